@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Thin launcher: the CLI is compiled to dist/ by `npm run build` (the set-up line runs it).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
+  console.error('dicerig: not built yet. Run `bash scripts/setup.sh` (or `npm run build`) in the dicerig folder first.');
+  process.exit(2);
+}
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv);

@@ -1,0 +1,53 @@
+import { Command, CommanderError } from 'commander';
+import { DicerigError } from '../errors.js';
+import { registerCommands } from './commands/index.js';
+import { VERSION } from '../version.js';
+
+/** Builds the `dicerig` program. Output streams are injected so tests can read them. */
+export function buildProgram(io: CliIo = processIo()): Command {
+  const program = new Command('dicerig')
+    .description('Roll physical dice by machine, read them, and tell whether they are fair.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .exitOverride();
+  registerCommands(program, io);
+  for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  return program;
+}
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Exit status set by a command (non-zero for a failure that is not an exception, e.g. an UNFAIR verdict is not one). */
+  setExitCode(code: number): void;
+}
+
+export function processIo(): CliIo & { exitCode: number } {
+  const io = {
+    exitCode: 0,
+    out: (s: string) => void process.stdout.write(s),
+    err: (s: string) => void process.stderr.write(s),
+    setExitCode: (c: number) => {
+      io.exitCode = c;
+    },
+  };
+  return io;
+}
+
+/** Runs the CLI and returns the exit status; never throws for user errors. */
+export async function main(argv: string[], io: CliIo & { exitCode: number } = processIo()): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv);
+    return io.exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof DicerigError) {
+      io.err(`dicerig: ${e.message}\n`);
+      return 1;
+    }
+    io.err(`dicerig: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 70;
+  }
+}

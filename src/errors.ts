@@ -1,0 +1,47 @@
+/**
+ * Typed errors for the whole house. Each carries the context a user needs to
+ * fix the problem (file and line, config key, port, command, sequence number),
+ * and the CLI prints `message` as is: write it as a sentence that names the problem.
+ */
+export type ErrorContext = Record<string, string | number | boolean | undefined>;
+
+export class DicerigError extends Error {
+  readonly context: ErrorContext;
+  constructor(message: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.context = context;
+  }
+}
+
+/** Bad input data: a roll log, a die definition, a number on the command line. */
+export class InputError extends DicerigError {
+  constructor(
+    readonly problem: string,
+    readonly where: { file?: string; line?: number; column?: string } = {},
+    options?: { cause?: unknown },
+  ) {
+    super(InputError.describe(problem, where), { ...where }, options);
+  }
+
+  private static describe(problem: string, where: { file?: string; line?: number; column?: string }): string {
+    const at = [where.file, where.line !== undefined ? `line ${where.line}` : undefined, where.column ? `column "${where.column}"` : undefined]
+      .filter(Boolean)
+      .join(', ');
+    return at ? `${at}: ${problem}` : problem;
+  }
+}
+
+/** A configuration value that cannot be used, named by its key path. */
+export class ConfigError extends DicerigError {
+  constructor(
+    readonly key: string,
+    readonly problem: string,
+    readonly file?: string,
+  ) {
+    super(`${file ? `${file}: ` : ''}config key "${key}": ${problem}`, { key, file });
+  }
+}
+
+/** A request outside what a computation supports (e.g. an exact test over its size cap). */
+export class LimitError extends DicerigError {}
