@@ -1,0 +1,64 @@
+import { InputError } from '../errors.js';
+import type { DieType } from '../dice/types.js';
+import type { DieLog } from '../rolllog/types.js';
+
+/** One die's rolls matched to its type: indices into `die.symbols` (always) and `die.faces` (when faces were logged). */
+export interface DieRolls {
+  readonly label: string;
+  readonly die: DieType;
+  readonly level: 'face' | 'symbol';
+  readonly symbols: Uint8Array;
+  readonly faces?: Uint8Array;
+  readonly files: readonly string[];
+}
+
+/**
+ * Matches a die's logged tokens to its type. The type comes from the log, else
+ * from `fallbackType` (`--die`), else it is inferred: the one known die whose
+ * faces or symbols cover every token. Tokens compare case-insensitively.
+ */
+export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackType?: string): DieRolls {
+  const die = chooseType(log, dice, fallbackType);
+  const names = log.level === 'face' ? die.faces.map((f) => f.id) : die.symbols;
+  const lookup = new Map<string, number>();
+  names.forEach((n, i) => lookup.set(n.toLowerCase(), i));
+  // Map each distinct token once, then translate the column with a small table.
+  const tokenIndex = new Map<string, number>();
+  for (const [token, at] of log.firstSeen) {
+    const idx = lookup.get(token.toLowerCase());
+    if (idx === undefined) {
+      throw new InputError(`"${token}" is not a ${log.level} of die "${log.label}" (${die.id}: ${names.join(', ')})`, at);
+    }
+    tokenIndex.set(token, idx);
+  }
+  const n = log.tokens.length;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = tokenIndex.get(log.tokens[i] as string) as number;
+  const files = [...log.files];
+  if (log.level === 'symbol') return { label: log.label, die, level: 'symbol', symbols: out, files };
+  const symbolOfFace = die.faces.map((f) => die.symbols.indexOf(f.symbol));
+  const symbols = new Uint8Array(n);
+  for (let i = 0; i < n; i++) symbols[i] = symbolOfFace[out[i] as number] as number;
+  return { label: log.label, die, level: 'face', symbols, faces: out, files };
+}
+
+function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string | undefined): DieType {
+  const where = log.firstSeen.values().next().value ?? {};
+  const known = dice.map((d) => d.id).join(', ');
+  const wanted = log.typeId ?? fallbackType;
+  if (wanted !== undefined) {
+    const die = dice.find((d) => d.id === wanted.toLowerCase());
+    if (die === undefined) throw new InputError(`die "${log.label}" has unknown type "${wanted}" (known: ${known})`, where);
+    return die;
+  }
+  const tokens = [...log.firstSeen.keys()].map((t) => t.toLowerCase());
+  const fits = dice.filter((d) => {
+    const names = new Set((log.level === 'face' ? d.faces.map((f) => f.id) : d.symbols).map((s) => s.toLowerCase()));
+    return tokens.every((t) => names.has(t));
+  });
+  if (fits.length === 1) return fits[0] as DieType;
+  if (fits.length === 0) {
+    throw new InputError(`cannot tell the type of die "${log.label}": no known die has all of ${tokens.join(', ')}; name it with --die (known: ${known})`, where);
+  }
+  throw new InputError(`die "${log.label}" could be ${fits.map((d) => d.id).join(' or ')}: name its type with --die or a type column`, where);
+}

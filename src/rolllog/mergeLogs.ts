@@ -1,0 +1,32 @@
+import { InputError } from '../errors.js';
+import type { DieLog, ParsedLog } from './types.js';
+
+/**
+ * Joins the dice of several files: rolls of a die label found in more than one
+ * file are appended in the order the files were given (a long test is often
+ * split over days).
+ */
+export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
+  const byLabel = new Map<string, DieLog>();
+  for (const log of logs) {
+    for (const die of log.dice) {
+      const seen = byLabel.get(die.label);
+      if (seen === undefined) {
+        byLabel.set(die.label, { ...die, tokens: [...die.tokens], firstSeen: new Map(die.firstSeen), files: new Set(die.files) });
+        continue;
+      }
+      const where = { file: log.file, line: die.firstSeen.values().next().value?.line };
+      if (seen.level !== die.level) {
+        throw new InputError(`die "${die.label}" is logged by ${die.level} here but by ${seen.level} in ${[...seen.files].join(', ')}`, where);
+      }
+      if (die.typeId !== undefined && seen.typeId !== undefined && die.typeId !== seen.typeId) {
+        throw new InputError(`die "${die.label}" is type "${die.typeId}" here but "${seen.typeId}" in ${[...seen.files].join(', ')}`, where);
+      }
+      seen.typeId ??= die.typeId;
+      for (const t of die.tokens) seen.tokens.push(t);
+      for (const [token, at] of die.firstSeen) if (!seen.firstSeen.has(token)) seen.firstSeen.set(token, at);
+      for (const f of die.files) seen.files.add(f);
+    }
+  }
+  return [...byLabel.values()];
+}

@@ -1,0 +1,227 @@
+import { InputError } from '../errors.js';
+import { findColumns, normaliseHeader, COLUMN_ALIASES } from './columns.js';
+import { detectDelimiter, splitCsvLine } from './csvLine.js';
+import { DieLogCollector } from './dieLogs.js';
+import type { LogFormat, ParsedLog } from './types.js';
+
+/** A die type's symbols, so a one-hot header (`File,blank,crit,focus,hit`) can name its die. */
+export interface SymbolLayout {
+  readonly typeId: string;
+  readonly symbols: readonly string[];
+}
+
+export interface ParseOptions {
+  /** File name used in error messages and as the die label of one-die files. */
+  readonly file: string;
+  /** Label for rolls whose file has no die column (default: the file's base name). */
+  readonly label?: string;
+  /** Die type to assume when the log does not name one (`--die`). */
+  readonly typeId?: string;
+  /** Known die layouts, for recognising one-hot files. */
+  readonly layouts: readonly SymbolLayout[];
+}
+
+/**
+ * Parses a roll log in any accepted layout:
+ * - CSV (`,` `;` or tab) with a die column and a face or symbol column (type column optional);
+ * - JSON Lines with the same fields (`{"die":"A","type":"red","face":"hit-1"}`);
+ * - the one-hot layout of published X-Wing auto-roller results
+ *   (`File,blank,crit,focus,hit`: one row per roll, a 1 in the rolled symbol's column).
+ * Pure: takes the file's text. Every error names the file and line.
+ */
+export function parseRollLog(text: string, options: ParseOptions): ParsedLog {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const firstChar = body.trimStart()[0];
+  if (firstChar === undefined) throw new InputError('the file is empty: no rolls to read', { file: options.file });
+  if (firstChar === '{') return parseJsonLines(body, options);
+  return parseDelimited(body, options);
+}
+
+function defaultLabel(options: ParseOptions): string {
+  if (options.label !== undefined) return options.label;
+  const base = options.file.split(/[\\/]/).pop() ?? options.file;
+  return base.replace(/\.[^.]+$/, '') || base;
+}
+
+function parseDelimited(text: string, options: ParseOptions): ParsedLog {
+  const { file } = options;
+  const lines = text.split('\n');
+  let headerIdx = 0;
+  while (headerIdx < lines.length && isBlankOrComment(lines[headerIdx] as string)) headerIdx++;
+  const headerLine = stripCr(lines[headerIdx] as string);
+  const delimiter = detectDelimiter(headerLine);
+  const header = splitCsvLine(headerLine, delimiter, file, headerIdx + 1).map((h) => h.trim());
+
+  const oneHot = matchOneHot(header, options);
+  if (oneHot) return parseOneHot(lines, headerIdx, delimiter, header, oneHot, options);
+
+  const cols = findColumns(header);
+  const outcomeCol = cols.face ?? cols.symbol;
+  if (outcomeCol === undefined) {
+    throw new InputError(
+      `the header has no face or symbol column (found: ${header.join(', ')}). ` +
+        `Name one column ${COLUMN_ALIASES.face.join('/')} or ${COLUMN_ALIASES.symbol.join('/')}, or use the one-hot layout File,<symbol>,<symbol>...`,
+      { file, line: headerIdx + 1 },
+    );
+  }
+  const level = cols.face !== undefined ? 'face' : 'symbol';
+  const dieCol = cols.die;
+  const typeCol = cols.type;
+  const fallbackLabel = defaultLabel(options);
+  const collector = new DieLogCollector(file);
+  const width = header.length;
+  let rows = 0;
+  for (let i = headerIdx + 1; i < lines.length; i++) {
+    const raw = lines[i] as string;
+    if (raw.length === 0 || raw === '\r') continue;
+    const line = stripCr(raw);
+    if (line.charCodeAt(0) === 35 /* # */) continue;
+    const fields = splitCsvLine(line, delimiter, file, i + 1);
+    if (fields.length !== width) {
+      if (line.trim() === '') continue;
+      throw new InputError(`expected ${width} fields as in the header, found ${fields.length}`, { file, line: i + 1 });
+    }
+    const token = (fields[outcomeCol] as string).trim();
+    if (token === '') throw new InputError(`the ${level} is empty`, { file, line: i + 1, column: header[outcomeCol] });
+    const label = dieCol === undefined ? fallbackLabel : (fields[dieCol] as string).trim();
+    if (label === '') throw new InputError('the die label is empty', { file, line: i + 1, column: header[dieCol as number] });
+    const typeId = typeCol === undefined ? options.typeId : (fields[typeCol] as string).trim().toLowerCase() || options.typeId;
+    collector.add(label, level, token, i + 1, typeId);
+    rows++;
+  }
+  if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
+  return { file, format: 'csv', dice: collector.dice(), rows };
+}
+
+function matchOneHot(header: readonly string[], options: ParseOptions): SymbolLayout | undefined {
+  const names = header.map(normaliseHeader);
+  const fileIdx = names.indexOf('file');
+  if (fileIdx < 0) return undefined;
+  const symbols = names.filter((_, i) => i !== fileIdx).sort();
+  const candidates = options.layouts.filter(
+    (l) => l.symbols.length === symbols.length && [...l.symbols].map(normaliseHeader).sort().every((s, i) => s === symbols[i]),
+  );
+  if (options.typeId !== undefined) {
+    const chosen = options.layouts.find((l) => l.typeId === options.typeId);
+    if (chosen === undefined) return undefined;
+    if (!candidates.includes(chosen)) {
+      throw new InputError(
+        `the one-hot columns (${symbols.join(', ')}) are not the symbols of die "${options.typeId}" (${chosen.symbols.join(', ')})`,
+        { file: options.file, line: 1 },
+      );
+    }
+    return chosen;
+  }
+  if (candidates.length > 1) {
+    throw new InputError(`the one-hot columns fit several die types (${candidates.map((c) => c.typeId).join(', ')}): name one with --die`, {
+      file: options.file,
+      line: 1,
+    });
+  }
+  if (candidates.length === 0) {
+    throw new InputError(
+      `a "File" column suggests the one-hot layout, but the other columns (${symbols.join(', ')}) are not the symbols of a known die ` +
+        `(${options.layouts.map((l) => `${l.typeId}: ${l.symbols.join(',')}`).join('; ')})`,
+      { file: options.file, line: 1 },
+    );
+  }
+  return candidates[0];
+}
+
+function parseOneHot(
+  lines: readonly string[],
+  headerIdx: number,
+  delimiter: string,
+  header: readonly string[],
+  layout: SymbolLayout,
+  options: ParseOptions,
+): ParsedLog {
+  const { file } = options;
+  const names = header.map(normaliseHeader);
+  const fileIdx = names.indexOf('file');
+  // Column index -> the layout's own spelling of the symbol.
+  const symbolOf = names.map((n, i) => (i === fileIdx ? undefined : layout.symbols.find((s) => normaliseHeader(s) === n)));
+  const label = defaultLabel(options);
+  const collector = new DieLogCollector(file);
+  let rows = 0;
+  for (let i = headerIdx + 1; i < lines.length; i++) {
+    const raw = lines[i] as string;
+    if (raw.length === 0 || raw === '\r') continue;
+    const fields = splitCsvLine(stripCr(raw), delimiter, file, i + 1);
+    if (fields.length !== header.length) {
+      throw new InputError(`expected ${header.length} fields as in the header, found ${fields.length}`, { file, line: i + 1 });
+    }
+    let rolled: string | undefined;
+    for (let c = 0; c < fields.length; c++) {
+      if (c === fileIdx) continue;
+      const v = (fields[c] as string).trim();
+      if (v === '1') {
+        if (rolled !== undefined) {
+          throw new InputError(`more than one symbol is marked 1 (${rolled} and ${symbolOf[c]}); a one-hot row marks exactly one`, { file, line: i + 1 });
+        }
+        rolled = symbolOf[c];
+      } else if (v !== '0' && v !== '') {
+        throw new InputError(`expected 0 or 1 in a one-hot column, found "${v}"`, { file, line: i + 1, column: header[c] });
+      }
+    }
+    if (rolled === undefined) throw new InputError('no symbol is marked 1; a one-hot row marks exactly one', { file, line: i + 1 });
+    collector.add(label, 'symbol', rolled, i + 1, layout.typeId);
+    rows++;
+  }
+  if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
+  return { file, format: 'one-hot', dice: collector.dice(), rows };
+}
+
+const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol', readonly string[]> = COLUMN_ALIASES;
+
+function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unknown {
+  for (const key of JSON_KEYS[role]) if (key in obj) return obj[key];
+  return undefined;
+}
+
+function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
+  const { file } = options;
+  const collector = new DieLogCollector(file);
+  const fallbackLabel = defaultLabel(options);
+  const lines = text.split('\n');
+  let rows = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = stripCr(lines[i] as string).trim();
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      throw new InputError(`not valid JSON (${(e as Error).message}); JSON Lines needs one object per line`, { file, line: i + 1 });
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new InputError('expected a JSON object with die and face or symbol fields', { file, line: i + 1 });
+    }
+    const obj = value as Record<string, unknown>;
+    if (obj['kind'] === 'manifest' || obj['manifest'] !== undefined) continue; // export manifests carry session metadata, not rolls
+    const face = pick(obj, 'face');
+    const symbol = pick(obj, 'symbol');
+    const outcome = face ?? symbol;
+    if (outcome === undefined || outcome === null || String(outcome).trim() === '') {
+      throw new InputError('the row has no "face" or "symbol"', { file, line: i + 1 });
+    }
+    const dieValue = pick(obj, 'die');
+    const label = dieValue === undefined ? fallbackLabel : String(dieValue).trim();
+    if (label === '') throw new InputError('the die label is empty', { file, line: i + 1 });
+    const typeValue = pick(obj, 'type');
+    const typeId = typeValue === undefined || typeValue === null ? options.typeId : String(typeValue).trim().toLowerCase();
+    collector.add(label, face !== undefined ? 'face' : 'symbol', String(outcome).trim(), i + 1, typeId);
+    rows++;
+  }
+  if (rows === 0) throw new InputError('the file holds no rolls', { file });
+  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows };
+}
+
+function stripCr(line: string): string {
+  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
+}
+
+function isBlankOrComment(line: string): boolean {
+  const t = line.trim();
+  return t === '' || t.startsWith('#');
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { parseRollLog } from '../../../src/rolllog/parseRollLog.js';
+import { mergeLogs } from '../../../src/rolllog/mergeLogs.js';
+import { InputError } from '../../../src/errors.js';
+
+const layouts = [
+  { typeId: 'red', symbols: ['hit', 'crit', 'focus', 'blank'] },
+  { typeId: 'green', symbols: ['evade', 'focus', 'blank'] },
+];
+
+function parse(text: string, extra: { typeId?: string; label?: string } = {}) {
+  return parseRollLog(text, { file: 'rolls.csv', layouts, ...extra });
+}
+
+function errorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('parseRollLog', () => {
+  it('reads a CSV with die, type and face columns into per-die token columns in order', () => {
+    const log = parse('die,type,face\nA,red,hit-1\nB,green,evade-2\nA,red,crit\n');
+    expect(log.format).toBe('csv');
+    expect(log.rows).toBe(3);
+    const a = log.dice.find((d) => d.label === 'A');
+    expect(a).toMatchObject({ level: 'face', typeId: 'red', tokens: ['hit-1', 'crit'] });
+    expect(a?.firstSeen.get('crit')).toEqual({ file: 'rolls.csv', line: 4 });
+  });
+
+  it('accepts semicolons, tabs, CRLF line ends, a byte-order mark and quoted fields', () => {
+    const log = parse('\ufeffDie;Symbol\r\n"die ""7""";hit\r\n"die ""7""";focus\r\n');
+    expect(log.dice).toHaveLength(1);
+    expect(log.dice[0]).toMatchObject({ label: 'die "7"', level: 'symbol', tokens: ['hit', 'focus'] });
+    const tabbed = parse('die\tresult\nX\t3\nX\t6\n');
+    expect(tabbed.dice[0]?.tokens).toEqual(['3', '6']);
+  });
+
+  it('labels a file without a die column by its file name', () => {
+    const log = parseRollLog('symbol\nhit\nblank\n', { file: '/data/red-07.csv', layouts });
+    expect(log.dice[0]?.label).toBe('red-07');
+  });
+
+  it('reads the one-hot layout of published auto-roller results and infers the die from its columns', () => {
+    const text = 'File,blank,crit,focus,hit\nimg0001.jpg,0,0,0,1\nimg0002.jpg,1,0,0,0\nimg0003.jpg,0,1,0,0\n';
+    const log = parseRollLog(text, { file: 'die12.csv', layouts });
+    expect(log.format).toBe('one-hot');
+    expect(log.dice[0]).toMatchObject({ label: 'die12', typeId: 'red', level: 'symbol', tokens: ['hit', 'blank', 'crit'] });
+    const green = parseRollLog('File,blank,evade,focus\na,0,1,0\n', { file: 'g.csv', layouts });
+    expect(green.dice[0]?.typeId).toBe('green');
+  });
+
+  it('rejects a one-hot row with two symbols marked, naming the line', () => {
+    const e = errorOf(() => parse('File,blank,crit,focus,hit\na,0,0,0,1\nb,1,0,0,1\n'));
+    expect(e.message).toBe('rolls.csv, line 3: more than one symbol is marked 1 (blank and hit); a one-hot row marks exactly one');
+  });
+
+  it('rejects a one-hot row with nothing marked or a value other than 0 and 1', () => {
+    expect(errorOf(() => parse('File,blank,evade,focus\na,0,0,0\n')).message).toMatch(/line 2: no symbol is marked 1/);
+    expect(errorOf(() => parse('File,blank,evade,focus\na,0,2,0\n')).message).toMatch(/line 2, column "evade": expected 0 or 1/);
+  });
+
+  it('rejects one-hot columns that match no known die, listing the known layouts', () => {
+    expect(errorOf(() => parse('File,blank,hit\na,0,1\n')).message).toMatch(/not the symbols of a known die \(red: hit,crit,focus,blank; green/);
+  });
+
+  it('reads JSON Lines with the same field names and skips an export manifest', () => {
+    const text = '{"kind":"manifest","session":3}\n{"die":"A","type":"red","face":"hit-2"}\n\n{"die":"A","type":"red","face":"blank-1"}\n';
+    const log = parseRollLog(text, { file: 'rolls.jsonl', layouts });
+    expect(log.format).toBe('jsonl');
+    expect(log.dice[0]).toMatchObject({ label: 'A', level: 'face', tokens: ['hit-2', 'blank-1'] });
+    expect(log.dice[0]?.firstSeen.get('blank-1')?.line).toBe(4);
+  });
+
+  it('names the file and line of malformed JSON', () => {
+    expect(errorOf(() => parseRollLog('{"die":"A","face":"x"}\n{"die":', { file: 'r.jsonl', layouts })).message).toMatch(/^r\.jsonl, line 2: not valid JSON/);
+  });
+
+  it('rejects a row with the wrong number of fields, an empty outcome, or a header without an outcome column', () => {
+    expect(errorOf(() => parse('die,face\nA,hit-1,extra\n')).message).toBe('rolls.csv, line 2: expected 2 fields as in the header, found 3');
+    expect(errorOf(() => parse('die,face\nA,\n')).message).toBe('rolls.csv, line 2, column "face": the face is empty');
+    expect(errorOf(() => parse('die,when\nA,today\n')).message).toMatch(/line 1: the header has no face or symbol column \(found: die, when\)/);
+  });
+
+  it('rejects an empty file and a header with no rolls', () => {
+    expect(errorOf(() => parse('')).message).toBe('rolls.csv: the file is empty: no rolls to read');
+    expect(errorOf(() => parse('die,face\n')).message).toBe('rolls.csv: the file has a header but no rolls');
+  });
+
+  it('rejects a die whose type changes between rows', () => {
+    expect(errorOf(() => parse('die,type,symbol\nA,red,hit\nA,green,evade\n')).message).toBe(
+      'rolls.csv, line 3: die "A" is type "green" here but "red" on earlier rows',
+    );
+  });
+});
+
+describe('mergeLogs', () => {
+  it('appends the rolls of a die found in several files in the order the files were given', () => {
+    const day1 = parseRollLog('die,symbol\nA,hit\n', { file: 'day1.csv', layouts });
+    const day2 = parseRollLog('die,symbol\nA,crit\nB,blank\n', { file: 'day2.csv', layouts });
+    const dice = mergeLogs([day1, day2]);
+    expect(dice.map((d) => [d.label, d.tokens])).toEqual([
+      ['A', ['hit', 'crit']],
+      ['B', ['blank']],
+    ]);
+    expect([...(dice[0]?.files ?? [])]).toEqual(['day1.csv', 'day2.csv']);
+    expect(day1.dice[0]?.tokens).toEqual(['hit']);
+  });
+
+  it('refuses to merge a die logged by face in one file and by symbol in another', () => {
+    const a = parseRollLog('die,face\nA,hit-1\n', { file: 'a.csv', layouts });
+    const b = parseRollLog('die,symbol\nA,hit\n', { file: 'b.csv', layouts });
+    expect(() => mergeLogs([a, b])).toThrow(/die "A" is logged by symbol here but by face in a\.csv/);
+  });
+});
