@@ -1,0 +1,42 @@
+import { Option, type Command } from 'commander';
+import { analyzeDice, type Multiplicity } from '../../analysis/analyze.js';
+import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import { mergeLogs } from '../../rolllog/mergeLogs.js';
+import { formatAnalysisText } from '../format/analysisText.js';
+import { analysisJson } from '../format/analysisJson.js';
+import { loadDice } from '../loadDice.js';
+import type { CliIo } from '../main.js';
+import { probabilityArg } from '../options.js';
+import { readLogs } from '../readLogs.js';
+
+interface AnalyzeFlags {
+  die?: string;
+  diceFile?: string;
+  alpha: number;
+  delta: number;
+  multiplicity: Multiplicity;
+  serialAlpha: number;
+  json?: boolean;
+}
+
+export function registerAnalyzeCommand(program: Command, io: CliIo): void {
+  program
+    .command('analyze')
+    .description('Read roll logs and give a verdict per die: UNFAIR, FAIR_WITHIN(delta), INCONCLUSIVE (with the rolls still needed) or RIG_SUSPECT.')
+    .argument('<files...>', 'roll logs: CSV with die and face/symbol columns, JSON Lines, or one-hot File,<symbol>... files (one die per file)')
+    .option('--die <type>', 'die type for rolls whose log does not name one (red, green, d6, d3, direction, or one from --dice-file)')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
+    .option('--alpha <p>', 'error rate of each verdict', probabilityArg, 0.05)
+    .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability)', probabilityArg, 0.03)
+    .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
+    .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks', probabilityArg, 0.01)
+    .option('--json', 'print the full analysis as JSON')
+    .action((files: string[], flags: AnalyzeFlags) => {
+      const dice = loadDice(flags.diceFile);
+      const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
+      const logs = mergeLogs(readLogs(files, layouts, flags.die));
+      const rolls = logs.map((log) => resolveDieRolls(log, dice, flags.die));
+      const analysis = analyzeDice(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
+      io.out(flags.json ? `${analysisJson(analysis)}\n` : formatAnalysisText(analysis));
+    });
+}

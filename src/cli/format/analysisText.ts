@@ -1,0 +1,94 @@
+import type { Analysis, DieAnalysis } from '../../analysis/analyze.js';
+import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
+import { formatCount, formatLogScientific } from '../../stats/verdict.js';
+import { fixed, signedPercent, textTable } from './table.js';
+
+/** The human-readable report of `dicerig analyze`. */
+export function formatAnalysisText(a: Analysis): string {
+  const totalRolls = a.dice.reduce((s, d) => s + d.n, 0);
+  const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
+  const out: string[] = [
+    `${a.dice.length} ${a.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(totalRolls)} rolls. alpha ${a.alpha}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
+      `FAIR_WITHIN margin ±${a.delta}, rig checks at ${a.serialAlpha}.`,
+    'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.',
+    '',
+  ];
+  for (const d of a.dice) out.push(formatDie(d, a), '');
+  if (a.homogeneity.length > 0) {
+    out.push('Are the dice alike? (homogeneity across dice of one type)');
+    for (const h of a.homogeneity) {
+      const t = h.test;
+      out.push(
+        `  ${h.dieType} by ${h.level}, ${h.dice.length} dice: Pearson X² = ${fixed(t.pearson.statistic, 2)} (${t.pearson.df} df), p = ${formatLogScientific(t.pearson.logP)}; ` +
+          `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}`,
+      );
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function formatDie(d: DieAnalysis, a: Analysis): string {
+  const lines = [`${d.label}  (${d.die.name}, ${formatCount(d.n)} rolls)`, `  ${d.sentence}`];
+  lines.push(levelTable(d.symbol, a.alpha));
+  lines.push(testLine(d, d.symbol));
+  if (d.face) {
+    lines.push(levelTable(d.face, a.alpha));
+    lines.push(testLine(d, d.face));
+  }
+  for (const g of d.game) {
+    const r = g.result;
+    lines.push(
+      `  ${g.figure.description}: ${fixed(r.rate)} (expected ${fixed(r.expected)}, ${signedPercent(r.relative)}; ` +
+        `${Math.round((1 - a.alpha) * 100)}% interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)})`,
+    );
+  }
+  const checks = d.serial.checks
+    .map((c) => `${c.name} ${c.skipped ? 'skipped (too few rolls)' : `p = ${formatLogScientific(c.logP)}`}`)
+    .join(', ');
+  lines.push(`  rig checks: ${checks} -> ${d.serial.suspect ? 'SUSPECT' : 'passed'}`);
+  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCount(d.anytime.decidedAt)} rolls)` : '';
+  lines.push(`  anytime-valid e-value against the expected odds: ${formatLogScientific(d.anytime.logE)}${decided}`);
+  return lines.join('\n');
+}
+
+function levelTable(l: LevelAnalysis, alpha: number): string {
+  const header = [l.level, 'count', 'observed', 'expected', `${Math.round((1 - alpha) * 100)}% simultaneous`, 'deviation'];
+  const rows = l.labels.map((label, i) => {
+    const iv = l.intervals[i] as { lower: number; upper: number };
+    return [
+      label,
+      formatCount(l.counts[i] as number),
+      fixed(l.n > 0 ? (l.counts[i] as number) / l.n : Number.NaN),
+      fixed(l.expected[i] as number),
+      `${fixed(iv.lower)}–${fixed(iv.upper)}`,
+      signedPercent(l.relativeDeviations[i] as number),
+    ];
+  });
+  return textTable([header, ...rows], '    ');
+}
+
+function testLine(d: DieAnalysis, l: LevelAnalysis): string {
+  const adj = d.adjusted.find((x) => x.analysis === l);
+  const exact = l.exact ? `; exact p = ${formatLogScientific(l.exact.logP)}` : '';
+  return (
+    `    by ${l.level}: Pearson X² = ${fixed(l.pearson.statistic, 2)} (${l.pearson.df} df), p = ${formatLogScientific(l.pearson.logP)}; ` +
+    `G p = ${formatLogScientific(l.g.logP)}${exact}; adjusted p = ${adj ? formatLogScientific(adj.adjustedLogP) : '?'}; Cohen's w = ${fixed(l.cohensW)}`
+  );
+}
+
+function mostDifferent(
+  dice: readonly string[],
+  labels: readonly string[],
+  residuals: readonly (readonly number[])[],
+  rowsUsed: readonly number[],
+  colsUsed: readonly number[],
+): string {
+  let best = { z: 0, text: '' };
+  residuals.forEach((row, i) =>
+    row.forEach((z, j) => {
+      if (Math.abs(z) > Math.abs(best.z)) best = { z, text: `${dice[rowsUsed[i] as number]} ${labels[colsUsed[j] as number]}` };
+    }),
+  );
+  return best.text ? `; most different: ${best.text} (${best.z > 0 ? '+' : ''}${best.z.toFixed(1)} sd)` : '';
+}

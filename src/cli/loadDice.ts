@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { allDice } from '../dice/catalogue.js';
+import { parseDieDefinitions } from '../dice/definition.js';
+import type { DieType } from '../dice/types.js';
+import { InputError } from '../errors.js';
+
+/** The built-in dice plus (overridden by) the user's definitions from `file`, if given. */
+export function loadDice(file?: string): DieType[] {
+  if (file === undefined) return allDice();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the dice file: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
+  }
+  return allDice(parseDieDefinitions(text, file));
+}
