@@ -1,3 +1,4 @@
+import { LimitError } from '../errors.js';
 import { rollsToDetect } from '../stats/power.js';
 import { chiSquareQuantile } from '../stats/special.js';
 import type { FaceEstimate, FailedCheck, InconclusiveVerdict, Verdict } from '../stats/verdict.js';
@@ -154,8 +155,13 @@ function rollsToReject(a: LevelAnalysis, alpha: number): number | null {
   const alternative = a.counts.map((c) => c / a.n);
   if (alternative.every((p, i) => Math.abs(p - (a.expected[i] as number)) < 1e-12)) return null;
   if (a.expected.some((p, i) => p === 0 && (alternative[i] as number) > 0)) return a.n + 1;
-  const total = rollsToDetect({ expected: a.expected, alternative, alpha, power: 0.8 });
-  return Number.isFinite(total) && total <= PROJECTION_CAP ? total : null;
+  try {
+    const total = rollsToDetect({ expected: a.expected, alternative, alpha, power: 0.8 });
+    return total <= PROJECTION_CAP ? total : null;
+  } catch (e) {
+    if (e instanceof LimitError) return null; // a deviation too small for any practical number of rolls
+    throw e;
+  }
 }
 
 export function estimates(a: LevelAnalysis): FaceEstimate[] {

@@ -1,0 +1,84 @@
+import { Option, type Command } from 'commander';
+import { machineHours, parseDetectSpec, planCertification, planDetection, type RigThroughput } from '../../analysis/plan.js';
+import { getDieType } from '../../dice/catalogue.js';
+import { formatCount } from '../../stats/verdict.js';
+import { loadDice } from '../loadDice.js';
+import type { CliIo } from '../main.js';
+import { positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
+import { textTable } from '../format/table.js';
+
+interface PlanFlags {
+  die: string;
+  diceFile?: string;
+  detect: string[];
+  level: 'symbol' | 'face';
+  alpha: number;
+  power: number;
+  delta: number;
+  channels: number;
+  secondsPerThrow: number;
+  dice?: number;
+  json?: boolean;
+}
+
+export function registerPlanCommand(program: Command, io: CliIo): void {
+  program
+    .command('plan')
+    .description('Before a run: how many rolls (and machine hours) it takes to detect a stated bias, or to certify a die FAIR_WITHIN(delta).')
+    .requiredOption('--die <type>', 'die type (red, green, d6, d3, direction, or one from --dice-file)')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
+    .option(
+      '--detect <bias>',
+      'a bias to detect, repeatable: hit=0.5 (absolute), hit+crit=0.55 (a group), hit=x1.05 or hit=+5% (relative to the expected odds)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .addOption(new Option('--level <level>', 'test symbols or physical faces (face ids in --detect)').choices(['symbol', 'face']).default('symbol'))
+    .option('--alpha <p>', 'error rate of the test', probabilityArg, 0.05)
+    .option('--power <p>', 'chance of detecting the bias when it is there', probabilityArg, 0.8)
+    .option('--delta <d>', 'FAIR_WITHIN margin to plan certification for', probabilityArg, 0.03)
+    .option('--channels <n>', 'dice the rig rolls per throw', positiveIntArg, 4)
+    .option('--seconds-per-throw <s>', 'seconds per throw (tumble, settle, read)', positiveNumberArg, 2.5)
+    .option('--dice <n>', 'dice to test in all (default: one per channel)', positiveIntArg)
+    .option('--json', 'print the plan as JSON')
+    .action((flags: PlanFlags) => {
+      const die = getDieType(flags.die, loadDice(flags.diceFile));
+      const rig: RigThroughput = { channels: flags.channels, secondsPerThrow: flags.secondsPerThrow, dice: flags.dice ?? flags.channels };
+      const plans = flags.detect.map((d) => planDetection(die, parseDetectSpec(d, die, flags.level), flags.alpha, flags.power, rig));
+      const certify = planCertification(die, flags.level, flags.delta, flags.alpha, rig);
+      if (flags.json) {
+        io.out(`${toJson({ die: die.id, alpha: flags.alpha, power: flags.power, rig, detect: plans, certify })}\n`);
+        return;
+      }
+      const hours = (h: number | null) => (h === null ? 'out of reach' : h < 1 ? `${Math.round(h * 60)} min` : `${h.toFixed(1)} h`);
+      const rolls = (n: number | null) => (n === null ? 'more than 1e12' : formatCount(n));
+      const out = [
+        `${die.name}: alpha ${flags.alpha}, power ${flags.power}; rig: ${rig.channels} dice per throw, ${rig.secondsPerThrow} s per throw, ${rig.dice} dice to test.`,
+        '',
+      ];
+      if (plans.length > 0) {
+        out.push(
+          textTable([
+            ['to detect', 'expected', 'rolls per die (all ' + flags.level + 's)', 'machine time', 'rolls (targeted 1-df)', 'machine time'],
+            ...plans.map((p) => [
+              `${p.spec.names.join('+')} at ${Number(p.spec.target.toPrecision(4))}`,
+              String(Number(p.spec.expected.toPrecision(4))),
+              rolls(p.omnibusRolls),
+              hours(p.omnibusHours),
+              rolls(p.targetedRolls),
+              hours(p.targetedHours),
+            ]),
+          ]),
+          '',
+          'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
+        );
+      }
+      out.push(
+        `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair; ` +
+          'any real deviation adds to it.',
+        `At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`,
+        '',
+      );
+      io.out(out.join('\n'));
+    });
+}

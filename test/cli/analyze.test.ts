@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-analyze-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('dicerig analyze', () => {
+  it('prints a verdict for every die of the bundled example and flags the loaded one', async () => {
+    const r = await runCli('analyze', 'examples/xwing-box.csv');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^R3 {2}\(X-Wing red attack die \(d8\), 3,000 rolls\)\n {2}UNFAIR: hit comes up/m);
+    for (const label of ['R1', 'R2', 'R4', 'G1', 'G2']) expect(r.out).toMatch(new RegExp(`^${label} .*\\n {2}(FAIR_WITHIN|INCONCLUSIVE):`, 'm'));
+    expect(r.out).toContain('Are the dice alike?');
+  });
+
+  it('gives machine-readable JSON with --json', async () => {
+    const r = await runCli('analyze', '--json', 'examples/one-hot/green-07.csv');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.dice[0]).toMatchObject({ label: 'green-07', type: 'green', rolls: 1002 });
+    expect(json.dice[0].symbol.categories).toEqual(['evade', 'focus', 'blank']);
+    expect(['FAIR_WITHIN', 'INCONCLUSIVE', 'UNFAIR', 'RIG_SUSPECT']).toContain(json.dice[0].verdict.kind);
+  });
+
+  it('takes the die type from --die when the log does not name one', async () => {
+    const path = file('plain.csv', 'die,symbol\nA,1\nA,2\nA,3\n');
+    const without = await runCli('analyze', path);
+    expect(without.code).toBe(1);
+    expect(without.err).toBe(`dicerig: ${path}, line 2: die "A" could be d6 or d3: name its type with --die or a type column\n`);
+    const withDie = await runCli('analyze', '--die', 'd6', path);
+    expect(withDie.code).toBe(0);
+    expect(withDie.out).toContain('A  (D6 (pips), 3 rolls)');
+  });
+
+  it('names the file and line of a symbol the die does not have, and prints no verdicts', async () => {
+    const path = file('typo.csv', 'die,type,symbol\nA,red,hit\nA,red,hti\n');
+    const r = await runCli('analyze', path);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(`dicerig: ${path}, line 3: "hti" is not a symbol of die "A" (red: hit, crit, focus, blank)\n`);
+  });
+
+  it('names a missing file', async () => {
+    const r = await runCli('analyze', join(dir, 'nope.csv'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('nope.csv: cannot read the roll log: no such file');
+  });
+
+  it('rejects an alpha that is not a probability, naming the option', async () => {
+    const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-box.csv');
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--alpha <p>.*expected a number between 0 and 1/);
+  });
+});
+
+describe('dicerig plan', () => {
+  it('prints the rolls and machine time to detect a red die hitting 0.5 instead of 0.375', async () => {
+    const r = await runCli('plan', '--die', 'red', '--detect', 'hit=0.5', '--json');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.detect[0].spec).toMatchObject({ names: ['hit'], expected: 0.375, target: 0.5 });
+    expect(json.detect[0].omnibusRolls).toBeGreaterThan(100);
+    expect(json.detect[0].targetedRolls).toBeLessThan(json.detect[0].omnibusRolls);
+    expect(json.certify.rolls).toBeGreaterThan(0);
+  });
+
+  it('rejects a bias naming a symbol the die does not have', async () => {
+    const r = await runCli('plan', '--die', 'green', '--detect', 'hit=0.5');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('dicerig: --detect "hit=0.5": "hit" is not a symbol of green (evade, focus, blank)\n');
+  });
+});
+
+describe('dicerig pool', () => {
+  it('picks the pool from the fair dice, leaves the loaded one out and certifies the pool delta', async () => {
+    const r = await runCli('pool', 'examples/xwing-box.csv', '--size', '2', '--colour', 'red', '--json');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.pool).toHaveLength(2);
+    expect(json.pool.map((d: { label: string }) => d.label)).not.toContain('R3');
+    expect(json.excluded).toEqual([{ label: 'R3', reason: 'rejected as unfair after multiplicity control' }]);
+    expect(json.certifiedDelta).toBe(Math.max(...json.pool.map((d: { score: number }) => d.score)));
+  });
+
+  it('asks for --colour when the logs hold several die types', async () => {
+    const r = await runCli('pool', 'examples/xwing-box.csv', '--size', '2');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('choose one with --colour');
+  });
+});

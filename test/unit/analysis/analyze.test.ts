@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeDice } from '../../../src/analysis/analyze.js';
+import { d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import { seededRandom } from '../../../src/stats/random.js';
+import { fromFaces, loadedOdds, simulatedRolls, symbolRollsWithCounts } from './helpers.js';
+
+describe('analyzeDice', () => {
+  it('passes the SciPy Pearson and G p-values through for a red die by symbol', () => {
+    // from scipy.stats import chisquare, power_divergence
+    // chisquare([40,10,25,25], [37.5,12.5,25,25])            -> statistic 0.6666666666666666, p 0.8810148425137847
+    // power_divergence([40,10,25,25], [37.5,12.5,25,25], lambda_="log-likelihood") -> 0.7002106647214994, p 0.8731543974699121
+    const a = analyzeDice([symbolRollsWithCounts('R', redAttackDie, [40, 10, 25, 25], 1)]);
+    const s = a.dice[0]!.symbol;
+    expect(s.pearson.statistic).toBeCloseTo(0.6666666666666666, 12);
+    expect(s.pearson.p).toBeCloseTo(0.8810148425137847, 12);
+    expect(s.g.p).toBeCloseTo(0.8731543974699121, 12);
+    expect(s.counts).toEqual([40, 10, 25, 25]);
+  });
+
+  it('uses the exact multinomial test as the headline when expected counts are small', () => {
+    // Exact p for [5,0,2,1] vs [3/8,1/8,2/8,2/8] (n = 8), by enumeration with scipy.stats.multinomial:
+    //   from itertools import product; from scipy.stats import multinomial
+    //   p=[3/8,1/8,2/8,2/8]; obs=multinomial.pmf([5,0,2,1],8,p)
+    //   sum(multinomial.pmf(c,8,p) for c in product(range(9),repeat=4) if sum(c)==8 and multinomial.pmf(c,8,p)<=obs*(1+1e-7))
+    //   -> 0.5782279968261721
+    const a = analyzeDice([symbolRollsWithCounts('R', redAttackDie, [5, 0, 2, 1], 1)]);
+    expect(a.dice[0]!.symbol.headline.method).toBe('exact multinomial test');
+    expect(a.dice[0]!.symbol.headline.p).toBeCloseTo(0.5782279968261721, 9);
+  });
+
+  it('calls a die 1.25x heavy on hits UNFAIR and names hit as the driver, without calling its fair neighbours unfair', () => {
+    const dice = [
+      simulatedRolls('fair-1', redAttackDie, redAttackDie.faceProbabilities, 4000, 11),
+      simulatedRolls('loaded', redAttackDie, loadedOdds(redAttackDie, 'hit', 1.25), 4000, 12),
+      simulatedRolls('fair-2', redAttackDie, redAttackDie.faceProbabilities, 4000, 13),
+    ];
+    const a = analyzeDice(dice);
+    const [f1, loaded, f2] = a.dice;
+    expect(loaded!.verdict.kind).toBe('UNFAIR');
+    if (loaded!.verdict.kind === 'UNFAIR') expect(loaded!.verdict.drivers[0]!.label).toBe('hit');
+    expect(f1!.verdict.kind).not.toBe('UNFAIR');
+    expect(f2!.verdict.kind).not.toBe('UNFAIR');
+    expect(a.homogeneity.find((h) => h.level === 'symbol')?.test.pearson.p).toBeLessThan(0.01);
+  });
+
+  it('adjusts across dice with Holm: a p of 0.02 on one of ten dice is not enough', () => {
+    // Counts chosen so the first die alone has Pearson p ≈ 0.02:
+    // scipy.stats.chisquare([93,29,39,39], [75,25,50,50]) -> p 0.020344998515208438
+    const first = symbolRollsWithCounts('suspect', redAttackDie, [93, 29, 39, 39], 3);
+    const others = Array.from({ length: 9 }, (_, i) => symbolRollsWithCounts(`d${i}`, redAttackDie, [76, 25, 50, 49], 4 + i));
+    const a = analyzeDice([first, ...others]);
+    const s = a.dice[0]!;
+    expect(s.symbol.pearson.p).toBeCloseTo(0.020344998515208438, 12);
+    expect(s.adjusted[0]!.adjustedP).toBeGreaterThan(0.05);
+    expect(s.verdict.kind).not.toBe('UNFAIR');
+    const bh = analyzeDice([first, ...others], { multiplicity: 'bh' });
+    expect(bh.multiplicity).toBe('bh');
+    expect(bh.dice[0]!.adjusted[0]!.adjustedP).toBeGreaterThan(0.05);
+  });
+
+  it('certifies a fair die FAIR_WITHIN(0.03) after enough rolls, with a bound no wider than delta', () => {
+    const a = analyzeDice([simulatedRolls('G', greenDefenseDie, greenDefenseDie.faceProbabilities, 20_000, 5)]);
+    const v = a.dice[0]!.verdict;
+    expect(v.kind).toBe('FAIR_WITHIN');
+    if (v.kind === 'FAIR_WITHIN') expect(v.certifiedDelta).toBeLessThanOrEqual(0.03);
+  });
+
+  it('calls a short log INCONCLUSIVE and says how many more rolls it needs', () => {
+    const a = analyzeDice([simulatedRolls('G', greenDefenseDie, greenDefenseDie.faceProbabilities, 300, 7)]);
+    const v = a.dice[0]!.verdict;
+    expect(v.kind).toBe('INCONCLUSIVE');
+    if (v.kind === 'INCONCLUSIVE') {
+      expect(v.rollsNeeded).toBeGreaterThan(300);
+      expect(a.dice[0]!.sentence).toMatch(/^INCONCLUSIVE: about [\d,]+ more rolls needed/);
+    }
+  });
+
+  it('withholds the verdict as RIG_SUSPECT when the rig lets a die repeat its face 15 % of the time', () => {
+    const random = seededRandom(99);
+    const faces = new Uint8Array(3000);
+    for (let i = 0; i < faces.length; i++) faces[i] = i > 0 && random() < 0.15 ? (faces[i - 1] as number) : Math.floor(random() * 8);
+    const a = analyzeDice([fromFaces('sticky', redAttackDie, faces)]);
+    expect(a.dice[0]!.verdict.kind).toBe('RIG_SUSPECT');
+    expect(a.dice[0]!.serial.failed.map((c) => c.name)).toContain('repeat');
+  });
+
+  it('tests physical faces only where faces share a symbol', () => {
+    const a = analyzeDice([
+      simulatedRolls('R', redAttackDie, redAttackDie.faceProbabilities, 500, 7),
+      simulatedRolls('D', d6Die, d6Die.faceProbabilities, 500, 8),
+    ]);
+    expect(a.dice[0]!.face?.labels).toHaveLength(8);
+    expect(a.dice[1]!.face).toBeUndefined();
+    expect(a.family).toBe(3);
+  });
+
+  it('reports the game figures against the odds that follow from the die: hits+crits 1/2 and 3/4, evades 3/8 and 5/8', () => {
+    const a = analyzeDice([
+      simulatedRolls('R', redAttackDie, redAttackDie.faceProbabilities, 100, 1),
+      simulatedRolls('G', greenDefenseDie, greenDefenseDie.faceProbabilities, 100, 2),
+    ]);
+    expect(a.dice[0]!.game.map((g) => g.result.expected)).toEqual([0.5, 0.75]);
+    expect(a.dice[1]!.game.map((g) => g.result.expected)).toEqual([0.375, 0.625]);
+  });
+
+  it('rejects an alpha or delta outside (0, 1)', () => {
+    const r = simulatedRolls('R', redAttackDie, redAttackDie.faceProbabilities, 10, 1);
+    expect(() => analyzeDice([r], { alpha: 0 })).toThrow(/alpha must be between 0 and 1/);
+    expect(() => analyzeDice([r], { delta: 1.5 })).toThrow(/delta must be between 0 and 1/);
+  });
+});
