@@ -22,18 +22,17 @@ export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackT
   const names = log.level === 'face' ? die.faces.map((f) => f.id) : die.symbols;
   const lookup = new Map<string, number>();
   names.forEach((n, i) => lookup.set(n.toLowerCase(), i));
-  // Map each distinct token once, then translate the column with a small table.
-  const tokenIndex = new Map<string, number>();
-  for (const [token, at] of log.firstSeen) {
+  // Map each distinct token once, then translate the coded column through a small table.
+  const indexOfCode = log.dictionary.map((token) => {
     const idx = lookup.get(token.toLowerCase());
     if (idx === undefined) {
-      throw new InputError(`"${token}" is not a ${log.level} of die "${log.label}" (${die.id}: ${names.join(', ')})`, at);
+      throw new InputError(`"${token}" is not a ${log.level} of die "${log.label}" (${die.id}: ${names.join(', ')})`, log.firstSeen.get(token) ?? {});
     }
-    tokenIndex.set(token, idx);
-  }
-  const n = log.tokens.length;
+    return idx;
+  });
+  const n = log.codes.length;
   const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[i] = tokenIndex.get(log.tokens[i] as string) as number;
+  for (let i = 0; i < n; i++) out[i] = indexOfCode[log.codes[i] as number] as number;
   const files = [...log.files];
   if (log.level === 'symbol') return { label: log.label, die, level: 'symbol', symbols: out, files };
   const symbolOfFace = die.faces.map((f) => die.symbols.indexOf(f.symbol));

@@ -1,7 +1,11 @@
 import { InputError } from '../errors.js';
 import type { DieLog } from './types.js';
 
-/** Collects tokens per die label while a file is read, remembering where each token first appeared. */
+/**
+ * Collects rolls per die label while a file is read. `addRange` takes the label
+ * and token as ranges of the file's text and only slices out a string when it
+ * is new, which is what keeps large logs fast.
+ */
 export class DieLogCollector {
   private readonly byLabel = new Map<string, DieLog>();
   private last: DieLog | undefined;
@@ -9,24 +13,59 @@ export class DieLogCollector {
   constructor(private readonly file: string) {}
 
   add(label: string, level: 'face' | 'symbol', token: string, line: number, typeId: string | undefined): void {
-    // Logs are usually grouped by die: checking the previous die first skips the map lookup.
-    let log = this.last !== undefined && this.last.label === label ? this.last : this.byLabel.get(label);
-    if (log === undefined) {
-      log = { label, level, tokens: [], firstSeen: new Map(), files: new Set([this.file]) };
-      if (typeId !== undefined) log.typeId = typeId;
-      this.byLabel.set(label, log);
-    } else {
-      if (log.level !== level) {
-        throw new InputError(`die "${label}" has a ${level} here but a ${log.level} on earlier rows; give every row the same kind of outcome`, { file: this.file, line });
-      }
-      if (typeId !== undefined && log.typeId !== typeId) {
-        if (log.typeId === undefined) log.typeId = typeId;
-        else throw new InputError(`die "${label}" is type "${typeId}" here but "${log.typeId}" on earlier rows`, { file: this.file, line });
-      }
+    this.addRange(label, 0, label.length, level, token, 0, token.length, line, typeId);
+  }
+
+  addRange(
+    labelText: string,
+    labelStart: number,
+    labelEnd: number,
+    level: 'face' | 'symbol',
+    tokenText: string,
+    tokenStart: number,
+    tokenEnd: number,
+    line: number,
+    typeId: string | undefined,
+  ): void {
+    const last = this.last;
+    let log: DieLog;
+    if (last !== undefined && last.label.length === labelEnd - labelStart && labelText.startsWith(last.label, labelStart)) log = last;
+    else log = this.lookup(labelText.slice(labelStart, labelEnd), level, typeId);
+    if (log.level !== level) {
+      throw new InputError(`die "${log.label}" has a ${level} here but a ${log.level} on earlier rows; give every row the same kind of outcome`, { file: this.file, line });
+    }
+    if (typeId !== log.typeId && typeId !== undefined) {
+      if (log.typeId !== undefined) throw new InputError(`die "${log.label}" is type "${typeId}" here but "${log.typeId}" on earlier rows`, { file: this.file, line });
+      log.typeId = typeId;
     }
     this.last = log;
-    if (!log.firstSeen.has(token)) log.firstSeen.set(token, { file: this.file, line });
-    log.tokens.push(token);
+    const dictionary = log.dictionary;
+    const length = tokenEnd - tokenStart;
+    let code = -1;
+    for (let c = 0; c < dictionary.length; c++) {
+      const known = dictionary[c] as string;
+      if (known.length === length && tokenText.startsWith(known, tokenStart)) {
+        code = c;
+        break;
+      }
+    }
+    if (code < 0) {
+      const token = tokenText.slice(tokenStart, tokenEnd);
+      code = dictionary.length;
+      dictionary.push(token);
+      log.firstSeen.set(token, { file: this.file, line });
+    }
+    log.codes.push(code);
+  }
+
+  private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined): DieLog {
+    let log = this.byLabel.get(label);
+    if (log === undefined) {
+      log = { label, level, dictionary: [], codes: [], firstSeen: new Map(), files: new Set([this.file]) };
+      if (typeId !== undefined) log.typeId = typeId;
+      this.byLabel.set(label, log);
+    }
+    return log;
   }
 
   dice(): DieLog[] {

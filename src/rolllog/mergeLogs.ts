@@ -12,7 +12,7 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
     for (const die of log.dice) {
       const seen = byLabel.get(die.label);
       if (seen === undefined) {
-        byLabel.set(die.label, { ...die, tokens: [...die.tokens], firstSeen: new Map(die.firstSeen), files: new Set(die.files) });
+        byLabel.set(die.label, { ...die, dictionary: [...die.dictionary], codes: [...die.codes], firstSeen: new Map(die.firstSeen), files: new Set(die.files) });
         continue;
       }
       const where = { file: log.file, line: die.firstSeen.values().next().value?.line };
@@ -23,8 +23,16 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
         throw new InputError(`die "${die.label}" is type "${die.typeId}" here but "${seen.typeId}" in ${[...seen.files].join(', ')}`, where);
       }
       seen.typeId ??= die.typeId;
-      for (const t of die.tokens) seen.tokens.push(t);
-      for (const [token, at] of die.firstSeen) if (!seen.firstSeen.has(token)) seen.firstSeen.set(token, at);
+      // Re-code this file's tokens into the merged dictionary.
+      const recode = die.dictionary.map((token) => {
+        let code = seen.dictionary.indexOf(token);
+        if (code < 0) {
+          code = seen.dictionary.push(token) - 1;
+          seen.firstSeen.set(token, die.firstSeen.get(token) as { file: string; line: number });
+        }
+        return code;
+      });
+      for (const c of die.codes) seen.codes.push(recode[c] as number);
       for (const f of die.files) seen.files.add(f);
     }
   }

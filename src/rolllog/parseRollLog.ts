@@ -45,15 +45,25 @@ function defaultLabel(options: ParseOptions): string {
 
 function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const { file } = options;
-  const lines = text.split('\n');
+  // Find the header: the first line that is neither blank nor a # comment.
   let headerIdx = 0;
-  while (headerIdx < lines.length && isBlankOrComment(lines[headerIdx] as string)) headerIdx++;
-  const headerLine = stripCr(lines[headerIdx] as string);
+  let pos = 0;
+  let headerLine = '';
+  while (pos <= text.length) {
+    const nl = text.indexOf('\n', pos);
+    const line = stripCr(text.slice(pos, nl < 0 ? text.length : nl));
+    if (!isBlankOrComment(line)) {
+      headerLine = line;
+      break;
+    }
+    headerIdx++;
+    pos = nl < 0 ? text.length + 1 : nl + 1;
+  }
   const delimiter = detectDelimiter(headerLine);
   const header = splitCsvLine(headerLine, delimiter, file, headerIdx + 1).map((h) => h.trim());
 
   const oneHot = matchOneHot(header, options);
-  if (oneHot) return parseOneHot(lines, headerIdx, delimiter, header, oneHot, options);
+  if (oneHot) return parseOneHot(text.split('\n'), headerIdx, delimiter, header, oneHot, options);
 
   const cols = findColumns(header);
   const outcomeCol = cols.face ?? cols.symbol;
@@ -65,28 +75,83 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     );
   }
   const level = cols.face !== undefined ? 'face' : 'symbol';
-  const dieCol = cols.die;
-  const typeCol = cols.type;
+  const dieCol = cols.die ?? -1;
+  const typeCol = cols.type ?? -1;
   const fallbackLabel = defaultLabel(options);
   const collector = new DieLogCollector(file);
   const width = header.length;
+  const starts = new Int32Array(width);
+  const ends = new Int32Array(width);
+  let lastTypeRaw = '';
+  let lastTypeId: string | undefined;
   let rows = 0;
-  for (let i = headerIdx + 1; i < lines.length; i++) {
-    const raw = lines[i] as string;
-    if (raw.length === 0 || raw === '\r') continue;
-    const line = stripCr(raw);
-    if (line.charCodeAt(0) === 35 /* # */) continue;
-    const fields = splitCsvLine(line, delimiter, file, i + 1);
-    if (fields.length !== width) {
-      if (line.trim() === '') continue;
-      throw new InputError(`expected ${width} fields as in the header, found ${fields.length}`, { file, line: i + 1 });
+  // Scan the text in place (no split into lines and fields): a row only allocates
+  // strings for labels and tokens not seen before.
+  let lineNo = headerIdx + 1;
+  const headerEnd = text.indexOf('\n', pos);
+  pos = headerEnd < 0 ? text.length : headerEnd + 1;
+  let nextQuote = text.indexOf('"', pos);
+  while (pos < text.length) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    let end = nl;
+    if (end > pos && text.charCodeAt(end - 1) === 13) end--;
+    lineNo++;
+    const lineStart = pos;
+    pos = nl + 1;
+    if (end === lineStart || text.charCodeAt(lineStart) === 35 /* # */) continue;
+    if (nextQuote >= 0 && nextQuote < lineStart) nextQuote = text.indexOf('"', lineStart);
+    let fieldCount: number;
+    let src = text;
+    if (nextQuote >= 0 && nextQuote < end) {
+      // Rare: quoted fields. Split the line properly and index into the joined fields.
+      const fields = splitCsvLine(text.slice(lineStart, end), delimiter, file, lineNo);
+      fieldCount = fields.length;
+      src = '';
+      for (let f = 0; f < fields.length && f < width; f++) {
+        starts[f] = src.length;
+        src += fields[f] as string;
+        ends[f] = src.length;
+      }
+    } else {
+      fieldCount = 0;
+      let p = lineStart;
+      for (;;) {
+        let d = text.indexOf(delimiter, p);
+        if (d < 0 || d > end) d = end;
+        if (fieldCount < width) {
+          starts[fieldCount] = p;
+          ends[fieldCount] = d;
+        }
+        fieldCount++;
+        if (d === end) break;
+        p = d + 1;
+      }
     }
-    const token = (fields[outcomeCol] as string).trim();
-    if (token === '') throw new InputError(`the ${level} is empty`, { file, line: i + 1, column: header[outcomeCol] });
-    const label = dieCol === undefined ? fallbackLabel : (fields[dieCol] as string).trim();
-    if (label === '') throw new InputError('the die label is empty', { file, line: i + 1, column: header[dieCol as number] });
-    const typeId = typeCol === undefined ? options.typeId : (fields[typeCol] as string).trim().toLowerCase() || options.typeId;
-    collector.add(label, level, token, i + 1, typeId);
+    if (fieldCount !== width) {
+      if (text.slice(lineStart, end).trim() === '') continue;
+      throw new InputError(`expected ${width} fields as in the header, found ${fieldCount}`, { file, line: lineNo });
+    }
+    const [ts, te] = trimmed(src, starts[outcomeCol] as number, ends[outcomeCol] as number);
+    if (ts === te) throw new InputError(`the ${level} is empty`, { file, line: lineNo, column: header[outcomeCol] });
+    let typeId = options.typeId;
+    if (typeCol >= 0) {
+      const [ys, ye] = trimmed(src, starts[typeCol] as number, ends[typeCol] as number);
+      if (ye > ys) {
+        if (!(lastTypeRaw.length === ye - ys && src.startsWith(lastTypeRaw, ys))) {
+          lastTypeRaw = src.slice(ys, ye);
+          lastTypeId = lastTypeRaw.toLowerCase();
+        }
+        typeId = lastTypeId;
+      }
+    }
+    if (dieCol < 0) {
+      collector.addRange(fallbackLabel, 0, fallbackLabel.length, level, src, ts, te, lineNo, typeId);
+    } else {
+      const [ls, le] = trimmed(src, starts[dieCol] as number, ends[dieCol] as number);
+      if (ls === le) throw new InputError('the die label is empty', { file, line: lineNo, column: header[dieCol] });
+      collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
+    }
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
@@ -215,6 +280,15 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
   return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows };
+}
+
+/** The range [start, end) without surrounding spaces and tabs. */
+function trimmed(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  let e = end;
+  while (s < e && (text.charCodeAt(s) === 32 || text.charCodeAt(s) === 9)) s++;
+  while (e > s && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--;
+  return [s, e];
 }
 
 function stripCr(line: string): string {

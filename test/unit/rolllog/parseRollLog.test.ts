@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseRollLog } from '../../../src/rolllog/parseRollLog.js';
 import { mergeLogs } from '../../../src/rolllog/mergeLogs.js';
 import { InputError } from '../../../src/errors.js';
+import { tokensOf, type DieLog } from '../../../src/rolllog/types.js';
+
+/** A die log with its rolls decoded, for readable expectations. */
+function decoded(d: DieLog | undefined) {
+  return d && { label: d.label, level: d.level, typeId: d.typeId, tokens: tokensOf(d) };
+}
 
 const layouts = [
   { typeId: 'red', symbols: ['hit', 'crit', 'focus', 'blank'] },
@@ -28,16 +34,25 @@ describe('parseRollLog', () => {
     expect(log.format).toBe('csv');
     expect(log.rows).toBe(3);
     const a = log.dice.find((d) => d.label === 'A');
-    expect(a).toMatchObject({ level: 'face', typeId: 'red', tokens: ['hit-1', 'crit'] });
+    expect(decoded(a)).toMatchObject({ level: 'face', typeId: 'red', tokens: ['hit-1', 'crit'] });
     expect(a?.firstSeen.get('crit')).toEqual({ file: 'rolls.csv', line: 4 });
   });
 
   it('accepts semicolons, tabs, CRLF line ends, a byte-order mark and quoted fields', () => {
     const log = parse('\ufeffDie;Symbol\r\n"die ""7""";hit\r\n"die ""7""";focus\r\n');
     expect(log.dice).toHaveLength(1);
-    expect(log.dice[0]).toMatchObject({ label: 'die "7"', level: 'symbol', tokens: ['hit', 'focus'] });
+    expect(decoded(log.dice[0])).toMatchObject({ label: 'die "7"', level: 'symbol', tokens: ['hit', 'focus'] });
     const tabbed = parse('die\tresult\nX\t3\nX\t6\n');
-    expect(tabbed.dice[0]?.tokens).toEqual(['3', '6']);
+    expect(decoded(tabbed.dice[0])?.tokens).toEqual(['3', '6']);
+  });
+
+  it('mixes quoted and plain rows, skips blank and # comment lines, trims spaces, and counts lines from the file start', () => {
+    const log = parse('# exported by hand\n\ndie , face\n"A,1", hit-1\nB, crit \n\n# pause\n"A,1",blank-2\nB,hti\n');
+    expect(log.dice.map(decoded)).toEqual([
+      { label: 'A,1', level: 'face', typeId: undefined, tokens: ['hit-1', 'blank-2'] },
+      { label: 'B', level: 'face', typeId: undefined, tokens: ['crit', 'hti'] },
+    ]);
+    expect(log.dice[1]?.firstSeen.get('hti')).toEqual({ file: 'rolls.csv', line: 9 });
   });
 
   it('labels a file without a die column by its file name', () => {
@@ -49,7 +64,7 @@ describe('parseRollLog', () => {
     const text = 'File,blank,crit,focus,hit\nimg0001.jpg,0,0,0,1\nimg0002.jpg,1,0,0,0\nimg0003.jpg,0,1,0,0\n';
     const log = parseRollLog(text, { file: 'die12.csv', layouts });
     expect(log.format).toBe('one-hot');
-    expect(log.dice[0]).toMatchObject({ label: 'die12', typeId: 'red', level: 'symbol', tokens: ['hit', 'blank', 'crit'] });
+    expect(decoded(log.dice[0])).toMatchObject({ label: 'die12', typeId: 'red', level: 'symbol', tokens: ['hit', 'blank', 'crit'] });
     const green = parseRollLog('File,blank,evade,focus\na,0,1,0\n', { file: 'g.csv', layouts });
     expect(green.dice[0]?.typeId).toBe('green');
   });
@@ -72,7 +87,7 @@ describe('parseRollLog', () => {
     const text = '{"kind":"manifest","session":3}\n{"die":"A","type":"red","face":"hit-2"}\n\n{"die":"A","type":"red","face":"blank-1"}\n';
     const log = parseRollLog(text, { file: 'rolls.jsonl', layouts });
     expect(log.format).toBe('jsonl');
-    expect(log.dice[0]).toMatchObject({ label: 'A', level: 'face', tokens: ['hit-2', 'blank-1'] });
+    expect(decoded(log.dice[0])).toMatchObject({ label: 'A', level: 'face', tokens: ['hit-2', 'blank-1'] });
     expect(log.dice[0]?.firstSeen.get('blank-1')?.line).toBe(4);
   });
 
@@ -103,12 +118,12 @@ describe('mergeLogs', () => {
     const day1 = parseRollLog('die,symbol\nA,hit\n', { file: 'day1.csv', layouts });
     const day2 = parseRollLog('die,symbol\nA,crit\nB,blank\n', { file: 'day2.csv', layouts });
     const dice = mergeLogs([day1, day2]);
-    expect(dice.map((d) => [d.label, d.tokens])).toEqual([
+    expect(dice.map((d) => [d.label, tokensOf(d)])).toEqual([
       ['A', ['hit', 'crit']],
       ['B', ['blank']],
     ]);
     expect([...(dice[0]?.files ?? [])]).toEqual(['day1.csv', 'day2.csv']);
-    expect(day1.dice[0]?.tokens).toEqual(['hit']);
+    expect(tokensOf(day1.dice[0] as DieLog)).toEqual(['hit']);
   });
 
   it('refuses to merge a die logged by face in one file and by symbol in another', () => {

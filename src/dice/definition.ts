@@ -1,0 +1,311 @@
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { Rational, sumRationals } from '../odds/rational.js';
+import { builtInDice } from './catalogue.js';
+import type { DieType, Face } from './types.js';
+import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';
+
+/**
+ * User-defined dice, from JSON or YAML text (JSON is read by the YAML parser,
+ * which also gives line numbers). A file holds one die, a list of dice, or
+ * `{ dice: [...] }`. Each entry is one of:
+ *
+ * - a new die: `id`, `faces` (each `id`, `symbol`, optional `value` and
+ *   `probability`), `opposite`, optional `name`, `symbols`, `notes`;
+ * - a variant of a built-in: `id` (new) and `extends: red`, copying whatever
+ *   it does not give (faces, symbols, odds, opposite, name, notes);
+ * - an override of a built-in: `overrides: red` with `opposite`, `name` or
+ *   `notes` only — the way to declare the physical layout of your own X-Wing
+ *   dice, which the catalogue can only assume. Ids, faces and odds stay the game's.
+ *
+ * Probabilities are numbers or exact texts (`"3/8"`, `0.125`); give one for
+ * every face or for none (uniform). `opposite` may list each pair once or both ways.
+ */
+
+/** A face id or symbol: YAML reads `1` as a number, so numbers are accepted and kept as text. */
+const label = z.union([z.string().min(1), z.number()]).transform(String);
+
+const faceSchema = z.strictObject({
+  id: label,
+  symbol: label,
+  value: z.number().optional(),
+  probability: z.union([z.number(), z.string()]).optional(),
+});
+
+const entrySchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'a die id uses letters, digits and . _ + - only, and starts with a letter or digit')
+    .optional(),
+  name: z.string().min(1).optional(),
+  extends: z.string().optional(),
+  overrides: z.string().optional(),
+  symbols: z.array(label).min(1).optional(),
+  faces: z.array(faceSchema).min(1).optional(),
+  opposite: z.record(z.string(), label).optional(),
+  notes: z.string().optional(),
+});
+
+type Entry = z.infer<typeof entrySchema>;
+type Path = (string | number)[];
+
+interface Problem {
+  path: Path;
+  problem: string;
+}
+
+/**
+ * Parses die definitions from `text` (JSON or YAML); `fileName` only names
+ * the file in errors. Returns the dice in file order: overrides keep the
+ * built-in id (pass the result as `extra` to `getDieType`). Throws an
+ * InputError naming the file, line and key path of the first problem, with a
+ * count and summary of the others.
+ */
+export function parseDieDefinitions(text: string, fileName: string): DieType[] {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const line = lines.linePos(yamlError.pos[0]).line;
+    throw new InputError(`the dice file is not valid JSON or YAML: ${yamlError.message.split('\n')[0]}`, { file: fileName, ...(line ? { line } : {}) });
+  }
+  const root: unknown = doc.toJS();
+  const located = entriesOf(root);
+  if (typeof located === 'string') throw new InputError(located, { file: fileName });
+
+  const problems: Problem[] = [];
+  const dice: DieType[] = [];
+  const seenIds = new Map<string, string>();
+  for (const { value, path } of located) {
+    const parsed = entrySchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push({ path: [...path, ...issue.path.map(pathPart)], problem: issue.message });
+      continue;
+    }
+    const before = problems.length;
+    const die = buildDie(parsed.data, path, problems);
+    if (!die || problems.length > before) continue;
+    const other = seenIds.get(die.id);
+    if (other !== undefined) {
+      problems.push({ path: [...path, parsed.data.overrides !== undefined ? 'overrides' : 'id'], problem: `die "${die.id}" is already defined at ${other}` });
+      continue;
+    }
+    seenIds.set(die.id, formatPath(path) || 'the top level');
+    dice.push(die);
+  }
+  if (problems.length > 0) throw toError(problems, doc, lines, fileName);
+  return dice;
+}
+
+function pathPart(p: PropertyKey): string | number {
+  return typeof p === 'number' ? p : String(p);
+}
+
+/** The die entries and their key paths, or a sentence saying why the shape is wrong. */
+function entriesOf(root: unknown): { value: unknown; path: Path }[] | string {
+  if (Array.isArray(root)) return root.map((value, i) => ({ value, path: [i] }));
+  if (root !== null && typeof root === 'object') {
+    if ('dice' in root) {
+      const list = (root as { dice: unknown }).dice;
+      const extra = Object.keys(root).filter((k) => k !== 'dice');
+      if (extra.length > 0) return `unexpected top-level key "${extra[0]}" beside "dice"`;
+      if (!Array.isArray(list)) return '"dice" must be a list of die definitions';
+      return list.map((value, i) => ({ value, path: ['dice', i] }));
+    }
+    return [{ value: root, path: [] }];
+  }
+  return 'the dice file must hold a die definition, a list of them, or { dice: [...] }';
+}
+
+const builtInById = new Map(builtInDice.map((d) => [d.id, d]));
+
+/** Turns a schema-valid entry into a die, pushing problems (with paths) instead of throwing. */
+function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | undefined {
+  const at = (...rest: Path): Path => [...path, ...rest];
+  const fail = (p: Path, problem: string): undefined => void problems.push({ path: p, problem });
+  const known = builtInDice.map((d) => d.id).join(', ');
+
+  if (entry.overrides !== undefined) {
+    const base = builtInById.get(entry.overrides);
+    if (!base) return fail(at('overrides'), `"${entry.overrides}" is not a built-in die (built-in dice: ${known})`);
+    for (const key of ['id', 'extends', 'symbols', 'faces'] as const) {
+      if (entry[key] !== undefined) {
+        return fail(at(key), `an override may change only "opposite", "name" and "notes" of a built-in die; use "extends" with a new id to change "${key}"`);
+      }
+    }
+    const opposite = entry.opposite ? symmetricOpposite(entry.opposite, at('opposite'), problems) : base.opposite;
+    if (!opposite) return undefined;
+    return finish({ ...base, opposite, name: entry.name ?? base.name, notes: entry.notes ?? base.notes }, path, problems);
+  }
+
+  if (entry.id === undefined) return fail(at('id'), 'a die definition needs an "id" (or "overrides" to change a built-in die)');
+  if (builtInById.has(entry.id)) {
+    return fail(at('id'), `die id "${entry.id}" is a built-in die; choose another id, or use "overrides: ${entry.id}" to change its layout`);
+  }
+  let base: DieType | undefined;
+  if (entry.extends !== undefined) {
+    base = builtInById.get(entry.extends);
+    if (!base) return fail(at('extends'), `"${entry.extends}" is not a built-in die (built-in dice: ${known})`);
+  }
+  if (!entry.faces && !base) return fail(at('faces'), 'a die definition needs "faces" (or "extends" to start from a built-in die)');
+
+  let faces: readonly Face[];
+  let probabilities: readonly number[];
+  if (entry.faces) {
+    faces = entry.faces.map((f) => (f.value === undefined ? { id: f.id, symbol: f.symbol } : { id: f.id, symbol: f.symbol, value: f.value }));
+    const p = faceProbabilities(entry.faces, at('faces'), problems);
+    if (!p) return undefined;
+    probabilities = p;
+  } else {
+    faces = base!.faces;
+    probabilities = base!.faceProbabilities;
+  }
+  const symbols = entry.symbols ?? (entry.faces || !base ? [...new Set(faces.map((f) => f.symbol))] : base.symbols);
+
+  let opposite: Readonly<Record<string, string>>;
+  if (entry.opposite) {
+    const o = symmetricOpposite(entry.opposite, at('opposite'), problems);
+    if (!o) return undefined;
+    opposite = o;
+  } else if (base && !entry.faces) {
+    opposite = base.opposite;
+  } else {
+    return fail(at('opposite'), 'a die definition needs an "opposite" map pairing every face with the face on the other side');
+  }
+
+  return finish(
+    {
+      id: entry.id,
+      name: entry.name ?? base?.name ?? entry.id,
+      faces,
+      symbols,
+      faceProbabilities: probabilities,
+      opposite,
+      ...(entry.notes !== undefined || base?.notes !== undefined ? { notes: entry.notes ?? base?.notes } : {}),
+    },
+    path,
+    problems,
+  );
+}
+
+/** Runs the structural checks and reports them at paths inside the entry. */
+function finish(die: DieType, path: Path, problems: Problem[]): DieType | undefined {
+  const found = checkDieType(die);
+  for (const p of found) problems.push({ path: [...path, ...parsePath(p.path)], problem: p.problem });
+  return found.length === 0 ? die : undefined;
+}
+
+/** Exact face probabilities (uniform when none are given), renormalised only for float rounding. */
+function faceProbabilities(faces: readonly { probability?: number | string | undefined }[], path: Path, problems: Problem[]): number[] | undefined {
+  const given = faces.filter((f) => f.probability !== undefined).length;
+  if (given === 0) return faces.map(() => 1 / faces.length);
+  if (given !== faces.length) {
+    const missing = faces.findIndex((f) => f.probability === undefined);
+    problems.push({ path: [...path, missing, 'probability'], problem: `give a probability for every face or for none (${given} of ${faces.length} faces have one)` });
+    return undefined;
+  }
+  const exact: Rational[] = [];
+  let ok = true;
+  faces.forEach((f, i) => {
+    const p = f.probability!;
+    const r = typeof p === 'number' ? (Number.isFinite(p) ? Rational.fromNumber(p) : undefined) : Rational.parse(p);
+    if (!r) {
+      problems.push({ path: [...path, i, 'probability'], problem: `"${p}" is not a probability: write a number or a fraction like 3/8` });
+      ok = false;
+    } else if (r.compare(Rational.ZERO) < 0 || r.compare(Rational.ONE) > 0) {
+      problems.push({ path: [...path, i, 'probability'], problem: `probability ${r} is not between 0 and 1` });
+      ok = false;
+    } else exact.push(r);
+  });
+  if (!ok) return undefined;
+  const sum = sumRationals(exact);
+  if (!sum.equals(Rational.ONE)) {
+    // Decimals such as 0.3333333333333333 cannot sum to exactly 1; accept float rounding, nothing more.
+    if (Math.abs(sum.toNumber() - 1) > PROBABILITY_SUM_TOLERANCE) {
+      problems.push({ path, problem: `face probabilities sum to ${sum} (${sum.toNumber()}), not 1` });
+      return undefined;
+    }
+  }
+  const total = sum.toNumber();
+  return exact.map((r) => r.toNumber() / total);
+}
+
+/** Completes a map that lists each pair once; reports pairs that contradict each other. */
+function symmetricOpposite(given: Readonly<Record<string, string>>, path: Path, problems: Problem[]): Record<string, string> | undefined {
+  const out: Record<string, string> = { ...given };
+  let ok = true;
+  for (const [a, b] of Object.entries(given)) {
+    const back = given[b];
+    if (back === undefined) out[b] = a;
+    else if (back !== a) {
+      problems.push({ path: [...path, a], problem: `"${a}" is opposite "${b}", but "${b}" is opposite "${back}" (opposites must pair up)` });
+      ok = false;
+    }
+  }
+  return ok ? out : undefined;
+}
+
+/** `faces[3].symbol` -> ['faces', 3, 'symbol']. */
+function parsePath(text: string): Path {
+  const out: Path = [];
+  for (const m of text.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : (m[1] as string));
+  return out;
+}
+
+/** ['dice', 0, 'faces', 3, 'symbol'] -> `dice[0].faces[3].symbol`. */
+export function formatPath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out === '' ? p : `.${p}`;
+  }
+  return out;
+}
+
+/**
+ * The line of the deepest part of `path` present in the document: the key's
+ * line for a map entry (so `faces` points at `faces:`), the item's line for a list entry.
+ */
+function lineOf(doc: Document, lines: LineCounter, path: Path): number | undefined {
+  const lineAt = (node: unknown): number | undefined => {
+    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    return range ? lines.linePos(range[0]).line : undefined;
+  };
+  let node: unknown = doc.contents;
+  let line = lineAt(node);
+  for (const part of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(part));
+      if (!pair) break;
+      line = lineAt(pair.key) ?? line;
+      node = pair.value;
+    } else if (isSeq(node) && typeof part === 'number') {
+      node = node.items[part];
+      if (node === undefined) break;
+      line = lineAt(node) ?? line;
+    } else break;
+  }
+  return line;
+}
+
+function toError(problems: Problem[], doc: Document, lines: LineCounter, fileName: string): InputError {
+  const describe = (p: Problem): string => {
+    const where = formatPath(p.path);
+    return where ? `${where}: ${p.problem}` : p.problem;
+  };
+  const [first, ...rest] = problems as [Problem, ...Problem[]];
+  const line = lineOf(doc, lines, first.path);
+  let message = describe(first);
+  if (rest.length > 0) {
+    message += `; and ${rest.length} more problem${rest.length > 1 ? 's' : ''}: ${rest
+      .slice(0, 5)
+      .map((p) => {
+        const l = lineOf(doc, lines, p.path);
+        return l ? `${describe(p)} (line ${l})` : describe(p);
+      })
+      .join('; ')}${rest.length > 5 ? '; …' : ''}`;
+  }
+  return new InputError(message, { file: fileName, ...(line ? { line } : {}) });
+}

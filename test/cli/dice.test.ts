@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerDiceCommand } from '../../src/cli/commands/dice.js';
+import type { CliIo } from '../../src/cli/main.js';
+import { DicerigError } from '../../src/errors.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/dice/custom-d6.yaml', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'dicerig-dice-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs `dicerig <argv>` with only the dice command registered; DicerigErrors become exit 1 as in `main`. */
+async function run(...argv: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), setExitCode: () => {} };
+  const program = new Command('dicerig').exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+  registerDiceCommand(program, io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return { out, err, code: 0 };
+  } catch (e) {
+    if (e instanceof CommanderError) return { out, err, code: e.exitCode };
+    if (e instanceof DicerigError) return { out, err: err + e.message, code: 1 };
+    throw e;
+  }
+}
+
+interface DieJson {
+  id: string;
+  source: string;
+  symbols: { symbol: string; probability: { exact?: string; decimal: number } }[];
+  faces: { id: string; symbol: string; value?: number; probability: { exact?: string; decimal: number }; opposite: string }[];
+  notes?: string;
+}
+
+describe('dicerig dice', () => {
+  it('lists the built-in dice with faces, symbols, probabilities and opposites', async () => {
+    const { out, code } = await run('dice');
+    expect(code).toBe(0);
+    for (const id of ['red', 'green', 'd6', 'd3', 'direction']) expect(out).toMatch(new RegExp(`^${id}: .*\\(built-in\\)$`, 'm'));
+    expect(out).toMatch(/^symbols: hit 3\/8, crit 1\/8, focus 1\/4, blank 1\/4$/m);
+    expect(out).toMatch(/^crit\s+crit\s+1\/8\s+blank-2$/m);
+    expect(out).toMatch(/^symbols: 1 1\/3, 2 1\/3, 3 1\/3$/m);
+  });
+
+  it('lists user dice and layout overrides from a YAML file, as JSON', async () => {
+    const { out, code } = await run('dice', '--file', EXAMPLE, '--json');
+    expect(code).toBe(0);
+    const { dice } = JSON.parse(out) as { dice: DieJson[] };
+    expect(dice.map((d) => `${d.id}:${d.source}`)).toEqual(['red:override', 'green:built-in', 'd6:built-in', 'd3:built-in', 'direction:built-in', 'casino-d6:user', 'odd-even:user']);
+    const casino = dice.find((d) => d.id === 'casino-d6');
+    expect(casino?.faces[0]).toEqual({ id: '1', symbol: '1', value: 1, probability: { exact: '7/40', decimal: 0.175 }, opposite: '6' });
+    expect(dice[0]?.faces.find((f) => f.id === 'crit')?.opposite).toBe('focus-2');
+    expect(dice[0]?.notes).toBe('Layout measured on our own set of red dice.');
+  });
+
+  it('shows one die by id, including a user-defined one', async () => {
+    const { out } = await run('dice', 'odd-even', '--file', EXAMPLE);
+    expect(out).toMatch(/^odd-even: D6 read as odd or even \(from .*custom-d6\.yaml\)$/m);
+    expect(out).toMatch(/^symbols: odd 1\/2, even 1\/2$/m);
+    expect(out.match(/^\S+: /gm)?.filter((l) => !['symbols: ', 'notes: '].includes(l))).toHaveLength(1);
+  });
+
+  it('reports an unknown die id with the known ids', async () => {
+    const { err, code } = await run('dice', 'blue');
+    expect(code).toBe(1);
+    expect(err).toBe('unknown die "blue"; known dice are: red, green, d6, d3, direction.');
+  });
+
+  it('reports a missing file and a broken definition with file, line and key path', async () => {
+    const missing = await run('dice', '--file', join(tmp, 'nope.yaml'));
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/nope\.yaml: cannot read the dice file: the file does not exist\./);
+    const bad = join(tmp, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ dice: [{ id: 'x', faces: [{ id: 'a', symbol: 's', probability: '1/2' }, { id: 'b', symbol: 's', probability: '1/3' }], opposite: { a: 'b' } }] }, null, 2));
+    const broken = await run('dice', '--file', bad);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toMatch(/bad\.json, line 5: dice\[0\]\.faces: face probabilities sum to 5\/6 \(0\.8333333333333334\), not 1/);
+  });
+
+  it('has help text', async () => {
+    const { out } = await run('dice', '--help');
+    expect(out).toMatch(/Usage: dicerig dice \[options\] \[id\]/);
+    expect(out).toContain('--file <path>');
+  });
+});

@@ -1,0 +1,131 @@
+import { Command, CommanderError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { registerOddsCommand } from '../../src/cli/commands/odds.js';
+import type { CliIo } from '../../src/cli/main.js';
+import { DicerigError } from '../../src/errors.js';
+
+/** Runs `dicerig <argv>` with only the odds command registered, the way `buildProgram` wires commands. */
+async function run(...argv: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), setExitCode: () => {} };
+  const program = new Command('dicerig')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError();
+  registerOddsCommand(program, io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return { out, err, code: 0 };
+  } catch (e) {
+    if (e instanceof CommanderError) return { out, err, code: e.exitCode };
+    if (e instanceof DicerigError) return { out, err: err + e.message, code: 1 };
+    throw e;
+  }
+}
+
+interface Exact {
+  exact: string;
+  decimal: number;
+}
+
+describe('dicerig odds', () => {
+  it('prints the seed tables of average hits+crits and evades per number of dice', async () => {
+    const { out, code } = await run('odds');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^dice\s+none\s+focus\s+force\s+lock\s+focus\+lock$/m);
+    expect(out).toMatch(/^2\s+1\s+1\.5\s+1\.4375\s+1\.5\s+1\.875$/m);
+    expect(out).toMatch(/^8\s+4\s+6\s+4\.8999\s+6\s+7\.5$/m);
+    expect(out).toMatch(/1\.86, an erratum/);
+    expect(out).toMatch(/^1\s+0\.375\s+0\.625\s+0\.625$/m);
+  });
+
+  it('gives the seed tables as exact fractions in JSON', async () => {
+    const { out } = await run('odds', '--json', '--max-dice', '7');
+    const json = JSON.parse(out) as { attack: { rows: Record<string, Exact | number>[] }; defense: { rows: Record<string, Exact | number>[] } };
+    expect(json.attack.rows).toHaveLength(7);
+    expect(json.attack.rows.map((r) => (r['focus+lock'] as Exact).exact)).toEqual(['15/16', '15/8', '45/16', '15/4', '75/16', '45/8', '105/16']);
+    expect((json.attack.rows[1]?.['focus+lock'] as Exact).decimal).toBe(1.875);
+    expect((json.defense.rows[0]?.focus as Exact).exact).toBe('5/8');
+  });
+
+  it('prints uncanceled results and ship damage for an attack', async () => {
+    const { out, code } = await run('odds', 'attack', '--red', '3', '--green', '2', '--attack-mod', 'focus', '--shields', '2', '--hull', '3');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^3 red dice \(focus\) against 2 green dice \(none\)$/m);
+    // Same values as the Python enumeration in test/unit/odds/xwing-combat.test.ts.
+    expect(out).toMatch(/Expected shields lost = 2799\/2048 \(1\.3667\)/);
+    expect(out).toMatch(/Expected facedown cards = 3125\/32768 \(0\.0954\), faceup cards = 2275\/32768 \(0\.0694\)/);
+    expect(out).toMatch(/P\(destroyed\) = 0/);
+  });
+
+  it('gives the attack distribution in JSON with exact fractions that sum to 1', async () => {
+    const { out } = await run('odds', 'attack', '--red', '2', '--green', '2', '--attack-mod', 'focus', '--json');
+    const json = JSON.parse(out) as { uncanceled: { hits: number; crits: number; probability: Exact }[]; damage: { damage: number; atLeast: Exact }[] };
+    expect(json.uncanceled.find((r) => r.hits === 0 && r.crits === 0)?.probability.exact).toBe('379/1024');
+    expect(json.uncanceled.reduce((a, r) => a + r.probability.decimal, 0)).toBeCloseTo(1, 12);
+    expect(json.damage[0]?.atLeast.exact).toBe('1');
+  });
+
+  it('rejects bad numbers naming the option', async () => {
+    for (const [args, option] of [
+      [['--red', '-1'], '--red'],
+      [['--red', 'x'], '--red'],
+      [['--red', '2.5'], '--red'],
+      [['--red', '2', '--green', 'lots'], '--green'],
+      [['--red', '2', '--hull', '0'], '--hull'],
+    ] as const) {
+      const { err, code } = await run('odds', 'attack', ...args);
+      expect(code, args.join(' ')).not.toBe(0);
+      expect(err).toContain(`${option} must be a whole number`);
+    }
+  });
+
+  it('rejects an unknown modifier, a missing --red, and shields without hull', async () => {
+    expect((await run('odds', 'attack', '--red', '2', '--attack-mod', 'luck')).err).toMatch(/--attack-mod.*Allowed choices are none, focus, force, lock, focus\+lock/s);
+    expect((await run('odds', 'attack')).err).toMatch(/required option '--red <n>' not specified/);
+    const noHull = await run('odds', 'attack', '--red', '2', '--shields', '1');
+    expect(noHull.code).not.toBe(0);
+    expect(noHull.err).toMatch(/--shields needs --hull/);
+  });
+
+  it('prints T9A N+ tables, the D3 and 2D6/3D6 totals', async () => {
+    const { out } = await run('odds', 't9a');
+    expect(out).toMatch(/^4\+\s+0\.5\s+0\.75\s+0\.5833\s+0\.75\s+0\.9375\s+0\.25\s+0\.4375$/m);
+    expect(out).toMatch(/D3 \(a D6 halved, rounded up\): 1: 1\/3, 2: 1\/3, 3: 1\/3/);
+    expect(out).toMatch(/^3D6 total/m);
+    expect(out).toMatch(/mean: 21\/2 \(10\.5\) \| 15869\/1296 \(12\.2446\) \| 11347\/1296 \(8\.7554\)/);
+  });
+
+  it('prints one T9A total with Maximised Roll in JSON', async () => {
+    const { out } = await run('odds', 't9a', '--dice', '2', '--maximised', '1', '--json');
+    const json = JSON.parse(out) as { totals: { dice: number; maximised: number; distribution: { total: number; probability: Exact }[] }[]; nPlus: Record<string, Exact | number>[] };
+    expect(json.totals).toHaveLength(1);
+    expect(json.totals[0]?.distribution.find((r) => r.total === 12)?.probability.exact).toBe('2/27');
+    expect((json.nPlus[1]?.rerollFailures as Exact).exact).toBe('8/9');
+    const tooMany = await run('odds', 't9a', '--dice', '12', '--maximised', '1');
+    expect(tooMany.err).toMatch(/would roll 13 dice; at most 12/);
+  });
+
+  it('prints rugby pass odds for every range, obstructed adding a die', async () => {
+    const { out } = await run('odds', 'rugby', '--attack', '3', '--obstructed');
+    expect(out).toMatch(/^1\s+2\s+19\/32 \(0\.5938\)\s+71\/256 \(0\.2773\)\s+33\/256 \(0\.1289\)$/m);
+    const json = JSON.parse((await run('odds', 'rugby', '--attack', '2', '--json')).out) as { ranges: { range: number; caught: Exact; fumble: Exact; interception: Exact }[] };
+    expect(json.ranges.map((r) => [r.caught.exact, r.fumble.exact, r.interception.exact])).toEqual([
+      ['9/16', '11/32', '3/32'],
+      ['105/256', '47/128', '57/256'],
+      ['75/256', '355/1024', '369/1024'],
+    ]);
+    expect((await run('odds', 'rugby', '--attack', '-2')).err).toContain('--attack must be a whole number');
+  });
+
+  it('has help text for every subcommand', async () => {
+    for (const sub of ['attack', 't9a', 'rugby']) {
+      const { out } = await run('odds', sub, '--help');
+      expect(out, sub).toMatch(new RegExp(`Usage: dicerig odds ${sub} \\[options\\]`));
+      expect(out, sub).toContain('--json');
+    }
+    expect((await run('odds', 'rugby', '--help')).out).toMatch(/Caught:\s+hits\s+\+\s+crits\s+>\s+evades/);
+    expect((await run('odds', '--help')).out).toMatch(/attack \[options\]/);
+  });
+});
