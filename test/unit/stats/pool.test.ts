@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/errors.js';
+import { selectPool, type PoolCandidate } from '../../../src/stats/pool.js';
+
+const red = [3 / 8, 1 / 8, 2 / 8, 2 / 8];
+
+/*
+ * Scores: the largest distance from the expected odds inside each die's Goodman 95 % intervals.
+ *   def goodman(counts, alpha=0.05):
+ *       counts = np.array(counts, float); n = counts.sum(); k = len(counts); A = stats.chi2.isf(alpha/k, 1)
+ *       lo = (A + 2*counts - np.sqrt(A*(A + 4*counts*(n - counts)/n)))/(2*(n + A))
+ *       hi = (A + 2*counts + np.sqrt(A*(A + 4*counts*(n - counts)/n)))/(2*(n + A)); return lo, hi
+ *   red = np.array([3/8, 1/8, 2/8, 2/8]); lo, hi = goodman(c); np.max(np.maximum(hi - red, red - lo))
+ *   [3760, 1240, 2500, 2500] -> 0.01317217079142935
+ *   [30, 10, 20, 20]         -> 0.13956671389815078
+ *   [1900, 600, 1260, 1240]  -> 0.022284756357907276
+ *   [3900, 1150, 2450, 2500] -> 0.0272475327342957
+ */
+const wellTested: PoolCandidate = { label: 'A', counts: [3760, 1240, 2500, 2500], expected: red };
+const lucky: PoolCandidate = { label: 'B', counts: [30, 10, 20, 20], expected: red };
+const medium: PoolCandidate = { label: 'C', counts: [1900, 600, 1260, 1240], expected: red };
+const slightlyOff: PoolCandidate = { label: 'D', counts: [3900, 1150, 2450, 2500], expected: red };
+const rejected: PoolCandidate = { label: 'E', counts: [5000, 1000, 2000, 2000], expected: red, rejected: true };
+
+describe('selectPool', () => {
+  it('ranks a die with fewer rolls but a luckier estimate below a well-tested die', () => {
+    // B's point estimates are exactly the expected odds; A's are not, but A is measured 125 times as much.
+    const { ranking } = selectPool([lucky, wellTested], { size: 1 });
+    expect(ranking.map((d) => d.label)).toEqual(['A', 'B']);
+  });
+
+  it('scores each die by the largest deviation its simultaneous intervals allow', () => {
+    const { ranking } = selectPool([lucky, wellTested, medium, slightlyOff], { size: 2 });
+    const scores = Object.fromEntries(ranking.map((d) => [d.label, d.score]));
+    expect(scores.A).toBeCloseTo(0.01317217079142935, 13);
+    expect(scores.B).toBeCloseTo(0.13956671389815078, 13);
+    expect(scores.C).toBeCloseTo(0.022284756357907276, 13);
+    expect(scores.D).toBeCloseTo(0.0272475327342957, 13);
+    expect(ranking.map((d) => d.label)).toEqual(['A', 'C', 'D', 'B']);
+  });
+
+  it('takes the lowest scores, certifies the worst of them and reports the balance across the pool', () => {
+    const selection = selectPool([lucky, wellTested, medium, slightlyOff, rejected], { size: 3 });
+    expect(selection.pool.map((d) => d.label)).toEqual(['A', 'C', 'D']);
+    expect(selection.certifiedDelta).toBeCloseTo(0.0272475327342957, 13);
+    const hit = selection.balance[0]!;
+    expect(hit.min).toBeCloseTo(0.376, 15); // A: 3760 / 10000
+    expect(hit.max).toBeCloseTo(0.39, 15); // D: 3900 / 10000
+    expect(hit.spread).toBeCloseTo(0.014, 15);
+  });
+
+  it('excludes dice rejected after multiplicity control, with the reason', () => {
+    const selection = selectPool([wellTested, rejected, medium], { size: 2 });
+    expect(selection.excluded).toEqual([{ label: 'E', reason: expect.stringMatching(/rejected/) }]);
+    expect(selection.ranking.map((d) => d.label)).not.toContain('E');
+  });
+
+  it('says how many dice qualified when there are too few', () => {
+    const call = (): unknown => selectPool([wellTested, rejected, medium], { size: 3 });
+    expect(call).toThrow(InputError);
+    expect(call).toThrow(/Only 2 of 3 dice qualify for a pool of 3/);
+  });
+
+  it('refuses to mix dice with different numbers of faces', () => {
+    expect(() => selectPool([wellTested, { label: 'G', counts: [1, 1, 1], expected: [3 / 8, 2 / 8, 3 / 8] }], { size: 1 })).toThrow(
+      /one kind/,
+    );
+  });
+
+  it('names the die whose counts are invalid', () => {
+    expect(() => selectPool([{ label: 'bad', counts: [1, -1, 1, 1], expected: red }], { size: 1 })).toThrow(/Die "bad"/);
+  });
+});
