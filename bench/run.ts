@@ -1,0 +1,9 @@
+/**
+ * `npm run bench`: prints speed and memory figures with their targets. Figures,
+ * never pass/fail: these machines are shared, so compare ratios from one run.
+ */
+import { runAnalysisBench } from './analysisBench.js';
+
+console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+runAnalysisBench();
+console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);

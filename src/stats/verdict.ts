@@ -1,0 +1,183 @@
+/**
+ * The verdict vocabulary every part of dicerig reports in. There is no plain
+ * "FAIR": a test that fails to reject says nothing about fairness, so the only
+ * favourable verdict is FAIR_WITHIN(delta), earned by an equivalence rule.
+ */
+
+/** One face (or symbol) of a die: what was expected, what was seen, and an interval for its true probability. */
+export interface FaceEstimate {
+  readonly index: number;
+  /** What a user calls it: a symbol (`hit`) or a face id (`hit-2`, `6`). */
+  readonly label: string;
+  readonly expected: number;
+  /** Observed proportion count / n (NaN before any roll). */
+  readonly observed: number;
+  readonly count: number;
+  /** Interval for the true probability (simultaneous over the faces; see `intervalMethod` on the verdict). */
+  readonly lower: number;
+  readonly upper: number;
+}
+
+/** How strong the evidence against the expected odds is. */
+export type Evidence =
+  | {
+      /** An e-value from an anytime-valid test; p = min(1, 1/e) is a valid p-value at any stopping time. */
+      readonly kind: 'e-value';
+      readonly e: number;
+      readonly logE: number;
+      readonly p: number;
+      readonly logP: number;
+      readonly method: string;
+    }
+  | {
+      /** A fixed-sample p-value (valid only if n was fixed in advance). */
+      readonly kind: 'p-value';
+      readonly p: number;
+      readonly logP: number;
+      readonly method: string;
+    };
+
+/** The die's odds differ from the expected ones. */
+export interface UnfairVerdict {
+  readonly kind: 'UNFAIR';
+  readonly n: number;
+  readonly evidence: Evidence;
+  /** A scale-free size of the deviation (e.g. Cohen's w), so tiny biases found by huge n read as tiny. */
+  readonly effectSize: { readonly measure: string; readonly value: number };
+  /** The faces driving the verdict, most deviant first (at least one). */
+  readonly drivers: readonly FaceEstimate[];
+  readonly faces: readonly FaceEstimate[];
+  readonly intervalMethod: string;
+}
+
+/** Every face's probability is certified within expected ± delta. */
+export interface FairWithinVerdict {
+  readonly kind: 'FAIR_WITHIN';
+  readonly n: number;
+  readonly delta: number;
+  /** Error rate of the certification (the simultaneous intervals' miscoverage). */
+  readonly alpha: number;
+  /** Largest distance from an interval end to its face's expected probability (<= delta). */
+  readonly certifiedDelta: number;
+  readonly faces: readonly FaceEstimate[];
+  readonly intervalMethod: string;
+}
+
+/** Rolls still needed, and toward which verdict, under a stated assumption. */
+export interface RollProjection {
+  /** More rolls until FAIR_WITHIN(delta) would be reached, or null when the assumption rules it out. */
+  readonly toCertify: number | null;
+  /** More rolls until UNFAIR would be reached, or null when the assumption rules it out. */
+  readonly toReject: number | null;
+  readonly assumption: string;
+}
+
+/** Not enough evidence either way (yet, or within the roll budget). */
+export interface InconclusiveVerdict {
+  readonly kind: 'INCONCLUSIVE';
+  readonly n: number;
+  /** The smaller of the projections, or null when neither verdict is reachable under the assumption. */
+  readonly rollsNeeded: number | null;
+  /** Which verdict `rollsNeeded` leads to. */
+  readonly target: 'FAIR_WITHIN' | 'UNFAIR' | null;
+  readonly why: string;
+  readonly delta: number;
+  readonly projection: RollProjection;
+  /** The face furthest from its expected odds (for "if hit stays at 0.41" wording), if any roll was seen. */
+  readonly leadingDeviation?: FaceEstimate;
+}
+
+/** One failed rig check (see serial.ts), as carried by RIG_SUSPECT. */
+export interface FailedCheck {
+  readonly name: string;
+  readonly p: number;
+  readonly logP: number;
+  /** p after Holm adjustment across the rig checks. */
+  readonly adjustedP: number;
+  readonly detail: string;
+}
+
+/** The rig does not tumble the dice independently: per-die verdicts are withheld. */
+export interface RigSuspectVerdict {
+  readonly kind: 'RIG_SUSPECT';
+  readonly n: number;
+  readonly alpha: number;
+  readonly failedChecks: readonly FailedCheck[];
+}
+
+export type Verdict = UnfairVerdict | FairWithinVerdict | InconclusiveVerdict | RigSuspectVerdict;
+
+/** One plain-English sentence for a verdict, starting with its kind. */
+export function describeVerdict(v: Verdict): string {
+  switch (v.kind) {
+    case 'UNFAIR': {
+      const shown = v.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
+      const strength =
+        v.evidence.kind === 'e-value' ? `e = ${formatLogScientific(v.evidence.logE)}` : `p = ${formatLogScientific(v.evidence.logP)}`;
+      return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCount(v.n)} rolls).`;
+    }
+    case 'FAIR_WITHIN': {
+      const confidence = formatPercent(1 - v.alpha);
+      return (
+        `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCount(v.n)} rolls ` +
+        `(largest deviation still possible ${formatProbability(v.certifiedDelta)}, ${confidence} confidence).`
+      );
+    }
+    case 'INCONCLUSIVE': {
+      if (v.rollsNeeded === null || v.target === null) return `INCONCLUSIVE: ${v.why}; no verdict is in reach if the observed proportions hold.`;
+      const more = `about ${formatCount(roundToTwoFigures(v.rollsNeeded))} more rolls needed`;
+      if (v.target === 'FAIR_WITHIN') return `INCONCLUSIVE: ${more} to certify within ±${formatProbability(v.delta)} (${v.why}).`;
+      const lead = v.leadingDeviation;
+      const holds = lead ? `, if ${lead.label} stays at ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
+      return `INCONCLUSIVE: ${more} to show the die unfair${holds} (${v.why}).`;
+    }
+    case 'RIG_SUSPECT': {
+      const checks = v.failedChecks.map((c) => `${c.detail} (p = ${formatLogScientific(c.logP)})`).join('; ');
+      return `RIG_SUSPECT: the rig may not be tumbling the dice independently: ${checks}; per-die verdicts are withheld.`;
+    }
+  }
+}
+
+/** A probability to three significant figures, without trailing zeros: 0.375, 0.47, 0.0312. */
+export function formatProbability(p: number): string {
+  if (!Number.isFinite(p)) return String(p);
+  if (p === 0) return '0';
+  return String(Number(p.toPrecision(3)));
+}
+
+/** An integer with thousands separators (locale-independent): 2,300. */
+export function formatCount(n: number): string {
+  const rounded = Math.round(n);
+  const sign = rounded < 0 ? '-' : '';
+  const digits = String(Math.abs(rounded));
+  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * A positive number given by its natural log, in short scientific form:
+ * log(31000) -> "3.1e4", log(2.3e-5) -> "2.3e-5", values 0.001..1000 plainly.
+ * Working from the log keeps e-values beyond 1e308 and p-values below 1e-308 exact.
+ */
+export function formatLogScientific(logValue: number): string {
+  if (logValue === -Infinity) return '0';
+  if (logValue === Infinity) return 'Infinity';
+  const log10 = logValue / Math.LN10;
+  if (log10 >= -3 && log10 < 3) return String(Number(Math.exp(logValue).toPrecision(2)));
+  let exponent = Math.floor(log10);
+  let mantissa = Number((10 ** (log10 - exponent)).toFixed(1));
+  if (mantissa >= 10) {
+    mantissa = 1;
+    exponent += 1;
+  }
+  return `${mantissa}e${exponent}`;
+}
+
+function formatPercent(x: number): string {
+  return `${Number((100 * x).toPrecision(3))} %`;
+}
+
+function roundToTwoFigures(n: number): number {
+  if (n < 100) return Math.ceil(n);
+  const scale = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / scale) * scale;
+}
