@@ -252,35 +252,30 @@ export function runsStatistic(bits: ArrayLike<number>): RunsStatistic {
 }
 
 function repeatCheck(sequence: readonly number[], k: number): Omit<SerialCheck, 'adjustedP'> {
-  const s = repeatStatistic(sequence, k);
-  if (s.variance === 0) return skipped('repeat', s.count, s.mean, 'too few rolls, or too few different faces, to judge repeats');
-  return {
-    name: 'repeat',
-    statistic: s.count,
-    expected: s.mean,
-    p: s.tail.p,
-    logP: s.tail.logP,
-    skipped: false,
-    detail:
-      `the same face as the throw before came up in ${formatCount(s.count)} of ${formatCount(s.pairs)} throws ` +
-      `(${formatProbability(s.count / s.pairs)}; ${formatProbability(s.mean / s.pairs)} expected from the face counts)`,
-  };
+  return repeatLikeCheck('repeat', repeatStatistic(sequence, k), 'the same face', 'too few rolls, or too few different faces, to judge repeats');
 }
 
 function sameOrOppositeCheck(sequence: readonly number[], opposite: readonly number[]): Omit<SerialCheck, 'adjustedP'> {
   // Class of a face = the smaller index of {face, opposite}: "same or opposite" is "same class".
-  const classes = Int32Array.from(sequence, (x) => Math.min(x, opposite[x] as number));
-  const s = repeatStatistic(classes, opposite.length);
-  if (s.variance === 0) return skipped('same-or-opposite', s.count, s.mean, 'too few rolls to judge same-or-opposite landings');
+  const classes = new Int32Array(sequence.length);
+  for (let i = 0; i < sequence.length; i++) {
+    const x = sequence[i] as number;
+    classes[i] = Math.min(x, opposite[x] as number);
+  }
+  return repeatLikeCheck('same-or-opposite', repeatStatistic(classes, opposite.length), 'the same or the opposite face', 'too few rolls to judge same-or-opposite landings');
+}
+
+function repeatLikeCheck(name: SerialCheckName, s: RepeatStatistic, what: string, tooFew: string): Omit<SerialCheck, 'adjustedP'> {
+  if (s.variance === 0) return skipped(name, s.count, s.mean, tooFew);
   return {
-    name: 'same-or-opposite',
+    name,
     statistic: s.count,
     expected: s.mean,
     p: s.tail.p,
     logP: s.tail.logP,
     skipped: false,
     detail:
-      `the same or the opposite face as the throw before came up in ${formatCount(s.count)} of ${formatCount(s.pairs)} throws ` +
+      `${what} as the throw before came up in ${formatCount(s.count)} of ${formatCount(s.pairs)} throws ` +
       `(${formatProbability(s.count / s.pairs)}; ${formatProbability(s.mean / s.pairs)} expected from the face counts)`,
   };
 }

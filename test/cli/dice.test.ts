@@ -2,32 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerDiceCommand } from '../../src/cli/commands/dice.js';
-import type { CliIo } from '../../src/cli/main.js';
-import { DicerigError } from '../../src/errors.js';
+import { runCli } from './runCli.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/dice/custom-d6.yaml', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'dicerig-dice-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Runs `dicerig <argv>` with only the dice command registered; DicerigErrors become exit 1 as in `main`. */
-async function run(...argv: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), setExitCode: () => {} };
-  const program = new Command('dicerig').exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
-  registerDiceCommand(program, io);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return { out, err, code: 0 };
-  } catch (e) {
-    if (e instanceof CommanderError) return { out, err, code: e.exitCode };
-    if (e instanceof DicerigError) return { out, err: err + e.message, code: 1 };
-    throw e;
-  }
-}
+const run = (...argv: string[]) => runCli(...argv);
 
 interface DieJson {
   id: string;
@@ -68,7 +50,7 @@ describe('dicerig dice', () => {
   it('reports an unknown die id with the known ids', async () => {
     const { err, code } = await run('dice', 'blue');
     expect(code).toBe(1);
-    expect(err).toBe('unknown die "blue"; known dice are: red, green, d6, d3, direction.');
+    expect(err).toBe('dicerig: unknown die "blue"; known dice are: red, green, d6, d3, direction.\n');
   });
 
   it('reports a missing file and a broken definition with file, line and key path', async () => {

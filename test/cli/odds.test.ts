@@ -1,28 +1,7 @@
-import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerOddsCommand } from '../../src/cli/commands/odds.js';
-import type { CliIo } from '../../src/cli/main.js';
-import { DicerigError } from '../../src/errors.js';
+import { runCli } from './runCli.js';
 
-/** Runs `dicerig <argv>` with only the odds command registered, the way `buildProgram` wires commands. */
-async function run(...argv: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), setExitCode: () => {} };
-  const program = new Command('dicerig')
-    .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError();
-  registerOddsCommand(program, io);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return { out, err, code: 0 };
-  } catch (e) {
-    if (e instanceof CommanderError) return { out, err, code: e.exitCode };
-    if (e instanceof DicerigError) return { out, err: err + e.message, code: 1 };
-    throw e;
-  }
-}
+const run = (...argv: string[]) => runCli(...argv);
 
 interface Exact {
   exact: string;
