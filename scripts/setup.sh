@@ -45,5 +45,6 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 
+make -s -C firmware all sim hosttest  # firmware, emulator harness and host test of the protocol core; quick when up to date
 say "building"
 npm run --silent build

@@ -1,0 +1,46 @@
+/**
+ * Turns arbitrary chunks of bytes from the serial port into lines, however the chunks are split.
+ * Accepts \n and \r\n. A line that grows past `maxLength` without a newline is cut off and reported
+ * as overlong (then skipped up to the next newline), so a babbling or mis-bauded port cannot grow
+ * memory without bound. Bytes are read as latin1, so every byte maps to one character and nothing throws.
+ */
+export class LineSplitter {
+  private pending = '';
+  private discarding = false;
+
+  constructor(private readonly maxLength: number) {}
+
+  /** Feeds one chunk; returns the complete lines it finished, each flagged when it was cut off. */
+  push(chunk: Uint8Array | string): { line: string; overlong: boolean }[] {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('latin1');
+    const out: { line: string; overlong: boolean }[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      const piece = text.slice(start, nl === -1 ? text.length : nl);
+      if (!this.discarding) {
+        this.pending += piece;
+        if (this.pending.length > this.maxLength) {
+          out.push({ line: this.pending.slice(0, this.maxLength), overlong: true });
+          this.pending = '';
+          this.discarding = true;
+        }
+      }
+      if (nl === -1) break;
+      if (!this.discarding) {
+        const line = this.pending.endsWith('\r') ? this.pending.slice(0, -1) : this.pending;
+        if (line.length > 0) out.push({ line, overlong: false });
+      }
+      this.pending = '';
+      this.discarding = false;
+      start = nl + 1;
+    }
+    return out;
+  }
+
+  /** Drops a partial line (e.g. after the board reset mid-line). */
+  reset(): void {
+    this.pending = '';
+    this.discarding = false;
+  }
+}

@@ -1,0 +1,206 @@
+// The real firmware in simavr, reached through the real serialport package over the harness's pty.
+// Every test opens the port, which resets the board (like an Uno's DTR), so tests start from a fresh boot.
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EmulatedBoard, EmulatorNotBuiltError, firmwareDir, type BoardEvent } from '../../src/rig/emulator/emulatedBoard.js';
+import { ErrorCode } from '../../src/rig/protocol/errorCodes.js';
+import { encodeCommand } from '../../src/rig/protocol/encode.js';
+import { FIRMWARE_VERSION, PROTOCOL_VERSION } from '../../src/rig/protocol/pinMap.js';
+import { BoardClient } from './support/boardClient.js';
+import { buildFirmware } from './support/build.js';
+
+let board: EmulatedBoard;
+let client: BoardClient | undefined;
+
+beforeAll(async () => {
+  buildFirmware();
+  board = await EmulatedBoard.start();
+});
+
+afterAll(async () => {
+  await board?.stop();
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+async function connect(): Promise<{ c: BoardClient; mark: number }> {
+  // The previous test's close must reach the harness before this open, so the open counts as a fresh one.
+  await board.waitFor((e) => e.kind === 'client' && e.count === 0, 2000, board.events.length - 1).catch(() => undefined);
+  const mark = board.events.length;
+  const opened = await BoardClient.open(board.path);
+  client = opened.client;
+  return { c: opened.client, mark };
+}
+
+const flips = (events: readonly BoardEvent[], flipUs = 2400): number =>
+  events.filter((e) => e.kind === 'servo' && Math.abs(e.pulseUs - flipUs) <= 8).length;
+
+describe('the emulated board running the dicerig firmware', () => {
+  it('resets when the port is opened and announces itself with a boot banner', async () => {
+    const mark = board.events.length;
+    const { client: c, banner } = await BoardClient.open(board.path);
+    client = c;
+    expect(banner).toMatchObject({ kind: 'push', event: 'boot', fields: { fw: FIRMWARE_VERSION, proto: String(PROTOCOL_VERSION), reset: 'external' } });
+    await board.waitFor((e) => e.kind === 'reset' && e.reason === 'port-open', 2000, mark);
+  });
+
+  it('answers identify, light and status with one ok reply each, and the LED PWM follows', async () => {
+    const { c, mark } = await connect();
+    const id = await c.request('identify');
+    expect(id).toMatchObject({ kind: 'ok', fields: { fw: FIRMWARE_VERSION, proto: String(PROTOCOL_VERSION), rig: 'rig-01', tumbler: 'servo' } });
+    expect(id.fields.cfg).toMatch(/^[0-9A-F]{4}$/);
+
+    expect(await c.request('light', ['128'])).toMatchObject({ kind: 'ok', fields: { light: '128' } });
+    const half = await board.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 128) <= 3, 2000, mark, 'light at half');
+    expect(half.kind).toBe('light');
+    await c.request('light', ['on']);
+    await board.waitFor((e) => e.kind === 'light' && e.level === 255, 2000, mark, 'light fully on');
+    await c.request('light', ['off']);
+    await board.waitFor((e) => e.kind === 'light' && e.level === 0, 2000, board.events.length - 1, 'light off');
+
+    const status = await c.request('status');
+    expect(status).toMatchObject({ kind: 'ok', fields: { state: 'idle', light: '0', limit: '0' } });
+  });
+
+  it('tumbles once: the servo goes to the flip position, back to rest, then is released', async () => {
+    const { c, mark } = await connect();
+    c.startHeartbeat(200);
+    const reply = await c.request('tumble', [], { timeoutMs: 4000 });
+    c.stopHeartbeat();
+    expect(reply).toMatchObject({ kind: 'ok' });
+    expect(Number(reply.fields.ms)).toBeGreaterThanOrEqual(1200);
+    await board.waitFor((e) => e.kind === 'servo-off', 2000, mark, 'the servo released');
+    const servo = board.events.slice(mark).filter((e) => e.kind === 'servo');
+    expect(servo.map((e) => (e.kind === 'servo' ? e.pulseUs : 0))).toEqual([2400, 600]);
+  });
+
+  it('answers a retransmitted tumble from its cache and never tumbles twice', async () => {
+    const { c, mark } = await connect();
+    c.startHeartbeat(200);
+    const line = encodeCommand(40000, 'tumble');
+    const since = c.lines.length;
+    c.write(line);
+    await new Promise((r) => setTimeout(r, 300));
+    c.write(line); // retransmit while the motion runs: no second motion, no extra reply
+    const first = await c.waitLine((l) => l.kind === 'ok' && l.seq === 40000, 4000, since);
+    c.stopHeartbeat();
+    const again = await c.request('tumble', [], { seq: 40000 }); // retransmit after the reply
+    expect(again.raw).toBe(first.raw);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.lines.slice(since).filter((l) => l.kind !== 'invalid' && l.kind !== 'push' && l.seq === 40000)).toHaveLength(2);
+    expect(flips(board.events.slice(mark))).toBe(1);
+  });
+
+  it('replies err to a garbage line or a corrupted command and does not move', async () => {
+    const { c, mark } = await connect();
+    const since = c.lines.length;
+    c.write('tumble tumble tumble\n');
+    const garbage = await c.waitLine((l) => l.kind === 'err', 2000, since);
+    expect(garbage).toMatchObject({ kind: 'err', seq: null, code: ErrorCode.bad_syntax });
+    const corrupted = encodeCommand(5, 'tumble').replace('tumble', 'tumblf');
+    const since2 = c.lines.length;
+    c.write(corrupted);
+    expect(await c.waitLine((l) => l.kind === 'err', 2000, since2)).toMatchObject({ seq: null, code: ErrorCode.bad_crc });
+    c.write(Buffer.from([0, 255, 13, 10]).toString('latin1'));
+    expect(await c.waitLine((l) => l.kind === 'err', 2000, c.lines.length)).toMatchObject({ code: ErrorCode.bad_syntax });
+    expect(await c.request('ping')).toMatchObject({ kind: 'ok' }); // still talking
+    await new Promise((r) => setTimeout(r, 100));
+    expect(board.events.slice(mark).filter((e) => e.kind === 'servo')).toHaveLength(0);
+  });
+
+  it('stops the motor with the dead-man timer when the host goes silent mid-motion', async () => {
+    const { c, mark } = await connect();
+    const reply = await c.request('tumble', [], { timeoutMs: 4000 }); // no heartbeat
+    expect(reply).toMatchObject({ kind: 'err', code: ErrorCode.deadman });
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'deadman', 1000);
+    const off = await board.waitFor((e) => e.kind === 'servo-off', 2000, mark, 'the servo released');
+    const start = board.events.slice(mark).find((e) => e.kind === 'servo');
+    // Pulses stopped about the 1 s dead-man time after the start (the harness notices 30 ms after the last
+    // pulse), before the 1.2 s flip-and-return would have finished.
+    const ranFor = off.kind === 'servo-off' && start?.kind === 'servo' ? off.t - start.t : NaN;
+    expect(ranFor).toBeGreaterThan(950);
+    expect(ranFor).toBeLessThan(1100);
+    expect(c.lines.some((l) => l.kind === 'ok' && l.seq === reply.seq)).toBe(false);
+  });
+
+  it('reports the limit switch and a motor over-current as faults that stop the motion', async () => {
+    const { c, mark } = await connect();
+    c.startHeartbeat(150);
+    const limited = c.request('tumble', [], { timeoutMs: 4000 });
+    await board.waitFor((e) => e.kind === 'servo', 2000, mark);
+    board.pressSwitch('limit');
+    expect(await limited).toMatchObject({ kind: 'err', code: ErrorCode.limit });
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'pressed', 1000);
+    board.releaseSwitch('limit');
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'released', 1000);
+
+    const mark2 = board.events.length;
+    const jammed = c.request('tumble', [], { timeoutMs: 4000 });
+    await board.waitFor((e) => e.kind === 'servo', 2000, mark2);
+    board.setMotorCurrent(2500);
+    expect(await jammed).toMatchObject({ kind: 'err', code: ErrorCode.jam });
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'jam', 1000);
+    board.setMotorCurrent(0);
+    c.stopHeartbeat();
+    await board.waitFor((e) => e.kind === 'servo-off', 2000, mark2);
+  });
+});
+
+describe('a board configured for a stepper tumbler', () => {
+  // A board of its own: config lives in the emulated EEPROM and must not leak into the tests above.
+  let stepperBoard: EmulatedBoard;
+  beforeAll(async () => {
+    stepperBoard = await EmulatedBoard.start();
+  });
+  afterAll(async () => {
+    await stepperBoard?.stop();
+  });
+
+  it('steps the configured number of steps per tumble, homes on the home switch, and keeps its config over a reset', async () => {
+    const opened = await BoardClient.open(stepperBoard.path);
+    client = opened.client;
+    const c = opened.client;
+    const set = await c.request('config', ['tumbler=stepper', 'steps=200', 'step_rate=1000', 'home_ms=300']);
+    expect(set).toMatchObject({ kind: 'ok' });
+    const mark = stepperBoard.events.length;
+    c.startHeartbeat(150);
+    expect(await c.request('tumble', [], { timeoutMs: 4000 })).toMatchObject({ kind: 'ok' });
+    const burst = await stepperBoard.waitFor((e) => e.kind === 'stepper', 2000, mark, 'a step burst');
+    expect(burst).toMatchObject({ kind: 'stepper', steps: 200, dir: 1 });
+
+    expect(await c.request('home', [], { timeoutMs: 2000 })).toMatchObject({ kind: 'err', code: ErrorCode.home_timeout });
+    stepperBoard.pressSwitch('home');
+    await stepperBoard.waitFor((e) => e.kind === 'switch' && e.name === 'home', 1000);
+    expect(await c.request('home', [], { timeoutMs: 2000 })).toMatchObject({ kind: 'ok' });
+    stepperBoard.releaseSwitch('home');
+    c.stopHeartbeat();
+
+    stepperBoard.reset();
+    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', 2000, c.lines.length);
+    expect(banner.kind === 'push' && banner.fields.cfg).toBe(set.fields.cfg);
+    expect(await c.request('identify', [], { seq: 1 })).toMatchObject({ fields: { tumbler: 'stepper' } });
+  });
+});
+
+describe('EmulatedBoard.start', () => {
+  it('also runs an Intel HEX image (the form StandardFirmata ships in) and boots it', async () => {
+    const hexBoard = await EmulatedBoard.start({ firmware: join(firmwareDir(), 'build', 'dicerig.hex') });
+    try {
+      const opened = await BoardClient.open(hexBoard.path);
+      client = opened.client;
+      expect(opened.banner).toMatchObject({ kind: 'push', event: 'boot', fields: { fw: FIRMWARE_VERSION } });
+    } finally {
+      await client?.close();
+      client = undefined;
+      await hexBoard.stop();
+    }
+  });
+
+  it('names what to build when the firmware is missing', async () => {
+    await expect(EmulatedBoard.start({ firmware: '/nonexistent/dicerig.elf' })).rejects.toBeInstanceOf(EmulatorNotBuiltError);
+    await expect(EmulatedBoard.start({ firmware: '/nonexistent/dicerig.elf' })).rejects.toThrow(/scripts\/setup\.sh/);
+  });
+});
