@@ -1,0 +1,28 @@
+/**
+ * Replay of an image folder (e.g. frames saved during a real run), sorted by
+ * file name, decoded one at a time; timestamps from the frame index and `fps`.
+ */
+import { readdir } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { InputError } from '../errors.js';
+import { decodeImageFile } from './decode.js';
+import { frameSourceFrom } from './frameSource.js';
+import type { Frame, FrameSource } from './frameSource.js';
+
+const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.bmp', '.tif', '.tiff']);
+
+export function folderReplay(dir: string, fps = 30): FrameSource {
+  return frameSourceFrom(`folder ${dir}`, async function* (): AsyncGenerator<Frame> {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((f) => IMAGE_EXTENSIONS.has(extname(f).toLowerCase())).sort();
+    } catch (cause) {
+      throw new InputError(`cannot read the image folder: ${(cause as Error).message}`, { file: dir }, { cause });
+    }
+    let index = 0;
+    for (const name of names) {
+      yield { image: await decodeImageFile(join(dir, name)), timestampMs: (index * 1000) / fps, index };
+      index++;
+    }
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * The seam to the camera: an async iterable of frames with timestamps. Real
+ * camera (V4L2 through ffmpeg), replay of a video or an image folder, and the
+ * simulated camera all look the same to the session and to vision.
+ */
+import type { RgbImage } from '../vision/image.js';
+
+export interface Frame {
+  readonly image: RgbImage;
+  /** Milliseconds on the source's clock (capture time; for replays and the simulator, frame index / fps). */
+  readonly timestampMs: number;
+  /** 0-based frame number since the source was opened. */
+  readonly index: number;
+}
+
+export interface FrameSource extends AsyncIterable<Frame> {
+  /** Human-readable origin (device path, folder, `simulated`), used in errors and logs. */
+  readonly description: string;
+  /** Stops capture and releases the device or child process; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Wraps an async generator of frames as a `FrameSource` with an explicit close. */
+export function frameSourceFrom(description: string, generate: () => AsyncGenerator<Frame>, onClose?: () => Promise<void> | void): FrameSource {
+  let closed = false;
+  let active: AsyncGenerator<Frame> | undefined;
+  return {
+    description,
+    [Symbol.asyncIterator](): AsyncIterator<Frame> {
+      active = generate();
+      return active;
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await active?.return(undefined);
+      await onClose?.();
+    },
+  };
+}
+
+/** Reads at most `limit` frames from a source into memory (tests, replays of short clips). */
+export async function takeFrames(source: FrameSource, limit = Number.POSITIVE_INFINITY): Promise<Frame[]> {
+  const out: Frame[] = [];
+  if (limit <= 0) return out;
+  for await (const frame of source) {
+    out.push(frame);
+    if (out.length >= limit) break;
+  }
+  return out;
+}

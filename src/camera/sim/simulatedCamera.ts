@@ -1,0 +1,484 @@
+/**
+ * The simulated camera: renders top-down 1280x720 frames of the rig's platform
+ * with dice whose true faces it knows. Seeded, so every frame is reproducible.
+ * A throw is a frame sequence — dice moving (motion blur), settling (small
+ * displacements), then still — returned with its ground truth.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import { seededRandom } from '../../stats/random.js';
+import type { RandomSource } from '../../stats/random.js';
+import type { Point, RgbImage } from '../../vision/image.js';
+import { frameSourceFrom } from '../frameSource.js';
+import type { Frame, FrameSource } from '../frameSource.js';
+import { drawDie } from './dieArt.js';
+import type { DiePose, DieStyle, Rgb } from './dieArt.js';
+import { lightingPresets } from './lighting.js';
+import type { LightingPreset, LightingPresetName } from './lighting.js';
+import { simulatedRigLayout } from './rigLayout.js';
+import type { SimRigLayout } from './rigLayout.js';
+
+export type SimDieKind = 'd6' | 'red' | 'green';
+
+export interface SimulatedCameraOptions {
+  readonly seed: number;
+  readonly lighting?: LightingPresetName | LightingPreset;
+  /** Number of channels (default 4). */
+  readonly channels?: number;
+  /** Die kind per channel (or one kind for all; default d6). */
+  readonly dice?: SimDieKind | readonly SimDieKind[];
+  /** Dice per channel (default 1). */
+  readonly dicePerChannel?: number;
+  /** D6 side / d8 across-corners in pixels (default 72). */
+  readonly dieSizePx?: number;
+  /** Probability that a die comes to rest cocked (default 0). */
+  readonly cockedRate?: number;
+  /** With two or more dice per channel: probability that a die rests touching its neighbour (default 0). */
+  readonly touchingRate?: number;
+  readonly fps?: number;
+  /** Frames a throw stays still after the last die settles (default 8). */
+  readonly stillFrames?: number;
+  readonly platformColor?: Rgb;
+  /** Dice styles per channel; default: drawn at random per session (colours, pip sizes, worn paint). */
+  readonly styles?: readonly DieStyle[];
+}
+
+export interface SimDieTruth {
+  readonly channel: number;
+  readonly kind: SimDieKind;
+  /** Symbol on the top face ('1'..'6', or an X-Wing icon). Meaningless when cocked. */
+  readonly face: string;
+  readonly cocked: boolean;
+  /** Whether this die rests touching another die. */
+  readonly touching: boolean;
+  readonly center: Point;
+  readonly angleDeg: number;
+  readonly sizePx: number;
+  /** Frame index from which this die no longer moves. */
+  readonly settleFrameIndex: number;
+}
+
+export interface ThrowTruth {
+  readonly dice: readonly SimDieTruth[];
+  /** First frame index (within the throw) from which no die moves. */
+  readonly settleFrameIndex: number;
+  readonly frameCount: number;
+}
+
+interface PlannedDie {
+  readonly truth: SimDieTruth;
+  readonly kind: 'd6' | 'd8';
+  readonly style: DieStyle;
+  /** Pose per frame up to and including the settle frame (the last entry is the rest pose). */
+  readonly path: readonly DiePose[];
+}
+
+const D6_STYLES: readonly [Rgb, Rgb][] = [
+  [[236, 236, 230], [20, 20, 22]],
+  [[232, 220, 188], [30, 25, 20]],
+  [[28, 28, 32], [240, 240, 236]],
+  [[190, 28, 34], [245, 245, 245]],
+  [[34, 62, 172], [245, 245, 245]],
+  [[30, 140, 64], [250, 250, 250]],
+  [[236, 200, 40], [22, 22, 22]],
+  [[98, 40, 130], [232, 196, 70]],
+  [[232, 110, 30], [20, 20, 20]],
+  [[40, 40, 44], [220, 40, 40]],
+  [[240, 240, 240], [200, 30, 30]],
+];
+const RED_FACES = ['hit', 'hit', 'hit', 'crit', 'focus', 'focus', 'blank', 'blank'];
+const GREEN_FACES = ['evade', 'evade', 'evade', 'focus', 'focus', 'blank', 'blank', 'blank'];
+
+function jitter(c: Rgb, random: RandomSource, amount: number): Rgb {
+  const k = 1 + (random() * 2 - 1) * amount;
+  const ch = (v: number): number => Math.max(0, Math.min(255, v * k + (random() * 2 - 1) * 8));
+  return [ch(c[0]), ch(c[1]), ch(c[2])];
+}
+
+/** A random die look for the given kind: body and ink colours, pip size, corner rounding, paint wear. */
+export function randomDieStyle(kind: SimDieKind, random: RandomSource): DieStyle {
+  let body: Rgb;
+  let ink: Rgb;
+  if (kind === 'red') {
+    body = jitter([196, 30, 36], random, 0.12);
+    ink = jitter([245, 245, 245], random, 0.05);
+  } else if (kind === 'green') {
+    body = jitter([30, 150, 70], random, 0.12);
+    ink = jitter([245, 245, 245], random, 0.05);
+  } else {
+    const pick = D6_STYLES[Math.floor(random() * D6_STYLES.length)] as [Rgb, Rgb];
+    body = jitter(pick[0], random, 0.1);
+    ink = jitter(pick[1], random, 0.05);
+  }
+  return {
+    body,
+    ink,
+    pipRadius: 0.075 + random() * 0.03,
+    pipOffset: 0.25 + random() * 0.04,
+    cornerRadius: 0.08 + random() * 0.12,
+    inkAlpha: random() < 0.2 ? 0.7 + random() * 0.2 : 1,
+  };
+}
+
+function gaussian(random: RandomSource): number {
+  const u = Math.max(1e-12, random());
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+function adjacentD6Face(face: string, random: RandomSource): string {
+  const v = Number(face);
+  const options = [1, 2, 3, 4, 5, 6].filter((k) => k !== v && k !== 7 - v);
+  return String(options[Math.floor(random() * options.length)]);
+}
+
+/** In-place [1 2 1]² blur, `passes` times, of the square of half-side r around (x, y) in an RGBA buffer. */
+function blurRegion(rgba: Uint8ClampedArray, width: number, height: number, region: { x: number; y: number; r: number }, passes: number): void {
+  if (passes <= 0) return;
+  const x0 = Math.max(1, Math.floor(region.x - region.r));
+  const x1 = Math.min(width - 1, Math.ceil(region.x + region.r));
+  const y0 = Math.max(1, Math.floor(region.y - region.r));
+  const y1 = Math.min(height - 1, Math.ceil(region.y + region.r));
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w <= 0 || h <= 0) return;
+  const tmp = new Float32Array((w + 2) * (h + 2) * 3);
+  const tw = w + 2;
+  for (let p = 0; p < passes; p++) {
+    for (const horizontal of [true, false]) {
+      for (let y = -1; y <= h; y++) {
+        for (let x = -1; x <= w; x++) {
+          const gx = x0 + x;
+          const gy = y0 + y;
+          const i = (gy * width + gx) * 4;
+          const a = horizontal ? i - 4 : i - width * 4;
+          const b = horizontal ? i + 4 : i + width * 4;
+          const t = ((y + 1) * tw + (x + 1)) * 3;
+          const inside = x >= 0 && y >= 0 && x < w && y < h;
+          for (let c = 0; c < 3; c++) {
+            tmp[t + c] = inside ? ((rgba[a + c] as number) + 2 * (rgba[i + c] as number) + (rgba[b + c] as number)) / 4 : (rgba[i + c] as number);
+          }
+        }
+      }
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const i = ((y0 + y) * width + x0 + x) * 4;
+          const t = ((y + 1) * tw + (x + 1)) * 3;
+          rgba[i] = tmp[t] as number;
+          rgba[i + 1] = tmp[t + 1] as number;
+          rgba[i + 2] = tmp[t + 2] as number;
+        }
+      }
+    }
+  }
+}
+
+export class SimulatedCamera {
+  readonly layout: SimRigLayout;
+  readonly lighting: LightingPreset;
+  readonly fps: number;
+  private readonly random: RandomSource;
+  private readonly kinds: SimDieKind[];
+  private readonly styles: DieStyle[];
+  private readonly dicePerChannel: number;
+  private readonly dieSize: number;
+  private readonly cockedRate: number;
+  private readonly touchingRate: number;
+  private readonly stillFrames: number;
+  private readonly platformColor: Rgb;
+  private readonly canvas: Canvas;
+  private readonly ctx: SKRSContext2D;
+  private readonly base: Canvas;
+  /** Per-pixel gain (lighting gradient × vignette) and additive glare, fixed for the session. */
+  private readonly gain: Float32Array;
+  private readonly glare: Float32Array;
+  private readonly noise: Float32Array;
+  private frameCounter = 0;
+
+  constructor(options: SimulatedCameraOptions) {
+    this.random = seededRandom(options.seed);
+    const preset = options.lighting ?? 'studio';
+    this.lighting = typeof preset === 'string' ? lightingPresets[preset] : preset;
+    const channels = options.channels ?? 4;
+    this.dicePerChannel = options.dicePerChannel ?? 1;
+    this.layout = simulatedRigLayout(channels, 1280, 720, this.dicePerChannel);
+    const kinds = options.dice ?? 'd6';
+    this.kinds = Array.from({ length: channels }, (_, i) => (typeof kinds === 'string' ? kinds : (kinds[i % kinds.length] as SimDieKind)));
+    this.styles = this.kinds.flatMap((k, i) =>
+      Array.from({ length: this.dicePerChannel }, (_, j) => options.styles?.[i * this.dicePerChannel + j] ?? randomDieStyle(k, this.random)),
+    );
+    this.dieSize = options.dieSizePx ?? 72;
+    this.cockedRate = options.cockedRate ?? 0;
+    this.touchingRate = options.touchingRate ?? 0;
+    this.fps = options.fps ?? 30;
+    this.stillFrames = options.stillFrames ?? 8;
+    this.platformColor = options.platformColor ?? [150, 150, 146];
+    const { width, height } = this.layout;
+    this.canvas = createCanvas(width, height);
+    this.ctx = this.canvas.getContext('2d');
+    this.base = this.renderBase();
+    this.gain = this.makeGain();
+    this.glare = this.makeGlare();
+    this.noise = new Float32Array(1 << 16);
+    for (let i = 0; i < this.noise.length; i++) this.noise[i] = gaussian(this.random) * this.lighting.noiseSigma;
+  }
+
+  /** A frame of the empty platform (the locator's reference), with this frame's own sensor noise. */
+  emptyPlatform(): RgbImage {
+    this.ctx.drawImage(this.base, 0, 0);
+    return this.capture();
+  }
+
+  /** One throw rendered only at rest: a single still frame and its truth (fast path for accuracy tests). */
+  still(): { image: RgbImage; truth: ThrowTruth } {
+    const planned = this.planThrow();
+    const image = this.renderFrame(planned, Number.POSITIVE_INFINITY);
+    return { image, truth: { dice: planned.map((p) => ({ ...p.truth, settleFrameIndex: 0 })), settleFrameIndex: 0, frameCount: 1 } };
+  }
+
+  /** A whole throw: moving frames, settling, then `stillFrames` still frames; frames render lazily. */
+  throwSequence(): { frames: FrameSource; truth: ThrowTruth } {
+    const planned = this.planThrow();
+    const settle = Math.max(...planned.map((p) => p.truth.settleFrameIndex));
+    const frameCount = settle + this.stillFrames;
+    const startIndex = this.frameCounter;
+    this.frameCounter += frameCount;
+    const fps = this.fps;
+    const render = (f: number): RgbImage => this.renderFrame(planned, f);
+    const source = frameSourceFrom('simulated camera', async function* (): AsyncGenerator<Frame> {
+      for (let f = 0; f < frameCount; f++) {
+        yield { image: render(f), timestampMs: ((startIndex + f) * 1000) / fps, index: f };
+      }
+    });
+    return { frames: source, truth: { dice: planned.map((p) => p.truth), settleFrameIndex: settle, frameCount } };
+  }
+
+  private renderBase(): Canvas {
+    const { width, height, platform, walls } = this.layout;
+    const base = createCanvas(width, height);
+    const ctx = base.getContext('2d');
+    ctx.fillStyle = 'rgb(58,58,62)';
+    ctx.fillRect(0, 0, width, height);
+    const [r, g, b] = this.platformColor;
+    ctx.fillStyle = `rgb(${r},${g},${b})`;
+    ctx.fillRect(platform.x, platform.y, platform.width, platform.height);
+    // A faint texture so the platform is not a flat colour (real platforms are not).
+    for (let i = 0; i < 400; i++) {
+      ctx.fillStyle = `rgba(0,0,0,${0.03 + this.random() * 0.04})`;
+      ctx.beginPath();
+      ctx.arc(platform.x + this.random() * platform.width, platform.y + this.random() * platform.height, 1 + this.random() * 2, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.fillStyle = 'rgb(70,70,76)';
+    for (const w of walls) ctx.fillRect(w.x, w.y, w.width, w.height);
+    return base;
+  }
+
+  private makeGain(): Float32Array {
+    const { width, height } = this.layout;
+    const L = this.lighting;
+    const a = (L.gradientAngleDeg * Math.PI) / 180;
+    const ux = Math.cos(a);
+    const uy = Math.sin(a);
+    const half = Math.hypot(width, height) / 2;
+    const out = new Float32Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const dx = x - width / 2;
+        const dy = y - height / 2;
+        const along = (dx * ux + dy * uy) / half;
+        const r2 = (dx * dx + dy * dy) / (half * half);
+        out[y * width + x] = L.exposure * (1 + L.gradientStrength * along) * (1 - L.vignette * r2);
+      }
+    }
+    return out;
+  }
+
+  private makeGlare(): Float32Array {
+    const { width, height, platform } = this.layout;
+    const L = this.lighting;
+    const out = new Float32Array(width * height);
+    for (let s = 0; s < L.glareSpots; s++) {
+      const cx = platform.x + this.random() * platform.width;
+      const cy = platform.y + this.random() * platform.height;
+      const r = L.glareRadius[0] + this.random() * (L.glareRadius[1] - L.glareRadius[0]);
+      const x0 = Math.max(0, Math.floor(cx - 3 * r));
+      const x1 = Math.min(width, Math.ceil(cx + 3 * r));
+      const y0 = Math.max(0, Math.floor(cy - 3 * r));
+      const y1 = Math.min(height, Math.ceil(cy + 3 * r));
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          const d2 = ((x - cx) ** 2 + (y - cy) ** 2) / (r * r);
+          out[y * width + x] = (out[y * width + x] as number) + L.glarePeak * Math.exp(-d2);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Reads the canvas, applies lighting, glare and sensor noise, returns RGB. */
+  private capture(blurRegions: readonly { x: number; y: number; r: number }[] = []): RgbImage {
+    const { width, height } = this.layout;
+    const rgba = this.ctx.getImageData(0, 0, width, height).data;
+    // Optical blur only where dice are (the platform is smooth): canvas filters cost ~100 ms a frame.
+    const passes = Math.round((this.lighting.blurPx * this.lighting.blurPx) / 0.5);
+    for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
+    // Clamped, so over-exposed glare saturates at 255 instead of wrapping round.
+    const out = new Uint8ClampedArray(width * height * 3);
+    const [tr, tg, tb] = this.lighting.tint;
+    const noise = this.noise;
+    const mask = noise.length - 1;
+    let k = Math.floor(this.random() * noise.length);
+    const stride = 2 * Math.floor(this.random() * 1000) + 7919;
+    const gain = this.gain;
+    const glare = this.glare;
+    for (let i = 0, j = 0, o = 0; i < width * height; i++, j += 4, o += 3) {
+      const g = gain[i] as number;
+      const add = glare[i] as number;
+      out[o] = (rgba[j] as number) * g * tr + add + (noise[(k = (k + stride) & mask)] as number);
+      out[o + 1] = (rgba[j + 1] as number) * g * tg + add + (noise[(k = (k + stride) & mask)] as number);
+      out[o + 2] = (rgba[j + 2] as number) * g * tb + add + (noise[(k = (k + stride) & mask)] as number);
+    }
+    return { width, height, data: new Uint8Array(out.buffer) };
+  }
+
+  private renderFrame(planned: readonly PlannedDie[], frame: number): RgbImage {
+    const ctx = this.ctx;
+    ctx.drawImage(this.base, 0, 0);
+    const L = this.lighting;
+    for (const die of planned) {
+      const last = die.path.length - 1;
+      const f = Math.min(frame, last);
+      const pose = die.path[f] as DiePose;
+      if (f < last) {
+        // Moving: average copies displaced along the motion towards the next pose (motion blur).
+        const next = die.path[f + 1] as DiePose;
+        const dx = next.x - pose.x;
+        const dy = next.y - pose.y;
+        const len = Math.hypot(dx, dy);
+        const copies = Math.max(1, Math.min(6, Math.ceil(len / 4)));
+        for (let c = 0; c < copies; c++) {
+          const t = copies === 1 ? 0 : (c / (copies - 1) - 0.5) * 0.5;
+          drawDie(ctx, die.kind, { ...pose, x: pose.x + dx * t, y: pose.y + dy * t }, die.style, {
+            blur: 0,
+            shadow: c === 0 ? L.shadowAlpha : 0,
+            alpha: 1 / (c + 1),
+          });
+        }
+      } else {
+        drawDie(ctx, die.kind, pose, die.style, { blur: 0, shadow: L.shadowAlpha, alpha: 1 });
+      }
+    }
+    return this.capture(planned.map((d) => ({ x: (d.path[Math.min(frame, d.path.length - 1)] as DiePose).x, y: (d.path[Math.min(frame, d.path.length - 1)] as DiePose).y, r: d.truth.sizePx * 1.1 })));
+  }
+
+  private planThrow(): PlannedDie[] {
+    const out: PlannedDie[] = [];
+    const random = this.random;
+    const size = this.dieSize;
+    this.layout.channelRects.forEach((rect, channel) => {
+      const kind = this.kinds[channel] as SimDieKind;
+      const placed: { x: number; y: number }[] = [];
+      for (let slot = 0; slot < this.dicePerChannel; slot++) {
+        const style = this.styles[channel * this.dicePerChannel + slot] as DieStyle;
+        const sizePx = size * (0.96 + random() * 0.08);
+        const cocked = random() < this.cockedRate;
+        const margin = sizePx * 0.8;
+        const wantTouch = slot > 0 && random() < this.touchingRate;
+        let x = 0;
+        let y = 0;
+        let angle = random() * Math.PI * 2;
+        let touching = false;
+        for (let attempt = 0; attempt < 50; attempt++) {
+          if (wantTouch && placed.length > 0) {
+            const other = placed[placed.length - 1] as { x: number; y: number };
+            const dir = random() * Math.PI * 2;
+            x = other.x + Math.cos(dir) * sizePx * 1.08;
+            y = other.y + Math.sin(dir) * sizePx * 1.08;
+            angle = dir + (random() - 0.5) * 0.2;
+          } else if (cocked && random() < 0.5) {
+            // Leaning on a wall: rests against the channel's side with its tilt towards the wall.
+            const left = random() < 0.5;
+            x = left ? rect.x + sizePx * 0.74 : rect.x + rect.width - sizePx * 0.74;
+            y = rect.y + margin + random() * (rect.height - 2 * margin);
+            angle = left ? Math.PI / 2 : -Math.PI / 2;
+          } else {
+            x = rect.x + margin + random() * (rect.width - 2 * margin);
+            y = rect.y + margin + random() * (rect.height - 2 * margin);
+          }
+          const inside = x > rect.x + sizePx * 0.6 && x < rect.x + rect.width - sizePx * 0.6 && y > rect.y + sizePx * 0.6 && y < rect.y + rect.height - sizePx * 0.6;
+          const clear = placed.every((p) => Math.hypot(p.x - x, p.y - y) > sizePx * (wantTouch ? 1.0 : 1.7));
+          if (inside && clear) {
+            touching = wantTouch;
+            break;
+          }
+        }
+        placed.push({ x, y });
+        const faces = kind === 'd6' ? ['1', '2', '3', '4', '5', '6'] : kind === 'red' ? RED_FACES : GREEN_FACES;
+        const face = faces[Math.floor(random() * faces.length)] as string;
+        const sideFace = kind === 'd6' ? adjacentD6Face(face, random) : (faces[Math.floor(random() * faces.length)] as string);
+        const tilt = cocked ? ((15 + random() * 30) * Math.PI) / 180 : 0;
+        const rest: DiePose = { x, y, angle, tilt, size: sizePx, face, sideFace };
+        const path = this.planPath(rest, rect, faces);
+        const settleFrameIndex = path.length - 1;
+        out.push({
+          kind: kind === 'd6' ? 'd6' : 'd8',
+          style,
+          path,
+          truth: {
+            channel,
+            kind,
+            face,
+            cocked,
+            touching,
+            center: { x, y },
+            angleDeg: (((angle * 180) / Math.PI) % 360 + 360) % 360,
+            sizePx,
+            settleFrameIndex,
+          },
+        });
+      }
+      // A die touched by a later one is touching too.
+      for (let i = out.length - placed.length; i < out.length - 1; i++) {
+        const nextDie = out[i + 1] as PlannedDie;
+        const cur = out[i] as PlannedDie;
+        if (nextDie.truth.touching && !cur.truth.touching) out[i] = { ...cur, truth: { ...cur.truth, touching: true } };
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Poses from the throw's first frame to rest, built backwards from the rest pose:
+   * each earlier frame is displaced further (the die decelerates), at least
+   * 2.5 px and 3° per frame, so "still" in the truth means exactly still.
+   */
+  private planPath(rest: DiePose, rect: { x: number; y: number; width: number; height: number }, faces: readonly string[]): DiePose[] {
+    const random = this.random;
+    const moving = 6 + Math.floor(random() * 10);
+    const settling = 2 + Math.floor(random() * 6);
+    const n = moving + settling;
+    const path: DiePose[] = [rest];
+    let cur = rest;
+    for (let k = 0; k < n; k++) {
+      const step = 2.5 + 1.2 * Math.pow(k, 1.5) + random() * 2;
+      const dir = random() * Math.PI * 2;
+      const turn = ((3 + random() * 4 + k * 2) * Math.PI) / 180;
+      let x = cur.x + Math.cos(dir) * step;
+      let y = cur.y + Math.sin(dir) * step;
+      const m = rest.size * 0.6;
+      if (x < rect.x + m || x > rect.x + rect.width - m) x = cur.x - Math.cos(dir) * step;
+      if (y < rect.y + m || y > rect.y + rect.height - m) y = cur.y - Math.sin(dir) * step;
+      const tumbling = k >= settling;
+      cur = {
+        ...cur,
+        x,
+        y,
+        angle: cur.angle + (random() < 0.5 ? -turn : turn),
+        face: tumbling ? (faces[Math.floor(random() * faces.length)] as string) : rest.face,
+        tilt: tumbling ? random() * 0.6 : rest.tilt,
+      };
+      path.unshift(cur);
+    }
+    return path;
+  }
+}

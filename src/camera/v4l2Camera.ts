@@ -1,0 +1,71 @@
+/**
+ * A real camera on Linux through V4L2: ffmpeg reads /dev/videoN; exposure, focus
+ * and white balance are locked first with v4l2-ctl when it is installed, so the
+ * reference image and the frames of a long run stay comparable.
+ */
+import { spawnSync } from 'node:child_process';
+import { DicerigError } from '../errors.js';
+import { ffmpegFrameSource } from './ffmpegSource.js';
+import type { FrameSource } from './frameSource.js';
+
+export interface V4l2CameraOptions {
+  readonly device: string;
+  readonly width: number;
+  readonly height: number;
+  readonly fps?: number;
+  /** Manual exposure (camera units) to lock; omit to lock whatever is current by turning auto off only. */
+  readonly exposure?: number;
+  readonly ffmpegPath?: string;
+  readonly v4l2CtlPath?: string;
+}
+
+/** The error for a camera that cannot be opened, naming the device and the fix. */
+export function cameraOpenError(device: string, stderr: string): DicerigError {
+  const busy = /busy/i.test(stderr);
+  const missing = /no such file|cannot open video device|not found/i.test(stderr);
+  const fix = busy
+    ? 'another program is using it: close it (check with `fuser ' + device + '`) and try again'
+    : missing
+      ? 'it does not exist: plug the camera in and check `ls /dev/video*` (or `v4l2-ctl --list-devices`), then set camera.device'
+      : 'check the device path, its permissions (group `video`) and the resolution it supports (`v4l2-ctl --list-formats-ext`)';
+  return new DicerigError(`Camera ${device} could not be opened: ${fix}. ffmpeg said: ${stderr.trim().split('\n').pop() ?? ''}`, { device });
+}
+
+/** Locks exposure, focus and white balance. Returns what it did, or why it could not (never throws: not every camera has every control). */
+export function lockCameraControls(device: string, exposure?: number, v4l2Ctl = 'v4l2-ctl'): string {
+  const controls = [
+    'auto_exposure=1',
+    ...(exposure !== undefined ? [`exposure_time_absolute=${exposure}`] : []),
+    'focus_automatic_continuous=0',
+    'white_balance_automatic=0',
+  ];
+  const done: string[] = [];
+  for (const c of controls) {
+    const r = spawnSync(v4l2Ctl, ['-d', device, `--set-ctrl=${c}`], { encoding: 'utf8' });
+    if (r.error) return `v4l2-ctl is not installed (Debian: v4l-utils); exposure, focus and white balance were left on automatic`;
+    if (r.status === 0) done.push(c);
+  }
+  return done.length > 0 ? `locked ${done.join(', ')}` : `the camera accepted none of the lock controls`;
+}
+
+/** Opens the camera as a frame source. */
+export function v4l2Camera(options: V4l2CameraOptions): FrameSource & { readonly controls: string } {
+  const controls = lockCameraControls(options.device, options.exposure, options.v4l2CtlPath);
+  const source = ffmpegFrameSource({
+    inputArgs: [
+      '-f',
+      'v4l2',
+      ...(options.fps ? ['-framerate', String(options.fps)] : []),
+      '-video_size',
+      `${options.width}x${options.height}`,
+      '-i',
+      options.device,
+    ],
+    width: options.width,
+    height: options.height,
+    description: `camera ${options.device}`,
+    explainFailure: (stderr) => cameraOpenError(options.device, stderr),
+    ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}),
+  });
+  return Object.assign(source, { controls });
+}

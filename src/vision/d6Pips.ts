@@ -1,0 +1,400 @@
+/**
+ * D6 reading by pip counting, for any die and pip colour.
+ *
+ * 1. The die's body colour is the median colour of the crop's centre (pips cover
+ *    well under half of it), so dark-on-light and light-on-dark are the same case.
+ * 2. Each pixel's distance from the body colour is thresholded (Otsu, floored
+ *    above texture and noise): body pixels vs everything else.
+ * 3. The face is the body component at the centre; pips are the holes in it.
+ * 4. Holes are kept as pips when their size relative to the face and their
+ *    roundness fit a pip; the pips must then fit the D6 pattern for their count
+ *    (rotation-invariant check against the canonical layout) and be centred on
+ *    the face. Every misfit lowers the confidence; under `minConfidence` the die
+ *    is declined instead of read.
+ */
+import { connectedComponents, principalAxes } from './components.js';
+import type { Blob } from './components.js';
+import type { DieCrop, FaceRead, FaceReader } from './faceRead.js';
+import type { RgbImage } from './image.js';
+
+export interface D6PipOptions {
+  /** Lowest colour distance from the body that can separate pips (grey levels). */
+  readonly minThreshold: number;
+  /** Pip area as a fraction of the die's area (size² ): accepted range. */
+  readonly pipAreaRange: readonly [number, number];
+  /** Largest major/minor axis ratio of a pip (pips seen from above are round). */
+  readonly maxPipElongation: number;
+  /** Layout error (as a fraction of the pip pitch) at which the layout factor of the confidence reaches 0. */
+  readonly layoutTolerance: number;
+  /** Reads with lower confidence are declined. */
+  readonly minConfidence: number;
+  /** Crops whose die is smaller than this are upscaled first (pips need a few pixels). */
+  readonly minSizePx: number;
+}
+
+export const defaultD6PipOptions: D6PipOptions = {
+  minThreshold: 40,
+  pipAreaRange: [0.006, 0.06],
+  maxPipElongation: 1.9,
+  layoutTolerance: 0.35,
+  minConfidence: 0.5,
+  minSizePx: 56,
+};
+
+export const D6_PIP_CLASSIFIER_VERSION = 'd6-pips/1';
+
+/** Canonical pip positions per count, in units of the pip offset from the centre. */
+const PATTERNS: Readonly<Record<number, readonly (readonly [number, number])[]>> = {
+  1: [[0, 0]],
+  2: [
+    [-1, -1],
+    [1, 1],
+  ],
+  3: [
+    [-1, -1],
+    [0, 0],
+    [1, 1],
+  ],
+  4: [
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+    [1, 1],
+  ],
+  5: [
+    [-1, -1],
+    [1, -1],
+    [0, 0],
+    [-1, 1],
+    [1, 1],
+  ],
+  6: [
+    [-1, -1],
+    [1, -1],
+    [-1, 0],
+    [1, 0],
+    [-1, 1],
+    [1, 1],
+  ],
+};
+
+interface Pt {
+  x: number;
+  y: number;
+}
+
+/** Bilinear upscale by an integer factor. */
+function upscale(img: RgbImage, k: number): RgbImage {
+  const w = img.width * k;
+  const h = img.height * k;
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(img.height - 1, Math.max(0, (y + 0.5) / k - 0.5));
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(img.height - 1, y0 + 1);
+    const fy = sy - y0;
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(img.width - 1, Math.max(0, (x + 0.5) / k - 0.5));
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(img.width - 1, x0 + 1);
+      const fx = sx - x0;
+      for (let c = 0; c < 3; c++) {
+        const a = img.data[(y0 * img.width + x0) * 3 + c] as number;
+        const b = img.data[(y0 * img.width + x1) * 3 + c] as number;
+        const d = img.data[(y1 * img.width + x0) * 3 + c] as number;
+        const e = img.data[(y1 * img.width + x1) * 3 + c] as number;
+        out[(y * w + x) * 3 + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+      }
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1] ?? 0;
+}
+
+/** Otsu threshold of 8-bit values. */
+function otsu(values: Uint8Array | number[]): number {
+  const hist = new Float64Array(256);
+  for (const v of values) hist[v] = (hist[v] as number) + 1;
+  const total = values.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * (hist[i] as number);
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let bestT = 0;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t] as number;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * (hist[t] as number);
+    const mB = sumB / wB;
+    const mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) * (mB - mF);
+    if (between > best) {
+      best = between;
+      bestT = t;
+    }
+  }
+  return bestT;
+}
+
+/** Every position a pip can take on a D6 face (units of the pip offset); a face's other positions must be blank. */
+const ALL_POSITIONS: readonly (readonly [number, number])[] = [
+  [-1, -1],
+  [1, -1],
+  [-1, 0],
+  [0, 0],
+  [1, 0],
+  [-1, 1],
+  [1, 1],
+];
+
+/** Smallest max-distance between detected pips and the canonical pattern for their count, over rotations (units: pixels). */
+function layoutError(pips: readonly Pt[], center: Pt): { error: number; pitch: number; rotation: number } {
+  const n = pips.length;
+  const pattern = PATTERNS[n];
+  if (!pattern) return { error: Number.POSITIVE_INFINITY, pitch: 0, rotation: 0 };
+  const rel = pips.map((p) => ({ x: p.x - center.x, y: p.y - center.y }));
+  if (n === 1) return { error: Math.hypot(rel[0]!.x, rel[0]!.y), pitch: 0, rotation: 0 };
+  // Anchor: the detected pip farthest from the centre must be one of the outer canonical pips.
+  let anchor = rel[0]!;
+  for (const p of rel) if (Math.hypot(p.x, p.y) > Math.hypot(anchor.x, anchor.y)) anchor = p;
+  let best = Number.POSITIVE_INFINITY;
+  let bestPitch = 0;
+  let bestRotation = 0;
+  for (const c of pattern) {
+    const cr = Math.hypot(c[0], c[1]);
+    if (cr === 0) continue;
+    const scale = Math.hypot(anchor.x, anchor.y) / cr;
+    const rot = Math.atan2(anchor.y, anchor.x) - Math.atan2(c[1], c[0]);
+    const cos = Math.cos(rot) * scale;
+    const sin = Math.sin(rot) * scale;
+    const placed = pattern.map(([u, v]) => ({ x: u * cos - v * sin, y: u * sin + v * cos }));
+    // Greedy one-to-one match; patterns are small (≤ 6).
+    const used = new Array<boolean>(n).fill(false);
+    let worst = 0;
+    for (const p of rel) {
+      let bi = -1;
+      let bd = Number.POSITIVE_INFINITY;
+      placed.forEach((q, i) => {
+        if (used[i]) return;
+        const d = Math.hypot(p.x - q.x, p.y - q.y);
+        if (d < bd) {
+          bd = d;
+          bi = i;
+        }
+      });
+      used[bi] = true;
+      worst = Math.max(worst, bd);
+    }
+    if (worst < best) {
+      best = worst;
+      bestPitch = scale;
+      bestRotation = rot;
+    }
+  }
+  return { error: best, pitch: bestPitch, rotation: bestRotation };
+}
+
+const clamp01 = (v: number): number => Math.max(0, Math.min(1, v));
+
+/** Pip-counting D6 reader. */
+export class D6PipReader implements FaceReader {
+  readonly classifierVersion = D6_PIP_CLASSIFIER_VERSION;
+
+  constructor(readonly options: D6PipOptions = defaultD6PipOptions) {}
+
+  read(crop: DieCrop): FaceRead {
+    const o = this.options;
+    const k = crop.sizePx < o.minSizePx ? Math.ceil(o.minSizePx / Math.max(1, crop.sizePx)) : 1;
+    const img = k > 1 ? upscale(crop.image, k) : crop.image;
+    const size = crop.sizePx * k;
+    const { width: w, height: h, data } = img;
+    const cx = w / 2;
+    const cy = h / 2;
+    const decline = (reason: string, confidence = 0, details?: Record<string, number>): FaceRead => ({
+      status: 'unreadable',
+      confidence,
+      classifierVersion: this.classifierVersion,
+      crop: crop.image,
+      reason,
+      ...(details ? { details } : {}),
+    });
+    if (w < 8 || h < 8 || size < 8) return decline('The crop is too small to hold a readable die.');
+
+    // 1. Body colour: median of the central square (±0.35 of the die size).
+    const rs: number[] = [];
+    const gs: number[] = [];
+    const bs: number[] = [];
+    const half = size * 0.35;
+    for (let y = Math.max(0, Math.floor(cy - half)); y < Math.min(h, Math.ceil(cy + half)); y++) {
+      for (let x = Math.max(0, Math.floor(cx - half)); x < Math.min(w, Math.ceil(cx + half)); x++) {
+        const j = (y * w + x) * 3;
+        rs.push(data[j] as number);
+        gs.push(data[j + 1] as number);
+        bs.push(data[j + 2] as number);
+      }
+    }
+    const body = [median(rs), median(gs), median(bs)] as const;
+
+    // 2. Distance from the body colour; threshold from the die's own disc.
+    const dist = new Uint8Array(w * h);
+    const discValues: number[] = [];
+    // Threshold from the face's interior only: the background would otherwise dominate Otsu and hide faint pips.
+    const r2 = (size * 0.4) ** 2;
+    for (let y = 0, i = 0; y < h; y++) {
+      for (let x = 0; x < w; x++, i++) {
+        const j = i * 3;
+        const d = Math.max(Math.abs((data[j] as number) - body[0]), Math.abs((data[j + 1] as number) - body[1]), Math.abs((data[j + 2] as number) - body[2]));
+        dist[i] = d;
+        if ((x - cx) ** 2 + (y - cy) ** 2 <= r2) discValues.push(d);
+      }
+    }
+    const threshold = Math.max(o.minThreshold, otsu(discValues));
+
+    // 3. The face: the body-coloured component at the centre; pips are its holes.
+    const bodyMask = new Uint8Array(w * h);
+    // The face is held tighter than the pip split: a platform closer to the body colour than the pips must not join the face.
+    const faceThreshold = Math.max(o.minThreshold, threshold * 0.5);
+    for (let i = 0; i < w * h; i++) bodyMask[i] = (dist[i] as number) <= faceThreshold ? 1 : 0;
+    const bodyCc = connectedComponents(bodyMask, w, h, 4);
+    let face: Blob | undefined;
+    let faceScore = Number.POSITIVE_INFINITY;
+    for (const b of bodyCc.blobs) {
+      if (b.area < size * size * 0.15) continue;
+      const d = Math.hypot(b.centroid.x - cx, b.centroid.y - cy);
+      if (d < faceScore) {
+        faceScore = d;
+        face = b;
+      }
+    }
+    if (!face) return decline('No face of one colour was found at the centre of the crop.', 0, { threshold });
+    const faceLabel = face.label;
+    // Everything not reachable from the crop border without crossing the face is inside it.
+    const outside = new Uint8Array(w * h);
+    const stack: number[] = [];
+    for (let x = 0; x < w; x++) stack.push(x, (h - 1) * w + x);
+    for (let y = 0; y < h; y++) stack.push(y * w, y * w + w - 1);
+    while (stack.length > 0) {
+      const p = stack.pop() as number;
+      if (outside[p] || bodyCc.labels[p] === faceLabel) continue;
+      outside[p] = 1;
+      const y = (p / w) | 0;
+      const x = p - y * w;
+      if (x > 0) stack.push(p - 1);
+      if (x < w - 1) stack.push(p + 1);
+      if (y > 0) stack.push(p - w);
+      if (y < h - 1) stack.push(p + w);
+    }
+    const holes = new Uint8Array(w * h);
+    let filledArea = 0;
+    let fx = 0;
+    let fy = 0;
+    for (let i = 0; i < w * h; i++) {
+      if (outside[i]) continue;
+      filledArea++;
+      fx += i % w;
+      fy += (i / w) | 0;
+      if (bodyCc.labels[i] !== faceLabel) holes[i] = 1;
+    }
+    const faceCenter = { x: fx / filledArea, y: fy / filledArea };
+    const faceSide = Math.sqrt(filledArea);
+
+    // 4. Holes that look like pips; other sizeable holes are kept to check against the pattern's face.
+    const holeCc = connectedComponents(holes, w, h, 8);
+    const scale = faceSide * faceSide;
+    const [minA, maxA] = o.pipAreaRange;
+    const pips: Blob[] = [];
+    const others: Blob[] = [];
+    for (const b of holeCc.blobs) {
+      const rel = b.area / scale;
+      const axes = principalAxes(b);
+      const elong = axes.major / Math.max(0.5, axes.minor);
+      if (rel >= minA && rel <= maxA && elong <= o.maxPipElongation) pips.push(b);
+      else if (rel >= minA * 0.4) others.push(b);
+    }
+    const count = pips.length;
+    // How far the face sits from the crop centre (the outline's centre in the rig): a cocked die's visible side shifts it.
+    const faceOffset = Math.hypot(faceCenter.x - cx, faceCenter.y - cy) / size;
+    const details: Record<string, number> = { threshold, pips: count, faceSide, scale: k, faceOffset };
+    if (count < 1 || count > 6) return decline(`Found ${count} pip-like marks, which no D6 face has.`, 0, details);
+
+    const centers = pips.map((b) => b.centroid);
+    const mean = { x: centers.reduce((s, p) => s + p.x, 0) / count, y: centers.reduce((s, p) => s + p.y, 0) / count };
+    const { error, pitch, rotation } = layoutError(centers, count === 1 ? faceCenter : mean);
+    const areas = pips.map((b) => b.area);
+    const sizeSpread = Math.max(...areas) / Math.min(...areas);
+    const pipRadius = Math.sqrt(areas.reduce((s, a) => s + a, 0) / count / Math.PI);
+    // The top face as the pattern implies it: pips sit about 3 pip radii from the centre on a die ~7 radii half-side.
+    const reach = count === 1 ? pipRadius * 3.2 : Math.max(pitch, pipRadius * 2) * 1.55;
+    const centre = count === 1 ? centers[0]! : mean;
+    // Marks on the top face that are not accepted pips: a pip half-found, a chip, glare. Side-face pips lie outside.
+    const suspicious = others.filter((b) => Math.hypot(b.centroid.x - centre.x, b.centroid.y - centre.y) < reach).length;
+    const offCentre = Math.hypot(mean.x - faceCenter.x, mean.y - faceCenter.y) / faceSide;
+    // Where this face has no pip but another face would, the die must show body colour: a pip
+    // missed there (too faint, merged with the edge) would turn a 6 into a 4 or a 3 into a 1.
+    const marked = (px: number, py: number, radius: number): number => {
+      let hit = 0;
+      let all = 0;
+      for (let y = Math.floor(py - radius); y <= Math.ceil(py + radius); y++) {
+        for (let x = Math.floor(px - radius); x <= Math.ceil(px + radius); x++) {
+          if ((x - px) ** 2 + (y - py) ** 2 > radius * radius) continue;
+          all++;
+          // Stricter than the pip threshold: a faint half-found pip must still count here.
+          if (x < 0 || y < 0 || x >= w || y >= h || (dist[y * w + x] as number) > threshold * 0.6) hit++;
+        }
+      }
+      return all > 0 ? hit / all : 1;
+    };
+    let missedPips = 0;
+    if (count === 1) {
+      // A 1 has no orientation: scan the ring where the corner pips of other faces would be.
+      const ringR = pipRadius * 3.2 * Math.SQRT2 * 0.85;
+      let worst = 0;
+      for (let a = 0; a < 24; a++) {
+        const t = (a * Math.PI) / 12;
+        worst = Math.max(worst, marked(centre.x + ringR * Math.cos(t), centre.y + ringR * Math.sin(t), pipRadius * 0.5));
+      }
+      details.ringMark = worst;
+      if (worst > 0.5) missedPips++;
+    } else {
+      const pattern = PATTERNS[count] ?? [];
+      const cos = Math.cos(rotation) * pitch;
+      const sin = Math.sin(rotation) * pitch;
+      let worst = 0;
+      for (const [u, v] of ALL_POSITIONS) {
+        if (pattern.some(([pu, pv]) => pu === u && pv === v)) continue;
+        const m = marked(mean.x + u * cos - v * sin, mean.y + u * sin + v * cos, pipRadius * 0.6);
+        worst = Math.max(worst, m);
+        if (m > 0.4) missedPips++;
+      }
+      details.emptyMark = worst;
+    }
+    details.missedPips = missedPips;
+    const pitchPerRadius = count === 1 ? 3 : pitch / pipRadius;
+    details.layoutError = count === 1 ? error / faceSide : error / pitch;
+    details.sizeSpread = sizeSpread;
+    details.offCentre = offCentre;
+    details.pitchPerRadius = pitchPerRadius;
+    details.suspicious = suspicious;
+
+    const fLayout = count === 1 ? clamp01(1 - (offCentre - 0.12) / 0.16) : clamp01(1 - error / pitch / o.layoutTolerance);
+    const fSize = clamp01(1 - (sizeSpread - 1.6) / 1.4);
+    // Wider than the whole die's offset: perspective and side faces shift the face mask's centre.
+    const fCentre = clamp01(1 - (offCentre - 0.15) / 0.15);
+    const fPitch = clamp01(1 - Math.max(0, Math.abs(pitchPerRadius - 3.2) - 1.2) / 0.8);
+    const fSuspicious = Math.pow(0.3, suspicious);
+    const fMissed = Math.pow(0.2, missedPips);
+    const confidence = fLayout * fSize * fCentre * fPitch * fSuspicious * fMissed;
+    details.confidence = confidence;
+    if (confidence < o.minConfidence) {
+      return decline(`The ${count} marks found do not fit a D6 face well enough (confidence ${confidence.toFixed(2)}).`, confidence, details);
+    }
+    return { status: 'read', symbol: String(count), confidence, classifierVersion: this.classifierVersion, crop: crop.image, details };
+  }
+}

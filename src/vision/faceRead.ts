@@ -1,0 +1,38 @@
+/**
+ * What every face reader returns, and the interface a reader implements, so the
+ * pip counter and a learned classifier (templates, features, a small network
+ * trained from calibration samples) are interchangeable.
+ */
+import type { RgbImage } from './image.js';
+
+/** `read`: a face with a confidence; `cocked`: not lying flat (re-tumble); `unreadable`: declined. */
+export type ReadStatus = 'read' | 'cocked' | 'unreadable';
+
+export interface FaceRead {
+  readonly status: ReadStatus;
+  /** The symbol read (`'1'`..`'6'` for a D6, an icon name for a d8); only when status is `read`. */
+  readonly symbol?: string;
+  /** 0..1; reads under the reader's acceptance threshold are declined, never returned as `read`. */
+  readonly confidence: number;
+  /** Which reader (and which version of its thresholds or training) produced this. */
+  readonly classifierVersion: string;
+  /** The pixels the read was made from, kept as evidence in the roll log. */
+  readonly crop: RgbImage;
+  /** Why a die was declined or called cocked, in words. */
+  readonly reason?: string;
+  /** Reader-specific measurements (pip count, layout error, ...), for debugging and calibration. */
+  readonly details?: Readonly<Record<string, number>>;
+}
+
+/** A die's pixels as handed to a reader. */
+export interface DieCrop {
+  /** Image around one die, the die roughly centred. */
+  readonly image: RgbImage;
+  /** Approximate side (D6) or across-corners size (d8) of the die in this image, in pixels. */
+  readonly sizePx: number;
+}
+
+export interface FaceReader {
+  readonly classifierVersion: string;
+  read(crop: DieCrop): FaceRead;
+}

@@ -1,0 +1,154 @@
+/**
+ * Die location: difference against an empty-platform reference, connected
+ * components, then assignment to channels. Shadows (the platform, darker, same
+ * colour) are not dice; blobs far larger than one die are reported as touching
+ * dice, channels with too few dice as missing, blobs outside any channel or
+ * beyond a channel's count as extra.
+ */
+import { channelAt } from './channels.js';
+import type { ChannelRegion } from './channels.js';
+import { connectedComponents, principalAxes } from './components.js';
+import type { Point, Rect, RgbImage } from './image.js';
+
+export interface LocateOptions {
+  /** Expected area of one die lying flat, in full-resolution pixels (from calibration or the die size). */
+  readonly expectedDieArea: number;
+  /** Integer downscale for the difference image (2: a 72 px die is still 36 px across). */
+  readonly downscale: number;
+  /** Colour difference (max over R, G, B of 2x2-averaged pixels) that marks a pixel as changed. */
+  readonly threshold: number;
+  /** A changed pixel whose channels are all this fraction range of the reference, equally, is shadow. */
+  readonly shadowRatio: readonly [number, number];
+  readonly shadowChromaTolerance: number;
+  /** Blobs smaller than this fraction of a die are noise or debris. */
+  readonly minAreaFraction: number;
+}
+
+export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
+  downscale: 4,
+  threshold: 14,
+  shadowRatio: [0.45, 1.0],
+  shadowChromaTolerance: 0.1,
+  minAreaFraction: 0.3,
+};
+
+export interface LocatedDie {
+  /** Channel id holding the blob's centroid, or undefined when outside every channel. */
+  readonly channel: number | undefined;
+  readonly center: Point;
+  /** Bounding box in full-resolution pixels. */
+  readonly bbox: Rect;
+  /** Area in full-resolution pixels. */
+  readonly area: number;
+  /** Length of the blob's major and minor axes as a rectangle (sqrt(12·variance)), full-resolution pixels. */
+  readonly length: number;
+  readonly breadth: number;
+  /** Major-axis angle in degrees, [0, 180). */
+  readonly angleDeg: number;
+  /** How many dice the blob's area amounts to (2 or more: touching dice). */
+  readonly estimatedCount: number;
+}
+
+export interface ChannelFinding {
+  readonly channel: number;
+  readonly expected: number;
+  readonly dice: readonly LocatedDie[];
+  /** Dice counted in the channel (touching dice count by area). */
+  readonly count: number;
+}
+
+export interface LocateResult {
+  readonly dice: readonly LocatedDie[];
+  readonly channels: readonly ChannelFinding[];
+  /** Channels holding fewer dice than expected. */
+  readonly missing: readonly ChannelFinding[];
+  /** Blobs outside any channel, and channels holding more dice than expected. */
+  readonly extra: readonly LocatedDie[];
+}
+
+/** The foreground mask at the locator's resolution: changed pixels that are not shadow. */
+export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Omit<LocateOptions, 'expectedDieArea'>): { mask: Uint8Array; width: number; height: number } {
+  if (frame.width !== reference.width || frame.height !== reference.height) {
+    throw new RangeError(`The frame is ${frame.width}x${frame.height} but the empty-platform reference is ${reference.width}x${reference.height}.`);
+  }
+  const f = Math.max(1, Math.floor(options.downscale));
+  const w = Math.floor(frame.width / f);
+  const h = Math.floor(frame.height / f);
+  const mask = new Uint8Array(w * h);
+  const a = frame.data;
+  const b = reference.data;
+  const stride = frame.width * 3;
+  const n = f * f;
+  const thr = options.threshold * n;
+  const [lo, hi] = options.shadowRatio;
+  const tol = options.shadowChromaTolerance;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let fr = 0;
+      let fg = 0;
+      let fb = 0;
+      let rr = 0;
+      let rg = 0;
+      let rb = 0;
+      for (let dy = 0; dy < f; dy++) {
+        let j = (y * f + dy) * stride + x * f * 3;
+        for (let dx = 0; dx < f; dx++, j += 3) {
+          fr += a[j] as number;
+          fg += a[j + 1] as number;
+          fb += a[j + 2] as number;
+          rr += b[j] as number;
+          rg += b[j + 1] as number;
+          rb += b[j + 2] as number;
+        }
+      }
+      const d = Math.max(Math.abs(fr - rr), Math.abs(fg - rg), Math.abs(fb - rb));
+      if (d <= thr) continue;
+      const kr = fr / (rr + n);
+      const kg = fg / (rg + n);
+      const kb = fb / (rb + n);
+      const kmin = Math.min(kr, kg, kb);
+      const kmax = Math.max(kr, kg, kb);
+      // Shadow: the platform's own colour, uniformly darker.
+      if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) continue;
+      mask[y * w + x] = 1;
+    }
+  }
+  return { mask, width: w, height: h };
+}
+
+/** Finds the dice on the platform and assigns them to channels. */
+export function locateDice(frame: RgbImage, reference: RgbImage, channels: readonly ChannelRegion[], options: LocateOptions): LocateResult {
+  const f = Math.max(1, Math.floor(options.downscale));
+  const { mask, width, height } = foregroundMask(frame, reference, options);
+  const { blobs } = connectedComponents(mask, width, height, 8);
+  const dieAreaSmall = options.expectedDieArea / (f * f);
+  const dice: LocatedDie[] = [];
+  for (const blob of blobs) {
+    if (blob.area < options.minAreaFraction * dieAreaSmall) continue;
+    const axes = principalAxes(blob);
+    const center = { x: (blob.centroid.x + 0.5) * f, y: (blob.centroid.y + 0.5) * f };
+    dice.push({
+      channel: channelAt(center, channels)?.id,
+      center,
+      bbox: { x: blob.bbox.x * f, y: blob.bbox.y * f, width: blob.bbox.width * f, height: blob.bbox.height * f },
+      area: blob.area * f * f,
+      length: Math.sqrt(12) * axes.major * f,
+      breadth: Math.sqrt(12) * axes.minor * f,
+      angleDeg: (((axes.angle * 180) / Math.PI) % 180 + 180) % 180,
+      estimatedCount: Math.max(1, Math.round(blob.area / dieAreaSmall)),
+    });
+  }
+  const findings: ChannelFinding[] = channels.map((c) => {
+    const inside = dice.filter((d) => d.channel === c.id);
+    return { channel: c.id, expected: c.expectedDice, dice: inside, count: inside.reduce((s, d) => s + d.estimatedCount, 0) };
+  });
+  const extra: LocatedDie[] = dice.filter((d) => d.channel === undefined);
+  for (const c of findings) {
+    if (c.count > c.expected) {
+      // Beyond the expected count, the smallest blobs are the likeliest intruders (debris, a die from elsewhere).
+      const sorted = [...c.dice].sort((p, q) => p.area - q.area);
+      extra.push(...sorted.slice(0, c.dice.length - Math.min(c.dice.length, c.expected)));
+    }
+  }
+  return { dice, channels: findings, missing: findings.filter((c) => c.count < c.expected), extra };
+}

@@ -1,0 +1,53 @@
+/**
+ * One settled frame to one read per channel: locate the dice, judge each
+ * outline (cocked?), crop and read the flat ones. Touching dice (one blob for
+ * two) and channels with missing or extra dice are reported, never guessed.
+ */
+import type { ChannelRegion } from './channels.js';
+import { judgeOutline } from './cocked.js';
+import type { CockedOptions } from './cocked.js';
+import type { FaceRead, FaceReader } from './faceRead.js';
+import { cropRgb, squareAround } from './image.js';
+import type { RgbImage } from './image.js';
+import { locateDice } from './locate.js';
+import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
+
+export interface DieReading {
+  readonly channel: number | undefined;
+  readonly die: LocatedDie;
+  readonly read: FaceRead;
+}
+
+export interface FrameReading {
+  readonly located: LocateResult;
+  readonly readings: readonly DieReading[];
+}
+
+export interface PipelineOptions {
+  readonly locate: LocateOptions;
+  readonly cocked: Omit<CockedOptions, 'expectedArea'>;
+  /** Die size the reader is told (D6 side / d8 across-corners), pixels. */
+  readonly dieSizePx: number;
+  /** Crop side as a multiple of the die size. */
+  readonly cropScale: number;
+}
+
+export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElongation: 1.09, areaRange: [0.8, 1.26] };
+
+/** Reads every die on a settled frame. */
+export function readFrame(frame: RgbImage, reference: RgbImage, channels: readonly ChannelRegion[], reader: FaceReader, options: PipelineOptions): FrameReading {
+  const located = locateDice(frame, reference, channels, options.locate);
+  const readings: DieReading[] = located.dice.map((die) => {
+    const crop = cropRgb(frame, squareAround(die.center, options.dieSizePx * options.cropScale));
+    const base = { classifierVersion: reader.classifierVersion, crop };
+    if (die.estimatedCount > 1) {
+      return { channel: die.channel, die, read: { ...base, status: 'unreadable', confidence: 0, reason: `About ${die.estimatedCount} dice touch each other here; they cannot be read apart.` } };
+    }
+    const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
+    if (verdict.cocked) {
+      return { channel: die.channel, die, read: { ...base, status: 'cocked', confidence: 1, reason: verdict.reason as string, details: { elongation: verdict.elongation, areaRatio: verdict.areaRatio } } };
+    }
+    return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx }) };
+  });
+  return { located, readings };
+}

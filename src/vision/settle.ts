@@ -1,0 +1,116 @@
+/**
+ * Settle detection: the dice are at rest once K consecutive frames differ from
+ * their predecessor by no more than sensor noise. Works on a small grey image
+ * (box-averaged, so noise shrinks and the check costs well under a millisecond).
+ */
+import { downscaleToGray } from './image.js';
+import type { GrayImage, RgbImage } from './image.js';
+
+export interface SettleOptions {
+  /** Integer downscale factor before differencing (1280x720 / 4 = 320x180). */
+  readonly downscale: number;
+  /** Grey-level change of a downscaled pixel that counts as motion (above noise after averaging). */
+  readonly pixelThreshold: number;
+  /** A frame is still when fewer than this many downscaled pixels changed. */
+  readonly maxChangedPixels: number;
+  /** Consecutive still frames needed to declare the dice settled. */
+  readonly stillFrames: number;
+}
+
+export const defaultSettleOptions: SettleOptions = {
+  downscale: 4,
+  pixelThreshold: 10,
+  maxChangedPixels: 2,
+  stillFrames: 3,
+};
+
+export interface SettleState {
+  /** Index of the frame just pushed (counted from the first push since reset). */
+  readonly index: number;
+  /** Downscaled pixels that changed since the previous frame (0 on the first frame). */
+  readonly changedPixels: number;
+  /** Whether this frame differs from the previous one by no more than noise. */
+  readonly still: boolean;
+  /** Consecutive still frames ending at this one. */
+  readonly stillRun: number;
+  readonly settled: boolean;
+  /** When settled: index of the first frame of the still run (the dice's rest pose). */
+  readonly restFrameIndex?: number;
+  /** When settled: time from the first frame pushed to the first frame of the still run. */
+  readonly settleMs?: number;
+}
+
+/** Counts downscaled pixels whose grey level differs by more than `threshold`. */
+export function countChangedPixels(a: GrayImage, b: GrayImage, threshold: number): number {
+  const da = a.data;
+  const db = b.data;
+  let n = 0;
+  for (let i = 0; i < da.length; i++) {
+    const d = (da[i] as number) - (db[i] as number);
+    if (d > threshold || d < -threshold) n++;
+  }
+  return n;
+}
+
+/** Stateful detector fed one frame at a time; `reset()` before each throw. */
+export class SettleDetector {
+  private previous: GrayImage | undefined;
+  private firstTimestamp = 0;
+  private index = -1;
+  private run = 0;
+  private runStartIndex = 0;
+  private runStartTimestamp = 0;
+  private lastTimestamp = 0;
+
+  constructor(readonly options: SettleOptions = defaultSettleOptions) {}
+
+  reset(): void {
+    this.previous = undefined;
+    this.index = -1;
+    this.run = 0;
+  }
+
+  /** Feeds the next frame; returns whether the dice have settled as of this frame. */
+  push(frame: RgbImage, timestampMs: number): SettleState {
+    return this.pushGray(downscaleToGray(frame, this.options.downscale), timestampMs);
+  }
+
+  /** As `push`, for a frame already downscaled to grey (callers that share the small image). */
+  pushGray(small: GrayImage, timestampMs: number): SettleState {
+    this.index++;
+    const prev = this.previous;
+    this.previous = small;
+    if (prev === undefined || prev.width !== small.width || prev.height !== small.height) {
+      // The first frame has nothing to compare with: it starts no still run.
+      this.firstTimestamp = timestampMs;
+      this.lastTimestamp = timestampMs;
+      this.run = 0;
+      return { index: this.index, changedPixels: 0, still: false, stillRun: 0, settled: false };
+    }
+    const changed = countChangedPixels(prev, small, this.options.pixelThreshold);
+    const still = changed < this.options.maxChangedPixels;
+    if (still) {
+      if (this.run === 0) {
+        // The rest pose is the frame before the first still difference.
+        this.runStartIndex = this.index - 1;
+        this.runStartTimestamp = this.lastTimestamp;
+      }
+      this.run++;
+    } else {
+      this.run = 0;
+    }
+    this.lastTimestamp = timestampMs;
+    const settled = this.run >= this.options.stillFrames;
+    return settled
+      ? {
+          index: this.index,
+          changedPixels: changed,
+          still,
+          stillRun: this.run,
+          settled,
+          restFrameIndex: this.runStartIndex,
+          settleMs: this.runStartTimestamp - this.firstTimestamp,
+        }
+      : { index: this.index, changedPixels: changed, still, stillRun: this.run, settled };
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import type { RgbImage } from '../../src/vision/image.js';
+import { SettleDetector, defaultSettleOptions } from '../../src/vision/settle.js';
+
+function flat(width: number, height: number, value: number): RgbImage {
+  return { width, height, data: new Uint8Array(width * height * 3).fill(value) };
+}
+
+describe('settle detector', () => {
+  it('declares settled after K still frames and reports the rest frame and the time it took', () => {
+    const d = new SettleDetector({ ...defaultSettleOptions, stillFrames: 3 });
+    const moving = [flat(64, 64, 10), flat(64, 64, 90), flat(64, 64, 180)];
+    const states = [...moving, flat(64, 64, 180), flat(64, 64, 180), flat(64, 64, 180)].map((f, i) => d.push(f, i * 40));
+    expect(states.map((s) => s.settled)).toEqual([false, false, false, false, false, true]);
+    expect(states[5]?.restFrameIndex).toBe(2);
+    expect(states[5]?.settleMs).toBe(80);
+  });
+
+  it('never declares settled while a simulated die still moves, and does within K+1 frames of the true settle', async () => {
+    const k = defaultSettleOptions.stillFrames;
+    for (const [seed, lighting] of [
+      [1, 'studio'],
+      [2, 'dim'],
+      [3, 'desk-lamp'],
+      [4, 'evening'],
+    ] as const) {
+      const cam = new SimulatedCamera({ seed, lighting, channels: 4, cockedRate: 0.2 });
+      for (let t = 0; t < 2; t++) {
+        const { frames, truth } = cam.throwSequence();
+        const d = new SettleDetector();
+        let declared: number | undefined;
+        for await (const frame of frames) {
+          const s = d.push(frame.image, frame.timestampMs);
+          if (s.settled && declared === undefined) {
+            declared = frame.index;
+            expect(s.restFrameIndex).toBe(truth.settleFrameIndex);
+          }
+        }
+        expect(declared).toBeDefined();
+        // A die moves until settleFrameIndex; K still differences are needed after it.
+        expect(declared as number).toBeGreaterThanOrEqual(truth.settleFrameIndex + k);
+        expect(declared as number).toBeLessThanOrEqual(truth.settleFrameIndex + k + 1);
+      }
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import { D6PipReader } from '../../src/vision/d6Pips.js';
+import { defaultLocateOptions } from '../../src/vision/locate.js';
+import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
+import type { PipelineOptions } from '../../src/vision/pipeline.js';
+
+// `evening` is the held-out lighting preset: no threshold in src/vision was tuned on it.
+const SIZE = 72;
+const options: PipelineOptions = {
+  locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 },
+  cocked: defaultCockedLimits,
+  dieSizePx: SIZE,
+  cropScale: 1.5,
+};
+
+function run(cockedRate: number, sessions: number, throwsPerSession: number, seedBase: number) {
+  const reader = new D6PipReader();
+  const out = { flat: 0, correct: 0, wrong: 0, declinedFlat: 0, confidentWrong: 0, cocked: 0, cockedRead: 0, cockedFlagged: 0, missing: 0 };
+  for (let s = 0; s < sessions; s++) {
+    const cam = new SimulatedCamera({ seed: seedBase + s, lighting: 'evening', channels: 6, cockedRate, dieSizePx: SIZE });
+    const reference = cam.emptyPlatform();
+    for (let t = 0; t < throwsPerSession; t++) {
+      const { image, truth } = cam.still();
+      const result = readFrame(image, reference, cam.layout.channels, reader, options);
+      for (const die of truth.dice) {
+        const r = result.readings.find((x) => x.channel === die.channel);
+        if (!r) {
+          out.missing++;
+          continue;
+        }
+        if (die.cocked) {
+          out.cocked++;
+          if (r.read.status === 'read') out.cockedRead++;
+          if (r.read.status === 'cocked') out.cockedFlagged++;
+          continue;
+        }
+        out.flat++;
+        if (r.read.status !== 'read') out.declinedFlat++;
+        else if (r.read.symbol === die.face) out.correct++;
+        else {
+          out.wrong++;
+          if (r.read.confidence >= reader.options.minConfidence) out.confidentWrong++;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+describe('D6 reading on the simulated camera under held-out lighting', () => {
+  it('reads at least 99.9 % of flat dice correctly among those read, with no confident misread', () => {
+    const r = run(0, 12, 16, 90_000);
+    // Measured once when written (held-out preset, seeds 90000..90011): 1152 flat dice, 1142 read correctly,
+    // 0 misread, 10 declined (0.87 %).
+    expect(r.flat).toBeGreaterThanOrEqual(1000);
+    expect(r.missing).toBe(0);
+    expect(r.confidentWrong).toBe(0);
+    expect(r.correct / (r.correct + r.wrong)).toBeGreaterThanOrEqual(0.999);
+    expect(r.declinedFlat / r.flat).toBeLessThanOrEqual(0.02);
+  });
+
+  it('flags cocked dice instead of reading them', () => {
+    const r = run(0.35, 6, 10, 91_000);
+    // Measured once when written (seeds 91000..91005): 126 cocked dice, 92 flagged cocked, 33 declined, 1 read as a
+    // face (0.8 %): a known gap — a light die whose side face matches the platform shows too little outline.
+    expect(r.cocked).toBeGreaterThan(50);
+    expect(r.cockedRead / r.cocked).toBeLessThanOrEqual(0.03);
+    expect(r.cockedFlagged / r.cocked).toBeGreaterThanOrEqual(0.5);
+  });
+});
