@@ -3,7 +3,9 @@
  * never pass/fail: these machines are shared, so compare ratios from one run.
  */
 import { runAnalysisBench } from './analysisBench.js';
+import { runVisionBench } from './vision.js';
 
 console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 runAnalysisBench();
+await runVisionBench();
 console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);

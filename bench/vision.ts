@@ -4,6 +4,7 @@
  * the held-out lighting preset and the held-out half of the real tray photos.
  * Prints; asserts nothing.
  */
+import { join, resolve } from 'node:path';
 import { decodeImageFile } from '../src/camera/decode.js';
 import { readLabelledFolder } from '../src/camera/labelledFolder.js';
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
@@ -15,7 +16,8 @@ import { cropForBox } from '../src/vision/photoCrops.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
 import { SettleDetector } from '../src/vision/settle.js';
 
-const PHOTOS = '/work/shared/datasets/d6-tray-photos/images';
+// Run from the checkout (npm run bench); the shared datasets sit beside it, or where DICERIG_DATASETS says.
+const PHOTOS = join(process.env['DICERIG_DATASETS'] ?? resolve(process.cwd(), '..', 'shared', 'datasets'), 'd6-tray-photos', 'images');
 
 function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { datasetsDir } from '../support/datasets.js';
 import { describe, expect, it } from 'vitest';
 import { decodeImageFile } from '../../src/camera/decode.js';
 import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
@@ -6,7 +8,7 @@ import { evaluateReads, formatConfusion } from '../../src/vision/evaluate.js';
 import type { EvalItem } from '../../src/vision/evaluate.js';
 import { cropForBox } from '../../src/vision/photoCrops.js';
 
-const DATASET = '/work/shared/datasets/d6-tray-photos/images';
+const DATASET = join(datasetsDir(), 'd6-tray-photos', 'images');
 
 describe('D6 reader on real tray photos (held-out half)', () => {
   it('reads the held-out photos with the accuracy and decline rate measured when written', async () => {
