@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });
