@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../../src/clock.js';
+
+describe('SimulatedClock', () => {
+  it('wakes concurrent sleepers in time order and reports the simulated time at each wake', async () => {
+    const clock = new SimulatedClock(1000);
+    const log: string[] = [];
+    const heartbeat = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await clock.sleep(200);
+        log.push(`ping@${clock.now()}`);
+      }
+    })();
+    const tumble = (async () => {
+      await clock.sleep(500);
+      log.push(`tumble-done@${clock.now()}`);
+    })();
+    await Promise.all([heartbeat, tumble]);
+    expect(log).toEqual(['ping@1200', 'ping@1400', 'tumble-done@1500', 'ping@1600']);
+  });
+
+  it('runs an hour of simulated sleeps without waiting an hour', async () => {
+    const clock = new SimulatedClock();
+    const started = Date.now();
+    for (let i = 0; i < 1440; i++) await clock.sleep(2500);
+    expect(clock.now()).toBe(3_600_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
