@@ -6,7 +6,11 @@ import { InputError } from '../errors.js';
 
 /** The built-in dice plus (overridden by) the user's definitions from `file`, if given. */
 export function loadDice(file?: string): DieType[] {
-  if (file === undefined) return allDice();
+  return allDice(file === undefined ? [] : readDieDefinitions(file));
+}
+
+/** The dice a user's JSON/YAML file defines; a missing or unreadable file is an InputError naming it. */
+export function readDieDefinitions(file: string): DieType[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -14,5 +18,5 @@ export function loadDice(file?: string): DieType[] {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read the dice file: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
   }
-  return allDice(parseDieDefinitions(text, file));
+  return parseDieDefinitions(text, file);
 }

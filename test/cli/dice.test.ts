@@ -56,7 +56,7 @@ describe('dicerig dice', () => {
   it('reports a missing file and a broken definition with file, line and key path', async () => {
     const missing = await run('dice', '--file', join(tmp, 'nope.yaml'));
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/nope\.yaml: cannot read the dice file: the file does not exist\./);
+    expect(missing.err).toMatch(/nope\.yaml: cannot read the dice file: no such file/);
     const bad = join(tmp, 'bad.json');
     writeFileSync(bad, JSON.stringify({ dice: [{ id: 'x', faces: [{ id: 'a', symbol: 's', probability: '1/2' }, { id: 'b', symbol: 's', probability: '1/3' }], opposite: { a: 'b' } }] }, null, 2));
     const broken = await run('dice', '--file', bad);

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CliIo } from '../main.js';
 import { allDice, builtInDice, getDieType, symbolProbabilities } from '../../dice/catalogue.js';
-import { parseDieDefinitions } from '../../dice/definition.js';
+import { readDieDefinitions } from '../loadDice.js';
 import type { DieType } from '../../dice/types.js';
-import { InputError } from '../../errors.js';
-import { formatDecimal, renderTable } from '../../odds/format.js';
+import { formatDecimal } from '../format/exact.js';
+import { renderTable } from '../format/table.js';
 import { Rational } from '../../odds/rational.js';
 
 /** Where a listed die comes from. */
@@ -25,7 +24,7 @@ export function registerDiceCommand(program: Command, io: CliIo): void {
     .option('--file <path>', 'JSON or YAML file of die definitions')
     .option('--json', 'print JSON (exact fractions as text, plus decimals)')
     .action(async (id: string | undefined, opts: { file?: string; json?: boolean }) => {
-      const extra = opts.file !== undefined ? parseDieDefinitions(await readText(opts.file), opts.file) : [];
+      const extra = opts.file !== undefined ? readDieDefinitions(opts.file) : [];
       const dice = id !== undefined ? [getDieType(id, extra)] : allDice(extra);
       const builtInIds = new Set(builtInDice.map((d) => d.id));
       const extraIds = new Set(extra.map((d) => d.id));
@@ -33,15 +32,6 @@ export function registerDiceCommand(program: Command, io: CliIo): void {
       if (opts.json) io.out(`${JSON.stringify({ dice: dice.map((d) => dieJson(d, sourceOf(d))) }, null, 2)}\n`);
       else io.out(dice.map((d) => dieText(d, sourceOf(d), opts.file)).join('\n'));
     });
-}
-
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
-    throw new InputError(`cannot read the dice file: ${reason}.`, { file }, { cause: e });
-  }
 }
 
 /** Exact text when the double is a simple fraction (1/8, 1/6), else the decimal. */

@@ -5,7 +5,7 @@ import { formatCount } from '../../stats/verdict.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../main.js';
 import { positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
-import { textTable } from '../format/table.js';
+import { renderTable } from '../format/table.js';
 
 interface PlanFlags {
   die: string;
@@ -58,9 +58,9 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       ];
       if (plans.length > 0) {
         out.push(
-          textTable([
+          renderTable(
             ['to detect', 'expected', 'rolls per die (all ' + flags.level + 's)', 'machine time', 'rolls (targeted 1-df)', 'machine time'],
-            ...plans.map((p) => [
+            plans.map((p) => [
               `${p.spec.names.join('+')} at ${Number(p.spec.target.toPrecision(4))}`,
               String(Number(p.spec.expected.toPrecision(4))),
               rolls(p.omnibusRolls),
@@ -68,7 +68,9 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
               rolls(p.targetedRolls),
               hours(p.targetedHours),
             ]),
-          ]),
+            1,
+            '  ',
+          ).trimEnd(),
           '',
           'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
         );

@@ -5,7 +5,7 @@ import { InputError } from '../../errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { selectPool } from '../../stats/pool.js';
 import { formatCount } from '../../stats/verdict.js';
-import { fixed, textTable } from '../format/table.js';
+import { fixed, renderTable } from '../format/table.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../main.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
@@ -63,13 +63,20 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${Math.round((1 - flags.alpha) * 100)}% simultaneous bound).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         '',
-        textTable([
+        renderTable(
           ['rank', 'die', 'rolls', 'certified ±', 'in pool'],
-          ...selection.ranking.map((r, i) => [String(i + 1), r.label, formatCount(r.rolls), fixed(r.score), selection.pool.includes(r) ? 'yes' : '']),
-        ]),
+          selection.ranking.map((r, i) => [String(i + 1), r.label, formatCount(r.rolls), fixed(r.score), selection.pool.includes(r) ? 'yes' : '']),
+          1,
+          '  ',
+        ).trimEnd(),
         '',
         'Balance of the pool (spread of the observed rates across its dice):',
-        textTable(selection.balance.map((b) => [names[b.face] ?? String(b.face), `${fixed(b.min)}–${fixed(b.max)}`, `spread ${fixed(b.spread)}`])),
+        renderTable(
+          [names.length > 0 ? 'face' : '', 'observed range', 'spread'],
+          selection.balance.map((b) => [names[b.face] ?? String(b.face), `${fixed(b.min)}–${fixed(b.max)}`, fixed(b.spread)]),
+          1,
+          '  ',
+        ).trimEnd(),
       ];
       if (selection.excluded.length > 0) out.push('', 'Excluded:', ...selection.excluded.map((e) => `  ${e.label}: ${e.reason}`));
       io.out(`${out.join('\n')}\n`);

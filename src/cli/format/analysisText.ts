@@ -1,7 +1,7 @@
 import type { Analysis, DieAnalysis } from '../../analysis/analyze.js';
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { formatCount, formatLogScientific } from '../../stats/verdict.js';
-import { fixed, signedPercent, textTable } from './table.js';
+import { fixed, renderTable, signedPercent } from './table.js';
 
 /** The human-readable report of `dicerig analyze`. */
 export function formatAnalysisText(a: Analysis): string {
@@ -65,7 +65,7 @@ function levelTable(l: LevelAnalysis, alpha: number): string {
       signedPercent(l.relativeDeviations[i] as number),
     ];
   });
-  return textTable([header, ...rows], '    ');
+  return renderTable(header, rows, 1, '    ').trimEnd();
 }
 
 function testLine(d: DieAnalysis, l: LevelAnalysis): string {

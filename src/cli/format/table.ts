@@ -1,10 +1,17 @@
-/** Plain-text table with columns padded to their widest cell; the first column is left-aligned, the rest right-aligned. */
-export function textTable(rows: readonly (readonly string[])[], indent = '  '): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows
-    .map((row) => indent + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number))).join('  ').trimEnd())
-    .join('\n');
+/**
+ * Plain-text table, columns two spaces apart. By default the first column is
+ * left-aligned and the others (numbers) right-aligned; `leftColumns` left-aligns more text columns.
+ * Every line starts with `indent`; the table ends with a newline.
+ */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], leftColumns = 1, indent = ''): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    indent +
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
 export function signedPercent(x: number): string {
