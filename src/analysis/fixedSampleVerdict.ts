@@ -1,4 +1,5 @@
 import { LimitError } from '../errors.js';
+import { largestDeviationBound } from '../stats/intervals.js';
 import { rollsToDetect } from '../stats/power.js';
 import { chiSquareQuantile } from '../stats/special.js';
 import type { FaceEstimate, FailedCheck, InconclusiveVerdict, Verdict } from '../stats/verdict.js';
@@ -56,7 +57,7 @@ export function fixedSampleVerdict(input: FixedVerdictInput): Verdict {
     };
   }
 
-  const certified = levels.map((l) => largestDeviationBound(l.analysis));
+  const certified = levels.map((l) => largestDeviationBound(l.analysis.expected, l.analysis.intervals));
   if (certified.every((d) => d <= delta)) {
     const finest = levels[levels.length - 1] as AdjustedLevel;
     return {
@@ -120,16 +121,6 @@ function inconclusive(input: FixedVerdictInput, n: number): InconclusiveVerdict 
 
 function formatN(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-/** Largest distance from an interval end to its face's expected probability. */
-export function largestDeviationBound(a: LevelAnalysis): number {
-  let worst = 0;
-  a.intervals.forEach((iv, i) => {
-    const p = a.expected[i] as number;
-    worst = Math.max(worst, iv.upper - p, p - iv.lower);
-  });
-  return worst;
 }
 
 /** Total rolls for every Goodman half-width plus the observed deviation to fit inside delta (null if a deviation is already >= delta). */

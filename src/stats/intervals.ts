@@ -94,3 +94,18 @@ export function dirichletPosterior(counts: readonly number[], prior: readonly nu
     return { mean: a / total, lower: betaQuantile(tail, a, b), upper: betaQuantile(1 - tail, a, b) };
   });
 }
+
+/**
+ * The largest distance any category's true probability can still be from its
+ * expected value: max over i of max(upper_i − p_i, p_i − lower_i). With
+ * simultaneous intervals this certifies "every face within ± this".
+ */
+export function largestDeviationBound(expected: readonly number[], intervals: readonly Interval[]): number {
+  let worst = 0;
+  for (let i = 0; i < intervals.length; i++) {
+    const { lower, upper } = intervals[i] as Interval;
+    const p = expected[i] as number;
+    worst = Math.max(worst, upper - p, p - lower);
+  }
+  return worst;
+}

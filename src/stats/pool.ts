@@ -6,7 +6,7 @@
  * and well measured.
  */
 import { InputError } from '../errors.js';
-import { goodmanIntervals, type Interval } from './intervals.js';
+import { goodmanIntervals, largestDeviationBound, type Interval } from './intervals.js';
 import { validateCountsAndProbabilities } from './validate.js';
 
 /** One tested die offered for the pool. */
@@ -101,12 +101,7 @@ function rank(die: PoolCandidate, alpha: number): RankedDie {
     throw error;
   }
   const intervals = goodmanIntervals(die.counts, alpha);
-  let score = 0;
-  for (let i = 0; i < intervals.length; i++) {
-    const { lower, upper } = intervals[i] as Interval;
-    const p = die.expected[i] as number;
-    score = Math.max(score, upper - p, p - lower);
-  }
+  const score = largestDeviationBound(die.expected, intervals);
   return { label: die.label, rolls: n, score, estimates: die.counts.map((c) => c / n), intervals };
 }
 
