@@ -8,7 +8,7 @@ export function buildProgram(io: CliIo = processIo()): Command {
   const program = new Command('dicerig')
     .description('Roll physical dice by machine, read them, and tell whether they are fair.')
     .version(VERSION)
-    .showHelpAfterError()
+    .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
   registerCommands(program, io);
