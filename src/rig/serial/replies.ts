@@ -1,0 +1,71 @@
+import type { MotionResult, RigIdentity, RigStatus } from '../driver.js';
+
+type Fields = Readonly<Record<string, string>>;
+
+const int = (v: string | undefined): number | undefined => (v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** The identity in an `identify` reply (or the boot banner, which carries most of it). */
+export function identityFromFields(fields: Fields, port: string | undefined): RigIdentity {
+  return {
+    driver: 'serial',
+    firmware: fields.fw ?? 'unknown',
+    protocol: int(fields.proto) ?? Number.NaN,
+    rigId: fields.rig ?? 'unknown',
+    configHash: fields.cfg ?? 'unknown',
+    tumbler: fields.tumbler === 'stepper' ? 'stepper' : 'servo',
+    ...(port !== undefined ? { port } : {}),
+  };
+}
+
+/** `status` reply fields as a RigStatus. */
+export function statusFromFields(fields: Fields): RigStatus {
+  const state = fields.state === 'tumble' || fields.state === 'home' ? fields.state : 'idle';
+  const ma = int(fields.ma);
+  const up = int(fields.up);
+  return {
+    state,
+    light: int(fields.light) ?? 0,
+    limitPressed: fields.limit === '1',
+    homePressed: fields.home === '1',
+    ...(ma !== undefined ? { motorMilliamps: ma } : {}),
+    ...(up !== undefined ? { uptimeMs: up } : {}),
+  };
+}
+
+/** A motion's `ok` reply (`ms=… peak_ma=…`). */
+export function motionFromFields(fields: Fields): MotionResult {
+  const peak = int(fields.peak_ma);
+  return { durationMs: int(fields.ms) ?? Number.NaN, ...(peak !== undefined ? { peakMilliamps: peak } : {}) };
+}
+
+/** The board settings that decide how long motions take and how often the host must ping. */
+export interface BoardTiming {
+  readonly tumbler: 'servo' | 'stepper';
+  readonly deadmanMs: number;
+  readonly flipMs: number;
+  readonly steps: number;
+  readonly stepRate: number;
+  readonly homeMs: number;
+}
+
+/** The firmware defaults (firmware/PROTOCOL.md), used until the board's own config has been read. */
+export const DEFAULT_BOARD_TIMING: BoardTiming = { tumbler: 'servo', deadmanMs: 1000, flipMs: 600, steps: 400, stepRate: 800, homeMs: 2000 };
+
+/** Reads the timing keys from a `config` reply, keeping defaults for anything missing. */
+export function timingFromConfig(fields: Fields): BoardTiming {
+  const d = DEFAULT_BOARD_TIMING;
+  return {
+    tumbler: fields.tumbler === 'stepper' ? 'stepper' : fields.tumbler === 'servo' ? 'servo' : d.tumbler,
+    deadmanMs: int(fields.deadman) ?? d.deadmanMs,
+    flipMs: int(fields.flip_ms) ?? d.flipMs,
+    steps: int(fields.steps) ?? d.steps,
+    stepRate: int(fields.step_rate) ?? d.stepRate,
+    homeMs: int(fields.home_ms) ?? d.homeMs,
+  };
+}
+
+/** How long a motion should take on this board, before any fault: what its timeout is based on. */
+export function expectedMotionMs(timing: BoardTiming, motion: 'tumble' | 'home'): number {
+  if (motion === 'home') return timing.homeMs;
+  return timing.tumbler === 'servo' ? 2 * timing.flipMs : Math.ceil((timing.steps * 1000) / Math.max(1, timing.stepRate));
+}

@@ -1,0 +1,79 @@
+import { SerialPort } from 'serialport';
+import { BAUD } from '../protocol/pinMap.js';
+
+/**
+ * The byte pipe under the serial driver: a serial port, or in tests a wrapper
+ * that garbles, drops or delays bytes. Kept this small so a fault-injecting
+ * link is a few lines and the driver's logic is tested over the real port.
+ */
+export interface SerialLink {
+  readonly path: string;
+  /** Queues bytes (latin1 text) for the wire. */
+  write(text: string): void;
+  /** Bytes from the board, in whatever chunks they arrive. */
+  onData(listener: (chunk: Buffer) => void): void;
+  /** The link closed without being asked to (a USB unplug, when the OS reports one). */
+  onClose(listener: (error: Error | undefined) => void): void;
+  /** Closes the port; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Opens a link by path. */
+export type LinkOpener = (path: string) => Promise<SerialLink>;
+
+/** Why a port would not open, as far as the OS error tells. */
+export type OpenFailure = 'missing' | 'busy' | 'permission' | 'other';
+
+/** A port could not be opened; `reason` sorts the OS message into the causes a user can act on. */
+export class LinkOpenError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: OpenFailure,
+    readonly osMessage: string,
+  ) {
+    super(`cannot open ${path}: ${osMessage}`);
+    this.name = 'LinkOpenError';
+  }
+}
+
+/** Sorts an OS open error (serialport gives messages, not codes) into a cause. */
+export function classifyOpenError(message: string): OpenFailure {
+  if (/ENOENT|No such file|cannot find|not found/i.test(message)) return 'missing';
+  if (/EBUSY|Cannot lock port|Resource temporarily unavailable|Resource busy|Access denied.*in use/i.test(message)) return 'busy';
+  if (/EACCES|Permission denied|Operation not permitted/i.test(message)) return 'permission';
+  return 'other';
+}
+
+/** Opens `path` with the serialport package at the protocol's 115200 8N1, locked against other programs. */
+export const openSerialPortLink: LinkOpener = async (path) => {
+  const port = new SerialPort({ path, baudRate: BAUD, dataBits: 8, parity: 'none', stopBits: 1, lock: true, autoOpen: false });
+  await new Promise<void>((resolve, reject) =>
+    port.open((err) => (err ? reject(new LinkOpenError(path, classifyOpenError(err.message), err.message)) : resolve())),
+  );
+  let closing = false;
+  const closeListeners: ((e: Error | undefined) => void)[] = [];
+  port.on('close', (err: (Error & { disconnected?: boolean }) | null) => {
+    if (closing) return;
+    for (const l of closeListeners) l(err ?? undefined);
+  });
+  // An error event with no listener would crash the process; a failed read surfaces as 'close' anyway.
+  port.on('error', () => undefined);
+  return {
+    path,
+    write: (text) => {
+      if (port.isOpen) port.write(Buffer.from(text, 'latin1'));
+    },
+    onData: (listener) => {
+      port.on('data', listener);
+    },
+    onClose: (listener) => {
+      closeListeners.push(listener);
+    },
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      if (!port.isOpen) return;
+      await new Promise<void>((resolve) => port.close(() => resolve()));
+    },
+  };
+};

@@ -1,0 +1,79 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildFirmware } from '../rig/support/build.js';
+import { runCli } from './runCli.js';
+
+interface CheckJson {
+  rig: string;
+  ok: boolean;
+  simulated: boolean;
+  identity?: { driver: string; rigId: string; configHash: string; protocol: number };
+  steps: { step: string; ok: boolean; detail: string }[];
+  link?: { commands: number; retransmits: number; crcFailures: number; roundTrip: { count: number; medianMs: number; p99Ms: number } };
+  error?: string;
+}
+
+describe('dicerig rig list', () => {
+  it('prints the serial ports as JSON, each with its path and whether it looks like an Arduino', async () => {
+    const { code, out } = await runCli('rig', 'list', '--json');
+    expect(code).toBe(0);
+    const parsed = JSON.parse(out) as { ports: { path: string; likelyRig: boolean; vendorId?: string }[] };
+    expect(Array.isArray(parsed.ports)).toBe(true);
+    for (const p of parsed.ports) {
+      expect(p.path).toMatch(/^\/|^COM/);
+      expect(p.likelyRig).toBe(p.vendorId !== undefined && ['2341', '2a03', '1a86', '0403', '10c4'].includes(p.vendorId));
+    }
+  });
+
+  it('prints a table of ports, or says what to plug in when there are none', async () => {
+    const { code, out } = await runCli('rig', 'list');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^port\s+usb id\s+serial number\s+board\s+by-id link$|No serial ports found/m);
+  });
+});
+
+describe('dicerig rig check', () => {
+  beforeAll(() => {
+    buildFirmware();
+  });
+
+  it('checks the simulated rig end to end and marks it simulated', async () => {
+    const { code, out } = await runCli('rig', 'check', '--rig', 'sim', '--json');
+    expect(code).toBe(0);
+    const r = JSON.parse(out) as CheckJson;
+    expect(r).toMatchObject({ rig: 'sim', ok: true, simulated: true, identity: { driver: 'simulated' } });
+    expect(r.steps.map((s) => [s.step, s.ok])).toEqual([
+      ['connect', true],
+      ['home', true],
+      ['tumble', true],
+      ['lights', true],
+      ['status', true],
+    ]);
+    expect(r.link?.roundTrip.count).toBeGreaterThan(0);
+  });
+
+  it('checks the real firmware on the emulated board: identity, one tumble, lights, and link statistics', { timeout: 20_000 }, async () => {
+    const { code, out } = await runCli('rig', 'check', '--rig', 'emulated');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ {2}ok {4}connect {2}rig rig-01, firmware 0\.1\.0, protocol 1, config [0-9A-F]{4}, servo tumbler, port \/dev\/pts\/\d+/m);
+    expect(out).toMatch(/^ {2}ok {4}tumble {3}1\d{3} ms motion, peak \d+ mA/m);
+    expect(out).toMatch(/^ {2}ok {4}lights {3}255 -> 255, 128 -> 128, 0 -> 0/m);
+    expect(out).toMatch(/^link: \d+ commands, round trip median \d+\.\d ms, p99 \d+\.\d ms over \d+; 0 retransmits, 0 CRC failures, 0 timeouts, 0 reconnects$/m);
+    expect(out).toMatch(/^result: OK$/m);
+    expect(out).not.toMatch(/simulated/);
+  });
+
+  it('fails with exit status 1 and names the problem when the port does not exist', async () => {
+    const { code, out } = await runCli('rig', 'check', '--port', '/dev/no-such-dicerig-port', '--json');
+    expect(code).toBe(1);
+    const r = JSON.parse(out) as CheckJson;
+    expect(r.ok).toBe(false);
+    expect(r.steps).toHaveLength(1);
+    expect(r.error).toMatch(/No serial port at \/dev\/no-such-dicerig-port: is the board plugged in\?/);
+  });
+
+  it('refuses an unknown rig driver, listing the ones there are', async () => {
+    const { code, err } = await runCli('rig', 'check', '--rig', 'carrier-pigeon');
+    expect(code).toBe(1);
+    expect(err).toMatch(/no rig driver called "carrier-pigeon"; choose one of: serial, emulated, sim/);
+  });
+});

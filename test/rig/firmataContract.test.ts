@@ -1,0 +1,83 @@
+// The RigDriver contract (contract/driverContract.ts) against the Firmata driver: stock StandardFirmata in
+// the emulated board, and a real board running StandardFirmata when DICERIG_FIRMATA_PORT names its port
+// (without it those cases are reported as skipped, saying what to plug in).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rigFactories } from '../../src/rig/factory.js';
+import { startEmulatedFirmata } from '../../src/rig/firmata/emulatedFirmata.js';
+import { FirmataRigDriver } from '../../src/rig/firmata/firmataDriver.js';
+import { describeRigDriverContract, pressLimitDuringTumble, releaseLimit } from './contract/driverContract.js';
+import { buildFirmware } from './support/build.js';
+
+beforeAll(() => {
+  buildFirmware(); // the harness
+});
+
+describeRigDriverContract(
+  'Firmata driver on StandardFirmata in the emulated board',
+  async () => {
+    const { board, driver } = await startEmulatedFirmata();
+    board.pressSwitch('home'); // the tumbler rests at home
+    return {
+      driver,
+      board,
+      cleanup: async () => {
+        await driver.close(); // stops the board too
+        await board.stop();
+      },
+    };
+  },
+  {
+    expectDriver: 'firmata',
+    expectSimulated: false,
+    hasPort: true,
+    faultDuringTumble: pressLimitDuringTumble,
+    clearFault: releaseLimit,
+    // Emulated StandardFirmata costs about half a core per board and can fall behind the wall clock on a busy machine.
+    timeoutMs: 40_000,
+  },
+);
+
+const realPort = process.env['DICERIG_FIRMATA_PORT'];
+describeRigDriverContract(
+  realPort ? `Firmata driver on a real board on DICERIG_FIRMATA_PORT=${realPort}` : 'Firmata driver on a real board on DICERIG_FIRMATA_PORT',
+  async () => {
+    const driver = await rigFactories.create('firmata', { port: realPort as string });
+    return { driver, cleanup: () => driver.close() };
+  },
+  {
+    ...(realPort
+      ? {}
+      : { skip: 'flash StandardFirmata onto an Arduino Uno wired as the rig (Arduino IDE: File > Examples > Firmata) and set DICERIG_FIRMATA_PORT=/dev/ttyACM0' }),
+    expectDriver: 'firmata',
+    expectSimulated: false,
+    hasPort: true,
+    timeoutMs: 30_000,
+  },
+);
+
+describe('the rig factory registry', () => {
+  it('makes Firmata drivers by the names firmata and emulated-firmata, and emulated-firmata’s board stops with its driver', async () => {
+    expect(rigFactories.names()).toEqual(expect.arrayContaining(['firmata', 'emulated-firmata']));
+    const onPort = await rigFactories.create('firmata', { port: '/dev/ttyACM9' });
+    expect(onPort).toBeInstanceOf(FirmataRigDriver);
+    await onPort.close();
+
+    const children = (): number => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap').length;
+    // An exited child's handle goes a few event-loop turns after its exit (the earlier tests' boards too).
+    const settled = async (target: number): Promise<number> => {
+      for (let i = 0; i < 100 && children() > target; i++) await new Promise((r) => setTimeout(r, 20));
+      return children();
+    };
+    const before = await settled(0);
+    const emulated = await rigFactories.create('emulated-firmata');
+    expect(emulated).toBeInstanceOf(FirmataRigDriver);
+    expect(emulated.kind).toBe('firmata');
+    expect(children()).toBe(before + 1);
+    await emulated.close();
+    expect(await settled(before)).toBe(before);
+  });
+
+  it('without a port, fails naming StandardFirmata when no Arduino is plugged in', async () => {
+    await expect(rigFactories.create('firmata', { listPorts: async () => [{ path: '/dev/ttyS0' }] })).rejects.toThrow(/StandardFirmata/);
+  });
+});

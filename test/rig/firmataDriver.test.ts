@@ -1,0 +1,279 @@
+// The Firmata driver against stock StandardFirmata (the Uno build avrgirl-arduino ships) running in the
+// emulated board: real johnny-five, real firmata-io, real serialport, and the harness reporting what the
+// servo, the LED strip and the status LED really did. Opening the port resets the board and StandardFirmata
+// blinks for ~2 s before it answers, so one connection serves most tests.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RigFault } from '../../src/rig/driver.js';
+import { EmulatedBoard, type BoardEvent } from '../../src/rig/emulator/emulatedBoard.js';
+import { RigConnectError, RigFaultError } from '../../src/rig/errors.js';
+import { FirmataRigDriver } from '../../src/rig/firmata/firmataDriver.js';
+import { startEmulatedFirmata, standardFirmataHex } from '../../src/rig/firmata/emulatedFirmata.js';
+import { DEFAULT_FIRMATA_SETTINGS } from '../../src/rig/firmata/firmataSettings.js';
+import { loadJohnnyFive } from '../../src/rig/firmata/johnnyFive.js';
+import { crcField } from '../../src/rig/protocol/crc16.js';
+import { buildFirmware } from './support/build.js';
+
+const FLIP = DEFAULT_FIRMATA_SETTINGS.flipUs;
+const REST = DEFAULT_FIRMATA_SETTINGS.restUs;
+// The Servo library pulses from a timer interrupt; other interrupts (the UART) delay the falling edge a little.
+const near = (us: number, target: number): boolean => Math.abs(us - target) <= 8;
+
+let board: EmulatedBoard;
+let driver: FirmataRigDriver;
+const faults: RigFault[] = [];
+
+/** The servo pulses reported since `mark`, near the flip or rest widths, with repeats collapsed. */
+function servoMoves(mark: number): number[] {
+  const moves: number[] = [];
+  for (const e of board.events.slice(mark)) {
+    if (e.kind !== 'servo') continue;
+    const at = near(e.pulseUs, FLIP) ? FLIP : near(e.pulseUs, REST) ? REST : undefined;
+    if (at !== undefined && moves[moves.length - 1] !== at) moves.push(at);
+  }
+  return moves;
+}
+
+const isServoOff = (e: BoardEvent): boolean => e.kind === 'servo-off';
+/** Simulated board time of an event (ms). */
+const at = (e: BoardEvent | undefined): number => (e && 't' in e ? e.t : Number.NaN);
+
+beforeAll(async () => {
+  buildFirmware(); // the harness
+  const started = await startEmulatedFirmata({ settings: { homeMs: 400 } });
+  board = started.board;
+  driver = started.driver;
+  driver.onFault((f) => faults.push(f));
+  await driver.connect();
+}, 40_000);
+
+afterAll(async () => {
+  await driver?.close(); // also stops the emulated board
+  await board?.stop();
+});
+
+describe('the Firmata driver on StandardFirmata in the emulated board', () => {
+  it('connects and identifies the firmware from the Firmata report', async () => {
+    const id = await driver.identify();
+    expect(id).toEqual({
+      driver: 'firmata',
+      firmware: 'StandardFirmata 2.4',
+      protocol: 2,
+      rigId: 'rig-01',
+      // The host-side configuration, hashed as our firmware hashes its own (CRC-16 of the canonical text).
+      configHash: crcField('driver=firmata tumbler=servo jam_ma=1500 jam_ms=100 flip_ms=600 rest_us=600 flip_us=2400 home_ms=400 rig=rig-01'),
+      tumbler: 'servo',
+      port: board.path,
+    });
+    expect(driver.kind).toBe('firmata');
+    expect(driver.isSimulated).toBe(false);
+    const stats = driver.linkStats();
+    expect(stats.commands).toBeGreaterThanOrEqual(2);
+    expect(stats.roundTripsMs.length).toBe(stats.commands);
+    expect(stats.timeouts).toBe(0);
+  });
+
+  it('tumbles: the servo goes to the flip position, holds, comes back to rest, holds, and is released', async () => {
+    const mark = board.events.length;
+    board.setMotorCurrent(300);
+    const result = await driver.tumble();
+    const off = await board.waitFor(isServoOff, 2000, mark, 'the servo released');
+    expect(servoMoves(mark)).toEqual([FLIP, REST]);
+    const flip = board.events.slice(mark).find((e) => e.kind === 'servo' && near(e.pulseUs, FLIP));
+    const rest = board.events.slice(mark).find((e) => e.kind === 'servo' && near(e.pulseUs, REST));
+    // The host times both holds (flipMs, 600 ms each; with Firmata there is no other way). The emulation
+    // never runs ahead of the wall clock, but on a busy machine it may fall behind it, so in board time
+    // each hold is at most a little over 600 ms, and the two holds are about equal.
+    const flipHold = at(rest) - at(flip);
+    const restHold = at(off) - at(rest); // the harness reports "off" 30 ms after the last pulse
+    expect(flipHold).toBeLessThan(850);
+    expect(restHold).toBeLessThan(900);
+    expect(flipHold / (flipHold + restHold)).toBeGreaterThan(0.35);
+    expect(flipHold / (flipHold + restHold)).toBeLessThan(0.65);
+    expect(result.durationMs).toBeGreaterThanOrEqual(1200);
+    expect(result.durationMs).toBeLessThan(2500);
+    // 300 mA at 1000 mV/A is 300 mV, ADC 61 of 1023, 298 mA after the firmware's integer steps.
+    expect(result.peakMilliamps).toBe(298);
+    // The status LED (D13) is lit while the motion runs.
+    const d13 = board.events.slice(mark).filter((e) => e.kind === 'pin' && e.name === 'D13').map((e) => (e.kind === 'pin' ? e.value : -1));
+    expect(d13).toEqual([1, 0]);
+    board.setMotorCurrent(0);
+  });
+
+  it('sets the light level and reads back the level the board holds', async () => {
+    const mark = board.events.length;
+    expect(await driver.setLight(128)).toBe(128);
+    await board.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 128) <= 3, 2000, mark, 'the LED strip at half');
+    expect((await driver.status()).light).toBe(128);
+    expect(await driver.setLight(255)).toBe(255);
+    await board.waitFor((e) => e.kind === 'light' && e.level === 255, 2000, mark, 'the LED strip fully on');
+    expect(await driver.setLight(0)).toBe(0);
+    await board.waitFor((e) => e.kind === 'light' && e.level === 0, 2000, board.events.length - 1, 'the LED strip off');
+    await expect(driver.setLight(256)).rejects.toBeInstanceOf(RangeError);
+    await expect(driver.setLight(1.5)).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('stops a tumble when the limit switch closes: the servo is released and the tumble is reported interrupted', async () => {
+    const mark = board.events.length;
+    const before = faults.length;
+    const tumbling = driver.tumble();
+    const flip = await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+    board.pressSwitch('limit');
+    const error = await tumbling.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RigFaultError);
+    expect(error).toMatchObject({ fault: 'limit', interrupted: true });
+    expect(faults.slice(before)).toMatchObject([{ kind: 'limit', command: 'tumble' }]);
+    const off = await board.waitFor(isServoOff, 2000, mark, 'the servo released');
+    expect(at(off) - at(flip)).toBeLessThan(500); // well before the 600 ms hold would have ended
+    expect(servoMoves(mark)).toEqual([FLIP]); // it never went on to the rest position
+    expect((await driver.status()).limitPressed).toBe(true);
+
+    // A motion started while the limit switch is closed stops at once, as with our firmware.
+    await expect(driver.tumble()).rejects.toMatchObject({ fault: 'limit', interrupted: true });
+    board.releaseSwitch('limit');
+    await board.waitFor((e) => e.kind === 'switch' && e.name === 'limit' && !e.pressed, 1000, mark);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await driver.status()).limitPressed).toBe(false);
+  });
+
+  it('stops a tumble when the motor current stays over the jam threshold (jam detection in the host)', async () => {
+    const mark = board.events.length;
+    const tumbling = driver.tumble();
+    await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+    board.setMotorCurrent(2000);
+    await expect(tumbling).rejects.toMatchObject({ fault: 'jam', interrupted: true });
+    expect(faults[faults.length - 1]).toMatchObject({ kind: 'jam' });
+    board.setMotorCurrent(0);
+    await board.waitFor(isServoOff, 2000, mark, 'the servo released');
+    expect(servoMoves(mark)).toEqual([FLIP]);
+  });
+
+  it('refuses a second motion while one runs, without disturbing the first', async () => {
+    const mark = board.events.length;
+    const first = driver.tumble();
+    await expect(driver.tumble()).rejects.toMatchObject({ fault: 'refused', interrupted: false });
+    await expect(driver.home()).rejects.toMatchObject({ fault: 'refused', interrupted: false });
+    expect((await driver.status()).state).toBe('tumble');
+    await first;
+    expect(servoMoves(mark)).toEqual([FLIP, REST]);
+  });
+
+  it('homes on the home switch, and fails with home_timeout when it never closes', async () => {
+    await expect(driver.home()).rejects.toMatchObject({ fault: 'home_timeout', interrupted: true });
+    board.pressSwitch('home');
+    await board.waitFor((e) => e.kind === 'switch' && e.name === 'home' && e.pressed, 1000);
+    await new Promise((r) => setTimeout(r, 50));
+    const homed = await driver.home();
+    expect(homed.durationMs).toBeLessThan(400); // the switch was already closed
+    expect((await driver.status()).homePressed).toBe(true);
+    board.releaseSwitch('home');
+  });
+
+  it('notices a board reset mid-tumble by the silence of its reports, fails the tumble, and can connect again', async () => {
+    const mark = board.events.length;
+    const before = faults.length;
+    const tumbling = driver.tumble().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+    board.reset(); // StandardFirmata forgets every pin mode and blinks for ~2 s: no more A0 reports
+    expect(await tumbling).toMatchObject({ fault: 'disconnected', interrupted: true });
+    expect(faults.slice(before)).toMatchObject([{ kind: 'disconnected', command: 'tumble' }]);
+    await expect(driver.status()).rejects.toBeInstanceOf(RigConnectError);
+
+    const id = await driver.connect();
+    expect(id.firmware).toBe('StandardFirmata 2.4');
+    expect(driver.linkStats().reconnects).toBe(1);
+    const mark2 = board.events.length;
+    await driver.tumble();
+    expect(servoMoves(mark2)).toEqual([FLIP, REST]);
+  }, 40_000);
+});
+
+describe('connecting', () => {
+  it('fails naming the port and StandardFirmata when the board runs other firmware', async () => {
+    // Our own firmware talks ASCII lines at 115200: no Firmata version report ever comes.
+    const other = await EmulatedBoard.start();
+    const d = new FirmataRigDriver({ port: other.path, connectTimeoutMs: 1500 });
+    try {
+      const error = await d.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RigConnectError);
+      expect((error as Error).message).toContain(other.path);
+      expect((error as Error).message).toContain('StandardFirmata');
+      await other.waitFor((e) => e.kind === 'client' && !e.open, 2000, 0, 'the port released');
+    } finally {
+      await d.close();
+      await other.stop();
+    }
+  });
+
+  it('fails naming the port when it does not exist', async () => {
+    const d = new FirmataRigDriver({ port: '/dev/does-not-exist-dicerig' });
+    await expect(d.connect()).rejects.toThrow(/\/dev\/does-not-exist-dicerig.*plugged in/);
+    await d.close();
+  });
+
+  it('finds the StandardFirmata build avrgirl-arduino ships', () => {
+    expect(standardFirmataHex()).toMatch(/StandardFirmata\.cpp\.hex$/);
+  });
+});
+
+describe('closing', () => {
+  it('lets the process exit by itself once closed, even in mid-tumble: no timer, port or child process is left', async () => {
+    // A process of its own: a forgotten interval or port would keep it alive, as it would hang a test runner or the CLI.
+    const module = fileURLToPath(new URL('../../src/rig/firmata/emulatedFirmata.ts', import.meta.url));
+    const script = `
+      import { startEmulatedFirmata } from ${JSON.stringify(module)};
+      const { driver } = await startEmulatedFirmata();
+      await driver.connect();
+      await driver.setLight(40);
+      await driver.tumble();
+      const stopped = driver.tumble().catch((e) => e.fault);
+      await new Promise((r) => setTimeout(r, 200));
+      await driver.close();
+      console.log('closed ' + (await stopped));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let closedAt = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!closedAt && out.includes('closed')) closedAt = performance.now();
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 35_000);
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    clearTimeout(killer);
+    expect({ code, signal, out: out.trim(), err: err.trim() }).toEqual({ code: 0, signal: null, out: 'closed stopped', err: '' });
+    expect(performance.now() - closedAt).toBeLessThan(3000);
+  }, 40_000);
+
+  it('rejects a running tumble as stopped, forgets johnny-five’s cached board, and closes only once', async () => {
+    const started = await startEmulatedFirmata();
+    const d = started.driver;
+    await d.connect();
+    const five = loadJohnnyFive();
+    const cached = five.Board.cache.length;
+    const outcome = d.tumble().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await started.board.waitFor((e) => e.kind === 'servo', 2000, 0, 'the flip');
+    await Promise.all([d.close(), d.close()]);
+    await d.close();
+    expect(await outcome).toMatchObject({ fault: 'stopped', interrupted: true });
+    expect(five.Board.cache.length).toBe(cached - 1);
+    await expect(d.status()).rejects.toThrow(/closed/);
+    await expect(d.connect()).rejects.toThrow(/closed/);
+  }, 40_000);
+});
