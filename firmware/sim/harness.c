@@ -73,6 +73,12 @@ static avr_irq_t *uart_in;
 /* MCU -> host bytes not yet written to the pty */
 static uint8_t tx_buf[8192];
 static size_t tx_len;
+/* The Uno's USB bridge (16U2) sends serial bytes to the host in USB packets, at most every 1 ms or per
+ * 64 bytes, not byte by byte. Sending each byte on its own made the host do a read per byte, which
+ * tripled the round trip and the host's CPU per command. */
+#define TX_PACKET_BYTES 64
+static avr_cycle_count_t tx_first_cycle; /* when the oldest unsent byte was produced */
+static int tx_blocked;                    /* the last write hit a full pty: wait for POLLOUT */
 
 static double t_ms(void) { return (double)avr->cycle / (double)CYCLES_PER_MS; }
 
@@ -91,7 +97,16 @@ static void uart_out_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
   (void)irq;
   (void)param;
   if (clients <= 0) return; /* nobody listening: drop, as a USB serial chip with no open port does */
+  if (tx_len == 0) tx_first_cycle = avr->cycle;
   if (tx_len < sizeof tx_buf) tx_buf[tx_len++] = (uint8_t)value;
+}
+
+/* A packet is due at a line end, when 64 bytes are waiting, or 1 ms after its first byte. */
+static int tx_due(void) {
+  if (tx_len == 0) return 0;
+  if (tx_blocked || tx_len >= TX_PACKET_BYTES) return 1;
+  if (tx_buf[tx_len - 1] == '\n' || memchr(tx_buf, '\n', tx_len) != NULL) return 1;
+  return avr->cycle - tx_first_cycle >= CYCLES_PER_MS;
 }
 
 static void uart_xon_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
@@ -105,14 +120,19 @@ static void uart_xoff_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
 
 static void flush_tx(void) {
   size_t off = 0;
+  tx_blocked = 0;
   while (off < tx_len) {
     ssize_t n = write(master_fd, tx_buf + off, tx_len - off);
-    if (n <= 0) break; /* pty full (client not reading): keep the rest for later */
+    if (n <= 0) { /* pty full (client not reading): keep the rest for later */
+      tx_blocked = 1;
+      break;
+    }
     off += (size_t)n;
   }
   if (off > 0) {
     memmove(tx_buf, tx_buf + off, tx_len - off);
     tx_len -= off;
+    tx_first_cycle = avr->cycle;
   }
 }
 
@@ -482,7 +502,7 @@ static uint64_t now_ns(void) {
 
 static void service_io(int timeout_ms) {
   struct pollfd fds[3] = {{0, POLLIN, 0}, {inotify_fd, POLLIN, 0}, {master_fd, POLLIN, 0}};
-  if (tx_len) fds[2].events |= POLLOUT;
+  if (tx_blocked) fds[2].events |= POLLOUT;
   if (poll(fds, 3, timeout_ms) <= 0) return;
   if (fds[0].revents & (POLLIN | POLLHUP)) read_stdin();
   if (fds[1].revents & POLLIN) read_inotify();
@@ -515,7 +535,7 @@ int main(int argc, char **argv) {
       }
     }
     feed_rx();
-    if (tx_len) flush_tx();
+    if (tx_due()) flush_tx();
     int64_t sim_ns = (int64_t)((avr->cycle - cyc0) * 1000u / (HZ / 1000000u));
     int64_t ahead = sim_ns - (int64_t)(now_ns() - wall0);
     if (ahead > 1000000) {
