@@ -1,0 +1,181 @@
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import { InputError } from '../../errors.js';
+import { mergeLogs } from '../../rolllog/mergeLogs.js';
+import { formatCount } from '../../stats/verdict.js';
+import { defaultDatabasePath } from '../../store/databasePath.js';
+import { exportSession, type ExportFormat } from '../../store/exportSession.js';
+import { importRolls, type ImportSource } from '../../store/importRolls.js';
+import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedManifest } from '../../store/manifest.js';
+import type { VerifyReport } from '../../store/records.js';
+import { RollStore } from '../../store/rollStore.js';
+import { loadDice } from '../loadDice.js';
+import type { CliIo } from '../main.js';
+import { toJson } from '../options.js';
+import { readLogs } from '../readLogs.js';
+
+const DB_HELP = 'roll store file (default: $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)';
+
+function databasePath(db: string | undefined): string {
+  return db ?? defaultDatabasePath(process.env, process.platform);
+}
+
+/** Registers `dicerig verify`, `dicerig export` and `dicerig import`: the commands on the roll store. */
+export function registerStoreCommands(program: Command, io: CliIo): void {
+  program
+    .command('verify')
+    .summary('check the hash chain of every session in the roll store')
+    .description(
+      'Walks the hash chain of every session in the roll store and reports, per session, the first throw that was changed, ' +
+        'deleted, inserted or moved after it was recorded. Exit status 1 when a chain is broken.',
+    )
+    .argument('[db]', 'roll store file (same as --db)')
+    .option('--db <path>', DB_HELP)
+    .option('--json', 'print the report as JSON')
+    .action((dbArg: string | undefined, flags: { db?: string; json?: boolean }) => {
+      if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
+      const path = databasePath(dbArg ?? flags.db);
+      const store = RollStore.open(path, { mustExist: true });
+      try {
+        const report = store.verify();
+        io.out(flags.json ? `${toJson({ db: path, ...report })}\n` : verifyText(path, report));
+        if (!report.ok) io.setExitCode(1);
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('export')
+    .summary('write a session’s counted rolls as CSV or JSON Lines, with a manifest')
+    .description(
+      'Writes one row per counted roll of a session (ok throws only) with throw index, die label, type, channel, face, symbol, ' +
+        'confidence and classifier version, in a layout `dicerig analyze` reads. The session metadata goes in a manifest: the first line ' +
+        'of JSON Lines; for CSV, FILE.manifest.json beside --out FILE, or a leading "# dicerig-manifest" comment line on standard output.',
+    )
+    .argument('<session>', 'session id or name')
+    .option('--db <path>', DB_HELP)
+    .addOption(new Option('--format <format>', 'csv or jsonl (default: from the --out extension, else csv)').choices(['csv', 'jsonl']))
+    .option('--out <file>', 'write to FILE instead of standard output')
+    .action((sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string }) => {
+      const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
+      const store = RollStore.open(databasePath(flags.db), { mustExist: true });
+      try {
+        const session = store.findSession(sessionKey);
+        const exported = exportSession(store, session, format, new Date());
+        const manifestLine = JSON.stringify(exported.manifest);
+        const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
+        writeLines(flags.out, head, exported.lines(), io);
+        if (flags.out !== undefined) {
+          const sidecar = format === 'csv' ? `${flags.out}.manifest.json` : undefined;
+          if (sidecar !== undefined) writeFileSync(sidecar, `${JSON.stringify(exported.manifest, null, 2)}\n`);
+          io.out(
+            `Wrote ${formatCount(exported.manifest.exportedRolls)} rolls of session ${session.id}${session.name !== null ? ` (${session.name})` : ''} to ${flags.out}` +
+              `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
+          );
+        }
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('import')
+    .summary('store roll logs (the formats `analyze` reads) as a new session')
+    .description(
+      'Reads roll logs in the formats `dicerig analyze` reads (CSV, JSON Lines, one-hot) and stores them as one new session marked as imported, ' +
+        'in one transaction: a bad file or line writes nothing. Each die keeps its roll order; throw i holds the i-th roll of every die. ' +
+        'The session is simulated when the export manifests say so.',
+    )
+    .argument('<files...>', 'roll logs')
+    .option('--db <path>', DB_HELP)
+    .option('--die <type>', 'die type for rolls whose log does not name one')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
+    .option('--session-name <name>', 'name for the new session')
+    .action((files: string[], flags: { db?: string; die?: string; diceFile?: string; sessionName?: string }) => {
+      const dice = loadDice(flags.diceFile);
+      const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
+      const parsed = readLogs(files, layouts, flags.die);
+      const rolls = mergeLogs(parsed).map((log) => resolveDieRolls(log, dice, flags.die));
+      const sources: ImportSource[] = parsed.map((p) => {
+        const manifest = manifestOf(p.file);
+        return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
+      });
+      const path = databasePath(flags.db);
+      const store = RollStore.open(path);
+      try {
+        const result = importRolls(store, rolls, sources, {
+          at: Date.now(),
+          ...(flags.sessionName !== undefined ? { name: flags.sessionName } : {}),
+          ...(flags.die !== undefined ? { fallbackType: flags.die } : {}),
+        });
+        const s = result.session;
+        io.out(
+          `Imported ${formatCount(result.rolls)} rolls of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
+            `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n`,
+        );
+      } finally {
+        store.close();
+      }
+    });
+}
+
+/** Writes lines to a file or, in chunks, to standard output; each line ends with a newline. */
+function writeLines(out: string | undefined, head: readonly string[], lines: Iterable<string>, io: CliIo): void {
+  const fd = out === undefined ? undefined : openSync(out, 'w');
+  try {
+    let chunk: string[] = [...head];
+    const flush = (): void => {
+      if (chunk.length === 0) return;
+      const text = `${chunk.join('\n')}\n`;
+      if (fd === undefined) io.out(text);
+      else writeSync(fd, text);
+      chunk = [];
+    };
+    for (const line of lines) {
+      chunk.push(line);
+      if (chunk.length >= 4096) flush();
+    }
+    flush();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A file's export manifest: `FILE.manifest.json` beside it, else one embedded in its first lines. */
+function manifestOf(file: string): ImportedManifest | undefined {
+  const sidecar = `${file}.manifest.json`;
+  if (existsSync(sidecar)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(sidecar, 'utf8')) as unknown;
+    } catch (e) {
+      throw new InputError(`the manifest is not valid JSON (${(e as Error).message})`, { file: sidecar }, { cause: e });
+    }
+    return checkManifest(value, sidecar, 1);
+  }
+  return embeddedManifest(readPrefix(file, 1 << 20), file);
+}
+
+/** The first `bytes` of a file as text (a manifest sits in the first lines; the log itself may be large). */
+function readPrefix(file: string, bytes: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const n = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function verifyText(path: string, r: VerifyReport): string {
+  const totals = `${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}, ${formatCount(r.throws)} throws, ${formatCount(r.rolls)} rolls`;
+  if (r.ok) return `${path}: ${totals}: every hash chain verifies.\n`;
+  const lines = [`${path}: ${totals}: TAMPERED.`];
+  if (r.breaks.length > 0) lines.push(`The hash chain is broken in ${r.breaks.length} of ${r.sessions} sessions:`);
+  for (const b of r.breaks) lines.push(`  session ${b.sessionId}${b.sessionName !== null ? ` (${b.sessionName})` : ''}: ${b.problem}`);
+  if (r.orphanRolls > 0) lines.push(`${formatCount(r.orphanRolls)} rolls belong to no throw (their throw was deleted).`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The hash chain over a session's throws. Each throw stores the hash of the
+ * throw before it (the session's genesis hash for throw 1) and its own hash over
+ * that previous hash, its fields and its rolls' fields. Editing a roll, deleting,
+ * inserting or moving a throw, or changing the session's identity (its config,
+ * its simulated flag, its rig) breaks the chain at the first throw affected.
+ *
+ * It detects tampering by anyone who does not recompute the chain; it is not a
+ * signature. The encodings below are a stored format: never change one, add a
+ * new tag instead.
+ */
+
+/** The session fields the genesis hash covers, as stored. */
+export interface ChainSession {
+  readonly id: number;
+  readonly origin: string;
+  readonly configJson: string;
+  readonly softwareVersion: string;
+  readonly simulated: number;
+  readonly startedAt: number;
+  readonly rigId: number | null;
+  /** The rig row's identity fields, null where there is no rig (or the row is gone). */
+  readonly rig: readonly (string | number | null)[];
+}
+
+/** The throw fields a throw's hash covers, as stored. */
+export interface ChainThrow {
+  readonly sessionId: number;
+  readonly index: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly status: string;
+  readonly why: string | null;
+}
+
+/** A roll's fields as stored, with its die's label and type (null when the die row is gone). */
+export interface ChainRoll {
+  readonly seq: number;
+  readonly dieId: number;
+  readonly dieLabel: string | null;
+  readonly dieType: string | null;
+  readonly channel: number | null;
+  readonly faceId: string | null;
+  readonly symbol: string | null;
+  readonly confidence: number | null;
+  readonly cocked: number;
+  readonly classifierVersion: string | null;
+  readonly evidencePath: string | null;
+  readonly evidenceHash: string | null;
+  readonly simulated: number;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The hash a session's first throw chains from. */
+export function genesisHash(s: ChainSession): string {
+  // A JSON array of scalars in a fixed order is an unambiguous encoding: strings are quoted and escaped.
+  return sha256(JSON.stringify(['dicerig-session-v1', s.id, s.origin, s.configJson, s.softwareVersion, s.simulated, s.startedAt, s.rigId, s.rig]));
+}
+
+/** The hash of one throw given the hash before it. `rolls` in stored order (by `seq`). */
+export function throwHash(prevHash: string, t: ChainThrow, rolls: readonly ChainRoll[]): string {
+  return sha256(
+    JSON.stringify([
+      'dicerig-throw-v1',
+      prevHash,
+      t.sessionId,
+      t.index,
+      t.startedAt,
+      t.endedAt,
+      t.status,
+      t.why,
+      rolls.map((r) => [
+        r.seq,
+        r.dieId,
+        r.dieLabel,
+        r.dieType,
+        r.channel,
+        r.faceId,
+        r.symbol,
+        r.confidence,
+        r.cocked,
+        r.classifierVersion,
+        r.evidencePath,
+        r.evidenceHash,
+        r.simulated,
+      ]),
+    ]),
+  );
+}

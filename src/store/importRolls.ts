@@ -1,0 +1,90 @@
+import type { DieRolls } from '../analysis/dieRolls.js';
+import { InputError } from '../errors.js';
+import type { LogFormat } from '../rolllog/types.js';
+import type { ImportedManifest } from './manifest.js';
+import type { RollInput, SessionRecord } from './records.js';
+import type { RollStore } from './rollStore.js';
+
+/** One file an import reads, with the export manifest it carried (if any). */
+export interface ImportSource {
+  readonly file: string;
+  readonly format: LogFormat;
+  readonly rows: number;
+  readonly manifest?: ImportedManifest;
+}
+
+export interface ImportOptions {
+  /** Name of the new session. */
+  readonly name?: string;
+  /** When the import happened (ms since the epoch): the session's start and end and every throw's time. */
+  readonly at: number;
+  /** The `--die` type the logs were read with, kept in the session's config. */
+  readonly fallbackType?: string;
+}
+
+export interface ImportResult {
+  readonly session: SessionRecord;
+  readonly throws: number;
+  readonly rolls: number;
+  readonly dice: number;
+}
+
+/**
+ * Stores roll logs (already parsed and matched to die types) as a new,
+ * finished session of origin `import`, in one transaction: on any error nothing
+ * is written. Logs keep each die's roll order but not which rolls were thrown
+ * together, so throw i holds the i-th roll of every die that has one. The
+ * session is simulated when the files' manifests say so (files without one
+ * count as real); files that disagree are refused.
+ */
+export function importRolls(store: RollStore, rolls: readonly DieRolls[], sources: readonly ImportSource[], options: ImportOptions): ImportResult {
+  const simulated = importedSimulated(sources);
+  const config = {
+    imported: sources.map((s) => ({
+      file: s.file,
+      format: s.format,
+      rows: s.rows,
+      ...(s.manifest !== undefined ? { exportedSession: s.manifest.session } : {}),
+    })),
+    ...(options.fallbackType !== undefined ? { die: options.fallbackType } : {}),
+  };
+  return store.atomically(() => {
+    const session = store.createSession({
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      origin: 'import',
+      config,
+      simulated,
+      startedAt: options.at,
+    });
+    const dice = rolls.map((r) => ({ record: store.registerDie({ label: r.label, typeId: r.die.id }), rolls: r }));
+    const longest = rolls.reduce((n, r) => Math.max(n, r.symbols.length), 0);
+    let stored = 0;
+    for (let i = 0; i < longest; i++) {
+      const throwRolls: RollInput[] = [];
+      for (const { record, rolls: r } of dice) {
+        if (i >= r.symbols.length) continue;
+        const symbol = r.die.symbols[r.symbols[i] as number] as string;
+        const face = r.faces === undefined ? undefined : r.die.faces[r.faces[i] as number]?.id;
+        throwRolls.push({ dieId: record.id, symbol, ...(face !== undefined ? { faceId: face } : {}) });
+      }
+      store.recordThrow(session.id, { startedAt: options.at, endedAt: options.at, status: 'ok', rolls: throwRolls });
+      stored += throwRolls.length;
+    }
+    const ended = store.endSession(session.id, options.at, 'finished');
+    return { session: ended, throws: longest, rolls: stored, dice: dice.length };
+  });
+}
+
+/** The simulated flag the files agree on; an InputError naming two files that disagree. */
+export function importedSimulated(sources: readonly ImportSource[]): boolean {
+  const flags = sources.map((s) => ({ file: s.file, simulated: s.manifest?.session.simulated ?? false }));
+  const sim = flags.find((f) => f.simulated);
+  const real = flags.find((f) => !f.simulated);
+  if (sim !== undefined && real !== undefined) {
+    throw new InputError(
+      `its manifest marks the rolls as simulated, but ${real.file} holds real rolls; simulated rolls must never mix with real ones, so import them as separate sessions`,
+      { file: sim.file, line: 1 },
+    );
+  }
+  return sim !== undefined;
+}

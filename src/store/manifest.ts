@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import type { DieRecord, RigRecord, SessionCounts, SessionOrigin, SessionState } from './records.js';
+
+/**
+ * The session metadata that travels with an export: the first line of a JSON
+ * Lines export (`{"kind":"manifest",...}`, which the log reader skips), a
+ * `FILE.manifest.json` beside a CSV written to a file, or a leading
+ * `# dicerig-manifest {...}` comment line of a CSV written to standard output.
+ */
+export interface ExportManifest {
+  readonly kind: 'manifest';
+  readonly format: 'dicerig-export';
+  readonly formatVersion: 1;
+  readonly dicerig: string;
+  /** ISO 8601 time of the export. */
+  readonly exportedAt: string;
+  readonly session: {
+    readonly id: number;
+    readonly name: string | null;
+    readonly origin: SessionOrigin;
+    readonly state: SessionState;
+    readonly simulated: boolean;
+    readonly softwareVersion: string;
+    readonly startedAt: number;
+    readonly endedAt: number | null;
+    readonly config: unknown;
+    readonly headHash: string;
+  };
+  readonly rig: RigRecord | null;
+  readonly dice: readonly DieRecord[];
+  readonly counts: SessionCounts;
+  /** Rows in the export: the counted rolls (ok throws, read, not cocked). */
+  readonly exportedRolls: number;
+  readonly columns: readonly string[];
+}
+
+/** The prefix of the manifest comment line of a CSV written to standard output. */
+export const CSV_MANIFEST_PREFIX = '# dicerig-manifest ';
+
+/** What import needs from a manifest; the rest is kept as is. */
+const manifestSchema = z.looseObject({
+  kind: z.literal('manifest'),
+  session: z.looseObject({ simulated: z.boolean(), name: z.string().nullable().optional(), id: z.number().optional() }),
+});
+
+export type ImportedManifest = z.infer<typeof manifestSchema>;
+
+/** Validates a parsed manifest; the error names the file and line. */
+export function checkManifest(value: unknown, file: string, line: number): ImportedManifest {
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(`the export manifest is not valid: ${issue ? `${issue.path.join('.') || 'manifest'}: ${issue.message}` : 'unknown problem'}`, { file, line });
+  }
+  return parsed.data;
+}
+
+/**
+ * The manifest embedded in a log's text, if any: a JSON Lines first line with
+ * `"kind":"manifest"`, or a CSV comment line starting with `# dicerig-manifest `.
+ */
+export function embeddedManifest(text: string, file: string): ImportedManifest | undefined {
+  const lines = text.split('\n', 50);
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).replace(/^\uFEFF/, '').trim();
+    if (line === '') continue;
+    if (line.startsWith(CSV_MANIFEST_PREFIX.trim())) return checkManifest(parseJson(line.slice(CSV_MANIFEST_PREFIX.trim().length), file, i + 1), file, i + 1);
+    if (line.startsWith('#')) continue;
+    if (!line.startsWith('{')) return undefined;
+    const value = parseJson(line, file, i + 1);
+    return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'manifest' ? checkManifest(value, file, i + 1) : undefined;
+  }
+  return undefined;
+}
+
+function parseJson(text: string, file: string, line: number): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new InputError(`not valid JSON (${(e as Error).message})`, { file, line });
+  }
+}

@@ -1,0 +1,146 @@
+import { StoreError } from './errors.js';
+import type { Database } from './sqlite.js';
+
+/** `PRAGMA application_id` of a dicerig database ("DICE"), so a foreign SQLite file is refused rather than written into. */
+export const APPLICATION_ID = 0x44494345;
+
+export interface Migration {
+  /** The `user_version` the database has once this migration is applied. */
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+/**
+ * Every schema change, in order. Published migrations are never edited: a
+ * change is a new entry, so a database written by any earlier version can be
+ * brought forward. Times are milliseconds since the Unix epoch; flags are 0/1.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'rigs, dice, sessions, throws (hash-chained), rolls and events',
+    sql: `
+      CREATE TABLE rigs (
+        id               INTEGER PRIMARY KEY,
+        rig_key          TEXT    NOT NULL,
+        driver           TEXT    NOT NULL,
+        firmware         TEXT    NOT NULL,
+        protocol         INTEGER NOT NULL,
+        config_hash      TEXT    NOT NULL,
+        calibration_hash TEXT    NOT NULL DEFAULT '',
+        tumbler          TEXT    NOT NULL,
+        port             TEXT,
+        UNIQUE (rig_key, driver, firmware, protocol, config_hash, calibration_hash, tumbler)
+      );
+      CREATE TABLE dice (
+        id       INTEGER PRIMARY KEY,
+        label    TEXT NOT NULL UNIQUE,
+        type_id  TEXT NOT NULL,
+        set_name TEXT,
+        notes    TEXT
+      );
+      CREATE TABLE sessions (
+        id               INTEGER PRIMARY KEY,
+        name             TEXT UNIQUE,
+        origin           TEXT    NOT NULL CHECK (origin IN ('rig', 'import')),
+        config_json      TEXT    NOT NULL,
+        software_version TEXT    NOT NULL,
+        simulated        INTEGER NOT NULL CHECK (simulated IN (0, 1)),
+        rig_id           INTEGER REFERENCES rigs(id),
+        started_at       INTEGER NOT NULL,
+        ended_at         INTEGER,
+        state            TEXT    NOT NULL CHECK (state IN ('running', 'finished', 'stopped', 'aborted')),
+        head_hash        TEXT    NOT NULL,
+        throw_count      INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE throws (
+        id         INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES sessions(id),
+        idx        INTEGER NOT NULL CHECK (idx >= 1),
+        started_at INTEGER NOT NULL,
+        ended_at   INTEGER NOT NULL,
+        status     TEXT    NOT NULL CHECK (status IN ('ok', 'void', 'rerolled')),
+        why        TEXT,
+        prev_hash  TEXT    NOT NULL,
+        hash       TEXT    NOT NULL,
+        UNIQUE (session_id, idx)
+      );
+      CREATE TABLE rolls (
+        id                 INTEGER PRIMARY KEY,
+        throw_id           INTEGER NOT NULL REFERENCES throws(id),
+        seq                INTEGER NOT NULL,
+        die_id             INTEGER NOT NULL REFERENCES dice(id),
+        channel            INTEGER,
+        face_id            TEXT,
+        symbol             TEXT,
+        confidence         REAL CHECK (confidence IS NULL OR (confidence >= 0 AND confidence <= 1)),
+        cocked             INTEGER NOT NULL CHECK (cocked IN (0, 1)),
+        classifier_version TEXT,
+        evidence_path      TEXT,
+        evidence_hash      TEXT,
+        simulated          INTEGER NOT NULL CHECK (simulated IN (0, 1)),
+        UNIQUE (throw_id, seq),
+        UNIQUE (throw_id, die_id)
+      );
+      CREATE INDEX rolls_by_die ON rolls(die_id);
+      CREATE TABLE events (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER NOT NULL REFERENCES sessions(id),
+        at          INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        throw_index INTEGER,
+        die_id      INTEGER REFERENCES dice(id),
+        detail_json TEXT    NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX events_by_session ON events(session_id, at);
+    `,
+  },
+];
+
+/** The schema version this software writes. */
+export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
+
+export interface MigrationResult {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Brings the database to `SCHEMA_VERSION`. The pending migrations run in order
+ * in one transaction together with the `user_version` bump, so a crash leaves
+ * the database at the old version or the new one, never in between. Refuses a database
+ * from a newer dicerig (writing it could lose what the newer schema holds) and
+ * an SQLite file that belongs to something else.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+  // Read the version inside the write transaction: two processes opening a new
+  // file at once must not both apply migration 1.
+  return db
+    .transaction((): MigrationResult => {
+      const from = db.pragma('user_version', { simple: true }) as number;
+      const latest = migrations.reduce((v, m) => Math.max(v, m.version), 0);
+      const appId = db.pragma('application_id', { simple: true }) as number;
+      if (appId !== 0 && appId !== APPLICATION_ID) {
+        throw new StoreError(`${db.name} is an SQLite database of another program (application id ${appId}), not a dicerig roll store.`, { db: db.name });
+      }
+      if (from > latest) {
+        throw new StoreError(
+          `${db.name} was written by a newer dicerig (schema version ${from}; this version knows up to ${latest}). Upgrade dicerig to open it.`,
+          { db: db.name },
+        );
+      }
+      if (from === 0) {
+        const tables = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
+        if (tables > 0) throw new StoreError(`${db.name} already holds tables that are not a dicerig roll store (it has no dicerig schema version).`, { db: db.name });
+      }
+      const pending = [...migrations].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
+      for (const m of pending) {
+        db.exec(m.sql);
+        if (m.version === 1) db.pragma(`application_id = ${APPLICATION_ID}`);
+        db.pragma(`user_version = ${m.version}`);
+      }
+      return { from, to: Math.max(from, latest) };
+    })
+    .immediate();
+}

@@ -1,0 +1,446 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RigIdentity } from '../rig/driver.js';
+import { VERSION } from '../version.js';
+import { ChainRows } from './chainRows.js';
+import { StoreError } from './errors.js';
+import { genesisHash, throwHash } from './hashChain.js';
+import { migrate } from './migrations.js';
+import type {
+  CountedRoll,
+  DieInput,
+  DieRecord,
+  DieRollSeries,
+  EventInput,
+  EventRecord,
+  RecordedThrow,
+  RigRecord,
+  SessionCounts,
+  SessionInput,
+  SessionRecord,
+  SessionState,
+  ThrowInput,
+  VerifyReport,
+} from './records.js';
+import { isSqliteError, openDatabase, type Database, type Statement } from './sqlite.js';
+import { checkThrowInput } from './throwInput.js';
+import { verifyChains } from './verify.js';
+
+export interface RollStoreOptions {
+  /** Refuse to create a new database (for commands that only read one, e.g. `verify`, `export`). */
+  readonly mustExist?: boolean;
+  /**
+   * `full` (default): every committed throw survives a power loss. `normal`
+   * (faster; a power loss may lose the last few commits, never corrupt) exists
+   * for the benchmark that measures what `full` costs.
+   */
+  readonly synchronous?: 'full' | 'normal';
+  /** How long to wait for another connection's write lock (ms, default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+/** The condition for a roll to count; shared by every query that counts. */
+const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND r.symbol IS NOT NULL";
+
+const SESSION_COLUMNS = `id, name, origin, config_json AS configJson, software_version AS softwareVersion, simulated,
+  rig_id AS rigId, started_at AS startedAt, ended_at AS endedAt, state, throw_count AS throwCount, head_hash AS headHash`;
+
+type SessionRow = Omit<SessionRecord, 'simulated'> & { simulated: number };
+type CountedRow = Omit<CountedRoll, 'simulated'> & { simulated: number };
+
+/**
+ * The roll log: SQLite in WAL mode with `synchronous=FULL` and foreign keys on.
+ * Every throw is committed with all its rolls in one transaction before
+ * `recordThrow` returns, so the runner can request the next tumble knowing the
+ * throw is on disk. Not safe to share across threads; open one per process.
+ */
+export class RollStore {
+  private readonly chain: ChainRows;
+  private readonly stmt: {
+    sessionById: Statement<SessionRow>;
+    insertThrow: Statement;
+    insertRoll: Statement;
+    setThrowHash: Statement;
+    setHead: Statement;
+    dieById: Statement<DieRecord>;
+    counted: Statement<CountedRow>;
+  };
+  private readonly recordThrowTx: (sessionId: number, input: ThrowInput) => RecordedThrow;
+
+  private constructor(
+    private readonly db: Database,
+    /** The database file. */
+    readonly path: string,
+  ) {
+    this.chain = new ChainRows(db);
+    this.stmt = {
+      sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+      insertThrow: db.prepare(
+        'INSERT INTO throws (session_id, idx, started_at, ended_at, status, why, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      insertRoll: db.prepare(
+        `INSERT INTO rolls (throw_id, seq, die_id, channel, face_id, symbol, confidence, cocked, classifier_version, evidence_path, evidence_hash, simulated)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      setThrowHash: db.prepare('UPDATE throws SET hash = ? WHERE id = ?'),
+      setHead: db.prepare('UPDATE sessions SET head_hash = ?, throw_count = ? WHERE id = ?'),
+      dieById: db.prepare('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice WHERE id = ?'),
+      counted: db.prepare(
+        `SELECT t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel, r.face_id AS faceId,
+                r.symbol, r.confidence, r.classifier_version AS classifierVersion, r.simulated
+           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id
+          WHERE t.session_id = ? AND ${COUNTED}
+          ORDER BY t.idx, r.seq`,
+      ),
+    };
+    const tx = db.transaction((sessionId: number, input: ThrowInput) => this.writeThrow(sessionId, input));
+    // IMMEDIATE takes the write lock up front, so a reader (a dashboard) can never make the commit fail halfway.
+    this.recordThrowTx = (sessionId, input) => tx.immediate(sessionId, input);
+  }
+
+  /** Opens (creating it and its folder unless `mustExist`) and migrates a roll store. */
+  static open(path: string, options: RollStoreOptions = {}): RollStore {
+    const memory = path === ':memory:' || path === '';
+    if (!memory && options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
+    let db: Database;
+    try {
+      db = openDatabase(path, { fileMustExist: options.mustExist === true, timeout: options.busyTimeoutMs ?? 5000 });
+    } catch (e) {
+      if (isSqliteError(e) && e.code === 'SQLITE_CANTOPEN') {
+        throw new StoreError(options.mustExist === true ? `There is no roll store at ${path}.` : `Cannot open the roll store at ${path}: ${e.message}.`, { db: path }, { cause: e });
+      }
+      throw e;
+    }
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      return new RollStore(db, path);
+    } catch (e) {
+      db.close();
+      if (isSqliteError(e) && e.code === 'SQLITE_NOTADB') throw new StoreError(`${path} is not an SQLite database, so it cannot be a roll store.`, { db: path }, { cause: e });
+      throw e;
+    }
+  }
+
+  /** The connection's durability settings and schema version, for diagnostics. */
+  settings(): { journalMode: string; synchronous: 'off' | 'normal' | 'full' | 'extra'; foreignKeys: boolean; schemaVersion: number } {
+    const sync = this.db.pragma('synchronous', { simple: true }) as number;
+    return {
+      journalMode: String(this.db.pragma('journal_mode', { simple: true })),
+      synchronous: (['off', 'normal', 'full', 'extra'] as const)[sync] ?? 'full',
+      foreignKeys: this.db.pragma('foreign_keys', { simple: true }) === 1,
+      schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+    };
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs `fn` in one transaction: everything it records is committed together or not at all (nested calls join it). */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  // ---- rigs and dice -------------------------------------------------------
+
+  /** The rig row for this identity and calibration, added on first use (a firmware or calibration change makes a new row). */
+  registerRig(identity: RigIdentity, calibrationHash = ''): RigRecord {
+    const key = [identity.rigId, identity.driver, identity.firmware, identity.protocol, identity.configHash, calibrationHash, identity.tumbler];
+    const find = (): RigRecord | undefined =>
+      this.db
+        .prepare<RigRecord>(
+          `SELECT ${RIG_COLUMNS} FROM rigs WHERE rig_key = ? AND driver = ? AND firmware = ? AND protocol = ? AND config_hash = ? AND calibration_hash = ? AND tumbler = ?`,
+        )
+        .get(...key);
+    return this.atomically(() => {
+      const seen = find();
+      if (seen !== undefined) return seen;
+      this.db
+        .prepare('INSERT INTO rigs (rig_key, driver, firmware, protocol, config_hash, calibration_hash, tumbler, port) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(...key, identity.port ?? null);
+      return find() as RigRecord;
+    });
+  }
+
+  getRig(id: number): RigRecord | undefined {
+    return this.db.prepare<RigRecord>(`SELECT ${RIG_COLUMNS} FROM rigs WHERE id = ?`).get(id);
+  }
+
+  /** The die with this label, added if new. A label already stored with another type is refused: a label names one physical die. */
+  registerDie(input: DieInput): DieRecord {
+    const label = input.label.trim();
+    if (label === '') throw new StoreError('A die needs a label or serial.', { db: this.path });
+    if (/[\r\n]/.test(label)) throw new StoreError(`A die label must be one line ("${label.replace(/[\r\n]+/g, ' ')}").`, { db: this.path });
+    return this.atomically(() => {
+      const seen = this.findDie(label);
+      if (seen !== undefined) {
+        if (seen.typeId !== input.typeId) {
+          throw new StoreError(`Die "${label}" is already in the store as type "${seen.typeId}", not "${input.typeId}"; give this die another label.`, {
+            db: this.path,
+            die: label,
+          });
+        }
+        return seen;
+      }
+      const info = this.db.prepare('INSERT INTO dice (label, type_id, set_name, notes) VALUES (?, ?, ?, ?)').run(label, input.typeId, input.set ?? null, input.notes ?? null);
+      return this.getDie(Number(info.lastInsertRowid)) as DieRecord;
+    });
+  }
+
+  getDie(id: number): DieRecord | undefined {
+    return this.stmt.dieById.get(id);
+  }
+
+  findDie(label: string): DieRecord | undefined {
+    return this.db.prepare<DieRecord>('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice WHERE label = ?').get(label);
+  }
+
+  dice(): DieRecord[] {
+    return this.db.prepare<DieRecord>('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice ORDER BY id').all();
+  }
+
+  // ---- sessions ------------------------------------------------------------
+
+  /** Starts a session (state `running`) and fixes its genesis hash, which covers its config, version, simulated flag and rig. */
+  createSession(input: SessionInput): SessionRecord {
+    const name = input.name?.trim();
+    if (name !== undefined && (name === '' || /^\d+$/.test(name))) {
+      throw new StoreError(`A session name must not be empty or all digits ("${input.name}"): a number names a session by its id.`, { db: this.path });
+    }
+    if (!Number.isFinite(input.startedAt)) throw new StoreError('A session needs a finite start time (milliseconds since the epoch).', { db: this.path });
+    let configJson: string | undefined;
+    try {
+      configJson = JSON.stringify(input.config ?? {});
+    } catch (e) {
+      throw new StoreError(`The session config cannot be stored as JSON: ${(e as Error).message}.`, { db: this.path }, { cause: e });
+    }
+    return this.atomically(() => {
+      let id: number;
+      try {
+        const info = this.db
+          .prepare(
+            `INSERT INTO sessions (name, origin, config_json, software_version, simulated, rig_id, started_at, state, head_hash)
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'running', '')`,
+          )
+          .run(name ?? null, input.origin ?? 'rig', configJson ?? '{}', input.softwareVersion ?? VERSION, input.simulated ? 1 : 0, input.rigId ?? null, input.startedAt);
+        id = Number(info.lastInsertRowid);
+      } catch (e) {
+        if (isSqliteError(e) && e.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new StoreError(`A session named "${name}" already exists; choose another name.`, { db: this.path }, { cause: e });
+        if (isSqliteError(e) && e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreError(`Rig ${input.rigId} is not registered in the store.`, { db: this.path }, { cause: e });
+        throw e;
+      }
+      const genesis = genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>);
+      this.stmt.setHead.run(genesis, 0, id);
+      return this.getSession(id) as SessionRecord;
+    });
+  }
+
+  getSession(id: number): SessionRecord | undefined {
+    const row = this.stmt.sessionById.get(id);
+    return row === undefined ? undefined : sessionRecord(row);
+  }
+
+  /** A session by id (all digits) or name; a StoreError listing the sessions when there is none. */
+  findSession(idOrName: string): SessionRecord {
+    const key = idOrName.trim();
+    const row = /^\d+$/.test(key) ? this.stmt.sessionById.get(Number(key)) : this.db.prepare<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE name = ?`).get(key);
+    if (row !== undefined) return sessionRecord(row);
+    const known = this.sessions().map((s) => (s.name === null ? String(s.id) : `${s.id} (${s.name})`));
+    throw new StoreError(`There is no session "${key}" in ${this.path}${known.length > 0 ? `; sessions: ${known.join(', ')}` : ': it holds no sessions'}.`, {
+      db: this.path,
+      session: key,
+    });
+  }
+
+  sessions(): SessionRecord[] {
+    return this.db.prepare<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY id`).all().map(sessionRecord);
+  }
+
+  /**
+   * Reopens a session after a crash, a power loss or a stop (`--resume`): it is
+   * `running` again, a `resumed` event is logged, and the next throw continues
+   * after `lastThrowIndex`.
+   */
+  resumeSession(sessionId: number, at: number): { session: SessionRecord; lastThrowIndex: number } {
+    return this.atomically(() => {
+      const s = this.requireSession(sessionId);
+      if (s.origin === 'import') throw new StoreError(`Session ${sessionId} was imported from roll logs; it cannot be resumed on a rig.`, { db: this.path, session: sessionId });
+      this.db.prepare("UPDATE sessions SET state = 'running', ended_at = NULL WHERE id = ?").run(sessionId);
+      this.recordEvent(sessionId, { at, kind: 'resumed', detail: { previousState: s.state, lastThrowIndex: s.throwCount } });
+      return { session: this.requireSession(sessionId), lastThrowIndex: s.throwCount };
+    });
+  }
+
+  /** Ends a session: `finished` (done), `stopped` (by the user) or `aborted` (by faults). */
+  endSession(sessionId: number, at: number, state: Exclude<SessionState, 'running'> = 'finished'): SessionRecord {
+    if (!['finished', 'stopped', 'aborted'].includes(state)) throw new StoreError(`"${state}" is not a state a session can end in.`, { db: this.path, session: sessionId });
+    return this.atomically(() => {
+      this.requireSession(sessionId);
+      this.db.prepare('UPDATE sessions SET state = ?, ended_at = ? WHERE id = ?').run(state, at, sessionId);
+      return this.requireSession(sessionId);
+    });
+  }
+
+  // ---- throws and events ---------------------------------------------------
+
+  /**
+   * Records one throw with all its rolls in one transaction, chained to the
+   * session's previous throw, and returns its 1-based index. When it returns the
+   * throw is committed (durable with `synchronous=full`); when it throws, nothing
+   * of the throw was written. Every roll carries the session's simulated flag.
+   */
+  recordThrow(sessionId: number, input: ThrowInput): RecordedThrow {
+    checkThrowInput(input, { db: this.path, session: sessionId });
+    return this.recordThrowTx(sessionId, input);
+  }
+
+  private writeThrow(sessionId: number, input: ThrowInput): RecordedThrow {
+    const s = this.requireSession(sessionId);
+    if (s.state !== 'running') {
+      throw new StoreError(`Session ${sessionId} is ${s.state}; resume it before recording throws.`, { db: this.path, session: sessionId });
+    }
+    const index = s.throwCount + 1;
+    const info = this.stmt.insertThrow.run(sessionId, index, input.startedAt, input.endedAt, input.status, input.why ?? null, s.headHash, '');
+    const throwId = Number(info.lastInsertRowid);
+    const simulated = s.simulated ? 1 : 0;
+    input.rolls.forEach((r, seq) => {
+      try {
+        this.stmt.insertRoll.run(
+          throwId,
+          seq,
+          r.dieId,
+          r.channel ?? null,
+          r.faceId ?? null,
+          r.symbol ?? null,
+          r.confidence ?? null,
+          r.cocked === true ? 1 : 0,
+          r.classifierVersion ?? null,
+          r.evidencePath ?? null,
+          r.evidenceHash ?? null,
+          simulated,
+        );
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        const why =
+          e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+            ? `die ${r.dieId} is not registered`
+            : e.code === 'SQLITE_CONSTRAINT_UNIQUE'
+              ? `die ${r.dieId} appears twice in the throw`
+              : e.message;
+        throw new StoreError(`Cannot record throw ${index} of session ${sessionId}: roll ${seq + 1}: ${why}. Nothing of the throw was stored.`, {
+          db: this.path,
+          session: sessionId,
+          throwIndex: index,
+        }, { cause: e });
+      }
+    });
+    const hash = throwHash(s.headHash, this.chain.throwFields(throwId) as NonNullable<ReturnType<ChainRows['throwFields']>>, this.chain.rolls(throwId));
+    this.stmt.setThrowHash.run(hash, throwId);
+    this.stmt.setHead.run(hash, index, sessionId);
+    return { throwId, index, hash };
+  }
+
+  /** Logs an event (cocked, unreadable or missing die, fault, reconnect...) for the session; returns its id. */
+  recordEvent(sessionId: number, event: EventInput): number {
+    let detail: string;
+    try {
+      detail = JSON.stringify(event.detail ?? {});
+    } catch (e) {
+      throw new StoreError(`The detail of a "${event.kind}" event cannot be stored as JSON: ${(e as Error).message}.`, { db: this.path, session: sessionId }, { cause: e });
+    }
+    try {
+      const info = this.db
+        .prepare('INSERT INTO events (session_id, at, kind, throw_index, die_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(sessionId, event.at, event.kind, event.throwIndex ?? null, event.dieId ?? null, detail);
+      return Number(info.lastInsertRowid);
+    } catch (e) {
+      if (isSqliteError(e) && e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        const what = event.dieId === undefined ? `session ${sessionId} does not exist` : `session ${sessionId} or die ${event.dieId} does not exist`;
+        throw new StoreError(`Cannot log the "${event.kind}" event: ${what}.`, { db: this.path, session: sessionId }, { cause: e });
+      }
+      throw e;
+    }
+  }
+
+  events(sessionId: number): EventRecord[] {
+    return this.db
+      .prepare<Omit<EventRecord, 'detail'> & { detailJson: string }>(
+        'SELECT id, session_id AS sessionId, at, kind, throw_index AS throwIndex, die_id AS dieId, detail_json AS detailJson FROM events WHERE session_id = ? ORDER BY at, id',
+      )
+      .all(sessionId)
+      .map(({ detailJson, ...e }) => ({ ...e, detail: JSON.parse(detailJson) as unknown }));
+  }
+
+  // ---- queries -------------------------------------------------------------
+
+  /** Index of the session's last committed throw (0 before the first): `--resume` continues after it. */
+  lastThrowIndex(sessionId: number): number {
+    return this.requireSession(sessionId).throwCount;
+  }
+
+  /** The rolls that count, in throw order (void and rerolled throws, cocked and unread dice never count). */
+  *countedRolls(sessionId: number): Generator<CountedRoll> {
+    for (const row of this.stmt.counted.iterate(sessionId)) yield { ...row, simulated: row.simulated === 1 };
+  }
+
+  /** The counted rolls of a session per die, each in throw order; dice in order of first appearance. */
+  dieRolls(sessionId: number): DieRollSeries[] {
+    const byDie = new Map<number, DieRollSeries>();
+    for (const r of this.stmt.counted.iterate(sessionId)) {
+      let series = byDie.get(r.dieId);
+      if (series === undefined) {
+        series = { die: this.getDie(r.dieId) as DieRecord, throwIndices: [], channels: [], faces: [], symbols: [] };
+        byDie.set(r.dieId, series);
+      }
+      series.throwIndices.push(r.throwIndex);
+      series.channels.push(r.channel);
+      series.faces.push(r.faceId);
+      series.symbols.push(r.symbol);
+    }
+    return [...byDie.values()];
+  }
+
+  counts(sessionId: number): SessionCounts {
+    const t = this.db
+      .prepare<{ throws: number; ok: number | null; void: number | null; rerolled: number | null }>(
+        `SELECT count(*) AS throws, sum(status = 'ok') AS ok, sum(status = 'void') AS void, sum(status = 'rerolled') AS rerolled FROM throws WHERE session_id = ?`,
+      )
+      .get(sessionId);
+    const r = this.db
+      .prepare<{ rolls: number; counted: number | null; cocked: number | null }>(
+        `SELECT count(*) AS rolls, sum(${COUNTED}) AS counted, sum(r.cocked) AS cocked FROM throws t JOIN rolls r ON r.throw_id = t.id WHERE t.session_id = ?`,
+      )
+      .get(sessionId);
+    const events = this.db.prepare<{ n: number }>('SELECT count(*) AS n FROM events WHERE session_id = ?').get(sessionId)?.n ?? 0;
+    return {
+      throws: t?.throws ?? 0,
+      ok: t?.ok ?? 0,
+      void: t?.void ?? 0,
+      rerolled: t?.rerolled ?? 0,
+      rolls: r?.rolls ?? 0,
+      countedRolls: r?.counted ?? 0,
+      cocked: r?.cocked ?? 0,
+      events,
+    };
+  }
+
+  /** Walks every session's hash chain; see `verifyChains`. */
+  verify(): VerifyReport {
+    return verifyChains(this.db, this.chain);
+  }
+
+  private requireSession(sessionId: number): SessionRecord {
+    const s = this.getSession(sessionId);
+    if (s === undefined) throw new StoreError(`There is no session ${sessionId} in ${this.path}.`, { db: this.path, session: sessionId });
+    return s;
+  }
+}
+
+const RIG_COLUMNS = `id, rig_key AS rigId, driver, firmware, protocol, config_hash AS configHash, calibration_hash AS calibrationHash, tumbler, port`;
+
+function sessionRecord(row: SessionRow): SessionRecord {
+  return { ...row, simulated: row.simulated === 1 };
+}

@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/stats/random.js';
+import type { DieRecord } from '../../src/store/records.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { crashThrow, CRASH_SESSION } from './support/crashThrows.js';
+import { tempDbPath } from './support/fixtures.js';
+
+const child = fileURLToPath(new URL('./support/crashChild.ts', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The dice the child registers, in order, on an empty store (ids 1..4). */
+const CHILD_DICE: DieRecord[] = ['R1', 'R2', 'G1', 'G2'].map((label, i) => ({ id: i + 1, label, typeId: i < 2 ? 'red' : 'green', set: null, notes: null }));
+
+interface Run {
+  /** Indices whose `recordThrow` returned before the kill. */
+  committed: number[];
+  ready: boolean;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/** Starts the writer and kills it with SIGKILL `delayMs` after it is ready (or after it starts, if `beforeReady`). */
+function runAndKill(db: string, delayMs: number, beforeReady: boolean): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, db], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run: Run = { committed: [], ready: false, signal: null, stderr: '' };
+    let buffer = '';
+    const kill = (): void => {
+      setTimeout(() => proc.kill('SIGKILL'), delayMs);
+    };
+    if (beforeReady) kill();
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const m = /^committed (\d+)$/.exec(line);
+        if (m) run.committed.push(Number(m[1]));
+        else if (line.startsWith('ready')) {
+          run.ready = true;
+          if (!beforeReady) kill();
+        }
+      }
+    });
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (chunk: string) => void (run.stderr += chunk));
+    proc.on('error', reject);
+    proc.on('close', (_code, signal) => {
+      run.signal = signal;
+      resolve(run);
+    });
+  });
+}
+
+/** Every stored throw of the crash session, with its rolls, straight from the file. */
+function storedThrows(db: string) {
+  const raw = openDatabase(db, { readonly: true });
+  try {
+    return raw
+      .prepare<{ idx: number; status: string; startedAt: number; rolls: number; faces: string | null }>(
+        `SELECT t.idx, t.status, t.started_at AS startedAt, count(r.id) AS rolls, group_concat(r.face_id, ' ') AS faces
+           FROM throws t JOIN sessions s ON s.id = t.session_id LEFT JOIN rolls r ON r.throw_id = t.id
+          WHERE s.name = ? GROUP BY t.id ORDER BY t.idx`,
+      )
+      .all(CRASH_SESSION);
+  } finally {
+    raw.close();
+  }
+}
+
+describe('the roll store under SIGKILL', () => {
+  it('keeps every throw whose recordThrow returned, none twice, none half-written, and the chain verifies', async () => {
+    const db = tempDbPath();
+    const random = seededRandom(20250531);
+    let committedSoFar = 0;
+    let killedWhileWriting = 0;
+    for (let run = 0; run < 20; run++) {
+      const beforeReady = random() < 0.2;
+      // Some kills land in start-up (open, migrations, session creation), most while throws are being written.
+      const delay = beforeReady ? random() * 600 : random() * 250;
+      const r = await runAndKill(db, delay, beforeReady);
+      expect(r.signal, `run ${run} ended by itself: ${r.stderr}`).toBe('SIGKILL');
+      if (r.committed.length > 0) killedWhileWriting++;
+      // This run continued exactly after the last throw any earlier run committed.
+      if (r.committed.length > 0) expect(r.committed[0]).toBe(committedSoFar + 1);
+      committedSoFar = Math.max(committedSoFar, ...r.committed);
+
+      const throws = storedThrows(db);
+      // Present: indices 1..L with no gap or repeat, and L is at least the last index reported committed
+      // (at most one more: a throw can commit in the instant before its line is printed).
+      expect(throws.map((t) => t.idx)).toEqual(throws.map((_, i) => i + 1));
+      const last = throws.length;
+      expect(last).toBeGreaterThanOrEqual(committedSoFar);
+      expect(last).toBeLessThanOrEqual(committedSoFar + 1);
+      committedSoFar = last;
+      // Whole: each stored throw is exactly throw n, with all of its rolls.
+      for (const t of throws) {
+        const want = crashThrow(t.idx, CHILD_DICE);
+        expect({ idx: t.idx, status: t.status, startedAt: t.startedAt, rolls: t.rolls, faces: t.faces }).toEqual({
+          idx: t.idx,
+          status: want.status,
+          startedAt: want.startedAt,
+          rolls: want.rolls.length,
+          faces: want.rolls.length === 0 ? null : want.rolls.map((x) => x.faceId).join(' '),
+        });
+      }
+    }
+    expect(killedWhileWriting).toBeGreaterThanOrEqual(8);
+    expect(committedSoFar).toBeGreaterThan(20);
+
+    const store = RollStore.open(db, { mustExist: true });
+    const report = store.verify();
+    expect(report).toMatchObject({ ok: true, breaks: [], orphanRolls: 0 });
+    const session = store.findSession(CRASH_SESSION);
+    expect(store.lastThrowIndex(session.id)).toBe(committedSoFar);
+    store.close();
+    const raw = openDatabase(db, { readonly: true });
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
+  }, 90_000);
+});
