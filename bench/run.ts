@@ -3,9 +3,13 @@
  * never pass/fail: these machines are shared, so compare ratios from one run.
  */
 import { runAnalysisBench } from './analysisBench.js';
+import { runRigBench } from './rig.js';
+import { runStoreBench } from './store.js';
 import { runVisionBench } from './vision.js';
 
 console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 runAnalysisBench();
+await runRigBench();
 await runVisionBench();
+await runStoreBench();
 console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
