@@ -1,10 +1,17 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
+import type { ParsedLog } from '../../rolllog/types.js';
 import { selectPool } from '../../stats/pool.js';
 import { formatCount } from '../../stats/verdict.js';
+import { defaultDatabasePath } from '../../store/databasePath.js';
+import { StoreError } from '../../store/errors.js';
+import type { SessionRecord } from '../../store/records.js';
+import { RollStore } from '../../store/rollStore.js';
+import { sessionDieLogs } from '../../store/sessionDieLogs.js';
 import { fixed, renderTable } from '../format/table.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../main.js';
@@ -19,13 +26,14 @@ interface PoolFlags {
   level: 'symbol' | 'face';
   alpha: number;
   json?: boolean;
+  db?: string;
 }
 
 export function registerPoolCommand(program: Command, io: CliIo): void {
   program
     .command('pool')
     .description('Pick the N fairest, best-balanced dice of one type for a shared tournament pool, with the pool’s certified delta.')
-    .argument('<files...>', 'roll logs (as for analyze)')
+    .argument('<sources...>', 'roll logs (as for analyze) and/or session ids or names in the roll store (--db); a path that exists is read as a file')
     .requiredOption('--size <n>', 'dice in the pool', positiveIntArg)
     .option('--colour <type>', 'die type to pool (red, green, d6...); needed when the logs hold several types')
     .option('--die <type>', 'die type for rolls whose log does not name one')
@@ -33,15 +41,20 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--level <level>', 'rank by symbols or by physical faces').choices(['symbol', 'face']).default('symbol'))
     .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it', probabilityArg, 0.05)
     .option('--json', 'print the pool as JSON')
-    .action((files: string[], flags: PoolFlags) => {
+    .option('--db <path>', 'roll store holding the sessions (default: $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)')
+    .action((sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
-      const rolls = mergeLogs(readLogs(files, layouts, flags.die)).map((log) => resolveDieRolls(log, dice, flags.die));
+      const files = sources.filter((s) => existsSync(s));
+      const stored = readSessions(sources.filter((s) => !existsSync(s)), flags.db, files.length > 0);
+      const logs = [...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs];
+      const rolls = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
       const types = [...new Set(rolls.map((r) => r.die.id))];
+      const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
       const colour = flags.colour ?? (types.length === 1 ? types[0] : undefined);
-      if (colour === undefined) throw new InputError(`the logs hold several die types (${types.join(', ')}): choose one with --colour`);
+      if (colour === undefined) throw new InputError(`${where} hold several die types (${types.join(', ')}): choose one with --colour`);
       const ofType = rolls.filter((r) => r.die.id === colour);
-      if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in the logs (found: ${types.join(', ')})`);
+      if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
       // A die whose rolls failed the rig checks has no trustworthy estimate: keep it out and say why.
       const rigSuspect = analysis.dice.filter((d) => d.verdict.kind === 'RIG_SUSPECT').map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
@@ -54,12 +67,18 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
+      const fromSessions = stored.sessions.map((s) => ({ id: s.id, name: s.name, simulated: s.simulated }));
       if (flags.json) {
-        io.out(`${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])) })}\n`);
+        io.out(
+          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])) })}\n`,
+        );
         return;
       }
       const names = flags.level === 'face' ? (dice.find((d) => d.id === colour)?.faces.map((f) => f.id) ?? []) : (dice.find((d) => d.id === colour)?.symbols ?? []);
       const out = [
+        ...(stored.sessions.length > 0
+          ? [`From ${stored.sessions.map(sessionName).join(', ')}${stored.sessions.every((x) => x.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
+          : []),
         `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${Math.round((1 - flags.alpha) * 100)}% simultaneous bound).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         '',
@@ -81,4 +100,49 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       if (selection.excluded.length > 0) out.push('', 'Excluded:', ...selection.excluded.map((e) => `  ${e.label}: ${e.reason}`));
       io.out(`${out.join('\n')}\n`);
     });
+}
+
+function sessionName(s: SessionRecord): string {
+  return `session ${s.id}${s.name !== null ? ` (${s.name})` : ''}`;
+}
+
+/**
+ * The counted rolls of the named sessions, as logs `mergeLogs` joins with
+ * files (a die in several sessions is one die: its rolls are appended in the
+ * order given). Simulated and real rolls never mix: simulated sessions pool
+ * only with other simulated sessions.
+ */
+function readSessions(keys: readonly string[], db: string | undefined, withFiles: boolean): { sessions: SessionRecord[]; logs: ParsedLog[] } {
+  if (keys.length === 0) return { sessions: [], logs: [] };
+  const path = db ?? defaultDatabasePath(process.env, process.platform);
+  let store: RollStore;
+  try {
+    store = RollStore.open(path, { mustExist: true });
+  } catch (e) {
+    if (e instanceof StoreError) throw new InputError(`no such file, and no roll store to look it up in as a session (${e.message})`, { file: keys[0] as string }, { cause: e });
+    throw e;
+  }
+  try {
+    const sessions = keys.map((key) => {
+      try {
+        return store.findSession(key);
+      } catch (e) {
+        if (e instanceof StoreError) throw new InputError(`no such file, and ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`, { file: key }, { cause: e });
+        throw e;
+      }
+    });
+    const simulated = sessions.filter((s) => s.simulated);
+    if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
+      const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.simulated).map(sessionName).join(', ');
+      throw new InputError(`${simulated.map(sessionName).join(', ')} ${simulated.length === 1 ? 'is' : 'are'} simulated and cannot be pooled with ${others}: simulated rolls never mix with real ones`);
+    }
+    const logs = sessions.map((s): ParsedLog => {
+      const dice = sessionDieLogs(store.dieRolls(s.id), sessionName(s));
+      // Stored rolls read like a JSON Lines export of the session (the format `dicerig export` writes).
+      return { file: sessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
+    });
+    return { sessions, logs };
+  } finally {
+    store.close();
+  }
 }

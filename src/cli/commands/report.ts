@@ -1,0 +1,130 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { Multiplicity } from '../../analysis/analyze.js';
+import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import { sceneToPng } from '../../report/chart/png.js';
+import { verdictLabel } from '../../report/organiserTable.js';
+import { reportCharts } from '../../report/reportCharts.js';
+import { renderReportHtml } from '../../report/reportHtml.js';
+import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
+import { formatCount } from '../../stats/verdict.js';
+import { defaultDatabasePath } from '../../store/databasePath.js';
+import { RollStore } from '../../store/rollStore.js';
+import { sessionDieLogs } from '../../store/sessionDieLogs.js';
+import { fixed, renderTable } from '../format/table.js';
+import { loadDice } from '../loadDice.js';
+import type { CliIo } from '../main.js';
+import { probabilityArg, toJson } from '../options.js';
+
+interface ReportFlags {
+  db?: string;
+  out?: string;
+  json?: boolean;
+  diceFile?: string;
+  alpha: number;
+  delta: number;
+  multiplicity: Multiplicity;
+  serialAlpha: number;
+}
+
+/** The report's file name inside --out; the PNG charts go beside it. */
+export const REPORT_FILE = 'report.html';
+
+/** Registers `dicerig report <session>`: a self-contained HTML report of a stored session, with PNG charts beside it. */
+export function registerReportCommand(program: Command, io: CliIo): void {
+  program
+    .command('report')
+    .summary('write a self-contained HTML report (and PNG charts) of a stored session')
+    .description(
+      'Analyses a session from the roll store as `dicerig analyze` would and writes DIR/report.html: per die the verdict and what it means, ' +
+        'face and symbol frequencies against the expected odds with simultaneous intervals, the anytime-valid evidence as rolls accumulated, ' +
+        'the transition heatmap and the game figures; per session the rig health, homogeneity across dice and a table to print for a ' +
+        'tournament organiser. The page needs no network; each chart is also written as a PNG beside it.',
+    )
+    .argument('<session>', 'session id or name')
+    .option('--db <path>', 'roll store file (default: $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)')
+    .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>)')
+    .option('--json', 'print what was written and the verdicts as JSON')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
+    .option('--alpha <p>', 'error rate of each verdict', probabilityArg, 0.05)
+    .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability)', probabilityArg, 0.03)
+    .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
+    .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks', probabilityArg, 0.01)
+    .action((sessionKey: string, flags: ReportFlags) => {
+      const report = readReport(sessionKey, flags);
+      const charts = reportCharts(report);
+      const dir = flags.out ?? `dicerig-report-${report.session.id}`;
+      mkdirSync(dir, { recursive: true });
+      const html = join(dir, REPORT_FILE);
+      writeFileSync(html, renderReportHtml(report, charts));
+      const pngs = charts.map((c) => {
+        const file = join(dir, c.fileName);
+        writeFileSync(file, sceneToPng(c.scene));
+        return file;
+      });
+      io.out(flags.json ? `${toJson(reportJson(report, html, pngs))}\n` : reportText(report, html, pngs.length));
+    });
+}
+
+function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
+  const store = RollStore.open(flags.db ?? defaultDatabasePath(process.env, process.platform), { mustExist: true });
+  try {
+    const session = store.findSession(sessionKey);
+    const series = store.dieRolls(session.id);
+    const dice = loadDice(flags.diceFile);
+    const rolls = sessionDieLogs(series, sessionTitle(session)).map((log) => resolveDieRolls(log, dice));
+    const channels = new Map(series.map((s) => [s.die.label, [...new Set(s.channels.filter((c) => c !== null))].sort((x, y) => x - y)]));
+    return buildSessionReport(
+      {
+        session,
+        rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
+        counts: store.counts(session.id),
+        events: store.events(session.id),
+        rolls,
+        channels,
+        generatedAt: Date.now(),
+      },
+      { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha },
+    );
+  } finally {
+    store.close();
+  }
+}
+
+function reportText(report: SessionReport, html: string, charts: number): string {
+  const s = report.session;
+  const rolls = report.dice.reduce((n, d) => n + d.analysis.n, 0);
+  const lines = [
+    `Report of ${sessionTitle(s)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(rolls)} counted rolls.`,
+    renderTable(
+      ['die', 'verdict', 'rolls', 'certified ±'],
+      report.dice.map((d) => [d.analysis.label, verdictLabel(d.analysis.verdict), formatCount(d.analysis.n), fixed(d.certifiedBound)]),
+      2,
+      '  ',
+    ).trimEnd(),
+    `Wrote ${html} and ${charts} PNG charts beside it.`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function reportJson(report: SessionReport, html: string, charts: readonly string[]) {
+  const s = report.session;
+  return {
+    html,
+    charts,
+    session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
+    settings: { alpha: report.analysis.alpha, delta: report.analysis.delta, multiplicity: report.analysis.multiplicity, serialAlpha: report.analysis.serialAlpha },
+    dice: report.dice.map((d) => ({
+      label: d.analysis.label,
+      type: d.analysis.die.id,
+      rolls: d.analysis.n,
+      verdict: d.analysis.verdict.kind,
+      sentence: d.analysis.sentence,
+      certifiedWithin: d.certifiedBound,
+      anytime: d.analysis.anytime,
+      game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
+    })),
+    rigHealth: report.rigHealth,
+  };
+}

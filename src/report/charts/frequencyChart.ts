@@ -1,0 +1,72 @@
+import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
+import { formatCount, formatProbability } from '../../stats/verdict.js';
+import { legend, yAxis } from '../chart/axes.js';
+import { PALETTE } from '../chart/palette.js';
+import { linearScale, niceTicks } from '../chart/scale.js';
+import type { Scene, Shape } from '../chart/scene.js';
+
+export const FREQUENCY_CHART_SIZE = { width: 640, height: 320 } as const;
+
+/**
+ * Observed proportion of each face (or symbol) as a bar, its simultaneous
+ * interval as a whisker and the expected odds as a line across the bar. A bar
+ * whose interval misses the expected line is drawn in the warning colour.
+ */
+export function frequencyChart(level: LevelAnalysis, title: string, alpha: number): Scene {
+  const { width, height } = FREQUENCY_CHART_SIZE;
+  const k = level.labels.length;
+  const left = 60;
+  const right = width - 16;
+  const top = 52;
+  const bottom = height - 58;
+  const observed = level.counts.map((c) => (level.n > 0 ? c / level.n : 0));
+  const highest = Math.max(...level.intervals.map((iv) => iv.upper), ...level.expected, ...observed);
+  const ticks = niceTicks(0, Math.min(1, highest * 1.05), 5);
+  const y = linearScale(0, ticks[ticks.length - 1] as number, bottom, top);
+  const band = (right - left) / k;
+  const barWidth = Math.min(56, band * 0.56);
+  const rotateLabels = band < 56;
+  const shapes: Shape[] = [
+    { kind: 'text', x: left, y: 20, text: title, size: 15, fill: PALETTE.ink, bold: true },
+    ...yAxis(y, ticks, left, right, 'share of rolls'),
+    ...legend(left, 40, [
+      { kind: 'swatch', colour: PALETTE.bar, text: 'observed' },
+      { kind: 'swatch', colour: PALETTE.barOff, text: 'interval misses expected' },
+      { kind: 'line', colour: PALETTE.expected, text: 'expected' },
+      { kind: 'whisker', colour: PALETTE.interval, text: `${Math.round((1 - alpha) * 100)}% simultaneous interval` },
+    ]),
+  ];
+  level.labels.forEach((label, i) => {
+    const cx = left + band * (i + 0.5);
+    const iv = level.intervals[i] as { lower: number; upper: number };
+    const expected = level.expected[i] as number;
+    const obs = observed[i] as number;
+    const off = expected < iv.lower || expected > iv.upper;
+    shapes.push({
+      kind: 'rect',
+      x: cx - barWidth / 2,
+      y: y(obs),
+      width: barWidth,
+      height: Math.max(0, y(0) - y(obs)),
+      fill: off ? PALETTE.barOff : PALETTE.bar,
+      data: { role: 'bar', label, observed: obs, expected, lower: iv.lower, upper: iv.upper, count: level.counts[i] as number },
+    });
+    const cap = barWidth * 0.3;
+    shapes.push(
+      { kind: 'line', x1: cx, y1: y(iv.lower), x2: cx, y2: y(iv.upper), stroke: PALETTE.interval, width: 1.5, data: { role: 'interval', label } },
+      { kind: 'line', x1: cx - cap, y1: y(iv.lower), x2: cx + cap, y2: y(iv.lower), stroke: PALETTE.interval, width: 1.5 },
+      { kind: 'line', x1: cx - cap, y1: y(iv.upper), x2: cx + cap, y2: y(iv.upper), stroke: PALETTE.interval, width: 1.5 },
+      { kind: 'line', x1: cx - band * 0.42, y1: y(expected), x2: cx + band * 0.42, y2: y(expected), stroke: PALETTE.expected, width: 3, data: { role: 'expected', label, value: expected } },
+    );
+    const labelY = bottom + 16;
+    shapes.push(
+      rotateLabels
+        ? { kind: 'text', x: cx + 4, y: labelY, text: label, size: 11, fill: PALETTE.ink, anchor: 'end', rotate: -35 }
+        : { kind: 'text', x: cx, y: labelY, text: label, size: 12, fill: PALETTE.ink, anchor: 'middle' },
+    );
+    if (!rotateLabels) {
+      shapes.push({ kind: 'text', x: cx, y: labelY + 15, text: `${formatProbability(obs)} (${formatCount(level.counts[i] as number)})`, size: 10, fill: PALETTE.muted, anchor: 'middle' });
+    }
+  });
+  return { width, height, title, background: PALETTE.background, shapes };
+}

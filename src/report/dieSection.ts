@@ -1,0 +1,126 @@
+import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
+import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
+import { fixed, signedPercent } from '../cli/format/table.js';
+import { formatCount, formatLogScientific } from '../stats/verdict.js';
+import { sceneToSvg } from './chart/svg.js';
+import { escapeHtml } from './escape.js';
+import { htmlTable } from './htmlTable.js';
+import { verdictLabel } from './organiserTable.js';
+import type { ReportChart } from './reportCharts.js';
+import type { DieReport } from './sessionReport.js';
+import { verdictBadge, verdictClass } from './verdictBadge.js';
+
+const CAPTIONS: Record<ReportChart['kind'], string> = {
+  symbols: 'Bars: share of rolls per symbol; orange line: the published odds; whiskers: intervals that hold for all symbols at once.',
+  faces: 'The same per physical face: a single heavy face shows here long before it shows by symbol.',
+  evidence: 'Anytime-valid e-value against the published symbol odds: valid however early the rolling stopped. Crossing the dashed line is an UNFAIR verdict. A bias between faces of one symbol shows in the face test, not here.',
+  transitions: 'Counts of each roll after each roll; colour: how far a cell is from what independent tumbles give. A rig that does not tumble lights up the diagonal.',
+  game: 'What the die does in play: each figure’s difference from its expected rate, with its interval.',
+};
+
+/** One die's section: verdict and what it means, its charts, and the numbers behind them. */
+export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Analysis): string {
+  const die = d.analysis;
+  const v = die.verdict;
+  const channels = d.channels.length > 0 ? ` · channel${d.channels.length === 1 ? '' : 's'} ${d.channels.join(', ')}` : '';
+  const figures = charts
+    .map(
+      (c) =>
+        `<figure data-chart="${c.kind}">${sceneToSvg(c.scene, c.id)}` +
+        `<figcaption><span>${escapeHtml(CAPTIONS[c.kind])}</span><a class="png-link" href="${escapeHtml(c.fileName)}">PNG</a></figcaption></figure>`,
+    )
+    .join('\n');
+  return `<section class="die" id="die-${d.key}" data-die="${escapeHtml(die.label)}" data-verdict="${v.kind}">
+<h2>${escapeHtml(die.label)} ${verdictBadge(v.kind, verdictLabel(v))}</h2>
+<p class="die-meta">${escapeHtml(die.die.name)} · ${formatCount(die.n)} counted rolls${channels}</p>
+<div class="meaning ${verdictClass(v.kind)}">${d.meaning.map((m) => `<p>${escapeHtml(m)}</p>`).join('')}</div>
+<p class="sentence">${escapeHtml(die.sentence)}</p>
+<div class="charts">
+${figures}
+</div>
+<h3>The numbers</h3>
+${levelTable(die, die.symbol, a)}
+${die.face ? levelTable(die, die.face, a) : ''}
+${gameTable(die, a)}
+${evidenceLine(d)}
+<h3>Rig checks on this die’s rolls</h3>
+${serialTable(die)}
+</section>`;
+}
+
+function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis): string {
+  const adjusted = d.adjusted.find((x) => x.analysis === l);
+  const rows = l.labels.map((label, i) => {
+    const iv = l.intervals[i] as { lower: number; upper: number };
+    const observed = l.n > 0 ? (l.counts[i] as number) / l.n : Number.NaN;
+    return {
+      attrs: { 'data-level': l.level, 'data-label': label },
+      cells: [
+        label,
+        { text: formatCount(l.counts[i] as number), num: true, attrs: { 'data-col': 'count' } },
+        { text: fixed(observed), num: true, attrs: { 'data-col': 'observed' } },
+        { text: fixed(l.expected[i] as number), num: true, attrs: { 'data-col': 'expected' } },
+        { text: `${fixed(iv.lower)}–${fixed(iv.upper)}`, num: true, attrs: { 'data-col': 'interval' } },
+        { text: signedPercent(l.relativeDeviations[i] as number), num: true, attrs: { 'data-col': 'deviation' } },
+      ],
+    };
+  });
+  const exact = l.exact ? `; exact multinomial p = ${formatLogScientific(l.exact.logP)}` : '';
+  const test =
+    `By ${l.level}: Pearson X² = ${fixed(l.pearson.statistic, 2)} (${l.pearson.df} df), p = ${formatLogScientific(l.pearson.logP)}; ` +
+    `G-test p = ${formatLogScientific(l.g.logP)}${exact}; adjusted p (${a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg'} over ${a.family} tests) = ` +
+    `${adjusted ? formatLogScientific(adjusted.adjustedLogP) : '?'}; Cohen's w = ${fixed(l.cohensW)}.`;
+  return (
+    htmlTable(
+      [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${Math.round((1 - a.alpha) * 100)}% simultaneous`, num: true }, { text: 'deviation', num: true }],
+      rows,
+      `level-table level-${l.level}`,
+    ) + `\n<p class="note" data-test="${l.level}">${escapeHtml(test)}</p>`
+  );
+}
+
+function gameTable(d: DieAnalysis, a: Analysis): string {
+  if (d.game.length === 0) return '';
+  const rows = d.game.map((g) => ({
+    attrs: { 'data-figure': g.figure.name },
+    cells: [
+      g.figure.description,
+      { text: fixed(g.result.rate), num: true, attrs: { 'data-col': 'rate' } },
+      { text: fixed(g.result.expected), num: true, attrs: { 'data-col': 'expected' } },
+      { text: `${g.result.delta >= 0 ? '+' : ''}${fixed(g.result.delta)} (${signedPercent(g.result.relative)})`, num: true, attrs: { 'data-col': 'delta' } },
+      { text: `${fixed(g.result.interval.lower)}–${fixed(g.result.interval.upper)}`, num: true, attrs: { 'data-col': 'interval' } },
+    ],
+  }));
+  return htmlTable(
+    ['in play', { text: 'rate', num: true }, { text: 'expected', num: true }, { text: 'difference', num: true }, { text: `${Math.round((1 - a.alpha) * 100)}% interval`, num: true }],
+    rows,
+    'game-table',
+  );
+}
+
+function evidenceLine(d: DieReport): string {
+  const e = d.evidence;
+  if (e.unavailable !== undefined) return `<p class="note">Anytime-valid test: not available (${escapeHtml(e.unavailable)}).</p>`;
+  const decided = e.decidedAt !== null ? `${e.decision} at roll ${formatCount(e.decidedAt)}` : 'no decision yet';
+  return (
+    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
+    `(UNFAIR once it reaches ${formatLogScientific(e.thresholdLogE)} = 1/α′, α′ = α / tests); ${escapeHtml(decided)}.</p>`
+  );
+}
+
+function serialTable(d: DieAnalysis): string {
+  const rows = d.serial.checks.map((c) => {
+    const failed = !c.skipped && c.adjustedP <= d.serial.alpha;
+    return {
+      attrs: { 'data-check': c.name },
+      cells: [
+        c.name,
+        { text: c.skipped ? '—' : formatLogScientific(c.logP), num: true },
+        { text: c.skipped ? '—' : formatLogScientific(Math.log(c.adjustedP)), num: true },
+        { text: c.skipped ? 'skipped' : failed ? 'FAILED' : 'passed', className: failed ? 'failed' : '' },
+        c.detail,
+      ],
+    };
+  });
+  return htmlTable(['check', { text: 'p', num: true }, { text: 'Holm p', num: true }, 'result', 'detail'], rows, 'checks');
+}

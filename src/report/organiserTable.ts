@@ -1,0 +1,45 @@
+import { fixed, signedPercent } from '../cli/format/table.js';
+import { formatCount, formatLogScientific, formatProbability, type Verdict } from '../stats/verdict.js';
+import { escapeHtml } from './escape.js';
+import { htmlTable, type Row } from './htmlTable.js';
+import type { SessionReport } from './sessionReport.js';
+import { verdictBadge } from './verdictBadge.js';
+
+/** The verdict as the vocabulary writes it: `FAIR_WITHIN(0.03)`, else the kind. */
+export function verdictLabel(v: Verdict): string {
+  return v.kind === 'FAIR_WITHIN' ? `FAIR_WITHIN(${formatProbability(v.delta)})` : v.kind;
+}
+
+/**
+ * The table a tournament organiser prints: one row per die with its rolls,
+ * verdict, the deviation it is certified within, and what it does in play.
+ */
+export function organiserTable(report: SessionReport): string {
+  const rows = report.dice.map((d): Row => {
+    const a = d.analysis;
+    const game = a.game
+      .map(
+        (g) =>
+          `<div data-figure="${escapeHtml(g.figure.name)}">${escapeHtml(g.figure.description)}: <strong>${fixed(g.result.rate)}</strong> ` +
+          `<span class="note">(${fixed(g.result.expected)} expected, ${escapeHtml(signedPercent(g.result.relative))})</span></div>`,
+      )
+      .join('');
+    return {
+      attrs: { 'data-die': a.label },
+      cells: [
+        { html: `<a href="#die-${d.key}">${escapeHtml(a.label)}</a>`, attrs: { 'data-col': 'die' } },
+        { text: a.die.id, attrs: { 'data-col': 'type' } },
+        { text: formatCount(a.n), num: true, attrs: { 'data-col': 'rolls' } },
+        { html: verdictBadge(a.verdict.kind, verdictLabel(a.verdict)), attrs: { 'data-col': 'verdict' } },
+        { text: `±${fixed(d.certifiedBound)}`, num: true, attrs: { 'data-col': 'certified', 'data-value': d.certifiedBound } },
+        { html: game || '<span class="note">none for this die type</span>', className: 'game', attrs: { 'data-col': 'game' } },
+        { text: formatLogScientific(a.anytime.logE), num: true, attrs: { 'data-col': 'e-value' } },
+      ],
+    };
+  });
+  return htmlTable(
+    ['die', 'type', { text: 'rolls', num: true }, 'verdict', { text: 'certified within', num: true }, 'in play, per die', { text: 'e-value', num: true }],
+    rows,
+    'organiser-table',
+  );
+}

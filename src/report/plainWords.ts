@@ -1,0 +1,66 @@
+import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
+import { signedPercent } from '../cli/format/table.js';
+import { formatCount, formatLogScientific, formatProbability } from '../stats/verdict.js';
+
+/**
+ * What a die's verdict means for a player, in plain words: a few sentences,
+ * each a complete thought, with the numbers that back it. Never says "fair"
+ * without the margin it was certified to.
+ */
+export function verdictMeaning(d: DieAnalysis, a: Analysis): string[] {
+  const v = d.verdict;
+  const confidence = `${Number((100 * (1 - a.alpha)).toPrecision(3))} %`;
+  const play = d.game[0];
+  const inPlay = play
+    ? `In play, ${play.figure.description}: ${formatProbability(play.result.rate)} instead of ${formatProbability(play.result.expected)} (${signedPercent(play.result.relative)}).`
+    : undefined;
+  switch (v.kind) {
+    case 'UNFAIR': {
+      const lead = v.drivers[0];
+      const out = [
+        'This die does not roll its published odds.',
+        lead
+          ? `${lead.label} comes up ${formatProbability(lead.observed)} of the time instead of ${formatProbability(lead.expected)}` +
+            (lead.expected > 0 ? ` (${signedPercent(lead.observed / lead.expected - 1)}).` : '.')
+          : '',
+        `A fair die would show a difference this large by chance with probability ${formatLogScientific(v.evidence.logP)} at most, ` +
+          `after allowing for the ${a.family} test${a.family === 1 ? '' : 's'} in this report.`,
+      ];
+      if (inPlay) out.push(inPlay);
+      out.push('Keep it out of games where fairness matters.');
+      return out.filter((s) => s !== '');
+    }
+    case 'FAIR_WITHIN':
+      return [
+        `Every ${d.face ? 'face and symbol' : 'face'} of this die comes up within ±${formatProbability(v.delta)} of its published odds, ` +
+          `with ${confidence} confidence for all of them at once; the largest deviation still possible is ${formatProbability(v.certifiedDelta)}.`,
+        ...(inPlay ? [inPlay] : []),
+        'That is as close to "fair" as rolling can show: no number of rolls proves a die perfect, only that any bias is smaller than this margin.',
+      ];
+    case 'INCONCLUSIVE': {
+      const out = [`${formatCount(v.n)} rolls are not enough to decide either way. This is not a finding that the die is fair.`];
+      if (v.rollsNeeded !== null && v.target === 'FAIR_WITHIN') {
+        out.push(`About ${formatCount(roughly(v.rollsNeeded))} more rolls would certify it within ±${formatProbability(v.delta)}, if the proportions seen so far hold.`);
+      } else if (v.rollsNeeded !== null && v.target === 'UNFAIR') {
+        const lead = v.leadingDeviation;
+        const holds = lead ? ` if ${lead.label} keeps coming up ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
+        out.push(`About ${formatCount(roughly(v.rollsNeeded))} more rolls would show it unfair${holds}.`);
+      } else {
+        out.push('If the proportions seen so far hold, no practical number of rolls would decide it.');
+      }
+      if (inPlay) out.push(inPlay);
+      return out;
+    }
+    case 'RIG_SUSPECT':
+      return [
+        'The rolls of this die depend on the roll before, which independent tumbles never do: the rig may not be tumbling it properly.',
+        `Failed check${v.failedChecks.length === 1 ? '' : 's'}: ${v.failedChecks.map((c) => `${c.name} (${c.detail})`).join('; ')}.`,
+        'No verdict on the die itself can be trusted until the rig is fixed and the die re-rolled; the figures below are for diagnosis only.',
+      ];
+  }
+}
+
+/** A projection to two significant figures: it rests on an assumption, so more digits would claim too much. */
+function roughly(n: number): number {
+  return n < 100 ? Math.ceil(n) : Number(n.toPrecision(2));
+}

@@ -1,0 +1,87 @@
+import { formatCount, formatLogScientific } from '../stats/verdict.js';
+import { VERSION } from '../version.js';
+import { dieSection } from './dieSection.js';
+import { escapeHtml } from './escape.js';
+import { organiserTable } from './organiserTable.js';
+import type { ReportChart } from './reportCharts.js';
+import { REPORT_CSS } from './reportCss.js';
+import { homogeneitySection, methodSection, rigHealthSection } from './sessionSections.js';
+import { sessionTitle, type SessionReport } from './sessionReport.js';
+
+/**
+ * The report as one self-contained HTML page: inline CSS and SVG charts, no
+ * script, and a content security policy that forbids every network request,
+ * so it opens the same from a USB stick as from a web server.
+ */
+export function renderReportHtml(report: SessionReport, charts: readonly ReportChart[]): string {
+  const s = report.session;
+  const title = `Dice report: ${sessionTitle(s)}`;
+  const dieLinks = report.dice.map((d) => `<a href="#die-${d.key}">${escapeHtml(d.analysis.label)}</a>`).join('');
+  const a = report.analysis;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="dicerig ${VERSION}">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<header>
+${provenance(report)}
+<h1>${escapeHtml(title)}</h1>
+${metaList(report)}
+<nav class="toc"><a href="#summary">Verdicts</a>${dieLinks}<a href="#rig-health">Rig health</a><a href="#homogeneity">Are the dice alike?</a><a href="#method">How to read this</a></nav>
+</header>
+<main>
+<section id="summary">
+<h2>Verdicts</h2>
+<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. <em>Certified within</em>: the largest deviation from the published odds any face could still have (${Math.round((1 - a.alpha) * 100)}% simultaneous). <em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>
+${organiserTable(report)}
+<p class="sign">${escapeHtml(sessionTitle(s))}, hash-chain head <span class="hash">${escapeHtml(s.headHash.slice(0, 16))}</span>: <code>dicerig verify</code> shows whether a roll was changed since.</p>
+<p class="signature"><span>Checked by<span class="blank"></span></span><span>Date<span class="blank"></span></span></p>
+</section>
+${report.dice.map((d) => dieSection(d, charts.filter((c) => c.dieKey === d.key), a)).join('\n')}
+${rigHealthSection(report)}
+${homogeneitySection(report)}
+${methodSection(report)}
+</main>
+<footer>Made by dicerig ${VERSION} on ${escapeHtml(formatUtc(report.generatedAt))}. Rolls recorded by dicerig ${escapeHtml(s.softwareVersion)}.</footer>
+</body>
+</html>
+`;
+}
+
+function provenance(report: SessionReport): string {
+  const s = report.session;
+  const imported = s.origin === 'import' ? ' Imported from roll logs.' : '';
+  if (s.simulated) {
+    return (
+      `<p class="provenance simulated" id="provenance" data-simulated="true"><strong>SIMULATED SESSION.</strong> Every roll in this report comes from a simulation, ` +
+      `not from physical dice: it shows how the checks work and says nothing about any real die.${imported}</p>`
+    );
+  }
+  const rig = report.rig ? ` on rig ${escapeHtml(report.rig.rigId)} (${escapeHtml(report.rig.driver)} driver, firmware ${escapeHtml(report.rig.firmware)})` : '';
+  return `<p class="provenance real" id="provenance" data-simulated="false"><strong>Real dice.</strong> The rolls in this report were recorded from physical dice${rig}.${imported}</p>`;
+}
+
+function metaList(report: SessionReport): string {
+  const s = report.session;
+  const c = report.rigHealth.counts;
+  const items: [string, string][] = [
+    ['started', formatUtc(s.startedAt)],
+    [s.endedAt === null ? 'state' : `${s.state}`, s.endedAt === null ? `${s.state} (not ended)` : formatUtc(s.endedAt)],
+    ['dice', formatCount(report.dice.length)],
+    ['throws', formatCount(c.throws)],
+    ['counted rolls', formatCount(c.countedRolls)],
+    ['rig', report.rig ? `${report.rig.rigId} (${report.rig.driver})` : s.origin === 'import' ? 'imported' : 'not recorded'],
+  ];
+  return `<dl class="meta">${items.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>`;
+}
+
+/** A time as `2023-11-14 22:13:20 UTC` (the report is read in other time zones than it was made in). */
+export function formatUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,89 @@
+import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } from '../analysis/analyze.js';
+import type { DieRolls } from '../analysis/dieRolls.js';
+import { InputError } from '../errors.js';
+import { largestDeviationBound } from '../stats/intervals.js';
+import type { EventRecord, RigRecord, SessionCounts, SessionRecord } from '../store/records.js';
+import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';
+import { fileKeys } from './fileKeys.js';
+import { verdictMeaning } from './plainWords.js';
+import { rigHealth, type RigHealth } from './rigHealth.js';
+import { transitionTable, type TransitionTable } from './transitionTable.js';
+
+/** Everything a session report is made from, read from the store by the caller. */
+export interface ReportInput {
+  readonly session: SessionRecord;
+  readonly rig: RigRecord | null;
+  readonly counts: SessionCounts;
+  readonly events: readonly EventRecord[];
+  /** Each die's counted rolls in throw order (as `analyze` reads them). */
+  readonly rolls: readonly DieRolls[];
+  /** Channels each die was rolled in, by label (absent when unknown). */
+  readonly channels?: ReadonlyMap<string, readonly number[]>;
+  /** When the report is made (ms since the epoch), printed on it. */
+  readonly generatedAt: number;
+}
+
+export interface DieReport {
+  readonly analysis: DieAnalysis;
+  /** Unique, file-name and HTML-id safe key of the die. */
+  readonly key: string;
+  readonly channels: readonly number[];
+  /**
+   * The largest distance any face or symbol's true probability can still be
+   * from its expected odds (Goodman simultaneous bound, worst level): what the
+   * organiser can certify about this die.
+   */
+  readonly certifiedBound: number;
+  readonly evidence: EvidenceTrace;
+  readonly transitions: TransitionTable;
+  /** The verdict in plain words. */
+  readonly meaning: readonly string[];
+}
+
+export interface SessionReport {
+  readonly session: SessionRecord;
+  readonly rig: RigRecord | null;
+  readonly generatedAt: number;
+  readonly analysis: Analysis;
+  readonly dice: readonly DieReport[];
+  readonly rigHealth: RigHealth;
+}
+
+/** `session 3 (demo)`, or `session 3` when it has no name. */
+export function sessionTitle(s: Pick<SessionRecord, 'id' | 'name'>): string {
+  return `session ${s.id}${s.name !== null ? ` (${s.name})` : ''}`;
+}
+
+/**
+ * Analyses a session's dice as `dicerig analyze` would, and adds what the
+ * report shows beyond it: each die's evidence trace, transition table,
+ * certified bound and plain-words meaning, and the rig's health. Throws an
+ * InputError for a session with no counted rolls.
+ */
+export function buildSessionReport(input: ReportInput, options: AnalyzeOptions = {}): SessionReport {
+  const { session, counts } = input;
+  if (input.rolls.length === 0 || input.rolls.every((r) => r.symbols.length === 0)) {
+    const throws =
+      counts.throws === 0 ? 'it has no throws yet' : `it has ${counts.throws} throw${counts.throws === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.void} void, ${counts.rerolled} rerolled`;
+    throw new InputError(`${sessionTitle(session)} has no counted rolls (${throws}), so there is nothing to report yet.`);
+  }
+  const analysis = analyzeDice(input.rolls, options);
+  const keys = fileKeys(analysis.dice.map((d) => d.label));
+  const dice = analysis.dice.map((d, i): DieReport => {
+    const r = input.rolls[i] as DieRolls;
+    const levels = d.face ? [d.symbol, d.face] : [d.symbol];
+    const sequence = r.faces ?? r.symbols;
+    // The heatmap shows the table the serial check tested: faces when they were read, else symbols.
+    const labels = r.faces ? r.die.faces.map((f) => f.id) : r.die.symbols;
+    return {
+      analysis: d,
+      key: keys[i] as string,
+      channels: input.channels?.get(d.label) ?? [],
+      certifiedBound: Math.max(...levels.map((l) => largestDeviationBound(l.expected, l.intervals))),
+      evidence: evidenceTrace(r.symbols, d.symbol.expected, { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family }),
+      transitions: transitionTable(sequence, labels, r.faces ? 'face' : 'symbol'),
+      meaning: verdictMeaning(d, analysis),
+    };
+  });
+  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events) };
+}

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureStore, type Fixture } from '../report/support/fixtureStore.js';
+import { runCli } from './runCli.js';
+
+let fixture: Fixture;
+
+beforeAll(() => {
+  fixture = fixtureStore();
+});
+
+afterAll(() => rmSync(fixture.dir, { recursive: true, force: true }));
+
+interface ReportJson {
+  html: string;
+  charts: string[];
+  session: { id: number; name: string; simulated: boolean };
+  dice: { label: string; verdict: string; rolls: number; certifiedWithin: number }[];
+}
+
+describe('dicerig report', () => {
+  it('writes report.html and one PNG per chart into --out, and lists the verdicts', async () => {
+    const out = join(fixture.dir, 'by-name');
+    const r = await runCli('report', 'demo-loaded', '--db', fixture.db, '--out', out);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Report of session 1 \(demo-loaded\), SIMULATED: 4 dice, 6,000 counted rolls\.\n/);
+    expect(r.out).toMatch(/^ {2}R2 {3}UNFAIR +1,500 +0\.\d{3}$/m);
+    const files = readdirSync(out).sort();
+    expect(files).toContain('report.html');
+    // Per die: symbols, faces, evidence, transitions, game.
+    expect(files.filter((f) => f.endsWith('.png'))).toHaveLength(4 * 5);
+    expect(r.out).toContain(`Wrote ${join(out, 'report.html')} and 20 PNG charts beside it.`);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<title>Dice report: session 1 (demo-loaded)</title>');
+    for (const png of files.filter((f) => f.endsWith('.png'))) expect(html).toContain(`href="${png}"`);
+  });
+
+  it('prints what it wrote and the verdicts as JSON with --json, and the PNGs it names are images', async () => {
+    const out = join(fixture.dir, 'json');
+    const r = await runCli('report', '2', '--db', fixture.db, '--out', out, '--json');
+    expect(r.err).toBe('');
+    const json = JSON.parse(r.out) as ReportJson;
+    expect(json.session).toMatchObject({ id: 2, name: 'real-600', simulated: false });
+    expect(json.dice.map((d) => d.label)).toEqual(['R1', 'R2', 'G1', 'G2']);
+    expect(json.dice.find((d) => d.label === 'R2')?.verdict).toBe('UNFAIR');
+    expect(json.dice.every((d) => d.rolls === 600)).toBe(true);
+    expect(existsSync(json.html)).toBe(true);
+    expect(json.charts).toHaveLength(20);
+    const meta = await sharp(json.charts[0] as string).metadata();
+    expect(meta.format).toBe('png');
+    expect(meta.width).toBeGreaterThan(0);
+  });
+
+  it('names the sessions the store holds when the session is unknown', async () => {
+    const r = await runCli('report', 'nope', '--db', fixture.db, '--out', join(fixture.dir, 'nope'));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: There is no session "nope" in ${fixture.db}; sessions: 1 (demo-loaded), 2 (real-600), 3 (all-void).\n`);
+    expect(existsSync(join(fixture.dir, 'nope'))).toBe(false);
+  });
+
+  it('says a session with no counted rolls has nothing to report, and writes nothing', async () => {
+    const r = await runCli('report', 'all-void', '--db', fixture.db, '--out', join(fixture.dir, 'empty'));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('dicerig: session 3 (all-void) has no counted rolls (it has 4 throws: 0 ok, 4 void, 0 rerolled), so there is nothing to report yet.\n');
+    expect(existsSync(join(fixture.dir, 'empty'))).toBe(false);
+  });
+
+  it('refuses a roll store that does not exist rather than creating one', async () => {
+    const db = join(fixture.dir, 'missing.db');
+    const r = await runCli('report', '1', '--db', db);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: There is no roll store at ${db}.\n`);
+    expect(existsSync(db)).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redAttackDie } from '../../src/dice/catalogue.js';
+import { seededRandom } from '../../src/stats/random.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { runCli } from '../cli/runCli.js';
+import { fixtureStore, START, type Fixture } from './support/fixtureStore.js';
+
+let fixture: Fixture;
+/** A second real session of R1 and R2 only, in the same store. */
+let again: number;
+
+beforeAll(() => {
+  fixture = fixtureStore();
+  const store = RollStore.open(fixture.db);
+  try {
+    const dice = ['R1', 'R2'].map((l) => store.findDie(l)).filter((d) => d !== undefined);
+    const s = store.createSession({ name: 'real-again', config: {}, simulated: false, startedAt: START + 9e8 });
+    for (let n = 0; n < 40; n++) {
+      store.recordThrow(s.id, {
+        startedAt: START + 9e8 + n * 1000,
+        endedAt: START + 9e8 + n * 1000 + 500,
+        status: 'ok',
+        rolls: dice.map((d, i) => ({ dieId: d.id, channel: i, faceId: n % 2 === 0 ? 'focus-1' : 'blank-2', symbol: n % 2 === 0 ? 'focus' : 'blank' })),
+      });
+    }
+    again = s.id;
+  } finally {
+    store.close();
+  }
+});
+
+afterAll(() => rmSync(fixture.dir, { recursive: true, force: true }));
+
+interface PoolJson {
+  type: string;
+  sessions?: { id: number; name: string; simulated: boolean }[];
+  pool: { label: string; rolls: number; score: number }[];
+  ranking: { label: string; rolls: number }[];
+  excluded: { label: string; reason: string }[];
+  certifiedDelta: number;
+}
+
+async function pool(...args: string[]): Promise<PoolJson> {
+  const r = await runCli('pool', ...args, '--json');
+  expect(r.err).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out) as PoolJson;
+}
+
+describe('dicerig pool from sessions in the store', () => {
+  it('pools the dice of a session by its name, leaving the loaded die out', async () => {
+    const json = await pool('real-600', '--db', fixture.db, '--size', '1', '--colour', 'red');
+    expect(json.sessions).toEqual([{ id: fixture.sessions.real.id, name: 'real-600', simulated: false }]);
+    expect(json.pool.map((d) => d.label)).toEqual(['R1']);
+    expect(json.excluded).toEqual([{ label: 'R2', reason: 'rejected as unfair after multiplicity control' }]);
+    expect(json.pool[0]?.rolls).toBe(fixture.sessions.real.ok);
+    expect(json.certifiedDelta).toBe(json.pool[0]?.score);
+  });
+
+  it('joins a die’s rolls across sessions given by id and name', async () => {
+    const json = await pool(String(fixture.sessions.real.id), 'real-again', '--db', fixture.db, '--size', '1', '--colour', 'red', '--alpha', '0.01');
+    const rolls = Object.fromEntries([...json.ranking, ...json.pool].map((d) => [d.label, d.rolls]));
+    expect(rolls.R1).toBe(fixture.sessions.real.ok + 40);
+  });
+
+  it('still reads roll-log files, also next to sessions', async () => {
+    const file = join(fixture.dir, 'extra.csv');
+    const random = seededRandom(5);
+    const faces = redAttackDie.faces.map((f) => f.id);
+    writeFileSync(file, `die,type,face\n${Array.from({ length: 200 }, () => `X9,red,${faces[Math.floor(random() * 8)]}`).join('\n')}\n`);
+    const json = await pool(file, 'real-600', '--db', fixture.db, '--size', '2', '--colour', 'red');
+    expect(json.ranking.map((d) => d.label).sort()).toEqual(['R1', 'X9']);
+    const text = await runCli('pool', file, 'real-600', '--db', fixture.db, '--size', '1', '--colour', 'red');
+    expect(text.out.split('\n')[0]).toBe(`From session ${fixture.sessions.real.id} (real-600).`);
+  });
+
+  it('never pools simulated rolls with real ones', async () => {
+    const r = await runCli('pool', 'demo-loaded', 'real-600', '--db', fixture.db, '--size', '1', '--colour', 'red');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `dicerig: session ${fixture.sessions.main.id} (demo-loaded) is simulated and cannot be pooled with session ${fixture.sessions.real.id} (real-600): simulated rolls never mix with real ones\n`,
+    );
+  });
+
+  it('says a simulated session’s pool is simulated', async () => {
+    const r = await runCli('pool', 'demo-loaded', '--db', fixture.db, '--size', '1', '--colour', 'red');
+    expect(r.err).toBe('');
+    expect(r.out.split('\n')[0]).toBe(`From session ${fixture.sessions.main.id} (demo-loaded) (SIMULATED rolls: not evidence about real dice).`);
+  });
+
+  it('names the argument that is neither a file nor a session, and the sessions there are', async () => {
+    const r = await runCli('pool', 'no-such-thing', '--db', fixture.db, '--size', '1');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `dicerig: no-such-thing: no such file, and there is no session "no-such-thing" in ${fixture.db}; sessions: 1 (demo-loaded), 2 (real-600), 3 (all-void), ${again} (real-again).\n`,
+    );
+    const none = await runCli('pool', 'x.csv', '--db', join(fixture.dir, 'absent.db'), '--size', '1');
+    expect(none.err).toBe(`dicerig: x.csv: no such file, and no roll store to look it up in as a session (There is no roll store at ${join(fixture.dir, 'absent.db')}.)\n`);
+  });
+});
