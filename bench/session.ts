@@ -1,0 +1,121 @@
+/**
+ * Session figures on the simulated 4-channel rig with the simulated camera
+ * and the real vision pipeline, the store on a temporary file (synchronous=FULL):
+ *
+ * - host time per throw, excluding the rig and the camera (the loop's own
+ *   work: settle detection, vision, evidence, the store's commit, statistics
+ *   and events), per phase, with 4 dice; with the rest frame only, and with
+ *   every frame of the throw fed to the settle detector;
+ * - die-rolls per hour with settle detection against a fixed 2 s settle wait,
+ *   on the session clock (the rig's timing model: 2 × 600 ms servo holds, dice
+ *   at rest after a log-normal settle time, median 350 ms), and with the
+ *   measured host time added (a real rig waits for the host between throws).
+ *
+ * Prints; asserts nothing. These machines are shared: compare figures from one run.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkSessionConfig, type SessionConfigInput } from '../src/session/config.js';
+import { runSession, type HostPhase, type SessionResult } from '../src/session/runner.js';
+import { openSession } from '../src/session/setup.js';
+import { defaultSettleOptions } from '../src/vision/settle.js';
+import { median, percentile, report } from './measure.js';
+
+interface BenchRun {
+  readonly result: SessionResult;
+  readonly wallMs: number;
+}
+
+/** Runs `throws` throws of four fair D6s and stops. */
+async function benchSession(dir: string, name: string, throws: number, frames: 'rest' | 'all', settle: SessionConfigInput['settle']): Promise<BenchRun> {
+  const config = checkSessionConfig(
+    {
+      dice: ['A', 'B', 'C', 'D'].map((x) => ({ label: `bench-${name}-${x}`, type: 'd6' })),
+      rig: { driver: 'sim' },
+      camera: { source: 'sim', frames },
+      settle,
+      stopping: { budgetRolls: 1_000_000, rigCheckEvery: 250 },
+      seed: 17,
+      evidence: 'rerolls',
+    },
+    'bench',
+  );
+  const opened = await openSession({ config, dbPath: join(dir, `${name}.db`), wallNow: () => Date.now() });
+  const controller = new AbortController();
+  const t0 = performance.now();
+  try {
+    const result = await runSession(
+      {
+        rig: opened.rig,
+        camera: opened.camera,
+        readThrow: opened.readThrow,
+        store: opened.store,
+        clock: opened.clock,
+        timeOrigin: opened.timeOrigin,
+        stopwatch: () => performance.now(),
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'throw' && e.clock.runThrows >= throws) controller.abort();
+        },
+        ...(opened.evidence ? { evidence: opened.evidence } : {}),
+      },
+      opened.plan,
+    );
+    return { result, wallMs: performance.now() - t0 };
+  } finally {
+    await opened.close();
+  }
+}
+
+const fmt = (x: number, digits = 1): string => x.toFixed(digits);
+const count = (x: number): string => Math.round(x).toLocaleString('en-US');
+
+function hostRows(label: string, run: BenchRun): string[][] {
+  const r = run.result;
+  const host = r.hostMsPerThrow;
+  const n = host.length;
+  const phases = (Object.entries(r.hostPhaseMs) as [HostPhase, number][]).map(([k, v]) => `${k} ${fmt(v / n)}`).join(', ');
+  return [
+    [`${label}: median`, `${fmt(median(host))} ms`, `p90 ${fmt(percentile(host, 0.9))} ms over ${n} throws (target < 20 ms)`],
+    [`${label}: per phase (mean)`, '', phases],
+  ];
+}
+
+function rollsPerHour(run: BenchRun): { clock: number; withHost: number } {
+  const r = run.result;
+  const hostMs = r.hostMsPerThrow.reduce((a, b) => a + b, 0);
+  return { clock: (r.clock.runRolls * 3_600_000) / r.clock.elapsedMs, withHost: (r.clock.runRolls * 3_600_000) / (r.clock.elapsedMs + hostMs) };
+}
+
+export async function runSessionBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dicerig-session-bench-'));
+  try {
+    const rest = await benchSession(dir, 'rest', 200, 'rest', { mode: 'detect', timeoutMs: 5000 });
+    const all = await benchSession(dir, 'all', 30, 'all', { mode: 'detect', timeoutMs: 5000 });
+    const fixed = await benchSession(dir, 'fixed', 200, 'rest', { mode: 'fixed', waitMs: 2000 });
+    report('Session: host time per throw, 4 dice, rig and camera excluded', [
+      ...hostRows('rest frame only', rest),
+      ...hostRows('every frame (settle detector on each)', all),
+      [
+        'frames fed to the settle detector',
+        '',
+        `rest mode ${defaultSettleOptions.stillFrames + 1} a throw (one rendered), every frame ~${fmt(median(all.result.settleMs) / (1000 / 30) + defaultSettleOptions.stillFrames + 1, 0)} a throw`,
+      ],
+    ]);
+    const d = rollsPerHour(rest);
+    const f = rollsPerHour(fixed);
+    report('Session: die-rolls per hour on the simulated 4-channel rig (simulated camera, real vision)', [
+      ['settle detection', `${count(d.clock)} /h`, `median settle ${fmt(median(rest.result.settleMs), 0)} ms; ${count(d.withHost)} /h with the measured host time added`],
+      ['fixed 2 s wait', `${count(f.clock)} /h`, `${count(f.withHost)} /h with the measured host time added`],
+      ['gain of settle detection', `${fmt(((d.clock / f.clock) - 1) * 100, 0)} %`, `${fmt(((d.withHost / f.withHost) - 1) * 100, 0)} % with host time (target: at least 25 %)`],
+      ['re-tumbled (cocked) throws', '', `detect ${rest.result.totals.rerolled} of ${rest.result.totals.throws}, fixed ${fixed.result.totals.rerolled} of ${fixed.result.totals.throws}`],
+      ['wall time', '', `${fmt(rest.wallMs / 1000)} s for ${rest.result.totals.throws} throws (rest frames), ${fmt(all.wallMs / 1000)} s for ${all.result.totals.throws} (every frame)`],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run directly: `npx tsx bench/session.ts`.
+if (import.meta.url === `file://${process.argv[1]}`) await runSessionBench();

@@ -1,0 +1,83 @@
+import { Option, type Command } from 'commander';
+import { demoConfig, DEMO_BUDGET, DEMO_EMULATED_BUDGET, DEMO_LOAD_FACTOR, loadedDie, type DemoDice } from '../../session/demo.js';
+import type { SessionResult } from '../../session/runner.js';
+import { formatCount } from '../../stats/verdict.js';
+import type { CliIo } from '../main.js';
+import { nonNegativeIntArg, positiveIntArg } from '../options.js';
+import { runWithProgress, sessionDatabasePath, DB_HELP, type SessionOutputFlags } from './run.js';
+
+interface DemoFlags extends SessionOutputFlags {
+  seed: number;
+  emulated?: boolean;
+  db?: string;
+  budget?: number;
+  dice: DemoDice;
+  frames?: 'rest' | 'all';
+  resume?: string;
+}
+
+/** The closing words of a demo: which die was loaded and whether it was caught. */
+export function revealLoadedDie(result: SessionResult, loaded: { label: string; symbol: string; factor: number } | undefined): string {
+  if (!loaded) return '';
+  const die = result.dice.find((d) => d.label === loaded.label);
+  const caught = die?.verdict.kind === 'UNFAIR';
+  const others = result.dice.filter((d) => d.label !== loaded.label);
+  const falseAlarms = others.filter((d) => d.verdict.kind === 'UNFAIR');
+  const lines = [
+    `The loaded die was ${loaded.label} (${loaded.symbol} ${loaded.factor}x as likely as it should be): ${
+      caught
+        ? `flagged UNFAIR after ${formatCount(die?.decidedAt ?? die?.rolls ?? 0)} rolls`
+        : die?.decidedAt === null
+          ? `not flagged yet (undecided after ${formatCount(die.rolls)} rolls when the session ended)`
+          : `not flagged (${die?.verdict.kind ?? 'not rolled'})`
+    }.`,
+    falseAlarms.length === 0
+      ? `No fair die was flagged (${others.map((d) => `${d.label} ${d.verdict.kind}`).join(', ')}).`
+      : `A fair die was flagged: ${falseAlarms.map((d) => d.label).join(', ')} (a false alarm; each has at most a 0.1 % chance).`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Registers `dicerig demo`. */
+export function registerDemoCommand(program: Command, io: CliIo): void {
+  program
+    .command('demo')
+    .summary('a complete session with no hardware: four dice, one loaded, until each has a verdict')
+    .description(
+      'Runs a whole session with no hardware. By default the simulated rig on a simulated clock (thousands of throws take minutes, ' +
+        'with the durations a real rig would have), with --emulated the real firmware on the emulated board in real time (about 2 s a throw). ' +
+        `The simulated camera renders the dice and the real vision pipeline reads them. Four dice, one of them loaded (one result ${DEMO_LOAD_FACTOR}x as likely ` +
+        'as it should be: a six on a D6, a hit or an evade on an X-Wing die); rolling stops when every die has a verdict or the per-die budget is spent. ' +
+        'Ends with the verdicts, which die was loaded, the session id, and the command that writes its report.',
+    )
+    .option('--seed <n>', 'seed of every simulated part (which die is loaded, the throws, the dice looks)', nonNegativeIntArg, 1)
+    .option('--emulated', 'roll with the real firmware on the emulated board, in real time')
+    .option('--db <path>', DB_HELP)
+    .option('--budget <rolls>', `per-die roll budget (default ${DEMO_BUDGET}; ${DEMO_EMULATED_BUDGET} with --emulated)`, positiveIntArg)
+    .addOption(new Option('--dice <dice>', 'which dice').choices(['d6', 'xwing']).default('d6'))
+    .addOption(new Option('--frames <frames>', 'camera frames: rest (one render per throw) or all (every frame; slower)').choices(['rest', 'all']))
+    .option('--resume <session>', 'continue a demo session (same --seed and --dice) after a crash')
+    .option('--json', 'print the end as JSON (no progress)')
+    .option('--events', 'print every event as one JSON line, then the summary')
+    .option('--plain', 'plain progress lines even on a terminal')
+    .action(async (flags: DemoFlags) => {
+      const emulated = flags.emulated === true;
+      const config = demoConfig({
+        seed: flags.seed,
+        dice: flags.dice,
+        emulated,
+        budget: flags.budget ?? (emulated ? DEMO_EMULATED_BUDGET : DEMO_BUDGET),
+        ...(flags.frames !== undefined ? { frames: flags.frames } : {}),
+      });
+      const db = sessionDatabasePath(flags.db, undefined);
+      const quoted = /\s/.test(db) ? JSON.stringify(db) : db;
+      await runWithProgress(
+        io,
+        config,
+        db,
+        flags,
+        (result) => revealLoadedDie(result, loadedDie(config)),
+        (id) => `dicerig demo --seed ${flags.seed} --dice ${flags.dice}${emulated ? ' --emulated' : ''}${flags.budget !== undefined ? ` --budget ${flags.budget}` : ''} --resume ${id} --db ${quoted}`,
+      );
+    });
+}

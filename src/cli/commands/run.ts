@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadSessionConfig, type SessionConfig } from '../../session/config.js';
+import type { SessionEvent } from '../../session/events.js';
+import { jsonLineEvents, TerminalProgress } from '../../session/progress.js';
+import { runSession, type SessionResult } from '../../session/runner.js';
+import { openSession, type OpenedSession } from '../../session/setup.js';
+import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.js';
+import { defaultDatabasePath } from '../../store/databasePath.js';
+import type { CliIo } from '../main.js';
+import { toJson } from '../options.js';
+
+/** How a session's progress and end are shown. */
+export interface SessionOutputFlags {
+  /** Print the end as JSON (no progress). */
+  readonly json?: boolean;
+  /** Print every event as a JSON line (then the summary as a last `{"type":"summary"}` line). */
+  readonly events?: boolean;
+  /** Plain progress lines even on a terminal. */
+  readonly plain?: boolean;
+}
+
+export const DB_HELP = 'roll store file (default: the config\'s db, else $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)';
+
+/** The roll store a session writes to: --db, else the config's, else the user's default. */
+export function sessionDatabasePath(flag: string | undefined, config: SessionConfig | undefined): string {
+  const chosen = flag ?? config?.db;
+  return chosen !== undefined ? resolve(chosen) : defaultDatabasePath(process.env, process.platform);
+}
+
+/**
+ * Opens, runs and closes a session with progress on the terminal; Ctrl-C stops
+ * it after the current throw (twice: at once). Returns the result and the
+ * opened session's facts for the caller's own closing words.
+ */
+export async function runWithProgress(
+  io: CliIo,
+  config: SessionConfig,
+  db: string,
+  flags: SessionOutputFlags & { readonly resume?: string },
+  afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
+  resumeCommand?: (sessionId: number) => string,
+): Promise<SessionResult> {
+  const quiet = flags.json === true || flags.events === true;
+  const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
+  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), wallNow: () => Date.now(), log });
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.err('\nStopping after the current throw (it is being stored); press Ctrl-C again to quit at once.\n');
+      controller.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  const sinks: ((e: SessionEvent) => void)[] = [];
+  if (flags.events) sinks.push(jsonLineEvents((line) => io.out(line)));
+  else if (!flags.json) {
+    const view = new TerminalProgress({
+      write: (s) => io.out(s),
+      tty: process.stdout.isTTY === true && flags.plain !== true,
+      now: () => performance.now(),
+      ...(process.stdout.columns !== undefined ? { columns: process.stdout.columns } : {}),
+    });
+    sinks.push(view.onEvent);
+  }
+  const wall0 = performance.now();
+  let result: SessionResult;
+  try {
+    result = await runSession(
+      {
+        rig: opened.rig,
+        camera: opened.camera,
+        readThrow: opened.readThrow,
+        store: opened.store,
+        clock: opened.clock,
+        timeOrigin: opened.timeOrigin,
+        onEvent: (e) => {
+          for (const s of sinks) s(e);
+        },
+        signal: controller.signal,
+        stopwatch: () => performance.now(),
+        ...(opened.evidence ? { evidence: opened.evidence, evidenceMode: opened.config.evidence } : {}),
+      },
+      opened.plan,
+    );
+  } finally {
+    process.off('SIGINT', onSigint);
+    await opened.close();
+  }
+  const ctx = {
+    db,
+    simulated: opened.simulated,
+    wallMs: performance.now() - wall0,
+    rules: opened.config.stopping,
+    ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
+  };
+  const extra = afterSummary?.(result, opened) ?? '';
+  if (flags.events) io.out(`${JSON.stringify({ type: 'summary', ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
+  else if (flags.json) io.out(`${toJson({ ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
+  else io.out(`\n${formatSessionSummary(result, ctx)}${extra}`);
+  // A verdict, even UNFAIR, is a result; a session stopped by faults or by the user is not finished.
+  if (result.state === 'aborted') io.setExitCode(1);
+  else if (result.state === 'stopped') io.setExitCode(130);
+  return result;
+}
+
+interface RunFlags extends SessionOutputFlags {
+  db?: string;
+  resume?: string;
+}
+
+/** Registers `dicerig run <config>`. */
+export function registerRunCommand(program: Command, io: CliIo): void {
+  program
+    .command('run')
+    .summary('roll a session: tumble, read, store and judge until every die has a verdict')
+    .description(
+      'Runs a session from a config file (YAML or JSON; see examples/sessions/): the rig tumbles, the camera watches until the dice are still, ' +
+        'every die is read and the throw stored (a cocked, unreadable, missing or extra die re-tumbles the throw, logged with evidence), ' +
+        'each die\'s sequential monitor is updated, and the session stops when every die has a verdict, a budget is spent, the rig looks suspect, ' +
+        'or the rig faults too often. Ctrl-C stops after the current throw; --resume continues a session after a crash or power loss. ' +
+        'Exit status 0 when the session finished (whatever the verdicts), 1 when it was aborted, 130 when stopped by the user.',
+    )
+    .argument('<config>', 'session config file (YAML or JSON)')
+    .option('--db <path>', DB_HELP)
+    .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
+    .option('--json', 'print the end of the session as JSON (no progress)')
+    .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
+    .option('--plain', 'plain progress lines even on a terminal')
+    .action(async (file: string, flags: RunFlags) => {
+      const config = await loadSessionConfig(file);
+      const db = sessionDatabasePath(flags.db, config);
+      await runWithProgress(io, config, db, flags);
+    });
+}

@@ -1,0 +1,284 @@
+/**
+ * A session's configuration: which die sits in which channel, which rig and
+ * camera, the calibration profile, the stopping rules. Read from YAML or JSON
+ * and checked with a schema; every problem names the file, the key path and
+ * (for YAML and JSON files) the line.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { z } from 'zod';
+import { getDieType } from '../dice/catalogue.js';
+import { ConfigError } from '../errors.js';
+
+const probability = z.number().gt(0).lt(1);
+const rate = z.number().min(0).max(1);
+
+/** A loaded die for the simulated camera: this symbol (a D6's pip count, an X-Wing icon) comes up `factor` times as often. */
+const loadSchema = z.strictObject({
+  symbol: z.string().min(1),
+  factor: z.number().positive().max(20),
+});
+
+const dieSchema = z.strictObject({
+  /** The die's label or serial, unique in the roll store. */
+  label: z.string().trim().min(1).regex(/^[^\r\n]+$/, 'a label is one line'),
+  /** Die type id: red, green, d6, d3, direction. */
+  type: z.string().min(1),
+  set: z.string().optional(),
+  notes: z.string().optional(),
+  /** Simulated camera only: make this die loaded. */
+  simulatedLoad: loadSchema.optional(),
+});
+
+const simTimingSchema = z.strictObject({
+  flipMs: z.number().positive().optional(),
+  jitterMs: z.number().min(0).optional(),
+  homeMinMs: z.number().min(0).optional(),
+  homeMaxMs: z.number().min(0).optional(),
+  settleMedianMs: z.number().positive().optional(),
+  settleSigma: z.number().min(0).optional(),
+  settleMinMs: z.number().min(0).optional(),
+  settleMaxMs: z.number().positive().optional(),
+  commandMs: z.number().min(0).optional(),
+  connectMs: z.number().min(0).optional(),
+});
+
+const simFaultsSchema = z.strictObject({
+  jamRate: rate.optional(),
+  resetRate: rate.optional(),
+  dropLinkRate: rate.optional(),
+  relinkMs: z.number().min(0).optional(),
+});
+
+const rigSchema = z.strictObject({
+  /** A rig factory name: sim, emulated, serial, firmata, emulated-firmata. */
+  driver: z.string().min(1),
+  /** Serial port of a real board (serial, firmata); default: the one Arduino plugged in. */
+  port: z.string().min(1).optional(),
+  /** Light level 0..255 during the session (restored after a board reset). */
+  light: z.number().int().min(0).max(255).default(200),
+  /** The simulated rig's timing and fault rates. */
+  sim: z.strictObject({ timing: simTimingSchema.optional(), faults: simFaultsSchema.optional() }).optional(),
+});
+
+const rectSchema = z.strictObject({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() });
+
+const simCameraSchema = z.strictObject({
+  source: z.literal('sim'),
+  lighting: z.string().default('studio'),
+  /** Probability that a die comes to rest cocked. */
+  cockedRate: rate.default(0.02),
+  dieSizePx: z.number().positive().default(72),
+  fps: z.number().positive().default(30),
+  /**
+   * `rest`: one rendered frame per throw, at rest, shown from the rig's settle time on (fast: the demo's default);
+   * `all`: every frame of the throw, moving, settling and still, as a real camera would see it.
+   */
+  frames: z.enum(['rest', 'all']).default('rest'),
+});
+
+/** A real camera or a recording: the platform is described by calibration (channels, empty-platform reference). */
+const realCameraFields = {
+  width: z.number().int().positive().default(1280),
+  height: z.number().int().positive().default(720),
+  fps: z.number().positive().default(30),
+  /** Image of the empty platform (default: the calibration profile's reference). */
+  reference: z.string().min(1).optional(),
+  /** Channel rectangles in frame pixels, in die order (default: the calibration profile's channels). */
+  channels: z.array(rectSchema).min(1).optional(),
+  /** D6 side or d8 across-corners size in pixels (default: the calibration profile's). */
+  dieSizePx: z.number().positive().optional(),
+};
+
+const deviceCameraSchema = z.strictObject({ source: z.literal('device'), device: z.string().min(1), exposure: z.number().positive().optional(), ...realCameraFields });
+const replayCameraSchema = z.strictObject({ source: z.literal('replay'), folder: z.string().min(1), ...realCameraFields });
+
+const cameraSchema = z.discriminatedUnion('source', [simCameraSchema, deviceCameraSchema, replayCameraSchema]);
+
+const settleSchema = z.strictObject({
+  /** `detect`: watch frames until the dice are still; `fixed`: wait a fixed time, then read. */
+  mode: z.enum(['detect', 'fixed']).default('detect'),
+  /** Fixed mode: how long to wait after the motion. */
+  waitMs: z.number().positive().default(2000),
+  /** Detect mode: a throw whose dice are not still this long after the motion is re-tumbled. */
+  timeoutMs: z.number().positive().default(5000),
+});
+
+const stoppingSchema = z.strictObject({
+  /** Error rate of each per-die decision. */
+  alpha: probability.default(0.01),
+  /** FAIR_WITHIN margin: every face within expected ± delta. */
+  delta: probability.default(0.05),
+  /** Per-die budget in counted rolls: reaching it undecided gives INCONCLUSIVE with the rolls still needed. */
+  budgetRolls: z.number().int().positive().default(3000),
+  /** Time budget for this run, in hours of session clock. */
+  budgetHours: z.number().positive().optional(),
+  /** Run the rig checks (serial tests over every die) every this many counted throws. */
+  rigCheckEvery: z.number().int().positive().default(250),
+  /** Family-wise error rate of the rig checks over the whole session. */
+  rigCheckAlpha: probability.default(0.01),
+  stopOnRigSuspect: z.boolean().default(true),
+  /** Faults in a row (each voids its throw) before the session gives up. */
+  maxConsecutiveFaults: z.number().int().positive().default(3),
+  /** Throws in a row without a counted result (rerolled or void) before the session gives up. */
+  maxConsecutiveRerolls: z.number().int().positive().default(25),
+});
+
+export const sessionConfigSchema = z.strictObject({
+  /** Session name, unique in the store (optional). */
+  name: z.string().trim().min(1).optional(),
+  /** One die per channel, in channel order. */
+  dice: z.array(dieSchema).min(1).max(16),
+  rig: rigSchema,
+  camera: cameraSchema.default({ source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: 'rest' }),
+  /** Calibration profile for X-Wing dice (default: the shipped default for the dice in the session). */
+  calibration: z.string().min(1).optional(),
+  settle: settleSchema.default({ mode: 'detect', waitMs: 2000, timeoutMs: 5000 }),
+  stopping: stoppingSchema.default({
+    alpha: 0.01,
+    delta: 0.05,
+    budgetRolls: 3000,
+    rigCheckEvery: 250,
+    rigCheckAlpha: 0.01,
+    stopOnRigSuspect: true,
+    maxConsecutiveFaults: 3,
+    maxConsecutiveRerolls: 25,
+  }),
+  /** Roll store file (the command line's --db wins). Paths in a config file are relative to its folder. */
+  db: z.string().min(1).optional(),
+  /** Seed of every simulated part (rig timing and faults, camera, dice). */
+  seed: z.number().int().min(0).max(0xffffffff).default(1),
+  /** `simulated`: a discrete-event clock (thousands of throws in minutes); `auto`: simulated when rig and camera both are. */
+  clock: z.enum(['auto', 'simulated', 'system']).default('auto'),
+  /** Which die crops to keep as PNG evidence beside the database. */
+  evidence: z.enum(['rerolls', 'all', 'none']).default('rerolls'),
+});
+
+export type SessionConfig = z.infer<typeof sessionConfigSchema>;
+/** What a config file holds before defaults are applied (what a demo builds). */
+export type SessionConfigInput = z.input<typeof sessionConfigSchema>;
+export type CameraConfig = SessionConfig['camera'];
+export type StoppingConfig = SessionConfig['stopping'];
+export type SettleConfig = SessionConfig['settle'];
+export type DieConfig = SessionConfig['dice'][number];
+
+type Path = readonly (string | number)[];
+
+/** `['dice', 0, 'type']` -> `dice[0].type`. */
+export function formatKeyPath(path: Path): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out || '(top level)';
+}
+
+/**
+ * Checks a parsed config (plain data) and applies the defaults. Beyond the
+ * schema: die types must exist, labels must be unique. Throws a ConfigError
+ * naming the key path of the first problem; `lineOf` adds its line when known.
+ */
+export function checkSessionConfig(value: unknown, file?: string, lineOf?: (path: Path) => number | undefined): SessionConfig {
+  const fail = (path: Path, problem: string): never => {
+    const line = lineOf?.(path);
+    throw new ConfigError(formatKeyPath(path), `${problem}${line !== undefined ? ` (line ${line})` : ''}`, file);
+  };
+  const parsed = sessionConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
+    const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem${parsed.error.issues.length > 2 ? 's' : ''})` : '';
+    // An unknown key is reported at the object holding it; name the key itself.
+    const keys = issue?.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys : undefined;
+    if (keys !== undefined && keys.length > 0) fail([...path, keys[0] as string], `is not a setting here${more}`);
+    fail(path, `${issue?.message ?? 'is not valid'}${more}`);
+  }
+  const config = parsed.data as SessionConfig;
+  const seen = new Map<string, number>();
+  config.dice.forEach((d, i) => {
+    try {
+      getDieType(d.type);
+    } catch (e) {
+      fail(['dice', i, 'type'], (e as Error).message);
+    }
+    const other = seen.get(d.label);
+    if (other !== undefined) fail(['dice', i, 'label'], `"${d.label}" is already the label of dice[${other}]; a label names one physical die`);
+    seen.set(d.label, i);
+    if (d.simulatedLoad !== undefined) {
+      const type = getDieType(d.type);
+      if (!type.symbols.includes(d.simulatedLoad.symbol) && !type.faces.some((f) => f.id === d.simulatedLoad?.symbol)) {
+        fail(['dice', i, 'simulatedLoad', 'symbol'], `"${d.simulatedLoad.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})`);
+      }
+    }
+  });
+  if (config.camera.source !== 'sim' && config.dice.some((d) => d.simulatedLoad !== undefined)) {
+    fail(['dice', config.dice.findIndex((d) => d.simulatedLoad !== undefined), 'simulatedLoad'], 'only the simulated camera can load a die; remove it for a real camera');
+  }
+  return config;
+}
+
+/** Parses a config from YAML or JSON text (JSON is YAML); `file` names it in errors. */
+export function parseSessionConfig(text: string, file: string): SessionConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const line = lines.linePos(yamlError.pos[0]).line;
+    throw new ConfigError('(file)', `not valid YAML or JSON: ${yamlError.message.split('\n')[0] ?? ''} (line ${line})`, file);
+  }
+  return checkSessionConfig(doc.toJS(), file, (path) => lineOf(doc, lines, path));
+}
+
+/** Reads and checks a session config file. */
+export async function loadSessionConfig(file: string): Promise<SessionConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    throw new ConfigError('(file)', `cannot read the session config: ${why}`, file);
+  }
+  return withPathsFrom(dirname(resolve(file)), parseSessionConfig(text, file));
+}
+
+/** Resolves the config's file paths (db, calibration, camera reference and folder) against `dir`, the config file's folder. */
+export function withPathsFrom(dir: string, config: SessionConfig): SessionConfig {
+  const at = (p: string): string => resolve(dir, p);
+  const camera = config.camera;
+  return {
+    ...config,
+    ...(config.db !== undefined ? { db: at(config.db) } : {}),
+    ...(config.calibration !== undefined ? { calibration: at(config.calibration) } : {}),
+    camera:
+      camera.source === 'sim'
+        ? camera
+        : {
+            ...camera,
+            ...(camera.reference !== undefined ? { reference: at(camera.reference) } : {}),
+            ...(camera.source === 'replay' ? { folder: at(camera.folder) } : {}),
+          },
+  };
+}
+
+/** Line of the deepest part of `path` present in the YAML document. */
+function lineOf(doc: Document, lines: LineCounter, path: Path): number | undefined {
+  const lineAt = (node: unknown): number | undefined => {
+    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    return range ? lines.linePos(range[0]).line : undefined;
+  };
+  let node: unknown = doc.contents;
+  let line = lineAt(node);
+  for (const part of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(part));
+      if (!pair) break;
+      line = lineAt(pair.key) ?? line;
+      node = pair.value;
+    } else if (isSeq(node) && typeof part === 'number') {
+      node = node.items[part];
+      if (node === undefined) break;
+      line = lineAt(node) ?? line;
+    } else break;
+  }
+  return line;
+}

@@ -1,0 +1,73 @@
+/**
+ * One die's running statistics in a session: its sequential monitor and its
+ * counted rolls in throw order (for the rig checks). A die stops being counted
+ * once its monitor has decided: the verdict is final, and the rig, which flips
+ * every channel together, keeps tumbling it with the others unread.
+ */
+import { SequentialMonitor, type MonitorDecision } from '../stats/sequential.js';
+import { categoryIndexer, countedCategories, type CountedCategories, type SessionDie } from './sessionDie.js';
+
+export interface MonitorRules {
+  readonly alpha: number;
+  readonly delta: number;
+  /** Per-die budget in counted rolls: reaching it undecided is INCONCLUSIVE. */
+  readonly budgetRolls: number;
+}
+
+export class DieTrack {
+  readonly monitor: SequentialMonitor;
+  readonly categories: CountedCategories;
+  /** Category index of every counted roll, in throw order. */
+  readonly sequence: number[] = [];
+  private readonly indexOf: ReturnType<typeof categoryIndexer>;
+
+  constructor(
+    readonly die: SessionDie,
+    rules: MonitorRules,
+  ) {
+    this.categories = countedCategories(die);
+    this.indexOf = categoryIndexer(die);
+    this.monitor = new SequentialMonitor(this.categories.expected, {
+      alpha: rules.alpha,
+      delta: rules.delta,
+      maxRolls: rules.budgetRolls,
+      labels: this.categories.labels,
+    });
+  }
+
+  /** True once the die has a verdict: it is no longer read or counted. */
+  get retired(): boolean {
+    return this.monitor.decided;
+  }
+
+  get rolls(): number {
+    return this.monitor.rolls;
+  }
+
+  /** The category of a roll, or undefined when the roll is not one of this die's faces or symbols. */
+  categoryOf(roll: { readonly faceId?: string | null; readonly symbol?: string | null }): number | undefined {
+    return this.indexOf(roll);
+  }
+
+  /** Counts one roll; returns true when this roll made the decision. */
+  observe(category: number): boolean {
+    if (this.retired) return false;
+    this.sequence.push(category);
+    this.monitor.observe(category);
+    return this.monitor.decided;
+  }
+
+  /** The decision if made, otherwise INCONCLUSIVE with the rolls still needed. */
+  verdict(): MonitorDecision {
+    return this.monitor.verdict();
+  }
+
+  /** Rolls still needed for a verdict: the projection, capped by what is left of the budget (0 once decided). */
+  rollsStillNeeded(): number {
+    if (this.retired) return 0;
+    const left = Math.max(0, this.monitor.maxRolls - this.monitor.rolls);
+    const v = this.monitor.verdict();
+    const projected = v.kind === 'INCONCLUSIVE' && v.rollsNeeded !== null ? v.rollsNeeded : left;
+    return Math.min(projected, left);
+  }
+}

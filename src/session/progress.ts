@@ -1,0 +1,197 @@
+/**
+ * Progress of a running session, from its event stream: throws, rolls per
+ * hour measured on the session clock, each die's state and the rolls it still
+ * needs, and an ETA. `ProgressTracker` keeps the latest snapshot;
+ * `progressLines` renders it as text, one line per die; `TerminalProgress`
+ * redraws those lines in place on a terminal and prints plain lines
+ * (occasionally, and at every verdict) otherwise.
+ */
+import { formatCount } from '../stats/verdict.js';
+import type { DieStatus, RunClock, SessionEvent, ThrowTotals } from './events.js';
+
+export interface ProgressSnapshot {
+  readonly sessionId: number;
+  readonly lastThrowIndex: number;
+  readonly totals: ThrowTotals;
+  readonly dice: readonly DieStatus[];
+  readonly clock: RunClock;
+  /** Throws and counted die-rolls per hour of session clock in this run (undefined before any time passed). */
+  readonly throwsPerHour?: number;
+  readonly rollsPerHour?: number;
+  /** Session-clock ms until every die should have a verdict at the measured pace (undefined when unknown). */
+  readonly etaMs?: number;
+  readonly budgetHours?: number;
+  readonly stopped?: { readonly state: string; readonly reason: string };
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The ETA: the die needing the most rolls sets it, at the measured rate of
+ * counted throws (each counted throw gives every die still counted one roll),
+ * capped by what is left of the time budget.
+ */
+export function estimateEtaMs(dice: readonly DieStatus[], clock: RunClock, budgetHours?: number): number | undefined {
+  const pending = dice.filter((d) => !d.decided);
+  if (pending.length === 0) return 0;
+  if (clock.runOkThrows === 0 || clock.elapsedMs <= 0) return undefined;
+  const msPerOkThrow = clock.elapsedMs / clock.runOkThrows;
+  const most = Math.max(...pending.map((d) => d.rollsNeeded));
+  const eta = most * msPerOkThrow;
+  return budgetHours !== undefined ? Math.min(eta, Math.max(0, budgetHours * HOUR - clock.elapsedMs)) : eta;
+}
+
+/** Keeps the latest progress snapshot from a session's events. */
+export class ProgressTracker {
+  private snap: ProgressSnapshot | undefined;
+  private budgetHours: number | undefined;
+
+  /** The event sink to give the runner. */
+  readonly onEvent = (e: SessionEvent): void => this.update(e);
+
+  get snapshot(): ProgressSnapshot | undefined {
+    return this.snap;
+  }
+
+  update(e: SessionEvent): void {
+    if (e.type === 'started') {
+      this.budgetHours = e.budgetHours;
+      const clock: RunClock = { runStartedAt: e.at, elapsedMs: 0, runThrows: 0, runOkThrows: 0, runRolls: 0 };
+      this.snap = { sessionId: e.sessionId, lastThrowIndex: e.lastThrowIndex, totals: e.totals, dice: e.dice, clock, ...this.rates(e.dice, clock) };
+    } else if (e.type === 'throw' && this.snap) {
+      this.snap = { ...this.snap, lastThrowIndex: e.index, totals: e.totals, dice: e.dice, clock: e.clock, ...this.rates(e.dice, e.clock) };
+    } else if (e.type === 'stopped' && this.snap) {
+      this.snap = { ...this.snap, totals: e.totals, clock: e.clock, stopped: { state: e.state, reason: e.reason }, ...this.rates(this.snap.dice, e.clock) };
+    }
+  }
+
+  private rates(dice: readonly DieStatus[], clock: RunClock): Pick<ProgressSnapshot, 'throwsPerHour' | 'rollsPerHour' | 'etaMs' | 'budgetHours'> {
+    const hours = clock.elapsedMs / HOUR;
+    const eta = estimateEtaMs(dice, clock, this.budgetHours);
+    return {
+      ...(hours > 0 ? { throwsPerHour: clock.runThrows / hours, rollsPerHour: clock.runRolls / hours } : {}),
+      ...(eta !== undefined ? { etaMs: eta } : {}),
+      ...(this.budgetHours !== undefined ? { budgetHours: this.budgetHours } : {}),
+    };
+  }
+}
+
+/** `1 h 05 min`, `12 min`, `40 s`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return `${h} h ${String(min % 60).padStart(2, '0')} min`;
+}
+
+function dieLine(d: DieStatus, width: number): string {
+  const state = d.decided ? `${d.state} (decided)` : d.state === 'RIG_SUSPECT' ? 'RIG_SUSPECT' : 'undecided';
+  const need = d.decided ? '' : d.rollsNeeded > 0 ? `, ~${formatCount(d.rollsNeeded)} more rolls needed` : '';
+  return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} rolls  ${state}${need}`;
+}
+
+/** The snapshot as text: a header line, then one line per die. */
+export function progressLines(s: ProgressSnapshot): string[] {
+  const t = s.totals;
+  const rate = s.rollsPerHour !== undefined ? `${formatCount(s.rollsPerHour)} die-rolls/h` : 'rate not measured yet';
+  const eta = s.stopped ? s.stopped.reason : s.etaMs !== undefined ? `ETA ${formatDuration(s.etaMs)}` : 'ETA unknown';
+  const header =
+    `session ${s.sessionId}: throw ${formatCount(s.lastThrowIndex)} (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void), ` +
+    `${rate}, ${formatDuration(s.clock.elapsedMs)} of rig time; ${eta}`;
+  const width = Math.max(...s.dice.map((d) => d.label.length), 3);
+  return [header, ...s.dice.map((d) => dieLine(d, width))];
+}
+
+export interface TerminalProgressOptions {
+  readonly write: (text: string) => void;
+  /** Redraw in place (a terminal); otherwise print plain lines. */
+  readonly tty: boolean;
+  /** Wall clock for throttling redraws (ms). */
+  readonly now: () => number;
+  /** Least time between redraws on a terminal. Default 100 ms. */
+  readonly redrawMs?: number;
+  /** Without a terminal: print the progress every this many throws. Default 250. */
+  readonly everyThrows?: number;
+  /** Terminal width: longer lines are cut, so a wrapped line cannot break the redraw. */
+  readonly columns?: number;
+}
+
+/** Shows a session's progress on a terminal (or a log). */
+export class TerminalProgress {
+  private readonly tracker = new ProgressTracker();
+  private drawn = 0;
+  private lastDraw = Number.NEGATIVE_INFINITY;
+  private lastPrintedThrow = 0;
+
+  constructor(private readonly options: TerminalProgressOptions) {}
+
+  readonly onEvent = (e: SessionEvent): void => {
+    this.tracker.update(e);
+    const s = this.tracker.snapshot;
+    if (!s) return;
+    const o = this.options;
+    switch (e.type) {
+      case 'started':
+        this.print([`${e.resumed ? 'Resuming' : 'Starting'} session ${e.sessionId}${e.resumed ? ` after throw ${e.lastThrowIndex}` : ''}${e.simulated ? ' (simulated: its rolls never count as real fairness data)' : ''}.`]);
+        this.show(s, true);
+        return;
+      case 'throw': {
+        const due = o.tty ? o.now() - this.lastDraw >= (o.redrawMs ?? 100) : e.index - this.lastPrintedThrow >= (o.everyThrows ?? 250);
+        if (due) this.show(s, false);
+        return;
+      }
+      case 'decided':
+        this.print([`${e.label}: ${e.sentence} The die is ${e.retiredNote}.`]);
+        if (o.tty) this.show(s, true);
+        return;
+      case 'fault':
+        this.print([`fault (${e.consecutive} in a row): ${e.message}`]);
+        return;
+      case 'recovered':
+        this.print([e.message]);
+        return;
+      case 'rig-check':
+        if (e.suspect) this.print([`rig check ${e.look}: the rig looks suspect (see the verdict below).`]);
+        return;
+      case 'stopped':
+        this.show(s, true);
+        this.drawn = 0;
+        return;
+    }
+  };
+
+  /** Prints lines above the live block (which is redrawn below them). */
+  private print(lines: readonly string[]): void {
+    this.clear();
+    this.options.write(`${lines.join('\n')}\n`);
+  }
+
+  private clear(): void {
+    if (this.options.tty && this.drawn > 0) this.options.write(`\x1b[${this.drawn}A\x1b[0J`);
+    this.drawn = 0;
+  }
+
+  private show(s: ProgressSnapshot, force: boolean): void {
+    const lines = progressLines(s);
+    if (this.options.tty) {
+      this.clear();
+      const cols = this.options.columns;
+      const fitted = cols !== undefined && cols > 10 ? lines.map((l) => (l.length >= cols ? `${l.slice(0, cols - 2)}…` : l)) : lines;
+      this.options.write(`${fitted.join('\n')}\n`);
+      this.drawn = lines.length;
+      this.lastDraw = this.options.now();
+    } else if (force || s.lastThrowIndex !== this.lastPrintedThrow) {
+      this.options.write(`${lines.join('\n')}\n`);
+    }
+    this.lastPrintedThrow = s.lastThrowIndex;
+  }
+}
+
+/** `--events`: every event as one JSON line. */
+export function jsonLineEvents(write: (line: string) => void): (e: SessionEvent) => void {
+  // JSON has no Infinity (an e-value can overflow): such numbers are written as strings.
+  return (e) => write(`${JSON.stringify(e, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v))}\n`);
+}

@@ -1,0 +1,606 @@
+/**
+ * The throw loop. One throw: tumble; watch the frames until the dice are
+ * still (or wait a fixed time); read every die still being counted; if any is
+ * cocked, unreadable, missing or joined by an extra die, the throw is stored
+ * `rerolled` with its problems logged as events (evidence attached), else the
+ * throw and its rolls are committed in one transaction; then the monitors are
+ * updated, the stopping rules decide, and only then is the next tumble asked
+ * for. A fault that interrupts a motion voids that throw (stored `void` with
+ * the fault's message, never counted); the rig is brought back (light, home)
+ * and the loop goes on, up to a number of faults in a row.
+ *
+ * Every dependency is injected (rig, camera, vision, store, clock, abort
+ * signal, event sink), so the same loop runs a real rig in real time, the
+ * demo on a simulated clock, and tests on scripted fakes. The monitors are
+ * always rebuilt from the store's counted rolls, so a new session and a
+ * resumed one (after a crash or power loss) run the same code.
+ */
+import type { Clock } from '../clock.js';
+import type { Frame } from '../camera/frameSource.js';
+import type { MotionResult, RigDriver } from '../rig/driver.js';
+import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
+import type { MonitorDecision } from '../stats/sequential.js';
+import { describeVerdict, formatCount, type RigSuspectVerdict } from '../stats/verdict.js';
+import type { RollInput } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
+import { downscaleToGray, type GrayImage, type RgbImage } from '../vision/image.js';
+import type { FrameReading } from '../vision/pipeline.js';
+import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
+import { DieTrack } from './dieTrack.js';
+import type { DieStatus, RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
+import type { EvidenceSink, SavedEvidence } from './evidence.js';
+import { checkRig, type RigCheckResult } from './rigCheck.js';
+import type { SessionDie } from './sessionDie.js';
+import type { ThrowCamera } from './throwCamera.js';
+import { judgeThrow, notSettledOutcome, type ThrowOutcome } from './throwOutcome.js';
+
+export interface StoppingRules {
+  readonly alpha: number;
+  readonly delta: number;
+  readonly budgetRolls: number;
+  readonly budgetHours?: number;
+  readonly rigCheckEvery: number;
+  readonly rigCheckAlpha: number;
+  readonly stopOnRigSuspect: boolean;
+  readonly maxConsecutiveFaults: number;
+  readonly maxConsecutiveRerolls: number;
+}
+
+export type SettleRule =
+  | { readonly mode: 'detect'; readonly timeoutMs: number; readonly detector?: SettleOptions }
+  | { readonly mode: 'fixed'; readonly waitMs: number };
+
+export interface RunnerDeps {
+  readonly rig: RigDriver;
+  readonly camera: ThrowCamera;
+  /** The vision pipeline, bound to the empty-platform reference, the channels and the reader. */
+  readonly readThrow: (image: RgbImage) => FrameReading;
+  readonly store: RollStore;
+  /** The session clock: pacing, settle times, rolls per hour. */
+  readonly clock: Clock;
+  /** Epoch milliseconds at session-clock time 0 (stored times are epoch ms). */
+  readonly timeOrigin: number;
+  readonly onEvent?: SessionEventSink;
+  /** Aborting stops the session cleanly after the current throw (Ctrl-C). */
+  readonly signal?: AbortSignal;
+  /** Host time (e.g. `performance.now`), to measure the loop's own cost per throw; omit to skip. */
+  readonly stopwatch?: () => number;
+  readonly evidence?: EvidenceSink;
+  /** Which crops to keep: the problem dice of rerolled throws (default), every roll, or none. */
+  readonly evidenceMode?: 'rerolls' | 'all' | 'none';
+}
+
+export interface RunnerPlan {
+  readonly sessionId: number;
+  /** One die per channel. */
+  readonly dice: readonly SessionDie[];
+  readonly stopping: StoppingRules;
+  readonly settle: SettleRule;
+  /** Light level to set at the start and after a fault (omit to leave the light alone). */
+  readonly light?: number;
+  /** True when this run continues a stored session. */
+  readonly resumed?: boolean;
+  /** True when the rolls are simulated (for the started event). */
+  readonly simulated?: boolean;
+}
+
+/** Where the loop's own host time goes: settle detection, the vision pipeline, evidence images, the store's commit, statistics and events. */
+export type HostPhase = 'settle' | 'vision' | 'evidence' | 'store' | 'stats';
+
+export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'user' | 'rig-lost';
+
+export interface DieOutcome {
+  readonly label: string;
+  readonly type: string;
+  readonly channel: number;
+  readonly rolls: number;
+  readonly verdict: MonitorDecision | RigSuspectVerdict;
+  readonly sentence: string;
+  /** Counted rolls when the verdict was reached (null while undecided). */
+  readonly decidedAt: number | null;
+}
+
+export interface SessionResult {
+  readonly sessionId: number;
+  readonly state: 'finished' | 'stopped' | 'aborted';
+  readonly stop: StopKind;
+  /** Why the session stopped, in a sentence. */
+  readonly reason: string;
+  readonly dice: readonly DieOutcome[];
+  readonly totals: ThrowTotals;
+  readonly clock: RunClock;
+  /** The last rig check, if one ran in this run. */
+  readonly rigCheck: RigCheckResult | null;
+  readonly rigSuspect: RigSuspectVerdict | null;
+  /** Host milliseconds the loop itself spent per throw of this run (settle detection, vision, store, statistics), when a stopwatch was given. */
+  readonly hostMsPerThrow: readonly number[];
+  /** Host milliseconds per phase over this run (when a stopwatch was given). */
+  readonly hostPhaseMs: Readonly<Record<HostPhase, number>>;
+  /** Session-clock settle times of this run's throws that settled. */
+  readonly settleMs: readonly number[];
+}
+
+/** Said of every decided die: the rig flips every channel together. */
+export const RETIRED_NOTE = 'no longer read or counted; the rig still tumbles it with the other dice, as all channels share one flip';
+
+class Stop {
+  constructor(
+    readonly state: SessionResult['state'],
+    readonly kind: StopKind,
+    readonly reason: string,
+  ) {}
+}
+
+/** Runs a session until a stopping rule fires; see the module comment. */
+export async function runSession(deps: RunnerDeps, plan: RunnerPlan): Promise<SessionResult> {
+  return new SessionRunner(deps, plan).run();
+}
+
+export class SessionRunner {
+  readonly tracks: readonly DieTrack[];
+  private readonly detector: SettleDetector;
+  private totals: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number };
+  private lastIndex: number;
+  private runStart = 0;
+  private run0 = { throws: 0, ok: 0, rolls: 0 };
+  private consecutiveFaults = 0;
+  private withoutResult = 0;
+  private lastProblem = '';
+  private rigCheck: RigCheckResult | null = null;
+  private rigSuspect: RigSuspectVerdict | null = null;
+  private readonly hostMs: number[] = [];
+  private readonly settleTimes: number[] = [];
+  private host = 0;
+  private readonly phases: Record<HostPhase, number> = { settle: 0, vision: 0, evidence: 0, store: 0, stats: 0 };
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly plan: RunnerPlan,
+  ) {
+    const { stopping } = plan;
+    this.tracks = plan.dice.map((die) => new DieTrack(die, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls }));
+    this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
+    const counts = deps.store.counts(plan.sessionId);
+    this.totals = { throws: counts.throws, ok: counts.ok, rerolled: counts.rerolled, void: counts.void, rolls: counts.rolls, cocked: counts.cocked };
+    this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
+    this.replayStoredRolls();
+  }
+
+  /** Rebuilds every die's monitor from the session's counted rolls, in throw order. */
+  private replayStoredRolls(): void {
+    const byId = new Map(this.tracks.map((t) => [t.die.record.id, t]));
+    for (const series of this.deps.store.dieRolls(this.plan.sessionId)) {
+      const track = byId.get(series.die.id);
+      if (track === undefined) continue;
+      series.symbols.forEach((symbol, i) => {
+        const category = track.categoryOf({ faceId: series.faces[i] ?? null, symbol });
+        if (category !== undefined) track.observe(category);
+      });
+    }
+  }
+
+  private now(): number {
+    return this.deps.timeOrigin + this.deps.clock.now();
+  }
+
+  private emit(event: SessionEvent): void {
+    try {
+      this.deps.onEvent?.(event);
+    } catch {
+      // A display that fails must not stop the rig.
+    }
+  }
+
+  private tick(): number {
+    return this.deps.stopwatch?.() ?? 0;
+  }
+
+  /** Adds the host time since `t0` to this throw's tally and to its phase. */
+  private tock(t0: number, phase: HostPhase): void {
+    if (!this.deps.stopwatch) return;
+    const ms = this.deps.stopwatch() - t0;
+    this.host += ms;
+    this.phases[phase] += ms;
+  }
+
+  async run(): Promise<SessionResult> {
+    const { store } = this.deps;
+    const { sessionId } = this.plan;
+    this.runStart = this.deps.clock.now();
+    this.run0 = { throws: 0, ok: 0, rolls: 0 };
+    this.emit({
+      type: 'started',
+      at: this.now(),
+      sessionId,
+      resumed: this.plan.resumed === true,
+      lastThrowIndex: this.lastIndex,
+      simulated: this.plan.simulated === true,
+      dice: this.statuses(),
+      totals: this.totalsNow(),
+      budgetRolls: this.plan.stopping.budgetRolls,
+      ...(this.plan.stopping.budgetHours !== undefined ? { budgetHours: this.plan.stopping.budgetHours } : {}),
+    });
+    let stop = this.allDecided() ?? (await this.prepare());
+    while (stop === undefined) {
+      if (this.deps.signal?.aborted) {
+        stop = new Stop('stopped', 'user', `Stopped by the user after throw ${this.lastIndex}.`);
+        break;
+      }
+      stop = this.timeBudgetSpent() ?? (await this.oneThrow());
+    }
+    const at = this.now();
+    store.recordEvent(sessionId, { at, kind: 'run-ended', detail: { state: stop.state, stop: stop.kind, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() } });
+    store.endSession(sessionId, at, stop.state);
+    this.emit({ type: 'stopped', at, state: stop.state, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() });
+    return {
+      sessionId,
+      state: stop.state,
+      stop: stop.kind,
+      reason: stop.reason,
+      dice: this.tracks.map((t) => this.outcome(t)),
+      totals: this.totalsNow(),
+      clock: this.runClock(),
+      rigCheck: this.rigCheck,
+      rigSuspect: this.rigSuspect,
+      hostMsPerThrow: this.hostMs,
+      hostPhaseMs: { ...this.phases },
+      settleMs: this.settleTimes,
+    };
+  }
+
+  private outcome(t: DieTrack): DieOutcome {
+    const verdict: MonitorDecision | RigSuspectVerdict = this.rigSuspect ?? t.verdict();
+    const die = t.die;
+    return {
+      label: die.record.label,
+      type: die.type.id,
+      channel: die.channel,
+      rolls: t.rolls,
+      verdict,
+      sentence: describeVerdict(verdict),
+      decidedAt: t.monitor.state().decidedAt,
+    };
+  }
+
+  private allDecided(): Stop | undefined {
+    if (!this.tracks.every((t) => t.retired)) return undefined;
+    return new Stop('finished', 'all-decided', `Every die has a verdict (after ${formatCount(this.totals.ok)} counted throws).`);
+  }
+
+  private timeBudgetSpent(): Stop | undefined {
+    const hours = this.plan.stopping.budgetHours;
+    if (hours === undefined) return undefined;
+    const spent = (this.deps.clock.now() - this.runStart) / 3_600_000;
+    if (spent < hours) return undefined;
+    return new Stop('finished', 'time-budget', `The time budget of ${hours} h is spent; undecided dice are INCONCLUSIVE.`);
+  }
+
+  /** Light on and tumbler home before the first throw; faults here count like any other. */
+  private async prepare(): Promise<Stop | undefined> {
+    try {
+      if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
+      await this.deps.rig.home();
+      return undefined;
+    } catch (e) {
+      const stop = this.fault(e, undefined);
+      return stop ?? (await this.recover());
+    }
+  }
+
+  private async oneThrow(): Promise<Stop | undefined> {
+    const { rig, clock } = this.deps;
+    const startedAt = this.now();
+    let motion: MotionResult;
+    try {
+      motion = await rig.tumble();
+    } catch (e) {
+      return this.tumbleFailed(e, startedAt);
+    }
+    this.host = 0;
+    const motionEnd = clock.now();
+    const seen = await this.observe(motionEnd, motion);
+    const t0 = this.tick();
+    const counted = this.tracks.filter((t) => !t.retired).map((t) => t.die);
+    const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), counted) : notSettledOutcome(seen.reason);
+    if ('frame' in seen) this.settleTimes.push(seen.settleMs);
+    this.tock(t0, 'vision');
+    const evidence = await this.saveEvidence(outcome);
+    const stop = this.commit(startedAt, outcome, evidence, 'frame' in seen ? seen.settleMs : undefined);
+    if (this.deps.stopwatch) this.hostMs.push(this.host);
+    return stop;
+  }
+
+  /** Watches the frames after a motion until the dice are still; the frame to read and how long it took. */
+  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
+    const rule = this.plan.settle;
+    const frames = this.deps.camera.watch(motionEnd, motion);
+    if (rule.mode === 'fixed') {
+      await this.deps.clock.sleep(rule.waitMs);
+      for await (const frame of frames) {
+        if (frame.timestampMs >= motionEnd + rule.waitMs) return { frame, settleMs: frame.timestampMs - motionEnd };
+      }
+      return { reason: `the camera gave no frame ${rule.waitMs} ms after the motion` };
+    }
+    this.detector.reset();
+    let first: number | undefined;
+    // A camera that hands out the very same image again (the simulator's rest frames) needs it shrunk once.
+    let last: { image: RgbImage; small: GrayImage } | undefined;
+    for await (const frame of frames) {
+      const t0 = this.tick();
+      first ??= frame.timestampMs;
+      const small = last?.image === frame.image ? last.small : downscaleToGray(frame.image, this.detector.options.downscale);
+      last = { image: frame.image, small };
+      const state = this.detector.pushGray(small, frame.timestampMs);
+      this.tock(t0, 'settle');
+      if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
+      if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
+    }
+    return { reason: 'the camera stopped before the dice were still' };
+  }
+
+  private async saveEvidence(outcome: ThrowOutcome): Promise<Map<object, SavedEvidence>> {
+    const saved = new Map<object, SavedEvidence>();
+    const sink = this.deps.evidence;
+    const mode = this.deps.evidenceMode ?? 'rerolls';
+    if (sink === undefined || mode === 'none') return saved;
+    const t0 = this.tick();
+    const index = this.lastIndex + 1;
+    const wanted = mode === 'all' ? outcome.rolls.map((r) => ({ key: r as object, crop: r.crop, name: `t${index}-c${r.die.channel}` })) : [];
+    outcome.problems.forEach((p, i) => {
+      if (p.crop !== undefined) wanted.push({ key: p, crop: p.crop, name: `t${index}-${p.channel !== undefined ? `c${p.channel}` : `x${i}`}-${p.kind}` });
+    });
+    for (const w of wanted) saved.set(w.key, await sink.save(w.crop, w.name));
+    this.tock(t0, 'evidence');
+    return saved;
+  }
+
+  /** Stores the throw, its rolls and its problems in one transaction, then counts it. */
+  private commit(startedAt: number, outcome: ThrowOutcome, evidence: Map<object, SavedEvidence>, settleMs: number | undefined): Stop | undefined {
+    const { store } = this.deps;
+    const { sessionId } = this.plan;
+    const endedAt = Math.max(startedAt, this.now());
+    const rolls: RollInput[] = outcome.rolls.map((r) => {
+      const problem = outcome.problems.find((p) => p.die === r.die && p.crop === r.crop);
+      const ev = evidence.get(r) ?? (problem ? evidence.get(problem) : undefined);
+      return {
+        dieId: r.die.record.id,
+        channel: r.die.channel,
+        ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
+        ...(r.symbol !== undefined ? { symbol: r.symbol } : {}),
+        confidence: Math.min(1, Math.max(0, r.confidence)),
+        cocked: r.cocked,
+        classifierVersion: r.classifierVersion,
+        ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
+      };
+    });
+    const t0 = this.tick();
+    const index = store.atomically(() => {
+      const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status: outcome.status, ...(outcome.why !== undefined ? { why: outcome.why } : {}), rolls });
+      for (const p of outcome.problems) {
+        const ev = evidence.get(p);
+        store.recordEvent(sessionId, {
+          at: endedAt,
+          kind: p.kind,
+          throwIndex: recorded.index,
+          ...(p.die ? { dieId: p.die.record.id } : {}),
+          detail: {
+            reason: p.reason,
+            ...(p.channel !== undefined ? { channel: p.channel } : {}),
+            ...(p.details ? { details: p.details } : {}),
+            ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
+          },
+        });
+      }
+      return recorded.index;
+    });
+    this.tock(t0, 'store');
+    const t1 = this.tick();
+    this.lastIndex = index;
+    this.totals.throws++;
+    this.run0.throws++;
+    this.totals.rolls += outcome.rolls.length;
+    this.totals.cocked += outcome.rolls.filter((r) => r.cocked).length;
+    const decided: DieTrack[] = [];
+    if (outcome.status === 'ok') {
+      this.totals.ok++;
+      this.run0.ok++;
+      this.consecutiveFaults = 0;
+      this.withoutResult = 0;
+      for (const r of outcome.rolls) {
+        const track = this.tracks.find((t) => t.die === r.die);
+        const category = track?.categoryOf(r);
+        if (track === undefined || category === undefined) continue;
+        this.run0.rolls++;
+        if (track.observe(category)) decided.push(track);
+      }
+    } else {
+      this.totals.rerolled++;
+      this.consecutiveFaults = 0;
+      this.withoutResult++;
+      this.lastProblem = outcome.why ?? 'rerolled';
+    }
+    this.emit({
+      type: 'throw',
+      at: endedAt,
+      index,
+      status: outcome.status,
+      ...(outcome.why !== undefined ? { why: outcome.why } : {}),
+      ...(settleMs !== undefined ? { settleMs } : {}),
+      rolls: outcome.rolls.map((r) => ({ label: r.die.record.label, ...(r.faceId !== undefined ? { faceId: r.faceId } : {}), ...(r.symbol !== undefined ? { symbol: r.symbol } : {}), cocked: r.cocked })),
+      problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.die ? { label: p.die.record.label } : {}), ...(p.channel !== undefined ? { channel: p.channel } : {}), reason: p.reason })),
+      dice: this.statuses(),
+      totals: this.totalsNow(),
+      clock: this.runClock(),
+    });
+    for (const track of decided) this.announceDecision(track, endedAt);
+    this.tock(t1, 'stats');
+    return this.afterThrow(outcome.status === 'ok', endedAt);
+  }
+
+  private announceDecision(track: DieTrack, at: number): void {
+    const verdict = track.verdict();
+    const sentence = describeVerdict(verdict);
+    this.deps.store.recordEvent(this.plan.sessionId, {
+      at,
+      kind: 'verdict',
+      throwIndex: this.lastIndex,
+      dieId: track.die.record.id,
+      detail: { verdict: verdict.kind, rolls: verdict.n, sentence, note: RETIRED_NOTE },
+    });
+    this.emit({ type: 'decided', at, label: track.die.record.label, verdict, sentence, retiredNote: RETIRED_NOTE });
+  }
+
+  /** The stopping rules after a stored throw. */
+  private afterThrow(ok: boolean, at: number): Stop | undefined {
+    const { stopping } = this.plan;
+    if (ok && this.totals.ok % stopping.rigCheckEvery === 0) {
+      const stop = this.lookAtRig(this.totals.ok / stopping.rigCheckEvery, at);
+      if (stop) return stop;
+    }
+    const all = this.allDecided();
+    if (all) return all;
+    if (this.withoutResult >= stopping.maxConsecutiveRerolls) {
+      return new Stop('aborted', 'rerolls', `${this.withoutResult} throws in a row gave no counted result; the last: ${this.lastProblem}. Check the dice, the camera and the calibration.`);
+    }
+    return undefined;
+  }
+
+  private lookAtRig(look: number, at: number): Stop | undefined {
+    const t0 = this.tick();
+    const result = checkRig(
+      this.tracks.map((t) => ({
+        label: t.die.record.label,
+        sequence: t.sequence,
+        expected: t.categories.expected,
+        labels: t.categories.labels,
+        ...(t.categories.opposite ? { opposite: t.categories.opposite } : {}),
+      })),
+      look,
+      this.plan.stopping.rigCheckAlpha,
+    );
+    this.tock(t0, 'stats');
+    this.rigCheck = result;
+    const minAdjustedP = result.checks.reduce((m, c) => Math.min(m, c.adjustedP), 1);
+    this.deps.store.recordEvent(this.plan.sessionId, {
+      at,
+      kind: 'rig-check',
+      throwIndex: this.lastIndex,
+      detail: { look, alpha: result.alpha, suspect: result.suspect, rolls: result.rolls, minAdjustedP, failed: result.verdict?.failedChecks ?? [] },
+    });
+    this.emit({ type: 'rig-check', at, look, alpha: result.alpha, suspect: result.suspect, rolls: result.rolls, minAdjustedP, verdict: result.verdict });
+    if (!result.suspect || result.verdict === null) return undefined;
+    this.rigSuspect ??= result.verdict;
+    if (!this.plan.stopping.stopOnRigSuspect) return undefined;
+    return new Stop('finished', 'rig-suspect', `${describeVerdict(result.verdict)} Fix the rig, then start a new session.`);
+  }
+
+  /** A tumble that did not finish: void the throw if the dice may have moved, then bring the rig back. */
+  private async tumbleFailed(e: unknown, startedAt: number): Promise<Stop | undefined> {
+    if (!(e instanceof RigError)) throw e;
+    // A refused command moved nothing; an interrupted motion, a timeout or a lost link may have moved the dice.
+    const moved = !(e instanceof RigFaultError && !e.interrupted);
+    let voided: number | undefined;
+    if (moved) {
+      const endedAt = Math.max(startedAt, this.now());
+      voided = this.deps.store.atomically(() => {
+        const r = this.deps.store.recordThrow(this.plan.sessionId, { startedAt, endedAt, status: 'void', why: e.message, rolls: [] });
+        return r.index;
+      });
+      this.lastIndex = voided;
+      this.totals.throws++;
+      this.totals.void++;
+      this.run0.throws++;
+      this.withoutResult++;
+      this.lastProblem = e.message;
+      this.emit({
+        type: 'throw',
+        at: endedAt,
+        index: voided,
+        status: 'void',
+        why: e.message,
+        rolls: [],
+        problems: [],
+        dice: this.statuses(),
+        totals: this.totalsNow(),
+        clock: this.runClock(),
+      });
+    }
+    const stop = this.fault(e, voided);
+    if (stop) return stop;
+    if (this.withoutResult >= this.plan.stopping.maxConsecutiveRerolls) {
+      return new Stop('aborted', 'rerolls', `${this.withoutResult} throws in a row gave no counted result; the last: ${this.lastProblem}`);
+    }
+    return this.recover();
+  }
+
+  /** Logs a fault; a stop when it is one too many in a row or the link is gone for good. */
+  private fault(e: unknown, voidedThrow: number | undefined): Stop | undefined {
+    if (!(e instanceof RigError)) throw e;
+    this.consecutiveFaults++;
+    const kind = e instanceof RigFaultError ? e.fault : e instanceof RigTimeoutError ? 'timeout' : 'link';
+    const at = this.now();
+    this.deps.store.recordEvent(this.plan.sessionId, {
+      at,
+      kind: 'fault',
+      ...(voidedThrow !== undefined ? { throwIndex: voidedThrow } : {}),
+      detail: { fault: kind, message: e.message, consecutive: this.consecutiveFaults, rig: e.rig },
+    });
+    this.emit({ type: 'fault', at, kind, message: e.message, consecutive: this.consecutiveFaults, ...(voidedThrow !== undefined ? { voidedThrow } : {}) });
+    const max = this.plan.stopping.maxConsecutiveFaults;
+    if (this.consecutiveFaults >= max) {
+      return new Stop('aborted', 'faults', `The rig faulted ${this.consecutiveFaults} times in a row (the last: ${e.message}); stopped so a person can look at it. Resume with --resume after fixing it.`);
+    }
+    if (!(e instanceof RigFaultError) && !(e instanceof RigTimeoutError)) {
+      // A link that could not be re-established (RigConnectError) or a closed driver: nothing to retry.
+      return new Stop('aborted', 'rig-lost', `The rig is gone: ${e.message} Resume with --resume once it is back.`);
+    }
+    return undefined;
+  }
+
+  /** Brings the rig back after a fault: the light (a reset turns it off) and the tumbler home. */
+  private async recover(): Promise<Stop | undefined> {
+    for (;;) {
+      try {
+        if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
+        await this.deps.rig.home();
+        const at = this.now();
+        this.deps.store.recordEvent(this.plan.sessionId, { at, kind: 'recovered', detail: { reconnects: this.deps.rig.linkStats().reconnects } });
+        this.emit({ type: 'recovered', at, message: 'The rig answered again; light restored and tumbler homed.' });
+        return undefined;
+      } catch (e) {
+        const stop = this.fault(e, undefined);
+        if (stop) return stop;
+      }
+    }
+  }
+
+  private statuses(): DieStatus[] {
+    return this.tracks.map((t) => {
+      const v = t.verdict();
+      return {
+        label: t.die.record.label,
+        type: t.die.type.id,
+        channel: t.die.channel,
+        rolls: t.rolls,
+        state: this.rigSuspect ? 'RIG_SUSPECT' : v.kind,
+        decided: t.retired,
+        rollsNeeded: t.rollsStillNeeded(),
+        logE: t.monitor.state().logE,
+      };
+    });
+  }
+
+  private totalsNow(): ThrowTotals {
+    return { ...this.totals };
+  }
+
+  private runClock(): RunClock {
+    return {
+      runStartedAt: this.deps.timeOrigin + this.runStart,
+      elapsedMs: this.deps.clock.now() - this.runStart,
+      runThrows: this.run0.throws,
+      runOkThrows: this.run0.ok,
+      runRolls: this.run0.rolls,
+    };
+  }
+}

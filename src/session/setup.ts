@@ -1,0 +1,262 @@
+/**
+ * The I/O shell around the throw loop: from a checked config to a connected
+ * rig, a camera, the vision pipeline, an open roll store and a session row
+ * (new, or reopened with `--resume`), ready for `runSession`.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { decodeImageFile } from '../camera/decode.js';
+import { folderReplay } from '../camera/folderReplay.js';
+import { defaultProfilePath, readProfileFile } from '../camera/profileFile.js';
+import { lightingPresets, type LightingPresetName } from '../camera/sim/lighting.js';
+import { randomDieStyle, SimulatedCamera } from '../camera/sim/simulatedCamera.js';
+import { v4l2Camera } from '../camera/v4l2Camera.js';
+import { SimulatedClock, systemClock, type Clock } from '../clock.js';
+import { getDieType } from '../dice/catalogue.js';
+import type { DieType } from '../dice/types.js';
+import { ConfigError } from '../errors.js';
+import type { RigDriver, RigIdentity } from '../rig/driver.js';
+import { RigError } from '../rig/errors.js';
+import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
+import { seededRandom } from '../stats/random.js';
+import type { SessionRecord } from '../store/records.js';
+import { RollStore } from '../store/rollStore.js';
+import type { CalibrationProfile } from '../vision/calibration/profile.js';
+import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
+import { rectChannel, type ChannelRegion } from '../vision/channels.js';
+import { D6PipReader } from '../vision/d6Pips.js';
+import { D8Reader } from '../vision/d8/d8Reader.js';
+import type { FaceReader } from '../vision/faceRead.js';
+import type { RgbImage } from '../vision/image.js';
+import { defaultLocateOptions } from '../vision/locate.js';
+import { defaultCockedLimits, readFrame, type PipelineOptions } from '../vision/pipeline.js';
+import { checkSessionConfig, type SessionConfig } from './config.js';
+import { folderEvidence, type EvidenceSink } from './evidence.js';
+import type { RunnerPlan, SettleRule } from './runner.js';
+import type { ReadLevel, SessionDie } from './sessionDie.js';
+import { SimThrowCamera } from './simThrowCamera.js';
+import { SimulatedDice, simDieKind } from './simulatedDice.js';
+import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
+
+export interface OpenSessionOptions {
+  readonly config: SessionConfig;
+  /** Roll store file, or ':memory:'. */
+  readonly dbPath: string;
+  /** Session id or name to continue. */
+  readonly resume?: string;
+  /** Wall-clock epoch milliseconds (Date.now): the simulated clock starts at it. */
+  readonly wallNow: () => number;
+  readonly log?: (message: string) => void;
+}
+
+export interface OpenedSession {
+  /** The config the session runs with (on resume: the one stored with the session). */
+  readonly config: SessionConfig;
+  readonly session: SessionRecord;
+  readonly identity: RigIdentity;
+  readonly store: RollStore;
+  readonly rig: RigDriver;
+  readonly camera: ThrowCamera;
+  /** The simulated camera, when there is one (its last throw's truth). */
+  readonly simCamera?: SimThrowCamera;
+  readonly clock: Clock;
+  readonly timeOrigin: number;
+  readonly readThrow: (image: RgbImage) => ReturnType<typeof readFrame>;
+  readonly reader: FaceReader;
+  readonly evidence?: EvidenceSink;
+  readonly plan: RunnerPlan;
+  readonly simulated: boolean;
+  /** Closes the camera, the rig and the store. */
+  close(): Promise<void>;
+}
+
+/** Mixes a session seed with a part number and the throw a run starts after, so each part and each resumed run draws fresh numbers. */
+export function partSeed(seed: number, part: number, startAfter: number): number {
+  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(part + 1, 0xc2b2ae35) ^ Math.imul(startAfter + 1, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
+/** One session reads one family of dice: D6-faced dice with the pip reader (face level), or X-Wing dice with a calibration profile (symbol level). */
+export function readerFamily(types: readonly DieType[]): 'pips' | 'xwing' {
+  const pips = types.filter((t) => t.faces.length === 6 && t.faces.every((f, i) => f.id === String(i + 1)));
+  const xwing = types.filter((t) => t.id === 'red' || t.id === 'green');
+  if (pips.length === types.length) return 'pips';
+  if (xwing.length === types.length) return 'xwing';
+  const other = types.find((t) => !pips.includes(t) && !xwing.includes(t));
+  if (other) throw new ConfigError('dice', `no reader can read a "${other.id}" die yet: sessions read D6-faced dice (d6, d3, direction) or X-Wing red and green dice`);
+  throw new ConfigError('dice', 'one session reads one kind of dice: D6-faced dice (pips) or X-Wing dice (icons), not both; run them as two sessions');
+}
+
+function sameDice(a: SessionConfig, b: SessionConfig): string | undefined {
+  if (a.dice.length !== b.dice.length) return `the session has ${b.dice.length} dice, the config ${a.dice.length}`;
+  for (let i = 0; i < a.dice.length; i++) {
+    const x = a.dice[i] as SessionConfig['dice'][number];
+    const y = b.dice[i] as SessionConfig['dice'][number];
+    if (x.label !== y.label || x.type !== y.type) return `channel ${i} holds ${y.label} (${y.type}) in the session but ${x.label} (${x.type}) in the config`;
+  }
+  return undefined;
+}
+
+/** Opens everything a session needs. On failure, whatever was opened is closed again. */
+export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
+  const log = options.log ?? (() => undefined);
+  const store = RollStore.open(options.dbPath);
+  const closers: (() => Promise<void> | void)[] = [() => store.close()];
+  const closeAll = async (): Promise<void> => {
+    for (const c of closers.reverse().splice(0)) await c();
+  };
+  try {
+    let config = options.config;
+    let stored: SessionRecord | undefined;
+    if (options.resume !== undefined) {
+      stored = store.findSession(options.resume);
+      config = checkSessionConfig(JSON.parse(stored.configJson) as unknown, `session ${stored.id} (stored config)`);
+      const differs = sameDice(options.config, config);
+      if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
+    }
+    const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
+    const types = config.dice.map((d) => getDieType(d.type));
+    const family = readerFamily(types);
+    const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
+
+    const simRig = config.rig.driver === 'sim';
+    const simCameraConfig = config.camera.source === 'sim';
+    const simulatedClock = config.clock === 'simulated' || (config.clock === 'auto' && simRig && simCameraConfig);
+    if (simulatedClock && !simRig) throw new ConfigError('clock', `a simulated clock needs the simulated rig; the "${config.rig.driver}" rig runs in real time`);
+    if (simulatedClock && !simCameraConfig) throw new ConfigError('clock', 'a simulated clock needs the simulated camera; a real camera runs in real time');
+    const clock: Clock = simulatedClock ? new SimulatedClock(0) : systemClock;
+    const timeOrigin = options.wallNow() - clock.now();
+
+    // Calibration (X-Wing dice): the profile reads the dice and may describe the platform.
+    let profile: CalibrationProfile | undefined;
+    let profileFile: string | undefined;
+    if (family === 'xwing') {
+      const colours = new Set(types.map((t) => t.id));
+      profileFile = config.calibration ?? defaultProfilePath(colours.size === 2 ? 'xwing' : ([...colours][0] as 'red' | 'green'));
+      profile = await readProfileFile(profileFile);
+      const missing = [...colours].filter((c) => !profile?.dice.includes(c));
+      if (missing.length > 0) throw new ConfigError('calibration', `the profile ${profileFile} reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate)`);
+    }
+    const reader: FaceReader = profile ? new D8Reader(profile) : new D6PipReader();
+
+    // The rig.
+    if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
+    const rigOptions: RigFactoryOptions = {
+      ...(config.rig.port !== undefined ? { port: config.rig.port } : {}),
+      ...(simRig ? { clock, seed: partSeed(config.seed, 1, startAfter) } : {}),
+      ...(config.rig.sim?.timing ? { timing: config.rig.sim.timing } : {}),
+      ...(config.rig.sim?.faults ? { faults: config.rig.sim.faults } : {}),
+      log,
+    };
+    const rig = await rigFactories.create(config.rig.driver, rigOptions);
+    closers.push(() => rig.close());
+    const identity = await rig.connect();
+    log(`rig ${identity.rigId} (${identity.driver}, firmware ${identity.firmware}) connected`);
+
+    // The camera, the platform's channels and the empty-platform reference.
+    let camera: ThrowCamera;
+    let simCamera: SimThrowCamera | undefined;
+    let channels: readonly ChannelRegion[];
+    let reference: RgbImage;
+    let dieSizePx: number;
+    const cam = config.camera;
+    if (cam.source === 'sim') {
+      if (!(cam.lighting in lightingPresets)) throw new ConfigError('camera.lighting', `unknown lighting preset "${cam.lighting}"; presets are ${Object.keys(lightingPresets).join(', ')}`);
+      const dice = new SimulatedDice(
+        config.dice.map((d, i) => ({ type: types[i] as DieType, ...(d.simulatedLoad ? { load: d.simulatedLoad } : {}) })),
+        seededRandom(partSeed(config.seed, 3, startAfter)),
+      );
+      // The dice look the same in every run of the session; only the throws are drawn afresh.
+      const styleRandom = seededRandom(partSeed(config.seed, 4, 0));
+      const styles = types.map((t) => randomDieStyle(simDieKind(t), styleRandom));
+      const simulated = new SimulatedCamera({
+        seed: partSeed(config.seed, 2, startAfter),
+        lighting: cam.lighting as LightingPresetName,
+        channels: config.dice.length,
+        dice: dice.kinds(),
+        dieSizePx: cam.dieSizePx,
+        cockedRate: cam.cockedRate,
+        fps: cam.fps,
+        styles,
+      });
+      simCamera = new SimThrowCamera({ camera: simulated, dice, clock, frames: cam.frames });
+      camera = simCamera;
+      channels = simulated.layout.channels;
+      reference = simulated.emptyPlatform();
+      dieSizePx = cam.dieSizePx;
+    } else {
+      const fromProfile = profile?.channels;
+      channels = cam.channels ? cam.channels.map((r, i) => rectChannel(i, r)) : (fromProfile ?? []);
+      if (channels.length !== config.dice.length) {
+        throw new ConfigError('camera.channels', `${channels.length} channel regions for ${config.dice.length} dice: give one rectangle per die (or calibrate on the rig)`);
+      }
+      const referenceFile =
+        cam.reference ?? (profile?.reference && profileFile ? join(dirname(resolve(profileFile)), profile.reference.file) : undefined);
+      if (referenceFile === undefined) throw new ConfigError('camera.reference', 'a real camera needs an image of the empty platform (camera.reference, or a profile made on the rig)');
+      reference = await decodeImageFile(referenceFile);
+      const size = cam.dieSizePx ?? profile?.dieSizePx;
+      if (size === undefined) throw new ConfigError('camera.dieSizePx', 'the die size in pixels is needed (camera.dieSizePx, or a profile made on the rig)');
+      dieSizePx = size;
+      const source =
+        cam.source === 'device'
+          ? v4l2Camera({ device: cam.device, width: cam.width, height: cam.height, fps: cam.fps, ...(cam.exposure !== undefined ? { exposure: cam.exposure } : {}) })
+          : folderReplay(cam.folder, cam.fps);
+      camera = streamThrowCamera(source, clock, { replay: cam.source === 'replay' });
+    }
+    closers.push(() => camera.close());
+    const pipeline: PipelineOptions = {
+      locate: { ...defaultLocateOptions, expectedDieArea: family === 'pips' ? dieSizePx * dieSizePx * 0.97 : HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
+      cocked: defaultCockedLimits,
+      dieSizePx,
+      cropScale: 1.5,
+    };
+    const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => readFrame(image, reference, channels, reader, pipeline);
+
+    // The store's rows: rig, dice, session.
+    const simulated = rig.isSimulated || cam.source === 'sim';
+    const rigRow = store.registerRig(identity, profile?.hash ?? '');
+    const records = config.dice.map((d) =>
+      store.registerDie({ label: d.label, typeId: d.type, ...(d.set !== undefined ? { set: d.set } : {}), ...(d.notes !== undefined ? { notes: d.notes } : {}) }),
+    );
+    const session = stored
+      ? store.resumeSession(stored.id, timeOrigin + clock.now()).session
+      : store.createSession({ ...(config.name !== undefined ? { name: config.name } : {}), config, simulated, rigId: rigRow.id, startedAt: timeOrigin + clock.now() });
+    const dice: SessionDie[] = config.dice.map((_, i) => ({ channel: i, record: records[i] as SessionDie['record'], type: types[i] as DieType, level }));
+
+    const settle: SettleRule = config.settle.mode === 'fixed' ? { mode: 'fixed', waitMs: config.settle.waitMs } : { mode: 'detect', timeoutMs: config.settle.timeoutMs };
+    const plan: RunnerPlan = {
+      sessionId: session.id,
+      dice,
+      stopping: config.stopping,
+      settle,
+      light: config.rig.light,
+      resumed: stored !== undefined,
+      simulated,
+    };
+    const evidence =
+      config.evidence === 'none' || options.dbPath === ':memory:' || options.dbPath === ''
+        ? undefined
+        : folderEvidence(join(dirname(resolve(options.dbPath)), 'evidence', `session-${session.id}`), dirname(resolve(options.dbPath)));
+    return {
+      config,
+      session,
+      identity,
+      store,
+      rig,
+      camera,
+      ...(simCamera ? { simCamera } : {}),
+      clock,
+      timeOrigin,
+      readThrow,
+      reader,
+      ...(evidence ? { evidence } : {}),
+      plan,
+      simulated,
+      close: closeAll,
+    };
+  } catch (e) {
+    await closeAll();
+    if (e instanceof RigError && /no rig driver/i.test(e.message)) throw new ConfigError('rig.driver', e.message);
+    throw e;
+  }
+}

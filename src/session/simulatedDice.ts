@@ -1,0 +1,114 @@
+/**
+ * The simulated dice of a session, loaded or fair, and how the simulated
+ * camera comes to show exactly what they rolled.
+ *
+ * The simulated camera draws each die's face itself, uniformly over the die's
+ * physical faces (the catalogue's odds), and has no way to be told a face. So
+ * the dice choose among the camera's throws: a planned throw (planning costs
+ * no rendering) is kept with probability Π_c w_c(face_c) / max w_c, where
+ * w_c(x) = q_c(x) / p_c(x) is die c's wanted odds over the camera's odds, and
+ * re-planned otherwise. This is rejection sampling: the kept throws show each
+ * die's faces with exactly the odds q_c, independently across dice and
+ * throws, and the camera renders and the vision pipeline reads the faces the
+ * dice rolled. With one die loaded 1.5× on one face, two plans in three are kept.
+ * A cocked die's face is not shown, so it weighs the average weight, 1 / max w_c,
+ * which leaves the cocked rate as configured.
+ */
+import type { SimDieKind, ThrowTruth } from '../camera/sim/simulatedCamera.js';
+import { symbolProbabilities } from '../dice/indexing.js';
+import type { DieType } from '../dice/types.js';
+import { ConfigError } from '../errors.js';
+import type { RandomSource } from '../stats/random.js';
+
+/** One die made to favour one face: `symbol` (a pip count or an X-Wing icon) comes up `factor` times as often as it should. */
+export interface DieLoad {
+  readonly symbol: string;
+  readonly factor: number;
+}
+
+export interface SimulatedDie {
+  readonly type: DieType;
+  readonly load?: DieLoad;
+}
+
+/** Which look the simulated camera gives a die of this type. */
+export function simDieKind(type: DieType): SimDieKind {
+  if (type.id === 'red' || type.id === 'green') return type.id;
+  if (type.faces.length === 6 && type.faces.every((f, i) => f.id === String(i + 1))) return 'd6';
+  throw new ConfigError('dice', `the simulated camera cannot draw a "${type.id}" die; it draws D6-faced dice (d6, d3, direction) and X-Wing red and green dice`);
+}
+
+/** What the camera shows of a die (a pip count for D6-faced dice, an icon for X-Wing dice) and its odds under the camera's own draw. */
+export function cameraOdds(type: DieType): Map<string, number> {
+  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f, i) => [f.id, type.faceProbabilities[i] as number]));
+  const p = symbolProbabilities(type);
+  return new Map(type.symbols.map((s, i) => [s, p[i] as number]));
+}
+
+/** A die's odds with `load.symbol` `factor` times as likely, the others scaled down in proportion. */
+export function loadedOdds(odds: ReadonlyMap<string, number>, load: DieLoad): Map<string, number> {
+  const p = odds.get(load.symbol);
+  if (p === undefined) throw new ConfigError('simulatedLoad.symbol', `"${load.symbol}" is not shown on this die (it shows ${[...odds.keys()].join(', ')})`);
+  const target = p * load.factor;
+  if (!(target < 1)) throw new ConfigError('simulatedLoad.factor', `${load.factor} × ${p} is not a probability below 1`);
+  const rest = (1 - target) / (1 - p);
+  return new Map([...odds].map(([s, q]) => [s, s === load.symbol ? target : q * rest]));
+}
+
+interface Weights {
+  readonly weight: ReadonlyMap<string, number>;
+  readonly max: number;
+}
+
+export class SimulatedDice {
+  private readonly weights: Weights[];
+  /** Throws planned and thrown away so far (for the curious: about max w − 1 per kept throw). */
+  rejected = 0;
+
+  constructor(
+    readonly dice: readonly SimulatedDie[],
+    private readonly random: RandomSource,
+  ) {
+    this.weights = dice.map((d) => {
+      const odds = cameraOdds(d.type);
+      const wanted = d.load ? loadedOdds(odds, d.load) : odds;
+      const weight = new Map([...odds].map(([s, p]) => [s, (wanted.get(s) as number) / p]));
+      return { weight, max: Math.max(...weight.values()) };
+    });
+  }
+
+  /** The camera kinds, channel by channel, to build the camera with. */
+  kinds(): SimDieKind[] {
+    return this.dice.map((d) => simDieKind(d.type));
+  }
+
+  /** The odds each die rolls with (face or symbol as the camera shows it). */
+  odds(channel: number): Map<string, number> {
+    const d = this.dice[channel];
+    if (d === undefined) throw new RangeError(`there is no simulated die in channel ${channel}`);
+    const odds = cameraOdds(d.type);
+    return d.load ? loadedOdds(odds, d.load) : odds;
+  }
+
+  /** Whether to keep a planned throw (see the module comment). */
+  keeps(truth: ThrowTruth): boolean {
+    let ratio = 1;
+    for (const die of truth.dice) {
+      const w = this.weights[die.channel];
+      if (w === undefined) continue;
+      const weight = die.cocked ? 1 : (w.weight.get(die.face) ?? 1);
+      ratio *= weight / w.max;
+    }
+    return this.random() < ratio;
+  }
+
+  /** Plans throws with `plan` until one is kept. */
+  choose<T extends { readonly truth: ThrowTruth }>(plan: () => T): T {
+    for (let attempt = 0; attempt < 100_000; attempt++) {
+      const t = plan();
+      if (this.keeps(t.truth)) return t;
+      this.rejected++;
+    }
+    throw new RangeError('the simulated dice rejected 100,000 planned throws in a row; their loads are too extreme to simulate this way');
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The end of a session in words and as JSON: each die's verdict, how the rig
+ * did (throws, re-tumbles, voids, the cocked rate, rolls per hour), the rig
+ * check, and where to go next (the report command).
+ *
+ * The verdicts are the sequential monitors' (anytime-valid: right however the
+ * session was stopped). A fixed-sample analysis of the same rolls (`dicerig
+ * analyze`) would assume the number of rolls was fixed in advance, which a
+ * session that stops at a verdict does not satisfy.
+ */
+import { formatCount, formatProbability } from '../stats/verdict.js';
+import { formatDuration } from './progress.js';
+import { RETIRED_NOTE, type SessionResult } from './runner.js';
+
+export interface SummaryContext {
+  /** The roll store file, for the follow-up commands. */
+  readonly db: string;
+  readonly simulated: boolean;
+  /** Host wall-clock milliseconds the run took (the demo prints it). */
+  readonly wallMs?: number;
+  /** The session's decision rules, passed on to the report so its verdicts use the same ones. */
+  readonly rules?: { readonly alpha: number; readonly delta: number };
+  /** How to continue a session that did not finish (default: `dicerig run <config> --resume ID --db DB`). */
+  readonly resumeCommand?: string;
+}
+
+/** The command that writes the session's report (the report command is another part of dicerig). */
+export function reportCommand(sessionId: number, ctx: SummaryContext): string {
+  const db = /\s/.test(ctx.db) ? JSON.stringify(ctx.db) : ctx.db;
+  const rules = ctx.rules ? ` --alpha ${ctx.rules.alpha} --delta ${ctx.rules.delta}` : '';
+  return `dicerig report ${sessionId} --db ${db}${rules}`;
+}
+
+function median(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** Rolls (all dice) per hour and throws per hour of session clock in this run. */
+export function runRates(result: SessionResult): { throwsPerHour?: number; rollsPerHour?: number } {
+  const hours = result.clock.elapsedMs / 3_600_000;
+  if (!(hours > 0)) return {};
+  return { throwsPerHour: result.clock.runThrows / hours, rollsPerHour: result.clock.runRolls / hours };
+}
+
+/** Dice found cocked per die seen, over all throws of the session (a rig-health figure). */
+export function cockedRate(result: SessionResult): number | undefined {
+  return result.totals.rolls > 0 ? result.totals.cocked / result.totals.rolls : undefined;
+}
+
+/** The session's end as text. */
+export function formatSessionSummary(result: SessionResult, ctx: SummaryContext): string {
+  const t = result.totals;
+  const lines: string[] = [];
+  lines.push(`Session ${result.sessionId} ${result.state}: ${result.reason}`);
+  lines.push('');
+  const width = Math.max(...result.dice.map((d) => d.label.length));
+  for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${formatCount(d.rolls)} rolls)  ${d.sentence}`);
+  if (result.dice.some((d) => d.decidedAt !== null) && result.dice.length > 1) lines.push(`  A die with a verdict is ${RETIRED_NOTE}.`);
+  lines.push('');
+  const rates = runRates(result);
+  const cocked = cockedRate(result);
+  lines.push(
+    `Rig: ${formatCount(t.throws)} throws (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
+      `${cocked !== undefined ? `; ${formatProbability(cocked * 100)} % of dice came to rest cocked` : ''}.`,
+  );
+  const pace = rates.rollsPerHour !== undefined ? `${formatCount(rates.rollsPerHour)} die-rolls per hour (${formatCount(rates.throwsPerHour ?? 0)} throws/h)` : 'no pace measured';
+  const settle = median(result.settleMs);
+  lines.push(
+    `This run: ${formatCount(result.clock.runThrows)} throws in ${formatDuration(result.clock.elapsedMs)} of ${ctx.simulated ? 'simulated ' : ''}rig time, ${pace}` +
+      `${settle !== undefined ? `; median settle ${Math.round(settle)} ms` : ''}${ctx.wallMs !== undefined ? `; ${formatDuration(ctx.wallMs)} wall time` : ''}.`,
+  );
+  const host = median(result.hostMsPerThrow);
+  if (host !== undefined) lines.push(`Host time per throw (settle detection, vision, store, statistics; rig and camera excluded): median ${host.toFixed(1)} ms.`);
+  if (result.rigCheck) {
+    const c = result.rigCheck;
+    lines.push(
+      c.suspect
+        ? `Rig check ${c.look} (over ${formatCount(c.rolls)} rolls): SUSPECT; per-die verdicts are withheld.`
+        : `Rig check ${c.look} (over ${formatCount(c.rolls)} rolls): no sign that the rig fails to tumble the dice independently.`,
+    );
+  }
+  if (ctx.simulated) lines.push('These rolls are simulated: they are stored marked as such and never count as real fairness data.');
+  lines.push('');
+  const db = /\s/.test(ctx.db) ? JSON.stringify(ctx.db) : ctx.db;
+  lines.push(`Report:  ${reportCommand(result.sessionId, ctx)}`);
+  if (result.state !== 'finished') lines.push(`Resume:  ${ctx.resumeCommand ?? `dicerig run <config> --resume ${result.sessionId} --db ${db}`}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The session's end as a JSON-able object. */
+export function sessionSummaryJson(result: SessionResult, ctx: SummaryContext): Record<string, unknown> {
+  return {
+    sessionId: result.sessionId,
+    db: ctx.db,
+    state: result.state,
+    stop: result.stop,
+    reason: result.reason,
+    simulated: ctx.simulated,
+    dice: result.dice,
+    totals: result.totals,
+    clock: result.clock,
+    ...runRates(result),
+    cockedRate: cockedRate(result) ?? null,
+    medianSettleMs: median(result.settleMs) ?? null,
+    medianHostMsPerThrow: median(result.hostMsPerThrow) ?? null,
+    hostPhaseMsPerThrow: Object.fromEntries(Object.entries(result.hostPhaseMs).map(([k, v]) => [k, result.hostMsPerThrow.length > 0 ? v / result.hostMsPerThrow.length : null])),
+    rigCheck: result.rigCheck,
+    rigSuspect: result.rigSuspect,
+    ...(ctx.wallMs !== undefined ? { wallMs: ctx.wallMs } : {}),
+    reportCommand: reportCommand(result.sessionId, ctx),
+  };
+}

@@ -1,0 +1,108 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../src/session/events.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { tempDir } from '../store/support/fixtures.js';
+import { runCli } from './runCli.js';
+
+function config(dir: string, extra: string, name = 'run.yaml'): string {
+  const file = join(dir, name);
+  writeFileSync(
+    file,
+    `seed: 4
+dice:
+  - { label: cli-A, type: d6 }
+  - { label: cli-B, type: d6, simulatedLoad: { symbol: "6", factor: 1.5 } }
+rig:
+  driver: sim
+${extra}`,
+  );
+  return file;
+}
+
+const events = (out: string): SessionEvent[] =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as SessionEvent);
+
+describe('dicerig run', () => {
+  it('runs a simulated session to its budget and prints the verdicts, the session and the report command', async () => {
+    const dir = tempDir('dicerig-run-');
+    const db = join(dir, 'rolls.db');
+    const r = await runCli('run', config(dir, 'stopping: { budgetRolls: 15 }\n'), '--db', db, '--plain');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Starting session 1 \(simulated/);
+    expect(r.out).toMatch(/Session 1 finished: Every die has a verdict/);
+    expect(r.out).toMatch(/cli-A +\(d6, channel 0, 15 rolls\) +INCONCLUSIVE/);
+    expect(r.out).toMatch(/die-rolls per hour/);
+    expect(r.out).toContain(`Report:  dicerig report 1 --db ${db}`);
+    const store = RollStore.open(db, { mustExist: true });
+    expect(store.counts(1)).toMatchObject({ ok: 15, countedRolls: 30 });
+    store.close();
+  });
+
+  it('prints the end as JSON with --json', async () => {
+    const dir = tempDir('dicerig-run-');
+    const r = await runCli('run', config(dir, 'stopping: { budgetRolls: 5 }\n'), '--db', join(dir, 'r.db'), '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { state: string; dice: { label: string; rolls: number }[]; reportCommand: string; simulated: boolean };
+    expect(j).toMatchObject({ state: 'finished', simulated: true });
+    expect(j.dice.map((d) => d.rolls)).toEqual([5, 5]);
+    expect(j.reportCommand).toMatch(/^dicerig report 1 --db /);
+  });
+
+  it('continues a session with --resume from the throw after the last one stored', async () => {
+    const dir = tempDir('dicerig-run-');
+    const db = join(dir, 'r.db');
+    // A time budget of 0.005 h (18 s of rig time, a handful of throws) ends each run; the roll budget is far off.
+    const file = config(dir, 'stopping: { budgetRolls: 500, budgetHours: 0.005 }\n');
+    const first = await runCli('run', file, '--db', db, '--events');
+    expect(first.code).toBe(0);
+    const e1 = events(first.out);
+    const lastIndex = (e1.filter((e) => e.type === 'throw').at(-1) as { index: number }).index;
+    expect(e1.at(-1)).toMatchObject({ type: 'summary', stop: 'time-budget' });
+    const second = await runCli('run', file, '--db', db, '--events', '--resume', '1');
+    expect(second.code).toBe(0);
+    const e2 = events(second.out);
+    expect(e2[0]).toMatchObject({ type: 'started', resumed: true, lastThrowIndex: lastIndex });
+    expect(e2.find((e) => e.type === 'throw')).toMatchObject({ index: lastIndex + 1 });
+    const store = RollStore.open(db, { mustExist: true });
+    const after = store.counts(1);
+    expect(after.throws).toBe((e2.filter((e) => e.type === 'throw').at(-1) as { index: number }).index);
+    expect(store.verify().ok).toBe(true);
+    store.close();
+  });
+
+  it('refuses to resume with a config whose dice differ from the session\'s', async () => {
+    const dir = tempDir('dicerig-run-');
+    const db = join(dir, 'r.db');
+    await runCli('run', config(dir, 'stopping: { budgetRolls: 2 }\n'), '--db', db, '--json');
+    const other = join(dir, 'other.yaml');
+    writeFileSync(other, 'dice:\n  - { label: someone-else, type: d6 }\n  - { label: cli-B, type: d6 }\nrig: { driver: sim }\n');
+    const r = await runCli('run', other, '--db', db, '--resume', '1');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/cannot resume session 1 with these dice: channel 0 holds cli-A \(d6\) in the session but someone-else \(d6\) in the config/);
+  });
+
+  it('stops with exit status 1 when the rig faults on every tumble, saying why', async () => {
+    const dir = tempDir('dicerig-run-');
+    const file = join(dir, 'jam.yaml');
+    writeFileSync(file, 'dice:\n  - { label: J, type: d6 }\nrig:\n  driver: sim\n  sim: { faults: { jamRate: 1 } }\n');
+    const jam = await runCli('run', file, '--db', join(dir, 'jam.db'), '--json');
+    expect(jam.code).toBe(1);
+    const j = JSON.parse(jam.out) as { state: string; reason: string; totals: { void: number } };
+    expect(j.state).toBe('aborted');
+    expect(j.reason).toMatch(/faulted 3 times in a row .*jammed/);
+    expect(j.totals.void).toBe(3);
+  });
+
+  it('names the config file, key and line of a mistake', async () => {
+    const dir = tempDir('dicerig-run-');
+    const r = await runCli('run', config(dir, 'camera: { source: sim, lightin: dim }\n'), '--db', join(dir, 'r.db'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/run\.yaml: config key "camera\.lightin": is not a setting here \(line 7\)/);
+  });
+});

@@ -1,0 +1,111 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { loadSessionConfig, parseSessionConfig, withPathsFrom } from '../../src/session/config.js';
+import { demoConfig, loadedChannel } from '../../src/session/demo.js';
+
+const examples = fileURLToPath(new URL('../../examples/sessions/', import.meta.url));
+
+function problem(text: string): ConfigError {
+  try {
+    parseSessionConfig(text, 'run.yaml');
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('the config was accepted');
+}
+
+const minimal = `dice:
+  - { label: A, type: d6 }
+rig:
+  driver: sim
+`;
+
+describe('session config', () => {
+  it('reads every example in examples/sessions', async () => {
+    const files = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const f of files) {
+      const c = await loadSessionConfig(`${examples}${f}`);
+      expect(c.dice.length, f).toBeGreaterThan(0);
+    }
+  });
+
+  it('fills in the defaults: the simulated camera, detection of settling, a 3,000-roll budget', () => {
+    const c = parseSessionConfig(minimal, 'run.yaml');
+    expect(c.camera).toMatchObject({ source: 'sim', frames: 'rest', cockedRate: 0.02 });
+    expect(c.settle).toMatchObject({ mode: 'detect', timeoutMs: 5000 });
+    expect(c.stopping).toMatchObject({ alpha: 0.01, delta: 0.05, budgetRolls: 3000, maxConsecutiveFaults: 3 });
+    expect(c.rig.light).toBe(200);
+    expect(c.seed).toBe(1);
+  });
+
+  it('reads JSON as well as YAML', () => {
+    const c = parseSessionConfig(JSON.stringify({ dice: [{ label: 'R', type: 'red' }], rig: { driver: 'emulated' } }), 'run.json');
+    expect(c.rig.driver).toBe('emulated');
+  });
+
+  it('names the file, the key path and the line of a setting that does not exist', () => {
+    const e = problem(`${minimal}stopping:\n  alpha: 0.01\n  budgetRols: 100\n`);
+    expect(e.key).toBe('stopping.budgetRols');
+    expect(e.message).toMatch(/^run\.yaml: config key "stopping\.budgetRols": is not a setting here \(line 7\)/);
+  });
+
+  it('names an unknown die type with the known ones', () => {
+    const e = problem('dice:\n  - { label: A, type: d7 }\nrig: { driver: sim }\n');
+    expect(e.key).toBe('dice[0].type');
+    expect(e.message).toMatch(/unknown die "d7"; known dice are: red, green, d6/);
+    expect(e.message).toMatch(/line 2/);
+  });
+
+  it('refuses two dice with one label, a bad probability and an empty dice list', () => {
+    expect(problem('dice:\n  - { label: A, type: d6 }\n  - { label: A, type: d6 }\nrig: { driver: sim }\n').key).toBe('dice[1].label');
+    expect(problem(`${minimal}stopping: { alpha: 1.5 }\n`).key).toBe('stopping.alpha');
+    expect(problem('dice: []\nrig: { driver: sim }\n').key).toBe('dice');
+  });
+
+  it('refuses a load on a die of a real camera and a load on a result the die does not show', () => {
+    const real = problem('dice:\n  - { label: A, type: d6, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
+    expect(real.key).toBe('dice[0].simulatedLoad');
+    const wrong = problem('dice:\n  - { label: A, type: red, simulatedLoad: { symbol: evade, factor: 1.5 } }\nrig: { driver: sim }\n');
+    expect(wrong.key).toBe('dice[0].simulatedLoad.symbol');
+  });
+
+  it('says so when the file is missing or is not YAML', async () => {
+    await expect(loadSessionConfig('/nonexistent/run.yaml')).rejects.toThrow(/cannot read the session config: the file does not exist/);
+    expect(problem('dice: [\n').message).toMatch(/not valid YAML or JSON/);
+  });
+});
+
+describe('the demo config', () => {
+  it('has four dice of which exactly one is loaded 1.5x, chosen by the seed, at alpha 0.001', () => {
+    const seen = new Set<number>();
+    for (let seed = 1; seed <= 12; seed++) {
+      const c = demoConfig({ seed, dice: 'd6', emulated: false, budget: 500 });
+      expect(c.dice).toHaveLength(4);
+      const loaded = c.dice.filter((d) => d.simulatedLoad !== undefined);
+      expect(loaded).toHaveLength(1);
+      expect(loaded[0]?.simulatedLoad).toEqual({ symbol: '6', factor: 1.5 });
+      expect(c.dice.indexOf(loaded[0] as (typeof c.dice)[number])).toBe(loadedChannel(seed));
+      seen.add(loadedChannel(seed));
+      expect(c.stopping).toMatchObject({ alpha: 0.001, budgetRolls: 500 });
+      expect(c.rig.driver).toBe('sim');
+    }
+    expect(seen.size).toBeGreaterThan(1);
+    const x = demoConfig({ seed: 5, dice: 'xwing', emulated: true, budget: 20 });
+    expect(x.rig.driver).toBe('emulated');
+    expect(x.camera).toMatchObject({ frames: 'all' });
+    expect(x.dice.map((d) => d.type)).toEqual(['red', 'red', 'green', 'green']);
+  });
+});
+
+describe('paths in a config file', () => {
+  it('are relative to the file\'s folder', async () => {
+    const c = await loadSessionConfig(`${examples}rig-xwing.yaml`);
+    expect(c.calibration).toBe(`${examples}my-rig.json`);
+    const parsed = parseSessionConfig('dice: [{ label: A, type: d6 }]\nrig: { driver: sim }\ndb: rolls/x.db\n', 'x.yaml');
+    expect(withPathsFrom('/data/runs', parsed).db).toBe('/data/runs/rolls/x.db');
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { DieStatus, RunClock, SessionEvent } from '../../src/session/events.js';
+import { estimateEtaMs, formatDuration, jsonLineEvents, ProgressTracker, progressLines, TerminalProgress } from '../../src/session/progress.js';
+import { runSession } from '../../src/session/runner.js';
+import { scriptedSession } from './support/fakes.js';
+
+const die = (label: string, rollsNeeded: number, decided = false): DieStatus => ({
+  label,
+  type: 'd6',
+  channel: 0,
+  rolls: 100,
+  state: decided ? 'UNFAIR' : 'INCONCLUSIVE',
+  decided,
+  rollsNeeded,
+  logE: 1,
+});
+const clock = (elapsedMs: number, ok: number): RunClock => ({ runStartedAt: 0, elapsedMs, runThrows: ok, runOkThrows: ok, runRolls: ok * 4 });
+
+describe('progress figures', () => {
+  it('estimates the ETA from the die needing the most rolls at the measured pace of counted throws', () => {
+    // 1,000 counted throws in an hour: 3.6 s each; the slowest die needs 400 more.
+    expect(estimateEtaMs([die('a', 100), die('b', 400), die('c', 0, true)], clock(3_600_000, 1000))).toBeCloseTo(400 * 3600, 6);
+    expect(estimateEtaMs([die('a', 100)], clock(0, 0))).toBeUndefined();
+    expect(estimateEtaMs([die('a', 0, true)], clock(10, 1))).toBe(0);
+    // A time budget caps it: 1.5 h budget, 1 h gone.
+    expect(estimateEtaMs([die('a', 100_000)], clock(3_600_000, 1000), 1.5)).toBe(1_800_000);
+  });
+
+  it('measures rolls per hour on the session clock', () => {
+    const t = new ProgressTracker();
+    const totals = { throws: 0, ok: 0, rerolled: 0, void: 0, rolls: 0, cocked: 0 };
+    t.update({ type: 'started', at: 0, sessionId: 3, resumed: false, lastThrowIndex: 0, simulated: true, dice: [die('a', 500)], totals, budgetRolls: 3000 });
+    t.update({ type: 'throw', at: 0, index: 10, status: 'ok', rolls: [], problems: [], dice: [die('a', 490)], totals: { ...totals, throws: 10, ok: 10 }, clock: clock(18_000, 10) });
+    expect(t.snapshot?.rollsPerHour).toBeCloseTo((40 / 18_000) * 3_600_000, 9);
+    expect(t.snapshot?.throwsPerHour).toBeCloseTo(2000, 9);
+    expect(t.snapshot?.etaMs).toBeCloseTo(490 * 1800, 6);
+  });
+
+  it('renders a header and one line per die, with the rolls each still needs', () => {
+    const lines = progressLines({
+      sessionId: 7,
+      lastThrowIndex: 1234,
+      totals: { throws: 1234, ok: 1200, rerolled: 30, void: 4, rolls: 4920, cocked: 31 },
+      dice: [die('red-01', 2300), die('red-02', 0, true)],
+      clock: clock(3_000_000, 1200),
+      rollsPerHour: 5760,
+      etaMs: 5_400_000,
+    });
+    expect(lines[0]).toBe('session 7: throw 1,234 (1,200 counted, 30 re-tumbled, 4 void), 5,760 die-rolls/h, 50 min of rig time; ETA 1 h 30 min');
+    expect(lines[1]).toMatch(/red-01 {2}ch 0 +100 rolls {2}undecided, ~2,300 more rolls needed$/);
+    expect(lines[2]).toMatch(/red-02 .*UNFAIR \(decided\)$/);
+    expect(formatDuration(42_000)).toBe('42 s');
+  });
+});
+
+describe('the terminal display of a running session', () => {
+  async function run(tty: boolean): Promise<string> {
+    const s = scriptedSession({ fallback: (call, c) => String(((call + c) % 6) + 1), rules: { budgetRolls: 30 } });
+    let out = '';
+    let wall = 0;
+    const view = new TerminalProgress({ write: (x) => void (out += x), tty, now: () => (wall += 50), everyThrows: 10 });
+    await runSession({ ...s.deps, onEvent: view.onEvent }, s.plan);
+    return out;
+  }
+
+  it('redraws the block in place on a terminal', async () => {
+    const out = await run(true);
+    // Cursor up over the three lines drawn (header and two dice), then clear to the end.
+    expect(out).toContain('\x1b[3A\x1b[0J');
+    expect(out).toMatch(/Starting session 1 \(simulated/);
+  });
+
+  it('prints plain blocks every few throws without a terminal, and no escape codes', async () => {
+    const out = await run(false);
+    expect(out).not.toContain('\x1b[');
+    const headers = out.split('\n').filter((l) => l.startsWith('session 1: throw'));
+    // At the start, at throws 10, 20 and 30, at each budget verdict... and at the end.
+    expect(headers.length).toBeGreaterThanOrEqual(4);
+    expect(headers.at(-1)).toMatch(/Every die has a verdict/);
+  });
+
+  it('streams every event as one JSON line', async () => {
+    const s = scriptedSession({ rig: ['jam'], fallback: () => '3', rules: { budgetRolls: 2 } });
+    const lines: string[] = [];
+    await runSession({ ...s.deps, onEvent: jsonLineEvents((l) => lines.push(l)) }, s.plan);
+    const events = lines.map((l) => JSON.parse(l) as SessionEvent);
+    expect(lines.every((l) => l.endsWith('\n') && !l.slice(0, -1).includes('\n'))).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['started', 'throw', 'fault', 'recovered', 'throw', 'throw', 'decided', 'decided', 'stopped']);
+  });
+});
+
+describe('the terminal display on a narrow terminal', () => {
+  it('cuts lines to the terminal width so the redraw stays in place', async () => {
+    const s = scriptedSession({ fallback: (call, c) => String(((call + c) % 6) + 1), rules: { budgetRolls: 3 } });
+    let out = '';
+    const view = new TerminalProgress({ write: (x) => void (out += x), tty: true, now: () => 0, columns: 40 });
+    await runSession({ ...s.deps, onEvent: view.onEvent }, s.plan);
+    const blockLines = out.split('\n').filter((l) => l.includes('session 1: throw'));
+    expect(blockLines.length).toBeGreaterThan(0);
+    const escape = new RegExp(`${String.fromCharCode(27)}\\[\\d*[A-Z]`, 'g');
+    for (const l of blockLines) expect(l.replace(escape, '').length).toBeLessThanOrEqual(40);
+  });
+});

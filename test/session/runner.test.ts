@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/clock.js';
+import type { SessionEvent } from '../../src/session/events.js';
+import type { SavedEvidence } from '../../src/session/evidence.js';
+import { runSession, SessionRunner } from '../../src/session/runner.js';
+import { SequentialMonitor } from '../../src/stats/sequential.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { tempDbPath } from '../store/support/fixtures.js';
+import { ScriptedCamera, ScriptedRig, ScriptedVision, scriptedSession, storeWithDice, RULES, type ChannelScript } from './support/fakes.js';
+
+const faces = ['1', '2', '3', '4', '5', '6'];
+/** A fair-looking cycle of faces, different per channel. */
+const cycle = (call: number, channel: number): ChannelScript => faces[(call + channel * 2) % 6] as string;
+
+function throwsOf(store: RollStore, sessionId: number) {
+  return store.counts(sessionId);
+}
+
+describe('the throw loop with scripted parts', () => {
+  it('stores every read throw with its rolls and stops at the per-die budget with INCONCLUSIVE and the rolls still needed', async () => {
+    const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 30 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result.state).toBe('finished');
+    expect(result.stop).toBe('all-decided');
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 30, ok: 30, rerolled: 0, void: 0, countedRolls: 60 });
+    for (const d of result.dice) {
+      expect(d.rolls).toBe(30);
+      expect(d.verdict.kind).toBe('INCONCLUSIVE');
+      expect(d.sentence).toMatch(/budget of 30 rolls is spent/);
+    }
+    // The light was set and the tumbler homed before the first throw; no tumble after the last commit.
+    expect(s.rig.lights).toEqual([180]);
+    expect(s.rig.homes).toBe(1);
+    expect(s.rig.tumbles).toBe(30);
+    expect(s.store.getSession(s.session.id)?.state).toBe('finished');
+  });
+
+  it('measures the settle time from the end of the motion and counts the detector\'s still frames', async () => {
+    // 9 moving frames at 30 fps: the dice are still from frame 9 (300 ms after the motion).
+    const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 3 }, moving: [9] });
+    const result = await runSession(s.deps, s.plan);
+    expect(result.settleMs).toHaveLength(3);
+    for (const ms of result.settleMs) expect(ms).toBeCloseTo(300, 6);
+    // Each throw: 1200 ms motion, then frames up to the third still difference (frame 12, 400 ms).
+    expect(result.clock.elapsedMs).toBeCloseTo(200 + 3 * (1200 + 400), 6);
+  });
+
+  it('re-tumbles a throw with a cocked die: stored rerolled with the cocked roll, logged with its reason, never counted', async () => {
+    const s = scriptedSession({ vision: [{ channels: ['4', { cocked: true }] }], fallback: cycle, rules: { budgetRolls: 5 } });
+    const events: SessionEvent[] = [];
+    const result = await runSession({ ...s.deps, onEvent: (e) => events.push(e) }, s.plan);
+    const counts = throwsOf(s.store, s.session.id);
+    expect(counts).toMatchObject({ throws: 6, ok: 5, rerolled: 1, cocked: 1, countedRolls: 10 });
+    const logged = s.store.events(s.session.id).filter((e) => e.kind === 'cocked');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ throwIndex: 1, dieId: s.dice[1]?.record.id });
+    expect((logged[0]?.detail as { reason: string }).reason).toMatch(/longer than wide/);
+    const first = events.find((e) => e.type === 'throw');
+    expect(first).toMatchObject({ index: 1, status: 'rerolled', problems: [{ kind: 'cocked', label: 'd6-1', channel: 1 }] });
+    expect(result.totals.cocked).toBe(1);
+    expect(result.totals.rolls).toBe(12);
+    // The die read in the rerolled throw (a 4) is stored but does not count.
+    expect(result.dice[0]?.rolls).toBe(5);
+  });
+
+  it('re-tumbles for a missing die, an unreadable die, an extra die and a die of the wrong colour', async () => {
+    const s = scriptedSession({
+      types: ['red', 'green'],
+      vision: [
+        { channels: ['hit', { missing: true }] },
+        { channels: [{ unreadable: true }, 'evade'] },
+        { channels: ['hit', 'blank'], extra: true },
+        { channels: [{ die: 'green', symbol: 'evade' }, 'focus'] },
+      ],
+      fallback: (call, c) => (c === 0 ? ['hit', 'crit', 'focus', 'blank'] : ['evade', 'focus', 'blank'])[call % (c === 0 ? 4 : 3)] as string,
+      rules: { budgetRolls: 4 },
+    });
+    await runSession(s.deps, s.plan);
+    const kinds = s.store.events(s.session.id).filter((e) => ['missing', 'unreadable', 'extra', 'wrong-die'].includes(e.kind));
+    expect(kinds.map((e) => [e.kind, e.throwIndex])).toEqual([
+      ['missing', 1],
+      ['unreadable', 2],
+      ['extra', 3],
+      ['wrong-die', 4],
+    ]);
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 8, ok: 4, rerolled: 4, countedRolls: 8 });
+  });
+
+  it('voids a throw a fault interrupted, never counts it, brings the rig back and goes on', async () => {
+    const s = scriptedSession({ rig: ['ok', 'jam', 'ok'], fallback: cycle, rules: { budgetRolls: 3 } });
+    const events: SessionEvent[] = [];
+    const result = await runSession({ ...s.deps, onEvent: (e) => events.push(e) }, s.plan);
+    expect(result.state).toBe('finished');
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 4, ok: 3, void: 1, countedRolls: 6 });
+    const voided = events.find((e) => e.type === 'throw' && e.status === 'void');
+    expect(voided).toMatchObject({ index: 2, why: expect.stringMatching(/jam/) as unknown });
+    const fault = s.store.events(s.session.id).find((e) => e.kind === 'fault');
+    expect(fault).toMatchObject({ throwIndex: 2 });
+    expect(s.store.events(s.session.id).some((e) => e.kind === 'recovered')).toBe(true);
+    // Recovery restored the light and homed: once at the start, once after the fault.
+    expect(s.rig.lights).toEqual([180, 180]);
+    expect(s.rig.homes).toBe(2);
+    for (const d of result.dice) expect(d.rolls).toBe(3);
+  });
+
+  it('stores nothing for a refused tumble (nothing moved) but counts it as a fault', async () => {
+    const s = scriptedSession({ rig: ['refused'], fallback: cycle, rules: { budgetRolls: 2 } });
+    await runSession(s.deps, s.plan);
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 2, ok: 2, void: 0 });
+    expect(s.store.events(s.session.id).filter((e) => e.kind === 'fault')).toHaveLength(1);
+  });
+
+  it('gives up after the configured number of faults in a row, with a message naming the last one', async () => {
+    const s = scriptedSession({ rig: ['jam', 'timeout', 'jam', 'jam'], fallback: cycle, rules: { maxConsecutiveFaults: 3 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result.state).toBe('aborted');
+    expect(result.stop).toBe('faults');
+    expect(result.reason).toMatch(/faulted 3 times in a row .*jam/);
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 3, void: 3, ok: 0 });
+    expect(s.store.getSession(s.session.id)?.state).toBe('aborted');
+  });
+
+  it('counts a failed recovery as another fault in a row', async () => {
+    const s = scriptedSession({ rig: ['jam'], fallback: cycle, rules: { maxConsecutiveFaults: 3 } });
+    s.rig.homeFailures = 2;
+    const result = await runSession(s.deps, s.plan);
+    expect(result.stop).toBe('faults');
+    expect(s.store.events(s.session.id).filter((e) => e.kind === 'fault')).toHaveLength(3);
+  });
+
+  it('stops at once when the link to the rig is gone for good', async () => {
+    const s = scriptedSession({ rig: ['ok', 'lost'], fallback: cycle });
+    const result = await runSession(s.deps, s.plan);
+    expect(result).toMatchObject({ state: 'aborted', stop: 'rig-lost' });
+    expect(result.reason).toMatch(/did not come back/);
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 2, ok: 1, void: 1 });
+  });
+
+  it('gives up after too many throws in a row without a counted result', async () => {
+    const s = scriptedSession({ fallback: () => ({ cocked: true }), rules: { maxConsecutiveRerolls: 4 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result).toMatchObject({ state: 'aborted', stop: 'rerolls' });
+    expect(result.reason).toMatch(/4 throws in a row gave no counted result/);
+  });
+
+  it('re-tumbles a throw whose dice never come to rest within the timeout', async () => {
+    const s = scriptedSession({ moving: [400, 9], fallback: cycle, rules: { budgetRolls: 1 } });
+    const result = await runSession({ ...s.deps }, { ...s.plan, settle: { mode: 'detect', timeoutMs: 1000 } });
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 2, rerolled: 1, ok: 1 });
+    expect(s.store.events(s.session.id).find((e) => e.kind === 'not-settled')).toBeDefined();
+    expect(result.settleMs).toHaveLength(1);
+  });
+
+  it('with a fixed settle wait, reads the first frame after the wait', async () => {
+    const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 2 } });
+    const result = await runSession(s.deps, { ...s.plan, settle: { mode: 'fixed', waitMs: 2000 } });
+    expect(result.settleMs).toEqual([2000, 2000]);
+    expect(result.clock.elapsedMs).toBeCloseTo(200 + 2 * (1200 + 2000), 6);
+  });
+
+  it('stops cleanly after the current throw when aborted mid-tumble: that throw is stored, no other is started', async () => {
+    const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 100 } });
+    const controller = new AbortController();
+    s.rig.onTumble = (n) => {
+      if (n === 4) controller.abort();
+    };
+    const result = await runSession({ ...s.deps, signal: controller.signal }, s.plan);
+    expect(result).toMatchObject({ state: 'stopped', stop: 'user' });
+    expect(result.reason).toMatch(/after throw 4/);
+    expect(s.rig.tumbles).toBe(4);
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 4, ok: 4 });
+    expect(s.store.getSession(s.session.id)?.state).toBe('stopped');
+  });
+
+  it('on resume continues at the next throw index with monitors equal to ones fed every stored roll', async () => {
+    const path = tempDbPath();
+    const { store, dice, session } = storeWithDice(['d6', 'd6'], path);
+    const skew = (call: number, c: number): ChannelScript => (call % 3 === 0 ? '6' : cycle(call, c));
+    const clock = new SimulatedClock(0);
+    const controller = new AbortController();
+    const rig = new ScriptedRig(clock);
+    rig.onTumble = (n) => n === 25 && controller.abort();
+    const vision1 = new ScriptedVision(2, [], skew);
+    const plan = { sessionId: session.id, dice, stopping: { ...RULES, budgetRolls: 200 }, settle: { mode: 'detect' as const, timeoutMs: 5000 } };
+    await runSession({ rig, camera: new ScriptedCamera(clock), readThrow: vision1.readThrow, store, clock, timeOrigin: 0, signal: controller.signal }, plan);
+    store.close();
+
+    // A new process: reopen the store, resume, rebuild.
+    const reopened = RollStore.open(path);
+    const { lastThrowIndex } = reopened.resumeSession(session.id, 1);
+    expect(lastThrowIndex).toBe(25);
+    const clock2 = new SimulatedClock(0);
+    const vision2 = new ScriptedVision(2, [], (call, c) => skew(call + 25, c));
+    const events: SessionEvent[] = [];
+    const runner = new SessionRunner(
+      { rig: new ScriptedRig(clock2), camera: new ScriptedCamera(clock2), readThrow: vision2.readThrow, store: reopened, clock: clock2, timeOrigin: 0, onEvent: (e) => events.push(e) },
+      { ...plan, resumed: true },
+    );
+    // The rebuilt monitors equal monitors fed every stored counted roll in order.
+    for (const [i, track] of runner.tracks.entries()) {
+      const direct = new SequentialMonitor(track.categories.expected, { alpha: 0.01, delta: 0.05, maxRolls: 200 });
+      for (let call = 1; call <= 25; call++) direct.observe(Number(skew(call, i)) - 1);
+      expect(track.monitor.state().counts).toEqual(direct.state().counts);
+      expect(track.monitor.state().logE).toBeCloseTo(direct.state().logE, 12);
+    }
+    const result = await runner.run();
+    const firstThrow = events.find((e) => e.type === 'throw');
+    expect(firstThrow).toMatchObject({ index: 26 });
+    expect(events[0]).toMatchObject({ type: 'started', resumed: true, lastThrowIndex: 25 });
+    // Every stored roll counted exactly once: the monitors' totals equal the store's counted rolls.
+    const stored = reopened.dieRolls(session.id);
+    for (const d of result.dice) expect(d.rolls).toBe(stored.find((x) => x.die.label === d.label)?.symbols.length);
+    expect(reopened.verify().ok).toBe(true);
+    reopened.close();
+  });
+
+  it('stops counting a die once it has a verdict: its channel is no longer read or judged', async () => {
+    // Channel 0 always shows 6 (decided UNFAIR quickly); later it lies cocked, which must not re-tumble the throw.
+    const s = scriptedSession({
+      fallback: (call, c) => (c === 0 ? (call > 40 ? { cocked: true } : '6') : cycle(call, c)),
+      rules: { budgetRolls: 60 },
+    });
+    const events: SessionEvent[] = [];
+    const result = await runSession({ ...s.deps, onEvent: (e) => events.push(e) }, s.plan);
+    const d0 = result.dice[0];
+    expect(d0?.verdict.kind).toBe('UNFAIR');
+    const decided = d0?.decidedAt as number;
+    expect(decided).toBeLessThan(40);
+    expect(d0?.rolls).toBe(decided);
+    expect(s.store.counts(s.session.id).rerolled).toBe(0);
+    const stored = s.store.dieRolls(s.session.id).find((x) => x.die.id === s.dice[0]?.record.id);
+    expect(stored?.symbols.length).toBe(decided);
+    const note = events.find((e) => e.type === 'decided');
+    expect(note).toMatchObject({ label: 'd6-0', retiredNote: expect.stringMatching(/still tumbles it/) as unknown });
+    expect(s.store.events(s.session.id).filter((e) => e.kind === 'verdict').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('stops on RIG_SUSPECT when a die keeps landing on the face it showed (a sticky rig), withholding the verdicts', async () => {
+    // Each die repeats its face three throws running: the repeat check fails.
+    const sticky = (call: number, c: number): ChannelScript => faces[(Math.floor(call / 3) * 5 + c) % 6] as string;
+    const s = scriptedSession({ fallback: sticky, rules: { budgetRolls: 1000, rigCheckEvery: 100, alpha: 1e-9 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result).toMatchObject({ state: 'finished', stop: 'rig-suspect' });
+    expect(result.rigSuspect?.kind).toBe('RIG_SUSPECT');
+    for (const d of result.dice) expect(d.verdict.kind).toBe('RIG_SUSPECT');
+    expect(s.store.events(s.session.id).find((e) => e.kind === 'rig-check')).toMatchObject({ throwIndex: 100 });
+  });
+
+  it('stops when the time budget of the run is spent', async () => {
+    const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 10_000, budgetHours: 0.01 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result.stop).toBe('time-budget');
+    expect(result.clock.elapsedMs).toBeGreaterThanOrEqual(36_000);
+    expect(result.clock.elapsedMs).toBeLessThan(36_000 + 2000);
+  });
+
+  it('keeps the crops of re-tumbled dice as evidence and stores their paths with the event and the roll', async () => {
+    const s = scriptedSession({ vision: [{ channels: [{ cocked: true }, '2'] }], fallback: cycle, rules: { budgetRolls: 1 } });
+    const saved: string[] = [];
+    const evidence = {
+      async save(_image: unknown, name: string): Promise<SavedEvidence> {
+        saved.push(name);
+        return { path: `evidence/${name}.png`, hash: 'f'.repeat(64) };
+      },
+    };
+    await runSession({ ...s.deps, evidence }, s.plan);
+    expect(saved).toEqual(['t1-c0-cocked']);
+    const event = s.store.events(s.session.id).find((e) => e.kind === 'cocked');
+    expect(event?.detail).toMatchObject({ evidencePath: 'evidence/t1-c0-cocked.png' });
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedCamera, type ThrowTruth } from '../../src/camera/sim/simulatedCamera.js';
+import { getDieType } from '../../src/dice/catalogue.js';
+import { cameraOdds, loadedOdds, SimulatedDice } from '../../src/session/simulatedDice.js';
+import { seededRandom } from '../../src/stats/random.js';
+
+/*
+ * Acceptance bounds: central 99.999 % binomial intervals from SciPy, computed once:
+ *
+ *   from scipy.stats import binom
+ *   for n, p in [(6000, 0.1), (6000, 0.15), (6000, 0.25), (6000, 1/6),
+ *                (3000, 0.5625), (3000, 0.0875), (3000, 0.175), (3000, 0.375), (3000, 0.125), (3000, 0.25)]:
+ *       print(n, p, binom.interval(0.99999, n, p))
+ *
+ *   6000 0.1     (500, 705)      6000 0.15   (780, 1024)    6000 0.25  (1353, 1650)   6000 1/6  (875, 1130)
+ *   3000 0.5625  (1567, 1807)    3000 0.0875 (197, 333)     3000 0.175 (435, 619)
+ *   3000 0.375   (1009, 1243)    3000 0.125  (297, 457)     3000 0.25  (647, 856)
+ */
+const BOUNDS: Record<string, readonly [number, number]> = {
+  '6000 0.1': [500, 705],
+  '6000 0.15': [780, 1024],
+  '6000 0.25': [1353, 1650],
+  '6000 0.1667': [875, 1130],
+  '3000 0.5625': [1567, 1807],
+  '3000 0.0875': [197, 333],
+  '3000 0.175': [435, 619],
+  '3000 0.375': [1009, 1243],
+  '3000 0.125': [297, 457],
+  '3000 0.25': [647, 856],
+};
+const bound = (n: number, p: number): readonly [number, number] => BOUNDS[`${n} ${Number(p.toFixed(4))}`] as readonly [number, number];
+
+function tally(truths: readonly ThrowTruth[], channel: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of truths) {
+    const d = t.dice.find((x) => x.channel === channel);
+    if (d && !d.cocked) out.set(d.face, (out.get(d.face) ?? 0) + 1);
+  }
+  return out;
+}
+
+describe('loaded odds', () => {
+  it('makes the loaded result factor times as likely and scales the others down in proportion', () => {
+    const d6 = loadedOdds(cameraOdds(getDieType('d6')), { symbol: '6', factor: 1.5 });
+    expect(d6.get('6')).toBeCloseTo(0.25, 15);
+    for (const f of ['1', '2', '3', '4', '5']) expect(d6.get(f)).toBeCloseTo(0.15, 15);
+    const red = loadedOdds(cameraOdds(getDieType('red')), { symbol: 'hit', factor: 1.5 });
+    expect(red.get('hit')).toBeCloseTo(0.5625, 15);
+    expect(red.get('crit')).toBeCloseTo(0.0875, 15);
+    expect(red.get('focus')).toBeCloseTo(0.175, 15);
+    expect([...red.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 15);
+  });
+
+  it('refuses a result the die does not show and a load that is not a probability', () => {
+    expect(() => loadedOdds(cameraOdds(getDieType('red')), { symbol: 'evade', factor: 1.5 })).toThrow(/not shown on this die/);
+    expect(() => loadedOdds(cameraOdds(getDieType('red')), { symbol: 'hit', factor: 3 })).toThrow(/not a probability/);
+  });
+});
+
+describe('the simulated dice choosing among the simulated camera\'s throws', () => {
+  it('shows the loaded D6 six a quarter of the time and every other die fair, as SciPy\'s binomial bounds allow', () => {
+    const camera = new SimulatedCamera({ seed: 41, channels: 4, dice: 'd6' });
+    const d6 = getDieType('d6');
+    const dice = new SimulatedDice([{ type: d6 }, { type: d6, load: { symbol: '6', factor: 1.5 } }, { type: d6 }, { type: d6 }], seededRandom(42));
+    const truths = Array.from({ length: 6000 }, () => dice.choose(() => camera.throwSequence()).truth);
+    const loaded = tally(truths, 1);
+    const [lo6, hi6] = bound(6000, 0.25);
+    expect(loaded.get('6')).toBeGreaterThanOrEqual(lo6);
+    expect(loaded.get('6')).toBeLessThanOrEqual(hi6);
+    for (const f of ['1', '2', '3', '4', '5']) {
+      const [lo, hi] = bound(6000, 0.15);
+      expect(loaded.get(f), `face ${f}`).toBeGreaterThanOrEqual(lo);
+      expect(loaded.get(f), `face ${f}`).toBeLessThanOrEqual(hi);
+    }
+    for (const c of [0, 2, 3]) {
+      const fair = tally(truths, c);
+      for (const f of ['1', '2', '3', '4', '5', '6']) {
+        const [lo, hi] = bound(6000, 1 / 6);
+        expect(fair.get(f), `channel ${c} face ${f}`).toBeGreaterThanOrEqual(lo);
+        expect(fair.get(f), `channel ${c} face ${f}`).toBeLessThanOrEqual(hi);
+      }
+    }
+    // One throw in three is planned again (max weight 1.5): rejection costs planning, not rendering.
+    expect(dice.rejected / 6000).toBeGreaterThan(0.4);
+    expect(dice.rejected / 6000).toBeLessThan(0.6);
+  });
+
+  it('loads an X-Wing red die\'s hit to 0.5625 and leaves the green dice\'s odds alone', () => {
+    const camera = new SimulatedCamera({ seed: 43, channels: 2, dice: ['red', 'green'] });
+    const dice = new SimulatedDice([{ type: getDieType('red'), load: { symbol: 'hit', factor: 1.5 } }, { type: getDieType('green') }], seededRandom(44));
+    const truths = Array.from({ length: 3000 }, () => dice.choose(() => camera.throwSequence()).truth);
+    const red = tally(truths, 0);
+    const green = tally(truths, 1);
+    for (const [symbol, p] of [['hit', 0.5625], ['crit', 0.0875], ['focus', 0.175], ['blank', 0.175]] as const) {
+      const [lo, hi] = bound(3000, p);
+      expect(red.get(symbol), symbol).toBeGreaterThanOrEqual(lo);
+      expect(red.get(symbol), symbol).toBeLessThanOrEqual(hi);
+    }
+    for (const [symbol, p] of [['evade', 0.375], ['focus', 0.25], ['blank', 0.375]] as const) {
+      const [lo, hi] = bound(3000, p);
+      expect(green.get(symbol), symbol).toBeGreaterThanOrEqual(lo);
+      expect(green.get(symbol), symbol).toBeLessThanOrEqual(hi);
+    }
+  });
+
+  it('keeps the camera\'s cocked rate on the loaded die', () => {
+    const camera = new SimulatedCamera({ seed: 45, channels: 1, dice: 'd6', cockedRate: 0.1 });
+    const dice = new SimulatedDice([{ type: getDieType('d6'), load: { symbol: '6', factor: 1.5 } }], seededRandom(46));
+    const truths = Array.from({ length: 6000 }, () => dice.choose(() => camera.throwSequence()).truth);
+    const cocked = truths.filter((t) => t.dice[0]?.cocked).length;
+    const [lo, hi] = bound(6000, 0.1);
+    expect(cocked).toBeGreaterThanOrEqual(lo);
+    expect(cocked).toBeLessThanOrEqual(hi);
+  });
+});
