@@ -2,7 +2,9 @@
  * Cocked-die check from the outline alone: a die resting on an edge or leaning
  * on a wall shows a foreshortened top face plus part of a side face, so its
  * outline is longer than it is wide and its area is off. Such a die is
- * reported cocked and never read as a face.
+ * reported cocked and never read as a face. (When the side face is shaded to
+ * the platform's own colour the outline is just the top face: see
+ * `d6/sideFaces.ts`, which looks beside the die.)
  */
 import type { LocatedDie } from './locate.js';
 

@@ -64,19 +64,43 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
       if (y < minY) minY = y;
       if (y > maxY) maxY = y;
       if (x === 0 || y === 0 || x === width - 1 || y === height - 1) border = true;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          if (dx === 0 && dy === 0) continue;
-          if (connectivity === 4 && dx !== 0 && dy !== 0) continue;
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const q = ny * width + nx;
-          if (mask[q] !== 0 && labels[q] === 0) {
-            labels[q] = label;
-            stack[sp++] = q;
-          }
+      // Neighbours, unrolled: left/right/up/down, then (8-connected) the diagonals.
+      const left = x > 0;
+      const right = x < width - 1;
+      const up = y > 0;
+      const down = y < height - 1;
+      if (left && mask[p - 1] !== 0 && labels[p - 1] === 0) {
+        labels[p - 1] = label;
+        stack[sp++] = p - 1;
+      }
+      if (right && mask[p + 1] !== 0 && labels[p + 1] === 0) {
+        labels[p + 1] = label;
+        stack[sp++] = p + 1;
+      }
+      if (up && mask[p - width] !== 0 && labels[p - width] === 0) {
+        labels[p - width] = label;
+        stack[sp++] = p - width;
+      }
+      if (down && mask[p + width] !== 0 && labels[p + width] === 0) {
+        labels[p + width] = label;
+        stack[sp++] = p + width;
+      }
+      if (connectivity === 8) {
+        if (up && left && mask[p - width - 1] !== 0 && labels[p - width - 1] === 0) {
+          labels[p - width - 1] = label;
+          stack[sp++] = p - width - 1;
+        }
+        if (up && right && mask[p - width + 1] !== 0 && labels[p - width + 1] === 0) {
+          labels[p - width + 1] = label;
+          stack[sp++] = p - width + 1;
+        }
+        if (down && left && mask[p + width - 1] !== 0 && labels[p + width - 1] === 0) {
+          labels[p + width - 1] = label;
+          stack[sp++] = p + width - 1;
+        }
+        if (down && right && mask[p + width + 1] !== 0 && labels[p + width + 1] === 0) {
+          labels[p + width + 1] = label;
+          stack[sp++] = p + width + 1;
         }
       }
     }

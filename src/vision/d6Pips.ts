@@ -16,6 +16,7 @@ import { connectedComponents, principalAxes } from './components.js';
 import type { Blob } from './components.js';
 import type { DieCrop, FaceRead, FaceReader } from './faceRead.js';
 import type { RgbImage } from './image.js';
+import { D6_PATTERN_SYMMETRY_DEG, D6_PATTERNS } from './d6/patterns.js';
 
 export interface D6PipOptions {
   /** Lowest colour distance from the body that can separate pips (grey levels). */
@@ -44,39 +45,7 @@ export const defaultD6PipOptions: D6PipOptions = {
 export const D6_PIP_CLASSIFIER_VERSION = 'd6-pips/1';
 
 /** Canonical pip positions per count, in units of the pip offset from the centre. */
-const PATTERNS: Readonly<Record<number, readonly (readonly [number, number])[]>> = {
-  1: [[0, 0]],
-  2: [
-    [-1, -1],
-    [1, 1],
-  ],
-  3: [
-    [-1, -1],
-    [0, 0],
-    [1, 1],
-  ],
-  4: [
-    [-1, -1],
-    [1, -1],
-    [-1, 1],
-    [1, 1],
-  ],
-  5: [
-    [-1, -1],
-    [1, -1],
-    [0, 0],
-    [-1, 1],
-    [1, 1],
-  ],
-  6: [
-    [-1, -1],
-    [1, -1],
-    [-1, 0],
-    [1, 0],
-    [-1, 1],
-    [1, 1],
-  ],
-};
+const PATTERNS: Readonly<Record<number, readonly (readonly [number, number])[]>> = Object.fromEntries(Object.entries(D6_PATTERNS).map(([k, v]) => [Number(k), v]));
 
 interface Pt {
   x: number;
@@ -110,16 +79,18 @@ function upscale(img: RgbImage, k: number): RgbImage {
   return { width: w, height: h, data: out };
 }
 
-function median(values: number[]): number {
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1] ?? 0;
+/** Median of byte values from their histogram. */
+function histogramMedian(hist: Int32Array, count: number): number {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += hist[v] as number;
+    if (seen > count >> 1) return v;
+  }
+  return 255;
 }
 
-/** Otsu threshold of 8-bit values. */
-function otsu(values: Uint8Array | number[]): number {
-  const hist = new Float64Array(256);
-  for (const v of values) hist[v] = (hist[v] as number) + 1;
-  const total = values.length;
+/** Otsu threshold of 8-bit values given as a histogram. */
+function otsu(hist: Float64Array, total: number): number {
   let sum = 0;
   for (let i = 0; i < 256; i++) sum += i * (hist[i] as number);
   let sumB = 0;
@@ -227,24 +198,30 @@ export class D6PipReader implements FaceReader {
     });
     if (w < 8 || h < 8 || size < 8) return decline('The crop is too small to hold a readable die.');
 
-    // 1. Body colour: median of the central square (±0.35 of the die size).
-    const rs: number[] = [];
-    const gs: number[] = [];
-    const bs: number[] = [];
+    // 1. Body colour: median of the central square (±0.35 of the die size), through histograms (bytes).
+    const hr = new Int32Array(256);
+    const hg = new Int32Array(256);
+    const hb = new Int32Array(256);
+    let bodyCount = 0;
     const half = size * 0.35;
     for (let y = Math.max(0, Math.floor(cy - half)); y < Math.min(h, Math.ceil(cy + half)); y++) {
       for (let x = Math.max(0, Math.floor(cx - half)); x < Math.min(w, Math.ceil(cx + half)); x++) {
         const j = (y * w + x) * 3;
-        rs.push(data[j] as number);
-        gs.push(data[j + 1] as number);
-        bs.push(data[j + 2] as number);
+        const vr = data[j] as number;
+        const vg = data[j + 1] as number;
+        const vb = data[j + 2] as number;
+        hr[vr] = (hr[vr] as number) + 1;
+        hg[vg] = (hg[vg] as number) + 1;
+        hb[vb] = (hb[vb] as number) + 1;
+        bodyCount++;
       }
     }
-    const body = [median(rs), median(gs), median(bs)] as const;
+    const body = [histogramMedian(hr, bodyCount), histogramMedian(hg, bodyCount), histogramMedian(hb, bodyCount)] as const;
 
     // 2. Distance from the body colour; threshold from the die's own disc.
     const dist = new Uint8Array(w * h);
-    const discValues: number[] = [];
+    const discHist = new Float64Array(256);
+    let discCount = 0;
     // Threshold from the face's interior only: the background would otherwise dominate Otsu and hide faint pips.
     const r2 = (size * 0.4) ** 2;
     for (let y = 0, i = 0; y < h; y++) {
@@ -252,10 +229,13 @@ export class D6PipReader implements FaceReader {
         const j = i * 3;
         const d = Math.max(Math.abs((data[j] as number) - body[0]), Math.abs((data[j + 1] as number) - body[1]), Math.abs((data[j + 2] as number) - body[2]));
         dist[i] = d;
-        if ((x - cx) ** 2 + (y - cy) ** 2 <= r2) discValues.push(d);
+        if ((x - cx) ** 2 + (y - cy) ** 2 <= r2) {
+          discHist[d] = (discHist[d] as number) + 1;
+          discCount++;
+        }
       }
     }
-    const threshold = Math.max(o.minThreshold, otsu(discValues));
+    const threshold = Math.max(o.minThreshold, otsu(discHist, discCount));
 
     // 3. The face: the body-coloured component at the centre; pips are its holes.
     const bodyMask = new Uint8Array(w * h);
@@ -277,19 +257,27 @@ export class D6PipReader implements FaceReader {
     const faceLabel = face.label;
     // Everything not reachable from the crop border without crossing the face is inside it.
     const outside = new Uint8Array(w * h);
-    const stack: number[] = [];
-    for (let x = 0; x < w; x++) stack.push(x, (h - 1) * w + x);
-    for (let y = 0; y < h; y++) stack.push(y * w, y * w + w - 1);
-    while (stack.length > 0) {
-      const p = stack.pop() as number;
-      if (outside[p] || bodyCc.labels[p] === faceLabel) continue;
+    const stack = new Int32Array(w * h * 4 + 4 * (w + h));
+    let sp = 0;
+    for (let x = 0; x < w; x++) {
+      stack[sp++] = x;
+      stack[sp++] = (h - 1) * w + x;
+    }
+    for (let y = 0; y < h; y++) {
+      stack[sp++] = y * w;
+      stack[sp++] = y * w + w - 1;
+    }
+    const faceLabels = bodyCc.labels;
+    while (sp > 0) {
+      const p = stack[--sp] as number;
+      if (outside[p] || faceLabels[p] === faceLabel) continue;
       outside[p] = 1;
       const y = (p / w) | 0;
       const x = p - y * w;
-      if (x > 0) stack.push(p - 1);
-      if (x < w - 1) stack.push(p + 1);
-      if (y > 0) stack.push(p - w);
-      if (y < h - 1) stack.push(p + w);
+      if (x > 0) stack[sp++] = p - 1;
+      if (x < w - 1) stack[sp++] = p + 1;
+      if (y > 0) stack[sp++] = p - w;
+      if (y < h - 1) stack[sp++] = p + w;
     }
     const holes = new Uint8Array(w * h);
     let filledArea = 0;
@@ -304,6 +292,20 @@ export class D6PipReader implements FaceReader {
     }
     const faceCenter = { x: fx / filledArea, y: fy / filledArea };
     const faceSide = Math.sqrt(filledArea);
+    // How the square face is turned (modulo a quarter turn): the phase of its fourth angular moment
+    // points at its corners, which sit at 45 degrees in the pip pattern's frame.
+    let m4re = 0;
+    let m4im = 0;
+    for (let i = 0; i < w * h; i++) {
+      if (outside[i]) continue;
+      const dx = (i % w) - faceCenter.x;
+      const dy = ((i / w) | 0) - faceCenter.y;
+      const re2 = dx * dx - dy * dy;
+      const im2 = 2 * dx * dy;
+      m4re += re2 * re2 - im2 * im2;
+      m4im += 2 * re2 * im2;
+    }
+    const outlineDeg = ((((Math.atan2(m4im, m4re) * 180) / Math.PI / 4 - 45) % 90) + 90) % 90;
 
     // 4. Holes that look like pips; other sizeable holes are kept to check against the pattern's face.
     const holeCc = connectedComponents(holes, w, h, 8);
@@ -381,6 +383,9 @@ export class D6PipReader implements FaceReader {
     details.sizeSpread = sizeSpread;
     details.offCentre = offCentre;
     details.pitchPerRadius = pitchPerRadius;
+    // The pattern's +u axis in the image, modulo the face's symmetry: from the pips when there are two or more, else from the outline.
+    const symmetry = D6_PATTERN_SYMMETRY_DEG[String(count)] ?? 90;
+    details.patternDeg = count === 1 ? outlineDeg : ((((rotation * 180) / Math.PI) % symmetry) + symmetry) % symmetry;
     details.suspicious = suspicious;
 
     const fLayout = count === 1 ? clamp01(1 - (offCentre - 0.12) / 0.16) : clamp01(1 - error / pitch / o.layoutTolerance);

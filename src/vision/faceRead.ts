@@ -12,6 +12,8 @@ export interface FaceRead {
   readonly status: ReadStatus;
   /** The symbol read (`'1'`..`'6'` for a D6, an icon name for a d8); only when status is `read`. */
   readonly symbol?: string;
+  /** Die type id the reader recognised (`red` or `green` for X-Wing dice, told apart by colour); absent when the caller fixes it. */
+  readonly die?: string;
   /** 0..1; reads under the reader's acceptance threshold are declined, never returned as `read`. */
   readonly confidence: number;
   /** Which reader (and which version of its thresholds or training) produced this. */

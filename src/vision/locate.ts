@@ -8,6 +8,7 @@
 import { channelAt } from './channels.js';
 import type { ChannelRegion } from './channels.js';
 import { connectedComponents, principalAxes } from './components.js';
+import { blockSums } from './image.js';
 import type { Point, Rect, RgbImage } from './image.js';
 
 export interface LocateOptions {
@@ -71,47 +72,34 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
   if (frame.width !== reference.width || frame.height !== reference.height) {
     throw new RangeError(`The frame is ${frame.width}x${frame.height} but the empty-platform reference is ${reference.width}x${reference.height}.`);
   }
-  const f = Math.max(1, Math.floor(options.downscale));
-  const w = Math.floor(frame.width / f);
-  const h = Math.floor(frame.height / f);
+  // Block sums are shared with settle detection (same frame) and computed once for the reference.
+  const fs = blockSums(frame, options.downscale);
+  const rs = blockSums(reference, options.downscale);
+  const { width: w, height: h, factor: f } = fs;
   const mask = new Uint8Array(w * h);
-  const a = frame.data;
-  const b = reference.data;
-  const stride = frame.width * 3;
+  const a = fs.data;
+  const b = rs.data;
   const n = f * f;
   const thr = options.threshold * n;
   const [lo, hi] = options.shadowRatio;
   const tol = options.shadowChromaTolerance;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let fr = 0;
-      let fg = 0;
-      let fb = 0;
-      let rr = 0;
-      let rg = 0;
-      let rb = 0;
-      for (let dy = 0; dy < f; dy++) {
-        let j = (y * f + dy) * stride + x * f * 3;
-        for (let dx = 0; dx < f; dx++, j += 3) {
-          fr += a[j] as number;
-          fg += a[j + 1] as number;
-          fb += a[j + 2] as number;
-          rr += b[j] as number;
-          rg += b[j + 1] as number;
-          rb += b[j + 2] as number;
-        }
-      }
-      const d = Math.max(Math.abs(fr - rr), Math.abs(fg - rg), Math.abs(fb - rb));
-      if (d <= thr) continue;
-      const kr = fr / (rr + n);
-      const kg = fg / (rg + n);
-      const kb = fb / (rb + n);
-      const kmin = Math.min(kr, kg, kb);
-      const kmax = Math.max(kr, kg, kb);
-      // Shadow: the platform's own colour, uniformly darker.
-      if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) continue;
-      mask[y * w + x] = 1;
-    }
+  for (let i = 0, o = 0; i < w * h; i++, o += 3) {
+    const fr = a[o] as number;
+    const fg = a[o + 1] as number;
+    const fb = a[o + 2] as number;
+    const rr = b[o] as number;
+    const rg = b[o + 1] as number;
+    const rb = b[o + 2] as number;
+    const d = Math.max(Math.abs(fr - rr), Math.abs(fg - rg), Math.abs(fb - rb));
+    if (d <= thr) continue;
+    const kr = fr / (rr + n);
+    const kg = fg / (rg + n);
+    const kb = fb / (rb + n);
+    const kmin = Math.min(kr, kg, kb);
+    const kmax = Math.max(kr, kg, kb);
+    // Shadow: the platform's own colour, uniformly darker.
+    if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) continue;
+    mask[i] = 1;
   }
   return { mask, width: w, height: h };
 }
@@ -145,9 +133,14 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
   const extra: LocatedDie[] = dice.filter((d) => d.channel === undefined);
   for (const c of findings) {
     if (c.count > c.expected) {
-      // Beyond the expected count, the smallest blobs are the likeliest intruders (debris, a die from elsewhere).
-      const sorted = [...c.dice].sort((p, q) => p.area - q.area);
-      extra.push(...sorted.slice(0, c.dice.length - Math.min(c.dice.length, c.expected)));
+      if (c.dice.length > c.expected) {
+        // Beyond the expected count, the smallest blobs are the likeliest intruders (debris, a die from elsewhere).
+        const sorted = [...c.dice].sort((p, q) => p.area - q.area);
+        extra.push(...sorted.slice(0, c.dice.length - c.expected));
+      } else {
+        // Few enough blobs, but some hold touching dice: those blobs carry the extra dice.
+        extra.push(...c.dice.filter((d) => d.estimatedCount > 1));
+      }
     }
   }
   return { dice, channels: findings, missing: findings.filter((c) => c.count < c.expected), extra };

@@ -1,11 +1,14 @@
 /**
  * One settled frame to one read per channel: locate the dice, judge each
- * outline (cocked?), crop and read the flat ones. Touching dice (one blob for
- * two) and channels with missing or extra dice are reported, never guessed.
+ * outline and what lies beside it (cocked?), crop and read the flat ones.
+ * Touching dice (one blob for two) and channels with missing or extra dice are
+ * reported, never guessed.
  */
 import type { ChannelRegion } from './channels.js';
 import { judgeOutline } from './cocked.js';
 import type { CockedOptions } from './cocked.js';
+import { defaultSurroundingsLimits, judgeSurroundings } from './d6/sideFaces.js';
+import type { SurroundingsOptions } from './d6/sideFaces.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
 import { cropRgb, squareAround } from './image.js';
 import type { RgbImage } from './image.js';
@@ -30,6 +33,11 @@ export interface PipelineOptions {
   readonly dieSizePx: number;
   /** Crop side as a multiple of the die size. */
   readonly cropScale: number;
+  /**
+   * The look beside each flat-looking die for a side face (default `defaultSurroundingsLimits`).
+   * It is made for cubes (D6): a die whose side faces always show from above (a d8) passes `null`.
+   */
+  readonly surroundings?: Omit<SurroundingsOptions, 'dieSizePx'> | null;
 }
 
 export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElongation: 1.09, areaRange: [0.8, 1.26] };
@@ -46,6 +54,14 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {
       return { channel: die.channel, die, read: { ...base, status: 'cocked', confidence: 1, reason: verdict.reason as string, details: { elongation: verdict.elongation, areaRatio: verdict.areaRatio } } };
+    }
+    const limits = options.surroundings === undefined ? defaultSurroundingsLimits : options.surroundings;
+    const others = located.dice.filter((d) => d !== die).map((d) => d.bbox);
+    const beside = limits ? judgeSurroundings(frame, reference, die, others, { ...limits, dieSizePx: options.dieSizePx }) : undefined;
+    if (beside?.cocked) {
+      const details: Record<string, number> = { elongation: verdict.elongation, areaRatio: verdict.areaRatio, markedCells: beside.markedCells };
+      if (beside.silhouetteElongation !== undefined) details.silhouetteElongation = beside.silhouetteElongation;
+      return { channel: die.channel, die, read: { ...base, status: 'cocked', confidence: 1, reason: beside.reason as string, details } };
     }
     return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx }) };
   });

@@ -51,6 +51,7 @@ function run(cockedRate: number, sessions: number, throwsPerSession: number, see
 describe('D6 reading on the simulated camera under held-out lighting', () => {
   it('reads at least 99.9 % of flat dice correctly among those read, with no confident misread', () => {
     const r = run(0, 12, 16, 90_000);
+    console.log(`flat: ${r.flat}, correct ${r.correct}, wrong ${r.wrong}, declined ${r.declinedFlat}, missing ${r.missing}`);
     // Measured once when written (held-out preset, seeds 90000..90011): 1152 flat dice, 1142 read correctly,
     // 0 misread, 10 declined (0.87 %).
     expect(r.flat).toBeGreaterThanOrEqual(1000);
@@ -60,12 +61,16 @@ describe('D6 reading on the simulated camera under held-out lighting', () => {
     expect(r.declinedFlat / r.flat).toBeLessThanOrEqual(0.02);
   });
 
-  it('flags cocked dice instead of reading them', () => {
-    const r = run(0.35, 6, 10, 91_000);
-    // Measured once when written (seeds 91000..91005): 126 cocked dice, 92 flagged cocked, 33 declined, 1 read as a
-    // face (0.8 %): a known gap — a light die whose side face matches the platform shows too little outline.
-    expect(r.cocked).toBeGreaterThan(50);
-    expect(r.cockedRead / r.cocked).toBeLessThanOrEqual(0.03);
-    expect(r.cockedFlagged / r.cocked).toBeGreaterThanOrEqual(0.5);
+  it('never counts a cocked die as a face', () => {
+    const r = run(0.6, 10, 10, 91_000);
+    // Measured once when written (held-out preset, seeds 91000..91009): 377 cocked dice, 277 called cocked, 100
+    // declined, none read; 223 flat dice, all read correctly.
+    expect(r.cocked).toBeGreaterThanOrEqual(300);
+    expect(r.cockedRead).toBe(0);
+    expect(r.cockedFlagged / r.cocked).toBeGreaterThanOrEqual(0.6);
+    // The flat dice among them are still read.
+    expect(r.confidentWrong).toBe(0);
+    expect(r.declinedFlat / r.flat).toBeLessThanOrEqual(0.03);
+    console.log(`cocked: ${r.cocked}, flagged ${r.cockedFlagged}, read ${r.cockedRead}; flat ${r.flat}, declined ${r.declinedFlat}, wrong ${r.wrong}`);
   });
 });

@@ -6,6 +6,7 @@
  * as a second, darker strip, so the outline is no longer a square.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
+import { D6_PATTERNS } from '../../vision/d6/patterns.js';
 
 export type Rgb = readonly [number, number, number];
 
@@ -37,39 +38,7 @@ export interface DiePose {
 }
 
 /** Pip positions of each D6 face, in units of the pip offset, in the face's own frame. */
-export const D6_PIP_LAYOUT: Readonly<Record<string, readonly (readonly [number, number])[]>> = {
-  '1': [[0, 0]],
-  '2': [
-    [-1, -1],
-    [1, 1],
-  ],
-  '3': [
-    [-1, -1],
-    [0, 0],
-    [1, 1],
-  ],
-  '4': [
-    [-1, -1],
-    [1, -1],
-    [-1, 1],
-    [1, 1],
-  ],
-  '5': [
-    [-1, -1],
-    [1, -1],
-    [0, 0],
-    [-1, 1],
-    [1, 1],
-  ],
-  '6': [
-    [-1, -1],
-    [1, -1],
-    [-1, 0],
-    [1, 0],
-    [-1, 1],
-    [1, 1],
-  ],
-};
+export const D6_PIP_LAYOUT = D6_PATTERNS;
 
 function css(c: Rgb, k = 1, alpha = 1): string {
   const f = (v: number): number => Math.max(0, Math.min(255, Math.round(v * k)));

@@ -11,6 +11,7 @@ import type { RandomSource } from '../../stats/random.js';
 import type { Point, RgbImage } from '../../vision/image.js';
 import { frameSourceFrom } from '../frameSource.js';
 import type { Frame, FrameSource } from '../frameSource.js';
+import { arrowFromPattern } from '../../vision/d6/direction.js';
 import { drawDie } from './dieArt.js';
 import type { DiePose, DieStyle, Rgb } from './dieArt.js';
 import { lightingPresets } from './lighting.js';
@@ -53,6 +54,11 @@ export interface SimDieTruth {
   readonly touching: boolean;
   readonly center: Point;
   readonly angleDeg: number;
+  /**
+   * D6 only: the direction-die arrow (degrees in image coordinates), from the top face, how its pips
+   * are turned and the simulated dice's face layout (`standardD6Layout`). Meaningless when cocked.
+   */
+  readonly arrowDeg?: number;
   readonly sizePx: number;
   /** Frame index from which this die no longer moves. */
   readonly settleFrameIndex: number;
@@ -315,13 +321,46 @@ export class SimulatedCamera {
     return out;
   }
 
+  private blurPasses(): number {
+    return Math.round((this.lighting.blurPx * this.lighting.blurPx) / 0.5);
+  }
+
+  private blurredBaseCache: Uint8ClampedArray | undefined;
+
+  /** The empty platform (RGBA) seen through the optics, computed once. */
+  private blurredBase(): Uint8ClampedArray {
+    if (!this.blurredBaseCache) {
+      const { width, height } = this.layout;
+      const ctx = createCanvas(width, height).getContext('2d');
+      ctx.drawImage(this.base, 0, 0);
+      const rgba = ctx.getImageData(0, 0, width, height).data;
+      blurRegion(rgba, width, height, { x: width / 2, y: height / 2, r: Math.max(width, height) }, this.blurPasses());
+      this.blurredBaseCache = rgba;
+    }
+    return this.blurredBaseCache;
+  }
+
   /** Reads the canvas, applies lighting, glare and sensor noise, returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = []): RgbImage {
     const { width, height } = this.layout;
-    const rgba = this.ctx.getImageData(0, 0, width, height).data;
-    // Optical blur only where dice are (the platform is smooth): canvas filters cost ~100 ms a frame.
-    const passes = Math.round((this.lighting.blurPx * this.lighting.blurPx) / 0.5);
-    for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
+    let rgba = this.ctx.getImageData(0, 0, width, height).data;
+    // Optical blur: the empty platform is blurred once per session; each frame blurs only where dice
+    // are (canvas filters cost ~100 ms a frame) and takes the rest from the blurred platform, so the
+    // empty-platform reference and a frame agree wherever no die is.
+    const passes = this.blurPasses();
+    if (passes > 0) {
+      const blurredBase = this.blurredBase();
+      for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
+      const merged = blurredBase.slice();
+      for (const { x, y, r } of blurRegions) {
+        const x0 = Math.max(0, Math.floor(x - r));
+        const x1 = Math.min(width, Math.ceil(x + r));
+        for (let yy = Math.max(0, Math.floor(y - r)); yy < Math.min(height, Math.ceil(y + r)); yy++) {
+          merged.set(rgba.subarray((yy * width + x0) * 4, (yy * width + x1) * 4), (yy * width + x0) * 4);
+        }
+      }
+      rgba = merged;
+    }
     // Clamped, so over-exposed glare saturates at 255 instead of wrapping round.
     const out = new Uint8ClampedArray(width * height * 3);
     const [tr, tg, tb] = this.lighting.tint;
@@ -432,6 +471,7 @@ export class SimulatedCamera {
             touching,
             center: { x, y },
             angleDeg: (((angle * 180) / Math.PI) % 360 + 360) % 360,
+            ...(kind === 'd6' ? { arrowDeg: ((((angle * 180) / Math.PI + arrowFromPattern(face)) % 360) + 360) % 360 } : {}),
             sizePx,
             settleFrameIndex,
           },

@@ -5,12 +5,26 @@ import { registerDiceCommand } from './dice.js';
 import { registerOddsCommand } from './odds.js';
 import { registerPlanCommand } from './plan.js';
 import { registerPoolCommand } from './pool.js';
+import { registerReportCommand } from './report.js';
+import { registerCalibrateCommand } from './calibrate.js';
+import { registerVisionCommand } from './vision.js';
+import { registerRigCommand } from './rig.js';
+import { registerStoreCommands } from './store.js';
+import { registerRunCommand } from './run.js';
+import { registerDemoCommand } from './demo.js';
 
 /** Every command registers itself here; one file per command beside this one. */
 export function registerCommands(program: Command, io: CliIo): void {
   registerAnalyzeCommand(program, io);
   registerPlanCommand(program, io);
   registerPoolCommand(program, io);
+  registerReportCommand(program, io);
   registerOddsCommand(program, io);
   registerDiceCommand(program, io);
+  registerCalibrateCommand(program, io);
+  registerVisionCommand(program, io);
+  registerRigCommand(program, io);
+  registerStoreCommands(program, io);
+  registerRunCommand(program, io);
+  registerDemoCommand(program, io);
 }

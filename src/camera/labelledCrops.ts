@@ -1,0 +1,50 @@
+/**
+ * A labelled folder as crops: each image decoded once, a crop cut around every
+ * labelled box (the reader gets what it would get from the rig), grouped by image.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cropForBox } from '../vision/photoCrops.js';
+import type { DieCrop } from '../vision/faceRead.js';
+import type { Rect } from '../vision/image.js';
+import { decodeImageFile } from './decode.js';
+import { readLabelledFolder } from './labelledFolder.js';
+
+export interface LabelledDieCrop {
+  readonly crop: DieCrop;
+  readonly label: string;
+  /** Image name (without extension): the group dice share lighting in. */
+  readonly group: string;
+  /** Box in image fractions, as labelled. */
+  readonly box: Rect;
+}
+
+export interface LabelledCrops {
+  readonly classes: readonly string[];
+  readonly images: number;
+  readonly crops: readonly LabelledDieCrop[];
+}
+
+/**
+ * Where a labelled folder's images and labels are: `DIR/images` and
+ * `DIR/labels` when DIR is a dataset root (the layout of the shared datasets),
+ * otherwise DIR itself holds the images.
+ */
+export function labelledFolderPaths(dir: string, labelsDir?: string): { images: string; labels?: string } {
+  const nested = join(dir, 'images');
+  if (existsSync(nested)) return { images: nested, ...(labelsDir !== undefined ? { labels: labelsDir } : existsSync(join(dir, 'labels')) ? { labels: join(dir, 'labels') } : {}) };
+  return { images: dir, ...(labelsDir !== undefined ? { labels: labelsDir } : {}) };
+}
+
+/** Reads the folder's crops, keeping boxes whose class passes `keep` (default: all). */
+export async function readLabelledCrops(imagesDir: string, labelsDir?: string, keep: (className: string) => boolean = () => true, margin = 1.3): Promise<LabelledCrops> {
+  const folder = await readLabelledFolder(imagesDir, labelsDir);
+  const crops: LabelledDieCrop[] = [];
+  for (const photo of folder.photos) {
+    const boxes = photo.boxes.filter((b) => keep(b.className));
+    if (boxes.length === 0) continue;
+    const image = await decodeImageFile(photo.imagePath);
+    for (const b of boxes) crops.push({ crop: cropForBox(image, b.box, true, margin), label: b.className, group: photo.name, box: b.box });
+  }
+  return { classes: folder.classes, images: folder.photos.length, crops };
+}

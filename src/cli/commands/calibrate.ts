@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { openV4l2CalibrationCamera, simCalibrationCamera } from '../../camera/calibrationCameras.js';
+import { encodePng } from '../../camera/decode.js';
+import { labelledFolderPaths, readLabelledCrops } from '../../camera/labelledCrops.js';
+import { readProfileFile, writeProfileFile } from '../../camera/profileFile.js';
+import { lightingPresets } from '../../camera/sim/lighting.js';
+import type { LightingPresetName } from '../../camera/sim/lighting.js';
+import { DicerigError, InputError } from '../../errors.js';
+import { defaultCheckLimits, judgeProfileCheck } from '../../vision/calibration/check.js';
+import { diceIdsOf, parseGroupNames, runGuidedCalibration } from '../../vision/calibration/guided.js';
+import type { CalibrationCamera, CalibrationDice, ClusterView, Prompt } from '../../vision/calibration/guided.js';
+import { tileCrops } from '../../vision/calibration/montage.js';
+import type { CalibrationProfile } from '../../vision/calibration/profile.js';
+import { buildD8Profile, describeSamples } from '../../vision/calibration/trainProfile.js';
+import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
+import { d8ClassifierVersion, D8Reader } from '../../vision/d8/d8Reader.js';
+import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
+import type { RgbImage } from '../../vision/image.js';
+import type { CliIo } from '../main.js';
+import { positiveIntArg, positiveNumberArg, nonNegativeIntArg, probabilityArg, toJson } from '../options.js';
+import { evaluationJson, formatEvaluationText, keepsClass } from './vision.js';
+
+/** A CLI io that can also ask the user questions (a terminal; a test answering them; a GUI). */
+export interface AskingIo extends CliIo {
+  ask(question: string): Promise<string>;
+}
+
+/** How to ask the user: the io's own `ask`, else the terminal when there is one, else nobody. */
+export function promptFor(io: CliIo): Prompt | undefined {
+  const ask = (io as Partial<AskingIo>).ask;
+  if (typeof ask === 'function') return (q) => ask.call(io, q);
+  if (!process.stdin.isTTY) return undefined;
+  return async (question) => {
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return await rl.question(question);
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+interface CalibrateFlags {
+  die?: CalibrationDice;
+  fromLabelled?: string;
+  camera?: string;
+  check?: string;
+  images?: string;
+  labels?: string;
+  out?: string;
+  name?: string;
+  createdAt?: string;
+  face: 'top' | 'bottom';
+  throws: number;
+  channels: number;
+  dicePerChannel: number;
+  dieSize: number;
+  seed: number;
+  lighting: string;
+  groups?: number;
+  labelsFrom?: string;
+  minAccuracy: number;
+  maxDecline: number;
+  json?: boolean;
+}
+
+const pct = (x: number | null, digits = 2): string => (x !== null && Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
+
+/** Registers `dicerig calibrate`: build a profile from labelled photos or guided throws, or re-check one. */
+export function registerCalibrateCommand(program: Command, io: CliIo): void {
+  program
+    .command('calibrate')
+    .summary('teach the reader your X-Wing dice, or check that a calibration still holds')
+    .description(
+      'Builds a calibration profile for X-Wing d8s (red, green, or both: xwing) from samples of your own dice, validates it on ' +
+        'held-back images (confusion matrix, rejection rate, accuracy) and saves it. Use one of: ' +
+        '--from-labelled DIR (a labelled folder: images, YOLO labels and classes.txt with classes like red-hit, green-evade, cocked); ' +
+        '--camera sim|DEVICE (guided steps on the rig: empty-platform reference, channel regions, throws; the crops are grouped by ' +
+        'similarity and you name each group once, or in a file given with --labels-from); ' +
+        '--check PROFILE (re-validate a profile on new labelled rolls given with --images and --labels, and say whether it still holds). ' +
+        'See calibration/README.md.',
+    )
+    .addOption(new Option('--die <dice>', 'dice to calibrate').choices(['red', 'green', 'xwing']))
+    .option('--from-labelled <dir>', 'labelled folder to build the profile from')
+    .option('--camera <source>', '"sim" for the simulated camera, or a V4L2 device such as /dev/video0')
+    .option('--check <profile>', 'profile to re-validate (with --images and --labels)')
+    .option('--images <dir>', 'with --check: folder of new labelled photos')
+    .option('--labels <dir>', 'labels folder (default: beside or inside the images folder)')
+    .option('--out <profile>', 'where to write the profile (default: calibration-<dice>.json)')
+    .option('--name <name>', 'profile name (default: the file name)')
+    .option('--created-at <time>', 'creation time to record, ISO 8601 (default: now)')
+    .addOption(new Option('--face <face>', 'face the camera sees: bottom through a clear platform (mapped to the top face)').choices(['top', 'bottom']).default('top'))
+    .option('--throws <n>', 'guided: throws to sample', positiveIntArg, 60)
+    .option('--channels <n>', 'guided: channels on the platform', positiveIntArg, 4)
+    .option('--dice-per-channel <n>', 'guided: dice per channel', positiveIntArg, 1)
+    .option('--die-size <px>', 'guided: d8 size across corners in the frames, pixels', positiveNumberArg, 72)
+    .option('--seed <n>', 'guided: seed of the grouping (and of the simulated camera)', nonNegativeIntArg, 1)
+    .option('--lighting <preset>', `guided, simulated camera: lighting (${Object.keys(lightingPresets).join(', ')})`, 'studio')
+    .option('--groups <n>', 'guided: groups to form (default: three per face)', positiveIntArg)
+    .option('--labels-from <file>', 'guided: names of the groups, one "<group> <name>" per line, instead of asking')
+    .option('--min-accuracy <p>', 'with --check: lowest accuracy among dice read', probabilityArg, defaultCheckLimits.minAccuracy)
+    .option('--max-decline <p>', 'with --check: highest share of flat dice declined', probabilityArg, defaultCheckLimits.maxDecline)
+    .option('--json', 'print JSON')
+    .action(async (flags: CalibrateFlags) => {
+      const modes = [flags.fromLabelled, flags.camera, flags.check].filter((m) => m !== undefined).length;
+      if (modes !== 1) throw new InputError('give exactly one of --from-labelled DIR, --camera sim|DEVICE or --check PROFILE.');
+      if (flags.check !== undefined) return runCheck(flags, flags.check, io);
+      if (flags.die === undefined) throw new InputError('--die red|green|xwing is needed to calibrate.');
+      const out = flags.out ?? `calibration-${flags.die}.json`;
+      const common = {
+        name: flags.name ?? basename(out, extname(out)),
+        createdAt: createdAt(flags.createdAt),
+        face: flags.face,
+      };
+      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common) : await guided(flags, flags.die, out, common, io);
+      await writeProfileFile(out, result.profile);
+      if (flags.json) io.out(`${toJson({ profile: out, classifierVersion: d8ClassifierVersion(result.profile), warnings: result.warnings, validation: result.profile.validation })}\n`);
+      else io.out(formatProfileSummary(result, out));
+    });
+}
+
+function createdAt(given?: string): string {
+  if (given === undefined) return new Date().toISOString();
+  const t = new Date(given);
+  if (Number.isNaN(t.getTime())) throw new InputError(`--created-at: "${given}" is not an ISO 8601 time (e.g. 2025-01-31T12:00:00Z).`);
+  return t.toISOString();
+}
+
+async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }): Promise<TrainProfileResult> {
+  const paths = labelledFolderPaths(dir, flags.labels);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c));
+  if (!folder.crops.some((c) => c.label !== 'cocked')) throw new InputError(`no labelled ${dice} dice in ${paths.images} (classes.txt lists ${folder.classes.join(', ')}).`);
+  const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
+  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)` });
+}
+
+async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }, io: CliIo): Promise<TrainProfileResult> {
+  const prompt = promptFor(io);
+  const names = flags.labelsFrom !== undefined ? parseGroupNames(await readText(flags.labelsFrom, 'labels file'), flags.labelsFrom) : undefined;
+  const stem = join(dirname(out), basename(out, extname(out)));
+  let camera: CalibrationCamera & { close?: () => Promise<void> };
+  if (flags.camera === 'sim') {
+    if (!(flags.lighting in lightingPresets)) throw new InputError(`unknown lighting preset "${flags.lighting}"; presets are: ${Object.keys(lightingPresets).join(', ')}.`);
+    camera = simCalibrationCamera({ seed: flags.seed, lighting: flags.lighting as LightingPresetName, channels: flags.channels, dicePerChannel: flags.dicePerChannel, dice, dieSizePx: flags.dieSize });
+  } else {
+    // The camera is opened first: with no camera there, that is the error to report.
+    const ask: Prompt = prompt ?? (() => Promise.reject(new DicerigError('Calibrating on a real camera asks you to clear the platform and to throw: run it in a terminal.')));
+    camera = await openV4l2CalibrationCamera({ device: flags.camera as string }, ask);
+  }
+  try {
+    const result = await runGuidedCalibration({
+      camera,
+      dice,
+      throws: flags.throws,
+      channels: flags.channels,
+      dicePerChannel: flags.dicePerChannel,
+      dieSizePx: flags.dieSize,
+      seed: flags.seed,
+      ...(flags.groups !== undefined ? { clusterCount: flags.groups } : {}),
+      ...common,
+      log: (line) => io.err(`${line}\n`),
+      ...(names ? { names } : {}),
+      ...(prompt ? { prompt } : {}),
+      showGroups: (clusters) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt, io),
+      saveReference: async (image) => saveImage(`${stem}.reference.png`, image, dirname(out)),
+    });
+    io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
+    return result;
+  } finally {
+    await camera.close?.();
+  }
+}
+
+async function saveImage(file: string, image: RgbImage, relativeTo: string): Promise<{ file: string; sha256: string }> {
+  const png = await encodePng(image);
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  await writeFile(file, png);
+  return { file: relative(relativeTo, file) || basename(file), sha256: createHash('sha256').update(png).digest('hex') };
+}
+
+/** Writes one picture per group and a listing (`groups.json`, and a labels template), and says where they are. */
+async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnly: boolean, io: CliIo): Promise<Map<number, string>> {
+  await mkdir(dir, { recursive: true });
+  const where = new Map<number, string>();
+  for (const c of clusters) {
+    const file = join(dir, `group-${String(c.id).padStart(2, '0')}.png`);
+    await writeFile(file, await encodePng(tileCrops(c.typical)));
+    where.set(c.id, file);
+  }
+  const listing = clusters.map((c) => ({ group: c.id, dice: c.size, looksCocked: c.looksCocked, picture: where.get(c.id), ...(c.truth ? { simulatorTruth: c.truth } : {}) }));
+  await writeFile(join(dir, 'groups.json'), `${JSON.stringify(listing, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'labels-template.txt'),
+    `# One line per group: <group> <name>. Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, or skip.\n${clusters.map((c) => `${c.id} ?`).join('\n')}\n`,
+  );
+  io.err(`  ${clusters.length} groups: pictures and a labels template in ${dir}\n`);
+  if (templateOnly) io.err(`  No terminal to ask in: fill in ${join(dir, 'labels-template.txt')} and run again with --labels-from.\n`);
+  return where;
+}
+
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    throw new InputError(`cannot read the ${what}: ${reason}.`, { file }, { cause: e });
+  }
+}
+
+/** The text summary of a new profile. */
+export function formatProfileSummary(result: TrainProfileResult, file: string): string {
+  const p = result.profile;
+  const v = p.validation;
+  const lines = [
+    `Calibration profile written to ${file} (classifier ${d8ClassifierVersion(p)}).`,
+    `  dice: ${p.dice.join(', ')}; face read: ${p.face}; classes: ${p.classes.join(', ')}`,
+    `  training: ${p.training.samples} labelled dice from ${p.training.source}${p.training.unusable > 0 ? ` (${p.training.unusable} not measurable)` : ''}`,
+    `  held back: ${v.heldBack}`,
+    `  validation: ${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${pct(v.accuracy)}), declined ${pct(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`,
+    `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${p.classifier.cockedElongation}; dice ${(p.classifier.radiusRange[0] * 2).toFixed(0)}-${(p.classifier.radiusRange[1] * 2).toFixed(0)} px across`,
+    '',
+    'confusion matrix on the held-back dice (rows: truth; columns: what was read, then declined and cocked):',
+    formatConfusionMatrix(v.confusion),
+  ];
+  for (const w of result.warnings) lines.push(`warning: ${w}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): Promise<void> {
+  if (flags.images === undefined) throw new InputError('--check needs --images DIR (and --labels DIR unless the labels sit beside the images).');
+  const profile: CalibrationProfile = await readProfileFile(profilePath);
+  const paths = labelledFolderPaths(flags.images, flags.labels);
+  const keep = (c: string): boolean => profile.classes.includes(c);
+  const folder = await readLabelledCrops(paths.images, paths.labels, keep);
+  const other = folder.classes.filter((c) => !keep(c));
+  const reader = new D8Reader(profile);
+  const evaluation = evaluateLabelledCrops(folder.crops, reader, profile.classes);
+  const verdict = judgeProfileCheck(profile, evaluation.perDie, { minAccuracy: flags.minAccuracy, maxDecline: flags.maxDecline });
+  if (!verdict.holds) io.setExitCode(1);
+  if (flags.json) {
+    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, ...evaluationJson(evaluation) })}\n`);
+    return;
+  }
+  const f = verdict.flat;
+  const text = formatEvaluationText(`calibrate --check: profile ${profilePath} (classifier ${reader.classifierVersion}) on ${folder.images} images in ${paths.images}`, evaluation, [
+    ...(other.length > 0 ? [`(boxes of classes the profile does not read were skipped: ${other.join(', ')})`] : []),
+    `flat dice: ${f.total}, accuracy among read ${pct(f.accuracy)} (held back at calibration: ${pct(verdict.promised.accuracy)}), declined ${pct(f.declineRate, 1)} (limit ${pct(flags.maxDecline, 1)}); cocked read as a face: ${verdict.cockedReadAsFace}`,
+  ]);
+  const conclusion = verdict.holds
+    ? `verdict: the profile still holds (accuracy at least ${pct(flags.minAccuracy)}, at most ${pct(flags.maxDecline, 1)} declined, no cocked die read as a face).`
+    : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${profile.dice.length > 1 ? 'xwing' : profile.dice[0]} ...).`;
+  io.out(`${text}\n${conclusion}\n`);
+}

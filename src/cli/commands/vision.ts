@@ -1,0 +1,203 @@
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { readLabelledCrops, labelledFolderPaths } from '../../camera/labelledCrops.js';
+import { defaultProfilePath, readProfileFile } from '../../camera/profileFile.js';
+import { lightingPresets } from '../../camera/sim/lighting.js';
+import type { LightingPresetName } from '../../camera/sim/lighting.js';
+import { writeSimLabelledFolder } from '../../camera/sim/writeLabelledFolder.js';
+import type { SimFolderDice } from '../../camera/sim/writeLabelledFolder.js';
+import { InputError } from '../../errors.js';
+import type { CalibrationProfile } from '../../vision/calibration/profile.js';
+import { D8Reader } from '../../vision/d8/d8Reader.js';
+import { D6PipReader } from '../../vision/d6Pips.js';
+import type { FaceReader } from '../../vision/faceRead.js';
+import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
+import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
+import { renderTable } from '../format/table.js';
+import type { CliIo } from '../main.js';
+import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
+
+/** Dice `vision eval` reads. */
+export type EvalDice = 'd6' | 'red' | 'green' | 'xwing';
+
+/** Which labelled boxes an evaluation of these dice covers: their classes and `cocked`. */
+export function keepsClass(dice: EvalDice, className: string): boolean {
+  if (className === COCKED_LABEL) return true;
+  const die = dieOfClass(className);
+  if (dice === 'xwing') return die === 'red' || die === 'green';
+  return die === dice;
+}
+
+/** The reader for these dice: the pip counter for D6s, a calibration profile (the shipped default unless given) for d8s. */
+export async function readerFor(dice: EvalDice, calibration?: string): Promise<{ reader: FaceReader; profile?: CalibrationProfile; profilePath?: string }> {
+  if (dice === 'd6') return { reader: new D6PipReader() };
+  const profilePath = calibration ?? defaultProfilePath(dice);
+  const profile = await readProfileFile(profilePath);
+  const wanted = dice === 'xwing' ? ['red', 'green'] : [dice];
+  const missing = wanted.filter((d) => !profile.dice.includes(d));
+  if (missing.length > 0) {
+    throw new InputError(`the calibration profile reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate --die ${dice}).`, { file: profilePath });
+  }
+  return { reader: new D8Reader(profile), profile, profilePath };
+}
+
+const pct = (x: number, digits = 2): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
+
+/** The per-die table: dice, read, correct, accuracy among read, declined (cocked, unreadable), misread. */
+export function formatDieScores(perDie: readonly DieScore[], indent = ''): string {
+  const rows = perDie.map((d) => [
+    d.die,
+    String(d.total),
+    String(d.read),
+    String(d.correct),
+    pct(d.accuracyAmongRead),
+    pct(d.declineRate, 1),
+    String(d.cocked),
+    String(d.unreadable),
+    String(d.wrong),
+  ]);
+  const table = renderTable(['die', 'dice', 'read', 'correct', 'accuracy', 'declined', 'cocked', 'unreadable', 'misread'], rows, 1, indent);
+  return perDie.some((d) => d.die === COCKED_LABEL) ? `${table}${indent}(a cocked die "misread" is one read as a face)\n` : table;
+}
+
+/** Text report of an evaluation. */
+export function formatEvaluationText(title: string, evaluation: LabelledEvaluation, extra: readonly string[] = []): string {
+  const r = evaluation.report;
+  const lines = [
+    title,
+    ...extra,
+    `all dice: ${r.total}, read ${r.read}, correct ${r.correct} (accuracy among read ${pct(r.accuracyAmongRead)}), declined ${r.declined} (${pct(r.declineRate, 1)}: ${r.cocked} cocked, ${r.declined - r.cocked} unreadable), misread ${r.errors.length}`,
+    '',
+    formatDieScores(evaluation.perDie).trimEnd(),
+    '',
+    'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',
+    formatConfusionMatrix(evaluation.confusion),
+  ];
+  if (r.errors.length > 0) {
+    lines.push('', `misreads, most confident first:`);
+    for (const e of r.errors.slice(0, 10)) lines.push(`  ${e.group}: ${e.truth} read as ${e.read.symbol ?? e.read.status} (confidence ${e.read.confidence.toFixed(4)})`);
+    if (r.errors.length > 10) lines.push(`  ... and ${r.errors.length - 10} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** JSON form of an evaluation. */
+export function evaluationJson(evaluation: LabelledEvaluation): Record<string, unknown> {
+  const r = evaluation.report;
+  return {
+    summary: {
+      total: r.total,
+      read: r.read,
+      correct: r.correct,
+      declined: r.declined,
+      cocked: r.cocked,
+      misread: r.errors.length,
+      accuracyAmongRead: r.accuracyAmongRead,
+      declineRate: r.declineRate,
+      correctRate: r.correctRate,
+    },
+    perDie: evaluation.perDie,
+    confusion: evaluation.confusion,
+    misreads: r.errors.map((e) => ({ image: e.group, truth: e.truth, read: e.read.symbol ?? e.read.status, confidence: e.read.confidence })),
+    perImage: r.perGroup,
+    ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),
+  };
+}
+
+interface EvalFlags {
+  die: EvalDice;
+  calibration?: string;
+  images: string;
+  labels?: string;
+  json?: boolean;
+}
+
+interface SimulateFlags {
+  dice: SimFolderDice;
+  out: string;
+  seed: number;
+  frames: number;
+  lighting: string;
+  framesPerSession: number;
+  channels: number;
+  dicePerChannel: number;
+  cockedRate: number;
+  dieSize: number;
+  format: 'jpg' | 'png';
+}
+
+function lightingList(value: string): LightingPresetName[] {
+  const names = value.split(',').map((s) => s.trim());
+  for (const n of names) {
+    if (!(n in lightingPresets)) throw new InputError(`unknown lighting preset "${n}"; presets are: ${Object.keys(lightingPresets).join(', ')}.`);
+  }
+  return names as LightingPresetName[];
+}
+
+/** Registers `dicerig vision eval` and `dicerig vision simulate`. */
+export function registerVisionCommand(program: Command, io: CliIo): void {
+  const vision = program.command('vision').description('Check the die reader: evaluate it on labelled photos, or make labelled photos with the simulated camera.');
+
+  vision
+    .command('eval')
+    .description(
+      'Reads every labelled die in a folder of photos (YOLO labels and classes.txt, e.g. ../shared/datasets/d6-tray-photos) and prints, per die type, ' +
+        'accuracy among dice read, how many were declined (cocked or unreadable) and the confusion matrix. X-Wing classes carry the colour ' +
+        '(red-hit, green-evade, ...); with --die xwing red and green dice in the same photos are told apart by colour.',
+    )
+    .addOption(new Option('--die <dice>', 'which dice to read').choices(['d6', 'red', 'green', 'xwing']).makeOptionMandatory())
+    .option('--calibration <profile>', 'calibration profile for X-Wing dice (default: the shipped default profile, made on the simulated camera)')
+    .requiredOption('--images <dir>', 'folder of photos (or a dataset folder holding images/ and labels/)')
+    .option('--labels <dir>', 'folder of label files and classes.txt (default: beside or inside the images folder)')
+    .option('--json', 'print JSON')
+    .action(async (flags: EvalFlags) => {
+      const paths = labelledFolderPaths(flags.images, flags.labels);
+      const { reader, profilePath } = await readerFor(flags.die, flags.calibration);
+      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c));
+      const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
+      if (flags.json) {
+        io.out(`${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), images: folder.images, ...evaluationJson(evaluation) })}\n`);
+        return;
+      }
+      io.out(
+        formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.images})`, evaluation, [
+          `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : ''}`,
+        ]),
+      );
+    });
+
+  vision
+    .command('simulate')
+    .description(
+      'Renders a labelled folder with the simulated camera (seeded): images/ and labels/ in the layout of the shared datasets, ' +
+        'classes like red-hit, green-evade and cocked. Used to make the default calibration profiles (see calibration/README.md).',
+    )
+    .addOption(new Option('--dice <dice>', 'dice in the frames').choices(['red', 'green', 'xwing', 'd6']).makeOptionMandatory())
+    .requiredOption('--out <dir>', 'folder to write (images/ and labels/ are made inside)')
+    .option('--seed <n>', 'seed of the first session (each session adds 1)', nonNegativeIntArg, 1)
+    .option('--frames <n>', 'frames to render', positiveIntArg, 40)
+    .option('--lighting <names>', `lighting presets, comma-separated, one per session in turn (${Object.keys(lightingPresets).join(', ')})`, 'studio')
+    .option('--frames-per-session <n>', 'frames per simulated session (new die looks and glare each session)', positiveIntArg, 10)
+    .option('--channels <n>', 'channels in the rig', positiveIntArg, 6)
+    .option('--dice-per-channel <n>', 'dice per channel', positiveIntArg, 2)
+    .option('--cocked-rate <p>', 'probability that a die rests cocked', probabilityArg, 0.08)
+    .option('--die-size <px>', 'die size in pixels (d8: across corners)', positiveNumberArg, 72)
+    .addOption(new Option('--format <format>', 'image format').choices(['jpg', 'png']).default('jpg'))
+    .action(async (flags: SimulateFlags) => {
+      const summary = await writeSimLabelledFolder({
+        dir: flags.out,
+        dice: flags.dice,
+        seed: flags.seed,
+        frames: flags.frames,
+        lighting: lightingList(flags.lighting),
+        framesPerSession: flags.framesPerSession,
+        channels: flags.channels,
+        dicePerChannel: flags.dicePerChannel,
+        cockedRate: flags.cockedRate,
+        dieSizePx: flags.dieSize,
+        format: flags.format,
+      });
+      const counts = summary.classes.map((c) => `${c} ${summary.perClass[c] ?? 0}`).join(', ');
+      io.out(`Wrote ${summary.images} images with ${summary.dice} labelled dice to ${flags.out} (${counts}).\n`);
+    });
+}

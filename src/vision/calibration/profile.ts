@@ -1,0 +1,235 @@
+/**
+ * The calibration profile: a versioned JSON document holding everything a d8
+ * reader learned from the user's own dice (classifier parameters, rejection
+ * threshold), how well it did on held-back samples (confusion matrix, rejection
+ * rate, accuracy), and the rig's channel regions. A content hash names the
+ * classifier: every read carries it, so a roll log says which calibration read it.
+ *
+ * Pure: parsing, checking and hashing only; reading and writing files is in
+ * `src/camera/profileFile.ts`.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { InputError } from '../../errors.js';
+import { iconFeatureLength } from '../d8/iconFeatures.js';
+
+export const PROFILE_FORMAT = 'dicerig-calibration';
+export const PROFILE_VERSION = 1;
+export const D8_CLASSIFIER_KIND = 'd8-ring-harmonics/nearest-mean';
+/** The class every die type shares: a die not lying flat. */
+export const COCKED_CLASS = 'cocked';
+
+const finite = z.number().finite();
+const vector = z.array(finite);
+const triple = z.tuple([finite, finite, finite]);
+const count = z.number().int().nonnegative();
+
+const geometrySchema = z.strictObject({
+  outerRadius: z.number().positive().max(0.5),
+  rings: z.number().int().min(1).max(32),
+  angles: z.number().int().min(8).max(256),
+  maxHarmonic: z.number().int().min(0).max(32),
+  inkSaturation: z.number().positive(),
+});
+
+const iconModelSchema = z.strictObject({
+  die: z.string().min(1),
+  classes: z.array(z.string().min(1)).min(1),
+  center: vector,
+  scale: z.array(z.number().positive()),
+  centroids: z.array(vector),
+  temperature: z.number().min(1),
+  noveltyLimit: z.number().positive(),
+});
+
+const colourSchema = z.strictObject({
+  die: z.string().min(1),
+  chromaticity: triple,
+  spread: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]),
+});
+
+const confusionSchema = z.strictObject({
+  rows: z.array(z.string()),
+  columns: z.array(z.string()),
+  counts: z.array(z.array(count)),
+});
+
+const validationSchema = z.strictObject({
+  /** How the held-back samples were chosen. */
+  heldBack: z.string(),
+  samples: count,
+  read: count,
+  correct: count,
+  declined: count,
+  cocked: count,
+  /** correct / read; null when nothing was read. */
+  accuracy: z.number().min(0).max(1).nullable(),
+  /** declined / samples. */
+  rejectionRate: z.number().min(0).max(1),
+  /** Misreads at or above the rejection threshold. */
+  confidentErrors: count,
+  /** Cocked dice read as a face. */
+  cockedReadAsFace: count,
+  confusion: confusionSchema,
+});
+
+const pointSchema = z.strictObject({ x: finite, y: finite });
+const channelSchema = z.strictObject({ id: z.number().int(), polygon: z.array(pointSchema).min(3), expectedDice: z.number().int().min(1) });
+
+export const profileSchema = z.strictObject({
+  format: z.literal(PROFILE_FORMAT),
+  version: z.literal(PROFILE_VERSION),
+  name: z.string().min(1),
+  /** ISO 8601 time the profile was made (supplied by whoever makes it). */
+  createdAt: z.iso.datetime({ offset: true }),
+  /** `sha256:<hex>` of the profile's content (everything but name, createdAt, training.source and hash). */
+  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  /** Which face the camera sees: `bottom` through a clear platform (reads are mapped to the top face). */
+  face: z.enum(['top', 'bottom']),
+  /** Die type ids the profile reads (`red`, `green`). */
+  dice: z.array(z.string().min(1)).min(1),
+  /** Class names: `<die>-<symbol>` and `cocked`. */
+  classes: z.array(z.string().min(1)).min(1),
+  classifier: z.strictObject({
+    kind: z.literal(D8_CLASSIFIER_KIND),
+    geometry: geometrySchema,
+    /** Outline major/minor axis ratio above which a die is cocked. */
+    cockedElongation: z.number().gt(1),
+    /**
+     * Die sizes (outline circumradius, pixels) the classifier may read: the calibrated range with a
+     * margin. Features are scale-free, but thin strokes blur away on smaller dice: measured, a profile
+     * made at 72 px misread a third of evades at 48 px with high confidence, so other sizes are declined.
+     */
+    radiusRange: z.tuple([z.number().positive(), z.number().positive()]),
+    /** Largest colour distance (in spreads) at which a die still counts as one of `colours`. */
+    colourLimit: z.number().positive(),
+    colours: z.array(colourSchema).min(1),
+    models: z.array(iconModelSchema).min(1),
+  }),
+  /** Reads with a lower confidence are declined. */
+  rejectionThreshold: z.number().min(0).max(1),
+  validation: validationSchema,
+  training: z.strictObject({
+    source: z.string(),
+    samples: count,
+    /** Samples that could not be measured (no die found in the crop) and were left out. */
+    unusable: count,
+    perClass: z.record(z.string(), count),
+  }),
+  /** Channel regions of the rig, when calibrated on it. */
+  channels: z.array(channelSchema).optional(),
+  /** The empty-platform reference image saved beside the profile. */
+  reference: z.strictObject({ file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
+  /** Across-corners size of a die in the rig's frames, pixels. */
+  dieSizePx: z.number().positive().optional(),
+});
+
+export type CalibrationProfile = z.infer<typeof profileSchema>;
+export type ProfileIconModel = CalibrationProfile['classifier']['models'][number];
+export type ProfileValidation = CalibrationProfile['validation'];
+/** A profile before its hash is computed. */
+export type UnhashedProfile = Omit<CalibrationProfile, 'hash'>;
+
+/** A class name split into die type and symbol, or the shared `cocked` class. */
+export type ParsedClass = { readonly die: string; readonly symbol: string } | typeof COCKED_CLASS;
+
+/** Splits `red-hit` into die `red` and symbol `hit`; `cocked` stays itself; anything else is undefined. */
+export function parseClassName(name: string): ParsedClass | undefined {
+  if (name === COCKED_CLASS) return COCKED_CLASS;
+  const i = name.indexOf('-');
+  if (i <= 0 || i === name.length - 1) return undefined;
+  return { die: name.slice(0, i), symbol: name.slice(i + 1) };
+}
+
+/** JSON with object keys sorted at every level: the same content always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The content hash: SHA-256 of the canonical JSON of everything except the
+ * name, the creation time, the free-text note of where the samples came from
+ * (a folder path differs between machines) and the hash itself. Two profiles
+ * that read alike and were validated alike have the same hash whatever they are
+ * called, where and when they were made.
+ */
+export function profileHash(profile: UnhashedProfile | CalibrationProfile): string {
+  const { name: _name, createdAt: _createdAt, hash: _hash, training, ...rest } = profile as CalibrationProfile;
+  const { source: _source, ...counts } = training;
+  return `sha256:${createHash('sha256').update(canonicalJson({ ...rest, training: counts })).digest('hex')}`;
+}
+
+/** Adds the content hash. */
+export function sealProfile(profile: UnhashedProfile): CalibrationProfile {
+  return { ...profile, hash: profileHash(profile) };
+}
+
+/** The short form of the hash used in classifier versions (first 12 hex digits). */
+export function shortHash(profile: Pick<CalibrationProfile, 'hash'>): string {
+  return profile.hash.slice('sha256:'.length, 'sha256:'.length + 12);
+}
+
+/** Problems beyond the schema: shapes that must agree with each other. Empty when the profile is consistent. */
+export function profileProblems(p: CalibrationProfile): string[] {
+  const problems: string[] = [];
+  const dim = iconFeatureLength(p.classifier.geometry);
+  const dice = new Set(p.dice);
+  for (const c of p.classes) {
+    const parsed = parseClassName(c);
+    if (parsed === undefined) problems.push(`class "${c}" is neither "cocked" nor "<die>-<symbol>"`);
+    else if (parsed !== COCKED_CLASS && !dice.has(parsed.die)) problems.push(`class "${c}" names die "${parsed.die}", which is not in "dice"`);
+  }
+  for (const d of p.dice) {
+    if (!p.classifier.colours.some((c) => c.die === d)) problems.push(`die "${d}" has no colour in classifier.colours`);
+    if (!p.classifier.models.some((m) => m.die === d)) problems.push(`die "${d}" has no icon model in classifier.models`);
+  }
+  p.classifier.models.forEach((m, i) => {
+    const at = `classifier.models[${i}]`;
+    if (!dice.has(m.die)) problems.push(`${at}: die "${m.die}" is not in "dice"`);
+    if (m.center.length !== dim) problems.push(`${at}.center has ${m.center.length} values; the geometry gives ${dim} features`);
+    if (m.scale.length !== dim) problems.push(`${at}.scale has ${m.scale.length} values; the geometry gives ${dim} features`);
+    if (m.centroids.length !== m.classes.length) problems.push(`${at} has ${m.centroids.length} centroids for ${m.classes.length} classes`);
+    m.centroids.forEach((c, k) => {
+      if (c.length !== dim) problems.push(`${at}.centroids[${k}] has ${c.length} values; the geometry gives ${dim} features`);
+    });
+    for (const c of m.classes) if (!p.classes.includes(c)) problems.push(`${at}: class "${c}" is not in "classes"`);
+  });
+  if (p.classifier.radiusRange[0] > p.classifier.radiusRange[1]) problems.push('classifier.radiusRange: the smallest size is above the largest');
+  const { rows, columns, counts } = p.validation.confusion;
+  if (counts.length !== rows.length || counts.some((r) => r.length !== columns.length)) problems.push('validation.confusion: counts do not match rows and columns');
+  if (profileHash(p) !== p.hash) problems.push('hash: the content does not match its hash (the profile was changed after it was made; recalibrate instead of editing it)');
+  return problems;
+}
+
+/**
+ * Checks untrusted data (parsed JSON) as a profile: the schema, then the
+ * consistency checks and the hash. Throws an InputError naming the first
+ * problem (and how many others there are).
+ */
+export function parseProfile(value: unknown, file?: string): CalibrationProfile {
+  const where = file !== undefined ? { file } : {};
+  if (value !== null && typeof value === 'object' && 'version' in value && (value as { version: unknown }).version !== PROFILE_VERSION) {
+    throw new InputError(`calibration profile version ${String((value as { version: unknown }).version)} is not supported (this dicerig reads version ${PROFILE_VERSION}); recalibrate.`, where);
+  }
+  const parsed = profileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const first = issues[0];
+    const path = first ? first.path.map(String).join('.') : '';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+    throw new InputError(`not a valid calibration profile: ${path ? `${path}: ` : ''}${first?.message ?? 'unknown problem'}${more}.`, where);
+  }
+  const problems = profileProblems(parsed.data);
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+    throw new InputError(`calibration profile is inconsistent: ${problems[0]}${more}.`, where);
+  }
+  return parsed.data;
+}

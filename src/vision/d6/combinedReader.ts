@@ -1,0 +1,66 @@
+/**
+ * The pip counter with a learned second opinion. The pip counter works for any
+ * die and pip colour and explains itself; the learned classifier knows the dice
+ * it was trained on. Together:
+ * - the pip counter reads confidently and the classifier does not firmly say
+ *   otherwise: that read;
+ * - the pip counter found a count but is unsure, and the classifier agrees with
+ *   at least `agreeProbability`: that count;
+ * - the pip counter has nothing, and the classifier alone is at least
+ *   `aloneProbability` sure: the classifier's face;
+ * - anything else (in particular a firm disagreement) is declined.
+ */
+import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
+import { D6PipReader } from '../d6Pips.js';
+import type { D6NetReader } from './netReader.js';
+
+export interface CombinedD6Options {
+  /** Classifier probability that overrules a confident pip count (a firm disagreement: declined). */
+  readonly vetoProbability: number;
+  /** Classifier probability that, agreeing with an unsure pip count, makes it a read. */
+  readonly agreeProbability: number;
+  /** Classifier probability that reads a die the pip counter could not count. */
+  readonly aloneProbability: number;
+}
+
+export const defaultCombinedD6Options: CombinedD6Options = { vetoProbability: 0.9, agreeProbability: 0.6, aloneProbability: 0.97 };
+
+export class CombinedD6Reader implements FaceReader {
+  readonly classifierVersion: string;
+  /** The pip counter run without its own threshold: its count and confidence are weighed here. */
+  private readonly counter: D6PipReader;
+
+  constructor(
+    readonly pips: D6PipReader,
+    readonly net: D6NetReader,
+    readonly options: CombinedD6Options = defaultCombinedD6Options,
+  ) {
+    this.counter = new D6PipReader({ ...pips.options, minConfidence: 0 });
+    this.classifierVersion = `${pips.classifierVersion}+${net.classifierVersion}`;
+  }
+
+  read(crop: DieCrop): FaceRead {
+    const o = this.options;
+    const pip = this.counter.read(crop);
+    const p = this.net.probabilities(crop);
+    let best = 0;
+    for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
+    const netFace = String(best + 1);
+    const netProbability = p[best] as number;
+    const count = pip.symbol;
+    const countProbability = count !== undefined ? (p[Number(count) - 1] ?? 0) : 0;
+    const details: Record<string, number> = { ...(pip.details ?? {}), pipConfidence: pip.confidence, netFace: best + 1, netProbability, netProbabilityOfCount: countProbability };
+    const base = { classifierVersion: this.classifierVersion, crop: crop.image, details };
+    const read = (symbol: string, confidence: number, how: number): FaceRead => ({ ...base, status: 'read', symbol, confidence, details: { ...details, decidedBy: how } });
+    if (count !== undefined && pip.confidence >= this.pips.options.minConfidence) {
+      if (netFace !== count && netProbability >= o.vetoProbability) {
+        return { ...base, status: 'unreadable', confidence: 0, reason: `The pips count ${count} but the learned classifier firmly reads ${netFace}.` };
+      }
+      // 1: the pip count, not contradicted.
+      return read(count, pip.confidence, 1);
+    }
+    if (count !== undefined && netFace === count && netProbability >= o.agreeProbability) return read(count, netProbability, 2);
+    if (netProbability >= o.aloneProbability && (count === undefined || netFace === count || pip.confidence === 0)) return read(netFace, netProbability, 3);
+    return { ...base, status: 'unreadable', confidence: Math.max(pip.confidence, netProbability), reason: pip.reason ?? `Neither the pip count nor the learned classifier is sure (classifier: ${netFace} at ${netProbability.toFixed(2)}).` };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * What the learned D6 reader sees: the crop's central square resampled to a
+ * small fixed size, each channel taken relative to the die's body colour and
+ * scaled by the crop's own contrast, so a dark die with light pips and a light
+ * die with dark pips differ only in sign, and lighting drops out.
+ */
+import type { RgbImage } from '../image.js';
+
+/** Side of the network's input, pixels. */
+export const NET_INPUT_SIZE = 32;
+/** Fraction of the crop's side that is resampled (the crop holds the die with a margin around it). */
+export const NET_INPUT_FRACTION = 0.85;
+
+/** Channel-first planes (R, G, B), each `size`x`size`. */
+export interface NetInput {
+  readonly size: number;
+  readonly data: Float32Array;
+}
+
+/**
+ * Resamples the central `fraction` of `image` to `size`x`size` (area averaging
+ * by supersampling, so large crops do not alias) and normalises it. `jitter`
+ * shifts and scales the sampled square (data augmentation; 0 at reading time).
+ */
+export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_INPUT_FRACTION, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): NetInput {
+  const { width: w, height: h, data } = image;
+  const side = Math.min(w, h) * fraction * jitter.scale;
+  const x0 = w / 2 - side / 2 + jitter.dx * side;
+  const y0 = h / 2 - side / 2 + jitter.dy * side;
+  const step = side / size;
+  const k = Math.max(1, Math.ceil(step));
+  const out = new Float32Array(3 * size * size);
+  const plane = size * size;
+  const sample = (x: number, y: number, c: number): number => {
+    const sx = Math.min(w - 1, Math.max(0, x - 0.5));
+    const sy = Math.min(h - 1, Math.max(0, y - 0.5));
+    const xa = Math.floor(sx);
+    const ya = Math.floor(sy);
+    const xb = Math.min(w - 1, xa + 1);
+    const yb = Math.min(h - 1, ya + 1);
+    const fx = sx - xa;
+    const fy = sy - ya;
+    const p = (xx: number, yy: number): number => data[(yy * w + xx) * 3 + c] as number;
+    return (p(xa, ya) * (1 - fx) + p(xb, ya) * fx) * (1 - fy) + (p(xa, yb) * (1 - fx) + p(xb, yb) * fx) * fy;
+  };
+  for (let oy = 0; oy < size; oy++) {
+    for (let ox = 0; ox < size; ox++) {
+      for (let c = 0; c < 3; c++) {
+        let s = 0;
+        for (let sy = 0; sy < k; sy++) {
+          for (let sx = 0; sx < k; sx++) s += sample(x0 + (ox + (sx + 0.5) / k) * step, y0 + (oy + (sy + 0.5) / k) * step, c);
+        }
+        out[c * plane + oy * size + ox] = s / (k * k);
+      }
+    }
+  }
+  // Body colour: per-channel median of the central 40 %; contrast: mean absolute deviation from it.
+  const lo = Math.floor(size * 0.3);
+  const hi = Math.ceil(size * 0.7);
+  let dev = 0;
+  const centre: number[] = [];
+  for (let c = 0; c < 3; c++) {
+    const vals: number[] = [];
+    for (let y = lo; y < hi; y++) for (let x = lo; x < hi; x++) vals.push(out[c * plane + y * size + x] as number);
+    vals.sort((a, b) => a - b);
+    centre.push(vals[vals.length >> 1] ?? 0);
+  }
+  for (let c = 0; c < 3; c++) for (let i = 0; i < plane; i++) dev += Math.abs((out[c * plane + i] as number) - (centre[c] as number));
+  const scale = Math.max(8, dev / (3 * plane));
+  for (let c = 0; c < 3; c++) {
+    for (let i = 0; i < plane; i++) {
+      const v = ((out[c * plane + i] as number) - (centre[c] as number)) / scale;
+      out[c * plane + i] = v > 4 ? 4 : v < -4 ? -4 : v;
+    }
+  }
+  return { size, data: out };
+}

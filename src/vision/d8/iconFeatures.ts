@@ -1,0 +1,133 @@
+/**
+ * Rotation-invariant features of the icon on a d8's top face.
+ *
+ * The ink map (how far each pixel's colour is from the face's own, relative to
+ * the face's saturation, saturating) is sampled on rings around the die's
+ * centre; each ring's angular Fourier magnitudes are the features. A rotation of
+ * the die only shifts each ring's samples, which leaves the magnitudes unchanged,
+ * so there is no orientation to estimate and no template to match at several
+ * angles. The icons differ exactly in what survives: a hit is an 8-point star
+ * (8th harmonic), a crit a 4-point star in a circle (4th, plus a full ring), a
+ * focus an eye (2nd, plus a centre dot), an evade two arcs (1st), a blank nothing.
+ */
+import type { BalancedCrop, DieOutline } from './dieOutline.js';
+
+/** Sampling geometry, in units of the die's circumradius. */
+export interface IconFeatureGeometry {
+  /** Outer radius of the sampled disc (the top triangle's inradius is 0.5). */
+  readonly outerRadius: number;
+  readonly rings: number;
+  readonly angles: number;
+  /** Harmonics 0..maxHarmonic per ring. */
+  readonly maxHarmonic: number;
+  /** Colour distance (fraction of the face's own distance from grey) at which a pixel counts as full ink. */
+  readonly inkSaturation: number;
+}
+
+export const defaultIconGeometry: IconFeatureGeometry = {
+  outerRadius: 0.44,
+  rings: 7,
+  angles: 32,
+  maxHarmonic: 8,
+  inkSaturation: 0.5,
+};
+
+/** Length of the feature vector for a geometry. */
+export function iconFeatureLength(g: IconFeatureGeometry): number {
+  return g.rings * (g.maxHarmonic + 1);
+}
+
+/**
+ * Ink map of the crop: 0 = the face's colour, 1 = clearly ink (or anything else).
+ * Distances are taken in the opponent-colour plane (the part of a colour
+ * orthogonal to grey), relative to the face's own distance from grey: glare adds
+ * grey and exposure scales everything, so neither reads as ink, while white or
+ * black ink (no colour) lies a full face-chroma away.
+ */
+export function inkMap(crop: BalancedCrop, outline: DieOutline, g: IconFeatureGeometry): Float32Array {
+  const n = crop.width * crop.height;
+  const out = new Float32Array(n);
+  const [fr, fg, fb] = outline.faceColor;
+  const f1 = (fr - fg) * Math.SQRT1_2;
+  const f2 = (fr + fg - 2 * fb) / Math.sqrt(6);
+  const scale = 1 / (Math.max(12, Math.hypot(f1, f2)) * g.inkSaturation);
+  const d = crop.data;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = d[j] as number;
+    const gg = d[j + 1] as number;
+    const b = d[j + 2] as number;
+    const o1 = (r - gg) * Math.SQRT1_2 - f1;
+    const o2 = (r + gg - 2 * b) / Math.sqrt(6) - f2;
+    out[i] = Math.min(1, Math.sqrt(o1 * o1 + o2 * o2) * scale);
+  }
+  return out;
+}
+
+function bilinear(map: Float32Array, w: number, h: number, x: number, y: number): number {
+  if (x < 0 || y < 0 || x > w - 1 || y > h - 1) return 1;
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const x1 = Math.min(w - 1, x0 + 1);
+  const y1 = Math.min(h - 1, y0 + 1);
+  const fx = x - x0;
+  const fy = y - y0;
+  const a = map[y0 * w + x0] as number;
+  const b = map[y0 * w + x1] as number;
+  const c = map[y1 * w + x0] as number;
+  const e = map[y1 * w + x1] as number;
+  return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + e * fx) * fy;
+}
+
+/** The polar samples of the ink map: `rings` rows of `angles` values (each the mean of 2x2 sub-samples). */
+export function polarInk(ink: Float32Array, width: number, height: number, outline: DieOutline, g: IconFeatureGeometry): Float32Array {
+  const out = new Float32Array(g.rings * g.angles);
+  const R = outline.radius * g.outerRadius;
+  const dr = R / g.rings;
+  const da = (2 * Math.PI) / g.angles;
+  for (let ri = 0; ri < g.rings; ri++) {
+    for (let ai = 0; ai < g.angles; ai++) {
+      let s = 0;
+      for (const sr of [0.25, 0.75]) {
+        for (const sa of [0.25, 0.75]) {
+          const r = (ri + sr) * dr;
+          const a = (ai + sa) * da;
+          s += bilinear(ink, width, height, outline.center.x + r * Math.cos(a), outline.center.y + r * Math.sin(a));
+        }
+      }
+      out[ri * g.angles + ai] = s / 4;
+    }
+  }
+  return out;
+}
+
+/** Angular Fourier magnitudes per ring (harmonic m of a ring of values v: |Σ v·e^{-imθ}| / angles). */
+export function ringHarmonics(polar: Float32Array, g: IconFeatureGeometry): Float64Array {
+  const H = g.maxHarmonic + 1;
+  const out = new Float64Array(g.rings * H);
+  for (let ri = 0; ri < g.rings; ri++) {
+    for (let m = 0; m < H; m++) {
+      let re = 0;
+      let im = 0;
+      for (let ai = 0; ai < g.angles; ai++) {
+        const v = polar[ri * g.angles + ai] as number;
+        const t = (2 * Math.PI * m * ai) / g.angles;
+        re += v * Math.cos(t);
+        im -= v * Math.sin(t);
+      }
+      out[ri * H + m] = Math.hypot(re, im) / g.angles;
+    }
+  }
+  return out;
+}
+
+/** The icon feature vector of a die already found in its crop. */
+export function iconFeatures(crop: BalancedCrop, outline: DieOutline, g: IconFeatureGeometry = defaultIconGeometry): Float64Array {
+  const ink = inkMap(crop, outline, g);
+  return ringHarmonics(polarInk(ink, crop.width, crop.height, outline, g), g);
+}
+
+/** Chromaticity (r, g, b each over their sum) of the face colour: what tells a red die from a green one. */
+export function chromaticity(color: readonly [number, number, number]): [number, number, number] {
+  const s = Math.max(1, color[0] + color[1] + color[2]);
+  return [color[0] / s, color[1] / s, color[2] / s];
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskingIo } from '../../src/cli/commands/calibrate.js';
+import { main } from '../../src/cli/main.js';
+import type { CalibrationProfile } from '../../src/vision/calibration/profile.js';
+import { runCli } from './runCli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dicerig-calibrate-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const TRAIN = join(tmp, 'train');
+const GOOD = join(tmp, 'good');
+const SMALL = join(tmp, 'small');
+const CREATED = '2025-03-01T10:00:00.000Z';
+
+const readProfile = (file: string): CalibrationProfile => JSON.parse(readFileSync(file, 'utf8')) as CalibrationProfile;
+
+interface GroupListing {
+  group: number;
+  dice: number;
+  simulatorTruth?: Record<string, number>;
+}
+
+/** What a person would call each group: what most of its dice show (the simulator knows). */
+function majorityName(listing: GroupListing): string {
+  return Object.entries(listing.simulatorTruth ?? {}).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'skip';
+}
+
+beforeAll(async () => {
+  const sim = (out: string, ...args: string[]) => runCli('vision', 'simulate', '--dice', 'red', '--out', out, ...args);
+  // Training: four tuning presets; checks: the held-out preset, and dice far smaller than calibrated.
+  expect((await sim(TRAIN, '--seed', '71000', '--frames', '16', '--frames-per-session', '4', '--lighting', 'studio,desk-lamp,dim,window')).code).toBe(0);
+  expect((await sim(GOOD, '--seed', '72000', '--frames', '6', '--frames-per-session', '3', '--lighting', 'evening')).code).toBe(0);
+  expect((await sim(SMALL, '--seed', '73000', '--frames', '3', '--lighting', 'studio', '--die-size', '48')).code).toBe(0);
+});
+
+describe('dicerig calibrate --from-labelled', () => {
+  it('builds, validates and saves a profile from a labelled folder', async () => {
+    const out = join(tmp, 'red.json');
+    const r = await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', out, '--created-at', CREATED);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const p = readProfile(out);
+    expect(p.name).toBe('red');
+    expect(p.createdAt).toBe(CREATED);
+    expect(p.dice).toEqual(['red']);
+    expect(r.out).toContain(`Calibration profile written to ${out} (classifier d8-rings/1+${p.hash.slice(7, 19)}).`);
+    expect(r.out).toMatch(/^ {2}held back: every 4th image in name order \(4 of 16 images, \d+ dice\)$/m);
+    expect(r.out).toMatch(/^ {2}validation: \d+ dice, \d+ read, \d+ correct \(accuracy 100\.00 %\), .*0 confident errors, 0 cocked read as a face$/m);
+    expect(r.out).toMatch(/^\s*truth\\read\s+red-hit\s+red-crit\s+red-focus\s+red-blank\s+declined\s+cocked$/m);
+  });
+
+  it('makes the same profile again from the same folder (same hash)', async () => {
+    const a = join(tmp, 'a.json');
+    const b = join(tmp, 'b.json');
+    await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', a, '--created-at', CREATED);
+    await runCli('calibrate', '--die', 'red', '--from-labelled', join(TRAIN, 'images'), '--labels', join(TRAIN, 'labels'), '--out', b, '--created-at', '2026-01-01T00:00:00Z', '--name', 'other');
+    expect(readProfile(b).hash).toBe(readProfile(a).hash);
+  });
+
+  it('says when the folder has no dice of the kind asked for', async () => {
+    const r = await runCli('calibrate', '--die', 'green', '--from-labelled', TRAIN, '--out', join(tmp, 'g.json'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/no labelled green dice in .*classes\.txt lists red-hit, red-crit, red-focus, red-blank, cocked/);
+  });
+});
+
+describe('dicerig calibrate --check', () => {
+  it('says the profile still holds on new rolls under other lighting', async () => {
+    const profile = join(tmp, 'check.json');
+    await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', profile, '--created-at', CREATED);
+    const r = await runCli('calibrate', '--check', profile, '--images', join(GOOD, 'images'), '--labels', join(GOOD, 'labels'));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^flat dice: \d+, accuracy among read 100\.00 % \(held back at calibration: 100\.00 %\)/m);
+    expect(r.out).toMatch(/^verdict: the profile still holds/m);
+    const j = JSON.parse((await runCli('calibrate', '--check', profile, '--images', GOOD, '--json')).out) as { holds: boolean; reasons: string[] };
+    expect(j).toMatchObject({ holds: true, reasons: [] });
+  });
+
+  it('says it does not hold when the dice no longer look as calibrated, and exits 1', async () => {
+    const profile = join(tmp, 'check.json');
+    const r = await runCli('calibrate', '--check', profile, '--images', SMALL);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^verdict: the profile does NOT hold: no die was read at all; 100\.00 % of flat dice were declined, over 5\.00 %\. Recalibrate/m);
+  });
+
+  it('needs the new rolls', async () => {
+    const r = await runCli('calibrate', '--check', join(tmp, 'check.json'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--check needs --images DIR/);
+  });
+});
+
+describe('dicerig calibrate --camera (guided steps)', () => {
+  it('asks a person at a terminal to name each group once, then saves the profile, reference and channels', async () => {
+    const out = join(tmp, 'guided', 'asked.json');
+    let stdout = '';
+    let stderr = '';
+    const asked: string[] = [];
+    const io: AskingIo & { exitCode: number } = {
+      exitCode: 0,
+      out: (s) => void (stdout += s),
+      err: (s) => void (stderr += s),
+      setExitCode(c) {
+        io.exitCode = c;
+      },
+      ask(question) {
+        asked.push(question);
+        // Look at the group's picture listing, as a person would look at the picture.
+        const picture = /\(see (.*?\.png)\)/.exec(question)?.[1] as string;
+        const listing = JSON.parse(readFileSync(join(dirname(picture), 'groups.json'), 'utf8')) as GroupListing[];
+        const id = Number(/^Group (\d+):/.exec(question)?.[1]);
+        return Promise.resolve(majorityName(listing.find((g) => g.group === id) as GroupListing));
+      },
+    };
+    const code = await main(
+      ['node', 'dicerig', 'calibrate', '--die', 'red', '--camera', 'sim', '--throws', '24', '--channels', '4', '--dice-per-channel', '2', '--seed', '9', '--out', out, '--created-at', CREATED],
+      io,
+    );
+    expect(stderr).not.toMatch(/dicerig:/);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^Step 1 of 4: empty-platform reference from the simulated camera \(seed 9, studio lighting\)\.$/m);
+    expect(stderr).toMatch(/^ {2}channel 3: x 959-1256, y 24-696$/m);
+    const p = readProfile(out);
+    expect(asked).toHaveLength(Object.keys(readFileSync(join(tmp, 'guided', 'asked.groups', 'groups.json'), 'utf8').match(/"group"/g) ?? {}).length);
+    expect(p.channels).toHaveLength(4);
+    expect(p.validation.confidentErrors).toBe(0);
+    const ref = join(tmp, 'guided', 'asked.reference.png');
+    expect(p.reference).toEqual({ file: 'asked.reference.png', sha256: createHash('sha256').update(readFileSync(ref)).digest('hex') });
+    expect(stdout).toContain(`Calibration profile written to ${out}`);
+  });
+
+  it('without a terminal, writes the groups and a labels template, then takes the names from --labels-from', async () => {
+    const out = join(tmp, 'labelled', 'red.json');
+    const args = ['calibrate', '--die', 'red', '--camera', 'sim', '--throws', '24', '--channels', '4', '--dice-per-channel', '2', '--seed', '10', '--out', out, '--created-at', CREATED];
+    const first = await runCli(...args);
+    expect(first.code).toBe(1);
+    expect(first.err).toMatch(/No terminal to ask in: fill in .*labels-template\.txt and run again with --labels-from/);
+    expect(first.err).toMatch(/dicerig: Group 1 has no name and there is no one to ask/);
+    const groups = join(tmp, 'labelled', 'red.groups');
+    expect(existsSync(join(groups, 'group-01.png'))).toBe(true);
+    expect(readFileSync(join(groups, 'labels-template.txt'), 'utf8')).toMatch(/^1 \?$/m);
+    const listing = JSON.parse(readFileSync(join(groups, 'groups.json'), 'utf8')) as GroupListing[];
+    const names = join(tmp, 'labelled', 'names.txt');
+    writeFileSync(names, listing.map((g) => `${g.group} ${majorityName(g)}`).join('\n'));
+    const second = await runCli(...args, '--labels-from', names);
+    expect(second.code).toBe(0);
+    expect(readProfile(out).training.source).toMatch(/^guided calibration: 24 throws on the simulated camera \(seed 10, studio lighting\), \d+ groups named$/);
+  });
+
+  it('fails at once, naming the device, when there is no camera', async () => {
+    const r = await runCli('calibrate', '--die', 'red', '--camera', '/dev/video-dicerig-none', '--out', join(tmp, 'cam.json'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: Camera \/dev\/video-dicerig-none could not be opened: it does not exist: plug the camera in and check `ls \/dev\/video\*`/);
+  });
+
+  it('asks for exactly one way to calibrate', async () => {
+    const r = await runCli('calibrate', '--die', 'red');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/give exactly one of --from-labelled DIR, --camera sim\|DEVICE or --check PROFILE/);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { simCalibrationCamera } from '../../src/camera/calibrationCameras.js';
+import type { LightingPresetName } from '../../src/camera/sim/lighting.js';
+import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import { detectChannelRegions } from '../../src/vision/calibration/channelRegions.js';
+import { normaliseName, parseGroupNames, runGuidedCalibration } from '../../src/vision/calibration/guided.js';
+import type { ClusterView } from '../../src/vision/calibration/guided.js';
+import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
+import { InputError } from '../../src/errors.js';
+
+describe('channel regions from the empty platform', () => {
+  it('finds every channel of the simulated rig to within a pixel, under lighting gradients', () => {
+    const cases: [LightingPresetName, number][] = [
+      ['studio', 4],
+      ['desk-lamp', 3],
+      ['dim', 6],
+      ['evening', 8],
+    ];
+    for (const [lighting, count] of cases) {
+      const cam = new SimulatedCamera({ seed: 7, lighting, channels: count });
+      const found = detectChannelRegions(cam.emptyPlatform(), count, 2);
+      if (typeof found === 'string') throw new Error(found);
+      expect(found).toHaveLength(count);
+      found.forEach((c, i) => {
+        const want = cam.layout.channelRects[i]!;
+        const xs = c.polygon.map((p) => p.x);
+        const ys = c.polygon.map((p) => p.y);
+        expect(Math.abs(Math.min(...xs) - want.x)).toBeLessThanOrEqual(1);
+        expect(Math.abs(Math.max(...xs) - (want.x + want.width))).toBeLessThanOrEqual(1);
+        expect(Math.abs(Math.min(...ys) - want.y)).toBeLessThanOrEqual(1);
+        expect(Math.abs(Math.max(...ys) - (want.y + want.height))).toBeLessThanOrEqual(1);
+        expect(c.expectedDice).toBe(2);
+      });
+    }
+  });
+
+  it('says how many channels it saw when that is not the number expected', () => {
+    const cam = new SimulatedCamera({ seed: 7, lighting: 'studio', channels: 4 });
+    expect(detectChannelRegions(cam.emptyPlatform(), 5)).toMatch(/^Found 4 channels between walls on the empty platform, expected 5/);
+  });
+});
+
+describe('naming groups', () => {
+  it('accepts class names, bare symbols for a single die, cocked and skip', () => {
+    expect(normaliseName(' Red-Hit ', [redAttackDie, greenDefenseDie])).toBe('red-hit');
+    expect(normaliseName('hit', [redAttackDie])).toBe('red-hit');
+    expect(normaliseName('hit', [redAttackDie, greenDefenseDie])).toBeUndefined();
+    expect(normaliseName('green-hit', [redAttackDie, greenDefenseDie])).toBeUndefined();
+    expect(normaliseName('skip', [redAttackDie])).toBe('skip');
+  });
+
+  it('reads a labels file of "<group> <name>" lines', () => {
+    expect([...parseGroupNames('# names\n1 red-hit\n2: red-blank\n\n3=skip  # unsure\n')]).toEqual([
+      [1, 'red-hit'],
+      [2, 'red-blank'],
+      [3, 'skip'],
+    ]);
+    expect(() => parseGroupNames('1 red-hit\nred-crit\n', 'names.txt')).toThrow(/names\.txt, line 2: expected "<group> <name>"/);
+    expect(() => parseGroupNames('1 a\n1 b\n')).toThrow(InputError);
+  });
+});
+
+describe('guided calibration on the simulated camera', () => {
+  it('groups the throws, asks once per group, and trains a profile that reads its held-back throws', async () => {
+    let views: readonly ClusterView[] = [];
+    const questions: string[] = [];
+    let fumbled = false;
+    const log: string[] = [];
+    const result = await runGuidedCalibration({
+      camera: simCalibrationCamera({ seed: 404, lighting: 'window', channels: 4, dicePerChannel: 2, dice: 'xwing' }),
+      dice: 'xwing',
+      throws: 30,
+      channels: 4,
+      dicePerChannel: 2,
+      dieSizePx: 72,
+      seed: 1,
+      name: 'guided',
+      createdAt: '2025-03-01T10:00:00.000Z',
+      log: (l) => log.push(l),
+      showGroups: (v) => {
+        views = v;
+        return Promise.resolve(new Map(v.map((c) => [c.id, `group-${c.id}.png`])));
+      },
+      // The person at the rig: names each group by what most of its dice show (the simulator knows), fumbling once.
+      prompt: (q) => {
+        questions.push(q);
+        if (!fumbled) {
+          fumbled = true;
+          return Promise.resolve('a hit I think');
+        }
+        const id = Number(/^Group (\d+):/.exec(q)?.[1]);
+        const truth = views.find((v) => v.id === id)?.truth ?? {};
+        return Promise.resolve(Object.entries(truth).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'skip');
+      },
+    });
+    expect(result.channels).toHaveLength(4);
+    // One question per group, plus the one asked again after the fumble.
+    expect(questions).toHaveLength(result.clusters.length + 1);
+    expect(questions[0]).toMatch(/^Group 1: \d+ dice \(see group-1\.png\)\. What do they show\? \(red-hit, .*, cocked, skip\)/);
+    expect(log).toContain('"a hit I think" is not one of: red-hit, red-crit, red-focus, red-blank, green-evade, green-focus, green-blank, cocked, skip.');
+    // 21 groups for the 7 faces, plus the dice whose outlines look cocked.
+    expect(result.clusters.length).toBeGreaterThanOrEqual(20);
+    const members = result.clusters.reduce((n, c) => n + c.size, 0);
+    const majority = result.clusters.reduce((n, c) => n + Math.max(0, ...Object.values(c.truth ?? {})), 0);
+    // Measured when written: 240 dice in 22 groups, every group pure.
+    expect(members).toBeGreaterThanOrEqual(230);
+    expect(majority / members).toBeGreaterThanOrEqual(0.99);
+    const v = result.profile.validation;
+    expect(v.confidentErrors).toBe(0);
+    expect(v.cockedReadAsFace).toBe(0);
+    expect(result.profile.channels).toHaveLength(4);
+    expect(result.profile.dieSizePx).toBeGreaterThan(68);
+    expect(result.profile.dieSizePx).toBeLessThan(76);
+    expect(result.profile.training.source).toMatch(/^guided calibration: 30 throws on the simulated camera/);
+  });
+
+  it('stops with a clear message when a group has no name and nobody to ask', async () => {
+    await expect(
+      runGuidedCalibration({
+        camera: simCalibrationCamera({ seed: 405, lighting: 'studio', channels: 4, dice: 'red' }),
+        dice: 'red',
+        throws: 3,
+        channels: 4,
+        dieSizePx: 72,
+        seed: 1,
+        name: 'x',
+        createdAt: '2025-03-01T10:00:00.000Z',
+        log: () => undefined,
+        names: new Map([[1, 'red-hit']]),
+      }),
+    ).rejects.toThrow(/Group 2 has no name and there is no one to ask: .*--labels-from/);
+  });
+});
