@@ -1,7 +1,8 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { yamlLineOf } from '../yamlLine.js';
 import { Rational, sumRationals } from '../odds/rational.js';
 import { builtInDice } from './catalogue.js';
 import type { DieType, Face } from './types.js';
@@ -264,31 +265,7 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out;
 }
 
-/**
- * The line of the deepest part of `path` present in the document: the key's
- * line for a map entry (so `faces` points at `faces:`), the item's line for a list entry.
- */
-function lineOf(doc: Document, lines: LineCounter, path: Path): number | undefined {
-  const lineAt = (node: unknown): number | undefined => {
-    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-    return range ? lines.linePos(range[0]).line : undefined;
-  };
-  let node: unknown = doc.contents;
-  let line = lineAt(node);
-  for (const part of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(part));
-      if (!pair) break;
-      line = lineAt(pair.key) ?? line;
-      node = pair.value;
-    } else if (isSeq(node) && typeof part === 'number') {
-      node = node.items[part];
-      if (node === undefined) break;
-      line = lineAt(node) ?? line;
-    } else break;
-  }
-  return line;
-}
+
 
 function toError(problems: Problem[], doc: Document, lines: LineCounter, fileName: string): InputError {
   const describe = (p: Problem): string => {
@@ -296,13 +273,13 @@ function toError(problems: Problem[], doc: Document, lines: LineCounter, fileNam
     return where ? `${where}: ${p.problem}` : p.problem;
   };
   const [first, ...rest] = problems as [Problem, ...Problem[]];
-  const line = lineOf(doc, lines, first.path);
+  const line = yamlLineOf(doc, lines, first.path);
   let message = describe(first);
   if (rest.length > 0) {
     message += `; and ${rest.length} more problem${rest.length > 1 ? 's' : ''}: ${rest
       .slice(0, 5)
       .map((p) => {
-        const l = lineOf(doc, lines, p.path);
+        const l = yamlLineOf(doc, lines, p.path);
         return l ? `${describe(p)} (line ${l})` : describe(p);
       })
       .join('; ')}${rest.length > 5 ? '; …' : ''}`;

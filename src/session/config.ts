@@ -6,11 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { getDieType } from '../dice/catalogue.js';
 import { ConfigError } from '../errors.js';
+import { yamlLineOf } from '../yamlLine.js';
 
 const probability = z.number().gt(0).lt(1);
 const rate = z.number().min(0).max(1);
@@ -226,7 +226,7 @@ export function parseSessionConfig(text: string, file: string): SessionConfig {
     const line = lines.linePos(yamlError.pos[0]).line;
     throw new ConfigError('(file)', `not valid YAML or JSON: ${yamlError.message.split('\n')[0] ?? ''} (line ${line})`, file);
   }
-  return checkSessionConfig(doc.toJS(), file, (path) => lineOf(doc, lines, path));
+  return checkSessionConfig(doc.toJS(), file, (path) => yamlLineOf(doc, lines, path));
 }
 
 /** Reads and checks a session config file. */
@@ -260,25 +260,4 @@ export function withPathsFrom(dir: string, config: SessionConfig): SessionConfig
   };
 }
 
-/** Line of the deepest part of `path` present in the YAML document. */
-function lineOf(doc: Document, lines: LineCounter, path: Path): number | undefined {
-  const lineAt = (node: unknown): number | undefined => {
-    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-    return range ? lines.linePos(range[0]).line : undefined;
-  };
-  let node: unknown = doc.contents;
-  let line = lineAt(node);
-  for (const part of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(part));
-      if (!pair) break;
-      line = lineAt(pair.key) ?? line;
-      node = pair.value;
-    } else if (isSeq(node) && typeof part === 'number') {
-      node = node.items[part];
-      if (node === undefined) break;
-      line = lineAt(node) ?? line;
-    } else break;
-  }
-  return line;
-}
+
