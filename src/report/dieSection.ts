@@ -1,7 +1,7 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
 import { fixed, signedPercent } from '../cli/format/table.js';
-import { formatCount, formatLogScientific } from '../stats/verdict.js';
+import { confidenceLabel, formatCount, formatLogScientific } from '../stats/verdict.js';
 import { sceneToSvg } from './chart/svg.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
@@ -72,7 +72,7 @@ function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis): string {
     `${adjusted ? formatLogScientific(adjusted.adjustedLogP) : '?'}; Cohen's w = ${fixed(l.cohensW)}.`;
   return (
     htmlTable(
-      [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${Math.round((1 - a.alpha) * 100)}% simultaneous`, num: true }, { text: 'deviation', num: true }],
+      [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${confidenceLabel(a.alpha)} simultaneous`, num: true }, { text: 'deviation', num: true }],
       rows,
       `level-table level-${l.level}`,
     ) + `\n<p class="note" data-test="${l.level}">${escapeHtml(test)}</p>`
@@ -92,7 +92,7 @@ function gameTable(d: DieAnalysis, a: Analysis): string {
     ],
   }));
   return htmlTable(
-    ['in play', { text: 'rate', num: true }, { text: 'expected', num: true }, { text: 'difference', num: true }, { text: `${Math.round((1 - a.alpha) * 100)}% interval`, num: true }],
+    ['in play', { text: 'rate', num: true }, { text: 'expected', num: true }, { text: 'difference', num: true }, { text: `${confidenceLabel(a.alpha)} interval`, num: true }],
     rows,
     'game-table',
   );

@@ -1,4 +1,4 @@
-import { formatCount, formatLogScientific } from '../stats/verdict.js';
+import { confidenceLabel, formatCount, formatLogScientific } from '../stats/verdict.js';
 import { VERSION } from '../version.js';
 import { dieSection } from './dieSection.js';
 import { escapeHtml } from './escape.js';
@@ -38,7 +38,7 @@ ${metaList(report)}
 <main>
 <section id="summary">
 <h2>Verdicts</h2>
-<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. <em>Certified within</em>: the largest deviation from the published odds any face could still have (${Math.round((1 - a.alpha) * 100)}% simultaneous). <em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>
+<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. <em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.alpha)} simultaneous). <em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>
 ${organiserTable(report)}
 <p class="sign">${escapeHtml(sessionTitle(s))}, hash-chain head <span class="hash">${escapeHtml(s.headHash.slice(0, 16))}</span>: <code>dicerig verify</code> shows whether a roll was changed since.</p>
 <p class="signature"><span>Checked by<span class="blank"></span></span><span>Date<span class="blank"></span></span></p>

@@ -1,5 +1,5 @@
 import { fixed } from '../cli/format/table.js';
-import { formatCount, formatLogScientific, formatProbability } from '../stats/verdict.js';
+import { confidenceLabel, formatCount, formatLogScientific, formatProbability } from '../stats/verdict.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
 import type { SessionReport } from './sessionReport.js';
@@ -96,7 +96,7 @@ export function methodSection(report: SessionReport): string {
   const control = a.multiplicity === 'holm' ? 'Holm (family-wise)' : 'Benjamini–Hochberg (false discovery rate)';
   const items = [
     `Error rate α = ${a.alpha} per verdict, controlled across all ${a.family} tests of this report (${a.dice.length} dice, by symbol and by face) with ${control}.`,
-    `FAIR_WITHIN(${a.delta}) means every face’s simultaneous ${Math.round((1 - a.alpha) * 100)}% interval (Goodman: Wilson score with Bonferroni over the faces) lies inside its expected probability ± ${a.delta}. "Not rejected" alone is never reported as fair.`,
+    `FAIR_WITHIN(${a.delta}) means every face’s simultaneous ${confidenceLabel(a.alpha)} interval (Goodman: Wilson score with Bonferroni over the faces) lies inside its expected probability ± ${a.delta}. "Not rejected" alone is never reported as fair.`,
     `Rig checks (repeats, same-or-opposite, transitions, runs) run on each die’s rolls in throw order at family-wise ${a.serialAlpha}; a failure withholds that die’s verdict (RIG_SUSPECT).`,
     'Verdicts treat each die’s rolls as a sample of fixed size. A run that stopped when a die had a verdict is judged fairly by the anytime-valid e-value (Dirichlet-mixture Bayes factor, Lindon & Malek 2022), which stays valid however the rolling was stopped.',
     'Only counted rolls enter the statistics: rolls of ok throws, read and not cocked. Void and rerolled throws appear only in the rig-health figures.',

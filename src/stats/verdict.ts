@@ -172,6 +172,11 @@ export function formatLogScientific(logValue: number): string {
   return `${mantissa}e${exponent}`;
 }
 
+/** The confidence that goes with an error rate, as people write it: 0.05 -> "95%", 0.001 -> "99.9%". */
+export function confidenceLabel(alpha: number): string {
+  return `${Number(((1 - alpha) * 100).toPrecision(4))}%`;
+}
+
 function formatPercent(x: number): string {
   return `${Number((100 * x).toPrecision(3))} %`;
 }

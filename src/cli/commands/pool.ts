@@ -6,7 +6,7 @@ import { InputError } from '../../errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import type { ParsedLog } from '../../rolllog/types.js';
 import { selectPool } from '../../stats/pool.js';
-import { formatCount } from '../../stats/verdict.js';
+import { confidenceLabel, formatCount } from '../../stats/verdict.js';
 import { defaultDatabasePath } from '../../store/databasePath.js';
 import { StoreError } from '../../store/errors.js';
 import type { SessionRecord } from '../../store/records.js';
@@ -79,7 +79,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ...(stored.sessions.length > 0
           ? [`From ${stored.sessions.map(sessionName).join(', ')}${stored.sessions.every((x) => x.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
           : []),
-        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${Math.round((1 - flags.alpha) * 100)}% simultaneous bound).`,
+        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${confidenceLabel(flags.alpha)} simultaneous bound).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         '',
         renderTable(

@@ -1,6 +1,6 @@
 import type { Analysis, DieAnalysis } from '../../analysis/analyze.js';
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { formatCount, formatLogScientific } from '../../stats/verdict.js';
+import { confidenceLabel, formatCount, formatLogScientific } from '../../stats/verdict.js';
 import { fixed, renderTable, signedPercent } from './table.js';
 
 /** The human-readable report of `dicerig analyze`. */
@@ -40,7 +40,7 @@ function formatDie(d: DieAnalysis, a: Analysis): string {
     const r = g.result;
     lines.push(
       `  ${g.figure.description}: ${fixed(r.rate)} (expected ${fixed(r.expected)}, ${signedPercent(r.relative)}; ` +
-        `${Math.round((1 - a.alpha) * 100)}% interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)})`,
+        `${confidenceLabel(a.alpha)} interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)})`,
     );
   }
   const checks = d.serial.checks
@@ -53,7 +53,7 @@ function formatDie(d: DieAnalysis, a: Analysis): string {
 }
 
 function levelTable(l: LevelAnalysis, alpha: number): string {
-  const header = [l.level, 'count', 'observed', 'expected', `${Math.round((1 - alpha) * 100)}% simultaneous`, 'deviation'];
+  const header = [l.level, 'count', 'observed', 'expected', `${confidenceLabel(alpha)} simultaneous`, 'deviation'];
   const rows = l.labels.map((label, i) => {
     const iv = l.intervals[i] as { lower: number; upper: number };
     return [

@@ -1,5 +1,5 @@
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { formatCount, formatProbability } from '../../stats/verdict.js';
+import { confidenceLabel, formatCount, formatProbability } from '../../stats/verdict.js';
 import { legend, yAxis } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks } from '../chart/scale.js';
@@ -33,7 +33,7 @@ export function frequencyChart(level: LevelAnalysis, title: string, alpha: numbe
       { kind: 'swatch', colour: PALETTE.bar, text: 'observed' },
       { kind: 'swatch', colour: PALETTE.barOff, text: 'interval misses expected' },
       { kind: 'line', colour: PALETTE.expected, text: 'expected' },
-      { kind: 'whisker', colour: PALETTE.interval, text: `${Math.round((1 - alpha) * 100)}% simultaneous interval` },
+      { kind: 'whisker', colour: PALETTE.interval, text: `${confidenceLabel(alpha)} simultaneous interval` },
     ]),
   ];
   level.labels.forEach((label, i) => {

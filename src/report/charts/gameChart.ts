@@ -1,6 +1,6 @@
 import type { GameFigureResult } from '../../analysis/analyze.js';
 import { signedPercent } from '../../cli/format/table.js';
-import { formatProbability } from '../../stats/verdict.js';
+import { confidenceLabel, formatProbability } from '../../stats/verdict.js';
 import { legend, textWidth } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks, tickLabel } from '../chart/scale.js';
@@ -34,7 +34,7 @@ export function gameChart(game: readonly GameFigureResult[], title: string, alph
     { kind: 'text', x: 12, y: 20, text: title, size: 15, fill: PALETTE.ink, bold: true },
     ...legend(left, 44, [
       { kind: 'swatch', colour: PALETTE.bar, text: 'observed − expected' },
-      { kind: 'whisker', colour: PALETTE.interval, text: `${Math.round((1 - alpha) * 100)}% interval` },
+      { kind: 'whisker', colour: PALETTE.interval, text: `${confidenceLabel(alpha)} interval` },
     ]),
   ];
   for (const t of ticks) {

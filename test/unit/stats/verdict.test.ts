@@ -108,3 +108,13 @@ describe('number formatting', () => {
     expect(formatLogScientific(-Infinity)).toBe('0');
   });
 });
+
+describe('confidenceLabel', () => {
+  it('writes the confidence of an error rate as people do, without rounding 99.9 % up to 100 %', async () => {
+    const { confidenceLabel } = await import('../../../src/stats/verdict.js');
+    expect(confidenceLabel(0.05)).toBe('95%');
+    expect(confidenceLabel(0.01)).toBe('99%');
+    expect(confidenceLabel(0.001)).toBe('99.9%');
+    expect(confidenceLabel(0.0001)).toBe('99.99%');
+  });
+});
