@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/session/events.js';
@@ -21,13 +22,22 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `dicerig demo ... --events`, killing it with SIGKILL `killAfterMs` after it starts (never, if undefined). */
-function runDemo(args: string[], killAfterMs: number | undefined): Promise<Run> {
+/** When to SIGKILL a run: `afterMs` after it starts, or `extraMs` after it reports its `afterThrows`-th throw. */
+type Kill = { afterMs: number } | { afterThrows: number; extraMs: number };
+
+/** Runs `dicerig demo ... --events`, killing it as `kill` says (never, if undefined). */
+function runDemo(args: string[], kill: Kill | undefined): Promise<Run> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, 'demo', ...args, '--events'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     const run: Run = { throws: [], signal: null, code: null, stderr: '' };
     let buffer = '';
-    if (killAfterMs !== undefined) setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
+    let killing = false;
+    const killSoon = (ms: number): void => {
+      if (killing) return;
+      killing = true;
+      setTimeout(() => proc.kill('SIGKILL'), ms);
+    };
+    if (kill !== undefined && 'afterMs' in kill) killSoon(kill.afterMs);
     proc.stdout.setEncoding('utf8');
     proc.stdout.on('data', (chunk: string) => {
       buffer += chunk;
@@ -38,7 +48,11 @@ function runDemo(args: string[], killAfterMs: number | undefined): Promise<Run> 
         if (!line.startsWith('{')) continue;
         const e = JSON.parse(line) as { type: string };
         if (e.type === 'started') run.started = e as Run['started'];
-        else if (e.type === 'throw') run.throws.push(e as ThrowEvent);
+        else if (e.type === 'throw') {
+          run.throws.push(e as ThrowEvent);
+          // Counted in throws, not time, so a fast machine cannot finish the session before the kill.
+          if (kill !== undefined && 'afterThrows' in kill && run.throws.length >= kill.afterThrows) killSoon(kill.extraMs);
+        }
         else if (e.type === 'summary') run.summary = e as unknown as Run['summary'];
       }
     });
@@ -61,8 +75,11 @@ interface StoredThrow {
 
 /** Every stored throw of the file's one session, with its rolls in order, read straight from the file. */
 function storedThrows(db: string): StoredThrow[] {
+  // Killed before the store was created, or before its schema was: nothing was committed.
+  if (!existsSync(db)) return [];
   const raw = openDatabase(db, { readonly: true });
   try {
+    if (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'throws'").get() === undefined) return [];
     const throws = raw.prepare<{ id: number; idx: number; status: string }>('SELECT id, idx, status FROM throws ORDER BY idx').all();
     const rolls = raw
       .prepare<{ throwId: number; label: string; symbol: string | null; cocked: number }>(
@@ -88,10 +105,12 @@ describe('a session killed at random points', () => {
     let lastStored = 0;
     let killedMidSession = 0;
     for (let run = 0; run < 7; run++) {
-      // Start-up (compiling, the camera, the store) takes about a second; kills land before, during and between throws.
-      const delay = 700 + random() * 2600;
+      // Two runs die during start-up (compiling, the camera, the store: about a second); the others after a
+      // random 1..12 reported throws plus 0..40 ms, so kills land during and between throws. At most 7 x 12
+      // throws are reported before the last run: the 120-roll budget cannot end the session early.
+      const kill: Kill = run === 0 || run === 4 ? { afterMs: 300 + random() * 700 } : { afterThrows: 1 + Math.floor(random() * 12), extraMs: random() * 40 };
       const resuming = sessionId !== undefined;
-      const r = await runDemo([...base, ...(sessionId !== undefined ? ['--resume', sessionId] : [])], delay);
+      const r = await runDemo([...base, ...(sessionId !== undefined ? ['--resume', sessionId] : [])], kill);
       expect(r.signal, `run ${run} ended by itself (code ${r.code}): ${r.stderr}`).toBe('SIGKILL');
       if (r.started) {
         sessionId = String(r.started.sessionId);
