@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datasetsDir } from '../support/datasets.js';
 import { runCli } from './runCli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dicerig-vision-'));
@@ -89,13 +90,49 @@ describe('dicerig vision eval', () => {
     expect(j.perDie.map((d) => d.die)).toEqual(['red', 'cocked']);
   });
 
-  it('reads D6 folders with the pip counter', async () => {
+  it('reads D6 folders with the pip counter, alone or with the learned second opinion, without a misread', async () => {
     const d6 = join(tmp, 'd6');
     await runCli('vision', 'simulate', '--dice', 'd6', '--out', d6, '--seed', '70100', '--frames', '2', '--cocked-rate', '0.01', '--lighting', 'studio');
-    const j = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--images', d6, '--json')).out) as EvalJson;
-    expect(j.classifierVersion).toBe('d6-pips/1');
-    expect(j.summary.total).toBe(24);
-    expect(j.summary.misread).toBe(0);
+    const pips = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', d6, '--json')).out) as EvalJson;
+    expect(pips.classifierVersion).toBe('d6-pips/1');
+    expect(pips.summary.total).toBe(24);
+    expect(pips.summary.misread).toBe(0);
+    const combined = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--images', d6, '--json')).out) as EvalJson;
+    expect(combined.classifierVersion).toMatch(/^d6-pips\/1\+d6-net\/1-[0-9a-f]{8}$/);
+    expect(combined.summary.total).toBe(24);
+    expect(combined.summary.misread).toBe(0);
+  });
+
+  it('reads real tray photos it never trained on with the learned second opinion, declining far fewer than the pip counter', async () => {
+    // Ten photos of the held-out half (101..200 by sorted name), copied with their labels.
+    const src = join(datasetsDir(), 'd6-tray-photos');
+    const dir = join(tmp, 'tray');
+    mkdirSync(join(dir, 'images'), { recursive: true });
+    mkdirSync(join(dir, 'labels'), { recursive: true });
+    copyFileSync(join(src, 'labels', 'classes.txt'), join(dir, 'labels', 'classes.txt'));
+    const photos = readdirSync(join(src, 'images')).filter((f) => f.endsWith('.jpg')).sort().slice(100, 110);
+    for (const f of photos) {
+      copyFileSync(join(src, 'images', f), join(dir, 'images', f));
+      const label = f.replace(/\.jpg$/, '.txt');
+      copyFileSync(join(src, 'labels', label), join(dir, 'labels', label));
+    }
+    const pips = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', dir, '--json')).out) as EvalJson;
+    const r = await runCli('vision', 'eval', '--die', 'd6', '--images', dir);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^vision eval: d6 dice in 10 images/);
+    expect(r.out).toMatch(/^classifier d6-pips\/1\+d6-net\/1-[0-9a-f]{8};/m);
+    expect(r.out).toMatch(/^note: the learned classifier was trained on photos 1..80 \(by sorted name\) of d6-tray-photos: figures on those photos are no test of it$/m);
+    const combined = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--images', dir, '--json')).out) as EvalJson;
+    expect(combined.summary.total).toBe(pips.summary.total);
+    // On the whole held-out half: 72.7 % declined by the pip counter, 12.5 % with the second opinion.
+    expect(combined.summary.declined).toBeLessThan(pips.summary.declined / 2);
+    expect(combined.summary.correct / combined.summary.read).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+
+  it('refuses a calibration profile for D6s, which need none', async () => {
+    const r = await runCli('vision', 'eval', '--die', 'd6', '--calibration', RED_PROFILE, '--images', XW);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--calibration is for X-Wing dice; D6s are read with --reader combined and need no profile/);
   });
 
   it('explains a profile that is missing or for other dice', async () => {

@@ -10,6 +10,9 @@ import { InputError } from '../../errors.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { D8Reader } from '../../vision/d8/d8Reader.js';
 import { D6PipReader } from '../../vision/d6Pips.js';
+import { CombinedD6Reader } from '../../vision/d6/combinedReader.js';
+import { D6NetReader } from '../../vision/d6/netReader.js';
+import { shippedD6Net } from '../../vision/d6/netWeights.js';
 import type { FaceReader } from '../../vision/faceRead.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
@@ -28,9 +31,31 @@ export function keepsClass(dice: EvalDice, className: string): boolean {
   return die === dice;
 }
 
-/** The reader for these dice: the pip counter for D6s, a calibration profile (the shipped default unless given) for d8s. */
-export async function readerFor(dice: EvalDice, calibration?: string): Promise<{ reader: FaceReader; profile?: CalibrationProfile; profilePath?: string }> {
-  if (dice === 'd6') return { reader: new D6PipReader() };
+/** How D6s are read: pip counting, the shipped learned classifier, or pip counting with the classifier as a second opinion. */
+export type D6ReaderChoice = 'pips' | 'learned' | 'combined';
+
+/** The D6 reader of that name. */
+export function d6Reader(choice: D6ReaderChoice): FaceReader {
+  if (choice === 'pips') return new D6PipReader();
+  const net = new D6NetReader(shippedD6Net);
+  return choice === 'learned' ? net : new CombinedD6Reader(new D6PipReader(), net);
+}
+
+/**
+ * The reader for these dice: for D6s the one `d6` names (pip counting with the learned second opinion
+ * by default), for d8s a calibration profile (the shipped default unless given).
+ */
+export async function readerFor(
+  dice: EvalDice,
+  calibration?: string,
+  d6: D6ReaderChoice = 'combined',
+): Promise<{ reader: FaceReader; profile?: CalibrationProfile; profilePath?: string; note?: string }> {
+  if (dice === 'd6') {
+    if (calibration !== undefined) throw new InputError(`--calibration is for X-Wing dice; D6s are read with --reader ${d6} and need no profile.`, { file: calibration });
+    // Figures on the classifier's own training photos would flatter it: say which they were.
+    const note = d6 === 'pips' ? undefined : `the learned classifier was trained on ${shippedD6Net.trainedOn}: figures on those photos are no test of it`;
+    return { reader: d6Reader(d6), ...(note ? { note } : {}) };
+  }
   const profilePath = calibration ?? defaultProfilePath(dice);
   const profile = await readProfileFile(profilePath);
   const wanted = dice === 'xwing' ? ['red', 'green'] : [dice];
@@ -106,6 +131,7 @@ export function evaluationJson(evaluation: LabelledEvaluation): Record<string, u
 
 interface EvalFlags {
   die: EvalDice;
+  reader: D6ReaderChoice;
   calibration?: string;
   images: string;
   labels?: string;
@@ -147,21 +173,32 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     )
     .addOption(new Option('--die <dice>', 'which dice to read').choices(['d6', 'red', 'green', 'xwing']).makeOptionMandatory())
     .option('--calibration <profile>', 'calibration profile for X-Wing dice (default: the shipped default profile, made on the simulated camera)')
+    .addOption(
+      new Option(
+        '--reader <reader>',
+        'how D6s are read: pips (pip counting, any die), learned (the shipped classifier, trained on half of the tray photos), combined (pips with the classifier as a second opinion)',
+      )
+        .choices(['pips', 'learned', 'combined'])
+        .default('combined'),
+    )
     .requiredOption('--images <dir>', 'folder of photos (or a dataset folder holding images/ and labels/)')
     .option('--labels <dir>', 'folder of label files and classes.txt (default: beside or inside the images folder)')
     .option('--json', 'print JSON')
     .action(async (flags: EvalFlags) => {
       const paths = labelledFolderPaths(flags.images, flags.labels);
-      const { reader, profilePath } = await readerFor(flags.die, flags.calibration);
+      const { reader, profilePath, note } = await readerFor(flags.die, flags.calibration, flags.reader);
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c));
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       if (flags.json) {
-        io.out(`${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), images: folder.images, ...evaluationJson(evaluation) })}\n`);
+        io.out(
+          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, ...evaluationJson(evaluation) })}\n`,
+        );
         return;
       }
       io.out(
         formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.images})`, evaluation, [
           `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : ''}`,
+          ...(note ? [`note: ${note}`] : []),
         ]),
       );
     });

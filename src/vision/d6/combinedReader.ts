@@ -6,8 +6,8 @@
  *   otherwise: that read;
  * - the pip counter found a count but is unsure, and the classifier agrees with
  *   at least `agreeProbability`: that count;
- * - the pip counter has nothing, and the classifier alone is at least
- *   `aloneProbability` sure: the classifier's face;
+ * - the pip counter has nothing (or next to nothing), and the classifier
+ *   alone is at least `aloneProbability` sure: the classifier's face;
  * - anything else (in particular a firm disagreement) is declined.
  */
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
@@ -19,11 +19,13 @@ export interface CombinedD6Options {
   readonly vetoProbability: number;
   /** Classifier probability that, agreeing with an unsure pip count, makes it a read. */
   readonly agreeProbability: number;
-  /** Classifier probability that reads a die the pip counter could not count. */
+  /** Classifier probability that reads a die the pip counter could not count (or counted with under `lowPipConfidence`). */
   readonly aloneProbability: number;
+  readonly lowPipConfidence: number;
 }
 
-export const defaultCombinedD6Options: CombinedD6Options = { vetoProbability: 0.9, agreeProbability: 0.6, aloneProbability: 0.97 };
+// Set on photos 81..100 of the tray photos (the shipped network never saw them).
+export const defaultCombinedD6Options: CombinedD6Options = { vetoProbability: 0.8, agreeProbability: 0.3, aloneProbability: 0.8, lowPipConfidence: 0.1 };
 
 export class CombinedD6Reader implements FaceReader {
   readonly classifierVersion: string;
@@ -60,7 +62,7 @@ export class CombinedD6Reader implements FaceReader {
       return read(count, pip.confidence, 1);
     }
     if (count !== undefined && netFace === count && netProbability >= o.agreeProbability) return read(count, netProbability, 2);
-    if (netProbability >= o.aloneProbability && (count === undefined || netFace === count || pip.confidence === 0)) return read(netFace, netProbability, 3);
+    if (netProbability >= o.aloneProbability && (count === undefined || pip.confidence < o.lowPipConfidence)) return read(netFace, netProbability, 3);
     return { ...base, status: 'unreadable', confidence: Math.max(pip.confidence, netProbability), reason: pip.reason ?? `Neither the pip count nor the learned classifier is sure (classifier: ${netFace} at ${netProbability.toFixed(2)}).` };
   }
 }

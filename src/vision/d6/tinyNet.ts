@@ -42,31 +42,45 @@ interface Trace {
   readonly probs: Float32Array;
 }
 
-/** Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes), bias included. */
+/**
+ * Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes),
+ * bias included. The input is first unrolled into patches (one row per weight,
+ * zeros where the kernel leaves the image), so the inner loop runs over whole
+ * planes. Each output sums its terms in the order bias, then (ci, ky, kx), in
+ * float32 like the training pass, so results do not depend on the unrolling.
+ */
 function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
   const { cin, cout, n, w, b } = l;
   const plane = n * n;
+  const k9 = cin * 9;
+  const patches = new Float32Array(k9 * plane);
+  for (let ci = 0; ci < cin; ci++) {
+    const xo = ci * plane;
+    for (let ky = 0; ky < 3; ky++) {
+      for (let kx = 0; kx < 3; kx++) {
+        const row = ((ci * 3 + ky) * 3 + kx) * plane;
+        const dy = ky - 1;
+        const dx = kx - 1;
+        const ya = Math.max(0, -dy);
+        const yb = Math.min(n, n - dy);
+        const xa = Math.max(0, -dx);
+        const xb = Math.min(n, n - dx);
+        for (let yy = ya; yy < yb; yy++) {
+          const pi = row + yy * n;
+          const xi = xo + (yy + dy) * n + dx;
+          for (let xx = xa; xx < xb; xx++) patches[pi + xx] = x[xi + xx] as number;
+        }
+      }
+    }
+  }
   for (let co = 0; co < cout; co++) {
     const yo = co * plane;
     y.fill(b[co] as number, yo, yo + plane);
-    for (let ci = 0; ci < cin; ci++) {
-      const xo = ci * plane;
-      for (let ky = 0; ky < 3; ky++) {
-        for (let kx = 0; kx < 3; kx++) {
-          const wv = w[((co * cin + ci) * 3 + ky) * 3 + kx] as number;
-          const dy = ky - 1;
-          const dx = kx - 1;
-          const ya = Math.max(0, -dy);
-          const yb = Math.min(n, n - dy);
-          const xa = Math.max(0, -dx);
-          const xb = Math.min(n, n - dx);
-          for (let yy = ya; yy < yb; yy++) {
-            const yi = yo + yy * n;
-            const xi = xo + (yy + dy) * n + dx;
-            for (let xx = xa; xx < xb; xx++) y[yi + xx] = (y[yi + xx] as number) + wv * (x[xi + xx] as number);
-          }
-        }
-      }
+    const wo = co * k9;
+    for (let k = 0; k < k9; k++) {
+      const wv = w[wo + k] as number;
+      const po = k * plane;
+      for (let q = 0; q < plane; q++) y[yo + q] = (y[yo + q] as number) + wv * (patches[po + q] as number);
     }
   }
 }
