@@ -1,4 +1,5 @@
-import type { EventRecord, SessionCounts, SessionRecord } from '../store/records.js';
+import { formatDuration } from '../session/progress.js';
+import type { EventRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 
 /** How well the rig ran during a session. */
 export interface RigHealth {
@@ -15,30 +16,83 @@ export interface RigHealth {
   readonly countedRollsPerHour: number | null;
   /** How the span was measured (or why it could not be). */
   readonly spanNote: string;
+  /** Pauses between throws left out of the rolling time (a crash, Ctrl-C, a rig left waiting). */
+  readonly pauses: { readonly count: number; readonly totalMs: number };
   /** Logged events by kind, most frequent first. */
   readonly events: readonly { readonly kind: string; readonly count: number }[];
 }
 
+/** A gap between throws longer than this (and than 10 typical cycles) is a pause, not rolling. */
+export const MIN_PAUSE_MS = 60_000;
+
+const median = (v: readonly number[]): number => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
 /**
- * Rig-health figures from the store's counts and events. The throw rate is
- * measured over the session's span: its start to its end, or, for a session
- * still running (or crashed), to its last logged event.
+ * Rolling time from the throws' own times: each throw counts from its start to
+ * the next throw's start, unless that gap is a pause (longer than
+ * max(MIN_PAUSE_MS, 10 x the median cycle)), when only the throw itself counts.
+ * So a session resumed the next morning is not measured as having rolled all night.
  */
-export function rigHealth(session: SessionRecord, counts: SessionCounts, events: readonly EventRecord[]): RigHealth {
+function rollingTime(times: readonly ThrowTiming[]): { ms: number; pauses: number; pausedMs: number; pauseMs: number } {
+  const cycles = times.slice(1).map((t, i) => t.startedAt - (times[i] as ThrowTiming).startedAt);
+  const pauseMs = Math.max(MIN_PAUSE_MS, cycles.length > 0 ? 10 * median(cycles) : 0);
+  let ms = 0;
+  let pauses = 0;
+  let pausedMs = 0;
+  times.forEach((t, i) => {
+    const own = Math.max(0, t.endedAt - t.startedAt);
+    const cycle = cycles[i];
+    if (cycle !== undefined && cycle <= pauseMs) {
+      ms += Math.max(0, cycle);
+    } else {
+      ms += own;
+      if (cycle !== undefined) {
+        pauses++;
+        pausedMs += cycle - own;
+      }
+    }
+  });
+  return { ms, pauses, pausedMs, pauseMs };
+}
+
+/**
+ * Rig-health figures from the store's counts, events and throw times. The throw
+ * rate is measured over the rolling time (see `rollingTime`); without throw
+ * times, over the session's span: its start to its end, or, for a session still
+ * running (or crashed), to its last logged event.
+ */
+export function rigHealth(session: SessionRecord, counts: SessionCounts, events: readonly EventRecord[], throwTimes: readonly ThrowTiming[] = []): RigHealth {
   const rate = (x: number, of: number): number | null => (of > 0 ? x / of : null);
-  const lastEvent = events.reduce<number | null>((m, e) => (m === null || e.at > m ? e.at : m), null);
-  let end: number | null = session.endedAt;
-  let spanNote = 'from the session’s start to its end';
+  let ms = 0;
+  let spanNote: string;
+  let pauses = { count: 0, totalMs: 0 };
+  const rolling = session.origin === 'import' || throwTimes.length === 0 ? undefined : rollingTime(throwTimes);
   if (session.origin === 'import') {
-    end = null;
     spanNote = 'not measured: the session was imported from roll logs, which carry no rig timing';
-  } else if (end === null) {
-    end = lastEvent;
-    spanNote = end === null ? 'not measured: the session has not ended and logged no events' : 'from the session’s start to its last logged event (it has not ended)';
+  } else if (rolling !== undefined && rolling.ms > 0) {
+    ms = rolling.ms;
+    pauses = { count: rolling.pauses, totalMs: rolling.pausedMs };
+    spanNote =
+      'over the rolling time: each throw’s start to the next’s' +
+      (rolling.pauses > 0
+        ? `, leaving out ${rolling.pauses} pause${rolling.pauses === 1 ? '' : 's'} longer than ${formatDuration(rolling.pauseMs)} (${formatDuration(rolling.pausedMs)} in all: a crash, Ctrl-C or the rig left waiting)`
+        : '');
+  } else {
+    const lastEvent = events.reduce<number | null>((m, e) => (m === null || e.at > m ? e.at : m), null);
+    let end: number | null = session.endedAt;
+    spanNote = 'from the session’s start to its end';
+    if (end === null) {
+      end = lastEvent;
+      spanNote = end === null ? 'not measured: the session has not ended and logged no events' : 'from the session’s start to its last logged event (it has not ended)';
+    }
+    ms = end === null ? 0 : end - session.startedAt;
+    if (ms <= 0 && end !== null) spanNote = 'not measured: the session’s span is zero';
   }
-  const ms = end === null ? 0 : end - session.startedAt;
   const hours = ms > 0 ? ms / 3_600_000 : null;
-  if (hours === null && end !== null) spanNote = 'not measured: the session’s span is zero';
   const kinds = new Map<string, number>();
   for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
   return {
@@ -50,6 +104,7 @@ export function rigHealth(session: SessionRecord, counts: SessionCounts, events:
     throwsPerHour: hours === null ? null : counts.throws / hours,
     countedRollsPerHour: hours === null ? null : counts.countedRolls / hours,
     spanNote,
+    pauses,
     events: [...kinds].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count || (a.kind < b.kind ? -1 : 1)),
   };
 }

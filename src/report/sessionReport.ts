@@ -2,7 +2,7 @@ import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } fro
 import type { DieRolls } from '../analysis/dieRolls.js';
 import { InputError } from '../errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
-import type { EventRecord, RigRecord, SessionCounts, SessionRecord } from '../store/records.js';
+import type { EventRecord, RigRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';
 import { fileKeys } from './fileKeys.js';
 import { verdictMeaning } from './plainWords.js';
@@ -15,6 +15,8 @@ export interface ReportInput {
   readonly rig: RigRecord | null;
   readonly counts: SessionCounts;
   readonly events: readonly EventRecord[];
+  /** Start and end of every throw, in order (the throw rate is measured over them when given). */
+  readonly throwTimes?: readonly ThrowTiming[];
   /** Each die's counted rolls in throw order (as `analyze` reads them). */
   readonly rolls: readonly DieRolls[];
   /** Channels each die was rolled in, by label (absent when unknown). */
@@ -85,5 +87,5 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       meaning: verdictMeaning(d, analysis),
     };
   });
-  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events) };
+  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []) };
 }

@@ -101,6 +101,14 @@ export interface ThrowInput {
   readonly rolls: readonly RollInput[];
 }
 
+/** When a stored throw ran (ms since the epoch, session clock). */
+export interface ThrowTiming {
+  /** 1-based index of the throw in its session. */
+  readonly index: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
 export interface RecordedThrow {
   readonly throwId: number;
   /** 1-based index of the throw in its session. */

@@ -20,6 +20,7 @@ import type {
   SessionRecord,
   SessionState,
   ThrowInput,
+  ThrowTiming,
   VerifyReport,
 } from './records.js';
 import { isSqliteError, openDatabase, type Database, type Statement } from './sqlite.js';
@@ -379,6 +380,14 @@ export class RollStore {
   /** Index of the session's last committed throw (0 before the first): `--resume` continues after it. */
   lastThrowIndex(sessionId: number): number {
     return this.requireSession(sessionId).throwCount;
+  }
+
+  /** Start and end of every throw of the session (ok, void or rerolled), in throw order. */
+  throwTimes(sessionId: number): ThrowTiming[] {
+    this.requireSession(sessionId);
+    return this.db
+      .prepare<ThrowTiming>('SELECT idx AS "index", started_at AS startedAt, ended_at AS endedAt FROM throws WHERE session_id = ? ORDER BY idx')
+      .all(sessionId);
   }
 
   /** The rolls that count, in throw order (void and rerolled throws, cocked and unread dice never count). */

@@ -259,6 +259,22 @@ describe('rig health', () => {
     expect(h.spanNote).toMatch(/last logged event/);
   });
 
+  it('measures the throw rate over rolling time, leaving out a pause such as a crash resumed hours later', () => {
+    // Throws every 10 s (each 8 s long); the fourth is followed by a 2 h pause, then two more.
+    const starts = [0, 10_000, 20_000, 30_000, 7_230_000, 7_240_000];
+    const times = starts.map((t, i) => ({ index: i + 1, startedAt: t, endedAt: t + 8_000 }));
+    const six: SessionCounts = { ...counts, throws: 6, countedRolls: 24 };
+    const h = rigHealth(session({ endedAt: 7_248_000 }), six, [], times);
+    // Rolling: 10 + 10 + 10 s, then only the fourth throw's own 8 s, then 10 + 8 s = 56 s.
+    expect(h.hours).toBeCloseTo(56 / 3600, 12);
+    expect(h.throwsPerHour).toBeCloseTo(6 / (56 / 3600), 6);
+    expect(h.countedRollsPerHour).toBeCloseTo(24 / (56 / 3600), 6);
+    expect(h.pauses).toEqual({ count: 1, totalMs: 7_200_000 - 8_000 });
+    expect(h.spanNote).toMatch(/rolling time.*leaving out 1 pause longer than 2 min \(2 h 00 min in all/);
+    // The session's span would have said 6 throws in 2 h.
+    expect(rigHealth(session({ endedAt: 7_248_000 }), six, []).throwsPerHour).toBeCloseTo(6 / (7_248_000 / 3_600_000), 6);
+  });
+
   it('does not invent a throw rate for an imported session or one with no span', () => {
     expect(rigHealth(session({ origin: 'import' }), counts, []).throwsPerHour).toBeNull();
     expect(rigHealth(session({ endedAt: null, state: 'running' }), counts, []).spanNote).toMatch(/not measured/);

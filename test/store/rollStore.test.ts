@@ -81,6 +81,14 @@ describe('RollStore', () => {
       [1, 4],
     ]);
     expect([...store.countedRolls(session.id)].map((r) => r.throwIndex)).toEqual([1, 1, 1, 4, 4, 4]);
+    // Every throw keeps its times, counted or not: the report measures the rig's pace over them.
+    expect(store.throwTimes(session.id).map((t) => [t.index, t.endedAt - t.startedAt])).toEqual([
+      [1, okThrow(1, dice).endedAt - okThrow(1, dice).startedAt],
+      [2, 10],
+      [3, cocked.endedAt - cocked.startedAt],
+      [4, okThrow(4, dice).endedAt - okThrow(4, dice).startedAt],
+    ]);
+    expect(store.throwTimes(session.id)[1]?.startedAt).toBe(10);
     store.close();
   });
 

@@ -81,6 +81,7 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
         rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
         counts: store.counts(session.id),
         events: store.events(session.id),
+        throwTimes: store.throwTimes(session.id),
         rolls,
         channels,
         generatedAt: Date.now(),
