@@ -42,6 +42,13 @@ interface Trace {
   readonly probs: Float32Array;
 }
 
+/** For the 3x3 kernel tap (ky, kx) on an n x n plane with padding 1: its offset and the output rows/columns it reaches inside the image. */
+function kernelTapRange(n: number, ky: number, kx: number): { dy: number; dx: number; ya: number; yb: number; xa: number; xb: number } {
+  const dy = ky - 1;
+  const dx = kx - 1;
+  return { dy, dx, ya: Math.max(0, -dy), yb: Math.min(n, n - dy), xa: Math.max(0, -dx), xb: Math.min(n, n - dx) };
+}
+
 /**
  * Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes),
  * bias included. The input is first unrolled into patches (one row per weight,
@@ -59,12 +66,7 @@ function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
     for (let ky = 0; ky < 3; ky++) {
       for (let kx = 0; kx < 3; kx++) {
         const row = ((ci * 3 + ky) * 3 + kx) * plane;
-        const dy = ky - 1;
-        const dx = kx - 1;
-        const ya = Math.max(0, -dy);
-        const yb = Math.min(n, n - dy);
-        const xa = Math.max(0, -dx);
-        const xb = Math.min(n, n - dx);
+        const { dy, dx, ya, yb, xa, xb } = kernelTapRange(n, ky, kx);
         for (let yy = ya; yy < yb; yy++) {
           const pi = row + yy * n;
           const xi = xo + (yy + dy) * n + dx;
@@ -101,12 +103,7 @@ function convBackward(l: ConvLayer, x: Float32Array, gy: Float32Array, gw: Float
         for (let kx = 0; kx < 3; kx++) {
           const wi = ((co * cin + ci) * 3 + ky) * 3 + kx;
           const wv = w[wi] as number;
-          const dy = ky - 1;
-          const dx = kx - 1;
-          const ya = Math.max(0, -dy);
-          const yb = Math.min(n, n - dy);
-          const xa = Math.max(0, -dx);
-          const xb = Math.min(n, n - dx);
+          const { dy, dx, ya, yb, xa, xb } = kernelTapRange(n, ky, kx);
           let s = 0;
           for (let yy = ya; yy < yb; yy++) {
             const yi = yo + yy * n;
