@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,64 +6,43 @@ import { seededRandom } from '../../src/stats/random.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { tempDbPath } from '../store/support/fixtures.js';
+import { runKillableChild } from '../support/killableChild.js';
+import type { ChildEnd } from '../support/killableChild.js';
 
 const child = fileURLToPath(new URL('./support/cliChild.ts', import.meta.url));
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 type ThrowEvent = Extract<SessionEvent, { type: 'throw' }>;
 
-interface Run {
+interface Run extends ChildEnd {
   started?: Extract<SessionEvent, { type: 'started' }>;
   throws: ThrowEvent[];
   summary?: { dice: { label: string; rolls: number; verdict: { kind: string } }[]; state: string };
-  signal: NodeJS.Signals | null;
-  code: number | null;
-  stderr: string;
 }
 
 /** When to SIGKILL a run: `afterMs` after it starts, or `extraMs` after it reports its `afterThrows`-th throw. */
 type Kill = { afterMs: number } | { afterThrows: number; extraMs: number };
 
 /** Runs `dicerig demo ... --events`, killing it as `kill` says (never, if undefined). */
-function runDemo(args: string[], kill: Kill | undefined): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, 'demo', ...args, '--events'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: Run = { throws: [], signal: null, code: null, stderr: '' };
-    let buffer = '';
-    let killing = false;
-    const killSoon = (ms: number): void => {
-      if (killing) return;
-      killing = true;
-      setTimeout(() => proc.kill('SIGKILL'), ms);
-    };
-    if (kill !== undefined && 'afterMs' in kill) killSoon(kill.afterMs);
-    proc.stdout.setEncoding('utf8');
-    proc.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (!line.startsWith('{')) continue;
-        const e = JSON.parse(line) as { type: string };
-        if (e.type === 'started') run.started = e as Run['started'];
-        else if (e.type === 'throw') {
-          run.throws.push(e as ThrowEvent);
-          // Counted in throws, not time, so a fast machine cannot finish the session before the kill.
-          if (kill !== undefined && 'afterThrows' in kill && run.throws.length >= kill.afterThrows) killSoon(kill.extraMs);
-        }
-        else if (e.type === 'summary') run.summary = e as unknown as Run['summary'];
-      }
-    });
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (c: string) => void (run.stderr += c));
-    proc.on('error', reject);
-    proc.on('close', (code, signal) => {
-      run.code = code;
-      run.signal = signal;
-      resolve(run);
-    });
-  });
+async function runDemo(args: string[], kill: Kill | undefined): Promise<Run> {
+  const run: Omit<Run, keyof ChildEnd> = { throws: [] };
+  const end = await runKillableChild(
+    child,
+    ['demo', ...args, '--events'],
+    (line, killAfter) => {
+      if (!line.startsWith('{')) return;
+      const e = JSON.parse(line) as { type: string };
+      if (e.type === 'started') run.started = e as Run['started'];
+      else if (e.type === 'throw') {
+        run.throws.push(e as ThrowEvent);
+        // Counted in throws, not time, so a fast machine cannot finish the session before the kill.
+        if (kill !== undefined && 'afterThrows' in kill && run.throws.length >= kill.afterThrows) killAfter(kill.extraMs);
+      } else if (e.type === 'summary') run.summary = e as unknown as Run['summary'];
+    },
+    (killAfter) => {
+      if (kill !== undefined && 'afterMs' in kill) killAfter(kill.afterMs);
+    },
+  );
+  return { ...run, ...end };
 }
 
 interface StoredThrow {

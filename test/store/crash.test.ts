@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/stats/random.js';
@@ -7,9 +6,9 @@ import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { crashThrow, CRASH_SESSION } from './support/crashThrows.js';
 import { tempDbPath } from './support/fixtures.js';
+import { runKillableChild } from '../support/killableChild.js';
 
 const child = fileURLToPath(new URL('./support/crashChild.ts', import.meta.url));
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The dice the child registers, in order, on an empty store (ids 1..4). */
 const CHILD_DICE: DieRecord[] = ['R1', 'R2', 'G1', 'G2'].map((label, i) => ({ id: i + 1, label, typeId: i < 2 ? 'red' : 'green', set: null, notes: null }));
@@ -23,38 +22,25 @@ interface Run {
 }
 
 /** Starts the writer and kills it with SIGKILL `delayMs` after it is ready (or after it starts, if `beforeReady`). */
-function runAndKill(db: string, delayMs: number, beforeReady: boolean): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, db], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: Run = { committed: [], ready: false, signal: null, stderr: '' };
-    let buffer = '';
-    const kill = (): void => {
-      setTimeout(() => proc.kill('SIGKILL'), delayMs);
-    };
-    if (beforeReady) kill();
-    proc.stdout.setEncoding('utf8');
-    proc.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const m = /^committed (\d+)$/.exec(line);
-        if (m) run.committed.push(Number(m[1]));
-        else if (line.startsWith('ready')) {
-          run.ready = true;
-          if (!beforeReady) kill();
-        }
+async function runAndKill(db: string, delayMs: number, beforeReady: boolean): Promise<Run> {
+  const committed: number[] = [];
+  let ready = false;
+  const end = await runKillableChild(
+    child,
+    [db],
+    (line, killAfter) => {
+      const m = /^committed (\d+)$/.exec(line);
+      if (m) committed.push(Number(m[1]));
+      else if (line.startsWith('ready')) {
+        ready = true;
+        if (!beforeReady) killAfter(delayMs);
       }
-    });
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (chunk: string) => void (run.stderr += chunk));
-    proc.on('error', reject);
-    proc.on('close', (_code, signal) => {
-      run.signal = signal;
-      resolve(run);
-    });
-  });
+    },
+    (killAfter) => {
+      if (beforeReady) killAfter(delayMs);
+    },
+  );
+  return { committed, ready, signal: end.signal, stderr: end.stderr };
 }
 
 /** Every stored throw of the crash session, with its rolls, straight from the file. */
