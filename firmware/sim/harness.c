@@ -8,7 +8,8 @@
  *   pty path=/dev/pts/N          first line: open this path as the serial port (115200 8N1)
  *   ready firmware=... mcu=atmega328p hz=16000000
  *   client open|close count=N    a process opened/closed the port (an open resets the MCU, like DTR)
- *   reset reason=port-open|command t=...
+ *   reset reason=port-open|command|watchdog t=...   the MCU reset (watchdog: the firmware's own watchdog fired)
+ *   hang pc=0xADDR t=...         the CPU was sent into an endless loop (the "hang" command)
  *   servo pulse=US t=...         servo pulse width changed (measured high time of D9)
  *   servo off t=...              no servo pulse for 30 ms
  *   light level=0..255 t=...     LED PWM duty on D6
@@ -21,6 +22,10 @@
  *   current MA                          motor current in mA (sets the current-sense ADC input)
  *   adc N MV                            any ADC input in millivolts
  *   reset                               reset the MCU
+ *   hang                                hang the firmware: the CPU jumps into an endless loop in its own code
+ *                                       (avr-libc's __stop_program) with interrupts still on, so the main loop
+ *                                       stops, as with a runaway pointer or a wait that never ends; only the
+ *                                       firmware's watchdog gets it out
  *   quit                                exit (so does end of stdin)
  *
  * Faithful to a real Uno where host code cares: the MCU is reset when a client opens the port; MCU
@@ -316,21 +321,73 @@ static void no_sleep(avr_t *a, avr_cycle_count_t howlong) { (void)a, (void)howlo
 #define PORF 0
 #define EXTRF 1
 
-static void reset_mcu(const char *reason) {
-  avr_reset(avr);
+#define WDRF 3
+
+/* Every reset, including the ones simavr does itself (the watchdog), goes through avr->reset: count them, so the
+   main loop can redo for those what reset_mcu does for the harness's own. */
+static void (*mcu_reset_hook)(avr_t *a);
+static int hang_pending; /* see check_hang */
+static unsigned resets_seen, resets_handled;
+static void count_reset(avr_t *a) {
+  if (mcu_reset_hook) mcu_reset_hook(a);
+  resets_seen++;
+}
+
+/* What a reset undoes that the harness must restore: input levels, its cycle timer; then it says so. */
+static void after_reset(const char *reason) {
+  resets_handled = resets_seen;
+  hang_pending = 0; /* a hang asked of the firmware that was running */
   /* avr_reset clears the pin registers but the input IRQs keep their values, and raising an IRQ to the value it
      has is a no-op: toggle them so the pins read what is connected. */
   avr_raise_irq(pin_irq(DR_PORT_LIMIT_SWITCH, DR_BIT_LIMIT_SWITCH), (uint32_t)!limit_level);
   avr_raise_irq(pin_irq(DR_PORT_HOME_SWITCH, DR_BIT_HOME_SWITCH), (uint32_t)!home_level);
-  /* simavr leaves MCUSR empty; a real Uno reset through DTR reports an external reset */
-  avr->data[MCUSR_ADDR] = 1 << EXTRF;
-  rx_head = rx_len = 0;
-  tx_len = 0;
   uart_xoff = 0;
   next_rx_cycle = 0;
   apply_inputs();
   avr_cycle_timer_register(avr, 2u * CYCLES_PER_MS, watch_timer, NULL); /* avr_reset cancels cycle timers */
   event("reset reason=%s t=%.1f", reason, t_ms());
+}
+
+static void reset_mcu(const char *reason) {
+  avr_reset(avr);
+  /* simavr leaves MCUSR empty; a real Uno reset through DTR reports an external reset */
+  avr->data[MCUSR_ADDR] = 1 << EXTRF;
+  rx_head = rx_len = 0;
+  tx_len = 0;
+  after_reset(reason);
+}
+
+/* A reset the harness did not ask for: simavr's watchdog sets WDRF in MCUSR as the AVR does, and the firmware reads
+   it for its banner. Bytes in flight stay: the USB bridge still has what the MCU sent before, and still forwards
+   what the host sends (held until the firmware enables its receiver again). */
+static void check_reset(void) {
+  if (resets_seen == resets_handled) return;
+  after_reset(avr->data[MCUSR_ADDR] & (1 << WDRF) ? "watchdog" : "unknown");
+}
+
+/* ---- hang ----------------------------------------------------------------------- */
+
+/* The firmware's own endless loop: avr-gcc programs end in avr-libc's __stop_program, "rjmp ." (0xCFFF). */
+static int find_endless_loop(avr_flashaddr_t *at) {
+  uint32_t end = avr->codeend && avr->codeend <= avr->flashend ? avr->codeend : avr->flashend;
+  for (uint32_t a = 0; a + 1 <= end; a += 2) {
+    if (avr->flash[a] == 0xFF && avr->flash[a + 1] == 0xCF) {
+      *at = a;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Sends the CPU into the loop once it runs with interrupts on, i.e. in the main program and not in an ISR: the
+   interrupts keep running (millis, the UART), the main loop never comes back, and nothing feeds the watchdog. */
+static void check_hang(void) {
+  if (!hang_pending || !avr->sreg[S_I]) return;
+  hang_pending = 0;
+  avr_flashaddr_t at;
+  if (!find_endless_loop(&at)) return event("error message=no-endless-loop-in-firmware");
+  avr->pc = at;
+  event("hang pc=0x%04x t=%.1f", (unsigned)at, t_ms());
 }
 
 static void load(const char *path) {
@@ -388,6 +445,8 @@ static void wire(void) {
     avr_irq_register_notify(pin_irq(watched[i].port, watched[i].bit), pin_hook, &watched[i]);
   avr_cycle_timer_register(avr, 2u * CYCLES_PER_MS, watch_timer, NULL);
   apply_inputs();
+  mcu_reset_hook = avr->reset;
+  avr->reset = count_reset;
 }
 
 /* ---- pty and clients --------------------------------------------------------- */
@@ -449,6 +508,10 @@ static void command(char *line) {
   if (n <= 0) return;
   if (strcmp(a, "quit") == 0) exit(0);
   if (strcmp(a, "reset") == 0) return reset_mcu("command");
+  if (strcmp(a, "hang") == 0) {
+    hang_pending = 1;
+    return;
+  }
   if (strcmp(a, "switch") == 0 && n == 3) {
     int level = strcmp(c, "press") == 0 ? 0 : 1;
     if (strcmp(b, "limit") == 0) limit_level = level;
@@ -536,6 +599,8 @@ int main(int argc, char **argv) {
         event("mcu state=%s t=%.1f", state == cpu_Crashed ? "crashed" : "done", t_ms());
         return 2;
       }
+      check_reset();
+      check_hang();
     }
     feed_rx();
     if (tx_due()) flush_tx();

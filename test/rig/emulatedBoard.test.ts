@@ -35,6 +35,9 @@ async function connect(): Promise<{ c: BoardClient; mark: number }> {
   return { c: opened.client, mark };
 }
 
+/** An event's time on the emulator's clock (simulated ms). */
+const simMs = (e: BoardEvent): number => ('t' in e ? e.t : Number.NaN);
+
 const flips = (events: readonly BoardEvent[], flipUs = 2400): number =>
   events.filter((e) => e.kind === 'servo' && Math.abs(e.pulseUs - flipUs) <= 8).length;
 
@@ -146,6 +149,40 @@ describe('the emulated board running the dicerig firmware', () => {
     board.setMotorCurrent(0);
     c.stopHeartbeat();
     await board.waitFor((e) => e.kind === 'servo-off', 2000, mark2);
+  });
+});
+
+describe('a firmware that hangs', () => {
+  it('is reset by its watchdog within the watchdog period, mid-tumble: the motor stops, the tumble is forgotten, the banner says "watchdog"', async () => {
+    const { c, mark } = await connect();
+    c.startHeartbeat(150); // the host keeps talking: only the watchdog can notice the hang
+    const since = c.lines.length;
+    const tumble = encodeCommand(30000, 'tumble');
+    c.write(tumble);
+    await board.waitFor((e) => e.kind === 'servo' && e.pulseUs === 2400, 2000, mark, 'the flip');
+    board.hang();
+    const hung = await board.waitFor((e) => e.kind === 'hang', 2000, mark, 'the hang');
+    // Paced to real time, the watchdog needs about half a second of wall time; a loaded machine may slow the emulator.
+    const reset = await board.waitFor((e) => e.kind === 'reset', 5000, board.events.indexOf(hung), 'a reset after the hang');
+    expect(reset).toMatchObject({ reason: 'watchdog' });
+    // Simulated time (t is the emulator's clock): the firmware arms a 500 ms watchdog (512 ms from its 128 kHz clock).
+    const hungForMs = simMs(reset) - simMs(hung);
+    expect(hungForMs).toBeGreaterThan(450);
+    expect(hungForMs).toBeLessThanOrEqual(520);
+    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', 2000, since);
+    expect(banner).toMatchObject({ fields: { reset: 'watchdog', fw: FIRMWARE_VERSION } });
+
+    // The servo pulse comes from a hardware timer, so it held the flip position through the hang; the reset stopped it.
+    const off = await board.waitFor((e) => e.kind === 'servo-off', 2000, board.events.indexOf(hung), 'the servo released');
+    expect(simMs(off)).toBeGreaterThanOrEqual(simMs(reset));
+    expect(board.events.slice(mark).filter((e) => e.kind === 'servo').map((e) => (e.kind === 'servo' ? e.pulseUs : 0))).toEqual([2400]);
+
+    // The reset forgot the tumble: no reply to it ever, no second motion, and the board talks again.
+    await new Promise((r) => setTimeout(r, 300));
+    c.stopHeartbeat();
+    expect(c.lines.slice(since).some((l) => (l.kind === 'ok' || l.kind === 'err') && l.seq === 30000)).toBe(false);
+    expect(board.events.slice(mark).filter((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 1)).toHaveLength(1);
+    expect(await c.request('status')).toMatchObject({ kind: 'ok', fields: { state: 'idle', motion: '0' } });
   });
 });
 

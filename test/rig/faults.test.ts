@@ -186,6 +186,33 @@ describe('a board reset in the middle of a tumble', () => {
   });
 });
 
+describe('a board whose firmware hangs', () => {
+  it('rejects the tumble as interrupted when the watchdog resets the board, names the cause, and tumbles again', async () => {
+    const { driver: d, faults } = await connectThroughBus();
+    await d.setLight(80);
+    const mark = board.events.length;
+    const tumbling = d.tumble();
+    await motionStarted(mark);
+    board.hang();
+    const err = await tumbling.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(RigFaultError);
+    expect(err).toMatchObject({ fault: 'reset', interrupted: true, rig: { command: 'tumble', port: '/virtual/ttyACM0' } });
+    expect((err as Error).message).toMatch(/reset=watchdog: its watchdog fired: the firmware hung/);
+    expect(faults.map((f) => f.kind)).toEqual(['reset']);
+    // The board really was reset by its watchdog, and that stopped the motor.
+    const reset = await board.waitFor((e) => e.kind === 'reset' && e.reason === 'watchdog', 1000, mark, 'the watchdog reset');
+    await board.waitFor((e) => e.kind === 'servo-off', 1000, board.events.indexOf(reset), 'the servo released');
+    // Recovered: the light is back at the session's level, and the next tumble runs once; the hung one never again.
+    expect(await d.status()).toMatchObject({ light: 80, state: 'idle' });
+    await d.tumble();
+    expect(motionStarts(board.events.slice(mark))).toBe(2);
+    expect(flips(board.events.slice(mark))).toBe(2);
+  });
+});
+
 describe('unplugging and replugging the board', () => {
   it('rejects a tumble cut by an unplug (with a close event) as disconnected, and finds the board again under another path by its USB serial number', async () => {
     const { bus: b, driver: d, faults } = await connectThroughBus();

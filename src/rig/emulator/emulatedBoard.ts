@@ -14,6 +14,7 @@ export type BoardEvent =
   | { kind: 'stepper'; steps: number; dir: number; t: number }
   | { kind: 'pin'; name: string; value: number; t: number }
   | { kind: 'reset'; reason: string; t: number }
+  | { kind: 'hang'; t: number }
   | { kind: 'client'; open: boolean; count: number }
   | { kind: 'switch'; name: string; pressed: boolean; t: number }
   | { kind: 'current'; milliamps: number; t: number }
@@ -83,6 +84,8 @@ export function parseHarnessLine(line: string): BoardEvent {
       break;
     case 'reset':
       return { kind: 'reset', reason: f.reason ?? 'unknown', t };
+    case 'hang':
+      return { kind: 'hang', t };
     case 'client':
       return { kind: 'client', open: rest[0] === 'open', count: Number(f.count ?? 0) };
     case 'switch':
@@ -201,6 +204,15 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
   /** Resets the MCU (as the reset button would). */
   reset(): void {
     this.command('reset');
+  }
+
+  /**
+   * Hangs the firmware as a bug would: the CPU jumps into an endless loop in the firmware's own code with
+   * interrupts still on, so its main loop stops (no replies, no dead-man, no watchdog feeding) while the
+   * timers, and the servo pulse, keep running. Only the firmware's watchdog gets the board out of it.
+   */
+  hang(): void {
+    this.command('hang');
   }
 
   /**

@@ -2,17 +2,42 @@
  * CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR), the checksum on every
  * protocol line. Check value: "123456789" -> 0x29B1. Same algorithm as firmware/core/dr_crc16.c.
  */
+
+/** The CRC of each possible top byte, so a byte costs one lookup instead of eight shifts (every line is checked). */
+const TABLE = (() => {
+  const table = new Uint16Array(256);
+  for (let i = 0; i < 256; i++) {
+    let crc = i << 8;
+    for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    table[i] = crc;
+  }
+  return table;
+})();
+
+/** Continues `crc` over one byte. */
+export function crc16Update(crc: number, byte: number): number {
+  return ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ byte) & 0xff] as number);
+}
+
+/** The CRC of bytes, or of a string's characters read as latin1 bytes (as they go on the wire). */
 export function crc16(data: Uint8Array | string): number {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
   let crc = 0xffff;
-  for (const byte of bytes) {
-    crc ^= byte << 8;
-    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  if (typeof data === 'string') {
+    for (let i = 0; i < data.length; i++) crc = crc16Update(crc, data.charCodeAt(i) & 0xff);
+  } else {
+    for (const byte of data) crc = crc16Update(crc, byte);
   }
   return crc;
 }
 
-/** The CRC as the protocol writes it: four upper-case hex digits. */
+const HEX = '0123456789ABCDEF';
+
+/** A CRC as the protocol writes it: four upper-case hex digits. */
+export function crcHex(crc: number): string {
+  return HEX.charAt((crc >> 12) & 15) + HEX.charAt((crc >> 8) & 15) + HEX.charAt((crc >> 4) & 15) + HEX.charAt(crc & 15);
+}
+
+/** The CRC field of a line body: four upper-case hex digits. */
 export function crcField(text: string): string {
-  return crc16(text).toString(16).toUpperCase().padStart(4, '0');
+  return crcHex(crc16(text));
 }

@@ -1,4 +1,4 @@
-import { crcField } from './crc16.js';
+import { crc16Update, crcHex } from './crc16.js';
 import type { BoardLine, InvalidReason } from './messages.js';
 import { MAX_SEQ } from './sequence.js';
 
@@ -25,11 +25,17 @@ function splitFields(words: readonly string[]): { words: string[]; fields: Recor
 export function decodeLine(input: string): BoardLine {
   const raw = input.endsWith('\r') ? input.slice(0, -1) : input;
   if (raw.length > MAX_BOARD_LINE) return invalid('too_long', raw);
-  if (!/^[\x20-\x7e]*$/.test(raw)) return invalid('bad_bytes', raw);
   const star = raw.length - 5;
+  // One pass checks the bytes and computes the CRC of the body (every line from the board comes through here).
+  let crc = 0xffff;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return invalid('bad_bytes', raw);
+    if (i < star) crc = crc16Update(crc, c);
+  }
   if (star < 1 || raw[star] !== '*' || !/^[0-9A-F]{4}$/.test(raw.slice(star + 1))) return invalid('bad_syntax', raw);
+  if (crcHex(crc) !== raw.slice(star + 1)) return invalid('bad_crc', raw);
   const body = raw.slice(0, star);
-  if (crcField(body) !== raw.slice(star + 1)) return invalid('bad_crc', raw);
 
   const tokens = body.split(' ');
   if (tokens.some((t) => t === '')) return invalid('bad_syntax', raw);

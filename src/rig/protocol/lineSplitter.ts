@@ -12,7 +12,11 @@ export class LineSplitter {
 
   /** Feeds one chunk; returns the complete lines it finished, each flagged when it was cut off. */
   push(chunk: Uint8Array | string): { line: string; overlong: boolean }[] {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('latin1');
+    const text =
+      typeof chunk === 'string'
+        ? chunk
+        : // A view, not a copy, of the chunk's bytes.
+          Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     const out: { line: string; overlong: boolean }[] = [];
     let start = 0;
     for (;;) {

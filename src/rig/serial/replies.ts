@@ -69,3 +69,17 @@ export function expectedMotionMs(timing: BoardTiming, motion: 'tumble' | 'home')
   if (motion === 'home') return timing.homeMs;
   return timing.tumbler === 'servo' ? 2 * timing.flipMs : Math.ceil((timing.steps * 1000) / Math.max(1, timing.stepRate));
 }
+
+/** What a boot banner's `reset=` cause tells the user (firmware/PROTOCOL.md), after the cause itself. */
+const RESET_CAUSES: Readonly<Record<string, string>> = {
+  watchdog: 'its watchdog fired: the firmware hung and restarted itself',
+  brownout: 'its supply voltage dropped (brownout): check the power supply and the motor wiring',
+  power: 'it lost power',
+  external: 'its reset line was pulled: the reset button, or another program opening the port',
+};
+
+/** Describes a reset from the banner's cause, e.g. "reset=watchdog: its watchdog fired: ...". */
+export function resetCauseText(cause: string | undefined): string {
+  const known = cause !== undefined ? RESET_CAUSES[cause] : undefined;
+  return known ? `reset=${cause}: ${known}` : `reset=${cause ?? 'unknown'}`;
+}

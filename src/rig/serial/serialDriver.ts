@@ -16,6 +16,7 @@ import {
   expectedMotionMs,
   identityFromFields,
   motionFromFields,
+  resetCauseText,
   statusFromFields,
   timingFromConfig,
   type BoardTiming,
@@ -41,11 +42,17 @@ export interface SerialDriverOptions {
   readonly maxAttemptTimeoutMs?: number;
   /** Retransmits of a command (same seq, same bytes) before giving up. Default 3. */
   readonly retries?: number;
-  /** Heartbeat period while a motion runs (the board's dead-man stops the motor after 1 s of silence). Default 200 ms. */
+  /**
+   * Longest the host stays silent while a motion runs (the board's dead-man stops the motor after 1 s
+   * without a line from the host): a heartbeat goes out when nothing else was sent for this long. Default 200 ms.
+   */
   readonly heartbeatMs?: number;
   /** Heartbeats in a row without a reply before a motion's link is declared dead. Default 8. */
   readonly missedHeartbeats?: number;
-  /** Ping period when idle, to notice an unplugged board that sent no close event; 0 turns it off. Default 1000 ms. */
+  /**
+   * When idle, a ping after this long without a line from the board, to notice an unplugged board that
+   * sent no close event (any reply or push proves the link alive); 0 turns it off. Default 1000 ms.
+   */
   readonly idleHeartbeatMs?: number;
   /** Whether to look for the board again when the link is lost. Default true. */
   readonly reconnect?: boolean;
@@ -163,7 +170,10 @@ export class SerialRigDriver implements RigDriver {
 
   private seq = 0;
   private writes = 0;
+  /** Host time of the last line written: any line with a sound CRC feeds the board's dead-man. */
   private lastWriteAt = 0;
+  /** Host time of the last sound line from the board: proof the link is alive. */
+  private lastLineAt = 0;
   private readonly pending = new Map<number, Pending>();
   private motion: Motion | undefined;
   private heartbeat: Heartbeat | undefined;
@@ -361,6 +371,7 @@ export class SerialRigDriver implements RigDriver {
   }
 
   private handleLine(line: BoardLine): void {
+    if (line.kind !== 'invalid') this.lastLineAt = this.timers.now();
     switch (line.kind) {
       case 'invalid':
         this.stats.crcFailure();
@@ -406,7 +417,7 @@ export class SerialRigDriver implements RigDriver {
   private handlePush(push: PushLine): void {
     if (push.event === 'boot') {
       if (this.banner) return this.banner(push);
-      return this.boardReset(`the board reset (reset=${push.fields.reset ?? 'unknown'})`, push);
+      return this.boardReset(`the board reset (${resetCauseText(push.fields.reset)})`, push);
     }
     if (push.event === 'fault') {
       const code = Number(push.words[0]);
@@ -672,9 +683,11 @@ export class SerialRigDriver implements RigDriver {
     return Math.max(20, Math.min(this.opts.heartbeatMs, Math.floor(this.timing.deadmanMs / 4)));
   }
 
+  /** Arms the next heartbeat for when the host will have been silent for a period (anything it sends feeds the dead-man). */
   private scheduleHeartbeat(): void {
     this.heartbeatTimer?.cancel();
-    this.heartbeatTimer = this.timers.after(this.heartbeatPeriod(), () => this.heartbeatTick());
+    const due = this.lastWriteAt + this.heartbeatPeriod() - this.timers.now();
+    this.heartbeatTimer = this.timers.after(Math.max(0, due), () => this.heartbeatTick());
   }
 
   /** A line was lost or garbled during a motion: ask the board for its status now. */
@@ -686,14 +699,18 @@ export class SerialRigDriver implements RigDriver {
   }
 
   /**
-   * Keeps the board's dead-man fed while a motion runs. Mostly `ping` (its reply is short: on an
-   * emulated board each reply byte costs the host a read); `status` when it matters: once after the
-   * motion was sent (did it start?), after a lost or garbled line, and once the reply is overdue.
+   * Keeps the board's dead-man fed while a motion runs, whenever the host has been silent for a heartbeat
+   * period. Mostly `ping` (its reply is short: every piece a reply arrives in wakes the host);
+   * `status` when it matters: once after the motion was sent (did it start?), after a lost or garbled
+   * line, and once the reply is overdue.
    */
   private heartbeatTick(urgent = false): void {
     this.heartbeatTimer = undefined;
     const m = this.motion;
     if (!m || !this.link) return;
+    // Another command went out since this was armed: the board has heard from us, wait a period from then.
+    // (Timers can fire a fraction of a millisecond early on this clock, hence the tenth of slack.)
+    if (!urgent && this.timers.now() - this.lastWriteAt < this.heartbeatPeriod() * 0.9) return this.scheduleHeartbeat();
     const hb = this.heartbeat;
     if (hb) {
       // Unanswered: send it again (an urgent tick because its reply may be the line that was garbled).
@@ -796,13 +813,15 @@ export class SerialRigDriver implements RigDriver {
     this.idleTimer?.cancel();
     this.idleTimer = undefined;
     if (this.opts.idleHeartbeatMs <= 0 || this.state === 'closed') return;
-    this.idleTimer = this.timers.after(this.opts.idleHeartbeatMs, () => void this.idleTick());
+    // Due when the board will have been silent for the period (at the earliest a tenth of it from now).
+    const due = Math.max(this.opts.idleHeartbeatMs / 10, this.lastLineAt + this.opts.idleHeartbeatMs - this.timers.now());
+    this.idleTimer = this.timers.after(due, () => void this.idleTick());
   }
 
   private async idleTick(): Promise<void> {
     this.idleTimer = undefined;
     if (this.state !== 'ready') return;
-    const quiet = this.timers.now() - this.lastWriteAt;
+    const quiet = this.timers.now() - this.lastLineAt;
     if (!this.motion && quiet >= this.opts.idleHeartbeatMs * 0.9) {
       // A failed ping has already declared the link lost; nothing else to do here.
       await this.ping().catch(() => undefined);
