@@ -174,6 +174,156 @@ function layoutError(pips: readonly Pt[], center: Pt): { error: number; pitch: n
 
 const clamp01 = (v: number): number => Math.max(0, Math.min(1, v));
 
+/** The flood fill's stack, reused from read to read (grown for a larger crop); it never leaves this module. */
+let fillStack = new Int32Array(0);
+/** Centres of the holes that are not pips, reused likewise. */
+let otherX = new Float64Array(0);
+let otherY = new Float64Array(0);
+
+/*
+ * The per-pixel passes of a read, each its own small function: the engine optimises these loops on
+ * their own, whatever happens in the long `read` around them.
+ */
+
+/** Median R, G, B of the square of half-side `half` around (cx, cy), through histograms (bytes). */
+function bodyColour(data: Uint8Array, w: number, h: number, cx: number, cy: number, half: number): [number, number, number] {
+  const hr = new Int32Array(256);
+  const hg = new Int32Array(256);
+  const hb = new Int32Array(256);
+  let count = 0;
+  for (let y = Math.max(0, Math.floor(cy - half)); y < Math.min(h, Math.ceil(cy + half)); y++) {
+    for (let x = Math.max(0, Math.floor(cx - half)); x < Math.min(w, Math.ceil(cx + half)); x++) {
+      const j = (y * w + x) * 3;
+      const vr = data[j] as number;
+      const vg = data[j + 1] as number;
+      const vb = data[j + 2] as number;
+      hr[vr] = (hr[vr] as number) + 1;
+      hg[vg] = (hg[vg] as number) + 1;
+      hb[vb] = (hb[vb] as number) + 1;
+      count++;
+    }
+  }
+  return [histogramMedian(hr, count), histogramMedian(hg, count), histogramMedian(hb, count)];
+}
+
+/**
+ * Each pixel's distance from the body colour (max over R, G, B) into `dist`, and a histogram of
+ * those within `r2` (squared) of (cx, cy) into `discHist`; returns how many those are.
+ */
+function distanceFromBody(data: Uint8Array, w: number, h: number, b0: number, b1: number, b2: number, cx: number, cy: number, r2: number, dist: Uint8Array, discHist: Float64Array): number {
+  let discCount = 0;
+  for (let y = 0, i = 0; y < h; y++) {
+    const dy2 = (y - cy) ** 2;
+    for (let x = 0; x < w; x++, i++) {
+      const j = i * 3;
+      const e0 = (data[j] as number) - b0;
+      const e1 = (data[j + 1] as number) - b1;
+      const e2 = (data[j + 2] as number) - b2;
+      const a0 = e0 < 0 ? -e0 : e0;
+      const a1 = e1 < 0 ? -e1 : e1;
+      const a2 = e2 < 0 ? -e2 : e2;
+      const d = a0 > a1 ? (a0 > a2 ? a0 : a2) : a1 > a2 ? a1 : a2;
+      dist[i] = d;
+      if ((x - cx) ** 2 + dy2 <= r2) {
+        discHist[d] = (discHist[d] as number) + 1;
+        discCount++;
+      }
+    }
+  }
+  return discCount;
+}
+
+/** Pixels reachable from the crop border without crossing the face (4-connected): 1 in the result. */
+function outsideOf(faceLabels: Int32Array, faceLabel: number, w: number, h: number): Uint8Array {
+  const outside = new Uint8Array(w * h);
+  // Each pixel is marked when pushed, so the stack never holds more than the crop.
+  if (fillStack.length < w * h) fillStack = new Int32Array(w * h);
+  const stack = fillStack;
+  let sp = 0;
+  // The border's pixels that are not the face start the fill: top and bottom rows, then left and right columns.
+  for (let x = 0; x < w; x++) {
+    const top = x;
+    const bottom = (h - 1) * w + x;
+    if (!outside[top] && faceLabels[top] !== faceLabel) {
+      outside[top] = 1;
+      stack[sp++] = top;
+    }
+    if (!outside[bottom] && faceLabels[bottom] !== faceLabel) {
+      outside[bottom] = 1;
+      stack[sp++] = bottom;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    const left = y * w;
+    const right = y * w + w - 1;
+    if (!outside[left] && faceLabels[left] !== faceLabel) {
+      outside[left] = 1;
+      stack[sp++] = left;
+    }
+    if (!outside[right] && faceLabels[right] !== faceLabel) {
+      outside[right] = 1;
+      stack[sp++] = right;
+    }
+  }
+  while (sp > 0) {
+    const p = stack[--sp] as number;
+    const y = (p / w) | 0;
+    const x = p - y * w;
+    if (x > 0 && !outside[p - 1] && faceLabels[p - 1] !== faceLabel) {
+      outside[p - 1] = 1;
+      stack[sp++] = p - 1;
+    }
+    if (x < w - 1 && !outside[p + 1] && faceLabels[p + 1] !== faceLabel) {
+      outside[p + 1] = 1;
+      stack[sp++] = p + 1;
+    }
+    if (y > 0 && !outside[p - w] && faceLabels[p - w] !== faceLabel) {
+      outside[p - w] = 1;
+      stack[sp++] = p - w;
+    }
+    if (y < h - 1 && !outside[p + w] && faceLabels[p + w] !== faceLabel) {
+      outside[p + w] = 1;
+      stack[sp++] = p + w;
+    }
+  }
+  return outside;
+}
+
+/** The face with its holes filled (everything not outside): its area and coordinate sums; its holes marked in `holes`. */
+function fillAndHoles(outside: Uint8Array, faceLabels: Int32Array, faceLabel: number, w: number, h: number, holes: Uint8Array): { area: number; sumX: number; sumY: number } {
+  let area = 0;
+  let sumX = 0;
+  let sumY = 0;
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
+      if (outside[i]) continue;
+      area++;
+      sumX += x;
+      sumY += y;
+      if (faceLabels[i] !== faceLabel) holes[i] = 1;
+    }
+  }
+  return { area, sumX, sumY };
+}
+
+/** Fourth angular moment (real, imaginary) of the pixels not outside, about (fx, fy). */
+function fourthMoment(outside: Uint8Array, w: number, h: number, fx: number, fy: number): { re: number; im: number } {
+  let re = 0;
+  let im = 0;
+  for (let y = 0, i = 0; y < h; y++) {
+    const dy = y - fy;
+    for (let x = 0; x < w; x++, i++) {
+      if (outside[i]) continue;
+      const dx = x - fx;
+      const re2 = dx * dx - dy * dy;
+      const im2 = 2 * dx * dy;
+      re += re2 * re2 - im2 * im2;
+      im += 2 * re2 * im2;
+    }
+  }
+  return { re, im };
+}
+
 /** Pip-counting D6 reader. */
 export class D6PipReader implements FaceReader {
   readonly classifierVersion = D6_PIP_CLASSIFIER_VERSION;
@@ -199,42 +349,13 @@ export class D6PipReader implements FaceReader {
     if (w < 8 || h < 8 || size < 8) return decline('The crop is too small to hold a readable die.');
 
     // 1. Body colour: median of the central square (±0.35 of the die size), through histograms (bytes).
-    const hr = new Int32Array(256);
-    const hg = new Int32Array(256);
-    const hb = new Int32Array(256);
-    let bodyCount = 0;
-    const half = size * 0.35;
-    for (let y = Math.max(0, Math.floor(cy - half)); y < Math.min(h, Math.ceil(cy + half)); y++) {
-      for (let x = Math.max(0, Math.floor(cx - half)); x < Math.min(w, Math.ceil(cx + half)); x++) {
-        const j = (y * w + x) * 3;
-        const vr = data[j] as number;
-        const vg = data[j + 1] as number;
-        const vb = data[j + 2] as number;
-        hr[vr] = (hr[vr] as number) + 1;
-        hg[vg] = (hg[vg] as number) + 1;
-        hb[vb] = (hb[vb] as number) + 1;
-        bodyCount++;
-      }
-    }
-    const body = [histogramMedian(hr, bodyCount), histogramMedian(hg, bodyCount), histogramMedian(hb, bodyCount)] as const;
+    const [b0, b1, b2] = bodyColour(data, w, h, cx, cy, size * 0.35);
 
     // 2. Distance from the body colour; threshold from the die's own disc.
     const dist = new Uint8Array(w * h);
     const discHist = new Float64Array(256);
-    let discCount = 0;
     // Threshold from the face's interior only: the background would otherwise dominate Otsu and hide faint pips.
-    const r2 = (size * 0.4) ** 2;
-    for (let y = 0, i = 0; y < h; y++) {
-      for (let x = 0; x < w; x++, i++) {
-        const j = i * 3;
-        const d = Math.max(Math.abs((data[j] as number) - body[0]), Math.abs((data[j + 1] as number) - body[1]), Math.abs((data[j + 2] as number) - body[2]));
-        dist[i] = d;
-        if ((x - cx) ** 2 + (y - cy) ** 2 <= r2) {
-          discHist[d] = (discHist[d] as number) + 1;
-          discCount++;
-        }
-      }
-    }
+    const discCount = distanceFromBody(data, w, h, b0, b1, b2, cx, cy, (size * 0.4) ** 2, dist, discHist);
     const threshold = Math.max(o.minThreshold, otsu(discHist, discCount));
 
     // 3. The face: the body-coloured component at the centre; pips are its holes.
@@ -255,56 +376,15 @@ export class D6PipReader implements FaceReader {
     }
     if (!face) return decline('No face of one colour was found at the centre of the crop.', 0, { threshold });
     const faceLabel = face.label;
-    // Everything not reachable from the crop border without crossing the face is inside it.
-    const outside = new Uint8Array(w * h);
-    const stack = new Int32Array(w * h * 4 + 4 * (w + h));
-    let sp = 0;
-    for (let x = 0; x < w; x++) {
-      stack[sp++] = x;
-      stack[sp++] = (h - 1) * w + x;
-    }
-    for (let y = 0; y < h; y++) {
-      stack[sp++] = y * w;
-      stack[sp++] = y * w + w - 1;
-    }
     const faceLabels = bodyCc.labels;
-    while (sp > 0) {
-      const p = stack[--sp] as number;
-      if (outside[p] || faceLabels[p] === faceLabel) continue;
-      outside[p] = 1;
-      const y = (p / w) | 0;
-      const x = p - y * w;
-      if (x > 0) stack[sp++] = p - 1;
-      if (x < w - 1) stack[sp++] = p + 1;
-      if (y > 0) stack[sp++] = p - w;
-      if (y < h - 1) stack[sp++] = p + w;
-    }
+    const outside = outsideOf(faceLabels, faceLabel, w, h);
     const holes = new Uint8Array(w * h);
-    let filledArea = 0;
-    let fx = 0;
-    let fy = 0;
-    for (let i = 0; i < w * h; i++) {
-      if (outside[i]) continue;
-      filledArea++;
-      fx += i % w;
-      fy += (i / w) | 0;
-      if (bodyCc.labels[i] !== faceLabel) holes[i] = 1;
-    }
-    const faceCenter = { x: fx / filledArea, y: fy / filledArea };
-    const faceSide = Math.sqrt(filledArea);
+    const filled = fillAndHoles(outside, faceLabels, faceLabel, w, h, holes);
+    const faceCenter = { x: filled.sumX / filled.area, y: filled.sumY / filled.area };
+    const faceSide = Math.sqrt(filled.area);
     // How the square face is turned (modulo a quarter turn): the phase of its fourth angular moment
     // points at its corners, which sit at 45 degrees in the pip pattern's frame.
-    let m4re = 0;
-    let m4im = 0;
-    for (let i = 0; i < w * h; i++) {
-      if (outside[i]) continue;
-      const dx = (i % w) - faceCenter.x;
-      const dy = ((i / w) | 0) - faceCenter.y;
-      const re2 = dx * dx - dy * dy;
-      const im2 = 2 * dx * dy;
-      m4re += re2 * re2 - im2 * im2;
-      m4im += 2 * re2 * im2;
-    }
+    const { re: m4re, im: m4im } = fourthMoment(outside, w, h, faceCenter.x, faceCenter.y);
     const outlineDeg = ((((Math.atan2(m4im, m4re) * 180) / Math.PI / 4 - 45) % 90) + 90) % 90;
 
     // 4. Holes that look like pips; other sizeable holes are kept to check against the pattern's face.
@@ -312,13 +392,24 @@ export class D6PipReader implements FaceReader {
     const scale = faceSide * faceSide;
     const [minA, maxA] = o.pipAreaRange;
     const pips: Blob[] = [];
-    const others: Blob[] = [];
-    for (const b of holeCc.blobs) {
+    // The other holes' centres, as numbers (an array of them, empty or not, made the engine drop its
+    // optimised code again and again).
+    if (otherX.length < holeCc.blobs.length) {
+      otherX = new Float64Array(holeCc.blobs.length);
+      otherY = new Float64Array(holeCc.blobs.length);
+    }
+    let otherCount = 0;
+    for (let i = 0; i < holeCc.blobs.length; i++) {
+      const b = holeCc.blobs[i] as Blob;
       const rel = b.area / scale;
       const axes = principalAxes(b);
       const elong = axes.major / Math.max(0.5, axes.minor);
       if (rel >= minA && rel <= maxA && elong <= o.maxPipElongation) pips.push(b);
-      else if (rel >= minA * 0.4) others.push(b);
+      else if (rel >= minA * 0.4) {
+        otherX[otherCount] = b.centroid.x;
+        otherY[otherCount] = b.centroid.y;
+        otherCount++;
+      }
     }
     const count = pips.length;
     // How far the face sits from the crop centre (the outline's centre in the rig): a cocked die's visible side shifts it.
@@ -327,16 +418,33 @@ export class D6PipReader implements FaceReader {
     if (count < 1 || count > 6) return decline(`Found ${count} pip-like marks, which no D6 face has.`, 0, details);
 
     const centers = pips.map((b) => b.centroid);
-    const mean = { x: centers.reduce((s, p) => s + p.x, 0) / count, y: centers.reduce((s, p) => s + p.y, 0) / count };
+    // Plain indexed loops, in the pips' order (sums, extremes): array helpers and for-of over these
+    // small arrays made the engine drop its optimised code again and again.
+    let sumX = 0;
+    let sumY = 0;
+    let areaSum = 0;
+    let areaMax = 0;
+    let areaMin = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < count; i++) {
+      const b = pips[i] as Blob;
+      sumX += b.centroid.x;
+      sumY += b.centroid.y;
+      areaSum += b.area;
+      if (b.area > areaMax) areaMax = b.area;
+      if (b.area < areaMin) areaMin = b.area;
+    }
+    const mean = { x: sumX / count, y: sumY / count };
     const { error, pitch, rotation } = layoutError(centers, count === 1 ? faceCenter : mean);
-    const areas = pips.map((b) => b.area);
-    const sizeSpread = Math.max(...areas) / Math.min(...areas);
-    const pipRadius = Math.sqrt(areas.reduce((s, a) => s + a, 0) / count / Math.PI);
+    const sizeSpread = areaMax / areaMin;
+    const pipRadius = Math.sqrt(areaSum / count / Math.PI);
     // The top face as the pattern implies it: pips sit about 3 pip radii from the centre on a die ~7 radii half-side.
     const reach = count === 1 ? pipRadius * 3.2 : Math.max(pitch, pipRadius * 2) * 1.55;
-    const centre = count === 1 ? centers[0]! : mean;
+    // As numbers: one object or another here made the engine drop its optimised code again and again.
+    const centreX = count === 1 ? pips[0]!.centroid.x : mean.x;
+    const centreY = count === 1 ? pips[0]!.centroid.y : mean.y;
     // Marks on the top face that are not accepted pips: a pip half-found, a chip, glare. Side-face pips lie outside.
-    const suspicious = others.filter((b) => Math.hypot(b.centroid.x - centre.x, b.centroid.y - centre.y) < reach).length;
+    let suspicious = 0;
+    for (let i = 0; i < otherCount; i++) if (Math.hypot((otherX[i] as number) - centreX, (otherY[i] as number) - centreY) < reach) suspicious++;
     const offCentre = Math.hypot(mean.x - faceCenter.x, mean.y - faceCenter.y) / faceSide;
     // Where this face has no pip but another face would, the die must show body colour: a pip
     // missed there (too faint, merged with the edge) would turn a 6 into a 4 or a 3 into a 1.
@@ -344,8 +452,9 @@ export class D6PipReader implements FaceReader {
       let hit = 0;
       let all = 0;
       for (let y = Math.floor(py - radius); y <= Math.ceil(py + radius); y++) {
+        const dy2 = (y - py) ** 2;
         for (let x = Math.floor(px - radius); x <= Math.ceil(px + radius); x++) {
-          if ((x - px) ** 2 + (y - py) ** 2 > radius * radius) continue;
+          if ((x - px) ** 2 + dy2 > radius * radius) continue;
           all++;
           // Stricter than the pip threshold: a faint half-found pip must still count here.
           if (x < 0 || y < 0 || x >= w || y >= h || (dist[y * w + x] as number) > threshold * 0.6) hit++;
@@ -360,7 +469,7 @@ export class D6PipReader implements FaceReader {
       let worst = 0;
       for (let a = 0; a < 24; a++) {
         const t = (a * Math.PI) / 12;
-        worst = Math.max(worst, marked(centre.x + ringR * Math.cos(t), centre.y + ringR * Math.sin(t), pipRadius * 0.5));
+        worst = Math.max(worst, marked(centreX + ringR * Math.cos(t), centreY + ringR * Math.sin(t), pipRadius * 0.5));
       }
       details.ringMark = worst;
       if (worst > 0.5) missedPips++;

@@ -52,60 +52,111 @@ export interface BlockSums {
   readonly height: number;
   readonly factor: number;
   readonly data: Uint32Array;
-  /** Per block: (R + 2G + B) / 4, averaged over the block and rounded (grey for settle detection). */
-  readonly gray: Uint8Array;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** Block sums for 4x4 blocks, reading four bytes at a time (two 16-bit lanes per word). */
-function blockSums4Words(image: RgbImage, w: number, h: number, gray: Uint8Array): Uint32Array {
-  // Signed words stay small integers for the engine; the masks and unsigned shifts below don't care.
-  const words = new Int32Array(image.data.buffer, image.data.byteOffset, (image.width * image.height * 3) >> 2);
-  const rowWords = (image.width * 3) >> 2;
-  const out = new Uint32Array(w * h * 3);
-  const M = 0x00ff00ff;
-  for (let by = 0; by < h; by++) {
-    const k0 = by * 4 * rowWords;
-    for (let bx = 0, o = by * w * 3; bx < w; bx++, o += 3) {
-      // Three words per row of 4 pixels: [r0 g0 b0 r1] [g1 b1 r2 g2] [b2 r3 g3 b3] (little-endian);
-      // even and odd bytes are summed in separate 16-bit lanes, over the block's 4 rows.
-      let a0 = 0;
-      let b0 = 0;
-      let a1 = 0;
-      let b1 = 0;
-      let a2 = 0;
-      let b2 = 0;
-      for (let dy = 0, k = k0 + bx * 3; dy < 4; dy++, k += rowWords) {
-        const w0 = words[k] as number;
-        const w1 = words[k + 1] as number;
-        const w2 = words[k + 2] as number;
-        a0 += w0 & M;
-        b0 += (w0 >>> 8) & M;
-        a1 += w1 & M;
-        b1 += (w1 >>> 8) & M;
-        a2 += w2 & M;
-        b2 += (w2 >>> 8) & M;
-      }
-      // Lanes: a0 = r0|b0, b0 = g0|r1, a1 = g1|r2, b1 = b1|g2, a2 = b2|g3, b2 = r3|b3.
-      const r = (a0 & 0xffff) + (b0 >>> 16) + (a1 >>> 16) + (b2 & 0xffff);
-      const g = (b0 & 0xffff) + (a1 & 0xffff) + (b1 >>> 16) + (a2 >>> 16);
-      const b = (a0 >>> 16) + (b1 & 0xffff) + (a2 & 0xffff) + (b2 >>> 16);
-      out[o] = r;
-      out[o + 1] = g;
-      out[o + 2] = b;
-      // 16 pixels x weights 1 + 2 + 1: divide by 64, rounding.
-      gray[by * w + bx] = (r + 2 * g + b + 32) >> 6;
-    }
-  }
-  return out;
+/**
+ * Per block row: each word column's bytes summed over the block's 4 pixel rows, in two 16-bit
+ * lanes. Little-endian, a word holds bytes [0 1 2 3]: `w & 0x00ff00ff` holds bytes 0 and 2,
+ * `(w >>> 8) & 0x00ff00ff` bytes 1 and 3; four rows of bytes stay below 2^16 per lane. Fixed
+ * module constants, reused from call to call (the engine reads a constant array a quarter faster
+ * than one it must load). Rows up to 4096 pixels; wider images take the byte-at-a-time path.
+ */
+const LANE_WORDS = 3 * 1024;
+const laneEven = new Int32Array(LANE_WORDS);
+const laneOdd = new Int32Array(LANE_WORDS);
+
+/** Whether 4x4 blocks of `image` can be read four bytes at a time: whole words per pixel row, an aligned buffer, rows up to 4096 pixels. */
+function wordReadable(image: RgbImage, f: number): boolean {
+  return f === 4 && LITTLE_ENDIAN && image.width % 4 === 0 && image.data.byteOffset % 4 === 0 && (image.width * 3) / 4 <= LANE_WORDS;
 }
 
-/** Block sums, one byte at a time (any factor, any alignment). */
-function blockSumsBytes(image: RgbImage, f: number, w: number, h: number): Uint32Array {
+/** The image's bytes as 32-bit words (signed, so the engine keeps them small integers; masks and unsigned shifts don't care). */
+const wordsOf = (image: RgbImage): Int32Array => new Int32Array(image.data.buffer, image.data.byteOffset, (image.width * image.height * 3) >> 2);
+
+/*
+ * Three words per block row of 4 pixels: [r0 g0 b0 r1] [g1 b1 r2 g2] [b2 r3 g3 b3], so the lanes hold
+ * even[0] = r0|b0, odd[0] = g0|r1, even[1] = g1|r2, odd[1] = b1|g2, even[2] = b2|g3, odd[2] = r3|b3
+ * (low|high 16 bits). The row sums are made first, front to back (sequential reads), then combined
+ * per block; the loops are written out in each function (a call per block row measured slower).
+ */
+
+/** Block sums for 4x4 blocks, reading four bytes at a time, into `out` (every value written). */
+function blockSums4Words(image: RgbImage, w: number, h: number, out: Uint32Array): void {
+  const words = wordsOf(image);
+  const rowWords = (image.width * 3) >> 2;
+  const r1 = rowWords;
+  const r2 = 2 * rowWords;
+  const r3 = 3 * rowWords;
+  const M = 0x00ff00ff;
+  // Local names for the module's arrays: the engine then checks them once, not at every access.
+  const even = laneEven;
+  const odd = laneOdd;
+  for (let by = 0; by < h; by++) {
+    for (let i = 0, k = by * 4 * rowWords; i < rowWords; i++, k++) {
+      const a = words[k] as number;
+      const b = words[k + r1] as number;
+      const c = words[k + r2] as number;
+      const d = words[k + r3] as number;
+      even[i] = (a & M) + (b & M) + (c & M) + (d & M);
+      odd[i] = ((a >>> 8) & M) + ((b >>> 8) & M) + ((c >>> 8) & M) + ((d >>> 8) & M);
+    }
+    for (let bx = 0, i = 0, o = by * w * 3; bx < w; bx++, i += 3, o += 3) {
+      const e0 = even[i] as number;
+      const o0 = odd[i] as number;
+      const e1 = even[i + 1] as number;
+      const o1 = odd[i + 1] as number;
+      const e2 = even[i + 2] as number;
+      const o2 = odd[i + 2] as number;
+      out[o] = (e0 & 0xffff) + (o0 >>> 16) + (e1 >>> 16) + (o2 & 0xffff);
+      out[o + 1] = (o0 & 0xffff) + (e1 & 0xffff) + (o1 >>> 16) + (e2 >>> 16);
+      out[o + 2] = (e0 >>> 16) + (o1 & 0xffff) + (e2 & 0xffff) + (o2 >>> 16);
+    }
+  }
+}
+
+/** Grey (R + 2G + B over 64, rounded) of 4x4 blocks, reading four bytes at a time, into `out`. */
+function gray4Words(image: RgbImage, w: number, h: number, out: Uint8Array): void {
+  const words = wordsOf(image);
+  const rowWords = (image.width * 3) >> 2;
+  const r1 = rowWords;
+  const r2 = 2 * rowWords;
+  const r3 = 3 * rowWords;
+  const M = 0x00ff00ff;
+  // Local names for the module's arrays: the engine then checks them once, not at every access.
+  const even = laneEven;
+  const odd = laneOdd;
+  for (let by = 0; by < h; by++) {
+    for (let i = 0, k = by * 4 * rowWords; i < rowWords; i++, k++) {
+      const a = words[k] as number;
+      const b = words[k + r1] as number;
+      const c = words[k + r2] as number;
+      const d = words[k + r3] as number;
+      even[i] = (a & M) + (b & M) + (c & M) + (d & M);
+      odd[i] = ((a >>> 8) & M) + ((b >>> 8) & M) + ((c >>> 8) & M) + ((d >>> 8) & M);
+    }
+    for (let bx = 0, i = 0, o = by * w; bx < w; bx++, i += 3, o++) {
+      const e0 = even[i] as number;
+      const o0 = odd[i] as number;
+      const e1 = even[i + 1] as number;
+      const o1 = odd[i + 1] as number;
+      const e2 = even[i + 2] as number;
+      const o2 = odd[i + 2] as number;
+      // Weight 2: g0 g1 g2 g3; weight 1: r0..r3, b0..b3 (r0|b0 and r3|b3 share a sum: lanes stay below 2^16).
+      const g = (o0 & 0xffff) + (e1 & 0xffff) + (o1 >>> 16) + (e2 >>> 16);
+      const rb = e0 + o2;
+      const rest = (rb & 0xffff) + (rb >>> 16) + (o0 >>> 16) + (e1 >>> 16) + (o1 & 0xffff) + (e2 & 0xffff);
+      // 16 pixels x weights 1 + 2 + 1: divide by 64, rounding.
+      out[o] = (rest + 2 * g + 32) >> 6;
+    }
+  }
+}
+
+/** Block sums, one byte at a time (any factor, any alignment), added to `out` (zeros). */
+function blockSumsBytes(image: RgbImage, f: number, w: number, h: number, out: Uint32Array): void {
   const d = image.data;
   const stride = image.width * 3;
-  const out = new Uint32Array(w * h * 3);
   for (let by = 0; by < h; by++) {
     for (let dy = 0; dy < f; dy++) {
       let j = (by * f + dy) * stride;
@@ -124,47 +175,58 @@ function blockSumsBytes(image: RgbImage, f: number, w: number, h: number): Uint3
       }
     }
   }
-  return out;
 }
 
-// Settle detection and location both need a frame's block sums, and the empty-platform reference's
-// never change: computed once per image object (images are not modified once captured).
+// The empty-platform reference's block sums never change: computed once per image object (images
+// are not modified once captured).
 const blockSumsCache = new WeakMap<RgbImage, BlockSums>();
 
 /**
  * Sums of R, G, B over `factor`x`factor` blocks (the image's right and bottom
- * remainders are dropped). Remembered per image object, so callers sharing a
- * frame share the work.
+ * remainders are dropped). Remembered per image object, so callers sharing an
+ * image share the work. With `into` (of the right length: 3 values per block)
+ * they are written there instead and not remembered: for frames seen once, so
+ * that no array is made per frame.
  */
-export function blockSums(image: RgbImage, factor: number): BlockSums {
+export function blockSums(image: RgbImage, factor: number, into?: Uint32Array): BlockSums {
   const f = Math.max(1, Math.floor(factor));
   const cached = blockSumsCache.get(image);
   if (cached && cached.factor === f) return cached;
   const w = Math.floor(image.width / f);
   const h = Math.floor(image.height / f);
-  // Four bytes at a time needs whole words per pixel row and an aligned buffer.
-  const words = f === 4 && LITTLE_ENDIAN && image.width % 4 === 0 && image.data.byteOffset % 4 === 0;
-  const gray = new Uint8Array(w * h);
-  let data: Uint32Array;
-  if (words) data = blockSums4Words(image, w, h, gray);
+  const reuse = into !== undefined && into.length === w * h * 3;
+  const out = reuse ? into : new Uint32Array(w * h * 3);
+  if (wordReadable(image, f)) blockSums4Words(image, w, h, out);
   else {
-    data = blockSumsBytes(image, f, w, h);
-    const div = f * f * 4;
-    for (let i = 0, o = 0; i < w * h; i++, o += 3) gray[i] = Math.round(((data[o] as number) + 2 * (data[o + 1] as number) + (data[o + 2] as number)) / div);
+    if (reuse) out.fill(0);
+    blockSumsBytes(image, f, w, h, out);
   }
-  const sums: BlockSums = { width: w, height: h, factor: f, data, gray };
-  blockSumsCache.set(image, sums);
+  const sums: BlockSums = { width: w, height: h, factor: f, data: out };
+  if (!reuse) blockSumsCache.set(image, sums);
   return sums;
 }
 
 /**
  * Grey image downscaled by an integer factor with box averaging (averaging, not
  * subsampling, so sensor noise shrinks by the factor and does not look like motion).
+ * Grey is (R + 2G + B) / 4: averaging all three channels keeps sensor noise below
+ * the motion threshold. Written into `into` when it has the right length (callers
+ * that reuse a buffer per frame), else into a new array.
  */
-export function downscaleToGray(image: RgbImage, factor: number): GrayImage {
-  // r + 2g + b: averaging all three channels keeps sensor noise below the motion threshold.
-  const sums = blockSums(image, factor);
-  return { width: sums.width, height: sums.height, data: sums.gray };
+export function downscaleToGray(image: RgbImage, factor: number, into?: Uint8Array): GrayImage {
+  const f = Math.max(1, Math.floor(factor));
+  const w = Math.floor(image.width / f);
+  const h = Math.floor(image.height / f);
+  const gray = into !== undefined && into.length === w * h ? into : new Uint8Array(w * h);
+  if (wordReadable(image, f)) gray4Words(image, w, h, gray);
+  else {
+    // Other factors and layouts: colour sums, then weighed (the same rounding as the word path).
+    const data = new Uint32Array(w * h * 3);
+    blockSumsBytes(image, f, w, h, data);
+    const div = f * f * 4;
+    for (let i = 0, o = 0; i < w * h; i++, o += 3) gray[i] = Math.round(((data[o] as number) + 2 * (data[o + 1] as number) + (data[o + 2] as number)) / div);
+  }
+  return { width: w, height: h, data: gray };
 }
 
 /** Clamps a rectangle to the image bounds (integer pixel edges). */

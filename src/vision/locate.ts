@@ -67,14 +67,20 @@ export interface LocateResult {
   readonly extra: readonly LocatedDie[];
 }
 
+/** The frame's block sums, reused from call to call (only `foregroundMask` reads them, before it returns). */
+let frameSums = new Uint32Array(0);
+
 /** The foreground mask at the locator's resolution: changed pixels that are not shadow. */
 export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Omit<LocateOptions, 'expectedDieArea'>): { mask: Uint8Array; width: number; height: number } {
   if (frame.width !== reference.width || frame.height !== reference.height) {
     throw new RangeError(`The frame is ${frame.width}x${frame.height} but the empty-platform reference is ${reference.width}x${reference.height}.`);
   }
-  // Block sums are shared with settle detection (same frame) and computed once for the reference.
-  const fs = blockSums(frame, options.downscale);
-  const rs = blockSums(reference, options.downscale);
+  // The reference's block sums are made once; the frame's go into a buffer reused from frame to frame.
+  const f0 = Math.max(1, Math.floor(options.downscale));
+  const size = Math.floor(frame.width / f0) * Math.floor(frame.height / f0) * 3;
+  if (frameSums.length !== size) frameSums = new Uint32Array(size);
+  const fs = blockSums(frame, f0, frameSums);
+  const rs = blockSums(reference, f0);
   const { width: w, height: h, factor: f } = fs;
   const mask = new Uint8Array(w * h);
   const a = fs.data;
@@ -90,13 +96,16 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
     const rr = b[o] as number;
     const rg = b[o + 1] as number;
     const rb = b[o + 2] as number;
-    const d = Math.max(Math.abs(fr - rr), Math.abs(fg - rg), Math.abs(fb - rb));
-    if (d <= thr) continue;
+    // Most blocks are unchanged platform: compare each channel with the threshold, no Math calls.
+    const dr = fr - rr;
+    const dg = fg - rg;
+    const db = fb - rb;
+    if (dr <= thr && dr >= -thr && dg <= thr && dg >= -thr && db <= thr && db >= -thr) continue;
     const kr = fr / (rr + n);
     const kg = fg / (rg + n);
     const kb = fb / (rb + n);
-    const kmin = Math.min(kr, kg, kb);
-    const kmax = Math.max(kr, kg, kb);
+    const kmin = kr < kg ? (kr < kb ? kr : kb) : kg < kb ? kg : kb;
+    const kmax = kr > kg ? (kr > kb ? kr : kb) : kg > kb ? kg : kb;
     // Shadow: the platform's own colour, uniformly darker.
     if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) continue;
     mask[i] = 1;

@@ -1,7 +1,8 @@
 /**
  * Settle detection: the dice are at rest once K consecutive frames differ from
  * their predecessor by no more than sensor noise. Works on a small grey image
- * (box-averaged, so noise shrinks and the check costs well under a millisecond).
+ * (box-averaged over every pixel, so noise shrinks), made in one pass over the
+ * frame into buffers reused from frame to frame.
  */
 import { downscaleToGray } from './image.js';
 import type { GrayImage, RgbImage } from './image.js';
@@ -61,6 +62,8 @@ export class SettleDetector {
   private runStartIndex = 0;
   private runStartTimestamp = 0;
   private lastTimestamp = 0;
+  /** Two grey buffers, alternately the current and the previous frame's (no allocation per frame). */
+  private readonly buffers: [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)];
 
   constructor(readonly options: SettleOptions = defaultSettleOptions) {}
 
@@ -72,7 +75,12 @@ export class SettleDetector {
 
   /** Feeds the next frame; returns whether the dice have settled as of this frame. */
   push(frame: RgbImage, timestampMs: number): SettleState {
-    return this.pushGray(downscaleToGray(frame, this.options.downscale), timestampMs);
+    // Into whichever buffer does not hold the previous frame.
+    const slot = this.previous?.data === this.buffers[0] ? 1 : 0;
+    const f = Math.max(1, Math.floor(this.options.downscale));
+    const n = Math.floor(frame.width / f) * Math.floor(frame.height / f);
+    if (this.buffers[slot].length !== n) this.buffers[slot] = new Uint8Array(n);
+    return this.pushGray(downscaleToGray(frame, f, this.buffers[slot]), timestampMs);
   }
 
   /** As `push`, for a frame already downscaled to grey (callers that share the small image). */

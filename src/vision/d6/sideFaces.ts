@@ -77,74 +77,98 @@ export interface SurroundingsVerdict {
 const CLIPPED = 250;
 
 /**
- * Two-coefficient colour fits, run per cell, so they allocate nothing: the
- * inputs are written into these vectors, the coefficients of the best fit are
- * left in `fit.a` and `fit.b`.
+ * A two-coefficient colour fit, run per cell, so it allocates nothing: the
+ * caller writes the inputs into the fields, `fitTwo` leaves the coefficients of
+ * the best fit in `a` and `b` (plain number fields, not arrays: this runs for
+ * thousands of cells per die). Fields start as NaN so the engine holds them as
+ * fractional numbers from the first (starting at 0 it would recompile on the first fraction).
  */
-const fit = {
+class ColourFit {
   /** The change to explain (frame minus reference), or the frame colour itself. */
-  d: new Float64Array(3),
+  d0 = Number.NaN;
+  d1 = Number.NaN;
+  d2 = Number.NaN;
   /** The frame colour (for clipping). */
-  f: new Float64Array(3),
-  u: new Float64Array(3),
-  v: new Float64Array(3),
-  a: 0,
-  b: 0,
-  best: 0,
-};
+  f0 = Number.NaN;
+  f1 = Number.NaN;
+  f2 = Number.NaN;
+  u0 = Number.NaN;
+  u1 = Number.NaN;
+  u2 = Number.NaN;
+  v0 = Number.NaN;
+  v1 = Number.NaN;
+  v2 = Number.NaN;
+  a = Number.NaN;
+  b = Number.NaN;
+  best = Number.NaN;
 
-function considerFit(a0: number, b0: number, aLo: number, aHi: number, bLo: number, bHi: number): void {
-  const a = a0 < aLo ? aLo : a0 > aHi ? aHi : a0;
-  const b = b0 < bLo ? bLo : b0 > bHi ? bHi : b0;
-  const { d, f, u, v } = fit;
-  let worst = 0;
-  for (let c = 0; c < 3; c++) {
-    const model = a * (u[c] as number) + b * (v[c] as number);
-    const miss = (f[c] as number) >= CLIPPED ? (d[c] as number) - model : Math.abs((d[c] as number) - model);
-    if (miss > worst) worst = miss;
+  private consider(a0: number, b0: number, aLo: number, aHi: number, bLo: number, bHi: number): void {
+    const a = a0 < aLo ? aLo : a0 > aHi ? aHi : a0;
+    const b = b0 < bLo ? bLo : b0 > bHi ? bHi : b0;
+    let worst = 0;
+    const model0 = a * this.u0 + b * this.v0;
+    const miss0 = this.f0 >= CLIPPED ? this.d0 - model0 : Math.abs(this.d0 - model0);
+    if (miss0 > worst) worst = miss0;
+    const model1 = a * this.u1 + b * this.v1;
+    const miss1 = this.f1 >= CLIPPED ? this.d1 - model1 : Math.abs(this.d1 - model1);
+    if (miss1 > worst) worst = miss1;
+    const model2 = a * this.u2 + b * this.v2;
+    const miss2 = this.f2 >= CLIPPED ? this.d2 - model2 : Math.abs(this.d2 - model2);
+    if (miss2 > worst) worst = miss2;
+    if (worst < this.best) {
+      this.best = worst;
+      this.a = a;
+      this.b = b;
+    }
   }
-  if (worst < fit.best) {
-    fit.best = worst;
-    fit.a = a;
-    fit.b = b;
+
+  /**
+   * How far (max over R, G, B) `d` lies from the nearest `a·u + b·v` with a and
+   * b in their ranges: the least-squares point, then the ranges' edges (one
+   * coefficient at a bound, the other fitted).
+   */
+  fitTwo(aLo: number, aHi: number, bLo: number, bHi: number): number {
+    const { d0, d1, d2, u0, u1, u2, v0, v1, v2 } = this;
+    const uu = u0 * u0 + u1 * u1 + u2 * u2;
+    const vv = v0 * v0 + v1 * v1 + v2 * v2;
+    const uv = u0 * v0 + u1 * v1 + u2 * v2;
+    const ud = u0 * d0 + u1 * d1 + u2 * d2;
+    const vd = v0 * d0 + v1 * d1 + v2 * d2;
+    this.best = Number.POSITIVE_INFINITY;
+    const det = uu * vv - uv * uv;
+    if (det > 1e-6 * uu * vv) this.consider((ud * vv - vd * uv) / det, (vd * uu - ud * uv) / det, aLo, aHi, bLo, bHi);
+    if (vv > 0) {
+      this.consider(aLo, (vd - aLo * uv) / vv, aLo, aHi, bLo, bHi);
+      this.consider(aHi, (vd - aHi * uv) / vv, aLo, aHi, bLo, bHi);
+    }
+    if (uu > 0) {
+      this.consider((ud - bLo * uv) / uu, bLo, aLo, aHi, bLo, bHi);
+      this.consider((ud - bHi * uv) / uu, bHi, aLo, aHi, bLo, bHi);
+    }
+    if (this.best === Number.POSITIVE_INFINITY) this.consider(0, 0, aLo, aHi, bLo, bHi);
+    return this.best;
   }
+}
+
+const fit = new ColourFit();
+
+/**
+ * Whether frame channel value `f` lies more than `reach` from every `a·c + b` with
+ * a in [aLo, aHi] and b in [0, bHi] (c >= 0), counting only a model too dark when
+ * the channel may be clipped, as `ColourFit` does: then no colour fit in those
+ * ranges comes within `reach`.
+ */
+function outOfColourReach(f: number, c: number, aLo: number, aHi: number, bHi: number, reach: number): boolean {
+  if (f - aHi * c - bHi > reach) return true;
+  return f < CLIPPED && f - aLo * c < -reach;
 }
 
 /**
- * How far (max over R, G, B) `fit.d` lies from the nearest `a·u + b·v` with a and
- * b in their ranges: the least-squares point, then the ranges' edges (one
- * coefficient at a bound, the other fitted).
+ * Scratch for one die's window (cell sums, their changes), reused from die to die and grown for a
+ * larger window: judgeSurroundings reads them only before it returns, and they never leave this module.
  */
-function fitTwo(aLo: number, aHi: number, bLo: number, bHi: number): number {
-  const { d, u, v } = fit;
-  const u0 = u[0] as number;
-  const u1 = u[1] as number;
-  const u2 = u[2] as number;
-  const v0 = v[0] as number;
-  const v1 = v[1] as number;
-  const v2 = v[2] as number;
-  const d0 = d[0] as number;
-  const d1 = d[1] as number;
-  const d2 = d[2] as number;
-  const uu = u0 * u0 + u1 * u1 + u2 * u2;
-  const vv = v0 * v0 + v1 * v1 + v2 * v2;
-  const uv = u0 * v0 + u1 * v1 + u2 * v2;
-  const ud = u0 * d0 + u1 * d1 + u2 * d2;
-  const vd = v0 * d0 + v1 * d1 + v2 * d2;
-  fit.best = Number.POSITIVE_INFINITY;
-  const det = uu * vv - uv * uv;
-  if (det > 1e-6 * uu * vv) considerFit((ud * vv - vd * uv) / det, (vd * uu - ud * uv) / det, aLo, aHi, bLo, bHi);
-  if (vv > 0) {
-    considerFit(aLo, (vd - aLo * uv) / vv, aLo, aHi, bLo, bHi);
-    considerFit(aHi, (vd - aHi * uv) / vv, aLo, aHi, bLo, bHi);
-  }
-  if (uu > 0) {
-    considerFit((ud - bLo * uv) / uu, bLo, aLo, aHi, bLo, bHi);
-    considerFit((ud - bHi * uv) / uu, bHi, aLo, aHi, bLo, bHi);
-  }
-  if (fit.best === Number.POSITIVE_INFINITY) considerFit(0, 0, aLo, aHi, bLo, bHi);
-  return fit.best;
-}
+let scratchSums = new Int32Array(0);
+let scratchDiffs = new Int32Array(0);
 
 /**
  * Per 2x2 px cell of a window: summed R, G, B of the frame, then of the empty
@@ -155,16 +179,20 @@ function cellSums(frame: RgbImage, reference: RgbImage, x0: number, y0: number, 
   const a = frame.data;
   const b = reference.data;
   const stride = frame.width * 3;
-  const sums = new Int32Array(w * h * 6);
+  // Every value is written below: the scratch needs no clearing.
+  if (scratchSums.length < w * h * 6) scratchSums = new Int32Array(w * h * 6);
+  const sums = scratchSums;
   for (let cy = 0; cy < h; cy++) {
     let j = (y0 + 2 * cy) * stride + x0 * 3;
     let o = cy * w * 6;
     for (let cx = 0; cx < w; cx++, j += 6, o += 6) {
       const k = j + stride;
-      for (let c = 0; c < 3; c++) {
-        sums[o + c] = (a[j + c] as number) + (a[j + 3 + c] as number) + (a[k + c] as number) + (a[k + 3 + c] as number);
-        sums[o + 3 + c] = (b[j + c] as number) + (b[j + 3 + c] as number) + (b[k + c] as number) + (b[k + 3 + c] as number);
-      }
+      sums[o] = (a[j] as number) + (a[j + 3] as number) + (a[k] as number) + (a[k + 3] as number);
+      sums[o + 1] = (a[j + 1] as number) + (a[j + 4] as number) + (a[k + 1] as number) + (a[k + 4] as number);
+      sums[o + 2] = (a[j + 2] as number) + (a[j + 5] as number) + (a[k + 2] as number) + (a[k + 5] as number);
+      sums[o + 3] = (b[j] as number) + (b[j + 3] as number) + (b[k] as number) + (b[k + 3] as number);
+      sums[o + 4] = (b[j + 1] as number) + (b[j + 4] as number) + (b[k + 1] as number) + (b[k + 4] as number);
+      sums[o + 5] = (b[j + 2] as number) + (b[j + 5] as number) + (b[k + 2] as number) + (b[k + 5] as number);
     }
   }
   return sums;
@@ -225,23 +253,31 @@ function filledConvex(labels: Int32Array, label: number, w: number, h: number): 
   return out;
 }
 
-/** Grows a mask by `cells` in every direction (square neighbourhood), row pass then column pass. */
+/**
+ * Grows a mask by `cells` in every direction (square neighbourhood), row pass then column pass.
+ * Each pass sweeps once, carrying the last set cell seen `cells` ahead: a cell is set when that
+ * one lies within `cells` behind it.
+ */
 function dilate(mask: Uint8Array, w: number, h: number, cells: number): Uint8Array {
   if (cells <= 0) return mask;
   const rows = new Uint8Array(w * h);
   for (let cy = 0; cy < h; cy++) {
     const o = cy * w;
+    let last = -cells - 1;
+    for (let x = 0; x < cells && x < w; x++) if (mask[o + x]) last = x;
     for (let cx = 0; cx < w; cx++) {
-      if (!mask[o + cx]) continue;
-      rows.fill(1, o + Math.max(0, cx - cells), o + Math.min(w, cx + cells + 1));
+      const ahead = cx + cells;
+      if (ahead < w && mask[o + ahead]) last = ahead;
+      if (last >= cx - cells) rows[o + cx] = 1;
     }
   }
   const out = new Uint8Array(w * h);
-  for (let cx = 0; cx < w; cx++) {
-    for (let cy = 0; cy < h; cy++) {
-      if (!rows[cy * w + cx]) continue;
-      for (let y = Math.max(0, cy - cells); y <= Math.min(h - 1, cy + cells); y++) out[y * w + cx] = 1;
-    }
+  const lastInColumn = new Int32Array(w).fill(-cells - 1);
+  for (let y = 0; y < cells && y < h; y++) for (let cx = 0; cx < w; cx++) if (rows[y * w + cx]) lastInColumn[cx] = y;
+  for (let cy = 0; cy < h; cy++) {
+    const ahead = cy + cells;
+    if (ahead < h) for (let cx = 0, o = ahead * w; cx < w; cx++, o++) if (rows[o]) lastInColumn[cx] = ahead;
+    for (let cx = 0, o = cy * w; cx < w; cx++, o++) if ((lastInColumn[cx] as number) >= cy - cells) out[o] = 1;
   }
   return out;
 }
@@ -296,8 +332,13 @@ export function judgeSurroundings(frame: RgbImage, reference: RgbImage, die: Loc
   // The silhouette on 4x4 px blocks: noise averages down, so a side face as grey as the platform stays out of it.
   const silhouette = new Uint8Array(n);
   const block = new Int32Array(6);
-  const diffs = new Int32Array(n * 3);
-  for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) diffs[i * 3 + c] = (sums[i * 6 + c] as number) - (sums[i * 6 + 3 + c] as number);
+  if (scratchDiffs.length < n * 3) scratchDiffs = new Int32Array(n * 3);
+  const diffs = scratchDiffs;
+  for (let i = 0, o = 0, q = 0; i < n; i++, o += 6, q += 3) {
+    diffs[q] = (sums[o] as number) - (sums[o + 3] as number);
+    diffs[q + 1] = (sums[o + 1] as number) - (sums[o + 4] as number);
+    diffs[q + 2] = (sums[o + 2] as number) - (sums[o + 5] as number);
+  }
   const silLimit = options.silhouetteThreshold * 16;
   for (let cy = 0; cy + 1 < h; cy++) {
     for (let cx = 0; cx + 1 < w; cx++) {
@@ -332,13 +373,20 @@ export function judgeSurroundings(frame: RgbImage, reference: RgbImage, die: Loc
   const changeTol = Math.max(options.faceTolerance, options.faceRelativeTolerance * Math.max(Math.abs(m0), Math.abs(m1), Math.abs(m2)));
   const colourTol = Math.max(options.faceTolerance, options.faceRelativeTolerance * Math.max(c0, c1, c2));
   const [gainLo, gainHi] = options.faceGain;
+  // The colour fit's tolerance plus a margin far above rounding error (values are at most a few hundred).
+  const colourReach = colourTol + 1e-6;
   const mm = m0 * m0 + m1 * m1 + m2 * m2;
   const faceMask = new Uint8Array(n);
   // The top face lies within its half-diagonal of the centre; farther cells need no test.
   const faceR2 = (options.dieSizePx * 0.42) ** 2;
+  // Squared offsets from the centre per column and per row: rows beyond the radius are skipped whole.
+  const colD2 = new Float64Array(w);
+  for (let cx = 0; cx < w; cx++) colD2[cx] = (cx + 0.5 - ccx) ** 2;
   for (let cy = 0; cy < h; cy++) {
+    const rowD2 = (cy + 0.5 - ccy) ** 2;
+    if (rowD2 > faceR2) continue;
     for (let cx = 0; cx < w; cx++) {
-      if ((cx + 0.5 - ccx) ** 2 + (cy + 0.5 - ccy) ** 2 > faceR2) continue;
+      if ((colD2[cx] as number) + rowD2 > faceR2) continue;
       const o = (cy * w + cx) * 6;
       const f0 = (sums[o] as number) / 4;
       const f1 = (sums[o + 1] as number) / 4;
@@ -349,20 +397,27 @@ export function judgeSurroundings(frame: RgbImage, reference: RgbImage, die: Loc
       // Changed like the centre up to a gain: one coefficient, in closed form (most cells end here).
       const k0 = mm > 0 ? (d0 * m0 + d1 * m1 + d2 * m2) / mm : 1;
       const k = k0 < gainLo ? gainLo : k0 > gainHi ? gainHi : k0;
-      const miss = (fc: number, dc: number, mc: number): number => (fc >= CLIPPED ? dc - k * mc : Math.abs(dc - k * mc));
-      if (Math.max(miss(f0, d0, m0), miss(f1, d1, m1), miss(f2, d2, m2)) <= changeTol) {
+      const miss0 = f0 >= CLIPPED ? d0 - k * m0 : Math.abs(d0 - k * m0);
+      const miss1 = f1 >= CLIPPED ? d1 - k * m1 : Math.abs(d1 - k * m1);
+      const miss2 = f2 >= CLIPPED ? d2 - k * m2 : Math.abs(d2 - k * m2);
+      if (Math.max(miss0, miss1, miss2) <= changeTol) {
         faceMask[cy * w + cx] = 1;
         continue;
       }
-      fit.f[0] = f0;
-      fit.f[1] = f1;
-      fit.f[2] = f2;
-      fit.d.set(fit.f);
-      fit.u[0] = c0;
-      fit.u[1] = c1;
-      fit.u[2] = c2;
-      fit.v.fill(1);
-      if (fitTwo(gainLo, gainHi, 0, options.glare) <= colourTol) faceMask[cy * w + cx] = 1;
+      // Coloured like the centre up to a gain plus glare? Most cells here are platform: a channel
+      // that no gain and glare in range bring within the tolerance already settles it, and the fit
+      // (which only ever tries gains and glares in range) could only miss by more.
+      if (outOfColourReach(f0, c0, gainLo, gainHi, options.glare, colourReach) || outOfColourReach(f1, c1, gainLo, gainHi, options.glare, colourReach) || outOfColourReach(f2, c2, gainLo, gainHi, options.glare, colourReach)) {
+        continue;
+      }
+      fit.f0 = fit.d0 = f0;
+      fit.f1 = fit.d1 = f1;
+      fit.f2 = fit.d2 = f2;
+      fit.u0 = c0;
+      fit.u1 = c1;
+      fit.u2 = c2;
+      fit.v0 = fit.v1 = fit.v2 = 1;
+      if (fit.fitTwo(gainLo, gainHi, 0, options.glare) <= colourTol) faceMask[cy * w + cx] = 1;
     }
   }
   const faceCc = connectedComponents(faceMask, w, h, 8);
@@ -383,25 +438,39 @@ export function judgeSurroundings(frame: RgbImage, reference: RgbImage, die: Loc
   // shadow is soft: a shaded cell much darker than the cells two steps away (the die's own cells
   // left out) is a spot, such as a side face's faded pip.
   const r2 = (reach / 2) ** 2;
+  // The limits as locals: read once, not in the loop's rarely taken branches (where the engine
+  // dropped its optimised code on meeting another options object).
+  const { markThreshold, blendTolerance, deepShade, spotContrast } = options;
+  const markLimit = markThreshold * 4;
   let markedCells = 0;
   for (let cy = 0; cy < h; cy++) {
+    const rowD2 = (cy + 0.5 - ccy) ** 2;
     for (let cx = 0; cx < w; cx++) {
       const i = cy * w + cx;
-      if (skip[i] || (cx + 0.5 - ccx) ** 2 + (cy + 0.5 - ccy) ** 2 > r2) continue;
-      const markLimit = options.markThreshold * 4;
+      if (skip[i] || (colD2[cx] as number) + rowD2 > r2) continue;
       if (Math.abs(diffs[i * 3] as number) <= markLimit && Math.abs(diffs[i * 3 + 1] as number) <= markLimit && Math.abs(diffs[i * 3 + 2] as number) <= markLimit) continue;
       const o = i * 6;
-      if (changeOf(sums, o, 4, minBlend) <= options.markThreshold) continue;
-      for (let c = 0; c < 3; c++) {
-        fit.f[c] = (sums[o + c] as number) / 4;
-        fit.d[c] = ((sums[o + c] as number) - (sums[o + 3 + c] as number)) / 4;
-        fit.v[c] = -(sums[o + 3 + c] as number) / 4;
-      }
-      fit.u[0] = m0;
-      fit.u[1] = m1;
-      fit.u[2] = m2;
-      const residual = fitTwo(0, 1.3, 0, 1 - minBlend);
-      if (residual <= options.blendTolerance && (fit.b <= options.deepShade || shadeContrast(sums, skip, w, h, cx, cy) <= options.spotContrast)) continue;
+      if (changeOf(sums, o, 4, minBlend) <= markThreshold) continue;
+      const s0 = sums[o] as number;
+      const s1 = sums[o + 1] as number;
+      const s2 = sums[o + 2] as number;
+      const t0 = sums[o + 3] as number;
+      const t1 = sums[o + 4] as number;
+      const t2 = sums[o + 5] as number;
+      fit.f0 = s0 / 4;
+      fit.f1 = s1 / 4;
+      fit.f2 = s2 / 4;
+      fit.d0 = (s0 - t0) / 4;
+      fit.d1 = (s1 - t1) / 4;
+      fit.d2 = (s2 - t2) / 4;
+      fit.v0 = -t0 / 4;
+      fit.v1 = -t1 / 4;
+      fit.v2 = -t2 / 4;
+      fit.u0 = m0;
+      fit.u1 = m1;
+      fit.u2 = m2;
+      const residual = fit.fitTwo(0, 1.3, 0, 1 - minBlend);
+      if (residual <= blendTolerance && (fit.b <= deepShade || shadeContrast(sums, skip, w, h, cx, cy) <= spotContrast)) continue;
       markedCells++;
     }
   }
