@@ -96,11 +96,11 @@ export async function runSessionBench(): Promise<void> {
     const fixed = await benchSession(dir, 'fixed', 200, 'rest', { mode: 'fixed', waitMs: 2000 });
     report('Session: host time per throw, 4 dice, rig and camera excluded', [
       ...hostRows('rest frame only', rest),
-      ...hostRows('every frame (settle detector on each)', all),
+      ...hostRows('every frame (as a real camera)', all),
       [
-        'frames fed to the settle detector',
+        'frames from the camera per throw',
         '',
-        `rest mode ${defaultSettleOptions.stillFrames + 1} a throw (one rendered), every frame ~${fmt(median(all.result.settleMs) / (1000 / 30) + defaultSettleOptions.stillFrames + 1, 0)} a throw`,
+        `rest mode ${defaultSettleOptions.stillFrames + 1} (one rendered); every frame ~${fmt(median(all.result.settleMs) / (1000 / 30) + defaultSettleOptions.stillFrames + 1, 0)}, of which the settle detector drops those right after strong motion`,
       ],
     ]);
     const d = rollsPerHour(rest);

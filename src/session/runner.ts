@@ -23,8 +23,8 @@ import type { MonitorDecision } from '../stats/sequential.js';
 import { describeVerdict, formatCount, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollInput } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
-import { downscaleToGray, type GrayImage, type RgbImage } from '../vision/image.js';
 import type { FrameReading } from '../vision/pipeline.js';
+import type { RgbImage } from '../vision/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
 import { DieTrack } from './dieTrack.js';
 import type { DieStatus, RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
@@ -323,16 +323,15 @@ export class SessionRunner {
     }
     this.detector.reset();
     let first: number | undefined;
-    // A camera that hands out the very same image again (the simulator's rest frames) needs it shrunk once.
-    let last: { image: RgbImage; small: GrayImage } | undefined;
     for await (const frame of frames) {
-      const t0 = this.tick();
       first ??= frame.timestampMs;
-      const small = last?.image === frame.image ? last.small : downscaleToGray(frame.image, this.detector.options.downscale);
-      last = { image: frame.image, small };
-      const state = this.detector.pushGray(small, frame.timestampMs);
-      this.tock(t0, 'settle');
-      if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
+      // Frames right after strong motion are dropped unexamined (the detector says which).
+      if (this.detector.wantsFrame()) {
+        const t0 = this.tick();
+        const state = this.detector.push(frame.image, frame.timestampMs);
+        this.tock(t0, 'settle');
+        if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
+      }
       if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
     }
     return { reason: 'the camera stopped before the dice were still' };

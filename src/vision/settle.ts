@@ -16,6 +16,13 @@ export interface SettleOptions {
   readonly maxChangedPixels: number;
   /** Consecutive still frames needed to declare the dice settled. */
   readonly stillFrames: number;
+  /**
+   * Frames a caller may drop after a frame with this much motion, as [changed pixels, frames] pairs,
+   * largest first (see `wantsFrame`). Dropping never makes the detector declare rest early (a still
+   * run is still K still differences in a row, and a difference across dropped frames shows any
+   * motion in between); it can notice rest at most that many frames late.
+   */
+  readonly skipWhileMoving: readonly (readonly [changedPixels: number, frames: number])[];
 }
 
 export const defaultSettleOptions: SettleOptions = {
@@ -23,6 +30,12 @@ export const defaultSettleOptions: SettleOptions = {
   pixelThreshold: 10,
   maxChangedPixels: 2,
   stillFrames: 3,
+  // Dice tumbling in the simulator change 1,000-4,000 of the 57,600 small pixels a frame at first,
+  // and 100-1,000 as they slow down; at rest, none.
+  skipWhileMoving: [
+    [1000, 2],
+    [100, 1],
+  ],
 };
 
 export interface SettleState {
@@ -62,6 +75,10 @@ export class SettleDetector {
   private runStartIndex = 0;
   private runStartTimestamp = 0;
   private lastTimestamp = 0;
+  /** Frames the caller may still drop (see `wantsFrame`). */
+  private skip = 0;
+  /** The last frame pushed: the same image pushed again (a camera repeating its rest frame) is not shrunk again. */
+  private lastFrame: RgbImage | undefined;
   /** Two grey buffers, alternately the current and the previous frame's (no allocation per frame). */
   private readonly buffers: [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)];
 
@@ -69,22 +86,43 @@ export class SettleDetector {
 
   reset(): void {
     this.previous = undefined;
+    this.lastFrame = undefined;
     this.index = -1;
     this.run = 0;
+    this.skip = 0;
+  }
+
+  /**
+   * Whether the next frame is worth pushing. After a frame with strong motion the dice cannot be
+   * judged at rest for a few frames anyway: a caller may drop those frames unexamined (this call
+   * counts them down), saving the work of shrinking them.
+   */
+  wantsFrame(): boolean {
+    if (this.skip === 0) return true;
+    this.skip--;
+    return false;
   }
 
   /** Feeds the next frame; returns whether the dice have settled as of this frame. */
   push(frame: RgbImage, timestampMs: number): SettleState {
+    // Images are not modified once captured: the same one again shrinks to the same grey.
+    if (frame === this.lastFrame && this.previous !== undefined) return this.compare(this.previous, timestampMs);
+    this.lastFrame = frame;
     // Into whichever buffer does not hold the previous frame.
     const slot = this.previous?.data === this.buffers[0] ? 1 : 0;
     const f = Math.max(1, Math.floor(this.options.downscale));
     const n = Math.floor(frame.width / f) * Math.floor(frame.height / f);
     if (this.buffers[slot].length !== n) this.buffers[slot] = new Uint8Array(n);
-    return this.pushGray(downscaleToGray(frame, f, this.buffers[slot]), timestampMs);
+    return this.compare(downscaleToGray(frame, f, this.buffers[slot]), timestampMs);
   }
 
   /** As `push`, for a frame already downscaled to grey (callers that share the small image). */
   pushGray(small: GrayImage, timestampMs: number): SettleState {
+    this.lastFrame = undefined;
+    return this.compare(small, timestampMs);
+  }
+
+  private compare(small: GrayImage, timestampMs: number): SettleState {
     this.index++;
     const prev = this.previous;
     this.previous = small;
@@ -97,6 +135,7 @@ export class SettleDetector {
     }
     const changed = countChangedPixels(prev, small, this.options.pixelThreshold);
     const still = changed < this.options.maxChangedPixels;
+    this.skip = this.options.skipWhileMoving.find(([atLeast]) => changed >= atLeast)?.[1] ?? 0;
     if (still) {
       if (this.run === 0) {
         // The rest pose is the frame before the first still difference.
