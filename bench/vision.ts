@@ -66,7 +66,7 @@ export async function runVisionBench(): Promise<void> {
   console.log(figure('whole pipeline (settle check, location, cocked checks, reading 4 dice) on 1280x720', wholeMs, 15));
 
   // Accuracy and cocked dice on the held-out lighting preset.
-  const tally = { flat: 0, correct: 0, wrong: 0, declined: 0, cocked: 0, cockedFlagged: 0, cockedDeclined: 0, cockedRead: 0, arrows: 0, arrowWorst: 0 };
+  const tally = { flat: 0, correct: 0, wrong: 0, declined: 0, cocked: 0, cockedFlagged: 0, cockedDeclined: 0, cockedRead: 0, arrows: 0, arrowsWithheld: 0, arrowWorst: 0 };
   for (let s = 0; s < 8; s++) {
     const c = new SimulatedCamera({ seed: 77_000 + s, lighting: 'evening', channels: 6, dieSizePx: size, cockedRate: 0.3 });
     const ref = c.emptyPlatform();
@@ -87,7 +87,8 @@ export async function runVisionBench(): Promise<void> {
         else if (r.symbol === die.face) {
           tally.correct++;
           const arrow = readArrow(r);
-          if (arrow && die.arrowDeg !== undefined) {
+          if (!arrow) tally.arrowsWithheld++;
+          else if (die.arrowDeg !== undefined) {
             tally.arrows++;
             tally.arrowWorst = Math.max(tally.arrowWorst, Math.min(...arrow.candidatesDeg.map((a) => angleBetween(a, die.arrowDeg as number))));
           }
@@ -99,7 +100,9 @@ export async function runVisionBench(): Promise<void> {
   console.log(
     `vision: simulated D6, held-out lighting: ${tally.cocked} cocked dice, ${tally.cockedFlagged} called cocked, ${tally.cockedDeclined} declined, ${tally.cockedRead} read as a face`,
   );
-  console.log(`vision: direction die: true arrow among the candidates of ${tally.arrows} read dice, worst error ${tally.arrowWorst.toFixed(2)} degrees`);
+  console.log(
+    `vision: direction die: true arrow among the candidates of ${tally.arrows} read dice, worst error ${tally.arrowWorst.toFixed(2)} degrees; arrow withheld (a 1 with a bent outline) for ${tally.arrowsWithheld}`,
+  );
 
   try {
     const folder = await readLabelledFolder(PHOTOS);

@@ -324,6 +324,32 @@ function fourthMoment(outside: Uint8Array, w: number, h: number, fx: number, fy:
   return { re, im };
 }
 
+/**
+ * How well the face's mask matches a square of the same area turned by `turnDeg` about its centre:
+ * intersection over union (1 for a clean square face). A face that merges with a background of its
+ * colour, or is cut by the crop, bends its outline, and the turn read from that outline with it.
+ */
+function squareFit(outside: Uint8Array, w: number, h: number, cx: number, cy: number, area: number, turnDeg: number): number {
+  const half = Math.sqrt(area) / 2;
+  const c = Math.cos((turnDeg * Math.PI) / 180);
+  const s = Math.sin((turnDeg * Math.PI) / 180);
+  let both = 0;
+  let either = 0;
+  for (let y = 0, i = 0; y < h; y++) {
+    const dy = y - cy;
+    for (let x = 0; x < w; x++, i++) {
+      const dx = x - cx;
+      const u = dx * c + dy * s;
+      const v = dy * c - dx * s;
+      const inSquare = u <= half && u >= -half && v <= half && v >= -half;
+      const inFace = outside[i] === 0;
+      if (inSquare && inFace) both++;
+      if (inSquare || inFace) either++;
+    }
+  }
+  return either === 0 ? 0 : both / either;
+}
+
 /** Pip-counting D6 reader. */
 export class D6PipReader implements FaceReader {
   readonly classifierVersion = D6_PIP_CLASSIFIER_VERSION;
@@ -495,6 +521,8 @@ export class D6PipReader implements FaceReader {
     // The pattern's +u axis in the image, modulo the face's symmetry: from the pips when there are two or more, else from the outline.
     const symmetry = D6_PATTERN_SYMMETRY_DEG[String(count)] ?? 90;
     details.patternDeg = count === 1 ? outlineDeg : ((((rotation * 180) / Math.PI) % symmetry) + symmetry) % symmetry;
+    // The pattern's +u axis is parallel to the face's edges.
+    details.outlineFit = squareFit(outside, w, h, faceCenter.x, faceCenter.y, filled.area, outlineDeg);
     details.suspicious = suspicious;
 
     const fLayout = count === 1 ? clamp01(1 - (offCentre - 0.12) / 0.16) : clamp01(1 - error / pitch / o.layoutTolerance);

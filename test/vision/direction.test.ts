@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import { D6PipReader } from '../../src/vision/d6Pips.js';
-import { angleBetween, arrowFace, arrowFromPattern, directionCandidates, readArrow, standardD6Layout } from '../../src/vision/d6/direction.js';
+import { angleBetween, arrowFace, arrowFromPattern, directionCandidates, MIN_OUTLINE_FIT, readArrow, standardD6Layout } from '../../src/vision/d6/direction.js';
 import { D6_PATTERN_SYMMETRY_DEG } from '../../src/vision/d6/patterns.js';
 import { defaultLocateOptions } from '../../src/vision/locate.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
@@ -36,35 +36,44 @@ describe('direction die: the seed rule', () => {
 });
 
 describe('direction die on the simulated camera', () => {
-  it('puts the true arrow among the candidates read from the top face, within 2 degrees, for every face', () => {
+  it('puts the true arrow among the candidates read from the top face within 2 degrees, and withholds only the odd arrow of a 1 with a bent outline', () => {
     const SIZE = 72;
     const options = { locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 }, cocked: defaultCockedLimits, dieSizePx: SIZE, cropScale: 1.5 };
     const reader = new D6PipReader();
     const worst: Record<string, number> = {};
     const seen: Record<string, number> = {};
-    // Held-out lighting: the pattern's turn is measured, not tuned.
-    for (let s = 0; s < 3; s++) {
-      const cam = new SimulatedCamera({ seed: 95_000 + s, lighting: 'evening', channels: 6, dieSizePx: SIZE });
+    const withheld: Record<string, number> = {};
+    // Held-out lighting (MIN_OUTLINE_FIT was set on the other presets). These are the bench's frames:
+    // before the outline check, one 1 among them was read 15 degrees off.
+    for (let s = 0; s < 8; s++) {
+      const cam = new SimulatedCamera({ seed: 77_000 + s, lighting: 'evening', channels: 6, dieSizePx: SIZE, cockedRate: 0.3 });
       const reference = cam.emptyPlatform();
-      for (let t = 0; t < 6; t++) {
+      for (let t = 0; t < 12; t++) {
         const { image, truth } = cam.still();
         const result = readFrame(image, reference, cam.layout.channels, reader, options);
         for (const die of truth.dice) {
           const read = result.readings.find((r) => r.channel === die.channel)?.read;
-          if (!read || read.status !== 'read' || read.symbol !== die.face) continue;
-          const arrow = readArrow(read);
-          expect(arrow).toBeDefined();
-          expect(arrow?.symmetryDeg).toBe(D6_PATTERN_SYMMETRY_DEG[die.face]);
-          const error = Math.min(...(arrow?.candidatesDeg ?? []).map((a) => angleBetween(a, die.arrowDeg as number)));
-          worst[die.face] = Math.max(worst[die.face] ?? 0, error);
+          if (die.cocked || !read || read.status !== 'read' || read.symbol !== die.face) continue;
           seen[die.face] = (seen[die.face] ?? 0) + 1;
+          const arrow = readArrow(read);
+          if (arrow === undefined) {
+            withheld[die.face] = (withheld[die.face] ?? 0) + 1;
+            expect(read.details?.['outlineFit']).toBeLessThan(MIN_OUTLINE_FIT);
+            continue;
+          }
+          expect(arrow.symmetryDeg).toBe(D6_PATTERN_SYMMETRY_DEG[die.face]);
+          const error = Math.min(...arrow.candidatesDeg.map((a) => angleBetween(a, die.arrowDeg as number)));
+          worst[die.face] = Math.max(worst[die.face] ?? 0, error);
         }
       }
     }
-    // On tuning lighting (studio, dim) the worst error was under 1 degree for every face when written.
     for (const f of FACES) {
-      expect(seen[f]).toBeGreaterThan(5);
+      expect(seen[f]).toBeGreaterThan(30);
+      // Under 0.5 degrees on the tuning presets when written.
       expect(worst[f]).toBeLessThan(2);
     }
+    // Only a 1's arrow (from its outline) can be withheld, and rarely.
+    expect(Object.keys(withheld).filter((f) => f !== '1')).toEqual([]);
+    expect((withheld['1'] ?? 0) / (seen['1'] as number)).toBeLessThan(0.05);
   });
 });

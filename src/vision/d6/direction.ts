@@ -89,11 +89,22 @@ export function angleBetween(a: number, b: number): number {
 }
 
 /**
+ * Least `outlineFit` (the face mask against a square, intersection over union) at which the turn of
+ * a 1, which only its outline shows, is trusted. On the four tuning lighting presets (375 ones, die
+ * sizes 48-96 px) every arrow off by more than 2 degrees had a fit of 0.81 or less (a face merging
+ * with a platform of its colour); every other fit was 0.90 or more.
+ */
+export const MIN_OUTLINE_FIT = 0.86;
+
+/**
  * The arrow directions of a die the D6 reader has read (its `patternDeg`
- * detail says how the top face is turned); undefined when it was not read.
+ * detail says how the top face is turned); undefined when it was not read,
+ * or when it shows a 1 whose outline is too far from a square to say how it
+ * is turned (its `outlineFit` detail under MIN_OUTLINE_FIT).
  */
 export function readArrow(read: { readonly status: string; readonly symbol?: string; readonly details?: Readonly<Record<string, number>> }, layout: D6FaceLayout = standardD6Layout): DirectionRead | undefined {
   const patternDeg = read.details?.['patternDeg'];
   if (read.status !== 'read' || read.symbol === undefined || patternDeg === undefined) return undefined;
+  if (read.symbol === '1' && (read.details?.['outlineFit'] ?? 0) < MIN_OUTLINE_FIT) return undefined;
   return directionCandidates(read.symbol, patternDeg, layout);
 }
