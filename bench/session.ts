@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSessionConfig, type SessionConfigInput } from '../src/session/config.js';
 import { runSession, type HostPhase, type SessionResult } from '../src/session/runner.js';
-import { openSession } from '../src/session/setup.js';
+import { openSession, runnerDeps } from '../src/session/setup.js';
 import { defaultSettleOptions } from '../src/vision/settle.js';
 import { median, percentile, report } from './measure.js';
 
@@ -46,20 +46,13 @@ async function benchSession(dir: string, name: string, throws: number, frames: '
   const t0 = performance.now();
   try {
     const result = await runSession(
-      {
-        rig: opened.rig,
-        camera: opened.camera,
-        readThrow: opened.readThrow,
-        store: opened.store,
-        clock: opened.clock,
-        timeOrigin: opened.timeOrigin,
+      runnerDeps(opened, {
         stopwatch: () => performance.now(),
         signal: controller.signal,
         onEvent: (e) => {
           if (e.type === 'throw' && e.clock.runThrows >= throws) controller.abort();
         },
-        ...(opened.evidence ? { evidence: opened.evidence } : {}),
-      },
+      }),
       opened.plan,
     );
     return { result, wallMs: performance.now() - t0 };

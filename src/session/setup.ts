@@ -31,7 +31,7 @@ import { defaultLocateOptions } from '../vision/locate.js';
 import { defaultCockedLimits, readFrame, type PipelineOptions } from '../vision/pipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
-import type { RunnerPlan, SettleRule } from './runner.js';
+import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import type { ReadLevel, SessionDie } from './sessionDie.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
@@ -67,6 +67,20 @@ export interface OpenedSession {
   readonly simulated: boolean;
   /** Closes the camera, the rig and the store. */
   close(): Promise<void>;
+}
+
+/** The throw loop's parts from an opened session, plus the caller's own event sink, stop signal and stopwatch. */
+export function runnerDeps(opened: OpenedSession, own: Pick<RunnerDeps, 'onEvent' | 'signal' | 'stopwatch'> = {}): RunnerDeps {
+  return {
+    rig: opened.rig,
+    camera: opened.camera,
+    readThrow: opened.readThrow,
+    store: opened.store,
+    clock: opened.clock,
+    timeOrigin: opened.timeOrigin,
+    ...own,
+    ...(opened.evidence ? { evidence: opened.evidence, evidenceMode: opened.config.evidence } : {}),
+  };
 }
 
 /** Mixes a session seed with a part number and the throw a run starts after, so each part and each resumed run draws fresh numbers. */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../src/session/demo.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { runSession } from '../../src/session/runner.js';
-import { openSession } from '../../src/session/setup.js';
+import { openSession, runnerDeps } from '../../src/session/setup.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { buildFirmware } from '../rig/support/build.js';
 import { tempDir } from '../store/support/fixtures.js';
@@ -24,13 +24,7 @@ describe('a whole session on the emulated board', () => {
     let result;
     try {
       result = await runSession(
-        {
-          rig: opened.rig,
-          camera: opened.camera,
-          readThrow: opened.readThrow,
-          store: opened.store,
-          clock: opened.clock,
-          timeOrigin: opened.timeOrigin,
+        runnerDeps(opened, {
           stopwatch: () => performance.now(),
           onEvent: (e) => {
             events.push(e);
@@ -42,7 +36,7 @@ describe('a whole session on the emulated board', () => {
               if (shown?.face !== r.symbol) misreads.push(`throw ${e.index} ${r.label}: shown ${shown?.face}, read ${r.symbol}`);
             });
           },
-        },
+        }),
         opened.plan,
       );
     } finally {

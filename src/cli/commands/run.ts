@@ -4,7 +4,7 @@ import { loadSessionConfig, type SessionConfig } from '../../session/config.js';
 import type { SessionEvent } from '../../session/events.js';
 import { jsonLineEvents, TerminalProgress } from '../../session/progress.js';
 import { runSession, type SessionResult } from '../../session/runner.js';
-import { openSession, type OpenedSession } from '../../session/setup.js';
+import { openSession, runnerDeps, type OpenedSession } from '../../session/setup.js';
 import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.js';
 import { defaultDatabasePath } from '../../store/databasePath.js';
 import type { CliIo } from '../main.js';
@@ -71,20 +71,13 @@ export async function runWithProgress(
   let result: SessionResult;
   try {
     result = await runSession(
-      {
-        rig: opened.rig,
-        camera: opened.camera,
-        readThrow: opened.readThrow,
-        store: opened.store,
-        clock: opened.clock,
-        timeOrigin: opened.timeOrigin,
+      runnerDeps(opened, {
         onEvent: (e) => {
           for (const s of sinks) s(e);
         },
         signal: controller.signal,
         stopwatch: () => performance.now(),
-        ...(opened.evidence ? { evidence: opened.evidence, evidenceMode: opened.config.evidence } : {}),
-      },
+      }),
       opened.plan,
     );
   } finally {
