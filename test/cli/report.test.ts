@@ -26,7 +26,8 @@ describe('dicerig report', () => {
     const r = await runCli('report', 'demo-loaded', '--db', fixture.db, '--out', out);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^Report of session 1 \(demo-loaded\), SIMULATED: 4 dice, 6,000 counted rolls\.\n/);
+    // The fixture's sessions carry no stopping rules: analyze's defaults.
+    expect(r.out).toMatch(/^Report of session 1 \(demo-loaded\), SIMULATED: 4 dice, 6,000 counted rolls; judged at α = 0\.05, FAIR_WITHIN ±0\.03\.\n/);
     expect(r.out).toMatch(/^ {2}R2 {3}UNFAIR +1,500 +0\.\d{3}$/m);
     const files = readdirSync(out).sort();
     expect(files).toContain('report.html');
@@ -52,6 +53,17 @@ describe('dicerig report', () => {
     const meta = await sharp(json.charts[0] as string).metadata();
     expect(meta.format).toBe('png');
     expect(meta.width).toBeGreaterThan(0);
+  });
+
+  it('judges a session at its own alpha and margin unless told otherwise, as the session did', async () => {
+    const db = join(fixture.dir, 'own-settings.db');
+    const demo = await runCli('demo', '--seed', '2', '--budget', '6', '--db', db, '--json');
+    expect(demo.code, demo.err).toBe(0);
+    const own = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'own'), '--json');
+    expect(own.code, own.err).toBe(0);
+    expect((JSON.parse(own.out) as { settings: object }).settings).toEqual({ alpha: 0.001, delta: 0.05, multiplicity: 'holm', serialAlpha: 0.01 });
+    const told = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'told'), '--alpha', '0.01', '--delta', '0.04');
+    expect(told.out).toMatch(/judged at α = 0\.01, FAIR_WITHIN ±0\.04\./);
   });
 
   it('names the sessions the store holds when the session is unknown', async () => {

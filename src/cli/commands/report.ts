@@ -22,10 +22,34 @@ interface ReportFlags {
   out?: string;
   json?: boolean;
   diceFile?: string;
-  alpha: number;
-  delta: number;
+  alpha?: number;
+  delta?: number;
   multiplicity: Multiplicity;
-  serialAlpha: number;
+  serialAlpha?: number;
+}
+
+/** What `analyze` uses when neither the command line nor the session says. */
+const FALLBACK = { alpha: 0.05, delta: 0.03, serialAlpha: 0.01 };
+
+/**
+ * The decision settings a session ran with (its stored config's stopping rules), so that its report
+ * judges the dice as the session did; empty for a session without them (one imported from roll logs).
+ */
+export function sessionSettings(configJson: string): { alpha?: number; delta?: number; serialAlpha?: number } {
+  let stopping: unknown;
+  try {
+    stopping = (JSON.parse(configJson) as { stopping?: unknown } | null)?.stopping;
+  } catch {
+    return {};
+  }
+  if (typeof stopping !== 'object' || stopping === null) return {};
+  const p = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 && v < 1 ? v : undefined);
+  const { alpha, delta, rigCheckAlpha } = stopping as Record<string, unknown>;
+  const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
+  if (p(alpha) !== undefined) out.alpha = p(alpha);
+  if (p(delta) !== undefined) out.delta = p(delta);
+  if (p(rigCheckAlpha) !== undefined) out.serialAlpha = p(rigCheckAlpha);
+  return out;
 }
 
 /** The report's file name inside --out; the PNG charts go beside it. */
@@ -47,10 +71,10 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>)')
     .option('--json', 'print what was written and the verdicts as JSON')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
-    .option('--alpha <p>', 'error rate of each verdict', probabilityArg, 0.05)
-    .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability)', probabilityArg, 0.03)
+    .option('--alpha <p>', 'error rate of each verdict (default: the session’s own, else 0.05)', probabilityArg)
+    .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the session’s own, else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
-    .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks', probabilityArg, 0.01)
+    .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks (default: the session’s own, else 0.01)', probabilityArg)
     .action((sessionKey: string, flags: ReportFlags) => {
       const report = readReport(sessionKey, flags);
       const charts = reportCharts(report);
@@ -75,6 +99,7 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
     const dice = loadDice(flags.diceFile);
     const rolls = sessionDieLogs(series, sessionTitle(session)).map((log) => resolveDieRolls(log, dice));
     const channels = new Map(series.map((s) => [s.die.label, [...new Set(s.channels.filter((c) => c !== null))].sort((x, y) => x - y)]));
+    const own = sessionSettings(session.configJson);
     return buildSessionReport(
       {
         session,
@@ -86,7 +111,12 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
         channels,
         generatedAt: Date.now(),
       },
-      { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha },
+      {
+        alpha: flags.alpha ?? own.alpha ?? FALLBACK.alpha,
+        delta: flags.delta ?? own.delta ?? FALLBACK.delta,
+        multiplicity: flags.multiplicity,
+        serialAlpha: flags.serialAlpha ?? own.serialAlpha ?? FALLBACK.serialAlpha,
+      },
     );
   } finally {
     store.close();
@@ -97,7 +127,7 @@ function reportText(report: SessionReport, html: string, charts: number): string
   const s = report.session;
   const rolls = report.dice.reduce((n, d) => n + d.analysis.n, 0);
   const lines = [
-    `Report of ${sessionTitle(s)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(rolls)} counted rolls.`,
+    `Report of ${sessionTitle(s)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(rolls)} counted rolls; judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`,
     renderTable(
       ['die', 'verdict', 'rolls', 'certified ±'],
       report.dice.map((d) => [d.analysis.label, verdictLabel(d.analysis.verdict), formatCount(d.analysis.n), fixed(d.certifiedBound)]),
