@@ -57,14 +57,4 @@ describe('the tiny network behind the learned D6 reader', () => {
     expect(read.confidence).toBeGreaterThan(0);
     expect(read.confidence).toBeLessThanOrEqual(1);
   });
-
-  it('averages the probabilities of several networks, names them all in its version, and refuses none', () => {
-    const crop = { image: blob(60, 30, 30), sizePx: 40 };
-    const one = new D6NetReader(shippedD6Net).probabilities(crop);
-    const twice = new D6NetReader([shippedD6Net, shippedD6Net]);
-    expect([...twice.probabilities(crop)]).toEqual([...one]);
-    const hash = shippedD6Net.version.slice('d6-net/1-'.length);
-    expect(twice.classifierVersion).toBe(`d6-net/1-${hash}+${hash}`);
-    expect(() => new D6NetReader([])).toThrow(/at least one network/);
-  });
 });

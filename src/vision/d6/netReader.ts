@@ -60,25 +60,17 @@ export function netProbabilities(net: TinyNet, crop: DieCrop, views: number): Fl
   return mean;
 }
 
-/**
- * Learned D6 reader: one network, or several trained alike from different
- * starting weights whose probabilities are averaged (an ensemble errs less, and
- * is less sure where its members disagree).
- */
+/** Learned D6 reader. */
 export class D6NetReader implements FaceReader {
   readonly classifierVersion: string;
-  readonly models: readonly D6NetModel[];
-  private readonly nets: readonly TinyNet[];
+  private readonly net: TinyNet;
 
   constructor(
-    models: D6NetModel | readonly D6NetModel[],
+    readonly model: D6NetModel,
     readonly options: D6NetOptions = defaultD6NetOptions,
   ) {
-    this.models = Array.isArray(models) ? models : [models as D6NetModel];
-    if (this.models.length === 0) throw new RangeError('A learned D6 reader needs at least one network.');
-    this.nets = this.models.map((m) => new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64)));
-    // d6-net/1-aaaaaaaa, or d6-net/1-aaaaaaaa+bbbbbbbb for an ensemble.
-    this.classifierVersion = this.models.map((m, i) => (i === 0 ? m.version : m.version.slice(m.version.lastIndexOf('-') + 1))).join('+');
+    this.net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
+    this.classifierVersion = model.version;
   }
 
   // A crop read twice (alone, then as a second opinion) costs one pass: crops are not modified once cut.
@@ -88,11 +80,7 @@ export class D6NetReader implements FaceReader {
   probabilities(crop: DieCrop): Float32Array {
     const known = this.memo.get(crop.image);
     if (known) return known;
-    const p = new Float32Array((this.nets[0] as TinyNet).spec.classes);
-    for (const net of this.nets) {
-      const q = netProbabilities(net, crop, this.options.views);
-      for (let j = 0; j < p.length; j++) p[j] = (p[j] as number) + (q[j] as number) / this.nets.length;
-    }
+    const p = netProbabilities(this.net, crop, this.options.views);
     this.memo.set(crop.image, p);
     return p;
   }
