@@ -12,11 +12,7 @@ export function timeIt(runs: number, fn: () => unknown): number[] {
   return times;
 }
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
+export { median } from '../src/stats/median.js';
 
 export function percentile(xs: readonly number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);

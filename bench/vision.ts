@@ -22,14 +22,10 @@ import { defaultLocateOptions } from '../src/vision/locate.js';
 import { cropForBox } from '../src/vision/photoCrops.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
 import { SettleDetector } from '../src/vision/settle.js';
+import { median } from './measure.js';
 
 // Run from the checkout (npm run bench); the shared datasets sit beside it, or where DICERIG_DATASETS says.
 const PHOTOS = join(process.env['DICERIG_DATASETS'] ?? resolve(process.cwd(), '..', 'shared', 'datasets'), 'd6-tray-photos', 'images');
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s[s.length >> 1] ?? Number.NaN;
-}
 
 /** A new image object over the same pixels: what a camera delivers each frame (nothing computed from it yet). */
 const fresh = (image: RgbImage): RgbImage => ({ width: image.width, height: image.height, data: image.data });

@@ -1,4 +1,5 @@
 import { formatDuration } from '../session/progress.js';
+import { median } from '../stats/median.js';
 import type { EventRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 
 /** How well the rig ran during a session. */
@@ -24,12 +25,6 @@ export interface RigHealth {
 
 /** A gap between throws longer than this (and than 10 typical cycles) is a pause, not rolling. */
 export const MIN_PAUSE_MS = 60_000;
-
-const median = (v: readonly number[]): number => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 /**
  * Rolling time from the throws' own times: each throw counts from its start to

@@ -1,4 +1,5 @@
 import type { LinkStats } from './driver.js';
+import { median } from '../stats/median.js';
 
 /** How many recent round trips a driver keeps for `linkStats()`. */
 export const ROUND_TRIPS_KEPT = 512;
@@ -58,8 +59,6 @@ export class LinkStatsRecorder {
 export function roundTripSummary(stats: LinkStats): { count: number; medianMs: number; p99Ms: number; maxMs: number } {
   const s = [...stats.roundTripsMs].sort((a, b) => a - b);
   if (s.length === 0) return { count: 0, medianMs: Number.NaN, p99Ms: Number.NaN, maxMs: Number.NaN };
-  const m = s.length >> 1;
-  const median = s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
   const p99 = s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)] as number;
-  return { count: s.length, medianMs: median, p99Ms: p99, maxMs: s[s.length - 1] as number };
+  return { count: s.length, medianMs: median(s), p99Ms: p99, maxMs: s[s.length - 1] as number };
 }

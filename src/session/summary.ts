@@ -8,6 +8,7 @@
  * analyze`) would assume the number of rolls was fixed in advance, which a
  * session that stops at a verdict does not satisfy.
  */
+import { median } from '../stats/median.js';
 import { formatCount, formatProbability } from '../stats/verdict.js';
 import { formatDuration } from './progress.js';
 import { RETIRED_NOTE, type SessionResult } from './runner.js';
@@ -31,11 +32,9 @@ export function reportCommand(sessionId: number, ctx: SummaryContext): string {
   return `dicerig report ${sessionId} --db ${db}${rules}`;
 }
 
-function median(xs: readonly number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : ((s[m - 1] as number) + (s[m] as number)) / 2;
+/** The median, or undefined with nothing measured. */
+function medianOrNone(xs: readonly number[]): number | undefined {
+  return xs.length === 0 ? undefined : median(xs);
 }
 
 /** Rolls (all dice) per hour and throws per hour of session clock in this run. */
@@ -67,12 +66,12 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
       `${cocked !== undefined ? `; ${formatProbability(cocked * 100)} % of dice came to rest cocked` : ''}.`,
   );
   const pace = rates.rollsPerHour !== undefined ? `${formatCount(rates.rollsPerHour)} die-rolls per hour (${formatCount(rates.throwsPerHour ?? 0)} throws/h)` : 'no pace measured';
-  const settle = median(result.settleMs);
+  const settle = medianOrNone(result.settleMs);
   lines.push(
     `This run: ${formatCount(result.clock.runThrows)} throws in ${formatDuration(result.clock.elapsedMs)} of ${ctx.simulated ? 'simulated ' : ''}rig time, ${pace}` +
       `${settle !== undefined ? `; median settle ${Math.round(settle)} ms` : ''}${ctx.wallMs !== undefined ? `; ${formatDuration(ctx.wallMs)} wall time` : ''}.`,
   );
-  const host = median(result.hostMsPerThrow);
+  const host = medianOrNone(result.hostMsPerThrow);
   if (host !== undefined) lines.push(`Host time per throw (settle detection, vision, store, statistics; rig and camera excluded): median ${host.toFixed(1)} ms.`);
   if (result.rigCheck) {
     const c = result.rigCheck;
@@ -104,8 +103,8 @@ export function sessionSummaryJson(result: SessionResult, ctx: SummaryContext): 
     clock: result.clock,
     ...runRates(result),
     cockedRate: cockedRate(result) ?? null,
-    medianSettleMs: median(result.settleMs) ?? null,
-    medianHostMsPerThrow: median(result.hostMsPerThrow) ?? null,
+    medianSettleMs: medianOrNone(result.settleMs) ?? null,
+    medianHostMsPerThrow: medianOrNone(result.hostMsPerThrow) ?? null,
     hostPhaseMsPerThrow: Object.fromEntries(Object.entries(result.hostPhaseMs).map(([k, v]) => [k, result.hostMsPerThrow.length > 0 ? v / result.hostMsPerThrow.length : null])),
     rigCheck: result.rigCheck,
     rigSuspect: result.rigSuspect,
