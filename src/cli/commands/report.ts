@@ -4,6 +4,8 @@ import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { sceneToPng } from '../../report/chart/png.js';
+import { ConfigError } from '../../errors.js';
+import { checkSessionConfig } from '../../session/config.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
@@ -32,24 +34,19 @@ interface ReportFlags {
 const FALLBACK = { alpha: 0.05, delta: 0.03, serialAlpha: 0.01 };
 
 /**
- * The decision settings a session ran with (its stored config's stopping rules), so that its report
- * judges the dice as the session did; empty for a session without them (one imported from roll logs).
+ * The decision settings a session ran with (its stored config's stopping rules, read as `--resume`
+ * reads them), so that its report judges the dice as the session did; empty for a session without
+ * a session config (one imported from roll logs).
  */
 export function sessionSettings(configJson: string): { alpha?: number; delta?: number; serialAlpha?: number } {
-  let stopping: unknown;
   try {
-    stopping = (JSON.parse(configJson) as { stopping?: unknown } | null)?.stopping;
-  } catch {
-    return {};
+    const { stopping } = checkSessionConfig(JSON.parse(configJson) as unknown);
+    return { alpha: stopping.alpha, delta: stopping.delta, serialAlpha: stopping.rigCheckAlpha };
+  } catch (e) {
+    // Not a session config (an imported session's, or unreadable): the caller falls back.
+    if (e instanceof SyntaxError || e instanceof ConfigError) return {};
+    throw e;
   }
-  if (typeof stopping !== 'object' || stopping === null) return {};
-  const p = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 && v < 1 ? v : undefined);
-  const { alpha, delta, rigCheckAlpha } = stopping as Record<string, unknown>;
-  const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
-  if (p(alpha) !== undefined) out.alpha = p(alpha);
-  if (p(delta) !== undefined) out.delta = p(delta);
-  if (p(rigCheckAlpha) !== undefined) out.serialAlpha = p(rigCheckAlpha);
-  return out;
 }
 
 /** The report's file name inside --out; the PNG charts go beside it. */
