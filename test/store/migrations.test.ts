@@ -6,6 +6,7 @@ import { APPLICATION_ID, MIGRATIONS, migrate, SCHEMA_VERSION, type Migration } f
 import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { tempDbPath, tempDir } from './support/fixtures.js';
+import { thrown } from '../support/thrown.js';
 
 function tables(path: string): string[] {
   const db = openDatabase(path, { readonly: true });
@@ -32,15 +33,7 @@ function schemaSql(path: string): string {
   }
 }
 
-function errorOf(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StoreError) return e;
-    throw e;
-  }
-  throw new Error('expected a StoreError');
-}
+const errorOf = (fn: () => unknown): StoreError => thrown(fn, StoreError);
 
 describe('store migrations', () => {
   it('creates every table on an empty file and records the schema version', () => {

@@ -7,16 +7,9 @@ import { RollStore } from '../../src/store/rollStore.js';
 import { sessionDieLogs } from '../../src/store/sessionDieLogs.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { okThrow, simRig, storeWithSession, tempDbPath } from './support/fixtures.js';
+import { thrown } from '../support/thrown.js';
 
-function errorOf(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StoreError) return e;
-    throw e;
-  }
-  throw new Error('expected a StoreError');
-}
+const errorOf = (fn: () => unknown): StoreError => thrown(fn, StoreError);
 
 function rowCounts(path: string): { throws: number; rolls: number } {
   const db = openDatabase(path, { readonly: true });

@@ -3,6 +3,7 @@ import { parseRollLog } from '../../../src/rolllog/parseRollLog.js';
 import { mergeLogs } from '../../../src/rolllog/mergeLogs.js';
 import { InputError } from '../../../src/errors.js';
 import { tokensOf, type DieLog } from '../../../src/rolllog/types.js';
+import { thrown } from '../../support/thrown.js';
 
 /** A die log with its rolls decoded, for readable expectations. */
 function decoded(d: DieLog | undefined) {
@@ -18,15 +19,7 @@ function parse(text: string, extra: { typeId?: string; label?: string } = {}) {
   return parseRollLog(text, { file: 'rolls.csv', layouts, ...extra });
 }
 
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
+const errorOf = (fn: () => unknown): InputError => thrown(fn, InputError);
 
 describe('parseRollLog', () => {
   it('reads a CSV with die, type and face columns into per-die token columns in order', () => {
