@@ -74,6 +74,22 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const motionStarted = (mark: number): Promise<BoardEvent> =>
   board.waitFor((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 1, 3000, mark, 'a motion to start');
 
+/**
+ * Starts a tumble, calls `interrupt` once the motor moves, and returns where the board's events stood
+ * before it and what the tumble was rejected with (undefined if it resolved).
+ */
+async function interruptedTumble(d: SerialRigDriver, interrupt: () => unknown): Promise<{ mark: number; err: unknown }> {
+  const mark = board.events.length;
+  const tumbling = d.tumble();
+  await motionStarted(mark);
+  await interrupt();
+  const err = await tumbling.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { mark, err };
+}
+
 describe('garbled and dropped lines', () => {
   it('retransmits a tumble garbled on its way to the board; the board runs it once', async () => {
     const { bus: b, driver: d } = await connectThroughBus();
@@ -148,14 +164,7 @@ describe('a board reset in the middle of a tumble', () => {
   it('rejects the tumble as interrupted (fault "reset"), tells onFault, and never runs it again', async () => {
     const { driver: d, faults } = await connectThroughBus();
     await d.setLight(60);
-    const mark = board.events.length;
-    const tumbling = d.tumble();
-    await motionStarted(mark);
-    board.reset();
-    const err = await tumbling.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const { mark, err } = await interruptedTumble(d, () => board.reset());
     expect(err).toBeInstanceOf(RigFaultError);
     expect(err).toMatchObject({ fault: 'reset', interrupted: true, rig: { command: 'tumble', port: '/virtual/ttyACM0' } });
     expect(faults.map((f) => f.kind)).toEqual(['reset']);
@@ -171,14 +180,7 @@ describe('a board reset in the middle of a tumble', () => {
   it('notices a reset whose boot banner was lost, and still does not tumble twice', async () => {
     const { bus: b, driver: d, faults } = await connectThroughBus();
     b.dropFromBoard((l) => l.startsWith('! boot'));
-    const mark = board.events.length;
-    const tumbling = d.tumble();
-    await motionStarted(mark);
-    board.reset();
-    const err = await tumbling.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const { mark, err } = await interruptedTumble(d, () => board.reset());
     expect(err).toMatchObject({ fault: 'reset', interrupted: true });
     expect(faults.map((f) => f.kind)).toContain('reset');
     await sleep(700);
@@ -190,14 +192,7 @@ describe('a board whose firmware hangs', () => {
   it('rejects the tumble as interrupted when the watchdog resets the board, names the cause, and tumbles again', async () => {
     const { driver: d, faults } = await connectThroughBus();
     await d.setLight(80);
-    const mark = board.events.length;
-    const tumbling = d.tumble();
-    await motionStarted(mark);
-    board.hang();
-    const err = await tumbling.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const { mark, err } = await interruptedTumble(d, () => board.hang());
     expect(err).toBeInstanceOf(RigFaultError);
     expect(err).toMatchObject({ fault: 'reset', interrupted: true, rig: { command: 'tumble', port: '/virtual/ttyACM0' } });
     expect((err as Error).message).toMatch(/reset=watchdog: its watchdog fired: the firmware hung/);
@@ -216,14 +211,7 @@ describe('a board whose firmware hangs', () => {
 describe('unplugging and replugging the board', () => {
   it('rejects a tumble cut by an unplug (with a close event) as disconnected, and finds the board again under another path by its USB serial number', async () => {
     const { bus: b, driver: d, faults } = await connectThroughBus();
-    const mark = board.events.length;
-    const tumbling = d.tumble();
-    await motionStarted(mark);
-    await b.unplug({ closeEvent: true });
-    const err = await tumbling.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const { mark, err } = await interruptedTumble(d, () => b.unplug({ closeEvent: true }));
     expect(err).toBeInstanceOf(RigFaultError);
     expect(err).toMatchObject({ fault: 'disconnected', interrupted: true, rig: { command: 'tumble' } });
     expect(faults.map((f) => f.kind)).toEqual(['disconnected']);

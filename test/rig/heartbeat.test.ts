@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/clock.js';
 import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
 import { clockTimers } from '../../src/rig/timers.js';
-import { ScriptedBoard } from './support/scriptedBoard.js';
+import { ScriptedBoard, type ScriptedBoardOptions } from './support/scriptedBoard.js';
 
 let driver: SerialRigDriver | undefined;
 
@@ -14,9 +14,12 @@ afterEach(async () => {
   driver = undefined;
 });
 
-async function connect(options: Partial<SerialDriverOptions> = {}, motionMs = 1200): Promise<{ d: SerialRigDriver; board: ScriptedBoard; clock: SimulatedClock }> {
+async function connect(
+  options: Partial<SerialDriverOptions> = {},
+  boardOptions: ScriptedBoardOptions = { motionMs: 1200 },
+): Promise<{ d: SerialRigDriver; board: ScriptedBoard; clock: SimulatedClock }> {
   const clock = new SimulatedClock();
-  const board = new ScriptedBoard(clock, { motionMs });
+  const board = new ScriptedBoard(clock, boardOptions);
   const d = new SerialRigDriver({
     path: '/virtual/ttyACM0',
     timers: clockTimers(clock),
@@ -75,19 +78,8 @@ describe('heartbeats during a motion', () => {
   });
 
   it('keeps within a quarter of a shorter dead-man time the board is configured with', async () => {
-    const clock = new SimulatedClock();
-    const board = new ScriptedBoard(clock, { motionMs: 1200, deadmanMs: 400 });
-    driver = new SerialRigDriver({
-      path: '/virtual/ttyACM0',
-      timers: clockTimers(clock),
-      openLink: board.openLink,
-      listPorts: async () => [],
-      byIdDir: '/nonexistent-by-id',
-      reconnect: false,
-      idleHeartbeatMs: 0,
-    });
-    await driver.connect();
-    await driver.tumble();
+    const { d, board } = await connect({}, { motionMs: 1200, deadmanMs: 400 });
+    await d.tumble();
     expect(board.longestSilenceInMotion).toBeLessThanOrEqual(100);
   });
 });
