@@ -521,8 +521,8 @@ export class D6PipReader implements FaceReader {
     // The pattern's +u axis in the image, modulo the face's symmetry: from the pips when there are two or more, else from the outline.
     const symmetry = D6_PATTERN_SYMMETRY_DEG[String(count)] ?? 90;
     details.patternDeg = count === 1 ? outlineDeg : ((((rotation * 180) / Math.PI) % symmetry) + symmetry) % symmetry;
-    // The pattern's +u axis is parallel to the face's edges.
-    details.outlineFit = squareFit(outside, w, h, faceCenter.x, faceCenter.y, filled.area, outlineDeg);
+    // Only a 1 takes its turn from the outline: how square that outline is says whether to trust it.
+    if (count === 1) details.outlineFit = squareFit(outside, w, h, faceCenter.x, faceCenter.y, filled.area, outlineDeg);
     details.suspicious = suspicious;
 
     const fLayout = count === 1 ? clamp01(1 - (offCentre - 0.12) / 0.16) : clamp01(1 - error / pitch / o.layoutTolerance);

@@ -100,7 +100,7 @@ export const MIN_OUTLINE_FIT = 0.86;
  * The arrow directions of a die the D6 reader has read (its `patternDeg`
  * detail says how the top face is turned); undefined when it was not read,
  * or when it shows a 1 whose outline is too far from a square to say how it
- * is turned (its `outlineFit` detail under MIN_OUTLINE_FIT).
+ * is turned (its `outlineFit` detail under MIN_OUTLINE_FIT, or none: the pips counted no 1).
  */
 export function readArrow(read: { readonly status: string; readonly symbol?: string; readonly details?: Readonly<Record<string, number>> }, layout: D6FaceLayout = standardD6Layout): DirectionRead | undefined {
   const patternDeg = read.details?.['patternDeg'];
