@@ -11,7 +11,7 @@ import type { RerollRule, RollSpec } from '../../odds/t9a.js';
 import { attackVsDefense, damageOnShip, hitProbability } from '../../odds/xwing-combat.js';
 import { ATTACK_MODIFIERS, DEFENSE_MODIFIERS, MAX_POOL } from '../../odds/xwing-dice.js';
 import type { AttackModifier, AttackResult, DefenseModifier } from '../../odds/xwing-dice.js';
-import { rugbyPassOdds } from '../../odds/xwing-rugby.js';
+import { fumbleDirectionOdds, rugbyPassOdds } from '../../odds/xwing-rugby.js';
 
 /** A commander option parser for a whole number in [min, max] that names the option when it rejects a value. */
 function wholeNumber(option: string, min: number, max: number): (value: string) => number {
@@ -22,6 +22,16 @@ function wholeNumber(option: string, min: number, max: number): (value: string) 
     }
     return n;
   };
+}
+
+/** Parses `--excluded-directions 1,2`: D6 sides, each once, not all six. */
+function directionList(value: string): number[] {
+  const parts = value.split(',').map((p) => p.trim());
+  const sides = parts.map((p) => (/^[1-6]$/.test(p) ? Number(p) : NaN));
+  const bad = parts.find((_, i) => Number.isNaN(sides[i]));
+  if (bad !== undefined) throw new InvalidArgumentError(`--excluded-directions takes D6 sides 1 to 6 separated by commas; "${bad.slice(0, 20)}" is not one.`);
+  if (new Set(sides).size === 6) throw new InvalidArgumentError('--excluded-directions excludes all six directions: the ball could never land inside the play area.');
+  return [...new Set(sides)].sort((a, b) => a - b);
 }
 
 function wantsJson(cmd: Command): boolean {
@@ -88,11 +98,15 @@ export function registerOddsCommand(program: Command, io: CliIo): void {
     .command('rugby')
     .description(
       'X-Wing Rugby pass: the passer rolls red dice equal to its attack value against 1, 2 or 3 green dice by range ' +
-        '(+1 when obstructed; agility is not used). Caught: hits + crits > evades. Fumble: hits + crits = evades (the pass ' +
-        'misses and the ball is dropped). Interception: evades > hits + crits. The three outcomes add up to 1.',
+        '(+1 when obstructed; agility is not used). Caught: hits + crits > evades. Otherwise the pass misses and the ' +
+        'receiver fumbles, except that an obstructed pass whose evades outnumber its hits + crits is intercepted by the ' +
+        'obstructing ship closest to the receiver (a tie is still a fumble). An unobstructed pass is never intercepted. ' +
+        'The three outcomes add up to 1. A fumbled ball scatters by a D6 read against the variant\'s diagram, rerolled ' +
+        'until it lands inside the play area: --excluded-directions names the sides that would put it outside.',
     )
     .requiredOption('--attack <n>', `the passer's attack value (0..${MAX_POOL})`, wholeNumber('--attack', 0, MAX_POOL))
-    .option('--obstructed', 'the pass is obstructed (one more defense die)')
+    .option('--obstructed', 'the pass is obstructed (one more defense die, and an interception is possible)')
+    .option('--excluded-directions <sides>', 'fumble directions (D6 sides 1-6, comma-separated) that would put the ball outside the play area, e.g. near an edge', directionList)
     .addOption(new Option('--attack-mod <mod>', ATTACK_MOD_HELP).choices(ATTACK_MODIFIERS).default('none'))
     .addOption(new Option('--defense-mod <mod>', DEFENSE_MOD_HELP).choices(DEFENSE_MODIFIERS).default('none'))
     .option('--json', 'print JSON (exact fractions as text, plus decimals)')
@@ -117,6 +131,7 @@ interface T9aOptions {
 interface RugbyOptions {
   attack: number;
   obstructed?: boolean;
+  excludedDirections?: number[];
   attackMod: AttackModifier;
   defenseMod: DefenseModifier;
 }
@@ -290,10 +305,13 @@ function printRugby(io: CliIo, opts: RugbyOptions, json: boolean): void {
     range,
     odds: rugbyPassOdds({ attack: opts.attack, range, obstructed: Boolean(opts.obstructed), attackModifier: opts.attackMod, defenseModifier: opts.defenseMod }),
   }));
+  const excluded = opts.excludedDirections ?? [];
+  const directions = fumbleDirectionOdds(excluded);
   if (json) {
     writeJson(io, {
       attack: opts.attack,
       obstructed: Boolean(opts.obstructed),
+      fumbleDirections: { excluded, odds: directions.map((d) => ({ direction: d.direction, probability: exactJson(d.probability) })) },
       attackModifier: opts.attackMod,
       defenseModifier: opts.defenseMod,
       ranges: rows.map((r) => ({
@@ -313,5 +331,11 @@ function printRugby(io: CliIo, opts: RugbyOptions, json: boolean): void {
       rows.map((r) => [String(r.range), String(r.odds.defenseDice), formatExact(r.odds.caught), formatExact(r.odds.fumble), formatExact(r.odds.interception)]),
     ),
   );
-  io.out('Caught: hits + crits > evades. Fumble: equal (the pass misses, the ball is dropped). Interception: evades > hits + crits.\n');
+  io.out(
+    opts.obstructed
+      ? 'Caught: hits + crits > evades. Interception: evades > hits + crits (the obstructing ship closest to the receiver takes the ball). Fumble: equal.\n'
+      : 'Caught: hits + crits > evades. Fumble: otherwise (the pass misses; nothing obstructs it, so nobody can intercept).\n',
+  );
+  io.out(`\nA fumble's direction (D6, rerolled until the ball lands in play${excluded.length > 0 ? `; excluded: ${excluded.join(', ')}` : ''}):\n`);
+  io.out(renderTable(['direction', 'probability'], directions.map((d) => [String(d.direction), formatExact(d.probability)])));
 }
