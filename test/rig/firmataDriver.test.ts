@@ -42,7 +42,9 @@ const at = (e: BoardEvent | undefined): number => (e && 't' in e ? e.t : Number.
 
 beforeAll(async () => {
   buildFirmware(); // the harness
-  const started = await startEmulatedFirmata({ settings: { homeMs: 400 } });
+  // Without reconnecting by itself, so the last case can show the manual path (connect() again); the contract
+  // suite (firmataContract.test.ts) shows the driver reconnecting by itself after an unplug.
+  const started = await startEmulatedFirmata({ settings: { homeMs: 400 }, reconnect: false });
   board = started.board;
   driver = started.driver;
   driver.onFault((f) => faults.push(f));
