@@ -30,7 +30,7 @@ export interface LinkHooks {
   open(path: string, reconnecting: boolean): Promise<void>;
   /** Closes the link, if there is one; must not throw. */
   drop(): Promise<void>;
-  /** The link was lost while ready (the link is already being dropped): interrupt the motion, tell listeners, fail what waits. */
+  /** The link was lost while ready (it is dropped right after): interrupt the motion, tell listeners, hold what waits. */
   lost(why: string): void;
   /** The link is up (`reconnected`: after a loss): start heartbeats; after a loss also count it and restore the light. */
   up(reconnected: boolean): void;
@@ -135,8 +135,9 @@ export class LinkLifecycle {
   lose(why: string): boolean {
     if (this.current !== 'ready') return false;
     this.current = this.opts.reconnect ? 'reconnecting' : 'lost';
-    this.dropping = this.hooks.drop();
+    // The driver first (it may still release the motor on a port that is only silent), then the link.
     this.hooks.lost(why);
+    this.dropping = this.hooks.drop();
     if (!this.opts.reconnect) {
       this.failure = new RigConnectError(`The link to the rig on ${this.hooks.path()} was lost: ${why}.`, this.hooks.ctx('reconnect'));
       return true;

@@ -452,7 +452,7 @@ export class SerialRigDriver implements RigDriver {
     if (!this.life.lose(why)) this.lane.loseAll();
   }
 
-  /** Called by the lifecycle once the link is being dropped: void the motion, tell listeners, hold the commands. */
+  /** Called by the lifecycle on a lost link, before it drops the link: void the motion, tell listeners, hold the commands. */
   private lost(why: string): void {
     this.idleTimer?.cancel();
     this.idleTimer = undefined;
