@@ -52,3 +52,16 @@ export function clockTimers(clock: Clock): TimerHost {
 export function delay(timers: TimerHost, ms: number): Promise<void> {
   return new Promise((resolve) => timers.after(ms, resolve));
 }
+
+function isTimerHost(c: Clock | TimerHost): c is TimerHost {
+  return typeof (c as TimerHost).after === 'function';
+}
+
+/**
+ * The timers a driver runs on, from its `clock` option: cancellable timers as they are, a `Clock`
+ * (e.g. a `SimulatedClock`) wrapped, and the wall clock when none is given.
+ */
+export function timerHostOf(clock: Clock | TimerHost | undefined): TimerHost {
+  if (clock === undefined) return systemTimers;
+  return isTimerHost(clock) ? clock : clockTimers(clock);
+}

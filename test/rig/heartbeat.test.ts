@@ -22,7 +22,7 @@ async function connect(
   const board = new ScriptedBoard(clock, boardOptions);
   const d = new SerialRigDriver({
     path: '/virtual/ttyACM0',
-    timers: clockTimers(clock),
+    clock: clockTimers(clock),
     openLink: board.openLink,
     listPorts: async () => [],
     byIdDir: '/nonexistent-by-id',
