@@ -1,0 +1,11 @@
+// Servo mount: bolts to the drive-side post (two M5 into T-nuts) and holds the servo
+// (DS3218 size) by its flange with four M4 screws, shaft on the pivot axis, pointing at the tower.
+// Print standing on the back plate.
+include <params.scad>
+
+// Its depth puts the horn against the tower's drive boss: drive_gap = depth + plate + horn + boss.
+assert(drive_gap - boss - servo_above_flange - box_plate >= servo_depth, "drive_gap too small for the servo");
+motor_box(depth = drive_gap - boss - servo_above_flange - box_plate, front = [servo_holes[1] + 12, servo_holes[1] + 12],
+          window = [servo_body[1] + 1, servo_body[0] + 1], window_offset = [servo_shaft_offset, 0],
+          holes = [for (sy = [-1, 1], sz = [-1, 1]) [servo_shaft_offset + sy * servo_holes[1] / 2, sz * servo_holes[0] / 2]],
+          hole_d = m4_hole);
