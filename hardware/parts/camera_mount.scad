@@ -3,10 +3,9 @@
 // the preset so the lens sits `camera_distance` below the platform (see the camera guide).
 include <params.scad>
 
-plate = 5;
-column = 34;
-
 module camera_mount() {
+  plate = 5;
+  column = 34;
   difference() {
     union() {
       translate([-35, -extrusion / 2, 0]) cube([70, extrusion, plate]);           // foot on the bar
@@ -21,4 +20,4 @@ module camera_mount() {
   }
 }
 
-camera_mount();
+if (!ASSEMBLY) camera_mount();

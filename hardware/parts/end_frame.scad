@@ -17,4 +17,4 @@ module end_frame() {
   }
 }
 
-end_frame();
+if (!ASSEMBLY) end_frame();

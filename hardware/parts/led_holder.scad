@@ -4,6 +4,7 @@
 // image of the strip falls outside the camera's view (no glare; see the camera guide).
 include <params.scad>
 
+module led_holder() {
 len = 60;
 base = 5;
 groove = led_strip_w + 1;
@@ -18,3 +19,6 @@ difference() {
   translate([0, 0, -1]) cylinder(d = m5_hole, h = base + 8, $fn = 16);
   translate([-len / 2 - 1, 0, base]) rotate([led_aim - 90, 0, 0]) translate([0, -groove / 2, 2.5]) cube([len + 2, groove, 4]);
 }
+}
+
+if (!ASSEMBLY) led_holder();

@@ -5,6 +5,8 @@
 include <presets.scad>
 
 preset = "d6-16mm";
+// assembly.scad sets this so the parts it includes do not draw themselves.
+ASSEMBLY = false;
 $fn = 48;
 
 function _row(name) = let(i = search([name], PRESETS, 1, 0)[0]) is_num(i) ? PRESETS[i][1] : undef;

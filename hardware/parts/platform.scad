@@ -8,5 +8,7 @@ panel = [tower_x, tower_y];
 
 module panel3d() { cube([panel[0], panel[1], acrylic]); }
 
-if (flat) projection() for (i = [0, 1]) translate([0, i * (panel[1] + 5), 0]) panel3d();
+module platform() panel3d();
+
+if (ASSEMBLY) {} else if (flat) projection() for (i = [0, 1]) translate([0, i * (panel[1] + 5), 0]) panel3d();
 else panel3d();

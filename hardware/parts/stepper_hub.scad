@@ -2,7 +2,7 @@
 // holes of the servo horn pattern). An M3 grub screw bears on the shaft's flat.
 include <params.scad>
 
-difference() {
+module stepper_hub() difference() {
   cylinder(d = horn_d, h = 14);
   translate([0, 0, -1]) difference() {
     cylinder(d = nema_shaft + 0.2, h = 16, $fn = 24);
@@ -11,3 +11,5 @@ difference() {
   for (a = [45 : 90 : 315]) rotate([0, 0, a]) translate([horn_bolt_circle / 2, 0, -1]) cylinder(d = m3_hole, h = 16, $fn = 12);
   translate([0, 0, 4]) rotate([0, 90, 0]) cylinder(d = m3_pilot, h = horn_d, $fn = 12);
 }
+
+if (!ASSEMBLY) stepper_hub();

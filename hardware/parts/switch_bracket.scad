@@ -4,6 +4,7 @@
 // the limit switch (D2) goes on the opposite face, 5° beyond the end of travel.
 include <params.scad>
 
+module switch_bracket() {
 t = 4;
 arm = idler_gap + side_wall + 4;   // reaches over the tower's side wall
 
@@ -15,3 +16,6 @@ difference() {
   }
   for (i = [-1, 1]) translate([arm - switch_len / 2 - 1 + i * switch_hole_pitch / 2, -extrusion / 2 - 1, 20 - t - switch_height / 2]) rotate([-90, 0, 0]) cylinder(d = m2_pilot, h = t + 2, $fn = 12);
 }
+}
+
+if (!ASSEMBLY) switch_bracket();
