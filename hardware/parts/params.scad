@@ -91,15 +91,16 @@ module post_plate(h, w = 40, t = box_plate, holes = 2) {
 }
 
 // A box standing off a post: back plate on the post, front plate `depth` away in +x with a
-// window `window` (y, z) and screw holes `holes` (list of [y, z]); the motor shaft ends at the origin's height.
-module motor_box(depth, front, window, holes, hole_d, window_offset = [0, 0], round_window = false) {
+// window `window` (y, z) and screw holes `holes` (list of [y, z]); the motor shaft is on the x axis.
+// `front_z` shifts the box up or down when the motor's shaft is off its body's centre.
+module motor_box(depth, front, window, holes, hole_d, window_offset = [0, 0], round_window = false, front_z = 0) {
   h = front[1] + 40;
   difference() {
     union() {
-      post_plate(h, w = front[0]);
-      translate([depth, -front[0] / 2, -front[1] / 2]) cube([box_plate, front[0], front[1]]);
+      translate([0, 0, front_z]) post_plate(h, w = front[0]);
+      translate([depth, -front[0] / 2, front_z - front[1] / 2]) cube([box_plate, front[0], front[1]]);
       for (y = [-front[0] / 2, front[0] / 2 - box_plate])
-        translate([0, y, -front[1] / 2]) cube([depth + box_plate, box_plate, front[1]]);
+        translate([0, y, front_z - front[1] / 2]) cube([depth + box_plate, box_plate, front[1]]);
     }
     translate([depth - 1, window_offset[0], window_offset[1]])
       if (round_window) rotate([0, 90, 0]) cylinder(d = window[0], h = box_plate + 2);

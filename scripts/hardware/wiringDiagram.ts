@@ -45,7 +45,7 @@ function partOf(pin: PinEntry, table: ProtocolTable): Part {
     case 'stepper_enable':
       return stepper('ENABLE (active low)');
     case 'light':
-      return { title: 'N-MOSFET (IRLZ44N) + 12 V LED strip', note: 'gate via 220 Ω, 10 kΩ gate to GND; strip + to +12 V, strip − to drain; source to GND', terminal: 'gate' };
+      return { title: 'N-MOSFET (IRLZ44N) + 12 V LED strip', note: 'gate via 220 Ω, 10 kΩ gate-GND; strip + to +12 V, strip − to drain, source to GND', terminal: 'gate' };
     case 'limit_switch':
       return sw('Limit microswitch');
     case 'home_switch':
@@ -68,11 +68,11 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 export function wiringSvg(table: ProtocolTable): string {
   const rowH = 52;
   const top = 90;
-  const width = 1000;
+  const width = 1120;
   const unoX = 40;
   const unoW = 170;
   const partX = 560;
-  const partW = 400;
+  const partW = 520;
   const rows = table.pins.map((pin, i) => ({ pin, part: partOf(pin, table), y: top + i * rowH + rowH / 2 }));
   const height = top + rows.length * rowH + 110;
   const out: string[] = [];
@@ -106,7 +106,7 @@ export function wiringSvg(table: ProtocolTable): string {
     out.push(`<circle cx="${partX}" cy="${y}" r="4" fill="#8a7f5c"/>`);
     out.push(`<text x="${x0 + 12}" y="${y - 6}" font-weight="bold">${esc(pin.name)}</text>`);
     out.push(`<text x="${x0 + 12}" y="${y + 15}" fill="#555" font-size="11">${esc(pin.role)}</text>`);
-    out.push(`<text x="${partX + partW - 10}" y="${y + 5}" text-anchor="end">${esc(part.terminal)}</text>`);
+    out.push(`<text x="${partX - 8}" y="${y - 6}" text-anchor="end" font-style="italic" fill="#8a7f5c">${esc(part.terminal)}</text>`);
     out.push('</g>');
   }
   const foot = top + rows.length * rowH + 40;
