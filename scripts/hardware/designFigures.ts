@@ -34,10 +34,54 @@ function presetSection(name: string, p: RigPreset): string[] {
     const o = derive(withChanges(p, { camera: { hfovDeg: hfov } }));
     lines.push(`| ${hfov}° | ${mm(o.camera.distanceMm)} | ${o.camera.riserMm >= 10 ? mm(o.camera.riserMm) : 'too short: use longer posts'} |`);
   }
-  lines.push('', 'Design checks (`test/hardware/designChecks.test.ts`):', '');
+  lines.push('', ...sessionSnippet(p), '');
+  lines.push('Design checks (`test/hardware/designChecks.test.ts`):', '');
   for (const r of checkPreset(p)) lines.push(`- ${r.ok ? 'pass' : '**FAIL**'}: ${r.check}: ${r.detail}`);
   lines.push('');
   return lines;
+}
+
+/** Where each channel falls in the frame with the camera centred under the platform, in frame pixels. */
+export function channelRectsPx(p: RigPreset): { x: number; y: number; width: number; height: number }[] {
+  const d = derive(p);
+  const s = p.camera.widthPx / d.camera.viewWidthMm;
+  const top = p.camera.heightPx / 2 - (p.channelDepthMm / 2) * s;
+  return Array.from({ length: p.channels }, (_, i) => ({
+    x: Math.round(p.camera.widthPx / 2 + (-d.spanXMm / 2 + i * (p.channelWidthMm + p.wallMm)) * s),
+    y: Math.round(top),
+    width: Math.round(p.channelWidthMm * s),
+    height: Math.round(p.channelDepthMm * s),
+  }));
+}
+
+function sessionSnippet(p: RigPreset): string[] {
+  const d = derive(p);
+  const rects = channelRectsPx(p).map((r) => `    - { x: ${r.x}, y: ${r.y}, width: ${r.width}, height: ${r.height} }`);
+  if (p.die.type === 'd8') {
+    return [
+      'Calibrate on the rig (first-run.md): the profile records the channels, the empty platform and the die size.',
+      '',
+      '```',
+      `node bin/dicerig.js calibrate --die green --camera /dev/video0 --face bottom --channels ${p.channels} --die-size ${Math.round(d.camera.diePx)} --out my-rig.json`,
+      '```',
+    ];
+  }
+  return [
+    'Camera part of a session config (first-run.md); the channels are where the design puts them with the camera',
+    'centred, left to right in the frame: check them on a real frame and adjust.',
+    '',
+    '```yaml',
+    'camera:',
+    '  source: device',
+    '  device: /dev/video0',
+    `  width: ${p.camera.widthPx}`,
+    `  height: ${p.camera.heightPx}`,
+    '  reference: empty-platform.png',
+    `  dieSizePx: ${Math.round(d.camera.diePx)}`,
+    '  channels:',
+    ...rects,
+    '```',
+  ];
 }
 
 export function designFiguresText(presets: Record<string, RigPreset>): string {
