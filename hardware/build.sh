@@ -28,7 +28,7 @@ for preset in "${presets[@]}"; do
     printf 'openscad -D %q -o %q hardware/parts/%s.scad\n' "preset=\"$preset\"" "$out/$part.stl" "$part" >>"$jobs_file"
     if [ "$png" = 1 ]; then
       extra=""
-      [ "$part" = tower ] && extra="-D cutaway=true --camera=0,0,0,60,0,235,0"
+      [ "$part" = tower ] && extra="-D cutaway=true --camera=0,0,0,75,0,280,0"
       printf 'xvfb-run -a openscad -D %q %s --viewall --autocenter --imgsize=800,600 --colorscheme=Tomorrow -o %q hardware/parts/%s.scad\n' "preset=\"$preset\"" "$extra" "$out/$part.png" "$part" >>"$jobs_file"
     fi
   done

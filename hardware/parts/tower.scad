@@ -55,5 +55,5 @@ module tower() {
 
 // For the preview picture only: cut the first channel open to show the baffles.
 cutaway = false;
-if (ASSEMBLY) {} else if (cutaway) difference() { tower(); translate([-20, -1, -1]) cube([side_wall + channel_width / 2 + 20, tower_y + 2, tower_z + 2]); }
+if (ASSEMBLY) {} else if (cutaway) render() difference() { tower(); translate([-20, -1, -1]) cube([side_wall + channel_width / 2 + 20, tower_y + 2, tower_z + 2]); }
 else tower();
