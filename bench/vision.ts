@@ -17,7 +17,7 @@ import { shippedD6Net } from '../src/vision/d6/netWeights.js';
 import { evaluateReads, formatConfusion } from '../src/vision/evaluate.js';
 import type { EvalItem } from '../src/vision/evaluate.js';
 import type { FaceReader } from '../src/vision/faceRead.js';
-import type { RgbImage } from '../src/vision/image.js';
+import type { RgbImage } from '../src/core/image.js';
 import { defaultLocateOptions } from '../src/vision/locate.js';
 import { cropForBox } from '../src/vision/photoCrops.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';

@@ -4,9 +4,9 @@
  * platform and throws when asked; the frame is taken once the dice settle).
  */
 import { existsSync } from 'node:fs';
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import type { CalibrationCamera, CalibrationDice, Prompt } from '../vision/calibration/guided.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import { SettleDetector } from '../vision/settle.js';
 import type { LightingPresetName } from './sim/lighting.js';
 import { SimulatedCamera } from './sim/simulatedCamera.js';

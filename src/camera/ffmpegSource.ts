@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import { frameSourceFrom } from './frameSource.js';
 import type { Frame, FrameSource } from './frameSource.js';
 

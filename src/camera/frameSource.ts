@@ -3,7 +3,7 @@
  * camera (V4L2 through ffmpeg), replay of a video or an image folder, and the
  * simulated camera all look the same to the session and to vision.
  */
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 
 export interface Frame {
   readonly image: RgbImage;

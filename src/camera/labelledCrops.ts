@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cropForBox } from '../vision/photoCrops.js';
 import type { DieCrop } from '../vision/faceRead.js';
-import type { Rect } from '../vision/image.js';
+import type { Rect } from '../core/image.js';
 import { decodeImageFile } from './decode.js';
 import { readLabelledFolder } from './labelledFolder.js';
 

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { probabilityFromLog } from '../core/format.js';
 
 /** Commander argument parsers that reject bad numbers with a message naming the expected form. */
 export function probabilityArg(value: string): number {
@@ -25,12 +26,16 @@ export function positiveNumberArg(value: string): number {
   return x;
 }
 
-/** JSON for machines: Infinity and NaN (which JSON lacks) become strings, typed arrays become arrays. */
+/**
+ * JSON for machines: Infinity and NaN (which JSON lacks) become strings, typed arrays become arrays,
+ * and a p-value below the normal doubles is written from its log beside it (`probabilityFromLog`).
+ */
 export function toJson(value: unknown): string {
   return JSON.stringify(
     value,
-    (_key, v: unknown) => {
+    function (this: Record<string, unknown>, key, v: unknown) {
       if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+      if (typeof v === 'number' && key === 'p' && typeof this.logP === 'number') return probabilityFromLog(v, this.logP);
       if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v as unknown as ArrayLike<number>);
       if (v instanceof Set) return [...v];
       if (v instanceof Map) return Object.fromEntries(v);

@@ -15,16 +15,17 @@
  * always rebuilt from the store's counted rolls, so a new session and a
  * resumed one (after a crash or power loss) run the same code.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
 import type { MonitorDecision } from '../stats/sequential.js';
-import { describeVerdict, formatCount, type RigSuspectVerdict } from '../stats/verdict.js';
+import { formatCount } from '../core/format.js';
+import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollInput } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
 import type { FrameReading } from '../vision/pipeline.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
 import { DieTrack } from './dieTrack.js';
 import type { DieStatus, RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';

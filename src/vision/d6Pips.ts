@@ -15,7 +15,7 @@
 import { connectedComponents, principalAxes } from './components.js';
 import type { Blob } from './components.js';
 import type { DieCrop, FaceRead, FaceReader } from './faceRead.js';
-import type { RgbImage } from './image.js';
+import type { RgbImage } from '../core/image.js';
 import { D6_PATTERN_SYMMETRY_DEG, D6_PATTERNS } from './d6/patterns.js';
 
 export interface D6PipOptions {

@@ -10,8 +10,8 @@ import type { CockedOptions } from './cocked.js';
 import { defaultSurroundingsLimits, judgeSurroundings } from './d6/sideFaces.js';
 import type { SurroundingsOptions } from './d6/sideFaces.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
-import { cropRgb, squareAround } from './image.js';
-import type { RgbImage } from './image.js';
+import { cropRgb, squareAround } from '../core/image.js';
+import type { RgbImage } from '../core/image.js';
 import { locateDice } from './locate.js';
 import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
 

@@ -6,7 +6,7 @@ import { detectChannelRegions } from '../../src/vision/calibration/channelRegion
 import { normaliseName, parseGroupNames, runGuidedCalibration } from '../../src/vision/calibration/guided.js';
 import type { ClusterView } from '../../src/vision/calibration/guided.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 
 describe('channel regions from the empty platform', () => {
   it('finds every channel of the simulated rig to within a pixel, under lighting gradients', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rectChannel } from '../../src/vision/channels.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 import { defaultLocateOptions, locateDice } from '../../src/vision/locate.js';
 import type { LocateOptions } from '../../src/vision/locate.js';
 import { D6PipReader } from '../../src/vision/d6Pips.js';

@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import { demoConfig, DEMO_BUDGET, DEMO_EMULATED_BUDGET, DEMO_LOAD_FACTOR, loadedDie, type DemoDice } from '../../session/demo.js';
 import type { SessionResult } from '../../session/runner.js';
-import { formatCount } from '../../stats/verdict.js';
-import type { CliIo } from '../main.js';
+import { formatCount } from '../../core/format.js';
+import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
 import { runWithProgress, sessionDatabasePath, DB_HELP, type SessionOutputFlags } from './run.js';
 

@@ -1,10 +1,11 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import type { Distribution } from '../../odds/distribution.js';
-import { exactJson, formatDecimal, formatExact } from '../format/exact.js';
-import { renderTable } from '../format/table.js';
-import type { Rational } from '../../odds/rational.js';
+import { formatDecimal } from '../../core/format.js';
+import { exactJson, formatExact } from '../format/exact.js';
+import { renderTable } from '../../core/textTable.js';
+import type { Rational } from '../../core/rational.js';
 import { attackAverages, defenseAverages } from '../../odds/seed-tables.js';
 import { atLeast, d3, MAX_T9A_DICE, rollTotal } from '../../odds/t9a.js';
 import type { RerollRule, RollSpec } from '../../odds/t9a.js';

@@ -4,19 +4,19 @@ import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { sceneToPng } from '../../report/chart/png.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../core/errors.js';
 import { checkSessionConfig } from '../../session/config.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
-import { formatCount } from '../../stats/verdict.js';
+import { fixed, formatCount } from '../../core/format.js';
 import { defaultDatabasePath } from '../../store/databasePath.js';
 import { RollStore } from '../../store/rollStore.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
-import { fixed, renderTable } from '../format/table.js';
+import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
 
 interface ReportFlags {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { SimulatedClock } from '../../clock.js';
+import { SimulatedClock } from '../../core/clock.js';
 import type { LinkStats, RigDriver, RigFault, RigIdentity } from '../../rig/driver.js';
 import { rigFactories, type RigFactoryOptions } from '../../rig/factory.js';
 import { roundTripSummary } from '../../rig/linkStats.js';
 import { listSerialPorts, type SerialPortInfo } from '../../rig/serial/portLocator.js';
-import { renderTable } from '../format/table.js';
-import type { CliIo } from '../main.js';
+import { renderTable } from '../../core/textTable.js';
+import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 
 /** Registers `dicerig rig list` and `dicerig rig check`. */

@@ -7,7 +7,7 @@ import { runSession, type SessionResult } from '../../session/runner.js';
 import { openSession, runnerDeps, type OpenedSession } from '../../session/setup.js';
 import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.js';
 import { defaultDatabasePath } from '../../store/databasePath.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 
 /** How a session's progress and end are shown. */

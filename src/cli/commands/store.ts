@@ -1,9 +1,9 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import { formatCount } from '../../stats/verdict.js';
+import { formatCount } from '../../core/format.js';
 import { defaultDatabasePath } from '../../store/databasePath.js';
 import { exportSession, type ExportFormat } from '../../store/exportSession.js';
 import { importRolls, type ImportSource } from '../../store/importRolls.js';
@@ -11,7 +11,7 @@ import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedMani
 import type { VerifyReport } from '../../store/records.js';
 import { RollStore } from '../../store/rollStore.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 import { readLogs } from '../readLogs.js';
 

@@ -6,7 +6,7 @@ import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
 import { writeSimLabelledFolder } from '../../camera/sim/writeLabelledFolder.js';
 import type { SimFolderDice } from '../../camera/sim/writeLabelledFolder.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { D8Reader } from '../../vision/d8/d8Reader.js';
 import { D6PipReader } from '../../vision/d6Pips.js';
@@ -16,9 +16,10 @@ import { shippedD6Net } from '../../vision/d6/netWeights.js';
 import type { FaceReader } from '../../vision/faceRead.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
-import { renderTable } from '../format/table.js';
-import type { CliIo } from '../main.js';
+import { renderTable } from '../../core/textTable.js';
+import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
+import { percent } from '../../core/format.js';
 
 /** Dice `vision eval` reads. */
 export type EvalDice = 'd6' | 'red' | 'green' | 'xwing';
@@ -66,7 +67,6 @@ export async function readerFor(
   return { reader: new D8Reader(profile), profile, profilePath };
 }
 
-const pct = (x: number, digits = 2): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
 
 /** The per-die table: dice, read, correct, accuracy among read, declined (cocked, unreadable), misread. */
 export function formatDieScores(perDie: readonly DieScore[], indent = ''): string {
@@ -75,8 +75,8 @@ export function formatDieScores(perDie: readonly DieScore[], indent = ''): strin
     String(d.total),
     String(d.read),
     String(d.correct),
-    pct(d.accuracyAmongRead),
-    pct(d.declineRate, 1),
+    percent(d.accuracyAmongRead, 2),
+    percent(d.declineRate, 1),
     String(d.cocked),
     String(d.unreadable),
     String(d.wrong),
@@ -91,7 +91,7 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
   const lines = [
     title,
     ...extra,
-    `all dice: ${r.total}, read ${r.read}, correct ${r.correct} (accuracy among read ${pct(r.accuracyAmongRead)}), declined ${r.declined} (${pct(r.declineRate, 1)}: ${r.cocked} cocked, ${r.declined - r.cocked} unreadable), misread ${r.errors.length}`,
+    `all dice: ${r.total}, read ${r.read}, correct ${r.correct} (accuracy among read ${percent(r.accuracyAmongRead, 2)}), declined ${r.declined} (${percent(r.declineRate, 1)}: ${r.cocked} cocked, ${r.declined - r.cocked} unreadable), misread ${r.errors.length}`,
     '',
     formatDieScores(evaluation.perDie).trimEnd(),
     '',

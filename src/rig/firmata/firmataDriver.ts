@@ -32,7 +32,7 @@
  * (`clock`, wall clock by default), through cancellable timers so `close` leaves nothing behind.
  */
 import { SerialPort } from 'serialport';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { DriverKind, LinkStats, MotionResult, RigDriver, RigFault, RigIdentity, RigStatus, FaultKind } from '../driver.js';
 import { RigConnectError, RigError, RigFaultError, RigTimeoutError, type RigErrorContext } from '../errors.js';
 import { FaultListeners } from '../faultListeners.js';

@@ -8,7 +8,7 @@
  */
 import { connectedComponents, principalAxes } from '../components.js';
 import type { Blob } from '../components.js';
-import type { Rect, RgbImage } from '../image.js';
+import type { Rect, RgbImage } from '../../core/image.js';
 import type { LocatedDie } from '../locate.js';
 
 export interface SurroundingsOptions {
