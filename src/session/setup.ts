@@ -23,7 +23,7 @@ import { RollStore } from '../store/rollStore.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
 import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
 import { rectChannel, type ChannelRegion } from '../vision/channels.js';
-import { D6PipReader } from '../vision/d6Pips.js';
+import { D6PipReader } from '../vision/d6/pipReader.js';
 import { D8Reader } from '../vision/d8/d8Reader.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';

@@ -5,10 +5,10 @@
  * reported, never guessed.
  */
 import type { ChannelRegion } from './channels.js';
-import { judgeOutline } from './cocked.js';
-import type { CockedOptions } from './cocked.js';
-import { defaultSurroundingsLimits, judgeSurroundings } from './d6/sideFaces.js';
-import type { SurroundingsOptions } from './d6/sideFaces.js';
+import { judgeOutline } from './cocked/outline.js';
+import type { CockedOptions } from './cocked/outline.js';
+import { defaultSurroundingsLimits, judgeSurroundings } from './cocked/surroundings.js';
+import type { SurroundingsOptions } from './cocked/surroundings.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
 import { cropRgb, squareAround } from '../core/image.js';
 import type { RgbImage } from '../core/image.js';

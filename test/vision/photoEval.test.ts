@@ -3,7 +3,7 @@ import { datasetsDir } from '../support/datasets.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImageFile } from '../../src/camera/decode.js';
 import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
-import { D6PipReader } from '../../src/vision/d6Pips.js';
+import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../../src/vision/d6/combinedReader.js';
 import { D6NetReader } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';

@@ -9,7 +9,7 @@ import type { SimFolderDice } from '../../camera/sim/writeLabelledFolder.js';
 import { InputError } from '../../core/errors.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { D8Reader } from '../../vision/d8/d8Reader.js';
-import { D6PipReader } from '../../vision/d6Pips.js';
+import { D6PipReader } from '../../vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../../vision/d6/combinedReader.js';
 import { D6NetReader } from '../../vision/d6/netReader.js';
 import { shippedD6Net } from '../../vision/d6/netWeights.js';

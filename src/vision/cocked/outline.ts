@@ -6,8 +6,8 @@
  * the platform's own colour the outline is just the top face: see
  * `d6/sideFaces.ts`, which looks beside the die.)
  */
-import type { LocatedDie } from './locate.js';
-import { percent } from '../core/format.js';
+import type { LocatedDie } from '../locate.js';
+import { percent } from '../../core/format.js';
 
 export interface CockedOptions {
   /** Expected area of the die lying flat (pixels). */
