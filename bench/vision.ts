@@ -7,7 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import { decodeImageFile } from '../src/camera/decode.js';
-import { readLabelledFolder } from '../src/camera/labelledFolder.js';
+import { readLabelledFolder } from '../src/vision-io/labelledFolder.js';
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { D6PipReader } from '../src/vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../src/vision/d6/combinedReader.js';

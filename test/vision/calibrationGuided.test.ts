@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simCalibrationCamera } from '../../src/camera/calibrationCameras.js';
+import { simCalibrationCamera } from '../../src/session/calibrationCameras.js';
 import type { LightingPresetName } from '../../src/camera/sim/lighting.js';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import { detectChannelRegions } from '../../src/vision/calibration/channelRegions.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { datasetsDir } from '../support/datasets.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImageFile } from '../../src/camera/decode.js';
-import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../../src/vision/d6/combinedReader.js';
 import { D6NetReader } from '../../src/vision/d6/netReader.js';

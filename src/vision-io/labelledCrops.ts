@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { cropForBox } from '../vision/photoCrops.js';
 import type { DieCrop } from '../vision/faceRead.js';
 import type { Rect } from '../core/image.js';
-import { decodeImageFile } from './decode.js';
+import { decodeImageFile } from '../camera/decode.js';
 import { readLabelledFolder } from './labelledFolder.js';
 
 export interface LabelledDieCrop {
