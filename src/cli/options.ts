@@ -8,16 +8,31 @@ export function probabilityArg(value: string): number {
   return x;
 }
 
+/** The whole number written (digits only, spaces around allowed), or NaN. */
+function wholeNumber(value: string): number {
+  const x = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(x) ? x : Number.NaN;
+}
+
 export function positiveIntArg(value: string): number {
-  const x = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(x) || x < 1) throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}".`);
+  const x = wholeNumber(value);
+  if (!(x >= 1)) throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}".`);
   return x;
 }
 
 export function nonNegativeIntArg(value: string): number {
-  const x = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(x)) throw new InvalidArgumentError(`expected a whole number of at least 0, got "${value}".`);
+  const x = wholeNumber(value);
+  if (!(x >= 0)) throw new InvalidArgumentError(`expected a whole number of at least 0, got "${value}".`);
   return x;
+}
+
+/** A parser for a whole number in [min, max] that names the option when it rejects a value. */
+export function wholeNumberArg(option: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = wholeNumber(value);
+    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`${option} must be a whole number from ${min} to ${max}.`);
+    return n;
+  };
 }
 
 export function positiveNumberArg(value: string): number {

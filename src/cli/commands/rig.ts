@@ -42,7 +42,7 @@ export function registerRigCommand(program: Command, io: CliIo): void {
     .option('--port <path>', 'serial port of a real board (default: $DICERIG_PORT, else the one Arduino plugged in)')
     .option('--json', 'print JSON')
     .action(async (opts: { rig: string; port?: string; json?: boolean }) => {
-      const report = await checkRig(opts.rig, opts.port ?? process.env['DICERIG_PORT']);
+      const report = await probeRig(opts.rig, opts.port ?? process.env['DICERIG_PORT']);
       io.out(opts.json ? `${toJson(report)}\n` : checkText(report));
       if (!report.ok) io.setExitCode(1);
     });
@@ -88,7 +88,7 @@ export interface CheckReport {
 }
 
 /** Runs the check steps in order, stopping at the first failure; always closes the driver. */
-export async function checkRig(rigName: string, port: string | undefined): Promise<CheckReport> {
+async function probeRig(rigName: string, port: string | undefined): Promise<CheckReport> {
   const factory = rigFactories.get(rigName);
   // The simulated rig runs on simulated time: its check takes no real time and reports the same durations.
   const options: RigFactoryOptions = { ...(port !== undefined ? { port } : {}), ...(rigName === 'sim' ? { clock: new SimulatedClock() } : {}) };
