@@ -10,6 +10,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { Rect, RgbImage } from '../core/image.js';
+import { NamedRegistry } from '../core/registry.js';
 import { rectChannel } from '../vision/channels.js';
 import type { ChannelRegion } from '../vision/channels.js';
 import { decodeImageFile } from './decode.js';
@@ -78,26 +79,14 @@ export interface CameraFactory {
 }
 
 /** The named camera factories; config chooses one by name. */
-export class CameraFactoryRegistry {
-  private readonly factories = new Map<string, CameraFactory>();
-
-  register(factory: CameraFactory): this {
-    if (!/^[a-z][a-z0-9-]*$/.test(factory.name)) throw new RangeError(`camera factory name "${factory.name}" must be lower-case letters, digits and dashes`);
-    this.factories.set(factory.name, factory);
-    return this;
-  }
-
-  has(name: string): boolean {
-    return this.factories.has(name);
-  }
-
-  names(): string[] {
-    return [...this.factories.keys()];
+export class CameraFactoryRegistry extends NamedRegistry<CameraFactory> {
+  constructor() {
+    super('camera factory');
   }
 
   /** Opens a camera by factory name. */
   async open(name: string, options: CameraFactoryOptions): Promise<OpenedCamera> {
-    const factory = this.factories.get(name);
+    const factory = this.find(name);
     if (!factory) throw new ConfigError('camera.source', `there is no camera source "${name}"; choose one of ${this.names().join(', ')}`);
     return factory.open(options);
   }

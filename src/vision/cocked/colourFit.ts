@@ -29,6 +29,27 @@ export class ColourFit {
   b = Number.NaN;
   best = Number.NaN;
 
+  /**
+   * Loads the cell at `sums[o..o+5]` (frame, then platform, summed over its 4 pixels) for the
+   * question "is it a blend of the die's change `m` and the platform's shadow?": the frame colour,
+   * the change to explain, the die's change (`u`) and minus the platform colour (`v`).
+   */
+  loadBlend(sums: Int32Array, o: number, m0: number, m1: number, m2: number): void {
+    // Sums of 4 pixels are integers below 1021: their quarters, and differences of quarters, are exact.
+    this.f0 = (sums[o] as number) / 4;
+    this.f1 = (sums[o + 1] as number) / 4;
+    this.f2 = (sums[o + 2] as number) / 4;
+    this.v0 = -(sums[o + 3] as number) / 4;
+    this.v1 = -(sums[o + 4] as number) / 4;
+    this.v2 = -(sums[o + 5] as number) / 4;
+    this.d0 = this.f0 + this.v0;
+    this.d1 = this.f1 + this.v1;
+    this.d2 = this.f2 + this.v2;
+    this.u0 = m0;
+    this.u1 = m1;
+    this.u2 = m2;
+  }
+
   private consider(a0: number, b0: number, aLo: number, aHi: number, bLo: number, bHi: number): void {
     const a = a0 < aLo ? aLo : a0 > aHi ? aHi : a0;
     const b = b0 < bLo ? bLo : b0 > bHi ? bHi : b0;
