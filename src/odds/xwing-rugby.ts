@@ -1,4 +1,4 @@
-import { Rational } from './rational.js';
+import { Rational } from '../core/rational.js';
 import { attackPool, defensePool } from './xwing-dice.js';
 import type { AttackModifier, DefenseModifier } from './xwing-dice.js';
 

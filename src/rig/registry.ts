@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { RandomSource } from '../stats/random.js';
 import type { RigDriver } from './driver.js';
 import { RigError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** A scheduled callback that can be cancelled. */
 export interface TimerHandle {

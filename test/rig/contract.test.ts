@@ -2,7 +2,7 @@
 // on the emulated board running our firmware, the simulated rig, and a real board when DICERIG_PORT
 // names its port (without it those cases are reported as skipped, saying what to plug in).
 import { beforeAll } from 'vitest';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import { EmulatedBoard } from '../../src/rig/emulator/emulatedBoard.js';
 import { rigFactories } from '../../src/rig/factory.js';
 import { SerialRigDriver } from '../../src/rig/serial/serialDriver.js';

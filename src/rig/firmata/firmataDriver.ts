@@ -37,7 +37,7 @@
  * (`clock`, wall clock by default), through cancellable timers so `close` leaves nothing behind.
  * The connection itself (port, firmata-io, johnny-five components) is `firmataConnection.ts`.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { DriverKind, FaultKind, LinkStats, MotionResult, RigDriver, RigFault, RigIdentity, RigStatus } from '../driver.js';
 import { RigFaultError, RigTimeoutError, type RigErrorContext } from '../errors.js';
 import { FaultListeners } from '../faultListeners.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { FaultKind, LinkStats, MotionResult, RigDriver, RigFault, RigIdentity, RigStatus } from '../driver.js';
 import { RigFaultError, RigTimeoutError } from '../errors.js';
 import { FaultListeners } from '../faultListeners.js';
