@@ -1,5 +1,5 @@
 import { readSync, writeSync } from 'node:fs';
-import type { SerialLink } from './serialLink.js';
+import type { SerialLink } from './link.js';
 
 /**
  * The part of a serialport binding port (`SerialPort.binding.open()`) the links below use. On every
