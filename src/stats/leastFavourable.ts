@@ -11,9 +11,10 @@
  * assignments is found exactly by the greedy rule "give each unresolved roll to
  * the face where it raises log BF least", i.e. to the face with the smallest
  * (a_i + x_i) / p0_i: the least favourable assignment tops up the faces that
- * came up less than expected. {@link allocateLeastFavourable} does this in
- * O(k log) by bisecting on the water level, then places the last few rolls one
- * by one. The result is the EXACT minimum over every assignment.
+ * came up less than expected. {@link allocateLeastFavourable} does this from
+ * the continuous water level, then places the last few rolls one by one. The
+ * result is the EXACT minimum over every assignment (checked against brute
+ * force in the tests).
  *
  * Why the minimum is a valid e-process: the die's true faces are i.i.d. whatever
  * the reader declines, so the e-value of the TRUE sequence is a test martingale
@@ -73,32 +74,37 @@ function logBayesFactorWithWeights(x: ArrayLike<number>, mixture: DirichletMixtu
  * (x_i the rolls added to face i): each roll goes where (base_i + x_i)/w_i is
  * smallest. Exact for integer `units` (greedy on a separable convex function);
  * a fractional remainder goes to the cheapest face. Returns the rolls added per face.
+ *
+ * The greedy picks the `units` smallest values (base_i + m)/w_i, m = 0, 1, ...
+ * The continuous water level T (Σ max(0, T w_i − base_i) = units) is found in
+ * closed form; every value below T − 1/min w is among the smallest (there are at
+ * most `units` of them), and the few rolls left are placed one by one.
  */
 export function allocateLeastFavourable(base: ArrayLike<number>, weights: ArrayLike<number>, units: number): Float64Array {
   const k = base.length;
   const added = new Float64Array(k);
   if (!(units > 0)) return added;
-  // Rolls face i takes below the water level T: #{m ≥ 0 : (base_i + m)/w_i < T}.
-  const below = (T: number): number => {
-    let total = 0;
-    for (let i = 0; i < k; i++) total += Math.max(0, Math.ceil(T * (weights[i] as number) - (base[i] as number)));
-    return total;
-  };
-  let lo = 0;
-  let hi = 0;
-  for (let i = 0; i < k; i++) hi = Math.max(hi, ((base[i] as number) + units) / (weights[i] as number));
-  for (let iter = 0; iter < 80 && hi - lo > 1e-12 * hi; iter++) {
-    const mid = 0.5 * (lo + hi);
-    if (below(mid) <= units) lo = mid;
-    else hi = mid;
+  const order = Array.from({ length: k }, (_, i) => i).sort((x, y) => (base[x] as number) / (weights[x] as number) - (base[y] as number) / (weights[y] as number));
+  let sumBase = 0;
+  let sumWeight = 0;
+  let level = 0;
+  let minWeight = Infinity;
+  for (let j = 0; j < k; j++) {
+    const i = order[j] as number;
+    sumBase += base[i] as number;
+    sumWeight += weights[i] as number;
+    minWeight = Math.min(minWeight, weights[i] as number);
+    level = (units + sumBase) / sumWeight;
+    const next = order[j + 1];
+    if (next === undefined || level <= (base[next] as number) / (weights[next] as number)) break;
   }
+  const safe = level - 1 / minWeight;
   let left = units;
   for (let i = 0; i < k; i++) {
-    const m = Math.max(0, Math.ceil(lo * (weights[i] as number) - (base[i] as number)));
+    const m = Math.max(0, Math.ceil(safe * (weights[i] as number) - (base[i] as number)));
     added[i] = m;
     left -= m;
   }
-  // At most a few rolls remain (those tied at the level): place them one by one.
   while (left > 1e-12) {
     let best = 0;
     let bestValue = Infinity;
