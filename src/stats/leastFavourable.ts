@@ -28,13 +28,15 @@
  * some q with q_i ≥ (1 − r_i) p0_i under the expected odds. min over such q of
  * BF_q is an e-process for that composite null (each BF_q is one for its own q,
  * and the true q is among them). We bound it from below without an optimiser:
- * ln(q_i/p0_i) ≤ q_i/p0_i − 1 and a linear programme over q give
- *   log BF_q(x) ≥ log BF(x) − max_j [R x_j / p0_j − Σ_i r_i x_i],   R = Σ_i r_i p0_i,
- * so min_{q,u} log BF_q(c + u) ≥ min_j min_u [log BF(c + u) − R (c_j + u_j)/p0_j + Σ r_i (c_i + u_i)],
- * each inner minimum again separable convex (the same greedy with tilted
- * weights). With misreads the value is therefore a LOWER BOUND on the exact
- * minimum (loose by the second-order term of ln(1 + d) ≤ d, i.e. O(r²) per
- * roll); without misreads it is the exact minimum.
+ * the tangent ln y ≤ ln t − 1 + y/t of ln(q_i/p0_i) makes the likelihood ratio
+ * linear in q, a linear programme puts all the misread mass R = Σ r_i p0_i on
+ * one face j, and for each j the minimum over assignments is again the greedy
+ * with tilted weights. Any tangent point gives a valid bound; we take the
+ * better of t = 1 and t = the misread pattern most likely for the counts the
+ * first pass found. With misreads the value is therefore a LOWER BOUND on the
+ * exact minimum (in the tests it matches the exact minimum, by brute force
+ * over assignments and water-filling over q, to 1e-9 on 200 random cases);
+ * without misreads it is the exact minimum.
  */
 import gammaln from '@stdlib/math-base-special-gammaln';
 
@@ -139,15 +141,59 @@ export function leastFavourableEvidence(partial: PartialCounts, mixture: Dirichl
   const A = mixture.priorConcentration;
   const base = new Float64Array(k);
   for (let i = 0; i < k; i++) base[i] = A * (mixture.expected[i] as number) + (partial.counts[i] as number);
-  const tilts = misreadTilts(mixture.expected, misreadRates);
-  let best: RobustEvidence | null = null;
-  for (const weights of tilts) {
-    const added = allocateLeastFavourable(base, weights, partial.unresolved);
-    const x = Array.from({ length: k }, (_, i) => (partial.counts[i] as number) + (added[i] as number));
-    const logE = logBayesFactorWithWeights(x, mixture, weights);
-    if (best === null || logE < best.logE) best = { logE, counts: x };
+  const over = (tilts: readonly Float64Array[]): RobustEvidence => {
+    let best: RobustEvidence | null = null;
+    for (const weights of tilts) {
+      const added = allocateLeastFavourable(base, weights, partial.unresolved);
+      const x = Array.from({ length: k }, (_, i) => (partial.counts[i] as number) + (added[i] as number));
+      const logE = logBayesFactorWithWeights(x, mixture, weights);
+      if (best === null || logE < best.logE) best = { logE, counts: x };
+    }
+    return best as RobustEvidence;
+  };
+  if (!misreadRates || misreadRates.every((r) => r === 0)) return over([Float64Array.from(mixture.expected)]);
+  // Tangent at q/p0 = 1, then at the misread pattern most likely for the counts found:
+  // both are valid lower bounds; the second is tight where the first one's counts are.
+  const first = over(misreadTilts(mixture.expected, misreadRates, mixture.expected.map(() => 1)));
+  const tangent = mostLikelyMisreadPattern(first.counts, mixture.expected, misreadRates).map((q, i) => q / (mixture.expected[i] as number));
+  const second = over(misreadTilts(mixture.expected, misreadRates, tangent));
+  return second.logE > first.logE ? second : first;
+}
+
+/**
+ * Likelihood weights of the misread bound, from the tangent ln y ≤ ln t − 1 + y/t
+ * of ln(q_i/p0_i) at t_i and the vertex of the misread set that takes the
+ * linear bound's maximum (all the misread mass R = Σ r_i p0_i on one face j):
+ *   ln w_i = ln p0_i + ln t_i − 1 + (1 − r_i)/t_i + [i = j]·R/(p0_j t_j).
+ */
+function misreadTilts(expected: readonly number[], rates: readonly number[], tangent: readonly number[]): Float64Array[] {
+  let R = 0;
+  expected.forEach((p, i) => (R += p * (rates[i] as number)));
+  return expected.map((pj, j) =>
+    Float64Array.from(expected, (p, i) => {
+      const t = tangent[i] as number;
+      return p * Math.exp(Math.log(t) - 1 + (1 - (rates[i] as number)) / t + (i === j ? R / (pj * t) : 0));
+    }),
+  );
+}
+
+/** The read-face odds q with q_i ≥ (1 − r_i) p0_i that make counts x most likely: q_i = max((1 − r_i) p0_i, x_i/λ), Σ q = 1. */
+export function mostLikelyMisreadPattern(x: readonly number[], expected: readonly number[], rates: readonly number[]): number[] {
+  const floor = expected.map((p, i) => (1 - (rates[i] as number)) * p);
+  const total = x.reduce((a, b) => a + b, 0);
+  if (total === 0) return [...expected];
+  const at = (lambda: number): number[] => x.map((c, i) => Math.max(floor[i] as number, c / lambda));
+  // Σ q falls as λ grows: bisect on λ over a bracket far wider than [total·(1 − R), total].
+  let lo = total * 1e-6;
+  let hi = total * 1e6;
+  for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (at(mid).reduce((a, b) => a + b, 0) > 1) lo = mid;
+    else hi = mid;
   }
-  return best as RobustEvidence;
+  const q = at(hi);
+  const sum = q.reduce((a, b) => a + b, 0);
+  return q.map((v) => v / sum);
 }
 
 /**
@@ -165,15 +211,4 @@ export function mostFavourableLogE(partial: PartialCounts, mixture: DirichletMix
     x[j] = partial.counts[j] as number;
   }
   return best;
-}
-
-/**
- * Likelihood weights of the misread bound: for each face j that may receive the
- * misread mass, w_i = p0_i·exp(−r_i + [i = j]·R/p0_j). Without misreads, p0 alone.
- */
-function misreadTilts(expected: readonly number[], rates: readonly number[] | undefined): Float64Array[] {
-  if (!rates || rates.every((r) => r === 0)) return [Float64Array.from(expected)];
-  let R = 0;
-  expected.forEach((p, i) => (R += p * (rates[i] as number)));
-  return expected.map((pj, j) => Float64Array.from(expected, (p, i) => p * Math.exp(-(rates[i] as number) + (i === j ? R / pj : 0))));
 }

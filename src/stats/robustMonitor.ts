@@ -36,6 +36,7 @@ import { leastFavourableEvidence, mostFavourableLogE, type DirichletMixture, typ
 import { faceEstimates, fairWithinVerdict, inconclusiveVerdict, unfairVerdict } from './monitorVerdicts.js';
 import { robustFaceIntervals, robustInsideMargin, type RobustIntervalOptions } from './robustIntervals.js';
 import { confidenceSequenceMethod, dirichletMethod, firstTotal, monitorSettings, type MonitorDecision, type SequentialOptions } from './sequential.js';
+import { validateCounts } from './validate.js';
 import { formatCount, type FaceEstimate, type RollProjection } from './verdict.js';
 
 export interface RobustMonitorOptions extends SequentialOptions {
@@ -173,6 +174,30 @@ export class RobustMonitor {
   }
 
   /**
+   * Adds a batch: `counts` read rolls per face and `unresolved` declined ones
+   * (placed after the batch's read rolls; their positions are returned, for
+   * `review`). The statistics depend on the counts only, so this equals
+   * observing the rolls one by one, except that the decision is checked once,
+   * at the end of the batch (fewer looks: still valid).
+   */
+  observeCounts(counts: readonly number[], unresolved = 0): number[] {
+    if (counts.length !== this.k) throw new InputError(`There are ${counts.length} counts for ${this.k} faces; give one count per face.`);
+    const added = validateCounts(counts);
+    if (!(Number.isInteger(unresolved) && unresolved >= 0)) throw new InputError(`${unresolved} unresolved rolls is not a count.`);
+    counts.forEach((c, i) => (this.counts[i] = (this.counts[i] as number) + c));
+    this.resolvedCount += added;
+    this.n += added;
+    const positions: number[] = [];
+    for (let j = 0; j < unresolved; j++) {
+      positions.push(this.n);
+      this.open.add(this.n);
+      this.n += 1;
+    }
+    this.refresh();
+    return positions;
+  }
+
+  /**
    * Records the face a person gave the unresolved roll at `position`. The roll
    * counts from now on; a final verdict stays, a budget-INCONCLUSIVE may become final.
    * Throws `InputError` for a position that is not an unresolved roll (never was, or already reviewed) or a bad face.
@@ -233,10 +258,15 @@ export class RobustMonitor {
   private advance(): number {
     const position = this.n;
     this.n += 1;
+    this.refresh();
+    return position;
+  }
+
+  /** Recomputes the evidence after new rolls and decides if undecided and rolling. */
+  private refresh(): void {
     this.evidence = null;
     this.noteEvidence();
     if (this.decision === null && !this.budgetSpent) this.decide();
-    return position;
   }
 
   private partial(): PartialCounts {
