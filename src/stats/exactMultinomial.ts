@@ -197,13 +197,16 @@ function monteCarlo(
     conditional[i] = mass > 0 ? Math.min(1, (p[i] as number) / mass) : 1;
     mass -= p[i] as number;
   }
+  // ln c! for every count a face can get: the loop below then calls no gammaln.
+  const logFactorial = new Float64Array(n + 1);
+  for (let c = 1; c <= n; c++) logFactorial[c] = (logFactorial[c - 1] as number) + Math.log(c);
   let hits = 0;
   for (let s = 0; s < samples; s++) {
     let left = n;
     let l = 0;
     for (let i = 0; i < k && left > 0; i++) {
-      const c = i === k - 1 ? left : drawBinomial(left, conditional[i] as number, random);
-      l += c * (logP[i] as number) - gammaln(c + 1);
+      const c = i === k - 1 ? left : drawBinomial(left, conditional[i] as number, random, logFactorial);
+      l += c * (logP[i] as number) - (logFactorial[c] as number);
       left -= c;
     }
     if (l <= threshold) hits++;
@@ -220,17 +223,17 @@ function monteCarlo(
 }
 
 /**
- * One Binomial(n, p) draw by inversion, visiting the support in the order
+ * One Binomial(n, p) draw by inversion (`logFactorial[c]` = ln c! for c ≤ n), visiting the support in the order
  * mode, mode+1, mode−1, mode+2, … — any fixed order gives an exact draw, and
  * this one needs about one standard deviation of steps instead of n.
  */
-function drawBinomial(n: number, p: number, random: RandomSource): number {
+function drawBinomial(n: number, p: number, random: RandomSource, logFactorial: Float64Array): number {
   if (p <= 0) return 0;
   if (p >= 1) return n;
   const mode = Math.min(n, Math.floor((n + 1) * p));
   const odds = p / (1 - p);
   const pmfMode = Math.exp(
-    gammaln(n + 1) - gammaln(mode + 1) - gammaln(n - mode + 1) + mode * Math.log(p) + (n - mode) * Math.log1p(-p),
+    (logFactorial[n] as number) - (logFactorial[mode] as number) - (logFactorial[n - mode] as number) + mode * Math.log(p) + (n - mode) * Math.log1p(-p),
   );
   let u = random() - pmfMode;
   if (u < 0) return mode;
