@@ -86,7 +86,20 @@ export function allocateLeastFavourable(base: ArrayLike<number>, weights: ArrayL
   const k = base.length;
   const added = new Float64Array(k);
   if (!(units > 0)) return added;
-  const order = Array.from({ length: k }, (_, i) => i).sort((x, y) => (base[x] as number) / (weights[x] as number) - (base[y] as number) / (weights[y] as number));
+  // Faces in increasing order of their first value base_i/w_i (insertion sort: k is a die's faces).
+  const ratio = new Float64Array(k);
+  const order = new Int32Array(k);
+  for (let i = 0; i < k; i++) {
+    const r = (base[i] as number) / (weights[i] as number);
+    let j = i;
+    while (j > 0 && (ratio[j - 1] as number) > r) {
+      ratio[j] = ratio[j - 1] as number;
+      order[j] = order[j - 1] as number;
+      j--;
+    }
+    ratio[j] = r;
+    order[j] = i;
+  }
   let sumBase = 0;
   let sumWeight = 0;
   let level = 0;
@@ -97,8 +110,7 @@ export function allocateLeastFavourable(base: ArrayLike<number>, weights: ArrayL
     sumWeight += weights[i] as number;
     minWeight = Math.min(minWeight, weights[i] as number);
     level = (units + sumBase) / sumWeight;
-    const next = order[j + 1];
-    if (next === undefined || level <= (base[next] as number) / (weights[next] as number)) break;
+    if (j === k - 1 || level <= (ratio[j + 1] as number)) break;
   }
   const safe = level - 1 / minWeight;
   let left = units;

@@ -113,6 +113,8 @@ export class RobustMonitor {
   private maxLogE = 0;
   /** The least favourable evidence now, or null when it must be recomputed. */
   private evidence: RobustEvidence | null = null;
+  /** A completion of the unresolved rolls that is still possible and its log e-value (an upper bound on the least favourable one), or null after a review or batch. */
+  private completion: { logE: number; counts: Float64Array } | null = null;
   private decision: MonitorDecision | null = null;
   private decidedAtRoll: number | null = null;
   private budgetSpent = false;
@@ -162,14 +164,14 @@ export class RobustMonitor {
     this.checkFace(faceIndex);
     this.counts[faceIndex] = (this.counts[faceIndex] as number) + 1;
     this.resolvedCount += 1;
-    return this.advance();
+    return this.advance(faceIndex);
   }
 
   /** Adds a roll the reader declined, in its place in the sequence; returns its position, for `review`. */
   observeUnresolved(): number {
     const position = this.n;
     this.open.add(position);
-    this.advance();
+    this.advance('unresolved');
     return position;
   }
 
@@ -212,6 +214,7 @@ export class RobustMonitor {
     this.counts[faceIndex] = (this.counts[faceIndex] as number) + 1;
     this.reviewedCount += 1;
     this.evidence = null;
+    this.completion = null;
     this.noteEvidence();
     if (this.decision === null) this.decide();
   }
@@ -255,17 +258,19 @@ export class RobustMonitor {
     }
   }
 
-  private advance(): number {
+  private advance(added: number | 'unresolved'): number {
     const position = this.n;
     this.n += 1;
-    this.refresh();
+    this.refresh(added);
     return position;
   }
 
   /** Recomputes the evidence after new rolls and decides if undecided and rolling. */
-  private refresh(): void {
+  /** After new rolls (one roll `added`, or a batch or review when undefined): tracks the evidence and decides if undecided and rolling. */
+  private refresh(added?: number | 'unresolved'): void {
     this.evidence = null;
-    this.noteEvidence();
+    if (added === undefined) this.completion = null;
+    this.noteEvidence(added);
     if (this.decision === null && !this.budgetSpent) this.decide();
   }
 
@@ -279,16 +284,37 @@ export class RobustMonitor {
   }
 
   /**
-   * Keeps the running maximum. With misreads the bound costs k + 1 allocations,
-   * so it is computed only when the bound without misreads (always above it)
-   * could raise the maximum or reach the threshold.
+   * Keeps the running maximum. The exact bound costs an allocation (k + 1 of
+   * them with misreads), so after each roll we first update, in O(1), the e-value
+   * of one completion that is still possible (the last least favourable one with
+   * the new roll added: for an unresolved roll, on the face the greedy takes next).
+   * It is at least the least favourable e-value, so when it can neither raise the
+   * maximum nor reach the threshold, the exact value is left to be computed when asked.
    */
-  private noteEvidence(): void {
-    if (this.misreadRates) {
-      const withoutMisreads = leastFavourableEvidence(this.partial(), this.mixture).logE;
-      if (withoutMisreads <= this.maxLogE && withoutMisreads < this.logThreshold) return;
+  private noteEvidence(added?: number | 'unresolved'): void {
+    const slack = 1e-9;
+    if (added !== undefined && this.completion) {
+      const c = this.completion;
+      let face = typeof added === 'number' ? added : 0;
+      if (added === 'unresolved') {
+        for (let i = 1; i < this.k; i++) if (this.nextValue(i) < this.nextValue(face)) face = i;
+      }
+      const p0 = this.expected[face] as number;
+      c.logE += Math.log((this.priorConcentration * p0 + (c.counts[face] as number)) / ((this.priorConcentration + this.n - 1) * p0));
+      c.counts[face] = (c.counts[face] as number) + 1;
+      if (c.logE < this.maxLogE - slack && c.logE < this.logThreshold - slack) return;
     }
+    const withoutMisreads = leastFavourableEvidence(this.partial(), this.mixture);
+    this.completion = { logE: withoutMisreads.logE, counts: Float64Array.from(withoutMisreads.counts) };
+    if (this.misreadRates && withoutMisreads.logE <= this.maxLogE && withoutMisreads.logE < this.logThreshold) return;
+    if (!this.misreadRates) this.evidence = withoutMisreads;
     this.maxLogE = Math.max(this.maxLogE, this.current().logE);
+  }
+
+  /** (a_i + x_i)/p0_i of the tracked completion: the cost of one more roll on face i. */
+  private nextValue(i: number): number {
+    const p0 = this.expected[i] as number;
+    return (this.priorConcentration * p0 + ((this.completion as { counts: Float64Array }).counts[i] as number)) / p0;
   }
 
   private decide(): void {
