@@ -6,8 +6,8 @@
  * finds misreads concentrated on one face pair).
  */
 import { cumulativeOf, drawIndex, type RandomSource } from '../../src/stats/random.js';
-import { RobustMonitor } from '../../src/stats/robustMonitor.js';
-import { SequentialMonitor } from '../../src/stats/sequential.js';
+import type { RobustMonitor } from '../../src/stats/robustMonitor.js';
+import type { SequentialMonitor } from '../../src/stats/sequential.js';
 
 export interface ReaderModel {
   readonly declines?: readonly number[];
