@@ -189,21 +189,30 @@ function misreadTilts(expected: readonly number[], rates: readonly number[], tan
   );
 }
 
-/** The read-face odds q with q_i ≥ (1 − r_i) p0_i that make counts x most likely: q_i = max((1 − r_i) p0_i, x_i/λ), Σ q = 1. */
+/**
+ * The read-face odds q with q_i ≥ (1 − r_i) p0_i that make counts x most likely:
+ * q_i = max((1 − r_i) p0_i, x_i/λ) with Σ q = 1. The faces above their floor are
+ * those with the largest x_i/floor_i; for each candidate set, λ follows in closed form.
+ */
 export function mostLikelyMisreadPattern(x: readonly number[], expected: readonly number[], rates: readonly number[]): number[] {
+  const k = expected.length;
   const floor = expected.map((p, i) => (1 - (rates[i] as number)) * p);
   const total = x.reduce((a, b) => a + b, 0);
   if (total === 0) return [...expected];
-  const at = (lambda: number): number[] => x.map((c, i) => Math.max(floor[i] as number, c / lambda));
-  // Σ q falls as λ grows: bisect on λ over a bracket far wider than [total·(1 − R), total].
-  let lo = total * 1e-6;
-  let hi = total * 1e6;
-  for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (at(mid).reduce((a, b) => a + b, 0) > 1) lo = mid;
-    else hi = mid;
+  const order = Array.from({ length: k }, (_, i) => i).sort((i, j) => (x[j] as number) / (floor[j] as number) - (x[i] as number) / (floor[i] as number));
+  let freeCounts = 0;
+  let floorLeft = floor.reduce((a, b) => a + b, 0);
+  let lambda = total;
+  for (let m = 0; m < k; m++) {
+    const i = order[m] as number;
+    freeCounts += x[i] as number;
+    floorLeft -= floor[i] as number;
+    lambda = freeCounts / (1 - floorLeft);
+    const next = order[m + 1];
+    // Stop once the next face's count over λ no longer clears its floor.
+    if (next === undefined || (x[next] as number) / lambda <= (floor[next] as number)) break;
   }
-  const q = at(hi);
+  const q = x.map((c, i) => Math.max(floor[i] as number, c / lambda));
   const sum = q.reduce((a, b) => a + b, 0);
   return q.map((v) => v / sum);
 }

@@ -12,8 +12,11 @@
  *
  * Misreads: the intervals cover the probability q_i that a roll is READ as
  * face i. A roll of face i is read as another with probability at most r_i,
- * and other faces flow in at most max_{j≠i} r_j (1 − p_i), so
- * p_i ∈ [(q_i − r_in)/(1 − r_in), q_i/(1 − r_i)].
+ * so q_i ≥ (1 − r_i) p_i, and other faces flow in at most
+ * in_i = Σ_{j≠i} r_j p_j, so p_i ∈ [q_i − in_i, q_i/(1 − r_i)]. On the event that
+ * every face's interval covers (the one the intervals' alpha is about), p_j is
+ * at most its upper end, which bounds in_i; for the margin check, every face
+ * must be below expected + delta anyway, which bounds it too.
  */
 import { betaBinomialLogMarginal, betaMixtureInterval, DEFAULT_CS_CONCENTRATION, mixtureLogMartingale, type ProbabilityInterval } from './confidenceSequence.js';
 import type { PartialCounts } from './leastFavourable.js';
@@ -34,31 +37,37 @@ interface FaceBounds {
   readonly a: number;
   readonly b: number;
   readonly rateOut: number;
-  readonly rateIn: number;
 }
 
 function faceBounds(partial: PartialCounts, expected: readonly number[], options: RobustIntervalOptions, i: number): FaceBounds {
   const c = options.concentration ?? DEFAULT_CS_CONCENTRATION;
   let known = 0;
   for (let j = 0; j < expected.length; j++) known += partial.counts[j] as number;
-  const rates = options.misreadRates;
-  let rateIn = 0;
-  if (rates) rates.forEach((r, j) => (rateIn = j === i ? rateIn : Math.max(rateIn, r)));
   const p0 = expected[i] as number;
   const s = partial.counts[i] as number;
-  return { successesLow: s, successesHigh: s + partial.unresolved, n: known + partial.unresolved, a: c * p0, b: c * (1 - p0), rateOut: rates ? (rates[i] as number) : 0, rateIn };
+  return { successesLow: s, successesHigh: s + partial.unresolved, n: known + partial.unresolved, a: c * p0, b: c * (1 - p0), rateOut: options.misreadRates?.[i] ?? 0 };
+}
+
+/** in_i = Σ_{j≠i} r_j · (upper bound on p_j): the most probability misreads can move into face i. */
+function inflow(rates: readonly number[] | undefined, upper: readonly number[], i: number): number {
+  if (!rates) return 0;
+  let total = 0;
+  rates.forEach((r, j) => (total += j === i ? 0 : r * Math.min(1, upper[j] as number)));
+  return total;
 }
 
 /** Each face's interval for its true probability, simultaneous over the faces and anytime-valid, robust to the unresolved rolls and misreads. */
 export function robustFaceIntervals(partial: PartialCounts, expected: readonly number[], options: RobustIntervalOptions): ProbabilityInterval[] {
   const k = expected.length;
-  return expected.map((_, i) => {
+  const readIntervals = expected.map((_, i) => {
     const f = faceBounds(partial, expected, options, i);
-    if (f.n === 0) return { lower: 0, upper: 1 };
-    const low = betaMixtureInterval(f.successesLow, f.n, f.a, f.b, options.alpha / k).lower;
-    const high = betaMixtureInterval(f.successesHigh, f.n, f.a, f.b, options.alpha / k).upper;
-    return { lower: Math.max(0, (low - f.rateIn) / (1 - f.rateIn)), upper: Math.min(1, high / (1 - f.rateOut)) };
+    if (f.n === 0) return { lower: 0, upper: 1, rateOut: f.rateOut };
+    const lower = betaMixtureInterval(f.successesLow, f.n, f.a, f.b, options.alpha / k).lower;
+    const upper = betaMixtureInterval(f.successesHigh, f.n, f.a, f.b, options.alpha / k).upper;
+    return { lower, upper, rateOut: f.rateOut };
   });
+  const upper = readIntervals.map((q) => Math.min(1, q.upper / (1 - q.rateOut)));
+  return readIntervals.map((q, i) => ({ lower: Math.max(0, q.lower - inflow(options.misreadRates, upper, i)), upper: upper[i] as number }));
 }
 
 /**
@@ -69,21 +78,19 @@ export function robustFaceIntervals(partial: PartialCounts, expected: readonly n
 export function robustInsideMargin(partial: PartialCounts, expected: readonly number[], options: RobustIntervalOptions, delta: number): boolean {
   const k = expected.length;
   const threshold = Math.log(k / options.alpha);
+  const faces = expected.map((_, i) => faceBounds(partial, expected, options, i));
+  if ((faces[0] as FaceBounds).n === 0) return false;
+  // Upper ends first: once every face is below expected + delta, that bounds the misread inflow of the lower ends.
   for (let i = 0; i < k; i++) {
-    const f = faceBounds(partial, expected, options, i);
-    if (f.n === 0) return false;
-    const p0 = expected[i] as number;
-    const lo = p0 - delta;
-    const hi = p0 + delta;
-    if (lo > 0) {
-      // The true p above lo needs the read probability's lower end above lo(1 − r_in) + r_in.
-      const q = lo * (1 - f.rateIn) + f.rateIn;
-      if (!excludedBelow(f.successesLow, f.n, f.a, f.b, q, threshold)) return false;
-    }
-    if (hi < 1) {
-      const q = hi * (1 - f.rateOut);
-      if (!excludedAbove(f.successesHigh, f.n, f.a, f.b, q, threshold)) return false;
-    }
+    const f = faces[i] as FaceBounds;
+    const hi = (expected[i] as number) + delta;
+    if (hi < 1 && !excludedAbove(f.successesHigh, f.n, f.a, f.b, hi * (1 - f.rateOut), threshold)) return false;
+  }
+  const ceiling = expected.map((p) => p + delta);
+  for (let i = 0; i < k; i++) {
+    const f = faces[i] as FaceBounds;
+    const lo = (expected[i] as number) - delta;
+    if (lo > 0 && !excludedBelow(f.successesLow, f.n, f.a, f.b, lo + inflow(options.misreadRates, ceiling, i), threshold)) return false;
   }
   return true;
 }

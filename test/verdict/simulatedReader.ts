@@ -27,6 +27,20 @@ export class SimulatedDie {
     this.cumulative = cumulativeOf(odds);
   }
 
+  /**
+   * The odds of each face being READ, for a reader that declines nothing:
+   * q_j = p_j (1 − m_j) + Σ_{i: misreadAs_i = j} p_i m_i.
+   */
+  static readOdds(odds: readonly number[], reader: ReaderModel): number[] {
+    const q = odds.map((p, i) => p * (1 - (reader.misreadRates?.[i] ?? 0)));
+    odds.forEach((p, i) => {
+      const m = reader.misreadRates?.[i] ?? 0;
+      const to = reader.misreadAs?.[i] as number;
+      if (m > 0) q[to] = (q[to] as number) + p * m;
+    });
+    return q;
+  }
+
   /** One throw: the true face, as the reader reports it. */
   roll(): Read {
     const truth = drawIndex(this.cumulative, this.random);
