@@ -265,7 +265,6 @@ export class RobustMonitor {
     return position;
   }
 
-  /** Recomputes the evidence after new rolls and decides if undecided and rolling. */
   /** After new rolls (one roll `added`, or a batch or review when undefined): tracks the evidence and decides if undecided and rolling. */
   private refresh(added?: number | 'unresolved'): void {
     this.evidence = null;
@@ -319,7 +318,7 @@ export class RobustMonitor {
 
   private decide(): void {
     // UNFAIR first: if both rules fire on the same roll, the exact-odds hypothesis is rejected.
-    // maxLogE is the cheap gate: it is below the threshold whenever the current bound is.
+    // maxLogE is the cheap gate: while it is below the threshold, so is the current bound.
     if (this.maxLogE >= this.logThreshold && this.current().logE >= this.logThreshold) this.settle(this.unfair());
     else if (robustInsideMargin(this.partial(), this.expected, this.intervalOptions, this.delta)) this.settle(this.fairWithin());
     else if (this.n >= this.maxRolls && !this.budgetSpent) {
