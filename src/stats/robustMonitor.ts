@@ -368,12 +368,18 @@ export class RobustMonitor {
   private undecided(): { verdict: MonitorDecision; reason: MonitorReason; readsToReview: number | null } {
     const key = `${this.n}/${this.open.size}/${this.budgetSpent}`;
     if (this.pending?.key === key) return this.pending;
-    const readsToReview = this.readsThatWouldDecide();
+    const projection = this.project(this.open.size / Math.max(1, this.n));
+    // Reviewing can decide the die now; or the unresolved share alone puts every verdict out of reach.
+    let readsToReview = this.readsThatWouldDecide();
+    if (readsToReview === null && this.open.size > 0 && projection.toCertify === null && projection.toReject === null) {
+      const reviewed = this.project(0);
+      if (reviewed.toCertify !== null || reviewed.toReject !== null) readsToReview = this.open.size;
+    }
     const reason: MonitorReason = readsToReview !== null ? 'unresolved reads' : this.budgetSpent ? 'budget spent' : 'collecting';
     const parts = [this.budgetSpent ? `the budget of ${formatCount(this.maxRolls)} rolls is spent` : `undecided after ${formatCount(this.n)} rolls`];
     if (readsToReview !== null) parts.push(`${formatCount(this.open.size)} unresolved reads could change the verdict: review at least ${formatCount(readsToReview)} of them`);
     else if (this.open.size > 0) parts.push(`${formatCount(this.open.size)} unresolved reads counted as the least favourable faces`);
-    const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, this.project(), this.known() > 0 ? this.faces() : []);
+    const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, this.known() > 0 ? this.faces() : []);
     this.pending = { key, verdict, reason, readsToReview };
     return this.pending;
   }
@@ -405,15 +411,15 @@ export class RobustMonitor {
   }
 
   /**
-   * Rolls still needed, if the resolved proportions and the unresolved share
-   * stay as they are: the smallest total N at which N rolls in those shares
-   * reject or certify, robustly. An unresolved share that the least favourable
-   * assignment can hide the deviation behind makes a verdict unreachable (null).
+   * Rolls still needed, if the resolved proportions stay as they are and a
+   * `share` of the rolls stays unresolved: the smallest total N at which N rolls
+   * in those shares reject or certify, robustly. An unresolved share that the
+   * least favourable assignment can hide the deviation behind (or that is wider
+   * than the margin) makes a verdict unreachable (null).
    */
-  private project(): RollProjection {
+  private project(share: number): RollProjection {
     const known = this.known();
     if (known === 0) return { toCertify: null, toReject: null, assumption: 'no resolved rolls yet to project from' };
-    const share = this.open.size / this.n;
     const phat = Array.from(this.counts, (c) => c / known);
     const at = (total: number): PartialCounts => ({ counts: phat.map((p) => p * total * (1 - share)), unresolved: total * share });
     const rejects = (total: number): boolean => leastFavourableEvidence(at(total), this.mixture, this.misreadRates ?? undefined).logE >= this.logThreshold;
@@ -421,7 +427,7 @@ export class RobustMonitor {
     const certifies = (total: number): boolean => robustInsideMargin(at(total), this.expected, this.intervalOptions, this.delta);
     const toReject = firstTotal(this.n, rejects);
     const toCertify = certifiable ? firstTotal(this.n, certifies) : null;
-    const assumption = this.open.size > 0 ? 'the resolved proportions and the unresolved share stay as they are' : 'the observed proportions stay as they are';
+    const assumption = share > 0 ? 'the resolved proportions and the unresolved share stay as they are' : 'the observed proportions stay as they are';
     return {
       toCertify: toCertify === null ? null : Math.max(1, toCertify - this.n),
       toReject: toReject === null ? null : Math.max(1, toReject - this.n),

@@ -75,6 +75,23 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(describeVerdict(s.decision)).toContain('60 unresolved reads could change the verdict: review at least');
   });
 
+  it('says to review the unresolved rolls when their share alone puts any verdict out of reach', () => {
+    // 300 of 3,300 rolls unresolved: each face could be up to 0.09 higher, wider than the ±0.03 margin, and the
+    // read rolls are exactly fair, so neither verdict can come from more rolls in the same shares.
+    const m = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    m.observeCounts([500, 500, 500, 500, 500, 500], 300);
+    const s = m.state();
+    expect(s.decision.kind).toBe('INCONCLUSIVE');
+    if (s.decision.kind === 'INCONCLUSIVE') expect(s.decision.rollsNeeded).toBeNull();
+    expect(s.reason).toBe('unresolved reads');
+    // Reviewing 284 of them (if they split like the read ones) would already certify the die at 3,300 rolls.
+    expect(s.readsToReview).toBe(284);
+    // Without them, certification is in reach.
+    const reviewed = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    reviewed.observeCounts([500, 500, 500, 500, 500, 500]);
+    expect(reviewed.state().reason).toBe('collecting');
+  });
+
   it('turns UNFAIR once review shows the unresolved rolls were not 6s, and then only', () => {
     const m = new RobustMonitor(D6, { alpha: 0.01 });
     const positions = Array.from({ length: 60 }, () => m.observeUnresolved());
