@@ -86,6 +86,11 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(s.reason).toBe('unresolved reads');
     // Reviewing 284 of them (if they split like the read ones) would already certify the die at 3,300 rolls.
     expect(s.readsToReview).toBe(284);
+    // Early on no review decides the die yet, but the share still rules every verdict out: review them all.
+    const early = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    early.observeCounts([50, 50, 50, 50, 50, 50], 30);
+    expect(early.state().reason).toBe('unresolved reads');
+    expect(early.state().readsToReview).toBe(30);
     // Without them, the same read rolls certify the die.
     const alone = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
     alone.observeCounts([500, 500, 500, 500, 500, 500]);
