@@ -20,7 +20,8 @@
  *   unresolved rolls allow (robustIntervals.ts), lies inside expected ± delta.
  * - INCONCLUSIVE otherwise, with reason 'unresolved reads' and how many rolls to
  *   review when reviewing them (if they came out like the resolved ones) would
- *   decide the die: the unresolved share was too large for a verdict.
+ *   decide the die, or when their share alone puts both verdicts out of reach
+ *   (review them all): the unresolved share was too large for a verdict.
  *
  * The anytime-valid p-value is 1 / the running maximum of the least favourable
  * e-value (valid at any stopping time, unlike a fixed-n p-value computed where
