@@ -13,7 +13,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { SerialPort } from 'serialport';
-import { SimulatedClock } from '../src/clock.js';
+import { SimulatedClock } from '../src/core/clock.js';
 import { EmulatedBoard } from '../src/rig/emulator/emulatedBoard.js';
 import { crcField } from '../src/rig/protocol/crc16.js';
 import { encodeCommand } from '../src/rig/protocol/encode.js';

@@ -7,9 +7,9 @@
  */
 import { join, resolve } from 'node:path';
 import { decodeImageFile } from '../src/camera/decode.js';
-import { readLabelledFolder } from '../src/camera/labelledFolder.js';
+import { readLabelledFolder } from '../src/vision-io/labelledFolder.js';
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
-import { D6PipReader } from '../src/vision/d6Pips.js';
+import { D6PipReader } from '../src/vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../src/vision/d6/combinedReader.js';
 import { angleBetween, readArrow } from '../src/vision/d6/direction.js';
 import { D6NetReader } from '../src/vision/d6/netReader.js';
@@ -17,7 +17,7 @@ import { shippedD6Net } from '../src/vision/d6/netWeights.js';
 import { evaluateReads, formatConfusion } from '../src/vision/evaluate.js';
 import type { EvalItem } from '../src/vision/evaluate.js';
 import type { FaceReader } from '../src/vision/faceRead.js';
-import type { RgbImage } from '../src/vision/image.js';
+import type { RgbImage } from '../src/core/image.js';
 import { defaultLocateOptions } from '../src/vision/locate.js';
 import { cropForBox } from '../src/vision/photoCrops.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';

@@ -4,7 +4,7 @@
  * accuracy, decline rate, confusion matrix — and the time to read one die and
  * a whole 1280x720 frame of four dice. Prints; asserts nothing.
  */
-import { defaultProfilePath, readProfileFile } from '../src/camera/profileFile.js';
+import { defaultProfilePath, readProfileFile } from '../src/vision-io/profileFile.js';
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox, simDieClass } from '../src/camera/sim/writeLabelledFolder.js';
 import { HEXAGON_AREA_FACTOR } from '../src/vision/calibration/guided.js';

@@ -6,7 +6,7 @@ import { benjaminiHochbergAdjust, holmAdjust } from '../stats/multiplicity.js';
 import { SequentialMonitor } from '../stats/sequential.js';
 import { DEFAULT_SERIAL_ALPHA, serialChecks, type SerialChecksResult } from '../stats/serial.js';
 import { describeVerdict, type FailedCheck, type Verdict } from '../stats/verdict.js';
-import type { DieRolls } from './dieRolls.js';
+import type { DieRolls } from '../rolllog/types.js';
 import { fixedSampleVerdict, type AdjustedLevel } from './fixedSampleVerdict.js';
 import { expectedRate, gameFiguresFor, type GameFigure } from './gameFigures.js';
 import { analyzeLevel, countsOf, type LevelAnalysis } from './levelAnalysis.js';

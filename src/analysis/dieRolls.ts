@@ -1,16 +1,6 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import type { DieType } from '../dice/types.js';
-import type { DieLog } from '../rolllog/types.js';
-
-/** One die's rolls matched to its type: indices into `die.symbols` (always) and `die.faces` (when faces were logged). */
-export interface DieRolls {
-  readonly label: string;
-  readonly die: DieType;
-  readonly level: 'face' | 'symbol';
-  readonly symbols: Uint8Array;
-  readonly faces?: Uint8Array;
-  readonly files: readonly string[];
-}
+import type { DieLog, DieRolls } from '../rolllog/types.js';
 
 /**
  * Matches a die's logged tokens to its type. The type comes from the log, else

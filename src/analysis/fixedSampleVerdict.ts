@@ -1,4 +1,4 @@
-import { LimitError } from '../errors.js';
+import { LimitError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
 import { rollsToDetect } from '../stats/power.js';
 import { chiSquareQuantile } from '../stats/special.js';

@@ -1,6 +1,6 @@
 import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
-import { InputError, LimitError } from '../errors.js';
+import { InputError, LimitError } from '../core/errors.js';
 import { alternativeWithGroupAt, collapseToGroup, rollsToDetect } from '../stats/power.js';
 import { chiSquareUpperQuantile } from '../stats/special.js';
 

@@ -3,8 +3,8 @@
  * RGB struct the vision core works on.
  */
 import sharp from 'sharp';
-import { InputError } from '../errors.js';
-import type { RgbImage } from '../vision/image.js';
+import { InputError } from '../core/errors.js';
+import type { RgbImage } from '../core/image.js';
 
 /** Decodes an image file to RGB (alpha dropped, EXIF orientation applied). */
 export async function decodeImageFile(file: string): Promise<RgbImage> {

@@ -1,12 +1,12 @@
 /**
  * Frames from an ffmpeg child process writing raw RGB (`-f rawvideo -pix_fmt
- * rgb24 -`) to stdout: the V4L2 camera, recorded video replay and ffmpeg's
+ * rgb24 -`) to stdout: the V4L2 camera and ffmpeg's
  * synthetic test sources all go through this one reader.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import { frameSourceFrom } from './frameSource.js';
 import type { Frame, FrameSource } from './frameSource.js';
 
@@ -90,16 +90,4 @@ export function ffmpegFrameSource(options: FfmpegSourceOptions): FrameSource {
     }
   }
   return frameSourceFrom(options.description, generate, stop);
-}
-
-/** Replays a recorded video file (unpaced: as fast as it decodes; timestamps from `fps`). */
-export function videoReplay(file: string, width: number, height: number, fps = 30, ffmpegPath?: string): FrameSource {
-  return ffmpegFrameSource({
-    inputArgs: ['-i', file],
-    width,
-    height,
-    fps,
-    description: `video ${file}`,
-    ...(ffmpegPath ? { ffmpegPath } : {}),
-  });
 }

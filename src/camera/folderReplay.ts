@@ -4,7 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { decodeImageFile } from './decode.js';
 import { frameSourceFrom } from './frameSource.js';
 import type { Frame, FrameSource } from './frameSource.js';

@@ -1,9 +1,9 @@
 /**
  * The seam to the camera: an async iterable of frames with timestamps. Real
- * camera (V4L2 through ffmpeg), replay of a video or an image folder, and the
+ * camera (V4L2 through ffmpeg), replay of an image folder, and the
  * simulated camera all look the same to the session and to vision.
  */
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 
 export interface Frame {
   readonly image: RgbImage;

@@ -4,7 +4,7 @@
  * reference image and the frames of a long run stay comparable.
  */
 import { spawnSync } from 'node:child_process';
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import { ffmpegFrameSource } from './ffmpegSource.js';
 import type { FrameSource } from './frameSource.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { allDice } from '../dice/catalogue.js';
 import { parseDieDefinitions } from '../dice/definition.js';
 import type { DieType } from '../dice/types.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 
 /** The built-in dice plus (overridden by) the user's definitions from `file`, if given. */
 export function loadDice(file?: string): DieType[] {

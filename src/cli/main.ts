@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import { registerCommands } from './commands/index.js';
-import { VERSION } from '../version.js';
+import { processIo, type CliIo } from './io.js';
+import { VERSION } from '../core/version.js';
 
 /** Builds the `dicerig` program. Output streams are injected so tests can read them. */
 export function buildProgram(io: CliIo = processIo()): Command {
@@ -14,25 +15,6 @@ export function buildProgram(io: CliIo = processIo()): Command {
   registerCommands(program, io);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
-}
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** Exit status set by a command (non-zero for a failure that is not an exception, e.g. an UNFAIR verdict is not one). */
-  setExitCode(code: number): void;
-}
-
-export function processIo(): CliIo & { exitCode: number } {
-  const io = {
-    exitCode: 0,
-    out: (s: string) => void process.stdout.write(s),
-    err: (s: string) => void process.stderr.write(s),
-    setExitCode: (c: number) => {
-      io.exitCode = c;
-    },
-  };
-  return io;
 }
 
 /** Runs the CLI and returns the exit status; never throws for user errors. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { probabilityFromLog } from '../core/format.js';
 
 /** Commander argument parsers that reject bad numbers with a message naming the expected form. */
 export function probabilityArg(value: string): number {
@@ -7,16 +8,31 @@ export function probabilityArg(value: string): number {
   return x;
 }
 
+/** The whole number written (digits only, spaces around allowed), or NaN. */
+function wholeNumber(value: string): number {
+  const x = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(x) ? x : Number.NaN;
+}
+
 export function positiveIntArg(value: string): number {
-  const x = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(x) || x < 1) throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}".`);
+  const x = wholeNumber(value);
+  if (!(x >= 1)) throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}".`);
   return x;
 }
 
 export function nonNegativeIntArg(value: string): number {
-  const x = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(x)) throw new InvalidArgumentError(`expected a whole number of at least 0, got "${value}".`);
+  const x = wholeNumber(value);
+  if (!(x >= 0)) throw new InvalidArgumentError(`expected a whole number of at least 0, got "${value}".`);
   return x;
+}
+
+/** A parser for a whole number in [min, max] that names the option when it rejects a value. */
+export function wholeNumberArg(option: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = wholeNumber(value);
+    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`${option} must be a whole number from ${min} to ${max}.`);
+    return n;
+  };
 }
 
 export function positiveNumberArg(value: string): number {
@@ -25,12 +41,16 @@ export function positiveNumberArg(value: string): number {
   return x;
 }
 
-/** JSON for machines: Infinity and NaN (which JSON lacks) become strings, typed arrays become arrays. */
+/**
+ * JSON for machines: Infinity and NaN (which JSON lacks) become strings, typed arrays become arrays,
+ * and a p-value below the normal doubles is written from its log beside it (`probabilityFromLog`).
+ */
 export function toJson(value: unknown): string {
   return JSON.stringify(
     value,
-    (_key, v: unknown) => {
+    function (this: Record<string, unknown>, key, v: unknown) {
       if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+      if (typeof v === 'number' && key === 'p' && typeof this.logP === 'number') return probabilityFromLog(v, this.logP);
       if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v as unknown as ArrayLike<number>);
       if (v instanceof Set) return [...v];
       if (v instanceof Map) return Object.fromEntries(v);

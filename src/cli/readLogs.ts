@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { parseRollLog, type SymbolLayout } from '../rolllog/parseRollLog.js';
 import type { ParsedLog } from '../rolllog/types.js';
 

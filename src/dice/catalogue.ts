@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import type { DieType, Face } from './types.js';
 
 export { faceIndexById, oppositeIndex, symbolIndexOfFace, symbolProbabilities } from './indexing.js';

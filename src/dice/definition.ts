@@ -1,9 +1,9 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { z } from 'zod';
-import { InputError } from '../errors.js';
-import { yamlLineOf } from '../yamlLine.js';
-import { Rational, sumRationals } from '../odds/rational.js';
+import { InputError } from '../core/errors.js';
+import { yamlLineOf } from '../core/yamlLine.js';
+import { Rational, sumRationals } from '../core/rational.js';
 import { builtInDice } from './catalogue.js';
 import type { DieType, Face } from './types.js';
 import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';

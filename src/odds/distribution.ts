@@ -1,4 +1,4 @@
-import { Rational, sumRationals } from './rational.js';
+import { Rational, sumRationals } from '../core/rational.js';
 
 /** Turns an outcome into a string that is equal exactly when the outcomes are equal. */
 export type OutcomeKey<T> = (outcome: T) => string;

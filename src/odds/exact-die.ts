@@ -1,7 +1,7 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
-import { Rational } from './rational.js';
+import { Rational } from '../core/rational.js';
 
 /**
  * Exact symbol odds of a die. `DieType` stores doubles (0.125, 0.1666…); the

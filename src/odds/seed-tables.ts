@@ -1,4 +1,4 @@
-import type { Rational } from './rational.js';
+import type { Rational } from '../core/rational.js';
 import { ATTACK_MODIFIERS, DEFENSE_MODIFIERS, expectedDamage, expectedEvades } from './xwing-dice.js';
 import type { AttackModifier, DefenseModifier } from './xwing-dice.js';
 

@@ -1,6 +1,6 @@
-import { LimitError } from '../errors.js';
+import { LimitError } from '../core/errors.js';
 import { Distribution, numberKey } from './distribution.js';
-import type { Rational } from './rational.js';
+import type { Rational } from '../core/rational.js';
 
 /**
  * D6 rules of The Ninth Age (T9A), as exact distributions.

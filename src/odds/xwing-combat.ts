@@ -1,5 +1,5 @@
 import type { Distribution } from './distribution.js';
-import type { Rational } from './rational.js';
+import type { Rational } from '../core/rational.js';
 import { attackKey, attackPool, defensePool } from './xwing-dice.js';
 import type { AttackModifier, AttackResult, DefenseModifier, GreenOdds, RedOdds } from './xwing-dice.js';
 

@@ -1,9 +1,9 @@
 import { greenDefenseDie, redAttackDie } from '../dice/catalogue.js';
-import { LimitError } from '../errors.js';
+import { LimitError } from '../core/errors.js';
 import { Distribution } from './distribution.js';
 import type { OutcomeKey } from './distribution.js';
 import { oddsForSymbols } from './exact-die.js';
-import type { Rational } from './rational.js';
+import type { Rational } from '../core/rational.js';
 
 /**
  * X-Wing attack and defense pools with the common modifiers, as exact

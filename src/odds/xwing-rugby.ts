@@ -1,4 +1,4 @@
-import type { Rational } from './rational.js';
+import { Rational } from '../core/rational.js';
 import { attackPool, defensePool } from './xwing-dice.js';
 import type { AttackModifier, DefenseModifier } from './xwing-dice.js';
 
@@ -18,8 +18,11 @@ export interface RugbyPass {
  * The three outcomes of a pass, which partition every roll (they sum to 1).
  * With S = hits + crits on the red dice and E = evades on the green dice:
  * - `caught`: S > E — the receiver catches the ball;
- * - `fumble`: S = E (including 0 = 0) — the pass misses and the ball is dropped;
- * - `interception`: E > S — more evades than hits and crits.
+ * - `interception`: only for an obstructed pass, E > S — the obstructing ship
+ *   closest to the receiver takes the ball;
+ * - `fumble`: every other roll — the pass misses (every hit and crit cancelled)
+ *   and the receiver drops the ball. Unobstructed, that is S <= E, because no
+ *   ship is there to intercept; obstructed, it is S = E (including 0 = 0).
  */
 export interface RugbyOdds {
   readonly defenseDice: number;
@@ -40,10 +43,41 @@ export function rugbyPassOdds(pass: RugbyPass): RugbyOdds {
   const margin = attackPool(pass.attack, pass.attackModifier ?? 'none')
     .map((r) => r.hits + r.crits, String)
     .combine(defensePool(defenseDice, pass.defenseModifier ?? 'none'), (s, e) => s - e, String);
+  const obstructed = Boolean(pass.obstructed);
   return {
     defenseDice,
     caught: margin.probability((m) => m > 0),
-    fumble: margin.probability((m) => m === 0),
-    interception: margin.probability((m) => m < 0),
+    fumble: margin.probability((m) => (obstructed ? m === 0 : m <= 0)),
+    interception: obstructed ? margin.probability((m) => m < 0) : Rational.ZERO,
   };
+}
+
+/** Sides of the D6 a fumbled ball scatters by: face n points the ball in direction n of the variant's diagram. */
+export const FUMBLE_DIRECTIONS = [1, 2, 3, 4, 5, 6] as const;
+
+/**
+ * Whether a fumble direction rolled on the D6 keeps the ball inside the play area;
+ * a roll that does not is rerolled. `excluded` lists the directions that would put the
+ * ball outside (near an edge), as read off the diagram by the players.
+ */
+export function fumbleLandsInPlay(direction: number, excluded: readonly number[]): boolean {
+  return !excluded.includes(direction);
+}
+
+/**
+ * Exact odds of each fumble direction once the D6 is rerolled until the ball lands
+ * inside the play area: uniform over the directions not excluded (rerolling a fair die
+ * until it shows one of k allowed faces gives each 1/k). Refuses an exclusion that
+ * names a side the D6 does not have, or that leaves no direction at all.
+ */
+export function fumbleDirectionOdds(excluded: readonly number[]): { direction: number; probability: Rational }[] {
+  for (const d of excluded) {
+    if (!(FUMBLE_DIRECTIONS as readonly number[]).includes(d)) {
+      throw new RangeError(`A fumble direction is a D6 side, 1 to 6; ${d} is not one.`);
+    }
+  }
+  const inPlay = FUMBLE_DIRECTIONS.filter((d) => fumbleLandsInPlay(d, excluded));
+  if (inPlay.length === 0) throw new RangeError('Every fumble direction is excluded: the ball cannot land inside the play area.');
+  const each = Rational.of(1, inPlay.length);
+  return FUMBLE_DIRECTIONS.map((direction) => ({ direction, probability: inPlay.includes(direction) ? each : Rational.ZERO }));
 }

@@ -1,7 +1,6 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
-import { fixed, signedPercent } from '../cli/format/table.js';
-import { confidenceLabel, formatCount, formatLogScientific } from '../stats/verdict.js';
+import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../core/format.js';
 import { sceneToSvg } from './chart/svg.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';

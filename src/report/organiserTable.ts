@@ -1,5 +1,5 @@
-import { fixed, signedPercent } from '../cli/format/table.js';
-import { formatCount, formatLogScientific, formatProbability, type Verdict } from '../stats/verdict.js';
+import { fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
+import { type Verdict } from '../stats/verdict.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable, type Row } from './htmlTable.js';
 import type { SessionReport } from './sessionReport.js';

@@ -1,6 +1,5 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
-import { signedPercent } from '../cli/format/table.js';
-import { formatCount, formatLogScientific, formatProbability } from '../stats/verdict.js';
+import { formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
 
 /**
  * What a die's verdict means for a player, in plain words: a few sentences,
@@ -9,7 +8,7 @@ import { formatCount, formatLogScientific, formatProbability } from '../stats/ve
  */
 export function verdictMeaning(d: DieAnalysis, a: Analysis): string[] {
   const v = d.verdict;
-  const confidence = `${Number((100 * (1 - a.alpha)).toPrecision(3))} %`;
+  const confidence = percentFigures(1 - a.alpha);
   const play = d.game[0];
   const inPlay = play
     ? `In play, ${play.figure.description}: ${formatProbability(play.result.rate)} instead of ${formatProbability(play.result.expected)} (${signedPercent(play.result.relative)}).`

@@ -1,5 +1,5 @@
-import { confidenceLabel, formatCount, formatLogScientific } from '../stats/verdict.js';
-import { VERSION } from '../version.js';
+import { confidenceLabel, formatCount, formatLogScientific } from '../core/format.js';
+import { VERSION } from '../core/version.js';
 import { dieSection } from './dieSection.js';
 import { escapeHtml } from './escape.js';
 import { organiserTable } from './organiserTable.js';

@@ -1,6 +1,6 @@
 import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } from '../analysis/analyze.js';
-import type { DieRolls } from '../analysis/dieRolls.js';
-import { InputError } from '../errors.js';
+import type { DieRolls } from '../rolllog/types.js';
+import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
 import type { EventRecord, RigRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';

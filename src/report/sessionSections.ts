@@ -1,13 +1,8 @@
-import { fixed } from '../cli/format/table.js';
-import { confidenceLabel, formatCount, formatLogScientific, formatProbability } from '../stats/verdict.js';
+import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, percent } from '../core/format.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
 import type { SessionReport } from './sessionReport.js';
 
-/** A rate as a percentage with one decimal, or a dash when there was nothing to rate. */
-function percent(x: number | null): string {
-  return x === null ? '—' : `${(100 * x).toFixed(1)}%`;
-}
 
 /** Rig health: throughput, void/reroll/cocked rates, logged events, and every die's rig checks side by side. */
 export function rigHealthSection(report: SessionReport): string {
@@ -17,9 +12,9 @@ export function rigHealthSection(report: SessionReport): string {
     ['throws', formatCount(c.throws), `${formatCount(c.ok)} ok, ${formatCount(c.void)} void, ${formatCount(c.rerolled)} rerolled`],
     ['throws per hour', h.throwsPerHour === null ? '—' : formatCount(h.throwsPerHour), h.spanNote],
     ['counted rolls per hour', h.countedRollsPerHour === null ? '—' : formatCount(h.countedRollsPerHour), `${formatCount(c.countedRolls)} counted rolls of ${formatCount(c.rolls)} read`],
-    ['void rate', percent(h.voidRate), 'throws a fault interrupted (never counted)'],
-    ['reroll rate', percent(h.rerollRate), 'throws re-tumbled because a die was cocked, unreadable or missing'],
-    ['cocked rate', percent(h.cockedRate), `${formatCount(c.cocked)} cocked dice of ${formatCount(c.rolls)} read`],
+    ['void rate', percent(h.voidRate, 1, '—'), 'throws a fault interrupted (never counted)'],
+    ['reroll rate', percent(h.rerollRate, 1, '—'), 'throws re-tumbled because a die was cocked, unreadable or missing'],
+    ['cocked rate', percent(h.cockedRate, 1, '—'), `${formatCount(c.cocked)} cocked dice of ${formatCount(c.rolls)} read`],
   ];
   const table = htmlTable(
     ['figure', { text: 'value', num: true }, 'how it is measured'],

@@ -5,8 +5,39 @@
  * call is a Promise that settles exactly once; a fault that interrupts a motion
  * rejects that motion with a `RigFaultError` whose `interrupted` is true (the
  * session then voids the throw), and is also announced through `onFault`.
+ *
+ * ## Lifecycle (every driver; test/rig/contract/driverContract.ts checks it)
+ *
+ * ```
+ *   new ──connect()──> connecting ──> ready ──link lost──> reconnecting ──board back──> ready
+ *    ^                     │                                    │
+ *    └────── failed ───────┘                          not back within the window
+ *                                                               v
+ *                        lost ──connect()──> connecting ──> ready (or lost again)
+ *   any state ──close()──> closed (for good)
+ * ```
+ *
+ * - **Who reconnects: the driver itself.** When the link is lost (a close event, an unplug noticed by
+ *   silence, a board that stops answering), the driver announces a `disconnected` fault and looks
+ *   for its board again by itself, every `reconnectPollMs` (250 ms) for `reconnectTimeoutMs` (15 s):
+ *   its by-id link, a port with its USB serial number, its old path. It re-identifies the board
+ *   (the same rig) and restores the light level the session last set. The session never calls
+ *   `connect()` again for this.
+ * - **Commands issued meanwhile wait** for the reconnect, then run; if the board does not come back
+ *   they reject with a `RigConnectError` saying what to check, and the driver is `lost` (a caller may
+ *   `connect()` again by hand). With `reconnect: false` a driver goes straight to `lost`.
+ * - **An in-flight motion is never re-run.** A tumble or home that the loss (or a board reset) cut
+ *   rejects at once with `RigFaultError` (`disconnected` or `reset`, `interrupted: true`): the session
+ *   voids that throw. After the reconnect the next `tumble()` is a new motion.
+ * - A failed first `connect()` leaves the driver `new`; `close()` is idempotent and ends any reconnect.
+ *
+ * The simulated rig follows the same rules on its clock: a dropped link (`dropLinkRate`, or an injected
+ * `disconnected`) rejects the motion as interrupted and is back after `relinkMs`, commands waiting for it.
  */
 export type DriverKind = 'serial' | 'firmata' | 'simulated';
+
+/** Where a driver's link is in the lifecycle above. */
+export type LinkState = 'new' | 'connecting' | 'ready' | 'reconnecting' | 'lost' | 'closed';
 
 export interface RigIdentity {
   readonly driver: DriverKind;

@@ -1,4 +1,4 @@
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import type { FaultKind } from './driver.js';
 
 /** Where a rig error happened: which port, which command, which sequence number. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** A scheduled callback that can be cancelled. */
 export interface TimerHandle {
@@ -51,4 +51,17 @@ export function clockTimers(clock: Clock): TimerHost {
 /** Resolves after `ms` on `timers`. */
 export function delay(timers: TimerHost, ms: number): Promise<void> {
   return new Promise((resolve) => timers.after(ms, resolve));
+}
+
+function isTimerHost(c: Clock | TimerHost): c is TimerHost {
+  return typeof (c as TimerHost).after === 'function';
+}
+
+/**
+ * The timers a driver runs on, from its `clock` option: cancellable timers as they are, a `Clock`
+ * (e.g. a `SimulatedClock`) wrapped, and the wall clock when none is given.
+ */
+export function timerHostOf(clock: Clock | TimerHost | undefined): TimerHost {
+  if (clock === undefined) return systemTimers;
+  return isTimerHost(clock) ? clock : clockTimers(clock);
 }

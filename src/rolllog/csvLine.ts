@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 
 /**
  * Splits one CSV record. The fast path (no quote on the line) is a plain split,

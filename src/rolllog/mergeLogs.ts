@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import type { DieLog, ParsedLog } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { findColumns, normaliseHeader, COLUMN_ALIASES } from './columns.js';
 import { detectDelimiter, splitCsvLine } from './csvLine.js';
 import { DieLogCollector } from './dieLogs.js';

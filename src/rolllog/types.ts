@@ -1,3 +1,5 @@
+import type { DieType } from '../dice/types.js';
+
 /**
  * A roll log as read from a file, before it is matched to a die type: for each
  * die, its outcomes in throw order. Kept columnar and dictionary-coded (a small
@@ -33,4 +35,14 @@ export interface ParsedLog {
 /** The tokens of a die's rolls, decoded (for tests and small logs). */
 export function tokensOf(log: DieLog): string[] {
   return log.codes.map((c) => log.dictionary[c] as string);
+}
+
+/** One die's rolls matched to its type: indices into `die.symbols` (always) and `die.faces` (when faces were logged). */
+export interface DieRolls {
+  readonly label: string;
+  readonly die: DieType;
+  readonly level: 'face' | 'symbol';
+  readonly symbols: Uint8Array;
+  readonly faces?: Uint8Array;
+  readonly files: readonly string[];
 }

@@ -9,8 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { getDieType } from '../dice/catalogue.js';
-import { ConfigError } from '../errors.js';
-import { yamlLineOf } from '../yamlLine.js';
+import { ConfigError } from '../core/errors.js';
+import { yamlLineOf } from '../core/yamlLine.js';
 
 const probability = z.number().gt(0).lt(1);
 const rate = z.number().min(0).max(1);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { encodePng } from '../camera/decode.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 
 export interface SavedEvidence {
   /** Path relative to the roll store's folder. */

@@ -6,7 +6,7 @@
  * redraws those lines in place on a terminal and prints plain lines
  * (occasionally, and at every verdict) otherwise.
  */
-import { formatCount } from '../stats/verdict.js';
+import { formatCount } from '../core/format.js';
 import type { DieStatus, RunClock, SessionEvent, ThrowTotals } from './events.js';
 
 export interface ProgressSnapshot {

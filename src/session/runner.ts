@@ -15,23 +15,26 @@
  * always rebuilt from the store's counted rolls, so a new session and a
  * resumed one (after a crash or power loss) run the same code.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
-import type { MonitorDecision } from '../stats/sequential.js';
-import { describeVerdict, formatCount, type RigSuspectVerdict } from '../stats/verdict.js';
-import type { RollInput } from '../store/records.js';
+import { formatCount } from '../core/format.js';
+import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
 import type { FrameReading } from '../vision/pipeline.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
-import { DieTrack } from './dieTrack.js';
-import type { DieStatus, RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
+import type { DieTrack } from './dieTrack.js';
+import type { RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
 import type { EvidenceSink, SavedEvidence } from './evidence.js';
-import { checkRig, type RigCheckResult } from './rigCheck.js';
+import { HostTiming, type HostPhase } from './hostTiming.js';
+import { MonitorSet, type DieOutcome } from './monitorSet.js';
+import type { RigCheckResult } from './rigCheck.js';
 import type { SessionDie } from './sessionDie.js';
+import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
+import { ThrowCommitter } from './throwCommitter.js';
 import { judgeThrow, notSettledOutcome, type ThrowOutcome } from './throwOutcome.js';
 
 export interface StoppingRules {
@@ -84,21 +87,7 @@ export interface RunnerPlan {
   readonly simulated?: boolean;
 }
 
-/** Where the loop's own host time goes: settle detection, the vision pipeline, evidence images, the store's commit, statistics and events. */
-export type HostPhase = 'settle' | 'vision' | 'evidence' | 'store' | 'stats';
-
 export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'user' | 'rig-lost';
-
-export interface DieOutcome {
-  readonly label: string;
-  readonly type: string;
-  readonly channel: number;
-  readonly rolls: number;
-  readonly verdict: MonitorDecision | RigSuspectVerdict;
-  readonly sentence: string;
-  /** Counted rolls when the verdict was reached (null while undecided). */
-  readonly decidedAt: number | null;
-}
 
 export interface SessionResult {
   readonly sessionId: number;
@@ -137,77 +126,42 @@ export async function runSession(deps: RunnerDeps, plan: RunnerPlan): Promise<Se
 }
 
 export class SessionRunner {
-  readonly tracks: readonly DieTrack[];
+  private readonly monitors: MonitorSet;
+  private readonly totals: SessionTotals;
+  private readonly committer: ThrowCommitter;
+  private readonly timing: HostTiming;
   private readonly detector: SettleDetector;
-  private totals: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number };
   private lastIndex: number;
-  private runStart = 0;
-  private run0 = { throws: 0, ok: 0, rolls: 0 };
   private consecutiveFaults = 0;
   private withoutResult = 0;
   private lastProblem = '';
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
-  private readonly hostMs: number[] = [];
   private readonly settleTimes: number[] = [];
-  private host = 0;
-  private readonly phases: Record<HostPhase, number> = { settle: 0, vision: 0, evidence: 0, store: 0, stats: 0 };
 
   constructor(
     private readonly deps: RunnerDeps,
     private readonly plan: RunnerPlan,
   ) {
     const { stopping } = plan;
-    this.tracks = plan.dice.map((die) => new DieTrack(die, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls }));
+    this.monitors = new MonitorSet(plan.dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
-    const counts = deps.store.counts(plan.sessionId);
-    this.totals = { throws: counts.throws, ok: counts.ok, rerolled: counts.rerolled, void: counts.void, rolls: counts.rolls, cocked: counts.cocked };
+    this.totals = new SessionTotals(deps.store.counts(plan.sessionId));
+    this.committer = new ThrowCommitter(deps.store, plan.sessionId);
+    this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
-    this.replayStoredRolls();
+    this.monitors.replayStored(deps.store, plan.sessionId);
   }
 
-  /** Rebuilds every die's monitor from the session's counted rolls, in throw order. */
-  private replayStoredRolls(): void {
-    const byId = new Map(this.tracks.map((t) => [t.die.record.id, t]));
-    for (const series of this.deps.store.dieRolls(this.plan.sessionId)) {
-      const track = byId.get(series.die.id);
-      if (track === undefined) continue;
-      series.symbols.forEach((symbol, i) => {
-        const category = track.categoryOf({ faceId: series.faces[i] ?? null, symbol });
-        if (category !== undefined) track.observe(category);
-      });
-    }
-  }
-
-  private now(): number {
-    return this.deps.timeOrigin + this.deps.clock.now();
-  }
-
-  private emit(event: SessionEvent): void {
-    try {
-      this.deps.onEvent?.(event);
-    } catch {
-      // A display that fails must not stop the rig.
-    }
-  }
-
-  private tick(): number {
-    return this.deps.stopwatch?.() ?? 0;
-  }
-
-  /** Adds the host time since `t0` to this throw's tally and to its phase. */
-  private tock(t0: number, phase: HostPhase): void {
-    if (!this.deps.stopwatch) return;
-    const ms = this.deps.stopwatch() - t0;
-    this.host += ms;
-    this.phases[phase] += ms;
+  /** One track per die, in channel order. */
+  get tracks(): readonly DieTrack[] {
+    return this.monitors.tracks;
   }
 
   async run(): Promise<SessionResult> {
     const { store } = this.deps;
     const { sessionId } = this.plan;
-    this.runStart = this.deps.clock.now();
-    this.run0 = { throws: 0, ok: 0, rolls: 0 };
+    this.totals.startRun(this.deps.clock.now());
     this.emit({
       type: 'started',
       at: this.now(),
@@ -237,76 +191,36 @@ export class SessionRunner {
       state: stop.state,
       stop: stop.kind,
       reason: stop.reason,
-      dice: this.tracks.map((t) => this.outcome(t)),
+      dice: this.monitors.outcomes(this.rigSuspect),
       totals: this.totalsNow(),
       clock: this.runClock(),
       rigCheck: this.rigCheck,
       rigSuspect: this.rigSuspect,
-      hostMsPerThrow: this.hostMs,
-      hostPhaseMs: { ...this.phases },
+      hostMsPerThrow: this.timing.perThrow,
+      hostPhaseMs: { ...this.timing.phases },
       settleMs: this.settleTimes,
     };
   }
 
-  private outcome(t: DieTrack): DieOutcome {
-    const verdict: MonitorDecision | RigSuspectVerdict = this.rigSuspect ?? t.verdict();
-    const die = t.die;
-    return {
-      label: die.record.label,
-      type: die.type.id,
-      channel: die.channel,
-      rolls: t.rolls,
-      verdict,
-      sentence: describeVerdict(verdict),
-      decidedAt: t.monitor.state().decidedAt,
-    };
-  }
-
-  private allDecided(): Stop | undefined {
-    if (!this.tracks.every((t) => t.retired)) return undefined;
-    return new Stop('finished', 'all-decided', `Every die has a verdict (after ${formatCount(this.totals.ok)} counted throws).`);
-  }
-
-  private timeBudgetSpent(): Stop | undefined {
-    const hours = this.plan.stopping.budgetHours;
-    if (hours === undefined) return undefined;
-    const spent = (this.deps.clock.now() - this.runStart) / 3_600_000;
-    if (spent < hours) return undefined;
-    return new Stop('finished', 'time-budget', `The time budget of ${hours} h is spent; undecided dice are INCONCLUSIVE.`);
-  }
-
-  /** Light on and tumbler home before the first throw; faults here count like any other. */
-  private async prepare(): Promise<Stop | undefined> {
-    try {
-      if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
-      await this.deps.rig.home();
-      return undefined;
-    } catch (e) {
-      const stop = this.fault(e, undefined);
-      return stop ?? (await this.recover());
-    }
-  }
-
+  /** Tumble, watch until still, read, store, count: one throw. */
   private async oneThrow(): Promise<Stop | undefined> {
-    const { rig, clock } = this.deps;
     const startedAt = this.now();
     let motion: MotionResult;
     try {
-      motion = await rig.tumble();
+      motion = await this.deps.rig.tumble();
     } catch (e) {
       return this.tumbleFailed(e, startedAt);
     }
-    this.host = 0;
-    const motionEnd = clock.now();
+    this.timing.startThrow();
+    const motionEnd = this.deps.clock.now();
     const seen = await this.observe(motionEnd, motion);
-    const t0 = this.tick();
-    const counted = this.tracks.filter((t) => !t.retired).map((t) => t.die);
-    const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), counted) : notSettledOutcome(seen.reason);
+    const t0 = this.timing.tick();
+    const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
     if ('frame' in seen) this.settleTimes.push(seen.settleMs);
-    this.tock(t0, 'vision');
+    this.timing.tock(t0, 'vision');
     const evidence = await this.saveEvidence(outcome);
     const stop = this.commit(startedAt, outcome, evidence, 'frame' in seen ? seen.settleMs : undefined);
-    if (this.deps.stopwatch) this.hostMs.push(this.host);
+    this.timing.endThrow();
     return stop;
   }
 
@@ -327,9 +241,9 @@ export class SessionRunner {
       first ??= frame.timestampMs;
       // Frames right after strong motion are dropped unexamined (the detector says which).
       if (this.detector.wantsFrame()) {
-        const t0 = this.tick();
+        const t0 = this.timing.tick();
         const state = this.detector.push(frame.image, frame.timestampMs);
-        this.tock(t0, 'settle');
+        this.timing.tock(t0, 'settle');
         if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
       }
       if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
@@ -342,85 +256,45 @@ export class SessionRunner {
     const sink = this.deps.evidence;
     const mode = this.deps.evidenceMode ?? 'rerolls';
     if (sink === undefined || mode === 'none') return saved;
-    const t0 = this.tick();
+    const t0 = this.timing.tick();
     const index = this.lastIndex + 1;
     const wanted = mode === 'all' ? outcome.rolls.map((r) => ({ key: r as object, crop: r.crop, name: `t${index}-c${r.die.channel}` })) : [];
     outcome.problems.forEach((p, i) => {
       if (p.crop !== undefined) wanted.push({ key: p, crop: p.crop, name: `t${index}-${p.channel !== undefined ? `c${p.channel}` : `x${i}`}-${p.kind}` });
     });
     for (const w of wanted) saved.set(w.key, await sink.save(w.crop, w.name));
-    this.tock(t0, 'evidence');
+    this.timing.tock(t0, 'evidence');
     return saved;
   }
 
-  /** Stores the throw, its rolls and its problems in one transaction, then counts it. */
+  /** Stores the throw, its rolls and its problems in one transaction, then counts it, tells the listeners and applies the stopping rules. */
   private commit(startedAt: number, outcome: ThrowOutcome, evidence: Map<object, SavedEvidence>, settleMs: number | undefined): Stop | undefined {
-    const { store } = this.deps;
-    const { sessionId } = this.plan;
     const endedAt = Math.max(startedAt, this.now());
-    const rolls: RollInput[] = outcome.rolls.map((r) => {
-      const problem = outcome.problems.find((p) => p.die === r.die && p.crop === r.crop);
-      const ev = evidence.get(r) ?? (problem ? evidence.get(problem) : undefined);
-      return {
-        dieId: r.die.record.id,
-        channel: r.die.channel,
-        ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
-        ...(r.symbol !== undefined ? { symbol: r.symbol } : {}),
-        confidence: Math.min(1, Math.max(0, r.confidence)),
-        cocked: r.cocked,
-        classifierVersion: r.classifierVersion,
-        ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
-      };
-    });
-    const t0 = this.tick();
-    const index = store.atomically(() => {
-      const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status: outcome.status, ...(outcome.why !== undefined ? { why: outcome.why } : {}), rolls });
-      for (const p of outcome.problems) {
-        const ev = evidence.get(p);
-        store.recordEvent(sessionId, {
-          at: endedAt,
-          kind: p.kind,
-          throwIndex: recorded.index,
-          ...(p.die ? { dieId: p.die.record.id } : {}),
-          detail: {
-            reason: p.reason,
-            ...(p.channel !== undefined ? { channel: p.channel } : {}),
-            ...(p.details ? { details: p.details } : {}),
-            ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
-          },
-        });
-      }
-      return recorded.index;
-    });
-    this.tock(t0, 'store');
-    const t1 = this.tick();
+    const t0 = this.timing.tick();
+    const index = this.committer.commit(startedAt, endedAt, outcome, evidence);
+    this.timing.tock(t0, 'store');
+    const t1 = this.timing.tick();
     this.lastIndex = index;
-    this.totals.throws++;
-    this.run0.throws++;
-    this.totals.rolls += outcome.rolls.length;
-    this.totals.cocked += outcome.rolls.filter((r) => r.cocked).length;
-    const decided: DieTrack[] = [];
-    if (outcome.status === 'ok') {
-      this.totals.ok++;
-      this.run0.ok++;
-      this.consecutiveFaults = 0;
+    const ok = outcome.status === 'ok';
+    const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] };
+    this.totals.countThrow(outcome, counted);
+    this.consecutiveFaults = 0;
+    if (ok) {
       this.withoutResult = 0;
-      for (const r of outcome.rolls) {
-        const track = this.tracks.find((t) => t.die === r.die);
-        const category = track?.categoryOf(r);
-        if (track === undefined || category === undefined) continue;
-        this.run0.rolls++;
-        if (track.observe(category)) decided.push(track);
-      }
     } else {
-      this.totals.rerolled++;
-      this.consecutiveFaults = 0;
       this.withoutResult++;
       this.lastProblem = outcome.why ?? 'rerolled';
     }
+    this.emitThrow(endedAt, index, outcome, settleMs);
+    for (const track of decided) this.announceDecision(track, endedAt);
+    this.timing.tock(t1, 'stats');
+    return this.afterThrow(ok, endedAt);
+  }
+
+  private emitThrow(at: number, index: number, outcome: ThrowOutcome, settleMs: number | undefined): void {
     this.emit({
       type: 'throw',
-      at: endedAt,
+      at,
       index,
       status: outcome.status,
       ...(outcome.why !== undefined ? { why: outcome.why } : {}),
@@ -431,9 +305,6 @@ export class SessionRunner {
       totals: this.totalsNow(),
       clock: this.runClock(),
     });
-    for (const track of decided) this.announceDecision(track, endedAt);
-    this.tock(t1, 'stats');
-    return this.afterThrow(outcome.status === 'ok', endedAt);
   }
 
   private announceDecision(track: DieTrack, at: number): void {
@@ -464,20 +335,22 @@ export class SessionRunner {
     return undefined;
   }
 
+  private allDecided(): Stop | undefined {
+    if (!this.monitors.allRetired) return undefined;
+    return new Stop('finished', 'all-decided', `Every die has a verdict (after ${formatCount(this.totals.ok)} counted throws).`);
+  }
+
+  private timeBudgetSpent(): Stop | undefined {
+    const hours = this.plan.stopping.budgetHours;
+    if (hours === undefined) return undefined;
+    if (this.totals.runHours(this.deps.clock.now()) < hours) return undefined;
+    return new Stop('finished', 'time-budget', `The time budget of ${hours} h is spent; undecided dice are INCONCLUSIVE.`);
+  }
+
   private lookAtRig(look: number, at: number): Stop | undefined {
-    const t0 = this.tick();
-    const result = checkRig(
-      this.tracks.map((t) => ({
-        label: t.die.record.label,
-        sequence: t.sequence,
-        expected: t.categories.expected,
-        labels: t.categories.labels,
-        ...(t.categories.opposite ? { opposite: t.categories.opposite } : {}),
-      })),
-      look,
-      this.plan.stopping.rigCheckAlpha,
-    );
-    this.tock(t0, 'stats');
+    const t0 = this.timing.tick();
+    const result = this.monitors.checkRig(look, this.plan.stopping.rigCheckAlpha);
+    this.timing.tock(t0, 'stats');
     this.rigCheck = result;
     const minAdjustedP = result.checks.reduce((m, c) => Math.min(m, c.adjustedP), 1);
     this.deps.store.recordEvent(this.plan.sessionId, {
@@ -493,6 +366,18 @@ export class SessionRunner {
     return new Stop('finished', 'rig-suspect', `${describeVerdict(result.verdict)} Fix the rig, then start a new session.`);
   }
 
+  /** Light on and tumbler home before the first throw; faults here count like any other. */
+  private async prepare(): Promise<Stop | undefined> {
+    try {
+      if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
+      await this.deps.rig.home();
+      return undefined;
+    } catch (e) {
+      const stop = this.fault(e, undefined);
+      return stop ?? (await this.recover());
+    }
+  }
+
   /** A tumble that did not finish: void the throw if the dice may have moved, then bring the rig back. */
   private async tumbleFailed(e: unknown, startedAt: number): Promise<Stop | undefined> {
     if (!(e instanceof RigError)) throw e;
@@ -501,28 +386,12 @@ export class SessionRunner {
     let voided: number | undefined;
     if (moved) {
       const endedAt = Math.max(startedAt, this.now());
-      voided = this.deps.store.atomically(() => {
-        const r = this.deps.store.recordThrow(this.plan.sessionId, { startedAt, endedAt, status: 'void', why: e.message, rolls: [] });
-        return r.index;
-      });
+      voided = this.committer.commitVoid(startedAt, endedAt, e.message);
       this.lastIndex = voided;
-      this.totals.throws++;
-      this.totals.void++;
-      this.run0.throws++;
+      this.totals.countVoid();
       this.withoutResult++;
       this.lastProblem = e.message;
-      this.emit({
-        type: 'throw',
-        at: endedAt,
-        index: voided,
-        status: 'void',
-        why: e.message,
-        rolls: [],
-        problems: [],
-        dice: this.statuses(),
-        totals: this.totalsNow(),
-        clock: this.runClock(),
-      });
+      this.emit({ type: 'throw', at: endedAt, index: voided, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
     }
     const stop = this.fault(e, voided);
     if (stop) return stop;
@@ -573,33 +442,27 @@ export class SessionRunner {
     }
   }
 
-  private statuses(): DieStatus[] {
-    return this.tracks.map((t) => {
-      const v = t.verdict();
-      return {
-        label: t.die.record.label,
-        type: t.die.type.id,
-        channel: t.die.channel,
-        rolls: t.rolls,
-        state: this.rigSuspect ? 'RIG_SUSPECT' : v.kind,
-        decided: t.retired,
-        rollsNeeded: t.rollsStillNeeded(),
-        logE: t.monitor.state().logE,
-      };
-    });
+  private now(): number {
+    return this.deps.timeOrigin + this.deps.clock.now();
+  }
+
+  private emit(event: SessionEvent): void {
+    try {
+      this.deps.onEvent?.(event);
+    } catch {
+      // A display that fails must not stop the rig.
+    }
+  }
+
+  private statuses(): ReturnType<MonitorSet['statuses']> {
+    return this.monitors.statuses(this.rigSuspect);
   }
 
   private totalsNow(): ThrowTotals {
-    return { ...this.totals };
+    return this.totals.snapshot();
   }
 
   private runClock(): RunClock {
-    return {
-      runStartedAt: this.deps.timeOrigin + this.runStart,
-      elapsedMs: this.deps.clock.now() - this.runStart,
-      runThrows: this.run0.throws,
-      runOkThrows: this.run0.ok,
-      runRolls: this.run0.rolls,
-    };
+    return this.totals.runClock(this.deps.timeOrigin, this.deps.clock.now());
   }
 }

@@ -4,29 +4,22 @@
  * (new, or reopened with `--resume`), ready for `runSession`.
  */
 import { dirname, join, resolve } from 'node:path';
-import { decodeImageFile } from '../camera/decode.js';
-import { folderReplay } from '../camera/folderReplay.js';
-import { defaultProfilePath, readProfileFile } from '../camera/profileFile.js';
-import { lightingPresets, type LightingPresetName } from '../camera/sim/lighting.js';
-import { randomDieStyle, SimulatedCamera } from '../camera/sim/simulatedCamera.js';
-import { v4l2Camera } from '../camera/v4l2Camera.js';
-import { SimulatedClock, systemClock, type Clock } from '../clock.js';
+import { cameraFactories } from '../camera/cameraFactory.js';
+import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
+import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
 import { getDieType } from '../dice/catalogue.js';
 import type { DieType } from '../dice/types.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { RigDriver, RigIdentity } from '../rig/driver.js';
 import { RigError } from '../rig/errors.js';
 import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
 import { seededRandom } from '../stats/random.js';
 import type { SessionRecord } from '../store/records.js';
 import { RollStore } from '../store/rollStore.js';
-import type { CalibrationProfile } from '../vision/calibration/profile.js';
 import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
-import { rectChannel, type ChannelRegion } from '../vision/channels.js';
-import { D6PipReader } from '../vision/d6Pips.js';
-import { D8Reader } from '../vision/d8/d8Reader.js';
+import { chooseReader } from '../vision-io/readerChoice.js';
 import type { FaceReader } from '../vision/faceRead.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import { defaultLocateOptions } from '../vision/locate.js';
 import { defaultCockedLimits, readFrame, type PipelineOptions } from '../vision/pipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
@@ -141,17 +134,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const clock: Clock = simulatedClock ? new SimulatedClock(0) : systemClock;
     const timeOrigin = options.wallNow() - clock.now();
 
-    // Calibration (X-Wing dice): the profile reads the dice and may describe the platform.
-    let profile: CalibrationProfile | undefined;
-    let profileFile: string | undefined;
-    if (family === 'xwing') {
-      const colours = new Set(types.map((t) => t.id));
-      profileFile = config.calibration ?? defaultProfilePath(colours.size === 2 ? 'xwing' : ([...colours][0] as 'red' | 'green'));
-      profile = await readProfileFile(profileFile);
-      const missing = [...colours].filter((c) => !profile?.dice.includes(c));
-      if (missing.length > 0) throw new ConfigError('calibration', `the profile ${profileFile} reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate)`);
-    }
-    const reader: FaceReader = profile ? new D8Reader(profile) : new D6PipReader();
+    // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
+    const colours = [...new Set(types.map((t) => t.id))];
+    const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
+    const { reader, profile, profilePath: profileFile } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
 
     // The rig.
     if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
@@ -168,55 +154,49 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     log(`rig ${identity.rigId} (${identity.driver}, firmware ${identity.firmware}) connected`);
 
     // The camera, the platform's channels and the empty-platform reference.
-    let camera: ThrowCamera;
-    let simCamera: SimThrowCamera | undefined;
-    let channels: readonly ChannelRegion[];
-    let reference: RgbImage;
-    let dieSizePx: number;
     const cam = config.camera;
-    if (cam.source === 'sim') {
-      if (!(cam.lighting in lightingPresets)) throw new ConfigError('camera.lighting', `unknown lighting preset "${cam.lighting}"; presets are ${Object.keys(lightingPresets).join(', ')}`);
-      const dice = new SimulatedDice(
-        config.dice.map((d, i) => ({ type: types[i] as DieType, ...(d.simulatedLoad ? { load: d.simulatedLoad } : {}) })),
-        seededRandom(partSeed(config.seed, 3, startAfter)),
-      );
-      // The dice look the same in every run of the session; only the throws are drawn afresh.
-      const styleRandom = seededRandom(partSeed(config.seed, 4, 0));
-      const styles = types.map((t) => randomDieStyle(simDieKind(t), styleRandom));
-      const simulated = new SimulatedCamera({
-        seed: partSeed(config.seed, 2, startAfter),
-        lighting: cam.lighting as LightingPresetName,
-        channels: config.dice.length,
-        dice: dice.kinds(),
-        dieSizePx: cam.dieSizePx,
-        cockedRate: cam.cockedRate,
-        fps: cam.fps,
-        styles,
-      });
-      simCamera = new SimThrowCamera({ camera: simulated, dice, clock, frames: cam.frames });
-      camera = simCamera;
-      channels = simulated.layout.channels;
-      reference = simulated.emptyPlatform();
-      dieSizePx = cam.dieSizePx;
-    } else {
-      const fromProfile = profile?.channels;
-      channels = cam.channels ? cam.channels.map((r, i) => rectChannel(i, r)) : (fromProfile ?? []);
-      if (channels.length !== config.dice.length) {
-        throw new ConfigError('camera.channels', `${channels.length} channel regions for ${config.dice.length} dice: give one rectangle per die (or calibrate on the rig)`);
-      }
-      const referenceFile =
-        cam.reference ?? (profile?.reference && profileFile ? join(dirname(resolve(profileFile)), profile.reference.file) : undefined);
-      if (referenceFile === undefined) throw new ConfigError('camera.reference', 'a real camera needs an image of the empty platform (camera.reference, or a profile made on the rig)');
-      reference = await decodeImageFile(referenceFile);
-      const size = cam.dieSizePx ?? profile?.dieSizePx;
-      if (size === undefined) throw new ConfigError('camera.dieSizePx', 'the die size in pixels is needed (camera.dieSizePx, or a profile made on the rig)');
-      dieSizePx = size;
-      const source =
-        cam.source === 'device'
-          ? v4l2Camera({ device: cam.device, width: cam.width, height: cam.height, fps: cam.fps, ...(cam.exposure !== undefined ? { exposure: cam.exposure } : {}) })
-          : folderReplay(cam.folder, cam.fps);
-      camera = streamThrowCamera(source, clock, { replay: cam.source === 'replay' });
-    }
+    // The simulated dice decide each throw's faces; the simulated camera draws them. They look the same
+    // in every run of the session; only the throws are drawn afresh.
+    const simDice =
+      cam.source === 'sim'
+        ? new SimulatedDice(
+            config.dice.map((d, i) => ({ type: types[i] as DieType, ...(d.simulatedLoad ? { load: d.simulatedLoad } : {}) })),
+            seededRandom(partSeed(config.seed, 3, startAfter)),
+          )
+        : undefined;
+    const styleRandom = seededRandom(partSeed(config.seed, 4, 0));
+    const opened = await cameraFactories.open(cam.source, {
+      dice: config.dice.length,
+      fps: cam.fps,
+      ...(cam.source === 'sim'
+        ? {
+            seed: partSeed(config.seed, 2, startAfter),
+            lighting: cam.lighting,
+            cockedRate: cam.cockedRate,
+            dieSizePx: cam.dieSizePx,
+            dieKinds: simDice?.kinds(),
+            styles: types.map((t) => randomDieStyle(simDieKind(t), styleRandom)),
+          }
+        : {
+            width: cam.width,
+            height: cam.height,
+            ...(cam.dieSizePx !== undefined ? { dieSizePx: cam.dieSizePx } : {}),
+            ...(cam.channels ? { channels: cam.channels } : {}),
+            ...(cam.reference !== undefined ? { referenceFile: cam.reference } : {}),
+            ...(cam.source === 'device' ? { device: cam.device, ...(cam.exposure !== undefined ? { exposure: cam.exposure } : {}) } : { folder: cam.folder }),
+            profile: {
+              ...(profile?.channels ? { channels: profile.channels } : {}),
+              ...(profile?.reference && profileFile ? { referenceFile: join(dirname(resolve(profileFile)), profile.reference.file) } : {}),
+              ...(profile?.dieSizePx !== undefined ? { dieSizePx: profile.dieSizePx } : {}),
+            },
+          }),
+    });
+    const { channels, reference, dieSizePx } = opened;
+    const simCamera = opened.simulated && simDice ? new SimThrowCamera({ camera: opened.simulated, dice: simDice, clock, frames: cam.source === 'sim' ? cam.frames : 'rest' }) : undefined;
+    let camera: ThrowCamera;
+    if (simCamera) camera = simCamera;
+    else if (opened.frames) camera = streamThrowCamera(opened.frames, clock, { replay: opened.replay });
+    else throw new ConfigError('camera.source', `the "${cam.source}" camera gave no frames`);
     closers.push(() => camera.close());
     const pipeline: PipelineOptions = {
       locate: { ...defaultLocateOptions, expectedDieArea: family === 'pips' ? dieSizePx * dieSizePx * 0.97 : HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },

@@ -15,7 +15,7 @@
  */
 import type { Frame } from '../camera/frameSource.js';
 import type { SimulatedCamera, ThrowTruth } from '../camera/sim/simulatedCamera.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { MotionResult } from '../rig/driver.js';
 import type { SimulatedDice } from './simulatedDice.js';
 import type { ThrowCamera } from './throwCamera.js';

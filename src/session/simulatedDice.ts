@@ -17,7 +17,7 @@
 import type { SimDieKind, ThrowTruth } from '../camera/sim/simulatedCamera.js';
 import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { RandomSource } from '../stats/random.js';
 
 /** One die made to favour one face: `symbol` (a pip count or an X-Wing icon) comes up `factor` times as often as it should. */

@@ -9,7 +9,7 @@
  * session that stops at a verdict does not satisfy.
  */
 import { median } from '../stats/median.js';
-import { formatCount, formatProbability } from '../stats/verdict.js';
+import { formatCount, percentFigures } from '../core/format.js';
 import { formatDuration } from './progress.js';
 import { RETIRED_NOTE, type SessionResult } from './runner.js';
 
@@ -63,7 +63,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const cocked = cockedRate(result);
   lines.push(
     `Rig: ${formatCount(t.throws)} throws (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
-      `${cocked !== undefined ? `; ${formatProbability(cocked * 100)} % of dice came to rest cocked` : ''}.`,
+      `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice came to rest cocked` : ''}.`,
   );
   const pace = rates.rollsPerHour !== undefined ? `${formatCount(rates.rollsPerHour)} die-rolls per hour (${formatCount(rates.throwsPerHour ?? 0)} throws/h)` : 'no pace measured';
   const settle = medianOrNone(result.settleMs);

@@ -4,7 +4,7 @@
  * continuously (frames from before the motion ended are skipped); the
  * simulated camera renders each throw's frames on demand.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Frame, FrameSource } from '../camera/frameSource.js';
 import type { MotionResult } from '../rig/driver.js';
 

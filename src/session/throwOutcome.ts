@@ -8,7 +8,7 @@
  * free of any choice about which dice were kept.
  */
 import type { FaceRead } from '../vision/faceRead.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import type { DieReading, FrameReading } from '../vision/pipeline.js';
 import type { SessionDie } from './sessionDie.js';
 

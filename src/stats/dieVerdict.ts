@@ -22,11 +22,12 @@
  * costs little here: with K = 4 the threshold rises from 1/alpha to 4/alpha,
  * log 4 ≈ 1.4 more nats of evidence, a few percent more rolls.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { fixedSampleTests, type HeadlineTest } from './fixedSampleTests.js';
 import { faceEstimates } from './monitorVerdicts.js';
 import { RobustMonitor, type MonitorReason, type RobustMonitorOptions } from './robustMonitor.js';
-import { describeVerdict, formatCount, formatLogScientific, type FaceEstimate, type RigSuspectVerdict, type Verdict } from './verdict.js';
+import { formatCount, formatLogScientific } from '../core/format.js';
+import { describeVerdict, type FaceEstimate, type RigSuspectVerdict, type Verdict } from './verdict.js';
 
 /** The session's error control: stated once, applied to every die, shown by every consumer. */
 export interface ErrorControl {

@@ -3,7 +3,7 @@
  * can read ("hit comes up 0.47 instead of 0.375") and in Cohen's w, the
  * quantity that sets how many rolls a test needs.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { wilsonInterval, type Interval } from './intervals.js';
 import { validateCountsAndProbabilities, validateProbabilities } from './validate.js';
 

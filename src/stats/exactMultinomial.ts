@@ -5,7 +5,7 @@
  * exactly; past a size cap the p-value is estimated by Monte Carlo.
  */
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { LimitError } from '../errors.js';
+import { LimitError } from '../core/errors.js';
 import { drawBinomial, logFactorials, type RandomSource } from './random.js';
 import { validateCountsAndProbabilities } from './validate.js';
 

@@ -6,7 +6,7 @@
  * Matches scipy.stats.chi2_contingency(table, correction=False) on the table
  * left after all-zero rows and columns are dropped.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { chiSquareSf } from './special.js';
 
 export interface ContingencyStatistic {

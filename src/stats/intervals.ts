@@ -4,7 +4,7 @@
  * basis of the FAIR_WITHIN certificate and of pool ranking), and the Beta
  * marginals of a Dirichlet posterior.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { betaQuantile, chiSquareUpperQuantile, normalQuantile } from './special.js';
 import { validateCounts } from './validate.js';
 

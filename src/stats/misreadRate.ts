@@ -5,7 +5,7 @@
  * still bound the rate by 1 − γ^(1/n) (e.g. 1.4 % at 95 % for 217 reads), not 0:
  * a calibration that saw no misread has not shown there are none.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { betaQuantile } from './special.js';
 
 /** How one face fared in calibration: dice of this face that were read (declines excluded), and how many of them were read as another face. */

@@ -4,7 +4,7 @@
  * default for verdicts); Benjamini–Hochberg the false discovery rate (for
  * screening many dice). Both return adjusted p-values in the input order.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 
 function checkPValues(pValues: readonly number[]): void {
   for (let i = 0; i < pValues.length; i++) {

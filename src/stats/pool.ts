@@ -5,7 +5,7 @@
  * in a short test — so a die earns a good rank by being both close to fair
  * and well measured.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { goodmanIntervals, largestDeviationBound, type Interval } from './intervals.js';
 import { validateCountsAndProbabilities } from './validate.js';
 

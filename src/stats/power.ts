@@ -5,7 +5,7 @@
  * approximately noncentral chi-square with df = k − 1 and λ = n·w², w being
  * Cohen's w of the alternative against the expected odds.
  */
-import { InputError, LimitError } from '../errors.js';
+import { InputError, LimitError } from '../core/errors.js';
 import { effectSizeW } from './effectSize.js';
 import { chiSquareUpperQuantile, noncentralChiSquareSf } from './special.js';
 import { validateProbabilities } from './validate.js';

@@ -31,14 +31,15 @@
  * but a later review can still turn it into UNFAIR or FAIR_WITHIN: both rules
  * stay valid at any time, including after the last roll.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import type { ProbabilityInterval } from './confidenceSequence.js';
 import { leastFavourableEvidence, mostFavourableLogE, type DirichletMixture, type PartialCounts, type RobustEvidence } from './leastFavourable.js';
 import { faceEstimates, fairWithinVerdict, inconclusiveVerdict, unfairVerdict } from './monitorVerdicts.js';
 import { robustFaceIntervals, robustInsideMargin, type RobustIntervalOptions } from './robustIntervals.js';
 import { confidenceSequenceMethod, dirichletMethod, firstTotal, monitorSettings, type MonitorDecision, type SequentialOptions } from './sequential.js';
 import { validateCounts } from './validate.js';
-import { formatCount, type FaceEstimate, type RollProjection } from './verdict.js';
+import { formatCount } from '../core/format.js';
+import type { FaceEstimate, RollProjection } from './verdict.js';
 
 export interface RobustMonitorOptions extends SequentialOptions {
   /**

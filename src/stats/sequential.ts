@@ -35,11 +35,12 @@
  * thousands, so A is an option for a planned long run.
  */
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { FaceConfidenceSequences, type ProbabilityInterval } from './confidenceSequence.js';
 import { validateCounts, validateProbabilities } from './validate.js';
+import { formatCount } from '../core/format.js';
 import { faceEstimates, fairWithinVerdict, inconclusiveVerdict, unfairVerdict } from './monitorVerdicts.js';
-import { formatCount, type FaceEstimate, type FairWithinVerdict, type InconclusiveVerdict, type RollProjection, type UnfairVerdict } from './verdict.js';
+import type { FaceEstimate, FairWithinVerdict, InconclusiveVerdict, RollProjection, UnfairVerdict } from './verdict.js';
 
 /** Default total pseudo-count of the Dirichlet prior (see the module comment). */
 export const DEFAULT_PRIOR_CONCENTRATION = 100;

@@ -42,12 +42,13 @@
  * fixed-n fairness test from 5 % to ~7 % false alarms (statistics.md).
  */
 import binomcoefln from '@stdlib/math-base-special-binomcoefln';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { contingencyTest } from './homogeneity.js';
 import { holmAdjust } from './multiplicity.js';
 import { normalTwoSided, type TailProbability } from './special.js';
 import { validateProbabilities } from './validate.js';
-import { formatCount, formatProbability, type FailedCheck, type RigSuspectVerdict } from './verdict.js';
+import { formatCount, formatProbability } from '../core/format.js';
+import { type FailedCheck, type RigSuspectVerdict } from './verdict.js';
 
 /** Default family-wise alpha of the rig checks (see the module comment). */
 export const DEFAULT_SERIAL_ALPHA = 0.01;

@@ -3,7 +3,7 @@
  * silently treats probabilities that do not sum to 1 as counts; we refuse them
  * instead, and say which face is wrong.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 
 /** How far the probabilities may sum from 1 (rounding in a die definition, not a second distribution). */
 export const PROBABILITY_SUM_TOLERANCE = 1e-9;

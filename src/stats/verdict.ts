@@ -4,6 +4,8 @@
  * favourable verdict is FAIR_WITHIN(delta), earned by an equivalence rule.
  */
 
+import { formatCount, formatLogScientific, formatProbability, percentFigures } from '../core/format.js';
+
 /** One face (or symbol) of a die: what was expected, what was seen, and an interval for its true probability. */
 export interface FaceEstimate {
   readonly index: number;
@@ -117,7 +119,7 @@ export function describeVerdict(v: Verdict): string {
       return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCount(v.n)} rolls).`;
     }
     case 'FAIR_WITHIN': {
-      const confidence = formatPercent(1 - v.alpha);
+      const confidence = percentFigures(1 - v.alpha);
       return (
         `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCount(v.n)} rolls ` +
         `(largest deviation still possible ${formatProbability(v.certifiedDelta)}, ${confidence} confidence).`
@@ -136,49 +138,6 @@ export function describeVerdict(v: Verdict): string {
       return `RIG_SUSPECT: the rig may not be tumbling the dice independently: ${checks}; per-die verdicts are withheld.`;
     }
   }
-}
-
-/** A probability to three significant figures, without trailing zeros: 0.375, 0.47, 0.0312. */
-export function formatProbability(p: number): string {
-  if (!Number.isFinite(p)) return String(p);
-  if (p === 0) return '0';
-  return String(Number(p.toPrecision(3)));
-}
-
-/** An integer with thousands separators (locale-independent): 2,300. */
-export function formatCount(n: number): string {
-  const rounded = Math.round(n);
-  const sign = rounded < 0 ? '-' : '';
-  const digits = String(Math.abs(rounded));
-  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/**
- * A positive number given by its natural log, in short scientific form:
- * log(31000) -> "3.1e4", log(2.3e-5) -> "2.3e-5", values 0.001..1000 plainly.
- * Working from the log keeps e-values beyond 1e308 and p-values below 1e-308 exact.
- */
-export function formatLogScientific(logValue: number): string {
-  if (logValue === -Infinity) return '0';
-  if (logValue === Infinity) return 'Infinity';
-  const log10 = logValue / Math.LN10;
-  if (log10 >= -3 && log10 < 3) return String(Number(Math.exp(logValue).toPrecision(2)));
-  let exponent = Math.floor(log10);
-  let mantissa = Number((10 ** (log10 - exponent)).toFixed(1));
-  if (mantissa >= 10) {
-    mantissa = 1;
-    exponent += 1;
-  }
-  return `${mantissa}e${exponent}`;
-}
-
-/** The confidence that goes with an error rate, as people write it: 0.05 -> "95%", 0.001 -> "99.9%". */
-export function confidenceLabel(alpha: number): string {
-  return `${Number(((1 - alpha) * 100).toPrecision(4))}%`;
-}
-
-function formatPercent(x: number): string {
-  return `${Number((100 * x).toPrecision(3))} %`;
 }
 
 function roundToTwoFigures(n: number): number {

@@ -1,5 +1,5 @@
 import { posix, win32 } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 /**
  * Where the roll store lives when `--db` is not given: the user's data

@@ -1,4 +1,4 @@
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 
 /** Where a store error happened: the database file, and the session and throw when there is one. */
 export interface StoreErrorContext {

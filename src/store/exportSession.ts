@@ -1,4 +1,4 @@
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import type { ExportManifest } from './manifest.js';
 import type { CountedRoll, SessionRecord } from './records.js';
 import type { RollStore } from './rollStore.js';

@@ -1,6 +1,5 @@
-import type { DieRolls } from '../analysis/dieRolls.js';
-import { InputError } from '../errors.js';
-import type { LogFormat } from '../rolllog/types.js';
+import type { DieRolls, LogFormat } from '../rolllog/types.js';
+import { InputError } from '../core/errors.js';
 import type { ImportedManifest } from './manifest.js';
 import type { RollInput, SessionRecord } from './records.js';
 import type { RollStore } from './rollStore.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import type { DieRecord, RigRecord, SessionCounts, SessionOrigin, SessionState } from './records.js';
 
 /**

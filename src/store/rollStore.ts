@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RigIdentity } from '../rig/driver.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import { ChainRows } from './chainRows.js';
 import { StoreError } from './errors.js';
 import { genesisHash, throwHash } from './hashChain.js';

@@ -2,7 +2,7 @@
  * Channel regions of the rig's platform: each channel holds the dice of one
  * slot. Today they come from the simulated rig's layout; later from calibration.
  */
-import type { Point, Rect } from './image.js';
+import type { Point, Rect } from '../core/image.js';
 
 export interface ChannelRegion {
   readonly id: number;

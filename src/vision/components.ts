@@ -2,7 +2,7 @@
  * Connected components of a binary mask, with the shape statistics the locator,
  * the cocked check and the pip counter need (area, box, centroid, second moments).
  */
-import type { Point, Rect } from './image.js';
+import type { Point, Rect } from '../core/image.js';
 
 export interface Blob {
   /** Label in the label map (1-based). */

@@ -3,7 +3,7 @@
  * pip counter and a learned classifier (templates, features, a small network
  * trained from calibration samples) are interchangeable.
  */
-import type { RgbImage } from './image.js';
+import type { RgbImage } from '../core/image.js';
 
 /** `read`: a face with a confidence; `cocked`: not lying flat (re-tumble); `unreadable`: declined. */
 export type ReadStatus = 'read' | 'cocked' | 'unreadable';

@@ -8,8 +8,8 @@
 import { channelAt } from './channels.js';
 import type { ChannelRegion } from './channels.js';
 import { connectedComponents, principalAxes } from './components.js';
-import { blockSums } from './image.js';
-import type { Point, Rect, RgbImage } from './image.js';
+import { blockSums } from '../core/image.js';
+import type { Point, Rect, RgbImage } from '../core/image.js';
 
 export interface LocateOptions {
   /** Expected area of one die lying flat, in full-resolution pixels (from calibration or the die size). */

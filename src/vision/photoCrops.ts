@@ -2,8 +2,8 @@
  * Crops for labelled boxes: the reader gets a square around each labelled die,
  * a little larger than the box so the die's outline is whole.
  */
-import { cropRgb, squareAround } from './image.js';
-import type { Rect, RgbImage } from './image.js';
+import { cropRgb, squareAround } from '../core/image.js';
+import type { Rect, RgbImage } from '../core/image.js';
 import type { DieCrop } from './faceRead.js';
 
 /** A die crop from a box in image fractions (YOLO) or pixels (`fractional: false`). */

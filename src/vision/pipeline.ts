@@ -5,13 +5,14 @@
  * reported, never guessed.
  */
 import type { ChannelRegion } from './channels.js';
-import { judgeOutline } from './cocked.js';
-import type { CockedOptions } from './cocked.js';
-import { defaultSurroundingsLimits, judgeSurroundings } from './d6/sideFaces.js';
-import type { SurroundingsOptions } from './d6/sideFaces.js';
+import { judgeOutline } from './cocked/outline.js';
+import type { CockedOptions } from './cocked/outline.js';
+import { SurroundingsJudge } from './cocked/surroundings.js';
+import { defaultSurroundingsLimits } from './cocked/surroundingsLimits.js';
+import type { SurroundingsOptions } from './cocked/surroundingsLimits.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
-import { cropRgb, squareAround } from './image.js';
-import type { RgbImage } from './image.js';
+import { cropRgb, squareAround } from '../core/image.js';
+import type { RgbImage } from '../core/image.js';
 import { locateDice } from './locate.js';
 import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
 
@@ -45,6 +46,7 @@ export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElo
 /** Reads every die on a settled frame. */
 export function readFrame(frame: RgbImage, reference: RgbImage, channels: readonly ChannelRegion[], reader: FaceReader, options: PipelineOptions): FrameReading {
   const located = locateDice(frame, reference, channels, options.locate);
+  const surroundings = new SurroundingsJudge();
   const readings: DieReading[] = located.dice.map((die) => {
     const crop = cropRgb(frame, squareAround(die.center, options.dieSizePx * options.cropScale));
     const base = { classifierVersion: reader.classifierVersion, crop };
@@ -57,7 +59,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     }
     const limits = options.surroundings === undefined ? defaultSurroundingsLimits : options.surroundings;
     const others = located.dice.filter((d) => d !== die).map((d) => d.bbox);
-    const beside = limits ? judgeSurroundings(frame, reference, die, others, { ...limits, dieSizePx: options.dieSizePx }) : undefined;
+    const beside = limits ? surroundings.judge(frame, reference, die, others, { ...limits, dieSizePx: options.dieSizePx }) : undefined;
     if (beside?.cocked) {
       const details: Record<string, number> = { elongation: verdict.elongation, areaRatio: verdict.areaRatio, markedCells: beside.markedCells };
       if (beside.silhouetteElongation !== undefined) details.silhouetteElongation = beside.silhouetteElongation;

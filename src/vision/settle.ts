@@ -4,8 +4,8 @@
  * (box-averaged over every pixel, so noise shrinks), made in one pass over the
  * frame into buffers reused from frame to frame.
  */
-import { downscaleToGray } from './image.js';
-import type { GrayImage, RgbImage } from './image.js';
+import { downscaleToGray } from '../core/image.js';
+import type { GrayImage, RgbImage } from '../core/image.js';
 
 export interface SettleOptions {
   /** Integer downscale factor before differencing (1280x720 / 4 = 320x180). */

@@ -7,9 +7,9 @@ import { encodePng } from '../../src/camera/decode.js';
 import { ffmpegFrameSource } from '../../src/camera/ffmpegSource.js';
 import { folderReplay } from '../../src/camera/folderReplay.js';
 import { takeFrames } from '../../src/camera/frameSource.js';
-import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { cameraOpenError, v4l2Camera } from '../../src/camera/v4l2Camera.js';
-import { DicerigError, InputError } from '../../src/errors.js';
+import { DicerigError, InputError } from '../../src/core/errors.js';
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 let dir = '';

@@ -90,12 +90,32 @@ describe('dicerig odds', () => {
     const { out } = await run('odds', 'rugby', '--attack', '3', '--obstructed');
     expect(out).toMatch(/^1\s+2\s+19\/32 \(0\.5938\)\s+71\/256 \(0\.2773\)\s+33\/256 \(0\.1289\)$/m);
     const json = JSON.parse((await run('odds', 'rugby', '--attack', '2', '--json')).out) as { ranges: { range: number; caught: Exact; fumble: Exact; interception: Exact }[] };
+    // Values from the Python enumeration in test/unit/odds/xwing-combat.test.ts: unobstructed, every miss is a fumble.
     expect(json.ranges.map((r) => [r.caught.exact, r.fumble.exact, r.interception.exact])).toEqual([
-      ['9/16', '11/32', '3/32'],
-      ['105/256', '47/128', '57/256'],
-      ['75/256', '355/1024', '369/1024'],
+      ['9/16', '7/16', '0'],
+      ['105/256', '151/256', '0'],
+      ['75/256', '181/256', '0'],
     ]);
     expect((await run('odds', 'rugby', '--attack', '-2')).err).toContain('--attack must be a whole number');
+  });
+
+  it('prints no interception for an unobstructed pass, and says why', async () => {
+    const { out } = await run('odds', 'rugby', '--attack', '3');
+    expect(out).toMatch(/^1\s+1\s+47\/64 \(0\.7344\)\s+17\/64 \(0\.2656\)\s+0$/m);
+    expect(out).toMatch(/^3\s+3\s+955\/2048 \(0\.4663\)\s+1093\/2048 \(0\.5337\)\s+0$/m);
+    expect(out).toContain('nobody can intercept');
+  });
+
+  it('prints the fumble direction odds with the excluded directions rerolled', async () => {
+    const { out } = await run('odds', 'rugby', '--attack', '2', '--excluded-directions', '5,1');
+    expect(out).toContain('excluded: 1, 5');
+    expect(out).toMatch(/^1\s+0$/m);
+    expect(out).toMatch(/^2\s+1\/4 \(0\.25\)$/m);
+    const json = JSON.parse((await run('odds', 'rugby', '--attack', '2', '--excluded-directions', '6', '--json')).out) as { fumbleDirections: { excluded: number[]; odds: { direction: number; probability: Exact }[] } };
+    expect(json.fumbleDirections.excluded).toEqual([6]);
+    expect(json.fumbleDirections.odds.map((d) => d.probability.exact)).toEqual(['1/5', '1/5', '1/5', '1/5', '1/5', '0']);
+    expect((await run('odds', 'rugby', '--attack', '2', '--excluded-directions', '0')).err).toContain('"0" is not one');
+    expect((await run('odds', 'rugby', '--attack', '2', '--excluded-directions', '1,2,3,4,5,6')).err).toContain('excludes all six directions');
   });
 
   it('has help text for every subcommand', async () => {
@@ -104,7 +124,9 @@ describe('dicerig odds', () => {
       expect(out, sub).toMatch(new RegExp(`Usage: dicerig odds ${sub} \\[options\\]`));
       expect(out, sub).toContain('--json');
     }
-    expect((await run('odds', 'rugby', '--help')).out).toMatch(/Caught:\s+hits\s+\+\s+crits\s+>\s+evades/);
+    const rugbyHelp = (await run('odds', 'rugby', '--help')).out;
+    expect(rugbyHelp).toMatch(/Caught:\s+hits\s+\+\s+crits\s+>\s+evades/);
+    expect(rugbyHelp).toMatch(/unobstructed\s+pass\s+is\s+never\s+intercepted/);
     expect((await run('odds', '--help')).out).toMatch(/attack \[options\]/);
   });
 });

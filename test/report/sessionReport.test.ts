@@ -2,9 +2,9 @@ import { rmSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeDice } from '../../src/analysis/analyze.js';
-import { fixed, signedPercent } from '../../src/cli/format/table.js';
+import { fixed, formatCount, formatLogScientific, signedPercent } from '../../src/core/format.js';
 import { redAttackDie, symbolProbabilities } from '../../src/dice/catalogue.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { PALETTE } from '../../src/report/chart/palette.js';
 import { PNG_SCALE, sceneToPng } from '../../src/report/chart/png.js';
 import { evidenceTrace } from '../../src/report/evidenceTrace.js';
@@ -15,7 +15,6 @@ import { buildSessionReport, type SessionReport } from '../../src/report/session
 import { rigHealth } from '../../src/report/rigHealth.js';
 import { transitionTable } from '../../src/report/transitionTable.js';
 import type { SessionCounts, SessionRecord } from '../../src/store/records.js';
-import { formatCount, formatLogScientific } from '../../src/stats/verdict.js';
 import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from './support/html.js';
 import { fixtureStore, LOADED_FACE, type Fixture } from './support/fixtureStore.js';
 import { reportOf, tally } from './support/reportOf.js';
@@ -151,7 +150,7 @@ describe('session report content', () => {
       { kind: 'fault', count: s.void },
       { kind: 'reconnect', count: s.void },
     ]);
-    expect(rowCells(html, 'data-figure="void rate"').value).toBe(`${((100 * s.void) / throws).toFixed(1)}%`);
+    expect(rowCells(html, 'data-figure="void rate"').value).toBe(`${((100 * s.void) / throws).toFixed(1)} %`);
   });
 
   it('compares the dice of each type for homogeneity, by symbol and by face', () => {

@@ -2,13 +2,14 @@
 // on the emulated board running our firmware, the simulated rig, and a real board when DICERIG_PORT
 // names its port (without it those cases are reported as skipped, saying what to plug in).
 import { beforeAll } from 'vitest';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import { EmulatedBoard } from '../../src/rig/emulator/emulatedBoard.js';
 import { rigFactories } from '../../src/rig/factory.js';
 import { SerialRigDriver } from '../../src/rig/serial/serialDriver.js';
 import { SimulatedRig } from '../../src/rig/simulated/simulatedRig.js';
-import { describeRigDriverContract, pressLimitDuringTumble, releaseLimit } from './contract/driverContract.js';
+import { describeRigDriverContract, pressLimitDuringTumble, releaseLimit, unplugBusDuringTumble } from './contract/driverContract.js';
 import { buildFirmware } from './support/build.js';
+import { FaultyLinkBus } from './support/faultyLink.js';
 
 beforeAll(() => {
   buildFirmware();
@@ -19,17 +20,28 @@ describeRigDriverContract(
   async () => {
     const board = await EmulatedBoard.start();
     board.pressSwitch('home'); // the tumbler rests at home
-    const driver = new SerialRigDriver({ path: board.path, reconnect: false });
+    // Through a "USB cable" the lifecycle case can pull and plug back in (under another path, same USB serial number).
+    const bus = new FaultyLinkBus(board.path);
+    const driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: bus.open, listPorts: bus.list, byIdDir: '/nonexistent-by-id' });
     return {
       driver,
       board,
+      bus,
       cleanup: async () => {
         await driver.close();
+        bus.dispose();
         await board.stop();
       },
     };
   },
-  { expectDriver: 'serial', expectSimulated: false, hasPort: true, faultDuringTumble: pressLimitDuringTumble, clearFault: releaseLimit },
+  {
+    expectDriver: 'serial',
+    expectSimulated: false,
+    hasPort: true,
+    faultDuringTumble: pressLimitDuringTumble,
+    clearFault: releaseLimit,
+    unplugDuringTumble: unplugBusDuringTumble,
+  },
 );
 
 describeRigDriverContract(
@@ -47,6 +59,12 @@ describeRigDriverContract(
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
       (s.driver as SimulatedRig).injectFault('jam');
       return 'jam';
+    },
+    unplugDuringTumble: async (s) => {
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      (s.driver as SimulatedRig).injectFault('disconnected');
+      // The simulated link comes back by itself after relinkMs on the rig's clock.
+      return async () => undefined;
     },
   },
 );

@@ -3,10 +3,12 @@
 // (without it those cases are reported as skipped, saying what to plug in).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rigFactories } from '../../src/rig/factory.js';
-import { startEmulatedFirmata } from '../../src/rig/firmata/emulatedFirmata.js';
+import { EmulatedBoard } from '../../src/rig/emulator/emulatedBoard.js';
+import { EMULATED_CONNECT_TIMEOUT_MS, standardFirmataHex } from '../../src/rig/firmata/emulatedFirmata.js';
 import { FirmataRigDriver } from '../../src/rig/firmata/firmataDriver.js';
-import { describeRigDriverContract, pressLimitDuringTumble, releaseLimit } from './contract/driverContract.js';
+import { describeRigDriverContract, pressLimitDuringTumble, releaseLimit, unplugBusDuringTumble } from './contract/driverContract.js';
 import { buildFirmware } from './support/build.js';
+import { FaultyLinkBus } from './support/faultyLink.js';
 
 beforeAll(() => {
   buildFirmware(); // the harness
@@ -15,13 +17,25 @@ beforeAll(() => {
 describeRigDriverContract(
   'Firmata driver on StandardFirmata in the emulated board',
   async () => {
-    const { board, driver } = await startEmulatedFirmata();
+    const board = await EmulatedBoard.start({ firmware: standardFirmataHex() });
     board.pressSwitch('home'); // the tumbler rests at home
+    // Through a "USB cable" the lifecycle case can pull and plug back in; Firmata is binary, so bytes pass as they come.
+    const bus = new FaultyLinkBus(board.path, '/virtual/ttyACM0', 'EMU0001', 'bytes');
+    const driver = new FirmataRigDriver({
+      port: '/virtual/ttyACM0',
+      openLink: bus.open,
+      listPorts: bus.list,
+      byIdDir: '/nonexistent-by-id',
+      connectTimeoutMs: EMULATED_CONNECT_TIMEOUT_MS,
+      onClosed: () => board.stop(),
+    });
     return {
       driver,
       board,
+      bus,
       cleanup: async () => {
         await driver.close(); // stops the board too
+        bus.dispose();
         await board.stop();
       },
     };
@@ -32,6 +46,7 @@ describeRigDriverContract(
     hasPort: true,
     faultDuringTumble: pressLimitDuringTumble,
     clearFault: releaseLimit,
+    unplugDuringTumble: unplugBusDuringTumble,
     // Emulated StandardFirmata costs about half a core per board and can fall behind the wall clock on a busy machine.
     timeoutMs: 40_000,
   },

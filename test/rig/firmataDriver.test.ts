@@ -25,10 +25,10 @@ let board: EmulatedBoard;
 let driver: FirmataRigDriver;
 const faults: RigFault[] = [];
 
-/** The servo pulses reported since `mark`, near the flip or rest widths, with repeats collapsed. */
-function servoMoves(mark: number): number[] {
+/** The servo pulses `on` (default: the shared board) reported since `mark`, near the flip or rest widths, with repeats collapsed. */
+function servoMoves(mark: number, on: EmulatedBoard = board): number[] {
   const moves: number[] = [];
-  for (const e of board.events.slice(mark)) {
+  for (const e of on.events.slice(mark)) {
     if (e.kind !== 'servo') continue;
     const at = near(e.pulseUs, FLIP) ? FLIP : near(e.pulseUs, REST) ? REST : undefined;
     if (at !== undefined && moves[moves.length - 1] !== at) moves.push(at);
@@ -42,7 +42,9 @@ const at = (e: BoardEvent | undefined): number => (e && 't' in e ? e.t : Number.
 
 beforeAll(async () => {
   buildFirmware(); // the harness
-  const started = await startEmulatedFirmata({ settings: { homeMs: 400 } });
+  // Without reconnecting by itself, so the last case can show the manual path (connect() again); the contract
+  // suite (firmataContract.test.ts) shows the driver reconnecting by itself after an unplug.
+  const started = await startEmulatedFirmata({ settings: { homeMs: 400 }, reconnect: false });
   board = started.board;
   driver = started.driver;
   driver.onFault((f) => faults.push(f));
@@ -194,6 +196,46 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
     await driver.tumble();
     expect(servoMoves(mark2)).toEqual([FLIP, REST]);
   }, 40_000);
+});
+
+describe('reconnecting by itself', () => {
+  it('after a board reset mid-tumble: voids that tumble, opens the board again without being asked, restores the light, and a waiting status gets its answer', async () => {
+    const started = await startEmulatedFirmata();
+    const d = started.driver;
+    const b = started.board;
+    try {
+      b.pressSwitch('home');
+      await d.connect();
+      expect(await d.setLight(70)).toBe(70);
+      const seen: RigFault[] = [];
+      d.onFault((f) => seen.push(f));
+      const mark = b.events.length;
+      const tumbling = d.tumble().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await b.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+      b.reset(); // silent: StandardFirmata forgets every pin mode and its A0 reports stop
+      expect(await tumbling).toMatchObject({ fault: 'disconnected', interrupted: true });
+      expect(seen).toMatchObject([{ kind: 'disconnected', command: 'tumble' }]);
+      // No connect() here: the status waits for the driver to find the board again.
+      expect(await d.status()).toMatchObject({ state: 'idle' });
+      expect(d.linkStats().reconnects).toBe(1);
+      const mark2 = b.events.length;
+      await d.tumble();
+      await b.waitFor(isServoOff, 5000, mark2, 'the servo released');
+      expect(servoMoves(mark2, b)).toEqual([FLIP, REST]);
+      // The cut tumble never ran again: since the reset, the servo made only the new tumble's moves.
+      const reset = b.events.findIndex((e, i) => i >= mark && e.kind === 'reset');
+      expect(reset).toBeGreaterThanOrEqual(mark);
+      expect(servoMoves(reset, b)).toEqual([FLIP, REST]);
+      await b.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 70) <= 3, 3000, reset, 'the LED strip back at 70');
+      expect((await d.status()).light).toBe(70);
+    } finally {
+      await d.close();
+      await b.stop();
+    }
+  }, 60_000);
 });
 
 describe('connecting', () => {

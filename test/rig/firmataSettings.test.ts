@@ -1,6 +1,6 @@
 // The Firmata driver's host-side settings and current-sense arithmetic: no board needed.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { currentSenseMilliamps } from '../../src/rig/firmata/firmataDriver.js';
 import { firmataPins } from '../../src/rig/firmata/firmataPins.js';
 import { canonicalFirmataConfig, firmataConfigHash, resolveFirmataSettings } from '../../src/rig/firmata/firmataSettings.js';

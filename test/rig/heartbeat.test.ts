@@ -2,7 +2,7 @@
 // board's dead-man stops the motor after a second without a line from the host) and pings when idle (to notice
 // an unplugged board). On a simulated clock against a scripted board, so every time below is exact.
 import { afterEach, describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
 import { clockTimers } from '../../src/rig/timers.js';
 import { ScriptedBoard, type ScriptedBoardOptions } from './support/scriptedBoard.js';
@@ -22,7 +22,7 @@ async function connect(
   const board = new ScriptedBoard(clock, boardOptions);
   const d = new SerialRigDriver({
     path: '/virtual/ttyACM0',
-    timers: clockTimers(clock),
+    clock: clockTimers(clock),
     openLink: board.openLink,
     listPorts: async () => [],
     byIdDir: '/nonexistent-by-id',

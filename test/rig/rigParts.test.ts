@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import type { RigDriver } from '../../src/rig/driver.js';
 import { RigConnectError, RigError } from '../../src/rig/errors.js';
 import { findRigPort, PLUG_IN_HINT, RigFactoryRegistry, rigFactories } from '../../src/rig/factory.js';

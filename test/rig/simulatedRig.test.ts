@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import type { RigFault } from '../../src/rig/driver.js';
 import { RigError, RigFaultError } from '../../src/rig/errors.js';
 import { SimulatedRig } from '../../src/rig/simulated/simulatedRig.js';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { loadSessionConfig, parseSessionConfig, withPathsFrom } from '../../src/session/config.js';
 import { demoConfig, loadedChannel } from '../../src/session/demo.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { SavedEvidence } from '../../src/session/evidence.js';
 import { runSession, SessionRunner } from '../../src/session/runner.js';

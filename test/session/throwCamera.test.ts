@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { frameSourceFrom, type Frame } from '../../src/camera/frameSource.js';
-import { SimulatedClock } from '../../src/clock.js';
+import { SimulatedClock } from '../../src/core/clock.js';
 import { streamThrowCamera } from '../../src/session/throwCamera.js';
-import { createRgb } from '../../src/vision/image.js';
+import { createRgb } from '../../src/core/image.js';
 
 const image = createRgb(4, 4);
 

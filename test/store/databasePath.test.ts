@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { defaultDatabasePath } from '../../src/store/databasePath.js';
 
 describe('defaultDatabasePath', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveDieRolls } from '../../src/analysis/dieRolls.js';
 import { allDice } from '../../src/dice/catalogue.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { parseRollLog } from '../../src/rolllog/parseRollLog.js';
 import { exportSession } from '../../src/store/exportSession.js';
 import { importedSimulated, importRolls } from '../../src/store/importRolls.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { simCalibrationCamera } from '../../src/camera/calibrationCameras.js';
+import { simCalibrationCamera } from '../../src/session/calibrationCameras.js';
 import type { LightingPresetName } from '../../src/camera/sim/lighting.js';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import { detectChannelRegions } from '../../src/vision/calibration/channelRegions.js';
 import { normaliseName, parseGroupNames, runGuidedCalibration } from '../../src/vision/calibration/guided.js';
 import type { ClusterView } from '../../src/vision/calibration/guided.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 
 describe('channel regions from the empty platform', () => {
   it('finds every channel of the simulated rig to within a pixel, under lighting gradients', () => {

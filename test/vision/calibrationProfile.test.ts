@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { canonicalJson, parseProfile, profileHash, profileProblems, sealProfile, shortHash } from '../../src/vision/calibration/profile.js';
 import type { CalibrationProfile } from '../../src/vision/calibration/profile.js';
 import { buildD8Profile, chooseRejectionThreshold, describeSamples, splitByGroup } from '../../src/vision/calibration/trainProfile.js';

@@ -10,7 +10,7 @@ import { D8Reader } from '../../src/vision/d8/d8Reader.js';
 import { evaluateLabelledCrops } from '../../src/vision/labelledEval.js';
 import type { LabelledEvaluation, LabelledItem } from '../../src/vision/labelledEval.js';
 import { defaultLocateOptions, locateDice } from '../../src/vision/locate.js';
-import { cropRgb, squareAround } from '../../src/vision/image.js';
+import { cropRgb, squareAround } from '../../src/core/image.js';
 import type { FaceRead } from '../../src/vision/faceRead.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
 import { simD8Crops } from './d8Fixtures.js';

@@ -3,7 +3,7 @@ import { balanceCrop, findDieOutline } from '../../src/vision/d8/dieOutline.js';
 import type { DieOutline } from '../../src/vision/d8/dieOutline.js';
 import { describeD8 } from '../../src/vision/d8/describe.js';
 import { chromaticity, defaultIconGeometry, iconFeatureLength } from '../../src/vision/d8/iconFeatures.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 import { drawD8, GREEN_STYLE } from './d8Fixtures.js';
 
 function outlineOf(image: RgbImage): DieOutline {

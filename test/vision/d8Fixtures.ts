@@ -10,7 +10,7 @@ import type { LightingPreset, LightingPresetName } from '../../src/camera/sim/li
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import type { SimDieTruth } from '../../src/camera/sim/simulatedCamera.js';
 import { simDieBox, simDieClass } from '../../src/camera/sim/writeLabelledFolder.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 import type { LabelledItem } from '../../src/vision/labelledEval.js';
 import { cropForBox } from '../../src/vision/photoCrops.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
-import { D6PipReader } from '../../src/vision/d6Pips.js';
+import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { angleBetween, arrowFace, arrowFromPattern, directionCandidates, MIN_OUTLINE_FIT, readArrow, standardD6Layout } from '../../src/vision/d6/direction.js';
 import { D6_PATTERN_SYMMETRY_DEG } from '../../src/vision/d6/patterns.js';
 import { defaultLocateOptions } from '../../src/vision/locate.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blockSums, downscaleToGray } from '../../src/vision/image.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import { blockSums, downscaleToGray } from '../../src/core/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 
 /** Deterministic 32-bit LCG in [0, 1). */
 function lcg(seed: number): () => number {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rectChannel } from '../../src/vision/channels.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 import { defaultLocateOptions, locateDice } from '../../src/vision/locate.js';
 import type { LocateOptions } from '../../src/vision/locate.js';
-import { D6PipReader } from '../../src/vision/d6Pips.js';
+import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
 
 // A 320x180 platform with three 96x160 channels; dice are 24 px squares.

@@ -5,7 +5,7 @@ import { netInput } from '../../src/vision/d6/netInput.js';
 import { D6NetReader, decodeWeights, encodeWeights } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { TinyNet } from '../../src/vision/d6/tinyNet.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 
 /** A grey square crop with dark discs at the given points. */
 function spots(size: number, points: readonly (readonly [number, number])[]): RgbImage {

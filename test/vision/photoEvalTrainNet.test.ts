@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeImageFile } from '../../src/camera/decode.js';
-import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { d6NetModel, d6NetModuleSource, defaultTrainD6NetOptions, trainD6Net } from '../../src/vision/d6/trainNet.js';
 import type { LabelledCrop } from '../../src/vision/d6/trainNet.js';

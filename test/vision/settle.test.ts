@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 import { SettleDetector, defaultSettleOptions } from '../../src/vision/settle.js';
 
 /** Two throws in each of four lightings (three of them tuning presets, and the held-out evening). */

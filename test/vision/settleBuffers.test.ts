@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
-import { downscaleToGray } from '../../src/vision/image.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import { downscaleToGray } from '../../src/core/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 import { SettleDetector, countChangedPixels, defaultSettleOptions } from '../../src/vision/settle.js';
 
 describe('settle detector buffers', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
-import { D6PipReader } from '../../src/vision/d6Pips.js';
+import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { defaultLocateOptions } from '../../src/vision/locate.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
 import type { PipelineOptions } from '../../src/vision/pipeline.js';

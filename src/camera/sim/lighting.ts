@@ -103,6 +103,3 @@ export const lightingPresets = {
 } as const satisfies Record<string, LightingPreset>;
 
 export type LightingPresetName = keyof typeof lightingPresets;
-
-/** Presets that vision thresholds were tuned on (everything except the held-out `evening`). */
-export const tuningPresetNames: readonly LightingPresetName[] = ['studio', 'desk-lamp', 'dim', 'window'];

@@ -4,7 +4,7 @@
  */
 import { rectChannel } from '../../vision/channels.js';
 import type { ChannelRegion } from '../../vision/channels.js';
-import type { Rect } from '../../vision/image.js';
+import type { Rect } from '../../core/image.js';
 
 export interface SimRigLayout {
   readonly width: number;

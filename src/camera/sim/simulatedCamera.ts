@@ -8,7 +8,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import { seededRandom } from '../../stats/random.js';
 import type { RandomSource } from '../../stats/random.js';
-import type { Point, RgbImage } from '../../vision/image.js';
+import type { Point, RgbImage } from '../../core/image.js';
 import { frameSourceFrom } from '../frameSource.js';
 import type { Frame, FrameSource } from '../frameSource.js';
 import { arrowFromPattern } from '../../vision/d6/direction.js';

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Rect, RgbImage } from '../../vision/image.js';
+import type { Rect, RgbImage } from '../../core/image.js';
 import type { LightingPresetName } from './lighting.js';
 import { SimulatedCamera } from './simulatedCamera.js';
 import type { SimDieKind, SimDieTruth } from './simulatedCamera.js';

@@ -5,7 +5,7 @@ import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { formatAnalysisText } from '../format/analysisText.js';
 import { analysisJson } from '../format/analysisJson.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
 

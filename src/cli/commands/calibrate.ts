@@ -4,13 +4,13 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { openV4l2CalibrationCamera, simCalibrationCamera } from '../../camera/calibrationCameras.js';
+import { openV4l2CalibrationCamera, simCalibrationCamera } from '../../session/calibrationCameras.js';
 import { encodePng } from '../../camera/decode.js';
-import { labelledFolderPaths, readLabelledCrops } from '../../camera/labelledCrops.js';
-import { readProfileFile, writeProfileFile } from '../../camera/profileFile.js';
+import { labelledFolderPaths, readLabelledCrops } from '../../vision-io/labelledCrops.js';
+import { readProfileFile, writeProfileFile } from '../../vision-io/profileFile.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
-import { DicerigError, InputError } from '../../errors.js';
+import { DicerigError, InputError } from '../../core/errors.js';
 import { defaultCheckLimits, judgeProfileCheck } from '../../vision/calibration/check.js';
 import { diceIdsOf, parseGroupNames, runGuidedCalibration } from '../../vision/calibration/guided.js';
 import type { CalibrationCamera, CalibrationDice, ClusterView, Prompt } from '../../vision/calibration/guided.js';
@@ -20,10 +20,11 @@ import { buildD8Profile, describeSamples } from '../../vision/calibration/trainP
 import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
 import { d8ClassifierVersion, D8Reader } from '../../vision/d8/d8Reader.js';
 import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
-import type { RgbImage } from '../../vision/image.js';
-import type { CliIo } from '../main.js';
+import type { RgbImage } from '../../core/image.js';
+import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, nonNegativeIntArg, probabilityArg, toJson } from '../options.js';
 import { evaluationJson, formatEvaluationText, keepsClass } from './vision.js';
+import { percent } from '../../core/format.js';
 
 /** A CLI io that can also ask the user questions (a terminal; a test answering them; a GUI). */
 export interface AskingIo extends CliIo {
@@ -69,7 +70,6 @@ interface CalibrateFlags {
   json?: boolean;
 }
 
-const pct = (x: number | null, digits = 2): string => (x !== null && Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
 
 /** Registers `dicerig calibrate`: build a profile from labelled photos or guided throws, or re-check one. */
 export function registerCalibrateCommand(program: Command, io: CliIo): void {
@@ -221,7 +221,7 @@ export function formatProfileSummary(result: TrainProfileResult, file: string): 
     `  dice: ${p.dice.join(', ')}; face read: ${p.face}; classes: ${p.classes.join(', ')}`,
     `  training: ${p.training.samples} labelled dice from ${p.training.source}${p.training.unusable > 0 ? ` (${p.training.unusable} not measurable)` : ''}`,
     `  held back: ${v.heldBack}`,
-    `  validation: ${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${pct(v.accuracy)}), declined ${pct(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`,
+    `  validation: ${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`,
     `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${p.classifier.cockedElongation}; dice ${(p.classifier.radiusRange[0] * 2).toFixed(0)}-${(p.classifier.radiusRange[1] * 2).toFixed(0)} px across`,
     '',
     'confusion matrix on the held-back dice (rows: truth; columns: what was read, then declined and cocked):',
@@ -249,10 +249,10 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): 
   const f = verdict.flat;
   const text = formatEvaluationText(`calibrate --check: profile ${profilePath} (classifier ${reader.classifierVersion}) on ${folder.images} images in ${paths.images}`, evaluation, [
     ...(other.length > 0 ? [`(boxes of classes the profile does not read were skipped: ${other.join(', ')})`] : []),
-    `flat dice: ${f.total}, accuracy among read ${pct(f.accuracy)} (held back at calibration: ${pct(verdict.promised.accuracy)}), declined ${pct(f.declineRate, 1)} (limit ${pct(flags.maxDecline, 1)}); cocked read as a face: ${verdict.cockedReadAsFace}`,
+    `flat dice: ${f.total}, accuracy among read ${percent(f.accuracy, 2)} (held back at calibration: ${percent(verdict.promised.accuracy, 2)}), declined ${percent(f.declineRate, 1)} (limit ${percent(flags.maxDecline, 1)}); cocked read as a face: ${verdict.cockedReadAsFace}`,
   ]);
   const conclusion = verdict.holds
-    ? `verdict: the profile still holds (accuracy at least ${pct(flags.minAccuracy)}, at most ${pct(flags.maxDecline, 1)} declined, no cocked die read as a face).`
+    ? `verdict: the profile still holds (accuracy at least ${percent(flags.minAccuracy, 2)}, at most ${percent(flags.maxDecline, 1)} declined, no cocked die read as a face).`
     : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${profile.dice.length > 1 ? 'xwing' : profile.dice[0]} ...).`;
   io.out(`${text}\n${conclusion}\n`);
 }

@@ -1,10 +1,11 @@
 import { Option, type Command } from 'commander';
 import { demoConfig, DEMO_BUDGET, DEMO_EMULATED_BUDGET, DEMO_LOAD_FACTOR, loadedDie, type DemoDice } from '../../session/demo.js';
 import type { SessionResult } from '../../session/runner.js';
-import { formatCount } from '../../stats/verdict.js';
-import type { CliIo } from '../main.js';
+import { formatCount } from '../../core/format.js';
+import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
-import { runWithProgress, sessionDatabasePath, DB_HELP, type SessionOutputFlags } from './run.js';
+import { runWithProgress, type SessionOutputFlags } from './run.js';
+import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 
 interface DemoFlags extends SessionOutputFlags {
   seed: number;
@@ -52,7 +53,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     )
     .option('--seed <n>', 'seed of every simulated part (which die is loaded, the throws, the dice looks)', nonNegativeIntArg, 1)
     .option('--emulated', 'roll with the real firmware on the emulated board, in real time')
-    .option('--db <path>', DB_HELP)
+    .option('--db <path>', SESSION_DB_HELP)
     .option('--budget <rolls>', `per-die roll budget (default ${DEMO_BUDGET}; ${DEMO_EMULATED_BUDGET} with --emulated)`, positiveIntArg)
     .addOption(new Option('--dice <dice>', 'which dice').choices(['d6', 'xwing']).default('d6'))
     .addOption(new Option('--frames <frames>', 'camera frames: rest (one render per throw) or all (every frame; slower)').choices(['rest', 'all']))
@@ -69,7 +70,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
         budget: flags.budget ?? (emulated ? DEMO_EMULATED_BUDGET : DEMO_BUDGET),
         ...(flags.frames !== undefined ? { frames: flags.frames } : {}),
       });
-      const db = sessionDatabasePath(flags.db, undefined);
+      const db = rollStorePath(flags.db);
       const quoted = /\s/.test(db) ? JSON.stringify(db) : db;
       await runWithProgress(
         io,

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { allDice, builtInDice, getDieType, symbolProbabilities } from '../../dice/catalogue.js';
 import { readDieDefinitions } from '../loadDice.js';
 import type { DieType } from '../../dice/types.js';
-import { formatDecimal } from '../format/exact.js';
-import { renderTable } from '../format/table.js';
-import { Rational } from '../../odds/rational.js';
+import { formatDecimal } from '../../core/format.js';
+import { renderTable } from '../../core/textTable.js';
+import { Rational } from '../../core/rational.js';
 
 /** Where a listed die comes from. */
 type Source = 'built-in' | 'override' | 'user';

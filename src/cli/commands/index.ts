@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { registerAnalyzeCommand } from './analyze.js';
 import { registerDiceCommand } from './dice.js';
 import { registerOddsCommand } from './odds.js';

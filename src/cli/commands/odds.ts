@@ -1,27 +1,28 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
+import { wholeNumberArg } from '../options.js';
 import type { Distribution } from '../../odds/distribution.js';
-import { exactJson, formatDecimal, formatExact } from '../format/exact.js';
-import { renderTable } from '../format/table.js';
-import type { Rational } from '../../odds/rational.js';
+import { formatDecimal } from '../../core/format.js';
+import { exactJson, formatExact } from '../format/exact.js';
+import { renderTable } from '../../core/textTable.js';
+import type { Rational } from '../../core/rational.js';
 import { attackAverages, defenseAverages } from '../../odds/seed-tables.js';
 import { atLeast, d3, MAX_T9A_DICE, rollTotal } from '../../odds/t9a.js';
 import type { RerollRule, RollSpec } from '../../odds/t9a.js';
 import { attackVsDefense, damageOnShip, hitProbability } from '../../odds/xwing-combat.js';
 import { ATTACK_MODIFIERS, DEFENSE_MODIFIERS, MAX_POOL } from '../../odds/xwing-dice.js';
 import type { AttackModifier, AttackResult, DefenseModifier } from '../../odds/xwing-dice.js';
-import { rugbyPassOdds } from '../../odds/xwing-rugby.js';
+import { fumbleDirectionOdds, rugbyPassOdds } from '../../odds/xwing-rugby.js';
 
-/** A commander option parser for a whole number in [min, max] that names the option when it rejects a value. */
-function wholeNumber(option: string, min: number, max: number): (value: string) => number {
-  return (value) => {
-    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(`${option} must be a whole number from ${min} to ${max}.`);
-    }
-    return n;
-  };
+/** Parses `--excluded-directions 1,2`: D6 sides, each once, not all six. */
+function directionList(value: string): number[] {
+  const parts = value.split(',').map((p) => p.trim());
+  const sides = parts.map((p) => (/^[1-6]$/.test(p) ? Number(p) : NaN));
+  const bad = parts.find((_, i) => Number.isNaN(sides[i]));
+  if (bad !== undefined) throw new InvalidArgumentError(`--excluded-directions takes D6 sides 1 to 6 separated by commas; "${bad.slice(0, 20)}" is not one.`);
+  if (new Set(sides).size === 6) throw new InvalidArgumentError('--excluded-directions excludes all six directions: the ball could never land inside the play area.');
+  return [...new Set(sides)].sort((a, b) => a - b);
 }
 
 function wantsJson(cmd: Command): boolean {
@@ -45,7 +46,7 @@ export function registerOddsCommand(program: Command, io: CliIo): void {
         'Without a subcommand, prints the average hits + crits of 1..N red dice and evades of 1..N green dice per modifier.',
     )
     .option('--json', 'print JSON (exact fractions as text, plus decimals)')
-    .option('--max-dice <n>', `largest number of dice in the tables (1..${MAX_POOL})`, wholeNumber('--max-dice', 1, MAX_POOL), 8)
+    .option('--max-dice <n>', `largest number of dice in the tables (1..${MAX_POOL})`, wholeNumberArg('--max-dice', 1, MAX_POOL), 8)
     .action((opts: { maxDice: number }, cmd: Command) => printAverages(io, opts.maxDice, wantsJson(cmd)));
 
   odds
@@ -55,12 +56,12 @@ export function registerOddsCommand(program: Command, io: CliIo): void {
         'with --hull, the effect on a ship (hits are applied before crits, each removing a shield first; past the shields ' +
         'a hit deals a facedown card and a crit a faceup card; the ship is destroyed when its cards reach its hull).',
     )
-    .requiredOption('--red <n>', `attack dice (0..${MAX_POOL})`, wholeNumber('--red', 0, MAX_POOL))
-    .option('--green <m>', `defense dice (0..${MAX_POOL})`, wholeNumber('--green', 0, MAX_POOL), 0)
+    .requiredOption('--red <n>', `attack dice (0..${MAX_POOL})`, wholeNumberArg('--red', 0, MAX_POOL))
+    .option('--green <m>', `defense dice (0..${MAX_POOL})`, wholeNumberArg('--green', 0, MAX_POOL), 0)
     .addOption(new Option('--attack-mod <mod>', ATTACK_MOD_HELP).choices(ATTACK_MODIFIERS).default('none'))
     .addOption(new Option('--defense-mod <mod>', DEFENSE_MOD_HELP).choices(DEFENSE_MODIFIERS).default('none'))
-    .option('--shields <s>', 'shields of the defending ship (needs --hull)', wholeNumber('--shields', 0, 1000))
-    .option('--hull <h>', 'hull of the defending ship', wholeNumber('--hull', 1, 1000))
+    .option('--shields <s>', 'shields of the defending ship (needs --hull)', wholeNumberArg('--shields', 0, 1000))
+    .option('--hull <h>', 'hull of the defending ship', wholeNumberArg('--hull', 1, 1000))
     .option('--json', 'print JSON (exact fractions as text, plus decimals)')
     .action((opts: AttackOptions, cmd: Command) => {
       if (opts.shields !== undefined && opts.hull === undefined) cmd.error('error: --shields needs --hull (the ship\'s hull value).');
@@ -74,9 +75,9 @@ export function registerOddsCommand(program: Command, io: CliIo): void {
         '(roll an extra D6 per instance and discard the lowest / highest; one Maximised cancels one Minimised), the D3 (a D6 halved, ' +
         'rounded up), and totals of several dice. Without --dice: 2D6 and 3D6 totals, plain, maximised and minimised.',
     )
-    .option('--dice <n>', `number of D6 added up (1..${MAX_T9A_DICE})`, wholeNumber('--dice', 1, MAX_T9A_DICE))
-    .option('--maximised <k>', 'instances of Maximised Roll on the total', wholeNumber('--maximised', 0, MAX_T9A_DICE), 0)
-    .option('--minimised <k>', 'instances of Minimised Roll on the total', wholeNumber('--minimised', 0, MAX_T9A_DICE), 0)
+    .option('--dice <n>', `number of D6 added up (1..${MAX_T9A_DICE})`, wholeNumberArg('--dice', 1, MAX_T9A_DICE))
+    .option('--maximised <k>', 'instances of Maximised Roll on the total', wholeNumberArg('--maximised', 0, MAX_T9A_DICE), 0)
+    .option('--minimised <k>', 'instances of Minimised Roll on the total', wholeNumberArg('--minimised', 0, MAX_T9A_DICE), 0)
     .option('--json', 'print JSON (exact fractions as text, plus decimals)')
     .action((opts: T9aOptions, cmd: Command) => {
       const rolled = (opts.dice ?? 1) + Math.abs(opts.maximised - opts.minimised);
@@ -88,11 +89,15 @@ export function registerOddsCommand(program: Command, io: CliIo): void {
     .command('rugby')
     .description(
       'X-Wing Rugby pass: the passer rolls red dice equal to its attack value against 1, 2 or 3 green dice by range ' +
-        '(+1 when obstructed; agility is not used). Caught: hits + crits > evades. Fumble: hits + crits = evades (the pass ' +
-        'misses and the ball is dropped). Interception: evades > hits + crits. The three outcomes add up to 1.',
+        '(+1 when obstructed; agility is not used). Caught: hits + crits > evades. Otherwise the pass misses and the ' +
+        'receiver fumbles, except that an obstructed pass whose evades outnumber its hits + crits is intercepted by the ' +
+        'obstructing ship closest to the receiver (a tie is still a fumble). An unobstructed pass is never intercepted. ' +
+        'The three outcomes add up to 1. A fumbled ball scatters by a D6 read against the variant\'s diagram, rerolled ' +
+        'until it lands inside the play area: --excluded-directions names the sides that would put it outside.',
     )
-    .requiredOption('--attack <n>', `the passer's attack value (0..${MAX_POOL})`, wholeNumber('--attack', 0, MAX_POOL))
-    .option('--obstructed', 'the pass is obstructed (one more defense die)')
+    .requiredOption('--attack <n>', `the passer's attack value (0..${MAX_POOL})`, wholeNumberArg('--attack', 0, MAX_POOL))
+    .option('--obstructed', 'the pass is obstructed (one more defense die, and an interception is possible)')
+    .option('--excluded-directions <sides>', 'fumble directions (D6 sides 1-6, comma-separated) that would put the ball outside the play area, e.g. near an edge', directionList)
     .addOption(new Option('--attack-mod <mod>', ATTACK_MOD_HELP).choices(ATTACK_MODIFIERS).default('none'))
     .addOption(new Option('--defense-mod <mod>', DEFENSE_MOD_HELP).choices(DEFENSE_MODIFIERS).default('none'))
     .option('--json', 'print JSON (exact fractions as text, plus decimals)')
@@ -117,6 +122,7 @@ interface T9aOptions {
 interface RugbyOptions {
   attack: number;
   obstructed?: boolean;
+  excludedDirections?: number[];
   attackMod: AttackModifier;
   defenseMod: DefenseModifier;
 }
@@ -290,10 +296,13 @@ function printRugby(io: CliIo, opts: RugbyOptions, json: boolean): void {
     range,
     odds: rugbyPassOdds({ attack: opts.attack, range, obstructed: Boolean(opts.obstructed), attackModifier: opts.attackMod, defenseModifier: opts.defenseMod }),
   }));
+  const excluded = opts.excludedDirections ?? [];
+  const directions = fumbleDirectionOdds(excluded);
   if (json) {
     writeJson(io, {
       attack: opts.attack,
       obstructed: Boolean(opts.obstructed),
+      fumbleDirections: { excluded, odds: directions.map((d) => ({ direction: d.direction, probability: exactJson(d.probability) })) },
       attackModifier: opts.attackMod,
       defenseModifier: opts.defenseMod,
       ranges: rows.map((r) => ({
@@ -313,5 +322,11 @@ function printRugby(io: CliIo, opts: RugbyOptions, json: boolean): void {
       rows.map((r) => [String(r.range), String(r.odds.defenseDice), formatExact(r.odds.caught), formatExact(r.odds.fumble), formatExact(r.odds.interception)]),
     ),
   );
-  io.out('Caught: hits + crits > evades. Fumble: equal (the pass misses, the ball is dropped). Interception: evades > hits + crits.\n');
+  io.out(
+    opts.obstructed
+      ? 'Caught: hits + crits > evades. Interception: evades > hits + crits (the obstructing ship closest to the receiver takes the ball). Fumble: equal.\n'
+      : 'Caught: hits + crits > evades. Fumble: otherwise (the pass misses; nothing obstructs it, so nobody can intercept).\n',
+  );
+  io.out(`\nA fumble's direction (D6, rerolled until the ball lands in play${excluded.length > 0 ? `; excluded: ${excluded.join(', ')}` : ''}):\n`);
+  io.out(renderTable(['direction', 'probability'], directions.map((d) => [String(d.direction), formatExact(d.probability)])));
 }

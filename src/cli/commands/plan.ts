@@ -1,11 +1,11 @@
 import { Option, type Command } from 'commander';
 import { machineHours, parseDetectSpec, planCertification, planDetection, type RigThroughput } from '../../analysis/plan.js';
 import { getDieType } from '../../dice/catalogue.js';
-import { formatCount } from '../../stats/verdict.js';
+import { formatCount } from '../../core/format.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
-import { renderTable } from '../format/table.js';
+import { renderTable } from '../../core/textTable.js';
 
 interface PlanFlags {
   die: string;

@@ -2,19 +2,19 @@ import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import type { ParsedLog } from '../../rolllog/types.js';
 import { selectPool } from '../../stats/pool.js';
-import { confidenceLabel, formatCount } from '../../stats/verdict.js';
-import { defaultDatabasePath } from '../../store/databasePath.js';
+import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
+import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { StoreError } from '../../store/errors.js';
 import type { SessionRecord } from '../../store/records.js';
 import { RollStore } from '../../store/rollStore.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
-import { fixed, renderTable } from '../format/table.js';
+import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { readLogs } from '../readLogs.js';
 
@@ -41,7 +41,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--level <level>', 'rank by symbols or by physical faces').choices(['symbol', 'face']).default('symbol'))
     .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it', probabilityArg, 0.05)
     .option('--json', 'print the pool as JSON')
-    .option('--db <path>', 'roll store holding the sessions (default: $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)')
+    .option('--db <path>', DB_HELP)
     .action((sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
@@ -114,7 +114,7 @@ function sessionName(s: SessionRecord): string {
  */
 function readSessions(keys: readonly string[], db: string | undefined, withFiles: boolean): { sessions: SessionRecord[]; logs: ParsedLog[] } {
   if (keys.length === 0) return { sessions: [], logs: [] };
-  const path = db ?? defaultDatabasePath(process.env, process.platform);
+  const path = rollStorePath(db);
   let store: RollStore;
   try {
     store = RollStore.open(path, { mustExist: true });

@@ -4,19 +4,19 @@ import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { sceneToPng } from '../../report/chart/png.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../core/errors.js';
 import { checkSessionConfig } from '../../session/config.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
-import { formatCount } from '../../stats/verdict.js';
-import { defaultDatabasePath } from '../../store/databasePath.js';
+import { fixed, formatCount } from '../../core/format.js';
+import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { RollStore } from '../../store/rollStore.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
-import { fixed, renderTable } from '../format/table.js';
+import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
 
 interface ReportFlags {
@@ -64,7 +64,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         'tournament organiser. The page needs no network; each chart is also written as a PNG beside it.',
     )
     .argument('<session>', 'session id or name')
-    .option('--db <path>', 'roll store file (default: $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)')
+    .option('--db <path>', DB_HELP)
     .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>)')
     .option('--json', 'print what was written and the verdicts as JSON')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
@@ -89,7 +89,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
 }
 
 function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
-  const store = RollStore.open(flags.db ?? defaultDatabasePath(process.env, process.platform), { mustExist: true });
+  const store = RollStore.open(rollStorePath(flags.db), { mustExist: true });
   try {
     const session = store.findSession(sessionKey);
     const series = store.dieRolls(session.id);

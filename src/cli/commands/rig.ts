@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { SimulatedClock } from '../../clock.js';
+import { SimulatedClock } from '../../core/clock.js';
 import type { LinkStats, RigDriver, RigFault, RigIdentity } from '../../rig/driver.js';
 import { rigFactories, type RigFactoryOptions } from '../../rig/factory.js';
 import { roundTripSummary } from '../../rig/linkStats.js';
 import { listSerialPorts, type SerialPortInfo } from '../../rig/serial/portLocator.js';
-import { renderTable } from '../format/table.js';
-import type { CliIo } from '../main.js';
+import { renderTable } from '../../core/textTable.js';
+import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 
 /** Registers `dicerig rig list` and `dicerig rig check`. */
@@ -42,7 +42,7 @@ export function registerRigCommand(program: Command, io: CliIo): void {
     .option('--port <path>', 'serial port of a real board (default: $DICERIG_PORT, else the one Arduino plugged in)')
     .option('--json', 'print JSON')
     .action(async (opts: { rig: string; port?: string; json?: boolean }) => {
-      const report = await checkRig(opts.rig, opts.port ?? process.env['DICERIG_PORT']);
+      const report = await probeRig(opts.rig, opts.port ?? process.env['DICERIG_PORT']);
       io.out(opts.json ? `${toJson(report)}\n` : checkText(report));
       if (!report.ok) io.setExitCode(1);
     });
@@ -88,7 +88,7 @@ export interface CheckReport {
 }
 
 /** Runs the check steps in order, stopping at the first failure; always closes the driver. */
-export async function checkRig(rigName: string, port: string | undefined): Promise<CheckReport> {
+async function probeRig(rigName: string, port: string | undefined): Promise<CheckReport> {
   const factory = rigFactories.get(rigName);
   // The simulated rig runs on simulated time: its check takes no real time and reports the same durations.
   const options: RigFactoryOptions = { ...(port !== undefined ? { port } : {}), ...(rigName === 'sim' ? { clock: new SimulatedClock() } : {}) };

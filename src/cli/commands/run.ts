@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadSessionConfig, type SessionConfig } from '../../session/config.js';
 import type { SessionEvent } from '../../session/events.js';
@@ -6,8 +5,8 @@ import { jsonLineEvents, TerminalProgress } from '../../session/progress.js';
 import { runSession, type SessionResult } from '../../session/runner.js';
 import { openSession, runnerDeps, type OpenedSession } from '../../session/setup.js';
 import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.js';
-import { defaultDatabasePath } from '../../store/databasePath.js';
-import type { CliIo } from '../main.js';
+import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
+import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 
 /** How a session's progress and end are shown. */
@@ -20,13 +19,6 @@ export interface SessionOutputFlags {
   readonly plain?: boolean;
 }
 
-export const DB_HELP = 'roll store file (default: the config\'s db, else $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)';
-
-/** The roll store a session writes to: --db, else the config's, else the user's default. */
-export function sessionDatabasePath(flag: string | undefined, config: SessionConfig | undefined): string {
-  const chosen = flag ?? config?.db;
-  return chosen !== undefined ? resolve(chosen) : defaultDatabasePath(process.env, process.platform);
-}
 
 /**
  * Opens, runs and closes a session with progress on the terminal; Ctrl-C stops
@@ -119,14 +111,14 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         'Exit status 0 when the session finished (whatever the verdicts), 1 when it was aborted, 130 when stopped by the user.',
     )
     .argument('<config>', 'session config file (YAML or JSON)')
-    .option('--db <path>', DB_HELP)
+    .option('--db <path>', SESSION_DB_HELP)
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
     .action(async (file: string, flags: RunFlags) => {
       const config = await loadSessionConfig(file);
-      const db = sessionDatabasePath(flags.db, config);
+      const db = rollStorePath(flags.db, config.db);
       await runWithProgress(io, config, db, flags);
     });
 }

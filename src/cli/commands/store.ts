@@ -1,25 +1,21 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import { formatCount } from '../../stats/verdict.js';
-import { defaultDatabasePath } from '../../store/databasePath.js';
+import { formatCount } from '../../core/format.js';
+import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { exportSession, type ExportFormat } from '../../store/exportSession.js';
 import { importRolls, type ImportSource } from '../../store/importRolls.js';
 import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedManifest } from '../../store/manifest.js';
 import type { VerifyReport } from '../../store/records.js';
 import { RollStore } from '../../store/rollStore.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 import { readLogs } from '../readLogs.js';
 
-const DB_HELP = 'roll store file (default: $XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db)';
 
-function databasePath(db: string | undefined): string {
-  return db ?? defaultDatabasePath(process.env, process.platform);
-}
 
 /** Registers `dicerig verify`, `dicerig export` and `dicerig import`: the commands on the roll store. */
 export function registerStoreCommands(program: Command, io: CliIo): void {
@@ -35,7 +31,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--json', 'print the report as JSON')
     .action((dbArg: string | undefined, flags: { db?: string; json?: boolean }) => {
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
-      const path = databasePath(dbArg ?? flags.db);
+      const path = rollStorePath(dbArg ?? flags.db);
       const store = RollStore.open(path, { mustExist: true });
       try {
         const report = store.verify();
@@ -60,7 +56,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--out <file>', 'write to FILE instead of standard output')
     .action((sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string }) => {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
-      const store = RollStore.open(databasePath(flags.db), { mustExist: true });
+      const store = RollStore.open(rollStorePath(flags.db), { mustExist: true });
       try {
         const session = store.findSession(sessionKey);
         const exported = exportSession(store, session, format, new Date());
@@ -102,7 +98,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         const manifest = manifestOf(p.file);
         return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
       });
-      const path = databasePath(flags.db);
+      const path = rollStorePath(flags.db);
       const store = RollStore.open(path);
       try {
         const result = importRolls(store, rolls, sources, {

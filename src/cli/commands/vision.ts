@@ -1,27 +1,22 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { readLabelledCrops, labelledFolderPaths } from '../../camera/labelledCrops.js';
-import { defaultProfilePath, readProfileFile } from '../../camera/profileFile.js';
+import { readLabelledCrops, labelledFolderPaths } from '../../vision-io/labelledCrops.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
 import { writeSimLabelledFolder } from '../../camera/sim/writeLabelledFolder.js';
 import type { SimFolderDice } from '../../camera/sim/writeLabelledFolder.js';
-import { InputError } from '../../errors.js';
-import type { CalibrationProfile } from '../../vision/calibration/profile.js';
-import { D8Reader } from '../../vision/d8/d8Reader.js';
-import { D6PipReader } from '../../vision/d6Pips.js';
-import { CombinedD6Reader } from '../../vision/d6/combinedReader.js';
-import { D6NetReader } from '../../vision/d6/netReader.js';
-import { shippedD6Net } from '../../vision/d6/netWeights.js';
-import type { FaceReader } from '../../vision/faceRead.js';
+import { InputError } from '../../core/errors.js';
+import { chooseReader } from '../../vision-io/readerChoice.js';
+import type { D6ReaderChoice, ReaderDice } from '../../vision-io/readerChoice.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
-import { renderTable } from '../format/table.js';
-import type { CliIo } from '../main.js';
+import { renderTable } from '../../core/textTable.js';
+import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
+import { percent } from '../../core/format.js';
 
 /** Dice `vision eval` reads. */
-export type EvalDice = 'd6' | 'red' | 'green' | 'xwing';
+export type EvalDice = ReaderDice;
 
 /** Which labelled boxes an evaluation of these dice covers: their classes and `cocked`. */
 export function keepsClass(dice: EvalDice, className: string): boolean {
@@ -31,43 +26,6 @@ export function keepsClass(dice: EvalDice, className: string): boolean {
   return die === dice;
 }
 
-/** How D6s are read: pip counting, the shipped learned classifier, or pip counting with the classifier as a second opinion. */
-export type D6ReaderChoice = 'pips' | 'learned' | 'combined';
-
-/** The D6 reader of that name. */
-export function d6Reader(choice: D6ReaderChoice): FaceReader {
-  if (choice === 'pips') return new D6PipReader();
-  const net = new D6NetReader(shippedD6Net);
-  return choice === 'learned' ? net : new CombinedD6Reader(new D6PipReader(), net);
-}
-
-/**
- * The reader for these dice: for D6s the one `d6` names (pip counting with the learned second opinion
- * by default), for d8s a calibration profile (the shipped default unless given).
- */
-export async function readerFor(
-  dice: EvalDice,
-  calibration?: string,
-  d6: D6ReaderChoice = 'combined',
-): Promise<{ reader: FaceReader; profile?: CalibrationProfile; profilePath?: string; note?: string }> {
-  if (dice === 'd6') {
-    if (calibration !== undefined) throw new InputError(`--calibration is for X-Wing dice; D6s are read with --reader ${d6} and need no profile.`, { file: calibration });
-    // Figures on the classifier's own training photos would flatter it: say which they were.
-    const note = d6 === 'pips' ? undefined : `the learned classifier was trained on ${shippedD6Net.trainedOn}: figures on those photos are no test of it`;
-    return { reader: d6Reader(d6), ...(note ? { note } : {}) };
-  }
-  const profilePath = calibration ?? defaultProfilePath(dice);
-  const profile = await readProfileFile(profilePath);
-  const wanted = dice === 'xwing' ? ['red', 'green'] : [dice];
-  const missing = wanted.filter((d) => !profile.dice.includes(d));
-  if (missing.length > 0) {
-    throw new InputError(`the calibration profile reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate --die ${dice}).`, { file: profilePath });
-  }
-  return { reader: new D8Reader(profile), profile, profilePath };
-}
-
-const pct = (x: number, digits = 2): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
-
 /** The per-die table: dice, read, correct, accuracy among read, declined (cocked, unreadable), misread. */
 export function formatDieScores(perDie: readonly DieScore[], indent = ''): string {
   const rows = perDie.map((d) => [
@@ -75,8 +33,8 @@ export function formatDieScores(perDie: readonly DieScore[], indent = ''): strin
     String(d.total),
     String(d.read),
     String(d.correct),
-    pct(d.accuracyAmongRead),
-    pct(d.declineRate, 1),
+    percent(d.accuracyAmongRead, 2),
+    percent(d.declineRate, 1),
     String(d.cocked),
     String(d.unreadable),
     String(d.wrong),
@@ -91,7 +49,7 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
   const lines = [
     title,
     ...extra,
-    `all dice: ${r.total}, read ${r.read}, correct ${r.correct} (accuracy among read ${pct(r.accuracyAmongRead)}), declined ${r.declined} (${pct(r.declineRate, 1)}: ${r.cocked} cocked, ${r.declined - r.cocked} unreadable), misread ${r.errors.length}`,
+    `all dice: ${r.total}, read ${r.read}, correct ${r.correct} (accuracy among read ${percent(r.accuracyAmongRead, 2)}), declined ${r.declined} (${percent(r.declineRate, 1)}: ${r.cocked} cocked, ${r.declined - r.cocked} unreadable), misread ${r.errors.length}`,
     '',
     formatDieScores(evaluation.perDie).trimEnd(),
     '',
@@ -186,7 +144,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--json', 'print JSON')
     .action(async (flags: EvalFlags) => {
       const paths = labelledFolderPaths(flags.images, flags.labels);
-      const { reader, profilePath, note } = await readerFor(flags.die, flags.calibration, flags.reader);
+      const { reader, profilePath, note } = await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c));
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       if (flags.json) {

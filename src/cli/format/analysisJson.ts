@@ -1,6 +1,6 @@
 import type { Analysis } from '../../analysis/analyze.js';
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../core/version.js';
 import { toJson } from '../options.js';
 
 /** The machine-readable analysis: stable field names, no internal objects (die types are referred to by id). */

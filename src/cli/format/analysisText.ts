@@ -1,7 +1,7 @@
 import type { Analysis, DieAnalysis } from '../../analysis/analyze.js';
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { confidenceLabel, formatCount, formatLogScientific } from '../../stats/verdict.js';
-import { fixed, renderTable, signedPercent } from './table.js';
+import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { renderTable } from '../../core/textTable.js';
 
 /** The human-readable report of `dicerig analyze`. */
 export function formatAnalysisText(a: Analysis): string {

@@ -1,4 +1,4 @@
-import { formatCount, formatLogScientific } from '../../stats/verdict.js';
+import { formatCount, formatLogScientific } from '../../core/format.js';
 import { textWidth, yAxis } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks } from '../chart/scale.js';

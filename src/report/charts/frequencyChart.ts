@@ -1,5 +1,5 @@
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { confidenceLabel, formatCount, formatProbability } from '../../stats/verdict.js';
+import { confidenceLabel, formatCount, formatProbability } from '../../core/format.js';
 import { legend, yAxis } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks } from '../chart/scale.js';

@@ -1,6 +1,5 @@
 import type { GameFigureResult } from '../../analysis/analyze.js';
-import { signedPercent } from '../../cli/format/table.js';
-import { confidenceLabel, formatProbability } from '../../stats/verdict.js';
+import { confidenceLabel, formatProbability, signedPercent } from '../../core/format.js';
 import { legend, textWidth } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks, tickLabel } from '../chart/scale.js';

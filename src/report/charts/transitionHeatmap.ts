@@ -1,4 +1,4 @@
-import { formatCount } from '../../stats/verdict.js';
+import { formatCount } from '../../core/format.js';
 import { PALETTE, residualColour, residualTextColour } from '../chart/palette.js';
 import type { Scene, Shape } from '../chart/scene.js';
 import type { TransitionTable } from '../transitionTable.js';

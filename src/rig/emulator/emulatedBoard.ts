@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { DicerigError } from '../../errors.js';
+import { DicerigError } from '../../core/errors.js';
 
 /** What the emulated board's motor, lights and pins did, as reported by the harness. `t` is simulated ms. */
 export type BoardEvent =

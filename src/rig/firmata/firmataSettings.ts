@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../core/errors.js';
 import { crcField } from '../protocol/crc16.js';
 
 /**

@@ -19,8 +19,13 @@ export interface SerialLink {
   close(): Promise<void>;
 }
 
+/** How to open a link; the default line speed is our firmware's (115200), StandardFirmata's is 57600. */
+export interface LinkOpenOptions {
+  readonly baudRate?: number;
+}
+
 /** Opens a link by path. */
-export type LinkOpener = (path: string) => Promise<SerialLink>;
+export type LinkOpener = (path: string, options?: LinkOpenOptions) => Promise<SerialLink>;
 
 /** Why a port would not open, as far as the OS error tells. */
 export type OpenFailure = 'missing' | 'busy' | 'permission' | 'other';
@@ -46,16 +51,16 @@ export function classifyOpenError(message: string): OpenFailure {
 }
 
 /**
- * Opens `path` with the serialport package's binding at the protocol's 115200 8N1, locked against other
- * programs. The link reads and writes the port itself rather than through serialport's stream, which
+ * Opens `path` with the serialport package's binding at 8N1 (default 115200 baud, our protocol's), locked
+ * against other programs. The link reads and writes the port itself rather than through serialport's stream, which
  * costs the host two to three times the CPU per reply (see bindingLink.ts).
  */
-export const openSerialPortLink: LinkOpener = async (path) => {
+export const openSerialPortLink: LinkOpener = async (path, options = {}) => {
   // Each platform's binding takes these options; the union type of the three cannot be called directly.
   const binding = SerialPort.binding as { open(options: PortOpenOptions): Promise<BindingPort> };
   let port: BindingPort;
   try {
-    port = await binding.open({ path, baudRate: BAUD, dataBits: 8, parity: 'none', stopBits: 1, lock: true });
+    port = await binding.open({ path, baudRate: options.baudRate ?? BAUD, dataBits: 8, parity: 'none', stopBits: 1, lock: true });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     throw new LinkOpenError(path, classifyOpenError(message), message);

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../../clock.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import { seededRandom, type RandomSource } from '../../stats/random.js';
 import type { FaultKind, LinkStats, MotionResult, RigDriver, RigFault, RigIdentity, RigStatus } from '../driver.js';
 import { RigError, RigFaultError, type RigErrorContext } from '../errors.js';

@@ -6,8 +6,8 @@
  */
 import { rectChannel } from '../channels.js';
 import type { ChannelRegion } from '../channels.js';
-import { rgbToGray } from '../image.js';
-import type { RgbImage } from '../image.js';
+import { rgbToGray } from '../../core/image.js';
+import type { RgbImage } from '../../core/image.js';
 
 /** Runs of a profile that are not dark relative to their neighbourhood, longest first. */
 function brightRuns(profile: readonly number[], window: number, ratio: number): { start: number; end: number }[] {

@@ -7,6 +7,7 @@
 import type { DieScore } from '../labelledEval.js';
 import { COCKED_LABEL } from '../labelledEval.js';
 import type { CalibrationProfile } from './profile.js';
+import { percent } from '../../core/format.js';
 
 export interface CheckLimits {
   /** Lowest accuracy among flat dice read (default 0.99). */
@@ -39,11 +40,10 @@ export function judgeProfileCheck(profile: CalibrationProfile, perDie: readonly 
   const declineRate = total > 0 ? declined / total : Number.NaN;
   const cockedReadAsFace = perDie.find((d) => d.die === COCKED_LABEL)?.wrong ?? 0;
   const reasons: string[] = [];
-  const pct = (x: number): string => `${(x * 100).toFixed(2)} %`;
   if (total === 0) reasons.push('there are no labelled flat dice of the profile\'s classes to check it on');
   if (read === 0 && total > 0) reasons.push('no die was read at all');
-  if (read > 0 && accuracy < limits.minAccuracy) reasons.push(`accuracy among dice read is ${pct(accuracy)}, under ${pct(limits.minAccuracy)} (${read - correct} misread of ${read})`);
-  if (total > 0 && declineRate > limits.maxDecline) reasons.push(`${pct(declineRate)} of flat dice were declined, over ${pct(limits.maxDecline)}`);
+  if (read > 0 && accuracy < limits.minAccuracy) reasons.push(`accuracy among dice read is ${percent(accuracy, 2)}, under ${percent(limits.minAccuracy, 2)} (${read - correct} misread of ${read})`);
+  if (total > 0 && declineRate > limits.maxDecline) reasons.push(`${percent(declineRate, 2)} of flat dice were declined, over ${percent(limits.maxDecline, 2)}`);
   if (cockedReadAsFace > 0) reasons.push(`${cockedReadAsFace} cocked ${cockedReadAsFace === 1 ? 'die was' : 'dice were'} read as a face`);
   return {
     holds: reasons.length === 0,

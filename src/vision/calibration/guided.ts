@@ -9,14 +9,14 @@
  */
 import type { DieType } from '../../dice/types.js';
 import { getDieType } from '../../dice/catalogue.js';
-import { DicerigError, InputError } from '../../errors.js';
+import { DicerigError, InputError } from '../../core/errors.js';
 import { seededRandom } from '../../stats/random.js';
 import type { ChannelRegion } from '../channels.js';
 import { describeD8 } from '../d8/describe.js';
 import type { D8Description } from '../d8/describe.js';
 import { scoreIcon, trainIconModel } from '../d8/iconModel.js';
-import { cropRgb, squareAround } from '../image.js';
-import type { Point, RgbImage } from '../image.js';
+import { cropRgb, squareAround } from '../../core/image.js';
+import type { Point, RgbImage } from '../../core/image.js';
 import { defaultLocateOptions, locateDice } from '../locate.js';
 import { detectChannelRegions } from './channelRegions.js';
 import { clusterCrops } from './cluster.js';

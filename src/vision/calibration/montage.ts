@@ -2,7 +2,7 @@
  * A contact sheet of crops (nearest-neighbour scaled into square cells), so a
  * person can see what a group of dice shows before naming it.
  */
-import type { RgbImage } from '../image.js';
+import type { RgbImage } from '../../core/image.js';
 
 /** Tiles `crops` into rows of `columns` cells of `cell` pixels, with a 2-pixel dark gutter. */
 export function tileCrops(crops: readonly RgbImage[], cell = 96, columns = 8): RgbImage {

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import { iconFeatureLength } from '../d8/iconFeatures.js';
 
 export const PROFILE_FORMAT = 'dicerig-calibration';

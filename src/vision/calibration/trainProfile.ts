@@ -7,7 +7,7 @@
  */
 import { getDieType } from '../../dice/catalogue.js';
 import type { DieType } from '../../dice/types.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import { learnDieColours, matchDieColour } from '../d8/colourModel.js';
 import { assessD8, D8_READER_VERSION, decideD8 } from '../d8/d8Reader.js';
 import type { D8Assessment, D8Classifier } from '../d8/d8Reader.js';
@@ -21,7 +21,7 @@ import { evaluateReads } from '../evaluate.js';
 import type { EvalItem } from '../evaluate.js';
 import { classOfRead, mergeCockedColumn } from '../labelledEval.js';
 import type { ChannelRegion } from '../channels.js';
-import type { RgbImage } from '../image.js';
+import type { RgbImage } from '../../core/image.js';
 import { COCKED_CLASS, D8_CLASSIFIER_KIND, parseClassName, PROFILE_FORMAT, PROFILE_VERSION, sealProfile } from './profile.js';
 import type { CalibrationProfile, ProfileValidation } from './profile.js';
 

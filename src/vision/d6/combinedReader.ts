@@ -11,7 +11,7 @@
  * - anything else (in particular a firm disagreement) is declined.
  */
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
-import { D6PipReader } from '../d6Pips.js';
+import { D6PipReader } from './pipReader.js';
 import type { D6NetReader } from './netReader.js';
 
 export interface CombinedD6Options {

@@ -4,7 +4,7 @@
  * scaled by the crop's own contrast, so a dark die with light pips and a light
  * die with dark pips differ only in sign, and lighting drops out.
  */
-import type { RgbImage } from '../image.js';
+import type { RgbImage } from '../../core/image.js';
 
 /** Side of the network's input, pixels. */
 export const NET_INPUT_SIZE = 32;

@@ -16,7 +16,7 @@ import { getDieType } from '../../dice/catalogue.js';
 import type { DieType } from '../../dice/types.js';
 import { mapBottomRead } from '../bottomFace.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
-import type { RgbImage } from '../image.js';
+import type { RgbImage } from '../../core/image.js';
 import { COCKED_CLASS, parseClassName, shortHash } from '../calibration/profile.js';
 import type { CalibrationProfile } from '../calibration/profile.js';
 import { matchDieColour } from './colourModel.js';

@@ -2,7 +2,7 @@
  * Everything the d8 reader and calibration measure on one crop: the die's
  * outline (centre, size, elongation), its face colour and its icon features.
  */
-import type { RgbImage } from '../image.js';
+import type { RgbImage } from '../../core/image.js';
 import { balanceCrop, findDieOutline } from './dieOutline.js';
 import type { DieOutline } from './dieOutline.js';
 import { defaultIconGeometry, iconFeatures } from './iconFeatures.js';

@@ -7,7 +7,7 @@
  * flat, a squashed one when it is cocked.
  */
 import { connectedComponents, principalAxes } from '../components.js';
-import type { Point, RgbImage } from '../image.js';
+import type { Point, RgbImage } from '../../core/image.js';
 
 export interface DieOutline {
   /** Centre of the filled outline (crop pixels). */

@@ -1,4 +1,5 @@
-import { resolveDieRolls, type DieRolls } from '../../../src/analysis/dieRolls.js';
+import { resolveDieRolls } from '../../../src/analysis/dieRolls.js';
+import type { DieRolls } from '../../../src/rolllog/types.js';
 import { allDice } from '../../../src/dice/catalogue.js';
 import { buildSessionReport, type SessionReport } from '../../../src/report/sessionReport.js';
 import { RollStore } from '../../../src/store/rollStore.js';

@@ -6,10 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultKind, RigDriver, RigFault } from '../../../src/rig/driver.js';
 import type { BoardEvent, EmulatedBoard } from '../../../src/rig/emulator/emulatedBoard.js';
 import { RigFaultError } from '../../../src/rig/errors.js';
+import type { FaultyLinkBus } from '../support/faultyLink.js';
 
 export interface ContractSetup {
   readonly driver: RigDriver;
   readonly board?: EmulatedBoard;
+  /** The "USB cable" between the driver and an emulated board, when the driver opens the board through one. */
+  readonly bus?: FaultyLinkBus;
   cleanup(): Promise<void>;
 }
 
@@ -24,6 +27,11 @@ export interface ContractOptions {
   readonly faultDuringTumble?: (s: ContractSetup) => Promise<FaultKind>;
   /** Undoes what `faultDuringTumble` did (e.g. release the switch). Default with a board: release the limit switch. */
   readonly clearFault?: (s: ContractSetup) => Promise<void>;
+  /**
+   * Cuts the driver's link once a tumble is under way (pulls the emulated board's cable, drops the
+   * simulated link) and returns what plugs it back in. Without it the lifecycle case is skipped.
+   */
+  readonly unplugDuringTumble?: (s: ContractSetup) => Promise<() => Promise<void>>;
   /** Counts servo flips in the board's events; default: pulses at the firmware's flip position (2400 us). */
   readonly countFlips?: (events: readonly BoardEvent[]) => number;
   /** What `identify` must say. */
@@ -191,7 +199,73 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
         expect(seen.filter((f) => f.kind === kind)).toHaveLength(1);
       },
     );
+
+    const canUnplug = options.unplugDuringTumble !== undefined;
+    it.skipIf(!canUnplug)(
+      canUnplug
+        ? 'lifecycle: a link lost mid-tumble rejects that tumble as interrupted (disconnected) and never re-runs it; the driver reconnects by itself, restores the light, and tumbles again'
+        : 'lifecycle: unplug and replug mid-tumble (SKIPPED: needs a person at the USB cable; run it on the emulated board)',
+      { timeout },
+      async () => {
+        const st = current();
+        const { driver, board } = st;
+        await driver.connect();
+        expect(await driver.setLight(90)).toBe(90);
+        const seen: RigFault[] = [];
+        driver.onFault((f) => seen.push(f));
+        const tumbling = driver.tumble();
+        const replug = await (options.unplugDuringTumble as (s: ContractSetup) => Promise<() => Promise<void>>)(st);
+        const err = await tumbling.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(RigFaultError);
+        expect(err).toMatchObject({ fault: 'disconnected', interrupted: true });
+        expect((err as RigFaultError).rig.command).toBe('tumble');
+        expect(seen.map((f) => f.kind)).toContain('disconnected');
+
+        const mark = board?.events.length ?? 0;
+        await replug();
+        // Nobody calls connect(): a command issued while the link is down waits for the driver to reconnect.
+        expect((await driver.status()).state).toBe('idle');
+        expect(driver.linkStats().reconnects).toBe(1);
+        const next = await driver.tumble();
+        expect(next.durationMs).toBeGreaterThan(0);
+        // The light the session set is back, on the board as in the driver.
+        expect((await driver.status()).light).toBe(90);
+        if (board) {
+          // What the motor did since the replug: the new tumble's one flip; the cut tumble never ran again.
+          await new Promise((r) => setTimeout(r, 300));
+          expect(flipMoves(board.events.slice(mark))).toBe(1);
+        }
+      },
+    );
   });
+}
+
+/** Moves of the servo into the flip position (2400 us) in the board's events, repeated reports collapsed. */
+function flipMoves(events: readonly BoardEvent[]): number {
+  let n = 0;
+  let atFlip = false;
+  for (const e of events) {
+    if (e.kind === 'servo-off') atFlip = false;
+    if (e.kind !== 'servo') continue;
+    const flip = Math.abs(e.pulseUs - 2400) <= 8;
+    if (flip && !atFlip) n++;
+    atFlip = flip;
+  }
+  return n;
+}
+
+/** Pulls the cable of an emulated board opened through a bus once its motion starts; plugs it back in under another path. */
+export async function unplugBusDuringTumble(s: ContractSetup): Promise<() => Promise<void>> {
+  const board = s.board as EmulatedBoard;
+  const bus = s.bus as FaultyLinkBus;
+  const mark = board.events.length;
+  // Once the servo is at the flip position, so the cut tumble's one flip is reported before the replug.
+  await board.waitFor((e) => e.kind === 'servo' && Math.abs(e.pulseUs - 2400) <= 8, 5000, mark, 'the flip');
+  await bus.unplug({ closeEvent: true });
+  return () => bus.replug('/virtual/ttyACM1');
 }
 
 /** The usual fault on an emulated board: the limit switch closes once the servo has started to move. */

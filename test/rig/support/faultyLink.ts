@@ -2,6 +2,7 @@
 // board, and the test garbles, drops, delays or rewrites whole lines in either direction, unplugs the
 // "USB cable" (with or without the close event a real unplug often fails to send), and plugs the board
 // back in under another path with the same USB serial number, as Linux does with ttyACM0 -> ttyACM1.
+// In 'bytes' mode (a binary protocol such as Firmata) bytes pass as they come: only the plug faults apply.
 import { crcField } from '../../../src/rig/protocol/crc16.js';
 import type { PortLister, SerialPortInfo } from '../../../src/rig/serial/portLocator.js';
 import { LinkOpenError, openSerialPortLink, type LinkOpener, type SerialLink } from '../../../src/rig/serial/serialLink.js';
@@ -45,6 +46,7 @@ export class FaultyLinkBus {
     private readonly realPath: string,
     virtualPath = '/virtual/ttyACM0',
     readonly serialNumber = 'EMU0001',
+    private readonly mode: 'lines' | 'bytes' = 'lines',
   ) {
     this.present = virtualPath;
   }
@@ -55,10 +57,10 @@ export class FaultyLinkBus {
   }
 
   /** Opens the board's real port under the virtual path, as the driver's `openLink`. */
-  readonly open: LinkOpener = async (path) => {
+  readonly open: LinkOpener = async (path, options) => {
     if (path !== this.present) throw new LinkOpenError(path, 'missing', 'No such file or directory');
     if (this.current?.alive) throw new LinkOpenError(path, 'busy', 'Cannot lock port');
-    const real = await openSerialPortLink(this.realPath);
+    const real = await openSerialPortLink(this.realPath, options);
     const state = { real, closeListeners: [] as ((e: Error | undefined) => void)[], alive: true };
     this.current = state;
     const dataListeners: ((chunk: Buffer) => void)[] = [];
@@ -66,6 +68,10 @@ export class FaultyLinkBus {
     let pending = '';
     real.onData((chunk) => {
       if (!state.alive || this.silent) return;
+      if (this.mode === 'bytes') {
+        for (const l of dataListeners) l(chunk);
+        return;
+      }
       pending += chunk.toString('latin1');
       let nl: number;
       while ((nl = pending.indexOf('\n')) >= 0) {
@@ -88,6 +94,7 @@ export class FaultyLinkBus {
       path,
       write: (text) => {
         if (!state.alive || this.silent) return;
+        if (this.mode === 'bytes') return real.write(text);
         const line = text.endsWith('\n') ? text.slice(0, -1) : text;
         if (line.length > 0) this.toBoard.push(line);
         const out = line.length > 0 ? this.apply(this.toBoardRules, line) : line;

@@ -2,7 +2,7 @@
 // as firmware/PROTOCOL.md says (no cache, no faults) and records when every host line arrived. Tests of the
 // host's own timing (heartbeats, the dead-man's feeding) run on it exactly and in no real time; everything
 // about the real firmware is tested on the emulated board.
-import type { SimulatedClock } from '../../../src/clock.js';
+import type { SimulatedClock } from '../../../src/core/clock.js';
 import { crcField } from '../../../src/rig/protocol/crc16.js';
 import type { LinkOpener, SerialLink } from '../../../src/rig/serial/serialLink.js';
 

@@ -5,7 +5,7 @@
  * simulated clock, and an in-memory roll store with one session.
  */
 import type { Frame } from '../../../src/camera/frameSource.js';
-import { SimulatedClock } from '../../../src/clock.js';
+import { SimulatedClock } from '../../../src/core/clock.js';
 import { getDieType } from '../../../src/dice/catalogue.js';
 import type { FaultKind, LinkStats, MotionResult, RigDriver, RigFault, RigIdentity, RigStatus } from '../../../src/rig/driver.js';
 import { RigConnectError, RigFaultError, RigTimeoutError } from '../../../src/rig/errors.js';
@@ -14,7 +14,7 @@ import type { SessionDie } from '../../../src/session/sessionDie.js';
 import type { ThrowCamera } from '../../../src/session/throwCamera.js';
 import { RollStore } from '../../../src/store/rollStore.js';
 import type { FaceRead } from '../../../src/vision/faceRead.js';
-import { createRgb, type RgbImage } from '../../../src/vision/image.js';
+import { createRgb, type RgbImage } from '../../../src/core/image.js';
 import type { LocatedDie } from '../../../src/vision/locate.js';
 import type { FrameReading } from '../../../src/vision/pipeline.js';
 

@@ -1,4 +1,4 @@
-import type { DieRolls } from '../../../src/analysis/dieRolls.js';
+import type { DieRolls } from '../../../src/rolllog/types.js';
 import type { DieType } from '../../../src/dice/types.js';
 import { cumulativeOf, drawIndex, seededRandom } from '../../../src/stats/random.js';
 

@@ -10,7 +10,7 @@ import {
 } from '../../../src/dice/catalogue.js';
 import type { DieType } from '../../../src/dice/types.js';
 import { checkDieType } from '../../../src/dice/validate.js';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 
 const die = (id: string): DieType => getDieType(id);
 

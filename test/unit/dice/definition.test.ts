@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getDieType } from '../../../src/dice/catalogue.js';
 import { formatPath, parseDieDefinitions } from '../../../src/dice/definition.js';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 
 const FILE = 'mine.yaml';
 

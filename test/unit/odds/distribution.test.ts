@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Distribution, numberKey } from '../../../src/odds/distribution.js';
-import { Rational } from '../../../src/odds/rational.js';
+import { Rational } from '../../../src/core/rational.js';
 
 const r = (n: number, d = 1): Rational => Rational.of(n, d);
 const coin = (): Distribution<number> => Distribution.uniform([0, 1], numberKey);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Rational, sumRationals } from '../../../src/odds/rational.js';
+import { Rational, sumRationals } from '../../../src/core/rational.js';
 
 const r = (n: number, d = 1): Rational => Rational.of(n, d);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LimitError } from '../../../src/errors.js';
+import { LimitError } from '../../../src/core/errors.js';
 import { atLeast, d3, d6, rollTotal, rollWithReroll } from '../../../src/odds/t9a.js';
 import type { RerollRule, RollSpec } from '../../../src/odds/t9a.js';
 

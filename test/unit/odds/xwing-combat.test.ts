@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyDamage, attackVsDefense, cancel, damageOnShip, hitProbability } from '../../../src/odds/xwing-combat.js';
 import type { AttackModifier, DefenseModifier } from '../../../src/odds/xwing-dice.js';
-import { rugbyDefenseDice, rugbyPassOdds } from '../../../src/odds/xwing-rugby.js';
+import { fumbleDirectionOdds, fumbleLandsInPlay, rugbyDefenseDice, rugbyPassOdds } from '../../../src/odds/xwing-rugby.js';
 
 /*
  * Golden values: an independent brute-force enumeration in Python with exact
@@ -278,45 +278,56 @@ describe('damage on a ship', () => {
 
 describe('X-Wing Rugby pass', () => {
   /*
-   * from xwing import attack, defense
+   * Enumerated face by face, independently of the odds engine (python3, ~40 s):
+   *
    * from fractions import Fraction as F
+   * from itertools import product
+   * RED = ['hit','hit','hit','crit','focus','focus','blank','blank']
+   * GREEN = ['evade','evade','evade','focus','focus','blank','blank','blank']
+   * def pass_odds(attack, rng, obstructed, focus_attack=False, focus_defense=False):
+   *     m = rng + (1 if obstructed else 0)
+   *     caught = fumble = inter = F(0)
+   *     w = F(1, 8 ** (attack + m))
+   *     for reds in product(RED, repeat=attack):
+   *         s = sum(1 for r in reds if r in ('hit', 'crit') or (focus_attack and r == 'focus'))
+   *         for greens in product(GREEN, repeat=m):
+   *             e = sum(1 for g in greens if g == 'evade' or (focus_defense and g == 'focus'))
+   *             if s > e: caught += w
+   *             elif obstructed and e > s: inter += w   # only an obstructing ship intercepts
+   *             else: fumble += w                       # the pass misses: the receiver fumbles
+   *     return caught, fumble, inter
    * for n in (1, 2, 3, 4):
    *     for rng in (1, 2, 3):
-   *         for obstructed in (False, True):
-   *             m = rng + (1 if obstructed else 0)
-   *             caught = fumble = inter = F(0)
-   *             for (h, c), p in attack(n, 'none').items():
-   *                 for e, q in defense(m, 'none').items():
-   *                     s = h + c
-   *                     if s > e: caught += p * q
-   *                     elif s == e: fumble += p * q
-   *                     else: inter += p * q
-   *             print(f"  [{n}, {rng}, {'true' if obstructed else 'false'}, '{caught}', '{fumble}', '{inter}'],")
+   *         for ob in (False, True):
+   *             c, f, i = pass_odds(n, rng, ob)
+   *             print(f"    [{n}, {rng}, {'true' if ob else 'false'}, '{c}', '{f}', '{i}'],")
+   * print(pass_odds(2, 2, True, focus_attack=True), pass_odds(2, 2, False, focus_attack=True))
+   * # (975/2048, 1345/4096, 801/4096) (645/1024, 379/1024, 0)
    */
   const python: [number, 1 | 2 | 3, boolean, string, string, string][] = [
-    [1, 1, false, '5/16', '1/2', '3/16'],
+    [1, 1, false, '5/16', '11/16', '0'],
     [1, 1, true, '25/128', '55/128', '3/8'],
-    [1, 2, false, '25/128', '55/128', '3/8'],
+    [1, 2, false, '25/128', '103/128', '0'],
     [1, 2, true, '125/1024', '175/512', '549/1024'],
-    [1, 3, false, '125/1024', '175/512', '549/1024'],
+    [1, 3, false, '125/1024', '899/1024', '0'],
     [1, 3, true, '625/8192', '2125/8192', '2721/4096'],
-    [2, 1, false, '9/16', '11/32', '3/32'],
+    [2, 1, false, '9/16', '7/16', '0'],
     [2, 1, true, '105/256', '47/128', '57/256'],
-    [2, 2, false, '105/256', '47/128', '57/256'],
+    [2, 2, false, '105/256', '151/256', '0'],
     [2, 2, true, '75/256', '355/1024', '369/1024'],
-    [2, 3, false, '75/256', '355/1024', '369/1024'],
+    [2, 3, false, '75/256', '181/256', '0'],
     [2, 3, true, '3375/16384', '4975/16384', '4017/8192'],
-    [3, 1, false, '47/64', '7/32', '3/64'],
+    [3, 1, false, '47/64', '17/64', '0'],
     [3, 1, true, '19/32', '71/256', '33/256'],
-    [3, 2, false, '19/32', '71/256', '33/256'],
+    [3, 2, false, '19/32', '13/32', '0'],
     [3, 2, true, '955/2048', '77/256', '477/2048'],
-    [3, 3, false, '955/2048', '77/256', '477/2048'],
+    [3, 3, false, '955/2048', '1093/2048', '0'],
     [3, 3, true, '11725/32768', '9715/32768', '177/512'],
-    [4, 1, false, '27/32', '17/128', '3/128'],
+    [4, 1, false, '27/32', '5/32', '0'],
     [4, 1, true, '375/512', '199/1024', '75/1024'],
-    [4, 2, false, '375/512', '199/1024', '75/1024'],
+    [4, 2, false, '375/512', '137/512', '0'],
     [4, 2, true, '1263/2048', '1943/8192', '1197/8192'],
-    [4, 3, false, '1263/2048', '1943/8192', '1197/8192'],
+    [4, 3, false, '1263/2048', '785/2048', '0'],
     [4, 3, true, '33165/65536', '8483/32768', '15405/65536'],
   ];
   it('matches the Python enumeration of caught, fumble and interception for attack 1-4 at every range', () => {
@@ -333,9 +344,36 @@ describe('X-Wing Rugby pass', () => {
     expect(() => rugbyDefenseDice(4)).toThrow(/range must be 1, 2 or 3/);
   });
 
-  it('makes a focused pass more likely to be caught', () => {
+  it('makes a focused pass more likely to be caught, with the exact odds of the Python enumeration', () => {
     const plain = rugbyPassOdds({ attack: 2, range: 2 });
     const focused = rugbyPassOdds({ attack: 2, range: 2, attackModifier: 'focus' });
     expect(focused.caught.compare(plain.caught)).toBe(1);
+    expect([focused.caught, focused.fumble, focused.interception].map(String)).toEqual(['645/1024', '379/1024', '0']);
+    const obstructed = rugbyPassOdds({ attack: 2, range: 2, obstructed: true, attackModifier: 'focus' });
+    expect([obstructed.caught, obstructed.fumble, obstructed.interception].map(String)).toEqual(['975/2048', '1345/4096', '801/4096']);
+  });
+
+  it('never lets an unobstructed pass be intercepted: every miss is a fumble', () => {
+    for (const attack of [0, 1, 3, 6]) {
+      for (const range of [1, 2, 3] as const) {
+        const odds = rugbyPassOdds({ attack, range, defenseModifier: 'focus' });
+        expect(odds.interception.toString(), `${attack} at range ${range}`).toBe('0');
+        expect(odds.caught.add(odds.fumble).toString()).toBe('1');
+      }
+    }
+  });
+
+  it('scatters a fumble evenly over the directions that keep the ball in play, rerolling the rest', () => {
+    expect(fumbleDirectionOdds([]).map((d) => d.probability.toString())).toEqual(['1/6', '1/6', '1/6', '1/6', '1/6', '1/6']);
+    expect(fumbleDirectionOdds([1, 2]).map((d) => [d.direction, d.probability.toString()])).toEqual([
+      [1, '0'], [2, '0'], [3, '1/4'], [4, '1/4'], [5, '1/4'], [6, '1/4'],
+    ]);
+    expect(fumbleLandsInPlay(3, [1, 2])).toBe(true);
+    expect(fumbleLandsInPlay(2, [1, 2])).toBe(false);
+  });
+
+  it('refuses a fumble exclusion that is not a D6 side or leaves the ball nowhere to land', () => {
+    expect(() => fumbleDirectionOdds([7])).toThrow(/1 to 6; 7 is not one/);
+    expect(() => fumbleDirectionOdds([1, 2, 3, 4, 5, 6])).toThrow(/Every fumble direction is excluded/);
   });
 });

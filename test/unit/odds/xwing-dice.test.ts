@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Rational } from '../../../src/odds/rational.js';
+import { Rational } from '../../../src/core/rational.js';
 import { attackAverages, defenseAverages } from '../../../src/odds/seed-tables.js';
 import { attackPool, defaultGreenOdds, defaultRedOdds, defensePool, expectedDamage, expectedEvades, MAX_POOL } from '../../../src/odds/xwing-dice.js';
-import { LimitError } from '../../../src/errors.js';
+import { LimitError } from '../../../src/core/errors.js';
 
 const q = (n: number, d = 1): Rational => Rational.of(n, d);
 

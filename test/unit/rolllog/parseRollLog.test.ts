@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRollLog } from '../../../src/rolllog/parseRollLog.js';
 import { mergeLogs } from '../../../src/rolllog/mergeLogs.js';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { tokensOf, type DieLog } from '../../../src/rolllog/types.js';
 import { thrown } from '../../support/thrown.js';
 

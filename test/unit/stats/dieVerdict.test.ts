@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { replay, sessionErrorControl, sessionMonitor, sessionVerdicts, type RollEvent } from '../../../src/stats/dieVerdict.js';
 import { RobustMonitor } from '../../../src/stats/robustMonitor.js';
 import type { RigSuspectVerdict } from '../../../src/stats/verdict.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { cohensW, effectSizeW, rateDelta, relativeDeviations } from '../../../src/stats/effectSize.js';
 
 const redOdds = [3 / 8, 1 / 8, 2 / 8, 2 / 8];

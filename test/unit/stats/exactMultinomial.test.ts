@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LimitError } from '../../../src/errors.js';
+import { LimitError } from '../../../src/core/errors.js';
 import { countCompositions, exactMultinomialTest } from '../../../src/stats/exactMultinomial.js';
 import { seededRandom } from '../../../src/stats/random.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { dirichletPosterior, goodmanIntervals, wilsonInterval } from '../../../src/stats/intervals.js';
 
 function expectRelative(actual: number, expected: number, rel: number): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { misreadRateBounds } from '../../../src/stats/misreadRate.js';
 
 describe('misreadRateBounds', () => {

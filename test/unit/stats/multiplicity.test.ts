@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { benjaminiHochbergAdjust, holmAdjust } from '../../../src/stats/multiplicity.js';
 
 function expectAllClose(actual: number[], expected: number[]): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { betaMixtureInterval } from '../../../src/stats/confidenceSequence.js';
 import { cumulativeOf, drawIndex, seededRandom } from '../../../src/stats/random.js';
 import { RobustMonitor } from '../../../src/stats/robustMonitor.js';

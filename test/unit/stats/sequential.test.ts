@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/core/errors.js';
 import { cumulativeOf, drawIndex, seededRandom, type RandomSource } from '../../../src/stats/random.js';
 import { SequentialMonitor } from '../../../src/stats/sequential.js';
 import { describeVerdict } from '../../../src/stats/verdict.js';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  describeVerdict,
-  formatCount,
-  formatLogScientific,
-  formatProbability,
-  type FaceEstimate,
-  type InconclusiveVerdict,
-  type Verdict,
-} from '../../../src/stats/verdict.js';
+import { formatCount, formatLogScientific, formatProbability } from '../../../src/core/format.js';
+import { describeVerdict, type FaceEstimate, type InconclusiveVerdict, type Verdict } from '../../../src/stats/verdict.js';
 
 const hit: FaceEstimate = { index: 0, label: 'hit', expected: 0.375, observed: 0.47, count: 94, lower: 0.39, upper: 0.55 };
 const crit: FaceEstimate = { index: 1, label: 'crit', expected: 0.125, observed: 0.06, count: 12, lower: 0.03, upper: 0.11 };
@@ -111,10 +104,10 @@ describe('number formatting', () => {
 
 describe('confidenceLabel', () => {
   it('writes the confidence of an error rate as people do, without rounding 99.9 % up to 100 %', async () => {
-    const { confidenceLabel } = await import('../../../src/stats/verdict.js');
-    expect(confidenceLabel(0.05)).toBe('95%');
-    expect(confidenceLabel(0.01)).toBe('99%');
-    expect(confidenceLabel(0.001)).toBe('99.9%');
-    expect(confidenceLabel(0.0001)).toBe('99.99%');
+    const { confidenceLabel } = await import('../../../src/core/format.js');
+    expect(confidenceLabel(0.05)).toBe('95 %');
+    expect(confidenceLabel(0.01)).toBe('99 %');
+    expect(confidenceLabel(0.001)).toBe('99.9 %');
+    expect(confidenceLabel(0.0001)).toBe('99.99 %');
   });
 });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { parseProfile } from '../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
 

@@ -12,11 +12,11 @@
  *    the face. Every misfit lowers the confidence; under `minConfidence` the die
  *    is declined instead of read.
  */
-import { connectedComponents, principalAxes } from './components.js';
-import type { Blob } from './components.js';
-import type { DieCrop, FaceRead, FaceReader } from './faceRead.js';
-import type { RgbImage } from './image.js';
-import { D6_PATTERN_SYMMETRY_DEG, D6_PATTERNS } from './d6/patterns.js';
+import { connectedComponents, principalAxes } from '../components.js';
+import type { Blob } from '../components.js';
+import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
+import type { RgbImage } from '../../core/image.js';
+import { D6_PATTERN_SYMMETRY_DEG, D6_PATTERNS } from './patterns.js';
 
 export interface D6PipOptions {
   /** Lowest colour distance from the body that can separate pips (grey levels). */

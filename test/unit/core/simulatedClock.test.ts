@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../../src/clock.js';
+import { SimulatedClock } from '../../../src/core/clock.js';
 
 describe('SimulatedClock', () => {
   it('wakes concurrent sleepers in time order and reports the simulated time at each wake', async () => {

@@ -13,13 +13,3 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
-
-export function signedPercent(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  const v = Number((100 * x).toFixed(1));
-  return `${v > 0 ? '+' : ''}${v}%`;
-}
-
-export function fixed(x: number, digits = 3): string {
-  return Number.isFinite(x) ? x.toFixed(digits) : String(x);
-}

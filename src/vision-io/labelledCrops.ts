@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cropForBox } from '../vision/photoCrops.js';
 import type { DieCrop } from '../vision/faceRead.js';
-import type { Rect } from '../vision/image.js';
-import { decodeImageFile } from './decode.js';
+import type { Rect } from '../core/image.js';
+import { decodeImageFile } from '../camera/decode.js';
 import { readLabelledFolder } from './labelledFolder.js';
 
 export interface LabelledDieCrop {

@@ -6,7 +6,8 @@
  * the platform's own colour the outline is just the top face: see
  * `d6/sideFaces.ts`, which looks beside the die.)
  */
-import type { LocatedDie } from './locate.js';
+import type { LocatedDie } from '../locate.js';
+import { percent } from '../../core/format.js';
 
 export interface CockedOptions {
   /** Expected area of the die lying flat (pixels). */
@@ -32,7 +33,7 @@ export function judgeOutline(die: LocatedDie, options: CockedOptions): CockedVer
     return { cocked: true, elongation, areaRatio, reason: `The die's outline is ${elongation.toFixed(2)} times longer than wide: it is not lying flat.` };
   }
   if (areaRatio > options.areaRange[1] || areaRatio < options.areaRange[0]) {
-    return { cocked: true, elongation, areaRatio, reason: `The die's outline covers ${(areaRatio * 100).toFixed(0)} % of a flat die's area: it is not lying flat.` };
+    return { cocked: true, elongation, areaRatio, reason: `The die's outline covers ${percent(areaRatio, 0)} of a flat die's area: it is not lying flat.` };
   }
   return { cocked: false, elongation, areaRatio };
 }

@@ -4,15 +4,15 @@
  * platform and throws when asked; the frame is taken once the dice settle).
  */
 import { existsSync } from 'node:fs';
-import { DicerigError } from '../errors.js';
+import { DicerigError } from '../core/errors.js';
 import type { CalibrationCamera, CalibrationDice, Prompt } from '../vision/calibration/guided.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import { SettleDetector } from '../vision/settle.js';
-import type { LightingPresetName } from './sim/lighting.js';
-import { SimulatedCamera } from './sim/simulatedCamera.js';
-import { simDieClass } from './sim/writeLabelledFolder.js';
-import type { Frame } from './frameSource.js';
-import { cameraOpenError, v4l2Camera } from './v4l2Camera.js';
+import type { LightingPresetName } from '../camera/sim/lighting.js';
+import { SimulatedCamera } from '../camera/sim/simulatedCamera.js';
+import { simDieClass } from '../camera/sim/writeLabelledFolder.js';
+import type { Frame } from '../camera/frameSource.js';
+import { cameraOpenError, v4l2Camera } from '../camera/v4l2Camera.js';
 
 export interface SimCalibrationCameraOptions {
   readonly seed: number;

@@ -5,8 +5,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { InputError } from '../errors.js';
-import type { Rect } from '../vision/image.js';
+import { InputError } from '../core/errors.js';
+import type { Rect } from '../core/image.js';
 
 export interface LabelledBox {
   /** Class name from `classes.txt`. */

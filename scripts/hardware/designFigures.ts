@@ -1,0 +1,100 @@
+/**
+ * hardware/design-figures.md: every figure a builder needs per preset (sizes, cut list,
+ * camera distance, lights, motor settings) and the design checks' results, written from
+ * the same derivation the checks and the OpenSCAD parts use.
+ */
+import { checkPreset, derive, dieGeometry, withChanges } from './rigDesign.js';
+import type { RigPreset } from './rigDesign.js';
+
+export const DESIGN_FIGURES_FILE = 'hardware/design-figures.md';
+
+const mm = (x: number): string => `${x.toFixed(1)} mm`;
+
+function presetSection(name: string, p: RigPreset): string[] {
+  const d = derive(p);
+  const die = dieGeometry(p.die);
+  const lines: string[] = [];
+  lines.push(`## \`${name}\`: ${p.description}`, '');
+  lines.push('| figure | value |', '| --- | --- |');
+  const row = (k: string, v: string): void => void lines.push(`| ${k} | ${v} |`);
+  row('die', `${p.die.type}, ${p.die.sizeMm} mm ${p.die.type === 'd6' ? 'edge' : 'tip to tip'}, ${p.die.massG} g; ${die.name} ${mm(die.maxMm)}`);
+  row('channels', `${p.channels} × ${p.channelWidthMm} mm wide × ${p.channelDepthMm} mm deep, ${p.dicePerChannel} die each, ${p.clearanceMm} mm clearance`);
+  row('drop', `${p.dropHeightMm} mm; ${p.baffles} baffles (45° wedges reaching ${p.baffleReachMm} mm), one every ${mm(d.baffleSpacingMm)}`);
+  row('tower body (printed)', `${d.towerMm.map((v) => v.toFixed(1)).join(' × ')} mm, about ${Math.round(d.massG.printed)} g`);
+  row('end frames + platforms', `2 × frame ${d.endFrameMm.map((v) => v.toFixed(1)).join(' × ')} mm; 2 × acrylic ${d.towerMm[0].toFixed(1)} × ${d.towerMm[1].toFixed(1)} × ${p.acrylicMm} mm (${Math.round(d.massG.ends)} g together)`);
+  row('2020 extrusion to cut', `2 posts ${d.cutList.postMm} mm; 2 base bars (y) ${d.cutList.baseYMm} mm; 3 base bars (x) ${d.cutList.baseXMm.toFixed(0)} mm`);
+  row('pivot', `${mm(d.pivotZMm)} above the base bars; posts ${d.cutList.postSpanMm.toFixed(1)} mm apart (centres)`);
+  row('camera', `lens ${mm(d.camera.distanceMm)} below the platform (HFOV ${p.camera.hfovDeg}°), view ${mm(d.camera.viewWidthMm)} × ${mm(d.camera.viewHeightMm)}, a die ${d.camera.diePx.toFixed(0)} px across; camera riser ${mm(d.camera.riserMm)}`);
+  row('lights', `LED bars ${d.light.offsetYMm} mm either side of the camera axis, strips aimed ${d.light.aimDeg.toFixed(0)}° up`);
+  row('servo', `${(d.torque.servoNm * 10.197).toFixed(1)} kg·cm needed (rated ${p.servo.ratedKgCm}); firmware defaults (flip 600 ms)`);
+  row('stepper build', `\`config tumbler=stepper steps=${p.stepper.stepsPerFlip} step_rate=${p.stepper.stepRate}\` (${p.stepper.stepsPerRev} steps a turn: ${p.stepper.stepsPerRev / 200}× microstepping); a flip takes ${d.torque.stepperFlipS.toFixed(1)} s`);
+  lines.push('', 'Camera distance for other lenses (same view, so the same die size in pixels):', '');
+  lines.push('| HFOV | lens to platform | camera riser |', '| --- | --- | --- |');
+  for (const hfov of [42, 48, 54, 60, 66]) {
+    const o = derive(withChanges(p, { camera: { hfovDeg: hfov } }));
+    lines.push(`| ${hfov}° | ${mm(o.camera.distanceMm)} | ${o.camera.riserMm >= 10 ? mm(o.camera.riserMm) : 'too short: use longer posts'} |`);
+  }
+  lines.push('', ...sessionSnippet(p), '');
+  lines.push('Design checks (`test/hardware/designChecks.test.ts`):', '');
+  for (const r of checkPreset(p)) lines.push(`- ${r.ok ? 'pass' : '**FAIL**'}: ${r.check}: ${r.detail}`);
+  lines.push('');
+  return lines;
+}
+
+/** Where each channel falls in the frame with the camera centred under the platform, in frame pixels. */
+export function channelRectsPx(p: RigPreset): { x: number; y: number; width: number; height: number }[] {
+  const d = derive(p);
+  const s = p.camera.widthPx / d.camera.viewWidthMm;
+  const top = p.camera.heightPx / 2 - (p.channelDepthMm / 2) * s;
+  return Array.from({ length: p.channels }, (_, i) => ({
+    x: Math.round(p.camera.widthPx / 2 + (-d.spanXMm / 2 + i * (p.channelWidthMm + p.wallMm)) * s),
+    y: Math.round(top),
+    width: Math.round(p.channelWidthMm * s),
+    height: Math.round(p.channelDepthMm * s),
+  }));
+}
+
+function sessionSnippet(p: RigPreset): string[] {
+  const d = derive(p);
+  const rects = channelRectsPx(p).map((r) => `    - { x: ${r.x}, y: ${r.y}, width: ${r.width}, height: ${r.height} }`);
+  if (p.die.type === 'd8') {
+    return [
+      'Calibrate on the rig (first-run.md): the profile records the channels, the empty platform and the die size.',
+      '',
+      '```',
+      `node bin/dicerig.js calibrate --die green --camera /dev/video0 --face bottom --channels ${p.channels} --die-size ${Math.round(d.camera.diePx)} --out my-rig.json`,
+      '```',
+    ];
+  }
+  return [
+    'Camera part of a session config (first-run.md); the channels are where the design puts them with the camera',
+    'centred, left to right in the frame: check them on a real frame and adjust.',
+    '',
+    '```yaml',
+    'camera:',
+    '  source: device',
+    '  device: /dev/video0',
+    `  width: ${p.camera.widthPx}`,
+    `  height: ${p.camera.heightPx}`,
+    '  reference: empty-platform.png',
+    `  dieSizePx: ${Math.round(d.camera.diePx)}`,
+    '  channels:',
+    ...rects,
+    '```',
+  ];
+}
+
+export function designFiguresText(presets: Record<string, RigPreset>): string {
+  const lines = [
+    '# Design figures, per preset',
+    '',
+    '<!-- GENERATED from hardware/presets.json by `npx tsx scripts/hardware/generate.ts`: do not edit; a test fails when it is stale. -->',
+    '',
+    'Every number here comes from `hardware/presets.json` through the same derivation the',
+    'OpenSCAD parts (`parts/presets.scad`) and the design checks use. Axes: x along the pivot',
+    '(channels side by side), y front to back, z up. Heights are above the top of the base bars.',
+    '',
+  ];
+  for (const [name, p] of Object.entries(presets)) lines.push(...presetSection(name, p));
+  return lines.join('\n');
+}

@@ -1,0 +1,20 @@
+/** The `--db <path>` option every command that opens the roll store takes: one help text, one default. */
+import { resolve } from 'node:path';
+import { defaultDatabasePath } from '../store/databasePath.js';
+
+const DEFAULT_WHERE = '$XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/dicerig/dicerig.db';
+
+/** `--db` help for commands that read or write the store. */
+export const DB_HELP = `roll store file (default: ${DEFAULT_WHERE})`;
+
+/** `--db` help for commands that run a session, whose config may name the store. */
+export const SESSION_DB_HELP = `roll store file (default: the config's db, else ${DEFAULT_WHERE})`;
+
+/**
+ * The roll store a command opens: `--db`, else the session config's `db`, else the user's default
+ * (`defaultDatabasePath`), always as an absolute path so messages and stored records name one file.
+ */
+export function rollStorePath(flag: string | undefined, configDb?: string): string {
+  const chosen = flag ?? configDb;
+  return chosen !== undefined ? resolve(chosen) : defaultDatabasePath(process.env, process.platform);
+}

@@ -1,0 +1,115 @@
+/**
+ * Every error the serial driver raises, worded in one place: each names the port, the command and its
+ * seq, the likely cause and what to do.
+ */
+import { RigConnectError, RigError, RigFaultError, RigTimeoutError, type RigErrorContext } from '../errors.js';
+import { errorByCode } from '../protocol/errorCodes.js';
+import type { ErrReply } from '../protocol/messages.js';
+import { BAUD, PROTOCOL_VERSION } from '../protocol/pinMap.js';
+
+export function serialCtx(port: string, command?: string, seq?: number): RigErrorContext {
+  return { port, driver: 'serial', ...(command !== undefined ? { command } : {}), ...(seq !== undefined ? { seq } : {}) };
+}
+
+/** The firmware's description of an error code. */
+export function errorText(code: number): string {
+  return errorByCode(code)?.text ?? `error ${code}`;
+}
+
+export function noFirmwareError(path: string, invalidLines: number, bannerTimeoutMs: number, seq: number, cause: Error): RigConnectError {
+  const noise = invalidLines > 0 ? ` It sent ${invalidLines} line(s) that are not dicerig protocol (another firmware, or a different baud rate).` : '';
+  return new RigConnectError(
+    `No boot banner and no reply to "identify" from ${path} within ${bannerTimeoutMs} ms: no dicerig firmware on the board? ` +
+      `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}`,
+    serialCtx(path, 'identify', seq),
+    { cause },
+  );
+}
+
+export function protocolError(path: string, proto: string | undefined, fw: string | undefined): RigConnectError {
+  return new RigConnectError(
+    `The board on ${path} runs firmware ${fw ?? 'of unknown version'} speaking protocol ${proto ?? '?'}, but this dicerig speaks protocol ${PROTOCOL_VERSION}: ` +
+      `flash the firmware from this version with "make -C firmware upload PORT=${path}".`,
+    serialCtx(path, 'identify'),
+  );
+}
+
+export function closedWhileConnecting(path: string, cause: Error): RigConnectError {
+  return new RigConnectError(`The port ${path} closed while connecting: the board was unplugged or reset by something else.`, serialCtx(path, 'identify'), { cause });
+}
+
+export function identifyRefused(path: string, reply: ErrReply): RigConnectError {
+  return new RigConnectError(`The board on ${path} answered "identify" with ${reply.name}: ${errorText(reply.code)}.`, serialCtx(path, 'identify', reply.seq ?? undefined));
+}
+
+export function otherRigError(path: string, found: string, expected: string, seq?: number): RigConnectError {
+  return new RigConnectError(`The board on ${path} is rig "${found}", not "${expected}".`, serialCtx(path, 'identify', seq));
+}
+
+export function configHashError(path: string, found: string, expected: string, seq?: number): RigConnectError {
+  return new RigConnectError(
+    `The rig on ${path} has configuration hash ${found}, but ${expected} was expected: its settings changed ` +
+      `(dicerig rig check shows them); re-calibrate or restore the settings before continuing.`,
+    serialCtx(path, 'identify', seq),
+  );
+}
+
+/** A command cut by a lost link where it cannot wait for a reconnect (the handshake). */
+export function lostError(path: string, command: string, seq?: number): RigFaultError {
+  return new RigFaultError(`The link to the rig on ${path} was lost during "${command}".`, 'disconnected', false, serialCtx(path, command, seq));
+}
+
+export function closedError(path: string, command: string, seq?: number): RigError {
+  return new RigError(`The rig driver for ${path} is closed.`, serialCtx(path, command, seq));
+}
+
+export function refusedError(path: string, verb: string, reply: ErrReply): RigFaultError {
+  return new RigFaultError(
+    `The board on ${path} refused "${verb}" (seq ${reply.seq}): ${reply.name} (${errorText(reply.code)}).`,
+    'refused',
+    false,
+    serialCtx(path, verb, reply.seq ?? undefined),
+    reply.code,
+  );
+}
+
+export function noReplyError(path: string, verb: string, seq: number, attempts: number): RigTimeoutError {
+  return new RigTimeoutError(
+    `No reply from the rig on ${path} to "${verb}" (seq ${seq}) after ${attempts} attempts: ` +
+      `the link is dead or the board is hung (unplug and replug it, or check the cable).`,
+    serialCtx(path, verb, seq),
+  );
+}
+
+// ---- motions ---------------------------------------------------------------------------------------
+
+export function motionRefusedError(path: string, verb: string, seq: number, code: number, name?: string): RigFaultError {
+  return new RigFaultError(
+    `The board on ${path} refused the ${verb} (seq ${seq}): ${name ?? errorByCode(code)?.name ?? code} (${errorText(code)}).`,
+    'refused',
+    false,
+    serialCtx(path, verb, seq),
+    code,
+  );
+}
+
+export const motionStoppedMessage = (path: string, verb: string, seq: number, code: number): string =>
+  `The ${verb} (seq ${seq}) on ${path} was stopped: ${errorText(code)}. The motion did not finish, so this throw is void.`;
+
+export const motionOverdueMessage = (path: string, verb: string, seq: number, limitMs: number): string =>
+  `The ${verb} (seq ${seq}) on ${path} did not finish within ${limitMs} ms, so dicerig stopped it; this throw is void.`;
+
+export const motionLostMessage = (path: string, verb: string, seq: number, why: string): string =>
+  `The link to the rig on ${path} was lost during the ${verb} (seq ${seq}): ${why}. The throw is void.`;
+
+export const motionResetMessage = (path: string, verb: string, seq: number, why: string): string =>
+  `The board on ${path} reset during the ${verb} (seq ${seq}): ${why}. The motion did not finish, so this throw is void.`;
+
+export const motionClosedMessage = (verb: string, seq: number): string => `The rig driver was closed during the ${verb} (seq ${seq}); the throw is void.`;
+
+export function motionUnansweredError(path: string, verb: string, seq: number, resends: number): RigTimeoutError {
+  return new RigTimeoutError(`The board on ${path} never answered the ${verb} (seq ${seq}) after ${resends} resends; the throw is void.`, serialCtx(path, verb, seq));
+}
+
+/** A fault the board pushed for a motion the driver no longer waits for. */
+export const pushedFaultMessage = (seq: number, code: number): string => `The board stopped a motion (seq ${seq}): ${errorText(code)}.`;

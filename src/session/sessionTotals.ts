@@ -1,0 +1,70 @@
+/**
+ * The session's throw and roll counts (all runs, from the store, then kept up
+ * to date throw by throw) and this run's own counts and clock.
+ */
+import type { RunClock, ThrowTotals } from './events.js';
+import type { ThrowOutcome } from './throwOutcome.js';
+
+export class SessionTotals {
+  private readonly all: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number };
+  private run = { throws: 0, ok: 0, rolls: 0 };
+  private runStart = 0;
+
+  /** Starts from the session's stored counts (zero for a new session). */
+  constructor(stored: ThrowTotals) {
+    this.all = { throws: stored.throws, ok: stored.ok, rerolled: stored.rerolled, void: stored.void, rolls: stored.rolls, cocked: stored.cocked };
+  }
+
+  /** A run starts (or resumes) at this session-clock time: its own counts start at zero. */
+  startRun(clockNow: number): void {
+    this.runStart = clockNow;
+    this.run = { throws: 0, ok: 0, rolls: 0 };
+  }
+
+  /** Counted throws of the whole session. */
+  get ok(): number {
+    return this.all.ok;
+  }
+
+  /** A stored throw (`ok` or `rerolled`), with how many of its rolls the monitors counted. */
+  countThrow(outcome: ThrowOutcome, countedRolls: number): void {
+    this.all.throws++;
+    this.run.throws++;
+    this.all.rolls += outcome.rolls.length;
+    this.all.cocked += outcome.rolls.filter((r) => r.cocked).length;
+    if (outcome.status === 'ok') {
+      this.all.ok++;
+      this.run.ok++;
+      this.run.rolls += countedRolls;
+    } else {
+      this.all.rerolled++;
+    }
+  }
+
+  /** A throw a fault voided. */
+  countVoid(): void {
+    this.all.throws++;
+    this.all.void++;
+    this.run.throws++;
+  }
+
+  snapshot(): ThrowTotals {
+    return { ...this.all };
+  }
+
+  /** Session-clock hours since this run started. */
+  runHours(clockNow: number): number {
+    return (clockNow - this.runStart) / 3_600_000;
+  }
+
+  /** This run's clock and counts; `timeOrigin` is the epoch ms at session-clock time 0. */
+  runClock(timeOrigin: number, clockNow: number): RunClock {
+    return {
+      runStartedAt: timeOrigin + this.runStart,
+      elapsedMs: clockNow - this.runStart,
+      runThrows: this.run.throws,
+      runOkThrows: this.run.ok,
+      runRolls: this.run.rolls,
+    };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The one place a face reader is chosen, for a session and for `vision eval`
+ * alike: D6s by name (pip counting, the shipped learned classifier, or pips
+ * with the classifier as a second opinion), X-Wing dice by a calibration
+ * profile (the shipped default unless one is named).
+ */
+import { InputError } from '../core/errors.js';
+import type { CalibrationProfile } from '../vision/calibration/profile.js';
+import { CombinedD6Reader } from '../vision/d6/combinedReader.js';
+import { D6NetReader } from '../vision/d6/netReader.js';
+import { shippedD6Net } from '../vision/d6/netWeights.js';
+import { D6PipReader } from '../vision/d6/pipReader.js';
+import { D8Reader } from '../vision/d8/d8Reader.js';
+import type { FaceReader } from '../vision/faceRead.js';
+import { defaultProfilePath, readProfileFile } from './profileFile.js';
+
+/** The dice a reader reads: D6-faced dice, or X-Wing red, green or both. */
+export type ReaderDice = 'd6' | 'red' | 'green' | 'xwing';
+
+/** How D6s are read: pip counting, the shipped learned classifier, or pip counting with the classifier as a second opinion. */
+export type D6ReaderChoice = 'pips' | 'learned' | 'combined';
+
+export interface ChosenReader {
+  readonly reader: FaceReader;
+  /** The profile an X-Wing reader reads with, and its file. */
+  readonly profile?: CalibrationProfile;
+  readonly profilePath?: string;
+  /** What to tell whoever measures this reader (a learned reader's training photos). */
+  readonly note?: string;
+}
+
+/** The D6 reader of that name. */
+export function d6Reader(choice: D6ReaderChoice): FaceReader {
+  if (choice === 'pips') return new D6PipReader();
+  const net = new D6NetReader(shippedD6Net);
+  return choice === 'learned' ? net : new CombinedD6Reader(new D6PipReader(), net);
+}
+
+/**
+ * The reader for these dice: for D6s the one `d6` names (pip counting with the learned second opinion
+ * by default), for X-Wing dice a calibration profile (the shipped default unless `calibration` names one).
+ */
+export async function chooseReader(dice: ReaderDice, options: { readonly calibration?: string | undefined; readonly d6?: D6ReaderChoice } = {}): Promise<ChosenReader> {
+  const { calibration, d6 = 'combined' } = options;
+  if (dice === 'd6') {
+    if (calibration !== undefined) throw new InputError(`--calibration is for X-Wing dice; D6s are read with --reader ${d6} and need no profile.`, { file: calibration });
+    // Figures on the classifier's own training photos would flatter it: say which they were.
+    const note = d6 === 'pips' ? undefined : `the learned classifier was trained on ${shippedD6Net.trainedOn}: figures on those photos are no test of it`;
+    return { reader: d6Reader(d6), ...(note ? { note } : {}) };
+  }
+  const profilePath = calibration ?? defaultProfilePath(dice);
+  const profile = await readProfileFile(profilePath);
+  const wanted = dice === 'xwing' ? ['red', 'green'] : [dice];
+  const missing = wanted.filter((d) => !profile.dice.includes(d));
+  if (missing.length > 0) {
+    throw new InputError(`the calibration profile reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate --die ${dice}).`, { file: profilePath });
+  }
+  return { reader: new D8Reader(profile), profile, profilePath };
+}

@@ -1,0 +1,77 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cameraFactories, CameraFactoryRegistry } from '../../src/camera/cameraFactory.js';
+import { encodePng } from '../../src/camera/decode.js';
+import { takeFrames } from '../../src/camera/frameSource.js';
+import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import { ConfigError } from '../../src/core/errors.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dicerig-camera-factory-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ConfigError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ConfigError)) throw new Error(`expected a ConfigError, got ${String(error)}`);
+  return error;
+}
+
+describe('camera factories', () => {
+  it('names the simulated camera, a V4L2 device and a replayed folder, as the rig names its drivers', () => {
+    expect(cameraFactories.names()).toEqual(['sim', 'device', 'replay']);
+  });
+
+  it('refuses a camera source it has no factory for, naming the ones it has', async () => {
+    const e = await rejection(cameraFactories.open('webcam', { dice: 1, fps: 30 }));
+    expect(e.key).toBe('camera.source');
+    expect(e.message).toMatch(/no camera source "webcam"; choose one of sim, device, replay/);
+  });
+
+  it('refuses a factory name that config could not spell', () => {
+    expect(() => new CameraFactoryRegistry().register({ name: 'Web Cam', description: '', open: () => Promise.reject(new Error('unused')) })).toThrow(RangeError);
+  });
+
+  it('opens the simulated camera with one channel per die and its own empty platform', async () => {
+    const opened = await cameraFactories.open('sim', { dice: 3, fps: 30, seed: 5, dieSizePx: 60, lighting: 'studio' });
+    expect(opened.simulated).toBeInstanceOf(SimulatedCamera);
+    expect(opened.channels).toHaveLength(3);
+    expect(opened.dieSizePx).toBe(60);
+    expect(opened.reference.width).toBeGreaterThan(0);
+    expect(opened.replay).toBe(false);
+  });
+
+  it('names the unknown lighting preset of a simulated camera', async () => {
+    const e = await rejection(cameraFactories.open('sim', { dice: 1, fps: 30, dieSizePx: 60, lighting: 'disco' }));
+    expect(e.key).toBe('camera.lighting');
+  });
+
+  it('replays a folder on the platform its profile describes, and asks for channels when neither config nor profile gives them', async () => {
+    const reference = { width: 8, height: 6, data: new Uint8Array(8 * 6 * 3).fill(90) };
+    const file = join(dir, 'empty.png');
+    await writeFile(file, await encodePng(reference));
+    await writeFile(join(dir, 'frame-000.png'), await encodePng(reference));
+    const missing = await rejection(cameraFactories.open('replay', { dice: 1, fps: 10, folder: dir, referenceFile: file, dieSizePx: 4 }));
+    expect(missing.key).toBe('camera.channels');
+    const opened = await cameraFactories.open('replay', {
+      dice: 1,
+      fps: 10,
+      folder: dir,
+      channels: [{ x: 0, y: 0, width: 8, height: 6 }],
+      profile: { referenceFile: file, dieSizePx: 4 },
+    });
+    expect(opened.replay).toBe(true);
+    expect(opened.dieSizePx).toBe(4);
+    expect(opened.reference.data).toEqual(reference.data);
+    const frames = await takeFrames(opened.frames!);
+    expect(frames).toHaveLength(2);
+  });
+});

@@ -1,0 +1,25 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const SCRIPT = 'scripts/hardware/rigConfig.ts';
+
+describe('scripts/hardware/rigConfig.ts (the stepper build sets its flip through it)', () => {
+  it('changes the firmware settings on the emulated board and prints them back', async () => {
+    const { stdout } = await run('node', ['--import', 'tsx', SCRIPT, '--rig', 'emulated', 'tumbler=stepper', 'steps=400', 'step_rate=120'], { timeout: 30_000 });
+    const settings = stdout.trim().split('\n').at(-1) ?? '';
+    expect(settings).toMatch(/\btumbler=stepper\b/);
+    expect(settings).toMatch(/\bsteps=400\b/);
+    expect(settings).toMatch(/\bstep_rate=120\b/);
+  });
+
+  it('refuses an argument that is not a setting, in one line', async () => {
+    const err = await run('node', ['--import', 'tsx', SCRIPT, '--rig', 'emulated', 'step rate'], { timeout: 30_000 }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; stderr: string },
+    );
+    expect(err?.code).toBe(1);
+    expect(err?.stderr.trim()).toBe('rigConfig: not a setting: "step rate" (expected key=value, --rig NAME or --port PATH)');
+  });
+});
