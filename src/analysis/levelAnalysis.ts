@@ -1,12 +1,8 @@
 import { cohensW, relativeDeviations } from '../stats/effectSize.js';
-import { countCompositions, exactMultinomialTest, type ExactMultinomialResult } from '../stats/exactMultinomial.js';
-import { gTest, pearsonTest, type GofResult } from '../stats/goodnessOfFit.js';
+import type { ExactMultinomialResult } from '../stats/exactMultinomial.js';
+import { fixedSampleTests, type HeadlineTest } from '../stats/fixedSampleTests.js';
+import type { GofResult } from '../stats/goodnessOfFit.js';
 import { goodmanIntervals, type Interval } from '../stats/intervals.js';
-
-/** Exact enumeration is used for the headline p-value when it is this small or smaller (fast: well under 0.1 s). */
-const EXACT_OUTCOME_CAP = 200_000;
-/** Below this smallest expected count the chi-square approximation is poor, so the exact test leads. */
-const MIN_EXPECTED_FOR_CHI_SQUARE = 5;
 
 /** Fixed-sample goodness of fit of one die at one level (symbols or physical faces). */
 export interface LevelAnalysis {
@@ -18,8 +14,12 @@ export interface LevelAnalysis {
   readonly pearson: GofResult;
   readonly g: GofResult;
   readonly exact?: ExactMultinomialResult;
-  /** The test whose p-value enters multiplicity control: exact when counts are small, else Pearson. */
-  readonly headline: { readonly p: number; readonly logP: number; readonly method: string };
+  /**
+   * The test whose p-value enters multiplicity control: the exact multinomial
+   * test when expected counts are small (by seeded Monte Carlo over 200,000
+   * outcomes; `method` says which), else Pearson.
+   */
+  readonly headline: HeadlineTest;
   readonly cohensW: number;
   readonly relativeDeviations: readonly number[];
   /** Goodman simultaneous intervals per category at the analysis alpha. */
@@ -38,18 +38,10 @@ export function analyzeLevel(
   counts: readonly number[],
   expected: readonly number[],
   alpha: number,
+  monteCarloSeed?: number,
 ): LevelAnalysis {
   const n = counts.reduce((a, b) => a + b, 0);
-  const pearson = pearsonTest(counts, expected);
-  const g = gTest(counts, expected);
-  const minExpected = Math.min(...expected.filter((p) => p > 0)) * n;
-  const positiveFaces = expected.filter((p) => p > 0).length;
-  let exact: ExactMultinomialResult | undefined;
-  if (countCompositions(n, positiveFaces) <= EXACT_OUTCOME_CAP) exact = exactMultinomialTest(counts, expected, { maxOutcomes: EXACT_OUTCOME_CAP });
-  const useExact = exact !== undefined && minExpected < MIN_EXPECTED_FOR_CHI_SQUARE;
-  const headline = useExact && exact
-    ? { p: exact.p, logP: exact.logP, method: 'exact multinomial test' }
-    : { p: pearson.p, logP: pearson.logP, method: 'Pearson chi-square' };
+  const { pearson, g, exact, headline } = fixedSampleTests(counts, expected, monteCarloSeed === undefined ? {} : { seed: monteCarloSeed });
   return {
     level,
     labels,

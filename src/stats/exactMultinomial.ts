@@ -6,7 +6,7 @@
  */
 import gammaln from '@stdlib/math-base-special-gammaln';
 import { LimitError } from '../core/errors.js';
-import type { RandomSource } from './random.js';
+import { drawBinomial, logFactorials, type RandomSource } from './random.js';
 import { validateCountsAndProbabilities } from './validate.js';
 
 /** Options for {@link exactMultinomialTest}. */
@@ -197,13 +197,15 @@ function monteCarlo(
     conditional[i] = mass > 0 ? Math.min(1, (p[i] as number) / mass) : 1;
     mass -= p[i] as number;
   }
+  // ln c! for every count a face can get: the loop below then calls no gammaln.
+  const logFactorial = logFactorials(n);
   let hits = 0;
   for (let s = 0; s < samples; s++) {
     let left = n;
     let l = 0;
     for (let i = 0; i < k && left > 0; i++) {
-      const c = i === k - 1 ? left : drawBinomial(left, conditional[i] as number, random);
-      l += c * (logP[i] as number) - gammaln(c + 1);
+      const c = i === k - 1 ? left : drawBinomial(left, conditional[i] as number, random, logFactorial);
+      l += c * (logP[i] as number) - (logFactorial[c] as number);
       left -= c;
     }
     if (l <= threshold) hits++;
@@ -217,40 +219,4 @@ function monteCarlo(
     samples,
     standardError: Math.sqrt((estimate * (1 - estimate)) / samples),
   };
-}
-
-/**
- * One Binomial(n, p) draw by inversion, visiting the support in the order
- * mode, mode+1, mode−1, mode+2, … — any fixed order gives an exact draw, and
- * this one needs about one standard deviation of steps instead of n.
- */
-function drawBinomial(n: number, p: number, random: RandomSource): number {
-  if (p <= 0) return 0;
-  if (p >= 1) return n;
-  const mode = Math.min(n, Math.floor((n + 1) * p));
-  const odds = p / (1 - p);
-  const pmfMode = Math.exp(
-    gammaln(n + 1) - gammaln(mode + 1) - gammaln(n - mode + 1) + mode * Math.log(p) + (n - mode) * Math.log1p(-p),
-  );
-  let u = random() - pmfMode;
-  if (u < 0) return mode;
-  let up = mode;
-  let down = mode;
-  let pmfUp = pmfMode;
-  let pmfDown = pmfMode;
-  while (up < n || down > 0) {
-    if (up < n) {
-      pmfUp *= ((n - up) / (up + 1)) * odds;
-      up++;
-      u -= pmfUp;
-      if (u < 0) return up;
-    }
-    if (down > 0) {
-      pmfDown *= down / (n - down + 1) / odds;
-      down--;
-      u -= pmfDown;
-      if (u < 0) return down;
-    }
-  }
-  return mode; // only reachable through rounding of the last ~1e-15 of mass
 }

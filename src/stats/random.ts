@@ -54,3 +54,61 @@ export function cumulativeOf(probabilities: readonly number[]): number[] {
   if (out.length > 0) out[out.length - 1] = 1;
   return out;
 }
+
+/** ln c! for c = 0..n (a table for drawBinomial and the Monte Carlo tests). */
+export function logFactorials(n: number): Float64Array {
+  const table = new Float64Array(n + 1);
+  for (let c = 1; c <= n; c++) table[c] = (table[c - 1] as number) + Math.log(c);
+  return table;
+}
+
+/**
+ * One Binomial(n, p) draw by inversion (`logFactorial[c]` = ln c! for c ≤ n), visiting the support in the order
+ * mode, mode+1, mode−1, mode+2, … — any fixed order gives an exact draw, and
+ * this one needs about one standard deviation of steps instead of n.
+ */
+export function drawBinomial(n: number, p: number, random: RandomSource, logFactorial: Float64Array): number {
+  if (p <= 0) return 0;
+  if (p >= 1) return n;
+  const mode = Math.min(n, Math.floor((n + 1) * p));
+  const odds = p / (1 - p);
+  const pmfMode = Math.exp(
+    (logFactorial[n] as number) - (logFactorial[mode] as number) - (logFactorial[n - mode] as number) + mode * Math.log(p) + (n - mode) * Math.log1p(-p),
+  );
+  let u = random() - pmfMode;
+  if (u < 0) return mode;
+  let up = mode;
+  let down = mode;
+  let pmfUp = pmfMode;
+  let pmfDown = pmfMode;
+  while (up < n || down > 0) {
+    if (up < n) {
+      pmfUp *= ((n - up) / (up + 1)) * odds;
+      up++;
+      u -= pmfUp;
+      if (u < 0) return up;
+    }
+    if (down > 0) {
+      pmfDown *= down / (n - down + 1) / odds;
+      down--;
+      u -= pmfDown;
+      if (u < 0) return down;
+    }
+  }
+  return mode; // only reachable through rounding of the last ~1e-15 of mass
+}
+
+/** Counts per face of `n` rolls with the given odds (conditional binomials: O(k·√n), not O(n)). */
+export function drawMultinomial(n: number, probabilities: readonly number[], random: RandomSource): number[] {
+  const table = logFactorials(n);
+  const counts: number[] = [];
+  let left = n;
+  let mass = 1;
+  probabilities.forEach((p, i) => {
+    const c = i === probabilities.length - 1 ? left : drawBinomial(left, mass > 0 ? Math.min(1, p / mass) : 1, random, table);
+    counts.push(c);
+    left -= c;
+    mass -= p;
+  });
+  return counts;
+}

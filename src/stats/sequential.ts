@@ -39,12 +39,13 @@ import { InputError } from '../core/errors.js';
 import { FaceConfidenceSequences, type ProbabilityInterval } from './confidenceSequence.js';
 import { validateCounts, validateProbabilities } from './validate.js';
 import { formatCount } from '../core/format.js';
-import { type FaceEstimate, type FairWithinVerdict, type InconclusiveVerdict, type RollProjection, type UnfairVerdict } from './verdict.js';
+import { faceEstimates, fairWithinVerdict, inconclusiveVerdict, unfairVerdict } from './monitorVerdicts.js';
+import type { FaceEstimate, FairWithinVerdict, InconclusiveVerdict, RollProjection, UnfairVerdict } from './verdict.js';
 
 /** Default total pseudo-count of the Dirichlet prior (see the module comment). */
 export const DEFAULT_PRIOR_CONCENTRATION = 100;
 /** Projections beyond this many rolls are reported as out of reach. */
-const PROJECTION_CAP = 1e9;
+export const PROJECTION_CAP = 1e9;
 
 export interface SequentialOptions {
   /** Error rate of each decision: P(UNFAIR | fair die) ≤ alpha and P(FAIR_WITHIN | a face off by more than delta) ≤ alpha. Default 0.05. */
@@ -79,6 +80,52 @@ export interface MonitorState {
   readonly confidenceSequence: ProbabilityInterval[];
 }
 
+/** The options of a monitor, checked, with their defaults filled in. */
+export interface MonitorSettings {
+  readonly alpha: number;
+  readonly delta: number;
+  readonly maxRolls: number;
+  readonly priorConcentration: number;
+  readonly labels: readonly string[];
+}
+
+/**
+ * Checks a monitor's expected odds and options (shared by SequentialMonitor and RobustMonitor).
+ * Throws `InputError` for invalid probabilities or labels, `RangeError` for invalid options.
+ */
+export function monitorSettings(expected: readonly number[], options: SequentialOptions): MonitorSettings {
+  validateProbabilities(expected);
+  if (expected.length < 2) throw new InputError(`A fairness monitor needs at least two faces, got ${expected.length}.`);
+  expected.forEach((p, i) => {
+    if (!(p > 0)) throw new InputError(`The expected probability for face ${i} is ${p}; a monitored face must be possible.`);
+  });
+  const alpha = options.alpha ?? 0.05;
+  const delta = options.delta ?? 0.03;
+  const maxRolls = options.maxRolls ?? Infinity;
+  const priorConcentration = options.priorConcentration ?? DEFAULT_PRIOR_CONCENTRATION;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${delta}`);
+  if (!(maxRolls >= 1)) throw new RangeError(`maxRolls must be at least 1, got ${maxRolls}`);
+  if (!(priorConcentration > 0 && Number.isFinite(priorConcentration))) {
+    throw new RangeError(`priorConcentration must be a positive number, got ${priorConcentration}`);
+  }
+  if (options.labels && options.labels.length !== expected.length) {
+    throw new InputError(`There are ${options.labels.length} labels for ${expected.length} faces; give one label per face.`);
+  }
+  const labels = options.labels ?? Array.from({ length: expected.length }, (_, i) => `face ${i + 1}`);
+  return { alpha, delta, maxRolls, priorConcentration, labels };
+}
+
+/** How the monitors' e-value is made, for verdicts. */
+export function dirichletMethod(priorConcentration: number): string {
+  return `Dirichlet-mixture Bayes factor (Lindon & Malek 2022), prior concentration ${priorConcentration}`;
+}
+
+/** How the monitors' face intervals are made, for verdicts. */
+export function confidenceSequenceMethod(k: number, alpha: number): string {
+  return `beta-mixture confidence sequence (Bonferroni over ${k} faces, ${(1 - alpha) * 100} % simultaneous, anytime-valid)`;
+}
+
 /** Sequential fairness monitor for one die (or one die's symbols): feed it rolls, read its verdict at any time. */
 export class SequentialMonitor {
   readonly k: number;
@@ -105,26 +152,13 @@ export class SequentialMonitor {
    * Throws `InputError` for invalid probabilities or labels, `RangeError` for invalid options.
    */
   constructor(expected: readonly number[], options: SequentialOptions = {}) {
-    validateProbabilities(expected);
-    if (expected.length < 2) throw new InputError(`A fairness monitor needs at least two faces, got ${expected.length}.`);
-    expected.forEach((p, i) => {
-      if (!(p > 0)) throw new InputError(`The expected probability for face ${i} is ${p}; a monitored face must be possible.`);
-    });
+    const settings = monitorSettings(expected, options);
     this.k = expected.length;
-    this.alpha = options.alpha ?? 0.05;
-    this.delta = options.delta ?? 0.03;
-    this.maxRolls = options.maxRolls ?? Infinity;
-    this.priorConcentration = options.priorConcentration ?? DEFAULT_PRIOR_CONCENTRATION;
-    if (!(this.alpha > 0 && this.alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${this.alpha}`);
-    if (!(this.delta > 0 && this.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${this.delta}`);
-    if (!(this.maxRolls >= 1)) throw new RangeError(`maxRolls must be at least 1, got ${this.maxRolls}`);
-    if (!(this.priorConcentration > 0 && Number.isFinite(this.priorConcentration))) {
-      throw new RangeError(`priorConcentration must be a positive number, got ${this.priorConcentration}`);
-    }
-    if (options.labels && options.labels.length !== this.k) {
-      throw new InputError(`There are ${options.labels.length} labels for ${this.k} faces; give one label per face.`);
-    }
-    this.labels = options.labels ?? Array.from({ length: this.k }, (_, i) => `face ${i + 1}`);
+    this.alpha = settings.alpha;
+    this.delta = settings.delta;
+    this.maxRolls = settings.maxRolls;
+    this.priorConcentration = settings.priorConcentration;
+    this.labels = settings.labels;
     this.expected = Float64Array.from(expected);
     this.dirichlet = this.expected.map((p) => this.priorConcentration * p);
     this.logExpected = this.expected.map((p) => Math.log(p));
@@ -211,86 +245,30 @@ export class SequentialMonitor {
   }
 
   private faceEstimates(): FaceEstimate[] {
-    const intervals = this.cs.intervals();
-    return intervals.map((ci, i) => ({
-      index: i,
-      label: this.labels[i] as string,
-      expected: this.expected[i] as number,
-      observed: this.n > 0 ? (this.counts[i] as number) / this.n : NaN,
-      count: this.counts[i] as number,
-      lower: ci.lower,
-      upper: ci.upper,
-    }));
+    return faceEstimates(this.labels, this.expected, this.counts, this.n, this.cs.intervals());
   }
 
   private intervalMethod(): string {
-    return `beta-mixture confidence sequence (Bonferroni over ${this.k} faces, ${(1 - this.alpha) * 100} % simultaneous, anytime-valid)`;
+    return confidenceSequenceMethod(this.k, this.alpha);
   }
 
   private unfair(): UnfairVerdict {
-    const faces = this.faceEstimates();
-    // Drivers: faces whose interval excludes the expected odds, most standardized deviation first;
-    // if none does yet (the joint evidence can come before any single face's), the most deviant face.
-    const z = (f: FaceEstimate): number => Math.abs(f.observed - f.expected) / Math.sqrt((f.expected * (1 - f.expected)) / this.n);
-    const ranked = [...faces].sort((x, y) => z(y) - z(x));
-    const excluding = ranked.filter((f) => f.expected < f.lower || f.expected > f.upper);
-    let w2 = 0;
-    for (const f of faces) w2 += (f.observed - f.expected) ** 2 / f.expected;
-    return {
-      kind: 'UNFAIR',
+    return unfairVerdict({
       n: this.n,
-      evidence: {
-        kind: 'e-value',
-        e: Math.exp(this.logBf),
-        logE: this.logBf,
-        p: Math.min(1, Math.exp(-this.logBf)),
-        logP: Math.min(0, -this.logBf),
-        method: `Dirichlet-mixture Bayes factor (Lindon & Malek 2022), prior concentration ${this.priorConcentration}`,
-      },
-      effectSize: { measure: "Cohen's w", value: Math.sqrt(w2) },
-      drivers: excluding.length > 0 ? excluding : ranked.slice(0, 1),
-      faces,
+      logE: this.logBf,
+      method: dirichletMethod(this.priorConcentration),
+      faces: this.faceEstimates(),
+      proportions: Array.from(this.counts, (c) => c / this.n),
       intervalMethod: this.intervalMethod(),
-    };
+    });
   }
 
   private fairWithin(): FairWithinVerdict {
-    const faces = this.faceEstimates();
-    let certified = 0;
-    for (const f of faces) certified = Math.max(certified, f.expected - f.lower, f.upper - f.expected);
-    return {
-      kind: 'FAIR_WITHIN',
-      n: this.n,
-      delta: this.delta,
-      alpha: this.alpha,
-      certifiedDelta: certified,
-      faces,
-      intervalMethod: this.intervalMethod(),
-    };
+    return fairWithinVerdict(this.n, this.delta, this.alpha, this.faceEstimates(), this.intervalMethod());
   }
 
   private inconclusive(why: string): InconclusiveVerdict {
-    const projection = this.project();
-    const options: ['FAIR_WITHIN' | 'UNFAIR', number][] = [];
-    if (projection.toCertify !== null) options.push(['FAIR_WITHIN', projection.toCertify]);
-    if (projection.toReject !== null) options.push(['UNFAIR', projection.toReject]);
-    options.sort((x, y) => x[1] - y[1]);
-    const best = options[0];
-    const faces = this.n > 0 ? this.faceEstimates() : [];
-    const leading = faces.reduce<FaceEstimate | undefined>(
-      (top, f) => (top === undefined || Math.abs(f.observed - f.expected) > Math.abs(top.observed - top.expected) ? f : top),
-      undefined,
-    );
-    const base = {
-      kind: 'INCONCLUSIVE' as const,
-      n: this.n,
-      rollsNeeded: best ? best[1] : null,
-      target: best ? best[0] : null,
-      why,
-      delta: this.delta,
-      projection,
-    };
-    return leading ? { ...base, leadingDeviation: leading } : base;
+    return inconclusiveVerdict(this.n, why, this.delta, this.project(), this.n > 0 ? this.faceEstimates() : []);
   }
 
   /**
@@ -344,7 +322,7 @@ export class SequentialMonitor {
  * bisection (both rules are eventually monotone in the total under a fixed
  * p̂); null if not reached by PROJECTION_CAP.
  */
-function firstTotal(from: number, reached: (total: number) => boolean): number | null {
+export function firstTotal(from: number, reached: (total: number) => boolean): number | null {
   let lo = from;
   let hi = Math.max(from * 2, from + 10);
   while (!reached(hi)) {

@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/core/errors.js';
+import { betaMixtureInterval } from '../../../src/stats/confidenceSequence.js';
+import { cumulativeOf, drawIndex, seededRandom } from '../../../src/stats/random.js';
+import { RobustMonitor } from '../../../src/stats/robustMonitor.js';
+import { robustFaceIntervals, robustInsideMargin } from '../../../src/stats/robustIntervals.js';
+import { SequentialMonitor } from '../../../src/stats/sequential.js';
+import { describeVerdict } from '../../../src/stats/verdict.js';
+
+const RED = [3 / 8, 1 / 8, 2 / 8, 2 / 8];
+const RED_LABELS = ['hit', 'crit', 'focus', 'blank'];
+const D6 = [1, 1, 1, 1, 1, 1].map(() => 1 / 6);
+
+/** Feeds `counts` one face at a time, interleaved, so the monitor sees a mixed sequence. */
+function feed(monitor: RobustMonitor, counts: readonly number[]): void {
+  const left = [...counts];
+  while (left.some((c) => c > 0)) {
+    left.forEach((c, i) => {
+      if (c > 0) {
+        monitor.observe(i);
+        left[i] = c - 1;
+      }
+    });
+  }
+}
+
+describe('RobustMonitor without unresolved rolls or misreads', () => {
+  it('decides exactly as SequentialMonitor does, roll by roll (same e-value, verdict and roll)', () => {
+    const random = seededRandom(31);
+    const truth = cumulativeOf([0.45, 0.1, 0.22, 0.23]);
+    for (let d = 0; d < 5; d++) {
+      const plain = new SequentialMonitor(RED, { alpha: 0.01, maxRolls: 2000, labels: RED_LABELS });
+      const robust = new RobustMonitor(RED, { alpha: 0.01, maxRolls: 2000, labels: RED_LABELS });
+      while (!plain.decided) {
+        const f = drawIndex(truth, random);
+        plain.observe(f);
+        robust.observe(f);
+        if (plain.rolls % 25 === 0) expect(robust.state().logE).toBeCloseTo(plain.state().logE, 9);
+      }
+      expect(robust.decided).toBe(true);
+      expect(robust.verdict().kind).toBe(plain.verdict().kind);
+      expect(robust.state().decidedAt).toBe(plain.state().decidedAt);
+    }
+  });
+});
+
+describe('RobustMonitor: unresolved rolls', () => {
+  it('keeps each unresolved roll in its place in the sequence and counts it in the rolls', () => {
+    const m = new RobustMonitor(D6);
+    expect(m.observe(0)).toBe(0);
+    expect(m.observeUnresolved()).toBe(1);
+    expect(m.observe(2)).toBe(2);
+    const s = m.state();
+    expect([s.n, s.resolved, s.unresolved, s.reviewed]).toEqual([3, 2, 1, 0]);
+  });
+
+  it('does not call a die UNFAIR that one assignment of its unresolved rolls makes fair: a d6 short of 6s with the 6s unresolved', () => {
+    // Resolved counts alone: UNFAIR at alpha 0.01. SciPy (logbf of test/unit/stats/sequential.test.ts):
+    //   logbf([100,100,100,100,100,40], [1/6]*6, 100) = 11.85804885825496
+    const m = new RobustMonitor(D6, { alpha: 0.01 });
+    feed(m, [100, 100, 100, 100, 100, 40]);
+    expect(m.verdict().kind).toBe('UNFAIR');
+    expect(m.state().logE).toBeCloseTo(11.85804885825496, 8);
+    // ...but the same counts with 60 unresolved rolls interleaved before the deviation shows: all 6s would make it perfectly fair.
+    const robust = new RobustMonitor(D6, { alpha: 0.01 });
+    for (let i = 0; i < 60; i++) robust.observeUnresolved();
+    feed(robust, [100, 100, 100, 100, 100, 40]);
+    const s = robust.state();
+    expect(s.decision.kind).toBe('INCONCLUSIVE');
+    expect(s.logE).toBeLessThan(0);
+    expect(s.mostFavourableLogE).toBeGreaterThan(Math.log(100));
+    expect(s.reason).toBe('unresolved reads');
+    expect(s.readsToReview).toBeGreaterThan(0);
+    expect(s.readsToReview).toBeLessThanOrEqual(60);
+    expect(describeVerdict(s.decision)).toContain('60 unresolved reads could change the verdict: review at least');
+  });
+
+  it('says to review the unresolved rolls when their share alone puts any verdict out of reach', () => {
+    // 300 of 3,300 rolls unresolved: each face could be up to 0.09 higher, wider than the ±0.03 margin, and the
+    // read rolls are exactly fair, so neither verdict can come from more rolls in the same shares.
+    const m = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    m.observeCounts([500, 500, 500, 500, 500, 500], 300);
+    const s = m.state();
+    expect(s.decision.kind).toBe('INCONCLUSIVE');
+    if (s.decision.kind === 'INCONCLUSIVE') expect(s.decision.rollsNeeded).toBeNull();
+    expect(s.reason).toBe('unresolved reads');
+    // Reviewing 284 of them (if they split like the read ones) would already certify the die at 3,300 rolls.
+    expect(s.readsToReview).toBe(284);
+    // Early on no review decides the die yet, but the share still rules every verdict out: review them all.
+    const early = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    early.observeCounts([50, 50, 50, 50, 50, 50], 30);
+    expect(early.state().reason).toBe('unresolved reads');
+    expect(early.state().readsToReview).toBe(30);
+    // Without them, the same read rolls certify the die.
+    const alone = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    alone.observeCounts([500, 500, 500, 500, 500, 500]);
+    expect(alone.state().reason).toBe('within margin');
+  });
+
+  it('turns UNFAIR once review shows the unresolved rolls were not 6s, and then only', () => {
+    const m = new RobustMonitor(D6, { alpha: 0.01 });
+    const positions = Array.from({ length: 60 }, () => m.observeUnresolved());
+    feed(m, [100, 100, 100, 100, 100, 40]);
+    positions.slice(0, 30).forEach((p, i) => m.review(p, i % 5));
+    expect(m.verdict().kind).toBe('INCONCLUSIVE'); // 30 still open could be 6s
+    positions.slice(30).forEach((p, i) => m.review(p, i % 5));
+    const s = m.state();
+    expect(s.decision.kind).toBe('UNFAIR');
+    expect([s.resolved, s.reviewed, s.unresolved]).toEqual([540, 60, 0]);
+    expect(s.decidedAt).toBe(600);
+  });
+
+  it('refuses to review a roll twice, a read roll, a roll outside the sequence or a face the die does not have', () => {
+    const m = new RobustMonitor(D6);
+    m.observe(1);
+    const p = m.observeUnresolved();
+    expect(() => m.review(p, 6)).toThrow(InputError);
+    m.review(p, 5);
+    expect(() => m.review(p, 5)).toThrow(/already reviewed/);
+    expect(() => m.review(0, 2)).toThrow(/not an unresolved roll/);
+    expect(() => m.review(7, 2)).toThrow(/not in the sequence/);
+  });
+
+  it('reports the anytime-valid p as 1 / the running maximum of the least favourable e-value, never rising', () => {
+    const random = seededRandom(8);
+    const truth = cumulativeOf([0.12, 0.16, 0.16, 0.16, 0.16, 0.24]);
+    const m = new RobustMonitor(D6, { alpha: 1e-12 });
+    let last = 1;
+    let maxLogE = 0;
+    for (let i = 0; i < 800; i++) {
+      if (random() < 0.1) m.observeUnresolved();
+      else m.observe(drawIndex(truth, random));
+      const s = m.state();
+      maxLogE = Math.max(maxLogE, s.logE);
+      expect(s.maxLogE).toBeCloseTo(maxLogE, 12);
+      expect(s.anytimeP).toBeCloseTo(Math.exp(-maxLogE), 12);
+      expect(s.anytimeP).toBeLessThanOrEqual(last);
+      last = s.anytimeP;
+    }
+  });
+
+  it('lets a review after the budget turn a budget-INCONCLUSIVE into a verdict', () => {
+    const m = new RobustMonitor(RED, { alpha: 0.05, maxRolls: 400, labels: RED_LABELS });
+    const open: number[] = [];
+    const random = seededRandom(3);
+    const truth = cumulativeOf([0.6, 0.1, 0.15, 0.15]);
+    while (!m.decided) {
+      if (m.rolls % 2 === 0) open.push(m.observeUnresolved());
+      else m.observe(drawIndex(truth, random));
+    }
+    expect(m.state().reason).toBe('unresolved reads');
+    open.forEach((p) => m.review(p, drawIndex(truth, random)));
+    expect(m.verdict().kind).toBe('UNFAIR');
+  });
+
+  it('adds a batch as the same rolls one by one would, unresolved ones placed last', () => {
+    const batch = new RobustMonitor(RED, { alpha: 1e-9 });
+    const positions = batch.observeCounts([40, 10, 25, 25], 7);
+    expect(positions).toEqual([100, 101, 102, 103, 104, 105, 106]);
+    const single = new RobustMonitor(RED, { alpha: 1e-9 });
+    feed(single, [40, 10, 25, 25]);
+    for (let i = 0; i < 7; i++) single.observeUnresolved();
+    expect(batch.state().logE).toBeCloseTo(single.state().logE, 12);
+    expect(batch.state().confidenceSequence).toEqual(single.state().confidenceSequence);
+  });
+});
+
+describe('RobustMonitor: misreads', () => {
+  it('does not call UNFAIR a deviation the misread rates could explain, and does once they could not', () => {
+    // 4 % of crits read as hits would give read odds [0.38, 0.12, 0.25, 0.25]; 200,000 rolls at exactly those:
+    // SciPy logbf([76000,24000,50000,50000], red, 100) = 14.35, far past log 20.
+    const counts = [76000, 24000, 50000, 50000];
+    const plain = new RobustMonitor(RED, { alpha: 0.05 });
+    plain.observeCounts(counts);
+    expect(plain.verdict().kind).toBe('UNFAIR');
+    const allowing = new RobustMonitor(RED, { alpha: 0.05, misreadRates: [0.01, 0.06, 0.01, 0.01] });
+    allowing.observeCounts(counts);
+    expect(allowing.verdict().kind).not.toBe('UNFAIR');
+    // Rates that never let a crit be read as something else cannot explain crits at 0.12.
+    const tooSmall = new RobustMonitor(RED, { alpha: 0.05, misreadRates: [0.01, 0, 0.01, 0.01] });
+    tooSmall.observeCounts(counts);
+    expect(tooSmall.verdict().kind).toBe('UNFAIR');
+  });
+
+  it('refuses misread rates that are not one per face in [0, 0.5)', () => {
+    expect(() => new RobustMonitor(RED, { misreadRates: [0.01] })).toThrow(InputError);
+    expect(() => new RobustMonitor(RED, { misreadRates: [0.01, 0.6, 0, 0] })).toThrow(/below 0.5/);
+  });
+});
+
+describe('robust face intervals', () => {
+  it('contain the beta-mixture interval of every count the unresolved rolls allow', () => {
+    const counts = [40, 10, 25, 25];
+    const unresolved = 12;
+    const alpha = 0.05;
+    const intervals = robustFaceIntervals({ counts, unresolved }, RED, { alpha });
+    RED.forEach((p, i) => {
+      for (let s = counts[i]!; s <= counts[i]! + unresolved; s++) {
+        const one = betaMixtureInterval(s, 112, 1000 * p, 1000 * (1 - p), alpha / 4);
+        expect(intervals[i]!.lower).toBeLessThanOrEqual(one.lower + 1e-12);
+        expect(intervals[i]!.upper).toBeGreaterThanOrEqual(one.upper - 1e-12);
+      }
+    });
+  });
+
+  it('certify a margin only when every widened interval is inside it', () => {
+    const counts = [3750, 1250, 2500, 2500];
+    expect(robustInsideMargin({ counts, unresolved: 0 }, RED, { alpha: 0.05 }, 0.03)).toBe(true);
+    // 800 unresolved rolls could all be crits: crit up to 0.19, outside 0.125 ± 0.03.
+    expect(robustInsideMargin({ counts, unresolved: 800 }, RED, { alpha: 0.05 }, 0.03)).toBe(false);
+    const wide = robustFaceIntervals({ counts, unresolved: 800 }, RED, { alpha: 0.05 });
+    expect(wide[1]!.upper).toBeGreaterThan(0.155);
+    // Misread rates widen them too: a crit could be read as a hit 6 % of the time.
+    const misread = robustFaceIntervals({ counts, unresolved: 0 }, RED, { alpha: 0.05, misreadRates: [0, 0.06, 0, 0] });
+    const exact = robustFaceIntervals({ counts, unresolved: 0 }, RED, { alpha: 0.05 });
+    expect(misread[1]!.upper).toBeCloseTo(exact[1]!.upper / 0.94, 12);
+    // ...and a hit could be a misread crit: at most 6 % of the crits' largest possible share flows in.
+    expect(misread[0]!.lower).toBeCloseTo(exact[0]!.lower - 0.06 * misread[1]!.upper, 12);
+  });
+});
