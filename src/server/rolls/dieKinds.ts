@@ -25,6 +25,8 @@ export interface RolledDie {
   readonly value?: number;
   readonly channel: number;
   readonly label: string;
+  /** Which evidence frame shows it (set by whoever rolled it). */
+  readonly ref?: string;
 }
 
 /** What a channel read means for a kind: a D6 read is its pips, a D3 from a D6 is the pips halved rounded up. */

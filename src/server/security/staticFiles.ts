@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -50,11 +50,11 @@ export function loadStaticFiles(dir: string): Map<string, StaticFile> {
 
 /** Serves the listed files; `routes` maps page paths (`/`, `/overlay`) to file names. */
 export function staticFiles(app: FastifyInstance, files: Map<string, StaticFile>, routes: Readonly<Record<string, string>>): void {
-  const send = (name: string) => async (_req: unknown, reply: import('fastify').FastifyReply) => {
-    const f = files.get(name);
+  const send = (path: string) => async (_req: unknown, reply: FastifyReply) => {
+    const f = files.get(path);
     if (f === undefined) return reply.code(404).type('text/plain').send('not found');
     return reply.type(f.type).header('Cache-Control', 'no-cache').send(f.body);
   };
-  for (const [route, name] of Object.entries(routes)) app.get(route, send(name));
-  for (const name of files.keys()) app.get(`/static${name}`, send(name));
+  for (const [route, name] of Object.entries(routes)) app.get(route, send(`/${name}`));
+  for (const path of files.keys()) app.get(`/static${path}`, send(path));
 }
