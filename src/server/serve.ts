@@ -15,7 +15,11 @@ import { checkBinding, isLoopback } from './security/bind.js';
 export type SimDice = 'xwing' | 'd6';
 
 /** The simulated rig's config for `serve --sim`: real time (a stream is watched live), X-Wing dice or D6s with a direction die. */
-export function simServeConfig(dice: SimDice, seed = 1, timing?: NonNullable<SessionConfig['rig']['sim']>['timing']): SessionConfig {
+export function simServeConfig(
+  dice: SimDice,
+  options: { readonly seed?: number; readonly clock?: 'system' | 'simulated'; readonly timing?: NonNullable<SessionConfig['rig']['sim']>['timing']; readonly cockedRate?: number } = {},
+): SessionConfig {
+  const { seed = 1, clock = 'system', timing, cockedRate = 0.02 } = options;
   const set =
     dice === 'xwing'
       ? [
@@ -34,11 +38,11 @@ export function simServeConfig(dice: SimDice, seed = 1, timing?: NonNullable<Ses
     {
       dice: set.map((d) => ({ ...d, set: 'dicerig serve --sim' })),
       rig: { driver: 'sim', light: 200, ...(timing ? { sim: { timing } } : {}) },
-      camera: { source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: 'rest' },
+      camera: { source: 'sim', lighting: 'studio', cockedRate, dieSizePx: 72, fps: 30, frames: 'rest' },
       settle: { mode: 'detect', timeoutMs: 5000 },
       stopping: { alpha: 0.01, delta: 0.05, budgetRolls: 3000 },
       seed,
-      clock: 'system',
+      clock,
       evidence: 'rerolls',
     },
     '--sim',

@@ -46,12 +46,14 @@ const fumbleSchema = z.strictObject({
 
 const common = { by: z.string().trim().min(1).max(40).optional() };
 
-export const rollRequestSchema = z.union([
-  z.strictObject({ dice: z.string().min(1).max(100), ...common }),
-  z.strictObject({ attack: attackSchema, defense: defenseSchema.optional(), ...common }),
-  z.strictObject({ t9a: t9aSchema, ...common }),
-  z.strictObject({ fumble: fumbleSchema, ...common }),
-]);
+/** One schema per kind of request, chosen by the body's key, so a problem is reported against the kind the client meant. */
+const BRANCHES = {
+  dice: z.strictObject({ dice: z.string().min(1).max(100), ...common }),
+  attack: z.strictObject({ attack: attackSchema, defense: defenseSchema.optional(), ...common }),
+  t9a: z.strictObject({ t9a: t9aSchema, ...common }),
+  fumble: z.strictObject({ fumble: fumbleSchema, ...common }),
+} as const;
+type Branch = keyof typeof BRANCHES;
 
 export type AttackInput = z.infer<typeof attackSchema>;
 export type DefenseInput = z.infer<typeof defenseSchema>;
@@ -68,23 +70,21 @@ export class RollRequestError extends Error {
   override readonly name = 'RollRequestError';
 }
 
-function firstProblem(error: z.ZodError, body: unknown): string {
-  // A union reports each branch; name the branch the body chose by its key.
-  const key = body !== null && typeof body === 'object' ? ['dice', 'attack', 't9a', 'fumble'].find((k) => k in body) : undefined;
-  const issues = error.issues.flatMap((i) => (i.code === 'invalid_union' ? (i.errors as z.core.$ZodIssue[][]).flat() : [i]));
-  const chosen = key === undefined ? undefined : issues.find((i) => i.path[0] === key || (i.code === 'unrecognized_keys' && i.path.length === 0));
-  const issue = chosen ?? (key === undefined ? undefined : issues[0]);
-  if (issue === undefined) return 'a roll needs one of "dice", "attack", "t9a" or "fumble"';
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') return `${(issue as { keys: string[] }).keys.map((k) => `"${path ? `${path}.` : ''}${k}"`).join(', ')} is not a field here`;
-  return `${path || 'body'}: ${issue.message}`;
+function problemOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = (issue?.path ?? []).map(String).join('.');
+  if (issue?.code === 'unrecognized_keys') return `${issue.keys.map((k) => `"${path ? `${path}.` : ''}${k}"`).join(', ')} is not a field here`;
+  return `${path || 'body'}: ${issue?.message ?? 'not valid'}`;
 }
 
 /** Checks a request body; throws RollRequestError naming the problem. */
 export function parseRollRequest(body: unknown): RollSpec {
-  const parsed = rollRequestSchema.safeParse(body);
-  if (!parsed.success) throw new RollRequestError(firstProblem(parsed.error, body));
-  const r = parsed.data;
+  const keys = body !== null && typeof body === 'object' && !Array.isArray(body) ? (Object.keys(BRANCHES) as Branch[]).filter((k) => k in body) : [];
+  if (keys.length === 0) throw new RollRequestError('a roll needs one of "dice", "attack", "t9a" or "fumble"');
+  if (keys.length > 1) throw new RollRequestError(`a roll is one of "dice", "attack", "t9a" or "fumble", not ${keys.map((k) => `"${k}"`).join(' and ')} together`);
+  const parsed = BRANCHES[keys[0] as Branch].safeParse(body);
+  if (!parsed.success) throw new RollRequestError(problemOf(parsed.error));
+  const r = parsed.data as z.infer<(typeof BRANCHES)[Branch]>;
   const by = r.by !== undefined ? { by: r.by } : {};
   if ('dice' in r) {
     try {
