@@ -75,9 +75,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   checkBinding(options.host, options.tokens.api !== undefined);
   const log = options.log ?? (() => undefined);
   const opened = await openSession({ config: options.config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
-  let controller: RigController | undefined;
-  const hub = new LiveHub(() => controller?.snapshot() ?? {});
-  controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: () => performance.now(), ...(options.mode ? { mode: options.mode } : {}), log });
+  // The hub asks the controller for the state; the controller publishes through the hub.
+  const ref: { controller?: RigController } = {};
+  const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
+  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: () => performance.now(), ...(options.mode ? { mode: options.mode } : {}), log });
+  ref.controller = controller;
   let app: FastifyInstance;
   try {
     app = await createServer({ controller, hub, tokens: options.tokens, ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Distribution } from '../../src/odds/distribution.js';
+import type { Rational } from '../../src/odds/rational.js';
 import { rollWithReroll } from '../../src/odds/t9a.js';
 import { attackVsDefense } from '../../src/odds/xwing-combat.js';
 import { attackPool, type AttackResult } from '../../src/odds/xwing-dice.js';
@@ -14,7 +15,7 @@ import { MAX_FUMBLE_ROLLS, performRoll } from '../../src/server/rolls/procedure.
 import { parseRollRequest } from '../../src/server/rolls/request.js';
 import { enumerateRoll } from './support/enumerate.js';
 
-function sameDistribution<T>(ours: Map<string, import('../../src/odds/rational.js').Rational>, engine: Distribution<T>, key: (t: T) => string): void {
+function sameDistribution<T>(ours: Map<string, Rational>, engine: Distribution<T>, key: (t: T) => string): void {
   const theirs = new Map(engine.support.map((w) => [key(w.outcome), w.probability]));
   for (const k of new Set([...ours.keys(), ...theirs.keys()])) {
     const a = ours.get(k)?.toString() ?? '0';

@@ -1,3 +1,4 @@
+/* global document, location, URLSearchParams, sessionStorage, history, fetch */
 // The live dashboard: the latest frame with each die outlined and labelled,
 // each die's tally and verdict progress (the evidence plot), rig health, the
 // queue and recent rolls, and the controls (mode, start/pause/stop), which

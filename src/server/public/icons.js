@@ -1,3 +1,4 @@
+/* global document */
 // Die icons as SVG, drawn from the die's kind and the face or symbol it shows:
 // X-Wing symbols on red and green dice, pips on D6 and D3 dice, an arrow on a
 // direction die. Each icon names what it shows in data attributes and a title.

@@ -1,3 +1,4 @@
+/* global document, location, WebSocket, setTimeout */
 // The live stream: connects to /live, hands the state (sent first on every
 // connection) and then each event to the page, and reconnects by itself with a
 // growing pause when the server goes away.

@@ -1,3 +1,4 @@
+/* global document, location, URLSearchParams, requestAnimationFrame, performance */
 // The OBS overlay: the last roll large with its dice, the modified result and
 // a short history. Query parameters: theme (dark, light, plain), size (die
 // size in pixels), dice (which die kinds to show, e.g. red,green), history
