@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { tokensFrom } from '../../server/security/auth.js';
@@ -5,6 +6,7 @@ import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js
 import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
 import type { CliIo } from '../main.js';
+import { nonNegativeIntArg } from '../options.js';
 import { DB_HELP, sessionDatabasePath } from './run.js';
 
 interface ServeFlags {
@@ -14,6 +16,7 @@ interface ServeFlags {
   host?: string;
   db?: string;
   mode?: string;
+  seed?: string;
 }
 
 function portArg(value: string): number {
@@ -39,6 +42,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .option('--db <path>', DB_HELP)
     .option('--mode <mode>', 'start in stream (default) or fairness mode')
+    .option('--seed <n>', 'seed of the simulated rig, camera and dice with --sim (default: a new one each start)')
     .action(async (flags: ServeFlags) => {
       if ((flags.config === undefined) === (flags.sim === undefined)) throw new InputError('give either --config <file> (the real rig and camera) or --sim (no hardware)');
       let session: SessionConfig;
@@ -47,7 +51,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       else {
         const dice = flags.sim === true ? 'xwing' : flags.sim;
         if (dice !== 'xwing' && dice !== 'd6') throw new InputError(`--sim takes xwing or d6, not "${String(dice)}"`);
-        session = simServeConfig(dice as SimDice);
+        const seed = flags.seed !== undefined ? nonNegativeIntArg(flags.seed) : randomInt(0, 0xffffffff);
+        session = simServeConfig(dice as SimDice, { seed });
       }
       if (flags.mode !== undefined && flags.mode !== 'stream' && flags.mode !== 'fairness') throw new InputError(`--mode is stream or fairness, not "${flags.mode}"`);
       const tokens = tokensFrom({ ...(server.token ? { api: server.token } : {}), ...(server.chatToken ? { chat: server.chatToken } : {}) }, process.env);
