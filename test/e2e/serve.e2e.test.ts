@@ -21,6 +21,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 const TOKEN = 'e2e-api-token-0123456789abcdef';
 const CHAT = 'e2e-chat-token-0123';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+type Dataset = { dataset: Record<string, string | undefined> };
+type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
 const SYMBOLS: Record<string, string[]> = { red: ['hit', 'crit', 'focus', 'blank'], green: ['evade', 'focus', 'blank'] };
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-serve-e2e-'));
@@ -146,13 +148,13 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     expect(answer.state).toBe('done');
     await expect.poll(() => overlay.locator('#overlay').getAttribute('data-roll'), { timeout: 10_000 }).toBe(answer.id);
     await expect.poll(() => overlay.locator('#overlay').getAttribute('data-state')).toBe('done');
-    const shown = await overlay.locator('#dice .die-slot').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.symbol}`));
+    const shown = await overlay.locator('#dice .die-slot').evaluateAll((els) => els.map((e) => `${(e as unknown as Dataset).dataset.kind}:${(e as unknown as Dataset).dataset.symbol}`));
     expect(shown).toEqual(answer.dice.map((d) => `${d.kind}:${d.symbol}`));
     expect(await overlay.locator('#current').getAttribute('data-fresh')).toBe('true');
     expect(await overlay.locator('#who').innerText()).toBe('<b>viewer</b>');
     expect(await overlay.locator('#result').innerText()).toBe(answer.line.slice(answer.line.lastIndexOf('->') + 2).trim());
     // The overlay's background stays transparent for OBS.
-    expect(await overlay.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
+    expect(await overlay.locator('body').evaluate((b) => (globalThis as unknown as Styled).getComputedStyle(b).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
 
     // The screenshot: each die icon on screen looks like its answered face, not like any other face of that die.
     const shot = join(shots, 'overlay.png');
@@ -173,7 +175,7 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     expect(Number(await dashboard.locator('#frame').getAttribute('data-frame'))).toBeGreaterThan(0);
     expect(await dashboard.locator('#frame-marks rect').count()).toBe(4);
     expect(await dashboard.locator('#frame-marks text').first().textContent()).toMatch(/^sim-(red|green)-\d: /);
-    await expect.poll(async () => (await dashboard.locator('#frame').evaluate((img) => (img as HTMLImageElement).naturalWidth)) > 0).toBe(true);
+    await expect.poll(async () => (await dashboard.locator('#frame').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0).toBe(true);
     await dashboard.screenshot({ path: join(shots, 'dashboard.png') });
 
     // A page opened now shows that roll as an earlier one, never as new.
@@ -196,7 +198,7 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     const after = await roll(url, { dice: '1 red, 1 green', by: 'after-restart' });
     await expect.poll(() => overlay.locator('#overlay').getAttribute('data-roll'), { timeout: 10_000 }).toBe(after.id);
     await expect.poll(() => overlay.locator('#overlay').getAttribute('data-state')).toBe('done');
-    expect(await overlay.locator('#dice .die-slot').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.symbol}`))).toEqual(
+    expect(await overlay.locator('#dice .die-slot').evaluateAll((els) => els.map((e) => `${(e as unknown as Dataset).dataset.kind}:${(e as unknown as Dataset).dataset.symbol}`))).toEqual(
       after.dice.map((d) => `${d.kind}:${d.symbol}`),
     );
     await expect.poll(() => dashboard.locator(`#rolls li[data-roll="${after.id}"]`).count()).toBe(1);
