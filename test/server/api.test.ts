@@ -306,3 +306,61 @@ describe('binding', () => {
     ).rejects.toThrow(InputError);
   });
 });
+
+describe('a rig loaded with D6s and a direction die', () => {
+  let d6: TestServer;
+  beforeAll(async () => {
+    d6 = await startTestServer({ dice: 'd6', limits: { apiPerMinute: 6000, apiBurst: 1000 } });
+  });
+  afterAll(async () => {
+    await d6?.close();
+  });
+
+  it('rolls 2d6 and a D3 (a D6 halved) with totals', async () => {
+    const r = (await d6.api('POST', '/api/rolls?wait=10', { dice: '2d6, d3' })).json as unknown as { dice: Die[] & { value?: number }[]; result: Record<string, number>; line: string };
+    const values = r.dice.map((d) => Number(d.symbol));
+    expect(r.dice.map((d) => d.kind)).toEqual(['d6', 'd6', 'd3']);
+    expect(values[2]).toBeLessThanOrEqual(3);
+    expect(r.result).toEqual({ d6Total: (values[0] as number) + (values[1] as number), d3Total: values[2] });
+  });
+
+  it('rolls four 9th Age dice at 4+ rerolling failures: the reroll throw reads only the failed dice, and the successes are counted from the final dice', async () => {
+    let sawReroll = false;
+    for (let attempt = 0; attempt < 8 && !sawReroll; attempt++) {
+      const r = (await d6.api('POST', '/api/rolls?wait=10', { t9a: { dice: 4, target: '4+', reroll: 'failures' } })).json as unknown as {
+        dice: (Die & { group: string })[];
+        result: Record<string, number>;
+        throws: number[];
+        sessionId: number;
+      };
+      expect(r.dice).toHaveLength(4);
+      const rerolled = r.dice.filter((d) => d.rerolledFrom !== undefined);
+      for (const d of rerolled) expect(Number(d.rerolledFrom)).toBeLessThan(4);
+      for (const d of r.dice.filter((x) => x.rerolledFrom === undefined)) expect(Number(d.symbol)).toBeGreaterThanOrEqual(4);
+      expect(r.result.successes).toBe(r.dice.filter((d) => Number(d.symbol) >= 4).length);
+      const store = RollStore.open(join(d6.dir, 'rolls.db'), { mustExist: true });
+      const rows = new Map<number, number>();
+      for (const x of store.countedRolls(r.sessionId)) if (r.throws.includes(x.throwIndex)) rows.set(x.throwIndex, (rows.get(x.throwIndex) ?? 0) + 1);
+      store.close();
+      // Three D6 channels and a direction die (a D6 with pips): the four dice take one throw; the reroll one more, reading only the failed dice.
+      const sizes = r.throws.map((t) => rows.get(t) ?? 0);
+      expect(sizes).toEqual(rerolled.length > 0 ? [4, rerolled.length] : [4]);
+      if (rerolled.length > 0) sawReroll = true;
+    }
+    expect(sawReroll).toBe(true);
+  });
+
+  it('rolls the rugby fumble on the direction die until it lands in an allowed direction', async () => {
+    const r = (await d6.api('POST', '/api/rolls?wait=10', { fumble: { exclude: [1, 2, 3] } })).json as unknown as { dice: (Die & { kept: boolean })[]; result: Record<string, number> };
+    const last = r.dice.at(-1);
+    expect(last?.kind).toBe('direction');
+    expect(last?.channel).toBe(3);
+    expect([4, 5, 6]).toContain(r.result.direction);
+    expect(r.dice.slice(0, -1).every((d) => !d.kept && [1, 2, 3].includes(Number(d.symbol)))).toBe(true);
+  });
+
+  it('refuses X-Wing dice it does not hold', async () => {
+    const r = await d6.api('POST', '/api/rolls', { attack: { red: 2 } });
+    expect([r.status, r.json.error]).toEqual([422, 'cannot roll this with the loaded dice: no red die is loaded for the red dice asked for (the rig holds 3 d6, 1 direction)']);
+  });
+});
