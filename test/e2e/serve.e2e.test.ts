@@ -203,6 +203,20 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     );
     await expect.poll(() => dashboard.locator(`#rolls li[data-roll="${after.id}"]`).count()).toBe(1);
     await overlay.screenshot({ path: join(shots, 'overlay-after-restart.png'), omitBackground: true });
+
+    // The dashboard's own buttons: switch to a fairness run, start it, watch the tallies and the evidence plot move, pause, switch back.
+    await dashboard.locator('#mode-fairness').click();
+    await expect.poll(() => dashboard.locator('body').getAttribute('data-mode')).toBe('fairness');
+    await dashboard.locator('#start').click();
+    await expect.poll(() => dashboard.locator('body').getAttribute('data-run')).toBe('running');
+    await expect.poll(async () => Number(await dashboard.locator('#dice-table tr[data-die="sim-red-1"] [data-col="rolls"]').innerText()), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    expect(await dashboard.locator('#evidence polyline').count()).toBe(4);
+    await dashboard.locator('#pause').click();
+    await expect.poll(() => dashboard.locator('body').getAttribute('data-run'), { timeout: 15_000 }).toBe('paused');
+    await dashboard.locator('#mode-stream').click();
+    await expect.poll(() => dashboard.locator('body').getAttribute('data-mode')).toBe('stream');
+    expect(await dashboard.locator('#control-message').innerText()).toBe('ok');
+    await dashboard.screenshot({ path: join(shots, 'dashboard-after-run.png') });
     expect(problems).toEqual([]);
   });
 });
