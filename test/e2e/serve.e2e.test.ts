@@ -153,6 +153,7 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     expect(await overlay.locator('#current').getAttribute('data-fresh')).toBe('true');
     expect(await overlay.locator('#who').innerText()).toBe('<b>viewer</b>');
     expect(await overlay.locator('#result').innerText()).toBe(answer.line.slice(answer.line.lastIndexOf('->') + 2).trim());
+    expect(answer.line).not.toContain('; ');
     // The overlay's background stays transparent for OBS.
     expect(await overlay.locator('body').evaluate((b) => (globalThis as unknown as Styled).getComputedStyle(b).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
 
@@ -202,6 +203,8 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
       after.dice.map((d) => `${d.kind}:${d.symbol}`),
     );
     await expect.poll(() => dashboard.locator(`#rolls li[data-roll="${after.id}"]`).count()).toBe(1);
+    // Two groups, two results: "1 red: ... -> N damage; 1 green: ... -> N evades".
+    expect(await overlay.locator('#result').innerText()).toMatch(/^\d damage; \d evades?$/);
     await overlay.screenshot({ path: join(shots, 'overlay-after-restart.png'), omitBackground: true });
 
     // The dashboard's own buttons: switch to a fairness run, start it, watch the tallies and the evidence plot move, pause, switch back.

@@ -30,9 +30,14 @@ const shows = (kind) => only.length === 0 || only.includes(kind);
 
 function resultText(roll) {
   if (roll.state === 'failed') return `failed: ${roll.error ?? ''}`;
-  const line = roll.line ?? '';
-  const i = line.lastIndexOf('->');
-  return i >= 0 ? line.slice(i + 2).trim() : line.slice(line.indexOf(':') + 1).trim();
+  // Each group's result ("3 red: ... -> 2 damage; 2d6: 3, 4 -> 7"), or its faces when it has no modified result.
+  return (roll.line ?? '')
+    .split('; ')
+    .map((part) => {
+      const i = part.lastIndexOf('->');
+      return i >= 0 ? part.slice(i + 2).trim() : part.slice(part.indexOf(':') + 1).trim();
+    })
+    .join('; ');
 }
 
 function slot(kind, symbol, note, kept = true) {
