@@ -364,3 +364,34 @@ describe('a rig loaded with D6s and a direction die', () => {
     expect([r.status, r.json.error]).toEqual([422, 'cannot roll this with the loaded dice: no red die is loaded for the red dice asked for (the rig holds 3 d6, 1 direction)']);
   });
 });
+
+describe('re-tumbles on stream', () => {
+  it('re-tumbles a throw with a cocked die, stores it as rerolled with its reason, tells the live stream, and answers only from the throw that counted', async () => {
+    const s = await startTestServer({ cockedRate: 0.2, seed: 3 });
+    const live = await liveClient(s.url);
+    try {
+      let r: { state: string; throws: number[]; sessionId: number; dice: Die[] } | undefined;
+      let retumble: Record<string, unknown> | undefined;
+      for (let i = 0; i < 8 && retumble === undefined; i++) {
+        r = (await s.api('POST', '/api/rolls?wait=10', { dice: '2 red, 2 green' })).json as unknown as { state: string; throws: number[]; sessionId: number; dice: Die[] };
+        expect(r.state).toBe('done');
+        retumble = live.messages.find((m) => m.type === 'retumble' && m.mode === 'stream');
+      }
+      if (r === undefined || retumble === undefined) throw new Error('no throw was re-tumbled in 8 rolls at a 20 % cocked rate');
+      expect(String(retumble.reason)).toMatch(/^Re-tumbled: .*cocked/);
+      const store = RollStore.open(join(s.dir, 'rolls.db'), { mustExist: true });
+      const stored = store.throwTimes(r.sessionId).length;
+      const events = store.events(r.sessionId).filter((e) => e.kind === 'cocked');
+      const counted = [...store.countedRolls(r.sessionId)];
+      const okThrows = new Set(counted.map((x) => x.throwIndex)).size;
+      store.close();
+      expect(stored).toBeGreaterThan(okThrows);
+      expect(events.length).toBeGreaterThan(0);
+      // The answer's dice are the counted rolls of its one ok throw.
+      expect(counted.filter((x) => r.throws.includes(x.throwIndex)).map((x) => `${x.channel}:${x.symbol}`).sort()).toEqual(r.dice.map((d) => `${d.channel}:${d.symbol}`).sort());
+    } finally {
+      live.close();
+      await s.close();
+    }
+  });
+});
