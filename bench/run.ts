@@ -5,6 +5,7 @@
 import { runAnalysisBench } from './analysisBench.js';
 import { runRigBench } from './rig.js';
 import { runSessionBench } from './session.js';
+import { runServeBench } from './serve.js';
 import { runStoreBench } from './store.js';
 import { runVisionBench } from './vision.js';
 import { runVisionD8Bench } from './visionD8.js';
@@ -16,4 +17,5 @@ await runVisionBench();
 await runVisionD8Bench();
 await runStoreBench();
 await runSessionBench();
+await runServeBench();
 console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);

@@ -96,6 +96,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_by_session ON events(session_id, at);
     `,
   },
+  {
+    version: 2,
+    description: 'sessions.kind: a fairness run or the rolls asked for on stream (dicerig serve)',
+    sql: `ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'fairness' CHECK (kind IN ('fairness', 'stream'));`,
+  },
 ];
 
 /** The schema version this software writes. */

@@ -11,6 +11,8 @@ export const THROW_STATUSES: readonly ThrowStatus[] = ['ok', 'void', 'rerolled']
 /** `running` until ended; a crashed run stays `running` until resumed or ended. */
 export type SessionState = 'running' | 'finished' | 'stopped' | 'aborted';
 export type SessionOrigin = 'rig' | 'import';
+/** `fairness`: a session run to test dice; `stream`: the rolls asked for on stream (`dicerig serve`), which add to the dice's record. */
+export type SessionKind = 'fairness' | 'stream';
 
 export interface RigRecord {
   readonly id: number;
@@ -47,6 +49,8 @@ export interface SessionInput {
   readonly name?: string;
   /** `rig` (default) for rolled sessions, `import` for sessions read from roll logs. */
   readonly origin?: SessionOrigin;
+  /** `fairness` (default) or `stream`. */
+  readonly kind?: SessionKind;
   /** The run's configuration, stored as JSON. */
   readonly config: unknown;
   /** Software version that ran the session (default: this one). */
@@ -62,6 +66,8 @@ export interface SessionRecord {
   readonly id: number;
   readonly name: string | null;
   readonly origin: SessionOrigin;
+  /** Always read from the store; optional so records built by hand before the column existed still type-check (absent = fairness). */
+  readonly kind?: SessionKind;
   readonly configJson: string;
   readonly softwareVersion: string;
   readonly simulated: boolean;

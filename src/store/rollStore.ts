@@ -43,7 +43,7 @@ export interface RollStoreOptions {
 /** The condition for a roll to count; shared by every query that counts. */
 const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND r.symbol IS NOT NULL";
 
-const SESSION_COLUMNS = `id, name, origin, config_json AS configJson, software_version AS softwareVersion, simulated,
+const SESSION_COLUMNS = `id, name, origin, kind, config_json AS configJson, software_version AS softwareVersion, simulated,
   rig_id AS rigId, started_at AS startedAt, ended_at AS endedAt, state, throw_count AS throwCount, head_hash AS headHash`;
 
 type SessionRow = Omit<SessionRecord, 'simulated'> & { simulated: number };
@@ -223,10 +223,10 @@ export class RollStore {
       try {
         const info = this.db
           .prepare(
-            `INSERT INTO sessions (name, origin, config_json, software_version, simulated, rig_id, started_at, state, head_hash)
-             VALUES (?, ?, ?, ?, ?, ?, ?, 'running', '')`,
+            `INSERT INTO sessions (name, origin, kind, config_json, software_version, simulated, rig_id, started_at, state, head_hash)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', '')`,
           )
-          .run(name ?? null, input.origin ?? 'rig', configJson ?? '{}', input.softwareVersion ?? VERSION, input.simulated ? 1 : 0, input.rigId ?? null, input.startedAt);
+          .run(name ?? null, input.origin ?? 'rig', input.kind ?? 'fairness', configJson ?? '{}', input.softwareVersion ?? VERSION, input.simulated ? 1 : 0, input.rigId ?? null, input.startedAt);
         id = Number(info.lastInsertRowid);
       } catch (e) {
         if (isSqliteError(e) && e.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new StoreError(`A session named "${name}" already exists; choose another name.`, { db: this.path }, { cause: e });

@@ -12,6 +12,7 @@ import { registerRigCommand } from './rig.js';
 import { registerStoreCommands } from './store.js';
 import { registerRunCommand } from './run.js';
 import { registerDemoCommand } from './demo.js';
+import { registerServeCommand } from './serve.js';
 
 /** Every command registers itself here; one file per command beside this one. */
 export function registerCommands(program: Command, io: CliIo): void {
@@ -27,4 +28,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerStoreCommands(program, io);
   registerRunCommand(program, io);
   registerDemoCommand(program, io);
+  registerServeCommand(program, io);
 }

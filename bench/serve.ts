@@ -1,0 +1,137 @@
+/**
+ * `dicerig serve` figures, on the simulated rig and camera in real time:
+ *
+ * - latency from a die read (the server's event, stamped when the vision
+ *   pipeline returns) to the overlay showing that die (a User Timing mark the
+ *   overlay sets in the animation frame after it drew the die), in Chromium on
+ *   loopback: median and p99; target < 100 ms. Both stamps are epoch
+ *   milliseconds (Node's Date.now, Chromium's timeOrigin + now), on one machine;
+ * - requests per second the API sustains (GET /api/rolls/:id with its token
+ *   check, rate limit and JSON) from a load generator on another thread while a
+ *   fairness run goes on, and the run's own host time per throw with and
+ *   without that load (ratio; target ~1).
+ *
+ * Prints; asserts nothing. These machines are shared: compare figures from one run.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { chromium } from 'playwright-core';
+import { serve, simServeConfig, type RunningServer } from '../src/server/serve.js';
+import { median, percentile, report } from './measure.js';
+
+const TOKEN = 'bench-token-0123456789abcdef';
+const CHROMIUM = '/usr/bin/chromium';
+const FAST = { flipMs: 120, jitterMs: 5, homeMinMs: 20, homeMaxMs: 40, settleMedianMs: 200, settleMinMs: 80, settleMaxMs: 600 };
+
+async function start(dir: string, name: string): Promise<RunningServer> {
+  return serve({
+    config: simServeConfig('xwing', { seed: 99, clock: 'system', timing: FAST }),
+    dbPath: join(dir, `${name}.db`),
+    host: '127.0.0.1',
+    port: 0,
+    tokens: { api: TOKEN },
+    limits: { apiPerMinute: 10_000_000, apiBurst: 1_000_000 },
+  });
+}
+
+async function post(url: string, body: unknown): Promise<{ id: string }> {
+  const r = await fetch(`${url}/api/rolls?wait=10`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await r.json()) as { id: string };
+}
+
+async function overlayLatency(dir: string, rolls: number): Promise<number[] | string> {
+  if (!existsSync(CHROMIUM)) return `skipped: no Chromium at ${CHROMIUM}`;
+  const server = await start(dir, 'latency');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 400 } });
+    await page.goto(`${server.url}/overlay`);
+    await page.waitForFunction('document.getElementById("connection").hidden === true');
+    for (let i = 0; i < rolls; i++) await post(server.url, { dice: '2 red, 2 green' });
+    await page.waitForTimeout(300);
+    // Marks are named "die <roll> <frame> <channel> <server epoch ms>".
+    const marks = (await page.evaluate(
+      '(() => performance.getEntriesByType("mark").filter((m) => m.name.startsWith("die ")).map((m) => [m.name, performance.timeOrigin + m.startTime]))()',
+    )) as [string, number][];
+    return marks.map(([name, shownAt]) => shownAt - Number(name.split(' ')[4]));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Runs the fairness loop for `throws` throws (optionally under API load) and returns its host ms per throw and the load's figures. */
+async function fairnessUnderLoad(server: RunningServer, throws: number, rate: number | undefined, rollId: string): Promise<{ host: readonly number[]; rps?: number; statuses?: Record<number, number> }> {
+  const c = server.controller;
+  await c.setMode('fairness');
+  const before = c.fairness.totals?.throws ?? 0;
+  await c.start();
+  let worker: Worker | undefined;
+  let result: Promise<{ done: number; statuses: Record<number, number>; seconds: number }> | undefined;
+  const untilThrows = async (): Promise<void> => {
+    while ((c.fairness.totals?.throws ?? 0) < before + throws) await new Promise((r) => setTimeout(r, 50));
+  };
+  if (rate !== undefined) {
+    // Long enough to cover the throws; stopped when they are done.
+    worker = new Worker(new URL('./serveLoad.js', import.meta.url), { workerData: { url: `${server.url}/api/rolls/${rollId}`, token: TOKEN, concurrency: 16, ms: throws * 1500, rate } });
+    result = new Promise((resolve, reject) => {
+      worker?.once('message', resolve);
+      worker?.once('error', reject);
+    });
+  }
+  await untilThrows();
+  await c.pause();
+  const host = c.lastHostMsPerThrow;
+  if (!worker || !result) return { host };
+  worker.postMessage('stop');
+  const r = await result;
+  await worker.terminate();
+  return { host, rps: r.done / r.seconds, statuses: r.statuses };
+}
+
+export async function runServeBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dicerig-serve-bench-'));
+  try {
+    const latency = await overlayLatency(dir, 25);
+    report(
+      'serve: die read -> overlay shows it (Chromium, loopback, 25 rolls of 4 dice on the simulated rig)',
+      typeof latency === 'string'
+        ? [['latency', latency]]
+        : [
+            ['dice shown', String(latency.length)],
+            ['median', `${median(latency).toFixed(1)} ms`, 'target < 100 ms'],
+            ['p99', `${percentile(latency, 0.99).toFixed(1)} ms`, 'target < 100 ms'],
+          ],
+    );
+
+    const server = await start(dir, 'load');
+    try {
+      const warm = await post(server.url, { dice: '1 red' });
+      const throws = 16;
+      const quiet = await fairnessUnderLoad(server, throws, undefined, warm.id);
+      const q = median(quiet.host);
+      const rows: string[][] = [['host ms/throw, no load', `${q.toFixed(2)} ms`, 'median of the loop’s own work (settle, vision, store, stats)']];
+      // Offered rates, then as fast as the server answers: the rate it sustains with the run's host time unchanged is the last one whose ratio stays near 1.
+      for (const rate of [50, 100, 200, 0]) {
+        const loaded = await fairnessUnderLoad(server, throws, rate, warm.id);
+        const l = median(loaded.host);
+        rows.push([
+          rate === 0 ? 'saturating (16 in flight)' : `offered ${rate} req/s`,
+          `${(loaded.rps ?? 0).toFixed(0)} req/s`,
+          `host ms/throw ${l.toFixed(2)} ms, ratio ${(l / q).toFixed(2)} (target ~1); statuses ${JSON.stringify(loaded.statuses)}`,
+        ]);
+      }
+      report(`serve: API (GET /api/rolls/:id) while a fairness run goes on (${throws} throws per row, simulated rig in real time, load from another thread)`, rows);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,94 @@
+import { randomInt } from 'node:crypto';
+import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
+import { tokensFrom } from '../../server/security/auth.js';
+import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js';
+import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
+import type { SessionConfig } from '../../session/config.js';
+import type { CliIo } from '../main.js';
+import { nonNegativeIntArg } from '../options.js';
+import { DB_HELP, sessionDatabasePath } from './run.js';
+
+interface ServeFlags {
+  config?: string;
+  sim?: string | boolean;
+  port?: string;
+  host?: string;
+  db?: string;
+  mode?: string;
+  seed?: string;
+}
+
+function portArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InputError(`--port must be a whole number from 0 to 65535, not "${value}"`);
+  return n;
+}
+
+/** Registers `dicerig serve`. */
+export function registerServeCommand(program: Command, io: CliIo): void {
+  program
+    .command('serve')
+    .summary('live dashboard, OBS overlay and a roll API for chat and bots')
+    .description(
+      'Serves a live dashboard (/), an OBS browser-source overlay (/overlay), a roll API (POST /api/rolls, bearer token) and a chat-bot URL ' +
+        '(GET /api/chat/roll?dice=3+red&token=CHAT_TOKEN), over the rig: stream rolling (the rig rolls when asked) or a fairness run, switchable live. ' +
+        'Every roll is stored in the roll store. Tokens come from DICERIG_TOKEN and DICERIG_CHAT_TOKEN (or the config\'s server: section) and are never shown. ' +
+        'Listens on 127.0.0.1 unless --host says otherwise (then an API token is required). Ctrl-C stops.',
+    )
+    .option('--config <file>', 'session config (YAML or JSON) with the real rig and camera, and an optional server: section')
+    .option('--sim [dice]', 'simulated rig and camera, no hardware: xwing (2 red, 2 green; default) or d6 (3 D6 and a direction die)')
+    .option('--port <n>', 'port (default 8080; 0 picks a free one)')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1)')
+    .option('--db <path>', DB_HELP)
+    .option('--mode <mode>', 'start in stream (default) or fairness mode')
+    .option('--seed <n>', 'seed of the simulated rig, camera and dice with --sim (default: a new one each start)')
+    .action(async (flags: ServeFlags) => {
+      if ((flags.config === undefined) === (flags.sim === undefined)) throw new InputError('give either --config <file> (the real rig and camera) or --sim (no hardware)');
+      let session: SessionConfig;
+      let server: ServerSection = {};
+      if (flags.config !== undefined) ({ session, server } = await loadServeConfig(flags.config));
+      else {
+        const dice = flags.sim === true ? 'xwing' : flags.sim;
+        if (dice !== 'xwing' && dice !== 'd6') throw new InputError(`--sim takes xwing or d6, not "${String(dice)}"`);
+        const seed = flags.seed !== undefined ? nonNegativeIntArg(flags.seed) : randomInt(0, 0xffffffff);
+        session = simServeConfig(dice as SimDice, { seed });
+      }
+      if (flags.mode !== undefined && flags.mode !== 'stream' && flags.mode !== 'fairness') throw new InputError(`--mode is stream or fairness, not "${flags.mode}"`);
+      const tokens = tokensFrom({ ...(server.token ? { api: server.token } : {}), ...(server.chatToken ? { chat: server.chatToken } : {}) }, process.env);
+      const host = flags.host ?? server.host ?? '127.0.0.1';
+      const port = flags.port !== undefined ? portArg(flags.port) : (server.port ?? 8080);
+      const db = sessionDatabasePath(flags.db, session);
+      const running = await serve({
+        config: session,
+        dbPath: db,
+        host,
+        port,
+        tokens,
+        ...(flags.mode ? { mode: flags.mode as 'stream' | 'fairness' } : {}),
+        limits: { ...(server.apiPerMinute ? { apiPerMinute: server.apiPerMinute } : {}), ...(server.chatPerMinute ? { chatPerMinute: server.chatPerMinute } : {}) },
+        log: (line) => io.out(`${line}\n`),
+      });
+      io.out(
+        [
+          `dicerig serve: ${running.opened.simulated ? 'SIMULATED rig and camera' : `rig ${running.opened.identity.rigId}`}, roll store ${db}`,
+          `  dashboard   ${running.url}/`,
+          `  overlay     ${running.url}/overlay   (OBS: add a Browser source with this URL)`,
+          `  roll API    POST ${running.url}/api/rolls   ${tokens.api ? '(API token set)' : '(off: set DICERIG_TOKEN to turn it on)'}`,
+          `  chat bots   GET  ${running.url}/api/chat/roll?dice=3+red&token=...   ${tokens.chat ? '(chat token set)' : '(off: set DICERIG_CHAT_TOKEN to turn it on)'}`,
+          'Ctrl-C stops.',
+          '',
+        ].join('\n'),
+      );
+      await new Promise<void>((done) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          io.err('\nStopping: finishing the current throw, then closing.\n');
+          void running.close().then(done, done);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,63 @@
+/**
+ * The `dicerig serve` app: the shared stack (headers, app-folder files,
+ * errors), the live stream, the roll and control API, and the chat endpoint,
+ * over one rig controller. A factory, so tests, the bench and the CLI build
+ * the same server.
+ */
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import type { LiveHub } from './live/hub.js';
+import type { RigController } from './rigController.js';
+import { chatRoutes } from './routes/chatRoutes.js';
+import { controlRoutes } from './routes/controlRoutes.js';
+import { liveRoutes } from './routes/liveRoutes.js';
+import { rollRoutes } from './routes/rollRoutes.js';
+import type { Tokens } from './security/auth.js';
+import { RateLimiter } from './security/rateLimit.js';
+import { createStack } from './stack.js';
+
+export interface Limits {
+  /** API requests per minute per client token, and the burst allowed. */
+  readonly apiPerMinute: number;
+  readonly apiBurst: number;
+  /** Chat rolls per minute per chat token, and the burst allowed. */
+  readonly chatPerMinute: number;
+  readonly chatBurst: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { apiPerMinute: 120, apiBurst: 30, chatPerMinute: 20, chatBurst: 5 };
+
+export interface ServerOptions {
+  readonly controller: RigController;
+  readonly hub: LiveHub;
+  readonly tokens: Tokens;
+  readonly limits?: Partial<Limits>;
+  /** How long a chat request waits for its roll (default 4 s: bots give up after a few seconds). */
+  readonly chatWaitMs?: number;
+  /** Milliseconds clock for the rate limits (default performance.now). */
+  readonly limitClock?: () => number;
+}
+
+export const PAGES = { '/': 'dashboard.html', '/overlay': 'overlay.html' } as const;
+
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const app = createStack({ pages: PAGES });
+  await app.register(websocket, { options: { maxPayload: 4096 } });
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const now = options.limitClock ?? (() => performance.now());
+  const ctx = {
+    controller: options.controller,
+    hub: options.hub,
+    tokens: options.tokens,
+    apiLimit: new RateLimiter({ perMinute: limits.apiPerMinute, burst: limits.apiBurst, now }),
+    chatLimit: new RateLimiter({ perMinute: limits.chatPerMinute, burst: limits.chatBurst, now }),
+    chatWaitMs: options.chatWaitMs ?? 4000,
+  };
+  await app.register(async (scope) => {
+    liveRoutes(scope, ctx);
+    rollRoutes(scope, ctx);
+    controlRoutes(scope, ctx);
+    chatRoutes(scope, ctx);
+  });
+  return app;
+}

@@ -1,0 +1,612 @@
+/**
+ * The one owner of the rig while the server runs. Two modes share it, never
+ * at once: a fairness run (the session loop, watched live) and stream rolling
+ * (the rig idles until a roll is asked for, then throws on demand). Every
+ * throw in either mode goes into the roll store: the fairness session, or a
+ * session of kind `stream`.
+ *
+ * It listens to the session by wrapping the parts it injects (the rig's
+ * tumble, the vision pipeline) and by the session's own events, so the loop
+ * itself knows nothing of the server.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RgbImage } from '../vision/image.js';
+import type { FrameReading } from '../vision/pipeline.js';
+import type { RigDriver } from '../rig/driver.js';
+import type { SessionEvent } from '../session/events.js';
+import { runSession, type RunnerPlan } from '../session/runner.js';
+import { runnerDeps, type OpenedSession } from '../session/setup.js';
+import { StreamRoller, type StreamRetumble } from '../session/streamRoller.js';
+import { FairnessView } from './live/fairnessView.js';
+import type { LiveHub } from './live/hub.js';
+import { RollQueue } from './queue/rollQueue.js';
+import { planThrows, refusal } from './rolls/channelPlan.js';
+import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
+import { diceNeeded, performRoll, type AnswerDie, type RollOutcome } from './rolls/procedure.js';
+import type { RollSpec } from './rolls/request.js';
+
+export type Mode = 'fairness' | 'stream';
+
+export interface EvidenceFrame {
+  readonly throwIndex: number;
+  readonly channel: number;
+  readonly label: string;
+  readonly crop: RgbImage;
+  /** Where the PNG was stored beside the roll store (absent for an in-memory store). */
+  readonly path?: string;
+  readonly hash?: string;
+}
+
+export interface RollJob {
+  readonly id: string;
+  readonly client: string;
+  readonly spec: RollSpec;
+  readonly text: string;
+  readonly by?: string;
+  state: 'queued' | 'rolling' | 'done' | 'failed' | 'cancelled';
+  readonly createdAt: number;
+  startedAt?: number;
+  doneAt?: number;
+  outcome?: RollOutcome;
+  error?: string;
+  readonly throws: number[];
+  readonly evidence: EvidenceFrame[];
+  /** Dice read so far (live), for the overlay and GET /api/rolls/:id. */
+  readonly partial: { channel: number; label: string; type: string; symbol: string; faceId?: string }[];
+  done: Promise<void>;
+  resolve: () => void;
+}
+
+/** The roll as the API and the pages show it (no pixels). */
+export interface RollView {
+  readonly id: string;
+  readonly state: RollJob['state'];
+  readonly request: string;
+  readonly by?: string;
+  readonly place?: number;
+  readonly createdAt: number;
+  readonly startedAt?: number;
+  readonly doneAt?: number;
+  readonly dice: readonly (Omit<AnswerDie, 'ref'> & { readonly evidence?: string })[];
+  readonly partial: RollJob['partial'];
+  readonly result?: Readonly<Record<string, number>>;
+  readonly line?: string;
+  readonly error?: string;
+  readonly throws: readonly number[];
+  readonly sessionId?: number;
+  readonly evidence: string;
+}
+
+export interface LiveFrame {
+  readonly id: number;
+  readonly image: RgbImage;
+  readonly reading: FrameReading;
+  readonly mode: Mode;
+  readonly rollId?: string;
+  /** Channels the throw counts. */
+  readonly counted: readonly number[];
+}
+
+export interface RigControllerOptions {
+  readonly opened: OpenedSession;
+  readonly hub: LiveHub;
+  /** Epoch milliseconds (Date.now). */
+  readonly now: () => number;
+  /** Host time for the fairness loop's own cost per throw (performance.now). */
+  readonly stopwatch?: () => number;
+  readonly mode?: Mode;
+  /** Most requests one client may have waiting. */
+  readonly maxWaitingPerClient?: number;
+  readonly log?: (line: string) => void;
+}
+
+const KEEP_ROLLS = 200;
+const KEEP_FRAMES = 8;
+const HISTORY = 10;
+
+export class RigController {
+  mode: Mode;
+  private readonly opened: OpenedSession;
+  private readonly hub: LiveHub;
+  readonly fairness: FairnessView;
+  private fairnessSessionId: number;
+  private fairnessEnded = false;
+  private fairnessRun: { controller: AbortController; done: Promise<void>; stop: 'pause' | 'stop' | undefined } | undefined;
+  private streamSessionId: number | undefined;
+  private roller: StreamRoller | undefined;
+  private streamPaused = false;
+  private busy: Promise<void> | undefined;
+  readonly queue = new RollQueue<RollJob>();
+  private readonly rolls = new Map<string, RollJob>();
+  private readonly frames: LiveFrame[] = [];
+  private frameId = 0;
+  private current: { mode: Mode; rollId?: string; counted: readonly number[] } = { mode: 'fairness', counted: [] };
+  private readonly rig: RigDriver;
+  private readonly readThrow: (image: RgbImage) => FrameReading;
+  private unsubscribeFault: () => void;
+  private closed = false;
+  /** Host ms per fairness throw of the last run (the session's own measure). */
+  lastHostMsPerThrow: readonly number[] = [];
+
+  constructor(private readonly options: RigControllerOptions) {
+    this.opened = options.opened;
+    this.hub = options.hub;
+    this.mode = options.mode ?? 'stream';
+    this.fairnessSessionId = options.opened.session.id;
+    const counted = new Map<string, string[]>();
+    for (const s of options.opened.store.dieRolls(this.fairnessSessionId)) {
+      counted.set(
+        s.die.label,
+        s.symbols.map((sym, i) => s.faces[i] ?? sym ?? ''),
+      );
+    }
+    this.fairness = new FairnessView(
+      this.fairnessSessionId,
+      options.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id, channel: d.channel, level: d.level })),
+      counted,
+    );
+    this.rig = this.watchedRig(options.opened.rig);
+    this.readThrow = (image) => {
+      const reading = options.opened.readThrow(image);
+      this.frameRead(image, reading);
+      return reading;
+    };
+    this.unsubscribeFault = options.opened.rig.onFault((f) => {
+      this.hub.publish({ type: 'rig', state: 'fault', message: f.message, kind: f.kind, at: this.options.now() });
+    });
+  }
+
+  // ---- what the rig is doing -------------------------------------------------
+
+  /** The rig with its tumble announced (throw started) before it moves. */
+  private watchedRig(rig: RigDriver): RigDriver {
+    return new Proxy(rig, {
+      get: (target, prop, receiver) => {
+        if (prop === 'tumble') {
+          return () => {
+            this.hub.publish({ type: 'throw-started', at: this.options.now(), mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted });
+            return target.tumble();
+          };
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  }
+
+  /** A settled frame was read: keep it for the dashboard, announce each die read. */
+  private frameRead(image: RgbImage, reading: FrameReading): void {
+    const id = ++this.frameId;
+    const frame: LiveFrame = { id, image, reading, mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted };
+    this.frames.push(frame);
+    if (this.frames.length > KEEP_FRAMES) this.frames.shift();
+    const at = this.options.now();
+    const labelOf = (c: number | undefined): string | undefined => this.opened.plan.dice.find((d) => d.channel === c)?.record.label;
+    const typeOf = (c: number | undefined): string | undefined => this.opened.plan.dice.find((d) => d.channel === c)?.type.id;
+    this.hub.publish({ type: 'frame', at, ...this.frameInfo(frame) });
+    reading.readings.forEach((r, i) => {
+      if (r.channel === undefined) return;
+      const counted = frame.counted.includes(r.channel);
+      this.hub.publish({
+        type: 'die-read',
+        at,
+        frame: id,
+        mode: frame.mode,
+        ...(frame.rollId ? { rollId: frame.rollId } : {}),
+        channel: r.channel,
+        counted,
+        label: labelOf(r.channel) ?? '',
+        dieType: typeOf(r.channel) ?? '',
+        status: r.read.status,
+        ...(r.read.symbol !== undefined ? { symbol: r.read.symbol } : {}),
+        confidence: Number(r.read.confidence.toFixed(3)),
+        crop: `/live/crop/${id}/${i}.png`,
+      });
+    });
+  }
+
+  private frameInfo(frame: LiveFrame): Record<string, unknown> {
+    const labelOf = (c: number | undefined): string => this.opened.plan.dice.find((d) => d.channel === c)?.record.label ?? '';
+    return {
+      frame: frame.id,
+      url: `/live/frame/${frame.id}.jpg`,
+      width: frame.image.width,
+      height: frame.image.height,
+      mode: frame.mode,
+      dice: frame.reading.readings.map((r) => ({
+        channel: r.channel ?? null,
+        label: labelOf(r.channel),
+        bbox: r.die.bbox,
+        status: r.read.status,
+        symbol: r.read.symbol ?? null,
+        confidence: Number(r.read.confidence.toFixed(3)),
+      })),
+    };
+  }
+
+  /** A kept frame (for its picture), if still kept. */
+  frame(id: number): LiveFrame | undefined {
+    return this.frames.find((f) => f.id === id);
+  }
+
+  // ---- modes and runs --------------------------------------------------------
+
+  /** Switches mode: a fairness run in progress stops after its current throw (resumable). */
+  async setMode(mode: Mode): Promise<void> {
+    if (mode === this.mode) return;
+    if (mode === 'stream' && this.fairnessRun) await this.stopFairness('pause');
+    if (mode === 'fairness') await this.busy;
+    this.mode = mode;
+    this.publishMode();
+    if (mode === 'stream') this.pump();
+  }
+
+  /** Start (or resume) the current mode. */
+  async start(): Promise<void> {
+    if (this.mode === 'stream') {
+      this.streamPaused = false;
+      this.publishMode();
+      this.pump();
+      return;
+    }
+    if (this.fairnessRun) return;
+    await this.busy;
+    this.startFairness();
+  }
+
+  /** Pause: a fairness run stops after its current throw and can be resumed; stream rolling holds the queue. */
+  async pause(): Promise<void> {
+    if (this.mode === 'stream') {
+      this.streamPaused = true;
+      this.publishMode();
+      return;
+    }
+    await this.stopFairness('pause');
+  }
+
+  /** Stop: a fairness run ends (the next start begins a new session); stream rolling cancels what is waiting. */
+  async stop(): Promise<void> {
+    if (this.mode === 'stream') {
+      this.streamPaused = true;
+      for (const q of this.queue.clear()) this.finish(q.item, 'cancelled', 'cancelled: stream rolling was stopped');
+      this.publishQueue();
+      this.publishMode();
+      return;
+    }
+    await this.stopFairness('stop');
+    this.fairnessEnded = true;
+  }
+
+  private publishMode(): void {
+    this.hub.publish({ type: 'mode', ...this.modeState() });
+  }
+
+  modeState(): Record<string, unknown> {
+    return {
+      mode: this.mode,
+      run: this.mode === 'fairness' ? this.fairness.run : this.streamPaused ? 'paused' : 'ready',
+      fairnessSession: this.fairnessSessionId,
+      ...(this.streamSessionId !== undefined ? { streamSession: this.streamSessionId } : {}),
+    };
+  }
+
+  private startFairness(): void {
+    const { store } = this.opened;
+    const at = this.options.now();
+    let resumed = store.lastThrowIndex(this.fairnessSessionId) > 0;
+    const session = store.getSession(this.fairnessSessionId);
+    if (this.fairnessEnded || session?.state === 'finished') {
+      const fresh = store.createSession({ config: this.opened.config, simulated: this.opened.simulated, ...(this.opened.session.rigId !== null ? { rigId: this.opened.session.rigId } : {}), startedAt: at });
+      this.fairnessSessionId = fresh.id;
+      this.fairnessEnded = false;
+      resumed = false;
+      for (const d of this.fairness.dice) {
+        for (const k of Object.keys(d.tally)) delete d.tally[k];
+        Object.assign(d, { rolls: 0, logE: 0, trace: [], state: 'INCONCLUSIVE', decided: false });
+        delete d.sentence;
+      }
+    } else if (session?.state !== 'running') {
+      store.resumeSession(this.fairnessSessionId, at);
+    }
+    const plan: RunnerPlan = { ...this.opened.plan, sessionId: this.fairnessSessionId, resumed };
+    const controller = new AbortController();
+    this.current = { mode: 'fairness', counted: this.opened.plan.dice.map((d) => d.channel) };
+    const deps = runnerDeps(
+      { ...this.opened, rig: this.rig, readThrow: this.readThrow },
+      {
+        onEvent: (e) => this.onSessionEvent(e),
+        signal: controller.signal,
+        ...(this.options.stopwatch ? { stopwatch: this.options.stopwatch } : {}),
+      },
+    );
+    const run = { controller, stop: undefined as 'pause' | 'stop' | undefined, done: Promise.resolve() };
+    run.done = runSession(deps, plan)
+      .then((result) => {
+        this.lastHostMsPerThrow = result.hostMsPerThrow;
+        if (run.stop === 'pause') this.fairness.run = 'paused';
+      })
+      .catch((e: unknown) => {
+        this.fairness.run = 'aborted';
+        this.fairness.reason = (e as Error).message;
+        this.options.log?.(`fairness run failed: ${(e as Error).message}`);
+      })
+      .finally(() => {
+        this.fairnessRun = undefined;
+        this.publishMode();
+        this.busy = undefined;
+      });
+    this.fairnessRun = run;
+    this.busy = run.done;
+    this.fairness.run = 'running';
+    this.publishMode();
+  }
+
+  private async stopFairness(how: 'pause' | 'stop'): Promise<void> {
+    const run = this.fairnessRun;
+    if (!run) {
+      if (how === 'stop') this.fairnessEnded = true;
+      return;
+    }
+    run.stop = how;
+    run.controller.abort();
+    this.fairness.run = 'stopping';
+    this.publishMode();
+    await run.done;
+  }
+
+  private onSessionEvent(e: SessionEvent): void {
+    this.fairness.onEvent(e);
+    const now = this.options.now();
+    switch (e.type) {
+      case 'throw':
+        this.hub.publish({
+          type: 'throw',
+          mode: 'fairness',
+          at: now,
+          index: e.index,
+          status: e.status,
+          ...(e.why !== undefined ? { why: e.why } : {}),
+          rolls: e.rolls,
+          dice: this.fairness.dice.map((d) => ({ label: d.label, state: d.state, decided: d.decided, rolls: d.rolls, rollsNeeded: d.rollsNeeded, logE: d.logE, tally: d.tally, point: d.trace.at(-1) })),
+          totals: e.totals,
+        });
+        if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status });
+        break;
+      case 'decided':
+        this.hub.publish({ type: 'verdict', at: now, label: e.label, verdict: e.verdict.kind, sentence: e.sentence });
+        break;
+      case 'rig-check':
+        this.hub.publish({ type: 'rig-check', at: now, look: e.look, suspect: e.suspect, minAdjustedP: e.minAdjustedP, verdict: e.verdict?.kind ?? null });
+        break;
+      case 'fault':
+      case 'recovered':
+        this.hub.publish({ type: 'rig', at: now, ...this.rigHealth() });
+        break;
+      case 'started':
+      case 'stopped':
+        this.publishMode();
+        if (e.type === 'stopped') this.hub.publish({ type: 'run-ended', at: now, state: e.state, reason: e.reason });
+        break;
+    }
+  }
+
+  rigHealth(): Record<string, unknown> {
+    const link = this.opened.rig.linkStats();
+    return {
+      ...this.fairness.rig,
+      rig: this.opened.identity.rigId,
+      driver: this.opened.identity.driver,
+      firmware: this.opened.identity.firmware,
+      simulated: this.opened.simulated,
+      link: { commands: link.commands, retransmits: link.retransmits, timeouts: link.timeouts, reconnects: link.reconnects, crcFailures: link.crcFailures },
+    };
+  }
+
+  // ---- stream rolling ----------------------------------------------------------
+
+  /** Loaded die type of each channel. */
+  channelTypes(): string[] {
+    return this.opened.plan.dice.map((d) => d.type.id);
+  }
+
+  /** Why this request cannot be rolled with the loaded dice (undefined when it can). */
+  refuse(spec: RollSpec): string | undefined {
+    return refusal(diceNeeded(spec).keys(), this.channelTypes());
+  }
+
+  /** Queues a roll. */
+  submit(spec: RollSpec, client: string, text: string): RollJob {
+    let resolve = (): void => undefined;
+    const done = new Promise<void>((r) => (resolve = r));
+    const job: RollJob = {
+      id: randomBytes(5).toString('hex'),
+      client,
+      spec,
+      text,
+      ...(spec.by !== undefined ? { by: spec.by } : {}),
+      state: 'queued',
+      createdAt: this.options.now(),
+      throws: [],
+      evidence: [],
+      partial: [],
+      done,
+      resolve,
+    };
+    this.rolls.set(job.id, job);
+    if (this.rolls.size > KEEP_ROLLS) {
+      for (const [id, j] of this.rolls) {
+        if (this.rolls.size <= KEEP_ROLLS) break;
+        if (j.state !== 'queued' && j.state !== 'rolling') this.rolls.delete(id);
+      }
+    }
+    this.queue.push({ id: job.id, client, item: job });
+    this.publishQueue();
+    this.hub.publish({ type: 'roll', roll: this.view(job) });
+    this.pump();
+    return job;
+  }
+
+  waitingFor(client: string): number {
+    return this.queue.waitingFor(client);
+  }
+
+  get maxWaitingPerClient(): number {
+    return this.options.maxWaitingPerClient ?? 20;
+  }
+
+  roll(id: string): RollJob | undefined {
+    return this.rolls.get(id);
+  }
+
+  cancel(id: string): boolean {
+    const job = this.rolls.get(id);
+    if (!job || !this.queue.remove(id)) return false;
+    this.finish(job, 'cancelled', 'cancelled by the client');
+    this.publishQueue();
+    return true;
+  }
+
+  private publishQueue(): void {
+    this.hub.publish({ type: 'queue', queue: this.queueView() });
+  }
+
+  queueView(): { id: string; request: string; by?: string; place: number }[] {
+    return this.queue.list().map((q, i) => ({ id: q.id, request: q.item.text, ...(q.item.by !== undefined ? { by: q.item.by } : {}), place: i + 1 }));
+  }
+
+  /** Takes the next request when the rig is free and stream rolling is on. */
+  private pump(): void {
+    if (this.closed || this.mode !== 'stream' || this.streamPaused || this.busy !== undefined) return;
+    const next = this.queue.shift();
+    if (!next) return;
+    this.publishQueue();
+    this.busy = this.runJob(next.item).finally(() => {
+      this.busy = undefined;
+      this.pump();
+    });
+  }
+
+  private streamRoller(): StreamRoller {
+    if (this.roller) return this.roller;
+    const { store, config, simulated, session } = this.opened;
+    const stream = store.createSession({ kind: 'stream', config, simulated, ...(session.rigId !== null ? { rigId: session.rigId } : {}), startedAt: this.options.now() });
+    this.streamSessionId = stream.id;
+    this.roller = new StreamRoller(
+      { rig: this.rig, camera: this.opened.camera, readThrow: this.readThrow, store, clock: this.opened.clock, timeOrigin: this.opened.timeOrigin, ...(this.opened.evidence ? { evidence: this.opened.evidence } : {}) },
+      { sessionId: stream.id, dice: this.opened.plan.dice, settle: this.opened.plan.settle, ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}) },
+    );
+    this.publishMode();
+    return this.roller;
+  }
+
+  private async runJob(job: RollJob): Promise<void> {
+    job.state = 'rolling';
+    job.startedAt = this.options.now();
+    this.hub.publish({ type: 'roll', roll: this.view(job) });
+    const types = this.channelTypes();
+    try {
+      const roller = this.streamRoller();
+      const rollDice = async (kinds: readonly DieKind[], why: string): Promise<RolledDie[]> => {
+        const out: RolledDie[] = [];
+        for (const plan of planThrows(kinds, types)) {
+          const channels = plan.slots.map((s) => s.channel);
+          this.current = { mode: 'stream', rollId: job.id, counted: channels };
+          const thrown = await roller.throwFor(channels, (r: StreamRetumble) => {
+            this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason });
+          });
+          job.throws.push(thrown.index);
+          for (const s of plan.slots) {
+            const read = thrown.reads.find((r) => r.channel === s.channel);
+            if (read === undefined) throw new Error(`channel ${s.channel} was not read`);
+            const n = job.evidence.push({ throwIndex: thrown.index, channel: read.channel, label: read.label, crop: read.crop, ...(read.evidence ? { path: read.evidence.path, hash: read.evidence.hash } : {}) });
+            out[s.index] = { ...asKind(kinds[s.index] as DieKind, read), ref: String(n - 1) };
+            job.partial.push({ channel: read.channel, label: read.label, type: read.type, symbol: read.symbol, ...(read.faceId !== undefined ? { faceId: read.faceId } : {}) });
+          }
+          this.hub.publish({ type: 'throw', mode: 'stream', at: this.options.now(), rollId: job.id, index: thrown.index, status: 'ok', why, reads: thrown.reads.map((r) => ({ channel: r.channel, label: r.label, symbol: r.symbol, faceId: r.faceId ?? null })) });
+          this.hub.publish({ type: 'roll', roll: this.view(job) });
+        }
+        return out;
+      };
+      job.outcome = await performRoll(job.spec, rollDice);
+      this.finish(job, 'done');
+    } catch (e) {
+      this.finish(job, 'failed', (e as Error).message);
+    } finally {
+      this.current = { mode: this.mode, counted: [] };
+    }
+  }
+
+  private finish(job: RollJob, state: 'done' | 'failed' | 'cancelled', error?: string): void {
+    job.state = state;
+    job.doneAt = this.options.now();
+    if (error !== undefined) job.error = error;
+    this.hub.publish({ type: 'roll', roll: this.view(job) });
+    job.resolve();
+  }
+
+  view(job: RollJob): RollView {
+    const place = job.state === 'queued' ? this.queue.placeOf(job.id) : undefined;
+    return {
+      id: job.id,
+      state: job.state,
+      request: job.text,
+      ...(job.by !== undefined ? { by: job.by } : {}),
+      ...(place !== undefined ? { place } : {}),
+      createdAt: job.createdAt,
+      ...(job.startedAt !== undefined ? { startedAt: job.startedAt } : {}),
+      ...(job.doneAt !== undefined ? { doneAt: job.doneAt } : {}),
+      dice: (job.outcome?.dice ?? []).map((d) => {
+        const { ref, ...rest } = d;
+        return { ...rest, ...(ref !== undefined ? { evidence: `/api/rolls/${job.id}/evidence/${ref}.png` } : {}) };
+      }),
+      partial: job.partial,
+      ...(job.outcome ? { result: job.outcome.result, line: job.outcome.line } : {}),
+      ...(job.error !== undefined ? { error: job.error } : {}),
+      throws: job.throws,
+      ...(this.streamSessionId !== undefined && job.throws.length > 0 ? { sessionId: this.streamSessionId } : {}),
+      evidence: `/api/rolls/${job.id}/evidence`,
+    };
+  }
+
+  /** Finished rolls, newest first. */
+  history(): RollView[] {
+    return [...this.rolls.values()]
+      .filter((j) => j.state === 'done')
+      .sort((a, b) => (b.doneAt ?? 0) - (a.doneAt ?? 0))
+      .slice(0, HISTORY)
+      .map((j) => this.view(j));
+  }
+
+  /** Everything a page needs on (re)connecting. */
+  snapshot(): Record<string, unknown> {
+    const last = this.frames.at(-1);
+    const rolling = [...this.rolls.values()].find((j) => j.state === 'rolling');
+    return {
+      serverNow: this.options.now(),
+      ...this.modeState(),
+      alpha: this.opened.config.stopping.alpha,
+      dice: this.fairness.dice,
+      totals: this.fairness.totals ?? null,
+      rigCheck: this.fairness.rigCheck ?? null,
+      rigHealth: this.rigHealth(),
+      channels: this.opened.plan.dice.map((d) => ({ channel: d.channel, label: d.record.label, type: d.type.id })),
+      queue: this.queueView(),
+      rolling: rolling ? this.view(rolling) : null,
+      history: this.history(),
+      frame: last ? this.frameInfo(last) : null,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribeFault();
+    for (const q of this.queue.clear()) this.finish(q.item, 'cancelled', 'cancelled: the server is shutting down');
+    if (this.fairnessRun) await this.stopFairness('pause');
+    await this.busy;
+    const { store } = this.opened;
+    const at = this.options.now();
+    for (const id of [this.fairnessSessionId, this.streamSessionId]) {
+      if (id !== undefined && store.getSession(id)?.state === 'running') store.endSession(id, at, 'stopped');
+    }
+  }
+}

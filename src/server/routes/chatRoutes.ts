@@ -1,0 +1,45 @@
+/**
+ * Chat bots (Streamer.bot, Nightbot, StreamElements): a plain GET with a
+ * roll-only chat token in the query string, answered with one line of text
+ * within a few seconds: the roll when done, else its place in the queue and
+ * that the overlay will show it. Bots show nothing for an empty reply, so
+ * every answer, refusals included, is a line.
+ */
+import type { FastifyInstance } from 'fastify';
+import { clientKey, tokenMatches } from '../security/auth.js';
+import { withinLimit } from '../security/guard.js';
+import { parseRollRequest, RollRequestError } from '../rolls/request.js';
+import { describeSpec } from '../rolls/describeSpec.js';
+import type { RouteContext } from './context.js';
+
+export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get<{ Querystring: { dice?: string; token?: string; by?: string } }>('/api/chat/roll', async (req, reply) => {
+    void reply.type('text/plain; charset=utf-8');
+    const token = typeof req.query.token === 'string' ? req.query.token : undefined;
+    // The chat token may only roll; the API token may do so too.
+    if (!(tokenMatches(ctx.tokens.chat, token) || tokenMatches(ctx.tokens.api, token))) {
+      return reply.code(401).send(ctx.tokens.chat === undefined ? 'Dice roller: chat rolls are off (no chat token set).' : 'Dice roller: wrong or missing chat token.');
+    }
+    const client = clientKey(token as string);
+    if (!withinLimit(reply, ctx.chatLimit, client, true)) return reply;
+    const by = typeof req.query.by === 'string' && req.query.by.trim() !== '' ? { by: req.query.by.trim().slice(0, 40) } : {};
+    let spec;
+    try {
+      spec = parseRollRequest({ dice: typeof req.query.dice === 'string' ? req.query.dice : '', ...by });
+    } catch (e) {
+      if (e instanceof RollRequestError) return reply.code(400).send(`Dice roller: ${e.message.replace(/^dice: /, '')}.`);
+      throw e;
+    }
+    const refused = ctx.controller.refuse(spec);
+    if (refused !== undefined) return reply.code(422).send(`Dice roller: cannot roll that: ${refused}.`);
+    const job = ctx.controller.submit(spec, `chat:${client}`, describeSpec(spec));
+    await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs))]);
+    const who = job.by !== undefined ? `@${job.by} ` : '';
+    if (job.state === 'done' && job.outcome) return `${who}${job.outcome.line}`;
+    if (job.state === 'failed' || job.state === 'cancelled') return `${who}Roll ${job.id} ${job.state}: ${job.error ?? ''}`.trim();
+    const view = ctx.controller.view(job);
+    const where = view.state === 'rolling' ? 'is rolling now' : `is number ${view.place ?? '?'} in the queue`;
+    const fairness = ctx.controller.mode === 'fairness' ? ' (the rig is busy with a fairness test)' : '';
+    return reply.code(202).send(`${who}Roll ${job.id} (${job.text}) ${where}${fairness}; the overlay will show the result.`);
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * The roll API: `POST /api/rolls` queues a roll (bearer token, checked body,
+ * refused with a reason when the loaded dice cannot give it); `GET
+ * /api/rolls/:id` reports its progress and answer; its evidence frames are
+ * listed and served beside it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { encodePng } from '../../camera/decode.js';
+import { describeSpec } from '../rolls/describeSpec.js';
+import { parseRollRequest, RollRequestError } from '../rolls/request.js';
+import { bearerClient, withinLimit } from '../security/guard.js';
+import type { RouteContext } from './context.js';
+
+const MAX_WAIT_S = 10;
+
+export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const { controller } = ctx;
+
+  app.post<{ Querystring: { wait?: string } }>('/api/rolls', async (req, reply) => {
+    const client = bearerClient(req, reply, ctx.tokens.api);
+    if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
+    let spec;
+    try {
+      spec = parseRollRequest(req.body);
+    } catch (e) {
+      if (e instanceof RollRequestError) return reply.code(400).send({ error: e.message });
+      throw e;
+    }
+    const refused = controller.refuse(spec);
+    if (refused !== undefined) return reply.code(422).send({ error: `cannot roll this with the loaded dice: ${refused}` });
+    if (controller.waitingFor(client) >= controller.maxWaitingPerClient) {
+      return reply.code(429).header('Retry-After', '10').send({ error: `you already have ${controller.maxWaitingPerClient} rolls waiting; wait for them first` });
+    }
+    const job = controller.submit(spec, client, describeSpec(spec));
+    const wait = Math.min(MAX_WAIT_S, Math.max(0, Number(req.query.wait ?? 0) || 0));
+    if (wait > 0) await Promise.race([job.done, new Promise((r) => setTimeout(r, wait * 1000))]);
+    const view = controller.view(job);
+    return reply
+      .code(view.state === 'done' ? 200 : 202)
+      .header('Location', `/api/rolls/${job.id}`)
+      .send({ ...view, ...(controller.mode === 'fairness' && view.state === 'queued' ? { note: 'the rig is running a fairness test; the roll waits until stream rolling is on' } : {}) });
+  });
+
+  app.get<{ Params: { id: string } }>('/api/rolls/:id', async (req, reply) => {
+    const client = bearerClient(req, reply, ctx.tokens.api);
+    if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
+    const job = controller.roll(req.params.id);
+    if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id} (or it is too old to be kept)` });
+    return controller.view(job);
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/rolls/:id', async (req, reply) => {
+    const client = bearerClient(req, reply, ctx.tokens.api);
+    if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
+    const job = controller.roll(req.params.id);
+    if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
+    if (!controller.cancel(job.id)) return reply.code(409).send({ error: `roll ${job.id} is ${job.state}; only a waiting roll can be cancelled` });
+    return controller.view(job);
+  });
+
+  // Evidence is what the stream saw: open to read, like the overlay.
+  app.get<{ Params: { id: string } }>('/api/rolls/:id/evidence', async (req, reply) => {
+    const job = controller.roll(req.params.id);
+    if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
+    return {
+      roll: job.id,
+      sessionId: controller.modeState().streamSession ?? null,
+      frames: job.evidence.map((e, i) => ({ throwIndex: e.throwIndex, channel: e.channel, label: e.label, url: `/api/rolls/${job.id}/evidence/${i}.png`, ...(e.path ? { stored: e.path, sha256: e.hash } : {}) })),
+    };
+  });
+
+  app.get<{ Params: { id: string; n: string } }>('/api/rolls/:id/evidence/:n', async (req, reply) => {
+    const m = /^(\d+)\.png$/.exec(req.params.n);
+    const e = m ? controller.roll(req.params.id)?.evidence[Number(m[1])] : undefined;
+    if (!e) return reply.code(404).send({ error: 'no such evidence frame' });
+    return reply.type('image/png').header('Cache-Control', 'max-age=3600').send(await encodePng(e.crop));
+  });
+}

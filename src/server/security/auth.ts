@@ -1,0 +1,40 @@
+/**
+ * Token checks. Tokens come from the config or the environment and are never
+ * logged or shown; they are compared in constant time (over their SHA-256, so
+ * the length does not leak either). The API token controls the rig; the chat
+ * token may only ask for rolls.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export interface Tokens {
+  /** Full API (rolls, modes, start/stop). */
+  readonly api?: string;
+  /** Roll-only token for chat bots (in the query string, as bots call a plain URL). */
+  readonly chat?: string;
+}
+
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+/** True when `given` is the expected token (false when no token is configured). */
+export function tokenMatches(expected: string | undefined, given: string | undefined): boolean {
+  if (expected === undefined || expected === '' || given === undefined) return false;
+  return timingSafeEqual(digest(expected), digest(given));
+}
+
+/** The token of an `Authorization: Bearer ...` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1] : undefined;
+}
+
+/** A short, stable, non-reversible name for a token (rate limits and queue fairness key on it; it is safe to show). */
+export function clientKey(token: string): string {
+  return digest(`dicerig-client:${token}`).toString('hex').slice(0, 12);
+}
+
+/** Tokens from the config, overridden by DICERIG_TOKEN and DICERIG_CHAT_TOKEN. */
+export function tokensFrom(config: Tokens, env: NodeJS.ProcessEnv): Tokens {
+  const api = env.DICERIG_TOKEN?.trim() || config.api;
+  const chat = env.DICERIG_CHAT_TOKEN?.trim() || config.chat;
+  return { ...(api ? { api } : {}), ...(chat ? { chat } : {}) };
+}

@@ -1,0 +1,33 @@
+/**
+ * The checks in front of an API route, in order: the token (401), the
+ * client's rate limit (429 with Retry-After). The client is known by a hash of
+ * its token, never by the token itself.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken, clientKey, tokenMatches } from './auth.js';
+import type { RateLimiter } from './rateLimit.js';
+
+/** The client key when the bearer token is right; otherwise answers 401 and returns undefined. */
+export function bearerClient(req: FastifyRequest, reply: FastifyReply, expected: string | undefined): string | undefined {
+  const given = bearerToken(req.headers.authorization);
+  if (expected === undefined) {
+    void reply.code(401).header('WWW-Authenticate', 'Bearer').send({ error: 'the roll API is off: no API token is set (set DICERIG_TOKEN and restart dicerig serve)' });
+    return undefined;
+  }
+  if (!tokenMatches(expected, given)) {
+    void reply.code(401).header('WWW-Authenticate', 'Bearer').send({ error: given === undefined ? 'missing bearer token (Authorization: Bearer <token>)' : 'wrong token' });
+    return undefined;
+  }
+  return clientKey(given as string);
+}
+
+/** True when the client may go on; otherwise answers 429 with Retry-After. */
+export function withinLimit(reply: FastifyReply, limiter: RateLimiter, key: string, text = false): boolean {
+  const wait = limiter.take(key);
+  if (wait === 0) return true;
+  const message = `too many requests: try again in ${wait} s`;
+  void reply.code(429).header('Retry-After', String(wait));
+  if (text) void reply.type('text/plain; charset=utf-8').send(message);
+  else void reply.send({ error: message });
+  return false;
+}

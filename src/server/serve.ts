@@ -1,0 +1,113 @@
+/**
+ * Starts the whole thing: opens the session (the simulated rig and camera
+ * with --sim, else the real ones from the config), the rig controller, the
+ * live hub and the HTTP server, and closes them in order.
+ */
+import type { FastifyInstance } from 'fastify';
+import { checkSessionConfig, type SessionConfig } from '../session/config.js';
+import { openSession, type OpenedSession } from '../session/setup.js';
+import { createServer, type Limits } from './app.js';
+import { LiveHub } from './live/hub.js';
+import { RigController, type Mode } from './rigController.js';
+import type { Tokens } from './security/auth.js';
+import { checkBinding, isLoopback } from './security/bind.js';
+
+export type SimDice = 'xwing' | 'd6';
+
+/** The simulated rig's config for `serve --sim`: real time (a stream is watched live), X-Wing dice or D6s with a direction die. */
+export function simServeConfig(
+  dice: SimDice,
+  options: { readonly seed?: number; readonly clock?: 'system' | 'simulated'; readonly timing?: NonNullable<SessionConfig['rig']['sim']>['timing']; readonly cockedRate?: number } = {},
+): SessionConfig {
+  const { seed = 1, clock = 'system', timing, cockedRate = 0.02 } = options;
+  const set =
+    dice === 'xwing'
+      ? [
+          { label: 'sim-red-1', type: 'red' },
+          { label: 'sim-red-2', type: 'red' },
+          { label: 'sim-green-1', type: 'green' },
+          { label: 'sim-green-2', type: 'green' },
+        ]
+      : [
+          { label: 'sim-d6-1', type: 'd6' },
+          { label: 'sim-d6-2', type: 'd6' },
+          { label: 'sim-d6-3', type: 'd6' },
+          { label: 'sim-direction', type: 'direction' },
+        ];
+  return checkSessionConfig(
+    {
+      dice: set.map((d) => ({ ...d, set: 'dicerig serve --sim' })),
+      rig: { driver: 'sim', light: 200, ...(timing ? { sim: { timing } } : {}) },
+      camera: { source: 'sim', lighting: 'studio', cockedRate, dieSizePx: 72, fps: 30, frames: 'rest' },
+      settle: { mode: 'detect', timeoutMs: 5000 },
+      stopping: { alpha: 0.01, delta: 0.05, budgetRolls: 3000 },
+      seed,
+      clock,
+      evidence: 'rerolls',
+    },
+    '--sim',
+  );
+}
+
+export interface ServeOptions {
+  readonly config: SessionConfig;
+  readonly dbPath: string;
+  readonly host: string;
+  readonly port: number;
+  readonly tokens: Tokens;
+  readonly mode?: Mode;
+  readonly limits?: Partial<Limits>;
+  readonly chatWaitMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly controller: RigController;
+  readonly hub: LiveHub;
+  readonly opened: OpenedSession;
+  /** http://host:port */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  checkBinding(options.host, options.tokens.api !== undefined);
+  const log = options.log ?? (() => undefined);
+  const opened = await openSession({ config: options.config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
+  // The hub asks the controller for the state; the controller publishes through the hub.
+  const ref: { controller?: RigController } = {};
+  const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
+  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: () => performance.now(), ...(options.mode ? { mode: options.mode } : {}), log });
+  ref.controller = controller;
+  let app: FastifyInstance;
+  try {
+    app = await createServer({ controller, hub, tokens: options.tokens, ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });
+    await app.listen({ host: options.host, port: options.port });
+  } catch (e) {
+    await controller.close();
+    await opened.close();
+    throw e;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shownHost}:${port}`;
+  if (!isLoopback(options.host)) log(`Listening on ${options.host}, reachable from the network: the roll API needs the API token.`);
+  const c = controller;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    controller: c,
+    hub,
+    opened,
+    url,
+    close: () =>
+      (closing ??= (async () => {
+        hub.closeAll();
+        await app.close();
+        await c.close();
+        await opened.close();
+      })()),
+  };
+}

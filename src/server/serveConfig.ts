@@ -1,0 +1,49 @@
+/**
+ * `dicerig serve --config`: a session config (the dice, rig, camera) that may
+ * also hold a `server:` section (tokens, port, host, rate limits). Tokens in
+ * the file are overridden by DICERIG_TOKEN and DICERIG_CHAT_TOKEN.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { checkSessionConfig, formatKeyPath, withPathsFrom, type SessionConfig } from '../session/config.js';
+import { yamlLineOf } from '../yamlLine.js';
+
+export const serverSectionSchema = z.strictObject({
+  token: z.string().min(16, 'a token needs at least 16 characters').optional(),
+  chatToken: z.string().min(12, 'a chat token needs at least 12 characters').optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  apiPerMinute: z.number().positive().optional(),
+  chatPerMinute: z.number().positive().optional(),
+});
+
+export type ServerSection = z.infer<typeof serverSectionSchema>;
+
+export async function loadServeConfig(file: string): Promise<{ session: SessionConfig; server: ServerSection }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    throw new ConfigError('(file)', `cannot read the config: ${why}`, file);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const yamlError = doc.errors[0];
+  if (yamlError) throw new ConfigError('(file)', `not valid YAML or JSON: ${yamlError.message.split('\n')[0] ?? ''} (line ${lines.linePos(yamlError.pos[0]).line})`, file);
+  const lineOf = (path: readonly (string | number)[]): number | undefined => yamlLineOf(doc, lines, path);
+  const { server, ...rest } = (doc.toJS() ?? {}) as Record<string, unknown>;
+  const checked = serverSectionSchema.safeParse(server ?? {});
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const path = ['server', ...(issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)))];
+    const line = lineOf(path);
+    // The message never repeats the value: it may be a token.
+    throw new ConfigError(formatKeyPath(path), `${issue?.message ?? 'is not valid'}${line !== undefined ? ` (line ${line})` : ''}`, file);
+  }
+  const session = withPathsFrom(dirname(resolve(file)), checkSessionConfig(rest, file, lineOf));
+  return { session, server: checked.data };
+}

@@ -1,0 +1,31 @@
+/**
+ * The web stack every dicerig page is served with (the live dashboard now, the
+ * review page later): fastify with the security headers, the pages' files
+ * from the app's own folder only, errors as one line naming the problem, and
+ * no request logging (query strings may hold a chat token).
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { securityHeaders } from './security/headers.js';
+import { loadStaticFiles, publicDir, staticFiles } from './security/staticFiles.js';
+
+export interface StackOptions {
+  /** Page routes to file names in the app folder, e.g. { '/': 'dashboard.html' }. */
+  readonly pages: Readonly<Record<string, string>>;
+  /** The app folder (default: src/server/public). */
+  readonly folder?: string;
+  /** Largest request body in bytes (default 16 KiB: a roll request is tiny). */
+  readonly bodyLimit?: number;
+}
+
+export function createStack(options: StackOptions): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 16 * 1024, return503OnClosing: true, forceCloseConnections: true });
+  securityHeaders(app);
+  staticFiles(app, loadStaticFiles(options.folder ?? publicDir()), options.pages);
+  app.setErrorHandler((error: FastifyError, _req, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const message = status === 500 ? 'internal error' : error.message;
+    return reply.code(status).type('application/json').send({ error: message });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).type('application/json').send({ error: 'not found' }));
+  return app;
+}

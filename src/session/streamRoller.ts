@@ -1,0 +1,234 @@
+/**
+ * One throw on demand, for rolling on stream: the rig idles until a roll is
+ * asked for, then tumbles once, waits for the dice to be still and reads only
+ * the channels the roll needs. Which channels are read is fixed before the
+ * tumble, so reading a subset never biases what is stored.
+ *
+ * The same rules as the fairness loop: a cocked, unreadable, missing or extra
+ * die makes the throw `rerolled` (stored with its problems) and the rig
+ * tumbles again; a fault stores a `void` throw and the rig is brought back.
+ * Every throw goes into the roll store (a session of kind `stream`), so the
+ * dice rolled on stream add to their fairness record.
+ */
+import type { Clock } from '../clock.js';
+import type { Frame } from '../camera/frameSource.js';
+import type { MotionResult, RigDriver } from '../rig/driver.js';
+import { RigError, RigFaultError } from '../rig/errors.js';
+import type { RollInput } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
+import type { RgbImage } from '../vision/image.js';
+import type { FrameReading } from '../vision/pipeline.js';
+import { SettleDetector, defaultSettleOptions } from '../vision/settle.js';
+import type { EvidenceSink, SavedEvidence } from './evidence.js';
+import type { SettleRule } from './runner.js';
+import type { SessionDie } from './sessionDie.js';
+import type { ThrowCamera } from './throwCamera.js';
+import { judgeThrow, notSettledOutcome, type ThrowOutcome } from './throwOutcome.js';
+
+export interface StreamRollerDeps {
+  readonly rig: RigDriver;
+  readonly camera: ThrowCamera;
+  readonly readThrow: (image: RgbImage) => FrameReading;
+  readonly store: RollStore;
+  readonly clock: Clock;
+  /** Epoch milliseconds at session-clock time 0. */
+  readonly timeOrigin: number;
+  /** Where each read die's crop is kept (every roll asked on stream links its evidence). */
+  readonly evidence?: EvidenceSink;
+}
+
+export interface StreamPlan {
+  /** The stream session the throws are stored in. */
+  readonly sessionId: number;
+  /** One die per channel. */
+  readonly dice: readonly SessionDie[];
+  readonly settle: SettleRule;
+  readonly light?: number;
+  /** Tumbles (re-tumbles and faults included) before a throw gives up. Default 12. */
+  readonly maxAttempts?: number;
+}
+
+/** One die as read by a stream throw. */
+export interface StreamRead {
+  readonly channel: number;
+  readonly label: string;
+  readonly type: string;
+  readonly faceId?: string;
+  readonly symbol: string;
+  readonly confidence: number;
+  readonly crop: RgbImage;
+  readonly evidence?: SavedEvidence;
+}
+
+export interface StreamThrow {
+  /** Index of the stored `ok` throw in the stream session. */
+  readonly index: number;
+  readonly reads: readonly StreamRead[];
+  /** Tumbles it took (1 when nothing was re-tumbled). */
+  readonly attempts: number;
+}
+
+/** Why a stream throw was tumbled again: a die cocked or unreadable (`rerolled`) or a rig fault (`void`). */
+export interface StreamRetumble {
+  readonly index: number;
+  readonly status: 'rerolled' | 'void';
+  readonly reason: string;
+}
+
+export class StreamThrowError extends Error {
+  constructor(
+    message: string,
+    readonly sessionId: number,
+  ) {
+    super(message);
+    this.name = 'StreamThrowError';
+  }
+}
+
+export class StreamRoller {
+  private readonly detector: SettleDetector;
+  private prepared = false;
+
+  constructor(
+    private readonly deps: StreamRollerDeps,
+    private readonly plan: StreamPlan,
+  ) {
+    this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
+  }
+
+  get sessionId(): number {
+    return this.plan.sessionId;
+  }
+
+  /** Channels loaded with each die type id. */
+  channelsByType(): Map<string, number[]> {
+    const byType = new Map<string, number[]>();
+    for (const d of this.plan.dice) byType.set(d.type.id, [...(byType.get(d.type.id) ?? []), d.channel]);
+    return byType;
+  }
+
+  private now(): number {
+    return this.deps.timeOrigin + this.deps.clock.now();
+  }
+
+  /** Tumbles until the dice in `channels` are all read flat, storing every throw; calls `onRetumble` for each throw that did not count. */
+  async throwFor(channels: readonly number[], onRetumble: (r: StreamRetumble) => void = () => undefined): Promise<StreamThrow> {
+    const dice = this.plan.dice.filter((d) => channels.includes(d.channel));
+    if (dice.length !== new Set(channels).size) throw new StreamThrowError(`channels ${channels.join(', ')} are not all loaded`, this.plan.sessionId);
+    const max = this.plan.maxAttempts ?? 12;
+    let last = '';
+    for (let attempt = 1; attempt <= max; attempt++) {
+      const startedAt = this.now();
+      let motion: MotionResult;
+      try {
+        if (!this.prepared) {
+          await this.bringBack();
+          this.prepared = true;
+        }
+        motion = await this.deps.rig.tumble();
+      } catch (e) {
+        if (!(e instanceof RigError)) throw e;
+        last = e.message;
+        const moved = !(e instanceof RigFaultError && !e.interrupted);
+        if (moved) {
+          const index = this.store('void', startedAt, { rolls: [], problems: [] }, new Map(), e.message);
+          onRetumble({ index, status: 'void', reason: e.message });
+        }
+        this.prepared = false;
+        continue;
+      }
+      const seen = await this.observe(this.deps.clock.now(), motion);
+      const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
+      const evidence = await this.saveEvidence(outcome);
+      const index = this.store(outcome.status, startedAt, outcome, evidence, outcome.why);
+      if (outcome.status === 'ok') {
+        const reads = outcome.rolls.map((r): StreamRead => {
+          const ev = evidence.get(r);
+          return {
+            channel: r.die.channel,
+            label: r.die.record.label,
+            type: r.die.type.id,
+            ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
+            symbol: r.symbol ?? '',
+            confidence: r.confidence,
+            crop: r.crop,
+            ...(ev ? { evidence: ev } : {}),
+          };
+        });
+        return { index, reads, attempts: attempt };
+      }
+      last = outcome.why ?? 'rerolled';
+      onRetumble({ index, status: 'rerolled', reason: last });
+    }
+    throw new StreamThrowError(`no readable throw in ${max} tumbles; the last: ${last}`, this.plan.sessionId);
+  }
+
+  /** Light on and tumbler home (at the start and after a fault). */
+  private async bringBack(): Promise<void> {
+    if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
+    await this.deps.rig.home();
+  }
+
+  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame } | { reason: string }> {
+    const rule = this.plan.settle;
+    const frames = this.deps.camera.watch(motionEnd, motion);
+    if (rule.mode === 'fixed') {
+      await this.deps.clock.sleep(rule.waitMs);
+      for await (const frame of frames) if (frame.timestampMs >= motionEnd + rule.waitMs) return { frame };
+      return { reason: `the camera gave no frame ${rule.waitMs} ms after the motion` };
+    }
+    this.detector.reset();
+    for await (const frame of frames) {
+      if (this.detector.wantsFrame() && this.detector.push(frame.image, frame.timestampMs).settled) return { frame };
+      if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
+    }
+    return { reason: 'the camera stopped before the dice were still' };
+  }
+
+  /** Every read die's crop (a roll asked on stream links its evidence), and each problem's. */
+  private async saveEvidence(outcome: ThrowOutcome): Promise<Map<object, SavedEvidence>> {
+    const saved = new Map<object, SavedEvidence>();
+    const sink = this.deps.evidence;
+    if (sink === undefined) return saved;
+    const index = this.deps.store.lastThrowIndex(this.plan.sessionId) + 1;
+    for (const r of outcome.rolls) saved.set(r, await sink.save(r.crop, `t${index}-c${r.die.channel}`));
+    for (const [i, p] of outcome.problems.entries()) {
+      if (p.crop !== undefined) saved.set(p, await sink.save(p.crop, `t${index}-${p.channel !== undefined ? `c${p.channel}` : `x${i}`}-${p.kind}`));
+    }
+    return saved;
+  }
+
+  private store(status: 'ok' | 'rerolled' | 'void', startedAt: number, outcome: Pick<ThrowOutcome, 'rolls' | 'problems'>, evidence: Map<object, SavedEvidence>, why?: string): number {
+    const { store } = this.deps;
+    const { sessionId } = this.plan;
+    const endedAt = Math.max(startedAt, this.now());
+    const rolls: RollInput[] = outcome.rolls.map((r) => {
+      const ev = evidence.get(r);
+      return {
+        dieId: r.die.record.id,
+        channel: r.die.channel,
+        ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
+        ...(r.symbol !== undefined ? { symbol: r.symbol } : {}),
+        confidence: Math.min(1, Math.max(0, r.confidence)),
+        cocked: r.cocked,
+        classifierVersion: r.classifierVersion,
+        ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
+      };
+    });
+    return store.atomically(() => {
+      const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status, ...(why !== undefined ? { why } : {}), rolls });
+      for (const p of outcome.problems) {
+        const ev = evidence.get(p);
+        store.recordEvent(sessionId, {
+          at: endedAt,
+          kind: p.kind,
+          throwIndex: recorded.index,
+          ...(p.die ? { dieId: p.die.record.id } : {}),
+          detail: { reason: p.reason, ...(p.channel !== undefined ? { channel: p.channel } : {}), ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}) },
+        });
+      }
+      if (status === 'void') store.recordEvent(sessionId, { at: endedAt, kind: 'fault', throwIndex: recorded.index, detail: { message: why ?? '' } });
+      return recorded.index;
+    });
+  }
+}

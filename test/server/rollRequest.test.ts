@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseDiceText } from '../../src/server/rolls/diceText.js';
+import { parseRollRequest, RollRequestError } from '../../src/server/rolls/request.js';
+import { planThrows, refusal } from '../../src/server/rolls/channelPlan.js';
+import { thrown } from '../support/thrown.js';
+
+const problem = (body: unknown): string => thrown(() => parseRollRequest(body), RollRequestError).message;
+
+describe('dice as typed in chat', () => {
+  it('reads "3 red", "2d6", "d3", "1 direction" and groups joined by "and" or commas', () => {
+    expect(parseDiceText('3 red')).toEqual([{ kind: 'red', count: 3 }]);
+    expect(parseDiceText('2d6')).toEqual([{ kind: 'd6', count: 2 }]);
+    expect(parseDiceText('D3')).toEqual([{ kind: 'd3', count: 1 }]);
+    expect(parseDiceText('2 red and 1 green, 1 direction')).toEqual([
+      { kind: 'red', count: 2 },
+      { kind: 'green', count: 1 },
+      { kind: 'direction', count: 1 },
+    ]);
+  });
+
+  it('names the part it cannot read, and refuses more dice than one roll may ask for', () => {
+    expect(() => parseDiceText('3 blue')).toThrow('cannot read "3 blue" as dice');
+    expect(() => parseDiceText('20 red, 20 green')).toThrow('40 dice is more than the 30 one roll may ask for');
+  });
+});
+
+describe('roll requests', () => {
+  it('takes the four kinds of request the API documents', () => {
+    expect(parseRollRequest({ dice: '3 red' })).toMatchObject({ kind: 'dice' });
+    expect(parseRollRequest({ attack: { red: 3, focus: true, lock: true }, defense: { green: 2, focus: false } })).toMatchObject({
+      kind: 'attack',
+      attack: { red: 3, focus: true, lock: true, force: false },
+      defense: { green: 2, focus: false, force: false },
+    });
+    expect(parseRollRequest({ t9a: { dice: 4, target: '4+', reroll: 'failures' } })).toMatchObject({ kind: 't9a', t9a: { dice: 4, target: 4, reroll: 'failures', maximised: 0 } });
+    expect(parseRollRequest({ t9a: { dice: 2, total: true, maximised: true } })).toMatchObject({ t9a: { maximised: 1 } });
+    expect(parseRollRequest({ fumble: { exclude: [2, 1, 2] } })).toEqual({ kind: 'fumble', exclude: [1, 2] });
+  });
+
+  it('names the problem of a malformed request in one line', () => {
+    expect(problem({})).toBe('a roll needs one of "dice", "attack", "t9a" or "fumble"');
+    expect(problem(null)).toBe('a roll needs one of "dice", "attack", "t9a" or "fumble"');
+    expect(problem({ attack: { red: 'three' } })).toMatch(/^attack\.red: /);
+    expect(problem({ t9a: { dice: 4, target: 'four' } })).toBe('t9a.target: a target is written like "4+"');
+    expect(problem({ t9a: { dice: 4, reroll: 'failures' } })).toBe('t9a.target: rerolling failures needs a target such as "4+"');
+    expect(problem({ dice: '3 red', colour: 'blue' })).toBe('"colour" is not a field here');
+    expect(problem({ dice: 'lots' })).toMatch(/^dice: cannot read "lots" as dice/);
+    expect(problem({ fumble: { exclude: [1, 2, 3, 4, 5, 6] } })).toBe('fumble.exclude: at least one direction must stay allowed');
+    expect(problem({ attack: { red: 2, force: true, focus: true } })).toBe('attack: a force charge is spent alone here (not with focus or lock)');
+  });
+});
+
+describe('which channel gives which die', () => {
+  const xwing = ['red', 'red', 'green', 'green'];
+
+  it('splits more dice than channels into several throws, each reading only the channels it uses', () => {
+    const plan = planThrows(['red', 'red', 'red', 'green'], xwing);
+    expect(plan.map((t) => t.slots.map((s) => s.channel).sort())).toEqual([[0, 1, 2], [0]]);
+    expect(planThrows(['red'], xwing)).toEqual([{ slots: [{ index: 0, channel: 0 }] }]);
+  });
+
+  it('refuses dice no loaded channel can give, saying what is loaded', () => {
+    expect(refusal(['d6'], xwing)).toBe('no d6 or direction die is loaded for the d6 dice asked for (the rig holds 2 red, 2 green)');
+    expect(refusal(['green'], ['d6', 'd6', 'direction'])).toBe('no green die is loaded for the green dice asked for (the rig holds 2 d6, 1 direction)');
+    expect(refusal(['d3', 'direction'], ['d6'])).toBeUndefined();
+  });
+
+  it('serves a direction from a direction die before a D6, and a D6 from a D6 before a direction die', () => {
+    const types = ['d6', 'd6', 'direction'];
+    expect(planThrows(['direction'], types)[0]?.slots).toEqual([{ index: 0, channel: 2 }]);
+    expect(planThrows(['d6', 'd6', 'd6'], types).map((t) => t.slots.map((s) => s.channel))).toEqual([[0, 1, 2]]);
+  });
+});
