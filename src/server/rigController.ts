@@ -10,7 +10,7 @@
  * itself knows nothing of the server.
  */
 import { randomBytes } from 'node:crypto';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';

@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { checkSessionConfig, formatKeyPath, withPathsFrom, type SessionConfig } from '../session/config.js';
-import { yamlLineOf } from '../yamlLine.js';
+import { yamlLineOf } from '../core/yamlLine.js';
 
 export const serverSectionSchema = z.strictObject({
   token: z.string().min(16, 'a token needs at least 16 characters').optional(),

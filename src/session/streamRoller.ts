@@ -10,13 +10,13 @@
  * Every throw goes into the roll store (a session of kind `stream`), so the
  * dice rolled on stream add to their fairness record.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError } from '../rig/errors.js';
 import type { RollInput } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
-import type { RgbImage } from '../vision/image.js';
+import type { RgbImage } from '../core/image.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import { SettleDetector, defaultSettleOptions } from '../vision/settle.js';
 import type { EvidenceSink, SavedEvidence } from './evidence.js';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { cancel } from '../../src/odds/xwing-combat.js';
 import { serve, simServeConfig } from '../../src/server/serve.js';
 import { modifyAttack, modifyDefense } from '../../src/server/rolls/xwingRules.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Distribution } from '../../src/odds/distribution.js';
-import type { Rational } from '../../src/odds/rational.js';
+import type { Rational } from '../../src/core/rational.js';
 import { rollWithReroll } from '../../src/odds/t9a.js';
 import { attackVsDefense } from '../../src/odds/xwing-combat.js';
 import { attackPool, type AttackResult } from '../../src/odds/xwing-dice.js';

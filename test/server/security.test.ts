@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { bearerToken, clientKey, tokenMatches, tokensFrom } from '../../src/server/security/auth.js';
 import { checkBinding, isLoopback } from '../../src/server/security/bind.js';
 import { RateLimiter } from '../../src/server/security/rateLimit.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { loadServeConfig } from '../../src/server/serveConfig.js';
 import { tempDir } from '../store/support/fixtures.js';
 

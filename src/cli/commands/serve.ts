@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import { tokensFrom } from '../../server/security/auth.js';
 import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js';
 import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { nonNegativeIntArg } from '../options.js';
-import { DB_HELP, sessionDatabasePath } from './run.js';
+import { SESSION_DB_HELP, rollStorePath } from '../dbOption.js';
 
 interface ServeFlags {
   config?: string;
@@ -40,7 +40,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--sim [dice]', 'simulated rig and camera, no hardware: xwing (2 red, 2 green; default) or d6 (3 D6 and a direction die)')
     .option('--port <n>', 'port (default 8080; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
-    .option('--db <path>', DB_HELP)
+    .option('--db <path>', SESSION_DB_HELP)
     .option('--mode <mode>', 'start in stream (default) or fairness mode')
     .option('--seed <n>', 'seed of the simulated rig, camera and dice with --sim (default: a new one each start)')
     .action(async (flags: ServeFlags) => {
@@ -58,7 +58,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       const tokens = tokensFrom({ ...(server.token ? { api: server.token } : {}), ...(server.chatToken ? { chat: server.chatToken } : {}) }, process.env);
       const host = flags.host ?? server.host ?? '127.0.0.1';
       const port = flags.port !== undefined ? portArg(flags.port) : (server.port ?? 8080);
-      const db = sessionDatabasePath(flags.db, session);
+      const db = rollStorePath(flags.db, session.db);
       const running = await serve({
         config: session,
         dbPath: db,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encodePng } from '../../camera/decode.js';
-import type { RgbImage } from '../../vision/image.js';
+import type { RgbImage } from '../../core/image.js';
 import type { RouteContext } from './context.js';
 
 const jpegCache = new WeakMap<RgbImage, Promise<Buffer>>();

@@ -4,7 +4,7 @@
  * non-loopback address must be asked for with --host, and needs an API token.
  */
 import { isIP } from 'node:net';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 
 export function isLoopback(host: string): boolean {
   const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');

@@ -3,7 +3,7 @@
  * with its exact probability, and gathers the answers' distribution: what the
  * rules give with real dice, for comparison with the odds engine.
  */
-import { Rational } from '../../../src/odds/rational.js';
+import { Rational } from '../../../src/core/rational.js';
 import { defaultGreenOdds, defaultRedOdds, GREEN_SYMBOLS, RED_SYMBOLS } from '../../../src/odds/xwing-dice.js';
 import type { DieKind, RolledDie } from '../../../src/server/rolls/dieKinds.js';
 import { performRoll, type RollOutcome } from '../../../src/server/rolls/procedure.js';
