@@ -16,6 +16,7 @@ import { shippedD6Net } from '../../vision/d6/netWeights.js';
 import type { FaceReader } from '../../vision/faceRead.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
+import { formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../vision/readerMetrics.js';
 import { renderTable } from '../format/table.js';
 import type { CliIo } from '../main.js';
 import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
@@ -97,6 +98,8 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
     '',
     'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',
     formatConfusionMatrix(evaluation.confusion),
+    '',
+    formatReaderMetrics(readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows)),
   ];
   if (r.errors.length > 0) {
     lines.push('', `misreads, most confident first:`);
@@ -104,6 +107,19 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
     if (r.errors.length > 10) lines.push(`  ... and ${r.errors.length - 10} more`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Per-face recall and decline rate, decline spread, confident errors, cocked dice read as faces, and the targets. */
+function readerMetricsJson(evaluation: LabelledEvaluation): Record<string, unknown> {
+  const m = readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows);
+  return {
+    perFace: m.perClass,
+    declineSpread: Number.isFinite(m.declineSpread) ? m.declineSpread : null,
+    confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, confidence: e.confidence })),
+    confidentAt: m.confidentAt,
+    cockedReadAsFace: m.cockedReadAsFace,
+    targets: targetChecks(m).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null })),
+  };
 }
 
 /** JSON form of an evaluation. */
@@ -125,6 +141,7 @@ export function evaluationJson(evaluation: LabelledEvaluation): Record<string, u
     confusion: evaluation.confusion,
     misreads: r.errors.map((e) => ({ image: e.group, truth: e.truth, read: e.read.symbol ?? e.read.status, confidence: e.read.confidence })),
     perImage: r.perGroup,
+    ...readerMetricsJson(evaluation),
     ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),
   };
 }
