@@ -18,6 +18,7 @@ import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix 
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
 import { formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../vision/readerMetrics.js';
 import { renderTable } from '../format/table.js';
+import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../main.js';
 import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
 
@@ -153,6 +154,9 @@ interface EvalFlags {
   images: string;
   labels?: string;
   json?: boolean;
+  learned?: boolean;
+  head?: string;
+  hfov: number;
 }
 
 interface SimulateFlags {
@@ -201,10 +205,15 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .requiredOption('--images <dir>', 'folder of photos (or a dataset folder holding images/ and labels/)')
     .option('--labels <dir>', 'folder of label files and classes.txt (default: beside or inside the images folder)')
     .option('--json', 'print JSON')
+    .option('--learned', 'read with the learned reader (network pre-trained on 3D renders, top face found by perspective) instead')
+    .option('--head <file>', 'with --learned: the calibration head fitted on your own dice (dicerig vision adapt)')
+    .option('--hfov <deg>', "with --learned: the camera's horizontal field of view, degrees", positiveNumberArg, 54)
     .action(async (flags: EvalFlags) => {
       const paths = labelledFolderPaths(flags.images, flags.labels);
-      const { reader, profilePath, note } = await readerFor(flags.die, flags.calibration, flags.reader);
-      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c));
+      if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
+      const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
+      const { reader, profilePath, note } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}` } : await readerFor(flags.die, flags.calibration, flags.reader);
+      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c), 1.3, learned?.cut);
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       if (flags.json) {
         io.out(
@@ -219,6 +228,8 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         ]),
       );
     });
+
+  registerLearnedAdapt(vision, io, (dice, c) => keepsClass(dice as EvalDice, c));
 
   vision
     .command('simulate')

@@ -20,6 +20,8 @@ export interface LearnedModel {
   readonly trainedOn: string;
   readonly dataHash: string;
   readonly command: string;
+  /** Probabilities the training framework gave for the probe input x[i] = 2 sin(0.37 i): the TypeScript network must give the same. */
+  readonly probe?: readonly number[];
 }
 
 /** A last layer fitted at calibration on the network's embeddings, with its rejection threshold. */
