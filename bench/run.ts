@@ -8,12 +8,14 @@ import { runSessionBench } from './session.js';
 import { runStoreBench } from './store.js';
 import { runVisionBench } from './vision.js';
 import { runVisionD8Bench } from './visionD8.js';
+import { runVisionLearnedBench } from './visionLearned.js';
 
 console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 runAnalysisBench();
 await runRigBench();
 await runVisionBench();
 await runVisionD8Bench();
+await runVisionLearnedBench();
 await runStoreBench();
 await runSessionBench();
 console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);

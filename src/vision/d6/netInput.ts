@@ -18,11 +18,15 @@ export interface NetInput {
 }
 
 /**
- * The square of `side` pixels at (x0, y0) of `image`, resampled to `size`x`size`
- * channel-first planes (R, G, B), area-averaged by supersampling so large crops do not alias.
+ * Resamples the central `fraction` of `image` to `size`x`size` (area averaging
+ * by supersampling, so large crops do not alias) and normalises it. `jitter`
+ * shifts and scales the sampled square (data augmentation; 0 at reading time).
  */
-export function resampleSquare(image: RgbImage, size: number, x0: number, y0: number, side: number): Float32Array {
+export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_INPUT_FRACTION, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): NetInput {
   const { width: w, height: h, data } = image;
+  const side = Math.min(w, h) * fraction * jitter.scale;
+  const x0 = w / 2 - side / 2 + jitter.dx * side;
+  const y0 = h / 2 - side / 2 + jitter.dy * side;
   const step = side / size;
   const k = Math.max(1, Math.ceil(step));
   const out = new Float32Array(3 * size * size);
@@ -50,19 +54,6 @@ export function resampleSquare(image: RgbImage, size: number, x0: number, y0: nu
       }
     }
   }
-  return out;
-}
-
-/**
- * Resamples the central `fraction` of `image` to `size`x`size` (area averaging
- * by supersampling, so large crops do not alias) and normalises it. `jitter`
- * shifts and scales the sampled square (data augmentation; 0 at reading time).
- */
-export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_INPUT_FRACTION, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): NetInput {
-  const { width: w, height: h } = image;
-  const side = Math.min(w, h) * fraction * jitter.scale;
-  const out = resampleSquare(image, size, w / 2 - side / 2 + jitter.dx * side, h / 2 - side / 2 + jitter.dy * side, side);
-  const plane = size * size;
   // Body colour: per-channel median of the central 40 %; contrast: mean absolute deviation from it.
   const lo = Math.floor(size * 0.3);
   const hi = Math.ceil(size * 0.7);
