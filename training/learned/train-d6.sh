@@ -18,5 +18,5 @@ split d6-train 1 80
 split d6-tune 81 100
 npx tsx training/learned/exportInputs.ts --images "$WORK/d6-train" --out "$WORK/d6-train" --jitters 5
 npx tsx training/learned/exportInputs.ts --images "$WORK/d6-tune" --out "$WORK/d6-tune" --jitters 0
-/usr/bin/python3 training/learned/train.py --train "$WORK/d6-train" --tune "$WORK/d6-tune" --convs 12p,24p,48p,48 --epochs 60 --colour-invariant \
+/usr/bin/python3 training/learned/train.py --train "$WORK/d6-train" --tune "$WORK/d6-tune" --convs 12p,24p,48p,48 --epochs 20 --colour-invariant \
   --name d6 --version learned-d6/2 --trained-on "d6-tray-photos 1..80 (by sorted name)" --out src/vision/learned/weights/d6.ts --threads 1

@@ -8,7 +8,7 @@ RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 EPOCHS=${EPOCHS:-20}
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
-npx tsx training/learned/exportInputs.ts --images "$RENDERS/train-xwing" --out "$WORK/xwing-train" --classes "$CLASSES" --jitters 2 --height-ratio 0.577
-npx tsx training/learned/exportInputs.ts --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --classes "$CLASSES" --jitters 0 --height-ratio 0.577 --last 150
-/usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs "$EPOCHS" \
-  --height-ratio 0.577 --name xwing --version learned-xwing/1 --trained-on "renders train-xwing" --out src/vision/learned/weights/xwing.ts --threads 1
+npx tsx training/learned/exportInputs.ts --images "$RENDERS/train-xwing" --out "$WORK/xwing-train" --classes "$CLASSES" --jitters 2 --height-ratio 0.77 --scale 0.8
+npx tsx training/learned/exportInputs.ts --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --classes "$CLASSES" --jitters 0 --height-ratio 0.77 --scale 0.8 --last 150
+/usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 8p,16p,32p,32 --epochs "$EPOCHS" --scale 0.8 \
+  --height-ratio 0.77 --name xwing --version learned-xwing/1 --trained-on "renders train-xwing" --out src/vision/learned/weights/xwing.ts --threads 1

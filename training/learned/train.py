@@ -10,7 +10,7 @@ of the training set and the exact command that reproduced them.
   /usr/bin/python3 training/learned/train.py --train /tmp/x/train --tune /tmp/x/tune \
       --convs 12p,24p,48p,48 --epochs 30 --name d6 --version learned-d6/1 --out src/vision/learned/weights/d6.ts
 """
-import argparse, base64, json, struct, sys, time
+import argparse, base64, json, shlex, sys, time
 import numpy as np
 import torch
 import torch.nn as nn
@@ -118,7 +118,7 @@ params += [net.dense.weight, net.dense.bias]
 flat = torch.cat([q.detach().reshape(-1) for q in params]).numpy().astype('<f4')
 b64 = base64.b64encode(flat.tobytes()).decode()
 spec = {'channels': 3, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl in convs], 'classes': len(classes)}
-command = '/usr/bin/python3 training/learned/train.py ' + ' '.join(sys.argv[1:])
+command = '/usr/bin/python3 training/learned/train.py ' + shlex.join(sys.argv[1:])
 # A fixed input (x[i] = 2 sin(0.37 i)) and torch's probabilities for it: the TypeScript network must agree.
 probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(3 * size * size)], dtype=torch.float32).reshape(1, 3, size, size)
 net.eval()

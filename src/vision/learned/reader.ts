@@ -22,7 +22,7 @@ export interface LearnedReaderOptions {
   readonly views: number;
 }
 
-export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9, views: 2 };
+export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9, views: 1 };
 
 /** Softmax of a head applied to an embedding. */
 export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' | 'bias'>, embedding: Float32Array): Float32Array {
