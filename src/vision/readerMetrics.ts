@@ -112,7 +112,7 @@ export function targetChecks(m: ReaderMetrics, minAccuracy = 0.995, maxDecline =
   ];
 }
 
-const pct = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : '-');
+const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
 
 /** The metrics as text lines (for `vision eval` and the bench). */
 export function formatReaderMetrics(m: ReaderMetrics): string {
@@ -124,7 +124,7 @@ export function formatReaderMetrics(m: ReaderMetrics): string {
   lines.push(`cocked dice read as a face: ${m.cockedReadAsFace} of ${m.cockedTotal}`);
   lines.push('targets:');
   for (const t of targetChecks(m)) {
-    const v = t.name.startsWith('correct') || t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(2))) : 'inf';
+    const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(2))) : 'inf';
     lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${v} (target ${t.target})`);
   }
   return lines.join('\n');

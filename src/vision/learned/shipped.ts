@@ -8,9 +8,10 @@ import { topFaceCrop } from './crop.js';
 import type { LearnedModel } from './model.js';
 import { cameraFromFov } from './topFace.js';
 import { d6Model } from './weights/d6.js';
+import { xwingModel } from './weights/xwing.js';
 
 /** Shipped models by die type (`xwing` reads red and green d8s). */
-export const shippedLearnedModels: Readonly<Record<string, LearnedModel>> = { d6: d6Model };
+export const shippedLearnedModels: Readonly<Record<string, LearnedModel>> = { d6: d6Model, xwing: xwingModel };
 
 /** Crop margin around the box the learned readers are given (the network samples `inputScale` x the die size around the centre). */
 export const LEARNED_CROP_MARGIN = 1.5;
