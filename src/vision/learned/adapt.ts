@@ -38,7 +38,8 @@ export interface AdaptOptions {
   readonly version: string;
 }
 
-export const defaultAdaptOptions: AdaptOptions = { holdBack: 0.25, turns: 8, iterations: 300, learningRate: 0.05, l2: 1e-3, margin: 0.02, floor: 0.6, ceiling: 0.995, seed: 3, version: 'head/1' };
+// l2 1e-2 chosen on the tune renders' held-back images (1e-3: 86 of 153 read at a 0.995 threshold; 1e-2: 132 of 153, none wrong, threshold 0.907).
+export const defaultAdaptOptions: AdaptOptions = { holdBack: 0.25, turns: 8, iterations: 300, learningRate: 0.05, l2: 1e-2, margin: 0.02, floor: 0.6, ceiling: 0.995, seed: 3, version: 'head/1' };
 
 export interface HeldBackScore {
   readonly total: number;
