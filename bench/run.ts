@@ -9,12 +9,14 @@ import { runServeBench } from './serve.js';
 import { runStoreBench } from './store.js';
 import { runVisionBench } from './vision.js';
 import { runVisionD8Bench } from './visionD8.js';
+import { runVisionLearnedBench } from './visionLearned.js';
 
 console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 runAnalysisBench();
 await runRigBench();
 await runVisionBench();
 await runVisionD8Bench();
+await runVisionLearnedBench();
 await runStoreBench();
 await runSessionBench();
 await runServeBench();

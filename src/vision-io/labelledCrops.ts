@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cropForBox } from '../vision/photoCrops.js';
 import type { DieCrop } from '../vision/faceRead.js';
-import type { Rect } from '../core/image.js';
+import type { Rect, RgbImage } from '../core/image.js';
 import { decodeImageFile } from '../camera/decode.js';
 import { readLabelledFolder } from './labelledFolder.js';
 
@@ -36,15 +36,21 @@ export function labelledFolderPaths(dir: string, labelsDir?: string): { images: 
   return { images: dir, ...(labelsDir !== undefined ? { labels: labelsDir } : {}) };
 }
 
-/** Reads the folder's crops, keeping boxes whose class passes `keep` (default: all). */
-export async function readLabelledCrops(imagesDir: string, labelsDir?: string, keep: (className: string) => boolean = () => true, margin = 1.3): Promise<LabelledCrops> {
+/** How a die's crop is cut from its image and its labelled box (in pixels). */
+export type CropCutter = (image: RgbImage, box: Rect) => DieCrop;
+
+/** Reads the folder's crops, keeping boxes whose class passes `keep` (default: all); `cut` cuts them (default: a square around the box). */
+export async function readLabelledCrops(imagesDir: string, labelsDir?: string, keep: (className: string) => boolean = () => true, margin = 1.3, cut?: CropCutter): Promise<LabelledCrops> {
   const folder = await readLabelledFolder(imagesDir, labelsDir);
   const crops: LabelledDieCrop[] = [];
   for (const photo of folder.photos) {
     const boxes = photo.boxes.filter((b) => keep(b.className));
     if (boxes.length === 0) continue;
     const image = await decodeImageFile(photo.imagePath);
-    for (const b of boxes) crops.push({ crop: cropForBox(image, b.box, true, margin), label: b.className, group: photo.name, box: b.box });
+    for (const b of boxes) {
+      const px = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
+      crops.push({ crop: cut ? cut(image, px) : cropForBox(image, b.box, true, margin), label: b.className, group: photo.name, box: b.box });
+    }
   }
   return { classes: folder.classes, images: folder.photos.length, crops };
 }

@@ -23,6 +23,8 @@ export interface LocateOptions {
   readonly shadowChromaTolerance: number;
   /** Blobs smaller than this fraction of a die are noise or debris. */
   readonly minAreaFraction: number;
+  /** Changes the foreground mask (locator resolution) before blobs are found, e.g. removes thin walls; none by default. */
+  readonly maskFilter?: (mask: Uint8Array, width: number, height: number) => void;
 }
 
 export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
@@ -117,6 +119,7 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
 export function locateDice(frame: RgbImage, reference: RgbImage, channels: readonly ChannelRegion[], options: LocateOptions): LocateResult {
   const f = Math.max(1, Math.floor(options.downscale));
   const { mask, width, height } = foregroundMask(frame, reference, options);
+  options.maskFilter?.(mask, width, height);
   const { blobs } = connectedComponents(mask, width, height, 8);
   const dieAreaSmall = options.expectedDieArea / (f * f);
   const dice: LocatedDie[] = [];

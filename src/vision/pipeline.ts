@@ -12,7 +12,7 @@ import { defaultSurroundingsLimits } from './cocked/surroundingsLimits.js';
 import type { SurroundingsOptions } from './cocked/surroundingsLimits.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
 import { cropRgb, squareAround } from '../core/image.js';
-import type { RgbImage } from '../core/image.js';
+import type { Point, RgbImage } from '../core/image.js';
 import { locateDice } from './locate.js';
 import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
 
@@ -39,6 +39,8 @@ export interface PipelineOptions {
    * It is made for cubes (D6): a die whose side faces always show from above (a d8) passes `null`.
    */
   readonly surroundings?: Omit<SurroundingsOptions, 'dieSizePx'> | null;
+  /** Where the reader's crop is centred, from the located centre (default: there; the learned reader moves it onto the top face, see `topFaceCentre`). */
+  readonly cropCentre?: (located: Point) => Point;
 }
 
 export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElongation: 1.09, areaRange: [0.8, 1.26] };
@@ -48,7 +50,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
   const located = locateDice(frame, reference, channels, options.locate);
   const surroundings = new SurroundingsJudge();
   const readings: DieReading[] = located.dice.map((die) => {
-    const crop = cropRgb(frame, squareAround(die.center, options.dieSizePx * options.cropScale));
+    const crop = cropRgb(frame, squareAround(options.cropCentre ? options.cropCentre(die.center) : die.center, options.dieSizePx * options.cropScale));
     const base = { classifierVersion: reader.classifierVersion, crop };
     if (die.estimatedCount > 1) {
       return { channel: die.channel, die, read: { ...base, status: 'unreadable', confidence: 0, reason: `About ${die.estimatedCount} dice touch each other here; they cannot be read apart.` } };

@@ -10,7 +10,9 @@ import { chooseReader } from '../../vision-io/readerChoice.js';
 import type { D6ReaderChoice, ReaderDice } from '../../vision-io/readerChoice.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
+import { formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../vision/readerMetrics.js';
 import { renderTable } from '../../core/textTable.js';
+import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
 import { percent } from '../../core/format.js';
@@ -55,6 +57,8 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
     '',
     'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',
     formatConfusionMatrix(evaluation.confusion),
+    '',
+    formatReaderMetrics(readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows)),
   ];
   if (r.errors.length > 0) {
     lines.push('', `misreads, most confident first:`);
@@ -62,6 +66,19 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
     if (r.errors.length > 10) lines.push(`  ... and ${r.errors.length - 10} more`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Per-face recall and decline rate, decline spread, confident errors, cocked dice read as faces, and the targets. */
+function readerMetricsJson(evaluation: LabelledEvaluation): Record<string, unknown> {
+  const m = readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows);
+  return {
+    perFace: m.perClass,
+    declineSpread: Number.isFinite(m.declineSpread) ? m.declineSpread : null,
+    confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, confidence: e.confidence })),
+    confidentAt: m.confidentAt,
+    cockedReadAsFace: m.cockedReadAsFace,
+    targets: targetChecks(m).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null })),
+  };
 }
 
 /** JSON form of an evaluation. */
@@ -83,6 +100,7 @@ export function evaluationJson(evaluation: LabelledEvaluation): Record<string, u
     confusion: evaluation.confusion,
     misreads: r.errors.map((e) => ({ image: e.group, truth: e.truth, read: e.read.symbol ?? e.read.status, confidence: e.read.confidence })),
     perImage: r.perGroup,
+    ...readerMetricsJson(evaluation),
     ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),
   };
 }
@@ -94,6 +112,9 @@ interface EvalFlags {
   images: string;
   labels?: string;
   json?: boolean;
+  learned?: boolean;
+  head?: string;
+  hfov: number;
 }
 
 interface SimulateFlags {
@@ -142,10 +163,15 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .requiredOption('--images <dir>', 'folder of photos (or a dataset folder holding images/ and labels/)')
     .option('--labels <dir>', 'folder of label files and classes.txt (default: beside or inside the images folder)')
     .option('--json', 'print JSON')
+    .option('--learned', 'read with the learned reader (network pre-trained on 3D renders, top face found by perspective) instead')
+    .option('--head <file>', 'with --learned: the calibration head fitted on your own dice (dicerig vision adapt)')
+    .option('--hfov <deg>', "with --learned: the camera's horizontal field of view, degrees", positiveNumberArg, 54)
     .action(async (flags: EvalFlags) => {
       const paths = labelledFolderPaths(flags.images, flags.labels);
-      const { reader, profilePath, note } = await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
-      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c));
+      if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
+      const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
+      const { reader, profilePath, note } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}` } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
+      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c), 1.3, learned?.cut);
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       if (flags.json) {
         io.out(
@@ -160,6 +186,8 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         ]),
       );
     });
+
+  registerLearnedAdapt(vision, io, (dice, c) => keepsClass(dice as EvalDice, c));
 
   vision
     .command('simulate')

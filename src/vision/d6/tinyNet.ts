@@ -191,6 +191,12 @@ export class TinyNet {
     return this.run(input, false).probs;
   }
 
+  /** Class probabilities and the pooled features the dense layer reads (an embedding a new last layer can be fitted on). */
+  embed(input: Float32Array): { probs: Float32Array; embedding: Float32Array } {
+    const t = this.run(input, false);
+    return { probs: t.probs, embedding: t.pooled };
+  }
+
   private run(input: Float32Array, keep: boolean): Trace {
     const inputs: Float32Array[] = [];
     const relus: Float32Array[] = [];

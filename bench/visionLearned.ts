@@ -1,0 +1,59 @@
+/**
+ * The learned reader's time: one die (its views averaged), and a whole
+ * 1280x720 frame of four dice (locate against the empty-platform reference,
+ * cut around the top face, read), and location without a reference. Budget
+ * (issue 11): whole frame <= 15 ms with 4 dice. Prints; asserts nothing.
+ */
+import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
+import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
+import { HEXAGON_AREA_FACTOR } from '../src/vision/calibration/guided.js';
+import { defaultLocateOptions } from '../src/vision/locate.js';
+import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
+import { defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
+import { locateOnAnyPlatform } from '../src/vision/learned/platform.js';
+import { cameraFromFov, topFaceCentre } from '../src/vision/learned/topFace.js';
+import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
+import { median, timeIt } from './measure.js';
+
+/** CPU milliseconds per call of `f` (user + system, this process): steadier than wall time on a shared machine. */
+function cpuMs(n: number, f: () => void): number {
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) f();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / n;
+}
+
+export async function runVisionLearnedBench(): Promise<void> {
+  const size = 72;
+  const cam = new SimulatedCamera({ seed: 82_000, lighting: 'evening', channels: 4, dice: ['red', 'green'], cockedRate: 0 });
+  const reference = cam.emptyPlatform();
+  const frames = Array.from({ length: 20 }, () => cam.still());
+  for (const model of Object.values(shippedLearnedModels)) {
+    const reader = new LearnedReader(model, defaultLearnedReaderOptions);
+    const cut = learnedCutter(model, 54);
+    const crops = frames.flatMap((f) => f.truth.dice.map((d) => cut(f.image, simDieBox(d))));
+    let k = 0;
+    const dieMs = timeIt(200, () => reader.read(crops[k++ % crops.length]!));
+    const camera = cameraFromFov(1280, 720, 54);
+    const options = {
+      locate: { ...defaultLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * size * size },
+      cocked: defaultCockedLimits,
+      dieSizePx: size,
+      cropScale: 1.5,
+      surroundings: null,
+      cropCentre: (c: { x: number; y: number }) => topFaceCentre(c, size, model.heightRatio, camera),
+    };
+    let i = 0;
+    const readOne = (): void => void readFrame(frames[i++ % frames.length]!.image, reference, cam.layout.channels, reader, options);
+    const frameMs = timeIt(60, readOne);
+    const dieCpu = cpuMs(100, () => void reader.read(crops[k++ % crops.length]!));
+    const frameCpu = cpuMs(30, readOne);
+    console.log(
+      `\nvision learned (${model.version}, ${model.spec.size}x${model.spec.size} input, ${reader.options.views} views): read one die median ${median(dieMs).toFixed(2)} ms (CPU ${dieCpu.toFixed(2)} ms); ` +
+        `locate and read 4 dice on a 1280x720 frame median ${median(frameMs).toFixed(2)} ms (CPU ${frameCpu.toFixed(2)} ms; budget 15 ms)`,
+    );
+  }
+  let j = 0;
+  const anyMs = timeIt(20, () => locateOnAnyPlatform(frames[j++ % frames.length]!.image, cam.layout.channels, size, HEXAGON_AREA_FACTOR * size * size));
+  console.log(`vision learned: locate with no empty-platform reference (platform estimated from the frame): median ${median(anyMs).toFixed(2)} ms per 1280x720 frame`);
+}

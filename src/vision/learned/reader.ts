@@ -1,0 +1,101 @@
+/**
+ * The learned reader: the shipped network (pre-trained on renders) looks at a
+ * square around the top face's centre (the crop's centre: cut it with
+ * `topFaceCrop` so perspective is accounted for) and gives class
+ * probabilities, averaged over turned and mirrored views. A calibration head,
+ * when given, replaces the network's last layer (fitted on the user's own dice)
+ * and brings its own rejection threshold. A `cocked` class reads as cocked.
+ */
+import { transformInput } from '../d6/augment.js';
+import { decodeWeights } from '../d6/netReader.js';
+import { TinyNet } from '../d6/tinyNet.js';
+import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
+import { COCKED_LABEL } from '../labelledEval.js';
+import { learnedInput } from './input.js';
+import { splitClass } from './model.js';
+import type { LearnedHead, LearnedModel } from './model.js';
+
+export interface LearnedReaderOptions {
+  /** Reads under this probability are declined (a head's own threshold wins). */
+  readonly minProbability: number;
+  /** Turns/mirrors averaged (1..8). */
+  readonly views: number;
+}
+
+export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9, views: 1 };
+
+/** Softmax of a head applied to an embedding. */
+export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' | 'bias'>, embedding: Float32Array): Float32Array {
+  const k = head.classes.length;
+  const d = embedding.length;
+  const out = new Float32Array(k);
+  let max = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < k; j++) {
+    let s = head.bias[j] as number;
+    for (let c = 0; c < d; c++) s += (head.weights[j * d + c] as number) * (embedding[c] as number);
+    out[j] = s;
+    if (s > max) max = s;
+  }
+  let z = 0;
+  for (let j = 0; j < k; j++) {
+    out[j] = Math.exp((out[j] as number) - max);
+    z += out[j] as number;
+  }
+  for (let j = 0; j < k; j++) out[j] = (out[j] as number) / z;
+  return out;
+}
+
+export class LearnedReader implements FaceReader {
+  readonly classifierVersion: string;
+  readonly classes: readonly string[];
+  private readonly net: TinyNet;
+
+  constructor(
+    readonly model: LearnedModel,
+    readonly options: LearnedReaderOptions = defaultLearnedReaderOptions,
+    readonly head?: LearnedHead,
+  ) {
+    this.net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
+    this.classes = head ? head.classes : model.classes;
+    this.classifierVersion = head ? `${model.version}+${head.version}` : model.version;
+  }
+
+  /** The network's input for view `turn` (0: as is) of a crop. */
+  input(crop: DieCrop, turn = 0): Float32Array {
+    const { image } = crop;
+    const size = this.model.spec.size;
+    const x = learnedInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * this.model.inputScale, size);
+    return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
+  }
+
+  /** Embedding of one network input. */
+  embedInput(input: Float32Array): Float32Array {
+    return this.net.embed(input).embedding;
+  }
+
+  /** Class probabilities (of `classes`), averaged over the views. */
+  probabilities(crop: DieCrop): Float32Array {
+    const views = Math.max(1, Math.min(8, Math.floor(this.options.views)));
+    const mean = new Float32Array(this.classes.length);
+    for (let t = 0; t < views; t++) {
+      const { probs, embedding } = this.net.embed(this.input(crop, t));
+      const p = this.head ? headProbabilities(this.head, embedding) : probs;
+      for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
+    }
+    return mean;
+  }
+
+  read(crop: DieCrop): FaceRead {
+    const p = this.probabilities(crop);
+    let best = 0;
+    for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
+    const confidence = p[best] as number;
+    const name = this.classes[best] as string;
+    const base = { confidence, classifierVersion: this.classifierVersion, crop: crop.image, details: { probability: confidence } };
+    const threshold = this.head?.minProbability ?? this.options.minProbability;
+    if (name === COCKED_LABEL) return { ...base, status: 'cocked', reason: `The learned reader sees a die not lying flat (${confidence.toFixed(2)}).` };
+    if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
+    const { die, symbol } = splitClass(name);
+    return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
+  }
+}

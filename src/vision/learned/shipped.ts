@@ -1,0 +1,22 @@
+/**
+ * The learned readers shipped with dicerig, by die type, and the crop cutter
+ * each needs (top face found by perspective parallax).
+ */
+import type { DieCrop } from '../faceRead.js';
+import type { Rect, RgbImage } from '../../core/image.js';
+import { topFaceCrop } from './crop.js';
+import type { LearnedModel } from './model.js';
+import { cameraFromFov } from './topFace.js';
+import { d6Model } from './weights/d6.js';
+import { xwingModel } from './weights/xwing.js';
+
+/** Shipped models by die type (`xwing` reads red and green d8s). */
+export const shippedLearnedModels: Readonly<Record<string, LearnedModel>> = { d6: d6Model, xwing: xwingModel };
+
+/** Crop margin around the box the learned readers are given (the network samples `inputScale` x the die size around the centre). */
+export const LEARNED_CROP_MARGIN = 1.5;
+
+/** A cutter for labelled boxes: the top face's centre from the box, the frame size and the camera's horizontal field of view. */
+export function learnedCutter(model: LearnedModel, hfovDeg: number, gain = 1): (image: RgbImage, box: Rect) => DieCrop {
+  return (image, box) => topFaceCrop(image, box, { heightRatio: model.heightRatio, camera: cameraFromFov(image.width, image.height, hfovDeg), gain, margin: LEARNED_CROP_MARGIN });
+}

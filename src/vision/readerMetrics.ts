@@ -1,0 +1,131 @@
+/**
+ * The figures a reader is judged by (issue 11): recall and decline rate per
+ * face, the spread of decline rates between faces (a reader that declines one
+ * face more than another biases every verdict), confident errors (wrong reads
+ * the threshold did not stop), and cocked dice read as a face. Pure: it scores
+ * reads already made against their truth.
+ */
+import type { FaceRead } from './faceRead.js';
+import { classOfRead, COCKED_LABEL } from './labelledEval.js';
+
+/** One die's truth and what the reader said (the class it named, in label terms, when it read one). */
+export interface MetricItem {
+  readonly truth: string;
+  readonly status: 'read' | 'cocked' | 'unreadable';
+  /** The class read (`red-hit`, `3`), only when status is `read`. */
+  readonly readClass?: string;
+  readonly confidence: number;
+  readonly group?: string;
+}
+
+export interface ClassMetrics {
+  readonly className: string;
+  readonly total: number;
+  readonly read: number;
+  readonly correct: number;
+  readonly declined: number;
+  /** correct / total: how many dice of this face end up counted as this face. */
+  readonly recall: number;
+  /** declined / total. */
+  readonly declineRate: number;
+}
+
+export interface ReaderMetrics {
+  /** Face classes (every truth but `cocked`), in the order given then as seen. */
+  readonly perClass: readonly ClassMetrics[];
+  /** Highest face decline rate over the lowest (Infinity when one face is never declined and another is; 1 when none is). */
+  readonly declineSpread: number;
+  /** Wrong reads at or above `confidentAt`, most confident first. */
+  readonly confidentErrors: readonly MetricItem[];
+  readonly confidentAt: number;
+  /** Dice labelled cocked that were read as a face. */
+  readonly cockedReadAsFace: number;
+  readonly cockedTotal: number;
+  /** Flat dice only (cocked truth excluded): read, correct, declined. */
+  readonly flatTotal: number;
+  readonly flatRead: number;
+  readonly flatCorrect: number;
+  readonly flatDeclined: number;
+}
+
+/** A wrong read at this confidence or more is a confident error (the reader was sure and wrong). */
+export const DEFAULT_CONFIDENT_AT = 0.9;
+
+/** Metric items from reads made on labelled dice (as `evaluateLabelledCrops` returns them). */
+export function metricItemsOf(reads: readonly { readonly group: string; readonly truth: string; readonly read: Pick<FaceRead, 'status' | 'symbol' | 'die' | 'confidence'> }[]): MetricItem[] {
+  return reads.map((r) => {
+    const readClass = classOfRead(r.read);
+    return { truth: r.truth, status: r.read.status, confidence: r.read.confidence, group: r.group, ...(readClass !== undefined ? { readClass } : {}) };
+  });
+}
+
+/** Scores the reads. */
+export function readerMetrics(items: readonly MetricItem[], classes: readonly string[] = [], confidentAt = DEFAULT_CONFIDENT_AT): ReaderMetrics {
+  const order = classes.filter((c) => c !== COCKED_LABEL);
+  for (const it of items) if (it.truth !== COCKED_LABEL && !order.includes(it.truth)) order.push(it.truth);
+  const flat = items.filter((it) => it.truth !== COCKED_LABEL);
+  const perClass = order.map((className): ClassMetrics => {
+    const own = flat.filter((it) => it.truth === className);
+    const read = own.filter((it) => it.status === 'read').length;
+    const correct = own.filter((it) => it.status === 'read' && it.readClass === className).length;
+    const declined = own.length - read;
+    return { className, total: own.length, read, correct, declined, recall: own.length > 0 ? correct / own.length : Number.NaN, declineRate: own.length > 0 ? declined / own.length : Number.NaN };
+  });
+  const rates = perClass.filter((c) => c.total > 0).map((c) => c.declineRate);
+  const hi = rates.length > 0 ? Math.max(...rates) : 0;
+  const lo = rates.length > 0 ? Math.min(...rates) : 0;
+  const declineSpread = hi === 0 ? 1 : lo === 0 ? Number.POSITIVE_INFINITY : hi / lo;
+  const wrong = flat.filter((it) => it.status === 'read' && it.readClass !== it.truth);
+  const cocked = items.filter((it) => it.truth === COCKED_LABEL);
+  return {
+    perClass,
+    declineSpread,
+    confidentErrors: wrong.filter((it) => it.confidence >= confidentAt).sort((a, b) => b.confidence - a.confidence),
+    confidentAt,
+    cockedReadAsFace: cocked.filter((it) => it.status === 'read').length,
+    cockedTotal: cocked.length,
+    flatTotal: flat.length,
+    flatRead: flat.filter((it) => it.status === 'read').length,
+    flatCorrect: flat.filter((it) => it.status === 'read' && it.readClass === it.truth).length,
+    flatDeclined: flat.filter((it) => it.status !== 'read').length,
+  };
+}
+
+/** One of the issue's targets and whether these reads meet it. */
+export interface TargetCheck {
+  readonly name: string;
+  readonly value: number;
+  readonly target: string;
+  readonly met: boolean;
+}
+
+/** The reader targets: accuracy among read, decline rate, decline spread, no confident error, no cocked die read as a face. */
+export function targetChecks(m: ReaderMetrics, minAccuracy = 0.995, maxDecline = 0.05): TargetCheck[] {
+  const accuracy = m.flatRead > 0 ? m.flatCorrect / m.flatRead : Number.NaN;
+  const decline = m.flatTotal > 0 ? m.flatDeclined / m.flatTotal : Number.NaN;
+  return [
+    { name: 'correct among read', value: accuracy, target: `>= ${(minAccuracy * 100).toFixed(1)} %`, met: accuracy >= minAccuracy },
+    { name: 'declined (flat dice)', value: decline, target: `<= ${(maxDecline * 100).toFixed(1)} %`, met: decline <= maxDecline },
+    { name: 'decline spread between faces', value: m.declineSpread, target: '<= 2x', met: m.declineSpread <= 2 },
+    { name: `confident errors (>= ${m.confidentAt})`, value: m.confidentErrors.length, target: '0', met: m.confidentErrors.length === 0 },
+    { name: 'cocked dice read as a face', value: m.cockedReadAsFace, target: '0', met: m.cockedReadAsFace === 0 },
+  ];
+}
+
+const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
+
+/** The metrics as text lines (for `vision eval` and the bench). */
+export function formatReaderMetrics(m: ReaderMetrics): string {
+  const width = Math.max(6, ...m.perClass.map((c) => c.className.length));
+  const lines = [`per face: ${'face'.padEnd(width)}  dice  recall  declined`];
+  for (const c of m.perClass) lines.push(`          ${c.className.padEnd(width)} ${String(c.total).padStart(5)} ${pct(c.recall).padStart(7)} ${pct(c.declineRate).padStart(9)}`);
+  lines.push(`decline spread between faces: ${Number.isFinite(m.declineSpread) ? `${m.declineSpread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)'}`);
+  lines.push(`confident errors (wrong reads at confidence >= ${m.confidentAt}): ${m.confidentErrors.length}`);
+  lines.push(`cocked dice read as a face: ${m.cockedReadAsFace} of ${m.cockedTotal}`);
+  lines.push('targets:');
+  for (const t of targetChecks(m)) {
+    const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(2))) : 'inf';
+    lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${v} (target ${t.target})`);
+  }
+  return lines.join('\n');
+}

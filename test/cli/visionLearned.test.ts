@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './runCli.js';
+
+let tmp = '';
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'dicerig-learned-'));
+  // Calibration and test frames from different seeds.
+  const made = await runCli('vision', 'simulate', '--dice', 'd6', '--out', join(tmp, 'cal'), '--seed', '71000', '--frames', '4', '--cocked-rate', '0.01', '--lighting', 'studio');
+  const made2 = await runCli('vision', 'simulate', '--dice', 'd6', '--out', join(tmp, 'test'), '--seed', '72000', '--frames', '2', '--cocked-rate', '0.01', '--lighting', 'studio');
+  if (made.code !== 0 || made2.code !== 0) throw new Error(made.err + made2.err);
+}, 60_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('dicerig vision adapt and vision eval --learned', () => {
+  it('fits a head on labelled dice and reads other dice with it, printing per-face recall, decline rates and the targets', async () => {
+    const head = join(tmp, 'head.json');
+    const a = await runCli('vision', 'adapt', '--die', 'd6', '--images', join(tmp, 'cal'), '--out', head);
+    expect(a.code, a.err).toBe(0);
+    expect(a.out).toMatch(/^Fitted a head on \d+ dice \(\d+ fitted, \d+ held back\) of 4 images; threshold 0\.\d+/);
+    const file = JSON.parse(readFileSync(head, 'utf8')) as { model: string; head: { classes: string[]; minProbability: number } };
+    expect(file.model).toMatch(/^learned-d6\//);
+    const r = await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', head, '--images', join(tmp, 'test'));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^classifier learned-d6\/\d+\+head\/1;/m);
+    expect(r.out).toMatch(/^per face: face +dice +recall +declined$/m);
+    expect(r.out).toMatch(/^decline spread between faces: /m);
+    expect(r.out).toMatch(/^confident errors \(wrong reads at confidence >= 0\.9\): \d+$/m);
+    expect(r.out).toMatch(/^ {2}(met {4}|NOT met) correct among read: /m);
+    const j = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', head, '--images', join(tmp, 'test'), '--json')).out) as {
+      summary: { total: number; declined: number };
+      perFace: { total: number; declined: number }[];
+      targets: { name: string; met: boolean }[];
+    };
+    expect(j.perFace.reduce((s, f) => s + f.total, 0)).toBe(j.summary.total);
+    expect(j.perFace.reduce((s, f) => s + f.declined, 0)).toBe(j.summary.declined);
+    expect(j.targets.map((t) => t.name)).toContain('cocked dice read as a face');
+  }, 120_000);
+
+  it('refuses a head without --learned, and a head fitted on another network', async () => {
+    const r = await runCli('vision', 'eval', '--die', 'd6', '--head', 'x.json', '--images', join(tmp, 'test'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--head is a head for the learned reader; add --learned/);
+    const stale = join(tmp, 'stale.json');
+    writeFileSync(stale, JSON.stringify({ model: 'learned-d6/0', head: { version: 'head/1', classes: ['1'], weights: [], bias: [0], minProbability: 0.9 } }));
+    const s = await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', stale, '--images', join(tmp, 'test'));
+    expect(s.code).toBe(1);
+    expect(s.err).toMatch(/the head was fitted on learned-d6\/0, not on the shipped learned-d6\/\d+; fit it again/);
+  });
+});

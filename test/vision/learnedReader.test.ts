@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { TinyNet } from '../../src/vision/d6/tinyNet.js';
+import { decodeWeights } from '../../src/vision/d6/netReader.js';
+import { createRgb } from '../../src/core/image.js';
+import type { RgbImage } from '../../src/core/image.js';
+import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../../src/vision/learned/adapt.js';
+import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
+import { splitClass } from '../../src/vision/learned/model.js';
+import type { LearnedModel } from '../../src/vision/learned/model.js';
+import { LearnedReader } from '../../src/vision/learned/reader.js';
+import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
+import { seededRandom } from '../../src/stats/random.js';
+
+/** A die-like crop: a body colour, a mark of another colour in the middle (a bar or a ring), some noise. */
+function dieCrop(body: readonly number[], mark: 'bar' | 'ring', random: () => number, side = 60): RgbImage {
+  const img = createRgb(side, side);
+  const c = side / 2;
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const r = Math.hypot(x - c, y - c);
+      const inMark = mark === 'bar' ? Math.abs(x - c) < 4 && Math.abs(y - c) < 14 : r > 8 && r < 13;
+      const light = 0.8 + 0.4 * random();
+      for (let k = 0; k < 3; k++) img.data[(y * side + x) * 3 + k] = Math.min(255, Math.round((inMark ? 240 : (body[k] as number)) * light));
+    }
+  }
+  return img;
+}
+
+describe('the learned reader', () => {
+  it('runs every shipped network exactly as the training framework did (its probe input gives the same probabilities)', () => {
+    const models = Object.values(shippedLearnedModels);
+    expect(models.length).toBeGreaterThan(0);
+    for (const m of models) {
+      expect(m.probe, `${m.version} carries its probe`).toBeDefined();
+      const net = new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64));
+      const x = new Float32Array(3 * m.spec.size * m.spec.size).map((_, i) => 2 * Math.sin(0.37 * i));
+      const p = net.predict(x);
+      m.probe?.forEach((v, j) => expect(p[j]).toBeCloseTo(v, 4));
+      expect(m.dataHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(m.command).toContain('training/learned/train.py');
+    }
+  });
+
+  it('box-averages the sampled square and keeps colour after normalising', () => {
+    const img = createRgb(4, 4);
+    for (let i = 0; i < 16; i++) img.data.set(i % 4 < 2 ? [200, 0, 0] : [0, 0, 200], i * 3);
+    const out = areaResample(img, { x: 2, y: 2 }, 4, 2);
+    expect(Array.from(out)).toEqual([200, 0, 200, 0, 0, 0, 0, 0, 0, 200, 0, 200]);
+    const n = learnedInput(img, { x: 2, y: 2 }, 4, 2);
+    expect(n[0]).toBeGreaterThan(0);
+    expect(n[8]).toBeLessThan(0);
+  });
+
+  it('names the die and symbol of a class', () => {
+    expect(splitClass('green-evade')).toEqual({ die: 'green', symbol: 'evade' });
+    expect(splitClass('4')).toEqual({ symbol: '4' });
+  });
+
+  it('splits calibration images, not dice, between fitting and holding back', () => {
+    const { fit, held } = splitGroups(['a', 'a', 'b', 'c', 'd'], 0.25, seededRandom(1));
+    expect(fit.size + held.size).toBe(4);
+    expect(held.size).toBe(1);
+    for (const g of held) expect(fit.has(g)).toBe(false);
+  });
+
+  it('fits a softmax layer that separates separable embeddings', () => {
+    const random = seededRandom(4);
+    const xs: Float32Array[] = [];
+    const ys: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const y = i % 3;
+      xs.push(Float32Array.from([y === 0 ? 1 : 0, y === 1 ? 1 : 0, y === 2 ? 1 : 0].map((v) => v + 0.2 * random())));
+      ys.push(y);
+    }
+    const { weights, bias } = fitSoftmax(xs, ys, 3, { iterations: 200, learningRate: 0.1, l2: 1e-4 });
+    const predict = (x: Float32Array): number => {
+      const s = [0, 1, 2].map((j) => (bias[j] as number) + [0, 1, 2].reduce((t, c) => t + (weights[j * 3 + c] as number) * (x[c] as number), 0));
+      return s.indexOf(Math.max(...s));
+    };
+    expect(xs.every((x, i) => predict(x) === ys[i])).toBe(true);
+  });
+
+  it("adapts to a user's own dice with a new last layer, its threshold set on held-back images", () => {
+    const model = shippedLearnedModels['d6'] as LearnedModel;
+    const reader = new LearnedReader(model, { minProbability: 0.5, views: 1 });
+    const random = seededRandom(12);
+    const kinds = [
+      { label: 'red-hit', body: [190, 30, 30], mark: 'bar' as const },
+      { label: 'red-blank', body: [190, 30, 30], mark: 'ring' as const },
+      { label: 'green-hit', body: [30, 150, 50], mark: 'bar' as const },
+    ];
+    const samples = Array.from({ length: 48 }, (_, i) => {
+      const k = kinds[i % 3] as (typeof kinds)[number];
+      return { crop: { image: dieCrop(k.body, k.mark, random), sizePx: 40 }, label: k.label, group: `img${Math.floor(i / 3)}` };
+    });
+    const result = adaptReader(reader, samples, { ...defaultAdaptOptions, turns: 2, iterations: 150 });
+    expect(result.head.classes).toEqual(['green-hit', 'red-blank', 'red-hit']);
+    expect(result.heldBack.total).toBe(12);
+    expect(result.head.minProbability).toBeGreaterThanOrEqual(defaultAdaptOptions.floor);
+    expect(result.head.minProbability).toBeGreaterThan(result.heldBack.worstWrong);
+    const adapted = new LearnedReader(model, { minProbability: 0.5, views: 1 }, result.head);
+    const fresh = dieCrop([30, 150, 50], 'bar', seededRandom(99));
+    const read = adapted.read({ image: fresh, sizePx: 40 });
+    expect(read.status === 'unreadable' || (read.die === 'green' && read.symbol === 'hit')).toBe(true);
+    expect(adapted.classifierVersion).toBe(`${model.version}+head/1`);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../src/vision/readerMetrics.js';
+import type { MetricItem } from '../../src/vision/readerMetrics.js';
+
+const read = (truth: string, readClass: string, confidence = 0.99): MetricItem => ({ truth, status: 'read', readClass, confidence });
+const declined = (truth: string): MetricItem => ({ truth, status: 'unreadable', confidence: 0.3 });
+
+describe('reader metrics', () => {
+  // 4 hits (3 read right, 1 declined), 4 blanks (2 right, 1 declined, 1 read as hit at 0.95), 2 cocked (one read as blank).
+  const items: MetricItem[] = [
+    read('red-hit', 'red-hit'),
+    read('red-hit', 'red-hit'),
+    read('red-hit', 'red-hit'),
+    declined('red-hit'),
+    read('red-blank', 'red-blank'),
+    read('red-blank', 'red-blank'),
+    declined('red-blank'),
+    read('red-blank', 'red-hit', 0.95),
+    { truth: 'cocked', status: 'cocked', confidence: 1 },
+    read('cocked', 'red-blank', 0.7),
+  ];
+  const m = readerMetrics(items, ['red-blank', 'red-hit', 'cocked']);
+
+  it('gives each face its recall and decline rate, cocked kept apart', () => {
+    expect(m.perClass.map((c) => [c.className, c.total, c.correct, c.declined])).toEqual([
+      ['red-blank', 4, 2, 1],
+      ['red-hit', 4, 3, 1],
+    ]);
+    expect(m.perClass[0]?.recall).toBe(0.5);
+    expect(m.perClass[1]?.recall).toBe(0.75);
+    expect(m.perClass[1]?.declineRate).toBe(0.25);
+  });
+
+  it('counts a wrong read at or above the confidence bar as a confident error, and a cocked die read as a face', () => {
+    expect(m.confidentErrors.map((e) => [e.truth, e.readClass])).toEqual([['red-blank', 'red-hit']]);
+    expect(m.cockedReadAsFace).toBe(1);
+    expect(m.cockedTotal).toBe(2);
+    expect(readerMetrics(items, [], 0.96).confidentErrors).toHaveLength(0);
+  });
+
+  it('measures the decline spread as the worst face over the best, unbounded when one face is never declined', () => {
+    expect(m.declineSpread).toBe(1);
+    const skew = readerMetrics([declined('1'), read('1', '1'), read('2', '2'), read('2', '2')]);
+    expect(skew.declineSpread).toBe(Number.POSITIVE_INFINITY);
+    expect(readerMetrics([declined('1'), read('1', '1'), declined('2'), read('2', '2'), read('2', '2'), read('2', '2')]).declineSpread).toBe(2);
+  });
+
+  it('checks the targets on flat dice only', () => {
+    const checks = targetChecks(m);
+    expect(checks.map((c) => c.met)).toEqual([false, false, true, false, false]);
+    expect(checks[0]?.value).toBeCloseTo(5 / 6, 12);
+    expect(checks[1]?.value).toBe(0.25);
+    expect(formatReaderMetrics(m)).toContain('cocked dice read as a face: 1 of 2');
+  });
+
+  it('takes reads from labelled evaluations, naming the die with the face', () => {
+    const items2 = metricItemsOf([{ group: 'a', truth: 'green-evade', read: { status: 'read', symbol: 'evade', die: 'green', confidence: 0.9 } }]);
+    expect(items2[0]?.readClass).toBe('green-evade');
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Training data for the learned reader (development time only, never part of
+ * `npm test`): every labelled die of a folder, cut around its top face
+ * (perspective parallax), turned into the network's input exactly as the
+ * reader does it in TypeScript, plus a few shifted/scaled copies. Writes
+ * `<out>.f32` (float32 inputs, N x 3 x size x size) and `<out>.json` (labels,
+ * classes, groups, and the data hash: sha256 of the sorted file list and
+ * contents of every image and label file used).
+ *
+ *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1]
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeImageFile } from '../../src/camera/decode.js';
+import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
+import { topFaceCrop } from '../../src/vision/learned/crop.js';
+import { learnedInput } from '../../src/vision/learned/input.js';
+import { cameraFromFov } from '../../src/vision/learned/topFace.js';
+import { seededRandom } from '../../src/stats/random.js';
+
+const { values } = parseArgs({
+  options: {
+    images: { type: 'string' },
+    out: { type: 'string' },
+    first: { type: 'string', default: '1' },
+    last: { type: 'string', default: '1000000' },
+    classes: { type: 'string' },
+    jitters: { type: 'string', default: '3' },
+    size: { type: 'string', default: '32' },
+    scale: { type: 'string', default: '1.0' },
+    hfov: { type: 'string', default: '54' },
+    'height-ratio': { type: 'string', default: '1' },
+    seed: { type: 'string', default: '5' },
+  },
+});
+if (!values.images || !values.out) throw new Error('--images and --out are required');
+const paths = labelledFolderPaths(values.images);
+const folder = await readLabelledFolder(paths.images, paths.labels);
+const first = Number(values.first);
+const last = Number(values.last);
+const photos = folder.photos.slice(first - 1, last);
+const classes = values.classes ? values.classes.split(',') : [...folder.classes];
+const size = Number(values.size);
+const scale = Number(values.scale);
+const jitters = Number(values.jitters);
+const heightRatio = Number(values['height-ratio']);
+const random = seededRandom(Number(values.seed));
+const hash = createHash('sha256');
+const labelsDir = paths.labels ?? join(paths.images, '..', 'labels');
+const inputs: Float32Array[] = [];
+const labels: number[] = [];
+const groups: string[] = [];
+const source: number[] = [];
+for (const photo of photos) {
+  const labelFile = join(labelsDir, `${photo.name}.txt`);
+  hash.update(photo.imagePath.split('/').pop() as string);
+  hash.update(readFileSync(photo.imagePath));
+  try {
+    hash.update(readFileSync(labelFile));
+  } catch {
+    // an image without labels holds no dice
+  }
+  const boxes = photo.boxes.filter((b) => classes.includes(b.className));
+  if (boxes.length === 0) continue;
+  const image = await decodeImageFile(photo.imagePath);
+  const camera = cameraFromFov(image.width, image.height, Number(values.hfov));
+  for (const b of boxes) {
+    const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
+    const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin: 1.5 });
+    const c = { x: crop.image.width / 2, y: crop.image.height / 2 };
+    for (let j = 0; j <= jitters; j++) {
+      const s = j === 0 ? 1 : 0.9 + random() * 0.2;
+      const dx = j === 0 ? 0 : (random() - 0.5) * 0.12 * crop.sizePx;
+      const dy = j === 0 ? 0 : (random() - 0.5) * 0.12 * crop.sizePx;
+      inputs.push(learnedInput(crop.image, { x: c.x + dx, y: c.y + dy }, crop.sizePx * scale * s, size));
+      labels.push(classes.indexOf(b.className));
+      groups.push(photo.name);
+      source.push(j);
+    }
+  }
+}
+const all = new Float32Array(inputs.length * 3 * size * size);
+inputs.forEach((x, i) => all.set(x, i * x.length));
+writeFileSync(`${values.out}.f32`, Buffer.from(all.buffer));
+const dataHash = hash.digest('hex');
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, scale, jitters, heightRatio, hfov: Number(values.hfov), dataHash, labels, groups, jitter: source }));
+console.log(`${inputs.length} inputs (${labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${dataHash}`);

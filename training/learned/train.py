@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Trains the learned reader's network (development time only, never part of npm test).
+
+Reads inputs made by exportInputs.ts (the very preprocessing the TypeScript
+reader uses), trains a TinyNet-shaped CNN (3x3 conv + ReLU [+ 2x2 max pool],
+global average pooling, one dense layer) with torch on the CPU, seeded, and
+writes a TypeScript module with the weights in TinyNet's order, the data hash
+of the training set and the exact command that reproduced them.
+
+  /usr/bin/python3 training/learned/train.py --train /tmp/x/train --tune /tmp/x/tune \
+      --convs 12p,24p,48p,48 --epochs 30 --name d6 --version learned-d6/1 --out src/vision/learned/weights/d6.ts
+"""
+import argparse, base64, json, shlex, sys, time
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+p = argparse.ArgumentParser()
+p.add_argument('--train', required=True)
+p.add_argument('--tune', required=True)
+p.add_argument('--convs', default='12p,24p,48p,48')
+p.add_argument('--epochs', type=int, default=30)
+p.add_argument('--batch', type=int, default=64)
+p.add_argument('--lr', type=float, default=3e-3)
+p.add_argument('--wd', type=float, default=1e-4)
+p.add_argument('--seed', type=int, default=1)
+p.add_argument('--colour-invariant', action='store_true', help='also permute colour channels and swap light/dark (D6 pips: any die colour)')
+p.add_argument('--name', required=True)
+p.add_argument('--version', required=True)
+p.add_argument('--scale', type=float, default=1.0)
+p.add_argument('--height-ratio', type=float, default=1.0)
+p.add_argument('--trained-on', default='')
+p.add_argument('--out', required=True)
+p.add_argument('--threads', type=int, default=1, help='1 is fastest on a shared machine')
+a = p.parse_args()
+torch.manual_seed(a.seed)
+np.random.seed(a.seed)
+torch.set_num_threads(a.threads)
+
+def load(prefix):
+    meta = json.load(open(prefix + '.json'))
+    s = meta['size']
+    x = np.fromfile(prefix + '.f32', dtype='<f4').reshape(-1, 3, s, s)
+    return torch.from_numpy(x.copy()), torch.tensor(meta['labels']), meta
+
+xt, yt, mt = load(a.train)
+xv, yv, mv = load(a.tune)
+assert mt['classes'] == mv['classes'], 'train and tune classes differ'
+classes = mt['classes']
+size = mt['size']
+convs = [(int(c.rstrip('p')), c.endswith('p')) for c in a.convs.split(',')]
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList()
+        cin = 3
+        for cout, _ in convs:
+            self.convs.append(nn.Conv2d(cin, cout, 3, padding=1))
+            cin = cout
+        self.dense = nn.Linear(cin, len(classes))
+    def forward(self, x):
+        for conv, (_, pool) in zip(self.convs, convs):
+            x = F.relu(conv(x))
+            if pool: x = F.max_pool2d(x, 2)
+        return self.dense(x.mean(dim=(2, 3)))
+
+net = Net()
+for m in net.modules():
+    if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
+opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=a.wd)
+steps = a.epochs * ((len(xt) + a.batch - 1) // a.batch)
+sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps)
+
+def augment(x):
+    # The 8 turns/mirrors (an icon or pip face read from above has no fixed turn), contrast and noise.
+    k = np.random.randint(4)
+    x = torch.rot90(x, k, (2, 3))
+    if np.random.rand() < 0.5: x = torch.flip(x, (3,))
+    n = x.shape[0]
+    x = x * (0.8 + 0.4 * torch.rand(n, 1, 1, 1)) + 0.15 * torch.randn(n, 3, 1, 1) * 0 + 0.08 * torch.randn_like(x)
+    if a.colour_invariant:
+        x = x[:, torch.randperm(3)]
+        x = x * torch.where(torch.rand(n, 1, 1, 1) < 0.5, -1.0, 1.0)
+    return x.clamp(-4, 4)
+
+def evaluate(x, y):
+    net.eval()
+    with torch.no_grad():
+        pr = F.softmax(net(x), 1)
+        for k in (1, 2, 3):
+            pr = pr + F.softmax(net(torch.rot90(x, k, (2, 3))), 1)
+        pr = pr / 4
+    net.train()
+    conf, pred = pr.max(1)
+    return (pred == y).float().mean().item(), conf, pred
+
+t0 = time.time()
+for epoch in range(a.epochs):
+    perm = torch.randperm(len(xt))
+    tot = 0.0
+    for i in range(0, len(xt), a.batch):
+        idx = perm[i:i + a.batch]
+        loss = F.cross_entropy(net(augment(xt[idx])), yt[idx], label_smoothing=0.05)
+        opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+        tot += loss.item() * len(idx)
+    acc, conf, pred = evaluate(xv, yv)
+    ok = pred == yv
+    for thr in (0.5, 0.8, 0.9):
+        keep = conf >= thr
+    print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
+
+params = []
+for conv in net.convs:
+    params += [conv.weight, conv.bias]
+params += [net.dense.weight, net.dense.bias]
+flat = torch.cat([q.detach().reshape(-1) for q in params]).numpy().astype('<f4')
+b64 = base64.b64encode(flat.tobytes()).decode()
+spec = {'channels': 3, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl in convs], 'classes': len(classes)}
+command = '/usr/bin/python3 training/learned/train.py ' + shlex.join(sys.argv[1:])
+# A fixed input (x[i] = 2 sin(0.37 i)) and torch's probabilities for it: the TypeScript network must agree.
+probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(3 * size * size)], dtype=torch.float32).reshape(1, 3, size, size)
+net.eval()
+with torch.no_grad():
+    probe_probs = [round(float(v), 6) for v in F.softmax(net(probe), 1)[0]]
+lines = [b64[i:i + 120] for i in range(0, len(b64), 120)]
+src = f"""/**
+ * Shipped weights of the learned reader `{a.name}` (generated by training/learned/train.py; do not edit by hand).
+ * Data hash (sha256 of the training set's file names and contents): {mt['dataHash']}.
+ */
+import type {{ LearnedModel }} from '../model.js';
+
+export const {a.name}Model: LearnedModel = {{
+  version: {json.dumps(a.version)},
+  spec: {json.dumps(spec)},
+  classes: {json.dumps(classes)},
+  inputScale: {a.scale},
+  heightRatio: {a.height_ratio},
+  trainedOn: {json.dumps(a.trained_on or (mt['images'] + f" images {mt['first']}..{mt['last']}"))},
+  dataHash: {json.dumps(mt['dataHash'])},
+  command: {json.dumps(command)},
+  probe: {json.dumps(probe_probs)},
+  weightsBase64: [
+{chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
+  ].join(''),
+}};
+"""
+open(a.out, 'w').write(src)
+print(f'wrote {a.out}: {flat.size} parameters, final tune accuracy {evaluate(xv, yv)[0]:.4f}')
