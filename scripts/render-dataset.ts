@@ -7,7 +7,8 @@
  * Seeds come from the split's range (see src/camera/render3d/README.md), so
  * train, tune and test sets never share a scene or a lighting/platform preset.
  * `--offset` starts further into the split's range (to render more, or a disjoint
- * second set). The folder is written as <out>.partial and renamed when complete.
+ * second set); `--reuse` copies images of seeds an existing complete folder
+ * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
  */
 import { parseArgs } from 'node:util';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     offset: { type: 'string', default: '0' },
     'cocked-rate': { type: 'string' },
+    reuse: { type: 'boolean', default: false },
   },
 });
 
@@ -54,6 +56,7 @@ try {
     dice,
     firstSeed,
     count,
+    reuse: values.reuse,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     onImage: (done, total) => {
       if (Date.now() - last > 10_000 || done === total) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DicerigError } from '../../errors.js';
 import type { RgbImage } from '../../vision/image.js';
@@ -92,25 +93,29 @@ export class BrowserRenderer {
     return new BrowserRenderer(context, page, userDataDir, errors);
   }
 
-  /** Renders a scene to an ideal (undistorted, noise-free) RGB frame of the spec's size. */
-  async render(spec: SceneSpec): Promise<RgbImage> {
-    const b64 = await this.page.evaluate((s) => (globalThis as unknown as { dicerig: { render: (x: unknown) => Promise<string> } }).dicerig.render(s), spec as unknown);
+  /**
+   * Renders a scene as the webcam would give it (distortion, blur, noise done in
+   * the page): JPEG at the scene's quality, or lossless PNG for checks.
+   */
+  async render(spec: SceneSpec, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
+    const b64 = await this.page.evaluate(
+      ([s, f]) => (globalThis as unknown as { dicerig: { render: (x: unknown, f: string) => Promise<string> } }).dicerig.render(s, f),
+      [spec as unknown, format] as const,
+    );
     if (this.errors.length > 0) throw new Render3dError(`The 3D camera page failed: ${this.errors.join('; ')}`, { seed: spec.seed });
-    const rgba = Buffer.from(b64, 'base64');
-    const { width, height } = spec;
-    if (rgba.length !== width * height * 4) throw new Render3dError(`Expected ${width * height * 4} bytes from the page, got ${rgba.length}.`, { seed: spec.seed });
-    const data = new Uint8Array(width * height * 3);
-    for (let y = 0; y < height; y++) {
-      // WebGL rows start at the bottom.
-      const src = (height - 1 - y) * width * 4;
-      const dst = y * width * 3;
-      for (let x = 0; x < width; x++) {
-        data[dst + x * 3] = rgba[src + x * 4] as number;
-        data[dst + x * 3 + 1] = rgba[src + x * 4 + 1] as number;
-        data[dst + x * 3 + 2] = rgba[src + x * 4 + 2] as number;
-      }
-    }
-    return { width, height, data };
+    return Buffer.from(b64, 'base64');
+  }
+
+  /** The scene as raw RGB pixels (rendered losslessly). */
+  async renderPixels(spec: SceneSpec): Promise<RgbImage> {
+    const png = await this.render(spec, 'png');
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  }
+
+  /** Milliseconds the page spent on the last scene: building it (textures) and drawing it (shadows, frame, read-back). */
+  async lastTimings(): Promise<Record<string, number>> {
+    return this.page.evaluate(() => ({ ...(globalThis as unknown as { dicerig: { timings: Record<string, number> } }).dicerig.timings }));
   }
 
   async close(): Promise<void> {

@@ -103,7 +103,7 @@ export function sampleLook(die: RenderDie, r: RandomSource): DieLook {
     mottle: r() < 0.3 ? between(r, 0.03, 0.12) : between(r, 0, 0.03),
     icon: {
       stroke: between(r, 0.65, 1.5),
-      scale: between(r, 0.5, 0.75),
+      scale: between(r, 0.62, 0.9),
       variant: Math.floor(r() * 3),
       spikes: 6 + Math.floor(r() * 5),
       inner: between(r, 0.3, 0.55),

@@ -288,7 +288,7 @@ export function buildScene(options: SceneOptions): Scene {
     color: keyColor,
     intensity: keyIntensity,
     softness: between(r, lighting.softness),
-    mapSize: 2048,
+    mapSize: 1024,
   };
   let second: LightSpec | undefined;
   if (lighting.second) {

@@ -9,15 +9,13 @@
  * The folder is written under a temporary name and renamed when complete, with
  * a READY file inside, so a reader never sees half a set.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { simFolderClasses } from '../sim/writeLabelledFolder.js';
 import type { BrowserRenderer } from './browserRenderer.js';
 import type { DieTruth } from './labels.js';
-import { applyCamera } from './postprocess.js';
-import type { DiceSet, Scene } from './scene.js';
+import type { DiceSet } from './scene.js';
 import { buildScene } from './scene.js';
 
 export interface RenderedFolderOptions {
@@ -27,6 +25,12 @@ export interface RenderedFolderOptions {
   readonly firstSeed: number;
   readonly count: number;
   readonly cockedRate?: number;
+  /**
+   * Copy the images of seeds already rendered in a complete `dir` (with READY)
+   * instead of rendering them again: for growing a set. Only valid if the
+   * renderer has not changed since.
+   */
+  readonly reuse?: boolean;
   /** Called after each image (for progress). */
   readonly onImage?: (done: number, total: number) => void;
 }
@@ -46,15 +50,6 @@ function yoloLine(t: DieTruth, classes: readonly string[], width: number, height
   return `${cls} ${f((b.x + b.width / 2) / width)} ${f((b.y + b.height / 2) / height)} ${f(b.width / width)} ${f(b.height / height)}`;
 }
 
-/** Renders one scene through the camera model and encodes it as JPEG. */
-export async function renderSceneJpeg(renderer: BrowserRenderer, scene: Scene): Promise<Buffer> {
-  const ideal = await renderer.render(scene.spec);
-  const shot = applyCamera(ideal, scene.spec.lens, scene.spec.post);
-  return sharp(Buffer.from(shot.data.buffer, shot.data.byteOffset, shot.data.byteLength), { raw: { width: shot.width, height: shot.height, channels: 3 } })
-    .jpeg({ quality: scene.spec.post.jpegQuality })
-    .toBuffer();
-}
-
 export async function writeRenderedFolder(renderer: BrowserRenderer, options: RenderedFolderOptions): Promise<RenderedFolderSummary> {
   const started = Date.now();
   const tmp = `${options.dir}.partial`;
@@ -69,11 +64,13 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   const perClass: Record<string, number> = {};
   let dice = 0;
+  const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
     const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}) });
-    const jpeg = await renderSceneJpeg(renderer, scene);
     const name = `r3d-${options.dice}-${seed}`;
+    const previous = join(options.dir, 'images', `${name}.jpg`);
+    const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
     const { width, height } = scene.spec;
     await writeFile(join(images, `${name}.jpg`), jpeg);
     await writeFile(join(labels, `${name}.txt`), scene.truth.map((t) => yoloLine(t, classes, width, height)).join('\n') + (scene.truth.length ? '\n' : ''));

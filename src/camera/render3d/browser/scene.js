@@ -7,6 +7,7 @@
  */
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import { applyCamera } from './camera.js';
 
 const TILE = 256;
 let renderer;
@@ -31,7 +32,7 @@ const css = (c, k = 1, alpha = 1) => `rgba(${c.map((v) => Math.max(0, Math.min(2
 function ensureRenderer(width, height) {
   if (renderer && renderer.domElement.width === width && renderer.domElement.height === height) return;
   const canvas = document.getElementById('frame');
-  renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
   renderer.setPixelRatio(1);
   renderer.setSize(width, height, false);
   renderer.shadowMap.enabled = true;
@@ -421,8 +422,7 @@ function addLight(scene, spec, spread) {
 function buildScene(spec) {
   const scene = new THREE.Scene();
   const disposables = [];
-  scene.environment = envTexture;
-  scene.environmentIntensity = spec.lights.environment;
+  // Room reflections on the dice only: on the whole platform they cost SwiftShader ~40 % of a frame.
   const view = 2 * spec.camera.heightCm * Math.tan((spec.camera.renderHfovDeg * Math.PI) / 360);
 
   const ptex = platformTexture(spec.platform);
@@ -460,6 +460,8 @@ function buildScene(spec) {
       metalness: 0,
       clearcoat: die.look.clearcoat,
       clearcoatRoughness: 0.08 + die.look.roughness * 0.3,
+      envMap: envTexture,
+      envMapIntensity: spec.lights.environment,
     });
     disposables.push(tex, mat);
     const mesh = new THREE.Mesh(geometries.get(die.shapeKey), mat);
@@ -491,29 +493,47 @@ function buildScene(spec) {
   return { scene, camera, disposables };
 }
 
-function toBase64(bytes) {
+function encode(canvas, type, quality) {
   return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(new Blob([bytes]));
+    canvas.toBlob((blob) => {
+      if (!blob) {
+        reject(new Error(`the canvas could not be encoded as ${type}`));
+        return;
+      }
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(blob);
+    }, type, quality);
   });
 }
 
-/** Renders one scene; resolves to the frame's RGBA bytes (bottom row first), base64. */
-async function render(spec) {
+/**
+ * Renders one scene through the camera model; resolves to the encoded image,
+ * base64: JPEG at the scene's quality, or PNG (lossless, for checks).
+ */
+async function render(spec, format = 'jpeg') {
+  const t0 = performance.now();
   ensureRenderer(spec.width, spec.height);
   const { scene, camera, disposables } = buildScene(spec);
+  const t1 = performance.now();
   renderer.toneMappingExposure = spec.lights.exposure;
   renderer.render(scene, camera);
+  applyCamera(renderer, spec);
+  // Reading one pixel waits for the frame (SwiftShader draws lazily), so the timings say where time goes.
   const gl = renderer.getContext();
-  const pixels = new Uint8Array(spec.width * spec.height * 4);
-  gl.readPixels(0, 0, spec.width, spec.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  const t2 = performance.now();
   for (const d of disposables) d.dispose();
   scene.traverse((o) => {
     if (o.isLight && o.shadow && o.shadow.map) o.shadow.map.dispose();
   });
-  return toBase64(pixels);
+  const encoded = await encode(renderer.domElement, format === 'png' ? 'image/png' : 'image/jpeg', spec.post.jpegQuality / 100);
+  timings.build = t1 - t0;
+  timings.draw = t2 - t1;
+  timings.encode = performance.now() - t2;
+  return encoded;
 }
 
-window.dicerig = { setShapes, render, ready: true };
+const timings = {};
+window.dicerig = { setShapes, render, timings, ready: true };
