@@ -9,7 +9,7 @@ import type { DieShape, Vec3 } from './geometry.js';
 import type { Lens } from './lens.js';
 import { distortToPixel } from './lens.js';
 import type { Mat3, PinholeCamera } from './math3d.js';
-import { add, mulVec, scale, toImagePlane } from './math3d.js';
+import { add, cameraBasis, mulVec, scale, toImagePlane } from './math3d.js';
 import type { RenderDie } from './look.js';
 import { simDieClass } from '../sim/writeLabelledFolder.js';
 
@@ -56,8 +56,8 @@ export function dieToWorld(d: Pick<PlacedDie, 'rotation' | 'position' | 'sizeCm'
 }
 
 /** Output-image pixel of a world point (undefined behind the camera). */
-export function projectToPixel(view: CameraView, lens: Lens, p: Vec3): [number, number] | undefined {
-  const q = toImagePlane(view, p);
+export function projectToPixel(view: CameraView, lens: Lens, p: Vec3, basis = cameraBasis(view)): [number, number] | undefined {
+  const q = toImagePlane(view, p, basis);
   return q ? distortToPixel(lens, q) : undefined;
 }
 
@@ -67,8 +67,9 @@ export function dieBox(view: CameraView, lens: Lens, d: PlacedDie, shape: DieSha
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
+  const basis = cameraBasis(view);
   for (const p of shape.hull) {
-    const px = projectToPixel(view, lens, dieToWorld(d, p));
+    const px = projectToPixel(view, lens, dieToWorld(d, p), basis);
     if (!px) return undefined;
     x0 = Math.min(x0, px[0]);
     y0 = Math.min(y0, px[1]);

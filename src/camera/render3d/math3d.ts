@@ -79,8 +79,7 @@ export function verticalFovDeg(hfovDeg: number, width: number, height: number): 
  * Projects world points to normalised image-plane coordinates of the camera
  * (x right, y down, 1 unit = focal length), or undefined behind the camera.
  */
-export function toImagePlane(cam: Pick<PinholeCamera, 'position' | 'target' | 'up'>, p: Vec3): [number, number] | undefined {
-  const b = cameraBasis(cam);
+export function toImagePlane(cam: Pick<PinholeCamera, 'position' | 'target' | 'up'>, p: Vec3, b = cameraBasis(cam)): [number, number] | undefined {
   const d = sub(p, cam.position);
   const zc = -dot(d, b.z);
   if (zc <= 1e-9) return undefined;

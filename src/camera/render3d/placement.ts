@@ -80,7 +80,7 @@ export function rectPolygon(x0: number, z0: number, x1: number, z1: number): P2[
  * position (a hair's width away), or undefined if it starts overlapping or
  * never meets the target.
  */
-export function slideToContact(footprint: Polygon, start: P2, dir: P2, target: Polygon, maxDistance: number, gap = 0.003): P2 | undefined {
+export function slideToContact(footprint: Polygon, start: P2, dir: P2, target: Polygon, maxDistance: number, gap = 0.01): P2 | undefined {
   const at = (t: number): P2[] => translate(footprint, start[0] + dir[0] * t, start[1] + dir[1] * t);
   if (overlaps(at(0), target)) return undefined;
   const step = 0.1;

@@ -183,12 +183,15 @@ function flatRotation(shape: DieShape, slot: number, spin: number): Mat3 {
 /** Height of the die's centre when its lowest point touches the table. */
 function restHeight(shape: DieShape, rot: Mat3, half: number): number {
   let minY = Infinity;
-  for (const p of shape.hull) minY = Math.min(minY, mulVec(rot, p)[1]);
+  for (const p of shape.hull) {
+    const y = rot[3] * p[0] + rot[4] * p[1] + rot[5] * p[2];
+    if (y < minY) minY = y;
+  }
   return -minY * half;
 }
 
 function footprintOf(shape: DieShape, rot: Mat3, half: number): P2[] {
-  return convexHull(shape.hull.map((p) => {
+  return convexHull(shape.coarseHull.map((p) => {
     const q = mulVec(rot, p);
     return [q[0] * half, q[2] * half] as P2;
   }));
