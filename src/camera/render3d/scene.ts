@@ -21,7 +21,7 @@ import type { DieLook, RenderDie } from './look.js';
 import { sampleLook } from './look.js';
 import type { Mat3 } from './math3d.js';
 import { axisAngle, cameraBasis, cross, mulMat, mulVec, normalize, rotationBetween } from './math3d.js';
-import type { P2, Polygon } from './placement.js';
+import type { P2 } from './placement.js';
 import { convexHull, overlaps, rectPolygon, slideToContact, translate } from './placement.js';
 import type { LightingPreset, PlatformKind, PlatformPreset, Range, Rgb, Split } from './presets.js';
 import { kelvinToRgb, lightingPresets, platformPresets, splitOfSeed } from './presets.js';

@@ -1,3 +1,4 @@
+/* global document, window, FileReader, performance */
 /**
  * Browser side of the 3D synthetic camera: draws a scene described by
  * src/camera/render3d/scene.ts with three.js (PBR plastic, shadow maps, room
