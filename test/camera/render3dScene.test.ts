@@ -125,6 +125,30 @@ describe('3D camera scenes', () => {
     }
   });
 
+  it('never hides a die behind a channel wall: every point of its surface has a clear line to the camera', () => {
+    const hits = (a: Vec3, b: Vec3, c: Vec3, size: Vec3): boolean => {
+      // Sample the segment densely (independent of the slab test the scene builder uses).
+      for (let i = 1; i < 400; i++) {
+        const t = i / 400;
+        const p = [0, 1, 2].map((k) => (a[k] as number) + ((b[k] as number) - (a[k] as number)) * t);
+        if ([0, 1, 2].every((k) => Math.abs((p[k] as number) - (c[k] as number)) <= (size[k] as number) / 2)) return true;
+      }
+      return false;
+    };
+    let walled = 0;
+    for (const { spec } of scenes) {
+      if (spec.walls.boxes.length > 0) walled++;
+      for (const d of spec.placed) {
+        for (const p of shapeOf(d.shapeKey).coarseHull.filter((_, i) => i % 5 === 0)) {
+          const q = mulVec(d.rotation, p);
+          const w: Vec3 = [d.position[0] + (q[0] * d.sizeCm) / 2, d.position[1] + (q[1] * d.sizeCm) / 2, d.position[2] + (q[2] * d.sizeCm) / 2];
+          for (const b of spec.walls.boxes) expect(hits(w, spec.camera.position, b.center, b.size)).toBe(false);
+        }
+      }
+    }
+    expect(walled).toBeGreaterThan(20);
+  });
+
   it('keeps every die inside the image, 55-170 px across, about 5 % of them cocked and leaning', () => {
     let dice = 0;
     let cocked = 0;

@@ -210,6 +210,45 @@ function groundPointAt(view: { position: Vec3; target: Vec3; up: Vec3 }, lens: L
   return [view.position[0] + dir[0] * t, y, view.position[2] + dir[2] * t];
 }
 
+/** Whether the segment from a to b passes through the axis-aligned box (slab test). */
+function segmentHitsBox(a: Vec3, b: Vec3, box: Wall): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  for (let k = 0; k < 3; k++) {
+    const lo = (box.center[k] as number) - (box.size[k] as number) / 2;
+    const hi = (box.center[k] as number) + (box.size[k] as number) / 2;
+    const from = a[k] as number;
+    const d = (b[k] as number) - from;
+    if (Math.abs(d) < 1e-12) {
+      if (from < lo || from > hi) return false;
+      continue;
+    }
+    let ta = (lo - from) / d;
+    let tb = (hi - from) / d;
+    if (ta > tb) [ta, tb] = [tb, ta];
+    t0 = Math.max(t0, ta);
+    t1 = Math.min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a channel wall hides any part of the die from the camera
+ * (a die on the far side of a wall taller than it, seen at an angle): such a
+ * die's box would include pixels that show the wall, so it is placed elsewhere.
+ */
+export function hiddenByWall(die: Pick<PlacedDie, 'rotation' | 'position' | 'sizeCm'>, shape: DieShape, camera: Vec3, walls: readonly Wall[]): boolean {
+  if (walls.length === 0) return false;
+  const half = die.sizeCm / 2;
+  for (const p of shape.coarseHull) {
+    const q = mulVec(die.rotation, p);
+    const w: Vec3 = [die.position[0] + q[0] * half, die.position[1] + q[1] * half, die.position[2] + q[2] * half];
+    if (walls.some((box) => segmentHitsBox(w, camera, box))) return true;
+  }
+  return false;
+}
+
 interface Placing {
   readonly die: SceneDie;
   readonly footprint: P2[];
@@ -405,6 +444,7 @@ export function buildScene(options: SceneOptions): Scene {
         slotTurns,
         touches: leanOn === undefined ? [] : [leanOn],
       };
+      if (hiddenByWall(candidate, shape, position, walls)) continue;
       const box = dieBox(view, lens, candidate, shape);
       if (!box || box.x < margin || box.y < margin || box.x + box.width > width - margin || box.y + box.height > height - margin) continue;
       placed.push({ die: candidate, footprint: world });

@@ -81,7 +81,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, dice: options.dice, firstSeed: options.firstSeed, classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, classes }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
