@@ -1,0 +1,74 @@
+/**
+ * Renders labelled datasets with the 3D synthetic camera (src/camera/render3d):
+ *
+ *   npm run render -- --dice xwing --split train --count 1500 --out /work/data/renders/train-xwing
+ *   npm run render -- --dice d6 --split test --count 300 --out /work/data/renders/test-d6 [--offset 0] [--cocked-rate 0.05]
+ *
+ * Seeds come from the split's range (see src/camera/render3d/README.md), so
+ * train, tune and test sets never share a scene or a lighting/platform preset.
+ * `--offset` starts further into the split's range (to render more, or a disjoint
+ * second set); `--reuse` copies images of seeds an existing complete folder
+ * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
+ */
+import { parseArgs } from 'node:util';
+import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
+import type { Split } from '../src/camera/render3d/presets.js';
+import { SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
+import type { DiceSet } from '../src/camera/render3d/scene.js';
+import { writeRenderedFolder } from '../src/camera/render3d/writeRenderedFolder.js';
+
+function fail(message: string): never {
+  process.stderr.write(`render-dataset: ${message}\n`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    dice: { type: 'string' },
+    split: { type: 'string' },
+    count: { type: 'string' },
+    out: { type: 'string' },
+    offset: { type: 'string', default: '0' },
+    'cocked-rate': { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+  },
+});
+
+const dice = values.dice as DiceSet;
+if (dice !== 'xwing' && dice !== 'd6') fail('--dice must be xwing or d6.');
+const split = values.split as Split;
+if (!SPLITS.includes(split)) fail(`--split must be one of ${SPLITS.join(', ')}.`);
+const count = Number(values.count);
+if (!Number.isInteger(count) || count < 1) fail('--count must be a whole number of images, at least 1.');
+const offset = Number(values.offset);
+if (!Number.isInteger(offset) || offset < 0) fail('--offset must be a whole number, at least 0.');
+if (!values.out) fail('--out names the folder to write.');
+const [lo, hi] = SEED_RANGES[split];
+// X-Wing and D6 sets of one split use different halves of its range, so they never share a seed.
+const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
+const cockedRate = values['cocked-rate'] !== undefined ? Number(values['cocked-rate']) : undefined;
+
+const renderer = await BrowserRenderer.open();
+try {
+  let last = Date.now();
+  const summary = await writeRenderedFolder(renderer, {
+    dir: values.out,
+    dice,
+    firstSeed,
+    count,
+    reuse: values.reuse,
+    ...(cockedRate !== undefined ? { cockedRate } : {}),
+    onImage: (done, total) => {
+      if (Date.now() - last > 10_000 || done === total) {
+        last = Date.now();
+        process.stderr.write(`  ${done}/${total}\n`);
+      }
+    },
+  });
+  process.stdout.write(
+    `${values.out}: ${summary.images} images, ${summary.dice} dice, seeds ${firstSeed}..${firstSeed + count - 1} (${split}), ` +
+      `${(summary.images / summary.seconds).toFixed(2)} images/s\n  per class: ${JSON.stringify(summary.perClass)}\n`,
+  );
+} finally {
+  await renderer.close();
+}

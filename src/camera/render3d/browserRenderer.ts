@@ -1,0 +1,125 @@
+/**
+ * Drives the browser side: Debian's Chromium, headless, through playwright-core
+ * (never a downloaded browser), WebGL on SwiftShader. One page is loaded once
+ * and renders many scenes; the die meshes are sent once.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import sharp from 'sharp';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DicerigError } from '../../errors.js';
+import type { RgbImage } from '../../vision/image.js';
+import type { SceneSpec } from './scene.js';
+import { SHAPE_KEYS, shapeOf } from './scene.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--allow-file-access-from-files',
+];
+
+/** The browser page of this module's source tree (src/camera/render3d/browser), found from this file or from dist/. */
+function pageUrl(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'browser', 'index.html'), join(here, '..', '..', '..', '..', 'src', 'camera', 'render3d', 'browser', 'index.html')];
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(`The 3D camera's browser page is missing (looked in ${candidates.join(', ')}).`);
+  return pathToFileURL(found).href;
+}
+
+/** The browser could not be started or a scene could not be drawn. */
+export class Render3dError extends DicerigError {}
+
+/** A live headless browser ready to render scenes. Close it when done. */
+export class BrowserRenderer {
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly userDataDir: string,
+    readonly errors: string[],
+  ) {}
+
+  static async open(): Promise<BrowserRenderer> {
+    if (!existsSync(CHROMIUM)) {
+      throw new Render3dError(`Chromium is not installed at ${CHROMIUM}; the 3D camera renders in it. Run \`bash scripts/setup.sh\` or \`sudo apt-get install --no-install-recommends chromium\`.`);
+    }
+    const userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-render3d-'));
+    const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+    const url = pageUrl();
+    await page.goto(url, { waitUntil: 'load' });
+    try {
+      await page.waitForFunction(() => (globalThis as unknown as { dicerig?: { ready?: boolean } }).dicerig?.ready === true, undefined, { timeout: 20_000 });
+    } catch {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw new Render3dError(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`, { url });
+    }
+    const shapes = SHAPE_KEYS.map((key) => {
+      const s = shapeOf(key);
+      const f = s.faces[0] as (typeof s.faces)[number];
+      // The face's inscribed radius as a fraction of its tile's half side (icons and pips are sized to it).
+      const c = f.corners.reduce((a, p) => [a[0] + p[0] / f.corners.length, a[1] + p[1] / f.corners.length, a[2] + p[2] / f.corners.length], [0, 0, 0]);
+      const [p0, p1] = [f.corners[0], f.corners[1]] as [readonly number[], readonly number[]];
+      const mid = [(p0[0]! + p1[0]!) / 2 - c[0]!, (p0[1]! + p1[1]!) / 2 - c[1]!, (p0[2]! + p1[2]!) / 2 - c[2]!];
+      return {
+        key,
+        positions: Array.from(s.positions),
+        normals: Array.from(s.normals),
+        uvs: Array.from(s.uvs),
+        atlasCols: s.atlasCols,
+        atlasRows: s.atlasRows,
+        faceHalf: Math.hypot(mid[0]!, mid[1]!, mid[2]!) / f.tileHalf,
+      };
+    });
+    await page.evaluate((list) => (globalThis as unknown as { dicerig: { setShapes: (l: unknown) => void } }).dicerig.setShapes(list), shapes);
+    return new BrowserRenderer(context, page, userDataDir, errors);
+  }
+
+  /**
+   * Renders a scene as the webcam would give it (distortion, blur, noise done in
+   * the page): JPEG at the scene's quality, or lossless PNG for checks.
+   */
+  async render(spec: SceneSpec, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
+    const b64 = await this.page.evaluate(
+      ([s, f]) => (globalThis as unknown as { dicerig: { render: (x: unknown, f: string) => Promise<string> } }).dicerig.render(s, f),
+      [spec as unknown, format] as const,
+    );
+    if (this.errors.length > 0) throw new Render3dError(`The 3D camera page failed: ${this.errors.join('; ')}`, { seed: spec.seed });
+    return Buffer.from(b64, 'base64');
+  }
+
+  /** The scene as raw RGB pixels (rendered losslessly). */
+  async renderPixels(spec: SceneSpec): Promise<RgbImage> {
+    const png = await this.render(spec, 'png');
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  }
+
+  /** Milliseconds the page spent on the last scene: building it (textures) and drawing it (shadows, frame, read-back). */
+  async lastTimings(): Promise<Record<string, number>> {
+    return this.page.evaluate(() => ({ ...(globalThis as unknown as { dicerig: { timings: Record<string, number> } }).dicerig.timings }));
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+    rmSync(this.userDataDir, { recursive: true, force: true });
+  }
+}

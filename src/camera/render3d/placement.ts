@@ -1,0 +1,104 @@
+/**
+ * Where dice may rest on the platform, in the table plane (x, z): each die's
+ * footprint is the convex hull of its outline seen from straight above, so
+ * dice placed here never interpenetrate (a leaning die's footprint includes
+ * its overhang). Touching is found by sliding a die towards a wall or another
+ * die until the footprints meet.
+ */
+export type P2 = readonly [number, number];
+export type Polygon = readonly P2[];
+
+/** Convex hull (Andrew's monotone chain), counter-clockwise, no repeated end point. */
+export function convexHull(points: readonly P2[]): P2[] {
+  const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (pts.length < 3) return pts;
+  const crossZ = (o: P2, a: P2, b: P2): number => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: P2[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && crossZ(lower[lower.length - 2] as P2, lower[lower.length - 1] as P2, p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: P2[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i] as P2;
+    while (upper.length >= 2 && crossZ(upper[upper.length - 2] as P2, upper[upper.length - 1] as P2, p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  lower.pop();
+  upper.pop();
+  return [...lower, ...upper];
+}
+
+export function translate(poly: Polygon, dx: number, dz: number): P2[] {
+  return poly.map(([x, z]) => [x + dx, z + dz]);
+}
+
+function projectOn(poly: Polygon, ax: number, az: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const [x, z] of poly) {
+    const d = x * ax + z * az;
+    if (d < lo) lo = d;
+    if (d > hi) hi = d;
+  }
+  return [lo, hi];
+}
+
+/** Separating-axis test for convex polygons; `gap` > 0 demands at least that clearance. */
+export function overlaps(a: Polygon, b: Polygon, gap = 0): boolean {
+  for (const poly of [a, b]) {
+    for (let i = 0; i < poly.length; i++) {
+      const p = poly[i] as P2;
+      const q = poly[(i + 1) % poly.length] as P2;
+      let ax = q[1] - p[1];
+      let az = p[0] - q[0];
+      const len = Math.hypot(ax, az);
+      if (len < 1e-12) continue;
+      ax /= len;
+      az /= len;
+      const [alo, ahi] = projectOn(a, ax, az);
+      const [blo, bhi] = projectOn(b, ax, az);
+      if (ahi + gap <= blo || bhi + gap <= alo) return false;
+    }
+  }
+  return true;
+}
+
+/** An axis-aligned rectangle as a polygon. */
+export function rectPolygon(x0: number, z0: number, x1: number, z1: number): P2[] {
+  return [
+    [x0, z0],
+    [x1, z0],
+    [x1, z1],
+    [x0, z1],
+  ];
+}
+
+/**
+ * Slides `footprint` (centred at the origin) from `start` along unit `dir`
+ * until it touches `target`, within `maxDistance`. Returns the touching
+ * position (a hair's width away), or undefined if it starts overlapping or
+ * never meets the target.
+ */
+export function slideToContact(footprint: Polygon, start: P2, dir: P2, target: Polygon, maxDistance: number, gap = 0.01): P2 | undefined {
+  const at = (t: number): P2[] => translate(footprint, start[0] + dir[0] * t, start[1] + dir[1] * t);
+  if (overlaps(at(0), target)) return undefined;
+  const step = 0.1;
+  let lo = 0;
+  let hi = -1;
+  for (let t = step; t <= maxDistance + 1e-9; t += step) {
+    if (overlaps(at(t), target)) {
+      hi = t;
+      break;
+    }
+    lo = t;
+  }
+  if (hi < 0) return undefined;
+  for (let i = 0; i < 30; i++) {
+    const mid = (lo + hi) / 2;
+    if (overlaps(at(mid), target)) hi = mid;
+    else lo = mid;
+  }
+  const t = Math.max(0, lo - gap);
+  return [start[0] + dir[0] * t, start[1] + dir[1] * t];
+}

@@ -1,0 +1,93 @@
+/**
+ * Writes a labelled folder from the 3D synthetic camera, in the shared layout
+ * (`images/*.jpg`, `labels/<name>.txt` YOLO lines, `labels/classes.txt`, the
+ * classes the flat simulated camera and the calibration use), plus
+ * `truth/<name>.json`: the full ground truth of each die (top face id, cocked,
+ * box, top-face centre and polygon) and the scene's render parameters (seed,
+ * presets, camera, lens, lights, post-processing).
+ *
+ * The folder is written under a temporary name and renamed when complete, with
+ * a READY file inside, so a reader never sees half a set.
+ */
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { simFolderClasses } from '../sim/writeLabelledFolder.js';
+import type { BrowserRenderer } from './browserRenderer.js';
+import type { DieTruth } from './labels.js';
+import type { DiceSet } from './scene.js';
+import { buildScene } from './scene.js';
+
+export interface RenderedFolderOptions {
+  readonly dir: string;
+  readonly dice: DiceSet;
+  /** First seed; scenes use seeds firstSeed .. firstSeed + count - 1 (all in one split's range). */
+  readonly firstSeed: number;
+  readonly count: number;
+  readonly cockedRate?: number;
+  /**
+   * Copy the images of seeds already rendered in a complete `dir` (with READY)
+   * instead of rendering them again: for growing a set. Only valid if the
+   * renderer has not changed since.
+   */
+  readonly reuse?: boolean;
+  /** Called after each image (for progress). */
+  readonly onImage?: (done: number, total: number) => void;
+}
+
+export interface RenderedFolderSummary {
+  readonly images: number;
+  readonly dice: number;
+  readonly perClass: Readonly<Record<string, number>>;
+  readonly seconds: number;
+}
+
+function yoloLine(t: DieTruth, classes: readonly string[], width: number, height: number): string {
+  const cls = classes.indexOf(t.className);
+  if (cls < 0) throw new RangeError(`Class "${t.className}" is not among the folder's classes.`);
+  const f = (v: number): string => v.toFixed(6);
+  const b = t.box;
+  return `${cls} ${f((b.x + b.width / 2) / width)} ${f((b.y + b.height / 2) / height)} ${f(b.width / width)} ${f(b.height / height)}`;
+}
+
+export async function writeRenderedFolder(renderer: BrowserRenderer, options: RenderedFolderOptions): Promise<RenderedFolderSummary> {
+  const started = Date.now();
+  const tmp = `${options.dir}.partial`;
+  await rm(tmp, { recursive: true, force: true });
+  const images = join(tmp, 'images');
+  const labels = join(tmp, 'labels');
+  const truthDir = join(tmp, 'truth');
+  await mkdir(images, { recursive: true });
+  await mkdir(labels, { recursive: true });
+  await mkdir(truthDir, { recursive: true });
+  const classes = simFolderClasses(options.dice);
+  await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
+  const perClass: Record<string, number> = {};
+  let dice = 0;
+  const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
+  for (let i = 0; i < options.count; i++) {
+    const seed = options.firstSeed + i;
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}) });
+    const name = `r3d-${options.dice}-${seed}`;
+    const previous = join(options.dir, 'images', `${name}.jpg`);
+    const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
+    const { width, height } = scene.spec;
+    await writeFile(join(images, `${name}.jpg`), jpeg);
+    await writeFile(join(labels, `${name}.txt`), scene.truth.map((t) => yoloLine(t, classes, width, height)).join('\n') + (scene.truth.length ? '\n' : ''));
+    await writeFile(join(truthDir, `${name}.json`), `${JSON.stringify({ image: `images/${name}.jpg`, seed, split: scene.spec.split, preset: scene.spec.preset, dice: scene.truth, scene: scene.spec }, null, 1)}\n`);
+    for (const t of scene.truth) perClass[t.className] = (perClass[t.className] ?? 0) + 1;
+    dice += scene.truth.length;
+    options.onImage?.(i + 1, options.count);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'READY'), '');
+  // Swap in the finished folder; an older set is moved aside first, then removed.
+  const old = `${options.dir}.old`;
+  await rm(old, { recursive: true, force: true });
+  if (existsSync(options.dir)) await rename(options.dir, old);
+  await rename(tmp, options.dir);
+  await rm(old, { recursive: true, force: true });
+  return summary;
+}

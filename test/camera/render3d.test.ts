@@ -1,0 +1,133 @@
+/**
+ * The 3D synthetic camera in the real browser (Debian's Chromium through
+ * playwright-core, WebGL on SwiftShader): the same seed gives the same image,
+ * each die's pixels are where its label's box says (checked against a render of
+ * the same scene without that die), and a written folder reads back through the
+ * shared labelled-folder reader with one ground-truth sidecar per image.
+ */
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
+import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
+import type { PixelBox } from '../../src/camera/render3d/labels.js';
+import type { SceneSpec } from '../../src/camera/render3d/scene.js';
+import { buildScene, withoutDie } from '../../src/camera/render3d/scene.js';
+import { writeRenderedFolder } from '../../src/camera/render3d/writeRenderedFolder.js';
+import type { RgbImage } from '../../src/vision/image.js';
+
+let renderer: BrowserRenderer;
+let dir = '';
+beforeAll(async () => {
+  renderer = await BrowserRenderer.open();
+  dir = await mkdtemp(join(tmpdir(), 'dicerig-render3d-'));
+}, 120_000);
+afterAll(async () => {
+  await renderer?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Sharp edges for the pixel check: no defocus or shake (the same noise in both renders). */
+function sharpSpec(spec: SceneSpec): SceneSpec {
+  return { ...spec, post: { ...spec.post, blurSigma: 0, motionPx: 0 } };
+}
+
+interface Diff {
+  inBox: number;
+  sides: [boolean, boolean, boolean, boolean];
+  brighterOutside: number;
+}
+
+/** Compares a frame with and without one die, around that die's labelled box. */
+function diffAround(withDie: RgbImage, without: RgbImage, box: PixelBox): Diff {
+  const { width, height } = withDie;
+  const x0 = Math.floor(box.x);
+  const y0 = Math.floor(box.y);
+  const x1 = Math.ceil(box.x + box.width);
+  const y1 = Math.ceil(box.y + box.height);
+  const near = 3;
+  const out: Diff = { inBox: 0, sides: [false, false, false, false], brighterOutside: 0 };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      let change = 0;
+      let brighter = 0;
+      for (let c = 0; c < 3; c++) {
+        const d = (withDie.data[i + c] as number) - (without.data[i + c] as number);
+        change = Math.max(change, Math.abs(d));
+        brighter = Math.max(brighter, d);
+      }
+      const inside = x >= x0 && x < x1 && y >= y0 && y < y1;
+      if (inside && change > 30) {
+        out.inBox++;
+        if (x < x0 + near) out.sides[0] = true;
+        if (x >= x1 - near) out.sides[1] = true;
+        if (y < y0 + near) out.sides[2] = true;
+        if (y >= y1 - near) out.sides[3] = true;
+      }
+      // Beyond its box (and a pixel of rounding) a die may only darken the platform: its shadow.
+      const beyond = x < x0 - 1 || x >= x1 + 1 || y < y0 - 1 || y >= y1 + 1;
+      if (beyond && brighter > 30) out.brighterOutside++;
+    }
+  }
+  return out;
+}
+
+describe('3D synthetic camera in Chromium', () => {
+  it('renders the same image from the same seed', async () => {
+    const { spec } = buildScene({ seed: 2_000_123, dice: 'xwing' });
+    const a = await renderer.renderPixels(spec);
+    const b = await renderer.renderPixels(spec);
+    expect(a.width).toBe(1280);
+    expect(a.height).toBe(720);
+    expect(Buffer.compare(Buffer.from(a.data), Buffer.from(b.data))).toBe(0);
+  }, 180_000);
+
+  for (const [dice, seed] of [['xwing', 2_000_123], ['d6', 2_500_042]] as const) {
+    it(`draws a ${dice} die where its box says: a render without it differs inside the box, up to each side, and beyond it only by its shadow`, async () => {
+      const scene = buildScene({ seed, dice, diceCount: [2, 4] });
+      const spec = sharpSpec(scene.spec);
+      expect(spec.placed.length).toBeGreaterThanOrEqual(2);
+      const index = 0;
+      const t = scene.truth[index];
+      if (!t) throw new Error('no die in the scene');
+      const withDie = await renderer.renderPixels(spec);
+      const without = await renderer.renderPixels(withoutDie(spec, index));
+      const d = diffAround(withDie, without, t.box);
+      expect(d.inBox).toBeGreaterThan(0.3 * t.box.width * t.box.height);
+      expect(d.sides).toEqual([true, true, true, true]);
+      expect(d.brighterOutside).toBe(0);
+      // The projected top-face centre lies on the die.
+      expect(t.topCenter[0]).toBeGreaterThan(t.box.x);
+      expect(t.topCenter[0]).toBeLessThan(t.box.x + t.box.width);
+      expect(t.topCenter[1]).toBeGreaterThan(t.box.y);
+      expect(t.topCenter[1]).toBeLessThan(t.box.y + t.box.height);
+    }, 180_000);
+  }
+
+  it('writes a labelled folder the shared reader reads, with a ground-truth sidecar per image and READY when complete', async () => {
+    const out = join(dir, 'tune-xwing');
+    const summary = await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2 });
+    expect(summary.images).toBe(2);
+    expect(await readdir(out)).toEqual(expect.arrayContaining(['READY', 'images', 'labels', 'truth', 'summary.json']));
+    const folder = await readLabelledFolder(join(out, 'images'));
+    expect(folder.classes).toEqual(['red-hit', 'red-crit', 'red-focus', 'red-blank', 'green-evade', 'green-focus', 'green-blank', 'cocked']);
+    expect(folder.photos).toHaveLength(2);
+    for (const photo of folder.photos) {
+      const sidecar = JSON.parse(await readFile(join(out, 'truth', `${photo.name}.json`), 'utf8')) as { seed: number; split: string; preset: { lighting: string }; dice: { className: string; box: PixelBox }[] };
+      expect(sidecar.split).toBe('tune');
+      expect(sidecar.preset.lighting).toBeTruthy();
+      expect(photo.boxes.map((b) => b.className)).toEqual(sidecar.dice.map((d) => d.className));
+      photo.boxes.forEach((b, i) => {
+        const truth = (sidecar.dice[i] as { box: PixelBox }).box;
+        expect(b.box.x * 1280).toBeCloseTo(truth.x, 2);
+        expect(b.box.y * 720).toBeCloseTo(truth.y, 2);
+        expect(b.box.width * 1280).toBeCloseTo(truth.width, 2);
+        expect(b.box.height * 720).toBeCloseTo(truth.height, 2);
+      });
+      const jpeg = await readFile(photo.imagePath);
+      expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    }
+  }, 180_000);
+});

@@ -1,0 +1,206 @@
+/**
+ * The 3D synthetic camera's scenes and labels, checked against the geometry
+ * directly (no browser): the top face is recomputed here from the rotated face
+ * normals and the camera position, boxes from projecting the mesh, rest poses
+ * from the lowest vertex, and the splits' presets and seeds are disjoint.
+ */
+import { describe, expect, it } from 'vitest';
+import { d6Die, greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
+import { buildDieShape, faceFrames } from '../../src/camera/render3d/geometry.js';
+import type { Vec3 } from '../../src/camera/render3d/geometry.js';
+import { distortToPixel, focalPx, renderScale, sourcePixel } from '../../src/camera/render3d/lens.js';
+import { dot, mulVec, normalize, sub } from '../../src/camera/render3d/math3d.js';
+import { convexHull, overlaps } from '../../src/camera/render3d/placement.js';
+import { LIGHTING_PRESETS, PLATFORM_PRESETS, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
+import type { Scene } from '../../src/camera/render3d/scene.js';
+import { buildScene, shapeOf } from '../../src/camera/render3d/scene.js';
+
+const scenes: Scene[] = [];
+for (let i = 0; i < 40; i++) scenes.push(buildScene({ seed: 500 + i, dice: i % 3 === 0 ? 'd6' : 'xwing' }));
+
+describe('3D camera geometry', () => {
+  it('puts every face of the rounded d8 and d6 flat at the inradius, with the face normal at its centre', () => {
+    for (const kind of ['d8', 'd6'] as const) {
+      const shape = buildDieShape(kind, kind === 'd8' ? 12 : 7, 8);
+      expect(shape.faces).toHaveLength(kind === 'd8' ? 8 : 6);
+      for (const f of shape.faces) {
+        // The surface point nearest the face centre direction lies on the face plane.
+        const centre = shape.hull.reduce((best, p) => (dot(normalize(p), f.normal) > dot(normalize(best), f.normal) ? p : best));
+        expect(dot(centre, f.normal)).toBeCloseTo(1, 3);
+        // Rounded: no surface point goes beyond the face plane, and corners are cut off.
+        expect(Math.max(...shape.hull.map((p) => dot(p, f.normal)))).toBeLessThan(1 + 1e-6);
+      }
+      const sharpCorner = Math.max(...faceFrames(kind).flatMap((f) => f.corners.map((c) => Math.hypot(...c))));
+      expect(Math.max(...shape.hull.map((p) => Math.hypot(...p)))).toBeLessThan(sharpCorner * 0.97);
+    }
+  });
+
+  it('maps a point through the lens and back to the same rendered pixel', () => {
+    const lens = { width: 1280, height: 720, hfovDeg: 60, k1: 0.1, k2: 0.02 };
+    const f = focalPx(lens);
+    const s = renderScale(lens);
+    for (const [x, y] of [[3, 4], [640, 360], [1200, 700], [100, 650]] as const) {
+      // The output pixel samples the ideal frame at `src`; the ideal point there must land back on (x, y).
+      const [sx, sy] = sourcePixel(lens, x, y, f, s);
+      const tanX = ((sx - 640) * s) / f;
+      const tanY = ((sy - 360) * s) / f;
+      const [bx, by] = distortToPixel(lens, [tanX, tanY]);
+      expect(bx).toBeCloseTo(x, 6);
+      expect(by).toBeCloseTo(y, 6);
+    }
+  });
+});
+
+describe('3D camera scenes', () => {
+  it('renders the same scene from the same seed, and another from another seed', () => {
+    expect(JSON.stringify(buildScene({ seed: 42, dice: 'xwing' }))).toBe(JSON.stringify(buildScene({ seed: 42, dice: 'xwing' })));
+    expect(JSON.stringify(buildScene({ seed: 43, dice: 'xwing' }).spec.placed)).not.toBe(JSON.stringify(buildScene({ seed: 42, dice: 'xwing' }).spec.placed));
+  });
+
+  it('places the camera as a rig mounts it: 10-32 cm up, within 5 degrees of straight down, 42-66 degrees wide', () => {
+    for (const { spec } of scenes) {
+      const c = spec.camera;
+      expect(c.position[1]).toBeGreaterThanOrEqual(10);
+      expect(c.position[1]).toBeLessThanOrEqual(32);
+      const look = normalize(sub(c.target, c.position));
+      expect((Math.acos(-look[1]) * 180) / Math.PI).toBeLessThanOrEqual(5 + 1e-9);
+      expect(spec.lens.hfovDeg).toBeGreaterThanOrEqual(42);
+      expect(spec.lens.hfovDeg).toBeLessThanOrEqual(66);
+    }
+  });
+
+  it('labels as top face the face whose normal points most towards the camera, for every die lying flat', () => {
+    let flat = 0;
+    for (const { spec, truth } of scenes) {
+      spec.placed.forEach((d, i) => {
+        const t = truth[i];
+        if (!t || d.cocked) return;
+        const shape = shapeOf(d.shapeKey);
+        const scores = shape.faces.map((f) => {
+          const n = mulVec(d.rotation, f.normal);
+          const centre: Vec3 = [d.position[0] + n[0] * (d.sizeCm / 2), d.position[1] + n[1] * (d.sizeCm / 2), d.position[2] + n[2] * (d.sizeCm / 2)];
+          return dot(n, normalize(sub(spec.camera.position, centre)));
+        });
+        const best = scores.indexOf(Math.max(...scores));
+        expect(t.topFaceId).toBe(d.slotFaces[best]);
+        // Resting on a face: the top face is level (parallel to the table).
+        expect(mulVec(d.rotation, (shape.faces[best] as (typeof shape.faces)[number]).normal)[1]).toBeCloseTo(1, 9);
+        flat++;
+      });
+    }
+    expect(flat).toBeGreaterThan(80);
+  });
+
+  it('names classes as the calibration does and keeps each die its catalogue faces with opposite faces opposite', () => {
+    for (const { spec, truth } of scenes) {
+      spec.placed.forEach((d, i) => {
+        const type = d.die === 'red' ? redAttackDie : d.die === 'green' ? greenDefenseDie : d6Die;
+        expect([...d.slotFaces].sort()).toEqual(type.faces.map((f) => f.id).sort());
+        const shape = shapeOf(d.shapeKey);
+        shape.faces.forEach((f, slot) => {
+          const opposite = shape.faces.findIndex((g) => dot(g.normal, f.normal) < -0.999);
+          expect(d.slotFaces[opposite]).toBe(type.opposite[d.slotFaces[slot] as string]);
+        });
+        const t = truth[i];
+        const symbol = type.faces.find((f) => f.id === t?.topFaceId)?.symbol;
+        expect(t?.className).toBe(d.cocked ? 'cocked' : d.die === 'd6' ? symbol : `${d.die}-${symbol}`);
+      });
+    }
+  });
+
+  it('rests every die on the table without two dice or a die and a wall overlapping', () => {
+    for (const { spec } of scenes) {
+      const feet = spec.placed.map((d) => {
+        const pts = shapeOf(d.shapeKey).hull.map((p) => mulVec(d.rotation, p).map((v) => (v * d.sizeCm) / 2) as unknown as Vec3);
+        // Its lowest point touches the table.
+        expect(Math.min(...pts.map((p) => p[1] + d.position[1]))).toBeCloseTo(0, 9);
+        return convexHull(pts.map((p) => [p[0] + d.position[0], p[2] + d.position[2]] as const));
+      });
+      const walls = spec.walls.boxes.map((w) => convexHull([-1, 1].flatMap((sx) => [-1, 1].map((sz) => [w.center[0] + (sx * w.size[0]) / 2, w.center[2] + (sz * w.size[2]) / 2] as const))));
+      // Placement uses a coarser sampling of the same surface: allow 0.1 mm where touching dice meet.
+      feet.forEach((a, i) => {
+        feet.slice(i + 1).forEach((b) => expect(overlaps(a, b, -0.01)).toBe(false));
+        walls.forEach((w) => expect(overlaps(a, w, -0.01)).toBe(false));
+      });
+    }
+  });
+
+  it('never hides a die behind a channel wall: every point of its surface has a clear line to the camera', () => {
+    const hits = (a: Vec3, b: Vec3, c: Vec3, size: Vec3): boolean => {
+      // Sample the segment densely (independent of the slab test the scene builder uses).
+      for (let i = 1; i < 400; i++) {
+        const t = i / 400;
+        const p = [0, 1, 2].map((k) => (a[k] as number) + ((b[k] as number) - (a[k] as number)) * t);
+        if ([0, 1, 2].every((k) => Math.abs((p[k] as number) - (c[k] as number)) <= (size[k] as number) / 2)) return true;
+      }
+      return false;
+    };
+    let walled = 0;
+    for (const { spec } of scenes) {
+      if (spec.walls.boxes.length > 0) walled++;
+      for (const d of spec.placed) {
+        for (const p of shapeOf(d.shapeKey).coarseHull.filter((_, i) => i % 5 === 0)) {
+          const q = mulVec(d.rotation, p);
+          const w: Vec3 = [d.position[0] + (q[0] * d.sizeCm) / 2, d.position[1] + (q[1] * d.sizeCm) / 2, d.position[2] + (q[2] * d.sizeCm) / 2];
+          for (const b of spec.walls.boxes) expect(hits(w, spec.camera.position, b.center, b.size)).toBe(false);
+        }
+      }
+    }
+    expect(walled).toBeGreaterThan(20);
+  });
+
+  it('keeps every die inside the image, 55-170 px across, about 5 % of them cocked and leaning', () => {
+    let dice = 0;
+    let cocked = 0;
+    let touching = 0;
+    for (const { spec, truth } of scenes) {
+      for (const t of truth) {
+        expect(t.box.x).toBeGreaterThanOrEqual(0);
+        expect(t.box.y).toBeGreaterThanOrEqual(0);
+        expect(t.box.x + t.box.width).toBeLessThanOrEqual(spec.width);
+        expect(t.box.y + t.box.height).toBeLessThanOrEqual(spec.height);
+        const across = Math.max(t.box.width, t.box.height);
+        expect(across).toBeGreaterThanOrEqual(55);
+        expect(across).toBeLessThanOrEqual(170);
+        if (t.cocked) {
+          cocked++;
+          expect(t.tiltDeg).toBeGreaterThan(10);
+        } else {
+          expect(t.tiltDeg).toBeLessThan(1e-6);
+        }
+        dice++;
+      }
+      touching += spec.placed.filter((d) => d.touches.length > 0).length;
+    }
+    expect(dice).toBeGreaterThan(100);
+    expect(cocked / dice).toBeGreaterThan(0.01);
+    expect(cocked / dice).toBeLessThan(0.12);
+    expect(touching / dice).toBeGreaterThan(0.2);
+  });
+});
+
+describe('3D camera splits', () => {
+  it('keeps the lighting and platform presets of train, tune and test disjoint, each split having some', () => {
+    for (const presets of [LIGHTING_PRESETS, PLATFORM_PRESETS]) {
+      const names = presets.map((p) => p.name);
+      expect(new Set(names).size).toBe(names.length);
+      for (const s of SPLITS) expect(presets.filter((p) => p.split === s).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('uses only its own split presets for a seed, and refuses a seed outside every split', () => {
+    for (const split of SPLITS) {
+      const [lo] = SEED_RANGES[split];
+      for (let i = 0; i < 6; i++) {
+        const { spec } = buildScene({ seed: lo + i * 7919, dice: 'xwing' });
+        expect(spec.split).toBe(split);
+        expect(LIGHTING_PRESETS.find((p) => p.name === spec.preset.lighting)?.split).toBe(split);
+        expect(PLATFORM_PRESETS.find((p) => p.name === spec.preset.platform)?.split).toBe(split);
+      }
+    }
+    const ranges = SPLITS.map((s) => SEED_RANGES[s]);
+    ranges.forEach(([lo, hi], i) => ranges.slice(i + 1).forEach(([lo2, hi2]) => expect(hi < lo2 || hi2 < lo).toBe(true)));
+    expect(() => splitOfSeed(0)).toThrow(/outside every split/);
+    expect(() => splitOfSeed(3_000_000)).toThrow(/outside every split/);
+  });
+});
