@@ -9,13 +9,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLabelledFolder } from '../../src/camera/labelledFolder.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
 import type { PixelBox } from '../../src/camera/render3d/labels.js';
 import type { SceneSpec } from '../../src/camera/render3d/scene.js';
 import { buildScene, withoutDie } from '../../src/camera/render3d/scene.js';
 import { writeRenderedFolder } from '../../src/camera/render3d/writeRenderedFolder.js';
-import type { RgbImage } from '../../src/vision/image.js';
+import type { RgbImage } from '../../src/core/image.js';
 
 let renderer: BrowserRenderer;
 let dir = '';

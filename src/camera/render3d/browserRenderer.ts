@@ -10,8 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DicerigError } from '../../errors.js';
-import type { RgbImage } from '../../vision/image.js';
+import { DicerigError } from '../../core/errors.js';
+import type { RgbImage } from '../../core/image.js';
 import type { SceneSpec } from './scene.js';
 import { SHAPE_KEYS, shapeOf } from './scene.js';
 
