@@ -19,7 +19,8 @@ import { RigError } from '../rig/errors.js';
 import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
 import { seededRandom } from '../stats/random.js';
 import type { SessionRecord } from '../store/records.js';
-import { RollStore } from '../store/rollStore.js';
+import { openStoreForWriting } from '../store/openStore.js';
+import type { RollStore } from '../store/rollStore.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
 import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
 import { rectChannel, type ChannelRegion } from '../vision/channels.js';
@@ -114,7 +115,7 @@ function sameDice(a: SessionConfig, b: SessionConfig): string | undefined {
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const log = options.log ?? (() => undefined);
-  const store = RollStore.open(options.dbPath);
+  const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const c of closers.reverse().splice(0)) await c();

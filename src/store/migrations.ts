@@ -118,22 +118,8 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   // file at once must not both apply migration 1.
   return db
     .transaction((): MigrationResult => {
-      const from = db.pragma('user_version', { simple: true }) as number;
+      const from = checkSchema(db, migrations);
       const latest = migrations.reduce((v, m) => Math.max(v, m.version), 0);
-      const appId = db.pragma('application_id', { simple: true }) as number;
-      if (appId !== 0 && appId !== APPLICATION_ID) {
-        throw new StoreError(`${db.name} is an SQLite database of another program (application id ${appId}), not a dicerig roll store.`, { db: db.name });
-      }
-      if (from > latest) {
-        throw new StoreError(
-          `${db.name} was written by a newer dicerig (schema version ${from}; this version knows up to ${latest}). Upgrade dicerig to open it.`,
-          { db: db.name },
-        );
-      }
-      if (from === 0) {
-        const tables = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
-        if (tables > 0) throw new StoreError(`${db.name} already holds tables that are not a dicerig roll store (it has no dicerig schema version).`, { db: db.name });
-      }
       const pending = [...migrations].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
       for (const m of pending) {
         db.exec(m.sql);
@@ -143,4 +129,28 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       return { from, to: Math.max(from, latest) };
     })
     .immediate();
+}
+
+/**
+ * The database's schema version, after refusing (without writing anything) an
+ * SQLite file of another program, one from a newer dicerig, and one holding
+ * foreign tables. Read-only openings check with this instead of migrating.
+ */
+export function checkSchema(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.reduce((v, m) => Math.max(v, m.version), 0);
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  if (appId !== 0 && appId !== APPLICATION_ID) {
+    throw new StoreError(`${db.name} is an SQLite database of another program (application id ${appId}), not a dicerig roll store.`, { db: db.name });
+  }
+  if (from > latest) {
+    throw new StoreError(`${db.name} was written by a newer dicerig (schema version ${from}; this version knows up to ${latest}). Upgrade dicerig to open it.`, {
+      db: db.name,
+    });
+  }
+  if (from === 0) {
+    const tables = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
+    if (tables > 0) throw new StoreError(`${db.name} already holds tables that are not a dicerig roll store (it has no dicerig schema version).`, { db: db.name });
+  }
+  return from;
 }

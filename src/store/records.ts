@@ -190,4 +190,6 @@ export interface VerifyReport {
   readonly orphanRolls: number;
   /** At most one per session: the first throw whose chain fails. */
   readonly breaks: readonly ChainBreak[];
+  /** What SQLite's integrity check (or a read that failed on a damaged page) found wrong with the file; absent when nothing. */
+  readonly damage?: readonly string[];
 }

@@ -5,7 +5,7 @@ import { VERSION } from '../version.js';
 import { ChainRows } from './chainRows.js';
 import { StoreError } from './errors.js';
 import { genesisHash, throwHash } from './hashChain.js';
-import { migrate } from './migrations.js';
+import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
 import type {
   CountedRoll,
   DieInput,
@@ -23,7 +23,7 @@ import type {
   ThrowTiming,
   VerifyReport,
 } from './records.js';
-import { isSqliteError, openDatabase, type Database, type Statement } from './sqlite.js';
+import { isSqliteError, openDatabase, quickCheck, type Database, type Statement } from './sqlite.js';
 import { checkThrowInput } from './throwInput.js';
 import { verifyChains } from './verify.js';
 
@@ -38,6 +38,11 @@ export interface RollStoreOptions {
   readonly synchronous?: 'full' | 'normal';
   /** How long to wait for another connection's write lock (ms, default 5000). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Open for reading only (implies `mustExist`): nothing is created, migrated
+   * or written, so a read-only file can be read. The schema must be current.
+   */
+  readonly readonly?: boolean;
 }
 
 /** The condition for a roll to count; shared by every query that counts. */
@@ -72,6 +77,8 @@ export class RollStore {
     private readonly db: Database,
     /** The database file. */
     readonly path: string,
+    /** Opened for reading only. */
+    readonly readonly = false,
   ) {
     this.chain = new ChainRows(db);
     this.stmt = {
@@ -99,30 +106,48 @@ export class RollStore {
     this.recordThrowTx = (sessionId, input) => tx.immediate(sessionId, input);
   }
 
-  /** Opens (creating it and its folder unless `mustExist`) and migrates a roll store. */
+  /** Opens (creating it and its folder unless `mustExist` or `readonly`) and migrates a roll store. */
   static open(path: string, options: RollStoreOptions = {}): RollStore {
     const memory = path === ':memory:' || path === '';
-    if (!memory && options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
+    const readonly = options.readonly === true && !memory;
+    const mustExist = options.mustExist === true || readonly;
+    if (!memory && !mustExist) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+      } catch (e) {
+        throw new StoreError(`Cannot create the folder ${dirname(path)} for the roll store: ${(e as Error).message}.`, { db: path }, { cause: e });
+      }
+    }
     let db: Database;
     try {
-      db = openDatabase(path, { fileMustExist: options.mustExist === true, timeout: options.busyTimeoutMs ?? 5000 });
+      db = openDatabase(path, { fileMustExist: mustExist, readonly, timeout: options.busyTimeoutMs ?? 5000 });
     } catch (e) {
       if (isSqliteError(e) && e.code === 'SQLITE_CANTOPEN') {
-        throw new StoreError(options.mustExist === true ? `There is no roll store at ${path}.` : `Cannot open the roll store at ${path}: ${e.message}.`, { db: path }, { cause: e });
+        throw new StoreError(mustExist ? `There is no roll store at ${path}.` : `Cannot open the roll store at ${path}: ${e.message}.`, { db: path }, { cause: e });
       }
       throw e;
     }
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      if (readonly) {
+        const version = checkSchema(db);
+        if (version < SCHEMA_VERSION) throw new StoreError(`${path} has schema version ${version}; it must be opened for writing once to bring it to version ${SCHEMA_VERSION}.`, { db: path, reason: 'old-schema' });
+      } else {
+        db.pragma('journal_mode = WAL');
+        db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      }
       db.pragma('foreign_keys = ON');
-      migrate(db);
-      return new RollStore(db, path);
+      if (!readonly) migrate(db);
+      return new RollStore(db, path, readonly);
     } catch (e) {
       db.close();
       if (isSqliteError(e) && e.code === 'SQLITE_NOTADB') throw new StoreError(`${path} is not an SQLite database, so it cannot be a roll store.`, { db: path }, { cause: e });
       throw e;
     }
+  }
+
+  /** What SQLite's `quick_check` finds wrong with the file (at most `limit` problems), or [] when it is sound. */
+  integrityProblems(limit = 5): string[] {
+    return quickCheck(this.db, limit);
   }
 
   /** The connection's durability settings and schema version, for diagnostics. */
@@ -438,7 +463,17 @@ export class RollStore {
 
   /** Walks every session's hash chain; see `verifyChains`. */
   verify(): VerifyReport {
-    return verifyChains(this.db, this.chain);
+    const damage = this.integrityProblems();
+    let report: VerifyReport;
+    try {
+      report = verifyChains(this.db, this.chain);
+    } catch (e) {
+      // A damaged page met while walking: report what the check and the failure say.
+      if (!isSqliteError(e)) throw e;
+      report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [] };
+      damage.push(`reading the chains failed: ${e.message}`);
+    }
+    return damage.length === 0 ? report : { ...report, ok: false, damage: [...new Set(damage)] };
   }
 
   private requireSession(sessionId: number): SessionRecord {

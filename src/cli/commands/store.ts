@@ -9,7 +9,9 @@ import { exportSession, type ExportFormat } from '../../store/exportSession.js';
 import { importRolls, type ImportSource } from '../../store/importRolls.js';
 import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedManifest } from '../../store/manifest.js';
 import type { VerifyReport } from '../../store/records.js';
-import { RollStore } from '../../store/rollStore.js';
+import { StoreError } from '../../store/errors.js';
+import { openStoreForWriting, withReadableStore } from '../../store/openStore.js';
+import { requireVerified } from '../../store/requireVerified.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../main.js';
 import { toJson } from '../options.js';
@@ -33,17 +35,19 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .argument('[db]', 'roll store file (same as --db)')
     .option('--db <path>', DB_HELP)
     .option('--json', 'print the report as JSON')
-    .action((dbArg: string | undefined, flags: { db?: string; json?: boolean }) => {
+    .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean }) => {
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
       const path = databasePath(dbArg ?? flags.db);
-      const store = RollStore.open(path, { mustExist: true });
+      let report: VerifyReport;
       try {
-        const report = store.verify();
-        io.out(flags.json ? `${toJson({ db: path, ...report })}\n` : verifyText(path, report));
-        if (!report.ok) io.setExitCode(1);
-      } finally {
-        store.close();
+        report = await withReadableStore(path, ({ store }) => store.verify());
+      } catch (e) {
+        // A store too damaged to open: that is the verification's answer.
+        if (!(e instanceof StoreError) || e.where['reason'] !== 'damaged') throw e;
+        report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [], damage: [e.message] };
       }
+      io.out(flags.json ? `${toJson({ db: path, ...report })}\n` : verifyText(path, report));
+      if (!report.ok) io.setExitCode(1);
     });
 
   program
@@ -58,11 +62,12 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--db <path>', DB_HELP)
     .addOption(new Option('--format <format>', 'csv or jsonl (default: from the --out extension, else csv)').choices(['csv', 'jsonl']))
     .option('--out <file>', 'write to FILE instead of standard output')
-    .action((sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string }) => {
+    .option('--allow-unverified', 'export even when the store fails verification (a damaged or tampered store), with a warning')
+    .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean }) => {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
-      const store = RollStore.open(databasePath(flags.db), { mustExist: true });
-      try {
+      await withReadableStore(databasePath(flags.db), ({ store }) => {
         const session = store.findSession(sessionKey);
+        requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
         const exported = exportSession(store, session, format, new Date());
         const manifestLine = JSON.stringify(exported.manifest);
         const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
@@ -75,9 +80,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
               `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
           );
         }
-      } finally {
-        store.close();
-      }
+      });
     });
 
   program
@@ -103,7 +106,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
       });
       const path = databasePath(flags.db);
-      const store = RollStore.open(path);
+      const store = openStoreForWriting(path, { create: true });
       try {
         const result = importRolls(store, rolls, sources, {
           at: Date.now(),
@@ -173,9 +176,10 @@ function readPrefix(file: string, bytes: number): string {
 function verifyText(path: string, r: VerifyReport): string {
   const totals = `${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}, ${formatCount(r.throws)} throws, ${formatCount(r.rolls)} rolls`;
   if (r.ok) return `${path}: ${totals}: every hash chain verifies.\n`;
-  const lines = [`${path}: ${totals}: TAMPERED.`];
+  const lines = [`${path}: ${totals}: ${r.damage !== undefined ? 'DAMAGED' : 'TAMPERED'}.`];
   if (r.breaks.length > 0) lines.push(`The hash chain is broken in ${r.breaks.length} of ${r.sessions} sessions:`);
   for (const b of r.breaks) lines.push(`  session ${b.sessionId}${b.sessionName !== null ? ` (${b.sessionName})` : ''}: ${b.problem}`);
+  for (const d of r.damage ?? []) lines.push(`The file is damaged: ${d}`);
   if (r.orphanRolls > 0) lines.push(`${formatCount(r.orphanRolls)} rolls belong to no throw (their throw was deleted).`);
   return `${lines.join('\n')}\n`;
 }
