@@ -112,9 +112,15 @@ function sameDice(a: SessionConfig, b: SessionConfig): string | undefined {
   return undefined;
 }
 
+function checkRigDriver(config: SessionConfig): void {
+  if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
+}
+
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const log = options.log ?? (() => undefined);
+  // Check what the config alone can tell before a store is created or touched.
+  checkRigDriver(options.config);
   const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
@@ -155,7 +161,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const reader: FaceReader = profile ? new D8Reader(profile) : new D6PipReader();
 
     // The rig.
-    if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
+    checkRigDriver(config);
     const rigOptions: RigFactoryOptions = {
       ...(config.rig.port !== undefined ? { port: config.rig.port } : {}),
       ...(simRig ? { clock, seed: partSeed(config.seed, 1, startAfter) } : {}),
