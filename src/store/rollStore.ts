@@ -4,7 +4,7 @@ import type { RigIdentity } from '../rig/driver.js';
 import { VERSION } from '../version.js';
 import { ChainRows } from './chainRows.js';
 import { StoreError } from './errors.js';
-import { genesisHash, throwHash } from './hashChain.js';
+import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
 import type {
   CountedRoll,
@@ -248,8 +248,8 @@ export class RollStore {
       try {
         const info = this.db
           .prepare(
-            `INSERT INTO sessions (name, origin, config_json, software_version, simulated, rig_id, started_at, state, head_hash)
-             VALUES (?, ?, ?, ?, ?, ?, ?, 'running', '')`,
+            `INSERT INTO sessions (name, origin, config_json, software_version, simulated, rig_id, started_at, state, head_hash, chain_version)
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'running', '', 2)`,
           )
           .run(name ?? null, input.origin ?? 'rig', configJson ?? '{}', input.softwareVersion ?? VERSION, input.simulated ? 1 : 0, input.rigId ?? null, input.startedAt);
         id = Number(info.lastInsertRowid);
@@ -260,6 +260,7 @@ export class RollStore {
       }
       const genesis = genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>);
       this.stmt.setHead.run(genesis, 0, id);
+      this.reseal(id);
       return this.getSession(id) as SessionRecord;
     });
   }
@@ -296,16 +297,18 @@ export class RollStore {
       if (s.origin === 'import') throw new StoreError(`Session ${sessionId} was imported from roll logs; it cannot be resumed on a rig.`, { db: this.path, session: sessionId });
       this.db.prepare("UPDATE sessions SET state = 'running', ended_at = NULL WHERE id = ?").run(sessionId);
       this.recordEvent(sessionId, { at, kind: 'resumed', detail: { previousState: s.state, lastThrowIndex: s.throwCount } });
+      this.reseal(sessionId);
       return { session: this.requireSession(sessionId), lastThrowIndex: s.throwCount };
     });
   }
 
-  /** Ends a session: `finished` (done), `stopped` (by the user) or `aborted` (by faults). */
+  /** Ends a session: `finished` (done), `stopped` (by the user), `aborted` (by faults) or `never-started` (its run failed before the first throw). */
   endSession(sessionId: number, at: number, state: Exclude<SessionState, 'running'> = 'finished'): SessionRecord {
-    if (!['finished', 'stopped', 'aborted'].includes(state)) throw new StoreError(`"${state}" is not a state a session can end in.`, { db: this.path, session: sessionId });
+    if (!['finished', 'stopped', 'aborted', 'never-started'].includes(state)) throw new StoreError(`"${state}" is not a state a session can end in.`, { db: this.path, session: sessionId });
     return this.atomically(() => {
       this.requireSession(sessionId);
       this.db.prepare('UPDATE sessions SET state = ?, ended_at = ? WHERE id = ?').run(state, at, sessionId);
+      this.reseal(sessionId);
       return this.requireSession(sessionId);
     });
   }
@@ -366,7 +369,15 @@ export class RollStore {
     const hash = throwHash(s.headHash, this.chain.throwFields(throwId) as NonNullable<ReturnType<ChainRows['throwFields']>>, this.chain.rolls(throwId));
     this.stmt.setThrowHash.run(hash, throwId);
     this.stmt.setHead.run(hash, index, sessionId);
+    this.reseal(sessionId);
     return { throwId, index, hash };
+  }
+
+  /** Recomputes a sealed (chain version 2) session's seal after its row changed; a session from before the seal keeps none. */
+  private reseal(sessionId: number): void {
+    const row = this.chain.seal(sessionId);
+    if (row === undefined || row.chainVersion !== 2) return;
+    this.db.prepare('UPDATE sessions SET seal = ? WHERE id = ?').run(sealHash(row), sessionId);
   }
 
   /** Logs an event (cocked, unreadable or missing die, fault, reconnect...) for the session; returns its id. */
@@ -378,10 +389,20 @@ export class RollStore {
       throw new StoreError(`The detail of a "${event.kind}" event cannot be stored as JSON: ${(e as Error).message}.`, { db: this.path, session: sessionId }, { cause: e });
     }
     try {
-      const info = this.db
-        .prepare('INSERT INTO events (session_id, at, kind, throw_index, die_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(sessionId, event.at, event.kind, event.throwIndex ?? null, event.dieId ?? null, detail);
-      return Number(info.lastInsertRowid);
+      return this.atomically(() => {
+        const info = this.db
+          .prepare('INSERT INTO events (session_id, at, kind, throw_index, die_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(sessionId, event.at, event.kind, event.throwIndex ?? null, event.dieId ?? null, detail);
+        const id = Number(info.lastInsertRowid);
+        const seal = this.chain.seal(sessionId);
+        if (seal !== undefined && seal.chainVersion === 2) {
+          const hash = eventHash(seal.eventsHead, { sessionId, at: event.at, kind: event.kind, throwIndex: event.throwIndex ?? null, dieId: event.dieId ?? null, detailJson: detail });
+          this.db.prepare('UPDATE events SET prev_hash = ?, hash = ? WHERE id = ?').run(seal.eventsHead, hash, id);
+          this.db.prepare('UPDATE sessions SET events_head = ?, event_count = event_count + 1 WHERE id = ?').run(hash, sessionId);
+          this.reseal(sessionId);
+        }
+        return id;
+      });
     } catch (e) {
       if (isSqliteError(e) && e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
         const what = event.dieId === undefined ? `session ${sessionId} does not exist` : `session ${sessionId} or die ${event.dieId} does not exist`;

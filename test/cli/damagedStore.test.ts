@@ -24,7 +24,8 @@ function damaged(healthy: string, how: 'overwritten' | 'truncated'): string {
   if (how === 'truncated') truncateSync(db, Math.floor(size / 2));
   else {
     const fd = openSync(db, 'r+');
-    writeSync(fd, Buffer.alloc(100, 0xff), 0, 100, Math.floor(size / 2));
+    // From the start of the middle page (4096-byte pages): its b-tree header is garbled, as a torn or bad write would.
+    writeSync(fd, Buffer.alloc(100, 0xff), 0, 100, Math.floor(size / 2 / 4096) * 4096);
     closeSync(fd);
   }
   return db;
