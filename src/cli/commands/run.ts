@@ -46,16 +46,18 @@ export async function runWithProgress(
   const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = (): void => {
+  // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
+  const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts === 1) {
-      io.err('\nStopping after the current throw (it is being stored); press Ctrl-C again to quit at once.\n');
+      io.err(`\nStopping after the current throw (it is being stored)${signal === 'SIGINT' ? '; press Ctrl-C again to quit at once' : ` (${signal})`}.\n`);
       controller.abort();
     } else {
-      process.exit(130);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
     }
   };
-  process.on('SIGINT', onSigint);
+  const stopSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of stopSignals) process.on(s, onSignal);
   const sinks: ((e: SessionEvent) => void)[] = [];
   if (flags.events) sinks.push(jsonLineEvents((line) => io.out(line)));
   else if (!flags.json) {
@@ -81,7 +83,7 @@ export async function runWithProgress(
       opened.plan,
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const s of stopSignals) process.off(s, onSignal);
     await opened.close();
   }
   const ctx = {
