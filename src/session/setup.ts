@@ -146,7 +146,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     if (simulatedClock && !simRig) throw new ConfigError('clock', `a simulated clock needs the simulated rig; the "${config.rig.driver}" rig runs in real time`);
     if (simulatedClock && !simCameraConfig) throw new ConfigError('clock', 'a simulated clock needs the simulated camera; a real camera runs in real time');
     const clock: Clock = simulatedClock ? new SimulatedClock(0) : systemClock;
-    const timeOrigin = options.wallNow() - clock.now();
+    // A simulated clock runs ahead of the wall clock: a resumed session continues from its own stored time.
+    const resumedAt = stored !== undefined && simulatedClock ? store.latestTime(stored.id) : -Infinity;
+    const timeOrigin = Math.max(options.wallNow(), resumedAt) - clock.now();
 
     // Calibration (X-Wing dice): the profile reads the dice and may describe the platform.
     let profile: CalibrationProfile | undefined;

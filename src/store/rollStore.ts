@@ -428,6 +428,17 @@ export class RollStore {
     return this.requireSession(sessionId).throwCount;
   }
 
+  /** The latest time the session's rows record (its start, its throws' ends, its events, its end): a resumed run's clock must not go back before it. */
+  latestTime(sessionId: number): number {
+    const s = this.requireSession(sessionId);
+    const row = this.db
+      .prepare<{ t: number | null; e: number | null }>(
+        'SELECT (SELECT max(ended_at) FROM throws WHERE session_id = ?) AS t, (SELECT max(at) FROM events WHERE session_id = ?) AS e',
+      )
+      .get(sessionId, sessionId);
+    return Math.max(s.startedAt, s.endedAt ?? -Infinity, row?.t ?? -Infinity, row?.e ?? -Infinity);
+  }
+
   /** Start and end of every throw of the session (ok, void or rerolled), in throw order. */
   throwTimes(sessionId: number): ThrowTiming[] {
     this.requireSession(sessionId);
