@@ -493,6 +493,23 @@ export class RollStore {
     };
   }
 
+  /**
+   * Where a chain head written down elsewhere (`verify --expect`) is in the
+   * store: the session and throw whose hash it is (throw 0 for the genesis of a
+   * session with no throws yet), or undefined when no chain reaches it.
+   */
+  findChainHead(hash: string): { sessionId: number; throwIndex: number; throwCount: number } | undefined {
+    const t = this.db
+      .prepare<{ sessionId: number; throwIndex: number; throwCount: number }>(
+        'SELECT t.session_id AS sessionId, t.idx AS throwIndex, s.throw_count AS throwCount FROM throws t JOIN sessions s ON s.id = t.session_id WHERE t.hash = ?',
+      )
+      .get(hash);
+    if (t !== undefined) return t;
+    return this.db
+      .prepare<{ sessionId: number; throwIndex: number; throwCount: number }>('SELECT id AS sessionId, 0 AS throwIndex, 0 AS throwCount FROM sessions WHERE head_hash = ? AND throw_count = 0')
+      .get(hash);
+  }
+
   /** Walks every session's hash chain; see `verifyChains`. */
   verify(): VerifyReport {
     const damage = this.integrityProblems();

@@ -71,6 +71,7 @@ export async function runWithProgress(
   }
   const wall0 = performance.now();
   let result: SessionResult;
+  let head: { hash: string; throwCount: number } | undefined;
   try {
     result = await runSession(
       runnerDeps(opened, {
@@ -84,6 +85,9 @@ export async function runWithProgress(
     );
   } finally {
     for (const s of stopSignals) process.off(s, onSignal);
+    // The head to write down elsewhere (verify --expect), read before the store closes.
+    const s = opened.store.getSession(opened.plan.sessionId);
+    if (s !== undefined) head = { hash: s.headHash, throwCount: s.throwCount };
     await opened.close();
   }
   const ctx = {
@@ -93,7 +97,8 @@ export async function runWithProgress(
     rules: opened.config.stopping,
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
   };
-  const extra = afterSummary?.(result, opened) ?? '';
+  const pin = head === undefined ? '' : `Chain head: ${head.hash} (throw ${head.throwCount}); write it down to check the store later with dicerig verify --expect HASH.\n`;
+  const extra = (afterSummary?.(result, opened) ?? '') + pin;
   if (flags.events) io.out(`${JSON.stringify({ type: 'summary', ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
   else if (flags.json) io.out(`${toJson({ ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
   else io.out(`\n${formatSessionSummary(result, ctx)}${extra}`);

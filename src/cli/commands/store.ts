@@ -35,19 +35,22 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .argument('[db]', 'roll store file (same as --db)')
     .option('--db <path>', DB_HELP)
     .option('--json', 'print the report as JSON')
-    .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean }) => {
+    .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests), so a cut-off tail is caught')
+    .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean; expect?: string }) => {
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
       const path = databasePath(dbArg ?? flags.db);
       let report: VerifyReport;
+      let expected: ExpectedHead | undefined;
       try {
-        report = await withReadableStore(path, ({ store }) => store.verify());
+        [report, expected] = await withReadableStore(path, ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase()))] as const);
       } catch (e) {
         // A store too damaged to open: that is the verification's answer.
         if (!(e instanceof StoreError) || e.where['reason'] !== 'damaged') throw e;
         report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [], damage: [e.message] };
+        if (flags.expect !== undefined) expected = { found: false, text: "no session's chain reaches the expected head: the store could not be read" };
       }
-      io.out(flags.json ? `${toJson({ db: path, ...report })}\n` : verifyText(path, report));
-      if (!report.ok) io.setExitCode(1);
+      io.out(flags.json ? `${toJson({ db: path, ...report, ...(expected !== undefined ? { expected } : {}) })}\n` : verifyText(path, report) + (expected !== undefined ? `${expected.text}\n` : ''));
+      if (!report.ok || expected?.found === false) io.setExitCode(1);
     });
 
   program
@@ -182,4 +185,17 @@ function verifyText(path: string, r: VerifyReport): string {
   for (const d of r.damage ?? []) lines.push(`The file is damaged: ${d}`);
   if (r.orphanRolls > 0) lines.push(`${formatCount(r.orphanRolls)} rolls belong to no throw (their throw was deleted).`);
   return `${lines.join('\n')}\n`;
+}
+
+interface ExpectedHead {
+  readonly found: boolean;
+  readonly text: string;
+}
+
+/** What `verify --expect` says about a chain head written down elsewhere. */
+function expectedHead(at: { sessionId: number; throwIndex: number; throwCount: number } | undefined): ExpectedHead {
+  if (at === undefined) {
+    return { found: false, text: "EXPECTED HEAD MISSING: no session's chain reaches the expected head: the throws it pinned were removed or changed" };
+  }
+  return { found: true, text: `session ${at.sessionId} reaches the expected head (throw ${at.throwIndex} of ${at.throwCount}).` };
 }
