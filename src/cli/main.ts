@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { DicerigError } from '../errors.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from '../version.js';
+import { printable } from '../rolllog/quoteValue.js';
 
 /** Builds the `dicerig` program. Output streams are injected so tests can read them. */
 export function buildProgram(io: CliIo = processIo()): Command {
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: CliIo & { exitCode: number } = pr
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
     if (e instanceof DicerigError) {
-      io.err(`dicerig: ${e.message}\n`);
+      io.err(`dicerig: ${printable(e.message)}\n`);
       return 1;
     }
     io.err(`dicerig: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

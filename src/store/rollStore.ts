@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RigIdentity } from '../rig/driver.js';
+import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';
+import { quoteValue } from '../rolllog/quoteValue.js';
 import { VERSION } from '../version.js';
 import { ChainRows } from './chainRows.js';
 import { StoreError } from './errors.js';
@@ -199,6 +201,7 @@ export class RollStore {
   registerDie(input: DieInput): DieRecord {
     const label = input.label.trim();
     if (label === '') throw new StoreError('A die needs a label or serial.', { db: this.path });
+    if (label.length > MAX_LABEL_LENGTH) throw new StoreError(`The die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters.`, { db: this.path });
     if (/[\r\n]/.test(label)) throw new StoreError(`A die label must be one line ("${label.replace(/[\r\n]+/g, ' ')}").`, { db: this.path });
     return this.atomically(() => {
       const seen = this.findDie(label);
@@ -235,6 +238,9 @@ export class RollStore {
     const name = input.name?.trim();
     if (name !== undefined && (name === '' || /^\d+$/.test(name))) {
       throw new StoreError(`A session name must not be empty or all digits ("${input.name}"): a number names a session by its id.`, { db: this.path });
+    }
+    if (name !== undefined && name.length > MAX_LABEL_LENGTH) {
+      throw new StoreError(`The session name ${quoteValue(name)} is too long: a name is at most ${MAX_LABEL_LENGTH} characters.`, { db: this.path });
     }
     if (!Number.isFinite(input.startedAt)) throw new StoreError('A session needs a finite start time (milliseconds since the epoch).', { db: this.path });
     let configJson: string | undefined;
