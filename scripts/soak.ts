@@ -71,7 +71,6 @@ await driver.home();
 bus.garbleToBoard(garbled, Infinity);
 bus.garbleFromBoard(garbled, Infinity);
 bus.dropFromBoard(() => random() < REPLY_DROP, Infinity);
-let ok = 0;
 let voids = 0;
 let resets = 0;
 let boardTumbles = 0;
@@ -94,7 +93,6 @@ for (let n = 1; n <= throws; n++) {
     boardTumbles += motions;
     if (motions > 1) twice++;
     if (motions === 0) okWithoutMotion++;
-    ok++;
     store.recordThrow(session.id, { startedAt, endedAt: Date.now(), status: 'ok', rolls: [{ dieId: die.id, channel: 0, faceId: String(1 + (n % 6)), symbol: String(1 + (n % 6)), confidence: 1 }] });
   } catch (e) {
     const motions = motionStarts(board.events.slice(mark));
