@@ -3,6 +3,7 @@ import { DicerigError } from '../errors.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from '../version.js';
 import { printable } from '../rolllog/quoteValue.js';
+import { isSqliteError } from '../store/sqlite.js';
 
 /** Builds the `dicerig` program. Output streams are injected so tests can read them. */
 export function buildProgram(io: CliIo = processIo()): Command {
@@ -46,6 +47,11 @@ export async function main(argv: string[], io: CliIo & { exitCode: number } = pr
     if (e instanceof CommanderError) return e.exitCode;
     if (e instanceof DicerigError) {
       io.err(`dicerig: ${printable(e.message)}\n`);
+      return 1;
+    }
+    if (isSqliteError(e)) {
+      // A store error no command anticipated (a page damaged mid-run): one line, not a stack trace.
+      io.err(`dicerig: the roll store failed: ${printable(e.message)} (${e.code}). Check it with \`dicerig verify\`.\n`);
       return 1;
     }
     io.err(`dicerig: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
