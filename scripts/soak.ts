@@ -34,9 +34,15 @@ const bus = new FaultyLinkBus(board.path);
 // A line with n bytes is garbled with probability 1 - 0.99^n (one error anywhere fails its CRC); 1 % of the board's lines are lost.
 const garbled = (line: string): boolean => random() < 1 - (1 - BYTE_ERROR) ** (line.length + 1);
 
-const driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: bus.open, listPorts: bus.list, byIdDir: '/nonexistent-by-id' });
 const faults: string[] = [];
-driver.onFault((f) => faults.push(f.kind));
+function newDriver(): SerialRigDriver {
+  const d = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: bus.open, listPorts: bus.list, byIdDir: '/nonexistent-by-id' });
+  d.onFault((f) => faults.push(f.kind));
+  return d;
+}
+let driver = newDriver();
+/** Link figures of drivers given up on (a closed driver cannot connect again; the soak makes a new one). */
+const earlier = { commands: 0, retransmits: 0, crcFailures: 0, timeouts: 0, reconnects: 0 };
 
 const store = RollStore.open(join(mkdtempSync(join(tmpdir(), 'dicerig-soak-')), 'soak.db'));
 const rig = store.registerRig({ driver: 'serial', firmware: 'emulated', protocol: 1, rigId: 'soak', configHash: 'soak', tumbler: 'servo' });
@@ -48,7 +54,11 @@ const motionStarts = (events: readonly BoardEvent[]): number => events.filter((e
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Settings and position back after a failed tumble; the driver reconnects by itself when the link was lost, so keep asking. */
+/**
+ * Settings and position back after a failed tumble. The driver reconnects by
+ * itself when the link was lost; when it gives up (under 1 % garbled bytes a
+ * reconnect can fail), the soak connects it again, as a user would.
+ */
 async function recover(): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -56,12 +66,25 @@ async function recover(): Promise<void> {
       await driver.home();
       return;
     } catch (e) {
-      if (attempt >= 40) throw e;
+      if (attempt >= 200) throw e;
       recoveryRetries++;
+      if (attempt % 10 === 0) {
+        manualReconnects++;
+        const old = driver.linkStats();
+        for (const k of Object.keys(earlier) as (keyof typeof earlier)[]) earlier[k] += old[k];
+        await driver.close().catch(() => undefined);
+        driver = newDriver();
+        await driver.connect().catch(() => undefined);
+      }
       await sleep(250);
     }
   }
 }
+
+// SIGTERM or Ctrl-C ends the soak after the current throw, with the figures so far.
+let stopRequested = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void (stopRequested = true));
+let manualReconnects = 0;
 
 let recoveryRetries = 0;
 await driver.connect();
@@ -78,7 +101,9 @@ let twice = 0;
 let okWithoutMotion = 0;
 let nextReset = 200 + Math.floor(random() * 201);
 const t0 = performance.now();
-for (let n = 1; n <= throws; n++) {
+let done = 0;
+for (let n = 1; n <= throws && !stopRequested; n++) {
+  done = n;
   const startedAt = Date.now();
   const resetNow = n === nextReset;
   if (resetNow) {
@@ -106,7 +131,8 @@ for (let n = 1; n <= throws; n++) {
   if (n % 100 === 0) console.log(`  ${n} throws, ${voids} void, ${((performance.now() - t0) / n).toFixed(0)} ms a throw`);
 }
 const seconds = (performance.now() - t0) / 1000;
-const stats = driver.linkStats();
+const last = driver.linkStats();
+const stats = Object.fromEntries((Object.keys(earlier) as (keyof typeof earlier)[]).map((k) => [k, earlier[k] + last[k]])) as typeof earlier;
 const counts = store.counts(session.id);
 const verified = store.verify().ok;
 store.endSession(session.id, Date.now(), 'finished');
@@ -116,11 +142,11 @@ await board.stop();
 store.close();
 
 const lines = [
-  `soak: ${throws} throws in ${seconds.toFixed(0)} s (seed ${seed}; ${(BYTE_ERROR * 100).toFixed(0)} % of bytes garbled, ${(REPLY_DROP * 100).toFixed(0)} % of replies dropped, ${resets} board resets mid-tumble)`,
+  `soak: ${done} throws (of ${throws} asked) in ${seconds.toFixed(0)} s (seed ${seed}; ${(BYTE_ERROR * 100).toFixed(0)} % of bytes garbled, ${(REPLY_DROP * 100).toFixed(0)} % of replies dropped, ${resets} board resets mid-tumble)`,
   `  stored: ${counts.throws} throws (${counts.ok} ok, ${counts.void} void), ${counts.countedRolls} counted rolls; chain verifies: ${verified}`,
-  `  link: ${stats.commands} commands, ${stats.retransmits} retransmits, ${stats.crcFailures} CRC failures, ${stats.timeouts} timeouts, ${stats.reconnects} reconnects; ${recoveryRetries} retries of setting up after a void`,
+  `  link: ${stats.commands} commands, ${stats.retransmits} retransmits, ${stats.crcFailures} CRC failures, ${stats.timeouts} timeouts, ${stats.reconnects} reconnects; ${recoveryRetries} retries of setting up after a void, ${manualReconnects} reconnects by the soak after the driver gave up`,
   `  faults: ${[...new Set(faults)].map((k) => `${k} ${faults.filter((f) => f === k).length}`).join(', ') || 'none'}`,
   `  tumbles counted by the board: ${boardTumbles} for ${counts.throws} throws stored (${counts.ok} ok + ${counts.void} void; a void tumble may or may not have moved)`,
-  `  lost: ${throws - counts.throws} (ok throws the board never tumbled: ${okWithoutMotion}); tumbled twice: ${twice}; void throws counted: ${counts.countedRolls - counts.ok}`,
+  `  lost: ${done - counts.throws} (ok throws the board never tumbled: ${okWithoutMotion}); tumbled twice: ${twice}; void throws counted: ${counts.countedRolls - counts.ok}`,
 ];
 console.log(lines.join('\n'));
