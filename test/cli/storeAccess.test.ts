@@ -85,7 +85,8 @@ describe('a read-only roll store', () => {
     noTrace(run.err);
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/nothing was written/);
-  });
+    // Five CLI processes, each compiling the sources with tsx: slow on a loaded machine.
+  }, 180_000);
 });
 
 describe('a --db where there is no store', () => {
