@@ -2,7 +2,7 @@
  * `npm run bench`: prints speed and memory figures with their targets. Figures,
  * never pass/fail: these machines are shared, so compare ratios from one run.
  */
-import { runAnalysisBench } from './analysisBench.js';
+import { runAnalysisBench, runManyDiceBench } from './analysisBench.js';
 import { runRigBench } from './rig.js';
 import { runSessionBench } from './session.js';
 import { runServeBench } from './serve.js';
@@ -13,6 +13,7 @@ import { runVisionLearnedBench } from './visionLearned.js';
 
 console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 runAnalysisBench();
+runManyDiceBench();
 await runRigBench();
 await runVisionBench();
 await runVisionD8Bench();

@@ -154,7 +154,12 @@ function anytimeEvidence(r: DieRolls, symbol: LevelAnalysis, alpha: number, delt
 
 function homogeneityGroups(dice: readonly DieAnalysis[]): HomogeneityGroup[] {
   const byType = new Map<string, DieAnalysis[]>();
-  for (const d of dice) byType.set(d.die.id, [...(byType.get(d.die.id) ?? []), d]);
+  for (const d of dice) {
+    // Appended in place: copying the list for each die made this quadratic in the number of dice.
+    const members = byType.get(d.die.id);
+    if (members === undefined) byType.set(d.die.id, [d]);
+    else members.push(d);
+  }
   const groups: HomogeneityGroup[] = [];
   for (const [dieType, members] of byType) {
     if (members.length < 2) continue;

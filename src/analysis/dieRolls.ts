@@ -1,5 +1,6 @@
 import { InputError } from '../core/errors.js';
 import type { DieType } from '../dice/types.js';
+import { quoteFew, quoteValue } from '../rolllog/quoteValue.js';
 import type { DieLog, DieRolls } from '../rolllog/types.js';
 
 /**
@@ -16,7 +17,9 @@ export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackT
   const indexOfCode = log.dictionary.map((token) => {
     const idx = lookup.get(token.toLowerCase());
     if (idx === undefined) {
-      throw new InputError(`"${token}" is not a ${log.level} of die "${log.label}" (${die.id}: ${names.join(', ')})`, log.firstSeen.get(token) ?? {});
+      const unknown = log.dictionary.filter((t) => !lookup.has(t.toLowerCase()));
+      const more = unknown.length > 1 ? `; ${unknown.length.toLocaleString('en-US')} distinct values are not: ${quoteFew(unknown)}` : '';
+      throw new InputError(`${quoteValue(token)} is not a ${log.level} of die ${quoteValue(log.label)} (${die.id}: ${names.join(', ')})${more}`, log.firstSeen.get(token) ?? {});
     }
     return idx;
   });
@@ -37,7 +40,7 @@ function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string 
   const wanted = log.typeId ?? fallbackType;
   if (wanted !== undefined) {
     const die = dice.find((d) => d.id === wanted.toLowerCase());
-    if (die === undefined) throw new InputError(`die "${log.label}" has unknown type "${wanted}" (known: ${known})`, where);
+    if (die === undefined) throw new InputError(`die ${quoteValue(log.label)} has unknown type ${quoteValue(wanted)} (known: ${known})`, where);
     return die;
   }
   const tokens = [...log.firstSeen.keys()].map((t) => t.toLowerCase());
@@ -47,7 +50,7 @@ function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string 
   });
   if (fits.length === 1) return fits[0] as DieType;
   if (fits.length === 0) {
-    throw new InputError(`cannot tell the type of die "${log.label}": no known die has all of ${tokens.join(', ')}; name it with --die (known: ${known})`, where);
+    throw new InputError(`cannot tell the type of die ${quoteValue(log.label)}: no known die has all of ${quoteFew(tokens)}; name it with --die (known: ${known})`, where);
   }
   throw new InputError(`die "${log.label}" could be ${fits.map((d) => d.id).join(' or ')}: name its type with --die or a type column`, where);
 }

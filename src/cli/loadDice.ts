@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { allDice } from '../dice/catalogue.js';
-import { parseDieDefinitions } from '../dice/definition.js';
+import { MAX_DICE_FILE_BYTES, parseDieDefinitions } from '../dice/definition.js';
 import type { DieType } from '../dice/types.js';
 import { InputError } from '../core/errors.js';
+import { tooLarge } from '../core/yamlText.js';
 
 /** The built-in dice plus (overridden by) the user's definitions from `file`, if given. */
 export function loadDice(file?: string): DieType[] {
@@ -13,8 +14,12 @@ export function loadDice(file?: string): DieType[] {
 export function readDieDefinitions(file: string): DieType[] {
   let text: string;
   try {
+    // Checked before reading: a huge file is refused without loading it.
+    const { size } = statSync(file);
+    if (size > MAX_DICE_FILE_BYTES) throw new InputError(tooLarge('dice file', size, MAX_DICE_FILE_BYTES), { file });
     text = readFileSync(file, 'utf8');
   } catch (e) {
+    if (e instanceof InputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read the dice file: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
   }

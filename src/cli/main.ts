@@ -3,6 +3,8 @@ import { DicerigError } from '../core/errors.js';
 import { registerCommands } from './commands/index.js';
 import { processIo, type CliIo } from './io.js';
 import { VERSION } from '../core/version.js';
+import { printable } from '../rolllog/quoteValue.js';
+import { isSqliteError } from '../store/sqlite.js';
 
 /** Builds the `dicerig` program. Output streams are injected so tests can read them. */
 export function buildProgram(io: CliIo = processIo()): Command {
@@ -26,7 +28,12 @@ export async function main(argv: string[], io: CliIo & { exitCode: number } = pr
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
     if (e instanceof DicerigError) {
-      io.err(`dicerig: ${e.message}\n`);
+      io.err(`dicerig: ${printable(e.message)}\n`);
+      return 1;
+    }
+    if (isSqliteError(e)) {
+      // A store error no command anticipated (a page damaged mid-run): one line, not a stack trace.
+      io.err(`dicerig: the roll store failed: ${printable(e.message)} (${e.code}). Check it with \`dicerig verify\`.\n`);
       return 1;
     }
     io.err(`dicerig: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

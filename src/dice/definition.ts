@@ -1,8 +1,8 @@
-import { LineCounter, parseDocument } from 'yaml';
-import type { Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { yamlLineOf } from '../core/yamlLine.js';
+import { parseYamlText } from '../core/yamlText.js';
 import { Rational, sumRationals } from '../core/rational.js';
 import { builtInDice } from './catalogue.js';
 import type { DieType, Face } from './types.js';
@@ -52,6 +52,9 @@ const entrySchema = z.strictObject({
 type Entry = z.infer<typeof entrySchema>;
 type Path = (string | number)[];
 
+/** A dice file defines a handful of dice; the cap keeps a hostile file from costing time and memory. */
+export const MAX_DICE_FILE_BYTES = 1024 * 1024;
+
 interface Problem {
   path: Path;
   problem: string;
@@ -65,14 +68,13 @@ interface Problem {
  * count and summary of the others.
  */
 export function parseDieDefinitions(text: string, fileName: string): DieType[] {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const line = lines.linePos(yamlError.pos[0]).line;
-    throw new InputError(`the dice file is not valid JSON or YAML: ${yamlError.message.split('\n')[0]}`, { file: fileName, ...(line ? { line } : {}) });
+  const parsed = parseYamlText(text, MAX_DICE_FILE_BYTES, 'dice file');
+  if ('problem' in parsed) {
+    const problem = parsed.problem.replace(/^not valid YAML or JSON: /, 'the dice file is not valid JSON or YAML: ');
+    throw new InputError(problem, { file: fileName, ...(parsed.line ? { line: parsed.line } : {}) });
   }
-  const root: unknown = doc.toJS();
+  const { doc, lines } = parsed;
+  const root: unknown = parsed.value;
   const located = entriesOf(root);
   if (typeof located === 'string') throw new InputError(located, { file: fileName });
 

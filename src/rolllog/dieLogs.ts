@@ -1,5 +1,13 @@
 import { InputError } from '../core/errors.js';
+import { quoteFew, quoteValue } from './quoteValue.js';
 import type { DieLog } from './types.js';
+
+/** The longest die label (as a session config allows): a label is written on a die and printed in tables. */
+export const MAX_LABEL_LENGTH = 200;
+/** The longest face id or symbol. */
+export const MAX_TOKEN_LENGTH = 100;
+/** More distinct outcomes than any die has (a d100 has 100): past it the column is not faces, and reading on would only cost time. */
+export const MAX_DISTINCT_OUTCOMES = 256;
 
 /**
  * Collects rolls per die label while a file is read. `addRange` takes the label
@@ -30,7 +38,7 @@ export class DieLogCollector {
     const last = this.last;
     let log: DieLog;
     if (last !== undefined && last.label.length === labelEnd - labelStart && labelText.startsWith(last.label, labelStart)) log = last;
-    else log = this.lookup(labelText.slice(labelStart, labelEnd), level, typeId);
+    else log = this.lookup(labelText.slice(labelStart, labelEnd), level, typeId, line);
     if (log.level !== level) {
       throw new InputError(`die "${log.label}" has a ${level} here but a ${log.level} on earlier rows; give every row the same kind of outcome`, { file: this.file, line });
     }
@@ -50,6 +58,15 @@ export class DieLogCollector {
       }
     }
     if (code < 0) {
+      if (length > MAX_TOKEN_LENGTH) {
+        throw new InputError(`${quoteValue(tokenText.slice(tokenStart, tokenEnd))} is not a ${level}: a ${level} is at most ${MAX_TOKEN_LENGTH} characters`, { file: this.file, line });
+      }
+      if (dictionary.length >= MAX_DISTINCT_OUTCOMES) {
+        throw new InputError(
+          `die ${quoteValue(log.label)} has more than ${MAX_DISTINCT_OUTCOMES} distinct ${level}s (${quoteFew(dictionary)}); no die has that many: is the ${level} column right?`,
+          { file: this.file, line },
+        );
+      }
       const token = tokenText.slice(tokenStart, tokenEnd);
       code = dictionary.length;
       dictionary.push(token);
@@ -58,9 +75,10 @@ export class DieLogCollector {
     log.codes.push(code);
   }
 
-  private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined): DieLog {
+  private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined, line: number): DieLog {
     let log = this.byLabel.get(label);
     if (log === undefined) {
+      if (label.length > MAX_LABEL_LENGTH) throw new InputError(`the die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters`, { file: this.file, line });
       log = { label, level, dictionary: [], codes: [], firstSeen: new Map(), files: new Set([this.file]) };
       if (typeId !== undefined) log.typeId = typeId;
       this.byLabel.set(label, log);

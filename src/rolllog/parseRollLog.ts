@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { plainOrQuoted } from './quoteValue.js';
 import { findColumns, normaliseHeader, COLUMN_ALIASES } from './columns.js';
 import { detectDelimiter, splitCsvLine } from './csvLine.js';
 import { DieLogCollector } from './dieLogs.js';
@@ -69,7 +70,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const outcomeCol = cols.face ?? cols.symbol;
   if (outcomeCol === undefined) {
     throw new InputError(
-      `the header has no face or symbol column (found: ${header.join(', ')}). ` +
+      `the header has no face or symbol column (found: ${header.slice(0, 10).map((h) => plainOrQuoted(h)).join(', ')}${header.length > 10 ? ` and ${header.length - 10} more` : ''}). ` +
         `Name one column ${COLUMN_ALIASES.face.join('/')} or ${COLUMN_ALIASES.symbol.join('/')}, or use the one-hot layout File,<symbol>,<symbol>...`,
       { file, line: headerIdx + 1 },
     );

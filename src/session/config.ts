@@ -4,13 +4,16 @@
  * and checked with a schema; every problem names the file, the key path and
  * (for YAML and JSON files) the line.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { getDieType } from '../dice/catalogue.js';
 import { ConfigError } from '../core/errors.js';
 import { yamlLineOf } from '../core/yamlLine.js';
+import { parseYamlText, tooLarge } from '../core/yamlText.js';
+
+/** The longest die label or session name: a label is written on a die and printed in tables. */
+export const MAX_LABEL_LENGTH = 200;
 
 const probability = z.number().gt(0).lt(1);
 const rate = z.number().min(0).max(1);
@@ -23,7 +26,7 @@ const loadSchema = z.strictObject({
 
 const dieSchema = z.strictObject({
   /** The die's label or serial, unique in the roll store. */
-  label: z.string().trim().min(1).regex(/^[^\r\n]+$/, 'a label is one line'),
+  label: z.string().trim().min(1).max(MAX_LABEL_LENGTH, `a label is at most ${MAX_LABEL_LENGTH} characters`).regex(/^[^\r\n]+$/, 'a label is one line'),
   /** Die type id: red, green, d6, d3, direction. */
   type: z.string().min(1),
   set: z.string().optional(),
@@ -128,7 +131,7 @@ const stoppingSchema = z.strictObject({
 
 export const sessionConfigSchema = z.strictObject({
   /** Session name, unique in the store (optional). */
-  name: z.string().trim().min(1).optional(),
+  name: z.string().trim().min(1).max(MAX_LABEL_LENGTH, `a name is at most ${MAX_LABEL_LENGTH} characters`).optional(),
   /** One die per channel, in channel order. */
   dice: z.array(dieSchema).min(1).max(16),
   rig: rigSchema,
@@ -217,24 +220,26 @@ export function checkSessionConfig(value: unknown, file?: string, lineOf?: (path
   return config;
 }
 
+/** A session config is a page of settings; the cap keeps a hostile file from costing time and memory. */
+export const MAX_CONFIG_BYTES = 256 * 1024;
+
 /** Parses a config from YAML or JSON text (JSON is YAML); `file` names it in errors. */
 export function parseSessionConfig(text: string, file: string): SessionConfig {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const line = lines.linePos(yamlError.pos[0]).line;
-    throw new ConfigError('(file)', `not valid YAML or JSON: ${yamlError.message.split('\n')[0] ?? ''} (line ${line})`, file);
-  }
-  return checkSessionConfig(doc.toJS(), file, (path) => yamlLineOf(doc, lines, path));
+  const parsed = parseYamlText(text, MAX_CONFIG_BYTES, 'session config');
+  if ('problem' in parsed) throw new ConfigError('(file)', `${parsed.problem}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}`, file);
+  return checkSessionConfig(parsed.value, file, (path) => yamlLineOf(parsed.doc, parsed.lines, path));
 }
 
 /** Reads and checks a session config file. */
 export async function loadSessionConfig(file: string): Promise<SessionConfig> {
   let text: string;
   try {
+    // Checked before reading: a huge file is refused without loading it.
+    const { size } = await stat(file);
+    if (size > MAX_CONFIG_BYTES) throw new ConfigError('(file)', tooLarge('session config', size, MAX_CONFIG_BYTES), file);
     text = await readFile(file, 'utf8');
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
     throw new ConfigError('(file)', `cannot read the session config: ${why}`, file);
   }

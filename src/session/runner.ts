@@ -174,13 +174,21 @@ export class SessionRunner {
       budgetRolls: this.plan.stopping.budgetRolls,
       ...(this.plan.stopping.budgetHours !== undefined ? { budgetHours: this.plan.stopping.budgetHours } : {}),
     });
-    let stop = this.allDecided() ?? (await this.prepare());
-    while (stop === undefined) {
-      if (this.deps.signal?.aborted) {
-        stop = new Stop('stopped', 'user', `Stopped by the user after throw ${this.lastIndex}.`);
-        break;
+    const firstIndex = this.lastIndex;
+    let stop: Stop | undefined;
+    try {
+      stop = this.allDecided() ?? (await this.prepare());
+      while (stop === undefined) {
+        if (this.deps.signal?.aborted) {
+          stop = new Stop('stopped', 'user', `Stopped by the user after throw ${this.lastIndex}.`);
+          break;
+        }
+        stop = this.timeBudgetSpent() ?? (await this.oneThrow());
       }
-      stop = this.timeBudgetSpent() ?? (await this.oneThrow());
+    } catch (e) {
+      // A failure before this run stored any throw (no camera, say) must not leave the session `running` forever.
+      if (this.lastIndex === firstIndex) this.failedToStart(e);
+      throw e;
     }
     const at = this.now();
     store.recordEvent(sessionId, { at, kind: 'run-ended', detail: { state: stop.state, stop: stop.kind, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() } });
@@ -364,6 +372,19 @@ export class SessionRunner {
     this.rigSuspect ??= result.verdict;
     if (!this.plan.stopping.stopOnRigSuspect) return undefined;
     return new Stop('finished', 'rig-suspect', `${describeVerdict(result.verdict)} Fix the rig, then start a new session.`);
+  }
+
+  /** Marks a session whose run failed before its first throw: `never-started` when it has no throw at all, else `aborted` (it can be resumed). */
+  private failedToStart(e: unknown): void {
+    const at = this.now();
+    const never = this.lastIndex === 0;
+    const reason = e instanceof Error ? e.message : String(e);
+    try {
+      this.deps.store.recordEvent(this.plan.sessionId, { at, kind: never ? 'never-started' : 'run-failed', detail: { reason } });
+      this.deps.store.endSession(this.plan.sessionId, at, never ? 'never-started' : 'aborted');
+    } catch {
+      // The store failing too: the original error is the one to report.
+    }
   }
 
   /** Light on and tumbler home before the first throw; faults here count like any other. */

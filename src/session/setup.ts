@@ -15,7 +15,8 @@ import { RigError } from '../rig/errors.js';
 import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
 import { seededRandom } from '../stats/random.js';
 import type { SessionRecord } from '../store/records.js';
-import { RollStore } from '../store/rollStore.js';
+import { openStoreForWriting } from '../store/openStore.js';
+import type { RollStore } from '../store/rollStore.js';
 import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
 import { chooseReader } from '../vision-io/readerChoice.js';
 import type { FaceReader } from '../vision/faceRead.js';
@@ -104,10 +105,16 @@ function sameDice(a: SessionConfig, b: SessionConfig): string | undefined {
   return undefined;
 }
 
+function checkRigDriver(config: SessionConfig): void {
+  if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
+}
+
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const log = options.log ?? (() => undefined);
-  const store = RollStore.open(options.dbPath);
+  // Check what the config alone can tell before a store is created or touched.
+  checkRigDriver(options.config);
+  const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const c of closers.reverse().splice(0)) await c();
@@ -132,7 +139,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     if (simulatedClock && !simRig) throw new ConfigError('clock', `a simulated clock needs the simulated rig; the "${config.rig.driver}" rig runs in real time`);
     if (simulatedClock && !simCameraConfig) throw new ConfigError('clock', 'a simulated clock needs the simulated camera; a real camera runs in real time');
     const clock: Clock = simulatedClock ? new SimulatedClock(0) : systemClock;
-    const timeOrigin = options.wallNow() - clock.now();
+    // A simulated clock runs ahead of the wall clock: a resumed session continues from its own stored time.
+    const resumedAt = stored !== undefined && simulatedClock ? store.latestTime(stored.id) : -Infinity;
+    const timeOrigin = Math.max(options.wallNow(), resumedAt) - clock.now();
 
     // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
     const colours = [...new Set(types.map((t) => t.id))];
@@ -140,7 +149,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const { reader, profile, profilePath: profileFile } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
 
     // The rig.
-    if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
+    checkRigDriver(config);
     const rigOptions: RigFactoryOptions = {
       ...(config.rig.port !== undefined ? { port: config.rig.port } : {}),
       ...(simRig ? { clock, seed: partSeed(config.seed, 1, startAfter) } : {}),

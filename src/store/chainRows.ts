@@ -1,4 +1,4 @@
-import type { ChainRoll, ChainSession, ChainThrow } from './hashChain.js';
+import type { ChainEvent, ChainRoll, ChainSeal, ChainSession, ChainThrow } from './hashChain.js';
 import type { Database, Statement } from './sqlite.js';
 
 /**
@@ -10,8 +10,11 @@ export class ChainRows {
   private readonly sessionStmt: Statement<ChainSession & { rigKey: string | null; driver: string | null; firmware: string | null; protocol: number | null; configHash: string | null; calibrationHash: string | null; tumbler: string | null }>;
   private readonly throwStmt: Statement<ChainThrow>;
   private readonly rollsStmt: Statement<ChainRoll>;
+  // Prepared on first use: they name columns of schema 2, and the throw chain is also read from older files.
+  private sealStmt: Statement<ChainSeal & { chainVersion: number; seal: string }> | undefined;
+  private eventsStmt: Statement<ChainEvent & { id: number; prevHash: string | null; hash: string | null }> | undefined;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.sessionStmt = db.prepare(
       `SELECT s.id, s.origin, s.config_json AS configJson, s.software_version AS softwareVersion, s.simulated,
               s.started_at AS startedAt, s.rig_id AS rigId,
@@ -31,6 +34,26 @@ export class ChainRows {
          FROM rolls r LEFT JOIN dice d ON d.id = r.die_id
         WHERE r.throw_id = ? ORDER BY r.seq`,
     );
+  }
+
+  /** The sealed fields of a session row, with its chain version and stored seal. */
+  seal(id: number): (ChainSeal & { chainVersion: number; seal: string }) | undefined {
+    this.sealStmt ??= this.db.prepare(
+      `SELECT id, name, state, ended_at AS endedAt, head_hash AS headHash, throw_count AS throwCount, events_head AS eventsHead,
+              event_count AS eventCount, chain_version AS chainVersion, seal
+         FROM sessions WHERE id = ?`,
+    );
+    return this.sealStmt.get(id);
+  }
+
+  /** A session's events in the order they were logged, with their stored chain hashes. */
+  events(sessionId: number): IterableIterator<ChainEvent & { id: number; prevHash: string | null; hash: string | null }> {
+    this.eventsStmt ??= this.db.prepare(
+      `SELECT id, session_id AS sessionId, at, kind, throw_index AS throwIndex, die_id AS dieId, detail_json AS detailJson,
+              prev_hash AS prevHash, hash
+         FROM events WHERE session_id = ? ORDER BY id`,
+    );
+    return this.eventsStmt.iterate(sessionId);
   }
 
   session(id: number): ChainSession | undefined {

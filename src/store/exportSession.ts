@@ -49,6 +49,7 @@ export function exportSession(store: RollStore, session: SessionRecord, format: 
       endedAt: session.endedAt,
       config: JSON.parse(session.configJson) as unknown,
       headHash: session.headHash,
+      throwCount: session.throwCount,
     },
     rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
     dice: [...diceIds].map((id) => store.getDie(id)).filter((d) => d !== undefined),

@@ -92,3 +92,41 @@ export function throwHash(prevHash: string, t: ChainThrow, rolls: readonly Chain
     ]),
   );
 }
+
+/**
+ * Chain version 2 (sessions created since schema 2) adds two things to the
+ * throw chain above: a chain over the session's events, and a seal over what
+ * the session row says that no throw covers (name, state, end time) together
+ * with the heads and lengths of both chains. A session row or event edited
+ * by hand, or the tail of the throws cut off with the head moved back, no
+ * longer matches its seal.
+ */
+export interface ChainEvent {
+  readonly sessionId: number;
+  readonly at: number;
+  readonly kind: string;
+  readonly throwIndex: number | null;
+  readonly dieId: number | null;
+  readonly detailJson: string;
+}
+
+/** The hash of one event given the hash of the session's event before it ('' for its first). */
+export function eventHash(prevHash: string, e: ChainEvent): string {
+  return sha256(JSON.stringify(['dicerig-event-v2', prevHash, e.sessionId, e.at, e.kind, e.throwIndex, e.dieId, e.detailJson]));
+}
+
+export interface ChainSeal {
+  readonly id: number;
+  readonly name: string | null;
+  readonly state: string;
+  readonly endedAt: number | null;
+  readonly headHash: string;
+  readonly throwCount: number;
+  readonly eventsHead: string;
+  readonly eventCount: number;
+}
+
+/** The seal of a session row (chain version 2). */
+export function sealHash(s: ChainSeal): string {
+  return sha256(JSON.stringify(['dicerig-seal-v2', s.id, s.name, s.state, s.endedAt, s.headHash, s.throwCount, s.eventsHead, s.eventCount]));
+}

@@ -26,6 +26,8 @@ export interface ExportManifest {
     readonly endedAt: number | null;
     readonly config: unknown;
     readonly headHash: string;
+    /** The throw the head hash is of: write both down to check the store later (`dicerig verify --expect HASH`). */
+    readonly throwCount: number;
   };
   readonly rig: RigRecord | null;
   readonly dice: readonly DieRecord[];

@@ -98,6 +98,38 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    description:
+      "sessions sealed (chain_version 2: a seal over name, state, end time and the heads of the throw and event chains), events hash-chained, state 'never-started'",
+    // SQLite cannot change a CHECK constraint in place: the sessions table is rebuilt (migrate turns foreign keys off around it).
+    sql: `
+      CREATE TABLE sessions_v2 (
+        id               INTEGER PRIMARY KEY,
+        name             TEXT UNIQUE,
+        origin           TEXT    NOT NULL CHECK (origin IN ('rig', 'import')),
+        config_json      TEXT    NOT NULL,
+        software_version TEXT    NOT NULL,
+        simulated        INTEGER NOT NULL CHECK (simulated IN (0, 1)),
+        rig_id           INTEGER REFERENCES rigs(id),
+        started_at       INTEGER NOT NULL,
+        ended_at         INTEGER,
+        state            TEXT    NOT NULL CHECK (state IN ('running', 'finished', 'stopped', 'aborted', 'never-started')),
+        head_hash        TEXT    NOT NULL,
+        throw_count      INTEGER NOT NULL DEFAULT 0,
+        chain_version    INTEGER NOT NULL DEFAULT 1 CHECK (chain_version IN (1, 2)),
+        events_head      TEXT    NOT NULL DEFAULT '',
+        event_count      INTEGER NOT NULL DEFAULT 0,
+        seal             TEXT    NOT NULL DEFAULT ''
+      );
+      INSERT INTO sessions_v2 (id, name, origin, config_json, software_version, simulated, rig_id, started_at, ended_at, state, head_hash, throw_count)
+        SELECT id, name, origin, config_json, software_version, simulated, rig_id, started_at, ended_at, state, head_hash, throw_count FROM sessions;
+      DROP TABLE sessions;
+      ALTER TABLE sessions_v2 RENAME TO sessions;
+      ALTER TABLE events ADD COLUMN prev_hash TEXT;
+      ALTER TABLE events ADD COLUMN hash TEXT;
+    `,
+  },
+  {
+    version: 3,
     description: 'sessions.kind: a fairness run or the rolls asked for on stream (dicerig serve)',
     sql: `ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'fairness' CHECK (kind IN ('fairness', 'stream'));`,
   },
@@ -119,33 +151,55 @@ export interface MigrationResult {
  * an SQLite file that belongs to something else.
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+  // A migration may rebuild a table others refer to; foreign keys can only be switched outside a transaction.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) === 1;
+  if (foreignKeys && !db.inTransaction) db.pragma('foreign_keys = OFF');
+  try {
+    return migrateInTransaction(db, migrations);
+  } finally {
+    if (foreignKeys && !db.inTransaction) db.pragma('foreign_keys = ON');
+  }
+}
+
+function migrateInTransaction(db: Database, migrations: readonly Migration[]): MigrationResult {
   // Read the version inside the write transaction: two processes opening a new
   // file at once must not both apply migration 1.
   return db
     .transaction((): MigrationResult => {
-      const from = db.pragma('user_version', { simple: true }) as number;
+      const from = checkSchema(db, migrations);
       const latest = migrations.reduce((v, m) => Math.max(v, m.version), 0);
-      const appId = db.pragma('application_id', { simple: true }) as number;
-      if (appId !== 0 && appId !== APPLICATION_ID) {
-        throw new StoreError(`${db.name} is an SQLite database of another program (application id ${appId}), not a dicerig roll store.`, { db: db.name });
-      }
-      if (from > latest) {
-        throw new StoreError(
-          `${db.name} was written by a newer dicerig (schema version ${from}; this version knows up to ${latest}). Upgrade dicerig to open it.`,
-          { db: db.name },
-        );
-      }
-      if (from === 0) {
-        const tables = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
-        if (tables > 0) throw new StoreError(`${db.name} already holds tables that are not a dicerig roll store (it has no dicerig schema version).`, { db: db.name });
-      }
       const pending = [...migrations].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
       for (const m of pending) {
         db.exec(m.sql);
         if (m.version === 1) db.pragma(`application_id = ${APPLICATION_ID}`);
         db.pragma(`user_version = ${m.version}`);
       }
+
       return { from, to: Math.max(from, latest) };
     })
     .immediate();
+}
+
+/**
+ * The database's schema version, after refusing (without writing anything) an
+ * SQLite file of another program, one from a newer dicerig, and one holding
+ * foreign tables. Read-only openings check with this instead of migrating.
+ */
+export function checkSchema(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.reduce((v, m) => Math.max(v, m.version), 0);
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  if (appId !== 0 && appId !== APPLICATION_ID) {
+    throw new StoreError(`${db.name} is an SQLite database of another program (application id ${appId}), not a dicerig roll store.`, { db: db.name });
+  }
+  if (from > latest) {
+    throw new StoreError(`${db.name} was written by a newer dicerig (schema version ${from}; this version knows up to ${latest}). Upgrade dicerig to open it.`, {
+      db: db.name,
+    });
+  }
+  if (from === 0) {
+    const tables = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.n ?? 0;
+    if (tables > 0) throw new StoreError(`${db.name} already holds tables that are not a dicerig roll store (it has no dicerig schema version).`, { db: db.name });
+  }
+  return from;
 }

@@ -9,7 +9,8 @@ export type ThrowStatus = 'ok' | 'void' | 'rerolled';
 export const THROW_STATUSES: readonly ThrowStatus[] = ['ok', 'void', 'rerolled'];
 
 /** `running` until ended; a crashed run stays `running` until resumed or ended. */
-export type SessionState = 'running' | 'finished' | 'stopped' | 'aborted';
+/** `never-started`: the session was created but its run failed before the first throw (e.g. no camera). */
+export type SessionState = 'running' | 'finished' | 'stopped' | 'aborted' | 'never-started';
 export type SessionOrigin = 'rig' | 'import';
 /** `fairness`: a session run to test dice; `stream`: the rolls asked for on stream (`dicerig serve`), which add to the dice's record. */
 export type SessionKind = 'fairness' | 'stream';
@@ -196,4 +197,8 @@ export interface VerifyReport {
   readonly orphanRolls: number;
   /** At most one per session: the first throw whose chain fails. */
   readonly breaks: readonly ChainBreak[];
+  /** What SQLite's integrity check (or a read that failed on a damaged page) found wrong with the file; absent when nothing. */
+  readonly damage?: readonly string[];
+  /** What verification could not cover (sessions recorded before the seal); absent when nothing. */
+  readonly notes?: readonly string[];
 }

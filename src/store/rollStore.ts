@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RigIdentity } from '../rig/driver.js';
+import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';
+import { quoteValue } from '../rolllog/quoteValue.js';
 import { VERSION } from '../core/version.js';
 import { ChainRows } from './chainRows.js';
 import { StoreError } from './errors.js';
-import { genesisHash, throwHash } from './hashChain.js';
-import { migrate } from './migrations.js';
+import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
+import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
 import type {
   CountedRoll,
   DieInput,
@@ -23,7 +25,7 @@ import type {
   ThrowTiming,
   VerifyReport,
 } from './records.js';
-import { isSqliteError, openDatabase, type Database, type Statement } from './sqlite.js';
+import { isSqliteError, openDatabase, quickCheck, type Database, type Statement } from './sqlite.js';
 import { checkThrowInput } from './throwInput.js';
 import { verifyChains } from './verify.js';
 
@@ -38,6 +40,11 @@ export interface RollStoreOptions {
   readonly synchronous?: 'full' | 'normal';
   /** How long to wait for another connection's write lock (ms, default 5000). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Open for reading only (implies `mustExist`): nothing is created, migrated
+   * or written, so a read-only file can be read. The schema must be current.
+   */
+  readonly readonly?: boolean;
 }
 
 /** The condition for a roll to count; shared by every query that counts. */
@@ -72,6 +79,8 @@ export class RollStore {
     private readonly db: Database,
     /** The database file. */
     readonly path: string,
+    /** Opened for reading only. */
+    readonly readonly = false,
   ) {
     this.chain = new ChainRows(db);
     this.stmt = {
@@ -99,30 +108,48 @@ export class RollStore {
     this.recordThrowTx = (sessionId, input) => tx.immediate(sessionId, input);
   }
 
-  /** Opens (creating it and its folder unless `mustExist`) and migrates a roll store. */
+  /** Opens (creating it and its folder unless `mustExist` or `readonly`) and migrates a roll store. */
   static open(path: string, options: RollStoreOptions = {}): RollStore {
     const memory = path === ':memory:' || path === '';
-    if (!memory && options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
+    const readonly = options.readonly === true && !memory;
+    const mustExist = options.mustExist === true || readonly;
+    if (!memory && !mustExist) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+      } catch (e) {
+        throw new StoreError(`Cannot create the folder ${dirname(path)} for the roll store: ${(e as Error).message}.`, { db: path }, { cause: e });
+      }
+    }
     let db: Database;
     try {
-      db = openDatabase(path, { fileMustExist: options.mustExist === true, timeout: options.busyTimeoutMs ?? 5000 });
+      db = openDatabase(path, { fileMustExist: mustExist, readonly, timeout: options.busyTimeoutMs ?? 5000 });
     } catch (e) {
       if (isSqliteError(e) && e.code === 'SQLITE_CANTOPEN') {
-        throw new StoreError(options.mustExist === true ? `There is no roll store at ${path}.` : `Cannot open the roll store at ${path}: ${e.message}.`, { db: path }, { cause: e });
+        throw new StoreError(mustExist ? `There is no roll store at ${path}.` : `Cannot open the roll store at ${path}: ${e.message}.`, { db: path }, { cause: e });
       }
       throw e;
     }
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      if (readonly) {
+        const version = checkSchema(db);
+        if (version < SCHEMA_VERSION) throw new StoreError(`${path} has schema version ${version}; it must be opened for writing once to bring it to version ${SCHEMA_VERSION}.`, { db: path, reason: 'old-schema' });
+      } else {
+        db.pragma('journal_mode = WAL');
+        db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+      }
       db.pragma('foreign_keys = ON');
-      migrate(db);
-      return new RollStore(db, path);
+      if (!readonly) migrate(db);
+      return new RollStore(db, path, readonly);
     } catch (e) {
       db.close();
       if (isSqliteError(e) && e.code === 'SQLITE_NOTADB') throw new StoreError(`${path} is not an SQLite database, so it cannot be a roll store.`, { db: path }, { cause: e });
       throw e;
     }
+  }
+
+  /** What SQLite's `quick_check` finds wrong with the file (at most `limit` problems), or [] when it is sound. */
+  integrityProblems(limit = 5): string[] {
+    return quickCheck(this.db, limit);
   }
 
   /** The connection's durability settings and schema version, for diagnostics. */
@@ -174,6 +201,7 @@ export class RollStore {
   registerDie(input: DieInput): DieRecord {
     const label = input.label.trim();
     if (label === '') throw new StoreError('A die needs a label or serial.', { db: this.path });
+    if (label.length > MAX_LABEL_LENGTH) throw new StoreError(`The die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters.`, { db: this.path });
     if (/[\r\n]/.test(label)) throw new StoreError(`A die label must be one line ("${label.replace(/[\r\n]+/g, ' ')}").`, { db: this.path });
     return this.atomically(() => {
       const seen = this.findDie(label);
@@ -211,6 +239,9 @@ export class RollStore {
     if (name !== undefined && (name === '' || /^\d+$/.test(name))) {
       throw new StoreError(`A session name must not be empty or all digits ("${input.name}"): a number names a session by its id.`, { db: this.path });
     }
+    if (name !== undefined && name.length > MAX_LABEL_LENGTH) {
+      throw new StoreError(`The session name ${quoteValue(name)} is too long: a name is at most ${MAX_LABEL_LENGTH} characters.`, { db: this.path });
+    }
     if (!Number.isFinite(input.startedAt)) throw new StoreError('A session needs a finite start time (milliseconds since the epoch).', { db: this.path });
     let configJson: string | undefined;
     try {
@@ -223,8 +254,8 @@ export class RollStore {
       try {
         const info = this.db
           .prepare(
-            `INSERT INTO sessions (name, origin, kind, config_json, software_version, simulated, rig_id, started_at, state, head_hash)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', '')`,
+            `INSERT INTO sessions (name, origin, kind, config_json, software_version, simulated, rig_id, started_at, state, head_hash, chain_version)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', '', 2)`,
           )
           .run(name ?? null, input.origin ?? 'rig', input.kind ?? 'fairness', configJson ?? '{}', input.softwareVersion ?? VERSION, input.simulated ? 1 : 0, input.rigId ?? null, input.startedAt);
         id = Number(info.lastInsertRowid);
@@ -235,6 +266,7 @@ export class RollStore {
       }
       const genesis = genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>);
       this.stmt.setHead.run(genesis, 0, id);
+      this.reseal(id);
       return this.getSession(id) as SessionRecord;
     });
   }
@@ -271,16 +303,18 @@ export class RollStore {
       if (s.origin === 'import') throw new StoreError(`Session ${sessionId} was imported from roll logs; it cannot be resumed on a rig.`, { db: this.path, session: sessionId });
       this.db.prepare("UPDATE sessions SET state = 'running', ended_at = NULL WHERE id = ?").run(sessionId);
       this.recordEvent(sessionId, { at, kind: 'resumed', detail: { previousState: s.state, lastThrowIndex: s.throwCount } });
+      this.reseal(sessionId);
       return { session: this.requireSession(sessionId), lastThrowIndex: s.throwCount };
     });
   }
 
-  /** Ends a session: `finished` (done), `stopped` (by the user) or `aborted` (by faults). */
+  /** Ends a session: `finished` (done), `stopped` (by the user), `aborted` (by faults) or `never-started` (its run failed before the first throw). */
   endSession(sessionId: number, at: number, state: Exclude<SessionState, 'running'> = 'finished'): SessionRecord {
-    if (!['finished', 'stopped', 'aborted'].includes(state)) throw new StoreError(`"${state}" is not a state a session can end in.`, { db: this.path, session: sessionId });
+    if (!['finished', 'stopped', 'aborted', 'never-started'].includes(state)) throw new StoreError(`"${state}" is not a state a session can end in.`, { db: this.path, session: sessionId });
     return this.atomically(() => {
       this.requireSession(sessionId);
       this.db.prepare('UPDATE sessions SET state = ?, ended_at = ? WHERE id = ?').run(state, at, sessionId);
+      this.reseal(sessionId);
       return this.requireSession(sessionId);
     });
   }
@@ -341,7 +375,15 @@ export class RollStore {
     const hash = throwHash(s.headHash, this.chain.throwFields(throwId) as NonNullable<ReturnType<ChainRows['throwFields']>>, this.chain.rolls(throwId));
     this.stmt.setThrowHash.run(hash, throwId);
     this.stmt.setHead.run(hash, index, sessionId);
+    this.reseal(sessionId);
     return { throwId, index, hash };
+  }
+
+  /** Recomputes a sealed (chain version 2) session's seal after its row changed; a session from before the seal keeps none. */
+  private reseal(sessionId: number): void {
+    const row = this.chain.seal(sessionId);
+    if (row === undefined || row.chainVersion !== 2) return;
+    this.db.prepare('UPDATE sessions SET seal = ? WHERE id = ?').run(sealHash(row), sessionId);
   }
 
   /** Logs an event (cocked, unreadable or missing die, fault, reconnect...) for the session; returns its id. */
@@ -353,10 +395,20 @@ export class RollStore {
       throw new StoreError(`The detail of a "${event.kind}" event cannot be stored as JSON: ${(e as Error).message}.`, { db: this.path, session: sessionId }, { cause: e });
     }
     try {
-      const info = this.db
-        .prepare('INSERT INTO events (session_id, at, kind, throw_index, die_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(sessionId, event.at, event.kind, event.throwIndex ?? null, event.dieId ?? null, detail);
-      return Number(info.lastInsertRowid);
+      return this.atomically(() => {
+        const info = this.db
+          .prepare('INSERT INTO events (session_id, at, kind, throw_index, die_id, detail_json) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(sessionId, event.at, event.kind, event.throwIndex ?? null, event.dieId ?? null, detail);
+        const id = Number(info.lastInsertRowid);
+        const seal = this.chain.seal(sessionId);
+        if (seal !== undefined && seal.chainVersion === 2) {
+          const hash = eventHash(seal.eventsHead, { sessionId, at: event.at, kind: event.kind, throwIndex: event.throwIndex ?? null, dieId: event.dieId ?? null, detailJson: detail });
+          this.db.prepare('UPDATE events SET prev_hash = ?, hash = ? WHERE id = ?').run(seal.eventsHead, hash, id);
+          this.db.prepare('UPDATE sessions SET events_head = ?, event_count = event_count + 1 WHERE id = ?').run(hash, sessionId);
+          this.reseal(sessionId);
+        }
+        return id;
+      });
     } catch (e) {
       if (isSqliteError(e) && e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
         const what = event.dieId === undefined ? `session ${sessionId} does not exist` : `session ${sessionId} or die ${event.dieId} does not exist`;
@@ -380,6 +432,17 @@ export class RollStore {
   /** Index of the session's last committed throw (0 before the first): `--resume` continues after it. */
   lastThrowIndex(sessionId: number): number {
     return this.requireSession(sessionId).throwCount;
+  }
+
+  /** The latest time the session's rows record (its start, its throws' ends, its events, its end): a resumed run's clock must not go back before it. */
+  latestTime(sessionId: number): number {
+    const s = this.requireSession(sessionId);
+    const row = this.db
+      .prepare<{ t: number | null; e: number | null }>(
+        'SELECT (SELECT max(ended_at) FROM throws WHERE session_id = ?) AS t, (SELECT max(at) FROM events WHERE session_id = ?) AS e',
+      )
+      .get(sessionId, sessionId);
+    return Math.max(s.startedAt, s.endedAt ?? -Infinity, row?.t ?? -Infinity, row?.e ?? -Infinity);
   }
 
   /** Start and end of every throw of the session (ok, void or rerolled), in throw order. */
@@ -436,9 +499,36 @@ export class RollStore {
     };
   }
 
+  /**
+   * Where a chain head written down elsewhere (`verify --expect`) is in the
+   * store: the session and throw whose hash it is (throw 0 for the genesis of a
+   * session with no throws yet), or undefined when no chain reaches it.
+   */
+  findChainHead(hash: string): { sessionId: number; throwIndex: number; throwCount: number } | undefined {
+    const t = this.db
+      .prepare<{ sessionId: number; throwIndex: number; throwCount: number }>(
+        'SELECT t.session_id AS sessionId, t.idx AS throwIndex, s.throw_count AS throwCount FROM throws t JOIN sessions s ON s.id = t.session_id WHERE t.hash = ?',
+      )
+      .get(hash);
+    if (t !== undefined) return t;
+    return this.db
+      .prepare<{ sessionId: number; throwIndex: number; throwCount: number }>('SELECT id AS sessionId, 0 AS throwIndex, 0 AS throwCount FROM sessions WHERE head_hash = ? AND throw_count = 0')
+      .get(hash);
+  }
+
   /** Walks every session's hash chain; see `verifyChains`. */
   verify(): VerifyReport {
-    return verifyChains(this.db, this.chain);
+    const damage = this.integrityProblems();
+    let report: VerifyReport;
+    try {
+      report = verifyChains(this.db, this.chain);
+    } catch (e) {
+      // A damaged page met while walking: report what the check and the failure say.
+      if (!isSqliteError(e)) throw e;
+      report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [] };
+      damage.push(`reading the chains failed: ${e.message}`);
+    }
+    return damage.length === 0 ? report : { ...report, ok: false, damage: [...new Set(damage)] };
   }
 
   private requireSession(sessionId: number): SessionRecord {

@@ -62,3 +62,21 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
 export function isSqliteError(e: unknown): e is SqliteError {
   return e instanceof BetterSqlite.SqliteError;
 }
+
+/**
+ * What SQLite's `quick_check` finds wrong with the file (at most `limit`
+ * problems), or [] when it is sound. A damaged file can make the check itself
+ * fail; that failure is then the problem reported.
+ */
+export function quickCheck(db: Database, limit = 5): string[] {
+  try {
+    const rows = db.prepare<{ quick_check: string }>(`PRAGMA quick_check(${Math.max(1, Math.floor(limit))})`).all();
+    return rows
+      .flatMap((r) => r.quick_check.split('\n'))
+      .filter((p) => p !== 'ok' && !p.startsWith('***'))
+      .slice(0, limit);
+  } catch (e) {
+    if (isSqliteError(e)) return [e.message];
+    throw e;
+  }
+}

@@ -1,5 +1,5 @@
 import type { ChainRows } from './chainRows.js';
-import { genesisHash, throwHash } from './hashChain.js';
+import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import type { ChainBreak, VerifyReport } from './records.js';
 import type { Database } from './sqlite.js';
 
@@ -11,11 +11,14 @@ interface ThrowRow {
 }
 
 /**
- * Walks every session's hash chain from its genesis and reports, per session,
- * the first throw that does not fit: a gap in the indices (a deleted throw),
- * a previous-hash that is not the hash before it (a throw deleted, inserted or
- * moved), a stored hash its rows no longer give (an edited throw or roll), or a
- * session head that is not its last throw (throws removed or appended at the end).
+ * Walks every session's hash chains from their genesis and reports every
+ * place that does not fit: a gap in the throw indices (a deleted throw), a
+ * previous-hash that is not the hash before it (a throw deleted, inserted or
+ * moved), a stored hash its rows no longer give (an edited throw or roll), a
+ * session head that is not its last throw (throws removed or appended at the
+ * end), and for sealed sessions (chain version 2) the same over its events
+ * and a seal that no longer matches the session row (its name, state or end
+ * time edited, or its heads moved to hide a cut-off tail).
  */
 export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
   const sessions = db.prepare<{ id: number; name: string | null; headHash: string; throwCount: number }>(
@@ -23,6 +26,7 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
   ).all();
   const throwsOf = db.prepare<ThrowRow>('SELECT id, idx, prev_hash AS prevHash, hash FROM throws WHERE session_id = ? ORDER BY idx');
   const breaks: ChainBreak[] = [];
+  const notes: string[] = [];
   let throwCount = 0;
   for (const s of sessions) {
     const problem = (throwIndex: number | null, text: string): void => {
@@ -32,39 +36,56 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     if (session === undefined) continue; // deleted between the two reads; nothing to walk
     let expected = genesisHash(session);
     let expectedIndex = 1;
-    let broken = false;
+    let previousStored = expected;
     for (const t of throwsOf.iterate(s.id)) {
       throwCount++;
-      if (broken) continue;
-      if (t.idx !== expectedIndex) {
-        problem(expectedIndex, t.idx > expectedIndex ? `throw ${expectedIndex} is missing (the next stored throw is ${t.idx})` : `throw ${t.idx} is stored twice`);
-        broken = true;
-        continue;
-      }
       const fields = rows.throwFields(t.id);
       const actual = fields === undefined ? '' : throwHash(t.prevHash, fields, rows.rolls(t.id));
-      if (actual !== t.hash) {
+      if (t.idx !== expectedIndex) {
+        problem(expectedIndex, t.idx > expectedIndex ? `throw ${expectedIndex} is missing (the next stored throw is ${t.idx})` : `throw ${t.idx} is stored twice`);
+      } else if (actual !== t.hash) {
         problem(t.idx, `throw ${t.idx} does not match its hash: the throw or its rolls were changed, or it was moved, after it was recorded`);
-        broken = true;
-      } else if (t.prevHash !== expected) {
+      } else if (t.prevHash !== previousStored) {
         problem(t.idx, `throw ${t.idx} does not follow throw ${t.idx - 1} in the chain: a throw was deleted, inserted or moved`);
-        broken = true;
       }
+      // Go on from what is stored, so each later break is reported once, where it is.
+      previousStored = t.hash;
       expected = t.hash;
-      expectedIndex++;
+      expectedIndex = t.idx + 1;
     }
-    if (broken) continue;
     const last = expectedIndex - 1;
-    if (last !== s.throwCount || expected !== s.headHash) {
-      problem(
-        null,
-        last === s.throwCount
-          ? `the session's head hash is not the hash of its last throw (${last}): the session record was changed`
-          : `the session recorded ${s.throwCount} throws but ${last} are stored: throws were removed or added at the end`,
+    if (last !== s.throwCount) problem(null, `the session recorded ${s.throwCount} throws but ${last} are stored: throws were removed or added at the end`);
+    else if (expected !== s.headHash) problem(null, `the session's head hash is not the hash of its last throw (${last}): the session record was changed`);
+
+    const seal = rows.seal(s.id);
+    if (seal === undefined) continue;
+    if (seal.chainVersion !== 2) {
+      notes.push(
+        `session ${s.id}${s.name !== null ? ` (${s.name})` : ''} was recorded before dicerig sealed sessions: its chain covers its throws, rolls and identity, not its name, state, end time or events`,
       );
+      continue;
     }
+    let eventsHead = '';
+    let n = 0;
+    for (const e of rows.events(s.id)) {
+      n++;
+      if (e.hash === null || eventHash(e.prevHash ?? '', e) !== e.hash) problem(null, `event ${n} (${e.kind}) does not match its hash: it was changed after it was recorded`);
+      else if (e.prevHash !== eventsHead) problem(null, `event ${n} (${e.kind}) does not follow event ${n - 1}: an event was deleted, inserted or moved`);
+      eventsHead = e.hash ?? '';
+    }
+    if (n !== seal.eventCount) problem(null, `the session logged ${seal.eventCount} events but ${n} are stored: events were removed or added at the end`);
+    else if (eventsHead !== seal.eventsHead) problem(null, "the session's events head is not the hash of its last event: the session record was changed");
+    if (sealHash(seal) !== seal.seal) problem(null, "the session's name, state, end time or heads were changed after they were recorded (its seal does not match)");
   }
   const rollCount = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls').get()?.n ?? 0;
   const orphanRolls = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls WHERE throw_id NOT IN (SELECT id FROM throws)').get()?.n ?? 0;
-  return { ok: breaks.length === 0 && orphanRolls === 0, sessions: sessions.length, throws: throwCount, rolls: rollCount, orphanRolls, breaks };
+  return {
+    ok: breaks.length === 0 && orphanRolls === 0,
+    sessions: sessions.length,
+    throws: throwCount,
+    rolls: rollCount,
+    orphanRolls,
+    breaks,
+    ...(notes.length > 0 ? { notes } : {}),
+  };
 }

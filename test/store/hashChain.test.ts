@@ -70,7 +70,8 @@ describe('the hash chain over throws', () => {
       db.prepare('UPDATE throws SET idx = idx - 1 WHERE idx > 2').run();
       db.prepare('UPDATE sessions SET throw_count = 4').run();
     });
-    expect(verify(path).breaks.map((b) => b.throwIndex)).toEqual([2]);
+    // Every break is reported: each renumbered throw no longer matches its hash, nor the old head the last one.
+    expect(verify(path).breaks.map((b) => b.throwIndex)).toEqual([2, 3, 4, null]);
   });
 
   it('finds the last throw deleted, through the session head', () => {
@@ -91,7 +92,8 @@ describe('the hash chain over throws', () => {
       db.prepare('UPDATE throws SET idx = 2 WHERE idx = 4').run();
       db.prepare('UPDATE throws SET idx = 4 WHERE idx = 100').run();
     });
-    expect(verify(path).breaks.map((b) => b.throwIndex)).toEqual([2]);
+    // Every break is reported: both moved throws, and both throws that no longer follow the one before them.
+    expect(verify(path).breaks.map((b) => b.throwIndex)).toEqual([2, 3, 4, 5]);
   });
 
   it('finds a throw inserted with a correctly computed hash, because the session head does not move', () => {
@@ -119,7 +121,7 @@ describe('the hash chain over throws', () => {
     ]);
   });
 
-  it('reports each broken session once and leaves intact sessions out', () => {
+  it('reports every break of each broken session and leaves intact sessions out', () => {
     const { store, dice, session, path } = storeWithSession();
     const other = store.createSession({ config: {}, simulated: false, startedAt: 5 });
     const third = store.createSession({ config: {}, simulated: false, startedAt: 6 });
@@ -136,6 +138,7 @@ describe('the hash chain over throws', () => {
     const report = verify(path);
     expect(report.breaks.map((b) => [b.sessionId, b.throwIndex])).toEqual([
       [session.id, 1],
+      [session.id, 3],
       [third.id, 4],
     ]);
   });

@@ -10,7 +10,7 @@ import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { StoreError } from '../../store/errors.js';
 import type { SessionRecord } from '../../store/records.js';
-import { RollStore } from '../../store/rollStore.js';
+import { openStoreForReading } from '../../store/openStore.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
@@ -115,13 +115,14 @@ function sessionName(s: SessionRecord): string {
 function readSessions(keys: readonly string[], db: string | undefined, withFiles: boolean): { sessions: SessionRecord[]; logs: ParsedLog[] } {
   if (keys.length === 0) return { sessions: [], logs: [] };
   const path = rollStorePath(db);
-  let store: RollStore;
+  let opened: ReturnType<typeof openStoreForReading>;
   try {
-    store = RollStore.open(path, { mustExist: true });
+    opened = openStoreForReading(path);
   } catch (e) {
     if (e instanceof StoreError) throw new InputError(`no such file, and no roll store to look it up in as a session (${e.message})`, { file: keys[0] as string }, { cause: e });
     throw e;
   }
+  const store = opened.store;
   try {
     const sessions = keys.map((key) => {
       try {
@@ -143,6 +144,6 @@ function readSessions(keys: readonly string[], db: string | undefined, withFiles
     });
     return { sessions, logs };
   } finally {
-    store.close();
+    opened.close();
   }
 }

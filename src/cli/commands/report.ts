@@ -12,7 +12,8 @@ import { renderReportHtml } from '../../report/reportHtml.js';
 import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
 import { fixed, formatCount } from '../../core/format.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
-import { RollStore } from '../../store/rollStore.js';
+import { withReadableStore } from '../../store/openStore.js';
+import { requireVerified } from '../../store/requireVerified.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
@@ -28,6 +29,7 @@ interface ReportFlags {
   delta?: number;
   multiplicity: Multiplicity;
   serialAlpha?: number;
+  allowUnverified?: boolean;
 }
 
 /** What `analyze` uses when neither the command line nor the session says. */
@@ -72,8 +74,9 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the session’s own, else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
     .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks (default: the session’s own, else 0.01)', probabilityArg)
-    .action((sessionKey: string, flags: ReportFlags) => {
-      const report = readReport(sessionKey, flags);
+    .option('--allow-unverified', 'write the report even when the store fails verification (a damaged or tampered store), with a warning')
+    .action(async (sessionKey: string, flags: ReportFlags) => {
+      const report = await readReport(sessionKey, flags, (line) => io.err(`${line}\n`));
       const charts = reportCharts(report);
       const dir = flags.out ?? `dicerig-report-${report.session.id}`;
       mkdirSync(dir, { recursive: true });
@@ -88,10 +91,10 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     });
 }
 
-function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
-  const store = RollStore.open(rollStorePath(flags.db), { mustExist: true });
-  try {
+function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
+  return withReadableStore(rollStorePath(flags.db), ({ store }) => {
     const session = store.findSession(sessionKey);
+    requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
     const series = store.dieRolls(session.id);
     const dice = loadDice(flags.diceFile);
     const rolls = sessionDieLogs(series, sessionTitle(session)).map((log) => resolveDieRolls(log, dice));
@@ -115,9 +118,7 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
         serialAlpha: flags.serialAlpha ?? own.serialAlpha ?? FALLBACK.serialAlpha,
       },
     );
-  } finally {
-    store.close();
-  }
+  });
 }
 
 function reportText(report: SessionReport, html: string, charts: number): string {

@@ -38,16 +38,18 @@ export async function runWithProgress(
   const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = (): void => {
+  // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
+  const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts === 1) {
-      io.err('\nStopping after the current throw (it is being stored); press Ctrl-C again to quit at once.\n');
+      io.err(`\nStopping after the current throw (it is being stored)${signal === 'SIGINT' ? '; press Ctrl-C again to quit at once' : ` (${signal})`}.\n`);
       controller.abort();
     } else {
-      process.exit(130);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
     }
   };
-  process.on('SIGINT', onSigint);
+  const stopSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of stopSignals) process.on(s, onSignal);
   const sinks: ((e: SessionEvent) => void)[] = [];
   if (flags.events) sinks.push(jsonLineEvents((line) => io.out(line)));
   else if (!flags.json) {
@@ -61,6 +63,7 @@ export async function runWithProgress(
   }
   const wall0 = performance.now();
   let result: SessionResult;
+  let head: { hash: string; throwCount: number } | undefined;
   try {
     result = await runSession(
       runnerDeps(opened, {
@@ -73,7 +76,10 @@ export async function runWithProgress(
       opened.plan,
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const s of stopSignals) process.off(s, onSignal);
+    // The head to write down elsewhere (verify --expect), read before the store closes.
+    const s = opened.store.getSession(opened.plan.sessionId);
+    if (s !== undefined) head = { hash: s.headHash, throwCount: s.throwCount };
     await opened.close();
   }
   const ctx = {
@@ -83,7 +89,8 @@ export async function runWithProgress(
     rules: opened.config.stopping,
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
   };
-  const extra = afterSummary?.(result, opened) ?? '';
+  const pin = head === undefined ? '' : `Chain head: ${head.hash} (throw ${head.throwCount}); write it down to check the store later with dicerig verify --expect HASH.\n`;
+  const extra = (afterSummary?.(result, opened) ?? '') + pin;
   if (flags.events) io.out(`${JSON.stringify({ type: 'summary', ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
   else if (flags.json) io.out(`${toJson({ ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
   else io.out(`\n${formatSessionSummary(result, ctx)}${extra}`);

@@ -9,7 +9,9 @@ import { exportSession, type ExportFormat } from '../../store/exportSession.js';
 import { importRolls, type ImportSource } from '../../store/importRolls.js';
 import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedManifest } from '../../store/manifest.js';
 import type { VerifyReport } from '../../store/records.js';
-import { RollStore } from '../../store/rollStore.js';
+import { StoreError } from '../../store/errors.js';
+import { openStoreForWriting, withReadableStore } from '../../store/openStore.js';
+import { requireVerified } from '../../store/requireVerified.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
@@ -29,17 +31,22 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .argument('[db]', 'roll store file (same as --db)')
     .option('--db <path>', DB_HELP)
     .option('--json', 'print the report as JSON')
-    .action((dbArg: string | undefined, flags: { db?: string; json?: boolean }) => {
+    .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests), so a cut-off tail is caught')
+    .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean; expect?: string }) => {
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
       const path = rollStorePath(dbArg ?? flags.db);
-      const store = RollStore.open(path, { mustExist: true });
+      let report: VerifyReport;
+      let expected: ExpectedHead | undefined;
       try {
-        const report = store.verify();
-        io.out(flags.json ? `${toJson({ db: path, ...report })}\n` : verifyText(path, report));
-        if (!report.ok) io.setExitCode(1);
-      } finally {
-        store.close();
+        [report, expected] = await withReadableStore(path, ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase()))] as const);
+      } catch (e) {
+        // A store too damaged to open: that is the verification's answer.
+        if (!(e instanceof StoreError) || e.where['reason'] !== 'damaged') throw e;
+        report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [], damage: [e.message] };
+        if (flags.expect !== undefined) expected = { found: false, text: "no session's chain reaches the expected head: the store could not be read" };
       }
+      io.out(flags.json ? `${toJson({ db: path, ...report, ...(expected !== undefined ? { expected } : {}) })}\n` : verifyText(path, report) + (expected !== undefined ? `${expected.text}\n` : ''));
+      if (!report.ok || expected?.found === false) io.setExitCode(1);
     });
 
   program
@@ -54,11 +61,12 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--db <path>', DB_HELP)
     .addOption(new Option('--format <format>', 'csv or jsonl (default: from the --out extension, else csv)').choices(['csv', 'jsonl']))
     .option('--out <file>', 'write to FILE instead of standard output')
-    .action((sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string }) => {
+    .option('--allow-unverified', 'export even when the store fails verification (a damaged or tampered store), with a warning')
+    .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean }) => {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
-      const store = RollStore.open(rollStorePath(flags.db), { mustExist: true });
-      try {
+      await withReadableStore(rollStorePath(flags.db), ({ store }) => {
         const session = store.findSession(sessionKey);
+        requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
         const exported = exportSession(store, session, format, new Date());
         const manifestLine = JSON.stringify(exported.manifest);
         const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
@@ -71,9 +79,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
               `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
           );
         }
-      } finally {
-        store.close();
-      }
+      });
     });
 
   program
@@ -99,7 +105,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
       });
       const path = rollStorePath(flags.db);
-      const store = RollStore.open(path);
+      const store = openStoreForWriting(path, { create: true });
       try {
         const result = importRolls(store, rolls, sources, {
           at: Date.now(),
@@ -169,9 +175,23 @@ function readPrefix(file: string, bytes: number): string {
 function verifyText(path: string, r: VerifyReport): string {
   const totals = `${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}, ${formatCount(r.throws)} throws, ${formatCount(r.rolls)} rolls`;
   if (r.ok) return `${path}: ${totals}: every hash chain verifies.\n`;
-  const lines = [`${path}: ${totals}: TAMPERED.`];
+  const lines = [`${path}: ${totals}: ${r.damage !== undefined ? 'DAMAGED' : 'TAMPERED'}.`];
   if (r.breaks.length > 0) lines.push(`The hash chain is broken in ${r.breaks.length} of ${r.sessions} sessions:`);
   for (const b of r.breaks) lines.push(`  session ${b.sessionId}${b.sessionName !== null ? ` (${b.sessionName})` : ''}: ${b.problem}`);
+  for (const d of r.damage ?? []) lines.push(`The file is damaged: ${d}`);
   if (r.orphanRolls > 0) lines.push(`${formatCount(r.orphanRolls)} rolls belong to no throw (their throw was deleted).`);
   return `${lines.join('\n')}\n`;
+}
+
+interface ExpectedHead {
+  readonly found: boolean;
+  readonly text: string;
+}
+
+/** What `verify --expect` says about a chain head written down elsewhere. */
+function expectedHead(at: { sessionId: number; throwIndex: number; throwCount: number } | undefined): ExpectedHead {
+  if (at === undefined) {
+    return { found: false, text: "EXPECTED HEAD MISSING: no session's chain reaches the expected head: the throws it pinned were removed or changed" };
+  }
+  return { found: true, text: `session ${at.sessionId} reaches the expected head (throw ${at.throwIndex} of ${at.throwCount}).` };
 }

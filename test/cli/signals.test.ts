@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RollStore } from '../../src/store/rollStore.js';
+import { tempDir } from '../store/support/fixtures.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs `dicerig run` in a child process and sends it `signal` once it has stored its third throw. */
+function runAndSignal(config: string, db: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/cli/support/cliChild.ts', 'run', config, '--db', db, '--events'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let sent = false;
+    let buffer = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffer += chunk;
+      const throws = buffer.split('\n').filter((l) => l.includes('"type":"throw"')).length;
+      if (!sent && throws >= 3) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => void (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code, sig) => resolve({ code, signal: sig, stderr }));
+  });
+}
+
+describe.each(['SIGTERM', 'SIGHUP'] as const)('%s during a run', (signal) => {
+  it('stops after the current throw like Ctrl-C: the session is stopped and its chain verifies', async () => {
+    const dir = tempDir('dicerig-signal-');
+    const cfg = join(dir, 'sim.yaml');
+    // The emulated firmware in real time would be slow; the simulated rig on the real clock gives throws a few per second.
+    writeFileSync(cfg, `seed: 9\nclock: system\ndice:\n  - { label: S1, type: d6 }\nrig:\n  driver: sim\n  sim: { timing: { flipMs: 60, settleMedianMs: 60, homeMinMs: 10, homeMaxMs: 20 } }\nstopping: { budgetRolls: 100000 }\n`);
+    const db = join(dir, 'rolls.db');
+    const end = await runAndSignal(cfg, db, signal);
+    expect(end.signal).toBeNull();
+    expect(end.code).toBe(130);
+    expect(end.stderr).toMatch(/Stopping after the current throw/);
+    const store = RollStore.open(db, { mustExist: true });
+    try {
+      const s = store.getSession(1);
+      expect(s?.state).toBe('stopped');
+      expect(s?.throwCount).toBeGreaterThanOrEqual(3);
+      expect(store.verify().ok).toBe(true);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+});

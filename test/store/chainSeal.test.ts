@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { ChainRows } from '../../src/store/chainRows.js';
+import { genesisHash, throwHash } from '../../src/store/hashChain.js';
+import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { openDatabase, type Database } from '../../src/store/sqlite.js';
+import { okThrow, storeWithSession, tempDbPath } from './support/fixtures.js';
+
+/** A finished session of `n` ok throws with two events, closed. */
+function recorded(n = 4): string {
+  const { store, dice, session, path } = storeWithSession();
+  store.recordEvent(session.id, { at: 1, kind: 'fault', detail: { why: 'jam' } });
+  for (let i = 1; i <= n; i++) store.recordThrow(session.id, okThrow(i, dice));
+  store.recordEvent(session.id, { at: 2, kind: 'cocked', throwIndex: 2, detail: { die: 'R1' } });
+  store.endSession(session.id, 1_800_000_000_000, 'finished');
+  store.close();
+  return path;
+}
+
+function tamper(path: string, fn: (db: Database) => void): void {
+  const db = openDatabase(path);
+  db.pragma('foreign_keys = OFF');
+  try {
+    fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+function verify(path: string) {
+  const store = RollStore.open(path, { mustExist: true });
+  try {
+    return store.verify();
+  } finally {
+    store.close();
+  }
+}
+
+const problems = (path: string): string[] => verify(path).breaks.map((b) => b.problem);
+
+describe('the chain over a session’s metadata and events', () => {
+  it('verifies an untouched session with events', () => {
+    expect(verify(recorded())).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  it.each([
+    ['name', "UPDATE sessions SET name = 'renamed'"],
+    ['state', "UPDATE sessions SET state = 'aborted'"],
+    ['end time', 'UPDATE sessions SET ended_at = ended_at + 60000'],
+  ])('finds the session %s edited', (_what, sql) => {
+    const path = recorded();
+    tamper(path, (db) => db.prepare(sql).run());
+    expect(problems(path)).toEqual(["the session's name, state, end time or heads were changed after they were recorded (its seal does not match)"]);
+  });
+
+  it('finds an event edited, deleted or added', () => {
+    const edited = recorded();
+    tamper(edited, (db) => db.prepare(`UPDATE events SET detail_json = '{"why":"none"}' WHERE kind = 'fault'`).run());
+    expect(problems(edited)).toEqual(['event 1 (fault) does not match its hash: it was changed after it was recorded']);
+    const deleted = recorded();
+    tamper(deleted, (db) => db.prepare("DELETE FROM events WHERE kind = 'fault'").run());
+    expect(problems(deleted)).toEqual(expect.arrayContaining([expect.stringMatching(/event 1 \(cocked\) does not follow/)]));
+    const added = recorded();
+    tamper(added, (db) => db.prepare("INSERT INTO events (session_id, at, kind, detail_json) VALUES (1, 3, 'fault', '{}')").run());
+    expect(problems(added)).toEqual(expect.arrayContaining([expect.stringMatching(/event 3 \(fault\)/)]));
+  });
+
+  it('finds the last throw deleted even when the session head and count were adjusted to match', () => {
+    const path = recorded();
+    tamper(path, (db) => {
+      const prev = db.prepare<{ hash: string }>('SELECT hash FROM throws WHERE idx = 3').get()?.hash;
+      db.prepare('DELETE FROM rolls WHERE throw_id = (SELECT id FROM throws WHERE idx = 4)').run();
+      db.prepare('DELETE FROM throws WHERE idx = 4').run();
+      db.prepare('UPDATE sessions SET head_hash = ?, throw_count = 3').run(prev);
+    });
+    expect(problems(path)).toEqual(["the session's name, state, end time or heads were changed after they were recorded (its seal does not match)"]);
+  });
+
+  it('reports every break in a session, not only the first', () => {
+    const path = recorded(6);
+    tamper(path, (db) => db.prepare("UPDATE throws SET status = 'void', why = 'x' WHERE idx IN (2, 5)").run());
+    expect(verify(path).breaks.map((b) => b.throwIndex)).toEqual([2, 5]);
+  });
+
+  it('still verifies a store written before the seal, saying what its older chain covers', () => {
+    const path = tempDbPath();
+    const db = openDatabase(path);
+    migrate(db, MIGRATIONS.filter((m) => m.version === 1));
+    db.prepare("INSERT INTO sessions (id, name, origin, config_json, software_version, simulated, started_at, state, head_hash) VALUES (1, 'old', 'rig', '{}', '0.0.9', 0, 5, 'running', '')").run();
+    db.prepare("INSERT INTO dice (id, label, type_id) VALUES (1, 'D1', 'd6')").run();
+    const rows = new ChainRows(db);
+    let head = genesisHash(rows.session(1) as NonNullable<ReturnType<ChainRows['session']>>);
+    for (let i = 1; i <= 3; i++) {
+      const id = db.prepare("INSERT INTO throws (session_id, idx, started_at, ended_at, status, prev_hash, hash) VALUES (1, ?, ?, ?, 'ok', ?, '')").run(i, i, i + 1, head).lastInsertRowid;
+      db.prepare("INSERT INTO rolls (throw_id, seq, die_id, face_id, symbol, cocked, simulated) VALUES (?, 0, 1, '3', '3', 0, 0)").run(id);
+      head = throwHash(head, rows.throwFields(Number(id)) as NonNullable<ReturnType<ChainRows['throwFields']>>, rows.rolls(Number(id)));
+      db.prepare('UPDATE throws SET hash = ? WHERE id = ?').run(head, id);
+    }
+    db.prepare("UPDATE sessions SET head_hash = ?, throw_count = 3, state = 'finished', ended_at = 9").run(head);
+    db.close();
+    const report = verify(path);
+    expect(report).toMatchObject({ ok: true, breaks: [], throws: 3 });
+    expect(report.notes).toEqual([
+      'session 1 (old) was recorded before dicerig sealed sessions: its chain covers its throws, rolls and identity, not its name, state, end time or events',
+    ]);
+  });
+});
