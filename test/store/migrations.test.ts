@@ -41,7 +41,7 @@ describe('store migrations', () => {
     const store = RollStore.open(path);
     expect(store.settings().schemaVersion).toBe(SCHEMA_VERSION);
     store.close();
-    expect(tables(path)).toEqual(['dice', 'events', 'rigs', 'rolls', 'sessions', 'throws']);
+    expect(tables(path)).toEqual(['dice', 'events', 'reviews', 'rigs', 'rolls', 'session_verdicts', 'sessions', 'throws']);
     const raw = openDatabase(path, { readonly: true });
     expect(raw.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     raw.close();
@@ -73,16 +73,16 @@ describe('store migrations', () => {
   it('applies pending migrations in order, and a failing one leaves the database at its old version with nothing half-applied', () => {
     const path = tempDbPath();
     RollStore.open(path).close();
-    const v2: Migration = { version: 2, description: 'dice colour', sql: 'ALTER TABLE dice ADD COLUMN colour TEXT;' };
-    const v3: Migration = { version: 3, description: 'index on colour', sql: 'CREATE INDEX dice_colour ON dice(colour);' };
-    const broken: Migration = { version: 4, description: 'broken', sql: 'CREATE TABLE extra (x); SELECT nonsense FROM nowhere;' };
+    const v2: Migration = { version: SCHEMA_VERSION + 1, description: 'dice colour', sql: 'ALTER TABLE dice ADD COLUMN colour TEXT;' };
+    const v3: Migration = { version: SCHEMA_VERSION + 2, description: 'index on colour', sql: 'CREATE INDEX dice_colour ON dice(colour);' };
+    const broken: Migration = { version: SCHEMA_VERSION + 3, description: 'broken', sql: 'CREATE TABLE extra (x); SELECT nonsense FROM nowhere;' };
 
     const db = openDatabase(path);
     // Given out of order: applied by version.
-    expect(migrate(db, [...MIGRATIONS, v3, v2])).toEqual({ from: 1, to: 3 });
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(migrate(db, [...MIGRATIONS, v3, v2])).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION + 2 });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 2);
     expect(() => migrate(db, [...MIGRATIONS, v2, v3, broken])).toThrow(/no such table: nowhere/);
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 2);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'extra'").get()).toEqual({ n: 0 });
     db.close();
   });
