@@ -276,7 +276,7 @@ export class SessionRunner {
     const t1 = this.timing.tick();
     this.lastIndex = index;
     const ok = outcome.status === 'ok';
-    const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] };
+    const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
     this.totals.countThrow(outcome, counted);
     this.consecutiveFaults = 0;
     if (ok) {

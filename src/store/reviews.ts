@@ -96,7 +96,7 @@ export class ReviewLog {
         `SELECT r.id AS rollId, t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
                 r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash
            FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id
-          WHERE t.session_id = ? AND r.resolution = 'unresolved'
+          WHERE t.session_id = ? AND t.status = 'ok' AND r.resolution = 'unresolved'
           ORDER BY t.idx, r.seq`,
       )
       .all(sessionId);
