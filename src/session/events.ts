@@ -34,6 +34,12 @@ export interface ThrowTotals {
   readonly rolls: number;
   /** Dice found cocked, over all throws. */
   readonly cocked: number;
+  /** Dice of counted throws the reader declined at first (before any re-read). */
+  readonly declined?: number;
+  /** Of those, dice a re-read (further frames, the light stepped up and down) resolved. */
+  readonly rereadResolved?: number;
+  /** Dice still unreadable after the re-reads: kept as unresolved rolls. */
+  readonly unresolved?: number;
 }
 
 export interface RunClock {

@@ -17,6 +17,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
+import type { RollReading } from './throwOutcome.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
 import { formatCount } from '../core/format.js';
@@ -85,7 +86,22 @@ export interface RunnerPlan {
   readonly resumed?: boolean;
   /** True when the rolls are simulated (for the started event). */
   readonly simulated?: boolean;
+  /** How a declined die is read again before it is kept unresolved (default `DEFAULT_REREAD`). */
+  readonly reread?: RereadRule;
 }
+
+/**
+ * A die at rest has not moved: a declined die is read again from `frames`
+ * further frames, then under the light stepped by each of `lightSteps` (from
+ * the session's light level, clamped to 0..255; only when the session sets
+ * the light), and the light is restored before anything moves.
+ */
+export interface RereadRule {
+  readonly frames: number;
+  readonly lightSteps: readonly number[];
+}
+
+export const DEFAULT_REREAD: RereadRule = { frames: 2, lightSteps: [48, -48] };
 
 export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'user' | 'rig-lost';
 
@@ -107,6 +123,19 @@ export interface SessionResult {
   readonly hostPhaseMs: Readonly<Record<HostPhase, number>>;
   /** Session-clock settle times of this run's throws that settled. */
   readonly settleMs: readonly number[];
+}
+
+/** The re-read counts of the session's earlier runs, from their `reread` events. */
+function storedRereads(store: RollStore, sessionId: number): { declined: number; rereadResolved: number; unresolved: number } {
+  const sum = { declined: 0, rereadResolved: 0, unresolved: 0 };
+  for (const e of store.events(sessionId)) {
+    if (e.kind !== 'reread') continue;
+    const d = e.detail as { declined?: number; resolved?: number; unresolved?: number };
+    sum.declined += d.declined ?? 0;
+    sum.rereadResolved += d.resolved ?? 0;
+    sum.unresolved += d.unresolved ?? 0;
+  }
+  return sum;
 }
 
 /** Said of every decided die: the rig flips every channel together. */
@@ -146,7 +175,7 @@ export class SessionRunner {
     const { stopping } = plan;
     this.monitors = new MonitorSet(plan.dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
-    this.totals = new SessionTotals(deps.store.counts(plan.sessionId));
+    this.totals = new SessionTotals({ ...deps.store.counts(plan.sessionId), ...storedRereads(deps.store, plan.sessionId) });
     this.committer = new ThrowCommitter(deps.store, plan.sessionId);
     this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
@@ -215,19 +244,34 @@ export class SessionRunner {
     const motionEnd = this.deps.clock.now();
     const seen = await this.observe(motionEnd, motion);
     const t0 = this.timing.tick();
-    const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
+    let outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
     if ('frame' in seen) this.settleTimes.push(seen.settleMs);
     this.timing.tock(t0, 'vision');
+    if ('frame' in seen) {
+      outcome = await this.reread(outcome, seen.frames);
+      await seen.frames.return?.();
+    }
     const evidence = await this.saveEvidence(outcome);
     const stop = this.commit(startedAt, outcome, evidence, 'frame' in seen ? seen.settleMs : undefined);
     this.timing.endThrow();
     return stop;
   }
 
-  /** Watches the frames after a motion until the dice are still; the frame to read and how long it took. */
-  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
+  /**
+   * Watches the frames after a motion until the dice are still; the frame to
+   * read, how long it took, and the frames still to come (for re-reads; the
+   * caller closes them).
+   */
+  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame; settleMs: number; frames: AsyncIterator<Frame> } | { reason: string }> {
+    const frames = this.deps.camera.watch(motionEnd, motion)[Symbol.asyncIterator]();
+    const seen = await this.watchUntilStill(motionEnd, frames);
+    if (!('frame' in seen)) await frames.return?.();
+    return 'frame' in seen ? { ...seen, frames } : seen;
+  }
+
+  private async watchUntilStill(motionEnd: number, iterator: AsyncIterator<Frame>): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
     const rule = this.plan.settle;
-    const frames = this.deps.camera.watch(motionEnd, motion);
+    const frames: AsyncIterable<Frame> = { [Symbol.asyncIterator]: () => ({ next: () => iterator.next() }) };
     if (rule.mode === 'fixed') {
       await this.deps.clock.sleep(rule.waitMs);
       for await (const frame of frames) {
@@ -249,6 +293,73 @@ export class SessionRunner {
       if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
     }
     return { reason: 'the camera stopped before the dice were still' };
+  }
+
+  /**
+   * Reads the declined dice of a counted throw again before anything moves
+   * (see `RereadRule`): a die a re-read resolves counts as read; the others
+   * stay unresolved. Logs a `reread` event and counts both.
+   */
+  private async reread(outcome: ThrowOutcome, frames: AsyncIterator<Frame>): Promise<ThrowOutcome> {
+    const declined = outcome.rolls.filter((r) => r.unresolved === true);
+    if (outcome.status !== 'ok' || declined.length === 0) return outcome;
+    const rule = this.plan.reread ?? DEFAULT_REREAD;
+    const t0 = this.timing.tick();
+    const resolved = new Map<SessionDie, RollReading>();
+    const pending = (): SessionDie[] => declined.map((r) => r.die).filter((d) => !resolved.has(d));
+    const readAgain = (frame: Frame): void => {
+      const again = judgeThrow(this.deps.readThrow(frame.image), pending());
+      for (const r of again.rolls) {
+        if (r.unresolved !== true && !r.cocked && r.symbol !== undefined && !again.problems.some((p) => p.die === r.die)) resolved.set(r.die, r);
+      }
+    };
+    let attempts = 0;
+    for (let i = 0; i < rule.frames && pending().length > 0; i++) {
+      const next = await frames.next();
+      if (next.done === true) break;
+      attempts++;
+      readAgain(next.value);
+    }
+    const light = this.plan.light;
+    if (light !== undefined && rule.lightSteps.length > 0 && pending().length > 0) {
+      let changed = false;
+      try {
+        for (const step of rule.lightSteps) {
+          if (pending().length === 0) break;
+          changed = true;
+          await this.deps.rig.setLight(Math.min(255, Math.max(0, Math.round(light + step))));
+          const since = this.deps.clock.now();
+          let next = await frames.next();
+          // A frame taken under the new light.
+          while (next.done !== true && next.value.timestampMs < since) next = await frames.next();
+          if (next.done === true) break;
+          attempts++;
+          readAgain(next.value);
+        }
+      } catch (e) {
+        // A light the rig refused leaves the die unresolved; the fault handling of the next motion sees the rig.
+        if (!(e instanceof RigError)) throw e;
+      } finally {
+        if (changed) await this.deps.rig.setLight(light).catch((e: unknown) => {
+          if (!(e instanceof RigError)) throw e;
+        });
+      }
+    }
+    this.timing.tock(t0, 'vision');
+    const still = declined.length - resolved.size;
+    this.totals.countRereads(declined.length, resolved.size, still);
+    this.deps.store.recordEvent(this.plan.sessionId, {
+      at: this.now(),
+      kind: 'reread',
+      throwIndex: this.lastIndex + 1,
+      detail: { declined: declined.length, resolved: resolved.size, unresolved: still, attempts, dice: declined.map((r) => r.die.record.label) },
+    });
+    if (resolved.size === 0) return outcome;
+    return {
+      ...outcome,
+      rolls: outcome.rolls.map((r) => resolved.get(r.die) ?? r),
+      problems: outcome.problems.filter((p) => !(p.kind === 'unreadable' && p.die !== undefined && resolved.has(p.die))),
+    };
   }
 
   private async saveEvidence(outcome: ThrowOutcome): Promise<Map<object, SavedEvidence>> {

@@ -221,6 +221,29 @@ describe('the throw loop with scripted parts', () => {
     reopened.close();
   });
 
+  it('reads a declined die again from further frames, then under the light stepped up and down, restoring the light before the next tumble', async () => {
+    // Throw 2: channel 0 is declined at first (vision call 2), on the 2 further frames (calls 3, 4), and read under the brighter light (call 5).
+    const script = (call: number, c: number): ChannelScript => (c === 0 && call >= 2 && call <= 4 ? { unreadable: true } : c === 0 && call === 5 ? '6' : cycle(call, c));
+    const s = scriptedSession({ fallback: script, rules: { budgetRolls: 3 }, reread: { frames: 2, lightSteps: [48, -48] } });
+    const result = await runSession(s.deps, s.plan);
+    expect(s.rig.lights).toEqual([180, 228, 180]);
+    expect(result.totals).toMatchObject({ declined: 1, rereadResolved: 1, unresolved: 0 });
+    expect(s.store.unresolvedRolls(s.session.id)).toEqual([]);
+    expect(s.store.dieRolls(s.session.id)[0]?.faces).toEqual(['2', '6', expect.any(String) as unknown]);
+    const reread = s.store.events(s.session.id).filter((e) => e.kind === 'reread');
+    expect(reread.map((e) => [e.throwIndex, e.detail])).toEqual([[2, { declined: 1, resolved: 1, unresolved: 0, attempts: 3, dice: ['d6-0'] }]]);
+    expect(s.store.events(s.session.id).some((e) => e.kind === 'unreadable')).toBe(false);
+  });
+
+  it('keeps a die no re-read resolves as unresolved, after trying both light steps and restoring the light', async () => {
+    const script = (call: number, c: number): ChannelScript => (c === 0 && call >= 2 && call <= 6 ? { unreadable: true } : cycle(call, c));
+    const s = scriptedSession({ fallback: script, rules: { budgetRolls: 3 }, reread: { frames: 2, lightSteps: [48, -48] } });
+    const result = await runSession(s.deps, s.plan);
+    expect(s.rig.lights).toEqual([180, 228, 132, 180]);
+    expect(result.totals).toMatchObject({ declined: 1, rereadResolved: 0, unresolved: 1 });
+    expect(s.store.unresolvedRolls(s.session.id).map((r) => r.throwIndex)).toEqual([2]);
+  });
+
   it('on resume rebuilds each die’s robust monitor from its read rolls, its unresolved rolls in place and the reviews given since', async () => {
     const path = tempDbPath();
     const { store, dice, session } = storeWithDice(['d6', 'd6'], path);
@@ -229,7 +252,7 @@ describe('the throw loop with scripted parts', () => {
     const controller = new AbortController();
     const rig = new ScriptedRig(clock);
     rig.onTumble = (n) => n === 10 && controller.abort();
-    const plan = { sessionId: session.id, dice, stopping: { ...RULES, budgetRolls: 200 }, settle: { mode: 'detect' as const, timeoutMs: 5000 } };
+    const plan = { sessionId: session.id, dice, stopping: { ...RULES, budgetRolls: 200 }, settle: { mode: 'detect' as const, timeoutMs: 5000 }, reread: { frames: 0, lightSteps: [] } };
     await runSession({ rig, camera: new ScriptedCamera(clock), readThrow: new ScriptedVision(2, [], script).readThrow, store, clock, timeOrigin: 0, signal: controller.signal }, plan);
     const open = store.unresolvedRolls(session.id);
     expect(open.map((r) => r.throwIndex)).toEqual([2, 5]);
