@@ -3,7 +3,7 @@
  * counted rolls, fed each counted throw, asked for the statuses the events
  * show, and looked at together by the periodic rig check.
  */
-import { replay, sessionErrorControl, type ErrorControl, type RollEvent } from '../stats/dieVerdict.js';
+import { replay, sessionErrorControl, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { MonitorDecision } from '../stats/sequential.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -22,6 +22,10 @@ export interface DieOutcome {
   readonly sentence: string;
   /** Counted rolls when the verdict was reached (null while undecided). */
   readonly decidedAt: number | null;
+  /** Of the die's rolls: read by the reader, labelled by a person, still unresolved. */
+  readonly resolved?: number;
+  readonly reviewed?: number;
+  readonly unresolved?: number;
 }
 
 export interface MonitorSetRules extends Omit<MonitorRules, 'control'> {
@@ -134,18 +138,29 @@ export class MonitorSet {
     });
   }
 
-  /** Each die's verdict at the end of a run. */
-  outcomes(rigSuspect: RigSuspectVerdict | null): DieOutcome[] {
-    return this.tracks.map((t) => {
+  /** The session's verdicts, one `DieVerdict` per die under its one error control: made here, stored, shown as is. */
+  verdicts(rigSuspect: RigSuspectVerdict | null): SessionVerdicts {
+    return sessionVerdicts(
+      this.control,
+      this.tracks.map((t) => ({ label: t.die.record.label, monitor: t.monitor, labels: t.categories.labels })),
+      rigSuspect ? { rigSuspect } : {},
+    );
+  }
+
+  /** Each die's verdict at the end of a run (its sentence from the session's DieVerdict when given). */
+  outcomes(rigSuspect: RigSuspectVerdict | null, verdicts?: SessionVerdicts): DieOutcome[] {
+    return this.tracks.map((t, i) => {
       const verdict: MonitorDecision | RigSuspectVerdict = rigSuspect ?? t.verdict();
+      const made = verdicts?.dice[i];
       return {
         label: t.die.record.label,
         type: t.die.type.id,
         channel: t.die.channel,
         rolls: t.rolls,
         verdict,
-        sentence: describeVerdict(verdict),
+        sentence: made?.sentence ?? describeVerdict(verdict),
         decidedAt: t.monitor.state().decidedAt,
+        ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved } : {}),
       };
     });
   }

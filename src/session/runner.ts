@@ -23,6 +23,7 @@ import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
 import { formatCount } from '../core/format.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
+import type { SessionVerdicts } from '../stats/dieVerdict.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
@@ -112,6 +113,8 @@ export interface SessionResult {
   /** Why the session stopped, in a sentence. */
   readonly reason: string;
   readonly dice: readonly DieOutcome[];
+  /** The session's verdicts as made and stored (one DieVerdict per die, one error control): every consumer shows these. */
+  readonly verdicts: SessionVerdicts;
   readonly totals: ThrowTotals;
   readonly clock: RunClock;
   /** The last rig check, if one ran in this run. */
@@ -212,15 +215,20 @@ export class SessionRunner {
       stop = this.timeBudgetSpent() ?? (await this.oneThrow());
     }
     const at = this.now();
-    store.recordEvent(sessionId, { at, kind: 'run-ended', detail: { state: stop.state, stop: stop.kind, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() } });
-    store.endSession(sessionId, at, stop.state);
+    const verdicts = this.monitors.verdicts(this.rigSuspect);
+    store.atomically(() => {
+      store.recordEvent(sessionId, { at, kind: 'run-ended', detail: { state: stop.state, stop: stop.kind, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() } });
+      store.saveVerdicts(sessionId, at, verdicts);
+      store.endSession(sessionId, at, stop.state);
+    });
     this.emit({ type: 'stopped', at, state: stop.state, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() });
     return {
       sessionId,
       state: stop.state,
       stop: stop.kind,
       reason: stop.reason,
-      dice: this.monitors.outcomes(this.rigSuspect),
+      dice: this.monitors.outcomes(this.rigSuspect, verdicts),
+      verdicts,
       totals: this.totalsNow(),
       clock: this.runClock(),
       rigCheck: this.rigCheck,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import type { SessionVerdicts } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
 import { ConfigError } from '../../core/errors.js';
 import { checkSessionConfig } from '../../session/config.js';
@@ -10,7 +11,7 @@ import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
-import { fixed, formatCount } from '../../core/format.js';
+import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { RollStore } from '../../store/rollStore.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
@@ -107,6 +108,7 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
         rolls,
         channels,
         generatedAt: Date.now(),
+        verdicts: (store.storedVerdicts(session.id)?.verdicts as SessionVerdicts | undefined) ?? null,
       },
       {
         alpha: flags.alpha ?? own.alpha ?? FALLBACK.alpha,
@@ -131,9 +133,26 @@ function reportText(report: SessionReport, html: string, charts: number): string
       2,
       '  ',
     ).trimEnd(),
+    ...storedVerdictLines(report),
     `Wrote ${html} and ${charts} PNG charts beside it.`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The session's own verdicts, as it made them: threshold, e-value, anytime-valid p; resolved, reviewed and unresolved rolls. */
+function storedVerdictLines(report: SessionReport): string[] {
+  const v = report.verdicts;
+  if (v === null) return [];
+  return [
+    `Verdicts as the session made them (not recomputed): ${v.errorControl.statement}`,
+    renderTable(
+      ['die', 'verdict', 'e-value', 'threshold', 'anytime p', 'resolved', 'reviewed', 'unresolved'],
+      v.dice.map((d) => [d.label, d.kind, formatLogScientific(d.logE), formatLogScientific(d.logThreshold), formatLogScientific(d.logAnytimeP), formatCount(d.resolved), formatCount(d.reviewed), formatCount(d.unresolved)]),
+      2,
+      '  ',
+    ).trimEnd(),
+    'Fixed-n p-values in the report are descriptive only: the session stopped each die when its monitor decided.',
+  ];
 }
 
 function reportJson(report: SessionReport, html: string, charts: readonly string[]) {
@@ -151,8 +170,10 @@ function reportJson(report: SessionReport, html: string, charts: readonly string
       sentence: d.analysis.sentence,
       certifiedWithin: d.certifiedBound,
       anytime: d.analysis.anytime,
+      ...(d.stored ? { sessionVerdict: d.stored } : {}),
       game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
     })),
     rigHealth: report.rigHealth,
+    ...(report.verdicts ? { errorControl: report.verdicts.errorControl } : {}),
   };
 }
