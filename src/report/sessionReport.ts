@@ -26,6 +26,15 @@ export interface ReportInput {
   readonly generatedAt: number;
   /** The verdicts the session made and stored (a sequential session): shown as is, never recomputed. */
   readonly verdicts?: SessionVerdicts | null;
+  /** Per die: its rolls read by the reader and labelled by a person, per face, and those still unresolved. */
+  readonly resolution?: readonly DieResolution[];
+}
+
+/** How a die's rolls were resolved: per face (face id, or symbol) read and reviewed, and the unresolved ones. */
+export interface DieResolution {
+  readonly label: string;
+  readonly faces: readonly { readonly face: string; readonly read: number; readonly reviewed: number }[];
+  readonly unresolved: number;
 }
 
 export interface DieReport {
@@ -56,6 +65,7 @@ export interface SessionReport {
   readonly rigHealth: RigHealth;
   /** The session's stored verdicts (null for an imported session: its verdicts are the analysis's). */
   readonly verdicts: SessionVerdicts | null;
+  readonly resolution: readonly DieResolution[];
 }
 
 /** `session 3 (demo)`, or `session 3` when it has no name. */
@@ -105,7 +115,7 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       stored: storedOf(d.label),
     };
   });
-  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts };
+  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts, resolution: input.resolution ?? [] };
 }
 
 /** The analysis of a die with the session's stored verdict in place of a recomputed one. */

@@ -10,7 +10,7 @@ import { checkSessionConfig } from '../../session/config.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
-import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
+import { buildSessionReport, sessionTitle, type DieResolution, type SessionReport } from '../../report/sessionReport.js';
 import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { RollStore } from '../../store/rollStore.js';
@@ -109,6 +109,7 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
         channels,
         generatedAt: Date.now(),
         verdicts: (store.storedVerdicts(session.id)?.verdicts as SessionVerdicts | undefined) ?? null,
+        resolution: resolutionOf(store, session.id),
       },
       {
         alpha: flags.alpha ?? own.alpha ?? FALLBACK.alpha,
@@ -120,6 +121,32 @@ function readReport(sessionKey: string, flags: ReportFlags): SessionReport {
   } finally {
     store.close();
   }
+}
+
+/** Each die's rolls per face, read or reviewed, and its unresolved rolls, from the store. */
+function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
+  const out: DieResolution[] = [];
+  for (const [dieId, events] of store.rollEvents(sessionId)) {
+    const faces = new Map<string, { read: number; reviewed: number }>();
+    let unresolved = 0;
+    for (const e of events) {
+      if (e.kind === 'unresolved') {
+        unresolved++;
+        continue;
+      }
+      const face = e.faceId ?? e.symbol ?? '?';
+      const f = faces.get(face) ?? { read: 0, reviewed: 0 };
+      if (e.kind === 'roll') f.read++;
+      else {
+        f.reviewed++;
+        unresolved--;
+      }
+      faces.set(face, f);
+    }
+    const label = store.getDie(dieId)?.label ?? String(dieId);
+    out.push({ label, unresolved, faces: [...faces.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([face, f]) => ({ face, ...f })) });
+  }
+  return out;
 }
 
 function reportText(report: SessionReport, html: string, charts: number): string {
@@ -152,6 +179,9 @@ function storedVerdictLines(report: SessionReport): string[] {
       '  ',
     ).trimEnd(),
     'Fixed-n p-values in the report are descriptive only: the session stopped each die when its monitor decided.',
+    ...report.resolution.map(
+      (r) => `  ${r.label}: ${r.faces.map((f) => `${f.face} ${formatCount(f.read)}${f.reviewed > 0 ? ` (+${formatCount(f.reviewed)} reviewed)` : ''}`).join(', ')}; ${formatCount(r.unresolved)} unresolved`,
+    ),
   ];
 }
 
@@ -175,5 +205,6 @@ function reportJson(report: SessionReport, html: string, charts: readonly string
     })),
     rigHealth: report.rigHealth,
     ...(report.verdicts ? { errorControl: report.verdicts.errorControl } : {}),
+    resolution: report.resolution,
   };
 }
