@@ -117,3 +117,18 @@ describe('migration 2 (declined rolls, reviews, verdicts)', () => {
     store.close();
   });
 });
+
+describe('the session verdicts in the store and the export', () => {
+  it('stores the verdicts as the session made them and exports them as is, with the count of unresolved rolls', async () => {
+    const { exportSession } = await import('../../src/store/exportSession.js');
+    const { store, session } = setup();
+    const verdicts = { errorControl: { alpha: 0.001, dice: 3, threshold: 3000 }, dice: [{ label: 'R1', kind: 'INCONCLUSIVE', logE: 0.5 }] };
+    store.saveVerdicts(session.id, 5, verdicts);
+    expect(store.storedVerdicts(session.id)).toEqual({ at: 5, verdicts });
+    const manifest = exportSession(store, store.getSession(session.id)!, 'jsonl', new Date(0)).manifest;
+    expect(manifest.verdicts).toEqual(verdicts);
+    expect(manifest.unresolvedRolls).toBe(1);
+    expect(thrown(() => store.saveVerdicts(999, 5, verdicts), StoreError).message).toBe(`There is no session 999 in ${store.path}.`);
+    store.close();
+  });
+});
