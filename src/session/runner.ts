@@ -126,6 +126,8 @@ export interface SessionResult {
   readonly hostPhaseMs: Readonly<Record<HostPhase, number>>;
   /** Session-clock settle times of this run's throws that settled. */
   readonly settleMs: readonly number[];
+  /** Each re-read of a throw's declined dice in this run: host ms (vision) and session-clock ms (frames, light steps), when a stopwatch was given. */
+  readonly rereadCost: readonly { readonly hostMs: number; readonly clockMs: number }[];
 }
 
 /** The re-read counts of the session's earlier runs, from their `reread` events. */
@@ -170,6 +172,7 @@ export class SessionRunner {
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
   private readonly settleTimes: number[] = [];
+  private readonly rereadCost: { hostMs: number; clockMs: number }[] = [];
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -236,6 +239,7 @@ export class SessionRunner {
       hostMsPerThrow: this.timing.perThrow,
       hostPhaseMs: { ...this.timing.phases },
       settleMs: this.settleTimes,
+      rereadCost: this.rereadCost,
     };
   }
 
@@ -313,6 +317,7 @@ export class SessionRunner {
     if (outcome.status !== 'ok' || declined.length === 0) return outcome;
     const rule = this.plan.reread ?? DEFAULT_REREAD;
     const t0 = this.timing.tick();
+    const c0 = this.deps.clock.now();
     const resolved = new Map<SessionDie, RollReading>();
     const pending = (): SessionDie[] => declined.map((r) => r.die).filter((d) => !resolved.has(d));
     const readAgain = (frame: Frame): void => {
@@ -354,6 +359,7 @@ export class SessionRunner {
       }
     }
     this.timing.tock(t0, 'vision');
+    if (this.deps.stopwatch) this.rereadCost.push({ hostMs: this.deps.stopwatch() - t0, clockMs: this.deps.clock.now() - c0 });
     const still = declined.length - resolved.size;
     this.totals.countRereads(declined.length, resolved.size, still);
     this.deps.store.recordEvent(this.plan.sessionId, {
