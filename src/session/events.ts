@@ -22,6 +22,8 @@ export interface DieStatus {
   readonly rollsNeeded: number;
   /** Natural log of the die's e-value against fairness (evidence so far). */
   readonly logE: number;
+  /** Of its rolls, those the reader declined that nobody has labelled yet. */
+  readonly unresolved?: number;
 }
 
 /** Throw counts of the whole session (earlier runs included). */

@@ -134,6 +134,7 @@ export class MonitorSet {
         decided: t.retired,
         rollsNeeded: t.rollsStillNeeded(),
         logE: t.monitor.state().logE,
+        unresolved: t.monitor.unresolved,
       };
     });
   }
