@@ -29,12 +29,19 @@ interface BenchRun {
 }
 
 /** Runs `throws` throws of four fair D6s and stops. */
-async function benchSession(dir: string, name: string, throws: number, frames: 'rest' | 'all', settle: SessionConfigInput['settle']): Promise<BenchRun> {
+async function benchSession(
+  dir: string,
+  name: string,
+  throws: number,
+  frames: 'rest' | 'all',
+  settle: SessionConfigInput['settle'],
+  declines?: Record<string, number>,
+): Promise<BenchRun> {
   const config = checkSessionConfig(
     {
       dice: ['A', 'B', 'C', 'D'].map((x) => ({ label: `bench-${name}-${x}`, type: 'd6' })),
       rig: { driver: 'sim' },
-      camera: { source: 'sim', frames },
+      camera: { source: 'sim', frames, ...(declines ? { declines } : {}) },
       settle,
       stopping: { budgetRolls: 1_000_000, rigCheckEvery: 250 },
       seed: 17,
@@ -105,6 +112,17 @@ export async function runSessionBench(): Promise<void> {
       ['gain of settle detection', `${fmt(((d.clock / f.clock) - 1) * 100, 0)} %`, `${fmt(((d.withHost / f.withHost) - 1) * 100, 0)} % with host time (target: at least 25 %)`],
       ['re-tumbled (cocked) throws', '', `detect ${rest.result.totals.rerolled} of ${rest.result.totals.throws}, fixed ${fixed.result.totals.rerolled} of ${fixed.result.totals.throws}`],
       ['wall time', '', `${fmt(rest.wallMs / 1000)} s for ${rest.result.totals.throws} throws (rest frames), ${fmt(all.wallMs / 1000)} s for ${all.result.totals.throws} (every frame)`],
+    ]);
+    // Re-reads (issue 10): the simulated reader declines 30 % of 6s and 5 % of 1s, each read drawn afresh;
+    // a declined die is read again from 2 further frames, then under the light stepped up and down.
+    const reread = await benchSession(dir, 'reread', 200, 'rest', { mode: 'detect', timeoutMs: 5000 }, { '6': 0.3, '1': 0.05 });
+    const t = reread.result.totals;
+    const cost = reread.result.rereadCost;
+    report('Session: re-reading declined dice before re-tumbling (simulated camera, declines 6=0.3,1=0.05)', [
+      ['declined at first', count(t.declined ?? 0), `dice of ${t.ok} counted throws`],
+      ['resolved by a re-read', count(t.rereadResolved ?? 0), `${fmt((100 * (t.rereadResolved ?? 0)) / Math.max(1, t.declined ?? 0), 0)} %; ${count(t.unresolved ?? 0)} kept unresolved for review`],
+      ['cost of a re-read: host', `${fmt(cost.length > 0 ? median(cost.map((c) => c.hostMs)) : 0)} ms`, `median over ${cost.length} throws with a declined die (vision on further frames)`],
+      ['cost of a re-read: rig time', `${fmt(cost.length > 0 ? median(cost.map((c) => c.clockMs)) : 0, 0)} ms`, 'median session-clock time (frames waited for, light steps)'],
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } fro
 import type { DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
+import type { DieVerdict, SessionVerdicts } from '../stats/dieVerdict.js';
 import type { EventRecord, RigRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';
 import { fileKeys } from './fileKeys.js';
@@ -23,6 +24,17 @@ export interface ReportInput {
   readonly channels?: ReadonlyMap<string, readonly number[]>;
   /** When the report is made (ms since the epoch), printed on it. */
   readonly generatedAt: number;
+  /** The verdicts the session made and stored (a sequential session): shown as is, never recomputed. */
+  readonly verdicts?: SessionVerdicts | null;
+  /** Per die: its rolls read by the reader and labelled by a person, per face, and those still unresolved. */
+  readonly resolution?: readonly DieResolution[];
+}
+
+/** How a die's rolls were resolved: per face (face id, or symbol) read and reviewed, and the unresolved ones. */
+export interface DieResolution {
+  readonly label: string;
+  readonly faces: readonly { readonly face: string; readonly read: number; readonly reviewed: number }[];
+  readonly unresolved: number;
 }
 
 export interface DieReport {
@@ -40,6 +52,8 @@ export interface DieReport {
   readonly transitions: TransitionTable;
   /** The verdict in plain words. */
   readonly meaning: readonly string[];
+  /** The session's own verdict of this die, when it stored one: the report's verdict is this one. */
+  readonly stored: DieVerdict | null;
 }
 
 export interface SessionReport {
@@ -49,6 +63,9 @@ export interface SessionReport {
   readonly analysis: Analysis;
   readonly dice: readonly DieReport[];
   readonly rigHealth: RigHealth;
+  /** The session's stored verdicts (null for an imported session: its verdicts are the analysis's). */
+  readonly verdicts: SessionVerdicts | null;
+  readonly resolution: readonly DieResolution[];
 }
 
 /** `session 3 (demo)`, or `session 3` when it has no name. */
@@ -69,7 +86,11 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       counts.throws === 0 ? 'it has no throws yet' : `it has ${counts.throws} throw${counts.throws === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.void} void, ${counts.rerolled} rerolled`;
     throw new InputError(`${sessionTitle(session)} has no counted rolls (${throws}), so there is nothing to report yet.`);
   }
-  const analysis = analyzeDice(input.rolls, options);
+  const analyzed = analyzeDice(input.rolls, options);
+  const verdicts = input.verdicts ?? null;
+  const storedOf = (label: string): DieVerdict | null => verdicts?.dice.find((v) => v.label === label) ?? null;
+  // A sequential session's verdict is the one it made and stored: the analysis's fixed-n figures stay, labelled descriptive.
+  const analysis = verdicts === null ? analyzed : { ...analyzed, dice: analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label))) };
   const keys = fileKeys(analysis.dice.map((d) => d.label));
   const dice = analysis.dice.map((d, i): DieReport => {
     const r = input.rolls[i] as DieRolls;
@@ -82,10 +103,23 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       key: keys[i] as string,
       channels: input.channels?.get(d.label) ?? [],
       certifiedBound: Math.max(...levels.map((l) => largestDeviationBound(l.expected, l.intervals))),
-      evidence: evidenceTrace(r.symbols, d.symbol.expected, { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family }),
+      evidence: evidenceTrace(
+        r.symbols,
+        d.symbol.expected,
+        verdicts === null
+          ? { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family }
+          : { alpha: verdicts.errorControl.alpha, delta: storedOf(d.label)?.delta ?? analysis.delta, family: verdicts.errorControl.dice },
+      ),
       transitions: transitionTable(sequence, labels, r.faces ? 'face' : 'symbol'),
       meaning: verdictMeaning(d, analysis),
+      stored: storedOf(d.label),
     };
   });
-  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []) };
+  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts, resolution: input.resolution ?? [] };
+}
+
+/** The analysis of a die with the session's stored verdict in place of a recomputed one. */
+function withStoredVerdict(d: DieAnalysis, stored: DieVerdict | null): DieAnalysis {
+  if (stored === null) return d;
+  return { ...d, verdict: stored.verdict, sentence: stored.sentence, anytime: { logE: stored.logE, decision: stored.kind, decidedAt: stored.decidedAt } };
 }

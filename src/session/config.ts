@@ -80,6 +80,8 @@ const simCameraSchema = z.strictObject({
    * `all`: every frame of the throw, moving, settling and still, as a real camera would see it.
    */
   frames: z.enum(['rest', 'all']).default('rest'),
+  /** Face-dependent declines of the simulated reader: a read of this face (or symbol) is declined with this probability. */
+  declines: z.record(z.string(), rate).optional(),
 });
 
 /** A real camera or a recording: the platform is described by calibration (channels, empty-platform reference). */

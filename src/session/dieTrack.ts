@@ -1,23 +1,27 @@
 /**
- * One die's running statistics in a session: its sequential monitor and its
- * counted rolls in throw order (for the rig checks). A die stops being counted
+ * One die's running statistics in a session: its robust sequential monitor
+ * (built under the session's one error control, fed declined rolls as
+ * unresolved) and its read rolls in throw order (for the rig checks). A die stops being counted
  * once its monitor has decided: the verdict is final, and the rig, which flips
  * every channel together, keeps tumbling it with the others unread.
  */
-import { SequentialMonitor, type MonitorDecision } from '../stats/sequential.js';
+import { sessionMonitor, type ErrorControl } from '../stats/dieVerdict.js';
+import type { RobustMonitor } from '../stats/robustMonitor.js';
+import type { MonitorDecision } from '../stats/sequential.js';
 import { categoryIndexer, countedCategories, type CountedCategories, type SessionDie } from './sessionDie.js';
 
 export interface MonitorRules {
-  readonly alpha: number;
+  /** The session's error control (sessionErrorControl): each die is decided at its alphaPerDie. */
+  readonly control: ErrorControl;
   readonly delta: number;
   /** Per-die budget in counted rolls: reaching it undecided is INCONCLUSIVE. */
   readonly budgetRolls: number;
 }
 
 export class DieTrack {
-  readonly monitor: SequentialMonitor;
+  readonly monitor: RobustMonitor;
   readonly categories: CountedCategories;
-  /** Category index of every counted roll, in throw order. */
+  /** Category index of every read roll, in throw order. */
   readonly sequence: number[] = [];
   private readonly indexOf: ReturnType<typeof categoryIndexer>;
 
@@ -27,8 +31,7 @@ export class DieTrack {
   ) {
     this.categories = countedCategories(die);
     this.indexOf = categoryIndexer(die);
-    this.monitor = new SequentialMonitor(this.categories.expected, {
-      alpha: rules.alpha,
+    this.monitor = sessionMonitor(rules.control, this.categories.expected, {
       delta: rules.delta,
       maxRolls: rules.budgetRolls,
       labels: this.categories.labels,
@@ -55,6 +58,13 @@ export class DieTrack {
     this.sequence.push(category);
     this.monitor.observe(category);
     return this.monitor.decided;
+  }
+
+  /** Keeps a declined roll in its place (unless retired); its position in the die's sequence, for a later review. */
+  observeUnresolved(): { position: number; decided: boolean } | undefined {
+    if (this.retired) return undefined;
+    const position = this.monitor.observeUnresolved();
+    return { position, decided: this.monitor.decided };
   }
 
   /** The decision if made, otherwise INCONCLUSIVE with the rolls still needed. */

@@ -22,6 +22,8 @@ export interface DieStatus {
   readonly rollsNeeded: number;
   /** Natural log of the die's e-value against fairness (evidence so far). */
   readonly logE: number;
+  /** Of its rolls, those the reader declined that nobody has labelled yet. */
+  readonly unresolved?: number;
 }
 
 /** Throw counts of the whole session (earlier runs included). */
@@ -34,6 +36,12 @@ export interface ThrowTotals {
   readonly rolls: number;
   /** Dice found cocked, over all throws. */
   readonly cocked: number;
+  /** Dice of counted throws the reader declined at first (before any re-read). */
+  readonly declined?: number;
+  /** Of those, dice a re-read (further frames, the light stepped up and down) resolved. */
+  readonly rereadResolved?: number;
+  /** Dice still unreadable after the re-reads: kept as unresolved rolls. */
+  readonly unresolved?: number;
 }
 
 export interface RunClock {

@@ -3,6 +3,7 @@
  * counted rolls, fed each counted throw, asked for the statuses the events
  * show, and looked at together by the periodic rig check.
  */
+import { replay, sessionErrorControl, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { MonitorDecision } from '../stats/sequential.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -21,25 +22,56 @@ export interface DieOutcome {
   readonly sentence: string;
   /** Counted rolls when the verdict was reached (null while undecided). */
   readonly decidedAt: number | null;
+  /** Of the die's rolls: read by the reader, labelled by a person, still unresolved. */
+  readonly resolved?: number;
+  readonly reviewed?: number;
+  readonly unresolved?: number;
+}
+
+export interface MonitorSetRules extends Omit<MonitorRules, 'control'> {
+  /** The session's alpha: spread over its dice by `sessionErrorControl`. */
+  readonly alpha: number;
 }
 
 export class MonitorSet {
   readonly tracks: readonly DieTrack[];
+  /** The session's one error control (Bonferroni across its dice). */
+  readonly control: ErrorControl;
 
-  constructor(dice: readonly SessionDie[], rules: MonitorRules) {
-    this.tracks = dice.map((die) => new DieTrack(die, rules));
+  constructor(dice: readonly SessionDie[], rules: MonitorSetRules) {
+    this.control = sessionErrorControl(rules.alpha, Math.max(1, dice.length));
+    this.tracks = dice.map((die) => new DieTrack(die, { control: this.control, delta: rules.delta, budgetRolls: rules.budgetRolls }));
   }
 
-  /** Rebuilds every die's monitor from the session's counted rolls, in throw order. */
+  /**
+   * Rebuilds every die's monitor from the store (`replay`): its read rolls,
+   * its unresolved rolls in their places and the reviews given since, in the
+   * order they happened, so a resumed session decides as the first run did.
+   */
   replayStored(store: RollStore, sessionId: number): void {
-    const byId = new Map(this.tracks.map((t) => [t.die.record.id, t]));
-    for (const series of store.dieRolls(sessionId)) {
-      const track = byId.get(series.die.id);
-      if (track === undefined) continue;
-      series.symbols.forEach((symbol, i) => {
-        const category = track.categoryOf({ faceId: series.faces[i] ?? null, symbol });
-        if (category !== undefined) track.observe(category);
-      });
+    const events = store.rollEvents(sessionId);
+    for (const track of this.tracks) {
+      const stored = events.get(track.die.record.id) ?? [];
+      const positions = new Map<number, number>();
+      const calls: RollEvent[] = [];
+      let n = 0;
+      for (const e of stored) {
+        if (e.kind === 'roll') {
+          const face = track.categoryOf(e);
+          if (face === undefined) continue;
+          track.sequence.push(face);
+          calls.push({ kind: 'roll', face });
+          n++;
+        } else if (e.kind === 'unresolved') {
+          positions.set(e.rollId, n++);
+          calls.push({ kind: 'unresolved' });
+        } else {
+          const face = track.categoryOf(e);
+          const position = positions.get(e.rollId);
+          if (face !== undefined && position !== undefined) calls.push({ kind: 'review', position, face });
+        }
+      }
+      replay(track.monitor, calls);
     }
   }
 
@@ -52,18 +84,26 @@ export class MonitorSet {
     return this.tracks.every((t) => t.retired);
   }
 
-  /** Counts an `ok` throw's rolls: how many were counted, and the dice this throw decided. */
-  observe(outcome: ThrowOutcome): { counted: number; decided: DieTrack[] } {
+  /** Counts an `ok` throw's rolls (declined ones as unresolved): how many were read and counted, how many kept unresolved, and the dice this throw decided. */
+  observe(outcome: ThrowOutcome): { counted: number; unresolved: number; decided: DieTrack[] } {
     let counted = 0;
+    let unresolved = 0;
     const decided: DieTrack[] = [];
     for (const r of outcome.rolls) {
       const track = this.tracks.find((t) => t.die === r.die);
+      if (track !== undefined && r.unresolved === true) {
+        const kept = track.observeUnresolved();
+        if (kept === undefined) continue;
+        unresolved++;
+        if (kept.decided) decided.push(track);
+        continue;
+      }
       const category = track?.categoryOf(r);
       if (track === undefined || category === undefined) continue;
       counted++;
       if (track.observe(category)) decided.push(track);
     }
-    return { counted, decided };
+    return { counted, unresolved, decided };
   }
 
   /** The serial and rig checks over every die's sequence so far (look number `look` of the session). */
@@ -94,22 +134,34 @@ export class MonitorSet {
         decided: t.retired,
         rollsNeeded: t.rollsStillNeeded(),
         logE: t.monitor.state().logE,
+        unresolved: t.monitor.unresolved,
       };
     });
   }
 
-  /** Each die's verdict at the end of a run. */
-  outcomes(rigSuspect: RigSuspectVerdict | null): DieOutcome[] {
-    return this.tracks.map((t) => {
+  /** The session's verdicts, one `DieVerdict` per die under its one error control: made here, stored, shown as is. */
+  verdicts(rigSuspect: RigSuspectVerdict | null): SessionVerdicts {
+    return sessionVerdicts(
+      this.control,
+      this.tracks.map((t) => ({ label: t.die.record.label, monitor: t.monitor, labels: t.categories.labels })),
+      rigSuspect ? { rigSuspect } : {},
+    );
+  }
+
+  /** Each die's verdict at the end of a run (its sentence from the session's DieVerdict when given). */
+  outcomes(rigSuspect: RigSuspectVerdict | null, verdicts?: SessionVerdicts): DieOutcome[] {
+    return this.tracks.map((t, i) => {
       const verdict: MonitorDecision | RigSuspectVerdict = rigSuspect ?? t.verdict();
+      const made = verdicts?.dice[i];
       return {
         label: t.die.record.label,
         type: t.die.type.id,
         channel: t.die.channel,
         rolls: t.rolls,
         verdict,
-        sentence: describeVerdict(verdict),
+        sentence: made?.sentence ?? describeVerdict(verdict),
         decidedAt: t.monitor.state().decidedAt,
+        ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved } : {}),
       };
     });
   }

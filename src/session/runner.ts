@@ -17,11 +17,13 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
+import type { RollReading } from './throwOutcome.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
 import { formatCount } from '../core/format.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
+import type { SessionVerdicts } from '../stats/dieVerdict.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
@@ -85,7 +87,22 @@ export interface RunnerPlan {
   readonly resumed?: boolean;
   /** True when the rolls are simulated (for the started event). */
   readonly simulated?: boolean;
+  /** How a declined die is read again before it is kept unresolved (default `DEFAULT_REREAD`). */
+  readonly reread?: RereadRule;
 }
+
+/**
+ * A die at rest has not moved: a declined die is read again from `frames`
+ * further frames, then under the light stepped by each of `lightSteps` (from
+ * the session's light level, clamped to 0..255; only when the session sets
+ * the light), and the light is restored before anything moves.
+ */
+export interface RereadRule {
+  readonly frames: number;
+  readonly lightSteps: readonly number[];
+}
+
+export const DEFAULT_REREAD: RereadRule = { frames: 2, lightSteps: [48, -48] };
 
 export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'user' | 'rig-lost';
 
@@ -96,6 +113,8 @@ export interface SessionResult {
   /** Why the session stopped, in a sentence. */
   readonly reason: string;
   readonly dice: readonly DieOutcome[];
+  /** The session's verdicts as made and stored (one DieVerdict per die, one error control): every consumer shows these. */
+  readonly verdicts: SessionVerdicts;
   readonly totals: ThrowTotals;
   readonly clock: RunClock;
   /** The last rig check, if one ran in this run. */
@@ -107,6 +126,21 @@ export interface SessionResult {
   readonly hostPhaseMs: Readonly<Record<HostPhase, number>>;
   /** Session-clock settle times of this run's throws that settled. */
   readonly settleMs: readonly number[];
+  /** Each re-read of a throw's declined dice in this run: host ms (vision) and session-clock ms (frames, light steps), when a stopwatch was given. */
+  readonly rereadCost: readonly { readonly hostMs: number; readonly clockMs: number }[];
+}
+
+/** The re-read counts of the session's earlier runs, from their `reread` events. */
+function storedRereads(store: RollStore, sessionId: number): { declined: number; rereadResolved: number; unresolved: number } {
+  const sum = { declined: 0, rereadResolved: 0, unresolved: 0 };
+  for (const e of store.events(sessionId)) {
+    if (e.kind !== 'reread') continue;
+    const d = e.detail as { declined?: number; resolved?: number; unresolved?: number };
+    sum.declined += d.declined ?? 0;
+    sum.rereadResolved += d.resolved ?? 0;
+    sum.unresolved += d.unresolved ?? 0;
+  }
+  return sum;
 }
 
 /** Said of every decided die: the rig flips every channel together. */
@@ -138,6 +172,7 @@ export class SessionRunner {
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
   private readonly settleTimes: number[] = [];
+  private readonly rereadCost: { hostMs: number; clockMs: number }[] = [];
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -146,7 +181,7 @@ export class SessionRunner {
     const { stopping } = plan;
     this.monitors = new MonitorSet(plan.dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
-    this.totals = new SessionTotals(deps.store.counts(plan.sessionId));
+    this.totals = new SessionTotals({ ...deps.store.counts(plan.sessionId), ...storedRereads(deps.store, plan.sessionId) });
     this.committer = new ThrowCommitter(deps.store, plan.sessionId);
     this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
@@ -191,15 +226,20 @@ export class SessionRunner {
       throw e;
     }
     const at = this.now();
-    store.recordEvent(sessionId, { at, kind: 'run-ended', detail: { state: stop.state, stop: stop.kind, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() } });
-    store.endSession(sessionId, at, stop.state);
+    const verdicts = this.monitors.verdicts(this.rigSuspect);
+    store.atomically(() => {
+      store.recordEvent(sessionId, { at, kind: 'run-ended', detail: { state: stop.state, stop: stop.kind, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() } });
+      store.saveVerdicts(sessionId, at, verdicts);
+      store.endSession(sessionId, at, stop.state);
+    });
     this.emit({ type: 'stopped', at, state: stop.state, reason: stop.reason, totals: this.totalsNow(), clock: this.runClock() });
     return {
       sessionId,
       state: stop.state,
       stop: stop.kind,
       reason: stop.reason,
-      dice: this.monitors.outcomes(this.rigSuspect),
+      dice: this.monitors.outcomes(this.rigSuspect, verdicts),
+      verdicts,
       totals: this.totalsNow(),
       clock: this.runClock(),
       rigCheck: this.rigCheck,
@@ -207,6 +247,7 @@ export class SessionRunner {
       hostMsPerThrow: this.timing.perThrow,
       hostPhaseMs: { ...this.timing.phases },
       settleMs: this.settleTimes,
+      rereadCost: this.rereadCost,
     };
   }
 
@@ -223,19 +264,34 @@ export class SessionRunner {
     const motionEnd = this.deps.clock.now();
     const seen = await this.observe(motionEnd, motion);
     const t0 = this.timing.tick();
-    const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
+    let outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
     if ('frame' in seen) this.settleTimes.push(seen.settleMs);
     this.timing.tock(t0, 'vision');
+    if ('frame' in seen) {
+      outcome = await this.reread(outcome, seen.frames);
+      await seen.frames.return?.();
+    }
     const evidence = await this.saveEvidence(outcome);
     const stop = this.commit(startedAt, outcome, evidence, 'frame' in seen ? seen.settleMs : undefined);
     this.timing.endThrow();
     return stop;
   }
 
-  /** Watches the frames after a motion until the dice are still; the frame to read and how long it took. */
-  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
+  /**
+   * Watches the frames after a motion until the dice are still; the frame to
+   * read, how long it took, and the frames still to come (for re-reads; the
+   * caller closes them).
+   */
+  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame; settleMs: number; frames: AsyncIterator<Frame> } | { reason: string }> {
+    const frames = this.deps.camera.watch(motionEnd, motion)[Symbol.asyncIterator]();
+    const seen = await this.watchUntilStill(motionEnd, frames);
+    if (!('frame' in seen)) await frames.return?.();
+    return 'frame' in seen ? { ...seen, frames } : seen;
+  }
+
+  private async watchUntilStill(motionEnd: number, iterator: AsyncIterator<Frame>): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
     const rule = this.plan.settle;
-    const frames = this.deps.camera.watch(motionEnd, motion);
+    const frames: AsyncIterable<Frame> = { [Symbol.asyncIterator]: () => ({ next: () => iterator.next() }) };
     if (rule.mode === 'fixed') {
       await this.deps.clock.sleep(rule.waitMs);
       for await (const frame of frames) {
@@ -257,6 +313,75 @@ export class SessionRunner {
       if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
     }
     return { reason: 'the camera stopped before the dice were still' };
+  }
+
+  /**
+   * Reads the declined dice of a counted throw again before anything moves
+   * (see `RereadRule`): a die a re-read resolves counts as read; the others
+   * stay unresolved. Logs a `reread` event and counts both.
+   */
+  private async reread(outcome: ThrowOutcome, frames: AsyncIterator<Frame>): Promise<ThrowOutcome> {
+    const declined = outcome.rolls.filter((r) => r.unresolved === true);
+    if (outcome.status !== 'ok' || declined.length === 0) return outcome;
+    const rule = this.plan.reread ?? DEFAULT_REREAD;
+    const t0 = this.timing.tick();
+    const c0 = this.deps.clock.now();
+    const resolved = new Map<SessionDie, RollReading>();
+    const pending = (): SessionDie[] => declined.map((r) => r.die).filter((d) => !resolved.has(d));
+    const readAgain = (frame: Frame): void => {
+      const again = judgeThrow(this.deps.readThrow(frame.image), pending());
+      for (const r of again.rolls) {
+        if (r.unresolved !== true && !r.cocked && r.symbol !== undefined && !again.problems.some((p) => p.die === r.die)) resolved.set(r.die, r);
+      }
+    };
+    let attempts = 0;
+    for (let i = 0; i < rule.frames && pending().length > 0; i++) {
+      const next = await frames.next();
+      if (next.done === true) break;
+      attempts++;
+      readAgain(next.value);
+    }
+    const light = this.plan.light;
+    if (light !== undefined && rule.lightSteps.length > 0 && pending().length > 0) {
+      let changed = false;
+      try {
+        for (const step of rule.lightSteps) {
+          if (pending().length === 0) break;
+          changed = true;
+          await this.deps.rig.setLight(Math.min(255, Math.max(0, Math.round(light + step))));
+          const since = this.deps.clock.now();
+          let next = await frames.next();
+          // A frame taken under the new light.
+          while (next.done !== true && next.value.timestampMs < since) next = await frames.next();
+          if (next.done === true) break;
+          attempts++;
+          readAgain(next.value);
+        }
+      } catch (e) {
+        // A light the rig refused leaves the die unresolved; the fault handling of the next motion sees the rig.
+        if (!(e instanceof RigError)) throw e;
+      } finally {
+        if (changed) await this.deps.rig.setLight(light).catch((e: unknown) => {
+          if (!(e instanceof RigError)) throw e;
+        });
+      }
+    }
+    this.timing.tock(t0, 'vision');
+    if (this.deps.stopwatch) this.rereadCost.push({ hostMs: this.deps.stopwatch() - t0, clockMs: this.deps.clock.now() - c0 });
+    const still = declined.length - resolved.size;
+    this.totals.countRereads(declined.length, resolved.size, still);
+    this.deps.store.recordEvent(this.plan.sessionId, {
+      at: this.now(),
+      kind: 'reread',
+      throwIndex: this.lastIndex + 1,
+      detail: { declined: declined.length, resolved: resolved.size, unresolved: still, attempts, dice: declined.map((r) => r.die.record.label) },
+    });
+    if (resolved.size === 0) return outcome;
+    return {
+      ...outcome,
+      rolls: outcome.rolls.map((r) => resolved.get(r.die) ?? r),
+      problems: outcome.problems.filter((p) => !(p.kind === 'unreadable' && p.die !== undefined && resolved.has(p.die))),
+    };
   }
 
   private async saveEvidence(outcome: ThrowOutcome): Promise<Map<object, SavedEvidence>> {
@@ -284,7 +409,7 @@ export class SessionRunner {
     const t1 = this.timing.tick();
     this.lastIndex = index;
     const ok = outcome.status === 'ok';
-    const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] };
+    const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
     this.totals.countThrow(outcome, counted);
     this.consecutiveFaults = 0;
     if (ok) {

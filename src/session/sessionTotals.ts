@@ -6,13 +6,23 @@ import type { RunClock, ThrowTotals } from './events.js';
 import type { ThrowOutcome } from './throwOutcome.js';
 
 export class SessionTotals {
-  private readonly all: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number };
+  private readonly all: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number; declined: number; rereadResolved: number; unresolved: number };
   private run = { throws: 0, ok: 0, rolls: 0 };
   private runStart = 0;
 
   /** Starts from the session's stored counts (zero for a new session). */
   constructor(stored: ThrowTotals) {
-    this.all = { throws: stored.throws, ok: stored.ok, rerolled: stored.rerolled, void: stored.void, rolls: stored.rolls, cocked: stored.cocked };
+    this.all = {
+      throws: stored.throws,
+      ok: stored.ok,
+      rerolled: stored.rerolled,
+      void: stored.void,
+      rolls: stored.rolls,
+      cocked: stored.cocked,
+      declined: stored.declined ?? 0,
+      rereadResolved: stored.rereadResolved ?? 0,
+      unresolved: stored.unresolved ?? 0,
+    };
   }
 
   /** A run starts (or resumes) at this session-clock time: its own counts start at zero. */
@@ -39,6 +49,13 @@ export class SessionTotals {
     } else {
       this.all.rerolled++;
     }
+  }
+
+  /** Re-reads of a counted throw: dice declined at first, of them resolved by a re-read, and still unresolved. */
+  countRereads(declined: number, resolved: number, unresolved: number): void {
+    this.all.declined += declined;
+    this.all.rereadResolved += resolved;
+    this.all.unresolved += unresolved;
   }
 
   /** A throw a fault voided. */

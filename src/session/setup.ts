@@ -14,6 +14,7 @@ import type { RigDriver, RigIdentity } from '../rig/driver.js';
 import { RigError } from '../rig/errors.js';
 import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
 import { seededRandom } from '../stats/random.js';
+import { decliningReader } from './decliningReader.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -146,7 +147,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
     const colours = [...new Set(types.map((t) => t.id))];
     const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
-    const { reader, profile, profilePath: profileFile } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
+    const { reader: chosen, profile, profilePath: profileFile } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
+
+    // The simulated camera's reader may decline some faces more than others (camera.declines), drawn from the session's seed.
+    const declines = config.camera.source === 'sim' ? config.camera.declines : undefined;
+    const reader = declines ? decliningReader(chosen, declines, seededRandom(partSeed(config.seed, 5, startAfter))) : chosen;
 
     // The rig.
     checkRigDriver(config);

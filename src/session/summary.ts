@@ -58,6 +58,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const width = Math.max(...result.dice.map((d) => d.label.length));
   for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${formatCount(d.rolls)} rolls)  ${d.sentence}`);
   if (result.dice.some((d) => d.decidedAt !== null) && result.dice.length > 1) lines.push(`  A die with a verdict is ${RETIRED_NOTE}.`);
+  lines.push(`  Error control: ${result.verdicts.errorControl.statement}`);
   lines.push('');
   const rates = runRates(result);
   const cocked = cockedRate(result);
@@ -65,6 +66,13 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
     `Rig: ${formatCount(t.throws)} throws (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
       `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice came to rest cocked` : ''}.`,
   );
+  if ((t.declined ?? 0) > 0) {
+    const open = result.dice.reduce((n, d) => n + (d.unresolved ?? 0), 0);
+    lines.push(
+      `Reader: ${formatCount(t.declined ?? 0)} dice declined at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}; ` +
+        `${formatCount(t.unresolved ?? 0)} kept as unresolved rolls${open > 0 ? ` (${formatCount(open)} still to review)` : ''}.`,
+    );
+  }
   const pace = rates.rollsPerHour !== undefined ? `${formatCount(rates.rollsPerHour)} die-rolls per hour (${formatCount(rates.throwsPerHour ?? 0)} throws/h)` : 'no pace measured';
   const settle = medianOrNone(result.settleMs);
   lines.push(
@@ -99,6 +107,7 @@ export function sessionSummaryJson(result: SessionResult, ctx: SummaryContext): 
     reason: result.reason,
     simulated: ctx.simulated,
     dice: result.dice,
+    verdicts: result.verdicts,
     totals: result.totals,
     clock: result.clock,
     ...runRates(result),

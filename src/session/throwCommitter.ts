@@ -28,6 +28,8 @@ export class ThrowCommitter {
         cocked: r.cocked,
         classifierVersion: r.classifierVersion,
         ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
+        // A declined die keeps its place in a counted throw; in a re-tumbled one nothing counts anyway.
+        ...(r.unresolved === true && outcome.status === 'ok' ? { resolution: 'unresolved' as const } : {}),
       };
     });
     return store.atomically(() => {

@@ -1,11 +1,14 @@
 /**
  * One settled frame's readings to a throw's outcome. A throw counts (`ok`)
- * only when every die still being counted lies flat in its own channel and
- * was read as one of its faces; a cocked, unreadable, missing, extra or wrong
- * die makes the whole throw `rerolled` (the X-Wing rule: a cocked die is
- * re-rolled), and each such die is a problem to log with its evidence.
- * Re-tumbling the whole throw, not just the one die, keeps the counted rolls
- * free of any choice about which dice were kept.
+ * when every die still being counted lies flat in its own channel; a die the
+ * reader declines (unreadable) is kept as an UNRESOLVED roll in its place,
+ * with its crop, and the throw's other dice count as usual: re-tumbling it
+ * away would bias the counts whenever some faces are declined more than
+ * others (src/stats/VERDICTS.md). A cocked die (the X-Wing rule: it is
+ * re-rolled), a missing, extra or wrong die makes the whole throw `rerolled`,
+ * and each such die is a problem to log with its evidence. Re-tumbling the
+ * whole throw, not just the one die, keeps the counted rolls free of any
+ * choice about which dice were kept.
  */
 import type { FaceRead } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';
@@ -35,6 +38,8 @@ export interface RollReading {
   readonly symbol?: string;
   readonly confidence: number;
   readonly cocked: boolean;
+  /** The reader declined the die: an unresolved roll, kept in its place for a person to label. */
+  readonly unresolved?: boolean;
   readonly classifierVersion: string;
   readonly crop: RgbImage;
 }
@@ -45,7 +50,13 @@ export interface ThrowOutcome {
   readonly why?: string;
   /** Every counted die seen in the frame (a missing die has none). */
   readonly rolls: readonly RollReading[];
+  /** Every problem, declined dice (`unreadable`, which do not re-tumble) included. */
   readonly problems: readonly ThrowProblem[];
+}
+
+/** The problems that re-tumble a throw: all but a declined die. */
+export function retumbles(p: ThrowProblem): boolean {
+  return p.kind !== 'unreadable';
 }
 
 function describeProblems(problems: readonly ThrowProblem[]): string {
@@ -110,20 +121,20 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
       continue;
     }
     if (read.status === 'unreadable') {
-      rolls.push({ ...base, cocked: false });
+      rolls.push({ ...base, cocked: false, unresolved: true });
       problems.push({ kind: 'unreadable', channel: die.channel, die, reason: read.reason ?? 'the reader declined the die', ...(read.details ? { details: read.details } : {}), crop: read.crop });
       continue;
     }
     const meaning = interpret(die, read);
     if ('problem' in meaning) {
-      rolls.push({ ...base, cocked: false });
+      rolls.push({ ...base, cocked: false, ...(meaning.problem.kind === 'unreadable' ? { unresolved: true } : {}) });
       problems.push(meaning.problem);
       continue;
     }
     rolls.push({ ...base, cocked: false, symbol: meaning.symbol, ...(meaning.faceId !== undefined ? { faceId: meaning.faceId } : {}) });
   }
 
-  return problems.length === 0 ? { status: 'ok', rolls, problems } : { status: 'rerolled', why: describeProblems(problems), rolls, problems };
+  return problems.some(retumbles) ? { status: 'rerolled', why: describeProblems(problems), rolls, problems } : { status: 'ok', rolls, problems };
 }
 
 /** The outcome of a throw whose dice never came to rest in view (nothing was read). */

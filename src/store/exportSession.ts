@@ -54,6 +54,7 @@ export function exportSession(store: RollStore, session: SessionRecord, format: 
     rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
     dice: [...diceIds].map((id) => store.getDie(id)).filter((d) => d !== undefined),
     counts: store.counts(session.id),
+    ...verdictsOf(store, session.id),
     exportedRolls: rows,
     columns,
   };
@@ -102,4 +103,10 @@ function jsonRow(r: CountedRoll, withFace: boolean): string {
     classifier: r.classifierVersion,
     simulated: r.simulated,
   });
+}
+
+/** The session's stored verdicts (shown as is by whoever reads the export) and its unresolved rolls. */
+function verdictsOf(store: RollStore, sessionId: number): { verdicts?: unknown; unresolvedRolls: number } {
+  const stored = store.storedVerdicts(sessionId);
+  return { ...(stored ? { verdicts: stored.verdicts } : {}), unresolvedRolls: store.unresolvedRolls(sessionId).length };
 }

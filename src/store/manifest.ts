@@ -33,6 +33,10 @@ export interface ExportManifest {
   readonly dice: readonly DieRecord[];
   readonly counts: SessionCounts;
   /** Rows in the export: the counted rolls (ok throws, read, not cocked). */
+  /** The verdicts the session made and stored, as is (absent when it stored none). */
+  readonly verdicts?: unknown;
+  /** Declined rolls not labelled yet (they are not among the exported rows). */
+  readonly unresolvedRolls?: number;
   readonly exportedRolls: number;
   readonly columns: readonly string[];
 }

@@ -133,6 +133,33 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'sessions.kind: a fairness run or the rolls asked for on stream (dicerig serve)',
     sql: `ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'fairness' CHECK (kind IN ('fairness', 'stream'));`,
   },
+  {
+    version: 4,
+    description: 'unresolved rolls (resolution), reviews by a person (append-only, hash-chained), the session verdicts',
+    sql: `
+      ALTER TABLE rolls ADD COLUMN resolution TEXT NOT NULL DEFAULT 'read' CHECK (resolution IN ('read', 'unresolved', 'reviewed'));
+      CREATE TABLE reviews (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER NOT NULL REFERENCES sessions(id),
+        roll_id     INTEGER NOT NULL UNIQUE REFERENCES rolls(id),
+        face_id     TEXT,
+        symbol      TEXT    NOT NULL,
+        reviewer    TEXT    NOT NULL,
+        at          INTEGER NOT NULL,
+        after_throw INTEGER NOT NULL,
+        prev_hash   TEXT    NOT NULL,
+        hash        TEXT    NOT NULL
+      );
+      CREATE INDEX reviews_by_session ON reviews(session_id, id);
+      CREATE TRIGGER reviews_no_update BEFORE UPDATE ON reviews BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+      CREATE TRIGGER reviews_no_delete BEFORE DELETE ON reviews BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+      CREATE TABLE session_verdicts (
+        session_id    INTEGER PRIMARY KEY REFERENCES sessions(id),
+        at            INTEGER NOT NULL,
+        verdicts_json TEXT    NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The schema version this software writes. */

@@ -96,6 +96,8 @@ export interface RollInput {
   readonly classifierVersion?: string;
   readonly evidencePath?: string;
   readonly evidenceHash?: string;
+  /** `unresolved`: the reader declined the die (no face, no symbol); it keeps its place in an `ok` throw until a person labels it. Default `read`. */
+  readonly resolution?: 'read' | 'unresolved';
 }
 
 export interface ThrowInput {

@@ -8,6 +8,7 @@ import { ChainRows } from './chainRows.js';
 import { StoreError } from './errors.js';
 import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
+import { ReviewLog, type ReviewInput, type ReviewRecord, type UnresolvedRoll } from './reviews.js';
 import type {
   CountedRoll,
   DieInput,
@@ -48,7 +49,9 @@ export interface RollStoreOptions {
 }
 
 /** The condition for a roll to count; shared by every query that counts. */
-const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND r.symbol IS NOT NULL";
+/** A read roll, or a declined one a person has labelled since (its face and symbol from the review, `rv`). */
+const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, rv.symbol) IS NOT NULL";
+const REVIEWED = 'LEFT JOIN reviews rv ON rv.roll_id = r.id';
 
 const SESSION_COLUMNS = `id, name, origin, kind, config_json AS configJson, software_version AS softwareVersion, simulated,
   rig_id AS rigId, started_at AS startedAt, ended_at AS endedAt, state, throw_count AS throwCount, head_hash AS headHash`;
@@ -64,6 +67,7 @@ type CountedRow = Omit<CountedRoll, 'simulated'> & { simulated: number };
  */
 export class RollStore {
   private readonly chain: ChainRows;
+  private readonly reviewLog: ReviewLog;
   private readonly stmt: {
     sessionById: Statement<SessionRow>;
     insertThrow: Statement;
@@ -83,22 +87,24 @@ export class RollStore {
     readonly readonly = false,
   ) {
     this.chain = new ChainRows(db);
+    this.reviewLog = new ReviewLog(db, path);
     this.stmt = {
       sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
       insertThrow: db.prepare(
         'INSERT INTO throws (session_id, idx, started_at, ended_at, status, why, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       insertRoll: db.prepare(
-        `INSERT INTO rolls (throw_id, seq, die_id, channel, face_id, symbol, confidence, cocked, classifier_version, evidence_path, evidence_hash, simulated)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO rolls (throw_id, seq, die_id, channel, face_id, symbol, confidence, cocked, classifier_version, evidence_path, evidence_hash, simulated, resolution)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       setThrowHash: db.prepare('UPDATE throws SET hash = ? WHERE id = ?'),
       setHead: db.prepare('UPDATE sessions SET head_hash = ?, throw_count = ? WHERE id = ?'),
       dieById: db.prepare('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice WHERE id = ?'),
       counted: db.prepare(
-        `SELECT t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel, r.face_id AS faceId,
-                r.symbol, r.confidence, r.classifier_version AS classifierVersion, r.simulated
-           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id
+        `SELECT t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
+                coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol, r.confidence,
+                r.classifier_version AS classifierVersion, r.simulated
+           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id ${REVIEWED}
           WHERE t.session_id = ? AND ${COUNTED}
           ORDER BY t.idx, r.seq`,
       ),
@@ -356,6 +362,7 @@ export class RollStore {
           r.evidencePath ?? null,
           r.evidenceHash ?? null,
           simulated,
+          r.resolution ?? 'read',
         );
       } catch (e) {
         if (!isSqliteError(e)) throw e;
@@ -483,7 +490,7 @@ export class RollStore {
       .get(sessionId);
     const r = this.db
       .prepare<{ rolls: number; counted: number | null; cocked: number | null }>(
-        `SELECT count(*) AS rolls, sum(${COUNTED}) AS counted, sum(r.cocked) AS cocked FROM throws t JOIN rolls r ON r.throw_id = t.id WHERE t.session_id = ?`,
+        `SELECT count(*) AS rolls, sum(${COUNTED}) AS counted, sum(r.cocked) AS cocked FROM throws t JOIN rolls r ON r.throw_id = t.id ${REVIEWED} WHERE t.session_id = ?`,
       )
       .get(sessionId);
     const events = this.db.prepare<{ n: number }>('SELECT count(*) AS n FROM events WHERE session_id = ?').get(sessionId)?.n ?? 0;
@@ -516,12 +523,20 @@ export class RollStore {
       .get(hash);
   }
 
-  /** Walks every session's hash chain; see `verifyChains`. */
+  /** Walks every session's hash chains (throws and their seal, events, then reviews); see `verifyChains` and `ReviewLog.verify`. */
   verify(): VerifyReport {
     const damage = this.integrityProblems();
     let report: VerifyReport;
     try {
       report = verifyChains(this.db, this.chain);
+      const breaks = [...report.breaks];
+      for (const { id, name } of this.db.prepare<{ id: number; name: string | null }>('SELECT id, name FROM sessions ORDER BY id').all()) {
+        const session = this.chain.session(id);
+        if (session === undefined || breaks.some((b) => b.sessionId === id)) continue;
+        const problem = this.reviewLog.verify(id, genesisHash(session));
+        if (problem !== null) breaks.push({ sessionId: id, sessionName: name, throwIndex: null, problem });
+      }
+      report = { ...report, ok: report.ok && breaks.length === report.breaks.length, breaks };
     } catch (e) {
       // A damaged page met while walking: report what the check and the failure say.
       if (!isSqliteError(e)) throw e;
@@ -531,12 +546,85 @@ export class RollStore {
     return damage.length === 0 ? report : { ...report, ok: false, damage: [...new Set(damage)] };
   }
 
+  // ---- declined rolls and reviews -------------------------------------------
+
+  /** The session's declined rolls nobody has labelled yet, with their crops and the reader's reason (for the review page). */
+  unresolvedRolls(sessionId: number): UnresolvedRoll[] {
+    return this.reviewLog.unresolved(sessionId);
+  }
+
+  /** Stores a person's label for a declined roll; throws `ReviewError` for what it refuses (see `ReviewLog.review`). */
+  reviewRoll(sessionId: number, input: ReviewInput): ReviewRecord {
+    return this.reviewLog.review(sessionId, input, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
+  }
+
+  reviews(sessionId: number): ReviewRecord[] {
+    return this.reviewLog.reviews(sessionId);
+  }
+
+  /**
+   * Each die's roll sequence as the session saw it, for rebuilding its monitor:
+   * its rolls of ok throws that were not cocked (read, or declined), then each
+   * review placed after the throw that was the session's last when it was given.
+   */
+  rollEvents(sessionId: number): Map<number, StoredRollEvent[]> {
+    this.requireSession(sessionId);
+    const rolls = this.db
+      .prepare<{ rollId: number; throwIndex: number; dieId: number; faceId: string | null; symbol: string | null; resolution: string }>(
+        `SELECT r.id AS rollId, t.idx AS throwIndex, r.die_id AS dieId, r.face_id AS faceId, r.symbol, r.resolution
+           FROM throws t JOIN rolls r ON r.throw_id = t.id
+          WHERE t.session_id = ? AND t.status = 'ok' AND r.cocked = 0
+          ORDER BY t.idx, r.seq`,
+      )
+      .all(sessionId);
+    const dieOf = new Map(rolls.map((r) => [r.rollId, r.dieId]));
+    type Keyed = { at: number; order: number; dieId: number; event: StoredRollEvent };
+    const keyed: Keyed[] = rolls.map((r, i) => ({
+      at: r.throwIndex,
+      order: i,
+      dieId: r.dieId,
+      event: r.resolution === 'read' ? { kind: 'roll', rollId: r.rollId, faceId: r.faceId, symbol: r.symbol } : { kind: 'unresolved', rollId: r.rollId },
+    }));
+    this.reviewLog.reviews(sessionId).forEach((rv, i) => {
+      const dieId = dieOf.get(rv.rollId);
+      if (dieId !== undefined) keyed.push({ at: rv.afterThrow + 0.5, order: rolls.length + i, dieId, event: { kind: 'review', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol } });
+    });
+    keyed.sort((a, b) => a.at - b.at || a.order - b.order);
+    const byDie = new Map<number, StoredRollEvent[]>();
+    for (const k of keyed) {
+      const list = byDie.get(k.dieId) ?? [];
+      list.push(k.event);
+      byDie.set(k.dieId, list);
+    }
+    return byDie;
+  }
+
+  /** Stores the session's verdicts (JSON, as the session made them), replacing earlier ones of the session. */
+  saveVerdicts(sessionId: number, at: number, verdicts: unknown): void {
+    this.requireSession(sessionId);
+    this.db
+      .prepare('INSERT INTO session_verdicts (session_id, at, verdicts_json) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET at = excluded.at, verdicts_json = excluded.verdicts_json')
+      .run(sessionId, at, JSON.stringify(verdicts));
+  }
+
+  /** The verdicts the session stored (null when it stored none, e.g. an imported session). */
+  storedVerdicts(sessionId: number): { at: number; verdicts: unknown } | null {
+    const row = this.db.prepare<{ at: number; json: string }>('SELECT at, verdicts_json AS json FROM session_verdicts WHERE session_id = ?').get(sessionId);
+    return row === undefined ? null : { at: row.at, verdicts: JSON.parse(row.json) as unknown };
+  }
+
   private requireSession(sessionId: number): SessionRecord {
     const s = this.getSession(sessionId);
     if (s === undefined) throw new StoreError(`There is no session ${sessionId} in ${this.path}.`, { db: this.path, session: sessionId });
     return s;
   }
 }
+
+/** One event of a die's stored roll sequence (see `rollEvents`). */
+export type StoredRollEvent =
+  | { readonly kind: 'roll'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string | null }
+  | { readonly kind: 'unresolved'; readonly rollId: number }
+  | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string };
 
 const RIG_COLUMNS = `id, rig_key AS rigId, driver, firmware, protocol, config_hash AS configHash, calibration_hash AS calibrationHash, tumbler, port`;
 

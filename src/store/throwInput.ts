@@ -21,7 +21,11 @@ export function checkThrowInput(t: ThrowInput, where: StoreErrorContext): void {
     if (!Number.isSafeInteger(r.dieId)) fail(`${which} has no die id`);
     if (r.channel !== undefined && !(Number.isSafeInteger(r.channel) && r.channel >= 0)) fail(`${which} has channel ${r.channel}; channels are whole numbers from 0`);
     if (r.confidence !== undefined && !(r.confidence >= 0 && r.confidence <= 1)) fail(`${which} has confidence ${r.confidence}; it must be between 0 and 1`);
-    if (t.status === 'ok' && (r.symbol === undefined || r.symbol === '')) fail(`${which} was not read (no symbol), so the throw cannot be ok; record it as rerolled`);
+    const unresolved = r.resolution === 'unresolved';
+    if (r.resolution !== undefined && r.resolution !== 'read' && !unresolved) fail(`${which} has resolution "${String(r.resolution)}"; it is read or unresolved`);
+    if (unresolved && (r.symbol !== undefined || r.faceId !== undefined)) fail(`${which} is unresolved, so it has no face or symbol`);
+    if (unresolved && r.cocked === true) fail(`${which} is cocked, so it is re-tumbled, not unresolved`);
+    if (t.status === 'ok' && !unresolved && (r.symbol === undefined || r.symbol === '')) fail(`${which} was not read (no symbol), so the throw cannot be ok; record it as rerolled`);
     if (t.status === 'ok' && r.cocked === true) fail(`${which} is cocked, so the throw cannot be ok; record it as rerolled`);
   });
 }

@@ -25,6 +25,8 @@ beforeAll(() => {
         rolls: dice.map((d, i) => ({ dieId: d.id, channel: i, faceId: n % 2 === 0 ? 'focus-1' : 'blank-2', symbol: n % 2 === 0 ? 'focus' : 'blank' })),
       });
     }
+    // The session's own verdicts, as a session run stores them: pool shows them as is.
+    store.saveVerdicts(s.id, START + 9e8 + 50_000, { errorControl: { alpha: 0.001, dice: 2 }, dice: [{ label: 'R1', kind: 'INCONCLUSIVE', sentence: 'INCONCLUSIVE: stored sentence of R1.' }] });
     again = s.id;
   } finally {
     store.close();
@@ -50,6 +52,15 @@ async function pool(...args: string[]): Promise<PoolJson> {
 }
 
 describe('dicerig pool from sessions in the store', () => {
+  it('shows the verdicts the sessions made and stored, as is', async () => {
+    const r = await runCli('pool', 'real-600', 'real-again', '--db', fixture.db, '--size', '1', '--colour', 'red', '--json');
+    expect(r.code, r.err).toBe(0);
+    const json = JSON.parse(r.out) as { sessionVerdicts?: Record<string, { session: number; kind: string; sentence: string }[]> };
+    expect(json.sessionVerdicts).toEqual({ R1: [{ session: again, kind: 'INCONCLUSIVE', sentence: 'INCONCLUSIVE: stored sentence of R1.' }] });
+    const text = await runCli('pool', 'real-600', 'real-again', '--db', fixture.db, '--size', '1', '--colour', 'red');
+    expect(text.out).toContain(`Verdicts as the sessions made them:\n  R1 (session ${again}): INCONCLUSIVE: stored sentence of R1.`);
+  });
+
   it('pools the dice of a session by its name, leaving the loaded die out', async () => {
     const json = await pool('real-600', '--db', fixture.db, '--size', '1', '--colour', 'red');
     expect(json.sessions).toEqual([{ id: fixture.sessions.real.id, name: 'real-600', simulated: false }]);

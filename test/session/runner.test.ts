@@ -4,6 +4,7 @@ import type { SessionEvent } from '../../src/session/events.js';
 import type { SavedEvidence } from '../../src/session/evidence.js';
 import { runSession, SessionRunner } from '../../src/session/runner.js';
 import { SequentialMonitor } from '../../src/stats/sequential.js';
+import { replay, sessionErrorControl, sessionMonitor, type RollEvent } from '../../src/stats/dieVerdict.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDbPath } from '../store/support/fixtures.js';
 import { ScriptedCamera, ScriptedRig, ScriptedVision, scriptedSession, storeWithDice, RULES, type ChannelScript } from './support/fakes.js';
@@ -63,7 +64,7 @@ describe('the throw loop with scripted parts', () => {
     expect(result.dice[0]?.rolls).toBe(5);
   });
 
-  it('re-tumbles for a missing die, an unreadable die, an extra die and a die of the wrong colour', async () => {
+  it('re-tumbles for a missing die, an extra die and a die of the wrong colour, but keeps an unreadable die as an unresolved roll and counts its throw', async () => {
     const s = scriptedSession({
       types: ['red', 'green'],
       vision: [
@@ -83,7 +84,13 @@ describe('the throw loop with scripted parts', () => {
       ['extra', 3],
       ['wrong-die', 4],
     ]);
-    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 8, ok: 4, rerolled: 4, countedRolls: 8 });
+    // Issue 10: throw 2 (die 0 declined) is ok: die 0's roll is kept unresolved in its place, die 1's counts.
+    // Each die reaches its 4-roll budget after 4 ok throws (the unresolved roll is one of die 0's four).
+    const result = s.store.counts(s.session.id);
+    expect(result).toMatchObject({ throws: 7, ok: 4, rerolled: 3, countedRolls: 7 });
+    const open = s.store.unresolvedRolls(s.session.id);
+    expect(open.map((r) => [r.throwIndex, r.channel, r.reason])).toEqual([[2, 0, expect.any(String) as unknown]]);
+    expect(s.store.rollEvents(s.session.id).get(s.dice[0]!.record.id)!.map((e) => e.kind)).toEqual(['unresolved', 'roll', 'roll', 'roll']);
   });
 
   it('voids a throw a fault interrupted, never counts it, brings the rig back and goes on', async () => {
@@ -210,6 +217,77 @@ describe('the throw loop with scripted parts', () => {
     // Every stored roll counted exactly once: the monitors' totals equal the store's counted rolls.
     const stored = reopened.dieRolls(session.id);
     for (const d of result.dice) expect(d.rolls).toBe(stored.find((x) => x.die.label === d.label)?.symbols.length);
+    expect(reopened.verify().ok).toBe(true);
+    reopened.close();
+  });
+
+  it('reads a declined die again from further frames, then under the light stepped up and down, restoring the light before the next tumble', async () => {
+    // Throw 2: channel 0 is declined at first (vision call 2), on the 2 further frames (calls 3, 4), and read under the brighter light (call 5).
+    const script = (call: number, c: number): ChannelScript => (c === 0 && call >= 2 && call <= 4 ? { unreadable: true } : c === 0 && call === 5 ? '6' : cycle(call, c));
+    const s = scriptedSession({ fallback: script, rules: { budgetRolls: 3 }, reread: { frames: 2, lightSteps: [48, -48] } });
+    const result = await runSession(s.deps, s.plan);
+    expect(s.rig.lights).toEqual([180, 228, 180]);
+    expect(result.totals).toMatchObject({ declined: 1, rereadResolved: 1, unresolved: 0 });
+    expect(s.store.unresolvedRolls(s.session.id)).toEqual([]);
+    expect(s.store.dieRolls(s.session.id)[0]?.faces).toEqual(['2', '6', expect.any(String) as unknown]);
+    const reread = s.store.events(s.session.id).filter((e) => e.kind === 'reread');
+    expect(reread.map((e) => [e.throwIndex, e.detail])).toEqual([[2, { declined: 1, resolved: 1, unresolved: 0, attempts: 3, dice: ['d6-0'] }]]);
+    expect(s.store.events(s.session.id).some((e) => e.kind === 'unreadable')).toBe(false);
+  });
+
+  it('keeps a die no re-read resolves as unresolved, after trying both light steps and restoring the light', async () => {
+    const script = (call: number, c: number): ChannelScript => (c === 0 && call >= 2 && call <= 6 ? { unreadable: true } : cycle(call, c));
+    const s = scriptedSession({ fallback: script, rules: { budgetRolls: 3 }, reread: { frames: 2, lightSteps: [48, -48] } });
+    const result = await runSession(s.deps, s.plan);
+    expect(s.rig.lights).toEqual([180, 228, 132, 180]);
+    expect(result.totals).toMatchObject({ declined: 1, rereadResolved: 0, unresolved: 1 });
+    expect(s.store.unresolvedRolls(s.session.id).map((r) => r.throwIndex)).toEqual([2]);
+  });
+
+  it('on resume rebuilds each die’s robust monitor from its read rolls, its unresolved rolls in place and the reviews given since', async () => {
+    const path = tempDbPath();
+    const { store, dice, session } = storeWithDice(['d6', 'd6'], path);
+    const script = (call: number, c: number): ChannelScript => (c === 0 && (call === 2 || call === 5) ? { unreadable: true } : cycle(call, c));
+    const clock = new SimulatedClock(0);
+    const controller = new AbortController();
+    const rig = new ScriptedRig(clock);
+    rig.onTumble = (n) => n === 10 && controller.abort();
+    const plan = { sessionId: session.id, dice, stopping: { ...RULES, budgetRolls: 200 }, settle: { mode: 'detect' as const, timeoutMs: 5000 }, reread: { frames: 0, lightSteps: [] } };
+    await runSession({ rig, camera: new ScriptedCamera(clock), readThrow: new ScriptedVision(2, [], script).readThrow, store, clock, timeOrigin: 0, signal: controller.signal }, plan);
+    const open = store.unresolvedRolls(session.id);
+    expect(open.map((r) => r.throwIndex)).toEqual([2, 5]);
+    store.reviewRoll(session.id, { rollId: open[1]!.rollId, faceId: '6', reviewer: 'Ada', at: 1 });
+    store.close();
+
+    const reopened = RollStore.open(path);
+    reopened.resumeSession(session.id, 1);
+    const clock2 = new SimulatedClock(0);
+    const runner = new SessionRunner(
+      { rig: new ScriptedRig(clock2), camera: new ScriptedCamera(clock2), readThrow: new ScriptedVision(2, [], script).readThrow, store: reopened, clock: clock2, timeOrigin: 0 },
+      { ...plan, resumed: true },
+    );
+    // The same calls the session made, then the review: one monitor per die under the session's error control (2 dice).
+    const control = sessionErrorControl(0.01, 2);
+    for (const [i, track] of runner.tracks.entries()) {
+      const direct = sessionMonitor(control, track.categories.expected, { delta: 0.05, maxRolls: 200 });
+      const calls: RollEvent[] = [];
+      for (let call = 1; call <= 10; call++) {
+        const shown = script(call, i);
+        calls.push(typeof shown === 'string' ? { kind: 'roll', face: Number(shown) - 1 } : { kind: 'unresolved' });
+      }
+      if (i === 0) calls.push({ kind: 'review', position: 4, face: 5 });
+      const want = replay(direct, calls).state();
+      const got = track.monitor.state();
+      expect({ n: got.n, resolved: got.resolved, reviewed: got.reviewed, unresolved: got.unresolved, counts: got.counts }).toEqual({
+        n: want.n,
+        resolved: want.resolved,
+        reviewed: want.reviewed,
+        unresolved: want.unresolved,
+        counts: want.counts,
+      });
+      expect(got.logE).toBeCloseTo(want.logE, 12);
+    }
+    expect(runner.tracks[0]!.monitor.state()).toMatchObject({ n: 10, resolved: 8, reviewed: 1, unresolved: 1 });
     expect(reopened.verify().ok).toBe(true);
     reopened.close();
   });

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import { demoConfig, DEMO_BUDGET, DEMO_EMULATED_BUDGET, DEMO_LOAD_FACTOR, loadedDie, type DemoDice } from '../../session/demo.js';
 import type { SessionResult } from '../../session/runner.js';
+import { parseDeclines } from '../../session/decliningReader.js';
+import { getDieType } from '../../dice/catalogue.js';
 import { formatCount } from '../../core/format.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
@@ -15,6 +17,7 @@ interface DemoFlags extends SessionOutputFlags {
   dice: DemoDice;
   frames?: 'rest' | 'all';
   resume?: string;
+  declines?: string;
 }
 
 /** The closing words of a demo: which die was loaded and whether it was caught. */
@@ -39,6 +42,12 @@ export function revealLoadedDie(result: SessionResult, loaded: { label: string; 
   return `${lines.join('\n')}\n`;
 }
 
+/** What the demo's reader reads: D6 faces, or the X-Wing dice's symbols. */
+function demoFaces(dice: DemoDice): string[] {
+  const types = dice === 'd6' ? [getDieType('d6')] : [getDieType('red'), getDieType('green')];
+  return [...new Set(types.flatMap((t) => (dice === 'd6' ? t.faces.map((f) => f.id) : t.symbols)))];
+}
+
 /** Registers `dicerig demo`. */
 export function registerDemoCommand(program: Command, io: CliIo): void {
   program
@@ -57,13 +66,16 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .option('--budget <rolls>', `per-die roll budget (default ${DEMO_BUDGET}; ${DEMO_EMULATED_BUDGET} with --emulated)`, positiveIntArg)
     .addOption(new Option('--dice <dice>', 'which dice').choices(['d6', 'xwing']).default('d6'))
     .addOption(new Option('--frames <frames>', 'camera frames: rest (one render per throw) or all (every frame; slower)').choices(['rest', 'all']))
+    .option('--declines <face=p,...>', 'face-dependent declines of the simulated reader, e.g. 6=0.3,1=0.05 (declined dice are re-read, then kept unresolved)')
     .option('--resume <session>', 'continue a demo session (same --seed and --dice) after a crash')
     .option('--json', 'print the end as JSON (no progress)')
     .option('--events', 'print every event as one JSON line, then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
     .action(async (flags: DemoFlags) => {
       const emulated = flags.emulated === true;
+      const declines = flags.declines === undefined ? undefined : parseDeclines(flags.declines, demoFaces(flags.dice));
       const config = demoConfig({
+        ...(declines ? { declines } : {}),
         seed: flags.seed,
         dice: flags.dice,
         emulated,
@@ -78,7 +90,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
         db,
         flags,
         (result) => revealLoadedDie(result, loadedDie(config)),
-        (id) => `dicerig demo --seed ${flags.seed} --dice ${flags.dice}${emulated ? ' --emulated' : ''}${flags.budget !== undefined ? ` --budget ${flags.budget}` : ''} --resume ${id} --db ${quoted}`,
+        (id) => `dicerig demo --seed ${flags.seed} --dice ${flags.dice}${emulated ? ' --emulated' : ''}${flags.budget !== undefined ? ` --budget ${flags.budget}` : ''}${flags.declines !== undefined ? ` --declines ${flags.declines}` : ''} --resume ${id} --db ${quoted}`,
       );
     });
 }

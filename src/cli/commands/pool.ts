@@ -70,7 +70,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const fromSessions = stored.sessions.map((s) => ({ id: s.id, name: s.name, simulated: s.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries(stored.verdicts) } : {}) })}\n`,
         );
         return;
       }
@@ -98,6 +98,9 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ).trimEnd(),
       ];
       if (selection.excluded.length > 0) out.push('', 'Excluded:', ...selection.excluded.map((e) => `  ${e.label}: ${e.reason}`));
+      if (stored.verdicts.size > 0) {
+        out.push('', 'Verdicts as the sessions made them:', ...[...stored.verdicts].flatMap(([label, vs]) => vs.map((v) => `  ${label} (session ${v.session}): ${v.sentence}`)));
+      }
       io.out(`${out.join('\n')}\n`);
     });
 }
@@ -112,8 +115,19 @@ function sessionName(s: SessionRecord): string {
  * order given). Simulated and real rolls never mix: simulated sessions pool
  * only with other simulated sessions.
  */
-function readSessions(keys: readonly string[], db: string | undefined, withFiles: boolean): { sessions: SessionRecord[]; logs: ParsedLog[] } {
-  if (keys.length === 0) return { sessions: [], logs: [] };
+/** A die's verdict as a session made and stored it (kind and sentence, as is). */
+interface StoredDieVerdict {
+  readonly session: number;
+  readonly kind: string;
+  readonly sentence: string;
+}
+
+function readSessions(
+  keys: readonly string[],
+  db: string | undefined,
+  withFiles: boolean,
+): { sessions: SessionRecord[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]> } {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map() };
   const path = rollStorePath(db);
   let opened: ReturnType<typeof openStoreForReading>;
   try {
@@ -142,7 +156,12 @@ function readSessions(keys: readonly string[], db: string | undefined, withFiles
       // Stored rolls read like a JSON Lines export of the session (the format `dicerig export` writes).
       return { file: sessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
     });
-    return { sessions, logs };
+    const verdicts = new Map<string, StoredDieVerdict[]>();
+    for (const s of sessions) {
+      const made = store.storedVerdicts(s.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string }[] } | undefined;
+      for (const d of made?.dice ?? []) verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.id, kind: d.kind, sentence: d.sentence }]);
+    }
+    return { sessions, logs, verdicts };
   } finally {
     opened.close();
   }

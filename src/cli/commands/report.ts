@@ -3,15 +3,17 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import type { SessionVerdicts } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
 import { ConfigError } from '../../core/errors.js';
 import { checkSessionConfig } from '../../session/config.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
-import { buildSessionReport, sessionTitle, type SessionReport } from '../../report/sessionReport.js';
-import { fixed, formatCount } from '../../core/format.js';
+import { buildSessionReport, sessionTitle, type DieResolution, type SessionReport } from '../../report/sessionReport.js';
+import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
+import type { RollStore } from '../../store/rollStore.js';
 import { withReadableStore } from '../../store/openStore.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
@@ -110,6 +112,8 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
         rolls,
         channels,
         generatedAt: Date.now(),
+        verdicts: (store.storedVerdicts(session.id)?.verdicts as SessionVerdicts | undefined) ?? null,
+        resolution: resolutionOf(store, session.id),
       },
       {
         alpha: flags.alpha ?? own.alpha ?? FALLBACK.alpha,
@@ -119,6 +123,32 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
       },
     );
   });
+}
+
+/** Each die's rolls per face, read or reviewed, and its unresolved rolls, from the store. */
+function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
+  const out: DieResolution[] = [];
+  for (const [dieId, events] of store.rollEvents(sessionId)) {
+    const faces = new Map<string, { read: number; reviewed: number }>();
+    let unresolved = 0;
+    for (const e of events) {
+      if (e.kind === 'unresolved') {
+        unresolved++;
+        continue;
+      }
+      const face = e.faceId ?? e.symbol ?? '?';
+      const f = faces.get(face) ?? { read: 0, reviewed: 0 };
+      if (e.kind === 'roll') f.read++;
+      else {
+        f.reviewed++;
+        unresolved--;
+      }
+      faces.set(face, f);
+    }
+    const label = store.getDie(dieId)?.label ?? String(dieId);
+    out.push({ label, unresolved, faces: [...faces.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([face, f]) => ({ face, ...f })) });
+  }
+  return out;
 }
 
 function reportText(report: SessionReport, html: string, charts: number): string {
@@ -132,9 +162,29 @@ function reportText(report: SessionReport, html: string, charts: number): string
       2,
       '  ',
     ).trimEnd(),
+    ...storedVerdictLines(report),
     `Wrote ${html} and ${charts} PNG charts beside it.`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The session's own verdicts, as it made them: threshold, e-value, anytime-valid p; resolved, reviewed and unresolved rolls. */
+function storedVerdictLines(report: SessionReport): string[] {
+  const v = report.verdicts;
+  if (v === null) return [];
+  return [
+    `Verdicts as the session made them (not recomputed): ${v.errorControl.statement}`,
+    renderTable(
+      ['die', 'verdict', 'e-value', 'threshold', 'anytime p', 'resolved', 'reviewed', 'unresolved'],
+      v.dice.map((d) => [d.label, d.kind, formatLogScientific(d.logE), formatLogScientific(d.logThreshold), formatLogScientific(d.logAnytimeP), formatCount(d.resolved), formatCount(d.reviewed), formatCount(d.unresolved)]),
+      2,
+      '  ',
+    ).trimEnd(),
+    'Fixed-n p-values in the report are descriptive only: the session stopped each die when its monitor decided.',
+    ...report.resolution.map(
+      (r) => `  ${r.label}: ${r.faces.map((f) => `${f.face} ${formatCount(f.read)}${f.reviewed > 0 ? ` (+${formatCount(f.reviewed)} reviewed)` : ''}`).join(', ')}; ${formatCount(r.unresolved)} unresolved`,
+    ),
+  ];
 }
 
 function reportJson(report: SessionReport, html: string, charts: readonly string[]) {
@@ -152,8 +202,11 @@ function reportJson(report: SessionReport, html: string, charts: readonly string
       sentence: d.analysis.sentence,
       certifiedWithin: d.certifiedBound,
       anytime: d.analysis.anytime,
+      ...(d.stored ? { sessionVerdict: d.stored } : {}),
       game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
     })),
     rigHealth: report.rigHealth,
+    ...(report.verdicts ? { errorControl: report.verdicts.errorControl } : {}),
+    resolution: report.resolution,
   };
 }

@@ -215,6 +215,8 @@ export function scriptedSession(options: {
   fallback?: (call: number, channel: number) => ChannelScript;
   rules?: Partial<StoppingRules>;
   moving?: number[];
+  /** How declined dice are re-read; default none, so each scripted read is one throw's. */
+  reread?: RunnerPlan['reread'];
 }) {
   const clock = new SimulatedClock(0);
   const { store, dice, session } = storeWithDice(options.types);
@@ -222,6 +224,6 @@ export function scriptedSession(options: {
   const camera = new ScriptedCamera(clock, options.moving);
   const vision = new ScriptedVision(dice.length, options.vision, options.fallback);
   const deps: RunnerDeps = { rig, camera, readThrow: vision.readThrow, store, clock, timeOrigin: 1_700_000_000_000 };
-  const plan: RunnerPlan = { sessionId: session.id, dice, stopping: { ...RULES, ...options.rules }, settle: { mode: 'detect', timeoutMs: 5000 }, light: 180, simulated: true };
+  const plan: RunnerPlan = { sessionId: session.id, dice, stopping: { ...RULES, ...options.rules }, settle: { mode: 'detect', timeoutMs: 5000 }, light: 180, simulated: true, reread: options.reread ?? { frames: 0, lightSteps: [] } };
   return { clock, store, dice, session, rig, camera, vision, deps, plan };
 }

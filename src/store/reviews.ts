@@ -1,0 +1,182 @@
+/**
+ * Rolls the reader declined, and the faces people gave them. A declined roll
+ * is stored in its throw (resolution `unresolved`, its crop as evidence); a
+ * review is a row of its own in an append-only table with its own hash chain
+ * per session, so labelling a roll later never edits a hashed throw and
+ * `verify` still walks both chains.
+ */
+import { createHash } from 'node:crypto';
+import { getDieType } from '../dice/catalogue.js';
+import type { DieType } from '../dice/types.js';
+import { StoreError, type StoreErrorContext } from './errors.js';
+import type { Database } from './sqlite.js';
+
+export type ReviewRefusal = 'no-session' | 'no-roll' | 'not-unresolved' | 'already-reviewed' | 'bad-face' | 'bad-reviewer';
+
+/** A label the store refuses, with why (`refusal`) for a page to show. */
+export class ReviewError extends StoreError {
+  constructor(
+    readonly refusal: ReviewRefusal,
+    message: string,
+    where: StoreErrorContext,
+  ) {
+    super(message, where);
+  }
+}
+
+/** A declined roll still waiting for a person's label. */
+export interface UnresolvedRoll {
+  readonly rollId: number;
+  readonly throwIndex: number;
+  readonly dieId: number;
+  readonly dieLabel: string;
+  readonly dieType: string;
+  readonly channel: number | null;
+  readonly evidencePath: string | null;
+  readonly evidenceHash: string | null;
+  /** Why the reader declined it (from the throw's `unreadable` event). */
+  readonly reason: string | null;
+}
+
+export interface ReviewInput {
+  readonly rollId: number;
+  /** The face the person saw: a face id of the die's type. */
+  readonly faceId: string;
+  /** Who labelled it. */
+  readonly reviewer: string;
+  /** When (ms since the epoch). */
+  readonly at: number;
+}
+
+export interface ReviewRecord {
+  readonly id: number;
+  readonly sessionId: number;
+  readonly rollId: number;
+  readonly faceId: string | null;
+  readonly symbol: string;
+  readonly reviewer: string;
+  readonly at: number;
+  /** The session's last throw when the label was given: a replay applies it there. */
+  readonly afterThrow: number;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/** The fields a review's hash covers, in a fixed order (a stored format: never change it, add a new tag). */
+export function reviewHash(prevHash: string, r: Omit<ReviewRecord, 'id' | 'prevHash' | 'hash'>): string {
+  const text = JSON.stringify(['dicerig-review-v1', prevHash, r.sessionId, r.rollId, r.faceId, r.symbol, r.reviewer, r.at, r.afterThrow]);
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The hash a session's first review chains from (its throw chain's genesis, tagged). */
+export function reviewGenesis(sessionGenesis: string): string {
+  return createHash('sha256').update(`dicerig-reviews-v1:${sessionGenesis}`, 'utf8').digest('hex');
+}
+
+const REVIEW_COLUMNS = `id, session_id AS sessionId, roll_id AS rollId, face_id AS faceId, symbol, reviewer, at, after_throw AS afterThrow, prev_hash AS prevHash, hash`;
+
+export class ReviewLog {
+  constructor(
+    private readonly db: Database,
+    private readonly path: string,
+    private readonly types: readonly DieType[] = [],
+  ) {}
+
+  private requireSession(sessionId: number): { throwCount: number } {
+    const s = this.db.prepare<{ throwCount: number }>('SELECT throw_count AS throwCount FROM sessions WHERE id = ?').get(sessionId);
+    if (s === undefined) throw new ReviewError('no-session', `There is no session ${sessionId} in ${this.path}.`, { db: this.path, session: sessionId });
+    return s;
+  }
+
+  /** The session's declined rolls nobody has labelled yet, in throw order, with their crops and the reader's reason. */
+  unresolved(sessionId: number): UnresolvedRoll[] {
+    this.requireSession(sessionId);
+    const rows = this.db
+      .prepare<Omit<UnresolvedRoll, 'reason'>>(
+        `SELECT r.id AS rollId, t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
+                r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash
+           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id
+          WHERE t.session_id = ? AND t.status = 'ok' AND r.resolution = 'unresolved'
+          ORDER BY t.idx, r.seq`,
+      )
+      .all(sessionId);
+    const reasonOf = this.db.prepare<{ detail: string }>(
+      `SELECT detail_json AS detail FROM events WHERE session_id = ? AND kind = 'unreadable' AND throw_index = ? AND die_id = ? ORDER BY id LIMIT 1`,
+    );
+    return rows.map((r) => {
+      const e = reasonOf.get(sessionId, r.throwIndex, r.dieId);
+      const detail = e === undefined ? {} : (JSON.parse(e.detail) as { reason?: unknown });
+      return { ...r, reason: typeof detail.reason === 'string' ? detail.reason : null };
+    });
+  }
+
+  /** Every review of the session, in the order they were given. */
+  reviews(sessionId: number): ReviewRecord[] {
+    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? ORDER BY id`).all(sessionId);
+  }
+
+  /**
+   * Stores a person's label for a declined roll (the roll becomes `reviewed`
+   * and counts from now on). Refuses, with a `ReviewError`, a session that does
+   * not exist, a roll not in it, a roll the reader read, a roll already
+   * labelled and a face the die does not have.
+   */
+  review(sessionId: number, input: ReviewInput, genesis: (sessionId: number) => string): ReviewRecord {
+    return this.db
+      .transaction((): ReviewRecord => {
+        const where = { db: this.path, session: sessionId, roll: input.rollId };
+        const session = this.requireSession(sessionId);
+        const who = input.reviewer.trim();
+        if (who === '' || /[\r\n]/.test(who)) throw new ReviewError('bad-reviewer', 'A review needs the name of the person who gave it, on one line.', where);
+        const roll = this.db
+          .prepare<{ resolution: string; typeId: string; label: string }>(
+            `SELECT r.resolution, d.type_id AS typeId, d.label FROM rolls r JOIN throws t ON t.id = r.throw_id JOIN dice d ON d.id = r.die_id
+              WHERE r.id = ? AND t.session_id = ?`,
+          )
+          .get(input.rollId, sessionId);
+        if (roll === undefined) throw new ReviewError('no-roll', `Session ${sessionId} has no roll ${input.rollId}.`, where);
+        if (roll.resolution === 'reviewed') throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") is already labelled; a label is given once.`, where);
+        if (roll.resolution !== 'unresolved') throw new ReviewError('not-unresolved', `Roll ${input.rollId} (die "${roll.label}") was read by the reader; only declined rolls take a label.`, where);
+        let type: DieType;
+        try {
+          type = getDieType(roll.typeId, this.types);
+        } catch {
+          throw new ReviewError('bad-face', `Die "${roll.label}" has type "${roll.typeId}", which this dicerig does not know; cannot check the face.`, where);
+        }
+        // A face id, or for dice read by symbol (faces alike but for their id) a symbol.
+        const byId = type.faces.find((f) => f.id === input.faceId);
+        const face = byId ?? (type.symbols.includes(input.faceId) ? { id: null, symbol: input.faceId } : undefined);
+        if (face === undefined) {
+          throw new ReviewError('bad-face', `A ${type.id} die has no face "${input.faceId}" (its faces: ${type.faces.map((f) => f.id).join(', ')}).`, where);
+        }
+        const last = this.db.prepare<{ hash: string }>('SELECT hash FROM reviews WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId);
+        const prevHash = last?.hash ?? reviewGenesis(genesis(sessionId));
+        const fields = { sessionId, rollId: input.rollId, faceId: face.id, symbol: face.symbol, reviewer: who, at: input.at, afterThrow: session.throwCount };
+        const hash = reviewHash(prevHash, fields);
+        const info = this.db
+          .prepare('INSERT INTO reviews (session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(sessionId, input.rollId, face.id, face.symbol, who, input.at, session.throwCount, prevHash, hash);
+        this.db.prepare("UPDATE rolls SET resolution = 'reviewed' WHERE id = ?").run(input.rollId);
+        return { id: Number(info.lastInsertRowid), ...fields, prevHash, hash };
+      })
+      .immediate();
+  }
+
+  /** The first review of the session that breaks its chain (edited, removed or inserted), as a sentence; null when the chain holds. */
+  verify(sessionId: number, genesis: string): string | null {
+    let expected = reviewGenesis(genesis);
+    for (const r of this.reviews(sessionId)) {
+      if (r.prevHash !== expected) return `review ${r.id} (roll ${r.rollId}) does not follow the review before it: a review was deleted or inserted`;
+      if (reviewHash(r.prevHash, r) !== r.hash) return `review ${r.id} (roll ${r.rollId}) does not match its hash: it was changed after it was given`;
+      expected = r.hash;
+    }
+    const stale = this.db
+      .prepare<{ n: number }>(
+        `SELECT count(*) AS n FROM rolls r JOIN throws t ON t.id = r.throw_id
+          WHERE t.session_id = ? AND r.resolution = 'reviewed' AND r.id NOT IN (SELECT roll_id FROM reviews)`,
+      )
+      .get(sessionId)?.n ?? 0;
+    if (stale > 0) return `${stale} roll(s) are marked reviewed without a stored review`;
+    return null;
+  }
+}
