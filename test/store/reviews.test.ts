@@ -95,9 +95,9 @@ describe('declined rolls and reviews in the store', () => {
   });
 });
 
-describe('migration 2 (declined rolls, reviews, verdicts)', () => {
+describe('migration 4 (declined rolls, reviews, verdicts)', () => {
   it('brings a version-1 store forward: its rolls become read, its chain still verifies, and reviews can be added', async () => {
-    const { MIGRATIONS, migrate } = await import('../../src/store/migrations.js');
+    const { MIGRATIONS, migrate, SCHEMA_VERSION } = await import('../../src/store/migrations.js');
     const { tempDbPath } = await import('./support/fixtures.js');
     const path = tempDbPath();
     const db = openDatabase(path);
@@ -111,7 +111,8 @@ describe('migration 2 (declined rolls, reviews, verdicts)', () => {
     raw.close();
     const { store, session, dice } = storeWithSession(path);
     store.recordThrow(session.id, okThrow(1, dice));
-    expect(store.settings().schemaVersion).toBe(2);
+    expect(store.settings().schemaVersion).toBe(SCHEMA_VERSION);
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(4);
     expect(store.verify().ok).toBe(true);
     expect(store.dieRolls(session.id).map((s) => s.throwIndices)).toEqual([[1], [1], [1]]);
     store.close();
