@@ -8,6 +8,7 @@ import { encodeCommand } from '../../src/rig/protocol/encode.js';
 import { FIRMWARE_VERSION, PROTOCOL_VERSION } from '../../src/rig/protocol/pinMap.js';
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
+import { countFlips } from './support/flips.js';
 
 let board: EmulatedBoard;
 let client: BoardClient | undefined;
@@ -38,8 +39,7 @@ async function connect(): Promise<{ c: BoardClient; mark: number }> {
 /** An event's time on the emulator's clock (simulated ms). */
 const simMs = (e: BoardEvent): number => ('t' in e ? e.t : Number.NaN);
 
-const flips = (events: readonly BoardEvent[], flipUs = 2400): number =>
-  events.filter((e) => e.kind === 'servo' && Math.abs(e.pulseUs - flipUs) <= 8).length;
+const flips = countFlips;
 
 describe('the emulated board running the dicerig firmware', () => {
   it('resets when the port is opened and announces itself with a boot banner', async () => {

@@ -11,6 +11,7 @@ import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
 import { FaultyLinkBus, seal } from './support/faultyLink.js';
+import { countFlips } from './support/flips.js';
 
 let board: EmulatedBoard;
 let bus: FaultyLinkBus | undefined;
@@ -63,7 +64,7 @@ async function connectThroughBus(options: Partial<SerialDriverOptions> = {}): Pr
 
 /** Motions the firmware started (the status LED, D13, lights for each): a tumble run twice shows here. */
 const motionStarts = (events: readonly BoardEvent[]): number => events.filter((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 1).length;
-const flips = (events: readonly BoardEvent[]): number => events.filter((e) => e.kind === 'servo' && Math.abs(e.pulseUs - 2400) <= 8).length;
+const flips = countFlips;
 
 const isTumble = (l: string): boolean => / tumble\*/.test(l);
 const isTumbleReply = (l: string): boolean => /^\d+ ok ms=/.test(l);

@@ -7,6 +7,7 @@ import type { FaultKind, RigDriver, RigFault } from '../../../src/rig/driver.js'
 import type { BoardEvent, EmulatedBoard } from '../../../src/rig/emulator/emulatedBoard.js';
 import { RigFaultError } from '../../../src/rig/errors.js';
 import type { FaultyLinkBus } from '../support/faultyLink.js';
+import { countFlips } from '../support/flips.js';
 
 export interface ContractSetup {
   readonly driver: RigDriver;
@@ -43,7 +44,7 @@ export interface ContractOptions {
   readonly timeoutMs?: number;
 }
 
-const defaultFlips = (events: readonly BoardEvent[]): number => events.filter((e) => e.kind === 'servo' && Math.abs(e.pulseUs - 2400) <= 8).length;
+const defaultFlips = countFlips;
 
 /** Timers and child processes alive in this process, by kind (what a forgotten close leaves behind). */
 function liveHandles(): { timers: number; children: number } {
