@@ -1,3 +1,4 @@
+/* global document, fetch */
 // The review page: every text from the store goes in through textContent (never innerHTML),
 // so a die label or a reason cannot become markup; the CSP forbids inline script as well.
 const $ = (id) => document.getElementById(id);

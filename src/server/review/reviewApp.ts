@@ -75,7 +75,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
 
   app.get<{ Params: { rollId: string } }>('/api/crops/:rollId', async (req, reply: FastifyReply) => {
     const roll = store.unresolvedRolls(sessionId).find((r) => String(r.rollId) === req.params.rollId);
-    if (roll?.evidencePath == null) return reply.code(404).send({ error: `no crop for roll "${req.params.rollId}" among the rolls to review` });
+    if (roll === undefined || roll.evidencePath === null) return reply.code(404).send({ error: `no crop for roll "${req.params.rollId}" among the rolls to review` });
     const file = resolve(evidenceRoot, roll.evidencePath);
     if (!file.startsWith(evidenceRoot + sep)) return reply.code(404).send({ error: `the crop of roll ${roll.rollId} lies outside the store's folder` });
     try {
