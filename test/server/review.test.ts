@@ -1,0 +1,123 @@
+/**
+ * The review page's API over a real demo session with declined dice: labels
+ * are stored as a person's with who and when, each refusal of the store comes
+ * back as a 400/404/409 with its message, the verdicts are remade as the
+ * session made them and stored, and the page is served only to loopback.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReviewServer } from '../../src/server/review/reviewApp.js';
+import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
+import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { declinedSession } from './support/reviewSession.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-'));
+let store: RollStore;
+let app: FastifyInstance;
+const AT = 1_790_000_000_000;
+
+type RollView = { rollId: number; die: string; dieType: string; reason: string | null; faces: string[]; crop: boolean };
+type DieView = { label: string; kind: string; resolved: number; reviewed: number; unresolved: number };
+
+beforeAll(async () => {
+  const db = declinedSession(dir);
+  store = RollStore.open(db);
+  app = await createReviewServer({ store, sessionId: 1, reviewer: 'ada', now: () => AT });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const label = (rollId: number | string, face: unknown) => app.inject({ method: 'POST', url: `/api/rolls/${rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face } });
+const state = async () => (await app.inject({ method: 'GET', url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ dice: DieView[]; rolls: RollView[] }>();
+
+describe('the review API', () => {
+  it('remakes the verdicts the session stored, before any review', () => {
+    const stored = store.storedVerdicts(1)?.verdicts as SessionVerdicts;
+    const remade = recomputeVerdicts(store, 1);
+    expect(remade.dice.map((d) => [d.label, d.kind, d.logE, d.resolved, d.unresolved])).toEqual(stored.dice.map((d) => [d.label, d.kind, d.logE, d.resolved, d.unresolved]));
+    expect(remade.errorControl).toEqual(stored.errorControl);
+  });
+
+  it('lists the declined rolls with their die, faces, crop and the reason the reader gave', async () => {
+    const { rolls } = await state();
+    expect(rolls.length).toBeGreaterThan(2);
+    expect(rolls.length).toBe(store.unresolvedRolls(1).length);
+    for (const r of rolls) {
+      expect(r.faces).toEqual(['1', '2', '3', '4', '5', '6']);
+      expect(r.reason).toMatch(/declines a [16]/);
+      expect(r.crop).toBe(true);
+    }
+    const crop = await app.inject({ url: `/api/crops/${rolls[0]?.rollId}`, headers: { host: '127.0.0.1' } });
+    expect(crop.statusCode).toBe(200);
+    expect(crop.headers['content-type']).toBe('image/png');
+    expect(crop.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('stores a label as the reviewer\'s, with when, and stores the remade verdicts', async () => {
+    const before = await state();
+    const roll = before.rolls[0] as RollView;
+    const res = await label(roll.rollId, '6');
+    expect(res.statusCode).toBe(200);
+    const reviews = store.reviews(1);
+    expect(reviews.at(-1)).toMatchObject({ rollId: roll.rollId, faceId: '6', reviewer: 'ada', at: AT });
+    const after = res.json<{ dice: DieView[] }>().dice.find((d) => d.label === roll.die) as DieView;
+    const was = before.dice.find((d) => d.label === roll.die) as DieView;
+    expect([after.reviewed, after.unresolved]).toEqual([was.reviewed + 1, was.unresolved - 1]);
+    const stored = store.storedVerdicts(1) as { at: number; verdicts: SessionVerdicts };
+    expect(stored.at).toBe(AT);
+    expect(stored.verdicts.dice.find((d) => d.label === roll.die)?.reviewed).toBe(was.reviewed + 1);
+    expect((await state()).rolls.map((r) => r.rollId)).not.toContain(roll.rollId);
+  });
+
+  it('refuses a face the die does not have with 400, naming its faces', async () => {
+    const roll = (await state()).rolls[0] as RollView;
+    const res = await label(roll.rollId, '7');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ refusal: 'bad-face', error: 'A d6 die has no face "7" (its faces: 1, 2, 3, 4, 5, 6).' });
+    expect(store.reviews(1).some((r) => r.rollId === roll.rollId)).toBe(false);
+  });
+
+  it('refuses a crop already labelled with 409', async () => {
+    const done = store.reviews(1)[0];
+    const res = await label(done?.rollId as number, '1');
+    expect(res.statusCode).toBe(409);
+    expect(res.json<{ error: string }>().error).toMatch(/is already labelled; a label is given once/);
+  });
+
+  it('refuses a roll the reader read with 409, and an unknown roll with 404', async () => {
+    const read = store.rollEvents(1).get(store.findDie('demo1-d6-A')?.id as number)?.find((e) => e.kind === 'roll');
+    const r1 = await label(read?.rollId as number, '1');
+    expect(r1.statusCode).toBe(409);
+    expect(r1.json<{ error: string }>().error).toMatch(/was read by the reader; only declined rolls take a label/);
+    const r2 = await label(999_999, '1');
+    expect(r2.statusCode).toBe(404);
+    expect(r2.json<{ error: string }>().error).toBe('Session 1 has no roll 999999.');
+    const r3 = await label('abc', '1');
+    expect(r3.statusCode).toBe(404);
+  });
+
+  it('asks for a face when the body names none', async () => {
+    const res = await label((await state()).rolls[0]?.rollId as number, 6);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ error: string }>().error).toMatch(/say which face/);
+  });
+
+  it('serves the page with the security headers, and nothing to a request addressed to another host', async () => {
+    const page = await app.inject({ url: '/', headers: { host: '127.0.0.1:1234' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(page.body).toContain('/static/review.js');
+    const rebound = await app.inject({ url: '/api/review', headers: { host: 'evil.example:1234' } });
+    expect(rebound.statusCode).toBe(403);
+    const away = await app.inject({ url: '/static/../../../etc/passwd', headers: { host: '127.0.0.1' } });
+    expect(away.statusCode).toBe(404);
+  });
+});
