@@ -81,6 +81,7 @@ describe('dicerig review in a browser', () => {
     const card = page.locator(`.crop[data-roll="${first.rollId}"]`);
     await expect.poll(() => card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(10);
     expect(await card.locator('.reason').textContent()).toBe(`declined: ${first.reason}`);
+    expect(await card.locator('.guess').textContent()).toMatch(/^reader: counted [16] pips?, confidence [01]\.\d\d$/);
     expect(await card.locator('.faces button').allTextContents()).toEqual(['1', '2', '3', '4', '5', '6']);
     // The reviewer's name is shown as text, not markup.
     expect(await page.locator('#reviewer').textContent()).toBe('Grace <b>Hopper</b>');

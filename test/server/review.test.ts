@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReviewServer } from '../../src/server/review/reviewApp.js';
+import { createReviewServer, readerGuess } from '../../src/server/review/reviewApp.js';
 import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
 import { RollStore } from '../../src/store/rollStore.js';
@@ -20,7 +20,7 @@ let store: RollStore;
 let app: FastifyInstance;
 const AT = 1_790_000_000_000;
 
-type RollView = { rollId: number; die: string; dieType: string; reason: string | null; faces: string[]; crop: boolean };
+type RollView = { rollId: number; die: string; dieType: string; reason: string | null; guess: string | null; faces: string[]; crop: boolean };
 type DieView = { label: string; kind: string; resolved: number; reviewed: number; unresolved: number };
 
 beforeAll(async () => {
@@ -39,6 +39,12 @@ const label = (rollId: number | string, face: unknown) => app.inject({ method: '
 const state = async () => (await app.inject({ method: 'GET', url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ dice: DieView[]; rolls: RollView[] }>();
 
 describe('the review API', () => {
+  it('says what the reader made of a declined die, from its event details', () => {
+    expect(readerGuess({ reason: 'x', details: { pips: 6, confidence: 0.9635 } })).toBe('counted 6 pips, confidence 0.96');
+    expect(readerGuess({ reason: 'x', details: { pips: 1 } })).toBe('counted 1 pip');
+    expect(readerGuess({ reason: 'x' })).toBeNull();
+  });
+
   it('remakes the verdicts the session stored, before any review', () => {
     const stored = store.storedVerdicts(1)?.verdicts as SessionVerdicts;
     const remade = recomputeVerdicts(store, 1);
@@ -53,6 +59,8 @@ describe('the review API', () => {
     for (const r of rolls) {
       expect(r.faces).toEqual(['1', '2', '3', '4', '5', '6']);
       expect(r.reason).toMatch(/declines a [16]/);
+      // The reader saw the face it then declined (the simulated reader declines by face).
+      expect(r.guess).toMatch(new RegExp(`^counted ${/declines a ([16])/.exec(r.reason ?? '')?.[1]} pips?, confidence [01]\\.\\d\\d$`));
       expect(r.crop).toBe(true);
     }
     const crop = await app.inject({ url: `/api/crops/${rolls[0]?.rollId}`, headers: { host: '127.0.0.1' } });

@@ -42,14 +42,35 @@ function dieSummary(v: SessionVerdicts) {
   return v.dice.map((d) => ({ label: d.label, kind: d.kind, sentence: d.sentence, resolved: d.resolved, reviewed: d.reviewed, unresolved: d.unresolved }));
 }
 
-function rollView(r: UnresolvedRoll) {
+/** What the reader made of a declined die, from its `unreadable` event's details: the pips it counted and how sure it was. */
+export function readerGuess(detail: unknown): string | null {
+  const d = (detail as { details?: Record<string, unknown> } | null)?.details;
+  if (d === undefined || d === null) return null;
+  const parts: string[] = [];
+  if (typeof d.pips === 'number') parts.push(`counted ${d.pips} ${d.pips === 1 ? 'pip' : 'pips'}`);
+  if (typeof d.symbol === 'string') parts.push(`saw ${d.symbol}`);
+  if (typeof d.confidence === 'number') parts.push(`confidence ${d.confidence.toFixed(2)}`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** Each declined roll's first `unreadable` event (the one the store takes the reason from), by throw and die. */
+function guesses(store: RollStore, sessionId: number): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const e of store.events(sessionId)) {
+    const key = `${e.throwIndex}:${e.dieId}`;
+    if (e.kind === 'unreadable' && !out.has(key)) out.set(key, readerGuess(e.detail));
+  }
+  return out;
+}
+
+function rollView(r: UnresolvedRoll, guess: string | null) {
   let faces: string[];
   try {
     faces = getDieType(r.dieType).faces.map((f) => f.id);
   } catch {
     faces = [];
   }
-  return { rollId: r.rollId, throwIndex: r.throwIndex, die: r.dieLabel, dieType: r.dieType, channel: r.channel, reason: r.reason, faces, crop: r.evidencePath !== null };
+  return { rollId: r.rollId, throwIndex: r.throwIndex, die: r.dieLabel, dieType: r.dieType, channel: r.channel, reason: r.reason, guess, faces, crop: r.evidencePath !== null };
 }
 
 export async function createReviewServer(options: ReviewServerOptions): Promise<FastifyInstance> {
@@ -66,12 +87,15 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   let verdicts = recomputeVerdicts(store, sessionId);
   const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
 
-  app.get('/api/review', async () => ({
-    session: { id: session.id, title, simulated: session.simulated },
-    reviewer: options.reviewer,
-    dice: dieSummary(verdicts),
-    rolls: store.unresolvedRolls(sessionId).map(rollView),
-  }));
+  app.get('/api/review', async () => {
+    const guessed = guesses(store, sessionId);
+    return {
+      session: { id: session.id, title, simulated: session.simulated },
+      reviewer: options.reviewer,
+      dice: dieSummary(verdicts),
+      rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null)),
+    };
+  });
 
   app.get<{ Params: { rollId: string } }>('/api/crops/:rollId', async (req, reply: FastifyReply) => {
     const roll = store.unresolvedRolls(sessionId).find((r) => String(r.rollId) === req.params.rollId);
