@@ -129,3 +129,28 @@ describe('the review API', () => {
     expect(away.statusCode).toBe(404);
   });
 });
+
+describe('the review API on X-Wing dice', () => {
+  it('offers the symbols the session counts, stores one as the label, and remakes the verdicts as the session made them', async () => {
+    const xdir = mkdtempSync(join(tmpdir(), 'dicerig-review-xwing-'));
+    const xstore = RollStore.open(declinedSession(xdir, 'hit=0.9,evade=0.9', 'xwing'));
+    const xapp = await createReviewServer({ store: xstore, sessionId: 1, reviewer: 'ada', now: () => AT });
+    try {
+      const stored = xstore.storedVerdicts(1)?.verdicts as SessionVerdicts;
+      expect(recomputeVerdicts(xstore, 1).dice.map((d) => [d.kind, d.logE, d.unresolved])).toEqual(stored.dice.map((d) => [d.kind, d.logE, d.unresolved]));
+      const { rolls } = (await xapp.inject({ url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ rolls: RollView[] }>();
+      const red = rolls.find((r) => r.dieType === 'red') as RollView;
+      expect(red.faces).toEqual(['hit', 'crit', 'focus', 'blank']);
+      const res = await xapp.inject({ method: 'POST', url: `/api/rolls/${red.rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face: 'hit' } });
+      expect(res.statusCode).toBe(200);
+      expect(xstore.reviews(1)[0]).toMatchObject({ rollId: red.rollId, faceId: null, symbol: 'hit' });
+      const evade = await xapp.inject({ method: 'POST', url: `/api/rolls/${rolls.find((r) => r.dieType === 'red' && r.rollId !== red.rollId)?.rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face: 'evade' } });
+      expect(evade.statusCode).toBe(400);
+      expect(evade.json<{ error: string }>().error).toMatch(/^A red die has no face "evade"/);
+    } finally {
+      await xapp.close();
+      xstore.close();
+      rmSync(xdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

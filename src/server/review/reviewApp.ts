@@ -9,13 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { getDieType } from '../../dice/catalogue.js';
 import type { SessionVerdicts } from '../../stats/dieVerdict.js';
 import { ReviewError, type ReviewRefusal, type UnresolvedRoll } from '../../store/reviews.js';
 import type { RollStore } from '../../store/rollStore.js';
 import { isLoopback } from '../security/bind.js';
 import { createStack } from '../stack.js';
-import { recomputeVerdicts, updateStoredVerdicts } from './sessionVerdicts.js';
+import { recomputeVerdicts, storedSessionDice, updateStoredVerdicts } from './sessionVerdicts.js';
 
 export const REVIEW_PAGES = { '/': 'review.html' } as const;
 
@@ -63,13 +62,7 @@ function guesses(store: RollStore, sessionId: number): Map<string, string | null
   return out;
 }
 
-function rollView(r: UnresolvedRoll, guess: string | null) {
-  let faces: string[];
-  try {
-    faces = getDieType(r.dieType).faces.map((f) => f.id);
-  } catch {
-    faces = [];
-  }
+function rollView(r: UnresolvedRoll, guess: string | null, faces: readonly string[]) {
   return { rollId: r.rollId, throwIndex: r.throwIndex, die: r.dieLabel, dieType: r.dieType, channel: r.channel, reason: r.reason, guess, faces, crop: r.evidencePath !== null };
 }
 
@@ -85,6 +78,8 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     return undefined;
   });
   let verdicts = recomputeVerdicts(store, sessionId);
+  // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
+  const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));
   const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
 
   app.get('/api/review', async () => {
@@ -93,7 +88,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       session: { id: session.id, title, simulated: session.simulated },
       reviewer: options.reviewer,
       dice: dieSummary(verdicts),
-      rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null)),
+      rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
     };
   });
 

@@ -5,7 +5,7 @@
  * `--resume` does), then stored with `saveVerdicts` so `report` shows them.
  */
 import { getDieType } from '../../dice/catalogue.js';
-import { checkSessionConfig } from '../../session/config.js';
+import { checkSessionConfig, type SessionConfig } from '../../session/config.js';
 import { MonitorSet } from '../../session/monitorSet.js';
 import { readerFamily } from '../../session/setup.js';
 import type { SessionDie } from '../../session/sessionDie.js';
@@ -14,8 +14,12 @@ import type { RigSuspectVerdict } from '../../stats/verdict.js';
 import { StoreError } from '../../store/errors.js';
 import type { RollStore } from '../../store/rollStore.js';
 
-/** The session's verdicts from its stored rolls and reviews (a RIG_SUSPECT session stays one). */
-export function recomputeVerdicts(store: RollStore, sessionId: number): SessionVerdicts {
+/**
+ * The session's dice as its run counted them (from its stored config): each
+ * die's store row, type and read level (face by face for pips, symbol by
+ * symbol for X-Wing dice), as `openSession` makes them.
+ */
+export function storedSessionDice(store: RollStore, sessionId: number): { dice: SessionDie[]; stopping: SessionConfig['stopping'] } {
   const session = store.getSession(sessionId);
   if (session === undefined) throw new StoreError(`There is no session ${sessionId}.`, { session: sessionId });
   const config = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${sessionId} (stored config)`);
@@ -26,7 +30,13 @@ export function recomputeVerdicts(store: RollStore, sessionId: number): SessionV
     if (record === undefined) throw new StoreError(`Session ${sessionId} names die "${d.label}", which the store does not hold.`, { session: sessionId });
     return { channel: i, record, type: types[i] as SessionDie['type'], level };
   });
-  const monitors = new MonitorSet(dice, { alpha: config.stopping.alpha, delta: config.stopping.delta, budgetRolls: config.stopping.budgetRolls });
+  return { dice, stopping: config.stopping };
+}
+
+/** The session's verdicts from its stored rolls and reviews (a RIG_SUSPECT session stays one). */
+export function recomputeVerdicts(store: RollStore, sessionId: number): SessionVerdicts {
+  const { dice, stopping } = storedSessionDice(store, sessionId);
+  const monitors = new MonitorSet(dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
   monitors.replayStored(store, sessionId);
   return monitors.verdicts(storedRigSuspect(store, sessionId));
 }

@@ -15,8 +15,8 @@ export function dicerig(args: readonly string[]): string {
 }
 
 /** Makes session 1 in `dir`/rolls.db (60 rolls a die, declines 6=0.9,1=0.6 unless told) and returns the store's path. */
-export function declinedSession(dir: string, declines = '6=0.9,1=0.6'): string {
+export function declinedSession(dir: string, declines = '6=0.9,1=0.6', dice: 'd6' | 'xwing' = 'd6'): string {
   const db = join(dir, 'rolls.db');
-  dicerig(['demo', '--declines', declines, '--budget', '60', '--db', db]);
+  dicerig(['demo', '--dice', dice, '--declines', declines, '--budget', '60', '--db', db]);
   return db;
 }
