@@ -118,13 +118,22 @@ describe('the review API', () => {
     expect(res.json<{ error: string }>().error).toMatch(/say which face/);
   });
 
-  it('serves the page with the security headers, and nothing to a request addressed to another host', async () => {
+  it('serves the page with the security headers, and nothing to a request addressed to another host or sent by another site', async () => {
     const page = await app.inject({ url: '/', headers: { host: '127.0.0.1:1234' } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(page.body).toContain('/static/review.js');
     const rebound = await app.inject({ url: '/api/review', headers: { host: 'evil.example:1234' } });
     expect(rebound.statusCode).toBe(403);
+    const roll = (await state()).rolls[0] as RollView;
+    const fromSite = await app.inject({ method: 'POST', url: `/api/rolls/${roll.rollId}/label`, headers: { host: '127.0.0.1:1234', origin: 'https://evil.example' }, payload: { face: '6' } });
+    expect(fromSite.statusCode).toBe(403);
+    const plain = await app.inject({ method: 'POST', url: `/api/rolls/${roll.rollId}/label`, headers: { host: '127.0.0.1', 'content-type': 'text/plain' }, payload: '{"face":"6"}' });
+    // A cross-site form or text/plain post (no preflight) is never taken as a label.
+    expect(plain.statusCode).toBe(400);
+    const form = await app.inject({ method: 'POST', url: `/api/rolls/${roll.rollId}/label`, headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'face=6' });
+    expect(form.statusCode).toBe(415);
+    expect(store.reviews(1).some((r) => r.rollId === roll.rollId)).toBe(false);
     const away = await app.inject({ url: '/static/../../../etc/passwd', headers: { host: '127.0.0.1' } });
     expect(away.statusCode).toBe(404);
   });

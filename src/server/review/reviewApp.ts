@@ -75,6 +75,9 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   app.addHook('onRequest', async (req, reply) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     if (!isLoopback(host)) return reply.code(403).send({ error: `the review page answers only on loopback, not for host "${host}"` });
+    // Another site's page may send a request here from the user's browser: only the review page itself may label.
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) return reply.code(403).send({ error: `the review API answers only its own page, not ${origin}` });
     return undefined;
   });
   let verdicts = recomputeVerdicts(store, sessionId);
