@@ -39,7 +39,9 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
     .action(async (sessionKey: string, flags: ReviewFlags) => {
       const port = flags.port !== undefined ? portArg(flags.port) : 0;
       const reviewer = (flags.reviewer ?? osUser()).trim();
-      if (reviewer === '' || /[\r\n]/.test(reviewer)) throw new InputError('--reviewer needs a name on one line (the OS user name was not found)');
+      if (reviewer === '' || /[\r\n]/.test(reviewer)) {
+        throw new InputError(flags.reviewer === undefined ? 'give --reviewer NAME: the OS user name was not found' : '--reviewer needs a name on one line');
+      }
       const db = rollStorePath(flags.db);
       const store = openStoreForWriting(db, { create: false });
       try {
