@@ -134,6 +134,9 @@ describe('dicerig review in a browser', () => {
     expect(missing.status).not.toBe(0);
     expect(missing.stderr.trim()).toBe(`dicerig: There is no session "42" in ${db}; sessions: 1.`);
     expect(missing.stdout).toBe('');
+    const nobody = cli(['review', '1', '--db', db, '--reviewer', ' ']);
+    expect(nobody.status).not.toBe(0);
+    expect(nobody.stderr.trim()).toBe('dicerig: --reviewer needs a name on one line');
 
     const clean = mkdtempSync(join(tmpdir(), 'dicerig-review-clean-'));
     try {
