@@ -13,6 +13,7 @@ import { registerStoreCommands } from './store.js';
 import { registerRunCommand } from './run.js';
 import { registerDemoCommand } from './demo.js';
 import { registerServeCommand } from './serve.js';
+import { registerReviewCommand } from './review.js';
 
 /** Every command registers itself here; one file per command beside this one. */
 export function registerCommands(program: Command, io: CliIo): void {
@@ -29,4 +30,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerRunCommand(program, io);
   registerDemoCommand(program, io);
   registerServeCommand(program, io);
+  registerReviewCommand(program, io);
 }

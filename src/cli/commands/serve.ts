@@ -19,7 +19,7 @@ interface ServeFlags {
   seed?: string;
 }
 
-function portArg(value: string): number {
+export function portArg(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InputError(`--port must be a whole number from 0 to 65535, not "${value}"`);
   return n;

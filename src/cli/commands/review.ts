@@ -1,0 +1,72 @@
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import { InputError } from '../../core/errors.js';
+import { createReviewServer } from '../../server/review/reviewApp.js';
+import { openStoreForWriting } from '../../store/openStore.js';
+import type { CliIo } from '../io.js';
+import { DB_HELP, rollStorePath } from '../dbOption.js';
+import { portArg } from './serve.js';
+
+interface ReviewFlags {
+  db?: string;
+  port?: string;
+  reviewer?: string;
+}
+
+/** The OS user's name, the default reviewer (USER when the system cannot say). */
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? '';
+  }
+}
+
+/** Registers `dicerig review <session>`. */
+export function registerReviewCommand(program: Command, io: CliIo): void {
+  program
+    .command('review')
+    .summary('label the dice the reader declined, on a local web page')
+    .description(
+      'Serves a page on 127.0.0.1 showing the session\'s declined dice (the crops the reader would not read, and why) in a grid; ' +
+        'press the face each shows (1-8) or click it. Each label is stored as a person\'s, with who and when, in its own hash chain; ' +
+        'the session\'s verdicts are remade and stored after each, so analyze and report count the reviewed rolls. Ctrl-C stops.',
+    )
+    .argument('<session>', 'session id or name')
+    .option('--db <path>', DB_HELP)
+    .option('--port <n>', 'port (default 0: a free one)')
+    .option('--reviewer <name>', 'who gives the labels (default: the OS user name)')
+    .action(async (sessionKey: string, flags: ReviewFlags) => {
+      const port = flags.port !== undefined ? portArg(flags.port) : 0;
+      const reviewer = (flags.reviewer ?? osUser()).trim();
+      if (reviewer === '' || /[\r\n]/.test(reviewer)) {
+        throw new InputError(flags.reviewer === undefined ? 'give --reviewer NAME: the OS user name was not found' : '--reviewer needs a name on one line');
+      }
+      const db = rollStorePath(flags.db);
+      const store = openStoreForWriting(db, { create: false });
+      try {
+        const session = store.findSession(sessionKey);
+        const todo = store.unresolvedRolls(session.id).length;
+        if (todo === 0) {
+          io.out(`Session ${session.id} has no declined rolls to review: nothing to do.\n`);
+          return;
+        }
+        const app = await createReviewServer({ store, sessionId: session.id, reviewer, now: () => Date.now() });
+        await app.listen({ host: '127.0.0.1', port });
+        const address = app.server.address();
+        const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}/`;
+        io.out(`dicerig review: session ${session.id}, ${todo} declined ${todo === 1 ? 'roll' : 'rolls'} to label as ${reviewer}, roll store ${db}\n  ${url}\nCtrl-C stops.\n`);
+        await new Promise<void>((done) => {
+          const stop = (): void => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            void app.close().then(done, done);
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,125 @@
+/**
+ * The `dicerig review` app: the same stack as `dicerig serve` (security
+ * headers, files from the app folder only, one-line errors) with the review
+ * page and its small API over one session of the roll store. It listens on
+ * loopback only and answers only requests addressed to loopback (a page of
+ * another site cannot reach it by DNS rebinding). Crops are read from the
+ * store's evidence folder by roll id: nothing a request says becomes a path.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SessionVerdicts } from '../../stats/dieVerdict.js';
+import { ReviewError, type ReviewRefusal, type UnresolvedRoll } from '../../store/reviews.js';
+import type { RollStore } from '../../store/rollStore.js';
+import { isLoopback } from '../security/bind.js';
+import { createStack } from '../stack.js';
+import { recomputeVerdicts, storedSessionDice, updateStoredVerdicts } from './sessionVerdicts.js';
+
+export const REVIEW_PAGES = { '/': 'review.html' } as const;
+
+export interface ReviewServerOptions {
+  readonly store: RollStore;
+  readonly sessionId: number;
+  /** Who the labels are stored as given by. */
+  readonly reviewer: string;
+  /** Wall clock, ms since the epoch (when each label is given). */
+  readonly now: () => number;
+}
+
+/** The HTTP status of each refusal: 404 for what is not there, 409 for a roll past labelling, 400 for bad input. */
+export const REFUSAL_STATUS: Readonly<Record<ReviewRefusal, number>> = {
+  'no-session': 404,
+  'no-roll': 404,
+  'not-unresolved': 409,
+  'already-reviewed': 409,
+  'bad-face': 400,
+  'bad-reviewer': 400,
+};
+
+function dieSummary(v: SessionVerdicts) {
+  return v.dice.map((d) => ({ label: d.label, kind: d.kind, sentence: d.sentence, resolved: d.resolved, reviewed: d.reviewed, unresolved: d.unresolved }));
+}
+
+/** What the reader made of a declined die, from its `unreadable` event's details: the pips it counted and how sure it was. */
+export function readerGuess(detail: unknown): string | null {
+  const d = (detail as { details?: Record<string, unknown> } | null)?.details;
+  if (d === undefined || d === null) return null;
+  const parts: string[] = [];
+  if (typeof d.pips === 'number') parts.push(`counted ${d.pips} ${d.pips === 1 ? 'pip' : 'pips'}`);
+  if (typeof d.symbol === 'string') parts.push(`saw ${d.symbol}`);
+  if (typeof d.confidence === 'number') parts.push(`confidence ${d.confidence.toFixed(2)}`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** Each declined roll's first `unreadable` event (the one the store takes the reason from), by throw and die. */
+function guesses(store: RollStore, sessionId: number): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const e of store.events(sessionId)) {
+    const key = `${e.throwIndex}:${e.dieId}`;
+    if (e.kind === 'unreadable' && !out.has(key)) out.set(key, readerGuess(e.detail));
+  }
+  return out;
+}
+
+function rollView(r: UnresolvedRoll, guess: string | null, faces: readonly string[]) {
+  return { rollId: r.rollId, throwIndex: r.throwIndex, die: r.dieLabel, dieType: r.dieType, channel: r.channel, reason: r.reason, guess, faces, crop: r.evidencePath !== null };
+}
+
+export async function createReviewServer(options: ReviewServerOptions): Promise<FastifyInstance> {
+  const { store, sessionId } = options;
+  const session = store.getSession(sessionId);
+  if (session === undefined) throw new ReviewError('no-session', `There is no session ${sessionId} in ${store.path}.`, { db: store.path, session: sessionId });
+  const evidenceRoot = resolve(dirname(store.path));
+  const app = createStack({ pages: REVIEW_PAGES });
+  app.addHook('onRequest', async (req, reply) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (!isLoopback(host)) return reply.code(403).send({ error: `the review page answers only on loopback, not for host "${host}"` });
+    // Another site's page may send a request here from the user's browser: only the review page itself may label.
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) return reply.code(403).send({ error: `the review API answers only its own page, not ${origin}` });
+    return undefined;
+  });
+  let verdicts = recomputeVerdicts(store, sessionId);
+  // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
+  const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));
+  const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
+
+  app.get('/api/review', async () => {
+    const guessed = guesses(store, sessionId);
+    return {
+      session: { id: session.id, title, simulated: session.simulated },
+      reviewer: options.reviewer,
+      dice: dieSummary(verdicts),
+      rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
+    };
+  });
+
+  app.get<{ Params: { rollId: string } }>('/api/crops/:rollId', async (req, reply: FastifyReply) => {
+    const roll = store.unresolvedRolls(sessionId).find((r) => String(r.rollId) === req.params.rollId);
+    if (roll === undefined || roll.evidencePath === null) return reply.code(404).send({ error: `no crop for roll "${req.params.rollId}" among the rolls to review` });
+    const file = resolve(evidenceRoot, roll.evidencePath);
+    if (!file.startsWith(evidenceRoot + sep)) return reply.code(404).send({ error: `the crop of roll ${roll.rollId} lies outside the store's folder` });
+    try {
+      return reply.type('image/png').header('Cache-Control', 'no-cache').send(readFileSync(file));
+    } catch {
+      return reply.code(404).send({ error: `the crop of roll ${roll.rollId} is missing (${roll.evidencePath})` });
+    }
+  });
+
+  app.post<{ Params: { rollId: string }; Body: unknown }>('/api/rolls/:rollId/label', async (req, reply) => {
+    const rollId = /^\d{1,12}$/.test(req.params.rollId) ? Number(req.params.rollId) : NaN;
+    if (Number.isNaN(rollId)) return reply.code(404).send({ error: `no roll "${req.params.rollId}": a roll id is a whole number` });
+    const face = (req.body as { face?: unknown } | null)?.face;
+    if (typeof face !== 'string' || face === '') return reply.code(400).send({ error: 'say which face the die shows: {"face": "<face id>"}' });
+    try {
+      const review = store.reviewRoll(sessionId, { rollId, faceId: face, reviewer: options.reviewer, at: options.now() });
+      verdicts = updateStoredVerdicts(store, sessionId, review.at);
+      return { review: { rollId: review.rollId, face: review.faceId ?? review.symbol, reviewer: review.reviewer, at: review.at }, dice: dieSummary(verdicts) };
+    } catch (e) {
+      if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: e.message, refusal: e.refusal });
+      throw e;
+    }
+  });
+  return app;
+}

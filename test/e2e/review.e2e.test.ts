@@ -1,0 +1,152 @@
+/**
+ * `dicerig review` as a user runs it, with the page open in Debian's Chromium:
+ * a demo session whose reader declined dice, the grid of its crops, a face
+ * pressed on the keyboard and stored as the reviewer's, the die's counts and
+ * verdict updated on the page, and the refusals (a face the die does not have,
+ * a crop already labelled, a session that does not exist, nothing to review).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RollStore } from '../../src/store/rollStore.js';
+import { declinedSession, dicerig, repoRoot } from '../server/support/reviewSession.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-e2e-'));
+// The screenshot stays for a person to look at.
+const shots = mkdtempSync(join(tmpdir(), 'dicerig-review-shots-'));
+let child: ChildProcess | undefined;
+let browser: Browser | undefined;
+
+const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
+
+/** Starts `dicerig review` and resolves with the URL it prints. */
+function startReview(db: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', 'review', '1', '--db', db, '--port', '0', '--reviewer', 'Grace <b>Hopper</b>'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    const output: string[] = [];
+    const timer = setTimeout(() => reject(new Error(`dicerig review did not start: ${output.join('')}`)), 30_000);
+    proc.stdout?.setEncoding('utf8');
+    proc.stderr?.setEncoding('utf8');
+    proc.stderr?.on('data', (c: string) => output.push(c));
+    proc.stdout?.on('data', (c: string) => {
+      output.push(c);
+      const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output.join(''));
+      if (url && output.join('').includes('Ctrl-C stops.')) {
+        clearTimeout(timer);
+        resolve(url[1] as string);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`dicerig review exited (${code}): ${output.join('')}`)));
+  });
+}
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const ended = new Promise((r) => child?.once('close', r));
+    child.kill('SIGTERM');
+    await ended;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dicerig review in a browser', () => {
+  it('labels a declined die from the keyboard, stores it and shows the updated verdict', async () => {
+    const db = declinedSession(dir);
+    const url = await startReview(db);
+    const readStore = RollStore.open(db, { readonly: true });
+    const todo = readStore.unresolvedRolls(1);
+    readStore.close();
+    expect(todo.length).toBeGreaterThan(2);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+
+    // The grid: one card per declined roll, each with its crop loaded, its die and the reader's reason.
+    await expect.poll(() => page.locator('#grid .crop').count()).toBe(todo.length);
+    const first = todo[0] as (typeof todo)[number];
+    const card = page.locator(`.crop[data-roll="${first.rollId}"]`);
+    await expect.poll(() => card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(10);
+    expect(await card.locator('.reason').textContent()).toBe(`declined: ${first.reason}`);
+    expect(await card.locator('.guess').textContent()).toMatch(/^reader: counted [16] pips?, confidence [01]\.\d\d$/);
+    expect(await card.locator('.faces button').allTextContents()).toEqual(['1', '2', '3', '4', '5', '6']);
+    // The reviewer's name is shown as text, not markup.
+    expect(await page.locator('#reviewer').textContent()).toBe('Grace <b>Hopper</b>');
+    const row = page.locator(`#dice tr[data-die="${first.dieLabel}"]`);
+    const reviewedBefore = Number(await row.locator('.reviewed').textContent());
+    const unresolvedBefore = Number(await row.locator('.unresolved').textContent());
+    await page.screenshot({ path: join(shots, 'review-before.png'), fullPage: true });
+
+    // A key that is not a face of a d6 is refused on the page; the first crop is selected, so "6" labels it.
+    await page.keyboard.press('7');
+    await expect.poll(() => page.locator('#message').textContent()).toBe('A d6 die has no face number 7.');
+    await page.keyboard.press('6');
+    await expect.poll(() => card.getAttribute('class')).toContain('labelled');
+    expect(await card.locator('.label').textContent()).toBe('labelled 6 by Grace <b>Hopper</b>');
+    await expect.poll(async () => Number(await row.locator('.reviewed').textContent())).toBe(reviewedBefore + 1);
+    expect(Number(await row.locator('.unresolved').textContent())).toBe(unresolvedBefore - 1);
+    expect(await page.locator('#left').textContent()).toBe(`(${todo.length - 1} left)`);
+    expect(await row.locator('.sentence').textContent()).toMatch(/^(INCONCLUSIVE|UNFAIR|FAIR_WITHIN)/);
+    await page.screenshot({ path: join(shots, 'review-after.png'), fullPage: true });
+
+    // Stored as the person's label, with the verdicts remade for `report`.
+    const store = RollStore.open(db, { readonly: true });
+    try {
+      const reviews = store.reviews(1);
+      expect(reviews).toHaveLength(1);
+      expect(reviews[0]).toMatchObject({ rollId: first.rollId, faceId: '6', reviewer: 'Grace <b>Hopper</b>' });
+      expect(Math.abs((reviews[0]?.at as number) - Date.now())).toBeLessThan(60_000);
+      const stored = store.storedVerdicts(1)?.verdicts as { dice: { label: string; reviewed: number }[] };
+      expect(stored.dice.find((d) => d.label === first.dieLabel)?.reviewed).toBe(reviewedBefore + 1);
+    } finally {
+      store.close();
+    }
+
+    // Through the API: a face the die does not have, and the crop already labelled.
+    const second = todo[1] as (typeof todo)[number];
+    const bad = await fetch(`${url}/api/rolls/${second.rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ face: '9' }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe('A d6 die has no face "9" (its faces: 1, 2, 3, 4, 5, 6).');
+    const again = await fetch(`${url}/api/rolls/${first.rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ face: '1' }) });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: string }).error).toBe(`Roll ${first.rollId} (die "${first.dieLabel}") is already labelled; a label is given once.`);
+    // Clicking the labelled crop's face does nothing more.
+    expect(await card.locator('.faces button').first().isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('refuses a session that does not exist in one line, and says when there is nothing to review', () => {
+    const db = join(dir, 'rolls.db');
+    const missing = cli(['review', '42', '--db', db]);
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr.trim()).toBe(`dicerig: There is no session "42" in ${db}; sessions: 1.`);
+    expect(missing.stdout).toBe('');
+    const nobody = cli(['review', '1', '--db', db, '--reviewer', ' ']);
+    expect(nobody.status).not.toBe(0);
+    expect(nobody.stderr.trim()).toBe('dicerig: --reviewer needs a name on one line');
+
+    const clean = mkdtempSync(join(tmpdir(), 'dicerig-review-clean-'));
+    try {
+      const cleanDb = join(clean, 'rolls.db');
+      dicerig(['demo', '--budget', '20', '--db', cleanDb]);
+      const nothing = cli(['review', '1', '--db', cleanDb]);
+      expect(nothing.status).toBe(0);
+      expect(nothing.stdout).toBe('Session 1 has no declined rolls to review: nothing to do.\n');
+    } finally {
+      rmSync(clean, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

@@ -1,0 +1,165 @@
+/**
+ * The review page's API over a real demo session with declined dice: labels
+ * are stored as a person's with who and when, each refusal of the store comes
+ * back as a 400/404/409 with its message, the verdicts are remade as the
+ * session made them and stored, and the page is served only to loopback.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReviewServer, readerGuess } from '../../src/server/review/reviewApp.js';
+import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
+import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { declinedSession } from './support/reviewSession.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-'));
+let store: RollStore;
+let app: FastifyInstance;
+const AT = 1_790_000_000_000;
+
+type RollView = { rollId: number; die: string; dieType: string; reason: string | null; guess: string | null; faces: string[]; crop: boolean };
+type DieView = { label: string; kind: string; resolved: number; reviewed: number; unresolved: number };
+
+beforeAll(async () => {
+  const db = declinedSession(dir);
+  store = RollStore.open(db);
+  app = await createReviewServer({ store, sessionId: 1, reviewer: 'ada', now: () => AT });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const label = (rollId: number | string, face: unknown) => app.inject({ method: 'POST', url: `/api/rolls/${rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face } });
+const state = async () => (await app.inject({ method: 'GET', url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ dice: DieView[]; rolls: RollView[] }>();
+
+describe('the review API', () => {
+  it('says what the reader made of a declined die, from its event details', () => {
+    expect(readerGuess({ reason: 'x', details: { pips: 6, confidence: 0.9635 } })).toBe('counted 6 pips, confidence 0.96');
+    expect(readerGuess({ reason: 'x', details: { pips: 1 } })).toBe('counted 1 pip');
+    expect(readerGuess({ reason: 'x' })).toBeNull();
+  });
+
+  it('remakes the verdicts the session stored, before any review', () => {
+    const stored = store.storedVerdicts(1)?.verdicts as SessionVerdicts;
+    const remade = recomputeVerdicts(store, 1);
+    expect(remade.dice.map((d) => [d.label, d.kind, d.logE, d.resolved, d.unresolved])).toEqual(stored.dice.map((d) => [d.label, d.kind, d.logE, d.resolved, d.unresolved]));
+    expect(remade.errorControl).toEqual(stored.errorControl);
+  });
+
+  it('lists the declined rolls with their die, faces, crop and the reason the reader gave', async () => {
+    const { rolls } = await state();
+    expect(rolls.length).toBeGreaterThan(2);
+    expect(rolls.length).toBe(store.unresolvedRolls(1).length);
+    for (const r of rolls) {
+      expect(r.faces).toEqual(['1', '2', '3', '4', '5', '6']);
+      expect(r.reason).toMatch(/declines a [16]/);
+      // The reader saw the face it then declined (the simulated reader declines by face).
+      expect(r.guess).toMatch(new RegExp(`^counted ${/declines a ([16])/.exec(r.reason ?? '')?.[1]} pips?, confidence [01]\\.\\d\\d$`));
+      expect(r.crop).toBe(true);
+    }
+    const crop = await app.inject({ url: `/api/crops/${rolls[0]?.rollId}`, headers: { host: '127.0.0.1' } });
+    expect(crop.statusCode).toBe(200);
+    expect(crop.headers['content-type']).toBe('image/png');
+    expect(crop.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('stores a label as the reviewer\'s, with when, and stores the remade verdicts', async () => {
+    const before = await state();
+    const roll = before.rolls[0] as RollView;
+    const res = await label(roll.rollId, '6');
+    expect(res.statusCode).toBe(200);
+    const reviews = store.reviews(1);
+    expect(reviews.at(-1)).toMatchObject({ rollId: roll.rollId, faceId: '6', reviewer: 'ada', at: AT });
+    const after = res.json<{ dice: DieView[] }>().dice.find((d) => d.label === roll.die) as DieView;
+    const was = before.dice.find((d) => d.label === roll.die) as DieView;
+    expect([after.reviewed, after.unresolved]).toEqual([was.reviewed + 1, was.unresolved - 1]);
+    const stored = store.storedVerdicts(1) as { at: number; verdicts: SessionVerdicts };
+    expect(stored.at).toBe(AT);
+    expect(stored.verdicts.dice.find((d) => d.label === roll.die)?.reviewed).toBe(was.reviewed + 1);
+    expect((await state()).rolls.map((r) => r.rollId)).not.toContain(roll.rollId);
+  });
+
+  it('refuses a face the die does not have with 400, naming its faces', async () => {
+    const roll = (await state()).rolls[0] as RollView;
+    const res = await label(roll.rollId, '7');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ refusal: 'bad-face', error: 'A d6 die has no face "7" (its faces: 1, 2, 3, 4, 5, 6).' });
+    expect(store.reviews(1).some((r) => r.rollId === roll.rollId)).toBe(false);
+  });
+
+  it('refuses a crop already labelled with 409', async () => {
+    const done = store.reviews(1)[0];
+    const res = await label(done?.rollId as number, '1');
+    expect(res.statusCode).toBe(409);
+    expect(res.json<{ error: string }>().error).toMatch(/is already labelled; a label is given once/);
+  });
+
+  it('refuses a roll the reader read with 409, and an unknown roll with 404', async () => {
+    const read = store.rollEvents(1).get(store.findDie('demo1-d6-A')?.id as number)?.find((e) => e.kind === 'roll');
+    const r1 = await label(read?.rollId as number, '1');
+    expect(r1.statusCode).toBe(409);
+    expect(r1.json<{ error: string }>().error).toMatch(/was read by the reader; only declined rolls take a label/);
+    const r2 = await label(999_999, '1');
+    expect(r2.statusCode).toBe(404);
+    expect(r2.json<{ error: string }>().error).toBe('Session 1 has no roll 999999.');
+    const r3 = await label('abc', '1');
+    expect(r3.statusCode).toBe(404);
+  });
+
+  it('asks for a face when the body names none', async () => {
+    const res = await label((await state()).rolls[0]?.rollId as number, 6);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ error: string }>().error).toMatch(/say which face/);
+  });
+
+  it('serves the page with the security headers, and nothing to a request addressed to another host or sent by another site', async () => {
+    const page = await app.inject({ url: '/', headers: { host: '127.0.0.1:1234' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(page.body).toContain('/static/review.js');
+    const rebound = await app.inject({ url: '/api/review', headers: { host: 'evil.example:1234' } });
+    expect(rebound.statusCode).toBe(403);
+    const roll = (await state()).rolls[0] as RollView;
+    const fromSite = await app.inject({ method: 'POST', url: `/api/rolls/${roll.rollId}/label`, headers: { host: '127.0.0.1:1234', origin: 'https://evil.example' }, payload: { face: '6' } });
+    expect(fromSite.statusCode).toBe(403);
+    const plain = await app.inject({ method: 'POST', url: `/api/rolls/${roll.rollId}/label`, headers: { host: '127.0.0.1', 'content-type': 'text/plain' }, payload: '{"face":"6"}' });
+    // A cross-site form or text/plain post (no preflight) is never taken as a label.
+    expect(plain.statusCode).toBe(400);
+    const form = await app.inject({ method: 'POST', url: `/api/rolls/${roll.rollId}/label`, headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'face=6' });
+    expect(form.statusCode).toBe(415);
+    expect(store.reviews(1).some((r) => r.rollId === roll.rollId)).toBe(false);
+    const away = await app.inject({ url: '/static/../../../etc/passwd', headers: { host: '127.0.0.1' } });
+    expect(away.statusCode).toBe(404);
+  });
+});
+
+describe('the review API on X-Wing dice', () => {
+  it('offers the symbols the session counts, stores one as the label, and remakes the verdicts as the session made them', async () => {
+    const xdir = mkdtempSync(join(tmpdir(), 'dicerig-review-xwing-'));
+    const xstore = RollStore.open(declinedSession(xdir, 'hit=0.9,evade=0.9', 'xwing'));
+    const xapp = await createReviewServer({ store: xstore, sessionId: 1, reviewer: 'ada', now: () => AT });
+    try {
+      const stored = xstore.storedVerdicts(1)?.verdicts as SessionVerdicts;
+      expect(recomputeVerdicts(xstore, 1).dice.map((d) => [d.kind, d.logE, d.unresolved])).toEqual(stored.dice.map((d) => [d.kind, d.logE, d.unresolved]));
+      const { rolls } = (await xapp.inject({ url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ rolls: RollView[] }>();
+      const red = rolls.find((r) => r.dieType === 'red') as RollView;
+      expect(red.faces).toEqual(['hit', 'crit', 'focus', 'blank']);
+      const res = await xapp.inject({ method: 'POST', url: `/api/rolls/${red.rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face: 'hit' } });
+      expect(res.statusCode).toBe(200);
+      expect(xstore.reviews(1)[0]).toMatchObject({ rollId: red.rollId, faceId: null, symbol: 'hit' });
+      const evade = await xapp.inject({ method: 'POST', url: `/api/rolls/${rolls.find((r) => r.dieType === 'red' && r.rollId !== red.rollId)?.rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face: 'evade' } });
+      expect(evade.statusCode).toBe(400);
+      expect(evade.json<{ error: string }>().error).toMatch(/^A red die has no face "evade"/);
+    } finally {
+      await xapp.close();
+      xstore.close();
+      rmSync(xdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
