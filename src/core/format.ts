@@ -27,9 +27,16 @@ export function signedPercent(x: number): string {
   return `${v > 0 ? '+' : ''}${v} %`;
 }
 
-/** The confidence that goes with an error rate, as people write it: 0.05 -> "95 %", 0.001 -> "99.9 %" (never rounded up to 100 %). */
+/**
+ * The confidence that goes with an error rate, as people write it: 0.05 -> "95 %", 0.001 -> "99.9 %",
+ * 0.00025 -> "99.975 %". Truncated, never rounded up: a tiny alpha must not read as 100 %.
+ */
 export function confidenceLabel(alpha: number): string {
-  return percentFigures(1 - alpha, 4);
+  if (!(alpha > 0 && alpha < 1)) return percentFigures(1 - alpha, 4);
+  // One decimal more than it takes to reach alpha's first digit in percent.
+  const decimals = Math.max(0, Math.ceil(-Math.log10(100 * alpha))) + 1;
+  const scale = 10 ** decimals;
+  return `${Math.floor(100 * (1 - alpha) * scale + 1e-6) / scale} %`;
 }
 
 /** A number with a fixed number of decimals; Infinity and NaN as words. */

@@ -4,7 +4,7 @@
  * favourable verdict is FAIR_WITHIN(delta), earned by an equivalence rule.
  */
 
-import { formatCount, formatLogScientific, formatProbability, percentFigures } from '../core/format.js';
+import { confidenceLabel, formatCount, formatLogScientific, formatProbability } from '../core/format.js';
 
 /** One face (or symbol) of a die: what was expected, what was seen, and an interval for its true probability. */
 export interface FaceEstimate {
@@ -119,7 +119,7 @@ export function describeVerdict(v: Verdict): string {
       return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCount(v.n)} rolls).`;
     }
     case 'FAIR_WITHIN': {
-      const confidence = percentFigures(1 - v.alpha);
+      const confidence = confidenceLabel(v.alpha);
       return (
         `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCount(v.n)} rolls ` +
         `(largest deviation still possible ${formatProbability(v.certifiedDelta)}, ${confidence} confidence).`

@@ -109,5 +109,9 @@ describe('confidenceLabel', () => {
     expect(confidenceLabel(0.01)).toBe('99 %');
     expect(confidenceLabel(0.001)).toBe('99.9 %');
     expect(confidenceLabel(0.0001)).toBe('99.99 %');
+    // A session's per-die alpha (0.001 over 4 dice) and smaller: never shown as 100 %.
+    expect(confidenceLabel(0.00025)).toBe('99.975 %');
+    expect(confidenceLabel(1e-7)).toBe('99.99999 %');
+    expect(confidenceLabel(0.0125)).toBe('98.7 %');
   });
 });
