@@ -14,7 +14,7 @@ import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError } from '../rig/errors.js';
-import type { RollInput } from '../store/records.js';
+import { rollInputsOf } from './throwCommitter.js';
 import type { RollStore } from '../store/rollStore.js';
 import type { RgbImage } from '../core/image.js';
 import type { FrameReading } from '../vision/pipeline.js';
@@ -141,7 +141,10 @@ export class StreamRoller {
       const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
       const evidence = await this.saveEvidence(outcome);
       const index = this.store(outcome.status, startedAt, outcome, evidence, outcome.why);
-      if (outcome.status === 'ok') {
+      // A declined die stays stored as an unresolved roll (the fairness record keeps it for review), but a
+      // viewer needs a face: the throw is tumbled again for the game's answer.
+      const declined = outcome.rolls.filter((r) => r.unresolved === true);
+      if (outcome.status === 'ok' && declined.length === 0) {
         const reads = outcome.rolls.map((r): StreamRead => {
           const ev = evidence.get(r);
           return {
@@ -157,7 +160,7 @@ export class StreamRoller {
         });
         return { index, reads, attempts: attempt };
       }
-      last = outcome.why ?? 'rerolled';
+      last = outcome.status === 'ok' ? `the reader declined ${declined.map((r) => `${r.die.record.label} (channel ${r.die.channel})`).join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
       onRetumble({ index, status: 'rerolled', reason: last });
     }
     throw new StreamThrowError(`no readable throw in ${max} tumbles; the last: ${last}`, this.plan.sessionId);
@@ -202,19 +205,7 @@ export class StreamRoller {
     const { store } = this.deps;
     const { sessionId } = this.plan;
     const endedAt = Math.max(startedAt, this.now());
-    const rolls: RollInput[] = outcome.rolls.map((r) => {
-      const ev = evidence.get(r);
-      return {
-        dieId: r.die.record.id,
-        channel: r.die.channel,
-        ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
-        ...(r.symbol !== undefined ? { symbol: r.symbol } : {}),
-        confidence: Math.min(1, Math.max(0, r.confidence)),
-        cocked: r.cocked,
-        classifierVersion: r.classifierVersion,
-        ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
-      };
-    });
+    const rolls = rollInputsOf({ status, rolls: outcome.rolls, problems: outcome.problems }, evidence);
     return store.atomically(() => {
       const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status, ...(why !== undefined ? { why } : {}), rolls });
       for (const p of outcome.problems) {

@@ -16,22 +16,7 @@ export class ThrowCommitter {
   /** Stores a judged throw; its index. */
   commit(startedAt: number, endedAt: number, outcome: ThrowOutcome, evidence: ReadonlyMap<object, SavedEvidence>): number {
     const { store, sessionId } = this;
-    const rolls: RollInput[] = outcome.rolls.map((r) => {
-      const problem = outcome.problems.find((p) => p.die === r.die && p.crop === r.crop);
-      const ev = evidence.get(r) ?? (problem ? evidence.get(problem) : undefined);
-      return {
-        dieId: r.die.record.id,
-        channel: r.die.channel,
-        ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
-        ...(r.symbol !== undefined ? { symbol: r.symbol } : {}),
-        confidence: Math.min(1, Math.max(0, r.confidence)),
-        cocked: r.cocked,
-        classifierVersion: r.classifierVersion,
-        ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
-        // A declined die keeps its place in a counted throw; in a re-tumbled one nothing counts anyway.
-        ...(r.unresolved === true && outcome.status === 'ok' ? { resolution: 'unresolved' as const } : {}),
-      };
-    });
+    const rolls = rollInputsOf(outcome, evidence);
     return store.atomically(() => {
       const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status: outcome.status, ...(outcome.why !== undefined ? { why: outcome.why } : {}), rolls });
       for (const p of outcome.problems) {
@@ -57,4 +42,27 @@ export class ThrowCommitter {
   commitVoid(startedAt: number, endedAt: number, why: string): number {
     return this.store.atomically(() => this.store.recordThrow(this.sessionId, { startedAt, endedAt, status: 'void', why, rolls: [] }).index);
   }
+}
+
+/**
+ * The store's rows for a judged throw's rolls, with their evidence. A declined die keeps its
+ * place in a counted throw as an unresolved roll (in a re-tumbled one nothing counts anyway).
+ * The fairness loop and stream rolling both store throws through this.
+ */
+export function rollInputsOf(outcome: { readonly status: ThrowOutcome['status'] | 'void' } & Pick<ThrowOutcome, 'rolls' | 'problems'>, evidence: ReadonlyMap<object, SavedEvidence>): RollInput[] {
+  return outcome.rolls.map((r) => {
+    const problem = outcome.problems.find((p) => p.die === r.die && p.crop === r.crop);
+    const ev = evidence.get(r) ?? (problem ? evidence.get(problem) : undefined);
+    return {
+      dieId: r.die.record.id,
+      channel: r.die.channel,
+      ...(r.faceId !== undefined ? { faceId: r.faceId } : {}),
+      ...(r.symbol !== undefined ? { symbol: r.symbol } : {}),
+      confidence: Math.min(1, Math.max(0, r.confidence)),
+      cocked: r.cocked,
+      classifierVersion: r.classifierVersion,
+      ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}),
+      ...(r.unresolved === true && outcome.status === 'ok' ? { resolution: 'unresolved' as const } : {}),
+    };
+  });
 }
