@@ -29,6 +29,11 @@ import type {
 import { isSqliteError, openDatabase, quickCheck, type Database, type Statement } from './sqlite.js';
 import { checkThrowInput } from './throwInput.js';
 import { verifyChains } from './verify.js';
+import { readRollEvents, type StoredRollEvent } from './rollEvents.js';
+import { RigDiceRows } from './rigDiceRows.js';
+import { SessionVerdictRows } from './sessionVerdictRows.js';
+
+export type { StoredRollEvent } from './rollEvents.js';
 
 export interface RollStoreOptions {
   /** Refuse to create a new database (for commands that only read one, e.g. `verify`, `export`). */
@@ -68,13 +73,14 @@ type CountedRow = Omit<CountedRoll, 'simulated'> & { simulated: number };
 export class RollStore {
   private readonly chain: ChainRows;
   private readonly reviewLog: ReviewLog;
+  private readonly rigDice: RigDiceRows;
+  private readonly verdictRows: SessionVerdictRows;
   private readonly stmt: {
     sessionById: Statement<SessionRow>;
     insertThrow: Statement;
     insertRoll: Statement;
     setThrowHash: Statement;
     setHead: Statement;
-    dieById: Statement<DieRecord>;
     counted: Statement<CountedRow>;
   };
   private readonly recordThrowTx: (sessionId: number, input: ThrowInput) => RecordedThrow;
@@ -88,6 +94,8 @@ export class RollStore {
   ) {
     this.chain = new ChainRows(db);
     this.reviewLog = new ReviewLog(db, path);
+    this.rigDice = new RigDiceRows(db, path, (fn) => this.atomically(fn));
+    this.verdictRows = new SessionVerdictRows(db);
     this.stmt = {
       sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
       insertThrow: db.prepare(
@@ -99,7 +107,6 @@ export class RollStore {
       ),
       setThrowHash: db.prepare('UPDATE throws SET hash = ? WHERE id = ?'),
       setHead: db.prepare('UPDATE sessions SET head_hash = ?, throw_count = ? WHERE id = ?'),
-      dieById: db.prepare('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice WHERE id = ?'),
       counted: db.prepare(
         `SELECT t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
                 coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol, r.confidence,
@@ -178,63 +185,32 @@ export class RollStore {
     return this.db.transaction(fn).immediate();
   }
 
-  // ---- rigs and dice -------------------------------------------------------
+  // ---- rigs and dice (RigDiceRows) ---------------------------------------
 
   /** The rig row for this identity and calibration, added on first use (a firmware or calibration change makes a new row). */
   registerRig(identity: RigIdentity, calibrationHash = ''): RigRecord {
-    const key = [identity.rigId, identity.driver, identity.firmware, identity.protocol, identity.configHash, calibrationHash, identity.tumbler];
-    const find = (): RigRecord | undefined =>
-      this.db
-        .prepare<RigRecord>(
-          `SELECT ${RIG_COLUMNS} FROM rigs WHERE rig_key = ? AND driver = ? AND firmware = ? AND protocol = ? AND config_hash = ? AND calibration_hash = ? AND tumbler = ?`,
-        )
-        .get(...key);
-    return this.atomically(() => {
-      const seen = find();
-      if (seen !== undefined) return seen;
-      this.db
-        .prepare('INSERT INTO rigs (rig_key, driver, firmware, protocol, config_hash, calibration_hash, tumbler, port) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(...key, identity.port ?? null);
-      return find() as RigRecord;
-    });
+    return this.rigDice.registerRig(identity, calibrationHash);
   }
 
   getRig(id: number): RigRecord | undefined {
-    return this.db.prepare<RigRecord>(`SELECT ${RIG_COLUMNS} FROM rigs WHERE id = ?`).get(id);
+    return this.rigDice.getRig(id);
   }
 
   /** The die with this label, added if new. A label already stored with another type is refused: a label names one physical die. */
   registerDie(input: DieInput): DieRecord {
-    const label = input.label.trim();
-    if (label === '') throw new StoreError('A die needs a label or serial.', { db: this.path });
-    if (label.length > MAX_LABEL_LENGTH) throw new StoreError(`The die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters.`, { db: this.path });
-    if (/[\r\n]/.test(label)) throw new StoreError(`A die label must be one line ("${label.replace(/[\r\n]+/g, ' ')}").`, { db: this.path });
-    return this.atomically(() => {
-      const seen = this.findDie(label);
-      if (seen !== undefined) {
-        if (seen.typeId !== input.typeId) {
-          throw new StoreError(`Die "${label}" is already in the store as type "${seen.typeId}", not "${input.typeId}"; give this die another label.`, {
-            db: this.path,
-            die: label,
-          });
-        }
-        return seen;
-      }
-      const info = this.db.prepare('INSERT INTO dice (label, type_id, set_name, notes) VALUES (?, ?, ?, ?)').run(label, input.typeId, input.set ?? null, input.notes ?? null);
-      return this.getDie(Number(info.lastInsertRowid)) as DieRecord;
-    });
+    return this.rigDice.registerDie(input);
   }
 
   getDie(id: number): DieRecord | undefined {
-    return this.stmt.dieById.get(id);
+    return this.rigDice.getDie(id);
   }
 
   findDie(label: string): DieRecord | undefined {
-    return this.db.prepare<DieRecord>('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice WHERE label = ?').get(label);
+    return this.rigDice.findDie(label);
   }
 
   dice(): DieRecord[] {
-    return this.db.prepare<DieRecord>('SELECT id, label, type_id AS typeId, set_name AS "set", notes FROM dice ORDER BY id').all();
+    return this.rigDice.dice();
   }
 
   // ---- sessions ------------------------------------------------------------
@@ -569,48 +545,18 @@ export class RollStore {
    */
   rollEvents(sessionId: number): Map<number, StoredRollEvent[]> {
     this.requireSession(sessionId);
-    const rolls = this.db
-      .prepare<{ rollId: number; throwIndex: number; dieId: number; faceId: string | null; symbol: string | null; resolution: string }>(
-        `SELECT r.id AS rollId, t.idx AS throwIndex, r.die_id AS dieId, r.face_id AS faceId, r.symbol, r.resolution
-           FROM throws t JOIN rolls r ON r.throw_id = t.id
-          WHERE t.session_id = ? AND t.status = 'ok' AND r.cocked = 0
-          ORDER BY t.idx, r.seq`,
-      )
-      .all(sessionId);
-    const dieOf = new Map(rolls.map((r) => [r.rollId, r.dieId]));
-    type Keyed = { at: number; order: number; dieId: number; event: StoredRollEvent };
-    const keyed: Keyed[] = rolls.map((r, i) => ({
-      at: r.throwIndex,
-      order: i,
-      dieId: r.dieId,
-      event: r.resolution === 'read' ? { kind: 'roll', rollId: r.rollId, faceId: r.faceId, symbol: r.symbol } : { kind: 'unresolved', rollId: r.rollId },
-    }));
-    this.reviewLog.reviews(sessionId).forEach((rv, i) => {
-      const dieId = dieOf.get(rv.rollId);
-      if (dieId !== undefined) keyed.push({ at: rv.afterThrow + 0.5, order: rolls.length + i, dieId, event: { kind: 'review', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol } });
-    });
-    keyed.sort((a, b) => a.at - b.at || a.order - b.order);
-    const byDie = new Map<number, StoredRollEvent[]>();
-    for (const k of keyed) {
-      const list = byDie.get(k.dieId) ?? [];
-      list.push(k.event);
-      byDie.set(k.dieId, list);
-    }
-    return byDie;
+    return readRollEvents(this.db, this.reviewLog, sessionId);
   }
 
   /** Stores the session's verdicts (JSON, as the session made them), replacing earlier ones of the session. */
   saveVerdicts(sessionId: number, at: number, verdicts: unknown): void {
     this.requireSession(sessionId);
-    this.db
-      .prepare('INSERT INTO session_verdicts (session_id, at, verdicts_json) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET at = excluded.at, verdicts_json = excluded.verdicts_json')
-      .run(sessionId, at, JSON.stringify(verdicts));
+    this.verdictRows.save(sessionId, at, verdicts);
   }
 
   /** The verdicts the session stored (null when it stored none, e.g. an imported session). */
   storedVerdicts(sessionId: number): { at: number; verdicts: unknown } | null {
-    const row = this.db.prepare<{ at: number; json: string }>('SELECT at, verdicts_json AS json FROM session_verdicts WHERE session_id = ?').get(sessionId);
-    return row === undefined ? null : { at: row.at, verdicts: JSON.parse(row.json) as unknown };
+    return this.verdictRows.stored(sessionId);
   }
 
   private requireSession(sessionId: number): SessionRecord {
@@ -619,14 +565,6 @@ export class RollStore {
     return s;
   }
 }
-
-/** One event of a die's stored roll sequence (see `rollEvents`). */
-export type StoredRollEvent =
-  | { readonly kind: 'roll'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string | null }
-  | { readonly kind: 'unresolved'; readonly rollId: number }
-  | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string };
-
-const RIG_COLUMNS = `id, rig_key AS rigId, driver, firmware, protocol, config_hash AS configHash, calibration_hash AS calibrationHash, tumbler, port`;
 
 function sessionRecord(row: SessionRow): SessionRecord {
   return { ...row, simulated: row.simulated === 1 };
