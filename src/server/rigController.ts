@@ -83,7 +83,7 @@ export interface RigControllerOptions {
   readonly hub: LiveHub;
   /** Epoch milliseconds (Date.now). */
   readonly now: () => number;
-  /** Host time for the fairness loop's own cost per throw (performance.now). */
+  /** Host time for the fairness loop's own cost per throw (CPU time by default in serve). */
   readonly stopwatch?: () => number;
   readonly mode?: Mode;
   /** Most requests one client may have waiting. */
@@ -307,7 +307,8 @@ export class RigController {
           status: e.status,
           ...(e.why !== undefined ? { why: e.why } : {}),
           rolls: e.rolls,
-          dice: this.fairness.dice.map((d) => ({ label: d.label, state: d.state, decided: d.decided, rolls: d.rolls, rollsNeeded: d.rollsNeeded, logE: d.logE, tally: d.tally, point: d.trace.at(-1) })),
+          // Copies: the hub writes events out on the next turn, after this die's tally may have moved on.
+          dice: this.fairness.dice.map((d) => ({ label: d.label, state: d.state, decided: d.decided, rolls: d.rolls, rollsNeeded: d.rollsNeeded, logE: d.logE, tally: { ...d.tally }, point: d.trace.at(-1) })),
           totals: e.totals,
         });
         if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status });
@@ -499,10 +500,11 @@ export class RigController {
         const { ref, ...rest } = d;
         return { ...rest, ...(ref !== undefined ? { evidence: `/api/rolls/${job.id}/evidence/${ref}.png` } : {}) };
       }),
-      partial: job.partial,
+      // Copies: a view outlives the call (the hub writes it out on the next turn) while the job goes on.
+      partial: [...job.partial],
       ...(job.outcome ? { result: job.outcome.result, line: job.outcome.line } : {}),
       ...(job.error !== undefined ? { error: job.error } : {}),
-      throws: job.throws,
+      throws: [...job.throws],
       ...(this.streamSessionId !== undefined && job.throws.length > 0 ? { sessionId: this.streamSessionId } : {}),
       evidence: `/api/rolls/${job.id}/evidence`,
     };

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { checkSessionConfig, type SessionConfig } from '../session/config.js';
+import { cpuStopwatch } from '../session/hostTiming.js';
 import { openSession, type OpenedSession } from '../session/setup.js';
 import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
@@ -59,6 +60,8 @@ export interface ServeOptions {
   readonly limits?: Partial<Limits>;
   readonly chatWaitMs?: number;
   readonly log?: (line: string) => void;
+  /** What the fairness run's host time per throw is measured with (default: CPU time, see `cpuStopwatch`). */
+  readonly stopwatch?: () => number;
 }
 
 export interface RunningServer {
@@ -78,7 +81,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The hub asks the controller for the state; the controller publishes through the hub.
   const ref: { controller?: RigController } = {};
   const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
-  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: () => performance.now(), ...(options.mode ? { mode: options.mode } : {}), log });
+  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: options.stopwatch ?? cpuStopwatch, ...(options.mode ? { mode: options.mode } : {}), log });
   ref.controller = controller;
   let app: FastifyInstance;
   try {
