@@ -251,8 +251,9 @@ export class RigController {
     const plan: RunnerPlan = { ...this.opened.plan, sessionId: this.fairnessSessionId, resumed };
     const controller = new AbortController();
     this.current = { mode: 'fairness', counted: this.opened.plan.dice.map((d) => d.channel) };
+    const evidence = this.opened.evidenceFor?.(this.fairnessSessionId);
     const deps = runnerDeps(
-      { ...this.opened, rig: this.rig, readThrow: this.readThrow },
+      { ...this.opened, rig: this.rig, readThrow: this.readThrow, ...(evidence ? { evidence } : {}) },
       {
         onEvent: (e) => this.onSessionEvent(e),
         signal: controller.signal,
@@ -432,8 +433,9 @@ export class RigController {
     const { store, config, simulated, session } = this.opened;
     const stream = store.createSession({ kind: 'stream', config, simulated, ...(session.rigId !== null ? { rigId: session.rigId } : {}), startedAt: this.options.now() });
     this.streamSessionId = stream.id;
+    const evidence = this.opened.evidenceFor?.(stream.id);
     this.roller = new StreamRoller(
-      { rig: this.rig, camera: this.opened.camera, readThrow: this.readThrow, store, clock: this.opened.clock, timeOrigin: this.opened.timeOrigin, ...(this.opened.evidence ? { evidence: this.opened.evidence } : {}) },
+      { rig: this.rig, camera: this.opened.camera, readThrow: this.readThrow, store, clock: this.opened.clock, timeOrigin: this.opened.timeOrigin, ...(evidence ? { evidence } : {}) },
       { sessionId: stream.id, dice: this.opened.plan.dice, settle: this.opened.plan.settle, ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}) },
     );
     this.publishMode();
