@@ -85,7 +85,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   ref.controller = controller;
   let app: FastifyInstance;
   try {
-    app = await createServer({ controller, hub, tokens: options.tokens, ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });
+    app = await createServer({ controller, hub, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });
     await app.listen({ host: options.host, port: options.port });
   } catch (e) {
     await controller.close();
