@@ -164,6 +164,9 @@ describe('the chat URL', () => {
     const bad = await fetch(`${server.url}/api/chat/roll?dice=many&token=${CHAT_TOKEN}`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/^Dice roller: cannot read "many" as dice/);
+    // A bot command typed with nothing after it sends no dice: the line says what to give.
+    const none = await fetch(`${server.url}/api/chat/roll?dice=&token=${CHAT_TOKEN}`);
+    expect([none.status, await none.text()]).toEqual([400, 'Dice roller: say which dice, e.g. "3 red" or "2d6".']);
     const d6 = await fetch(`${server.url}/api/chat/roll?dice=2d6&token=${CHAT_TOKEN}`);
     expect([d6.status, await d6.text()]).toEqual([422, 'Dice roller: cannot roll that: no d6 or direction die is loaded for the d6 dice asked for (the rig holds 2 red, 2 green).']);
   });
