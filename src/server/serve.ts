@@ -11,7 +11,7 @@ import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
 import { RigController, type Mode } from './rigController.js';
 import type { Tokens } from './security/auth.js';
-import { checkBinding, isLoopback } from './security/bind.js';
+import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
 export type SimDice = 'xwing' | 'd6';
 
@@ -76,6 +76,8 @@ export interface RunningServer {
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   checkBinding(options.host, options.tokens.api !== undefined);
+  // Before the store and the rig: a port in use creates nothing.
+  await checkListenable(options.host, options.port);
   const log = options.log ?? (() => undefined);
   const opened = await openSession({ config: options.config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
   // The hub asks the controller for the state; the controller publishes through the hub.
@@ -90,7 +92,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   } catch (e) {
     await controller.close();
     await opened.close();
-    throw e;
+    throw listenFailure(e, options.host, options.port);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

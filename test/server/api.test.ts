@@ -3,7 +3,8 @@
  * the simulated rig and camera (simulated clock, so throws take no wall time),
  * with a real roll store: what is answered is what was read and stored.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
@@ -307,6 +308,15 @@ describe('binding', () => {
     await expect(
       serve({ config: simServeConfig('xwing', { clock: 'simulated' }), dbPath: ':memory:', host: '0.0.0.0', port: 0, tokens: { chat: CHAT_TOKEN } }),
     ).rejects.toThrow(InputError);
+  });
+
+  it('refuses a port already in use in one line, before any store is made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dicerig-port-'));
+    const port = Number(new URL(server.url).port);
+    const e = await serve({ config: simServeConfig('xwing', { clock: 'simulated' }), dbPath: join(dir, 'rolls.db'), host: '127.0.0.1', port, tokens: { api: API_TOKEN } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).message).toBe(`--port ${port}: 127.0.0.1:${port} is already in use (another dicerig serve?); stop it or pick another port`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 
