@@ -7,26 +7,30 @@
  *   loopback: median and p99; target < 100 ms. Both stamps are epoch
  *   milliseconds (Node's Date.now, Chromium's timeOrigin + now), on one machine;
  * - requests per second the API sustains (GET /api/rolls/:id with its token
- *   check, rate limit and JSON) from a load generator on another thread while a
- *   fairness run goes on, and the run's own host time per throw with and
- *   without that load (ratio; target ~1).
+ *   check, rate limit and JSON) from a load generator in another process while
+ *   a fairness run goes on, and the run's own host time per throw with and
+ *   without that load (ratio; target ~1), measured both ways in one run: as
+ *   wall time (performance.now, what serve measured before) and as CPU time
+ *   (cpuStopwatch, what serve measures now).
  *
  * Prints; asserts nothing. These machines are shared: compare figures from one run.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { serve, simServeConfig, type RunningServer } from '../src/server/serve.js';
+import { cpuStopwatch } from '../src/session/hostTiming.js';
 import { median, percentile, report } from './measure.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const CHROMIUM = '/usr/bin/chromium';
 const FAST = { flipMs: 120, jitterMs: 5, homeMinMs: 20, homeMaxMs: 40, settleMedianMs: 200, settleMinMs: 80, settleMaxMs: 600 };
 
-async function start(dir: string, name: string): Promise<RunningServer> {
+async function start(dir: string, name: string, stopwatch?: () => number): Promise<RunningServer> {
   return serve({
+    ...(stopwatch ? { stopwatch } : {}),
     config: simServeConfig('xwing', { seed: 99, clock: 'system', timing: FAST }),
     dbPath: join(dir, `${name}.db`),
     host: '127.0.0.1',
@@ -71,28 +75,60 @@ async function fairnessUnderLoad(server: RunningServer, throws: number, rate: nu
   const c = server.controller;
   await c.setMode('fairness');
   const before = c.fairness.totals?.throws ?? 0;
-  await c.start();
-  let worker: Worker | undefined;
+  let load: ChildProcess | undefined;
   let result: Promise<{ done: number; statuses: Record<number, number>; seconds: number }> | undefined;
-  const untilThrows = async (): Promise<void> => {
-    while ((c.fairness.totals?.throws ?? 0) < before + throws) await new Promise((r) => setTimeout(r, 50));
-  };
   if (rate !== undefined) {
     // Long enough to cover the throws; stopped when they are done.
-    worker = new Worker(new URL('./serveLoad.js', import.meta.url), { workerData: { url: `${server.url}/api/rolls/${rollId}`, token: TOKEN, concurrency: 16, ms: throws * 1500, rate } });
+    const args = { url: `${server.url}/api/rolls/${rollId}`, token: TOKEN, concurrency: 16, ms: throws * 1500, rate };
+    const child = fork(new URL('./serveLoad.js', import.meta.url), [JSON.stringify(args)], { stdio: 'inherit' });
+    load = child;
     result = new Promise((resolve, reject) => {
-      worker?.once('message', resolve);
-      worker?.once('error', reject);
+      child.once('message', (m) => resolve(m as { done: number; statuses: Record<number, number>; seconds: number }));
+      child.once('error', reject);
     });
+    // The load is on before the first measured throw.
+    await new Promise((r) => setTimeout(r, 500));
   }
-  await untilThrows();
+  await c.start();
+  while ((c.fairness.totals?.throws ?? 0) < before + throws) await new Promise((r) => setTimeout(r, 50));
   await c.pause();
   const host = c.lastHostMsPerThrow;
-  if (!worker || !result) return { host };
-  worker.postMessage('stop');
+  if (!load || !result) return { host };
+  load.send('stop');
   const r = await result;
-  await worker.terminate();
   return { host, rps: r.done / r.seconds, statuses: r.statuses };
+}
+
+/** Host ms per throw without and with API load, on a server whose run measures it with `stopwatch`. */
+async function loadRows(dir: string, name: string, stopwatch: () => number, what: string): Promise<string[][]> {
+  const server = await start(dir, name, stopwatch);
+  try {
+    const warm = await post(server.url, { dice: '1 red' });
+    const throws = 16;
+    const quiet = await fairnessUnderLoad(server, throws, undefined, warm.id);
+    const q = median(quiet.host);
+    const rows: string[][] = [[`${what}: no load`, `${q.toFixed(2)} ms`, 'median host ms per throw of the loop’s own work (settle, vision, store, stats)']];
+    // Offered rates, then as fast as the server answers: the rate it sustains with the run's host time unchanged is the last one whose ratio stays near 1.
+    for (const rate of [100, 0]) {
+      const loaded = await fairnessUnderLoad(server, throws, rate, warm.id);
+      const l = median(loaded.host);
+      rows.push([
+        `${what}: ${rate === 0 ? 'saturating (16 in flight)' : `offered ${rate} req/s`}`,
+        `${(loaded.rps ?? 0).toFixed(0)} req/s`,
+        `host ms/throw ${l.toFixed(2)} ms, ratio ${(l / q).toFixed(2)} (target ~1); statuses ${JSON.stringify(loaded.statuses)}`,
+      ]);
+    }
+    return rows;
+  } finally {
+    await server.close();
+  }
+}
+
+/** Requests per second the API sustains while a fairness run goes on, and the run's host time per throw with and without that load. */
+export async function runServeLoadBench(dir: string): Promise<void> {
+  const wall = await loadRows(dir, 'load-wall', () => performance.now(), 'wall time (before)');
+  const cpu = await loadRows(dir, 'load-cpu', cpuStopwatch, 'CPU time (now)');
+  report('serve: API (GET /api/rolls/:id) while a fairness run goes on (16 throws per row, simulated rig in real time, load from another process)', [...wall, ...cpu]);
 }
 
 export async function runServeBench(): Promise<void> {
@@ -110,27 +146,7 @@ export async function runServeBench(): Promise<void> {
           ],
     );
 
-    const server = await start(dir, 'load');
-    try {
-      const warm = await post(server.url, { dice: '1 red' });
-      const throws = 16;
-      const quiet = await fairnessUnderLoad(server, throws, undefined, warm.id);
-      const q = median(quiet.host);
-      const rows: string[][] = [['host ms/throw, no load', `${q.toFixed(2)} ms`, 'median of the loop’s own work (settle, vision, store, stats)']];
-      // Offered rates, then as fast as the server answers: the rate it sustains with the run's host time unchanged is the last one whose ratio stays near 1.
-      for (const rate of [50, 100, 200, 0]) {
-        const loaded = await fairnessUnderLoad(server, throws, rate, warm.id);
-        const l = median(loaded.host);
-        rows.push([
-          rate === 0 ? 'saturating (16 in flight)' : `offered ${rate} req/s`,
-          `${(loaded.rps ?? 0).toFixed(0)} req/s`,
-          `host ms/throw ${l.toFixed(2)} ms, ratio ${(l / q).toFixed(2)} (target ~1); statuses ${JSON.stringify(loaded.statuses)}`,
-        ]);
-      }
-      report(`serve: API (GET /api/rolls/:id) while a fairness run goes on (${throws} throws per row, simulated rig in real time, load from another thread)`, rows);
-    } finally {
-      await server.close();
-    }
+    await runServeLoadBench(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,19 +1,18 @@
 /**
- * A load generator on a worker thread (its own event loop, as a real client
- * would be): requests against one URL at an offered rate (`rate` per second,
+ * A load generator in a child process (its own process, as a real client
+ * would be: on a worker thread its CPU time would count as the server
+ * process's, which is what the fairness run's host time is measured with): requests against one URL at an offered rate (`rate` per second,
  * up to `concurrency` in flight; 0 = as fast as they come back) for `ms`
  * milliseconds or until told to stop; posts back how many finished, by status.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-
-const { url, token, concurrency, ms, rate } = workerData as { url: string; token: string; concurrency: number; ms: number; rate: number };
+const { url, token, concurrency, ms, rate } = JSON.parse(process.argv[2] as string) as { url: string; token: string; concurrency: number; ms: number; rate: number };
 const statuses: Record<number, number> = {};
 let done = 0;
 let next = 0;
 const t0 = performance.now();
 let until = t0 + ms;
 // The caller says when its measurement is over.
-parentPort?.on('message', () => (until = performance.now()));
+process.on('message', () => (until = performance.now()));
 
 async function lane(): Promise<void> {
   while (performance.now() < until) {
@@ -32,4 +31,4 @@ async function lane(): Promise<void> {
 }
 
 await Promise.all(Array.from({ length: concurrency }, () => lane()));
-parentPort?.postMessage({ done, statuses, seconds: (performance.now() - t0) / 1000 });
+process.send?.({ done, statuses, seconds: (performance.now() - t0) / 1000 }, () => process.disconnect());

@@ -70,6 +70,33 @@ export interface Analysis {
   readonly homogeneity: readonly HomogeneityGroup[];
 }
 
+/** Everything of an analysis but the dice themselves, known once every die's tests have been run. */
+export interface AnalysisHead extends Omit<Analysis, 'dice'> {
+  /** Dice analysed. */
+  readonly count: number;
+  /** Their rolls in all. */
+  readonly totalRolls: number;
+}
+
+/**
+ * An analysis whose dice are made one at a time when asked for and not kept:
+ * a file of 200,000 dice is written out die by die in memory that does not
+ * grow with the report (only each die's level tests are kept, for the
+ * multiplicity control and the homogeneity tests).
+ */
+export interface AnalysisStream extends AnalysisHead {
+  dice(): IterableIterator<DieAnalysis>;
+}
+
+/** One die's fixed-sample level tests: all of it the whole family needs. */
+interface DieLevels {
+  readonly r: DieRolls;
+  readonly symbol: LevelAnalysis;
+  readonly face?: LevelAnalysis;
+  /** Index of its first level in the family. */
+  readonly first: number;
+}
+
 /**
  * Analyses finished roll logs, one entry per die. Verdicts assume each die's
  * number of rolls was fixed in advance (as in published fixed-count tests);
@@ -77,6 +104,13 @@ export interface Analysis {
  * the rolling was stopped.
  */
 export function analyzeDice(rolls: readonly DieRolls[], options: AnalyzeOptions = {}): Analysis {
+  const stream = analyzeDiceStream(rolls, options);
+  const { alpha, delta, multiplicity, serialAlpha, family, homogeneity } = stream;
+  return { alpha, delta, multiplicity, serialAlpha, family, dice: [...stream.dice()], homogeneity };
+}
+
+/** {@link analyzeDice}, with each die's analysis made only when it is read (and then not kept). */
+export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOptions = {}): AnalysisStream {
   const alpha = options.alpha ?? 0.05;
   const delta = options.delta ?? 0.03;
   const multiplicity = options.multiplicity ?? 'holm';
@@ -84,48 +118,69 @@ export function analyzeDice(rolls: readonly DieRolls[], options: AnalyzeOptions 
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be between 0 and 1, got ${alpha}`);
   if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be between 0 and 1, got ${delta}`);
 
-  const perDie = rolls.map((r) => {
-    const symbolExpected = symbolProbabilities(r.die);
-    const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), symbolExpected, alpha);
+  // Per die type, computed once: a file of many dice of one type shares them.
+  const expectedOf = new Map<DieType, { symbol: number[]; faceLabels: string[] }>();
+  const typeFacts = (die: DieType) => {
+    let facts = expectedOf.get(die);
+    if (facts === undefined) expectedOf.set(die, (facts = { symbol: symbolProbabilities(die), faceLabels: die.faces.map((f) => f.id) }));
+    return facts;
+  };
+  let family = 0;
+  let totalRolls = 0;
+  const perDie: DieLevels[] = rolls.map((r) => {
+    const facts = typeFacts(r.die);
+    const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), facts.symbol, alpha);
     // A face-level test adds information only where faces share a symbol (d8s, D3); for a D6 it would repeat the symbol test.
-    const face = r.faces && r.die.faces.length > r.die.symbols.length ? analyzeLevel('face', r.die.faces.map((f) => f.id), countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, alpha) : undefined;
-    return { r, symbol, face, levels: face ? [symbol, face] : [symbol] };
+    const face = r.faces && r.die.faces.length > r.die.symbols.length ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, alpha) : undefined;
+    const first = family;
+    family += face ? 2 : 1;
+    totalRolls += r.symbols.length;
+    return face ? { r, symbol, face, first } : { r, symbol, first };
   });
 
   // One family across every die and level: with 30 dice, ~1.5 fair dice would "fail" at 0.05 by chance otherwise.
-  const all = perDie.flatMap((d) => d.levels);
-  const raw = all.map((l) => l.headline.p);
+  const raw = new Array<number>(family);
+  for (const d of perDie) {
+    raw[d.first] = d.symbol.headline.p;
+    if (d.face) raw[d.first + 1] = d.face.headline.p;
+  }
   const adjustedAll = multiplicity === 'holm' ? holmAdjust(raw) : benjaminiHochbergAdjust(raw);
-  const family = all.length;
-  let cursor = 0;
+  const settings = { alpha, delta, serialAlpha, family };
 
-  const dice = perDie.map(({ r, symbol, face, levels }) => {
-    const adjusted = levels.map((analysis) => {
-      const adjustedP = adjustedAll[cursor++] as number;
-      // Below double range the adjusted p is bounded by m·p (Holm's largest multiplier; BH never exceeds it).
-      const adjustedLogP = adjustedP > 1e-300 ? Math.log(adjustedP) : Math.min(0, analysis.headline.logP + Math.log(family));
-      return { analysis, adjustedP, adjustedLogP };
-    });
-    const serial = runSerialChecks(r, serialAlpha);
-    const failedChecks: FailedCheck[] = serial.failed.map((c) => ({ name: c.name, p: c.p, logP: c.logP, adjustedP: c.adjustedP, detail: c.detail }));
-    const verdict = fixedSampleVerdict({ levels: adjusted, alpha, delta, family, failedChecks, serialAlpha });
-    return {
-      label: r.label,
-      die: r.die,
-      n: r.symbols.length,
-      files: r.files,
-      symbol,
-      ...(face ? { face } : {}),
-      adjusted,
-      game: gameFiguresFor(r.die).map((figure) => ({ figure, result: figureRate(r, figure, alpha) })),
-      serial,
-      anytime: anytimeEvidence(r, symbol, alpha, delta, family),
-      verdict,
-      sentence: describeVerdict(verdict),
-    };
+  function* dice(): IterableIterator<DieAnalysis> {
+    for (const d of perDie) yield dieAnalysis(d, adjustedAll, settings);
+  }
+  return { alpha, delta, multiplicity, serialAlpha, family, count: perDie.length, totalRolls, homogeneity: homogeneityGroups(perDie), dice };
+}
+
+function dieAnalysis(
+  { r, symbol, face, first }: DieLevels,
+  adjustedAll: readonly number[],
+  { alpha, delta, serialAlpha, family }: { alpha: number; delta: number; serialAlpha: number; family: number },
+): DieAnalysis {
+  const adjusted = (face ? [symbol, face] : [symbol]).map((analysis, i) => {
+    const adjustedP = adjustedAll[first + i] as number;
+    // Below double range the adjusted p is bounded by m·p (Holm's largest multiplier; BH never exceeds it).
+    const adjustedLogP = adjustedP > 1e-300 ? Math.log(adjustedP) : Math.min(0, analysis.headline.logP + Math.log(family));
+    return { analysis, adjustedP, adjustedLogP };
   });
-
-  return { alpha, delta, multiplicity, serialAlpha, family, dice, homogeneity: homogeneityGroups(dice) };
+  const serial = runSerialChecks(r, serialAlpha);
+  const failedChecks: FailedCheck[] = serial.failed.map((c) => ({ name: c.name, p: c.p, logP: c.logP, adjustedP: c.adjustedP, detail: c.detail }));
+  const verdict = fixedSampleVerdict({ levels: adjusted, alpha, delta, family, failedChecks, serialAlpha });
+  return {
+    label: r.label,
+    die: r.die,
+    n: r.symbols.length,
+    files: r.files,
+    symbol,
+    ...(face ? { face } : {}),
+    adjusted,
+    game: gameFiguresFor(r.die).map((figure) => ({ figure, result: figureRate(r, figure, alpha) })),
+    serial,
+    anytime: anytimeEvidence(r, symbol, alpha, delta, family),
+    verdict,
+    sentence: describeVerdict(verdict),
+  };
 }
 
 function runSerialChecks(r: DieRolls, alpha: number): SerialChecksResult {
@@ -152,26 +207,27 @@ function anytimeEvidence(r: DieRolls, symbol: LevelAnalysis, alpha: number, delt
   return { logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
 }
 
-function homogeneityGroups(dice: readonly DieAnalysis[]): HomogeneityGroup[] {
-  const byType = new Map<string, DieAnalysis[]>();
+function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {
+  const byType = new Map<string, DieLevels[]>();
   for (const d of dice) {
     // Appended in place: copying the list for each die made this quadratic in the number of dice.
-    const members = byType.get(d.die.id);
-    if (members === undefined) byType.set(d.die.id, [d]);
+    const members = byType.get(d.r.die.id);
+    if (members === undefined) byType.set(d.r.die.id, [d]);
     else members.push(d);
   }
   const groups: HomogeneityGroup[] = [];
   for (const [dieType, members] of byType) {
     if (members.length < 2) continue;
-    const first = members[0] as DieAnalysis;
-    groups.push({ dieType, level: 'symbol', dice: members.map((m) => m.label), labels: first.symbol.labels, test: contingencyTest(members.map((m) => [...m.symbol.counts])) });
+    const first = members[0] as DieLevels;
+    const labels = members.map((m) => m.r.label);
+    groups.push({ dieType, level: 'symbol', dice: labels, labels: first.symbol.labels, test: contingencyTest(members.map((m) => m.symbol.counts)) });
     if (members.every((m) => m.face)) {
       groups.push({
         dieType,
         level: 'face',
-        dice: members.map((m) => m.label),
+        dice: labels,
         labels: (first.face as LevelAnalysis).labels,
-        test: contingencyTest(members.map((m) => [...(m.face as LevelAnalysis).counts])),
+        test: contingencyTest(members.map((m) => (m.face as LevelAnalysis).counts)),
       });
     }
   }

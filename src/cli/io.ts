@@ -17,3 +17,18 @@ export function processIo(): CliIo & { exitCode: number } {
   };
   return io;
 }
+
+/** Writes a long output given in parts, about 64 KiB at a time: one `out` per part would be a write per die, one string of it all may not fit. */
+export function writeParts(io: CliIo, parts: Iterable<string>, separator = ''): void {
+  let pending = '';
+  let first = true;
+  for (const part of parts) {
+    pending += first ? part : separator + part;
+    first = false;
+    if (pending.length >= 65_536) {
+      io.out(pending);
+      pending = '';
+    }
+  }
+  if (pending !== '') io.out(pending);
+}

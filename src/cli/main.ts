@@ -5,6 +5,7 @@ import { processIo, type CliIo } from './io.js';
 import { VERSION } from '../core/version.js';
 import { printable } from '../rolllog/quoteValue.js';
 import { isSqliteError } from '../store/sqlite.js';
+import { fileSystemProblem } from './fileSystemError.js';
 
 /** Builds the `dicerig` program. Output streams are injected so tests can read them. */
 export function buildProgram(io: CliIo = processIo()): Command {
@@ -34,6 +35,11 @@ export async function main(argv: string[], io: CliIo & { exitCode: number } = pr
     if (isSqliteError(e)) {
       // A store error no command anticipated (a page damaged mid-run): one line, not a stack trace.
       io.err(`dicerig: the roll store failed: ${printable(e.message)} (${e.code}). Check it with \`dicerig verify\`.\n`);
+      return 1;
+    }
+    const fsProblem = fileSystemProblem(e);
+    if (fsProblem !== undefined) {
+      io.err(`dicerig: ${printable(fsProblem)}\n`);
       return 1;
     }
     io.err(`dicerig: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

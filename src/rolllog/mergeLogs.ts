@@ -8,12 +8,20 @@ import type { DieLog, ParsedLog } from './types.js';
  */
 export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
   const byLabel = new Map<string, DieLog>();
+  // A die found in one file only is passed on as parsed; a die found again is copied once, then appended to.
+  const copies = new Set<DieLog>();
   for (const log of logs) {
     for (const die of log.dice) {
-      const seen = byLabel.get(die.label);
-      if (seen === undefined) {
-        byLabel.set(die.label, { ...die, dictionary: [...die.dictionary], codes: [...die.codes], firstSeen: new Map(die.firstSeen), files: new Set(die.files) });
+      const found = byLabel.get(die.label);
+      if (found === undefined) {
+        byLabel.set(die.label, die);
         continue;
+      }
+      let seen = found;
+      if (!copies.has(found)) {
+        seen = { ...found, dictionary: [...found.dictionary], codes: [...found.codes], firstSeen: new Map(found.firstSeen), files: new Set(found.files) };
+        copies.add(seen);
+        byLabel.set(die.label, seen);
       }
       const where = { file: log.file, line: die.firstSeen.values().next().value?.line };
       if (seen.level !== die.level) {

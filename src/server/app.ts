@@ -14,6 +14,7 @@ import { liveRoutes } from './routes/liveRoutes.js';
 import { rollRoutes } from './routes/rollRoutes.js';
 import type { Tokens } from './security/auth.js';
 import { RateLimiter } from './security/rateLimit.js';
+import { sameSiteOnly } from './security/sameSite.js';
 import { createStack } from './stack.js';
 
 export interface Limits {
@@ -31,6 +32,8 @@ export interface ServerOptions {
   readonly controller: RigController;
   readonly hub: LiveHub;
   readonly tokens: Tokens;
+  /** Listening on loopback only: a request addressed to another host name (DNS rebinding) is refused. */
+  readonly loopback: boolean;
   readonly limits?: Partial<Limits>;
   /** How long a chat request waits for its roll (default 4 s: bots give up after a few seconds). */
   readonly chatWaitMs?: number;
@@ -43,6 +46,8 @@ export const PAGES = { '/': 'dashboard.html', '/overlay': 'overlay.html' } as co
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const app = createStack({ pages: PAGES });
   await app.register(websocket, { options: { maxPayload: 4096 } });
+  // After the WebSocket plugin: its own onRequest hook marks an upgrade, so that a refused one has its socket closed.
+  sameSiteOnly(app, { loopback: options.loopback, what: 'dicerig serve' });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const now = options.limitClock ?? (() => performance.now());
   const ctx = {

@@ -18,6 +18,7 @@ import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
 import { StreamRoller, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
+import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
 import { RollQueue } from './queue/rollQueue.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
@@ -25,7 +26,7 @@ import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
 import { diceNeeded, performRoll, type AnswerDie, type RollOutcome } from './rolls/procedure.js';
 import type { RollSpec } from './rolls/request.js';
 
-export type Mode = 'fairness' | 'stream';
+export type { LiveFrame, Mode } from './live/liveFrames.js';
 
 export interface EvidenceFrame {
   readonly throwIndex: number;
@@ -77,22 +78,12 @@ export interface RollView {
   readonly evidence: string;
 }
 
-export interface LiveFrame {
-  readonly id: number;
-  readonly image: RgbImage;
-  readonly reading: FrameReading;
-  readonly mode: Mode;
-  readonly rollId?: string;
-  /** Channels the throw counts. */
-  readonly counted: readonly number[];
-}
-
 export interface RigControllerOptions {
   readonly opened: OpenedSession;
   readonly hub: LiveHub;
   /** Epoch milliseconds (Date.now). */
   readonly now: () => number;
-  /** Host time for the fairness loop's own cost per throw (performance.now). */
+  /** Host time for the fairness loop's own cost per throw (CPU time by default in serve). */
   readonly stopwatch?: () => number;
   readonly mode?: Mode;
   /** Most requests one client may have waiting. */
@@ -101,7 +92,6 @@ export interface RigControllerOptions {
 }
 
 const KEEP_ROLLS = 200;
-const KEEP_FRAMES = 8;
 const HISTORY = 10;
 
 export class RigController {
@@ -118,9 +108,8 @@ export class RigController {
   private busy: Promise<void> | undefined;
   readonly queue = new RollQueue<RollJob>();
   private readonly rolls = new Map<string, RollJob>();
-  private readonly frames: LiveFrame[] = [];
-  private frameId = 0;
-  private current: { mode: Mode; rollId?: string; counted: readonly number[] } = { mode: 'fairness', counted: [] };
+  private readonly liveFrames: LiveFrames;
+  private current: ThrowContext = { mode: 'fairness', counted: [] };
   private readonly rig: RigDriver;
   private readonly readThrow: (image: RgbImage) => FrameReading;
   private unsubscribeFault: () => void;
@@ -146,9 +135,10 @@ export class RigController {
       counted,
     );
     this.rig = this.watchedRig(options.opened.rig);
+    this.liveFrames = new LiveFrames(this.hub, options.opened.plan.dice, options.now);
     this.readThrow = (image) => {
       const reading = options.opened.readThrow(image);
-      this.frameRead(image, reading);
+      this.liveFrames.read(image, reading, this.current);
       return reading;
     };
     this.unsubscribeFault = options.opened.rig.onFault((f) => {
@@ -174,59 +164,9 @@ export class RigController {
     });
   }
 
-  /** A settled frame was read: keep it for the dashboard, announce each die read. */
-  private frameRead(image: RgbImage, reading: FrameReading): void {
-    const id = ++this.frameId;
-    const frame: LiveFrame = { id, image, reading, mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted };
-    this.frames.push(frame);
-    if (this.frames.length > KEEP_FRAMES) this.frames.shift();
-    const at = this.options.now();
-    const labelOf = (c: number | undefined): string | undefined => this.opened.plan.dice.find((d) => d.channel === c)?.record.label;
-    const typeOf = (c: number | undefined): string | undefined => this.opened.plan.dice.find((d) => d.channel === c)?.type.id;
-    this.hub.publish({ type: 'frame', at, ...this.frameInfo(frame) });
-    reading.readings.forEach((r, i) => {
-      if (r.channel === undefined) return;
-      const counted = frame.counted.includes(r.channel);
-      this.hub.publish({
-        type: 'die-read',
-        at,
-        frame: id,
-        mode: frame.mode,
-        ...(frame.rollId ? { rollId: frame.rollId } : {}),
-        channel: r.channel,
-        counted,
-        label: labelOf(r.channel) ?? '',
-        dieType: typeOf(r.channel) ?? '',
-        status: r.read.status,
-        ...(r.read.symbol !== undefined ? { symbol: r.read.symbol } : {}),
-        confidence: Number(r.read.confidence.toFixed(3)),
-        crop: `/live/crop/${id}/${i}.png`,
-      });
-    });
-  }
-
-  private frameInfo(frame: LiveFrame): Record<string, unknown> {
-    const labelOf = (c: number | undefined): string => this.opened.plan.dice.find((d) => d.channel === c)?.record.label ?? '';
-    return {
-      frame: frame.id,
-      url: `/live/frame/${frame.id}.jpg`,
-      width: frame.image.width,
-      height: frame.image.height,
-      mode: frame.mode,
-      dice: frame.reading.readings.map((r) => ({
-        channel: r.channel ?? null,
-        label: labelOf(r.channel),
-        bbox: r.die.bbox,
-        status: r.read.status,
-        symbol: r.read.symbol ?? null,
-        confidence: Number(r.read.confidence.toFixed(3)),
-      })),
-    };
-  }
-
   /** A kept frame (for its picture), if still kept. */
   frame(id: number): LiveFrame | undefined {
-    return this.frames.find((f) => f.id === id);
+    return this.liveFrames.get(id);
   }
 
   // ---- modes and runs --------------------------------------------------------
@@ -311,8 +251,9 @@ export class RigController {
     const plan: RunnerPlan = { ...this.opened.plan, sessionId: this.fairnessSessionId, resumed };
     const controller = new AbortController();
     this.current = { mode: 'fairness', counted: this.opened.plan.dice.map((d) => d.channel) };
+    const evidence = this.opened.evidenceFor?.(this.fairnessSessionId);
     const deps = runnerDeps(
-      { ...this.opened, rig: this.rig, readThrow: this.readThrow },
+      { ...this.opened, rig: this.rig, readThrow: this.readThrow, ...(evidence ? { evidence } : {}) },
       {
         onEvent: (e) => this.onSessionEvent(e),
         signal: controller.signal,
@@ -367,7 +308,8 @@ export class RigController {
           status: e.status,
           ...(e.why !== undefined ? { why: e.why } : {}),
           rolls: e.rolls,
-          dice: this.fairness.dice.map((d) => ({ label: d.label, state: d.state, decided: d.decided, rolls: d.rolls, rollsNeeded: d.rollsNeeded, logE: d.logE, tally: d.tally, point: d.trace.at(-1) })),
+          // Copies: the hub writes events out on the next turn, after this die's tally may have moved on.
+          dice: this.fairness.dice.map((d) => ({ label: d.label, state: d.state, decided: d.decided, rolls: d.rolls, rollsNeeded: d.rollsNeeded, logE: d.logE, tally: { ...d.tally }, point: d.trace.at(-1) })),
           totals: e.totals,
         });
         if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status });
@@ -491,8 +433,9 @@ export class RigController {
     const { store, config, simulated, session } = this.opened;
     const stream = store.createSession({ kind: 'stream', config, simulated, ...(session.rigId !== null ? { rigId: session.rigId } : {}), startedAt: this.options.now() });
     this.streamSessionId = stream.id;
+    const evidence = this.opened.evidenceFor?.(stream.id);
     this.roller = new StreamRoller(
-      { rig: this.rig, camera: this.opened.camera, readThrow: this.readThrow, store, clock: this.opened.clock, timeOrigin: this.opened.timeOrigin, ...(this.opened.evidence ? { evidence: this.opened.evidence } : {}) },
+      { rig: this.rig, camera: this.opened.camera, readThrow: this.readThrow, store, clock: this.opened.clock, timeOrigin: this.opened.timeOrigin, ...(evidence ? { evidence } : {}) },
       { sessionId: stream.id, dice: this.opened.plan.dice, settle: this.opened.plan.settle, ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}) },
     );
     this.publishMode();
@@ -559,10 +502,11 @@ export class RigController {
         const { ref, ...rest } = d;
         return { ...rest, ...(ref !== undefined ? { evidence: `/api/rolls/${job.id}/evidence/${ref}.png` } : {}) };
       }),
-      partial: job.partial,
+      // Copies: a view outlives the call (the hub writes it out on the next turn) while the job goes on.
+      partial: [...job.partial],
       ...(job.outcome ? { result: job.outcome.result, line: job.outcome.line } : {}),
       ...(job.error !== undefined ? { error: job.error } : {}),
-      throws: job.throws,
+      throws: [...job.throws],
       ...(this.streamSessionId !== undefined && job.throws.length > 0 ? { sessionId: this.streamSessionId } : {}),
       evidence: `/api/rolls/${job.id}/evidence`,
     };
@@ -579,7 +523,7 @@ export class RigController {
 
   /** Everything a page needs on (re)connecting. */
   snapshot(): Record<string, unknown> {
-    const last = this.frames.at(-1);
+    const last = this.liveFrames.latest();
     const rolling = [...this.rolls.values()].find((j) => j.state === 'rolling');
     return {
       serverNow: this.options.now(),
@@ -593,7 +537,7 @@ export class RigController {
       queue: this.queueView(),
       rolling: rolling ? this.view(rolling) : null,
       history: this.history(),
-      frame: last ? this.frameInfo(last) : null,
+      frame: last ? this.liveFrames.info(last) : null,
     };
   }
 

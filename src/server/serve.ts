@@ -5,12 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { checkSessionConfig, type SessionConfig } from '../session/config.js';
+import { cpuStopwatch } from '../session/hostTiming.js';
 import { openSession, type OpenedSession } from '../session/setup.js';
 import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
 import { RigController, type Mode } from './rigController.js';
 import type { Tokens } from './security/auth.js';
-import { checkBinding, isLoopback } from './security/bind.js';
+import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
 export type SimDice = 'xwing' | 'd6';
 
@@ -59,6 +60,8 @@ export interface ServeOptions {
   readonly limits?: Partial<Limits>;
   readonly chatWaitMs?: number;
   readonly log?: (line: string) => void;
+  /** What the fairness run's host time per throw is measured with (default: CPU time, see `cpuStopwatch`). */
+  readonly stopwatch?: () => number;
 }
 
 export interface RunningServer {
@@ -73,21 +76,23 @@ export interface RunningServer {
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   checkBinding(options.host, options.tokens.api !== undefined);
+  // Before the store and the rig: a port in use creates nothing.
+  await checkListenable(options.host, options.port);
   const log = options.log ?? (() => undefined);
   const opened = await openSession({ config: options.config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
   // The hub asks the controller for the state; the controller publishes through the hub.
   const ref: { controller?: RigController } = {};
   const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
-  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: () => performance.now(), ...(options.mode ? { mode: options.mode } : {}), log });
+  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: options.stopwatch ?? cpuStopwatch, ...(options.mode ? { mode: options.mode } : {}), log });
   ref.controller = controller;
   let app: FastifyInstance;
   try {
-    app = await createServer({ controller, hub, tokens: options.tokens, ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });
+    app = await createServer({ controller, hub, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });
     await app.listen({ host: options.host, port: options.port });
   } catch (e) {
     await controller.close();
     await opened.close();
-    throw e;
+    throw listenFailure(e, options.host, options.port);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

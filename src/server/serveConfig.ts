@@ -3,13 +3,10 @@
  * also hold a `server:` section (tokens, port, host, rate limits). Tokens in
  * the file are overridden by DICERIG_TOKEN and DICERIG_CHAT_TOKEN.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
-import { checkSessionConfig, formatKeyPath, withPathsFrom, type SessionConfig } from '../session/config.js';
-import { yamlLineOf } from '../core/yamlLine.js';
+import { checkSessionConfig, formatKeyPath, readConfigFile, withPathsFrom, type SessionConfig } from '../session/config.js';
 
 export const serverSectionSchema = z.strictObject({
   token: z.string().min(16, 'a token needs at least 16 characters').optional(),
@@ -23,19 +20,9 @@ export const serverSectionSchema = z.strictObject({
 export type ServerSection = z.infer<typeof serverSectionSchema>;
 
 export async function loadServeConfig(file: string): Promise<{ session: SessionConfig; server: ServerSection }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
-    throw new ConfigError('(file)', `cannot read the config: ${why}`, file);
-  }
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const yamlError = doc.errors[0];
-  if (yamlError) throw new ConfigError('(file)', `not valid YAML or JSON: ${yamlError.message.split('\n')[0] ?? ''} (line ${lines.linePos(yamlError.pos[0]).line})`, file);
-  const lineOf = (path: readonly (string | number)[]): number | undefined => yamlLineOf(doc, lines, path);
-  const { server, ...rest } = (doc.toJS() ?? {}) as Record<string, unknown>;
+  // The session config's own reader: its size cap, alias cap and duplicate-key check guard this file too.
+  const { value, lineOf } = await readConfigFile(file);
+  const { server, ...rest } = (value ?? {}) as Record<string, unknown>;
   const checked = serverSectionSchema.safeParse(server ?? {});
   if (!checked.success) {
     const issue = checked.error.issues[0];

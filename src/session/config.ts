@@ -225,15 +225,27 @@ export function checkSessionConfig(value: unknown, file?: string, lineOf?: (path
 /** A session config is a page of settings; the cap keeps a hostile file from costing time and memory. */
 export const MAX_CONFIG_BYTES = 256 * 1024;
 
-/** Parses a config from YAML or JSON text (JSON is YAML); `file` names it in errors. */
-export function parseSessionConfig(text: string, file: string): SessionConfig {
-  const parsed = parseYamlText(text, MAX_CONFIG_BYTES, 'session config');
-  if ('problem' in parsed) throw new ConfigError('(file)', `${parsed.problem}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}`, file);
-  return checkSessionConfig(parsed.value, file, (path) => yamlLineOf(parsed.doc, parsed.lines, path));
+/** A config file's plain value, and the line of a key path in it (for errors). */
+export interface ConfigDocument {
+  readonly value: unknown;
+  readonly lineOf: (path: Path) => number | undefined;
 }
 
-/** Reads and checks a session config file. */
-export async function loadSessionConfig(file: string): Promise<SessionConfig> {
+/** Parses config text (YAML or JSON; JSON is YAML) with the size cap, the alias cap and the one-pass duplicate-key check. */
+export function parseConfigText(text: string, file: string): ConfigDocument {
+  const parsed = parseYamlText(text, MAX_CONFIG_BYTES, 'session config');
+  if ('problem' in parsed) throw new ConfigError('(file)', `${parsed.problem}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}`, file);
+  return { value: parsed.value, lineOf: (path) => yamlLineOf(parsed.doc, parsed.lines, path) };
+}
+
+/** Parses a config from YAML or JSON text (JSON is YAML); `file` names it in errors. */
+export function parseSessionConfig(text: string, file: string): SessionConfig {
+  const { value, lineOf } = parseConfigText(text, file);
+  return checkSessionConfig(value, file, lineOf);
+}
+
+/** Reads a config file (a huge one is refused before it is read) and parses it as `parseConfigText` does. */
+export async function readConfigFile(file: string): Promise<ConfigDocument> {
   let text: string;
   try {
     // Checked before reading: a huge file is refused without loading it.
@@ -245,7 +257,13 @@ export async function loadSessionConfig(file: string): Promise<SessionConfig> {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
     throw new ConfigError('(file)', `cannot read the session config: ${why}`, file);
   }
-  return withPathsFrom(dirname(resolve(file)), parseSessionConfig(text, file));
+  return parseConfigText(text, file);
+}
+
+/** Reads and checks a session config file. */
+export async function loadSessionConfig(file: string): Promise<SessionConfig> {
+  const { value, lineOf } = await readConfigFile(file);
+  return withPathsFrom(dirname(resolve(file)), checkSessionConfig(value, file, lineOf));
 }
 
 /** Resolves the config's file paths (db, calibration, camera reference and folder) against `dir`, the config file's folder. */

@@ -58,6 +58,8 @@ export interface OpenedSession {
   readonly readThrow: (image: RgbImage) => ReturnType<typeof readFrame>;
   readonly reader: FaceReader;
   readonly evidence?: EvidenceSink;
+  /** The evidence folder of another session on the same rig (serve's stream session, a fresh fairness session), when evidence is kept. */
+  readonly evidenceFor?: (sessionId: number) => EvidenceSink;
   readonly plan: RunnerPlan;
   readonly simulated: boolean;
   /** Closes the camera, the rig and the store. */
@@ -241,10 +243,12 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       resumed: stored !== undefined,
       simulated,
     };
-    const evidence =
+    // Each session its own folder: file names are unique only within a session (throw and channel).
+    const evidenceFor =
       config.evidence === 'none' || options.dbPath === ':memory:' || options.dbPath === ''
         ? undefined
-        : folderEvidence(join(dirname(resolve(options.dbPath)), 'evidence', `session-${session.id}`), dirname(resolve(options.dbPath)));
+        : (id: number): EvidenceSink => folderEvidence(join(dirname(resolve(options.dbPath)), 'evidence', `session-${id}`), dirname(resolve(options.dbPath)));
+    const evidence = evidenceFor?.(session.id);
     return {
       config,
       session,
@@ -258,6 +262,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       readThrow,
       reader,
       ...(evidence ? { evidence } : {}),
+      ...(evidenceFor ? { evidenceFor } : {}),
       plan,
       simulated,
       close: closeAll,

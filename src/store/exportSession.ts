@@ -20,12 +20,20 @@ export interface SessionExport {
  * leaves out the face column unless every die has them), so analysis runs at
  * face level wherever the faces are known.
  */
-export function exportSession(store: RollStore, session: SessionRecord, format: ExportFormat, exportedAt: Date): SessionExport {
+export function exportSession(
+  store: RollStore,
+  session: SessionRecord,
+  format: ExportFormat,
+  exportedAt: Date,
+  /** The rolls read past the damage of a damaged file (RollStore.salvagedRolls), instead of the store's own query. */
+  salvaged?: { readonly rolls: readonly CountedRoll[]; readonly unreadable: number },
+): SessionExport {
+  const counted = (): Iterable<CountedRoll> => salvaged?.rolls ?? store.countedRolls(session.id);
   // First pass: which dice have every face id, and how many rows there are.
   const withoutFace = new Set<number>();
   const diceIds = new Set<number>();
   let rows = 0;
-  for (const r of store.countedRolls(session.id)) {
+  for (const r of counted()) {
     rows++;
     diceIds.add(r.dieId);
     if (r.faceId === null) withoutFace.add(r.dieId);
@@ -53,8 +61,10 @@ export function exportSession(store: RollStore, session: SessionRecord, format: 
     },
     rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
     dice: [...diceIds].map((id) => store.getDie(id)).filter((d) => d !== undefined),
-    counts: store.counts(session.id),
-    ...verdictsOf(store, session.id),
+    // A damaged file may fail these whole-session reads: the rows are what was saved.
+    counts: salvaged ? orNull(() => store.counts(session.id)) : store.counts(session.id),
+    ...(salvaged ? (orNull(() => verdictsOf(store, session.id)) ?? {}) : verdictsOf(store, session.id)),
+    ...(salvaged ? { unreadableRolls: salvaged.unreadable } : {}),
     exportedRolls: rows,
     columns,
   };
@@ -63,9 +73,9 @@ export function exportSession(store: RollStore, session: SessionRecord, format: 
     *lines() {
       if (format === 'csv') {
         yield columns.join(',');
-        for (const r of store.countedRolls(session.id)) yield csvRow(r, faceColumn);
+        for (const r of counted()) yield csvRow(r, faceColumn);
       } else {
-        for (const r of store.countedRolls(session.id)) yield jsonRow(r, !withoutFace.has(r.dieId));
+        for (const r of counted()) yield jsonRow(r, !withoutFace.has(r.dieId));
       }
     },
   };
@@ -103,6 +113,14 @@ function jsonRow(r: CountedRoll, withFace: boolean): string {
     classifier: r.classifierVersion,
     simulated: r.simulated,
   });
+}
+
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 /** The session's stored verdicts (shown as is by whoever reads the export) and its unresolved rolls. */

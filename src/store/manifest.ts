@@ -31,7 +31,10 @@ export interface ExportManifest {
   };
   readonly rig: RigRecord | null;
   readonly dice: readonly DieRecord[];
-  readonly counts: SessionCounts;
+  /** Null when exported from a damaged file that could not count them. */
+  readonly counts: SessionCounts | null;
+  /** Rolls a damaged file could not give (`export --allow-unverified`): the export lacks those of this session among them. */
+  readonly unreadableRolls?: number;
   /** Rows in the export: the counted rolls (ok throws, read, not cocked). */
   /** The verdicts the session made and stored, as is (absent when it stored none). */
   readonly verdicts?: unknown;

@@ -10,11 +10,11 @@ export function sessionProblems(report: VerifyReport, sessionId: number): string
 /**
  * Verifies the store before a session is read out of it (export, report).
  * A failure is refused with one line, unless `allow`: then it is only warned
- * about, through `warn`, and the caller goes on.
+ * about, through `warn`, and the caller goes on (told whether the file is damaged).
  */
-export function requireVerified(store: RollStore, sessionId: number, allow: boolean, warn: (line: string) => void, doing = 'exported'): void {
+export function requireVerified(store: RollStore, sessionId: number, allow: boolean, warn: (line: string) => void, doing = 'exported'): { readonly damaged: boolean } {
   const problems = sessionProblems(store.verify(), sessionId);
-  if (problems.length === 0) return;
+  if (problems.length === 0) return { damaged: false };
   const first = problems[0] as string;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
   const damaged = /damaged/.test(first);
@@ -26,4 +26,5 @@ export function requireVerified(store: RollStore, sessionId: number, allow: bool
     );
   }
   warn(`dicerig: warning: ${what}; going on because of --allow-unverified.`);
+  return { damaged };
 }

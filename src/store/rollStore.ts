@@ -5,6 +5,7 @@ import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';
 import { quoteValue } from '../rolllog/quoteValue.js';
 import { VERSION } from '../core/version.js';
 import { ChainRows } from './chainRows.js';
+import { COUNTED, COUNTED_SQL, REVIEWED, salvageCountedRolls } from './countedRolls.js';
 import { StoreError } from './errors.js';
 import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
@@ -55,8 +56,6 @@ export interface RollStoreOptions {
 
 /** The condition for a roll to count; shared by every query that counts. */
 /** A read roll, or a declined one a person has labelled since (its face and symbol from the review, `rv`). */
-const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, rv.symbol) IS NOT NULL";
-const REVIEWED = 'LEFT JOIN reviews rv ON rv.roll_id = r.id';
 
 const SESSION_COLUMNS = `id, name, origin, kind, config_json AS configJson, software_version AS softwareVersion, simulated,
   rig_id AS rigId, started_at AS startedAt, ended_at AS endedAt, state, throw_count AS throwCount, head_hash AS headHash`;
@@ -107,14 +106,7 @@ export class RollStore {
       ),
       setThrowHash: db.prepare('UPDATE throws SET hash = ? WHERE id = ?'),
       setHead: db.prepare('UPDATE sessions SET head_hash = ?, throw_count = ? WHERE id = ?'),
-      counted: db.prepare(
-        `SELECT t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
-                coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol, r.confidence,
-                r.classifier_version AS classifierVersion, r.simulated
-           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id ${REVIEWED}
-          WHERE t.session_id = ? AND ${COUNTED}
-          ORDER BY t.idx, r.seq`,
-      ),
+      counted: db.prepare(COUNTED_SQL),
     };
     const tx = db.transaction((sessionId: number, input: ThrowInput) => this.writeThrow(sessionId, input));
     // IMMEDIATE takes the write lock up front, so a reader (a dashboard) can never make the commit fail halfway.
@@ -439,6 +431,11 @@ export class RollStore {
   /** The rolls that count, in throw order (void and rerolled throws, cocked and unread dice never count). */
   *countedRolls(sessionId: number): Generator<CountedRoll> {
     for (const row of this.stmt.counted.iterate(sessionId)) yield { ...row, simulated: row.simulated === 1 };
+  }
+
+  /** The counted rolls of a session still readable from a damaged file, and how many rolls could not be read. */
+  salvagedRolls(sessionId: number): { rolls: CountedRoll[]; unreadable: number } {
+    return salvageCountedRolls(this.db, sessionId);
   }
 
   /** The counted rolls of a session per die, each in throw order; dice in order of first appearance. */

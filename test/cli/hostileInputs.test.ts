@@ -54,6 +54,21 @@ describe('hostile session configs and dice files', () => {
     expect(r.err).toMatch(/seed/);
   });
 
+  it('serve --config takes the same guards: an alias bomb, a file over the size cap and a duplicate key are each one clear line', async () => {
+    const session = 'dice:\n  - { label: A, type: red }\nrig: { driver: sim }\n';
+    const cases: [string, string, RegExp][] = [
+      ['bomb.yaml', `${ALIAS_BOMB}\n${session}`, /alias/],
+      ['big.yaml', `${session}# ${'x'.repeat(2 << 20)}\n`, /too large/],
+      ['dup.yaml', `${session}server:\n  port: 9000\n  port: 9001\n`, /port/],
+    ];
+    for (const [name, text, says] of cases) {
+      const r = await runCli('serve', '--config', file(name, text), '--db', join(tempDir(), 'r.db'), '--port', '0');
+      expect(r.code, name).toBe(1);
+      oneClearLine(r.err);
+      expect(r.err).toMatch(says);
+    }
+  });
+
   it('a dice file with an alias bomb, or over the size cap, is one clear line', async () => {
     const log = file('rolls.csv', 'die,type,face\nA,d6,3\n');
     const bomb = await runCli('analyze', log, '--dice-file', file('dice.yaml', ALIAS_BOMB));

@@ -136,3 +136,22 @@ describe('a --db where there is no store', () => {
     expect(readdirSync(dir)).toEqual(['bad-rig.yaml']);
   });
 });
+
+describe('an --out where nothing can be written', () => {
+  it('export and report say in one line which path they cannot write, with no stack trace', async () => {
+    const dir = tempDir();
+    const db = smallStore(dir);
+    writeFileSync(join(dir, 'plain-file'), 'x');
+    for (const args of [
+      ['export', '1', '--db', db, '--out', join(dir, 'plain-file', 'rolls.csv')],
+      ['report', '1', '--db', db, '--out', join(dir, 'plain-file', 'report')],
+    ]) {
+      const r = await runCli(...args);
+      expect(r.code).toBe(1);
+      noTrace(r.err);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toContain(join(dir, 'plain-file'));
+      expect(r.err).toMatch(/not a folder/);
+    }
+  });
+});

@@ -185,6 +185,14 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     expect(await late.locator('#current').getAttribute('data-fresh')).toBe('false');
     await late.close();
 
+    // The URL's options: only the red dice, drawn at 48 px, in the light theme.
+    const reds = await open('/overlay?dice=red&size=48&theme=light', { width: 800, height: 420 });
+    await expect.poll(() => reds.locator('#overlay').getAttribute('data-roll')).toBe(answer.id);
+    const redSlots = await reds.locator('#dice .die-slot svg').evaluateAll((els) => els.map((e) => `${(e as unknown as Dataset).dataset.kind}:${(e as unknown as { getAttribute(n: string): string | null }).getAttribute('width')}`));
+    expect(redSlots).toEqual(answer.dice.filter((d) => d.kind === 'red').map(() => 'red:48'));
+    expect(await reds.locator('body').getAttribute('class')).toContain('theme-light');
+    await reds.close();
+
     // Restart the server: both pages see it go, come back by themselves, and follow the new server.
     const epoch = await dashboard.locator('body').getAttribute('data-epoch');
     await stopServe(child);

@@ -3,7 +3,8 @@
  * the simulated rig and camera (simulated clock, so throws take no wall time),
  * with a real roll store: what is answered is what was read and stored.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
@@ -164,8 +165,28 @@ describe('the chat URL', () => {
     const bad = await fetch(`${server.url}/api/chat/roll?dice=many&token=${CHAT_TOKEN}`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/^Dice roller: cannot read "many" as dice/);
+    // A bot command typed with nothing after it sends no dice: the line says what to give.
+    const none = await fetch(`${server.url}/api/chat/roll?dice=&token=${CHAT_TOKEN}`);
+    expect([none.status, await none.text()]).toEqual([400, 'Dice roller: say which dice, e.g. "3 red" or "2d6".']);
     const d6 = await fetch(`${server.url}/api/chat/roll?dice=2d6&token=${CHAT_TOKEN}`);
     expect([d6.status, await d6.text()]).toEqual([422, 'Dice roller: cannot roll that: no d6 or direction die is loaded for the d6 dice asked for (the rig holds 2 red, 2 green).']);
+  });
+});
+
+describe('names and dice from chat', () => {
+  it('never make a second chat line: line breaks and terminal codes in a viewer’s name or dice become spaces', async () => {
+    const s = await startTestServer({ limits: { chatPerMinute: 6000, chatBurst: 100 } });
+    try {
+      for (const query of ['dice=1+red&by=a%0A%1B%5B31mb%0D!ban%20x', 'dice=1+red%0A!ban+x']) {
+        const reply = await (await fetch(`${s.url}/api/chat/roll?${query}&token=${CHAT_TOKEN}`)).text();
+        // eslint-disable-next-line no-control-regex
+        expect(reply, query).not.toMatch(/[\x00-\x1f\x7f]/);
+      }
+      const api = await s.api('POST', '/api/rolls', { dice: '1 red', by: 'a\nb\u0007c' });
+      expect(api.json.by).toBe('a b c');
+    } finally {
+      await s.close();
+    }
   });
 });
 
@@ -304,6 +325,15 @@ describe('binding', () => {
     await expect(
       serve({ config: simServeConfig('xwing', { clock: 'simulated' }), dbPath: ':memory:', host: '0.0.0.0', port: 0, tokens: { chat: CHAT_TOKEN } }),
     ).rejects.toThrow(InputError);
+  });
+
+  it('refuses a port already in use in one line, before any store is made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dicerig-port-'));
+    const port = Number(new URL(server.url).port);
+    const e = await serve({ config: simServeConfig('xwing', { clock: 'simulated' }), dbPath: join(dir, 'rolls.db'), host: '127.0.0.1', port, tokens: { api: API_TOKEN } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).message).toBe(`--port ${port}: 127.0.0.1:${port} is already in use (another dicerig serve?); stop it or pick another port`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

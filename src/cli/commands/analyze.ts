@@ -1,11 +1,11 @@
 import { Option, type Command } from 'commander';
-import { analyzeDice, type Multiplicity } from '../../analysis/analyze.js';
+import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import { formatAnalysisText } from '../format/analysisText.js';
-import { analysisJson } from '../format/analysisJson.js';
+import { analysisTextParts } from '../format/analysisText.js';
+import { analysisJsonParts } from '../format/analysisJson.js';
 import { loadDice } from '../loadDice.js';
-import type { CliIo } from '../io.js';
+import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
 
@@ -34,9 +34,16 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .action((files: string[], flags: AnalyzeFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
-      const logs = mergeLogs(readLogs(files, layouts, flags.die));
-      const rolls = logs.map((log) => resolveDieRolls(log, dice, flags.die));
-      const analysis = analyzeDice(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
-      io.out(flags.json ? `${analysisJson(analysis)}\n` : formatAnalysisText(analysis));
+      // The parsed logs are not kept past this line: only the coded rolls are.
+      const rolls = mergeLogs(readLogs(files, layouts, flags.die)).map((log) => resolveDieRolls(log, dice, flags.die));
+      const analysis = analyzeDiceStream(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
+      // Written die by die, each die's analysis made as it is written and then dropped.
+      if (flags.json) writeParts(io, jsonParts(analysis));
+      else writeParts(io, analysisTextParts(analysis, analysis.dice()), '\n');
     });
+}
+
+function* jsonParts(analysis: AnalysisStream): Generator<string> {
+  yield* analysisJsonParts(analysis, analysis.dice());
+  yield '\n';
 }

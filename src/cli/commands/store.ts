@@ -66,8 +66,12 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
       await withReadableStore(rollStorePath(flags.db), ({ store }) => {
         const session = store.findSession(sessionKey);
-        requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
-        const exported = exportSession(store, session, format, new Date());
+        const { damaged } = requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
+        const salvaged = damaged ? store.salvagedRolls(session.id) : undefined;
+        if (salvaged) {
+          io.err(`dicerig: warning: ${formatCount(salvaged.unreadable)} rolls could not be read from the damaged file; exporting the ${formatCount(salvaged.rolls.length)} counted rolls of session ${session.id} that could.\n`);
+        }
+        const exported = exportSession(store, session, format, new Date(), salvaged);
         const manifestLine = JSON.stringify(exported.manifest);
         const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
         writeLines(flags.out, head, exported.lines(), io);

@@ -1,34 +1,40 @@
-import type { Analysis, DieAnalysis } from '../../analysis/analyze.js';
+import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze.js';
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 
 /** The human-readable report of `dicerig analyze`. */
 export function formatAnalysisText(a: Analysis): string {
-  const totalRolls = a.dice.reduce((s, d) => s + d.n, 0);
-  const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
-  const out: string[] = [
-    `${a.dice.length} ${a.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(totalRolls)} rolls. alpha ${a.alpha}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
-      `FAIR_WITHIN margin ±${a.delta}, rig checks at ${a.serialAlpha}.`,
-    'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.',
-    '',
-  ];
-  for (const d of a.dice) out.push(formatDie(d, a), '');
-  if (a.homogeneity.length > 0) {
-    out.push('Are the dice alike? (homogeneity across dice of one type)');
-    for (const h of a.homogeneity) {
-      const t = h.test;
-      out.push(
-        `  ${h.dieType} by ${h.level}, ${h.dice.length} dice: Pearson X² = ${fixed(t.pearson.statistic, 2)} (${t.pearson.df} df), p = ${formatLogScientific(t.pearson.logP)}; ` +
-          `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}`,
-      );
-    }
-    out.push('');
-  }
-  return out.join('\n');
+  const { dice, ...head } = a;
+  return [...analysisTextParts({ ...head, count: dice.length, totalRolls: dice.reduce((s, d) => s + d.n, 0) }, dice)].join('\n');
 }
 
-function formatDie(d: DieAnalysis, a: Analysis): string {
+/**
+ * The same report in parts (joined by newlines), one die at a time, so
+ * `analyze` can write a file of 200,000 dice without building it whole.
+ */
+export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>): Generator<string> {
+  const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
+  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls. alpha ${a.alpha}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
+    `FAIR_WITHIN margin ±${a.delta}, rig checks at ${a.serialAlpha}.`;
+  yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  yield '';
+  for (const d of dice) {
+    yield formatDie(d, a);
+    yield '';
+  }
+  if (a.homogeneity.length > 0) {
+    yield 'Are the dice alike? (homogeneity across dice of one type)';
+    for (const h of a.homogeneity) {
+      const t = h.test;
+      yield `  ${h.dieType} by ${h.level}, ${h.dice.length} dice: Pearson X² = ${fixed(t.pearson.statistic, 2)} (${t.pearson.df} df), p = ${formatLogScientific(t.pearson.logP)}; ` +
+        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}`;
+    }
+    yield '';
+  }
+}
+
+function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const lines = [`${d.label}  (${d.die.name}, ${formatCount(d.n)} rolls)`, `  ${d.sentence}`];
   lines.push(levelTable(d.symbol, a.alpha));
   lines.push(testLine(d, d.symbol));

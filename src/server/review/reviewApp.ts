@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SessionVerdicts } from '../../stats/dieVerdict.js';
 import { ReviewError, type ReviewRefusal, type UnresolvedRoll } from '../../store/reviews.js';
 import type { RollStore } from '../../store/rollStore.js';
-import { isLoopback } from '../security/bind.js';
+import { sameSiteOnly } from '../security/sameSite.js';
 import { createStack } from '../stack.js';
 import { recomputeVerdicts, storedSessionDice, updateStoredVerdicts } from './sessionVerdicts.js';
 
@@ -72,14 +72,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   if (session === undefined) throw new ReviewError('no-session', `There is no session ${sessionId} in ${store.path}.`, { db: store.path, session: sessionId });
   const evidenceRoot = resolve(dirname(store.path));
   const app = createStack({ pages: REVIEW_PAGES });
-  app.addHook('onRequest', async (req, reply) => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-    if (!isLoopback(host)) return reply.code(403).send({ error: `the review page answers only on loopback, not for host "${host}"` });
-    // Another site's page may send a request here from the user's browser: only the review page itself may label.
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) return reply.code(403).send({ error: `the review API answers only its own page, not ${origin}` });
-    return undefined;
-  });
+  sameSiteOnly(app, { loopback: true, what: 'the review page' });
   let verdicts = recomputeVerdicts(store, sessionId);
   // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
   const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));

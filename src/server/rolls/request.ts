@@ -44,11 +44,19 @@ const fumbleSchema = z.strictObject({
   exclude: z.array(z.number().int().min(1).max(6)).max(5, 'at least one direction must stay allowed').default([]),
 });
 
-const common = { by: z.string().trim().min(1).max(40).optional() };
+// A name is shown on the overlay and in chat: control characters (line breaks, terminal codes) become spaces.
+const common = {
+  by: z
+    .string()
+    // eslint-disable-next-line no-control-regex
+    .transform((s) => s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim())
+    .pipe(z.string().min(1).max(40))
+    .optional(),
+};
 
 /** One schema per kind of request, chosen by the body's key, so a problem is reported against the kind the client meant. */
 const BRANCHES = {
-  dice: z.strictObject({ dice: z.string().min(1).max(100), ...common }),
+  dice: z.strictObject({ dice: z.string().trim().min(1, 'say which dice, e.g. "3 red" or "2d6"').max(100, 'at most 100 characters'), ...common }),
   attack: z.strictObject({ attack: attackSchema, defense: defenseSchema.optional(), ...common }),
   t9a: z.strictObject({ t9a: t9aSchema, ...common }),
   fumble: z.strictObject({ fumble: fumbleSchema, ...common }),

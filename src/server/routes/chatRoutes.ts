@@ -13,7 +13,11 @@ import { describeSpec } from '../rolls/describeSpec.js';
 import type { RouteContext } from './context.js';
 
 export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get<{ Querystring: { dice?: string; token?: string; by?: string } }>('/api/chat/roll', async (req, reply) => {
+  // Bots post the reply as is: a line break or terminal code from a viewer's name or dice must not make a second chat line.
+  const oneLine = async (_req: unknown, _reply: unknown, payload: unknown): Promise<unknown> =>
+    // eslint-disable-next-line no-control-regex
+    typeof payload === 'string' ? payload.replace(/[\x00-\x1f\x7f]+/g, ' ') : payload;
+  app.get<{ Querystring: { dice?: string; token?: string; by?: string } }>('/api/chat/roll', { onSend: oneLine }, async (req, reply) => {
     void reply.type('text/plain; charset=utf-8');
     const token = typeof req.query.token === 'string' ? req.query.token : undefined;
     // The chat token may only roll; the API token may do so too.

@@ -3,7 +3,7 @@
  * moves, and its API must not be reachable from the network by accident. A
  * non-loopback address must be asked for with --host, and needs an API token.
  */
-import { isIP } from 'node:net';
+import { createServer, isIP } from 'node:net';
 import { InputError } from '../../core/errors.js';
 
 export function isLoopback(host: string): boolean {
@@ -20,4 +20,29 @@ export function checkBinding(host: string, hasApiToken: boolean): void {
       `--host ${host}: listening there makes the rig reachable from the network; that needs an API token: set DICERIG_TOKEN (or server.token in the config), then run with --host ${host} again`,
     );
   }
+}
+
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'is already in use (another dicerig serve?); stop it or pick another port',
+  EACCES: 'may not be listened on by this user (ports below 1024 need privileges); pick a port from 1024 up',
+  EADDRNOTAVAIL: 'is not an address of this machine; check --host',
+};
+
+/** A listen error as the one line a user should see, or the error itself when it is not one of those. */
+export function listenFailure(e: unknown, host: string, port: number): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  const why = typeof code === 'string' ? LISTEN_PROBLEMS[code] : undefined;
+  if (why === undefined) return e;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return new InputError(`--port ${port}: ${shown}:${port} ${why}`);
+}
+
+/** Refuses an address that cannot be listened on before anything is opened (port 0 always can). */
+export async function checkListenable(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (e) => reject(listenFailure(e, host, port)));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

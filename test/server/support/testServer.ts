@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Limits } from '../../../src/server/app.js';
 import type { Tokens } from '../../../src/server/security/auth.js';
+import type { SessionConfig } from '../../../src/session/config.js';
 import { serve, simServeConfig, type RunningServer, type SimDice } from '../../../src/server/serve.js';
 
 export const API_TOKEN = 'api-token-for-tests-0123456789';
@@ -17,12 +18,12 @@ export interface TestServer extends RunningServer {
 }
 
 export async function startTestServer(
-  options: { dice?: SimDice; clock?: 'system' | 'simulated'; limits?: Partial<Limits>; chatWaitMs?: number; tokens?: Tokens; seed?: number; cockedRate?: number; port?: number; dir?: string } = {},
+  options: { config?: SessionConfig; dice?: SimDice; clock?: 'system' | 'simulated'; limits?: Partial<Limits>; chatWaitMs?: number; tokens?: Tokens; seed?: number; cockedRate?: number; port?: number; dir?: string } = {},
 ): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'dicerig-serve-'));
   const logs: string[] = [];
   const running = await serve({
-    config: simServeConfig(options.dice ?? 'xwing', { clock: options.clock ?? 'simulated', seed: options.seed ?? 7, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}) }),
+    config: options.config ?? simServeConfig(options.dice ?? 'xwing', { clock: options.clock ?? 'simulated', seed: options.seed ?? 7, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}) }),
     dbPath: join(dir, 'rolls.db'),
     host: '127.0.0.1',
     port: options.port ?? 0,

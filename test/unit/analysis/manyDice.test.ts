@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDice } from '../../../src/analysis/analyze.js';
+import { analyzeDiceStream } from '../../../src/analysis/analyze.js';
 import { resolveDieRolls } from '../../../src/analysis/dieRolls.js';
 import { builtInDice } from '../../../src/dice/catalogue.js';
 import { mergeLogs } from '../../../src/rolllog/mergeLogs.js';
@@ -11,8 +11,8 @@ describe('analysing a file of many distinct dice', () => {
     for (let d = 0; d < 20_000; d++) for (let r = 0; r < 3; r++) rows.push(`L${d},${d % 2 === 0 ? 'd6' : 'd3'},${1 + ((d + r) % (d % 2 === 0 ? 6 : 3))}`);
     const layouts = builtInDice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
     const parsed = parseRollLog(`${rows.join('\n')}\n`, { file: 'many.csv', layouts });
-    const result = analyzeDice(mergeLogs([parsed]).map((l) => resolveDieRolls(l, builtInDice)));
-    expect(result.dice).toHaveLength(20_000);
+    const result = analyzeDiceStream(mergeLogs([parsed]).map((l) => resolveDieRolls(l, builtInDice)));
+    expect(result.count).toBe(20_000);
     const symbolGroups = result.homogeneity.filter((g) => g.level === 'symbol');
     expect(symbolGroups.map((g) => [g.dieType, g.dice.length])).toEqual([
       ['d6', 10_000],

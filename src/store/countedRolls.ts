@@ -1,0 +1,69 @@
+/**
+ * Which stored rolls count (the rolls of ok throws that are not cocked and
+ * have a symbol, read or given by a review), and reading them out of a damaged
+ * file: `export --allow-unverified` writes every counted roll it can still
+ * read rather than nothing.
+ */
+import type { CountedRoll } from './records.js';
+import { isSqliteError, type Database } from './sqlite.js';
+
+export const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, rv.symbol) IS NOT NULL";
+export const REVIEWED = 'LEFT JOIN reviews rv ON rv.roll_id = r.id';
+
+const COLUMNS = `t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
+  coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol, r.confidence,
+  r.classifier_version AS classifierVersion, r.simulated`;
+
+/** The counted rolls of a session, in throw order (the store's everyday statement). */
+export const COUNTED_SQL = `SELECT ${COLUMNS}
+   FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id ${REVIEWED}
+  WHERE t.session_id = ? AND ${COUNTED}
+  ORDER BY t.idx, r.seq`;
+
+type Row = Omit<CountedRoll, 'simulated'> & { simulated: number; seq: number };
+
+const CHUNK = 512;
+
+/**
+ * The counted rolls of a session that can still be read from a damaged file,
+ * and how many rolls of the file could not be read (of any session: a damaged
+ * page does not say whose rows it held). The rolls table is read by ranges of
+ * row ids, each roll's throw and die looked up by theirs (CROSS JOIN keeps
+ * SQLite on that path rather than the indexes, which may be the damaged part);
+ * a range that fails is halved until the rows that fail are single ones.
+ */
+export function salvageCountedRolls(db: Database, sessionId: number): { rolls: CountedRoll[]; unreadable: number } {
+  const last = db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM rolls').get()?.id ?? 0;
+  const range = db.prepare<Row>(
+    `SELECT ${COLUMNS}, r.seq FROM rolls r CROSS JOIN throws t ON t.id = r.throw_id CROSS JOIN dice d ON d.id = r.die_id ${REVIEWED}
+      WHERE r.id BETWEEN ? AND ? AND t.session_id = ? AND ${COUNTED}`,
+  );
+  const existing = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls WHERE id BETWEEN ? AND ?');
+  const rows: Row[] = [];
+  let unreadable = 0;
+  const read = (from: number, to: number): void => {
+    try {
+      rows.push(...range.all(from, to, sessionId));
+    } catch (e) {
+      if (!isSqliteError(e)) throw e;
+      if (from === to) {
+        unreadable += rowExists(from) ? 1 : 0;
+        return;
+      }
+      const mid = Math.floor((from + to) / 2);
+      read(from, mid);
+      read(mid + 1, to);
+    }
+  };
+  // A row whose page is gone cannot be told from a row never written: counted unreadable when even its id cannot be read.
+  const rowExists = (id: number): boolean => {
+    try {
+      return (existing.get(id, id)?.n ?? 0) > 0;
+    } catch {
+      return true;
+    }
+  };
+  for (let from = 1; from <= last; from += CHUNK) read(from, Math.min(last, from + CHUNK - 1));
+  rows.sort((a, b) => a.throwIndex - b.throwIndex || a.seq - b.seq);
+  return { rolls: rows.map(({ seq: _seq, ...r }) => ({ ...r, simulated: r.simulated === 1 })), unreadable };
+}
