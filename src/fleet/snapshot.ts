@@ -6,6 +6,7 @@ import { sealHash } from '../store/hashChain.js';
 import { migrate } from '../store/migrations.js';
 import { RollStore } from '../store/rollStore.js';
 import { openDatabase, type Database } from '../store/sqlite.js';
+import { checkout } from './connect.js';
 
 /**
  * Reading the fleet store as a roll store: the chosen sessions of ONE origin
@@ -67,7 +68,7 @@ export async function openFleetSnapshot(pool: pg.Pool, ids: readonly number[]): 
   const path = join(dir, 'fleet-snapshot.db');
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
   try {
-    const client = await pool.connect();
+    const { client, release } = await checkout(pool);
     const db = openDatabase(path);
     let result: Omit<FleetSnapshot, 'store' | 'close'>;
     try {
@@ -79,7 +80,7 @@ export async function openFleetSnapshot(pool: pg.Pool, ids: readonly number[]): 
       result = await copySessions(client, db, ids);
       await client.query('COMMIT');
     } finally {
-      client.release();
+      release();
       db.close();
     }
     const store = RollStore.open(path, { readonly: true });

@@ -50,3 +50,23 @@ export async function fleetCounts(url: string): Promise<Record<string, number>> 
 export function sorted(keys: readonly ThrowKey[]): ThrowKey[] {
   return [...keys].sort();
 }
+
+/** Waits until the fleet store holds at least `min` throws (polling; a server that is down counts as none). */
+export async function waitForFleetThrows(url: string, min: number, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    let n = 0;
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      n = Number((await client.query<{ n: string }>("SELECT CASE WHEN to_regclass('throws') IS NULL THEN 0 ELSE (SELECT count(*) FROM throws) END AS n")).rows[0]?.n);
+    } catch {
+      n = 0;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    if (n >= min) return n;
+    if (Date.now() > until) throw new Error(`the fleet store did not reach ${min} throws within ${timeoutMs} ms (it holds ${n})`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
