@@ -58,6 +58,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   let fleet: FleetDb | undefined;
   let local: LocalRows | undefined;
   let backoff = 0;
+  const copied = new Map<number, string>();
 
   const pass = async (): Promise<void> => {
     if (local === undefined) {
@@ -65,7 +66,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       local = LocalRows.open(localPath);
     }
     fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
-    const r = await syncStore(local, fleet, options);
+    const r = await syncStore(local, fleet, { ...options, copied });
     const wasFailing = status.error !== null;
     status = { ...status, behind: r.behind, throwsCopied: status.throwsCopied + r.throws, error: null };
     if (wasFailing) report(`fleet: ${where} reachable again; ${r.behind === 0 ? 'caught up' : `${r.behind} throws still to copy`}.`);

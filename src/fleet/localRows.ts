@@ -226,6 +226,18 @@ export class LocalRows {
       .all(sessionId, offset);
   }
 
+  /** What changes when anything of the session the replicator copies changes (throws, events, reviews, verdicts, its row). */
+  stamp(s: LocalSession): string {
+    const extra = this.db
+      .prepare<{ reviews: number; verdictsAt: number | null; verdicts: string | null }>(
+        `SELECT (SELECT count(*) FROM reviews WHERE session_id = ?) AS reviews, v.at AS verdictsAt, v.verdicts_json AS verdicts
+           FROM (SELECT 1) LEFT JOIN session_verdicts v ON v.session_id = ?`,
+      )
+      .get(s.id, s.id);
+    // The verdicts' JSON too: they are replaced in place, possibly under the same time.
+    return JSON.stringify([s.throwCount, s.eventCount, s.state, s.endedAt, s.seal, s.headHash, extra?.reviews, extra?.verdictsAt, extra?.verdicts]);
+  }
+
   verdicts(sessionId: number): { at: number; json: string } | undefined {
     return this.db.prepare<{ at: number; json: string }>('SELECT at, verdicts_json AS json FROM session_verdicts WHERE session_id = ?').get(sessionId);
   }

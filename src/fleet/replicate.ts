@@ -32,6 +32,13 @@ export interface SyncOptions {
   readonly host?: string;
   /** Wall clock (ms) for `synced_at`. */
   readonly now?: () => number;
+  /**
+   * Sessions found fully copied by an earlier pass of this process, by local
+   * id, with the local state they had then (`LocalRows.stamp`): skipped while
+   * that state is unchanged (continuous sync passes often). Only a shortcut:
+   * where to resume is always read from the fleet store.
+   */
+  readonly copied?: Map<number, string>;
   /** Called after each committed batch. */
   readonly onBatch?: (progress: BatchProgress) => void;
 }
@@ -81,6 +88,8 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
   const notes: string[] = [];
   for (const s of local.sessions()) {
     totals.sessions++;
+    const stamp = local.stamp(s);
+    if (options.copied?.get(s.id) === stamp) continue;
     for (;;) {
       const r = await copyBatch(local, fleet, s.id, origin, options);
       totals.batches++;
@@ -92,6 +101,7 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
       if (r.note !== undefined) notes.push(r.note);
       if (r.done) {
         totals.behind += r.behind;
+        if (r.behind === 0 && r.note === undefined) options.copied?.set(s.id, stamp);
         break;
       }
     }
