@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalRows } from '../../src/fleet/localRows.js';
 import { runCli } from '../cli/runCli.js';
 import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
@@ -109,4 +111,35 @@ describe('the replicator under faults (a real PostgreSQL, stopped and restarted;
     const verified = await runCli('verify', '--db', url);
     expect(verified.code, verified.out).toBe(0);
   }, 120_000);
+
+  it('loses and doubles nothing when the rig process is SIGKILLed mid-run and resumed (demo --fleet), and the session keeps its id', async () => {
+    const local = join(dir, 'rig-killed.db');
+    const url = await freshFleet();
+    const demo = ['demo', '--seed', '8', '--budget', '200', '--db', local, '--fleet', url, '--plain'];
+    const killed = cliProcess(demo);
+    await waitForFleetThrows(url, 1, 60_000);
+    killed.proc.kill('SIGKILL');
+    expect((await killed.ended).signal).toBe('SIGKILL');
+    const rows = LocalRows.open(local);
+    const atKill = rows.sessions()[0];
+    rows.close();
+    // Killed mid-run: the session was still running, with throws the fleet may not have had yet.
+    expect(atKill?.state).toBe('running');
+    expect((await fleetCounts(url)).throws).toBeLessThanOrEqual(atKill?.throwCount as number);
+
+    const resumed = await cliProcess([...demo, '--resume', '1']).ended;
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out).toMatch(/Session 1 finished/);
+    expect(resumed.out).toMatch(/Fleet store postgres:\/\/\/faults\d\S*: every throw copied\./);
+    await expectSameThrows(local, url);
+    expect(await fleetCounts(url)).toMatchObject({ sessions: 1 });
+    expect((await runCli('verify', '--db', url)).code).toBe(0);
+    // The fleet names it by this rig host and its id here, and reads it as the local store does.
+    const listed = (await runCli('sessions', '--db', url)).out.split('\n');
+    expect(listed.filter((line) => /^1 /.test(line) && line.includes(` ${hostname()}:1 `) && / finished\b/.test(line))).toHaveLength(1);
+    const exportOf = async (key: string, db: string) => (await runCli('export', key, '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const fromFleet = await exportOf(`${hostname()}:1`, url);
+    expect(fromFleet).toMatch(/"throw":1,/);
+    expect(fromFleet).toBe(await exportOf('1', local));
+  }, 180_000);
 });
