@@ -33,6 +33,10 @@ export async function readStoredLogs(
   try {
     opened = await openStoredSessions(db, keys);
   } catch (e) {
+    // No store at all (no session named in the error): said as before fleet stores existed.
+    if (e instanceof StoreError && e.where.session === undefined) {
+      throw new InputError(`no such file, and no roll store to look it up in as a session (${e.message})`, { file: keys[0] as string }, { cause: e });
+    }
     if (e instanceof StoreError || (e instanceof FleetError && e.where.session !== undefined)) {
       throw new InputError(`no such file, and ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`, { file: keys.find((k) => e.message.includes(`"${k}"`)) ?? (keys[0] as string) }, { cause: e });
     }
