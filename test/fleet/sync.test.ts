@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainRows } from '../../src/store/chainRows.js';
+import { sealHash, throwHash, type ChainSeal, type ChainThrow } from '../../src/store/hashChain.js';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { runCli } from '../cli/runCli.js';
+import { RollStore } from '../../src/store/rollStore.js';
+import { okThrow, simRig, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import { fleetCounts, fleetThrows, localThrows, sorted } from './support/compare.js';
+
+let server: ScratchPostgres;
+let dir: string;
+let n = 0;
+const freshFleet = (): Promise<string> => server.createDatabase(`fleet${++n}`);
+
+beforeAll(async () => {
+  server = await startScratchPostgres();
+  dir = tempDir('dicerig-fleet-');
+}, 60_000);
+afterAll(async () => {
+  await server?.remove();
+});
+
+/** A local store with one session of `throws` deterministic throws of three dice. */
+function fixtureStore(name: string, throws: number): string {
+  const path = join(dir, name);
+  const { store, dice, session } = storeWithSession(path);
+  store.atomically(() => {
+    for (let i = 1; i <= throws; i++) store.recordThrow(session.id, okThrow(i, dice));
+  });
+  store.recordEvent(session.id, { at: 1_700_000_000_500, kind: 'fault', throwIndex: 2, detail: { message: 'jam' } });
+  store.close();
+  return path;
+}
+
+describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', () => {
+  it('copies a demo session so that the fleet store reads as the local one: report, export, pool, analyze, verify', async () => {
+    const local = join(dir, 'demo.db');
+    expect((await runCli('demo', '--seed', '3', '--budget', '40', '--db', local, '--json')).code).toBe(0);
+    const url = await freshFleet();
+    const synced = await runCli('sync', '--db', local, '--to', url, '--batch', '7', '--json');
+    expect(synced.code, synced.err).toBe(0);
+    expect(JSON.parse(synced.out)).toMatchObject({ sessions: 1, duplicates: 0, behind: 0 });
+    expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(local)));
+
+    // The report: the same JSON and the same chart images, whichever store it is read from.
+    const fromLocal = await runCli('report', '1', '--db', local, '--json', '--out', join(dir, 'r-local'));
+    const fromFleet = await runCli('report', '1', '--db', url, '--json', '--out', join(dir, 'r-fleet'));
+    expect(fromFleet.code, fromFleet.err).toBe(0);
+    expect(fromFleet.err).toMatch(/fleet session 1\b.*session 1 of .*demo\.db/);
+    const a = JSON.parse(fromLocal.out) as { html: string; charts: string[] };
+    const b = JSON.parse(fromFleet.out) as { html: string; charts: string[] };
+    expect({ ...b, html: '', charts: [] }).toEqual({ ...a, html: '', charts: [] });
+    expect(b.charts.length).toBeGreaterThan(0);
+    b.charts.forEach((file, i) => expect(readFileSync(file).equals(readFileSync(a.charts[i] as string))).toBe(true));
+
+    const exportOf = async (db: string) => {
+      const r = await runCli('export', '1', '--db', db, '--format', 'jsonl');
+      expect(r.code, r.err).toBe(0);
+      return r.out.replace(/"exportedAt":"[^"]*"/, '');
+    };
+    expect(await exportOf(url)).toBe(await exportOf(local));
+
+    const pooled = async (db: string) => (await runCli('pool', '1', '--size', '2', '--db', db, '--json')).out;
+    expect(await pooled(url)).toBe(await pooled(local));
+    const analysed = async (db: string) => (await runCli('analyze', '1', '--db', db, '--json')).out;
+    // The one difference: the analysis names its source by the fleet's id.
+    const analysis = await analysed(url);
+    expect(analysis).toMatch(/"fleet session 1"/);
+    expect(analysis.replace(/"fleet session 1"/g, '"session 1"')).toBe(await analysed(local));
+    expect(analysis).toMatch(/demo3-d6-A/);
+
+    const verified = await runCli('verify', '--db', url);
+    expect(verified.code, verified.out).toBe(0);
+    expect(verified.out).toMatch(/1 session, \d+ throws, \d+ rolls: every hash chain verifies/);
+    const listed = await runCli('sessions', '--db', url);
+    expect(listed.out).toMatch(/^1 .*sim-01 +\S+:1 +finished/m);
+  }, 120_000);
+
+  it('stores throws synced twice once: the second sync copies nothing, a third from a copy of the file neither', async () => {
+    const local = fixtureStore('twice.db', 120);
+    const url = await freshFleet();
+    const first = JSON.parse((await runCli('sync', '--db', local, '--to', url, '--json', '--batch', '50')).out) as { throws: number; batches: number };
+    expect(first).toMatchObject({ throws: 120, batches: 3 });
+    const again = JSON.parse((await runCli('sync', '--db', local, '--to', url, '--json')).out) as { throws: number; rolls: number; events: number };
+    expect(again).toMatchObject({ throws: 0, rolls: 0, events: 0 });
+    // The same store under another name (a backup restored elsewhere) is the same sessions: nothing doubles.
+    const copy = join(dir, 'twice-copy.db');
+    const db = openDatabase(local, { readonly: true });
+    db.exec(`VACUUM INTO '${copy}'`);
+    db.close();
+    expect(JSON.parse((await runCli('sync', '--db', copy, '--to', url, '--json')).out)).toMatchObject({ throws: 0 });
+    expect(await fleetCounts(url)).toMatchObject({ sessions: 1, throws: 120, rolls: 360, events: 1, dice: 3, rigs: 1 });
+    expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(local)));
+  });
+
+  it('refuses a local throw changed after it was recorded, naming session and throw, and copies nothing of its batch', async () => {
+    const local = fixtureStore('tampered.db', 30);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', local, '--to', url, '--batch', '10')).code).toBe(0);
+    // Append ten more throws, then change a face of throw 35 by hand.
+    const store = RollStore.open(local);
+    const dice = store.dice();
+    for (let i = 31; i <= 40; i++) store.recordThrow(1, okThrow(i, dice));
+    store.close();
+    const db = openDatabase(local);
+    db.prepare("UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE seq = 0 AND throw_id = (SELECT id FROM throws WHERE session_id = 1 AND idx = 35)").run();
+    db.close();
+    const r = await runCli('sync', '--db', local, '--to', url, '--batch', '20');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*tampered\.db: throw 35 does not match its hash: .*nothing of this batch was copied\.\n$/);
+    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(await fleetCounts(url)).toMatchObject({ throws: 30 });
+  });
+
+  it('refuses another throw under the id of one the fleet holds, even when its chain was recomputed to fit', async () => {
+    const local = fixtureStore('forged.db', 30);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', local, '--to', url)).code).toBe(0);
+    // A forger rewrites the synced last throw and recomputes its hash, the head and the seal, so the local store verifies.
+    const db = openDatabase(local);
+    const chain = new ChainRows(db);
+    const t = db.prepare<{ id: number; prevHash: string }>('SELECT id, prev_hash AS prevHash FROM throws WHERE session_id = 1 AND idx = 30').get() as { id: number; prevHash: string };
+    db.prepare("UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE throw_id = ? AND seq = 0").run(t.id);
+    const hash = throwHash(t.prevHash, chain.throwFields(t.id) as ChainThrow, chain.rolls(t.id));
+    db.prepare('UPDATE throws SET hash = ? WHERE id = ?').run(hash, t.id);
+    db.prepare('UPDATE sessions SET head_hash = ? WHERE id = 1').run(hash);
+    db.prepare('UPDATE sessions SET seal = ? WHERE id = 1').run(sealHash(chain.seal(1) as ChainSeal));
+    db.close();
+    expect((await runCli('verify', '--db', local)).code).toBe(0);
+    const r = await runCli('sync', '--db', local, '--to', url);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*forged\.db: throw 30 in the fleet store is not the local throw 30 \(their hashes differ\): another throw is already stored under this id; nothing was copied\.\n$/);
+    expect((await runCli('verify', '--db', url)).code).toBe(0);
+  });
+
+  it('copies reviews of declined rolls with their chain, and the fleet counts the reviewed roll as the local store does', async () => {
+    const path = join(dir, 'reviewed.db');
+    const { store, dice, session } = storeWithSession(path);
+    const declined = (n: number) => ({ ...okThrow(n, dice), rolls: okThrow(n, dice).rolls.map((r, i) => (i === 0 ? { dieId: r.dieId, channel: 0, resolution: 'unresolved' as const } : r)) });
+    for (let i = 1; i <= 4; i++) store.recordThrow(session.id, i === 2 ? declined(i) : okThrow(i, dice));
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', path, '--to', url)).code).toBe(0);
+    const roll = store.unresolvedRolls(session.id)[0];
+    store.reviewRoll(session.id, { rollId: roll?.rollId as number, faceId: 'hit-1', reviewer: 'ada', at: 1_700_000_900_000 });
+    for (let i = 5; i <= 6; i++) store.recordThrow(session.id, okThrow(i, dice));
+    store.close();
+    const r = JSON.parse((await runCli('sync', '--db', path, '--to', url, '--json')).out) as { throws: number; reviews: number };
+    expect(r).toMatchObject({ throws: 2, reviews: 1 });
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const fromFleet = await exportOf(url);
+    expect(fromFleet).toBe(await exportOf(path));
+    expect(fromFleet).toMatch(/"throw":2,"die":"R1".*"symbol":"hit"/);
+    expect((await runCli('verify', url)).code).toBe(0);
+  });
+
+  it('keeps one die per label across rigs: a die rolled on two rigs is one die with a record from each, pooled across them', async () => {
+    const url = await freshFleet();
+    const paths = ['rig-a', 'rig-b'].map((rig, k) => {
+      const path = join(dir, `${rig}.db`);
+      const store = RollStore.open(path);
+      const r = store.registerRig({ ...simRig, rigId: rig }, `cal-${rig}`);
+      // Registered in another order on each host: local die ids differ, labels do not.
+      const dice = (k === 0 ? ['R1', 'R2'] : ['R3', 'R1']).map((label) => store.registerDie({ label, typeId: 'red' }));
+      const session = store.createSession({ name: `box-${rig}`, config: { campaign: 'box-1' }, simulated: false, rigId: r.id, startedAt: 1_700_000_000_000 + k });
+      for (let i = 1; i <= 25; i++) store.recordThrow(session.id, okThrow(i + k, dice));
+      store.close();
+      return path;
+    });
+    for (const path of paths) expect((await runCli('sync', '--db', path, '--to', url, '--host', `host-${basename(path, '.db')}`)).code).toBe(0);
+    expect(await fleetCounts(url)).toMatchObject({ sessions: 2, throws: 50, dice: 3, rigs: 2 });
+    const listed = await runCli('sessions', '--db', url);
+    expect(listed.out).toMatch(/^1 +box-rig-a +rig-a +box-1 +host-rig-a:1 +running +25$/m);
+    expect(listed.out).toMatch(/^2 +box-rig-b +rig-b +box-1 +host-rig-b:1 +running +25$/m);
+    const pool = await runCli('pool', 'box-rig-a', 'box-rig-b', '--size', '1', '--db', url, '--json');
+    expect(pool.code, pool.err).toBe(0);
+    const pooled = JSON.parse(pool.out) as { sessions: { id: number }[]; pool: { label: string; n?: number }[] };
+    expect(pooled.sessions.map((x) => x.id)).toEqual([1, 2]);
+    const analysed = JSON.parse((await runCli('analyze', 'box-rig-a', 'box-rig-b', '--db', url, '--json')).out) as { dice: { label: string; rolls: number }[] };
+    expect(analysed.dice.map((d) => [d.label, d.rolls]).sort()).toEqual([['R1', 50], ['R2', 25], ['R3', 25]]);
+    // A label the fleet knows as a red die cannot arrive as a green one.
+    const clash = join(dir, 'clash.db');
+    const store = RollStore.open(clash);
+    const green = store.registerDie({ label: 'R1', typeId: 'green' });
+    const s = store.createSession({ config: {}, simulated: false, startedAt: 1_700_000_000_009 });
+    store.recordThrow(s.id, okThrow(1, [green]));
+    store.close();
+    const r = await runCli('sync', '--db', clash, '--to', url);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/die "R1" is a green here but the fleet store knows it as a red/);
+  });
+
+  it('says in one line, with a non-zero exit and no stack trace, that the server is down or the URL is wrong', async () => {
+    const local = fixtureStore('down.db', 3);
+    const gone = `postgres:///fleet?host=${join(dir, 'no-server-here')}`;
+    const down = await runCli('sync', '--db', local, '--to', gone);
+    expect(down.code).toBe(1);
+    expect(down.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/\/fleet\?host=.* \(ENOENT\): check that PostgreSQL is running and listening on the unix socket in .*no-server-here, and that this host can reach it\.\n$/);
+    const noDb = await runCli('report', '1', '--db', server.url('nosuchdb'));
+    expect(noDb.code).toBe(1);
+    expect(noDb.err).toMatch(/^dicerig: The fleet store .*nosuchdb.* does not exist on the unix socket in .*: create it first/);
+    const secret = await runCli('sync', '--db', local, '--to', `postgres://dice:s3cret@${join(dir, 'x').replace(/\//g, '%2F')}/fleet`);
+    expect(secret.code).toBe(1);
+    expect(secret.err).not.toContain('s3cret');
+    expect(secret.err.trim().split('\n')).toHaveLength(1);
+    const notUrl = await runCli('sync', '--db', local, '--to', 'fleet.db');
+    expect(notUrl.err).toBe('dicerig: --to must be a postgres:// URL of the fleet store, not "fleet.db"\n');
+  });
+});
