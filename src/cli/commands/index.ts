@@ -14,6 +14,7 @@ import { registerRunCommand } from './run.js';
 import { registerDemoCommand } from './demo.js';
 import { registerServeCommand } from './serve.js';
 import { registerReviewCommand } from './review.js';
+import { registerSyncCommand } from './sync.js';
 
 /** Every command registers itself here; one file per command beside this one. */
 export function registerCommands(program: Command, io: CliIo): void {
@@ -31,4 +32,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerDemoCommand(program, io);
   registerServeCommand(program, io);
   registerReviewCommand(program, io);
+  registerSyncCommand(program, io);
 }

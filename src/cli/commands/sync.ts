@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { formatCount } from '../../core/format.js';
+import { InputError } from '../../core/errors.js';
+import { isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
+import { LocalRows } from '../../fleet/localRows.js';
+import { syncStore } from '../../fleet/replicate.js';
+import { DB_HELP, rollStorePath } from '../dbOption.js';
+import type { CliIo } from '../io.js';
+import { positiveIntArg, toJson } from '../options.js';
+
+interface SyncFlags {
+  db?: string;
+  to: string;
+  batch?: number;
+  host?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/** Registers `dicerig sync --to postgres://...`: copies the local roll store's committed throws into the fleet store. */
+export function registerSyncCommand(program: Command, io: CliIo): void {
+  program
+    .command('sync')
+    .summary('copy the local roll store into the fleet store (PostgreSQL)')
+    .description(
+      'Copies every committed throw of the local roll store, with its session, rig, dice, events, reviews and verdicts, into the fleet store: ' +
+        'in batches, each one PostgreSQL transaction; a throw already there is skipped, so running it again (or after a crash on either side) ' +
+        'copies only what is missing. Every hash chain is recomputed on arrival: a throw changed since it was recorded is refused, naming session and throw. ' +
+        'URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DB, or postgres:///DB?host=/socket/folder for a unix socket.',
+    )
+    .requiredOption('--to <url>', 'the fleet store: postgres://... URL')
+    .option('--db <path>', DB_HELP)
+    .option('--batch <throws>', 'throws per batch (one transaction each; default 500)', positiveIntArg)
+    .option('--host <name>', "this rig host's name as the fleet store records it (default: the hostname)")
+    .option('--json', 'print the result as JSON')
+    .option('--quiet', 'no progress on standard error')
+    .action(async (flags: SyncFlags) => {
+      if (!isFleetUrl(flags.to)) throw new InputError(`--to must be a postgres:// URL of the fleet store, not "${flags.to}"`);
+      if (isFleetUrl(flags.db)) throw new InputError('--db is the local roll store to copy from (a file), not a postgres:// URL');
+      const path = rollStorePath(flags.db);
+      const local = LocalRows.open(path);
+      try {
+        const fleet = await openFleet(flags.to);
+        try {
+          let lastLine = 0;
+          const result = await syncStore(local, fleet, {
+            ...(flags.batch !== undefined ? { batchThrows: flags.batch } : {}),
+            ...(flags.host !== undefined ? { host: flags.host } : {}),
+            onBatch: (p) => {
+              // Progress for a long sync: at most one line a second.
+              if (flags.quiet === true || Date.now() - lastLine < 1000) return;
+              lastLine = Date.now();
+              io.err(`sync: session ${p.localSession} -> fleet session ${p.fleetSession}: ${formatCount(p.fleetThrows)} of ${formatCount(p.localThrows)} throws\n`);
+            },
+          });
+          for (const note of result.notes) io.err(`dicerig: note: ${note}\n`);
+          if (flags.json === true) {
+            io.out(`${toJson({ db: path, to: redactUrl(flags.to), ...result })}\n`);
+          } else {
+            io.out(
+              `Copied ${formatCount(result.throws)} throws (${formatCount(result.rolls)} rolls), ${formatCount(result.events)} events and ${formatCount(result.reviews)} reviews ` +
+                `of ${result.sessions} session${result.sessions === 1 ? '' : 's'} from ${path} to ${fleet.where}` +
+                `${result.duplicates > 0 ? `; ${formatCount(result.duplicates)} throws were already there` : ''}.\n`,
+            );
+          }
+        } finally {
+          await fleet.close();
+        }
+      } finally {
+        local.close();
+      }
+    });
+}

@@ -1,0 +1,91 @@
+import pg from 'pg';
+import { FleetError, FleetUnreachableError } from './errors.js';
+import { migrateFleet } from './migrations.js';
+
+/** True when `text` names a PostgreSQL fleet store rather than a local roll store file. */
+export function isFleetUrl(text: string | undefined): text is string {
+  return text !== undefined && /^postgres(ql)?:\/\//i.test(text.trim());
+}
+
+/** The URL as it may be shown: the password replaced by `***`. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?]*):[^@/?]*@/i, '$1:***@');
+}
+
+/** Where the URL says the server is, for messages ("the socket folder /x", "host h port p"). */
+function serverOf(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.searchParams.get('host') ?? (u.hostname === '' ? undefined : decodeURIComponent(u.hostname));
+    if (host === undefined) return 'the default socket /var/run/postgresql';
+    if (host.startsWith('/')) return `the unix socket in ${host}`;
+    return `${host} port ${u.port === '' ? '5432' : u.port}`;
+  } catch {
+    return 'the server the URL names';
+  }
+}
+
+// BIGINT columns hold times in ms and ids: read them as numbers (exact below 2^53), not strings.
+const INT8 = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+};
+
+/** A fleet store connection pool, its schema brought up to date. */
+export interface FleetDb {
+  readonly pool: pg.Pool;
+  /** The URL as it may be shown (no password). */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+/** A thrown pg or socket error as the one line a user should see: what failed and what to check. */
+export function fleetFailure(e: unknown, where: string, url: string, doing: string): unknown {
+  if (e instanceof FleetError) return e;
+  const err = e as { code?: string; message?: string };
+  const code = err.code ?? '';
+  const server = serverOf(url);
+  if (['ECONNREFUSED', 'ENOENT', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code) || /Connection terminated|connection timeout|not queryable/i.test(err.message ?? '')) {
+    return new FleetUnreachableError(
+      `Cannot reach the fleet store ${where} while ${doing} (${code || (err.message ?? 'no answer')}): check that PostgreSQL is running and listening on ${server}, and that this host can reach it.`,
+      { url: where },
+      { cause: e },
+    );
+  }
+  if (code === '3D000') return new FleetError(`The fleet store ${where} does not exist on ${server}: create it first (e.g. \`createdb\`).`, { url: where }, { cause: e });
+  if (code === '28P01' || code === '28000') return new FleetError(`The fleet store ${where} refused the login (${err.message}): check the user and password in the URL and pg_hba.conf.`, { url: where }, { cause: e });
+  if (code === '42501') return new FleetError(`The fleet store ${where} refused ${doing}: the user lacks permission (${err.message}).`, { url: where }, { cause: e });
+  if (code !== '') return new FleetError(`The fleet store ${where} failed while ${doing}: ${err.message} (${code}).`, { url: where }, { cause: e });
+  return e;
+}
+
+/**
+ * Connects to the fleet store named by a `postgres://` URL (a unix socket:
+ * `postgres:///DB?host=/path/to/socketdir`) and migrates it. Fails with one
+ * FleetError line naming the URL (without password) and what to check.
+ */
+export async function openFleet(url: string, options: { readonly max?: number; readonly connectTimeoutMs?: number; readonly migrate?: boolean } = {}): Promise<FleetDb> {
+  const where = redactUrl(url);
+  let pool: pg.Pool;
+  try {
+    pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000, types });
+  } catch (e) {
+    throw new FleetError(`The fleet store URL ${where} cannot be read: ${(e as Error).message}. Write it as postgres://USER@HOST/DB or postgres:///DB?host=/socket/dir.`, { url: where }, { cause: e });
+  }
+  // An idle client losing its server (PostgreSQL restarted) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  try {
+    if (options.migrate !== false) {
+      const client = await pool.connect();
+      try {
+        await migrateFleet(client, where);
+      } finally {
+        client.release();
+      }
+    }
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw fleetFailure(e, where, url, 'opening it');
+  }
+  return { pool, where, close: () => pool.end() };
+}
