@@ -9,8 +9,8 @@
  *   beside it as a check for rig effects that differ from die to die;
  * - which rig: each rig against the others (rig vs rest, CMH over dice), with
  *   per-face standardised deviations that name the face it favours;
- * - a step-down rule that flags rigs (findBiasedRigs), and dice judged on the
- *   rigs left trusted (adjustedDieTests).
+ * - a step-down rule over the rig-vs-rest tests that flags rigs
+ *   (findBiasedRigs), and dice judged on the rigs left trusted (adjustedDieTests).
  * Why CMH, and why step-down: src/stats/VERDICTS.md, "Rig effects".
  */
 import { InputError } from '../core/errors.js';
@@ -151,12 +151,14 @@ export function rigVersusRest(table: CampaignCounts, rig: number, rigIndices: re
 }
 
 /**
- * Flags biased rigs by step-down: test "all compared rigs agree, die by die"
- * at `alpha`; if rejected, flag the rig furthest from the rest (largest
- * rig-vs-rest statistic, by its p-value), drop it, and test the rest again.
- * With two rigs left that disagree, which one is off cannot be told: both are
- * flagged. Rigs never sharing a die with another rig cannot be judged and are
- * left out of the comparison.
+ * Flags biased rigs by step-down (Holm's rule over the rigs still compared):
+ * test each compared rig against the others (CMH within each die); if the
+ * smallest p-value, times the number of rigs compared, is at most `alpha`,
+ * flag that rig (the one furthest from the rest), drop it and test the rest
+ * again. With two rigs left that disagree, which one is off cannot be told:
+ * both are flagged. The omnibus test of all compared rigs (rigEffectGivenDie)
+ * is kept with each step as a figure. Rigs never sharing a die with another
+ * rig cannot be judged and are left out.
  */
 export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFindings {
   validateCampaignCounts(table);
@@ -169,24 +171,26 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
   while (active.length >= 2) {
     const effect = rigEffectGivenDie(table, active);
     const compared = active.map((r) => table.rigs[r] as string);
-    if (!(effect.cmh.p <= alpha) || effect.cmh.df === 0) {
+    const tests = active.map((r) => ({ r, test: rigVersusRest(table, r, active) })).filter(({ test }) => test.df > 0);
+    const worst = tests.reduce<(typeof tests)[number] | undefined>((a, b) => (a === undefined || b.test.logP < a.test.logP ? b : a), undefined);
+    // Bonferroni over the rigs compared, in logs so that p-values below 1e-300 still compare.
+    if (worst === undefined || worst.test.logP + Math.log(active.length) > Math.log(alpha)) {
       steps.push({ rigsCompared: compared, effect, flagged: [] });
       break;
     }
-    const tests = active.map((r) => ({ r, test: rigVersusRest(table, r, active) }));
+    const pAdjusted = Math.min(1, worst.test.p * active.length);
     if (active.length === 2) {
       for (const { test } of tests) {
-        biased.push({ rig: test.rig, test, reason: `rigs ${compared.join(' and ')} disagree on the same dice (p = ${formatP(effect.cmh.p)}); with two rigs left, which one is off cannot be told` });
+        biased.push({ rig: test.rig, test, reason: `rigs ${compared.join(' and ')} disagree on the same dice (p = ${formatP(pAdjusted)}); with two rigs left, which one is off cannot be told` });
       }
       steps.push({ rigsCompared: compared, effect, flagged: compared });
       break;
     }
-    const worst = tests.reduce((a, b) => (b.test.logP < a.test.logP ? b : a));
     const face = worst.test.favouredFace;
     biased.push({
       rig: worst.test.rig,
       test: worst.test,
-      reason: `rig ${worst.test.rig} differs from the other rigs on the same dice (p = ${formatP(worst.test.p)})${face === undefined ? '' : `, favouring ${face}`}`,
+      reason: `rig ${worst.test.rig} differs from the other rigs on the same dice (p = ${formatP(pAdjusted)}, ${active.length} rigs compared)${face === undefined ? '' : `, favouring ${face}`}`,
     });
     steps.push({ rigsCompared: compared, effect, flagged: [worst.test.rig] });
     active = active.filter((r) => r !== worst.r);

@@ -144,11 +144,11 @@ describe('a rig that favours a face', () => {
   it('is reported as a rig effect, its sessions made RIG_SUSPECT, and the dice it rolled are not called unfair', async () => {
     const url = await server.createDatabase('biased_rig');
     const box = writeBox(dir, DICE);
-    expect((await cli(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '150', '--db', url])).code).toBe(0);
+    expect((await cli(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--db', url])).code).toBe(0);
     const dbs = ['1', '2', '3'].map((rig) => join(dir, `bias-rig${rig}.db`));
     const ends = await Promise.all(
       ['1', '2', '3'].map((rig, i) =>
-        cli(['campaign', 'run', 'bias', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(20 + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.1'] : [])]),
+        cli(['campaign', 'run', 'bias', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(20 + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.12'] : [])]),
       ),
     );
     for (const end of ends) expect(end.code).toBe(0);

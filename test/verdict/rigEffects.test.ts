@@ -7,15 +7,16 @@
  *   scipy.stats.binom.ppf(0.999, 300, 0.05) = 28
  *   scipy.stats.binom.ppf(0.999, 200, 0.05) = 21
  * Seen at these seeds (not asserted): heavy rig found 298/300 naming face 6;
- * a fair rig flagged in 8/300 campaigns; a die called unfair after adjustment
+ * a fair rig flagged in 6/300 campaigns; a die called unfair after adjustment
  * in 15/300, but in 254/300 when judged on the heavy rig's rolls alone;
- * all rigs fair: a rig flagged in 24/400 campaigns; a die loaded +0.06 on
- * every rig: a rig flagged in 9/200, the die found in 199/200.
+ * all rigs fair: a rig flagged in 17/400 campaigns; a die loaded +0.06 on
+ * every rig: a rig flagged in 8/200, the die found in 200/200.
  */
 import { describe, expect, it } from 'vitest';
 import { drawMultinomial, seededRandom, type RandomSource } from '../../src/stats/random.js';
 import { oddsOnBiasedRig } from '../../src/stats/rigBias.js';
 import { adjustedDieTests, findBiasedRigs, type CampaignCounts } from '../../src/stats/rigEffects.js';
+import { campaignSettings, planCampaign } from '../../src/analysis/campaign/campaignPlan.js';
 
 const FAIR = [1, 1, 1, 1, 1, 1].map(() => 1 / 6);
 const FACES = ['1', '2', '3', '4', '5', '6'];
@@ -81,5 +82,25 @@ describe('fair rigs', () => {
     }
     expect(campaignsWithAFlag).toBeLessThanOrEqual(21);
     expect(loadedFound).toBeGreaterThanOrEqual(0.9 * 200);
+  });
+});
+
+describe('the default campaign plan (each die on two of three rigs)', () => {
+  it('finds a rig at +0.04 on the 6 most of the time and keeps fair rigs at alpha', () => {
+    const random = seededRandom(12_004);
+    const box = Array.from({ length: DICE }, (_, d) => ({ label: `d6-${d}`, die: 'd6', line: d + 2 }));
+    const plan = planCampaign(box, campaignSettings({ rigs: 3, channels: 3, rollsPerLeg: ROLLS }));
+    const heavy = oddsOnBiasedRig(FAIR, 5, 0.04);
+    let found = 0;
+    let campaignsWithAFairRigFlagged = 0;
+    for (let s = 0; s < 200; s++) {
+      const counts = box.map((d) => RIGS.map((rig, r) => (plan.legs.some((l) => l.label === d.label && l.rig === String(r + 1)) ? drawMultinomial(ROLLS, r === 0 ? heavy : FAIR, random) : [0, 0, 0, 0, 0, 0])));
+      const flagged = findBiasedRigs({ dice: box.map((d) => d.label), rigs: RIGS, faces: FACES, counts }, ALPHA).biased.map((b) => b.rig);
+      if (flagged.includes('rig-1')) found++;
+      if (flagged.some((rig) => rig !== 'rig-1')) campaignsWithAFairRigFlagged++;
+    }
+    // Seen: found in 167/200, a fair rig flagged in 10/200. Each rig rolls 6 legs here, not 9: less power than with every die on every rig.
+    expect(found).toBeGreaterThanOrEqual(0.75 * 200);
+    expect(campaignsWithAFairRigFlagged).toBeLessThanOrEqual(21);
   });
 });

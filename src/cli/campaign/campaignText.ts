@@ -28,7 +28,7 @@ export function formatCampaignStatus(f: StatusFigures): string {
   });
   const done = f.legs.filter((l) => l.state === 'done').length;
   return (
-    `Campaign ${f.campaign.name}: ${done} of ${f.legs.length} legs done (${f.batches.length} batches taken).\n` +
+    `Campaign ${f.campaign.name}: ${done} of ${f.legs.length} legs done (${f.batches.length} batch${f.batches.length === 1 ? '' : 'es'} taken).\n` +
     renderTable(['rig', 'done', 'rolling', 'to do', 'throws synced', 'dice in the rig now'], rows, 1) +
     (done === f.legs.length ? 'Every leg is done: dicerig campaign report shows the verdicts.\n' : '')
   );
@@ -37,7 +37,7 @@ export function formatCampaignStatus(f: StatusFigures): string {
 export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis): string {
   const out: string[] = [];
   const synced = sessions.filter((s) => s.fleetSession !== null);
-  out.push(`Campaign ${name}: ${sessions.length} sessions (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
+  out.push(`Campaign ${name}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
   out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; generalised CMH within each die, alpha ${a.alpha}):\n`);
   for (const t of a.types) {
     const rows = t.rigs.versusRest.map((r) => {

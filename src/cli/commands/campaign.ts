@@ -17,6 +17,11 @@ import { formatCampaignReport, formatCampaignStatus, type StatusFigures } from '
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
 
+/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
 function fleetUrl(text: string | undefined, option: string): string {
   if (!isFleetUrl(text)) throw new InputError(`${option} must be a postgres:// URL of the fleet store${text === undefined ? '' : `, not "${text}"`}`);
   return text;
@@ -122,7 +127,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
           `Campaign ${name}: ${box.length} dice on ${settings.rigs} rig${settings.rigs === 1 ? '' : 's'} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
             `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${settings.rollsPerLeg} rolls a die a rig: ` +
             `${plan.legs.length} legs, about ${rounds.length} rounds if the rigs keep pace.\n` +
-            `On each rig host: dicerig campaign run ${name} --rig ID --fleet ${fleet.where} --db LOCAL.db\n`,
+            `On each rig host: dicerig campaign run ${shellWord(name)} --rig ID --fleet ${shellWord(fleet.where)} --db LOCAL.db\n`,
         );
       });
     });
