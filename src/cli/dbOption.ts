@@ -7,6 +7,9 @@ const DEFAULT_WHERE = '$XDG_DATA_HOME/dicerig/dicerig.db, else ~/.local/share/di
 /** `--db` help for commands that read or write the store. */
 export const DB_HELP = `roll store file (default: ${DEFAULT_WHERE})`;
 
+/** `--db` help for commands that read stored sessions, from a local store or the fleet store. */
+export const FLEET_DB_HELP = `${DB_HELP}, or the fleet store: postgres://... URL`;
+
 /** `--db` help for commands that run a session, whose config may name the store. */
 export const SESSION_DB_HELP = `roll store file (default: the config's db, else ${DEFAULT_WHERE})`;
 

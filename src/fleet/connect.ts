@@ -31,6 +31,26 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * A pooled client for a unit of work. A checked-out client whose server goes
+ * away emits 'error' (which would crash the process); the listener swallows
+ * it, since the query in flight fails with the same error and is handled there.
+ */
+export async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (broken?: boolean) => void }> {
+  const client = await pool.connect();
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
+  return {
+    client,
+    release: (broken = false) => {
+      client.off('error', ignore);
+      // A client whose connection broke is dropped, never reused; keep a listener for late errors of a dropped one.
+      if (broken) client.on('error', ignore);
+      client.release(broken);
+    },
+  };
+}
+
 /** A fleet store connection pool, its schema brought up to date. */
 export interface FleetDb {
   readonly pool: pg.Pool;
@@ -76,11 +96,11 @@ export async function openFleet(url: string, options: { readonly max?: number; r
   pool.on('error', () => undefined);
   try {
     if (options.migrate !== false) {
-      const client = await pool.connect();
+      const { client, release } = await checkout(pool);
       try {
         await migrateFleet(client, where);
       } finally {
-        client.release();
+        release();
       }
     }
   } catch (e) {

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { eventHash, sealHash, throwHash } from '../store/hashChain.js';
 import { reviewGenesis, reviewHash } from '../store/reviews.js';
-import { fleetFailure, type FleetDb } from './connect.js';
+import { checkout, fleetFailure, type FleetDb } from './connect.js';
 import { FleetError, FleetIntegrityError } from './errors.js';
 import { lockFleetSession, type FleetSessionState, type Origin } from './fleetSession.js';
 import type { LocalEvent, LocalReview, LocalRows, LocalSession, LocalThrow } from './localRows.js';
@@ -107,8 +107,9 @@ async function copyBatch(local: LocalRows, fleet: FleetDb, sessionId: number, or
   const name = sessionName(first, local.path);
   const now = options.now?.() ?? Date.now();
   let client: pg.PoolClient;
+  let release: (broken?: boolean) => void;
   try {
-    client = await fleet.pool.connect();
+    ({ client, release } = await checkout(fleet.pool));
   } catch (e) {
     throw fleetFailure(e, fleet.where, fleet.where, `copying ${name}`);
   }
@@ -129,7 +130,7 @@ async function copyBatch(local: LocalRows, fleet: FleetDb, sessionId: number, or
     if (failure instanceof FleetError) broken = true;
     throw failure;
   } finally {
-    client.release(broken);
+    release(broken);
   }
 }
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { analyzeDice, type Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
@@ -8,6 +9,8 @@ import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
+import { FLEET_DB_HELP } from '../dbOption.js';
+import { readStoredLogs } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -17,13 +20,14 @@ interface AnalyzeFlags {
   multiplicity: Multiplicity;
   serialAlpha: number;
   json?: boolean;
+  db?: string;
 }
 
 export function registerAnalyzeCommand(program: Command, io: CliIo): void {
   program
     .command('analyze')
     .description('Read roll logs and give a verdict per die: UNFAIR, FAIR_WITHIN(delta), INCONCLUSIVE (with the rolls still needed) or RIG_SUSPECT.')
-    .argument('<files...>', 'roll logs: CSV with die and face/symbol columns, JSON Lines, or one-hot File,<symbol>... files (one die per file)')
+    .argument('<files...>', 'roll logs: CSV with die and face/symbol columns, JSON Lines, or one-hot File,<symbol>... files (one die per file); with --db, also session ids or names')
     .option('--die <type>', 'die type for rolls whose log does not name one (red, green, d6, d3, direction, or one from --dice-file)')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
     .option('--alpha <p>', 'error rate of each verdict', probabilityArg, 0.05)
@@ -31,10 +35,14 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
     .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks', probabilityArg, 0.01)
     .option('--json', 'print the full analysis as JSON')
-    .action((files: string[], flags: AnalyzeFlags) => {
+    .option('--db <path>', `with --db, a source that is not a file is a session id or name in this store: ${FLEET_DB_HELP}`)
+    .action(async (sources: string[], flags: AnalyzeFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
-      const logs = mergeLogs(readLogs(files, layouts, flags.die));
+      // Without --db every source is a file (a missing one is reported as such).
+      const files = flags.db === undefined ? sources : sources.filter((s) => existsSync(s));
+      const stored = flags.db === undefined ? { logs: [] } : await readStoredLogs(sources.filter((s) => !existsSync(s)), flags.db, files.length > 0);
+      const logs = mergeLogs([...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs]);
       const rolls = logs.map((log) => resolveDieRolls(log, dice, flags.die));
       const analysis = analyzeDice(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
       io.out(flags.json ? `${analysisJson(analysis)}\n` : formatAnalysisText(analysis));

@@ -7,6 +7,7 @@ import { formatCount } from '../../core/format.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
 import { runWithProgress, type SessionOutputFlags } from './run.js';
+import { FLEET_HELP } from '../fleetSync.js';
 import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 
 interface DemoFlags extends SessionOutputFlags {
@@ -71,6 +72,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .option('--json', 'print the end as JSON (no progress)')
     .option('--events', 'print every event as one JSON line, then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
+    .option('--fleet <url>', FLEET_HELP)
     .action(async (flags: DemoFlags) => {
       const emulated = flags.emulated === true;
       const declines = flags.declines === undefined ? undefined : parseDeclines(flags.declines, demoFaces(flags.dice));

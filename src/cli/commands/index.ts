@@ -15,6 +15,7 @@ import { registerDemoCommand } from './demo.js';
 import { registerServeCommand } from './serve.js';
 import { registerReviewCommand } from './review.js';
 import { registerSyncCommand } from './sync.js';
+import { registerSessionsCommand } from './sessions.js';
 import { registerCampaignCommand } from './campaign.js';
 
 /** Every command registers itself here; one file per command beside this one. */
@@ -34,5 +35,6 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerServeCommand(program, io);
   registerReviewCommand(program, io);
   registerSyncCommand(program, io);
+  registerSessionsCommand(program, io);
   registerCampaignCommand(program, io);
 }

@@ -4,14 +4,10 @@ import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import type { ParsedLog } from '../../rolllog/types.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
-import { DB_HELP, rollStorePath } from '../dbOption.js';
-import { StoreError } from '../../store/errors.js';
-import type { SessionRecord } from '../../store/records.js';
-import { openStoreForReading } from '../../store/openStore.js';
-import { sessionDieLogs } from '../../store/sessionDieLogs.js';
+import { FLEET_DB_HELP } from '../dbOption.js';
+import { readStoredLogs, storedSessionName } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -41,12 +37,12 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--level <level>', 'rank by symbols or by physical faces').choices(['symbol', 'face']).default('symbol'))
     .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it', probabilityArg, 0.05)
     .option('--json', 'print the pool as JSON')
-    .option('--db <path>', DB_HELP)
-    .action((sources: string[], flags: PoolFlags) => {
+    .option('--db <path>', FLEET_DB_HELP)
+    .action(async (sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const files = sources.filter((s) => existsSync(s));
-      const stored = readSessions(sources.filter((s) => !existsSync(s)), flags.db, files.length > 0);
+      const stored = await readStoredLogs(sources.filter((s) => !existsSync(s)), flags.db, files.length > 0);
       const logs = [...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs];
       const rolls = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
       const types = [...new Set(rolls.map((r) => r.die.id))];
@@ -67,7 +63,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
-      const fromSessions = stored.sessions.map((s) => ({ id: s.id, name: s.name, simulated: s.simulated }));
+      const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
           `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries(stored.verdicts) } : {}) })}\n`,
@@ -77,7 +73,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const names = flags.level === 'face' ? (dice.find((d) => d.id === colour)?.faces.map((f) => f.id) ?? []) : (dice.find((d) => d.id === colour)?.symbols ?? []);
       const out = [
         ...(stored.sessions.length > 0
-          ? [`From ${stored.sessions.map(sessionName).join(', ')}${stored.sessions.every((x) => x.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
+          ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
           : []),
         `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${confidenceLabel(flags.alpha)} simultaneous bound).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
@@ -103,66 +99,4 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       }
       io.out(`${out.join('\n')}\n`);
     });
-}
-
-function sessionName(s: SessionRecord): string {
-  return `session ${s.id}${s.name !== null ? ` (${s.name})` : ''}`;
-}
-
-/**
- * The counted rolls of the named sessions, as logs `mergeLogs` joins with
- * files (a die in several sessions is one die: its rolls are appended in the
- * order given). Simulated and real rolls never mix: simulated sessions pool
- * only with other simulated sessions.
- */
-/** A die's verdict as a session made and stored it (kind and sentence, as is). */
-interface StoredDieVerdict {
-  readonly session: number;
-  readonly kind: string;
-  readonly sentence: string;
-}
-
-function readSessions(
-  keys: readonly string[],
-  db: string | undefined,
-  withFiles: boolean,
-): { sessions: SessionRecord[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]> } {
-  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map() };
-  const path = rollStorePath(db);
-  let opened: ReturnType<typeof openStoreForReading>;
-  try {
-    opened = openStoreForReading(path);
-  } catch (e) {
-    if (e instanceof StoreError) throw new InputError(`no such file, and no roll store to look it up in as a session (${e.message})`, { file: keys[0] as string }, { cause: e });
-    throw e;
-  }
-  const store = opened.store;
-  try {
-    const sessions = keys.map((key) => {
-      try {
-        return store.findSession(key);
-      } catch (e) {
-        if (e instanceof StoreError) throw new InputError(`no such file, and ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`, { file: key }, { cause: e });
-        throw e;
-      }
-    });
-    const simulated = sessions.filter((s) => s.simulated);
-    if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
-      const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.simulated).map(sessionName).join(', ');
-      throw new InputError(`${simulated.map(sessionName).join(', ')} ${simulated.length === 1 ? 'is' : 'are'} simulated and cannot be pooled with ${others}: simulated rolls never mix with real ones`);
-    }
-    const logs = sessions.map((s): ParsedLog => {
-      const dice = sessionDieLogs(store.dieRolls(s.id), sessionName(s));
-      // Stored rolls read like a JSON Lines export of the session (the format `dicerig export` writes).
-      return { file: sessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
-    });
-    const verdicts = new Map<string, StoredDieVerdict[]>();
-    for (const s of sessions) {
-      const made = store.storedVerdicts(s.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string }[] } | undefined;
-      for (const d of made?.dice ?? []) verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.id, kind: d.kind, sentence: d.sentence }]);
-    }
-    return { sessions, logs, verdicts };
-  } finally {
-    opened.close();
-  }
 }

@@ -12,9 +12,9 @@ import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { buildSessionReport, sessionTitle, type DieResolution, type SessionReport } from '../../report/sessionReport.js';
 import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
-import { DB_HELP, rollStorePath } from '../dbOption.js';
+import { FLEET_DB_HELP } from '../dbOption.js';
+import { withStoredSession } from '../storedSessions.js';
 import type { RollStore } from '../../store/rollStore.js';
-import { withReadableStore } from '../../store/openStore.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { sessionDieLogs } from '../../store/sessionDieLogs.js';
 import { renderTable } from '../../core/textTable.js';
@@ -68,7 +68,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         'tournament organiser. The page needs no network; each chart is also written as a PNG beside it.',
     )
     .argument('<session>', 'session id or name')
-    .option('--db <path>', DB_HELP)
+    .option('--db <path>', FLEET_DB_HELP)
     .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>)')
     .option('--json', 'print what was written and the verdicts as JSON')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
@@ -94,8 +94,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
 }
 
 function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
-  return withReadableStore(rollStorePath(flags.db), ({ store }) => {
-    const session = store.findSession(sessionKey);
+  return withStoredSession(flags.db, sessionKey, warn, ({ store, session }) => {
     requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
     const series = store.dieRolls(session.id);
     const dice = loadDice(flags.diceFile);

@@ -8,6 +8,7 @@ import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.
 import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
+import { attachFleetSync, FLEET_HELP } from '../fleetSync.js';
 
 /** How a session's progress and end are shown. */
 export interface SessionOutputFlags {
@@ -17,6 +18,8 @@ export interface SessionOutputFlags {
   readonly events?: boolean;
   /** Plain progress lines even on a terminal. */
   readonly plain?: boolean;
+  /** The fleet store to replicate to while the session runs (postgres:// URL). */
+  readonly fleet?: string;
 }
 
 
@@ -35,6 +38,7 @@ export async function runWithProgress(
 ): Promise<SessionResult> {
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
+  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet) : undefined;
   const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
@@ -50,7 +54,7 @@ export async function runWithProgress(
   };
   const stopSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of stopSignals) process.on(s, onSignal);
-  const sinks: ((e: SessionEvent) => void)[] = [];
+  const sinks: ((e: SessionEvent) => void)[] = fleet !== undefined ? [fleet.onEvent] : [];
   if (flags.events) sinks.push(jsonLineEvents((line) => io.out(line)));
   else if (!flags.json) {
     const view = new TerminalProgress({
@@ -82,6 +86,7 @@ export async function runWithProgress(
     if (s !== undefined) head = { hash: s.headHash, throwCount: s.throwCount };
     await opened.close();
   }
+  const fleetLine = (await fleet?.finish()) ?? '';
   const ctx = {
     db,
     simulated: opened.simulated,
@@ -90,7 +95,7 @@ export async function runWithProgress(
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
   };
   const pin = head === undefined ? '' : `Chain head: ${head.hash} (throw ${head.throwCount}); write it down to check the store later with dicerig verify --expect HASH.\n`;
-  const extra = (afterSummary?.(result, opened) ?? '') + pin;
+  const extra = (afterSummary?.(result, opened) ?? '') + pin + fleetLine;
   if (flags.events) io.out(`${JSON.stringify({ type: 'summary', ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
   else if (flags.json) io.out(`${toJson({ ...sessionSummaryJson(result, ctx), ...(extra ? { note: extra.trim() } : {}) })}\n`);
   else io.out(`\n${formatSessionSummary(result, ctx)}${extra}`);
@@ -123,6 +128,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
+    .option('--fleet <url>', FLEET_HELP)
     .action(async (file: string, flags: RunFlags) => {
       const config = await loadSessionConfig(file);
       const db = rollStorePath(flags.db, config.db);

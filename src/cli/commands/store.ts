@@ -4,7 +4,10 @@ import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { formatCount } from '../../core/format.js';
-import { DB_HELP, rollStorePath } from '../dbOption.js';
+import { DB_HELP, FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
+import { isFleetUrl } from '../../fleet/connect.js';
+import { verifyFleet } from '../../fleet/fleetReader.js';
+import { withFleet, withStoredSession } from '../storedSessions.js';
 import { exportSession, type ExportFormat } from '../../store/exportSession.js';
 import { importRolls, type ImportSource } from '../../store/importRolls.js';
 import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedManifest } from '../../store/manifest.js';
@@ -29,11 +32,15 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         'deleted, inserted or moved after it was recorded. Exit status 1 when a chain is broken.',
     )
     .argument('[db]', 'roll store file (same as --db)')
-    .option('--db <path>', DB_HELP)
+    .option('--db <path>', FLEET_DB_HELP)
     .option('--json', 'print the report as JSON')
     .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests), so a cut-off tail is caught')
     .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean; expect?: string }) => {
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
+      if (isFleetUrl(dbArg ?? flags.db)) {
+        await verifyFleetStore(dbArg ?? flags.db ?? '', flags, io);
+        return;
+      }
       const path = rollStorePath(dbArg ?? flags.db);
       let report: VerifyReport;
       let expected: ExpectedHead | undefined;
@@ -58,14 +65,13 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         'of JSON Lines; for CSV, FILE.manifest.json beside --out FILE, or a leading "# dicerig-manifest" comment line on standard output.',
     )
     .argument('<session>', 'session id or name')
-    .option('--db <path>', DB_HELP)
+    .option('--db <path>', FLEET_DB_HELP)
     .addOption(new Option('--format <format>', 'csv or jsonl (default: from the --out extension, else csv)').choices(['csv', 'jsonl']))
     .option('--out <file>', 'write to FILE instead of standard output')
     .option('--allow-unverified', 'export even when the store fails verification (a damaged or tampered store), with a warning')
     .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean }) => {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
-      await withReadableStore(rollStorePath(flags.db), ({ store }) => {
-        const session = store.findSession(sessionKey);
+      await withStoredSession(flags.db, sessionKey, (line) => io.err(`${line}\n`), ({ store, session }) => {
         requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
         const exported = exportSession(store, session, format, new Date());
         const manifestLine = JSON.stringify(exported.manifest);
@@ -181,6 +187,22 @@ function verifyText(path: string, r: VerifyReport): string {
   for (const d of r.damage ?? []) lines.push(`The file is damaged: ${d}`);
   if (r.orphanRolls > 0) lines.push(`${formatCount(r.orphanRolls)} rolls belong to no throw (their throw was deleted).`);
   return `${lines.join('\n')}\n`;
+}
+
+/** `verify --db postgres://...`: every chain of the fleet store, re-checked per rig host (see `verifyFleet`). */
+async function verifyFleetStore(url: string, flags: { json?: boolean; expect?: string }, io: CliIo): Promise<void> {
+  await withFleet(url, async (fleet) => {
+    const { report, head } = await verifyFleet(fleet, flags.expect?.trim().toLowerCase());
+    const expected: ExpectedHead | undefined =
+      flags.expect === undefined
+        ? undefined
+        : head === undefined
+          ? expectedHead(undefined)
+          : { found: true, text: `fleet session ${head.fleetSession.id} (session ${head.fleetSession.localId} of ${head.fleetSession.originHost}) reaches the expected head (throw ${head.throwIndex} of ${head.throwCount}).` };
+    if (flags.json === true) io.out(`${toJson({ db: fleet.where, ...report, ...(expected !== undefined ? { expected } : {}) })}\n`);
+    else io.out(verifyText(fleet.where, report) + (report.notes ?? []).map((n) => `Note: ${n}.\n`).join('') + (expected !== undefined ? `${expected.text}\n` : ''));
+    if (!report.ok || expected?.found === false) io.setExitCode(1);
+  });
 }
 
 interface ExpectedHead {

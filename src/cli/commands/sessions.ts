@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { formatCount } from '../../core/format.js';
+import { renderTable } from '../../core/textTable.js';
+import { isFleetUrl } from '../../fleet/connect.js';
+import { listFleetSessions } from '../../fleet/fleetReader.js';
+import { withReadableStore } from '../../store/openStore.js';
+import { FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
+import type { CliIo } from '../io.js';
+import { toJson } from '../options.js';
+import { withFleet } from '../storedSessions.js';
+
+/** Registers `dicerig sessions`: the sessions of a roll store, or of the fleet store with the rig host and local id each came from. */
+export function registerSessionsCommand(program: Command, io: CliIo): void {
+  program
+    .command('sessions')
+    .summary('list the sessions of the roll store or the fleet store')
+    .description(
+      'Lists the stored sessions: id, name, state and throws. For the fleet store (--db postgres://...) also the rig, the campaign, ' +
+        'and where each came from: the rig host, its store file and the session id there (a fleet session is named by its fleet id, its name, or HOST:ID).',
+    )
+    .option('--db <path>', FLEET_DB_HELP)
+    .option('--json', 'print the list as JSON')
+    .action(async (flags: { db?: string; json?: boolean }) => {
+      if (isFleetUrl(flags.db)) {
+        await withFleet(flags.db, async (fleet) => {
+          const list = await listFleetSessions(fleet);
+          if (flags.json === true) {
+            io.out(`${toJson(list)}\n`);
+            return;
+          }
+          const rows = list.map((s) => [String(s.id), s.name ?? '', s.rigId ?? '', s.campaign ?? '', `${s.originHost}:${s.localId}`, s.state, `${formatCount(s.throwCount)}${s.throwCount < s.localThrowCount ? ` of ${formatCount(s.localThrowCount)}` : ''}`]);
+          io.out(list.length === 0 ? `${fleet.where} holds no sessions.\n` : renderTable(['fleet id', 'name', 'rig', 'campaign', 'from (host:id)', 'state', 'throws'], rows, 6));
+        });
+        return;
+      }
+      await withReadableStore(rollStorePath(flags.db), ({ store }) => {
+        const list = store.sessions();
+        if (flags.json === true) {
+          io.out(`${toJson(list.map(({ configJson: _c, ...s }) => s))}\n`);
+          return;
+        }
+        const rows = list.map((s) => [String(s.id), s.name ?? '', s.state, formatCount(s.throwCount)]);
+        io.out(list.length === 0 ? `${store.path} holds no sessions.\n` : renderTable(['id', 'name', 'state', 'throws'], rows, 3));
+      });
+    });
+}

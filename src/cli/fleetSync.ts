@@ -1,0 +1,30 @@
+import { InputError } from '../core/errors.js';
+import { isFleetUrl, redactUrl } from '../fleet/connect.js';
+import { startContinuousSync } from '../fleet/continuousSync.js';
+import type { CliIo } from './io.js';
+
+/** `--fleet URL` help: continuous replication beside a session. */
+export const FLEET_HELP = 'also copy every committed throw to the fleet store (postgres://... URL) in the background; the session never waits for it';
+
+/**
+ * Continuous replication of `db` to the fleet store while a session runs
+ * (`run --fleet`, `demo --fleet`): `onEvent` pokes it after each session
+ * event (a throw was committed); `finish`, once the store is closed, makes a
+ * last pass and returns the line saying where replication got.
+ */
+export function attachFleetSync(io: CliIo, db: string, url: string): { onEvent: () => void; finish: () => Promise<string> } {
+  if (!isFleetUrl(url)) throw new InputError(`--fleet must be a postgres:// URL of the fleet store, not "${url}"`);
+  const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`) });
+  return {
+    onEvent: () => sync.poke(),
+    finish: async () => {
+      const s = await sync.stop();
+      const where = redactUrl(url);
+      if (s.refused) return `Fleet store ${where}: replication stopped (${s.error}).\n`;
+      if (s.error !== null || (s.behind ?? 0) > 0) {
+        return `Fleet store ${where}: ${s.behind ?? 'some'} throws not copied yet${s.error !== null ? ` (${s.error})` : ''}; they are safe in the local store: run \`dicerig sync --db ${db} --to URL\` later.\n`;
+      }
+      return `Fleet store ${where}: every throw copied.\n`;
+    },
+  };
+}

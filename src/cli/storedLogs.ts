@@ -1,0 +1,62 @@
+import { InputError } from '../core/errors.js';
+import type { ParsedLog } from '../rolllog/types.js';
+import { StoreError } from '../store/errors.js';
+import { FleetError } from '../fleet/errors.js';
+import { sessionDieLogs } from '../store/sessionDieLogs.js';
+import { openStoredSessions, type StoredSession } from './storedSessions.js';
+
+/** A die's verdict as a session made and stored it (kind and sentence, as is). */
+export interface StoredDieVerdict {
+  readonly session: number;
+  readonly kind: string;
+  readonly sentence: string;
+}
+
+/** How a stored session is named in pooled logs and messages (a fleet session by its fleet id). */
+export function storedSessionName(s: StoredSession): string {
+  return `${s.fleetId !== undefined ? 'fleet session' : 'session'} ${s.fleetId ?? s.session.id}${s.session.name !== null ? ` (${s.session.name})` : ''}`;
+}
+
+/**
+ * The counted rolls of the named sessions (of a local roll store or the fleet
+ * store), as logs `mergeLogs` joins with files (a die in several sessions is
+ * one die: its rolls are appended in the order given). Simulated and real rolls
+ * never mix: simulated sessions pool only with other simulated sessions.
+ */
+export async function readStoredLogs(
+  keys: readonly string[],
+  db: string | undefined,
+  withFiles: boolean,
+): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]> }> {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map() };
+  let opened: Awaited<ReturnType<typeof openStoredSessions>>;
+  try {
+    opened = await openStoredSessions(db, keys);
+  } catch (e) {
+    if (e instanceof StoreError || (e instanceof FleetError && e.where.session !== undefined)) {
+      throw new InputError(`no such file, and ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`, { file: keys.find((k) => e.message.includes(`"${k}"`)) ?? (keys[0] as string) }, { cause: e });
+    }
+    throw e;
+  }
+  try {
+    const sessions = opened.sessions;
+    const simulated = sessions.filter((s) => s.session.simulated);
+    if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
+      const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.session.simulated).map(storedSessionName).join(', ');
+      throw new InputError(`${simulated.map(storedSessionName).join(', ')} ${simulated.length === 1 ? 'is' : 'are'} simulated and cannot be pooled with ${others}: simulated rolls never mix with real ones`);
+    }
+    const logs = sessions.map((s): ParsedLog => {
+      const dice = sessionDieLogs(s.store.dieRolls(s.session.id), storedSessionName(s));
+      // Stored rolls read like a JSON Lines export of the session (the format `dicerig export` writes).
+      return { file: storedSessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
+    });
+    const verdicts = new Map<string, StoredDieVerdict[]>();
+    for (const s of sessions) {
+      const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string }[] } | undefined;
+      for (const d of made?.dice ?? []) verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence }]);
+    }
+    return { sessions, logs, verdicts };
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { openFleet, redactUrl, type FleetDb } from './connect.js';
+import { FleetIntegrityError } from './errors.js';
+import { LocalRows } from './localRows.js';
+import { syncStore, type SyncOptions } from './replicate.js';
+
+/**
+ * Replication running beside a session (`run --fleet URL`): after commits it
+ * copies what the fleet store lacks, in the background. It never blocks or
+ * fails the rig's local commit: the rig writes its local store as always, and
+ * when PostgreSQL is down this loop retries with backoff (0.5 s doubling to
+ * 30 s) and reports how many throws are waiting. What the fleet refuses (a
+ * broken chain) is reported once and not retried.
+ */
+export interface ContinuousSyncStatus {
+  /** Local throws the fleet store did not hold at the last pass (unknown before the first). */
+  readonly behind: number | null;
+  readonly throwsCopied: number;
+  /** The last failure, while it lasts. */
+  readonly error: string | null;
+  /** True once a refusal stopped replication for this run. */
+  readonly refused: boolean;
+}
+
+export interface ContinuousSync {
+  /** Asks for a pass soon (after a commit). */
+  poke(): void;
+  status(): ContinuousSyncStatus;
+  /** Stops the loop after a last pass (at most `flushMs`), and says where it got. */
+  stop(flushMs?: number): Promise<ContinuousSyncStatus>;
+}
+
+export interface ContinuousSyncOptions extends SyncOptions {
+  /** Passes when nothing pokes (ms; default 1000). */
+  readonly idleMs?: number;
+  /** Told about lag and failures, one line each, when they change. */
+  readonly report?: (line: string) => void;
+  readonly maxBackoffMs?: number;
+}
+
+const sleep = (ms: number, wake: { fn?: () => void }): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    t.unref();
+    wake.fn = () => {
+      clearTimeout(t);
+      resolve();
+    };
+  });
+
+export function startContinuousSync(localPath: string, url: string, options: ContinuousSyncOptions = {}): ContinuousSync {
+  const where = redactUrl(url);
+  const report = options.report ?? (() => undefined);
+  let status: ContinuousSyncStatus = { behind: null, throwsCopied: 0, error: null, refused: false };
+  let stopping = false;
+  let poked = false;
+  const wake: { fn?: () => void } = {};
+  let fleet: FleetDb | undefined;
+  let local: LocalRows | undefined;
+  let backoff = 0;
+
+  const pass = async (): Promise<void> => {
+    if (local === undefined) {
+      if (!existsSync(localPath)) return;
+      local = LocalRows.open(localPath);
+    }
+    fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
+    const r = await syncStore(local, fleet, options);
+    const wasFailing = status.error !== null;
+    status = { ...status, behind: r.behind, throwsCopied: status.throwsCopied + r.throws, error: null };
+    if (wasFailing) report(`fleet: ${where} reachable again; ${r.behind === 0 ? 'caught up' : `${r.behind} throws still to copy`}.`);
+  };
+
+  const loop = (async () => {
+    while (!stopping && !status.refused) {
+      poked = false;
+      try {
+        await pass();
+        backoff = 0;
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        if (e instanceof FleetIntegrityError) {
+          status = { ...status, error: message, refused: true };
+          report(`fleet: replication to ${where} stopped: ${message} The session goes on; its throws stay in the local store.`);
+          break;
+        }
+        backoff = Math.min(backoff === 0 ? 500 : backoff * 2, options.maxBackoffMs ?? 30_000);
+        if (message !== status.error) report(`fleet: ${message} The session goes on; retrying every ${Math.round(backoff / 1000)} s at most${status.behind !== null ? ` (${status.behind} throws waiting)` : ''}.`);
+        status = { ...status, error: message };
+        // A broken connection pool is rebuilt on the next pass.
+        await fleet?.close().catch(() => undefined);
+        fleet = undefined;
+        await sleep(backoff, wake);
+        continue;
+      }
+      if (!poked && !stopping) await sleep(options.idleMs ?? 1000, wake);
+    }
+  })();
+
+  return {
+    poke() {
+      poked = true;
+      if (backoff === 0) wake.fn?.();
+    },
+    status: () => status,
+    async stop(flushMs = 10_000) {
+      stopping = true;
+      wake.fn?.();
+      const ended = await Promise.race([loop.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), flushMs).unref())]);
+      // A last pass, so throws committed at the very end get out too (unless the server is down or the loop is stuck on it).
+      if (ended && !status.refused) {
+        try {
+          await Promise.race([
+            pass(),
+            new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`no answer from ${where} within ${Math.round(flushMs / 1000)} s`)), flushMs).unref()),
+          ]);
+        } catch (e) {
+          status = { ...status, error: e instanceof Error ? e.message : String(e) };
+        }
+      }
+      await fleet?.close().catch(() => undefined);
+      local?.close();
+      return status;
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import type { ChainBreak, SessionRecord, VerifyReport } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
+import { fleetFailure, type FleetDb } from './connect.js';
+import { FleetError } from './errors.js';
+import { openFleetSnapshot, type FleetSnapshot } from './snapshot.js';
+
+/** A session as the fleet lists it: its fleet id, and where it came from (rig host, store file, its id there). */
+export interface FleetSessionInfo {
+  readonly id: number;
+  readonly name: string | null;
+  readonly localId: number;
+  readonly originHost: string;
+  readonly originDb: string;
+  readonly rigId: string | null;
+  readonly campaign: string | null;
+  readonly state: string;
+  readonly simulated: boolean;
+  readonly throwCount: number;
+  /** Throws of the session on its rig host at the last sync. */
+  readonly localThrowCount: number;
+  readonly startedAt: number;
+}
+
+const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
+  s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt"
+  FROM sessions s LEFT JOIN campaigns c ON c.id = s.campaign_id`;
+
+/** How a fleet session is named in messages: its fleet id, name, and where it came from. */
+export function describeFleetSession(s: FleetSessionInfo): string {
+  return `fleet session ${s.id}${s.name !== null ? ` (${s.name})` : ''}, session ${s.localId} of ${s.originHost}:${s.originDb}`;
+}
+
+async function query<R extends object>(fleet: FleetDb, sql: string, params: unknown[], doing: string): Promise<R[]> {
+  try {
+    return (await fleet.pool.query<R & Record<string, unknown>>(sql, params)).rows;
+  } catch (e) {
+    throw fleetFailure(e, fleet.where, fleet.where, doing);
+  }
+}
+
+export function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
+  return query<FleetSessionInfo>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions');
+}
+
+/**
+ * A fleet session by its fleet id (all digits), its name (when one session of
+ * the fleet has it), or HOST:LOCALID (its id on the rig host that ran it).
+ */
+export async function findFleetSession(fleet: FleetDb, key: string): Promise<FleetSessionInfo> {
+  const k = key.trim();
+  const byHost = /^(.+):(\d+)$/.exec(k);
+  const found = /^\d+$/.test(k)
+    ? await query<FleetSessionInfo>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
+    : await query<FleetSessionInfo>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
+  if (found.length === 1) return found[0] as FleetSessionInfo;
+  if (found.length > 1) {
+    throw new FleetError(`Several sessions of the fleet store ${fleet.where} are named "${k}": ${found.map(describeFleetSession).join('; ')}. Name one by its fleet id.`, { url: fleet.where, session: k });
+  }
+  const known = await listFleetSessions(fleet);
+  const list = known.slice(0, 20).map((s) => `${s.id}${s.name !== null ? ` (${s.name})` : ''}`);
+  throw new FleetError(
+    `There is no session "${k}" in the fleet store ${fleet.where}${known.length > 0 ? `; sessions: ${list.join(', ')}${known.length > 20 ? ', ...' : ''} (\`dicerig sessions --db URL\` lists them with their rig hosts)` : ': it holds no sessions'}.`,
+    { url: fleet.where, session: k },
+  );
+}
+
+/** One fleet session read as a local one: the snapshot store holding it, its record there (its rig host's id), and its fleet listing. */
+export interface FleetSessionSource {
+  readonly store: RollStore;
+  readonly session: SessionRecord;
+  readonly fleet: FleetSessionInfo;
+}
+
+const originKey = (s: FleetSessionInfo): string => `${s.originHost}\u0000${s.originDb}`;
+
+/** Snapshots (one per rig host store) holding the given fleet sessions. */
+async function snapshots(fleet: FleetDb, sessions: readonly FleetSessionInfo[]): Promise<{ snap: FleetSnapshot; sessions: FleetSessionInfo[] }[]> {
+  const groups = new Map<string, FleetSessionInfo[]>();
+  for (const s of sessions) groups.set(originKey(s), [...(groups.get(originKey(s)) ?? []), s]);
+  const out: { snap: FleetSnapshot; sessions: FleetSessionInfo[] }[] = [];
+  try {
+    for (const group of groups.values()) {
+      try {
+        out.push({ snap: await openFleetSnapshot(fleet.pool, group.map((s) => s.id)), sessions: group });
+      } catch (e) {
+        throw fleetFailure(e, fleet.where, fleet.where, 'reading its sessions');
+      }
+    }
+  } catch (e) {
+    for (const o of out) o.snap.close();
+    throw e;
+  }
+  return out;
+}
+
+/** Opens the named sessions of the fleet store for reading (see `openFleetSnapshot`); `close` removes the snapshots. */
+export async function openFleetSessions(fleet: FleetDb, keys: readonly string[]): Promise<{ sources: FleetSessionSource[]; close(): void }> {
+  const infos: FleetSessionInfo[] = [];
+  for (const k of keys) infos.push(await findFleetSession(fleet, k));
+  const snaps = await snapshots(fleet, [...new Map(infos.map((s) => [s.id, s])).values()]);
+  const byFleetId = new Map<number, RollStore>();
+  for (const { snap, sessions } of snaps) for (const s of sessions) byFleetId.set(s.id, snap.store);
+  const sources = infos.map((info) => {
+    const store = byFleetId.get(info.id) as RollStore;
+    return { store, session: store.findSession(String(info.localId)), fleet: info };
+  });
+  return { sources, close: () => snaps.forEach((s) => s.snap.close()) };
+}
+
+/**
+ * Re-checks every chain of the fleet store: each rig host's sessions are
+ * snapshotted and verified by the local store's own `verify` (throws, events,
+ * seals, reviews), breaks named by fleet session. `expect`: also where a chain
+ * head written down elsewhere is.
+ */
+export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ report: VerifyReport; head?: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number } }> {
+  const all = await listFleetSessions(fleet);
+  const snaps = await snapshots(fleet, all);
+  try {
+    const breaks: ChainBreak[] = [];
+    const notes: string[] = [];
+    const damage: string[] = [];
+    let throws = 0;
+    let rolls = 0;
+    let orphanRolls = 0;
+    let head: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number } | undefined;
+    for (const { snap, sessions } of snaps) {
+      const r = snap.store.verify();
+      const info = (localId: number): FleetSessionInfo => sessions.find((s) => s.localId === localId) as FleetSessionInfo;
+      throws += r.throws;
+      rolls += r.rolls;
+      orphanRolls += r.orphanRolls;
+      damage.push(...(r.damage ?? []));
+      notes.push(...(r.notes ?? []).map((n) => `${sessions[0]?.originHost}:${sessions[0]?.originDb}: ${n}`));
+      for (const b of r.breaks) {
+        const s = info(b.sessionId);
+        breaks.push({ ...b, sessionId: s.id, sessionName: `${s.name ?? ''}${s.name !== null ? ', ' : ''}session ${s.localId} of ${s.originHost}:${s.originDb}` });
+      }
+      for (const [localId, p] of snap.partial) notes.push(`${describeFleetSession(info(localId))} is still being copied: the fleet holds ${p.throws} of its ${p.localThrows} throws (as of the last sync)`);
+      if (expect !== undefined && head === undefined) {
+        const found = snap.store.findChainHead(expect);
+        if (found !== undefined) head = { fleetSession: info(found.sessionId), throwIndex: found.throwIndex, throwCount: found.throwCount };
+      }
+    }
+    const report: VerifyReport = {
+      ok: breaks.length === 0 && orphanRolls === 0 && damage.length === 0,
+      sessions: all.length,
+      throws,
+      rolls,
+      orphanRolls,
+      breaks,
+      ...(damage.length > 0 ? { damage } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
+    };
+    return head === undefined ? { report } : { report, head };
+  } finally {
+    for (const s of snaps) s.snap.close();
+  }
+}

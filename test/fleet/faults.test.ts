@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/runCli.js';
+import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import { fleetCounts, fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+let server: ScratchPostgres;
+let dir: string;
+let n = 0;
+const freshFleet = (): Promise<string> => server.createDatabase(`faults${++n}`);
+
+beforeAll(async () => {
+  server = await startScratchPostgres();
+  dir = tempDir('dicerig-fleet-faults-');
+}, 60_000);
+afterAll(async () => {
+  await server?.remove();
+});
+
+/** The CLI (from source) in a process of its own, as a rig host runs it. */
+function cliProcess(args: readonly string[]) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fleet/support/cli.ts', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => void (err += c));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve, reject) => {
+    proc.on('error', reject);
+    proc.on('close', (code, signal) => resolve({ code, signal, out, err }));
+  });
+  return { proc, ended };
+}
+
+/** A local store of two sessions with `throws` throws each (three dice), written fast in one transaction per session. */
+function bigStore(name: string, throws: number): string {
+  const path = join(dir, name);
+  const { store, dice, session } = storeWithSession(path);
+  const second = store.createSession({ name: 'second', config: { channels: 3 }, simulated: false, startedAt: 1_700_100_000_000 });
+  for (const s of [session.id, second.id]) {
+    store.atomically(() => {
+      for (let i = 1; i <= throws; i++) store.recordThrow(s, okThrow(i, dice));
+    });
+  }
+  store.close();
+  return path;
+}
+
+async function expectSameThrows(local: string, url: string): Promise<void> {
+  const fleet = await fleetThrows(url);
+  expect(new Set(fleet).size).toBe(fleet.length);
+  expect(sorted(fleet)).toEqual(sorted(localThrows(local)));
+}
+
+describe('the replicator under faults (a real PostgreSQL, stopped and restarted; real processes, killed)', () => {
+  it('loses and doubles nothing when the replicator is killed with SIGKILL mid-batch and run again', async () => {
+    const local = bigStore('killed.db', 1500);
+    const url = await freshFleet();
+    const child = cliProcess(['sync', '--db', local, '--to', url, '--batch', '50', '--quiet']);
+    await waitForFleetThrows(url, 1, 30_000);
+    child.proc.kill('SIGKILL');
+    const end = await child.ended;
+    expect(end.signal).toBe('SIGKILL');
+    const atKill = (await fleetCounts(url)).throws as number;
+    expect(atKill).toBeGreaterThan(0);
+    expect(atKill).toBeLessThan(3000);
+    // Every batch is all or nothing: the fleet holds whole batches only.
+    expect(atKill % 50).toBe(0);
+    const rerun = await runCli('sync', '--db', local, '--to', url, '--json');
+    expect(rerun.code, rerun.err).toBe(0);
+    expect(JSON.parse(rerun.out)).toMatchObject({ throws: 3000 - atKill, duplicates: 0 });
+    await expectSameThrows(local, url);
+    expect(await fleetCounts(url)).toMatchObject({ sessions: 2, throws: 3000, rolls: 9000 });
+  }, 60_000);
+
+  it('stops with one line when PostgreSQL goes down mid-sync, and the next sync after its restart catches up exactly', async () => {
+    const local = bigStore('server-down.db', 1500);
+    const url = await freshFleet();
+    const child = cliProcess(['sync', '--db', local, '--to', url, '--batch', '50', '--quiet']);
+    await waitForFleetThrows(url, 1, 30_000);
+    await server.stop('immediate');
+    const end = await child.ended;
+    await server.start();
+    expect(end.code).toBe(1);
+    expect(end.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/\/faults\d.* while copying session \d \S* of .*server-down\.db .*check that PostgreSQL is running/);
+    expect(end.err.trim().split('\n')).toHaveLength(1);
+    const rerun = await runCli('sync', '--db', local, '--to', url);
+    expect(rerun.code, rerun.err).toBe(0);
+    await expectSameThrows(local, url);
+  }, 60_000);
+
+  it('keeps a run going while PostgreSQL is down and catches up when it is back (run --fleet)', async () => {
+    const local = join(dir, 'continuous.db');
+    const url = await freshFleet();
+    const child = cliProcess(['demo', '--seed', '6', '--budget', '80', '--db', local, '--fleet', url, '--plain']);
+    await waitForFleetThrows(url, 1, 60_000);
+    await server.stop('immediate');
+    await new Promise((r) => setTimeout(r, 1500));
+    await server.start();
+    const end = await child.ended;
+    expect(end.code, end.err).toBe(0);
+    expect(end.out).toMatch(/Session 1 finished/);
+    expect(end.err).toMatch(/fleet: Cannot reach the fleet store .* The session goes on; retrying/);
+    expect(end.out).toMatch(/Fleet store postgres:\/\/\/faults\d\S*: every throw copied\./);
+    await expectSameThrows(local, url);
+    const verified = await runCli('verify', '--db', url);
+    expect(verified.code, verified.out).toBe(0);
+  }, 120_000);
+});
