@@ -58,7 +58,12 @@ describe('a campaign on three rigs', () => {
     expect(created.stdout).toMatch(/^Campaign box1: 6 dice on 3 rigs \(1, 2, 3\), 2 at a time, each die on 2 rigs, up to 30 rolls a die a rig: 12 legs/);
 
     const dbs = ['1', '2', '3'].map((rig) => join(dir, `rig${rig}.db`));
-    const ends = await Promise.all(['1', '2', '3'].map((rig, i) => cli(['campaign', 'run', 'box1', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(10 + i), '--poll', '200', '--json'])));
+    // Rigs 1 and 2 as `dicerig campaign run`, rig 3 as `dicerig run --campaign` (the same loop).
+    const ends = await Promise.all([
+      cli(['campaign', 'run', 'box1', '--rig', '1', '--fleet', url, '--db', dbs[0] as string, '--seed', '10', '--poll', '200', '--json']),
+      cli(['campaign', 'run', 'box1', '--rig', '2', '--fleet', url, '--db', dbs[1] as string, '--seed', '11', '--poll', '200', '--json']),
+      cli(['run', '--campaign', 'box1', '--rig', '3', '--fleet', url, '--db', dbs[2] as string, '--json']),
+    ]);
     for (const end of ends) {
       expect(end.stderr).toMatch(/nothing left to roll in campaign box1/);
       expect(end.code).toBe(0);

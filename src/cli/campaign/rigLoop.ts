@@ -21,12 +21,16 @@ import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
 import type { SessionConfig } from '../../session/config.js';
 import { openStoreForReading } from '../../store/openStore.js';
+import type { SessionResult } from '../../session/runner.js';
 import type { CliIo } from '../io.js';
-import { runWithProgress, type SessionOutputFlags } from '../commands/run.js';
 import { batchSessionConfig } from './batchConfig.js';
 import { existsSync } from 'node:fs';
 
-export interface RigLoopOptions extends SessionOutputFlags {
+/** How a batch's session is run and shown (the `run` command's runWithProgress: passed in, so `run --campaign` and this loop do not import each other). */
+export type BatchSessionRunner = (config: SessionConfig, db: string, flags: { readonly resume?: string; readonly fleet: string }) => Promise<SessionResult>;
+
+export interface RigLoopOptions {
+  readonly runSession: BatchSessionRunner;
   readonly url: string;
   readonly campaign: string;
   readonly rig: string;
@@ -113,7 +117,8 @@ async function rollBatch(io: CliIo, options: RigLoopOptions, fleet: FleetDb, cam
       { campaign: campaign.name, rig: options.rig, sessionName: batch.sessionName, batchId: batch.id, dice: batch.dice, rollsPerLeg, seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}) },
       options.base,
     );
-    const result = await runWithProgress(io, config, options.db, { ...options, ...(local === 'resume' ? { resume: batch.sessionName } : {}) });
+    // --fleet: the session's throws are copied while it runs, so `campaign status` shows them.
+    const result = await options.runSession(config, options.db, { fleet: options.url, ...(local === 'resume' ? { resume: batch.sessionName } : {}) });
     // Copy what was rolled even when the session did not finish: the fleet shows progress, and the batch stays open.
     await syncLocal(options.db, fleet, host);
     if (result.state !== 'finished') return result.state;

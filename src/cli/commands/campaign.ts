@@ -12,6 +12,7 @@ import type { CliIo } from '../io.js';
 import { loadDice } from '../loadDice.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
+import { runWithProgress } from './run.js';
 import { formatCampaignReport, formatCampaignStatus, type StatusFigures } from '../campaign/campaignText.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
@@ -169,7 +170,9 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
       const url = fleetUrl(flags.fleet, '--fleet');
       if (isFleetUrl(flags.db)) throw new InputError('--db is this rig host\'s local roll store (a file); the fleet store is --fleet');
       const base = flags.config === undefined ? undefined : await loadSessionConfig(flags.config);
+      const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
       const result = await runCampaignRig(io, {
+        runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
         url,
         campaign: name,
         rig: flags.rig,
@@ -180,8 +183,6 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         ...(flags.simRigBias !== undefined ? { rigBias: parseRigBias(flags.simRigBias) } : {}),
         ...(flags.batches !== undefined ? { maxBatches: flags.batches } : {}),
         ...(flags.host !== undefined ? { host: flags.host } : {}),
-        ...(flags.json === true ? { json: true } : {}),
-        plain: flags.plain === true || flags.json !== true,
       });
       io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
     });
