@@ -151,3 +151,66 @@ describe('odds on a rig that favours a face', () => {
     expect(() => oddsOnBiasedRig([0.5, 0.5], 0, 0.6)).toThrow(/between 0 and 1/);
   });
 });
+
+/*
+ * Step-down golden values (SciPy 1.17.1, NumPy 2.4.6): `cmh` as above, then
+ *
+ *   def vs_rest(T, rig, active):
+ *       return cmh([[T[d][rig], list(np.sum([T[d][o] for o in active if o != rig], axis=0))] for d in range(len(T))])
+ *   active = [0, 1, 2, 3, 4]
+ *   while len(active) >= 2:                       # Holm: smallest p times the rigs still compared
+ *       r, t = min(((r, vs_rest(FIVE, r, active)) for r in active), key=lambda x: x[1][3])
+ *       print(active, r, t, t[2] * len(active))
+ *       if t[2] * len(active) > alpha or len(active) == 2: break
+ *       active.remove(r)
+ *
+ *   step 1, rigs 1-5 compared: rig 2 (index 1), Q = 55.32557728783746, p = 1.1187705097624487e-10, 5p = 5.593852548812243e-10
+ *   step 2, rigs 1,3,4,5:      rig 4 (index 3), Q = 22.723512032623393, p = 0.00038121957108177125, 4p = 0.001524878284327085
+ *   step 3, rigs 1,3,5:        rig 3 (index 2), Q = 0.5437802462136744, p = 0.9904324118989362
+ */
+const FIVE: CampaignCounts = {
+  dice: ['A', 'B', 'C', 'D'],
+  rigs: ['rig-1', 'rig-2', 'rig-3', 'rig-4', 'rig-5'],
+  faces: ['1', '2', '3', '4', '5', '6'],
+  // rig-2 shows the 6 about 1.45x as often, rig-4 the 1 about 1.3x; the other rigs are fair.
+  counts: [
+    [[95, 97, 109, 98, 106, 96], [98, 100, 101, 101, 98, 144], [101, 92, 104, 104, 101, 102], [135, 95, 107, 96, 104, 94], [96, 98, 99, 99, 107, 97]],
+    [[102, 93, 105, 94, 102, 103], [105, 96, 108, 97, 105, 138], [97, 99, 100, 100, 97, 98], [130, 102, 103, 103, 100, 101], [103, 94, 106, 95, 103, 93]],
+    [[98, 100, 101, 101, 98, 99], [101, 92, 104, 104, 101, 148], [104, 95, 107, 96, 104, 94], [125, 98, 99, 99, 107, 97], [99, 101, 102, 102, 99, 100]],
+    [[105, 96, 108, 97, 105, 95], [97, 99, 100, 100, 97, 142], [100, 102, 103, 103, 100, 101], [134, 94, 106, 95, 103, 93], [95, 97, 109, 98, 106, 96]],
+  ],
+};
+
+describe("step-down flagging (Holm's rule over the rigs)", () => {
+  it('flags the furthest rig, drops it and tests the others again, until the rigs left agree', () => {
+    const found = findBiasedRigs(FIVE, 0.01);
+    expect(found.steps.map((s) => s.rigsCompared)).toEqual([
+      ['rig-1', 'rig-2', 'rig-3', 'rig-4', 'rig-5'],
+      ['rig-1', 'rig-3', 'rig-4', 'rig-5'],
+      ['rig-1', 'rig-3', 'rig-5'],
+    ]);
+    expect(found.steps.map((s) => s.flagged)).toEqual([['rig-2'], ['rig-4'], []]);
+    const [first, second] = found.biased;
+    expect(first!.test.statistic).toBeCloseTo(55.32557728783746, 8);
+    expect(first!.test.p).toBeCloseTo(1.1187705097624487e-10, 18);
+    expect(first!.reason).toBe('rig rig-2 differs from the other rigs on the same dice (p = 5.6e-10, 5 rigs compared), favouring 6');
+    // The second rig is tested against the rigs still trusted, not against the rig already flagged.
+    expect(second!.test.statistic).toBeCloseTo(22.723512032623393, 8);
+    expect(second!.test.p).toBeCloseTo(0.00038121957108177125, 14);
+    expect(second!.reason).toBe('rig rig-4 differs from the other rigs on the same dice (p = 0.0015, 4 rigs compared), favouring 1');
+    // The rig-vs-rest figures for the report are each rig against all the others.
+    expect(found.versusRest.map((t) => t.rig)).toEqual(FIVE.rigs);
+  });
+
+  it('multiplies the smallest p by the number of rigs still compared: 4 at the second step', () => {
+    // 4p = 0.001525 at the second step: flagged at alpha 0.0016 (it would not be with 5p = 0.0019), not at 0.0015 (it would be with p alone).
+    expect(findBiasedRigs(FIVE, 0.0016).biased.map((b) => b.rig)).toEqual(['rig-2', 'rig-4']);
+    expect(findBiasedRigs(FIVE, 0.0015).biased.map((b) => b.rig)).toEqual(['rig-2']);
+  });
+
+  it('multiplies by the number of rigs at the first step: a rig with p below alpha is not flagged when 3p is above it', () => {
+    // rig-2 vs the rest in TABLE: p = 0.025154045782299572 (SciPy, above), 3p = 0.0755.
+    expect(findBiasedRigs(TABLE, 0.05).biased).toEqual([]);
+    expect(findBiasedRigs(TABLE, 0.08).steps[0]!.flagged).toEqual(['rig-2']);
+  });
+});
