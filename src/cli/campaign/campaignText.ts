@@ -38,7 +38,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
   const out: string[] = [];
   const synced = sessions.filter((s) => s.fleetSession !== null);
   out.push(`Campaign ${name}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
-  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; generalised CMH within each die, alpha ${a.alpha}):\n`);
+  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; each rig vs the rest, generalised CMH within each die; flagged one at a time while p × rigs still compared ≤ ${a.alpha}, Holm):\n`);
   for (const t of a.types) {
     const rows = t.rigs.versusRest.map((r) => {
       const top = r.faces.reduce((best, f) => (f.z > best.z ? f : best));
