@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CAMPAIGN_MIGRATION } from './campaignTables.js';
 import { FleetError } from './errors.js';
 
 /**
@@ -163,6 +164,7 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
       );
     `,
   },
+  CAMPAIGN_MIGRATION,
 ];
 
 export const FLEET_SCHEMA_VERSION = FLEET_MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -82,6 +82,8 @@ const simCameraSchema = z.strictObject({
   frames: z.enum(['rest', 'all']).default('rest'),
   /** Face-dependent declines of the simulated reader: a read of this face (or symbol) is declined with this probability. */
   declines: z.record(z.string(), rate).optional(),
+  /** A simulated rig that favours one face (or symbol) on every die it rolls: `excess` more often than the die's odds say. */
+  rigBias: z.strictObject({ symbol: z.string().min(1), excess: z.number().gt(-1).lt(1) }).optional(),
 });
 
 /** A real camera or a recording: the platform is described by calibration (channels, empty-platform reference). */
@@ -151,6 +153,9 @@ export const sessionConfigSchema = z.strictObject({
     maxConsecutiveFaults: 3,
     maxConsecutiveRerolls: 25,
   }),
+  /** The campaign this session rolls for (`dicerig campaign run`): its name, and the campaign's rig id. */
+  campaign: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),
+  campaignRig: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),
   /** Roll store file (the command line's --db wins). Paths in a config file are relative to its folder. */
   db: z.string().min(1).optional(),
   /** Seed of every simulated part (rig timing and faults, camera, dice). */

@@ -178,6 +178,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
         ? new SimulatedDice(
             config.dice.map((d, i) => ({ type: types[i] as DieType, ...(d.simulatedLoad ? { load: d.simulatedLoad } : {}) })),
             seededRandom(partSeed(config.seed, 3, startAfter)),
+            cam.rigBias,
           )
         : undefined;
     const styleRandom = seededRandom(partSeed(config.seed, 4, 0));

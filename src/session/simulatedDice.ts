@@ -19,6 +19,7 @@ import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
 import type { RandomSource } from '../stats/random.js';
+import { oddsOnBiasedRig } from '../stats/rigBias.js';
 
 /** One die made to favour one face: `symbol` (a pip count or an X-Wing icon) comes up `factor` times as often as it should. */
 export interface DieLoad {
@@ -29,6 +30,26 @@ export interface DieLoad {
 export interface SimulatedDie {
   readonly type: DieType;
   readonly load?: DieLoad;
+}
+
+/** A rig that favours `symbol` on every die: `excess` more often than a die with the type's odds would show it. */
+export interface RigBias {
+  readonly symbol: string;
+  readonly excess: number;
+}
+
+/** A die's odds on a biased rig: its own odds (loaded or not) times the rig's weights (the two-way model of die and rig). */
+export function oddsOnRig(nominal: ReadonlyMap<string, number>, own: ReadonlyMap<string, number>, bias: RigBias): Map<string, number> {
+  const symbols = [...nominal.keys()];
+  const face = symbols.indexOf(bias.symbol);
+  if (face < 0) throw new ConfigError('camera.rigBias.symbol', `"${bias.symbol}" is not shown on this die (it shows ${symbols.join(', ')})`);
+  let odds: number[];
+  try {
+    odds = oddsOnBiasedRig(symbols.map((s) => own.get(s) as number), face, bias.excess, symbols.map((s) => nominal.get(s) as number));
+  } catch (e) {
+    throw new ConfigError('camera.rigBias.excess', (e as Error).message);
+  }
+  return new Map(symbols.map((s, i) => [s, odds[i] as number]));
 }
 
 /** Which look the simulated camera gives a die of this type. */
@@ -68,10 +89,11 @@ export class SimulatedDice {
   constructor(
     readonly dice: readonly SimulatedDie[],
     private readonly random: RandomSource,
+    private readonly rigBias?: RigBias,
   ) {
-    this.weights = dice.map((d) => {
-      const odds = cameraOdds(d.type);
-      const wanted = d.load ? loadedOdds(odds, d.load) : odds;
+    this.weights = dice.map((_, channel) => {
+      const odds = cameraOdds((dice[channel] as SimulatedDie).type);
+      const wanted = this.odds(channel);
       const weight = new Map([...odds].map(([s, p]) => [s, (wanted.get(s) as number) / p]));
       return { weight, max: Math.max(...weight.values()) };
     });
@@ -87,7 +109,8 @@ export class SimulatedDice {
     const d = this.dice[channel];
     if (d === undefined) throw new RangeError(`there is no simulated die in channel ${channel}`);
     const odds = cameraOdds(d.type);
-    return d.load ? loadedOdds(odds, d.load) : odds;
+    const own = d.load ? loadedOdds(odds, d.load) : odds;
+    return this.rigBias ? oddsOnRig(odds, own, this.rigBias) : own;
   }
 
   /** Whether to keep a planned throw (see the module comment). */

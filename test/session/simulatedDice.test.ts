@@ -113,3 +113,24 @@ describe('the simulated dice choosing among the simulated camera\'s throws', () 
     expect(cocked).toBeLessThanOrEqual(hi);
   });
 });
+
+describe('a simulated rig that favours a face', () => {
+  it('gives every fair die of the type the excess on that face, and multiplies a loaded die\'s own odds by the same rig weights', () => {
+    const d6 = cameraOdds(getDieType('d6'));
+    const dice = new SimulatedDice([{ type: getDieType('d6') }, { type: getDieType('d6'), load: { symbol: '1', factor: 1.5 } }], seededRandom(1), { symbol: '6', excess: 0.04 });
+    expect(dice.odds(0).get('6')).toBeCloseTo(1 / 6 + 0.04, 12);
+    expect(dice.odds(0).get('1')).toBeCloseTo((5 / 6 - 0.04) / 5, 12);
+    const own = loadedOdds(d6, { symbol: '1', factor: 1.5 });
+    const rigWeight6 = (1 / 6 + 0.04) / (1 / 6);
+    const rigWeightOther = (5 / 6 - 0.04) / (5 / 6);
+    const loaded = dice.odds(1);
+    // Odds ratios between faces are the die's own times the rig's: the two-way model.
+    expect((loaded.get('6') as number) / (loaded.get('2') as number)).toBeCloseTo(((own.get('6') as number) / (own.get('2') as number)) * (rigWeight6 / rigWeightOther), 12);
+    expect([...loaded.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('refuses a face the die does not show and an excess beyond the odds, naming the config key', () => {
+    expect(() => new SimulatedDice([{ type: getDieType('red') }], seededRandom(1), { symbol: '6', excess: 0.04 })).toThrow(/camera\.rigBias\.symbol.*not shown on this die/);
+    expect(() => new SimulatedDice([{ type: getDieType('d6') }], seededRandom(1), { symbol: '6', excess: 0.9 })).toThrow(/camera\.rigBias\.excess/);
+  });
+});

@@ -16,6 +16,7 @@ import { registerServeCommand } from './serve.js';
 import { registerReviewCommand } from './review.js';
 import { registerSyncCommand } from './sync.js';
 import { registerSessionsCommand } from './sessions.js';
+import { registerCampaignCommand } from './campaign.js';
 
 /** Every command registers itself here; one file per command beside this one. */
 export function registerCommands(program: Command, io: CliIo): void {
@@ -35,4 +36,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerReviewCommand(program, io);
   registerSyncCommand(program, io);
   registerSessionsCommand(program, io);
+  registerCampaignCommand(program, io);
 }

@@ -9,6 +9,8 @@ import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 import { attachFleetSync, FLEET_HELP } from '../fleetSync.js';
+import { runCampaignRig } from '../campaign/rigLoop.js';
+import { InputError } from '../../core/errors.js';
 
 /** How a session's progress and end are shown. */
 export interface SessionOutputFlags {
@@ -108,6 +110,9 @@ export async function runWithProgress(
 interface RunFlags extends SessionOutputFlags {
   db?: string;
   resume?: string;
+  fleet?: string;
+  campaign?: string;
+  rig?: string;
 }
 
 /** Registers `dicerig run <config>`. */
@@ -122,16 +127,41 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         'or the rig faults too often. Ctrl-C stops after the current throw; --resume continues a session after a crash or power loss. ' +
         'Exit status 0 when the session finished (whatever the verdicts), 1 when it was aborted, 130 when stopped by the user.',
     )
-    .argument('<config>', 'session config file (YAML or JSON)')
+    .argument('[config]', 'session config file (YAML or JSON); with --campaign, the rig\'s config (its dice come from the campaign; default: simulated rig and camera)')
     .option('--db <path>', SESSION_DB_HELP)
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
     .option('--fleet <url>', FLEET_HELP)
-    .action(async (file: string, flags: RunFlags) => {
+    .option('--campaign <name>', 'roll for this campaign in the --fleet store: take the next dice due for --rig, roll, sync, repeat (as `dicerig campaign run`)')
+    .option('--rig <id>', "with --campaign: this rig's id in the campaign")
+    .action(async (file: string | undefined, flags: RunFlags) => {
+      if (flags.campaign !== undefined) {
+        await runCampaignFromRun(io, file, flags.campaign, flags);
+        return;
+      }
+      if (file === undefined) throw new InputError('run needs a session config file (or --campaign NAME --rig ID --fleet URL)');
       const config = await loadSessionConfig(file);
       const db = rollStorePath(flags.db, config.db);
       await runWithProgress(io, config, db, flags);
     });
+}
+
+async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign: string, flags: RunFlags): Promise<void> {
+  if (flags.rig === undefined || flags.fleet === undefined) throw new InputError('--campaign needs --rig ID and --fleet postgres://URL');
+  if (flags.resume !== undefined) throw new InputError('--resume does not go with --campaign: a rig host resumes its open batch by itself');
+  const base = file === undefined ? undefined : await loadSessionConfig(file);
+  const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.events === true ? { events: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
+  const result = await runCampaignRig(io, {
+    runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
+    url: flags.fleet,
+    campaign,
+    rig: flags.rig,
+    db: rollStorePath(flags.db, base?.db),
+    seed: base?.seed ?? 1,
+    pollMs: 2000,
+    ...(base ? { base } : {}),
+  });
+  io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
 }

@@ -1,0 +1,141 @@
+/**
+ * A campaign's analysis across the fleet: the counted rolls of every die on
+ * every rig, the rig-effect analysis per die type (src/stats/rigEffects.ts),
+ * and each session's stored verdicts, made RIG_SUSPECT when its rig is found
+ * biased. Pure: the fleet store's rows in, the report's figures out.
+ */
+import { symbolProbabilities } from '../../dice/indexing.js';
+import type { DieType } from '../../dice/types.js';
+import { adjustedDieTests, dieEffectGivenRig, findBiasedRigs, type AdjustedDieTest, type CampaignCounts, type FactorEffect, type RigFindings } from '../../stats/rigEffects.js';
+
+export interface CampaignRollRow {
+  readonly batchId: number;
+  readonly rig: string;
+  readonly label: string;
+  readonly die: string;
+  readonly symbol: string;
+  readonly count: number;
+}
+
+export interface CampaignSessionInput {
+  readonly batchId: number;
+  readonly rig: string;
+  readonly sessionName: string;
+  /** Fleet session id (null until synced). */
+  readonly fleetSession: number | null;
+  readonly state: string | null;
+  readonly throwCount: number;
+  /** The session's stored verdicts (SessionVerdicts JSON), when synced. */
+  readonly verdictsJson: string | null;
+}
+
+export interface LegVerdict {
+  readonly batchId: number;
+  readonly rig: string;
+  readonly fleetSession: number | null;
+  readonly label: string;
+  readonly rolls: number;
+  /** The session's verdict for this die, or RIG_SUSPECT when the campaign found its rig biased. */
+  readonly kind: string;
+  readonly sentence: string;
+  /** The verdict the session itself stored, when it is overridden. */
+  readonly sessionKind?: string;
+}
+
+export interface DieTypeAnalysis {
+  readonly die: string;
+  readonly counts: CampaignCounts;
+  /** Rig effect given die: findings (CMH step-down) at the campaign's alpha split over die types. */
+  readonly rigs: RigFindings;
+  readonly dieEffectGivenRig: FactorEffect;
+  /** Each die on the trusted rigs (descriptive: the legs' budgets are fixed, but a session may stop early). */
+  readonly dice: readonly AdjustedDieTest[];
+}
+
+export interface CampaignAnalysis {
+  readonly alpha: number;
+  readonly types: readonly DieTypeAnalysis[];
+  readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  readonly legs: readonly LegVerdict[];
+}
+
+interface StoredDieVerdict {
+  readonly label: string;
+  readonly kind: string;
+  readonly sentence: string;
+}
+
+function storedVerdicts(json: string | null): StoredDieVerdict[] {
+  if (json === null) return [];
+  try {
+    const v = JSON.parse(json) as { dice?: unknown };
+    return Array.isArray(v.dice) ? (v.dice as StoredDieVerdict[]).filter((d) => typeof d?.label === 'string' && typeof d?.kind === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The campaign's die × rig × symbol tables, one per die type, in box order. */
+export function campaignTables(rows: readonly CampaignRollRow[], rigs: readonly string[], box: readonly { label: string; die: string }[], types: ReadonlyMap<string, DieType>): Map<string, CampaignCounts> {
+  const out = new Map<string, CampaignCounts>();
+  for (const typeId of [...new Set(box.map((d) => d.die))]) {
+    const type = types.get(typeId);
+    if (type === undefined) continue;
+    const dice = box.filter((d) => d.die === typeId).map((d) => d.label);
+    const counts = dice.map(() => rigs.map(() => type.symbols.map(() => 0)));
+    for (const r of rows) {
+      const d = dice.indexOf(r.label);
+      const g = rigs.indexOf(r.rig);
+      const s = type.symbols.indexOf(r.symbol);
+      if (d < 0 || g < 0 || s < 0) continue;
+      counts[d]![g]![s]! += r.count;
+    }
+    out.set(typeId, { dice, rigs, faces: [...type.symbols], counts });
+  }
+  return out;
+}
+
+export function analyseCampaign(input: {
+  readonly alpha: number;
+  readonly rigs: readonly string[];
+  readonly box: readonly { label: string; die: string }[];
+  readonly types: ReadonlyMap<string, DieType>;
+  readonly rows: readonly CampaignRollRow[];
+  readonly sessions: readonly CampaignSessionInput[];
+}): CampaignAnalysis {
+  const tables = campaignTables(input.rows, input.rigs, input.box, input.types);
+  // One rig-effect decision per die type: Bonferroni over the types keeps alpha for the campaign.
+  const alphaPerType = input.alpha / Math.max(1, tables.size);
+  const types: DieTypeAnalysis[] = [];
+  const biasedRigs: { rig: string; die: string; reason: string }[] = [];
+  for (const [die, counts] of tables) {
+    const rigs = findBiasedRigs(counts, alphaPerType);
+    for (const b of rigs.biased) biasedRigs.push({ rig: b.rig, die, reason: b.reason });
+    const expected = symbolProbabilities(input.types.get(die) as DieType);
+    const flagged = rigs.biased.map((b) => b.rig);
+    types.push({ die, counts, rigs, dieEffectGivenRig: dieEffectGivenRig(counts), dice: adjustedDieTests(counts, expected, flagged, input.alpha) });
+  }
+  const suspect = new Map<string, string>();
+  for (const b of biasedRigs) if (!suspect.has(b.rig)) suspect.set(b.rig, b.reason);
+  const rollsOf = new Map<string, number>();
+  for (const r of input.rows) rollsOf.set(`${r.batchId} ${r.label}`, (rollsOf.get(`${r.batchId} ${r.label}`) ?? 0) + r.count);
+  const legs: LegVerdict[] = [];
+  for (const s of input.sessions) {
+    const verdicts = storedVerdicts(s.verdictsJson);
+    const labels = [...new Set([...verdicts.map((v) => v.label), ...input.rows.filter((r) => r.batchId === s.batchId).map((r) => r.label)])];
+    for (const label of labels) {
+      const v = verdicts.find((x) => x.label === label);
+      const rolls = rollsOf.get(`${s.batchId} ${label}`) ?? 0;
+      const base = { batchId: s.batchId, rig: s.rig, fleetSession: s.fleetSession, label, rolls };
+      const reason = suspect.get(s.rig);
+      if (reason !== undefined) {
+        legs.push({ ...base, kind: 'RIG_SUSPECT', sentence: `RIG_SUSPECT: ${reason}; no per-die verdict from this rig's sessions.`, ...(v ? { sessionKind: v.kind } : {}) });
+      } else if (v !== undefined) {
+        legs.push({ ...base, kind: v.kind, sentence: v.sentence });
+      } else {
+        legs.push({ ...base, kind: 'PENDING', sentence: s.fleetSession === null ? 'not synced yet' : 'no verdict stored yet (the session is still running)' });
+      }
+    }
+  }
+  return { alpha: input.alpha, types, biasedRigs, legs };
+}

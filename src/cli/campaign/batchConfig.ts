@@ -1,0 +1,56 @@
+/**
+ * The session a rig host runs for one campaign batch: the rig's own session
+ * config (its rig, camera, calibration, stopping rules) with the batch's dice
+ * in its channels, the leg's roll budget, and the campaign's name and rig id
+ * (the fleet store tags the session with them). Without a config file, the
+ * simulated rig and camera on a simulated clock, as in `dicerig demo`.
+ */
+import { ConfigError } from '../../core/errors.js';
+import { checkSessionConfig, type SessionConfig, type SessionConfigInput } from '../../session/config.js';
+
+export interface BatchSessionInput {
+  readonly campaign: string;
+  readonly rig: string;
+  readonly sessionName: string;
+  readonly batchId: number;
+  readonly dice: readonly { readonly label: string; readonly die: string }[];
+  readonly rollsPerLeg: number;
+  /** The rig host's base seed (simulated parts); each batch draws its own from it. */
+  readonly seed: number;
+  /** Simulated camera only: the rig favours this face on every die. */
+  readonly rigBias?: { readonly symbol: string; readonly excess: number };
+}
+
+/** The simulated rig host's config when no file is given. */
+function simulatedBase(): SessionConfigInput {
+  return {
+    dice: [{ label: 'placeholder', type: 'd6' }],
+    rig: { driver: 'sim', light: 200 },
+    camera: { source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: 'rest' },
+    settle: { mode: 'detect', timeoutMs: 5000 },
+    clock: 'auto',
+    evidence: 'none',
+  };
+}
+
+export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfig): SessionConfig {
+  const start: SessionConfigInput = base ?? simulatedBase();
+  if (input.rigBias !== undefined && start.camera !== undefined && start.camera.source !== 'sim') {
+    throw new ConfigError('camera.rigBias', 'a rig bias can only be simulated with the simulated camera (camera.source: sim)');
+  }
+  const camera = start.camera ?? { source: 'sim' as const };
+  const stopping = { ...(start.stopping ?? {}), budgetRolls: input.rollsPerLeg };
+  return checkSessionConfig(
+    {
+      ...start,
+      name: input.sessionName,
+      campaign: input.campaign,
+      campaignRig: input.rig,
+      dice: input.dice.map((d) => ({ label: d.label, type: d.die, set: `campaign ${input.campaign}` })),
+      camera: input.rigBias !== undefined && camera.source === 'sim' ? { ...camera, rigBias: { ...input.rigBias } } : camera,
+      stopping,
+      seed: (input.seed + input.batchId * 7919) >>> 0,
+    },
+    `campaign ${input.campaign} batch ${input.batchId}`,
+  );
+}

@@ -1,0 +1,61 @@
+/** The campaign's status and report as plain text. */
+import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
+import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { renderTable } from '../../core/textTable.js';
+import type { Batch, CampaignRecord, CampaignSessionRow, LegStatus } from '../../fleet/campaignStore.js';
+
+export interface StatusFigures {
+  readonly campaign: CampaignRecord;
+  readonly legs: readonly LegStatus[];
+  readonly batches: readonly Batch[];
+  readonly sessions: readonly CampaignSessionRow[];
+}
+
+export function formatCampaignStatus(f: StatusFigures): string {
+  const rigs = [...new Set(f.legs.map((l) => l.rig))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  const rows = rigs.map((rig) => {
+    const mine = f.legs.filter((l) => l.rig === rig);
+    const holding = f.batches.filter((b) => b.rig === rig && b.doneAt === null).flatMap((b) => b.dice.map((d) => d.label));
+    const throws = f.sessions.filter((s) => s.rig === rig).reduce((a, s) => a + s.throwCount, 0);
+    return [
+      `rig ${rig}`,
+      String(mine.filter((l) => l.state === 'done').length),
+      String(mine.filter((l) => l.state === 'claimed').length),
+      String(mine.filter((l) => l.state === 'pending').length),
+      formatCount(throws),
+      holding.length > 0 ? holding.join(' ') : '-',
+    ];
+  });
+  const done = f.legs.filter((l) => l.state === 'done').length;
+  return (
+    `Campaign ${f.campaign.name}: ${done} of ${f.legs.length} legs done (${f.batches.length} batch${f.batches.length === 1 ? '' : 'es'} taken).\n` +
+    renderTable(['rig', 'done', 'rolling', 'to do', 'throws synced', 'dice in the rig now'], rows, 1) +
+    (done === f.legs.length ? 'Every leg is done: dicerig campaign report shows the verdicts.\n' : '')
+  );
+}
+
+export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis): string {
+  const out: string[] = [];
+  const synced = sessions.filter((s) => s.fleetSession !== null);
+  out.push(`Campaign ${name}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
+  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; each rig vs the rest, generalised CMH within each die; flagged one at a time while p × rigs still compared ≤ ${a.alpha}, Holm):\n`);
+  for (const t of a.types) {
+    const rows = t.rigs.versusRest.map((r) => {
+      const top = r.faces.reduce((best, f) => (f.z > best.z ? f : best));
+      return [`rig ${r.rig}`, formatCount(r.rolls), r.df === 0 ? '-' : formatLogScientific(r.logP), r.favouredFace === undefined ? '-' : `${top.face} (${signedPercent(top.excess)}, z ${top.z.toFixed(1)})`];
+    });
+    const omnibus = t.rigs.steps[0]?.effect.cmh;
+    out.push(`  ${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}\n`);
+    out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
+  }
+  if (a.biasedRigs.length === 0) out.push('  No rig is found biased.\n');
+  for (const b of a.biasedRigs) out.push(`  RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.\n`);
+  out.push('\nDice, each on every rig it visited (session verdicts as stored; RIG_SUSPECT where the rig is biased):\n');
+  const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
+  out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
+  out.push('\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across the dice; descriptive where a session stopped early):\n');
+  for (const t of a.types) {
+    out.push(renderTable(['die', 'rolls', 'p (Holm)', ''], t.dice.map((d) => [d.die, formatCount(d.rolls), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), d.unfair ? 'UNFAIR' : '']), 1, '  '));
+  }
+  return out.join('');
+}

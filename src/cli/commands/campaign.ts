@@ -1,0 +1,212 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { analyseCampaign } from '../../analysis/campaign/campaignAnalysis.js';
+import { parseBox } from '../../analysis/campaign/box.js';
+import { campaignSettings, planCampaign, previewRounds, rigIds } from '../../analysis/campaign/campaignPlan.js';
+import { InputError } from '../../core/errors.js';
+import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, createCampaign, findCampaign } from '../../fleet/campaignStore.js';
+import { isFleetUrl, openFleet, type FleetDb } from '../../fleet/connect.js';
+import { loadSessionConfig } from '../../session/config.js';
+import { DB_HELP, rollStorePath } from '../dbOption.js';
+import type { CliIo } from '../io.js';
+import { loadDice } from '../loadDice.js';
+import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
+import { runCampaignRig } from '../campaign/rigLoop.js';
+import { runWithProgress } from './run.js';
+import { formatCampaignReport, formatCampaignStatus, type StatusFigures } from '../campaign/campaignText.js';
+
+const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
+const MAX_BOX_BYTES = 4 * 1024 * 1024;
+
+/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+function fleetUrl(text: string | undefined, option: string): string {
+  if (!isFleetUrl(text)) throw new InputError(`${option} must be a postgres:// URL of the fleet store${text === undefined ? '' : `, not "${text}"`}`);
+  return text;
+}
+
+async function withFleet<T>(url: string, fn: (fleet: FleetDb) => Promise<T>): Promise<T> {
+  const fleet = await openFleet(url);
+  try {
+    return await fn(fleet);
+  } finally {
+    await fleet.close();
+  }
+}
+
+function readBox(file: string, knownDice: readonly string[]): ReturnType<typeof parseBox> {
+  let text: string;
+  try {
+    const { size } = statSync(file);
+    if (size > MAX_BOX_BYTES) throw new InputError(`the dice box is ${size} bytes; at most ${MAX_BOX_BYTES} are read`, { file });
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the dice box: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
+  }
+  return parseBox(text, file, knownDice);
+}
+
+/** `6=0.04`: the face a simulated rig favours and by how much. */
+function parseRigBias(text: string): { symbol: string; excess: number } {
+  const m = /^\s*([^=\s]+)\s*=\s*([+-]?\d*\.?\d+)\s*$/.exec(text);
+  if (!m) throw new InputError(`--sim-rig-bias "${text}": expected FACE=EXCESS, e.g. 6=0.04 (the 6 comes up 0.04 more often on this rig)`);
+  return { symbol: m[1] as string, excess: Number(m[2]) };
+}
+
+interface CreateFlags {
+  dice: string;
+  rigs: number;
+  db: string;
+  channels: number;
+  rolls: number;
+  rotate?: boolean;
+  legs?: number;
+  alpha: number;
+  diceFile?: string;
+  json?: boolean;
+}
+
+interface RunFlags {
+  rig: string;
+  fleet: string;
+  db?: string;
+  config?: string;
+  seed: number;
+  simRigBias?: string;
+  poll: number;
+  batches?: number;
+  host?: string;
+  json?: boolean;
+  plain?: boolean;
+}
+
+/** Registers `dicerig campaign create|status|run|report`. */
+export function registerCampaignCommand(program: Command, io: CliIo): void {
+  const campaign = program
+    .command('campaign')
+    .summary('test a box of dice on a fleet of rigs: plan, progress, one report')
+    .description(
+      'A campaign spreads a box of dice over several rigs that share a fleet store (PostgreSQL). `create` plans it (each die rotated over two rigs by default, so a rig ' +
+        'that favours a face is told from a die that does); each rig host runs `campaign run NAME --rig ID`, which takes the next dice due, rolls them in a local session ' +
+        'and copies it to the fleet store; `status` shows progress; `report` gives every die\'s verdicts across rigs and the rig-effect analysis.',
+    );
+
+  campaign
+    .command('create')
+    .summary('plan a campaign in the fleet store')
+    .argument('<name>', 'campaign name')
+    .requiredOption('--dice <box.csv>', 'the dice box: CSV with columns label,die (one die a line)')
+    .requiredOption('--rigs <n>', 'how many rigs', positiveIntArg)
+    .requiredOption('--db <url>', FLEET_HELP)
+    .option('--channels <n>', 'dice a rig rolls at once', positiveIntArg, 4)
+    .option('--rolls <n>', 'roll budget of each die on each rig it visits', positiveIntArg, 1000)
+    .option('--rotate', 'rotate each die over several rigs (default with two rigs or more)')
+    .option('--no-rotate', 'keep each die on one rig')
+    .option('--legs <n>', 'rigs each die visits when rotating (default 2)', positiveIntArg)
+    .option('--alpha <p>', 'error rate of the rig-effect decision', probabilityArg, 0.01)
+    .option('--dice-file <file>', 'your own die definitions (JSON/YAML) besides the built-in dice')
+    .option('--json', 'print the plan as JSON')
+    .action(async (name: string, flags: CreateFlags) => {
+      const url = fleetUrl(flags.db, '--db');
+      const known = loadDice(flags.diceFile).map((d) => d.id);
+      const box = readBox(flags.dice, known);
+      const settings = campaignSettings({ rigs: flags.rigs, channels: flags.channels, rollsPerLeg: flags.rolls, ...(flags.rotate !== undefined ? { rotate: flags.rotate } : {}), ...(flags.legs !== undefined ? { legsPerDie: flags.legs } : {}) });
+      const plan = planCampaign(box, settings);
+      const rounds = previewRounds(plan);
+      await withFleet(url, async (fleet) => {
+        await createCampaign(fleet, url, { name, settings: { ...settings, alpha: flags.alpha }, dice: box.map((d) => ({ label: d.label, die: d.die })), legs: plan.legs, now: Date.now() });
+        if (flags.json === true) {
+          io.out(`${toJson({ name, settings: { ...settings, alpha: flags.alpha }, dice: box.length, legs: plan.legs, rounds })}\n`);
+          return;
+        }
+        io.out(
+          `Campaign ${name}: ${box.length} dice on ${settings.rigs} rig${settings.rigs === 1 ? '' : 's'} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
+            `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${settings.rollsPerLeg} rolls a die a rig: ` +
+            `${plan.legs.length} legs, about ${rounds.length} rounds if the rigs keep pace.\n` +
+            `On each rig host: dicerig campaign run ${shellWord(name)} --rig ID --fleet ${shellWord(fleet.where)} --db LOCAL.db\n`,
+        );
+      });
+    });
+
+  campaign
+    .command('status')
+    .summary("a campaign's progress across the fleet")
+    .argument('<name>', 'campaign name')
+    .requiredOption('--db <url>', FLEET_HELP)
+    .option('--json', 'print as JSON')
+    .action(async (name: string, flags: { db: string; json?: boolean }) => {
+      const url = fleetUrl(flags.db, '--db');
+      await withFleet(url, async (fleet) => {
+        const c = await findCampaign(fleet, url, name);
+        const legs = await campaignLegs(fleet, url, c.id);
+        const batches = await campaignBatches(fleet, url, c.id);
+        const sessions = await campaignSessions(fleet, url, c.id);
+        const figures: StatusFigures = { campaign: c, legs, batches, sessions };
+        io.out(flags.json === true ? `${toJson(figures)}\n` : formatCampaignStatus(figures));
+      });
+    });
+
+  campaign
+    .command('run')
+    .summary("one rig host's part: take the next dice due, roll, sync, repeat")
+    .argument('<name>', 'campaign name')
+    .requiredOption('--rig <id>', "this rig's id in the campaign (1..N)")
+    .requiredOption('--fleet <url>', FLEET_HELP)
+    .option('--db <path>', `local ${DB_HELP}`)
+    .option('--config <file>', "this rig's session config (rig, camera, stopping rules); its dice are replaced by the campaign's (default: the simulated rig and camera)")
+    .option('--seed <n>', 'seed of the simulated parts', nonNegativeIntArg, 1)
+    .option('--sim-rig-bias <face=excess>', 'simulated camera only: this rig favours a face on every die, e.g. 6=0.04')
+    .option('--poll <ms>', 'when the dice due here are all in other rigs, ask again after this long', positiveIntArg, 5000)
+    .option('--batches <n>', 'stop after this many batches', positiveIntArg)
+    .option('--host <name>', "this rig host's name as the fleet store records it (default: the hostname)")
+    .option('--json', 'print each session\'s end as JSON (no progress)')
+    .option('--plain', 'plain progress lines even on a terminal')
+    .action(async (name: string, flags: RunFlags) => {
+      const url = fleetUrl(flags.fleet, '--fleet');
+      if (isFleetUrl(flags.db)) throw new InputError('--db is this rig host\'s local roll store (a file); the fleet store is --fleet');
+      const base = flags.config === undefined ? undefined : await loadSessionConfig(flags.config);
+      const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
+      const result = await runCampaignRig(io, {
+        runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
+        url,
+        campaign: name,
+        rig: flags.rig,
+        db: rollStorePath(flags.db, base?.db),
+        seed: flags.seed,
+        pollMs: flags.poll,
+        ...(base ? { base } : {}),
+        ...(flags.simRigBias !== undefined ? { rigBias: parseRigBias(flags.simRigBias) } : {}),
+        ...(flags.batches !== undefined ? { maxBatches: flags.batches } : {}),
+        ...(flags.host !== undefined ? { host: flags.host } : {}),
+      });
+      io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
+    });
+
+  campaign
+    .command('report')
+    .summary("every die's verdicts across rigs, and which rig (if any) favours a face")
+    .argument('<name>', 'campaign name')
+    .requiredOption('--db <url>', FLEET_HELP)
+    .option('--dice-file <file>', 'your own die definitions (JSON/YAML) besides the built-in dice')
+    .option('--json', 'print as JSON')
+    .action(async (name: string, flags: { db: string; json?: boolean; diceFile?: string }) => {
+      const url = fleetUrl(flags.db, '--db');
+      await withFleet(url, async (fleet) => {
+        const c = await findCampaign(fleet, url, name);
+        const settings = c.settings as { rigs: number; alpha?: number };
+        const legs = await campaignLegs(fleet, url, c.id);
+        const box = [...new Map(legs.map((l) => [l.label, { label: l.label, die: l.die }])).values()];
+        const sessions = await campaignSessions(fleet, url, c.id);
+        const rows = await campaignRollCounts(fleet, url, c.id);
+        const types = new Map(loadDice(flags.diceFile).map((d) => [d.id, d]));
+        const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, sessions });
+        if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, ...analysis })}\n`);
+        else io.out(formatCampaignReport(c.name, sessions, analysis));
+      });
+    });
+}

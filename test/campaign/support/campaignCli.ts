@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStoreForReading } from '../../../src/store/openStore.js';
+
+export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+export const CLI = 'test/fleet/support/cli.ts';
+
+export interface CliEnd {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The CLI from source in a process of its own (a rig host). */
+export function cli(args: readonly string[], timeoutMs = 240_000): Promise<CliEnd> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: repoRoot, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export function writeBox(dir: string, dice: readonly string[], type = 'd6'): string {
+  const file = join(dir, 'box.csv');
+  writeFileSync(file, `label,die\n${dice.map((d) => `${d},${type}`).join('\n')}\n`);
+  return file;
+}
+
+/** What a local roll store holds of a campaign's sessions: chain head and throws per session, counted rolls per session, die and symbol. */
+export function localCampaignFacts(db: string): { sessions: Map<string, { throwCount: number; headHash: string }>; rolls: Map<string, number> } {
+  const opened = openStoreForReading(db);
+  try {
+    const sessions = new Map<string, { throwCount: number; headHash: string }>();
+    const rolls = new Map<string, number>();
+    for (const s of opened.store.sessions()) {
+      if (s.name === null || !s.name.startsWith('campaign ')) continue;
+      sessions.set(s.name, { throwCount: s.throwCount, headHash: s.headHash });
+      for (const series of opened.store.dieRolls(s.id)) {
+        for (const symbol of series.symbols) {
+          const key = `${s.name}|${series.die.label}|${symbol}`;
+          rolls.set(key, (rolls.get(key) ?? 0) + 1);
+        }
+      }
+    }
+    return { sessions, rolls };
+  } finally {
+    opened.close();
+  }
+}
+
+interface ReportJson {
+  sessions: { batchId: number; sessionName: string; throwCount: number; headHash: string | null; rig: string }[];
+  rolls: { batchId: number; label: string; symbol: string; count: number }[];
+}
+
+/** The same facts as the campaign report gives them from the fleet store. */
+export function reportFacts(report: ReportJson): { sessions: Map<string, { throwCount: number; headHash: string }>; rolls: Map<string, number> } {
+  const names = new Map(report.sessions.map((s) => [s.batchId, s.sessionName]));
+  const sessions = new Map(report.sessions.map((s) => [s.sessionName, { throwCount: s.throwCount, headHash: s.headHash ?? '' }]));
+  const rolls = new Map<string, number>();
+  for (const r of report.rolls) rolls.set(`${names.get(r.batchId)}|${r.label}|${r.symbol}`, r.count);
+  return { sessions, rolls };
+}
+
+/** The union of several local stores' facts (no session is in two stores). */
+export function unionOf(facts: readonly ReturnType<typeof localCampaignFacts>[]): ReturnType<typeof localCampaignFacts> {
+  const sessions = new Map<string, { throwCount: number; headHash: string }>();
+  const rolls = new Map<string, number>();
+  for (const f of facts) {
+    for (const [k, v] of f.sessions) {
+      if (sessions.has(k)) throw new Error(`session ${k} is in two local stores`);
+      sessions.set(k, v);
+    }
+    for (const [k, v] of f.rolls) rolls.set(k, v);
+  }
+  return { sessions, rolls };
+}
+
+export function sorted<T>(m: Map<string, T>): [string, T][] {
+  return [...m].sort((a, b) => a[0].localeCompare(b[0]));
+}

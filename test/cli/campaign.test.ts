@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseBox } from '../../src/analysis/campaign/box.js';
+import { allDice } from '../../src/dice/catalogue.js';
+import { runCli } from './runCli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dicerig-campaign-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// No server listens here: each refusal below comes before the fleet store is opened.
+const NOWHERE = `postgres:///none?host=${encodeURIComponent(join(tmp, 'no-socket'))}`;
+
+describe('dicerig campaign, refusals in one line', () => {
+  it('names the file, line and problem of a bad dice box, before touching the fleet store', async () => {
+    const box = join(tmp, 'box.csv');
+    writeFileSync(box, 'label,die\nA1,d6\nA2,d9\n');
+    const r = await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '3', '--db', NOWHERE);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${box}, line 3, column "die": "d9" is not a known die type; known dice are: red, green, d6, d3, direction\n`);
+  });
+
+  it('refuses a fleet store that is not a postgres:// URL and a rotation one rig cannot give', async () => {
+    const box = join(tmp, 'ok.csv');
+    writeFileSync(box, 'label,die\nA1,d6\n');
+    expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '3', '--db', 'fleet.db')).err).toBe('dicerig: --db must be a postgres:// URL of the fleet store, not "fleet.db"\n');
+    expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '1', '--rotate', '--db', NOWHERE)).err).toMatch(/^dicerig: --rotate needs at least two rigs/);
+    expect((await runCli('campaign', 'run', 'c', '--rig', '1', '--fleet', NOWHERE, '--sim-rig-bias', 'six')).err).toMatch(/^dicerig: --sim-rig-bias "six": expected FACE=EXCESS/);
+  });
+
+  it('says run --campaign needs a rig and a fleet store, and run without a config needs --campaign', async () => {
+    expect((await runCli('run', '--campaign', 'c')).err).toBe('dicerig: --campaign needs --rig ID and --fleet postgres://URL\n');
+    expect((await runCli('run')).err).toBe('dicerig: run needs a session config file (or --campaign NAME --rig ID --fleet URL)\n');
+  });
+
+  it('says where the fleet store cannot be reached, in one line', async () => {
+    const box = join(tmp, 'ok2.csv');
+    writeFileSync(box, 'label,die\nA1,d6\nA2,d6\n');
+    const r = await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '2', '--db', NOWHERE);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: Cannot reach the fleet store .* check that PostgreSQL is running/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('the example dice box', () => {
+  it('is a valid box of D6 and X-Wing dice', () => {
+    const file = fileURLToPath(new URL('../../examples/campaign-box.csv', import.meta.url));
+    const box = parseBox(readFileSync(file, 'utf8'), file, allDice().map((d) => d.id));
+    expect(box.map((d) => d.die)).toEqual(['d6', 'd6', 'd6', 'd6', 'd6', 'd6', 'red', 'red', 'green', 'green']);
+  });
+});
