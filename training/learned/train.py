@@ -38,6 +38,14 @@ p.add_argument('--aug-shift', type=float, default=0.06, help='raw context inputs
 p.add_argument('--aug-colour', type=float, default=0.07, help='raw context inputs: per-channel gain spread (log)')
 p.add_argument('--aug-blur', type=float, default=1.2, help='raw context inputs: largest blur sigma, input pixels')
 p.add_argument('--aug-noise', type=float, default=6.0, help='raw context inputs: largest sensor noise sigma (0..255)')
+p.add_argument('--class-weight', action='append', default=[], help='NAME=W: loss weight of a class (e.g. cocked=3), default 1')
+p.add_argument('--thresholds', action='store_true', help='set per-class thresholds and cockedAt on the tune set and ship them')
+p.add_argument('--cocked-budget', type=float, default=0.015, help='fraction of flat tune dice cockedAt may decline as cocked')
+p.add_argument('--margin', type=float, default=0.02, help='a class threshold sits this far above its most confident wrong tune read')
+p.add_argument('--floor', type=float, default=0.5)
+p.add_argument('--ceiling', type=float, default=0.99)
+p.add_argument('--balance', type=float, default=1.8, help='raise thresholds of faces declined less than (highest face decline rate / this) on tune; 0: off')
+p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
 p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
 a = p.parse_args()
 torch.manual_seed(a.seed)
@@ -76,8 +84,9 @@ class Net(nn.Module):
 net = Net()
 for m in net.modules():
     if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
+if a.load_torch: net.load_state_dict(torch.load(a.load_torch))
 opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=a.wd)
-steps = a.epochs * ((len(xt) + a.batch - 1) // a.batch)
+steps = max(1, a.epochs * ((len(xt) + a.batch - 1) // a.batch))
 sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps)
 
 def normalise(x):
@@ -155,18 +164,82 @@ def evaluate(x, y):
     conf, pred = pr.max(1)
     return (pred == y).float().mean().item(), conf, pred
 
+class_weight = torch.ones(len(classes))
+for cw in a.class_weight:
+    name, w = cw.split('=')
+    class_weight[classes.index(name)] = float(w)
+
 t0 = time.time()
 for epoch in range(a.epochs):
     perm = torch.randperm(len(xt))
     tot = 0.0
     for i in range(0, len(xt), a.batch):
         idx = perm[i:i + a.batch]
-        loss = F.cross_entropy(net(augment(xt[idx])), yt[idx], label_smoothing=0.05)
+        loss = F.cross_entropy(net(augment(xt[idx])), yt[idx], weight=class_weight, label_smoothing=0.05)
         opt.zero_grad(); loss.backward(); opt.step(); sched.step()
         tot += loss.item() * len(idx)
     acc, conf, pred = evaluate(xv, yv)
     ok = pred == yv
     print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
+
+def choose_thresholds():
+    # On the tune set, one view as the reader reads: (1) cockedAt declines at most cocked_budget of the flat dice as
+    # cocked; (2) each class's threshold sits above its most confident wrong read (margin), within floor..ceiling;
+    # (3) faces declined much less than the most declined one get their threshold raised (decline spread, reader bias).
+    net.eval()
+    with torch.no_grad():
+        pr = F.softmax(net(xv), 1)
+    net.train()
+    conf, pred = pr.max(1)
+    ck = classes.index('cocked') if 'cocked' in classes else -1
+    flat = yv != ck
+    cocked_at = None
+    flagged = torch.zeros(len(yv), dtype=torch.bool)
+    if ck >= 0:
+        pc = pr[:, ck]
+        cocked_at = min(0.5, float(torch.quantile(pc[flat], 1 - a.cocked_budget)) + 1e-4)
+        flagged = (pc >= cocked_at) | (pred == ck)
+    thr = {}
+    for c, name in enumerate(classes):
+        if c == ck: continue
+        wrong = (pred == c) & (yv != c) & ~flagged
+        worst = float(conf[wrong].max()) if wrong.any() else 0.0
+        thr[name] = min(a.ceiling, max(a.floor, worst + a.margin))
+    def declines():
+        out = {}
+        for c, name in enumerate(classes):
+            if c == ck: continue
+            own = (yv == c)
+            read = (pred == c) & ~flagged & (conf >= thr[name])  # a read of this die as its own class
+            other = torch.zeros_like(own)
+            for c2, n2 in enumerate(classes):
+                if c2 != ck and c2 != c: other |= (pred == c2) & ~flagged & (conf >= thr[n2])
+            out[name] = ((own & ~read & ~other).sum().item() / max(1, own.sum().item()))
+        return out
+    d = declines()
+    if a.balance > 0:
+        target = max(d.values()) / a.balance
+        for c, name in enumerate(classes):
+            if c == ck or d[name] >= target: continue
+            own = (yv == c) & (pred == c) & ~flagged
+            n_own = (yv == c).sum().item()
+            extra = int(np.ceil((target - d[name]) * n_own))
+            if extra <= 0: continue
+            vals = torch.sort(conf[own]).values
+            k = min(len(vals) - 1, extra - 1 + int(((conf[own] < thr[name]).sum().item())))
+            thr[name] = min(a.ceiling, max(thr[name], float(vals[k]) + 1e-6))
+        d = declines()
+    read = torch.zeros(len(yv), dtype=torch.bool)
+    for c, name in enumerate(classes):
+        if c != ck: read |= (pred == c) & ~flagged & (conf >= thr[name])
+    ok = read & (pred == yv)
+    print(f'tune thresholds: cockedAt {cocked_at}, {json.dumps({k: round(v, 4) for k, v in thr.items()})}', flush=True)
+    print(f'tune with them: flat declined {(~read[flat]).float().mean().item():.4f}, correct among read {ok.sum().item() / max(1, read.sum().item()):.4f} '
+          f'({(read & (pred != yv)).sum().item()} wrong), per-face declined {json.dumps({k: round(v, 3) for k, v in d.items()})}, '
+          f'cocked read as a face {(read & ~flat).sum().item()} of {(~flat).sum().item()}', flush=True)
+    return {k: round(v, 6) for k, v in thr.items()}, (round(cocked_at, 6) if cocked_at is not None else None)
+
+thresholds, cocked_at = choose_thresholds() if a.thresholds else (None, None)
 
 params = []
 for conv in net.convs:
@@ -197,7 +270,9 @@ export const {a.name}Model: LearnedModel = {{
   trainedOn: {json.dumps(a.trained_on or (mt['images'] + f" images {mt['first']}..{mt['last']}"))},
   dataHash: {json.dumps(mt['dataHash'])},
   command: {json.dumps(command)},
-  probe: {json.dumps(probe_probs)},
+  probe: {json.dumps(probe_probs)},{'' if thresholds is None else f'''
+  thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
+  cockedAt: {cocked_at},'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),
