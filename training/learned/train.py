@@ -44,7 +44,7 @@ p.add_argument('--cocked-budget', type=float, default=0.015, help='fraction of f
 p.add_argument('--margin', type=float, default=0.02, help='a class threshold sits this far above its most confident wrong tune read')
 p.add_argument('--floor', type=float, default=0.5)
 p.add_argument('--ceiling', type=float, default=0.99)
-p.add_argument('--balance', type=float, default=1.8, help='raise thresholds of faces declined less than (highest face decline rate / this) on tune; 0: off')
+p.add_argument('--target-accuracy', type=float, default=0.998, help='correct among read the thresholds must give on tune')
 p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
 p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
 a = p.parse_args()
@@ -183,9 +183,12 @@ for epoch in range(a.epochs):
     print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
 
 def choose_thresholds():
-    # On the tune set, one view as the reader reads: (1) cockedAt declines at most cocked_budget of the flat dice as
-    # cocked; (2) each class's threshold sits above its most confident wrong read (margin), within floor..ceiling;
-    # (3) faces declined much less than the most declined one get their threshold raised (decline spread, reader bias).
+    # On the tune set, one view as the reader reads.
+    # (1) cockedAt declines at most cocked_budget of the flat dice as cocked (at most 0.5).
+    # (2) Every face declines the same share q of its own correct reads (its threshold is that quantile of their
+    #     confidence, at least floor), so declines stay balanced between faces (reader bias); q is the smallest
+    #     that gives target_accuracy among read. (3) No wrong read at confidence >= 0.9 (a confident error) may be
+    #     read: its class's threshold goes above it by margin.
     net.eval()
     with torch.no_grad():
         pr = F.softmax(net(xv), 1)
@@ -199,43 +202,28 @@ def choose_thresholds():
         pc = pr[:, ck]
         cocked_at = min(0.5, float(torch.quantile(pc[flat], 1 - a.cocked_budget)) + 1e-4)
         flagged = (pc >= cocked_at) | (pred == ck)
-    thr = {}
-    for c, name in enumerate(classes):
-        if c == ck: continue
-        wrong = (pred == c) & (yv != c) & ~flagged
-        worst = float(conf[wrong].max()) if wrong.any() else 0.0
-        thr[name] = min(a.ceiling, max(a.floor, worst + a.margin))
-    def declines():
-        out = {}
-        for c, name in enumerate(classes):
-            if c == ck: continue
-            own = (yv == c)
-            read = (pred == c) & ~flagged & (conf >= thr[name])  # a read of this die as its own class
-            other = torch.zeros_like(own)
-            for c2, n2 in enumerate(classes):
-                if c2 != ck and c2 != c: other |= (pred == c2) & ~flagged & (conf >= thr[n2])
-            out[name] = ((own & ~read & ~other).sum().item() / max(1, own.sum().item()))
-        return out
-    d = declines()
-    if a.balance > 0:
-        target = max(d.values()) / a.balance
-        for c, name in enumerate(classes):
-            if c == ck or d[name] >= target: continue
-            own = (yv == c) & (pred == c) & ~flagged
-            n_own = (yv == c).sum().item()
-            extra = int(np.ceil((target - d[name]) * n_own))
-            if extra <= 0: continue
-            vals = torch.sort(conf[own]).values
-            k = min(len(vals) - 1, extra - 1 + int(((conf[own] < thr[name]).sum().item())))
-            thr[name] = min(a.ceiling, max(thr[name], float(vals[k]) + 1e-6))
-        d = declines()
-    read = torch.zeros(len(yv), dtype=torch.bool)
-    for c, name in enumerate(classes):
-        if c != ck: read |= (pred == c) & ~flagged & (conf >= thr[name])
+    faces = [c for c in range(len(classes)) if c != ck]
+    def reads(thr):
+        read = torch.zeros(len(yv), dtype=torch.bool)
+        for c in faces: read |= (pred == c) & ~flagged & (conf >= thr[classes[c]])
+        return read
+    for q in np.arange(0, 0.6, 0.0025):
+        thr = {}
+        for c in faces:
+            right = conf[(yv == c) & (pred == c) & ~flagged]
+            t = float(torch.quantile(right, q)) if len(right) else a.floor
+            wrong = conf[(pred == c) & (yv != c) & ~flagged]
+            sure = wrong[wrong >= 0.9 - a.margin]
+            if len(sure): t = max(t, float(sure.max()) + a.margin)
+            thr[classes[c]] = min(a.ceiling, max(a.floor, t))
+        read = reads(thr)
+        acc = (read & (pred == yv)).sum().item() / max(1, read.sum().item())
+        if acc >= a.target_accuracy: break
     ok = read & (pred == yv)
-    print(f'tune thresholds: cockedAt {cocked_at}, {json.dumps({k: round(v, 4) for k, v in thr.items()})}', flush=True)
-    print(f'tune with them: flat declined {(~read[flat]).float().mean().item():.4f}, correct among read {ok.sum().item() / max(1, read.sum().item()):.4f} '
-          f'({(read & (pred != yv)).sum().item()} wrong), per-face declined {json.dumps({k: round(v, 3) for k, v in d.items()})}, '
+    d = {classes[c]: round(((yv == c) & ~read).sum().item() / max(1, (yv == c).sum().item()), 3) for c in faces}
+    print(f'tune thresholds (q {q:.4f}): cockedAt {cocked_at}, {json.dumps({k: round(v, 4) for k, v in thr.items()})}', flush=True)
+    print(f'tune with them: flat declined {(~read[flat]).float().mean().item():.4f}, correct among read {acc:.4f} '
+          f'({(read & (pred != yv) & flat).sum().item()} wrong), per-face declined {json.dumps(d)}, '
           f'cocked read as a face {(read & ~flat).sum().item()} of {(~flat).sum().item()}', flush=True)
     return {k: round(v, 6) for k, v in thr.items()}, (round(cocked_at, 6) if cocked_at is not None else None)
 
