@@ -12,7 +12,8 @@ cd "$(dirname "$0")/../.."
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 EPOCHS=${EPOCHS:-60}
-SCALE=${SCALE:-0.7}
+SCALE=${SCALE:-0.6}
+OUT=${OUT:-src/vision/learned/weights/xwing.ts}
 TRAIN=$WORK/xwing-train
 mkdir -p "$TRAIN/images" "$TRAIN/labels"
 cp "$RENDERS/train-xwing/labels/classes.txt" "$TRAIN/labels/"
@@ -29,4 +30,4 @@ npx tsx training/learned/exportInputs.ts --images "$TRAIN" --out "$WORK/xwing-tr
 npx tsx training/learned/exportInputs.ts --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --classes "$CLASSES" --jitters 0 --height-ratio 0.77 --scale "$SCALE" --last 150
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs "$EPOCHS" --scale "$SCALE" \
   --class-weight cocked=2 --class-weight red-crit=2 --thresholds \
-  --height-ratio 0.77 --name xwing --version learned-xwing/2 --trained-on "renders train-xwing seeds 1..1500 (train-xwing, train-xwing-401, train-xwing-951)" --out src/vision/learned/weights/xwing.ts --threads 1
+  --height-ratio 0.77 --name xwing --version learned-xwing/2 --trained-on "renders train-xwing seeds 1..1500 (train-xwing, train-xwing-401, train-xwing-951)" --out "$OUT" --threads 1 ${SAVE_TORCH:+--save-torch "$SAVE_TORCH"}

@@ -142,8 +142,10 @@ if mv.get('context'): xv = centre_raw(xv)
 def augment(x):
     if raw:
         x = cut_raw(x)
-        k = np.random.randint(4)
-        return torch.rot90(x, k, (2, 3))
+        if a.colour_invariant:
+            x = x[:, torch.randperm(3)]
+            x = x * torch.where(torch.rand(x.shape[0], 1, 1, 1) < 0.5, -1.0, 1.0)
+        return x
     # The 8 turns/mirrors (an icon or pip face read from above has no fixed turn), contrast and noise.
     k = np.random.randint(4)
     x = torch.rot90(x, k, (2, 3))
