@@ -15,6 +15,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import thresholds as rules
 
 p = argparse.ArgumentParser()
 p.add_argument('--train', required=True)
@@ -40,7 +41,8 @@ p.add_argument('--aug-blur', type=float, default=1.2, help='raw context inputs: 
 p.add_argument('--aug-noise', type=float, default=6.0, help='raw context inputs: largest sensor noise sigma (0..255)')
 p.add_argument('--class-weight', action='append', default=[], help='NAME=W: loss weight of a class (e.g. cocked=3), default 1')
 p.add_argument('--thresholds', action='store_true', help='set per-class thresholds and cockedAt on the tune set and ship them')
-p.add_argument('--cocked-budget', type=float, default=0.015, help='fraction of flat tune dice cockedAt may decline as cocked')
+p.add_argument('--cocked-budget', default='0.015', help='fractions of flat tune dice cockedAt may decline as cocked, comma-separated: the one declining fewest flat tune dice wins')
+p.add_argument('--check', default='', help='with --thresholds: an exported set never used to choose them, scored with them')
 p.add_argument('--margin', type=float, default=0.02, help='a class threshold sits this far above its most confident wrong tune read')
 p.add_argument('--floor', type=float, default=0.5)
 p.add_argument('--ceiling', type=float, default=0.99)
@@ -184,52 +186,26 @@ for epoch in range(a.epochs):
     ok = pred == yv
     print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
 
-def choose_thresholds():
-    # On the tune set, one view as the reader reads.
-    # (1) cockedAt declines at most cocked_budget of the flat dice as cocked (at most 0.5).
-    # (2) Every face declines the same share q of its own correct reads (its threshold is that quantile of their
-    #     confidence, at least floor), so declines stay balanced between faces (reader bias); q is the smallest
-    #     that gives target_accuracy among read. (3) No wrong read at confidence >= 0.9 (a confident error) may be
-    #     read: its class's threshold goes above it by margin.
+def probabilities(x):
     net.eval()
     with torch.no_grad():
-        pr = F.softmax(net(xv), 1)
+        pr = F.softmax(net(x), 1)
     net.train()
-    conf, pred = pr.max(1)
-    ck = classes.index('cocked') if 'cocked' in classes else -1
-    flat = yv != ck
-    cocked_at = None
-    flagged = torch.zeros(len(yv), dtype=torch.bool)
-    if ck >= 0:
-        pc = pr[:, ck]
-        cocked_at = min(0.5, float(torch.quantile(pc[flat], 1 - a.cocked_budget)) + 1e-4)
-        flagged = (pc >= cocked_at) | (pred == ck)
-    faces = [c for c in range(len(classes)) if c != ck]
-    def reads(thr):
-        read = torch.zeros(len(yv), dtype=torch.bool)
-        for c in faces: read |= (pred == c) & ~flagged & (conf >= thr[classes[c]])
-        return read
-    for q in np.arange(0, 0.6, 0.0025):
-        thr = {}
-        for c in faces:
-            right = conf[(yv == c) & (pred == c) & ~flagged]
-            t = float(torch.quantile(right, q)) if len(right) else a.floor
-            wrong = conf[(pred == c) & (yv != c) & ~flagged]
-            sure = wrong[wrong >= 0.9 - a.margin]
-            if len(sure): t = max(t, float(sure.max()) + a.margin)
-            thr[classes[c]] = min(a.ceiling, max(a.floor, t))
-        read = reads(thr)
-        acc = (read & (pred == yv)).sum().item() / max(1, read.sum().item())
-        if acc >= a.target_accuracy: break
-    ok = read & (pred == yv)
-    d = {classes[c]: round(((yv == c) & ~read).sum().item() / max(1, (yv == c).sum().item()), 3) for c in faces}
-    print(f'tune thresholds (q {q:.4f}): cockedAt {cocked_at}, {json.dumps({k: round(v, 4) for k, v in thr.items()})}', flush=True)
-    print(f'tune with them: flat declined {(~read[flat]).float().mean().item():.4f}, correct among read {acc:.4f} '
-          f'({(read & (pred != yv) & flat).sum().item()} wrong), per-face declined {json.dumps(d)}, '
-          f'cocked read as a face {(read & ~flat).sum().item()} of {(~flat).sum().item()}', flush=True)
-    return {k: round(v, 6) for k, v in thr.items()}, (round(cocked_at, 6) if cocked_at is not None else None)
+    return pr
 
-thresholds, cocked_at = choose_thresholds() if a.thresholds else (None, None)
+thresholds, cocked_at = None, None
+if a.thresholds:
+    # On the tune set, one view as the reader reads (training/learned/thresholds.py).
+    budgets = [float(b) for b in a.cocked_budget.split(',')]
+    s, thresholds, cocked_at, budget, q = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling)
+    print(f'tune thresholds (cocked budget {budget}, q {q:.4f}): cockedAt {cocked_at}, {json.dumps(thresholds)}', flush=True)
+    print(f'tune with them: {rules.describe(s)}', flush=True)
+    if a.check:
+        xc, yc, mc = load(a.check)
+        assert mc['classes'] == classes, 'check and train classes differ'
+        if mc.get('context'): xc = centre_raw(xc)
+        print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
+              f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at))}', flush=True)
 
 params = []
 for conv in net.convs:
