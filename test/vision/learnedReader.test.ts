@@ -26,6 +26,17 @@ function dieCrop(body: readonly number[], mark: 'bar' | 'ring', random: () => nu
   return img;
 }
 
+/** A synthetic crop the network takes for a face (not cocked): the first of a few die-like crops. */
+function faceCrop(model: LearnedModel): { image: RgbImage; sizePx: number } {
+  const reader = new LearnedReader({ ...model, thresholds: {}, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
+  for (let seed = 20; seed < 60; seed++) {
+    const crop = { image: dieCrop(seed % 2 === 0 ? [190, 30, 30] : [30, 150, 50], seed % 4 < 2 ? 'bar' : 'ring', seededRandom(seed)), sizePx: 40 };
+    const p = reader.probabilities(crop);
+    if (model.classes[p.indexOf(Math.max(...p))] !== 'cocked') return crop;
+  }
+  throw new Error(`${model.version} takes every synthetic crop for a cocked die`);
+}
+
 describe('the learned reader', () => {
   it('runs every shipped network exactly as the training framework did (its probe input gives the same probabilities)', () => {
     const models = Object.values(shippedLearnedModels);
@@ -103,5 +114,35 @@ describe('the learned reader', () => {
     const read = adapted.read({ image: fresh, sizePx: 40 });
     expect(read.status === 'unreadable' || (read.die === 'green' && read.symbol === 'hit')).toBe(true);
     expect(adapted.classifierVersion).toBe(`${model.version}+head/1`);
+  });
+
+  it("declines a read under its own class's threshold and reads it when that class's threshold is lower", () => {
+    const model = shippedLearnedModels['xwing'] as LearnedModel;
+    const crop = faceCrop(model);
+    const plain = new LearnedReader({ ...model, thresholds: {}, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
+    const p = plain.probabilities(crop);
+    const best = p.indexOf(Math.max(...p));
+    const name = model.classes[best] as string;
+    expect(name).not.toBe('cocked');
+    const confidence = p[best] as number;
+    const above = new LearnedReader({ ...model, thresholds: { [name]: confidence + 1e-3 }, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
+    expect(above.read(crop).status).toBe('unreadable');
+    expect(above.thresholdOf(name)).toBeCloseTo(confidence + 1e-3, 9);
+    const below = new LearnedReader({ ...model, thresholds: { [name]: confidence - 1e-3 }, cockedAt: 1.01 }, { minProbability: 1, views: 1 });
+    expect(below.read(crop)).toMatchObject({ status: 'read', ...splitClass(name) });
+  });
+
+  it('declines as cocked a die whose network probability of cocked reaches cockedAt, even when a face is more probable', () => {
+    const model = shippedLearnedModels['xwing'] as LearnedModel;
+    const crop = faceCrop(model);
+    const plain = new LearnedReader({ ...model, thresholds: {}, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
+    const p = plain.probabilities(crop);
+    const cocked = p[model.classes.indexOf('cocked')] as number;
+    expect(Math.max(...p)).toBeGreaterThan(cocked);
+    expect(plain.read(crop).status).toBe('read');
+    const strict = new LearnedReader({ ...model, thresholds: {}, cockedAt: cocked * 0.99 }, { minProbability: 0, views: 1 });
+    expect(strict.read(crop).status).toBe('cocked');
+    const lax = new LearnedReader({ ...model, thresholds: {}, cockedAt: cocked * 1.01 }, { minProbability: 0, views: 1 });
+    expect(lax.read(crop).status).toBe('read');
   });
 });

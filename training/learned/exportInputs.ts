@@ -7,7 +7,12 @@
  * classes, groups, and the data hash: sha256 of the sorted file list and
  * contents of every image and label file used).
  *
- *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1]
+ *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56]
+ *
+ * With `--context N` each die is written once, raw (not normalised), as N x N
+ * cells at the network input's pixel density (a wider square around the same
+ * centre): train.py then turns, scales, shifts, blurs and recolours it and
+ * cuts and normalises the network's size x size input itself, as the reader does.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +22,7 @@ import { decodeImageFile } from '../../src/camera/decode.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { topFaceCrop } from '../../src/vision/learned/crop.js';
-import { learnedInput } from '../../src/vision/learned/input.js';
+import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
 import { cameraFromFov } from '../../src/vision/learned/topFace.js';
 import { seededRandom } from '../../src/stats/random.js';
 
@@ -34,6 +39,7 @@ const { values } = parseArgs({
     hfov: { type: 'string', default: '54' },
     'height-ratio': { type: 'string', default: '1' },
     seed: { type: 'string', default: '5' },
+    context: { type: 'string', default: '0' },
   },
 });
 if (!values.images || !values.out) throw new Error('--images and --out are required');
@@ -47,6 +53,7 @@ const size = Number(values.size);
 const scale = Number(values.scale);
 const jitters = Number(values.jitters);
 const heightRatio = Number(values['height-ratio']);
+const context = Number(values.context);
 const random = seededRandom(Number(values.seed));
 const hash = createHash('sha256');
 const labelsDir = paths.labels ?? join(paths.images, '..', 'labels');
@@ -71,6 +78,13 @@ for (const photo of photos) {
     const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
     const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin: 1.5 });
     const c = { x: crop.image.width / 2, y: crop.image.height / 2 };
+    if (context > 0) {
+      inputs.push(areaResample(crop.image, c, (crop.sizePx * scale * context) / size, context));
+      labels.push(classes.indexOf(b.className));
+      groups.push(photo.name);
+      source.push(0);
+      continue;
+    }
     for (let j = 0; j <= jitters; j++) {
       const s = j === 0 ? 1 : 0.9 + random() * 0.2;
       const dx = j === 0 ? 0 : (random() - 0.5) * 0.12 * crop.sizePx;
@@ -82,9 +96,10 @@ for (const photo of photos) {
     }
   }
 }
-const all = new Float32Array(inputs.length * 3 * size * size);
+const side = context > 0 ? context : size;
+const all = new Float32Array(inputs.length * 3 * side * side);
 inputs.forEach((x, i) => all.set(x, i * x.length));
 writeFileSync(`${values.out}.f32`, Buffer.from(all.buffer));
 const dataHash = hash.digest('hex');
-writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, scale, jitters, heightRatio, hfov: Number(values.hfov), dataHash, labels, groups, jitter: source }));
-console.log(`${inputs.length} inputs (${labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${dataHash}`);
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash, labels, groups, jitter: source }));
+console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${dataHash}`);

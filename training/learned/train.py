@@ -15,6 +15,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import thresholds as rules
 
 p = argparse.ArgumentParser()
 p.add_argument('--train', required=True)
@@ -33,6 +34,21 @@ p.add_argument('--height-ratio', type=float, default=1.0)
 p.add_argument('--trained-on', default='')
 p.add_argument('--out', required=True)
 p.add_argument('--threads', type=int, default=1, help='1 is fastest on a shared machine')
+p.add_argument('--aug-scale', type=float, default=0.1, help='raw context inputs: die size error, +- fraction')
+p.add_argument('--aug-shift', type=float, default=0.06, help='raw context inputs: centre error, +- die sizes')
+p.add_argument('--aug-colour', type=float, default=0.07, help='raw context inputs: per-channel gain spread (log)')
+p.add_argument('--aug-blur', type=float, default=1.2, help='raw context inputs: largest blur sigma, input pixels')
+p.add_argument('--aug-noise', type=float, default=6.0, help='raw context inputs: largest sensor noise sigma (0..255)')
+p.add_argument('--class-weight', action='append', default=[], help='NAME=W: loss weight of a class (e.g. cocked=3), default 1')
+p.add_argument('--thresholds', action='store_true', help='set per-class thresholds and cockedAt on the tune set and ship them')
+p.add_argument('--cocked-budget', default='0.015', help='fractions of flat tune dice cockedAt may decline as cocked, comma-separated: the one declining fewest flat tune dice wins')
+p.add_argument('--check', default='', help='with --thresholds: an exported set never used to choose them, scored with them')
+p.add_argument('--margin', type=float, default=0.02, help='a class threshold sits this far above its most confident wrong tune read')
+p.add_argument('--floor', type=float, default=0.5)
+p.add_argument('--ceiling', type=float, default=0.99)
+p.add_argument('--target-accuracy', type=float, default=0.998, help='correct among read the thresholds must give on tune')
+p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
+p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
 a = p.parse_args()
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
@@ -41,7 +57,8 @@ torch.set_num_threads(a.threads)
 def load(prefix):
     meta = json.load(open(prefix + '.json'))
     s = meta['size']
-    x = np.fromfile(prefix + '.f32', dtype='<f4').reshape(-1, 3, s, s)
+    c = meta.get('context') or s
+    x = np.fromfile(prefix + '.f32', dtype='<f4').reshape(-1, 3, c, c)
     return torch.from_numpy(x.copy()), torch.tensor(meta['labels']), meta
 
 xt, yt, mt = load(a.train)
@@ -69,11 +86,68 @@ class Net(nn.Module):
 net = Net()
 for m in net.modules():
     if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
+if a.load_torch: net.load_state_dict(torch.load(a.load_torch))
 opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=a.wd)
-steps = a.epochs * ((len(xt) + a.batch - 1) // a.batch)
+steps = max(1, a.epochs * ((len(xt) + a.batch - 1) // a.batch))
 sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps)
 
+def normalise(x):
+    # Exactly learnedInput (src/vision/learned/input.ts): one mean and one mean absolute deviation (at least 8) over all planes, clamped to +-4.
+    n = x.shape[0]
+    flat = x.reshape(n, -1)
+    mean = flat.mean(1, keepdim=True)
+    dev = (flat - mean).abs().mean(1, keepdim=True).clamp(min=8)
+    return ((flat - mean) / dev).clamp(-4, 4).reshape(x.shape)
+
+BLURS = [None] + [torch.exp(-0.5 * (torch.arange(-2, 3, dtype=torch.float32) / s) ** 2) for s in np.linspace(0.4, max(0.4, a.aug_blur), 4)]
+
+def cut_raw(x):
+    # A raw context square (C x C cells at the input's density) -> the network's size x size input, turned by any angle,
+    # mirrored, scaled and shifted (die size and centre errors), blurred, recoloured and noised, then normalised.
+    n, C = x.shape[0], x.shape[-1]
+    S = size
+    cells_per_die = S / a.scale
+    th = torch.rand(n) * 2 * np.pi
+    sc = 1 + (torch.rand(n) * 2 - 1) * a.aug_scale
+    m = torch.where(torch.rand(n) < 0.5, -1.0, 1.0)
+    t = (torch.rand(n, 2) * 2 - 1) * a.aug_shift * cells_per_die
+    cos, sin = torch.cos(th) * sc, torch.sin(th) * sc
+    theta = torch.stack([torch.stack([cos * m, -sin, 2 * t[:, 0] / S], 1), torch.stack([sin * m, cos, 2 * t[:, 1] / S], 1)], 1)
+    theta[:, :, :2] *= S / C
+    theta[:, :, 2] *= S / C
+    grid = F.affine_grid(theta, (n, 3, S, S), align_corners=False)
+    y = F.grid_sample(x, grid, mode='bilinear', padding_mode='border', align_corners=False)
+    level = torch.randint(0, len(BLURS), (n,))
+    level[torch.rand(n) < 0.5] = 0
+    for li, k in enumerate(BLURS):
+        sel = (level == li).nonzero().flatten()
+        if k is None or len(sel) == 0: continue
+        k = k / k.sum()
+        z = F.pad(y[sel], (2, 2, 2, 2), mode='replicate')
+        z = F.conv2d(z, k.view(1, 1, 1, 5).repeat(3, 1, 1, 1), groups=3)
+        y[sel] = F.conv2d(z, k.view(1, 1, 5, 1).repeat(3, 1, 1, 1), groups=3)
+    gain = torch.exp(a.aug_colour * torch.randn(n, 3, 1, 1)) * (0.6 + 0.8 * torch.rand(n, 1, 1, 1))
+    y = y * gain + 12 * torch.randn(n, 1, 1, 1)
+    y = y + a.aug_noise * torch.rand(n, 1, 1, 1) * torch.randn_like(y)
+    return normalise(y)
+
+def centre_raw(x):
+    # The plain input the reader computes (no augmentation), from a raw context square.
+    C = x.shape[-1]
+    o = (C - size) // 2
+    return normalise(x[:, :, o:o + size, o:o + size])
+
+raw = bool(mt.get('context'))
+if raw: print(f'raw context inputs {xt.shape[-1]} -> {size}: turned, scaled +-{a.aug_scale}, shifted +-{a.aug_shift}, blur <= {a.aug_blur}, colour {a.aug_colour}, noise <= {a.aug_noise}', flush=True)
+if mv.get('context'): xv = centre_raw(xv)
+
 def augment(x):
+    if raw:
+        x = cut_raw(x)
+        if a.colour_invariant:
+            x = x[:, torch.randperm(3)]
+            x = x * torch.where(torch.rand(x.shape[0], 1, 1, 1) < 0.5, -1.0, 1.0)
+        return x
     # The 8 turns/mirrors (an icon or pip face read from above has no fixed turn), contrast and noise.
     k = np.random.randint(4)
     x = torch.rot90(x, k, (2, 3))
@@ -86,15 +160,18 @@ def augment(x):
     return x.clamp(-4, 4)
 
 def evaluate(x, y):
+    # One view, as the reader reads by default.
     net.eval()
     with torch.no_grad():
         pr = F.softmax(net(x), 1)
-        for k in (1, 2, 3):
-            pr = pr + F.softmax(net(torch.rot90(x, k, (2, 3))), 1)
-        pr = pr / 4
     net.train()
     conf, pred = pr.max(1)
     return (pred == y).float().mean().item(), conf, pred
+
+class_weight = torch.ones(len(classes))
+for cw in a.class_weight:
+    name, w = cw.split('=')
+    class_weight[classes.index(name)] = float(w)
 
 t0 = time.time()
 for epoch in range(a.epochs):
@@ -102,14 +179,33 @@ for epoch in range(a.epochs):
     tot = 0.0
     for i in range(0, len(xt), a.batch):
         idx = perm[i:i + a.batch]
-        loss = F.cross_entropy(net(augment(xt[idx])), yt[idx], label_smoothing=0.05)
+        loss = F.cross_entropy(net(augment(xt[idx])), yt[idx], weight=class_weight, label_smoothing=0.05)
         opt.zero_grad(); loss.backward(); opt.step(); sched.step()
         tot += loss.item() * len(idx)
     acc, conf, pred = evaluate(xv, yv)
     ok = pred == yv
-    for thr in (0.5, 0.8, 0.9):
-        keep = conf >= thr
     print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
+
+def probabilities(x):
+    net.eval()
+    with torch.no_grad():
+        pr = F.softmax(net(x), 1)
+    net.train()
+    return pr
+
+thresholds, cocked_at = None, None
+if a.thresholds:
+    # On the tune set, one view as the reader reads (training/learned/thresholds.py).
+    budgets = [float(b) for b in a.cocked_budget.split(',')]
+    s, thresholds, cocked_at, budget, q = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling)
+    print(f'tune thresholds (cocked budget {budget}, q {q:.4f}): cockedAt {cocked_at}, {json.dumps(thresholds)}', flush=True)
+    print(f'tune with them: {rules.describe(s)}', flush=True)
+    if a.check:
+        xc, yc, mc = load(a.check)
+        assert mc['classes'] == classes, 'check and train classes differ'
+        if mc.get('context'): xc = centre_raw(xc)
+        print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
+              f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at))}', flush=True)
 
 params = []
 for conv in net.convs:
@@ -140,11 +236,14 @@ export const {a.name}Model: LearnedModel = {{
   trainedOn: {json.dumps(a.trained_on or (mt['images'] + f" images {mt['first']}..{mt['last']}"))},
   dataHash: {json.dumps(mt['dataHash'])},
   command: {json.dumps(command)},
-  probe: {json.dumps(probe_probs)},
+  probe: {json.dumps(probe_probs)},{'' if thresholds is None else f'''
+  thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
+  cockedAt: {cocked_at},'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),
 }};
 """
 open(a.out, 'w').write(src)
+if a.save_torch: torch.save(net.state_dict(), a.save_torch)
 print(f'wrote {a.out}: {flat.size} parameters, final tune accuracy {evaluate(xv, yv)[0]:.4f}')

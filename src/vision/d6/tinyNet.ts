@@ -75,7 +75,35 @@ function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
       }
     }
   }
-  for (let co = 0; co < cout; co++) {
+  // Four output planes at a time: each patch value is loaded once for four
+  // outputs (the per-output order of the sums is unchanged).
+  let co = 0;
+  for (; co + 4 <= cout; co += 4) {
+    const y0 = co * plane;
+    const y1 = y0 + plane;
+    const y2 = y1 + plane;
+    const y3 = y2 + plane;
+    y.fill(b[co] as number, y0, y1);
+    y.fill(b[co + 1] as number, y1, y2);
+    y.fill(b[co + 2] as number, y2, y3);
+    y.fill(b[co + 3] as number, y3, y3 + plane);
+    const wo = co * k9;
+    for (let k = 0; k < k9; k++) {
+      const w0 = w[wo + k] as number;
+      const w1 = w[wo + k9 + k] as number;
+      const w2 = w[wo + 2 * k9 + k] as number;
+      const w3 = w[wo + 3 * k9 + k] as number;
+      const po = k * plane;
+      for (let q = 0; q < plane; q++) {
+        const v = patches[po + q] as number;
+        y[y0 + q] = (y[y0 + q] as number) + w0 * v;
+        y[y1 + q] = (y[y1 + q] as number) + w1 * v;
+        y[y2 + q] = (y[y2 + q] as number) + w2 * v;
+        y[y3 + q] = (y[y3 + q] as number) + w3 * v;
+      }
+    }
+  }
+  for (; co < cout; co++) {
     const yo = co * plane;
     y.fill(b[co] as number, yo, yo + plane);
     const wo = co * k9;

@@ -22,6 +22,13 @@ export interface LearnedModel {
   readonly command: string;
   /** Probabilities the training framework gave for the probe input x[i] = 2 sin(0.37 i): the TypeScript network must give the same. */
   readonly probe?: readonly number[];
+  /**
+   * Per-class rejection thresholds set on the tune split (a read of class c under
+   * `thresholds[c]` is declined), chosen so no face is declined much more than another.
+   */
+  readonly thresholds?: Readonly<Record<string, number>>;
+  /** A die whose network probability of `cocked` reaches this is declined as cocked, whatever class is most probable (set on the tune split). */
+  readonly cockedAt?: number;
 }
 
 /** A last layer fitted at calibration on the network's embeddings, with its rejection threshold. */

@@ -4,7 +4,10 @@
  * `topFaceCrop` so perspective is accounted for) and gives class
  * probabilities, averaged over turned and mirrored views. A calibration head,
  * when given, replaces the network's last layer (fitted on the user's own dice)
- * and brings its own rejection threshold. A `cocked` class reads as cocked.
+ * and brings its own rejection threshold; otherwise the model's per-class
+ * thresholds (set on the tune split) apply. A `cocked` class reads as cocked,
+ * and so does a die whose network probability of `cocked` reaches the model's
+ * `cockedAt`, even when a face is more probable.
  */
 import { transformInput } from '../d6/augment.js';
 import { decodeWeights } from '../d6/netReader.js';
@@ -16,7 +19,7 @@ import { splitClass } from './model.js';
 import type { LearnedHead, LearnedModel } from './model.js';
 
 export interface LearnedReaderOptions {
-  /** Reads under this probability are declined (a head's own threshold wins). */
+  /** Reads under this probability are declined (the model's per-class thresholds win, and a head's own threshold wins over both). */
   readonly minProbability: number;
   /** Turns/mirrors averaged (1..8). */
   readonly views: number;
@@ -75,25 +78,42 @@ export class LearnedReader implements FaceReader {
 
   /** Class probabilities (of `classes`), averaged over the views. */
   probabilities(crop: DieCrop): Float32Array {
+    return this.views(crop).probabilities;
+  }
+
+  /** The head's (or network's) probabilities and the network's own probability of `cocked`, averaged over the views. */
+  private views(crop: DieCrop): { probabilities: Float32Array; cocked: number } {
     const views = Math.max(1, Math.min(8, Math.floor(this.options.views)));
     const mean = new Float32Array(this.classes.length);
+    const ci = this.model.classes.indexOf(COCKED_LABEL);
+    let cocked = 0;
     for (let t = 0; t < views; t++) {
       const { probs, embedding } = this.net.embed(this.input(crop, t));
       const p = this.head ? headProbabilities(this.head, embedding) : probs;
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
+      if (ci >= 0) cocked += (probs[ci] as number) / views;
     }
-    return mean;
+    return { probabilities: mean, cocked };
+  }
+
+  /** The probability a read of `name` needs: the head's threshold, else the model's for that class, else the option. */
+  thresholdOf(name: string): number {
+    return this.head?.minProbability ?? this.model.thresholds?.[name] ?? this.options.minProbability;
   }
 
   read(crop: DieCrop): FaceRead {
-    const p = this.probabilities(crop);
+    const { probabilities: p, cocked } = this.views(crop);
     let best = 0;
     for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
     const confidence = p[best] as number;
     const name = this.classes[best] as string;
     const base = { confidence, classifierVersion: this.classifierVersion, crop: crop.image, details: { probability: confidence } };
-    const threshold = this.head?.minProbability ?? this.options.minProbability;
+    const threshold = this.thresholdOf(name);
     if (name === COCKED_LABEL) return { ...base, status: 'cocked', reason: `The learned reader sees a die not lying flat (${confidence.toFixed(2)}).` };
+    // The network's own cocked check stands whatever head reads the face: a tilted die must never be counted.
+    if (this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
+      return { ...base, status: 'cocked', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
+    }
     if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     const { die, symbol } = splitClass(name);
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };

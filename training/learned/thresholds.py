@@ -1,0 +1,88 @@
+"""The learned reader's rejection rules, chosen on the tune split and scored on any split (development time only).
+
+The reader (src/vision/learned/reader.ts, one view) declines a die as cocked when the network's probability of
+`cocked` reaches cockedAt or `cocked` is the most probable class, and declines a read of class c under
+thresholds[c]. `pr` are softmax probabilities [n, classes], `y` the true class indices.
+"""
+import numpy as np
+import torch
+
+CONFIDENT = 0.9  # a wrong read at this confidence or more is a confident error (src/vision/readerMetrics.ts)
+
+
+def reads(pr, classes, thr, cocked_at):
+    """Which dice the reader reads (a face, not declined)."""
+    conf, pred = pr.max(1)
+    ck = classes.index('cocked') if 'cocked' in classes else -1
+    flagged = torch.zeros(len(pr), dtype=torch.bool)
+    if ck >= 0:
+        flagged = pred == ck
+        if cocked_at is not None: flagged |= pr[:, ck] >= cocked_at
+    read = torch.zeros(len(pr), dtype=torch.bool)
+    for c, name in enumerate(classes):
+        if name in thr: read |= (pred == c) & ~flagged & (conf >= thr[name])
+    return read
+
+
+def score(pr, y, classes, thr, cocked_at):
+    """The reader's figures with these rules: the ones `vision eval` prints (flat dice unless said)."""
+    conf, pred = pr.max(1)
+    ck = classes.index('cocked') if 'cocked' in classes else -1
+    flat = y != ck
+    read = reads(pr, classes, thr, cocked_at)
+    wrong = read & flat & (pred != y)
+    per_face = {name: ((y == c) & ~read).sum().item() / max(1, (y == c).sum().item()) for c, name in enumerate(classes) if c != ck and (y == c).any()}
+    rates = list(per_face.values())
+    return {
+        'flat_declined': (~read[flat]).float().mean().item(),
+        'correct_among_read': (read & flat & (pred == y)).sum().item() / max(1, (read & flat).sum().item()),
+        'wrong': wrong.sum().item(),
+        'confident_errors': (wrong & (conf >= CONFIDENT)).sum().item(),
+        'per_face_declined': {k: round(v, 3) for k, v in per_face.items()},
+        'spread': max(rates) / min(rates) if rates and min(rates) > 0 else (1.0 if not rates or max(rates) == 0 else float('inf')),
+        'cocked_read': (read & ~flat).sum().item(),
+        'cocked_total': (~flat).sum().item(),
+        # Over every die read, cocked dice read as a face counted wrong (what the thresholds are chosen for).
+        'accuracy_all_read': (read & (pred == y)).sum().item() / max(1, read.sum().item()),
+    }
+
+
+def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling):
+    """Rules that decline the fewest flat tune dice while meeting target_accuracy among all tune dice read.
+
+    For each cocked budget b, cockedAt declines at most b of the flat dice as cocked (at most 0.5); every face then
+    declines the same share q of its own correct reads (its threshold is that quantile of their confidence, at least
+    floor), q the smallest giving target_accuracy, so declines stay balanced between faces (reader bias); no wrong
+    read near a confident error is let through (its class's threshold goes above it by margin). The budget giving
+    the fewest flat declines wins: declining a few more flat dice of every face as cocked can spare many of one face.
+    """
+    conf, pred = pr.max(1)
+    ck = classes.index('cocked') if 'cocked' in classes else -1
+    flat = y != ck
+    faces = [c for c in range(len(classes)) if c != ck]
+    best = None
+    for budget in budgets:
+        cocked_at = min(0.5, float(torch.quantile(pr[flat, ck], 1 - budget)) + 1e-4) if ck >= 0 else None
+        flagged = ~reads(pr, classes, {classes[c]: 0.0 for c in faces}, cocked_at)
+        for q in np.arange(0, 0.6, 0.0025):
+            thr = {}
+            for c in faces:
+                right = conf[(y == c) & (pred == c) & ~flagged]
+                t = float(torch.quantile(right, q)) if len(right) else floor
+                wrong = conf[(pred == c) & (y != c) & ~flagged]
+                sure = wrong[wrong >= CONFIDENT - margin]
+                if len(sure): t = max(t, float(sure.max()) + margin)
+                thr[classes[c]] = round(min(ceiling, max(floor, t)), 6)
+            s = score(pr, y, classes, thr, cocked_at)
+            if s['accuracy_all_read'] >= target_accuracy: break
+        if s['accuracy_all_read'] < target_accuracy: continue
+        if best is None or s['flat_declined'] < best[0]['flat_declined']:
+            best = (s, thr, None if cocked_at is None else round(cocked_at, 6), budget, q)
+    if best is None: raise SystemExit(f'no rules reach {target_accuracy} correct among read on the tune set')
+    return best
+
+
+def describe(s):
+    return (f"flat declined {s['flat_declined']:.4f}, correct among read {s['correct_among_read']:.4f} ({s['wrong']} wrong, "
+            f"{s['confident_errors']} confident), per-face declined {s['per_face_declined']} (spread {s['spread']:.2f}x), "
+            f"cocked read as a face {s['cocked_read']} of {s['cocked_total']}")
