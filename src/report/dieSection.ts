@@ -1,6 +1,7 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../core/format.js';
+import type { DieVerdict } from '../stats/dieVerdict.js';
 import { sceneToSvg } from './chart/svg.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
@@ -107,22 +108,29 @@ function gameTable(d: DieAnalysis, a: Analysis): string {
 
 function evidenceLine(d: DieReport): string {
   const e = d.evidence;
+  const s = d.stored;
+  // A stored verdict is stated with the session's own figures, whatever the chart could replay: one verdict, never "no decision yet" beside it.
+  if (s !== null) return storedEvidenceLine(s, e.source === 'session' ? 'session' : 'read-rolls');
   if (e.unavailable !== undefined) return `<p class="note">Anytime-valid test: not available (${escapeHtml(e.unavailable)}).</p>`;
   const decided = e.decidedAt !== null ? `${e.decision} at roll ${formatCount(e.decidedAt)}` : 'no decision yet';
-  const s = d.stored;
-  if (s !== null && e.source === 'session') {
-    const c = s.errorControl;
-    const family = c.dice === 1 ? 'its one die' : `${c.dice} dice, Bonferroni`;
-    return (
-      `<p class="note" data-test="anytime" data-source="session" data-log-e="${s.logE}" data-log-threshold="${s.logThreshold}">` +
-      `The session’s e-value (least favourable over its unresolved rolls${s.misreadRates !== null ? ' and the calibration’s misread bounds' : ''}): <strong>${formatLogScientific(s.logE)}</strong> ` +
-      `(UNFAIR once it reaches ${formatLogScientific(s.logThreshold)} = K/α, α = ${c.alpha} over ${escapeHtml(family)}); anytime-valid p ${formatLogScientific(s.logAnytimeP)}; ${escapeHtml(decided)}.</p>` +
-      (s.misreads !== undefined ? `\n<p class="note" data-misreads="${s.misreads.kind}">${escapeHtml(`Misreads: ${s.misreads.statement.replace(/^misreads /, '')}.`)}</p>` : '')
-    );
-  }
   return (
     `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
     `(UNFAIR once it reaches ${formatLogScientific(e.thresholdLogE)} = 1/α′, α′ = α / tests); ${escapeHtml(decided)}.</p>`
+  );
+}
+
+/** The session's verdict of a die in words: its e-value, threshold K/α, anytime-valid p and when it decided; `chart` says what the evidence chart replays. */
+function storedEvidenceLine(s: DieVerdict, chart: 'session' | 'read-rolls'): string {
+  const c = s.errorControl;
+  const family = c.dice === 1 ? 'its one die' : `${c.dice} dice, Bonferroni`;
+  const decided = s.decidedAt !== null ? `${s.kind} at roll ${formatCount(s.decidedAt)}` : 'no decision yet';
+  return (
+    `<p class="note" data-test="anytime" data-source="${chart}" data-log-e="${s.logE}" data-log-threshold="${s.logThreshold}" data-decision="${s.kind}">` +
+    `The session’s e-value (least favourable over its unresolved rolls${s.misreadRates !== null ? ' and the calibration’s misread bounds' : ''}): <strong>${formatLogScientific(s.logE)}</strong> ` +
+    `(UNFAIR once it reaches ${formatLogScientific(s.logThreshold)} = K/α, α = ${c.alpha} over ${escapeHtml(family)}); anytime-valid p ${formatLogScientific(s.logAnytimeP)}; ${escapeHtml(decided)}.` +
+    (chart === 'read-rolls' ? ' The chart replays the read rolls only: the session’s stored roll events did not fit its verdict’s faces.' : '') +
+    '</p>' +
+    (s.misreads !== undefined ? `\n<p class="note" data-misreads="${s.misreads.kind}">${escapeHtml(`Misreads: ${s.misreads.statement.replace(/^misreads /, '')}.`)}</p>` : '')
   );
 }
 

@@ -131,10 +131,12 @@ function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
   const out: DieResolution[] = [];
   // Each `reread` event names the dice declined at first in its throw; those not kept unresolved were resolved by the re-read.
   const declinedAtFirst = new Map<string, number>();
-  let rereadEvents = 0;
+  // The re-read counts are known when the session re-read a die, or ended a run counting its declined dice (none declined: none re-read).
+  let rereadsKnown = false;
   for (const e of store.events(sessionId)) {
+    if (e.kind === 'run-ended' && typeof (e.detail as { totals?: { declined?: unknown } }).totals?.declined === 'number') rereadsKnown = true;
     if (e.kind !== 'reread') continue;
-    rereadEvents++;
+    rereadsKnown = true;
     const dice = (e.detail as { dice?: unknown }).dice;
     if (Array.isArray(dice)) for (const label of dice) if (typeof label === 'string') declinedAtFirst.set(label, (declinedAtFirst.get(label) ?? 0) + 1);
   }
@@ -157,7 +159,7 @@ function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
     }
     const label = store.getDie(dieId)?.label ?? String(dieId);
     const kept = events.filter((e) => e.kind === 'unresolved').length;
-    const rereadResolved = rereadEvents > 0 ? Math.max(0, (declinedAtFirst.get(label) ?? 0) - kept) : undefined;
+    const rereadResolved = rereadsKnown ? Math.max(0, (declinedAtFirst.get(label) ?? 0) - kept) : undefined;
     out.push({
       label,
       unresolved,
