@@ -23,7 +23,7 @@ import { DEFAULT_REREAD, rereadDeclined, type RereadRule } from './reread.js';
 import { formatCount } from '../core/format.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
-import type { SessionVerdicts } from '../stats/dieVerdict.js';
+import { monitorSentence, type SessionVerdicts } from '../stats/dieVerdict.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
@@ -381,7 +381,8 @@ export class SessionRunner {
 
   private announceDecision(track: DieTrack, at: number): void {
     const verdict = track.verdict();
-    const sentence = describeVerdict(verdict);
+    // The same sentence the stored verdict carries (with its unresolved rolls), so the live pages and the report agree.
+    const sentence = monitorSentence(track.monitor);
     this.deps.store.recordEvent(this.plan.sessionId, {
       at,
       kind: 'verdict',

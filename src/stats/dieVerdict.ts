@@ -240,6 +240,12 @@ function givenMisreads(rates: readonly number[]): MisreadAssumption {
   return { kind: 'measured', source: 'rates given by the caller', confidence: null, faces: null, statement: `misreads allowed for up to the given rates ${rates.map((r) => Number(r.toPrecision(3))).join(', ')}` };
 }
 
+/** The sentence the die's stored DieVerdict will carry, from its monitor now: what a session announces when the die is decided. */
+export function monitorSentence(monitor: RobustMonitor): string {
+  const s = monitor.state();
+  return sentenceFor(s.decision, s.unresolved, s.readsToReview);
+}
+
 function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number | null): string {
   const base = describeVerdict(verdict);
   if (verdict.kind === 'RIG_SUSPECT' || unresolved === 0) return base;
