@@ -15,6 +15,8 @@ import { tempDir } from '../store/support/fixtures.js';
 import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from '../report/support/html.js';
 import { FairnessView } from '../../src/server/live/fairnessView.js';
 import type { SessionEvent } from '../../src/session/events.js';
+import { renderReportHtml } from '../../src/report/reportHtml.js';
+import { reportOf } from '../report/support/reportOf.js';
 import { runCli } from './runCli.js';
 
 interface DemoJson {
@@ -37,7 +39,7 @@ function liveView(events: readonly SessionEvent[]): FairnessView {
 }
 
 describe('report of a demo session with declines (HTML)', () => {
-  it('shows the session’s verdicts, threshold and e-values, labels fixed-n p-values descriptive, and tabulates read, re-read, reviewed and unresolved rolls per die and per face', async () => {
+  it('shows one verdict, the session’s, in its summary, live view, text, HTML and JSON report and export, with its threshold and e-values; labels fixed-n p-values descriptive; tabulates read, re-read, reviewed and unresolved rolls per die and per face', async () => {
     const dir = tempDir('dicerig-report-evidence-');
     const db = join(dir, 'demo.db');
     // Declines the re-reads cannot all resolve, and misreads a simulated calibration measures: the least favourable e-value differs from the read rolls'.
@@ -115,5 +117,14 @@ describe('report of a demo session with declines (HTML)', () => {
     // The re-read counts per die add up to the session's.
     const rereads = session.verdicts.dice.reduce((n, d) => n + Number(rowCells(html, `data-resolution-die="${d.label}"`).reread), 0);
     expect(rereads).toBe(session.totals.rereadResolved);
+
+    // Where the stored roll events cannot be replayed, the chart falls back to the read rolls, but the words still state the session's verdict.
+    const fallback = renderReportHtml(reportOf(db, 1, { verdicts: session.verdicts }).report, []);
+    session.verdicts.dice.forEach((made, i) => {
+      const section = dieSectionHtml(fallback, keys[i] as string);
+      expect(section, made.label).toContain(`data-verdict="${made.kind}"`);
+      expect(section).toContain(`data-source="read-rolls" data-log-e="${made.logE}" data-log-threshold="${made.logThreshold}" data-decision="${made.kind}"`);
+      expect(stripTags(section)).toContain('The chart replays the read rolls only');
+    });
   }, 300_000);
 });
