@@ -1,9 +1,11 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../core/format.js';
+import type { DieVerdict } from '../stats/dieVerdict.js';
 import { sceneToSvg } from './chart/svg.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
+import { faceResolutionTable } from './resolutionTables.js';
 import { verdictLabel } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
 import type { DieReport } from './sessionReport.js';
@@ -17,6 +19,12 @@ const CAPTIONS: Record<ReportChart['kind'], string> = {
   game: 'What the die does in play: each figure’s difference from its expected rate, with its interval.',
 };
 
+const SESSION_EVIDENCE_CAPTION =
+  'The e-value the session’s verdict rests on: the least favourable one over every face its unresolved rolls could have (and every misread within the calibration’s bounds), replayed from the stored rolls and reviews. Crossing the dashed line, the session’s threshold K/α, is an UNFAIR verdict.';
+
+/** Said before fixed-n p-values of a session that stopped each die when its monitor decided. */
+export const DESCRIPTIVE_NOTE = 'Descriptive only: a fixed-n p-value at a sample size the stopping rule chose is not a valid test; the verdict rests on the anytime-valid e-value.';
+
 /** One die's section: verdict and what it means, its charts, and the numbers behind them. */
 export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Analysis): string {
   const die = d.analysis;
@@ -26,7 +34,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
     .map(
       (c) =>
         `<figure data-chart="${c.kind}">${sceneToSvg(c.scene, c.id)}` +
-        `<figcaption><span>${escapeHtml(CAPTIONS[c.kind])}</span><a class="png-link" href="${escapeHtml(c.fileName)}">PNG</a></figcaption></figure>`,
+        `<figcaption><span>${escapeHtml(c.kind === 'evidence' && d.evidence.source === 'session' ? SESSION_EVIDENCE_CAPTION : CAPTIONS[c.kind])}</span><a class="png-link" href="${escapeHtml(c.fileName)}">PNG</a></figcaption></figure>`,
     )
     .join('\n');
   return `<section class="die" id="die-${d.key}" data-die="${escapeHtml(die.label)}" data-verdict="${v.kind}">
@@ -38,16 +46,17 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
 ${figures}
 </div>
 <h3>The numbers</h3>
-${levelTable(die, die.symbol, a)}
-${die.face ? levelTable(die, die.face, a) : ''}
+${levelTable(die, die.symbol, a, d.stored !== null)}
+${die.face ? levelTable(die, die.face, a, d.stored !== null) : ''}
 ${gameTable(die, a)}
 ${evidenceLine(d)}
+${faceResolutionTable(d.resolution)}
 <h3>Rig checks on this die’s rolls</h3>
 ${serialTable(die)}
 </section>`;
 }
 
-function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis): string {
+function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis, descriptive: boolean): string {
   const adjusted = d.adjusted.find((x) => x.analysis === l);
   const rows = l.labels.map((label, i) => {
     const iv = l.intervals[i] as { lower: number; upper: number };
@@ -74,7 +83,7 @@ function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis): string {
       [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${confidenceLabel(a.alpha)} simultaneous`, num: true }, { text: 'deviation', num: true }],
       rows,
       `level-table level-${l.level}`,
-    ) + `\n<p class="note" data-test="${l.level}">${escapeHtml(test)}</p>`
+    ) + `\n<p class="note" data-test="${l.level}"${descriptive ? ' data-descriptive="true"' : ''}>${descriptive ? `<strong>${escapeHtml(DESCRIPTIVE_NOTE)}</strong> ` : ''}${escapeHtml(test)}</p>`
   );
 }
 
@@ -99,11 +108,29 @@ function gameTable(d: DieAnalysis, a: Analysis): string {
 
 function evidenceLine(d: DieReport): string {
   const e = d.evidence;
+  const s = d.stored;
+  // A stored verdict is stated with the session's own figures, whatever the chart could replay: one verdict, never "no decision yet" beside it.
+  if (s !== null) return storedEvidenceLine(s, e.source === 'session' ? 'session' : 'read-rolls');
   if (e.unavailable !== undefined) return `<p class="note">Anytime-valid test: not available (${escapeHtml(e.unavailable)}).</p>`;
   const decided = e.decidedAt !== null ? `${e.decision} at roll ${formatCount(e.decidedAt)}` : 'no decision yet';
   return (
     `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
     `(UNFAIR once it reaches ${formatLogScientific(e.thresholdLogE)} = 1/α′, α′ = α / tests); ${escapeHtml(decided)}.</p>`
+  );
+}
+
+/** The session's verdict of a die in words: its e-value, threshold K/α, anytime-valid p and when it decided; `chart` says what the evidence chart replays. */
+function storedEvidenceLine(s: DieVerdict, chart: 'session' | 'read-rolls'): string {
+  const c = s.errorControl;
+  const family = c.dice === 1 ? 'its one die' : `${c.dice} dice, Bonferroni`;
+  const decided = s.decidedAt !== null ? `${s.kind} at roll ${formatCount(s.decidedAt)}` : 'no decision yet';
+  return (
+    `<p class="note" data-test="anytime" data-source="${chart}" data-log-e="${s.logE}" data-log-threshold="${s.logThreshold}" data-decision="${s.kind}">` +
+    `The session’s e-value (least favourable over its unresolved rolls${s.misreadRates !== null ? ' and the calibration’s misread bounds' : ''}): <strong>${formatLogScientific(s.logE)}</strong> ` +
+    `(UNFAIR once it reaches ${formatLogScientific(s.logThreshold)} = K/α, α = ${c.alpha} over ${escapeHtml(family)}); anytime-valid p ${formatLogScientific(s.logAnytimeP)}; ${escapeHtml(decided)}.` +
+    (chart === 'read-rolls' ? ' The chart replays the read rolls only: the session’s stored roll events did not fit its verdict’s faces.' : '') +
+    '</p>' +
+    (s.misreads !== undefined ? `\n<p class="note" data-misreads="${s.misreads.kind}">${escapeHtml(`Misreads: ${s.misreads.statement.replace(/^misreads /, '')}.`)}</p>` : '')
   );
 }
 

@@ -16,6 +16,11 @@ export interface EvidenceTrace {
   readonly finalLogE: number;
   /** Why there is no trace, when the die has a symbol that can never come up (the monitor needs every symbol possible). */
   readonly unavailable?: string;
+  /**
+   * `session`: the least favourable e-value the session's own monitor used (its read, unresolved and
+   * reviewed rolls, its misread bounds, its threshold K/α); absent: the read rolls replayed by the analysis.
+   */
+  readonly source?: 'session';
 }
 
 export interface EvidenceTraceOptions {

@@ -1,6 +1,8 @@
 import { confidenceLabel, formatCount, formatLogScientific } from '../core/format.js';
 import { VERSION } from '../core/version.js';
+import { misreadLines } from '../stats/dieVerdict.js';
 import { dieSection } from './dieSection.js';
+import { resolutionTable } from './resolutionTables.js';
 import { escapeHtml } from './escape.js';
 import { organiserTable } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
@@ -38,8 +40,9 @@ ${metaList(report)}
 <main>
 <section id="summary">
 <h2>Verdicts</h2>
-<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. <em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.alpha)} simultaneous). <em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>
+${verdictsNote(report)}
 ${organiserTable(report)}
+${sessionVerdictNotes(report)}
 <p class="sign">${escapeHtml(sessionTitle(s))}, hash-chain head <span class="hash">${escapeHtml(s.headHash.slice(0, 16))}</span>: <code>dicerig verify</code> shows whether a roll was changed since.</p>
 <p class="signature"><span>Checked by<span class="blank"></span></span><span>Date<span class="blank"></span></span></p>
 </section>
@@ -52,6 +55,34 @@ ${methodSection(report)}
 </body>
 </html>
 `;
+}
+
+/** What the verdicts rest on: the session's own error control when it stored its verdicts, else the analysis's. */
+function verdictsNote(report: SessionReport): string {
+  const a = report.analysis;
+  const v = report.verdicts;
+  const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.alpha)} simultaneous).`;
+  if (v !== null) {
+    return (
+      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">Verdicts as the session made them (not recomputed): ${escapeHtml(v.errorControl.statement)} ` +
+      `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.</p>`
+    );
+  }
+  return (
+    `<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. ${certified} ` +
+    `<em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>`
+  );
+}
+
+/** Below the verdicts of a sequential session: what the misread assumption was, that fixed-n p-values are descriptive, and how the rolls were resolved. */
+function sessionVerdictNotes(report: SessionReport): string {
+  const v = report.verdicts;
+  if (v === null) return resolutionTable(report.resolution);
+  return [
+    ...misreadLines(v.dice).map((line) => `<p class="note" data-misreads>${escapeHtml(line)}</p>`),
+    `<p class="note" data-descriptive="true">${escapeHtml('Fixed-n p-values in this report are descriptive only: the session stopped each die when its monitor decided, and the verdicts rest on the anytime-valid e-values.')}</p>`,
+    resolutionTable(report.resolution),
+  ].join('\n');
 }
 
 function provenance(report: SessionReport): string {

@@ -6,6 +6,7 @@ import type { DieVerdict, SessionVerdicts } from '../stats/dieVerdict.js';
 import type { EventRecord, RigRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';
 import { fileKeys } from './fileKeys.js';
+import { sessionEvidenceTrace, type StoredDieEvent } from './sessionEvidence.js';
 import { verdictMeaning } from './plainWords.js';
 import { rigHealth, type RigHealth } from './rigHealth.js';
 import { transitionTable, type TransitionTable } from './transitionTable.js';
@@ -28,6 +29,8 @@ export interface ReportInput {
   readonly verdicts?: SessionVerdicts | null;
   /** Per die: its rolls read by the reader and labelled by a person, per face, and those still unresolved. */
   readonly resolution?: readonly DieResolution[];
+  /** Per die (by label): its stored roll events as the session met them, to draw the evidence the session used. */
+  readonly rollEvents?: ReadonlyMap<string, readonly StoredDieEvent[]>;
 }
 
 /** How a die's rolls were resolved: per face (face id, or symbol) read and reviewed, and the unresolved ones. */
@@ -35,6 +38,11 @@ export interface DieResolution {
   readonly label: string;
   readonly faces: readonly { readonly face: string; readonly read: number; readonly reviewed: number }[];
   readonly unresolved: number;
+  /**
+   * Of its read rolls, those the reader declined at first and a re-read resolved (from the
+   * session's `reread` events; absent when they do not say, e.g. an imported session).
+   */
+  readonly rereadResolved?: number;
 }
 
 export interface DieReport {
@@ -54,6 +62,8 @@ export interface DieReport {
   readonly meaning: readonly string[];
   /** The session's own verdict of this die, when it stored one: the report's verdict is this one. */
   readonly stored: DieVerdict | null;
+  /** How its rolls were resolved (read, re-read, reviewed, unresolved), when known. */
+  readonly resolution?: DieResolution;
 }
 
 export interface SessionReport {
@@ -92,6 +102,21 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
   // A sequential session's verdict is the one it made and stored: the analysis's fixed-n figures stay, labelled descriptive.
   const analysis = verdicts === null ? analyzed : { ...analyzed, dice: analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label))) };
   const keys = fileKeys(analysis.dice.map((d) => d.label));
+  const resolutionOf = (label: string): DieResolution | undefined => input.resolution?.find((r) => r.label === label);
+  // The session's own evidence (its least favourable e-value, its threshold) where it stored a verdict; else the read rolls replayed.
+  const evidenceOf = (label: string, r: DieRolls, expected: readonly number[]): EvidenceTrace => {
+    const stored = storedOf(label);
+    const events = input.rollEvents?.get(label);
+    const own = stored !== null && events !== undefined ? sessionEvidenceTrace(events, stored) : null;
+    if (own !== null) return own;
+    return evidenceTrace(
+      r.symbols,
+      expected,
+      verdicts === null
+        ? { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family }
+        : { alpha: verdicts.errorControl.alpha, delta: stored?.delta ?? analysis.delta, family: verdicts.errorControl.dice },
+    );
+  };
   const dice = analysis.dice.map((d, i): DieReport => {
     const r = input.rolls[i] as DieRolls;
     const levels = d.face ? [d.symbol, d.face] : [d.symbol];
@@ -103,16 +128,11 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       key: keys[i] as string,
       channels: input.channels?.get(d.label) ?? [],
       certifiedBound: Math.max(...levels.map((l) => largestDeviationBound(l.expected, l.intervals))),
-      evidence: evidenceTrace(
-        r.symbols,
-        d.symbol.expected,
-        verdicts === null
-          ? { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family }
-          : { alpha: verdicts.errorControl.alpha, delta: storedOf(d.label)?.delta ?? analysis.delta, family: verdicts.errorControl.dice },
-      ),
+      evidence: evidenceOf(d.label, r, d.symbol.expected),
       transitions: transitionTable(sequence, labels, r.faces ? 'face' : 'symbol'),
       meaning: verdictMeaning(d, analysis),
       stored: storedOf(d.label),
+      ...(resolutionOf(d.label) ? { resolution: resolutionOf(d.label) as DieResolution } : {}),
     };
   });
   return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts, resolution: input.resolution ?? [] };

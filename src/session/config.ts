@@ -84,6 +84,13 @@ const simCameraSchema = z.strictObject({
   declines: z.record(z.string(), rate).optional(),
   /** A simulated rig that favours one face (or symbol) on every die it rolls: `excess` more often than the die's odds say. */
   rigBias: z.strictObject({ symbol: z.string().min(1), excess: z.number().gt(-1).lt(1) }).optional(),
+  /** Misreads of the simulated reader: `"6>5": 0.02` reads a 6 as a 5 with probability 0.02. */
+  misreads: z.record(z.string().regex(/^[^>\s]+>[^>\s]+$/, 'a misread is named FACE>READ_AS, e.g. "6>5"'), z.number().min(0).lt(0.5)).optional(),
+  /**
+   * Held-back reads per face of the simulated calibration that measures the simulated reader's misreads
+   * (default 2000); its upper bounds are what the verdicts allow for. 0: no calibration (misreads assumed 0).
+   */
+  misreadCalibration: z.number().int().nonnegative().optional(),
 });
 
 /** A real camera or a recording: the platform is described by calibration (channels, empty-platform reference). */
@@ -221,6 +228,16 @@ export function checkSessionConfig(value: unknown, file?: string, lineOf?: (path
       }
     }
   });
+  if (config.camera.source === 'sim' && config.camera.misreads !== undefined) {
+    const faces = new Set(config.dice.flatMap((d) => {
+      const type = getDieType(d.type);
+      return [...type.symbols, ...type.faces.map((f) => f.id)];
+    }));
+    for (const key of Object.keys(config.camera.misreads)) {
+      const bad = key.split('>').find((f) => !faces.has(f));
+      if (bad !== undefined) fail(['camera', 'misreads', key], `"${bad}" is not a face or symbol of these dice`);
+    }
+  }
   if (config.camera.source !== 'sim' && config.dice.some((d) => d.simulatedLoad !== undefined)) {
     fail(['dice', config.dice.findIndex((d) => d.simulatedLoad !== undefined), 'simulatedLoad'], 'only the simulated camera can load a die; remove it for a real camera');
   }

@@ -30,6 +30,9 @@ export interface DemoOptions {
   readonly frames?: 'rest' | 'all';
   /** Face-dependent declines of the simulated reader (face or symbol -> probability). */
   readonly declines?: Readonly<Record<string, number>>;
+  /** Misreads of the simulated reader (`6>5` -> probability), and the held-back reads per face of the simulated calibration that measures them. */
+  readonly misreads?: Readonly<Record<string, number>>;
+  readonly misreadCalibration?: number;
 }
 
 export const DEMO_ALPHA = 0.001;
@@ -66,7 +69,7 @@ export function demoConfig(options: DemoOptions): SessionConfig {
       ...(i === loaded ? { simulatedLoad: { symbol: d.symbol, factor: DEMO_LOAD_FACTOR }, notes: `loaded: ${d.symbol} ${DEMO_LOAD_FACTOR}x` } : {}),
     })),
     rig: { driver: options.emulated ? 'emulated' : 'sim', light: 200 },
-    camera: { source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: options.frames ?? (options.emulated ? 'all' : 'rest'), ...(options.declines ? { declines: { ...options.declines } } : {}) },
+    camera: { source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: options.frames ?? (options.emulated ? 'all' : 'rest'), ...(options.declines ? { declines: { ...options.declines } } : {}), ...(options.misreads ? { misreads: { ...options.misreads } } : {}), ...(options.misreadCalibration !== undefined ? { misreadCalibration: options.misreadCalibration } : {}) },
     settle: { mode: 'detect', timeoutMs: 5000 },
     stopping: { alpha: DEMO_ALPHA, delta: DEMO_DELTA, budgetRolls: options.budget, rigCheckEvery: 250, rigCheckAlpha: 0.01, stopOnRigSuspect: true, maxConsecutiveFaults: 3, maxConsecutiveRerolls: 25 },
     seed: options.seed,

@@ -6,6 +6,7 @@
  * every channel together, keeps tumbling it with the others unread.
  */
 import { sessionMonitor, type ErrorControl } from '../stats/dieVerdict.js';
+import { misreadRatesOf, noMisreadMeasure, type MisreadAssumption } from '../stats/misreadRate.js';
 import type { RobustMonitor } from '../stats/robustMonitor.js';
 import type { MonitorDecision } from '../stats/sequential.js';
 import { categoryIndexer, countedCategories, type CountedCategories, type SessionDie } from './sessionDie.js';
@@ -21,6 +22,8 @@ export interface MonitorRules {
 export class DieTrack {
   readonly monitor: RobustMonitor;
   readonly categories: CountedCategories;
+  /** The misread assumption its verdict rests on (stored with it). */
+  readonly misreads: MisreadAssumption;
   /** Category index of every read roll, in throw order. */
   readonly sequence: number[] = [];
   private readonly indexOf: ReturnType<typeof categoryIndexer>;
@@ -31,10 +34,13 @@ export class DieTrack {
   ) {
     this.categories = countedCategories(die);
     this.indexOf = categoryIndexer(die);
+    this.misreads = die.misreads ?? noMisreadMeasure();
+    const misreadRates = misreadRatesOf(this.misreads);
     this.monitor = sessionMonitor(rules.control, this.categories.expected, {
       delta: rules.delta,
       maxRolls: rules.budgetRolls,
       labels: this.categories.labels,
+      ...(misreadRates ? { misreadRates } : {}),
     });
   }
 

@@ -143,7 +143,7 @@ export class MonitorSet {
   verdicts(rigSuspect: RigSuspectVerdict | null): SessionVerdicts {
     return sessionVerdicts(
       this.control,
-      this.tracks.map((t) => ({ label: t.die.record.label, monitor: t.monitor, labels: t.categories.labels })),
+      this.tracks.map((t) => ({ label: t.die.record.label, monitor: t.monitor, labels: t.categories.labels, misreads: t.misreads })),
       rigSuspect ? { rigSuspect } : {},
     );
   }

@@ -17,13 +17,13 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
-import type { RollReading } from './throwOutcome.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
+import { DEFAULT_REREAD, rereadDeclined, type RereadRule } from './reread.js';
 import { formatCount } from '../core/format.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
-import type { SessionVerdicts } from '../stats/dieVerdict.js';
+import { monitorSentence, type SessionVerdicts } from '../stats/dieVerdict.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
@@ -91,18 +91,7 @@ export interface RunnerPlan {
   readonly reread?: RereadRule;
 }
 
-/**
- * A die at rest has not moved: a declined die is read again from `frames`
- * further frames, then under the light stepped by each of `lightSteps` (from
- * the session's light level, clamped to 0..255; only when the session sets
- * the light), and the light is restored before anything moves.
- */
-export interface RereadRule {
-  readonly frames: number;
-  readonly lightSteps: readonly number[];
-}
-
-export const DEFAULT_REREAD: RereadRule = { frames: 2, lightSteps: [48, -48] };
+export { DEFAULT_REREAD, type RereadRule } from './reread.js';
 
 export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'user' | 'rig-lost';
 
@@ -315,73 +304,23 @@ export class SessionRunner {
     return { reason: 'the camera stopped before the dice were still' };
   }
 
-  /**
-   * Reads the declined dice of a counted throw again before anything moves
-   * (see `RereadRule`): a die a re-read resolves counts as read; the others
-   * stay unresolved. Logs a `reread` event and counts both.
-   */
+  /** Reads a counted throw's declined dice again before anything moves (`reread.ts`); logs a `reread` event and counts both. */
   private async reread(outcome: ThrowOutcome, frames: AsyncIterator<Frame>): Promise<ThrowOutcome> {
-    const declined = outcome.rolls.filter((r) => r.unresolved === true);
-    if (outcome.status !== 'ok' || declined.length === 0) return outcome;
-    const rule = this.plan.reread ?? DEFAULT_REREAD;
     const t0 = this.timing.tick();
-    const c0 = this.deps.clock.now();
-    const resolved = new Map<SessionDie, RollReading>();
-    const pending = (): SessionDie[] => declined.map((r) => r.die).filter((d) => !resolved.has(d));
-    const readAgain = (frame: Frame): void => {
-      const again = judgeThrow(this.deps.readThrow(frame.image), pending());
-      for (const r of again.rolls) {
-        if (r.unresolved !== true && !r.cocked && r.symbol !== undefined && !again.problems.some((p) => p.die === r.die)) resolved.set(r.die, r);
-      }
-    };
-    let attempts = 0;
-    for (let i = 0; i < rule.frames && pending().length > 0; i++) {
-      const next = await frames.next();
-      if (next.done === true) break;
-      attempts++;
-      readAgain(next.value);
-    }
-    const light = this.plan.light;
-    if (light !== undefined && rule.lightSteps.length > 0 && pending().length > 0) {
-      let changed = false;
-      try {
-        for (const step of rule.lightSteps) {
-          if (pending().length === 0) break;
-          changed = true;
-          await this.deps.rig.setLight(Math.min(255, Math.max(0, Math.round(light + step))));
-          const since = this.deps.clock.now();
-          let next = await frames.next();
-          // A frame taken under the new light.
-          while (next.done !== true && next.value.timestampMs < since) next = await frames.next();
-          if (next.done === true) break;
-          attempts++;
-          readAgain(next.value);
-        }
-      } catch (e) {
-        // A light the rig refused leaves the die unresolved; the fault handling of the next motion sees the rig.
-        if (!(e instanceof RigError)) throw e;
-      } finally {
-        if (changed) await this.deps.rig.setLight(light).catch((e: unknown) => {
-          if (!(e instanceof RigError)) throw e;
-        });
-      }
-    }
+    const parts = { rig: this.deps.rig, clock: this.deps.clock, readThrow: this.deps.readThrow, rule: this.plan.reread ?? DEFAULT_REREAD, ...(this.plan.light !== undefined ? { light: this.plan.light } : {}) };
+    const done = await rereadDeclined(parts, outcome, frames);
+    if (done === null) return outcome;
     this.timing.tock(t0, 'vision');
-    if (this.deps.stopwatch) this.rereadCost.push({ hostMs: this.deps.stopwatch() - t0, clockMs: this.deps.clock.now() - c0 });
-    const still = declined.length - resolved.size;
-    this.totals.countRereads(declined.length, resolved.size, still);
+    if (this.deps.stopwatch) this.rereadCost.push({ hostMs: this.deps.stopwatch() - t0, clockMs: done.clockMs });
+    const still = done.declined.length - done.resolved;
+    this.totals.countRereads(done.declined.length, done.resolved, still);
     this.deps.store.recordEvent(this.plan.sessionId, {
       at: this.now(),
       kind: 'reread',
       throwIndex: this.lastIndex + 1,
-      detail: { declined: declined.length, resolved: resolved.size, unresolved: still, attempts, dice: declined.map((r) => r.die.record.label) },
+      detail: { declined: done.declined.length, resolved: done.resolved, unresolved: still, attempts: done.attempts, dice: done.declined.map((d) => d.record.label) },
     });
-    if (resolved.size === 0) return outcome;
-    return {
-      ...outcome,
-      rolls: outcome.rolls.map((r) => resolved.get(r.die) ?? r),
-      problems: outcome.problems.filter((p) => !(p.kind === 'unreadable' && p.die !== undefined && resolved.has(p.die))),
-    };
+    return done.outcome;
   }
 
   private async saveEvidence(outcome: ThrowOutcome): Promise<Map<object, SavedEvidence>> {
@@ -442,7 +381,8 @@ export class SessionRunner {
 
   private announceDecision(track: DieTrack, at: number): void {
     const verdict = track.verdict();
-    const sentence = describeVerdict(verdict);
+    // The same sentence the stored verdict carries (with its unresolved rolls), so the live pages and the report agree.
+    const sentence = monitorSentence(track.monitor);
     this.deps.store.recordEvent(this.plan.sessionId, {
       at,
       kind: 'verdict',

@@ -7,6 +7,7 @@
  */
 import { faceIndexById, oppositeIndex, symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
+import type { MisreadAssumption } from '../stats/misreadRate.js';
 import type { DieRecord } from '../store/records.js';
 
 export type ReadLevel = 'face' | 'symbol';
@@ -17,6 +18,8 @@ export interface SessionDie {
   readonly record: DieRecord;
   readonly type: DieType;
   readonly level: ReadLevel;
+  /** The reader's misreads the die's verdict allows for: a calibration's measured bounds, or none (default: none, "no calibration measured them"). */
+  readonly misreads?: MisreadAssumption;
 }
 
 /** What is counted for a die: one category per face (face level) or per symbol (symbol level). */

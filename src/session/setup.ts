@@ -15,6 +15,8 @@ import { RigError } from '../rig/errors.js';
 import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
 import { seededRandom } from '../stats/random.js';
 import { decliningReader } from './decliningReader.js';
+import { misreadingReader } from './misreadingReader.js';
+import { misreadMeasure } from './misreadMeasure.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -151,9 +153,20 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
     const { reader: chosen, profile, profilePath: profileFile } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
 
-    // The simulated camera's reader may decline some faces more than others (camera.declines), drawn from the session's seed.
-    const declines = config.camera.source === 'sim' ? config.camera.declines : undefined;
-    const reader = declines ? decliningReader(chosen, declines, seededRandom(partSeed(config.seed, 5, startAfter))) : chosen;
+    // The simulated camera's reader may misread some faces as others (camera.misreads) and decline some faces more
+    // than others (camera.declines), drawn from the session's seed.
+    const simCam = config.camera.source === 'sim' ? config.camera : undefined;
+    const misreads = simCam?.misreads;
+    const misreading = misreads ? misreadingReader(chosen, misreads, seededRandom(partSeed(config.seed, 6, startAfter))) : chosen;
+    const reader = simCam?.declines ? decliningReader(misreading, simCam.declines, seededRandom(partSeed(config.seed, 5, startAfter))) : misreading;
+    // What the verdicts allow for: the simulated reader's simulated calibration (the same in every run of the
+    // session), the profile's held-back dice, or nothing measured.
+    const misreadOf = misreadMeasure({
+      level,
+      ...(profile ? { profile } : {}),
+      ...(misreads ? { simulated: { misreads, ...(simCam?.misreadCalibration !== undefined ? { reads: simCam.misreadCalibration } : {}), random: seededRandom(partSeed(config.seed, 7, 0)) } } : {}),
+    });
+    for (const t of types) misreadOf(t); // a calibration too thin to bound a face's misreads is refused before the rig is touched
 
     // The rig.
     checkRigDriver(config);
@@ -232,7 +245,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const session = stored
       ? store.resumeSession(stored.id, timeOrigin + clock.now()).session
       : store.createSession({ ...(config.name !== undefined ? { name: config.name } : {}), config, simulated, rigId: rigRow.id, startedAt: timeOrigin + clock.now() });
-    const dice: SessionDie[] = config.dice.map((_, i) => ({ channel: i, record: records[i] as SessionDie['record'], type: types[i] as DieType, level }));
+    const dice: SessionDie[] = config.dice.map((_, i) => ({ channel: i, record: records[i] as SessionDie['record'], type: types[i] as DieType, level, misreads: misreadOf(types[i] as DieType) }));
 
     const settle: SettleRule = config.settle.mode === 'fixed' ? { mode: 'fixed', waitMs: config.settle.waitMs } : { mode: 'detect', timeoutMs: config.settle.timeoutMs };
     const plan: RunnerPlan = {

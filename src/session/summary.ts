@@ -8,6 +8,7 @@
  * analyze`) would assume the number of rolls was fixed in advance, which a
  * session that stops at a verdict does not satisfy.
  */
+import { misreadLines } from '../stats/dieVerdict.js';
 import { median } from '../stats/median.js';
 import { formatCount, percentFigures } from '../core/format.js';
 import { formatDuration } from './progress.js';
@@ -59,6 +60,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${formatCount(d.rolls)} rolls)  ${d.sentence}`);
   if (result.dice.some((d) => d.decidedAt !== null) && result.dice.length > 1) lines.push(`  A die with a verdict is ${RETIRED_NOTE}.`);
   lines.push(`  Error control: ${result.verdicts.errorControl.statement}`);
+  for (const line of misreadLines(result.verdicts.dice)) lines.push(`  ${line}`);
   lines.push('');
   const rates = runRates(result);
   const cocked = cockedRate(result);

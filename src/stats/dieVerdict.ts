@@ -24,6 +24,7 @@
  */
 import { InputError } from '../core/errors.js';
 import { fixedSampleTests, type HeadlineTest } from './fixedSampleTests.js';
+import { noMisreadMeasure, type MisreadAssumption } from './misreadRate.js';
 import { faceEstimates } from './monitorVerdicts.js';
 import { RobustMonitor, type MonitorReason, type RobustMonitorOptions } from './robustMonitor.js';
 import { formatCount, formatLogScientific } from '../core/format.js';
@@ -126,6 +127,8 @@ export interface DieVerdict {
   readonly readsToReview: number | null;
   /** Per-face misread-rate bounds the verdict allows for (null: none). */
   readonly misreadRates: readonly number[] | null;
+  /** The misread assumption the verdict rests on (measured bounds, or none and why); absent in verdicts stored before it was kept. */
+  readonly misreads?: MisreadAssumption;
   /** Counts per face of the resolved and reviewed rolls. */
   readonly counts: readonly number[];
   /** Each face: observed proportion among resolved rolls, robust simultaneous interval. */
@@ -141,6 +144,8 @@ export interface SessionDie {
   readonly monitor: RobustMonitor;
   /** Face or symbol labels, for the face estimates (default: "face 1", ...). */
   readonly labels?: readonly string[];
+  /** Where the monitor's misread rates came from (default: none, or rates given without a measure). */
+  readonly misreads?: MisreadAssumption;
 }
 
 export interface SessionVerdictOptions {
@@ -170,6 +175,12 @@ export function sessionVerdicts(control: ErrorControl, dice: readonly SessionDie
   for (const d of dice) {
     if (Math.abs(d.monitor.alpha - control.alphaPerDie) > 1e-12 * control.alphaPerDie) {
       throw new InputError(`Die "${d.label}" is monitored at alpha ${d.monitor.alpha}, not the session's ${control.alphaPerDie}; build its monitor with sessionMonitor().`);
+    }
+    const bounds = d.misreads?.faces?.map((f) => f.bound) ?? null;
+    const rates = d.monitor.misreadRates;
+    const same = bounds === null ? rates === null : rates !== null && bounds.length === rates.length && bounds.every((b, i) => b === rates[i]);
+    if (d.misreads !== undefined && !same) {
+      throw new InputError(`Die "${d.label}": its monitor allows for other misread rates than the assumption it is stored with; build the monitor from that assumption.`);
     }
   }
   return { errorControl: control, dice: dice.map((d) => dieVerdict(control, d, options)) };
@@ -216,6 +227,7 @@ function dieVerdict(control: ErrorControl, die: SessionDie, options: SessionVerd
     rollsStillNeeded,
     readsToReview: s.readsToReview,
     misreadRates: monitor.misreadRates,
+    misreads: die.misreads ?? (monitor.misreadRates === null ? noMisreadMeasure() : givenMisreads(monitor.misreadRates)),
     counts: s.counts,
     faces,
     descriptive,
@@ -223,11 +235,36 @@ function dieVerdict(control: ErrorControl, die: SessionDie, options: SessionVerd
   };
 }
 
+/** Rates handed to a monitor without the counts behind them. */
+function givenMisreads(rates: readonly number[]): MisreadAssumption {
+  return { kind: 'measured', source: 'rates given by the caller', confidence: null, faces: null, statement: `misreads allowed for up to the given rates ${rates.map((r) => Number(r.toPrecision(3))).join(', ')}` };
+}
+
+/** The sentence the die's stored DieVerdict will carry, from its monitor now: what a session announces when the die is decided. */
+export function monitorSentence(monitor: RobustMonitor): string {
+  const s = monitor.state();
+  return sentenceFor(s.decision, s.unresolved, s.readsToReview);
+}
+
 function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number | null): string {
   const base = describeVerdict(verdict);
   if (verdict.kind === 'RIG_SUSPECT' || unresolved === 0) return base;
   if (verdict.kind === 'INCONCLUSIVE' && readsToReview !== null) return base;
   return `${base.slice(0, -1)}; it holds whatever the ${formatCount(unresolved)} unresolved rolls were.`;
+}
+
+/**
+ * The misread assumption each die's verdict rests on, one line per distinct
+ * assumption (naming the dice when they differ), as stored with the verdicts.
+ */
+export function misreadLines(dice: readonly Pick<DieVerdict, 'label' | 'misreads'>[]): string[] {
+  const byStatement = new Map<string, string[]>();
+  for (const d of dice) {
+    const statement = d.misreads?.statement ?? 'misreads: not recorded with this verdict (stored before dicerig kept it)';
+    byStatement.set(statement, [...(byStatement.get(statement) ?? []), d.label]);
+  }
+  const all = byStatement.size === 1;
+  return [...byStatement].map(([statement, labels]) => `Misreads${all ? '' : ` (${labels.join(', ')})`}: ${statement.replace(/^misreads /, '')}.`);
 }
 
 /** One event of a die's roll sequence, as a store can replay it (reviews in the order they were made). */

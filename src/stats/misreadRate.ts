@@ -29,3 +29,59 @@ export function misreadRateBounds(faces: readonly FaceReads[], confidence = 0.95
     return betaQuantile(confidence, f.misread + 1, f.read - f.misread);
   });
 }
+
+/** One face's misread measure: held-back reads, how many were misread, and the upper bound the verdict allows for. */
+export interface FaceMisreads {
+  readonly label: string;
+  readonly read: number;
+  readonly misread: number;
+  readonly bound: number;
+}
+
+/**
+ * The misread assumption a die's verdict rests on, stored with it and shown
+ * as is: the calibration's measured per-face bounds, or none (misreads
+ * assumed 0), with the reason, in one sentence.
+ */
+export interface MisreadAssumption {
+  readonly kind: 'measured' | 'none';
+  /** What measured the counts (a calibration profile, a simulated calibration), or why nothing did. */
+  readonly source: string;
+  /** Confidence of the upper bounds (null with no measure). */
+  readonly confidence: number | null;
+  readonly faces: readonly FaceMisreads[] | null;
+  readonly statement: string;
+}
+
+const pct = (x: number): string => `${Number((100 * x).toPrecision(2))} %`;
+
+/** The per-face upper bounds of a calibration's held-back reads, as the assumption a verdict rests on. */
+export function measuredMisreads(source: string, labels: readonly string[], reads: readonly FaceReads[], confidence = 0.95): MisreadAssumption {
+  if (labels.length !== reads.length) throw new RangeError(`${labels.length} labels for ${reads.length} faces`);
+  const bounds = misreadRateBounds(reads, confidence);
+  const faces = reads.map((r, i) => ({ label: labels[i] as string, read: r.read, misread: r.misread, bound: bounds[i] as number }));
+  const tooFew = faces.find((f) => !(f.bound < 0.5));
+  if (tooFew !== undefined) {
+    throw new InputError(
+      `${source}: "${tooFew.label}" was misread ${tooFew.misread} times in ${tooFew.read} held-back reads, which bounds its misread rate only at ${pct(tooFew.bound)}; calibrate with more dice of that face.`,
+    );
+  }
+  const each = faces.map((f) => `${f.label} ≤ ${pct(f.bound)} (${f.misread} of ${f.read})`).join(', ');
+  return {
+    kind: 'measured',
+    source,
+    confidence,
+    faces,
+    statement: `misreads allowed for up to the ${Math.round(confidence * 100)} % upper bounds measured by ${source}: ${each}`,
+  };
+}
+
+/** No measure of the reader's misreads: the verdict assumes none, and says why. */
+export function noMisreadMeasure(why = 'no calibration measured them'): MisreadAssumption {
+  return { kind: 'none', source: why, confidence: null, faces: null, statement: `misreads assumed 0: ${why}` };
+}
+
+/** The per-face rates a monitor allows for (undefined: none). */
+export function misreadRatesOf(assumption: MisreadAssumption): number[] | undefined {
+  return assumption.faces === null ? undefined : assumption.faces.map((f) => f.bound);
+}

@@ -156,6 +156,11 @@ export class RobustMonitor {
     return this.open.size;
   }
 
+  /** Natural log of the least favourable e-value now (state().logE, without the projections). */
+  get logE(): number {
+    return this.current().logE;
+  }
+
   /** True once UNFAIR, FAIR_WITHIN or the budget has been reached: the die needs no more rolls. */
   get decided(): boolean {
     return this.decision !== null || this.budgetSpent;

@@ -9,7 +9,8 @@ import type { Database, Statement } from './sqlite.js';
 export class ChainRows {
   private readonly sessionStmt: Statement<ChainSession & { rigKey: string | null; driver: string | null; firmware: string | null; protocol: number | null; configHash: string | null; calibrationHash: string | null; tumbler: string | null }>;
   private readonly throwStmt: Statement<ChainThrow>;
-  private readonly rollsStmt: Statement<ChainRoll>;
+  // Prepared on first use: `resolution` exists from schema 4 (older files are read without migrating them).
+  private rollsStmt: Statement<ChainRoll> | undefined;
   // Prepared on first use: they name columns of schema 2, and the throw chain is also read from older files.
   private sealStmt: Statement<ChainSeal & { chainVersion: number; seal: string }> | undefined;
   private eventsStmt: Statement<ChainEvent & { id: number; prevHash: string | null; hash: string | null }> | undefined;
@@ -27,13 +28,10 @@ export class ChainRows {
       `SELECT session_id AS sessionId, idx AS "index", started_at AS startedAt, ended_at AS endedAt, status, why
          FROM throws WHERE id = ?`,
     );
-    this.rollsStmt = db.prepare(
-      `SELECT r.seq, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel, r.face_id AS faceId,
-              r.symbol, r.confidence, r.cocked, r.classifier_version AS classifierVersion,
-              r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash, r.simulated
-         FROM rolls r LEFT JOIN dice d ON d.id = r.die_id
-        WHERE r.throw_id = ? ORDER BY r.seq`,
-    );
+  }
+
+  private hasColumn(table: string, column: string): boolean {
+    return this.db.prepare<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().some((c) => c.name === column);
   }
 
   /** The sealed fields of a session row, with its chain version and stored seal. */
@@ -76,6 +74,26 @@ export class ChainRows {
   }
 
   rolls(throwId: number): ChainRoll[] {
+    this.rollsStmt ??= this.db.prepare(
+      `SELECT r.seq, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel, r.face_id AS faceId,
+              r.symbol, r.confidence, r.cocked, r.classifier_version AS classifierVersion,
+              r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash, r.simulated,
+              ${this.hasColumn('rolls', 'resolution') ? 'r.resolution' : "'read' AS resolution"}
+         FROM rolls r LEFT JOIN dice d ON d.id = r.die_id
+        WHERE r.throw_id = ? ORDER BY r.seq`,
+    );
     return this.rollsStmt.all(throwId);
+  }
+
+  /**
+   * Migration 5's resolution covers of the throws recorded with declined rolls
+   * before resolutions were hashed (throw id -> hash); null in a file not yet
+   * migrated to schema 5, where such throws have no cover at all.
+   */
+  legacyResolutions(): Map<number, string> | null {
+    const exists = this.db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'legacy_resolutions'").get()?.n ?? 0;
+    if (exists === 0) return null;
+    const rows = this.db.prepare<{ throwId: number; hash: string }>('SELECT throw_id AS throwId, resolution_hash AS hash FROM legacy_resolutions').all();
+    return new Map(rows.map((r) => [r.throwId, r.hash]));
   }
 }

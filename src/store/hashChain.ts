@@ -50,6 +50,8 @@ export interface ChainRoll {
   readonly evidencePath: string | null;
   readonly evidenceHash: string | null;
   readonly simulated: number;
+  /** `read`, `unresolved` or `reviewed` (schema 4); absent in older files, where every roll was read. */
+  readonly resolution?: string | null;
 }
 
 function sha256(text: string): string {
@@ -62,35 +64,52 @@ export function genesisHash(s: ChainSession): string {
   return sha256(JSON.stringify(['dicerig-session-v1', s.id, s.origin, s.configJson, s.softwareVersion, s.simulated, s.startedAt, s.rigId, s.rig]));
 }
 
-/** The hash of one throw given the hash before it. `rolls` in stored order (by `seq`). */
+/**
+ * A roll's resolution as it was when its throw was recorded: `read` or
+ * `unresolved`. A review later turns `unresolved` into `reviewed` without
+ * touching the throw (the review has its own chain, `reviews.ts`), so both
+ * hash alike.
+ */
+export function recordedResolution(r: Pick<ChainRoll, 'resolution'>): 'read' | 'unresolved' | string {
+  const res = r.resolution ?? 'read';
+  return res === 'reviewed' ? 'unresolved' : res;
+}
+
+function rollFields(r: ChainRoll): unknown[] {
+  return [r.seq, r.dieId, r.dieLabel, r.dieType, r.channel, r.faceId, r.symbol, r.confidence, r.cocked, r.classifierVersion, r.evidencePath, r.evidenceHash, r.simulated];
+}
+
+/**
+ * The throw's hash in the first encoding ('dicerig-throw-v1'), which does not
+ * cover a roll's resolution. Every throw whose rolls were all read is still
+ * hashed this way (stores written before resolutions existed verify as they
+ * did); `verify` uses it alone for the throws migration 5 found with declined
+ * rolls, whose resolution it covers by `resolutionHash` instead.
+ */
+export function throwHashV1(prevHash: string, t: ChainThrow, rolls: readonly ChainRoll[]): string {
+  return sha256(JSON.stringify(['dicerig-throw-v1', prevHash, t.sessionId, t.index, t.startedAt, t.endedAt, t.status, t.why, rolls.map(rollFields)]));
+}
+
+/**
+ * The hash of one throw given the hash before it. `rolls` in stored order (by
+ * `seq`). A throw with a declined roll ('dicerig-throw-v2') also covers each
+ * roll's recorded resolution, so a roll turned from read to unresolved or back
+ * by hand breaks the chain.
+ */
 export function throwHash(prevHash: string, t: ChainThrow, rolls: readonly ChainRoll[]): string {
+  if (rolls.every((r) => recordedResolution(r) === 'read')) return throwHashV1(prevHash, t, rolls);
   return sha256(
-    JSON.stringify([
-      'dicerig-throw-v1',
-      prevHash,
-      t.sessionId,
-      t.index,
-      t.startedAt,
-      t.endedAt,
-      t.status,
-      t.why,
-      rolls.map((r) => [
-        r.seq,
-        r.dieId,
-        r.dieLabel,
-        r.dieType,
-        r.channel,
-        r.faceId,
-        r.symbol,
-        r.confidence,
-        r.cocked,
-        r.classifierVersion,
-        r.evidencePath,
-        r.evidenceHash,
-        r.simulated,
-      ]),
-    ]),
+    JSON.stringify(['dicerig-throw-v2', prevHash, t.sessionId, t.index, t.startedAt, t.endedAt, t.status, t.why, rolls.map((r) => [...rollFields(r), recordedResolution(r)])]),
   );
+}
+
+/**
+ * Migration 5's cover for a throw recorded (and hashed 'dicerig-throw-v1')
+ * with declined rolls before resolutions were hashed: the throw's stored hash
+ * and each roll's recorded resolution. Changes made before the migration cannot be seen.
+ */
+export function resolutionHash(storedThrowHash: string, rolls: readonly Pick<ChainRoll, 'seq' | 'resolution'>[]): string {
+  return sha256(JSON.stringify(['dicerig-resolution-v1', storedThrowHash, rolls.map((r) => [r.seq, recordedResolution(r)])]));
 }
 
 /**

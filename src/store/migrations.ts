@@ -1,4 +1,5 @@
 import { StoreError } from './errors.js';
+import { coverLegacyResolutions } from './legacyResolutions.js';
 import type { Database } from './sqlite.js';
 
 /** `PRAGMA application_id` of a dicerig database ("DICE"), so a foreign SQLite file is refused rather than written into. */
@@ -9,6 +10,8 @@ export interface Migration {
   readonly version: number;
   readonly description: string;
   readonly sql: string;
+  /** Work SQL cannot do (hashing), run after `sql` in the same transaction. */
+  readonly run?: (db: Database) => void;
 }
 
 /**
@@ -160,6 +163,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description: "rolls' resolution in the hash chain: covers for the throws with declined rolls recorded before it was hashed",
+    sql: `
+      CREATE TABLE legacy_resolutions (
+        throw_id        INTEGER PRIMARY KEY REFERENCES throws(id),
+        resolution_hash TEXT    NOT NULL
+      );
+      CREATE TRIGGER legacy_resolutions_no_update BEFORE UPDATE ON legacy_resolutions BEGIN SELECT RAISE(ABORT, 'legacy resolution covers are fixed'); END;
+      CREATE TRIGGER legacy_resolutions_no_delete BEFORE DELETE ON legacy_resolutions BEGIN SELECT RAISE(ABORT, 'legacy resolution covers are fixed'); END;
+    `,
+    run: coverLegacyResolutions,
+  },
 ];
 
 /** The schema version this software writes. */
@@ -198,6 +214,7 @@ function migrateInTransaction(db: Database, migrations: readonly Migration[]): M
       const pending = [...migrations].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
       for (const m of pending) {
         db.exec(m.sql);
+        m.run?.(db);
         if (m.version === 1) db.pragma(`application_id = ${APPLICATION_ID}`);
         db.pragma(`user_version = ${m.version}`);
       }

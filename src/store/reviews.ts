@@ -177,6 +177,13 @@ export class ReviewLog {
       )
       .get(sessionId)?.n ?? 0;
     if (stale > 0) return `${stale} roll(s) are marked reviewed without a stored review`;
+    const unmarked = this.db
+      .prepare<{ rollId: number; resolution: string | null }>(
+        `SELECT v.roll_id AS rollId, r.resolution FROM reviews v LEFT JOIN rolls r ON r.id = v.roll_id
+          WHERE v.session_id = ? AND (r.resolution IS NULL OR r.resolution <> 'reviewed') ORDER BY v.id LIMIT 1`,
+      )
+      .get(sessionId);
+    if (unmarked !== undefined) return `roll ${unmarked.rollId} has a stored review but is marked ${unmarked.resolution ?? 'missing'}: its resolution was changed after it was labelled`;
     return null;
   }
 }

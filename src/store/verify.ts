@@ -1,5 +1,5 @@
 import type { ChainRows } from './chainRows.js';
-import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
+import { eventHash, genesisHash, resolutionHash, sealHash, throwHash, throwHashV1, type ChainRoll, type ChainThrow } from './hashChain.js';
 import type { ChainBreak, VerifyReport } from './records.js';
 import type { Database } from './sqlite.js';
 
@@ -27,6 +27,7 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
   const throwsOf = db.prepare<ThrowRow>('SELECT id, idx, prev_hash AS prevHash, hash FROM throws WHERE session_id = ? ORDER BY idx');
   const breaks: ChainBreak[] = [];
   const notes: string[] = [];
+  const legacy = rows.legacyResolutions();
   let throwCount = 0;
   for (const s of sessions) {
     const problem = (throwIndex: number | null, text: string): void => {
@@ -40,9 +41,13 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     for (const t of throwsOf.iterate(s.id)) {
       throwCount++;
       const fields = rows.throwFields(t.id);
-      const actual = fields === undefined ? '' : throwHash(t.prevHash, fields, rows.rolls(t.id));
+      const rolls = rows.rolls(t.id);
+      const checked = fields === undefined ? { actual: '' } : checkThrow(t, fields, rolls, legacy);
+      const actual = checked.actual;
       if (t.idx !== expectedIndex) {
         problem(expectedIndex, t.idx > expectedIndex ? `throw ${expectedIndex} is missing (the next stored throw is ${t.idx})` : `throw ${t.idx} is stored twice`);
+      } else if (checked.resolutionChanged === true) {
+        problem(t.idx, `throw ${t.idx}: a roll's resolution (read or unresolved) was changed after migration 5 covered it`);
       } else if (actual !== t.hash) {
         problem(t.idx, `throw ${t.idx} does not match its hash: the throw or its rolls were changed, or it was moved, after it was recorded`);
       } else if (t.prevHash !== previousStored) {
@@ -88,4 +93,17 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     breaks,
     ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+/**
+ * A throw's hash as it should be stored, and for a throw migration 5 covered
+ * (hashed before resolutions were, 'dicerig-throw-v1') whether its rolls'
+ * resolutions still match the cover. (A file is verified at the current
+ * schema: an older one is refused read-only and migrated when opened for writing.)
+ */
+function checkThrow(t: ThrowRow, fields: ChainThrow, rolls: readonly ChainRoll[], legacy: ReadonlyMap<number, string> | null): { actual: string; resolutionChanged?: boolean } {
+  const cover = legacy?.get(t.id);
+  if (cover === undefined) return { actual: throwHash(t.prevHash, fields, rolls) };
+  const actual = throwHashV1(t.prevHash, fields, rolls);
+  return { actual, resolutionChanged: actual === t.hash && resolutionHash(t.hash, rolls) !== cover };
 }

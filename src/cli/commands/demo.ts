@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import { demoConfig, DEMO_BUDGET, DEMO_EMULATED_BUDGET, DEMO_LOAD_FACTOR, loadedDie, type DemoDice } from '../../session/demo.js';
 import type { SessionResult } from '../../session/runner.js';
 import { parseDeclines } from '../../session/decliningReader.js';
+import { parseMisreads } from '../../session/misreadingReader.js';
+import { InputError } from '../../core/errors.js';
 import { getDieType } from '../../dice/catalogue.js';
 import { formatCount } from '../../core/format.js';
 import type { CliIo } from '../io.js';
@@ -19,6 +21,8 @@ interface DemoFlags extends SessionOutputFlags {
   frames?: 'rest' | 'all';
   resume?: string;
   declines?: string;
+  misreads?: string;
+  misreadCalibration?: number;
 }
 
 /** The closing words of a demo: which die was loaded and whether it was caught. */
@@ -68,6 +72,8 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--dice <dice>', 'which dice').choices(['d6', 'xwing']).default('d6'))
     .addOption(new Option('--frames <frames>', 'camera frames: rest (one render per throw) or all (every frame; slower)').choices(['rest', 'all']))
     .option('--declines <face=p,...>', 'face-dependent declines of the simulated reader, e.g. 6=0.3,1=0.05 (declined dice are re-read, then kept unresolved)')
+    .option('--misreads <spec>', 'misreads of the simulated reader, e.g. 6>5=0.02 (a 6 read as a 5 2 % of the time); a simulated calibration measures them and the verdicts allow for its upper bounds')
+    .option('--misread-calibration <reads>', 'held-back reads per face of that simulated calibration (default 2000; 0: none, misreads assumed 0)', nonNegativeIntArg)
     .option('--resume <session>', 'continue a demo session (same --seed and --dice) after a crash')
     .option('--json', 'print the end as JSON (no progress)')
     .option('--events', 'print every event as one JSON line, then the summary')
@@ -76,8 +82,11 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .action(async (flags: DemoFlags) => {
       const emulated = flags.emulated === true;
       const declines = flags.declines === undefined ? undefined : parseDeclines(flags.declines, demoFaces(flags.dice));
+      const misreads = flags.misreads === undefined ? undefined : parseMisreads(flags.misreads, demoFaces(flags.dice));
+      if (flags.misreadCalibration !== undefined && misreads === undefined) throw new InputError('--misread-calibration measures the misreads of --misreads; give --misreads too.');
       const config = demoConfig({
         ...(declines ? { declines } : {}),
+        ...(misreads ? { misreads, ...(flags.misreadCalibration !== undefined ? { misreadCalibration: flags.misreadCalibration } : {}) } : {}),
         seed: flags.seed,
         dice: flags.dice,
         emulated,
@@ -92,7 +101,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
         db,
         flags,
         (result) => revealLoadedDie(result, loadedDie(config)),
-        (id) => `dicerig demo --seed ${flags.seed} --dice ${flags.dice}${emulated ? ' --emulated' : ''}${flags.budget !== undefined ? ` --budget ${flags.budget}` : ''}${flags.declines !== undefined ? ` --declines ${flags.declines}` : ''} --resume ${id} --db ${quoted}`,
+        (id) => `dicerig demo --seed ${flags.seed} --dice ${flags.dice}${emulated ? ' --emulated' : ''}${flags.budget !== undefined ? ` --budget ${flags.budget}` : ''}${flags.declines !== undefined ? ` --declines ${flags.declines}` : ''}${flags.misreads !== undefined ? ` --misreads ${flags.misreads}` : ''}${flags.misreadCalibration !== undefined ? ` --misread-calibration ${flags.misreadCalibration}` : ''} --resume ${id} --db ${quoted}`,
       );
     });
 }

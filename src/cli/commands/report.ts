@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
-import type { SessionVerdicts } from '../../stats/dieVerdict.js';
+import { misreadLines, type SessionVerdicts } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
 import { ConfigError } from '../../core/errors.js';
 import { checkSessionConfig } from '../../session/config.js';
@@ -113,6 +113,7 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
         generatedAt: Date.now(),
         verdicts: (store.storedVerdicts(session.id)?.verdicts as SessionVerdicts | undefined) ?? null,
         resolution: resolutionOf(store, session.id),
+        rollEvents: new Map([...store.rollEvents(session.id)].map(([dieId, events]) => [store.getDie(dieId)?.label ?? String(dieId), events])),
       },
       {
         alpha: flags.alpha ?? own.alpha ?? FALLBACK.alpha,
@@ -124,9 +125,20 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
   });
 }
 
-/** Each die's rolls per face, read or reviewed, and its unresolved rolls, from the store. */
+/** Each die's rolls per face, read or reviewed, its unresolved rolls, and how many of its read rolls a re-read resolved, from the store. */
 function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
   const out: DieResolution[] = [];
+  // Each `reread` event names the dice declined at first in its throw; those not kept unresolved were resolved by the re-read.
+  const declinedAtFirst = new Map<string, number>();
+  // The re-read counts are known when the session re-read a die, or ended a run counting its declined dice (none declined: none re-read).
+  let rereadsKnown = false;
+  for (const e of store.events(sessionId)) {
+    if (e.kind === 'run-ended' && typeof (e.detail as { totals?: { declined?: unknown } }).totals?.declined === 'number') rereadsKnown = true;
+    if (e.kind !== 'reread') continue;
+    rereadsKnown = true;
+    const dice = (e.detail as { dice?: unknown }).dice;
+    if (Array.isArray(dice)) for (const label of dice) if (typeof label === 'string') declinedAtFirst.set(label, (declinedAtFirst.get(label) ?? 0) + 1);
+  }
   for (const [dieId, events] of store.rollEvents(sessionId)) {
     const faces = new Map<string, { read: number; reviewed: number }>();
     let unresolved = 0;
@@ -145,7 +157,14 @@ function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
       faces.set(face, f);
     }
     const label = store.getDie(dieId)?.label ?? String(dieId);
-    out.push({ label, unresolved, faces: [...faces.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([face, f]) => ({ face, ...f })) });
+    const kept = events.filter((e) => e.kind === 'unresolved').length;
+    const rereadResolved = rereadsKnown ? Math.max(0, (declinedAtFirst.get(label) ?? 0) - kept) : undefined;
+    out.push({
+      label,
+      unresolved,
+      faces: [...faces.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([face, f]) => ({ face, ...f })),
+      ...(rereadResolved !== undefined ? { rereadResolved } : {}),
+    });
   }
   return out;
 }
@@ -180,8 +199,9 @@ function storedVerdictLines(report: SessionReport): string[] {
       '  ',
     ).trimEnd(),
     'Fixed-n p-values in the report are descriptive only: the session stopped each die when its monitor decided.',
+    ...misreadLines(v.dice),
     ...report.resolution.map(
-      (r) => `  ${r.label}: ${r.faces.map((f) => `${f.face} ${formatCount(f.read)}${f.reviewed > 0 ? ` (+${formatCount(f.reviewed)} reviewed)` : ''}`).join(', ')}; ${formatCount(r.unresolved)} unresolved`,
+      (r) => `  ${r.label}${r.rereadResolved !== undefined ? ` (${formatCount(r.rereadResolved)} read after a re-read)` : ''}: ${r.faces.map((f) => `${f.face} ${formatCount(f.read)}${f.reviewed > 0 ? ` (+${formatCount(f.reviewed)} reviewed)` : ''}`).join(', ')}; ${formatCount(r.unresolved)} unresolved`,
     ),
   ];
 }

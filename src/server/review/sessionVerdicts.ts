@@ -2,7 +2,8 @@
  * A stored session's verdicts, remade from the store after a person labels a
  * declined roll: the session's own dice and stopping rules (its stored
  * config), each die's monitor rebuilt by the session's own `replayStored` (as
- * `--resume` does), then stored with `saveVerdicts` so `report` shows them.
+ * `--resume` does) under the misread bounds the session stored, then stored
+ * with `saveVerdicts` so `report` shows them.
  */
 import { getDieType } from '../../dice/catalogue.js';
 import { checkSessionConfig, type SessionConfig } from '../../session/config.js';
@@ -25,10 +26,13 @@ export function storedSessionDice(store: RollStore, sessionId: number): { dice: 
   const config = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${sessionId} (stored config)`);
   const types = config.dice.map((d) => getDieType(d.type));
   const level = readerFamily(types) === 'pips' ? 'face' : 'symbol';
+  // Each die keeps the misread assumption its stored verdict rests on (the calibration's bounds), so a review changes the counts, not the rule.
+  const stored = store.storedVerdicts(sessionId)?.verdicts as SessionVerdicts | undefined;
   const dice: SessionDie[] = config.dice.map((d, i) => {
     const record = store.findDie(d.label);
     if (record === undefined) throw new StoreError(`Session ${sessionId} names die "${d.label}", which the store does not hold.`, { session: sessionId });
-    return { channel: i, record, type: types[i] as SessionDie['type'], level };
+    const misreads = stored?.dice.find((v) => v.label === d.label)?.misreads;
+    return { channel: i, record, type: types[i] as SessionDie['type'], level, ...(misreads !== undefined ? { misreads } : {}) };
   });
   return { dice, stopping: config.stopping };
 }

@@ -1,0 +1,30 @@
+/**
+ * How often a calibration profile's reader misread each symbol of a die on the
+ * held-back samples (its confusion matrix): the counts behind the misread
+ * bounds a session's verdicts allow for (`stats/misreadRate.ts`). A held-back
+ * die read as any other class, of its own colour or not, is a misread; a
+ * declined or cocked one is not read.
+ */
+import type { FaceReads } from '../../stats/misreadRate.js';
+import type { CalibrationProfile } from './profile.js';
+
+const NOT_READ = new Set(['declined', 'cocked']);
+
+/** Per symbol of die type `die` (in `symbols` order): held-back dice read, and misread. */
+export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation'>, die: string, symbols: readonly string[]): FaceReads[] {
+  const { rows, columns, counts } = profile.validation.confusion;
+  return symbols.map((symbol) => {
+    const name = `${die}-${symbol}`;
+    const row = counts[rows.indexOf(name)];
+    if (row === undefined) return { read: 0, misread: 0 };
+    let read = 0;
+    let correct = 0;
+    columns.forEach((c, j) => {
+      if (NOT_READ.has(c)) return;
+      const n = row[j] ?? 0;
+      read += n;
+      if (c === name) correct += n;
+    });
+    return { read, misread: read - correct };
+  });
+}

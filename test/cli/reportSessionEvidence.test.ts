@@ -1,0 +1,130 @@
+/**
+ * Issue 10 review: the HTML report of a sequential session shows what the
+ * session decided with, not a recomputation from the read rolls: the same
+ * verdicts, threshold K/α and e-values as the session's own summary (its
+ * evidence chart replays the session's least favourable e-value, declined
+ * rolls included), fixed-n p-values labelled descriptive, and how each die's
+ * rolls were resolved, per die and per face.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
+import { fileKeys } from '../../src/report/fileKeys.js';
+import { tempDir } from '../store/support/fixtures.js';
+import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from '../report/support/html.js';
+import { FairnessView } from '../../src/server/live/fairnessView.js';
+import type { SessionEvent } from '../../src/session/events.js';
+import { renderReportHtml } from '../../src/report/reportHtml.js';
+import { reportOf } from '../report/support/reportOf.js';
+import { runCli } from './runCli.js';
+
+interface DemoJson {
+  verdicts: SessionVerdicts;
+  totals: { declined: number; rereadResolved: number; unresolved: number };
+}
+
+interface ReportJson {
+  errorControl: SessionVerdicts['errorControl'];
+  dice: { label: string; verdict: string; anytime: { logE: number; decision: string; decidedAt: number | null } }[];
+}
+
+/** The live pages' view of the run, folded from the session's own events as the dashboard folds them. */
+function liveView(events: readonly SessionEvent[]): FairnessView {
+  const started = events.find((e) => e.type === 'started');
+  if (started?.type !== 'started') throw new Error('no started event');
+  const view = new FairnessView(started.sessionId, started.dice.map((d) => ({ label: d.label, type: d.type, channel: d.channel, level: 'face' as const })), new Map());
+  for (const e of events) view.onEvent(e);
+  return view;
+}
+
+describe('report of a demo session with declines (HTML)', () => {
+  it('shows one verdict, the session’s, in its summary, live view, text, HTML and JSON report and export, with its threshold and e-values; labels fixed-n p-values descriptive; tabulates read, re-read, reviewed and unresolved rolls per die and per face', async () => {
+    const dir = tempDir('dicerig-report-evidence-');
+    const db = join(dir, 'demo.db');
+    // Declines the re-reads cannot all resolve, and misreads a simulated calibration measures: the least favourable e-value differs from the read rolls'.
+    const demo = await runCli('demo', '--seed', '3', '--budget', '150', '--declines', '6=0.9,1=0.5', '--misreads', '6>5=0.02', '--db', db, '--events');
+    expect(demo.code, demo.err).toBe(0);
+    const lines = demo.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const session = lines.find((l) => l.type === 'summary') as unknown as DemoJson;
+    const live = liveView(lines.filter((l) => l.type !== 'summary') as unknown as SessionEvent[]);
+    expect(session.totals.unresolved).toBeGreaterThan(0);
+    const out = join(dir, 'report');
+    const report = await runCli('report', '1', '--db', db, '--out', out);
+    expect(report.code, report.err).toBe(0);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const json = await runCli('report', '1', '--db', db, '--out', join(dir, 'report-json'), '--json');
+    expect(json.code, json.err).toBe(0);
+    const shownJson = JSON.parse(json.out) as ReportJson;
+    const exported = await runCli('export', '1', '--db', db, '--format', 'jsonl');
+    expect(exported.code, exported.err).toBe(0);
+    const manifest = JSON.parse(exported.out.split('\n')[0] as string) as { verdicts?: SessionVerdicts };
+
+    // The session's one error control, as the summary states it.
+    const control = session.verdicts.errorControl;
+    expect(stripTags(html)).toContain(`Verdicts as the session made them (not recomputed): ${control.statement}`);
+    expect(html).toContain(`data-threshold="${control.threshold}"`);
+    expect(report.out).toContain(`Verdicts as the session made them (not recomputed): ${control.statement}`);
+    expect(shownJson.errorControl).toEqual(control);
+    // The export carries the stored verdicts as they are.
+    expect(manifest.verdicts).toEqual(session.verdicts);
+    const misreads = session.verdicts.dice[0]?.misreads?.statement ?? '';
+    expect(misreads).toMatch(/^misreads allowed for/);
+    expect(stripTags(html)).toContain(`Misreads: ${misreads.replace(/^misreads /, '')}.`);
+
+    const keys = fileKeys(session.verdicts.dice.map((d) => d.label));
+    let declinedOnTheChart = 0;
+    session.verdicts.dice.forEach((made, i) => {
+      const key = keys[i] as string;
+      const section = dieSectionHtml(html, key);
+      expect(section, made.label).toContain(`data-verdict="${made.kind}"`);
+      // One verdict: the badge, the words beside it, the JSON report and the live pages say the same.
+      const line = stripTags(/<p class="note" data-test="anytime"[^>]*>.*?<\/p>/.exec(section)?.[0] ?? '');
+      expect(line, made.label).toContain(made.decidedAt === null ? 'no decision yet' : `${made.kind} at roll ${made.decidedAt.toLocaleString('en-US')}`);
+      if (made.kind === 'UNFAIR') expect(line).not.toContain('no decision yet');
+      const j = shownJson.dice.find((d) => d.label === made.label);
+      expect(j?.verdict, made.label).toBe(made.kind);
+      expect(j?.anytime).toEqual({ logE: made.logE, decision: made.kind, decidedAt: made.decidedAt });
+      const shownLive = live.dice.find((d) => d.label === made.label);
+      expect(shownLive?.state, made.label).toBe(made.kind);
+      expect(shownLive?.logE, made.label).toBeCloseTo(made.logE, 9);
+      if (made.decidedAt !== null) expect(shownLive?.sentence, made.label).toBe(made.sentence);
+      // The e-value and threshold the session used, in words and on the chart.
+      const anytime = /<p class="note" data-test="anytime" data-source="session" data-log-e="([^"]+)" data-log-threshold="([^"]+)" data-decision="([^"]+)">/.exec(section);
+      expect(anytime, made.label).not.toBeNull();
+      expect(Number(anytime?.[1])).toBe(made.logE);
+      expect(Number(anytime?.[2])).toBe(made.logThreshold);
+      expect(anytime?.[3]).toBe(made.kind);
+      const svg = svgById(html, `chart-${key}-evidence`);
+      expect(Number(svgShape(svg, 'line', { role: 'threshold' })['data-value'])).toBe(made.logThreshold);
+      // Replayed from the stored rolls, unresolved ones in their places: it ends at the stored e-value.
+      expect(Number(svgShape(svg, 'polyline', { role: 'evidence' })['data-final'])).toBeCloseTo(made.logE, 9);
+      if (made.unresolved > 0) declinedOnTheChart++;
+      // Fixed-n p-values after optional stopping: descriptive.
+      expect(section).toMatch(/data-test="symbol" data-descriptive="true"><strong>Descriptive only/);
+      // Per face: read and reviewed; and the unresolved rolls.
+      const faces = made.faces.map((f) => rowCells(section, `data-face="${f.label}"`));
+      expect(faces.reduce((n, f) => n + Number((f.read ?? '').replace(/,/g, '')), 0), made.label).toBe(made.resolved);
+      expect(section).toContain(`data-col="unresolved" data-value="${made.unresolved}"`);
+      // Per die: read, of them after a re-read, reviewed, unresolved.
+      const row = rowCells(html, `data-resolution-die="${made.label}"`);
+      expect(Number(row.unresolved), made.label).toBe(made.unresolved);
+      expect(Number(row.reviewed)).toBe(made.reviewed);
+      expect(Number(row.read?.replace(/,/g, ''))).toBe(made.resolved);
+      expect(row.reread).toMatch(/^\d+$/);
+    });
+    expect(declinedOnTheChart).toBeGreaterThan(0);
+    // The re-read counts per die add up to the session's.
+    const rereads = session.verdicts.dice.reduce((n, d) => n + Number(rowCells(html, `data-resolution-die="${d.label}"`).reread), 0);
+    expect(rereads).toBe(session.totals.rereadResolved);
+
+    // Where the stored roll events cannot be replayed, the chart falls back to the read rolls, but the words still state the session's verdict.
+    const fallback = renderReportHtml(reportOf(db, 1, { verdicts: session.verdicts }).report, []);
+    session.verdicts.dice.forEach((made, i) => {
+      const section = dieSectionHtml(fallback, keys[i] as string);
+      expect(section, made.label).toContain(`data-verdict="${made.kind}"`);
+      expect(section).toContain(`data-source="read-rolls" data-log-e="${made.logE}" data-log-threshold="${made.logThreshold}" data-decision="${made.kind}"`);
+      expect(stripTags(section)).toContain('The chart replays the read rolls only');
+    });
+  }, 300_000);
+});
