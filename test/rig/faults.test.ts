@@ -293,6 +293,30 @@ describe('sequence numbers', () => {
     const seqs = b.toBoard.filter(isTumble).map((l) => Number(l.split(' ')[0]));
     expect(seqs.at(-1)).toBeGreaterThan(40000);
   });
+
+  it('never resolves a tumble with the reply of a heartbeat: after seq_stale it resumes past the seqs it has already used', async () => {
+    // Found by the soak (npm run soak): the tumble line is garbled, the resend is refused seq_stale
+    // (the status heartbeat in between took the board's seq on), and by the time that refusal arrives the
+    // next heartbeat has taken the seq after it. Resuming right after the board's `last` gave the tumble
+    // that heartbeat's seq, so the status reply resolved the tumble: an ok throw the board never tumbled.
+    const { bus: b, driver: d } = await connectThroughBus();
+    expect(await d.setLight(7)).toBe(7);
+    b.garbleToBoard(isTumble, 1);
+    b.delayFromBoard(400); // replies come after the next heartbeat went out
+    const mark = board.events.length;
+    const result = await d.tumble();
+    await sleep(300);
+    expect(motionStarts(board.events.slice(mark))).toBe(1);
+    expect(result.durationMs).toBeGreaterThan(0); // a motion's reply, not a status reply (which has no ms=)
+    // No seq went out for two different commands.
+    const verbBySeq = new Map<number, string>();
+    for (const l of b.toBoard) {
+      const [seq, verb] = l.split(/[ *]/);
+      const known = verbBySeq.get(Number(seq));
+      expect(known === undefined || known === verb, `seq ${seq} used for ${known} and ${verb}`).toBe(true);
+      verbBySeq.set(Number(seq), verb as string);
+    }
+  });
 });
 
 describe('connecting', () => {

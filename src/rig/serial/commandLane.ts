@@ -9,7 +9,7 @@ import type { LinkStatsRecorder } from '../linkStats.js';
 import { encodeCommand } from '../protocol/encode.js';
 import { ErrorCode } from '../protocol/errorCodes.js';
 import type { ErrReply, OkReply } from '../protocol/messages.js';
-import { nextSeq } from '../protocol/sequence.js';
+import { isNewerSeq, nextSeq } from '../protocol/sequence.js';
 import type { TimerHost } from '../timers.js';
 import { lostError, noReplyError, refusedError } from './messages.js';
 import type { SerialLink } from './serialLink.js';
@@ -105,9 +105,18 @@ export class CommandLane {
     return this.seq;
   }
 
-  /** Continues after the board's newest seq (from `identify last=` or a `seq_stale` reply). */
+  /** Continues after the board's newest seq, from `identify last=` while connecting (nothing else is in flight then). */
   resumeAfter(last: number): void {
     this.seq = last;
+  }
+
+  /**
+   * Continues after the board's newest seq (a `seq_stale last=` reply) mid-session, but never goes back:
+   * a heartbeat may have taken a seq after `last` since the board answered, and a seq given to two
+   * commands lets the reply of one settle the other (a status reply resolved a tumble the board never ran).
+   */
+  skipPast(last: number): void {
+    if (isNewerSeq(last, this.seq)) this.seq = last;
   }
 
   get lastSeq(): number {
@@ -226,11 +235,11 @@ export class CommandLane {
   private async resyncSeq(reply: ErrReply, handshake: boolean): Promise<void> {
     const last = Number(reply.fields.last);
     if (Number.isInteger(last) && last >= 1) {
-      this.seq = last;
+      this.skipPast(last);
       return;
     }
     const id = await this.exchange('identify', [], { handshake });
     const fromId = Number(id.fields.last);
-    if (id.kind === 'ok' && Number.isInteger(fromId) && fromId >= 1) this.seq = fromId;
+    if (id.kind === 'ok' && Number.isInteger(fromId) && fromId >= 1) this.skipPast(fromId);
   }
 }

@@ -183,7 +183,8 @@ export class MotionSupervisor {
   takeReply(reply: OkReply | ErrReply): boolean {
     const seq = reply.seq as number;
     const m = this.motion;
-    if (m && seq === m.seq) this.motionReply(m, reply);
+    // A motion's `ok` always carries ms=: an `ok` without it under the motion's seq answered another command.
+    if (m && seq === m.seq && (reply.kind === 'err' || reply.fields.ms !== undefined)) this.motionReply(m, reply);
     else if (m?.probing && seq === m.probe.seq) this.probeReply(m, reply);
     else if (this.heartbeat && seq === this.heartbeat.seq) this.heartbeatReply(reply);
     else return false;
@@ -211,7 +212,7 @@ export class MotionSupervisor {
       m.seqRetries++;
       const last = Number(reply.fields.last);
       // Without the board's newest seq (seq_reused), jump well ahead: anything up to half the ring is "newer".
-      lane.resumeAfter(Number.isInteger(last) && last >= 1 ? last : ((lane.lastSeq + 1000) % 65535) + 1);
+      lane.skipPast(Number.isInteger(last) && last >= 1 ? last : ((lane.lastSeq + 1000) % 65535) + 1);
       m.seq = lane.takeSeq();
       if (lane.marker) lane.marker.after++;
       m.line = encodeCommand(m.seq, m.verb);
