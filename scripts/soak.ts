@@ -49,7 +49,12 @@ const rig = store.registerRig({ driver: 'serial', firmware: 'emulated', protocol
 const die = store.registerDie({ label: 'soak-d6', typeId: 'd6' });
 const session = store.createSession({ name: `soak-${Date.now()}`, config: { throws, seed }, simulated: true, rigId: rig.id, startedAt: Date.now() });
 
-/** Motions the firmware started (D13 lights for each). */
+/**
+ * Motions the firmware started (D13 lights for each; the harness reports it across resets too). An ok
+ * throw without one is a real fault, not an artefact of counting: the driver once resolved a resent
+ * tumble with a heartbeat's status reply after a seq_stale resync gave both the same seq
+ * (test/rig/faults.test.ts, "never resolves a tumble with the reply of a heartbeat").
+ */
 const motionStarts = (events: readonly BoardEvent[]): number => events.filter((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 1).length;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
