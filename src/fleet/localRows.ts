@@ -1,5 +1,6 @@
 import { ChainRows } from '../store/chainRows.js';
-import { genesisHash, type ChainSession } from '../store/hashChain.js';
+import { genesisHash, type ChainRoll, type ChainSession, type ChainThrow } from '../store/hashChain.js';
+import type { ReviewRecord } from '../store/reviews.js';
 import { checkSchema, SCHEMA_VERSION } from '../store/migrations.js';
 import { StoreError } from '../store/errors.js';
 import { isSqliteError, openDatabase, type Database } from '../store/sqlite.js';
@@ -42,32 +43,15 @@ export interface LocalRig {
   readonly port: string | null;
 }
 
-export interface LocalRoll {
+/** A roll as the chain hashes it, with its row id; every local roll has a resolution (schema 4 and later). */
+export interface LocalRoll extends ChainRoll {
   readonly id: number;
-  readonly seq: number;
-  readonly dieId: number;
-  readonly dieLabel: string | null;
-  readonly dieType: string | null;
-  readonly channel: number | null;
-  readonly faceId: string | null;
-  readonly symbol: string | null;
-  readonly confidence: number | null;
-  readonly cocked: number;
-  readonly classifierVersion: string | null;
-  readonly evidencePath: string | null;
-  readonly evidenceHash: string | null;
-  readonly simulated: number;
   readonly resolution: string;
 }
 
-export interface LocalThrow {
+/** A throw as the chain hashes it, with its row id, chain hashes and rolls. */
+export interface LocalThrow extends ChainThrow {
   readonly id: number;
-  readonly sessionId: number;
-  readonly index: number;
-  readonly startedAt: number;
-  readonly endedAt: number;
-  readonly status: string;
-  readonly why: string | null;
   readonly prevHash: string;
   readonly hash: string;
   readonly rolls: LocalRoll[];
@@ -84,17 +68,8 @@ export interface LocalEvent {
   readonly hash: string | null;
 }
 
-export interface LocalReview {
-  readonly sessionId: number;
-  readonly rollId: number;
-  readonly faceId: string | null;
-  readonly symbol: string;
-  readonly reviewer: string;
-  readonly at: number;
-  readonly afterThrow: number;
-  readonly prevHash: string;
-  readonly hash: string;
-}
+/** A review as the local store keeps it, without its row id (the fleet gives its own). */
+export type LocalReview = Omit<ReviewRecord, 'id'>;
 
 export interface LocalDie {
   readonly id: number;
