@@ -17,30 +17,14 @@ import { openFleet } from '../src/fleet/connect.js';
 import { startContinuousSync } from '../src/fleet/continuousSync.js';
 import { LocalRows } from '../src/fleet/localRows.js';
 import { syncStore } from '../src/fleet/replicate.js';
-import type { RigIdentity } from '../src/rig/driver.js';
-import type { DieRecord, ThrowInput } from '../src/store/records.js';
 import { RollStore } from '../src/store/rollStore.js';
 import { startScratchPostgres } from '../test/support/postgres.js';
+import { BENCH_RIG, benchThrow } from './benchThrows.js';
 import { median, percentile, report } from './measure.js';
-
-const RIG: RigIdentity = { driver: 'simulated', firmware: 'bench', protocol: 1, rigId: 'bench', configHash: 'bench', tumbler: 'servo' };
-const FACES = ['hit-1', 'hit-2', 'hit-3', 'crit', 'focus-1', 'focus-2', 'blank-1', 'blank-2'];
-
-function benchThrow(n: number, dice: readonly DieRecord[]): ThrowInput {
-  return {
-    startedAt: 1_700_000_000_000 + n * 2000,
-    endedAt: 1_700_000_000_000 + n * 2000 + 1500,
-    status: 'ok',
-    rolls: dice.map((d, i) => {
-      const face = FACES[(n * 7 + i * 3) % 8] as string;
-      return { dieId: d.id, channel: i, faceId: face, symbol: face.replace(/-\d$/, ''), confidence: 0.97, classifierVersion: 'bench', evidencePath: `ev/${n}/${i}.png`, evidenceHash: 'x'.repeat(64) };
-    }),
-  };
-}
 
 function openBench(path: string, rigKey: string) {
   const store = RollStore.open(path, { synchronous: 'normal' });
-  const rig = store.registerRig({ ...RIG, rigId: rigKey });
+  const rig = store.registerRig({ ...BENCH_RIG, rigId: rigKey });
   const dice = [1, 2, 3, 4].map((i) => store.registerDie({ label: `${rigKey}-D${i}`, typeId: 'red' }));
   const session = store.createSession({ config: {}, simulated: true, rigId: rig.id, startedAt: 0 });
   return { store, dice, session };

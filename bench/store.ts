@@ -10,29 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { RigIdentity } from '../src/rig/driver.js';
-import type { DieRecord, ThrowInput } from '../src/store/records.js';
 import { RollStore } from '../src/store/rollStore.js';
+import { BENCH_RIG, benchThrow } from './benchThrows.js';
 import { median, percentile, report } from './measure.js';
-
-const RIG: RigIdentity = { driver: 'simulated', firmware: 'bench', protocol: 1, rigId: 'bench', configHash: 'bench', tumbler: 'servo' };
-const FACES = ['hit-1', 'hit-2', 'hit-3', 'crit', 'focus-1', 'focus-2', 'blank-1', 'blank-2'];
-
-function benchThrow(n: number, dice: readonly DieRecord[]): ThrowInput {
-  return {
-    startedAt: 1_700_000_000_000 + n * 2000,
-    endedAt: 1_700_000_000_000 + n * 2000 + 1500,
-    status: 'ok',
-    rolls: dice.map((d, i) => {
-      const face = FACES[(n * 7 + i * 3) % 8] as string;
-      return { dieId: d.id, channel: i, faceId: face, symbol: face.replace(/-\d$/, ''), confidence: 0.97, classifierVersion: 'bench', evidencePath: `ev/${n}/${i}.png`, evidenceHash: 'x'.repeat(64) };
-    }),
-  };
-}
 
 function openBench(dir: string, name: string, synchronous: 'full' | 'normal') {
   const store = RollStore.open(join(dir, name), { synchronous });
-  const rig = store.registerRig(RIG);
+  const rig = store.registerRig(BENCH_RIG);
   const dice = [1, 2, 3, 4].map((i) => store.registerDie({ label: `D${i}`, typeId: 'red' }));
   const session = store.createSession({ config: {}, simulated: true, rigId: rig.id, startedAt: 0 });
   return { store, dice, session };
