@@ -3,8 +3,8 @@ import { ChainRows } from '../../src/store/chainRows.js';
 import { genesisHash, throwHash } from '../../src/store/hashChain.js';
 import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { openDatabase, type Database } from '../../src/store/sqlite.js';
-import { okThrow, storeWithSession, tempDbPath } from './support/fixtures.js';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { okThrow, storeWithSession, tempDbPath, tamper } from './support/fixtures.js';
 
 /** A finished session of `n` ok throws with two events, closed. */
 function recorded(n = 4): string {
@@ -15,16 +15,6 @@ function recorded(n = 4): string {
   store.endSession(session.id, 1_800_000_000_000, 'finished');
   store.close();
   return path;
-}
-
-function tamper(path: string, fn: (db: Database) => void): void {
-  const db = openDatabase(path);
-  db.pragma('foreign_keys = OFF');
-  try {
-    fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 function verify(path: string) {

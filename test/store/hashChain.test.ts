@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { throwHash } from '../../src/store/hashChain.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { openDatabase, type Database } from '../../src/store/sqlite.js';
-import { okThrow, storeWithSession } from './support/fixtures.js';
+import { okThrow, storeWithSession, tamper } from './support/fixtures.js';
 
 /** A store with one session of `n` ok throws, closed, so a second connection can tamper with the file. */
 function recordedSession(n = 5): string {
@@ -10,17 +9,6 @@ function recordedSession(n = 5): string {
   for (let i = 1; i <= n; i++) store.recordThrow(session.id, okThrow(i, dice));
   store.close();
   return path;
-}
-
-function tamper(path: string, fn: (db: Database) => void): void {
-  const db = openDatabase(path);
-  // A tamperer is not bound by our foreign keys (better-sqlite3 turns them on by default).
-  db.pragma('foreign_keys = OFF');
-  try {
-    fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 function verify(path: string) {

@@ -8,8 +8,8 @@ import { sealHash, throwHash, throwHashV1 } from '../../src/store/hashChain.js';
 import type { ThrowInput } from '../../src/store/records.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { ChainRows } from '../../src/store/chainRows.js';
-import { openDatabase, type Database } from '../../src/store/sqlite.js';
-import { okThrow, storeWithSession } from './support/fixtures.js';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { okThrow, storeWithSession, tamper } from './support/fixtures.js';
 
 /** Throw n with die 0 declined by the reader. */
 function throwWithDecline(n: number, dice: Parameters<typeof okThrow>[1]): ThrowInput {
@@ -33,16 +33,6 @@ function recorded(review = false): string {
 
 function storeDice(store: RollStore) {
   return store.dice().filter((d) => ['R1', 'R2', 'G1'].includes(d.label));
-}
-
-function tamper(path: string, fn: (db: Database) => void): void {
-  const db = openDatabase(path);
-  db.pragma('foreign_keys = OFF');
-  try {
-    fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 function verify(path: string, readonly = false) {

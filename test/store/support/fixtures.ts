@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RigIdentity } from '../../../src/rig/driver.js';
 import type { DieRecord, ThrowInput } from '../../../src/store/records.js';
 import { RollStore } from '../../../src/store/rollStore.js';
+import { openDatabase, type Database } from '../../../src/store/sqlite.js';
 
 /** A fresh folder for one test's database files. */
 export function tempDir(prefix = 'dicerig-store-'): string {
@@ -49,4 +50,15 @@ export function okThrow(n: number, dice: readonly DieRecord[]): ThrowInput {
       return { dieId: d.id, channel: i, faceId: face, symbol: symbolOf(face), confidence: 0.99, classifierVersion: 'd8-v1', evidencePath: `ev/${n}-${i}.png`, evidenceHash: `h${n}${i}` };
     }),
   };
+}
+
+/** Edits a store file behind the store's back, as a tamperer would (not bound by our foreign keys, which better-sqlite3 turns on by default). */
+export function tamper(path: string, fn: (db: Database) => void): void {
+  const db = openDatabase(path);
+  db.pragma('foreign_keys = OFF');
+  try {
+    fn(db);
+  } finally {
+    db.close();
+  }
 }
