@@ -1,5 +1,5 @@
 import { ChainRows } from '../store/chainRows.js';
-import { genesisHash, type ChainRoll, type ChainSession, type ChainThrow } from '../store/hashChain.js';
+import { genesisHash, type ChainEvent, type ChainRoll, type ChainSession, type ChainThrow } from '../store/hashChain.js';
 import type { ReviewRecord } from '../store/reviews.js';
 import { checkSchema, SCHEMA_VERSION } from '../store/migrations.js';
 import { StoreError } from '../store/errors.js';
@@ -57,13 +57,8 @@ export interface LocalThrow extends ChainThrow {
   readonly rolls: LocalRoll[];
 }
 
-export interface LocalEvent {
-  readonly sessionId: number;
-  readonly at: number;
-  readonly kind: string;
-  readonly throwIndex: number | null;
-  readonly dieId: number | null;
-  readonly detailJson: string;
+/** An event as the chain hashes it, with its chain hashes (null in stores from before events were chained). */
+export interface LocalEvent extends ChainEvent {
   readonly prevHash: string | null;
   readonly hash: string | null;
 }
