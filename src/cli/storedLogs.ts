@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ParsedLog } from '../rolllog/types.js';
 import { StoreError } from '../store/errors.js';
@@ -15,6 +16,14 @@ export interface StoredDieVerdict {
 /** How a stored session is named in pooled logs and messages (a fleet session by its fleet id). */
 export function storedSessionName(s: StoredSession): string {
   return `${s.fleetId !== undefined ? 'fleet session' : 'session'} ${s.fleetId ?? s.session.id}${s.session.name !== null ? ` (${s.session.name})` : ''}`;
+}
+
+/** The sources that are files, and the rest: session ids or names to look up in a store (a file of that name wins). */
+export function splitSources(sources: readonly string[]): { files: string[]; keys: string[] } {
+  const files: string[] = [];
+  const keys: string[] = [];
+  for (const s of sources) (existsSync(s) ? files : keys).push(s);
+  return { files, keys };
 }
 
 /**

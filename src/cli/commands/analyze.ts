@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
@@ -10,7 +9,7 @@ import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { readStoredLogs } from '../storedLogs.js';
+import { readStoredLogs, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -40,8 +39,8 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       // Without --db every source is a file (a missing one is reported as such).
-      const files = flags.db === undefined ? sources : sources.filter((s) => existsSync(s));
-      const stored = flags.db === undefined ? { logs: [] } : await readStoredLogs(sources.filter((s) => !existsSync(s)), flags.db, files.length > 0);
+      const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0);
       // The parsed logs are not kept past this line: only the coded rolls are.
       const rolls = mergeLogs([...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
       const analysis = analyzeDiceStream(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });

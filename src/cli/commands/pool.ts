@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
@@ -7,7 +6,7 @@ import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { readStoredLogs, storedSessionName } from '../storedLogs.js';
+import { readStoredLogs, splitSources, storedSessionName } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -41,8 +40,8 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .action(async (sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
-      const files = sources.filter((s) => existsSync(s));
-      const stored = await readStoredLogs(sources.filter((s) => !existsSync(s)), flags.db, files.length > 0);
+      const { files, keys } = splitSources(sources);
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0);
       const logs = [...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs];
       const rolls = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
       const types = [...new Set(rolls.map((r) => r.die.id))];
