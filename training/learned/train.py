@@ -226,14 +226,22 @@ if a.thresholds:
         if mc.get('context'): xc = centre_raw(xc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
               f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
+def cocked_recall(pc, cocked):
+    # Share of cocked dice caught when the threshold declines at most b of the flat ones, for a few budgets b.
+    return ', '.join(f'{b:.0%} flat: {(pc[cocked] >= float(torch.quantile(pc[~cocked], 1 - b))).float().mean().item():.3f}' for b in (0.01, 0.02, 0.04))
+
 if a.save_probs:
     ck = classes.index('cocked')
-    np.save(a.save_probs + '-tune.npy', probabilities(xv)[:, ck].numpy())
+    pv = probabilities(xv)[:, ck]
+    np.save(a.save_probs + '-tune.npy', pv.numpy())
     np.save(a.save_probs + '-tune-labels.npy', yv.numpy())
+    print(f'cocked caught on tune at {cocked_recall(pv, yv == ck)}', flush=True)
     if a.check:
         xc, yc, mc = load(a.check)
         if mc.get('context'): xc = centre_raw(xc)
-        np.save(a.save_probs + '-check.npy', probabilities(xc)[:, ck].numpy())
+        pc = probabilities(xc)[:, ck]
+        np.save(a.save_probs + '-check.npy', pc.numpy())
+        print(f'cocked caught on check at {cocked_recall(pc, labels_of_check(yc) == ck)}', flush=True)
 
 params = []
 for conv in net.convs:
