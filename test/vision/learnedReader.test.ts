@@ -5,7 +5,7 @@ import { createRgb } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../../src/vision/learned/adapt.js';
 import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
-import { splitClass } from '../../src/vision/learned/model.js';
+import { splitClass, withCockedCheck } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { LearnedReader } from '../../src/vision/learned/reader.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
@@ -39,8 +39,8 @@ function faceCrop(model: LearnedModel): { image: RgbImage; sizePx: number } {
 
 describe('the learned reader', () => {
   it('runs every shipped network exactly as the training framework did (its probe input gives the same probabilities)', () => {
-    const models = Object.values(shippedLearnedModels);
-    expect(models.length).toBeGreaterThan(0);
+    const models = Object.values(shippedLearnedModels).flatMap((m) => (m.cockedCheck?.net ? [m, m.cockedCheck.net] : [m]));
+    expect(models.length).toBeGreaterThan(Object.keys(shippedLearnedModels).length);
     for (const m of models) {
       expect(m.probe, `${m.version} carries its probe`).toBeDefined();
       const net = new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64));
@@ -144,5 +144,24 @@ describe('the learned reader', () => {
     expect(strict.read(crop).status).toBe('cocked');
     const lax = new LearnedReader({ ...model, thresholds: {}, cockedAt: cocked * 1.01 }, { minProbability: 0, views: 1 });
     expect(lax.read(crop).status).toBe('read');
+  });
+  it("declines as cocked a die whose cocked check's probability reaches its threshold, and reads it under that", () => {
+    // The shipped network stands in for a check network here: it has a cocked class, and its probability is known.
+    const model = shippedLearnedModels['xwing'] as LearnedModel;
+    const crop = faceCrop(model);
+    const base = { ...model, thresholds: {}, cockedAt: 1.01 };
+    const check = { ...base, version: 'check/test' };
+    const cocked = new LearnedReader(base, { minProbability: 0, views: 1 }).probabilities(crop)[model.classes.indexOf('cocked')] as number;
+    const strict = new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/test', at: cocked * 0.99 } }, check), { minProbability: 0, views: 1 });
+    expect(strict.read(crop)).toMatchObject({ status: 'cocked', reason: expect.stringContaining('cocked check') });
+    const lax = new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/test', at: cocked * 1.01 } }, check), { minProbability: 0, views: 1 });
+    expect(lax.read(crop).status).toBe('read');
+  });
+
+  it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {
+    const model = { ...(shippedLearnedModels['xwing'] as LearnedModel), cockedCheck: { version: 'check/2', at: 0.5 } };
+    expect(() => new LearnedReader(model, { minProbability: 0, views: 1 })).toThrow(/needs its cocked check check\/2/);
+    expect(() => withCockedCheck(model, { ...model, version: 'check/1' })).toThrow(/tuned with the cocked check check\/2, not check\/1/);
+    expect(() => withCockedCheck(model, { ...model, version: 'check/2', classes: ['flat', 'tilted'] })).toThrow(/no "cocked" class/);
   });
 });

@@ -1,8 +1,10 @@
 """The learned reader's rejection rules, chosen on the tune split and scored on any split (development time only).
 
 The reader (src/vision/learned/reader.ts, one view) declines a die as cocked when the network's probability of
-`cocked` reaches cockedAt or `cocked` is the most probable class, and declines a read of class c under
-thresholds[c]. `pr` are softmax probabilities [n, classes], `y` the true class indices.
+`cocked` reaches cockedAt or `cocked` is the most probable class, or when the cocked check (a second network
+looking at the whole die and its outline, `extra`: its probability of `cocked` per die) reaches extra_at, and
+declines a read of class c under thresholds[c]. `pr` are softmax probabilities [n, classes], `y` the true class
+indices.
 """
 import numpy as np
 import torch
@@ -10,7 +12,7 @@ import torch
 CONFIDENT = 0.9  # a wrong read at this confidence or more is a confident error (src/vision/readerMetrics.ts)
 
 
-def reads(pr, classes, thr, cocked_at):
+def reads(pr, classes, thr, cocked_at, extra=None, extra_at=None):
     """Which dice the reader reads (a face, not declined)."""
     conf, pred = pr.max(1)
     ck = classes.index('cocked') if 'cocked' in classes else -1
@@ -18,18 +20,19 @@ def reads(pr, classes, thr, cocked_at):
     if ck >= 0:
         flagged = pred == ck
         if cocked_at is not None: flagged |= pr[:, ck] >= cocked_at
+    if extra is not None and extra_at is not None: flagged |= extra >= extra_at
     read = torch.zeros(len(pr), dtype=torch.bool)
     for c, name in enumerate(classes):
         if name in thr: read |= (pred == c) & ~flagged & (conf >= thr[name])
     return read
 
 
-def score(pr, y, classes, thr, cocked_at):
+def score(pr, y, classes, thr, cocked_at, extra=None, extra_at=None):
     """The reader's figures with these rules: the ones `vision eval` prints (flat dice unless said)."""
     conf, pred = pr.max(1)
     ck = classes.index('cocked') if 'cocked' in classes else -1
     flat = y != ck
-    read = reads(pr, classes, thr, cocked_at)
+    read = reads(pr, classes, thr, cocked_at, extra, extra_at)
     wrong = read & flat & (pred != y)
     per_face = {name: ((y == c) & ~read).sum().item() / max(1, (y == c).sum().item()) for c, name in enumerate(classes) if c != ck and (y == c).any()}
     rates = list(per_face.values())
@@ -47,8 +50,11 @@ def score(pr, y, classes, thr, cocked_at):
     }
 
 
-def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling):
+def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, extra=None, extra_budgets=(None,)):
     """Rules that decline the fewest flat tune dice while meeting target_accuracy among all tune dice read.
+
+    With a cocked check (`extra`), its threshold extra_at declines at most eb of the flat dice, for each eb of
+    extra_budgets, every pair (budget, eb) tried.
 
     For each cocked budget b, cockedAt declines at most b of the flat dice as cocked (at most 0.5); every face then
     declines the same share q of its own correct reads (its threshold is that quantile of their confidence, at least
@@ -61,9 +67,10 @@ def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling):
     flat = y != ck
     faces = [c for c in range(len(classes)) if c != ck]
     best = None
-    for budget in budgets:
+    for budget, eb in [(b, e) for b in budgets for e in extra_budgets]:
         cocked_at = min(0.5, float(torch.quantile(pr[flat, ck], 1 - budget)) + 1e-4) if ck >= 0 else None
-        flagged = ~reads(pr, classes, {classes[c]: 0.0 for c in faces}, cocked_at)
+        extra_at = None if extra is None or eb is None else min(0.99, float(torch.quantile(extra[flat], 1 - eb)) + 1e-4)
+        flagged = ~reads(pr, classes, {classes[c]: 0.0 for c in faces}, cocked_at, extra, extra_at)
         for q in np.arange(0, 0.6, 0.0025):
             thr = {}
             for c in faces:
@@ -73,11 +80,11 @@ def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling):
                 sure = wrong[wrong >= CONFIDENT - margin]
                 if len(sure): t = max(t, float(sure.max()) + margin)
                 thr[classes[c]] = round(min(ceiling, max(floor, t)), 6)
-            s = score(pr, y, classes, thr, cocked_at)
+            s = score(pr, y, classes, thr, cocked_at, extra, extra_at)
             if s['accuracy_all_read'] >= target_accuracy: break
         if s['accuracy_all_read'] < target_accuracy: continue
         if best is None or s['flat_declined'] < best[0]['flat_declined']:
-            best = (s, thr, None if cocked_at is None else round(cocked_at, 6), budget, q)
+            best = (s, thr, None if cocked_at is None else round(cocked_at, 6), (budget, eb), q, None if extra_at is None else round(extra_at, 6))
     if best is None: raise SystemExit(f'no rules reach {target_accuracy} correct among read on the tune set')
     return best
 

@@ -49,6 +49,11 @@ p.add_argument('--ceiling', type=float, default=0.99)
 p.add_argument('--target-accuracy', type=float, default=0.998, help='correct among read the thresholds must give on tune')
 p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
 p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
+p.add_argument('--binary-cocked', action='store_true', help='train the cocked check: two classes, flat (every face) and cocked')
+p.add_argument('--save-probs', default='', help="write the network's probability of cocked on the tune (and check) set to PREFIX-tune.npy (PREFIX-check.npy)")
+p.add_argument('--cocked-check', default='', help='with --thresholds: PREFIX of a cocked check\'s saved probabilities (--save-probs) on the same tune and check dice')
+p.add_argument('--cocked-check-version', default='', help='with --cocked-check: the version of that cocked check network')
+p.add_argument('--cocked-check-budget', default='0.01,0.02,0.03,0.04', help='fractions of flat tune dice the cocked check may decline, comma-separated')
 a = p.parse_args()
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
@@ -65,6 +70,13 @@ xt, yt, mt = load(a.train)
 xv, yv, mv = load(a.tune)
 assert mt['classes'] == mv['classes'], 'train and tune classes differ'
 classes = mt['classes']
+labels_of_check = lambda y: y
+if a.binary_cocked:
+    # The cocked check: every face is "flat"; it sees the whole die (a wider --scale) to judge its outline and side faces.
+    ck0 = classes.index('cocked')
+    labels_of_check = lambda y: (y == ck0).long()
+    yt, yv = labels_of_check(yt), labels_of_check(yv)
+    classes = ['flat', 'cocked']
 size = mt['size']
 convs = [(int(c.rstrip('p')), c.endswith('p')) for c in a.convs.split(',')]
 
@@ -193,19 +205,43 @@ def probabilities(x):
     net.train()
     return pr
 
-thresholds, cocked_at = None, None
+thresholds, cocked_at, check_at, extra_check = None, None, None, None
 if a.thresholds:
     # On the tune set, one view as the reader reads (training/learned/thresholds.py).
     budgets = [float(b) for b in a.cocked_budget.split(',')]
-    s, thresholds, cocked_at, budget, q = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling)
-    print(f'tune thresholds (cocked budget {budget}, q {q:.4f}): cockedAt {cocked_at}, {json.dumps(thresholds)}', flush=True)
+    extra_tune = extra_check = None
+    extra_budgets = (None,)
+    if a.cocked_check:
+        # The cocked check's probabilities on the very same tune (and check) dice, in the same order.
+        assert np.array_equal(np.load(a.cocked_check + '-tune-labels.npy'), (yv == classes.index('cocked')).long().numpy()), 'cocked check scored other tune dice'
+        extra_tune = torch.from_numpy(np.load(a.cocked_check + '-tune.npy'))
+        if a.check: extra_check = torch.from_numpy(np.load(a.cocked_check + '-check.npy'))
+        extra_budgets = [float(b) for b in a.cocked_check_budget.split(',')]
+    s, thresholds, cocked_at, budget, q, check_at = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling, extra_tune, extra_budgets)
+    print(f'tune thresholds (cocked budgets {budget}, q {q:.4f}): cockedAt {cocked_at}, cocked check at {check_at}, {json.dumps(thresholds)}', flush=True)
     print(f'tune with them: {rules.describe(s)}', flush=True)
     if a.check:
         xc, yc, mc = load(a.check)
         assert mc['classes'] == classes, 'check and train classes differ'
         if mc.get('context'): xc = centre_raw(xc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
-              f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at))}', flush=True)
+              f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
+def cocked_recall(pc, cocked):
+    # Share of cocked dice caught when the threshold declines at most b of the flat ones, for a few budgets b.
+    return ', '.join(f'{b:.0%} flat: {(pc[cocked] >= float(torch.quantile(pc[~cocked], 1 - b))).float().mean().item():.3f}' for b in (0.01, 0.02, 0.04))
+
+if a.save_probs:
+    ck = classes.index('cocked')
+    pv = probabilities(xv)[:, ck]
+    np.save(a.save_probs + '-tune.npy', pv.numpy())
+    np.save(a.save_probs + '-tune-labels.npy', yv.numpy())
+    print(f'cocked caught on tune at {cocked_recall(pv, yv == ck)}', flush=True)
+    if a.check:
+        xc, yc, mc = load(a.check)
+        if mc.get('context'): xc = centre_raw(xc)
+        pc = probabilities(xc)[:, ck]
+        np.save(a.save_probs + '-check.npy', pc.numpy())
+        print(f'cocked caught on check at {cocked_recall(pc, labels_of_check(yc) == ck)}', flush=True)
 
 params = []
 for conv in net.convs:
@@ -238,7 +274,8 @@ export const {a.name}Model: LearnedModel = {{
   command: {json.dumps(command)},
   probe: {json.dumps(probe_probs)},{'' if thresholds is None else f'''
   thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
-  cockedAt: {cocked_at},'''}
+  cockedAt: {cocked_at},'''}{'' if check_at is None else f'''
+  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),

@@ -4,6 +4,8 @@
  * `3`, `cocked`); the model says how its input square is taken.
  */
 import type { NetSpec } from '../d6/tinyNet.js';
+import { DicerigError } from '../../core/errors.js';
+import { COCKED_LABEL } from '../labelledEval.js';
 
 export interface LearnedModel {
   readonly version: string;
@@ -29,6 +31,28 @@ export interface LearnedModel {
   readonly thresholds?: Readonly<Record<string, number>>;
   /** A die whose network probability of `cocked` reaches this is declined as cocked, whatever class is most probable (set on the tune split). */
   readonly cockedAt?: number;
+  /**
+   * A second, smaller network that sees the whole die and its outline (this one sees only the top face, so a
+   * die leaning on a wall with a clear icon on top can look flat to it): a die whose probability of `cocked`
+   * under it reaches `at` is declined as cocked. `at` is set on the tune split together with `thresholds`;
+   * the generated weights name the check by version, and `net` is attached where the models are shipped.
+   */
+  readonly cockedCheck?: CockedCheck;
+}
+
+export interface CockedCheck {
+  readonly version: string;
+  readonly at: number;
+  /** The check's network (classes `flat`, `cocked`), once attached (see `withCockedCheck`). */
+  readonly net?: LearnedModel;
+}
+
+/** The model with its cocked check's network attached; refuses a network of another version than the model names. */
+export function withCockedCheck(model: LearnedModel, net: LearnedModel): LearnedModel {
+  if (model.cockedCheck === undefined) throw new DicerigError(`${model.version} names no cocked check`, { model: model.version });
+  if (model.cockedCheck.version !== net.version) throw new DicerigError(`${model.version} was tuned with the cocked check ${model.cockedCheck.version}, not ${net.version}`, { model: model.version, cockedCheck: net.version });
+  if (!net.classes.includes(COCKED_LABEL)) throw new DicerigError(`the cocked check ${net.version} has no "${COCKED_LABEL}" class`, { model: model.version, cockedCheck: net.version });
+  return { ...model, cockedCheck: { ...model.cockedCheck, net } };
 }
 
 /** A last layer fitted at calibration on the network's embeddings, with its rejection threshold. */

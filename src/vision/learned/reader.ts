@@ -9,6 +9,7 @@
  * and so does a die whose network probability of `cocked` reaches the model's
  * `cockedAt`, even when a face is more probable.
  */
+import { DicerigError } from '../../core/errors.js';
 import { transformInput } from '../d6/augment.js';
 import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
@@ -48,10 +49,19 @@ export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' 
   return out;
 }
 
+/** A network's input for view `turn` (0: as is) of a crop: the square of `inputScale` die sizes around the crop's centre. */
+function viewInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>, turn: number): Float32Array {
+  const { image } = crop;
+  const size = model.spec.size;
+  const x = learnedInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, size);
+  return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
+}
+
 export class LearnedReader implements FaceReader {
   readonly classifierVersion: string;
   readonly classes: readonly string[];
   private readonly net: TinyNet;
+  private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
 
   constructor(
     readonly model: LearnedModel,
@@ -59,16 +69,19 @@ export class LearnedReader implements FaceReader {
     readonly head?: LearnedHead,
   ) {
     this.net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
+    const check = model.cockedCheck;
+    if (check !== undefined) {
+      // Thresholds were set with the check in place: reading without it would let leaning dice through.
+      if (check.net === undefined) throw new DicerigError(`${model.version} needs its cocked check ${check.version}, which is not attached`, { model: model.version, cockedCheck: check.version });
+      this.check = { net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)), model: check.net, cocked: check.net.classes.indexOf(COCKED_LABEL), at: check.at };
+    }
     this.classes = head ? head.classes : model.classes;
     this.classifierVersion = head ? `${model.version}+${head.version}` : model.version;
   }
 
   /** The network's input for view `turn` (0: as is) of a crop. */
   input(crop: DieCrop, turn = 0): Float32Array {
-    const { image } = crop;
-    const size = this.model.spec.size;
-    const x = learnedInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * this.model.inputScale, size);
-    return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
+    return viewInput(crop, this.model, turn);
   }
 
   /** Embedding of one network input. */
@@ -81,19 +94,21 @@ export class LearnedReader implements FaceReader {
     return this.views(crop).probabilities;
   }
 
-  /** The head's (or network's) probabilities and the network's own probability of `cocked`, averaged over the views. */
-  private views(crop: DieCrop): { probabilities: Float32Array; cocked: number } {
+  /** The head's (or network's) probabilities, the network's own probability of `cocked`, and the cocked check's, averaged over the views. */
+  private views(crop: DieCrop): { probabilities: Float32Array; cocked: number; checked: number } {
     const views = Math.max(1, Math.min(8, Math.floor(this.options.views)));
     const mean = new Float32Array(this.classes.length);
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
+    let checked = 0;
     for (let t = 0; t < views; t++) {
       const { probs, embedding } = this.net.embed(this.input(crop, t));
       const p = this.head ? headProbabilities(this.head, embedding) : probs;
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
       if (ci >= 0) cocked += (probs[ci] as number) / views;
+      if (this.check) checked += (this.check.net.embed(viewInput(crop, this.check.model, t)).probs[this.check.cocked] as number) / views;
     }
-    return { probabilities: mean, cocked };
+    return { probabilities: mean, cocked, checked };
   }
 
   /** The probability a read of `name` needs: the head's threshold, else the model's for that class, else the option. */
@@ -102,7 +117,7 @@ export class LearnedReader implements FaceReader {
   }
 
   read(crop: DieCrop): FaceRead {
-    const { probabilities: p, cocked } = this.views(crop);
+    const { probabilities: p, cocked, checked } = this.views(crop);
     let best = 0;
     for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
     const confidence = p[best] as number;
@@ -113,6 +128,9 @@ export class LearnedReader implements FaceReader {
     // The network's own cocked check stands whatever head reads the face: a tilted die must never be counted.
     if (this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
       return { ...base, status: 'cocked', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
+    }
+    if (this.check && checked >= this.check.at) {
+      return { ...base, status: 'cocked', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${this.check.at.toFixed(2)}).` };
     }
     if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     const { die, symbol } = splitClass(name);

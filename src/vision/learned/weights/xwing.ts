@@ -5,17 +5,18 @@
 import type { LearnedModel } from '../model.js';
 
 export const xwingModel: LearnedModel = {
-  version: "learned-xwing/2",
+  version: "learned-xwing/3",
   spec: {"channels": 3, "size": 32, "convs": [{"out": 12, "pool": true}, {"out": 24, "pool": true}, {"out": 48, "pool": true}, {"out": 48, "pool": false}], "classes": 8},
   classes: ["red-hit", "red-crit", "red-focus", "red-blank", "green-evade", "green-focus", "green-blank", "cocked"],
   inputScale: 0.6,
   heightRatio: 0.77,
   trainedOn: "renders train-xwing seeds 1..1500 (train-xwing, train-xwing-401, train-xwing-951)",
   dataHash: "7744be10ab4b318093aeeaa90aaf5a5ce84a0530c8964d0447df3eba4eebf063",
-  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw5/xwing-train --tune /tmp/xw5/xwing-tune --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --thresholds --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw5/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/2 --trained-on 'renders train-xwing seeds 1..1500 (train-xwing, train-xwing-401, train-xwing-951)' --out src/vision/learned/weights/xwing.ts --threads 1 --save-torch /tmp/xw5/net.pt",
+  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw5/xwing-train --tune /tmp/xw5/xwing-tune --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --thresholds --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw5/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/3 --cocked-check /tmp/xw5/cocked --cocked-check-version learned-xwing-cocked/1 --cocked-check-budget 0.01,0.02,0.03,0.04,0.05,0.06 --trained-on 'renders train-xwing seeds 1..1500 (train-xwing, train-xwing-401, train-xwing-951)' --out src/vision/learned/weights/xwing.ts --threads 1",
   probe: [0.288983, 0.063714, 0.011932, 0.117262, 0.007813, 0.007189, 0.314614, 0.188492],
-  thresholds: {"red-hit": 0.5, "red-crit": 0.895407, "red-focus": 0.780693, "red-blank": 0.759522, "green-evade": 0.916617, "green-focus": 0.815264, "green-blank": 0.603002},
-  cockedAt: 0.35703,
+  thresholds: {"red-hit": 0.5, "red-crit": 0.895407, "red-focus": 0.780693, "red-blank": 0.759522, "green-evade": 0.590916, "green-focus": 0.5, "green-blank": 0.603002},
+  cockedAt: 0.5,
+  cockedCheck: { version: "learned-xwing-cocked/1", at: 0.570701 },
   weightsBase64: [
     "WExHvhz4gr63dYO+gE0jP6qecT4353k+mT4qPgrjv73jI4m+fYSIPnMLc74uBze+JqcSPTonfr6qHOu+Kf3yPuWB+z4lRD49U8jEvWu78705buq+C0GbPlOa",
     "PT5mQxe/4LxdP3yexz4nsIa+p6vJPpPDxD5a7CY+BYqXvimzyj4V+Kw9EFgpv3SBub6x0ka+FrWaPoSYRL5kmrQ+l5tIvl46KT7bbjs+eativlG/srxaI7A9",
