@@ -9,7 +9,7 @@ import type { DieType } from '../../dice/types.js';
 import { InputError } from '../../core/errors.js';
 import { learnDieColours, matchDieColour } from '../d8/colourModel.js';
 import { assessD8, D8_READER_VERSION, decideD8 } from '../d8/d8Reader.js';
-import type { D8Assessment, D8Classifier } from '../d8/d8Reader.js';
+import type { D8Classifier } from '../d8/d8Reader.js';
 import { describeD8 } from '../d8/describe.js';
 import type { D8Description } from '../d8/describe.js';
 import { defaultIconGeometry } from '../d8/iconFeatures.js';
