@@ -109,6 +109,14 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     // Why learned is the default (issue 11): measured, the ring profile read 0 of its 10 held-back red dice on these renders.
     expect(ring.validation.read / ring.validation.samples).toBeLessThan(profile.validation.read / profile.validation.samples);
   });
+  it('says in one line what the learned reader cannot be calibrated from', async () => {
+    const guided = await runCli('calibrate', '--die', 'red', '--camera', 'sim', '--reader', 'learned', '-o', join(tmp, 'g.json'));
+    expect(guided.code).toBe(1);
+    expect(guided.err).toMatch(/guided calibration \(--camera\) builds a ring-harmonics profile; for the learned reader calibrate --from-labelled DIR/);
+    const bottom = await runCli('calibrate', '--die', 'xwing', '--from-labelled', FIXTURE, '--face', 'bottom', '-o', join(tmp, 'b.json'));
+    expect(bottom.code).toBe(1);
+    expect(bottom.err).toMatch(/the learned reader reads the top face; for --face bottom calibrate with --reader ring/);
+  });
 });
 
 describe('the profile document with a learned classifier', () => {
