@@ -2,8 +2,9 @@
  * The calibration profile: a versioned JSON document holding everything a d8
  * reader learned from the user's own dice (classifier parameters, rejection
  * threshold; either the ring-harmonics classifier or the shipped learned
- * network with an optional head fitted on the user's dice), how well it did on held-back samples (confusion matrix, rejection
- * rate, accuracy), and the rig's channel regions. A content hash names the
+ * network with an optional head fitted on the user's dice), how well it did
+ * on held-back samples (confusion matrix, rejection rate, accuracy), and the
+ * rig's channel regions. A content hash names the
  * classifier: every read carries it, so a roll log says which calibration read it.
  *
  * Pure: parsing, checking and hashing only; reading and writing files is in
