@@ -135,7 +135,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common) : await guided(flags, flags.die, out, common, io);
       await writeProfileFile(out, result.profile);
       const classifierVersion = profileReader(result.profile).reader.classifierVersion;
-      const candidates = 'candidates' in result ? { candidates: (result as LearnedProfileResult).candidates.map(candidateJson), kept: (result as LearnedProfileResult).why } : {};
+      const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
       if (flags.json) io.out(`${toJson({ profile: out, classifierVersion, warnings: result.warnings, validation: result.profile.validation, ...candidates })}\n`);
       else io.out(formatProfileSummary(result, out));
     });
@@ -148,7 +148,7 @@ function createdAt(given?: string): string {
   return t.toISOString();
 }
 
-async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }): Promise<TrainProfileResult> {
+async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }): Promise<TrainProfileResult | LearnedProfileResult> {
   const paths = labelledFolderPaths(dir, flags.labels);
   const learned = flags.reader !== 'ring';
   if (learned && common.face !== 'top') throw new InputError('the learned reader reads the top face; for --face bottom calibrate with --reader ring.');
@@ -241,6 +241,10 @@ async function readText(file: string, what: string): Promise<string> {
   }
 }
 
+function isLearnedResult(result: TrainProfileResult | LearnedProfileResult): result is LearnedProfileResult {
+  return 'candidates' in result;
+}
+
 function validationLine(v: CalibrationProfile['validation']): string {
   return `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`;
 }
@@ -263,14 +267,13 @@ function classifierLine(p: CalibrationProfile): string {
 export function formatProfileSummary(result: TrainProfileResult | LearnedProfileResult, file: string): string {
   const p = result.profile;
   const v = p.validation;
-  const candidates = 'candidates' in result ? result.candidates : [];
+  const learned = isLearnedResult(result) ? result : undefined;
   const lines = [
     `Calibration profile written to ${file} (classifier ${profileReader(p).reader.classifierVersion}).`,
     `  dice: ${p.dice.join(', ')}; face read: ${p.face}; classes: ${p.classes.join(', ')}`,
     `  training: ${p.training.samples} labelled dice from ${p.training.source}${p.training.unusable > 0 ? ` (${p.training.unusable} not measurable)` : ''}`,
     `  held back: ${v.heldBack}`,
-    ...candidates.map((c) => `  held back, ${c.name}: ${validationLine(c.validation)}`),
-    ...('why' in result ? [`  ${result.why}`] : []),
+    ...(learned ? [...learned.candidates.map((c) => `  held back, ${c.name}: ${validationLine(c.validation)}`), `  ${learned.why}`] : []),
     `  validation: ${validationLine(v)}`,
     classifierLine(p),
     '',
