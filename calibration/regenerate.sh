@@ -23,6 +23,6 @@ for spec in red:1000 green:2000 xwing:3000; do
   seed="${spec##*:}"
   node "$root/bin/dicerig.js" vision simulate --dice "$dice" --out "sim-$dice" --seed "$seed" \
     --frames 1600 --frames-per-session 5 --lighting "$lighting"
-  node "$root/bin/dicerig.js" calibrate --die "$dice" --from-labelled "sim-$dice" \
+  node "$root/bin/dicerig.js" calibrate --die "$dice" --reader ring --from-labelled "sim-$dice" \
     --out "$root/calibration/default-$dice.json" --name "default-$dice" --created-at "$created"
 done

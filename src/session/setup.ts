@@ -151,7 +151,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
     const colours = [...new Set(types.map((t) => t.id))];
     const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
-    const { reader: chosen, profile, profilePath: profileFile } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
+    const { reader: chosen, profile, profilePath: profileFile, pipelineCrop } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
 
     // The simulated camera's reader may misread some faces as others (camera.misreads) and decline some faces more
     // than others (camera.declines), drawn from the session's seed.
@@ -228,11 +228,14 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     else if (opened.frames) camera = streamThrowCamera(opened.frames, clock, { replay: opened.replay });
     else throw new ConfigError('camera.source', `the "${cam.source}" camera gave no frames`);
     closers.push(() => camera.close());
+    // A learned profile's reader looks at the top face: the crop is centred where perspective puts it, as at calibration.
+    const crop = pipelineCrop?.(reference, dieSizePx);
     const pipeline: PipelineOptions = {
       locate: { ...defaultLocateOptions, expectedDieArea: family === 'pips' ? dieSizePx * dieSizePx * 0.97 : HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
       cocked: defaultCockedLimits,
       dieSizePx,
-      cropScale: 1.5,
+      cropScale: crop?.scale ?? 1.5,
+      ...(crop ? { cropCentre: crop.centre } : {}),
     };
     const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => readFrame(image, reference, channels, reader, pipeline);
 

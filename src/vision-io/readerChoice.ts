@@ -2,9 +2,14 @@
  * The one place a face reader is chosen, for a session and for `vision eval`
  * alike: D6s by name (pip counting, the shipped learned classifier, or pips
  * with the classifier as a second opinion), X-Wing dice by a calibration
- * profile (the shipped default unless one is named).
+ * profile (the shipped default unless one is named): the ring-harmonics
+ * reader, or the shipped learned network (with the profile's fitted head, if
+ * any) and the top-face crops it was calibrated on.
  */
 import { InputError } from '../core/errors.js';
+import type { Point } from '../core/image.js';
+import { LearnedProfileReader } from '../vision/calibration/learnedProfile.js';
+import { isLearnedProfile } from '../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
 import { CombinedD6Reader } from '../vision/d6/combinedReader.js';
 import { D6NetReader } from '../vision/d6/netReader.js';
@@ -12,6 +17,7 @@ import { shippedD6Net } from '../vision/d6/netWeights.js';
 import { D6PipReader } from '../vision/d6/pipReader.js';
 import { D8Reader } from '../vision/d8/d8Reader.js';
 import type { FaceReader } from '../vision/faceRead.js';
+import type { CropCutter } from './labelledCrops.js';
 import { defaultProfilePath, readProfileFile } from './profileFile.js';
 
 /** The dice a reader reads: D6-faced dice, or X-Wing red, green or both. */
@@ -27,6 +33,17 @@ export interface ChosenReader {
   readonly profilePath?: string;
   /** What to tell whoever measures this reader (a learned reader's training photos). */
   readonly note?: string;
+  /** How a labelled box is cut for this reader (absent: a square around the box). */
+  readonly cut?: CropCutter;
+  /** How the pipeline cuts a located die on frames of this size (absent: centred on the die, the caller's scale). */
+  readonly pipelineCrop?: (frame: { readonly width: number; readonly height: number }, dieSizePx: number) => { readonly centre: (located: Point) => Point; readonly scale: number };
+}
+
+/** The reader a calibration profile describes, with the crops it reads. */
+export function profileReader(profile: CalibrationProfile): Pick<ChosenReader, 'reader' | 'cut' | 'pipelineCrop'> {
+  if (!isLearnedProfile(profile)) return { reader: new D8Reader(profile) };
+  const reader = new LearnedProfileReader(profile);
+  return { reader, cut: reader.cutter(), pipelineCrop: (frame, dieSizePx) => reader.pipelineCrop(frame, dieSizePx) };
 }
 
 /** The D6 reader of that name. */
@@ -55,5 +72,5 @@ export async function chooseReader(dice: ReaderDice, options: { readonly calibra
   if (missing.length > 0) {
     throw new InputError(`the calibration profile reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate --die ${dice}).`, { file: profilePath });
   }
-  return { reader: new D8Reader(profile), profile, profilePath };
+  return { ...profileReader(profile), profile, profilePath };
 }

@@ -39,7 +39,7 @@ beforeAll(async () => {
 describe('dicerig calibrate --from-labelled', () => {
   it('builds, validates and saves a profile from a labelled folder', async () => {
     const out = join(tmp, 'red.json');
-    const r = await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', out, '--created-at', CREATED);
+    const r = await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', out, '--created-at', CREATED);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const p = readProfile(out);
@@ -55,8 +55,8 @@ describe('dicerig calibrate --from-labelled', () => {
   it('makes the same profile again from the same folder (same hash)', async () => {
     const a = join(tmp, 'a.json');
     const b = join(tmp, 'b.json');
-    await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', a, '--created-at', CREATED);
-    await runCli('calibrate', '--die', 'red', '--from-labelled', join(TRAIN, 'images'), '--labels', join(TRAIN, 'labels'), '--out', b, '--created-at', '2026-01-01T00:00:00Z', '--name', 'other');
+    await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', a, '--created-at', CREATED);
+    await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', join(TRAIN, 'images'), '--labels', join(TRAIN, 'labels'), '--out', b, '--created-at', '2026-01-01T00:00:00Z', '--name', 'other');
     expect(readProfile(b).hash).toBe(readProfile(a).hash);
   });
 
@@ -70,7 +70,7 @@ describe('dicerig calibrate --from-labelled', () => {
 describe('dicerig calibrate --check', () => {
   it('says the profile still holds on new rolls under other lighting', async () => {
     const profile = join(tmp, 'check.json');
-    await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', profile, '--created-at', CREATED);
+    await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', profile, '--created-at', CREATED);
     const r = await runCli('calibrate', '--check', profile, '--images', join(GOOD, 'images'), '--labels', join(GOOD, 'labels'));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^flat dice: \d+, accuracy among read 100\.00 % \(held back at calibration: 100\.00 %\)/m);

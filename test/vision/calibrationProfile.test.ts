@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import { canonicalJson, parseProfile, profileHash, profileProblems, sealProfile, shortHash } from '../../src/vision/calibration/profile.js';
-import type { CalibrationProfile } from '../../src/vision/calibration/profile.js';
+import type { CalibrationProfile, RingProfile } from '../../src/vision/calibration/profile.js';
 import { buildD8Profile, chooseRejectionThreshold, describeSamples, splitByGroup } from '../../src/vision/calibration/trainProfile.js';
 import type { DescribedSample } from '../../src/vision/calibration/trainProfile.js';
 import { D8Reader } from '../../src/vision/d8/d8Reader.js';
@@ -9,7 +9,7 @@ import { simD8Crops } from './d8Fixtures.js';
 
 const options = { name: 'test', createdAt: '2025-03-01T10:00:00.000Z', source: 'simulated camera, seeds 300..303' };
 let samples: DescribedSample[];
-let profile: CalibrationProfile;
+let profile: RingProfile;
 
 beforeAll(() => {
   // 16 frames of red and green dice under the four tuning presets (4 sessions, new die looks each).

@@ -15,10 +15,15 @@ import { defaultCheckLimits, judgeProfileCheck } from '../../vision/calibration/
 import { diceIdsOf, parseGroupNames, runGuidedCalibration } from '../../vision/calibration/guided.js';
 import type { CalibrationCamera, CalibrationDice, ClusterView, Prompt } from '../../vision/calibration/guided.js';
 import { tileCrops } from '../../vision/calibration/montage.js';
+import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/learnedProfile.js';
+import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
+import { LEARNED_CLASSIFIER_KIND } from '../../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { buildD8Profile, describeSamples } from '../../vision/calibration/trainProfile.js';
 import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
-import { d8ClassifierVersion, D8Reader } from '../../vision/d8/d8Reader.js';
+import { learnedCutter } from '../../vision/learned/shipped.js';
+import { profileReader } from '../../vision-io/readerChoice.js';
+import { learnedModelFor } from './learnedReader.js';
 import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { RgbImage } from '../../core/image.js';
 import type { CliIo } from '../io.js';
@@ -68,6 +73,8 @@ interface CalibrateFlags {
   minAccuracy: number;
   maxDecline: number;
   json?: boolean;
+  reader?: 'learned' | 'ring';
+  hfov: number;
 }
 
 
@@ -91,7 +98,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--check <profile>', 'profile to re-validate (with --images and --labels)')
     .option('--images <dir>', 'with --check: folder of new labelled photos')
     .option('--labels <dir>', 'labels folder (default: beside or inside the images folder)')
-    .option('--out <profile>', 'where to write the profile (default: calibration-<dice>.json)')
+    .option('-o, --out <profile>', 'where to write the profile (default: calibration-<dice>.json)')
     .option('--name <name>', 'profile name (default: the file name)')
     .option('--created-at <time>', 'creation time to record, ISO 8601 (default: now)')
     .addOption(new Option('--face <face>', 'face the camera sees: bottom through a clear platform (mapped to the top face)').choices(['top', 'bottom']).default('top'))
@@ -105,12 +112,20 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--labels-from <file>', 'guided: names of the groups, one "<group> <name>" per line, instead of asking')
     .option('--min-accuracy <p>', 'with --check: lowest accuracy among dice read', probabilityArg, defaultCheckLimits.minAccuracy)
     .option('--max-decline <p>', 'with --check: highest share of flat dice declined', probabilityArg, defaultCheckLimits.maxDecline)
+    .addOption(
+      new Option('--reader <reader>', 'with --from-labelled: learned (default: the shipped network pre-trained on 3D renders, with a last layer fitted on your dice if that reads the held-back images better) or ring (the older ring-harmonics classifier; guided calibration always makes one)').choices([
+        'learned',
+        'ring',
+      ]),
+    )
+    .option('--hfov <deg>', "with --reader learned: the camera's horizontal field of view, degrees (where the top face lies)", positiveNumberArg, DEFAULT_HFOV_DEG)
     .option('--json', 'print JSON')
     .action(async (flags: CalibrateFlags) => {
       const modes = [flags.fromLabelled, flags.camera, flags.check].filter((m) => m !== undefined).length;
       if (modes !== 1) throw new InputError('give exactly one of --from-labelled DIR, --camera sim|DEVICE or --check PROFILE.');
       if (flags.check !== undefined) return runCheck(flags, flags.check, io);
       if (flags.die === undefined) throw new InputError('--die red|green|xwing is needed to calibrate.');
+      if (flags.camera !== undefined && flags.reader === 'learned') throw new InputError('guided calibration (--camera) builds a ring-harmonics profile; for the learned reader calibrate --from-labelled DIR.');
       const out = flags.out ?? `calibration-${flags.die}.json`;
       const common = {
         name: flags.name ?? basename(out, extname(out)),
@@ -119,7 +134,9 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       };
       const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common) : await guided(flags, flags.die, out, common, io);
       await writeProfileFile(out, result.profile);
-      if (flags.json) io.out(`${toJson({ profile: out, classifierVersion: d8ClassifierVersion(result.profile), warnings: result.warnings, validation: result.profile.validation })}\n`);
+      const classifierVersion = profileReader(result.profile).reader.classifierVersion;
+      const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
+      if (flags.json) io.out(`${toJson({ profile: out, classifierVersion, warnings: result.warnings, validation: result.profile.validation, ...candidates })}\n`);
       else io.out(formatProfileSummary(result, out));
     });
 }
@@ -131,12 +148,24 @@ function createdAt(given?: string): string {
   return t.toISOString();
 }
 
-async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }): Promise<TrainProfileResult> {
+async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }): Promise<TrainProfileResult | LearnedProfileResult> {
   const paths = labelledFolderPaths(dir, flags.labels);
-  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c));
+  const learned = flags.reader !== 'ring';
+  if (learned && common.face !== 'top') throw new InputError('the learned reader reads the top face; for --face bottom calibrate with --reader ring.');
+  const model = learnedModelFor(dice);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3, learned ? learnedCutter(model, flags.hfov) : undefined);
   if (!folder.crops.some((c) => c.label !== 'cocked')) throw new InputError(`no labelled ${dice} dice in ${paths.images} (classes.txt lists ${folder.classes.join(', ')}).`);
+  const source = `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`;
+  if (learned) {
+    const { face: _face, ...named } = common;
+    return buildLearnedProfile(
+      folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
+      model,
+      { ...named, dice: diceIdsOf(dice), hfovDeg: flags.hfov, source },
+    );
+  }
   const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
-  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)` });
+  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source });
 }
 
 async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }, io: CliIo): Promise<TrainProfileResult> {
@@ -212,17 +241,41 @@ async function readText(file: string, what: string): Promise<string> {
   }
 }
 
+function isLearnedResult(result: TrainProfileResult | LearnedProfileResult): result is LearnedProfileResult {
+  return 'candidates' in result;
+}
+
+function validationLine(v: CalibrationProfile['validation']): string {
+  return `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`;
+}
+
+function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<string, unknown> {
+  return { name: c.name, wrong: c.wrong, declinedFlat: c.declinedFlat, rejectionThreshold: c.rejectionThreshold, validation: { ...c.validation, confusion: undefined } };
+}
+
+/** What the reader of a profile is, in one line. */
+function classifierLine(p: CalibrationProfile): string {
+  const c = p.classifier;
+  if (c.kind === LEARNED_CLASSIFIER_KIND) {
+    const threshold = c.head ? `the fitted head's threshold ${c.head.minProbability}` : `the network's own per-class thresholds (lowest ${p.rejectionThreshold})`;
+    return `  learned network ${c.model}${c.head ? ` with a head fitted on your dice (${c.head.version})` : ' as shipped'}; ${threshold}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
+  }
+  return `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${c.cockedElongation}; dice ${(c.radiusRange[0] * 2).toFixed(0)}-${(c.radiusRange[1] * 2).toFixed(0)} px across`;
+}
+
 /** The text summary of a new profile. */
-export function formatProfileSummary(result: TrainProfileResult, file: string): string {
+export function formatProfileSummary(result: TrainProfileResult | LearnedProfileResult, file: string): string {
   const p = result.profile;
   const v = p.validation;
+  const learned = isLearnedResult(result) ? result : undefined;
   const lines = [
-    `Calibration profile written to ${file} (classifier ${d8ClassifierVersion(p)}).`,
+    `Calibration profile written to ${file} (classifier ${profileReader(p).reader.classifierVersion}).`,
     `  dice: ${p.dice.join(', ')}; face read: ${p.face}; classes: ${p.classes.join(', ')}`,
     `  training: ${p.training.samples} labelled dice from ${p.training.source}${p.training.unusable > 0 ? ` (${p.training.unusable} not measurable)` : ''}`,
     `  held back: ${v.heldBack}`,
-    `  validation: ${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`,
-    `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${p.classifier.cockedElongation}; dice ${(p.classifier.radiusRange[0] * 2).toFixed(0)}-${(p.classifier.radiusRange[1] * 2).toFixed(0)} px across`,
+    ...(learned ? [...learned.candidates.map((c) => `  held back, ${c.name}: ${validationLine(c.validation)}`), `  ${learned.why}`] : []),
+    `  validation: ${validationLine(v)}`,
+    classifierLine(p),
     '',
     'confusion matrix on the held-back dice (rows: truth; columns: what was read, then declined and cocked):',
     formatConfusionMatrix(v.confusion),
@@ -236,9 +289,9 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): 
   const profile: CalibrationProfile = await readProfileFile(profilePath);
   const paths = labelledFolderPaths(flags.images, flags.labels);
   const keep = (c: string): boolean => profile.classes.includes(c);
-  const folder = await readLabelledCrops(paths.images, paths.labels, keep);
+  const { reader, cut } = profileReader(profile);
+  const folder = await readLabelledCrops(paths.images, paths.labels, keep, 1.3, cut);
   const other = folder.classes.filter((c) => !keep(c));
-  const reader = new D8Reader(profile);
   const evaluation = evaluateLabelledCrops(folder.crops, reader, profile.classes);
   const verdict = judgeProfileCheck(profile, evaluation.perDie, { minAccuracy: flags.minAccuracy, maxDecline: flags.maxDecline });
   if (!verdict.holds) io.setExitCode(1);

@@ -170,8 +170,8 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const paths = labelledFolderPaths(flags.images, flags.labels);
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
-      const { reader, profilePath, note } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}` } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
-      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c), 1.3, learned?.cut);
+      const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
+      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c), 1.3, cut);
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       if (flags.json) {
         io.out(

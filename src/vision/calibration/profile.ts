@@ -1,8 +1,10 @@
 /**
  * The calibration profile: a versioned JSON document holding everything a d8
  * reader learned from the user's own dice (classifier parameters, rejection
- * threshold), how well it did on held-back samples (confusion matrix, rejection
- * rate, accuracy), and the rig's channel regions. A content hash names the
+ * threshold; either the ring-harmonics classifier or the shipped learned
+ * network with an optional head fitted on the user's dice), how well it did
+ * on held-back samples (confusion matrix, rejection rate, accuracy), and the
+ * rig's channel regions. A content hash names the
  * classifier: every read carries it, so a roll log says which calibration read it.
  *
  * Pure: parsing, checking and hashing only; reading and writing files is in
@@ -12,10 +14,14 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { iconFeatureLength } from '../d8/iconFeatures.js';
+import type { LearnedModel } from '../learned/model.js';
+import { shippedLearnedModels } from '../learned/shipped.js';
 
 export const PROFILE_FORMAT = 'dicerig-calibration';
 export const PROFILE_VERSION = 1;
 export const D8_CLASSIFIER_KIND = 'd8-ring-harmonics/nearest-mean';
+/** The shipped learned network (top face found by parallax), with an optional head fitted at calibration. */
+export const LEARNED_CLASSIFIER_KIND = 'learned-net/head';
 /** The class every die type shares: a die not lying flat. */
 export const COCKED_CLASS = 'cocked';
 
@@ -73,6 +79,44 @@ const validationSchema = z.strictObject({
   confusion: confusionSchema,
 });
 
+const ringClassifierSchema = z.strictObject({
+  kind: z.literal(D8_CLASSIFIER_KIND),
+  geometry: geometrySchema,
+  /** Outline major/minor axis ratio above which a die is cocked. */
+  cockedElongation: z.number().gt(1),
+  /**
+   * Die sizes (outline circumradius, pixels) the classifier may read: the calibrated range with a
+   * margin. Features are scale-free, but thin strokes blur away on smaller dice: measured, a profile
+   * made at 72 px misread a third of evades at 48 px with high confidence, so other sizes are declined.
+   */
+  radiusRange: z.tuple([z.number().positive(), z.number().positive()]),
+  /** Largest colour distance (in spreads) at which a die still counts as one of `colours`. */
+  colourLimit: z.number().positive(),
+  colours: z.array(colourSchema).min(1),
+  models: z.array(iconModelSchema).min(1),
+});
+
+const headSchema = z.strictObject({
+  version: z.string().min(1),
+  classes: z.array(z.string().min(1)).min(2),
+  /** [classes][embedding] weights, row by row. */
+  weights: vector,
+  bias: vector,
+  minProbability: z.number().min(0).max(1),
+});
+
+const learnedClassifierSchema = z.strictObject({
+  kind: z.literal(LEARNED_CLASSIFIER_KIND),
+  /** Version of the shipped network the profile was made for (`learned-xwing/2`). */
+  model: z.string().min(1),
+  /** Last layer fitted on the user's dice, with its own threshold; absent: the network's own last layer, per-class thresholds and cockedAt. */
+  head: headSchema.optional(),
+  /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
+  hfovDeg: z.number().gt(0).lt(180),
+  /** Turns/mirrors of each crop averaged (1..8). */
+  views: z.number().int().min(1).max(8),
+});
+
 const pointSchema = z.strictObject({ x: finite, y: finite });
 const channelSchema = z.strictObject({ id: z.number().int(), polygon: z.array(pointSchema).min(3), expectedDice: z.number().int().min(1) });
 
@@ -90,23 +134,11 @@ export const profileSchema = z.strictObject({
   dice: z.array(z.string().min(1)).min(1),
   /** Class names: `<die>-<symbol>` and `cocked`. */
   classes: z.array(z.string().min(1)).min(1),
-  classifier: z.strictObject({
-    kind: z.literal(D8_CLASSIFIER_KIND),
-    geometry: geometrySchema,
-    /** Outline major/minor axis ratio above which a die is cocked. */
-    cockedElongation: z.number().gt(1),
-    /**
-     * Die sizes (outline circumradius, pixels) the classifier may read: the calibrated range with a
-     * margin. Features are scale-free, but thin strokes blur away on smaller dice: measured, a profile
-     * made at 72 px misread a third of evades at 48 px with high confidence, so other sizes are declined.
-     */
-    radiusRange: z.tuple([z.number().positive(), z.number().positive()]),
-    /** Largest colour distance (in spreads) at which a die still counts as one of `colours`. */
-    colourLimit: z.number().positive(),
-    colours: z.array(colourSchema).min(1),
-    models: z.array(iconModelSchema).min(1),
-  }),
-  /** Reads with a lower confidence are declined. */
+  classifier: z.discriminatedUnion('kind', [ringClassifierSchema, learnedClassifierSchema]),
+  /**
+   * Reads with a lower confidence are declined. A learned profile: its head's threshold, or without a head the
+   * lowest of the network's per-class thresholds (each class keeps its own).
+   */
   rejectionThreshold: z.number().min(0).max(1),
   validation: validationSchema,
   training: z.strictObject({
@@ -125,7 +157,16 @@ export const profileSchema = z.strictObject({
 });
 
 export type CalibrationProfile = z.infer<typeof profileSchema>;
-export type ProfileIconModel = CalibrationProfile['classifier']['models'][number];
+export type RingClassifier = z.infer<typeof ringClassifierSchema>;
+export type LearnedClassifier = z.infer<typeof learnedClassifierSchema>;
+export type ProfileIconModel = RingClassifier['models'][number];
+/** A profile read by the ring-harmonics classifier, or by the learned network. */
+export type RingProfile = CalibrationProfile & { readonly classifier: RingClassifier };
+export type LearnedProfile = CalibrationProfile & { readonly classifier: LearnedClassifier };
+
+export function isLearnedProfile(p: CalibrationProfile): p is LearnedProfile {
+  return p.classifier.kind === LEARNED_CLASSIFIER_KIND;
+}
 export type ProfileValidation = CalibrationProfile['validation'];
 /** A profile before its hash is computed. */
 export type UnhashedProfile = Omit<CalibrationProfile, 'hash'>;
@@ -179,18 +220,28 @@ export function shortHash(profile: Pick<CalibrationProfile, 'hash'>): string {
 /** Problems beyond the schema: shapes that must agree with each other. Empty when the profile is consistent. */
 export function profileProblems(p: CalibrationProfile): string[] {
   const problems: string[] = [];
-  const dim = iconFeatureLength(p.classifier.geometry);
   const dice = new Set(p.dice);
   for (const c of p.classes) {
     const parsed = parseClassName(c);
     if (parsed === undefined) problems.push(`class "${c}" is neither "cocked" nor "<die>-<symbol>"`);
     else if (parsed !== COCKED_CLASS && !dice.has(parsed.die)) problems.push(`class "${c}" names die "${parsed.die}", which is not in "dice"`);
   }
+  if (p.classifier.kind === D8_CLASSIFIER_KIND) problems.push(...ringProblems(p.classifier, p, dice));
+  else problems.push(...learnedProblems(p.classifier, p));
+  const { rows, columns, counts } = p.validation.confusion;
+  if (counts.length !== rows.length || counts.some((r) => r.length !== columns.length)) problems.push('validation.confusion: counts do not match rows and columns');
+  if (profileHash(p) !== p.hash) problems.push('hash: the content does not match its hash (the profile was changed after it was made; recalibrate instead of editing it)');
+  return problems;
+}
+
+function ringProblems(classifier: RingClassifier, p: CalibrationProfile, dice: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const dim = iconFeatureLength(classifier.geometry);
   for (const d of p.dice) {
-    if (!p.classifier.colours.some((c) => c.die === d)) problems.push(`die "${d}" has no colour in classifier.colours`);
-    if (!p.classifier.models.some((m) => m.die === d)) problems.push(`die "${d}" has no icon model in classifier.models`);
+    if (!classifier.colours.some((c) => c.die === d)) problems.push(`die "${d}" has no colour in classifier.colours`);
+    if (!classifier.models.some((m) => m.die === d)) problems.push(`die "${d}" has no icon model in classifier.models`);
   }
-  p.classifier.models.forEach((m, i) => {
+  classifier.models.forEach((m, i) => {
     const at = `classifier.models[${i}]`;
     if (!dice.has(m.die)) problems.push(`${at}: die "${m.die}" is not in "dice"`);
     if (m.center.length !== dim) problems.push(`${at}.center has ${m.center.length} values; the geometry gives ${dim} features`);
@@ -201,11 +252,26 @@ export function profileProblems(p: CalibrationProfile): string[] {
     });
     for (const c of m.classes) if (!p.classes.includes(c)) problems.push(`${at}: class "${c}" is not in "classes"`);
   });
-  if (p.classifier.radiusRange[0] > p.classifier.radiusRange[1]) problems.push('classifier.radiusRange: the smallest size is above the largest');
-  const { rows, columns, counts } = p.validation.confusion;
-  if (counts.length !== rows.length || counts.some((r) => r.length !== columns.length)) problems.push('validation.confusion: counts do not match rows and columns');
-  if (profileHash(p) !== p.hash) problems.push('hash: the content does not match its hash (the profile was changed after it was made; recalibrate instead of editing it)');
+  if (classifier.radiusRange[0] > classifier.radiusRange[1]) problems.push('classifier.radiusRange: the smallest size is above the largest');
   return problems;
+}
+
+function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): string[] {
+  const problems: string[] = [];
+  if (p.face !== 'top') problems.push('a learned profile reads the top face (face must be "top")');
+  const head = classifier.head;
+  if (head === undefined) return problems;
+  const model = shippedLearnedModelByVersion(classifier.model);
+  const dim = model?.spec.convs[model.spec.convs.length - 1]?.out;
+  if (head.bias.length !== head.classes.length) problems.push(`classifier.head has ${head.bias.length} biases for ${head.classes.length} classes`);
+  if (dim !== undefined && head.weights.length !== head.classes.length * dim) problems.push(`classifier.head has ${head.weights.length} weights; ${head.classes.length} classes of the network's ${dim} features need ${head.classes.length * dim}`);
+  for (const c of head.classes) if (parseClassName(c) === undefined) problems.push(`classifier.head: class "${c}" is neither "cocked" nor "<die>-<symbol>"`);
+  return problems;
+}
+
+/** The shipped learned network of that version, if this dicerig ships it. */
+export function shippedLearnedModelByVersion(version: string): LearnedModel | undefined {
+  return Object.values(shippedLearnedModels).find((m) => m.version === version);
 }
 
 /**
@@ -225,6 +291,11 @@ export function parseProfile(value: unknown, file?: string): CalibrationProfile 
     const path = first ? first.path.map(String).join('.') : '';
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
     throw new InputError(`not a valid calibration profile: ${path ? `${path}: ` : ''}${first?.message ?? 'unknown problem'}${more}.`, where);
+  }
+  const classifier = parsed.data.classifier;
+  if (classifier.kind === LEARNED_CLASSIFIER_KIND && shippedLearnedModelByVersion(classifier.model) === undefined) {
+    const shipped = Object.values(shippedLearnedModels).map((m) => m.version);
+    throw new InputError(`the calibration profile was made for the learned network ${classifier.model}, which this dicerig does not ship (it ships ${shipped.join(', ')}); calibrate again (dicerig calibrate --from-labelled DIR).`, where);
   }
   const problems = profileProblems(parsed.data);
   if (problems.length > 0) {

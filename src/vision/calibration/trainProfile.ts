@@ -5,25 +5,22 @@
  * posterior's temperature and choose the rejection threshold on the held-back
  * images, then score the held-back images with exactly the model that ships.
  */
-import { getDieType } from '../../dice/catalogue.js';
 import type { DieType } from '../../dice/types.js';
 import { InputError } from '../../core/errors.js';
 import { learnDieColours, matchDieColour } from '../d8/colourModel.js';
 import { assessD8, D8_READER_VERSION, decideD8 } from '../d8/d8Reader.js';
-import type { D8Assessment, D8Classifier } from '../d8/d8Reader.js';
+import type { D8Classifier } from '../d8/d8Reader.js';
 import { describeD8 } from '../d8/describe.js';
 import type { D8Description } from '../d8/describe.js';
 import { defaultIconGeometry } from '../d8/iconFeatures.js';
 import type { IconFeatureGeometry } from '../d8/iconFeatures.js';
 import { classDistances, fitTemperature, trainIconModel } from '../d8/iconModel.js';
 import type { IconModel, ScoredSample } from '../d8/iconModel.js';
-import { evaluateReads } from '../evaluate.js';
-import type { EvalItem } from '../evaluate.js';
-import { classOfRead, mergeCockedColumn } from '../labelledEval.js';
 import type { ChannelRegion } from '../channels.js';
 import type { RgbImage } from '../../core/image.js';
+import { calibrationDice, round6, validationOf } from './heldBack.js';
 import { COCKED_CLASS, D8_CLASSIFIER_KIND, parseClassName, PROFILE_FORMAT, PROFILE_VERSION, sealProfile } from './profile.js';
-import type { CalibrationProfile, ProfileValidation } from './profile.js';
+import type { CalibrationProfile, RingProfile } from './profile.js';
 
 /** One labelled die: its crop, class name and the image (or throw) it came from. */
 export interface LabelledCrop {
@@ -62,8 +59,8 @@ export interface TrainProfileOptions {
   readonly dieTypes?: readonly DieType[];
 }
 
-export interface TrainProfileResult {
-  readonly profile: CalibrationProfile;
+export interface TrainProfileResult<P extends CalibrationProfile = CalibrationProfile> {
+  readonly profile: P;
   /** Things the user should know (few held-back samples, misreads in validation). */
   readonly warnings: readonly string[];
 }
@@ -71,11 +68,6 @@ export interface TrainProfileResult {
 /** Measures every labelled crop once. */
 export function describeSamples(crops: readonly LabelledCrop[], geometry: IconFeatureGeometry = defaultIconGeometry): DescribedSample[] {
   return crops.map((c) => ({ label: c.label, group: c.group, description: describeD8(c.crop, geometry) }));
-}
-
-/** Rounds to 6 significant digits: the profile stays small and its JSON text stable. */
-function round6(x: number): number {
-  return Number.isFinite(x) && x !== 0 ? Number(x.toPrecision(6)) : x;
 }
 
 function ordinal(n: number): string {
@@ -107,30 +99,18 @@ export function splitByGroup<T extends { readonly group: string }>(samples: read
 type Measured = { readonly label: string; readonly group: string; readonly description: D8Description };
 
 /** Builds, validates and seals a profile. Throws an InputError when the labels cannot make one. */
-export function buildD8Profile(samples: readonly DescribedSample[], options: TrainProfileOptions): TrainProfileResult {
+export function buildD8Profile(samples: readonly DescribedSample[], options: TrainProfileOptions): TrainProfileResult<RingProfile> {
   const warnings: string[] = [];
   const geometry = options.geometry ?? defaultIconGeometry;
   const every = options.heldBackEvery ?? 4;
   const minPerClass = options.minPerClass ?? 3;
   const minThreshold = options.minThreshold ?? 0.99;
 
-  // Labels: `<die>-<symbol>` of a known die, or `cocked`.
-  const namedDice = new Set<string>();
-  for (const s of samples) {
-    const parsed = parseClassName(s.label);
-    if (parsed === undefined) throw new InputError(`class "${s.label}" is neither "cocked" nor "<die>-<symbol>" (e.g. red-hit, green-evade).`);
-    if (parsed !== COCKED_CLASS) namedDice.add(parsed.die);
-  }
-  const dice = [...(options.dice ?? [...namedDice].sort())];
-  if (dice.length === 0) throw new InputError('no labelled samples of any die face: calibration needs labelled faces, not only cocked dice.');
-  const dieTypes = new Map(dice.map((d) => [d, getDieType(d, options.dieTypes ?? [])]));
-  for (const s of samples) {
-    const parsed = parseClassName(s.label);
-    if (parsed === undefined || parsed === COCKED_CLASS) continue;
-    const die = dieTypes.get(parsed.die);
-    if (!die) throw new InputError(`class "${s.label}" is for die "${parsed.die}", but this profile reads ${dice.join(' and ')} dice.`);
-    if (!die.symbols.includes(parsed.symbol)) throw new InputError(`class "${s.label}": a ${die.id} die has no "${parsed.symbol}" face (its symbols are ${die.symbols.join(', ')}).`);
-  }
+  const { dice, dieTypes, classes } = calibrationDice(
+    samples.map((s) => s.label),
+    options.dice,
+    options.dieTypes,
+  );
 
   // A canonical order (image, class, features): sums depend on order, and the profile's hash must not.
   const measured = samples.filter((s): s is Measured => typeof s.description !== 'string').sort(compareMeasured);
@@ -201,21 +181,24 @@ export function buildD8Profile(samples: readonly DescribedSample[], options: Tra
   if (flatLooking > 0) warnings.push(`${flatLooking} dice labelled cocked have outlines as flat as lying dice; the reader can only tell them by their face, so check those labels or calibrate with clearer cocked examples.`);
   const assessed = heldBack.map((s) => ({ sample: s, assessment: assessD8(classifier, s.description) }));
 
-  const classes = [...new Set([...dice.flatMap((d) => (dieTypes.get(d) as DieType).symbols.map((s) => `${d}-${s}`)), ...(samples.some((s) => s.label === COCKED_CLASS) ? [COCKED_CLASS] : [])])];
-  const validation = scoreHeldBack(assessed, rejectionThreshold, classes, description);
+  const validation = validationOf(
+    assessed.map(({ sample, assessment }) => ({ group: sample.group, truth: sample.label, read: decideD8(assessment, rejectionThreshold, D8_READER_VERSION, NO_CROP) })),
+    classes,
+    description,
+  );
   if (heldBack.length < 50) warnings.push(`Only ${heldBack.length} held-back dice: the validation figures are rough; label more rolls for a firmer check.`);
   if (validation.confidentErrors > 0) warnings.push(`${validation.confidentErrors} held-back dice were misread above the threshold (or are labelled wrongly: check them).`);
 
   const perClass: Record<string, number> = {};
   for (const s of samples) perClass[s.label] = (perClass[s.label] ?? 0) + 1;
-  const profile = sealProfile({
+  const profile: RingProfile = { ...sealProfile({
     format: PROFILE_FORMAT,
     version: PROFILE_VERSION,
     name: options.name,
     createdAt: options.createdAt,
     face: options.face ?? 'top',
-    dice,
-    classes,
+    dice: [...dice],
+    classes: [...classes],
     classifier,
     rejectionThreshold,
     validation,
@@ -223,37 +206,11 @@ export function buildD8Profile(samples: readonly DescribedSample[], options: Tra
     ...(options.channels ? { channels: options.channels.map((c) => ({ id: c.id, polygon: c.polygon.map((p) => ({ x: round6(p.x), y: round6(p.y) })), expectedDice: c.expectedDice })) } : {}),
     ...(options.reference ? { reference: { ...options.reference } } : {}),
     ...(options.dieSizePx !== undefined ? { dieSizePx: round6(options.dieSizePx) } : {}),
-  });
+  }), classifier };
   return { profile, warnings };
 }
 
-function scoreHeldBack(
-  assessed: readonly { sample: Measured; assessment: D8Assessment }[],
-  threshold: number,
-  classes: readonly string[],
-  heldBack: string,
-): ProfileValidation {
-  const dummy = { width: 0, height: 0, data: new Uint8Array(0) };
-  const items: EvalItem[] = assessed.map(({ sample, assessment }) => {
-    const read = decideD8(assessment, threshold, D8_READER_VERSION, dummy);
-    const symbol = classOfRead(read);
-    return { group: sample.group, truth: sample.label, read: { status: read.status, confidence: read.confidence, ...(symbol !== undefined ? { symbol } : {}) } };
-  });
-  const report = evaluateReads(items, classes);
-  return {
-    heldBack,
-    samples: report.total,
-    read: report.read,
-    correct: report.correct,
-    declined: report.declined,
-    cocked: report.cocked,
-    accuracy: report.read > 0 ? round6(report.accuracyAmongRead) : null,
-    rejectionRate: report.total > 0 ? round6(report.declineRate) : 0,
-    confidentErrors: report.errors.length,
-    cockedReadAsFace: report.errors.filter((e) => e.truth === COCKED_CLASS).length,
-    confusion: (({ rows, columns, counts }) => ({ rows: [...rows], columns: [...columns], counts: counts.map((r) => [...r]) }))(mergeCockedColumn(report.confusion)),
-  };
-}
+const NO_CROP = { width: 0, height: 0, data: new Uint8Array(0) };
 
 function compareMeasured(a: Measured, b: Measured): number {
   if (a.group !== b.group) return a.group < b.group ? -1 : 1;

@@ -17,8 +17,9 @@ import type { DieType } from '../../dice/types.js';
 import { mapBottomRead } from '../bottomFace.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import type { RgbImage } from '../../core/image.js';
-import { COCKED_CLASS, parseClassName, shortHash } from '../calibration/profile.js';
-import type { CalibrationProfile } from '../calibration/profile.js';
+import { COCKED_CLASS, D8_CLASSIFIER_KIND, parseClassName, shortHash } from '../calibration/profile.js';
+import type { CalibrationProfile, RingClassifier } from '../calibration/profile.js';
+import { InputError } from '../../core/errors.js';
 import { matchDieColour } from './colourModel.js';
 import { describeD8 } from './describe.js';
 import type { D8Description } from './describe.js';
@@ -28,7 +29,7 @@ import type { IconModel } from './iconModel.js';
 /** Version of the reading method; the profile hash is appended to make the classifier version. */
 export const D8_READER_VERSION = 'd8-rings/1';
 
-export type D8Classifier = CalibrationProfile['classifier'];
+export type D8Classifier = RingClassifier;
 
 /** What the classifier concluded before the rejection threshold is applied. */
 export type D8Assessment =
@@ -141,19 +142,22 @@ export function d8ClassifierVersion(profile: Pick<CalibrationProfile, 'hash'>): 
 export class D8Reader implements FaceReader {
   readonly classifierVersion: string;
   private readonly dieTypes: ReadonlyMap<string, DieType>;
+  private readonly classifier: RingClassifier;
 
   /** `dieTypes`: user-defined layouts (opposite-face maps) for bottom-face reading; built-ins otherwise. */
   constructor(
     readonly profile: CalibrationProfile,
     dieTypes: readonly DieType[] = [],
   ) {
+    if (profile.classifier.kind !== D8_CLASSIFIER_KIND) throw new InputError(`the calibration profile "${profile.name}" is read by ${profile.classifier.kind}, not by the ring-harmonics reader.`);
+    this.classifier = profile.classifier;
     this.classifierVersion = d8ClassifierVersion(profile);
     this.dieTypes = new Map(profile.dice.map((d) => [d, getDieType(d, dieTypes)]));
   }
 
   /** The assessment before the threshold (for calibration and debugging). */
   assess(crop: DieCrop): D8Assessment {
-    return assessD8(this.profile.classifier, describeD8(crop.image, this.profile.classifier.geometry));
+    return assessD8(this.classifier, describeD8(crop.image, this.classifier.geometry));
   }
 
   read(crop: DieCrop): FaceRead {
