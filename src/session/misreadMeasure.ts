@@ -33,7 +33,7 @@ export function misreadMeasure(sources: MisreadSources): (type: DieType) => Misr
       if (sources.simulated) made = simulatedCalibration(sources.simulated.misreads, labels, sources.simulated.reads ?? DEFAULT_SIM_CALIBRATION_READS, sources.simulated.random);
       else if (sources.profile && sources.level === 'symbol') {
         const p = sources.profile;
-        made = measuredMisreads(`calibration profile "${p.name}" (${shortHash(p)}, held-back dice)`, labels, profileMisreadCounts(p, type.id, labels));
+        made = measuredMisreads(`calibration profile "${p.name}" (${shortHash(p)}, validation dice)`, labels, profileMisreadCounts(p, type.id, labels));
       } else made = noMisreadMeasure(sources.level === 'face' ? 'no calibration measured them (D6s are read by their pips, with no calibration)' : 'no calibration measured them');
     } catch (e) {
       if (e instanceof InputError) throw new ConfigError(sources.simulated ? 'camera.misreadCalibration' : 'calibration', e.message);

@@ -63,7 +63,7 @@ export function measuredMisreads(source: string, labels: readonly string[], read
   const tooFew = faces.find((f) => !(f.bound < 0.5));
   if (tooFew !== undefined) {
     throw new InputError(
-      `${source}: "${tooFew.label}" was misread ${tooFew.misread} times in ${tooFew.read} held-back reads, which bounds its misread rate only at ${pct(tooFew.bound)}; calibrate with more dice of that face.`,
+      `${source}: "${tooFew.label}" was misread ${tooFew.misread} times in ${tooFew.read} validation reads, which bounds its misread rate only at ${pct(tooFew.bound)}; calibrate with more dice of that face.`,
     );
   }
   const each = faces.map((f) => `${f.label} ≤ ${pct(f.bound)} (${f.misread} of ${f.read})`).join(', ');

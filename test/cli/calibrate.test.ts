@@ -47,7 +47,7 @@ describe('dicerig calibrate --from-labelled', () => {
     expect(p.createdAt).toBe(CREATED);
     expect(p.dice).toEqual(['red']);
     expect(r.out).toContain(`Calibration profile written to ${out} (classifier d8-rings/1+${p.hash.slice(7, 19)}).`);
-    expect(r.out).toMatch(/^ {2}held back: every 4th image in name order \(4 of 16 images, \d+ dice\)$/m);
+    expect(r.out).toMatch(/^ {2}validated on: every 4th image in name order \(4 of 16 images, \d+ dice\)$/m);
     expect(r.out).toMatch(/^ {2}validation: \d+ dice, \d+ read, \d+ correct \(accuracy 100\.00 %\), .*0 confident errors, 0 cocked read as a face$/m);
     expect(r.out).toMatch(/^\s*truth\\read\s+red-hit\s+red-crit\s+red-focus\s+red-blank\s+declined\s+cocked$/m);
   });

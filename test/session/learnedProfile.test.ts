@@ -1,7 +1,7 @@
 /**
  * A session started with a learned calibration profile reads its dice with the
  * learned reader, records the profile's hash with the rig, and allows for the
- * misreads the profile's held-back dice measured (a calibration too thin to
+ * misreads the profile's validation dice measured (a calibration too thin to
  * bound them is refused before the rig is touched).
  */
 import { writeFileSync } from 'node:fs';
@@ -23,13 +23,19 @@ import { tempDir } from '../store/support/fixtures.js';
 const FIXTURE = join(import.meta.dirname, '..', 'support', 'renders', 'tune-xwing');
 const dir = tempDir('dicerig-learned-session-');
 const PROFILE = join(dir, 'learned.json');
+const THIN = join(dir, 'thin.json');
 let profile: LearnedProfile;
+let thin: LearnedProfile;
 
 beforeAll(async () => {
   const model = shippedLearnedModels['xwing'] as LearnedModel;
   const folder = await readLabelledCrops(join(FIXTURE, 'images'), join(FIXTURE, 'labels'), () => true, 1.5, learnedCutter(model, 54));
   profile = buildLearnedProfile(folder.crops, model, { name: 'fixture', createdAt: '2026-01-01T00:00:00.000Z', source: 'test fixture', hfovDeg: 54 }).profile;
   writeFileSync(PROFILE, JSON.stringify(profile));
+  // Four images: too few dice of some face to bound its misreads.
+  const first = [...new Set(folder.crops.map((c) => c.group))].sort().slice(0, 4);
+  thin = buildLearnedProfile(folder.crops.filter((c) => first.includes(c.group)), model, { name: 'thin', createdAt: '2026-01-01T00:00:00.000Z', source: 'test fixture', hfovDeg: 54 }).profile;
+  writeFileSync(THIN, JSON.stringify(thin));
 }, 30_000);
 
 const dice = [
@@ -38,20 +44,19 @@ const dice = [
 ];
 
 describe('a session with a learned calibration profile', () => {
-  it('is refused when the profile held back too few dice of a face to bound its misreads', async () => {
-    const config = checkSessionConfig({ seed: 5, dice, rig: { driver: 'sim' }, calibration: PROFILE, stopping: { budgetRolls: 10 } });
+  it('is refused when the profile validated too few dice of a face to bound its misreads', async () => {
+    const config = checkSessionConfig({ seed: 5, dice, rig: { driver: 'sim' }, calibration: THIN, stopping: { budgetRolls: 10 } });
     await expect(openSession({ config, dbPath: ':memory:', wallNow: () => 1_700_000_000_000 })).rejects.toThrow(
-      new RegExp(`calibration profile "fixture" \\(${shortHash(profile)}, held-back dice\\): ".*" was misread 0 times in \\d+ held-back reads, which bounds its misread rate only at`),
+      new RegExp(`calibration profile "thin" \\(${shortHash(thin)}, validation dice\\): ".*" was misread 0 times in \\d+ validation reads, which bounds its misread rate only at`),
     );
   });
 
   it('reads the dice with the learned reader and records the profile hash with the rig', async () => {
-    // The fixture is too small to bound misreads: the simulated reader's own simulated calibration does (no misreads).
+    // The shipped network is validated on all 22 fixture images (106 dice): enough to bound every face's misreads.
     const config = checkSessionConfig({
       seed: 5,
       dice,
       rig: { driver: 'sim' },
-      camera: { source: 'sim', misreads: { 'hit>crit': 0 } },
       calibration: PROFILE,
       stopping: { budgetRolls: 500, budgetHours: 0.003 },
     });
@@ -74,7 +79,7 @@ describe('a session with a learned calibration profile', () => {
     } finally {
       await opened.close();
     }
-    const version = `learned-xwing/2${profile.classifier.head ? '+head/1' : ''}+${shortHash(profile)}`;
+    const version = `learned-xwing/3${profile.classifier.head ? '+head/1' : ''}+${shortHash(profile)}`;
     // Reads the pipeline's own checks decline (touching dice, outlines) carry the reader's version too.
     expect(reads.length).toBeGreaterThan(4);
     expect(new Set(reads.map((r) => r.classifierVersion))).toEqual(new Set([version]));

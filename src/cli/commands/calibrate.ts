@@ -272,12 +272,12 @@ export function formatProfileSummary(result: TrainProfileResult | LearnedProfile
     `Calibration profile written to ${file} (classifier ${profileReader(p).reader.classifierVersion}).`,
     `  dice: ${p.dice.join(', ')}; face read: ${p.face}; classes: ${p.classes.join(', ')}`,
     `  training: ${p.training.samples} labelled dice from ${p.training.source}${p.training.unusable > 0 ? ` (${p.training.unusable} not measurable)` : ''}`,
-    `  held back: ${v.heldBack}`,
+    `  validated on: ${v.heldBack}`,
     ...(learned ? [...learned.candidates.map((c) => `  held back, ${c.name}: ${validationLine(c.validation)}`), `  ${learned.why}`] : []),
     `  validation: ${validationLine(v)}`,
     classifierLine(p),
     '',
-    'confusion matrix on the held-back dice (rows: truth; columns: what was read, then declined and cocked):',
+    'confusion matrix on the validation dice (rows: truth; columns: what was read, then declined and cocked):',
     formatConfusionMatrix(v.confusion),
   ];
   for (const w of result.warnings) lines.push(`warning: ${w}`);

@@ -5,8 +5,9 @@
  * network with its own thresholds, and the network with a last layer fitted on
  * the other images (`adaptReader`). The one with fewer wrong reads (a cocked
  * die read as a face counts as wrong), then fewer declined flat dice, ships;
- * its held-back reads are the profile's validation, so the misread bounds a
- * session's verdicts allow for come from exactly the reader that reads.
+ * its reads of dice it was not fitted on are the profile's validation (every
+ * die for the shipped network, the held-back ones for a head), so the misread
+ * bounds a session's verdicts allow for come from exactly the reader that reads.
  */
 import { InputError } from '../../core/errors.js';
 import type { Point } from '../../core/image.js';
@@ -193,9 +194,15 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
   const [shipped, fitted] = candidates as [LearnedCandidate, LearnedCandidate | undefined];
   const kept = fitted !== undefined && better(fitted, shipped) ? fitted : shipped;
   const other = kept === shipped ? fitted : shipped;
-  const validation = kept.validation;
-  if (heldBack.length < 50) warnings.push(`Only ${heldBack.length} held-back dice: the validation figures are rough; label more rolls for a firmer check.`);
-  if (validation.confidentErrors > 0) warnings.push(`${validation.confidentErrors} held-back dice were misread above the threshold (or are labelled wrongly: check them).`);
+  // The shipped network was fitted on none of the user's images (the held-back quarter only chose it over the head),
+  // so every labelled die validates it: four times the dice behind each face's misread bound, and a session's
+  // verdicts allow for no more misreading than those dice show. A fitted head is validated on held-back dice only.
+  const validation =
+    kept === shipped
+      ? scoreCandidate(shipped.name, base, samples, dice, classes, `every image: the shipped network was fitted on none of them (${description} only chose it over a fitted head)`).validation
+      : kept.validation;
+  if (validation.samples < 50) warnings.push(`Only ${validation.samples} validation dice: the validation figures are rough; label more rolls for a firmer check.`);
+  if (validation.confidentErrors > 0) warnings.push(`${validation.confidentErrors} validation dice were misread above the threshold (or are labelled wrongly: check them).`);
 
   const perClass: Record<string, number> = {};
   for (const s of samples) perClass[s.label] = (perClass[s.label] ?? 0) + 1;

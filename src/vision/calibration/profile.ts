@@ -107,7 +107,7 @@ const headSchema = z.strictObject({
 
 const learnedClassifierSchema = z.strictObject({
   kind: z.literal(LEARNED_CLASSIFIER_KIND),
-  /** Version of the shipped network the profile was made for (`learned-xwing/2`). */
+  /** Version of the shipped network the profile was made for (`learned-xwing/3`). */
   model: z.string().min(1),
   /** Last layer fitted on the user's dice, with its own threshold; absent: the network's own last layer, per-class thresholds and cockedAt. */
   head: headSchema.optional(),
