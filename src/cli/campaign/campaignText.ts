@@ -2,30 +2,11 @@
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
-import type { Batch, CampaignRecord, CampaignSessionRow, LegStatus } from '../../fleet/campaignStore.js';
-
-export interface StatusFigures {
-  readonly campaign: CampaignRecord;
-  readonly legs: readonly LegStatus[];
-  readonly batches: readonly Batch[];
-  readonly sessions: readonly CampaignSessionRow[];
-}
+import type { CampaignSessionRow } from '../../fleet/campaignStore.js';
+import { rigProgress, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
-  const rigs = [...new Set(f.legs.map((l) => l.rig))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-  const rows = rigs.map((rig) => {
-    const mine = f.legs.filter((l) => l.rig === rig);
-    const holding = f.batches.filter((b) => b.rig === rig && b.doneAt === null).flatMap((b) => b.dice.map((d) => d.label));
-    const throws = f.sessions.filter((s) => s.rig === rig).reduce((a, s) => a + s.throwCount, 0);
-    return [
-      `rig ${rig}`,
-      String(mine.filter((l) => l.state === 'done').length),
-      String(mine.filter((l) => l.state === 'claimed').length),
-      String(mine.filter((l) => l.state === 'pending').length),
-      formatCount(throws),
-      holding.length > 0 ? holding.join(' ') : '-',
-    ];
-  });
+  const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
   const done = f.legs.filter((l) => l.state === 'done').length;
   return (
     `Campaign ${f.campaign.name}: ${done} of ${f.legs.length} legs done (${f.batches.length} batch${f.batches.length === 1 ? '' : 'es'} taken).\n` +
