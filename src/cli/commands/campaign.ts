@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { parseBox } from '../../analysis/campaign/box.js';
 import { campaignSettings, planCampaign, previewRounds } from '../../analysis/campaign/campaignPlan.js';
 import { InputError } from '../../core/errors.js';
+import { shellWord } from '../../core/format.js';
 import { createCampaign } from '../../fleet/campaignStore.js';
 import { readCampaignFindings, readCampaignStatus } from '../../report/fleetCampaign.js';
 import { isFleetUrl, openFleet, type FleetDb } from '../../fleet/connect.js';
@@ -17,11 +18,6 @@ import { formatCampaignReport, formatCampaignStatus } from '../campaign/campaign
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
-
-/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
-}
 
 function fleetUrl(text: string | undefined, option: string): string {
   if (!isFleetUrl(text)) throw new InputError(`${option} must be a postgres:// URL of the fleet store${text === undefined ? '' : `, not "${text}"`}`);
