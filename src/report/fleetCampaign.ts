@@ -3,7 +3,8 @@
  * the fleet store, and as the fleet dashboard shows it: one reading and one
  * analysis for all three, so the page and the text never disagree.
  */
-import { analyseCampaign, type CampaignAnalysis } from '../analysis/campaign/campaignAnalysis.js';
+import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
+import { formatLogScientific } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
 import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type LegStatus } from '../fleet/campaignStore.js';
@@ -69,4 +70,10 @@ export async function readCampaignFindings(fleet: FleetDb, url: string, name: st
   const types = new Map(dice.map((d) => [d.id, d]));
   const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, sessions });
   return { campaign, sessions, rows, analysis };
+}
+
+/** Whether the rigs differ on the dice of one type they share (the omnibus test), as `campaign report` says it. */
+export function rigsAlikeLine(t: DieTypeAnalysis): string {
+  const omnibus = t.rigs.steps[0]?.effect.cmh;
+  return `${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}`;
 }

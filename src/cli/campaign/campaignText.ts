@@ -3,7 +3,7 @@ import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow } from '../../fleet/campaignStore.js';
-import { rigProgress, type StatusFigures } from '../../report/fleetCampaign.js';
+import { rigProgress, rigsAlikeLine, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
   const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
@@ -25,8 +25,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
       const top = r.faces.reduce((best, f) => (f.z > best.z ? f : best));
       return [`rig ${r.rig}`, formatCount(r.rolls), r.df === 0 ? '-' : formatLogScientific(r.logP), r.favouredFace === undefined ? '-' : `${top.face} (${signedPercent(top.excess)}, z ${top.z.toFixed(1)})`];
     });
-    const omnibus = t.rigs.steps[0]?.effect.cmh;
-    out.push(`  ${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}\n`);
+    out.push(`  ${rigsAlikeLine(t)}\n`);
     out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
   }
   if (a.biasedRigs.length === 0) out.push('  No rig is found biased.\n');

@@ -15,7 +15,7 @@ import { listCampaigns } from '../../fleet/campaignStore.js';
 import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
-import { readCampaignFindings, readCampaignStatus, rigProgress, type RigProgress } from '../../report/fleetCampaign.js';
+import { readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, type RigProgress } from '../../report/fleetCampaign.js';
 import { makeSessionViews, type MadeSession, type SessionView } from './sessionView.js';
 
 export interface CampaignView {
@@ -28,6 +28,8 @@ export interface CampaignView {
   readonly sessions: number;
   readonly synced: number;
   readonly throws: number;
+  /** Per die type, whether the rigs differ on the dice they share (as `campaign report` says it). */
+  readonly rigTests: readonly string[];
   /** Rigs the campaign found biased: their sessions' verdicts are RIG_SUSPECT. */
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   /** Each die on each rig it visited, with its verdict as `campaign report` gives it. */
@@ -119,6 +121,7 @@ export class FleetView {
       sessions: status.sessions.length,
       synced: synced.length,
       throws: synced.reduce((a, s) => a + s.throwCount, 0),
+      rigTests: analysis.types.map(rigsAlikeLine),
       biasedRigs: analysis.biasedRigs,
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
