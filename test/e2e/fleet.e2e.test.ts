@@ -117,8 +117,11 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     for (const id of ['1', '2', '3']) {
       const report = await runCli('report', id, '--db', url, '--json', '--out', join(dir, `report-${id}`));
       expect(report.code, report.err).toBe(0);
-      const dice = (JSON.parse(report.out) as ReportJson).dice;
+      const { html: _html, charts: _charts, ...json } = JSON.parse(report.out) as ReportJson & { html: string; charts: string[] };
+      const dice = json.dice;
       expect(dice.length).toBeGreaterThan(1);
+      // The page's report link gives the same JSON (without the files `report` writes).
+      expect(await (await fetch(`${base}/api/fleet/sessions/${id}/report`)).json()).toEqual(json);
       // The report's own table (text) for one session: the verdict column as the page shows it.
       const text = id === '3' ? (await runCli('report', id, '--db', url, '--out', join(dir, `report-text-${id}`))).out : undefined;
       for (const d of dice) {
@@ -184,6 +187,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
       expect(((await r.json()) as { error: string }).error).toMatch(/^the fleet dashboard is read-only/);
     }
     expect((await fetch(`${base}/api/fleet`)).status).toBe(200);
+    for (const id of ['99', '1x', '-1']) expect((await fetch(`${base}/api/fleet/sessions/${id}/report`)).status).toBe(404);
   });
 
   it('shows a notice while PostgreSQL is down, keeps the last sessions on the page, and clears it once the store is back', async () => {

@@ -16,7 +16,7 @@ import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, type RigProgress } from '../../report/fleetCampaign.js';
-import { makeSessionViews, type MadeSession, type SessionView } from './sessionView.js';
+import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 
 export interface CampaignView {
   readonly name: string;
@@ -54,9 +54,14 @@ export interface FleetViewOptions {
   readonly dice: readonly DieType[];
   /** Shortest time between two reads of the store (ms). */
   readonly pollMs: number;
+  /** Shortest time between two reports of one session that keeps changing (ms; default 6 × pollMs). */
+  readonly remakeMs?: number;
   /** Wall clock, ms since the epoch. */
   readonly now: () => number;
 }
+
+/** Sessions whose reports one read makes at most (the rest on the next reads): a first read of a large fleet stays short. */
+export const MAX_MADE_PER_READ = 8;
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -89,17 +94,25 @@ export class FleetView {
     try {
       const infos = await listFleetSessions(fleet);
       const versions = await fleetSessionVersions(fleet);
-      const stale = infos.filter((s) => this.made.get(s.id)?.version !== versions.get(s.id));
-      const fresh = await makeSessionViews(fleet, stale, this.options.dice, now());
+      const at = now();
+      const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
+      const due = infos.filter((s) => {
+        const m = this.made.get(s.id);
+        return m === undefined || (m.version !== versions.get(s.id) && at - m.verdicts.madeAt >= remakeMs);
+      });
+      // Sessions not shown with verdicts yet first.
+      due.sort((a, b) => Number(this.made.has(a.id)) - Number(this.made.has(b.id)));
+      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at);
       const made = new Map<number, MadeSession & { readonly version: string }>();
       for (const s of infos) {
-        const m = fresh.get(s.id) ?? this.made.get(s.id);
-        if (m !== undefined) made.set(s.id, { ...m, version: versions.get(s.id) ?? '' });
+        const f = fresh.get(s.id);
+        const m = f !== undefined ? { ...f, version: versions.get(s.id) ?? '' } : this.made.get(s.id);
+        if (m !== undefined) made.set(s.id, m);
       }
       this.made = made;
       const campaigns: CampaignView[] = [];
       for (const name of await listCampaigns(fleet, fleet.where)) campaigns.push(await this.campaign(name));
-      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: [...made.values()].map((m) => m.view), campaigns };
+      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null)), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
       this.last = { ...this.last, failingSince: this.last.failingSince ?? this.lastTry, problem: message(e), unreachable: e instanceof FleetUnreachableError };

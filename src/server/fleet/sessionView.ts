@@ -28,11 +28,8 @@ export interface DieVerdictView {
   readonly sentence: string;
 }
 
-export interface SessionView extends FleetSessionInfo {
-  /** HOST:ID, the session's id on the rig host that ran it (a key `report --db URL` takes). */
-  readonly hostKey: string;
-  /** The command that writes its full HTML report. */
-  readonly reportCommand: string;
+/** What a session's report says, made from one snapshot of it. */
+export interface SessionVerdictsView {
   readonly dice: readonly DieVerdictView[];
   /** The session's error control, when it stored its verdicts. */
   readonly errorControl: string | null;
@@ -40,15 +37,33 @@ export interface SessionView extends FleetSessionInfo {
   readonly note: string | null;
   /** Hash-chain problems of what the fleet holds of it (none when it verifies). */
   readonly problems: readonly string[];
+  /** When it was made (ms since the epoch), and how many throws the fleet held of the session then. */
+  readonly madeAt: number;
+  readonly throwsThen: number;
+}
+
+/** A session as the page lists it: its listing now, and its verdicts as last made. */
+export interface SessionView extends FleetSessionInfo {
+  /** HOST:ID, the session's id on the rig host that ran it (a key `report --db URL` takes). */
+  readonly hostKey: string;
+  /** The command that writes its full HTML report. */
+  readonly reportCommand: string;
+  /** Null until the session's report is first made. */
+  readonly verdicts: SessionVerdictsView | null;
+}
+
+/** A session's listing as the page shows it, with the verdicts last made of it. */
+export function sessionView(info: FleetSessionInfo, where: string, verdicts: SessionVerdictsView | null): SessionView {
+  return { ...info, hostKey: `${info.originHost}:${info.localId}`, reportCommand: `dicerig report ${info.id} --db ${shellWord(where)}`, verdicts };
 }
 
 export interface MadeSession {
-  readonly view: SessionView;
+  readonly verdicts: SessionVerdictsView;
   /** The session's report as `dicerig report --json` prints it (without the files it writes). */
   readonly report: unknown;
 }
 
-/** Makes the views of the given fleet sessions from one snapshot per rig host store. */
+/** Makes the verdicts of the given fleet sessions from one snapshot per rig host store. */
 export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSessionInfo[], dice: readonly DieType[], now: number): Promise<Map<number, MadeSession>> {
   const out = new Map<number, MadeSession>();
   if (infos.length === 0) return out;
@@ -60,12 +75,12 @@ export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSess
       const report = verified.get(store) ?? store.verify();
       verified.set(store, report);
       const problems = sessionProblems(report, session.id).map((p) => p.split(store.path).join(`${info.originHost}:${info.originDb}`));
-      const base = { ...info, hostKey: `${info.originHost}:${info.localId}`, reportCommand: `dicerig report ${info.id} --db ${shellWord(fleet.where)}`, problems };
+      const base = { problems, madeAt: now, throwsThen: session.throwCount };
       try {
         const report = storedSessionReport(store, session, { dice, generatedAt: now });
         out.set(info.id, {
           report: reportJson(report),
-          view: {
+          verdicts: {
             ...base,
             dice: report.dice.map((d) => ({ label: d.analysis.label, type: d.analysis.die.id, rolls: d.analysis.n, kind: d.analysis.verdict.kind, verdict: verdictLabel(d.analysis.verdict), sentence: d.analysis.sentence })),
             errorControl: report.verdicts?.errorControl.statement ?? null,
@@ -75,7 +90,7 @@ export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSess
       } catch (e) {
         // A session with no counted rolls yet has no report: said, not failed.
         if (!(e instanceof InputError)) throw e;
-        out.set(info.id, { report: { error: e.message }, view: { ...base, dice: [], errorControl: null, note: e.message } });
+        out.set(info.id, { report: { error: e.message }, verdicts: { ...base, dice: [], errorControl: null, note: e.message } });
       }
     }
   } finally {

@@ -55,14 +55,24 @@ function renderCampaign(c) {
     legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
 }
 
-function renderSession(s) {
-  const partial = s.throwCount < s.localThrowCount;
-  const dice = s.dice.map((d) =>
+function renderVerdicts(v, throwCount) {
+  if (v === null) return [el('div', { class: 'note', text: 'reading its verdicts…' })];
+  const dice = v.dice.map((d) =>
     el('div', { class: 'die', 'data-die': d.label },
       el('strong', { text: d.label }), ' ',
       el('span', { class: `verdict state-${d.kind}`, text: d.verdict }),
       el('span', { class: 'note', text: ` · ${d.type} · ${plural(d.rolls, 'roll')}` }),
       el('div', { class: 'sentence', text: d.sentence })));
+  return [
+    ...dice,
+    v.note !== null ? el('div', { class: 'note', text: v.note }) : null,
+    v.throwsThen < throwCount ? el('div', { class: 'note', 'data-col': 'as-of', text: `verdicts as of ${time(v.madeAt)} (${plural(v.throwsThen, 'throw')}); remade every little while as throws arrive` }) : null,
+    ...v.problems.map((p) => el('div', { class: 'problem', text: p })),
+  ];
+}
+
+function renderSession(s) {
+  const partial = s.throwCount < s.localThrowCount;
   return el('tr', { 'data-session': s.id },
     el('td', { text: `#${s.id}` }),
     el('td', { text: s.originHost }),
@@ -71,11 +81,7 @@ function renderSession(s) {
     el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
     el('td', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
     el('td', { 'data-col': 'status', text: `${s.state}${partial ? ' (still being copied)' : ''}` }),
-    el('td', {},
-      ...dice,
-      s.note !== null ? el('div', { class: 'note', text: s.note }) : null,
-      ...s.problems.map((p) => el('div', { class: 'problem', text: p })),
-      el('div', { class: 'command', text: s.reportCommand })));
+    el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
 }
 
 function render(state) {
