@@ -28,5 +28,9 @@ describe('dicerig serve with the fleet store', () => {
     expect(r.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/organiser:\*\*\*@\/fleet\?host=\S+ while opening it \(ENOENT\): check that PostgreSQL is running/);
     expect(r.err.split('\n').filter((l) => l !== '')).toHaveLength(1);
     expect(r.err + r.out).not.toContain('pw-never-shown');
+    // A password given as a URL parameter is hidden too.
+    const param = await runCli('serve', '--db', 'postgres:///fleet?host=%2Fnonexistent%2Fdicerig-socket&password=param-pw-never-shown', '--port', '0');
+    expect(param.err).toMatch(/password=\*\*\*/);
+    expect(param.err).not.toContain('param-pw-never-shown');
   });
 });
