@@ -7,7 +7,8 @@
  * `dicerig report --db URL` prints, the campaign's progress per rig as
  * `campaign status` gives it, the rig routes refused, the store's password
  * nowhere, and a visible notice while PostgreSQL is down that goes once it
- * is back.
+ * is back. Last, the store reading behind the page on its own (same server):
+ * a running session's report is not remade on every read.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allDice } from '../../src/dice/catalogue.js';
+import { openFleet } from '../../src/fleet/connect.js';
+import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { runCli } from '../cli/runCli.js';
+import { okThrow, storeWithSession } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -207,4 +212,44 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 30_000);
+});
+
+describe('the fleet dashboard\'s reading of the store (FleetView)', () => {
+  it('lists a running session\'s throws on every read but remakes its report at most once per remakeMs', async () => {
+    const fleetUrl = await pg.createDatabase('running');
+    const local = join(dir, 'running.db');
+    const { store, dice, session } = storeWithSession(local);
+    const add = (from: number, to: number): void => store.atomically(() => {
+      for (let i = from; i <= to; i++) store.recordThrow(session.id, okThrow(i, dice));
+    });
+    add(1, 30);
+    const sync = async (): Promise<void> => expect((await runCli('sync', '--db', local, '--to', fleetUrl, '--quiet')).code).toBe(0);
+    await sync();
+    let clock = 1_800_000_000_000;
+    const fleet = await openFleet(fleetUrl);
+    try {
+      const view = new FleetView({ fleet, dice: allDice(), pollMs: 100, remakeMs: 1000, now: () => clock });
+      const first = (await view.state()).sessions[0];
+      expect(first?.throwCount).toBe(30);
+      expect(first?.verdicts?.throwsThen).toBe(30);
+      expect(first?.verdicts?.dice.map((d) => d.rolls)).toEqual([30, 30, 30]);
+
+      add(31, 60);
+      await sync();
+      clock += 200;
+      const listed = (await view.state()).sessions[0];
+      expect(listed?.throwCount).toBe(60);
+      expect(listed?.verdicts?.throwsThen).toBe(30);
+      expect(listed?.verdicts?.madeAt).toBe(first?.verdicts?.madeAt);
+
+      clock += 1000;
+      const remade = (await view.state()).sessions[0];
+      expect(remade?.verdicts?.throwsThen).toBe(60);
+      expect(remade?.verdicts?.dice.map((d) => d.rolls)).toEqual([60, 60, 60]);
+      expect(remade?.verdicts?.madeAt).toBe(clock);
+    } finally {
+      store.close();
+      await fleet.close();
+    }
+  });
 });
