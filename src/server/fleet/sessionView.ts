@@ -4,7 +4,7 @@
  * gives it (the report layer's own `storedSessionReport`, never recomputed
  * another way), and what the fleet holds of it that does not verify.
  */
-import { InputError } from '../../core/errors.js';
+import { DicerigError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
 import type { DieType } from '../../dice/types.js';
 import type { FleetDb } from '../../fleet/connect.js';
@@ -33,7 +33,7 @@ export interface SessionVerdictsView {
   readonly dice: readonly DieVerdictView[];
   /** The session's error control, when it stored its verdicts. */
   readonly errorControl: string | null;
-  /** Why there are no verdicts yet (no counted rolls), or null. */
+  /** Why there are no verdicts (no counted rolls yet, a die type this host does not know), or null. */
   readonly note: string | null;
   /** Hash-chain problems of what the fleet holds of it (none when it verifies). */
   readonly problems: readonly string[];
@@ -88,8 +88,8 @@ export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSess
           },
         });
       } catch (e) {
-        // A session with no counted rolls yet has no report: said, not failed.
-        if (!(e instanceof InputError)) throw e;
+        // A session with no counted rolls yet (or of dice this host does not know) has no report: said on its row, and the others shown.
+        if (!(e instanceof DicerigError)) throw e;
         out.set(info.id, { report: { error: e.message }, verdicts: { ...base, dice: [], errorControl: null, note: e.message } });
       }
     }
