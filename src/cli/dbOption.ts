@@ -25,7 +25,7 @@ export function rollStorePath(flag: string | undefined, configDb?: string): stri
   if (isFleetUrl(chosen)) {
     throw new InputError(
       `${flag !== undefined ? '--db' : "the config's db"} ${redactUrl(chosen)} is the fleet store (PostgreSQL): this command needs a local roll store file. ` +
-        'run and demo copy to the fleet store with --fleet URL, dicerig sync --to URL copies a store; report, export, pool, analyze, verify and sessions read it.',
+        'run and demo copy to the fleet store with --fleet URL, dicerig sync --to URL copies a store; report, export, pool, analyze, verify and sessions read it, and serve shows it.',
     );
   }
   return chosen !== undefined ? resolve(chosen) : defaultDatabasePath(process.env, process.platform);

@@ -99,3 +99,8 @@ export function probabilityFromLog(p: number, logP: number): number | string {
   if (!Number.isFinite(logP) || p >= MIN_NORMAL || logP >= Math.log(MIN_NORMAL)) return p;
   return `10^${(logP / Math.LN10).toFixed(2)}`;
 }
+
+/** A word as a shell reads it back: quoted when it holds anything but plain characters (for commands printed for the user to paste). */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}

@@ -268,3 +268,12 @@ export async function campaignRollCounts(db: FleetDb, url: string, campaignId: n
     throw fleetFailure(e, db.where, url, 'reading the campaign rolls');
   }
 }
+
+/** Every planned campaign (oldest first), by name. */
+export async function listCampaigns(db: FleetDb, url: string): Promise<string[]> {
+  try {
+    return (await db.pool.query<{ name: string }>('SELECT name FROM campaigns WHERE settings_json IS NOT NULL ORDER BY id')).rows.map((x) => x.name);
+  } catch (e) {
+    throw fleetFailure(e, db.where, url, 'listing its campaigns');
+  }
+}

@@ -7,9 +7,9 @@ export function isFleetUrl(text: string | undefined): text is string {
   return text !== undefined && /^postgres(ql)?:\/\//i.test(text.trim());
 }
 
-/** The URL as it may be shown: the password replaced by `***`. */
+/** The URL as it may be shown: the password (`user:PASSWORD@`, or `?password=`) replaced by `***`. */
 export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?]*):[^@/?]*@/i, '$1:***@');
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?]*):[^@/?]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /** Where the URL says the server is, for messages ("the socket folder /x", "host h port p"). */

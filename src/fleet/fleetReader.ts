@@ -157,3 +157,19 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
     for (const s of snaps) s.snap.close();
   }
 }
+
+/**
+ * What changes when a fleet session gets more of its rig host's data (throws,
+ * events, reviews, its stored verdicts, its state), by fleet session id: a
+ * reader that made something of a session remakes it only when this changes.
+ */
+export async function fleetSessionVersions(fleet: FleetDb): Promise<Map<number, string>> {
+  const rows = await query<{ id: number; v: string }>(
+    fleet,
+    `SELECT s.id, concat_ws('|', s.throw_count, s.local_throw_count, s.event_count, s.review_count, s.state, s.seal, v.at) AS v
+       FROM sessions s LEFT JOIN session_verdicts v ON v.session_id = s.id`,
+    [],
+    'reading its sessions',
+  );
+  return new Map(rows.map((r) => [r.id, r.v]));
+}

@@ -2,30 +2,11 @@
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
-import type { Batch, CampaignRecord, CampaignSessionRow, LegStatus } from '../../fleet/campaignStore.js';
-
-export interface StatusFigures {
-  readonly campaign: CampaignRecord;
-  readonly legs: readonly LegStatus[];
-  readonly batches: readonly Batch[];
-  readonly sessions: readonly CampaignSessionRow[];
-}
+import type { CampaignSessionRow } from '../../fleet/campaignStore.js';
+import { rigProgress, rigsAlikeLine, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
-  const rigs = [...new Set(f.legs.map((l) => l.rig))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-  const rows = rigs.map((rig) => {
-    const mine = f.legs.filter((l) => l.rig === rig);
-    const holding = f.batches.filter((b) => b.rig === rig && b.doneAt === null).flatMap((b) => b.dice.map((d) => d.label));
-    const throws = f.sessions.filter((s) => s.rig === rig).reduce((a, s) => a + s.throwCount, 0);
-    return [
-      `rig ${rig}`,
-      String(mine.filter((l) => l.state === 'done').length),
-      String(mine.filter((l) => l.state === 'claimed').length),
-      String(mine.filter((l) => l.state === 'pending').length),
-      formatCount(throws),
-      holding.length > 0 ? holding.join(' ') : '-',
-    ];
-  });
+  const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
   const done = f.legs.filter((l) => l.state === 'done').length;
   return (
     `Campaign ${f.campaign.name}: ${done} of ${f.legs.length} legs done (${f.batches.length} batch${f.batches.length === 1 ? '' : 'es'} taken).\n` +
@@ -44,8 +25,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
       const top = r.faces.reduce((best, f) => (f.z > best.z ? f : best));
       return [`rig ${r.rig}`, formatCount(r.rolls), r.df === 0 ? '-' : formatLogScientific(r.logP), r.favouredFace === undefined ? '-' : `${top.face} (${signedPercent(top.excess)}, z ${top.z.toFixed(1)})`];
     });
-    const omnibus = t.rigs.steps[0]?.effect.cmh;
-    out.push(`  ${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}\n`);
+    out.push(`  ${rigsAlikeLine(t)}\n`);
     out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
   }
   if (a.biasedRigs.length === 0) out.push('  No rig is found biased.\n');

@@ -1,10 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { analyseCampaign } from '../../analysis/campaign/campaignAnalysis.js';
 import { parseBox } from '../../analysis/campaign/box.js';
-import { campaignSettings, planCampaign, previewRounds, rigIds } from '../../analysis/campaign/campaignPlan.js';
+import { campaignSettings, planCampaign, previewRounds } from '../../analysis/campaign/campaignPlan.js';
 import { InputError } from '../../core/errors.js';
-import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, createCampaign, findCampaign } from '../../fleet/campaignStore.js';
+import { shellWord } from '../../core/format.js';
+import { createCampaign } from '../../fleet/campaignStore.js';
+import { readCampaignFindings, readCampaignStatus } from '../../report/fleetCampaign.js';
 import { isFleetUrl, openFleet, type FleetDb } from '../../fleet/connect.js';
 import { loadSessionConfig } from '../../session/config.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
@@ -13,15 +14,10 @@ import { loadDice } from '../loadDice.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { runWithProgress } from './run.js';
-import { formatCampaignReport, formatCampaignStatus, type StatusFigures } from '../campaign/campaignText.js';
+import { formatCampaignReport, formatCampaignStatus } from '../campaign/campaignText.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
-
-/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
-}
 
 function fleetUrl(text: string | undefined, option: string): string {
   if (!isFleetUrl(text)) throw new InputError(`${option} must be a postgres:// URL of the fleet store${text === undefined ? '' : `, not "${text}"`}`);
@@ -142,11 +138,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .action(async (name: string, flags: { db: string; json?: boolean }) => {
       const url = fleetUrl(flags.db, '--db');
       await withFleet(url, async (fleet) => {
-        const c = await findCampaign(fleet, url, name);
-        const legs = await campaignLegs(fleet, url, c.id);
-        const batches = await campaignBatches(fleet, url, c.id);
-        const sessions = await campaignSessions(fleet, url, c.id);
-        const figures: StatusFigures = { campaign: c, legs, batches, sessions };
+        const figures = await readCampaignStatus(fleet, url, name);
         io.out(flags.json === true ? `${toJson(figures)}\n` : formatCampaignStatus(figures));
       });
     });
@@ -197,14 +189,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .action(async (name: string, flags: { db: string; json?: boolean; diceFile?: string }) => {
       const url = fleetUrl(flags.db, '--db');
       await withFleet(url, async (fleet) => {
-        const c = await findCampaign(fleet, url, name);
-        const settings = c.settings as { rigs: number; alpha?: number };
-        const legs = await campaignLegs(fleet, url, c.id);
-        const box = [...new Map(legs.map((l) => [l.label, { label: l.label, die: l.die }])).values()];
-        const sessions = await campaignSessions(fleet, url, c.id);
-        const rows = await campaignRollCounts(fleet, url, c.id);
-        const types = new Map(loadDice(flags.diceFile).map((d) => [d.id, d]));
-        const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, sessions });
+        const { campaign: c, sessions, rows, analysis } = await readCampaignFindings(fleet, url, name, loadDice(flags.diceFile));
         if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, ...analysis })}\n`);
         else io.out(formatCampaignReport(c.name, sessions, analysis));
       });

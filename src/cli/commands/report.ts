@@ -2,21 +2,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
-import { resolveDieRolls } from '../../analysis/dieRolls.js';
-import { misreadLines, type SessionVerdicts } from '../../stats/dieVerdict.js';
+import { misreadLines } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
-import { ConfigError } from '../../core/errors.js';
-import { checkSessionConfig } from '../../session/config.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
-import { buildSessionReport, sessionTitle, type DieResolution, type SessionReport } from '../../report/sessionReport.js';
+import { reportJson } from '../../report/reportJson.js';
+import { sessionTitle, type SessionReport } from '../../report/sessionReport.js';
+import { storedSessionReport } from '../../report/storedSessionReport.js';
 import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { withStoredSession } from '../storedSessions.js';
-import type { RollStore } from '../../store/rollStore.js';
 import { requireVerified } from '../../store/requireVerified.js';
-import { sessionDieLogs } from '../../store/sessionDieLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -32,25 +29,6 @@ interface ReportFlags {
   multiplicity: Multiplicity;
   serialAlpha?: number;
   allowUnverified?: boolean;
-}
-
-/** What `analyze` uses when neither the command line nor the session says. */
-const FALLBACK = { alpha: 0.05, delta: 0.03, serialAlpha: 0.01 };
-
-/**
- * The decision settings a session ran with (its stored config's stopping rules, read as `--resume`
- * reads them), so that its report judges the dice as the session did; empty for a session without
- * a session config (one imported from roll logs).
- */
-export function sessionSettings(configJson: string): { alpha?: number; delta?: number; serialAlpha?: number } {
-  try {
-    const { stopping } = checkSessionConfig(JSON.parse(configJson) as unknown);
-    return { alpha: stopping.alpha, delta: stopping.delta, serialAlpha: stopping.rigCheckAlpha };
-  } catch (e) {
-    // Not a session config (an imported session's, or unreadable): the caller falls back.
-    if (e instanceof SyntaxError || e instanceof ConfigError) return {};
-    throw e;
-  }
 }
 
 /** The report's file name inside --out; the PNG charts go beside it. */
@@ -89,84 +67,22 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         writeFileSync(file, sceneToPng(c.scene));
         return file;
       });
-      io.out(flags.json ? `${toJson(reportJson(report, html, pngs))}\n` : reportText(report, html, pngs.length));
+      io.out(flags.json ? `${toJson({ html, charts: pngs, ...reportJson(report) })}\n` : reportText(report, html, pngs.length));
     });
 }
 
 function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
   return withStoredSession(flags.db, sessionKey, warn, ({ store, session }) => {
     requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
-    const series = store.dieRolls(session.id);
-    const dice = loadDice(flags.diceFile);
-    const rolls = sessionDieLogs(series, sessionTitle(session)).map((log) => resolveDieRolls(log, dice));
-    const channels = new Map(series.map((s) => [s.die.label, [...new Set(s.channels.filter((c) => c !== null))].sort((x, y) => x - y)]));
-    const own = sessionSettings(session.configJson);
-    return buildSessionReport(
-      {
-        session,
-        rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
-        counts: store.counts(session.id),
-        events: store.events(session.id),
-        throwTimes: store.throwTimes(session.id),
-        rolls,
-        channels,
-        generatedAt: Date.now(),
-        verdicts: (store.storedVerdicts(session.id)?.verdicts as SessionVerdicts | undefined) ?? null,
-        resolution: resolutionOf(store, session.id),
-        rollEvents: new Map([...store.rollEvents(session.id)].map(([dieId, events]) => [store.getDie(dieId)?.label ?? String(dieId), events])),
-      },
-      {
-        alpha: flags.alpha ?? own.alpha ?? FALLBACK.alpha,
-        delta: flags.delta ?? own.delta ?? FALLBACK.delta,
-        multiplicity: flags.multiplicity,
-        serialAlpha: flags.serialAlpha ?? own.serialAlpha ?? FALLBACK.serialAlpha,
-      },
-    );
-  });
-}
-
-/** Each die's rolls per face, read or reviewed, its unresolved rolls, and how many of its read rolls a re-read resolved, from the store. */
-function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
-  const out: DieResolution[] = [];
-  // Each `reread` event names the dice declined at first in its throw; those not kept unresolved were resolved by the re-read.
-  const declinedAtFirst = new Map<string, number>();
-  // The re-read counts are known when the session re-read a die, or ended a run counting its declined dice (none declined: none re-read).
-  let rereadsKnown = false;
-  for (const e of store.events(sessionId)) {
-    if (e.kind === 'run-ended' && typeof (e.detail as { totals?: { declined?: unknown } }).totals?.declined === 'number') rereadsKnown = true;
-    if (e.kind !== 'reread') continue;
-    rereadsKnown = true;
-    const dice = (e.detail as { dice?: unknown }).dice;
-    if (Array.isArray(dice)) for (const label of dice) if (typeof label === 'string') declinedAtFirst.set(label, (declinedAtFirst.get(label) ?? 0) + 1);
-  }
-  for (const [dieId, events] of store.rollEvents(sessionId)) {
-    const faces = new Map<string, { read: number; reviewed: number }>();
-    let unresolved = 0;
-    for (const e of events) {
-      if (e.kind === 'unresolved') {
-        unresolved++;
-        continue;
-      }
-      const face = e.faceId ?? e.symbol ?? '?';
-      const f = faces.get(face) ?? { read: 0, reviewed: 0 };
-      if (e.kind === 'roll') f.read++;
-      else {
-        f.reviewed++;
-        unresolved--;
-      }
-      faces.set(face, f);
-    }
-    const label = store.getDie(dieId)?.label ?? String(dieId);
-    const kept = events.filter((e) => e.kind === 'unresolved').length;
-    const rereadResolved = rereadsKnown ? Math.max(0, (declinedAtFirst.get(label) ?? 0) - kept) : undefined;
-    out.push({
-      label,
-      unresolved,
-      faces: [...faces.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([face, f]) => ({ face, ...f })),
-      ...(rereadResolved !== undefined ? { rereadResolved } : {}),
+    return storedSessionReport(store, session, {
+      dice: loadDice(flags.diceFile),
+      generatedAt: Date.now(),
+      multiplicity: flags.multiplicity,
+      ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),
+      ...(flags.delta !== undefined ? { delta: flags.delta } : {}),
+      ...(flags.serialAlpha !== undefined ? { serialAlpha: flags.serialAlpha } : {}),
     });
-  }
-  return out;
+  });
 }
 
 function reportText(report: SessionReport, html: string, charts: number): string {
@@ -204,28 +120,4 @@ function storedVerdictLines(report: SessionReport): string[] {
       (r) => `  ${r.label}${r.rereadResolved !== undefined ? ` (${formatCount(r.rereadResolved)} read after a re-read)` : ''}: ${r.faces.map((f) => `${f.face} ${formatCount(f.read)}${f.reviewed > 0 ? ` (+${formatCount(f.reviewed)} reviewed)` : ''}`).join(', ')}; ${formatCount(r.unresolved)} unresolved`,
     ),
   ];
-}
-
-function reportJson(report: SessionReport, html: string, charts: readonly string[]) {
-  const s = report.session;
-  return {
-    html,
-    charts,
-    session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
-    settings: { alpha: report.analysis.alpha, delta: report.analysis.delta, multiplicity: report.analysis.multiplicity, serialAlpha: report.analysis.serialAlpha },
-    dice: report.dice.map((d) => ({
-      label: d.analysis.label,
-      type: d.analysis.die.id,
-      rolls: d.analysis.n,
-      verdict: d.analysis.verdict.kind,
-      sentence: d.analysis.sentence,
-      certifiedWithin: d.certifiedBound,
-      anytime: d.analysis.anytime,
-      ...(d.stored ? { sessionVerdict: d.stored } : {}),
-      game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
-    })),
-    rigHealth: report.rigHealth,
-    ...(report.verdicts ? { errorControl: report.verdicts.errorControl } : {}),
-    resolution: report.resolution,
-  };
 }

@@ -6,7 +6,9 @@ import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js
 import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
 import type { CliIo } from '../io.js';
-import { nonNegativeIntArg } from '../options.js';
+import { nonNegativeIntArg, positiveIntArg } from '../options.js';
+import { isFleetUrl } from '../../fleet/connect.js';
+import { serveFleetDashboard } from '../fleetServe.js';
 import { SESSION_DB_HELP, rollStorePath } from '../dbOption.js';
 
 interface ServeFlags {
@@ -17,6 +19,9 @@ interface ServeFlags {
   db?: string;
   mode?: string;
   seed?: string;
+  fleet?: string;
+  poll?: number;
+  diceFile?: string;
 }
 
 export function portArg(value: string): number {
@@ -34,7 +39,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       'Serves a live dashboard (/), an OBS browser-source overlay (/overlay), a roll API (POST /api/rolls, bearer token) and a chat-bot URL ' +
         '(GET /api/chat/roll?dice=3+red&token=CHAT_TOKEN), over the rig: stream rolling (the rig rolls when asked) or a fairness run, switchable live. ' +
         'Every roll is stored in the roll store. Tokens come from DICERIG_TOKEN and DICERIG_CHAT_TOKEN (or the config\'s server: section) and are never shown. ' +
-        'Listens on 127.0.0.1 unless --host says otherwise (then an API token is required). Ctrl-C stops.',
+        'Listens on 127.0.0.1 unless --host says otherwise (then an API token is required). Ctrl-C stops. ' +
+        'With --db postgres://... (or --fleet) it serves instead a read-only dashboard of the fleet store: every rig\'s sessions with their verdicts, and the campaigns\' progress and rig effects.',
     )
     .option('--config <file>', 'session config (YAML or JSON) with the real rig and camera, and an optional server: section')
     .option('--sim [dice]', 'simulated rig and camera, no hardware: xwing (2 red, 2 green; default) or d6 (3 D6 and a direction die)')
@@ -43,7 +49,17 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--db <path>', SESSION_DB_HELP)
     .option('--mode <mode>', 'start in stream (default) or fairness mode')
     .option('--seed <n>', 'seed of the simulated rig, camera and dice with --sim (default: a new one each start)')
+    .option('--fleet <url>', 'the fleet store (postgres://...; or give it as --db): a read-only dashboard of every rig\'s sessions and campaigns instead of this rig\'s')
+    .option('--poll <ms>', 'with the fleet store: read it at most this often (default 5000)', positiveIntArg)
+    .option('--dice-file <file>', 'with the fleet store: JSON/YAML file with user-defined dice (for sessions of user-defined types)')
     .action(async (flags: ServeFlags) => {
+      const fleetUrl = isFleetUrl(flags.db) ? flags.db : flags.fleet;
+      if (fleetUrl !== undefined) {
+        if (!isFleetUrl(fleetUrl)) throw new InputError(`--fleet must be a postgres:// URL of the fleet store, not "${fleetUrl}"`);
+        if (flags.db !== undefined && flags.fleet !== undefined) throw new InputError('give the fleet store once: --db postgres://... or --fleet postgres://...');
+        await serveFleetDashboard(io, fleetUrl, { ...flags, port: flags.port !== undefined ? portArg(flags.port) : 8080 }, (close) => untilStopped(io, close, 'Stopping.'));
+        return;
+      }
       if ((flags.config === undefined) === (flags.sim === undefined)) throw new InputError('give either --config <file> (the real rig and camera) or --sim (no hardware)');
       let session: SessionConfig;
       let server: ServerSection = {};
@@ -80,15 +96,20 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           '',
         ].join('\n'),
       );
-      await new Promise<void>((done) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          io.err('\nStopping: finishing the current throw, then closing.\n');
-          void running.close().then(done, done);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await untilStopped(io, () => running.close(), 'Stopping: finishing the current throw, then closing.');
     });
+}
+
+/** Waits for Ctrl-C (or SIGTERM), then closes and returns. */
+function untilStopped(io: CliIo, close: () => Promise<void>, saying: string): Promise<void> {
+  return new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      io.err(`\n${saying}\n`);
+      void close().then(done, done);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

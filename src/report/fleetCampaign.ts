@@ -1,0 +1,79 @@
+/**
+ * A campaign as `dicerig campaign status` and `campaign report` read it from
+ * the fleet store, and as the fleet dashboard shows it: one reading and one
+ * analysis for all three, so the page and the text never disagree.
+ */
+import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
+import { formatLogScientific } from '../core/format.js';
+import { rigIds } from '../analysis/campaign/campaignPlan.js';
+import type { DieType } from '../dice/types.js';
+import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type LegStatus } from '../fleet/campaignStore.js';
+import type { FleetDb } from '../fleet/connect.js';
+
+/** What `campaign status` shows: the campaign, its legs, batches and their sessions. */
+export interface StatusFigures {
+  readonly campaign: CampaignRecord;
+  readonly legs: readonly LegStatus[];
+  readonly batches: readonly Batch[];
+  readonly sessions: readonly CampaignSessionRow[];
+}
+
+/** One rig's part of a campaign: legs done, being rolled (claimed) and to do, throws synced, and the dice it holds now. */
+export interface RigProgress {
+  readonly rig: string;
+  readonly done: number;
+  readonly claimed: number;
+  readonly pending: number;
+  readonly throws: number;
+  readonly holding: readonly string[];
+}
+
+export async function readCampaignStatus(fleet: FleetDb, url: string, name: string): Promise<StatusFigures> {
+  const campaign = await findCampaign(fleet, url, name);
+  const legs = await campaignLegs(fleet, url, campaign.id);
+  const batches = await campaignBatches(fleet, url, campaign.id);
+  const sessions = await campaignSessions(fleet, url, campaign.id);
+  return { campaign, legs, batches, sessions };
+}
+
+/** Each rig's progress, rigs in numeric order. */
+export function rigProgress(f: StatusFigures): RigProgress[] {
+  const rigs = [...new Set(f.legs.map((l) => l.rig))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  return rigs.map((rig) => {
+    const mine = f.legs.filter((l) => l.rig === rig);
+    return {
+      rig,
+      done: mine.filter((l) => l.state === 'done').length,
+      claimed: mine.filter((l) => l.state === 'claimed').length,
+      pending: mine.filter((l) => l.state === 'pending').length,
+      throws: f.sessions.filter((s) => s.rig === rig).reduce((a, s) => a + s.throwCount, 0),
+      holding: f.batches.filter((b) => b.rig === rig && b.doneAt === null).flatMap((b) => b.dice.map((d) => d.label)),
+    };
+  });
+}
+
+/** What `campaign report` shows: the sessions, the counted rolls, and the analysis (rig effects, RIG_SUSPECT legs, pooled dice). */
+export interface CampaignFindings {
+  readonly campaign: CampaignRecord;
+  readonly sessions: readonly CampaignSessionRow[];
+  readonly rows: readonly CampaignRollCount[];
+  readonly analysis: CampaignAnalysis;
+}
+
+export async function readCampaignFindings(fleet: FleetDb, url: string, name: string, dice: readonly DieType[]): Promise<CampaignFindings> {
+  const campaign = await findCampaign(fleet, url, name);
+  const settings = campaign.settings as { rigs: number; alpha?: number };
+  const legs = await campaignLegs(fleet, url, campaign.id);
+  const box = [...new Map(legs.map((l) => [l.label, { label: l.label, die: l.die }])).values()];
+  const sessions = await campaignSessions(fleet, url, campaign.id);
+  const rows = await campaignRollCounts(fleet, url, campaign.id);
+  const types = new Map(dice.map((d) => [d.id, d]));
+  const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, sessions });
+  return { campaign, sessions, rows, analysis };
+}
+
+/** Whether the rigs differ on the dice of one type they share (the omnibus test), as `campaign report` says it. */
+export function rigsAlikeLine(t: DieTypeAnalysis): string {
+  const omnibus = t.rigs.steps[0]?.effect.cmh;
+  return `${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}`;
+}

@@ -1,0 +1,27 @@
+import type { SessionReport } from './sessionReport.js';
+
+/**
+ * A session report as JSON: what `dicerig report --json` prints (with the
+ * files it wrote) and the fleet dashboard links to, one shape for both.
+ */
+export function reportJson(report: SessionReport) {
+  const s = report.session;
+  return {
+    session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
+    settings: { alpha: report.analysis.alpha, delta: report.analysis.delta, multiplicity: report.analysis.multiplicity, serialAlpha: report.analysis.serialAlpha },
+    dice: report.dice.map((d) => ({
+      label: d.analysis.label,
+      type: d.analysis.die.id,
+      rolls: d.analysis.n,
+      verdict: d.analysis.verdict.kind,
+      sentence: d.analysis.sentence,
+      certifiedWithin: d.certifiedBound,
+      anytime: d.analysis.anytime,
+      ...(d.stored ? { sessionVerdict: d.stored } : {}),
+      game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
+    })),
+    rigHealth: report.rigHealth,
+    ...(report.verdicts ? { errorControl: report.verdicts.errorControl } : {}),
+    resolution: report.resolution,
+  };
+}

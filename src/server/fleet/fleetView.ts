@@ -1,0 +1,142 @@
+/**
+ * What the fleet dashboard shows, read from the fleet store: its sessions
+ * across rigs, each die's verdict as `dicerig report --db URL` gives it (see
+ * sessionView.ts), and each campaign's progress and findings as `campaign
+ * status` and `campaign report` give them (the report layer's fleetCampaign).
+ * Read only: nothing is written.
+ *
+ * The store is read at most once per `pollMs` however many pages ask (they
+ * poll), and a session's report is remade only when the fleet holds more of
+ * it. When the store cannot be read, the last state is kept and marked
+ * unreachable since the first failed read, until a read succeeds again.
+ */
+import type { DieType } from '../../dice/types.js';
+import { listCampaigns } from '../../fleet/campaignStore.js';
+import type { FleetDb } from '../../fleet/connect.js';
+import { FleetUnreachableError } from '../../fleet/errors.js';
+import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
+import { readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, type RigProgress } from '../../report/fleetCampaign.js';
+import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
+
+export interface CampaignView {
+  readonly name: string;
+  readonly legsDone: number;
+  readonly legs: number;
+  readonly batches: number;
+  readonly rigs: readonly RigProgress[];
+  /** Sessions of the campaign, how many the fleet holds, and their throws there. */
+  readonly sessions: number;
+  readonly synced: number;
+  readonly throws: number;
+  /** Per die type, whether the rigs differ on the dice they share (as `campaign report` says it). */
+  readonly rigTests: readonly string[];
+  /** Rigs the campaign found biased: their sessions' verdicts are RIG_SUSPECT. */
+  readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  /** Each die on each rig it visited, with its verdict as `campaign report` gives it. */
+  readonly dice: readonly { readonly label: string; readonly rig: string; readonly rolls: number; readonly kind: string; readonly sentence: string; readonly sessionKind?: string; readonly fleetSession: number | null }[];
+}
+
+export interface FleetState {
+  /** The fleet store's URL, password hidden. */
+  readonly store: string;
+  /** When the store was last read successfully (ms since the epoch; null before the first read). */
+  readonly readAt: number | null;
+  /** Since when the store cannot be read (null while it can), why, and whether it is that it cannot be reached (the server down, the network). */
+  readonly failingSince: number | null;
+  readonly problem: string | null;
+  readonly unreachable: boolean;
+  readonly sessions: readonly SessionView[];
+  readonly campaigns: readonly CampaignView[];
+}
+
+export interface FleetViewOptions {
+  readonly fleet: FleetDb;
+  readonly dice: readonly DieType[];
+  /** Shortest time between two reads of the store (ms). */
+  readonly pollMs: number;
+  /** Shortest time between two reports of one session that keeps changing (ms; default 6 × pollMs). */
+  readonly remakeMs?: number;
+  /** Wall clock, ms since the epoch. */
+  readonly now: () => number;
+}
+
+/** Sessions whose reports one read makes at most (the rest on the next reads): a first read of a large fleet stays short. */
+export const MAX_MADE_PER_READ = 8;
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+export class FleetView {
+  private last: FleetState;
+  private reading: Promise<FleetState> | undefined;
+  private made = new Map<number, MadeSession & { readonly version: string }>();
+  private lastTry = 0;
+
+  constructor(private readonly options: FleetViewOptions) {
+    this.last = { store: options.fleet.where, readAt: null, failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
+  }
+
+  /** The fleet's state, read again when the last read began `pollMs` ago or more. */
+  state(): Promise<FleetState> {
+    if (this.reading !== undefined) return this.reading;
+    if (this.lastTry > 0 && this.options.now() - this.lastTry < this.options.pollMs) return Promise.resolve(this.last);
+    this.lastTry = this.options.now();
+    return (this.reading = this.read().finally(() => (this.reading = undefined)));
+  }
+
+  /** A session's report as `dicerig report --json` gives it, from the latest read; undefined when the fleet holds no such session. */
+  async report(id: number): Promise<unknown> {
+    await this.state();
+    return this.made.get(id)?.report;
+  }
+
+  private async read(): Promise<FleetState> {
+    const { fleet, now } = this.options;
+    try {
+      const infos = await listFleetSessions(fleet);
+      const versions = await fleetSessionVersions(fleet);
+      const at = now();
+      const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
+      const due = infos.filter((s) => {
+        const m = this.made.get(s.id);
+        return m === undefined || (m.version !== versions.get(s.id) && at - m.verdicts.madeAt >= remakeMs);
+      });
+      // Sessions not shown with verdicts yet first.
+      due.sort((a, b) => Number(this.made.has(a.id)) - Number(this.made.has(b.id)));
+      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at);
+      const made = new Map<number, MadeSession & { readonly version: string }>();
+      for (const s of infos) {
+        const f = fresh.get(s.id);
+        const m = f !== undefined ? { ...f, version: versions.get(s.id) ?? '' } : this.made.get(s.id);
+        if (m !== undefined) made.set(s.id, m);
+      }
+      this.made = made;
+      const campaigns: CampaignView[] = [];
+      for (const name of await listCampaigns(fleet, fleet.where)) campaigns.push(await this.campaign(name));
+      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null)), campaigns };
+    } catch (e) {
+      // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
+      this.last = { ...this.last, failingSince: this.last.failingSince ?? this.lastTry, problem: message(e), unreachable: e instanceof FleetUnreachableError };
+    }
+    return this.last;
+  }
+
+  private async campaign(name: string): Promise<CampaignView> {
+    const { fleet, dice } = this.options;
+    const status = await readCampaignStatus(fleet, fleet.where, name);
+    const { analysis } = await readCampaignFindings(fleet, fleet.where, name, dice);
+    const synced = status.sessions.filter((s) => s.fleetSession !== null);
+    return {
+      name,
+      legsDone: status.legs.filter((l) => l.state === 'done').length,
+      legs: status.legs.length,
+      batches: status.batches.length,
+      rigs: rigProgress(status),
+      sessions: status.sessions.length,
+      synced: synced.length,
+      throws: synced.reduce((a, s) => a + s.throwCount, 0),
+      rigTests: analysis.types.map(rigsAlikeLine),
+      biasedRigs: analysis.biasedRigs,
+      dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
+    };
+  }
+}

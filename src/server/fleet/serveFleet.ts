@@ -1,0 +1,72 @@
+/**
+ * Starts the fleet dashboard: connects to the fleet store, reads it once (a
+ * store that cannot be read at start is one clear line, not a page that never
+ * fills), and serves the page. Later failures are shown on the page, not
+ * fatal: the store is read again on the next poll.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DieType } from '../../dice/types.js';
+import { openFleet, type FleetDb } from '../../fleet/connect.js';
+import { FleetError } from '../../fleet/errors.js';
+import type { Tokens } from '../security/auth.js';
+import { checkBinding, checkListenable, isLoopback, listenFailure } from '../security/bind.js';
+import { createFleetServer } from './fleetApp.js';
+import { FleetView } from './fleetView.js';
+
+export interface ServeFleetOptions {
+  /** The fleet store's postgres:// URL. */
+  readonly url: string;
+  readonly dice: readonly DieType[];
+  readonly host: string;
+  readonly port: number;
+  readonly tokens: Tokens;
+  /** Shortest time between two reads of the store (ms). */
+  readonly pollMs: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningFleetServer {
+  readonly app: FastifyInstance;
+  readonly fleet: FleetDb;
+  /** http://host:port */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function serveFleet(options: ServeFleetOptions): Promise<RunningFleetServer> {
+  checkBinding(options.host, options.tokens.api !== undefined);
+  await checkListenable(options.host, options.port);
+  // A short connect timeout: a store gone away is told on the page within a poll or two, not after the default 10 s.
+  const fleet = await openFleet(options.url, { connectTimeoutMs: 3000 });
+  let app: FastifyInstance;
+  try {
+    const view = new FleetView({ fleet, dice: options.dice, pollMs: options.pollMs, now: () => Date.now() });
+    const first = await view.state();
+    if (first.problem !== null) throw new FleetError(first.problem, { url: fleet.where });
+    app = await createFleetServer({ view, tokens: options.tokens, loopback: isLoopback(options.host) });
+    try {
+      await app.listen({ host: options.host, port: options.port });
+    } catch (e) {
+      await app.close();
+      throw listenFailure(e, options.host, options.port);
+    }
+  } catch (e) {
+    await fleet.close();
+    throw e;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  if (!isLoopback(options.host)) options.log?.(`Listening on ${options.host}, reachable from the network: the page's reads need the API token.`);
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    fleet,
+    url,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await fleet.close();
+      })()),
+  };
+}

@@ -1,0 +1,125 @@
+/* global document, location, URLSearchParams, sessionStorage, history, fetch, setTimeout */
+// The fleet dashboard: every rig's sessions with each die's verdict as
+// `dicerig report` gives it, and each campaign's progress across the rigs and
+// its findings (rig effects, RIG_SUSPECT), read from the server every few
+// seconds. Read-only: there is nothing here to press. Every value is put on
+// the page as text (live.js `el`), never as HTML.
+import { clear, el } from './live.js';
+
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 2000;
+
+// Beyond loopback the reads need the API token: from the page address (#token=...) once, then kept for this tab.
+const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+if (fromHash) {
+  sessionStorage.setItem('dicerig-token', fromHash);
+  history.replaceState(null, '', location.pathname + location.search);
+}
+const token = sessionStorage.getItem('dicerig-token') ?? '';
+
+const count = (n) => Number(n).toLocaleString('en-US');
+const time = (ms) => new Date(ms).toLocaleTimeString('en-GB');
+const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
+
+function table(head, rows, attrs = {}) {
+  return el('table', attrs, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows));
+}
+
+function renderCampaign(c) {
+  const rigs = c.rigs.map((r) =>
+    el('tr', { 'data-rig': r.rig },
+      el('td', { text: `rig ${r.rig}` }),
+      el('td', { 'data-col': 'done', text: r.done }),
+      el('td', { 'data-col': 'claimed', text: r.claimed }),
+      el('td', { 'data-col': 'pending', text: r.pending }),
+      el('td', { 'data-col': 'throws', text: count(r.throws) }),
+      el('td', { text: r.holding.length > 0 ? r.holding.join(' ') : '-' })));
+  const findings = c.biasedRigs.length === 0
+    ? [el('p', { class: 'findings verdict', text: 'No rig is found biased.' })]
+    : c.biasedRigs.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rig, text: `RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.` }));
+  const legs = c.dice.map((d) =>
+    el('tr', { 'data-die': d.label, 'data-rig': d.rig },
+      el('td', { text: d.label }),
+      el('td', { text: `rig ${d.rig}` }),
+      el('td', { text: count(d.rolls) }),
+      el('td', { class: `state-${d.kind}`, 'data-col': 'verdict', text: d.kind }),
+      el('td', { class: 'sentence', text: `${d.sentence}${d.sessionKind !== undefined ? ` (the session said ${d.sessionKind})` : ''}` }),
+      el('td', { text: d.fleetSession === null ? 'not synced' : `#${d.fleetSession}` })));
+  return el('div', { class: 'campaign', 'data-campaign': c.name },
+    el('h3', { text: `Campaign ${c.name}` }),
+    el('p', { class: 'progress', text: `${c.legsDone} of ${c.legs} legs done (${plural(c.batches, 'batch', 'batches')} taken); ${plural(c.sessions, 'session')} (${c.synced} synced), ${plural(c.throws, 'throw')} in the fleet store.` }),
+    el('div', { class: 'overview' },
+      el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table(['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
+      el('div', {}, el('h3', { text: 'Rig effects (each rig against the rest, on the dice they share)' }), ...c.rigTests.map((t) => el('p', { class: 'findings test', text: t })), ...findings)),
+    el('h3', { text: 'Dice on each rig they visited' }),
+    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
+}
+
+function renderVerdicts(v, throwCount) {
+  if (v === null) return [el('div', { class: 'note', text: 'reading its verdicts…' })];
+  const dice = v.dice.map((d) =>
+    el('div', { class: 'die', 'data-die': d.label },
+      el('strong', { text: d.label }), ' ',
+      el('span', { class: `verdict state-${d.kind}`, text: d.verdict }),
+      el('span', { class: 'note', text: ` · ${d.type} · ${plural(d.rolls, 'roll')}` }),
+      el('div', { class: 'sentence', text: d.sentence })));
+  return [
+    ...dice,
+    v.note !== null ? el('div', { class: 'note', text: v.note }) : null,
+    v.throwsThen < throwCount ? el('div', { class: 'note', 'data-col': 'as-of', text: `verdicts as of ${time(v.madeAt)} (${plural(v.throwsThen, 'throw')}); remade every little while as throws arrive` }) : null,
+    ...v.problems.map((p) => el('div', { class: 'problem', text: p })),
+  ];
+}
+
+function renderSession(s) {
+  const partial = s.throwCount < s.localThrowCount;
+  return el('tr', { 'data-session': s.id },
+    el('td', { text: `#${s.id}` }),
+    el('td', { text: s.originHost }),
+    el('td', { 'data-col': 'host-key', text: s.hostKey }),
+    el('td', { text: s.rigId ?? '-' }),
+    el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
+    el('td', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
+    el('td', { 'data-col': 'status', text: `${s.state}${partial ? ' (still being copied)' : ''}` }),
+    el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
+}
+
+function render(state) {
+  $('store').textContent = state.store;
+  const notice = $('notice');
+  if (state.problem !== null) {
+    const what = state.unreachable ? 'fleet store unreachable' : 'fleet store cannot be read';
+    notice.textContent = `${what}: ${state.problem} — last updated ${state.readAt === null ? 'never' : time(state.readAt)}; retrying (the page shows what it last read).`;
+    notice.hidden = false;
+    $('connection').dataset.status = 'failing';
+    $('connection').textContent = 'fleet store unreachable';
+  } else {
+    notice.hidden = true;
+    $('connection').dataset.status = 'live';
+    $('connection').textContent = `live · updated ${time(state.readAt)}`;
+  }
+  const campaigns = $('campaigns');
+  clear(campaigns);
+  if (state.campaigns.length === 0) campaigns.append(el('p', { class: 'note', text: 'none' }));
+  for (const c of state.campaigns) campaigns.append(renderCampaign(c));
+  const body = document.querySelector('#sessions tbody');
+  clear(body);
+  for (const s of state.sessions) body.append(renderSession(s));
+  const hosts = new Set(state.sessions.map((s) => s.originHost));
+  $('session-totals').textContent = `(${plural(state.sessions.length, 'session')} from ${plural(hosts.size, 'rig host')})`;
+  document.body.dataset.ready = 'true';
+}
+
+async function poll() {
+  try {
+    const r = await fetch('/api/fleet', { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const answer = await r.json();
+    if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
+    render(answer);
+  } catch (e) {
+    $('connection').dataset.status = 'reconnecting';
+    $('connection').textContent = `dashboard server not answering (${e.message}), retrying…`;
+  }
+  setTimeout(poll, POLL_MS);
+}
+void poll();

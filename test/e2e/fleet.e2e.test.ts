@@ -1,0 +1,255 @@
+/**
+ * `dicerig serve --db postgres://...` as an organiser runs it, over a real
+ * PostgreSQL fleet store (a scratch cluster on a unix socket) that two rigs
+ * filled by running one campaign, and a third rig host by syncing a demo
+ * session, with the page open in Debian's
+ * Chromium: the sessions of both rigs with the very verdict sentences
+ * `dicerig report --db URL` prints, the campaign's progress per rig as
+ * `campaign status` gives it, the rig routes refused, the store's password
+ * nowhere, and a visible notice while PostgreSQL is down that goes once it
+ * is back. Last, the store reading behind the page on its own (same server):
+ * a running session's report is not remade on every read.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allDice } from '../../src/dice/catalogue.js';
+import { openFleet } from '../../src/fleet/connect.js';
+import { FleetView } from '../../src/server/fleet/fleetView.js';
+import { runCli } from '../cli/runCli.js';
+import { okThrow, storeWithSession } from '../store/support/fixtures.js';
+import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const PASSWORD = 'organiser-s3cret-pw';
+// A label as a user may write it: the page must show it as text, never as markup.
+const ODD = '<b>A&2</b>';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-fleet-e2e-'));
+// The screenshot stays in its own temp folder for a person to look at.
+const shots = mkdtempSync(join(tmpdir(), 'dicerig-fleet-shots-'));
+let pg: ScratchPostgres;
+let url: string;
+let child: ChildProcess | undefined;
+let output = '';
+let browser: Browser | undefined;
+let base: string;
+
+/** Starts `dicerig serve --db URL` and resolves with the dashboard address it prints. */
+function startServe(db: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', 'serve', '--db', db, '--port', '0', '--poll', '250'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    const timer = setTimeout(() => reject(new Error(`dicerig serve did not start: ${output}`)), 60_000);
+    proc.stdout?.setEncoding('utf8');
+    proc.stderr?.setEncoding('utf8');
+    proc.stderr?.on('data', (c: string) => (output += c));
+    proc.stdout?.on('data', (c: string) => {
+      output += c;
+      const found = /dashboard +(http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (found && output.includes('Ctrl-C stops.')) {
+        clearTimeout(timer);
+        resolve(found[1] as string);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`dicerig serve exited (${code}): ${output}`)));
+  });
+}
+
+beforeAll(async () => {
+  pg = await startScratchPostgres();
+  await pg.createDatabase('fleet');
+  // The scratch server trusts its socket; the password is in the URL as an organiser's would be, and must never be shown.
+  url = pg.url('fleet').replace('postgres:///', `postgres://postgres:${PASSWORD}@/`).replace(/&user=[^&]*/, '');
+  const box = join(dir, 'box.csv');
+  writeFileSync(box, `label,die\nA1,d6\n${ODD},d6\nA3,d6\nA4,d6\n`);
+  const created = await runCli('campaign', 'create', 'box1', '--dice', box, '--rigs', '2', '--channels', '2', '--rolls', '24', '--db', url);
+  expect(created.code, created.err).toBe(0);
+  // Two rigs (here on this machine, each with its own local store), one batch each: rig 1 rolls A1 and the odd label, rig 2
+  // A3 and A4; 4 of the 8 legs are done.
+  for (const rig of ['1', '2']) {
+    const ran = await runCli('campaign', 'run', 'box1', '--rig', rig, '--fleet', url, '--db', join(dir, `rig${rig}.db`), '--seed', rig, '--batches', '1', '--json');
+    expect(ran.code, ran.err).toBe(0);
+  }
+  // And a rig host of its own, outside the campaign: a demo session synced under its host name.
+  const other = join(dir, 'other.db');
+  expect((await runCli('demo', '--seed', '3', '--budget', '40', '--db', other, '--json')).code).toBe(0);
+  const synced = await runCli('sync', '--db', other, '--to', url, '--host', 'rig-host-b', '--quiet');
+  expect(synced.code, synced.err).toBe(0);
+  base = await startServe(url);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const ended = new Promise((r) => child?.once('close', r));
+    child.kill('SIGTERM');
+    await ended;
+  }
+  await pg?.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, errors };
+}
+
+interface ReportJson {
+  dice: { label: string; verdict: string; sentence: string }[];
+}
+
+describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
+  it('lists every rig\'s sessions with the verdict sentences dicerig report prints, and the campaign\'s progress per rig', async () => {
+    const { page, errors } = await openPage();
+    expect(await page.locator('#sessions tbody tr').count()).toBe(3);
+    const here = hostname();
+    expect(await page.locator('[data-session="1"] [data-col="host-key"]').innerText()).toBe(`${here}:1`);
+    expect(await page.locator('[data-session="3"] [data-col="host-key"]').innerText()).toBe('rig-host-b:1');
+    expect(await page.locator('#session-totals').innerText()).toBe('(3 sessions from 2 rig hosts)');
+
+    for (const id of ['1', '2', '3']) {
+      const report = await runCli('report', id, '--db', url, '--json', '--out', join(dir, `report-${id}`));
+      expect(report.code, report.err).toBe(0);
+      const { html: _html, charts: _charts, ...json } = JSON.parse(report.out) as ReportJson & { html: string; charts: string[] };
+      const dice = json.dice;
+      expect(dice.length).toBeGreaterThan(1);
+      // The page's report link gives the same JSON (without the files `report` writes).
+      expect(await (await fetch(`${base}/api/fleet/sessions/${id}/report`)).json()).toEqual(json);
+      // The report's own table (text) for one session: the verdict column as the page shows it.
+      const text = id === '3' ? (await runCli('report', id, '--db', url, '--out', join(dir, `report-text-${id}`))).out : undefined;
+      for (const d of dice) {
+        const shown = page.locator(`[data-session="${id}"] .die`).filter({ has: page.locator('strong', { hasText: d.label }) });
+        expect(await shown.locator('.sentence').innerText()).toBe(d.sentence);
+        expect(await shown.locator('.verdict').getAttribute('class')).toContain(`state-${d.verdict}`);
+        // The verdict as the report's table prints it, on the die's own line.
+        const label = await shown.locator('.verdict').innerText();
+        if (text !== undefined) expect(text.split('\n').some((line) => line.startsWith(`  ${d.label}`) && line.includes(label))).toBe(true);
+      }
+    }
+      // A label with markup in it is shown as the characters it is.
+    expect(await page.locator('#sessions strong', { hasText: ODD }).count()).toBe(1);
+    expect(await page.locator('#sessions .die b').count()).toBe(0);
+
+    // The campaign: each rig's legs done / rolling / to do and throws, as `campaign status --json` has them.
+    const status = JSON.parse((await runCli('campaign', 'status', 'box1', '--db', url, '--json')).out) as { legs: { rig: string; state: string }[]; sessions: { rig: string; throwCount: number }[] };
+    const campaign = page.locator('[data-campaign="box1"]');
+    expect(await campaign.locator('.progress').innerText()).toMatch(new RegExp(`^${status.legs.filter((l) => l.state === 'done').length} of ${status.legs.length} legs done`));
+    for (const rig of ['1', '2']) {
+      const row = campaign.locator(`.rigs tr[data-rig="${rig}"]`);
+      const mine = status.legs.filter((l) => l.rig === rig);
+      expect(await row.locator('[data-col="done"]').innerText()).toBe(String(mine.filter((l) => l.state === 'done').length));
+      expect(await row.locator('[data-col="pending"]').innerText()).toBe(String(mine.filter((l) => l.state === 'pending').length));
+      expect(Number((await row.locator('[data-col="throws"]').innerText()).replace(/,/g, ''))).toBe(status.sessions.filter((s) => s.rig === rig).reduce((a, s) => a + s.throwCount, 0));
+    }
+    expect(await campaign.locator('.progress').innerText()).toMatch(/^4 of 8 legs done \(2 batches taken\); 2 sessions \(2 synced\), 48 throws in the fleet store\.$/);
+
+    // The findings as `campaign report` gives them: no die on two rigs yet, so no rig found biased; each leg's verdict and sentence.
+    const found = JSON.parse((await runCli('campaign', 'report', 'box1', '--db', url, '--json')).out) as { biasedRigs: unknown[]; legs: { label: string; rig: string; kind: string; sentence: string }[] };
+    expect(found.biasedRigs).toEqual([]);
+    expect(await campaign.locator('.findings.verdict').innerText()).toBe('No rig is found biased.');
+    expect(await campaign.locator('.findings.test').innerText()).toBe('d6: all rigs alike given the die: nothing to compare (no die on two rigs yet)');
+    expect(await campaign.locator('.legs tbody tr').count()).toBe(found.legs.length);
+    for (const leg of found.legs) {
+      const row = campaign.locator(`.legs tr[data-rig="${leg.rig}"]`).filter({ has: page.locator('td:first-child', { hasText: leg.label }) });
+      expect(await row.locator('[data-col="verdict"]').innerText()).toBe(leg.kind);
+      expect(await row.locator('.sentence').innerText()).toContain(leg.sentence);
+    }
+
+    await page.screenshot({ path: join(shots, 'fleet.png'), fullPage: true });
+    // The store's password appears nowhere: not in the page, its data, or what serve printed.
+    expect(await page.content()).not.toContain(PASSWORD);
+    expect(await page.locator('#store').innerText()).toContain('postgres://postgres:***@');
+    expect(await (await fetch(`${base}/api/fleet`)).text()).not.toContain(PASSWORD);
+    expect(output).not.toContain(PASSWORD);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('refuses every rig control and the roll API: the fleet dashboard is read-only', async () => {
+    const asks: [string, string, unknown?][] = [
+      ['POST', '/api/rolls', { dice: '2 red' }],
+      ['POST', '/api/mode', { mode: 'fairness' }],
+      ['POST', '/api/run', { action: 'start' }],
+      ['GET', '/api/chat/roll?dice=3+red&token=x'],
+      ['DELETE', '/api/rolls/1'],
+      ['POST', '/api/fleet'],
+    ];
+    for (const [method, path, body] of asks) {
+      const r = await fetch(`${base}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+      expect(r.status, `${method} ${path}`).toBe(405);
+      expect(((await r.json()) as { error: string }).error).toMatch(/^the fleet dashboard is read-only/);
+    }
+    expect((await fetch(`${base}/api/fleet`)).status).toBe(200);
+    for (const id of ['99', '1x', '-1']) expect((await fetch(`${base}/api/fleet/sessions/${id}/report`)).status).toBe(404);
+  });
+
+  it('shows a notice while PostgreSQL is down, keeps the last sessions on the page, and clears it once the store is back', async () => {
+    const { page, errors } = await openPage();
+    await pg.stop('fast');
+    const notice = page.locator('#notice');
+    await notice.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await notice.innerText()).toMatch(/^fleet store unreachable: Cannot reach the fleet store postgres:\/\/postgres:\*\*\*@.* — last updated \d\d:\d\d:\d\d/);
+    expect(await page.locator('#sessions tbody tr').count()).toBe(3);
+    await page.screenshot({ path: join(shots, 'fleet-unreachable.png') });
+    expect(await page.content()).not.toContain(PASSWORD);
+
+    await pg.start();
+    await notice.waitFor({ state: 'hidden', timeout: 10_000 });
+    expect(await page.locator('#connection').innerText()).toMatch(/^live · updated/);
+    expect(child?.exitCode).toBeNull();
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+});
+
+describe('the fleet dashboard\'s reading of the store (FleetView)', () => {
+  it('lists a running session\'s throws on every read but remakes its report at most once per remakeMs', async () => {
+    const fleetUrl = await pg.createDatabase('running');
+    const local = join(dir, 'running.db');
+    const { store, dice, session } = storeWithSession(local);
+    const add = (from: number, to: number): void => store.atomically(() => {
+      for (let i = from; i <= to; i++) store.recordThrow(session.id, okThrow(i, dice));
+    });
+    add(1, 30);
+    const sync = async (): Promise<void> => expect((await runCli('sync', '--db', local, '--to', fleetUrl, '--quiet')).code).toBe(0);
+    await sync();
+    let clock = 1_800_000_000_000;
+    const fleet = await openFleet(fleetUrl);
+    try {
+      const view = new FleetView({ fleet, dice: allDice(), pollMs: 100, remakeMs: 1000, now: () => clock });
+      const first = (await view.state()).sessions[0];
+      expect(first?.throwCount).toBe(30);
+      expect(first?.verdicts?.throwsThen).toBe(30);
+      expect(first?.verdicts?.dice.map((d) => d.rolls)).toEqual([30, 30, 30]);
+
+      add(31, 60);
+      await sync();
+      clock += 200;
+      const listed = (await view.state()).sessions[0];
+      expect(listed?.throwCount).toBe(60);
+      expect(listed?.verdicts?.throwsThen).toBe(30);
+      expect(listed?.verdicts?.madeAt).toBe(first?.verdicts?.madeAt);
+
+      clock += 1000;
+      const remade = (await view.state()).sessions[0];
+      expect(remade?.verdicts?.throwsThen).toBe(60);
+      expect(remade?.verdicts?.dice.map((d) => d.rolls)).toEqual([60, 60, 60]);
+      expect(remade?.verdicts?.madeAt).toBe(clock);
+    } finally {
+      store.close();
+      await fleet.close();
+    }
+  });
+});
