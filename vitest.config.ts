@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slowFirstSequencer.js';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,7 @@ export default defineConfig({
     // time; many of them spend much of their time waiting (emulated boards in real time, child processes,
     // PostgreSQL, Chromium), so two files at a time use the second core.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['./test/support/globalSetup.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
