@@ -364,6 +364,8 @@ export class SessionRunner {
   }
 
   private emitThrow(at: number, index: number, outcome: ThrowOutcome, settleMs: number | undefined): void {
+    // The dice statuses cost each undecided die a projection (a few ms with misread bounds): only for a listener.
+    if (this.deps.onEvent === undefined) return;
     this.emit({
       type: 'throw',
       at,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { runKillableChild, type KillAfter } from '../support/killableChild.js';
 import { openStoreForReading } from '../../src/store/openStore.js';
-import { CLI, cli, localCampaignFacts, reportFacts, sorted, unionOf, writeBox } from './support/campaignCli.js';
+import { CLI, cli, cliHere, localCampaignFacts, reportFacts, sorted, unionOf, writeBox } from './support/campaignCli.js';
 
 let server: ScratchPostgres;
 let dir: string;
@@ -29,10 +29,10 @@ afterAll(async () => {
 const DICE = ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'];
 
 async function report(url: string, name: string): Promise<{ json: Record<string, unknown> & Parameters<typeof reportFacts>[0]; text: string }> {
-  const j = await cli(['campaign', 'report', name, '--db', url, '--json']);
+  const j = await cliHere(['campaign', 'report', name, '--db', url, '--json']);
   expect(j.stderr).not.toMatch(/Error|dicerig:/);
   expect(j.code).toBe(0);
-  const t = await cli(['campaign', 'report', name, '--db', url]);
+  const t = await cliHere(['campaign', 'report', name, '--db', url]);
   expect(t.code).toBe(0);
   return { json: JSON.parse(j.stdout) as Record<string, unknown> & Parameters<typeof reportFacts>[0], text: t.stdout };
 }
@@ -44,7 +44,7 @@ interface LegJson {
 }
 
 async function legs(url: string, name: string): Promise<LegJson[]> {
-  const s = await cli(['campaign', 'status', name, '--db', url, '--json']);
+  const s = await cliHere(['campaign', 'status', name, '--db', url, '--json']);
   expect(s.code).toBe(0);
   return (JSON.parse(s.stdout) as { legs: LegJson[] }).legs;
 }
@@ -53,7 +53,7 @@ describe('a campaign on three rigs', () => {
   it('runs three rig processes into one PostgreSQL store; the report equals the union of the three local stores, throw for throw', async () => {
     const url = await server.createDatabase('three_rigs');
     const box = writeBox(dir, DICE);
-    const created = await cli(['campaign', 'create', 'box1', '--dice', box, '--rigs', '3', '--channels', '2', '--rolls', '30', '--db', url]);
+    const created = await cliHere(['campaign', 'create', 'box1', '--dice', box, '--rigs', '3', '--channels', '2', '--rolls', '30', '--db', url]);
     expect(created.stderr).toBe('');
     expect(created.stdout).toMatch(/^Campaign box1: 6 dice on 3 rigs \(1, 2, 3\), 2 at a time, each die on 2 rigs, up to 30 rolls a die a rig: 12 legs/);
 
@@ -89,7 +89,7 @@ describe('a rig process killed with SIGKILL and started again', () => {
   it('loses nothing and counts nothing twice: the fleet holds exactly what the local stores hold', async () => {
     const url = await server.createDatabase('killed_rig');
     const box = writeBox(dir, ['K1', 'K2', 'K3', 'K4']);
-    expect((await cli(['campaign', 'create', 'kill', '--dice', box, '--rigs', '2', '--channels', '2', '--rolls', '120', '--db', url])).code).toBe(0);
+    expect((await cliHere(['campaign', 'create', 'kill', '--dice', box, '--rigs', '2', '--channels', '2', '--rolls', '120', '--db', url])).code).toBe(0);
     const db1 = join(dir, 'kill-rig1.db');
     const db2 = join(dir, 'kill-rig2.db');
 
@@ -118,7 +118,7 @@ describe('a rig process killed with SIGKILL and started again', () => {
     expect(killed.signal).toBe('SIGKILL');
     expect(throwsAtKill).toBeGreaterThanOrEqual(20);
 
-    const status = await cli(['campaign', 'status', 'kill', '--db', url]);
+    const status = await cliHere(['campaign', 'status', 'kill', '--db', url]);
     expect(status.stdout).toMatch(/rig 1 .* K\d K\d/); // the killed rig still holds its dice
 
     const [again, other] = await Promise.all([
@@ -149,7 +149,7 @@ describe('a rig that favours a face', () => {
   it('is reported as a rig effect, its sessions made RIG_SUSPECT, and the dice it rolled are not called unfair', async () => {
     const url = await server.createDatabase('biased_rig');
     const box = writeBox(dir, DICE);
-    expect((await cli(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--db', url])).code).toBe(0);
+    expect((await cliHere(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--db', url])).code).toBe(0);
     const dbs = ['1', '2', '3'].map((rig) => join(dir, `bias-rig${rig}.db`));
     // Which dice a session gets depends on how the rigs race for claims, so the rolls differ from run to run.
     // Power of this plan (rig 2 on 4 of the 6 dice, alpha 0.01), simulated with the pure analysis over 1,000 seeds:

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStoreForReading } from '../../../src/store/openStore.js';
+import { runCli } from '../../cli/runCli.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const CLI = 'test/fleet/support/cli.ts';
@@ -21,6 +22,15 @@ export function cli(args: readonly string[], timeoutMs = 240_000): Promise<CliEn
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * The CLI in this process (create, status, report: the fleet store's side), with the same exit code and
+ * output; only the rig hosts need processes of their own, and each tsx start-up costs a second or two of CPU.
+ */
+export async function cliHere(args: readonly string[]): Promise<CliEnd> {
+  const r = await runCli(...args);
+  return { code: r.code, stdout: r.out, stderr: r.err };
 }
 
 export function writeBox(dir: string, dice: readonly string[], type = 'd6'): string {
