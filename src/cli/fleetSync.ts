@@ -12,9 +12,9 @@ export const FLEET_HELP = 'also copy every committed throw to the fleet store (p
  * event (a throw was committed); `finish`, once the store is closed, makes a
  * last pass and returns the line saying where replication got.
  */
-export function attachFleetSync(io: CliIo, db: string, url: string): { onEvent: () => void; finish: () => Promise<string> } {
+export function attachFleetSync(io: CliIo, db: string, url: string, host?: string): { onEvent: () => void; finish: () => Promise<string> } {
   if (!isFleetUrl(url)) throw new InputError(`--fleet must be a postgres:// URL of the fleet store, not "${url}"`);
-  const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`) });
+  const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
   return {
     onEvent: () => sync.poke(),
     finish: async () => {

@@ -5,7 +5,7 @@
  * from: every session's throw count and chain head, every counted roll.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
@@ -58,11 +58,11 @@ describe('a campaign on three rigs', () => {
     expect(created.stdout).toMatch(/^Campaign box1: 6 dice on 3 rigs \(1, 2, 3\), 2 at a time, each die on 2 rigs, up to 30 rolls a die a rig: 12 legs/);
 
     const dbs = ['1', '2', '3'].map((rig) => join(dir, `rig${rig}.db`));
-    // Rigs 1 and 2 as `dicerig campaign run`, rig 3 as `dicerig run --campaign` (the same loop).
+    // Rigs 1 and 2 as `dicerig campaign run`, rig 3 as `dicerig run --campaign` (the same loop); rigs 1 and 3 name their host.
     const ends = await Promise.all([
-      cli(['campaign', 'run', 'box1', '--rig', '1', '--fleet', url, '--db', dbs[0] as string, '--seed', '10', '--poll', '200', '--json']),
+      cli(['campaign', 'run', 'box1', '--rig', '1', '--fleet', url, '--db', dbs[0] as string, '--seed', '10', '--poll', '200', '--json', '--host', 'bench-1']),
       cli(['campaign', 'run', 'box1', '--rig', '2', '--fleet', url, '--db', dbs[1] as string, '--seed', '11', '--poll', '200', '--json']),
-      cli(['run', '--campaign', 'box1', '--rig', '3', '--fleet', url, '--db', dbs[2] as string, '--json']),
+      cli(['run', '--campaign', 'box1', '--rig', '3', '--fleet', url, '--db', dbs[2] as string, '--json', '--host', 'bench-3']),
     ]);
     for (const end of ends) {
       expect(end.stderr).toMatch(/nothing left to roll in campaign box1/);
@@ -71,6 +71,10 @@ describe('a campaign on three rigs', () => {
 
     const all = await legs(url, 'box1');
     expect(all.map((l) => l.state)).toEqual(new Array(12).fill('done'));
+    // Each session is recorded under the host its rig named, by the sync during the session as by the one after it.
+    const listed = await cliHere(['sessions', '--db', url, '--json']);
+    const hosts = (JSON.parse(listed.stdout) as { originHost: string; name: string }[]).map((s) => `${s.name.replace(/ batch \d+$/, '')}@${s.originHost}`);
+    expect(new Set(hosts)).toEqual(new Set(['campaign box1 rig 1@bench-1', `campaign box1 rig 2@${hostname()}`, 'campaign box1 rig 3@bench-3']));
     for (const die of DICE) expect(new Set(all.filter((l) => l.label === die).map((l) => l.rig)).size).toBe(2);
 
     const { json, text } = await report(url, 'box1');

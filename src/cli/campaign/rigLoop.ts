@@ -27,7 +27,7 @@ import { batchSessionConfig } from './batchConfig.js';
 import { existsSync } from 'node:fs';
 
 /** How a batch's session is run and shown (the `run` command's runWithProgress: passed in, so `run --campaign` and this loop do not import each other). */
-export type BatchSessionRunner = (config: SessionConfig, db: string, flags: { readonly resume?: string; readonly fleet: string }) => Promise<SessionResult>;
+export type BatchSessionRunner = (config: SessionConfig, db: string, flags: { readonly resume?: string; readonly fleet: string; readonly host: string }) => Promise<SessionResult>;
 
 export interface RigLoopOptions {
   readonly runSession: BatchSessionRunner;
@@ -118,7 +118,7 @@ async function rollBatch(io: CliIo, options: RigLoopOptions, fleet: FleetDb, cam
       options.base,
     );
     // --fleet: the session's throws are copied while it runs, so `campaign status` shows them.
-    const result = await options.runSession(config, options.db, { fleet: options.url, ...(local === 'resume' ? { resume: batch.sessionName } : {}) });
+    const result = await options.runSession(config, options.db, { fleet: options.url, host, ...(local === 'resume' ? { resume: batch.sessionName } : {}) });
     // Copy what was rolled even when the session did not finish: the fleet shows progress, and the batch stays open.
     await syncLocal(options.db, fleet, host);
     if (result.state !== 'finished') return result.state;

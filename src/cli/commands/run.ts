@@ -22,6 +22,8 @@ export interface SessionOutputFlags {
   readonly plain?: boolean;
   /** The fleet store to replicate to while the session runs (postgres:// URL). */
   readonly fleet?: string;
+  /** This rig host's name as the fleet store records it (default: the hostname). */
+  readonly host?: string;
 }
 
 
@@ -40,7 +42,7 @@ export async function runWithProgress(
 ): Promise<SessionResult> {
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
-  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet) : undefined;
+  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
   const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
@@ -134,9 +136,11 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
     .option('--fleet <url>', FLEET_HELP)
+    .option('--host <name>', "with --fleet: this rig host's name as the fleet store records it (default: the hostname)")
     .option('--campaign <name>', 'roll for this campaign in the --fleet store: take the next dice due for --rig, roll, sync, repeat (as `dicerig campaign run`)')
     .option('--rig <id>', "with --campaign: this rig's id in the campaign")
     .action(async (file: string | undefined, flags: RunFlags) => {
+      if (flags.host !== undefined && flags.fleet === undefined) throw new InputError('--host names this rig host in the fleet store: it goes with --fleet postgres://URL');
       if (flags.campaign !== undefined) {
         await runCampaignFromRun(io, file, flags.campaign, flags);
         return;
@@ -161,6 +165,7 @@ async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign:
     db: rollStorePath(flags.db, base?.db),
     seed: base?.seed ?? 1,
     pollMs: 2000,
+    ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(base ? { base } : {}),
   });
   io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
