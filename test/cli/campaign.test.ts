@@ -29,9 +29,10 @@ describe('dicerig campaign, refusals in one line', () => {
     expect((await runCli('campaign', 'run', 'c', '--rig', '1', '--fleet', NOWHERE, '--sim-rig-bias', 'six')).err).toMatch(/^dicerig: --sim-rig-bias "six": expected FACE=EXCESS/);
   });
 
-  it('says run --campaign needs a rig and a fleet store, and run without a config needs --campaign', async () => {
+  it('says run --campaign needs a rig and a fleet store, run without a config needs --campaign, and --host needs --fleet', async () => {
     expect((await runCli('run', '--campaign', 'c')).err).toBe('dicerig: --campaign needs --rig ID and --fleet postgres://URL\n');
     expect((await runCli('run')).err).toBe('dicerig: run needs a session config file (or --campaign NAME --rig ID --fleet URL)\n');
+    expect((await runCli('run', 'examples/sessions/sim-d6.yaml', '--host', 'bench-1')).err).toBe('dicerig: --host names this rig host in the fleet store: it goes with --fleet postgres://URL\n');
   });
 
   it('says where the fleet store cannot be reached, in one line', async () => {
