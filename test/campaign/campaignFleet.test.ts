@@ -5,6 +5,7 @@
  * from: every session's throw count and chain head, every counted roll.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,13 +156,18 @@ describe('a rig that favours a face', () => {
     const box = writeBox(dir, DICE);
     expect((await cliHere(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--db', url])).code).toBe(0);
     const dbs = ['1', '2', '3'].map((rig) => join(dir, `bias-rig${rig}.db`));
-    // Which dice a session gets depends on how the rigs race for claims, so the rolls differ from run to run.
-    // Power of this plan (rig 2 on 4 of the 6 dice, alpha 0.01), simulated with the pure analysis over 1,000 seeds:
-    // at 6=0.12 rig 2 alone was flagged in 752/1000 (a flaky test); at 6=0.25 in 996/1000, and still in 995/1000
-    // when rig 2's sessions stop at half their budget (its dice decided early); another rig flagged in 4/1000.
+    // Which dice a session gets depends on how the rigs race for claims. With fixed seeds each rig's rolls come
+    // from a small fixed pool of streams (one per batch id and channel), and the race picks which meet on a die:
+    // two unusual streams meeting made the fair rigs 1 and 3 disagree (p = 0.004) in about 1 race in 5, a figure
+    // of those seeds, not of the analysis. So the seeds are drawn afresh (and named on failure), and each run is
+    // a draw of the plan the analysis was simulated for. Power of this plan (rig 2 on 4 of the 6 dice, alpha 0.01),
+    // simulated with the pure analysis over 1,000 seeds: at 6=0.12 rig 2 alone was flagged in 752/1000 (a flaky
+    // test); at 6=0.25 in 996/1000, and still in 995/1000 when rig 2's sessions stop at half their budget (its dice
+    // decided early); another rig flagged in 4/1000.
+    const base = randomInt(1, 1_000_000);
     const ends = await Promise.all(
       ['1', '2', '3'].map((rig, i) =>
-        cli(['campaign', 'run', 'bias', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(20 + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.25'] : [])]),
+        cli(['campaign', 'run', 'bias', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.25'] : [])]),
       ),
     );
     for (const end of ends) expect(end.code).toBe(0);
@@ -172,7 +178,7 @@ describe('a rig that favours a face', () => {
       legs: { rig: string; label: string; kind: string }[];
       types: { dice: { die: string; unfair: boolean }[] }[];
     };
-    expect(analysis.biasedRigs.map((b) => b.rig)).toEqual(['2']);
+    expect(analysis.biasedRigs.map((b) => b.rig), `rig seeds ${base}, ${base + 1}, ${base + 2}`).toEqual(['2']);
     expect(analysis.biasedRigs[0]!.reason).toMatch(/favouring 6/);
     for (const leg of analysis.legs) {
       if (leg.rig === '2') expect(leg.kind).toBe('RIG_SUSPECT');
