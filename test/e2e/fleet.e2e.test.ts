@@ -10,13 +10,13 @@
  * is back. Last, the store reading behind the page on its own (same server):
  * a running session's report is not remade on every read.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { allDice } from '../../src/dice/catalogue.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { FleetView } from '../../src/server/fleet/fleetView.js';
@@ -26,7 +26,6 @@ import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const PASSWORD = 'organiser-s3cret-pw';
 // A label as a user may write it: the page must show it as text, never as markup.
 const ODD = '<b>A&2</b>';
@@ -37,29 +36,16 @@ const shots = mkdtempSync(join(tmpdir(), 'dicerig-fleet-shots-'));
 let pg: ScratchPostgres;
 let url: string;
 let child: ChildProcess | undefined;
-let output = '';
+let output: () => string = () => '';
 let browser: Browser | undefined;
 let base: string;
 
 /** Starts `dicerig serve --db URL` and resolves with the dashboard address it prints. */
-function startServe(db: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', 'serve', '--db', db, '--port', '0', '--poll', '250'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    const timer = setTimeout(() => reject(new Error(`dicerig serve did not start: ${output}`)), 60_000);
-    proc.stdout?.setEncoding('utf8');
-    proc.stderr?.setEncoding('utf8');
-    proc.stderr?.on('data', (c: string) => (output += c));
-    proc.stdout?.on('data', (c: string) => {
-      output += c;
-      const found = /dashboard +(http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (found && output.includes('Ctrl-C stops.')) {
-        clearTimeout(timer);
-        resolve(found[1] as string);
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`dicerig serve exited (${code}): ${output}`)));
-  });
+async function startServe(db: string): Promise<string> {
+  const server = await startCliServer(['serve', '--db', db, '--port', '0', '--poll', '250'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
+  child = server.proc;
+  output = server.output;
+  return server.url;
 }
 
 beforeAll(async () => {
@@ -88,11 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) {
-    const ended = new Promise((r) => child?.once('close', r));
-    child.kill('SIGTERM');
-    await ended;
-  }
+  await stopCliServer(child);
   await pg?.remove();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -172,7 +154,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(await page.content()).not.toContain(PASSWORD);
     expect(await page.locator('#store').innerText()).toContain('postgres://postgres:***@');
     expect(await (await fetch(`${base}/api/fleet`)).text()).not.toContain(PASSWORD);
-    expect(output).not.toContain(PASSWORD);
+    expect(output()).not.toContain(PASSWORD);
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

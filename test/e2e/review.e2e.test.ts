@@ -5,12 +5,13 @@
  * verdict updated on the page, and the refusals (a face the die does not have,
  * a crop already labelled, a session that does not exist, nothing to review).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { declinedSession, dicerig, repoRoot } from '../server/support/reviewSession.js';
 
@@ -25,37 +26,15 @@ let browser: Browser | undefined;
 const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
 
 /** Starts `dicerig review` and resolves with the URL it prints. */
-function startReview(db: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', 'review', '1', '--db', db, '--port', '0', '--reviewer', 'Grace <b>Hopper</b>'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const output: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`dicerig review did not start: ${output.join('')}`)), 30_000);
-    proc.stdout?.setEncoding('utf8');
-    proc.stderr?.setEncoding('utf8');
-    proc.stderr?.on('data', (c: string) => output.push(c));
-    proc.stdout?.on('data', (c: string) => {
-      output.push(c);
-      const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output.join(''));
-      if (url && output.join('').includes('Ctrl-C stops.')) {
-        clearTimeout(timer);
-        resolve(url[1] as string);
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`dicerig review exited (${code}): ${output.join('')}`)));
-  });
+async function startReview(db: string): Promise<string> {
+  const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Grace <b>Hopper</b>'], { timeoutMs: 30_000 });
+  child = server.proc;
+  return server.url;
 }
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) {
-    const ended = new Promise((r) => child?.once('close', r));
-    child.kill('SIGTERM');
-    await ended;
-  }
+  await stopCliServer(child);
   rmSync(dir, { recursive: true, force: true });
 });
 

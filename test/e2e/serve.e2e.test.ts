@@ -6,21 +6,20 @@
  * die's faces), the dashboard updates, and both pages reconnect by themselves
  * after the server restarts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startCliServer, stopCliServer } from './support/cliServer.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TOKEN = 'e2e-api-token-0123456789abcdef';
 const CHAT = 'e2e-chat-token-0123';
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 type Dataset = { dataset: Record<string, string | undefined> };
 type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
 const SYMBOLS: Record<string, string[]> = { red: ['hit', 'crit', 'focus', 'blank'], green: ['evade', 'focus', 'blank'] };
@@ -43,33 +42,11 @@ function freePort(): Promise<number> {
 }
 
 /** Starts `dicerig serve --sim` and resolves once it prints its dashboard address. */
-function startServe(port: number): Promise<{ proc: ChildProcess; output: string[] }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', 'serve', '--sim', '--port', String(port), '--db', join(dir, 'rolls.db')], {
-      cwd: repoRoot,
-      env: { ...process.env, DICERIG_TOKEN: TOKEN, DICERIG_CHAT_TOKEN: CHAT },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const output: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`dicerig serve did not start: ${output.join('')}`)), 60_000);
-    proc.stdout?.setEncoding('utf8');
-    proc.stderr?.setEncoding('utf8');
-    proc.stderr?.on('data', (c: string) => output.push(c));
-    proc.stdout?.on('data', (c: string) => {
-      output.push(c);
-      if (output.join('').includes('Ctrl-C stops.')) {
-        clearTimeout(timer);
-        resolve({ proc, output });
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`dicerig serve exited (${code}): ${output.join('')}`)));
+async function startServe(port: number): Promise<{ proc: ChildProcess }> {
+  return startCliServer(['serve', '--sim', '--port', String(port), '--db', join(dir, 'rolls.db')], {
+    timeoutMs: 60_000,
+    env: { ...process.env, DICERIG_TOKEN: TOKEN, DICERIG_CHAT_TOKEN: CHAT },
   });
-}
-
-async function stopServe(proc: ChildProcess): Promise<void> {
-  const ended = new Promise((r) => proc.once('close', r));
-  proc.kill('SIGTERM');
-  await ended;
 }
 
 async function roll(url: string, body: unknown): Promise<{ id: string; state: string; dice: { kind: string; symbol: string }[]; line: string }> {
@@ -114,7 +91,7 @@ async function referenceIcons(page: Page): Promise<Map<string, Buffer>> {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) await stopServe(child);
+  await stopCliServer(child);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -195,7 +172,7 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
 
     // Restart the server: both pages see it go, come back by themselves, and follow the new server.
     const epoch = await dashboard.locator('body').getAttribute('data-epoch');
-    await stopServe(child);
+    await stopCliServer(child);
     await expect.poll(() => dashboard.locator('#connection').getAttribute('data-status')).toBe('reconnecting');
     await expect.poll(() => overlay.locator('#connection').isHidden()).toBe(false);
     child = (await startServe(port)).proc;
