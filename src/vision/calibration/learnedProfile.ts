@@ -11,8 +11,6 @@
  */
 import { InputError } from '../../core/errors.js';
 import type { Point } from '../../core/image.js';
-import type { DieType } from '../../dice/types.js';
-import type { ChannelRegion } from '../channels.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { classOfRead } from '../labelledEval.js';
 import { adaptReader, defaultAdaptOptions } from '../learned/adapt.js';
@@ -26,31 +24,20 @@ import { calibrationDice, round6, validationOf } from './heldBack.js';
 import type { HeldBackRead } from './heldBack.js';
 import { COCKED_CLASS, LEARNED_CLASSIFIER_KIND, PROFILE_FORMAT, PROFILE_VERSION, sealProfile, shippedLearnedModelByVersion, shortHash } from './profile.js';
 import type { LearnedClassifier, LearnedProfile, ProfileValidation } from './profile.js';
+import { platformFields } from './profileBuild.js';
+import type { ProfileBuildOptions } from './profileBuild.js';
 import { splitByGroup } from './trainProfile.js';
 import type { TrainProfileResult } from './trainProfile.js';
 
 /** The camera's horizontal field of view assumed when none is given, degrees (the renders span 42–66). */
 export const DEFAULT_HFOV_DEG = 54;
 
-export interface LearnedProfileOptions {
-  readonly name: string;
-  /** ISO 8601 creation time (the caller's clock). */
-  readonly createdAt: string;
-  /** Where the samples came from, in words. */
-  readonly source: string;
+export interface LearnedProfileOptions extends ProfileBuildOptions {
   /** The camera's horizontal field of view the crops were cut with, degrees. */
   readonly hfovDeg: number;
-  /** Die type ids the profile reads; default: those named by the labels. */
-  readonly dice?: readonly string[];
-  /** Hold back every k-th image (default 4: a quarter). */
-  readonly heldBackEvery?: number;
   /** Turns/mirrors of each crop averaged (default: the reader's default). */
   readonly views?: number;
   readonly adapt?: AdaptOptions;
-  readonly channels?: readonly ChannelRegion[];
-  readonly reference?: { readonly file: string; readonly sha256: string };
-  readonly dieSizePx?: number;
-  readonly dieTypes?: readonly DieType[];
 }
 
 /** One reader scored on the held-back dice. */
@@ -218,9 +205,7 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
     rejectionThreshold: kept.rejectionThreshold,
     validation,
     training: { source: options.source, samples: samples.length, unusable: 0, perClass },
-    ...(options.channels ? { channels: options.channels.map((c) => ({ id: c.id, polygon: c.polygon.map((p) => ({ x: round6(p.x), y: round6(p.y) })), expectedDice: c.expectedDice })) } : {}),
-    ...(options.reference ? { reference: { ...options.reference } } : {}),
-    ...(options.dieSizePx !== undefined ? { dieSizePx: round6(options.dieSizePx) } : {}),
+    ...platformFields(options),
   });
   const profile: LearnedProfile = { ...sealed, classifier: kept.classifier };
   return { profile, warnings, candidates: other ? [kept, other] : [kept], why: whyKept(kept, other) };

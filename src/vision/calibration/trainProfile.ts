@@ -5,7 +5,6 @@
  * posterior's temperature and choose the rejection threshold on the held-back
  * images, then score the held-back images with exactly the model that ships.
  */
-import type { DieType } from '../../dice/types.js';
 import { InputError } from '../../core/errors.js';
 import { learnDieColours, matchDieColour } from '../d8/colourModel.js';
 import { assessD8, D8_READER_VERSION, decideD8 } from '../d8/d8Reader.js';
@@ -16,11 +15,12 @@ import { defaultIconGeometry } from '../d8/iconFeatures.js';
 import type { IconFeatureGeometry } from '../d8/iconFeatures.js';
 import { classDistances, fitTemperature, trainIconModel } from '../d8/iconModel.js';
 import type { IconModel, ScoredSample } from '../d8/iconModel.js';
-import type { ChannelRegion } from '../channels.js';
 import type { RgbImage } from '../../core/image.js';
 import { calibrationDice, round6, validationOf } from './heldBack.js';
 import { COCKED_CLASS, D8_CLASSIFIER_KIND, parseClassName, PROFILE_FORMAT, PROFILE_VERSION, sealProfile } from './profile.js';
 import type { CalibrationProfile, RingProfile } from './profile.js';
+import { platformFields } from './profileBuild.js';
+import type { ProfileBuildOptions } from './profileBuild.js';
 
 /** One labelled die: its crop, class name and the image (or throw) it came from. */
 export interface LabelledCrop {
@@ -36,27 +36,13 @@ export interface DescribedSample {
   readonly description: D8Description | string;
 }
 
-export interface TrainProfileOptions {
-  readonly name: string;
-  /** ISO 8601 creation time (the caller's clock). */
-  readonly createdAt: string;
-  /** Where the samples came from, in words (folder, camera). */
-  readonly source: string;
+export interface TrainProfileOptions extends ProfileBuildOptions {
   readonly face?: 'top' | 'bottom';
-  /** Die type ids the profile reads; default: those named by the labels. */
-  readonly dice?: readonly string[];
-  /** Hold back every k-th image (default 4: a quarter). */
-  readonly heldBackEvery?: number;
   /** Lowest rejection threshold (default 0.99); raised above the most confident held-back misread. */
   readonly minThreshold?: number;
   /** Fewest training samples per class (default 3). */
   readonly minPerClass?: number;
   readonly geometry?: IconFeatureGeometry;
-  readonly channels?: readonly ChannelRegion[];
-  readonly reference?: { readonly file: string; readonly sha256: string };
-  readonly dieSizePx?: number;
-  /** User-defined dice (for their symbols); built-ins otherwise. */
-  readonly dieTypes?: readonly DieType[];
 }
 
 export interface TrainProfileResult<P extends CalibrationProfile = CalibrationProfile> {
@@ -203,9 +189,7 @@ export function buildD8Profile(samples: readonly DescribedSample[], options: Tra
     rejectionThreshold,
     validation,
     training: { source: options.source, samples: samples.length, unusable, perClass },
-    ...(options.channels ? { channels: options.channels.map((c) => ({ id: c.id, polygon: c.polygon.map((p) => ({ x: round6(p.x), y: round6(p.y) })), expectedDice: c.expectedDice })) } : {}),
-    ...(options.reference ? { reference: { ...options.reference } } : {}),
-    ...(options.dieSizePx !== undefined ? { dieSizePx: round6(options.dieSizePx) } : {}),
+    ...platformFields(options),
   }), classifier };
   return { profile, warnings };
 }
