@@ -118,16 +118,20 @@ function restrictToDice(read: FaceRead, dice: readonly string[], classifierVersi
   return { ...read, classifierVersion };
 }
 
+/** Each sample read by the classifier's reader, as the profile reads (restricted to its dice). */
+function readSamples(classifier: LearnedClassifier, samples: readonly AdaptSample[], dice: readonly string[]): HeldBackRead[] {
+  const reader = learnedReaderOf(classifier);
+  return samples.map((s) => ({ group: s.group, truth: s.label, read: restrictToDice(reader.read(s.crop), dice, reader.classifierVersion) }));
+}
+
 function scoreCandidate(
   name: LearnedCandidate['name'],
   classifier: LearnedClassifier,
-  heldBack: readonly AdaptSample[],
-  dice: readonly string[],
+  reads: readonly HeldBackRead[],
   classes: readonly string[],
   description: string,
 ): LearnedCandidate {
   const reader = learnedReaderOf(classifier);
-  const reads: HeldBackRead[] = heldBack.map((s) => ({ group: s.group, truth: s.label, read: restrictToDice(reader.read(s.crop), dice, reader.classifierVersion) }));
   const wrong = reads.filter((r) => r.read.status === 'read' && classOfRead(r.read) !== r.truth).length;
   const declinedFlat = reads.filter((r) => r.truth !== COCKED_CLASS && r.read.status !== 'read').length;
   return { name, classifier, rejectionThreshold: thresholdOf(reader, classes), validation: validationOf(reads, classes, description), wrong, declinedFlat };
@@ -169,12 +173,14 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
   if (heldBack.length === 0) throw new InputError(`too few labelled dice to hold any back (${samples.length}); label more rolls.`);
 
   const base = { kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: round6(options.hfovDeg), views } as const;
-  const candidates: LearnedCandidate[] = [scoreCandidate('shipped network', base, heldBack, dice, classes, description)];
+  const shippedHeldBack = readSamples(base, heldBack, dice);
+  const candidates: LearnedCandidate[] = [scoreCandidate('shipped network', base, shippedHeldBack, classes, description)];
   const trainClasses = new Set(train.map((s) => s.label));
   if (trainClasses.size >= 2) {
     const adapted = adaptReader(learnedReaderOf(base), train, options.adapt ?? defaultAdaptOptions);
     const head = roundHead(adapted.head);
-    candidates.push(scoreCandidate('fitted head', { ...base, head: { ...head, classes: [...head.classes], weights: [...head.weights], bias: [...head.bias] } }, heldBack, dice, classes, description));
+    const withHead: LearnedClassifier = { ...base, head: { ...head, classes: [...head.classes], weights: [...head.weights], bias: [...head.bias] } };
+    candidates.push(scoreCandidate('fitted head', withHead, readSamples(withHead, heldBack, dice), classes, description));
     const unseen = classes.filter((c) => !trainClasses.has(c));
     if (unseen.length > 0) warnings.push(`the fitted head never saw ${unseen.join(', ')} (no training dice of ${unseen.length === 1 ? 'that class' : 'those classes'}).`);
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted.`);
@@ -186,7 +192,7 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
   // verdicts allow for no more misreading than those dice show. A fitted head is validated on held-back dice only.
   const validation =
     kept === shipped
-      ? scoreCandidate(shipped.name, base, samples, dice, classes, `every image: the shipped network was fitted on none of them (${description} only chose it over a fitted head)`).validation
+      ? validationOf([...readSamples(base, train, dice), ...shippedHeldBack], classes, `every image: the shipped network was fitted on none of them (${description} only chose it over a fitted head)`)
       : kept.validation;
   if (validation.samples < 50) warnings.push(`Only ${validation.samples} validation dice: the validation figures are rough; label more rolls for a firmer check.`);
   if (validation.confidentErrors > 0) warnings.push(`${validation.confidentErrors} validation dice were misread above the threshold (or are labelled wrongly: check them).`);
