@@ -50,7 +50,7 @@ def score(pr, y, classes, thr, cocked_at, extra=None, extra_at=None):
     }
 
 
-def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, extra=None, extra_budgets=(None,)):
+def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, extra=None, extra_budgets=(None,), guard_cocked=True):
     """Rules that decline the fewest flat tune dice while meeting target_accuracy among all tune dice read.
 
     With a cocked check (`extra`), its threshold extra_at declines at most eb of the flat dice, for each eb of
@@ -59,7 +59,9 @@ def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, ext
     For each cocked budget b, cockedAt declines at most b of the flat dice as cocked (at most 0.5); every face then
     declines the same share q of its own correct reads (its threshold is that quantile of their confidence, at least
     floor), q the smallest giving target_accuracy, so declines stay balanced between faces (reader bias); no wrong
-    read near a confident error is let through (its class's threshold goes above it by margin). The budget giving
+    read near a confident error is let through (its class's threshold goes above it by margin; with guard_cocked False
+    only flat dice's wrong reads lift it, cocked dice read as a face counting against target_accuracy only, so one
+    leaning die read at 0.95 cannot decline most of a face). The budget giving
     the fewest flat declines wins: declining a few more flat dice of every face as cocked can spare many of one face.
     """
     conf, pred = pr.max(1)
@@ -76,7 +78,7 @@ def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, ext
             for c in faces:
                 right = conf[(y == c) & (pred == c) & ~flagged]
                 t = float(torch.quantile(right, q)) if len(right) else floor
-                wrong = conf[(pred == c) & (y != c) & ~flagged]
+                wrong = conf[(pred == c) & (y != c) & ~flagged & (flat if not guard_cocked else True)]
                 sure = wrong[wrong >= CONFIDENT - margin]
                 if len(sure): t = max(t, float(sure.max()) + margin)
                 thr[classes[c]] = round(min(ceiling, max(floor, t)), 6)
