@@ -53,33 +53,9 @@ function kernelTapRange(n: number, ky: number, kx: number): { dy: number; dx: nu
 }
 
 /**
- * Unrolls `x` (cin planes n x n) into patches for a convolution with padding
- * 1: one row of `stride` >= cin x 9 values per output pixel, in the order (ci,
- * ky, kx), zeros where the kernel leaves the image (and past cin x 9). Every
- * cell of `patches` not written here must already be zero.
- */
-function unroll(l: ConvLayer, x: Float32Array, patches: Float32Array, stride: number): void {
-  const { cin, n } = l;
-  const plane = n * n;
-  for (let ci = 0; ci < cin; ci++) {
-    const xo = ci * plane;
-    for (let ky = 0; ky < 3; ky++) {
-      for (let kx = 0; kx < 3; kx++) {
-        const k = (ci * 3 + ky) * 3 + kx;
-        const { dy, dx, ya, yb, xa, xb } = kernelTapRange(n, ky, kx);
-        for (let yy = ya; yy < yb; yy++) {
-          const xi = xo + (yy + dy) * n + dx;
-          for (let xx = xa; xx < xb; xx++) patches[(yy * n + xx) * stride + k] = x[xi + xx] as number;
-        }
-      }
-    }
-  }
-}
-
-/**
  * Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes),
- * bias included: the training path (inference runs on the WebAssembly kernel,
- * tinyNetWasm.ts). The input is first unrolled into patches, so
+ * bias included (training's path; inference runs on WasmConvs). The input is
+ * first unrolled into patches, one row of k9 = cin x 9 values per output pixel (zeros where the kernel leaves the image), so
  * each output is a dot product of two contiguous rows summed in a local
  * variable: four outputs at a time, each patch value loaded once for the four.
  * Each output sums its terms in the order bias, then (ci, ky, kx).
@@ -91,7 +67,19 @@ function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
   // Every cell is written below: zero the taps the kernel leaves the image on (padding) first.
   const patches = l.patches;
   patches.fill(0);
-  unroll(l, x, patches, k9);
+  for (let ci = 0; ci < cin; ci++) {
+    const xo = ci * plane;
+    for (let ky = 0; ky < 3; ky++) {
+      for (let kx = 0; kx < 3; kx++) {
+        const k = (ci * 3 + ky) * 3 + kx;
+        const { dy, dx, ya, yb, xa, xb } = kernelTapRange(n, ky, kx);
+        for (let yy = ya; yy < yb; yy++) {
+          const xi = xo + (yy + dy) * n + dx;
+          for (let xx = xa; xx < xb; xx++) patches[(yy * n + xx) * k9 + k] = x[xi + xx] as number;
+        }
+      }
+    }
+  }
   let co = 0;
   for (; co + 4 <= cout; co += 4) {
     const w0 = co * k9;
@@ -255,14 +243,6 @@ export class TinyNet {
     return this.fast;
   }
 
-  /** Layer `li`'s convolution and ReLU of `x` on the WebAssembly kernel: a view, valid until the next layer runs. */
-  private convInfer(li: number, x: Float32Array): Float32Array {
-    const fast = this.fastConvs();
-    const { rows, stride } = fast.patchRows(li);
-    unroll(this.layers[li] as ConvLayer, x, rows, stride);
-    return fast.run(li);
-  }
-
   /** One forward pass; `keep` (training) runs the plain convolutions, whose sums training has always used, and keeps what the backward pass needs. */
   private run(input: Float32Array, keep: boolean): Trace {
     const inputs: Float32Array[] = [];
@@ -277,7 +257,7 @@ export class TinyNet {
         y = new Float32Array(l.cout * plane);
         convForward(l, x, y);
         for (let i = 0; i < y.length; i++) if ((y[i] as number) < 0) y[i] = 0;
-      } else y = this.convInfer(li, x);
+      } else y = this.fastConvs().run(li, x);
       relus.push(y);
       if (l.pool) {
         const m = l.n >> 1;

@@ -33,73 +33,112 @@ function kernelModule(): object {
   return compiled;
 }
 
-/** The kernel reads whole f32x4 lanes: rows and channel groups are padded to multiples of 4. */
-const up4 = (v: number): number => (v + 3) & ~3;
+/** Rounds up to a multiple of `m` (a power of two). */
+const roundUp = (v: number, m: number): number => (v + m - 1) & -m;
 
 const PAGE_BYTES = 65_536;
 
 interface Slot {
   readonly shape: ConvShape;
-  /** Patch row length (cin x 9, padded) and output channels padded. */
-  readonly k9p: number;
+  /** Pixels per tap row: n x n padded to the kernel's eight-pixel passes. */
+  readonly stride: number;
+  /** Output channels padded to the kernel's four-channel passes (with zero weights). */
   readonly coutP: number;
-  /** Float offsets of the weight rows [coutP][k9p] and biases [coutP] in the memory. */
+  /** Float offsets of the weight rows [coutP][cin x 9] and biases [coutP] in the memory. */
   readonly w: number;
   readonly b: number;
 }
 
-/** The convolution layers of one network, in one WebAssembly memory. */
+/**
+ * The convolution layers of one network, in one WebAssembly memory: their
+ * weights, one buffer of tap rows (the unrolled input of the layer running) and
+ * one of outputs. The memory never grows, so the views into it stay valid.
+ */
 export class WasmConvs {
   private readonly memory: Float32Array;
   private readonly kernel: ConvKernel;
   private readonly slots: Slot[];
-  /** Float offsets of the patch buffer (one padded row per pixel) and the output buffer (coutP planes). */
-  private readonly patches: number;
+  /** Float offsets of the tap rows and of the outputs (coutP rows of `stride`). */
+  private readonly taps: number;
   private readonly out: number;
 
   constructor(shapes: readonly ConvShape[]) {
+    // Every buffer starts on a 32-byte boundary, so the kernel's loads and stores are aligned.
     let at = 0;
-    let patchFloats = 0;
+    let tapFloats = 0;
     let outFloats = 0;
     this.slots = shapes.map((shape) => {
-      const k9p = up4(shape.cin * 9);
-      const coutP = up4(shape.cout);
-      const slot = { shape, k9p, coutP, w: at, b: at + coutP * k9p };
-      at += coutP * k9p + coutP;
-      patchFloats = Math.max(patchFloats, shape.n * shape.n * k9p);
-      outFloats = Math.max(outFloats, shape.n * shape.n * coutP);
+      const stride = roundUp(shape.n * shape.n, 8);
+      const coutP = roundUp(shape.cout, 4);
+      const slot = { shape, stride, coutP, w: at, b: roundUp(at + coutP * shape.cin * 9, 8) };
+      at = roundUp(slot.b + coutP, 8);
+      tapFloats = Math.max(tapFloats, shape.cin * 9 * stride);
+      outFloats = Math.max(outFloats, coutP * stride);
       return slot;
     });
-    this.patches = at;
-    this.out = at + patchFloats;
+    this.taps = at;
+    this.out = roundUp(at + tapFloats, 8);
     const memory = new wasm.Memory({ initial: Math.ceil(((this.out + outFloats) * 4) / PAGE_BYTES) });
     const instance = new wasm.Instance(kernelModule(), { env: { memory } });
     this.kernel = instance.exports['conv'] as ConvKernel;
-    // The memory never grows, so this view stays valid.
     this.memory = new Float32Array(memory.buffer);
   }
 
-  /** Copies layer `i`'s weights ([cout][cin x 9]) and biases into its padded rows (the padding stays zero). */
+  /** Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). */
   load(i: number, w: Float32Array, b: Float32Array): void {
     const s = this.slots[i] as Slot;
-    const k9 = s.shape.cin * 9;
-    for (let co = 0; co < s.shape.cout; co++) this.memory.set(w.subarray(co * k9, (co + 1) * k9), s.w + co * s.k9p);
+    this.memory.set(w, s.w);
     this.memory.set(b, s.b);
   }
 
-  /** Layer `i`'s patch buffer (a row of `stride` floats per pixel, zeroed) for the caller to unroll its input into. */
-  patchRows(i: number): { rows: Float32Array; stride: number } {
+  /**
+   * Layer `i`'s convolution (padding 1) and ReLU of `x` (cin planes n x n): its
+   * cout planes, a view valid until the next run.
+   */
+  run(i: number, x: Float32Array): Float32Array {
     const s = this.slots[i] as Slot;
-    const rows = this.memory.subarray(this.patches, this.patches + s.shape.n * s.shape.n * s.k9p);
-    rows.fill(0);
-    return { rows, stride: s.k9p };
+    const { cin, cout, n } = s.shape;
+    const plane = n * n;
+    this.unroll(s, x);
+    this.kernel(this.taps * 4, cin * 9, s.stride, s.w * 4, s.b * 4, s.coutP, this.out * 4);
+    if (s.stride === plane) return this.memory.subarray(this.out, this.out + cout * plane);
+    // A plane not a multiple of 8 pixels (the small last layers): drop the padding at the end of each row.
+    const y = new Float32Array(cout * plane);
+    for (let c = 0; c < cout; c++) y.set(this.memory.subarray(this.out + c * s.stride, this.out + c * s.stride + plane), c * plane);
+    return y;
   }
 
-  /** Runs layer `i` on its patch rows: its cout planes after ReLU, a view valid until the next run. */
-  run(i: number): Float32Array {
-    const s = this.slots[i] as Slot;
-    const plane = s.shape.n * s.shape.n;
-    this.kernel(this.patches * 4, s.k9p, plane, s.w * 4, s.b * 4, s.coutP, this.out * 4);
-    return this.memory.subarray(this.out, this.out + s.shape.cout * plane);
+  /**
+   * Writes the tap rows of `x`: row (ci, ky, kx) holds, for each pixel, the
+   * input it sees through that tap of the kernel (0 outside the image). Every
+   * pixel of every row is written, so nothing needs clearing first.
+   */
+  private unroll(s: Slot, x: Float32Array): void {
+    const m = this.memory;
+    const { cin, n } = s.shape;
+    const plane = n * n;
+    let row = this.taps;
+    for (let ci = 0; ci < cin; ci++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          // Columns xa..xb-1 see inside the image; column 0 (dx -1) or n-1 (dx 1) sees the padding.
+          const xa = dx < 0 ? 1 : 0;
+          const xb = dx > 0 ? n - 1 : n;
+          for (let yy = 0; yy < n; yy++) {
+            const o = row + yy * n;
+            const sy = yy + dy;
+            if (sy < 0 || sy >= n) {
+              m.fill(0, o, o + n);
+              continue;
+            }
+            const xi = ci * plane + sy * n + dx;
+            if (xa > 0) m[o] = 0;
+            for (let xx = xa; xx < xb; xx++) m[o + xx] = x[xi + xx] as number;
+            if (xb < n) m[o + n - 1] = 0;
+          }
+          row += s.stride;
+        }
+      }
+    }
   }
 }
