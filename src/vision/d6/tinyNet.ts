@@ -224,13 +224,18 @@ export class TinyNet {
 
   /** Class probabilities for one input (channel-first planes). */
   predict(input: Float32Array): Float32Array {
-    return this.run(input, false).probs;
+    return this.infer(input).probs;
   }
 
   /** Class probabilities and the pooled features the dense layer reads (an embedding a new last layer can be fitted on). */
   embed(input: Float32Array): { probs: Float32Array; embedding: Float32Array } {
-    const t = this.run(input, false);
+    const t = this.infer(input);
     return { probs: t.probs, embedding: t.pooled };
+  }
+
+  /** Inference: the convolutions on the WebAssembly kernel, then the head. */
+  private infer(input: Float32Array): { pooled: Float32Array; probs: Float32Array } {
+    return this.head(this.fastConvs().forward(input));
   }
 
   /** The convolutions for inference, holding the current weights. */
@@ -243,26 +248,23 @@ export class TinyNet {
     return this.fast;
   }
 
-  /** One forward pass; `keep` (training) runs the plain convolutions, whose sums training has always used, and keeps what the backward pass needs. */
-  private run(input: Float32Array, keep: boolean): Trace {
+  /** Training's forward pass: the plain convolutions (the sums the weights were always fitted with), keeping what the backward pass needs. */
+  private run(input: Float32Array): Trace {
     const inputs: Float32Array[] = [];
     const relus: Float32Array[] = [];
     const argmax: (Int32Array | undefined)[] = [];
     let x = input;
-    for (const [li, l] of this.layers.entries()) {
+    for (const l of this.layers) {
       inputs.push(x);
       const plane = l.n * l.n;
-      let y: Float32Array;
-      if (keep) {
-        y = new Float32Array(l.cout * plane);
-        convForward(l, x, y);
-        for (let i = 0; i < y.length; i++) if ((y[i] as number) < 0) y[i] = 0;
-      } else y = this.fastConvs().run(li, x);
+      const y = new Float32Array(l.cout * plane);
+      convForward(l, x, y);
+      for (let i = 0; i < y.length; i++) if ((y[i] as number) < 0) y[i] = 0;
       relus.push(y);
       if (l.pool) {
         const m = l.n >> 1;
         const p = new Float32Array(l.cout * m * m);
-        const am = keep ? new Int32Array(p.length) : undefined;
+        const am = new Int32Array(p.length);
         for (let c = 0; c < l.cout; c++) {
           for (let py = 0; py < m; py++) {
             for (let px = 0; px < m; px++) {
@@ -278,7 +280,7 @@ export class TinyNet {
               }
               const o = (c * m + py) * m + px;
               p[o] = best;
-              if (am) am[o] = bi;
+              am[o] = bi;
             }
           }
         }
@@ -289,7 +291,11 @@ export class TinyNet {
         x = y;
       }
     }
-    // Global average pooling, then the dense layer and softmax.
+    return { inputs, relus, argmax, ...this.head(x) };
+  }
+
+  /** Global average pooling of the last layer's planes `x`, then the dense layer and softmax. */
+  private head(x: Float32Array): { pooled: Float32Array; probs: Float32Array } {
     const last = this.layers[this.layers.length - 1] as ConvLayer;
     const n = last.pool ? last.n >> 1 : last.n;
     const plane = n * n;
@@ -314,7 +320,7 @@ export class TinyNet {
       z += probs[j] as number;
     }
     for (let j = 0; j < k; j++) probs[j] = (probs[j] as number) / z;
-    return { inputs, relus, argmax, pooled, probs };
+    return { pooled, probs };
   }
 
   /**
@@ -350,7 +356,7 @@ export class TinyNet {
         for (let s = start; s < end; s++) {
           const sample = samples[order[s] as number] as { input: Float32Array; label: number };
           const input = options.augment ? options.augment(sample.input, options.random) : sample.input;
-          const t = this.run(input, true);
+          const t = this.run(input);
           lossSum -= Math.log(Math.max(1e-12, t.probs[sample.label] as number));
           // Softmax cross-entropy gradient, then the dense layer.
           const last = this.layers[nl - 1] as ConvLayer;
