@@ -55,9 +55,10 @@ function kernelTapRange(n: number, ky: number, kx: number): { dy: number; dx: nu
 /**
  * Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes),
  * bias included (training's path; inference runs on WasmConvs). The input is
- * first unrolled into patches, one row of k9 = cin x 9 values per output pixel (zeros where the kernel leaves the image), so
- * each output is a dot product of two contiguous rows summed in a local
- * variable: four outputs at a time, each patch value loaded once for the four.
+ * first unrolled into patches, one row of k9 = cin x 9 values per output pixel
+ * (zeros where the kernel leaves the image), so each output is a dot product
+ * of two contiguous rows summed in a local variable: four outputs at a time,
+ * each patch value loaded once for the four.
  * Each output sums its terms in the order bias, then (ci, ky, kx).
  */
 function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
@@ -233,6 +234,15 @@ export class TinyNet {
     return { probs: t.probs, embedding: t.pooled };
   }
 
+  /**
+   * Class probabilities by training's plain convolutions: inference as it was
+   * before the WebAssembly kernel, kept as the reference that kernel is checked
+   * and benchmarked against. Agrees with `predict` to float rounding.
+   */
+  predictPlain(input: Float32Array): Float32Array {
+    return this.run(input, false).probs;
+  }
+
   /** Inference: the convolutions on the WebAssembly kernel, then the head. */
   private infer(input: Float32Array): { pooled: Float32Array; probs: Float32Array } {
     return this.head(this.fastConvs().forward(input));
@@ -248,8 +258,8 @@ export class TinyNet {
     return this.fast;
   }
 
-  /** Training's forward pass: the plain convolutions (the sums the weights were always fitted with), keeping what the backward pass needs. */
-  private run(input: Float32Array): Trace {
+  /** Training's forward pass: the plain convolutions (the sums the weights were always fitted with), keeping what the backward pass needs (with `keep`, the pooling choices too). */
+  private run(input: Float32Array, keep: boolean): Trace {
     const inputs: Float32Array[] = [];
     const relus: Float32Array[] = [];
     const argmax: (Int32Array | undefined)[] = [];
@@ -264,7 +274,7 @@ export class TinyNet {
       if (l.pool) {
         const m = l.n >> 1;
         const p = new Float32Array(l.cout * m * m);
-        const am = new Int32Array(p.length);
+        const am = keep ? new Int32Array(p.length) : undefined;
         for (let c = 0; c < l.cout; c++) {
           for (let py = 0; py < m; py++) {
             for (let px = 0; px < m; px++) {
@@ -280,7 +290,7 @@ export class TinyNet {
               }
               const o = (c * m + py) * m + px;
               p[o] = best;
-              am[o] = bi;
+              if (am) am[o] = bi;
             }
           }
         }
@@ -356,7 +366,7 @@ export class TinyNet {
         for (let s = start; s < end; s++) {
           const sample = samples[order[s] as number] as { input: Float32Array; label: number };
           const input = options.augment ? options.augment(sample.input, options.random) : sample.input;
-          const t = this.run(input);
+          const t = this.run(input, true);
           lossSum -= Math.log(Math.max(1e-12, t.probs[sample.label] as number));
           // Softmax cross-entropy gradient, then the dense layer.
           const last = this.layers[nl - 1] as ConvLayer;
