@@ -162,8 +162,9 @@ export class TinyNet {
   /** Dense layer: [classes][lastChannels] weights, then [classes] biases. */
   private readonly dw: Float32Array;
   private readonly db: Float32Array;
-  /** Inference's convolutions, made on first use; `undefined` again whenever the weights change (they are copied in). */
+  /** Inference's convolutions, made on first use, and whether they hold the current weights (they keep a copy). */
   private fast: WasmConvs | undefined;
+  private fastLoaded = false;
 
   constructor(spec: NetSpec, random?: RandomSource, weights?: Float32Array) {
     this.spec = spec;
@@ -209,7 +210,7 @@ export class TinyNet {
       p.set(all.subarray(o, o + p.length));
       o += p.length;
     }
-    this.fast = undefined;
+    this.fastLoaded = false;
   }
 
   /** He initialisation from a seeded source (Box-Muller normals). */
@@ -250,12 +251,12 @@ export class TinyNet {
 
   /** The convolutions for inference, holding the current weights. */
   private fastConvs(): WasmConvs {
-    if (this.fast === undefined) {
-      const fast = new WasmConvs(this.layers);
+    const fast = (this.fast ??= new WasmConvs(this.layers));
+    if (!this.fastLoaded) {
       this.layers.forEach((l, i) => fast.load(i, l.w, l.b));
-      this.fast = fast;
+      this.fastLoaded = true;
     }
-    return this.fast;
+    return fast;
   }
 
   /** Training's forward pass: the plain convolutions (the sums the weights were always fitted with), keeping what the backward pass needs (with `keep`, the pooling choices too). */
@@ -417,7 +418,7 @@ export class TinyNet {
             p[q] = (p[q] as number) - lr * ((a[q] as number) / c1 / (Math.sqrt((v[q] as number) / c2) + 1e-8) + decay * (p[q] as number));
           }
         });
-        this.fast = undefined;
+        this.fastLoaded = false;
       }
       const loss = lossSum / order.length;
       losses.push(loss);
