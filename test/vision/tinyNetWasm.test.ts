@@ -118,6 +118,11 @@ describe('TinyNet inference on the WebAssembly kernel', () => {
     for (let seed = 0; seed < 10; seed++) expect(largestDifference(new TinyNet(oddSpec, seededRandom(100 + seed)), 20, random)).toBeLessThan(1e-5);
   });
 
+  it('refuses an input of the wrong size', () => {
+    const net = new TinyNet(oddSpec, seededRandom(1));
+    expect(() => net.predict(new Float32Array(5 * 7 * 7 + 1))).toThrow(/holds 246 numbers but this network reads 5 planes of 7 x 7/);
+  });
+
   it('reads with the new weights after they are set or trained', () => {
     const random = seededRandom(33);
     const net = new TinyNet(oddSpec, seededRandom(1));

@@ -21,8 +21,8 @@
 ;; broadcast weights per tap, so each output sums bias, then taps in order.
 ;;
 ;; pool(y, c, n, stride, out): 2x2 max pooling of c planes n x n (stride floats
-;; apart) into c planes (n/2) x (n/2), packed (an odd last row and column are
-;; dropped).
+;; apart, n >= 2) into c planes (n/2) x (n/2), packed (an odd last row and
+;; column are dropped).
 (module
   (import "env" "memory" (memory 1))
 

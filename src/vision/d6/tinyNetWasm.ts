@@ -102,10 +102,12 @@ export class WasmConvs {
   /** The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n): a view valid until the next call. */
   forward(input: Float32Array): Float32Array {
     const { unroll, conv, pool } = this.kernel;
+    const first = (this.slots[0] as Slot).shape;
+    if (input.length !== first.cin * first.n * first.n) throw new RangeError(`The input holds ${input.length} numbers but this network reads ${first.cin} planes of ${first.n} x ${first.n}.`);
     this.memory.set(input, this.act);
     // The current layer's input: at x, planes xstride floats apart.
     let x = this.act;
-    let xstride = input.length / (this.slots[0] as Slot).shape.cin;
+    let xstride = first.n * first.n;
     let planes = 0;
     let side = 0;
     for (const s of this.slots) {
