@@ -2,12 +2,17 @@
  * The learned reader's time: one die (its views averaged), and a whole
  * 1280x720 frame of four dice (locate against the empty-platform reference,
  * cut around the top face, read), and location without a reference. Budget
- * (issue 11): whole frame <= 15 ms with 4 dice. Prints; asserts nothing.
+ * (issue 11): whole frame <= 15 ms with 4 dice. Also the networks alone on the
+ * same crops: the WebAssembly inference against the plain-JS path it replaced
+ * (`TinyNet.predictPlain`), in one run. Prints; asserts nothing.
  */
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
 import { HEXAGON_AREA_FACTOR } from '../src/vision/calibration/guided.js';
 import { defaultLocateOptions } from '../src/vision/locate.js';
+import { decodeWeights } from '../src/vision/d6/netReader.js';
+import { TinyNet } from '../src/vision/d6/tinyNet.js';
+import type { LearnedModel } from '../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
 import { locateOnAnyPlatform } from '../src/vision/learned/platform.js';
@@ -21,6 +26,37 @@ function cpuMs(n: number, f: () => void): number {
   for (let i = 0; i < n; i++) f();
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1000 / n;
+}
+
+/**
+ * CPU milliseconds per die of the model's networks (the face net and its cocked
+ * check, one view each) on the crops' inputs: plain JS, then WebAssembly,
+ * alternated in rounds so a change in the machine's load hits both alike.
+ */
+function networkCpuPerDie(model: LearnedModel, crops: readonly Parameters<LearnedReader['read']>[0][]): { plain: number; wasm: number } {
+  const nets = [model, ...(model.cockedCheck?.net ? [model.cockedCheck.net] : [])].map((m) => {
+    const reader = new LearnedReader({ ...m, cockedCheck: undefined }, defaultLearnedReaderOptions);
+    return { net: new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64)), inputs: crops.map((c) => reader.input(c)) };
+  });
+  let k = 0;
+  const plainDie = (): void => {
+    for (const { net, inputs } of nets) net.predictPlain(inputs[k % inputs.length]!);
+    k++;
+  };
+  const wasmDie = (): void => {
+    for (const { net, inputs } of nets) net.predict(inputs[k % inputs.length]!);
+    k++;
+  };
+  cpuMs(20, plainDie);
+  cpuMs(100, wasmDie);
+  let plain = 0;
+  let wasm = 0;
+  const rounds = 5;
+  for (let r = 0; r < rounds; r++) {
+    plain += cpuMs(40, plainDie) / rounds;
+    wasm += cpuMs(200, wasmDie) / rounds;
+  }
+  return { plain, wasm };
 }
 
 export async function runVisionLearnedBench(): Promise<void> {
@@ -51,6 +87,10 @@ export async function runVisionLearnedBench(): Promise<void> {
     console.log(
       `\nvision learned (${model.version}${model.cockedCheck ? ` with its cocked check ${model.cockedCheck.version}` : ''}, ${model.spec.size}x${model.spec.size} input, ${reader.options.views} views): read one die median ${median(dieMs).toFixed(2)} ms (CPU ${dieCpu.toFixed(2)} ms); ` +
         `locate and read 4 dice on a 1280x720 frame median ${median(frameMs).toFixed(2)} ms (CPU ${frameCpu.toFixed(2)} ms; budget 15 ms)`,
+    );
+    const nets = networkCpuPerDie(model, crops);
+    console.log(
+      `vision learned (${model.version}): networks per die (one view${model.cockedCheck ? ', face net and cocked check' : ''}), CPU: plain JS ${nets.plain.toFixed(3)} ms, WebAssembly ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,
     );
   }
   let j = 0;

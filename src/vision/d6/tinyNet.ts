@@ -6,6 +6,7 @@
  * initialisation, Adam), so the same samples give the same weights.
  */
 import type { RandomSource } from '../../stats/random.js';
+import { WasmConvs } from './tinyNetWasm.js';
 
 /** One 3x3 convolution (padding 1) followed by ReLU, optionally by 2x2 max pooling. */
 export interface ConvSpec {
@@ -53,10 +54,11 @@ function kernelTapRange(n: number, ky: number, kx: number): { dy: number; dx: nu
 
 /**
  * Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes),
- * bias included. The input is first unrolled into patches, one row of k9 =
- * cin x 9 values per output pixel (zeros where the kernel leaves the image), so
- * each output is a dot product of two contiguous rows summed in a local
- * variable: four outputs at a time, each patch value loaded once for the four.
+ * bias included (training's path; inference runs on WasmConvs). The input is
+ * first unrolled into patches, one row of k9 = cin x 9 values per output pixel
+ * (zeros where the kernel leaves the image), so each output is a dot product
+ * of two contiguous rows summed in a local variable: four outputs at a time,
+ * each patch value loaded once for the four.
  * Each output sums its terms in the order bias, then (ci, ky, kx).
  */
 function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
@@ -160,6 +162,9 @@ export class TinyNet {
   /** Dense layer: [classes][lastChannels] weights, then [classes] biases. */
   private readonly dw: Float32Array;
   private readonly db: Float32Array;
+  /** Inference's convolutions, made on first use, and whether they hold the current weights (they keep a copy). */
+  private fast: WasmConvs | undefined;
+  private fastLoaded = false;
 
   constructor(spec: NetSpec, random?: RandomSource, weights?: Float32Array) {
     this.spec = spec;
@@ -205,6 +210,7 @@ export class TinyNet {
       p.set(all.subarray(o, o + p.length));
       o += p.length;
     }
+    this.fastLoaded = false;
   }
 
   /** He initialisation from a seeded source (Box-Muller normals). */
@@ -220,15 +226,40 @@ export class TinyNet {
 
   /** Class probabilities for one input (channel-first planes). */
   predict(input: Float32Array): Float32Array {
-    return this.run(input, false).probs;
+    return this.infer(input).probs;
   }
 
   /** Class probabilities and the pooled features the dense layer reads (an embedding a new last layer can be fitted on). */
   embed(input: Float32Array): { probs: Float32Array; embedding: Float32Array } {
-    const t = this.run(input, false);
+    const t = this.infer(input);
     return { probs: t.probs, embedding: t.pooled };
   }
 
+  /**
+   * Class probabilities by training's plain convolutions: inference as it was
+   * before the WebAssembly kernel, kept as the reference that kernel is checked
+   * and benchmarked against. Agrees with `predict` to float rounding.
+   */
+  predictPlain(input: Float32Array): Float32Array {
+    return this.run(input, false).probs;
+  }
+
+  /** Inference: the convolutions on the WebAssembly kernel, then the head. */
+  private infer(input: Float32Array): { pooled: Float32Array; probs: Float32Array } {
+    return this.head(this.fastConvs().forward(input));
+  }
+
+  /** The convolutions for inference, holding the current weights. */
+  private fastConvs(): WasmConvs {
+    const fast = (this.fast ??= new WasmConvs(this.layers));
+    if (!this.fastLoaded) {
+      this.layers.forEach((l, i) => fast.load(i, l.w, l.b));
+      this.fastLoaded = true;
+    }
+    return fast;
+  }
+
+  /** Training's forward pass: the plain convolutions (the sums the weights were always fitted with), keeping what the backward pass needs (with `keep`, the pooling choices too). */
   private run(input: Float32Array, keep: boolean): Trace {
     const inputs: Float32Array[] = [];
     const relus: Float32Array[] = [];
@@ -271,7 +302,11 @@ export class TinyNet {
         x = y;
       }
     }
-    // Global average pooling, then the dense layer and softmax.
+    return { inputs, relus, argmax, ...this.head(x) };
+  }
+
+  /** Global average pooling of the last layer's planes `x`, then the dense layer and softmax. */
+  private head(x: Float32Array): { pooled: Float32Array; probs: Float32Array } {
     const last = this.layers[this.layers.length - 1] as ConvLayer;
     const n = last.pool ? last.n >> 1 : last.n;
     const plane = n * n;
@@ -296,7 +331,7 @@ export class TinyNet {
       z += probs[j] as number;
     }
     for (let j = 0; j < k; j++) probs[j] = (probs[j] as number) / z;
-    return { inputs, relus, argmax, pooled, probs };
+    return { pooled, probs };
   }
 
   /**
@@ -383,6 +418,7 @@ export class TinyNet {
             p[q] = (p[q] as number) - lr * ((a[q] as number) / c1 / (Math.sqrt((v[q] as number) / c2) + 1e-8) + decay * (p[q] as number));
           }
         });
+        this.fastLoaded = false;
       }
       const loss = lossSum / order.length;
       losses.push(loss);

@@ -1,0 +1,178 @@
+;; TinyNet's forward pass (convolutions, ReLU, max pooling) with 128-bit SIMD
+;; multiply-adds: the hot spot of reading a die. Compiled by
+;; `npx tsx scripts/wasm-kernel.ts` into tinyNetConvWasm.ts;
+;; test/vision/tinyNetWasm.test.ts checks the two agree. All addresses are byte
+;; offsets into the imported memory; planes are channel after channel, each
+;; `stride` floats apart (a plane of n x n pixels, then padding).
+;;
+;; unroll(x, xstride, cin, n, taps, stride): the tap rows of x (cin planes n x n,
+;; xstride floats apart) for a 3x3 convolution with padding 1: row
+;; (ci * 3 + ky) * 3 + kx, `stride` floats long, holds for each pixel the input
+;; it sees through tap (ky, kx) of channel ci (0 outside the image).
+;;
+;; conv(p, k9, stride, w, b, cout, out): for every output channel co < cout and
+;; pixel q < stride,
+;;   out[co * stride + q] = max(0, b[co] + sum_k w[co * k9 + k] * p[k * stride + q])
+;; where p holds k9 tap rows and w one row of k9 weights per channel. k9 must be
+;; positive, cout a positive multiple of 4 and stride a positive multiple of 8
+;; (pad the channels with zero weights and the rows with pixels whose outputs
+;; are ignored). Each pass takes eight pixels (two f32x4) and four channels:
+;; eight accumulators, started at the biases, fed by two tap-row loads and four
+;; broadcast weights per tap, so each output sums bias, then taps in order.
+;;
+;; pool(y, c, n, stride, out): 2x2 max pooling of c planes n x n (stride floats
+;; apart, n >= 2) into c planes (n/2) x (n/2), packed (an odd last row and
+;; column are dropped).
+(module
+  (import "env" "memory" (memory 1))
+
+  (func (export "unroll")
+    (param $x i32) (param $xstride i32) (param $cin i32) (param $n i32) (param $taps i32) (param $stride i32)
+    (local $ci i32) (local $dy i32) (local $dx i32) (local $yy i32) (local $xx i32)
+    (local $xa i32) (local $xb i32) (local $sy i32) (local $o i32) (local $src i32) (local $row i32)
+    (local.set $row (local.get $taps))
+    (local.set $ci (i32.const 0))
+    (loop $eachCi
+      (local.set $dy (i32.const -1))
+      (loop $eachDy
+        (local.set $dx (i32.const -1))
+        (loop $eachDx
+          ;; Columns xa..xb-1 see inside the image; column 0 (dx -1) or n-1 (dx 1) sees the padding.
+          (local.set $xa (i32.lt_s (local.get $dx) (i32.const 0)))
+          (local.set $xb (i32.sub (local.get $n) (i32.gt_s (local.get $dx) (i32.const 0))))
+          (local.set $yy (i32.const 0))
+          (loop $eachY
+            (local.set $o (i32.add (local.get $row) (i32.shl (i32.mul (local.get $yy) (local.get $n)) (i32.const 2))))
+            (local.set $sy (i32.add (local.get $yy) (local.get $dy)))
+            (if (i32.lt_u (local.get $sy) (local.get $n))
+              (then
+                ;; src: the input pixel column 0 would see (one before the row's start when dx is -1, never read).
+                (local.set $src (i32.add (local.get $x)
+                  (i32.shl
+                    (i32.add (i32.add (i32.mul (local.get $ci) (local.get $xstride)) (i32.mul (local.get $sy) (local.get $n))) (local.get $dx))
+                    (i32.const 2))))
+                (f32.store (local.get $o) (f32.const 0))
+                (f32.store (i32.add (local.get $o) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 2))) (f32.const 0))
+                (local.set $xx (local.get $xa))
+                (block $rowDone
+                  (loop $eachX
+                    (br_if $rowDone (i32.ge_u (local.get $xx) (local.get $xb)))
+                    (f32.store (i32.add (local.get $o) (i32.shl (local.get $xx) (i32.const 2)))
+                      (f32.load (i32.add (local.get $src) (i32.shl (local.get $xx) (i32.const 2)))))
+                    (local.set $xx (i32.add (local.get $xx) (i32.const 1)))
+                    (br $eachX))))
+              (else
+                ;; The tap looks above the first row or below the last: all padding.
+                (local.set $xx (i32.const 0))
+                (loop $eachZero
+                  (f32.store (i32.add (local.get $o) (i32.shl (local.get $xx) (i32.const 2))) (f32.const 0))
+                  (local.set $xx (i32.add (local.get $xx) (i32.const 1)))
+                  (br_if $eachZero (i32.lt_u (local.get $xx) (local.get $n))))))
+            (local.set $yy (i32.add (local.get $yy) (i32.const 1)))
+            (br_if $eachY (i32.lt_u (local.get $yy) (local.get $n))))
+          (local.set $row (i32.add (local.get $row) (i32.shl (local.get $stride) (i32.const 2))))
+          (local.set $dx (i32.add (local.get $dx) (i32.const 1)))
+          (br_if $eachDx (i32.le_s (local.get $dx) (i32.const 1))))
+        (local.set $dy (i32.add (local.get $dy) (i32.const 1)))
+        (br_if $eachDy (i32.le_s (local.get $dy) (i32.const 1))))
+      (local.set $ci (i32.add (local.get $ci) (i32.const 1)))
+      (br_if $eachCi (i32.lt_u (local.get $ci) (local.get $cin)))))
+
+  (func (export "pool")
+    (param $y i32) (param $c i32) (param $n i32) (param $stride i32) (param $out i32)
+    (local $ch i32) (local $py i32) (local $px i32) (local $m i32) (local $top i32) (local $row i32)
+    (local.set $m (i32.shr_u (local.get $n) (i32.const 1)))
+    (local.set $row (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $ch (i32.const 0))
+    (loop $eachC
+      (local.set $py (i32.const 0))
+      (loop $eachPy
+        ;; top: the first of the two input rows this output row pools.
+        (local.set $top (i32.add (local.get $y)
+          (i32.shl (i32.add (i32.mul (local.get $ch) (local.get $stride)) (i32.mul (i32.shl (local.get $py) (i32.const 1)) (local.get $n))) (i32.const 2))))
+        (local.set $px (i32.const 0))
+        (loop $eachPx
+          (f32.store (local.get $out)
+            (f32.max
+              (f32.max (f32.load (local.get $top)) (f32.load offset=4 (local.get $top)))
+              (f32.max (f32.load (i32.add (local.get $top) (local.get $row))) (f32.load offset=4 (i32.add (local.get $top) (local.get $row))))))
+          (local.set $out (i32.add (local.get $out) (i32.const 4)))
+          (local.set $top (i32.add (local.get $top) (i32.const 8)))
+          (local.set $px (i32.add (local.get $px) (i32.const 1)))
+          (br_if $eachPx (i32.lt_u (local.get $px) (local.get $m))))
+        (local.set $py (i32.add (local.get $py) (i32.const 1)))
+        (br_if $eachPy (i32.lt_u (local.get $py) (local.get $m))))
+      (local.set $ch (i32.add (local.get $ch) (i32.const 1)))
+      (br_if $eachC (i32.lt_u (local.get $ch) (local.get $c)))))
+
+  (func (export "conv")
+    (param $p i32) (param $k9 i32) (param $stride i32) (param $w i32) (param $b i32) (param $cout i32) (param $out i32)
+    (local $row i32) (local $wrow i32) (local $co i32) (local $q i32)
+    (local $w0 i32) (local $w1 i32) (local $w2 i32) (local $w3 i32)
+    (local $pk i32) (local $wk i32) (local $wend i32) (local $o i32)
+    (local $bias0 v128) (local $bias1 v128) (local $bias2 v128) (local $bias3 v128)
+    (local $x0 v128) (local $x1 v128) (local $v v128) (local $zero v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $row (i32.shl (local.get $stride) (i32.const 2)))
+    (local.set $wrow (i32.shl (local.get $k9) (i32.const 2)))
+    (local.set $zero (v128.const i32x4 0 0 0 0))
+    (local.set $co (i32.const 0))
+    (loop $eachCo
+      (local.set $w0 (i32.add (local.get $w) (i32.mul (local.get $co) (local.get $wrow))))
+      (local.set $w1 (i32.add (local.get $w0) (local.get $wrow)))
+      (local.set $w2 (i32.add (local.get $w1) (local.get $wrow)))
+      (local.set $w3 (i32.add (local.get $w2) (local.get $wrow)))
+      (local.set $bias0 (v128.load32_splat (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+      (local.set $bias1 (v128.load32_splat offset=4 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+      (local.set $bias2 (v128.load32_splat offset=8 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+      (local.set $bias3 (v128.load32_splat offset=12 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+      (local.set $q (i32.const 0))
+      (loop $eachQ
+        (local.set $a0 (local.get $bias0))
+        (local.set $a1 (local.get $bias1))
+        (local.set $a2 (local.get $bias2))
+        (local.set $a3 (local.get $bias3))
+        (local.set $c0 (local.get $bias0))
+        (local.set $c1 (local.get $bias1))
+        (local.set $c2 (local.get $bias2))
+        (local.set $c3 (local.get $bias3))
+        ;; pk walks down the tap rows at pixel q; wk along the weight rows (offsets from w0).
+        (local.set $pk (i32.add (local.get $p) (i32.shl (local.get $q) (i32.const 2))))
+        (local.set $wk (i32.const 0))
+        (loop $eachK
+          (local.set $x0 (v128.load (local.get $pk)))
+          (local.set $x1 (v128.load offset=16 (local.get $pk)))
+          (local.set $v (v128.load32_splat (i32.add (local.get $w0) (local.get $wk))))
+          (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v) (local.get $x0))))
+          (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $v) (local.get $x1))))
+          (local.set $v (v128.load32_splat (i32.add (local.get $w1) (local.get $wk))))
+          (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v) (local.get $x0))))
+          (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $v) (local.get $x1))))
+          (local.set $v (v128.load32_splat (i32.add (local.get $w2) (local.get $wk))))
+          (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v) (local.get $x0))))
+          (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $v) (local.get $x1))))
+          (local.set $v (v128.load32_splat (i32.add (local.get $w3) (local.get $wk))))
+          (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v) (local.get $x0))))
+          (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $v) (local.get $x1))))
+          (local.set $pk (i32.add (local.get $pk) (local.get $row)))
+          (local.set $wk (i32.add (local.get $wk) (i32.const 4)))
+          (br_if $eachK (i32.lt_u (local.get $wk) (local.get $wrow))))
+        ;; ReLU, then out[co * stride + q ..+8] and the next three channels one row apart.
+        (local.set $o (i32.add (local.get $out)
+          (i32.shl (i32.add (i32.mul (local.get $co) (local.get $stride)) (local.get $q)) (i32.const 2))))
+        (v128.store (local.get $o) (f32x4.max (local.get $a0) (local.get $zero)))
+        (v128.store offset=16 (local.get $o) (f32x4.max (local.get $c0) (local.get $zero)))
+        (local.set $o (i32.add (local.get $o) (local.get $row)))
+        (v128.store (local.get $o) (f32x4.max (local.get $a1) (local.get $zero)))
+        (v128.store offset=16 (local.get $o) (f32x4.max (local.get $c1) (local.get $zero)))
+        (local.set $o (i32.add (local.get $o) (local.get $row)))
+        (v128.store (local.get $o) (f32x4.max (local.get $a2) (local.get $zero)))
+        (v128.store offset=16 (local.get $o) (f32x4.max (local.get $c2) (local.get $zero)))
+        (local.set $o (i32.add (local.get $o) (local.get $row)))
+        (v128.store (local.get $o) (f32x4.max (local.get $a3) (local.get $zero)))
+        (v128.store offset=16 (local.get $o) (f32x4.max (local.get $c3) (local.get $zero)))
+        (local.set $q (i32.add (local.get $q) (i32.const 8)))
+        (br_if $eachQ (i32.lt_u (local.get $q) (local.get $stride))))
+      (local.set $co (i32.add (local.get $co) (i32.const 4)))
+      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout))))))

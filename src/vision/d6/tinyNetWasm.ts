@@ -1,0 +1,136 @@
+/**
+ * TinyNet's forward convolutions (3x3 with ReLU, optional 2x2 max pooling) on a
+ * WebAssembly SIMD kernel (tinyNetConv.wat). Each network keeps its own memory
+ * holding its padded weights and its activations; the module is compiled once,
+ * synchronously, from bytes shipped in tinyNetConvWasm.ts (no file reads).
+ */
+import { tinyNetConvWasmBase64 } from './tinyNetConvWasm.js';
+
+/** A 3x3 convolution's shape: input channels, output channels, side of the (square) input, and whether 2x2 max pooling follows. */
+export interface ConvShape {
+  readonly cin: number;
+  readonly cout: number;
+  readonly n: number;
+  readonly pool: boolean;
+}
+
+interface Kernel {
+  readonly unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
+  readonly conv: (p: number, k9: number, stride: number, w: number, b: number, cout: number, out: number) => void;
+  readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
+}
+
+/** The part of the WebAssembly JS API used here: Node 20 has it, but @types/node 20 does not declare it (nor does lib ES2022). */
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: { readonly env: { readonly memory: object } }) => { readonly exports: Readonly<Record<string, unknown>> };
+  readonly Memory: new (descriptor: { readonly initial: number }) => { readonly buffer: ArrayBuffer };
+}
+
+const wasm = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
+
+let compiled: object | undefined;
+
+/** Compiled once (synchronously: the readers' API is synchronous, and the module is small). */
+function kernelModule(): object {
+  compiled ??= new wasm.Module(Buffer.from(tinyNetConvWasmBase64, 'base64'));
+  return compiled;
+}
+
+/** Rounds up to a multiple of `m` (a power of two). */
+const roundUp = (v: number, m: number): number => (v + m - 1) & -m;
+
+const PAGE_BYTES = 65_536;
+
+interface Slot {
+  readonly shape: ConvShape;
+  /** Pixels per tap row: n x n padded to the kernel's eight-pixel passes. */
+  readonly stride: number;
+  /** Output channels padded to the kernel's four-channel passes (with zero weights). */
+  readonly coutP: number;
+  /** Float offsets of the weight rows [coutP][cin x 9] and biases [coutP] in the memory. */
+  readonly w: number;
+  readonly b: number;
+}
+
+/**
+ * The convolution layers of one network, in one WebAssembly memory: their
+ * weights, the activations between layers, the tap rows (the unrolled input of
+ * the layer running) and the outputs before pooling. The memory never grows,
+ * so the view of it stays valid.
+ */
+export class WasmConvs {
+  private readonly memory: Float32Array;
+  private readonly kernel: Kernel;
+  private readonly slots: Slot[];
+  /** Float offsets of the network's input and pooled outputs, of the tap rows and of the outputs (coutP rows of `stride`). */
+  private readonly act: number;
+  private readonly taps: number;
+  private readonly out: number;
+
+  constructor(shapes: readonly ConvShape[]) {
+    // Every buffer starts on a 32-byte boundary, so the kernel's vector loads and stores are aligned.
+    let at = 0;
+    let actFloats = 0;
+    let tapFloats = 0;
+    let outFloats = 0;
+    this.slots = shapes.map((shape) => {
+      const stride = roundUp(shape.n * shape.n, 8);
+      const coutP = roundUp(shape.cout, 4);
+      const slot = { shape, stride, coutP, w: at, b: roundUp(at + coutP * shape.cin * 9, 8) };
+      at = roundUp(slot.b + coutP, 8);
+      actFloats = Math.max(actFloats, shape.cin * shape.n * shape.n);
+      tapFloats = Math.max(tapFloats, shape.cin * 9 * stride);
+      outFloats = Math.max(outFloats, coutP * stride);
+      return slot;
+    });
+    this.act = at;
+    this.taps = roundUp(this.act + actFloats, 8);
+    this.out = roundUp(this.taps + tapFloats, 8);
+    const memory = new wasm.Memory({ initial: Math.ceil(((this.out + outFloats) * 4) / PAGE_BYTES) });
+    this.kernel = new wasm.Instance(kernelModule(), { env: { memory } }).exports as unknown as Kernel;
+    this.memory = new Float32Array(memory.buffer);
+  }
+
+  /** Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). */
+  load(i: number, w: Float32Array, b: Float32Array): void {
+    const s = this.slots[i] as Slot;
+    this.memory.set(w, s.w);
+    this.memory.set(b, s.b);
+  }
+
+  /** The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n): a view valid until the next call. */
+  forward(input: Float32Array): Float32Array {
+    const { unroll, conv, pool } = this.kernel;
+    const first = (this.slots[0] as Slot).shape;
+    if (input.length !== first.cin * first.n * first.n) throw new RangeError(`The input holds ${input.length} numbers but this network reads ${first.cin} planes of ${first.n} x ${first.n}.`);
+    this.memory.set(input, this.act);
+    // The current layer's input: at x, planes xstride floats apart.
+    let x = this.act;
+    let xstride = first.n * first.n;
+    let planes = 0;
+    let side = 0;
+    for (const s of this.slots) {
+      const { cin, cout, n } = s.shape;
+      unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
+      conv(this.taps * 4, cin * 9, s.stride, s.w * 4, s.b * 4, s.coutP, this.out * 4);
+      planes = cout;
+      if (s.shape.pool) {
+        pool(this.out * 4, cout, n, s.stride, this.act * 4);
+        side = n >> 1;
+        x = this.act;
+        xstride = side * side;
+      } else {
+        side = n;
+        x = this.out;
+        xstride = s.stride;
+      }
+    }
+    const plane = side * side;
+    if (xstride === plane) return this.memory.subarray(x, x + planes * plane);
+    // Unpooled planes not a multiple of 8 pixels: drop the padding at the end of each.
+    const y = new Float32Array(planes * plane);
+    for (let c = 0; c < planes; c++) y.set(this.memory.subarray(x + c * xstride, x + c * xstride + plane), c * plane);
+    return y;
+  }
+}

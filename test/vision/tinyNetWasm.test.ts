@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { KERNEL_TS, kernelModuleSource } from '../../scripts/wasm-kernel.js';
+import { decodeWeights } from '../../src/vision/d6/netReader.js';
+import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
+import { TinyNet } from '../../src/vision/d6/tinyNet.js';
+import type { NetSpec } from '../../src/vision/d6/tinyNet.js';
+import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
+import { seededRandom } from '../../src/stats/random.js';
+import type { RandomSource } from '../../src/stats/random.js';
+
+/**
+ * The network written out as plainly as possible, in double precision: direct
+ * 3x3 convolutions (padding 1), ReLU, 2x2 max pooling, global average pooling,
+ * dense layer, softmax. Weights in TinyNet's order.
+ */
+function referenceForward(spec: NetSpec, weights: Float32Array, input: Float32Array): { probs: number[]; embedding: number[] } {
+  let o = 0;
+  const take = (count: number): Float32Array => weights.subarray(o, (o += count));
+  let x: number[] = Array.from(input);
+  let cin = spec.channels;
+  let n = spec.size;
+  for (const conv of spec.convs) {
+    const w = take(conv.out * cin * 9);
+    const b = take(conv.out);
+    const y: number[] = [];
+    for (let co = 0; co < conv.out; co++) {
+      for (let py = 0; py < n; py++) {
+        for (let px = 0; px < n; px++) {
+          let s = b[co] as number;
+          for (let ci = 0; ci < cin; ci++) {
+            for (let ky = 0; ky < 3; ky++) {
+              for (let kx = 0; kx < 3; kx++) {
+                const iy = py + ky - 1;
+                const ix = px + kx - 1;
+                if (iy >= 0 && iy < n && ix >= 0 && ix < n) s += (w[((co * cin + ci) * 3 + ky) * 3 + kx] as number) * (x[(ci * n + iy) * n + ix] as number);
+              }
+            }
+          }
+          y.push(Math.max(0, s));
+        }
+      }
+    }
+    if (conv.pool) {
+      const m = n >> 1;
+      x = [];
+      for (let c = 0; c < conv.out; c++) {
+        for (let py = 0; py < m; py++) {
+          for (let px = 0; px < m; px++) {
+            const at = (dy: number, dx: number): number => y[(c * n + 2 * py + dy) * n + 2 * px + dx] as number;
+            x.push(Math.max(at(0, 0), at(0, 1), at(1, 0), at(1, 1)));
+          }
+        }
+      }
+      n = m;
+    } else x = y;
+    cin = conv.out;
+  }
+  const plane = n * n;
+  const embedding = Array.from({ length: cin }, (_, c) => x.slice(c * plane, (c + 1) * plane).reduce((a, v) => a + v, 0) / plane);
+  const dw = take(spec.classes * cin);
+  const db = take(spec.classes);
+  const scores = Array.from({ length: spec.classes }, (_, j) => embedding.reduce((s, v, c) => s + (dw[j * cin + c] as number) * v, db[j] as number));
+  const max = Math.max(...scores);
+  const e = scores.map((s) => Math.exp(s - max));
+  const z = e.reduce((a, v) => a + v, 0);
+  return { probs: e.map((v) => v / z), embedding };
+}
+
+/** Inputs in the range of the readers' normalised crops (about -2.5..2.5). */
+function randomInput(spec: NetSpec, random: RandomSource): Float32Array {
+  return new Float32Array(spec.channels * spec.size * spec.size).map(() => 5 * random() - 2.5);
+}
+
+/**
+ * The largest difference between the network's probabilities and those of the
+ * plain double-precision network or of its own plain path (training's
+ * convolutions, `predictPlain`), over `count` random inputs; embeddings are
+ * checked on the way.
+ */
+function largestDifference(net: TinyNet, count: number, random: RandomSource): number {
+  let worst = 0;
+  for (let i = 0; i < count; i++) {
+    const x = randomInput(net.spec, random);
+    const ref = referenceForward(net.spec, net.weights(), x);
+    const plain = net.predictPlain(x);
+    const { probs, embedding } = net.embed(x);
+    expect(Array.from(net.predict(x))).toEqual(Array.from(probs));
+    ref.embedding.forEach((v, c) => expect(Math.abs((embedding[c] as number) - v)).toBeLessThan(1e-4 * Math.max(1, Math.abs(v))));
+    for (let j = 0; j < probs.length; j++) {
+      const p = probs[j] as number;
+      worst = Math.max(worst, Math.abs(p - (ref.probs[j] as number)), Math.abs(p - (plain[j] as number)));
+    }
+  }
+  return worst;
+}
+
+/** A network of awkward sizes: channel counts not multiples of 4, an odd side (pooling drops the last row and column), a layer without pooling, a 1x1 last plane. */
+const oddSpec: NetSpec = { channels: 5, size: 7, convs: [{ out: 6, pool: true }, { out: 3, pool: false }, { out: 5, pool: true }], classes: 3 };
+
+describe('TinyNet inference on the WebAssembly kernel', () => {
+  it('ships the module its .wat compiles to, byte for byte', async () => {
+    expect(await kernelModuleSource()).toBe(readFileSync(KERNEL_TS, 'utf8'));
+  });
+
+  it('gives the probabilities of the plain paths (double precision, and training\'s convolutions) for every shipped model', () => {
+    const models = [shippedD6Net, ...Object.values(shippedLearnedModels).flatMap((m) => (m.cockedCheck?.net ? [m, m.cockedCheck.net] : [m]))];
+    expect(models.length).toBe(4);
+    const random = seededRandom(31);
+    for (const m of models) {
+      const net = new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64));
+      expect(largestDifference(net, 40, random), m.version).toBeLessThan(1e-5);
+    }
+  });
+
+  it('handles channel counts that are not multiples of 4, odd sides and layers without pooling', () => {
+    const random = seededRandom(32);
+    for (let seed = 0; seed < 10; seed++) expect(largestDifference(new TinyNet(oddSpec, seededRandom(100 + seed)), 20, random)).toBeLessThan(1e-5);
+  });
+
+  it('refuses an input of the wrong size', () => {
+    const net = new TinyNet(oddSpec, seededRandom(1));
+    expect(() => net.predict(new Float32Array(5 * 7 * 7 + 1))).toThrow(/holds 246 numbers but this network reads 5 planes of 7 x 7/);
+  });
+
+  it('reads with the new weights after they are set or trained', () => {
+    const random = seededRandom(33);
+    const net = new TinyNet(oddSpec, seededRandom(1));
+    const x = randomInput(oddSpec, random);
+    const before = Array.from(net.predict(x));
+    net.setWeights(new TinyNet(oddSpec, seededRandom(2)).weights());
+    expect(Array.from(net.predict(x))).not.toEqual(before);
+    expect(largestDifference(net, 5, random)).toBeLessThan(1e-5);
+    const trained = Array.from(net.predict(x));
+    const samples = Array.from({ length: 8 }, (_, i) => ({ input: randomInput(oddSpec, random), label: i % 3 }));
+    net.train(samples, { epochs: 1, batch: 4, learningRate: 0.05, weightDecay: 0, random });
+    expect(Array.from(net.predict(x))).not.toEqual(trained);
+    expect(largestDifference(net, 5, random)).toBeLessThan(1e-5);
+  });
+});
