@@ -16,10 +16,13 @@ import type { CalibrationProfile, LearnedProfile } from '../../src/vision/calibr
 import { D8Reader } from '../../src/vision/d8/d8Reader.js';
 import { classOfRead, COCKED_LABEL } from '../../src/vision/labelledEval.js';
 import { cropRgb, squareAround } from '../../src/core/image.js';
+import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { chooseReader } from '../../src/vision-io/readerChoice.js';
 import { runCli } from '../cli/runCli.js';
 
+/** The shipped X-Wing network's version (a profile names the network it was made for). */
+const SHIPPED = shippedLearnedModels.xwing?.version ?? 'none shipped';
 const FIXTURE = join(import.meta.dirname, '..', 'support', 'renders', 'tune-xwing');
 const tmp = mkdtempSync(join(tmpdir(), 'dicerig-learned-cal-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -65,7 +68,7 @@ beforeAll(async () => {
 describe('dicerig calibrate --from-labelled with the learned reader (the default)', () => {
   it('builds a learned profile that reads the dice it was not fitted on, scored against their labels', () => {
     expect(profile.classifier.kind).toBe('learned-net/head');
-    expect(profile.classifier.model).toBe('learned-xwing/3');
+    expect(profile.classifier.model).toBe(SHIPPED);
     expect(profile.classifier.hfovDeg).toBe(54);
     expect(profile.dice).toEqual(['red', 'green']);
     const v = profile.validation;
@@ -84,14 +87,14 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     expect(calibrateOut).toMatch(/^ {2}held back, shipped network: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}held back, fitted head: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head): /m);
-    expect(calibrateOut).toContain(`(classifier learned-xwing/3${profile.classifier.head ? '+head/1' : ''}+${shortHash(profile)})`);
+    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${profile.classifier.head ? '+head/1' : ''}+${shortHash(profile)})`);
   });
 
   it('reads the validation images with vision eval --calibration as the profile says', async () => {
     const r = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', PROFILE, '--images', validated(profile).images, '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number }; cockedReadAsFace: number };
-    expect(j.classifierVersion).toMatch(new RegExp(`^learned-xwing/3.*\\+${shortHash(profile)}$`));
+    expect(j.classifierVersion).toMatch(new RegExp(`^${SHIPPED}.*\\+${shortHash(profile)}$`));
     expect(j.summary.total).toBe(validated(profile).dice);
     expect(j.summary.read).toBe(profile.validation.read);
     expect(j.summary.correct).toBe(profile.validation.correct);

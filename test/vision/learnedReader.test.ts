@@ -164,4 +164,20 @@ describe('the learned reader', () => {
     expect(() => withCockedCheck(model, { ...model, version: 'check/1' })).toThrow(/tuned with the cocked check check\/2, not check\/1/);
     expect(() => withCockedCheck(model, { ...model, version: 'check/2', classes: ['flat', 'tilted'] })).toThrow(/no "cocked" class/);
   });
+
+  it('reads with as many turned and mirrored views as its thresholds were set with, unless told otherwise', () => {
+    const model = { ...(shippedLearnedModels['xwing'] as LearnedModel), thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    expect(new LearnedReader({ ...model, views: undefined }, { minProbability: 0 }).viewCount).toBe(1);
+    const byModel = new LearnedReader({ ...model, views: 4 }, { minProbability: 0 });
+    expect(byModel.viewCount).toBe(4);
+    expect(new LearnedReader({ ...model, views: 4 }, { minProbability: 0, views: 2 }).viewCount).toBe(2);
+    // Four views average four different inputs: the mean of the single-view probabilities of turns 0..3.
+    const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
+    const mean = new Float32Array(model.classes.length);
+    for (let t = 0; t < 4; t++) net.predict(byModel.input(crop, t)).forEach((p, j) => (mean[j] = (mean[j] as number) + p / 4));
+    const got = byModel.probabilities(crop);
+    mean.forEach((p, j) => expect(got[j]).toBeCloseTo(p, 6));
+    expect(Math.max(...mean.map((p, j) => Math.abs(p - (new LearnedReader(model, { minProbability: 0, views: 1 }).probabilities(crop)[j] as number))))).toBeGreaterThan(1e-4);
+  });
 });

@@ -43,6 +43,7 @@ p.add_argument('--class-weight', action='append', default=[], help='NAME=W: loss
 p.add_argument('--thresholds', action='store_true', help='set per-class thresholds and cockedAt on the tune set and ship them')
 p.add_argument('--cocked-budget', default='0.015', help='fractions of flat tune dice cockedAt may decline as cocked, comma-separated: the one declining fewest flat tune dice wins')
 p.add_argument('--check', default='', help='with --thresholds: an exported set never used to choose them, scored with them')
+p.add_argument('--views', type=int, default=1, help='probabilities for thresholds and --save-probs averaged over this many turns/mirrors, as the reader reads with views (src/vision/d6/augment.ts transformInput turns 0..views-1)')
 p.add_argument('--no-guard-cocked', action='store_true', help="with --thresholds: only flat dice's wrong reads lift a class threshold above them; cocked dice read as a face count against --target-accuracy only")
 p.add_argument('--margin', type=float, default=0.02, help='a class threshold sits this far above its most confident wrong tune read')
 p.add_argument('--floor', type=float, default=0.5)
@@ -199,10 +200,16 @@ for epoch in range(a.epochs):
     ok = pred == yv
     print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
 
+def view(x, t):
+    # transformInput's turn t: bit 4 transposes, then bit 1 mirrors columns and bit 2 rows.
+    if t & 4: x = x.transpose(2, 3)
+    dims = ([3] if t & 1 else []) + ([2] if t & 2 else [])
+    return torch.flip(x, dims) if dims else x
+
 def probabilities(x):
     net.eval()
     with torch.no_grad():
-        pr = F.softmax(net(x), 1)
+        pr = sum(F.softmax(net(view(x, t)), 1) for t in range(a.views)) / a.views
     net.train()
     return pr
 
@@ -282,7 +289,8 @@ export const {a.name}Model: LearnedModel = {{
   probe: {json.dumps(probe_probs)},{'' if thresholds is None else f'''
   thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
   cockedAt: {cocked_at},'''}{'' if check_at is None else f'''
-  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}
+  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}{'' if thresholds is None or a.views == 1 else f'''
+  views: {a.views},'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),

@@ -35,7 +35,7 @@ export const DEFAULT_HFOV_DEG = 54;
 export interface LearnedProfileOptions extends ProfileBuildOptions {
   /** The camera's horizontal field of view the crops were cut with, degrees. */
   readonly hfovDeg: number;
-  /** Turns/mirrors of each crop averaged (default: the reader's default). */
+  /** Turns/mirrors of each crop averaged (default: as many as the shipped network's thresholds were set with). */
   readonly views?: number;
   readonly adapt?: AdaptOptions;
 }
@@ -161,7 +161,7 @@ function whyKept(kept: LearnedCandidate, other: LearnedCandidate | undefined): s
 export function buildLearnedProfile(samples: readonly AdaptSample[], model: LearnedModel, options: LearnedProfileOptions): LearnedProfileResult {
   const warnings: string[] = [];
   const every = options.heldBackEvery ?? 4;
-  const views = options.views ?? defaultLearnedReaderOptions.views;
+  const views = options.views ?? model.views ?? 1;
   const { dice, classes } = calibrationDice(
     samples.map((s) => s.label),
     options.dice,

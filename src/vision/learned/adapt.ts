@@ -139,7 +139,7 @@ export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample
   const draft = { version: options.version, classes, ...fit, minProbability: 0 };
   let worstWrong = 0;
   const heldOut = samples.filter((s) => held.has(s.group));
-  const views = Math.max(1, Math.min(8, Math.floor(reader.options.views)));
+  const views = reader.viewCount;
   const confidences: { p: number; right: boolean }[] = [];
   for (const s of heldOut) {
     const mean = new Float32Array(classes.length);

@@ -38,6 +38,11 @@ export interface LearnedModel {
    * the generated weights name the check by version, and `net` is attached where the models are shipped.
    */
   readonly cockedCheck?: CockedCheck;
+  /**
+   * Turns/mirrors of each crop averaged (transformInput turns 0..views-1) when `thresholds`, `cockedAt` and the
+   * check's `at` were set: the reader reads with as many unless told otherwise. Default 1.
+   */
+  readonly views?: number;
 }
 
 export interface CockedCheck {

@@ -22,11 +22,11 @@ import type { LearnedHead, LearnedModel } from './model.js';
 export interface LearnedReaderOptions {
   /** Reads under this probability are declined (the model's per-class thresholds win, and a head's own threshold wins over both). */
   readonly minProbability: number;
-  /** Turns/mirrors averaged (1..8). */
-  readonly views: number;
+  /** Turns/mirrors averaged (1..8); default: as many as the model's thresholds were set with (`LearnedModel.views`). */
+  readonly views?: number;
 }
 
-export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9, views: 1 };
+export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9 };
 
 /** Softmax of a head applied to an embedding. */
 export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' | 'bias'>, embedding: Float32Array): Float32Array {
@@ -94,9 +94,14 @@ export class LearnedReader implements FaceReader {
     return this.views(crop).probabilities;
   }
 
+  /** Turns/mirrors averaged per crop (1..8): the options' count, else the model's, else 1. */
+  get viewCount(): number {
+    return Math.max(1, Math.min(8, Math.floor(this.options.views ?? this.model.views ?? 1)));
+  }
+
   /** The head's (or network's) probabilities, the network's own probability of `cocked`, and the cocked check's, averaged over the views. */
   private views(crop: DieCrop): { probabilities: Float32Array; cocked: number; checked: number } {
-    const views = Math.max(1, Math.min(8, Math.floor(this.options.views)));
+    const views = this.viewCount;
     const mean = new Float32Array(this.classes.length);
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
