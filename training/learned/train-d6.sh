@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Reproduces src/vision/learned/weights/d6.ts (development time only; never part of npm test).
-# Trains on d6-tray-photos 1..80 (by sorted name), reports on 81..100; 101..200 are never used.
-# Needs Debian's python3-torch (apt-get install -y python3-torch). ~5-10 min on 2 cores.
+# Reproduces src/vision/learned/weights/d6.ts (learned-d6/3; development time only, never part of npm test).
+# Pre-trained on the renderer's train-d6 split (RENDERS/train-d6, seeds 500000..500199, flat dice only), then
+# fine-tuned on d6-tray-photos 1..80 (by sorted name). Photos 81..100 (TUNE) watch both runs and set the per-class
+# thresholds; photos 101..200 (TEST) are never read here.
+# Each die is exported once, raw, in a square 64/32 times the input's side: train.py turns it by any angle, scales,
+# shifts, blurs, recolours and noises it, and with --colour-invariant also permutes its colour channels and swaps light
+# and dark (pips on any die colour). The recorded data hash is the photos' (1..80); the renders' is printed by the
+# first export and named in trainedOn.
+# Needs Debian's python3-torch (apt-get install -y python3-torch). ~4 min on an idle 2-core machine, ~10 min under load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DATA=${DICERIG_DATASETS:-../shared/datasets}/d6-tray-photos
+RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
+OUT=${OUT:-src/vision/learned/weights/d6.ts}
 split() { # name first last
   mkdir -p "$WORK/$1/images" "$WORK/$1/labels"
   cp "$DATA/labels/classes.txt" "$WORK/$1/labels/"
@@ -16,7 +24,14 @@ split() { # name first last
 }
 split d6-train 1 80
 split d6-tune 81 100
-npx tsx training/learned/exportInputs.ts --images "$WORK/d6-train" --out "$WORK/d6-train" --jitters 5
-npx tsx training/learned/exportInputs.ts --images "$WORK/d6-tune" --out "$WORK/d6-tune" --jitters 0
-/usr/bin/python3 training/learned/train.py --train "$WORK/d6-train" --tune "$WORK/d6-tune" --convs 12p,24p,48p,48 --epochs 20 --colour-invariant \
-  --name d6 --version learned-d6/2 --trained-on "d6-tray-photos 1..80 (by sorted name)" --out src/vision/learned/weights/d6.ts --threads 1
+FACES=1,2,3,4,5,6
+npx tsx training/learned/exportInputs.ts --images "$RENDERS/train-d6" --out "$WORK/renders-train" --classes "$FACES" --context 64
+npx tsx training/learned/exportInputs.ts --images "$WORK/d6-train" --out "$WORK/photos-train" --classes "$FACES" --context 64
+npx tsx training/learned/exportInputs.ts --images "$WORK/d6-tune" --out "$WORK/photos-tune" --classes "$FACES" --jitters 0
+# 1. Pre-training on renders (its module is thrown away; only the torch state is kept).
+/usr/bin/python3 training/learned/train.py --train "$WORK/renders-train" --tune "$WORK/photos-tune" --convs 12p,24p,48p,48 --epochs 150 --colour-invariant \
+  --name d6 --version learned-d6/3-pre --out "$WORK/pre.ts" --save-torch "$WORK/pre.pt" --threads 1
+# 2. Fine-tuning on photos 1..80; thresholds set on photos 81..100.
+/usr/bin/python3 training/learned/train.py --train "$WORK/photos-train" --tune "$WORK/photos-tune" --convs 12p,24p,48p,48 --epochs 300 --colour-invariant \
+  --load-torch "$WORK/pre.pt" --thresholds --name d6 --version learned-d6/3 \
+  --trained-on "renders train-d6 seeds 500000..500199 (data hash b3b7a1ebc805...), then d6-tray-photos 1..80 (by sorted name)" --out "$OUT" --threads 1
