@@ -85,7 +85,7 @@ export async function runVisionLearnedBench(): Promise<void> {
     const dieCpu = cpuMs(100, () => void reader.read(crops[k++ % crops.length]!));
     const frameCpu = cpuMs(30, readOne);
     console.log(
-      `\nvision learned (${model.version}${model.cockedCheck ? ` with its cocked check ${model.cockedCheck.version}` : ''}, ${model.spec.size}x${model.spec.size} input, ${reader.options.views} views): read one die median ${median(dieMs).toFixed(2)} ms (CPU ${dieCpu.toFixed(2)} ms); ` +
+      `\nvision learned (${model.version}${model.cockedCheck ? ` with its cocked check ${model.cockedCheck.version}` : ''}, ${model.spec.size}x${model.spec.size} input, ${reader.viewCount} view${reader.viewCount === 1 ? '' : 's'}): read one die median ${median(dieMs).toFixed(2)} ms (CPU ${dieCpu.toFixed(2)} ms); ` +
         `locate and read 4 dice on a 1280x720 frame median ${median(frameMs).toFixed(2)} ms (CPU ${frameCpu.toFixed(2)} ms; budget 15 ms)`,
     );
     const nets = networkCpuPerDie(model, crops);
