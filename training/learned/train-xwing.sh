@@ -4,8 +4,8 @@
 # Trains on the renderer's train split only (seed ranges below), each set of renders joined into one labelled folder of
 # links (the data hash is over that folder): the face network on train seeds 1..2895, the cocked check also on
 # 2896..3195 (half of those dice cocked).
-# The cocked check sees 1.3 die sizes around the top face at 32x32 (the die's outline and side faces); the face network
-# 0.6 die sizes.
+# The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
+# 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
 # tune-xwing-351 and tune-xwing-501 (450 images, 1,822 dice) and checked on tune-xwing-151 (tune seeds
 # 1000150..1000349, never used to choose anything); test-xwing is never read here.
@@ -22,7 +22,7 @@
 #   --split train --count 150 --offset 3045 --cocked-rate 0.5  --out $RENDERS/train-xwing-3046
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
 #   (tune-xwing-351), --count 150 --offset 500 (tune-xwing-501)
-# Needs Debian's python3-torch (apt-get install -y python3-torch). ~20 min on an idle 2-core machine, ~45 min under load.
+# Needs Debian's python3-torch (apt-get install -y python3-torch). ~25 min on an idle 2-core machine, ~60 min under load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RENDERS=${RENDERS:-/work/data/renders}
@@ -49,13 +49,17 @@ join "$WORK/train3195" $FACE_SETS train-xwing-2896 train-xwing-3046
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
-# The cocked check: flat or cocked, from a wider square around the top face.
-$X --images "$WORK/train3195" --out "$WORK/ck32-train" --context 64 --size 32 --scale 1.3
-$X --images "$WORK/tuneall" --out "$WORK/ck32-tuneall" --jitters 0 --size 32 --scale 1.3
-$X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck32-check" --jitters 0 --size 32 --scale 1.3 --last 200
-/usr/bin/python3 training/learned/train.py --train "$WORK/ck32-train" --tune "$WORK/ck32-tuneall" --binary-cocked --convs 12p,24p,48p,48 --epochs 60 --scale 1.3 \
-  --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked32" --check "$WORK/ck32-check" --name xwingCocked --version learned-xwing-cocked/2 \
-  --trained-on "renders train-xwing seeds 1..3195" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked32.pt"
+# The cocked check: flat or cocked, from a wider square around the top face (1.3 die sizes at 24x24; a 32x32 input of
+# the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views.
+$X --images "$WORK/train3195" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
+$X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
+$X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
+/usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
+  --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version learned-xwing-cocked/2 \
+  --trained-on "renders train-xwing seeds 1..3195" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+/usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
+  --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
+  --version learned-xwing-cocked/2 --out "$WORK/cocked-views.ts" --threads 1 --views 4
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
 $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
@@ -66,9 +70,10 @@ $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --sc
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
   --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version learned-xwing/4 \
   --trained-on "renders train-xwing seeds 1..2895" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
-# Thresholds from the saved weights (the module records both commands): only flat dice's wrong reads lift a face's
-# threshold; cocked dice read as a face count against the 99.8 % target among all tune dice read.
+# Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views
+# (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
+# read as a face count against the 99.8 % target among all tune dice read.
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
   --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
-  --name xwing --version learned-xwing/4 --cocked-check "$WORK/cocked32" --cocked-check-version learned-xwing-cocked/2 \
-  --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --out "$OUT" --threads 1
+  --name xwing --version learned-xwing/4 --cocked-check "$WORK/cocked24wv4" --cocked-check-version learned-xwing-cocked/2 \
+  --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --out "$OUT" --threads 1 --views 4
