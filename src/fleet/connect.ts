@@ -15,7 +15,9 @@ export function redactUrl(url: string): string {
 /** Where the URL says the server is, for messages ("the socket folder /x", "host h port p"). */
 function serverOf(url: string): string {
   try {
-    const u = new URL(url);
+    // WHATWG URLs refuse credentials with no host (postgres://user:pw@/db?host=/sock), which pg accepts: the server is
+    // named by the rest, so drop the credentials before parsing.
+    const u = new URL(url.replace(/^(postgres(?:ql)?:\/\/)[^@/?]*@/i, '$1'));
     const host = u.searchParams.get('host') ?? (u.hostname === '' ? undefined : decodeURIComponent(u.hostname));
     if (host === undefined) return 'the default socket /var/run/postgresql';
     if (host.startsWith('/')) return `the unix socket in ${host}`;

@@ -205,6 +205,11 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(secret.code).toBe(1);
     expect(secret.err).not.toContain('s3cret');
     expect(secret.err.trim().split('\n')).toHaveLength(1);
+    // Credentials with no host (pg reads the socket folder from ?host=): the hint still names that folder.
+    const bare = await runCli('sync', '--db', local, '--to', `postgres://dice:s3cret@/fleet?host=${join(dir, 'no-server-here')}`);
+    expect(bare.code).toBe(1);
+    expect(bare.err).not.toContain('s3cret');
+    expect(bare.err).toMatch(/listening on the unix socket in .*no-server-here, and that this host can reach it\.\n$/);
     const notUrl = await runCli('sync', '--db', local, '--to', 'fleet.db');
     expect(notUrl.err).toBe('dicerig: --to must be a postgres:// URL of the fleet store, not "fleet.db"\n');
   });
