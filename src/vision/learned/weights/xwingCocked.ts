@@ -12,7 +12,7 @@ export const xwingCockedModel: LearnedModel = {
   heightRatio: 0.77,
   trainedOn: "renders train-xwing seeds 1..3195",
   dataHash: "b1273958c0ab1cd7754816238cb4ae84363f36fbc00f6a950bce00a246879bec",
-  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw6/ck24-train --tune /tmp/xw6/ck13-tuneall --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs /tmp/xw6/cocked24w --check /tmp/xw6/ck13-check --name xwingCocked --version learned-xwing-cocked/2 --trained-on 'renders train-xwing seeds 1..3195' --out /tmp/xw6/xwingCocked24w.ts --threads 1 --save-torch /tmp/xw6/cocked24w.pt",
+  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw7/ck24-train --tune /tmp/xw7/ck13-tuneall --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs /tmp/xw7/cocked24w --check /tmp/xw7/ck13-check --name xwingCocked --version learned-xwing-cocked/2 --trained-on 'renders train-xwing seeds 1..3195' --out /tmp/xw7/out-xwingCocked.ts --threads 1 --save-torch /tmp/xw7/cocked24w.pt",
   probe: [0.460476, 0.539524],
   weightsBase64: [
     "m7IYPuaZUT3qBxG9rFK0PYP+Lj9uCh++TRwRvzRxLD7aGZ6+6ZSuPfeLbL8eyMC+1WMWvW6xtT7hca689M8BP/P6mD4U9jA+H+isvnefmL4xZfO+sMYDP2It",
