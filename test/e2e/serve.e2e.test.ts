@@ -68,6 +68,9 @@ function difference(a: { data: Buffer }, b: { data: Buffer }): number {
 
 /** Pictures of every face of each die kind, drawn by the overlay's own icons in an overlay page (same styles, same size). */
 async function referenceIcons(page: Page): Promise<Map<string, Buffer>> {
+  // The overlay page shows the last roll when its first state arrives, replacing the dice box: draw the references
+  // only after that, or they can be wiped before they are photographed (a timeout seen twice under load).
+  await page.locator('#dice .die-slot').first().waitFor();
   // Given as text: the test runner rewrites import() in functions it compiles, and this one runs in the page.
   await page.evaluate(`(async (symbols) => {
     const icons = await import('/static/icons.js');
