@@ -130,8 +130,8 @@ export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample
   const turns = Math.max(1, Math.min(8, Math.floor(options.turns)));
   for (const s of samples) {
     if (held.has(s.group)) continue;
-    for (let t = 0; t < turns; t++) {
-      xs.push(reader.embedInput(reader.input(s.crop, t)));
+    for (const x of reader.inputs(s.crop, turns)) {
+      xs.push(reader.embedInput(x));
       ys.push(classes.indexOf(s.label));
     }
   }
@@ -143,8 +143,8 @@ export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample
   const confidences: { p: number; right: boolean }[] = [];
   for (const s of heldOut) {
     const mean = new Float32Array(classes.length);
-    for (let t = 0; t < views; t++) {
-      const p = headProbabilities(draft, reader.embedInput(reader.input(s.crop, t)));
+    for (const x of reader.inputs(s.crop, views)) {
+      const p = headProbabilities(draft, reader.embedInput(x));
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
     }
     let best = 0;

@@ -49,11 +49,14 @@ export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' 
   return out;
 }
 
-/** A network's input for view `turn` (0: as is) of a crop: the square of `inputScale` die sizes around the crop's centre. */
-function viewInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>, turn: number): Float32Array {
+/** A network's input for a crop, as is: the square of `inputScale` die sizes around the crop's centre. */
+function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>): Float32Array {
   const { image } = crop;
-  const size = model.spec.size;
-  const x = learnedInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, size);
+  return learnedInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size);
+}
+
+/** View `turn` (0: as is) of a network input of side `size`. */
+function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
 }
 
@@ -81,7 +84,13 @@ export class LearnedReader implements FaceReader {
 
   /** The network's input for view `turn` (0: as is) of a crop. */
   input(crop: DieCrop, turn = 0): Float32Array {
-    return viewInput(crop, this.model, turn);
+    return turned(cropInput(crop, this.model), this.model.spec.size, turn);
+  }
+
+  /** The network's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. */
+  inputs(crop: DieCrop, count: number): Float32Array[] {
+    const x = cropInput(crop, this.model);
+    return Array.from({ length: count }, (_, t) => turned(x, this.model.spec.size, t));
   }
 
   /** Embedding of one network input. */
@@ -106,12 +115,14 @@ export class LearnedReader implements FaceReader {
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
     let checked = 0;
+    const inputs = this.inputs(crop, views);
+    const checkInput = this.check ? cropInput(crop, this.check.model) : undefined;
     for (let t = 0; t < views; t++) {
-      const { probs, embedding } = this.net.embed(this.input(crop, t));
+      const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
       const p = this.head ? headProbabilities(this.head, embedding) : probs;
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
       if (ci >= 0) cocked += (probs[ci] as number) / views;
-      if (this.check) checked += (this.check.net.embed(viewInput(crop, this.check.model, t)).probs[this.check.cocked] as number) / views;
+      if (this.check && checkInput) checked += (this.check.net.embed(turned(checkInput, this.check.model.spec.size, t)).probs[this.check.cocked] as number) / views;
     }
     return { probabilities: mean, cocked, checked };
   }
