@@ -31,7 +31,7 @@ interface ConvLayer {
   /** Weights [cout][cin][3][3], then biases [cout]. */
   readonly w: Float32Array;
   readonly b: Float32Array;
-  /** The unrolled patches of its input, kept between calls (reading allocates far less; JS runs one call at a time). */
+  /** The unrolled patches of its input, kept between calls of the plain forward pass (training, predictPlain; JS runs one call at a time). */
   readonly patches: Float32Array;
 }
 
