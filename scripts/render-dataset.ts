@@ -6,6 +6,7 @@
  *
  * Seeds come from the split's range (see src/camera/render3d/README.md), so
  * train, tune and test sets never share a scene or a lighting/platform preset.
+ * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on (see look.ts).
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
  * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
@@ -15,6 +16,8 @@ import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
 import type { Split } from '../src/camera/render3d/presets.js';
 import { SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
 import type { DiceSet } from '../src/camera/render3d/scene.js';
+import type { ArtFamily } from '../src/camera/render3d/look.js';
+import { ART_FAMILIES } from '../src/camera/render3d/look.js';
 import { writeRenderedFolder } from '../src/camera/render3d/writeRenderedFolder.js';
 
 function fail(message: string): never {
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     offset: { type: 'string', default: '0' },
     'cocked-rate': { type: 'string' },
     reuse: { type: 'boolean', default: false },
+    art: { type: 'string', default: 'house' },
   },
 });
 
@@ -46,6 +50,8 @@ if (!values.out) fail('--out names the folder to write.');
 const [lo, hi] = SEED_RANGES[split];
 // X-Wing and D6 sets of one split use different halves of its range, so they never share a seed.
 const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
+const art = values.art as ArtFamily;
+if (!ART_FAMILIES.includes(art)) fail(`--art must be one of ${ART_FAMILIES.join(', ')}.`);
 const cockedRate = values['cocked-rate'] !== undefined ? Number(values['cocked-rate']) : undefined;
 
 const renderer = await BrowserRenderer.open();
@@ -57,6 +63,7 @@ try {
     firstSeed,
     count,
     reuse: values.reuse,
+    art,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     onImage: (done, total) => {
       if (Date.now() - last > 10_000 || done === total) {

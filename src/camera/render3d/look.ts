@@ -9,6 +9,18 @@ import type { Rgb } from './presets.js';
 
 export type RenderDie = 'red' | 'green' | 'd6';
 
+/**
+ * Which icon drawings the X-Wing dice carry. `house` is what the reader is
+ * trained and tuned on (three glyph variants). `foreign-1` and `foreign-2` are
+ * drawn differently (other burst, eye and swoosh shapes, outlined where house
+ * art is filled) and are never trained or tuned on: they stand in for dice
+ * printed by someone else, to measure whether calibration on a user's own
+ * labelled dice carries the reader over. foreign-1 is for developing that
+ * calibration; foreign-2 only for measuring it.
+ */
+export const ART_FAMILIES = ['house', 'foreign-1', 'foreign-2'] as const;
+export type ArtFamily = (typeof ART_FAMILIES)[number];
+
 export interface IconArt {
   /** Stroke width multiplier (1 = nominal). */
   readonly stroke: number;
@@ -16,6 +28,8 @@ export interface IconArt {
   readonly scale: number;
   /** Glyph family variant (0..2): different burst, eye and swoosh drawings. */
   readonly variant: number;
+  /** The icon drawings (house art unless a foreign family is asked for). */
+  readonly family: ArtFamily;
   /** Burst spikes of the hit/crit icons. */
   readonly spikes: number;
   /** Inner radius of the burst, as a fraction of its outer radius. */
@@ -76,8 +90,8 @@ const D6_BODIES: readonly { body: Rgb; ink: readonly Rgb[] }[] = [
 
 const jitter = (r: RandomSource, c: Rgb, k: number): Rgb => c.map((v) => Math.round(Math.min(255, Math.max(0, v * between(r, 1 - k, 1 + k))))) as unknown as Rgb;
 
-/** Samples the look of one die. */
-export function sampleLook(die: RenderDie, r: RandomSource): DieLook {
+/** Samples the look of one die. The art family draws no random number: a seed gives the same scene in every family. */
+export function sampleLook(die: RenderDie, r: RandomSource, family: ArtFamily = 'house'): DieLook {
   let body: Rgb;
   let ink: Rgb;
   if (die === 'red') {
@@ -105,6 +119,7 @@ export function sampleLook(die: RenderDie, r: RandomSource): DieLook {
       stroke: between(r, 0.65, 1.5),
       scale: between(r, 0.62, 0.9),
       variant: Math.floor(r() * 3),
+      family,
       spikes: 6 + Math.floor(r() * 5),
       inner: between(r, 0.3, 0.55),
       twist: between(r, -0.12, 0.12),

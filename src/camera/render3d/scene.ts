@@ -17,7 +17,7 @@ import type { DieTruth, PlacedDie } from './labels.js';
 import { dieBox, dieTruth } from './labels.js';
 import type { Lens } from './lens.js';
 import { renderHfovDeg, sourcePixel, focalPx } from './lens.js';
-import type { DieLook, RenderDie } from './look.js';
+import type { ArtFamily, DieLook, RenderDie } from './look.js';
 import { sampleLook } from './look.js';
 import type { Mat3 } from './math3d.js';
 import { axisAngle, cameraBasis, cross, mulMat, mulVec, normalize, rotationBetween } from './math3d.js';
@@ -37,6 +37,8 @@ export interface SceneOptions {
   readonly cockedRate?: number;
   /** Dice per scene, inclusive range (default 1..7). */
   readonly diceCount?: readonly [number, number];
+  /** The dice's icon drawings (default house art). */
+  readonly art?: ArtFamily;
 }
 
 export interface SceneDie extends PlacedDie {
@@ -374,7 +376,7 @@ export function buildScene(options: SceneOptions): Scene {
     const half = sizeCm / 2;
     const slotFaces = assignFaces(type, shape, r);
     const slotSymbols = slotFaces.map((id) => symbolOf(type, id));
-    const look = sampleLook(die, r);
+    const look = sampleLook(die, r, options.art);
     const slotTurns = shape.faces.map(() => Math.floor(r() * 4));
     for (let attempt = 0; attempt < 40; attempt++) {
       const topSlot = Math.floor(r() * shape.faces.length);

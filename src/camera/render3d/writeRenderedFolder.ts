@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { simFolderClasses } from '../sim/writeLabelledFolder.js';
 import type { BrowserRenderer } from './browserRenderer.js';
 import type { DieTruth } from './labels.js';
+import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
 import { buildScene } from './scene.js';
 
@@ -25,6 +26,8 @@ export interface RenderedFolderOptions {
   readonly firstSeed: number;
   readonly count: number;
   readonly cockedRate?: number;
+  /** The dice's icon drawings (default house art). */
+  readonly art?: ArtFamily;
   /**
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
    * instead of rendering them again: for growing a set. Only valid if the
@@ -64,10 +67,16 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   const perClass: Record<string, number> = {};
   let dice = 0;
+  const art = options.art ?? 'house';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
+  if (reusable) {
+    // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string };
+    if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
+  }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}) });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}) });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -81,7 +90,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, classes }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
