@@ -106,6 +106,41 @@ describe('3D synthetic camera in Chromium', () => {
     }, 180_000);
   }
 
+  it('draws foreign icon artwork on the dice only: the images differ inside the boxes of dice showing an icon, nowhere else', async () => {
+    const seed = 1_000_700;
+    const house = buildScene({ seed, dice: 'xwing' });
+    const withIcon = house.truth.filter((t) => !t.className.endsWith('blank') && t.className !== 'cocked');
+    expect(withIcon.length).toBeGreaterThan(0);
+    const a = await renderer.renderPixels(sharpSpec(house.spec));
+    for (const art of ['foreign-1', 'foreign-2'] as const) {
+      const b = await renderer.renderPixels(sharpSpec(buildScene({ seed, dice: 'xwing', art }).spec));
+      const inside = (x: number, y: number): boolean => house.truth.some((t) => x >= t.box.x - 1 && x < t.box.x + t.box.width + 1 && y >= t.box.y - 1 && y < t.box.y + t.box.height + 1);
+      let outside = 0;
+      const changedIn = new Array<number>(house.truth.length).fill(0);
+      for (let y = 0; y < a.height; y++) {
+        for (let x = 0; x < a.width; x++) {
+          const i = (y * a.width + x) * 3;
+          const d = Math.max(...[0, 1, 2].map((c) => Math.abs((a.data[i + c] as number) - (b.data[i + c] as number))));
+          if (d <= 30) continue;
+          if (!inside(x, y)) outside++;
+          house.truth.forEach((t, k) => {
+            if (x >= t.box.x && x < t.box.x + t.box.width && y >= t.box.y && y < t.box.y + t.box.height) changedIn[k] = (changedIn[k] as number) + 1;
+          });
+        }
+      }
+      expect(outside).toBe(0);
+      house.truth.forEach((t, k) => {
+        if (withIcon.includes(t)) expect(changedIn[k], `${art}: ${t.className} die ${k}`).toBeGreaterThan(0.02 * t.box.width * t.box.height);
+      });
+    }
+  }, 180_000);
+
+  it('refuses to grow a set from images drawn in another artwork', async () => {
+    const out = join(dir, 'tune-xwing-art');
+    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
+  }, 180_000);
+
   it('writes a labelled folder the shared reader reads, with a ground-truth sidecar per image and READY when complete', async () => {
     const out = join(dir, 'tune-xwing');
     const summary = await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2 });

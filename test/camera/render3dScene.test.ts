@@ -57,6 +57,18 @@ describe('3D camera scenes', () => {
     expect(JSON.stringify(buildScene({ seed: 43, dice: 'xwing' }).spec.placed)).not.toBe(JSON.stringify(buildScene({ seed: 42, dice: 'xwing' }).spec.placed));
   });
 
+  it('draws a seed the same scene in every icon artwork: only the art family of each die differs', () => {
+    const house = buildScene({ seed: 1_000_700, dice: 'xwing' });
+    for (const art of ['foreign-1', 'foreign-2'] as const) {
+      const foreign = buildScene({ seed: 1_000_700, dice: 'xwing', art });
+      expect(foreign.spec.placed.map((d) => d.look.icon.family)).toEqual(foreign.spec.placed.map(() => art));
+      const asHouse = { ...foreign.spec, placed: foreign.spec.placed.map((d) => ({ ...d, look: { ...d.look, icon: { ...d.look.icon, family: 'house' } } })) };
+      expect(JSON.stringify(asHouse)).toBe(JSON.stringify(house.spec));
+      expect(foreign.truth).toEqual(house.truth);
+    }
+    expect(house.spec.placed.every((d) => d.look.icon.family === 'house')).toBe(true);
+  });
+
   it('places the camera as a rig mounts it: 10-32 cm up, within 5 degrees of straight down, 42-66 degrees wide', () => {
     for (const { spec } of scenes) {
       const c = spec.camera;
