@@ -30,11 +30,11 @@ let thin: LearnedProfile;
 beforeAll(async () => {
   const model = shippedLearnedModels['xwing'] as LearnedModel;
   const folder = await readLabelledCrops(join(FIXTURE, 'images'), join(FIXTURE, 'labels'), () => true, 1.5, learnedCutter(model, 54));
-  profile = buildLearnedProfile(folder.crops, model, { name: 'fixture', createdAt: '2026-01-01T00:00:00.000Z', source: 'test fixture', hfovDeg: 54 }).profile;
+  profile = buildLearnedProfile(folder.crops, model, { name: 'fixture', createdAt: '2026-01-01T00:00:00.000Z', source: 'test fixture', hfovDeg: 54, fineTune: false }).profile;
   writeFileSync(PROFILE, JSON.stringify(profile));
   // Four images: too few dice of some face to bound its misreads.
   const first = [...new Set(folder.crops.map((c) => c.group))].sort().slice(0, 4);
-  thin = buildLearnedProfile(folder.crops.filter((c) => first.includes(c.group)), model, { name: 'thin', createdAt: '2026-01-01T00:00:00.000Z', source: 'test fixture', hfovDeg: 54 }).profile;
+  thin = buildLearnedProfile(folder.crops.filter((c) => first.includes(c.group)), model, { name: 'thin', createdAt: '2026-01-01T00:00:00.000Z', source: 'test fixture', hfovDeg: 54, fineTune: false }).profile;
   writeFileSync(THIN, JSON.stringify(thin));
 }, 30_000);
 

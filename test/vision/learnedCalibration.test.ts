@@ -46,7 +46,7 @@ const allLabels = readdirSync(join(FIXTURE, 'labels'))
   .flatMap((f) => readFileSync(join(FIXTURE, 'labels', f), 'utf8').trim().split('\n'));
 /** The dice a profile's validation covers: every one when the shipped network is kept (it was fitted on none), the held-back ones for a head. */
 const validated = (p: LearnedProfile): { images: string; dice: number; flat: number } =>
-  p.classifier.head ? { images: HELD, dice: heldLabels.length, flat: heldFlat } : { images: FIXTURE, dice: allLabels.length, flat: allLabels.filter((l) => classes[Number(l.split(' ')[0])] !== 'cocked').length };
+  p.classifier.head || p.classifier.tuned ? { images: HELD, dice: heldLabels.length, flat: heldFlat } : { images: FIXTURE, dice: allLabels.length, flat: allLabels.filter((l) => classes[Number(l.split(' ')[0])] !== 'cocked').length };
 
 let calibrateOut = '';
 let profile: LearnedProfile;
@@ -58,8 +58,10 @@ beforeAll(async () => {
     symlinkSync(join(FIXTURE, 'images', `${n}.jpg`), join(HELD, 'images', `${n}.jpg`));
     symlinkSync(join(FIXTURE, 'labels', `${n}.txt`), join(HELD, 'labels', `${n}.txt`));
   }
-  const r = await runCli('calibrate', '--die', 'xwing', '--from-labelled', FIXTURE, '-o', PROFILE, '--created-at', '2026-01-01T00:00:00Z');
-  expect(r.err).toBe('');
+  // Three passes of fine-tuning keep the test short; the product default is in defaultFineTuneOptions.
+  const r = await runCli('calibrate', '--die', 'xwing', '--from-labelled', FIXTURE, '-o', PROFILE, '--created-at', '2026-01-01T00:00:00Z', '--fine-tune-passes', '3');
+  // Standard error carries only fine-tuning's progress, one line per pass.
+  expect(r.err.split('\n').filter((l) => l !== '')).toEqual([1, 2, 3].map((k) => expect.stringMatching(new RegExp(`^fine-tuning the network on your dice: pass ${k} of 3 \\(loss \\d+\\.\\d{3}\\)$`))));
   expect(r.code).toBe(0);
   calibrateOut = r.out;
   profile = parseProfile(JSON.parse(readFileSync(PROFILE, 'utf8'))) as LearnedProfile;
@@ -83,11 +85,12 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     expect(v.cockedReadAsFace).toBe(0);
   });
 
-  it('says what both candidates did on the same held-back dice and which it kept, and why', () => {
+  it('says what the three candidates did on the same held-back dice and which it kept, and why', () => {
     expect(calibrateOut).toMatch(/^ {2}held back, shipped network: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}held back, fitted head: 22 dice, \d+ read/m);
-    expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head): /m);
-    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${profile.classifier.head ? '+head/1' : ''}+${shortHash(profile)})`);
+    expect(calibrateOut).toMatch(/^ {2}held back, fine-tuned network: 22 dice, \d+ read/m);
+    expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head|fine-tuned network) \(/m);
+    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${profile.classifier.head ? '+head/1' : profile.classifier.tuned ? '+tuned/1' : ''}+${shortHash(profile)})`);
   });
 
   it('reads the validation images with vision eval --calibration as the profile says', async () => {

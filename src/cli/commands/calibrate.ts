@@ -16,6 +16,7 @@ import { diceIdsOf, parseGroupNames, runGuidedCalibration } from '../../vision/c
 import type { CalibrationCamera, CalibrationDice, ClusterView, Prompt } from '../../vision/calibration/guided.js';
 import { tileCrops } from '../../vision/calibration/montage.js';
 import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/learnedProfile.js';
+import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
 import { LEARNED_CLASSIFIER_KIND } from '../../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
@@ -75,6 +76,8 @@ interface CalibrateFlags {
   json?: boolean;
   reader?: 'learned' | 'ring';
   hfov: number;
+  fineTune: boolean;
+  fineTunePasses: number;
 }
 
 
@@ -119,6 +122,8 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       ]),
     )
     .option('--hfov <deg>', "with --reader learned: the camera's horizontal field of view, degrees (where the top face lies)", positiveNumberArg, DEFAULT_HFOV_DEG)
+    .option('--fine-tune-passes <n>', `with --reader learned: passes over your dice when fine-tuning (fewer: faster, adapted less)`, positiveIntArg, defaultFineTuneOptions.epochs)
+    .option('--no-fine-tune', 'with --reader learned: do not fine-tune the whole network on your dice (faster; only the shipped network and a fitted last layer compete)')
     .option('--json', 'print JSON')
     .action(async (flags: CalibrateFlags) => {
       const modes = [flags.fromLabelled, flags.camera, flags.check].filter((m) => m !== undefined).length;
@@ -132,7 +137,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         createdAt: createdAt(flags.createdAt),
         face: flags.face,
       };
-      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common) : await guided(flags, flags.die, out, common, io);
+      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io) : await guided(flags, flags.die, out, common, io);
       await writeProfileFile(out, result.profile);
       const classifierVersion = profileReader(result.profile).reader.classifierVersion;
       const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
@@ -148,7 +153,7 @@ function createdAt(given?: string): string {
   return t.toISOString();
 }
 
-async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }): Promise<TrainProfileResult | LearnedProfileResult> {
+async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }, io: CliIo): Promise<TrainProfileResult | LearnedProfileResult> {
   const paths = labelledFolderPaths(dir, flags.labels);
   const learned = flags.reader !== 'ring';
   if (learned && common.face !== 'top') throw new InputError('the learned reader reads the top face; for --face bottom calibrate with --reader ring.');
@@ -161,7 +166,15 @@ async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: s
     return buildLearnedProfile(
       folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
       model,
-      { ...named, dice: diceIdsOf(dice), hfovDeg: flags.hfov, source },
+      {
+        ...named,
+        dice: diceIdsOf(dice),
+        hfovDeg: flags.hfov,
+        source,
+        fineTune: flags.fineTune
+          ? { ...defaultFineTuneOptions, epochs: flags.fineTunePasses, onEpoch: (pass, passes, loss) => io.err(`fine-tuning the network on your dice: pass ${pass} of ${passes} (loss ${loss.toFixed(3)})\n`) }
+          : false,
+      },
     );
   }
   const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
@@ -257,8 +270,13 @@ function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<st
 function classifierLine(p: CalibrationProfile): string {
   const c = p.classifier;
   if (c.kind === LEARNED_CLASSIFIER_KIND) {
-    const threshold = c.head ? `the fitted head's threshold ${c.head.minProbability}` : `the network's own per-class thresholds (lowest ${p.rejectionThreshold})`;
-    return `  learned network ${c.model}${c.head ? ` with a head fitted on your dice (${c.head.version})` : ' as shipped'}; ${threshold}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
+    const threshold = c.head
+      ? `the fitted head's threshold ${c.head.minProbability}`
+      : c.tuned
+        ? `the fine-tuned network's own per-class thresholds (${Object.entries(c.tuned.thresholds).map(([k, t]) => `${k} ${t}`).join(', ')})`
+        : `the network's own per-class thresholds (lowest ${p.rejectionThreshold})`;
+    const how = c.head ? ` with a head fitted on your dice (${c.head.version})` : c.tuned ? ` fine-tuned on your dice (${c.tuned.version})` : ' as shipped';
+    return `  learned network ${c.model}${how}; ${threshold}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
   }
   return `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${c.cockedElongation}; dice ${(c.radiusRange[0] * 2).toFixed(0)}-${(c.radiusRange[1] * 2).toFixed(0)} px across`;
 }

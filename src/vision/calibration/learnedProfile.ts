@@ -1,9 +1,11 @@
 /**
  * A calibration profile read by the shipped learned network (pre-trained on 3D
  * renders, top face found by perspective parallax). Calibration holds back
- * every k-th image and scores two candidates on the same held-back dice: the
- * network with its own thresholds, and the network with a last layer fitted on
- * the other images (`adaptReader`). The one with fewer wrong reads (a cocked
+ * every k-th image and scores three candidates on the same held-back dice: the
+ * network with its own thresholds, the network with a last layer fitted on the
+ * other images (`adaptReader`), and the whole network fine-tuned on them
+ * (`fineTuneNetwork`: what carries it over to dice whose icons are drawn
+ * unlike the renders'). The one with fewer wrong reads (a cocked
  * die read as a face counts as wrong), then fewer declined flat dice, ships;
  * its reads of dice it was not fitted on are the profile's validation (every
  * die for the shipped network, the held-back ones for a head), so the misread
@@ -14,6 +16,8 @@ import type { Point } from '../../core/image.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { classOfRead } from '../labelledEval.js';
 import { adaptReader, defaultAdaptOptions } from '../learned/adapt.js';
+import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../learned/fineTune.js';
+import type { FineTuneOptions } from '../learned/fineTune.js';
 import type { AdaptOptions, AdaptSample } from '../learned/adapt.js';
 import type { LearnedHead, LearnedModel } from '../learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../learned/reader.js';
@@ -38,11 +42,13 @@ export interface LearnedProfileOptions extends ProfileBuildOptions {
   /** Turns/mirrors of each crop averaged (default: as many as the shipped network's thresholds were set with). */
   readonly views?: number;
   readonly adapt?: AdaptOptions;
+  /** Fine-tuning's options; `false`: do not fine-tune (only the shipped network and a fitted head compete). */
+  readonly fineTune?: FineTuneOptions | false;
 }
 
 /** One reader scored on the held-back dice. */
 export interface LearnedCandidate {
-  readonly name: 'shipped network' | 'fitted head';
+  readonly name: 'shipped network' | 'fitted head' | 'fine-tuned network';
   readonly classifier: LearnedClassifier;
   readonly rejectionThreshold: number;
   readonly validation: ProfileValidation;
@@ -59,14 +65,15 @@ export interface LearnedProfileResult extends TrainProfileResult<LearnedProfile>
   readonly why: string;
 }
 
-/** The learned reader a learned profile describes: the shipped network, the profile's head if any, its views. */
+/** The learned reader a learned profile describes: the shipped network, or its fine-tuned weights, the profile's head if any, its views. */
 export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const model = shippedLearnedModelByVersion(classifier.model);
   if (model === undefined) throw new InputError(`the learned network ${classifier.model} is not shipped with this dicerig.`);
+  if (classifier.tuned !== undefined) return tunedReader(model, classifier.tuned, classifier.views);
   return new LearnedReader(model, { ...defaultLearnedReaderOptions, views: classifier.views }, classifier.head);
 }
 
-/** The threshold a learned reader declines under: its head's, else the lowest of the network's per-class thresholds for these classes. */
+/** The threshold a learned reader declines under: its head's, else the lowest of the network's (shipped or fine-tuned) per-class thresholds for these classes. */
 function thresholdOf(reader: LearnedReader, classes: readonly string[]): number {
   if (reader.head) return reader.head.minProbability;
   const own = classes.filter((c) => c !== COCKED_CLASS).map((c) => reader.thresholdOf(c));
@@ -142,16 +149,28 @@ function roundHead(head: LearnedHead): LearnedHead {
   return { ...head, weights: head.weights.map(round6), bias: head.bias.map(round6), minProbability: round6(head.minProbability) };
 }
 
-/** Fewer wrong reads first, then fewer declined flat dice; on a tie the shipped network (nothing fitted). */
-function better(a: LearnedCandidate, b: LearnedCandidate): boolean {
-  return a.wrong !== b.wrong ? a.wrong < b.wrong : a.declinedFlat < b.declinedFlat;
+/**
+ * A wrong read costs as much as this many declined flat dice: the targets allow ten times more declines than
+ * wrong reads (at most 5 % declined, at least 99.5 % correct among dice read). Counting wrong reads first would
+ * keep a reader that declines half the dice (and whole faces) over one that misread a single held-back die.
+ */
+export const WRONG_READ_COST = 10;
+
+/** A candidate's cost on the held-back dice: wrong reads (a cocked die read as a face included), and declined flat dice. */
+export function candidateCost(c: Pick<LearnedCandidate, 'wrong' | 'declinedFlat'>): number {
+  return WRONG_READ_COST * c.wrong + c.declinedFlat;
 }
 
-function whyKept(kept: LearnedCandidate, other: LearnedCandidate | undefined): string {
-  if (other === undefined) return `kept the ${kept.name} (no head could be fitted)`;
-  if (kept.wrong !== other.wrong) return `kept the ${kept.name}: ${kept.wrong} wrong held-back reads against ${other.wrong}`;
-  if (kept.declinedFlat !== other.declinedFlat) return `kept the ${kept.name}: as many wrong held-back reads (${kept.wrong}), fewer flat dice declined (${kept.declinedFlat} against ${other.declinedFlat})`;
-  return `kept the ${kept.name}: the fitted head did no better (${kept.wrong} wrong, ${kept.declinedFlat} declined each)`;
+/** Lower cost wins; on a tie the earlier candidate (the shipped network, then the head: fewer numbers fitted). */
+function better(a: LearnedCandidate, b: LearnedCandidate): boolean {
+  return candidateCost(a) < candidateCost(b);
+}
+
+function whyKept(kept: LearnedCandidate, others: readonly LearnedCandidate[]): string {
+  if (others.length === 0) return `kept the ${kept.name} (nothing could be fitted)`;
+  const one = (c: LearnedCandidate): string => `${c.wrong} wrong, ${c.declinedFlat} flat declined: cost ${candidateCost(c)}`;
+  const tie = others.some((o) => candidateCost(o) === candidateCost(kept));
+  return `kept the ${kept.name} (${one(kept)}${tie ? ', first among equals' : ''}) over ${others.map((o) => `the ${o.name} (${one(o)})`).join(' and ')}; a wrong held-back read costs ${WRONG_READ_COST} declined flat dice`;
 }
 
 /**
@@ -183,16 +202,22 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
     candidates.push(scoreCandidate('fitted head', withHead, readSamples(withHead, heldBack, dice), classes, description));
     const unseen = classes.filter((c) => !trainClasses.has(c));
     if (unseen.length > 0) warnings.push(`the fitted head never saw ${unseen.join(', ')} (no training dice of ${unseen.length === 1 ? 'that class' : 'those classes'}).`);
-  } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted.`);
-  const [shipped, fitted] = candidates as [LearnedCandidate, LearnedCandidate | undefined];
-  const kept = fitted !== undefined && better(fitted, shipped) ? fitted : shipped;
-  const other = kept === shipped ? fitted : shipped;
-  // The shipped network was fitted on none of the user's images (the held-back quarter only chose it over the head),
+    if (options.fineTune !== false) {
+      const tuned = fineTuneNetwork(model, train, options.fineTune ?? defaultFineTuneOptions, views);
+      const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
+      const withTuned: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds } };
+      candidates.push(scoreCandidate('fine-tuned network', withTuned, readSamples(withTuned, heldBack, dice), classes, description));
+    }
+  } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);
+  // The shipped network first: on a tie it wins (nothing fitted), then the head (fewer numbers fitted than a whole network).
+  const kept = candidates.reduce((best, c) => (better(c, best) ? c : best));
+  const shipped = candidates[0] as LearnedCandidate;
+  // The shipped network was fitted on none of the user's images (the held-back quarter only chose it over the others),
   // so every labelled die validates it: four times the dice behind each face's misread bound, and a session's
-  // verdicts allow for no more misreading than those dice show. A fitted head is validated on held-back dice only.
+  // verdicts allow for no more misreading than those dice show. A fitted head or a fine-tuned network is validated on held-back dice only.
   const validation =
     kept === shipped
-      ? validationOf([...readSamples(base, train, dice), ...shippedHeldBack], classes, `every image: the shipped network was fitted on none of them (${description} only chose it over a fitted head)`)
+      ? validationOf([...readSamples(base, train, dice), ...shippedHeldBack], classes, `every image: the shipped network was fitted on none of them (${description} only chose it over the fitted ones)`)
       : kept.validation;
   if (validation.samples < 50) warnings.push(`Only ${validation.samples} validation dice: the validation figures are rough; label more rolls for a firmer check.`);
   if (validation.confidentErrors > 0) warnings.push(`${validation.confidentErrors} validation dice were misread above the threshold (or are labelled wrongly: check them).`);
@@ -214,5 +239,6 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
     ...platformFields(options),
   });
   const profile: LearnedProfile = { ...sealed, classifier: kept.classifier };
-  return { profile, warnings, candidates: other ? [kept, other] : [kept], why: whyKept(kept, other) };
+  const others = candidates.filter((c) => c !== kept);
+  return { profile, warnings, candidates: [kept, ...others], why: whyKept(kept, others) };
 }

@@ -11,6 +11,7 @@
  * `src/camera/profileFile.ts`.
  */
 import { createHash } from 'node:crypto';
+import { decodeWeights } from '../d6/netReader.js';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { iconFeatureLength } from '../d8/iconFeatures.js';
@@ -105,12 +106,22 @@ const headSchema = z.strictObject({
   minProbability: z.number().min(0).max(1),
 });
 
+const tunedSchema = z.strictObject({
+  version: z.string().min(1),
+  /** The shipped network's weights after fine-tuning on the user's dice: little-endian float32, base64. */
+  weightsBase64: z.string().min(1).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'),
+  /** Per-class thresholds set on held-back images: a read of class c under `thresholds[c]` is declined. */
+  thresholds: z.record(z.string(), z.number().min(0).max(1)),
+});
+
 const learnedClassifierSchema = z.strictObject({
   kind: z.literal(LEARNED_CLASSIFIER_KIND),
   /** Version of the shipped network the profile was made for (`learned-xwing/3`). */
   model: z.string().min(1),
   /** Last layer fitted on the user's dice, with its own threshold; absent: the network's own last layer, per-class thresholds and cockedAt. */
   head: headSchema.optional(),
+  /** The whole network fine-tuned on the user's dice, with its own threshold (instead of a head). */
+  tuned: tunedSchema.optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
   /** Turns/mirrors of each crop averaged (1..8). */
@@ -259,9 +270,17 @@ function ringProblems(classifier: RingClassifier, p: CalibrationProfile, dice: R
 function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): string[] {
   const problems: string[] = [];
   if (p.face !== 'top') problems.push('a learned profile reads the top face (face must be "top")');
+  const model = shippedLearnedModelByVersion(classifier.model);
+  if (classifier.tuned !== undefined) {
+    if (classifier.head !== undefined) problems.push('classifier has both a fitted head and a fine-tuned network; a profile reads with one');
+    const expected = model ? decodeWeights(model.weightsBase64).length : undefined;
+    const got = decodeWeights(classifier.tuned.weightsBase64).length;
+    if (expected !== undefined && got !== expected) problems.push(`classifier.tuned has ${got} weights; ${classifier.model} has ${expected}`);
+    const missing = (model?.classes ?? []).filter((c) => c !== COCKED_CLASS && classifier.tuned?.thresholds[c] === undefined);
+    if (missing.length > 0) problems.push(`classifier.tuned has no threshold for ${missing.join(', ')}`);
+  }
   const head = classifier.head;
   if (head === undefined) return problems;
-  const model = shippedLearnedModelByVersion(classifier.model);
   const dim = model?.spec.convs[model.spec.convs.length - 1]?.out;
   if (head.bias.length !== head.classes.length) problems.push(`classifier.head has ${head.bias.length} biases for ${head.classes.length} classes`);
   if (dim !== undefined && head.weights.length !== head.classes.length * dim) problems.push(`classifier.head has ${head.weights.length} weights; ${head.classes.length} classes of the network's ${dim} features need ${head.classes.length * dim}`);

@@ -1,0 +1,150 @@
+/**
+ * Fine-tuning the shipped X-Wing network on a user's own labelled dice, on the
+ * committed fixture of 25 renders in foreign-1 artwork (icons drawn unlike the
+ * ones the network was trained on; test/support/renders/README.md). What is
+ * checked comes from the labels: reads of images the network was not tuned on.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildLearnedProfile, candidateCost, learnedReaderOf } from '../../src/vision/calibration/learnedProfile.js';
+import type { LearnedCandidate, LearnedProfileResult } from '../../src/vision/calibration/learnedProfile.js';
+import { parseProfile, sealProfile } from '../../src/vision/calibration/profile.js';
+import type { LearnedProfile } from '../../src/vision/calibration/profile.js';
+import { decodeWeights, encodeWeights } from '../../src/vision/d6/netReader.js';
+import type { AdaptSample } from '../../src/vision/learned/adapt.js';
+import { splitGroups } from '../../src/vision/learned/adapt.js';
+import { defaultFineTuneOptions, fineTuneNetwork, tunedModel, tunedReader } from '../../src/vision/learned/fineTune.js';
+import { seededRandom } from '../../src/stats/random.js';
+import type { LearnedModel } from '../../src/vision/learned/model.js';
+import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
+import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
+
+const FIXTURE = join(import.meta.dirname, '..', 'support', 'renders', 'tune-xwing-f1');
+const model = shippedLearnedModels['xwing'] as LearnedModel;
+let samples: AdaptSample[] = [];
+let result: LearnedProfileResult;
+
+beforeAll(async () => {
+  const folder = await readLabelledCrops(join(FIXTURE, 'images'), join(FIXTURE, 'labels'), () => true, 1.5, learnedCutter(model, 54));
+  samples = folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group }));
+  result = buildLearnedProfile(samples, model, {
+    name: 'foreign',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    source: 'test fixture',
+    hfovDeg: 54,
+    fineTune: { ...defaultFineTuneOptions, epochs: 6 },
+  });
+}, 120_000);
+
+function candidate(name: LearnedCandidate['name']): LearnedCandidate {
+  const c = result.candidates.find((k) => k.name === name);
+  if (c === undefined) throw new Error(`no ${name} candidate`);
+  return c;
+}
+
+/** The calibration's profile with the fine-tuned candidate in it (whichever candidate calibration kept). */
+function tunedProfile(): LearnedProfile {
+  const c = candidate('fine-tuned network');
+  const { hash: _hash, ...rest } = { ...result.profile, classifier: c.classifier, rejectionThreshold: c.rejectionThreshold, validation: c.validation };
+  return sealProfile(rest) as LearnedProfile;
+}
+
+describe('fine-tuning the network on dice whose icons it was not trained on', () => {
+  it('reads held-back foreign-art dice the shipped network declined, and calibration keeps the cheapest of the three readers', () => {
+    const tuned = candidate('fine-tuned network');
+    const shipped = candidate('shipped network');
+    expect(result.candidates.map((c) => c.name).sort()).toEqual(['fine-tuned network', 'fitted head', 'shipped network']);
+    // Recount the fine-tuned reader's held-back reads from the labels (every 4th image in name order).
+    const groups = [...new Set(samples.map((s) => s.group))].sort();
+    const held = samples.filter((s) => groups.indexOf(s.group) % 4 === 3);
+    const reader = learnedReaderOf(tuned.classifier);
+    const reads = held.map((s) => ({ s, r: reader.read(s.crop) }));
+    const read = reads.filter(({ r }) => r.status === 'read');
+    const wrong = read.filter(({ s, r }) => `${r.die}-${r.symbol}` !== s.label).length;
+    const declinedFlat = reads.filter(({ s, r }) => s.label !== 'cocked' && r.status !== 'read').length;
+    expect(read.length).toBe(tuned.validation.read);
+    expect(wrong).toBe(tuned.wrong);
+    expect(declinedFlat).toBe(tuned.declinedFlat);
+    // Foreign icons: the shipped network declines more than twice as many flat dice as the fine-tuned one, and reads none better.
+    expect(declinedFlat * 2).toBeLessThan(shipped.declinedFlat);
+    expect(wrong).toBeLessThanOrEqual(shipped.wrong);
+    const [kept] = result.candidates;
+    for (const c of result.candidates) expect(candidateCost(kept as LearnedCandidate)).toBeLessThanOrEqual(candidateCost(c));
+    expect(result.why).toMatch(/^kept the (shipped network|fitted head|fine-tuned network) \(\d+ wrong, \d+ flat declined: cost \d+(, first among equals)?\) over the .*; a wrong held-back read costs 10 declined flat dice$/);
+  });
+
+  it('weighs a wrong read as ten declined flat dice when choosing the reader', () => {
+    expect(candidateCost({ wrong: 1, declinedFlat: 0 })).toBe(candidateCost({ wrong: 0, declinedFlat: 10 }));
+    expect(candidateCost({ wrong: 1, declinedFlat: 5 })).toBeLessThan(candidateCost({ wrong: 0, declinedFlat: 40 }));
+  });
+
+  it('ships the fine-tuned weights in the profile, under their own threshold, and reads the same after saving and loading', () => {
+    const p = tunedProfile();
+    expect(p.classifier.head).toBeUndefined();
+    expect(p.classifier.tuned?.version).toBe('tuned/1');
+    const thresholds = p.classifier.tuned?.thresholds ?? {};
+    expect(Object.keys(thresholds).sort()).toEqual(model.classes.filter((c) => c !== 'cocked').sort());
+    expect(p.rejectionThreshold).toBe(Math.min(...Object.values(thresholds)));
+    expect(p.rejectionThreshold).toBeGreaterThanOrEqual(defaultFineTuneOptions.floor);
+    const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
+    const before = learnedReaderOf(p.classifier);
+    const after = learnedReaderOf(loaded.classifier);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/1`);
+    for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
+  });
+
+  it('refuses a profile whose fine-tuned network has another shape, lacks a class threshold, or comes with a head too', () => {
+    const p = tunedProfile();
+    const tuned = p.classifier.tuned as NonNullable<LearnedProfile['classifier']['tuned']>;
+    const short = encodeWeights(decodeWeights(tuned.weightsBase64).subarray(0, 100));
+    const { hash: _h1, ...cut } = { ...p, classifier: { ...p.classifier, tuned: { ...tuned, weightsBase64: short } } };
+    expect(() => parseProfile(sealProfile(cut), 'cut.json')).toThrow(/cut\.json: .*classifier\.tuned has 100 weights; learned-xwing\/\d+ has \d+/);
+    const head = { version: 'head/1', classes: ['red-hit', 'red-crit'], weights: new Array<number>(2 * 48).fill(0), bias: [0, 0], minProbability: 0.9 };
+    const { hash: _h2, ...both } = { ...p, classifier: { ...p.classifier, head } };
+    expect(() => parseProfile(sealProfile(both))).toThrow(/both a fitted head and a fine-tuned network/);
+    expect(() => tunedModel(model, { ...tuned, weightsBase64: short })).toThrow(/the fine-tuned network tuned\/1 has 100 weights/);
+    const { 'red-hit': _dropped, ...fewer } = tuned.thresholds;
+    const { hash: _h3, ...noHit } = { ...p, classifier: { ...p.classifier, tuned: { ...tuned, thresholds: fewer } } };
+    expect(() => parseProfile(sealProfile(noHit))).toThrow(/classifier\.tuned has no threshold for red-hit/);
+    expect(() => tunedModel(model, { ...tuned, thresholds: fewer })).toThrow(/has no threshold for red-hit/);
+  });
+
+  it('gives the same network from the same dice and seed, and another from another seed', () => {
+    const few = samples.slice(0, 30);
+    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 1 };
+    const a = fineTuneNetwork(model, few, options);
+    const b = fineTuneNetwork(model, few, options);
+    const c = fineTuneNetwork(model, few, { ...options, seed: options.seed + 10 });
+    expect(a.tuned.weightsBase64).toBe(b.tuned.weightsBase64);
+    expect(c.tuned.weightsBase64).not.toBe(a.tuned.weightsBase64);
+    expect(a.tuned.weightsBase64).not.toBe(model.weightsBase64);
+  }, 60_000);
+
+  it("sets each class's threshold above the most confident wrong read of a flat held-back die as that class, within its floor and ceiling", () => {
+    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 0, floor: 0.2 };
+    const few = samples.slice(0, 40);
+    const r = fineTuneNetwork(model, few, options);
+    // Recount the held-back reads: the same seeded split of the images, read with no threshold.
+    const { held } = splitGroups(
+      few.map((s) => s.group),
+      options.holdBack,
+      seededRandom(options.seed),
+    );
+    const reader = tunedReader(model, { ...r.tuned, thresholds: Object.fromEntries(Object.keys(r.tuned.thresholds).map((c) => [c, 0])) });
+    const worst: Record<string, number> = {};
+    for (const s of few.filter((k) => held.has(k.group) && k.label !== 'cocked')) {
+      const read = reader.read(s.crop);
+      const named = read.status === 'read' ? `${read.die}-${read.symbol}` : undefined;
+      if (named !== undefined && named !== s.label) worst[named] = Math.max(worst[named] ?? 0, read.confidence ?? 0);
+    }
+    for (const [c, t] of Object.entries(r.tuned.thresholds)) {
+      expect(t).toBeCloseTo(Math.min(options.ceiling, Math.max(options.floor, (worst[c] ?? 0) + options.margin)), 12);
+    }
+    expect(r.heldBack.total).toBe(few.filter((k) => held.has(k.group)).length);
+    expect(r.heldBack.correct).toBeLessThanOrEqual(r.heldBack.read);
+  }, 60_000);
+
+  it('refuses dice of a class the network does not have', () => {
+    expect(() => fineTuneNetwork(model, [{ ...(samples[0] as AdaptSample), label: 'blue-hit' }])).toThrow(/has no class blue-hit/);
+  });
+});
