@@ -1,0 +1,258 @@
+/**
+ * The X-Wing icons drawn on a die's texture (canvas 2D, centred at the origin,
+ * radius k): the house artwork in three glyph variants, which the reader is
+ * trained on, and two foreign artworks it never sees in training (see look.ts).
+ */
+
+function burst(ctx, k, spikes, inner, jag) {
+  ctx.beginPath();
+  for (let i = 0; i < spikes * 2; i++) {
+    const a = (i * Math.PI) / spikes;
+    const long = i % 2 === 0;
+    const rr = long ? k * (jag && i % 4 === 0 ? 0.78 : 1) : k * inner;
+    const x = rr * Math.sin(a);
+    const y = -rr * Math.cos(a);
+    if (i === 0) ctx.moveTo(x, y);
+    else ctx.lineTo(x, y);
+  }
+  ctx.closePath();
+}
+
+export function drawIcon(ctx, symbol, k, art) {
+  const lw = Math.max(1.5, k * 0.14 * art.stroke);
+  ctx.lineWidth = lw;
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'round';
+  if (art.family === 'foreign-1') return drawForeign1(ctx, symbol, k);
+  if (art.family === 'foreign-2') return drawForeign2(ctx, symbol, k, art);
+  switch (symbol) {
+    case 'hit': {
+      burst(ctx, k, art.spikes, art.inner, art.variant === 1);
+      ctx.fill();
+      if (art.variant === 2) {
+        ctx.save();
+        ctx.globalCompositeOperation = 'destination-out';
+        ctx.beginPath();
+        ctx.arc(0, 0, k * art.inner * 0.45, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.restore();
+      }
+      return;
+    }
+    case 'crit': {
+      // An outlined burst around a small filled one: unlike the hit's single solid burst.
+      burst(ctx, k, Math.max(5, art.spikes - 2), Math.min(0.6, art.inner + 0.1), false);
+      ctx.stroke();
+      burst(ctx, k * 0.48, art.variant === 0 ? 4 : Math.max(5, art.spikes - 2), 0.4, false);
+      ctx.fill();
+      if (art.variant === 2) {
+        ctx.beginPath();
+        ctx.arc(0, 0, k * 1.08, 0, Math.PI * 2);
+        ctx.stroke();
+      }
+      return;
+    }
+    case 'focus': {
+      const h = k * (art.variant === 1 ? 0.75 : 0.6);
+      ctx.beginPath();
+      ctx.moveTo(-k, 0);
+      ctx.quadraticCurveTo(0, -h * 1.6, k, 0);
+      ctx.quadraticCurveTo(0, h * 1.6, -k, 0);
+      ctx.closePath();
+      if (art.variant === 2) {
+        ctx.fill();
+        ctx.save();
+        ctx.globalCompositeOperation = 'destination-out';
+        ctx.beginPath();
+        ctx.arc(0, 0, k * 0.42, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.restore();
+        ctx.beginPath();
+        ctx.arc(0, 0, k * 0.24, 0, Math.PI * 2);
+        ctx.fill();
+      } else {
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.arc(0, 0, k * (art.variant === 1 ? 0.36 : 0.3), 0, Math.PI * 2);
+        ctx.fill();
+      }
+      return;
+    }
+    case 'evade': {
+      // Curved swooshes, like a ship rolling aside.
+      const n = art.variant === 1 ? 2 : 3;
+      for (let i = 0; i < n; i++) {
+        const off = (i - (n - 1) / 2) * k * 0.55;
+        ctx.beginPath();
+        ctx.moveTo(-k * 0.9, off + k * 0.35);
+        ctx.quadraticCurveTo(0, off - k * 0.55, k * 0.9, off + k * 0.1);
+        ctx.stroke();
+      }
+      if (art.variant === 2) {
+        ctx.beginPath();
+        ctx.moveTo(k * 0.95, -k * 0.45);
+        ctx.lineTo(k * 1.05, k * 0.05);
+        ctx.lineTo(k * 0.55, -k * 0.05);
+        ctx.closePath();
+        ctx.fill();
+      }
+      return;
+    }
+    default:
+      return; // blank
+  }
+}
+
+// Foreign artwork: drawn unlike the house icons, never trained or tuned on (see look.ts).
+
+/** A star of `points` long and short tips, alternating radii `k` and `k * inner`, rotated by `turn`. */
+function star(ctx, k, points, inner, turn) {
+  ctx.beginPath();
+  for (let i = 0; i < points * 2; i++) {
+    const a = turn + (i * Math.PI) / points;
+    const rr = i % 2 === 0 ? k : k * inner;
+    if (i === 0) ctx.moveTo(rr * Math.sin(a), -rr * Math.cos(a));
+    else ctx.lineTo(rr * Math.sin(a), -rr * Math.cos(a));
+  }
+  ctx.closePath();
+}
+
+function arrowHead(ctx, x, y, angle, size) {
+  ctx.beginPath();
+  ctx.moveTo(x + size * Math.cos(angle), y + size * Math.sin(angle));
+  ctx.lineTo(x + size * 0.8 * Math.cos(angle + 2.3), y + size * 0.8 * Math.sin(angle + 2.3));
+  ctx.lineTo(x + size * 0.8 * Math.cos(angle - 2.3), y + size * 0.8 * Math.sin(angle - 2.3));
+  ctx.closePath();
+  ctx.fill();
+}
+
+/** foreign-1: sparkle stars, a lidded eye with lashes, one curved arrow. */
+function drawForeign1(ctx, symbol, k) {
+  switch (symbol) {
+    case 'hit': {
+      // Two four-pointed sparkles, one turned by 45 degrees: eight tips of two lengths, solid.
+      star(ctx, k, 4, 0.28, 0);
+      ctx.fill();
+      star(ctx, k * 0.62, 4, 0.4, Math.PI / 4);
+      ctx.fill();
+      return;
+    }
+    case 'crit': {
+      // The same sparkle outlined, a solid disc in its heart.
+      star(ctx, k, 4, 0.34, 0);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(0, 0, k * 0.26, 0, Math.PI * 2);
+      ctx.fill();
+      return;
+    }
+    case 'focus': {
+      // Open lids (two arcs), a solid iris with a light glint, three lashes.
+      const h = k * 0.55;
+      ctx.beginPath();
+      ctx.moveTo(-k, 0);
+      ctx.quadraticCurveTo(0, -h * 1.7, k, 0);
+      ctx.moveTo(-k, 0);
+      ctx.quadraticCurveTo(0, h * 1.7, k, 0);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(0, 0, k * 0.34, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.save();
+      ctx.globalCompositeOperation = 'destination-out';
+      ctx.beginPath();
+      ctx.arc(k * 0.1, -k * 0.1, k * 0.1, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.restore();
+      for (const x of [-0.45, 0, 0.45]) {
+        ctx.beginPath();
+        ctx.moveTo(x * k, -h * 0.95);
+        ctx.lineTo(x * k * 1.25, -h * 1.45);
+        ctx.stroke();
+      }
+      return;
+    }
+    case 'evade': {
+      // One thick arc sweeping aside, ending in an arrowhead.
+      ctx.save();
+      ctx.lineWidth *= 1.3;
+      ctx.beginPath();
+      ctx.arc(0, k * 0.55, k * 0.95, Math.PI * 1.1, Math.PI * 1.82);
+      ctx.stroke();
+      ctx.restore();
+      const end = Math.PI * 1.82;
+      arrowHead(ctx, k * 0.95 * Math.cos(end), k * 0.55 + k * 0.95 * Math.sin(end), end + Math.PI / 2, k * 0.42);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** foreign-2: rayed bursts, a ringed eye, a double chevron swoosh. */
+function drawForeign2(ctx, symbol, k, art) {
+  switch (symbol) {
+    case 'hit': {
+      // Rays from a solid centre, no outline.
+      const n = art.spikes + 2;
+      for (let i = 0; i < n; i++) {
+        const a = (i * 2 * Math.PI) / n;
+        const r0 = k * 0.32;
+        const r1 = k * (i % 2 === 0 ? 1 : 0.75);
+        ctx.beginPath();
+        ctx.moveTo(r0 * Math.sin(a), -r0 * Math.cos(a));
+        ctx.lineTo(r1 * Math.sin(a), -r1 * Math.cos(a));
+        ctx.stroke();
+      }
+      ctx.beginPath();
+      ctx.arc(0, 0, k * 0.36, 0, Math.PI * 2);
+      ctx.fill();
+      return;
+    }
+    case 'crit': {
+      // A solid burst inside a ring, a hole at its centre.
+      ctx.beginPath();
+      ctx.arc(0, 0, k, 0, Math.PI * 2);
+      ctx.stroke();
+      star(ctx, k * 0.78, art.spikes, 0.5, 0);
+      ctx.fill();
+      ctx.save();
+      ctx.globalCompositeOperation = 'destination-out';
+      ctx.beginPath();
+      ctx.arc(0, 0, k * 0.2, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.restore();
+      return;
+    }
+    case 'focus': {
+      // An outlined almond with a ring for an iris and a dot for a pupil.
+      const h = k * 0.62;
+      ctx.beginPath();
+      ctx.moveTo(-k, 0);
+      ctx.bezierCurveTo(-k * 0.4, -h * 1.2, k * 0.4, -h * 1.2, k, 0);
+      ctx.bezierCurveTo(k * 0.4, h * 1.2, -k * 0.4, h * 1.2, -k, 0);
+      ctx.closePath();
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(0, 0, k * 0.36, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(0, 0, k * 0.12, 0, Math.PI * 2);
+      ctx.fill();
+      return;
+    }
+    case 'evade': {
+      // Two bent chevrons pointing the same way.
+      for (const dx of [-0.38, 0.32]) {
+        ctx.beginPath();
+        ctx.moveTo((dx - 0.35) * k, -0.7 * k);
+        ctx.quadraticCurveTo((dx + 0.15) * k, -0.2 * k, (dx + 0.45) * k, 0);
+        ctx.quadraticCurveTo((dx + 0.15) * k, 0.2 * k, (dx - 0.35) * k, 0.7 * k);
+        ctx.stroke();
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
