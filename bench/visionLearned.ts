@@ -4,7 +4,8 @@
  * cut around the top face, read), and location without a reference. Budget
  * (issue 11): whole frame <= 15 ms with 4 dice. Also the networks alone on the
  * same crops: the WebAssembly inference against the plain-JS path it replaced
- * (`TinyNet.predictPlain`), in one run. Prints; asserts nothing.
+ * (`TinyNet.predictPlain`), in one run. And calibration's fine-tuning: CPU
+ * per die per pass, and what that makes for 150 images. Prints; asserts nothing.
  */
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
@@ -14,6 +15,8 @@ import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
+import { defaultFineTuneOptions, fineTuneNetwork } from '../src/vision/learned/fineTune.js';
+import type { DieCrop } from '../src/vision/faceRead.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
 import { locateOnAnyPlatform } from '../src/vision/learned/platform.js';
 import { cameraFromFov, topFaceCentre } from '../src/vision/learned/topFace.js';
@@ -59,6 +62,24 @@ function networkCpuPerDie(model: LearnedModel, crops: readonly Parameters<Learne
   return { plain, wasm };
 }
 
+/** CPU of fine-tuning per die and pass (five cuts of each die, as calibration does), timed over two passes of 48 dice. */
+function fineTuneCost(model: LearnedModel, crops: readonly DieCrop[]): void {
+  const faces = model.classes.filter((c) => c !== 'cocked');
+  const samples = crops.slice(0, 64).map((crop, i) => ({ crop, label: faces[i % faces.length] as string, group: `image-${i % 16}` }));
+  const passes = 2;
+  let fitted = 0;
+  const ms = cpuMs(1, () => {
+    fitted = fineTuneNetwork(model, samples, { ...defaultFineTuneOptions, epochs: passes }).fitted;
+  });
+  const perDiePass = ms / (fitted * passes);
+  // 150 images of ~4 dice: three quarters fitted, of which three quarters trained on (the rest sets the thresholds).
+  const dice150 = 150 * 4 * 0.75 * 0.75;
+  console.log(
+    `vision learned (${model.version}): calibration's fine-tuning, CPU ${perDiePass.toFixed(1)} ms per die per pass (${defaultFineTuneOptions.jitters + 1} cuts each); ` +
+      `for 150 images (~${Math.round(dice150)} dice trained on) x ${defaultFineTuneOptions.epochs} passes ~${((perDiePass * dice150 * defaultFineTuneOptions.epochs) / 60_000).toFixed(1)} min`,
+  );
+}
+
 export async function runVisionLearnedBench(): Promise<void> {
   const size = 72;
   const cam = new SimulatedCamera({ seed: 82_000, lighting: 'evening', channels: 4, dice: ['red', 'green'], cockedRate: 0 });
@@ -88,6 +109,7 @@ export async function runVisionLearnedBench(): Promise<void> {
       `\nvision learned (${model.version}${model.cockedCheck ? ` with its cocked check ${model.cockedCheck.version}` : ''}, ${model.spec.size}x${model.spec.size} input, ${reader.viewCount} view${reader.viewCount === 1 ? '' : 's'}): read one die median ${median(dieMs).toFixed(2)} ms (CPU ${dieCpu.toFixed(2)} ms); ` +
         `locate and read 4 dice on a 1280x720 frame median ${median(frameMs).toFixed(2)} ms (CPU ${frameCpu.toFixed(2)} ms; budget 15 ms)`,
     );
+    if (model.classes.length > 2 && model === shippedLearnedModels['xwing']) fineTuneCost(model, crops);
     const nets = networkCpuPerDie(model, crops);
     console.log(
       `vision learned (${model.version}): networks per die (one view${model.cockedCheck ? ', face net and cocked check' : ''}), CPU: plain JS ${nets.plain.toFixed(3)} ms, WebAssembly ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,
