@@ -4,11 +4,13 @@
  * ones the network was trained on; test/support/renders/README.md). What is
  * checked comes from the labels: reads of images the network was not tuned on.
  */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildLearnedProfile, candidateCost, learnedReaderOf } from '../../src/vision/calibration/learnedProfile.js';
 import type { LearnedCandidate, LearnedProfileResult } from '../../src/vision/calibration/learnedProfile.js';
-import { parseProfile, sealProfile } from '../../src/vision/calibration/profile.js';
+import { parseProfile, sealProfile, shortHash } from '../../src/vision/calibration/profile.js';
 import type { LearnedProfile } from '../../src/vision/calibration/profile.js';
 import { decodeWeights, encodeWeights } from '../../src/vision/d6/netReader.js';
 import type { AdaptSample } from '../../src/vision/learned/adapt.js';
@@ -18,6 +20,7 @@ import { seededRandom } from '../../src/stats/random.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
+import { runCli } from '../cli/runCli.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'support', 'renders', 'tune-xwing-f1');
 const model = shippedLearnedModels['xwing'] as LearnedModel;
@@ -92,6 +95,36 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     expect(after.classifierVersion).toBe(`${model.version}+tuned/1`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
+
+  it('reads with a fine-tuned profile in vision eval and calibrate --check exactly as calibration validated it', async () => {
+    const p = tunedProfile();
+    const dir = mkdtempSync(join(tmpdir(), 'dicerig-tuned-'));
+    try {
+      const file = join(dir, 'tuned.json');
+      writeFileSync(file, JSON.stringify(p));
+      // The held-back images (every 4th in name order), the ones the profile's validation read.
+      mkdirSync(join(dir, 'held', 'images'), { recursive: true });
+      mkdirSync(join(dir, 'held', 'labels'), { recursive: true });
+      copyFileSync(join(FIXTURE, 'labels', 'classes.txt'), join(dir, 'held', 'labels', 'classes.txt'));
+      const names = readdirSync(join(FIXTURE, 'images')).sort().filter((_, i) => i % 4 === 3);
+      for (const n of names) {
+        symlinkSync(join(FIXTURE, 'images', n), join(dir, 'held', 'images', n));
+        symlinkSync(join(FIXTURE, 'labels', n.replace(/\.jpg$/, '.txt')), join(dir, 'held', 'labels', n.replace(/\.jpg$/, '.txt')));
+      }
+      const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
+      expect(evaluated.code).toBe(0);
+      const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/1+${shortHash(p)}`);
+      expect(j.summary.total).toBe(p.validation.samples);
+      expect(j.summary.read).toBe(p.validation.read);
+      expect(j.summary.correct).toBe(p.validation.correct);
+      const checked = await runCli('calibrate', '--check', file, '--images', join(dir, 'held'), '--json');
+      const c = JSON.parse(checked.out) as { flat: { correct: number } };
+      expect(c.flat.correct).toBe(p.validation.correct);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('refuses a profile whose fine-tuned network has another shape, lacks a class threshold, or comes with a head too', () => {
     const p = tunedProfile();
