@@ -125,12 +125,15 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--fine-tune-passes <n>', `with --reader learned: passes over your dice when fine-tuning (fewer: faster, adapted less)`, positiveIntArg, defaultFineTuneOptions.epochs)
     .option('--no-fine-tune', 'with --reader learned: do not fine-tune the whole network on your dice (faster; only the shipped network and a fitted last layer compete)')
     .option('--json', 'print JSON')
-    .action(async (flags: CalibrateFlags) => {
+    .action(async (flags: CalibrateFlags, command: Command) => {
       const modes = [flags.fromLabelled, flags.camera, flags.check].filter((m) => m !== undefined).length;
       if (modes !== 1) throw new InputError('give exactly one of --from-labelled DIR, --camera sim|DEVICE or --check PROFILE.');
       if (flags.check !== undefined) return runCheck(flags, flags.check, io);
       if (flags.die === undefined) throw new InputError('--die red|green|xwing is needed to calibrate.');
       if (flags.camera !== undefined && flags.reader === 'learned') throw new InputError('guided calibration (--camera) builds a ring-harmonics profile; for the learned reader calibrate --from-labelled DIR.');
+      // Fine-tuning is the learned reader's: said on a ring or guided calibration, it would silently do nothing.
+      const tuningSaid = ['fineTune', 'fineTunePasses'].some((k) => command.getOptionValueSource(k) === 'cli');
+      if (tuningSaid && (flags.reader === 'ring' || flags.camera !== undefined)) throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate --from-labelled DIR without --reader ring).');
       const out = flags.out ?? `calibration-${flags.die}.json`;
       const common = {
         name: flags.name ?? basename(out, extname(out)),
