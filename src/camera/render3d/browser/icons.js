@@ -4,6 +4,22 @@
  * trained on, and two foreign artworks it never sees in training (see look.ts).
  */
 
+/** A circle of radius r at (x, y), filled (or outlined). */
+function disc(ctx, r, x = 0, y = 0, outline = false) {
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, Math.PI * 2);
+  if (outline) ctx.stroke();
+  else ctx.fill();
+}
+
+/** A round hole of radius r at (x, y) through the ink already drawn (the die's body shows through). */
+function hole(ctx, r, x = 0, y = 0) {
+  ctx.save();
+  ctx.globalCompositeOperation = 'destination-out';
+  disc(ctx, r, x, y);
+  ctx.restore();
+}
+
 function burst(ctx, k, spikes, inner, jag) {
   ctx.beginPath();
   for (let i = 0; i < spikes * 2; i++) {
@@ -30,12 +46,7 @@ export function drawIcon(ctx, symbol, k, art) {
       burst(ctx, k, art.spikes, art.inner, art.variant === 1);
       ctx.fill();
       if (art.variant === 2) {
-        ctx.save();
-        ctx.globalCompositeOperation = 'destination-out';
-        ctx.beginPath();
-        ctx.arc(0, 0, k * art.inner * 0.45, 0, Math.PI * 2);
-        ctx.fill();
-        ctx.restore();
+        hole(ctx, k * art.inner * 0.45);
       }
       return;
     }
@@ -46,9 +57,7 @@ export function drawIcon(ctx, symbol, k, art) {
       burst(ctx, k * 0.48, art.variant === 0 ? 4 : Math.max(5, art.spikes - 2), 0.4, false);
       ctx.fill();
       if (art.variant === 2) {
-        ctx.beginPath();
-        ctx.arc(0, 0, k * 1.08, 0, Math.PI * 2);
-        ctx.stroke();
+        disc(ctx, k * 1.08, 0, 0, true);
       }
       return;
     }
@@ -61,20 +70,11 @@ export function drawIcon(ctx, symbol, k, art) {
       ctx.closePath();
       if (art.variant === 2) {
         ctx.fill();
-        ctx.save();
-        ctx.globalCompositeOperation = 'destination-out';
-        ctx.beginPath();
-        ctx.arc(0, 0, k * 0.42, 0, Math.PI * 2);
-        ctx.fill();
-        ctx.restore();
-        ctx.beginPath();
-        ctx.arc(0, 0, k * 0.24, 0, Math.PI * 2);
-        ctx.fill();
+        hole(ctx, k * 0.42);
+        disc(ctx, k * 0.24);
       } else {
         ctx.stroke();
-        ctx.beginPath();
-        ctx.arc(0, 0, k * (art.variant === 1 ? 0.36 : 0.3), 0, Math.PI * 2);
-        ctx.fill();
+        disc(ctx, k * (art.variant === 1 ? 0.36 : 0.3));
       }
       return;
     }
@@ -141,9 +141,7 @@ function drawForeign1(ctx, symbol, k) {
       // The same sparkle outlined, a solid disc in its heart.
       star(ctx, k, 4, 0.34, 0);
       ctx.stroke();
-      ctx.beginPath();
-      ctx.arc(0, 0, k * 0.26, 0, Math.PI * 2);
-      ctx.fill();
+      disc(ctx, k * 0.26);
       return;
     }
     case 'focus': {
@@ -155,15 +153,8 @@ function drawForeign1(ctx, symbol, k) {
       ctx.moveTo(-k, 0);
       ctx.quadraticCurveTo(0, h * 1.7, k, 0);
       ctx.stroke();
-      ctx.beginPath();
-      ctx.arc(0, 0, k * 0.34, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.save();
-      ctx.globalCompositeOperation = 'destination-out';
-      ctx.beginPath();
-      ctx.arc(k * 0.1, -k * 0.1, k * 0.1, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.restore();
+      disc(ctx, k * 0.34);
+      hole(ctx, k * 0.1, k * 0.1, -k * 0.1);
       for (const x of [-0.45, 0, 0.45]) {
         ctx.beginPath();
         ctx.moveTo(x * k, -h * 0.95);
@@ -204,24 +195,15 @@ function drawForeign2(ctx, symbol, k, art) {
         ctx.lineTo(r1 * Math.sin(a), -r1 * Math.cos(a));
         ctx.stroke();
       }
-      ctx.beginPath();
-      ctx.arc(0, 0, k * 0.36, 0, Math.PI * 2);
-      ctx.fill();
+      disc(ctx, k * 0.36);
       return;
     }
     case 'crit': {
       // A solid burst inside a ring, a hole at its centre.
-      ctx.beginPath();
-      ctx.arc(0, 0, k, 0, Math.PI * 2);
-      ctx.stroke();
+      disc(ctx, k, 0, 0, true);
       star(ctx, k * 0.78, art.spikes, 0.5, 0);
       ctx.fill();
-      ctx.save();
-      ctx.globalCompositeOperation = 'destination-out';
-      ctx.beginPath();
-      ctx.arc(0, 0, k * 0.2, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.restore();
+      hole(ctx, k * 0.2);
       return;
     }
     case 'focus': {
@@ -233,12 +215,8 @@ function drawForeign2(ctx, symbol, k, art) {
       ctx.bezierCurveTo(k * 0.4, h * 1.2, -k * 0.4, h * 1.2, -k, 0);
       ctx.closePath();
       ctx.stroke();
-      ctx.beginPath();
-      ctx.arc(0, 0, k * 0.36, 0, Math.PI * 2);
-      ctx.stroke();
-      ctx.beginPath();
-      ctx.arc(0, 0, k * 0.12, 0, Math.PI * 2);
-      ctx.fill();
+      disc(ctx, k * 0.36, 0, 0, true);
+      disc(ctx, k * 0.12);
       return;
     }
     case 'evade': {
