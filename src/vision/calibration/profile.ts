@@ -11,10 +11,10 @@
  * `src/camera/profileFile.ts`.
  */
 import { createHash } from 'node:crypto';
-import { decodeWeights } from '../d6/netReader.js';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { iconFeatureLength } from '../d8/iconFeatures.js';
+import { tunedProblems } from '../learned/fineTune.js';
 import type { LearnedModel } from '../learned/model.js';
 import { shippedLearnedModels } from '../learned/shipped.js';
 
@@ -273,11 +273,7 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
   const model = shippedLearnedModelByVersion(classifier.model);
   if (classifier.tuned !== undefined) {
     if (classifier.head !== undefined) problems.push('classifier has both a fitted head and a fine-tuned network; a profile reads with one');
-    const expected = model ? decodeWeights(model.weightsBase64).length : undefined;
-    const got = decodeWeights(classifier.tuned.weightsBase64).length;
-    if (expected !== undefined && got !== expected) problems.push(`classifier.tuned has ${got} weights; ${classifier.model} has ${expected}`);
-    const missing = (model?.classes ?? []).filter((c) => c !== COCKED_CLASS && classifier.tuned?.thresholds[c] === undefined);
-    if (missing.length > 0) problems.push(`classifier.tuned has no threshold for ${missing.join(', ')}`);
+    if (model !== undefined) problems.push(...tunedProblems(model, classifier.tuned).map((p) => `classifier.tuned ${p}`));
   }
   const head = classifier.head;
   if (head === undefined) return problems;

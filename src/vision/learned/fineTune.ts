@@ -91,13 +91,21 @@ export interface FineTuneResult {
  * rather than its icons.
  */
 export function tunedModel(model: LearnedModel, tuned: TunedNetwork): LearnedModel {
-  const expected = decodeWeights(model.weightsBase64).length;
-  const got = decodeWeights(tuned.weightsBase64).length;
-  if (got !== expected) throw new RangeError(`the fine-tuned network ${tuned.version} has ${got} weights; ${model.version} has ${expected}.`);
-  const missing = model.classes.filter((c) => c !== COCKED_LABEL && tuned.thresholds[c] === undefined);
-  if (missing.length > 0) throw new RangeError(`the fine-tuned network ${tuned.version} has no threshold for ${missing.join(', ')}.`);
+  const [problem] = tunedProblems(model, tuned);
+  if (problem !== undefined) throw new RangeError(`the fine-tuned network ${tuned.version} ${problem}.`);
   const { probe: _probe, ...rest } = model;
   return { ...rest, version: `${model.version}+${tuned.version}`, weightsBase64: tuned.weightsBase64, thresholds: { ...tuned.thresholds } };
+}
+
+/** Why fine-tuned weights do not fit `model` (each as "has ..."): another weight count, or classes without a threshold. */
+export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'weightsBase64' | 'thresholds'>): string[] {
+  const problems: string[] = [];
+  const expected = decodeWeights(model.weightsBase64).length;
+  const got = decodeWeights(tuned.weightsBase64).length;
+  if (got !== expected) problems.push(`has ${got} weights; ${model.version} has ${expected}`);
+  const missing = model.classes.filter((c) => c !== COCKED_LABEL && tuned.thresholds[c] === undefined);
+  if (missing.length > 0) problems.push(`has no threshold for ${missing.join(', ')}`);
+  return problems;
 }
 
 /** A reader of the fine-tuned network, declining under its per-class thresholds. */
