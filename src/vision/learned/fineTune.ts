@@ -17,9 +17,8 @@ import { seededRandom } from '../../stats/random.js';
 import { classOfRead, COCKED_LABEL } from '../labelledEval.js';
 import type { AdaptSample, HeldBackScore } from './adapt.js';
 import { splitGroups } from './adapt.js';
-import { learnedInput } from './input.js';
 import type { LearnedModel } from './model.js';
-import { LearnedReader } from './reader.js';
+import { cropInput, LearnedReader } from './reader.js';
 
 export interface FineTuneOptions {
   /** Fraction of images held back to set the threshold. */
@@ -128,12 +127,12 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
   const fit = samples.filter((s) => !held.has(s.group));
   for (const s of fit) {
     const label = model.classes.indexOf(s.label);
-    const { image, sizePx } = s.crop;
+    const { sizePx } = s.crop;
     for (let j = 0; j <= options.jitters; j++) {
       const dx = j === 0 ? 0 : (random() * 2 - 1) * options.shift * sizePx;
       const dy = j === 0 ? 0 : (random() * 2 - 1) * options.shift * sizePx;
       const k = j === 0 ? 1 : 1 + (random() * 2 - 1) * options.scale;
-      inputs.push({ input: learnedInput(image, { x: image.width / 2 + dx, y: image.height / 2 + dy }, sizePx * model.inputScale * k, size), label });
+      inputs.push({ input: cropInput(s.crop, model, dx, dy, k), label });
     }
   }
   const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));

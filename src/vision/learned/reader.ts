@@ -49,10 +49,13 @@ export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' 
   return out;
 }
 
-/** A network's input for a crop, as is: the square of `inputScale` die sizes around the crop's centre. */
-function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>): Float32Array {
+/**
+ * A network's input for a crop: the square of `inputScale` die sizes around the crop's centre, or (training's
+ * jittered cuts) that square moved by `dx`, `dy` pixels and scaled by `scale`.
+ */
+export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>, dx = 0, dy = 0, scale = 1): Float32Array {
   const { image } = crop;
-  return learnedInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size);
+  return learnedInput(image, { x: image.width / 2 + dx, y: image.height / 2 + dy }, crop.sizePx * model.inputScale * scale, model.spec.size);
 }
 
 /** View `turn` (0: as is) of a network input of side `size`. */
