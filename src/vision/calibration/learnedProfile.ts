@@ -5,10 +5,11 @@
  * network with its own thresholds, the network with a last layer fitted on the
  * other images (`adaptReader`), and the whole network fine-tuned on them
  * (`fineTuneNetwork`: what carries it over to dice whose icons are drawn
- * unlike the renders'). The one with fewer wrong reads (a cocked
- * die read as a face counts as wrong), then fewer declined flat dice, ships;
- * its reads of dice it was not fitted on are the profile's validation (every
- * die for the shipped network, the held-back ones for a head), so the misread
+ * unlike the renders'). The one with the lowest cost ships, a wrong read (a
+ * cocked die read as a face counts as wrong) costing as much as ten declined
+ * flat dice (`candidateCost`); its reads of dice it was not fitted on are the
+ * profile's validation (every die for the shipped network, the held-back ones
+ * for a head or a fine-tuned network), so the misread
  * bounds a session's verdicts allow for come from exactly the reader that reads.
  */
 import { InputError } from '../../core/errors.js';

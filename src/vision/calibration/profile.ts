@@ -120,7 +120,7 @@ const learnedClassifierSchema = z.strictObject({
   model: z.string().min(1),
   /** Last layer fitted on the user's dice, with its own threshold; absent: the network's own last layer, per-class thresholds and cockedAt. */
   head: headSchema.optional(),
-  /** The whole network fine-tuned on the user's dice, with its own threshold (instead of a head). */
+  /** The whole network fine-tuned on the user's dice, with its own per-class thresholds (instead of a head). */
   tuned: tunedSchema.optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
