@@ -2,11 +2,12 @@
  * Renders labelled datasets with the 3D synthetic camera (src/camera/render3d):
  *
  *   npm run render -- --dice xwing --split train --count 1500 --out /work/data/renders/train-xwing
- *   npm run render -- --dice d6 --split test --count 300 --out /work/data/renders/test-d6 [--offset 0] [--cocked-rate 0.05]
+ *   npm run render -- --dice d6 --split test --count 300 --out /work/data/renders/test-d6 [--offset 0] [--cocked-rate 0.05] [--cocked-tilt 14,40]
  *
  * Seeds come from the split's range (see src/camera/render3d/README.md), so
  * train, tune and test sets never share a scene or a lighting/platform preset.
  * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on (see look.ts).
+ * `--cocked-tilt LOW,HIGH` makes cocked dice lean LOW..HIGH degrees (default 14,40): low leans are the hardest to catch.
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
  * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     offset: { type: 'string', default: '0' },
     'cocked-rate': { type: 'string' },
+    'cocked-tilt': { type: 'string' },
     reuse: { type: 'boolean', default: false },
     art: { type: 'string', default: 'house' },
   },
@@ -53,6 +55,15 @@ const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
 const art = values.art as ArtFamily;
 if (!ART_FAMILIES.includes(art)) fail(`--art must be one of ${ART_FAMILIES.join(', ')}.`);
 const cockedRate = values['cocked-rate'] !== undefined ? Number(values['cocked-rate']) : undefined;
+let cockedTiltDeg: [number, number] | undefined;
+if (values['cocked-tilt'] !== undefined) {
+  const parts = values['cocked-tilt'].split(',').map(Number);
+  const [tlo, thi] = parts;
+  if (parts.length !== 2 || tlo === undefined || thi === undefined || !(tlo > 0 && tlo <= thi && thi < 90)) {
+    fail(`--cocked-tilt must be LOW,HIGH degrees within 0..90, low first (got "${values['cocked-tilt']}").`);
+  }
+  cockedTiltDeg = [tlo as number, thi as number];
+}
 
 const renderer = await BrowserRenderer.open();
 try {
@@ -65,6 +76,7 @@ try {
     reuse: values.reuse,
     art,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
+    ...(cockedTiltDeg !== undefined ? { cockedTiltDeg } : {}),
     onImage: (done, total) => {
       if (Date.now() - last > 10_000 || done === total) {
         last = Date.now();

@@ -135,10 +135,15 @@ describe('3D synthetic camera in Chromium', () => {
     }
   }, 180_000);
 
-  it('refuses to grow a set from images drawn in another artwork', async () => {
+  it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise', async () => {
     const out = join(dir, 'tune-xwing-art');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/leaning 14\.\.40 degrees; cannot reuse its images for 14\.\.22/);
+    // The lean asked for is recorded with the set.
+    const low = join(dir, 'tune-xwing-low');
+    await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22] });
+    expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8')).cockedTiltDeg).toEqual([14, 22]);
   }, 180_000);
 
   it('writes a labelled folder the shared reader reads, with a ground-truth sidecar per image and READY when complete', async () => {

@@ -189,6 +189,31 @@ describe('3D camera scenes', () => {
     expect(cocked / dice).toBeLessThan(0.12);
     expect(touching / dice).toBeGreaterThan(0.2);
   });
+
+  it('leans cocked dice within the range asked for, and draws the default range when none is given', () => {
+    const tilts: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const seed = 900 + i;
+      const low = buildScene({ seed, dice: 'xwing', cockedRate: 0.5, cockedTiltDeg: [14, 22] });
+      for (const t of low.truth) if (t.cocked) tilts.push(t.tiltDeg);
+      // Asking for the default range is the same as asking for none: existing sets render unchanged.
+      expect(buildScene({ seed, dice: 'xwing', cockedRate: 0.5, cockedTiltDeg: [14, 40] })).toEqual(buildScene({ seed, dice: 'xwing', cockedRate: 0.5 }));
+    }
+    expect(tilts.length).toBeGreaterThan(20);
+    for (const t of tilts) {
+      expect(t).toBeGreaterThanOrEqual(14 - 1e-6);
+      expect(t).toBeLessThanOrEqual(22 + 1e-6);
+    }
+    // Spread over the range, not stuck at one end.
+    expect(Math.min(...tilts)).toBeLessThan(16);
+    expect(Math.max(...tilts)).toBeGreaterThan(20);
+  });
+
+  it('refuses a lean range that is not low-first within 0..90 degrees', () => {
+    expect(() => buildScene({ seed: 900, dice: 'xwing', cockedTiltDeg: [22, 14] })).toThrow(/lean must be a range of degrees/);
+    expect(() => buildScene({ seed: 900, dice: 'xwing', cockedTiltDeg: [0, 20] })).toThrow(/lean must be a range of degrees/);
+    expect(() => buildScene({ seed: 900, dice: 'xwing', cockedTiltDeg: [20, 95] })).toThrow(/lean must be a range of degrees/);
+  });
 });
 
 describe('3D camera splits', () => {

@@ -45,12 +45,20 @@ def score(pr, y, classes, thr, cocked_at, extra=None, extra_at=None):
         'spread': max(rates) / min(rates) if rates and min(rates) > 0 else (1.0 if not rates or max(rates) == 0 else float('inf')),
         'cocked_read': (read & ~flat).sum().item(),
         'cocked_total': (~flat).sum().item(),
+        'flat_total': flat.sum().item(),
         # Over every die read, cocked dice read as a face counted wrong (what the thresholds are chosen for).
         'accuracy_all_read': (read & (pred == y)).sum().item() / max(1, read.sum().item()),
     }
 
 
-def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, extra=None, extra_budgets=(None,), guard_cocked=True):
+def cost(s, wrong_cost):
+    """Flat dice declined plus wrong_cost for each wrong read, a cocked die read as a face included (the calibration's
+    rule, src/vision/calibration/learnedProfile.ts candidateCost)."""
+    flat_total = s['flat_total']
+    return s['flat_declined'] * flat_total + wrong_cost * (s['wrong'] + s['cocked_read'])
+
+
+def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, extra=None, extra_budgets=(None,), guard_cocked=True, wrong_cost=None):
     """Rules that decline the fewest flat tune dice while meeting target_accuracy among all tune dice read.
 
     With a cocked check (`extra`), its threshold extra_at declines at most eb of the flat dice, for each eb of
@@ -83,10 +91,12 @@ def choose(pr, y, classes, budgets, target_accuracy, margin, floor, ceiling, ext
                 if len(sure): t = max(t, float(sure.max()) + margin)
                 thr[classes[c]] = round(min(ceiling, max(floor, t)), 6)
             s = score(pr, y, classes, thr, cocked_at, extra, extra_at)
-            if s['accuracy_all_read'] >= target_accuracy: break
-        if s['accuracy_all_read'] < target_accuracy: continue
-        if best is None or s['flat_declined'] < best[0]['flat_declined']:
-            best = (s, thr, None if cocked_at is None else round(cocked_at, 6), (budget, eb), q, None if extra_at is None else round(extra_at, 6))
+            if s['accuracy_all_read'] < target_accuracy: continue
+            better = best is None or (s['flat_declined'] < best[0]['flat_declined'] if wrong_cost is None else cost(s, wrong_cost) < cost(best[0], wrong_cost))
+            if better:
+                best = (s, thr, None if cocked_at is None else round(cocked_at, 6), (budget, eb), q, None if extra_at is None else round(extra_at, 6))
+            # Without a cost, more declines than the least meeting the target never help.
+            if wrong_cost is None: break
     if best is None: raise SystemExit(f'no rules reach {target_accuracy} correct among read on the tune set')
     return best
 

@@ -48,6 +48,7 @@ p.add_argument('--no-guard-cocked', action='store_true', help="with --thresholds
 p.add_argument('--margin', type=float, default=0.02, help='a class threshold sits this far above its most confident wrong tune read')
 p.add_argument('--floor', type=float, default=0.5)
 p.add_argument('--ceiling', type=float, default=0.99)
+p.add_argument('--wrong-cost', type=float, default=None, help='with --thresholds: choose the rules of lowest cost, flat tune dice declined plus this many for each wrong read or cocked die read as a face (the calibration uses 10), among those meeting --target-accuracy')
 p.add_argument('--target-accuracy', type=float, default=0.998, help='correct among read the thresholds must give on tune')
 p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
 p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
@@ -225,7 +226,7 @@ if a.thresholds:
         extra_tune = torch.from_numpy(np.load(a.cocked_check + '-tune.npy'))
         if a.check: extra_check = torch.from_numpy(np.load(a.cocked_check + '-check.npy'))
         extra_budgets = [float(b) for b in a.cocked_check_budget.split(',')]
-    s, thresholds, cocked_at, budget, q, check_at = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling, extra_tune, extra_budgets, not a.no_guard_cocked)
+    s, thresholds, cocked_at, budget, q, check_at = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling, extra_tune, extra_budgets, not a.no_guard_cocked, a.wrong_cost)
     print(f'tune thresholds (cocked budgets {budget}, q {q:.4f}): cockedAt {cocked_at}, cocked check at {check_at}, {json.dumps(thresholds)}', flush=True)
     print(f'tune with them: {rules.describe(s)}', flush=True)
     if a.check:

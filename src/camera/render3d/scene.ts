@@ -35,6 +35,8 @@ export interface SceneOptions {
   readonly height?: number;
   /** Probability that a die rests cocked (default 0.05). */
   readonly cockedRate?: number;
+  /** How far a cocked die leans, degrees, drawn uniformly in this range (default 14..40). */
+  readonly cockedTiltDeg?: Range;
   /** Dice per scene, inclusive range (default 1..7). */
   readonly diceCount?: readonly [number, number];
   /** The dice's icon drawings (default house art). */
@@ -257,6 +259,9 @@ interface Placing {
 }
 
 /** Builds the scene for `options.seed`; the seed's range decides the split and its presets. */
+/** A cocked die leans 14..40 degrees unless told otherwise (the least a tumbled die rests at against a wall or die). */
+export const DEFAULT_COCKED_TILT_DEG: Range = [14, 40];
+
 export function buildScene(options: SceneOptions): Scene {
   const seed = options.seed;
   const split = splitOfSeed(seed);
@@ -266,6 +271,10 @@ export function buildScene(options: SceneOptions): Scene {
   const lighting: LightingPreset = pickOf(r, lightingPresets(split));
   const platformPreset: PlatformPreset = pickOf(r, platformPresets(split));
   const cockedRate = options.cockedRate ?? 0.05;
+  const cockedTilt = options.cockedTiltDeg ?? DEFAULT_COCKED_TILT_DEG;
+  if (!(cockedTilt[0] > 0 && cockedTilt[0] <= cockedTilt[1] && cockedTilt[1] < 90)) {
+    throw new RangeError(`A cocked die's lean must be a range of degrees within 0..90, low first (got ${cockedTilt.join('..')}).`);
+  }
 
   // Camera: field of view, die size and height chosen together so dice are 55-170 px across.
   const sizeBase = options.dice === 'd6' ? between(r, [1.2, 1.9]) : between(r, [1.5, 1.8]);
@@ -416,7 +425,7 @@ export function buildScene(options: SceneOptions): Scene {
       if (cocked && leanDir) {
         const t: Vec3 = [leanDir[0], 0, leanDir[1]];
         const axis = normalize(cross([0, 1, 0], t));
-        rotation = mulMat(axisAngle(axis, (between(r, [14, 40]) * Math.PI) / 180), rotation);
+        rotation = mulMat(axisAngle(axis, (between(r, cockedTilt) * Math.PI) / 180), rotation);
       }
       const foot = footprintOf(shape, rotation, half);
       if (leanDir && leanOn !== undefined) {

@@ -17,7 +17,8 @@ import type { BrowserRenderer } from './browserRenderer.js';
 import type { DieTruth } from './labels.js';
 import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
-import { buildScene } from './scene.js';
+import { buildScene, DEFAULT_COCKED_TILT_DEG } from './scene.js';
+import type { Range } from './presets.js';
 
 export interface RenderedFolderOptions {
   readonly dir: string;
@@ -26,6 +27,8 @@ export interface RenderedFolderOptions {
   readonly firstSeed: number;
   readonly count: number;
   readonly cockedRate?: number;
+  /** How far cocked dice lean, degrees (default: the scene's, 14..40). */
+  readonly cockedTiltDeg?: Range;
   /** The dice's icon drawings (default house art). */
   readonly art?: ArtFamily;
   /**
@@ -71,12 +74,16 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
     // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; cockedTiltDeg?: Range };
     if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
+    const tilt = (t: Range | undefined): string => (t ?? DEFAULT_COCKED_TILT_DEG).join('..');
+    if (tilt(previous.cockedTiltDeg) !== tilt(options.cockedTiltDeg)) {
+      throw new RangeError(`${options.dir} holds cocked dice leaning ${tilt(previous.cockedTiltDeg)} degrees; cannot reuse its images for ${tilt(options.cockedTiltDeg)}.`);
+    }
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}) });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}) });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -90,7 +97,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), classes }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;

@@ -5,18 +5,18 @@
 import type { LearnedModel } from '../model.js';
 
 export const xwingModel: LearnedModel = {
-  version: "learned-xwing/4",
+  version: "learned-xwing/5",
   spec: {"channels": 3, "size": 32, "convs": [{"out": 12, "pool": true}, {"out": 24, "pool": true}, {"out": 48, "pool": true}, {"out": 48, "pool": false}], "classes": 8},
   classes: ["red-hit", "red-crit", "red-focus", "red-blank", "green-evade", "green-focus", "green-blank", "cocked"],
   inputScale: 0.6,
   heightRatio: 0.77,
   trainedOn: "renders train-xwing seeds 1..2895",
   dataHash: "428b0cad30244fe175be8e93a88cea1e0695ede7760872e4b5bea0c95c3676ac",
-  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw7/xwing-train --tune /tmp/xw7/xwing-tune --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --check /tmp/xw7/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/4 --trained-on 'renders train-xwing seeds 1..2895' --out /tmp/xw7/xwing-untuned.ts --threads 1 --save-torch /tmp/xw7/xwing.pt && /usr/bin/python3 training/learned/train.py --train /tmp/xw7/xwing-tuneall --tune /tmp/xw7/xwing-tuneall --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /tmp/xw7/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw7/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/4 --cocked-check /tmp/xw7/cocked24wv4 --cocked-check-version learned-xwing-cocked/2 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --out /tmp/xw7/out-xwing.ts --threads 1 --views 4",
+  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw7/xwing-train --tune /tmp/xw7/xwing-tune --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --check /tmp/xw7/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/4 --trained-on 'renders train-xwing seeds 1..2895' --out /tmp/xw7/xwing-untuned.ts --threads 1 --save-torch /tmp/xw7/xwing.pt && /usr/bin/python3 training/learned/train.py --train /tmp/xw8/xwing-tuneall --tune /tmp/xw8/xwing-tuneall --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /tmp/xw8/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw8/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/5 --cocked-check /tmp/xw8/cocked24wv4 --cocked-check-version learned-xwing-cocked/3 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --out /tmp/xw8/out-xwing-c10.ts --threads 1 --views 4 --wrong-cost 10",
   probe: [0.045722, 0.009757, 0.001173, 0.057999, 0.00107, 0.006718, 0.255842, 0.62172],
-  thresholds: {"red-hit": 0.543258, "red-crit": 0.562946, "red-focus": 0.584139, "red-blank": 0.5, "green-evade": 0.5, "green-focus": 0.5, "green-blank": 0.5},
+  thresholds: {"red-hit": 0.55304, "red-crit": 0.562946, "red-focus": 0.584139, "red-blank": 0.5, "green-evade": 0.5, "green-focus": 0.5, "green-blank": 0.5},
   cockedAt: 0.5,
-  cockedCheck: { version: "learned-xwing-cocked/2", at: 0.575007 },
+  cockedCheck: { version: "learned-xwing-cocked/3", at: 0.682561 },
   views: 4,
   weightsBase64: [
     "/g4+vlXwjr7LgKG+VmsqPyUHaz60sy4+l/JgPvW6pb0VR6C+fAp7PpKCl74GvH++BUbfPfAubb4PXPW+nz8EPxOcAD+BIDI8OAk3vgqoPL7I3/i+aRutPryz",
