@@ -7,6 +7,7 @@
  * Seeds come from the split's range (see src/camera/render3d/README.md), so
  * train, tune and test sets never share a scene or a lighting/platform preset.
  * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on (see look.ts).
+ * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
  * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
@@ -18,6 +19,8 @@ import { SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
 import type { DiceSet } from '../src/camera/render3d/scene.js';
 import type { ArtFamily } from '../src/camera/render3d/look.js';
 import { ART_FAMILIES } from '../src/camera/render3d/look.js';
+import type { SceneLook } from '../src/camera/render3d/tray.js';
+import { SCENE_LOOKS } from '../src/camera/render3d/tray.js';
 import { writeRenderedFolder } from '../src/camera/render3d/writeRenderedFolder.js';
 
 function fail(message: string): never {
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     'cocked-rate': { type: 'string' },
     reuse: { type: 'boolean', default: false },
     art: { type: 'string', default: 'house' },
+    look: { type: 'string', default: 'rig' },
   },
 });
 
@@ -52,6 +56,9 @@ const [lo, hi] = SEED_RANGES[split];
 const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
 const art = values.art as ArtFamily;
 if (!ART_FAMILIES.includes(art)) fail(`--art must be one of ${ART_FAMILIES.join(', ')}.`);
+const look = values.look as SceneLook;
+if (!SCENE_LOOKS.includes(look)) fail(`--look must be one of ${SCENE_LOOKS.join(', ')}.`);
+if (look === 'tray' && dice !== 'd6') fail('--look tray draws D6 dice only (--dice d6).');
 const cockedRate = values['cocked-rate'] !== undefined ? Number(values['cocked-rate']) : undefined;
 
 const renderer = await BrowserRenderer.open();
@@ -64,6 +71,7 @@ try {
     count,
     reuse: values.reuse,
     art,
+    look,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     onImage: (done, total) => {
       if (Date.now() - last > 10_000 || done === total) {

@@ -17,6 +17,7 @@ import type { BrowserRenderer } from './browserRenderer.js';
 import type { DieTruth } from './labels.js';
 import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
+import type { SceneLook } from './tray.js';
 import { buildScene } from './scene.js';
 
 export interface RenderedFolderOptions {
@@ -28,6 +29,8 @@ export interface RenderedFolderOptions {
   readonly cockedRate?: number;
   /** The dice's icon drawings (default house art). */
   readonly art?: ArtFamily;
+  /** The scene look (default `rig`; `tray`: phone photos of a dice tray, D6 only). */
+  readonly look?: SceneLook;
   /**
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
    * instead of rendering them again: for growing a set. Only valid if the
@@ -68,15 +71,18 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const perClass: Record<string, number> = {};
   let dice = 0;
   const art = options.art ?? 'house';
+  const look = options.look ?? 'rig';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
     // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string };
     if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
+    // Folders from before scene looks are rig looks.
+    if ((previous.look ?? 'rig') !== look) throw new RangeError(`${options.dir} holds ${previous.look ?? 'rig'}-look images; cannot reuse them for the ${look} look.`);
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}) });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -90,7 +96,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, classes }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
