@@ -25,8 +25,8 @@ import type { P2 } from './placement.js';
 import { convexHull, overlaps, rectPolygon, slideToContact, translate } from './placement.js';
 import type { LightingPreset, PlatformKind, PlatformPreset, Range, Rgb, Split } from './presets.js';
 import { kelvinToRgb, lightingPresets, platformPresets, splitOfSeed } from './presets.js';
-import type { SceneLook } from './tray.js';
-import { TRAY_CAMERA, sampleTrayLook, trayLightingPresets, trayPlatformPresets } from './tray.js';
+import type { CameraEffects, SceneLook } from './tray.js';
+import { TRAY_CAMERA, TRAY_EFFECTS, sampleTrayLook, trayLightingPresets, trayPlatformPresets } from './tray.js';
 
 export type DiceSet = 'xwing' | 'd6';
 
@@ -117,6 +117,9 @@ export interface Scene {
 }
 
 const ROUNDNESS: Readonly<Record<ShapeKind, readonly number[]>> = { d8: [9, 12, 16], d6: [5, 7, 9] };
+
+/** A rig webcam's effects (the tray look's are in tray.ts). */
+const RIG_EFFECTS: CameraEffects = { readNoise: [1, 5], shotNoise: [0.03, 0.2], blurShare: 0.7, blurSigma: [0.3, 1.1], motionShare: 0.3, motionPx: [0.5, 4], vignette: [0, 0.35], gains: [0.92, 1.08], jpegQuality: [62, 95] };
 
 const shapeCache = new Map<string, DieShape>();
 
@@ -382,7 +385,7 @@ export function buildScene(options: SceneOptions): Scene {
     const die = pickOf(r, kinds);
     const type = dieTypeOf(die);
     const shapeKind: ShapeKind = die === 'd6' ? 'd6' : 'd8';
-    const shapeKey = `${shapeKind}-${pickOf(r, ROUNDNESS[shapeKind])}`;
+    const shapeKey = `${shapeKind}-${pickOf(r, tray ? TRAY_CAMERA.roundness : ROUNDNESS[shapeKind])}`;
     const shape = shapeOf(shapeKey);
     const sizeCm = sizeBase * between(r, [0.97, 1.03]);
     const half = sizeCm / 2;
@@ -466,15 +469,16 @@ export function buildScene(options: SceneOptions): Scene {
     }
   }
 
+  const effects = tray ? TRAY_EFFECTS : RIG_EFFECTS;
   const post: PostSpec = {
-    readNoise: between(r, [1, 5]),
-    shotNoise: between(r, [0.03, 0.2]),
-    blurSigma: r() < 0.7 ? between(r, [0.3, 1.1]) : 0,
-    motionPx: r() < (tray ? 0.15 : 0.3) ? between(r, tray ? [0.5, 2] : [0.5, 4]) : 0,
+    readNoise: between(r, effects.readNoise),
+    shotNoise: between(r, effects.shotNoise),
+    blurSigma: r() < effects.blurShare ? between(r, effects.blurSigma) : 0,
+    motionPx: r() < effects.motionShare ? between(r, effects.motionPx) : 0,
     motionAngle: r() * Math.PI,
-    vignette: between(r, [0, 0.35]),
-    gains: [between(r, tray ? [0.97, 1.03] : [0.92, 1.08]), 1, between(r, tray ? [0.97, 1.03] : [0.92, 1.08])],
-    jpegQuality: Math.round(between(r, [62, 95])),
+    vignette: between(r, effects.vignette),
+    gains: [between(r, effects.gains), 1, between(r, effects.gains)],
+    jpegQuality: Math.round(between(r, effects.jpegQuality)),
     noiseSeed: Math.floor(r() * 2 ** 31),
   };
 

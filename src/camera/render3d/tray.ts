@@ -28,23 +28,42 @@ export const TRAY_CAMERA = {
   heightCm: [12, 70] as Range,
   tiltDeg: [0, 12] as Range,
   diceCount: [2, 14] as readonly [number, number],
+  /** The sharpest-edged of the D6 meshes (geometry.ts exponents 5/7/9): tray dice have crisp cube edges. */
+  roundness: [9] as readonly number[],
 };
+
+/** Camera effects: ranges of the post-processing (browser/camera.js), and how often blur and shake happen. */
+export interface CameraEffects {
+  readonly readNoise: Range;
+  readonly shotNoise: Range;
+  readonly blurShare: number;
+  readonly blurSigma: Range;
+  readonly motionShare: number;
+  readonly motionPx: Range;
+  readonly vignette: Range;
+  /** Red and blue white-balance gains. */
+  readonly gains: Range;
+  readonly jpegQuality: Range;
+}
+
+/** A phone's photo: sharp and clean (the tray photos are crisp, with strong pip contrast), white balanced. */
+export const TRAY_EFFECTS: CameraEffects = { readNoise: [0.5, 2.5], shotNoise: [0.02, 0.1], blurShare: 0.35, blurSigma: [0.2, 0.6], motionShare: 0.1, motionPx: [0.5, 1.5], vignette: [0, 0.25], gains: [0.97, 1.03], jpegQuality: [75, 95] };
 
 export const TRAY_LIGHTING: readonly LightingPreset[] = [
   // TRAIN
-  { name: 'tray-room-ceiling', split: 'train', key: 'overhead', elevationDeg: [50, 85], temperatureK: [5800, 6800], intensity: [2.2, 3.2], softness: [8, 18], ambient: [0.5, 0.85], environment: [0.5, 1.0], exposure: [0.9, 1.2] },
-  { name: 'tray-window-side', split: 'train', key: 'window', elevationDeg: [30, 60], temperatureK: [5800, 6800], intensity: [2.2, 3.4], softness: [6, 14], ambient: [0.45, 0.75], environment: [0.4, 0.9], exposure: [0.9, 1.2] },
-  { name: 'tray-desk-lamp', split: 'train', key: 'lamp', elevationDeg: [45, 80], temperatureK: [5800, 6800], intensity: [2.6, 3.8], softness: [4, 10], ambient: [0.4, 0.7], environment: [0.3, 0.7], exposure: [0.9, 1.2] },
+  { name: 'tray-room-ceiling', split: 'train', key: 'overhead', elevationDeg: [50, 85], temperatureK: [5800, 6800], intensity: [2.2, 3.2], softness: [8, 18], ambient: [0.5, 0.85], environment: [0.5, 1.0], exposure: [0.8, 1.05] },
+  { name: 'tray-window-side', split: 'train', key: 'window', elevationDeg: [30, 60], temperatureK: [5800, 6800], intensity: [2.2, 3.4], softness: [6, 14], ambient: [0.45, 0.75], environment: [0.4, 0.9], exposure: [0.8, 1.05] },
+  { name: 'tray-desk-lamp', split: 'train', key: 'lamp', elevationDeg: [45, 80], temperatureK: [5800, 6800], intensity: [2.6, 3.8], softness: [4, 10], ambient: [0.4, 0.7], environment: [0.3, 0.7], exposure: [0.8, 1.05] },
   // TUNE
-  { name: 'tray-overcast', split: 'tune', key: 'window', elevationDeg: [35, 65], temperatureK: [5800, 6800], intensity: [2.0, 2.8], softness: [10, 16], ambient: [0.55, 0.8], environment: [0.4, 0.8], exposure: [0.9, 1.2] },
+  { name: 'tray-overcast', split: 'tune', key: 'window', elevationDeg: [35, 65], temperatureK: [5800, 6800], intensity: [2.0, 2.8], softness: [10, 16], ambient: [0.55, 0.8], environment: [0.4, 0.8], exposure: [0.8, 1.05] },
   // TEST
-  { name: 'tray-ring', split: 'test', key: 'ring', elevationDeg: [78, 89], temperatureK: [5800, 6800], intensity: [2.2, 3.0], softness: [8, 14], ambient: [0.5, 0.75], environment: [0.6, 1.0], exposure: [0.9, 1.2] },
+  { name: 'tray-ring', split: 'test', key: 'ring', elevationDeg: [78, 89], temperatureK: [5800, 6800], intensity: [2.2, 3.0], softness: [8, 14], ambient: [0.5, 0.75], environment: [0.6, 1.0], exposure: [0.8, 1.05] },
 ];
 
 export const TRAY_PLATFORMS: readonly PlatformPreset[] = [
   // TRAIN
-  { name: 'tray-grey-card', split: 'train', kind: 'felt', colors: [[222, 222, 220], [212, 214, 214], [230, 229, 226]], roughness: [0.85, 1], texture: [0.04, 0.2], walls: [[60, 60, 64]] },
-  { name: 'tray-white-board', split: 'train', kind: 'acrylic', colors: [[238, 238, 236], [230, 232, 234]], roughness: [0.5, 0.8], texture: [0, 0.15], walls: [[60, 60, 64]] },
+  { name: 'tray-grey-card', split: 'train', kind: 'felt', colors: [[222, 222, 220], [212, 214, 214], [230, 229, 226]], roughness: [0.85, 1], texture: [0, 0.06], walls: [[60, 60, 64]] },
+  { name: 'tray-white-board', split: 'train', kind: 'acrylic', colors: [[238, 238, 236], [230, 232, 234]], roughness: [0.5, 0.8], texture: [0, 0.05], walls: [[60, 60, 64]] },
   // TUNE
   { name: 'tray-pale-fabric', split: 'tune', kind: 'fabric', colors: [[210, 206, 198]], roughness: [0.85, 1], texture: [0.05, 0.2], walls: [[60, 60, 64]] },
   // TEST
@@ -102,7 +121,8 @@ export function sampleTrayLook(r: RandomSource): DieLook {
     ink,
     // Tray dice are mostly new: little worn ink, and pips drilled and painted (engraved).
     wear: Math.min(base.wear, between(r, 0, 0.12)),
-    pips: { ...base.pips, radius: between(r, 0.15, 0.22), engraved: r() < 0.8 },
+    inkAlpha: between(r, 0.94, 1),
+    pips: { ...base.pips, radius: between(r, 0.18, 0.24), engraved: r() < 0.8 },
     ...(translucent > 0 ? { translucent, roughness: between(r, 0.08, 0.25) } : {}),
     ...(marble ? { marble } : {}),
   };

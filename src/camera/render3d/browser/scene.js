@@ -83,8 +83,8 @@ function drawPips(ctx, symbol, half, look) {
 function drawMarble(ctx, colour, w, h, rand) {
   ctx.save();
   ctx.lineCap = 'round';
-  for (let i = 0; i < 70; i++) {
-    ctx.strokeStyle = css(colour, 0.85 + rand() * 0.3, 0.25 + rand() * 0.5);
+  for (let i = 0; i < 30; i++) {
+    ctx.strokeStyle = css(colour, 0.85 + rand() * 0.3, 0.15 + rand() * 0.3);
     ctx.lineWidth = 3 + rand() * 22;
     let x = rand() * w;
     let y = rand() * h;
@@ -392,7 +392,7 @@ function buildScene(spec) {
       envMap: envTexture,
       envMapIntensity: spec.lights.environment,
       // Translucent plastic (tray look): light scattered inside makes the body glow in its own colour.
-      ...(die.look.translucent ? { emissive: rgb(die.look.body), emissiveIntensity: die.look.translucent * 0.35 } : {}),
+      ...(die.look.translucent ? { emissive: rgb(die.look.body), emissiveIntensity: die.look.translucent * 0.2 } : {}),
     });
     disposables.push(tex, mat);
     const mesh = new THREE.Mesh(geometries.get(die.shapeKey), mat);
