@@ -15,6 +15,8 @@
 # Needs Debian's python3-torch (apt-get install -y python3-torch).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=training/learned/folders.sh
+source training/learned/folders.sh
 DATA=${DICERIG_DATASETS:-../shared/datasets}/d6-tray-photos
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
@@ -23,26 +25,6 @@ VERSION=${VERSION:-learned-d6/4a2}
 SETS=${SETS:-train-d6-tray}
 PRE_EPOCHS=${PRE_EPOCHS:-120}
 FINE_EPOCHS=${FINE_EPOCHS:-300}
-split() { # name first last
-  mkdir -p "$WORK/$1/images" "$WORK/$1/labels"
-  cp "$DATA/labels/classes.txt" "$WORK/$1/labels/"
-  ls "$DATA/images" | sort | sed -n "$2,$3p" | while read -r f; do
-    ln -sf "$(realpath "$DATA/images/$f")" "$WORK/$1/images/$f"
-    ln -sf "$(realpath "$DATA/labels/${f%.*}.txt")" "$WORK/$1/labels/${f%.*}.txt"
-  done
-}
-join() { # join DIR SET...: one labelled folder of links to the sets' images and labels
-  local dir=$1; shift
-  mkdir -p "$dir/images" "$dir/labels"
-  cp "$RENDERS/$1/labels/classes.txt" "$dir/labels/"
-  for d in "$@"; do
-    for f in "$RENDERS/$d"/images/*.jpg; do
-      b=$(basename "$f" .jpg)
-      ln -sf "$f" "$dir/images/$b.jpg"
-      ln -sf "$RENDERS/$d/labels/$b.txt" "$dir/labels/$b.txt"
-    done
-  done
-}
 split d6-train 1 80
 split d6-tune 81 100
 # shellcheck disable=SC2086
