@@ -8,6 +8,7 @@
  * train, tune and test sets never share a scene or a lighting/platform preset.
  * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on (see look.ts).
  * `--cocked-tilt LOW,HIGH` makes cocked dice lean LOW..HIGH degrees (default 14,40): low leans are the hardest to catch.
+ * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
  * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
@@ -19,6 +20,8 @@ import { SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
 import type { DiceSet } from '../src/camera/render3d/scene.js';
 import type { ArtFamily } from '../src/camera/render3d/look.js';
 import { ART_FAMILIES } from '../src/camera/render3d/look.js';
+import type { SceneLook } from '../src/camera/render3d/tray.js';
+import { SCENE_LOOKS } from '../src/camera/render3d/tray.js';
 import { writeRenderedFolder } from '../src/camera/render3d/writeRenderedFolder.js';
 
 function fail(message: string): never {
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     'cocked-tilt': { type: 'string' },
     reuse: { type: 'boolean', default: false },
     art: { type: 'string', default: 'house' },
+    look: { type: 'string', default: 'rig' },
   },
 });
 
@@ -54,6 +58,9 @@ const [lo, hi] = SEED_RANGES[split];
 const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
 const art = values.art as ArtFamily;
 if (!ART_FAMILIES.includes(art)) fail(`--art must be one of ${ART_FAMILIES.join(', ')}.`);
+const look = values.look as SceneLook;
+if (!SCENE_LOOKS.includes(look)) fail(`--look must be one of ${SCENE_LOOKS.join(', ')}.`);
+if (look === 'tray' && dice !== 'd6') fail('--look tray draws D6 dice only (--dice d6).');
 const cockedRate = values['cocked-rate'] !== undefined ? Number(values['cocked-rate']) : undefined;
 let cockedTiltDeg: [number, number] | undefined;
 if (values['cocked-tilt'] !== undefined) {
@@ -75,6 +82,7 @@ try {
     count,
     reuse: values.reuse,
     art,
+    look,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     ...(cockedTiltDeg !== undefined ? { cockedTiltDeg } : {}),
     onImage: (done, total) => {

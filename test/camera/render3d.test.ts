@@ -146,6 +146,29 @@ describe('3D synthetic camera in Chromium', () => {
     expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8')).cockedTiltDeg).toEqual([14, 22]);
   }, 180_000);
 
+  it('refuses to grow a set from images of another scene look, and records the look in summary.json', async () => {
+    const out = join(dir, 'train-d6-look');
+    await writeRenderedFolder(renderer, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1 });
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ look: 'rig' });
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1, reuse: true, look: 'tray' })).rejects.toThrow(/holds rig-look images; cannot reuse them for the tray look/);
+  }, 180_000);
+
+  it('draws a tray scene at 640x640 with every die where its box says', async () => {
+    const scene = buildScene({ seed: 510_001, dice: 'd6', look: 'tray', cockedRate: 0 });
+    const img = await renderer.renderPixels(sharpSpec(scene.spec));
+    expect([img.width, img.height]).toEqual([640, 640]);
+    const t = scene.truth[0] as (typeof scene.truth)[number];
+    const without = await renderer.renderPixels(sharpSpec(withoutDie(scene.spec, 0)));
+    let changedIn = 0;
+    for (let y = Math.floor(t.box.y); y < t.box.y + t.box.height; y++) {
+      for (let x = Math.floor(t.box.x); x < t.box.x + t.box.width; x++) {
+        const i = (y * img.width + x) * 3;
+        if (Math.max(...[0, 1, 2].map((c) => Math.abs((img.data[i + c] as number) - (without.data[i + c] as number)))) > 30) changedIn++;
+      }
+    }
+    expect(changedIn).toBeGreaterThan(0.3 * t.box.width * t.box.height);
+  }, 180_000);
+
   it('writes a labelled folder the shared reader reads, with a ground-truth sidecar per image and READY when complete', async () => {
     const out = join(dir, 'tune-xwing');
     const summary = await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2 });

@@ -10,18 +10,12 @@
 # Needs Debian's python3-torch (apt-get install -y python3-torch). ~4 min on an idle 2-core machine, ~10 min under load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=training/learned/folders.sh
+source training/learned/folders.sh
 DATA=${DICERIG_DATASETS:-../shared/datasets}/d6-tray-photos
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/d6.ts}
-split() { # name first last
-  mkdir -p "$WORK/$1/images" "$WORK/$1/labels"
-  cp "$DATA/labels/classes.txt" "$WORK/$1/labels/"
-  ls "$DATA/images" | sort | sed -n "$2,$3p" | while read -r f; do
-    ln -sf "$(realpath "$DATA/images/$f")" "$WORK/$1/images/$f"
-    ln -sf "$(realpath "$DATA/labels/${f%.*}.txt")" "$WORK/$1/labels/${f%.*}.txt"
-  done
-}
 split d6-train 1 80
 split d6-tune 81 100
 FACES=1,2,3,4,5,6

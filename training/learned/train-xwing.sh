@@ -27,22 +27,12 @@
 # Needs Debian's python3-torch (apt-get install -y python3-torch). ~25 min on an idle 2-core machine, ~60 min under load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=training/learned/folders.sh
+source training/learned/folders.sh
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
 OUT_COCKED=${OUT_COCKED:-src/vision/learned/weights/xwingCocked.ts}
-join() { # join DIR SPLIT...: one labelled folder of links to the splits' images and labels
-  local dir=$1; shift
-  mkdir -p "$dir/images" "$dir/labels"
-  cp "$RENDERS/train-xwing/labels/classes.txt" "$dir/labels/"
-  for d in "$@"; do
-    for f in "$RENDERS/$d"/images/*.jpg; do
-      b=$(basename "$f" .jpg)
-      ln -sf "$f" "$dir/images/$b.jpg"
-      ln -sf "$RENDERS/$d/labels/$b.txt" "$dir/labels/$b.txt"
-    done
-  done
-}
 FACE_SETS="train-xwing train-xwing-401 train-xwing-951 train-xwing-1501 train-xwing-1696 train-xwing-1996 train-xwing-2296 train-xwing-2596"
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS

@@ -62,6 +62,10 @@ export interface DieLook {
   readonly mottle: number;
   readonly icon: IconArt;
   readonly pips: PipArt;
+  /** Tray look only (tray.ts): light glowing through a translucent body, 0..1. */
+  readonly translucent?: number;
+  /** Tray look only: the second colour swirled through a marbled body. */
+  readonly marble?: Rgb;
 }
 
 const between = (r: RandomSource, lo: number, hi: number): number => lo + (hi - lo) * r();

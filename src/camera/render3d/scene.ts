@@ -25,6 +25,8 @@ import type { P2 } from './placement.js';
 import { convexHull, overlaps, rectPolygon, slideToContact, translate } from './placement.js';
 import type { LightingPreset, PlatformKind, PlatformPreset, Range, Rgb, Split } from './presets.js';
 import { kelvinToRgb, lightingPresets, platformPresets, splitOfSeed } from './presets.js';
+import type { CameraEffects, SceneLook } from './tray.js';
+import { TRAY_CAMERA, TRAY_EFFECTS, sampleTrayLook, trayLightingPresets, trayPlatformPresets } from './tray.js';
 
 export type DiceSet = 'xwing' | 'd6';
 
@@ -41,6 +43,8 @@ export interface SceneOptions {
   readonly diceCount?: readonly [number, number];
   /** The dice's icon drawings (default house art). */
   readonly art?: ArtFamily;
+  /** `rig` (default): a rig's webcam; `tray` (D6 only): phone photos of a dice tray (tray.ts). */
+  readonly look?: SceneLook;
 }
 
 export interface SceneDie extends PlacedDie {
@@ -89,6 +93,8 @@ export interface SceneSpec {
   readonly seed: number;
   readonly split: Split;
   readonly dice: DiceSet;
+  /** Present only for the tray look (rig scenes are described as before it existed). */
+  readonly look?: 'tray';
   readonly preset: { readonly lighting: string; readonly platform: string };
   readonly width: number;
   readonly height: number;
@@ -114,6 +120,9 @@ export interface Scene {
 
 const ROUNDNESS: Readonly<Record<ShapeKind, readonly number[]>> = { d8: [9, 12, 16], d6: [5, 7, 9] };
 
+/** A rig webcam's effects (the tray look's are in tray.ts). */
+const RIG_EFFECTS: CameraEffects = { readNoise: [1, 5], shotNoise: [0.03, 0.2], blurShare: 0.7, blurSigma: [0.3, 1.1], motionShare: 0.3, motionPx: [0.5, 4], vignette: [0, 0.35], gains: [0.92, 1.08], jpegQuality: [62, 95] };
+
 const shapeCache = new Map<string, DieShape>();
 
 /** The mesh of a shape key like `d8-12` (kind and rounding exponent), built once. */
@@ -131,6 +140,7 @@ export function shapeOf(key: string): DieShape {
 export const SHAPE_KEYS: readonly string[] = (['d8', 'd6'] as const).flatMap((k) => ROUNDNESS[k].map((p) => `${k}-${p}`));
 
 const between = (r: RandomSource, [lo, hi]: Range): number => lo + (hi - lo) * r();
+const scaled = (c: Rgb, k: number): Rgb => c.map((v) => Math.min(255, Math.round(v * k))) as unknown as Rgb;
 const pickOf = <T>(r: RandomSource, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
 function dieTypeOf(die: RenderDie): DieType {
@@ -265,32 +275,35 @@ export const DEFAULT_COCKED_TILT_DEG: Range = [14, 40];
 export function buildScene(options: SceneOptions): Scene {
   const seed = options.seed;
   const split = splitOfSeed(seed);
+  const tray = options.look === 'tray';
+  if (tray && options.dice !== 'd6') throw new RangeError(`The tray look draws D6 dice only, not ${options.dice}.`);
   const r = seededRandom(seed);
-  const width = options.width ?? 1280;
-  const height = options.height ?? 720;
-  const lighting: LightingPreset = pickOf(r, lightingPresets(split));
-  const platformPreset: PlatformPreset = pickOf(r, platformPresets(split));
+  const width = options.width ?? (tray ? TRAY_CAMERA.width : 1280);
+  const height = options.height ?? (tray ? TRAY_CAMERA.height : 720);
+  const lighting: LightingPreset = pickOf(r, tray ? trayLightingPresets(split) : lightingPresets(split));
+  const platformPreset: PlatformPreset = pickOf(r, tray ? trayPlatformPresets(split) : platformPresets(split));
   const cockedRate = options.cockedRate ?? 0.05;
   const cockedTilt = options.cockedTiltDeg ?? DEFAULT_COCKED_TILT_DEG;
   if (!(cockedTilt[0] > 0 && cockedTilt[0] <= cockedTilt[1] && cockedTilt[1] < 90)) {
     throw new RangeError(`A cocked die's lean must be a range of degrees within 0..90, low first (got ${cockedTilt.join('..')}).`);
   }
 
-  // Camera: field of view, die size and height chosen together so dice are 55-170 px across.
-  const sizeBase = options.dice === 'd6' ? between(r, [1.2, 1.9]) : between(r, [1.5, 1.8]);
+  // Camera: field of view, die size and height chosen together so dice are 55-170 px across (tray: tray.ts).
+  const sizeBase = tray ? between(r, TRAY_CAMERA.diceCm) : options.dice === 'd6' ? between(r, [1.2, 1.9]) : between(r, [1.5, 1.8]);
   const across = options.dice === 'd6' ? 1.25 : 1.42;
+  const [heightMin, heightMax]: Range = tray ? TRAY_CAMERA.heightCm : [10, 32];
   let hfovDeg = 54;
   let heightCm = 20;
   for (let i = 0; i < 200; i++) {
-    hfovDeg = between(r, [42, 66]);
-    const px = between(r, [62, 150]);
+    hfovDeg = between(r, tray ? TRAY_CAMERA.hfovDeg : [42, 66]);
+    const px = between(r, tray ? TRAY_CAMERA.acrossPx : [62, 150]);
     const f = width / 2 / Math.tan((hfovDeg * Math.PI) / 360);
     heightCm = (f * sizeBase * across) / px + sizeBase / 2;
-    if (heightCm >= 10 && heightCm <= 32) break;
+    if (heightCm >= heightMin && heightCm <= heightMax) break;
   }
-  heightCm = Math.min(32, Math.max(10, heightCm));
+  heightCm = Math.min(heightMax, Math.max(heightMin, heightCm));
   const lens: Lens = { width, height, hfovDeg, k1: between(r, [-0.02, 0.12]), k2: between(r, [-0.01, 0.03]) };
-  const tiltDeg = between(r, [0, 5]);
+  const tiltDeg = between(r, tray ? TRAY_CAMERA.tiltDeg : [0, 5]);
   const tiltDir = r() * Math.PI * 2;
   const roll = (r() < 0.6 ? 0 : pickOf(r, [90, 180, 270])) + between(r, [-4, 4]);
   const rollRad = (roll * Math.PI) / 180;
@@ -303,7 +316,8 @@ export function buildScene(options: SceneOptions): Scene {
   // Platform and channel walls (the rig's channels run along z).
   const platform = {
     kind: platformPreset.kind,
-    color: pickOf(r, platformPreset.colors).map((v) => Math.min(255, Math.round(v * between(r, [0.92, 1.08])))) as unknown as Rgb,
+    // A tray's grey is jittered in brightness only (a phone's white balance keeps it grey); a rig's per channel.
+    color: (tray ? scaled(pickOf(r, platformPreset.colors), between(r, [0.92, 1.06])) : pickOf(r, platformPreset.colors).map((v) => Math.min(255, Math.round(v * between(r, [0.92, 1.08]))))) as unknown as Rgb,
     roughness: between(r, platformPreset.roughness),
     texture: between(r, platformPreset.texture),
     textureSeed: Math.floor(r() * 2 ** 31),
@@ -312,7 +326,8 @@ export function buildScene(options: SceneOptions): Scene {
   const walls: Wall[] = [];
   const wallPolys: P2[][] = [];
   const viewWidth = 2 * heightCm * Math.tan((hfovDeg * Math.PI) / 360);
-  if (r() < 0.88) {
+  // A tray has no channels (its rim is outside the dice's crops).
+  if (r() < 0.88 && !tray) {
     const channelWidth = Math.max(3.2 * sizeBase, between(r, [0.25, 0.7]) * viewWidth);
     const thickness = between(r, [0.3, 1.2]);
     const wallHeight = between(r, [1.4, 3]);
@@ -371,7 +386,7 @@ export function buildScene(options: SceneOptions): Scene {
 
   // Dice.
   const kinds: RenderDie[] = options.dice === 'd6' ? ['d6'] : ['red', 'green'];
-  const [nMin, nMax] = options.diceCount ?? [1, 7];
+  const [nMin, nMax] = options.diceCount ?? (tray ? TRAY_CAMERA.diceCount : [1, 7]);
   const wanted = nMin + Math.floor(r() * (nMax - nMin + 1));
   const placed: Placing[] = [];
   const margin = 3;
@@ -379,13 +394,13 @@ export function buildScene(options: SceneOptions): Scene {
     const die = pickOf(r, kinds);
     const type = dieTypeOf(die);
     const shapeKind: ShapeKind = die === 'd6' ? 'd6' : 'd8';
-    const shapeKey = `${shapeKind}-${pickOf(r, ROUNDNESS[shapeKind])}`;
+    const shapeKey = `${shapeKind}-${pickOf(r, tray ? TRAY_CAMERA.roundness : ROUNDNESS[shapeKind])}`;
     const shape = shapeOf(shapeKey);
     const sizeCm = sizeBase * between(r, [0.97, 1.03]);
     const half = sizeCm / 2;
     const slotFaces = assignFaces(type, shape, r);
     const slotSymbols = slotFaces.map((id) => symbolOf(type, id));
-    const look = sampleLook(die, r, options.art);
+    const look = tray ? sampleTrayLook(r) : sampleLook(die, r, options.art);
     const slotTurns = shape.faces.map(() => Math.floor(r() * 4));
     for (let attempt = 0; attempt < 40; attempt++) {
       const topSlot = Math.floor(r() * shape.faces.length);
@@ -463,15 +478,16 @@ export function buildScene(options: SceneOptions): Scene {
     }
   }
 
+  const effects = tray ? TRAY_EFFECTS : RIG_EFFECTS;
   const post: PostSpec = {
-    readNoise: between(r, [1, 5]),
-    shotNoise: between(r, [0.03, 0.2]),
-    blurSigma: r() < 0.7 ? between(r, [0.3, 1.1]) : 0,
-    motionPx: r() < 0.3 ? between(r, [0.5, 4]) : 0,
+    readNoise: between(r, effects.readNoise),
+    shotNoise: between(r, effects.shotNoise),
+    blurSigma: r() < effects.blurShare ? between(r, effects.blurSigma) : 0,
+    motionPx: r() < effects.motionShare ? between(r, effects.motionPx) : 0,
     motionAngle: r() * Math.PI,
-    vignette: between(r, [0, 0.35]),
-    gains: [between(r, [0.92, 1.08]), 1, between(r, [0.92, 1.08])],
-    jpegQuality: Math.round(between(r, [62, 95])),
+    vignette: between(r, effects.vignette),
+    gains: [between(r, effects.gains), 1, between(r, effects.gains)],
+    jpegQuality: Math.round(between(r, effects.jpegQuality)),
     noiseSeed: Math.floor(r() * 2 ** 31),
   };
 
@@ -479,6 +495,7 @@ export function buildScene(options: SceneOptions): Scene {
     seed,
     split,
     dice: options.dice,
+    ...(tray ? { look: 'tray' as const } : {}),
     preset: { lighting: lighting.name, platform: platformPreset.name },
     width,
     height,

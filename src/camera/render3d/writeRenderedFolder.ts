@@ -19,6 +19,7 @@ import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
 import { buildScene, DEFAULT_COCKED_TILT_DEG } from './scene.js';
 import type { Range } from './presets.js';
+import type { SceneLook } from './tray.js';
 
 export interface RenderedFolderOptions {
   readonly dir: string;
@@ -31,6 +32,8 @@ export interface RenderedFolderOptions {
   readonly cockedTiltDeg?: Range;
   /** The dice's icon drawings (default house art). */
   readonly art?: ArtFamily;
+  /** The scene look (default `rig`; `tray`: phone photos of a dice tray, D6 only). */
+  readonly look?: SceneLook;
   /**
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
    * instead of rendering them again: for growing a set. Only valid if the
@@ -71,11 +74,14 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const perClass: Record<string, number> = {};
   let dice = 0;
   const art = options.art ?? 'house';
+  const look = options.look ?? 'rig';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
     // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; cockedTiltDeg?: Range };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range };
     if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
+    // Folders from before scene looks are rig looks.
+    if ((previous.look ?? 'rig') !== look) throw new RangeError(`${options.dir} holds ${previous.look ?? 'rig'}-look images; cannot reuse them for the ${look} look.`);
     const tilt = (t: Range | undefined): string => (t ?? DEFAULT_COCKED_TILT_DEG).join('..');
     if (tilt(previous.cockedTiltDeg) !== tilt(options.cockedTiltDeg)) {
       throw new RangeError(`${options.dir} holds cocked dice leaning ${tilt(previous.cockedTiltDeg)} degrees; cannot reuse its images for ${tilt(options.cockedTiltDeg)}.`);
@@ -83,7 +89,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}) });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -97,7 +103,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), classes }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;

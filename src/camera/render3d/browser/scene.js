@@ -79,6 +79,29 @@ function drawPips(ctx, symbol, half, look) {
   }
 }
 
+/** Marbled plastic (tray look): soft swirls of a second colour through the body. */
+function drawMarble(ctx, colour, w, h, rand) {
+  ctx.save();
+  ctx.lineCap = 'round';
+  for (let i = 0; i < 30; i++) {
+    ctx.strokeStyle = css(colour, 0.85 + rand() * 0.3, 0.15 + rand() * 0.3);
+    ctx.lineWidth = 3 + rand() * 22;
+    let x = rand() * w;
+    let y = rand() * h;
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    for (let k = 0; k < 3; k++) {
+      const nx = x + (rand() - 0.5) * 160;
+      const ny = y + (rand() - 0.5) * 160;
+      ctx.quadraticCurveTo(x + (rand() - 0.5) * 120, y + (rand() - 0.5) * 120, nx, ny);
+      x = nx;
+      y = ny;
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
 /** The texture atlas of one die: body colour everywhere, each face's icon or pips in its tile, worn ink. */
 function dieTexture(die) {
   const info = shapeInfo.get(die.shapeKey);
@@ -103,6 +126,7 @@ function dieTexture(die) {
     ctx.fillStyle = g;
     ctx.fillRect(x - rr, y - rr, rr * 2, rr * 2);
   }
+  if (look.marble) drawMarble(ctx, look.marble, w, h, rand);
   const ink = document.createElement('canvas');
   ink.width = w;
   ink.height = h;
@@ -367,6 +391,8 @@ function buildScene(spec) {
       clearcoatRoughness: 0.08 + die.look.roughness * 0.3,
       envMap: envTexture,
       envMapIntensity: spec.lights.environment,
+      // Translucent plastic (tray look): light scattered inside makes the body glow in its own colour.
+      ...(die.look.translucent ? { emissive: rgb(die.look.body), emissiveIntensity: die.look.translucent * 0.2 } : {}),
     });
     disposables.push(tex, mat);
     const mesh = new THREE.Mesh(geometries.get(die.shapeKey), mat);
