@@ -4,9 +4,9 @@
  * a square around the labelled or located box, whose centre is the box's
  * centre, not the top face's (the learned cutter moves to the top face by
  * parallax, which needs the whole frame and the camera). The network then
- * samples `inputScale` die sizes around the box centre: a box-centred input,
- * which cost about one point of TUNE declines when a network was trained that way
- * (training/README.md, `--height-ratio 0`).
+ * samples `inputScale` die sizes around the box centre: a box-centred input.
+ * A network trained that way (`--height-ratio 0`) reads about as well, but one
+ * trained on top-face cuts loses much here (`learned-d6/4a2`: training/README.md).
  */
 import { DicerigError } from '../../core/errors.js';
 import type { D6SecondOpinion } from '../d6/combinedReader.js';
