@@ -12,7 +12,12 @@
  */
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { D6PipReader } from './pipReader.js';
-import type { D6NetReader } from './netReader.js';
+
+/** A learned second opinion: face probabilities ('1'..'6', in that order) for a crop, and its version. `D6NetReader` is one. */
+export interface D6SecondOpinion {
+  readonly classifierVersion: string;
+  probabilities(crop: DieCrop): Float32Array;
+}
 
 export interface CombinedD6Options {
   /** Classifier probability that overrules a confident pip count (a firm disagreement: declined). */
@@ -34,7 +39,7 @@ export class CombinedD6Reader implements FaceReader {
 
   constructor(
     readonly pips: D6PipReader,
-    readonly net: D6NetReader,
+    readonly net: D6SecondOpinion,
     readonly options: CombinedD6Options = defaultCombinedD6Options,
   ) {
     this.counter = new D6PipReader({ ...pips.options, minConfidence: 0 });
