@@ -12,6 +12,14 @@ function disc(ctx, r, x = 0, y = 0, outline = false) {
   else ctx.fill();
 }
 
+/** A straight stroke from (x0, y0) to (x1, y1). */
+function segment(ctx, x0, y0, x1, y1) {
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+}
+
 /** A round hole of radius r at (x, y) through the ink already drawn (the die's body shows through). */
 function hole(ctx, r, x = 0, y = 0) {
   ctx.save();
@@ -155,12 +163,7 @@ function drawForeign1(ctx, symbol, k) {
       ctx.stroke();
       disc(ctx, k * 0.34);
       hole(ctx, k * 0.1, k * 0.1, -k * 0.1);
-      for (const x of [-0.45, 0, 0.45]) {
-        ctx.beginPath();
-        ctx.moveTo(x * k, -h * 0.95);
-        ctx.lineTo(x * k * 1.25, -h * 1.45);
-        ctx.stroke();
-      }
+      for (const x of [-0.45, 0, 0.45]) segment(ctx, x * k, -h * 0.95, x * k * 1.25, -h * 1.45);
       return;
     }
     case 'evade': {
@@ -190,10 +193,7 @@ function drawForeign2(ctx, symbol, k, art) {
         const a = (i * 2 * Math.PI) / n;
         const r0 = k * 0.32;
         const r1 = k * (i % 2 === 0 ? 1 : 0.75);
-        ctx.beginPath();
-        ctx.moveTo(r0 * Math.sin(a), -r0 * Math.cos(a));
-        ctx.lineTo(r1 * Math.sin(a), -r1 * Math.cos(a));
-        ctx.stroke();
+        segment(ctx, r0 * Math.sin(a), -r0 * Math.cos(a), r1 * Math.sin(a), -r1 * Math.cos(a));
       }
       disc(ctx, k * 0.36);
       return;
