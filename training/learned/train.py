@@ -262,9 +262,10 @@ spec = {'channels': 3, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl 
 command = '/usr/bin/python3 training/learned/train.py ' + shlex.join(sys.argv[1:])
 data_hash, trained_on = mt['dataHash'], a.trained_on or (mt['images'] + f" images {mt['first']}..{mt['last']}")
 if a.load_torch and os.path.exists(a.load_torch + '.json'):
-    # Weights trained by an earlier run (--save-torch), thresholds chosen here: record that run's data and both commands.
+    # Started from an earlier run's weights (--save-torch): both commands reproduce them. With no epochs here they are
+    # that run's weights (thresholds chosen here): record its data; fine-tuned here, they are this data's.
     made = json.load(open(a.load_torch + '.json'))
-    data_hash, trained_on = made['dataHash'], a.trained_on or made['trainedOn']
+    if a.epochs == 0: data_hash, trained_on = made['dataHash'], a.trained_on or made['trainedOn']
     command = made['command'] + ' && ' + command
 # A fixed input (x[i] = 2 sin(0.37 i)) and torch's probabilities for it: the TypeScript network must agree.
 probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(3 * size * size)], dtype=torch.float32).reshape(1, 3, size, size)
