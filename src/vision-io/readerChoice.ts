@@ -50,7 +50,7 @@ export function profileReader(profile: CalibrationProfile): Pick<ChosenReader, '
 export function d6Reader(choice: D6ReaderChoice): FaceReader {
   if (choice === 'pips') return new D6PipReader();
   const net = new D6NetReader(shippedD6Net);
-  return choice === 'learned' ? net : new CombinedD6Reader(new D6PipReader(), net);
+  return choice === 'learned' ? net : new CombinedD6Reader(new D6PipReader(), net, shippedD6Net.combined);
 }
 
 /**

@@ -50,11 +50,55 @@ describe('the tiny network behind the learned D6 reader', () => {
     expect(transformInput(transformInput(x, 32, 0, 0, -1), 32, 0, 0, -1)).toEqual(x);
   });
 
-  it('ships a network whose weights fit its shape and that says which version read a die', () => {
+  it('ships networks whose weights fit their shapes and that say which version read a die', () => {
     const reader = new D6NetReader(shippedD6Net);
     const read = reader.read({ image: blob(60, 30, 30), sizePx: 40 });
-    expect(read.classifierVersion).toMatch(/^d6-net\/1-[0-9a-f]{8}$/);
+    expect(read.classifierVersion).toBe(shippedD6Net.version);
     expect(read.confidence).toBeGreaterThan(0);
     expect(read.confidence).toBeLessThanOrEqual(1);
+  });
+
+  it('runs every shipped D6 network exactly as the training framework did (its probe input gives the same probabilities)', () => {
+    expect(shippedD6Net.nets.length).toBeGreaterThan(0);
+    for (const n of shippedD6Net.nets) {
+      const net = new TinyNet(n.spec, undefined, decodeWeights(n.weightsBase64));
+      const p = net.predict(new Float32Array(3 * n.spec.size * n.spec.size).map((_, i) => 2 * Math.sin(0.37 * i)));
+      expect(n.probe).toHaveLength(6);
+      n.probe.forEach((v, j) => expect(p[j]).toBeCloseTo(v, 4));
+    }
+    expect(shippedD6Net.dataHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(shippedD6Net.command).toContain('training/d6net/train-d6net.sh');
+  });
+
+  it('averages its networks and views: one network of an ensemble read alone gives its own probabilities, the pair their mean', () => {
+    const crop = { image: spots(60, [[20, 20], [40, 40]]), sizePx: 40 };
+    const first = shippedD6Net.nets[0]!;
+    const one = (nets: typeof shippedD6Net.nets, views: number): Float32Array => new D6NetReader({ ...shippedD6Net, nets }, { minProbability: 0.5, views, earlyAt: 2 }).probabilities(crop);
+    const a = one([first], 1);
+    const direct = new TinyNet(first.spec, undefined, decodeWeights(first.weightsBase64)).predict(netInput(crop.image, first.spec.size).data);
+    [...direct].forEach((v, j) => expect(a[j]).toBeCloseTo(v, 6));
+    const mirrored = new TinyNet(first.spec, undefined, decodeWeights(first.weightsBase64)).predict(transformInput(netInput(crop.image, first.spec.size).data, first.spec.size, 1, 0, 1));
+    const two = one([first], 2);
+    [...direct].forEach((v, j) => expect(two[j]).toBeCloseTo((v + (mirrored[j] as number)) / 2, 6));
+    const pair = one([first, first], 2);
+    [...two].forEach((v, j) => expect(pair[j]).toBeCloseTo(v, 6));
+  });
+
+  it('stops after the first view of every network when they are sure enough, and reads every view otherwise', () => {
+    const crop = { image: spots(60, [[20, 20], [40, 40]]), sizePx: 40 };
+    const read = (views: number, earlyAt: number): number[] => [...new D6NetReader(shippedD6Net, { minProbability: 0.5, views, earlyAt }).probabilities(crop)];
+    const firstViews = read(1, 2);
+    const allViews = read(4, 2);
+    expect(allViews).not.toEqual(firstViews);
+    const best = Math.max(...firstViews);
+    // Sure enough: the first views are the answer. Not sure enough: all four views, as if there were no early stop.
+    expect(read(4, best)).toEqual(firstViews);
+    expect(read(4, best + 1e-6)).toEqual(allViews);
+  });
+
+  it('refuses a model with no network, or one whose network is not a D6 face reader', () => {
+    expect(() => new D6NetReader({ ...shippedD6Net, nets: [] })).toThrow(/holds no network/);
+    const first = shippedD6Net.nets[0]!;
+    expect(() => new D6NetReader({ ...shippedD6Net, nets: [{ ...first, spec: { ...first.spec, classes: 8 } }] })).toThrow(/not 3 into the 6 faces/);
   });
 });

@@ -104,8 +104,8 @@ describe('TinyNet inference on the WebAssembly kernel', () => {
   });
 
   it('gives the probabilities of the plain paths (double precision, and training\'s convolutions) for every shipped model', () => {
-    const models = [shippedD6Net, ...Object.values(shippedLearnedModels).flatMap((m) => (m.cockedCheck?.net ? [m, m.cockedCheck.net] : [m]))];
-    expect(models.length).toBe(4);
+    const models = [...shippedD6Net.nets.map((n, i) => ({ ...n, version: `${shippedD6Net.version} network ${i + 1}` })), ...Object.values(shippedLearnedModels).flatMap((m) => (m.cockedCheck?.net ? [m, m.cockedCheck.net] : [m]))];
+    expect(models.length).toBe(shippedD6Net.nets.length + 3);
     const random = seededRandom(31);
     for (const m of models) {
       const net = new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64));

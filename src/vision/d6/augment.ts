@@ -1,11 +1,10 @@
 /**
- * Label-preserving changes of a D6 net input, for training: a pip count does not
- * change when the die is turned by quarter turns or mirrored, when its colours
- * are swapped among channels, or when light and dark are exchanged (dark pips on
- * a light die become light pips on a dark one).
+ * Label-preserving changes of a D6 net input: a pip count does not change when
+ * the die is turned by quarter turns or mirrored (the views a reader averages),
+ * when its colours are swapped among channels, or when light and dark are
+ * exchanged (dark pips on a light die become light pips on a dark one; training
+ * makes the same changes, training/d6net/train_d6net.py).
  */
-import type { RandomSource } from '../../stats/random.js';
-
 const PERMUTATIONS: readonly (readonly [number, number, number])[] = [
   [0, 1, 2],
   [0, 2, 1],
@@ -35,9 +34,4 @@ export function transformInput(x: Float32Array, size: number, turn: number, perm
     }
   }
   return out;
-}
-
-/** A random label-preserving transform of `x` (for `TinyNet.train`). */
-export function randomAugment(size: number): (x: Float32Array, random: RandomSource) => Float32Array {
-  return (x, random) => transformInput(x, size, Math.floor(random() * 8), Math.floor(random() * 6), random() < 0.5 ? -1 : 1);
 }

@@ -29,9 +29,6 @@ export interface CombinedD6Options {
   readonly lowPipConfidence: number;
 }
 
-// Set on photos 81..100 of the tray photos (the shipped network never saw them).
-export const defaultCombinedD6Options: CombinedD6Options = { vetoProbability: 0.8, agreeProbability: 0.3, aloneProbability: 0.8, lowPipConfidence: 0.1 };
-
 export class CombinedD6Reader implements FaceReader {
   readonly classifierVersion: string;
   /** The pip counter run without its own threshold: its count and confidence are weighed here. */
@@ -40,7 +37,8 @@ export class CombinedD6Reader implements FaceReader {
   constructor(
     readonly pips: D6PipReader,
     readonly net: D6SecondOpinion,
-    readonly options: CombinedD6Options = defaultCombinedD6Options,
+    /** The rule, set for that second opinion (the shipped networks carry theirs: `shippedD6Net.combined`). */
+    readonly options: CombinedD6Options,
   ) {
     this.counter = new D6PipReader({ ...pips.options, minConfidence: 0 });
     this.classifierVersion = `${pips.classifierVersion}+${net.classifierVersion}`;

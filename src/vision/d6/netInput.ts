@@ -23,6 +23,11 @@ export interface NetInput {
  * shifts and scales the sampled square (data augmentation; 0 at reading time).
  */
 export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_INPUT_FRACTION, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): NetInput {
+  return { size, data: normaliseNetInput(samplePlanes(image, size, fraction, jitter), size) };
+}
+
+/** The central `fraction` of `image` (shifted and scaled by `jitter`) as `size`x`size` channel-first planes, not normalised. */
+export function samplePlanes(image: RgbImage, size: number, fraction: number, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): Float32Array {
   const { width: w, height: h, data } = image;
   const side = Math.min(w, h) * fraction * jitter.scale;
   const x0 = w / 2 - side / 2 + jitter.dx * side;
@@ -54,6 +59,12 @@ export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_
       }
     }
   }
+  return out;
+}
+
+/** Normalises sampled planes in place and returns them: each channel relative to the die's body colour, scaled by the contrast. */
+export function normaliseNetInput(out: Float32Array, size: number): Float32Array {
+  const plane = size * size;
   // Body colour: per-channel median of the central 40 %; contrast: mean absolute deviation from it.
   const lo = Math.floor(size * 0.3);
   const hi = Math.ceil(size * 0.7);
@@ -73,5 +84,5 @@ export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_
       out[c * plane + i] = v > 4 ? 4 : v < -4 ? -4 : v;
     }
   }
-  return { size, data: out };
+  return out;
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Reproduces src/vision/d6/netWeights.ts, the D6 networks of the default D6 reader (development time only, never part
+# of npm test). Needs Debian's python3-torch (apt-get install -y python3-torch).
+#
+# Photos 1..80 of d6-tray-photos (by sorted name) train the networks; photos 81..100 (TUNE) only watch them and check
+# the rules; photos 101..200 (TEST) are never read here.
+#  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context 40):
+#     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's 32x32 input itself.
+#  2. Cross-validation by photo (FOLDS folds, each seed): every training die is read by networks that never saw its
+#     photo. On those out-of-fold reads rule.py sets the combined reader's rule and the networks' own threshold,
+#     choosing the lowest cost (dice declined plus ten per wrong read), and scores them on TUNE.
+#     The reader reads the first view of every network first and stops there when their mean is at least EARLY_AT sure
+#     (most dice: one pass per network); the rules are set on reads made that way.
+#  3. One network per seed on all of photos 1..80; the module ships them as an ensemble with those rules.
+# Seeds run two at a time (one thread each). ~30 min on an idle 2-core machine with the defaults.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+# shellcheck source=training/learned/folders.sh
+source training/learned/folders.sh
+DATA=${DICERIG_DATASETS:-../shared/datasets}/d6-tray-photos
+WORK=${WORK:-$(mktemp -d)}
+OUT=${OUT:-src/vision/d6/netWeights.ts}
+VERSION=${VERSION:-d6-net/2}
+CONVS=${CONVS:-16,16p,32,32p,64,64p,96}
+EPOCHS=${EPOCHS:-240}
+SEEDS=${SEEDS:-1 2}
+FOLDS=${FOLDS:-4}
+VIEWS=${VIEWS:-4}
+EARLY_AT=${EARLY_AT:-0.99}
+COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT VERSION=$VERSION bash training/d6net/train-d6net.sh"
+split d6-train 1 80
+split d6-tune 81 100
+npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-train" --out "$WORK/train" --context 40
+npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-tune" --out "$WORK/tune" --context 40
+train() { /usr/bin/python3 training/d6net/train_d6net.py --train "$WORK/train" --tune "$WORK/tune" --convs "$CONVS" --epochs "$EPOCHS" --views "$VIEWS" "$@"; }
+oof=() oof1=() nets=() tune=() tune1=()
+for s in $SEEDS; do
+  train --seeds "$s" --folds "$FOLDS" --out "$WORK/cv-s$s" > "$WORK/cv-s$s.log" 2>&1 &
+  oof+=("$WORK/cv-s$s-oof.npy")
+  oof1+=("$WORK/cv-s$s-oof-v1.npy")
+done
+wait
+for s in $SEEDS; do
+  train --seeds "$s" --out "$WORK/full" > "$WORK/full-s$s.log" 2>&1 &
+  nets+=("$WORK/full-s$s.json")
+  tune+=("$WORK/full-s$s-tune.npy")
+  tune1+=("$WORK/full-s$s-tune-v1.npy")
+done
+wait
+tail -n 2 "$WORK"/cv-s*.log "$WORK"/full-s*.log
+join_comma() { local IFS=,; echo "$*"; }
+/usr/bin/python3 training/d6net/rule.py --dice "$WORK/train" --probs "$(join_comma "${oof[@]}")" --first "$(join_comma "${oof1[@]}")" --early-at "$EARLY_AT" \
+  --check "$WORK/tune,$(join_comma "${tune[@]}");$(join_comma "${tune1[@]}")" --views "$VIEWS" --json "$WORK/rules.json"
+HASH=$(sed -n 's/.*"dataHash": *"\([0-9a-f]*\)".*/\1/p' "$WORK/train.json" | cut -c1-12)
+/usr/bin/python3 training/d6net/write_module.py --nets "$(join_comma "${nets[@]}")" --rules "$WORK/rules.json" --version "$VERSION" \
+  --trained-on "photos 1..80 (by sorted name) of d6-tray-photos" --command "$COMMAND" --out "$OUT"
+echo "data hash $HASH...; work files in $WORK"
