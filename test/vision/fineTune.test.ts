@@ -18,7 +18,6 @@ import { splitGroups } from '../../src/vision/learned/adapt.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedModel, tunedReader } from '../../src/vision/learned/fineTune.js';
 import { seededRandom } from '../../src/stats/random.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
-import { LearnedReader } from '../../src/vision/learned/reader.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
 import { runCli } from '../cli/runCli.js';
@@ -176,41 +175,6 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     }
     expect(r.heldBack.total).toBe(few.filter((k) => held.has(k.group)).length);
     expect(r.heldBack.correct).toBeLessThanOrEqual(r.heldBack.read);
-  }, 60_000);
-
-  it('fine-tunes an ensemble whose first network is the single fine-tune, reads the mean of its networks, and keeps both in a profile', () => {
-    const few = samples.slice(0, 30);
-    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 1 };
-    const one = fineTuneNetwork(model, few, options);
-    const two = fineTuneNetwork(model, few, { ...options, networks: 2 });
-    expect(two.tuned.weightsBase64).toBe(one.tuned.weightsBase64);
-    const second = two.tuned.moreWeightsBase64?.[0] as string;
-    expect(two.tuned.moreWeightsBase64).toHaveLength(1);
-    expect(second).not.toBe(one.tuned.weightsBase64);
-    // The ensemble's probabilities are the mean of its two networks', view by view.
-    const open = Object.fromEntries(Object.keys(two.tuned.thresholds).map((c) => [c, 0]));
-    const pair = tunedReader(model, { ...two.tuned, thresholds: open });
-    const first = tunedReader(model, { ...one.tuned, thresholds: open });
-    const other = tunedReader(model, { version: 'tuned/1', weightsBase64: second, thresholds: open });
-    for (const s of few.slice(0, 5)) {
-      const [p, a, b] = [pair, first, other].map((r) => r.probabilities(s.crop));
-      p?.forEach((v, j) => expect(v).toBeCloseTo(((a?.[j] as number) + (b?.[j] as number)) / 2, 6));
-    }
-    // In a profile: sealed, saved, loaded and read the same; a network of another shape is refused.
-    const p = tunedProfile();
-    const tuned = { ...(p.classifier.tuned as NonNullable<LearnedProfile['classifier']['tuned']>), weightsBase64: two.tuned.weightsBase64, moreWeightsBase64: [second], thresholds: two.tuned.thresholds };
-    const { hash: _h, ...rest } = { ...p, classifier: { ...p.classifier, tuned } };
-    const sealed = sealProfile(rest) as LearnedProfile;
-    const loaded = parseProfile(JSON.parse(JSON.stringify(sealed))) as LearnedProfile;
-    expect(loaded.classifier.tuned?.moreWeightsBase64).toEqual([second]);
-    const s0 = few[0] as AdaptSample;
-    expect(learnedReaderOf(loaded.classifier).probabilities(s0.crop)).toEqual(learnedReaderOf(sealed.classifier).probabilities(s0.crop));
-    const short = encodeWeights(decodeWeights(second).subarray(0, 100));
-    const { hash: _h2, ...bad } = { ...p, classifier: { ...p.classifier, tuned: { ...tuned, moreWeightsBase64: [short] } } };
-    expect(() => parseProfile(sealProfile(bad), 'bad.json')).toThrow(/bad\.json: .*classifier\.tuned has 100 weights in its network 2; learned-xwing\/\d+ has \d+/);
-    // A head is fitted on one network's embeddings: no reader puts one on an ensemble.
-    const head = { version: 'head/1', classes: ['red-hit', 'red-crit'], weights: new Array<number>(2 * 48).fill(0), bias: [0, 0], minProbability: 0.9 };
-    expect(() => new LearnedReader(tunedModel(model, two.tuned), undefined, head)).toThrow(/a fitted head reads one network, but .* is an ensemble of 2/);
   }, 60_000);
 
   it('refuses dice of a class the network does not have', () => {

@@ -130,10 +130,10 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     const bottom = await runCli('calibrate', '--die', 'xwing', '--from-labelled', FIXTURE, '--face', 'bottom', '-o', join(tmp, 'b.json'));
     expect(bottom.code).toBe(1);
     expect(bottom.err).toMatch(/the learned reader reads the top face; for --face bottom calibrate with --reader ring/);
-    for (const args of [['--reader', 'ring', '--from-labelled', FIXTURE, '--no-fine-tune'], ['--camera', 'sim', '--fine-tune-passes', '3'], ['--reader', 'ring', '--from-labelled', FIXTURE, '--fine-tune-networks', '2']]) {
+    for (const args of [['--reader', 'ring', '--from-labelled', FIXTURE, '--no-fine-tune'], ['--camera', 'sim', '--fine-tune-passes', '3']]) {
       const tuning = await runCli('calibrate', '--die', 'red', ...args, '-o', join(tmp, 't.json'));
       expect(tuning.code).toBe(1);
-      expect(tuning.err).toMatch(/--fine-tune-passes, --fine-tune-networks and --no-fine-tune are for the learned reader/);
+      expect(tuning.err).toMatch(/--fine-tune-passes and --no-fine-tune are for the learned reader/);
     }
   });
 });

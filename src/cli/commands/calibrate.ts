@@ -78,7 +78,6 @@ interface CalibrateFlags {
   hfov: number;
   fineTune: boolean;
   fineTunePasses: number;
-  fineTuneNetworks: number;
 }
 
 
@@ -124,7 +123,6 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     )
     .option('--hfov <deg>', "with --reader learned: the camera's horizontal field of view, degrees (where the top face lies)", positiveNumberArg, DEFAULT_HFOV_DEG)
     .option('--fine-tune-passes <n>', `with --reader learned: passes over your dice when fine-tuning (fewer: faster, adapted less)`, positiveIntArg, defaultFineTuneOptions.epochs)
-    .option('--fine-tune-networks <n>', 'with --reader learned: networks fine-tuned and averaged (an ensemble: surer where it should be, time x n)', positiveIntArg, defaultFineTuneOptions.networks)
     .option('--no-fine-tune', 'with --reader learned: do not fine-tune the whole network on your dice (faster; only the shipped network and a fitted last layer compete)')
     .option('--json', 'print JSON')
     .action(async (flags: CalibrateFlags, command: Command) => {
@@ -134,8 +132,8 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       if (flags.die === undefined) throw new InputError('--die red|green|xwing is needed to calibrate.');
       if (flags.camera !== undefined && flags.reader === 'learned') throw new InputError('guided calibration (--camera) builds a ring-harmonics profile; for the learned reader calibrate --from-labelled DIR.');
       // Fine-tuning is the learned reader's: said on a ring or guided calibration, it would silently do nothing.
-      const tuningSaid = ['fineTune', 'fineTunePasses', 'fineTuneNetworks'].some((k) => command.getOptionValueSource(k) === 'cli');
-      if (tuningSaid && (flags.reader === 'ring' || flags.camera !== undefined)) throw new InputError('--fine-tune-passes, --fine-tune-networks and --no-fine-tune are for the learned reader (calibrate --from-labelled DIR without --reader ring).');
+      const tuningSaid = ['fineTune', 'fineTunePasses'].some((k) => command.getOptionValueSource(k) === 'cli');
+      if (tuningSaid && (flags.reader === 'ring' || flags.camera !== undefined)) throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate --from-labelled DIR without --reader ring).');
       const out = flags.out ?? `calibration-${flags.die}.json`;
       const common = {
         name: flags.name ?? basename(out, extname(out)),
@@ -177,7 +175,7 @@ async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: s
         hfovDeg: flags.hfov,
         source,
         fineTune: flags.fineTune
-          ? { ...defaultFineTuneOptions, epochs: flags.fineTunePasses, networks: flags.fineTuneNetworks, onEpoch: (pass, passes, loss) => io.err(`fine-tuning the network on your dice: pass ${pass} of ${passes} (loss ${loss.toFixed(3)})\n`) }
+          ? { ...defaultFineTuneOptions, epochs: flags.fineTunePasses, onEpoch: (pass, passes, loss) => io.err(`fine-tuning the network on your dice: pass ${pass} of ${passes} (loss ${loss.toFixed(3)})\n`) }
           : false,
       },
     );

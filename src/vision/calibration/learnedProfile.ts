@@ -206,8 +206,7 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
     if (options.fineTune !== false) {
       const tuned = fineTuneNetwork(model, train, options.fineTune ?? defaultFineTuneOptions, views);
       const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
-      const { moreWeightsBase64: more, ...one } = tuned.tuned;
-      const withTuned: LearnedClassifier = { ...base, tuned: { ...one, ...(more ? { moreWeightsBase64: [...more] } : {}), thresholds } };
+      const withTuned: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds } };
       candidates.push(scoreCandidate('fine-tuned network', withTuned, readSamples(withTuned, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);

@@ -110,8 +110,6 @@ const tunedSchema = z.strictObject({
   version: z.string().min(1),
   /** The shipped network's weights after fine-tuning on the user's dice: little-endian float32, base64. */
   weightsBase64: z.string().min(1).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'),
-  /** The other networks of an ensemble fine-tuned the same way (`calibrate --fine-tune-networks`), averaged with the first. */
-  moreWeightsBase64: z.array(z.string().min(1).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64')).min(1).optional(),
   /** Per-class thresholds set on held-back images: a read of class c under `thresholds[c]` is declined. */
   thresholds: z.record(z.string(), z.number().min(0).max(1)),
 });

@@ -43,11 +43,6 @@ export interface FineTuneOptions {
   readonly floor: number;
   readonly ceiling: number;
   readonly seed: number;
-  /**
-   * Networks fine-tuned (from the same shipped weights, each with its own order of uses and turns) and averaged: an
-   * ensemble is less sure of itself where it should not be than any one of its networks.
-   */
-  readonly networks: number;
   readonly version: string;
   /** Called after each pass over the samples (for progress). */
   readonly onEpoch?: (epoch: number, epochs: number, loss: number) => void;
@@ -67,7 +62,6 @@ export const defaultFineTuneOptions: FineTuneOptions = {
   floor: 0.9,
   ceiling: 0.995,
   seed: 5,
-  networks: 1,
   version: 'tuned/1',
 };
 
@@ -76,8 +70,6 @@ export interface TunedNetwork {
   readonly version: string;
   /** Little-endian float32 weights (TinyNet order), base64. */
   readonly weightsBase64: string;
-  /** The other networks of an ensemble (same shape), averaged with the first. */
-  readonly moreWeightsBase64?: readonly string[];
   /** A read of class c under `thresholds[c]` is declined (set on held-back images); every class of the network has one. */
   readonly thresholds: Readonly<Record<string, number>>;
 }
@@ -100,18 +92,16 @@ export interface FineTuneResult {
 export function tunedModel(model: LearnedModel, tuned: TunedNetwork): LearnedModel {
   const [problem] = tunedProblems(model, tuned);
   if (problem !== undefined) throw new RangeError(`the fine-tuned network ${tuned.version} ${problem}.`);
-  const { probe: _probe, moreWeightsBase64: _more, ...rest } = model;
-  return { ...rest, version: `${model.version}+${tuned.version}`, weightsBase64: tuned.weightsBase64, ...(tuned.moreWeightsBase64 ? { moreWeightsBase64: tuned.moreWeightsBase64 } : {}), thresholds: { ...tuned.thresholds } };
+  const { probe: _probe, ...rest } = model;
+  return { ...rest, version: `${model.version}+${tuned.version}`, weightsBase64: tuned.weightsBase64, thresholds: { ...tuned.thresholds } };
 }
 
 /** Why fine-tuned weights do not fit `model` (each as "has ..."): another weight count, or classes without a threshold. */
-export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'weightsBase64' | 'moreWeightsBase64' | 'thresholds'>): string[] {
+export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'weightsBase64' | 'thresholds'>): string[] {
   const problems: string[] = [];
   const expected = decodeWeights(model.weightsBase64).length;
-  [tuned.weightsBase64, ...(tuned.moreWeightsBase64 ?? [])].forEach((w, i) => {
-    const got = decodeWeights(w).length;
-    if (got !== expected) problems.push(`has ${got} weights${i > 0 ? ` in its network ${i + 1}` : ''}; ${model.version} has ${expected}`);
-  });
+  const got = decodeWeights(tuned.weightsBase64).length;
+  if (got !== expected) problems.push(`has ${got} weights; ${model.version} has ${expected}`);
   const missing = model.classes.filter((c) => c !== COCKED_LABEL && tuned.thresholds[c] === undefined);
   if (missing.length > 0) problems.push(`has no threshold for ${missing.join(', ')}`);
   return problems;
@@ -145,28 +135,21 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
       inputs.push({ input: cropInput(s.crop, model, dx, dy, k), label });
     }
   }
-  const count = Math.max(1, Math.floor(options.networks));
-  const trained = Array.from({ length: count }, (_, k) => {
-    const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
-    // Network k passes over the same cuts in its own order with its own turns (the first as a single network would).
-    const losses =
-      inputs.length === 0
-        ? []
-        : net.train(inputs, {
-            epochs: options.epochs,
-            batch: options.batch,
-            learningRate: options.learningRate,
-            weightDecay: options.weightDecay,
-            random: seededRandom(options.seed + 1 + 1000 * k),
-            augment: (x, r) => transformInput(x, size, Math.floor(r() * 8), 0, 1),
-            ...(options.onEpoch ? { onEpoch: (epoch: number, loss: number) => options.onEpoch?.(k * options.epochs + epoch + 1, count * options.epochs, loss) } : {}),
-          });
-    return { weights: encodeWeights(net.weights()), losses };
-  });
-  const losses = trained[0]?.losses ?? [];
+  const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
+  const losses =
+    inputs.length === 0
+      ? []
+      : net.train(inputs, {
+          epochs: options.epochs,
+          batch: options.batch,
+          learningRate: options.learningRate,
+          weightDecay: options.weightDecay,
+          random: seededRandom(options.seed + 1),
+          augment: (x, r) => transformInput(x, size, Math.floor(r() * 8), 0, 1),
+          ...(options.onEpoch ? { onEpoch: (epoch: number, loss: number) => options.onEpoch?.(epoch + 1, options.epochs, loss) } : {}),
+        });
   const faces = model.classes.filter((c) => c !== COCKED_LABEL);
-  const [first, ...more] = trained.map((t) => t.weights);
-  const draft: TunedNetwork = { version: options.version, weightsBase64: first as string, ...(more.length > 0 ? { moreWeightsBase64: more } : {}), thresholds: Object.fromEntries(faces.map((c) => [c, 0])) };
+  const draft: TunedNetwork = { version: options.version, weightsBase64: encodeWeights(net.weights()), thresholds: Object.fromEntries(faces.map((c) => [c, 0])) };
   const reader = tunedReader(model, draft, views);
   // Only flat dice's wrong reads set the thresholds: a cocked die read as a face is the cocked checks' to catch,
   // and letting one lift a threshold would decline a whole face (see train.py --no-guard-cocked).

@@ -14,8 +14,6 @@ export interface LearnedModel {
   readonly classes: readonly string[];
   /** Little-endian float32 weights (TinyNet order), base64. */
   readonly weightsBase64: string;
-  /** Further networks of the same shape and classes (fine-tuned at calibration as an ensemble): their probabilities are averaged with this one's. */
-  readonly moreWeightsBase64?: readonly string[];
   /** Side of the sampled square over the die's size in the crop. */
   readonly inputScale: number;
   /** Die height over its measured size (for the top face's parallax). */

@@ -66,9 +66,7 @@ function turned(x: Float32Array, size: number, turn: number): Float32Array {
 export class LearnedReader implements FaceReader {
   readonly classifierVersion: string;
   readonly classes: readonly string[];
-  /** The network, and the others of an ensemble (their probabilities are averaged). */
   private readonly net: TinyNet;
-  private readonly others: readonly TinyNet[];
   private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
 
   constructor(
@@ -77,9 +75,6 @@ export class LearnedReader implements FaceReader {
     readonly head?: LearnedHead,
   ) {
     this.net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
-    this.others = (model.moreWeightsBase64 ?? []).map((w) => new TinyNet(model.spec, undefined, decodeWeights(w)));
-    // A head is fitted on one network's embeddings: it cannot read an ensemble.
-    if (head && this.others.length > 0) throw new DicerigError(`a fitted head reads one network, but ${model.version} is an ensemble of ${this.others.length + 1}`, { model: model.version, head: head.version });
     const check = model.cockedCheck;
     if (check !== undefined) {
       // Thresholds were set with the check in place: reading without it would let leaning dice through.
@@ -125,20 +120,11 @@ export class LearnedReader implements FaceReader {
     let checked = 0;
     const inputs = this.inputs(crop, views);
     const checkInput = this.check ? cropInput(crop, this.check.model) : undefined;
-    const share = 1 / (views * (1 + this.others.length));
     for (let t = 0; t < views; t++) {
-      const input = inputs[t] as Float32Array;
-      const { probs, embedding } = this.net.embed(input);
-      const add = (p: Float32Array, own: Float32Array): void => {
-        for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) * share;
-        // The network's own probability of cocked, whatever head reads the face (an ensemble has no head).
-        if (ci >= 0) cocked += (own[ci] as number) * share;
-      };
-      add(this.head ? headProbabilities(this.head, embedding) : probs, probs);
-      for (const net of this.others) {
-        const q = net.predict(input);
-        add(q, q);
-      }
+      const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
+      const p = this.head ? headProbabilities(this.head, embedding) : probs;
+      for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
+      if (ci >= 0) cocked += (probs[ci] as number) / views;
       if (this.check && checkInput) checked += (this.check.net.embed(turned(checkInput, this.check.model.spec.size, t)).probs[this.check.cocked] as number) / views;
     }
     return { probabilities: mean, cocked, checked };
