@@ -16,11 +16,14 @@ Probabilities are averaged over the first --views turns (transformInput's order)
   /usr/bin/python3 training/d6net/train_d6net.py --train /tmp/d6x/train --tune /tmp/d6x/tune --convs 12p,24p,48p,48 \
       --epochs 40 --seeds 1,2,3 --folds 4 --out /tmp/d6x/run
 """
-import argparse, base64, json, shlex, sys, time
+import argparse, base64, json, os, shlex, sys, time
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'learned'))
+from tinynet import Net, parse_convs, view  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument('--train', required=True)
@@ -43,7 +46,7 @@ p.add_argument('--threads', type=int, default=1)
 p.add_argument('--out', required=True)
 a = p.parse_args()
 torch.set_num_threads(a.threads)
-convs = [(int(c.rstrip('p')), c.endswith('p')) for c in a.convs.split(',')]
+convs = parse_convs(a.convs)
 
 
 def load(prefix):
@@ -95,25 +98,9 @@ def cut_raw(x, train):
 if raw: xv = cut_raw(xv[:, 0], False).unsqueeze(1)
 
 
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.convs = nn.ModuleList()
-        cin = 3
-        for cout, _ in convs:
-            self.convs.append(nn.Conv2d(cin, cout, 3, padding=1))
-            cin = cout
-        self.dense = nn.Linear(cin, 6)
-
-    def forward(self, x):
-        for conv, (_, pool) in zip(self.convs, convs):
-            x = F.relu(conv(x))
-            if pool: x = F.max_pool2d(x, 2)
-        return self.dense(x.mean(dim=(2, 3)))
-
-
-def view(x, t):
-    # transformInput's turn t (src/vision/d6/augment.ts): bit 1 mirrors columns, bit 2 rows, then bit 4 transposes.
+def dihedral(x, t):
+    # One of the 8 turns/mirrors for training (mirrors, then a transpose for bit 4: numbered unlike transformInput's
+    # views, which only the reading side must match; the shipped weights were trained with this numbering).
     dims = ([3] if t & 1 else []) + ([2] if t & 2 else [])
     if dims: x = torch.flip(x, dims)
     return x.transpose(2, 3) if t & 4 else x
@@ -126,7 +113,7 @@ def augment(x):
     turns = torch.randint(0, 8, (n,))
     for t in range(8):
         sel = (turns == t).nonzero().flatten()
-        if len(sel): out[sel] = view(x[sel], t)
+        if len(sel): out[sel] = dihedral(x[sel], t)
     out = out[:, torch.randperm(3)]
     out = out * torch.where(torch.rand(n, 1, 1, 1) < 0.5, -1.0, 1.0)
     out = out + a.noise * torch.rand(n, 1, 1, 1) * torch.randn_like(out)
@@ -135,7 +122,7 @@ def augment(x):
 
 def train(x, y, seed):
     torch.manual_seed(seed)
-    net = Net()
+    net = Net(convs, 6)
     for m in net.modules():
         if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
     n, c = x.shape[0], x.shape[1]

@@ -16,6 +16,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import thresholds as rules
+from tinynet import Net, parse_convs, view
 
 p = argparse.ArgumentParser()
 p.add_argument('--train', required=True)
@@ -81,24 +82,9 @@ if a.binary_cocked:
     yt, yv = labels_of_check(yt), labels_of_check(yv)
     classes = ['flat', 'cocked']
 size = mt['size']
-convs = [(int(c.rstrip('p')), c.endswith('p')) for c in a.convs.split(',')]
+convs = parse_convs(a.convs)
 
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.convs = nn.ModuleList()
-        cin = 3
-        for cout, _ in convs:
-            self.convs.append(nn.Conv2d(cin, cout, 3, padding=1))
-            cin = cout
-        self.dense = nn.Linear(cin, len(classes))
-    def forward(self, x):
-        for conv, (_, pool) in zip(self.convs, convs):
-            x = F.relu(conv(x))
-            if pool: x = F.max_pool2d(x, 2)
-        return self.dense(x.mean(dim=(2, 3)))
-
-net = Net()
+net = Net(convs, len(classes))
 for m in net.modules():
     if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
 if a.load_torch: net.load_state_dict(torch.load(a.load_torch))
@@ -200,12 +186,6 @@ for epoch in range(a.epochs):
     acc, conf, pred = evaluate(xv, yv)
     ok = pred == yv
     print(f'epoch {epoch + 1}: loss {tot / len(xt):.4f}, tune accuracy {acc:.4f}, at p>=0.9: read {(conf >= 0.9).float().mean().item():.3f}, correct among read {(ok & (conf >= 0.9)).sum().item() / max(1, (conf >= 0.9).sum().item()):.4f} ({time.time() - t0:.0f} s)', flush=True)
-
-def view(x, t):
-    # transformInput's turn t: bit 4 transposes, then bit 1 mirrors columns and bit 2 rows.
-    if t & 4: x = x.transpose(2, 3)
-    dims = ([3] if t & 1 else []) + ([2] if t & 2 else [])
-    return torch.flip(x, dims) if dims else x
 
 def probabilities(x):
     net.eval()
