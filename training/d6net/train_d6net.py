@@ -19,11 +19,10 @@ Probabilities are averaged over the first --views turns (transformInput's order)
 import argparse, base64, json, os, shlex, sys, time
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'learned'))
-from tinynet import Net, parse_convs, view  # noqa: E402
+from tinynet import Net, flat_weights, initialise, parse_convs, probe_probabilities, spec_of, view  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument('--train', required=True)
@@ -122,9 +121,7 @@ def augment(x):
 
 def train(x, y, seed):
     torch.manual_seed(seed)
-    net = Net(convs, 6)
-    for m in net.modules():
-        if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
+    net = initialise(Net(convs, 6))
     n, c = x.shape[0], x.shape[1]
     flat_x = x.reshape(n * c, 3, x.shape[-1], x.shape[-1])
     flat_y = y.repeat_interleave(c)
@@ -155,13 +152,6 @@ def probabilities(net, x, views=None):
     return pr
 
 
-def weights_of(net):
-    params = []
-    for conv in net.convs: params += [conv.weight, conv.bias]
-    params += [net.dense.weight, net.dense.bias]
-    return torch.cat([q.detach().reshape(-1) for q in params]).numpy().astype('<f4')
-
-
 seeds = [int(s) for s in a.seeds.split(',')]
 command = '/usr/bin/python3 training/d6net/train_d6net.py ' + shlex.join(sys.argv[1:])
 if a.folds:
@@ -189,12 +179,9 @@ else:
         np.save(f'{a.out}-s{seed}-tune.npy', pv.numpy())
         for v in (1, 2, 4, 8):
             if v != a.views: np.save(f'{a.out}-s{seed}-tune-v{v}.npy', probabilities(net, xv[:, 0], v).numpy())
-        probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(3 * size * size)], dtype=torch.float32).reshape(1, 3, size, size)
-        net.eval()
-        with torch.no_grad(): probe_probs = [round(float(v), 6) for v in F.softmax(net(probe), 1)[0]]
         json.dump({
-            'spec': {'channels': 3, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl in convs], 'classes': 6},
-            'weightsBase64': base64.b64encode(weights_of(net).tobytes()).decode(),
-            'dataHash': mt['dataHash'], 'command': command, 'seed': seed, 'probe': probe_probs,
+            'spec': spec_of(net, size, 6),
+            'weightsBase64': base64.b64encode(flat_weights(net).tobytes()).decode(),
+            'dataHash': mt['dataHash'], 'command': command, 'seed': seed, 'probe': probe_probabilities(net, size),
         }, open(f'{a.out}-s{seed}.json', 'w'))
         print(f'seed {seed}: tune accuracy {(pv.argmax(1) == yv).float().mean().item():.4f}', flush=True)

@@ -3,6 +3,7 @@
 3x3 convolutions + ReLU, a 2x2 max pool after those marked 'p', global average pooling, one dense layer: the weights,
 in TinyNet's order (each convolution's weight and bias, then the dense layer's), load into the TypeScript network.
 """
+import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -36,3 +37,31 @@ def view(x, t):
     if t & 4: x = x.transpose(2, 3)
     dims = ([3] if t & 1 else []) + ([2] if t & 2 else [])
     return torch.flip(x, dims) if dims else x
+
+
+def initialise(net):
+    """He initialisation of the convolutions, zero biases (the dense layer keeps torch's own)."""
+    for m in net.modules():
+        if isinstance(m, nn.Conv2d): nn.init.kaiming_normal_(m.weight, nonlinearity='relu'); nn.init.zeros_(m.bias)
+    return net
+
+
+def flat_weights(net):
+    """Every parameter in TinyNet's order, as little-endian float32."""
+    params = []
+    for conv in net.convs: params += [conv.weight, conv.bias]
+    params += [net.dense.weight, net.dense.bias]
+    return torch.cat([q.detach().reshape(-1) for q in params]).numpy().astype('<f4')
+
+
+def spec_of(net, size, classes):
+    """TinyNet's NetSpec of this network for a size x size input."""
+    return {'channels': 3, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl in net.layout], 'classes': classes}
+
+
+def probe_probabilities(net, size):
+    """The probabilities for the probe input x[i] = 2 sin(0.37 i), rounded to 6 places: the TypeScript network must agree."""
+    probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(3 * size * size)], dtype=torch.float32).reshape(1, 3, size, size)
+    net.eval()
+    with torch.no_grad():
+        return [round(float(v), 6) for v in F.softmax(net(probe), 1)[0]]
