@@ -13,8 +13,7 @@
  *
  *   npx tsx training/d6net/exportCrops.ts --images DIR --out PREFIX [--size 32] [--jitters 7 | --context 40] [--seed 7]
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { labelledFolderPaths, readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
@@ -22,6 +21,7 @@ import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { NET_INPUT_FRACTION, NET_INPUT_SIZE, netInput, samplePlanes } from '../../src/vision/d6/netInput.js';
 import { D6PipReader, defaultD6PipOptions } from '../../src/vision/d6/pipReader.js';
 import { seededRandom } from '../../src/stats/random.js';
+import { dataHash } from '../learned/dataHash.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,16 +44,6 @@ if (context > 0 && jitters > 0) throw new Error('--context writes each die once,
 const paths = labelledFolderPaths(values.images);
 const labelsDir = paths.labels ?? join(paths.images, '..', 'labels');
 const folder = await readLabelledFolder(paths.images, paths.labels);
-const hash = createHash('sha256');
-for (const photo of folder.photos) {
-  hash.update(photo.imagePath.split('/').pop() as string);
-  hash.update(readFileSync(photo.imagePath));
-  try {
-    hash.update(readFileSync(join(labelsDir, `${photo.name}.txt`)));
-  } catch {
-    // an image without labels holds no dice
-  }
-}
 const { crops } = await readLabelledCrops(paths.images, paths.labels);
 const counter = new D6PipReader({ ...defaultD6PipOptions, minConfidence: 0 });
 const random = seededRandom(Number(values.seed));
@@ -76,9 +66,9 @@ crops.forEach((c, i) => {
   pipConfidence.push(pip.confidence);
 });
 writeFileSync(`${values.out}.f32`, Buffer.from(all.buffer));
-const dataHash = hash.digest('hex');
+const hash = dataHash(folder.photos, labelsDir);
 writeFileSync(
   `${values.out}.json`,
-  JSON.stringify({ images: paths.images, photos: folder.photos.length, size, context, copies: 1 + jitters, dataHash, labels, groups, pipCount, pipConfidence, pipMinConfidence: defaultD6PipOptions.minConfidence }),
+  JSON.stringify({ images: paths.images, photos: folder.photos.length, size, context, copies: 1 + jitters, dataHash: hash, labels, groups, pipCount, pipConfidence, pipMinConfidence: defaultD6PipOptions.minConfidence }),
 );
-console.log(`${crops.length} dice x ${1 + jitters} copies (${folder.photos.length} photos) -> ${values.out}.f32; data hash ${dataHash}`);
+console.log(`${crops.length} dice x ${1 + jitters} copies (${folder.photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);

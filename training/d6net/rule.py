@@ -75,9 +75,12 @@ def describe(out):
             f'{100 * (~read).mean():.1f} % declined (per face {"/".join(f"{100 * v:.1f}" for v in per_face)} %, spread {spread})')
 
 
+def wrong(out):
+    return ((out >= 0) & (out != y)).sum()
+
+
 def cost(out):
-    read = out >= 0
-    return (~read).sum() + a.wrong_cost * (read & (out != y)).sum()
+    return (out < 0).sum() + a.wrong_cost * wrong(out)
 
 
 print(f'network alone (argmax): accuracy {(face == y).mean():.4f}; pip counter sure on {sure.mean():.3f} of dice, right on {((count - 1 == y) & sure).sum() / max(1, sure.sum()):.4f} of those')
@@ -87,7 +90,7 @@ if a.apply:
 else:
     # Lowest cost first; among equal costs the stricter rule (fewer wrong reads), then the grid's order.
     grid = itertools.product([0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99], [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], [0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98], [0.1, 0.2, 0.3, 0.5])
-    scored = sorted(((cost(decide(*v)), ((decide(*v) >= 0) & (decide(*v) != y)).sum(), i, v) for i, v in enumerate(grid)), key=lambda s: s[:3])
+    scored = sorted(((cost(out), wrong(out), i, v) for i, v in enumerate(grid) for out in [decide(*v)]), key=lambda s: s[:3])
     for c, _, _, v in scored[:3]:
         print(f'cost {c:.0f}, rule {list(v)}: {describe(decide(*v))}')
     rule = scored[0][3]

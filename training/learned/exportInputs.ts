@@ -14,8 +14,7 @@
  * centre): train.py then turns, scales, shifts, blurs and recolours it and
  * cuts and normalises the network's size x size input itself, as the reader does.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
@@ -25,6 +24,7 @@ import { topFaceCrop } from '../../src/vision/learned/crop.js';
 import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
 import { cameraFromFov } from '../../src/vision/learned/topFace.js';
 import { seededRandom } from '../../src/stats/random.js';
+import { dataHash } from './dataHash.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,21 +55,12 @@ const jitters = Number(values.jitters);
 const heightRatio = Number(values['height-ratio']);
 const context = Number(values.context);
 const random = seededRandom(Number(values.seed));
-const hash = createHash('sha256');
 const labelsDir = paths.labels ?? join(paths.images, '..', 'labels');
 const inputs: Float32Array[] = [];
 const labels: number[] = [];
 const groups: string[] = [];
 const source: number[] = [];
 for (const photo of photos) {
-  const labelFile = join(labelsDir, `${photo.name}.txt`);
-  hash.update(photo.imagePath.split('/').pop() as string);
-  hash.update(readFileSync(photo.imagePath));
-  try {
-    hash.update(readFileSync(labelFile));
-  } catch {
-    // an image without labels holds no dice
-  }
   const boxes = photo.boxes.filter((b) => classes.includes(b.className));
   if (boxes.length === 0) continue;
   const image = await decodeImageFile(photo.imagePath);
@@ -100,6 +91,6 @@ const side = context > 0 ? context : size;
 const all = new Float32Array(inputs.length * 3 * side * side);
 inputs.forEach((x, i) => all.set(x, i * x.length));
 writeFileSync(`${values.out}.f32`, Buffer.from(all.buffer));
-const dataHash = hash.digest('hex');
-writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash, labels, groups, jitter: source }));
-console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${dataHash}`);
+const hash = dataHash(photos, labelsDir);
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source }));
+console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);
