@@ -2,8 +2,8 @@
 # Reproduces src/vision/d6/netWeights.ts, the D6 networks of the default D6 reader (development time only, never part
 # of npm test). Needs Debian's python3-torch (apt-get install -y python3-torch).
 #
-# Photos 1..80 of d6-tray-photos (by sorted name) train the networks; photos 81..100 (TUNE) only watch them and check
-# the rules; photos 101..200 (TEST) are never read here.
+# Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3);
+# photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here.
 #  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context 40):
 #     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's 32x32 input itself.
 #  2. Cross-validation by photo (FOLDS folds, each seed): every training die is read by networks that never saw its
@@ -11,7 +11,7 @@
 #     choosing the lowest cost (dice declined plus ten per wrong read), and scores them on TUNE.
 #     The reader reads the first view of every network first and stops there when their mean is at least EARLY_AT sure
 #     (most dice: one pass per network); the rules are set on reads made that way.
-#  3. One network per seed on all of photos 1..80; the module ships them as an ensemble with those rules.
+#  3. One network per seed on all of photos 1..TRAIN_LAST; the module ships them as an ensemble with those rules.
 # Seeds run two at a time (one thread each). ~30 min on an idle 2-core machine with the defaults.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,12 +27,25 @@ SEEDS=${SEEDS:-1 2}
 FOLDS=${FOLDS:-4}
 VIEWS=${VIEWS:-4}
 EARLY_AT=${EARLY_AT:-0.99}
-COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT VERSION=$VERSION bash training/d6net/train-d6net.sh"
-split d6-train 1 80
-split d6-tune 81 100
+TRAIN_LAST=${TRAIN_LAST:-80}
+if [ "$TRAIN_LAST" -lt 1 ] || [ "$TRAIN_LAST" -gt 100 ]; then
+  echo "TRAIN_LAST=$TRAIN_LAST: photos 1..TRAIN_LAST train the networks, so it must be 1..100 (101..200 are TEST)" >&2
+  exit 2
+fi
+# The command recorded in the module (TRAIN_LAST only when not the default: d6-net/2's command is as it was).
+LAST=""
+if [ "$TRAIN_LAST" != 80 ]; then LAST="TRAIN_LAST=$TRAIN_LAST "; fi
+COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}VERSION=$VERSION bash training/d6net/train-d6net.sh"
+split d6-train 1 "$TRAIN_LAST"
 npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-train" --out "$WORK/train" --context 40
-npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-tune" --out "$WORK/tune" --context 40
-train() { /usr/bin/python3 training/d6net/train_d6net.py --train "$WORK/train" --tune "$WORK/tune" --convs "$CONVS" --epochs "$EPOCHS" --views "$VIEWS" "$@"; }
+if [ "$TRAIN_LAST" -lt 100 ]; then
+  split d6-tune "$((TRAIN_LAST + 1))" 100
+  npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-tune" --out "$WORK/tune" --context 40
+  TUNE="$WORK/tune"
+else
+  TUNE="$WORK/train" # no photo left to check on: train_d6net.py only prints its progress on it, and no rule is checked
+fi
+train() { /usr/bin/python3 training/d6net/train_d6net.py --train "$WORK/train" --tune "$TUNE" --convs "$CONVS" --epochs "$EPOCHS" --views "$VIEWS" "$@"; }
 oof=() oof1=() nets=() tune=() tune1=()
 for s in $SEEDS; do
   train --seeds "$s" --folds "$FOLDS" --out "$WORK/cv-s$s" > "$WORK/cv-s$s.log" 2>&1 &
@@ -49,9 +62,11 @@ done
 wait
 tail -n 2 "$WORK"/cv-s*.log "$WORK"/full-s*.log
 join_comma() { local IFS=,; echo "$*"; }
+CHECK=""
+if [ "$TRAIN_LAST" -lt 100 ]; then CHECK="$WORK/tune,$(join_comma "${tune[@]}");$(join_comma "${tune1[@]}")"; fi
 /usr/bin/python3 training/d6net/rule.py --dice "$WORK/train" --probs "$(join_comma "${oof[@]}")" --first "$(join_comma "${oof1[@]}")" --early-at "$EARLY_AT" \
-  --check "$WORK/tune,$(join_comma "${tune[@]}");$(join_comma "${tune1[@]}")" --views "$VIEWS" --json "$WORK/rules.json"
+  ${CHECK:+--check "$CHECK"} --views "$VIEWS" --json "$WORK/rules.json"
 HASH=$(sed -n 's/.*"dataHash": *"\([0-9a-f]*\)".*/\1/p' "$WORK/train.json" | cut -c1-12)
 /usr/bin/python3 training/d6net/write_module.py --nets "$(join_comma "${nets[@]}")" --rules "$WORK/rules.json" --version "$VERSION" \
-  --trained-on "photos 1..80 (by sorted name) of d6-tray-photos" --command "$COMMAND" --out "$OUT"
+  --trained-on "photos 1..$TRAIN_LAST (by sorted name) of d6-tray-photos" --command "$COMMAND" --out "$OUT"
 echo "data hash $HASH...; work files in $WORK"
