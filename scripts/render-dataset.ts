@@ -6,7 +6,8 @@
  *
  * Seeds come from the split's range (see src/camera/render3d/README.md), so
  * train, tune and test sets never share a scene or a lighting/platform preset.
- * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on (see look.ts).
+ * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on; `--art random` (train split
+ * only) gives every die its own icon style (see look.ts).
  * `--cocked-tilt LOW,HIGH` makes cocked dice lean LOW..HIGH degrees (default 14,40): low leans are the hardest to catch.
  * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
  * `--offset` starts further into the split's range (to render more, or a disjoint
@@ -58,6 +59,7 @@ const [lo, hi] = SEED_RANGES[split];
 const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
 const art = values.art as ArtFamily;
 if (!ART_FAMILIES.includes(art)) fail(`--art must be one of ${ART_FAMILIES.join(', ')}.`);
+if (art === 'random' && split !== 'train') fail(`--art random is for training only (--split train): the ${split} split is measured in the artwork it names.`);
 const look = values.look as SceneLook;
 if (!SCENE_LOOKS.includes(look)) fail(`--look must be one of ${SCENE_LOOKS.join(', ')}.`);
 if (look === 'tray' && dice !== 'd6') fail('--look tray draws D6 dice only (--dice d6).');

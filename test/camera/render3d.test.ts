@@ -5,6 +5,8 @@
  * the same scene without that die), and a written folder reads back through the
  * shared labelled-folder reader with one ground-truth sidecar per image.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,13 +108,13 @@ describe('3D synthetic camera in Chromium', () => {
     }, 180_000);
   }
 
-  it('draws foreign icon artwork on the dice only: the images differ inside the boxes of dice showing an icon, nowhere else', async () => {
+  it('draws foreign and random icon artwork on the dice only: the images differ inside the boxes of dice showing an icon, nowhere else', async () => {
     const seed = 1_000_700;
     const house = buildScene({ seed, dice: 'xwing' });
     const withIcon = house.truth.filter((t) => !t.className.endsWith('blank') && t.className !== 'cocked');
     expect(withIcon.length).toBeGreaterThan(0);
     const a = await renderer.renderPixels(sharpSpec(house.spec));
-    for (const art of ['foreign-1', 'foreign-2'] as const) {
+    for (const art of ['foreign-1', 'foreign-2', 'random'] as const) {
       const b = await renderer.renderPixels(sharpSpec(buildScene({ seed, dice: 'xwing', art }).spec));
       const inside = (x: number, y: number): boolean => house.truth.some((t) => x >= t.box.x - 1 && x < t.box.x + t.box.width + 1 && y >= t.box.y - 1 && y < t.box.y + t.box.height + 1);
       let outside = 0;
@@ -134,6 +136,35 @@ describe('3D synthetic camera in Chromium', () => {
       });
     }
   }, 180_000);
+
+  it("draws each die of random artwork in its own style: another style seed for one die changes that die's box only", async () => {
+    const scene = buildScene({ seed: 1_000_700, dice: 'xwing', art: 'random' });
+    const k = scene.truth.findIndex((t) => !t.className.endsWith('blank') && t.className !== 'cocked');
+    expect(k).toBeGreaterThanOrEqual(0);
+    const restyled = { ...scene.spec, placed: scene.spec.placed.map((d, i) => (i === k ? { ...d, look: { ...d.look, icon: { ...d.look.icon, seed: ((d.look.icon.seed ?? 0) + 1) >>> 0 } } } : d)) };
+    const a = await renderer.renderPixels(sharpSpec(scene.spec));
+    const b = await renderer.renderPixels(sharpSpec(restyled));
+    const box = (scene.truth[k] as (typeof scene.truth)[number]).box;
+    let inside = 0;
+    let outside = 0;
+    for (let y = 0; y < a.height; y++) {
+      for (let x = 0; x < a.width; x++) {
+        const i = (y * a.width + x) * 3;
+        if (Math.max(...[0, 1, 2].map((c) => Math.abs((a.data[i + c] as number) - (b.data[i + c] as number)))) <= 30) continue;
+        if (x >= box.x - 1 && x < box.x + box.width + 1 && y >= box.y - 1 && y < box.y + box.height + 1) inside++;
+        else outside++;
+      }
+    }
+    expect(outside).toBe(0);
+    expect(inside).toBeGreaterThan(0.02 * box.width * box.height);
+  }, 180_000);
+
+  it('refuses random artwork for any split but train: tune and test are measured in the artwork they name', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'tune', '--count', '1', '--art', 'random', '--out', join(dir, 'never')], { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--art random is for training only \(--split train\): the tune split is measured in the artwork it names/);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  }, 60_000);
 
   it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise', async () => {
     const out = join(dir, 'tune-xwing-art');

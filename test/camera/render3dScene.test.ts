@@ -59,14 +59,23 @@ describe('3D camera scenes', () => {
 
   it('draws a seed the same scene in every icon artwork: only the art family of each die differs', () => {
     const house = buildScene({ seed: 1_000_700, dice: 'xwing' });
-    for (const art of ['foreign-1', 'foreign-2'] as const) {
+    for (const art of ['foreign-1', 'foreign-2', 'random'] as const) {
       const foreign = buildScene({ seed: 1_000_700, dice: 'xwing', art });
       expect(foreign.spec.placed.map((d) => d.look.icon.family)).toEqual(foreign.spec.placed.map(() => art));
-      const asHouse = { ...foreign.spec, placed: foreign.spec.placed.map((d) => ({ ...d, look: { ...d.look, icon: { ...d.look.icon, family: 'house' } } })) };
+      // Random art's style seed (its only addition) is derived, not drawn: without it the scene is the house one.
+      const asHouse = { ...foreign.spec, placed: foreign.spec.placed.map((d) => ({ ...d, look: { ...d.look, icon: { ...d.look.icon, family: 'house', seed: undefined } } })) };
       expect(JSON.stringify(asHouse)).toBe(JSON.stringify(house.spec));
       expect(foreign.truth).toEqual(house.truth);
     }
-    expect(house.spec.placed.every((d) => d.look.icon.family === 'house')).toBe(true);
+    expect(house.spec.placed.every((d) => d.look.icon.family === 'house' && d.look.icon.seed === undefined)).toBe(true);
+  });
+
+  it('gives every die of random artwork its own style seed, the same from the same scene seed', () => {
+    const seeds = [500_000, 500_001, 500_002].flatMap((seed) => buildScene({ seed, dice: 'xwing', art: 'random' }).spec.placed.map((d) => d.look.icon.seed));
+    expect(seeds.length).toBeGreaterThan(6);
+    expect(seeds.every((s) => Number.isInteger(s) && (s as number) >= 0 && (s as number) < 2 ** 32)).toBe(true);
+    expect(new Set(seeds).size).toBe(seeds.length);
+    expect(buildScene({ seed: 500_001, dice: 'xwing', art: 'random' }).spec.placed.map((d) => d.look.icon.seed)).toEqual(buildScene({ seed: 500_001, dice: 'xwing', art: 'random' }).spec.placed.map((d) => d.look.icon.seed));
   });
 
   it('places the camera as a rig mounts it: 10-32 cm up, within 5 degrees of straight down, 42-66 degrees wide', () => {

@@ -16,9 +16,13 @@ export type RenderDie = 'red' | 'green' | 'd6';
  * art is filled) and are never trained or tuned on: they stand in for dice
  * printed by someone else, to measure whether calibration on a user's own
  * labelled dice carries the reader over. foreign-1 is for developing that
- * calibration; foreign-2 only for measuring it.
+ * calibration; foreign-2 only for measuring it. `random` is for training
+ * only: every die draws its own style (spike count and lengths, fills,
+ * outlines, cut-outs, eye and swoosh shapes) so a network trained on it learns
+ * what makes each symbol itself rather than one printing; its styles use none
+ * of the foreign families' motifs.
  */
-export const ART_FAMILIES = ['house', 'foreign-1', 'foreign-2'] as const;
+export const ART_FAMILIES = ['house', 'foreign-1', 'foreign-2', 'random'] as const;
 export type ArtFamily = (typeof ART_FAMILIES)[number];
 
 export interface IconArt {
@@ -36,6 +40,8 @@ export interface IconArt {
   readonly inner: number;
   /** Small rotation of the icon on its face, radians. */
   readonly twist: number;
+  /** Random art only: the seed of this die's own style (derived from the die's wear seed: it draws no random number). */
+  readonly seed?: number;
 }
 
 export interface PipArt {
@@ -110,7 +116,7 @@ export function sampleLook(die: RenderDie, r: RandomSource, family: ArtFamily = 
     ink = jitter(r, pick.ink[Math.floor(r() * pick.ink.length)] as Rgb, 0.05);
   }
   const wornDie = r() < 0.45;
-  return {
+  const look: DieLook = {
     body,
     ink,
     inkAlpha: between(r, 0.82, 1),
@@ -135,4 +141,6 @@ export function sampleLook(die: RenderDie, r: RandomSource, family: ArtFamily = 
       engraved: r() < 0.6,
     },
   };
+  // Random art takes its style's seed from one already drawn, so the scene is the same in every family.
+  return family === 'random' ? { ...look, icon: { ...look.icon, seed: Math.imul(look.wearSeed ^ 0x5bd1e995, 0x27d4eb2d) >>> 0 } } : look;
 }

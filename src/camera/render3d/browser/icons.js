@@ -1,8 +1,10 @@
 /**
  * The X-Wing icons drawn on a die's texture (canvas 2D, centred at the origin,
  * radius k): the house artwork in three glyph variants, which the reader is
- * trained on, and two foreign artworks it never sees in training (see look.ts).
+ * trained on, two foreign artworks it never sees in training, and random
+ * artwork, every die its own drawings, for training only (see look.ts).
  */
+import { mulberry } from './random.js';
 
 /** A circle of radius r at (x, y), filled (or outlined). */
 function disc(ctx, r, x = 0, y = 0, outline = false) {
@@ -49,6 +51,7 @@ export function drawIcon(ctx, symbol, k, art) {
   ctx.lineCap = 'round';
   if (art.family === 'foreign-1') return drawForeign1(ctx, symbol, k);
   if (art.family === 'foreign-2') return drawForeign2(ctx, symbol, k, art);
+  if (art.family === 'random') return drawRandom(ctx, symbol, k, art);
   switch (symbol) {
     case 'hit': {
       burst(ctx, k, art.spikes, art.inner, art.variant === 1);
@@ -227,6 +230,155 @@ function drawForeign2(ctx, symbol, k, art) {
         ctx.quadraticCurveTo((dx + 0.15) * k, -0.2 * k, (dx + 0.45) * k, 0);
         ctx.quadraticCurveTo((dx + 0.15) * k, 0.2 * k, (dx - 0.35) * k, 0.7 * k);
         ctx.stroke();
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+// Random artwork (training only, see look.ts): each die draws its own style from the seed Node gives it, so all its
+// faces share one printing. The styles keep what makes each symbol itself (a hit one solid burst, a crit a burst
+// with a second element, a focus an eye, an evade curved strokes, a blank nothing) and vary everything else; none
+// is one of the foreign artworks' motifs (four-pointed sparkles, rays, lashes, a ringed iris, chevrons, a single
+// arrowed arc), which stay unseen in training.
+
+/** A die's style: the same for every face of it. */
+function randomStyle(seed) {
+  const r = mulberry(seed);
+  const pick = (n) => Math.floor(r() * n);
+  const spikes = 5 + pick(8);
+  const jag = r() < 0.5 ? 0 : 0.1 + 0.3 * r();
+  return {
+    spikes,
+    inner: 0.3 + 0.3 * r(),
+    turn: r() * Math.PI,
+    curved: r() < 0.35,
+    // Each spike's own length (an explosion rather than a star when jagged).
+    lengths: Array.from({ length: spikes }, () => 1 - jag * r()),
+    hit: pick(2),
+    crit: pick(3),
+    critCore: 0.32 + 0.2 * r(),
+    focus: pick(4),
+    eye: 0.45 + 0.35 * r(),
+    pupil: 0.2 + 0.18 * r(),
+    evade: pick(4),
+    arcs: 2 + pick(2),
+    bend: 0.35 + 0.45 * r(),
+  };
+}
+
+/** The die's burst outline (scaled by `scale`), straight or curved between tips. */
+function styleBurst(ctx, k, st, scale = 1) {
+  const n = st.spikes;
+  ctx.beginPath();
+  for (let i = 0; i <= n * 2; i++) {
+    const a = st.turn + (i * Math.PI) / n;
+    const rr = k * scale * (i % 2 === 0 ? st.lengths[(i / 2) % n] : st.inner);
+    const x = rr * Math.sin(a);
+    const y = -rr * Math.cos(a);
+    if (i === 0) ctx.moveTo(x, y);
+    else if (st.curved && i % 2 === 1) {
+      const c = k * scale * st.inner * 0.55;
+      ctx.quadraticCurveTo(c * Math.sin(a), -c * Math.cos(a), x, y);
+    } else ctx.lineTo(x, y);
+  }
+  ctx.closePath();
+}
+
+function drawRandom(ctx, symbol, k, art) {
+  const st = randomStyle(art.seed ?? 0);
+  switch (symbol) {
+    case 'hit': {
+      styleBurst(ctx, k, st);
+      ctx.fill();
+      // Never an outline around a core: that is what a crit is.
+      if (st.hit === 1) hole(ctx, k * st.inner * 0.4);
+      return;
+    }
+    case 'crit': {
+      if (st.crit === 0) {
+        // The burst outlined, a solid core.
+        styleBurst(ctx, k, st);
+        ctx.stroke();
+        styleBurst(ctx, k, st, st.critCore);
+        ctx.fill();
+      } else if (st.crit === 1) {
+        // Two nested outlines and a dot.
+        styleBurst(ctx, k, st);
+        ctx.stroke();
+        styleBurst(ctx, k, st, 0.55);
+        ctx.stroke();
+        disc(ctx, k * 0.12);
+      } else {
+        // The burst outlined, a solid round core.
+        styleBurst(ctx, k, st);
+        ctx.stroke();
+        disc(ctx, k * st.critCore * 0.6);
+      }
+      return;
+    }
+    case 'focus': {
+      const h = k * st.eye;
+      ctx.beginPath();
+      if (st.focus === 2) ctx.ellipse(0, 0, k, h, 0, 0, Math.PI * 2);
+      else {
+        ctx.moveTo(-k, 0);
+        ctx.quadraticCurveTo(0, -h * 1.6, k, 0);
+        ctx.quadraticCurveTo(0, h * 1.6, -k, 0);
+        ctx.closePath();
+      }
+      if (st.focus === 1) {
+        // A solid eye, its iris cut out, a pupil in it.
+        ctx.fill();
+        hole(ctx, k * (st.pupil + 0.14));
+        disc(ctx, k * st.pupil);
+      } else if (st.focus === 3) {
+        // An outlined eye whose iris hangs from the upper lid.
+        ctx.stroke();
+        ctx.save();
+        ctx.clip();
+        disc(ctx, k * (st.pupil + 0.12), 0, -h * 0.25);
+        ctx.restore();
+      } else {
+        ctx.stroke();
+        disc(ctx, k * st.pupil);
+      }
+      return;
+    }
+    case 'evade': {
+      const n = st.arcs;
+      for (let i = 0; i < n; i++) {
+        const off = (i - (n - 1) / 2) * k * (1.4 / n);
+        if (st.evade === 1) {
+          // Solid crescents.
+          ctx.beginPath();
+          ctx.moveTo(-k * 0.9, off + k * 0.3);
+          ctx.quadraticCurveTo(0, off - k * st.bend * 1.3, k * 0.9, off + k * 0.1);
+          ctx.quadraticCurveTo(0, off - k * st.bend * 0.5, -k * 0.9, off + k * 0.3);
+          ctx.fill();
+          continue;
+        }
+        ctx.beginPath();
+        if (st.evade === 3) {
+          // S-shaped swooshes.
+          ctx.moveTo(-k * 0.9, off + k * 0.2);
+          ctx.bezierCurveTo(-k * 0.3, off - k * st.bend, k * 0.3, off + k * st.bend * 0.6, k * 0.9, off - k * 0.2);
+        } else {
+          ctx.moveTo(-k * 0.9, off + k * 0.3);
+          ctx.quadraticCurveTo(0, off - k * st.bend, k * 0.9, off + k * 0.1);
+        }
+        ctx.stroke();
+        if (st.evade === 2) {
+          // Each swoosh ends in a small solid head.
+          ctx.beginPath();
+          ctx.moveTo(k * 1.0, off + k * 0.1);
+          ctx.lineTo(k * 0.68, off - k * 0.08);
+          ctx.lineTo(k * 0.74, off + k * 0.3);
+          ctx.closePath();
+          ctx.fill();
+        }
       }
       return;
     }

@@ -10,24 +10,13 @@ import * as THREE from 'three';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import { applyCamera } from './camera.js';
 import { drawIcon } from './icons.js';
+import { mulberry } from './random.js';
 
 const TILE = 256;
 let renderer;
 let envTexture;
 const geometries = new Map();
 const shapeInfo = new Map();
-
-/** Small seeded generator (mulberry32) for texture noise; Node owns the scene randomness. */
-function mulberry(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const css = (c, k = 1, alpha = 1) => `rgba(${c.map((v) => Math.max(0, Math.min(255, Math.round(v * k)))).join(',')},${alpha})`;
 
