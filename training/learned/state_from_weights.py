@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tinynet import Net, probe_probabilities  # noqa: E402
+from tinynet import Net, parameters_in_order, probe_probabilities  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument('--weights', required=True, help='PREFIX of exportWeights.ts output')
@@ -21,7 +21,7 @@ meta = json.load(open(a.weights + '.json'))
 spec = meta['spec']
 flat = torch.from_numpy(np.fromfile(a.weights + '.f32', dtype='<f4').copy())
 net = Net([(c['out'], c['pool']) for c in spec['convs']], spec['classes'], spec['channels'])
-params = [q for conv in net.convs for q in (conv.weight, conv.bias)] + [net.dense.weight, net.dense.bias]
+params = parameters_in_order(net)
 need = sum(q.numel() for q in params)
 if need != flat.numel(): sys.exit(f"{a.weights}.f32 has {flat.numel()} weights; the NetSpec needs {need}")
 at = 0

@@ -46,12 +46,14 @@ def initialise(net):
     return net
 
 
+def parameters_in_order(net):
+    """Every parameter in TinyNet's order: each convolution's weight and bias, then the dense layer's."""
+    return [q for conv in net.convs for q in (conv.weight, conv.bias)] + [net.dense.weight, net.dense.bias]
+
+
 def flat_weights(net):
     """Every parameter in TinyNet's order, as little-endian float32."""
-    params = []
-    for conv in net.convs: params += [conv.weight, conv.bias]
-    params += [net.dense.weight, net.dense.bias]
-    return torch.cat([q.detach().reshape(-1) for q in params]).numpy().astype('<f4')
+    return torch.cat([q.detach().reshape(-1) for q in parameters_in_order(net)]).numpy().astype('<f4')
 
 
 def spec_of(net, size, classes):

@@ -30,6 +30,14 @@ function hole(ctx, r, x = 0, y = 0) {
   ctx.restore();
 }
 
+/** An eye's outline (a new subpath): two lids of height h meeting at (-k, 0) and (k, 0). */
+function almond(ctx, k, h) {
+  ctx.moveTo(-k, 0);
+  ctx.quadraticCurveTo(0, -h * 1.6, k, 0);
+  ctx.quadraticCurveTo(0, h * 1.6, -k, 0);
+  ctx.closePath();
+}
+
 function burst(ctx, k, spikes, inner, jag) {
   ctx.beginPath();
   for (let i = 0; i < spikes * 2; i++) {
@@ -73,12 +81,8 @@ export function drawIcon(ctx, symbol, k, art) {
       return;
     }
     case 'focus': {
-      const h = k * (art.variant === 1 ? 0.75 : 0.6);
       ctx.beginPath();
-      ctx.moveTo(-k, 0);
-      ctx.quadraticCurveTo(0, -h * 1.6, k, 0);
-      ctx.quadraticCurveTo(0, h * 1.6, -k, 0);
-      ctx.closePath();
+      almond(ctx, k, k * (art.variant === 1 ? 0.75 : 0.6));
       if (art.variant === 2) {
         ctx.fill();
         hole(ctx, k * 0.42);
@@ -323,12 +327,7 @@ function drawRandom(ctx, symbol, k, art) {
       const h = k * st.eye;
       ctx.beginPath();
       if (st.focus === 2) ctx.ellipse(0, 0, k, h, 0, 0, Math.PI * 2);
-      else {
-        ctx.moveTo(-k, 0);
-        ctx.quadraticCurveTo(0, -h * 1.6, k, 0);
-        ctx.quadraticCurveTo(0, h * 1.6, -k, 0);
-        ctx.closePath();
-      }
+      else almond(ctx, k, h);
       if (st.focus === 1) {
         // A solid eye, its iris cut out, a pupil in it.
         ctx.fill();
