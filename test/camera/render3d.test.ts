@@ -35,6 +35,15 @@ function sharpSpec(spec: SceneSpec): SceneSpec {
   return { ...spec, post: { ...spec.post, blurSigma: 0, motionPx: 0 } };
 }
 
+/** Whether pixel (x, y) differs between two frames of one size by more than 30 in some channel (JPEG-free, sharp renders). */
+function changed(a: RgbImage, b: RgbImage, x: number, y: number): boolean {
+  const i = (y * a.width + x) * 3;
+  return Math.max(...[0, 1, 2].map((c) => Math.abs((a.data[i + c] as number) - (b.data[i + c] as number)))) > 30;
+}
+
+/** Whether (x, y) lies in a box grown by one pixel each way (anti-aliased edges). */
+const nearBox = (box: PixelBox, x: number, y: number): boolean => x >= box.x - 1 && x < box.x + box.width + 1 && y >= box.y - 1 && y < box.y + box.height + 1;
+
 interface Diff {
   inBox: number;
   sides: [boolean, boolean, boolean, boolean];
@@ -116,15 +125,12 @@ describe('3D synthetic camera in Chromium', () => {
     const a = await renderer.renderPixels(sharpSpec(house.spec));
     for (const art of ['foreign-1', 'foreign-2', 'random'] as const) {
       const b = await renderer.renderPixels(sharpSpec(buildScene({ seed, dice: 'xwing', art }).spec));
-      const inside = (x: number, y: number): boolean => house.truth.some((t) => x >= t.box.x - 1 && x < t.box.x + t.box.width + 1 && y >= t.box.y - 1 && y < t.box.y + t.box.height + 1);
       let outside = 0;
       const changedIn = new Array<number>(house.truth.length).fill(0);
       for (let y = 0; y < a.height; y++) {
         for (let x = 0; x < a.width; x++) {
-          const i = (y * a.width + x) * 3;
-          const d = Math.max(...[0, 1, 2].map((c) => Math.abs((a.data[i + c] as number) - (b.data[i + c] as number))));
-          if (d <= 30) continue;
-          if (!inside(x, y)) outside++;
+          if (!changed(a, b, x, y)) continue;
+          if (!house.truth.some((t) => nearBox(t.box, x, y))) outside++;
           house.truth.forEach((t, k) => {
             if (x >= t.box.x && x < t.box.x + t.box.width && y >= t.box.y && y < t.box.y + t.box.height) changedIn[k] = (changedIn[k] as number) + 1;
           });
@@ -149,9 +155,8 @@ describe('3D synthetic camera in Chromium', () => {
     let outside = 0;
     for (let y = 0; y < a.height; y++) {
       for (let x = 0; x < a.width; x++) {
-        const i = (y * a.width + x) * 3;
-        if (Math.max(...[0, 1, 2].map((c) => Math.abs((a.data[i + c] as number) - (b.data[i + c] as number)))) <= 30) continue;
-        if (x >= box.x - 1 && x < box.x + box.width + 1 && y >= box.y - 1 && y < box.y + box.height + 1) inside++;
+        if (!changed(a, b, x, y)) continue;
+        if (nearBox(box, x, y)) inside++;
         else outside++;
       }
     }
@@ -193,8 +198,7 @@ describe('3D synthetic camera in Chromium', () => {
     let changedIn = 0;
     for (let y = Math.floor(t.box.y); y < t.box.y + t.box.height; y++) {
       for (let x = Math.floor(t.box.x); x < t.box.x + t.box.width; x++) {
-        const i = (y * img.width + x) * 3;
-        if (Math.max(...[0, 1, 2].map((c) => Math.abs((img.data[i + c] as number) - (without.data[i + c] as number)))) > 30) changedIn++;
+        if (changed(img, without, x, y)) changedIn++;
       }
     }
     expect(changedIn).toBeGreaterThan(0.3 * t.box.width * t.box.height);
