@@ -30,20 +30,36 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const { values } = parseArgs({
-  options: {
-    dice: { type: 'string' },
-    split: { type: 'string' },
-    count: { type: 'string' },
-    out: { type: 'string' },
-    offset: { type: 'string', default: '0' },
-    'cocked-rate': { type: 'string' },
-    'cocked-tilt': { type: 'string' },
-    reuse: { type: 'boolean', default: false },
-    art: { type: 'string', default: 'house' },
-    look: { type: 'string', default: 'rig' },
-  },
-});
+const USAGE =
+  `usage: npm run render -- --dice xwing|d6 --split ${SPLITS.join('|')} --count N --out DIR [--offset N] [--cocked-rate R] ` +
+  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--reuse]`;
+
+if (process.argv.includes('--help')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const OPTIONS = {
+  dice: { type: 'string' },
+  split: { type: 'string' },
+  count: { type: 'string' },
+  out: { type: 'string' },
+  offset: { type: 'string', default: '0' },
+  'cocked-rate': { type: 'string' },
+  'cocked-tilt': { type: 'string' },
+  reuse: { type: 'boolean', default: false },
+  art: { type: 'string', default: 'house' },
+  look: { type: 'string', default: 'rig' },
+} as const;
+
+let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
+try {
+  parsed = parseArgs({ options: OPTIONS });
+} catch (err) {
+  // An unknown or misspelt option: one line naming it and the usage, not a stack trace.
+  fail(`${(err as Error).message}\n${USAGE}`);
+}
+const { values } = parsed;
 
 const dice = values.dice as DiceSet;
 if (dice !== 'xwing' && dice !== 'd6') fail('--dice must be xwing or d6.');

@@ -164,11 +164,24 @@ describe('3D synthetic camera in Chromium', () => {
     expect(inside).toBeGreaterThan(0.02 * box.width * box.height);
   }, 180_000);
 
+  const renderScript = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), ...args], { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' });
+
   it('refuses random artwork for any split but train: tune and test are measured in the artwork they name', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'tune', '--count', '1', '--art', 'random', '--out', join(dir, 'never')], { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' });
+    const r = renderScript('--dice', 'xwing', '--split', 'tune', '--count', '1', '--art', 'random', '--out', join(dir, 'never'));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--art random is for training only \(--split train\): the tune split is measured in the artwork it names/);
     expect(existsSync(join(dir, 'never'))).toBe(false);
+  }, 60_000);
+
+  it('names a misspelt option and prints the usage, without a stack trace or any file written', () => {
+    const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--cocked', '0.5', '--out', join(dir, 'never'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/render-dataset: Unknown option '--cocked'/);
+    expect(r.stderr).toMatch(/usage: npm run render -- --dice xwing\|d6 --split train\|tune\|test .*--art house\|foreign-1\|foreign-2\|random/);
+    expect(r.stderr).not.toMatch(/at parseArgs|node:internal/);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+    expect(renderScript('--help').stdout).toMatch(/^usage: npm run render/);
   }, 60_000);
 
   it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise', async () => {

@@ -4,16 +4,22 @@
  * state_dict for train.py --load-torch, checking the probe. Lets a run start from the shipped weights when the torch
  * state of the run that made them is gone.
  *   npx tsx training/learned/exportWeights.ts --model xwing --out /tmp/xw/shipped
+ *   npx tsx training/learned/exportWeights.ts --model xwing --cocked-check --out /tmp/xw/shipped-cocked   (its cocked check's network)
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { decodeWeights } from '../../src/vision/d6/netReader.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 
-const { values } = parseArgs({ options: { model: { type: 'string' }, out: { type: 'string' } } });
-const model = values.model !== undefined ? shippedLearnedModels[values.model] : undefined;
-if (model === undefined || values.out === undefined) {
-  process.stderr.write(`exportWeights: --model ${Object.keys(shippedLearnedModels).join('|')} --out PREFIX\n`);
+const { values } = parseArgs({ options: { model: { type: 'string' }, out: { type: 'string' }, 'cocked-check': { type: 'boolean', default: false } } });
+const named = values.model !== undefined ? shippedLearnedModels[values.model] : undefined;
+if (named === undefined || values.out === undefined) {
+  process.stderr.write(`exportWeights: --model ${Object.keys(shippedLearnedModels).join('|')} [--cocked-check] --out PREFIX\n`);
+  process.exit(2);
+}
+const model = values['cocked-check'] ? named.cockedCheck?.net : named;
+if (model === undefined) {
+  process.stderr.write(`exportWeights: ${named.version} has no cocked check network\n`);
   process.exit(2);
 }
 const weights = decodeWeights(model.weightsBase64);
