@@ -37,5 +37,7 @@ const model = values.module !== undefined ? await fromModule(values.module) : sh
 if (model === undefined) fail(`no shipped model "${values.model}" (${Object.keys(shippedLearnedModels).join(', ')})`);
 const weights = decodeWeights(model.weightsBase64);
 writeFileSync(`${values.out}.f32`, Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength));
-writeFileSync(`${values.out}.json`, JSON.stringify({ version: model.version, spec: model.spec, classes: model.classes, probe: model.probe ?? null }, null, 1));
+// What made the weights travels with them, so a run started from them records it (state_from_weights.py, train.py).
+const made = { command: model.command, dataHash: model.dataHash, trainedOn: model.trainedOn };
+writeFileSync(`${values.out}.json`, JSON.stringify({ version: model.version, spec: model.spec, classes: model.classes, probe: model.probe ?? null, made }, null, 1));
 process.stdout.write(`${model.version}: ${weights.length} weights -> ${values.out}.f32\n`);

@@ -3,8 +3,9 @@
 
   /usr/bin/python3 training/learned/state_from_weights.py --weights /tmp/xw/shipped --out /tmp/xw/shipped.pt
 
-Refuses weights whose count does not fit the NetSpec, and a network whose torch probabilities for the probe input
-differ from the module's probe (the same check learnedReader.test.ts makes of the TypeScript network).
+Writes OUT.json with the command, data hash and training set that made the weights (as train.py --save-torch does),
+so a network fine-tuned from them records its whole recipe. Refuses weights whose count does not fit the NetSpec, and
+a network whose torch probabilities for the probe input differ from the module's probe (the same check learnedReader.test.ts makes of the TypeScript network).
 """
 import argparse, json, os, sys
 import numpy as np
@@ -35,4 +36,7 @@ if meta.get('probe'):
     if worst > 2e-5: sys.exit(f"torch's probe probabilities differ from the module's by {worst:.2g}: not the same network")
     print(f"probe agrees within {worst:.1g}")
 torch.save(net.state_dict(), a.out)
+if meta.get('made'):
+    # As train.py --save-torch writes it: a run started from these weights (--load-torch) records the command that made them.
+    json.dump(meta['made'], open(a.out + '.json', 'w'))
 print(f"{meta['version']}: {need} weights -> {a.out}")
