@@ -17,8 +17,6 @@ import { seededRandom } from '../../stats/random.js';
 import { classOfRead, COCKED_LABEL } from '../labelledEval.js';
 import type { AdaptSample, HeldBackScore } from './adapt.js';
 import { splitGroups } from './adapt.js';
-import { addGlare } from './glare.js';
-import type { GlareOptions } from './glare.js';
 import type { LearnedModel } from './model.js';
 import { cropInput, LearnedReader } from './reader.js';
 
@@ -35,8 +33,6 @@ export interface FineTuneOptions {
   readonly batch: number;
   readonly learningRate: number;
   readonly weightDecay: number;
-  /** A specular highlight painted onto some uses of each die (glare.ts), so a light unlike the calibration's does not make a washed-out icon a blank; false: none. */
-  readonly glare: GlareOptions | false;
   /**
    * A class's threshold = the most confident wrong read of a flat held-back die as that class + margin, at least
    * `floor`, at most `ceiling`. Per class, so one confusable die lifts only the class it was read as (on foreign-1,
@@ -62,7 +58,6 @@ export const defaultFineTuneOptions: FineTuneOptions = {
   batch: 16,
   learningRate: 2e-3,
   weightDecay: 1e-4,
-  glare: false,
   margin: 0.02,
   floor: 0.9,
   ceiling: 0.995,
@@ -150,10 +145,7 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
           learningRate: options.learningRate,
           weightDecay: options.weightDecay,
           random: seededRandom(options.seed + 1),
-          augment: (x, r) => {
-            const turned = transformInput(x, size, Math.floor(r() * 8), 0, 1);
-            return options.glare === false ? turned : addGlare(turned, size, r, options.glare);
-          },
+          augment: (x, r) => transformInput(x, size, Math.floor(r() * 8), 0, 1),
           ...(options.onEpoch ? { onEpoch: (epoch: number, loss: number) => options.onEpoch?.(epoch + 1, options.epochs, loss) } : {}),
         });
   const faces = model.classes.filter((c) => c !== COCKED_LABEL);
