@@ -4,6 +4,8 @@
 # Trains on the renderer's train split only (seed ranges below), each set of renders joined into one labelled folder of
 # links (the data hash is over that folder): the face network on train seeds 1..2895, the cocked check also on
 # 2896..3495 (half of those dice cocked; on 3196..3495 they lean only 14..22 degrees, the leans the check missed).
+# RANDOM_ART=1 (an experiment, not what the shipped weights were made by) adds the random-art renders: seeds
+# 5001..6500 to both networks, 6501..6800 (half cocked, leaning 14..22) to the cocked check.
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
@@ -22,6 +24,9 @@
 #   --split train --count 150 --offset 3045 --cocked-rate 0.5  --out $RENDERS/train-xwing-3046
 #   --split train --count 150 --offset 3195 --cocked-rate 0.5 --cocked-tilt 14,22 --out $RENDERS/train-xwing-3196
 #   --split train --count 150 --offset 3345 --cocked-rate 0.5 --cocked-tilt 14,22 --out $RENDERS/train-xwing-3346
+#   RANDOM_ART=1 also: --split train --count 600 --offset 5000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5001
+#   --split train --count 900 --offset 5600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5601
+#   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
 #   (tune-xwing-351), --count 150 --offset 500 (tune-xwing-501)
 # Needs Debian's python3-torch (apt-get install -y python3-torch). ~25 min on an idle 2-core machine, ~60 min under load.
@@ -34,10 +39,21 @@ WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
 OUT_COCKED=${OUT_COCKED:-src/vision/learned/weights/xwingCocked.ts}
 FACE_SETS="train-xwing train-xwing-401 train-xwing-951 train-xwing-1501 train-xwing-1696 train-xwing-1996 train-xwing-2296 train-xwing-2596"
+COCKED_SETS="train-xwing-2896 train-xwing-3046 train-xwing-3196 train-xwing-3346"
+FACE_ON="renders train-xwing seeds 1..2895"
+COCKED_ON="renders train-xwing seeds 1..3495"
+FACE_V=learned-xwing/4 READER_V=learned-xwing/5 COCKED_V=learned-xwing-cocked/3
+if [ "${RANDOM_ART:-0}" = 1 ]; then
+  FACE_SETS="$FACE_SETS train-xwing-rnd5001 train-xwing-rnd5601"
+  COCKED_SETS="$COCKED_SETS train-xwing-rnd6501"
+  FACE_ON="$FACE_ON and 5001..6500 (random art)"
+  COCKED_ON="$COCKED_ON and 5001..6800 (random art)"
+  FACE_V=learned-xwing/6 READER_V=learned-xwing/6 COCKED_V=learned-xwing-cocked/4
+fi
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS
 # shellcheck disable=SC2086
-join "$WORK/train3495" $FACE_SETS train-xwing-2896 train-xwing-3046 train-xwing-3196 train-xwing-3346
+join "$WORK/train3495" $FACE_SETS $COCKED_SETS
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
@@ -47,11 +63,11 @@ $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --
 $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
 $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
 /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
-  --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version learned-xwing-cocked/3 \
-  --trained-on "renders train-xwing seeds 1..3495" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+  --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
+  --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
 /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
   --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-  --version learned-xwing-cocked/3 --out "$WORK/cocked-views.ts" --threads 1 --views 4
+  --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
 $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
@@ -60,8 +76,8 @@ $X --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --jitters 0 --scale 0
 $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --scale 0.6 --last 200
 # (--tune only prints progress while training: it was tune-xwing alone when the shipped weights were made.)
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
-  --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version learned-xwing/4 \
-  --trained-on "renders train-xwing seeds 1..2895" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
+  --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
+  --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
 # Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views
 # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
 # read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
@@ -70,5 +86,5 @@ $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --sc
 # 5.0 against 3.8 %); /5 is its new thresholds with the cocked check /3.
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
   --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
-  --name xwing --version learned-xwing/5 --cocked-check "$WORK/cocked24wv4" --cocked-check-version learned-xwing-cocked/3 \
+  --name xwing --version "$READER_V" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
   --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 4
