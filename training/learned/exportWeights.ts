@@ -27,7 +27,13 @@ if (values.out === undefined || (values.model === undefined) === (values.module 
 
 async function fromModule(file: string): Promise<LearnedModel> {
   // A generated module exports one model (train.py writes it); its only import is a type, so any copy of it loads.
-  const exported = Object.values(await import(pathToFileURL(resolve(file)).href)) as Partial<LearnedModel>[];
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+  } catch (err) {
+    return fail(`cannot load ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const exported = Object.values(loaded) as Partial<LearnedModel>[];
   const models = exported.filter((m) => typeof m?.weightsBase64 === 'string');
   if (models.length !== 1) fail(`${file} exports ${models.length} learned models; a generated weights module exports one`);
   return models[0] as LearnedModel;
