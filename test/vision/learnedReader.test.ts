@@ -11,14 +11,14 @@ import { LearnedReader } from '../../src/vision/learned/reader.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
 
-/** A die-like crop: a body colour, a mark of another colour in the middle (a bar or a ring), some noise. */
-function dieCrop(body: readonly number[], mark: 'bar' | 'ring', random: () => number, side = 60): RgbImage {
+/** A die-like crop: a body colour, a mark of another colour in the middle (a bar, a ring or a disc), some noise. */
+function dieCrop(body: readonly number[], mark: 'bar' | 'ring' | 'disc', random: () => number, side = 60): RgbImage {
   const img = createRgb(side, side);
   const c = side / 2;
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       const r = Math.hypot(x - c, y - c);
-      const inMark = mark === 'bar' ? Math.abs(x - c) < 4 && Math.abs(y - c) < 14 : r > 8 && r < 13;
+      const inMark = mark === 'bar' ? Math.abs(x - c) < 4 && Math.abs(y - c) < 14 : mark === 'ring' ? r > 8 && r < 13 : r < 9;
       const light = 0.8 + 0.4 * random();
       for (let k = 0; k < 3; k++) img.data[(y * side + x) * 3 + k] = Math.min(255, Math.round((inMark ? 240 : (body[k] as number)) * light));
     }
@@ -30,7 +30,9 @@ function dieCrop(body: readonly number[], mark: 'bar' | 'ring', random: () => nu
 function faceCrop(model: LearnedModel): { image: RgbImage; sizePx: number } {
   const reader = new LearnedReader({ ...model, thresholds: {}, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
   for (let seed = 20; seed < 60; seed++) {
-    const crop = { image: dieCrop(seed % 2 === 0 ? [190, 30, 30] : [30, 150, 50], seed % 4 < 2 ? 'bar' : 'ring', seededRandom(seed)), sizePx: 40 };
+    // Bars, rings and discs: which of them a network takes for a face differs between versions.
+    const mark = (['bar', 'ring', 'disc'] as const)[seed % 3] as 'bar' | 'ring' | 'disc';
+    const crop = { image: dieCrop(seed % 2 === 0 ? [190, 30, 30] : [30, 150, 50], mark, seededRandom(seed)), sizePx: 40 };
     const p = reader.probabilities(crop);
     if (model.classes[p.indexOf(Math.max(...p))] !== 'cocked') return crop;
   }

@@ -4,8 +4,9 @@
 # Trains on the renderer's train split only (seed ranges below), each set of renders joined into one labelled folder of
 # links (the data hash is over that folder): the face network on train seeds 1..2895, the cocked check also on
 # 2896..3495 (half of those dice cocked; on 3196..3495 they lean only 14..22 degrees, the leans the check missed).
-# RANDOM_ART=1 (an experiment, not what the shipped weights were made by) adds the random-art renders: seeds
-# 5001..6500 to both networks, 6501..6800 (half cocked, leaning 14..22) to the cocked check.
+# The shipped learned-xwing/6 and learned-xwing-cocked/4 also train on the random-art renders (every die its own icon
+# style, so the networks learn what makes each symbol itself): seeds 5001..6500 to both networks, 6501..6800 (half
+# cocked, leaning 14..22) to the cocked check. RANDOM_ART=0 leaves them out, as learned-xwing/5 and cocked/3 were made.
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
@@ -24,12 +25,12 @@
 #   --split train --count 150 --offset 3045 --cocked-rate 0.5  --out $RENDERS/train-xwing-3046
 #   --split train --count 150 --offset 3195 --cocked-rate 0.5 --cocked-tilt 14,22 --out $RENDERS/train-xwing-3196
 #   --split train --count 150 --offset 3345 --cocked-rate 0.5 --cocked-tilt 14,22 --out $RENDERS/train-xwing-3346
-#   RANDOM_ART=1 also: --split train --count 600 --offset 5000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5001
+#   and (not with RANDOM_ART=0): --split train --count 600 --offset 5000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5001
 #   --split train --count 900 --offset 5600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5601
 #   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
 #   (tune-xwing-351), --count 150 --offset 500 (tune-xwing-501)
-# Needs Debian's python3-torch (apt-get install -y python3-torch). ~25 min on an idle 2-core machine, ~60 min under load.
+# Needs Debian's python3-torch (apt-get install -y python3-torch). ~19 min on the shared 2-core machine (learned-xwing/6).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=training/learned/folders.sh
@@ -43,7 +44,7 @@ COCKED_SETS="train-xwing-2896 train-xwing-3046 train-xwing-3196 train-xwing-3346
 FACE_ON="renders train-xwing seeds 1..2895"
 COCKED_ON="renders train-xwing seeds 1..3495"
 FACE_V=learned-xwing/4 READER_V=learned-xwing/5 COCKED_V=learned-xwing-cocked/3
-if [ "${RANDOM_ART:-0}" = 1 ]; then
+if [ "${RANDOM_ART:-1}" = 1 ]; then
   FACE_SETS="$FACE_SETS train-xwing-rnd5001 train-xwing-rnd5601"
   COCKED_SETS="$COCKED_SETS train-xwing-rnd6501"
   FACE_ON="$FACE_ON and 5001..6500 (random art)"
@@ -82,8 +83,8 @@ $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --sc
 # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
 # read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
 # a wrong read or a cocked die read as a face costing ten flat dice declined (--wrong-cost 10, the calibration's rule).
-# The face network is learned-xwing/4's, trained on seeds 1..2895 (retrained on 1..3495 it declined more tune dice:
-# 5.0 against 3.8 %); /5 is its new thresholds with the cocked check /3.
+# The face network trains on seeds 1..2895 only, not on the cocked check's extra sets (retrained on 1..3495, /4's face
+# network declined more tune dice: 5.0 against 3.8 %). With RANDOM_ART=0 this is /4's face network and /5's thresholds.
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
   --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
   --name xwing --version "$READER_V" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
