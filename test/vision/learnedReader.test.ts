@@ -11,8 +11,11 @@ import { LearnedReader } from '../../src/vision/learned/reader.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
 
+const MARKS = ['bar', 'ring', 'disc'] as const;
+type Mark = (typeof MARKS)[number];
+
 /** A die-like crop: a body colour, a mark of another colour in the middle (a bar, a ring or a disc), some noise. */
-function dieCrop(body: readonly number[], mark: 'bar' | 'ring' | 'disc', random: () => number, side = 60): RgbImage {
+function dieCrop(body: readonly number[], mark: Mark, random: () => number, side = 60): RgbImage {
   const img = createRgb(side, side);
   const c = side / 2;
   for (let y = 0; y < side; y++) {
@@ -31,7 +34,7 @@ function faceCrop(model: LearnedModel): { image: RgbImage; sizePx: number } {
   const reader = new LearnedReader({ ...model, thresholds: {}, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
   for (let seed = 20; seed < 60; seed++) {
     // Bars, rings and discs: which of them a network takes for a face differs between versions.
-    const mark = (['bar', 'ring', 'disc'] as const)[seed % 3] as 'bar' | 'ring' | 'disc';
+    const mark = MARKS[seed % MARKS.length] as Mark;
     const crop = { image: dieCrop(seed % 2 === 0 ? [190, 30, 30] : [30, 150, 50], mark, seededRandom(seed)), sizePx: 40 };
     const p = reader.probabilities(crop);
     if (model.classes[p.indexOf(Math.max(...p))] !== 'cocked') return crop;

@@ -33,6 +33,11 @@
 # Needs Debian's python3-torch (apt-get install -y python3-torch). ~19 min on the shared 2-core machine (learned-xwing/6).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+RANDOM_ART=${RANDOM_ART:-1}
+if [ "$RANDOM_ART" != 0 ] && [ "$RANDOM_ART" != 1 ]; then
+  echo "RANDOM_ART=$RANDOM_ART: 1 (the default) trains on the random-art renders too, as learned-xwing/6; 0 leaves them out, as /5" >&2
+  exit 2
+fi
 # shellcheck source=training/learned/folders.sh
 source training/learned/folders.sh
 RENDERS=${RENDERS:-/work/data/renders}
@@ -44,7 +49,7 @@ COCKED_SETS="train-xwing-2896 train-xwing-3046 train-xwing-3196 train-xwing-3346
 FACE_ON="renders train-xwing seeds 1..2895"
 COCKED_ON="renders train-xwing seeds 1..3495"
 FACE_V=learned-xwing/4 READER_V=learned-xwing/5 COCKED_V=learned-xwing-cocked/3
-if [ "${RANDOM_ART:-1}" = 1 ]; then
+if [ "$RANDOM_ART" = 1 ]; then
   FACE_SETS="$FACE_SETS train-xwing-rnd5001 train-xwing-rnd5601"
   COCKED_SETS="$COCKED_SETS train-xwing-rnd6501"
   FACE_ON="$FACE_ON and 5001..6500 (random art)"
@@ -83,7 +88,7 @@ $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --sc
 # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
 # read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
 # a wrong read or a cocked die read as a face costing ten flat dice declined (--wrong-cost 10, the calibration's rule).
-# The face network trains on seeds 1..2895 only, not on the cocked check's extra sets (retrained on 1..3495, /4's face
+# The face network trains on FACE_SETS only, not on the cocked check's extra sets (retrained on 1..3495, /4's face
 # network declined more tune dice: 5.0 against 3.8 %). With RANDOM_ART=0 this is /4's face network and /5's thresholds.
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
   --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
