@@ -9,6 +9,8 @@
  * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on; `--art random` (train split
  * only) gives every die its own icon style (see look.ts).
  * `--cocked-tilt LOW,HIGH` makes cocked dice lean LOW..HIGH degrees (default 14,40): low leans are the hardest to catch.
+ * `--lighting NAME[,NAME]` lights every scene by one of the named presets of the split (presets.ts), opt-in ones
+ * such as `ceiling-panel-bright` included; by default a scene draws from the split's own, opt-in ones left out.
  * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
@@ -17,7 +19,7 @@
 import { parseArgs } from 'node:util';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
 import type { Split } from '../src/camera/render3d/presets.js';
-import { SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
+import { namedLightingPresets, SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
 import type { DiceSet } from '../src/camera/render3d/scene.js';
 import type { ArtFamily } from '../src/camera/render3d/look.js';
 import { ART_FAMILIES } from '../src/camera/render3d/look.js';
@@ -32,7 +34,7 @@ function fail(message: string): never {
 
 const USAGE =
   `usage: npm run render -- --dice xwing|d6 --split ${SPLITS.join('|')} --count N --out DIR [--offset N] [--cocked-rate R] ` +
-  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--reuse]`;
+  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--reuse]`;
 
 if (process.argv.includes('--help')) {
   process.stdout.write(`${USAGE}\n`);
@@ -50,6 +52,7 @@ const OPTIONS = {
   reuse: { type: 'boolean', default: false },
   art: { type: 'string', default: 'house' },
   look: { type: 'string', default: 'rig' },
+  lighting: { type: 'string' },
 } as const;
 
 let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
@@ -79,6 +82,16 @@ if (art === 'random' && split !== 'train') fail(`--art random is for training on
 const look = values.look as SceneLook;
 if (!SCENE_LOOKS.includes(look)) fail(`--look must be one of ${SCENE_LOOKS.join(', ')}.`);
 if (look === 'tray' && dice !== 'd6') fail('--look tray draws D6 dice only (--dice d6).');
+let lighting: string[] | undefined;
+if (values.lighting !== undefined) {
+  if (look === 'tray') fail('--lighting is for the rig look: the tray look has its own lighting presets.');
+  lighting = values.lighting.split(',').map((n) => n.trim());
+  try {
+    namedLightingPresets(split, lighting);
+  } catch (err) {
+    fail(`--lighting: ${(err as Error).message}`);
+  }
+}
 const cockedRate = values['cocked-rate'] !== undefined ? Number(values['cocked-rate']) : undefined;
 let cockedTiltDeg: [number, number] | undefined;
 if (values['cocked-tilt'] !== undefined) {
@@ -103,6 +116,7 @@ try {
     look,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     ...(cockedTiltDeg !== undefined ? { cockedTiltDeg } : {}),
+    ...(lighting !== undefined ? { lighting } : {}),
     onImage: (done, total) => {
       if (Date.now() - last > 10_000 || done === total) {
         last = Date.now();

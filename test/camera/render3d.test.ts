@@ -174,6 +174,13 @@ describe('3D synthetic camera in Chromium', () => {
     expect(existsSync(join(dir, 'never'))).toBe(false);
   }, 60_000);
 
+  it('refuses a lighting preset of another split before writing anything, naming the split it belongs to', () => {
+    const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--lighting', 'ceiling-panel-bright,ring-light', '--out', join(dir, 'never'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/render-dataset: --lighting: Lighting preset "ring-light" belongs to the test split, not train/);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  }, 60_000);
+
   it('names a misspelt option and prints the usage, without a stack trace or any file written', () => {
     const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--cocked', '0.5', '--out', join(dir, 'never'));
     expect(r.status).toBe(2);
@@ -189,6 +196,7 @@ describe('3D synthetic camera in Chromium', () => {
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/leaning 14\.\.40 degrees; cannot reuse its images for 14\.\.22/);
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, lighting: ['lamp-neutral'] })).rejects.toThrow(/lit by the split's own presets; cannot reuse them for lamp-neutral/);
     // The lean asked for is recorded with the set.
     const low = join(dir, 'tune-xwing-low');
     await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22] });

@@ -11,7 +11,7 @@ import type { Vec3 } from '../../src/camera/render3d/geometry.js';
 import { distortToPixel, focalPx, renderScale, sourcePixel } from '../../src/camera/render3d/lens.js';
 import { dot, mulVec, normalize, sub } from '../../src/camera/render3d/math3d.js';
 import { convexHull, overlaps } from '../../src/camera/render3d/placement.js';
-import { LIGHTING_PRESETS, PLATFORM_PRESETS, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
+import { LIGHTING_PRESETS, lightingPresets, PLATFORM_PRESETS, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
 import type { Scene } from '../../src/camera/render3d/scene.js';
 import { buildScene, shapeOf } from '../../src/camera/render3d/scene.js';
 
@@ -248,5 +248,35 @@ describe('3D camera splits', () => {
     ranges.forEach(([lo, hi], i) => ranges.slice(i + 1).forEach(([lo2, hi2]) => expect(hi < lo2 || hi2 < lo).toBe(true)));
     expect(() => splitOfSeed(0)).toThrow(/outside every split/);
     expect(() => splitOfSeed(3_000_000)).toThrow(/outside every split/);
+  });
+
+  it('draws a scene its light by default from the presets it always did, in the same order, never from an opt-in one', () => {
+    // The order is what pickOf draws from: a preset slipped into the default list would re-light every earlier seed.
+    expect(lightingPresets('train').map((p) => p.name)).toEqual(['window-daylight', 'desk-lamp-warm', 'softbox-even', 'overhead-fluorescent', 'window-and-lamp', 'dim-evening']);
+    expect(lightingPresets('tune').map((p) => p.name)).toEqual(['window-overcast', 'lamp-neutral']);
+    expect(lightingPresets('test').map((p) => p.name)).toEqual(['ring-light', 'low-sun-hard', 'mixed-led-cool']);
+    const optIn = LIGHTING_PRESETS.filter((p) => p.optIn).map((p) => p.name);
+    expect(optIn).toContain('ceiling-panel-bright');
+    for (let i = 0; i < 200; i++) expect(optIn).not.toContain(buildScene({ seed: 3000 + i, dice: 'xwing' }).spec.preset.lighting);
+  });
+
+  it('lights every scene by one of the presets a render names, opt-in ones included', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const named = buildScene({ seed: 7000 + i, dice: 'xwing', lighting: ['ceiling-panel-bright', 'dim-evening'] });
+      seen.add(named.spec.preset.lighting);
+      // Only the light is chosen differently: the scene's dice are the seed's.
+      expect(named.truth.length).toBeGreaterThan(0);
+    }
+    expect([...seen].sort()).toEqual(['ceiling-panel-bright', 'dim-evening']);
+    const panel = buildScene({ seed: 7000, dice: 'xwing', lighting: ['ceiling-panel-bright'] });
+    expect((Math.asin(panel.spec.lights.key.position[1] / 80) * 180) / Math.PI).toBeGreaterThanOrEqual(76 - 1e-9);
+  });
+
+  it('refuses a lighting choice that is empty, names an unknown preset or another split\'s, or is given for the tray look', () => {
+    expect(() => buildScene({ seed: 900, dice: 'xwing', lighting: [] })).toThrow(/names at least one preset/);
+    expect(() => buildScene({ seed: 900, dice: 'xwing', lighting: ['ceiling-panel'] })).toThrow(/Unknown lighting preset "ceiling-panel"; presets are: .*ceiling-panel-bright \(train\)/);
+    expect(() => buildScene({ seed: 900, dice: 'xwing', lighting: ['ring-light'] })).toThrow(/"ring-light" belongs to the test split, not train/);
+    expect(() => buildScene({ seed: 510_000, dice: 'd6', look: 'tray', lighting: ['window-daylight'] })).toThrow(/tray look has its own lighting presets/);
   });
 });

@@ -31,6 +31,11 @@ export interface LightingPreset {
   /** A second, dimmer shadowed light of another colour (mixed light), if present. */
   readonly second?: { readonly temperatureK: Range; readonly share: Range };
   readonly exposure: Range;
+  /**
+   * Drawn only when a render names it (`lighting` of the scene options): a preset added after sets were
+   * trained on stays out of the default draw, so every earlier seed still renders the scene it did.
+   */
+  readonly optIn?: true;
 }
 
 export type PlatformKind = 'felt' | 'acrylic' | 'neoprene' | 'wood' | 'cork' | 'fabric' | 'mat';
@@ -55,6 +60,9 @@ export const LIGHTING_PRESETS: readonly LightingPreset[] = [
   { name: 'softbox-even', split: 'train', key: 'softbox', elevationDeg: [55, 85], temperatureK: [4800, 5800], intensity: [1.8, 2.8], softness: [10, 18], ambient: [0.45, 0.7], environment: [0.5, 1.0], exposure: [0.9, 1.1] },
   { name: 'overhead-fluorescent', split: 'train', key: 'overhead', elevationDeg: [70, 88], temperatureK: [3800, 4600], intensity: [2.0, 3.0], softness: [5, 12], ambient: [0.3, 0.5], environment: [0.4, 0.8], exposure: [0.9, 1.15] },
   { name: 'window-and-lamp', split: 'train', key: 'window', elevationDeg: [20, 45], temperatureK: [5500, 7000], intensity: [1.6, 2.6], softness: [4, 9], ambient: [0.2, 0.35], environment: [0.3, 0.6], second: { temperatureK: [2700, 3200], share: [0.3, 0.6] }, exposure: [0.9, 1.2] },
+  // A bright panel almost straight above: its mirror image lies on the dice's top faces, a highlight that can
+  // wash out thin icons. Opt-in (see optIn).
+  { name: 'ceiling-panel-bright', split: 'train', key: 'overhead', elevationDeg: [76, 89.5], temperatureK: [4400, 5300], intensity: [2.4, 3.4], softness: [8, 16], ambient: [0.3, 0.5], environment: [0.8, 1.4], exposure: [0.85, 1.05], optIn: true },
   { name: 'dim-evening', split: 'train', key: 'lamp', elevationDeg: [30, 60], temperatureK: [2400, 3000], intensity: [1.2, 1.9], softness: [2, 6], ambient: [0.1, 0.25], environment: [0.1, 0.3], exposure: [1.1, 1.5] },
   // TUNE
   { name: 'window-overcast', split: 'tune', key: 'window', elevationDeg: [30, 60], temperatureK: [6200, 7500], intensity: [1.8, 2.6], softness: [9, 16], ambient: [0.4, 0.6], environment: [0.4, 0.8], exposure: [0.95, 1.2] },
@@ -104,8 +112,20 @@ export function splitOfSeed(seed: number): Split {
   throw new RangeError(`Seed ${seed} is outside every split's range (train 1..999999, tune 1000000..1999999, test 2000000..2999999).`);
 }
 
+/** The presets a scene of `split` draws from by default (opt-in presets left out). */
 export function lightingPresets(split: Split): LightingPreset[] {
-  return LIGHTING_PRESETS.filter((p) => p.split === split);
+  return LIGHTING_PRESETS.filter((p) => p.split === split && !p.optIn);
+}
+
+/** The presets named, each checked to exist and to belong to `split` (opt-in ones included). */
+export function namedLightingPresets(split: Split, names: readonly string[], presets: readonly LightingPreset[] = LIGHTING_PRESETS): LightingPreset[] {
+  if (names.length === 0) throw new RangeError('A lighting choice names at least one preset.');
+  return names.map((name) => {
+    const preset = presets.find((p) => p.name === name);
+    if (!preset) throw new RangeError(`Unknown lighting preset "${name}"; presets are: ${presets.map((p) => `${p.name} (${p.split})`).join(', ')}.`);
+    if (preset.split !== split) throw new RangeError(`Lighting preset "${name}" belongs to the ${preset.split} split, not ${split}: a scene is lit only by its own split's presets.`);
+    return preset;
+  });
 }
 
 export function platformPresets(split: Split): PlatformPreset[] {

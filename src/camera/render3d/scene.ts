@@ -24,7 +24,7 @@ import { axisAngle, cameraBasis, cross, mulMat, mulVec, normalize, rotationBetwe
 import type { P2 } from './placement.js';
 import { convexHull, overlaps, rectPolygon, slideToContact, translate } from './placement.js';
 import type { LightingPreset, PlatformKind, PlatformPreset, Range, Rgb, Split } from './presets.js';
-import { kelvinToRgb, lightingPresets, platformPresets, splitOfSeed } from './presets.js';
+import { kelvinToRgb, lightingPresets, namedLightingPresets, platformPresets, splitOfSeed } from './presets.js';
 import type { CameraEffects, SceneLook } from './tray.js';
 import { TRAY_CAMERA, TRAY_EFFECTS, sampleTrayLook, trayLightingPresets, trayPlatformPresets } from './tray.js';
 
@@ -45,6 +45,8 @@ export interface SceneOptions {
   readonly art?: ArtFamily;
   /** `rig` (default): a rig's webcam; `tray` (D6 only): phone photos of a dice tray (tray.ts). */
   readonly look?: SceneLook;
+  /** Lighting presets to draw from, by name (rig look; of the seed's split). Default: the split's own, opt-in ones left out. */
+  readonly lighting?: readonly string[];
 }
 
 export interface SceneDie extends PlacedDie {
@@ -280,7 +282,8 @@ export function buildScene(options: SceneOptions): Scene {
   const r = seededRandom(seed);
   const width = options.width ?? (tray ? TRAY_CAMERA.width : 1280);
   const height = options.height ?? (tray ? TRAY_CAMERA.height : 720);
-  const lighting: LightingPreset = pickOf(r, tray ? trayLightingPresets(split) : lightingPresets(split));
+  if (tray && options.lighting) throw new RangeError('The tray look has its own lighting presets; a lighting choice is for the rig look.');
+  const lighting: LightingPreset = pickOf(r, tray ? trayLightingPresets(split) : options.lighting ? namedLightingPresets(split, options.lighting) : lightingPresets(split));
   const platformPreset: PlatformPreset = pickOf(r, tray ? trayPlatformPresets(split) : platformPresets(split));
   const cockedRate = options.cockedRate ?? 0.05;
   const cockedTilt = options.cockedTiltDeg ?? DEFAULT_COCKED_TILT_DEG;

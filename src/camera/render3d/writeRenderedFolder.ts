@@ -34,6 +34,8 @@ export interface RenderedFolderOptions {
   readonly art?: ArtFamily;
   /** The scene look (default `rig`; `tray`: phone photos of a dice tray, D6 only). */
   readonly look?: SceneLook;
+  /** Lighting presets to draw from, by name (default: the split's own; see SceneOptions.lighting). */
+  readonly lighting?: readonly string[];
   /**
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
    * instead of rendering them again: for growing a set. Only valid if the
@@ -78,7 +80,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
     // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[] };
     if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
     // Folders from before scene looks are rig looks.
     if ((previous.look ?? 'rig') !== look) throw new RangeError(`${options.dir} holds ${previous.look ?? 'rig'}-look images; cannot reuse them for the ${look} look.`);
@@ -86,10 +88,14 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     if (tilt(previous.cockedTiltDeg) !== tilt(options.cockedTiltDeg)) {
       throw new RangeError(`${options.dir} holds cocked dice leaning ${tilt(previous.cockedTiltDeg)} degrees; cannot reuse its images for ${tilt(options.cockedTiltDeg)}.`);
     }
+    const lights = (l: readonly string[] | undefined): string => (l ? l.join(',') : "the split's own");
+    if (lights(previous.lighting) !== lights(options.lighting)) {
+      throw new RangeError(`${options.dir} holds images lit by ${lights(previous.lighting)} presets; cannot reuse them for ${lights(options.lighting)}.`);
+    }
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), look });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -103,7 +109,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), classes }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
