@@ -235,7 +235,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       cocked: defaultCockedLimits,
       dieSizePx,
       cropScale: crop?.scale ?? 1.5,
-      ...(crop ? { cropCentre: crop.centre } : {}),
+      ...(crop ? { cropCentre: crop.centre, cropRadial: crop.radial } : {}),
     };
     const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => readFrame(image, reference, channels, reader, pipeline);
 

@@ -36,7 +36,7 @@ export interface ChosenReader {
   /** How a labelled box is cut for this reader (absent: a square around the box). */
   readonly cut?: CropCutter;
   /** How the pipeline cuts a located die on frames of this size (absent: centred on the die, the caller's scale). */
-  readonly pipelineCrop?: (frame: { readonly width: number; readonly height: number }, dieSizePx: number) => { readonly centre: (located: Point) => Point; readonly scale: number };
+  readonly pipelineCrop?: (frame: { readonly width: number; readonly height: number }, dieSizePx: number) => { readonly centre: (located: Point) => Point; readonly radial: (located: Point) => number | undefined; readonly scale: number };
 }
 
 /** The reader a calibration profile describes, with the crops it reads. */

@@ -32,6 +32,12 @@ export interface DieCrop {
   readonly image: RgbImage;
   /** Approximate side (D6) or across-corners size (d8) of the die in this image, in pixels. */
   readonly sizePx: number;
+  /**
+   * Where the die lies in its frame: the direction from the optical centre to the die, radians (atan2 of the image's
+   * y and x offsets). Perspective shows the die's sides on the side facing the centre, so a reader can turn the crop to
+   * put that side one way. Absent: a die straight below the lens, no direction (read as if it pointed down, +y).
+   */
+  readonly radial?: number;
 }
 
 export interface FaceReader {

@@ -41,6 +41,8 @@ export interface PipelineOptions {
   readonly surroundings?: Omit<SurroundingsOptions, 'dieSizePx'> | null;
   /** Where the reader's crop is centred, from the located centre (default: there; the learned reader moves it onto the top face, see `topFaceCentre`). */
   readonly cropCentre?: (located: Point) => Point;
+  /** The die's radial direction in the frame, from the located centre (`DieCrop.radial`; the learned reader's cocked check turns the crop by it). */
+  readonly cropRadial?: (located: Point) => number | undefined;
 }
 
 export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElongation: 1.09, areaRange: [0.8, 1.26] };
@@ -67,7 +69,8 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
       if (beside.silhouetteElongation !== undefined) details.silhouetteElongation = beside.silhouetteElongation;
       return { channel: die.channel, die, read: { ...base, status: 'cocked', confidence: 1, reason: beside.reason as string, details } };
     }
-    return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx }) };
+    const radial = options.cropRadial?.(die.center);
+    return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) };
   });
   return { located, readings };
 }

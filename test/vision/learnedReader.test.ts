@@ -7,7 +7,8 @@ import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../..
 import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
 import { splitClass, withCockedCheck } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
-import { LearnedReader } from '../../src/vision/learned/reader.js';
+import { LearnedReader, radialCropInput } from '../../src/vision/learned/reader.js';
+import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
 
@@ -161,6 +162,26 @@ describe('the learned reader', () => {
     expect(strict.read(crop)).toMatchObject({ status: 'cocked', reason: expect.stringContaining('cocked check') });
     const lax = new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/test', at: cocked * 1.01 } }, check), { minProbability: 0, views: 1 });
     expect(lax.read(crop).status).toBe('read');
+  });
+
+  it('reads a radial cocked check on the crop turned radial-down, in its own two views, whatever the face network reads in', () => {
+    // The shipped network stands in for the check again, now marked radial with two views.
+    const model = shippedLearnedModels['xwing'] as LearnedModel;
+    const base = { ...model, thresholds: {}, cockedAt: 1.01, views: 4 };
+    const check: LearnedModel = { ...base, version: 'check/radial', radial: true, views: 2 };
+    const crop = { ...faceCrop(model), radial: 0.7 };
+    const net = new TinyNet(check.spec, undefined, decodeWeights(check.weightsBase64));
+    const ci = check.classes.indexOf('cocked');
+    const checkProbability = (c: typeof crop): number => {
+      const x = radialCropInput(c, check);
+      return ((net.predict(x)[ci] as number) + (net.predict(transformInput(x, check.spec.size, 1, 0, 1))[ci] as number)) / 2;
+    };
+    const expected = checkProbability(crop);
+    const at = (f: number) => new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/radial', at: expected * f } }, check), { minProbability: 0 });
+    expect(at(0.999).read(crop).status).toBe('cocked');
+    expect(at(1.001).read(crop).status).toBe('read');
+    // Where the die lies in the frame changes what the check sees.
+    expect(Math.abs(checkProbability({ ...crop, radial: 0.7 + Math.PI }) - expected)).toBeGreaterThan(1e-4);
   });
 
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {

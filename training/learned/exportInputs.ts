@@ -13,6 +13,8 @@
  * cells at the network input's pixel density (a wider square around the same
  * centre): train.py then turns, scales, shifts, blurs and recolours it and
  * cuts and normalises the network's size x size input itself, as the reader does.
+ * Every die's `radial` direction (the crop's, `topFaceCrop`: from the optical centre to the die, radians) is
+ * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,6 +62,7 @@ const inputs: Float32Array[] = [];
 const labels: number[] = [];
 const groups: string[] = [];
 const source: number[] = [];
+const radial: number[] = [];
 for (const photo of photos) {
   const boxes = photo.boxes.filter((b) => classes.includes(b.className));
   if (boxes.length === 0) continue;
@@ -74,6 +77,7 @@ for (const photo of photos) {
       labels.push(classes.indexOf(b.className));
       groups.push(photo.name);
       source.push(0);
+      radial.push(crop.radial ?? Math.PI / 2);
       continue;
     }
     for (let j = 0; j <= jitters; j++) {
@@ -84,6 +88,7 @@ for (const photo of photos) {
       labels.push(classes.indexOf(b.className));
       groups.push(photo.name);
       source.push(j);
+      radial.push(crop.radial ?? Math.PI / 2);
     }
   }
 }
@@ -92,5 +97,5 @@ const all = new Float32Array(inputs.length * 3 * side * side);
 inputs.forEach((x, i) => all.set(x, i * x.length));
 writeFileSync(`${values.out}.f32`, Buffer.from(all.buffer));
 const hash = dataHash(photos, labelsDir);
-writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source }));
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
 console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);

@@ -52,6 +52,7 @@ p.add_argument('--wrong-cost', type=float, default=None, help='with --thresholds
 p.add_argument('--target-accuracy', type=float, default=0.998, help='correct among read the thresholds must give on tune')
 p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
 p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
+p.add_argument('--radial', action='store_true', help="raw context inputs only: turn each die so its radial direction (exportInputs' radial: optical centre -> die) points down, +-10 degrees while training, mirrored only across that direction; the reader turns the crop the same way (learned model radial, src/vision/learned/input.ts radialInput)")
 p.add_argument('--binary-cocked', action='store_true', help='train the cocked check: two classes, flat (every face) and cocked')
 p.add_argument('--save-probs', default='', help="write the network's probability of cocked on the tune (and check) set to PREFIX-tune.npy (PREFIX-check.npy)")
 p.add_argument('--cocked-check', default='', help='with --thresholds: PREFIX of a cocked check\'s saved probabilities (--save-probs) on the same tune and check dice')
@@ -67,6 +68,9 @@ def load(prefix):
     s = meta['size']
     c = meta.get('context') or s
     x = np.fromfile(prefix + '.f32', dtype='<f4').reshape(-1, 3, c, c)
+    if a.radial:
+        assert meta.get('context') and 'radial' in meta, f'{prefix}: --radial needs raw context inputs with their radial directions (exportInputs --context)'
+        meta['radial'] = torch.tensor(meta['radial'], dtype=torch.float32)
     return torch.from_numpy(x.copy()), torch.tensor(meta['labels']), meta
 
 xt, yt, mt = load(a.train)
@@ -99,22 +103,30 @@ def normalise(x):
 
 BLURS = [None] + [torch.exp(-0.5 * (torch.arange(-2, 3, dtype=torch.float32) / s) ** 2) for s in np.linspace(0.4, max(0.4, a.aug_blur), 4)]
 
-def cut_raw(x):
-    # A raw context square (C x C cells at the input's density) -> the network's size x size input, turned by any angle,
-    # mirrored, scaled and shifted (die size and centre errors), blurred, recoloured and noised, then normalised.
+def sample_raw(x, th, sc, m, t):
+    # The central size x size cells of a raw context square (C x C), turned by th, scaled by sc, mirrored (m = -1) and
+    # shifted by t cells: bilinear, the border repeated (radialInput in src/vision/learned/input.ts does the same).
     n, C = x.shape[0], x.shape[-1]
     S = size
-    cells_per_die = S / a.scale
-    th = torch.rand(n) * 2 * np.pi
-    sc = 1 + (torch.rand(n) * 2 - 1) * a.aug_scale
-    m = torch.where(torch.rand(n) < 0.5, -1.0, 1.0)
-    t = (torch.rand(n, 2) * 2 - 1) * a.aug_shift * cells_per_die
     cos, sin = torch.cos(th) * sc, torch.sin(th) * sc
     theta = torch.stack([torch.stack([cos * m, -sin, 2 * t[:, 0] / S], 1), torch.stack([sin * m, cos, 2 * t[:, 1] / S], 1)], 1)
     theta[:, :, :2] *= S / C
     theta[:, :, 2] *= S / C
     grid = F.affine_grid(theta, (n, 3, S, S), align_corners=False)
-    y = F.grid_sample(x, grid, mode='bilinear', padding_mode='border', align_corners=False)
+    return F.grid_sample(x, grid, mode='bilinear', padding_mode='border', align_corners=False)
+
+def cut_raw(x, radial=None):
+    # A raw context square (C x C cells at the input's density) -> the network's size x size input, turned by any angle
+    # (--radial: radial direction down, +-10 degrees), mirrored, scaled and shifted (die size and centre errors), blurred,
+    # recoloured and noised, then normalised.
+    n = x.shape[0]
+    S = size
+    cells_per_die = S / a.scale
+    th = torch.rand(n) * 2 * np.pi if radial is None else radial - np.pi / 2 + (torch.rand(n) * 2 - 1) * np.radians(10)
+    sc = 1 + (torch.rand(n) * 2 - 1) * a.aug_scale
+    m = torch.where(torch.rand(n) < 0.5, -1.0, 1.0)
+    t = (torch.rand(n, 2) * 2 - 1) * a.aug_shift * cells_per_die
+    y = sample_raw(x, th, sc, m, t)
     level = torch.randint(0, len(BLURS), (n,))
     level[torch.rand(n) < 0.5] = 0
     for li, k in enumerate(BLURS):
@@ -129,19 +141,22 @@ def cut_raw(x):
     y = y + a.aug_noise * torch.rand(n, 1, 1, 1) * torch.randn_like(y)
     return normalise(y)
 
-def centre_raw(x):
-    # The plain input the reader computes (no augmentation), from a raw context square.
+def centre_raw(x, meta):
+    # The plain input the reader computes (no augmentation), from a raw context square (--radial: turned radial down).
+    if a.radial:
+        n = x.shape[0]
+        return normalise(sample_raw(x, meta['radial'] - np.pi / 2, torch.ones(n), torch.ones(n), torch.zeros(n, 2)))
     C = x.shape[-1]
     o = (C - size) // 2
     return normalise(x[:, :, o:o + size, o:o + size])
 
 raw = bool(mt.get('context'))
 if raw: print(f'raw context inputs {xt.shape[-1]} -> {size}: turned, scaled +-{a.aug_scale}, shifted +-{a.aug_shift}, blur <= {a.aug_blur}, colour {a.aug_colour}, noise <= {a.aug_noise}', flush=True)
-if mv.get('context'): xv = centre_raw(xv)
+if mv.get('context'): xv = centre_raw(xv, mv)
 
-def augment(x):
+def augment(x, idx):
     if raw:
-        x = cut_raw(x)
+        x = cut_raw(x, mt['radial'][idx] if a.radial else None)
         if a.colour_invariant:
             x = x[:, torch.randperm(3)]
             x = x * torch.where(torch.rand(x.shape[0], 1, 1, 1) < 0.5, -1.0, 1.0)
@@ -177,7 +192,7 @@ for epoch in range(a.epochs):
     tot = 0.0
     for i in range(0, len(xt), a.batch):
         idx = perm[i:i + a.batch]
-        loss = F.cross_entropy(net(augment(xt[idx])), yt[idx], weight=class_weight, label_smoothing=0.05)
+        loss = F.cross_entropy(net(augment(xt[idx], idx)), yt[idx], weight=class_weight, label_smoothing=0.05)
         opt.zero_grad(); loss.backward(); opt.step(); sched.step()
         tot += loss.item() * len(idx)
     acc, conf, pred = evaluate(xv, yv)
@@ -209,7 +224,7 @@ if a.thresholds:
     if a.check:
         xc, yc, mc = load(a.check)
         assert mc['classes'] == classes, 'check and train classes differ'
-        if mc.get('context'): xc = centre_raw(xc)
+        if mc.get('context'): xc = centre_raw(xc, mc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
               f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
 def cocked_recall(pc, cocked):
@@ -224,7 +239,7 @@ if a.save_probs:
     print(f'cocked caught on tune at {cocked_recall(pv, yv == ck)}', flush=True)
     if a.check:
         xc, yc, mc = load(a.check)
-        if mc.get('context'): xc = centre_raw(xc)
+        if mc.get('context'): xc = centre_raw(xc, mc)
         pc = probabilities(xc)[:, ck]
         np.save(a.save_probs + '-check.npy', pc.numpy())
         print(f'cocked caught on check at {cocked_recall(pc, labels_of_check(yc) == ck)}', flush=True)
@@ -261,8 +276,9 @@ export const {a.name}Model: LearnedModel = {{
   probe: {json.dumps(probe_probs)},{'' if thresholds is None else f'''
   thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
   cockedAt: {cocked_at},'''}{'' if check_at is None else f'''
-  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}{'' if thresholds is None or a.views == 1 else f'''
-  views: {a.views},'''}
+  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
+  views: {a.views},'''}{'' if not a.radial else '''
+  radial: true,'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),

@@ -23,7 +23,7 @@ import type { AdaptOptions, AdaptSample } from '../learned/adapt.js';
 import type { LearnedHead, LearnedModel } from '../learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../learned/reader.js';
 import { LEARNED_CROP_MARGIN, learnedCutter } from '../learned/shipped.js';
-import { cameraFromFov, topFaceCentre } from '../learned/topFace.js';
+import { cameraFromFov, radialDirection, topFaceCentre } from '../learned/topFace.js';
 import type { RgbImage, Rect } from '../../core/image.js';
 import { calibrationDice, round6, validationOf } from './heldBack.js';
 import type { HeldBackRead } from './heldBack.js';
@@ -110,11 +110,12 @@ export class LearnedProfileReader implements FaceReader {
 
   /**
    * How the pipeline cuts a located die on frames of this size: centred on its top face (moved by the
-   * parallax of a die `dieSizePx` across), `LEARNED_CROP_MARGIN` times the die size, as calibration cut them.
+   * parallax of a die `dieSizePx` across), `LEARNED_CROP_MARGIN` times the die size, as calibration cut them, with
+   * the die's radial direction (`topFaceCrop` gives both).
    */
-  pipelineCrop(frame: { readonly width: number; readonly height: number }, dieSizePx: number): { readonly centre: (located: Point) => Point; readonly scale: number } {
+  pipelineCrop(frame: { readonly width: number; readonly height: number }, dieSizePx: number): { readonly centre: (located: Point) => Point; readonly radial: (located: Point) => number | undefined; readonly scale: number } {
     const camera = cameraFromFov(frame.width, frame.height, this.profile.classifier.hfovDeg);
-    return { centre: (located) => topFaceCentre(located, dieSizePx, this.model.heightRatio, camera), scale: LEARNED_CROP_MARGIN };
+    return { centre: (located) => topFaceCentre(located, dieSizePx, this.model.heightRatio, camera), radial: (located) => radialDirection(located, camera), scale: LEARNED_CROP_MARGIN };
   }
 }
 

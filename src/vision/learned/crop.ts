@@ -6,7 +6,7 @@
 import type { DieCrop } from '../faceRead.js';
 import { cropRgb, squareAround } from '../../core/image.js';
 import type { Rect, RgbImage } from '../../core/image.js';
-import { topFaceCentre } from './topFace.js';
+import { radialDirection, topFaceCentre } from './topFace.js';
 import type { CameraGeometry } from './topFace.js';
 
 export interface TopFaceCropOptions {
@@ -21,6 +21,8 @@ export interface TopFaceCropOptions {
 /** The crop for a box given in image pixels; `sizePx` is the box's smaller side. */
 export function topFaceCrop(image: RgbImage, box: Rect, options: TopFaceCropOptions): DieCrop {
   const sizePx = Math.min(box.width, box.height);
-  const centre = topFaceCentre({ x: box.x + box.width / 2, y: box.y + box.height / 2 }, sizePx, options.heightRatio, options.camera, options.gain);
-  return { image: cropRgb(image, squareAround(centre, Math.max(box.width, box.height) * options.margin)), sizePx };
+  const boxCentre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const centre = topFaceCentre(boxCentre, sizePx, options.heightRatio, options.camera, options.gain);
+  const radial = radialDirection(boxCentre, options.camera);
+  return { image: cropRgb(image, squareAround(centre, Math.max(box.width, box.height) * options.margin)), sizePx, ...(radial !== undefined ? { radial } : {}) };
 }

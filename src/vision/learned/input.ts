@@ -56,7 +56,59 @@ export function areaResample(image: RgbImage, centre: Point, side: number, size:
 
 /** Channel-first planes of `size`x`size`, normalised. `side` is the sampled square's side in image pixels. */
 export function learnedInput(image: RgbImage, centre: Point, side: number, size: number): Float32Array {
-  const out = areaResample(image, centre, side, size);
+  return normalised(areaResample(image, centre, side, size));
+}
+
+/**
+ * The central `size`x`size` cells of a `context`x`context` channel-first square, turned by `angle` radians about its
+ * centre (output cell (i, j) samples the square at the centre plus R(angle) times the cell's offset): bilinear, the
+ * border repeated outside. Exactly torch's affine_grid + grid_sample (align_corners false, border padding) as
+ * train.py's sample_raw calls them, so the reader sees what the network was trained on.
+ */
+export function turnedCentre(raw: Float32Array, context: number, size: number, angle: number): Float32Array {
+  const plane = size * size;
+  const cplane = context * context;
+  const out = new Float32Array(3 * plane);
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const k = size / context;
+  const clamp = (v: number): number => (v < 0 ? 0 : v > context - 1 ? context - 1 : v);
+  for (let i = 0; i < size; i++) {
+    const yn = (2 * i + 1) / size - 1;
+    for (let j = 0; j < size; j++) {
+      const xn = (2 * j + 1) / size - 1;
+      // Normalised output -> normalised input -> input pixel coordinates (align_corners false), clamped (border).
+      const ix = clamp((((cos * xn - sin * yn) * k + 1) * context - 1) / 2);
+      const iy = clamp((((sin * xn + cos * yn) * k + 1) * context - 1) / 2);
+      const x0 = Math.floor(ix);
+      const y0 = Math.floor(iy);
+      const x1 = Math.min(context - 1, x0 + 1);
+      const y1 = Math.min(context - 1, y0 + 1);
+      const fx = ix - x0;
+      const fy = iy - y0;
+      for (let c = 0; c < 3; c++) {
+        const b = c * cplane;
+        const top = (raw[b + y0 * context + x0] as number) * (1 - fx) + (raw[b + y0 * context + x1] as number) * fx;
+        const bottom = (raw[b + y1 * context + x0] as number) * (1 - fx) + (raw[b + y1 * context + x1] as number) * fx;
+        out[c * plane + i * size + j] = top * (1 - fy) + bottom * fy;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A radial network's input (`LearnedModel.radial`): the square of `side` pixels around `centre`, turned so the die's
+ * radial direction `radial` points down (+y), then normalised. Sampled as training cut it: first a square twice as
+ * wide at twice the density (train.py's raw context, exportInputs --context), then turned.
+ */
+export function radialInput(image: RgbImage, centre: Point, side: number, size: number, radial: number): Float32Array {
+  const context = 2 * size;
+  return normalised(turnedCentre(areaResample(image, centre, 2 * side, context), context, size, radial - Math.PI / 2));
+}
+
+/** One mean and one mean absolute deviation (at least 8) over all planes, values clamped to +-4 (train.py's normalise). */
+function normalised(out: Float32Array): Float32Array {
   let sum = 0;
   for (let i = 0; i < out.length; i++) sum += out[i] as number;
   const mean = sum / out.length;

@@ -40,9 +40,16 @@ export interface LearnedModel {
   readonly cockedCheck?: CockedCheck;
   /**
    * Turns/mirrors of each crop averaged (transformInput turns 0..views-1) when `thresholds`, `cockedAt` and the
-   * check's `at` were set: the reader reads with as many unless told otherwise. Default 1.
+   * check's `at` were set: the reader reads with as many unless told otherwise. Default 1. A cocked check reads in
+   * the face network's views, unless radial: then as is and mirrored (2, or 1 if its own `views` say so).
    */
   readonly views?: number;
+  /**
+   * The network reads each die turned so that its radial direction (`DieCrop.radial`: from the optical centre to the
+   * die) points down (`radialInput`): perspective then shows the die's sides the same way for every die, and a die
+   * leaning another way stands out. Its views are only the mirror across that direction (turns 0 and 1).
+   */
+  readonly radial?: true;
 }
 
 export interface CockedCheck {

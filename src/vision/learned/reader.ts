@@ -15,7 +15,7 @@ import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
-import { learnedInput } from './input.js';
+import { learnedInput, radialInput } from './input.js';
 import { splitClass } from './model.js';
 import type { LearnedHead, LearnedModel } from './model.js';
 
@@ -58,6 +58,15 @@ export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inp
   return learnedInput(image, { x: image.width / 2 + dx, y: image.height / 2 + dy }, crop.sizePx * model.inputScale * scale, model.spec.size);
 }
 
+/**
+ * A radial network's input for a crop (`LearnedModel.radial`): the same square, turned so the die's radial direction
+ * points down. A crop with no place in a frame (no `radial`) is a die straight below the lens: read unturned.
+ */
+export function radialCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>): Float32Array {
+  const { image } = crop;
+  return radialInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size, crop.radial ?? Math.PI / 2);
+}
+
 /** View `turn` (0: as is) of a network input of side `size`. */
 function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
@@ -67,7 +76,7 @@ export class LearnedReader implements FaceReader {
   readonly classifierVersion: string;
   readonly classes: readonly string[];
   private readonly net: TinyNet;
-  private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
+  private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number; readonly views?: number };
 
   constructor(
     readonly model: LearnedModel,
@@ -79,7 +88,14 @@ export class LearnedReader implements FaceReader {
     if (check !== undefined) {
       // Thresholds were set with the check in place: reading without it would let leaning dice through.
       if (check.net === undefined) throw new DicerigError(`${model.version} needs its cocked check ${check.version}, which is not attached`, { model: model.version, cockedCheck: check.version });
-      this.check = { net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)), model: check.net, cocked: check.net.classes.indexOf(COCKED_LABEL), at: check.at };
+      this.check = {
+        net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)),
+        model: check.net,
+        cocked: check.net.classes.indexOf(COCKED_LABEL),
+        at: check.at,
+        // A radial check has only the mirror across the radial direction for views (turns 0 and 1).
+        ...(check.net.radial ? { views: Math.min(2, check.net.views ?? 2) } : {}),
+      };
     }
     this.classes = head ? head.classes : model.classes;
     this.classifierVersion = head ? `${model.version}+${head.version}` : model.version;
@@ -119,13 +135,19 @@ export class LearnedReader implements FaceReader {
     let cocked = 0;
     let checked = 0;
     const inputs = this.inputs(crop, views);
-    const checkInput = this.check ? cropInput(crop, this.check.model) : undefined;
     for (let t = 0; t < views; t++) {
       const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
       const p = this.head ? headProbabilities(this.head, embedding) : probs;
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
       if (ci >= 0) cocked += (probs[ci] as number) / views;
-      if (this.check && checkInput) checked += (this.check.net.embed(turned(checkInput, this.check.model.spec.size, t)).probs[this.check.cocked] as number) / views;
+    }
+    if (this.check) {
+      // A radial check reads as is and mirrored across the radial direction, as its threshold was set; any other
+      // check in the face network's views.
+      const { net, model } = this.check;
+      const checkViews = this.check.views ?? views;
+      const checkInput = model.radial ? radialCropInput(crop, model) : cropInput(crop, model);
+      for (let t = 0; t < checkViews; t++) checked += (net.embed(turned(checkInput, model.spec.size, t)).probs[this.check.cocked] as number) / checkViews;
     }
     return { probabilities: mean, cocked, checked };
   }

@@ -55,3 +55,10 @@ export function fitParallaxGain(samples: readonly { readonly boxCentre: Point; r
   }
   return den > 1e-9 ? num / den : 1;
 }
+
+/** The direction from the optical centre to `point`, radians (atan2 of the y and x offsets); none at the centre itself. */
+export function radialDirection(point: Point, camera: CameraGeometry): number | undefined {
+  const dx = point.x - camera.opticalCentre.x;
+  const dy = point.y - camera.opticalCentre.y;
+  return dx === 0 && dy === 0 ? undefined : Math.atan2(dy, dx);
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { Point } from '../../src/core/image.js';
+import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import type { DieCrop, FaceRead, FaceReader } from '../../src/vision/faceRead.js';
+import { defaultLocateOptions } from '../../src/vision/locate.js';
+import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
+
+/** A reader that reads nothing and keeps every crop it is given. */
+class KeepingReader implements FaceReader {
+  readonly classifierVersion = 'keeping/1';
+  readonly crops: DieCrop[] = [];
+  read(crop: DieCrop): FaceRead {
+    this.crops.push(crop);
+    return { status: 'unreadable', confidence: 0, reason: 'kept', classifierVersion: this.classifierVersion, crop: crop.image };
+  }
+}
+
+describe('the pipeline and the die\'s place in the frame', () => {
+  it('gives the reader each located die\'s radial direction when told how to find it, and none otherwise', () => {
+    const SIZE = 48;
+    const cam = new SimulatedCamera({ seed: 4242, lighting: 'studio', channels: 4, dieSizePx: SIZE });
+    const reference = cam.emptyPlatform();
+    const { image } = cam.still();
+    const options = { locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 }, cocked: defaultCockedLimits, dieSizePx: SIZE, cropScale: 1.5 };
+    const centre = { x: image.width / 2, y: image.height / 2 };
+    const radial = (p: Point): number => Math.atan2(p.y - centre.y, p.x - centre.x);
+    const told = new KeepingReader();
+    const result = readFrame(image, reference, cam.layout.channels, told, { ...options, cropRadial: radial });
+    const read = result.readings.filter((r) => r.read.reason === 'kept');
+    expect(read.length).toBeGreaterThan(0);
+    expect(told.crops.length).toBe(read.length);
+    told.crops.forEach((c, i) => expect(c.radial).toBeCloseTo(radial((read[i] as (typeof read)[number]).die.center), 12));
+    const untold = new KeepingReader();
+    readFrame(image, reference, cam.layout.channels, untold, options);
+    expect(untold.crops.length).toBe(read.length);
+    for (const c of untold.crops) expect(c.radial).toBeUndefined();
+  });
+});
