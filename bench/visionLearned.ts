@@ -19,7 +19,7 @@ import { defaultFineTuneOptions, fineTuneNetwork } from '../src/vision/learned/f
 import type { DieCrop } from '../src/vision/faceRead.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
 import { locateOnAnyPlatform } from '../src/vision/learned/platform.js';
-import { cameraFromFov, topFaceCentre } from '../src/vision/learned/topFace.js';
+import { cameraFromFov, radialDirection, topFaceCentre } from '../src/vision/learned/topFace.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
 import { median, timeIt } from './measure.js';
 
@@ -99,6 +99,7 @@ export async function runVisionLearnedBench(): Promise<void> {
       cropScale: 1.5,
       surroundings: null,
       cropCentre: (c: { x: number; y: number }) => topFaceCentre(c, size, model.heightRatio, camera),
+      cropRadial: (c: { x: number; y: number }) => radialDirection(c, camera),
     };
     let i = 0;
     const readOne = (): void => void readFrame(frames[i++ % frames.length]!.image, reference, cam.layout.channels, reader, options);

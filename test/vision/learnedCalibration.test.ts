@@ -142,7 +142,7 @@ describe('the profile document with a learned classifier', () => {
   it('refuses a profile made for a network this dicerig does not ship, naming it and the shipped ones', () => {
     const other = JSON.parse(readFileSync(PROFILE, 'utf8')) as LearnedProfile;
     const { hash: _hash, ...rest } = { ...other, classifier: { ...other.classifier, model: 'learned-xwing/99' } };
-    expect(() => parseProfile(sealProfile(rest), 'future.json')).toThrow(/future\.json: the calibration profile was made for the learned network learned-xwing\/99, which this dicerig does not ship \(it ships learned-d6\/3, learned-xwing\/6\)/);
+    expect(() => parseProfile(sealProfile(rest), 'future.json')).toThrow(/future\.json: the calibration profile was made for the learned network learned-xwing\/99, which this dicerig does not ship \(it ships learned-d6\/3, learned-xwing\/7\)/);
   });
 
   it('loads the old ring-harmonics profiles with their hashes unchanged', () => {
@@ -173,7 +173,12 @@ describe('choosing the reader for a profile', () => {
     expect(learned.reader).toBeInstanceOf(LearnedProfileReader);
     expect((learned.reader as LearnedProfileReader).reader.head !== undefined).toBe(profile.classifier.head !== undefined);
     expect(learned.cut).toBeDefined();
-    expect(learned.pipelineCrop?.({ width: 1280, height: 720 }, 100).scale).toBe(1.5);
+    const pipelineCrop = learned.pipelineCrop?.({ width: 1280, height: 720 }, 100);
+    expect(pipelineCrop?.scale).toBe(1.5);
+    // The die's direction from the frame's centre, which the cocked check turns the crop by.
+    expect(pipelineCrop?.radial({ x: 1000, y: 360 })).toBeCloseTo(0, 12);
+    expect(pipelineCrop?.radial({ x: 640, y: 700 })).toBeCloseTo(Math.PI / 2, 12);
+    expect(pipelineCrop?.radial({ x: 640, y: 360 })).toBeUndefined();
     const ring = await chooseReader('xwing');
     expect(ring.reader).toBeInstanceOf(D8Reader);
     expect(ring.cut).toBeUndefined();
@@ -195,7 +200,8 @@ describe('choosing the reader for a profile', () => {
           if (!crop) throw new Error('no pipeline crop for a learned profile');
           const located = { x: (b.box.x + b.box.width / 2) * frame.width, y: (b.box.y + b.box.height / 2) * frame.height };
           const image = cropRgb(frame, squareAround(centred ? crop.centre(located) : located, sizePx * crop.scale));
-          const read = reader.read({ image, sizePx });
+          const radial = crop.radial(located);
+          const read = reader.read({ image, sizePx, ...(radial !== undefined ? { radial } : {}) });
           if (read.status !== 'read') continue;
           if (classOfRead(read) === b.className) t.correct++;
           else t.wrong++;

@@ -7,6 +7,10 @@
 # The shipped learned-xwing/6 and learned-xwing-cocked/4 also train on the random-art renders (every die its own icon
 # style, so the networks learn what makes each symbol itself): seeds 5001..6500 to both networks, 6501..6800 (half
 # cocked, leaning 14..22) to the cocked check. RANDOM_ART=0 leaves them out, as learned-xwing/5 and cocked/3 were made.
+# learned-xwing/7's cocked check learned-xwing-cocked/5 (RADIAL=1, the default unless RANDOM_ART=0) reads each die turned
+# so the direction from the optical centre to it points down (train.py --radial; its tune and check dice exported raw
+# too), in 2 views (as is and mirrored across that direction); /7 is /6's face network with thresholds set with it.
+# RADIAL=0 is /6's recipe.
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
@@ -40,6 +44,11 @@ if [ "$RANDOM_ART" != 0 ] && [ "$RANDOM_ART" != 1 ]; then
 fi
 # shellcheck source=training/learned/folders.sh
 source training/learned/folders.sh
+RADIAL=${RADIAL:-$RANDOM_ART}
+if { [ "$RADIAL" != 0 ] && [ "$RADIAL" != 1 ]; } || { [ "$RADIAL" = 1 ] && [ "$RANDOM_ART" = 0 ]; }; then
+  echo "RADIAL=$RADIAL: 1 (the default, with RANDOM_ART=1) trains the cocked check on dice turned radial-down, as learned-xwing/7; 0 does not, as /6 (and /5 with RANDOM_ART=0)" >&2
+  exit 2
+fi
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
@@ -56,6 +65,7 @@ if [ "$RANDOM_ART" = 1 ]; then
   COCKED_ON="$COCKED_ON and 5001..6800 (random art)"
   FACE_V=learned-xwing/6 READER_V=learned-xwing/6 COCKED_V=learned-xwing-cocked/4
 fi
+if [ "$RADIAL" = 1 ]; then READER_V=learned-xwing/7 COCKED_V=learned-xwing-cocked/5; fi
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS
 # shellcheck disable=SC2086
@@ -64,16 +74,25 @@ join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
 # The cocked check: flat or cocked, from a wider square around the top face (1.3 die sizes at 24x24; a 32x32 input of
-# the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views.
+# the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
+# check: in its own 2, by the training run itself).
 $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
-$X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
-$X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
-/usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
-  --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
-  --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
-/usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
-  --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-  --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
+if [ "$RADIAL" = 1 ]; then
+  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context 48 --size 24 --scale 1.3
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context 48 --size 24 --scale 1.3 --last 200
+  /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+    --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
+    --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+else
+  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
+  /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
+    --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
+    --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+  /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
+    --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
+    --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
+fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
 $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
@@ -84,7 +103,7 @@ $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --sc
 /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
   --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
   --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
-# Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views
+# Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)
 # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
 # read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
 # a wrong read or a cocked die read as a face costing ten flat dice declined (--wrong-cost 10, the calibration's rule).
