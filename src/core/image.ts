@@ -249,6 +249,22 @@ export function cropRgb(image: RgbImage, rect: Rect): RgbImage {
   return { width: r.width, height: r.height, data: out };
 }
 
+/**
+ * Bilinear value of a `width`x`height` grid at (x, y), both within the grid (0..width-1, 0..height-1: the caller clamps
+ * or rejects points outside). Cell (xx, yy) is `values[offset + (yy * width + xx) * stride]`: stride 1 for a plane,
+ * 3 and the channel as offset for interleaved RGB.
+ */
+export function bilinearAt(values: ArrayLike<number>, width: number, height: number, x: number, y: number, stride = 1, offset = 0): number {
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const x1 = Math.min(width - 1, x0 + 1);
+  const y1 = Math.min(height - 1, y0 + 1);
+  const fx = x - x0;
+  const fy = y - y0;
+  const p = (xx: number, yy: number): number => values[offset + (yy * width + xx) * stride] as number;
+  return (p(x0, y0) * (1 - fx) + p(x1, y0) * fx) * (1 - fy) + (p(x0, y1) * (1 - fx) + p(x1, y1) * fx) * fy;
+}
+
 /** Square rectangle of side `side` centred on `center`. */
 export function squareAround(center: Point, side: number): Rect {
   return { x: center.x - side / 2, y: center.y - side / 2, width: side, height: side };

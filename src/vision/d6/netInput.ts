@@ -4,6 +4,7 @@
  * scaled by the crop's own contrast, so a dark die with light pips and a light
  * die with dark pips differ only in sign, and lighting drops out.
  */
+import { bilinearAt } from '../../core/image.js';
 import type { RgbImage } from '../../core/image.js';
 
 /** Side of the network's input, pixels. */
@@ -36,18 +37,8 @@ export function samplePlanes(image: RgbImage, size: number, fraction: number, ji
   const k = Math.max(1, Math.ceil(step));
   const out = new Float32Array(3 * size * size);
   const plane = size * size;
-  const sample = (x: number, y: number, c: number): number => {
-    const sx = Math.min(w - 1, Math.max(0, x - 0.5));
-    const sy = Math.min(h - 1, Math.max(0, y - 0.5));
-    const xa = Math.floor(sx);
-    const ya = Math.floor(sy);
-    const xb = Math.min(w - 1, xa + 1);
-    const yb = Math.min(h - 1, ya + 1);
-    const fx = sx - xa;
-    const fy = sy - ya;
-    const p = (xx: number, yy: number): number => data[(yy * w + xx) * 3 + c] as number;
-    return (p(xa, ya) * (1 - fx) + p(xb, ya) * fx) * (1 - fy) + (p(xa, yb) * (1 - fx) + p(xb, yb) * fx) * fy;
-  };
+  const sample = (x: number, y: number, c: number): number =>
+    bilinearAt(data, w, h, Math.min(w - 1, Math.max(0, x - 0.5)), Math.min(h - 1, Math.max(0, y - 0.5)), 3, c);
   for (let oy = 0; oy < size; oy++) {
     for (let ox = 0; ox < size; ox++) {
       for (let c = 0; c < 3; c++) {

@@ -10,6 +10,7 @@
  * (8th harmonic), a crit a 4-point star in a circle (4th, plus a full ring), a
  * focus an eye (2nd, plus a centre dot), an evade two arcs (1st), a blank nothing.
  */
+import { bilinearAt } from '../../core/image.js';
 import type { BalancedCrop, DieOutline } from './dieOutline.js';
 
 /** Sampling geometry, in units of the die's circumradius. */
@@ -65,17 +66,7 @@ export function inkMap(crop: BalancedCrop, outline: DieOutline, g: IconFeatureGe
 
 function bilinear(map: Float32Array, w: number, h: number, x: number, y: number): number {
   if (x < 0 || y < 0 || x > w - 1 || y > h - 1) return 1;
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const x1 = Math.min(w - 1, x0 + 1);
-  const y1 = Math.min(h - 1, y0 + 1);
-  const fx = x - x0;
-  const fy = y - y0;
-  const a = map[y0 * w + x0] as number;
-  const b = map[y0 * w + x1] as number;
-  const c = map[y1 * w + x0] as number;
-  const e = map[y1 * w + x1] as number;
-  return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + e * fx) * fy;
+  return bilinearAt(map, w, h, x, y);
 }
 
 /** The polar samples of the ink map: `rings` rows of `angles` values (each the mean of 2x2 sub-samples). */

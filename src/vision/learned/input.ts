@@ -4,6 +4,7 @@
  * contrast (one mean and one spread for all three channels), so lighting level
  * drops out but colour stays: a red die and a green die still differ.
  */
+import { bilinearAt } from '../../core/image.js';
 import type { Point, RgbImage } from '../../core/image.js';
 
 /**
@@ -80,18 +81,7 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
       // Normalised output -> normalised input -> input pixel coordinates (align_corners false), clamped (border).
       const ix = clamp((((cos * xn - sin * yn) * k + 1) * context - 1) / 2);
       const iy = clamp((((sin * xn + cos * yn) * k + 1) * context - 1) / 2);
-      const x0 = Math.floor(ix);
-      const y0 = Math.floor(iy);
-      const x1 = Math.min(context - 1, x0 + 1);
-      const y1 = Math.min(context - 1, y0 + 1);
-      const fx = ix - x0;
-      const fy = iy - y0;
-      for (let c = 0; c < 3; c++) {
-        const b = c * cplane;
-        const top = (raw[b + y0 * context + x0] as number) * (1 - fx) + (raw[b + y0 * context + x1] as number) * fx;
-        const bottom = (raw[b + y1 * context + x0] as number) * (1 - fx) + (raw[b + y1 * context + x1] as number) * fx;
-        out[c * plane + i * size + j] = top * (1 - fy) + bottom * fy;
-      }
+      for (let c = 0; c < 3; c++) out[c * plane + i * size + j] = bilinearAt(raw, context, context, ix, iy, 1, c * cplane);
     }
   }
   return out;
