@@ -118,11 +118,11 @@ export function lightingPresets(split: Split): LightingPreset[] {
 }
 
 /** The presets named, each checked to exist and to belong to `split` (opt-in ones included). */
-export function namedLightingPresets(split: Split, names: readonly string[], presets: readonly LightingPreset[] = LIGHTING_PRESETS): LightingPreset[] {
+export function namedLightingPresets(split: Split, names: readonly string[]): LightingPreset[] {
   if (names.length === 0) throw new RangeError('A lighting choice names at least one preset.');
   return names.map((name) => {
-    const preset = presets.find((p) => p.name === name);
-    if (!preset) throw new RangeError(`Unknown lighting preset "${name}"; presets are: ${presets.map((p) => `${p.name} (${p.split})`).join(', ')}.`);
+    const preset = LIGHTING_PRESETS.find((p) => p.name === name);
+    if (!preset) throw new RangeError(`Unknown lighting preset "${name}"; presets are: ${LIGHTING_PRESETS.map((p) => `${p.name} (${p.split})`).join(', ')}.`);
     if (preset.split !== split) throw new RangeError(`Lighting preset "${name}" belongs to the ${preset.split} split, not ${split}: a scene is lit only by its own split's presets.`);
     return preset;
   });

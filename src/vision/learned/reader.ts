@@ -76,7 +76,7 @@ export class LearnedReader implements FaceReader {
   readonly classifierVersion: string;
   readonly classes: readonly string[];
   private readonly net: TinyNet;
-  private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number; readonly views?: number };
+  private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
 
   constructor(
     readonly model: LearnedModel,
@@ -88,14 +88,7 @@ export class LearnedReader implements FaceReader {
     if (check !== undefined) {
       // Thresholds were set with the check in place: reading without it would let leaning dice through.
       if (check.net === undefined) throw new DicerigError(`${model.version} needs its cocked check ${check.version}, which is not attached`, { model: model.version, cockedCheck: check.version });
-      this.check = {
-        net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)),
-        model: check.net,
-        cocked: check.net.classes.indexOf(COCKED_LABEL),
-        at: check.at,
-        // A radial check has only the mirror across the radial direction for views (turns 0 and 1).
-        ...(check.net.radial ? { views: Math.min(2, check.net.views ?? 2) } : {}),
-      };
+      this.check = { net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)), model: check.net, cocked: check.net.classes.indexOf(COCKED_LABEL), at: check.at };
     }
     this.classes = head ? head.classes : model.classes;
     this.classifierVersion = head ? `${model.version}+${head.version}` : model.version;
@@ -142,10 +135,10 @@ export class LearnedReader implements FaceReader {
       if (ci >= 0) cocked += (probs[ci] as number) / views;
     }
     if (this.check) {
-      // A radial check reads as is and mirrored across the radial direction, as its threshold was set; any other
-      // check in the face network's views.
+      // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its
+      // threshold was set; any other check in the face network's views.
       const { net, model } = this.check;
-      const checkViews = this.check.views ?? views;
+      const checkViews = model.radial ? Math.min(2, model.views ?? 2) : views;
       const checkInput = model.radial ? radialCropInput(crop, model) : cropInput(crop, model);
       for (let t = 0; t < checkViews; t++) checked += (net.embed(turned(checkInput, model.spec.size, t)).probs[this.check.cocked] as number) / checkViews;
     }
