@@ -24,7 +24,7 @@ import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { topFaceCrop } from '../../src/vision/learned/crop.js';
 import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
-import { cameraFromFov } from '../../src/vision/learned/topFace.js';
+import { cameraFromFov, RADIAL_DOWN } from '../../src/vision/learned/topFace.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { dataHash } from './dataHash.js';
 
@@ -77,7 +77,7 @@ for (const photo of photos) {
       labels.push(classes.indexOf(b.className));
       groups.push(photo.name);
       source.push(0);
-      radial.push(crop.radial ?? Math.PI / 2);
+      radial.push(crop.radial ?? RADIAL_DOWN);
       continue;
     }
     for (let j = 0; j <= jitters; j++) {
@@ -88,7 +88,7 @@ for (const photo of photos) {
       labels.push(classes.indexOf(b.className));
       groups.push(photo.name);
       source.push(j);
-      radial.push(crop.radial ?? Math.PI / 2);
+      radial.push(crop.radial ?? RADIAL_DOWN);
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 import { bilinearAt } from '../../core/image.js';
 import type { Point, RgbImage } from '../../core/image.js';
+import { RADIAL_DOWN } from './topFace.js';
 
 /**
  * The square of `side` pixels centred at `centre`, box-averaged down to
@@ -94,7 +95,7 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
  */
 export function radialInput(image: RgbImage, centre: Point, side: number, size: number, radial: number): Float32Array {
   const context = 2 * size;
-  return normalised(turnedCentre(areaResample(image, centre, 2 * side, context), context, size, radial - Math.PI / 2));
+  return normalised(turnedCentre(areaResample(image, centre, 2 * side, context), context, size, radial - RADIAL_DOWN));
 }
 
 /** One mean and one mean absolute deviation (at least 8) over all planes, values clamped to +-4 (train.py's normalise). */

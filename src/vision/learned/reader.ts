@@ -17,6 +17,7 @@ import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
 import { learnedInput, radialInput } from './input.js';
 import { splitClass } from './model.js';
+import { RADIAL_DOWN } from './topFace.js';
 import type { LearnedHead, LearnedModel } from './model.js';
 
 export interface LearnedReaderOptions {
@@ -64,7 +65,7 @@ export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inp
  */
 export function radialCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>): Float32Array {
   const { image } = crop;
-  return radialInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size, crop.radial ?? Math.PI / 2);
+  return radialInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size, crop.radial ?? RADIAL_DOWN);
 }
 
 /** View `turn` (0: as is) of a network input of side `size`. */

@@ -56,6 +56,12 @@ export function fitParallaxGain(samples: readonly { readonly boxCentre: Point; r
   return den > 1e-9 ? num / den : 1;
 }
 
+/**
+ * The radial direction the radial networks turn every die to: down (+y). A crop with no direction (a die straight
+ * below the lens) is read and trained as if it pointed this way.
+ */
+export const RADIAL_DOWN = Math.PI / 2;
+
 /** The direction from the optical centre to `point`, radians (atan2 of the y and x offsets); none at the centre itself. */
 export function radialDirection(point: Point, camera: CameraGeometry): number | undefined {
   const dx = point.x - camera.opticalCentre.x;
