@@ -53,10 +53,10 @@ function tunedProfile(): LearnedProfile {
 }
 
 describe('fine-tuning the network on dice whose icons it was not trained on', () => {
-  it('reads held-back foreign-art dice the shipped network declined, and calibration keeps the cheapest of the three readers', () => {
+  it('reads held-back foreign-art dice the shipped network declined, and calibration keeps the cheapest of the four readers', () => {
     const tuned = candidate('fine-tuned network');
     const shipped = candidate('shipped network');
-    expect(result.candidates.map((c) => c.name).sort()).toEqual(['fine-tuned network', 'fitted head', 'shipped network']);
+    expect(result.candidates.map((c) => c.name).sort()).toEqual(['fine-tuned network', 'fine-tuned network confirmed by the head', 'fitted head', 'shipped network']);
     // Recount the fine-tuned reader's held-back reads from the labels (every 4th image in name order).
     const groups = [...new Set(samples.map((s) => s.group))].sort();
     const held = samples.filter((s) => groups.indexOf(s.group) % 4 === 3);
@@ -73,7 +73,51 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     expect(wrong).toBeLessThanOrEqual(shipped.wrong);
     const [kept] = result.candidates;
     for (const c of result.candidates) expect(candidateCost(kept as LearnedCandidate)).toBeLessThanOrEqual(candidateCost(c));
-    expect(result.why).toMatch(/^kept the (shipped network|fitted head|fine-tuned network) \(\d+ wrong, \d+ flat declined: cost \d+(, first among equals)?\) over the .*; a wrong held-back read costs 10 declined flat dice$/);
+    expect(result.why).toMatch(/^kept the (shipped network|fitted head|fine-tuned network|fine-tuned network confirmed by the head) \(\d+ wrong, \d+ flat declined: cost \d+(, first among equals)?\) over the .*; a wrong held-back read costs 10 declined flat dice$/);
+    for (const c of result.candidates.slice(1)) expect(result.why).toContain(`the ${c.name} (${c.wrong} wrong, ${c.declinedFlat} flat declined`);
+  });
+
+  it("confirms each fine-tuned read by the fitted head: a read stands only where the head's most probable class is the same", () => {
+    const confirmed = candidate('fine-tuned network confirmed by the head');
+    const tuned = candidate('fine-tuned network');
+    const head = candidate('fitted head');
+    expect(confirmed.classifier.tuned).toEqual(tuned.classifier.tuned);
+    expect(confirmed.classifier.confirm).toEqual(head.classifier.head);
+    // Recount from the two readers apart: the fine-tuned network's read, and the head's most probable class.
+    const groups = [...new Set(samples.map((s) => s.group))].sort();
+    const held = samples.filter((s) => groups.indexOf(s.group) % 4 === 3);
+    const alone = learnedReaderOf(tuned.classifier);
+    const byHead = learnedReaderOf(head.classifier);
+    const both = learnedReaderOf(confirmed.classifier);
+    let disagreed = 0;
+    for (const s of held) {
+      const r = alone.read(s.crop);
+      const p = byHead.probabilities(s.crop);
+      const headClass = byHead.classes[p.indexOf(Math.max(...p))];
+      const agrees = r.status === 'read' && `${r.die}-${r.symbol}` === headClass;
+      if (r.status === 'read' && !agrees) disagreed++;
+      const c = both.read(s.crop);
+      expect(c.status === 'read').toBe(agrees);
+      if (agrees) expect(c).toMatchObject({ symbol: r.symbol, die: r.die, confidence: r.confidence });
+      else if (r.status === 'read') expect(c.reason).toMatch(/confirming reader sees/);
+    }
+    expect(confirmed.validation.read).toBe(tuned.validation.read - disagreed);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/1+confirmed-by-${model.version}+${head.classifier.head?.version}`);
+    // Saved and loaded, it reads the same.
+    const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
+    const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
+    const again = learnedReaderOf(loaded.classifier);
+    for (const s of held.slice(0, 12)) expect(again.read(s.crop)).toEqual(both.read(s.crop));
+  });
+
+  it('refuses a confirming head without a fine-tuned network to confirm, or one of the wrong shape', () => {
+    const confirmed = candidate('fine-tuned network confirmed by the head');
+    const { tuned: _tuned, ...untuned } = confirmed.classifier;
+    const { hash: _h1, ...lone } = { ...result.profile, classifier: untuned };
+    expect(() => parseProfile(sealProfile(lone), 'lone.json')).toThrow(/lone\.json: .*classifier\.confirm confirms a fine-tuned network, and classifier\.tuned is missing/);
+    const confirm = confirmed.classifier.confirm as NonNullable<LearnedProfile['classifier']['confirm']>;
+    const { hash: _h2, ...short } = { ...result.profile, classifier: { ...confirmed.classifier, confirm: { ...confirm, weights: confirm.weights.slice(1) } } };
+    expect(() => parseProfile(sealProfile(short))).toThrow(/classifier\.confirm has \d+ weights; \d+ classes of the network's \d+ features need \d+/);
   });
 
   it('weighs a wrong read as ten declined flat dice when choosing the reader', () => {
@@ -151,6 +195,18 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     expect(a.tuned.weightsBase64).toBe(b.tuned.weightsBase64);
     expect(c.tuned.weightsBase64).not.toBe(a.tuned.weightsBase64);
     expect(a.tuned.weightsBase64).not.toBe(model.weightsBase64);
+  }, 60_000);
+
+  it('fine-tunes a radial network on its dice turned radial-down: where the dice lie in the frame changes what it learns', () => {
+    const few = samples.slice(0, 30);
+    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 1 };
+    const { radial: _radial, ...plain } = model;
+    const radial: LearnedModel = { ...plain, radial: true, views: 2 };
+    const elsewhere = few.map((s) => ({ ...s, crop: { ...s.crop, radial: (s.crop.radial ?? 0) + Math.PI / 2 } }));
+    expect(few.every((s) => s.crop.radial !== undefined)).toBe(true);
+    expect(fineTuneNetwork(radial, elsewhere, options).tuned.weightsBase64).not.toBe(fineTuneNetwork(radial, few, options).tuned.weightsBase64);
+    // A network read at any turn learns the same from the same dice wherever they lie.
+    expect(fineTuneNetwork(plain, elsewhere, options).tuned.weightsBase64).toBe(fineTuneNetwork(plain, few, options).tuned.weightsBase64);
   }, 60_000);
 
   it("sets each class's threshold above the most confident wrong read of a flat held-back die as that class, within its floor and ceiling", () => {

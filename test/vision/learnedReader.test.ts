@@ -4,10 +4,10 @@ import { decodeWeights } from '../../src/vision/d6/netReader.js';
 import { createRgb } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../../src/vision/learned/adapt.js';
-import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
+import { areaResample, learnedInput, radialInput } from '../../src/vision/learned/input.js';
 import { splitClass, withCockedCheck } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
-import { LearnedReader, radialCropInput } from '../../src/vision/learned/reader.js';
+import { cropInput, LearnedReader } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
@@ -41,6 +41,12 @@ function faceCrop(model: LearnedModel): { image: RgbImage; sizePx: number } {
     if (model.classes[p.indexOf(Math.max(...p))] !== 'cocked') return crop;
   }
   throw new Error(`${model.version} takes every synthetic crop for a cocked die`);
+}
+
+/** The shipped X-Wing network read as if it were not radial (every turn and mirror a view), whatever it is. */
+function unturnedXwing(): LearnedModel {
+  const { radial: _radial, ...rest } = shippedLearnedModels['xwing'] as LearnedModel;
+  return rest;
 }
 
 describe('the learned reader', () => {
@@ -153,7 +159,7 @@ describe('the learned reader', () => {
   });
   it("declines as cocked a die whose cocked check's probability reaches its threshold, and reads it under that", () => {
     // The shipped network stands in for a check network here: it has a cocked class, and its probability is known.
-    const model = shippedLearnedModels['xwing'] as LearnedModel;
+    const model = unturnedXwing();
     const crop = faceCrop(model);
     const base = { ...model, thresholds: {}, cockedAt: 1.01 };
     const check = { ...base, version: 'check/test' };
@@ -166,14 +172,14 @@ describe('the learned reader', () => {
 
   it('reads a radial cocked check on the crop turned radial-down, in its own two views, whatever the face network reads in', () => {
     // The shipped network stands in for the check again, now marked radial with two views.
-    const model = shippedLearnedModels['xwing'] as LearnedModel;
+    const model = unturnedXwing();
     const base = { ...model, thresholds: {}, cockedAt: 1.01, views: 4 };
     const check: LearnedModel = { ...base, version: 'check/radial', radial: true, views: 2 };
     const crop = { ...faceCrop(model), radial: 0.7 };
     const net = new TinyNet(check.spec, undefined, decodeWeights(check.weightsBase64));
     const ci = check.classes.indexOf('cocked');
     const checkProbability = (c: typeof crop): number => {
-      const x = radialCropInput(c, check);
+      const x = cropInput(c, check);
       return ((net.predict(x)[ci] as number) + (net.predict(transformInput(x, check.spec.size, 1, 0, 1))[ci] as number)) / 2;
     };
     const expected = checkProbability(crop);
@@ -184,6 +190,47 @@ describe('the learned reader', () => {
     expect(Math.abs(checkProbability({ ...crop, radial: 0.7 + Math.PI }) - expected)).toBeGreaterThan(1e-4);
   });
 
+  it('reads a radial face network on the crop turned radial-down, averaging only as is and mirrored across that direction', () => {
+    const shipped = shippedLearnedModels['xwing'] as LearnedModel;
+    const { cockedCheck: _check, ...plain } = shipped;
+    const model: LearnedModel = { ...plain, thresholds: {}, cockedAt: 1.01, radial: true, views: 2 };
+    const crop = { ...faceCrop(model), radial: 2.1 };
+    // Told to average 8 views, it still averages the two it can: a turn of a radial-down input is not one it was trained on.
+    const reader = new LearnedReader(model, { minProbability: 0, views: 8 });
+    expect(reader.viewCount).toBe(2);
+    expect(reader.maxViews).toBe(2);
+    const x = radialInput(crop.image, { x: crop.image.width / 2, y: crop.image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size, 2.1);
+    expect([...reader.input(crop)]).toEqual([...x]);
+    const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
+    const a = net.predict(x);
+    const b = net.predict(transformInput(x, model.spec.size, 1, 0, 1));
+    const got = reader.probabilities(crop);
+    a.forEach((p, j) => expect(got[j]).toBeCloseTo((p + (b[j] as number)) / 2, 6));
+    // Where the die lies in the frame turns what the network sees; a die with no place in a frame is read unturned.
+    expect(Math.max(...got.map((p, j) => Math.abs(p - (reader.probabilities({ ...crop, radial: 2.1 + Math.PI / 3 })[j] as number))))).toBeGreaterThan(1e-4);
+    const { radial: _r, ...placeless } = crop;
+    expect([...reader.input(placeless)]).toEqual([...radialInput(crop.image, { x: crop.image.width / 2, y: crop.image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size, Math.PI / 2)]);
+  });
+
+  it("lets a read stand only when the confirming reader's most probable class is the same, and declines as cocked when it sees a cocked die", () => {
+    const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    const alone = new LearnedReader(model, { minProbability: 0, views: 1 }).read(crop);
+    expect(alone.status).toBe('read');
+    const name = `${alone.die}-${alone.symbol}`;
+    // Heads that always name one class: zero weights, a large bias for it.
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    const naming = (c: string): LearnedReader =>
+      new LearnedReader(model, { minProbability: 0, views: 1 }, { version: `says-${c}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === c ? 20 : 0)), minProbability: 0.99 });
+    const other = model.classes.find((c) => c !== name && c !== 'cocked') as string;
+    const agreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(name)).read(crop);
+    expect(agreeing).toEqual({ ...alone, classifierVersion: `${model.version}+confirmed-by-${model.version}+says-${name}` });
+    const disagreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(other)).read(crop);
+    expect(disagreeing).toMatchObject({ status: 'unreadable', confidence: alone.confidence, reason: expect.stringContaining(`confirming reader sees ${other}`) });
+    const cocked = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming('cocked')).read(crop);
+    expect(cocked).toMatchObject({ status: 'cocked', reason: expect.stringContaining('a die not lying flat') });
+  });
+
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {
     const model = { ...(shippedLearnedModels['xwing'] as LearnedModel), cockedCheck: { version: 'check/2', at: 0.5 } };
     expect(() => new LearnedReader(model, { minProbability: 0, views: 1 })).toThrow(/needs its cocked check check\/2/);
@@ -192,7 +239,7 @@ describe('the learned reader', () => {
   });
 
   it('reads with as many turned and mirrored views as its thresholds were set with, unless told otherwise', () => {
-    const model = { ...(shippedLearnedModels['xwing'] as LearnedModel), thresholds: {}, cockedAt: 1.01 };
+    const model = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
     const crop = faceCrop(model);
     expect(new LearnedReader({ ...model, views: undefined }, { minProbability: 0 }).viewCount).toBe(1);
     const byModel = new LearnedReader({ ...model, views: 4 }, { minProbability: 0 });

@@ -278,7 +278,8 @@ function classifierLine(p: CalibrationProfile): string {
       : c.tuned
         ? `the fine-tuned network's own per-class thresholds (${Object.entries(c.tuned.thresholds).map(([k, t]) => `${k} ${t}`).join(', ')})`
         : `the network's own per-class thresholds (lowest ${p.rejectionThreshold})`;
-    const how = c.head ? ` with a head fitted on your dice (${c.head.version})` : c.tuned ? ` fine-tuned on your dice (${c.tuned.version})` : ' as shipped';
+    const confirmed = c.confirm ? `, each read confirmed by a head fitted on your dice (${c.confirm.version})` : '';
+    const how = c.head ? ` with a head fitted on your dice (${c.head.version})` : c.tuned ? ` fine-tuned on your dice (${c.tuned.version})${confirmed}` : ' as shipped';
     return `  learned network ${c.model}${how}; ${threshold}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
   }
   return `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${c.cockedElongation}; dice ${(c.radiusRange[0] * 2).toFixed(0)}-${(c.radiusRange[1] * 2).toFixed(0)} px across`;

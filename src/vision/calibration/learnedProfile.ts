@@ -1,11 +1,12 @@
 /**
  * A calibration profile read by the shipped learned network (pre-trained on 3D
  * renders, top face found by perspective parallax). Calibration holds back
- * every k-th image and scores three candidates on the same held-back dice: the
+ * every k-th image and scores four candidates on the same held-back dice: the
  * network with its own thresholds, the network with a last layer fitted on the
- * other images (`adaptReader`), and the whole network fine-tuned on them
+ * other images (`adaptReader`), the whole network fine-tuned on them
  * (`fineTuneNetwork`: what carries it over to dice whose icons are drawn
- * unlike the renders'). The one with the lowest cost ships, a wrong read (a
+ * unlike the renders'), and that fine-tuned network confirmed by the head
+ * (each read stands only when the head agrees). The one with the lowest cost ships, a wrong read (a
  * cocked die read as a face counts as wrong) costing as much as ten declined
  * flat dice (`candidateCost`); its reads of dice it was not fitted on are the
  * profile's validation (every die for the shipped network, the held-back ones
@@ -49,7 +50,7 @@ export interface LearnedProfileOptions extends ProfileBuildOptions {
 
 /** One reader scored on the held-back dice. */
 export interface LearnedCandidate {
-  readonly name: 'shipped network' | 'fitted head' | 'fine-tuned network';
+  readonly name: 'shipped network' | 'fitted head' | 'fine-tuned network' | 'fine-tuned network confirmed by the head';
   readonly classifier: LearnedClassifier;
   readonly rejectionThreshold: number;
   readonly validation: ProfileValidation;
@@ -60,7 +61,7 @@ export interface LearnedCandidate {
 }
 
 export interface LearnedProfileResult extends TrainProfileResult<LearnedProfile> {
-  /** Both candidates as measured, the kept one first. */
+  /** Every candidate as measured, the kept one first. */
   readonly candidates: readonly LearnedCandidate[];
   /** Why the kept candidate was kept, in words. */
   readonly why: string;
@@ -70,7 +71,10 @@ export interface LearnedProfileResult extends TrainProfileResult<LearnedProfile>
 export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const model = shippedLearnedModelByVersion(classifier.model);
   if (model === undefined) throw new InputError(`the learned network ${classifier.model} is not shipped with this dicerig.`);
-  if (classifier.tuned !== undefined) return tunedReader(model, classifier.tuned, classifier.views);
+  if (classifier.tuned !== undefined) {
+    const confirmer = classifier.confirm !== undefined ? new LearnedReader(model, { ...defaultLearnedReaderOptions, views: classifier.views }, classifier.confirm) : undefined;
+    return tunedReader(model, classifier.tuned, classifier.views, confirmer);
+  }
   return new LearnedReader(model, { ...defaultLearnedReaderOptions, views: classifier.views }, classifier.head);
 }
 
@@ -163,7 +167,7 @@ export function candidateCost(c: Pick<LearnedCandidate, 'wrong' | 'declinedFlat'
   return WRONG_READ_COST * c.wrong + c.declinedFlat;
 }
 
-/** Lower cost wins; on a tie the earlier candidate (the shipped network, then the head: fewer numbers fitted). */
+/** Lower cost wins; on a tie the earlier candidate (the shipped network, then the head: fewer numbers fitted; a confirmed network last: two networks to run). */
 function better(a: LearnedCandidate, b: LearnedCandidate): boolean {
   return candidateCost(a) < candidateCost(b);
 }
@@ -172,7 +176,9 @@ function whyKept(kept: LearnedCandidate, others: readonly LearnedCandidate[]): s
   if (others.length === 0) return `kept the ${kept.name} (nothing could be fitted)`;
   const one = (c: LearnedCandidate): string => `${c.wrong} wrong, ${c.declinedFlat} flat declined: cost ${candidateCost(c)}`;
   const tie = others.some((o) => candidateCost(o) === candidateCost(kept));
-  return `kept the ${kept.name} (${one(kept)}${tie ? ', first among equals' : ''}) over ${others.map((o) => `the ${o.name} (${one(o)})`).join(' and ')}; a wrong held-back read costs ${WRONG_READ_COST} declined flat dice`;
+  const rest = others.map((o) => `the ${o.name} (${one(o)})`);
+  const over = rest.length > 1 ? `${rest.slice(0, -1).join(', ')} and ${rest[rest.length - 1]}` : rest.join('');
+  return `kept the ${kept.name} (${one(kept)}${tie ? ', first among equals' : ''}) over ${over}; a wrong held-back read costs ${WRONG_READ_COST} declined flat dice`;
 }
 
 /**
@@ -209,6 +215,9 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
       const withTuned: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds } };
       candidates.push(scoreCandidate('fine-tuned network', withTuned, readSamples(withTuned, heldBack, dice), classes, description));
+      // The same network, each read confirmed by the head: fewer confident mistakes for a few more declines.
+      const confirmed: LearnedClassifier = { ...withTuned, confirm: withHead.head };
+      candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);
   // The shipped network first: on a tie it wins (nothing fitted), then the head (fewer numbers fitted than a whole network).

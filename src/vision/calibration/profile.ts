@@ -122,6 +122,11 @@ const learnedClassifierSchema = z.strictObject({
   head: headSchema.optional(),
   /** The whole network fine-tuned on the user's dice, with its own per-class thresholds (instead of a head). */
   tuned: tunedSchema.optional(),
+  /**
+   * With `tuned`: a head fitted on the shipped network's embeddings that confirms the fine-tuned network's reads (a
+   * read stands only when the head's most probable class is the same; its own threshold is not used).
+   */
+  confirm: headSchema.optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
   /** Turns/mirrors of each crop averaged (1..8). */
@@ -274,13 +279,14 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
   if (classifier.tuned !== undefined) {
     if (classifier.head !== undefined) problems.push('classifier has both a fitted head and a fine-tuned network; a profile reads with one');
     if (model !== undefined) problems.push(...tunedProblems(model, classifier.tuned).map((p) => `classifier.tuned ${p}`));
-  }
-  const head = classifier.head;
-  if (head === undefined) return problems;
+  } else if (classifier.confirm !== undefined) problems.push('classifier.confirm confirms a fine-tuned network, and classifier.tuned is missing');
   const dim = model?.spec.convs[model.spec.convs.length - 1]?.out;
-  if (head.bias.length !== head.classes.length) problems.push(`classifier.head has ${head.bias.length} biases for ${head.classes.length} classes`);
-  if (dim !== undefined && head.weights.length !== head.classes.length * dim) problems.push(`classifier.head has ${head.weights.length} weights; ${head.classes.length} classes of the network's ${dim} features need ${head.classes.length * dim}`);
-  for (const c of head.classes) if (parseClassName(c) === undefined) problems.push(`classifier.head: class "${c}" is neither "cocked" nor "<die>-<symbol>"`);
+  for (const [key, head] of [['head', classifier.head], ['confirm', classifier.confirm]] as const) {
+    if (head === undefined) continue;
+    if (head.bias.length !== head.classes.length) problems.push(`classifier.${key} has ${head.bias.length} biases for ${head.classes.length} classes`);
+    if (dim !== undefined && head.weights.length !== head.classes.length * dim) problems.push(`classifier.${key} has ${head.weights.length} weights; ${head.classes.length} classes of the network's ${dim} features need ${head.classes.length * dim}`);
+    for (const c of head.classes) if (parseClassName(c) === undefined) problems.push(`classifier.${key}: class "${c}" is neither "cocked" nor "<die>-<symbol>"`);
+  }
   return problems;
 }
 

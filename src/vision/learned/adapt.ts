@@ -127,7 +127,7 @@ export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample
   );
   const xs: Float32Array[] = [];
   const ys: number[] = [];
-  const turns = Math.max(1, Math.min(8, Math.floor(options.turns)));
+  const turns = Math.max(1, Math.min(reader.maxViews, Math.floor(options.turns)));
   for (const s of samples) {
     if (held.has(s.group)) continue;
     for (const x of reader.inputs(s.crop, turns)) {

@@ -18,7 +18,10 @@ import { classOfRead, COCKED_LABEL } from '../labelledEval.js';
 import type { AdaptSample, HeldBackScore } from './adapt.js';
 import { splitGroups } from './adapt.js';
 import type { LearnedModel } from './model.js';
-import { cropInput, LearnedReader } from './reader.js';
+import { cropInput, LearnedReader, maxViewsOf } from './reader.js';
+
+/** Largest turn of a radial network's training cut each way (train.py --radial's). */
+const RADIAL_JITTER = (10 * Math.PI) / 180;
 
 export interface FineTuneOptions {
   /** Fraction of images held back to set the threshold. */
@@ -107,9 +110,9 @@ export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'we
   return problems;
 }
 
-/** A reader of the fine-tuned network, declining under its per-class thresholds. */
-export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number): LearnedReader {
-  return new LearnedReader(tunedModel(model, tuned), { minProbability: Math.max(...Object.values(tuned.thresholds)), ...(views !== undefined ? { views } : {}) });
+/** A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer` disagrees). */
+export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader): LearnedReader {
+  return new LearnedReader(tunedModel(model, tuned), { minProbability: Math.max(...Object.values(tuned.thresholds)), ...(views !== undefined ? { views } : {}) }, undefined, confirmer);
 }
 
 /** Fine-tunes `model` on labelled samples (classes among the model's) and sets its threshold on held-back images. */
@@ -123,6 +126,8 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
     random,
   );
   const size = model.spec.size;
+  // Every turn and mirror, or for a radial network the mirror across the radial direction only.
+  const turns = maxViewsOf(model);
   const inputs: { input: Float32Array; label: number }[] = [];
   const fit = samples.filter((s) => !held.has(s.group));
   for (const s of fit) {
@@ -131,8 +136,10 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
     for (let j = 0; j <= options.jitters; j++) {
       const dx = j === 0 ? 0 : (random() * 2 - 1) * options.shift * sizePx;
       const dy = j === 0 ? 0 : (random() * 2 - 1) * options.shift * sizePx;
-      const k = j === 0 ? 1 : 1 + (random() * 2 - 1) * options.scale;
-      inputs.push({ input: cropInput(s.crop, model, dx, dy, k), label });
+      const scale = j === 0 ? 1 : 1 + (random() * 2 - 1) * options.scale;
+      // A radial network was trained on dice turned radial-down +-10 degrees (train.py --radial): its cuts turn as much.
+      const angle = j === 0 || !model.radial ? 0 : (random() * 2 - 1) * RADIAL_JITTER;
+      inputs.push({ input: cropInput(s.crop, model, { dx, dy, scale, angle }), label });
     }
   }
   const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
@@ -145,7 +152,7 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
           learningRate: options.learningRate,
           weightDecay: options.weightDecay,
           random: seededRandom(options.seed + 1),
-          augment: (x, r) => transformInput(x, size, Math.floor(r() * 8), 0, 1),
+          augment: (x, r) => transformInput(x, size, Math.floor(r() * turns), 0, 1),
           ...(options.onEpoch ? { onEpoch: (epoch: number, loss: number) => options.onEpoch?.(epoch + 1, options.epochs, loss) } : {}),
         });
   const faces = model.classes.filter((c) => c !== COCKED_LABEL);

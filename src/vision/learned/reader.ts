@@ -50,22 +50,31 @@ export function headProbabilities(head: Pick<LearnedHead, 'classes' | 'weights' 
   return out;
 }
 
-/**
- * A network's input for a crop: the square of `inputScale` die sizes around the crop's centre, or (training's
- * jittered cuts) that square moved by `dx`, `dy` pixels and scaled by `scale`.
- */
-export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>, dx = 0, dy = 0, scale = 1): Float32Array {
-  const { image } = crop;
-  return learnedInput(image, { x: image.width / 2 + dx, y: image.height / 2 + dy }, crop.sizePx * model.inputScale * scale, model.spec.size);
+/** How a training cut moves the square: shifted by `dx`, `dy` pixels, scaled by `scale`, turned by `angle` radians (radial networks only). */
+export interface InputCut {
+  readonly dx?: number;
+  readonly dy?: number;
+  readonly scale?: number;
+  readonly angle?: number;
 }
 
 /**
- * A radial network's input for a crop (`LearnedModel.radial`): the same square, turned so the die's radial direction
- * points down. A crop with no place in a frame (no `radial`) is a die straight below the lens: read unturned.
+ * A network's input for a crop: the square of `inputScale` die sizes around the crop's centre, or (training's
+ * jittered cuts) that square moved as `cut` says. A radial network (`LearnedModel.radial`) sees it turned so the die's
+ * radial direction points down; a crop with no place in a frame (no `radial`) is a die straight below the lens: read
+ * unturned.
  */
-export function radialCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale'>): Float32Array {
+export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, cut: InputCut = {}): Float32Array {
   const { image } = crop;
-  return radialInput(image, { x: image.width / 2, y: image.height / 2 }, crop.sizePx * model.inputScale, model.spec.size, crop.radial ?? RADIAL_DOWN);
+  const centre = { x: image.width / 2 + (cut.dx ?? 0), y: image.height / 2 + (cut.dy ?? 0) };
+  const side = crop.sizePx * model.inputScale * (cut.scale ?? 1);
+  if (model.radial) return radialInput(image, centre, side, model.spec.size, (crop.radial ?? RADIAL_DOWN) + (cut.angle ?? 0));
+  return learnedInput(image, centre, side, model.spec.size);
+}
+
+/** The most views a model can be read in: a radial model's are as is and mirrored across the radial direction. */
+export function maxViewsOf(model: Pick<LearnedModel, 'radial'>): number {
+  return model.radial ? 2 : 8;
 }
 
 /** View `turn` (0: as is) of a network input of side `size`. */
@@ -79,10 +88,16 @@ export class LearnedReader implements FaceReader {
   private readonly net: TinyNet;
   private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
 
+  /**
+   * `confirmer`, when given, must agree: a read stands only when the confirmer's most probable class is the same
+   * (calibration's fine-tuned network confirmed by a head fitted on the shipped network: two readers trained apart
+   * seldom make the same confident mistake).
+   */
   constructor(
     readonly model: LearnedModel,
     readonly options: LearnedReaderOptions = defaultLearnedReaderOptions,
     readonly head?: LearnedHead,
+    readonly confirmer?: LearnedReader,
   ) {
     this.net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
     const check = model.cockedCheck;
@@ -92,7 +107,13 @@ export class LearnedReader implements FaceReader {
       this.check = { net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)), model: check.net, cocked: check.net.classes.indexOf(COCKED_LABEL), at: check.at };
     }
     this.classes = head ? head.classes : model.classes;
-    this.classifierVersion = head ? `${model.version}+${head.version}` : model.version;
+    const own = head ? `${model.version}+${head.version}` : model.version;
+    this.classifierVersion = confirmer ? `${own}+confirmed-by-${confirmer.classifierVersion}` : own;
+  }
+
+  /** The most views this reader's network can be read in (see `maxViewsOf`). */
+  get maxViews(): number {
+    return maxViewsOf(this.model);
   }
 
   /** The network's input for view `turn` (0: as is) of a crop. */
@@ -116,9 +137,9 @@ export class LearnedReader implements FaceReader {
     return this.views(crop).probabilities;
   }
 
-  /** Turns/mirrors averaged per crop (1..8): the options' count, else the model's, else 1. */
+  /** Turns/mirrors averaged per crop (1..`maxViews`): the options' count, else the model's, else 1. */
   get viewCount(): number {
-    return Math.max(1, Math.min(8, Math.floor(this.options.views ?? this.model.views ?? 1)));
+    return Math.max(1, Math.min(this.maxViews, Math.floor(this.options.views ?? this.model.views ?? 1)));
   }
 
   /** The head's (or network's) probabilities, the network's own probability of `cocked`, and the cocked check's, averaged over the views. */
@@ -139,8 +160,8 @@ export class LearnedReader implements FaceReader {
       // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its
       // threshold was set; any other check in the face network's views.
       const { net, model } = this.check;
-      const checkViews = model.radial ? Math.min(2, model.views ?? 2) : views;
-      const checkInput = model.radial ? radialCropInput(crop, model) : cropInput(crop, model);
+      const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : views;
+      const checkInput = cropInput(crop, model);
       for (let t = 0; t < checkViews; t++) checked += (net.embed(turned(checkInput, model.spec.size, t)).probs[this.check.cocked] as number) / checkViews;
     }
     return { probabilities: mean, cocked, checked };
@@ -168,6 +189,16 @@ export class LearnedReader implements FaceReader {
       return { ...base, status: 'cocked', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${this.check.at.toFixed(2)}).` };
     }
     if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
+    if (this.confirmer) {
+      const q = this.confirmer.probabilities(crop);
+      let other = 0;
+      for (let j = 1; j < q.length; j++) if ((q[j] as number) > (q[other] as number)) other = j;
+      const named = this.confirmer.classes[other] as string;
+      if (named !== name) {
+        const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${(q[other] as number).toFixed(2)}).`;
+        return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', reason };
+      }
+    }
     const { die, symbol } = splitClass(name);
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
   }
