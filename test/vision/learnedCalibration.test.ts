@@ -88,9 +88,11 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
   it('says what the three candidates did on the same held-back dice and which it kept, and why', () => {
     expect(calibrateOut).toMatch(/^ {2}held back, shipped network: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}held back, fitted head: 22 dice, \d+ read/m);
-    expect(calibrateOut).toMatch(/^ {2}held back, fine-tuned network: 22 dice, \d+ read/m);
-    expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head|fine-tuned network) \(/m);
-    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${profile.classifier.head ? '+head/1' : profile.classifier.tuned ? '+tuned/1' : ''}+${shortHash(profile)})`);
+    expect(calibrateOut).toMatch(/^ {2}held back, fine-tuned network confirmed by the head: 22 dice, \d+ read/m);
+    expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head|fine-tuned network confirmed by the head) \(/m);
+    const c = profile.classifier;
+    const how = c.head ? '+head/1' : c.tuned ? `+tuned/1+confirmed-by-${SHIPPED}+${c.confirm?.version}` : '';
+    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);
   });
 
   it('reads the validation images with vision eval --calibration as the profile says', async () => {

@@ -1,12 +1,12 @@
 /**
  * A calibration profile read by the shipped learned network (pre-trained on 3D
  * renders, top face found by perspective parallax). Calibration holds back
- * every k-th image and scores four candidates on the same held-back dice: the
+ * every k-th image and scores three candidates on the same held-back dice: the
  * network with its own thresholds, the network with a last layer fitted on the
- * other images (`adaptReader`), the whole network fine-tuned on them
+ * other images (`adaptReader`), and the whole network fine-tuned on them
  * (`fineTuneNetwork`: what carries it over to dice whose icons are drawn
- * unlike the renders'), and that fine-tuned network confirmed by the head
- * (each read stands only when the head agrees). The one with the lowest cost ships, a wrong read (a
+ * unlike the renders'), each of its reads confirmed by that head (a read stands
+ * only when the head's most probable class is the same). The one with the lowest cost ships, a wrong read (a
  * cocked die read as a face counts as wrong) costing as much as ten declined
  * flat dice (`candidateCost`); its reads of dice it was not fitted on are the
  * profile's validation (every die for the shipped network, the held-back ones
@@ -50,7 +50,7 @@ export interface LearnedProfileOptions extends ProfileBuildOptions {
 
 /** One reader scored on the held-back dice. */
 export interface LearnedCandidate {
-  readonly name: 'shipped network' | 'fitted head' | 'fine-tuned network' | 'fine-tuned network confirmed by the head';
+  readonly name: 'shipped network' | 'fitted head' | 'fine-tuned network confirmed by the head';
   readonly classifier: LearnedClassifier;
   readonly rejectionThreshold: number;
   readonly validation: ProfileValidation;
@@ -167,7 +167,7 @@ export function candidateCost(c: Pick<LearnedCandidate, 'wrong' | 'declinedFlat'
   return WRONG_READ_COST * c.wrong + c.declinedFlat;
 }
 
-/** Lower cost wins; on a tie the earlier candidate (the shipped network, then the head: fewer numbers fitted; a confirmed network last: two networks to run). */
+/** Lower cost wins; on a tie the earlier candidate (the shipped network, then the head: fewer numbers fitted). */
 function better(a: LearnedCandidate, b: LearnedCandidate): boolean {
   return candidateCost(a) < candidateCost(b);
 }
@@ -213,10 +213,9 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
     if (options.fineTune !== false) {
       const tuned = fineTuneNetwork(model, train, options.fineTune ?? defaultFineTuneOptions, views);
       const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
-      const withTuned: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds } };
-      candidates.push(scoreCandidate('fine-tuned network', withTuned, readSamples(withTuned, heldBack, dice), classes, description));
-      // The same network, each read confirmed by the head: fewer confident mistakes for a few more declines.
-      const confirmed: LearnedClassifier = { ...withTuned, confirm: withHead.head };
+      // Each of its reads confirmed by the head: fine-tuning makes a network sure of itself, and under light unlike the
+      // calibration images' it misread dice at 0.95-0.99 that the head, fitted apart, read otherwise (training/README.md).
+      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);
