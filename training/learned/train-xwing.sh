@@ -11,6 +11,9 @@
 # so the direction from the optical centre to it points down (train.py --radial; its tune and check dice exported raw
 # too), in 2 views (as is and mirrored across that direction); /7 is /6's face network with thresholds set with it.
 # RADIAL=0 is /6's recipe.
+# RADIAL_FACE=1 (opt-in, with RADIAL=1) makes learned-xwing/8, not shipped (training/README.md): the face network turned
+# radial-down too (train.py --radial on raw context exports of the train, tune and check dice), read in the same 2 views,
+# its thresholds set with /7's check. RADIAL_FACE=0, the default, is /7's recipe.
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
@@ -49,6 +52,11 @@ if { [ "$RADIAL" != 0 ] && [ "$RADIAL" != 1 ]; } || { [ "$RADIAL" = 1 ] && [ "$R
   echo "RADIAL=$RADIAL: 1 (the default, with RANDOM_ART=1) trains the cocked check on dice turned radial-down, as learned-xwing/7; 0 does not, as /6 (and /5 with RANDOM_ART=0)" >&2
   exit 2
 fi
+RADIAL_FACE=${RADIAL_FACE:-0}
+if { [ "$RADIAL_FACE" != 0 ] && [ "$RADIAL_FACE" != 1 ]; } || { [ "$RADIAL_FACE" = 1 ] && [ "$RADIAL" = 0 ]; }; then
+  echo "RADIAL_FACE=$RADIAL_FACE: 1 (with RADIAL=1) trains the face network on dice turned radial-down too, as learned-xwing/8 (not shipped); 0 (the default) does not, as /7 (and /6 with RADIAL=0)" >&2
+  exit 2
+fi
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
@@ -66,6 +74,7 @@ if [ "$RANDOM_ART" = 1 ]; then
   FACE_V=learned-xwing/6 READER_V=learned-xwing/6 COCKED_V=learned-xwing-cocked/4
 fi
 if [ "$RADIAL" = 1 ]; then READER_V=learned-xwing/7 COCKED_V=learned-xwing-cocked/5; fi
+if [ "$RADIAL_FACE" = 1 ]; then FACE_V=learned-xwing/8 READER_V=learned-xwing/8; fi
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS
 # shellcheck disable=SC2086
@@ -96,20 +105,35 @@ fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
 $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
-$X --images "$WORK/tuneall" --out "$WORK/xwing-tuneall" --jitters 0 --scale 0.6
-$X --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --jitters 0 --scale 0.6 --last 150
-$X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --scale 0.6 --last 200
-# (--tune only prints progress while training: it was tune-xwing alone when the shipped weights were made.)
-/usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
-  --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
-  --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
-# Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)
-# (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
-# read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
-# a wrong read or a cocked die read as a face costing ten flat dice declined (--wrong-cost 10, the calibration's rule).
-# The face network trains on FACE_SETS only, not on the cocked check's extra sets (retrained on 1..3495, /4's face
-# network declined more tune dice: 5.0 against 3.8 %). With RANDOM_ART=0 this is /4's face network and /5's thresholds.
-/usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
-  --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
-  --name xwing --version "$READER_V" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
-  --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 4
+if [ "$RADIAL_FACE" = 1 ]; then
+  # Raw context exports of the tune and check dice too (train.py turns them radial-down as the reader does); progress
+  # while training is printed on all 450 tune images.
+  $X --images "$WORK/tuneall" --out "$WORK/xwing-tuneall" --context 64 --scale 0.6
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --context 64 --scale 0.6 --last 200
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
+    --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$FACE_V" --trained-on "$FACE_ON" \
+    --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
+  # Thresholds as below, in the radial network's 2 views.
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
+    --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
+    --name xwing --version "$READER_V" --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 2
+else
+  $X --images "$WORK/tuneall" --out "$WORK/xwing-tuneall" --jitters 0 --scale 0.6
+  $X --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --jitters 0 --scale 0.6 --last 150
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --scale 0.6 --last 200
+  # (--tune only prints progress while training: it was tune-xwing alone when the shipped weights were made.)
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
+    --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
+    --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
+  # Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)
+  # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
+  # read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
+  # a wrong read or a cocked die read as a face costing ten flat dice declined (--wrong-cost 10, the calibration's rule).
+  # The face network trains on FACE_SETS only, not on the cocked check's extra sets (retrained on 1..3495, /4's face
+  # network declined more tune dice: 5.0 against 3.8 %). With RANDOM_ART=0 this is /4's face network and /5's thresholds.
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
+    --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
+    --name xwing --version "$READER_V" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 4
+fi
