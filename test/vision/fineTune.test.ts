@@ -209,35 +209,6 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     expect(fineTuneNetwork(plain, elsewhere, options).tuned.weightsBase64).toBe(fineTuneNetwork(plain, few, options).tuned.weightsBase64);
   }, 60_000);
 
-  it("cuts every class's dice about as often in all, a rare class's dice more times each, unless told not to balance", () => {
-    const options = { ...defaultFineTuneOptions, epochs: 0 };
-    const balanced = fineTuneNetwork(model, samples, options);
-    const plain = fineTuneNetwork(model, samples, { ...options, balance: false });
-    const { held } = splitGroups(
-      samples.map((s) => s.group),
-      options.holdBack,
-      seededRandom(options.seed),
-    );
-    const dice: Record<string, number> = {};
-    for (const s of samples.filter((k) => !held.has(k.group))) dice[s.label] = (dice[s.label] ?? 0) + 1;
-    const classes = Object.keys(dice);
-    // Unbalanced: every die cut jitters + 1 times.
-    for (const c of classes) expect(plain.cuts[c]).toBe((dice[c] as number) * (options.jitters + 1));
-    const total = Object.values(plain.cuts).reduce((a, b) => a + b, 0);
-    const share = total / classes.length;
-    const rare = classes.reduce((a, b) => ((dice[a] as number) <= (dice[b] as number) ? a : b));
-    const common = classes.reduce((a, b) => ((dice[a] as number) >= (dice[b] as number) ? a : b));
-    expect((dice[common] as number) / (dice[rare] as number)).toBeGreaterThan(2);
-    for (const c of classes) {
-      const perDie = Math.max(1, Math.min(4 * (options.jitters + 1), Math.round(share / (dice[c] as number))));
-      expect(balanced.cuts[c]).toBe(perDie * (dice[c] as number));
-    }
-    // The rarest class's dice are cut more often than the commonest's, and the classes' totals come closer together.
-    expect((balanced.cuts[rare] as number) / (dice[rare] as number)).toBeGreaterThan((balanced.cuts[common] as number) / (dice[common] as number));
-    const spread = (cuts: Readonly<Record<string, number>>): number => Math.max(...classes.map((c) => cuts[c] as number)) / Math.min(...classes.map((c) => cuts[c] as number));
-    expect(spread(balanced.cuts)).toBeLessThan(spread(plain.cuts) / 2);
-  });
-
   it("sets each class's threshold above the most confident wrong read of a flat held-back die as that class, within its floor and ceiling", () => {
     const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 0, floor: 0.2 };
     const few = samples.slice(0, 40);

@@ -37,11 +37,6 @@ export interface FineTuneOptions {
   readonly learningRate: number;
   readonly weightDecay: number;
   /**
-   * Cut each class's dice so every class gives about as many cuts (a rare face's dice more often, at most 4 times the
-   * usual), about the same total: a red crit is 1 die in 16, and unbalanced it was the face declined most (foreign-1 dev).
-   */
-  readonly balance: boolean;
-  /**
    * A class's threshold = the most confident wrong read of a flat held-back die as that class + margin, at least
    * `floor`, at most `ceiling`. Per class, so one confusable die lifts only the class it was read as (on foreign-1,
    * one red focus read as a red hit at 0.978 lifted every class to 0.995 and declined 12 % instead of 7 %).
@@ -66,7 +61,6 @@ export const defaultFineTuneOptions: FineTuneOptions = {
   batch: 16,
   learningRate: 2e-3,
   weightDecay: 1e-4,
-  balance: true,
   margin: 0.02,
   floor: 0.9,
   ceiling: 0.995,
@@ -88,8 +82,6 @@ export interface FineTuneResult {
   readonly heldBack: HeldBackScore;
   /** Dice trained on. */
   readonly fitted: number;
-  /** Cuts trained on, by class. */
-  readonly cuts: Readonly<Record<string, number>>;
   /** Mean cross-entropy of each pass. */
   readonly losses: readonly number[];
 }
@@ -138,17 +130,10 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
   const turns = maxViewsOf(model);
   const inputs: { input: Float32Array; label: number }[] = [];
   const fit = samples.filter((s) => !held.has(s.group));
-  const perClass = new Map<string, number>();
-  for (const s of fit) perClass.set(s.label, (perClass.get(s.label) ?? 0) + 1);
-  const cutCounts: Record<string, number> = {};
-  const cutsOf = (label: string): number =>
-    options.balance ? Math.max(1, Math.min(4 * (options.jitters + 1), Math.round(((options.jitters + 1) * fit.length) / (perClass.size * (perClass.get(label) ?? 1))))) : options.jitters + 1;
   for (const s of fit) {
     const label = model.classes.indexOf(s.label);
     const { sizePx } = s.crop;
-    const cuts = cutsOf(s.label);
-    cutCounts[s.label] = (cutCounts[s.label] ?? 0) + cuts;
-    for (let j = 0; j < cuts; j++) {
+    for (let j = 0; j <= options.jitters; j++) {
       const dx = j === 0 ? 0 : (random() * 2 - 1) * options.shift * sizePx;
       const dy = j === 0 ? 0 : (random() * 2 - 1) * options.shift * sizePx;
       const scale = j === 0 ? 1 : 1 + (random() * 2 - 1) * options.scale;
@@ -191,7 +176,6 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
     tuned: { ...draft, thresholds },
     heldBack: { total: reads.length, read: kept.length, correct: kept.filter(({ truth, read }) => classOfRead(read) === truth).length, worstWrong: Math.max(...Object.values(worst)) },
     fitted: fit.length,
-    cuts: cutCounts,
     losses,
   };
 }
