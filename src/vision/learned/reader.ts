@@ -77,6 +77,13 @@ export function maxViewsOf(model: Pick<LearnedModel, 'radial'>): number {
   return model.radial ? 2 : 8;
 }
 
+/** The index of the largest value (the first on a tie). */
+function argmax(p: Float32Array): number {
+  let best = 0;
+  for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
+  return best;
+}
+
 /** View `turn` (0: as is) of a network input of side `size`. */
 function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
@@ -132,9 +139,9 @@ export class LearnedReader implements FaceReader {
     return this.net.embed(input).embedding;
   }
 
-  /** Class probabilities (of `classes`), averaged over the views. */
+  /** Class probabilities (of `classes`), averaged over the views (the cocked check is not run). */
   probabilities(crop: DieCrop): Float32Array {
-    return this.views(crop).probabilities;
+    return this.views(crop, false).probabilities;
   }
 
   /** Turns/mirrors averaged per crop (1..`maxViews`): the options' count, else the model's, else 1. */
@@ -142,8 +149,8 @@ export class LearnedReader implements FaceReader {
     return Math.max(1, Math.min(this.maxViews, Math.floor(this.options.views ?? this.model.views ?? 1)));
   }
 
-  /** The head's (or network's) probabilities, the network's own probability of `cocked`, and the cocked check's, averaged over the views. */
-  private views(crop: DieCrop): { probabilities: Float32Array; cocked: number; checked: number } {
+  /** The head's (or network's) probabilities, the network's own probability of `cocked`, and (`check`) the cocked check's, averaged over the views. */
+  private views(crop: DieCrop, check = true): { probabilities: Float32Array; cocked: number; checked: number } {
     const views = this.viewCount;
     const mean = new Float32Array(this.classes.length);
     const ci = this.model.classes.indexOf(COCKED_LABEL);
@@ -156,7 +163,7 @@ export class LearnedReader implements FaceReader {
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
       if (ci >= 0) cocked += (probs[ci] as number) / views;
     }
-    if (this.check) {
+    if (this.check && check) {
       // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its
       // threshold was set; any other check in the face network's views.
       const { net, model } = this.check;
@@ -174,8 +181,7 @@ export class LearnedReader implements FaceReader {
 
   read(crop: DieCrop): FaceRead {
     const { probabilities: p, cocked, checked } = this.views(crop);
-    let best = 0;
-    for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
+    const best = argmax(p);
     const confidence = p[best] as number;
     const name = this.classes[best] as string;
     const base = { confidence, classifierVersion: this.classifierVersion, crop: crop.image, details: { probability: confidence } };
@@ -191,8 +197,7 @@ export class LearnedReader implements FaceReader {
     if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     if (this.confirmer) {
       const q = this.confirmer.probabilities(crop);
-      let other = 0;
-      for (let j = 1; j < q.length; j++) if ((q[j] as number) > (q[other] as number)) other = j;
+      const other = argmax(q);
       const named = this.confirmer.classes[other] as string;
       if (named !== name) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${(q[other] as number).toFixed(2)}).`;
