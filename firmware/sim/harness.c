@@ -285,10 +285,16 @@ static void pin_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
 static avr_cycle_count_t watch_timer(struct avr_t *a, avr_cycle_count_t when, void *param) {
   (void)a, (void)param;
   int hw_us = hw_servo_us();
+  /* OCR1A is two bytes written one at a time; a sample between the writes reads half the old width and half the new
+     (2400 -> 600 us read 608 once). The timer's double buffering keeps such a pulse off the real pin, so a width is
+     reported only once two samples, 2 ms apart, agree. */
+  static int hw_last_us = -1;
+  int settled = hw_us == hw_last_us;
+  hw_last_us = hw_us;
   if (hw_us > 0) {
     servo_on = 1;
     servo_last_rise = when;
-    if (abs(hw_us - servo_reported_us) > 4) {
+    if (settled && abs(hw_us - servo_reported_us) > 4) {
       servo_reported_us = hw_us;
       event("servo pulse=%d t=%.1f", hw_us, t_ms());
     }
