@@ -72,23 +72,22 @@ for (const photo of photos) {
     const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
     const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin: 1.5 });
     const c = { x: crop.image.width / 2, y: crop.image.height / 2 };
-    if (context > 0) {
-      inputs.push(areaResample(crop.image, c, (crop.sizePx * scale * context) / size, context));
+    const record = (input: Float32Array, jitter: number): void => {
+      inputs.push(input);
       labels.push(classes.indexOf(b.className));
       groups.push(photo.name);
-      source.push(0);
+      source.push(jitter);
       radial.push(crop.radial ?? RADIAL_DOWN);
+    };
+    if (context > 0) {
+      record(areaResample(crop.image, c, (crop.sizePx * scale * context) / size, context), 0);
       continue;
     }
     for (let j = 0; j <= jitters; j++) {
       const s = j === 0 ? 1 : 0.9 + random() * 0.2;
       const dx = j === 0 ? 0 : (random() - 0.5) * 0.12 * crop.sizePx;
       const dy = j === 0 ? 0 : (random() - 0.5) * 0.12 * crop.sizePx;
-      inputs.push(learnedInput(crop.image, { x: c.x + dx, y: c.y + dy }, crop.sizePx * scale * s, size));
-      labels.push(classes.indexOf(b.className));
-      groups.push(photo.name);
-      source.push(j);
-      radial.push(crop.radial ?? RADIAL_DOWN);
+      record(learnedInput(crop.image, { x: c.x + dx, y: c.y + dy }, crop.sizePx * scale * s, size), j);
     }
   }
 }

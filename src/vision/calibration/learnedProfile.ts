@@ -71,11 +71,12 @@ export interface LearnedProfileResult extends TrainProfileResult<LearnedProfile>
 export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const model = shippedLearnedModelByVersion(classifier.model);
   if (model === undefined) throw new InputError(`the learned network ${classifier.model} is not shipped with this dicerig.`);
+  const options = { ...defaultLearnedReaderOptions, views: classifier.views };
   if (classifier.tuned !== undefined) {
-    const confirmer = classifier.confirm !== undefined ? new LearnedReader(model, { ...defaultLearnedReaderOptions, views: classifier.views }, classifier.confirm) : undefined;
+    const confirmer = classifier.confirm !== undefined ? new LearnedReader(model, options, classifier.confirm) : undefined;
     return tunedReader(model, classifier.tuned, classifier.views, confirmer);
   }
-  return new LearnedReader(model, { ...defaultLearnedReaderOptions, views: classifier.views }, classifier.head);
+  return new LearnedReader(model, options, classifier.head);
 }
 
 /** The threshold a learned reader declines under: its head's, else the lowest of the network's (shipped or fine-tuned) per-class thresholds for these classes. */

@@ -89,6 +89,12 @@ function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
 }
 
+/** A model's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. */
+function viewInputs(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, count: number): Float32Array[] {
+  const x = cropInput(crop, model);
+  return Array.from({ length: count }, (_, t) => turned(x, model.spec.size, t));
+}
+
 export class LearnedReader implements FaceReader {
   readonly classifierVersion: string;
   readonly classes: readonly string[];
@@ -130,8 +136,7 @@ export class LearnedReader implements FaceReader {
 
   /** The network's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. */
   inputs(crop: DieCrop, count: number): Float32Array[] {
-    const x = cropInput(crop, this.model);
-    return Array.from({ length: count }, (_, t) => turned(x, this.model.spec.size, t));
+    return viewInputs(crop, this.model, count);
   }
 
   /** Embedding of one network input. */
@@ -168,8 +173,7 @@ export class LearnedReader implements FaceReader {
       // threshold was set; any other check in the face network's views.
       const { net, model } = this.check;
       const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : views;
-      const checkInput = cropInput(crop, model);
-      for (let t = 0; t < checkViews; t++) checked += (net.embed(turned(checkInput, model.spec.size, t)).probs[this.check.cocked] as number) / checkViews;
+      for (const x of viewInputs(crop, model, checkViews)) checked += (net.embed(x).probs[this.check.cocked] as number) / checkViews;
     }
     return { probabilities: mean, cocked, checked };
   }
