@@ -5,7 +5,7 @@ import { createRgb } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../../src/vision/learned/adapt.js';
 import { areaResample, learnedInput, radialInput } from '../../src/vision/learned/input.js';
-import { splitClass, withCockedCheck } from '../../src/vision/learned/model.js';
+import { splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { cropInput, LearnedReader } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
@@ -43,15 +43,15 @@ function faceCrop(model: LearnedModel): { image: RgbImage; sizePx: number } {
   throw new Error(`${model.version} takes every synthetic crop for a cocked die`);
 }
 
-/** The shipped X-Wing network read as if it were not radial (every turn and mirror a view), whatever it is. */
+/** The shipped X-Wing face network alone (no partner), read as if it were not radial (every turn and mirror a view), whatever it is. */
 function unturnedXwing(): LearnedModel {
-  const { radial: _radial, ...rest } = shippedLearnedModels['xwing'] as LearnedModel;
+  const { radial: _radial, partner: _partner, ...rest } = shippedLearnedModels['xwing'] as LearnedModel;
   return rest;
 }
 
 describe('the learned reader', () => {
   it('runs every shipped network exactly as the training framework did (its probe input gives the same probabilities)', () => {
-    const models = Object.values(shippedLearnedModels).flatMap((m) => (m.cockedCheck?.net ? [m, m.cockedCheck.net] : [m]));
+    const models = Object.values(shippedLearnedModels).flatMap((m) => [m, ...(m.cockedCheck?.net ? [m.cockedCheck.net] : []), ...(m.partner?.net ? [m.partner.net] : [])]);
     expect(models.length).toBeGreaterThan(Object.keys(shippedLearnedModels).length);
     for (const m of models) {
       expect(m.probe, `${m.version} carries its probe`).toBeDefined();
@@ -192,7 +192,7 @@ describe('the learned reader', () => {
 
   it('reads a radial face network on the crop turned radial-down, averaging only as is and mirrored across that direction', () => {
     const shipped = shippedLearnedModels['xwing'] as LearnedModel;
-    const { cockedCheck: _check, ...plain } = shipped;
+    const { cockedCheck: _check, partner: _partner, ...plain } = shipped;
     const model: LearnedModel = { ...plain, thresholds: {}, cockedAt: 1.01, radial: true, views: 2 };
     const crop = { ...faceCrop(model), radial: 2.1 };
     // Told to average 8 views, it still averages the two it can: a turn of a radial-down input is not one it was trained on.
@@ -236,6 +236,64 @@ describe('the learned reader', () => {
     expect(() => new LearnedReader(model, { minProbability: 0, views: 1 })).toThrow(/needs its cocked check check\/2/);
     expect(() => withCockedCheck(model, { ...model, version: 'check/1' })).toThrow(/tuned with the cocked check check\/2, not check\/1/);
     expect(() => withCockedCheck(model, { ...model, version: 'check/2', classes: ['flat', 'tilted'] })).toThrow(/no "cocked" class/);
+  });
+
+  it("reads a model with a partner network by the mean of both networks' probabilities, each over its own views", () => {
+    const shipped = shippedLearnedModels['xwing'] as LearnedModel;
+    const partner = shipped.partner?.net as LearnedModel;
+    expect(partner.radial).toBe(true);
+    const { partner: _p, ...alone } = shipped;
+    const crop = { ...faceCrop(shipped), radial: 1.3 };
+    const pair = new LearnedReader(shipped, { minProbability: 0 });
+    const a = new LearnedReader(alone, { minProbability: 0 }).probabilities(crop);
+    const b = new LearnedReader(partner, { minProbability: 0 }).probabilities(crop);
+    expect(pair.viewCount).toBe(4);
+    const got = pair.probabilities(crop);
+    a.forEach((p, j) => expect(got[j]).toBeCloseTo((p + (b[j] as number)) / 2, 6));
+    // The two networks do not read the crop alike: the mean is neither one.
+    expect(Math.max(...a.map((p, j) => Math.abs(p - (got[j] as number))))).toBeGreaterThan(1e-4);
+    // Its cockedAt (set on the mean) is judged on the mean of the two networks' probability of cocked.
+    const ci = shipped.classes.indexOf('cocked');
+    const cocked = ((a[ci] as number) + (b[ci] as number)) / 2;
+    // (Far enough apart that a reader judging either network alone would fall on the other side of the 0.1 % margins.)
+    expect(Math.abs((a[ci] as number) - (b[ci] as number))).toBeGreaterThan(0.01 * cocked);
+    const { cockedCheck: _c, ...unchecked } = shipped;
+    const at = (f: number) => new LearnedReader({ ...unchecked, thresholds: {}, cockedAt: cocked * f }, { minProbability: 0 }).read(crop).status;
+    expect(at(0.999)).toBe('cocked');
+    expect(at(1.001)).not.toBe('cocked');
+  });
+
+  it("reads a head's probabilities alone on a model with a partner (the head replaces one network's last layer), the partner still counting towards cocked", () => {
+    const shipped = shippedLearnedModels['xwing'] as LearnedModel;
+    const { partner: _p, ...alone } = shipped;
+    const dim = shipped.spec.convs[shipped.spec.convs.length - 1]?.out ?? 0;
+    const random = seededRandom(3);
+    const head = { version: 'head/test', classes: shipped.classes, weights: Array.from({ length: shipped.classes.length * dim }, () => random() - 0.5), bias: shipped.classes.map(() => 0), minProbability: 0 };
+    const crop = { ...faceCrop(shipped), radial: 0.4 };
+    const withPartner = new LearnedReader(shipped, { minProbability: 0 }, head).probabilities(crop);
+    const withoutPartner = new LearnedReader(alone, { minProbability: 0 }, head).probabilities(crop);
+    withPartner.forEach((p, j) => expect(p).toBeCloseTo(withoutPartner[j] as number, 7));
+    // cockedAt is judged on the two networks' mean probability of cocked, whatever the head reads.
+    const ci = shipped.classes.indexOf('cocked');
+    const a = new LearnedReader(alone, { minProbability: 0 }).probabilities(crop)[ci] as number;
+    const b = new LearnedReader(shipped.partner?.net as LearnedModel, { minProbability: 0 }).probabilities(crop)[ci] as number;
+    const { cockedCheck: _c, ...unchecked } = shipped;
+    expect(Math.abs(a - b)).toBeGreaterThan(0.01 * (a + b));
+    const sure = { ...head, bias: shipped.classes.map((c) => (c === 'red-hit' ? 50 : 0)) };
+    const at = (f: number) => new LearnedReader({ ...unchecked, cockedAt: ((a + b) / 2) * f }, { minProbability: 0 }, sure).read(crop).status;
+    expect(at(0.999)).toBe('cocked');
+    expect(at(1.001)).toBe('read');
+  });
+
+  it('refuses to read with a model tuned with a partner network that is not attached, attached in another version, or reading other classes', () => {
+    const shipped = shippedLearnedModels['xwing'] as LearnedModel;
+    const partner = shipped.partner?.net as LearnedModel;
+    const detached = { ...shipped, partner: { version: partner.version } };
+    expect(() => new LearnedReader(detached, { minProbability: 0 })).toThrow(new RegExp(`needs its partner network ${partner.version}`));
+    expect(() => withPartner(detached, { ...partner, version: 'other/1' })).toThrow(new RegExp(`tuned with the partner network ${partner.version}, not other/1`));
+    expect(() => withPartner(detached, { ...partner, classes: ['1', '2'] })).toThrow(/reads 1, 2, not/);
+    const { partner: _p, ...alone } = shipped;
+    expect(() => withPartner(alone, partner)).toThrow(/names no partner network/);
   });
 
   it('reads with as many turned and mirrored views as its thresholds were set with, unless told otherwise', () => {

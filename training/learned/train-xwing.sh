@@ -14,6 +14,10 @@
 # RADIAL_FACE=1 (opt-in, with RADIAL=1) makes learned-xwing/8, not shipped (training/README.md): the face network turned
 # radial-down too (train.py --radial on raw context exports of the train, tune and check dice), read in the same 2 views,
 # its thresholds set with /7's check. RADIAL_FACE=0, the default, is /7's recipe.
+# PAIR=1 (the default, with RADIAL=1 and RADIAL_FACE=0) makes the shipped learned-xwing/9: /7's face network with /8's
+# as its partner (OUT_RADIAL, xwingRadial.ts, version learned-xwing/8 with its own thresholds), both trained as above; the
+# reader averages the two networks' probabilities, and /9's thresholds and cockedAt are set on that mean (train.py
+# --partner, the partner's probabilities on the same tune and check dice saved by --save-face-probs). PAIR=0 is /7.
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
@@ -57,10 +61,16 @@ if { [ "$RADIAL_FACE" != 0 ] && [ "$RADIAL_FACE" != 1 ]; } || { [ "$RADIAL_FACE"
   echo "RADIAL_FACE=$RADIAL_FACE: 1 (with RADIAL=1) trains the face network on dice turned radial-down too, as learned-xwing/8 (not shipped); 0 (the default) does not, as /7 (and /6 with RADIAL=0)" >&2
   exit 2
 fi
+PAIR=${PAIR:-$RADIAL}
+if { [ "$PAIR" != 0 ] && [ "$PAIR" != 1 ]; } || { [ "$PAIR" = 1 ] && { [ "$RADIAL" = 0 ] || [ "$RADIAL_FACE" = 1 ]; }; }; then
+  echo "PAIR=$PAIR: 1 (the default, with RADIAL=1 and RADIAL_FACE=0) makes learned-xwing/9, /7's face network read with /8's radial one; 0 makes /7 alone" >&2
+  exit 2
+fi
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
 OUT_COCKED=${OUT_COCKED:-src/vision/learned/weights/xwingCocked.ts}
+OUT_RADIAL=${OUT_RADIAL:-src/vision/learned/weights/xwingRadial.ts}
 FACE_SETS="train-xwing train-xwing-401 train-xwing-951 train-xwing-1501 train-xwing-1696 train-xwing-1996 train-xwing-2296 train-xwing-2596"
 COCKED_SETS="train-xwing-2896 train-xwing-3046 train-xwing-3196 train-xwing-3346"
 FACE_ON="renders train-xwing seeds 1..2895"
@@ -75,6 +85,7 @@ if [ "$RANDOM_ART" = 1 ]; then
 fi
 if [ "$RADIAL" = 1 ]; then READER_V=learned-xwing/7 COCKED_V=learned-xwing-cocked/5; fi
 if [ "$RADIAL_FACE" = 1 ]; then FACE_V=learned-xwing/8 READER_V=learned-xwing/8; fi
+if [ "$PAIR" = 1 ]; then READER_V=learned-xwing/9; fi
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS
 # shellcheck disable=SC2086
@@ -105,6 +116,22 @@ fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
 $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
+if [ "$PAIR" = 1 ]; then
+  # The partner first: /8's radial face network and its own thresholds (as the RADIAL_FACE branch below), and its
+  # probabilities on the tune and check dice for /9's thresholds.
+  $X --images "$WORK/tuneall" --out "$WORK/xwing8-tuneall" --context 64 --scale 0.6
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing8-check" --context 64 --scale 0.6 --last 200
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing8-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
+    --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version learned-xwing/8 --trained-on "$FACE_ON" \
+    --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt"
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
+    --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
+    --name xwingRadial --version learned-xwing/8 --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT_RADIAL" --threads 1 --views 2 --save-face-probs "$WORK/face8"
+  PARTNER=(--partner "$WORK/face8" --partner-version learned-xwing/8)
+else
+  PARTNER=()
+fi
 if [ "$RADIAL_FACE" = 1 ]; then
   # Raw context exports of the tune and check dice too (train.py turns them radial-down as the reader does); progress
   # while training is printed on all 450 tune images.
@@ -135,5 +162,5 @@ else
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
     --name xwing --version "$READER_V" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
-    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 4
+    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 4 "${PARTNER[@]}"
 fi

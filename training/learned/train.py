@@ -57,6 +57,9 @@ p.add_argument('--binary-cocked', action='store_true', help='train the cocked ch
 p.add_argument('--save-probs', default='', help="write the network's probability of cocked on the tune (and check) set to PREFIX-tune.npy (PREFIX-check.npy)")
 p.add_argument('--cocked-check', default='', help='with --thresholds: PREFIX of a cocked check\'s saved probabilities (--save-probs) on the same tune and check dice')
 p.add_argument('--cocked-check-version', default='', help='with --cocked-check: the version of that cocked check network')
+p.add_argument('--save-face-probs', default='', help="write the network's class probabilities (in --views) on the tune (and check) set to PREFIX-tune.npy, PREFIX-tune-labels.npy (PREFIX-check.npy): a --partner for another network's thresholds")
+p.add_argument('--partner', default='', help="with --thresholds: PREFIX of a partner face network's saved probabilities (--save-face-probs) on the same tune (and check) dice; the reader averages the two networks' probabilities, so thresholds and cockedAt are set on that mean")
+p.add_argument('--partner-version', default='', help='with --partner: the version of that partner network')
 p.add_argument('--cocked-check-budget', default='0.01,0.02,0.03,0.04', help='fractions of flat tune dice the cocked check may decline, comma-separated')
 a = p.parse_args()
 torch.manual_seed(a.seed)
@@ -218,7 +221,15 @@ if a.thresholds:
         extra_tune = torch.from_numpy(np.load(a.cocked_check + '-tune.npy'))
         if a.check: extra_check = torch.from_numpy(np.load(a.cocked_check + '-check.npy'))
         extra_budgets = [float(b) for b in a.cocked_check_budget.split(',')]
-    s, thresholds, cocked_at, budget, q, check_at = rules.choose(probabilities(xv), yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling, extra_tune, extra_budgets, not a.no_guard_cocked, a.wrong_cost)
+    own_tune = probabilities(xv)
+    partner_check = None
+    if a.partner:
+        # The partner's probabilities on the very same tune (and check) dice, in the same order: the reader reads their mean.
+        assert a.partner_version, '--partner needs --partner-version'
+        assert np.array_equal(np.load(a.partner + '-tune-labels.npy'), yv.numpy()), 'the partner scored other tune dice'
+        own_tune = (own_tune + torch.from_numpy(np.load(a.partner + '-tune.npy'))) / 2
+        if a.check: partner_check = torch.from_numpy(np.load(a.partner + '-check.npy'))
+    s, thresholds, cocked_at, budget, q, check_at = rules.choose(own_tune, yv, classes, budgets, a.target_accuracy, a.margin, a.floor, a.ceiling, extra_tune, extra_budgets, not a.no_guard_cocked, a.wrong_cost)
     print(f'tune thresholds (cocked budgets {budget}, q {q:.4f}): cockedAt {cocked_at}, cocked check at {check_at}, {json.dumps(thresholds)}', flush=True)
     print(f'tune with them: {rules.describe(s)}', flush=True)
     if a.check:
@@ -226,7 +237,7 @@ if a.thresholds:
         assert mc['classes'] == classes, 'check and train classes differ'
         if mc.get('context'): xc = centre_raw(xc, mc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
-              f'{rules.describe(rules.score(probabilities(xc), yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
+              f'{rules.describe(rules.score(probabilities(xc) if partner_check is None else (probabilities(xc) + partner_check) / 2, yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
 def cocked_recall(pc, cocked):
     # Share of cocked dice caught when the threshold declines at most b of the flat ones, for a few budgets b.
     return ', '.join(f'{b:.0%} flat: {(pc[cocked] >= float(torch.quantile(pc[~cocked], 1 - b))).float().mean().item():.3f}' for b in (0.01, 0.02, 0.04))
@@ -243,6 +254,14 @@ if a.save_probs:
         pc = probabilities(xc)[:, ck]
         np.save(a.save_probs + '-check.npy', pc.numpy())
         print(f'cocked caught on check at {cocked_recall(pc, labels_of_check(yc) == ck)}', flush=True)
+
+if a.save_face_probs:
+    np.save(a.save_face_probs + '-tune.npy', probabilities(xv).numpy())
+    np.save(a.save_face_probs + '-tune-labels.npy', yv.numpy())
+    if a.check:
+        xc, yc, mc = load(a.check)
+        if mc.get('context'): xc = centre_raw(xc, mc)
+        np.save(a.save_face_probs + '-check.npy', probabilities(xc).numpy())
 
 flat = flat_weights(net)
 b64 = base64.b64encode(flat.tobytes()).decode()
@@ -276,7 +295,8 @@ export const {a.name}Model: LearnedModel = {{
   probe: {json.dumps(probe_probs)},{'' if thresholds is None else f'''
   thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
   cockedAt: {cocked_at},'''}{'' if check_at is None else f'''
-  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
+  cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}{'' if thresholds is None or not a.partner else f'''
+  partner: {{ version: {json.dumps(a.partner_version)} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
   views: {a.views},'''}{'' if not a.radial else '''
   radial: true,'''}
   weightsBase64: [

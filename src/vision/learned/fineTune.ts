@@ -90,12 +90,12 @@ export interface FineTuneResult {
  * The shipped model with fine-tuned weights: its own last layer and its own per-class thresholds (the shipped
  * ones were set for the shipped weights). The cocked checks stay: the network's own `cocked`
  * class, retrained on the user's cocked dice too, and the separate outline check, which sees the die's shape
- * rather than its icons.
+ * rather than its icons. A partner network goes: the thresholds are the fine-tuned network's alone.
  */
 export function tunedModel(model: LearnedModel, tuned: TunedNetwork): LearnedModel {
   const [problem] = tunedProblems(model, tuned);
   if (problem !== undefined) throw new RangeError(`the fine-tuned network ${tuned.version} ${problem}.`);
-  const { probe: _probe, ...rest } = model;
+  const { probe: _probe, partner: _partner, ...rest } = model;
   return { ...rest, version: `${model.version}+${tuned.version}`, weightsBase64: tuned.weightsBase64, thresholds: { ...tuned.thresholds } };
 }
 

@@ -50,6 +50,18 @@ export interface LearnedModel {
    * leaning another way stands out. Its views are only the mirror across that direction (turns 0 and 1).
    */
   readonly radial?: true;
+  /**
+   * A second face network read beside this one (another input geometry, so their mistakes seldom coincide): the reader
+   * averages the two networks' probabilities (each over its own views), and `thresholds` and `cockedAt` were set on
+   * that mean. The generated weights name the partner by version; `net` is attached where the models are shipped.
+   */
+  readonly partner?: Partner;
+}
+
+export interface Partner {
+  readonly version: string;
+  /** The partner's network (the same classes), once attached (see `withPartner`). */
+  readonly net?: LearnedModel;
 }
 
 export interface CockedCheck {
@@ -65,6 +77,14 @@ export function withCockedCheck(model: LearnedModel, net: LearnedModel): Learned
   if (model.cockedCheck.version !== net.version) throw new DicerigError(`${model.version} was tuned with the cocked check ${model.cockedCheck.version}, not ${net.version}`, { model: model.version, cockedCheck: net.version });
   if (!net.classes.includes(COCKED_LABEL)) throw new DicerigError(`the cocked check ${net.version} has no "${COCKED_LABEL}" class`, { model: model.version, cockedCheck: net.version });
   return { ...model, cockedCheck: { ...model.cockedCheck, net } };
+}
+
+/** The model with its partner network attached; refuses a network of another version than the model names, or other classes. */
+export function withPartner(model: LearnedModel, net: LearnedModel): LearnedModel {
+  if (model.partner === undefined) throw new DicerigError(`${model.version} names no partner network`, { model: model.version });
+  if (model.partner.version !== net.version) throw new DicerigError(`${model.version} was tuned with the partner network ${model.partner.version}, not ${net.version}`, { model: model.version, partner: net.version });
+  if (net.classes.join() !== model.classes.join()) throw new DicerigError(`the partner network ${net.version} reads ${net.classes.join(', ')}, not ${model.version}'s ${model.classes.join(', ')}`, { model: model.version, partner: net.version });
+  return { ...model, partner: { ...model.partner, net } };
 }
 
 /** A last layer fitted at calibration on the network's embeddings, with its rejection threshold. */

@@ -100,6 +100,7 @@ export class LearnedReader implements FaceReader {
   readonly classes: readonly string[];
   private readonly net: TinyNet;
   private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
+  private readonly partner?: { readonly net: TinyNet; readonly model: LearnedModel; readonly views: number };
 
   /**
    * `confirmer`, when given, must agree: a read stands only when the confirmer's most probable class is the same
@@ -118,6 +119,13 @@ export class LearnedReader implements FaceReader {
       // Thresholds were set with the check in place: reading without it would let leaning dice through.
       if (check.net === undefined) throw new DicerigError(`${model.version} needs its cocked check ${check.version}, which is not attached`, { model: model.version, cockedCheck: check.version });
       this.check = { net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)), model: check.net, cocked: check.net.classes.indexOf(COCKED_LABEL), at: check.at };
+    }
+    const partner = model.partner;
+    if (partner !== undefined) {
+      // Thresholds were set on the two networks' mean: one network alone would be read against rules made for another.
+      if (partner.net === undefined) throw new DicerigError(`${model.version} needs its partner network ${partner.version}, which is not attached`, { model: model.version, partner: partner.version });
+      const max = maxViewsOf(partner.net);
+      this.partner = { net: new TinyNet(partner.net.spec, undefined, decodeWeights(partner.net.weightsBase64)), model: partner.net, views: Math.min(max, partner.net.views ?? max) };
     }
     this.classes = head ? head.classes : model.classes;
     const own = head ? `${model.version}+${head.version}` : model.version;
@@ -154,7 +162,12 @@ export class LearnedReader implements FaceReader {
     return Math.max(1, Math.min(this.maxViews, Math.floor(this.options.views ?? this.model.views ?? 1)));
   }
 
-  /** The head's (or network's) probabilities, the network's own probability of `cocked`, and (`check`) the cocked check's, averaged over the views. */
+  /**
+   * The head's (or network's) probabilities, the network's own probability of `cocked`, and (`check`) the cocked
+   * check's, averaged over the views. With a partner, the network's are the mean of both networks' (each over its own
+   * views), as the thresholds were set; a head replaces only this network's last layer, so then the partner counts
+   * only towards `cocked`.
+   */
   private views(crop: DieCrop, check = true): { probabilities: Float32Array; cocked: number; checked: number } {
     const views = this.viewCount;
     const mean = new Float32Array(this.classes.length);
@@ -167,6 +180,16 @@ export class LearnedReader implements FaceReader {
       const p = this.head ? headProbabilities(this.head, embedding) : probs;
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
       if (ci >= 0) cocked += (probs[ci] as number) / views;
+    }
+    if (this.partner && (!this.head || check)) {
+      const { net, model, views: partnerViews } = this.partner;
+      const q = new Float32Array(model.classes.length);
+      for (const x of viewInputs(crop, model, partnerViews)) {
+        const { probs } = net.embed(x);
+        for (let j = 0; j < q.length; j++) q[j] = (q[j] as number) + (probs[j] as number) / partnerViews;
+      }
+      if (!this.head) for (let j = 0; j < mean.length; j++) mean[j] = ((mean[j] as number) + (q[j] as number)) / 2;
+      if (ci >= 0) cocked = (cocked + (q[ci] as number)) / 2;
     }
     if (this.check && check) {
       // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its

@@ -5,15 +5,22 @@
 import type { DieCrop } from '../faceRead.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import { topFaceCrop } from './crop.js';
-import { withCockedCheck } from './model.js';
+import { withCockedCheck, withPartner } from './model.js';
 import type { LearnedModel } from './model.js';
 import { cameraFromFov } from './topFace.js';
 import { d6Model } from './weights/d6.js';
 import { xwingModel } from './weights/xwing.js';
 import { xwingCockedModel } from './weights/xwingCocked.js';
+import { xwingRadialModel } from './weights/xwingRadial.js';
 
-/** Shipped models by die type (`xwing` reads red and green d8s, with the cocked check its thresholds were set with). */
-export const shippedLearnedModels: Readonly<Record<string, LearnedModel>> = { d6: d6Model, xwing: withCockedCheck(xwingModel, xwingCockedModel) };
+/**
+ * Shipped models by die type (`xwing` reads red and green d8s, with the cocked check and the partner network its
+ * thresholds were set with).
+ */
+export const shippedLearnedModels: Readonly<Record<string, LearnedModel>> = {
+  d6: d6Model,
+  xwing: withPartner(withCockedCheck(xwingModel, xwingCockedModel), withCockedCheck(xwingRadialModel, xwingCockedModel)),
+};
 
 /** Crop margin around the box the learned readers are given (the network samples `inputScale` x the die size around the centre). */
 export const LEARNED_CROP_MARGIN = 1.5;
