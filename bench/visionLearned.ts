@@ -15,7 +15,7 @@ import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
-import { defaultFineTuneOptions, fineTuneNetwork } from '../src/vision/learned/fineTune.js';
+import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../src/vision/learned/fineTune.js';
 import type { DieCrop } from '../src/vision/faceRead.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
 import { locateOnAnyPlatform } from '../src/vision/learned/platform.js';
@@ -37,8 +37,8 @@ function cpuMs(n: number, f: () => void): number {
  * alternated in rounds so a change in the machine's load hits both alike.
  */
 function networkCpuPerDie(model: LearnedModel, crops: readonly Parameters<LearnedReader['read']>[0][]): { plain: number; wasm: number } {
-  const nets = [model, ...(model.cockedCheck?.net ? [model.cockedCheck.net] : [])].map((m) => {
-    const reader = new LearnedReader({ ...m, cockedCheck: undefined }, defaultLearnedReaderOptions);
+  const nets = [model, ...(model.partner?.net ? [model.partner.net] : []), ...(model.cockedCheck?.net ? [model.cockedCheck.net] : [])].map((m) => {
+    const reader = new LearnedReader({ ...m, cockedCheck: undefined, partner: undefined }, defaultLearnedReaderOptions);
     return { net: new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64)), inputs: crops.map((c) => reader.input(c)) };
   });
   let k = 0;
@@ -114,16 +114,17 @@ export async function runVisionLearnedBench(): Promise<void> {
     );
     if (model === shippedLearnedModels['xwing']) {
       // A calibration that keeps the fine-tuned network confirmed by its head runs the network twice (the fine-tuned
-      // weights and the shipped ones under the head): the same shapes, so the shipped weights stand in for both.
+      // weights, read alone, and the shipped ones under the head): the same shapes, so the shipped weights stand in for both.
       const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
       const head = { version: 'bench', classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0.01), bias: model.classes.map(() => 0), minProbability: 0 };
-      const confirmed = frame(new LearnedReader(model, defaultLearnedReaderOptions, undefined, new LearnedReader(model, defaultLearnedReaderOptions, head)));
+      const tuned = { version: 'bench', weightsBase64: model.weightsBase64, thresholds: Object.fromEntries(model.classes.filter((c) => c !== 'cocked').map((c) => [c, 0.9])) };
+      const confirmed = frame(tunedReader(model, tuned, undefined, new LearnedReader(model, defaultLearnedReaderOptions, head)));
       console.log(`vision learned (${model.version}), a profile confirming each read by its head: 4 dice on a 1280x720 frame median ${confirmed.ms.toFixed(2)} ms (CPU ${confirmed.cpu.toFixed(2)} ms; budget 15 ms), ${(confirmed.cpu / whole.cpu).toFixed(2)}x the unconfirmed frame's CPU`);
     }
     if (model.classes.length > 2 && model === shippedLearnedModels['xwing']) fineTuneCost(model, crops);
     const nets = networkCpuPerDie(model, crops);
     console.log(
-      `vision learned (${model.version}): networks per die (one view${model.cockedCheck ? ', face net and cocked check' : ''}), CPU: plain JS ${nets.plain.toFixed(3)} ms, WebAssembly ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,
+      `vision learned (${model.version}): networks per die (one view${model.partner ? ', both face nets' : ', face net'}${model.cockedCheck ? ' and cocked check' : ''}), CPU: plain JS ${nets.plain.toFixed(3)} ms, WebAssembly ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,
     );
   }
   let j = 0;
