@@ -235,6 +235,7 @@ if a.thresholds:
     if a.check:
         xc, yc, mc = load(a.check)
         assert mc['classes'] == classes, 'check and train classes differ'
+        assert partner_check is None or np.array_equal(np.load(a.partner + '-check-labels.npy'), yc.numpy()), 'the partner scored other check dice'
         if mc.get('context'): xc = centre_raw(xc, mc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
               f'{rules.describe(rules.score(probabilities(xc) if partner_check is None else (probabilities(xc) + partner_check) / 2, yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
@@ -262,6 +263,7 @@ if a.save_face_probs:
         xc, yc, mc = load(a.check)
         if mc.get('context'): xc = centre_raw(xc, mc)
         np.save(a.save_face_probs + '-check.npy', probabilities(xc).numpy())
+        np.save(a.save_face_probs + '-check-labels.npy', yc.numpy())
 
 flat = flat_weights(net)
 b64 = base64.b64encode(flat.tobytes()).decode()
