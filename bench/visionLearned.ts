@@ -17,7 +17,7 @@ import type { LearnedModel } from '../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../src/vision/learned/fineTune.js';
 import type { DieCrop } from '../src/vision/faceRead.js';
-import { defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
+import { cropInput, defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
 import { locateOnAnyPlatform } from '../src/vision/learned/platform.js';
 import { cameraFromFov, radialDirection, topFaceCentre } from '../src/vision/learned/topFace.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
@@ -32,15 +32,15 @@ function cpuMs(n: number, f: () => void): number {
 }
 
 /**
- * CPU milliseconds per die of the model's networks (the face net and its cocked
+ * CPU milliseconds per die of the model's networks (the face net, its partner and its cocked
  * check, one view each) on the crops' inputs: plain JS, then WebAssembly,
  * alternated in rounds so a change in the machine's load hits both alike.
  */
 function networkCpuPerDie(model: LearnedModel, crops: readonly Parameters<LearnedReader['read']>[0][]): { plain: number; wasm: number } {
-  const nets = [model, ...(model.partner?.net ? [model.partner.net] : []), ...(model.cockedCheck?.net ? [model.cockedCheck.net] : [])].map((m) => {
-    const reader = new LearnedReader({ ...m, cockedCheck: undefined, partner: undefined }, defaultLearnedReaderOptions);
-    return { net: new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64)), inputs: crops.map((c) => reader.input(c)) };
-  });
+  const nets = [model, ...(model.partner?.net ? [model.partner.net] : []), ...(model.cockedCheck?.net ? [model.cockedCheck.net] : [])].map((m) => ({
+    net: new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64)),
+    inputs: crops.map((c) => cropInput(c, m)),
+  }));
   let k = 0;
   const plainDie = (): void => {
     for (const { net, inputs } of nets) net.predictPlain(inputs[k % inputs.length]!);

@@ -89,6 +89,17 @@ function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
 }
 
+/** A network's class probabilities averaged over some inputs (a model's views of one crop). */
+function meanProbabilities(net: TinyNet, inputs: readonly Float32Array[]): Float64Array {
+  let mean = new Float64Array(0);
+  for (const x of inputs) {
+    const { probs } = net.embed(x);
+    if (mean.length === 0) mean = new Float64Array(probs.length);
+    for (let j = 0; j < probs.length; j++) mean[j] = (mean[j] as number) + (probs[j] as number) / inputs.length;
+  }
+  return mean;
+}
+
 /** A model's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. */
 function viewInputs(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, count: number): Float32Array[] {
   const x = cropInput(crop, model);
@@ -183,11 +194,7 @@ export class LearnedReader implements FaceReader {
     }
     if (this.partner && (!this.head || check)) {
       const { net, model, views: partnerViews } = this.partner;
-      const q = new Float32Array(model.classes.length);
-      for (const x of viewInputs(crop, model, partnerViews)) {
-        const { probs } = net.embed(x);
-        for (let j = 0; j < q.length; j++) q[j] = (q[j] as number) + (probs[j] as number) / partnerViews;
-      }
+      const q = meanProbabilities(net, viewInputs(crop, model, partnerViews));
       if (!this.head) for (let j = 0; j < mean.length; j++) mean[j] = ((mean[j] as number) + (q[j] as number)) / 2;
       if (ci >= 0) cocked = (cocked + (q[ci] as number)) / 2;
     }
@@ -196,7 +203,7 @@ export class LearnedReader implements FaceReader {
       // threshold was set; any other check in the face network's views.
       const { net, model } = this.check;
       const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : views;
-      for (const x of viewInputs(crop, model, checkViews)) checked += (net.embed(x).probs[this.check.cocked] as number) / checkViews;
+      checked = meanProbabilities(net, viewInputs(crop, model, checkViews))[this.check.cocked] as number;
     }
     return { probabilities: mean, cocked, checked };
   }
