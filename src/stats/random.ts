@@ -33,6 +33,11 @@ export function seededRandom(seed: number): RandomSource {
   return () => (next() * 2 ** 21 + (next() >>> 11)) / 2 ** 53;
 }
 
+/** A standard normal draw (Box-Muller, the cosine half: two uniforms per draw). */
+export function drawNormal(random: RandomSource): number {
+  return Math.sqrt(-2 * Math.log(Math.max(1e-12, random()))) * Math.cos(2 * Math.PI * random());
+}
+
 /** Draws an index from a discrete distribution given by its cumulative probabilities (last entry ~1). */
 export function drawIndex(cumulative: readonly number[], random: RandomSource): number {
   const u = random();

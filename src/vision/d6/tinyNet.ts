@@ -6,6 +6,7 @@
  * initialisation, Adam), so the same samples give the same weights.
  */
 import type { RandomSource } from '../../stats/random.js';
+import { drawNormal } from '../../stats/random.js';
 import { WasmConvs } from './tinyNetWasm.js';
 
 /** One 3x3 convolution (padding 1) followed by ReLU, optionally by 2x2 max pooling. */
@@ -215,7 +216,7 @@ export class TinyNet {
 
   /** He initialisation from a seeded source (Box-Muller normals). */
   private initialise(random: RandomSource): void {
-    const normal = (): number => Math.sqrt(-2 * Math.log(Math.max(1e-12, random()))) * Math.cos(2 * Math.PI * random());
+    const normal = (): number => drawNormal(random);
     for (const l of this.layers) {
       const sd = Math.sqrt(2 / (l.cin * 9));
       for (let i = 0; i < l.w.length; i++) l.w[i] = normal() * sd;

@@ -6,7 +6,8 @@
  * the dice), because the features below that layer were learned on our icons
  * only. Fine-tuning trains every layer a little further, from the shipped
  * weights, on the user's dice: each die is cut a few times, shifted and
- * scaled, and every use is turned or mirrored. Whole images are held back
+ * scaled, every use is seen under other light (pre-training's blur, colour
+ * cast and noise: photometric.ts) and turned or mirrored. Whole images are held back
  * (dice in one image share its light) and the threshold is set on them.
  * Seeded and pure: the same samples give the same network.
  */
@@ -18,7 +19,10 @@ import { classOfRead, COCKED_LABEL } from '../labelledEval.js';
 import type { AdaptSample, HeldBackScore } from './adapt.js';
 import { splitGroups } from './adapt.js';
 import type { LearnedModel } from './model.js';
-import { cropInput, LearnedReader, maxViewsOf } from './reader.js';
+import type { PhotometricChange } from './photometric.js';
+import { photometricChange, pretrainingPhotometric } from './photometric.js';
+import { normalised } from './input.js';
+import { LearnedReader, maxViewsOf, rawCropInput } from './reader.js';
 
 /** Largest turn of a radial network's training cut each way (train.py --radial's). */
 const RADIAL_JITTER = (10 * Math.PI) / 180;
@@ -36,6 +40,8 @@ export interface FineTuneOptions {
   readonly batch: number;
   readonly learningRate: number;
   readonly weightDecay: number;
+  /** Changes of light made to every use of a cut before it is normalised, as pre-training made them. */
+  readonly photometric: PhotometricChange;
   /**
    * A class's threshold = the most confident wrong read of a flat held-back die as that class + margin, at least
    * `floor`, at most `ceiling`. Per class, so one confusable die lifts only the class it was read as (on foreign-1,
@@ -61,11 +67,12 @@ export const defaultFineTuneOptions: FineTuneOptions = {
   batch: 16,
   learningRate: 2e-3,
   weightDecay: 1e-4,
+  photometric: pretrainingPhotometric,
   margin: 0.02,
   floor: 0.9,
   ceiling: 0.995,
   seed: 5,
-  version: 'tuned/1',
+  version: 'tuned/2',
 };
 
 /** A network fine-tuned on the user's dice: the shipped network's shape and classes, new weights, a threshold per class. */
@@ -139,7 +146,7 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
       const scale = j === 0 ? 1 : 1 + (random() * 2 - 1) * options.scale;
       // A radial network was trained on dice turned radial-down +-10 degrees (train.py --radial): its cuts turn as much.
       const angle = j === 0 || !model.radial ? 0 : (random() * 2 - 1) * RADIAL_JITTER;
-      inputs.push({ input: cropInput(s.crop, model, { dx, dy, scale, angle }), label });
+      inputs.push({ input: rawCropInput(s.crop, model, { dx, dy, scale, angle }), label });
     }
   }
   const net = new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64));
@@ -152,7 +159,8 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
           learningRate: options.learningRate,
           weightDecay: options.weightDecay,
           random: seededRandom(options.seed + 1),
-          augment: (x, r) => transformInput(x, size, Math.floor(r() * turns), 0, 1),
+          // Light first, on the raw cut (as pre-training), then normalised as the reader does, then turned.
+          augment: (x, r) => transformInput(normalised(photometricChange(x, size, options.photometric, r)), size, Math.floor(r() * turns), 0, 1),
           ...(options.onEpoch ? { onEpoch: (epoch: number, loss: number) => options.onEpoch?.(epoch + 1, options.epochs, loss) } : {}),
         });
   const faces = model.classes.filter((c) => c !== COCKED_LABEL);

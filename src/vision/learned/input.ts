@@ -94,12 +94,17 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
  * wide at twice the density (train.py's raw context, exportInputs --context), then turned.
  */
 export function radialInput(image: RgbImage, centre: Point, side: number, size: number, radial: number): Float32Array {
-  const context = 2 * size;
-  return normalised(turnedCentre(areaResample(image, centre, 2 * side, context), context, size, radial - RADIAL_DOWN));
+  return normalised(radialRaw(image, centre, side, size, radial));
 }
 
-/** One mean and one mean absolute deviation (at least 8) over all planes, values clamped to +-4 (train.py's normalise). */
-function normalised(out: Float32Array): Float32Array {
+/** `radialInput` before normalising. */
+export function radialRaw(image: RgbImage, centre: Point, side: number, size: number, radial: number): Float32Array {
+  const context = 2 * size;
+  return turnedCentre(areaResample(image, centre, 2 * side, context), context, size, radial - RADIAL_DOWN);
+}
+
+/** One mean and one mean absolute deviation (at least 8) over all planes, values clamped to +-4 (train.py's normalise). In place. */
+export function normalised(out: Float32Array): Float32Array {
   let sum = 0;
   for (let i = 0; i < out.length; i++) sum += out[i] as number;
   const mean = sum / out.length;

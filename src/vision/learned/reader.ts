@@ -15,7 +15,7 @@ import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
-import { learnedInput, radialInput } from './input.js';
+import { areaResample, normalised, radialRaw } from './input.js';
 import { splitClass } from './model.js';
 import { RADIAL_DOWN } from './topFace.js';
 import type { LearnedHead, LearnedModel } from './model.js';
@@ -65,11 +65,16 @@ export interface InputCut {
  * unturned.
  */
 export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, cut: InputCut = {}): Float32Array {
+  return normalised(rawCropInput(crop, model, cut));
+}
+
+/** `cropInput` before normalising: the crop's pixels (0..255) resampled, for changes of light made before normalising. */
+export function rawCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, cut: InputCut = {}): Float32Array {
   const { image } = crop;
   const centre = { x: image.width / 2 + (cut.dx ?? 0), y: image.height / 2 + (cut.dy ?? 0) };
   const side = crop.sizePx * model.inputScale * (cut.scale ?? 1);
-  if (model.radial) return radialInput(image, centre, side, model.spec.size, (crop.radial ?? RADIAL_DOWN) + (cut.angle ?? 0));
-  return learnedInput(image, centre, side, model.spec.size);
+  if (model.radial) return radialRaw(image, centre, side, model.spec.size, (crop.radial ?? RADIAL_DOWN) + (cut.angle ?? 0));
+  return areaResample(image, centre, side, model.spec.size);
 }
 
 /** The most views a model can be read in: a radial model's are as is and mirrored across the radial direction. */
