@@ -6,6 +6,7 @@
 import type { NetSpec } from '../d6/tinyNet.js';
 import { DicerigError } from '../../core/errors.js';
 import { COCKED_LABEL } from '../labelledEval.js';
+import type { GlareCheck } from './glare.js';
 
 export interface LearnedModel {
   readonly version: string;
@@ -56,6 +57,11 @@ export interface LearnedModel {
    * that mean. The generated weights name the partner by version; `net` is attached where the models are shipped.
    */
   readonly partner?: Partner;
+  /**
+   * Declines a die whose top face is lost in a highlight (`glare.ts`). Set where the models are shipped, for dice with
+   * coloured faces; kept by a head or a fine-tuned network, since no network can read a face the image does not show.
+   */
+  readonly glare?: GlareCheck;
 }
 
 export interface Partner {

@@ -15,6 +15,7 @@ import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
+import { clippedShare } from './glare.js';
 import { areaResample, normalised, radialRaw } from './input.js';
 import { splitClass } from './model.js';
 import { RADIAL_DOWN } from './topFace.js';
@@ -232,6 +233,13 @@ export class LearnedReader implements FaceReader {
     }
     if (this.check && checked >= this.check.at) {
       return { ...base, status: 'cocked', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${this.check.at.toFixed(2)}).` };
+    }
+    const glare = this.model.glare;
+    if (glare !== undefined) {
+      const share = clippedShare(crop, glare);
+      if (share >= glare.at) {
+        return { ...base, status: 'unreadable', reason: `The top face is lost in a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, declined from ${(100 * glare.at).toFixed(0)} %): its icon cannot be seen.` };
+      }
     }
     if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     if (this.confirmer) {

@@ -5,6 +5,7 @@
 import type { DieCrop } from '../faceRead.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import { topFaceCrop } from './crop.js';
+import { xwingGlare } from './glare.js';
 import { withCockedCheck, withPartner } from './model.js';
 import type { LearnedModel } from './model.js';
 import { cameraFromFov } from './topFace.js';
@@ -15,11 +16,11 @@ import { xwingRadialModel } from './weights/xwingRadial.js';
 
 /**
  * Shipped models by die type (`xwing` reads red and green d8s, with the cocked check and the partner network its
- * thresholds were set with).
+ * thresholds were set with, and declines a die whose top face is lost in a highlight).
  */
 export const shippedLearnedModels: Readonly<Record<string, LearnedModel>> = {
   d6: d6Model,
-  xwing: withPartner(withCockedCheck(xwingModel, xwingCockedModel), withCockedCheck(xwingRadialModel, xwingCockedModel)),
+  xwing: { ...withPartner(withCockedCheck(xwingModel, xwingCockedModel), withCockedCheck(xwingRadialModel, xwingCockedModel)), glare: xwingGlare },
 };
 
 /** Crop margin around the box the learned readers are given (the network samples `inputScale` x the die size around the centre). */
