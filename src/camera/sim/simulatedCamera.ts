@@ -6,7 +6,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
-import { seededRandom } from '../../stats/random.js';
+import { drawNormal, seededRandom } from '../../stats/random.js';
 import type { RandomSource } from '../../stats/random.js';
 import type { Point, RgbImage } from '../../core/image.js';
 import { frameSourceFrom } from '../frameSource.js';
@@ -126,11 +126,6 @@ export function randomDieStyle(kind: SimDieKind, random: RandomSource): DieStyle
   };
 }
 
-function gaussian(random: RandomSource): number {
-  const u = Math.max(1e-12, random());
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
-
 function adjacentD6Face(face: string, random: RandomSource): string {
   const v = Number(face);
   const options = [1, 2, 3, 4, 5, 6].filter((k) => k !== v && k !== 7 - v);
@@ -225,7 +220,7 @@ export class SimulatedCamera {
     this.gain = this.makeGain();
     this.glare = this.makeGlare();
     this.noise = new Float32Array(1 << 16);
-    for (let i = 0; i < this.noise.length; i++) this.noise[i] = gaussian(this.random) * this.lighting.noiseSigma;
+    for (let i = 0; i < this.noise.length; i++) this.noise[i] = drawNormal(this.random) * this.lighting.noiseSigma;
   }
 
   /** A frame of the empty platform (the locator's reference), with this frame's own sensor noise. */
