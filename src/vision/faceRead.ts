@@ -8,6 +8,15 @@ import type { RgbImage } from '../core/image.js';
 /** `read`: a face with a confidence; `cocked`: not lying flat (re-tumble); `unreadable`: declined. */
 export type ReadStatus = 'read' | 'cocked' | 'unreadable';
 
+/**
+ * Why a die was declined, as a stable code a tally can group by (the `reason` says it in words):
+ * `unsure` the reader's confidence is under its threshold; `disputed` a second opinion reads another face;
+ * `tilted` the reader itself sees a die not lying flat; `outline` the die's outline or surroundings look tilted;
+ * `glare` the top face is lost in a highlight; `touching` dice touch and cannot be read apart;
+ * `other-die` a die of a type the profile does not read.
+ */
+export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'other-die';
+
 export interface FaceRead {
   readonly status: ReadStatus;
   /** The symbol read (`'1'`..`'6'` for a D6, an icon name for a d8); only when status is `read`. */
@@ -22,6 +31,8 @@ export interface FaceRead {
   readonly crop: RgbImage;
   /** Why a die was declined or called cocked, in words. */
   readonly reason?: string;
+  /** Why a die was declined or called cocked, as a code; absent when the reader does not say (or the die was read). */
+  readonly cause?: DeclineCause;
   /** Reader-specific measurements (pip count, layout error, ...), for debugging and calibration. */
   readonly details?: Readonly<Record<string, number>>;
 }

@@ -55,11 +55,11 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     const crop = cropRgb(frame, squareAround(options.cropCentre ? options.cropCentre(die.center) : die.center, options.dieSizePx * options.cropScale));
     const base = { classifierVersion: reader.classifierVersion, crop };
     if (die.estimatedCount > 1) {
-      return { channel: die.channel, die, read: { ...base, status: 'unreadable', confidence: 0, reason: `About ${die.estimatedCount} dice touch each other here; they cannot be read apart.` } };
+      return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, reason: `About ${die.estimatedCount} dice touch each other here; they cannot be read apart.` } };
     }
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {
-      return { channel: die.channel, die, read: { ...base, status: 'cocked', confidence: 1, reason: verdict.reason as string, details: { elongation: verdict.elongation, areaRatio: verdict.areaRatio } } };
+      return { channel: die.channel, die, read: { ...base, status: 'cocked', cause: 'outline', confidence: 1, reason: verdict.reason as string, details: { elongation: verdict.elongation, areaRatio: verdict.areaRatio } } };
     }
     const limits = options.surroundings === undefined ? defaultSurroundingsLimits : options.surroundings;
     const others = located.dice.filter((d) => d !== die).map((d) => d.bbox);
@@ -67,7 +67,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     if (beside?.cocked) {
       const details: Record<string, number> = { elongation: verdict.elongation, areaRatio: verdict.areaRatio, markedCells: beside.markedCells };
       if (beside.silhouetteElongation !== undefined) details.silhouetteElongation = beside.silhouetteElongation;
-      return { channel: die.channel, die, read: { ...base, status: 'cocked', confidence: 1, reason: beside.reason as string, details } };
+      return { channel: die.channel, die, read: { ...base, status: 'cocked', cause: 'outline', confidence: 1, reason: beside.reason as string, details } };
     }
     const radial = options.cropRadial?.(die.center);
     return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) };

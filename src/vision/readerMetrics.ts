@@ -5,7 +5,7 @@
  * the threshold did not stop), and cocked dice read as a face. Pure: it scores
  * reads already made against their truth.
  */
-import type { FaceRead } from './faceRead.js';
+import type { DeclineCause, FaceRead } from './faceRead.js';
 import { classOfRead, COCKED_LABEL } from './labelledEval.js';
 
 /** One die's truth and what the reader said (the class it named, in label terms, when it read one). */
@@ -16,7 +16,15 @@ export interface MetricItem {
   readonly readClass?: string;
   readonly confidence: number;
   readonly group?: string;
+  /** Why the die was declined, when the reader said. */
+  readonly cause?: DeclineCause;
 }
+
+/** A decline's cause, or `unsaid` when the reader gave none. */
+export type CauseName = DeclineCause | 'unsaid';
+
+/** Declines counted by cause (only causes seen). */
+export type CauseCounts = Readonly<Partial<Record<CauseName, number>>>;
 
 export interface ClassMetrics {
   readonly className: string;
@@ -28,6 +36,8 @@ export interface ClassMetrics {
   readonly recall: number;
   /** declined / total. */
   readonly declineRate: number;
+  /** The declines by cause: whether a face is declined for doubt, a second opinion, tilt or light. */
+  readonly causes: CauseCounts;
 }
 
 export interface ReaderMetrics {
@@ -41,6 +51,8 @@ export interface ReaderMetrics {
   /** Dice labelled cocked that were read as a face. */
   readonly cockedReadAsFace: number;
   readonly cockedTotal: number;
+  /** How the cocked dice not read were declined, by cause. */
+  readonly cockedCauses: CauseCounts;
   /** Flat dice only (cocked truth excluded): read, correct, declined. */
   readonly flatTotal: number;
   readonly flatRead: number;
@@ -52,11 +64,23 @@ export interface ReaderMetrics {
 export const DEFAULT_CONFIDENT_AT = 0.9;
 
 /** Metric items from reads made on labelled dice (as `evaluateLabelledCrops` returns them). */
-export function metricItemsOf(reads: readonly { readonly group: string; readonly truth: string; readonly read: Pick<FaceRead, 'status' | 'symbol' | 'die' | 'confidence'> }[]): MetricItem[] {
+export function metricItemsOf(reads: readonly { readonly group: string; readonly truth: string; readonly read: Pick<FaceRead, 'status' | 'symbol' | 'die' | 'confidence' | 'cause'> }[]): MetricItem[] {
   return reads.map((r) => {
     const readClass = classOfRead(r.read);
-    return { truth: r.truth, status: r.read.status, confidence: r.read.confidence, group: r.group, ...(readClass !== undefined ? { readClass } : {}) };
+    const { cause } = r.read;
+    return { truth: r.truth, status: r.read.status, confidence: r.read.confidence, group: r.group, ...(readClass !== undefined ? { readClass } : {}), ...(cause !== undefined && r.read.status !== 'read' ? { cause } : {}) };
   });
+}
+
+/** The declines among `items` by cause. */
+function causeCounts(items: readonly MetricItem[]): CauseCounts {
+  const counts: Partial<Record<CauseName, number>> = {};
+  for (const it of items) {
+    if (it.status === 'read') continue;
+    const cause: CauseName = it.cause ?? 'unsaid';
+    counts[cause] = (counts[cause] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** Scores the reads. */
@@ -69,7 +93,16 @@ export function readerMetrics(items: readonly MetricItem[], classes: readonly st
     const read = own.filter((it) => it.status === 'read').length;
     const correct = own.filter((it) => it.status === 'read' && it.readClass === className).length;
     const declined = own.length - read;
-    return { className, total: own.length, read, correct, declined, recall: own.length > 0 ? correct / own.length : Number.NaN, declineRate: own.length > 0 ? declined / own.length : Number.NaN };
+    return {
+      className,
+      total: own.length,
+      read,
+      correct,
+      declined,
+      recall: own.length > 0 ? correct / own.length : Number.NaN,
+      declineRate: own.length > 0 ? declined / own.length : Number.NaN,
+      causes: causeCounts(own),
+    };
   });
   const rates = perClass.filter((c) => c.total > 0).map((c) => c.declineRate);
   const hi = rates.length > 0 ? Math.max(...rates) : 0;
@@ -84,6 +117,7 @@ export function readerMetrics(items: readonly MetricItem[], classes: readonly st
     confidentAt,
     cockedReadAsFace: cocked.filter((it) => it.status === 'read').length,
     cockedTotal: cocked.length,
+    cockedCauses: causeCounts(cocked),
     flatTotal: flat.length,
     flatRead: flat.filter((it) => it.status === 'read').length,
     flatCorrect: flat.filter((it) => it.status === 'read' && it.readClass === it.truth).length,
@@ -114,11 +148,26 @@ export function targetChecks(m: ReaderMetrics, minAccuracy = 0.995, maxDecline =
 
 const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
 
+/** Causes in the order a user reads them: doubt first, then tilt, then light and the rest. */
+const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'other-die', 'unsaid'];
+
+/** The declines of each face by cause, as a table (none when nothing was declined). */
+function formatCauses(m: ReaderMetrics): string[] {
+  const rows = [...m.perClass.map((c) => ({ name: c.className, causes: c.causes })), { name: 'cocked', causes: m.cockedCauses }];
+  const seen = CAUSE_ORDER.filter((cause) => rows.some((r) => (r.causes[cause] ?? 0) > 0));
+  if (seen.length === 0) return [];
+  const width = Math.max(6, ...rows.map((r) => r.name.length));
+  const lines = [`declined by cause: ${'face'.padEnd(width)} ${seen.map((c) => c.padStart(9)).join('')}`];
+  for (const r of rows) lines.push(`                   ${r.name.padEnd(width)} ${seen.map((c) => String(r.causes[c] ?? 0).padStart(9)).join('')}`);
+  return lines;
+}
+
 /** The metrics as text lines (for `vision eval` and the bench). */
 export function formatReaderMetrics(m: ReaderMetrics): string {
   const width = Math.max(6, ...m.perClass.map((c) => c.className.length));
   const lines = [`per face: ${'face'.padEnd(width)}  dice  recall  declined`];
   for (const c of m.perClass) lines.push(`          ${c.className.padEnd(width)} ${String(c.total).padStart(5)} ${pct(c.recall).padStart(7)} ${pct(c.declineRate).padStart(9)}`);
+  lines.push(...formatCauses(m));
   lines.push(`decline spread between faces: ${Number.isFinite(m.declineSpread) ? `${m.declineSpread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)'}`);
   lines.push(`confident errors (wrong reads at confidence >= ${m.confidentAt}): ${m.confidentErrors.length}`);
   lines.push(`cocked dice read as a face: ${m.cockedReadAsFace} of ${m.cockedTotal}`);

@@ -68,7 +68,7 @@ describe('a top face lost in a highlight', () => {
       expect(clippedShare(lit, xwingGlare)).toBeGreaterThanOrEqual(0.7);
       const read = reader.read(lit);
       if (read.status === 'cocked') continue; // the cocked checks speak first
-      expect(read.status).toBe('unreadable');
+      expect(read).toMatchObject({ status: 'unreadable', cause: 'glare' });
       expect(read.reason).toMatch(/^The top face is lost in a highlight \(\d+ % of its centre clipped white, declined from 60 %\): its icon cannot be seen\.$/);
       declined++;
     }

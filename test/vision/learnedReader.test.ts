@@ -148,7 +148,7 @@ describe('the learned reader', () => {
     expect(name).not.toBe('cocked');
     const confidence = p[best] as number;
     const above = new LearnedReader({ ...model, thresholds: { [name]: confidence + 1e-3 }, cockedAt: 1.01 }, { minProbability: 0, views: 1 });
-    expect(above.read(crop).status).toBe('unreadable');
+    expect(above.read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
     expect(above.thresholdOf(name)).toBeCloseTo(confidence + 1e-3, 9);
     const below = new LearnedReader({ ...model, thresholds: { [name]: confidence - 1e-3 }, cockedAt: 1.01 }, { minProbability: 1, views: 1 });
     expect(below.read(crop)).toMatchObject({ status: 'read', ...splitClass(name) });
@@ -163,7 +163,7 @@ describe('the learned reader', () => {
     expect(Math.max(...p)).toBeGreaterThan(cocked);
     expect(plain.read(crop).status).toBe('read');
     const strict = new LearnedReader({ ...model, thresholds: {}, cockedAt: cocked * 0.99 }, { minProbability: 0, views: 1 });
-    expect(strict.read(crop).status).toBe('cocked');
+    expect(strict.read(crop)).toMatchObject({ status: 'cocked', cause: 'tilted' });
     const lax = new LearnedReader({ ...model, thresholds: {}, cockedAt: cocked * 1.01 }, { minProbability: 0, views: 1 });
     expect(lax.read(crop).status).toBe('read');
   });
@@ -175,7 +175,7 @@ describe('the learned reader', () => {
     const check = { ...base, version: 'check/test' };
     const cocked = new LearnedReader(base, { minProbability: 0, views: 1 }).probabilities(crop)[model.classes.indexOf('cocked')] as number;
     const strict = new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/test', at: cocked * 0.99 } }, check), { minProbability: 0, views: 1 });
-    expect(strict.read(crop)).toMatchObject({ status: 'cocked', reason: expect.stringContaining('cocked check') });
+    expect(strict.read(crop)).toMatchObject({ status: 'cocked', cause: 'outline', reason: expect.stringContaining('cocked check') });
     const lax = new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/test', at: cocked * 1.01 } }, check), { minProbability: 0, views: 1 });
     expect(lax.read(crop).status).toBe('read');
   });
@@ -236,9 +236,9 @@ describe('the learned reader', () => {
     const agreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(name)).read(crop);
     expect(agreeing).toEqual({ ...alone, classifierVersion: `${model.version}+confirmed-by-${model.version}+says-${name}` });
     const disagreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(other)).read(crop);
-    expect(disagreeing).toMatchObject({ status: 'unreadable', confidence: alone.confidence, reason: expect.stringContaining(`confirming reader sees ${other}`) });
+    expect(disagreeing).toMatchObject({ status: 'unreadable', cause: 'disputed', confidence: alone.confidence, reason: expect.stringContaining(`confirming reader sees ${other}`) });
     const cocked = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming('cocked')).read(crop);
-    expect(cocked).toMatchObject({ status: 'cocked', reason: expect.stringContaining('a die not lying flat') });
+    expect(cocked).toMatchObject({ status: 'cocked', cause: 'disputed', reason: expect.stringContaining('a die not lying flat') });
   });
 
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {

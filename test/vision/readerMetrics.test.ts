@@ -53,6 +53,38 @@ describe('reader metrics', () => {
     expect(formatReaderMetrics(m)).toContain('cocked dice read as a face: 1 of 2');
   });
 
+  it('counts the declines of each face by cause, a decline without one as unsaid, and how cocked dice were caught', () => {
+    const byCause = readerMetrics([
+      { truth: 'red-hit', status: 'unreadable', confidence: 0.5, cause: 'unsure' },
+      { truth: 'red-hit', status: 'unreadable', confidence: 0.5, cause: 'unsure' },
+      { truth: 'red-hit', status: 'cocked', confidence: 0.9, cause: 'outline' },
+      { truth: 'red-hit', status: 'unreadable', confidence: 0.2 },
+      read('red-hit', 'red-hit'),
+      { truth: 'red-blank', status: 'unreadable', confidence: 0.95, cause: 'glare' },
+      { truth: 'cocked', status: 'cocked', confidence: 0.8, cause: 'tilted' },
+      { truth: 'cocked', status: 'cocked', confidence: 0.8, cause: 'outline' },
+      { truth: 'cocked', status: 'cocked', confidence: 0.8, cause: 'outline' },
+    ]);
+    expect(byCause.perClass.map((c) => [c.className, c.causes])).toEqual([
+      ['red-hit', { unsure: 2, outline: 1, unsaid: 1 }],
+      ['red-blank', { glare: 1 }],
+    ]);
+    expect(byCause.cockedCauses).toEqual({ tilted: 1, outline: 2 });
+    const text = formatReaderMetrics(byCause);
+    expect(text).toMatch(/declined by cause: face +unsure +tilted +outline +glare +unsaid/);
+    expect(text).toMatch(/red-hit +2 +0 +1 +0 +1\n/);
+    expect(text).toMatch(/cocked +0 +1 +2 +0 +0/);
+    expect(formatReaderMetrics(readerMetrics([read('1', '1')]))).not.toContain('declined by cause');
+  });
+
+  it('keeps the cause a reader gives only for a die it declined', () => {
+    const items3 = metricItemsOf([
+      { group: 'a', truth: '3', read: { status: 'unreadable', confidence: 0.4, cause: 'unsure' } },
+      { group: 'a', truth: '4', read: { status: 'read', symbol: '4', confidence: 0.99, cause: 'unsure' } },
+    ]);
+    expect(items3.map((i) => i.cause)).toEqual(['unsure', undefined]);
+  });
+
   it('takes reads from labelled evaluations, naming the die with the face', () => {
     const items2 = metricItemsOf([{ group: 'a', truth: 'green-evade', read: { status: 'read', symbol: 'evade', die: 'green', confidence: 0.9 } }]);
     expect(items2[0]?.readClass).toBe('green-evade');

@@ -16,7 +16,7 @@ const options: PipelineOptions = {
 
 function run(cockedRate: number, sessions: number, throwsPerSession: number, seedBase: number) {
   const reader = new D6PipReader();
-  const out = { flat: 0, correct: 0, wrong: 0, declinedFlat: 0, confidentWrong: 0, cocked: 0, cockedRead: 0, cockedFlagged: 0, missing: 0 };
+  const out = { flat: 0, correct: 0, wrong: 0, declinedFlat: 0, confidentWrong: 0, cocked: 0, cockedRead: 0, cockedFlagged: 0, flaggedByOutline: 0, missing: 0 };
   for (let s = 0; s < sessions; s++) {
     const cam = new SimulatedCamera({ seed: seedBase + s, lighting: 'evening', channels: 6, cockedRate, dieSizePx: SIZE });
     const reference = cam.emptyPlatform();
@@ -33,6 +33,7 @@ function run(cockedRate: number, sessions: number, throwsPerSession: number, see
           out.cocked++;
           if (r.read.status === 'read') out.cockedRead++;
           if (r.read.status === 'cocked') out.cockedFlagged++;
+          if (r.read.status === 'cocked' && r.read.cause === 'outline') out.flaggedByOutline++;
           continue;
         }
         out.flat++;
@@ -68,6 +69,8 @@ describe('D6 reading on the simulated camera under held-out lighting', () => {
     expect(r.cocked).toBeGreaterThanOrEqual(300);
     expect(r.cockedRead).toBe(0);
     expect(r.cockedFlagged / r.cocked).toBeGreaterThanOrEqual(0.6);
+    // The pip reader never calls a die cocked: the pipeline's outline and surroundings checks did, and say so.
+    expect(r.flaggedByOutline).toBe(r.cockedFlagged);
     // The flat dice among them are still read.
     expect(r.confidentWrong).toBe(0);
     expect(r.declinedFlat / r.flat).toBeLessThanOrEqual(0.03);

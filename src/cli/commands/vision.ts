@@ -77,6 +77,7 @@ function readerMetricsJson(evaluation: LabelledEvaluation): Record<string, unkno
     confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, confidence: e.confidence })),
     confidentAt: m.confidentAt,
     cockedReadAsFace: m.cockedReadAsFace,
+    cockedDeclinedBy: m.cockedCauses,
     targets: targetChecks(m).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null })),
   };
 }

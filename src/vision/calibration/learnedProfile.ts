@@ -127,7 +127,7 @@ export class LearnedProfileReader implements FaceReader {
 function restrictToDice(read: FaceRead, dice: readonly string[], classifierVersion: string): FaceRead {
   if (read.status === 'read' && read.die !== undefined && !dice.includes(read.die)) {
     const { symbol: _symbol, die: _die, ...rest } = read;
-    return { ...rest, classifierVersion, status: 'unreadable', reason: `The learned reader sees a ${read.die} die; this profile reads ${dice.join(' and ')} dice.` };
+    return { ...rest, classifierVersion, status: 'unreadable', cause: 'other-die', reason: `The learned reader sees a ${read.die} die; this profile reads ${dice.join(' and ')} dice.` };
   }
   return { ...read, classifierVersion };
 }

@@ -59,13 +59,13 @@ export class CombinedD6Reader implements FaceReader {
     const read = (symbol: string, confidence: number, how: number): FaceRead => ({ ...base, status: 'read', symbol, confidence, details: { ...details, decidedBy: how } });
     if (count !== undefined && pip.confidence >= this.pips.options.minConfidence) {
       if (netFace !== count && netProbability >= o.vetoProbability) {
-        return { ...base, status: 'unreadable', confidence: 0, reason: `The pips count ${count} but the learned classifier firmly reads ${netFace}.` };
+        return { ...base, status: 'unreadable', cause: 'disputed', confidence: 0, reason: `The pips count ${count} but the learned classifier firmly reads ${netFace}.` };
       }
       // 1: the pip count, not contradicted.
       return read(count, pip.confidence, 1);
     }
     if (count !== undefined && netFace === count && netProbability >= o.agreeProbability) return read(count, netProbability, 2);
     if (netProbability >= o.aloneProbability && (count === undefined || pip.confidence < o.lowPipConfidence)) return read(netFace, netProbability, 3);
-    return { ...base, status: 'unreadable', confidence: Math.max(pip.confidence, netProbability), reason: pip.reason ?? `Neither the pip count nor the learned classifier is sure (classifier: ${netFace} at ${netProbability.toFixed(2)}).` };
+    return { ...base, status: 'unreadable', cause: 'unsure', confidence: Math.max(pip.confidence, netProbability), reason: pip.reason ?? `Neither the pip count nor the learned classifier is sure (classifier: ${netFace} at ${netProbability.toFixed(2)}).` };
   }
 }

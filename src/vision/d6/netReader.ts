@@ -133,7 +133,7 @@ export class D6NetReader implements FaceReader {
     const confidence = p[best] as number;
     const details: Record<string, number> = { netFace: best + 1, netProbability: confidence };
     if (confidence < this.options.minProbability) {
-      return { status: 'unreadable', confidence, classifierVersion: this.classifierVersion, crop: crop.image, reason: `The learned classifier is not sure enough (best face ${best + 1} at ${confidence.toFixed(2)}).`, details };
+      return { status: 'unreadable', cause: 'unsure', confidence, classifierVersion: this.classifierVersion, crop: crop.image, reason: `The learned classifier is not sure enough (best face ${best + 1} at ${confidence.toFixed(2)}).`, details };
     }
     return { status: 'read', symbol: String(best + 1), confidence, classifierVersion: this.classifierVersion, crop: crop.image, details };
   }

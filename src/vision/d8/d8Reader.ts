@@ -120,6 +120,7 @@ export function decideD8(assessment: D8Assessment, threshold: number, classifier
         return {
           ...base,
           status: 'unreadable',
+          cause: 'unsure',
           die: assessment.die,
           confidence: assessment.confidence,
           reason: `Best guess ${assessment.label} at confidence ${assessment.confidence.toFixed(3)}${assessment.runnerUp ? ` (next: ${assessment.runnerUp})` : ''}, under the threshold ${threshold}.`,

@@ -226,29 +226,29 @@ export class LearnedReader implements FaceReader {
     const name = this.classes[best] as string;
     const base = { confidence, classifierVersion: this.classifierVersion, crop: crop.image, details: { probability: confidence } };
     const threshold = this.thresholdOf(name);
-    if (name === COCKED_LABEL) return { ...base, status: 'cocked', reason: `The learned reader sees a die not lying flat (${confidence.toFixed(2)}).` };
+    if (name === COCKED_LABEL) return { ...base, status: 'cocked', cause: 'tilted', reason: `The learned reader sees a die not lying flat (${confidence.toFixed(2)}).` };
     // The network's own cocked check stands whatever head reads the face: a tilted die must never be counted.
     if (this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
-      return { ...base, status: 'cocked', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
+      return { ...base, status: 'cocked', cause: 'tilted', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
     }
     if (this.check && checked >= this.check.at) {
-      return { ...base, status: 'cocked', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${this.check.at.toFixed(2)}).` };
+      return { ...base, status: 'cocked', cause: 'outline', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${this.check.at.toFixed(2)}).` };
     }
     const glare = this.model.glare;
     if (glare !== undefined) {
       const share = clippedShare(crop, glare);
       if (share >= glare.at) {
-        return { ...base, status: 'unreadable', reason: `The top face is lost in a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, declined from ${(100 * glare.at).toFixed(0)} %): its icon cannot be seen.` };
+        return { ...base, status: 'unreadable', cause: 'glare', reason: `The top face is lost in a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, declined from ${(100 * glare.at).toFixed(0)} %): its icon cannot be seen.` };
       }
     }
-    if (confidence < threshold) return { ...base, status: 'unreadable', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
+    if (confidence < threshold) return { ...base, status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     if (this.confirmer) {
       const q = this.confirmer.probabilities(crop);
       const other = argmax(q);
       const named = this.confirmer.classes[other] as string;
       if (named !== name) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${(q[other] as number).toFixed(2)}).`;
-        return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', reason };
+        return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', cause: 'disputed', reason };
       }
     }
     const { die, symbol } = splitClass(name);
