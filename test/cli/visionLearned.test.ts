@@ -31,11 +31,17 @@ describe('dicerig vision adapt and vision eval --learned', () => {
     expect(r.out).toMatch(/^ {2}(met {4}|NOT met) correct among read: /m);
     const j = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', head, '--images', join(tmp, 'test'), '--json')).out) as {
       summary: { total: number; declined: number };
-      perFace: { total: number; declined: number }[];
+      perFace: { total: number; declined: number; causes: Record<string, number> }[];
+      declines: { image: string; truth: string; status: string; cause: string; reason: string }[];
       targets: { name: string; met: boolean }[];
     };
     expect(j.perFace.reduce((s, f) => s + f.total, 0)).toBe(j.summary.total);
     expect(j.perFace.reduce((s, f) => s + f.declined, 0)).toBe(j.summary.declined);
+    // Every declined die is listed with the reader's words, and the causes add up to the declines.
+    expect(j.summary.declined).toBeGreaterThan(0);
+    expect(j.declines).toHaveLength(j.summary.declined);
+    for (const d of j.declines) expect(d.reason.length, JSON.stringify(d)).toBeGreaterThan(10);
+    expect(j.perFace.reduce((s, f) => s + Object.values(f.causes).reduce((a, b) => a + b, 0), 0)).toBe(j.summary.declined);
     expect(j.targets.map((t) => t.name)).toContain('cocked dice read as a face');
   }, 120_000);
 

@@ -100,6 +100,10 @@ export function evaluationJson(evaluation: LabelledEvaluation): Record<string, u
     perDie: evaluation.perDie,
     confusion: evaluation.confusion,
     misreads: r.errors.map((e) => ({ image: e.group, truth: e.truth, read: e.read.symbol ?? e.read.status, confidence: e.read.confidence })),
+    // Each declined die with the reader's words, so a user can see why (their light, their dice, or a cocked die).
+    declines: evaluation.reads
+      .filter(({ read }) => read.status !== 'read')
+      .map(({ group, truth, read }) => ({ image: group, truth, status: read.status, cause: read.cause ?? 'unsaid', confidence: read.confidence, reason: read.reason ?? '' })),
     perImage: r.perGroup,
     ...readerMetricsJson(evaluation),
     ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),
