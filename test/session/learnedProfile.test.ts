@@ -79,7 +79,7 @@ describe('a session with a learned calibration profile', () => {
     } finally {
       await opened.close();
     }
-    const version = `${(shippedLearnedModels.xwing as LearnedModel).version}${profile.classifier.head ? '+head/1' : ''}+${shortHash(profile)}`;
+    const version = `${(shippedLearnedModels.xwing as LearnedModel).version}${profile.classifier.head ? `+${profile.classifier.head.version}` : ''}+${shortHash(profile)}`;
     // Reads the pipeline's own checks decline (touching dice, outlines) carry the reader's version too.
     expect(reads.length).toBeGreaterThan(4);
     expect(new Set(reads.map((r) => r.classifierVersion))).toEqual(new Set([version]));
