@@ -5,6 +5,7 @@
  * the threshold did not stop), and cocked dice read as a face. Pure: it scores
  * reads already made against their truth.
  */
+import { contingencyTest } from '../stats/homogeneity.js';
 import type { DeclineCause, FaceRead } from './faceRead.js';
 import { classOfRead, COCKED_LABEL } from './labelledEval.js';
 
@@ -45,6 +46,12 @@ export interface ReaderMetrics {
   readonly perClass: readonly ClassMetrics[];
   /** Highest face decline rate over the lowest (Infinity when one face is never declined and another is; 1 when none is). */
   readonly declineSpread: number;
+  /**
+   * Whether the faces' decline rates differ by more than chance: Pearson's chi-square on the faces x (declined, read)
+   * table (scipy.stats.chi2_contingency without correction). A few dice a face make the spread a poor guide (one face
+   * with no decline makes it unbounded); a small p says the reader really declines some faces more.
+   */
+  readonly declineTest: { readonly statistic: number; readonly df: number; readonly p: number };
   /** Wrong reads at or above `confidentAt`, most confident first. */
   readonly confidentErrors: readonly MetricItem[];
   readonly confidentAt: number;
@@ -108,11 +115,13 @@ export function readerMetrics(items: readonly MetricItem[], classes: readonly st
   const hi = rates.length > 0 ? Math.max(...rates) : 0;
   const lo = rates.length > 0 ? Math.min(...rates) : 0;
   const declineSpread = hi === 0 ? 1 : lo === 0 ? Number.POSITIVE_INFINITY : hi / lo;
+  const { pearson } = contingencyTest(perClass.map((c) => [c.declined, c.read]));
   const wrong = flat.filter((it) => it.status === 'read' && it.readClass !== it.truth);
   const cocked = items.filter((it) => it.truth === COCKED_LABEL);
   return {
     perClass,
     declineSpread,
+    declineTest: { statistic: pearson.statistic, df: pearson.df, p: pearson.p },
     confidentErrors: wrong.filter((it) => it.confidence >= confidentAt).sort((a, b) => b.confidence - a.confidence),
     confidentAt,
     cockedReadAsFace: cocked.filter((it) => it.status === 'read').length,
@@ -168,12 +177,15 @@ export function formatReaderMetrics(m: ReaderMetrics): string {
   const lines = [`per face: ${'face'.padEnd(width)}  dice  recall  declined`];
   for (const c of m.perClass) lines.push(`          ${c.className.padEnd(width)} ${String(c.total).padStart(5)} ${pct(c.recall).padStart(7)} ${pct(c.declineRate).padStart(9)}`);
   lines.push(...formatCauses(m));
-  lines.push(`decline spread between faces: ${Number.isFinite(m.declineSpread) ? `${m.declineSpread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)'}`);
+  const { statistic, df, p } = m.declineTest;
+  const test = df > 0 ? `; do the faces differ by more than chance? chi-square ${statistic.toFixed(2)} on ${df} df, p = ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}` : '';
+  lines.push(`decline spread between faces: ${Number.isFinite(m.declineSpread) ? `${m.declineSpread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)'}${test}`);
   lines.push(`confident errors (wrong reads at confidence >= ${m.confidentAt}): ${m.confidentErrors.length}`);
   lines.push(`cocked dice read as a face: ${m.cockedReadAsFace} of ${m.cockedTotal}`);
   lines.push('targets:');
   for (const t of targetChecks(m)) {
-    const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(2))) : 'inf';
+    // Three decimals, so a spread just over its target does not print as the target (2.001, not 2).
+    const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(3))) : 'inf';
     lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${v} (target ${t.target})`);
   }
   return lines.join('\n');

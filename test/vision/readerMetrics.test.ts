@@ -45,6 +45,32 @@ describe('reader metrics', () => {
     expect(readerMetrics([declined('1'), read('1', '1'), declined('2'), read('2', '2'), read('2', '2'), read('2', '2')]).declineSpread).toBe(2);
   });
 
+  it('tests whether the faces are declined alike, as SciPy does, so an unbounded spread on few dice is not taken for bias', () => {
+    // Golden values from SciPy 1.x, computed once (faces x (declined, read); the second table's face 2 never declined):
+    //   from scipy.stats import chi2_contingency
+    //   chi2_contingency([[9,197],[9,62],[5,132],[4,115],[16,198],[16,137],[17,185]], correction=False)[:3]
+    //     -> (14.168709231996969, 0.027807327563601488, 6)
+    //   chi2_contingency([[8,227],[0,82],[6,125],[6,158],[9,204],[4,149],[6,200]], correction=False)[:3]
+    //     -> (4.44674617787922, 0.61645329274772, 6)
+    const faces = (table: number[][]): MetricItem[] =>
+      table.flatMap(([d, r], f) => [...Array.from({ length: d as number }, () => declined(`f${f}`)), ...Array.from({ length: r as number }, () => read(`f${f}`, `f${f}`))]);
+    const differ = readerMetrics(faces([[9, 197], [9, 62], [5, 132], [4, 115], [16, 198], [16, 137], [17, 185]]));
+    expect(differ.declineTest.statistic).toBeCloseTo(14.168709231996969, 10);
+    expect(differ.declineTest.p).toBeCloseTo(0.027807327563601488, 10);
+    expect(differ.declineTest.df).toBe(6);
+    const alike = readerMetrics(faces([[8, 227], [0, 82], [6, 125], [6, 158], [9, 204], [4, 149], [6, 200]]));
+    expect(alike.declineSpread).toBe(Number.POSITIVE_INFINITY);
+    expect(alike.declineTest.statistic).toBeCloseTo(4.44674617787922, 10);
+    expect(alike.declineTest.p).toBeCloseTo(0.61645329274772, 10);
+    expect(formatReaderMetrics(alike)).toContain('decline spread between faces: unbounded (one face never declined, another declined); do the faces differ by more than chance? chi-square 4.45 on 6 df, p = 0.6165');
+    // A spread just over the target prints as over it: 0.1 against 0.04998 is 2.0008x.
+    const over = readerMetrics(faces([[100, 900], [4998, 95002]]));
+    expect(over.declineSpread).toBeCloseTo(2.0008, 4);
+    expect(formatReaderMetrics(over)).toContain('NOT met decline spread between faces: 2.001 (target <= 2x)');
+    // Nothing declined: nothing to test.
+    expect(readerMetrics([read('1', '1'), read('2', '2')]).declineTest).toEqual({ statistic: 0, df: 0, p: 1 });
+  });
+
   it('checks the targets on flat dice only', () => {
     const checks = targetChecks(m);
     expect(checks.map((c) => c.met)).toEqual([false, false, true, false, false]);

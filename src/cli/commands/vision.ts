@@ -74,6 +74,7 @@ function readerMetricsJson(evaluation: LabelledEvaluation): Record<string, unkno
   return {
     perFace: m.perClass,
     declineSpread: Number.isFinite(m.declineSpread) ? m.declineSpread : null,
+    declineTest: m.declineTest,
     confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, confidence: e.confidence })),
     confidentAt: m.confidentAt,
     cockedReadAsFace: m.cockedReadAsFace,
