@@ -104,7 +104,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       else if (r.status === 'read') expect(c.reason).toMatch(/confirming reader sees/);
     }
     expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed).toBe(confirmed.validation.read);
-    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed-by-${model.version}+${head.classifier.head?.version}`);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${head.classifier.head?.version}`);
     // Saved and loaded, it reads the same.
     const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
@@ -138,7 +138,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
     const before = learnedReaderOf(p.classifier);
     const after = learnedReaderOf(loaded.classifier);
-    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed-by-${model.version}+${p.classifier.confirm?.version}`);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${p.classifier.confirm?.version}`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
 
@@ -160,7 +160,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
       expect(evaluated.code).toBe(0);
       const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
-      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed-by-${model.version}+${p.classifier.confirm?.version}+${shortHash(p)}`);
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${p.classifier.confirm?.version}+${shortHash(p)}`);
       expect(j.summary.total).toBe(p.validation.samples);
       expect(j.summary.read).toBe(p.validation.read);
       expect(j.summary.correct).toBe(p.validation.correct);

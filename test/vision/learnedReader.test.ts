@@ -249,11 +249,34 @@ describe('the learned reader', () => {
       new LearnedReader(model, { minProbability: 0, views: 1 }, { version: `says-${c}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === c ? 20 : 0)), minProbability: 0.99 });
     const other = model.classes.find((c) => c !== name && c !== 'cocked') as string;
     const agreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(name)).read(crop);
-    expect(agreeing).toEqual({ ...alone, classifierVersion: `${model.version}+confirmed-by-${model.version}+says-${name}` });
+    expect(agreeing).toEqual({ ...alone, classifierVersion: `${model.version}+confirmed/2-by-${model.version}+says-${name}` });
     const disagreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(other)).read(crop);
     expect(disagreeing).toMatchObject({ status: 'unreadable', cause: 'disputed', confidence: alone.confidence, reason: expect.stringContaining(`confirming reader sees ${other}`) });
     const cocked = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming('cocked')).read(crop);
     expect(cocked).toMatchObject({ status: 'cocked', cause: 'disputed', reason: expect.stringContaining('a die not lying flat') });
+  });
+
+  it('reads a die its network is unsure of when the confirming reader is sure of the same face, and declines it otherwise', () => {
+    const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    const alone = new LearnedReader(model, { minProbability: 0, views: 1 }).read(crop);
+    const name = `${alone.die}-${alone.symbol}`;
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    // A head naming class c with probability e^b / (e^b + 7): b = 20 gives ~1, b = 2 gives 7.39 / 14.39 = 0.51.
+    const naming = (c: string, b: number, needs: number): LearnedReader =>
+      new LearnedReader(model, { minProbability: 0, views: 1 }, { version: `says-${c}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === c ? b : 0)), minProbability: needs });
+    // The network alone is under its threshold.
+    const strict = { ...model, thresholds: { [name]: alone.confidence + 1e-3 } };
+    const unsure = new LearnedReader(strict, { minProbability: 0, views: 1 });
+    expect(unsure.read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
+    const sure = new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(name, 20, 0.9)).read(crop);
+    expect(sure).toMatchObject({ status: 'read', ...splitClass(name), confidence: alone.confidence });
+    expect(sure.classifierVersion).toBe(`${model.version}+confirmed/2-by-${model.version}+says-${name}`);
+    // The confirming reader is of the same mind but not sure enough (0.51 under 0.9), or reads another face.
+    const lukewarm = new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(name, 2, 0.9)).read(crop);
+    expect(lukewarm).toMatchObject({ status: 'unreadable', cause: 'unsure', reason: expect.stringMatching(/nor is its confirming reader \(.+ at 0\.51, needs 0\.90\)/) });
+    const other = model.classes.find((c) => c !== name && c !== 'cocked') as string;
+    expect(new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(other, 20, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
   });
 
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {

@@ -146,7 +146,8 @@ export class LearnedReader implements FaceReader {
     }
     this.classes = head ? head.classes : model.classes;
     const own = head ? `${model.version}+${head.version}` : model.version;
-    this.classifierVersion = confirmer ? `${own}+confirmed-by-${confirmer.classifierVersion}` : own;
+    // confirmed/2: a read under the network's threshold stands when the confirming reader is sure of the same face.
+    this.classifierVersion = confirmer ? `${own}+confirmed/2-by-${confirmer.classifierVersion}` : own;
   }
 
   /** The most views this reader's network can be read in (see `maxViewsOf`). */
@@ -241,15 +242,23 @@ export class LearnedReader implements FaceReader {
         return { ...base, status: 'unreadable', cause: 'glare', reason: `The top face is lost in a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, declined from ${(100 * glare.at).toFixed(0)} %): its icon cannot be seen.` };
       }
     }
-    if (confidence < threshold) return { ...base, status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     if (this.confirmer) {
       const q = this.confirmer.probabilities(crop);
       const other = argmax(q);
       const named = this.confirmer.classes[other] as string;
+      const seconded = q[other] as number;
+      const needs = this.confirmer.thresholdOf(named);
+      // Under its threshold a read stands only when the confirming reader, fitted apart, is sure of the same face:
+      // two readers seldom make the same mistake, and one of them is sure (chosen on foreign-1 dev: training/README.md).
+      if (confidence < threshold && (named !== name || seconded < needs)) {
+        return { ...base, status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}), nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)}).` };
+      }
       if (named !== name) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${(q[other] as number).toFixed(2)}).`;
         return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', cause: 'disputed', reason };
       }
+    } else if (confidence < threshold) {
+      return { ...base, status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     }
     const { die, symbol } = splitClass(name);
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
