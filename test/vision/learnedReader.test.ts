@@ -249,14 +249,14 @@ describe('the learned reader', () => {
       new LearnedReader(model, { minProbability: 0, views: 1 }, { version: `says-${c}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === c ? 20 : 0)), minProbability: 0.99 });
     const other = model.classes.find((c) => c !== name && c !== 'cocked') as string;
     const agreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(name)).read(crop);
-    expect(agreeing).toEqual({ ...alone, classifierVersion: `${model.version}+confirmed/2-by-${model.version}+says-${name}` });
+    expect(agreeing).toEqual({ ...alone, classifierVersion: `${model.version}+confirmed-by-${model.version}+says-${name}` });
     const disagreeing = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming(other)).read(crop);
     expect(disagreeing).toMatchObject({ status: 'unreadable', cause: 'disputed', confidence: alone.confidence, reason: expect.stringContaining(`confirming reader sees ${other}`) });
     const cocked = new LearnedReader(model, { minProbability: 0, views: 1 }, undefined, naming('cocked')).read(crop);
     expect(cocked).toMatchObject({ status: 'cocked', cause: 'disputed', reason: expect.stringContaining('a die not lying flat') });
   });
 
-  it('reads a die its network is unsure of when the confirming reader is sure of the same face, and declines it otherwise', () => {
+  it('reads a die its network is unsure of when the confirming reader is sure of the same face (rule 2), and declines it otherwise', () => {
     const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
     const crop = faceCrop(model);
     const alone = new LearnedReader(model, { minProbability: 0, views: 1 }).read(crop);
@@ -269,14 +269,19 @@ describe('the learned reader', () => {
     const strict = { ...model, thresholds: { [name]: alone.confidence + 1e-3 } };
     const unsure = new LearnedReader(strict, { minProbability: 0, views: 1 });
     expect(unsure.read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
-    const sure = new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(name, 20, 0.9)).read(crop);
+    const rule2 = { minProbability: 0, views: 1, confirmRule: 2 as const };
+    const sure = new LearnedReader(strict, rule2, undefined, naming(name, 20, 0.9)).read(crop);
     expect(sure).toMatchObject({ status: 'read', ...splitClass(name), confidence: alone.confidence });
     expect(sure.classifierVersion).toBe(`${model.version}+confirmed/2-by-${model.version}+says-${name}`);
+    // Rule 1 (profiles made before rule 2, as their validation was measured): declined, under the same version as ever.
+    const before = new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(name, 20, 0.9)).read(crop);
+    expect(before).toMatchObject({ status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${alone.confidence.toFixed(2)}, needs ${(alone.confidence + 1e-3).toFixed(2)}).` });
+    expect(before.classifierVersion).toBe(`${model.version}+confirmed-by-${model.version}+says-${name}`);
     // The confirming reader is of the same mind but not sure enough (0.51 under 0.9), or reads another face.
-    const lukewarm = new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(name, 2, 0.9)).read(crop);
+    const lukewarm = new LearnedReader(strict, rule2, undefined, naming(name, 2, 0.9)).read(crop);
     expect(lukewarm).toMatchObject({ status: 'unreadable', cause: 'unsure', reason: expect.stringMatching(/nor is its confirming reader \(.+ at 0\.51, needs 0\.90\)/) });
     const other = model.classes.find((c) => c !== name && c !== 'cocked') as string;
-    expect(new LearnedReader(strict, { minProbability: 0, views: 1 }, undefined, naming(other, 20, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
+    expect(new LearnedReader(strict, rule2, undefined, naming(other, 20, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
   });
 
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {

@@ -74,7 +74,7 @@ export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const options = { ...defaultLearnedReaderOptions, views: classifier.views };
   if (classifier.tuned !== undefined) {
     const confirmer = classifier.confirm !== undefined ? new LearnedReader(model, options, classifier.confirm) : undefined;
-    return tunedReader(model, classifier.tuned, classifier.views, confirmer);
+    return tunedReader(model, classifier.tuned, classifier.views, confirmer, classifier.confirmRule);
   }
   return new LearnedReader(model, options, classifier.head);
 }
@@ -216,7 +216,8 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
       // Each of its reads confirmed by the head: fine-tuning makes a network sure of itself, and under light unlike the
       // calibration images' it misread dice at 0.95-0.99 that the head, fitted apart, read otherwise (training/README.md).
-      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head };
+      // Rule 2: a read the network is unsure of stands when the head is sure of the same face (training/README.md).
+      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 2 };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);

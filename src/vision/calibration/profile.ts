@@ -127,6 +127,12 @@ const learnedClassifierSchema = z.strictObject({
    * read stands only when the head's most probable class is the same; its own threshold is not used).
    */
   confirm: headSchema.optional(),
+  /**
+   * With `confirm`, 2: a read under the fine-tuned network's threshold stands when the head is sure of the same face
+   * (above the head's own threshold). Absent (profiles made before): such a read is declined, as the profile's
+   * validation was measured.
+   */
+  confirmRule: z.literal(2).optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
   /** Turns/mirrors of each crop averaged (1..8). */
@@ -280,6 +286,7 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
     if (classifier.head !== undefined) problems.push('classifier has both a fitted head and a fine-tuned network; a profile reads with one');
     if (model !== undefined) problems.push(...tunedProblems(model, classifier.tuned).map((p) => `classifier.tuned ${p}`));
   } else if (classifier.confirm !== undefined) problems.push('classifier.confirm confirms a fine-tuned network, and classifier.tuned is missing');
+  if (classifier.confirmRule !== undefined && classifier.confirm === undefined) problems.push('classifier.confirmRule is a rule for classifier.confirm, which is missing');
   const dim = model?.spec.convs[model.spec.convs.length - 1]?.out;
   for (const [key, head] of [['head', classifier.head], ['confirm', classifier.confirm]] as const) {
     if (head === undefined) continue;

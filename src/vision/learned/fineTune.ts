@@ -117,9 +117,17 @@ export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'we
   return problems;
 }
 
-/** A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer` disagrees). */
-export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader): LearnedReader {
-  return new LearnedReader(tunedModel(model, tuned), { minProbability: Math.max(...Object.values(tuned.thresholds)), ...(views !== undefined ? { views } : {}) }, undefined, confirmer);
+/**
+ * A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer`
+ * disagrees; with `confirmRule` 2, reading under them when `confirmer` is sure of the same face).
+ */
+export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader, confirmRule?: 1 | 2): LearnedReader {
+  return new LearnedReader(
+    tunedModel(model, tuned),
+    { minProbability: Math.max(...Object.values(tuned.thresholds)), ...(views !== undefined ? { views } : {}), ...(confirmRule !== undefined ? { confirmRule } : {}) },
+    undefined,
+    confirmer,
+  );
 }
 
 /** Fine-tunes `model` on labelled samples (classes among the model's) and sets its threshold on held-back images. */

@@ -26,6 +26,11 @@ export interface LearnedReaderOptions {
   readonly minProbability: number;
   /** Turns/mirrors averaged (1..8); default: as many as the model's thresholds were set with (`LearnedModel.views`). */
   readonly views?: number;
+  /**
+   * With a confirming reader. 1 (default): every read needs this reader's own threshold and the confirming reader's
+   * agreement. 2: a read under this reader's threshold also stands when the confirming reader is sure of the same face.
+   */
+  readonly confirmRule?: 1 | 2;
 }
 
 export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9 };
@@ -146,8 +151,9 @@ export class LearnedReader implements FaceReader {
     }
     this.classes = head ? head.classes : model.classes;
     const own = head ? `${model.version}+${head.version}` : model.version;
-    // confirmed/2: a read under the network's threshold stands when the confirming reader is sure of the same face.
-    this.classifierVersion = confirmer ? `${own}+confirmed/2-by-${confirmer.classifierVersion}` : own;
+    // Rule 1 reads keep the version they always had, so old profiles' roll logs name the same reader.
+    const rule = options.confirmRule === 2 ? 'confirmed/2' : 'confirmed';
+    this.classifierVersion = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
   }
 
   /** The most views this reader's network can be read in (see `maxViewsOf`). */
@@ -248,10 +254,12 @@ export class LearnedReader implements FaceReader {
       const named = this.confirmer.classes[other] as string;
       const seconded = q[other] as number;
       const needs = this.confirmer.thresholdOf(named);
-      // Under its threshold a read stands only when the confirming reader, fitted apart, is sure of the same face:
-      // two readers seldom make the same mistake, and one of them is sure (chosen on foreign-1 dev: training/README.md).
-      if (confidence < threshold && (named !== name || seconded < needs)) {
-        return { ...base, status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}), nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)}).` };
+      // Rule 2: under its threshold a read stands when the confirming reader, fitted apart, is sure of the same face: two
+      // readers seldom make the same mistake, and one of them is sure (chosen on foreign-1 dev: training/README.md).
+      if (confidence < threshold && !(this.options.confirmRule === 2 && named === name && seconded >= needs)) {
+        const unsure = `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)})`;
+        const nor = this.options.confirmRule === 2 ? `, nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)})` : '';
+        return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}${nor}.` };
       }
       if (named !== name) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${(q[other] as number).toFixed(2)}).`;
