@@ -24,6 +24,11 @@ export interface MetricItem {
 /** A decline's cause, or `unsaid` when the reader gave none. */
 export type CauseName = DeclineCause | 'unsaid';
 
+/** The cause a decline is counted under: the reader's, or `unsaid`. */
+export function causeName(cause: DeclineCause | undefined): CauseName {
+  return cause ?? 'unsaid';
+}
+
 /** Declines counted by cause (only causes seen). */
 export type CauseCounts = Readonly<Partial<Record<CauseName, number>>>;
 
@@ -84,7 +89,7 @@ function causeCounts(items: readonly MetricItem[]): CauseCounts {
   const counts: Partial<Record<CauseName, number>> = {};
   for (const it of items) {
     if (it.status === 'read') continue;
-    const cause: CauseName = it.cause ?? 'unsaid';
+    const cause = causeName(it.cause);
     counts[cause] = (counts[cause] ?? 0) + 1;
   }
   return counts;

@@ -10,7 +10,7 @@ import { chooseReader } from '../../vision-io/readerChoice.js';
 import type { D6ReaderChoice, ReaderDice } from '../../vision-io/readerChoice.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
-import { formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../vision/readerMetrics.js';
+import { causeName, formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../vision/readerMetrics.js';
 import { renderTable } from '../../core/textTable.js';
 import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../io.js';
@@ -104,7 +104,7 @@ export function evaluationJson(evaluation: LabelledEvaluation): Record<string, u
     // Each declined die with the reader's words, so a user can see why (their light, their dice, or a cocked die).
     declines: evaluation.reads
       .filter(({ read }) => read.status !== 'read')
-      .map(({ group, truth, read }) => ({ image: group, truth, status: read.status, cause: read.cause ?? 'unsaid', confidence: read.confidence, reason: read.reason ?? '' })),
+      .map(({ group, truth, read }) => ({ image: group, truth, status: read.status, cause: causeName(read.cause), confidence: read.confidence, reason: read.reason ?? '' })),
     perImage: r.perGroup,
     ...readerMetricsJson(evaluation),
     ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),

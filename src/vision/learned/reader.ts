@@ -248,6 +248,9 @@ export class LearnedReader implements FaceReader {
         return { ...base, status: 'unreadable', cause: 'glare', reason: `The top face is lost in a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, declined from ${(100 * glare.at).toFixed(0)} %): its icon cannot be seen.` };
       }
     }
+    const unsure = `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)})`;
+    // Without rule 2 nothing can save an unsure read: declined before the confirming reader is run.
+    if (confidence < threshold && (this.confirmer === undefined || this.options.confirmRule !== 2)) return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}.` };
     if (this.confirmer) {
       const q = this.confirmer.probabilities(crop);
       const other = argmax(q);
@@ -256,17 +259,14 @@ export class LearnedReader implements FaceReader {
       const needs = this.confirmer.thresholdOf(named);
       // Rule 2: under its threshold a read stands when the confirming reader, fitted apart, is sure of the same face: two
       // readers seldom make the same mistake, and one of them is sure (chosen on foreign-1 dev: training/README.md).
-      if (confidence < threshold && !(this.options.confirmRule === 2 && named === name && seconded >= needs)) {
-        const unsure = `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)})`;
-        const nor = this.options.confirmRule === 2 ? `, nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)})` : '';
-        return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}${nor}.` };
+      if (confidence < threshold && (named !== name || seconded < needs)) {
+        const nor = `nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)})`;
+        return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}, ${nor}.` };
       }
       if (named !== name) {
-        const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${(q[other] as number).toFixed(2)}).`;
+        const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${seconded.toFixed(2)}).`;
         return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', cause: 'disputed', reason };
       }
-    } else if (confidence < threshold) {
-      return { ...base, status: 'unreadable', cause: 'unsure', reason: `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)}).` };
     }
     const { die, symbol } = splitClass(name);
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
