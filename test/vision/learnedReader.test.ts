@@ -153,6 +153,46 @@ describe('the learned reader', () => {
     expect(adapted.classifierVersion).toBe(`${model.version}+${defaultAdaptOptions.version}`);
   });
 
+
+  it('sets its threshold above held-back dice read as a wrong face, not above a flat die it calls cocked (that die is declined whatever the threshold)', () => {
+    const model = shippedLearnedModels['d6'] as LearnedModel;
+    const reader = new LearnedReader(model, { minProbability: 0.5, views: 1 });
+    const kinds = [
+      { label: 'red-hit', mark: 'bar' as const },
+      { label: 'red-blank', mark: 'ring' as const },
+      { label: 'cocked', mark: 'disc' as const },
+    ];
+    const random = seededRandom(12);
+    const samples = Array.from({ length: 48 }, (_, i) => {
+      const k = kinds[i % 3] as (typeof kinds)[number];
+      return { crop: { image: dieCrop([190, 30, 30], k.mark, random), sizePx: 40 }, label: k.label, group: `img${String(Math.floor(i / 3)).padStart(2, '0')}` };
+    });
+    const options = { ...defaultAdaptOptions, turns: 2, iterations: 150 };
+    // The images adaptReader holds back (the same seeded split), and in them a disc (what the head learns as cocked) and a ring.
+    const { held } = splitGroups(
+      samples.map((s) => s.group),
+      options.holdBack,
+      seededRandom(options.seed),
+    );
+    const disc = samples.findIndex((s) => held.has(s.group) && s.label === 'cocked');
+    const ring = samples.findIndex((s) => held.has(s.group) && s.label === 'red-blank');
+    const labelled = (i: number) => samples.map((s, j) => (j === i ? { ...s, label: 'red-hit' } : s));
+    const clean = adaptReader(reader, samples, options);
+    // A flat red hit (so labelled) that the head calls cocked: declined, not a misread.
+    const calledCocked = adaptReader(reader, labelled(disc), options);
+    // A flat red hit that the head reads as a red blank: a misread, which the threshold must rise above.
+    const wrongFace = adaptReader(reader, labelled(ring), options);
+    expect(clean.heldBack.worstWrong).toBe(0);
+    expect(calledCocked.heldBack.worstWrong).toBe(0);
+    expect(calledCocked.head.minProbability).toBe(clean.head.minProbability);
+    // Every held-back flat die read, and the one called cocked not among them.
+    const heldFlat = samples.filter((s) => held.has(s.group) && s.label !== 'cocked').length;
+    expect(clean.heldBack.read).toBe(heldFlat);
+    expect(calledCocked.heldBack.read).toBe(heldFlat);
+    expect(wrongFace.heldBack.worstWrong).toBeGreaterThan(0.5);
+    expect(wrongFace.head.minProbability).toBeCloseTo(Math.min(options.ceiling, wrongFace.heldBack.worstWrong + options.margin), 9);
+    expect(wrongFace.head.minProbability).toBeGreaterThan(clean.head.minProbability);
+  });
   it("declines a read under its own class's threshold and reads it when that class's threshold is lower", () => {
     const model = shippedXwing();
     const crop = faceCrop(model);
