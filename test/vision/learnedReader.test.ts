@@ -154,7 +154,7 @@ describe('the learned reader', () => {
   });
 
 
-  it('sets its threshold above held-back dice read as a wrong face, not above a flat die it calls cocked (that die is declined whatever the threshold)', () => {
+  it('sets its threshold above held-back flat dice read as a wrong face, not above a flat die it calls cocked (declined whatever the threshold) nor a cocked die it reads as a face (the cocked checks catch those)', () => {
     const model = shippedLearnedModels['d6'] as LearnedModel;
     const reader = new LearnedReader(model, { minProbability: 0.5, views: 1 });
     const kinds = [
@@ -176,13 +176,18 @@ describe('the learned reader', () => {
     );
     const disc = samples.findIndex((s) => held.has(s.group) && s.label === 'cocked');
     const ring = samples.findIndex((s) => held.has(s.group) && s.label === 'red-blank');
-    const labelled = (i: number) => samples.map((s, j) => (j === i ? { ...s, label: 'red-hit' } : s));
+    const bar = samples.findIndex((s) => held.has(s.group) && s.label === 'red-hit');
+    const labelled = (i: number, label = 'red-hit') => samples.map((s, j) => (j === i ? { ...s, label } : s));
     const clean = adaptReader(reader, samples, options);
     // A flat red hit (so labelled) that the head calls cocked: declined, not a misread.
     const calledCocked = adaptReader(reader, labelled(disc), options);
     // A flat red hit that the head reads as a red blank: a misread, which the threshold must rise above.
     const wrongFace = adaptReader(reader, labelled(ring), options);
+    // A cocked die (so labelled) that the head reads as a red hit.
+    const cockedReadAsFace = adaptReader(reader, labelled(bar, 'cocked'), options);
     expect(clean.heldBack.worstWrong).toBe(0);
+    expect(cockedReadAsFace.heldBack.worstWrong).toBe(0);
+    expect(cockedReadAsFace.head.minProbability).toBe(clean.head.minProbability);
     expect(calledCocked.heldBack.worstWrong).toBe(0);
     expect(calledCocked.head.minProbability).toBe(clean.head.minProbability);
     // Every held-back flat die read, and the one called cocked not among them.

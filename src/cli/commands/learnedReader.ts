@@ -85,7 +85,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
       const h = result.heldBack;
       io.out(
         `Fitted a head on ${result.fitted} dice (${folder.crops.length - h.total} fitted, ${h.total} held back) of ${folder.images} images; threshold ${result.head.minProbability.toFixed(3)} ` +
-          `(most confident wrong held-back read ${h.worstWrong.toFixed(3)}); held back: ${h.read} read, ${h.correct} correct. Wrote ${flags.out}.\n`,
+          `(most confident held-back flat die read as a wrong face ${h.worstWrong.toFixed(3)}); held back: ${h.read} read, ${h.correct} correct. Wrote ${flags.out}.\n`,
       );
     });
 }

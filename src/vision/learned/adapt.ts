@@ -4,9 +4,9 @@
  * regression) is fitted on its embeddings of the user's labelled dice, each
  * seen in its 8 turns/mirrors and a few shifted and scaled cuts (augmentation).
  * Whole images are held back (dice in one image share its light); the
- * rejection threshold is set on them: above the most confident wrong read of
- * a face (a flat die the head calls cocked is declined, at any confidence, so
- * it cannot lift the threshold).
+ * rejection threshold is set on them: above the most confident flat die read
+ * as a wrong face (a flat die the head calls cocked is declined at any
+ * confidence; a cocked die read as a face is the cocked checks' to catch).
  * Seeded and pure: the same samples give the same head.
  */
 import type { RandomSource } from '../../stats/random.js';
@@ -35,7 +35,7 @@ export interface AdaptOptions {
   readonly l2: number;
   /** Weigh each class's dice so every class counts as much in the fit (a rare face is not pulled towards a common one). */
   readonly balance: boolean;
-  /** Threshold = most confident wrong held-back read of a face + margin, at least `floor`, at most `ceiling`. */
+  /** Threshold = most confident held-back flat die read as a wrong face + margin, at least `floor`, at most `ceiling`. */
   readonly margin: number;
   readonly floor: number;
   readonly ceiling: number;
@@ -50,7 +50,7 @@ export interface HeldBackScore {
   readonly total: number;
   readonly read: number;
   readonly correct: number;
-  /** Highest probability of a wrong face read among held-back dice (0 when none was wrong; a flat die called cocked is declined, not wrong). */
+  /** Highest probability of a wrong face read of a held-back flat die (0 when none; a flat die called cocked is declined, not wrong). */
   readonly worstWrong: number;
 }
 
@@ -161,10 +161,11 @@ export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample
     let best = 0;
     for (let j = 1; j < mean.length; j++) if ((mean[j] as number) > (mean[best] as number)) best = j;
     const right = classes[best] === s.label;
-    // Calling a flat die cocked declines it whatever the threshold; only a wrong face is a misread to guard against
-    // (on one foreign artwork a flat green focus called cocked at 0.97 had lifted the threshold to 0.99: head/3).
+    // Only a flat die read as a wrong face sets the threshold (head/3). Calling a flat die cocked declines it whatever
+    // the threshold (on one foreign artwork a green focus called cocked at 0.97 had lifted it to 0.99); a cocked die
+    // read as a face is the cocked checks' to catch, as in fine-tuning (on foreign-1 one read at 0.83 had lifted it to 0.85).
     const cocked = classes[best] === COCKED_LABEL;
-    if (!right && !cocked) worstWrong = Math.max(worstWrong, mean[best] as number);
+    if (!right && !cocked && s.label !== COCKED_LABEL) worstWrong = Math.max(worstWrong, mean[best] as number);
     confidences.push({ p: mean[best] as number, right, cocked });
   }
   const minProbability = Math.min(options.ceiling, Math.max(options.floor, worstWrong + options.margin));
