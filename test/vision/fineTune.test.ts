@@ -82,11 +82,12 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     for (const c of result.candidates.slice(1)) expect(result.why).toContain(`the ${c.name} (${c.wrong} wrong, ${c.declinedFlat} flat declined`);
   });
 
-  it("confirms each fine-tuned read by the fitted head: a read stands only where the head's most probable class is the same", () => {
+  it("confirms each fine-tuned read by the fitted head: a read stands only where the head's most probable face is the same", () => {
     const confirmed = candidate('fine-tuned network confirmed by the head');
     const head = candidate('fitted head');
     expect(confirmed.classifier.confirm).toEqual(head.classifier.head);
-    // Recount from the two readers apart: the fine-tuned network's read, and the head's most probable class.
+    // Recount from the two readers apart: the fine-tuned network's read, and the head's most probable face (rule 3: the
+    // head's cocked class disputes nothing).
     const groups = [...new Set(samples.map((s) => s.group))].sort();
     const held = samples.filter((s) => groups.indexOf(s.group) % 4 === 3);
     const alone = learnedReaderOf(tunedProfile(false).classifier);
@@ -99,8 +100,9 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const pn = alone.probabilities(s.crop);
       const netClass = alone.classes[pn.indexOf(Math.max(...pn))];
       const p = byHead.probabilities(s.crop);
-      const headClass = byHead.classes[p.indexOf(Math.max(...p))] as string;
-      const headSure = Math.max(...p) >= byHead.thresholdOf(headClass);
+      const faces = [...p].map((q, j) => (byHead.classes[j] === 'cocked' ? -1 : q));
+      const headClass = byHead.classes[faces.indexOf(Math.max(...faces))] as string;
+      const headSure = Math.max(...faces) >= byHead.thresholdOf(headClass);
       const agrees = r.status === 'read' && `${r.die}-${r.symbol}` === headClass;
       // Rule 2: a read the network alone declines as unsure stands when the head is sure of the same face.
       const saved = r.cause === 'unsure' && netClass === headClass && headSure;
@@ -111,9 +113,9 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       if (agrees || saved) expect(c).toMatchObject({ confidence: r.confidence, ...splitClass(headClass) });
       else if (r.status === 'read') expect(c.reason).toMatch(/confirming reader sees/);
     }
-    expect(confirmed.classifier.confirmRule).toBe(2);
+    expect(confirmed.classifier.confirmRule).toBe(3);
     expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed + vouched).toBe(confirmed.validation.read);
-    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${head.classifier.head?.version}`);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${head.classifier.head?.version}`);
     // Saved and loaded, it reads the same.
     const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
@@ -148,6 +150,30 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     }
   });
 
+  it("reads a profile made under rule 2 as it was validated: the head's cocked call still disputes a read", () => {
+    const confirmed = candidate('fine-tuned network confirmed by the head');
+    const { hash: _h, ...rest } = { ...result.profile, classifier: { ...confirmed.classifier, confirmRule: 2 as const } };
+    const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
+    const rule2 = learnedReaderOf(loaded.classifier);
+    const rule3 = learnedReaderOf(confirmed.classifier);
+    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}`);
+    const byHead = learnedReaderOf(candidate('fitted head').classifier);
+    let calledCocked = 0;
+    for (const s of samples) {
+      const p = byHead.probabilities(s.crop);
+      const headCocked = byHead.classes[p.indexOf(Math.max(...p))] === 'cocked';
+      const two = rule2.read(s.crop);
+      const three = rule3.read(s.crop);
+      if (!headCocked) expect(two).toEqual({ ...three, classifierVersion: rule2.classifierVersion });
+      else {
+        calledCocked++;
+        // Under rule 2 a die the head calls cocked is never read; under rule 3 the head's most probable face decides.
+        expect(two.status).not.toBe('read');
+      }
+    }
+    expect(calledCocked).toBeGreaterThan(0);
+  });
+
   it('weighs a wrong read as ten declined flat dice when choosing the reader', () => {
     expect(candidateCost({ wrong: 1, declinedFlat: 0 })).toBe(candidateCost({ wrong: 0, declinedFlat: 10 }));
     expect(candidateCost({ wrong: 1, declinedFlat: 5 })).toBeLessThan(candidateCost({ wrong: 0, declinedFlat: 40 }));
@@ -164,7 +190,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
     const before = learnedReaderOf(p.classifier);
     const after = learnedReaderOf(loaded.classifier);
-    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${p.classifier.confirm?.version}`);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${p.classifier.confirm?.version}`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
 
@@ -186,7 +212,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
       expect(evaluated.code).toBe(0);
       const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
-      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${p.classifier.confirm?.version}+${shortHash(p)}`);
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${p.classifier.confirm?.version}+${shortHash(p)}`);
       expect(j.summary.total).toBe(p.validation.samples);
       expect(j.summary.read).toBe(p.validation.read);
       expect(j.summary.correct).toBe(p.validation.correct);

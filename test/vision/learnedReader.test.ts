@@ -329,6 +329,29 @@ describe('the learned reader', () => {
     expect(new LearnedReader(strict, rule2, undefined, naming(other, 20, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure' });
   });
 
+  it("asks the confirming reader which face only under rule 3: its cocked call disputes nothing, its most probable face decides", () => {
+    const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    const alone = new LearnedReader(model, { minProbability: 0, views: 1 }).read(crop);
+    const name = `${alone.die}-${alone.symbol}`;
+    const other = model.classes.find((c) => c !== name && c !== 'cocked') as string;
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    // A head most sure of cocked (bias 20), and of face `second` next (bias 18: e^18 / (e^20 + e^18 + 6) = 0.12).
+    const cockedThen = (second: string, needs: number): LearnedReader =>
+      new LearnedReader(model, { minProbability: 0, views: 1 }, { version: `cocked-then-${second}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === 'cocked' ? 20 : k === second ? 18 : 0)), minProbability: needs });
+    const rule = (n: 2 | 3) => ({ minProbability: 0, views: 1, confirmRule: n });
+    expect(new LearnedReader(model, rule(2), undefined, cockedThen(name, 0.9)).read(crop)).toMatchObject({ status: 'cocked', cause: 'disputed' });
+    const three = new LearnedReader(model, rule(3), undefined, cockedThen(name, 0.9)).read(crop);
+    expect(three).toMatchObject({ status: 'read', ...splitClass(name), confidence: alone.confidence });
+    expect(three.classifierVersion).toBe(`${model.version}+confirmed/3-by-${model.version}+cocked-then-${name}`);
+    // The head's most probable face is another: disputed, naming that face.
+    expect(new LearnedReader(model, rule(3), undefined, cockedThen(other, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining(`confirming reader sees ${other} (0.12)`) });
+    // Unsure, the network's read is vouched for only when the head is sure of that face (0.12 under 0.9; over 0.1).
+    const strict = { ...model, thresholds: { [name]: alone.confidence + 1e-3 } };
+    expect(new LearnedReader(strict, rule(3), undefined, cockedThen(name, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure', reason: expect.stringContaining(`nor is its confirming reader (${name} at 0.12, needs 0.90)`) });
+    expect(new LearnedReader(strict, rule(3), undefined, cockedThen(name, 0.1)).read(crop)).toMatchObject({ status: 'read', ...splitClass(name) });
+  });
+
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {
     const model = { ...(shippedXwing()), cockedCheck: { version: 'check/2', at: 0.5 } };
     expect(() => new LearnedReader(model, { minProbability: 0, views: 1 })).toThrow(/needs its cocked check check\/2/);

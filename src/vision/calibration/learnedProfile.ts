@@ -6,7 +6,7 @@
  * other images (`adaptReader`), and the whole network fine-tuned on them
  * (`fineTuneNetwork`: what carries it over to dice whose icons are drawn
  * unlike the renders'), each of its reads confirmed by that head (a read stands
- * only when the head's most probable class is the same). The one with the lowest cost ships, a wrong read (a
+ * only when the head's most probable face is the same). The one with the lowest cost ships, a wrong read (a
  * cocked die read as a face counts as wrong) costing as much as ten declined
  * flat dice (`candidateCost`); its reads of dice it was not fitted on are the
  * profile's validation (every die for the shipped network, the held-back ones
@@ -216,8 +216,9 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
       // Each of its reads confirmed by the head: fine-tuning makes a network sure of itself, and under light unlike the
       // calibration images' it misread dice at 0.95-0.99 that the head, fitted apart, read otherwise (training/README.md).
-      // Rule 2: a read the network is unsure of stands when the head is sure of the same face (training/README.md).
-      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 2 };
+      // Rule 3: a read the network is unsure of stands when the head is sure of the same face, and the head is asked
+      // which face only: tilt is the network's cocked class's and the cocked checks' to judge (training/README.md).
+      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 3 };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);

@@ -129,10 +129,10 @@ const learnedClassifierSchema = z.strictObject({
   confirm: headSchema.optional(),
   /**
    * With `confirm`, 2: a read under the fine-tuned network's threshold stands when the head is sure of the same face
-   * (above the head's own threshold). Absent (profiles made before): such a read is declined, as the profile's
-   * validation was measured.
+   * (above the head's own threshold). 3: as 2, the head asked which face only (its `cocked` class disputes nothing).
+   * Absent (profiles made before rule 2): such a read is declined, as the profile's validation was measured.
    */
-  confirmRule: z.literal(2).optional(),
+  confirmRule: z.union([z.literal(2), z.literal(3)]).optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
   /** Turns/mirrors of each crop averaged (1..8). */

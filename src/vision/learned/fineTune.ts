@@ -119,9 +119,10 @@ export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'we
 
 /**
  * A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer`
- * disagrees; with `confirmRule` 2, reading under them when `confirmer` is sure of the same face).
+ * disagrees; with `confirmRule` 2 or 3, reading under them when `confirmer` is sure of the same face; with 3, asking
+ * `confirmer` which face only).
  */
-export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader, confirmRule?: 1 | 2): LearnedReader {
+export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader, confirmRule?: 1 | 2 | 3): LearnedReader {
   return new LearnedReader(
     tunedModel(model, tuned),
     { minProbability: Math.max(...Object.values(tuned.thresholds)), ...(views !== undefined ? { views } : {}), ...(confirmRule !== undefined ? { confirmRule } : {}) },

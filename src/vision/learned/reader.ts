@@ -29,8 +29,10 @@ export interface LearnedReaderOptions {
   /**
    * With a confirming reader. 1 (default): every read needs this reader's own threshold and the confirming reader's
    * agreement. 2: a read under this reader's threshold also stands when the confirming reader is sure of the same face.
+   * 3: as 2, the confirming reader asked which face only (its `cocked` class disputes nothing: a die's tilt is judged
+   * by this reader's own cocked class and its cocked checks).
    */
-  readonly confirmRule?: 1 | 2;
+  readonly confirmRule?: 1 | 2 | 3;
 }
 
 export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9 };
@@ -90,9 +92,14 @@ export function maxViewsOf(model: Pick<LearnedModel, 'radial'>): number {
 
 /** The index of the largest value (the first on a tie). */
 function argmax(p: Float32Array): number {
-  let best = 0;
-  for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
-  return best;
+  return argmaxWhere(p, () => true);
+}
+
+/** The most probable class among those `keep` accepts (the first when none is). */
+function argmaxWhere(p: Float32Array, keep: (j: number) => boolean): number {
+  let best = -1;
+  for (let j = 0; j < p.length; j++) if (keep(j) && (best < 0 || (p[j] as number) > (p[best] as number))) best = j;
+  return Math.max(best, 0);
 }
 
 /** View `turn` (0: as is) of a network input of side `size`. */
@@ -152,7 +159,7 @@ export class LearnedReader implements FaceReader {
     this.classes = head ? head.classes : model.classes;
     const own = head ? `${model.version}+${head.version}` : model.version;
     // Rule 1 reads keep the version they always had, so old profiles' roll logs name the same reader.
-    const rule = options.confirmRule === 2 ? 'confirmed/2' : 'confirmed';
+    const rule = options.confirmRule === undefined || options.confirmRule === 1 ? 'confirmed' : `confirmed/${options.confirmRule}`;
     this.classifierVersion = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
   }
 
@@ -249,11 +256,14 @@ export class LearnedReader implements FaceReader {
       }
     }
     const unsure = `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)})`;
-    // Without rule 2 nothing can save an unsure read: declined before the confirming reader is run.
-    if (confidence < threshold && (this.confirmer === undefined || this.options.confirmRule !== 2)) return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}.` };
+    const rule = this.options.confirmRule ?? 1;
+    // Under rule 1 nothing can save an unsure read: declined before the confirming reader is run.
+    if (confidence < threshold && (this.confirmer === undefined || rule === 1)) return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}.` };
     if (this.confirmer) {
       const q = this.confirmer.probabilities(crop);
-      const other = argmax(q);
+      // Rule 3 asks the confirming reader which face: a head fitted on a user's few cocked dice called flat dice cocked
+      // and never caught a cocked die the checks let through (foreign-1 dev, foreign-2 tests: training/README.md).
+      const other = rule === 3 ? argmaxWhere(q, (j) => this.confirmer?.classes[j] !== COCKED_LABEL) : argmax(q);
       const named = this.confirmer.classes[other] as string;
       const seconded = q[other] as number;
       const needs = this.confirmer.thresholdOf(named);
