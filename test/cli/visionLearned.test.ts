@@ -24,7 +24,7 @@ describe('dicerig vision adapt and vision eval --learned', () => {
     expect(file.model).toMatch(/^learned-d6\//);
     const r = await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', head, '--images', join(tmp, 'test'));
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^classifier learned-d6\/\d+\+head\/2;/m);
+    expect(r.out).toMatch(/^classifier learned-d6\/\d+\+head\/3;/m);
     expect(r.out).toMatch(/^per face: face +dice +recall +declined$/m);
     expect(r.out).toMatch(/^decline spread between faces: /m);
     expect(r.out).toMatch(/^confident errors \(wrong reads at confidence >= 0\.9\): \d+$/m);
