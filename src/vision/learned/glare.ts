@@ -5,12 +5,18 @@
  * itself (foreign-2 art under the test ring light: calibration/README.md). Whether a face is in the highlight depends
  * on where the die lies under the light, not on its face, so declining every such die keeps the reads unbiased.
  * Only for dice whose faces are coloured: a white die's face is near white everywhere.
+ *
+ * A blank read needs less highlight to be declined (`blankAt`): the absence of an icon says something only where an
+ * icon would show, and a pale icon's white ink adds to the clipped share that a blank face under the same highlight
+ * lacks, so one threshold for all declined icon faces two to four times as often as blanks.
  */
 import type { DieCrop } from '../faceRead.js';
 
 export interface GlareCheck {
   /** A die is declined when at least this share of its top face's central disk is clipped. */
   readonly at: number;
+  /** A die read as a blank is declined from this share (at most `at`); without it, from `at` like any face. */
+  readonly blankAt?: number;
   /** The disk's radius, as a fraction of the die's size (a d8's top face holds a disk of about a quarter). */
   readonly radius: number;
   /** A pixel is clipped when each of its channels is at least this (0..255). */
@@ -42,6 +48,7 @@ export function clippedShare(crop: DieCrop, check: Pick<GlareCheck, 'radius' | '
  * The shipped X-Wing check. Radius and level are set by the geometry (the top face's inscribed disk is ~0.25 die
  * sizes; 220 is near clipping after JPEG); `at` is the lowest of 0.1..0.9 that declines at most 0.5 % of the flat dice
  * read right in the non-test renders (house tune-xwing, tune-xwing-151 and the train panel-light renders: 0.42 %;
- * foreign-1 dev: none). training/README.md has the figures.
+ * foreign-1 dev: none). `blankAt` is the one of 0.1..0.25 at which blanks reach the check as often as icon faces do
+ * at `at` in all the non-test renders (0.66 % against 0.69 %). training/README.md has the figures.
  */
-export const xwingGlare: GlareCheck = { at: 0.6, radius: 0.2, level: 220 };
+export const xwingGlare: GlareCheck = { at: 0.6, blankAt: 0.2, radius: 0.2, level: 220 };

@@ -254,6 +254,10 @@ export class LearnedReader implements FaceReader {
       if (share >= glare.at) {
         return { ...base, status: 'unreadable', cause: 'glare', reason: `The top face is lost in a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, declined from ${(100 * glare.at).toFixed(0)} %): its icon cannot be seen.` };
       }
+      if (glare.blankAt !== undefined && share >= glare.blankAt && splitClass(name).symbol === 'blank') {
+        const reason = `The top face reads as a blank under a highlight (${(100 * share).toFixed(0)} % of its centre clipped white, a blank declined from ${(100 * glare.blankAt).toFixed(0)} %): a faded icon would look the same.`;
+        return { ...base, status: 'unreadable', cause: 'glare', reason };
+      }
     }
     const unsure = `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)})`;
     const rule = this.options.confirmRule ?? 1;
