@@ -216,9 +216,8 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       const thresholds = Object.fromEntries(Object.entries(tuned.tuned.thresholds).map(([c, t]) => [c, round6(t)]));
       // Each of its reads confirmed by the head: fine-tuning makes a network sure of itself, and under light unlike the
       // calibration images' it misread dice at 0.95-0.99 that the head, fitted apart, read otherwise (training/README.md).
-      // Rule 3: a read the network is unsure of stands when the head is sure of the same face, a read it is sure of is
-      // disputed only when the head is sure of another, and the head is asked which face only: tilt is the network's
-      // cocked class's and the cocked checks' to judge (training/README.md).
+      // Rule 3: a read the network is unsure of stands when the head is sure of the same face, and the head is asked
+      // which face only: tilt is the network's cocked class's and the cocked checks' to judge (training/README.md).
       const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 3 };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }

@@ -129,8 +129,7 @@ const learnedClassifierSchema = z.strictObject({
   confirm: headSchema.optional(),
   /**
    * With `confirm`, 2: a read under the fine-tuned network's threshold stands when the head is sure of the same face
-   * (above the head's own threshold). 3: as 2, and the head disputes a read only when sure of another face; it is
-   * asked which face only (its `cocked` class disputes nothing).
+   * (above the head's own threshold). 3: as 2, the head asked which face only (its `cocked` class disputes nothing).
    * Absent (profiles made before rule 2): such a read is declined, as the profile's validation was measured.
    */
   confirmRule: z.union([z.literal(2), z.literal(3)]).optional(),

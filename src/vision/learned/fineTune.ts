@@ -120,7 +120,7 @@ export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'we
 /**
  * A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer`
  * disagrees; with `confirmRule` 2 or 3, reading under them when `confirmer` is sure of the same face; with 3, asking
- * `confirmer` which face only, and letting it dispute a read only when sure of another face).
+ * `confirmer` which face only).
  */
 export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader, confirmRule?: 1 | 2 | 3): LearnedReader {
   return new LearnedReader(

@@ -29,9 +29,8 @@ export interface LearnedReaderOptions {
   /**
    * With a confirming reader. 1 (default): every read needs this reader's own threshold and the confirming reader's
    * agreement. 2: a read under this reader's threshold also stands when the confirming reader is sure of the same face.
-   * 3: the confirming reader's word counts where it is sure: it vouches for a read when sure of the same face (as 2),
-   * disputes one only when sure of another face, and is asked which face only (its `cocked` class disputes nothing: a
-   * die's tilt is judged by this reader's own cocked class and its cocked checks).
+   * 3: as 2, the confirming reader asked which face only (its `cocked` class disputes nothing: a die's tilt is judged
+   * by this reader's own cocked class and its cocked checks).
    */
   readonly confirmRule?: 1 | 2 | 3;
 }
@@ -278,9 +277,7 @@ export class LearnedReader implements FaceReader {
         const nor = `nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)})`;
         return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}, ${nor}.` };
       }
-      // Rule 3: an unsure confirming reader disputes nothing (on foreign-1 dev its disputes under its own threshold
-      // declined 13 dice the network read right and caught no wrong read: training/README.md).
-      if (named !== name && (rule !== 3 || seconded >= needs)) {
+      if (named !== name) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${seconded.toFixed(2)}).`;
         return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', cause: 'disputed', reason };
       }
