@@ -24,6 +24,15 @@ export function classOfRead(read: Pick<FaceRead, 'status' | 'symbol' | 'die'>): 
   return read.die !== undefined ? `${read.die}-${read.symbol}` : read.symbol;
 }
 
+/**
+ * Whether a die labelled `truth`, read as class `named`, is a flat die read as another face: the misread a reader's
+ * threshold is set above. A die declined or called cocked was not read as a face; a cocked die read as a face is the
+ * cocked checks' to catch, so neither sets a threshold.
+ */
+export function isFlatFaceMisread(truth: string, named: string | undefined): named is string {
+  return truth !== COCKED_LABEL && named !== undefined && named !== COCKED_LABEL && named !== truth;
+}
+
 export interface DieScore {
   readonly die: string;
   readonly total: number;

@@ -13,7 +13,7 @@ import type { RandomSource } from '../../stats/random.js';
 import { seededRandom } from '../../stats/random.js';
 import type { DieCrop } from '../faceRead.js';
 import type { LearnedHead } from './model.js';
-import { COCKED_LABEL } from '../labelledEval.js';
+import { COCKED_LABEL, isFlatFaceMisread } from '../labelledEval.js';
 import { headProbabilities } from './reader.js';
 import type { LearnedReader } from './reader.js';
 
@@ -160,12 +160,13 @@ export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample
     }
     let best = 0;
     for (let j = 1; j < mean.length; j++) if ((mean[j] as number) > (mean[best] as number)) best = j;
-    const right = classes[best] === s.label;
-    // Only a flat die read as a wrong face sets the threshold (head/3). Calling a flat die cocked declines it whatever
-    // the threshold (on one foreign artwork a green focus called cocked at 0.97 had lifted it to 0.99); a cocked die
-    // read as a face is the cocked checks' to catch, as in fine-tuning (on foreign-1 one read at 0.83 had lifted it to 0.85).
-    const cocked = classes[best] === COCKED_LABEL;
-    if (!right && !cocked && s.label !== COCKED_LABEL) worstWrong = Math.max(worstWrong, mean[best] as number);
+    const named = classes[best] as string;
+    const right = named === s.label;
+    // Only a flat die read as a wrong face sets the threshold (head/3), as in fine-tuning. Calling a flat die cocked
+    // declines it whatever the threshold (on one foreign artwork a green focus called cocked at 0.97 had lifted it to
+    // 0.99); a cocked die read as a face is the cocked checks' to catch (on foreign-1 one at 0.83 had lifted it to 0.85).
+    const cocked = named === COCKED_LABEL;
+    if (isFlatFaceMisread(s.label, named)) worstWrong = Math.max(worstWrong, mean[best] as number);
     confidences.push({ p: mean[best] as number, right, cocked });
   }
   const minProbability = Math.min(options.ceiling, Math.max(options.floor, worstWrong + options.margin));

@@ -15,7 +15,7 @@ import { transformInput } from '../d6/augment.js';
 import { decodeWeights, encodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import { seededRandom } from '../../stats/random.js';
-import { classOfRead, COCKED_LABEL } from '../labelledEval.js';
+import { classOfRead, COCKED_LABEL, isFlatFaceMisread } from '../labelledEval.js';
 import type { AdaptSample, HeldBackScore } from './adapt.js';
 import { splitGroups } from './adapt.js';
 import type { LearnedModel } from './model.js';
@@ -181,8 +181,7 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
   const worst: Record<string, number> = Object.fromEntries(faces.map((c) => [c, 0]));
   for (const { truth, read } of reads) {
     const named = classOfRead(read);
-    if (truth === COCKED_LABEL || named === undefined || named === truth) continue;
-    worst[named] = Math.max(worst[named] ?? 0, read.confidence ?? 0);
+    if (isFlatFaceMisread(truth, named)) worst[named] = Math.max(worst[named] ?? 0, read.confidence ?? 0);
   }
   const thresholds = Object.fromEntries(faces.map((c) => [c, Math.min(options.ceiling, Math.max(options.floor, (worst[c] ?? 0) + options.margin))]));
   const kept = reads.filter(({ read }) => {
