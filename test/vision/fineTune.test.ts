@@ -16,6 +16,7 @@ import { decodeWeights, encodeWeights } from '../../src/vision/d6/netReader.js';
 import type { AdaptSample } from '../../src/vision/learned/adapt.js';
 import { splitGroups } from '../../src/vision/learned/adapt.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedModel, tunedReader } from '../../src/vision/learned/fineTune.js';
+import { blankProbability, blankWitnessLevel } from '../../src/vision/learned/blankWitness.js';
 import { pretrainingPhotometric } from '../../src/vision/learned/photometric.js';
 import { seededRandom } from '../../src/stats/random.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
@@ -93,8 +94,13 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const alone = learnedReaderOf(tunedProfile(false).classifier);
     const byHead = learnedReaderOf(head.classifier);
     const both = learnedReaderOf(confirmed.classifier);
+    // The shipped network witnesses the blanks that would stand.
+    const { tuned: _tuned, confirm: _confirm, confirmRule: _rule, blankWitnessAt, ...plain } = confirmed.classifier;
+    const shipped = learnedReaderOf(plain);
+    expect(blankWitnessAt).toBeGreaterThan(0);
     let disagreed = 0;
     let vouched = 0;
+    let doubts = 0;
     for (const s of held) {
       const r = alone.read(s.crop);
       const pn = alone.probabilities(s.crop);
@@ -106,21 +112,46 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const agrees = r.status === 'read' && `${r.die}-${r.symbol}` === headClass;
       // Rule 2: a read the network alone declines as unsure stands when the head is sure of the same face.
       const saved = r.cause === 'unsure' && netClass === headClass && headSure;
+      const doubted = (agrees || saved) && splitClass(headClass).symbol === 'blank' && blankProbability(shipped.probabilities(s.crop), shipped.classes) < (blankWitnessAt as number);
       if (r.status === 'read' && !agrees) disagreed++;
       if (saved) vouched++;
+      if (doubted) doubts++;
       const c = both.read(s.crop);
-      expect(c.status === 'read').toBe(agrees || saved);
-      if (agrees || saved) expect(c).toMatchObject({ confidence: r.confidence, ...splitClass(headClass) });
+      expect(c.status === 'read').toBe((agrees || saved) && !doubted);
+      if ((agrees || saved) && !doubted) expect(c).toMatchObject({ confidence: r.confidence, ...splitClass(headClass) });
+      else if (doubted) expect(c).toMatchObject({ cause: 'disputed', reason: expect.stringContaining('the shipped network finds a blank only') });
       else if (r.status === 'read') expect(c.reason).toMatch(/confirming reader sees/);
     }
     expect(confirmed.classifier.confirmRule).toBe(3);
-    expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed + vouched).toBe(confirmed.validation.read);
-    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${head.classifier.head?.version}`);
+    expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed + vouched - doubts).toBe(confirmed.validation.read);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${head.classifier.head?.version}+blank-witness`);
     // Saved and loaded, it reads the same.
     const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const again = learnedReaderOf(loaded.classifier);
     for (const s of held.slice(0, 12)) expect(again.read(s.crop)).toEqual(both.read(s.crop));
+  });
+
+  it("sets the shipped network's witness level on the training images' blanks only: all but 4 % of them reach it", () => {
+    const confirmed = candidate('fine-tuned network confirmed by the head');
+    const head = candidate('fitted head');
+    const at = confirmed.classifier.blankWitnessAt as number;
+    // Both fitted readers are witnessed at the same level; the shipped network needs no witness of itself.
+    expect(head.classifier.blankWitnessAt).toBe(at);
+    expect(candidate('shipped network').classifier.blankWitnessAt).toBeUndefined();
+    const { tuned: _tuned, confirm: _confirm, confirmRule: _rule, blankWitnessAt: _at, ...plain } = confirmed.classifier;
+    const shipped = learnedReaderOf(plain);
+    const groups = [...new Set(samples.map((s) => s.group))].sort();
+    const trainBlanks = samples.filter((s) => groups.indexOf(s.group) % 4 !== 3 && splitClass(s.label).symbol === 'blank');
+    const seen = trainBlanks.map((s) => blankProbability(shipped.probabilities(s.crop), shipped.classes));
+    expect(trainBlanks.length).toBeGreaterThan(10);
+    expect(at).toBeCloseTo(blankWitnessLevel(seen) as number, 6);
+    expect(seen.filter((p) => p < at).length).toBeLessThanOrEqual(Math.floor(0.04 * seen.length));
+    // The level is one of those blanks' own probabilities (stored to six decimals).
+    expect(seen.filter((p) => p <= at + 1e-6).length).toBeGreaterThan(Math.floor(0.04 * seen.length));
+    // A profile saying the shipped network witnesses blanks with nothing fitted to witness is refused.
+    const { hash: _h, ...rest } = { ...result.profile, classifier: { ...plain, blankWitnessAt: at } };
+    expect(() => parseProfile(sealProfile(rest), 'w.json')).toThrow(/w\.json: .*classifier\.blankWitnessAt has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither/);
   });
 
   it('refuses a confirming head without a fine-tuned network to confirm, or one of the wrong shape', () => {
@@ -142,7 +173,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const { hash: _h, ...rest } = { ...result.profile, classifier: older };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const reader = learnedReaderOf(loaded.classifier);
-    expect(reader.classifierVersion).toBe(`${model.version}+tuned/2+confirmed-by-${model.version}+${older.confirm?.version}`);
+    expect(reader.classifierVersion).toBe(`${model.version}+tuned/2+confirmed-by-${model.version}+${older.confirm?.version}+blank-witness`);
     const alone = learnedReaderOf(tunedProfile(false).classifier);
     for (const s of samples.slice(0, 40)) {
       const r = alone.read(s.crop);
@@ -156,7 +187,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const rule2 = learnedReaderOf(loaded.classifier);
     const rule3 = learnedReaderOf(confirmed.classifier);
-    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}`);
+    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}+blank-witness`);
     const byHead = learnedReaderOf(candidate('fitted head').classifier);
     let calledCocked = 0;
     for (const s of samples) {
@@ -190,7 +221,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
     const before = learnedReaderOf(p.classifier);
     const after = learnedReaderOf(loaded.classifier);
-    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${p.classifier.confirm?.version}`);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${p.classifier.confirm?.version}+blank-witness`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
 
@@ -212,7 +243,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
       expect(evaluated.code).toBe(0);
       const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
-      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${p.classifier.confirm?.version}+${shortHash(p)}`);
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/3-by-${model.version}+${p.classifier.confirm?.version}+blank-witness+${shortHash(p)}`);
       expect(j.summary.total).toBe(p.validation.samples);
       expect(j.summary.read).toBe(p.validation.read);
       expect(j.summary.correct).toBe(p.validation.correct);

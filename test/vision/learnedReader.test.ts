@@ -7,6 +7,7 @@ import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../..
 import { areaResample, learnedInput, radialInput } from '../../src/vision/learned/input.js';
 import { splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
+import { blankProbability, blankWitnessLevel } from '../../src/vision/learned/blankWitness.js';
 import { cropInput, LearnedReader } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
@@ -350,6 +351,41 @@ describe('the learned reader', () => {
     const strict = { ...model, thresholds: { [name]: alone.confidence + 1e-3 } };
     expect(new LearnedReader(strict, rule(3), undefined, cockedThen(name, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure', reason: expect.stringContaining(`nor is its confirming reader (${name} at 0.12, needs 0.90)`) });
     expect(new LearnedReader(strict, rule(3), undefined, cockedThen(name, 0.1)).read(crop)).toMatchObject({ status: 'read', ...splitClass(name) });
+  });
+
+  it('lets a blank read stand only when its witness finds a blank of any die likely enough, and never questions an icon', () => {
+    const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    // Heads naming class c with probability e^b / (e^b + 7): b = 20 gives ~1; with b = 2 a blank is (e^2 + 1) / (e^2 + 7) = 0.58 likely (the other die's blank at e^0).
+    const naming = (c: string, b = 20) => ({ version: `says-${c}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === c ? b : 0)), minProbability: 0 });
+    const witness = (c: string, b: number) => ({ reader: new LearnedReader(model, { minProbability: 0, views: 1 }, naming(c, b)), at: 0.7 });
+    const reading = (c: string, w?: ReturnType<typeof witness>) => new LearnedReader(model, { minProbability: 0, views: 1, ...(w ? { blankWitness: w } : {}) }, naming(c));
+    const blank = reading('red-blank', witness('red-blank', 20)).read(crop);
+    expect(blank).toMatchObject({ status: 'read', die: 'red', symbol: 'blank' });
+    expect(blank.classifierVersion).toBe(`${model.version}+says-red-blank+blank-witness`);
+    // A blank of the other die counts: the witness is asked whether the face is blank, not which die it is.
+    expect(reading('red-blank', witness('green-blank', 20)).read(crop)).toMatchObject({ status: 'read', symbol: 'blank' });
+    const doubted = reading('red-blank', witness('red-blank', 2)).read(crop);
+    expect(doubted).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('the shipped network finds a blank only 0.58 likely (needs 0.70)') });
+    expect(reading('red-blank', witness('red-hit', 20)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'disputed' });
+    // An icon is read whatever the witness thinks; without a witness a blank stands, under the version it always had.
+    expect(reading('red-hit', witness('red-blank', 20)).read(crop)).toMatchObject({ status: 'read', symbol: 'hit' });
+    const unwitnessed = reading('red-blank').read(crop);
+    expect(unwitnessed).toMatchObject({ status: 'read', symbol: 'blank' });
+    expect(unwitnessed.classifierVersion).toBe(`${model.version}+says-red-blank`);
+  });
+
+  it("sets the witness's level so that a given share of the user's blanks fall under it, and sums every die's blank", () => {
+    expect(blankProbability([0.1, 0.2, 0.3, 0.4], ['red-hit', 'red-blank', 'green-blank', 'cocked'])).toBeCloseTo(0.5, 12);
+    expect(blankProbability([0.6, 0.4], ['red-hit', 'cocked'])).toBe(0);
+    const seen = Array.from({ length: 100 }, (_, i) => (i + 1) / 100);
+    // By default 4 of 100 blanks under it: 0.01 .. 0.04.
+    expect(blankWitnessLevel(seen)).toBe(0.05);
+    expect(seen.filter((p) => p < (blankWitnessLevel(seen) as number)).length).toBe(4);
+    expect(blankWitnessLevel(seen, 0.1)).toBe(0.11);
+    expect(blankWitnessLevel([0.9, 0.2, 0.95], 0)).toBe(0.2);
+    expect(blankWitnessLevel([])).toBeUndefined();
   });
 
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {

@@ -18,6 +18,8 @@ import type { Point } from '../../core/image.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { classOfRead } from '../labelledEval.js';
 import { adaptReader, defaultAdaptOptions } from '../learned/adapt.js';
+import { blankProbability, blankWitnessLevel } from '../learned/blankWitness.js';
+import { splitClass } from '../learned/model.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../learned/fineTune.js';
 import type { FineTuneOptions } from '../learned/fineTune.js';
 import type { AdaptOptions, AdaptSample } from '../learned/adapt.js';
@@ -72,11 +74,13 @@ export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const model = shippedLearnedModelByVersion(classifier.model);
   if (model === undefined) throw new InputError(`the learned network ${classifier.model} is not shipped with this dicerig.`);
   const options = { ...defaultLearnedReaderOptions, views: classifier.views };
+  const at = classifier.blankWitnessAt;
+  const blankWitness = at !== undefined ? { reader: new LearnedReader(model, options), at } : undefined;
   if (classifier.tuned !== undefined) {
     const confirmer = classifier.confirm !== undefined ? new LearnedReader(model, options, classifier.confirm) : undefined;
-    return tunedReader(model, classifier.tuned, classifier.views, confirmer, classifier.confirmRule);
+    return tunedReader(model, classifier.tuned, { views: classifier.views, ...(confirmer ? { confirmer } : {}), ...(classifier.confirmRule !== undefined ? { confirmRule: classifier.confirmRule } : {}), ...(blankWitness ? { blankWitness } : {}) });
   }
-  return new LearnedReader(model, options, classifier.head);
+  return new LearnedReader(model, { ...options, ...(blankWitness ? { blankWitness } : {}) }, classifier.head);
 }
 
 /** The threshold a learned reader declines under: its head's, else the lowest of the network's (shipped or fine-tuned) per-class thresholds for these classes. */
@@ -151,6 +155,13 @@ function scoreCandidate(
   return { name, classifier, rejectionThreshold: thresholdOf(reader, classes), validation: validationOf(reads, classes, description), wrong, declinedFlat };
 }
 
+/** The profile field of the shipped network's witness level, set on the labelled blanks among `samples` (none: no field). */
+function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[], classes: readonly string[]): Pick<LearnedClassifier, 'blankWitnessAt'> {
+  const blanks = samples.filter((s) => classes.includes(s.label) && splitClass(s.label).symbol === 'blank');
+  const at = blankWitnessLevel(blanks.map((s) => blankProbability(shipped.probabilities(s.crop), shipped.classes)));
+  return at === undefined ? {} : { blankWitnessAt: round6(at) };
+}
+
 /** A head with its numbers rounded as the profile stores them (what is scored is what ships). */
 function roundHead(head: LearnedHead): LearnedHead {
   return { ...head, weights: head.weights.map(round6), bias: head.bias.map(round6), minProbability: round6(head.minProbability) };
@@ -205,9 +216,12 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
   const candidates: LearnedCandidate[] = [scoreCandidate('shipped network', base, shippedHeldBack, classes, description)];
   const trainClasses = new Set(train.map((s) => s.label));
   if (trainClasses.size >= 2) {
-    const adapted = adaptReader(learnedReaderOf(base), train, options.adapt ?? defaultAdaptOptions);
+    const shippedReader = learnedReaderOf(base);
+    const adapted = adaptReader(shippedReader, train, options.adapt ?? defaultAdaptOptions);
     const head = roundHead(adapted.head);
-    const withHead: LearnedClassifier = { ...base, head: { ...head, classes: [...head.classes], weights: [...head.weights], bias: [...head.bias] } };
+    // The shipped network witnesses a fitted reader's blanks, at a level set on the training images' blanks.
+    const witnessed = blankWitnessOf(shippedReader, train, classes);
+    const withHead: LearnedClassifier = { ...base, head: { ...head, classes: [...head.classes], weights: [...head.weights], bias: [...head.bias] }, ...witnessed };
     candidates.push(scoreCandidate('fitted head', withHead, readSamples(withHead, heldBack, dice), classes, description));
     const unseen = classes.filter((c) => !trainClasses.has(c));
     if (unseen.length > 0) warnings.push(`the fitted head never saw ${unseen.join(', ')} (no training dice of ${unseen.length === 1 ? 'that class' : 'those classes'}).`);
@@ -218,7 +232,7 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       // calibration images' it misread dice at 0.95-0.99 that the head, fitted apart, read otherwise (training/README.md).
       // Rule 3: a read the network is unsure of stands when the head is sure of the same face, and the head is asked
       // which face only: tilt is the network's cocked class's and the cocked checks' to judge (training/README.md).
-      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 3 };
+      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 3, ...witnessed };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);

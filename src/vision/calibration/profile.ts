@@ -133,6 +133,11 @@ const learnedClassifierSchema = z.strictObject({
    * Absent (profiles made before rule 2): such a read is declined, as the profile's validation was measured.
    */
   confirmRule: z.union([z.literal(2), z.literal(3)]).optional(),
+  /**
+   * With `head` or `tuned`: a read of a blank stands only when the shipped network finds a blank at least this likely
+   * (set on the user's labelled blanks: `blankWitness.ts`). Absent (profiles made before it): no such check.
+   */
+  blankWitnessAt: z.number().min(0).max(1).optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
   /** Turns/mirrors of each crop averaged (1..8). */
@@ -287,6 +292,9 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
     if (model !== undefined) problems.push(...tunedProblems(model, classifier.tuned).map((p) => `classifier.tuned ${p}`));
   } else if (classifier.confirm !== undefined) problems.push('classifier.confirm confirms a fine-tuned network, and classifier.tuned is missing');
   if (classifier.confirmRule !== undefined && classifier.confirm === undefined) problems.push('classifier.confirmRule is a rule for classifier.confirm, which is missing');
+  if (classifier.blankWitnessAt !== undefined && classifier.head === undefined && classifier.tuned === undefined) {
+    problems.push('classifier.blankWitnessAt has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither');
+  }
   const dim = model?.spec.convs[model.spec.convs.length - 1]?.out;
   for (const [key, head] of [['head', classifier.head], ['confirm', classifier.confirm]] as const) {
     if (head === undefined) continue;

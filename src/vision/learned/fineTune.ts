@@ -23,6 +23,7 @@ import type { PhotometricChange } from './photometric.js';
 import { photometricChange, pretrainingPhotometric } from './photometric.js';
 import { normalised } from './input.js';
 import { LearnedReader, maxViewsOf, rawCropInput } from './reader.js';
+import type { BlankWitness } from './reader.js';
 
 /** Largest turn of a radial network's training cut each way (train.py --radial's). */
 const RADIAL_JITTER = (10 * Math.PI) / 180;
@@ -117,15 +118,31 @@ export function tunedProblems(model: LearnedModel, tuned: Pick<TunedNetwork, 'we
   return problems;
 }
 
+/** How a fine-tuned network is read besides its own thresholds. */
+export interface TunedReaderOptions {
+  /** Turns/mirrors averaged. */
+  readonly views?: number;
+  /** A reader that must agree (see `LearnedReaderOptions.confirmRule`). */
+  readonly confirmer?: LearnedReader;
+  readonly confirmRule?: 1 | 2 | 3;
+  readonly blankWitness?: BlankWitness;
+}
+
 /**
  * A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer`
  * disagrees; with `confirmRule` 2 or 3, reading under them when `confirmer` is sure of the same face; with 3, asking
- * `confirmer` which face only).
+ * `confirmer` which face only; given a `blankWitness`, when it doubts a blank).
  */
-export function tunedReader(model: LearnedModel, tuned: TunedNetwork, views?: number, confirmer?: LearnedReader, confirmRule?: 1 | 2 | 3): LearnedReader {
+export function tunedReader(model: LearnedModel, tuned: TunedNetwork, options: TunedReaderOptions = {}): LearnedReader {
+  const { views, confirmer, confirmRule, blankWitness } = options;
   return new LearnedReader(
     tunedModel(model, tuned),
-    { minProbability: Math.max(...Object.values(tuned.thresholds)), ...(views !== undefined ? { views } : {}), ...(confirmRule !== undefined ? { confirmRule } : {}) },
+    {
+      minProbability: Math.max(...Object.values(tuned.thresholds)),
+      ...(views !== undefined ? { views } : {}),
+      ...(confirmRule !== undefined ? { confirmRule } : {}),
+      ...(blankWitness !== undefined ? { blankWitness } : {}),
+    },
     undefined,
     confirmer,
   );
@@ -174,7 +191,7 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
         });
   const faces = model.classes.filter((c) => c !== COCKED_LABEL);
   const draft: TunedNetwork = { version: options.version, weightsBase64: encodeWeights(net.weights()), thresholds: Object.fromEntries(faces.map((c) => [c, 0])) };
-  const reader = tunedReader(model, draft, views);
+  const reader = tunedReader(model, draft, views !== undefined ? { views } : {});
   // Only flat dice's wrong reads set the thresholds: a cocked die read as a face is the cocked checks' to catch,
   // and letting one lift a threshold would decline a whole face (see train.py --no-guard-cocked).
   const reads = samples.filter((s) => held.has(s.group)).map((s) => ({ truth: s.label, read: reader.read(s.crop) }));

@@ -15,6 +15,7 @@ import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
+import { blankProbability } from './blankWitness.js';
 import { clippedShare } from './glare.js';
 import { areaResample, normalised, radialRaw } from './input.js';
 import { splitClass } from './model.js';
@@ -33,6 +34,14 @@ export interface LearnedReaderOptions {
    * by this reader's own cocked class and its cocked checks).
    */
   readonly confirmRule?: 1 | 2 | 3;
+  /** A read of a blank stands only when this witness finds a blank at least `at` likely (`blankWitness.ts`). */
+  readonly blankWitness?: BlankWitness;
+}
+
+/** The shipped network, asked whether a die read as a blank looks like one. */
+export interface BlankWitness {
+  readonly reader: Pick<LearnedReader, 'probabilities' | 'classes'>;
+  readonly at: number;
 }
 
 export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9 };
@@ -160,7 +169,8 @@ export class LearnedReader implements FaceReader {
     const own = head ? `${model.version}+${head.version}` : model.version;
     // Rule 1 reads keep the version they always had, so old profiles' roll logs name the same reader.
     const rule = options.confirmRule === undefined || options.confirmRule === 1 ? 'confirmed' : `confirmed/${options.confirmRule}`;
-    this.classifierVersion = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
+    const confirmed = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
+    this.classifierVersion = options.blankWitness ? `${confirmed}+blank-witness` : confirmed;
   }
 
   /** The most views this reader's network can be read in (see `maxViewsOf`). */
@@ -284,6 +294,14 @@ export class LearnedReader implements FaceReader {
       }
     }
     const { die, symbol } = splitClass(name);
+    const witness = this.options.blankWitness;
+    if (witness !== undefined && symbol === 'blank') {
+      const seen = blankProbability(witness.reader.probabilities(crop), witness.reader.classes);
+      if (seen < witness.at) {
+        const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but the shipped network finds a blank only ${seen.toFixed(2)} likely (needs ${witness.at.toFixed(2)}): a faded icon or a leaning die can look blank.`;
+        return { ...base, status: 'unreadable', cause: 'disputed', reason };
+      }
+    }
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
   }
 }
