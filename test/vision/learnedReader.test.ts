@@ -376,6 +376,23 @@ describe('the learned reader', () => {
     expect(unwitnessed.classifierVersion).toBe(`${model.version}+says-red-blank`);
   });
 
+  it("gives a witness the confirming head's network's own reads, so only its partner runs again, and reads exactly as if it ran alone", () => {
+    const model = shippedXwing();
+    const crop = faceCrop(model);
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    const head = { version: 'h', classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0.01), bias: model.classes.map(() => 0), minProbability: 0.5 };
+    const confirmer = new LearnedReader(model, { minProbability: 0 }, head);
+    const witness = new LearnedReader(model, { minProbability: 0 });
+    expect(witness.sharesNetworkWith(confirmer)).toBe(true);
+    const { own } = confirmer.probabilitiesAndOwn(crop);
+    expect(Array.from(witness.probabilitiesFromOwn(crop, own))).toEqual(Array.from(witness.probabilities(crop)));
+    // A witness with a head of its own, another network or other views cannot take them.
+    expect(new LearnedReader(model, { minProbability: 0 }, head).sharesNetworkWith(confirmer)).toBe(false);
+    expect(new LearnedReader(unturnedXwing(), { minProbability: 0 }).sharesNetworkWith(confirmer)).toBe(false);
+    expect(witness.viewCount).toBeGreaterThan(1);
+    expect(new LearnedReader(model, { minProbability: 0, views: 1 }).sharesNetworkWith(confirmer)).toBe(false);
+  });
+
   it("sets the witness's level so that a given share of the user's blanks fall under it, and sums every die's blank", () => {
     expect(blankProbability([0.1, 0.2, 0.3, 0.4], ['red-hit', 'red-blank', 'green-blank', 'cocked'])).toBeCloseTo(0.5, 12);
     expect(blankProbability([0.6, 0.4], ['red-hit', 'cocked'])).toBe(0);

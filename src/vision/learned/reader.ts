@@ -40,7 +40,7 @@ export interface LearnedReaderOptions {
 
 /** The shipped network, asked whether a die read as a blank looks like one. */
 export interface BlankWitness {
-  readonly reader: Pick<LearnedReader, 'probabilities' | 'classes'>;
+  readonly reader: LearnedReader;
   readonly at: number;
 }
 
@@ -109,6 +109,11 @@ function argmaxWhere(p: Float32Array, keep: (j: number) => boolean): number {
   let best = -1;
   for (let j = 0; j < p.length; j++) if (keep(j) && (best < 0 || (p[j] as number) > (p[best] as number))) best = j;
   return Math.max(best, 0);
+}
+
+/** Averages a network's mean probabilities with its partner's (`q`), in place, as thresholds set on the pair were. */
+function withPartnerMean(mean: Float32Array, q: Float64Array): void {
+  for (let j = 0; j < mean.length; j++) mean[j] = ((mean[j] as number) + (q[j] as number)) / 2;
 }
 
 /** View `turn` (0: as is) of a network input of side `size`. */
@@ -209,9 +214,10 @@ export class LearnedReader implements FaceReader {
    * views), as the thresholds were set; a head replaces only this network's last layer, so then the partner counts
    * only towards `cocked`.
    */
-  private views(crop: DieCrop, check = true): { probabilities: Float32Array; cocked: number; checked: number } {
+  private views(crop: DieCrop, check = true): { probabilities: Float32Array; own: Float32Array; cocked: number; checked: number } {
     const views = this.viewCount;
     const mean = new Float32Array(this.classes.length);
+    const own = new Float32Array(this.model.classes.length);
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
     let checked = 0;
@@ -220,12 +226,13 @@ export class LearnedReader implements FaceReader {
       const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
       const p = this.head ? headProbabilities(this.head, embedding) : probs;
       for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
+      for (let j = 0; j < own.length; j++) own[j] = (own[j] as number) + (probs[j] as number) / views;
       if (ci >= 0) cocked += (probs[ci] as number) / views;
     }
     if (this.partner && (!this.head || check)) {
       const { net, model, views: partnerViews } = this.partner;
       const q = meanProbabilities(net, viewInputs(crop, model, partnerViews));
-      if (!this.head) for (let j = 0; j < mean.length; j++) mean[j] = ((mean[j] as number) + (q[j] as number)) / 2;
+      if (!this.head) withPartnerMean(mean, q);
       if (ci >= 0) cocked = (cocked + (q[ci] as number)) / 2;
     }
     if (this.check && check) {
@@ -235,7 +242,31 @@ export class LearnedReader implements FaceReader {
       const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : views;
       checked = meanProbabilities(net, viewInputs(crop, model, checkViews))[this.check.cocked] as number;
     }
-    return { probabilities: mean, cocked, checked };
+    return { probabilities: mean, own, cocked, checked };
+  }
+
+  /** `probabilities`, and the network's own last layer's (of `model.classes`, no partner) averaged over the same views. */
+  probabilitiesAndOwn(crop: DieCrop): { probabilities: Float32Array; own: Float32Array } {
+    const { probabilities, own } = this.views(crop, false);
+    return { probabilities, own };
+  }
+
+  /**
+   * Whether `other`'s own-layer mean (`probabilitiesAndOwn`) is what this reader's network gives a crop: the same
+   * shipped network read in as many views, this reader without a head. Then `probabilitiesFromOwn` needs only the partner.
+   */
+  sharesNetworkWith(other: LearnedReader): boolean {
+    return this.head === undefined && other.model === this.model && other.viewCount === this.viewCount;
+  }
+
+  /** `probabilities(crop)` given the network's own mean over the views (see `sharesNetworkWith`): only the partner is run. */
+  probabilitiesFromOwn(crop: DieCrop, own: Float32Array): Float32Array {
+    const mean = Float32Array.from(own);
+    if (this.partner) {
+      const { net, model, views } = this.partner;
+      withPartnerMean(mean, meanProbabilities(net, viewInputs(crop, model, views)));
+    }
+    return mean;
   }
 
   /** The probability a read of `name` needs: the head's threshold, else the model's for that class, else the option. */
@@ -273,8 +304,12 @@ export class LearnedReader implements FaceReader {
     const rule = this.options.confirmRule ?? 1;
     // Under rule 1 nothing can save an unsure read: declined before the confirming reader is run.
     if (confidence < threshold && (this.confirmer === undefined || rule === 1)) return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}.` };
+    // The confirming reader's network's own reads, kept for a blank witness of the same network (it need not run again).
+    let own: Float32Array | undefined;
     if (this.confirmer) {
-      const q = this.confirmer.probabilities(crop);
+      const both = this.confirmer.probabilitiesAndOwn(crop);
+      const q = both.probabilities;
+      own = both.own;
       // Rule 3 asks the confirming reader which face: a head fitted on a user's few cocked dice called flat dice cocked
       // and, on foreign-1 dev, caught no cocked die the checks let through (one in a foreign-2 test set: training/README.md).
       const names = this.confirmer.classes;
@@ -296,7 +331,9 @@ export class LearnedReader implements FaceReader {
     const { die, symbol } = splitClass(name);
     const witness = this.options.blankWitness;
     if (witness !== undefined && symbol === 'blank') {
-      const seen = blankProbability(witness.reader.probabilities(crop), witness.reader.classes);
+      const w = witness.reader;
+      const wp = own !== undefined && this.confirmer !== undefined && w.sharesNetworkWith(this.confirmer) ? w.probabilitiesFromOwn(crop, own) : w.probabilities(crop);
+      const seen = blankProbability(wp, w.classes);
       if (seen < witness.at) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but the shipped network finds a blank only ${seen.toFixed(2)} likely (needs ${witness.at.toFixed(2)}): a faded icon or a leaning die can look blank.`;
         return { ...base, status: 'unreadable', cause: 'disputed', reason };
