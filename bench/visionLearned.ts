@@ -121,10 +121,10 @@ export async function runVisionLearnedBench(): Promise<void> {
       // Rule 3, as calibration writes it: the head is run on every die past the cocked and glare checks, sure or not;
       // a die read as a blank is shown to the shipped network as well (both its networks), at a level that declines none here.
       const blankWitness = { reader: new LearnedReader(model, defaultLearnedReaderOptions), at: 0 };
-      const confirmed = frame(tunedReader(model, tuned, { confirmer: new LearnedReader(model, defaultLearnedReaderOptions, head), confirmRule: 3, blankWitness }));
+      const confirmer = new LearnedReader(model, defaultLearnedReaderOptions, head);
+      const confirmed = frame(tunedReader(model, tuned, { confirmer, confirmRule: 3, blankWitness }));
       console.log(`vision learned (${model.version}), a profile confirming each read by its head, its blanks witnessed by the shipped network: 4 dice on a 1280x720 frame median ${confirmed.ms.toFixed(2)} ms (CPU ${confirmed.cpu.toFixed(2)} ms; budget 15 ms), ${(confirmed.cpu / whole.cpu).toFixed(2)}x the unconfirmed frame's CPU`);
       // The witness is the confirming head's network: its own reads of the die are at hand, and only the partner runs.
-      const confirmer = new LearnedReader(model, defaultLearnedReaderOptions, head);
       const owns = crops.slice(0, 20).map((c) => ({ c, own: confirmer.probabilitiesAndOwn(c).own }));
       let w = 0;
       const witnessCpu = cpuMs(100, () => {

@@ -116,6 +116,11 @@ function withPartnerMean(mean: Float32Array, q: Float64Array): void {
   for (let j = 0; j < mean.length; j++) mean[j] = ((mean[j] as number) + (q[j] as number)) / 2;
 }
 
+/** A partner network's probabilities of a crop, averaged over its own views. */
+function partnerMean(partner: { readonly net: TinyNet; readonly model: LearnedModel; readonly views: number }, crop: DieCrop): Float64Array {
+  return meanProbabilities(partner.net, viewInputs(crop, partner.model, partner.views));
+}
+
 /** View `turn` (0: as is) of a network input of side `size`. */
 function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
@@ -216,23 +221,27 @@ export class LearnedReader implements FaceReader {
    */
   private views(crop: DieCrop, check = true): { probabilities: Float32Array; own: Float32Array; cocked: number; checked: number } {
     const views = this.viewCount;
-    const mean = new Float32Array(this.classes.length);
+    const { head } = this;
     const own = new Float32Array(this.model.classes.length);
+    const headMean = head ? new Float32Array(head.classes.length) : undefined;
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
     let checked = 0;
     const inputs = this.inputs(crop, views);
     for (let t = 0; t < views; t++) {
       const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
-      const p = this.head ? headProbabilities(this.head, embedding) : probs;
-      for (let j = 0; j < mean.length; j++) mean[j] = (mean[j] as number) + (p[j] as number) / views;
       for (let j = 0; j < own.length; j++) own[j] = (own[j] as number) + (probs[j] as number) / views;
+      if (head !== undefined && headMean !== undefined) {
+        const p = headProbabilities(head, embedding);
+        for (let j = 0; j < headMean.length; j++) headMean[j] = (headMean[j] as number) + (p[j] as number) / views;
+      }
       if (ci >= 0) cocked += (probs[ci] as number) / views;
     }
-    if (this.partner && (!this.head || check)) {
-      const { net, model, views: partnerViews } = this.partner;
-      const q = meanProbabilities(net, viewInputs(crop, model, partnerViews));
-      if (!this.head) withPartnerMean(mean, q);
+    // Without a head, what the network reads is its own last layer's mean (then averaged with its partner's).
+    const mean = headMean ?? Float32Array.from(own);
+    if (this.partner && (!head || check)) {
+      const q = partnerMean(this.partner, crop);
+      if (!head) withPartnerMean(mean, q);
       if (ci >= 0) cocked = (cocked + (q[ci] as number)) / 2;
     }
     if (this.check && check) {
@@ -262,12 +271,10 @@ export class LearnedReader implements FaceReader {
   /** `probabilities(crop)` given the network's own mean over the views (see `sharesNetworkWith`): only the partner is run. */
   probabilitiesFromOwn(crop: DieCrop, own: Float32Array): Float32Array {
     const mean = Float32Array.from(own);
-    if (this.partner) {
-      const { net, model, views } = this.partner;
-      withPartnerMean(mean, meanProbabilities(net, viewInputs(crop, model, views)));
-    }
+    if (this.partner) withPartnerMean(mean, partnerMean(this.partner, crop));
     return mean;
   }
+
 
   /** The probability a read of `name` needs: the head's threshold, else the model's for that class, else the option. */
   thresholdOf(name: string): number {
