@@ -85,6 +85,47 @@ describe('the learned reader', () => {
     expect(n[8]).toBeLessThan(0);
   });
 
+  it('box-averages exactly as adding each pixel to its cell one at a time, inside and past the image, down to cells smaller than a pixel', () => {
+    // The plain definition (the reader's first implementation): every pixel of the square, clamped to the image, added to its cell.
+    const byPixel = (image: RgbImage, centre: { x: number; y: number }, side: number, size: number): Float32Array => {
+      const plane = size * size;
+      const sums = new Float64Array(3 * plane);
+      const counts = new Float64Array(plane);
+      const x0 = centre.x - side / 2;
+      const y0 = centre.y - side / 2;
+      const scale = size / side;
+      for (let y = Math.floor(y0); y < Math.ceil(y0 + side); y++) {
+        const oy = Math.floor((y + 0.5 - y0) * scale);
+        if (oy < 0 || oy >= size) continue;
+        const sy = Math.min(image.height - 1, Math.max(0, y));
+        for (let x = Math.floor(x0); x < Math.ceil(x0 + side); x++) {
+          const ox = Math.floor((x + 0.5 - x0) * scale);
+          if (ox < 0 || ox >= size) continue;
+          const sx = Math.min(image.width - 1, Math.max(0, x));
+          for (let c = 0; c < 3; c++) sums[c * plane + oy * size + ox] = (sums[c * plane + oy * size + ox] as number) + (image.data[(sy * image.width + sx) * 3 + c] as number);
+          counts[oy * size + ox] = (counts[oy * size + ox] as number) + 1;
+        }
+      }
+      const out = new Float32Array(3 * plane);
+      for (let o = 0; o < plane; o++) {
+        const px = Math.min(image.width - 1, Math.max(0, Math.floor(x0 + ((o % size) + 0.5) / scale)));
+        const py = Math.min(image.height - 1, Math.max(0, Math.floor(y0 + (Math.floor(o / size) + 0.5) / scale)));
+        for (let c = 0; c < 3; c++) out[c * plane + o] = counts[o] ? (sums[c * plane + o] as number) / (counts[o] as number) : (image.data[(py * image.width + px) * 3 + c] as number);
+      }
+      return out;
+    };
+    const random = seededRandom(11);
+    const img = createRgb(97, 61);
+    for (let i = 0; i < img.data.length; i++) img.data[i] = Math.floor(256 * random());
+    for (let t = 0; t < 40; t++) {
+      // Squares inside the image, reaching past its edges, wider than it, and smaller than the output (sub-pixel cells).
+      const side = t < 8 ? 4 + 20 * random() : 10 + 240 * random();
+      const size = [8, 24, 32, 48, 64][t % 5] as number;
+      const centre = { x: -20 + 137 * random(), y: -20 + 101 * random() };
+      expect(Array.from(areaResample(img, centre, side, size))).toEqual(Array.from(byPixel(img, centre, side, size)));
+    }
+  });
+
   it('names the die and symbol of a class', () => {
     expect(splitClass('green-evade')).toEqual({ die: 'green', symbol: 'evade' });
     expect(splitClass('4')).toEqual({ symbol: '4' });

@@ -12,51 +12,97 @@ import { RADIAL_DOWN } from './topFace.js';
  * The square of `side` pixels centred at `centre`, box-averaged down to
  * `size`x`size` channel-first planes: each output cell averages the image
  * pixels whose centres fall in it (the nearest pixel when a cell holds none);
- * outside the image, the nearest edge pixel. One pass over the square's pixels.
+ * outside the image, the nearest edge pixel. Each image pixel is read once per
+ * cell it falls in, however often the square repeats it past the image's edge.
  */
 export function areaResample(image: RgbImage, centre: Point, side: number, size: number): Float32Array {
   const { width: w, height: h, data } = image;
   const plane = size * size;
-  const out = new Float32Array(3 * plane);
-  const counts = new Float32Array(plane);
   const x0 = centre.x - side / 2;
   const y0 = centre.y - side / 2;
   const scale = size / side;
-  const xa = Math.floor(x0);
-  const ya = Math.floor(y0);
-  const xb = Math.ceil(x0 + side);
-  const yb = Math.ceil(y0 + side);
-  for (let y = ya; y < yb; y++) {
-    const oy = Math.floor((y + 0.5 - y0) * scale);
-    if (oy < 0 || oy >= size) continue;
-    const sy = y < 0 ? 0 : y >= h ? h - 1 : y;
-    for (let x = xa; x < xb; x++) {
-      const ox = Math.floor((x + 0.5 - x0) * scale);
-      if (ox < 0 || ox >= size) continue;
-      const sx = x < 0 ? 0 : x >= w ? w - 1 : x;
-      const si = (sy * w + sx) * 3;
-      const o = oy * size + ox;
-      out[o] = (out[o] as number) + (data[si] as number);
-      out[plane + o] = (out[plane + o] as number) + (data[si + 1] as number);
-      out[2 * plane + o] = (out[2 * plane + o] as number) + (data[si + 2] as number);
-      counts[o] = (counts[o] as number) + 1;
+  // Each cell's source columns and rows, as runs of one pixel: outside the image the edge pixel repeats (a radial
+  // input's context reaches well past its crop), so it is summed once and weighted by how often it repeats.
+  const cols = cellRuns(Math.floor(x0), Math.ceil(x0 + side), x0, scale, size, w);
+  const rows = cellRuns(Math.floor(y0), Math.ceil(y0 + side), y0, scale, size, h);
+  // Weighted sums of bytes in doubles are exact: neither the order nor the weighting can change the mean.
+  const sums = new Float64Array(3 * plane);
+  for (let oy = 0; oy < size; oy++) {
+    for (let j = rows.start[oy] as number; j < (rows.start[oy + 1] as number); j++) {
+      const row = (rows.pixel[j] as number) * w;
+      const rowTimes = rows.times[j] as number;
+      for (let ox = 0, i = cols.start[0] as number; ox < size; ox++) {
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        for (const end = cols.start[ox + 1] as number; i < end; i++) {
+          const si = (row + (cols.pixel[i] as number)) * 3;
+          const k = cols.times[i] as number;
+          r += k * (data[si] as number);
+          g += k * (data[si + 1] as number);
+          b += k * (data[si + 2] as number);
+        }
+        const o = oy * size + ox;
+        sums[o] = (sums[o] as number) + rowTimes * r;
+        sums[plane + o] = (sums[plane + o] as number) + rowTimes * g;
+        sums[2 * plane + o] = (sums[2 * plane + o] as number) + rowTimes * b;
+      }
     }
   }
-  for (let o = 0; o < plane; o++) {
-    const n = counts[o] as number;
-    if (n > 0) {
-      for (let c = 0; c < 3; c++) out[c * plane + o] = (out[c * plane + o] as number) / n;
-    } else {
-      // A cell smaller than a pixel: the nearest pixel.
-      const px = Math.min(w - 1, Math.max(0, Math.floor(x0 + ((o % size) + 0.5) / scale)));
-      const py = Math.min(h - 1, Math.max(0, Math.floor(y0 + (Math.floor(o / size) + 0.5) / scale)));
-      for (let c = 0; c < 3; c++) out[c * plane + o] = data[(py * w + px) * 3 + c] as number;
+  const out = new Float32Array(3 * plane);
+  for (let oy = 0; oy < size; oy++) {
+    for (let ox = 0; ox < size; ox++) {
+      const o = oy * size + ox;
+      const n = (rows.count[oy] as number) * (cols.count[ox] as number);
+      if (n > 0) {
+        for (let c = 0; c < 3; c++) out[c * plane + o] = (sums[c * plane + o] as number) / n;
+      } else {
+        // A cell smaller than a pixel: the nearest pixel.
+        const px = Math.min(w - 1, Math.max(0, Math.floor(x0 + (ox + 0.5) / scale)));
+        const py = Math.min(h - 1, Math.max(0, Math.floor(y0 + (oy + 0.5) / scale)));
+        for (let c = 0; c < 3; c++) out[c * plane + o] = data[(py * w + px) * 3 + c] as number;
+      }
     }
   }
   return out;
 }
 
-/** Channel-first planes of `size`x`size`, normalised. `side` is the sampled square's side in image pixels. */
+/** One axis of `areaResample`: each cell's image pixels (clamped to 0..limit-1), each once with how often it repeats. */
+interface CellRuns {
+  /** Cell c's runs are `start[c]` to `start[c + 1]` - 1. */
+  readonly start: Int32Array;
+  readonly pixel: Int32Array;
+  readonly times: Int32Array;
+  /** Pixel centres in each cell, repeats included. */
+  readonly count: Int32Array;
+}
+
+/** The cells of pixels `from`..`to`-1 whose centres fall in cells 0..size-1 (cell = floor((v + 0.5 - origin) * scale)). */
+function cellRuns(from: number, to: number, origin: number, scale: number, size: number, limit: number): CellRuns {
+  const start = new Int32Array(size + 1);
+  const pixel = new Int32Array(Math.max(0, to - from));
+  const times = new Int32Array(pixel.length);
+  const count = new Int32Array(size);
+  let runs = 0;
+  let cell = 0;
+  for (let v = from; v < to; v++) {
+    const c = Math.floor((v + 0.5 - origin) * scale);
+    if (c < 0 || c >= size) continue;
+    const p = v < 0 ? 0 : v >= limit ? limit - 1 : v;
+    // Pixels come in cell order: the cells passed over are closed (empty ones included).
+    while (cell < c) start[++cell] = runs;
+    if (runs > (start[c] as number) && pixel[runs - 1] === p) times[runs - 1] = (times[runs - 1] as number) + 1;
+    else {
+      pixel[runs] = p;
+      times[runs] = 1;
+      runs++;
+    }
+    count[c] = (count[c] as number) + 1;
+  }
+  while (cell < size) start[++cell] = runs;
+  return { start, pixel, times, count };
+}
+
 export function learnedInput(image: RgbImage, centre: Point, side: number, size: number): Float32Array {
   return normalised(areaResample(image, centre, side, size));
 }
