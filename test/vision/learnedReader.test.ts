@@ -434,6 +434,24 @@ describe('the learned reader', () => {
     expect(new LearnedReader(model, { minProbability: 0, views: 1 }).sharesNetworkWith(confirmer)).toBe(false);
   });
 
+  it('lets a confirming reader take the inputs a reader cut from the same crop when their cuts and views are the same, and reads them exactly as its own', () => {
+    const model = shippedXwing();
+    const crop = faceCrop(model);
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    const head = { version: 'h', classes: model.classes, weights: Array.from({ length: model.classes.length * dim }, (_, i) => ((i * 37) % 11) / 100 - 0.05), bias: model.classes.map(() => 0), minProbability: 0.5 };
+    const confirmer = new LearnedReader(model, { minProbability: 0 }, head);
+    const tuned = new LearnedReader({ ...model, version: 'tuned' }, { minProbability: 0 });
+    expect(confirmer.sharesInputsWith(tuned)).toBe(true);
+    const given = confirmer.probabilitiesAndOwn(crop, tuned.inputs(crop, tuned.viewCount));
+    const own = confirmer.probabilitiesAndOwn(crop);
+    expect(Array.from(given.probabilities)).toEqual(Array.from(own.probabilities));
+    expect(Array.from(given.own)).toEqual(Array.from(own.own));
+    // Another cut (the radial partner, a wider square) or other views make other inputs.
+    expect(confirmer.sharesInputsWith(new LearnedReader(model.partner?.net as LearnedModel, { minProbability: 0 }))).toBe(false);
+    expect(confirmer.sharesInputsWith(new LearnedReader({ ...model, inputScale: 0.7 }, { minProbability: 0 }))).toBe(false);
+    expect(confirmer.sharesInputsWith(new LearnedReader(model, { minProbability: 0, views: 1 }))).toBe(false);
+  });
+
   it("sets the witness's level so that a given share of the user's blanks fall under it, and sums every die's blank", () => {
     expect(blankProbability([0.1, 0.2, 0.3, 0.4], ['red-hit', 'red-blank', 'green-blank', 'cocked'])).toBeCloseTo(0.5, 12);
     expect(blankProbability([0.6, 0.4], ['red-hit', 'cocked'])).toBe(0);

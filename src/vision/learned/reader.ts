@@ -217,9 +217,9 @@ export class LearnedReader implements FaceReader {
    * The head's (or network's) probabilities, the network's own probability of `cocked`, and (`check`) the cocked
    * check's, averaged over the views. With a partner, the network's are the mean of both networks' (each over its own
    * views), as the thresholds were set; a head replaces only this network's last layer, so then the partner counts
-   * only towards `cocked`.
+   * only towards `cocked`. Also the inputs the network read: `given`, else cut from the crop here.
    */
-  private views(crop: DieCrop, check = true): { probabilities: Float32Array; own: Float32Array; cocked: number; checked: number } {
+  private views(crop: DieCrop, check = true, given?: readonly Float32Array[]): { probabilities: Float32Array; own: Float32Array; cocked: number; checked: number; inputs: readonly Float32Array[] } {
     const views = this.viewCount;
     const { head } = this;
     const own = new Float32Array(this.model.classes.length);
@@ -227,7 +227,7 @@ export class LearnedReader implements FaceReader {
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
     let checked = 0;
-    const inputs = this.inputs(crop, views);
+    const inputs = given ?? this.inputs(crop, views);
     for (let t = 0; t < views; t++) {
       const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
       for (let j = 0; j < own.length; j++) own[j] = (own[j] as number) + (probs[j] as number) / views;
@@ -251,13 +251,22 @@ export class LearnedReader implements FaceReader {
       const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : views;
       checked = meanProbabilities(net, viewInputs(crop, model, checkViews))[this.check.cocked] as number;
     }
-    return { probabilities: mean, own, cocked, checked };
+    return { probabilities: mean, own, cocked, checked, inputs };
   }
 
-  /** `probabilities`, and the network's own last layer's (of `model.classes`, no partner) averaged over the same views. */
-  probabilitiesAndOwn(crop: DieCrop): { probabilities: Float32Array; own: Float32Array } {
-    const { probabilities, own } = this.views(crop, false);
+  /**
+   * `probabilities`, and the network's own last layer's (of `model.classes`, no partner) averaged over the same views.
+   * `inputs`: the crop's inputs as a reader that `sharesInputsWith` this one made them (they need not be made again).
+   */
+  probabilitiesAndOwn(crop: DieCrop, inputs?: readonly Float32Array[]): { probabilities: Float32Array; own: Float32Array } {
+    const { probabilities, own } = this.views(crop, false, inputs);
     return { probabilities, own };
+  }
+
+  /** Whether `other` makes the same network inputs of a crop as this reader: the same cut, input size and views. */
+  sharesInputsWith(other: LearnedReader): boolean {
+    const [a, b] = [this.model, other.model];
+    return a.spec.size === b.spec.size && a.inputScale === b.inputScale && Boolean(a.radial) === Boolean(b.radial) && this.viewCount === other.viewCount;
   }
 
   /**
@@ -282,7 +291,7 @@ export class LearnedReader implements FaceReader {
   }
 
   read(crop: DieCrop): FaceRead {
-    const { probabilities: p, cocked, checked } = this.views(crop);
+    const { probabilities: p, cocked, checked, inputs } = this.views(crop);
     const best = argmax(p);
     const confidence = p[best] as number;
     const name = this.classes[best] as string;
@@ -314,7 +323,8 @@ export class LearnedReader implements FaceReader {
     // The confirming reader's network's own reads, kept for a blank witness of the same network (it need not run again).
     let own: Float32Array | undefined;
     if (this.confirmer) {
-      const both = this.confirmer.probabilitiesAndOwn(crop);
+      // A fine-tuned network and the shipped one under the head read the same inputs: they are cut once.
+      const both = this.confirmer.probabilitiesAndOwn(crop, this.confirmer.sharesInputsWith(this) ? inputs : undefined);
       const q = both.probabilities;
       own = both.own;
       // Rule 3 asks the confirming reader which face: a head fitted on a user's few cocked dice called flat dice cocked
