@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datasetsDir } from '../support/datasets.js';
+import { sharedDataset } from '../support/datasets.js';
 import { runCli } from './runCli.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 
@@ -106,7 +106,7 @@ describe('dicerig vision eval', () => {
 
   it('reads real tray photos it never trained on with the learned second opinion, declining far fewer than the pip counter', async () => {
     // Ten photos of the held-out half (101..200 by sorted name), copied with their labels.
-    const src = join(datasetsDir(), 'd6-tray-photos');
+    const src = sharedDataset('d6-tray-photos');
     const dir = join(tmp, 'tray');
     mkdirSync(join(dir, 'images'), { recursive: true });
     mkdirSync(join(dir, 'labels'), { recursive: true });
