@@ -338,12 +338,11 @@ export class TinyNet {
   /**
    * Trains with Adam on mini-batches, `epochs` passes over the samples in a
    * seeded order. `augment` may transform a sample's input each time it is used.
-   * `frozen`: the first that many convolution layers keep their weights (nothing is
-   * back-propagated into them). Returns the mean cross-entropy of each epoch.
+   * Returns the mean cross-entropy of each epoch.
    */
   train(
     samples: readonly { readonly input: Float32Array; readonly label: number }[],
-    options: { readonly epochs: number; readonly batch: number; readonly learningRate: number; readonly weightDecay: number; readonly random: RandomSource; readonly frozen?: number; readonly augment?: (input: Float32Array, random: RandomSource) => Float32Array; readonly onEpoch?: (epoch: number, loss: number) => void },
+    options: { readonly epochs: number; readonly batch: number; readonly learningRate: number; readonly weightDecay: number; readonly random: RandomSource; readonly augment?: (input: Float32Array, random: RandomSource) => Float32Array; readonly onEpoch?: (epoch: number, loss: number) => void },
   ): number[] {
     const params = this.params();
     const grads = params.map((p) => new Float32Array(p.length));
@@ -355,7 +354,6 @@ export class TinyNet {
     const losses: number[] = [];
     const order = samples.map((_, i) => i);
     const nl = this.layers.length;
-    const frozen = Math.max(0, Math.min(nl, Math.floor(options.frozen ?? 0)));
     for (let epoch = 0; epoch < options.epochs; epoch++) {
       for (let i = order.length - 1; i > 0; i--) {
         const j = Math.floor(options.random() * (i + 1));
@@ -389,7 +387,7 @@ export class TinyNet {
           const outN = last.pool ? last.n >> 1 : last.n;
           let g: Float32Array = new Float32Array(last.cout * outN * outN);
           for (let c = 0; c < last.cout; c++) g.fill((gPooled[c] as number) / (outN * outN), c * outN * outN, (c + 1) * outN * outN);
-          for (let li = nl - 1; li >= frozen; li--) {
+          for (let li = nl - 1; li >= 0; li--) {
             const l = this.layers[li] as ConvLayer;
             const relu = t.relus[li] as Float32Array;
             let gy: Float32Array;
@@ -399,7 +397,7 @@ export class TinyNet {
               for (let q = 0; q < g.length; q++) gy[am[q] as number] = g[q] as number;
             } else gy = g;
             for (let q = 0; q < gy.length; q++) if ((relu[q] as number) <= 0) gy[q] = 0;
-            const gx = li > frozen ? new Float32Array(l.cin * l.n * l.n) : undefined;
+            const gx = li > 0 ? new Float32Array(l.cin * l.n * l.n) : undefined;
             convBackward(l, t.inputs[li] as Float32Array, gy, grads[2 * li] as Float32Array, grads[2 * li + 1] as Float32Array, gx);
             if (gx) g = gx;
           }
@@ -409,7 +407,6 @@ export class TinyNet {
         const c1 = 1 - beta1 ** step;
         const c2 = 1 - beta2 ** step;
         params.forEach((p, pi) => {
-          if (pi < 2 * frozen) return;
           const gr = grads[pi] as Float32Array;
           const a = m1[pi] as Float32Array;
           const v = m2[pi] as Float32Array;

@@ -54,12 +54,6 @@ export interface FineTuneOptions {
   readonly ceiling: number;
   readonly seed: number;
   readonly version: string;
-  /**
-   * The first that many convolution layers keep the shipped weights (none when absent). What they learnt from
-   * thousands of renders (edges, colour, ink against plastic) does not depend on the artwork; fitting them too on a
-   * user's few hundred dice only spent time (training/README.md, "Fine-tuning the last layers only").
-   */
-  readonly frozenLayers?: number;
   /** Called after each pass over the samples (for progress). */
   readonly onEpoch?: (epoch: number, epochs: number, loss: number) => void;
 }
@@ -79,9 +73,7 @@ export const defaultFineTuneOptions: FineTuneOptions = {
   floor: 0.9,
   ceiling: 0.995,
   seed: 5,
-  // Of learned-xwing/9's four convolution layers, the last is fitted (with the dense layer): chosen on foreign-1 dev.
-  frozenLayers: 3,
-  version: 'tuned/3',
+  version: 'tuned/2',
 };
 
 /** A network fine-tuned on the user's dice: the shipped network's shape and classes, new weights, a threshold per class. */
@@ -193,7 +185,6 @@ export function fineTuneNetwork(model: LearnedModel, samples: readonly AdaptSamp
           learningRate: options.learningRate,
           weightDecay: options.weightDecay,
           random: seededRandom(options.seed + 1),
-          ...(options.frozenLayers ? { frozen: options.frozenLayers } : {}),
           // Light first, on the raw cut (as pre-training), then normalised as the reader does, then turned.
           augment: (x, r) => transformInput(normalised(photometricChange(x, size, options.photometric, r)), size, Math.floor(r() * turns), 0, 1),
           ...(options.onEpoch ? { onEpoch: (epoch: number, loss: number) => options.onEpoch?.(epoch + 1, options.epochs, loss) } : {}),
