@@ -103,6 +103,7 @@ function cellRuns(from: number, to: number, origin: number, scale: number, size:
   return { start, pixel, times, count };
 }
 
+/** Channel-first planes of `size`x`size`, normalised. `side` is the sampled square's side in image pixels. */
 export function learnedInput(image: RgbImage, centre: Point, side: number, size: number): Float32Array {
   return normalised(areaResample(image, centre, side, size));
 }
