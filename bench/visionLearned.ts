@@ -117,6 +117,7 @@ function calibratedStandIn(model: LearnedModel): { reader: LearnedReader; confir
   const classes = model.classes;
   const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
   const flat = decodeWeights(model.weightsBase64);
+  // TinyNet's order: the convolutions' weights and biases, then the dense layer's weights (class-major), then its biases.
   const dense = flat.length - classes.length * (dim + 1);
   const head = { version: 'bench', classes, weights: Array.from(flat.subarray(dense, dense + classes.length * dim)), bias: Array.from(flat.subarray(dense + classes.length * dim)), minProbability: 0.6 };
   const tuned = { version: 'bench', weightsBase64: model.weightsBase64, thresholds: Object.fromEntries(classes.filter((c) => c !== 'cocked').map((c) => [c, 0.9])) };
@@ -176,8 +177,7 @@ export async function runVisionLearnedBench(): Promise<void> {
       // weights, read alone, and the shipped ones under the head); the head is run on every die past the cocked and
       // glare checks, sure or not; a die read as a blank is shown to the shipped network as well (both its networks).
       const standIn = calibratedStandIn(model);
-      const { confirmer } = standIn;
-      const blankWitness = { reader: standIn.witness };
+      const { confirmer, witness } = standIn;
       const confirmed = frame(standIn.reader);
       console.log(`vision learned (${model.version}), a profile confirming each read by its head, its blanks witnessed by the shipped network: 4 dice on a 1280x720 frame median ${confirmed.ms.toFixed(2)} ms (CPU ${confirmed.cpu.toFixed(2)} ms; budget 15 ms), ${(confirmed.cpu / whole.cpu).toFixed(2)}x the unconfirmed frame's CPU`);
       // The witness is the confirming head's network: its own reads of the die are at hand, and only the partner runs.
@@ -185,9 +185,9 @@ export async function runVisionLearnedBench(): Promise<void> {
       let w = 0;
       const witnessCpu = cpuMs(100, () => {
         const { c, own } = owns[w++ % owns.length]!;
-        void blankWitness.reader.probabilitiesFromOwn(c, own);
+        void witness.probabilitiesFromOwn(c, own);
       });
-      const alone = cpuMs(100, () => void blankWitness.reader.probabilities(crops[k++ % crops.length]!));
+      const alone = cpuMs(100, () => void witness.probabilities(crops[k++ % crops.length]!));
       console.log(`vision learned (${model.version}): the blank witness per die read as a blank, CPU ${witnessCpu.toFixed(2)} ms (${alone.toFixed(2)} ms were it to run the shipped network again; a frame of 4 blanks pays it 4 times)`);
       realSized(model, reader, standIn.reader);
     }
