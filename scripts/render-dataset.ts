@@ -6,7 +6,7 @@
  *
  * Seeds come from the split's range (see src/camera/render3d/README.md), so
  * train, tune and test sets never share a scene or a lighting/platform preset.
- * `--art foreign-1|foreign-2` draws the icons in artwork the reader is never trained on; `--art random` (train split
+ * `--art foreign-1|foreign-2|foreign-3` draws the icons in artwork the reader is never trained on; `--art random` (train split
  * only) gives every die its own icon style (see look.ts).
  * `--cocked-tilt LOW,HIGH` makes cocked dice lean LOW..HIGH degrees (default 14,40): low leans are the hardest to catch.
  * `--lighting NAME[,NAME]` lights every scene by one of the named presets of the split (presets.ts), opt-in ones

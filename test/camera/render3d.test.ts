@@ -123,8 +123,10 @@ describe('3D synthetic camera in Chromium', () => {
     const withIcon = house.truth.filter((t) => !t.className.endsWith('blank') && t.className !== 'cocked');
     expect(withIcon.length).toBeGreaterThan(0);
     const a = await renderer.renderPixels(sharpSpec(house.spec));
-    for (const art of ['foreign-1', 'foreign-2', 'random'] as const) {
+    const foreign = new Map<string, RgbImage>();
+    for (const art of ['foreign-1', 'foreign-2', 'foreign-3', 'random'] as const) {
       const b = await renderer.renderPixels(sharpSpec(buildScene({ seed, dice: 'xwing', art }).spec));
+      if (art !== 'random') foreign.set(art, b);
       let outside = 0;
       const changedIn = new Array<number>(house.truth.length).fill(0);
       for (let y = 0; y < a.height; y++) {
@@ -140,6 +142,20 @@ describe('3D synthetic camera in Chromium', () => {
       house.truth.forEach((t, k) => {
         if (withIcon.includes(t)) expect(changedIn[k], `${art}: ${t.className} die ${k}`).toBeGreaterThan(0.02 * t.box.width * t.box.height);
       });
+    }
+    // Each foreign artwork is drawn unlike the others too: a calibration developed on two of them must not see the third.
+    const arts = [...foreign.keys()];
+    for (const [i, x] of arts.entries()) {
+      for (const y of arts.slice(i + 1)) {
+        const [p, q] = [foreign.get(x) as RgbImage, foreign.get(y) as RgbImage];
+        for (const t of withIcon) {
+          let n = 0;
+          for (let yy = Math.max(0, Math.ceil(t.box.y)); yy < Math.min(p.height, t.box.y + t.box.height); yy++) {
+            for (let xx = Math.max(0, Math.ceil(t.box.x)); xx < Math.min(p.width, t.box.x + t.box.width); xx++) if (changed(p, q, xx, yy)) n++;
+          }
+          expect(n, `${x} against ${y}: ${t.className}`).toBeGreaterThan(0.02 * t.box.width * t.box.height);
+        }
+      }
     }
   }, 180_000);
 
@@ -185,7 +201,7 @@ describe('3D synthetic camera in Chromium', () => {
     const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--cocked', '0.5', '--out', join(dir, 'never'));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/render-dataset: Unknown option '--cocked'/);
-    expect(r.stderr).toMatch(/usage: npm run render -- --dice xwing\|d6 --split train\|tune\|test .*--art house\|foreign-1\|foreign-2\|random/);
+    expect(r.stderr).toMatch(/usage: npm run render -- --dice xwing\|d6 --split train\|tune\|test .*--art house\|foreign-1\|foreign-2\|foreign-3\|random/);
     expect(r.stderr).not.toMatch(/at parseArgs|node:internal/);
     expect(existsSync(join(dir, 'never'))).toBe(false);
     expect(renderScript('--help').stdout).toMatch(/^usage: npm run render/);

@@ -59,7 +59,7 @@ describe('3D camera scenes', () => {
 
   it('draws a seed the same scene in every icon artwork: only the art family of each die differs', () => {
     const house = buildScene({ seed: 1_000_700, dice: 'xwing' });
-    for (const art of ['foreign-1', 'foreign-2', 'random'] as const) {
+    for (const art of ['foreign-1', 'foreign-2', 'foreign-3', 'random'] as const) {
       const foreign = buildScene({ seed: 1_000_700, dice: 'xwing', art });
       expect(foreign.spec.placed.map((d) => d.look.icon.family)).toEqual(foreign.spec.placed.map(() => art));
       // Random art's style seed (its only addition) is derived, not drawn: without it the scene is the house one.

@@ -11,18 +11,20 @@ export type RenderDie = 'red' | 'green' | 'd6';
 
 /**
  * Which icon drawings the X-Wing dice carry. `house` is what the reader is
- * trained and tuned on (three glyph variants). `foreign-1` and `foreign-2` are
- * drawn differently (other burst, eye and swoosh shapes, outlined where house
- * art is filled) and are never trained or tuned on: they stand in for dice
- * printed by someone else, to measure whether calibration on a user's own
- * labelled dice carries the reader over. foreign-1 is for developing that
- * calibration; foreign-2 only for measuring it. `random` is for training
+ * trained and tuned on (three glyph variants). `foreign-1`, `foreign-2` and
+ * `foreign-3` are drawn differently (other burst, eye and swoosh shapes,
+ * outlined where house art is filled) and are never trained on: they stand in
+ * for dice printed by someone else, to measure whether calibration on a user's
+ * own labelled dice carries the reader over. foreign-1 and foreign-3 are for
+ * developing that calibration (a change must help on both: one artwork's dev
+ * sets cannot tell changes of a few per cent apart); foreign-2 only for
+ * measuring it. `random` is for training
  * only: every die draws its own style (spike count and lengths, fills,
  * outlines, cut-outs, eye and swoosh shapes) so a network trained on it learns
  * what makes each symbol itself rather than one printing; its styles use none
  * of the foreign families' motifs.
  */
-export const ART_FAMILIES = ['house', 'foreign-1', 'foreign-2', 'random'] as const;
+export const ART_FAMILIES = ['house', 'foreign-1', 'foreign-2', 'foreign-3', 'random'] as const;
 export type ArtFamily = (typeof ART_FAMILIES)[number];
 
 export interface IconArt {

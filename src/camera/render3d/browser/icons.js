@@ -1,7 +1,7 @@
 /**
  * The X-Wing icons drawn on a die's texture (canvas 2D, centred at the origin,
  * radius k): the house artwork in three glyph variants, which the reader is
- * trained on, two foreign artworks it never sees in training, and random
+ * trained on, three foreign artworks it never sees in training, and random
  * artwork, every die its own drawings, for training only (see look.ts).
  */
 import { mulberry } from './random.js';
@@ -59,6 +59,7 @@ export function drawIcon(ctx, symbol, k, art) {
   ctx.lineCap = 'round';
   if (art.family === 'foreign-1') return drawForeign1(ctx, symbol, k);
   if (art.family === 'foreign-2') return drawForeign2(ctx, symbol, k, art);
+  if (art.family === 'foreign-3') return drawForeign3(ctx, symbol, k, art);
   if (art.family === 'random') return drawRandom(ctx, symbol, k, art);
   switch (symbol) {
     case 'hit': {
@@ -242,11 +243,79 @@ function drawForeign2(ctx, symbol, k, art) {
   }
 }
 
+/** A ring of `n` triangular shards pointing outwards from radius `r0` to `k`, each `width` radians wide at its base. */
+function shards(ctx, k, n, r0, width) {
+  ctx.beginPath();
+  for (let i = 0; i < n; i++) {
+    const a = (i * 2 * Math.PI) / n;
+    ctx.moveTo(r0 * Math.sin(a - width), -r0 * Math.cos(a - width));
+    ctx.lineTo(k * Math.sin(a), -k * Math.cos(a));
+    ctx.lineTo(r0 * Math.sin(a + width), -r0 * Math.cos(a + width));
+    ctx.closePath();
+  }
+}
+
+/** foreign-3: a ring of loose shards, a lens with a slit pupil, speed lines behind a ball. */
+function drawForeign3(ctx, symbol, k, art) {
+  const n = Math.max(6, art.spikes);
+  switch (symbol) {
+    case 'hit': {
+      // Shards around an empty centre, solid.
+      shards(ctx, k, n, k * 0.3, 0.2);
+      ctx.fill();
+      return;
+    }
+    case 'crit': {
+      // The shards outlined, a solid diamond at the centre.
+      ctx.save();
+      ctx.lineWidth *= 0.7;
+      shards(ctx, k, n, k * 0.42, 0.16);
+      ctx.stroke();
+      ctx.restore();
+      const d = k * 0.3;
+      ctx.beginPath();
+      ctx.moveTo(0, -d);
+      ctx.lineTo(d, 0);
+      ctx.lineTo(0, d);
+      ctx.lineTo(-d, 0);
+      ctx.closePath();
+      ctx.fill();
+      return;
+    }
+    case 'focus': {
+      // Two lids drawn as circular arcs that do not meet, a slit pupil standing between them.
+      const r = k * 1.25;
+      const c = r * 0.55;
+      ctx.beginPath();
+      ctx.arc(0, c, r, Math.PI * 1.24, Math.PI * 1.76);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(0, -c, r, Math.PI * 0.24, Math.PI * 0.76);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.ellipse(0, 0, k * 0.13, k * 0.42, 0, 0, Math.PI * 2);
+      ctx.fill();
+      return;
+    }
+    case 'evade': {
+      // Three straight speed lines of falling length trailing a solid ball.
+      ctx.save();
+      ctx.lineCap = 'butt';
+      for (const [dy, len] of [[-0.42, 0.75], [0, 1.05], [0.42, 0.75]]) segment(ctx, (0.35 - len) * k, dy * k, 0.25 * k, dy * k);
+      ctx.restore();
+      disc(ctx, k * 0.3, k * 0.62, 0);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
 // Random artwork (training only, see look.ts): each die draws its own style from the seed Node gives it, so all its
 // faces share one printing. The styles keep what makes each symbol itself (a hit one solid burst, a crit a burst
 // with a second element, a focus an eye, an evade curved strokes, a blank nothing) and vary everything else; none
 // is one of the foreign artworks' motifs (four-pointed sparkles, rays, lashes, a ringed iris, chevrons, a single
-// arrowed arc), which stay unseen in training.
+// arrowed arc, loose shards, a slit pupil, straight speed lines), which stay unseen in training.
 
 /** A die's style: the same for every face of it. */
 function randomStyle(seed) {
