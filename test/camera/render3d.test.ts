@@ -117,7 +117,7 @@ describe('3D synthetic camera in Chromium', () => {
     }, 180_000);
   }
 
-  it('draws foreign and random icon artwork on the dice only: the images differ inside the boxes of dice showing an icon, nowhere else', async () => {
+  it('draws foreign and random icon artwork on the dice only (the images differ inside the boxes of dice showing an icon, nowhere else), and each foreign artwork unlike the others', async () => {
     const seed = 1_000_700;
     const house = buildScene({ seed, dice: 'xwing' });
     const withIcon = house.truth.filter((t) => !t.className.endsWith('blank') && t.className !== 'cocked');
