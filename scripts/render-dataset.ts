@@ -18,6 +18,7 @@
  */
 import { parseArgs } from 'node:util';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
+import { describeRenderer } from '../src/camera/render3d/drawingHash.js';
 import type { Split } from '../src/camera/render3d/presets.js';
 import { namedLightingPresets, SEED_RANGES, SPLITS } from '../src/camera/render3d/presets.js';
 import type { DiceSet } from '../src/camera/render3d/scene.js';
@@ -126,7 +127,7 @@ try {
   });
   process.stdout.write(
     `${values.out}: ${summary.images} images, ${summary.dice} dice, seeds ${firstSeed}..${firstSeed + count - 1} (${split}), ` +
-      `${(summary.images / summary.seconds).toFixed(2)} images/s\n  per class: ${JSON.stringify(summary.perClass)}\n`,
+      `${(summary.images / summary.seconds).toFixed(2)} images/s\n  per class: ${JSON.stringify(summary.perClass)}\n  drawn by ${describeRenderer(renderer.identity)}\n`,
   );
 } finally {
   await renderer.close();

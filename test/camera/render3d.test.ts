@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,35 @@ describe('3D synthetic camera in Chromium', () => {
     await writeRenderedFolder(renderer, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1 });
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ look: 'rig' });
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1, reuse: true, look: 'tray' })).rejects.toThrow(/holds rig-look images; cannot reuse them for the tray look/);
+  }, 180_000);
+
+  it('records what drew a set (Chromium as installed, the drawing code) and refuses to grow a set another renderer drew, or one that did not say', async () => {
+    const out = join(dir, 'tune-xwing-drawn');
+    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
+    const summaryFile = join(out, 'summary.json');
+    const summary = JSON.parse(await readFile(summaryFile, 'utf8')) as { renderer: { chromium: string; drawing: string } };
+    const installed = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout;
+    expect(installed).toContain(summary.renderer.chromium);
+    expect(summary.renderer.chromium).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(summary.renderer).toEqual(renderer.identity);
+    // The same renderer grows its own set, copying the image it drew.
+    const image = join(out, 'images', 'r3d-xwing-1000000.jpg');
+    const before = await readFile(image);
+    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true });
+    expect((await readFile(image)).equals(before)).toBe(true);
+    const drawn = JSON.parse(await readFile(summaryFile, 'utf8')) as Record<string, unknown>;
+    const other = { ...drawn, renderer: { ...summary.renderer, drawing: '0'.repeat(64) } };
+    await writeFile(summaryFile, JSON.stringify(other));
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(
+      /was drawn by Chromium [\d.]+, drawing code 000000000000, not by this renderer \(Chromium [\d.]+, drawing code [0-9a-f]{12}\); cannot reuse its images/,
+    );
+    await writeFile(summaryFile, JSON.stringify({ ...drawn, renderer: { ...summary.renderer, chromium: '1.0.0.0' } }));
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(/was drawn by Chromium 1\.0\.0\.0/);
+    const { renderer: _, ...unsaid } = drawn;
+    await writeFile(summaryFile, JSON.stringify(unsaid));
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(/was drawn by a renderer that did not record itself/);
+    // Nothing was lost by a refused reuse: the set is still there.
+    expect((await readFile(image)).equals(before)).toBe(true);
   }, 180_000);
 
   it('draws a tray scene at 640x640 with every die where its box says', async () => {

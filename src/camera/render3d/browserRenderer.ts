@@ -3,7 +3,7 @@
  * (never a downloaded browser), WebGL on SwiftShader. One page is loaded once
  * and renders many scenes; the die meshes are sent once.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +12,8 @@ import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DicerigError } from '../../core/errors.js';
 import type { RgbImage } from '../../core/image.js';
+import type { RendererIdentity } from './drawingHash.js';
+import { drawingHash } from './drawingHash.js';
 import type { SceneSpec } from './scene.js';
 import { SHAPE_KEYS, shapeOf } from './scene.js';
 
@@ -39,6 +41,16 @@ function pageUrl(): string {
   return pathToFileURL(found).href;
 }
 
+/** three.js's version, from the package the page's import map loads (node_modules beside src). */
+function threeVersion(pageDir: string): string {
+  const file = join(pageDir, '..', '..', '..', '..', 'node_modules', 'three', 'package.json');
+  try {
+    return String((JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version);
+  } catch (e) {
+    throw new Render3dError(`three.js, which the 3D camera's page draws with, is missing or unreadable at ${file}: run \`npm ci\`.`, { file, cause: (e as Error).message });
+  }
+}
+
 /** The browser could not be started or a scene could not be drawn. */
 export class Render3dError extends DicerigError {}
 
@@ -49,29 +61,16 @@ export class BrowserRenderer {
     private readonly page: Page,
     private readonly userDataDir: string,
     readonly errors: string[],
+    /** What draws this renderer's images (recorded with every rendered set). */
+    readonly identity: RendererIdentity,
   ) {}
 
   static async open(): Promise<BrowserRenderer> {
     if (!existsSync(CHROMIUM)) {
       throw new Render3dError(`Chromium is not installed at ${CHROMIUM}; the 3D camera renders in it. Run \`bash scripts/setup.sh\` or \`sudo apt-get install --no-install-recommends chromium\`.`);
     }
-    const userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-render3d-'));
-    const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
-    const page = context.pages()[0] ?? (await context.newPage());
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-    });
     const url = pageUrl();
-    await page.goto(url, { waitUntil: 'load' });
-    try {
-      await page.waitForFunction(() => (globalThis as unknown as { dicerig?: { ready?: boolean } }).dicerig?.ready === true, undefined, { timeout: 20_000 });
-    } catch {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-      throw new Render3dError(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`, { url });
-    }
+    const pageDir = dirname(fileURLToPath(url));
     const shapes = SHAPE_KEYS.map((key) => {
       const s = shapeOf(key);
       const f = s.faces[0] as (typeof s.faces)[number];
@@ -89,8 +88,37 @@ export class BrowserRenderer {
         faceHalf: Math.hypot(mid[0]!, mid[1]!, mid[2]!) / f.tileHalf,
       };
     });
+    // Hashed before the page loads the same files, and again once it has: the hash is of what this renderer draws with.
+    const three = threeVersion(pageDir);
+    const drawing = drawingHash(pageDir, three, shapes);
+    const userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-render3d-'));
+    const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    try {
+      await page.waitForFunction(() => (globalThis as unknown as { dicerig?: { ready?: boolean } }).dicerig?.ready === true, undefined, { timeout: 20_000 });
+    } catch {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw new Render3dError(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`, { url });
+    }
     await page.evaluate((list) => (globalThis as unknown as { dicerig: { setShapes: (l: unknown) => void } }).dicerig.setShapes(list), shapes);
-    return new BrowserRenderer(context, page, userDataDir, errors);
+    // The browser's own version, not the user agent's (which gives only the major version: 156.0.0.0).
+    const cdp = await context.newCDPSession(page);
+    const { product } = await cdp.send('Browser.getVersion');
+    await cdp.detach();
+    if (drawingHash(pageDir, three, shapes) !== drawing) {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw new Render3dError(`The 3D camera's page files changed while it loaded them (${pageDir}); start the render again once they are as they should be.`, { url });
+    }
+    const identity = { chromium: /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product, drawing };
+    return new BrowserRenderer(context, page, userDataDir, errors, identity);
   }
 
   /**

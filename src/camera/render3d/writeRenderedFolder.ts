@@ -14,6 +14,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { simFolderClasses } from '../sim/writeLabelledFolder.js';
 import type { BrowserRenderer } from './browserRenderer.js';
+import type { RendererIdentity } from './drawingHash.js';
+import { describeRenderer } from './drawingHash.js';
 import type { DieTruth } from './labels.js';
 import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
@@ -38,8 +40,8 @@ export interface RenderedFolderOptions {
   readonly lighting?: readonly string[];
   /**
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
-   * instead of rendering them again: for growing a set. Only valid if the
-   * renderer has not changed since.
+   * instead of rendering them again: for growing a set. Refused unless the set
+   * records the same renderer (Chromium version and drawing code) as this one.
    */
   readonly reuse?: boolean;
   /** Called after each image (for progress). */
@@ -80,7 +82,14 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
     // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[] };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[]; renderer?: RendererIdentity };
+    // Images drawn by other code (an icon drawing changed, three.js or Chromium updated) would not be this renderer's images.
+    const drawnBy = previous.renderer;
+    if (drawnBy?.drawing !== renderer.identity.drawing || drawnBy.chromium !== renderer.identity.chromium) {
+      throw new RangeError(
+        `${options.dir} was drawn by ${describeRenderer(drawnBy)}, not by this renderer (${describeRenderer(renderer.identity)}); cannot reuse its images: render the set again without reuse.`,
+      );
+    }
     if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
     // Folders from before scene looks are rig looks.
     if ((previous.look ?? 'rig') !== look) throw new RangeError(`${options.dir} holds ${previous.look ?? 'rig'}-look images; cannot reuse them for the ${look} look.`);
@@ -109,7 +118,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), classes }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;

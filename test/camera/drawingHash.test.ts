@@ -1,0 +1,52 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeRenderer, drawingHash } from '../../src/camera/render3d/drawingHash.js';
+
+const page = join(import.meta.dirname, '..', '..', 'src', 'camera', 'render3d', 'browser');
+const work = mkdtempSync(join(tmpdir(), 'dicerig-drawing-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A copy of the page folder, elsewhere on disk. */
+function copy(name: string): string {
+  const to = join(work, name);
+  cpSync(page, to, { recursive: true });
+  return to;
+}
+
+describe('the drawing code hash', () => {
+  const meshes = [{ key: 'd8', positions: [0, 1, 2] }];
+  const shipped = drawingHash(page, '0.187.0', meshes);
+
+  it('is the same for the same page files wherever they lie, three.js version and meshes', () => {
+    expect(shipped).toMatch(/^[0-9a-f]{64}$/);
+    expect(drawingHash(copy('same'), '0.187.0', meshes)).toBe(shipped);
+  });
+
+  it('changes when an icon drawing changes by one byte, a page file is added, three.js is another version or a mesh differs', () => {
+    const edited = copy('edited');
+    appendFileSync(join(edited, 'icons.js'), ' ');
+    expect(drawingHash(edited, '0.187.0', meshes)).not.toBe(shipped);
+    const added = copy('added');
+    writeFileSync(join(added, 'extra.js'), '');
+    expect(drawingHash(added, '0.187.0', meshes)).not.toBe(shipped);
+    expect(drawingHash(page, '0.188.0', meshes)).not.toBe(shipped);
+    expect(drawingHash(page, '0.187.0', [{ key: 'd8', positions: [0, 1, 3] }])).not.toBe(shipped);
+  });
+
+  it('does not let bytes moved from the end of one file to the start of the next hash alike', () => {
+    const a = copy('shift-a');
+    const b = copy('shift-b');
+    writeFileSync(join(a, 'a.js'), 'xy');
+    writeFileSync(join(a, 'b.js'), 'z');
+    writeFileSync(join(b, 'a.js'), 'x');
+    writeFileSync(join(b, 'b.js'), 'yz');
+    expect(drawingHash(a, '0.187.0', meshes)).not.toBe(drawingHash(b, '0.187.0', meshes));
+  });
+
+  it('names a renderer in words, and one that did not record itself', () => {
+    expect(describeRenderer({ chromium: '156.0.8078.73', drawing: 'abcdef0123456789' })).toBe('Chromium 156.0.8078.73, drawing code abcdef012345');
+    expect(describeRenderer(undefined)).toBe('a renderer that did not record itself');
+  });
+});
