@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../src/vision/readerMetrics.js';
+import { D6_PHOTO_TARGETS, formatReaderMetrics, metricItemsOf, readerMetrics, RENDER_TARGETS, targetChecks } from '../../src/vision/readerMetrics.js';
 import type { MetricItem } from '../../src/vision/readerMetrics.js';
 
 const read = (truth: string, readClass: string, confidence = 0.99): MetricItem => ({ truth, status: 'read', readClass, confidence });
@@ -77,6 +77,19 @@ describe('reader metrics', () => {
     expect(checks[0]?.value).toBeCloseTo(5 / 6, 12);
     expect(checks[1]?.value).toBe(0.25);
     expect(formatReaderMetrics(m)).toContain('cocked dice read as a face: 1 of 2');
+  });
+
+  it('holds D6 photos to 99 % correct among read and renders to 99.5 %, both to 5 % declined', () => {
+    // 995 of 1000 flat dice read right would meet both; 992 of 1000 only the photos' target.
+    const reads = (right: number, wrong: number): ReturnType<typeof readerMetrics> =>
+      readerMetrics([...Array.from({ length: right }, () => read('1', '1')), ...Array.from({ length: wrong }, () => read('1', '2', 0.5))]);
+    const m992 = reads(992, 8);
+    expect(targetChecks(m992, D6_PHOTO_TARGETS)[0]).toMatchObject({ met: true, target: '>= 99.0 %' });
+    expect(targetChecks(m992, RENDER_TARGETS)[0]).toMatchObject({ met: false, target: '>= 99.5 %' });
+    expect(targetChecks(m992)[0]?.met).toBe(false);
+    expect(targetChecks(reads(989, 11), D6_PHOTO_TARGETS)[0]?.met).toBe(false);
+    expect(formatReaderMetrics(m992, D6_PHOTO_TARGETS)).toContain('targets (D6 photos):\n  met     correct among read: 99.20 % (target >= 99.0 %)');
+    expect(formatReaderMetrics(m992)).toContain('targets (renders):\n  NOT met correct among read: 99.20 % (target >= 99.5 %)');
   });
 
   it('counts the declines of each face by cause, a decline without one as unsaid, and how cocked dice were caught', () => {

@@ -10,7 +10,8 @@ import { chooseReader } from '../../vision-io/readerChoice.js';
 import type { D6ReaderChoice, ReaderDice } from '../../vision-io/readerChoice.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
-import { causeName, formatReaderMetrics, metricItemsOf, readerMetrics, targetChecks } from '../../vision/readerMetrics.js';
+import type { ReaderTargets } from '../../vision/readerMetrics.js';
+import { causeName, D6_PHOTO_TARGETS, formatReaderMetrics, metricItemsOf, readerMetrics, RENDER_TARGETS, targetChecks } from '../../vision/readerMetrics.js';
 import { renderTable } from '../../core/textTable.js';
 import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../io.js';
@@ -46,7 +47,7 @@ export function formatDieScores(perDie: readonly DieScore[], indent = ''): strin
 }
 
 /** Text report of an evaluation. */
-export function formatEvaluationText(title: string, evaluation: LabelledEvaluation, extra: readonly string[] = []): string {
+export function formatEvaluationText(title: string, evaluation: LabelledEvaluation, extra: readonly string[] = [], targets: ReaderTargets = RENDER_TARGETS): string {
   const r = evaluation.report;
   const lines = [
     title,
@@ -58,7 +59,7 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
     'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',
     formatConfusionMatrix(evaluation.confusion),
     '',
-    formatReaderMetrics(readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows)),
+    formatReaderMetrics(readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows), targets),
   ];
   if (r.errors.length > 0) {
     lines.push('', `misreads, most confident first:`);
@@ -69,7 +70,7 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
 }
 
 /** Per-face recall and decline rate, decline spread, confident errors, cocked dice read as faces, and the targets. */
-function readerMetricsJson(evaluation: LabelledEvaluation): Record<string, unknown> {
+function readerMetricsJson(evaluation: LabelledEvaluation, targets: ReaderTargets): Record<string, unknown> {
   const m = readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows);
   return {
     perFace: m.perClass,
@@ -79,12 +80,13 @@ function readerMetricsJson(evaluation: LabelledEvaluation): Record<string, unkno
     confidentAt: m.confidentAt,
     cockedReadAsFace: m.cockedReadAsFace,
     cockedDeclinedBy: m.cockedCauses,
-    targets: targetChecks(m).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null })),
+    targetSet: targets.label,
+    targets: targetChecks(m, targets).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null })),
   };
 }
 
 /** JSON form of an evaluation. */
-export function evaluationJson(evaluation: LabelledEvaluation): Record<string, unknown> {
+export function evaluationJson(evaluation: LabelledEvaluation, targets: ReaderTargets = RENDER_TARGETS): Record<string, unknown> {
   const r = evaluation.report;
   return {
     summary: {
@@ -106,7 +108,7 @@ export function evaluationJson(evaluation: LabelledEvaluation): Record<string, u
       .filter(({ read }) => read.status !== 'read')
       .map(({ group, truth, read }) => ({ image: group, truth, status: read.status, cause: causeName(read.cause), confidence: read.confidence, reason: read.reason ?? '' })),
     perImage: r.perGroup,
-    ...readerMetricsJson(evaluation),
+    ...readerMetricsJson(evaluation, targets),
     ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),
   };
 }
@@ -121,6 +123,16 @@ interface EvalFlags {
   learned?: boolean;
   head?: string;
   hfov: number;
+  targets?: TargetSet;
+}
+
+/** The issue's target sets: renders (calibrated on 150 labelled images of their kind), or photos of D6s in a tray. */
+const TARGET_SETS = { renders: RENDER_TARGETS, 'd6-photos': D6_PHOTO_TARGETS } as const;
+type TargetSet = keyof typeof TARGET_SETS;
+
+/** The targets an evaluation is held to: those asked for, else D6 photos for D6s (the photos they are measured on) and renders for the rest. */
+export function targetsFor(die: EvalDice, asked?: TargetSet): ReaderTargets {
+  return TARGET_SETS[asked ?? (die === 'd6' ? 'd6-photos' : 'renders')];
 }
 
 interface SimulateFlags {
@@ -172,6 +184,11 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--learned', 'read with the learned reader (network pre-trained on 3D renders, top face found by perspective) instead')
     .option('--head <file>', 'with --learned: the calibration head fitted on your own dice (dicerig vision adapt)')
     .option('--hfov <deg>', "with --learned: the camera's horizontal field of view, degrees", positiveNumberArg, 54)
+    .addOption(
+      new Option('--targets <set>', "which of the reader's targets to check: renders (>= 99.5 % correct among read) or d6-photos (>= 99 %); both <= 5 % declined (default: d6-photos for --die d6, else renders)").choices(
+        Object.keys(TARGET_SETS),
+      ),
+    )
     .action(async (flags: EvalFlags) => {
       const paths = labelledFolderPaths(flags.images, flags.labels);
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
@@ -181,7 +198,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       if (flags.json) {
         io.out(
-          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, ...evaluationJson(evaluation) })}\n`,
+          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, ...evaluationJson(evaluation, targetsFor(flags.die, flags.targets)) })}\n`,
         );
         return;
       }
@@ -189,7 +206,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.images})`, evaluation, [
           `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : ''}`,
           ...(note ? [`note: ${note}`] : []),
-        ]),
+        ], targetsFor(flags.die, flags.targets)),
       );
     });
 
