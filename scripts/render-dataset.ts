@@ -14,7 +14,8 @@
  * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
- * already holds (to grow a set without re-rendering it). The folder is written as <out>.partial and renamed when complete.
+ * already holds (to grow a set without re-rendering it; refused unless its summary.json names this renderer: Chromium's
+ * version and the drawing code's hash). The folder is written as <out>.partial and renamed when complete.
  */
 import { parseArgs } from 'node:util';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
