@@ -6,7 +6,8 @@
  * three.js and the die meshes sent to the page. A set rendered while one of
  * those was changed (an icon drawing edited for a try, say) looks like any
  * other; and images grown into a set with `reuse` must have been drawn by the
- * same code. So the renderer hashes them once, when its page loads them.
+ * same code. So the renderer hashes them as its page loads them (before and
+ * after, refusing to start if they changed in between).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 
 /** What drew a render: Chromium's version and the drawing code's hash. */
 export interface RendererIdentity {
-  /** Chromium's version, as its user agent gives it (e.g. 156.0.8078.73). */
+  /** Chromium's version, as the browser itself gives it (e.g. 156.0.8078.108; its user agent says only 156.0.0.0). */
   readonly chromium: string;
   /** sha256 (hex) of the page's files, three.js's version and the die meshes the page was given. */
   readonly drawing: string;
