@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeRenderer, drawingHash } from '../../src/camera/render3d/drawingHash.js';
+import { describeRenderer, drawingHash, pageFilesHash } from '../../src/camera/render3d/drawingHash.js';
 
 const page = join(import.meta.dirname, '..', '..', 'src', 'camera', 'render3d', 'browser');
 const work = mkdtempSync(join(tmpdir(), 'dicerig-drawing-'));
@@ -17,22 +17,26 @@ function copy(name: string): string {
 
 describe('the drawing code hash', () => {
   const meshes = [{ key: 'd8', positions: [0, 1, 2] }];
-  const shipped = drawingHash(page, '0.187.0', meshes);
+  /** The drawing hash of the page files in `dir`. */
+  const of = (dir: string, three = '0.187.0', m: unknown = meshes): string => drawingHash(pageFilesHash(dir), three, m);
+  const shipped = of(page);
 
   it('is the same for the same page files wherever they lie, three.js version and meshes', () => {
     expect(shipped).toMatch(/^[0-9a-f]{64}$/);
-    expect(drawingHash(copy('same'), '0.187.0', meshes)).toBe(shipped);
+    expect(pageFilesHash(page)).toMatch(/^[0-9a-f]{64}$/);
+    expect(pageFilesHash(copy('same-files'))).toBe(pageFilesHash(page));
+    expect(of(copy('same'))).toBe(shipped);
   });
 
   it('changes when an icon drawing changes by one byte, a page file is added, three.js is another version or a mesh differs', () => {
     const edited = copy('edited');
     appendFileSync(join(edited, 'icons.js'), ' ');
-    expect(drawingHash(edited, '0.187.0', meshes)).not.toBe(shipped);
+    expect(of(edited)).not.toBe(shipped);
     const added = copy('added');
     writeFileSync(join(added, 'extra.js'), '');
-    expect(drawingHash(added, '0.187.0', meshes)).not.toBe(shipped);
-    expect(drawingHash(page, '0.188.0', meshes)).not.toBe(shipped);
-    expect(drawingHash(page, '0.187.0', [{ key: 'd8', positions: [0, 1, 3] }])).not.toBe(shipped);
+    expect(of(added)).not.toBe(shipped);
+    expect(of(page, '0.188.0')).not.toBe(shipped);
+    expect(of(page, '0.187.0', [{ key: 'd8', positions: [0, 1, 3] }])).not.toBe(shipped);
   });
 
   it('does not let bytes moved from the end of one file to the start of the next hash alike', () => {
@@ -42,7 +46,8 @@ describe('the drawing code hash', () => {
     writeFileSync(join(a, 'b.js'), 'z');
     writeFileSync(join(b, 'a.js'), 'x');
     writeFileSync(join(b, 'b.js'), 'yz');
-    expect(drawingHash(a, '0.187.0', meshes)).not.toBe(drawingHash(b, '0.187.0', meshes));
+    expect(pageFilesHash(a)).not.toBe(pageFilesHash(b));
+    expect(of(a)).not.toBe(of(b));
   });
 
   it('names a renderer in words, and one that did not record itself', () => {

@@ -13,7 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DicerigError } from '../../core/errors.js';
 import type { RgbImage } from '../../core/image.js';
 import type { RendererIdentity } from './drawingHash.js';
-import { drawingHash } from './drawingHash.js';
+import { drawingHash, pageFilesHash } from './drawingHash.js';
 import type { SceneSpec } from './scene.js';
 import { SHAPE_KEYS, shapeOf } from './scene.js';
 
@@ -88,9 +88,9 @@ export class BrowserRenderer {
         faceHalf: Math.hypot(mid[0]!, mid[1]!, mid[2]!) / f.tileHalf,
       };
     });
-    // Hashed before the page loads the same files, and again once it has: the hash is of what this renderer draws with.
+    // The page's files hashed before the page loads them, and again once it has: the hash is of what this renderer draws with.
     const three = threeVersion(pageDir);
-    const drawing = drawingHash(pageDir, three, shapes);
+    const pageFiles = pageFilesHash(pageDir);
     const userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-render3d-'));
     const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
     const page = context.pages()[0] ?? (await context.newPage());
@@ -99,25 +99,26 @@ export class BrowserRenderer {
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(`console: ${m.text()}`);
     });
+    const abandon = async (message: string): Promise<never> => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw new Render3dError(message, { url });
+    };
     await page.goto(url, { waitUntil: 'load' });
     try {
       await page.waitForFunction(() => (globalThis as unknown as { dicerig?: { ready?: boolean } }).dicerig?.ready === true, undefined, { timeout: 20_000 });
     } catch {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-      throw new Render3dError(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`, { url });
+      await abandon(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`);
     }
     await page.evaluate((list) => (globalThis as unknown as { dicerig: { setShapes: (l: unknown) => void } }).dicerig.setShapes(list), shapes);
     // The browser's own version, not the user agent's (which gives only the major version: 156.0.0.0).
     const cdp = await context.newCDPSession(page);
     const { product } = await cdp.send('Browser.getVersion');
     await cdp.detach();
-    if (drawingHash(pageDir, three, shapes) !== drawing) {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-      throw new Render3dError(`The 3D camera's page files changed while it loaded them (${pageDir}); start the render again once they are as they should be.`, { url });
+    if (pageFilesHash(pageDir) !== pageFiles) {
+      await abandon(`The 3D camera's page files changed while it loaded them (${pageDir}); start the render again once they are as they should be.`);
     }
-    const identity = { chromium: /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product, drawing };
+    const identity = { chromium: /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product, drawing: drawingHash(pageFiles, three, shapes) };
     return new BrowserRenderer(context, page, userDataDir, errors, identity);
   }
 

@@ -6,8 +6,7 @@
  * three.js and the die meshes sent to the page. A set rendered while one of
  * those was changed (an icon drawing edited for a try, say) looks like any
  * other; and images grown into a set with `reuse` must have been drawn by the
- * same code. So the renderer hashes them as its page loads them (before and
- * after, refusing to start if they changed in between).
+ * same code. So the renderer hashes them when its page loads them.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,11 +21,11 @@ export interface RendererIdentity {
 }
 
 /**
- * Hashes the drawing code: every file of the page folder by name and bytes (in
- * name order, never its path on disk, so a clone elsewhere hashes the same),
- * three.js's version (its code is pinned by that version) and the meshes.
+ * Hashes the page's files: each by name and bytes, in name order, never its
+ * path on disk (so a clone elsewhere hashes the same). The renderer hashes them
+ * before its page loads them and again after, to know they did not change.
  */
-export function drawingHash(pageDir: string, threeVersion: string, meshes: unknown): string {
+export function pageFilesHash(pageDir: string): string {
   const hash = createHash('sha256');
   const names = readdirSync(pageDir, { withFileTypes: true })
     .filter((e) => e.isFile())
@@ -37,9 +36,12 @@ export function drawingHash(pageDir: string, threeVersion: string, meshes: unkno
     // Length-prefixed, so no two different file sets hash alike by shifting bytes between files.
     hash.update(`file ${name} ${bytes.length}\n`).update(bytes);
   }
-  hash.update(`three ${threeVersion}\n`);
-  hash.update(`meshes ${JSON.stringify(meshes)}\n`);
   return hash.digest('hex');
+}
+
+/** Hashes the drawing code: the page's files (`pageFilesHash`), three.js's version (its code is pinned by that version) and the meshes. */
+export function drawingHash(pageFiles: string, threeVersion: string, meshes: unknown): string {
+  return createHash('sha256').update(`page ${pageFiles}\nthree ${threeVersion}\nmeshes ${JSON.stringify(meshes)}\n`).digest('hex');
 }
 
 /** Two identities in words, for an error that says which renderer drew what. */

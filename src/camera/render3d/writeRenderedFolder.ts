@@ -81,7 +81,6 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const look = options.look ?? 'rig';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
-    // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
     const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[]; renderer?: RendererIdentity };
     // Images drawn by other code (an icon drawing changed, three.js or Chromium updated) would not be this renderer's images.
     const drawnBy = previous.renderer;
@@ -90,6 +89,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
         `${options.dir} was drawn by ${describeRenderer(drawnBy)}, not by this renderer (${describeRenderer(renderer.identity)}); cannot reuse its images: render the set again without reuse.`,
       );
     }
+    // Images drawn in other artwork must not be copied into this set (folders from before art families are house art).
     if ((previous.art ?? 'house') !== art) throw new RangeError(`${options.dir} holds ${previous.art ?? 'house'} art; cannot reuse its images for ${art} art.`);
     // Folders from before scene looks are rig looks.
     if ((previous.look ?? 'rig') !== look) throw new RangeError(`${options.dir} holds ${previous.look ?? 'rig'}-look images; cannot reuse them for the ${look} look.`);

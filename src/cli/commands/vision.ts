@@ -196,9 +196,10 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c), 1.3, cut);
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
+      const targets = targetsFor(flags.die, flags.targets);
       if (flags.json) {
         io.out(
-          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, ...evaluationJson(evaluation, targetsFor(flags.die, flags.targets)) })}\n`,
+          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, ...evaluationJson(evaluation, targets) })}\n`,
         );
         return;
       }
@@ -206,7 +207,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.images})`, evaluation, [
           `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : ''}`,
           ...(note ? [`note: ${note}`] : []),
-        ], targetsFor(flags.die, flags.targets)),
+        ], targets),
       );
     });
 
