@@ -18,6 +18,13 @@
 # as its partner (OUT_RADIAL, xwingRadial.ts, version learned-xwing/8 with its own thresholds), both trained as above; the
 # reader averages the two networks' probabilities, and /9's thresholds and cockedAt are set on that mean (train.py
 # --partner, the partner's probabilities on the same tune and check dice saved by --save-face-probs). PAIR=0 is /7.
+# The partner trains beside the face network, each on one thread (the same weights as one after the other).
+# MORE_RANDOM=1 (opt-in, with PAIR=1; not shipped, training/README.md) trains both face networks on 1,200 more random-art
+# renders too (seeds 12001..13200; learned-xwing/10 and its radial partner /11, read together as /12).
+# KEEP_COCKED=1 (the default with MORE_RANDOM=1; needs RADIAL=1) keeps the shipped cocked check learned-xwing-cocked/5
+# instead of training it again: its probabilities on the tune and check dice are recomputed from its module, and the
+# cocked-heavy sets (2896..3495, 6501..6800) need not be rendered.
+# SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
@@ -39,6 +46,8 @@
 #   and (not with RANDOM_ART=0): --split train --count 600 --offset 5000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5001
 #   --split train --count 900 --offset 5600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5601
 #   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
+#   and (MORE_RANDOM=1 only): --split train --count 600 --offset 12000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12001
+#   --split train --count 600 --offset 12600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12601
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
 #   (tune-xwing-351), --count 150 --offset 500 (tune-xwing-501)
 # Needs Debian's python3-torch (apt-get install -y python3-torch). ~19 min on the shared 2-core machine (learned-xwing/6).
@@ -66,6 +75,24 @@ if { [ "$PAIR" != 0 ] && [ "$PAIR" != 1 ]; } || { [ "$PAIR" = 1 ] && { [ "$RADIA
   echo "PAIR=$PAIR: 1 (the default, with RADIAL=1 and RADIAL_FACE=0) makes learned-xwing/9, /7's face network read with /8's radial one; 0 makes /7 alone" >&2
   exit 2
 fi
+MORE_RANDOM=${MORE_RANDOM:-0}
+if { [ "$MORE_RANDOM" != 0 ] && [ "$MORE_RANDOM" != 1 ]; } || { [ "$MORE_RANDOM" = 1 ] && [ "$PAIR" != 1 ]; }; then
+  echo "MORE_RANDOM=$MORE_RANDOM: 1 (opt-in, with PAIR=1) trains both face networks on 1,200 more random-art renders too (learned-xwing/10 and /11, read together as /12) and keeps the shipped cocked check; 0 (the default) is /9's recipe" >&2
+  exit 2
+fi
+KEEP_COCKED=${KEEP_COCKED:-$MORE_RANDOM}
+if { [ "$KEEP_COCKED" != 0 ] && [ "$KEEP_COCKED" != 1 ]; } || { [ "$KEEP_COCKED" = 1 ] && [ "$RADIAL" != 1 ]; }; then
+  echo "KEEP_COCKED=$KEEP_COCKED: 1 (the default with MORE_RANDOM=1; with RADIAL=1) keeps the shipped cocked check learned-xwing-cocked/5 instead of training it; 0 trains it" >&2
+  exit 2
+fi
+SEED=${SEED:-1}
+if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
+  echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
+  exit 2
+fi
+# Only a seed other than the shipped one is written into the commands, so the shipped recipe records the same commands.
+SEED_ARG=()
+if [ "$SEED" != 1 ]; then SEED_ARG=(--seed "$SEED"); fi
 RENDERS=${RENDERS:-/work/data/renders}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
@@ -85,53 +112,88 @@ if [ "$RANDOM_ART" = 1 ]; then
 fi
 if [ "$RADIAL" = 1 ]; then READER_V=learned-xwing/7 COCKED_V=learned-xwing-cocked/5; fi
 if [ "$RADIAL_FACE" = 1 ]; then FACE_V=learned-xwing/8 READER_V=learned-xwing/8; fi
+PARTNER_V=learned-xwing/8
 if [ "$PAIR" = 1 ]; then READER_V=learned-xwing/9; fi
+if [ "$MORE_RANDOM" = 1 ]; then
+  FACE_SETS="$FACE_SETS train-xwing-rnd12001 train-xwing-rnd12601"
+  FACE_ON="renders train-xwing seeds 1..2895, 5001..6500 and 12001..13200 (random art)"
+  FACE_V=learned-xwing/10 PARTNER_V=learned-xwing/11 READER_V=learned-xwing/12
+fi
+if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS
-# shellcheck disable=SC2086
-join "$WORK/train3495" $FACE_SETS $COCKED_SETS
+if [ "$KEEP_COCKED" = 0 ]; then
+  # shellcheck disable=SC2086
+  join "$WORK/train3495" $FACE_SETS $COCKED_SETS
+fi
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
 # The cocked check: flat or cocked, from a wider square around the top face (1.3 die sizes at 24x24; a 32x32 input of
 # the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
 # check: in its own 2, by the training run itself).
-$X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
-if [ "$RADIAL" = 1 ]; then
+if [ "$KEEP_COCKED" = 1 ]; then
+  # The shipped cocked check, not trained again: its probabilities on the tune and check dice, as its own run saved them.
+  if ! grep -q "version: \"$COCKED_V\"" "$OUT_COCKED"; then
+    echo "KEEP_COCKED=1 keeps the shipped cocked check $COCKED_V, but $OUT_COCKED is another version" >&2
+    exit 2
+  fi
+  npx tsx training/learned/exportWeights.ts --module "$OUT_COCKED" --out "$WORK/cocked-shipped"
+  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/cocked-shipped" --out "$WORK/cocked24w.pt"
   $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context 48 --size 24 --scale 1.3
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context 48 --size 24 --scale 1.3 --last 200
-  /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
-    --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-    --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+  /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+    --epochs 0 --scale 1.3 --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" \
+    --name xwingCocked --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1
 else
-  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
-  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
-  /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
-    --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
-    --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
-  /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
-    --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-    --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
+  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
+  if [ "$RADIAL" = 1 ]; then
+    $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context 48 --size 24 --scale 1.3
+    $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context 48 --size 24 --scale 1.3 --last 200
+    /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+      --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
+      --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+  else
+    $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
+    $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
+    /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
+      --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
+      --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+    /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
+      --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
+      --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
+  fi
 fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
 $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
 if [ "$PAIR" = 1 ]; then
-  # The partner first: /8's radial face network and its own thresholds (as the RADIAL_FACE branch below), and its
-  # probabilities on the tune and check dice for /9's thresholds.
+  # The partner: /8's radial face network (and its own thresholds, below, as the RADIAL_FACE branch sets them), trained
+  # beside the face network (each run on one thread; neither reads the other), then its probabilities on the tune and
+  # check dice for the pair's thresholds.
   $X --images "$WORK/tuneall" --out "$WORK/xwing8-tuneall" --context 64 --scale 0.6
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing8-check" --context 64 --scale 0.6 --last 200
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing8-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
-    --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version learned-xwing/8 --trained-on "$FACE_ON" \
-    --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt"
-  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
-    --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
-    --name xwingRadial --version learned-xwing/8 --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
-    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT_RADIAL" --threads 1 --views 2 --save-face-probs "$WORK/face8"
-  PARTNER=(--partner "$WORK/face8" --partner-version learned-xwing/8)
+    --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$PARTNER_V" --trained-on "$FACE_ON" \
+    --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt" "${SEED_ARG[@]}" > "$WORK/partner-train.log" 2>&1 &
+  PARTNER_TRAINING=$!
+  PARTNER=(--partner "$WORK/face8" --partner-version "$PARTNER_V")
 else
   PARTNER=()
 fi
+# The partner's thresholds and saved probabilities, once its training is done (PAIR=1 only).
+partner_thresholds() {
+  if ! wait "$PARTNER_TRAINING"; then
+    cat "$WORK/partner-train.log" >&2
+    echo "the partner network's training failed (its log is above, and in $WORK/partner-train.log)" >&2
+    exit 1
+  fi
+  cat "$WORK/partner-train.log"
+  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
+    --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
+    --name xwingRadial --version "$PARTNER_V" --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT_RADIAL" --threads 1 --views 2 --save-face-probs "$WORK/face8"
+}
 if [ "$RADIAL_FACE" = 1 ]; then
   # Raw context exports of the tune and check dice too (train.py turns them radial-down as the reader does); progress
   # while training is printed on all 450 tune images.
@@ -139,7 +201,7 @@ if [ "$RADIAL_FACE" = 1 ]; then
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --context 64 --scale 0.6 --last 200
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
     --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$FACE_V" --trained-on "$FACE_ON" \
-    --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
+    --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}"
   # Thresholds as below, in the radial network's 2 views.
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
@@ -152,7 +214,8 @@ else
   # (--tune only prints progress while training: it was tune-xwing alone when the shipped weights were made.)
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
     --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
-    --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt"
+    --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}"
+  if [ "$PAIR" = 1 ]; then partner_thresholds; fi
   # Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)
   # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
   # read as a face count against the 99.8 % target among all tune dice read; among the rules meeting it, the cheapest wins,
