@@ -177,6 +177,8 @@ if [ "$PAIR" = 1 ]; then
     --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$PARTNER_V" --trained-on "$FACE_ON" \
     --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt" "${SEED_ARG[@]}" > "$WORK/partner-train.log" 2>&1 &
   PARTNER_TRAINING=$!
+  # If anything below fails, the partner's training does not run on alone.
+  trap 'kill "$PARTNER_TRAINING" 2>/dev/null || true' EXIT
   PARTNER=(--partner "$WORK/face8" --partner-version "$PARTNER_V")
 else
   PARTNER=()
