@@ -120,6 +120,11 @@ if [ "$MORE_RANDOM" = 1 ]; then
   FACE_V=learned-xwing/10 PARTNER_V=learned-xwing/11 READER_V=learned-xwing/12
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
+# Refused before anything is exported: a kept cocked check must be the one this recipe's thresholds are set with.
+if [ "$KEEP_COCKED" = 1 ] && ! grep -q "version: \"$COCKED_V\"" "$OUT_COCKED"; then
+  echo "KEEP_COCKED=1 keeps the shipped cocked check $COCKED_V, but $OUT_COCKED is another version" >&2
+  exit 2
+fi
 # shellcheck disable=SC2086
 join "$WORK/train2895" $FACE_SETS
 if [ "$KEEP_COCKED" = 0 ]; then
@@ -132,37 +137,33 @@ X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.
 # The cocked check: flat or cocked, from a wider square around the top face (1.3 die sizes at 24x24; a 32x32 input of
 # the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
 # check: in its own 2, by the training run itself).
-if [ "$KEEP_COCKED" = 1 ]; then
-  # The shipped cocked check, not trained again: its probabilities on the tune and check dice, as its own run saved them.
-  if ! grep -q "version: \"$COCKED_V\"" "$OUT_COCKED"; then
-    echo "KEEP_COCKED=1 keeps the shipped cocked check $COCKED_V, but $OUT_COCKED is another version" >&2
-    exit 2
-  fi
-  npx tsx training/learned/exportWeights.ts --module "$OUT_COCKED" --out "$WORK/cocked-shipped"
-  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/cocked-shipped" --out "$WORK/cocked24w.pt"
+if [ "$KEEP_COCKED" = 0 ]; then
+  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
+fi
+if [ "$RADIAL" = 1 ]; then
   $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context 48 --size 24 --scale 1.3
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context 48 --size 24 --scale 1.3 --last 200
-  /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
-    --epochs 0 --scale 1.3 --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" \
-    --name xwingCocked --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1
-else
-  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
-  if [ "$RADIAL" = 1 ]; then
-    $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context 48 --size 24 --scale 1.3
-    $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context 48 --size 24 --scale 1.3 --last 200
+  if [ "$KEEP_COCKED" = 1 ]; then
+    # The shipped cocked check, not trained again: its probabilities on the tune and check dice, as its own run saved them.
+    npx tsx training/learned/exportWeights.ts --module "$OUT_COCKED" --out "$WORK/cocked-shipped"
+    /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/cocked-shipped" --out "$WORK/cocked24w.pt"
+    /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+      --epochs 0 --scale 1.3 --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" \
+      --name xwingCocked --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1
+  else
     /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
       --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
       --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
-  else
-    $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
-    $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
-    /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
-      --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
-      --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
-    /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
-      --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-      --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
   fi
+else
+  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --jitters 0 --size 24 --scale 1.3 --last 200
+  /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 60 --scale 1.3 \
+    --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24w" --check "$WORK/ck13-check" --name xwingCocked --version "$COCKED_V" \
+    --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+  /usr/bin/python3 training/learned/train.py --train "$WORK/ck13-tuneall" --tune "$WORK/ck13-tuneall" --binary-cocked --convs 16p,32p,64p,64 --epochs 0 --scale 1.3 \
+    --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
+    --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1 --views 4
 fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
