@@ -21,9 +21,10 @@ export function attachFleetSync(io: CliIo, db: string, url: string, host?: strin
       const s = await sync.stop();
       const where = redactUrl(url);
       if (s.refused) return `Fleet store ${where}: replication stopped (${s.error}).\n`;
-      if (s.error !== null || (s.behind ?? 0) > 0) {
-        return `Fleet store ${where}: ${s.behind ?? 'some'} throws not copied yet${s.error !== null ? ` (${s.error})` : ''}; they are safe in the local store: run \`dicerig sync --db ${db} --to URL\` later.\n`;
-      }
+      const later = `run \`dicerig sync --db ${db} --to URL\` later.`;
+      // After a failed last pass the count from the pass before is stale: throws committed since may be missing too.
+      if (s.error !== null) return `Fleet store ${where}: could not confirm that every throw was copied (${s.error}); any not copied are safe in the local store: ${later}\n`;
+      if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${s.behind} throws not copied yet; they are safe in the local store: ${later}\n`;
       return `Fleet store ${where}: every throw copied.\n`;
     },
   };

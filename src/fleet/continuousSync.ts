@@ -9,8 +9,10 @@ import { syncStore, type SyncOptions } from './replicate.js';
  * copies what the fleet store lacks, in the background. It never blocks or
  * fails the rig's local commit: the rig writes its local store as always, and
  * when PostgreSQL is down this loop retries with backoff (0.5 s doubling to
- * 30 s) and reports how many throws are waiting. What the fleet refuses (a
- * broken chain) is reported once and not retried.
+ * 30 s) and reports how many throws are waiting. At the run's end `stop`
+ * keeps trying its last pass for the flush time, so a server restarting just
+ * then still gets every throw. What the fleet refuses (a broken chain) is
+ * reported once and not retried.
  */
 export interface ContinuousSyncStatus {
   /** Local throws the fleet store did not hold at the last pass (unknown before the first). */
@@ -105,18 +107,30 @@ export function startContinuousSync(localPath: string, url: string, options: Con
     },
     status: () => status,
     async stop(flushMs = 10_000) {
+      const deadline = Date.now() + flushMs;
+      const left = (): number => Math.max(0, deadline - Date.now());
       stopping = true;
       wake.fn?.();
       const ended = await Promise.race([loop.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), flushMs).unref())]);
-      // A last pass, so throws committed at the very end get out too (unless the server is down or the loop is stuck on it).
-      if (ended && !status.refused) {
+      // A last pass, so throws committed at the very end get out too. A server
+      // that is down or still starting up (a run can end within a restart) is
+      // tried again until the flush time is spent; a refusal is not.
+      let wait = 250;
+      while (ended && !status.refused) {
         try {
           await Promise.race([
             pass(),
-            new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`no answer from ${where} within ${Math.round(flushMs / 1000)} s`)), flushMs).unref()),
+            new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`no answer from ${where} within ${Math.round(flushMs / 1000)} s`)), left()).unref()),
           ]);
+          break;
         } catch (e) {
-          status = { ...status, error: e instanceof Error ? e.message : String(e) };
+          const message = e instanceof Error ? e.message : String(e);
+          status = { ...status, error: message, refused: e instanceof FleetIntegrityError };
+          await fleet?.close().catch(() => undefined);
+          fleet = undefined;
+          if (e instanceof FleetIntegrityError || left() <= wait) break;
+          await new Promise((r) => setTimeout(r, wait));
+          wait = Math.min(wait * 2, 2000);
         }
       }
       await fleet?.close().catch(() => undefined);

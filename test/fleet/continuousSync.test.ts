@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachFleetSync } from '../../src/cli/fleetSync.js';
 import { openFleet } from '../../src/fleet/connect.js';
+import { startContinuousSync } from '../../src/fleet/continuousSync.js';
 import { LocalRows } from '../../src/fleet/localRows.js';
 import { syncStore } from '../../src/fleet/replicate.js';
 import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
@@ -67,4 +69,69 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       await fleet.close();
     }
   }, 60_000);
+
+  it('makes its last pass when a run ends while PostgreSQL is down, as soon as the server is back within the flush time', async () => {
+    const path = join(dir, 'ends-in-restart.db');
+    const { store, dice, session } = storeWithSession(path);
+    for (let i = 1; i <= 5; i++) store.recordThrow(session.id, okThrow(i, dice));
+    const url = await server.createDatabase('ends_in_restart');
+    const sync = startContinuousSync(path, url, { idleMs: 50, maxBackoffMs: 200 });
+    try {
+      await waitFor(async () => (await fleetThrows(url)).length === 5);
+      await server.stop('immediate');
+      // The run's last throws, committed while the fleet store is down.
+      for (let i = 6; i <= 8; i++) store.recordThrow(session.id, okThrow(i, dice));
+      store.endSession(session.id, 1_700_002_000_000);
+      const restarted = new Promise((r) => setTimeout(r, 1500)).then(() => server.start());
+      const status = await sync.stop(30_000);
+      await restarted;
+      expect(status).toMatchObject({ error: null, behind: 0, refused: false });
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+    } finally {
+      if (!server.running) await server.start();
+      store.close();
+    }
+  }, 90_000);
+
+  it('gives up its last pass when the flush time is spent with PostgreSQL still down, and the run says so with the command that catches up', async () => {
+    const path = join(dir, 'ends-down.db');
+    const { store, dice, session } = storeWithSession(path);
+    store.recordThrow(session.id, okThrow(1, dice));
+    const url = await server.createDatabase('ends_down');
+    const fleet = attachFleetSync({ out: () => undefined, err: () => undefined, setExitCode: () => undefined }, path, url);
+    try {
+      fleet.onEvent();
+      await waitFor(async () => (await fleetThrows(url)).length === 1);
+      await server.stop('immediate');
+      store.recordThrow(session.id, okThrow(2, dice));
+      const started = Date.now();
+      const line = await fleet.finish();
+      // The default flush time is 10 s; a connection attempt may add its own 5 s timeout.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(line).toMatch(/^Fleet store postgres:\/\/\/ends_down\S*: could not confirm that every throw was copied \(Cannot reach the fleet store .*\); any not copied are safe in the local store: run `dicerig sync --db \S*ends-down\.db --to URL` later\.\n$/);
+    } finally {
+      if (!server.running) await server.start();
+      store.close();
+    }
+    // And the command it names does catch up.
+    const local = LocalRows.open(path);
+    const db = await openFleet(url);
+    try {
+      // (An immediate stop may lose the server's last unsynced commits, as this scratch server runs without fsync: the count copied now varies, the end does not.)
+      expect(await syncStore(local, db)).toMatchObject({ behind: 0 });
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+    } finally {
+      local.close();
+      await db.close();
+    }
+  }, 90_000);
 });
+
+/** Waits until `check` holds; a check that throws (the fleet schema not made yet) counts as not yet. */
+async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > until) throw new Error(`not so within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
