@@ -91,7 +91,7 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     expect(calibrateOut).toMatch(/^ {2}held back, fine-tuned network confirmed by the head: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head|fine-tuned network confirmed by the head) \(/m);
     const c = profile.classifier;
-    const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/2+confirmed/3-by-${SHIPPED}+${c.confirm?.version}` : '';
+    const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/2+confirmed/4-by-${SHIPPED}+${c.confirm?.version}` : '';
     // A fitted reader's blanks are witnessed by the shipped network.
     const how = fitted === '' ? '' : `${fitted}+blank-witness`;
     expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);

@@ -8,7 +8,7 @@ import { areaResample, learnedInput, radialInput } from '../../src/vision/learne
 import { splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { blankProbability, blankWitnessLevel } from '../../src/vision/learned/blankWitness.js';
-import { cropInput, LearnedReader } from '../../src/vision/learned/reader.js';
+import { cropInput, LearnedReader, SURE_OVER_DISPUTE } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
@@ -392,6 +392,29 @@ describe('the learned reader', () => {
     const strict = { ...model, thresholds: { [name]: alone.confidence + 1e-3 } };
     expect(new LearnedReader(strict, rule(3), undefined, cockedThen(name, 0.9)).read(crop)).toMatchObject({ status: 'unreadable', cause: 'unsure', reason: expect.stringContaining(`nor is its confirming reader (${name} at 0.12, needs 0.90)`) });
     expect(new LearnedReader(strict, rule(3), undefined, cockedThen(name, 0.1)).read(crop)).toMatchObject({ status: 'read', ...splitClass(name) });
+  });
+
+  it('lets a read of a face other than a blank stand over the confirming reader\'s other face under rule 4 only when the network is all but certain of it', () => {
+    const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    // Heads naming class c with probability e^b / (e^b + 7): b = 20 gives ~1 (over SURE_OVER_DISPUTE), b = 6 gives 403.4 / 410.4 = 0.983 (under it).
+    const naming = (c: string, b = 20) => ({ version: `says-${c}`, classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === c ? b : 0)), minProbability: 0 });
+    const confirmer = (c: string) => new LearnedReader(model, { minProbability: 0, views: 1 }, naming(c));
+    const reading = (c: string, b: number, rule: 3 | 4, other: string) => new LearnedReader(model, { minProbability: 0, views: 1, confirmRule: rule }, naming(c, b), confirmer(other)).read(crop);
+    const sure = reading('red-hit', 20, 4, 'red-crit');
+    expect(sure.confidence).toBeGreaterThanOrEqual(SURE_OVER_DISPUTE);
+    expect(sure).toMatchObject({ status: 'read', die: 'red', symbol: 'hit' });
+    expect(sure.classifierVersion).toBe(`${model.version}+says-red-hit+confirmed/4-by-${model.version}+says-red-crit`);
+    // Rule 3 (profiles made before rule 4) declines the same die.
+    expect(reading('red-hit', 20, 3, 'red-crit')).toMatchObject({ status: 'unreadable', cause: 'disputed' });
+    // Less than all but certain, or a blank (a faded icon looks blank): still disputed.
+    const lessSure = reading('red-hit', 6, 4, 'red-crit');
+    expect(lessSure.confidence).toBeCloseTo(Math.exp(6) / (Math.exp(6) + 7), 5);
+    expect(lessSure).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('confirming reader sees red-crit') });
+    expect(reading('green-blank', 20, 4, 'green-evade')).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('confirming reader sees green-evade') });
+    // The same face named by both readers reads as under rule 3.
+    expect(reading('green-evade', 6, 4, 'green-evade')).toMatchObject({ status: 'read', die: 'green', symbol: 'evade' });
   });
 
   it('lets a blank read stand only when its witness finds a blank of any die likely enough, and never questions an icon', () => {

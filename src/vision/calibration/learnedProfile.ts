@@ -232,7 +232,8 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       // calibration images' it misread dice at 0.95-0.99 that the head, fitted apart, read otherwise (training/README.md).
       // Rule 3: a read the network is unsure of stands when the head is sure of the same face, and the head is asked
       // which face only: tilt is the network's cocked class's and the cocked checks' to judge (training/README.md).
-      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 3, ...witnessed };
+      // Rule 4: and a read of a face other than a blank the network is all but certain of stands over the head's other face.
+      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 4, ...witnessed };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);

@@ -23,7 +23,7 @@ import type { PhotometricChange } from './photometric.js';
 import { photometricChange, pretrainingPhotometric } from './photometric.js';
 import { normalised } from './input.js';
 import { LearnedReader, maxViewsOf, rawCropInput } from './reader.js';
-import type { BlankWitness } from './reader.js';
+import type { BlankWitness, ConfirmRule } from './reader.js';
 
 /** Largest turn of a radial network's training cut each way (train.py --radial's). */
 const RADIAL_JITTER = (10 * Math.PI) / 180;
@@ -47,7 +47,9 @@ export interface FineTuneOptions {
    * A class's threshold = the most confident wrong read of a flat held-back die as that class + margin, at least
    * `floor`, at most `ceiling`. Per class, so one confusable die lifts only the class it was read as (on foreign-1,
    * one red focus read as a red hit at 0.978 lifted every class to 0.995 and declined 12 % instead of 7 %).
-   * A fine-tuned network is sure of itself even where it should not be, so the floor is high.
+   * A fine-tuned network is sure of itself even where it should not be, so the floor was 0.9; under confirm rules 3
+   * and 4 a read needs the head's face too, and 0.7 declined fewer dice on the foreign dev sets with no more wrong
+   * reads (training/README.md).
    */
   readonly margin: number;
   readonly floor: number;
@@ -70,7 +72,7 @@ export const defaultFineTuneOptions: FineTuneOptions = {
   weightDecay: 1e-4,
   photometric: pretrainingPhotometric,
   margin: 0.02,
-  floor: 0.9,
+  floor: 0.7,
   ceiling: 0.995,
   seed: 5,
   version: 'tuned/2',
@@ -124,14 +126,14 @@ export interface TunedReaderOptions {
   readonly views?: number;
   /** A reader that must agree (see `LearnedReaderOptions.confirmRule`). */
   readonly confirmer?: LearnedReader;
-  readonly confirmRule?: 1 | 2 | 3;
+  readonly confirmRule?: ConfirmRule;
   readonly blankWitness?: BlankWitness;
 }
 
 /**
  * A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer`
- * disagrees; with `confirmRule` 2 or 3, reading under them when `confirmer` is sure of the same face; with 3, asking
- * `confirmer` which face only; given a `blankWitness`, when it doubts a blank).
+ * disagrees; with `confirmRule` 2 to 4, reading under them when `confirmer` is sure of the same face; with 3 and 4, asking
+ * `confirmer` which face only (see `ConfirmRule`); given a `blankWitness`, when it doubts a blank).
  */
 export function tunedReader(model: LearnedModel, tuned: TunedNetwork, options: TunedReaderOptions = {}): LearnedReader {
   const { views, confirmer, confirmRule, blankWitness } = options;
