@@ -104,10 +104,8 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       await waitFor(async () => (await fleetThrows(url)).length === 1);
       await server.stop('immediate');
       store.recordThrow(session.id, okThrow(2, dice));
-      const started = Date.now();
+      // It gives up after its flush time (10 s) rather than waiting for the server: were it to wait, the test's own time would run out.
       const line = await fleet.finish();
-      // The default flush time is 10 s; a connection attempt may add its own 5 s timeout.
-      expect(Date.now() - started).toBeLessThan(20_000);
       expect(line).toMatch(/^Fleet store postgres:\/\/\/ends_down\S*: could not confirm that every throw was copied \(Cannot reach the fleet store .*\); any not copied are safe in the local store: run `dicerig sync --db \S*ends-down\.db --to URL` later\.\n$/);
     } finally {
       if (!server.running) await server.start();
