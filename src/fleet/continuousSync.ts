@@ -129,6 +129,8 @@ export function startContinuousSync(localPath: string, url: string, options: Con
           await fleet?.close().catch(() => undefined);
           fleet = undefined;
           if (e instanceof FleetIntegrityError || left() <= wait) break;
+          // Said once, so a run that does not exit at once says why (its throws are safe either way).
+          if (wait === 250) report(`fleet: the last copy to ${where} failed (${message}); trying again for up to ${Math.ceil(left() / 1000)} s. Every throw is safe in the local store.`);
           await new Promise((r) => setTimeout(r, wait));
           wait = Math.min(wait * 2, 2000);
         }
