@@ -25,6 +25,7 @@ import { SURE_OVER_DISPUTE } from '../../src/vision/learned/reader.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
 import { runCli } from '../cli/runCli.js';
+import { formatProfileSummary } from '../../src/cli/commands/calibrate.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'support', 'renders', 'tune-xwing-f1');
 const model = shippedLearnedModels['xwing'] as LearnedModel;
@@ -227,6 +228,15 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const after = learnedReaderOf(loaded.classifier);
     expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/4-by-${model.version}+${p.classifier.confirm?.version}+blank-witness`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
+  });
+
+  it("says in calibrate's summary that the head confirms each fine-tuned read unless the network reads an icon at 0.995 or more", () => {
+    const p = tunedProfile();
+    const summary = formatProfileSummary({ ...result, profile: p }, 'tuned.json');
+    expect(summary).toContain(`  learned network ${model.version} fine-tuned on your dice (tuned/2), each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}), unless the network reads an icon at 0.995 or more; the fine-tuned network's own per-class thresholds (`);
+    // A profile made under rule 3 is described as it reads.
+    const { hash: _h, ...rest } = { ...p, classifier: { ...p.classifier, confirmRule: 3 as const } };
+    expect(formatProfileSummary({ ...result, profile: sealProfile(rest) as LearnedProfile }, 'old.json')).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}); the fine-tuned`);
   });
 
   it('reads with a fine-tuned profile in vision eval and calibrate --check exactly as calibration validated it', async () => {

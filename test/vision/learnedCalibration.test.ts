@@ -95,6 +95,13 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     // A fitted reader's blanks are witnessed by the shipped network.
     const how = fitted === '' ? '' : `${fitted}+blank-witness`;
     expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);
+    // And in words: a fine-tuned network's icon read at 0.995 or more stands over its head (confirmed/4).
+    const said = c.head
+      ? `with a head fitted on your dice (${c.head.version});`
+      : c.tuned
+        ? `fine-tuned on your dice (${c.tuned.version}), each read confirmed by a head fitted on your dice (${c.confirm?.version}), unless the network reads an icon at 0.995 or more;`
+        : 'as shipped;';
+    expect(calibrateOut).toContain(`  learned network ${SHIPPED} ${said}`);
   });
 
   it('reads the validation images with vision eval --calibration as the profile says', async () => {
