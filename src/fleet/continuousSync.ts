@@ -50,6 +50,11 @@ const sleep = (ms: number, wake: { fn?: () => void }): Promise<void> =>
     };
   });
 
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The last pass's first wait before trying again (doubling to 2 s); the user is told once, on the first. */
+const LAST_PASS_FIRST_WAIT_MS = 250;
+
 export function startContinuousSync(localPath: string, url: string, options: ContinuousSyncOptions = {}): ContinuousSync {
   const where = redactUrl(url);
   const report = options.report ?? (() => undefined);
@@ -58,6 +63,11 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   let poked = false;
   const wake: { fn?: () => void } = {};
   let fleet: FleetDb | undefined;
+  // A broken connection pool is rebuilt on the next pass.
+  const dropFleet = async (): Promise<void> => {
+    await fleet?.close().catch(() => undefined);
+    fleet = undefined;
+  };
   let local: LocalRows | undefined;
   let backoff = 0;
   const copied = new Map<number, string>();
@@ -81,7 +91,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
         await pass();
         backoff = 0;
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
+        const message = messageOf(e);
         if (e instanceof FleetIntegrityError) {
           status = { ...status, error: message, refused: true };
           report(`fleet: replication to ${where} stopped: ${message} The session goes on; its throws stay in the local store.`);
@@ -90,9 +100,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
         backoff = Math.min(backoff === 0 ? 500 : backoff * 2, options.maxBackoffMs ?? 30_000);
         if (message !== status.error) report(`fleet: ${message} The session goes on; retrying every ${Math.round(backoff / 1000)} s at most${status.behind !== null ? ` (${status.behind} throws waiting)` : ''}.`);
         status = { ...status, error: message };
-        // A broken connection pool is rebuilt on the next pass.
-        await fleet?.close().catch(() => undefined);
-        fleet = undefined;
+        await dropFleet();
         await sleep(backoff, wake);
         continue;
       }
@@ -115,7 +123,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       // A last pass, so throws committed at the very end get out too. A server
       // that is down or still starting up (a run can end within a restart) is
       // tried again until the flush time is spent; a refusal is not.
-      let wait = 250;
+      let wait = LAST_PASS_FIRST_WAIT_MS;
       while (ended && !status.refused) {
         try {
           await Promise.race([
@@ -124,18 +132,18 @@ export function startContinuousSync(localPath: string, url: string, options: Con
           ]);
           break;
         } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
+          const message = messageOf(e);
           status = { ...status, error: message, refused: e instanceof FleetIntegrityError };
-          await fleet?.close().catch(() => undefined);
-          fleet = undefined;
+          await dropFleet();
           if (e instanceof FleetIntegrityError || left() <= wait) break;
           // Said once, so a run that does not exit at once says why (its throws are safe either way).
-          if (wait === 250) report(`fleet: the last copy to ${where} failed (${message}); trying again for up to ${Math.ceil(left() / 1000)} s. Every throw is safe in the local store.`);
+          if (wait === LAST_PASS_FIRST_WAIT_MS) report(`fleet: the last copy to ${where} failed (${message}); trying again for up to ${Math.ceil(left() / 1000)} s. Every throw is safe in the local store.`);
+          // Not `sleep`: its timer is unref'd, and here the run waits on this alone (the process must not exit mid-wait).
           await new Promise((r) => setTimeout(r, wait));
           wait = Math.min(wait * 2, 2000);
         }
       }
-      await fleet?.close().catch(() => undefined);
+      await dropFleet();
       local?.close();
       return status;
     },

@@ -350,7 +350,8 @@ export class LearnedReader implements FaceReader {
         const nor = `nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)})`;
         return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}, ${nor}.` };
       }
-      const overrules = rule === 4 && named !== COCKED_LABEL && confidence >= SURE_OVER_DISPUTE && splitClass(name).symbol !== 'blank';
+      // (Under rule 4 `named` is a face: the confirming reader's cocked class is never asked.)
+      const overrules = rule === 4 && confidence >= SURE_OVER_DISPUTE && splitClass(name).symbol !== 'blank';
       if (named !== name && !overrules) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${seconded.toFixed(2)}).`;
         return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', cause: 'disputed', reason };
