@@ -127,9 +127,9 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       else if (doubted) expect(c).toMatchObject({ cause: 'disputed', reason: expect.stringContaining('the shipped network finds a blank only') });
       else if (r.status === 'read') expect(c.reason).toMatch(/confirming reader sees/);
     }
-    expect(confirmed.classifier.confirmRule).toBe(4);
+    expect(confirmed.classifier.confirmRule).toBe(5);
     expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed + vouched - doubts).toBe(confirmed.validation.read);
-    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/4-by-${model.version}+${head.classifier.head?.version}+blank-witness`);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/5-by-${model.version}+${head.classifier.head?.version}+blank-witness`);
     // Saved and loaded, it reads the same.
     const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
@@ -191,7 +191,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const { hash: _h, ...rest } = { ...result.profile, classifier: { ...confirmed.classifier, confirmRule: 2 as const } };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const rule2 = learnedReaderOf(loaded.classifier);
-    const rule3 = learnedReaderOf(confirmed.classifier);
+    const rule3 = learnedReaderOf({ ...confirmed.classifier, confirmRule: 3 });
     expect(rule2.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}+blank-witness`);
     const byHead = learnedReaderOf(candidate('fitted head').classifier);
     let calledCocked = 0;
@@ -226,17 +226,23 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
     const before = learnedReaderOf(p.classifier);
     const after = learnedReaderOf(loaded.classifier);
-    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/4-by-${model.version}+${p.classifier.confirm?.version}+blank-witness`);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
 
-  it("says in calibrate's summary that the head confirms each fine-tuned read unless the network reads an icon at 0.995 or more", () => {
+  it("says in calibrate's summary that the head confirms each fine-tuned read unless the network reads an icon at 0.995 or more, and when the network may call a die tilted", () => {
     const p = tunedProfile();
     const summary = formatProfileSummary({ ...result, profile: p }, 'tuned.json');
-    expect(summary).toContain(`  learned network ${model.version} fine-tuned on your dice (tuned/2), each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}), unless the network reads an icon at 0.995 or more; the fine-tuned network's own per-class thresholds (`);
-    // A profile made under rule 3 is described as it reads.
-    const { hash: _h, ...rest } = { ...p, classifier: { ...p.classifier, confirmRule: 3 as const } };
-    expect(formatProfileSummary({ ...result, profile: sealProfile(rest) as LearnedProfile }, 'old.json')).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}); the fine-tuned`);
+    expect(summary).toContain(
+      `  learned network ${model.version} fine-tuned on your dice (tuned/2), each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}), unless the network reads an icon at 0.995 or more; the network calls a die tilted only where the outline check scores it at least 0.5 times its own threshold; the fine-tuned network's own per-class thresholds (`,
+    );
+    // Profiles made under rules 4 and 3 are described as they read.
+    const under = (rule: 3 | 4): string => {
+      const { hash: _h, ...rest } = { ...p, classifier: { ...p.classifier, confirmRule: rule } };
+      return formatProfileSummary({ ...result, profile: sealProfile(rest) as LearnedProfile }, 'old.json');
+    };
+    expect(under(4)).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}), unless the network reads an icon at 0.995 or more; the fine-tuned`);
+    expect(under(3)).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}); the fine-tuned`);
   });
 
   it('reads with a fine-tuned profile in vision eval and calibrate --check exactly as calibration validated it', async () => {
@@ -257,7 +263,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
       expect(evaluated.code).toBe(0);
       const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
-      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/4-by-${model.version}+${p.classifier.confirm?.version}+blank-witness+${shortHash(p)}`);
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/2+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness+${shortHash(p)}`);
       expect(j.summary.total).toBe(p.validation.samples);
       expect(j.summary.read).toBe(p.validation.read);
       expect(j.summary.correct).toBe(p.validation.correct);

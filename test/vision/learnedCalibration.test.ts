@@ -91,15 +91,15 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     expect(calibrateOut).toMatch(/^ {2}held back, fine-tuned network confirmed by the head: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head|fine-tuned network confirmed by the head) \(/m);
     const c = profile.classifier;
-    const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/2+confirmed/4-by-${SHIPPED}+${c.confirm?.version}` : '';
+    const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/2+confirmed/5-by-${SHIPPED}+${c.confirm?.version}` : '';
     // A fitted reader's blanks are witnessed by the shipped network.
     const how = fitted === '' ? '' : `${fitted}+blank-witness`;
     expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);
-    // And in words: a fine-tuned network's icon read at 0.995 or more stands over its head (confirmed/4).
+    // And in words: a fine-tuned network's icon read at 0.995 or more stands over its head (confirmed/4), and its own tilt call needs the outline check (confirmed/5).
     const said = c.head
       ? `with a head fitted on your dice (${c.head.version});`
       : c.tuned
-        ? `fine-tuned on your dice (${c.tuned.version}), each read confirmed by a head fitted on your dice (${c.confirm?.version}), unless the network reads an icon at 0.995 or more;`
+        ? `fine-tuned on your dice (${c.tuned.version}), each read confirmed by a head fitted on your dice (${c.confirm?.version}), unless the network reads an icon at 0.995 or more; the network calls a die tilted only where the outline check scores it at least 0.5 times its own threshold;`
         : 'as shipped;';
     expect(calibrateOut).toContain(`  learned network ${SHIPPED} ${said}`);
   });

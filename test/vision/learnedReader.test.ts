@@ -8,7 +8,7 @@ import { areaResample, learnedInput, radialInput } from '../../src/vision/learne
 import { splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { blankProbability, blankWitnessLevel } from '../../src/vision/learned/blankWitness.js';
-import { cropInput, LearnedReader, SURE_OVER_DISPUTE } from '../../src/vision/learned/reader.js';
+import { cropInput, LearnedReader, OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
@@ -415,6 +415,38 @@ describe('the learned reader', () => {
     expect(reading('green-blank', 20, 4, 'green-evade')).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('confirming reader sees green-evade') });
     // The same face named by both readers reads as under rule 3.
     expect(reading('green-evade', 6, 4, 'green-evade')).toMatchObject({ status: 'read', die: 'green', symbol: 'evade' });
+  });
+
+  it("asks the network's own cocked class under rule 5 only where the outline check scores the die at least half its threshold, and reads the faces as if flat elsewhere", () => {
+    // The shipped network stands in for the outline check: its cocked probability on the crop is known.
+    const model = unturnedXwing();
+    const crop = faceCrop(model);
+    const base = { ...model, thresholds: {}, cockedAt: 1.01 };
+    const outline = new LearnedReader(base, { minProbability: 0, views: 1 }).probabilities(crop)[model.classes.indexOf('cocked')] as number;
+    const checked = (at: number, cockedAt = 1.01): LearnedModel => withCockedCheck({ ...base, cockedAt, cockedCheck: { version: 'check/test', at } }, { ...base, version: 'check/test' });
+    // The outline check scores the die just under, and just at, half the threshold it declines from.
+    const calm = outline / (OWN_COCKED_NEEDS_OUTLINE * 0.99);
+    const leaning = outline / (OWN_COCKED_NEEDS_OUTLINE * 1.01);
+    expect(OWN_COCKED_NEEDS_OUTLINE).toBe(0.5);
+    const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
+    // A last layer most sure of cocked (e^20), then of red hit (e^18), the other six faces at e^0.
+    const cockedThenHit = { version: 'cocked-then-red-hit', classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => (k === 'cocked' ? 20 : k === 'red-hit' ? 18 : 0)), minProbability: 0 };
+    const reading = (m: LearnedModel, rule: 4 | 5) => new LearnedReader(m, { minProbability: 0, views: 1, confirmRule: rule }, cockedThenHit).read(crop);
+    expect(reading(checked(calm), 4)).toMatchObject({ status: 'cocked', cause: 'tilted' });
+    // Rule 5: the outline check is calm, so the die is read as flat: red hit, its probability among the faces alone.
+    const flat = reading(checked(calm), 5);
+    expect(flat).toMatchObject({ status: 'read', die: 'red', symbol: 'hit' });
+    expect(flat.confidence).toBeCloseTo(Math.exp(18) / (Math.exp(18) + 6), 6);
+    // The outline check leans towards tilted: the network's cocked call stands as under rule 4.
+    expect(reading(checked(leaning), 5)).toMatchObject({ status: 'cocked', cause: 'tilted' });
+    // The same for the network's own cocked probability past its `cockedAt` (here the outline network's: the same one).
+    const own = (at: number, rule: 4 | 5) => new LearnedReader(checked(at, outline * 0.99), { minProbability: 0, views: 1, confirmRule: rule }).read(crop);
+    expect(own(calm, 4)).toMatchObject({ status: 'cocked', cause: 'tilted', reason: expect.stringContaining('declined from') });
+    expect(own(calm, 5).status).toBe('read');
+    expect(own(leaning, 5)).toMatchObject({ status: 'cocked', cause: 'tilted' });
+    // Without an outline check there is nothing to corroborate: rule 5 asks the network's cocked class as rule 4 does.
+    const { cockedCheck: _shippedCheck, ...unchecked } = base;
+    expect(new LearnedReader({ ...unchecked, cockedAt: outline * 0.99 }, { minProbability: 0, views: 1, confirmRule: 5 }).read(crop)).toMatchObject({ status: 'cocked', cause: 'tilted' });
   });
 
   it('lets a blank read stand only when its witness finds a blank of any die likely enough, and never questions an icon', () => {

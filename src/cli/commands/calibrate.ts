@@ -17,7 +17,7 @@ import type { CalibrationCamera, CalibrationDice, ClusterView, Prompt } from '..
 import { tileCrops } from '../../vision/calibration/montage.js';
 import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/learnedProfile.js';
 import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
-import { SURE_OVER_DISPUTE } from '../../vision/learned/reader.js';
+import { OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../vision/learned/reader.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
 import { LEARNED_CLASSIFIER_KIND } from '../../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
@@ -279,8 +279,9 @@ function classifierLine(p: CalibrationProfile): string {
       : c.tuned
         ? `the fine-tuned network's own per-class thresholds (${Object.entries(c.tuned.thresholds).map(([k, t]) => `${k} ${t}`).join(', ')})`
         : `the network's own per-class thresholds (lowest ${p.rejectionThreshold})`;
-    const overruled = c.confirmRule === 4 ? `, unless the network reads an icon at ${SURE_OVER_DISPUTE} or more` : '';
-    const confirmed = c.confirm ? `, each read confirmed by a head fitted on your dice (${c.confirm.version})${overruled}` : '';
+    const overruled = (c.confirmRule ?? 0) >= 4 ? `, unless the network reads an icon at ${SURE_OVER_DISPUTE} or more` : '';
+    const tilt = (c.confirmRule ?? 0) >= 5 ? `; the network calls a die tilted only where the outline check scores it at least ${OWN_COCKED_NEEDS_OUTLINE} times its own threshold` : '';
+    const confirmed = c.confirm ? `, each read confirmed by a head fitted on your dice (${c.confirm.version})${overruled}${tilt}` : '';
     const how = c.head ? ` with a head fitted on your dice (${c.head.version})` : c.tuned ? ` fine-tuned on your dice (${c.tuned.version})${confirmed}` : ' as shipped';
     return `  learned network ${c.model}${how}; ${threshold}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
   }

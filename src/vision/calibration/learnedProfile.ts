@@ -233,7 +233,9 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       // Rule 3: a read the network is unsure of stands when the head is sure of the same face, and the head is asked
       // which face only: tilt is the network's cocked class's and the cocked checks' to judge (training/README.md).
       // Rule 4: and a read of a face other than a blank the network is all but certain of stands over the head's other face.
-      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 4, ...witnessed };
+      // Rule 5: and the network's own cocked class, fitted on the user's few cocked dice, calls a die tilted only where the
+      // outline check leans that way too (`OWN_COCKED_NEEDS_OUTLINE`).
+      const confirmed: LearnedClassifier = { ...base, tuned: { ...tuned.tuned, thresholds }, confirm: withHead.head, confirmRule: 5, ...witnessed };
       candidates.push(scoreCandidate('fine-tuned network confirmed by the head', confirmed, readSamples(confirmed, heldBack, dice), classes, description));
     }
   } else warnings.push(`only ${trainClasses.size} class among the training dice: no head was fitted and the network was not fine-tuned.`);

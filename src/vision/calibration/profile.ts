@@ -131,9 +131,11 @@ const learnedClassifierSchema = z.strictObject({
    * With `confirm`, 2: a read under the fine-tuned network's threshold stands when the head is sure of the same face
    * (above the head's own threshold). 3: as 2, the head asked which face only (its `cocked` class disputes nothing).
    * 4: as 3, and a read of a face other than a blank at `SURE_OVER_DISPUTE` or more stands over the head's other face.
+   * 5: as 4, and the fine-tuned network's own cocked class is asked only where the outline check finds the die at least
+   * `OWN_COCKED_NEEDS_OUTLINE` of its threshold tilted; elsewhere its faces are read as if the die lies flat.
    * Absent (profiles made before rule 2): such a read is declined, as the profile's validation was measured.
    */
-  confirmRule: z.union([z.literal(2), z.literal(3), z.literal(4)]).optional(),
+  confirmRule: z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).optional(),
   /**
    * With `head` or `tuned`: a read of a blank stands only when the shipped network finds a blank at least this likely
    * (set on the user's labelled blanks: `blankWitness.ts`). Absent (profiles made before it): no such check.

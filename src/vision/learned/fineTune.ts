@@ -132,7 +132,7 @@ export interface TunedReaderOptions {
 
 /**
  * A reader of the fine-tuned network, declining under its per-class thresholds (and, given one, when `confirmer`
- * disagrees; with `confirmRule` 2 to 4, reading under them when `confirmer` is sure of the same face; with 3 and 4, asking
+ * disagrees; with `confirmRule` 2 to 5, reading under them when `confirmer` is sure of the same face; with 3 to 5, asking
  * `confirmer` which face only (see `ConfirmRule`); given a `blankWitness`, when it doubts a blank).
  */
 export function tunedReader(model: LearnedModel, tuned: TunedNetwork, options: TunedReaderOptions = {}): LearnedReader {

@@ -32,7 +32,9 @@ export interface LearnedReaderOptions {
    * agreement. 2: a read under this reader's threshold also stands when the confirming reader is sure of the same face.
    * 3: as 2, the confirming reader asked which face only (its `cocked` class disputes nothing: a die's tilt is judged
    * by this reader's own cocked class and its cocked checks). 4: as 3, and when the two name different faces, this
-   * reader's read stands if it is of a face other than a blank and at least `SURE_OVER_DISPUTE` likely.
+   * reader's read stands if it is of a face other than a blank and at least `SURE_OVER_DISPUTE` likely. 5: as 4, and
+   * this reader's own cocked class is asked only where the outline check finds the die at least
+   * `OWN_COCKED_NEEDS_OUTLINE` of its threshold tilted; elsewhere the faces are read as if the die lies flat.
    */
   readonly confirmRule?: ConfirmRule;
   /** A read of a blank stands only when this witness finds a blank at least `at` likely (`blankWitness.ts`). */
@@ -45,7 +47,7 @@ export interface BlankWitness {
   readonly at: number;
 }
 
-export type ConfirmRule = 1 | 2 | 3 | 4;
+export type ConfirmRule = 1 | 2 | 3 | 4 | 5;
 
 /**
  * Under rule 4, a read this sure stands over the confirming reader's other face. Chosen on the foreign-1 and foreign-3
@@ -53,6 +55,23 @@ export type ConfirmRule = 1 | 2 | 3 | 4;
  * 0.995 or more were all right; below it, and on blanks (a faded icon looks blank), both sides erred.
  */
 export const SURE_OVER_DISPUTE = 0.995;
+
+/**
+ * Under rule 5, the network's own cocked class is asked only where the outline check finds the die at least this share
+ * of its own threshold tilted; elsewhere the faces' probabilities are read as if the die lies flat. A fine-tuned
+ * network's cocked class is fitted on the few dozen cocked dice a user labels and sees only the top face: on foreign art it
+ * called flat dice tilted (green blanks most), while the outline check, which sees the die's whole outline and was
+ * trained on thousands of cocked dice, caught all but 8 of 204 cocked dice alone (training/README.md).
+ */
+export const OWN_COCKED_NEEDS_OUTLINE = 0.5;
+
+/** The faces' probabilities given that the die lies flat: `cocked` set to 0, the rest renormalised. */
+function flatProbabilities(p: Float32Array, classes: readonly string[]): Float32Array {
+  const ci = classes.indexOf(COCKED_LABEL);
+  if (ci < 0) return p;
+  const rest = 1 - (p[ci] as number);
+  return Float32Array.from(p, (x, j) => (j === ci || rest <= 0 ? 0 : x / rest));
+}
 
 export const defaultLearnedReaderOptions: LearnedReaderOptions = { minProbability: 0.9 };
 
@@ -301,7 +320,11 @@ export class LearnedReader implements FaceReader {
   }
 
   read(crop: DieCrop): FaceRead {
-    const { probabilities: p, cocked, checked, inputs } = this.views(crop);
+    const { probabilities: all, cocked, checked, inputs } = this.views(crop);
+    const rule = this.options.confirmRule ?? 1;
+    // Rule 5: where the outline check finds the die well short of tilted, the network's own cocked class is not asked.
+    const ownCockedAsked = !(rule >= 5 && this.check !== undefined && checked < this.check.at * OWN_COCKED_NEEDS_OUTLINE);
+    const p = ownCockedAsked ? all : flatProbabilities(all, this.classes);
     const best = argmax(p);
     const confidence = p[best] as number;
     const name = this.classes[best] as string;
@@ -309,7 +332,7 @@ export class LearnedReader implements FaceReader {
     const threshold = this.thresholdOf(name);
     if (name === COCKED_LABEL) return { ...base, status: 'cocked', cause: 'tilted', reason: `The learned reader sees a die not lying flat (${confidence.toFixed(2)}).` };
     // The network's own cocked check stands whatever head reads the face: a tilted die must never be counted.
-    if (this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
+    if (ownCockedAsked && this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
       return { ...base, status: 'cocked', cause: 'tilted', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
     }
     if (this.check && checked >= this.check.at) {
@@ -327,7 +350,6 @@ export class LearnedReader implements FaceReader {
       }
     }
     const unsure = `The learned reader is not sure enough (best ${name} at ${confidence.toFixed(2)}, needs ${threshold.toFixed(2)})`;
-    const rule = this.options.confirmRule ?? 1;
     // Under rule 1 nothing can save an unsure read: declined before the confirming reader is run.
     if (confidence < threshold && (this.confirmer === undefined || rule === 1)) return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}.` };
     // The confirming reader's network's own reads, kept for a blank witness of the same network (it need not run again).
@@ -350,8 +372,8 @@ export class LearnedReader implements FaceReader {
         const nor = `nor is its confirming reader (${named === COCKED_LABEL ? 'cocked' : named} at ${seconded.toFixed(2)}, needs ${needs.toFixed(2)})`;
         return { ...base, status: 'unreadable', cause: 'unsure', reason: `${unsure}, ${nor}.` };
       }
-      // (Under rule 4 `named` is a face: the confirming reader's cocked class is never asked.)
-      const overrules = rule === 4 && confidence >= SURE_OVER_DISPUTE && splitClass(name).symbol !== 'blank';
+      // (Under rules 4 and 5 `named` is a face: the confirming reader's cocked class is never asked.)
+      const overrules = rule >= 4 && confidence >= SURE_OVER_DISPUTE && splitClass(name).symbol !== 'blank';
       if (named !== name && !overrules) {
         const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but its confirming reader sees ${named === COCKED_LABEL ? 'a die not lying flat' : named} (${seconded.toFixed(2)}).`;
         return { ...base, status: named === COCKED_LABEL ? 'cocked' : 'unreadable', cause: 'disputed', reason };
