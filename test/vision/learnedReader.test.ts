@@ -424,7 +424,7 @@ describe('the learned reader', () => {
     const base = { ...model, thresholds: {}, cockedAt: 1.01 };
     const outline = new LearnedReader(base, { minProbability: 0, views: 1 }).probabilities(crop)[model.classes.indexOf('cocked')] as number;
     const checked = (at: number, cockedAt = 1.01): LearnedModel => withCockedCheck({ ...base, cockedAt, cockedCheck: { version: 'check/test', at } }, { ...base, version: 'check/test' });
-    // The outline check scores the die just under, and just at, half the threshold it declines from.
+    // The outline check scores the die just under, and just over, half the threshold it declines from.
     const calm = outline / (OWN_COCKED_NEEDS_OUTLINE * 0.99);
     const leaning = outline / (OWN_COCKED_NEEDS_OUTLINE * 1.01);
     expect(OWN_COCKED_NEEDS_OUTLINE).toBe(0.5);
