@@ -7,7 +7,7 @@ import { LocalRows } from '../../src/fleet/localRows.js';
 import { syncStore } from '../../src/fleet/replicate.js';
 import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
-import { fleetThrows, localThrows, sorted } from './support/compare.js';
+import { fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
 
 let server: ScratchPostgres;
 let dir: string;
@@ -77,7 +77,7 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
     const url = await server.createDatabase('ends_in_restart');
     const sync = startContinuousSync(path, url, { idleMs: 50, maxBackoffMs: 200 });
     try {
-      await waitFor(async () => (await fleetThrows(url)).length === 5);
+      await waitForFleetThrows(url, 5, 20_000);
       await server.stop('immediate');
       // The run's last throws, committed while the fleet store is down.
       for (let i = 6; i <= 8; i++) store.recordThrow(session.id, okThrow(i, dice));
@@ -102,7 +102,7 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
     const fleet = attachFleetSync({ out: () => undefined, err: (text: string) => void lines.push(text), setExitCode: () => undefined }, path, url);
     try {
       fleet.onEvent();
-      await waitFor(async () => (await fleetThrows(url)).length === 1);
+      await waitForFleetThrows(url, 1, 20_000);
       await server.stop('immediate');
       store.recordThrow(session.id, okThrow(2, dice));
       // It gives up after its flush time (10 s) rather than waiting for the server: were it to wait, the test's own time would run out.
@@ -127,12 +127,3 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
     }
   }, 90_000);
 });
-
-/** Waits until `check` holds; a check that throws (the fleet schema not made yet) counts as not yet. */
-async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > until) throw new Error(`not so within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
