@@ -24,6 +24,10 @@
 # KEEP_COCKED=1 (the default with MORE_RANDOM=1; needs RADIAL=1) keeps the shipped cocked check learned-xwing-cocked/5
 # instead of training it again: its probabilities on the tune and check dice are recomputed from its module, and the
 # cocked-heavy sets (2896..3495, 6501..6800) need not be rendered.
+# KEEP_FACES=1 (opt-in, with PAIR=1; not shipped, training/README.md) keeps /9's two face networks (FACE_FROM, PARTNER_FROM:
+# the shipped modules by default) and trains the cocked check again on its sets plus 300 more random-art renders with half
+# their dice leaning 14..22 degrees (seeds 6801..7100): learned-xwing-cocked/6, with the pair's thresholds set again with
+# it (the partner as learned-xwing/13, the pair as /14).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
@@ -46,6 +50,7 @@
 #   and (not with RANDOM_ART=0): --split train --count 600 --offset 5000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5001
 #   --split train --count 900 --offset 5600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5601
 #   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
+#   and (KEEP_FACES=1 only): --split train --count 300 --offset 6800 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6801
 #   and (MORE_RANDOM=1 only): --split train --count 600 --offset 12000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12001
 #   --split train --count 600 --offset 12600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12601
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
@@ -85,6 +90,11 @@ if { [ "$KEEP_COCKED" != 0 ] && [ "$KEEP_COCKED" != 1 ]; } || { [ "$KEEP_COCKED"
   echo "KEEP_COCKED=$KEEP_COCKED: 1 (the default with MORE_RANDOM=1; with RADIAL=1) keeps the shipped cocked check learned-xwing-cocked/5 instead of training it; 0 trains it" >&2
   exit 2
 fi
+KEEP_FACES=${KEEP_FACES:-0}
+if { [ "$KEEP_FACES" != 0 ] && [ "$KEEP_FACES" != 1 ]; } || { [ "$KEEP_FACES" = 1 ] && { [ "$PAIR" != 1 ] || [ "$MORE_RANDOM" = 1 ] || [ "$KEEP_COCKED" = 1 ]; }; }; then
+  echo "KEEP_FACES=$KEEP_FACES: 1 (opt-in, with PAIR=1, MORE_RANDOM=0 and KEEP_COCKED=0) keeps /9's two face networks (FACE_FROM, PARTNER_FROM) and trains the cocked check again with more leaning random-art dice (learned-xwing-cocked/6); 0 (the default) trains the face networks" >&2
+  exit 2
+fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -119,14 +129,31 @@ if [ "$MORE_RANDOM" = 1 ]; then
   FACE_ON="renders train-xwing seeds 1..2895, 5001..6500 and 12001..13200 (random art)"
   FACE_V=learned-xwing/10 PARTNER_V=learned-xwing/11 READER_V=learned-xwing/12
 fi
+if [ "$KEEP_FACES" = 1 ]; then
+  COCKED_SETS="$COCKED_SETS train-xwing-rnd6801"
+  COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100 (random art)"
+  COCKED_V=learned-xwing-cocked/6 PARTNER_V=learned-xwing/13 READER_V=learned-xwing/14
+fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
+# KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
+# /13: the same weights).
+FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
+PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
+if [ "$KEEP_FACES" = 1 ]; then
+  if ! grep -Eq 'version: "learned-xwing/(9|14)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13)"' "$PARTNER_FROM"; then
+    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14) or $PARTNER_FROM is not /8 (or /13)" >&2
+    exit 2
+  fi
+fi
 # Refused before anything is exported: a kept cocked check must be the one this recipe's thresholds are set with.
 if [ "$KEEP_COCKED" = 1 ] && ! grep -q "version: \"$COCKED_V\"" "$OUT_COCKED"; then
   echo "KEEP_COCKED=1 keeps the shipped cocked check $COCKED_V, but $OUT_COCKED is another version" >&2
   exit 2
 fi
-# shellcheck disable=SC2086
-join "$WORK/train2895" $FACE_SETS
+if [ "$KEEP_FACES" = 0 ]; then
+  # shellcheck disable=SC2086
+  join "$WORK/train2895" $FACE_SETS
+fi
 if [ "$KEEP_COCKED" = 0 ]; then
   # shellcheck disable=SC2086
   join "$WORK/train3495" $FACE_SETS $COCKED_SETS
@@ -167,8 +194,21 @@ else
 fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
-$X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
-if [ "$PAIR" = 1 ]; then
+if [ "$KEEP_FACES" = 1 ]; then
+  # /9's two networks, not trained again: their torch states rebuilt from the modules (each checked against its probe).
+  npx tsx training/learned/exportWeights.ts --module "$FACE_FROM" --out "$WORK/face-kept"
+  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/face-kept" --out "$WORK/xwing.pt"
+  npx tsx training/learned/exportWeights.ts --module "$PARTNER_FROM" --out "$WORK/partner-kept"
+  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/partner-kept" --out "$WORK/xwing8.pt"
+else
+  $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
+fi
+if [ "$PAIR" = 1 ] && [ "$KEEP_FACES" = 1 ]; then
+  $X --images "$WORK/tuneall" --out "$WORK/xwing8-tuneall" --context 64 --scale 0.6
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing8-check" --context 64 --scale 0.6 --last 200
+  PARTNER_TRAINING=
+  PARTNER=(--partner "$WORK/face8" --partner-version "$PARTNER_V")
+elif [ "$PAIR" = 1 ]; then
   # The partner: /8's radial face network (and its own thresholds, below, as the RADIAL_FACE branch sets them), trained
   # beside the face network (each run on one thread; neither reads the other), then its probabilities on the tune and
   # check dice for the pair's thresholds.
@@ -186,12 +226,12 @@ else
 fi
 # The partner's thresholds and saved probabilities, once its training is done (PAIR=1 only).
 partner_thresholds() {
-  if ! wait "$PARTNER_TRAINING"; then
+  if [ -n "$PARTNER_TRAINING" ] && ! wait "$PARTNER_TRAINING"; then
     cat "$WORK/partner-train.log" >&2
     echo "the partner network's training failed (its log is above, and in $WORK/partner-train.log)" >&2
     exit 1
   fi
-  cat "$WORK/partner-train.log"
+  if [ -n "$PARTNER_TRAINING" ]; then cat "$WORK/partner-train.log"; fi
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
     --name xwingRadial --version "$PARTNER_V" --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
@@ -215,9 +255,11 @@ else
   $X --images "$RENDERS/tune-xwing" --out "$WORK/xwing-tune" --jitters 0 --scale 0.6 --last 150
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --scale 0.6 --last 200
   # (--tune only prints progress while training: it was tune-xwing alone when the shipped weights were made.)
+  if [ "$KEEP_FACES" = 0 ]; then
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
     --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
     --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}"
+  fi
   if [ "$PAIR" = 1 ]; then partner_thresholds; fi
   # Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)
   # (the module says so; the reader reads with as many): only flat dice's wrong reads lift a face's threshold; cocked dice
