@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Reproduces src/vision/learned/weights/xwingCocked.ts (the cocked check) and xwing.ts (the face network), development
-# time only; never part of npm test.
+# Reproduces src/vision/learned/weights/xwingCocked.ts (the cocked check), xwing.ts (the face network) and xwingRadial.ts
+# (its partner), development time only; never part of npm test. The shipped modules (learned-xwing/16, its partner /15 and
+# the cocked check learned-xwing-cocked/7) are made by KEEP_FACES=1 (below) from /9's face networks, which the default
+# run trains (writing /9 with its check /5).
 # Trains on the renderer's train split only (seed ranges below), each set of renders joined into one labelled folder of
 # links (the data hash is over that folder): the face network on train seeds 1..2895, the cocked check also on
 # 2896..3495 (half of those dice cocked; on 3196..3495 they lean only 14..22 degrees, the leans the check missed).
@@ -24,10 +26,11 @@
 # KEEP_COCKED=1 (the default with MORE_RANDOM=1; needs RADIAL=1) keeps the shipped cocked check learned-xwing-cocked/5
 # instead of training it again: its probabilities on the tune and check dice are recomputed from its module, and the
 # cocked-heavy sets (2896..3495, 6501..6800) need not be rendered.
-# KEEP_FACES=1 (opt-in, with PAIR=1; not shipped, training/README.md) keeps /9's two face networks (FACE_FROM, PARTNER_FROM:
+# KEEP_FACES=1 (with PAIR=1; the shipped recipe, training/README.md) keeps /9's two face networks (FACE_FROM, PARTNER_FROM:
 # the shipped modules by default) and trains the cocked check again on its sets plus 300 more random-art renders with half
-# their dice leaning 14..22 degrees (seeds 6801..7100): learned-xwing-cocked/6, with the pair's thresholds set again with
-# it (the partner as learned-xwing/13, the pair as /14).
+# their dice leaning 14..22 degrees (seeds 6801..7100), reading 32x32 (CHECK_PX=32, its default): learned-xwing-cocked/7,
+# with the pair's thresholds set again with it (the partner as learned-xwing/15, the pair as /16). CHECK_PX=24 reads 24x24
+# as before: learned-xwing-cocked/6 with /13 and /14 (tried, not shipped).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
 # 0.6 die sizes at 32x32.
@@ -95,6 +98,11 @@ if { [ "$KEEP_FACES" != 0 ] && [ "$KEEP_FACES" != 1 ]; } || { [ "$KEEP_FACES" = 
   echo "KEEP_FACES=$KEEP_FACES: 1 (opt-in, with PAIR=1, MORE_RANDOM=0 and KEEP_COCKED=0) keeps /9's two face networks (FACE_FROM, PARTNER_FROM) and trains the cocked check again with more leaning random-art dice (learned-xwing-cocked/6); 0 (the default) trains the face networks" >&2
   exit 2
 fi
+CHECK_PX=${CHECK_PX:-$([ "$KEEP_FACES" = 1 ] && echo 32 || echo 24)}
+if { [ "$CHECK_PX" != 24 ] && [ "$CHECK_PX" != 32 ]; } || { [ "$CHECK_PX" = 32 ] && [ "$KEEP_FACES" != 1 ]; }; then
+  echo "CHECK_PX=$CHECK_PX: the cocked check's input side, 24 (as learned-xwing-cocked/5 and /6) or 32 (the default with KEEP_FACES=1, as the shipped /7)" >&2
+  exit 2
+fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -133,15 +141,16 @@ if [ "$KEEP_FACES" = 1 ]; then
   COCKED_SETS="$COCKED_SETS train-xwing-rnd6801"
   COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100 (random art)"
   COCKED_V=learned-xwing-cocked/6 PARTNER_V=learned-xwing/13 READER_V=learned-xwing/14
+  if [ "$CHECK_PX" = 32 ]; then COCKED_V=learned-xwing-cocked/7 PARTNER_V=learned-xwing/15 READER_V=learned-xwing/16; fi
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 # KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
-# /13: the same weights).
+# /13 or /16 and /15, as shipped: the same weights).
 FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
 PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
 if [ "$KEEP_FACES" = 1 ]; then
-  if ! grep -Eq 'version: "learned-xwing/(9|14)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13)"' "$PARTNER_FROM"; then
-    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14) or $PARTNER_FROM is not /8 (or /13)" >&2
+  if ! grep -Eq 'version: "learned-xwing/(9|14|16)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15)"' "$PARTNER_FROM"; then
+    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16) or $PARTNER_FROM is not /8 (or /13, /15)" >&2
     exit 2
   fi
 fi
@@ -165,11 +174,11 @@ X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.
 # the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
 # check: in its own 2, by the training run itself).
 if [ "$KEEP_COCKED" = 0 ]; then
-  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context 48 --size 24 --scale 1.3
+  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3
 fi
 if [ "$RADIAL" = 1 ]; then
-  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context 48 --size 24 --scale 1.3
-  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context 48 --size 24 --scale 1.3 --last 200
+  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3 --last 200
   if [ "$KEEP_COCKED" = 1 ]; then
     # The shipped cocked check, not trained again: its probabilities on the tune and check dice, as its own run saved them.
     npx tsx training/learned/exportWeights.ts --module "$OUT_COCKED" --out "$WORK/cocked-shipped"

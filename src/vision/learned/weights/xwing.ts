@@ -5,19 +5,19 @@
 import type { LearnedModel } from '../model.js';
 
 export const xwingModel: LearnedModel = {
-  version: "learned-xwing/9",
+  version: "learned-xwing/16",
   spec: {"channels": 3, "size": 32, "convs": [{"out": 12, "pool": true}, {"out": 24, "pool": true}, {"out": 48, "pool": true}, {"out": 48, "pool": false}], "classes": 8},
   classes: ["red-hit", "red-crit", "red-focus", "red-blank", "green-evade", "green-focus", "green-blank", "cocked"],
   inputScale: 0.6,
   heightRatio: 0.77,
   trainedOn: "renders train-xwing seeds 1..2895 and 5001..6500 (random art)",
   dataHash: "ae0154e91be56de0700d5ebbe445b7ab35e2d2461e4a4ec1258762716ac7181f",
-  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw9/xwing-train --tune /tmp/xw9/xwing-tune --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --check /tmp/xw9/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/6 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --out /tmp/xw9/xwing-untuned.ts --threads 1 --save-torch /tmp/xw9/xwing.pt && /usr/bin/python3 training/learned/train.py --train /tmp/xw9/xwing-tuneall --tune /tmp/xw9/xwing-tuneall --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /tmp/xw9/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw9/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/9 --cocked-check /tmp/xw9/cocked24wv4 --cocked-check-version learned-xwing-cocked/5 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --partner /tmp/xw13/face8 --partner-version learned-xwing/8 --out src/vision/learned/weights/xwing.ts --threads 1 --views 4",
+  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw9/xwing-train --tune /tmp/xw9/xwing-tune --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --check /tmp/xw9/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/6 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --out /tmp/xw9/xwing-untuned.ts --threads 1 --save-torch /tmp/xw9/xwing.pt && /usr/bin/python3 training/learned/train.py --train /tmp/xw9/xwing-tuneall --tune /tmp/xw9/xwing-tuneall --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /tmp/xw9/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw9/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/9 --cocked-check /tmp/xw9/cocked24wv4 --cocked-check-version learned-xwing-cocked/5 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --partner /tmp/xw13/face8 --partner-version learned-xwing/8 --out src/vision/learned/weights/xwing.ts --threads 1 --views 4 && /usr/bin/python3 training/learned/train.py --train /work/data/xk2/xwing-tuneall --tune /work/data/xk2/xwing-tuneall --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /work/data/xk2/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /work/data/xk2/xwing-check --height-ratio 0.77 --name xwing --version learned-xwing/16 --cocked-check /work/data/xk2/cocked24wv4 --cocked-check-version learned-xwing-cocked/7 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out /work/data/xk2/xwing.ts --threads 1 --views 4 --partner /work/data/xk2/face8 --partner-version learned-xwing/15",
   probe: [0.020347, 0.029976, 0.010055, 0.020603, 0.028308, 0.019611, 0.051959, 0.81914],
   thresholds: {"red-hit": 0.513966, "red-crit": 0.630968, "red-focus": 0.610089, "red-blank": 0.5, "green-evade": 0.529158, "green-focus": 0.5, "green-blank": 0.5},
   cockedAt: 0.484872,
-  cockedCheck: { version: "learned-xwing-cocked/5", at: 0.546629 },
-  partner: { version: "learned-xwing/8" },
+  cockedCheck: { version: "learned-xwing-cocked/7", at: 0.446039 },
+  partner: { version: "learned-xwing/15" },
   views: 4,
   weightsBase64: [
     "8vx1vu8Rm770OpK+MPIaP6WFcj6guS0+DfFCPjIQAb2WsoS+0p8yPnBS1r6m4r++uN5fPsDrRL4mdwa/sBsZP9IWFj+5ZCA70z6DvjzMh75aiuy+Yku9PsCB",

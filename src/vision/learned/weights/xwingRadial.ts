@@ -5,18 +5,18 @@
 import type { LearnedModel } from '../model.js';
 
 export const xwingRadialModel: LearnedModel = {
-  version: "learned-xwing/8",
+  version: "learned-xwing/15",
   spec: {"channels": 3, "size": 32, "convs": [{"out": 12, "pool": true}, {"out": 24, "pool": true}, {"out": 48, "pool": true}, {"out": 48, "pool": false}], "classes": 8},
   classes: ["red-hit", "red-crit", "red-focus", "red-blank", "green-evade", "green-focus", "green-blank", "cocked"],
   inputScale: 0.6,
   heightRatio: 0.77,
   trainedOn: "renders train-xwing seeds 1..2895 and 5001..6500 (random art)",
   dataHash: "ae0154e91be56de0700d5ebbe445b7ab35e2d2461e4a4ec1258762716ac7181f",
-  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw12/xwing-train --tune /tmp/xw12/xwing-tuneall --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version learned-xwing/8 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --out /tmp/xw12/xwing-untuned.ts --threads 1 --save-torch /tmp/xw12/xwing.pt && /usr/bin/python3 training/learned/train.py --train /tmp/xw12/xwing-tuneall --tune /tmp/xw12/xwing-tuneall --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /tmp/xw12/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw12/xwing-check --height-ratio 0.77 --name xwingRadial --version learned-xwing/8 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --cocked-check /tmp/xw12/cocked24wv4 --cocked-check-version learned-xwing-cocked/5 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out src/vision/learned/weights/xwingRadial.ts --threads 1 --views 2 --save-face-probs /tmp/xw13/face8",
+  command: "/usr/bin/python3 training/learned/train.py --train /tmp/xw12/xwing-train --tune /tmp/xw12/xwing-tuneall --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version learned-xwing/8 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --out /tmp/xw12/xwing-untuned.ts --threads 1 --save-torch /tmp/xw12/xwing.pt && /usr/bin/python3 training/learned/train.py --train /tmp/xw12/xwing-tuneall --tune /tmp/xw12/xwing-tuneall --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /tmp/xw12/xwing.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /tmp/xw12/xwing-check --height-ratio 0.77 --name xwingRadial --version learned-xwing/8 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --cocked-check /tmp/xw12/cocked24wv4 --cocked-check-version learned-xwing-cocked/5 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out src/vision/learned/weights/xwingRadial.ts --threads 1 --views 2 --save-face-probs /tmp/xw13/face8 && /usr/bin/python3 training/learned/train.py --train /work/data/xk2/xwing8-tuneall --tune /work/data/xk2/xwing8-tuneall --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 --load-torch /work/data/xk2/xwing8.pt --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check /work/data/xk2/xwing8-check --height-ratio 0.77 --name xwingRadial --version learned-xwing/15 --trained-on 'renders train-xwing seeds 1..2895 and 5001..6500 (random art)' --cocked-check /work/data/xk2/cocked24wv4 --cocked-check-version learned-xwing-cocked/7 --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out /work/data/xk2/xwingRadial.ts --threads 1 --views 2 --save-face-probs /work/data/xk2/face8",
   probe: [0.001057, 0.202143, 0.006432, 0.550956, 0.032456, 0.020527, 0.086633, 0.099795],
-  thresholds: {"red-hit": 0.581358, "red-crit": 0.755902, "red-focus": 0.71596, "red-blank": 0.519125, "green-evade": 0.580211, "green-focus": 0.5, "green-blank": 0.5},
+  thresholds: {"red-hit": 0.581358, "red-crit": 0.688226, "red-focus": 0.71596, "red-blank": 0.519125, "green-evade": 0.658513, "green-focus": 0.5, "green-blank": 0.5},
   cockedAt: 0.371536,
-  cockedCheck: { version: "learned-xwing-cocked/5", at: 0.546629 },
+  cockedCheck: { version: "learned-xwing-cocked/7", at: 0.446039 },
   views: 2,
   radial: true,
   weightsBase64: [
