@@ -32,8 +32,8 @@
 # with the pair's thresholds set again with it (the partner as learned-xwing/15, the pair as /16). CHECK_PX=24 reads 24x24
 # as before: learned-xwing-cocked/6 with /13 and /14 (tried, not shipped).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
-# The cocked check sees 1.3 die sizes around the top face at 24x24 (the die's outline and side faces); the face network
-# 0.6 die sizes at 32x32.
+# The cocked check sees 1.3 die sizes around the top face at 24x24 (32x32 with CHECK_PX=32: the die's outline and side
+# faces); the face network 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
 # tune-xwing-351 and tune-xwing-501 (450 images, 1,822 dice) and checked on tune-xwing-151 (tune seeds
 # 1000150..1000349, never used to choose anything); test-xwing is never read here.
@@ -95,7 +95,7 @@ if { [ "$KEEP_COCKED" != 0 ] && [ "$KEEP_COCKED" != 1 ]; } || { [ "$KEEP_COCKED"
 fi
 KEEP_FACES=${KEEP_FACES:-0}
 if { [ "$KEEP_FACES" != 0 ] && [ "$KEEP_FACES" != 1 ]; } || { [ "$KEEP_FACES" = 1 ] && { [ "$PAIR" != 1 ] || [ "$MORE_RANDOM" = 1 ] || [ "$KEEP_COCKED" = 1 ]; }; }; then
-  echo "KEEP_FACES=$KEEP_FACES: 1 (opt-in, with PAIR=1, MORE_RANDOM=0 and KEEP_COCKED=0) keeps /9's two face networks (FACE_FROM, PARTNER_FROM) and trains the cocked check again with more leaning random-art dice (learned-xwing-cocked/6); 0 (the default) trains the face networks" >&2
+  echo "KEEP_FACES=$KEEP_FACES: 1 (the shipped recipe; with PAIR=1, MORE_RANDOM=0 and KEEP_COCKED=0) keeps /9's two face networks (FACE_FROM, PARTNER_FROM) and trains the cocked check again with more leaning random-art dice (learned-xwing-cocked/7 at CHECK_PX=32, /6 at 24); 0 (the default) trains the face networks" >&2
   exit 2
 fi
 CHECK_PX=${CHECK_PX:-$([ "$KEEP_FACES" = 1 ] && echo 32 || echo 24)}
@@ -171,7 +171,8 @@ join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
 # The cocked check: flat or cocked, from a wider square around the top face (1.3 die sizes at 24x24; a 32x32 input of
-# the same stack caught fewer on tune). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
+# the same stack caught fewer on house tune dice, but on foreign art it separates leaning dice better: CHECK_PX=32, the
+# shipped /7). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
 # check: in its own 2, by the training run itself).
 if [ "$KEEP_COCKED" = 0 ]; then
   $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3
@@ -265,9 +266,9 @@ else
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing-check" --jitters 0 --scale 0.6 --last 200
   # (--tune only prints progress while training: it was tune-xwing alone when the shipped weights were made.)
   if [ "$KEEP_FACES" = 0 ]; then
-  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
-    --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
-    --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}"
+    /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
+      --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
+      --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}"
   fi
   if [ "$PAIR" = 1 ]; then partner_thresholds; fi
   # Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)
