@@ -82,6 +82,8 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     expect(declinedFlat).toBeLessThan(shipped.declinedFlat);
     const [kept] = result.candidates;
     for (const c of result.candidates) expect(candidateCost(kept as LearnedCandidate)).toBeLessThanOrEqual(candidateCost(c));
+    // What calibration keeps reads none worse than the shipped networks.
+    expect((kept as LearnedCandidate).wrong).toBeLessThanOrEqual(shipped.wrong);
     expect(result.why).toMatch(/^kept the (shipped network|fitted head|fine-tuned network confirmed by the head) \(\d+ wrong, \d+ flat declined: cost \d+(, first among equals)?\) over the .*; a wrong held-back read costs 10 declined flat dice$/);
     for (const c of result.candidates.slice(1)) expect(result.why).toContain(`the ${c.name} (${c.wrong} wrong, ${c.declinedFlat} flat declined`);
   });
