@@ -213,23 +213,21 @@ if [ "$KEEP_FACES" = 1 ]; then
 else
   $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
 fi
-if [ "$PAIR" = 1 ] && [ "$KEEP_FACES" = 1 ]; then
-  $X --images "$WORK/tuneall" --out "$WORK/xwing8-tuneall" --context 64 --scale 0.6
-  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing8-check" --context 64 --scale 0.6 --last 200
-  PARTNER_TRAINING=
-  PARTNER=(--partner "$WORK/face8" --partner-version "$PARTNER_V")
-elif [ "$PAIR" = 1 ]; then
+PARTNER_TRAINING=
+if [ "$PAIR" = 1 ]; then
   # The partner: /8's radial face network (and its own thresholds, below, as the RADIAL_FACE branch sets them), trained
-  # beside the face network (each run on one thread; neither reads the other), then its probabilities on the tune and
-  # check dice for the pair's thresholds.
+  # beside the face network (each run on one thread; neither reads the other), unless KEEP_FACES=1 keeps it; then its
+  # probabilities on the tune and check dice for the pair's thresholds.
   $X --images "$WORK/tuneall" --out "$WORK/xwing8-tuneall" --context 64 --scale 0.6
   $X --images "$RENDERS/tune-xwing-151" --out "$WORK/xwing8-check" --context 64 --scale 0.6 --last 200
-  /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing8-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
-    --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$PARTNER_V" --trained-on "$FACE_ON" \
-    --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt" "${SEED_ARG[@]}" > "$WORK/partner-train.log" 2>&1 &
-  PARTNER_TRAINING=$!
-  # If anything below fails, the partner's training does not run on alone.
-  trap 'kill "$PARTNER_TRAINING" 2>/dev/null || true' EXIT
+  if [ "$KEEP_FACES" = 0 ]; then
+    /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing8-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
+      --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$PARTNER_V" --trained-on "$FACE_ON" \
+      --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt" "${SEED_ARG[@]}" > "$WORK/partner-train.log" 2>&1 &
+    PARTNER_TRAINING=$!
+    # If anything below fails, the partner's training does not run on alone.
+    trap 'kill "$PARTNER_TRAINING" 2>/dev/null || true' EXIT
+  fi
   PARTNER=(--partner "$WORK/face8" --partner-version "$PARTNER_V")
 else
   PARTNER=()
