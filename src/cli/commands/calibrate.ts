@@ -19,7 +19,7 @@ import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/
 import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
 import { OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../vision/learned/reader.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
-import { LEARNED_CLASSIFIER_KIND } from '../../vision/calibration/profile.js';
+import { LEARNED_CLASSIFIER_KIND, shippedLearnedModelByVersion } from '../../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { buildD8Profile, describeSamples } from '../../vision/calibration/trainProfile.js';
 import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
@@ -283,7 +283,9 @@ function classifierLine(p: CalibrationProfile): string {
     const tilt = (c.confirmRule ?? 0) >= 5 ? `; the network calls a die tilted only where the outline check scores it at least ${OWN_COCKED_NEEDS_OUTLINE} times its own threshold` : '';
     const confirmed = c.confirm ? `, each read confirmed by a head fitted on your dice (${c.confirm.version})${overruled}${tilt}` : '';
     const how = c.head ? ` with a head fitted on your dice (${c.head.version})` : c.tuned ? ` fine-tuned on your dice (${c.tuned.version})${confirmed}` : ' as shipped';
-    return `  learned network ${c.model}${how}; ${threshold}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
+    const shippedAt = shippedLearnedModelByVersion(c.model)?.cockedCheck?.at;
+    const outline = c.outlineAt !== undefined ? `; the outline check calls a die tilted from ${c.outlineAt} (set on your flat dice; shipped ${shippedAt})` : '';
+    return `  learned network ${c.model}${how}; ${threshold}${outline}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
   }
   return `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${c.cockedElongation}; dice ${(c.radiusRange[0] * 2).toFixed(0)}-${(c.radiusRange[1] * 2).toFixed(0)} px across`;
 }

@@ -19,6 +19,7 @@ import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { classOfRead } from '../labelledEval.js';
 import { adaptReader, defaultAdaptOptions } from '../learned/adapt.js';
 import { blankProbability, blankWitnessLevel } from '../learned/blankWitness.js';
+import { outlineLevel } from '../learned/outlineLevel.js';
 import { splitClass } from '../learned/model.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../learned/fineTune.js';
 import type { FineTuneOptions } from '../learned/fineTune.js';
@@ -76,11 +77,13 @@ export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const options = { ...defaultLearnedReaderOptions, views: classifier.views };
   const at = classifier.blankWitnessAt;
   const blankWitness = at !== undefined ? { reader: new LearnedReader(model, options), at } : undefined;
+  // Only the reader that decides tilt needs the user's outline level: the confirmer and the witness are asked faces.
+  const outline = classifier.outlineAt !== undefined ? { outlineAt: classifier.outlineAt } : {};
   if (classifier.tuned !== undefined) {
     const confirmer = classifier.confirm !== undefined ? new LearnedReader(model, options, classifier.confirm) : undefined;
-    return tunedReader(model, classifier.tuned, { views: classifier.views, ...(confirmer ? { confirmer } : {}), ...(classifier.confirmRule !== undefined ? { confirmRule: classifier.confirmRule } : {}), ...(blankWitness ? { blankWitness } : {}) });
+    return tunedReader(model, classifier.tuned, { views: classifier.views, ...(confirmer ? { confirmer } : {}), ...(classifier.confirmRule !== undefined ? { confirmRule: classifier.confirmRule } : {}), ...(blankWitness ? { blankWitness } : {}), ...outline });
   }
-  return new LearnedReader(model, { ...options, ...(blankWitness ? { blankWitness } : {}) }, classifier.head);
+  return new LearnedReader(model, { ...options, ...(blankWitness ? { blankWitness } : {}), ...outline }, classifier.head);
 }
 
 /** The threshold a learned reader declines under: its head's, else the lowest of the network's (shipped or fine-tuned) per-class thresholds for these classes. */
@@ -162,6 +165,15 @@ function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[],
   return at === undefined ? {} : { blankWitnessAt: round6(at) };
 }
 
+/** The profile field of the outline check's level on the user's dice (`outlineLevel.ts`); none when the shipped level stands. */
+function outlineFieldOf(shipped: LearnedReader, samples: readonly AdaptSample[]): Pick<LearnedClassifier, 'outlineAt'> {
+  const shippedAt = shipped.model.cockedCheck?.at;
+  if (shippedAt === undefined) return {};
+  const score = (s: AdaptSample): number => shipped.outlineScore(s.crop) ?? 0;
+  const at = outlineLevel(samples.filter((s) => s.label !== COCKED_CLASS).map(score), samples.filter((s) => s.label === COCKED_CLASS).map(score), shippedAt);
+  return at === undefined ? {} : { outlineAt: at };
+}
+
 /** A head with its numbers rounded as the profile stores them (what is scored is what ships). */
 function roundHead(head: LearnedHead): LearnedHead {
   return { ...head, weights: head.weights.map(round6), bias: head.bias.map(round6), minProbability: round6(head.minProbability) };
@@ -211,7 +223,9 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
   const { train, heldBack, description } = splitByGroup(samples, every);
   if (heldBack.length === 0) throw new InputError(`too few labelled dice to hold any back (${samples.length}); label more rolls.`);
 
-  const base = { kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: round6(options.hfovDeg), views } as const;
+  const plain = { kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: round6(options.hfovDeg), views } as const;
+  // Every candidate reads tilt with the outline level set on all the labelled dice: the check is fitted on none of them.
+  const base = { ...plain, ...outlineFieldOf(learnedReaderOf(plain), samples) };
   const shippedHeldBack = readSamples(base, heldBack, dice);
   const candidates: LearnedCandidate[] = [scoreCandidate('shipped network', base, shippedHeldBack, classes, description)];
   const trainClasses = new Set(train.map((s) => s.label));

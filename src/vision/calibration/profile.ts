@@ -141,6 +141,11 @@ const learnedClassifierSchema = z.strictObject({
    * (set on the user's labelled blanks: `blankWitness.ts`). Absent (profiles made before it): no such check.
    */
   blankWitnessAt: z.number().min(0).max(1).optional(),
+  /**
+   * The outline check's threshold on this user's dice, above the shipped one (`outlineLevel.ts`: set on the user's
+   * labelled flat dice). Absent (profiles made before it, or too few flat dice): the shipped threshold.
+   */
+  outlineAt: z.number().min(0).max(1).optional(),
   /** The camera's horizontal field of view, degrees: where the top face lies (perspective parallax). */
   hfovDeg: z.number().gt(0).lt(180),
   /** Turns/mirrors of each crop averaged (1..8). */
@@ -297,6 +302,11 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
   if (classifier.confirmRule !== undefined && classifier.confirm === undefined) problems.push('classifier.confirmRule is a rule for classifier.confirm, which is missing');
   if (classifier.blankWitnessAt !== undefined && classifier.head === undefined && classifier.tuned === undefined) {
     problems.push('classifier.blankWitnessAt has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither');
+  }
+  const check = model?.cockedCheck;
+  if (classifier.outlineAt !== undefined && model !== undefined) {
+    if (check === undefined) problems.push(`classifier.outlineAt is a threshold for the outline check, and ${model.version} has none`);
+    else if (classifier.outlineAt < check.at) problems.push(`classifier.outlineAt ${classifier.outlineAt} is under the shipped outline check's ${check.at}; calibration only raises it`);
   }
   const dim = model?.spec.convs[model.spec.convs.length - 1]?.out;
   for (const [key, head] of [['head', classifier.head], ['confirm', classifier.confirm]] as const) {

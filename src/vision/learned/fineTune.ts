@@ -128,6 +128,8 @@ export interface TunedReaderOptions {
   readonly confirmer?: LearnedReader;
   readonly confirmRule?: ConfirmRule;
   readonly blankWitness?: BlankWitness;
+  /** The outline check's threshold on the user's dice (`LearnedReaderOptions.outlineAt`). */
+  readonly outlineAt?: number;
 }
 
 /**
@@ -136,7 +138,7 @@ export interface TunedReaderOptions {
  * `confirmer` which face only (see `ConfirmRule`); given a `blankWitness`, when it doubts a blank).
  */
 export function tunedReader(model: LearnedModel, tuned: TunedNetwork, options: TunedReaderOptions = {}): LearnedReader {
-  const { views, confirmer, confirmRule, blankWitness } = options;
+  const { views, confirmer, confirmRule, blankWitness, outlineAt } = options;
   return new LearnedReader(
     tunedModel(model, tuned),
     {
@@ -144,6 +146,7 @@ export function tunedReader(model: LearnedModel, tuned: TunedNetwork, options: T
       ...(views !== undefined ? { views } : {}),
       ...(confirmRule !== undefined ? { confirmRule } : {}),
       ...(blankWitness !== undefined ? { blankWitness } : {}),
+      ...(outlineAt !== undefined ? { outlineAt } : {}),
     },
     undefined,
     confirmer,

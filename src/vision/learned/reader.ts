@@ -39,6 +39,11 @@ export interface LearnedReaderOptions {
   readonly confirmRule?: ConfirmRule;
   /** A read of a blank stands only when this witness finds a blank at least `at` likely (`blankWitness.ts`). */
   readonly blankWitness?: BlankWitness;
+  /**
+   * The outline check's threshold on this user's dice (`outlineLevel.ts`, set at calibration); default the model's
+   * `cockedCheck.at`. Rule 5 still gates the network's own cocked class on the model's.
+   */
+  readonly outlineAt?: number;
 }
 
 /** The shipped network, asked whether a die read as a blank looks like one. */
@@ -273,14 +278,18 @@ export class LearnedReader implements FaceReader {
       if (!head) withPartnerMean(mean, q);
       if (ci >= 0) cocked = (cocked + (q[ci] as number)) / 2;
     }
-    if (this.check && check) {
-      // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its
-      // threshold was set; any other check in the face network's views.
-      const { net, model } = this.check;
-      const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : views;
-      checked = meanProbabilities(net, viewInputs(crop, model, checkViews))[this.check.cocked] as number;
-    }
+    if (check) checked = this.outlineScore(crop) ?? 0;
     return { probabilities: mean, own, cocked, checked, inputs };
+  }
+
+  /** The outline check's probability that the die is tilted (undefined: the model has no check). */
+  outlineScore(crop: DieCrop): number | undefined {
+    if (!this.check) return undefined;
+    // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its
+    // threshold was set; any other check in the face network's views.
+    const { net, model } = this.check;
+    const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : this.viewCount;
+    return meanProbabilities(net, viewInputs(crop, model, checkViews))[this.check.cocked] as number;
   }
 
   /**
@@ -335,8 +344,9 @@ export class LearnedReader implements FaceReader {
     if (ownCockedAsked && this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
       return { ...base, status: 'cocked', cause: 'tilted', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
     }
-    if (this.check && checked >= this.check.at) {
-      return { ...base, status: 'cocked', cause: 'outline', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${this.check.at.toFixed(2)}).` };
+    const outlineAt = this.options.outlineAt ?? this.check?.at;
+    if (outlineAt !== undefined && checked >= outlineAt) {
+      return { ...base, status: 'cocked', cause: 'outline', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${outlineAt.toFixed(2)}).` };
     }
     const glare = this.model.glare;
     if (glare !== undefined) {
