@@ -1,7 +1,7 @@
 /**
  * Calibration sets the outline check's level on the user's own labelled dice (`outlineLevel.ts`), on the committed
  * fixture of 25 foreign-1 renders (test/support/renders/README.md). Its labelled boxes cut 97 flat dice, under the 200
- * the level needs, so it is given three times over (each copy its own images): 291 flat dice.
+ * the level needs, so it is given three times over (each copy its own images): 291 flat dice, 24 cocked.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { LearnedProfileResult } from '../../src/vision/calibration/learnedP
 import { LEARNED_CLASSIFIER_KIND, parseProfile, sealProfile } from '../../src/vision/calibration/profile.js';
 import type { AdaptSample } from '../../src/vision/learned/adapt.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
+import { OUTLINE_MAX, OUTLINE_MIN_COCKED } from '../../src/vision/learned/outlineLevel.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
 import { formatProfileSummary } from '../../src/cli/commands/calibrate.js';
@@ -28,21 +29,21 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the outline check's level set at calibration", () => {
-  it('is set where 1 % of the labelled flat dice score at or over it, above the shipped level and at or under every cocked die the shipped level catches', () => {
+  it('is set on the labelled flat dice, stops at 0.55 when they ask for more (here: 1 % of them score 0.82 or more), says so, and stays at or under every cocked die the shipped level catches', () => {
     const shipped = learnedReaderOf({ kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: 54, views: result.profile.classifier.views });
     const score = (s: AdaptSample): number => shipped.outlineScore(s.crop) as number;
-    const flat = samples.filter((s) => s.label !== 'cocked').map(score);
+    const flat = samples.filter((s) => s.label !== 'cocked').map(score).sort((a, b) => b - a);
     const cocked = samples.filter((s) => s.label === 'cocked').map(score);
     expect(flat.length).toBe(291);
+    expect(cocked.length).toBeGreaterThanOrEqual(OUTLINE_MIN_COCKED);
+    // 1 % of 291 is 2: the level the flat dice ask for is the 3rd highest score. A few of this fixture's flat dice look
+    // tilted to the check (4 dice, 12 of the copies, score over 0.55), so the level stops at 0.55.
+    const wanted = flat[2] as number;
+    expect(wanted).toBeGreaterThan(OUTLINE_MAX);
     const at = result.profile.classifier.outlineAt;
-    // Foreign-1 flat dice look more tilted to the check than the house renders it was set on: the level rises.
-    expect(at).toBeGreaterThan(shippedAt);
-    const over = flat.filter((s) => s >= (at as number)).length;
-    const caught = cocked.filter((s) => s >= shippedAt);
-    // 1 % of 291 is 2: the 3rd highest flat score (each die three times: 3 or more at or over it), unless a caught cocked die scores lower.
-    if (caught.every((c) => c >= (at as number) + 1e-6)) expect(over).toBeGreaterThanOrEqual(3);
-    expect(over).toBeLessThanOrEqual(6);
-    for (const c of caught) expect(c).toBeGreaterThanOrEqual(at as number);
+    expect(at).toBe(OUTLINE_MAX);
+    expect(result.warnings).toContainEqual(expect.stringMatching(/labelled flat dice score at or over the outline check's shipped threshold .*; the threshold stops at 0\.55: flat dice that look this tilted suggest a camera not looking straight down, or cocked dice labelled as faces\.$/));
+    for (const c of cocked.filter((k) => k >= shippedAt)) expect(c).toBeGreaterThanOrEqual(at as number);
   });
 
   it('is read by every candidate the calibration scored, the kept one included', () => {

@@ -165,12 +165,13 @@ function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[],
   return at === undefined ? {} : { blankWitnessAt: round6(at) };
 }
 
-/** The profile field of the outline check's level on the user's dice (`outlineLevel.ts`); none when the shipped level stands. */
-function outlineFieldOf(shipped: LearnedReader, samples: readonly AdaptSample[]): Pick<LearnedClassifier, 'outlineAt'> {
+/** The profile field of the outline check's level on the user's dice (`outlineLevel.ts`; none when the shipped level stands), and any warning. */
+function outlineFieldOf(shipped: LearnedReader, samples: readonly AdaptSample[], warnings: string[]): Pick<LearnedClassifier, 'outlineAt'> {
   const shippedAt = shipped.model.cockedCheck?.at;
   if (shippedAt === undefined) return {};
   const score = (s: AdaptSample): number => shipped.outlineScore(s.crop) ?? 0;
-  const at = outlineLevel(samples.filter((s) => s.label !== COCKED_CLASS).map(score), samples.filter((s) => s.label === COCKED_CLASS).map(score), shippedAt);
+  const { at, warning } = outlineLevel(samples.filter((s) => s.label !== COCKED_CLASS).map(score), samples.filter((s) => s.label === COCKED_CLASS).map(score), shippedAt);
+  if (warning !== undefined) warnings.push(warning);
   return at === undefined ? {} : { outlineAt: at };
 }
 
@@ -225,7 +226,7 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
 
   const plain = { kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: round6(options.hfovDeg), views } as const;
   // Every candidate reads tilt with the outline level set on all the labelled dice: the check is fitted on none of them.
-  const base = { ...plain, ...outlineFieldOf(learnedReaderOf(plain), samples) };
+  const base = { ...plain, ...outlineFieldOf(learnedReaderOf(plain), samples, warnings) };
   const shippedHeldBack = readSamples(base, heldBack, dice);
   const candidates: LearnedCandidate[] = [scoreCandidate('shipped network', base, shippedHeldBack, classes, description)];
   const trainClasses = new Set(train.map((s) => s.label));
