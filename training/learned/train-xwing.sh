@@ -54,6 +54,7 @@
 #   --split train --count 900 --offset 5600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5601
 #   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
 #   and (KEEP_FACES=1 only): --split train --count 300 --offset 6800 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6801
+#   and (MORE_CHECK_RANDOM=1 only): --split train --count 600 --offset 7250 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd7251
 #   and (MORE_RANDOM=1 only): --split train --count 600 --offset 12000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12001
 #   --split train --count 600 --offset 12600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12601
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
@@ -103,6 +104,11 @@ if { [ "$CHECK_PX" != 24 ] && [ "$CHECK_PX" != 32 ]; } || { [ "$CHECK_PX" = 32 ]
   echo "CHECK_PX=$CHECK_PX: the cocked check's input side, 24 (as learned-xwing-cocked/5 and /6) or 32 (the default with KEEP_FACES=1, as the shipped /7)" >&2
   exit 2
 fi
+MORE_CHECK_RANDOM=${MORE_CHECK_RANDOM:-0}
+if { [ "$MORE_CHECK_RANDOM" != 0 ] && [ "$MORE_CHECK_RANDOM" != 1 ]; } || { [ "$MORE_CHECK_RANDOM" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PX" != 32 ]; }; }; then
+  echo "MORE_CHECK_RANDOM=$MORE_CHECK_RANDOM: 1 (with KEEP_FACES=1 and CHECK_PX=32) also trains the cocked check on 600 more random-art renders, mostly flat (seeds 7251..7850: learned-xwing-cocked/9, tried); 0 (the default) does not" >&2
+  exit 2
+fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -142,6 +148,11 @@ if [ "$KEEP_FACES" = 1 ]; then
   COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100 (random art)"
   COCKED_V=learned-xwing-cocked/6 PARTNER_V=learned-xwing/13 READER_V=learned-xwing/14
   if [ "$CHECK_PX" = 32 ]; then COCKED_V=learned-xwing-cocked/7 PARTNER_V=learned-xwing/15 READER_V=learned-xwing/16; fi
+  if [ "$MORE_CHECK_RANDOM" = 1 ]; then
+    COCKED_SETS="$COCKED_SETS train-xwing-rnd7251"
+    COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100, 7251..7850 (random art)"
+    COCKED_V=learned-xwing-cocked/9 PARTNER_V=learned-xwing/19 READER_V=learned-xwing/20
+  fi
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 # KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
