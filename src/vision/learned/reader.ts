@@ -344,7 +344,7 @@ export class LearnedReader implements FaceReader {
     if (ownCockedAsked && this.model.cockedAt !== undefined && cocked >= this.model.cockedAt) {
       return { ...base, status: 'cocked', cause: 'tilted', reason: `The learned reader may see a die not lying flat (cocked ${cocked.toFixed(2)}, declined from ${this.model.cockedAt.toFixed(2)}).` };
     }
-    const outlineAt = this.options.outlineAt ?? this.check?.at;
+    const outlineAt = this.check ? (this.options.outlineAt ?? this.check.at) : undefined;
     if (outlineAt !== undefined && checked >= outlineAt) {
       return { ...base, status: 'cocked', cause: 'outline', reason: `The die's outline looks tilted to the cocked check (${checked.toFixed(2)}, declined from ${outlineAt.toFixed(2)}).` };
     }
