@@ -16,7 +16,7 @@
  * Every die's `radial` direction (the crop's, `topFaceCrop`: from the optical centre to the die, radians) is
  * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial).
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
@@ -91,10 +91,13 @@ for (const photo of photos) {
     }
   }
 }
-const side = context > 0 ? context : size;
-const all = new Float32Array(inputs.length * 3 * side * side);
-inputs.forEach((x, i) => all.set(x, i * x.length));
-writeFileSync(`${values.out}.f32`, Buffer.from(all.buffer));
+// One input at a time: a 96-cell context square of 22,450 dice is 2.5 GB, over what one write (or one Buffer) may hold.
+const fd = openSync(`${values.out}.f32`, 'w');
+try {
+  for (const x of inputs) writeSync(fd, new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+} finally {
+  closeSync(fd);
+}
 const hash = dataHash(photos, labelsDir);
 writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
 console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);

@@ -100,8 +100,8 @@ if { [ "$KEEP_FACES" != 0 ] && [ "$KEEP_FACES" != 1 ]; } || { [ "$KEEP_FACES" = 
   exit 2
 fi
 CHECK_PX=${CHECK_PX:-$([ "$KEEP_FACES" = 1 ] && echo 32 || echo 24)}
-if { [ "$CHECK_PX" != 24 ] && [ "$CHECK_PX" != 32 ]; } || { [ "$CHECK_PX" = 32 ] && [ "$KEEP_FACES" != 1 ]; }; then
-  echo "CHECK_PX=$CHECK_PX: the cocked check's input side, 24 (as learned-xwing-cocked/5 and /6) or 32 (the default with KEEP_FACES=1, as the shipped /7)" >&2
+if { [ "$CHECK_PX" != 24 ] && [ "$CHECK_PX" != 32 ] && [ "$CHECK_PX" != 48 ]; } || { [ "$CHECK_PX" != 24 ] && [ "$KEEP_FACES" != 1 ]; }; then
+  echo "CHECK_PX=$CHECK_PX: the cocked check's input side, 24 (as learned-xwing-cocked/5 and /6), 32 (the default with KEEP_FACES=1, as the shipped /7) or 48 (with KEEP_FACES=1: learned-xwing-cocked/10, tried)" >&2
   exit 2
 fi
 MORE_CHECK_RANDOM=${MORE_CHECK_RANDOM:-0}
@@ -148,6 +148,7 @@ if [ "$KEEP_FACES" = 1 ]; then
   COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100 (random art)"
   COCKED_V=learned-xwing-cocked/6 PARTNER_V=learned-xwing/13 READER_V=learned-xwing/14
   if [ "$CHECK_PX" = 32 ]; then COCKED_V=learned-xwing-cocked/7 PARTNER_V=learned-xwing/15 READER_V=learned-xwing/16; fi
+  if [ "$CHECK_PX" = 48 ]; then COCKED_V=learned-xwing-cocked/10 PARTNER_V=learned-xwing/21 READER_V=learned-xwing/22; fi
   if [ "$MORE_CHECK_RANDOM" = 1 ]; then
     COCKED_SETS="$COCKED_SETS train-xwing-rnd7251"
     COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100, 7251..7850 (random art)"
