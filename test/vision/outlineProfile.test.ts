@@ -56,7 +56,8 @@ describe("the outline check's level set at calibration", () => {
     const plain = { kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: 54, views: result.profile.classifier.views } as const;
     const shipped = learnedReaderOf(plain);
     const user = learnedReaderOf({ ...plain, outlineAt: at });
-    const between = samples.filter((s) => s.label !== 'cocked' && (shipped.outlineScore(s.crop) as number) >= shippedAt && (shipped.outlineScore(s.crop) as number) < at);
+    const scored = samples.map((s) => ({ s, score: shipped.outlineScore(s.crop) as number }));
+    const between = scored.filter(({ s, score }) => s.label !== 'cocked' && score >= shippedAt && score < at).map(({ s }) => s);
     // (The shipped network alone asks its own cocked class first: some of these it calls tilted before the outline is asked.)
     const byOutline = between.filter((s) => shipped.read(s.crop).cause === 'outline');
     expect(byOutline.length).toBeGreaterThan(0);
@@ -66,7 +67,7 @@ describe("the outline check's level set at calibration", () => {
       if (read.status === 'read') expect(`${read.die}-${read.symbol}`).toBe(s.label);
     }
     // A die scoring at or over the user's level is still declined as tilted by its outline.
-    const over = samples.filter((s) => (shipped.outlineScore(s.crop) as number) >= at);
+    const over = scored.filter(({ score }) => score >= at).map(({ s }) => s);
     expect(over.length).toBeGreaterThan(0);
     for (const s of over) expect(['tilted', 'outline']).toContain(user.read(s.crop).cause);
   });

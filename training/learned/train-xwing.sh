@@ -32,8 +32,8 @@
 # with the pair's thresholds set again with it (the partner as learned-xwing/15, the pair as /16). CHECK_PX=24 reads 24x24
 # as before: learned-xwing-cocked/6 with /13 and /14 (tried, not shipped).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
-# The cocked check sees 1.3 die sizes around the top face at 24x24 (32x32 with CHECK_PX=32: the die's outline and side
-# faces); the face network 0.6 die sizes at 32x32.
+# The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
+# and side faces); the face network 0.6 die sizes at 32x32.
 # The face network's per-class thresholds, cockedAt and the cocked check's threshold are set together on tune-xwing,
 # tune-xwing-351 and tune-xwing-501 (450 images, 1,822 dice) and checked on tune-xwing-151 (tune seeds
 # 1000150..1000349, never used to choose anything); test-xwing is never read here.
@@ -246,12 +246,14 @@ else
 fi
 # The partner's thresholds and saved probabilities, once its training is done (PAIR=1 only).
 partner_thresholds() {
-  if [ -n "$PARTNER_TRAINING" ] && ! wait "$PARTNER_TRAINING"; then
-    cat "$WORK/partner-train.log" >&2
-    echo "the partner network's training failed (its log is above, and in $WORK/partner-train.log)" >&2
-    exit 1
+  if [ -n "$PARTNER_TRAINING" ]; then
+    if ! wait "$PARTNER_TRAINING"; then
+      cat "$WORK/partner-train.log" >&2
+      echo "the partner network's training failed (its log is above, and in $WORK/partner-train.log)" >&2
+      exit 1
+    fi
+    cat "$WORK/partner-train.log"
   fi
-  if [ -n "$PARTNER_TRAINING" ]; then cat "$WORK/partner-train.log"; fi
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
     --name xwingRadial --version "$PARTNER_V" --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \

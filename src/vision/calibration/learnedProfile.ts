@@ -225,13 +225,14 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
   if (heldBack.length === 0) throw new InputError(`too few labelled dice to hold any back (${samples.length}); label more rolls.`);
 
   const plain = { kind: LEARNED_CLASSIFIER_KIND, model: model.version, hfovDeg: round6(options.hfovDeg), views } as const;
+  // The shipped network as shipped: it scores the outline, is adapted and witnesses blanks (none of which reads a die).
+  const shippedReader = learnedReaderOf(plain);
   // Every candidate reads tilt with the outline level set on all the labelled dice: the check is fitted on none of them.
-  const base = { ...plain, ...outlineFieldOf(learnedReaderOf(plain), samples, warnings) };
+  const base = { ...plain, ...outlineFieldOf(shippedReader, samples, warnings) };
   const shippedHeldBack = readSamples(base, heldBack, dice);
   const candidates: LearnedCandidate[] = [scoreCandidate('shipped network', base, shippedHeldBack, classes, description)];
   const trainClasses = new Set(train.map((s) => s.label));
   if (trainClasses.size >= 2) {
-    const shippedReader = learnedReaderOf(base);
     const adapted = adaptReader(shippedReader, train, options.adapt ?? defaultAdaptOptions);
     const head = roundHead(adapted.head);
     // The shipped network witnesses a fitted reader's blanks, at a level set on the training images' blanks.
