@@ -81,6 +81,34 @@ describe('dicerig vision eval', () => {
     expect(cocked?.wrong).toBe(0);
   });
 
+  it('reads several folders as one set, each image kept apart by its folder, so a spread can be judged on enough dice', async () => {
+    const more = join(tmp, 'xwing-more');
+    const sim = await runCli('vision', 'simulate', '--dice', 'xwing', '--out', more, '--seed', '70050', '--frames', '3', '--lighting', 'evening', '--frames-per-session', '3');
+    expect(sim.code).toBe(0);
+    const one = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, '--json')).out) as EvalJson & { perImage: { group: string; total: number }[]; perFace: { total: number; declined: number }[]; spreadOverTargetByChance: number };
+    const two = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', more, '--json')).out) as typeof one;
+    const both = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, more, '--json')).out) as typeof one;
+    expect(both.images).toBe(9);
+    expect(both.summary.total).toBe(one.summary.total + two.summary.total);
+    expect(both.summary.declined).toBe(one.summary.declined + two.summary.declined);
+    expect(both.perFace.map((f) => f.total)).toEqual(one.perFace.map((f, i) => f.total + (two.perFace[i]?.total ?? 0)));
+    expect(both.perImage.map((g) => g.group)).toEqual([...one.perImage.map((g) => `xwing/${g.group}`), ...two.perImage.map((g) => `xwing-more/${g.group}`)]);
+    expect(both.spreadOverTargetByChance).toBeGreaterThanOrEqual(0);
+    const text = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, more);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^vision eval: xwing dice in 9 images \(.*xwing\/images, .*xwing-more\/images\)/);
+    expect(text.out).toMatch(/a reader declining every face alike \(\d+\.\d %\) would show a spread over 2x on these dice in \d+\.\d % of sets/);
+  });
+
+  it('refuses one --labels folder for several image folders, and a folder given twice', async () => {
+    const labels = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, join(tmp, 'xwing-more'), '--labels', join(XW, 'labels'));
+    expect(labels.code).toBe(1);
+    expect(labels.err).toMatch(/--labels names one labels folder, but 2 image folders were given/);
+    const twice = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, `${XW}/`);
+    expect(twice.code).toBe(1);
+    expect(twice.err).toMatch(/is given twice: its dice would be counted twice/);
+  });
+
   it('evaluates only the red boxes (and cocked ones) with --die red', async () => {
     const all = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, '--json')).out) as EvalJson;
     const r = await runCli('vision', 'eval', '--die', 'red', '--calibration', RED_PROFILE, '--images', XW, '--json');

@@ -71,6 +71,26 @@ describe('reader metrics', () => {
     expect(readerMetrics([read('1', '1'), read('2', '2')]).declineTest).toEqual({ statistic: 0, df: 0, p: 1 });
   });
 
+  it('says how often a reader declining every face alike would miss the spread target on the same dice, and to pool more when often', () => {
+    const faces = (table: number[][]): MetricItem[] =>
+      table.flatMap(([d, r], f) => [...Array.from({ length: d as number }, () => declined(`f${f}`)), ...Array.from({ length: r as number }, () => read(`f${f}`, `f${f}`))]);
+    // One foreign-2 test set's face counts (250, 65, ... dice), 4.5 % declined overall: 1 - 0.1292364064593262 by SciPy
+    // (test/vision/spreadByChance.test.ts has the script). The declines are spread as a face-blind reader might.
+    const table = [[11, 239], [3, 62], [6, 132], [7, 139], [11, 232], [6, 125], [11, 225]];
+    const one = readerMetrics([...faces(table), { truth: 'cocked', status: 'cocked', confidence: 1 }]);
+    expect(one.flatDeclined / one.flatTotal).toBeCloseTo(55 / 1209, 12);
+    expect(table.reduce((a, [d]) => a + (d as number), 0)).toBe(55);
+    // 55 of 1,209 is not exactly 4.5 %: the figure is the one at the dice's own rate.
+    const scipyAt55of1209 = 1 - 0.1317814896233997; // chance_within([250,65,138,146,243,131,236], 55/1209) by the script
+    expect(one.spreadOverTargetByChance).toBeCloseTo(scipyAt55of1209, 10);
+    const text = formatReaderMetrics(one);
+    expect(text).toContain('  a reader declining every face alike (4.5 %) would show a spread over 2x on these dice in 86.8 % of sets: on so few dice the spread is a poor guide');
+    // Many dice a face: no advice to pool.
+    const many = readerMetrics(faces([[50, 950], [60, 940]]));
+    expect(many.spreadOverTargetByChance).toBeLessThan(0.001);
+    expect(formatReaderMetrics(many)).toMatch(/would show a spread over 2x on these dice in 0\.0 % of sets\n/);
+  });
+
   it('checks the targets on flat dice only', () => {
     const checks = targetChecks(m);
     expect(checks.map((c) => c.met)).toEqual([false, false, true, false, false]);

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { readLabelledCrops, labelledFolderPaths } from '../../vision-io/labelledCrops.js';
+import { pooledFolderPaths, readPooledCrops } from '../../vision-io/pooledCrops.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
 import { writeSimLabelledFolder } from '../../camera/sim/writeLabelledFolder.js';
@@ -76,6 +76,7 @@ function readerMetricsJson(evaluation: LabelledEvaluation, targets: ReaderTarget
     perFace: m.perClass,
     declineSpread: Number.isFinite(m.declineSpread) ? m.declineSpread : null,
     declineTest: m.declineTest,
+    spreadOverTargetByChance: m.spreadOverTargetByChance,
     confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, confidence: e.confidence })),
     confidentAt: m.confidentAt,
     cockedReadAsFace: m.cockedReadAsFace,
@@ -117,7 +118,7 @@ interface EvalFlags {
   die: EvalDice;
   reader: D6ReaderChoice;
   calibration?: string;
-  images: string;
+  images: string[];
   labels?: string;
   json?: boolean;
   learned?: boolean;
@@ -178,7 +179,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         .choices(['pips', 'learned', 'combined'])
         .default('combined'),
     )
-    .requiredOption('--images <dir>', 'folder of photos (or a dataset folder holding images/ and labels/)')
+    .requiredOption('--images <dirs...>', 'folder of photos (or a dataset folder holding images/ and labels/); several folders are read as one set, e.g. to have enough dice to judge the decline spread')
     .option('--labels <dir>', 'folder of label files and classes.txt (default: beside or inside the images folder)')
     .option('--json', 'print JSON')
     .option('--learned', 'read with the learned reader (network pre-trained on 3D renders, top face found by perspective) instead')
@@ -190,11 +191,11 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (flags: EvalFlags) => {
-      const paths = labelledFolderPaths(flags.images, flags.labels);
+      const paths = pooledFolderPaths(flags.images, flags.labels);
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
       const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
-      const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(flags.die, c), 1.3, cut);
+      const folder = await readPooledCrops(flags.images, flags.labels, (c) => keepsClass(flags.die, c), 1.3, cut);
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       const targets = targetsFor(flags.die, flags.targets);
       if (flags.json) {
@@ -204,7 +205,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         return;
       }
       io.out(
-        formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.images})`, evaluation, [
+        formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.map((p) => p.images).join(', ')})`, evaluation, [
           `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : ''}`,
           ...(note ? [`note: ${note}`] : []),
         ], targets),

@@ -1,0 +1,49 @@
+/**
+ * Several labelled folders read as one: a reader's decline spread between faces is judged on a few dozen declines,
+ * and one folder of a few hundred images is seldom enough (`spreadByChance.ts`). Classes are matched by name, so
+ * folders whose classes.txt list them in another order, or list others, pool correctly.
+ */
+import { basename, resolve } from 'node:path';
+import { InputError } from '../core/errors.js';
+import type { CropCutter, LabelledCrops } from './labelledCrops.js';
+import { labelledFolderPaths, readLabelledCrops } from './labelledCrops.js';
+
+/** Where each folder's images and labels are, as `labelledFolderPaths` finds them; `labels` only with one folder. */
+export function pooledFolderPaths(dirs: readonly string[], labelsDir?: string): { images: string; labels?: string }[] {
+  if (dirs.length === 0) throw new InputError('no folder of labelled images given.');
+  if (labelsDir !== undefined && dirs.length > 1) {
+    throw new InputError(`--labels names one labels folder, but ${dirs.length} image folders were given: give each as a dataset folder holding images/ and labels/.`, { file: labelsDir });
+  }
+  const seen = new Set<string>();
+  for (const d of dirs) {
+    const full = resolve(d);
+    if (seen.has(full)) throw new InputError(`the folder ${d} is given twice: its dice would be counted twice.`, { file: d });
+    seen.add(full);
+  }
+  return dirs.map((d) => labelledFolderPaths(d, labelsDir));
+}
+
+/** The name each folder's images are known by in a pooled report: its own name, numbered where two share one. */
+function folderTags(dirs: readonly string[]): string[] {
+  const names = dirs.map((d) => basename(resolve(d)));
+  return names.map((n, i) => (names.indexOf(n) === names.lastIndexOf(n) ? n : `${n}#${i + 1}`));
+}
+
+/**
+ * Reads every folder's crops (as `readLabelledCrops`) and pools them. With more than one folder each image's group is
+ * prefixed by its folder's name, so two folders' `img-001` stay two images (they do not share a light).
+ */
+export async function readPooledCrops(dirs: readonly string[], labelsDir: string | undefined, keep: (className: string) => boolean, margin: number, cut?: CropCutter): Promise<LabelledCrops> {
+  const paths = pooledFolderPaths(dirs, labelsDir);
+  const tags = folderTags(dirs);
+  const classes: string[] = [];
+  const crops: LabelledCrops['crops'][number][] = [];
+  let images = 0;
+  for (const [i, p] of paths.entries()) {
+    const folder = await readLabelledCrops(p.images, p.labels, keep, margin, cut);
+    for (const c of folder.classes) if (!classes.includes(c)) classes.push(c);
+    images += folder.images;
+    for (const c of folder.crops) crops.push(paths.length > 1 ? { ...c, group: `${tags[i] as string}/${c.group}` } : c);
+  }
+  return { classes, images, crops };
+}
