@@ -18,7 +18,7 @@ import type { Point } from '../../core/image.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { classOfRead } from '../labelledEval.js';
 import { adaptReader, defaultAdaptOptions } from '../learned/adapt.js';
-import { blankProbability, blankWitnessLevel } from '../learned/blankWitness.js';
+import { blankWitnessLevels } from '../learned/blankWitness.js';
 import { outlineLevel } from '../learned/outlineLevel.js';
 import { splitClass } from '../learned/model.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../learned/fineTune.js';
@@ -26,6 +26,7 @@ import type { FineTuneOptions } from '../learned/fineTune.js';
 import type { AdaptOptions, AdaptSample } from '../learned/adapt.js';
 import type { LearnedHead, LearnedModel } from '../learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../learned/reader.js';
+import type { BlankWitness } from '../learned/reader.js';
 import { LEARNED_CROP_MARGIN, learnedCutter } from '../learned/shipped.js';
 import { cameraFromFov, radialDirection, topFaceCentre } from '../learned/topFace.js';
 import type { RgbImage, Rect } from '../../core/image.js';
@@ -75,8 +76,7 @@ export function learnedReaderOf(classifier: LearnedClassifier): LearnedReader {
   const model = shippedLearnedModelByVersion(classifier.model);
   if (model === undefined) throw new InputError(`the learned network ${classifier.model} is not shipped with this dicerig.`);
   const options = { ...defaultLearnedReaderOptions, views: classifier.views };
-  const at = classifier.blankWitnessAt;
-  const blankWitness = at !== undefined ? { reader: new LearnedReader(model, options), at } : undefined;
+  const blankWitness = blankWitnessFor(classifier, () => new LearnedReader(model, options));
   // Only the reader that decides tilt needs the user's outline level: the confirmer and the witness are asked faces.
   const outline = classifier.outlineAt !== undefined ? { outlineAt: classifier.outlineAt } : {};
   if (classifier.tuned !== undefined) {
@@ -158,11 +158,18 @@ function scoreCandidate(
   return { name, classifier, rejectionThreshold: thresholdOf(reader, classes), validation: validationOf(reads, classes, description), wrong, declinedFlat };
 }
 
-/** The profile field of the shipped network's witness level, set on the labelled blanks among `samples` (none: no field). */
-function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[], classes: readonly string[]): Pick<LearnedClassifier, 'blankWitnessAt'> {
+/** The profile's blank witness: by what the shipped network names (`blankWitnessIconAt`/`TiltAt`), or by its blank probability (older profiles), or none. */
+function blankWitnessFor(classifier: LearnedClassifier, shipped: () => LearnedReader): BlankWitness | undefined {
+  const { blankWitnessAt: at, blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt } = classifier;
+  if (iconAt !== undefined && tiltAt !== undefined) return { reader: shipped(), levels: { iconAt, tiltAt } };
+  return at !== undefined ? { reader: shipped(), at } : undefined;
+}
+
+/** The profile fields of the shipped network's witness levels, set on the labelled blanks among `samples` (none: no field). */
+function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[], classes: readonly string[]): Pick<LearnedClassifier, 'blankWitnessIconAt' | 'blankWitnessTiltAt'> {
   const blanks = samples.filter((s) => classes.includes(s.label) && splitClass(s.label).symbol === 'blank');
-  const at = blankWitnessLevel(blanks.map((s) => blankProbability(shipped.probabilities(s.crop), shipped.classes)));
-  return at === undefined ? {} : { blankWitnessAt: round6(at) };
+  const levels = blankWitnessLevels(blanks.map((s) => shipped.probabilities(s.crop)), shipped.classes);
+  return levels === undefined ? {} : { blankWitnessIconAt: round6(levels.iconAt), blankWitnessTiltAt: round6(levels.tiltAt) };
 }
 
 /** The profile field of the outline check's level on the user's dice (`outlineLevel.ts`; none when the shipped level stands), and any warning. */

@@ -142,6 +142,13 @@ const learnedClassifierSchema = z.strictObject({
    */
   blankWitnessAt: z.number().min(0).max(1).optional(),
   /**
+   * With `head` or `tuned`, the witness by what it names (profiles from 2026-11-29 on, in place of `blankWitnessAt`):
+   * a read of a blank stands only when the shipped network gives no icon more than `blankWitnessIconAt` and its
+   * cocked class no more than `blankWitnessTiltAt` (both set on the user's labelled blanks: `blankWitness.ts`).
+   */
+  blankWitnessIconAt: z.number().min(0).max(1).optional(),
+  blankWitnessTiltAt: z.number().min(0).max(1).optional(),
+  /**
    * The outline check's threshold on this user's dice, above the shipped one (`outlineLevel.ts`: set on the user's
    * labelled flat dice). Absent (profiles made before it, or too few flat dice): the shipped threshold.
    */
@@ -300,9 +307,15 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
     if (model !== undefined) problems.push(...tunedProblems(model, classifier.tuned).map((p) => `classifier.tuned ${p}`));
   } else if (classifier.confirm !== undefined) problems.push('classifier.confirm confirms a fine-tuned network, and classifier.tuned is missing');
   if (classifier.confirmRule !== undefined && classifier.confirm === undefined) problems.push('classifier.confirmRule is a rule for classifier.confirm, which is missing');
-  if (classifier.blankWitnessAt !== undefined && classifier.head === undefined && classifier.tuned === undefined) {
-    problems.push('classifier.blankWitnessAt has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither');
+  const byLevels = classifier.blankWitnessIconAt !== undefined || classifier.blankWitnessTiltAt !== undefined;
+  if ((classifier.blankWitnessAt !== undefined || byLevels) && classifier.head === undefined && classifier.tuned === undefined) {
+    const field = classifier.blankWitnessAt !== undefined ? 'classifier.blankWitnessAt' : 'classifier.blankWitnessIconAt/TiltAt';
+    problems.push(`${field} has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither`);
   }
+  if (byLevels && (classifier.blankWitnessIconAt === undefined || classifier.blankWitnessTiltAt === undefined)) {
+    problems.push('classifier.blankWitnessIconAt and classifier.blankWitnessTiltAt go together: the witness doubts a blank by an icon named or by tilt');
+  }
+  if (byLevels && classifier.blankWitnessAt !== undefined) problems.push('classifier.blankWitnessAt and classifier.blankWitnessIconAt/TiltAt are two witness rules; a profile has one');
   const check = model?.cockedCheck;
   if (classifier.outlineAt !== undefined && model !== undefined) {
     if (check === undefined) problems.push(`classifier.outlineAt is a threshold for the outline check, and ${model.version} has none`);

@@ -4,22 +4,15 @@
  * dice under their light read such icons as blanks, sure of itself, and so did the head fitted beside it. The shipped
  * network never saw the user's icons, but what a blank face looks like does not depend on the artwork, and it learnt
  * that under many lights (the panel highlights among them). A read of a blank stands only when the shipped network
- * too finds a blank likely: at least as likely as for all but a small share of the user's own labelled blanks.
- * On foreign-1 development renders its doubts fell on icons read as blanks and on leaning dice read as blanks
- * (training/README.md, "A blank read witnessed by the shipped network").
+ * does not see something else in it: an icon, or a die not lying flat, more than it does in all but a small share of
+ * the user's own labelled blanks (`blankWitnessLevels`). Profiles made before 2026-11-29 hold a level on its blank
+ * probability instead (`blankWitnessAt`, set so 4 % of the user's blanks fell under it; still read as made).
+ * (training/README.md, "A blank read witnessed by the shipped network" and "The blank witness names what it sees").
  */
+import { COCKED_LABEL } from '../labelledEval.js';
 import { splitClass } from './model.js';
 
-/**
- * The share of the user's labelled blanks the witness level declines. Chosen on foreign-1 development renders (never
- * on a test set). On the three dev sets, the level alone decides: 0.5 changed little (calibration cost, declined flat
- * dice + 10 per wrong read, 161 against 168), ~0.7 gave 152 with blanks still among the less declined faces, 0.8 gave
- * 144 but made blanks the most declined. The calibration's ~130 training blanks put 3 % at their 4th lowest (0.51 on
- * foreign-1: a sparse tail) and 4 % at their 6th (0.68), so 4 %: a coarse level, set by a few of the user's blanks.
- */
-export const BLANK_WITNESS_SHARE = 0.04;
-
-/** The probability `probabilities` (of `classes`) give a blank of any die. */
+/** The probability `probabilities` (of `classes`) give a blank of any die (the older profiles' witness). */
 export function blankProbability(probabilities: ArrayLike<number>, classes: readonly string[]): number {
   let p = 0;
   classes.forEach((c, j) => {
@@ -29,11 +22,55 @@ export function blankProbability(probabilities: ArrayLike<number>, classes: read
 }
 
 /**
- * The witness's level: the blank probability under which `share` of the user's labelled blanks fall (the witness's
- * probabilities of them, `blankProbabilities`). Undefined with no blank to set it on.
+ * The witness's levels by what it names (`blankWitnessLevels`, profiles from 2026-11-29 on). The shipped network's
+ * blank probability on a foreign blank is diluted two ways that say different things: over the icons, by a little each
+ * (no icon is named), and onto its cocked class. A blank taken for an icon shows as one icon named; a leaning die
+ * read as a blank shows as tilt. Counted apart, each with its own level set on the user's blanks, they tell the
+ * doubtful blanks from the plain ones better than their sum does: on the foreign-1 and foreign-3 dev renders (17
+ * sets, 3,102 blanks), 69 blanks declined and all 17 icons and leaning dice read as blank caught, against 104 and 16
+ * (training/README.md, "The blank witness names what it sees").
  */
-export function blankWitnessLevel(blankProbabilities: readonly number[], share = BLANK_WITNESS_SHARE): number | undefined {
-  if (blankProbabilities.length === 0) return undefined;
-  const sorted = [...blankProbabilities].sort((a, b) => a - b);
+export interface BlankWitnessLevels {
+  /** A blank read is doubted when the shipped network gives one icon more than this. */
+  readonly iconAt: number;
+  /** ... or its cocked class more than this. */
+  readonly tiltAt: number;
+}
+
+/** The share of the user's labelled blanks over each level: 1 % for an icon named, 2 % for tilt (chosen on dev renders). */
+export const BLANK_WITNESS_ICON_SHARE = 0.01;
+export const BLANK_WITNESS_TILT_SHARE = 0.02;
+
+/** What the witness sees in `probabilities` (of `classes`): its most likely icon and its probability, and tilt's. */
+export function witnessView(probabilities: ArrayLike<number>, classes: readonly string[]): { icon: string | undefined; iconP: number; tilt: number } {
+  let icon: string | undefined;
+  let iconP = 0;
+  let tilt = 0;
+  classes.forEach((c, j) => {
+    const p = probabilities[j] as number;
+    if (c === COCKED_LABEL) tilt += p;
+    else if (splitClass(c).symbol !== 'blank' && p > iconP) [icon, iconP] = [c, p];
+  });
+  return { icon, iconP, tilt };
+}
+
+/** The value `share` of `values` lie over: the one at index floor(share x n) counted from the top. */
+function levelFromTop(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => b - a);
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] as number;
+}
+
+/** The witness's levels from its probabilities of the user's labelled blanks (each of `classes`). Undefined with no blank. */
+export function blankWitnessLevels(blankProbabilities: readonly ArrayLike<number>[], classes: readonly string[], iconShare = BLANK_WITNESS_ICON_SHARE, tiltShare = BLANK_WITNESS_TILT_SHARE): BlankWitnessLevels | undefined {
+  if (blankProbabilities.length === 0) return undefined;
+  const seen = blankProbabilities.map((p) => witnessView(p, classes));
+  return { iconAt: levelFromTop(seen.map((v) => v.iconP), iconShare), tiltAt: levelFromTop(seen.map((v) => v.tilt), tiltShare) };
+}
+
+/** Why the witness doubts a blank read (its probabilities `probabilities` of `classes`), or undefined when it does not. */
+export function witnessDoubt(probabilities: ArrayLike<number>, classes: readonly string[], levels: BlankWitnessLevels): string | undefined {
+  const { icon, iconP, tilt } = witnessView(probabilities, classes);
+  if (icon !== undefined && iconP > levels.iconAt) return `the shipped network sees ${icon} at ${iconP.toFixed(2)} (a blank is doubted over ${levels.iconAt.toFixed(2)}): a faded icon can look blank`;
+  if (tilt > levels.tiltAt) return `the shipped network sees a die not lying flat at ${tilt.toFixed(2)} (a blank is doubted over ${levels.tiltAt.toFixed(2)}): a leaning die can show a plain face`;
+  return undefined;
 }

@@ -15,7 +15,8 @@ import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
-import { blankProbability } from './blankWitness.js';
+import { blankProbability, witnessDoubt } from './blankWitness.js';
+import type { BlankWitnessLevels } from './blankWitness.js';
 import { clippedShare } from './glare.js';
 import { areaResample, normalised, radialRaw } from './input.js';
 import { splitClass } from './model.js';
@@ -47,10 +48,11 @@ export interface LearnedReaderOptions {
 }
 
 /** The shipped network, asked whether a die read as a blank looks like one. */
-export interface BlankWitness {
-  readonly reader: LearnedReader;
-  readonly at: number;
-}
+/**
+ * The shipped network witnessing a fitted reader's blank reads: by its blank probability (`at`, profiles made before
+ * 2026-11-29), or by what it names instead, an icon or tilt (`levels`).
+ */
+export type BlankWitness = { readonly reader: LearnedReader; readonly at: number } | { readonly reader: LearnedReader; readonly levels: BlankWitnessLevels };
 
 export type ConfirmRule = 1 | 2 | 3 | 4 | 5;
 
@@ -214,7 +216,8 @@ export class LearnedReader implements FaceReader {
     // Rule 1 reads keep the version they always had, so old profiles' roll logs name the same reader.
     const rule = options.confirmRule === undefined || options.confirmRule === 1 ? 'confirmed' : `confirmed/${options.confirmRule}`;
     const confirmed = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
-    this.classifierVersion = options.blankWitness ? `${confirmed}+blank-witness` : confirmed;
+    const witness = options.blankWitness;
+    this.classifierVersion = witness === undefined ? confirmed : 'levels' in witness ? `${confirmed}+blank-witness/2` : `${confirmed}+blank-witness`;
   }
 
   /** The most views this reader's network can be read in (see `maxViewsOf`). */
@@ -394,10 +397,15 @@ export class LearnedReader implements FaceReader {
     if (witness !== undefined && symbol === 'blank') {
       const w = witness.reader;
       const wp = own !== undefined && this.confirmer !== undefined && w.sharesNetworkWith(this.confirmer) ? w.probabilitiesFromOwn(crop, own) : w.probabilities(crop);
-      const seen = blankProbability(wp, w.classes);
-      if (seen < witness.at) {
-        const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but the shipped network finds a blank only ${seen.toFixed(2)} likely (needs ${witness.at.toFixed(2)}): a faded icon or a leaning die can look blank.`;
-        return { ...base, status: 'unreadable', cause: 'disputed', reason };
+      if ('levels' in witness) {
+        const doubt = witnessDoubt(wp, w.classes, witness.levels);
+        if (doubt !== undefined) return { ...base, status: 'unreadable', cause: 'disputed', reason: `The learned reader reads ${name} (${confidence.toFixed(2)}) but ${doubt}.` };
+      } else {
+        const seen = blankProbability(wp, w.classes);
+        if (seen < witness.at) {
+          const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but the shipped network finds a blank only ${seen.toFixed(2)} likely (needs ${witness.at.toFixed(2)}): a faded icon or a leaning die can look blank.`;
+          return { ...base, status: 'unreadable', cause: 'disputed', reason };
+        }
       }
     }
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
