@@ -91,7 +91,7 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     expect(calibrateOut).toMatch(/^ {2}held back, fine-tuned network confirmed by the head: 22 dice, \d+ read/m);
     expect(calibrateOut).toMatch(/^ {2}kept the (shipped network|fitted head|fine-tuned network confirmed by the head) \(/m);
     const c = profile.classifier;
-    const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/2+confirmed/5-by-${SHIPPED}+${c.confirm?.version}` : '';
+    const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/3+confirmed/5-by-${SHIPPED}+${c.confirm?.version}` : '';
     // A fitted reader's blanks are witnessed by the shipped network.
     const how = fitted === '' ? '' : `${fitted}+blank-witness/2`;
     expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);

@@ -96,6 +96,33 @@ describe('changes of light for fine-tuning', () => {
     expect(sd).toBeLessThan(6.7);
   });
 
+  it('adds a highlight on the share of uses asked for: a Gaussian blob of the drawn place, size and peak, towards white and never past it', () => {
+    const size = 16;
+    const x = planes(size, (c) => 100 + 50 * c);
+    // Draws with blur off: the level (0.5: 1), three gains' normals (two each), the offset's normal (u2 = 0.25: cos = 0,
+    // no offset), the noise strength (0), then: highlight (0.1 < 0.5), centre x 0.5 + 0.5 x (0.9 - 0.5) = 0.7 sides,
+    // centre y 0.5 + 0.5 x (0.1 - 0.5) = 0.3 sides, sigma 0.08 + 0.22 x 0.5 = 0.19 sides, peak 0.5 + 0.5 x 0.8 = 0.9.
+    const draws = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.25, 0.3, 0.1, 0.9, 0.1, 0.5, 0.8];
+    const y = photometricChange(x, size, { blur: 0, colour: 0, noise: 0, highlight: 0.5 }, scripted(draws));
+    const [cx, cy, sigma, peak] = [0.7 * size, 0.3 * size, 0.19 * size, 0.9];
+    for (let c = 0; c < 3; c++) {
+      const v = 100 + 50 * c;
+      for (const [i, j] of [[11, 4], [0, 15], [8, 8], [15, 0]] as const) {
+        const w = peak * Math.exp(-((i + 0.5 - cx) ** 2 + (j + 0.5 - cy) ** 2) / (2 * sigma * sigma));
+        expect(y[c * size * size + j * size + i]).toBeCloseTo(v + w * (255 - v), 3);
+      }
+    }
+    // The brightest cell (under the centre) is whiter than any other, and none is past white.
+    expect(Math.max(...y)).toBeLessThanOrEqual(255);
+    // A draw at or over the share: no highlight, and no more draws taken than without the option.
+    const none = photometricChange(x, size, { blur: 0, colour: 0, noise: 0, highlight: 0.5 }, scripted([...draws.slice(0, 10), 0.5]));
+    for (let i = 0; i < x.length; i++) expect(none[i]).toBeCloseTo(x[i] as number, 4);
+    // Without the option (or at 0) no highlight is drawn: the same random stream gives what it gave before highlights.
+    const before = photometricChange(x, size, pretrainingPhotometric, seededRandom(9));
+    const zero = photometricChange(x, size, { ...pretrainingPhotometric, highlight: 0 }, seededRandom(9));
+    expect(Array.from(zero)).toEqual(Array.from(before));
+  });
+
   it("is pre-training's blur, colour and noise by default", () => {
     // training/learned/train.py: --aug-blur 1.2, --aug-colour 0.07, --aug-noise 6.0.
     expect(pretrainingPhotometric).toEqual({ blur: 1.2, colour: 0.07, noise: 6 });
