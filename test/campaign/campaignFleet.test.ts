@@ -186,7 +186,7 @@ describe('a rig that favours a face', () => {
       if (leg.rig === '2') expect(leg.kind).toBe('RIG_SUSPECT');
       else expect(leg.kind).not.toBe('RIG_SUSPECT');
     }
-    expect(analysis.types[0]!.dice.filter((d) => d.unfair)).toEqual([]);
+    expect(analysis.types[0]!.dice.filter((d) => d.unfair), seen).toEqual([]);
     expect(text).toMatch(/RIG BIASED: rig 2 differs from the other rigs/);
   }, 600_000);
 });
