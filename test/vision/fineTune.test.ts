@@ -274,6 +274,12 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     };
     expect(under(4)).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}), unless the network reads an icon at 0.995 or more; the fine-tuned`);
     expect(under(3)).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}); the fine-tuned`);
+    // The blank witness with its levels, and an older profile's by its blank probability.
+    const { blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt } = p.classifier;
+    expect(iconAt).toBeDefined();
+    expect(summary).toMatch(new RegExp(`\\); a blank read stands unless the shipped network sees an icon over ${iconAt} or tilt over ${tiltAt} \\(set on your blanks\\); camera field of view`));
+    const { hash: _h, ...older } = { ...p, classifier: { ...p.classifier, blankWitnessIconAt: undefined, blankWitnessTiltAt: undefined, blankWitnessAt: 0.71 } };
+    expect(formatProfileSummary({ ...result, profile: sealProfile(older) as LearnedProfile }, 'old.json')).toContain('; a blank read stands when the shipped network finds a blank at least 0.71 likely (set on your blanks); camera');
   });
 
   it('reads with a fine-tuned profile in vision eval and calibrate --check exactly as calibration validated it', async () => {

@@ -270,6 +270,14 @@ function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<st
   return { name: c.name, wrong: c.wrong, declinedFlat: c.declinedFlat, rejectionThreshold: c.rejectionThreshold, validation: { ...c.validation, confusion: undefined } };
 }
 
+/** How the shipped network witnesses the profile's blank reads, as a clause of the reader's line (none: empty). */
+function witnessPhrase(c: { blankWitnessAt?: number; blankWitnessIconAt?: number; blankWitnessTiltAt?: number }): string {
+  if (c.blankWitnessIconAt !== undefined && c.blankWitnessTiltAt !== undefined) {
+    return `; a blank read stands unless the shipped network sees an icon over ${c.blankWitnessIconAt} or tilt over ${c.blankWitnessTiltAt} (set on your blanks)`;
+  }
+  return c.blankWitnessAt !== undefined ? `; a blank read stands when the shipped network finds a blank at least ${c.blankWitnessAt} likely (set on your blanks)` : '';
+}
+
 /** What the reader of a profile is, in one line. */
 function classifierLine(p: CalibrationProfile): string {
   const c = p.classifier;
@@ -285,7 +293,7 @@ function classifierLine(p: CalibrationProfile): string {
     const how = c.head ? ` with a head fitted on your dice (${c.head.version})` : c.tuned ? ` fine-tuned on your dice (${c.tuned.version})${confirmed}` : ' as shipped';
     const shippedAt = shippedLearnedModelByVersion(c.model)?.cockedCheck?.at;
     const outline = c.outlineAt !== undefined ? `; the outline check calls a die tilted from ${c.outlineAt} (set on your flat dice; shipped ${shippedAt})` : '';
-    return `  learned network ${c.model}${how}; ${threshold}${outline}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
+    return `  learned network ${c.model}${how}; ${threshold}${outline}${witnessPhrase(c)}; camera field of view ${c.hfovDeg} degrees; ${c.views} view${c.views === 1 ? '' : 's'} per die`;
   }
   return `  rejection threshold ${p.rejectionThreshold}; cocked above outline elongation ${c.cockedElongation}; dice ${(c.radiusRange[0] * 2).toFixed(0)}-${(c.radiusRange[1] * 2).toFixed(0)} px across`;
 }
