@@ -14,13 +14,17 @@ export function pooledFolderPaths(dirs: readonly string[], labelsDir?: string): 
   if (labelsDir !== undefined && dirs.length > 1) {
     throw new InputError(`--labels names one labels folder, but ${dirs.length} image folders were given: give each as a dataset folder holding images/ and labels/.`, { file: labelsDir });
   }
-  const seen = new Set<string>();
-  for (const d of dirs) {
-    const full = resolve(d);
-    if (seen.has(full)) throw new InputError(`the folder ${d} is given twice: its dice would be counted twice.`, { file: d });
-    seen.add(full);
+  const paths = dirs.map((d) => labelledFolderPaths(d, labelsDir));
+  // By the images each names: a dataset folder and its images/ folder are the same images.
+  const seen = new Map<string, string>();
+  for (const [i, p] of paths.entries()) {
+    const d = dirs[i] as string;
+    const full = resolve(p.images);
+    const before = seen.get(full);
+    if (before !== undefined) throw new InputError(`the folders ${before} and ${d} hold the same images: their dice would be counted twice.`, { file: d });
+    seen.set(full, d);
   }
-  return dirs.map((d) => labelledFolderPaths(d, labelsDir));
+  return paths;
 }
 
 /** The name each folder's images are known by in a pooled report: its own name, numbered where two share one. */

@@ -100,13 +100,17 @@ describe('dicerig vision eval', () => {
     expect(text.out).toMatch(/a reader declining every face alike \(\d+\.\d %\) would show a spread over 2x on these dice in \d+\.\d % of sets/);
   });
 
-  it('refuses one --labels folder for several image folders, and a folder given twice', async () => {
+  it('refuses one --labels folder for several image folders, and the same images given twice, however named', async () => {
     const labels = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, join(tmp, 'xwing-more'), '--labels', join(XW, 'labels'));
     expect(labels.code).toBe(1);
     expect(labels.err).toMatch(/--labels names one labels folder, but 2 image folders were given/);
     const twice = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, `${XW}/`);
     expect(twice.code).toBe(1);
-    expect(twice.err).toMatch(/is given twice: its dice would be counted twice/);
+    expect(twice.err).toMatch(/hold the same images: their dice would be counted twice/);
+    // A dataset folder and its images/ folder are the same images too.
+    const nested = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, join(XW, 'images'));
+    expect(nested.code).toBe(1);
+    expect(nested.err).toMatch(/xwing and .*xwing\/images hold the same images/);
   });
 
   it('evaluates only the red boxes (and cocked ones) with --die red', async () => {

@@ -18,7 +18,7 @@ export interface PhotometricChange {
   readonly noise: number;
   /**
    * The share of uses that get a highlight: a soft white blob near the top face, as a glossy face mirrors a lamp
-   * (`withHighlight`). Absent or 0: none, and the draws are those made before highlights existed.
+   * (`highlightBlob`). Absent or 0: none, and the draws are those made before highlights existed.
    */
   readonly highlight?: number;
 }
