@@ -10,6 +10,7 @@
  * (training/README.md, "A blank read witnessed by the shipped network" and "The blank witness names what it sees").
  */
 import { COCKED_LABEL } from '../labelledEval.js';
+import { levelFromTop } from './levelFromTop.js';
 import { splitClass } from './model.js';
 
 /** The probability `probabilities` (of `classes`) give a blank of any die (the older profiles' witness). */
@@ -52,12 +53,6 @@ export function witnessView(probabilities: ArrayLike<number>, classes: readonly 
     else if (splitClass(c).symbol !== 'blank' && p > iconP) [icon, iconP] = [c, p];
   });
   return { icon, iconP, tilt };
-}
-
-/** The value `share` of `values` lie over: the one at index floor(share x n) counted from the top. */
-function levelFromTop(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((a, b) => b - a);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] as number;
 }
 
 /** The witness's levels from its probabilities of the user's labelled blanks (each of `classes`). Undefined with no blank. */

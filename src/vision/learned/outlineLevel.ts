@@ -7,6 +7,7 @@
  * catches, never over `OUTLINE_MAX`, and only on enough labelled dice of both kinds (training/README.md, "The outline
  * check's threshold set on the user's dice").
  */
+import { levelFromTop } from './levelFromTop.js';
 
 /** The share of the user's labelled flat dice the check may call tilted: the shipped level's share of house flat dice. */
 export const OUTLINE_FLAT_SHARE = 0.01;
@@ -38,8 +39,7 @@ export interface OutlineLevel {
  */
 export function outlineLevel(flat: readonly number[], cocked: readonly number[], shippedAt: number): OutlineLevel {
   if (flat.length < OUTLINE_MIN_FLAT) return {};
-  const sorted = [...flat].sort((a, b) => b - a);
-  const wanted = sorted[Math.floor(OUTLINE_FLAT_SHARE * sorted.length)] as number;
+  const wanted = levelFromTop(flat, OUTLINE_FLAT_SHARE);
   if (wanted <= shippedAt) return {};
   const over = flat.filter((s) => s >= shippedAt).length;
   const asked = `${over} of your ${flat.length} labelled flat dice score at or over the outline check's shipped threshold ${shippedAt} and are declined as tilted (1 % of them score ${wanted.toFixed(3)} or more)`;
