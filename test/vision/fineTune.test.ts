@@ -119,7 +119,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const agrees = r.status === 'read' && `${r.die}-${r.symbol}` === headClass;
       // Rule 2: a read the network alone declines as unsure stands when the head is sure of the same face.
       const saved = r.cause === 'unsure' && netClass === headClass && headSure;
-      const doubted = (agrees || saved) && splitClass(headClass).symbol === 'blank' && witnessDoubt(shipped.probabilities(s.crop), shipped.classes, levels) !== undefined;
+      const doubted = (agrees || saved) && splitClass(headClass).symbol === 'blank' && witnessDoubt(shipped.probabilities(s.crop), shipped.classes, { levels }) !== undefined;
       // Rule 4: a read of a face other than a blank the network is all but certain of stands over the head's other face.
       const overruled = r.status === 'read' && !agrees && (r.confidence ?? 0) >= SURE_OVER_DISPUTE && r.symbol !== 'blank';
       if (r.status === 'read' && !agrees && !overruled) disagreed++;

@@ -552,9 +552,12 @@ describe('the learned reader', () => {
     expect(blankWitnessLevels(blanks, classes, 0.1, 0)).toEqual({ iconAt: expect.closeTo(0.09, 12), tiltAt: 0.5 });
     expect(blankWitnessLevels([], classes)).toBeUndefined();
     // Its doubt, in words: an icon named first, then tilt; none at or under the levels.
-    expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { iconAt: 0.08, tiltAt: 0.3 })).toBe('the shipped network sees red-hit at 0.30 (a blank is doubted over 0.08): a faded icon can look blank');
-    expect(witnessDoubt([0.01, 0, 0.59, 0, 0, 0.4], classes, { iconAt: 0.08, tiltAt: 0.3 })).toBe('the shipped network sees a die not lying flat at 0.40 (a blank is doubted over 0.30): a leaning die can show a plain face');
-    expect(witnessDoubt([0.08, 0, 0.62, 0, 0, 0.3], classes, { iconAt: 0.08, tiltAt: 0.3 })).toBeUndefined();
+    expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { levels: { iconAt: 0.08, tiltAt: 0.3 } })).toBe('the shipped network sees red-hit at 0.30 (a blank is doubted over 0.08): a faded icon can look blank');
+    expect(witnessDoubt([0.01, 0, 0.59, 0, 0, 0.4], classes, { levels: { iconAt: 0.08, tiltAt: 0.3 } })).toBe('the shipped network sees a die not lying flat at 0.40 (a blank is doubted over 0.30): a leaning die can show a plain face');
+    expect(witnessDoubt([0.08, 0, 0.62, 0, 0, 0.3], classes, { levels: { iconAt: 0.08, tiltAt: 0.3 } })).toBeUndefined();
+    // An older profile's witness, by its blank probability (0.6 + 0 here).
+    expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { at: 0.7 })).toBe('the shipped network finds a blank only 0.60 likely (needs 0.70): a faded icon or a leaning die can look blank');
+    expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { at: 0.6 })).toBeUndefined();
   });
 
   it('refuses to read with a model tuned with a cocked check that is not attached, or attached in another version', () => {

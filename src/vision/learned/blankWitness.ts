@@ -62,8 +62,16 @@ export function blankWitnessLevels(blankProbabilities: readonly ArrayLike<number
   return { iconAt: levelFromTop(seen.map((v) => v.iconP), iconShare), tiltAt: levelFromTop(seen.map((v) => v.tilt), tiltShare) };
 }
 
-/** Why the witness doubts a blank read (its probabilities `probabilities` of `classes`), or undefined when it does not. */
-export function witnessDoubt(probabilities: ArrayLike<number>, classes: readonly string[], levels: BlankWitnessLevels): string | undefined {
+/**
+ * Why the witness doubts a blank read (its probabilities `probabilities` of `classes`), or undefined when it does not:
+ * by its `levels`, or, for a profile made before them, by its blank probability under `at`.
+ */
+export function witnessDoubt(probabilities: ArrayLike<number>, classes: readonly string[], rule: { readonly levels: BlankWitnessLevels } | { readonly at: number }): string | undefined {
+  if (!('levels' in rule)) {
+    const seen = blankProbability(probabilities, classes);
+    return seen < rule.at ? `the shipped network finds a blank only ${seen.toFixed(2)} likely (needs ${rule.at.toFixed(2)}): a faded icon or a leaning die can look blank` : undefined;
+  }
+  const { levels } = rule;
   const { icon, iconP, tilt } = witnessView(probabilities, classes);
   if (icon !== undefined && iconP > levels.iconAt) return `the shipped network sees ${icon} at ${iconP.toFixed(2)} (a blank is doubted over ${levels.iconAt.toFixed(2)}): a faded icon can look blank`;
   if (tilt > levels.tiltAt) return `the shipped network sees a die not lying flat at ${tilt.toFixed(2)} (a blank is doubted over ${levels.tiltAt.toFixed(2)}): a leaning die can show a plain face`;

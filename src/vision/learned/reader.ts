@@ -15,7 +15,7 @@ import { decodeWeights } from '../d6/netReader.js';
 import { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { COCKED_LABEL } from '../labelledEval.js';
-import { blankProbability, witnessDoubt } from './blankWitness.js';
+import { witnessDoubt } from './blankWitness.js';
 import type { BlankWitnessLevels } from './blankWitness.js';
 import { clippedShare } from './glare.js';
 import { areaResample, normalised, radialRaw } from './input.js';
@@ -38,7 +38,7 @@ export interface LearnedReaderOptions {
    * `OWN_COCKED_NEEDS_OUTLINE` of its threshold tilted; elsewhere the faces are read as if the die lies flat.
    */
   readonly confirmRule?: ConfirmRule;
-  /** A read of a blank stands only when this witness finds a blank at least `at` likely (`blankWitness.ts`). */
+  /** A read of a blank stands only when this witness does not doubt it (`blankWitness.ts`: `witnessDoubt`). */
   readonly blankWitness?: BlankWitness;
   /**
    * The outline check's threshold on this user's dice (`outlineLevel.ts`, set at calibration); default the model's
@@ -47,7 +47,6 @@ export interface LearnedReaderOptions {
   readonly outlineAt?: number;
 }
 
-/** The shipped network, asked whether a die read as a blank looks like one. */
 /**
  * The shipped network witnessing a fitted reader's blank reads: by its blank probability (`at`, profiles made before
  * 2026-11-29), or by what it names instead, an icon or tilt (`levels`).
@@ -397,16 +396,8 @@ export class LearnedReader implements FaceReader {
     if (witness !== undefined && symbol === 'blank') {
       const w = witness.reader;
       const wp = own !== undefined && this.confirmer !== undefined && w.sharesNetworkWith(this.confirmer) ? w.probabilitiesFromOwn(crop, own) : w.probabilities(crop);
-      if ('levels' in witness) {
-        const doubt = witnessDoubt(wp, w.classes, witness.levels);
-        if (doubt !== undefined) return { ...base, status: 'unreadable', cause: 'disputed', reason: `The learned reader reads ${name} (${confidence.toFixed(2)}) but ${doubt}.` };
-      } else {
-        const seen = blankProbability(wp, w.classes);
-        if (seen < witness.at) {
-          const reason = `The learned reader reads ${name} (${confidence.toFixed(2)}) but the shipped network finds a blank only ${seen.toFixed(2)} likely (needs ${witness.at.toFixed(2)}): a faded icon or a leaning die can look blank.`;
-          return { ...base, status: 'unreadable', cause: 'disputed', reason };
-        }
-      }
+      const doubt = witnessDoubt(wp, w.classes, witness);
+      if (doubt !== undefined) return { ...base, status: 'unreadable', cause: 'disputed', reason: `The learned reader reads ${name} (${confidence.toFixed(2)}) but ${doubt}.` };
     }
     return { ...base, status: 'read', symbol, ...(die !== undefined ? { die } : {}) };
   }
