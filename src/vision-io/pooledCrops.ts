@@ -8,28 +8,34 @@ import { InputError } from '../core/errors.js';
 import type { CropCutter, LabelledCrops } from './labelledCrops.js';
 import { labelledFolderPaths, readLabelledCrops } from './labelledCrops.js';
 
+/** One folder of a pooled set: as given, and where its images and labels are (`labelledFolderPaths`). */
+export interface PooledFolder {
+  readonly dir: string;
+  readonly images: string;
+  readonly labels?: string;
+}
+
 /** Where each folder's images and labels are, as `labelledFolderPaths` finds them; `labels` only with one folder. */
-export function pooledFolderPaths(dirs: readonly string[], labelsDir?: string): { images: string; labels?: string }[] {
+export function pooledFolderPaths(dirs: readonly string[], labelsDir?: string): PooledFolder[] {
   if (dirs.length === 0) throw new InputError('no folder of labelled images given.');
   if (labelsDir !== undefined && dirs.length > 1) {
     throw new InputError(`--labels names one labels folder, but ${dirs.length} image folders were given: give each as a dataset folder holding images/ and labels/.`, { file: labelsDir });
   }
-  const paths = dirs.map((d) => labelledFolderPaths(d, labelsDir));
+  const folders = dirs.map((dir) => ({ dir, ...labelledFolderPaths(dir, labelsDir) }));
   // By the images each names: a dataset folder and its images/ folder are the same images.
   const seen = new Map<string, string>();
-  for (const [i, p] of paths.entries()) {
-    const d = dirs[i] as string;
-    const full = resolve(p.images);
+  for (const { dir, images } of folders) {
+    const full = resolve(images);
     const before = seen.get(full);
-    if (before !== undefined) throw new InputError(`the folders ${before} and ${d} hold the same images: their dice would be counted twice.`, { file: d });
-    seen.set(full, d);
+    if (before !== undefined) throw new InputError(`the folders ${before} and ${dir} hold the same images: their dice would be counted twice.`, { file: dir });
+    seen.set(full, dir);
   }
-  return paths;
+  return folders;
 }
 
 /** The name each folder's images are known by in a pooled report: its own name, numbered where two share one. */
-function folderTags(dirs: readonly string[]): string[] {
-  const names = dirs.map((d) => basename(resolve(d)));
+function folderTags(folders: readonly PooledFolder[]): string[] {
+  const names = folders.map((f) => basename(resolve(f.dir)));
   return names.map((n, i) => (names.indexOf(n) === names.lastIndexOf(n) ? n : `${n}#${i + 1}`));
 }
 
@@ -37,17 +43,16 @@ function folderTags(dirs: readonly string[]): string[] {
  * Reads every folder's crops (as `readLabelledCrops`) and pools them. With more than one folder each image's group is
  * prefixed by its folder's name, so two folders' `img-001` stay two images (they do not share a light).
  */
-export async function readPooledCrops(dirs: readonly string[], labelsDir: string | undefined, keep: (className: string) => boolean, margin: number, cut?: CropCutter): Promise<LabelledCrops> {
-  const paths = pooledFolderPaths(dirs, labelsDir);
-  const tags = folderTags(dirs);
+export async function readPooledCrops(folders: readonly PooledFolder[], keep: (className: string) => boolean, margin: number, cut?: CropCutter): Promise<LabelledCrops> {
+  const tags = folderTags(folders);
   const classes: string[] = [];
   const crops: LabelledCrops['crops'][number][] = [];
   let images = 0;
-  for (const [i, p] of paths.entries()) {
-    const folder = await readLabelledCrops(p.images, p.labels, keep, margin, cut);
+  for (const [i, f] of folders.entries()) {
+    const folder = await readLabelledCrops(f.images, f.labels, keep, margin, cut);
     for (const c of folder.classes) if (!classes.includes(c)) classes.push(c);
     images += folder.images;
-    for (const c of folder.crops) crops.push(paths.length > 1 ? { ...c, group: `${tags[i] as string}/${c.group}` } : c);
+    for (const c of folder.crops) crops.push(folders.length > 1 ? { ...c, group: `${tags[i] as string}/${c.group}` } : c);
   }
   return { classes, images, crops };
 }

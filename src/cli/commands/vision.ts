@@ -195,7 +195,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
       const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
-      const folder = await readPooledCrops(flags.images, flags.labels, (c) => keepsClass(flags.die, c), 1.3, cut);
+      const folder = await readPooledCrops(paths, (c) => keepsClass(flags.die, c), 1.3, cut);
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       const targets = targetsFor(flags.die, flags.targets);
       if (flags.json) {
