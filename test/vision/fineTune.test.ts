@@ -100,11 +100,11 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const byHead = learnedReaderOf(head.classifier);
     const both = learnedReaderOf(confirmed.classifier);
     // The shipped network witnesses the blanks that would stand.
-    const { tuned: _tuned, confirm: _confirm, confirmRule: _rule, blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt, ...plain } = confirmed.classifier;
+    const { tuned: _tuned, confirm: _confirm, confirmRule: _rule, blankWitnessIconAt: iconAt, ...plain } = confirmed.classifier;
     const shipped = learnedReaderOf(plain);
     expect(iconAt).toBeGreaterThan(0);
-    expect(tiltAt).toBeGreaterThan(0);
-    const levels = { iconAt: iconAt as number, tiltAt: tiltAt as number };
+    expect(confirmed.classifier.blankWitnessTiltAt).toBeUndefined();
+    const levels = { iconAt: iconAt as number };
     let disagreed = 0;
     let vouched = 0;
     let doubts = 0;
@@ -129,12 +129,12 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       expect(c.status === 'read').toBe(((agrees || saved) && !doubted) || overruled);
       if (overruled) expect(c).toMatchObject({ confidence: r.confidence, die: r.die, symbol: r.symbol });
       else if ((agrees || saved) && !doubted) expect(c).toMatchObject({ confidence: r.confidence, ...splitClass(headClass) });
-      else if (doubted) expect(c).toMatchObject({ cause: 'disputed', reason: expect.stringMatching(/but the shipped network sees (a die not lying flat|\w+-\w+) at /) });
+      else if (doubted) expect(c).toMatchObject({ cause: 'disputed', reason: expect.stringMatching(/but the shipped network sees \w+-\w+ at /) });
       else if (r.status === 'read') expect(c.reason).toMatch(/confirming reader sees/);
     }
     expect(confirmed.classifier.confirmRule).toBe(5);
     expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed + vouched - doubts).toBe(confirmed.validation.read);
-    expect(both.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${head.classifier.head?.version}+blank-witness/2`);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${head.classifier.head?.version}+blank-witness/3`);
     // Saved and loaded, it reads the same.
     const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
@@ -142,45 +142,46 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     for (const s of held.slice(0, 12)) expect(again.read(s.crop)).toEqual(both.read(s.crop));
   });
 
-  it("sets the shipped network's witness levels on the training images' blanks only: 1 % of them name an icon over its level, 2 % tilt over its", () => {
+  it("sets the shipped network's witness level on the training images' blanks only, so 1 % of them name an icon over it, and sets no tilt level", () => {
     const confirmed = candidate('fine-tuned network confirmed by the head');
     const head = candidate('fitted head');
-    const { blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt } = confirmed.classifier;
-    // Both fitted readers are witnessed at the same levels; the shipped network needs no witness of itself; the older field is not written.
-    expect(head.classifier).toMatchObject({ blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt });
-    expect(confirmed.classifier.blankWitnessAt).toBeUndefined();
+    const { blankWitnessIconAt: iconAt } = confirmed.classifier;
+    // Both fitted readers are witnessed at the same level; the shipped network needs no witness of itself; the older fields are not written.
+    expect(head.classifier.blankWitnessIconAt).toBe(iconAt);
+    for (const c of [confirmed.classifier, head.classifier]) {
+      expect(c.blankWitnessAt).toBeUndefined();
+      expect(c.blankWitnessTiltAt).toBeUndefined();
+    }
     expect(candidate('shipped network').classifier.blankWitnessIconAt).toBeUndefined();
-    const { tuned: _tuned, confirm: _confirm, confirmRule: _rule, blankWitnessIconAt: _i, blankWitnessTiltAt: _t, ...plain } = confirmed.classifier;
+    const { tuned: _tuned, confirm: _confirm, confirmRule: _rule, blankWitnessIconAt: _i, ...plain } = confirmed.classifier;
     const shipped = learnedReaderOf(plain);
     const groups = [...new Set(samples.map((s) => s.group))].sort();
     const trainBlanks = samples.filter((s) => groups.indexOf(s.group) % 4 !== 3 && splitClass(s.label).symbol === 'blank');
     const probabilities = trainBlanks.map((s) => shipped.probabilities(s.crop));
     expect(trainBlanks.length).toBeGreaterThan(10);
     const levels = blankWitnessLevels(probabilities, shipped.classes);
-    expect(iconAt).toBeCloseTo(levels?.iconAt as number, 6);
-    expect(tiltAt).toBeCloseTo(levels?.tiltAt as number, 6);
+    expect(levels).toEqual({ iconAt: expect.closeTo(iconAt as number, 6) });
     const seen = probabilities.map((p) => witnessView(p, shipped.classes));
     expect(seen.filter((v) => v.iconP > (iconAt as number) + 1e-6).length).toBeLessThanOrEqual(Math.floor(0.01 * seen.length));
-    expect(seen.filter((v) => v.tilt > (tiltAt as number) + 1e-6).length).toBeLessThanOrEqual(Math.floor(0.02 * seen.length));
-    // Each level is one of those blanks' own figures (stored to six decimals).
+    // The level is one of those blanks' own figures (stored to six decimals).
     expect(seen.some((v) => Math.abs(v.iconP - (iconAt as number)) <= 1e-6)).toBe(true);
-    expect(seen.some((v) => Math.abs(v.tilt - (tiltAt as number)) <= 1e-6)).toBe(true);
-    // A profile saying the shipped network witnesses blanks with nothing fitted to witness is refused; so is half a pair,
-    // or both witness rules at once.
+    // A profile saying the shipped network witnesses blanks with nothing fitted to witness is refused; so is a tilt level
+    // with no icon level, or both witness rules at once. A profile of 2026-11-29 with both levels is read.
     const seal = (classifier: object) => {
       const { hash: _h, ...rest } = { ...result.profile, classifier };
       return sealProfile(rest as Parameters<typeof sealProfile>[0]);
     };
-    expect(() => parseProfile(seal({ ...plain, blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt }), 'w.json')).toThrow(/w\.json: .*classifier\.blankWitnessIconAt\/TiltAt has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither/);
+    expect(() => parseProfile(seal({ ...plain, blankWitnessIconAt: iconAt }), 'w.json')).toThrow(/w\.json: .*classifier\.blankWitnessIconAt\/TiltAt has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither/);
     expect(() => parseProfile(seal({ ...plain, blankWitnessAt: 0.7 }), 'w.json')).toThrow(/classifier\.blankWitnessAt has the shipped network witness the blanks/);
-    const { blankWitnessTiltAt: _tilt, ...half } = confirmed.classifier;
-    expect(() => parseProfile(seal(half), 'h.json')).toThrow(/h\.json: .*classifier\.blankWitnessIconAt and classifier\.blankWitnessTiltAt go together/);
+    const { blankWitnessIconAt: _icon, ...noIcon } = confirmed.classifier;
+    expect(() => parseProfile(seal({ ...noIcon, blankWitnessTiltAt: 0.3 }), 'h.json')).toThrow(/h\.json: .*classifier\.blankWitnessTiltAt needs classifier\.blankWitnessIconAt/);
+    expect((parseProfile(seal({ ...confirmed.classifier, blankWitnessTiltAt: 0.3 }), 'd.json') as LearnedProfile).classifier.blankWitnessTiltAt).toBe(0.3);
     expect(() => parseProfile(seal({ ...confirmed.classifier, blankWitnessAt: 0.7 }), 'b.json')).toThrow(/b\.json: .*two witness rules; a profile has one/);
   });
 
   it('reads a profile made before the witness named what it sees by its blank probability, as it was made', () => {
     const confirmed = candidate('fine-tuned network confirmed by the head');
-    const { blankWitnessIconAt: _i, blankWitnessTiltAt: _t, ...rest } = confirmed.classifier;
+    const { blankWitnessIconAt: _i, ...rest } = confirmed.classifier;
     const older = learnedReaderOf({ ...rest, blankWitnessAt: 1 });
     expect(older.classifierVersion).toMatch(/\+blank-witness$/);
     // At 1 every blank read is doubted (a softmax leaves some probability elsewhere), in the older words.
@@ -209,7 +210,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const { hash: _h, ...rest } = { ...result.profile, classifier: older };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const reader = learnedReaderOf(loaded.classifier);
-    expect(reader.classifierVersion).toBe(`${model.version}+tuned/3+confirmed-by-${model.version}+${older.confirm?.version}+blank-witness/2`);
+    expect(reader.classifierVersion).toBe(`${model.version}+tuned/3+confirmed-by-${model.version}+${older.confirm?.version}+blank-witness/3`);
     const alone = learnedReaderOf(tunedProfile(false).classifier);
     for (const s of samples.slice(0, 40)) {
       const r = alone.read(s.crop);
@@ -223,7 +224,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const rule2 = learnedReaderOf(loaded.classifier);
     const rule3 = learnedReaderOf({ ...confirmed.classifier, confirmRule: 3 });
-    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}+blank-witness/2`);
+    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}+blank-witness/3`);
     const byHead = learnedReaderOf(candidate('fitted head').classifier);
     let calledCocked = 0;
     for (const s of samples) {
@@ -257,7 +258,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
     const before = learnedReaderOf(p.classifier);
     const after = learnedReaderOf(loaded.classifier);
-    expect(after.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/2`);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/3`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
 
@@ -275,10 +276,12 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     expect(under(4)).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}), unless the network reads an icon at 0.995 or more; the fine-tuned`);
     expect(under(3)).toContain(`each read confirmed by a head fitted on your dice (${p.classifier.confirm?.version}); the fine-tuned`);
     // The blank witness with its levels, and an older profile's by its blank probability.
-    const { blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt } = p.classifier;
+    const { blankWitnessIconAt: iconAt } = p.classifier;
     expect(iconAt).toBeDefined();
-    expect(summary).toMatch(new RegExp(`\\); a blank read stands unless the shipped network sees an icon over ${iconAt} or tilt over ${tiltAt} \\(set on your blanks\\); camera field of view`));
-    const { hash: _h, ...older } = { ...p, classifier: { ...p.classifier, blankWitnessIconAt: undefined, blankWitnessTiltAt: undefined, blankWitnessAt: 0.71 } };
+    expect(summary).toMatch(new RegExp(`\\); a blank read stands unless the shipped network sees an icon over ${iconAt} \\(set on your blanks\\); camera field of view`));
+    const { hash: _t, ...withTilt } = { ...p, classifier: { ...p.classifier, blankWitnessTiltAt: 0.316 } };
+    expect(formatProfileSummary({ ...result, profile: sealProfile(withTilt) as LearnedProfile }, 'old.json')).toContain(`; a blank read stands unless the shipped network sees an icon over ${iconAt} or tilt over 0.316 (set on your blanks); camera`);
+    const { hash: _h, ...older } = { ...p, classifier: { ...p.classifier, blankWitnessIconAt: undefined, blankWitnessAt: 0.71 } };
     expect(formatProfileSummary({ ...result, profile: sealProfile(older) as LearnedProfile }, 'old.json')).toContain('; a blank read stands when the shipped network finds a blank at least 0.71 likely (set on your blanks); camera');
   });
 
@@ -300,7 +303,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
       expect(evaluated.code).toBe(0);
       const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
-      expect(j.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/2+${shortHash(p)}`);
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/3+${shortHash(p)}`);
       expect(j.summary.total).toBe(p.validation.samples);
       expect(j.summary.read).toBe(p.validation.read);
       expect(j.summary.correct).toBe(p.validation.correct);

@@ -93,7 +93,7 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     const c = profile.classifier;
     const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/3+confirmed/5-by-${SHIPPED}+${c.confirm?.version}` : '';
     // A fitted reader's blanks are witnessed by the shipped network.
-    const how = fitted === '' ? '' : `${fitted}+blank-witness/2`;
+    const how = fitted === '' ? '' : `${fitted}+blank-witness/3`;
     expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);
     // And in words: a fine-tuned network's icon read at 0.995 or more stands over its head (confirmed/4), and its own tilt call needs the outline check (confirmed/5).
     const said = c.head

@@ -8,6 +8,7 @@ import { areaResample, learnedInput, radialInput } from '../../src/vision/learne
 import { splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { blankProbability, blankWitnessLevels, witnessDoubt, witnessView } from '../../src/vision/learned/blankWitness.js';
+import type { BlankWitnessLevels } from '../../src/vision/learned/blankWitness.js';
 import { cropInput, LearnedReader, OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
@@ -472,25 +473,28 @@ describe('the learned reader', () => {
     expect(unwitnessed.classifierVersion).toBe(`${model.version}+says-red-blank`);
   });
 
-  it('doubts a blank read where its witness names an icon or a tilt over their levels, whatever its blank probability, and never questions an icon', () => {
+  it('doubts a blank read where its witness names an icon over its level (or, for a profile that has one, a tilt over its), whatever its blank probability, and never questions an icon', () => {
     const model: LearnedModel = { ...unturnedXwing(), thresholds: {}, cockedAt: 1.01 };
     const crop = faceCrop(model);
     const dim = model.spec.convs[model.spec.convs.length - 1]?.out ?? 0;
     // Heads giving each class a chosen logit: probabilities e^b_c / sum.
     const giving = (logits: Record<string, number>) => ({ version: 'w', classes: model.classes, weights: new Array<number>(model.classes.length * dim).fill(0), bias: model.classes.map((k) => logits[k] ?? -20), minProbability: 0 });
-    const levels = { iconAt: 0.08, tiltAt: 0.3 };
-    const witness = (logits: Record<string, number>) => ({ reader: new LearnedReader(model, { minProbability: 0, views: 1 }, giving(logits)), levels });
+    const levels: BlankWitnessLevels = { iconAt: 0.08 };
+    const witness = (logits: Record<string, number>, at = levels) => ({ reader: new LearnedReader(model, { minProbability: 0, views: 1 }, giving(logits)), levels: at });
     const says = (c: string) => giving({ [c]: 20 });
     const reading = (c: string, w: ReturnType<typeof witness>) => new LearnedReader(model, { minProbability: 0, views: 1, blankWitness: w }, says(c));
     const plain = reading('red-blank', witness({ 'red-blank': 5 })).read(crop);
     expect(plain).toMatchObject({ status: 'read', die: 'red', symbol: 'blank' });
-    expect(plain.classifierVersion).toBe(`${model.version}+w+blank-witness/2`);
+    expect(plain.classifierVersion).toBe(`${model.version}+w+blank-witness/3`);
     // Blanks of both dice at 0.5 each and nothing else: no doubt, though no one blank is likely.
     expect(reading('green-blank', witness({ 'red-blank': 0, 'green-blank': 0 })).read(crop)).toMatchObject({ status: 'read', symbol: 'blank' });
     // An icon at e^0 / (e^0 + e^2) = 0.12 > 0.08: doubted, in the witness's words.
     expect(reading('red-blank', witness({ 'red-blank': 2, 'red-hit': 0 })).read(crop)).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('but the shipped network sees red-hit at 0.12 (a blank is doubted over 0.08)') });
-    // Tilt at e^0 / (e^0 + e^0.5) = 0.38 > 0.3, with the blank at 0.62 (the older rule's 0.58-like doubt would not tell them apart).
-    expect(reading('red-blank', witness({ 'red-blank': 0.5, cocked: 0 })).read(crop)).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('sees a die not lying flat at 0.38') });
+    // Tilt at e^0 / (e^0 + e^0.5) = 0.38, with the blank at 0.62: no doubt with no tilt level; doubted over a profile's 0.3.
+    expect(reading('red-blank', witness({ 'red-blank': 0.5, cocked: 0 })).read(crop)).toMatchObject({ status: 'read', symbol: 'blank' });
+    const tilted = reading('red-blank', witness({ 'red-blank': 0.5, cocked: 0 }, { iconAt: 0.08, tiltAt: 0.3 }));
+    expect(tilted.read(crop)).toMatchObject({ status: 'unreadable', cause: 'disputed', reason: expect.stringContaining('sees a die not lying flat at 0.38') });
+    expect(tilted.classifierVersion).toBe(`${model.version}+w+blank-witness/2`);
     // An icon is read whatever the witness names.
     expect(reading('red-hit', witness({ 'red-focus': 5 })).read(crop)).toMatchObject({ status: 'read', symbol: 'hit' });
   });
@@ -530,31 +534,30 @@ describe('the learned reader', () => {
     expect(confirmer.sharesInputsWith(new LearnedReader(model, { minProbability: 0, views: 1 }))).toBe(false);
   });
 
-  it("sums every die's blank for an older profile's witness, and sets the levels by what the witness names so a given share of the user's blanks lie over each", () => {
+  it("sums every die's blank for an older profile's witness, and sets the level of an icon named so a given share of the user's blanks lie over it", () => {
     expect(blankProbability([0.1, 0.2, 0.3, 0.4], ['red-hit', 'red-blank', 'green-blank', 'cocked'])).toBeCloseTo(0.5, 12);
     expect(blankProbability([0.6, 0.4], ['red-hit', 'cocked'])).toBe(0);
     const classes = ['red-hit', 'red-crit', 'red-blank', 'green-evade', 'green-blank', 'cocked'];
     // The most likely icon of any die, and tilt, apart; blanks of either die are neither.
     expect(witnessView([0.05, 0.1, 0.5, 0.2, 0.1, 0.05], classes)).toEqual({ icon: 'green-evade', iconP: 0.2, tilt: 0.05 });
     expect(witnessView([0, 0, 0.6, 0, 0.4, 0], classes)).toEqual({ icon: undefined, iconP: 0, tilt: 0 });
-    // 100 blanks: the i-th gives red-crit i/1000 and tilt i/100. 1 % over the icon level: 1 of them (the 100th);
-    // 2 % over the tilt level: 2 of them.
+    // 100 blanks: the i-th gives red-crit i/1000 and tilt i/200. 1 % over the icon level: 1 of them (the 100th); tilt,
+    // however high, sets no level.
     const blanks = Array.from({ length: 100 }, (_, i) => {
       const icon = (i + 1) / 1000;
       const tilt = (i + 1) / 100 / 2;
       return [0, icon, 1 - icon - tilt, 0, 0, tilt];
     });
-    const levels = blankWitnessLevels(blanks, classes) as { iconAt: number; tiltAt: number };
-    expect(levels.iconAt).toBeCloseTo(0.099, 12);
-    expect(levels.tiltAt).toBeCloseTo(0.49, 12);
+    const levels = blankWitnessLevels(blanks, classes) as BlankWitnessLevels;
+    expect(levels).toEqual({ iconAt: expect.closeTo(0.099, 12) });
     expect(blanks.filter((p) => witnessView(p, classes).iconP > levels.iconAt)).toHaveLength(1);
-    expect(blanks.filter((p) => witnessView(p, classes).tilt > levels.tiltAt)).toHaveLength(2);
-    expect(blankWitnessLevels(blanks, classes, 0.1, 0)).toEqual({ iconAt: expect.closeTo(0.09, 12), tiltAt: 0.5 });
+    expect(blankWitnessLevels(blanks, classes, 0.1)).toEqual({ iconAt: expect.closeTo(0.09, 12) });
     expect(blankWitnessLevels([], classes)).toBeUndefined();
     // Its doubt, in words: an icon named first, then tilt; none at or under the levels.
     expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { levels: { iconAt: 0.08, tiltAt: 0.3 } })).toBe('the shipped network sees red-hit at 0.30 (a blank is doubted over 0.08): a faded icon can look blank');
     expect(witnessDoubt([0.01, 0, 0.59, 0, 0, 0.4], classes, { levels: { iconAt: 0.08, tiltAt: 0.3 } })).toBe('the shipped network sees a die not lying flat at 0.40 (a blank is doubted over 0.30): a leaning die can show a plain face');
     expect(witnessDoubt([0.08, 0, 0.62, 0, 0, 0.3], classes, { levels: { iconAt: 0.08, tiltAt: 0.3 } })).toBeUndefined();
+    expect(witnessDoubt([0.01, 0, 0.59, 0, 0, 0.4], classes, { levels: { iconAt: 0.08 } })).toBeUndefined();
     // An older profile's witness, by its blank probability (0.6 + 0 here).
     expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { at: 0.7 })).toBe('the shipped network finds a blank only 0.60 likely (needs 0.70): a faded icon or a leaning die can look blank');
     expect(witnessDoubt([0.3, 0, 0.6, 0, 0, 0.1], classes, { at: 0.6 })).toBeUndefined();

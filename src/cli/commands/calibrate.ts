@@ -272,8 +272,9 @@ function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<st
 
 /** How the shipped network witnesses the profile's blank reads, as a clause of the reader's line (none: empty). */
 function witnessPhrase(c: { blankWitnessAt?: number; blankWitnessIconAt?: number; blankWitnessTiltAt?: number }): string {
-  if (c.blankWitnessIconAt !== undefined && c.blankWitnessTiltAt !== undefined) {
-    return `; a blank read stands unless the shipped network sees an icon over ${c.blankWitnessIconAt} or tilt over ${c.blankWitnessTiltAt} (set on your blanks)`;
+  if (c.blankWitnessIconAt !== undefined) {
+    const tilt = c.blankWitnessTiltAt !== undefined ? ` or tilt over ${c.blankWitnessTiltAt}` : '';
+    return `; a blank read stands unless the shipped network sees an icon over ${c.blankWitnessIconAt}${tilt} (set on your blanks)`;
   }
   return c.blankWitnessAt !== undefined ? `; a blank read stands when the shipped network finds a blank at least ${c.blankWitnessAt} likely (set on your blanks)` : '';
 }

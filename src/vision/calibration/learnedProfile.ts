@@ -158,18 +158,18 @@ function scoreCandidate(
   return { name, classifier, rejectionThreshold: thresholdOf(reader, classes), validation: validationOf(reads, classes, description), wrong, declinedFlat };
 }
 
-/** The profile's blank witness: by what the shipped network names (`blankWitnessIconAt`/`TiltAt`), or by its blank probability (older profiles), or none. */
+/** The profile's blank witness: by what the shipped network names (`blankWitnessIconAt`, and `TiltAt` in older profiles), or by its blank probability (older still), or none. */
 function blankWitnessFor(classifier: LearnedClassifier, shipped: () => LearnedReader): BlankWitness | undefined {
   const { blankWitnessAt: at, blankWitnessIconAt: iconAt, blankWitnessTiltAt: tiltAt } = classifier;
-  if (iconAt !== undefined && tiltAt !== undefined) return { reader: shipped(), levels: { iconAt, tiltAt } };
+  if (iconAt !== undefined) return { reader: shipped(), levels: { iconAt, ...(tiltAt !== undefined ? { tiltAt } : {}) } };
   return at !== undefined ? { reader: shipped(), at } : undefined;
 }
 
-/** The profile fields of the shipped network's witness levels, set on the labelled blanks among `samples` (none: no field). */
-function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[], classes: readonly string[]): Pick<LearnedClassifier, 'blankWitnessIconAt' | 'blankWitnessTiltAt'> {
+/** The profile field of the shipped network's witness level, set on the labelled blanks among `samples` (none: no field). */
+function blankWitnessOf(shipped: LearnedReader, samples: readonly AdaptSample[], classes: readonly string[]): Pick<LearnedClassifier, 'blankWitnessIconAt'> {
   const blanks = samples.filter((s) => classes.includes(s.label) && splitClass(s.label).symbol === 'blank');
   const levels = blankWitnessLevels(blanks.map((s) => shipped.probabilities(s.crop)), shipped.classes);
-  return levels === undefined ? {} : { blankWitnessIconAt: round6(levels.iconAt), blankWitnessTiltAt: round6(levels.tiltAt) };
+  return levels === undefined ? {} : { blankWitnessIconAt: round6(levels.iconAt) };
 }
 
 /** The profile field of the outline check's level on the user's dice (`outlineLevel.ts`; none when the shipped level stands), and any warning. */

@@ -143,8 +143,9 @@ const learnedClassifierSchema = z.strictObject({
   blankWitnessAt: z.number().min(0).max(1).optional(),
   /**
    * With `head` or `tuned`, the witness by what it names (profiles from 2026-11-29 on, in place of `blankWitnessAt`):
-   * a read of a blank stands only when the shipped network gives no icon more than `blankWitnessIconAt` and its
-   * cocked class no more than `blankWitnessTiltAt` (both set on the user's labelled blanks: `blankWitness.ts`).
+   * a read of a blank stands only when the shipped network gives no icon more than `blankWitnessIconAt` (set on the
+   * user's labelled blanks: `blankWitness.ts`) and, in the profiles of 2026-11-29 that have it, its cocked class no
+   * more than `blankWitnessTiltAt` (calibration no longer sets it).
    */
   blankWitnessIconAt: z.number().min(0).max(1).optional(),
   blankWitnessTiltAt: z.number().min(0).max(1).optional(),
@@ -312,8 +313,8 @@ function learnedProblems(classifier: LearnedClassifier, p: CalibrationProfile): 
     const field = classifier.blankWitnessAt !== undefined ? 'classifier.blankWitnessAt' : 'classifier.blankWitnessIconAt/TiltAt';
     problems.push(`${field} has the shipped network witness the blanks of a fitted head or fine-tuned network, and the profile has neither`);
   }
-  if (byLevels && (classifier.blankWitnessIconAt === undefined || classifier.blankWitnessTiltAt === undefined)) {
-    problems.push('classifier.blankWitnessIconAt and classifier.blankWitnessTiltAt go together: the witness doubts a blank by an icon named or by tilt');
+  if (classifier.blankWitnessTiltAt !== undefined && classifier.blankWitnessIconAt === undefined) {
+    problems.push('classifier.blankWitnessTiltAt needs classifier.blankWitnessIconAt: the witness doubts a blank by an icon named, and older profiles by tilt as well');
   }
   if (byLevels && classifier.blankWitnessAt !== undefined) problems.push('classifier.blankWitnessAt and classifier.blankWitnessIconAt/TiltAt are two witness rules; a profile has one');
   const check = model?.cockedCheck;

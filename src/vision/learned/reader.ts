@@ -216,7 +216,7 @@ export class LearnedReader implements FaceReader {
     const rule = options.confirmRule === undefined || options.confirmRule === 1 ? 'confirmed' : `confirmed/${options.confirmRule}`;
     const confirmed = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
     const witness = options.blankWitness;
-    this.classifierVersion = witness === undefined ? confirmed : 'levels' in witness ? `${confirmed}+blank-witness/2` : `${confirmed}+blank-witness`;
+    this.classifierVersion = witness === undefined ? confirmed : 'levels' in witness ? `${confirmed}+blank-witness/${witness.levels.tiltAt !== undefined ? 2 : 3}` : `${confirmed}+blank-witness`;
   }
 
   /** The most views this reader's network can be read in (see `maxViewsOf`). */
