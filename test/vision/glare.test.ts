@@ -51,6 +51,18 @@ describe('a top face lost in a highlight', () => {
     expect(clippedShare({ image: painted(red, () => true, [220, 220, 220]), sizePx: 50 }, check)).toBe(1);
   });
 
+  it('counts as clipped a highlight a soft camera leaves just under pure white (each channel 212), not a pale one (205)', () => {
+    // A look that blurs and tints its whites (npm run regrade's filmic and harsh grades) leaves a highlight's pixels in
+    // the 210s; they hide an icon as surely as 255 does.
+    for (const { crop } of crops.slice(0, 6)) {
+      const cx = crop.image.width / 2;
+      const cy = crop.image.height / 2;
+      const disk = (x: number, y: number) => (x - cx) ** 2 + (y - cy) ** 2 <= (0.2 * crop.sizePx) ** 2;
+      expect(clippedShare({ ...crop, image: painted(crop.image, disk, [230, 221, 212]) }, xwingGlare)).toBe(1);
+      expect(clippedShare({ ...crop, image: painted(crop.image, disk, [230, 221, 205]) }, xwingGlare)).toBe(0);
+    }
+  });
+
   it('declines a die whose top face centre is clipped white, as unreadable and saying why, and reads the others as before', () => {
     const { glare: _glare, ...without } = model;
     const plain = new LearnedReader(without);
