@@ -16,11 +16,23 @@ export async function decodeImageFile(file: string): Promise<RgbImage> {
   }
 }
 
+/** The raw pixels of `image` as sharp takes them. */
+function rawSharp(image: RgbImage): ReturnType<typeof sharp> {
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 3 } });
+}
+
+/** Encodes an RGB image as JPEG bytes at `quality` (1..100). */
+export async function encodeJpeg(image: RgbImage, quality: number): Promise<Buffer> {
+  return rawSharp(image).jpeg({ quality }).toBuffer();
+}
+
+/** `image` blurred by a Gaussian of `sigma` pixels (a softer lens). */
+export async function blurRgb(image: RgbImage, sigma: number): Promise<RgbImage> {
+  const { data, info } = await rawSharp(image).blur(sigma).raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}
+
 /** Encodes an RGB image as PNG bytes (evidence crops, debugging). */
 export async function encodePng(image: RgbImage): Promise<Buffer> {
-  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-    raw: { width: image.width, height: image.height, channels: 3 },
-  })
-    .png()
-    .toBuffer();
+  return rawSharp(image).png().toBuffer();
 }

@@ -7,9 +7,9 @@
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { InputError } from '../../core/errors.js';
 import { seededRandom } from '../../stats/random.js';
+import { blurRgb, decodeImageFile, encodeJpeg } from '../decode.js';
 import { gradePixels, GRADES, type GradeName } from './grade.js';
 
 export interface RegradeOptions {
@@ -39,20 +39,11 @@ export async function regradeFolder(options: RegradeOptions): Promise<number> {
   await cp(join(from, 'labels'), join(partial, 'labels'), { recursive: true });
   if (existsSync(join(from, 'truth'))) await cp(join(from, 'truth'), join(partial, 'truth'), { recursive: true });
   for (const [i, file] of images.entries()) {
-    const source = join(from, 'images', file);
-    let decoded: { data: Buffer; info: { width: number; height: number } };
-    try {
-      const image = sharp(source).rotate().removeAlpha().toColourspace('srgb');
-      decoded = await (grade.blurSigma > 0 ? image.blur(grade.blurSigma) : image).raw().toBuffer({ resolveWithObject: true });
-    } catch (cause) {
-      throw new InputError(`cannot decode the image: ${(cause as Error).message}`, { file: source }, { cause });
-    }
-    const graded = gradePixels(new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), grade, seededRandom(seed + i));
+    const decoded = await decodeImageFile(join(from, 'images', file));
+    const soft = grade.blurSigma > 0 ? await blurRgb(decoded, grade.blurSigma) : decoded;
+    const graded = { ...soft, data: gradePixels(soft.data, grade, seededRandom(seed + i)) };
     // The labels name each image by its stem, so the copy keeps the stem and is a JPEG whatever the source was.
-    const stem = file.replace(IMAGE, '');
-    await sharp(Buffer.from(graded.buffer), { raw: { width: decoded.info.width, height: decoded.info.height, channels: 3 } })
-      .jpeg({ quality: grade.jpegQuality })
-      .toFile(join(partial, 'images', `${stem}.jpg`));
+    await writeFile(join(partial, 'images', `${file.replace(IMAGE, '')}.jpg`), await encodeJpeg(graded, grade.jpegQuality));
     options.onProgress?.(i + 1, images.length);
   }
   const summaryFile = join(from, 'summary.json');

@@ -7,8 +7,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { Rect, RgbImage } from '../../core/image.js';
+import { encodeJpeg, encodePng } from '../decode.js';
 import type { LightingPresetName } from './lighting.js';
 import { SimulatedCamera } from './simulatedCamera.js';
 import type { SimDieKind, SimDieTruth } from './simulatedCamera.js';
@@ -96,8 +96,7 @@ function kindsFor(dice: SimFolderDice): SimDieKind | SimDieKind[] {
 }
 
 async function encode(image: RgbImage, format: 'jpg' | 'png', quality: number): Promise<Buffer> {
-  const s = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 3 } });
-  return format === 'png' ? s.png().toBuffer() : s.jpeg({ quality }).toBuffer();
+  return format === 'png' ? encodePng(image) : encodeJpeg(image, quality);
 }
 
 /** Renders and writes the folder; returns what it wrote. */

@@ -4,8 +4,7 @@
  * the state as JSON.
  */
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
-import { encodePng } from '../../camera/decode.js';
+import { encodeJpeg, encodePng } from '../../camera/decode.js';
 import type { RgbImage } from '../../core/image.js';
 import type { RouteContext } from './context.js';
 
@@ -14,9 +13,7 @@ const jpegCache = new WeakMap<RgbImage, Promise<Buffer>>();
 function jpeg(image: RgbImage): Promise<Buffer> {
   let p = jpegCache.get(image);
   if (p === undefined) {
-    p = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 3 } })
-      .jpeg({ quality: 80 })
-      .toBuffer();
+    p = encodeJpeg(image, 80);
     jpegCache.set(image, p);
   }
   return p;
