@@ -16,6 +16,7 @@ import type { LearnedProfile } from '../../src/vision/calibration/profile.js';
 import { shortHash } from '../../src/vision/calibration/profile.js';
 import type { FaceRead } from '../../src/vision/faceRead.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
+import { xwingGlare } from '../../src/vision/learned/glare.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
 import { tempDir } from '../store/support/fixtures.js';
@@ -79,7 +80,7 @@ describe('a session with a learned calibration profile', () => {
     } finally {
       await opened.close();
     }
-    const version = `${(shippedLearnedModels.xwing as LearnedModel).version}${profile.classifier.head ? `+${profile.classifier.head.version}` : ''}+${shortHash(profile)}`;
+    const version = `${(shippedLearnedModels.xwing as LearnedModel).version}${profile.classifier.head ? `+${profile.classifier.head.version}` : ''}+${xwingGlare.version}+${shortHash(profile)}`;
     // Reads the pipeline's own checks decline (touching dice, outlines) carry the reader's version too.
     expect(reads.length).toBeGreaterThan(4);
     expect(new Set(reads.map((r) => r.classifierVersion))).toEqual(new Set([version]));

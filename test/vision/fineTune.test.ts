@@ -134,7 +134,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     }
     expect(confirmed.classifier.confirmRule).toBe(5);
     expect(held.filter((s) => alone.read(s.crop).status === 'read').length - disagreed + vouched - doubts).toBe(confirmed.validation.read);
-    expect(both.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${head.classifier.head?.version}+blank-witness/3`);
+    expect(both.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${head.classifier.head?.version}+blank-witness/3+glare/2`);
     // Saved and loaded, it reads the same.
     const { hash: _hash, ...rest } = { ...result.profile, classifier: confirmed.classifier, rejectionThreshold: confirmed.rejectionThreshold, validation: confirmed.validation };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
@@ -183,7 +183,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const confirmed = candidate('fine-tuned network confirmed by the head');
     const { blankWitnessIconAt: _i, ...rest } = confirmed.classifier;
     const older = learnedReaderOf({ ...rest, blankWitnessAt: 1 });
-    expect(older.classifierVersion).toMatch(/\+blank-witness$/);
+    expect(older.classifierVersion).toMatch(/\+blank-witness\+glare\/2$/);
     // At 1 every blank read is doubted (a softmax leaves some probability elsewhere), in the older words.
     const blanks = samples.filter((s) => splitClass(s.label).symbol === 'blank').slice(0, 20);
     const reads = blanks.map((s) => older.read(s.crop));
@@ -210,7 +210,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const { hash: _h, ...rest } = { ...result.profile, classifier: older };
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const reader = learnedReaderOf(loaded.classifier);
-    expect(reader.classifierVersion).toBe(`${model.version}+tuned/3+confirmed-by-${model.version}+${older.confirm?.version}+blank-witness/3`);
+    expect(reader.classifierVersion).toBe(`${model.version}+tuned/3+confirmed-by-${model.version}+${older.confirm?.version}+blank-witness/3+glare/2`);
     const alone = learnedReaderOf(tunedProfile(false).classifier);
     for (const s of samples.slice(0, 40)) {
       const r = alone.read(s.crop);
@@ -224,7 +224,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(sealProfile(rest)))) as LearnedProfile;
     const rule2 = learnedReaderOf(loaded.classifier);
     const rule3 = learnedReaderOf({ ...confirmed.classifier, confirmRule: 3 });
-    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}+blank-witness/3`);
+    expect(rule2.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/2-by-${model.version}+${confirmed.classifier.confirm?.version}+blank-witness/3+glare/2`);
     const byHead = learnedReaderOf(candidate('fitted head').classifier);
     let calledCocked = 0;
     for (const s of samples) {
@@ -258,7 +258,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
     const loaded = parseProfile(JSON.parse(JSON.stringify(p))) as LearnedProfile;
     const before = learnedReaderOf(p.classifier);
     const after = learnedReaderOf(loaded.classifier);
-    expect(after.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/3`);
+    expect(after.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/3+glare/2`);
     for (const s of samples.slice(0, 12)) expect(after.read(s.crop).confidence).toBe(before.read(s.crop).confidence);
   });
 
@@ -303,7 +303,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
       const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', file, '--images', join(dir, 'held'), '--json');
       expect(evaluated.code).toBe(0);
       const j = JSON.parse(evaluated.out) as { classifierVersion: string; summary: { total: number; read: number; correct: number } };
-      expect(j.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/3+${shortHash(p)}`);
+      expect(j.classifierVersion).toBe(`${model.version}+tuned/3+confirmed/5-by-${model.version}+${p.classifier.confirm?.version}+blank-witness/3+glare/2+${shortHash(p)}`);
       expect(j.summary.total).toBe(p.validation.samples);
       expect(j.summary.read).toBe(p.validation.read);
       expect(j.summary.correct).toBe(p.validation.correct);

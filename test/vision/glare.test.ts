@@ -11,7 +11,7 @@ import type { DieCrop } from '../../src/vision/faceRead.js';
 import { tunedModel } from '../../src/vision/learned/fineTune.js';
 import { clippedShare, xwingGlare } from '../../src/vision/learned/glare.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
-import { LearnedReader } from '../../src/vision/learned/reader.js';
+import { defaultLearnedReaderOptions, LearnedReader } from '../../src/vision/learned/reader.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { readLabelledCrops } from '../../src/vision-io/labelledCrops.js';
 
@@ -70,9 +70,9 @@ describe('a top face lost in a highlight', () => {
     let declined = 0;
     for (const { crop } of crops) {
       const before = plain.read(crop);
-      // The die as it is: no clipped top face in these tune renders, so the same read.
+      // The die as it is: no clipped top face in these tune renders, so the same read, under a version naming the check.
       expect(clippedShare(crop, xwingGlare)).toBeLessThan(xwingGlare.at);
-      expect(reader.read(crop)).toEqual(before);
+      expect(reader.read(crop)).toEqual({ ...before, classifierVersion: `${before.classifierVersion}+glare/2` });
       const cx = crop.image.width / 2;
       const cy = crop.image.height / 2;
       const r = 0.2 * crop.sizePx;
@@ -118,6 +118,28 @@ describe('a top face lost in a highlight', () => {
       if (clippedShare(crop, xwingGlare) < blankAt) expect(naming('green-blank').read(crop)).toMatchObject({ status: 'read', symbol: 'blank' });
     }
     expect(checked).toBeGreaterThan(crops.length / 2);
+  });
+
+  it('names its version after the face rules in every read, so a roll log shows which level declined its highlights', () => {
+    // glare/2 is the level 210; the readers that checked at 220 named no glare version.
+    expect(xwingGlare).toMatchObject({ version: 'glare/2', level: 210 });
+    const { glare: _glare, ...without } = model;
+    const plain = new LearnedReader(without);
+    expect(plain.classifierVersion).toBe(model.version);
+    const reader = new LearnedReader(model);
+    expect(reader.classifierVersion).toBe(`${model.version}+glare/2`);
+    expect(reader.faceVersion).toBe(model.version);
+    // A confirming reader is asked for probabilities only, never runs its glare check, and is named without it.
+    const confirmed = new LearnedReader(model, { ...defaultLearnedReaderOptions, confirmRule: 5 }, undefined, new LearnedReader(model));
+    expect(confirmed.classifierVersion).toBe(`${model.version}+confirmed/5-by-${model.version}+glare/2`);
+    const reads = crops.slice(0, 6).flatMap(({ crop }) => {
+      const r = 0.2 * crop.sizePx;
+      const disk = (x: number, y: number) => (x - crop.image.width / 2) ** 2 + (y - crop.image.height / 2) ** 2 <= (0.9 * r) ** 2;
+      return [reader.read(crop), reader.read({ ...crop, image: painted(crop.image, disk, [252, 252, 250]) })];
+    });
+    expect(reads.some((r) => r.cause === 'glare')).toBe(true);
+    expect(reads.some((r) => r.status === 'read')).toBe(true);
+    expect(new Set(reads.map((r) => r.classifierVersion))).toEqual(new Set([`${model.version}+glare/2`]));
   });
 
   it('is shipped with the X-Wing reader only, and kept when the network is fine-tuned', () => {

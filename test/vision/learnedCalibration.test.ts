@@ -17,6 +17,7 @@ import { D8Reader } from '../../src/vision/d8/d8Reader.js';
 import { classOfRead, COCKED_LABEL } from '../../src/vision/labelledEval.js';
 import { cropRgb, squareAround } from '../../src/core/image.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
+import { xwingGlare } from '../../src/vision/learned/glare.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { chooseReader } from '../../src/vision-io/readerChoice.js';
 import { runCli } from '../cli/runCli.js';
@@ -94,7 +95,8 @@ describe('dicerig calibrate --from-labelled with the learned reader (the default
     const fitted = c.head ? `+${c.head.version}` : c.tuned ? `+tuned/3+confirmed/5-by-${SHIPPED}+${c.confirm?.version}` : '';
     // A fitted reader's blanks are witnessed by the shipped network.
     const how = fitted === '' ? '' : `${fitted}+blank-witness/3`;
-    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${shortHash(profile)})`);
+    // Then the glare check's version: it runs at read time with the shipped values, whatever the profile.
+    expect(calibrateOut).toContain(`(classifier ${SHIPPED}${how}+${xwingGlare.version}+${shortHash(profile)})`);
     // And in words: a fine-tuned network's icon read at 0.995 or more stands over its head (confirmed/4), and its own tilt call needs the outline check (confirmed/5).
     const said = c.head
       ? `with a head fitted on your dice (${c.head.version});`

@@ -13,6 +13,11 @@
 import type { DieCrop } from '../faceRead.js';
 
 export interface GlareCheck {
+  /**
+   * Named in every reader's version after its face rules (`+glare/2`): the check runs at read time with the shipped
+   * values, not a profile's, so a change to them must show in the roll log. Readers before `glare/2` named none.
+   */
+  readonly version: string;
   /** A die is declined when at least this share of its top face's central disk is clipped. */
   readonly at: number;
   /** A die read as a blank is declined from this share (at most `at`); without it, from `at` like any face. */
@@ -52,6 +57,7 @@ export function clippedShare(crop: DieCrop, check: Pick<GlareCheck, 'radius' | '
  * (0.66 % against 0.69 %). The level was 220 (near clipping after JPEG) until 2026-11-29; a camera that softens and
  * tints its whites (blur, noise, a colour cast: `npm run regrade`) leaves a highlight's pixels just under it, where a
  * washed-out icon is read as a blank. At 210, on the dev renders under such looks it declined 5 such misreads for 12
- * correct reads (6 of them as rendered). training/README.md has the figures.
+ * correct reads (6 of them as rendered). training/README.md has the figures. `glare/2` is level 210; the readers at 220
+ * named no glare version.
  */
-export const xwingGlare: GlareCheck = { at: 0.6, blankAt: 0.2, radius: 0.2, level: 210 };
+export const xwingGlare: GlareCheck = { version: 'glare/2', at: 0.6, blankAt: 0.2, radius: 0.2, level: 210 };

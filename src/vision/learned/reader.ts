@@ -179,7 +179,10 @@ function viewInputs(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScal
 }
 
 export class LearnedReader implements FaceReader {
+  /** What names the face (networks, head, confirming rule, blank witness), then the model's read-time glare check. */
   readonly classifierVersion: string;
+  /** `classifierVersion` without the glare check: what a reader confirming another's reads contributes. */
+  readonly faceVersion: string;
   readonly classes: readonly string[];
   private readonly net: TinyNet;
   private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
@@ -214,9 +217,11 @@ export class LearnedReader implements FaceReader {
     const own = head ? `${model.version}+${head.version}` : model.version;
     // Rule 1 reads keep the version they always had, so old profiles' roll logs name the same reader.
     const rule = options.confirmRule === undefined || options.confirmRule === 1 ? 'confirmed' : `confirmed/${options.confirmRule}`;
-    const confirmed = confirmer ? `${own}+${rule}-by-${confirmer.classifierVersion}` : own;
+    // The confirmer is asked for probabilities only: its glare check never runs, so its face version is named.
+    const confirmed = confirmer ? `${own}+${rule}-by-${confirmer.faceVersion}` : own;
     const witness = options.blankWitness;
-    this.classifierVersion = witness === undefined ? confirmed : 'levels' in witness ? `${confirmed}+blank-witness/${witness.levels.tiltAt !== undefined ? 2 : 3}` : `${confirmed}+blank-witness`;
+    this.faceVersion = witness === undefined ? confirmed : 'levels' in witness ? `${confirmed}+blank-witness/${witness.levels.tiltAt !== undefined ? 2 : 3}` : `${confirmed}+blank-witness`;
+    this.classifierVersion = model.glare === undefined ? this.faceVersion : `${this.faceVersion}+${model.glare.version}`;
   }
 
   /** The most views this reader's network can be read in (see `maxViewsOf`). */
