@@ -15,7 +15,9 @@
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
  * already holds (to grow a set without re-rendering it; refused unless its summary.json names this renderer: Chromium's
- * version and the drawing code's hash). The folder is written as <out>.partial and renamed when complete.
+ * version and the drawing code's hash). `--empty-platform` also writes `empty/<name>.jpg`, each scene's platform without
+ * its dice (what a session locates dice against; `training/learned/sessionRecall.ts` reads a folder as a session would).
+ * The folder is written as <out>.partial and renamed when complete.
  */
 import { parseArgs } from 'node:util';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
@@ -36,7 +38,7 @@ function fail(message: string): never {
 
 const USAGE =
   `usage: npm run render -- --dice xwing|d6 --split ${SPLITS.join('|')} --count N --out DIR [--offset N] [--cocked-rate R] ` +
-  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--reuse]`;
+  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--reuse] [--empty-platform]`;
 
 if (process.argv.includes('--help')) {
   process.stdout.write(`${USAGE}\n`);
@@ -55,6 +57,7 @@ const OPTIONS = {
   art: { type: 'string', default: 'house' },
   look: { type: 'string', default: 'rig' },
   lighting: { type: 'string' },
+  'empty-platform': { type: 'boolean', default: false },
 } as const;
 
 let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
@@ -114,6 +117,7 @@ try {
     firstSeed,
     count,
     reuse: values.reuse,
+    emptyPlatform: values['empty-platform'],
     art,
     look,
     ...(cockedRate !== undefined ? { cockedRate } : {}),

@@ -15,7 +15,8 @@ import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
 import type { PixelBox } from '../../src/camera/render3d/labels.js';
 import type { SceneSpec } from '../../src/camera/render3d/scene.js';
-import { buildScene, withoutDie } from '../../src/camera/render3d/scene.js';
+import { buildScene, emptyPlatform, withoutDie } from '../../src/camera/render3d/scene.js';
+import { decodeImageFile } from '../../src/camera/decode.js';
 import { writeRenderedFolder } from '../../src/camera/render3d/writeRenderedFolder.js';
 import type { RgbImage } from '../../src/core/image.js';
 
@@ -268,6 +269,53 @@ describe('3D synthetic camera in Chromium', () => {
       }
     }
     expect(changedIn).toBeGreaterThan(0.3 * t.box.width * t.box.height);
+  }, 180_000);
+
+  it('writes with emptyPlatform each scene photographed without its dice, as a session\'s reference: unlike the image on every die, like it away from them up to its own sensor noise', async () => {
+    const out = join(dir, 'tune-xwing-empty');
+    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_010, count: 1, emptyPlatform: true });
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ emptyPlatform: true });
+    const name = 'r3d-xwing-1000010';
+    const image = await decodeImageFile(join(out, 'images', `${name}.jpg`));
+    const empty = await decodeImageFile(join(out, 'empty', `${name}.jpg`));
+    const { dice } = JSON.parse(await readFile(join(out, 'truth', `${name}.json`), 'utf8')) as { dice: { box: PixelBox }[] };
+    expect(dice.length).toBeGreaterThan(0);
+    const diff = (x: number, y: number): number => {
+      const i = (y * image.width + x) * 3;
+      return Math.max(...[0, 1, 2].map((c) => Math.abs((image.data[i + c] as number) - (empty.data[i + c] as number))));
+    };
+    for (const { box } of dice) {
+      // The die's central half: the die in one, the platform in the other.
+      let changedPx = 0;
+      let n = 0;
+      for (let y = Math.round(box.y + box.height / 4); y < box.y + (3 * box.height) / 4; y++) {
+        for (let x = Math.round(box.x + box.width / 4); x < box.x + (3 * box.width) / 4; x++, n++) if (diff(x, y) > 30) changedPx++;
+      }
+      expect(changedPx).toBeGreaterThan(0.5 * n);
+    }
+    // Away from every die and its shadow (a box's size around it): the same platform, walls and light, other noise.
+    const far = (x: number, y: number): boolean => dice.every(({ box }) => x < box.x - box.width || x > box.x + 2 * box.width || y < box.y - box.height || y > box.y + 2 * box.height);
+    let sum = 0;
+    let n = 0;
+    let differing = 0;
+    for (let y = 0; y < image.height; y += 3) {
+      for (let x = 0; x < image.width; x += 3) {
+        if (!far(x, y)) continue;
+        const d = diff(x, y);
+        sum += d;
+        n++;
+        if (d > 0) differing++;
+      }
+    }
+    expect(n).toBeGreaterThan(10_000);
+    expect(sum / n).toBeLessThan(8);
+    expect(differing).toBeGreaterThan(0.2 * n);
+    // The scene itself is the same one, but for its dice and noise seed.
+    const { spec } = buildScene({ seed: 1_000_010, dice: 'xwing' });
+    const bare = emptyPlatform(spec);
+    expect(bare.placed).toEqual([]);
+    expect(bare.post.noiseSeed).not.toBe(spec.post.noiseSeed);
+    expect({ ...bare, placed: spec.placed, post: spec.post }).toEqual(spec);
   }, 180_000);
 
   it('writes a labelled folder the shared reader reads, with a ground-truth sidecar per image and READY when complete', async () => {

@@ -517,3 +517,12 @@ export function buildScene(options: SceneOptions): Scene {
 export function withoutDie(spec: SceneSpec, index: number): SceneSpec {
   return { ...spec, placed: spec.placed.filter((_, i) => i !== index) };
 }
+
+/**
+ * The platform the scene's dice lie on, photographed empty: the same camera, light, platform and walls, no dice, and
+ * sensor noise of its own (a rig takes its empty-platform reference at another moment than any throw). What a session
+ * locates dice against.
+ */
+export function emptyPlatform(spec: SceneSpec): SceneSpec {
+  return { ...spec, placed: [], post: { ...spec.post, noiseSeed: (spec.post.noiseSeed + 0x9e3779b1) % 2 ** 31 } };
+}

@@ -19,7 +19,7 @@ import { describeRenderer } from './drawingHash.js';
 import type { DieTruth } from './labels.js';
 import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
-import { buildScene, DEFAULT_COCKED_TILT_DEG } from './scene.js';
+import { buildScene, DEFAULT_COCKED_TILT_DEG, emptyPlatform } from './scene.js';
 import type { Range } from './presets.js';
 import type { SceneLook } from './tray.js';
 
@@ -44,6 +44,11 @@ export interface RenderedFolderOptions {
    * records the same renderer (Chromium version and drawing code) as this one.
    */
   readonly reuse?: boolean;
+  /**
+   * Also write `empty/<name>.jpg`: each scene's platform photographed without its dice (`emptyPlatform`), the reference
+   * a session locates dice against, so a folder can be read as a session reads a throw.
+   */
+  readonly emptyPlatform?: boolean;
   /** Called after each image (for progress). */
   readonly onImage?: (done: number, total: number) => void;
 }
@@ -73,6 +78,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   await mkdir(images, { recursive: true });
   await mkdir(labels, { recursive: true });
   await mkdir(truthDir, { recursive: true });
+  if (options.emptyPlatform) await mkdir(join(tmp, 'empty'), { recursive: true });
   const classes = simFolderClasses(options.dice);
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   const perClass: Record<string, number> = {};
@@ -110,6 +116,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
     const { width, height } = scene.spec;
     await writeFile(join(images, `${name}.jpg`), jpeg);
+    if (options.emptyPlatform) await writeFile(join(tmp, 'empty', `${name}.jpg`), await renderer.render(emptyPlatform(scene.spec)));
     await writeFile(join(labels, `${name}.txt`), scene.truth.map((t) => yoloLine(t, classes, width, height)).join('\n') + (scene.truth.length ? '\n' : ''));
     await writeFile(join(truthDir, `${name}.json`), `${JSON.stringify({ image: `images/${name}.jpg`, seed, split: scene.spec.split, preset: scene.spec.preset, dice: scene.truth, scene: scene.spec }, null, 1)}\n`);
     for (const t of scene.truth) perClass[t.className] = (perClass[t.className] ?? 0) + 1;
@@ -118,7 +125,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;

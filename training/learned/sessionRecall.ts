@@ -1,0 +1,109 @@
+/**
+ * A rendered folder read as a session reads a throw (issue 11, item 2): each image located against its empty platform
+ * (`empty/<name>.jpg`, written by `npm run render -- --empty-platform`), every located die judged and read by the
+ * pipeline a session runs (`readFrame`: touching dice and outlines declined, the crop centred where the profile's reader
+ * looks), then matched to the labelled die whose box holds its centre. `vision eval` reads crops cut around the
+ * labelled boxes instead, so it does not see what location gets wrong. Development time only.
+ *
+ *   npx tsx training/learned/sessionRecall.ts --images DIR --calibration PROFILE
+ *
+ * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
+ * image's labelled boxes (the median longest side of its flat dice).
+ */
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeImageFile } from '../../src/camera/decode.js';
+import { HEXAGON_AREA_FACTOR } from '../../src/vision/calibration/guided.js';
+import { rectChannel } from '../../src/vision/channels.js';
+import { defaultLocateOptions } from '../../src/vision/locate.js';
+import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
+import type { PipelineOptions } from '../../src/vision/pipeline.js';
+import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
+import { chooseReader } from '../../src/vision-io/readerChoice.js';
+
+const { values } = parseArgs({ options: { images: { type: 'string' }, calibration: { type: 'string' } } });
+if (!values.images || !values.calibration) throw new Error('usage: sessionRecall.ts --images DIR --calibration PROFILE');
+const root = values.images.replace(/\/images\/?$/, '');
+const paths = labelledFolderPaths(values.images);
+const folder = await readLabelledFolder(paths.images, paths.labels);
+const chosen = await chooseReader('xwing', { calibration: values.calibration });
+
+interface Tally {
+  labelled: number;
+  correct: number;
+  wrong: number;
+  declined: Map<string, number>;
+  missed: number;
+}
+const byClass = new Map<string, Tally>();
+const tally = (c: string): Tally => {
+  let t = byClass.get(c);
+  if (!t) byClass.set(c, (t = { labelled: 0, correct: 0, wrong: 0, declined: new Map(), missed: 0 }));
+  return t;
+};
+const notes: string[] = [];
+let phantomRead = 0;
+let phantomDeclined = 0;
+let images = 0;
+for (const photo of folder.photos) {
+  const empty = join(root, 'empty', `${basename(photo.imagePath).replace(/\.[a-z]+$/i, '')}.jpg`);
+  if (!existsSync(empty)) throw new Error(`${empty} is missing: render the folder with --empty-platform`);
+  if (photo.boxes.length === 0) continue;
+  images++;
+  const frame = await decodeImageFile(photo.imagePath);
+  const reference = await decodeImageFile(empty);
+  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false }));
+  const sides = boxes.filter((b) => b.cls !== 'cocked').map((b) => Math.max(b.w, b.h)).sort((a, b) => a - b);
+  const dieSizePx = sides.length > 0 ? (sides[sides.length >> 1] as number) : Math.max(...boxes.map((b) => Math.max(b.w, b.h)));
+  const crop = chosen.pipelineCrop?.(reference, dieSizePx);
+  const pipeline: PipelineOptions = {
+    locate: { ...defaultLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
+    cocked: defaultCockedLimits,
+    dieSizePx,
+    cropScale: crop?.scale ?? 1.5,
+    ...(crop ? { cropCentre: crop.centre, cropRadial: crop.radial } : {}),
+  };
+  const channel = rectChannel(1, { x: 0, y: 0, width: frame.width, height: frame.height }, boxes.length);
+  const { readings } = readFrame(frame, reference, [channel], chosen.reader, pipeline);
+  for (const { die, read } of readings) {
+    const { x, y } = die.center;
+    const holding = boxes.filter((b) => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h);
+    // Touching dice are one blob: its centre may lie in either box, or between them.
+    const label = holding.length === 1 ? holding[0] : undefined;
+    if (label === undefined) {
+      if (read.status === 'read') {
+        phantomRead++;
+        notes.push(`${photo.name}: a blob at (${x.toFixed(0)}, ${y.toFixed(0)}) in ${holding.length} labelled boxes read as ${read.die ?? ''}-${read.symbol} (${read.confidence.toFixed(2)})`);
+      } else phantomDeclined++;
+      continue;
+    }
+    const t = tally(label.cls);
+    if (label.read) continue; // a second blob on the same die: counted once
+    label.read = true;
+    if (read.status !== 'read') t.declined.set(read.cause ?? read.status, (t.declined.get(read.cause ?? read.status) ?? 0) + 1);
+    else if (`${read.die}-${read.symbol}` === label.cls) t.correct++;
+    else {
+      t.wrong++;
+      notes.push(`${photo.name}: ${label.cls} read as ${read.die}-${read.symbol} (${read.confidence.toFixed(2)})`);
+    }
+  }
+  for (const b of boxes) {
+    tally(b.cls).labelled++;
+    if (!b.read) tally(b.cls).missed++;
+  }
+}
+const sum = (f: (t: Tally) => number, flat: boolean): number => [...byClass.entries()].filter(([c]) => (c !== 'cocked') === flat).reduce((s, [, t]) => s + f(t), 0);
+const declinedOf = (t: Tally): number => [...t.declined.values()].reduce((s, v) => s + v, 0);
+const flatN = sum((t) => t.labelled, true);
+const read = sum((t) => t.correct + t.wrong, true);
+console.log(`${values.images}: ${images} images, ${flatN} flat and ${sum((t) => t.labelled, false)} cocked labelled dice, located against each image's empty platform and read by ${chosen.reader.classifierVersion}`);
+console.log(`flat dice: read ${read} (${((100 * read) / flatN).toFixed(1)} %), correct among read ${((100 * sum((t) => t.correct, true)) / Math.max(1, read)).toFixed(2)} %, declined ${sum(declinedOf, true)} (${((100 * sum(declinedOf, true)) / flatN).toFixed(1)} %), no located die of their own ${sum((t) => t.missed, true)} (${((100 * sum((t) => t.missed, true)) / flatN).toFixed(1)} %)`);
+console.log(`cocked dice read as a face: ${sum((t) => t.wrong, false)}; blobs on no single labelled die: ${phantomRead} read as a face, ${phantomDeclined} declined`);
+const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.keys()]))].sort();
+console.log(`${'face'.padEnd(12)} dice  read  wrong  missed  ${causes.map((c) => c.padStart(9)).join('')}`);
+for (const [c, t] of [...byClass.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+  console.log(`${c.padEnd(12)} ${String(t.labelled).padStart(4)}  ${String(t.correct + t.wrong).padStart(4)}  ${String(t.wrong).padStart(5)}  ${String(t.missed).padStart(6)}  ${causes.map((k) => String(t.declined.get(k) ?? 0).padStart(9)).join('')}`);
+}
+for (const n of notes.slice(0, 20)) console.log(`  ${n}`);
