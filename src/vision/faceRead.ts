@@ -53,5 +53,11 @@ export interface DieCrop {
 
 export interface FaceReader {
   readonly classifierVersion: string;
+  /**
+   * The reader judges a die's tilt itself, from the whole die (a learned reader's outline check, trained on rendered
+   * dice with their side faces, shading and shadows). The pipeline then leaves out its own blob-shape and look-beside
+   * checks, made for the flat simulated camera and for cubes: on rendered d8s they called most flat dice cocked.
+   */
+  readonly judgesTilt?: boolean;
   read(crop: DieCrop): FaceRead;
 }

@@ -1,6 +1,8 @@
 /**
  * One settled frame to one read per channel: locate the dice, judge each
- * outline and what lies beside it (cocked?), crop and read the flat ones.
+ * outline and what lies beside it (cocked?), crop and read the flat ones. A
+ * reader that judges tilt itself (`FaceReader.judgesTilt`) reads every die
+ * that is not touching another.
  * Touching dice (one blob for two) and channels with missing or extra dice are
  * reported, never guessed.
  */
@@ -57,6 +59,10 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     if (die.estimatedCount > 1) {
       return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, reason: `About ${die.estimatedCount} dice touch each other here; they cannot be read apart.` } };
     }
+    // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
+    // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.
+    const radial = options.cropRadial?.(die.center);
+    if (reader.judgesTilt === true) return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) };
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {
       return { channel: die.channel, die, read: { ...base, status: 'cocked', cause: 'outline', confidence: 1, reason: verdict.reason as string, details: { elongation: verdict.elongation, areaRatio: verdict.areaRatio } } };
@@ -69,7 +75,6 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
       if (beside.silhouetteElongation !== undefined) details.silhouetteElongation = beside.silhouetteElongation;
       return { channel: die.channel, die, read: { ...base, status: 'cocked', cause: 'outline', confidence: 1, reason: beside.reason as string, details } };
     }
-    const radial = options.cropRadial?.(die.center);
     return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) };
   });
   return { located, readings };

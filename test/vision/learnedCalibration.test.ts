@@ -196,6 +196,10 @@ describe('choosing the reader for a profile', () => {
     expect(ring.reader).toBeInstanceOf(D8Reader);
     expect(ring.cut).toBeUndefined();
     expect(ring.pipelineCrop).toBeUndefined();
+    // The learned profile's reader judges tilt by its outline check, so a session's pipeline does not run its blob
+    // checks on its dice; the ring reader has no such check and keeps them.
+    expect(learned.reader.judgesTilt).toBe(true);
+    expect(ring.reader.judgesTilt).not.toBe(true);
   });
 
   it('reads held-back renders from crops cut where the pipeline cuts them for a learned profile', async () => {

@@ -270,6 +270,15 @@ describe('the learned reader', () => {
     const lax = new LearnedReader({ ...model, thresholds: {}, cockedAt: cocked * 1.01 }, { minProbability: 0, views: 1 });
     expect(lax.read(crop).status).toBe('read');
   });
+  it('judges tilt itself when its model has an outline check (the pipeline then leaves its blob checks out), and not without one', () => {
+    const xwing = shippedLearnedModels['xwing'] as LearnedModel;
+    expect(xwing.cockedCheck).toBeDefined();
+    expect(new LearnedReader(xwing).judgesTilt).toBe(true);
+    const d6 = shippedLearnedModels['d6'] as LearnedModel;
+    expect(d6.cockedCheck).toBeUndefined();
+    expect(new LearnedReader(d6).judgesTilt).toBe(false);
+  });
+
   it("declines as cocked a die whose cocked check's probability reaches its threshold, and reads it under that", () => {
     // The shipped network stands in for a check network here: it has a cocked class, and its probability is known.
     const model = unturnedXwing();

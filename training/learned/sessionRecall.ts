@@ -44,6 +44,7 @@ const tally = (c: string): Tally => {
   return t;
 };
 const notes: string[] = [];
+const missedHow = new Map<string, number>();
 let phantomRead = 0;
 let phantomDeclined = 0;
 let images = 0;
@@ -67,9 +68,11 @@ for (const photo of folder.photos) {
   };
   const channel = rectChannel(1, { x: 0, y: 0, width: frame.width, height: frame.height }, boxes.length);
   const { readings } = readFrame(frame, reference, [channel], chosen.reader, pipeline);
+  const inBox = (b: (typeof boxes)[number], x: number, y: number): boolean => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
+  const overlaps = (b: (typeof boxes)[number], r: { x: number; y: number; width: number; height: number }): boolean => r.x < b.x + b.w && r.x + r.width > b.x && r.y < b.y + b.h && r.y + r.height > b.y;
   for (const { die, read } of readings) {
     const { x, y } = die.center;
-    const holding = boxes.filter((b) => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h);
+    const holding = boxes.filter((b) => inBox(b, x, y));
     // Touching dice are one blob: its centre may lie in either box, or between them.
     const label = holding.length === 1 ? holding[0] : undefined;
     if (label === undefined) {
@@ -91,7 +94,12 @@ for (const photo of folder.photos) {
   }
   for (const b of boxes) {
     tally(b.cls).labelled++;
-    if (!b.read) tally(b.cls).missed++;
+    if (b.read) continue;
+    tally(b.cls).missed++;
+    // Why no located die of its own: in a blob of touching dice centred off it, in a blob of one die's area centred
+    // off it (its shadow or a neighbour pulls the centre away), or in no blob at all.
+    const blob = readings.find(({ die }) => overlaps(b, die.bbox) && !inBox(b, die.center.x, die.center.y))?.die;
+    missedHow.set(blob === undefined ? 'in no blob' : blob.estimatedCount > 1 ? 'in a blob of touching dice' : "in one die's blob centred off it", (missedHow.get(blob === undefined ? 'in no blob' : blob.estimatedCount > 1 ? 'in a blob of touching dice' : "in one die's blob centred off it") ?? 0) + 1);
   }
 }
 const sum = (f: (t: Tally) => number, flat: boolean): number => [...byClass.entries()].filter(([c]) => (c !== 'cocked') === flat).reduce((s, [, t]) => s + f(t), 0);
@@ -101,6 +109,7 @@ const read = sum((t) => t.correct + t.wrong, true);
 console.log(`${values.images}: ${images} images, ${flatN} flat and ${sum((t) => t.labelled, false)} cocked labelled dice, located against each image's empty platform and read by ${chosen.reader.classifierVersion}`);
 console.log(`flat dice: read ${read} (${((100 * read) / flatN).toFixed(1)} %), correct among read ${((100 * sum((t) => t.correct, true)) / Math.max(1, read)).toFixed(2)} %, declined ${sum(declinedOf, true)} (${((100 * sum(declinedOf, true)) / flatN).toFixed(1)} %), no located die of their own ${sum((t) => t.missed, true)} (${((100 * sum((t) => t.missed, true)) / flatN).toFixed(1)} %)`);
 console.log(`cocked dice read as a face: ${sum((t) => t.wrong, false)}; blobs on no single labelled die: ${phantomRead} read as a face, ${phantomDeclined} declined`);
+console.log(`labelled dice with no located die of their own: ${[...missedHow.entries()].map(([k, v]) => `${v} ${k}`).join(', ')}`);
 const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.keys()]))].sort();
 console.log(`${'face'.padEnd(12)} dice  read  wrong  missed  ${causes.map((c) => c.padStart(9)).join('')}`);
 for (const [c, t] of [...byClass.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {

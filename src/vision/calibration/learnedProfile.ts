@@ -100,10 +100,12 @@ function thresholdOf(reader: LearnedReader, classes: readonly string[]): number 
 export class LearnedProfileReader implements FaceReader {
   readonly classifierVersion: string;
   readonly reader: LearnedReader;
+  readonly judgesTilt: boolean;
 
   constructor(readonly profile: LearnedProfile) {
     this.reader = learnedReaderOf(profile.classifier);
     this.classifierVersion = `${this.reader.classifierVersion}+${shortHash(profile)}`;
+    this.judgesTilt = this.reader.judgesTilt;
   }
 
   /** The profile's network. */

@@ -183,6 +183,8 @@ export class LearnedReader implements FaceReader {
   readonly classifierVersion: string;
   /** `classifierVersion` without the glare check: what a reader confirming another's reads contributes. */
   readonly faceVersion: string;
+  /** A model with an outline check judges tilt from the whole die (`FaceReader.judgesTilt`). */
+  readonly judgesTilt: boolean;
   readonly classes: readonly string[];
   private readonly net: TinyNet;
   private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
@@ -214,6 +216,7 @@ export class LearnedReader implements FaceReader {
       this.partner = { net: new TinyNet(partner.net.spec, undefined, decodeWeights(partner.net.weightsBase64)), model: partner.net, views: Math.min(max, partner.net.views ?? max) };
     }
     this.classes = head ? head.classes : model.classes;
+    this.judgesTilt = check !== undefined;
     const own = head ? `${model.version}+${head.version}` : model.version;
     // Rule 1 reads keep the version they always had, so old profiles' roll logs name the same reader.
     const rule = options.confirmRule === undefined || options.confirmRule === 1 ? 'confirmed' : `confirmed/${options.confirmRule}`;
