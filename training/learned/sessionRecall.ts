@@ -10,7 +10,7 @@
  * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
  * image's labelled boxes (the median longest side of its flat dice).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
@@ -45,6 +45,8 @@ const tally = (c: string): Tally => {
 };
 const notes: string[] = [];
 const missedHow = new Map<string, number>();
+/** Labelled dice in a blob of touching dice, by whether the render's truth has them touching another die. */
+const touchingBlob = new Map<boolean, number>();
 let phantomRead = 0;
 let phantomDeclined = 0;
 let images = 0;
@@ -55,7 +57,19 @@ for (const photo of folder.photos) {
   images++;
   const frame = await decodeImageFile(photo.imagePath);
   const reference = await decodeImageFile(empty);
-  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false }));
+  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false, touching: false }));
+  // A rendered folder's truth says which dice touch another (labels in the same order as its dice).
+  const truthFile = join(root, 'truth', `${photo.name}.json`);
+  if (existsSync(truthFile)) {
+    const placed = (JSON.parse(readFileSync(truthFile, 'utf8')) as { scene: { placed: { touches: (number | 'wall')[] }[] } }).scene.placed;
+    placed.forEach((p, i) => {
+      for (const t of p.touches) {
+        if (typeof t !== 'number') continue;
+        if (boxes[i]) boxes[i].touching = true;
+        if (boxes[t]) boxes[t].touching = true;
+      }
+    });
+  }
   const sides = boxes.filter((b) => b.cls !== 'cocked').map((b) => Math.max(b.w, b.h)).sort((a, b) => a - b);
   const dieSizePx = sides.length > 0 ? (sides[sides.length >> 1] as number) : Math.max(...boxes.map((b) => Math.max(b.w, b.h)));
   const crop = chosen.pipelineCrop?.(reference, dieSizePx);
@@ -85,6 +99,7 @@ for (const photo of folder.photos) {
     const t = tally(label.cls);
     if (label.read) continue; // a second blob on the same die: counted once
     label.read = true;
+    if (read.cause === 'touching') touchingBlob.set(label.touching, (touchingBlob.get(label.touching) ?? 0) + 1);
     if (read.status !== 'read') t.declined.set(read.cause ?? read.status, (t.declined.get(read.cause ?? read.status) ?? 0) + 1);
     else if (`${read.die}-${read.symbol}` === label.cls) t.correct++;
     else {
@@ -96,10 +111,19 @@ for (const photo of folder.photos) {
     tally(b.cls).labelled++;
     if (b.read) continue;
     tally(b.cls).missed++;
-    // Why no located die of its own: in a blob of touching dice centred off it, in a blob of one die's area centred
-    // off it (its shadow or a neighbour pulls the centre away), or in no blob at all.
-    const blob = readings.find(({ die }) => overlaps(b, die.bbox) && !inBox(b, die.center.x, die.center.y))?.die;
-    missedHow.set(blob === undefined ? 'in no blob' : blob.estimatedCount > 1 ? 'in a blob of touching dice' : "in one die's blob centred off it", (missedHow.get(blob === undefined ? 'in no blob' : blob.estimatedCount > 1 ? 'in a blob of touching dice' : "in one die's blob centred off it") ?? 0) + 1);
+    // Why no located die of its own: in a blob of touching dice, in a blob centred where its box overlaps another's
+    // (dice side by side), in one die's blob centred off it (its shadow pulls the centre away), or in no blob at all.
+    const blob = readings.find(({ die }) => overlaps(b, die.bbox))?.die;
+    const how =
+      blob === undefined
+        ? 'in no blob'
+        : blob.estimatedCount > 1
+          ? 'in a blob of touching dice'
+          : boxes.filter((o) => inBox(o, blob.center.x, blob.center.y)).length > 1
+            ? "in one die's blob centred where two labelled boxes overlap"
+            : "in one die's blob centred off it";
+    missedHow.set(how, (missedHow.get(how) ?? 0) + 1);
+    if (blob !== undefined && blob.estimatedCount > 1) touchingBlob.set(b.touching, (touchingBlob.get(b.touching) ?? 0) + 1);
   }
 }
 const sum = (f: (t: Tally) => number, flat: boolean): number => [...byClass.entries()].filter(([c]) => (c !== 'cocked') === flat).reduce((s, [, t]) => s + f(t), 0);
@@ -110,6 +134,7 @@ console.log(`${values.images}: ${images} images, ${flatN} flat and ${sum((t) => 
 console.log(`flat dice: read ${read} (${((100 * read) / flatN).toFixed(1)} %), correct among read ${((100 * sum((t) => t.correct, true)) / Math.max(1, read)).toFixed(2)} %, declined ${sum(declinedOf, true)} (${((100 * sum(declinedOf, true)) / flatN).toFixed(1)} %), no located die of their own ${sum((t) => t.missed, true)} (${((100 * sum((t) => t.missed, true)) / flatN).toFixed(1)} %)`);
 console.log(`cocked dice read as a face: ${sum((t) => t.wrong, false)}; blobs on no single labelled die: ${phantomRead} read as a face, ${phantomDeclined} declined`);
 console.log(`labelled dice with no located die of their own: ${[...missedHow.entries()].map(([k, v]) => `${v} ${k}`).join(', ')}`);
+if (touchingBlob.size > 0) console.log(`labelled dice in a blob of touching dice: ${touchingBlob.get(true) ?? 0} touching another die in the render's truth, ${touchingBlob.get(false) ?? 0} not (their blob holds a shadow or a wall's edge)`);
 const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.keys()]))].sort();
 console.log(`${'face'.padEnd(12)} dice  read  wrong  missed  ${causes.map((c) => c.padStart(9)).join('')}`);
 for (const [c, t] of [...byClass.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
