@@ -62,7 +62,8 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
     // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.
     const radial = options.cropRadial?.(die.center);
-    if (reader.judgesTilt === true) return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) };
+    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) });
+    if (reader.judgesTilt === true) return readFlat();
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {
       return { channel: die.channel, die, read: { ...base, status: 'cocked', cause: 'outline', confidence: 1, reason: verdict.reason as string, details: { elongation: verdict.elongation, areaRatio: verdict.areaRatio } } };
@@ -75,7 +76,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
       if (beside.silhouetteElongation !== undefined) details.silhouetteElongation = beside.silhouetteElongation;
       return { channel: die.channel, die, read: { ...base, status: 'cocked', cause: 'outline', confidence: 1, reason: beside.reason as string, details } };
     }
-    return { channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) };
+    return readFlat();
   });
   return { located, readings };
 }
