@@ -13,6 +13,8 @@ export type Declines = Readonly<Record<string, number>>;
 export function decliningReader(reader: FaceReader, declines: Declines, random: () => number): FaceReader {
   return {
     classifierVersion: reader.classifierVersion,
+    // The wrapped reader's own tilt judgement still decides which checks the pipeline runs.
+    ...(reader.judgesTilt !== undefined ? { judgesTilt: reader.judgesTilt } : {}),
     read(crop): FaceRead {
       const read = reader.read(crop);
       if (read.status !== 'read' || read.symbol === undefined) return read;

@@ -28,6 +28,8 @@ export function misreadingReader(reader: FaceReader, misreads: Misreads, random:
   for (const m of pairs(misreads)) bySource.set(m.from, [...(bySource.get(m.from) ?? []), { to: m.to, p: m.p }]);
   return {
     classifierVersion: reader.classifierVersion,
+    // The wrapped reader's own tilt judgement still decides which checks the pipeline runs.
+    ...(reader.judgesTilt !== undefined ? { judgesTilt: reader.judgesTilt } : {}),
     read(crop): FaceRead {
       const read = reader.read(crop);
       if (read.status !== 'read' || read.symbol === undefined) return read;

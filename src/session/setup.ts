@@ -20,12 +20,11 @@ import { misreadMeasure } from './misreadMeasure.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
 import type { RollStore } from '../store/rollStore.js';
-import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
 import { chooseReader } from '../vision-io/readerChoice.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';
-import { defaultLocateOptions } from '../vision/locate.js';
-import { defaultCockedLimits, readFrame, type PipelineOptions } from '../vision/pipeline.js';
+import { readFrame } from '../vision/pipeline.js';
+import { sessionPipeline } from './sessionPipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
@@ -229,14 +228,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     else throw new ConfigError('camera.source', `the "${cam.source}" camera gave no frames`);
     closers.push(() => camera.close());
     // A learned profile's reader looks at the top face: the crop is centred where perspective puts it, as at calibration.
-    const crop = pipelineCrop?.(reference, dieSizePx);
-    const pipeline: PipelineOptions = {
-      locate: { ...defaultLocateOptions, expectedDieArea: family === 'pips' ? dieSizePx * dieSizePx * 0.97 : HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
-      cocked: defaultCockedLimits,
-      dieSizePx,
-      cropScale: crop?.scale ?? 1.5,
-      ...(crop ? { cropCentre: crop.centre, cropRadial: crop.radial } : {}),
-    };
+    const pipeline = sessionPipeline(family, dieSizePx, pipelineCrop?.(reference, dieSizePx));
     const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => readFrame(image, reference, channels, reader, pipeline);
 
     // The store's rows: rig, dice, session.

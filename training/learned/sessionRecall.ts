@@ -8,17 +8,16 @@
  *   npx tsx training/learned/sessionRecall.ts --images DIR --calibration PROFILE
  *
  * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
- * image's labelled boxes (the median longest side of its flat dice).
+ * image's labelled boxes (the median longest side of its flat dice); the pipeline's options are a session's
+ * (`sessionPipeline`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
-import { HEXAGON_AREA_FACTOR } from '../../src/vision/calibration/guided.js';
 import { rectChannel } from '../../src/vision/channels.js';
-import { defaultLocateOptions } from '../../src/vision/locate.js';
-import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
-import type { PipelineOptions } from '../../src/vision/pipeline.js';
+import { readFrame } from '../../src/vision/pipeline.js';
+import { sessionPipeline } from '../../src/session/sessionPipeline.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { chooseReader } from '../../src/vision-io/readerChoice.js';
@@ -72,14 +71,7 @@ for (const photo of folder.photos) {
   }
   const sides = boxes.filter((b) => b.cls !== 'cocked').map((b) => Math.max(b.w, b.h)).sort((a, b) => a - b);
   const dieSizePx = sides.length > 0 ? (sides[sides.length >> 1] as number) : Math.max(...boxes.map((b) => Math.max(b.w, b.h)));
-  const crop = chosen.pipelineCrop?.(reference, dieSizePx);
-  const pipeline: PipelineOptions = {
-    locate: { ...defaultLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
-    cocked: defaultCockedLimits,
-    dieSizePx,
-    cropScale: crop?.scale ?? 1.5,
-    ...(crop ? { cropCentre: crop.centre, cropRadial: crop.radial } : {}),
-  };
+  const pipeline = sessionPipeline('xwing', dieSizePx, chosen.pipelineCrop?.(reference, dieSizePx));
   const channel = rectChannel(1, { x: 0, y: 0, width: frame.width, height: frame.height }, boxes.length);
   const { readings } = readFrame(frame, reference, [channel], chosen.reader, pipeline);
   const inBox = (b: (typeof boxes)[number], x: number, y: number): boolean => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;

@@ -28,9 +28,18 @@ export class BoardClient {
   static async open(path: string): Promise<{ client: BoardClient; banner: BoardLine }> {
     const port = new SerialPort({ path, baudRate: BAUD, autoOpen: false });
     const client = new BoardClient(port);
-    const bannerSeen = client.waitLine((l) => l.kind === 'push' && l.event === 'boot', 3000);
-    await new Promise<void>((ok, fail) => port.open((err) => (err ? fail(err) : ok())));
-    return { client, banner: await bannerSeen };
+    // A wait for readiness, not a measurement: the emulator boots slower on a loaded machine, so it is given time.
+    const bannerSeen = client.waitLine((l) => l.kind === 'push' && l.event === 'boot', 8000);
+    try {
+      await new Promise<void>((ok, fail) => port.open((err) => (err ? fail(err) : ok())));
+      return { client, banner: await bannerSeen };
+    } catch (err) {
+      // The caller never gets a client to close: close the port here, or it stays locked and the next test's open
+      // fails with "Cannot lock port"; and a banner wait left behind must not reject unheard.
+      bannerSeen.catch(() => undefined);
+      await client.close();
+      throw err;
+    }
   }
 
   waitLine(match: (l: BoardLine) => boolean, timeoutMs = 3000, since = 0): Promise<BoardLine> {
