@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
+import type { Rect } from '../../src/core/image.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { rectChannel } from '../../src/vision/channels.js';
@@ -28,7 +29,7 @@ const missedBy = new Map<string, number>();
 // Per class: labelled, found, and found apart: a blob counted as one die whose box overlaps the labelled box by an
 // intersection over union of 0.5 or more (what a session can cut and read; a blob of touching dice is declined).
 const byClass = new Map<string, { labelled: number; found: number; apart: number }>();
-const iou = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): number => {
+const iou = (a: Rect, b: Rect): number => {
   const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
   const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
   return (w * h) / (a.width * a.height + b.width * b.height - w * h);
@@ -40,13 +41,10 @@ for (const photo of folder.photos) {
   const size = sides[sides.length >> 1] as number;
   const result = locateOnAnyPlatform(image, [rectChannel(1, { x: 0, y: 0, width: image.width, height: image.height }, photo.boxes.length)], size, Number(values['area-factor']) * size * size * 2);
   const hit = new Set<number>();
-  const blobOf = photo.boxes.map((b) => {
+  for (const b of photo.boxes) {
     const cx = (b.box.x + b.box.width / 2) * image.width;
     const cy = (b.box.y + b.box.height / 2) * image.height;
-    return result.dice.findIndex((d) => cx >= d.bbox.x && cx <= d.bbox.x + d.bbox.width && cy >= d.bbox.y && cy <= d.bbox.y + d.bbox.height);
-  });
-  for (const [k, b] of photo.boxes.entries()) {
-    const i = blobOf[k] as number;
+    const i = result.dice.findIndex((d) => cx >= d.bbox.x && cx <= d.bbox.x + d.bbox.width && cy >= d.bbox.y && cy <= d.bbox.y + d.bbox.height);
     labelled++;
     const c = byClass.get(b.className) ?? { labelled: 0, found: 0, apart: 0 };
     byClass.set(b.className, c);

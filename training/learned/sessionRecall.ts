@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
+import type { Rect } from '../../src/core/image.js';
 import { rectChannel } from '../../src/vision/channels.js';
 import { readFrame } from '../../src/vision/pipeline.js';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
@@ -46,6 +47,8 @@ const notes: string[] = [];
 const missedHow = new Map<string, number>();
 /** Labelled dice in a blob of touching dice, by whether the render's truth has them touching another die. */
 const touchingBlob = new Map<boolean, number>();
+/** One more of `key` in `counts`. */
+const bump = <K>(counts: Map<K, number>, key: K): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 let phantomRead = 0;
 let phantomDeclined = 0;
 let images = 0;
@@ -75,7 +78,7 @@ for (const photo of folder.photos) {
   const channel = rectChannel(1, { x: 0, y: 0, width: frame.width, height: frame.height }, boxes.length);
   const { readings } = readFrame(frame, reference, [channel], chosen.reader, pipeline);
   const inBox = (b: (typeof boxes)[number], x: number, y: number): boolean => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
-  const overlaps = (b: (typeof boxes)[number], r: { x: number; y: number; width: number; height: number }): boolean => r.x < b.x + b.w && r.x + r.width > b.x && r.y < b.y + b.h && r.y + r.height > b.y;
+  const overlaps = (b: (typeof boxes)[number], r: Rect): boolean => r.x < b.x + b.w && r.x + r.width > b.x && r.y < b.y + b.h && r.y + r.height > b.y;
   for (const { die, read } of readings) {
     const { x, y } = die.center;
     const holding = boxes.filter((b) => inBox(b, x, y));
@@ -91,8 +94,8 @@ for (const photo of folder.photos) {
     const t = tally(label.cls);
     if (label.read) continue; // a second blob on the same die: counted once
     label.read = true;
-    if (read.cause === 'touching') touchingBlob.set(label.touching, (touchingBlob.get(label.touching) ?? 0) + 1);
-    if (read.status !== 'read') t.declined.set(read.cause ?? read.status, (t.declined.get(read.cause ?? read.status) ?? 0) + 1);
+    if (read.cause === 'touching') bump(touchingBlob, label.touching);
+    if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
     else if (`${read.die}-${read.symbol}` === label.cls) t.correct++;
     else {
       t.wrong++;
@@ -100,9 +103,10 @@ for (const photo of folder.photos) {
     }
   }
   for (const b of boxes) {
-    tally(b.cls).labelled++;
+    const t = tally(b.cls);
+    t.labelled++;
     if (b.read) continue;
-    tally(b.cls).missed++;
+    t.missed++;
     // Why no located die of its own: in a blob of touching dice, in a blob centred where its box overlaps another's
     // (dice side by side), in one die's blob centred off it (its shadow pulls the centre away), or in no blob at all.
     const blob = readings.find(({ die }) => overlaps(b, die.bbox))?.die;
@@ -114,8 +118,8 @@ for (const photo of folder.photos) {
           : boxes.filter((o) => inBox(o, blob.center.x, blob.center.y)).length > 1
             ? "in one die's blob centred where two labelled boxes overlap"
             : "in one die's blob centred off it";
-    missedHow.set(how, (missedHow.get(how) ?? 0) + 1);
-    if (blob !== undefined && blob.estimatedCount > 1) touchingBlob.set(b.touching, (touchingBlob.get(b.touching) ?? 0) + 1);
+    bump(missedHow, how);
+    if (blob !== undefined && blob.estimatedCount > 1) bump(touchingBlob, b.touching);
   }
 }
 const sum = (f: (t: Tally) => number, flat: boolean): number => [...byClass.entries()].filter(([c]) => (c !== 'cocked') === flat).reduce((s, [, t]) => s + f(t), 0);
