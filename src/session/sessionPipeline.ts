@@ -1,11 +1,12 @@
 /**
  * The pipeline options a session reads its throws with, for one family of dice: the die's area on the platform (a
- * cube's square, or a d8 lying on a face, a hexagon), the cocked limits, and the crop centred where the profile's
+ * cube's square, or a d8 lying on a face, a hexagon), the shadow rule (a red or green d8's own, see
+ * `saturatedDiceLocateOptions`), the cocked limits, and the crop centred where the profile's
  * reader looks (a learned profile: the top face, by perspective). One place, so the measurement of a session's reading
  * on renders (`training/learned/sessionRecall.ts`) runs what sessions run.
  */
 import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
-import { defaultLocateOptions } from '../vision/locate.js';
+import { defaultLocateOptions, saturatedDiceLocateOptions } from '../vision/locate.js';
 import { defaultCockedLimits, type PipelineOptions } from '../vision/pipeline.js';
 import type { ChosenReader } from '../vision-io/readerChoice.js';
 
@@ -14,7 +15,10 @@ export type PipelineCrop = ReturnType<NonNullable<ChosenReader['pipelineCrop']>>
 
 export function sessionPipeline(family: 'pips' | 'xwing', dieSizePx: number, crop?: PipelineCrop): PipelineOptions {
   return {
-    locate: { ...defaultLocateOptions, expectedDieArea: family === 'pips' ? dieSizePx * dieSizePx * 0.97 : HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
+    locate:
+      family === 'pips'
+        ? { ...defaultLocateOptions, expectedDieArea: dieSizePx * dieSizePx * 0.97 }
+        : { ...saturatedDiceLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
     cocked: defaultCockedLimits,
     dieSizePx,
     cropScale: crop?.scale ?? 1.5,

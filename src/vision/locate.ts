@@ -21,6 +21,11 @@ export interface LocateOptions {
   /** A changed pixel whose channels are all this fraction range of the reference, equally, is shadow. */
   readonly shadowRatio: readonly [number, number];
   readonly shadowChromaTolerance: number;
+  /**
+   * When set, shadow also keeps green between red and blue in its ratios, within this margin: light's own tint (a
+   * warm lamp, a cool window) runs red to blue, while a green or magenta die does not. Unset: no such check.
+   */
+  readonly shadowTintMargin?: number;
   /** Blobs smaller than this fraction of a die are noise or debris. */
   readonly minAreaFraction: number;
   /** Changes the foreground mask (locator resolution) before blobs are found, e.g. removes thin walls; none by default. */
@@ -33,6 +38,21 @@ export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
   shadowRatio: [0.45, 1.0],
   shadowChromaTolerance: 0.1,
   minAreaFraction: 0.3,
+};
+
+/**
+ * Location for dice of a strong colour (X-Wing's red and green d8s): a block darker in every channel, down to a tenth,
+ * with its channels' ratios within 0.4 of each other and its green within 0.15 of the red..blue interval, is shadow. A
+ * lamp's hard shadow falls under the default's 0.45, and a shadow in mixed light keeps the other light's colour; on
+ * renders the default joined the shadow of a quarter of lone d8s to their blob, which was then taken for two touching
+ * dice. The tint check keeps a dark green die on a pale platform (ratios such as 0.19 / 0.46 / 0.27) from passing for
+ * shadow. A black or grey die would still pass this rule as shadow, so dice of any colour (D6s) keep the default.
+ */
+export const saturatedDiceLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
+  ...defaultLocateOptions,
+  shadowRatio: [0.1, 1.0],
+  shadowChromaTolerance: 0.4,
+  shadowTintMargin: 0.15,
 };
 
 export interface LocatedDie {
@@ -91,6 +111,7 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
   const thr = options.threshold * n;
   const [lo, hi] = options.shadowRatio;
   const tol = options.shadowChromaTolerance;
+  const tint = options.shadowTintMargin;
   for (let i = 0, o = 0; i < w * h; i++, o += 3) {
     const fr = a[o] as number;
     const fg = a[o + 1] as number;
@@ -109,7 +130,12 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
     const kmin = kr < kg ? (kr < kb ? kr : kb) : kg < kb ? kg : kb;
     const kmax = kr > kg ? (kr > kb ? kr : kb) : kg > kb ? kg : kb;
     // Shadow: the platform's own colour, uniformly darker.
-    if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) continue;
+    if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) {
+      if (tint === undefined) continue;
+      const rbMin = kr < kb ? kr : kb;
+      const rbMax = kr < kb ? kb : kr;
+      if (kg >= rbMin - tint && kg <= rbMax + tint) continue;
+    }
     mask[i] = 1;
   }
   return { mask, width: w, height: h };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
+import { defaultLocateOptions, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
 import { defaultCockedLimits } from '../../src/vision/pipeline.js';
 
 describe("a session's pipeline options", () => {
@@ -19,5 +20,13 @@ describe("a session's pipeline options", () => {
     const learned = sessionPipeline('xwing', 40, { centre, radial, scale: 1.5 });
     expect(learned.cropCentre?.({ x: 10, y: 20 })).toEqual({ x: 13, y: 20 });
     expect(learned.cropRadial?.({ x: 10, y: 20 })).toBe(0.5);
+  });
+
+  it("take a red or green d8's shadow rule for X-Wing dice and keep the default one for pips", () => {
+    const { expectedDieArea: _x, ...xwing } = sessionPipeline('xwing', 40).locate;
+    expect(xwing).toEqual(saturatedDiceLocateOptions);
+    expect(xwing.shadowRatio[0]).toBeLessThan(defaultLocateOptions.shadowRatio[0]);
+    const { expectedDieArea: _p, ...pips } = sessionPipeline('pips', 40).locate;
+    expect(pips).toEqual(defaultLocateOptions);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rectChannel } from '../../src/vision/channels.js';
 import type { RgbImage } from '../../src/core/image.js';
-import { defaultLocateOptions, locateDice } from '../../src/vision/locate.js';
+import { defaultLocateOptions, locateDice, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
 import type { LocateOptions } from '../../src/vision/locate.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
@@ -119,5 +119,60 @@ describe('die location against the empty platform', () => {
 
   it('refuses a frame whose size differs from the reference', () => {
     expect(() => locateDice(platform(), { width: 10, height: 10, data: new Uint8Array(300) }, channels, options)).toThrow(/320x180.*10x10/);
+  });
+});
+
+describe('the shadow rule for dice of a strong colour (X-Wing d8s)', () => {
+  const saturated: LocateOptions = { ...saturatedDiceLocateOptions, expectedDieArea: DIE * DIE };
+  /** A red die at (cx, 90) with a lamp's hard shadow, tinted by a second light, falling to its right and joining it. */
+  function redDieWithHardShadow(): RgbImage {
+    const frame = platform();
+    // Ratios 0.25 / 0.32 / 0.45 of the platform: darker than the default rule's floor, and not of one colour.
+    paint(frame, (C[1] as number) + DIE / 2, 90 - DIE / 2, 22, DIE, [38, 48, 66]);
+    return paint(frame, (C[1] as number) - DIE / 2, 90 - DIE / 2, DIE, DIE, [205, 35, 32]);
+  }
+
+  it('keeps a hard, tinted shadow out of a red die, which the default rule joins to it as a second die', () => {
+    const frame = redDieWithHardShadow();
+    const byDefault = locateDice(frame, platform(), channels, options);
+    expect(byDefault.dice).toHaveLength(1);
+    expect(byDefault.dice[0]?.estimatedCount).toBe(2);
+    const found = locateDice(frame, platform(), channels, saturated);
+    expect(found.dice).toHaveLength(1);
+    expect(found.dice[0]?.estimatedCount).toBe(1);
+    expect((found.dice[0]?.area as number) / (DIE * DIE)).toBeGreaterThan(0.8);
+    expect((found.dice[0]?.area as number) / (DIE * DIE)).toBeLessThan(1.25);
+    expect(found.dice[0]?.center.x).toBeCloseTo(C[1] as number, 0);
+  });
+
+  it('finds red and green dice whole on a white platform, where every channel of a die is darker', () => {
+    const white = (): RgbImage => paint(platform(), 0, 0, W, H, [236, 236, 229]);
+    const frame = white();
+    paint(frame, (C[0] as number) - DIE / 2, 78, DIE, DIE, [205, 35, 32]);
+    paint(frame, (C[2] as number) - DIE / 2, 78, DIE, DIE, [40, 160, 70]);
+    const found = locateDice(frame, white(), channels, saturated);
+    expect(found.dice.map((d) => d.channel).sort()).toEqual([0, 2]);
+    for (const d of found.dice) {
+      expect(d.estimatedCount).toBe(1);
+      expect(d.area / (DIE * DIE)).toBeGreaterThan(0.8);
+    }
+  });
+
+  it("finds a dark green die on a pale, cool platform, whose ratios are as even as a shadow's but whose green stands out", () => {
+    const pale = (): RgbImage => paint(platform(), 0, 0, W, H, [215, 232, 236]);
+    // Ratios 0.19 / 0.46 / 0.27: within the spread a shadow may have, but green is far above red and blue.
+    const frame = paint(pale(), (C[1] as number) - DIE / 2, 78, DIE, DIE, [41, 107, 64]);
+    const found = locateDice(frame, pale(), channels, saturated);
+    expect(found.dice).toHaveLength(1);
+    expect((found.dice[0]?.area as number) / (DIE * DIE)).toBeGreaterThan(0.8);
+    const { shadowTintMargin: _m, ...withoutTint } = saturated;
+    expect(locateDice(frame, pale(), channels, withoutTint).dice).toHaveLength(0);
+  });
+
+  it('would take a black die for shadow, which is why dice of any colour keep the default rule', () => {
+    const frame = die(platform(), C[1] as number, 90);
+    paint(frame, (C[1] as number) - DIE / 2, 90 - DIE / 2, DIE, DIE, [30, 30, 29]);
+    expect(locateDice(frame, platform(), channels, options).dice).toHaveLength(1);
+    expect(locateDice(frame, platform(), channels, saturated).dice).toHaveLength(0);
   });
 });

@@ -17,7 +17,7 @@ import type { D8Description } from '../d8/describe.js';
 import { scoreIcon, trainIconModel } from '../d8/iconModel.js';
 import { cropRgb, squareAround } from '../../core/image.js';
 import type { Point, RgbImage } from '../../core/image.js';
-import { defaultLocateOptions, locateDice } from '../locate.js';
+import { locateDice, saturatedDiceLocateOptions } from '../locate.js';
 import { detectChannelRegions } from './channelRegions.js';
 import { clusterCrops } from './cluster.js';
 import { COCKED_CLASS, parseClassName } from './profile.js';
@@ -166,7 +166,7 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
   }
 
   log(`Step 3 of 4: ${options.throws} throws.`);
-  const locate = { ...defaultLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * options.dieSizePx ** 2 };
+  const locate = { ...saturatedDiceLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * options.dieSizePx ** 2 };
   const collected: Collected[] = [];
   let skippedDice = 0;
   for (let t = 0; t < options.throws; t++) {
