@@ -80,7 +80,13 @@ if (!Number.isInteger(offset) || offset < 0) fail('--offset must be a whole numb
 if (!values.out) fail('--out names the folder to write.');
 const [lo, hi] = SEED_RANGES[split];
 // X-Wing and D6 sets of one split use different halves of its range, so they never share a seed.
-const firstSeed = lo + (dice === 'd6' ? Math.floor((hi - lo) / 2) : 0) + offset;
+const mid = lo + Math.floor((hi - lo) / 2);
+const [first, last] = dice === 'd6' ? [mid, hi] : [lo, mid - 1];
+const firstSeed = first + offset;
+// A seed says its scene's split: an offset past the half would silently draw another split's presets.
+if (firstSeed + count - 1 > last) {
+  fail(`--offset ${offset} with --count ${count} runs past the ${split} split's ${dice} seeds (${first}..${last}): offset + count may be at most ${last - first + 1}.`);
+}
 const art = values.art as ArtFamily;
 if (!ART_FAMILIES.includes(art)) fail(`--art must be one of ${ART_FAMILIES.join(', ')}.`);
 if (art === 'random' && split !== 'train') fail(`--art random is for training only (--split train): the ${split} split is measured in the artwork it names.`);

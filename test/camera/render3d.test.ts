@@ -191,6 +191,15 @@ describe('3D synthetic camera in Chromium', () => {
     expect(existsSync(join(dir, 'never'))).toBe(false);
   }, 60_000);
 
+  it("refuses an offset that would run past the split's seeds for these dice, since a seed says its scene's split", () => {
+    const r = renderScript('--dice', 'd6', '--split', 'train', '--count', '60', '--offset', '600000', '--out', join(dir, 'never'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--offset 600000 with --count 60 runs past the train split's d6 seeds \(500000\.\.999999\): offset \+ count may be at most 500000/);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+    const x = renderScript('--dice', 'xwing', '--split', 'test', '--count', '2', '--offset', '499998', '--out', join(dir, 'never'));
+    expect(x.stderr).toMatch(/runs past the test split's xwing seeds \(2000000\.\.2499998\)/);
+  }, 60_000);
+
   it('refuses a lighting preset of another split before writing anything, naming the split it belongs to', () => {
     const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--lighting', 'ceiling-panel-bright,ring-light', '--out', join(dir, 'never'));
     expect(r.status).toBe(2);
