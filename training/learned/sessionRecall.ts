@@ -5,10 +5,12 @@
  * looks), then matched to the labelled die whose box holds its centre. `vision eval` reads crops cut around the
  * labelled boxes instead, so it does not see what location gets wrong. Development time only.
  *
- *   npx tsx training/learned/sessionRecall.ts --images DIR --calibration PROFILE
+ *   npx tsx training/learned/sessionRecall.ts --images DIR --calibration PROFILE   (X-Wing dice, a profile's reader)
+ *   npx tsx training/learned/sessionRecall.ts --images DIR --die d6                (D6s, the pip counter a session runs)
  *
  * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
- * image's labelled boxes (the median longest side of its flat dice); the pipeline's options are a session's
+ * image's labelled boxes (the median longest side of its flat dice) for d8s, and for D6s from the render's truth (the
+ * median top face's side, by the die's size and the camera's height and field of view); the pipeline's options are a session's
  * (`sessionPipeline`).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -23,12 +25,17 @@ import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { chooseReader } from '../../src/vision-io/readerChoice.js';
 
-const { values } = parseArgs({ options: { images: { type: 'string' }, calibration: { type: 'string' } } });
-if (!values.images || !values.calibration) throw new Error('usage: sessionRecall.ts --images DIR --calibration PROFILE');
+const { values } = parseArgs({ options: { images: { type: 'string' }, calibration: { type: 'string' }, die: { type: 'string', default: 'xwing' } } });
+const family = values.die === 'd6' ? 'pips' : values.die === 'xwing' ? 'xwing' : undefined;
+if (!values.images || family === undefined || (family === 'xwing') !== (values.calibration !== undefined)) {
+  throw new Error('usage: sessionRecall.ts --images DIR --calibration PROFILE (X-Wing dice) | --images DIR --die d6');
+}
 const root = values.images.replace(/\/images\/?$/, '');
 const paths = labelledFolderPaths(values.images);
 const folder = await readLabelledFolder(paths.images, paths.labels);
-const chosen = await chooseReader('xwing', { calibration: values.calibration });
+const chosen = family === 'pips' ? await chooseReader('d6', { d6: 'pips' }) : await chooseReader('xwing', { calibration: values.calibration });
+/** A read as a label: `red-hit`, or a D6's pip count. */
+const labelOf = (read: { readonly die?: string | undefined; readonly symbol?: string | undefined }): string => (read.die === undefined ? `${read.symbol}` : `${read.die}-${read.symbol}`);
 
 interface Tally {
   labelled: number;
@@ -62,8 +69,14 @@ for (const photo of folder.photos) {
   const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false, touching: false }));
   // A rendered folder's truth says which dice touch another (labels in the same order as its dice).
   const truthFile = join(root, 'truth', `${photo.name}.json`);
+  /** A D6's side as a rig states it (the top face's side, in pixels), from the render's truth. */
+  let cubeSidePx: number | undefined;
   if (existsSync(truthFile)) {
-    const placed = (JSON.parse(readFileSync(truthFile, 'utf8')) as { scene: { placed: { touches: (number | 'wall')[] }[] } }).scene.placed;
+    const { scene } = JSON.parse(readFileSync(truthFile, 'utf8')) as { scene: { placed: { touches: (number | 'wall')[]; sizeCm: number; cocked: boolean }[]; camera: { heightCm: number }; lens: { hfovDeg: number } } };
+    const placed = scene.placed;
+    const focalPx = frame.width / 2 / Math.tan((scene.lens.hfovDeg * Math.PI) / 360);
+    const cubeSides = placed.filter((p) => !p.cocked).map((p) => (p.sizeCm * focalPx) / (scene.camera.heightCm - p.sizeCm)).sort((a, b) => a - b);
+    cubeSidePx = cubeSides[cubeSides.length >> 1];
     placed.forEach((p, i) => {
       for (const t of p.touches) {
         if (typeof t !== 'number') continue;
@@ -73,8 +86,11 @@ for (const photo of folder.photos) {
     });
   }
   const sides = boxes.filter((b) => b.cls !== 'cocked').map((b) => Math.max(b.w, b.h)).sort((a, b) => a - b);
-  const dieSizePx = sides.length > 0 ? (sides[sides.length >> 1] as number) : Math.max(...boxes.map((b) => Math.max(b.w, b.h)));
-  const pipeline = sessionPipeline('xwing', dieSizePx, chosen.pipelineCrop?.(reference, dieSizePx));
+  // A d8's size is across its corners, which its box's longer side shows; a cube's box grows with its turn in the
+  // frame (up to 1.41 times its side), so a D6's side is taken from the render's truth, as a rig's user measures it.
+  const boxSize = sides.length > 0 ? (sides[sides.length >> 1] as number) : Math.max(...boxes.map((b) => Math.max(b.w, b.h)));
+  const dieSizePx = family === 'pips' && cubeSidePx !== undefined ? cubeSidePx : boxSize;
+  const pipeline = sessionPipeline(family, dieSizePx, chosen.pipelineCrop?.(reference, dieSizePx));
   const channel = rectChannel(1, { x: 0, y: 0, width: frame.width, height: frame.height }, boxes.length);
   const { readings } = readFrame(frame, reference, [channel], chosen.reader, pipeline);
   const inBox = (b: (typeof boxes)[number], x: number, y: number): boolean => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
@@ -87,7 +103,7 @@ for (const photo of folder.photos) {
     if (label === undefined) {
       if (read.status === 'read') {
         phantomRead++;
-        notes.push(`${photo.name}: a blob at (${x.toFixed(0)}, ${y.toFixed(0)}) in ${holding.length} labelled boxes read as ${read.die ?? ''}-${read.symbol} (${read.confidence.toFixed(2)})`);
+        notes.push(`${photo.name}: a blob at (${x.toFixed(0)}, ${y.toFixed(0)}) in ${holding.length} labelled boxes read as ${labelOf(read)} (${read.confidence.toFixed(2)})`);
       } else phantomDeclined++;
       continue;
     }
@@ -96,10 +112,10 @@ for (const photo of folder.photos) {
     label.read = true;
     if (read.cause === 'touching') bump(touchingBlob, label.touching);
     if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
-    else if (`${read.die}-${read.symbol}` === label.cls) t.correct++;
+    else if (labelOf(read) === label.cls) t.correct++;
     else {
       t.wrong++;
-      notes.push(`${photo.name}: ${label.cls} read as ${read.die}-${read.symbol} (${read.confidence.toFixed(2)})`);
+      notes.push(`${photo.name}: ${label.cls} read as ${labelOf(read)} (${read.confidence.toFixed(2)})`);
     }
   }
   for (const b of boxes) {
