@@ -1,0 +1,77 @@
+/**
+ * The locator on 3D renders (Debian's Chromium through playwright-core), each scene against its own empty platform as a
+ * session's reference, lit by a warm desk lamp or a window with a lamp: hard shadows, and shadows keeping the other
+ * light's colour. A lone flat die (touching no other die in the render's truth) should be one blob of one die.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
+import type { PixelBox } from '../../src/camera/render3d/labels.js';
+import { writeRenderedFolder } from '../../src/camera/render3d/writeRenderedFolder.js';
+import { decodeImageFile } from '../../src/camera/decode.js';
+import { rectChannel } from '../../src/vision/channels.js';
+import { defaultLocateOptions, locateDice, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
+import type { LocateOptions } from '../../src/vision/locate.js';
+import { HEXAGON_AREA_FACTOR } from '../../src/vision/calibration/guided.js';
+
+let renderer: BrowserRenderer;
+let dir = '';
+beforeAll(async () => {
+  renderer = await BrowserRenderer.open();
+  dir = await mkdtemp(join(tmpdir(), 'dicerig-locate-renders-'));
+}, 120_000);
+afterAll(async () => {
+  await renderer?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface Truth {
+  readonly dice: readonly { readonly box: PixelBox }[];
+  readonly scene: { readonly placed: readonly { readonly cocked: boolean; readonly touches: readonly (number | 'wall')[] }[] };
+}
+
+describe('locating rendered X-Wing dice in lamp light against the empty platform', () => {
+  it('gives most lone flat d8s a blob of one die with the red-and-green shadow rule, markedly more than the default rule, which joins them to their shadows', async () => {
+    // Train-split seeds no other set draws (train sets use offsets under 22,000).
+    const count = 12;
+    await writeRenderedFolder(renderer, { dir, dice: 'xwing', firstSeed: 40_001, count, emptyPlatform: true, lighting: ['desk-lamp-warm', 'window-and-lamp'] });
+    const ownBlob = { saturated: 0, default: 0 };
+    let lone = 0;
+    for (let seed = 40_001; seed < 40_001 + count; seed++) {
+      const name = `r3d-xwing-${seed}`;
+      const image = await decodeImageFile(join(dir, 'images', `${name}.jpg`));
+      const empty = await decodeImageFile(join(dir, 'empty', `${name}.jpg`));
+      const truth = JSON.parse(await readFile(join(dir, 'truth', `${name}.json`), 'utf8')) as Truth;
+      const touchesDie = new Set<number>();
+      truth.scene.placed.forEach((p, i) => {
+        for (const t of p.touches) {
+          if (typeof t === 'number') touchesDie.add(i).add(t);
+        }
+      });
+      const flat = truth.dice.filter((_, i) => !truth.scene.placed[i]?.cocked);
+      if (flat.length === 0) continue;
+      // The die size a rig states for d8s: across the corners, as a flat die's box shows it (the median).
+      const sides = flat.map(({ box }) => Math.max(box.width, box.height)).sort((a, b) => a - b);
+      const size = sides[sides.length >> 1] as number;
+      const channel = rectChannel(1, { x: 0, y: 0, width: image.width, height: image.height }, truth.dice.length);
+      const locate = (options: Omit<LocateOptions, 'expectedDieArea'>) => locateDice(image, empty, [channel], { ...options, expectedDieArea: HEXAGON_AREA_FACTOR * size * size }).dice;
+      const found = { saturated: locate(saturatedDiceLocateOptions), default: locate(defaultLocateOptions) };
+      truth.dice.forEach(({ box }, i) => {
+        if (truth.scene.placed[i]?.cocked || touchesDie.has(i)) return;
+        lone++;
+        for (const rule of ['saturated', 'default'] as const) {
+          const inBox = found[rule].filter((d) => d.center.x >= box.x && d.center.x <= box.x + box.width && d.center.y >= box.y && d.center.y <= box.y + box.height);
+          if (inBox.length === 1 && inBox[0]?.estimatedCount === 1) ownBlob[rule]++;
+        }
+      });
+    }
+    expect(lone).toBeGreaterThanOrEqual(15);
+    // When written: 22 and 13 of these 31 lone dice (71 % and 42 %). Lamp light is the hard case: over every train preset
+    // (fresh10e-f1, 262 lone dice) 97 % and 75 %. The rest join a near die through shadow the rule misses (a warm lamp's
+    // shadow lit by a cool sky spreads more than 0.4 between channels): see training/README.md.
+    expect(ownBlob.saturated / lone).toBeGreaterThanOrEqual(0.6);
+    expect(ownBlob.saturated / lone - ownBlob.default / lone).toBeGreaterThanOrEqual(0.15);
+  }, 240_000);
+});
