@@ -95,13 +95,19 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
   for (const blob of reading.located.extra) {
     // A stray die outside every channel may have left a channel empty; one in a retired channel does not matter.
     if (blob.channel !== undefined && !countedChannels.has(blob.channel)) continue;
-    const where = blob.channel === undefined ? `outside every channel at (${Math.round(blob.center.x)}, ${Math.round(blob.center.y)})` : `a second die in channel ${blob.channel}`;
+    // One blob counted as several dice may be a die and its shadow: say so, or a user looks for a die that is not there.
+    const where =
+      blob.channel === undefined
+        ? `a die outside every channel at (${Math.round(blob.center.x)}, ${Math.round(blob.center.y)})`
+        : blob.estimatedCount > 1
+          ? `a blob the size of ${blob.estimatedCount} dice in channel ${blob.channel}: a second die touching it, or a die joined by its shadow (light from above, not from the side)`
+          : `a second die in channel ${blob.channel}`;
     const die = counted.find((d) => d.channel === blob.channel);
     problems.push({
       kind: 'extra',
       ...(blob.channel !== undefined ? { channel: blob.channel } : {}),
       ...(die ? { die } : {}),
-      reason: `a die ${where}`,
+      reason: where,
       details: { area: blob.area, x: blob.center.x, y: blob.center.y },
     });
   }
@@ -110,7 +116,9 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
     const here: DieReading[] = reading.readings.filter((r) => r.channel === die.channel && !extra.has(r.die));
     const mine = here[0];
     if (mine === undefined) {
-      problems.push({ kind: 'missing', channel: die.channel, die, reason: `no die was found in channel ${die.channel}` });
+      // A blob too big for one die in this channel is already the problem: no second line saying no die was found.
+      const oversized = reading.located.extra.some((b) => b.channel === die.channel && b.estimatedCount > 1);
+      if (!oversized) problems.push({ kind: 'missing', channel: die.channel, die, reason: `no die was found in channel ${die.channel}` });
       continue;
     }
     const read = mine.read;

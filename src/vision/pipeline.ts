@@ -57,7 +57,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     const crop = cropRgb(frame, squareAround(options.cropCentre ? options.cropCentre(die.center) : die.center, options.dieSizePx * options.cropScale));
     const base = { classifierVersion: reader.classifierVersion, crop };
     if (die.estimatedCount > 1) {
-      return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, reason: `About ${die.estimatedCount} dice touch each other here; they cannot be read apart.` } };
+      return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, reason: `A blob the size of about ${die.estimatedCount} dice: dice touching each other, or a die joined by its shadow; it cannot be read apart.` } };
     }
     // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
     // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { RgbImage } from '../../src/core/image.js';
+import { d6Die } from '../../src/dice/catalogue.js';
+import { judgeThrow } from '../../src/session/throwOutcome.js';
+import type { SessionDie } from '../../src/session/sessionDie.js';
+import { rectChannel } from '../../src/vision/channels.js';
+import { D6PipReader } from '../../src/vision/d6/pipReader.js';
+import { defaultLocateOptions } from '../../src/vision/locate.js';
+import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
+
+// One channel for one 24 px die on a grey platform.
+const W = 160;
+const H = 120;
+const DIE = 24;
+function platform(): RgbImage {
+  const data = new Uint8Array(W * H * 3);
+  for (let i = 0; i < W * H; i++) data.set([150, 150, 146], i * 3);
+  return { width: W, height: H, data };
+}
+function paint(img: RgbImage, x: number, y: number, w: number, h: number, rgb: readonly [number, number, number]): void {
+  for (let yy = y; yy < y + h; yy++) for (let xx = x; xx < x + w; xx++) img.data.set(rgb, (yy * img.width + xx) * 3);
+}
+const die: SessionDie = { channel: 0, record: { id: 1, label: 'd6-A', typeId: 'd6', set: null, notes: null }, type: d6Die, level: 'face' };
+
+describe("a throw's outcome", () => {
+  it('names a blob the size of two dice in a one-die channel as a second die or a die joined by its shadow, once, and re-tumbles the throw', () => {
+    const frame = platform();
+    // A white die with a lamp's hard shadow beside it: darker than the default rule's floor, so part of the blob.
+    paint(frame, 80, 48, 26, DIE, [40, 40, 39]);
+    paint(frame, 56, 48, DIE, DIE, [236, 236, 230]);
+    const channels = [rectChannel(0, { x: 8, y: 8, width: 144, height: 104 })];
+    const options = { locate: { ...defaultLocateOptions, expectedDieArea: DIE * DIE }, cocked: defaultCockedLimits, dieSizePx: DIE, cropScale: 1.5 };
+    const reading = readFrame(frame, platform(), channels, new D6PipReader(), options);
+    expect(reading.located.dice).toHaveLength(1);
+    expect(reading.readings[0]?.read).toMatchObject({ status: 'unreadable', cause: 'touching' });
+    expect(reading.readings[0]?.read.reason).toMatch(/^A blob the size of about 2 dice: dice touching each other, or a die joined by its shadow/);
+    const outcome = judgeThrow(reading, [die]);
+    expect(outcome.status).toBe('rerolled');
+    expect(outcome.problems.map((p) => p.kind)).toEqual(['extra']);
+    expect(outcome.problems[0]?.reason).toBe('a blob the size of 2 dice in channel 0: a second die touching it, or a die joined by its shadow (light from above, not from the side)');
+    expect(outcome.why).toMatch(/^Re-tumbled: d6-A \(channel 0\) extra: a blob the size of 2 dice in channel 0/);
+  });
+
+  it('still says a channel with no die at all is missing its die', () => {
+    const channels = [rectChannel(0, { x: 8, y: 8, width: 144, height: 104 })];
+    const options = { locate: { ...defaultLocateOptions, expectedDieArea: DIE * DIE }, cocked: defaultCockedLimits, dieSizePx: DIE, cropScale: 1.5 };
+    const outcome = judgeThrow(readFrame(platform(), platform(), channels, new D6PipReader(), options), [die]);
+    expect(outcome.problems).toMatchObject([{ kind: 'missing', reason: 'no die was found in channel 0' }]);
+  });
+});
