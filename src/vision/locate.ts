@@ -26,6 +26,8 @@ export interface LocateOptions {
    * warm lamp, a cool window) runs red to blue, while a green or magenta die does not. Unset: no such check.
    */
   readonly shadowTintMargin?: number;
+  /** When set, a channel the platform reflects less than this (mean level) is left out of the ratio floor, spread and tint: it only has to be darker. */
+  readonly shadowDimLevel?: number;
   /** Blobs smaller than this fraction of a die are noise or debris. */
   readonly minAreaFraction: number;
   /** Changes the foreground mask (locator resolution) before blobs are found, e.g. removes thin walls; none by default. */
@@ -46,13 +48,16 @@ export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
  * lamp's hard shadow falls under the default's 0.45, and a shadow in mixed light keeps the other light's colour; on
  * renders the default joined the shadow of a quarter of lone d8s to their blob, which was then taken for two touching
  * dice. The tint check keeps a dark green die on a pale platform (ratios such as 0.19 / 0.46 / 0.27) from passing for
- * shadow. A black or grey die would still pass this rule as shadow, so dice of any colour (D6s) keep the default.
+ * shadow. A channel the platform reflects little (mean under 45: blue felt's red under a warm lamp) only has to be
+ * darker, since its ratio is mostly noise. A black or grey die would still pass this rule as shadow, so dice of any
+ * colour (D6s) keep the default.
  */
 export const saturatedDiceLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
   ...defaultLocateOptions,
   shadowRatio: [0.1, 1.0],
   shadowChromaTolerance: 0.4,
   shadowTintMargin: 0.15,
+  shadowDimLevel: 45,
 };
 
 export interface LocatedDie {
@@ -112,6 +117,7 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
   const [lo, hi] = options.shadowRatio;
   const tol = options.shadowChromaTolerance;
   const tint = options.shadowTintMargin;
+  const dim = options.shadowDimLevel === undefined ? -1 : options.shadowDimLevel * n;
   for (let i = 0, o = 0; i < w * h; i++, o += 3) {
     const fr = a[o] as number;
     const fg = a[o + 1] as number;
@@ -127,14 +133,34 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
     const kr = fr / (rr + n);
     const kg = fg / (rg + n);
     const kb = fb / (rb + n);
-    const kmin = kr < kg ? (kr < kb ? kr : kb) : kg < kb ? kg : kb;
-    const kmax = kr > kg ? (kr > kb ? kr : kb) : kg > kb ? kg : kb;
-    // Shadow: the platform's own colour, uniformly darker.
-    if (kmin >= lo && kmax <= hi && kmax - kmin <= tol) {
-      if (tint === undefined) continue;
-      const rbMin = kr < kb ? kr : kb;
-      const rbMax = kr < kb ? kb : kr;
-      if (kg >= rbMin - tint && kg <= rbMax + tint) continue;
+    // Shadow: the platform's own colour, uniformly darker. A channel the platform hardly reflects (`shadowDimLevel`)
+    // only has to be darker: its ratio is mostly noise.
+    if (kr <= hi && kg <= hi && kb <= hi) {
+      const useR = rr >= dim;
+      const useG = rg >= dim;
+      const useB = rb >= dim;
+      let kmin = Infinity;
+      let kmax = -Infinity;
+      if (useR) {
+        kmin = kr;
+        kmax = kr;
+      }
+      if (useG) {
+        kmin = kg < kmin ? kg : kmin;
+        kmax = kg > kmax ? kg : kmax;
+      }
+      if (useB) {
+        kmin = kb < kmin ? kb : kmin;
+        kmax = kb > kmax ? kb : kmax;
+      }
+      // Every channel dim: darker is all that can be told.
+      if (kmin === Infinity) continue;
+      if (kmin >= lo && kmax - kmin <= tol) {
+        if (tint === undefined || !(useR && useG && useB)) continue;
+        const rbMin = kr < kb ? kr : kb;
+        const rbMax = kr < kb ? kb : kr;
+        if (kg >= rbMin - tint && kg <= rbMax + tint) continue;
+      }
     }
     mask[i] = 1;
   }

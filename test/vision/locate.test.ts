@@ -169,6 +169,20 @@ describe('the shadow rule for dice of a strong colour (X-Wing d8s)', () => {
     expect(locateDice(frame, pale(), channels, withoutTint).dice).toHaveLength(0);
   });
 
+  it('keeps out a shadow on a platform that reflects little red, where the red ratio is noise: that channel only has to be darker', () => {
+    const felt = (): RgbImage => paint(platform(), 0, 0, W, H, [40, 62, 124]);
+    const frame = felt();
+    // A warm lamp's shadow, lit by the cool sky alone: red falls to 0.07 of the platform, green and blue to 0.4 and 0.58.
+    paint(frame, (C[1] as number) + DIE / 2, 90 - DIE / 2, 22, DIE, [3, 25, 72]);
+    paint(frame, (C[1] as number) - DIE / 2, 90 - DIE / 2, DIE, DIE, [205, 35, 32]);
+    const found = locateDice(frame, felt(), channels, saturated);
+    expect(found.dice).toHaveLength(1);
+    expect(found.dice[0]?.estimatedCount).toBe(1);
+    expect(found.dice[0]?.center.x).toBeCloseTo(C[1] as number, 0);
+    const { shadowDimLevel: _d, ...everyChannel } = saturated;
+    expect(locateDice(frame, felt(), channels, everyChannel).dice[0]?.estimatedCount).toBe(2);
+  });
+
   it('would take a black die for shadow, which is why dice of any colour keep the default rule', () => {
     const frame = die(platform(), C[1] as number, 90);
     paint(frame, (C[1] as number) - DIE / 2, 90 - DIE / 2, DIE, DIE, [30, 30, 29]);
