@@ -10,7 +10,7 @@
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
 import { HEXAGON_AREA_FACTOR } from '../src/vision/calibration/guided.js';
-import { defaultLocateOptions } from '../src/vision/locate.js';
+import { defaultLocateOptions, saturatedDiceLocateOptions } from '../src/vision/locate.js';
 import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';
@@ -87,11 +87,15 @@ function simScene(camera: SimulatedCamera, count: number) {
   return { reference, channels: camera.layout.channels, frames: Array.from({ length: count }, () => camera.still()) };
 }
 
-/** The pipeline's options for reading dice `size` px across with `model`, the lens's field of view 54 degrees. */
+/**
+ * The pipeline's options for reading dice `size` px across with `model`, the lens's field of view 54 degrees; located
+ * as a session locates them (X-Wing's red and green dice with their own shadow rule).
+ */
 function pipelineOptions(model: LearnedModel, size: number) {
   const lens = cameraFromFov(1280, 720, 54);
+  const locate = model.classes.includes('red-hit') ? saturatedDiceLocateOptions : defaultLocateOptions;
   return {
-    locate: { ...defaultLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * size * size },
+    locate: { ...locate, expectedDieArea: HEXAGON_AREA_FACTOR * size * size },
     cocked: defaultCockedLimits,
     dieSizePx: size,
     cropScale: 1.5,
