@@ -12,6 +12,7 @@
  * `--lighting NAME[,NAME]` lights every scene by one of the named presets of the split (presets.ts), opt-in ones
  * such as `ceiling-panel-bright` included; by default a scene draws from the split's own, opt-in ones left out.
  * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
+ * `--dice-per-image N` or `MIN,MAX` sets how many dice a scene holds (default 1..7; 1 is a rig's channel holding one die).
  * `--offset` starts further into the split's range (to render more, or a disjoint
  * second set); `--reuse` copies images of seeds an existing complete folder
  * already holds (to grow a set without re-rendering it; refused unless its summary.json names this renderer: Chromium's
@@ -38,7 +39,7 @@ function fail(message: string): never {
 
 const USAGE =
   `usage: npm run render -- --dice xwing|d6 --split ${SPLITS.join('|')} --count N --out DIR [--offset N] [--cocked-rate R] ` +
-  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--reuse] [--empty-platform]`;
+  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--dice-per-image N|MIN,MAX] [--reuse] [--empty-platform]`;
 
 if (process.argv.includes('--help')) {
   process.stdout.write(`${USAGE}\n`);
@@ -58,6 +59,7 @@ const OPTIONS = {
   look: { type: 'string', default: 'rig' },
   lighting: { type: 'string' },
   'empty-platform': { type: 'boolean', default: false },
+  'dice-per-image': { type: 'string' },
 } as const;
 
 let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
@@ -113,6 +115,17 @@ if (values['cocked-tilt'] !== undefined) {
   }
   cockedTiltDeg = [tlo as number, thi as number];
 }
+let diceCount: [number, number] | undefined;
+if (values['dice-per-image'] !== undefined) {
+  // N, or MIN,MAX: 1 is what a rig's channel holds; the scene's own default is 1..7.
+  const parts = values['dice-per-image'].split(',').map(Number);
+  const [nlo, nhi = nlo] = parts;
+  if (parts.length > 2 || nlo === undefined || !Number.isInteger(nlo) || !Number.isInteger(nhi) || nlo < 1 || (nhi as number) < nlo || (nhi as number) > 12) {
+    fail(`--dice-per-image must be N or MIN,MAX whole dice within 1..12, fewest first (got "${values['dice-per-image']}").`);
+  }
+  if (look === 'tray') fail('--dice-per-image is for the rig look: the tray look has its own dice counts.');
+  diceCount = [nlo as number, nhi as number];
+}
 
 const renderer = await BrowserRenderer.open();
 try {
@@ -129,6 +142,7 @@ try {
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     ...(cockedTiltDeg !== undefined ? { cockedTiltDeg } : {}),
     ...(lighting !== undefined ? { lighting } : {}),
+    ...(diceCount !== undefined ? { diceCount } : {}),
     onImage: (done, total) => {
       if (Date.now() - last > 10_000 || done === total) {
         last = Date.now();

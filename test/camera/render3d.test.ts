@@ -200,6 +200,26 @@ describe('3D synthetic camera in Chromium', () => {
     expect(x.stderr).toMatch(/runs past the test split's xwing seeds \(2000000\.\.2499998\)/);
   }, 60_000);
 
+  it('refuses a dice count per image that is not 1..12 dice, fewest first, before writing anything', () => {
+    for (const bad of ['0', '3,2', '2,13', '1.5', '1,2,3']) {
+      const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--dice-per-image', bad, '--out', join(dir, 'never'));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`--dice-per-image must be N or MIN,MAX whole dice within 1..12, fewest first (got "${bad}")`);
+    }
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  }, 120_000);
+
+  it('renders one die a scene when asked, as a rig channel holds it, records the count, and refuses to grow the set with scenes of other counts', async () => {
+    const out = join(dir, 'one-die');
+    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 3, diceCount: [1, 1] });
+    for (let seed = 40_501; seed < 40_504; seed++) {
+      const truth = JSON.parse(await readFile(join(out, 'truth', `r3d-xwing-${seed}.json`), 'utf8')) as { dice: unknown[] };
+      expect(truth.dice).toHaveLength(1);
+    }
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ diceCount: [1, 1] });
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 4, reuse: true })).rejects.toThrow(/holds scenes of 1\.\.1 dice; cannot reuse them for the scene's own/);
+  }, 180_000);
+
   it('refuses a lighting preset of another split before writing anything, naming the split it belongs to', () => {
     const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--lighting', 'ceiling-panel-bright,ring-light', '--out', join(dir, 'never'));
     expect(r.status).toBe(2);

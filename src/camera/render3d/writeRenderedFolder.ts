@@ -38,6 +38,8 @@ export interface RenderedFolderOptions {
   readonly look?: SceneLook;
   /** Lighting presets to draw from, by name (default: the split's own; see SceneOptions.lighting). */
   readonly lighting?: readonly string[];
+  /** How many dice a scene holds, fewest and most (default: the scene's, 1..7; 1,1 is a rig's channel holding one die). */
+  readonly diceCount?: readonly [number, number];
   /**
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
    * instead of rendering them again: for growing a set. Refused unless the set
@@ -87,7 +89,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const look = options.look ?? 'rig';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[]; renderer?: RendererIdentity };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[]; diceCount?: [number, number]; renderer?: RendererIdentity };
     // Images drawn by other code (an icon drawing changed, three.js or Chromium updated) would not be this renderer's images.
     const drawnBy = previous.renderer;
     if (drawnBy?.drawing !== renderer.identity.drawing || drawnBy.chromium !== renderer.identity.chromium) {
@@ -107,10 +109,14 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     if (lights(previous.lighting) !== lights(options.lighting)) {
       throw new RangeError(`${options.dir} holds images lit by ${lights(previous.lighting)} presets; cannot reuse them for ${lights(options.lighting)}.`);
     }
+    const counted = (c: readonly number[] | undefined): string => (c ? `${c[0]}..${c[1]}` : "the scene's own");
+    if (counted(previous.diceCount) !== counted(options.diceCount)) {
+      throw new RangeError(`${options.dir} holds scenes of ${counted(previous.diceCount)} dice; cannot reuse them for ${counted(options.diceCount)}.`);
+    }
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), look });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -125,7 +131,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
