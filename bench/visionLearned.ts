@@ -9,8 +9,8 @@
  */
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
-import { HEXAGON_AREA_FACTOR } from '../src/vision/calibration/guided.js';
-import { defaultLocateOptions, saturatedDiceLocateOptions } from '../src/vision/locate.js';
+import { HEXAGON_AREA_FACTOR, xwingLocateOptions } from '../src/vision/calibration/guided.js';
+import { defaultLocateOptions } from '../src/vision/locate.js';
 import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';
@@ -93,9 +93,8 @@ function simScene(camera: SimulatedCamera, count: number) {
  */
 function pipelineOptions(model: LearnedModel, size: number) {
   const lens = cameraFromFov(1280, 720, 54);
-  const locate = model.classes.includes('red-hit') ? saturatedDiceLocateOptions : defaultLocateOptions;
   return {
-    locate: { ...locate, expectedDieArea: HEXAGON_AREA_FACTOR * size * size },
+    locate: model.classes.includes('red-hit') ? xwingLocateOptions(size) : { ...defaultLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * size * size },
     cocked: defaultCockedLimits,
     dieSizePx: size,
     cropScale: 1.5,

@@ -5,8 +5,8 @@
  * reader looks (a learned profile: the top face, by perspective). One place, so the measurement of a session's reading
  * on renders (`training/learned/sessionRecall.ts`) runs what sessions run.
  */
-import { HEXAGON_AREA_FACTOR } from '../vision/calibration/guided.js';
-import { defaultLocateOptions, saturatedDiceLocateOptions } from '../vision/locate.js';
+import { xwingLocateOptions } from '../vision/calibration/guided.js';
+import { defaultLocateOptions } from '../vision/locate.js';
 import { defaultCockedLimits, type PipelineOptions } from '../vision/pipeline.js';
 import type { ChosenReader } from '../vision-io/readerChoice.js';
 
@@ -15,10 +15,7 @@ export type PipelineCrop = ReturnType<NonNullable<ChosenReader['pipelineCrop']>>
 
 export function sessionPipeline(family: 'pips' | 'xwing', dieSizePx: number, crop?: PipelineCrop): PipelineOptions {
   return {
-    locate:
-      family === 'pips'
-        ? { ...defaultLocateOptions, expectedDieArea: dieSizePx * dieSizePx * 0.97 }
-        : { ...saturatedDiceLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx },
+    locate: family === 'pips' ? { ...defaultLocateOptions, expectedDieArea: dieSizePx * dieSizePx * 0.97 } : xwingLocateOptions(dieSizePx),
     cocked: defaultCockedLimits,
     dieSizePx,
     cropScale: crop?.scale ?? 1.5,

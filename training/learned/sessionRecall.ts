@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { decodeImageFile } from '../../src/camera/decode.js';
 import type { Rect } from '../../src/core/image.js';
 import { rectChannel } from '../../src/vision/channels.js';
+import { classOfRead } from '../../src/vision/labelledEval.js';
 import { readFrame } from '../../src/vision/pipeline.js';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
@@ -34,8 +35,6 @@ const root = values.images.replace(/\/images\/?$/, '');
 const paths = labelledFolderPaths(values.images);
 const folder = await readLabelledFolder(paths.images, paths.labels);
 const chosen = family === 'pips' ? await chooseReader('d6', { d6: 'pips' }) : await chooseReader('xwing', { calibration: values.calibration });
-/** A read as a label: `red-hit`, or a D6's pip count. */
-const labelOf = (read: { readonly die?: string | undefined; readonly symbol?: string | undefined }): string => (read.die === undefined ? `${read.symbol}` : `${read.die}-${read.symbol}`);
 
 interface Tally {
   labelled: number;
@@ -103,7 +102,7 @@ for (const photo of folder.photos) {
     if (label === undefined) {
       if (read.status === 'read') {
         phantomRead++;
-        notes.push(`${photo.name}: a blob at (${x.toFixed(0)}, ${y.toFixed(0)}) in ${holding.length} labelled boxes read as ${labelOf(read)} (${read.confidence.toFixed(2)})`);
+        notes.push(`${photo.name}: a blob at (${x.toFixed(0)}, ${y.toFixed(0)}) in ${holding.length} labelled boxes read as ${classOfRead(read)} (${read.confidence.toFixed(2)})`);
       } else phantomDeclined++;
       continue;
     }
@@ -112,10 +111,10 @@ for (const photo of folder.photos) {
     label.read = true;
     if (read.cause === 'touching') bump(touchingBlob, label.touching);
     if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
-    else if (labelOf(read) === label.cls) t.correct++;
+    else if (classOfRead(read) === label.cls) t.correct++;
     else {
       t.wrong++;
-      notes.push(`${photo.name}: ${label.cls} read as ${labelOf(read)} (${read.confidence.toFixed(2)})`);
+      notes.push(`${photo.name}: ${label.cls} read as ${classOfRead(read)} (${read.confidence.toFixed(2)})`);
     }
   }
   for (const b of boxes) {

@@ -18,6 +18,7 @@ import { scoreIcon, trainIconModel } from '../d8/iconModel.js';
 import { cropRgb, squareAround } from '../../core/image.js';
 import type { Point, RgbImage } from '../../core/image.js';
 import { locateDice, saturatedDiceLocateOptions } from '../locate.js';
+import type { LocateOptions } from '../locate.js';
 import { detectChannelRegions } from './channelRegions.js';
 import { clusterCrops } from './cluster.js';
 import { COCKED_CLASS, parseClassName } from './profile.js';
@@ -48,6 +49,11 @@ export const SKIP_NAME = 'skip';
 
 /** Area of a regular hexagon (a flat d8 from above) per squared across-corners size. */
 export const HEXAGON_AREA_FACTOR = (3 * Math.sqrt(3)) / 8;
+
+/** How X-Wing d8s `dieSizePx` across (corners) are located on a rig: a flat d8's hexagon, with red and green dice's shadow rule. */
+export function xwingLocateOptions(dieSizePx: number): LocateOptions {
+  return { ...saturatedDiceLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx };
+}
 
 /** Outlines longer than this are grouped apart before clustering (a flat d8 measures about 1.01). */
 const LOOKS_COCKED = 1.1;
@@ -166,7 +172,7 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
   }
 
   log(`Step 3 of 4: ${options.throws} throws.`);
-  const locate = { ...saturatedDiceLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * options.dieSizePx ** 2 };
+  const locate = xwingLocateOptions(options.dieSizePx);
   const collected: Collected[] = [];
   let skippedDice = 0;
   for (let t = 0; t < options.throws; t++) {
