@@ -2,14 +2,17 @@
  * Die location: difference against an empty-platform reference, connected
  * components, then assignment to channels. Shadows (the platform, darker, same
  * colour) are not dice; blobs far larger than one die are reported as touching
- * dice, channels with too few dice as missing, blobs outside any channel or
- * beyond a channel's count as extra.
+ * dice (or, for red and green d8s in a channel of several, split into dice),
+ * channels with too few dice as missing, blobs outside any channel or beyond a
+ * channel's count as extra.
  */
 import { channelAt } from './channels.js';
 import type { ChannelRegion } from './channels.js';
 import { connectedComponents, principalAxes } from './components.js';
+import { d8SplitLimits, splitTouchingDice } from './splitTouching.js';
+import type { SplitLimits } from './splitTouching.js';
 import { blockSums } from '../core/image.js';
-import type { Point, Rect, RgbImage } from '../core/image.js';
+import type { BlockSums, Point, Rect, RgbImage } from '../core/image.js';
 
 export interface LocateOptions {
   /** Expected area of one die lying flat, in full-resolution pixels (from calibration or the die size). */
@@ -32,6 +35,12 @@ export interface LocateOptions {
   readonly minAreaFraction: number;
   /** Changes the foreground mask (locator resolution) before blobs are found, e.g. removes thin walls; none by default. */
   readonly maskFilter?: (mask: Uint8Array, width: number, height: number) => void;
+  /**
+   * When set, a blob whose area amounts to several dice, in a channel expecting several, is split into dice
+   * (`splitTouching.ts`: k - 1, k or k + 1 of them, no more than the channel expects), for a reader that reads a die
+   * beside another; unset, or when no split passes the limits, such a blob is one die with `estimatedCount` k.
+   */
+  readonly splitTouching?: SplitLimits;
 }
 
 export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
@@ -58,6 +67,7 @@ export const saturatedDiceLocateOptions: Omit<LocateOptions, 'expectedDieArea'> 
   shadowChromaTolerance: 0.4,
   shadowTintMargin: 0.15,
   shadowDimLevel: 45,
+  splitTouching: d8SplitLimits,
 };
 
 export interface LocatedDie {
@@ -75,6 +85,8 @@ export interface LocatedDie {
   readonly angleDeg: number;
   /** How many dice the blob's area amounts to (2 or more: touching dice). */
   readonly estimatedCount: number;
+  /** Set on a die split from a blob of this many touching dice (`LocateOptions.splitTouching`). */
+  readonly splitFrom?: number;
 }
 
 export interface ChannelFinding {
@@ -94,11 +106,19 @@ export interface LocateResult {
   readonly extra: readonly LocatedDie[];
 }
 
+/** A block of a strong colour (`SplitLimits.minStrongShare`): its brightest channel at least this level (0..255)... */
+const STRONG_LEVEL = 40;
+/** ...and its channels spread by at least this share of it. */
+const STRONG_CHROMA = 0.4;
+
 /** The frame's block sums, reused from call to call (only `foregroundMask` reads them, before it returns). */
 let frameSums = new Uint32Array(0);
 
-/** The foreground mask at the locator's resolution: changed pixels that are not shadow. */
-export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Omit<LocateOptions, 'expectedDieArea'>): { mask: Uint8Array; width: number; height: number } {
+/**
+ * The foreground mask at the locator's resolution: changed pixels that are not shadow. `frame` holds the frame's block
+ * sums it was made from, valid until the next call (the buffer is reused).
+ */
+export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Omit<LocateOptions, 'expectedDieArea'>): { mask: Uint8Array; width: number; height: number; frame: BlockSums } {
   if (frame.width !== reference.width || frame.height !== reference.height) {
     throw new RangeError(`The frame is ${frame.width}x${frame.height} but the empty-platform reference is ${reference.width}x${reference.height}.`);
   }
@@ -164,31 +184,51 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
     }
     mask[i] = 1;
   }
-  return { mask, width: w, height: h };
+  return { mask, width: w, height: h, frame: fs };
 }
 
 /** Finds the dice on the platform and assigns them to channels. */
 export function locateDice(frame: RgbImage, reference: RgbImage, channels: readonly ChannelRegion[], options: LocateOptions): LocateResult {
   const f = Math.max(1, Math.floor(options.downscale));
-  const { mask, width, height } = foregroundMask(frame, reference, options);
+  const { mask, width, height, frame: sums } = foregroundMask(frame, reference, options);
   options.maskFilter?.(mask, width, height);
-  const { blobs } = connectedComponents(mask, width, height, 8);
+  const { blobs, labels } = connectedComponents(mask, width, height, 8);
+  const strongColour = (x: number, y: number): boolean => {
+    const o = (y * width + x) * 3;
+    const r = sums.data[o] as number;
+    const g = sums.data[o + 1] as number;
+    const b = sums.data[o + 2] as number;
+    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+    return max >= STRONG_LEVEL * f * f && max - min >= STRONG_CHROMA * max;
+  };
   const dieAreaSmall = options.expectedDieArea / (f * f);
   const dice: LocatedDie[] = [];
-  for (const blob of blobs) {
-    if (blob.area < options.minAreaFraction * dieAreaSmall) continue;
-    const axes = principalAxes(blob);
-    const center = { x: (blob.centroid.x + 0.5) * f, y: (blob.centroid.y + 0.5) * f };
-    dice.push({
+  const located = (shape: { area: number; centroid: Point; bbox: Rect; mxx: number; myy: number; mxy: number }, estimatedCount: number, splitFrom?: number): LocatedDie => {
+    const axes = principalAxes(shape);
+    const center = { x: (shape.centroid.x + 0.5) * f, y: (shape.centroid.y + 0.5) * f };
+    return {
       channel: channelAt(center, channels)?.id,
       center,
-      bbox: { x: blob.bbox.x * f, y: blob.bbox.y * f, width: blob.bbox.width * f, height: blob.bbox.height * f },
-      area: blob.area * f * f,
+      bbox: { x: shape.bbox.x * f, y: shape.bbox.y * f, width: shape.bbox.width * f, height: shape.bbox.height * f },
+      area: shape.area * f * f,
       length: Math.sqrt(12) * axes.major * f,
       breadth: Math.sqrt(12) * axes.minor * f,
       angleDeg: (((axes.angle * 180) / Math.PI) % 180 + 180) % 180,
-      estimatedCount: Math.max(1, Math.round(blob.area / dieAreaSmall)),
-    });
+      estimatedCount,
+      ...(splitFrom !== undefined ? { splitFrom } : {}),
+    };
+  };
+  for (const blob of blobs) {
+    if (blob.area < options.minAreaFraction * dieAreaSmall) continue;
+    const whole = located(blob, Math.max(1, Math.round(blob.area / dieAreaSmall)));
+    const k = whole.estimatedCount;
+    // Only in a channel that expects several dice: in a channel of one die, a blob of two is an intruder or a die
+    // joined by its shadow, and the throw is re-tumbled either way.
+    const expected = k > 1 && options.splitTouching ? channelAt(whole.center, channels)?.expectedDice ?? 0 : 0;
+    const parts = expected >= 2 ? splitTouchingDice(labels, width, blob, k, expected, dieAreaSmall, options.splitTouching as SplitLimits, strongColour) : undefined;
+    if (parts === undefined) dice.push(whole);
+    else for (const part of parts) dice.push(located(part, 1, parts.length));
   }
   const findings: ChannelFinding[] = channels.map((c) => {
     const inside = dice.filter((d) => d.channel === c.id);

@@ -11,7 +11,8 @@
  * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
  * image's labelled boxes (the median longest side of its flat dice) for d8s, and for D6s from the render's truth (the
  * median top face's side, by the die's size and the camera's height and field of view); the pipeline's options are a session's
- * (`sessionPipeline`).
+ * (`sessionPipeline`). As that channel expects several dice, X-Wing location splits blobs of touching dice there
+ * (`splitTouching.ts`); a session's channel of one die never does.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -55,6 +56,8 @@ const missedHow = new Map<string, number>();
 const touchingBlob = new Map<boolean, number>();
 /** One more of `key` in `counts`. */
 const bump = <K>(counts: Map<K, number>, key: K): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
+/** Labelled dice whose located die was split from a blob of touching dice: read right, read wrong, declined. */
+const split = { right: 0, wrong: 0, declined: 0 };
 let phantomRead = 0;
 let phantomDeclined = 0;
 let images = 0;
@@ -110,6 +113,7 @@ for (const photo of folder.photos) {
     if (label.read) continue; // a second blob on the same die: counted once
     label.read = true;
     if (read.cause === 'touching') bump(touchingBlob, label.touching);
+    if (die.splitFrom !== undefined) split[read.status !== 'read' ? 'declined' : classOfRead(read) === label.cls ? 'right' : 'wrong']++;
     if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
     else if (classOfRead(read) === label.cls) t.correct++;
     else {
@@ -145,6 +149,7 @@ console.log(`${values.images}: ${images} images, ${flatN} flat and ${sum((t) => 
 console.log(`flat dice: read ${read} (${((100 * read) / flatN).toFixed(1)} %), correct among read ${((100 * sum((t) => t.correct, true)) / Math.max(1, read)).toFixed(2)} %, declined ${sum(declinedOf, true)} (${((100 * sum(declinedOf, true)) / flatN).toFixed(1)} %), no located die of their own ${sum((t) => t.missed, true)} (${((100 * sum((t) => t.missed, true)) / flatN).toFixed(1)} %)`);
 console.log(`cocked dice read as a face: ${sum((t) => t.wrong, false)}; blobs on no single labelled die: ${phantomRead} read as a face, ${phantomDeclined} declined`);
 console.log(`labelled dice with no located die of their own: ${[...missedHow.entries()].map(([k, v]) => `${v} ${k}`).join(', ')}`);
+console.log(`labelled dice located apart from the dice they touch (a blob split): ${split.right + split.wrong + split.declined}, ${split.right} read right, ${split.wrong} read wrong (cocked ones included), ${split.declined} declined`);
 if (touchingBlob.size > 0) console.log(`labelled dice in a blob of touching dice: ${touchingBlob.get(true) ?? 0} touching another die in the render's truth, ${touchingBlob.get(false) ?? 0} not (their blob holds a shadow or a wall's edge)`);
 const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.keys()]))].sort();
 console.log(`${'face'.padEnd(12)} dice  read  wrong  missed  ${causes.map((c) => c.padStart(9)).join('')}`);

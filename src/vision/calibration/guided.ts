@@ -179,7 +179,8 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
     const { image, truth } = await camera.nextThrow(t);
     const located = locateDice(image, reference, channels, locate);
     for (const die of located.dice) {
-      if (die.estimatedCount > 1 || die.channel === undefined) {
+      // A die split from touching dice is left out too: its crop holds part of its neighbour, which would blur the groups.
+      if (die.estimatedCount > 1 || die.splitFrom !== undefined || die.channel === undefined) {
         skippedDice += die.estimatedCount;
         continue;
       }
