@@ -35,20 +35,24 @@ function hexagon(img: RgbImage, cx: number, cy: number, rgb: readonly [number, n
   return img;
 }
 
+/** Two dice corner to corner (40 px apart along x: touching). */
+const PAIR = [
+  { x: 120, y: 90 },
+  { x: 159, y: 90 },
+];
+function touchingPair(): RgbImage {
+  const frame = platform();
+  for (const t of PAIR) hexagon(frame, t.x, t.y, RED);
+  return frame;
+}
+
 const near = (p: { x: number; y: number }, q: { x: number; y: number }): number => Math.hypot(p.x - q.x, p.y - q.y);
 
 describe('touching dice found apart', () => {
   it('finds two touching dice as two, each centred on its own die, in a channel that expects two', () => {
-    const frame = platform();
-    // Corner to corner along x: 40 px apart is touching.
-    const truth = [
-      { x: 120, y: 90 },
-      { x: 159, y: 90 },
-    ];
-    for (const t of truth) hexagon(frame, t.x, t.y, RED);
-    const r = locateDice(frame, platform(), frameChannel(2), options);
+    const r = locateDice(touchingPair(), platform(), frameChannel(2), options);
     expect(r.dice).toHaveLength(2);
-    for (const t of truth) {
+    for (const t of PAIR) {
       const d = r.dice.find((x) => near(x.center, t) < 4);
       expect(d, `a die at (${t.x}, ${t.y})`).toBeDefined();
       expect(d?.splitFrom).toBe(2);
@@ -72,10 +76,7 @@ describe('touching dice found apart', () => {
   });
 
   it('leaves two touching dice in a channel of one die as one blob counted two, the throw re-tumbled as before', () => {
-    const frame = platform();
-    hexagon(frame, 120, 90, RED);
-    hexagon(frame, 159, 90, RED);
-    const r = locateDice(frame, platform(), frameChannel(1), options);
+    const r = locateDice(touchingPair(), platform(), frameChannel(1), options);
     expect(r.dice).toHaveLength(1);
     expect(r.dice[0]?.estimatedCount).toBe(2);
     expect(r.dice[0]?.splitFrom).toBeUndefined();
@@ -109,18 +110,13 @@ describe('touching dice found apart', () => {
   });
 
   it('splits nothing under the default location, which D6s keep: their pip counter cannot read a die beside another', () => {
-    const frame = platform();
-    hexagon(frame, 120, 90, RED);
-    hexagon(frame, 159, 90, RED);
-    const r = locateDice(frame, platform(), frameChannel(2), { ...defaultLocateOptions, expectedDieArea: HEX_AREA });
+    const r = locateDice(touchingPair(), platform(), frameChannel(2), { ...defaultLocateOptions, expectedDieArea: HEX_AREA });
     expect(r.dice).toHaveLength(1);
     expect(r.dice[0]?.estimatedCount).toBe(2);
   });
 
   it('refuses a split whose parts are not die-sized', () => {
-    const frame = platform();
-    hexagon(frame, 120, 90, RED);
-    hexagon(frame, 159, 90, RED);
+    const frame = touchingPair();
     const mask = new Uint8Array(W * H);
     for (let i = 0; i < W * H; i++) mask[i] = frame.data[i * 3] === RED[0] ? 1 : 0;
     const { blobs, labels } = connectedComponents(mask, W, H, 8);
