@@ -10,7 +10,8 @@
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
 import { HEXAGON_AREA_FACTOR, xwingLocateOptions } from '../src/vision/calibration/guided.js';
-import { defaultLocateOptions } from '../src/vision/locate.js';
+import { rectChannel } from '../src/vision/channels.js';
+import { defaultLocateOptions, locateDice } from '../src/vision/locate.js';
 import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';
@@ -203,4 +204,36 @@ export async function runVisionLearnedBench(): Promise<void> {
   let j = 0;
   const anyMs = timeIt(20, () => locateOnAnyPlatform(frames[j++ % frames.length]!.image, scene.channels, size, HEXAGON_AREA_FACTOR * size * size));
   console.log(`vision learned: locate with no empty-platform reference (platform estimated from the frame): median ${median(anyMs).toFixed(2)} ms per 1280x720 frame`);
+  touchingDiceCost(scene.reference, size);
+}
+
+/**
+ * Location of four touching red d8s in one channel of four (a guided calibration's `--dice-per-channel`): split
+ * apart (`splitTouching.ts`) against left as one blob, on the same frames.
+ */
+function touchingDiceCost(reference: RgbImage, size: number): void {
+  const frames = [0, 1, 2, 3].map((s) => {
+    const image = { width: reference.width, height: reference.height, data: Uint8Array.from(reference.data) };
+    const r = size / 2;
+    // Four dice corner to corner and side by side, placed a little differently in each frame.
+    const centres = [0, 1, 2, 3].map((i) => ({ x: 400 + 40 * s + (i % 2) * size * 0.98, y: 300 + Math.floor(i / 2) * r * Math.sqrt(3) * 0.98 + (i % 2) * 6 }));
+    for (const c of centres) {
+      for (let y = Math.floor(c.y - r); y <= Math.ceil(c.y + r); y++) {
+        for (let x = Math.floor(c.x - r); x <= Math.ceil(c.x + r); x++) {
+          const dx = Math.abs(x + 0.5 - c.x);
+          const dy = Math.abs(y + 0.5 - c.y);
+          if (dy <= (r * Math.sqrt(3)) / 2 && Math.sqrt(3) * dx + dy <= Math.sqrt(3) * r) image.data.set([200, 38, 36], (y * image.width + x) * 3);
+        }
+      }
+    }
+    return image;
+  });
+  const channel = [rectChannel(0, { x: 0, y: 0, width: reference.width, height: reference.height }, 4)];
+  const split = xwingLocateOptions(size);
+  const { splitTouching: _, ...whole } = split;
+  const found = locateDice(frames[0] as RgbImage, reference, channel, split).dice.length;
+  let i = 0;
+  const splitCpu = cpuMs(100, () => void locateDice(frames[i++ % frames.length] as RgbImage, reference, channel, split));
+  const wholeCpu = cpuMs(100, () => void locateDice(frames[i++ % frames.length] as RgbImage, reference, channel, whole));
+  console.log(`vision learned: locate 4 touching ${size} px d8s in one channel of 4 on a 1280x720 frame, CPU: split apart (${found} dice found) ${splitCpu.toFixed(2)} ms, left as one blob ${wholeCpu.toFixed(2)} ms, ${(splitCpu / wholeCpu).toFixed(2)}x`);
 }

@@ -120,7 +120,9 @@ export const simCameraFactory: CameraFactory = {
 
 /** A real camera's or a recording's platform: the config's settings, else the calibration profile's. */
 async function describePlatform(options: CameraFactoryOptions): Promise<Pick<OpenedCamera, 'channels' | 'reference' | 'dieSizePx'>> {
-  const channels = options.channels ? options.channels.map((r, i) => rectChannel(i, r)) : (options.profile?.channels ?? []);
+  // A session tells its dice apart by channel, one die each: a profile calibrated with several dice a channel lends its
+  // regions, not its count, or a second die (two touching ones split apart) would go unflagged.
+  const channels = options.channels ? options.channels.map((r, i) => rectChannel(i, r)) : (options.profile?.channels ?? []).map((c) => ({ ...c, expectedDice: 1 }));
   if (channels.length !== options.dice) {
     throw new ConfigError('camera.channels', `${channels.length} channel regions for ${options.dice} dice: give one rectangle per die (or calibrate on the rig)`);
   }

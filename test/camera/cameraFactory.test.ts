@@ -7,6 +7,7 @@ import { encodePng } from '../../src/camera/decode.js';
 import { takeFrames } from '../../src/camera/frameSource.js';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import { ConfigError } from '../../src/core/errors.js';
+import { rectChannel } from '../../src/vision/channels.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -73,5 +74,15 @@ describe('camera factories', () => {
     expect(opened.reference.data).toEqual(reference.data);
     const frames = await takeFrames(opened.frames!);
     expect(frames).toHaveLength(2);
+  });
+
+  it("takes a profile's channel regions but one die in each, even from a profile calibrated with two dice a channel", async () => {
+    const reference = { width: 8, height: 6, data: new Uint8Array(8 * 6 * 3).fill(90) };
+    const file = join(dir, 'empty.png');
+    await writeFile(file, await encodePng(reference));
+    const twoEach = [rectChannel(0, { x: 0, y: 0, width: 4, height: 6 }, 2), rectChannel(1, { x: 4, y: 0, width: 4, height: 6 }, 2)];
+    const opened = await cameraFactories.open('replay', { dice: 2, fps: 10, folder: dir, profile: { referenceFile: file, dieSizePx: 4, channels: twoEach } });
+    expect(opened.channels.map((c) => c.polygon)).toEqual(twoEach.map((c) => c.polygon));
+    expect(opened.channels.map((c) => c.expectedDice)).toEqual([1, 1]);
   });
 });
