@@ -58,6 +58,8 @@ const touchingBlob = new Map<boolean, number>();
 const bump = <K>(counts: Map<K, number>, key: K): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 /** Labelled dice whose located die was split from a blob of touching dice: read right, read wrong, declined. */
 const split = { right: 0, wrong: 0, declined: 0 };
+/** Flat labelled dice by the platform they lie on: how many, how many with a located die of their own, how many read. */
+const byPlatform = new Map<string, { flat: number; own: number; read: number }>();
 let phantomRead = 0;
 let phantomDeclined = 0;
 let images = 0;
@@ -68,13 +70,16 @@ for (const photo of folder.photos) {
   images++;
   const frame = await decodeImageFile(photo.imagePath);
   const reference = await decodeImageFile(empty);
-  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false, touching: false }));
+  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false, readFlat: false, touching: false }));
   // A rendered folder's truth says which dice touch another (labels in the same order as its dice).
   const truthFile = join(root, 'truth', `${photo.name}.json`);
+  /** The platform the scene was rendered on (from the render's truth). */
+  let platform = 'unknown platform';
   /** A D6's side as a rig states it (the top face's side, in pixels), from the render's truth. */
   let cubeSidePx: number | undefined;
   if (existsSync(truthFile)) {
-    const { scene } = JSON.parse(readFileSync(truthFile, 'utf8')) as { scene: { placed: { touches: (number | 'wall')[]; sizeCm: number; cocked: boolean }[]; camera: { heightCm: number }; lens: { hfovDeg: number } } };
+    const { scene, preset } = JSON.parse(readFileSync(truthFile, 'utf8')) as { preset?: { platform?: string }; scene: { placed: { touches: (number | 'wall')[]; sizeCm: number; cocked: boolean }[]; camera: { heightCm: number }; lens: { hfovDeg: number } } };
+    platform = preset?.platform ?? platform;
     const placed = scene.placed;
     const focalPx = frame.width / 2 / Math.tan((scene.lens.hfovDeg * Math.PI) / 360);
     const cubeSides = placed.filter((p) => !p.cocked).map((p) => (p.sizeCm * focalPx) / (scene.camera.heightCm - p.sizeCm)).sort((a, b) => a - b);
@@ -114,6 +119,7 @@ for (const photo of folder.photos) {
     label.read = true;
     if (read.cause === 'touching') bump(touchingBlob, label.touching);
     if (die.splitFrom !== undefined) split[read.status !== 'read' ? 'declined' : classOfRead(read) === label.cls ? 'right' : 'wrong']++;
+    if (read.status === 'read') label.readFlat = true;
     if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
     else if (classOfRead(read) === label.cls) t.correct++;
     else {
@@ -122,6 +128,10 @@ for (const photo of folder.photos) {
     }
   }
   for (const b of boxes) {
+    if (b.cls !== 'cocked') {
+      const p = byPlatform.get(platform) ?? { flat: 0, own: 0, read: 0 };
+      byPlatform.set(platform, { flat: p.flat + 1, own: p.own + (b.read ? 1 : 0), read: p.read + (b.readFlat ? 1 : 0) });
+    }
     const t = tally(b.cls);
     t.labelled++;
     if (b.read) continue;
@@ -155,5 +165,9 @@ const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.k
 console.log(`${'face'.padEnd(12)} dice  read  wrong  missed  ${causes.map((c) => c.padStart(9)).join('')}`);
 for (const [c, t] of [...byClass.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
   console.log(`${c.padEnd(12)} ${String(t.labelled).padStart(4)}  ${String(t.correct + t.wrong).padStart(4)}  ${String(t.wrong).padStart(5)}  ${String(t.missed).padStart(6)}  ${causes.map((k) => String(t.declined.get(k) ?? 0).padStart(9)).join('')}`);
+}
+if (byPlatform.size > 1 || !byPlatform.has('unknown platform')) {
+  const pct = (a: number, b: number): string => `${((100 * a) / Math.max(1, b)).toFixed(0)} %`;
+  console.log(`flat dice by platform (dice, with a located die of their own, read): ${[...byPlatform.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([k, v]) => `${k} ${v.flat}, ${pct(v.own, v.flat)}, ${pct(v.read, v.flat)}`).join('; ')}`);
 }
 for (const n of notes.slice(0, 20)) console.log(`  ${n}`);
