@@ -67,8 +67,9 @@ export function splitTouchingDice(labels: Int32Array, width: number, blob: Blob,
 const ITERATIONS = 12;
 
 /**
- * Splits `blob` (its pixels are those labelled `blob.label` in `labels`, `width` wide) into `k` parts of about
- * `dieArea` pixels each, or returns undefined when the parts are not die-sized.
+ * Splits `blob` (its pixels are those labelled `blob.label` in `labels`, `width` wide) into `k` parts, or returns
+ * undefined when a part is not `limits.partArea` dice of `dieArea` pixels, or has too few pixels `strong` says are of
+ * the dice's colour.
  */
 export function splitBlob(labels: Int32Array, width: number, blob: Blob, k: number, dieArea: number, limits: SplitLimits, strong?: (x: number, y: number) => boolean): BlobPart[] | undefined {
   if (k < 2) return undefined;
