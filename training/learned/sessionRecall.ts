@@ -70,7 +70,7 @@ for (const photo of folder.photos) {
   images++;
   const frame = await decodeImageFile(photo.imagePath);
   const reference = await decodeImageFile(empty);
-  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false, readFlat: false, touching: false }));
+  const boxes = photo.boxes.map((b) => ({ cls: b.className, x: b.box.x * frame.width, y: b.box.y * frame.height, w: b.box.width * frame.width, h: b.box.height * frame.height, read: false, readAsFace: false, touching: false }));
   // A rendered folder's truth says which dice touch another (labels in the same order as its dice).
   const truthFile = join(root, 'truth', `${photo.name}.json`);
   /** The platform the scene was rendered on (from the render's truth). */
@@ -119,7 +119,7 @@ for (const photo of folder.photos) {
     label.read = true;
     if (read.cause === 'touching') bump(touchingBlob, label.touching);
     if (die.splitFrom !== undefined) split[read.status !== 'read' ? 'declined' : classOfRead(read) === label.cls ? 'right' : 'wrong']++;
-    if (read.status === 'read') label.readFlat = true;
+    if (read.status === 'read') label.readAsFace = true;
     if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
     else if (classOfRead(read) === label.cls) t.correct++;
     else {
@@ -130,7 +130,7 @@ for (const photo of folder.photos) {
   for (const b of boxes) {
     if (b.cls !== 'cocked') {
       const p = byPlatform.get(platform) ?? { flat: 0, own: 0, read: 0 };
-      byPlatform.set(platform, { flat: p.flat + 1, own: p.own + (b.read ? 1 : 0), read: p.read + (b.readFlat ? 1 : 0) });
+      byPlatform.set(platform, { flat: p.flat + 1, own: p.own + (b.read ? 1 : 0), read: p.read + (b.readAsFace ? 1 : 0) });
     }
     const t = tally(b.cls);
     t.labelled++;
@@ -158,7 +158,7 @@ const read = sum((t) => t.correct + t.wrong, true);
 console.log(`${values.images}: ${images} images, ${flatN} flat and ${sum((t) => t.labelled, false)} cocked labelled dice, located against each image's empty platform and read by ${chosen.reader.classifierVersion}`);
 console.log(`flat dice: read ${read} (${((100 * read) / flatN).toFixed(1)} %), correct among read ${((100 * sum((t) => t.correct, true)) / Math.max(1, read)).toFixed(2)} %, declined ${sum(declinedOf, true)} (${((100 * sum(declinedOf, true)) / flatN).toFixed(1)} %), no located die of their own ${sum((t) => t.missed, true)} (${((100 * sum((t) => t.missed, true)) / flatN).toFixed(1)} %)`);
 console.log(`cocked dice read as a face: ${sum((t) => t.wrong, false)}; blobs on no single labelled die: ${phantomRead} read as a face, ${phantomDeclined} declined`);
-console.log(`labelled dice with no located die of their own: ${[...missedHow.entries()].map(([k, v]) => `${v} ${k}`).join(', ')}`);
+console.log(`labelled dice with no located die of their own: ${missedHow.size === 0 ? 'none' : [...missedHow.entries()].map(([k, v]) => `${v} ${k}`).join(', ')}`);
 console.log(`labelled dice located apart from the dice they touch (a blob split): ${split.right + split.wrong + split.declined}, ${split.right} read right, ${split.wrong} read wrong (cocked ones included), ${split.declined} declined`);
 if (touchingBlob.size > 0) console.log(`labelled dice in a blob of touching dice: ${touchingBlob.get(true) ?? 0} touching another die in the render's truth, ${touchingBlob.get(false) ?? 0} not (their blob holds a shadow or a wall's edge)`);
 const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.keys()]))].sort();
