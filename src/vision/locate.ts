@@ -203,6 +203,7 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
     return max >= STRONG_LEVEL * f * f && max - min >= STRONG_CHROMA * max;
   };
   const dieAreaSmall = options.expectedDieArea / (f * f);
+  const limits = options.splitTouching;
   const dice: LocatedDie[] = [];
   const located = (shape: { area: number; centroid: Point; bbox: Rect; mxx: number; myy: number; mxy: number }, estimatedCount: number, splitFrom?: number): LocatedDie => {
     const axes = principalAxes(shape);
@@ -225,8 +226,8 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
     const k = whole.estimatedCount;
     // Only in a channel that expects several dice: in a channel of one die, a blob of two is an intruder or a die
     // joined by its shadow, and the throw is re-tumbled either way.
-    const expected = k > 1 && options.splitTouching ? channelAt(whole.center, channels)?.expectedDice ?? 0 : 0;
-    const parts = expected >= 2 ? splitTouchingDice(labels, width, blob, k, expected, dieAreaSmall, options.splitTouching as SplitLimits, strongColour) : undefined;
+    const expected = k > 1 && limits ? channelAt(whole.center, channels)?.expectedDice ?? 0 : 0;
+    const parts = limits && expected >= 2 ? splitTouchingDice(labels, width, blob, k, expected, dieAreaSmall, limits, strongColour) : undefined;
     if (parts === undefined) dice.push(whole);
     else for (const part of parts) dice.push(located(part, 1, parts.length));
   }
