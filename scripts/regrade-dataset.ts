@@ -18,7 +18,19 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const { values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' }, grade: { type: 'string' }, seed: { type: 'string', default: '1' } } });
+const OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, grade: { type: 'string' }, seed: { type: 'string', default: '1' }, help: { type: 'boolean', default: false } } as const;
+let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
+try {
+  parsed = parseArgs({ options: OPTIONS });
+} catch (err) {
+  // An unknown or misspelt option: one line naming it and the usage, not a stack trace.
+  fail((err as Error).message);
+}
+const { values } = parsed;
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 if (!values.from || !values.to || !values.grade) fail('--from, --to and --grade are needed');
 if (!(GRADE_NAMES as string[]).includes(values.grade)) fail(`unknown grade "${values.grade}" (known: ${GRADE_NAMES.join(', ')})`);
 const seed = Number(values.seed);
