@@ -28,6 +28,7 @@ FOLDS=${FOLDS:-4}
 VIEWS=${VIEWS:-4}
 EARLY_AT=${EARLY_AT:-0.99}
 TRAIN_LAST=${TRAIN_LAST:-80}
+HIGHLIGHT=${HIGHLIGHT:-0}
 if [ "$TRAIN_LAST" -lt 1 ] || [ "$TRAIN_LAST" -gt 100 ]; then
   echo "TRAIN_LAST=$TRAIN_LAST: photos 1..TRAIN_LAST train the networks, so it must be 1..100 (101..200 are TEST)" >&2
   exit 2
@@ -35,7 +36,10 @@ fi
 # The command recorded in the module (TRAIN_LAST only when not the default: d6-net/2's command is as it was).
 LAST=""
 if [ "$TRAIN_LAST" != 80 ]; then LAST="TRAIN_LAST=$TRAIN_LAST "; fi
-COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}VERSION=$VERSION bash training/d6net/train-d6net.sh"
+# HIGHLIGHT (a share of training uses with a glossy highlight drawn on the die) likewise, and only then passed on.
+GLOSS=() HL=""
+if [ "$HIGHLIGHT" != 0 ]; then GLOSS=(--aug-highlight "$HIGHLIGHT"); HL="HIGHLIGHT=$HIGHLIGHT "; fi
+COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}${HL}VERSION=$VERSION bash training/d6net/train-d6net.sh"
 split d6-train 1 "$TRAIN_LAST"
 npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-train" --out "$WORK/train" --context 40
 if [ "$TRAIN_LAST" -lt 100 ]; then
@@ -45,7 +49,7 @@ if [ "$TRAIN_LAST" -lt 100 ]; then
 else
   TUNE="$WORK/train" # no photo left to check on: train_d6net.py only prints its progress on it, and no rule is checked
 fi
-train() { /usr/bin/python3 training/d6net/train_d6net.py --train "$WORK/train" --tune "$TUNE" --convs "$CONVS" --epochs "$EPOCHS" --views "$VIEWS" "$@"; }
+train() { /usr/bin/python3 training/d6net/train_d6net.py --train "$WORK/train" --tune "$TUNE" --convs "$CONVS" --epochs "$EPOCHS" --views "$VIEWS" "${GLOSS[@]}" "$@"; }
 oof=() oof1=() nets=() tune=() tune1=()
 for s in $SEEDS; do
   train --seeds "$s" --folds "$FOLDS" --out "$WORK/cv-s$s" > "$WORK/cv-s$s.log" 2>&1 &

@@ -38,6 +38,9 @@ p.add_argument('--aug-angle', type=float, default=180, help='raw context inputs:
 p.add_argument('--aug-scale', type=float, default=0.08, help='raw context inputs: die size error, +- fraction')
 p.add_argument('--aug-shift', type=float, default=0.04, help="raw context inputs: centre error, +- the input's side")
 p.add_argument('--aug-gain', type=float, default=0.1, help='raw context inputs: per-channel gain spread (log)')
+p.add_argument('--aug-highlight', type=float, default=0.0,
+               help='raw context inputs: share of training uses with a glossy highlight drawn on the die (0: none, and no '
+                    'random number drawn for it, so earlier runs reproduce)')
 p.add_argument('--seeds', default='1')
 p.add_argument('--folds', type=int, default=0)
 p.add_argument('--views', type=int, default=4)
@@ -90,8 +93,29 @@ def cut_raw(x, train):
     theta[:, :, 2] *= size / C
     grid = F.affine_grid(theta, (n, 3, size, size), align_corners=False)
     y = F.grid_sample(x, grid, mode='bilinear', padding_mode='border', align_corners=False)
+    if a.aug_highlight > 0: y = highlight(y)
     y = y * torch.exp(a.aug_gain * torch.randn(n, 3, 1, 1))
     return normalise(y)
+
+
+def highlight(y):
+    # A glossy die's specular spot: a soft white ellipse 0.1-0.35 labelled boxes across, its centre within 0.35 box
+    # of the input's (the box spans ~29 of the input's 32 pixels: the crop is 1.3 box sides and the input its central
+    # 0.85; the die itself often less, the labels being loose), blended towards white by 0.4-1.0. It can cross a pip
+    # and pale it, as on the photos' glossy dice.
+    n, S = y.shape[0], y.shape[-1]
+    box = S / (1.3 * 0.85)
+    on = (torch.rand(n) < a.aug_highlight).float()
+    c = (torch.rand(n, 2) * 2 - 1) * 0.35 * box + (S - 1) / 2
+    r = (0.05 + torch.rand(n, 2) * 0.125) * box
+    ang = torch.rand(n) * np.pi
+    strength = (0.4 + torch.rand(n) * 0.6) * on
+    g = torch.arange(S, dtype=y.dtype)
+    dy, dx = g.view(1, S, 1) - c[:, 1].view(n, 1, 1), g.view(1, 1, S) - c[:, 0].view(n, 1, 1)
+    cs, sn = torch.cos(ang).view(n, 1, 1), torch.sin(ang).view(n, 1, 1)
+    u, v = (dx * cs + dy * sn) / r[:, 0].view(n, 1, 1), (-dx * sn + dy * cs) / r[:, 1].view(n, 1, 1)
+    m = (strength.view(n, 1, 1) * torch.exp(-0.5 * (u * u + v * v))).unsqueeze(1)
+    return y + m * (255 - y)
 
 
 if raw: xv = cut_raw(xv[:, 0], False).unsqueeze(1)
