@@ -263,7 +263,7 @@ function isLearnedResult(result: TrainProfileResult | LearnedProfileResult): res
 }
 
 function validationLine(v: CalibrationProfile['validation']): string {
-  return `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident errors, ${v.cockedReadAsFace} cocked read as a face`;
+  return `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`;
 }
 
 function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<string, unknown> {
