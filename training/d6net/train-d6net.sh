@@ -2,7 +2,8 @@
 # Reproduces src/vision/d6/netWeights.ts, the D6 networks of the default D6 reader (development time only, never part
 # of npm test). Needs Debian's python3-torch (apt-get install -y python3-torch).
 #
-# Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3);
+# Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3;
+# TRAIN_LAST 80 with HIGHLIGHT=0.3, a glossy highlight drawn on 30 % of the training uses, made d6-net/4, shipped);
 # photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here.
 #  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context 40):
 #     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's 32x32 input itself.
