@@ -72,5 +72,11 @@ export async function chooseReader(dice: ReaderDice, options: { readonly calibra
   if (missing.length > 0) {
     throw new InputError(`the calibration profile reads ${profile.dice.join(' and ')} dice, not ${missing.join(' and ')}; calibrate for them (dicerig calibrate --die ${dice}).`, { file: profilePath });
   }
-  return { ...profileReader(profile), profile, profilePath };
+  // The default profile was made on the simulated camera: on photos or renders of real dice it declines most of them,
+  // and a figure without this line would read as the reader's.
+  const note =
+    calibration === undefined
+      ? `no --calibration: read with the default profile, made on the simulated camera; for photos of your own dice calibrate on them first (dicerig calibrate --die ${dice} --from-labelled DIR) and pass --calibration PROFILE, or read uncalibrated with --learned`
+      : undefined;
+  return { ...profileReader(profile), profile, profilePath, ...(note ? { note } : {}) };
 }

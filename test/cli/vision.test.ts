@@ -60,6 +60,10 @@ describe('dicerig vision eval', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^vision eval: xwing dice in 6 images/);
     expect(r.out).toMatch(/^classifier d8-rings\/1\+[0-9a-f]{12} \(profile .*default-xwing\.json\)/m);
+    // With no profile given, it says whose figures these are and what to do for real dice.
+    expect(r.out).toMatch(
+      /^note: no --calibration: read with the default profile, made on the simulated camera; for photos of your own dice calibrate on them first \(dicerig calibrate --die xwing --from-labelled DIR\) and pass --calibration PROFILE, or read uncalibrated with --learned$/m,
+    );
     expect(r.out).toMatch(/^all dice: 72, read \d+, correct \d+ \(accuracy among read 100\.00 %\), declined \d+ .*misread 0$/m);
     expect(r.out).toMatch(/^die\s+dice\s+read\s+correct\s+accuracy\s+declined\s+cocked\s+unreadable\s+misread$/m);
     expect(r.out).toMatch(/^green\s+\d+/m);
@@ -117,6 +121,9 @@ describe('dicerig vision eval', () => {
     const all = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, '--json')).out) as EvalJson;
     const r = await runCli('vision', 'eval', '--die', 'red', '--calibration', RED_PROFILE, '--images', XW, '--json');
     const j = JSON.parse(r.out) as EvalJson;
+    // A profile given is the user's own: no note about the default one.
+    expect(r.out).not.toContain('no --calibration');
+    expect((JSON.parse((await runCli('vision', 'eval', '--die', 'red', '--images', XW, '--json')).out) as { note?: string }).note).toMatch(/^no --calibration: .*--die red --from-labelled DIR/);
     const red = all.perDie.find((d) => d.die === 'red');
     const cocked = all.perDie.find((d) => d.die === 'cocked');
     expect(j.summary.total).toBe((red?.total ?? 0) + (cocked?.total ?? 0));
