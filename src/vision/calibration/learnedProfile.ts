@@ -196,6 +196,9 @@ function roundHead(head: LearnedHead): LearnedHead {
  */
 export const WRONG_READ_COST = 10;
 
+/** Held-back dice under which calibrate warns that its choice among the candidates is weak (150 images hold back ~150). */
+export const MIN_CHOOSING_DICE = 100;
+
 /** A candidate's cost on the held-back dice: wrong reads (a cocked die read as a face included), and declined flat dice. */
 export function candidateCost(c: Pick<LearnedCandidate, 'wrong' | 'declinedFlat'>): number {
   return WRONG_READ_COST * c.wrong + c.declinedFlat;
@@ -275,6 +278,12 @@ export function buildLearnedProfile(samples: readonly AdaptSample[], model: Lear
       ? validationOf([...readSamples(base, train, dice), ...shippedHeldBack], classes, `every image: the shipped network was fitted on none of them (${description} only chose it over the fitted ones)`)
       : kept.validation;
   if (validation.samples < 50) warnings.push(`Only ${validation.samples} validation dice: the validation figures are rough; label more rolls for a firmer check.`);
+  // One wrong held-back read outweighs ten declines, so on a few dozen dice the candidates' costs differ by chance.
+  if (candidates.length > 1 && heldBack.length < MIN_CHOOSING_DICE) {
+    warnings.push(
+      `the reader was chosen on only ${heldBack.length} held-back dice (${description}): too few to tell the candidates apart; label more rolls (the learned reader was measured calibrated on 150 images, about 600 dice).`,
+    );
+  }
   if (validation.confidentErrors > 0) warnings.push(`${validation.confidentErrors} validation dice were misread above the threshold (or are labelled wrongly: check them).`);
 
   const perClass: Record<string, number> = {};
