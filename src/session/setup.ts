@@ -113,11 +113,25 @@ function checkRigDriver(config: SessionConfig): void {
   if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
 }
 
+/**
+ * X-Wing dice before a real camera need a profile made on the user's own dice: the default one was made on the
+ * simulated camera, and on real dice it declines nearly every die, so the session would only re-tumble.
+ */
+function checkCalibration(config: SessionConfig): void {
+  if (config.camera.source !== 'device' || config.calibration !== undefined) return;
+  if (readerFamily(config.dice.map((d) => getDieType(d.type))) === 'pips') return;
+  throw new ConfigError(
+    'calibration',
+    'X-Wing dice seen by a real camera are read with a calibration profile made on your own dice: run dicerig calibrate (--camera DEVICE on the rig, or --from-labelled DIR) and give its file here; the default profile was made on the simulated camera and declines nearly every real die',
+  );
+}
+
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const log = options.log ?? (() => undefined);
   // Check what the config alone can tell before a store is created or touched.
   checkRigDriver(options.config);
+  checkCalibration(options.config);
   const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {

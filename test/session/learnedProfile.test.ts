@@ -4,7 +4,7 @@
  * misreads the profile's validation dice measured (a calibration too thin to
  * bound them is refused before the rig is touched).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkSessionConfig } from '../../src/session/config.js';
@@ -50,6 +50,19 @@ describe('a session with a learned calibration profile', () => {
     await expect(openSession({ config, dbPath: ':memory:', wallNow: () => 1_700_000_000_000 })).rejects.toThrow(
       new RegExp(`calibration profile "thin" \\(${shortHash(thin)}, validation dice\\): ".*" was misread 0 times in \\d+ validation reads, which bounds its misread rate only at`),
     );
+  });
+
+  it('is refused before anything is opened when X-Wing dice face a real camera with no profile, naming the key and the fix', async () => {
+    const camera = { source: 'device', device: '/dev/video-none', channels: [{ x: 0, y: 0, width: 100, height: 100 }, { x: 100, y: 0, width: 100, height: 100 }], dieSizePx: 72 };
+    const db = join(dir, 'never.db');
+    const config = checkSessionConfig({ seed: 5, dice, rig: { driver: 'sim' }, camera, stopping: { budgetRolls: 10 } });
+    await expect(openSession({ config, dbPath: db, wallNow: () => 1_700_000_000_000 })).rejects.toThrow(
+      /config key "calibration": X-Wing dice seen by a real camera are read with a calibration profile made on your own dice: run dicerig calibrate .*the default profile was made on the simulated camera/,
+    );
+    expect(existsSync(db)).toBe(false);
+    // D6s are read by their pips and need no profile: the same camera gets past this check (and fails on the missing device).
+    const d6 = checkSessionConfig({ seed: 5, dice: [{ label: 'A', type: 'd6' }, { label: 'B', type: 'd6' }], rig: { driver: 'sim' }, camera, stopping: { budgetRolls: 10 } });
+    await expect(openSession({ config: d6, dbPath: join(dir, 'd6.db'), wallNow: () => 1_700_000_000_000 })).rejects.not.toThrow(/config key "calibration"/);
   });
 
   it('reads the dice with the learned reader and records the profile hash with the rig', async () => {
