@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,6 +180,21 @@ describe('dicerig vision eval', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.err).toMatch(/option '--targets <set>' argument 'photos' is invalid. Allowed choices are renders, d6-photos/);
   }, 60_000);
+
+  it('names the classes it found when a folder holds no labelled dice of the kind asked for, cocked ones aside', async () => {
+    const d6 = await runCli('vision', 'eval', '--die', 'd6', '--images', XW);
+    expect(d6.code).toBe(1);
+    expect(d6.err).toMatch(/no labelled d6 dice in .*xwing.*\/images \(classes\.txt lists red-hit, red-crit, red-focus, red-blank, green-evade, green-focus, green-blank, cocked; D6 classes are 1 to 6\)/);
+    // Colourless X-Wing names and a cocked class: only the cocked dice would be kept, and a face reader has no faces to judge.
+    const bare = join(tmp, 'colourless');
+    mkdirSync(join(bare, 'labels'), { recursive: true });
+    cpSync(join(XW, 'images'), join(bare, 'images'), { recursive: true });
+    cpSync(join(XW, 'labels'), join(bare, 'labels'), { recursive: true });
+    writeFileSync(join(bare, 'labels', 'classes.txt'), 'hit\ncrit\nfocus\nblank\nevade\nfocus-g\nblank-g\ncocked\n');
+    const xw = await runCli('vision', 'eval', '--die', 'xwing', '--images', bare);
+    expect(xw.code).toBe(1);
+    expect(xw.err).toMatch(/no labelled xwing dice in .*colourless\/images \(classes\.txt lists hit, crit, focus, blank, evade, focus-g, blank-g, cocked; X-Wing classes carry the colour/);
+  });
 
   it('refuses a calibration profile for D6s, which need none', async () => {
     const r = await runCli('vision', 'eval', '--die', 'd6', '--calibration', RED_PROFILE, '--images', XW);
