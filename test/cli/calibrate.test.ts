@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,18 @@ describe('dicerig calibrate --check', () => {
     const r = await runCli('calibrate', '--check', profile, '--images', SMALL);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^verdict: the profile does NOT hold: no die was read at all; 100\.00 % of flat dice were declined, over 5\.00 %\. Recalibrate/m);
+  });
+
+  it('says there is nothing to check, not to recalibrate, when no new roll is labelled with the profile classes', async () => {
+    const profile = join(tmp, 'check.json');
+    const renamed = join(tmp, 'renamed');
+    cpSync(GOOD, renamed, { recursive: true });
+    writeFileSync(join(renamed, 'labels', 'classes.txt'), 'hit\ncrit\nfocus\nblank\ncocked\n');
+    const r = await runCli('calibrate', '--check', profile, '--images', renamed);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^\(boxes of classes the profile does not read were skipped: hit, crit, focus, blank\)$/m);
+    expect(r.out).toMatch(/^verdict: nothing to check: no labelled flat die of the profile's classes \(red-hit, red-crit, red-focus, red-blank\) in .*renamed\/images; label the new rolls with those classes\.$/m);
+    expect(r.out).not.toMatch(/Recalibrate/);
   });
 
   it('needs the new rolls', async () => {

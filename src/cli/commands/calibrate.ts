@@ -340,8 +340,11 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): 
     ...(other.length > 0 ? [`(boxes of classes the profile does not read were skipped: ${other.join(', ')})`] : []),
     `flat dice: ${f.total}, accuracy among read ${percent(f.accuracy, 2)} (held back at calibration: ${percent(verdict.promised.accuracy, 2)}), declined ${percent(f.declineRate, 1)} (limit ${percent(flags.maxDecline, 1)}); cocked read as a face: ${verdict.cockedReadAsFace}`,
   ]);
+  // No flat die of the profile's classes: the labels, not the profile, are what is wrong, and recalibrating would not help.
   const conclusion = verdict.holds
     ? `verdict: the profile still holds (accuracy at least ${percent(flags.minAccuracy, 2)}, at most ${percent(flags.maxDecline, 1)} declined, no cocked die read as a face).`
-    : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${profile.dice.length > 1 ? 'xwing' : profile.dice[0]} ...).`;
+    : f.total === 0
+      ? `verdict: nothing to check: no labelled flat die of the profile's classes (${profile.classes.filter((c) => c !== 'cocked').join(', ')}) in ${paths.images}; label the new rolls with those classes.`
+      : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${profile.dice.length > 1 ? 'xwing' : profile.dice[0]} ...).`;
   io.out(`${text}\n${conclusion}\n`);
 }
