@@ -3,6 +3,7 @@
  * with one `<name>.txt` per image (`<class> <cx> <cy> <w> <h>`, fractions of the
  * image size) and a `classes.txt` naming the classes one per line.
  */
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
@@ -56,6 +57,8 @@ export function parseYoloLabels(text: string, classes: readonly string[], file: 
  * `classes.txt`. Photos are sorted by file name, so splits by name are stable.
  */
 export async function readLabelledFolder(imagesDir: string, labelsDir?: string): Promise<LabelledFolder> {
+  // A mistyped folder is named as such, not as a missing classes.txt somewhere beside it.
+  if (!existsSync(imagesDir)) throw new InputError(`no such folder: a labelled folder holds images/ and labels/ (or is the images folder itself)`, { file: imagesDir });
   const candidates = labelsDir ? [labelsDir] : [join(imagesDir, '..', 'labels'), join(imagesDir, 'labels')];
   let classesText: string | undefined;
   let labels = candidates[0] as string;

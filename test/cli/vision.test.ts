@@ -196,6 +196,13 @@ describe('dicerig vision eval', () => {
     expect(xw.err).toMatch(/no labelled xwing dice in .*colourless\/images \(classes\.txt lists hit, crit, focus, blank, evade, focus-g, blank-g, cocked; X-Wing classes carry the colour/);
   });
 
+  it('names a mistyped folder as missing, not its absent classes.txt', async () => {
+    const missing = join(tmp, 'no-such-folder');
+    const r = await runCli('vision', 'eval', '--die', 'xwing', '--images', missing);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${missing}: no such folder: a labelled folder holds images/ and labels/ (or is the images folder itself)`);
+  });
+
   it('refuses a calibration profile for D6s, which need none', async () => {
     const r = await runCli('vision', 'eval', '--die', 'd6', '--calibration', RED_PROFILE, '--images', XW);
     expect(r.code).toBe(1);
