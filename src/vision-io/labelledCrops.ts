@@ -4,6 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputError } from '../core/errors.js';
+import { COCKED_LABEL } from '../vision/labelledEval.js';
 import { cropForBox } from '../vision/photoCrops.js';
 import type { DieCrop } from '../vision/faceRead.js';
 import type { Rect, RgbImage } from '../core/image.js';
@@ -23,6 +25,16 @@ export interface LabelledCrops {
   readonly classes: readonly string[];
   readonly images: number;
   readonly crops: readonly LabelledDieCrop[];
+}
+
+/**
+ * Refuses a folder with no labelled flat die of the kind asked for (cocked ones aside: no face to read or fit), naming
+ * the folder, the classes its classes.txt lists and what such dice's classes look like.
+ */
+export function requireFlatDice(folder: Pick<LabelledCrops, 'classes' | 'crops'>, dice: string, where: string): void {
+  if (folder.crops.some((c) => c.label !== COCKED_LABEL)) return;
+  const expected = dice === 'd6' ? 'D6 classes are 1 to 6' : 'X-Wing classes carry the colour: red-hit, green-evade, cocked ...';
+  throw new InputError(`no labelled ${dice} dice in ${where} (classes.txt lists ${folder.classes.join(', ')}; ${expected}).`);
 }
 
 /**

@@ -6,7 +6,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { openV4l2CalibrationCamera, simCalibrationCamera } from '../../session/calibrationCameras.js';
 import { encodePng } from '../../camera/decode.js';
-import { labelledFolderPaths, readLabelledCrops } from '../../vision-io/labelledCrops.js';
+import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { readProfileFile, writeProfileFile } from '../../vision-io/profileFile.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
@@ -163,7 +163,7 @@ async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: s
   if (learned && common.face !== 'top') throw new InputError('the learned reader reads the top face; for --face bottom calibrate with --reader ring.');
   const model = learnedModelFor(dice);
   const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3, learned ? learnedCutter(model, flags.hfov) : undefined);
-  if (!folder.crops.some((c) => c.label !== 'cocked')) throw new InputError(`no labelled ${dice} dice in ${paths.images} (classes.txt lists ${folder.classes.join(', ')}).`);
+  requireFlatDice(folder, dice, paths.images);
   const source = `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`;
   if (learned) {
     const { face: _face, ...named } = common;

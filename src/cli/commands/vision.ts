@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { pooledFolderPaths, readPooledCrops } from '../../vision-io/pooledCrops.js';
+import { requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
 import { writeSimLabelledFolder } from '../../camera/sim/writeLabelledFolder.js';
@@ -196,9 +197,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
       const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
       const folder = await readPooledCrops(paths, (c) => keepsClass(flags.die, c), 1.3, cut);
-      if (!folder.crops.some((c) => c.label !== 'cocked')) {
-        throw new InputError(`no labelled ${flags.die} dice in ${paths.map((p) => p.images).join(', ')} (classes.txt lists ${folder.classes.join(', ')}; ${flags.die === 'd6' ? 'D6 classes are 1 to 6' : 'X-Wing classes carry the colour: red-hit, green-evade, cocked ...'}).`);
-      }
+      requireFlatDice(folder, flags.die, paths.map((p) => p.images).join(', '));
       const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
       const targets = targetsFor(flags.die, flags.targets);
       if (flags.json) {
