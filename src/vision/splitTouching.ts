@@ -132,46 +132,53 @@ export function splitBlob(labels: Int32Array, width: number, blob: Blob, k: numb
     }
     if (!moved && it > 0) break;
   }
-  const parts: BlobPart[] = [];
+  // Each part's area, strong pixels, sums and box in one pass, then its central moments in another (each group summed
+  // in pixel order, as it would be alone).
+  const area = new Float64Array(k);
+  const strongN = new Float64Array(k);
+  const mx = new Float64Array(k);
+  const my = new Float64Array(k);
+  const x0 = new Float64Array(k).fill(Infinity);
+  const y0 = new Float64Array(k).fill(Infinity);
+  const x1 = new Float64Array(k).fill(-Infinity);
+  const y1 = new Float64Array(k).fill(-Infinity);
+  for (let i = 0; i < n; i++) {
+    const c = group[i] as number;
+    const x = xs[i] as number;
+    const y = ys[i] as number;
+    area[c] = (area[c] as number) + 1;
+    if (strong?.(x, y) === true) strongN[c] = (strongN[c] as number) + 1;
+    mx[c] = (mx[c] as number) + x;
+    my[c] = (my[c] as number) + y;
+    if (x < (x0[c] as number)) x0[c] = x;
+    if (x > (x1[c] as number)) x1[c] = x;
+    if (y < (y0[c] as number)) y0[c] = y;
+    if (y > (y1[c] as number)) y1[c] = y;
+  }
   for (let c = 0; c < k; c++) {
-    let a = 0;
-    let strongN = 0;
-    let mx = 0;
-    let my = 0;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (let i = 0; i < n; i++) {
-      if (group[i] !== c) continue;
-      const x = xs[i] as number;
-      const y = ys[i] as number;
-      a++;
-      if (strong?.(x, y) === true) strongN++;
-      mx += x;
-      my += y;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
+    const a = area[c] as number;
     const share = a / dieArea;
     if (share < (limits.partArea[0] as number) || share > (limits.partArea[1] as number)) return undefined;
-    if (strong !== undefined && limits.minStrongShare !== undefined && strongN < limits.minStrongShare * a) return undefined;
-    mx /= a;
-    my /= a;
-    let mxx = 0;
-    let myy = 0;
-    let mxy = 0;
-    for (let i = 0; i < n; i++) {
-      if (group[i] !== c) continue;
-      const dx = (xs[i] as number) - mx;
-      const dy = (ys[i] as number) - my;
-      mxx += dx * dx;
-      myy += dy * dy;
-      mxy += dx * dy;
-    }
-    parts.push({ area: a, centroid: { x: mx, y: my }, bbox: { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, mxx: mxx / a, myy: myy / a, mxy: mxy / a });
+    if (strong !== undefined && limits.minStrongShare !== undefined && (strongN[c] as number) < limits.minStrongShare * a) return undefined;
+    mx[c] = (mx[c] as number) / a;
+    my[c] = (my[c] as number) / a;
+  }
+  const mxx = new Float64Array(k);
+  const myy = new Float64Array(k);
+  const mxy = new Float64Array(k);
+  for (let i = 0; i < n; i++) {
+    const c = group[i] as number;
+    const dx = (xs[i] as number) - (mx[c] as number);
+    const dy = (ys[i] as number) - (my[c] as number);
+    mxx[c] = (mxx[c] as number) + dx * dx;
+    myy[c] = (myy[c] as number) + dy * dy;
+    mxy[c] = (mxy[c] as number) + dx * dy;
+  }
+  const parts: BlobPart[] = [];
+  for (let c = 0; c < k; c++) {
+    const a = area[c] as number;
+    const box = { x: x0[c] as number, y: y0[c] as number, width: (x1[c] as number) - (x0[c] as number) + 1, height: (y1[c] as number) - (y0[c] as number) + 1 };
+    parts.push({ area: a, centroid: { x: mx[c] as number, y: my[c] as number }, bbox: box, mxx: (mxx[c] as number) / a, myy: (myy[c] as number) / a, mxy: (mxy[c] as number) / a });
   }
   return parts;
 }
