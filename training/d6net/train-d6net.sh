@@ -5,8 +5,9 @@
 # Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3;
 # TRAIN_LAST 80 with HIGHLIGHT=0.3, a glossy highlight drawn on 30 % of the training uses, made d6-net/4, shipped);
 # photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here.
-#  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context 40):
-#     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's 32x32 input itself.
+#  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context CONTEXT, 40):
+#     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's SIZE x SIZE input
+#     (32x32) itself. The reader takes each network's input size from its spec, so SIZE needs no code change.
 #  2. Cross-validation by photo (FOLDS folds, each seed): every training die is read by networks that never saw its
 #     photo. On those out-of-fold reads rule.py sets the combined reader's rule and the networks' own threshold,
 #     choosing the lowest cost (dice declined plus ten per wrong read), and scores them on TUNE.
@@ -30,6 +31,8 @@ VIEWS=${VIEWS:-4}
 EARLY_AT=${EARLY_AT:-0.99}
 TRAIN_LAST=${TRAIN_LAST:-80}
 HIGHLIGHT=${HIGHLIGHT:-0}
+SIZE=${SIZE:-32}
+CONTEXT=${CONTEXT:-40}
 if [ "$TRAIN_LAST" -lt 1 ] || [ "$TRAIN_LAST" -gt 100 ]; then
   echo "TRAIN_LAST=$TRAIN_LAST: photos 1..TRAIN_LAST train the networks, so it must be 1..100 (101..200 are TEST)" >&2
   exit 2
@@ -40,12 +43,15 @@ if [ "$TRAIN_LAST" != 80 ]; then LAST="TRAIN_LAST=$TRAIN_LAST "; fi
 # HIGHLIGHT (a share of training uses with a glossy highlight drawn on the die) likewise, and only then passed on.
 GLOSS=() HL=""
 if [ "$HIGHLIGHT" != 0 ]; then GLOSS=(--aug-highlight "$HIGHLIGHT"); HL="HIGHLIGHT=$HIGHLIGHT "; fi
-COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}${HL}VERSION=$VERSION bash training/d6net/train-d6net.sh"
+# SIZE and CONTEXT (the input's side and the raw square's, 32 and 40 by default) likewise.
+SZ=""
+if [ "$SIZE" != 32 ] || [ "$CONTEXT" != 40 ]; then SZ="SIZE=$SIZE CONTEXT=$CONTEXT "; fi
+COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}${HL}${SZ}VERSION=$VERSION bash training/d6net/train-d6net.sh"
 split d6-train 1 "$TRAIN_LAST"
-npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-train" --out "$WORK/train" --context 40
+npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-train" --out "$WORK/train" --size "$SIZE" --context "$CONTEXT"
 if [ "$TRAIN_LAST" -lt 100 ]; then
   split d6-tune "$((TRAIN_LAST + 1))" 100
-  npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-tune" --out "$WORK/tune" --context 40
+  npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-tune" --out "$WORK/tune" --size "$SIZE" --context "$CONTEXT"
   TUNE="$WORK/tune"
 else
   TUNE="$WORK/train" # no photo left to check on: train_d6net.py only prints its progress on it, and no rule is checked
