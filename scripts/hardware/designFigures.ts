@@ -73,6 +73,7 @@ function sessionSnippet(p: RigPreset): string[] {
     '```yaml',
     'camera:',
     '  source: device',
+    '  face: bottom          # under the clear platform: each die is recorded by the face on top, the opposite of the one seen',
     '  device: /dev/video0',
     `  width: ${p.camera.widthPx}`,
     `  height: ${p.camera.heightPx}`,

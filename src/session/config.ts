@@ -68,8 +68,16 @@ const rigSchema = z.strictObject({
 
 const rectSchema = z.strictObject({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() });
 
+/**
+ * Which face the camera sees: `top` (a camera above the dice) or `bottom` (under a clear platform, as the reference
+ * rig's). From below, D6-faced dice are recorded by the face on top, the opposite of the one seen. X-Wing dice: the
+ * calibration profile says (`dicerig calibrate --face`); given here, it must agree. Default: top, or the profile's.
+ */
+const faceSeen = z.enum(['top', 'bottom']).optional();
+
 const simCameraSchema = z.strictObject({
   source: z.literal('sim'),
+  face: faceSeen,
   lighting: z.string().default('studio'),
   /** Probability that a die comes to rest cocked. */
   cockedRate: rate.default(0.02),
@@ -95,6 +103,7 @@ const simCameraSchema = z.strictObject({
 
 /** A real camera or a recording: the platform is described by calibration (channels, empty-platform reference). */
 const realCameraFields = {
+  face: faceSeen,
   width: z.number().int().positive().default(1280),
   height: z.number().int().positive().default(720),
   fps: z.number().positive().default(30),

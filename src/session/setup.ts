@@ -28,6 +28,7 @@ import { sessionPipeline } from './sessionPipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
+import { faceSeen, topFaceReader } from './faceSeen.js';
 import type { ReadLevel, SessionDie } from './sessionDie.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
@@ -166,11 +167,15 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
     const { reader: chosen, profile, profilePath: profileFile, pipelineCrop } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
 
+    // From below (a clear platform), D6-faced dice are recorded by the face on top; an X-Wing profile maps its own reads.
+    const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: profile?.face, profileFile });
+    const seenFromAbove = family === 'pips' ? topFaceReader(chosen, types, face) : chosen;
+
     // The simulated camera's reader may misread some faces as others (camera.misreads) and decline some faces more
     // than others (camera.declines), drawn from the session's seed.
     const simCam = config.camera.source === 'sim' ? config.camera : undefined;
     const misreads = simCam?.misreads;
-    const misreading = misreads ? misreadingReader(chosen, misreads, seededRandom(partSeed(config.seed, 6, startAfter))) : chosen;
+    const misreading = misreads ? misreadingReader(seenFromAbove, misreads, seededRandom(partSeed(config.seed, 6, startAfter))) : seenFromAbove;
     const reader = simCam?.declines ? decliningReader(misreading, simCam.declines, seededRandom(partSeed(config.seed, 5, startAfter))) : misreading;
     // What the verdicts allow for: the simulated reader's simulated calibration (the same in every run of the
     // session), the profile's held-back dice, or nothing measured.
@@ -205,6 +210,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
             config.dice.map((d, i) => ({ type: types[i] as DieType, ...(d.simulatedLoad ? { load: d.simulatedLoad } : {}) })),
             seededRandom(partSeed(config.seed, 3, startAfter)),
             cam.rigBias,
+            face,
           )
         : undefined;
     const styleRandom = seededRandom(partSeed(config.seed, 4, 0));

@@ -14,7 +14,7 @@
  * A cocked die's face is not shown, so it weighs the average weight, 1 / max w_c,
  * which leaves the cocked rate as configured.
  */
-import type { SimDieKind, ThrowTruth } from '../camera/sim/simulatedCamera.js';
+import type { SimDieKind, SimDieTruth, ThrowTruth } from '../camera/sim/simulatedCamera.js';
 import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
@@ -90,7 +90,16 @@ export class SimulatedDice {
     readonly dice: readonly SimulatedDie[],
     private readonly random: RandomSource,
     private readonly rigBias?: RigBias,
+    /**
+     * The face the camera sees. `bottom`: the face the camera draws is the one lying on the platform, and the die
+     * rolled its opposite (D6-faced dice only: an X-Wing icon's opposite need not be one icon).
+     */
+    readonly seen: 'top' | 'bottom' = 'top',
   ) {
+    if (seen === 'bottom') {
+      const d8 = dice.find((d) => simDieKind(d.type) !== 'd6');
+      if (d8) throw new ConfigError('camera.face', `the simulated camera shows a ${d8.type.id} die only from above; from below it draws D6-faced dice (d6, d3, direction)`);
+    }
     this.weights = dice.map((_, channel) => {
       const odds = cameraOdds((dice[channel] as SimulatedDie).type);
       const wanted = this.odds(channel);
@@ -119,17 +128,31 @@ export class SimulatedDice {
     for (const die of truth.dice) {
       const w = this.weights[die.channel];
       if (w === undefined) continue;
-      const weight = die.cocked ? 1 : (w.weight.get(die.face) ?? 1);
+      const weight = die.cocked ? 1 : (w.weight.get(this.rolled(die)) ?? 1);
       ratio *= weight / w.max;
     }
     return this.random() < ratio;
   }
 
-  /** Plans throws with `plan` until one is kept. */
+  /** The face die `die` rolled: the one the camera drew, or from below its opposite. */
+  private rolled(die: SimDieTruth): string {
+    if (this.seen === 'top') return die.face;
+    const type = (this.dice[die.channel] as SimulatedDie).type;
+    return type.opposite[die.face] ?? die.face;
+  }
+
+  /** A die seen from below as the dice rolled it: its top face (the drawn face's arrow is not the top's: dropped). */
+  private fromBelow(die: SimDieTruth): SimDieTruth {
+    if (die.cocked) return die;
+    const { arrowDeg: _drawn, ...rest } = die;
+    return { ...rest, face: this.rolled(die) };
+  }
+
+  /** Plans throws with `plan` until one is kept; its truth names the faces the dice rolled (on top). */
   choose<T extends { readonly truth: ThrowTruth }>(plan: () => T): T {
     for (let attempt = 0; attempt < 100_000; attempt++) {
       const t = plan();
-      if (this.keeps(t.truth)) return t;
+      if (this.keeps(t.truth)) return this.seen === 'top' ? t : { ...t, truth: { ...t.truth, dice: t.truth.dice.map((d) => this.fromBelow(d)) } };
       this.rejected++;
     }
     throw new RangeError('the simulated dice rejected 100,000 planned throws in a row; their loads are too extreme to simulate this way');

@@ -47,14 +47,30 @@ export function mapBottomRead(read: FaceRead, die: DieType): FaceRead {
   };
 }
 
-/** Wraps a reader that looks at the bottom face so it reports the top face; `dieOf` gives the die type of a read. */
-export function bottomFaceReader(inner: FaceReader, dieOf: (read: FaceRead) => DieType): FaceReader {
+/**
+ * Maps one face-level read made from below (a D6-faced die read by its pips: the symbol is the face id, as a d3's
+ * '5') to the face on top, the bottom face's opposite. Every face has one opposite, so nothing is ambiguous.
+ */
+export function mapBottomFace(read: FaceRead, die: DieType): FaceRead {
+  if (read.status !== 'read' || read.symbol === undefined) return read;
+  const top = die.opposite[read.symbol];
+  if (top === undefined) throw new RangeError(`Die "${die.id}": face "${read.symbol}" has no known opposite face.`);
+  return { ...read, symbol: top };
+}
+
+/**
+ * Wraps a reader that looks at the bottom face so it reports the top face; `dieOf` gives the die type of a read.
+ * `symbol` level (X-Wing icons) declines a symbol whose opposites differ; `face` level maps face ids one to one.
+ */
+export function bottomFaceReader(inner: FaceReader, dieOf: (read: FaceRead) => DieType, level: 'symbol' | 'face' = 'symbol'): FaceReader {
+  const version = `${inner.classifierVersion} bottom`;
   return {
-    classifierVersion: `${inner.classifierVersion} bottom`,
+    classifierVersion: version,
+    ...(inner.judgesTilt !== undefined ? { judgesTilt: inner.judgesTilt } : {}),
     read(crop) {
       const read = inner.read(crop);
-      const mapped = mapBottomRead(read, dieOf(read));
-      return { ...mapped, classifierVersion: `${inner.classifierVersion} bottom` };
+      const mapped = level === 'face' ? mapBottomFace(read, dieOf(read)) : mapBottomRead(read, dieOf(read));
+      return { ...mapped, classifierVersion: version };
     },
   };
 }

@@ -53,6 +53,7 @@ describe('the hardware guides', () => {
     expect(config.dice).toHaveLength(4);
     const d6 = loadPresets()['d6-16mm'];
     if (!d6) throw new Error('missing preset');
-    expect(config.camera).toMatchObject({ source: 'device', dieSizePx: 72, channels: channelRectsPx(d6) });
+    // The camera sits under the clear platform: the session records the face on top, not the one it sees.
+    expect(config.camera).toMatchObject({ source: 'device', face: 'bottom', dieSizePx: 72, channels: channelRectsPx(d6) });
   });
 });
