@@ -170,6 +170,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // From below (a clear platform), D6-faced dice are recorded by the face on top; an X-Wing profile maps its own reads.
     const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: profile?.face, profileFile });
     const seenFromAbove = family === 'pips' ? topFaceReader(chosen, types, face) : chosen;
+    if (face === 'bottom') log('the camera sees each die from below: every roll is recorded by the face on top, the opposite of the one seen');
 
     // The simulated camera's reader may misread some faces as others (camera.misreads) and decline some faces more
     // than others (camera.declines), drawn from the session's seed.
