@@ -20,7 +20,7 @@ import { misreadMeasure } from './misreadMeasure.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
 import type { RollStore } from '../store/rollStore.js';
-import { chooseReader } from '../vision-io/readerChoice.js';
+import { chooseReader, type ChosenReader } from '../vision-io/readerChoice.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';
 import { readFrame } from '../vision/pipeline.js';
@@ -28,7 +28,7 @@ import { sessionPipeline } from './sessionPipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
-import { faceSeen, topFaceReader } from './faceSeen.js';
+import { faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import type { ReadLevel, SessionDie } from './sessionDie.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
@@ -127,12 +127,37 @@ function checkCalibration(config: SessionConfig): void {
   );
 }
 
+/** How a session's dice are read: the reader family, the chosen reader and profile, and the face the camera sees. */
+interface SessionReading {
+  readonly types: DieType[];
+  readonly family: 'pips' | 'xwing';
+  readonly chosen: ChosenReader;
+  readonly face: FaceSeen;
+  /** The chosen reader, reporting the face on top when the camera sees the bottom one. */
+  readonly reader: FaceReader;
+}
+
+/** The reader a config asks for; a bad profile or a face the camera cannot see is refused here. */
+async function sessionReading(config: SessionConfig): Promise<SessionReading> {
+  const types = config.dice.map((d) => getDieType(d.type));
+  const family = readerFamily(types);
+  // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
+  const colours = [...new Set(types.map((t) => t.id))];
+  const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
+  const chosen = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
+  // From below (a clear platform), D6-faced dice are recorded by the face on top; an X-Wing profile maps its own reads.
+  const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: chosen.profile?.face, profileFile: chosen.profilePath });
+  return { types, family, chosen, face, reader: family === 'pips' ? topFaceReader(chosen.reader, types, face) : chosen.reader };
+}
+
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const log = options.log ?? (() => undefined);
-  // Check what the config alone can tell before a store is created or touched.
+  // Check what the config alone can tell before a store is created or touched (a resumed session's config is the
+  // stored one: its reading is checked once the store has given it).
   checkRigDriver(options.config);
   checkCalibration(options.config);
+  const fresh = options.resume === undefined ? await sessionReading(options.config) : undefined;
   const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
@@ -148,8 +173,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
     }
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
-    const types = config.dice.map((d) => getDieType(d.type));
-    const family = readerFamily(types);
+    const { types, family, chosen: choice, face, reader: seenFromAbove } = fresh ?? (await sessionReading(config));
+    const { profile, profilePath: profileFile, pipelineCrop } = choice;
+    if (face === 'bottom') log('the camera sees each die from below: every roll is recorded by the face on top, the opposite of the one seen');
     const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
 
     const simRig = config.rig.driver === 'sim';
@@ -161,16 +187,6 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // A simulated clock runs ahead of the wall clock: a resumed session continues from its own stored time.
     const resumedAt = stored !== undefined && simulatedClock ? store.latestTime(stored.id) : -Infinity;
     const timeOrigin = Math.max(options.wallNow(), resumedAt) - clock.now();
-
-    // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
-    const colours = [...new Set(types.map((t) => t.id))];
-    const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
-    const { reader: chosen, profile, profilePath: profileFile, pipelineCrop } = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
-
-    // From below (a clear platform), D6-faced dice are recorded by the face on top; an X-Wing profile maps its own reads.
-    const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: profile?.face, profileFile });
-    const seenFromAbove = family === 'pips' ? topFaceReader(chosen, types, face) : chosen;
-    if (face === 'bottom') log('the camera sees each die from below: every roll is recorded by the face on top, the opposite of the one seen');
 
     // The simulated camera's reader may misread some faces as others (camera.misreads) and decline some faces more
     // than others (camera.declines), drawn from the session's seed.
