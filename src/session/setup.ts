@@ -127,6 +127,16 @@ function checkCalibration(config: SessionConfig): void {
   );
 }
 
+/** Whether the session runs on a simulated clock; one asked for with a real rig or camera is refused. */
+function simulatedClockFor(config: SessionConfig): boolean {
+  const simRig = config.rig.driver === 'sim';
+  const simCamera = config.camera.source === 'sim';
+  const simulated = config.clock === 'simulated' || (config.clock === 'auto' && simRig && simCamera);
+  if (simulated && !simRig) throw new ConfigError('clock', `a simulated clock needs the simulated rig; the "${config.rig.driver}" rig runs in real time`);
+  if (simulated && !simCamera) throw new ConfigError('clock', 'a simulated clock needs the simulated camera; a real camera runs in real time');
+  return simulated;
+}
+
 /** How a session's dice are read: the reader family, the chosen reader and profile, and the face the camera sees. */
 interface SessionReading {
   readonly types: DieType[];
@@ -157,6 +167,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
   // stored one: its reading is checked once the store has given it).
   checkRigDriver(options.config);
   checkCalibration(options.config);
+  simulatedClockFor(options.config);
   const fresh = options.resume === undefined ? await sessionReading(options.config) : undefined;
   const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
@@ -179,10 +190,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
 
     const simRig = config.rig.driver === 'sim';
-    const simCameraConfig = config.camera.source === 'sim';
-    const simulatedClock = config.clock === 'simulated' || (config.clock === 'auto' && simRig && simCameraConfig);
-    if (simulatedClock && !simRig) throw new ConfigError('clock', `a simulated clock needs the simulated rig; the "${config.rig.driver}" rig runs in real time`);
-    if (simulatedClock && !simCameraConfig) throw new ConfigError('clock', 'a simulated clock needs the simulated camera; a real camera runs in real time');
+    const simulatedClock = simulatedClockFor(config);
     const clock: Clock = simulatedClock ? new SimulatedClock(0) : systemClock;
     // A simulated clock runs ahead of the wall clock: a resumed session continues from its own stored time.
     const resumedAt = stored !== undefined && simulatedClock ? store.latestTime(stored.id) : -Infinity;
