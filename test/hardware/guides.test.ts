@@ -55,5 +55,8 @@ describe('the hardware guides', () => {
     if (!d6) throw new Error('missing preset');
     // The camera sits under the clear platform: the session records the face on top, not the one it sees.
     expect(config.camera).toMatchObject({ source: 'device', face: 'bottom', dieSizePx: 72, channels: channelRectsPx(d6) });
+    // So does the tower's D6 example session.
+    const example = checkSessionConfig(parse(read('examples/sessions/rig-d6.yaml')));
+    expect(example.camera).toMatchObject({ source: 'device', face: 'bottom', dieSizePx: 72, channels: channelRectsPx(d6) });
   });
 });

@@ -31,6 +31,8 @@ describe('session config', () => {
       const c = await loadSessionConfig(`${examples}${f}`);
       expect(c.dice.length, f).toBeGreaterThan(0);
     }
+    // The reference tower's D6 example records the face on top of what its camera sees from below.
+    expect((await loadSessionConfig(`${examples}rig-d6.yaml`)).camera).toMatchObject({ source: 'device', face: 'bottom' });
   });
 
   it('fills in the defaults: the simulated camera, detection of settling, a 3,000-roll budget', () => {
