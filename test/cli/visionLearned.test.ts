@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,18 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('dicerig vision adapt and vision eval --learned', () => {
+  it('adapt refuses a folder with no labelled flat die of the kind asked for, naming the classes it found', async () => {
+    // Classes renamed away from 1..6: only the cocked dice would be kept, and a head needs faces to fit.
+    const bare = join(tmp, 'renamed');
+    cpSync(join(tmp, 'cal'), bare, { recursive: true });
+    const classes = join(bare, 'labels', 'classes.txt');
+    const renamed = readFileSync(classes, 'utf8').split('\n').filter((c) => c.trim() !== '').map((c) => (c.trim() === 'cocked' ? 'cocked' : `pips-${c.trim()}`));
+    writeFileSync(classes, `${renamed.join('\n')}\n`);
+    const r = await runCli('vision', 'adapt', '--die', 'd6', '--images', bare, '--out', join(tmp, 'never.json'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/no labelled d6 dice in .*renamed.*\(classes\.txt lists pips-1, .*cocked; D6 classes are 1 to 6\)/);
+  });
+
   it('fits a head on labelled dice and reads other dice with it, printing per-face recall, decline rates and the targets', async () => {
     const head = join(tmp, 'head.json');
     const a = await runCli('vision', 'adapt', '--die', 'd6', '--images', join(tmp, 'cal'), '--out', head);

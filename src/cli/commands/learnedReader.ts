@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { labelledFolderPaths, readLabelledCrops } from '../../vision-io/labelledCrops.js';
+import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { InputError } from '../../core/errors.js';
 import type { DieCrop } from '../../vision/faceRead.js';
 import type { Rect, RgbImage } from '../../core/image.js';
@@ -74,7 +74,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
       const { reader, cut } = await learnedReaderFor(flags.die, flags.hfov);
       const paths = labelledFolderPaths(flags.images, flags.labels);
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keeps(flags.die, c), 1.5, cut);
-      if (folder.crops.length === 0) throw new InputError(`no labelled ${flags.die} dice in ${paths.images}`, { file: paths.images });
+      requireFlatDice(folder, flags.die, paths.images);
       const result = adaptReader(
         reader,
         folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
