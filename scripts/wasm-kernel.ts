@@ -16,7 +16,7 @@ export const KERNEL_TS = fileURLToPath(new URL('../src/vision/d6/tinyNetConvWasm
 /** The text of the generated module for the kernel in KERNEL_WAT. */
 export async function kernelModuleSource(): Promise<string> {
   const tools = await wabt();
-  const module = tools.parseWat('tinyNetConv.wat', readFileSync(KERNEL_WAT, 'utf8'), { simd: true });
+  const module = tools.parseWat('tinyNetConv.wat', readFileSync(KERNEL_WAT, 'utf8'), { simd: true, bulk_memory: true });
   try {
     module.validate();
     const { buffer } = module.toBinary({});

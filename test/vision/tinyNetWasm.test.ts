@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KERNEL_TS, kernelModuleSource } from '../../scripts/wasm-kernel.js';
+import { tinyNetConvWasmBase64 } from '../../src/vision/d6/tinyNetConvWasm.js';
 import { decodeWeights } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { TinyNet } from '../../src/vision/d6/tinyNet.js';
@@ -98,6 +99,15 @@ function largestDifference(net: TinyNet, count: number, random: RandomSource): n
 /** A network of awkward sizes: channel counts not multiples of 4, an odd side (pooling drops the last row and column), a layer without pooling, a 1x1 last plane. */
 const oddSpec: NetSpec = { channels: 5, size: 7, convs: [{ out: 6, pool: true }, { out: 3, pool: false }, { out: 5, pool: true }], classes: 3 };
 
+/** The kernel's own exports on a fresh memory of 64 pages (NaN-filled, so a float left unwritten shows). */
+function bareKernel(): { unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void; f: Float32Array } {
+  const api = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number }) => { buffer: ArrayBuffer }; Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => { exports: Record<string, unknown> } } }).WebAssembly;
+  const memory = new api.Memory({ initial: 64 });
+  const exports = new api.Instance(new api.Module(Buffer.from(tinyNetConvWasmBase64, 'base64')), { env: { memory } }).exports;
+  const f = new Float32Array(memory.buffer).fill(Number.NaN);
+  return { unroll: exports['unroll'] as ReturnType<typeof bareKernel>['unroll'], f };
+}
+
 describe('TinyNet inference on the WebAssembly kernel', () => {
   it('ships the module its .wat compiles to, byte for byte', async () => {
     expect(await kernelModuleSource()).toBe(readFileSync(KERNEL_TS, 'utf8'));
@@ -110,6 +120,41 @@ describe('TinyNet inference on the WebAssembly kernel', () => {
     for (const m of models) {
       const net = new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64));
       expect(largestDifference(net, 40, random), m.version).toBeLessThan(1e-5);
+    }
+  });
+
+  it('unrolls each pixel\'s 3x3 neighbourhood exactly, zero outside the image, and writes nothing but the tap rows', () => {
+    const k = bareKernel();
+    const X = 16; // float offsets of the input planes and of the tap rows
+    const TAPS = 100_000;
+    for (let n = 1; n <= 19; n++) {
+      for (const cin of [1, 3, 5]) {
+        const stride = (n * n + 7) & -8;
+        for (const xstride of [n * n, stride + 8]) {
+          k.f.fill(Number.NaN);
+          for (let i = 0; i < cin * xstride; i++) k.f[X + i] = i + 0.25;
+          k.unroll(X * 4, xstride, cin, n, TAPS * 4, stride);
+          for (let ci = 0; ci < cin; ci++) {
+            for (let ky = 0; ky < 3; ky++) {
+              for (let kx = 0; kx < 3; kx++) {
+                const row = TAPS + ((ci * 3 + ky) * 3 + kx) * stride;
+                for (let y = 0; y < n; y++) {
+                  for (let x = 0; x < n; x++) {
+                    const sy = y + ky - 1;
+                    const sx = x + kx - 1;
+                    const want = sy >= 0 && sy < n && sx >= 0 && sx < n ? ci * xstride + sy * n + sx + 0.25 : 0;
+                    if (k.f[row + y * n + x] !== want) expect({ n, cin, xstride, ci, ky, kx, y, x, got: k.f[row + y * n + x] }).toEqual({ n, cin, xstride, ci, ky, kx, y, x, got: want });
+                  }
+                }
+                // The padding after each row's n x n pixels is not the kernel's to write.
+                for (let q = n * n; q < stride; q++) expect(k.f[row + q]).toBeNaN();
+              }
+            }
+          }
+          expect(k.f[TAPS + cin * 9 * stride]).toBeNaN();
+          expect(k.f[TAPS - 1]).toBeNaN();
+        }
+      }
     }
   });
 

@@ -8,7 +8,8 @@
 ;; unroll(x, xstride, cin, n, taps, stride): the tap rows of x (cin planes n x n,
 ;; xstride floats apart) for a 3x3 convolution with padding 1: row
 ;; (ci * 3 + ky) * 3 + kx, `stride` floats long, holds for each pixel the input
-;; it sees through tap (ky, kx) of channel ci (0 outside the image).
+;; it sees through tap (ky, kx) of channel ci (0 outside the image). It moves
+;; blocks with memory.copy / memory.fill (bulk memory, in Node since 12).
 ;;
 ;; conv(p, k9, stride, w, b, cout, out): for every output channel co < cout and
 ;; pixel q < stride,
@@ -28,48 +29,56 @@
 
   (func (export "unroll")
     (param $x i32) (param $xstride i32) (param $cin i32) (param $n i32) (param $taps i32) (param $stride i32)
-    (local $ci i32) (local $dy i32) (local $dx i32) (local $yy i32) (local $xx i32)
-    (local $xa i32) (local $xb i32) (local $sy i32) (local $o i32) (local $src i32) (local $row i32)
+    (local $ci i32) (local $dy i32) (local $dx i32) (local $yy i32) (local $ya i32) (local $yb i32)
+    (local $q0 i32) (local $q1 i32) (local $plane i32) (local $rowBytes i32) (local $edge i32) (local $row i32)
+    ;; Tap (dy, dx) of pixel q sees input pixel q + dy * n + dx of its plane, so a tap row is the plane shifted:
+    ;; one block copy over the rows the tap sees inside the image, then the rows outside (dy) and the column
+    ;; the shift wraps into (dx) set to 0. Pure data movement: the values are those of a pixel-by-pixel copy.
+    (local.set $rowBytes (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $plane (i32.mul (local.get $n) (local.get $n)))
     (local.set $row (local.get $taps))
     (local.set $ci (i32.const 0))
     (loop $eachCi
       (local.set $dy (i32.const -1))
       (loop $eachDy
+        ;; Rows ya..yb-1 see inside the image.
+        (local.set $ya (i32.lt_s (local.get $dy) (i32.const 0)))
+        (local.set $yb (i32.sub (local.get $n) (i32.gt_s (local.get $dy) (i32.const 0))))
         (local.set $dx (i32.const -1))
         (loop $eachDx
-          ;; Columns xa..xb-1 see inside the image; column 0 (dx -1) or n-1 (dx 1) sees the padding.
-          (local.set $xa (i32.lt_s (local.get $dx) (i32.const 0)))
-          (local.set $xb (i32.sub (local.get $n) (i32.gt_s (local.get $dx) (i32.const 0))))
-          (local.set $yy (i32.const 0))
-          (loop $eachY
-            (local.set $o (i32.add (local.get $row) (i32.shl (i32.mul (local.get $yy) (local.get $n)) (i32.const 2))))
-            (local.set $sy (i32.add (local.get $yy) (local.get $dy)))
-            (if (i32.lt_u (local.get $sy) (local.get $n))
-              (then
-                ;; src: the input pixel column 0 would see (one before the row's start when dx is -1, never read).
-                (local.set $src (i32.add (local.get $x)
+          ;; Pixels q0..q1-1 are copied: the first (dx -1) or last (dx 1) is left out, its source outside the plane.
+          (local.set $q0 (i32.add (i32.mul (local.get $ya) (local.get $n)) (i32.lt_s (local.get $dx) (i32.const 0))))
+          (local.set $q1 (i32.sub (i32.mul (local.get $yb) (local.get $n)) (i32.gt_s (local.get $dx) (i32.const 0))))
+          (if (i32.gt_s (local.get $q1) (local.get $q0))
+            (then
+              (memory.copy
+                (i32.add (local.get $row) (i32.shl (local.get $q0) (i32.const 2)))
+                (i32.add (local.get $x)
                   (i32.shl
-                    (i32.add (i32.add (i32.mul (local.get $ci) (local.get $xstride)) (i32.mul (local.get $sy) (local.get $n))) (local.get $dx))
-                    (i32.const 2))))
-                (f32.store (local.get $o) (f32.const 0))
-                (f32.store (i32.add (local.get $o) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 2))) (f32.const 0))
-                (local.set $xx (local.get $xa))
-                (block $rowDone
-                  (loop $eachX
-                    (br_if $rowDone (i32.ge_u (local.get $xx) (local.get $xb)))
-                    (f32.store (i32.add (local.get $o) (i32.shl (local.get $xx) (i32.const 2)))
-                      (f32.load (i32.add (local.get $src) (i32.shl (local.get $xx) (i32.const 2)))))
-                    (local.set $xx (i32.add (local.get $xx) (i32.const 1)))
-                    (br $eachX))))
-              (else
-                ;; The tap looks above the first row or below the last: all padding.
-                (local.set $xx (i32.const 0))
-                (loop $eachZero
-                  (f32.store (i32.add (local.get $o) (i32.shl (local.get $xx) (i32.const 2))) (f32.const 0))
-                  (local.set $xx (i32.add (local.get $xx) (i32.const 1)))
-                  (br_if $eachZero (i32.lt_u (local.get $xx) (local.get $n))))))
-            (local.set $yy (i32.add (local.get $yy) (i32.const 1)))
-            (br_if $eachY (i32.lt_u (local.get $yy) (local.get $n))))
+                    (i32.add (i32.mul (local.get $ci) (local.get $xstride))
+                      (i32.add (local.get $q0) (i32.add (i32.mul (local.get $dy) (local.get $n)) (local.get $dx))))
+                    (i32.const 2)))
+                (i32.shl (i32.sub (local.get $q1) (local.get $q0)) (i32.const 2)))))
+          ;; The tap looks above the first row or below the last: that row is all padding.
+          (if (i32.lt_s (local.get $dy) (i32.const 0))
+            (then (memory.fill (local.get $row) (i32.const 0) (local.get $rowBytes))))
+          (if (i32.gt_s (local.get $dy) (i32.const 0))
+            (then (memory.fill (i32.add (local.get $row) (i32.shl (i32.sub (local.get $plane) (local.get $n)) (i32.const 2)))
+              (i32.const 0) (local.get $rowBytes))))
+          ;; The tap looks left of column 0 or right of column n-1: that column is padding (the block copy put the
+          ;; neighbouring row's last or first pixel there).
+          (if (i32.ne (local.get $dx) (i32.const 0))
+            (then
+              (local.set $edge (i32.add (local.get $row)
+                (i32.shl (i32.add (i32.mul (local.get $ya) (local.get $n)) (select (i32.sub (local.get $n) (i32.const 1)) (i32.const 0) (i32.gt_s (local.get $dx) (i32.const 0)))) (i32.const 2))))
+              (local.set $yy (local.get $ya))
+              (block $columnDone
+                (loop $eachRow
+                  (br_if $columnDone (i32.ge_s (local.get $yy) (local.get $yb)))
+                  (f32.store (local.get $edge) (f32.const 0))
+                  (local.set $edge (i32.add (local.get $edge) (local.get $rowBytes)))
+                  (local.set $yy (i32.add (local.get $yy) (i32.const 1)))
+                  (br $eachRow)))))
           (local.set $row (i32.add (local.get $row) (i32.shl (local.get $stride) (i32.const 2))))
           (local.set $dx (i32.add (local.get $dx) (i32.const 1)))
           (br_if $eachDx (i32.le_s (local.get $dx) (i32.const 1))))
