@@ -51,8 +51,9 @@ describe('D6 reading on real tray photos (held-out half)', () => {
 
   it('reads with the learned classifier alone at the figures measured when written', () => {
     const report = score('learned classifier', net);
-    // Measured once when shipped (d6-net/4, two networks trained with glossy highlights): 544 of 582 read, 537 correct
-    // (0.9871), 6.5 % declined. d6-net/2 read 550 with 544 correct (0.9891), 5.5 % declined; d6-net/1 read 501 with
+    // Measured once when shipped (d6-net/5: d6-net/4's two networks, trained with glossy highlights, read in 8 views):
+    // 544 of 582 read, 538 correct (0.9890), 6.5 % declined. d6-net/4 (4 views) read 544 with 537 correct (0.9871),
+    // 6.5 % declined; d6-net/2 read 550 with 544 correct (0.9891), 5.5 % declined; d6-net/1 read 501 with
     // 489 correct (0.9760), 13.9 % declined.
     expect(report.total).toBe(582);
     expect(report.accuracyAmongRead).toBeGreaterThanOrEqual(0.985);
@@ -61,11 +62,12 @@ describe('D6 reading on real tray photos (held-out half)', () => {
 
   it('reads with the pip counter and the learned second opinion at the figures measured when written', () => {
     const report = score('pip counter + learned second opinion', new CombinedD6Reader(new D6PipReader(), net, shippedD6Net.combined));
-    // Measured once when shipped (d6-net/4): 541 of 582 read, 534 correct (0.9871), 7.0 % declined (with d6-net/2:
+    // Measured once when shipped (d6-net/5): 545 of 582 read, 538 correct (0.9872), 6.4 % declined (with d6-net/4:
+    // 541 read, 534 correct (0.9871), 7.0 % declined; with d6-net/2:
     // 549 read, 543 correct (0.9891), 5.7 % declined; d6-net/1: 509 read, 497 correct (0.9764), 12.5 % declined; the
     // pip counter alone: 72.7 % declined).
     expect(report.total).toBe(582);
     expect(report.accuracyAmongRead).toBeGreaterThanOrEqual(0.985);
-    expect(report.declineRate).toBeLessThanOrEqual(0.075);
+    expect(report.declineRate).toBeLessThanOrEqual(0.07);
   });
 });

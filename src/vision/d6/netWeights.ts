@@ -6,14 +6,14 @@
 import type { D6NetModel } from './netReader.js';
 
 export const shippedD6Net: D6NetModel = {
-  version: "d6-net/4",
+  version: "d6-net/5",
   trainedOn: "photos 1..80 (by sorted name) of d6-tray-photos",
   dataHash: "68be82abc00891a149b61485359f3a73774a4d0a60d006cb25a94a5ad7af91e3",
-  command: "CONVS='16,16p,32,32p,64,64p,96' EPOCHS=240 SEEDS='1 2' FOLDS=4 VIEWS=4 EARLY_AT=0.99 HIGHLIGHT=0.3 VERSION=d6-net/4 bash training/d6net/train-d6net.sh",
-  views: 4,
-  minProbability: 0.72,
+  command: "CONVS='16,16p,32,32p,64,64p,96' EPOCHS=240 SEEDS='1 2' FOLDS=4 VIEWS=8 EARLY_AT=0.99 HIGHLIGHT=0.3 VERSION=d6-net/5 bash training/d6net/train-d6net.sh",
+  views: 8,
+  minProbability: 0.69,
   earlyAt: 0.99,
-  combined: {"vetoProbability": 0.5, "agreeProbability": 0.6, "aloneProbability": 0.75, "lowPipConfidence": 0.5},
+  combined: {"vetoProbability": 0.5, "agreeProbability": 0.6, "aloneProbability": 0.7, "lowPipConfidence": 0.5},
   nets: [
     {
       // seed 1
