@@ -159,9 +159,11 @@ describe('a firmware that hangs', () => {
     const since = c.lines.length;
     const tumble = encodeCommand(30000, 'tumble');
     c.write(tumble);
-    await board.waitFor((e) => e.kind === 'servo' && e.pulseUs === 2400, 2000, mark, 'the flip');
+    // Wall-time limits only bound a wait (every duration checked is the emulator's own clock): a full test run once
+    // kept this emulator from reaching the flip within 2 s, so they are generous.
+    await board.waitFor((e) => e.kind === 'servo' && e.pulseUs === 2400, 5000, mark, 'the flip');
     board.hang();
-    const hung = await board.waitFor((e) => e.kind === 'hang', 2000, mark, 'the hang');
+    const hung = await board.waitFor((e) => e.kind === 'hang', 5000, mark, 'the hang');
     // Paced to real time, the watchdog needs about half a second of wall time; a loaded machine may slow the emulator.
     const reset = await board.waitFor((e) => e.kind === 'reset', 5000, board.events.indexOf(hung), 'a reset after the hang');
     expect(reset).toMatchObject({ reason: 'watchdog' });
