@@ -171,11 +171,11 @@ describe('a firmware that hangs', () => {
     const hungForMs = simMs(reset) - simMs(hung);
     expect(hungForMs).toBeGreaterThan(450);
     expect(hungForMs).toBeLessThanOrEqual(520);
-    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', 2000, since);
+    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', 5000, since);
     expect(banner).toMatchObject({ fields: { reset: 'watchdog', fw: FIRMWARE_VERSION } });
 
     // The servo pulse comes from a hardware timer, so it held the flip position through the hang; the reset stopped it.
-    const off = await board.waitFor((e) => e.kind === 'servo-off', 2000, board.events.indexOf(hung), 'the servo released');
+    const off = await board.waitFor((e) => e.kind === 'servo-off', 5000, board.events.indexOf(hung), 'the servo released');
     expect(simMs(off)).toBeGreaterThanOrEqual(simMs(reset));
     expect(board.events.slice(mark).filter((e) => e.kind === 'servo').map((e) => (e.kind === 'servo' ? e.pulseUs : 0))).toEqual([2400]);
 
