@@ -37,7 +37,8 @@ import type { SessionDie } from './sessionDie.js';
 import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
-import { judgeThrow, notSettledOutcome, type ThrowOutcome } from './throwOutcome.js';
+import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
+import { RerollStreak } from './rerollStreak.js';
 
 export interface StoppingRules {
   readonly alpha: number;
@@ -158,6 +159,8 @@ export class SessionRunner {
   private consecutiveFaults = 0;
   private withoutResult = 0;
   private lastProblem = '';
+  /** The problems of the throws in a row without a counted result (to name their likely cause when giving up on them). */
+  private readonly streak = new RerollStreak();
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
   private readonly settleTimes: number[] = [];
@@ -353,9 +356,11 @@ export class SessionRunner {
     this.consecutiveFaults = 0;
     if (ok) {
       this.withoutResult = 0;
+      this.streak.clear();
     } else {
       this.withoutResult++;
       this.lastProblem = outcome.why ?? 'rerolled';
+      this.streak.add(outcome.problems.filter(retumbles).map((p) => p.kind));
     }
     this.emitThrow(endedAt, index, outcome, settleMs);
     for (const track of decided) this.announceDecision(track, endedAt);
@@ -405,7 +410,7 @@ export class SessionRunner {
     const all = this.allDecided();
     if (all) return all;
     if (this.withoutResult >= stopping.maxConsecutiveRerolls) {
-      return new Stop('aborted', 'rerolls', `${this.withoutResult} throws in a row gave no counted result; the last: ${this.lastProblem}. Check the dice, the camera and the calibration.`);
+      return new Stop('aborted', 'rerolls', `${this.withoutResult} throws in a row gave no counted result; the last: ${this.lastProblem}. ${this.streak.likelyCause() ?? 'Check the dice, the camera and the calibration.'}`);
     }
     return undefined;
   }
@@ -479,6 +484,7 @@ export class SessionRunner {
       this.totals.countVoid();
       this.withoutResult++;
       this.lastProblem = e.message;
+      this.streak.add(['void']);
       this.emit({ type: 'throw', at: endedAt, index: voided, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
     }
     const stop = this.fault(e, voided);

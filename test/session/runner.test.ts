@@ -148,6 +148,17 @@ describe('the throw loop with scripted parts', () => {
     const result = await runSession(s.deps, s.plan);
     expect(result).toMatchObject({ state: 'aborted', stop: 'rerolls' });
     expect(result.reason).toMatch(/4 throws in a row gave no counted result/);
+    // Every die cocked in every throw points at the set-up, and the message says what to check.
+    expect(result.reason).toMatch(/Every one of these throws had a die called cocked, .*camera\.dieSizePx/);
+  });
+
+  it('names no single cause when the throws without a result went wrong in different ways', async () => {
+    // Throws alternate: every die cocked, then every die missing.
+    const s = scriptedSession({ fallback: (call) => (call % 2 === 0 ? { cocked: true } : { missing: true }), rules: { maxConsecutiveRerolls: 4 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result).toMatchObject({ state: 'aborted', stop: 'rerolls' });
+    expect(result.reason).toMatch(/4 throws in a row gave no counted result; the last: Re-tumbled: .*\. Check the dice, the camera and the calibration\.$/);
+    expect(result.reason).not.toMatch(/Every one of these throws/);
   });
 
   it('re-tumbles a throw whose dice never come to rest within the timeout', async () => {

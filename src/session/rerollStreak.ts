@@ -1,0 +1,52 @@
+/**
+ * Throws in a row without a counted result, and what they had in common. When a session gives up on them, one
+ * problem found in every throw of the streak points at the set-up rather than at bad luck: dice seldom land cocked
+ * twenty-five times running, but a die size that does not match the frame, or a camera looking at the dice at an
+ * angle, makes every die look cocked.
+ */
+import type { ProblemKind } from './throwOutcome.js';
+
+/** A re-tumbled throw's problem kinds, or `void` for a tumble the rig did not finish. */
+export type StreakKind = ProblemKind | 'void';
+
+/** What each kind, found in every throw of a streak, most likely means; checked in this order. */
+const CAUSES: readonly (readonly [StreakKind, string])[] = [
+  [
+    'missing',
+    'Every one of these throws lost a die: check the channels (camera.channels, or the calibration profile\'s) against a frame, the empty-platform reference (take it again if the camera or the light moved) and the light.',
+  ],
+  [
+    'extra',
+    'Every one of these throws found a blob besides the dice: a die joined by its shadow (light the platform from above, not from the side), something lying in a channel, or a reference taken before the camera moved.',
+  ],
+  [
+    'cocked',
+    'Every one of these throws had a die called cocked, which real dice seldom are this often: check that the die size (camera.dieSizePx, or the calibration profile\'s) matches the dice in a frame, and that the camera looks straight at the platform (D6s are read from straight above or from below through a clear platform; a webcam looking at them at an angle is not supported yet).',
+  ],
+  ['not-settled', 'In none of these throws did the dice come to rest in view: check that the camera watches the platform and the settle timeout.'],
+  ['wrong-die', 'Every one of these throws read a die of another type than its channel holds: check that the dice of the config are listed in channel order.'],
+];
+
+export class RerollStreak {
+  private readonly throws: ReadonlySet<StreakKind>[] = [];
+
+  /** A throw without a counted result, with the kinds of the problems that re-tumbled it. */
+  add(kinds: Iterable<StreakKind>): void {
+    this.throws.push(new Set(kinds));
+  }
+
+  /** A counted throw ends the streak. */
+  clear(): void {
+    this.throws.length = 0;
+  }
+
+  get length(): number {
+    return this.throws.length;
+  }
+
+  /** The likely cause when one kind of problem was in every throw of the streak; undefined when none was. */
+  likelyCause(): string | undefined {
+    if (this.throws.length === 0) return undefined;
+    return CAUSES.find(([kind]) => this.throws.every((t) => t.has(kind)))?.[1];
+  }
+}
