@@ -2,7 +2,7 @@
  * Throws in a row without a counted result, and what they had in common. When a session gives up on them, one
  * problem found in every throw of the streak points at the set-up rather than at bad luck: dice seldom land cocked
  * twenty-five times running, but a die size that does not match the frame, or a camera looking at the dice at an
- * angle, makes every die look cocked.
+ * angle or a D6 seen in perspective, makes every die look cocked.
  */
 import type { ProblemKind } from './throwOutcome.js';
 
@@ -21,7 +21,7 @@ const CAUSES: readonly (readonly [StreakKind, string])[] = [
   ],
   [
     'cocked',
-    'Every one of these throws had a die called cocked, which real dice seldom are this often: check that the die size (camera.dieSizePx, or the calibration profile\'s) matches the dice in a frame, and that the camera looks straight at the platform (D6s are read from straight above or from below through a clear platform; a webcam looking at them at an angle is not supported yet).',
+    'Every one of these throws had a die called cocked, which real dice seldom are this often: check that the die size (camera.dieSizePx, or the calibration profile\'s) matches the dice in a frame, and that the camera looks straight at the platform. D6s are read face on, as the reference rig sees them from below through its clear platform: a webcam above an open platform, which sees them in perspective with their side faces, is not supported yet.',
   ],
   ['not-settled', 'In none of these throws did the dice come to rest in view: check that the camera watches the platform and the settle timeout.'],
   ['wrong-die', 'Every one of these throws read a die of another type than its channel holds: check that the dice of the config are listed in channel order.'],

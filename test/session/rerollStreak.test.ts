@@ -8,7 +8,7 @@ describe('the likely cause of throws in a row without a counted result', () => {
     s.add(['cocked', 'extra']);
     s.add(['cocked']);
     expect(s.length).toBe(3);
-    expect(s.likelyCause()).toMatch(/^Every one of these throws had a die called cocked.*camera\.dieSizePx.*at an angle is not supported yet\)\.$/);
+    expect(s.likelyCause()).toMatch(/^Every one of these throws had a die called cocked.*camera\.dieSizePx.*in perspective with their side faces, is not supported yet\.$/);
   });
 
   it('names the channels and the reference when every throw lost a die, before anything else they share', () => {
