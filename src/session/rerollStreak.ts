@@ -40,6 +40,7 @@ export class RerollStreak {
     this.throws.length = 0;
   }
 
+  /** Throws in the streak. */
   get length(): number {
     return this.throws.length;
   }

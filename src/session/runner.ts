@@ -157,9 +157,8 @@ export class SessionRunner {
   private readonly detector: SettleDetector;
   private lastIndex: number;
   private consecutiveFaults = 0;
-  private withoutResult = 0;
   private lastProblem = '';
-  /** The problems of the throws in a row without a counted result (to name their likely cause when giving up on them). */
+  /** The throws in a row without a counted result: how many, and their problems (to name a likely cause when giving up on them). */
   private readonly streak = new RerollStreak();
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
@@ -355,10 +354,8 @@ export class SessionRunner {
     this.totals.countThrow(outcome, counted);
     this.consecutiveFaults = 0;
     if (ok) {
-      this.withoutResult = 0;
       this.streak.clear();
     } else {
-      this.withoutResult++;
       this.lastProblem = outcome.why ?? 'rerolled';
       this.streak.add(outcome.problems.filter(retumbles).map((p) => p.kind));
     }
@@ -409,8 +406,8 @@ export class SessionRunner {
     }
     const all = this.allDecided();
     if (all) return all;
-    if (this.withoutResult >= stopping.maxConsecutiveRerolls) {
-      return new Stop('aborted', 'rerolls', `${this.withoutResult} throws in a row gave no counted result; the last: ${this.lastProblem}. ${this.streak.likelyCause() ?? 'Check the dice, the camera and the calibration.'}`);
+    if (this.streak.length >= stopping.maxConsecutiveRerolls) {
+      return new Stop('aborted', 'rerolls', `${this.streak.length} throws in a row gave no counted result; the last: ${this.lastProblem}. ${this.streak.likelyCause() ?? 'Check the dice, the camera and the calibration.'}`);
     }
     return undefined;
   }
@@ -482,15 +479,14 @@ export class SessionRunner {
       voided = this.committer.commitVoid(startedAt, endedAt, e.message);
       this.lastIndex = voided;
       this.totals.countVoid();
-      this.withoutResult++;
       this.lastProblem = e.message;
       this.streak.add(['void']);
       this.emit({ type: 'throw', at: endedAt, index: voided, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
     }
     const stop = this.fault(e, voided);
     if (stop) return stop;
-    if (this.withoutResult >= this.plan.stopping.maxConsecutiveRerolls) {
-      return new Stop('aborted', 'rerolls', `${this.withoutResult} throws in a row gave no counted result; the last: ${this.lastProblem}`);
+    if (this.streak.length >= this.plan.stopping.maxConsecutiveRerolls) {
+      return new Stop('aborted', 'rerolls', `${this.streak.length} throws in a row gave no counted result; the last: ${this.lastProblem}`);
     }
     return this.recover();
   }
