@@ -3,7 +3,8 @@
 # of npm test). Needs Debian's python3-torch (apt-get install -y python3-torch).
 #
 # Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3;
-# TRAIN_LAST 80 with HIGHLIGHT=0.3, a glossy highlight drawn on 30 % of the training uses, made d6-net/4, shipped);
+# TRAIN_LAST 80 with HIGHLIGHT=0.3, a glossy highlight drawn on 30 % of the training uses, made d6-net/4; the same with
+# VIEWS=8 made d6-net/5, shipped: the same networks, read and ruled in 8 views);
 # photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here.
 #  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context CONTEXT, 40):
 #     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's SIZE x SIZE input
