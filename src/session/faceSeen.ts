@@ -44,6 +44,23 @@ export function faceSeen(s: FaceSeenSources): FaceSeen {
 }
 
 /**
+ * What a session says up front about the face its camera sees: a camera below the dice (their top face recorded, the
+ * opposite of the one seen), or D6-faced dice read from above by a real camera, which works only face on: a webcam
+ * above an open platform sees them in perspective with their side faces, and every die would be called cocked until
+ * the session gives up (`rerollStreak.ts`). Said before the first throw, not after a streak of wasted ones. The simulated
+ * camera draws D6s face on: nothing to say.
+ */
+export function faceNotice(family: 'pips' | 'xwing', cameraSource: string, face: FaceSeen): string | undefined {
+  if (face === 'bottom') return 'the camera sees each die from below: every roll is recorded by the face on top, the opposite of the one seen';
+  if (family !== 'pips' || cameraSource === 'sim') return undefined;
+  return (
+    'D6-faced dice are read from above (camera.face: top): this works only with the camera looking at each die face on. ' +
+    'The reference rig sees them from below through its clear platform (set camera.face: bottom); a webcam above an open platform sees D6s ' +
+    'in perspective with their side faces, which is not supported yet: most dice would be called cocked, and the session would stop once stopping.maxConsecutiveRerolls throws in a row had no counted result.'
+  );
+}
+
+/**
  * The reader that reports each D6-faced die's top face when the camera sees the bottom one. One reader serves every
  * channel, so the dice must share one opposite-face map; a session mixing layouts is refused.
  */

@@ -28,7 +28,7 @@ import { sessionPipeline } from './sessionPipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
-import { faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
+import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import type { ReadLevel, SessionDie } from './sessionDie.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
@@ -186,7 +186,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
     const { types, family, chosen: choice, face, reader: seenFromAbove } = fresh ?? (await sessionReading(config));
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
-    if (face === 'bottom') log('the camera sees each die from below: every roll is recorded by the face on top, the opposite of the one seen');
+    const notice = faceNotice(family, config.camera.source, face);
+    if (notice !== undefined) log(notice);
     const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
 
     const simRig = config.rig.driver === 'sim';

@@ -4,7 +4,7 @@ import { ConfigError } from '../../src/core/errors.js';
 import { getDieType } from '../../src/dice/catalogue.js';
 import type { DieType } from '../../src/dice/types.js';
 import { checkSessionConfig } from '../../src/session/config.js';
-import { faceSeen, topFaceReader } from '../../src/session/faceSeen.js';
+import { faceNotice, faceSeen, topFaceReader } from '../../src/session/faceSeen.js';
 import { runSession } from '../../src/session/runner.js';
 import { openSession, runnerDeps } from '../../src/session/setup.js';
 import { SimulatedDice } from '../../src/session/simulatedDice.js';
@@ -112,8 +112,10 @@ describe('a D6 session whose camera sees the bottom face', () => {
       camera: { source: 'sim', face: 'bottom', cockedRate: 0 },
       stopping: { budgetRolls: 300 },
     });
-    const opened = await openSession({ config, dbPath: db, wallNow: () => 0 });
+    const said: string[] = [];
+    const opened = await openSession({ config, dbPath: db, wallNow: () => 0, log: (m) => said.push(m) });
     expect(opened.reader.classifierVersion).toMatch(/ bottom$/);
+    expect(said.filter((m) => /from below/.test(m))).toEqual(['the camera sees each die from below: every roll is recorded by the face on top, the opposite of the one seen']);
     const wrong: string[] = [];
     let result;
     try {
@@ -142,4 +144,25 @@ describe('a D6 session whose camera sees the bottom face', () => {
     // Loaded 2x: a 6 comes up 1/3 of the time, a 1 2/15 (2.5 to 1); read from below and not mapped, it is 1 to 2.5.
     expect(count('6')).toBeGreaterThan(1.5 * count('1'));
   }, 60_000);
+});
+
+describe('what a session says before its first throw about the face its camera sees', () => {
+  it('warns that a real camera reading D6-faced dice from above must see them face on, and names camera.face: bottom', () => {
+    for (const source of ['device', 'replay']) {
+      const notice = faceNotice('pips', source, 'top');
+      expect(notice).toMatch(/camera\.face: bottom/);
+      expect(notice).toMatch(/webcam above an open platform .* not supported yet/);
+      expect(notice).toMatch(/stopping\.maxConsecutiveRerolls/);
+    }
+  });
+
+  it('says nothing for the simulated camera, which draws D6s face on, nor for X-Wing dice read from above by their calibration', () => {
+    expect(faceNotice('pips', 'sim', 'top')).toBeUndefined();
+    expect(faceNotice('xwing', 'device', 'top')).toBeUndefined();
+    expect(faceNotice('xwing', 'replay', 'top')).toBeUndefined();
+  });
+
+  it('says that dice seen from below are recorded by their top face, whatever the camera', () => {
+    for (const [family, source] of [['pips', 'sim'], ['pips', 'device'], ['xwing', 'device']] as const) expect(faceNotice(family, source, 'bottom')).toMatch(/from below: every roll is recorded by the face on top/);
+  });
 });
