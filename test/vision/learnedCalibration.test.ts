@@ -192,6 +192,15 @@ describe('choosing the reader for a profile', () => {
     expect(pipelineCrop?.radial({ x: 1000, y: 360 })).toBeCloseTo(0, 12);
     expect(pipelineCrop?.radial({ x: 640, y: 700 })).toBeCloseTo(Math.PI / 2, 12);
     expect(pipelineCrop?.radial({ x: 640, y: 360 })).toBeUndefined();
+    // Centred on the top face: a d8 100 px across, 360 px right of the optical centre, seen by the profile's camera,
+    // has its top face half its height's parallax further out (the network's height over size; the focal length from
+    // the field of view).
+    const focalPx = 640 / Math.tan((profile.classifier.hfovDeg * Math.PI) / 360);
+    const { heightRatio } = shippedLearnedModels.xwing!;
+    expect(pipelineCrop?.centre({ x: 1000, y: 360 }).x).toBeCloseTo(1000 + 0.5 * heightRatio * (100 / focalPx) * 360, 9);
+    expect(pipelineCrop?.centre({ x: 1000, y: 360 }).x).toBeGreaterThan(1005);
+    expect(pipelineCrop?.centre({ x: 1000, y: 360 }).y).toBeCloseTo(360, 9);
+    expect(pipelineCrop?.centre({ x: 640, y: 360 })).toEqual({ x: 640, y: 360 });
     const ring = await chooseReader('xwing');
     expect(ring.reader).toBeInstanceOf(D8Reader);
     expect(ring.cut).toBeUndefined();

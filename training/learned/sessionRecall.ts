@@ -7,6 +7,10 @@
  *
  *   npx tsx training/learned/sessionRecall.ts --images DIR --calibration PROFILE   (X-Wing dice, a profile's reader)
  *   npx tsx training/learned/sessionRecall.ts --images DIR --die d6                (D6s, the pip counter a session runs)
+ *   npx tsx training/learned/sessionRecall.ts --images DIR --die d6 --learned [--hfov 54]
+ *        (D6s by the shipped learned network, cut around the top face by perspective as a calibrated X-Wing reader cuts;
+ *        the network's own cocked class judges tilt, the blob checks made for dice seen face on left out: what a
+ *        session would read of D6s under a webcam above an open platform, which sessions do not support yet)
  *
  * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
  * image's labelled boxes (the median longest side of its flat dice) for d8s, and for D6s from the render's truth (the
@@ -25,17 +29,31 @@ import { readFrame } from '../../src/vision/pipeline.js';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
-import { chooseReader } from '../../src/vision-io/readerChoice.js';
+import { chooseReader, type ChosenReader } from '../../src/vision-io/readerChoice.js';
+import type { FaceReader } from '../../src/vision/faceRead.js';
+import type { LearnedModel } from '../../src/vision/learned/model.js';
+import { defaultLearnedReaderOptions, LearnedReader } from '../../src/vision/learned/reader.js';
+import { learnedPipelineCrop, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 
-const { values } = parseArgs({ options: { images: { type: 'string' }, calibration: { type: 'string' }, die: { type: 'string', default: 'xwing' } } });
+const { values } = parseArgs({
+  options: { images: { type: 'string' }, calibration: { type: 'string' }, die: { type: 'string', default: 'xwing' }, learned: { type: 'boolean', default: false }, hfov: { type: 'string', default: '54' } },
+});
 const family = values.die === 'd6' ? 'pips' : values.die === 'xwing' ? 'xwing' : undefined;
-if (!values.images || family === undefined || (family === 'xwing') !== (values.calibration !== undefined)) {
-  throw new Error('usage: sessionRecall.ts --images DIR --calibration PROFILE (X-Wing dice) | --images DIR --die d6');
+const hfovDeg = Number(values.hfov);
+if (!values.images || family === undefined || (family === 'xwing') !== (values.calibration !== undefined) || (values.learned && family !== 'pips') || !(hfovDeg > 0 && hfovDeg < 180)) {
+  throw new Error('usage: sessionRecall.ts --images DIR --calibration PROFILE (X-Wing dice) | --images DIR --die d6 [--learned [--hfov DEGREES]]');
 }
 const root = values.images.replace(/\/images\/?$/, '');
 const paths = labelledFolderPaths(values.images);
 const folder = await readLabelledFolder(paths.images, paths.labels);
-const chosen = family === 'pips' ? await chooseReader('d6', { d6: 'pips' }) : await chooseReader('xwing', { calibration: values.calibration });
+/** D6s by the shipped learned network, judging tilt by its own cocked class (the blob checks are left out). */
+function learnedD6(): Pick<ChosenReader, 'reader' | 'pipelineCrop'> {
+  const model = shippedLearnedModels.d6 as LearnedModel;
+  const network = new LearnedReader(model, defaultLearnedReaderOptions);
+  const reader: FaceReader = { classifierVersion: network.classifierVersion, judgesTilt: true, read: (crop) => network.read(crop) };
+  return { reader, pipelineCrop: (frame, dieSizePx) => learnedPipelineCrop(model, hfovDeg, frame, dieSizePx) };
+}
+const chosen = values.learned ? learnedD6() : family === 'pips' ? await chooseReader('d6', { d6: 'pips' }) : await chooseReader('xwing', { calibration: values.calibration });
 
 interface Tally {
   labelled: number;

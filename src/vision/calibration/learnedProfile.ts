@@ -14,7 +14,6 @@
  * bounds a session's verdicts allow for come from exactly the reader that reads.
  */
 import { InputError } from '../../core/errors.js';
-import type { Point } from '../../core/image.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { classOfRead } from '../labelledEval.js';
 import { adaptReader, defaultAdaptOptions } from '../learned/adapt.js';
@@ -27,8 +26,7 @@ import type { AdaptOptions, AdaptSample } from '../learned/adapt.js';
 import type { LearnedHead, LearnedModel } from '../learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../learned/reader.js';
 import type { BlankWitness } from '../learned/reader.js';
-import { LEARNED_CROP_MARGIN, learnedCutter } from '../learned/shipped.js';
-import { cameraFromFov, radialDirection, topFaceCentre } from '../learned/topFace.js';
+import { learnedCutter, learnedPipelineCrop, type LearnedPipelineCrop } from '../learned/shipped.js';
 import type { RgbImage, Rect } from '../../core/image.js';
 import { calibrationDice, round6, validationOf } from './heldBack.js';
 import type { HeldBackRead } from './heldBack.js';
@@ -127,9 +125,8 @@ export class LearnedProfileReader implements FaceReader {
    * parallax of a die `dieSizePx` across), `LEARNED_CROP_MARGIN` times the die size, as calibration cut them, with
    * the die's radial direction (`topFaceCrop` gives both).
    */
-  pipelineCrop(frame: { readonly width: number; readonly height: number }, dieSizePx: number): { readonly centre: (located: Point) => Point; readonly radial: (located: Point) => number | undefined; readonly scale: number } {
-    const camera = cameraFromFov(frame.width, frame.height, this.profile.classifier.hfovDeg);
-    return { centre: (located) => topFaceCentre(located, dieSizePx, this.model.heightRatio, camera), radial: (located) => radialDirection(located, camera), scale: LEARNED_CROP_MARGIN };
+  pipelineCrop(frame: { readonly width: number; readonly height: number }, dieSizePx: number): LearnedPipelineCrop {
+    return learnedPipelineCrop(this.model, this.profile.classifier.hfovDeg, frame, dieSizePx);
   }
 }
 
