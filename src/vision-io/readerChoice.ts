@@ -7,7 +7,6 @@
  * any) and the top-face crops it was calibrated on.
  */
 import { InputError } from '../core/errors.js';
-import type { Point } from '../core/image.js';
 import { LearnedProfileReader } from '../vision/calibration/learnedProfile.js';
 import { isLearnedProfile } from '../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
@@ -17,6 +16,7 @@ import { shippedD6Net } from '../vision/d6/netWeights.js';
 import { D6PipReader } from '../vision/d6/pipReader.js';
 import { D8Reader } from '../vision/d8/d8Reader.js';
 import type { FaceReader } from '../vision/faceRead.js';
+import type { LearnedPipelineCrop } from '../vision/learned/shipped.js';
 import type { CropCutter } from './labelledCrops.js';
 import { defaultProfilePath, readProfileFile } from './profileFile.js';
 
@@ -36,7 +36,7 @@ export interface ChosenReader {
   /** How a labelled box is cut for this reader (absent: a square around the box). */
   readonly cut?: CropCutter;
   /** How the pipeline cuts a located die on frames of this size (absent: centred on the die, the caller's scale). */
-  readonly pipelineCrop?: (frame: { readonly width: number; readonly height: number }, dieSizePx: number) => { readonly centre: (located: Point) => Point; readonly radial: (located: Point) => number | undefined; readonly scale: number };
+  readonly pipelineCrop?: (frame: { readonly width: number; readonly height: number }, dieSizePx: number) => LearnedPipelineCrop;
 }
 
 /** The reader a calibration profile describes, with the crops it reads. */
