@@ -406,10 +406,18 @@ export class SessionRunner {
     }
     const all = this.allDecided();
     if (all) return all;
-    if (this.streak.length >= stopping.maxConsecutiveRerolls) {
-      return new Stop('aborted', 'rerolls', `${this.streak.length} throws in a row gave no counted result; the last: ${this.lastProblem}. ${this.streak.likelyCause() ?? 'Check the dice, the camera and the calibration.'}`);
-    }
-    return undefined;
+    return this.rerollLimit(true);
+  }
+
+  /**
+   * The stop once `stopping.maxConsecutiveRerolls` throws in a row gave no counted result. After a throw that was read,
+   * `advise` ends the message with what to check: the streak's likely cause, or the dice, camera and calibration (after
+   * a tumble the rig did not finish, its fault has been told already).
+   */
+  private rerollLimit(advise: boolean): Stop | undefined {
+    if (this.streak.length < this.plan.stopping.maxConsecutiveRerolls) return undefined;
+    const why = `${this.streak.length} throws in a row gave no counted result; the last: ${this.lastProblem}`;
+    return new Stop('aborted', 'rerolls', advise ? `${why}. ${this.streak.likelyCause() ?? 'Check the dice, the camera and the calibration.'}` : why);
   }
 
   private allDecided(): Stop | undefined {
@@ -485,10 +493,7 @@ export class SessionRunner {
     }
     const stop = this.fault(e, voided);
     if (stop) return stop;
-    if (this.streak.length >= this.plan.stopping.maxConsecutiveRerolls) {
-      return new Stop('aborted', 'rerolls', `${this.streak.length} throws in a row gave no counted result; the last: ${this.lastProblem}`);
-    }
-    return this.recover();
+    return this.rerollLimit(false) ?? this.recover();
   }
 
   /** Logs a fault; a stop when it is one too many in a row or the link is gone for good. */
