@@ -31,9 +31,9 @@ import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { chooseReader, type ChosenReader } from '../../src/vision-io/readerChoice.js';
 import type { FaceReader } from '../../src/vision/faceRead.js';
-import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../../src/vision/learned/reader.js';
-import { learnedPipelineCrop, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
+import { learnedPipelineCrop } from '../../src/vision/learned/shipped.js';
+import { d6Model } from '../../src/vision/learned/weights/d6.js';
 
 const { values } = parseArgs({
   options: { images: { type: 'string' }, calibration: { type: 'string' }, die: { type: 'string', default: 'xwing' }, learned: { type: 'boolean', default: false }, hfov: { type: 'string', default: '54' } },
@@ -48,7 +48,7 @@ const paths = labelledFolderPaths(values.images);
 const folder = await readLabelledFolder(paths.images, paths.labels);
 /** D6s by the shipped learned network, judging tilt by its own cocked class (the blob checks are left out). */
 function learnedD6(): Pick<ChosenReader, 'reader' | 'pipelineCrop'> {
-  const model = shippedLearnedModels.d6 as LearnedModel;
+  const model = d6Model;
   const network = new LearnedReader(model, defaultLearnedReaderOptions);
   const reader: FaceReader = { classifierVersion: network.classifierVersion, judgesTilt: true, read: (crop) => network.read(crop) };
   return { reader, pipelineCrop: (frame, dieSizePx) => learnedPipelineCrop(model, hfovDeg, frame, dieSizePx) };
