@@ -69,7 +69,8 @@ export class SimThrowCamera implements ThrowCamera {
 
   private async *restFrames(since: number, motion: MotionResult): AsyncGenerator<Frame> {
     const { camera, dice, clock } = this.options;
-    const { image, truth } = dice.choose(() => camera.still());
+    const { render, truth } = dice.choose(() => camera.plannedStill());
+    const image = render();
     this.truth = truth;
     const settleMs = (motion as MotionResult & { settleMs?: number }).settleMs ?? this.options.settleMs ?? 350;
     const dt = 1000 / camera.fps;

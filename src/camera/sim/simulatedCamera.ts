@@ -231,9 +231,20 @@ export class SimulatedCamera {
 
   /** One throw rendered only at rest: a single still frame and its truth (fast path for accuracy tests). */
   still(): { image: RgbImage; truth: ThrowTruth } {
+    const planned = this.plannedStill();
+    return { image: planned.render(), truth: planned.truth };
+  }
+
+  /**
+   * One throw planned at rest, its truth known and its frame not yet rendered: a caller that may turn the
+   * plan down (simulated dice choosing among throws) renders only the one it keeps, at 15-30 ms a render.
+   */
+  plannedStill(): { truth: ThrowTruth; render: () => RgbImage } {
     const planned = this.planThrow();
-    const image = this.renderFrame(planned, Number.POSITIVE_INFINITY);
-    return { image, truth: { dice: planned.map((p) => ({ ...p.truth, settleFrameIndex: 0 })), settleFrameIndex: 0, frameCount: 1 } };
+    return {
+      truth: { dice: planned.map((p) => ({ ...p.truth, settleFrameIndex: 0 })), settleFrameIndex: 0, frameCount: 1 },
+      render: () => this.renderFrame(planned, Number.POSITIVE_INFINITY),
+    };
   }
 
   /** A whole throw: moving frames, settling, then `stillFrames` still frames; frames render lazily. */
