@@ -346,7 +346,6 @@ export class SimulatedCamera {
     return this.blurredBaseCache;
   }
 
-  /** Reads the canvas, applies lighting, glare and sensor noise, returns RGB. */
   private plainBaseCache: Uint8ClampedArray | undefined;
 
   /** The empty platform as drawn (RGBA), read back once: a frame is exactly this wherever no die was drawn. */
@@ -380,6 +379,7 @@ export class SimulatedCamera {
     return rgba;
   }
 
+  /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise, returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = []): RgbImage {
     const { width, height } = this.layout;
     let rgba = this.readBack(drawn);
