@@ -26,6 +26,8 @@ import { median, percentile, report } from './measure.js';
 interface BenchRun {
   readonly result: SessionResult;
   readonly wallMs: number;
+  /** Wall time per throw from the 10th throw to the last: without the session's start (reference frame, calibration). */
+  readonly steadyMsPerThrow: number;
 }
 
 /** Runs `throws` throws of four fair D6s and stops. */
@@ -35,13 +37,13 @@ async function benchSession(
   throws: number,
   frames: 'rest' | 'all',
   settle: SessionConfigInput['settle'],
-  declines?: Record<string, number>,
+  camera: Partial<Pick<Extract<NonNullable<SessionConfigInput['camera']>, { source: 'sim' }>, 'declines' | 'rigBias'>> = {},
 ): Promise<BenchRun> {
   const config = checkSessionConfig(
     {
       dice: ['A', 'B', 'C', 'D'].map((x) => ({ label: `bench-${name}-${x}`, type: 'd6' })),
       rig: { driver: 'sim' },
-      camera: { source: 'sim', frames, ...(declines ? { declines } : {}) },
+      camera: { source: 'sim', frames, ...camera },
       settle,
       stopping: { budgetRolls: 1_000_000, rigCheckEvery: 250 },
       seed: 17,
@@ -52,18 +54,24 @@ async function benchSession(
   const opened = await openSession({ config, dbPath: join(dir, `${name}.db`), wallNow: () => Date.now() });
   const controller = new AbortController();
   const t0 = performance.now();
+  let from: { throws: number; ms: number } | undefined;
+  let last: { throws: number; ms: number } | undefined;
   try {
     const result = await runSession(
       runnerDeps(opened, {
         stopwatch: () => performance.now(),
         signal: controller.signal,
         onEvent: (e) => {
-          if (e.type === 'throw' && e.clock.runThrows >= throws) controller.abort();
+          if (e.type !== 'throw') return;
+          last = { throws: e.clock.runThrows, ms: performance.now() };
+          if (e.clock.runThrows === 10) from = last;
+          if (e.clock.runThrows >= throws) controller.abort();
         },
       }),
       opened.plan,
     );
-    return { result, wallMs: performance.now() - t0 };
+    const steadyMsPerThrow = from && last && last.throws > from.throws ? (last.ms - from.ms) / (last.throws - from.throws) : Number.NaN;
+    return { result, wallMs: performance.now() - t0, steadyMsPerThrow };
   } finally {
     await opened.close();
   }
@@ -113,9 +121,20 @@ export async function runSessionBench(): Promise<void> {
       ['re-tumbled (cocked) throws', '', `detect ${rest.result.totals.rerolled} of ${rest.result.totals.throws}, fixed ${fixed.result.totals.rerolled} of ${fixed.result.totals.throws}`],
       ['wall time', '', `${fmt(rest.wallMs / 1000)} s for ${rest.result.totals.throws} throws (rest frames), ${fmt(all.wallMs / 1000)} s for ${all.result.totals.throws} (every frame)`],
     ]);
+    // The simulated dice keep a planned throw with probability by its faces (rejection sampling); a rig favouring
+    // the six on all four dice turns down about 50 plans a kept throw, and only the kept one is rendered.
+    const biased = await benchSession(dir, 'biased', 200, 'rest', { mode: 'detect', timeoutMs: 5000 }, { rigBias: { symbol: '6', excess: 0.25 } });
+    report('Session: a simulated rig favouring a face (6 +0.25 on every die), wall time per throw from the 10th on', [
+      ['fair rig', `${fmt(rest.steadyMsPerThrow)} ms`, `${rest.result.totals.throws} throws`],
+      [
+        'rig favouring the six',
+        `${fmt(biased.steadyMsPerThrow)} ms`,
+        `${biased.result.totals.throws} throws (until every die was flagged); ratio to the fair rig ${fmt(biased.steadyMsPerThrow / rest.steadyMsPerThrow, 2)} (target about 1: turned-down plans cost no render)`,
+      ],
+    ]);
     // Re-reads (issue 10): the simulated reader declines 30 % of 6s and 5 % of 1s, each read drawn afresh;
     // a declined die is read again from 2 further frames, then under the light stepped up and down.
-    const reread = await benchSession(dir, 'reread', 200, 'rest', { mode: 'detect', timeoutMs: 5000 }, { '6': 0.3, '1': 0.05 });
+    const reread = await benchSession(dir, 'reread', 200, 'rest', { mode: 'detect', timeoutMs: 5000 }, { declines: { '6': 0.3, '1': 0.05 } });
     const t = reread.result.totals;
     const cost = reread.result.rereadCost;
     report('Session: re-reading declined dice before re-tumbling (simulated camera, declines 6=0.3,1=0.05)', [
