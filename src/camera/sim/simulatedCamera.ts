@@ -337,9 +337,7 @@ export class SimulatedCamera {
   private blurredBase(): Uint8ClampedArray {
     if (!this.blurredBaseCache) {
       const { width, height } = this.layout;
-      const ctx = createCanvas(width, height).getContext('2d');
-      ctx.drawImage(this.base, 0, 0);
-      const rgba = ctx.getImageData(0, 0, width, height).data;
+      const rgba = this.plainBase().slice();
       blurRegion(rgba, width, height, { x: width / 2, y: height / 2, r: Math.max(width, height) }, this.blurPasses());
       this.blurredBaseCache = rgba;
     }
