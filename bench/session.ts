@@ -9,7 +9,10 @@
  * - die-rolls per hour with settle detection against a fixed 2 s settle wait,
  *   on the session clock (the rig's timing model: 2 × 600 ms servo holds, dice
  *   at rest after a log-normal settle time, median 350 ms), and with the
- *   measured host time added (a real rig waits for the host between throws).
+ *   measured host time added (a real rig waits for the host between throws);
+ * - wall time per throw on a simulated rig favouring a face against a fair one
+ *   (the simulated dice turn down most planned throws: only the kept one may cost a render);
+ * - re-reading declined dice: how many a re-read resolves, and its cost.
  *
  * Prints; asserts nothing. These machines are shared: compare figures from one run.
  */
@@ -30,7 +33,7 @@ interface BenchRun {
   readonly steadyMsPerThrow: number;
 }
 
-/** Runs `throws` throws of four fair D6s and stops. */
+/** Runs `throws` throws of four D6s (fair, unless `camera` makes the simulated camera decline or the rig favour a face) and stops. */
 async function benchSession(
   dir: string,
   name: string,
