@@ -421,17 +421,20 @@ export class SimulatedCamera {
     const ctx = this.ctx;
     ctx.drawImage(this.base, 0, 0);
     const L = this.lighting;
+    const blurRegions: { x: number; y: number; r: number }[] = [];
+    const drawn: { x: number; y: number; r: number }[] = [];
     for (const die of planned) {
       const last = die.path.length - 1;
       const f = Math.min(frame, last);
       const pose = die.path[f] as DiePose;
+      let moved = 0;
       if (f < last) {
         // Moving: average copies displaced along the motion towards the next pose (motion blur).
         const next = die.path[f + 1] as DiePose;
         const dx = next.x - pose.x;
         const dy = next.y - pose.y;
-        const len = Math.hypot(dx, dy);
-        const copies = Math.max(1, Math.min(6, Math.ceil(len / 4)));
+        moved = Math.hypot(dx, dy);
+        const copies = Math.max(1, Math.min(6, Math.ceil(moved / 4)));
         for (let c = 0; c < copies; c++) {
           const t = copies === 1 ? 0 : (c / (copies - 1) - 0.5) * 0.5;
           drawDie(ctx, die.kind, { ...pose, x: pose.x + dx * t, y: pose.y + dy * t }, die.style, {
@@ -443,20 +446,13 @@ export class SimulatedCamera {
       } else {
         drawDie(ctx, die.kind, pose, die.style, { blur: 0, shadow: L.shadowAlpha, alpha: 1 });
       }
+      const size = die.truth.sizePx;
+      blurRegions.push({ x: pose.x, y: pose.y, r: size * 1.1 });
+      // What the drawing can reach: the die's corners (0.71 of its size, more when tilted), its soft shadow and the
+      // copies of motion blur (a quarter of a frame's move either way), with room to spare.
+      drawn.push({ x: pose.x, y: pose.y, r: size * 1.6 + moved * 0.3 + 4 });
     }
-    const at = planned.map((d) => {
-      const f = Math.min(frame, d.path.length - 1);
-      const pose = d.path[f] as DiePose;
-      const next = d.path[Math.min(f + 1, d.path.length - 1)] as DiePose;
-      return { pose, size: d.truth.sizePx, moved: Math.hypot(next.x - pose.x, next.y - pose.y) };
-    });
-    // What a die's drawing can reach: its corners (0.71 of its size, more when tilted), its soft shadow and the
-    // copies of motion blur (a quarter of a frame's move either way), with room to spare.
-    const drawn = at.map(({ pose, size, moved }) => ({ x: pose.x, y: pose.y, r: size * 1.6 + moved * 0.3 + 4 }));
-    return this.capture(
-      at.map(({ pose, size }) => ({ x: pose.x, y: pose.y, r: size * 1.1 })),
-      drawn,
-    );
+    return this.capture(blurRegions, drawn);
   }
 
   private planThrow(): PlannedDie[] {
