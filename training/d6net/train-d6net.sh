@@ -5,7 +5,9 @@
 # Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3;
 # TRAIN_LAST 80 with HIGHLIGHT=0.3, a glossy highlight drawn on 30 % of the training uses, made d6-net/4; the same with
 # VIEWS=8 made d6-net/5, shipped: the same networks, read and ruled in 8 views);
-# photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here.
+# photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here,
+# unless TRAIN_EXTRA=FIRST..LAST names some of the second day's photos (101..150 at most) to train on as well: then
+# only photos LAST+1..200 are TEST (TRAIN_EXTRA=101..150 with d6-net/5's settings made d6-net/6).
 #  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context CONTEXT, 40):
 #     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's SIZE x SIZE input
 #     (32x32) itself. The reader takes each network's input size from its spec, so SIZE needs no code change.
@@ -31,12 +33,23 @@ FOLDS=${FOLDS:-4}
 VIEWS=${VIEWS:-4}
 EARLY_AT=${EARLY_AT:-0.99}
 TRAIN_LAST=${TRAIN_LAST:-80}
+TRAIN_EXTRA=${TRAIN_EXTRA:-}
 HIGHLIGHT=${HIGHLIGHT:-0}
 SIZE=${SIZE:-32}
 CONTEXT=${CONTEXT:-40}
 if [ "$TRAIN_LAST" -lt 1 ] || [ "$TRAIN_LAST" -gt 100 ]; then
   echo "TRAIN_LAST=$TRAIN_LAST: photos 1..TRAIN_LAST train the networks, so it must be 1..100 (101..200 are TEST)" >&2
   exit 2
+fi
+EXTRA=() EX="" ON="photos 1..$TRAIN_LAST" HELD=101..200
+if [ -n "$TRAIN_EXTRA" ]; then
+  if ! [[ "$TRAIN_EXTRA" =~ ^([0-9]+)\.\.([0-9]+)$ ]] || [ "${BASH_REMATCH[1]}" -lt 101 ] || [ "${BASH_REMATCH[2]}" -gt 150 ] ||
+    [ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+    echo "TRAIN_EXTRA=$TRAIN_EXTRA: must be FIRST..LAST within 101..150 (the second day's photos; 151..200 stay TEST)" >&2
+    exit 2
+  fi
+  EXTRA=("${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}") EX="TRAIN_EXTRA=$TRAIN_EXTRA " ON="photos 1..$TRAIN_LAST and $TRAIN_EXTRA"
+  HELD=$((BASH_REMATCH[2] + 1))..200
 fi
 # The command recorded in the module (TRAIN_LAST only when not the default: d6-net/2's command is as it was).
 LAST=""
@@ -47,8 +60,9 @@ if [ "$HIGHLIGHT" != 0 ]; then GLOSS=(--aug-highlight "$HIGHLIGHT"); HL="HIGHLIG
 # SIZE and CONTEXT (the input's side and the raw square's, 32 and 40 by default) likewise.
 SZ=""
 if [ "$SIZE" != 32 ] || [ "$CONTEXT" != 40 ]; then SZ="SIZE=$SIZE CONTEXT=$CONTEXT "; fi
-COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}${HL}${SZ}VERSION=$VERSION bash training/d6net/train-d6net.sh"
+COMMAND="CONVS='$CONVS' EPOCHS=$EPOCHS SEEDS='$SEEDS' FOLDS=$FOLDS VIEWS=$VIEWS EARLY_AT=$EARLY_AT ${LAST}${EX}${HL}${SZ}VERSION=$VERSION bash training/d6net/train-d6net.sh"
 split d6-train 1 "$TRAIN_LAST"
+if [ ${#EXTRA[@]} -gt 0 ]; then split d6-train "${EXTRA[0]}" "${EXTRA[1]}"; fi
 npx tsx training/d6net/exportCrops.ts --images "$WORK/d6-train" --out "$WORK/train" --size "$SIZE" --context "$CONTEXT"
 if [ "$TRAIN_LAST" -lt 100 ]; then
   split d6-tune "$((TRAIN_LAST + 1))" 100
@@ -80,5 +94,5 @@ if [ "$TRAIN_LAST" -lt 100 ]; then CHECK="$WORK/tune,$(join_comma "${tune[@]}");
   ${CHECK:+--check "$CHECK"} --views "$VIEWS" --json "$WORK/rules.json"
 HASH=$(sed -n 's/.*"dataHash": *"\([0-9a-f]*\)".*/\1/p' "$WORK/train.json" | cut -c1-12)
 /usr/bin/python3 training/d6net/write_module.py --nets "$(join_comma "${nets[@]}")" --rules "$WORK/rules.json" --version "$VERSION" \
-  --trained-on "photos 1..$TRAIN_LAST (by sorted name) of d6-tray-photos" --command "$COMMAND" --out "$OUT"
+  --trained-on "$ON (by sorted name) of d6-tray-photos" --held-out "$HELD" --command "$COMMAND" --out "$OUT"
 echo "data hash $HASH...; work files in $WORK"

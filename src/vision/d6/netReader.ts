@@ -1,6 +1,6 @@
 /**
  * The learned D6 reader: tiny networks trained on labelled crops (the shipped
- * ones on photos 1..80 of the real tray photos; a rig could train its own from
+ * ones on real tray photos, `heldOutPhotos` never seen; a rig could train its own from
  * calibration samples). It answers with the most probable face and that
  * probability, averaged over turned and mirrored copies of the crop and over
  * the networks of an ensemble; under `minProbability` it declines.
@@ -28,6 +28,11 @@ export interface D6NetModel {
   /** What it was trained on, in words, and the data hash of those photos. */
   readonly trainedOn: string;
   readonly dataHash: string;
+  /**
+   * The tray photos (1-based, by sorted name, inclusive) that neither trained these networks nor checked their rules:
+   * the only ones whose reads measure them.
+   */
+  readonly heldOutPhotos: { readonly first: number; readonly last: number };
   /** The command that reproduces these weights and rules. */
   readonly command: string;
   /** Turns/mirrors averaged, and the probability under which the networks alone decline (`--reader learned`). */
