@@ -49,32 +49,32 @@ describe(`D6 reading on real tray photos the networks never saw (photos ${first}
 
   it('reads with the pip counter alone at the accuracy and decline rate measured when written', () => {
     const report = score('pip counter', new D6PipReader());
-    // Measured when written: 582 dice, 159 read, 158 correct (0.9937; one 6 read as 5), 72.7 % declined.
+    // Measured on photos 151..200 (d6-net/6's held-out photos): 242 dice, 70 read, 69 correct (0.9857), 71.1 %
+    // declined; on 101..200 when written: 582 dice, 159 read, 158 correct (0.9937), 72.7 % declined.
     // Far from the 5 % decline aim: these small perspective views show side faces the pip counter declines.
-    expect(report.total).toBe(582);
+    expect(report.total).toBe(242);
     expect(report.accuracyAmongRead).toBeGreaterThanOrEqual(0.97);
-    expect(report.read).toBeGreaterThanOrEqual(140);
+    expect(report.read).toBeGreaterThanOrEqual(60);
   });
 
   it('reads with the learned classifier alone at the figures measured when written', () => {
     const report = score('learned classifier', net);
-    // Measured once when shipped (d6-net/5: d6-net/4's two networks, trained with glossy highlights, read in 8 views):
-    // 544 of 582 read, 538 correct (0.9890), 6.5 % declined. d6-net/4 (4 views) read 544 with 537 correct (0.9871),
-    // 6.5 % declined; d6-net/2 read 550 with 544 correct (0.9891), 5.5 % declined; d6-net/1 read 501 with
-    // 489 correct (0.9760), 13.9 % declined.
-    expect(report.total).toBe(582);
+    // Measured once when shipped (d6-net/6: d6-net/5's recipe on photos 1..80 and 101..150), on photos 151..200:
+    // 241 of 242 read, 239 correct (0.9917), 0.4 % declined. Before it, on 101..200 (582 dice): d6-net/5 read 544
+    // with 538 correct (0.9890), 6.5 % declined; d6-net/4 544 with 537 (0.9871); d6-net/2 550 with 544 (0.9891),
+    // 5.5 % declined; d6-net/1 501 with 489 (0.9760), 13.9 % declined.
+    expect(report.total).toBe(242);
     expect(report.accuracyAmongRead).toBeGreaterThanOrEqual(0.985);
-    expect(report.declineRate).toBeLessThanOrEqual(0.07);
+    expect(report.declineRate).toBeLessThanOrEqual(0.03);
   }, 120_000);
 
-  it('reads with the pip counter and the learned second opinion at the figures measured when written', () => {
+  it('reads with the pip counter and the learned second opinion within the D6 photo targets (>= 99 % correct among read, <= 5 % declined)', () => {
     const report = score('pip counter + learned second opinion', new CombinedD6Reader(new D6PipReader(), net, shippedD6Net.combined));
-    // Measured once when shipped (d6-net/5): 545 of 582 read, 538 correct (0.9872), 6.4 % declined (with d6-net/4:
-    // 541 read, 534 correct (0.9871), 7.0 % declined; with d6-net/2:
-    // 549 read, 543 correct (0.9891), 5.7 % declined; d6-net/1: 509 read, 497 correct (0.9764), 12.5 % declined; the
-    // pip counter alone: 72.7 % declined).
-    expect(report.total).toBe(582);
-    expect(report.accuracyAmongRead).toBeGreaterThanOrEqual(0.985);
-    expect(report.declineRate).toBeLessThanOrEqual(0.07);
+    // Measured once when shipped (d6-net/6), on photos 151..200: 238 of 242 read, 236 correct (0.9916; one of the two
+    // wrong reads is a die whose label, looked at, is wrong), 1.7 % declined. d6-net/5 on the same photos: 236 read,
+    // 232 correct (0.9831), 2.5 % declined; on 101..200: 545 of 582 read, 538 correct (0.9872), 6.4 % declined.
+    expect(report.total).toBe(242);
+    expect(report.accuracyAmongRead).toBeGreaterThanOrEqual(0.99);
+    expect(report.declineRate).toBeLessThanOrEqual(0.05);
   });
 });
