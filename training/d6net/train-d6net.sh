@@ -4,10 +4,10 @@
 #
 # Photos 1..TRAIN_LAST of d6-tray-photos (by sorted name) train the networks (TRAIN_LAST 80 made d6-net/2, 100 d6-net/3;
 # TRAIN_LAST 80 with HIGHLIGHT=0.3, a glossy highlight drawn on 30 % of the training uses, made d6-net/4; the same with
-# VIEWS=8 made d6-net/5, shipped: the same networks, read and ruled in 8 views);
+# VIEWS=8 made d6-net/5: the same networks, read and ruled in 8 views);
 # photos TRAIN_LAST+1..100, if any, only watch them and check the rules; photos 101..200 (TEST) are never read here,
 # unless TRAIN_EXTRA=FIRST..LAST names some of the second day's photos (101..150 at most) to train on as well: then
-# only photos LAST+1..200 are TEST (TRAIN_EXTRA=101..150 with d6-net/5's settings made d6-net/6).
+# only photos LAST+1..200 are TEST (TRAIN_EXTRA=101..150 with d6-net/5's settings made d6-net/6, shipped).
 #  1. Every labelled die is exported once, raw, around the crop the reader cuts (exportCrops.ts --context CONTEXT, 40):
 #     train_d6net.py turns it by any angle, scales, shifts, recolours it and makes the reader's SIZE x SIZE input
 #     (32x32) itself. The reader takes each network's input size from its spec, so SIZE needs no code change.
