@@ -8,13 +8,15 @@
 # that one build (training/README.md, "D6 under a webcam above an open platform: a network trained on renders").
 #
 #   SETS='train-d6web train-d6web2' TUNE=tune-d6web VERSION=learned-d6web/i bash training/learned/train-d6web.sh
+#   SETS='train-d6web train-d6web2 train-d6web3' VERSION=learned-d6web/l bash training/learned/train-d6web.sh
 #
 # The sets, rendered under RENDERS (default /work/data/renders):
 #   train-d6web:  npm run render -- --dice d6 --split train --count 600 --offset 2000 --cocked-rate 0.25 --out ...
 #   train-d6web2: npm run render -- --dice d6 --split train --count 1800 --offset 2600 --cocked-rate 0.25 --out ...
+#   train-d6web3: npm run render -- --dice d6 --split train --count 2400 --offset 4400 --cocked-rate 0.25 --out ...
 #   tune-d6web:   npm run render -- --dice d6 --split tune --count 150 --offset 5500 --dice-per-image 1,3 --empty-platform --cocked-rate 0.3 --out ...
 # Needs Debian's python3-torch (apt-get install -y python3-torch). H (train-d6web alone): ~3 min on a 2-core
-# machine; I (both train sets): ~11 min.
+# machine; I (the first two train sets): ~11 min; L (all three): ~25 min.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=training/learned/folders.sh
