@@ -15,7 +15,7 @@ import { cropForBox } from '../../src/vision/photoCrops.js';
 const DATASET = join(datasetsDir(), 'd6-tray-photos', 'images');
 
 // The pip counter's thresholds were set on the first 100 photos by sorted name only; the networks record the photos
-// that neither trained them nor checked their rules (`heldOutPhotos`, 101..200 for d6-net/5). Those are read here.
+// that neither trained them nor checked their rules (`heldOutPhotos`, 151..200 for d6-net/6). Those are read here.
 const { first, last } = shippedD6Net.heldOutPhotos;
 let classes: readonly string[] = [];
 const heldOut: { group: string; truth: string; crop: DieCrop }[] = [];
