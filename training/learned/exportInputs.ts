@@ -7,7 +7,7 @@
  * classes, groups, and the data hash: sha256 of the sorted file list and
  * contents of every image and label file used).
  *
- *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56]
+ *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56] [--margin 1.5]
  *
  * With `--context N` each die is written once, raw (not normalised), as N x N
  * cells at the network input's pixel density (a wider square around the same
@@ -15,6 +15,8 @@
  * cuts and normalises the network's size x size input itself, as the reader does.
  * Every die's `radial` direction (the crop's, `topFaceCrop`: from the optical centre to the die, radians) is
  * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial).
+ * `--margin` is the crop's side over the box's longer side, as the reader's cutter cuts it (`LEARNED_CROP_MARGIN`, 1.5):
+ * outside the crop the edge pixel repeats, so a wide context needs a wider crop to hold real surroundings.
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     'height-ratio': { type: 'string', default: '1' },
     seed: { type: 'string', default: '5' },
     context: { type: 'string', default: '0' },
+    margin: { type: 'string', default: '1.5' },
   },
 });
 if (!values.images || !values.out) throw new Error('--images and --out are required');
@@ -56,6 +59,8 @@ const scale = Number(values.scale);
 const jitters = Number(values.jitters);
 const heightRatio = Number(values['height-ratio']);
 const context = Number(values.context);
+const margin = Number(values.margin);
+if (!(margin >= 1)) throw new Error(`--margin ${values.margin}: the crop's side over the box's longer side, 1 or more`);
 const random = seededRandom(Number(values.seed));
 const labelsDir = paths.labels ?? join(paths.images, '..', 'labels');
 const inputs: Float32Array[] = [];
@@ -70,7 +75,7 @@ for (const photo of photos) {
   const camera = cameraFromFov(image.width, image.height, Number(values.hfov));
   for (const b of boxes) {
     const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
-    const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin: 1.5 });
+    const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin });
     const c = { x: crop.image.width / 2, y: crop.image.height / 2 };
     const record = (input: Float32Array, jitter: number): void => {
       inputs.push(input);
@@ -99,5 +104,5 @@ try {
   closeSync(fd);
 }
 const hash = dataHash(photos, labelsDir);
-writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, margin, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
 console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);
