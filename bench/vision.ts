@@ -11,7 +11,7 @@ import { readLabelledFolder } from '../src/vision-io/labelledFolder.js';
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { D6PipReader } from '../src/vision/d6/pipReader.js';
 import { angleBetween, readArrow } from '../src/vision/d6/direction.js';
-import { D6NetReader } from '../src/vision/d6/netReader.js';
+import { D6NetReader, heldOutOf } from '../src/vision/d6/netReader.js';
 import { d6Reader } from '../src/vision-io/readerChoice.js';
 import { shippedD6Net } from '../src/vision/d6/netWeights.js';
 import { evaluateReads, formatConfusion } from '../src/vision/evaluate.js';
@@ -126,7 +126,7 @@ export async function runVisionBench(): Promise<void> {
     // The photos the networks never saw (`heldOutPhotos`; the pip counter's thresholds were set on 1..100 only).
     const { first, last } = shippedD6Net.heldOutPhotos;
     const held = `held-out photos ${first}..${last}`;
-    for (const photo of folder.photos.slice(first - 1, last)) {
+    for (const photo of heldOutOf(shippedD6Net, folder.photos)) {
       const image = await decodeImageFile(photo.imagePath);
       for (const b of photo.boxes) {
         const crop = cropForBox(image, b.box);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataset } from '../support/datasets.js';
 import { runCli } from './runCli.js';
+import { heldOutOf } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dicerig-vision-'));
@@ -150,7 +151,7 @@ describe('dicerig vision eval', () => {
     mkdirSync(join(dir, 'images'), { recursive: true });
     mkdirSync(join(dir, 'labels'), { recursive: true });
     copyFileSync(join(src, 'labels', 'classes.txt'), join(dir, 'labels', 'classes.txt'));
-    const photos = readdirSync(join(src, 'images')).filter((f) => f.endsWith('.jpg')).sort().slice(shippedD6Net.heldOutPhotos.first - 1).slice(0, 10);
+    const photos = heldOutOf(shippedD6Net, readdirSync(join(src, 'images')).filter((f) => f.endsWith('.jpg')).sort()).slice(0, 10);
     for (const f of photos) {
       copyFileSync(join(src, 'images', f), join(dir, 'images', f));
       const label = f.replace(/\.jpg$/, '.txt');

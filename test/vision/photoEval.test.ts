@@ -5,7 +5,7 @@ import { decodeImageFile } from '../../src/camera/decode.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../../src/vision/d6/combinedReader.js';
-import { D6NetReader } from '../../src/vision/d6/netReader.js';
+import { D6NetReader, heldOutOf } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { evaluateReads, formatConfusion } from '../../src/vision/evaluate.js';
 import type { EvalItem, EvalReport } from '../../src/vision/evaluate.js';
@@ -23,7 +23,7 @@ const heldOut: { group: string; truth: string; crop: DieCrop }[] = [];
 beforeAll(async () => {
   const folder = await readLabelledFolder(DATASET);
   classes = folder.classes;
-  for (const photo of folder.photos.slice(first - 1, last)) {
+  for (const photo of heldOutOf(shippedD6Net, folder.photos)) {
     const image = await decodeImageFile(photo.imagePath);
     for (const b of photo.boxes) heldOut.push({ group: photo.name, truth: b.className, crop: cropForBox(image, b.box) });
   }

@@ -44,6 +44,12 @@ export interface D6NetModel {
   readonly combined: CombinedD6Options;
 }
 
+/** The photos, in sorted-name order, that `model` never saw: its `heldOutPhotos` (1-based, inclusive) as a slice. */
+export function heldOutOf<T>(model: Pick<D6NetModel, 'heldOutPhotos'>, photos: readonly T[]): T[] {
+  const { first, last } = model.heldOutPhotos;
+  return photos.slice(first - 1, last);
+}
+
 export interface D6NetOptions {
   /** Reads whose averaged probability is lower are declined. */
   readonly minProbability: number;
