@@ -15,6 +15,7 @@ import { defaultLocateOptions, locateDice } from '../src/vision/locate.js';
 import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';
+import { networksOf } from '../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../src/vision/learned/fineTune.js';
 import type { RgbImage } from '../src/core/image.js';
@@ -35,11 +36,11 @@ function cpuMs(n: number, f: () => void): number {
 
 /**
  * CPU milliseconds per die of the model's networks (the face net, its partner and its cocked
- * check, one view each) on the crops' inputs: plain JS, then WebAssembly,
+ * check with its partner, one view each) on the crops' inputs: plain JS, then WebAssembly,
  * alternated in rounds so a change in the machine's load hits both alike.
  */
 function networkCpuPerDie(model: LearnedModel, crops: readonly Parameters<LearnedReader['read']>[0][]): { plain: number; wasm: number } {
-  const nets = [model, ...(model.partner?.net ? [model.partner.net] : []), ...(model.cockedCheck?.net ? [model.cockedCheck.net] : [])].map((m) => ({
+  const nets = networksOf(model).map((m) => ({
     net: new TinyNet(m.spec, undefined, decodeWeights(m.weightsBase64)),
     inputs: crops.map((c) => cropInput(c, m)),
   }));

@@ -5,7 +5,7 @@ import { createRgb } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 import { adaptReader, defaultAdaptOptions, fitSoftmax, splitGroups } from '../../src/vision/learned/adapt.js';
 import { areaResample, learnedInput, radialInput } from '../../src/vision/learned/input.js';
-import { splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
+import { networksOf, splitClass, withCockedCheck, withPartner } from '../../src/vision/learned/model.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { blankProbability, blankWitnessLevels, witnessDoubt, witnessView } from '../../src/vision/learned/blankWitness.js';
 import type { BlankWitnessLevels } from '../../src/vision/learned/blankWitness.js';
@@ -63,7 +63,7 @@ function unturnedXwing(): LearnedModel {
 
 describe('the learned reader', () => {
   it('runs every shipped network exactly as the training framework did (its probe input gives the same probabilities)', () => {
-    const models = Object.values(shippedLearnedModels).flatMap((m) => [m, ...(m.cockedCheck?.net ? [m.cockedCheck.net] : []), ...(m.partner?.net ? [m.partner.net] : [])]);
+    const models = Object.values(shippedLearnedModels).flatMap(networksOf);
     expect(models.length).toBeGreaterThan(Object.keys(shippedLearnedModels).length);
     for (const m of models) {
       expect(m.probe, `${m.version} carries its probe`).toBeDefined();
@@ -310,6 +310,27 @@ describe('the learned reader', () => {
     expect(at(1.001).read(crop).status).toBe('read');
     // Where the die lies in the frame changes what the check sees.
     expect(Math.abs(checkProbability({ ...crop, radial: 0.7 + Math.PI }) - expected)).toBeGreaterThan(1e-4);
+  });
+
+  it("scores an outline check that has a partner by the mean of both networks' probabilities of cocked, each in its own views, and refuses it with the partner detached", () => {
+    // Two stand-in checks that differ: the shipped face network read radial in two views, and the same read unturned in one.
+    const model = unturnedXwing();
+    const base = { ...model, thresholds: {}, cockedAt: 1.01, views: 4 };
+    const first: LearnedModel = { ...base, version: 'check/first', radial: true, views: 2 };
+    const second: LearnedModel = { ...base, version: 'check/second', views: 1 };
+    const crop = { ...faceCrop(model), radial: 0.7 };
+    const alone = (check: LearnedModel): number => new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: check.version, at: 0.5 } }, check), { minProbability: 0, views: 1 }).outlineScore(crop) as number;
+    const a = alone(first);
+    const b = alone(second);
+    expect(Math.abs(a - b)).toBeGreaterThan(1e-4);
+    const pair = withPartner({ ...first, partner: { version: 'check/second' } }, second);
+    const reader = (at: number) => new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: 'check/first', at } }, pair), { minProbability: 0, views: 1 });
+    expect(reader(0.5).outlineScore(crop)).toBeCloseTo((a + b) / 2, 6);
+    // The mean, not either network, meets the level.
+    expect(reader(((a + b) / 2) * 0.999).read(crop)).toMatchObject({ status: 'cocked', cause: 'outline' });
+    expect(reader(((a + b) / 2) * 1.001).read(crop).status).toBe('read');
+    const detached = withCockedCheck({ ...base, cockedCheck: { version: 'check/first', at: 0.5 } }, { ...first, partner: { version: 'check/second' } });
+    expect(() => new LearnedReader(detached, { minProbability: 0 })).toThrow(/the cocked check check\/first needs its partner network check\/second, which is not attached/);
   });
 
   it('reads a radial face network on the crop turned radial-down, averaging only as is and mirrored across that direction', () => {

@@ -55,6 +55,8 @@ export interface LearnedModel {
    * A second face network read beside this one (another input geometry, so their mistakes seldom coincide): the reader
    * averages the two networks' probabilities (each over its own views), and `thresholds` and `cockedAt` were set on
    * that mean. The generated weights name the partner by version; `net` is attached where the models are shipped.
+   * On a cocked check: a second check trained alike from another seed, averaged with it the same way (the face
+   * network's `cockedCheck.at` was set on that mean).
    */
   readonly partner?: Partner;
   /**
@@ -108,4 +110,10 @@ export interface LearnedHead {
 export function splitClass(className: string): { die?: string; symbol: string } {
   const i = className.indexOf('-');
   return i > 0 ? { die: className.slice(0, i), symbol: className.slice(i + 1) } : { symbol: className };
+}
+
+/** Every network a model reads with, once attached: itself, its partner, its outline check and the check's partner. */
+export function networksOf(model: LearnedModel): LearnedModel[] {
+  const check = model.cockedCheck?.net;
+  return [model, model.partner?.net, check, check?.partner?.net].filter((m): m is LearnedModel => m !== undefined);
 }

@@ -178,6 +178,18 @@ function viewInputs(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScal
   return Array.from({ length: count }, (_, t) => turned(x, model.spec.size, t));
 }
 
+/** One network of an outline check, ready to run. */
+interface CheckNet {
+  readonly net: TinyNet;
+  readonly model: LearnedModel;
+  /** Index of `cocked` among its classes. */
+  readonly cocked: number;
+}
+
+function checkNet(model: LearnedModel): CheckNet {
+  return { net: new TinyNet(model.spec, undefined, decodeWeights(model.weightsBase64)), model, cocked: model.classes.indexOf(COCKED_LABEL) };
+}
+
 export class LearnedReader implements FaceReader {
   /** What names the face (networks, head, confirming rule, blank witness), then the model's read-time glare check. */
   readonly classifierVersion: string;
@@ -187,7 +199,7 @@ export class LearnedReader implements FaceReader {
   readonly judgesTilt: boolean;
   readonly classes: readonly string[];
   private readonly net: TinyNet;
-  private readonly check?: { readonly net: TinyNet; readonly model: LearnedModel; readonly cocked: number; readonly at: number };
+  private readonly check?: { readonly nets: readonly CheckNet[]; readonly at: number };
   private readonly partner?: { readonly net: TinyNet; readonly model: LearnedModel; readonly views: number };
 
   /**
@@ -206,7 +218,14 @@ export class LearnedReader implements FaceReader {
     if (check !== undefined) {
       // Thresholds were set with the check in place: reading without it would let leaning dice through.
       if (check.net === undefined) throw new DicerigError(`${model.version} needs its cocked check ${check.version}, which is not attached`, { model: model.version, cockedCheck: check.version });
-      this.check = { net: new TinyNet(check.net.spec, undefined, decodeWeights(check.net.weightsBase64)), model: check.net, cocked: check.net.classes.indexOf(COCKED_LABEL), at: check.at };
+      const nets = [checkNet(check.net)];
+      const second = check.net.partner;
+      if (second !== undefined) {
+        // The check's level was set on the mean of the check and its partner: one network alone would be read against another's level.
+        if (second.net === undefined) throw new DicerigError(`the cocked check ${check.net.version} needs its partner network ${second.version}, which is not attached`, { model: model.version, cockedCheck: check.version, partner: second.version });
+        nets.push(checkNet(second.net));
+      }
+      this.check = { nets, at: check.at };
     }
     const partner = model.partner;
     if (partner !== undefined) {
@@ -297,9 +316,13 @@ export class LearnedReader implements FaceReader {
     if (!this.check) return undefined;
     // A radial check reads as is and mirrored across the radial direction (its only views: turns 0 and 1), as its
     // threshold was set; any other check in the face network's views.
-    const { net, model } = this.check;
-    const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : this.viewCount;
-    return meanProbabilities(net, viewInputs(crop, model, checkViews))[this.check.cocked] as number;
+    // A check with a partner is the mean of both networks' probabilities, each in its own views.
+    let sum = 0;
+    for (const { net, model, cocked } of this.check.nets) {
+      const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : this.viewCount;
+      sum += meanProbabilities(net, viewInputs(crop, model, checkViews))[cocked] as number;
+    }
+    return sum / this.check.nets.length;
   }
 
   /**
