@@ -31,6 +31,10 @@
 # their dice leaning 14..22 degrees (seeds 6801..7100), reading 32x32 (CHECK_PX=32, its default): learned-xwing-cocked/7,
 # with the pair's thresholds set again with it (the partner as learned-xwing/15, the pair as /16). CHECK_PX=24 reads 24x24
 # as before: learned-xwing-cocked/6 with /13 and /14 (tried, not shipped).
+# CHECK_PAIR=1 (with KEEP_FACES=1, CHECK_PX=32 and MORE_CHECK_RANDOM=0) trains /7's check twice, alike but for the seed
+# (1 and 2, beside each other on one thread each), and the reader averages the two (the first names the second as its
+# partner): learned-xwing-cocked/11 (/7's weights) with /12 (OUT_COCKED_PARTNER), the pair's thresholds set again on that
+# mean (the partner as learned-xwing/23, the pair as /24).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -109,6 +113,11 @@ if { [ "$MORE_CHECK_RANDOM" != 0 ] && [ "$MORE_CHECK_RANDOM" != 1 ]; } || { [ "$
   echo "MORE_CHECK_RANDOM=$MORE_CHECK_RANDOM: 1 (with KEEP_FACES=1 and CHECK_PX=32) also trains the cocked check on 600 more random-art renders, mostly flat (seeds 7251..7850: learned-xwing-cocked/9, tried); 0 (the default) does not" >&2
   exit 2
 fi
+CHECK_PAIR=${CHECK_PAIR:-0}
+if { [ "$CHECK_PAIR" != 0 ] && [ "$CHECK_PAIR" != 1 ]; } || { [ "$CHECK_PAIR" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PX" != 32 ] || [ "$MORE_CHECK_RANDOM" = 1 ]; }; }; then
+  echo "CHECK_PAIR=$CHECK_PAIR: 1 (with KEEP_FACES=1, CHECK_PX=32 and MORE_CHECK_RANDOM=0) trains the cocked check from two seeds and reads their mean (learned-xwing-cocked/11 with /12); 0 (the default) trains one" >&2
+  exit 2
+fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -122,6 +131,7 @@ WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
 OUT_COCKED=${OUT_COCKED:-src/vision/learned/weights/xwingCocked.ts}
 OUT_RADIAL=${OUT_RADIAL:-src/vision/learned/weights/xwingRadial.ts}
+OUT_COCKED_PARTNER=${OUT_COCKED_PARTNER:-src/vision/learned/weights/xwingCockedPartner.ts}
 FACE_SETS="train-xwing train-xwing-401 train-xwing-951 train-xwing-1501 train-xwing-1696 train-xwing-1996 train-xwing-2296 train-xwing-2596"
 COCKED_SETS="train-xwing-2896 train-xwing-3046 train-xwing-3196 train-xwing-3346"
 FACE_ON="renders train-xwing seeds 1..2895"
@@ -154,7 +164,13 @@ if [ "$KEEP_FACES" = 1 ]; then
     COCKED_ON="renders train-xwing seeds 1..3495 and 5001..7100, 7251..7850 (random art)"
     COCKED_V=learned-xwing-cocked/9 PARTNER_V=learned-xwing/19 READER_V=learned-xwing/20
   fi
+  if [ "$CHECK_PAIR" = 1 ]; then COCKED_V=learned-xwing-cocked/11 PARTNER_V=learned-xwing/23 READER_V=learned-xwing/24; fi
 fi
+# The cocked check's saved probabilities the thresholds are set with: with CHECK_PAIR=1, both networks' (their mean).
+CHECK_PROBS="$WORK/cocked24wv4"
+CHECK_PARTNER_V=learned-xwing-cocked/12
+CHECK_PARTNER_ARG=()
+if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s2" CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V"); fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 # KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
 # /13 or /16 and /15, as shipped: the same weights).
@@ -182,6 +198,15 @@ fi
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
+if [ "$KEEP_FACES" = 1 ]; then
+  # /9's two networks, not trained again: their torch states rebuilt from the modules (each checked against its probe).
+  # Before the check is trained: exportWeights loads the shipped models, which refuse a face module tuned with another
+  # check than the one a new check module (written over OUT_COCKED) names.
+  npx tsx training/learned/exportWeights.ts --module "$FACE_FROM" --out "$WORK/face-kept"
+  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/face-kept" --out "$WORK/xwing.pt"
+  npx tsx training/learned/exportWeights.ts --module "$PARTNER_FROM" --out "$WORK/partner-kept"
+  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/partner-kept" --out "$WORK/xwing8.pt"
+fi
 # The cocked check: flat or cocked, from a wider square around the top face (1.3 die sizes at 24x24; a 32x32 input of
 # the same stack caught fewer on house tune dice, but on foreign art it separates leaning dice better: CHECK_PX=32, the
 # shipped /7). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
@@ -200,9 +225,27 @@ if [ "$RADIAL" = 1 ]; then
       --epochs 0 --scale 1.3 --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" \
       --name xwingCocked --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1
   else
+    CHECK_PARTNER_TRAINING=
+    if [ "$CHECK_PAIR" = 1 ]; then
+      # The check's partner: the same command from seed 2, beside it.
+      /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+        --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4s2" --check "$WORK/ck13-check" --name xwingCockedPartner \
+        --version "$CHECK_PARTNER_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED_PARTNER" --threads 1 --save-torch "$WORK/cocked24w-s2.pt" --seed 2 \
+        > "$WORK/check-partner-train.log" 2>&1 &
+      CHECK_PARTNER_TRAINING=$!
+      trap 'kill "$CHECK_PARTNER_TRAINING" 2>/dev/null || true' EXIT
+    fi
     /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
       --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-      --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt"
+      --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt" "${CHECK_PARTNER_ARG[@]}"
+    if [ -n "$CHECK_PARTNER_TRAINING" ]; then
+      if ! wait "$CHECK_PARTNER_TRAINING"; then
+        cat "$WORK/check-partner-train.log" >&2
+        echo "the cocked check's partner failed to train (its log is above, and in $WORK/check-partner-train.log)" >&2
+        exit 1
+      fi
+      cat "$WORK/check-partner-train.log"
+    fi
   fi
 else
   $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
@@ -216,13 +259,7 @@ else
 fi
 # The face network. Each die once, raw, in a square 64/32 times the input's side: train.py turns, scales, shifts, blurs and
 # recolours it.
-if [ "$KEEP_FACES" = 1 ]; then
-  # /9's two networks, not trained again: their torch states rebuilt from the modules (each checked against its probe).
-  npx tsx training/learned/exportWeights.ts --module "$FACE_FROM" --out "$WORK/face-kept"
-  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/face-kept" --out "$WORK/xwing.pt"
-  npx tsx training/learned/exportWeights.ts --module "$PARTNER_FROM" --out "$WORK/partner-kept"
-  /usr/bin/python3 training/learned/state_from_weights.py --weights "$WORK/partner-kept" --out "$WORK/xwing8.pt"
-else
+if [ "$KEEP_FACES" = 0 ]; then
   $X --images "$WORK/train2895" --out "$WORK/xwing-train" --context 64 --scale 0.6
 fi
 PARTNER_TRAINING=
@@ -256,7 +293,7 @@ partner_thresholds() {
   fi
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
-    --name xwingRadial --version "$PARTNER_V" --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --name xwingRadial --version "$PARTNER_V" --trained-on "$FACE_ON" --cocked-check "$CHECK_PROBS" --cocked-check-version "$COCKED_V" \
     --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT_RADIAL" --threads 1 --views 2 --save-face-probs "$WORK/face8"
 }
 if [ "$RADIAL_FACE" = 1 ]; then
@@ -270,7 +307,7 @@ if [ "$RADIAL_FACE" = 1 ]; then
   # Thresholds as below, in the radial network's 2 views.
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
-    --name xwing --version "$READER_V" --trained-on "$FACE_ON" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --name xwing --version "$READER_V" --trained-on "$FACE_ON" --cocked-check "$CHECK_PROBS" --cocked-check-version "$COCKED_V" \
     --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 2
 else
   $X --images "$WORK/tuneall" --out "$WORK/xwing-tuneall" --jitters 0 --scale 0.6
@@ -291,6 +328,6 @@ else
   # network declined more tune dice: 5.0 against 3.8 %). With RANDOM_ART=0 this is /4's face network and /5's thresholds.
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-tuneall" --tune "$WORK/xwing-tuneall" --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing-check" --height-ratio 0.77 \
-    --name xwing --version "$READER_V" --cocked-check "$WORK/cocked24wv4" --cocked-check-version "$COCKED_V" \
+    --name xwing --version "$READER_V" --cocked-check "$CHECK_PROBS" --cocked-check-version "$COCKED_V" \
     --cocked-check-budget 0.01,0.015,0.02,0.025,0.03,0.04,0.05,0.06 --wrong-cost 10 --out "$OUT" --threads 1 --views 4 "${PARTNER[@]}"
 fi

@@ -55,13 +55,15 @@ p.add_argument('--save-torch', default='', help='also save the trained state_dic
 p.add_argument('--radial', action='store_true', help="raw context inputs only: turn each die so its radial direction (exportInputs' radial: optical centre -> die) points down, +-10 degrees while training, mirrored only across that direction; the reader turns the crop the same way (learned model radial, src/vision/learned/input.ts radialInput)")
 p.add_argument('--binary-cocked', action='store_true', help='train the cocked check: two classes, flat (every face) and cocked')
 p.add_argument('--save-probs', default='', help="write the network's probability of cocked on the tune (and check) set to PREFIX-tune.npy (PREFIX-check.npy)")
-p.add_argument('--cocked-check', default='', help='with --thresholds: PREFIX of a cocked check\'s saved probabilities (--save-probs) on the same tune and check dice')
+p.add_argument('--cocked-check', default='', help='with --thresholds: PREFIX of a cocked check\'s saved probabilities (--save-probs) on the same tune and check dice; PREFIX,PREFIX2: a check read with its partner (--check-partner-version), by the mean of the two')
+p.add_argument('--check-partner-version', default='', help='with --binary-cocked: the version of a second check network the reader averages this one with (its module says so: partner)')
 p.add_argument('--cocked-check-version', default='', help='with --cocked-check: the version of that cocked check network')
 p.add_argument('--save-face-probs', default='', help="write the network's class probabilities (in --views) on the tune (and check) set to PREFIX-tune.npy, PREFIX-tune-labels.npy (PREFIX-check.npy): a --partner for another network's thresholds")
 p.add_argument('--partner', default='', help="with --thresholds: PREFIX of a partner face network's saved probabilities (--save-face-probs) on the same tune (and check) dice; the reader averages the two networks' probabilities, so thresholds and cockedAt are set on that mean")
 p.add_argument('--partner-version', default='', help='with --partner: the version of that partner network')
 p.add_argument('--cocked-check-budget', default='0.01,0.02,0.03,0.04', help='fractions of flat tune dice the cocked check may decline, comma-separated')
 a = p.parse_args()
+assert not a.check_partner_version or a.binary_cocked, '--check-partner-version names a cocked check\'s partner: with --binary-cocked only'
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
 torch.set_num_threads(a.threads)
@@ -217,9 +219,12 @@ if a.thresholds:
     extra_budgets = (None,)
     if a.cocked_check:
         # The cocked check's probabilities on the very same tune (and check) dice, in the same order.
-        assert np.array_equal(np.load(a.cocked_check + '-tune-labels.npy'), (yv == classes.index('cocked')).long().numpy()), 'cocked check scored other tune dice'
-        extra_tune = torch.from_numpy(np.load(a.cocked_check + '-tune.npy'))
-        if a.check: extra_check = torch.from_numpy(np.load(a.cocked_check + '-check.npy'))
+        # A check with a partner is read by the mean of both networks' probabilities, as the reader reads it.
+        prefixes = a.cocked_check.split(',')
+        for prefix in prefixes:
+            assert np.array_equal(np.load(prefix + '-tune-labels.npy'), (yv == classes.index('cocked')).long().numpy()), f'cocked check {prefix} scored other tune dice'
+        extra_tune = torch.from_numpy(sum(np.load(prefix + '-tune.npy') for prefix in prefixes) / len(prefixes))
+        if a.check: extra_check = torch.from_numpy(sum(np.load(prefix + '-check.npy') for prefix in prefixes) / len(prefixes))
         extra_budgets = [float(b) for b in a.cocked_check_budget.split(',')]
     own_tune = probabilities(xv)
     partner_check = None
@@ -298,7 +303,8 @@ export const {a.name}Model: LearnedModel = {{
   thresholds: {json.dumps(thresholds)},'''}{'' if cocked_at is None else f'''
   cockedAt: {cocked_at},'''}{'' if check_at is None else f'''
   cockedCheck: {{ version: {json.dumps(a.cocked_check_version)}, at: {check_at} }},'''}{'' if thresholds is None or not a.partner else f'''
-  partner: {{ version: {json.dumps(a.partner_version)} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
+  partner: {{ version: {json.dumps(a.partner_version)} }},'''}{'' if not a.check_partner_version else f'''
+  partner: {{ version: {json.dumps(a.check_partner_version)} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
   views: {a.views},'''}{'' if not a.radial else '''
   radial: true,'''}
   weightsBase64: [
