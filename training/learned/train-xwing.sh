@@ -198,6 +198,15 @@ fi
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
+# await_training PID LOG WHAT: waits for a training run started in the background, then prints its log (on failure, says so).
+await_training() {
+  if ! wait "$1"; then
+    cat "$2" >&2
+    echo "$3 failed to train (its log is above, and in $2)" >&2
+    exit 1
+  fi
+  cat "$2"
+}
 if [ "$KEEP_FACES" = 1 ]; then
   # /9's two networks, not trained again: their torch states rebuilt from the modules (each checked against its probe).
   # Before the check is trained: exportWeights loads the shipped models, which refuse a face module tuned with another
@@ -238,14 +247,7 @@ if [ "$RADIAL" = 1 ]; then
     /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
       --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
       --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt" "${CHECK_PARTNER_ARG[@]}"
-    if [ -n "$CHECK_PARTNER_TRAINING" ]; then
-      if ! wait "$CHECK_PARTNER_TRAINING"; then
-        cat "$WORK/check-partner-train.log" >&2
-        echo "the cocked check's partner failed to train (its log is above, and in $WORK/check-partner-train.log)" >&2
-        exit 1
-      fi
-      cat "$WORK/check-partner-train.log"
-    fi
+    if [ -n "$CHECK_PARTNER_TRAINING" ]; then await_training "$CHECK_PARTNER_TRAINING" "$WORK/check-partner-train.log" "the cocked check's partner"; fi
   fi
 else
   $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --jitters 0 --size 24 --scale 1.3
@@ -283,14 +285,7 @@ else
 fi
 # The partner's thresholds and saved probabilities, once its training is done (PAIR=1 only).
 partner_thresholds() {
-  if [ -n "$PARTNER_TRAINING" ]; then
-    if ! wait "$PARTNER_TRAINING"; then
-      cat "$WORK/partner-train.log" >&2
-      echo "the partner network's training failed (its log is above, and in $WORK/partner-train.log)" >&2
-      exit 1
-    fi
-    cat "$WORK/partner-train.log"
-  fi
+  if [ -n "$PARTNER_TRAINING" ]; then await_training "$PARTNER_TRAINING" "$WORK/partner-train.log" "the partner network"; fi
   /usr/bin/python3 training/learned/train.py --train "$WORK/xwing8-tuneall" --tune "$WORK/xwing8-tuneall" --radial --convs 12p,24p,48p,48 --epochs 0 --scale 0.6 \
     --load-torch "$WORK/xwing8.pt" --thresholds --no-guard-cocked --cocked-budget 0.015,0.02,0.03,0.04,0.05,0.06 --check "$WORK/xwing8-check" --height-ratio 0.77 \
     --name xwingRadial --version "$PARTNER_V" --trained-on "$FACE_ON" --cocked-check "$CHECK_PROBS" --cocked-check-version "$COCKED_V" \
