@@ -151,7 +151,7 @@ describe('a rig process killed with SIGKILL and started again', () => {
 });
 
 describe('a rig that favours a face', () => {
-  it('is reported as a rig effect, its sessions made RIG_SUSPECT, and the dice it rolled are not called unfair', async () => {
+  it("is reported as a rig effect, its sessions made RIG_SUSPECT, and its rolls left out of every die's test", async () => {
     const url = await server.createDatabase('biased_rig');
     const box = writeBox(dir, DICE);
     expect((await cliHere(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--db', url])).code).toBe(0);
@@ -175,8 +175,8 @@ describe('a rig that favours a face', () => {
     const { json, text } = await report(url, 'bias');
     const analysis = json as unknown as {
       biasedRigs: { rig: string; reason: string }[];
-      legs: { rig: string; label: string; kind: string }[];
-      types: { dice: { die: string; unfair: boolean }[] }[];
+      legs: { rig: string; label: string; kind: string; rolls: number }[];
+      types: { dice: { die: string; rolls: number; unfair: boolean }[] }[];
     };
     // On failure, name the seeds and what the analysis saw (the race that shared the dice out is not replayable).
     const seen = `rig seeds ${base}, ${base + 1}, ${base + 2}; flagged ${JSON.stringify(analysis.biasedRigs)}; legs ${JSON.stringify(analysis.legs)}`;
@@ -186,7 +186,14 @@ describe('a rig that favours a face', () => {
       if (leg.rig === '2') expect(leg.kind).toBe('RIG_SUSPECT');
       else expect(leg.kind).not.toBe('RIG_SUSPECT');
     }
-    expect(analysis.types[0]!.dice.filter((d) => d.unfair), seen).toEqual([]);
+    // What rig 2 shows is the rig, not the die: each die is tested on the fair rigs' rolls alone. (Whether a fair die
+    // is then called unfair is a chance of at most alpha for the whole box, so one run cannot assert it: about 1 run in
+    // 24 called one, as test/verdict/rigEffects.test.ts's 15 of 300 campaigns lead one to expect. That test measures it.)
+    const trusted = new Map<string, number>();
+    for (const leg of analysis.legs) if (leg.rig !== '2') trusted.set(leg.label, (trusted.get(leg.label) ?? 0) + leg.rolls);
+    expect(analysis.legs.filter((l) => l.rig === '2').reduce((sum, l) => sum + l.rolls, 0), seen).toBeGreaterThan(0);
+    expect(analysis.types[0]!.dice.length).toBeGreaterThan(0);
+    for (const d of analysis.types[0]!.dice) expect(d.rolls, `${d.die}: ${seen}`).toBe(trusted.get(d.die) ?? 0);
     expect(text).toMatch(/RIG BIASED: rig 2 differs from the other rigs/);
   }, 600_000);
 });
