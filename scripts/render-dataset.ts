@@ -9,6 +9,8 @@
  * `--art foreign-1|foreign-2|foreign-3` draws the icons in artwork the reader is never trained on; `--art random` (train split
  * only) gives every die its own icon style (see look.ts).
  * `--cocked-tilt LOW,HIGH` makes cocked dice lean LOW..HIGH degrees (default 14,40): low leans are the hardest to catch.
+ * `--cocked-on-die SHARE` is the share of cocked dice that lean on another die rather than a wall, where both are there
+ * (default 0.4): dice leaning on dice are the ones the reader most often reads as a face.
  * `--lighting NAME[,NAME]` lights every scene by one of the named presets of the split (presets.ts), opt-in ones
  * such as `ceiling-panel-bright` included; by default a scene draws from the split's own, opt-in ones left out.
  * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
@@ -39,7 +41,7 @@ function fail(message: string): never {
 
 const USAGE =
   `usage: npm run render -- --dice xwing|d6 --split ${SPLITS.join('|')} --count N --out DIR [--offset N] [--cocked-rate R] ` +
-  `[--cocked-tilt LOW,HIGH] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--dice-per-image N|MIN,MAX] [--reuse] [--empty-platform]`;
+  `[--cocked-tilt LOW,HIGH] [--cocked-on-die SHARE] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--dice-per-image N|MIN,MAX] [--reuse] [--empty-platform]`;
 
 if (process.argv.includes('--help')) {
   process.stdout.write(`${USAGE}\n`);
@@ -54,6 +56,7 @@ const OPTIONS = {
   offset: { type: 'string', default: '0' },
   'cocked-rate': { type: 'string' },
   'cocked-tilt': { type: 'string' },
+  'cocked-on-die': { type: 'string' },
   reuse: { type: 'boolean', default: false },
   art: { type: 'string', default: 'house' },
   look: { type: 'string', default: 'rig' },
@@ -115,6 +118,13 @@ if (values['cocked-tilt'] !== undefined) {
   }
   cockedTiltDeg = [tlo as number, thi as number];
 }
+let cockedOnDie: number | undefined;
+if (values['cocked-on-die'] !== undefined) {
+  cockedOnDie = Number(values['cocked-on-die']);
+  if (values['cocked-on-die'].trim() === '' || !(cockedOnDie >= 0 && cockedOnDie <= 1)) {
+    fail(`--cocked-on-die must be a share within 0..1 (got "${values['cocked-on-die']}").`);
+  }
+}
 let diceCount: [number, number] | undefined;
 if (values['dice-per-image'] !== undefined) {
   // N, or MIN,MAX: 1 is what a rig's channel holds; the scene's own default is 1..7.
@@ -141,6 +151,7 @@ try {
     look,
     ...(cockedRate !== undefined ? { cockedRate } : {}),
     ...(cockedTiltDeg !== undefined ? { cockedTiltDeg } : {}),
+    ...(cockedOnDie !== undefined ? { cockedOnDie } : {}),
     ...(lighting !== undefined ? { lighting } : {}),
     ...(diceCount !== undefined ? { diceCount } : {}),
     onImage: (done, total) => {

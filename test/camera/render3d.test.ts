@@ -209,6 +209,15 @@ describe('3D synthetic camera in Chromium', () => {
     expect(existsSync(join(dir, 'never'))).toBe(false);
   }, 120_000);
 
+  it('refuses a share of cocked dice leaning on dice outside 0..1 before writing anything', () => {
+    for (const bad of ['1.5', '2', 'half', '']) {
+      const r = renderScript('--dice', 'xwing', '--split', 'train', '--count', '1', '--cocked-on-die', bad, '--out', join(dir, 'never'));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`--cocked-on-die must be a share within 0..1 (got "${bad}")`);
+    }
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  }, 120_000);
+
   it('renders one die a scene when asked, as a rig channel holds it, records the count, and refuses to grow the set with scenes of other counts', async () => {
     const out = join(dir, 'one-die');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 3, diceCount: [1, 1] });
@@ -237,16 +246,18 @@ describe('3D synthetic camera in Chromium', () => {
     expect(renderScript('--help').stdout).toMatch(/^usage: npm run render/);
   }, 60_000);
 
-  it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise', async () => {
+  it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other things', async () => {
     const out = join(dir, 'tune-xwing-art');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/leaning 14\.\.40 degrees; cannot reuse its images for 14\.\.22/);
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, lighting: ['lamp-neutral'] })).rejects.toThrow(/lit by the split's own presets; cannot reuse them for lamp-neutral/);
-    // The lean asked for is recorded with the set.
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedOnDie: 0.9 })).rejects.toThrow(/a share of 0\.4 of cocked dice lean on a die; cannot reuse them for 0\.9/);
+    // The lean asked for, and what cocked dice lean on, are recorded with the set.
     const low = join(dir, 'tune-xwing-low');
-    await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22] });
-    expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8')).cockedTiltDeg).toEqual([14, 22]);
+    await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22], cockedOnDie: 0.9 });
+    expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8'))).toMatchObject({ cockedTiltDeg: [14, 22], cockedOnDie: 0.9 });
+    await expect(writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/a share of 0\.9 of cocked dice lean on a die; cannot reuse them for 0\.4/);
   }, 180_000);
 
   it('refuses to grow a set from images of another scene look, and records the look in summary.json', async () => {

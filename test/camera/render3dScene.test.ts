@@ -218,6 +218,36 @@ describe('3D camera scenes', () => {
     expect(Math.max(...tilts)).toBeGreaterThan(20);
   });
 
+  it('leans cocked dice on dice or on walls in the share asked for, and draws the default share when none is given', () => {
+    const leansOn = (cockedOnDie?: number): { die: number; wall: number } => {
+      const n = { die: 0, wall: 0 };
+      for (let i = 0; i < 40; i++) {
+        const { spec } = buildScene({ seed: 900 + i, dice: 'xwing', cockedRate: 0.6, ...(cockedOnDie !== undefined ? { cockedOnDie } : {}) });
+        spec.placed.forEach((d, k) => {
+          if (!d.cocked) return;
+          // The first die placed has no die to lean on, and a platform without walls has no wall: only where both are
+          // there can a die choose.
+          if (k === 0 || spec.walls.boxes.length === 0) return;
+          if (typeof d.touches[0] === 'number') n.die++;
+          else n.wall++;
+        });
+      }
+      return n;
+    };
+    const onDice = leansOn(1);
+    const onWalls = leansOn(0);
+    expect(onDice.die).toBeGreaterThan(20);
+    expect(onDice.wall).toBe(0);
+    expect(onWalls.wall).toBeGreaterThan(20);
+    expect(onWalls.die).toBe(0);
+    const asIs = leansOn();
+    expect(asIs.die).toBeGreaterThan(0);
+    expect(asIs.wall).toBeGreaterThan(asIs.die);
+    // Asking for the default share is the same as asking for none: existing sets render unchanged.
+    for (let i = 0; i < 10; i++) expect(buildScene({ seed: 900 + i, dice: 'xwing', cockedRate: 0.6, cockedOnDie: 0.4 })).toEqual(buildScene({ seed: 900 + i, dice: 'xwing', cockedRate: 0.6 }));
+    expect(() => buildScene({ seed: 900, dice: 'xwing', cockedOnDie: 1.5 })).toThrow(/share of cocked dice leaning on a die must be within 0..1/);
+  });
+
   it('refuses a lean range that is not low-first within 0..90 degrees', () => {
     expect(() => buildScene({ seed: 900, dice: 'xwing', cockedTiltDeg: [22, 14] })).toThrow(/lean must be a range of degrees/);
     expect(() => buildScene({ seed: 900, dice: 'xwing', cockedTiltDeg: [0, 20] })).toThrow(/lean must be a range of degrees/);

@@ -39,6 +39,12 @@ export interface SceneOptions {
   readonly cockedRate?: number;
   /** How far a cocked die leans, degrees, drawn uniformly in this range (default 14..40). */
   readonly cockedTiltDeg?: Range;
+  /**
+   * Share of cocked dice that lean on another die rather than a wall, where both are there (default 0.4; with no die
+   * placed yet a cocked die leans on a wall, on a platform without walls on a die).
+   * A die leaning on a die is the reader's hardest case: its outline runs into its neighbour's.
+   */
+  readonly cockedOnDie?: number;
   /** Dice per scene, inclusive range (default 1..7). */
   readonly diceCount?: readonly [number, number];
   /** The dice's icon drawings (default house art). */
@@ -287,6 +293,11 @@ export function buildScene(options: SceneOptions): Scene {
   const platformPreset: PlatformPreset = pickOf(r, tray ? trayPlatformPresets(split) : platformPresets(split));
   const cockedRate = options.cockedRate ?? 0.05;
   const cockedTilt = options.cockedTiltDeg ?? DEFAULT_COCKED_TILT_DEG;
+  if (options.cockedOnDie !== undefined && !(options.cockedOnDie >= 0 && options.cockedOnDie <= 1)) {
+    throw new RangeError(`The share of cocked dice leaning on a die must be within 0..1 (got ${options.cockedOnDie}).`);
+  }
+  // The default draws as scenes always have (a wall when r() < 0.6), so existing sets render unchanged.
+  const cockedOnWall = options.cockedOnDie === undefined ? 0.6 : 1 - options.cockedOnDie;
   if (!(cockedTilt[0] > 0 && cockedTilt[0] <= cockedTilt[1] && cockedTilt[1] < 90)) {
     throw new RangeError(`A cocked die's lean must be a range of degrees within 0..90, low first (got ${cockedTilt.join('..')}).`);
   }
@@ -419,7 +430,7 @@ export function buildScene(options: SceneOptions): Scene {
       let start: P2 = [ground[0], ground[2]];
       // Choose what to touch (a wall or a die) and the direction towards it.
       if (mode !== 'free') {
-        const useWall = mode === 'wall' || (mode === 'cocked' && (placed.length === 0 || r() < 0.6));
+        const useWall = mode === 'wall' || (mode === 'cocked' && (placed.length === 0 || r() < cockedOnWall));
         if (useWall && wallPolys.length > 0) {
           const nearest = walls.map((w, i) => ({ i, dx: w.center[0] - start[0] })).sort((a, b) => Math.abs(a.dx) - Math.abs(b.dx))[0];
           if (nearest) {

@@ -32,6 +32,8 @@ export interface RenderedFolderOptions {
   readonly cockedRate?: number;
   /** How far cocked dice lean, degrees (default: the scene's, 14..40). */
   readonly cockedTiltDeg?: Range;
+  /** Share of cocked dice leaning on a die rather than a wall (default: the scene's, 0.4). */
+  readonly cockedOnDie?: number;
   /** The dice's icon drawings (default house art). */
   readonly art?: ArtFamily;
   /** The scene look (default `rig`; `tray`: phone photos of a dice tray, D6 only). */
@@ -89,7 +91,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const look = options.look ?? 'rig';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; lighting?: string[]; diceCount?: [number, number]; renderer?: RendererIdentity };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; cockedOnDie?: number; lighting?: string[]; diceCount?: [number, number]; renderer?: RendererIdentity };
     // Images drawn by other code (an icon drawing changed, three.js or Chromium updated) would not be this renderer's images.
     const drawnBy = previous.renderer;
     if (drawnBy?.drawing !== renderer.identity.drawing || drawnBy.chromium !== renderer.identity.chromium) {
@@ -105,6 +107,10 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     if (tilt(previous.cockedTiltDeg) !== tilt(options.cockedTiltDeg)) {
       throw new RangeError(`${options.dir} holds cocked dice leaning ${tilt(previous.cockedTiltDeg)} degrees; cannot reuse its images for ${tilt(options.cockedTiltDeg)}.`);
     }
+    const onDie = (share: number | undefined): string => `${share ?? 0.4}`;
+    if (onDie(previous.cockedOnDie) !== onDie(options.cockedOnDie)) {
+      throw new RangeError(`${options.dir} holds scenes where a share of ${onDie(previous.cockedOnDie)} of cocked dice lean on a die; cannot reuse them for ${onDie(options.cockedOnDie)}.`);
+    }
     const lights = (l: readonly string[] | undefined): string => (l ? l.join(',') : "the split's own");
     if (lights(previous.lighting) !== lights(options.lighting)) {
       throw new RangeError(`${options.dir} holds images lit by ${lights(previous.lighting)} presets; cannot reuse them for ${lights(options.lighting)}.`);
@@ -116,7 +122,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
@@ -131,7 +137,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
