@@ -13,7 +13,7 @@ import { dot, mulVec, normalize, sub } from '../../src/camera/render3d/math3d.js
 import { convexHull, overlaps } from '../../src/camera/render3d/placement.js';
 import { LIGHTING_PRESETS, lightingPresets, PLATFORM_PRESETS, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
 import type { Scene } from '../../src/camera/render3d/scene.js';
-import { buildScene, shapeOf } from '../../src/camera/render3d/scene.js';
+import { buildScene, DEFAULT_COCKED_ON_DIE, shapeOf } from '../../src/camera/render3d/scene.js';
 
 const scenes: Scene[] = [];
 for (let i = 0; i < 40; i++) scenes.push(buildScene({ seed: 500 + i, dice: i % 3 === 0 ? 'd6' : 'xwing' }));
@@ -243,7 +243,9 @@ describe('3D camera scenes', () => {
     const asIs = leansOn();
     expect(asIs.die).toBeGreaterThan(0);
     expect(asIs.wall).toBeGreaterThan(asIs.die);
-    // Asking for the default share is the same as asking for none: existing sets render unchanged.
+    // Asking for the default share is the same as asking for none, and its wall share is the very double (0.6) scenes
+    // drew against before the option: existing sets render unchanged.
+    expect(1 - DEFAULT_COCKED_ON_DIE).toBe(0.6);
     for (let i = 0; i < 10; i++) expect(buildScene({ seed: 900 + i, dice: 'xwing', cockedRate: 0.6, cockedOnDie: 0.4 })).toEqual(buildScene({ seed: 900 + i, dice: 'xwing', cockedRate: 0.6 }));
     expect(() => buildScene({ seed: 900, dice: 'xwing', cockedOnDie: 1.5 })).toThrow(/share of cocked dice leaning on a die must be within 0..1/);
   });

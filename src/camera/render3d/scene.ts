@@ -276,10 +276,13 @@ interface Placing {
   readonly footprint: P2[];
 }
 
-/** Builds the scene for `options.seed`; the seed's range decides the split and its presets. */
 /** A cocked die leans 14..40 degrees unless told otherwise (the least a tumbled die rests at against a wall or die). */
 export const DEFAULT_COCKED_TILT_DEG: Range = [14, 40];
 
+/** Where both a die and a wall are there, a cocked die leans on the die this often unless told otherwise. */
+export const DEFAULT_COCKED_ON_DIE = 0.4;
+
+/** Builds the scene for `options.seed`; the seed's range decides the split and its presets. */
 export function buildScene(options: SceneOptions): Scene {
   const seed = options.seed;
   const split = splitOfSeed(seed);
@@ -296,8 +299,8 @@ export function buildScene(options: SceneOptions): Scene {
   if (options.cockedOnDie !== undefined && !(options.cockedOnDie >= 0 && options.cockedOnDie <= 1)) {
     throw new RangeError(`The share of cocked dice leaning on a die must be within 0..1 (got ${options.cockedOnDie}).`);
   }
-  // The default draws as scenes always have (a wall when r() < 0.6), so existing sets render unchanged.
-  const cockedOnWall = options.cockedOnDie === undefined ? 0.6 : 1 - options.cockedOnDie;
+  // 1 - 0.4 is the double 0.6 the scenes always drew against, so existing sets render unchanged.
+  const cockedOnWall = 1 - (options.cockedOnDie ?? DEFAULT_COCKED_ON_DIE);
   if (!(cockedTilt[0] > 0 && cockedTilt[0] <= cockedTilt[1] && cockedTilt[1] < 90)) {
     throw new RangeError(`A cocked die's lean must be a range of degrees within 0..90, low first (got ${cockedTilt.join('..')}).`);
   }

@@ -19,7 +19,7 @@ import { describeRenderer } from './drawingHash.js';
 import type { DieTruth } from './labels.js';
 import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
-import { buildScene, DEFAULT_COCKED_TILT_DEG, emptyPlatform } from './scene.js';
+import { buildScene, DEFAULT_COCKED_ON_DIE, DEFAULT_COCKED_TILT_DEG, emptyPlatform } from './scene.js';
 import type { Range } from './presets.js';
 import type { SceneLook } from './tray.js';
 
@@ -107,7 +107,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     if (tilt(previous.cockedTiltDeg) !== tilt(options.cockedTiltDeg)) {
       throw new RangeError(`${options.dir} holds cocked dice leaning ${tilt(previous.cockedTiltDeg)} degrees; cannot reuse its images for ${tilt(options.cockedTiltDeg)}.`);
     }
-    const onDie = (share: number | undefined): string => `${share ?? 0.4}`;
+    const onDie = (share: number | undefined): string => `${share ?? DEFAULT_COCKED_ON_DIE}`;
     if (onDie(previous.cockedOnDie) !== onDie(options.cockedOnDie)) {
       throw new RangeError(`${options.dir} holds scenes where a share of ${onDie(previous.cockedOnDie)} of cocked dice lean on a die; cannot reuse them for ${onDie(options.cockedOnDie)}.`);
     }
