@@ -234,19 +234,20 @@ if [ "$RADIAL" = 1 ]; then
       --epochs 0 --scale 1.3 --height-ratio 0.77 --load-torch "$WORK/cocked24w.pt" --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" \
       --name xwingCocked --version "$COCKED_V" --out "$WORK/cocked-views.ts" --threads 1
   else
+    # train_check PROBS NAME VERSION OUT TORCH [ARG...]: the radial check's training command (its partner's differs only in these).
+    train_check() {
+      /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+        --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$1" --check "$WORK/ck13-check" --name "$2" \
+        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${@:6}"
+    }
     CHECK_PARTNER_TRAINING=
     if [ "$CHECK_PAIR" = 1 ]; then
       # The check's partner: the same command from seed 2, beside it.
-      /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
-        --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4s2" --check "$WORK/ck13-check" --name xwingCockedPartner \
-        --version "$CHECK_PARTNER_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED_PARTNER" --threads 1 --save-torch "$WORK/cocked24w-s2.pt" --seed 2 \
-        > "$WORK/check-partner-train.log" 2>&1 &
+      train_check "$WORK/cocked24wv4s2" xwingCockedPartner "$CHECK_PARTNER_V" "$OUT_COCKED_PARTNER" "$WORK/cocked24w-s2.pt" --seed 2 > "$WORK/check-partner-train.log" 2>&1 &
       CHECK_PARTNER_TRAINING=$!
       trap 'kill "$CHECK_PARTNER_TRAINING" 2>/dev/null || true' EXIT
     fi
-    /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
-      --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$WORK/cocked24wv4" --check "$WORK/ck13-check" --name xwingCocked \
-      --version "$COCKED_V" --trained-on "$COCKED_ON" --out "$OUT_COCKED" --threads 1 --save-torch "$WORK/cocked24w.pt" "${CHECK_PARTNER_ARG[@]}"
+    train_check "$WORK/cocked24wv4" xwingCocked "$COCKED_V" "$OUT_COCKED" "$WORK/cocked24w.pt" "${CHECK_PARTNER_ARG[@]}"
     if [ -n "$CHECK_PARTNER_TRAINING" ]; then await_training "$CHECK_PARTNER_TRAINING" "$WORK/check-partner-train.log" "the cocked check's partner"; fi
   fi
 else
