@@ -35,6 +35,9 @@
 # (1 and 2, beside each other on one thread each), and the reader averages the two (the first names the second as its
 # partner): learned-xwing-cocked/11 (/7's weights) with /12 (OUT_COCKED_PARTNER), the pair's thresholds set again on that
 # mean (the partner as learned-xwing/23, the pair as /24).
+# LEAN_ON_DIE=1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0 and CHECK_PAIR=0) trains /7's check on 600 more renders
+# whose cocked dice (half of all) lean 14..22 degrees on another die wherever one is near (--cocked-on-die 1; seeds
+# 8001..8300 house art, 8301..8600 random art): learned-xwing-cocked/13, the partner as learned-xwing/25, the pair as /26.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -59,6 +62,8 @@
 #   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
 #   and (KEEP_FACES=1 only): --split train --count 300 --offset 6800 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6801
 #   and (MORE_CHECK_RANDOM=1 only): --split train --count 600 --offset 7250 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd7251
+#   and (LEAN_ON_DIE=1 only): --split train --count 300 --offset 8000 --cocked-rate 0.5 --cocked-tilt 14,22 --cocked-on-die 1 --out $RENDERS/train-xwing-8001
+#   --split train --count 300 --offset 8300 --cocked-rate 0.5 --cocked-tilt 14,22 --cocked-on-die 1 --art random --out $RENDERS/train-xwing-rnd8301
 #   and (MORE_RANDOM=1 only): --split train --count 600 --offset 12000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12001
 #   --split train --count 600 --offset 12600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12601
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
@@ -118,6 +123,11 @@ if { [ "$CHECK_PAIR" != 0 ] && [ "$CHECK_PAIR" != 1 ]; } || { [ "$CHECK_PAIR" = 
   echo "CHECK_PAIR=$CHECK_PAIR: 1 (with KEEP_FACES=1, CHECK_PX=32 and MORE_CHECK_RANDOM=0) trains the cocked check from two seeds and reads their mean (learned-xwing-cocked/11 with /12); 0 (the default) trains one" >&2
   exit 2
 fi
+LEAN_ON_DIE=${LEAN_ON_DIE:-0}
+if { [ "$LEAN_ON_DIE" != 0 ] && [ "$LEAN_ON_DIE" != 1 ]; } || { [ "$LEAN_ON_DIE" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PX" != 32 ] || [ "$MORE_CHECK_RANDOM" = 1 ] || [ "$CHECK_PAIR" = 1 ]; }; }; then
+  echo "LEAN_ON_DIE=$LEAN_ON_DIE: 1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0 and CHECK_PAIR=0) also trains the cocked check on 600 renders of dice leaning on dice (learned-xwing-cocked/13); 0 (the default) does not" >&2
+  exit 2
+fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -165,6 +175,11 @@ if [ "$KEEP_FACES" = 1 ]; then
     COCKED_V=learned-xwing-cocked/9 PARTNER_V=learned-xwing/19 READER_V=learned-xwing/20
   fi
   if [ "$CHECK_PAIR" = 1 ]; then COCKED_V=learned-xwing-cocked/11 PARTNER_V=learned-xwing/23 READER_V=learned-xwing/24; fi
+  if [ "$LEAN_ON_DIE" = 1 ]; then
+    COCKED_SETS="$COCKED_SETS train-xwing-8001 train-xwing-rnd8301"
+    COCKED_ON="renders train-xwing seeds 1..3495, 8001..8300 and 5001..7100, 8301..8600 (random art)"
+    COCKED_V=learned-xwing-cocked/13 PARTNER_V=learned-xwing/25 READER_V=learned-xwing/26
+  fi
 fi
 # The cocked check's saved probabilities the thresholds are set with: with CHECK_PAIR=1, both networks' (their mean).
 CHECK_PROBS="$WORK/cocked24wv4"
