@@ -17,6 +17,7 @@ import { iconFeatureLength } from '../d8/iconFeatures.js';
 import { tunedProblems } from '../learned/fineTune.js';
 import type { LearnedModel } from '../learned/model.js';
 import { shippedLearnedModels } from '../learned/shipped.js';
+import { recalibrateCommand } from './recalibrate.js';
 
 export const PROFILE_FORMAT = 'dicerig-calibration';
 export const PROFILE_VERSION = 1;
@@ -358,7 +359,8 @@ export function parseProfile(value: unknown, file?: string): CalibrationProfile 
   const classifier = parsed.data.classifier;
   if (classifier.kind === LEARNED_CLASSIFIER_KIND && shippedLearnedModelByVersion(classifier.model) === undefined) {
     const shipped = Object.values(shippedLearnedModels).map((m) => m.version);
-    throw new InputError(`the calibration profile was made for the learned network ${classifier.model}, which this dicerig does not ship (it ships ${shipped.join(', ')}); calibrate again (dicerig calibrate --from-labelled DIR).`, where);
+    const again = recalibrateCommand({ dice: parsed.data.dice, classifier, training: parsed.data.training }, file) ?? 'dicerig calibrate --from-labelled DIR';
+    throw new InputError(`the calibration profile was made for the learned network ${classifier.model}, which this dicerig does not ship (it ships ${shipped.join(', ')}); calibrate again on the dice it was made from (${again}).`, where);
   }
   const problems = profileProblems(parsed.data);
   if (problems.length > 0) {
