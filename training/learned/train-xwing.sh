@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces src/vision/learned/weights/xwingCocked.ts (the cocked check), xwing.ts (the face network) and xwingRadial.ts
-# (its partner), development time only; never part of npm test. The shipped modules (learned-xwing/16, its partner /15 and
-# the cocked check learned-xwing-cocked/7) are made by KEEP_FACES=1 (below) from /9's face networks, which the default
-# run trains (writing /9 with its check /5).
+# (its partner), development time only; never part of npm test. The shipped modules (learned-xwing/26, its partner /25 and
+# the cocked check learned-xwing-cocked/13) are made by KEEP_FACES=1 LEAN_ON_DIE=1 (below) from /9's face networks, which
+# the default run trains (writing /9 with its check /5); KEEP_FACES=1 alone made the ones before (/16, /15, cocked /7).
 # Trains on the renderer's train split only (seed ranges below), each set of renders joined into one labelled folder of
 # links (the data hash is over that folder): the face network on train seeds 1..2895, the cocked check also on
 # 2896..3495 (half of those dice cocked; on 3196..3495 they lean only 14..22 degrees, the leans the check missed).
@@ -37,7 +37,8 @@
 # mean (the partner as learned-xwing/23, the pair as /24).
 # LEAN_ON_DIE=1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0 and CHECK_PAIR=0) trains /7's check on 600 more renders
 # whose cocked dice (half of all) lean 14..22 degrees on another die wherever one is near (--cocked-on-die 1; seeds
-# 8001..8300 house art, 8301..8600 random art): learned-xwing-cocked/13, the partner as learned-xwing/25, the pair as /26.
+# 8001..8300 house art, 8301..8600 random art): learned-xwing-cocked/13, the partner as learned-xwing/25, the pair as /26
+# (the shipped recipe, training/README.md).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
