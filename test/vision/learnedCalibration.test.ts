@@ -161,15 +161,19 @@ describe('the profile document with a learned classifier', () => {
   it('names the command that remakes a retired profile from the folder it was made from, and that command makes one this dicerig reads', async () => {
     // An upgrade that ships a new network retires profiles made for the old one (learned-xwing/16 when /26 shipped).
     const retired = join(tmp, 'retired profile.json');
-    const { hash: _hash, ...rest } = { ...profile, classifier: { ...profile.classifier, model: 'learned-xwing/16' } };
+    // Made from a folder whose path holds a space (the fixture, linked), so the named command must quote it.
+    const dice = join(tmp, 'my dice');
+    symlinkSync(FIXTURE, dice);
+    const training = { ...profile.training, source: profile.training.source.replace(FIXTURE, dice) };
+    expect(training.source).toContain(`${dice}/images`);
+    const { hash: _hash, ...rest } = { ...profile, training, classifier: { ...profile.classifier, model: 'learned-xwing/16' } };
     writeFileSync(retired, JSON.stringify(sealProfile(rest)));
     const refused = await runCli('vision', 'eval', '--die', 'xwing', '--calibration', retired, '--images', FIXTURE);
     expect(refused.code).toBe(1);
-    const command = `dicerig calibrate --die xwing --from-labelled ${FIXTURE} --hfov 54 -o '${retired}'`;
+    const command = `dicerig calibrate --die xwing --from-labelled '${dice}' --hfov 54 -o '${retired}'`;
     expect(refused.err).toContain(`the calibration profile was made for the learned network learned-xwing/16, which this dicerig does not ship (it ships learned-d6/3, ${SHIPPED}); calibrate again on the dice it was made from (${command}).`);
     // The command as named (three passes of fine-tuning keep the test short), then read by vision eval.
-    const args = command.replace(/^dicerig /, '').replace(/ -o '.*'$/, '').split(' ');
-    const remade = await runCli(...args, '-o', retired, '--fine-tune-passes', '3');
+    const remade = await runCli('calibrate', '--die', 'xwing', '--from-labelled', dice, '--hfov', '54', '-o', retired, '--fine-tune-passes', '3');
     expect(remade.code).toBe(0);
     expect((parseProfile(JSON.parse(readFileSync(retired, 'utf8'))) as LearnedProfile).classifier.model).toBe(SHIPPED);
     expect((await runCli('vision', 'eval', '--die', 'xwing', '--calibration', retired, '--images', FIXTURE)).code).toBe(0);
