@@ -189,12 +189,12 @@ CHECK_PARTNER_ARG=()
 if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s2" CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V"); fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 # KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
-# /13 or /16 and /15, as shipped: the same weights).
+# /13, /16 and /15, or /26 and /25 as shipped now: the same weights).
 FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
 PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
 if [ "$KEEP_FACES" = 1 ]; then
-  if ! grep -Eq 'version: "learned-xwing/(9|14|16)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15)"' "$PARTNER_FROM"; then
-    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16) or $PARTNER_FROM is not /8 (or /13, /15)" >&2
+  if ! grep -Eq 'version: "learned-xwing/(9|14|16|26)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25)"' "$PARTNER_FROM"; then
+    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26) or $PARTNER_FROM is not /8 (or /13, /15, /25)" >&2
     exit 2
   fi
 fi

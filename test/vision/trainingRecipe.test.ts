@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The shipped X-Wing modules name the recipe that made them; a clean checkout must be able to start it. The run is cut
+// short on purpose (no renders in RENDERS), after the guards that judge the modules in src and before any training.
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function startRecipe(env: Record<string, string>): { status: number | null; stderr: string } {
+  const renders = mkdtempSync(join(tmpdir(), 'dicerig-renders-'));
+  const work = mkdtempSync(join(tmpdir(), 'dicerig-work-'));
+  dirs.push(renders, work);
+  const run = spawnSync('bash', ['training/learned/train-xwing.sh'], { env: { ...process.env, RENDERS: renders, WORK: work, ...env }, encoding: 'utf8' });
+  return { status: run.status, stderr: run.stderr };
+}
+
+describe('the X-Wing training recipe', () => {
+  it('accepts the face networks this checkout ships when the shipped recipe keeps them, and stops only for the missing renders', () => {
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1' });
+    expect(run.stderr).not.toMatch(/KEEP_FACES=1 keeps/);
+    expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
+    expect(run.status).not.toBe(0);
+  });
+
+  it('refuses to keep face networks from a module that is not one of them, naming the module', () => {
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', FACE_FROM: 'src/vision/learned/weights/d6.ts' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('src/vision/learned/weights/d6.ts is not');
+  });
+});
