@@ -269,3 +269,15 @@ export function bilinearAt(values: ArrayLike<number>, width: number, height: num
 export function squareAround(center: Point, side: number): Rect {
   return { x: center.x - side / 2, y: center.y - side / 2, width: side, height: side };
 }
+
+/**
+ * The square of `side` pixels around `center` cut from `image`. Where the image's edge cut the square short, the cut no
+ * longer has `center` at its middle, so `center` comes back in the cut's pixels; otherwise it is left out (the middle).
+ */
+export function cropSquare(image: RgbImage, center: Point, side: number): { image: RgbImage; center?: Point } {
+  const rect = squareAround(center, side);
+  const r = clampRect(rect, image.width, image.height);
+  const cut = cropRgb(image, rect);
+  const whole = r.x === Math.floor(rect.x) && r.y === Math.floor(rect.y) && r.x + r.width === Math.ceil(rect.x + rect.width) && r.y + r.height === Math.ceil(rect.y + rect.height);
+  return whole ? { image: cut } : { image: cut, center: { x: center.x - r.x, y: center.y - r.y } };
+}

@@ -3,7 +3,7 @@
  * pip counter and a learned classifier (templates, features, a small network
  * trained from calibration samples) are interchangeable.
  */
-import type { RgbImage } from '../core/image.js';
+import type { Point, RgbImage } from '../core/image.js';
 
 /** `read`: a face with a confidence; `cocked`: not lying flat (re-tumble); `unreadable`: declined. */
 export type ReadStatus = 'read' | 'cocked' | 'unreadable';
@@ -49,6 +49,11 @@ export interface DieCrop {
    * put that side one way. Absent: a die straight below the lens, no direction (read as if it pointed down, +y).
    */
   readonly radial?: number;
+  /**
+   * Where the die (a learned reader's crop: its top face) lies in `image`, when not at its middle: the frame's edge cut
+   * the crop's square short. Absent: the middle.
+   */
+  readonly center?: Point;
 }
 
 export interface FaceReader {

@@ -13,7 +13,7 @@ import { SurroundingsJudge } from './cocked/surroundings.js';
 import { defaultSurroundingsLimits } from './cocked/surroundingsLimits.js';
 import type { SurroundingsOptions } from './cocked/surroundingsLimits.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
-import { cropRgb, squareAround } from '../core/image.js';
+import { cropSquare } from '../core/image.js';
 import type { Point, RgbImage } from '../core/image.js';
 import { locateDice } from './locate.js';
 import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
@@ -54,7 +54,8 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
   const located = locateDice(frame, reference, channels, options.locate);
   const surroundings = new SurroundingsJudge();
   const readings: DieReading[] = located.dice.map((die) => {
-    const crop = cropRgb(frame, squareAround(options.cropCentre ? options.cropCentre(die.center) : die.center, options.dieSizePx * options.cropScale));
+    const cut = cropSquare(frame, options.cropCentre ? options.cropCentre(die.center) : die.center, options.dieSizePx * options.cropScale);
+    const crop = cut.image;
     const base = { classifierVersion: reader.classifierVersion, crop };
     if (die.estimatedCount > 1) {
       return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, reason: `A blob the size of about ${die.estimatedCount} dice: dice touching each other, or a die joined by its shadow; it cannot be read apart.` } };
@@ -62,7 +63,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
     // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.
     const radial = options.cropRadial?.(die.center);
-    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) });
+    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}), ...(cut.center ? { center: cut.center } : {}) }) });
     if (reader.judgesTilt === true) return readFlat();
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {

@@ -35,4 +35,29 @@ describe('the pipeline and the die\'s place in the frame', () => {
     expect(untold.crops.length).toBe(read.length);
     for (const c of untold.crops) expect(c.radial).toBeUndefined();
   });
+
+  it("tells the reader where the die lies in a crop the frame's edge cut short, and nothing for a whole crop", () => {
+    const SIZE = 48;
+    const cam = new SimulatedCamera({ seed: 4243, lighting: 'studio', channels: 4, dieSizePx: SIZE });
+    const reference = cam.emptyPlatform();
+    const { image } = cam.still();
+    const options = { locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 }, cocked: defaultCockedLimits, dieSizePx: SIZE, cropScale: 1.5 };
+    const whole = new KeepingReader();
+    readFrame(image, reference, cam.layout.channels, whole, options);
+    expect(whole.crops.length).toBeGreaterThan(0);
+    for (const c of whole.crops) expect(c.center).toBeUndefined();
+    // Each die's crop centred 3 pixels from the frame's left edge (as a profile's top-face centre can lie).
+    const atEdge = new KeepingReader();
+    const result = readFrame(image, reference, cam.layout.channels, atEdge, { ...options, cropCentre: (p: Point) => ({ x: 3, y: p.y }) });
+    const read = result.readings.filter((r) => r.read.reason === 'kept');
+    expect(atEdge.crops.length).toBe(read.length);
+    const pixel = (img: typeof image, x: number, y: number): number[] => [...img.data.subarray((y * img.width + x) * 3, (y * img.width + x) * 3 + 3)];
+    atEdge.crops.forEach((c, i) => {
+      const at = c.center as Point;
+      expect(at.x).toBe(3);
+      // The crop's pixel at the centre it names is the frame's pixel at the centre asked for.
+      const y = (read[i] as (typeof read)[number]).die.center.y;
+      expect(pixel(c.image, 3, Math.floor(at.y))).toEqual(pixel(image, 3, Math.floor(y)));
+    });
+  });
 });

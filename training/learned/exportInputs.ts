@@ -76,7 +76,7 @@ for (const photo of photos) {
   for (const b of boxes) {
     const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
     const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin });
-    const c = { x: crop.image.width / 2, y: crop.image.height / 2 };
+    const c = crop.center ?? { x: crop.image.width / 2, y: crop.image.height / 2 };
     const record = (input: Float32Array, jitter: number): void => {
       inputs.push(input);
       labels.push(classes.indexOf(b.className));

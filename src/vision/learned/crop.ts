@@ -4,7 +4,7 @@
  * centre is the face that looks up, whatever icons the side faces show.
  */
 import type { DieCrop } from '../faceRead.js';
-import { cropRgb, squareAround } from '../../core/image.js';
+import { cropSquare } from '../../core/image.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import { radialDirection, topFaceCentre } from './topFace.js';
 import type { CameraGeometry } from './topFace.js';
@@ -24,5 +24,6 @@ export function topFaceCrop(image: RgbImage, box: Rect, options: TopFaceCropOpti
   const boxCentre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const centre = topFaceCentre(boxCentre, sizePx, options.heightRatio, options.camera, options.gain);
   const radial = radialDirection(boxCentre, options.camera);
-  return { image: cropRgb(image, squareAround(centre, Math.max(box.width, box.height) * options.margin)), sizePx, ...(radial !== undefined ? { radial } : {}) };
+  const cut = cropSquare(image, centre, Math.max(box.width, box.height) * options.margin);
+  return { image: cut.image, sizePx, ...(radial !== undefined ? { radial } : {}), ...(cut.center ? { center: cut.center } : {}) };
 }

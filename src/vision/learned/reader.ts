@@ -123,7 +123,9 @@ export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inp
 /** `cropInput` before normalising: the crop's pixels (0..255) resampled, for changes of light made before normalising. */
 export function rawCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, cut: InputCut = {}): Float32Array {
   const { image } = crop;
-  const centre = { x: image.width / 2 + (cut.dx ?? 0), y: image.height / 2 + (cut.dy ?? 0) };
+  // A crop the frame's edge cut short has the die off its middle (`DieCrop.center`).
+  const middle = crop.center ?? { x: image.width / 2, y: image.height / 2 };
+  const centre = { x: middle.x + (cut.dx ?? 0), y: middle.y + (cut.dy ?? 0) };
   const side = crop.sizePx * model.inputScale * (cut.scale ?? 1);
   if (model.radial) return radialRaw(image, centre, side, model.spec.size, (crop.radial ?? RADIAL_DOWN) + (cut.angle ?? 0));
   return areaResample(image, centre, side, model.spec.size);
