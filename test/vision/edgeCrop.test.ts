@@ -22,7 +22,7 @@ function framed(inner: RgbImage, width: number, height: number, dx: number, dy: 
   return { width, height, data };
 }
 
-const MODEL = { spec: { channels: 3, size: 16, convs: [], classes: 2 }, inputScale: 0.6, radial: false } as const;
+const MODEL = { spec: { channels: 3, size: 16, convs: [], classes: 2 }, inputScale: 0.6 };
 
 describe("a learned reader's input for a die at the frame's edge", () => {
   it('is centred on the die as for the same die with room around it, though the crop was cut short', () => {

@@ -7,7 +7,7 @@
  * classes, groups, and the data hash: sha256 of the sorted file list and
  * contents of every image and label file used).
  *
- *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56] [--margin 1.5]
+ *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56] [--margin 1.5] [--uncentred-edges]
  *
  * With `--context N` each die is written once, raw (not normalised), as N x N
  * cells at the network input's pixel density (a wider square around the same
@@ -17,6 +17,9 @@
  * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial).
  * `--margin` is the crop's side over the box's longer side, as the reader's cutter cuts it (`LEARNED_CROP_MARGIN`, 1.5):
  * outside the crop the edge pixel repeats, so a wide context needs a wider crop to hold real surroundings.
+ * A crop the frame's edge cut short is read around where its die lies (`DieCrop.center`), as the reader reads it since
+ * 2026-11-30; `--uncentred-edges` reads it around its middle instead, as every network shipped before then was trained
+ * (the training scripts pass it, so they reproduce those networks bit for bit).
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +48,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '5' },
     context: { type: 'string', default: '0' },
     margin: { type: 'string', default: '1.5' },
+    'uncentred-edges': { type: 'boolean', default: false },
   },
 });
 if (!values.images || !values.out) throw new Error('--images and --out are required');
@@ -76,7 +80,8 @@ for (const photo of photos) {
   for (const b of boxes) {
     const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
     const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin });
-    const c = crop.center ?? { x: crop.image.width / 2, y: crop.image.height / 2 };
+    const middle = { x: crop.image.width / 2, y: crop.image.height / 2 };
+    const c = values['uncentred-edges'] ? middle : (crop.center ?? middle);
     const record = (input: Float32Array, jitter: number): void => {
       inputs.push(input);
       labels.push(classes.indexOf(b.className));

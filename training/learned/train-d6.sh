@@ -30,9 +30,9 @@ split d6-tune 81 100
 # shellcheck disable=SC2086
 join "$WORK/renders" $SETS
 FACES=1,2,3,4,5,6
-RHASH=$(npx tsx training/learned/exportInputs.ts --images "$WORK/renders" --out "$WORK/renders-train" --classes "$FACES" --context 64 | tee /dev/stderr | sed -n 's/.*data hash \(............\).*/\1/p')
-npx tsx training/learned/exportInputs.ts --images "$WORK/d6-train" --out "$WORK/photos-train" --classes "$FACES" --context 64
-npx tsx training/learned/exportInputs.ts --images "$WORK/d6-tune" --out "$WORK/photos-tune" --classes "$FACES" --jitters 0
+RHASH=$(npx tsx training/learned/exportInputs.ts --images "$WORK/renders" --out "$WORK/renders-train" --classes "$FACES" --uncentred-edges --context 64 | tee /dev/stderr | sed -n 's/.*data hash \(............\).*/\1/p')
+npx tsx training/learned/exportInputs.ts --images "$WORK/d6-train" --out "$WORK/photos-train" --classes "$FACES" --uncentred-edges --context 64
+npx tsx training/learned/exportInputs.ts --images "$WORK/d6-tune" --out "$WORK/photos-tune" --classes "$FACES" --uncentred-edges --jitters 0
 # 1. Pre-training on renders (its module is thrown away; only the torch state is kept). Its last tune accuracy is the
 #    renders-alone accuracy on TUNE photos (the gap measure).
 /usr/bin/python3 training/learned/train.py --train "$WORK/renders-train" --tune "$WORK/photos-tune" --convs 12p,24p,48p,48 --epochs "$PRE_EPOCHS" --colour-invariant \

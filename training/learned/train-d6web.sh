@@ -34,8 +34,8 @@ for s in $SETS $TUNE; do
 done
 # shellcheck disable=SC2086
 join "$WORK/train" $SETS
-RHASH=$(npx tsx training/learned/exportInputs.ts --images "$WORK/train" --out "$WORK/train" --classes "$CLASSES" --context 64 | tee /dev/stderr | sed -n 's/.*data hash \(............\).*/\1/p')
-npx tsx training/learned/exportInputs.ts --images "$RENDERS/$TUNE/images" --out "$WORK/tune" --classes "$CLASSES" --context 64 --jitters 0
+RHASH=$(npx tsx training/learned/exportInputs.ts --images "$WORK/train" --out "$WORK/train" --classes "$CLASSES" --uncentred-edges --context 64 | tee /dev/stderr | sed -n 's/.*data hash \(............\).*/\1/p')
+npx tsx training/learned/exportInputs.ts --images "$RENDERS/$TUNE/images" --out "$WORK/tune" --classes "$CLASSES" --uncentred-edges --context 64 --jitters 0
 /usr/bin/python3 training/learned/train.py --train "$WORK/train" --tune "$WORK/tune" --convs 12p,24p,48p,48 --epochs "$EPOCHS" --colour-invariant --radial \
   --thresholds --views 4 --wrong-cost 10 --name d6 --version "$VERSION" --save-torch "$WORK/d6web.pt" --threads 1 \
   --trained-on "renders $SETS (rig look, webcam above; data hash $RHASH...)" --out "$OUT"

@@ -213,7 +213,8 @@ if [ "$KEEP_COCKED" = 0 ]; then
 fi
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
-X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
+# --uncentred-edges: the shipped networks were trained on crops the frame's edge cut short read around their middle.
+X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77 --uncentred-edges"
 # await_training PID LOG WHAT: waits for a training run started in the background, then prints its log (on failure, says so).
 await_training() {
   if ! wait "$1"; then
