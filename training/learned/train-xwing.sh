@@ -39,6 +39,11 @@
 # whose cocked dice (half of all) lean 14..22 degrees on another die wherever one is near (--cocked-on-die 1; seeds
 # 8001..8300 house art, 8301..8600 random art): learned-xwing-cocked/13, the partner as learned-xwing/25, the pair as /26
 # (the shipped recipe, training/README.md).
+# CENTRED=1 (with PAIR=1, MORE_RANDOM=0; with KEEP_FACES=1 only beside LEAN_ON_DIE=1) exports every die the frame's edge cut
+# short centred where it lies, as the reader reads it since the edge-crop fix (exportInputs without --uncentred-edges).
+# The default run with CENTRED=1 trains the face networks on centred crops (learned-xwing/29, partner /28, check /14); then
+# KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 from those modules trains the check as shipped (learned-xwing-cocked/16, the pair
+# learned-xwing/33 with its partner /32); from /26's face networks instead it makes cocked/15 with /31 and /30.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -129,6 +134,11 @@ if { [ "$LEAN_ON_DIE" != 0 ] && [ "$LEAN_ON_DIE" != 1 ]; } || { [ "$LEAN_ON_DIE"
   echo "LEAN_ON_DIE=$LEAN_ON_DIE: 1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0 and CHECK_PAIR=0) also trains the cocked check on 600 renders of dice leaning on dice (learned-xwing-cocked/13); 0 (the default) does not" >&2
   exit 2
 fi
+CENTRED=${CENTRED:-0}
+if { [ "$CENTRED" != 0 ] && [ "$CENTRED" != 1 ]; } || { [ "$CENTRED" = 1 ] && { [ "$PAIR" != 1 ] || [ "$MORE_RANDOM" = 1 ] || { [ "$KEEP_FACES" = 1 ] && [ "$LEAN_ON_DIE" != 1 ]; }; }; }; then
+  echo "CENTRED=$CENTRED: 1 (with PAIR=1 and MORE_RANDOM=0; with KEEP_FACES=1 only beside LEAN_ON_DIE=1) cuts every die the frame's edge cut short around where it lies, as the reader reads it, for the default run's networks (learned-xwing/29, partner /28, check /14) or the shipped recipe's check and thresholds; 0 (the default) cuts them around the crop's middle, as /26 and every network before it were trained" >&2
+  exit 2
+fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -187,14 +197,29 @@ CHECK_PROBS="$WORK/cocked24wv4"
 CHECK_PARTNER_V=learned-xwing-cocked/12
 CHECK_PARTNER_ARG=()
 if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s2" CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V"); fi
+if [ "$CENTRED" = 1 ]; then
+  if [ "$KEEP_FACES" = 0 ]; then
+    FACE_V=learned-xwing/27 PARTNER_V=learned-xwing/28 READER_V=learned-xwing/29 COCKED_V=learned-xwing-cocked/14
+  elif grep -Eq 'version: "learned-xwing/(29|33)"' "${FACE_FROM:-src/vision/learned/weights/xwing.ts}"; then
+    # From the face networks trained centred (the line above, or /33 made from them): the whole recipe on centred crops.
+    COCKED_V=learned-xwing-cocked/16 PARTNER_V=learned-xwing/32 READER_V=learned-xwing/33
+  else
+    # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
+    COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
+  fi
+fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 # KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
 # /13, /16 and /15, or /26 and /25 as shipped now: the same weights).
 FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
 PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
 if [ "$KEEP_FACES" = 1 ]; then
-  if ! grep -Eq 'version: "learned-xwing/(9|14|16|26)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25)"' "$PARTNER_FROM"; then
-    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26) or $PARTNER_FROM is not /8 (or /13, /15, /25)" >&2
+  if ! grep -Eq 'version: "learned-xwing/(9|14|16|26|29|33)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32)"' "$PARTNER_FROM"; then
+    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26; centred: /29, /33) or $PARTNER_FROM is not /8 (or /13, /15, /25; centred: /28, /32)" >&2
+    exit 2
+  fi
+  if [ "$CENTRED" = 0 ] && grep -Eq 'version: "learned-xwing/(29|33)"' "$FACE_FROM"; then
+    echo "KEEP_FACES=1 keeps $FACE_FROM's face networks, trained on centred crops: CENTRED=1 is needed to set their thresholds and check on crops cut alike" >&2
     exit 2
   fi
 fi
@@ -213,8 +238,10 @@ if [ "$KEEP_COCKED" = 0 ]; then
 fi
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
-# --uncentred-edges: the shipped networks were trained on crops the frame's edge cut short read around their middle.
-X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77 --uncentred-edges"
+# --uncentred-edges: the shipped networks were trained on crops the frame's edge cut short read around their middle
+# (CENTRED=1 leaves it out).
+X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
+if [ "$CENTRED" = 0 ]; then X="$X --uncentred-edges"; fi
 # await_training PID LOG WHAT: waits for a training run started in the background, then prints its log (on failure, says so).
 await_training() {
   if ! wait "$1"; then
