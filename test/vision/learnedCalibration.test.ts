@@ -156,7 +156,7 @@ describe('the profile document with a learned classifier', () => {
   it('refuses a profile made for a network this dicerig does not ship, naming it and the shipped ones', () => {
     const other = JSON.parse(readFileSync(PROFILE, 'utf8')) as LearnedProfile;
     const { hash: _hash, ...rest } = { ...other, classifier: { ...other.classifier, model: 'learned-xwing/99' } };
-    expect(() => parseProfile(sealProfile(rest), 'future.json')).toThrow(/future\.json: the calibration profile was made for the learned network learned-xwing\/99, which this dicerig does not ship \(it ships learned-d6\/3, learned-xwing\/26\)/);
+    expect(() => parseProfile(sealProfile(rest), 'future.json')).toThrow(/future\.json: the calibration profile was made for the learned network learned-xwing\/99, which this dicerig does not ship \(it ships learned-d6\/3, learned-xwing\/33\)/);
   });
 
   it('names the command that remakes a retired profile from the folder it was made from, and that command makes one this dicerig reads', async () => {

@@ -20,11 +20,17 @@ function startRecipe(env: Record<string, string>): { status: number | null; stde
 }
 
 describe('the X-Wing training recipe', () => {
-  it('accepts the face networks this checkout ships when the shipped recipe keeps them, and stops only for the missing renders', () => {
-    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1' });
+  it('accepts the face networks this checkout ships when the shipped recipe keeps them (on centred crops), and stops only for the missing renders', () => {
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1' });
     expect(run.stderr).not.toMatch(/KEEP_FACES=1 keeps/);
     expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
     expect(run.status).not.toBe(0);
+  });
+
+  it('refuses to set thresholds for the shipped face networks, trained on centred crops, on crops cut another way', () => {
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('trained on centred crops: CENTRED=1 is needed');
   });
 
   it('refuses to keep face networks from a module that is not one of them, naming the module', () => {
