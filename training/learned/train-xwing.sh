@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Reproduces src/vision/learned/weights/xwingCocked.ts (the cocked check), xwing.ts (the face network) and xwingRadial.ts
-# (its partner), development time only; never part of npm test. The shipped modules (learned-xwing/26, its partner /25 and
-# the cocked check learned-xwing-cocked/13) are made by KEEP_FACES=1 LEAN_ON_DIE=1 (below) from /9's face networks, which
-# the default run trains (writing /9 with its check /5); KEEP_FACES=1 alone made the ones before (/16, /15, cocked /7).
+# (its partner), development time only; never part of npm test. The shipped modules (learned-xwing/33, its partner /32 and
+# the cocked check learned-xwing-cocked/16) are made on crops centred where the die lies, as the reader reads them, in two
+# runs: `CENTRED=1 bash training/learned/train-xwing.sh` (the face networks, /29 with /28; their data hash ae0154e91be5...)
+# then `KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 bash training/learned/train-xwing.sh` (the check and the thresholds; data hash
+# 1d2885997acf...), ~45 min on the shared 2-core machine. Without CENTRED=1 the same two runs make the uncentred ones shipped
+# before (/9 with its check /5; then /26, /25 and cocked /13); KEEP_FACES=1 alone made /16, /15 and cocked /7.
 # Trains on the renderer's train split only (seed ranges below), each set of renders joined into one labelled folder of
 # links (the data hash is over that folder): the face network on train seeds 1..2895, the cocked check also on
 # 2896..3495 (half of those dice cocked; on 3196..3495 they lean only 14..22 degrees, the leans the check missed).
