@@ -15,13 +15,18 @@ class KeepingReader implements FaceReader {
   }
 }
 
+const SIZE = 48;
+
+/** One still of a simulated four-channel rig, its empty platform, and the pipeline's options for its dice. */
+function scene(seed: number) {
+  const cam = new SimulatedCamera({ seed, lighting: 'studio', channels: 4, dieSizePx: SIZE });
+  const options = { locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 }, cocked: defaultCockedLimits, dieSizePx: SIZE, cropScale: 1.5 };
+  return { cam, reference: cam.emptyPlatform(), image: cam.still().image, options };
+}
+
 describe('the pipeline and the die\'s place in the frame', () => {
   it('gives the reader each located die\'s radial direction when told how to find it, and none otherwise', () => {
-    const SIZE = 48;
-    const cam = new SimulatedCamera({ seed: 4242, lighting: 'studio', channels: 4, dieSizePx: SIZE });
-    const reference = cam.emptyPlatform();
-    const { image } = cam.still();
-    const options = { locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 }, cocked: defaultCockedLimits, dieSizePx: SIZE, cropScale: 1.5 };
+    const { cam, reference, image, options } = scene(4242);
     const centre = { x: image.width / 2, y: image.height / 2 };
     const radial = (p: Point): number => Math.atan2(p.y - centre.y, p.x - centre.x);
     const told = new KeepingReader();
@@ -37,11 +42,7 @@ describe('the pipeline and the die\'s place in the frame', () => {
   });
 
   it("tells the reader where the die lies in a crop the frame's edge cut short, and nothing for a whole crop", () => {
-    const SIZE = 48;
-    const cam = new SimulatedCamera({ seed: 4243, lighting: 'studio', channels: 4, dieSizePx: SIZE });
-    const reference = cam.emptyPlatform();
-    const { image } = cam.still();
-    const options = { locate: { ...defaultLocateOptions, expectedDieArea: SIZE * SIZE * 0.97 }, cocked: defaultCockedLimits, dieSizePx: SIZE, cropScale: 1.5 };
+    const { cam, reference, image, options } = scene(4243);
     const whole = new KeepingReader();
     readFrame(image, reference, cam.layout.channels, whole, options);
     expect(whole.crops.length).toBeGreaterThan(0);
