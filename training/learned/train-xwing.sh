@@ -241,8 +241,8 @@ if [ "$KEEP_COCKED" = 0 ]; then
 fi
 join "$WORK/tuneall" tune-xwing tune-xwing-351 tune-xwing-501
 CLASSES=$(paste -sd, "$RENDERS/train-xwing/labels/classes.txt")
-# --uncentred-edges: the shipped networks were trained on crops the frame's edge cut short read around their middle
-# (CENTRED=1 leaves it out).
+# --uncentred-edges (CENTRED=0): crops the frame's edge cut short read around their middle, as every network before /29
+# was trained; CENTRED=1 (the shipped /33) reads them where the die lies, as the reader does.
 X="npx tsx training/learned/exportInputs.ts --classes $CLASSES --height-ratio 0.77"
 if [ "$CENTRED" = 0 ]; then X="$X --uncentred-edges"; fi
 # await_training PID LOG WHAT: waits for a training run started in the background, then prints its log (on failure, says so).
