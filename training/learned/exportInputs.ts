@@ -18,8 +18,9 @@
  * `--margin` is the crop's side over the box's longer side, as the reader's cutter cuts it (`LEARNED_CROP_MARGIN`, 1.5):
  * outside the crop the edge pixel repeats, so a wide context needs a wider crop to hold real surroundings.
  * A crop the frame's edge cut short is read around where its die lies (`DieCrop.center`), as the reader reads it since
- * 2026-11-30; `--uncentred-edges` reads it around its middle instead, as every network shipped before then was trained
- * (the training scripts pass it, so they reproduce those networks bit for bit).
+ * 2026-12-01 and as the shipped learned-xwing/33 was trained; `--uncentred-edges` reads it around its middle instead, as
+ * every network before learned-xwing/29 was trained (train-d6.sh, train-d6web.sh and train-xwing.sh without CENTRED=1
+ * pass it, so they reproduce those networks bit for bit).
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

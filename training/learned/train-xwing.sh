@@ -200,10 +200,17 @@ CHECK_PROBS="$WORK/cocked24wv4"
 CHECK_PARTNER_V=learned-xwing-cocked/12
 CHECK_PARTNER_ARG=()
 if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s2" CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V"); fi
+# KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
+# /13, /16 and /15, or /26 and /25; centred: /29 and /28, or /33 and /32 as shipped now: the same weights).
+FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
+PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
+# Whether the kept face networks were trained on centred crops (CENTRED=1's default run, or the pair made from them).
+FACES_CENTRED=0
+if [ "$KEEP_FACES" = 1 ] && grep -Eq 'version: "learned-xwing/(29|33)"' "$FACE_FROM"; then FACES_CENTRED=1; fi
 if [ "$CENTRED" = 1 ]; then
   if [ "$KEEP_FACES" = 0 ]; then
     FACE_V=learned-xwing/27 PARTNER_V=learned-xwing/28 READER_V=learned-xwing/29 COCKED_V=learned-xwing-cocked/14
-  elif grep -Eq 'version: "learned-xwing/(29|33)"' "${FACE_FROM:-src/vision/learned/weights/xwing.ts}"; then
+  elif [ "$FACES_CENTRED" = 1 ]; then
     # From the face networks trained centred (the line above, or /33 made from them): the whole recipe on centred crops.
     COCKED_V=learned-xwing-cocked/16 PARTNER_V=learned-xwing/32 READER_V=learned-xwing/33
   else
@@ -212,16 +219,12 @@ if [ "$CENTRED" = 1 ]; then
   fi
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
-# KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
-# /13, /16 and /15, or /26 and /25 as shipped now: the same weights).
-FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
-PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
 if [ "$KEEP_FACES" = 1 ]; then
   if ! grep -Eq 'version: "learned-xwing/(9|14|16|26|29|33)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32)"' "$PARTNER_FROM"; then
     echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26; centred: /29, /33) or $PARTNER_FROM is not /8 (or /13, /15, /25; centred: /28, /32)" >&2
     exit 2
   fi
-  if [ "$CENTRED" = 0 ] && grep -Eq 'version: "learned-xwing/(29|33)"' "$FACE_FROM"; then
+  if [ "$CENTRED" = 0 ] && [ "$FACES_CENTRED" = 1 ]; then
     echo "KEEP_FACES=1 keeps $FACE_FROM's face networks, trained on centred crops: CENTRED=1 is needed to set their thresholds and check on crops cut alike" >&2
     exit 2
   fi
