@@ -38,4 +38,16 @@ describe('the X-Wing training recipe', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('src/vision/learned/weights/d6.ts is not');
   });
+
+  it('refuses the tone curve on crops cut around their middle, naming what it needs', () => {
+    const run = startRecipe({ TONE: '1' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('TONE=1: 1 (with CENTRED=1)');
+  });
+
+  it('refuses to set thresholds with the tone curve for face networks trained without it', () => {
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1', FACE_FROM: 'src/vision/learned/weights/xwing.ts' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('trained without the tone curve: TONE=0 is needed');
+  });
 });

@@ -47,6 +47,9 @@
 # The default run with CENTRED=1 trains the face networks on centred crops (learned-xwing/29, partner /28, check /14); then
 # KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 from those modules trains the check as shipped (learned-xwing-cocked/16, the pair
 # learned-xwing/33 with its partner /32); from /26's face networks instead it makes cocked/15 with /31 and /30.
+# TONE=1 (with CENTRED=1) passes half of every network's training crops through a random camera tone curve (train.py
+# --aug-tone 0.5): the default run makes learned-xwing/36 (partner /35, check /17); KEEP_FACES=1 LEAN_ON_DIE=1 from those
+# makes /38 (partner /37, check learned-xwing-cocked/18). Tried on 2026-12-01 and not kept (training/README.md).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -142,6 +145,13 @@ if { [ "$CENTRED" != 0 ] && [ "$CENTRED" != 1 ]; } || { [ "$CENTRED" = 1 ] && { 
   echo "CENTRED=$CENTRED: 1 (with PAIR=1 and MORE_RANDOM=0; with KEEP_FACES=1 only beside LEAN_ON_DIE=1) cuts every die the frame's edge cut short around where it lies, as the reader reads it, for the default run's networks (learned-xwing/29, partner /28, check /14) or the shipped recipe's check and thresholds; 0 (the default) cuts them around the crop's middle, as /26 and every network before it were trained" >&2
   exit 2
 fi
+TONE=${TONE:-0}
+if { [ "$TONE" != 0 ] && [ "$TONE" != 1 ]; } || { [ "$TONE" = 1 ] && [ "$CENTRED" != 1 ]; }; then
+  echo "TONE=$TONE: 1 (with CENTRED=1) trains every network with half its crops through a random camera tone curve (train.py --aug-tone 0.5: learned-xwing/36, partner /35, check /17; with KEEP_FACES=1 from them: /38, /37, check /18); 0 (the default, as /33 was trained) does not" >&2
+  exit 2
+fi
+TONE_ARG=()
+if [ "$TONE" = 1 ]; then TONE_ARG=(--aug-tone 0.5); fi
 SEED=${SEED:-1}
 if ! [[ "$SEED" =~ ^[1-9][0-9]*$ ]]; then
   echo "SEED=$SEED: the face networks' training seed, a whole number from 1 (the default, as shipped)" >&2
@@ -206,8 +216,17 @@ FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
 PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
 # Whether the kept face networks were trained on centred crops (CENTRED=1's default run, or the pair made from them).
 FACES_CENTRED=0
-if [ "$KEEP_FACES" = 1 ] && grep -Eq 'version: "learned-xwing/(29|33)"' "$FACE_FROM"; then FACES_CENTRED=1; fi
-if [ "$CENTRED" = 1 ]; then
+if [ "$KEEP_FACES" = 1 ] && grep -Eq 'version: "learned-xwing/(29|33|36|38)"' "$FACE_FROM"; then FACES_CENTRED=1; fi
+# Whether they were trained with the tone curve (TONE=1's default run, or the pair made from them).
+FACES_TONED=0
+if [ "$KEEP_FACES" = 1 ] && grep -Eq 'version: "learned-xwing/(36|38)"' "$FACE_FROM"; then FACES_TONED=1; fi
+if [ "$TONE" = 1 ]; then
+  if [ "$KEEP_FACES" = 0 ]; then
+    FACE_V=learned-xwing/34 PARTNER_V=learned-xwing/35 READER_V=learned-xwing/36 COCKED_V=learned-xwing-cocked/17
+  else
+    COCKED_V=learned-xwing-cocked/18 PARTNER_V=learned-xwing/37 READER_V=learned-xwing/38
+  fi
+elif [ "$CENTRED" = 1 ]; then
   if [ "$KEEP_FACES" = 0 ]; then
     FACE_V=learned-xwing/27 PARTNER_V=learned-xwing/28 READER_V=learned-xwing/29 COCKED_V=learned-xwing-cocked/14
   elif [ "$FACES_CENTRED" = 1 ]; then
@@ -220,8 +239,12 @@ if [ "$CENTRED" = 1 ]; then
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 if [ "$KEEP_FACES" = 1 ]; then
-  if ! grep -Eq 'version: "learned-xwing/(9|14|16|26|29|33)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32)"' "$PARTNER_FROM"; then
-    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26; centred: /29, /33) or $PARTNER_FROM is not /8 (or /13, /15, /25; centred: /28, /32)" >&2
+  if ! grep -Eq 'version: "learned-xwing/(9|14|16|26|29|33|36|38)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32|35|37)"' "$PARTNER_FROM"; then
+    echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26; centred: /29, /33; toned: /36, /38) or $PARTNER_FROM is not /8 (or /13, /15, /25; centred: /28, /32; toned: /35, /37)" >&2
+    exit 2
+  fi
+  if [ "$TONE" != "$FACES_TONED" ]; then
+    echo "KEEP_FACES=1 keeps $FACE_FROM's face networks, trained $([ "$FACES_TONED" = 1 ] && echo with || echo without) the tone curve: TONE=$FACES_TONED is needed so the check and thresholds are made alike" >&2
     exit 2
   fi
   if [ "$CENTRED" = 0 ] && [ "$FACES_CENTRED" = 1 ]; then
@@ -288,7 +311,7 @@ if [ "$RADIAL" = 1 ]; then
     train_check() {
       /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
         --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$1" --check "$WORK/ck13-check" --name "$2" \
-        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${@:6}"
+        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${@:6}"
     }
     CHECK_PARTNER_TRAINING=
     if [ "$CHECK_PAIR" = 1 ]; then
@@ -325,7 +348,7 @@ if [ "$PAIR" = 1 ]; then
   if [ "$KEEP_FACES" = 0 ]; then
     /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing8-tuneall" --radial --views 2 --convs 12p,24p,48p,48 --epochs 60 \
       --scale 0.6 --class-weight cocked=2 --class-weight red-crit=2 --height-ratio 0.77 --name xwing --version "$PARTNER_V" --trained-on "$FACE_ON" \
-      --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt" "${SEED_ARG[@]}" > "$WORK/partner-train.log" 2>&1 &
+      --out "$WORK/xwing8-untuned.ts" --threads 1 --save-torch "$WORK/xwing8.pt" "${SEED_ARG[@]}" "${TONE_ARG[@]}" > "$WORK/partner-train.log" 2>&1 &
     PARTNER_TRAINING=$!
     # If anything below fails, the partner's training does not run on alone.
     trap 'kill "$PARTNER_TRAINING" 2>/dev/null || true' EXIT
@@ -363,7 +386,7 @@ else
   if [ "$KEEP_FACES" = 0 ]; then
     /usr/bin/python3 training/learned/train.py --train "$WORK/xwing-train" --tune "$WORK/xwing-tune" --convs 12p,24p,48p,48 --epochs 60 --scale 0.6 \
       --class-weight cocked=2 --class-weight red-crit=2 --check "$WORK/xwing-check" --height-ratio 0.77 --name xwing --version "$FACE_V" \
-      --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}"
+      --trained-on "$FACE_ON" --out "$WORK/xwing-untuned.ts" --threads 1 --save-torch "$WORK/xwing.pt" "${SEED_ARG[@]}" "${TONE_ARG[@]}"
   fi
   if [ "$PAIR" = 1 ]; then partner_thresholds; fi
   # Thresholds from the saved weights (the module records both commands), both networks read in 4 turned/mirrored views (a radial check in its 2)

@@ -39,6 +39,7 @@ p.add_argument('--aug-shift', type=float, default=0.06, help='raw context inputs
 p.add_argument('--aug-colour', type=float, default=0.07, help='raw context inputs: per-channel gain spread (log)')
 p.add_argument('--aug-blur', type=float, default=1.2, help='raw context inputs: largest blur sigma, input pixels')
 p.add_argument('--aug-noise', type=float, default=6.0, help='raw context inputs: largest sensor noise sigma (0..255)')
+p.add_argument('--aug-tone', type=float, default=0.0, help='raw context inputs: share of crops passed through a random camera tone curve (gamma and S-curve; 0, the default, as every network before learned-xwing/34 was trained)')
 p.add_argument('--class-weight', action='append', default=[], help='NAME=W: loss weight of a class (e.g. cocked=3), default 1')
 p.add_argument('--thresholds', action='store_true', help='set per-class thresholds and cockedAt on the tune set and ship them')
 p.add_argument('--cocked-budget', default='0.015', help='fractions of flat tune dice cockedAt may decline as cocked, comma-separated: the one declining fewest flat tune dice wins')
@@ -120,6 +121,21 @@ def sample_raw(x, th, sc, m, t):
     grid = F.affine_grid(theta, (n, 3, S, S), align_corners=False)
     return F.grid_sample(x, grid, mode='bilinear', padding_mode='border', align_corners=False)
 
+def tone(y, sel):
+    # Another camera's or renderer's tone curve on the crops sel picks (the mean/deviation normalisation takes out only
+    # gain and offset, not a curve): the exposed values clipped to 0..255 as a sensor clips, then a gamma exp(U(-0.4, 0.4))
+    # and an S-curve v + c (3v^2 - 2v^3 - v), c ~ U(-0.4, 0.6) (increasing for c in -0.5..1). Ranges chosen by reasoning on
+    # camera curves, not tuned on a result.
+    k = int(sel.sum())
+    if k == 0: return y
+    v = (y[sel] / 255).clamp(0, 1)
+    v = v ** torch.exp((torch.rand(k, 1, 1, 1) * 2 - 1) * 0.4)
+    c = torch.rand(k, 1, 1, 1) - 0.4
+    v = v + c * (3 * v * v - 2 * v * v * v - v)
+    y = y.clone()
+    y[sel] = v * 255
+    return y
+
 def cut_raw(x, radial=None):
     # A raw context square (C x C cells at the input's density) -> the network's size x size input, turned by any angle
     # (--radial: radial direction down, +-10 degrees), mirrored, scaled and shifted (die size and centre errors), blurred,
@@ -142,7 +158,10 @@ def cut_raw(x, radial=None):
         z = F.conv2d(z, k.view(1, 1, 1, 5).repeat(3, 1, 1, 1), groups=3)
         y[sel] = F.conv2d(z, k.view(1, 1, 5, 1).repeat(3, 1, 1, 1), groups=3)
     gain = torch.exp(a.aug_colour * torch.randn(n, 3, 1, 1)) * (0.6 + 0.8 * torch.rand(n, 1, 1, 1))
-    y = y * gain + 12 * torch.randn(n, 1, 1, 1)
+    y = y * gain
+    if a.aug_tone > 0:
+        y = tone(y, torch.rand(n) < a.aug_tone)
+    y = y + 12 * torch.randn(n, 1, 1, 1)
     y = y + a.aug_noise * torch.rand(n, 1, 1, 1) * torch.randn_like(y)
     return normalise(y)
 
@@ -156,7 +175,7 @@ def centre_raw(x, meta):
     return normalise(x[:, :, o:o + size, o:o + size])
 
 raw = bool(mt.get('context'))
-if raw: print(f'raw context inputs {xt.shape[-1]} -> {size}: turned, scaled +-{a.aug_scale}, shifted +-{a.aug_shift}, blur <= {a.aug_blur}, colour {a.aug_colour}, noise <= {a.aug_noise}', flush=True)
+if raw: print(f'raw context inputs {xt.shape[-1]} -> {size}: turned, scaled +-{a.aug_scale}, shifted +-{a.aug_shift}, blur <= {a.aug_blur}, colour {a.aug_colour}, noise <= {a.aug_noise}' + (f', tone curve on {a.aug_tone:g} of them' if a.aug_tone > 0 else ''), flush=True)
 if mv.get('context'): xv = centre_raw(xv, mv)
 
 def augment(x, idx):
