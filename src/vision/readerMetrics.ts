@@ -64,6 +64,12 @@ export interface ReaderMetrics {
    * dice: pool more (several folders to `vision eval --images`).
    */
   readonly spreadOverTargetByChance: number;
+  /**
+   * Per kind of die (a face class's name before its first '-': `red`, `green`), when the reads hold more than one kind:
+   * its faces' decline spread and chi-square. A verdict is made on one die, so declining one kind more than another
+   * biases none; declining one of a die's faces more than its others does.
+   */
+  readonly perDie: readonly DieDeclines[];
   /** Wrong reads at or above `confidentAt`, most confident first. */
   readonly confidentErrors: readonly MetricItem[];
   readonly confidentAt: number;
@@ -77,6 +83,17 @@ export interface ReaderMetrics {
   readonly flatRead: number;
   readonly flatCorrect: number;
   readonly flatDeclined: number;
+}
+
+/** One kind of die's faces: how alike they are declined. */
+export interface DieDeclines {
+  readonly die: string;
+  /** Its faces with dice, fewest-declined rate and most-declined rate. */
+  readonly faces: number;
+  readonly lowestRate: number;
+  readonly highestRate: number;
+  readonly declineSpread: number;
+  readonly declineTest: { readonly statistic: number; readonly df: number; readonly p: number };
 }
 
 /** The issue's target for the decline spread: no face declined more than twice as often as another. */
@@ -105,6 +122,34 @@ function causeCounts(items: readonly MetricItem[]): CauseCounts {
   return counts;
 }
 
+/** The faces' decline spread (worst over best) and the chi-square test of faces x (declined, read). */
+function declinesAlike(faces: readonly ClassMetrics[]): { declineSpread: number; declineTest: ReaderMetrics['declineTest']; lowestRate: number; highestRate: number } {
+  const rates = faces.filter((c) => c.total > 0).map((c) => c.declineRate);
+  const hi = rates.length > 0 ? Math.max(...rates) : 0;
+  const lo = rates.length > 0 ? Math.min(...rates) : 0;
+  const { pearson } = contingencyTest(faces.map((c) => [c.declined, c.read]));
+  return {
+    declineSpread: hi === 0 ? 1 : lo === 0 ? Number.POSITIVE_INFINITY : hi / lo,
+    declineTest: { statistic: pearson.statistic, df: pearson.df, p: pearson.p },
+    lowestRate: lo,
+    highestRate: hi,
+  };
+}
+
+/** `perDie`: the faces grouped by kind of die (none unless two kinds or more have two faces or more with dice). */
+function perDieDeclines(perClass: readonly ClassMetrics[]): DieDeclines[] {
+  const kinds = new Map<string, ClassMetrics[]>();
+  for (const c of perClass) {
+    const dash = c.className.indexOf('-');
+    if (dash <= 0 || c.total === 0) continue;
+    const die = c.className.slice(0, dash);
+    kinds.set(die, [...(kinds.get(die) ?? []), c]);
+  }
+  const dice = [...kinds].filter(([, faces]) => faces.length > 1);
+  if (dice.length < 2) return [];
+  return dice.map(([die, faces]) => ({ die, faces: faces.length, ...declinesAlike(faces) }));
+}
+
 /** Scores the reads. */
 export function readerMetrics(items: readonly MetricItem[], classes: readonly string[] = [], confidentAt = DEFAULT_CONFIDENT_AT): ReaderMetrics {
   const order = classes.filter((c) => c !== COCKED_LABEL);
@@ -126,11 +171,7 @@ export function readerMetrics(items: readonly MetricItem[], classes: readonly st
       causes: causeCounts(own),
     };
   });
-  const rates = perClass.filter((c) => c.total > 0).map((c) => c.declineRate);
-  const hi = rates.length > 0 ? Math.max(...rates) : 0;
-  const lo = rates.length > 0 ? Math.min(...rates) : 0;
-  const declineSpread = hi === 0 ? 1 : lo === 0 ? Number.POSITIVE_INFINITY : hi / lo;
-  const { pearson } = contingencyTest(perClass.map((c) => [c.declined, c.read]));
+  const { declineSpread, declineTest } = declinesAlike(perClass);
   const flatDeclined = flat.filter((it) => it.status !== 'read').length;
   const spreadOverTargetByChance = flat.length > 0 ? 1 - chanceSpreadWithin(perClass.map((c) => c.total), flatDeclined / flat.length, SPREAD_TARGET) : 0;
   const wrong = flat.filter((it) => it.status === 'read' && it.readClass !== it.truth);
@@ -138,7 +179,8 @@ export function readerMetrics(items: readonly MetricItem[], classes: readonly st
   return {
     perClass,
     declineSpread,
-    declineTest: { statistic: pearson.statistic, df: pearson.df, p: pearson.p },
+    declineTest,
+    perDie: perDieDeclines(perClass),
     spreadOverTargetByChance,
     confidentErrors: wrong.filter((it) => it.confidence >= confidentAt).sort((a, b) => b.confidence - a.confidence),
     confidentAt,
@@ -189,6 +231,9 @@ export function targetChecks(m: ReaderMetrics, targets: ReaderTargets = RENDER_T
 
 const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '-');
 
+const pValue = (p: number): string => (p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
+const spreadText = (spread: number): string => (Number.isFinite(spread) ? `${spread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)');
+
 /** Causes in the order a user reads them: doubt first, then tilt, then light and the rest. */
 const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'other-die', 'unsaid'];
 
@@ -210,8 +255,12 @@ export function formatReaderMetrics(m: ReaderMetrics, targets: ReaderTargets = R
   for (const c of m.perClass) lines.push(`          ${c.className.padEnd(width)} ${String(c.total).padStart(5)} ${pct(c.recall).padStart(7)} ${pct(c.declineRate).padStart(9)}`);
   lines.push(...formatCauses(m));
   const { statistic, df, p } = m.declineTest;
-  const test = df > 0 ? `; do the faces differ by more than chance? chi-square ${statistic.toFixed(2)} on ${df} df, p = ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}` : '';
-  lines.push(`decline spread between faces: ${Number.isFinite(m.declineSpread) ? `${m.declineSpread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)'}${test}`);
+  const test = df > 0 ? `; do the faces differ by more than chance? chi-square ${statistic.toFixed(2)} on ${df} df, p = ${pValue(p)}` : '';
+  lines.push(`decline spread between faces: ${spreadText(m.declineSpread)}${test}`);
+  if (m.perDie.length > 0) {
+    const each = m.perDie.map((d) => `${d.die} ${pct(d.lowestRate)} to ${pct(d.highestRate)} (${spreadText(d.declineSpread)}), chi-square ${d.declineTest.statistic.toFixed(2)} on ${d.declineTest.df} df, p = ${pValue(d.declineTest.p)}`);
+    lines.push(`  within each kind of die (a verdict rests on one die's faces): ${each.join('; ')}`);
+  }
   if (m.perClass.filter((c) => c.total > 0).length > 1) {
     const chance = m.spreadOverTargetByChance;
     // A face-blind reader missing the target one time in five: the spread says little, the chi-square test more.

@@ -71,6 +71,36 @@ describe('reader metrics', () => {
     expect(readerMetrics([read('1', '1'), read('2', '2')]).declineTest).toEqual({ statistic: 0, df: 0, p: 1 });
   });
 
+  it('tests the faces of each kind of die apart, as SciPy does, so declining green dice more than red is not taken for a face bias', () => {
+    // Every foreign-2 test set pooled under learned-xwing/33 (2026-12-01): faces x (declined, read). Golden values from
+    // SciPy, computed once:
+    //   from scipy.stats import chi2_contingency
+    //   chi2_contingency([[19,730],[9,240],[9,455],[23,507]], correction=False)[:3]
+    //     -> (5.912745011172202, 0.1159334050008802, 3)
+    //   chi2_contingency([[33,687],[21,483],[35,696]], correction=False)[:3]
+    //     -> (0.2675189572958653, 0.8748004474879508, 2)
+    //   chi2_contingency(all seven rows above, correction=False)[:3] -> (11.520063954973104, 0.0735730029429321, 6)
+    const table: [string, number, number][] = [
+      ['red-hit', 19, 730], ['red-crit', 9, 240], ['red-focus', 9, 455], ['red-blank', 23, 507],
+      ['green-evade', 33, 687], ['green-focus', 21, 483], ['green-blank', 35, 696],
+    ];
+    const items = table.flatMap(([face, d, r]) => [...Array.from({ length: d }, () => declined(face)), ...Array.from({ length: r }, () => read(face, face))]);
+    const m = readerMetrics(items);
+    expect(m.declineTest.statistic).toBeCloseTo(11.520063954973104, 10);
+    expect(m.perDie.map((d) => [d.die, d.faces, d.declineTest.df])).toEqual([['red', 4, 3], ['green', 3, 2]]);
+    expect(m.perDie[0]?.declineTest.statistic).toBeCloseTo(5.912745011172202, 10);
+    expect(m.perDie[0]?.declineTest.p).toBeCloseTo(0.1159334050008802, 10);
+    expect(m.perDie[0]?.declineSpread).toBeCloseTo((23 / 530) / (9 / 464), 12);
+    expect(m.perDie[1]?.declineTest.statistic).toBeCloseTo(0.2675189572958653, 10);
+    expect(m.perDie[1]?.declineTest.p).toBeCloseTo(0.8748004474879508, 10);
+    expect(formatReaderMetrics(m)).toContain(
+      "within each kind of die (a verdict rests on one die's faces): red 1.9 % to 4.3 % (2.24x), chi-square 5.91 on 3 df, p = 0.1159; green 4.2 % to 4.8 % (1.15x), chi-square 0.27 on 2 df, p = 0.8748",
+    );
+    // One kind of die (D6 faces, or red faces alone): no line of its own, the test above is the die's.
+    expect(readerMetrics(items.filter((it) => it.truth.startsWith('red'))).perDie).toEqual([]);
+    expect(formatReaderMetrics(readerMetrics([declined('1'), read('1', '1'), read('2', '2')]))).not.toContain('within each kind');
+  });
+
   it('says how often a reader declining every face alike would miss the spread target on the same dice, and to pool more when often', () => {
     const faces = (table: number[][]): MetricItem[] =>
       table.flatMap(([d, r], f) => [...Array.from({ length: d as number }, () => declined(`f${f}`)), ...Array.from({ length: r as number }, () => read(`f${f}`, `f${f}`))]);
