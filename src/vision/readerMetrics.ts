@@ -88,8 +88,9 @@ export interface ReaderMetrics {
 /** One kind of die's faces: how alike they are declined. */
 export interface DieDeclines {
   readonly die: string;
-  /** Its faces with dice, fewest-declined rate and most-declined rate. */
+  /** How many of its faces have dice. */
   readonly faces: number;
+  /** The decline rate of its least-declined and of its most-declined face. */
   readonly lowestRate: number;
   readonly highestRate: number;
   readonly declineSpread: number;

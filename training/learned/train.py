@@ -124,7 +124,7 @@ def sample_raw(x, th, sc, m, t):
 def tone(y, sel):
     # Another camera's or renderer's tone curve on the crops sel picks (the mean/deviation normalisation takes out only
     # gain and offset, not a curve): the exposed values clipped to 0..255 as a sensor clips, then a gamma exp(U(-0.4, 0.4))
-    # and an S-curve v + c (3v^2 - 2v^3 - v), c ~ U(-0.4, 0.6) (increasing for c in -0.5..1). Ranges chosen by reasoning on
+    # and an S-curve v + c (3v^2 - 2v^3 - v), c ~ U(-0.4, 0.6) (increasing for any c in -2..1). Ranges chosen by reasoning on
     # camera curves, not tuned on a result.
     k = int(sel.sum())
     if k == 0: return y
