@@ -63,7 +63,7 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
     // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.
     const radial = options.cropRadial?.(die.center);
-    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ image: crop, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}), ...(cut.center ? { center: cut.center } : {}) }) });
+    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ ...cut, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) });
     if (reader.judgesTilt === true) return readFlat();
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {

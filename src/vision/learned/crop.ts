@@ -24,6 +24,6 @@ export function topFaceCrop(image: RgbImage, box: Rect, options: TopFaceCropOpti
   const boxCentre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const centre = topFaceCentre(boxCentre, sizePx, options.heightRatio, options.camera, options.gain);
   const radial = radialDirection(boxCentre, options.camera);
-  const cut = cropSquare(image, centre, Math.max(box.width, box.height) * options.margin);
-  return { image: cut.image, sizePx, ...(radial !== undefined ? { radial } : {}), ...(cut.center ? { center: cut.center } : {}) };
+  // The cut's image, and where the die lies in it when the frame's edge cut it short.
+  return { ...cropSquare(image, centre, Math.max(box.width, box.height) * options.margin), sizePx, ...(radial !== undefined ? { radial } : {}) };
 }
