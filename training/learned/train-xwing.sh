@@ -214,12 +214,16 @@ if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s
 # /13, /16 and /15, or /26 and /25; centred: /29 and /28, or /33 and /32 as shipped now: the same weights).
 FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
 PARTNER_FROM=${PARTNER_FROM:-src/vision/learned/weights/xwingRadial.ts}
-# Whether the kept face networks were trained on centred crops (CENTRED=1's default run, or the pair made from them).
-FACES_CENTRED=0
-if [ "$KEEP_FACES" = 1 ] && grep -Eq 'version: "learned-xwing/(29|33|36|38)"' "$FACE_FROM"; then FACES_CENTRED=1; fi
-# Whether they were trained with the tone curve (TONE=1's default run, or the pair made from them).
-FACES_TONED=0
-if [ "$KEEP_FACES" = 1 ] && grep -Eq 'version: "learned-xwing/(36|38)"' "$FACE_FROM"; then FACES_TONED=1; fi
+# The kept face module's own version (its first version line; the partner's and the check's come after it), read once:
+# whether its networks were trained on centred crops (CENTRED=1's default run, or the pair made from them) and with the
+# tone curve (TONE=1's) follows from it.
+FACES_CENTRED=0 FACES_TONED=0 KEPT_FACE_V=
+if [ "$KEEP_FACES" = 1 ]; then
+  # (A module that is missing, said so by sed, or not an X-Wing face module leaves it empty; the guard below names it.)
+  KEPT_FACE_V=$(sed -n 's/^ *version: "\(learned-xwing\/[0-9]*\)",$/\1/p;T;q' "$FACE_FROM") || true
+  case "$KEPT_FACE_V" in learned-xwing/29 | learned-xwing/33 | learned-xwing/36 | learned-xwing/38) FACES_CENTRED=1 ;; esac
+  case "$KEPT_FACE_V" in learned-xwing/36 | learned-xwing/38) FACES_TONED=1 ;; esac
+fi
 if [ "$TONE" = 1 ]; then
   if [ "$KEEP_FACES" = 0 ]; then
     FACE_V=learned-xwing/34 PARTNER_V=learned-xwing/35 READER_V=learned-xwing/36 COCKED_V=learned-xwing-cocked/17
@@ -239,7 +243,7 @@ elif [ "$CENTRED" = 1 ]; then
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 if [ "$KEEP_FACES" = 1 ]; then
-  if ! grep -Eq 'version: "learned-xwing/(9|14|16|26|29|33|36|38)"' "$FACE_FROM" || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32|35|37)"' "$PARTNER_FROM"; then
+  if ! [[ "$KEPT_FACE_V" =~ ^learned-xwing/(9|14|16|26|29|33|36|38)$ ]] || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32|35|37)"' "$PARTNER_FROM"; then
     echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26; centred: /29, /33; toned: /36, /38) or $PARTNER_FROM is not /8 (or /13, /15, /25; centred: /28, /32; toned: /35, /37)" >&2
     exit 2
   fi
