@@ -8,7 +8,7 @@
 import { contingencyTest } from '../stats/homogeneity.js';
 import { chanceSpreadWithin } from './spreadByChance.js';
 import type { DeclineCause, FaceRead } from './faceRead.js';
-import { classOfRead, COCKED_LABEL } from './labelledEval.js';
+import { classOfRead, COCKED_LABEL, dieOfClass } from './labelledEval.js';
 
 /** One die's truth and what the reader said (the class it named, in label terms, when it read one). */
 export interface MetricItem {
@@ -65,7 +65,7 @@ export interface ReaderMetrics {
    */
   readonly spreadOverTargetByChance: number;
   /**
-   * Per kind of die (a face class's name before its first '-': `red`, `green`), when the reads hold more than one kind:
+   * Per kind of die (`dieOfClass`: `red`, `green`; bare pip counts are `d6`), when the reads hold more than one kind:
    * its faces' decline spread and chi-square. A verdict is made on one die, so declining one kind more than another
    * biases none; declining one of a die's faces more than its others does.
    */
@@ -141,9 +141,8 @@ function declinesAlike(faces: readonly ClassMetrics[]): { declineSpread: number;
 function perDieDeclines(perClass: readonly ClassMetrics[]): DieDeclines[] {
   const kinds = new Map<string, ClassMetrics[]>();
   for (const c of perClass) {
-    const dash = c.className.indexOf('-');
-    if (dash <= 0 || c.total === 0) continue;
-    const die = c.className.slice(0, dash);
+    if (c.total === 0) continue;
+    const die = dieOfClass(c.className);
     kinds.set(die, [...(kinds.get(die) ?? []), c]);
   }
   const dice = [...kinds].filter(([, faces]) => faces.length > 1);
