@@ -164,11 +164,11 @@ describe('a rig that favours a face', () => {
     // simulated with the pure analysis over 1,000 seeds: at 6=0.12 rig 2 alone was flagged in 752/1000 (a flaky
     // test); at 6=0.25 in 996/1000, and still in 995/1000 when rig 2's sessions stop at half their budget (its dice
     // decided early); another rig flagged in 4/1000. That was this test failing by chance once in ~250 runs (seen
-    // in a full run of the suite, seeds 92360..92362: the fair rigs 1 and 3 told apart at p < 0.01 once rig 2 was set aside), as the
-    // campaign's alpha allows. So the campaign asks alpha 0.001 and rig 2 favours the six by 0.35: simulated again
-    // (findBiasedRigs on two dice on each pair of rigs, 120 rolls a leg, rig 2's legs cut to 120, 60 or 40 rolls,
-    // 4,000 seeds each) rig 2 alone was flagged in 3999/4000 at each, a fair rig in 1/4000; at alpha 0.01 and 0.25 a
-    // fair rig in 17-22/4000 and rig 2 missed in up to 36/4000.
+    // in a full run of the suite, seeds 92360..92362: the fair rigs 1 and 3 told apart at p < 0.01 once rig 2 was
+    // set aside), as the campaign's alpha allows. So the campaign asks alpha 0.001 and rig 2 favours the six by
+    // 0.35: simulated again (findBiasedRigs on two dice on each pair of rigs, 120 rolls a leg, rig 2's legs cut to
+    // 120, 60 or 40 rolls, 4,000 seeds each) rig 2 alone was flagged in 3999/4000 at each, a fair rig in 1/4000; at
+    // alpha 0.01 and 0.25 a fair rig in 17-22/4000 and rig 2 missed in up to 36/4000.
     const base = randomInt(1, 1_000_000);
     const ends = await Promise.all(
       ['1', '2', '3'].map((rig, i) =>
