@@ -77,6 +77,7 @@ describe('the render command line', () => {
   it('names a misspelt option with the usage, and a missing folder, dice or split', () => {
     expect(refusal([...base, '--cocked', '0.5']).message).toMatch(/^Unknown option '--cocked'[^]*usage: npm run render -- --dice xwing\|d6/);
     expect(refusal(['--dice', 'xwing', '--split', 'train', '--count', '1']).message).toBe('--out names the folder to write.');
+    expect(refusal(['--dice', 'xwing', '--split', 'train', '--count', '1', '--out=']).message).toBe('--out names the folder to write.');
     expect(refusal(['--dice', 'd8', '--split', 'train', '--count', '1', '--out', 'o']).message).toBe('--dice must be xwing or d6.');
     expect(refusal(['--dice', 'd6', '--split', 'dev', '--count', '1', '--out', 'o']).message).toBe('--split must be one of train, tune, test.');
   });

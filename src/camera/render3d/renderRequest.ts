@@ -77,7 +77,8 @@ export function parseRenderRequest(args: readonly string[]): RenderRequest {
   if (!Number.isInteger(count) || count < 1) fail('--count must be a whole number of images, at least 1.');
   const offset = Number(values.offset);
   if (!Number.isInteger(offset) || offset < 0) fail('--offset must be a whole number, at least 0.');
-  const out = values.out ?? fail('--out names the folder to write.');
+  // An empty --out names no folder, as a missing one.
+  const out = values.out !== undefined && values.out !== '' ? values.out : fail('--out names the folder to write.');
   const [lo, hi] = SEED_RANGES[split];
   // X-Wing and D6 sets of one split use different halves of its range, so they never share a seed.
   const mid = lo + Math.floor((hi - lo) / 2);
