@@ -2,28 +2,33 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files that take 10 s or more on a quiet 2-core machine (measured 2026-11-24), slowest first. Once
- * Vitest has timings of a run (node_modules/.vite) it starts the slowest files first by itself; on a
+ * Files that take 20 s or more on a quiet 2-core machine (measured 2026-12-01, two at a time), slowest first.
+ * Once Vitest has timings of a run (node_modules/.vite) it starts the slowest files first by itself; on a
  * fresh clone (CI) it has none and starts the largest files first, which left these small but slow
- * files for the end of the run, where one of them runs alone while the other worker idles.
+ * files for the end of the run, where one of them runs alone while the other workers idle.
  */
 const SLOW = [
-  'test/campaign/campaignFleet.test.ts',
   'test/cli/demo.test.ts',
-  'test/e2e/serve.e2e.test.ts',
-  'test/rig/firmataDriver.test.ts',
-  'test/rig/firmataContract.test.ts',
-  'test/fleet/faults.test.ts',
-  'test/rig/faults.test.ts',
-  'test/session/crash.test.ts',
-  'test/vision/learnedOnRenders.test.ts',
   'test/camera/render3d.test.ts',
-  'test/session/emulated.test.ts',
-  'test/vision/simAccuracy.test.ts',
-  'test/e2e/review.e2e.test.ts',
+  'test/campaign/campaignFleet.test.ts',
+  'test/vision/locateOnRenders.test.ts',
+  'test/camera/render3dScene.test.ts',
+  'test/e2e/serve.e2e.test.ts',
+  'test/vision/fineTune.test.ts',
+  'test/fleet/faults.test.ts',
+  'test/vision/learnedCalibration.test.ts',
+  'test/server/review.test.ts',
   'test/vision/settle.test.ts',
+  'test/rig/firmataDriver.test.ts',
   'test/cli/reportVerdicts.test.ts',
+  'test/vision/simAccuracy.test.ts',
+  'test/e2e/fleet.e2e.test.ts',
+  'test/rig/firmataContract.test.ts',
+  'test/e2e/review.e2e.test.ts',
   'test/vision/d8Accuracy.test.ts',
+  'test/vision/learnedOnRenders.test.ts',
+  'test/session/crash.test.ts',
+  'test/cli/reportSessionEvidence.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
