@@ -16,9 +16,9 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which on a 2-core CI machine runs the files one at a
     // time; many of them spend much of their time waiting (emulated boards in real time, child processes,
-    // PostgreSQL, Chromium). Two files at a time still left a fifth of the two cores idle; three at a time took
-    // the suite from 517 s to 465 s on a 2-core machine, and four at a time took 504 s (2026-12-01, one run each,
-    // nothing else running).
+    // PostgreSQL, Chromium). Two files at a time still left a fifth of the two cores idle. On a 2-core machine
+    // (2026-12-01, nothing else running, Vitest ordering by its own timings) two at a time took 517 s, three 465
+    // and 482 s, four 504 s; three took 509 s on a fresh clone. The gain is modest and within what runs vary by.
     maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['./test/support/globalSetup.ts'],
