@@ -20,7 +20,8 @@
  * already holds (to grow a set without re-rendering it; refused unless its summary.json names this renderer: Chromium's
  * version and the drawing code's hash). `--empty-platform` also writes `empty/<name>.jpg`, each scene's platform without
  * its dice (what a session locates dice against; `training/learned/sessionRecall.ts` reads a folder as a session would).
- * The folder is written as <out>.partial and renamed when complete.
+ * The folder is written as <out>.partial and renamed when complete. A run that stopped before then (killed, the machine
+ * shut down) is picked up where it stopped by the same command with `--reuse`: the images it wrote whole are kept.
  */
 import { InputError } from '../src/core/errors.js';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';

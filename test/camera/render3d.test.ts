@@ -184,6 +184,41 @@ describe('3D synthetic camera in Chromium', () => {
   const renderScript = (...args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), ...args], { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' });
 
+  it('picks up a run that stopped part way with --reuse, drawing only the scenes it had not written whole, and starts afresh for another request', async () => {
+    let renders = 0;
+    const counting = Object.create(renderer) as BrowserRenderer;
+    counting.render = (spec, format) => {
+      renders++;
+      return renderer.render(spec, format);
+    };
+    const stopAfter = (n: number) => (done: number) => {
+      if (done === n) throw new Error('stopped');
+    };
+    const out = join(dir, 'resumed');
+    const request = { dir: out, dice: 'xwing', firstSeed: 40_601, count: 3 } as const;
+    // Stopped after its second image, as a killed run would be; the second image's truth file lost as if killed mid-write.
+    await expect(writeRenderedFolder(counting, { ...request, onImage: stopAfter(2) })).rejects.toThrow('stopped');
+    expect(renders).toBe(2);
+    const firstImage = await readFile(join(`${out}.partial`, 'images', 'r3d-xwing-40601.jpg'));
+    await rm(join(`${out}.partial`, 'truth', 'r3d-xwing-40602.json'));
+    renders = 0;
+    const summary = await writeRenderedFolder(counting, { ...request, reuse: true });
+    expect(renders).toBe(2);
+    expect(summary.images).toBe(3);
+    expect(await readFile(join(out, 'images', 'r3d-xwing-40601.jpg'))).toEqual(firstImage);
+    expect((await readLabelledFolder(join(out, 'images'))).photos.map((p) => p.name)).toEqual(['r3d-xwing-40601', 'r3d-xwing-40602', 'r3d-xwing-40603']);
+    expect(existsSync(join(out, 'READY'))).toBe(true);
+    expect(existsSync(join(out, 'request.json'))).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+
+    // Another request (other art) does not pick up the images of a stopped run.
+    const other = join(dir, 'restarted');
+    await expect(writeRenderedFolder(counting, { dir: other, dice: 'xwing', firstSeed: 40_601, count: 1, onImage: stopAfter(1) })).rejects.toThrow('stopped');
+    renders = 0;
+    await writeRenderedFolder(counting, { dir: other, dice: 'xwing', firstSeed: 40_601, count: 1, reuse: true, art: 'foreign-1' });
+    expect(renders).toBe(1);
+  }, 180_000);
+
   it('renders one die a scene when asked, as a rig channel holds it, records the count, and refuses to grow the set with scenes of other counts', async () => {
     const out = join(dir, 'one-die');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 3, diceCount: [1, 1] });

@@ -46,6 +46,8 @@ export interface RenderedFolderOptions {
    * Copy the images of seeds already rendered in a complete `dir` (with READY)
    * instead of rendering them again: for growing a set. Refused unless the set
    * records the same renderer (Chromium version and drawing code) as this one.
+   * Also picks up a run of the same request that stopped before it finished
+   * (`dir.partial`), keeping every image it wrote whole.
    */
   readonly reuse?: boolean;
   /**
@@ -75,7 +77,34 @@ function yoloLine(t: DieTruth, classes: readonly string[], width: number, height
 export async function writeRenderedFolder(renderer: BrowserRenderer, options: RenderedFolderOptions): Promise<RenderedFolderSummary> {
   const started = Date.now();
   const tmp = `${options.dir}.partial`;
-  await rm(tmp, { recursive: true, force: true });
+  // What the unfinished folder is being drawn for: a run that stopped (killed, a machine gone) is picked up by the same
+  // request only (the same seeds, scenes and renderer), so every image in the set is one of its scenes, drawn by this
+  // renderer, and none is left over from another.
+  const request = `${JSON.stringify(
+    {
+      renderer: renderer.identity,
+      dice: options.dice,
+      firstSeed: options.firstSeed,
+      count: options.count,
+      cockedRate: options.cockedRate ?? null,
+      cockedTiltDeg: options.cockedTiltDeg ?? null,
+      cockedOnDie: options.cockedOnDie ?? null,
+      art: options.art ?? 'house',
+      look: options.look ?? 'rig',
+      lighting: options.lighting ?? null,
+      diceCount: options.diceCount ?? null,
+      emptyPlatform: options.emptyPlatform === true,
+    },
+    null,
+    2,
+  )}\n`;
+  const requestFile = join(tmp, 'request.json');
+  const resuming = options.reuse === true && existsSync(requestFile) && (await readFile(requestFile, 'utf8')) === request;
+  if (!resuming) {
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+    await writeFile(requestFile, request);
+  }
   const images = join(tmp, 'images');
   const labels = join(tmp, 'labels');
   const truthDir = join(tmp, 'truth');
@@ -124,13 +153,22 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     const seed = options.firstSeed + i;
     const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
+    const truthFile = join(truthDir, `${name}.json`);
+    // An image's truth file is written last, and whole (renamed into place): with it, the image is all there.
+    if (resuming && existsSync(truthFile)) {
+      for (const t of scene.truth) perClass[t.className] = (perClass[t.className] ?? 0) + 1;
+      dice += scene.truth.length;
+      options.onImage?.(i + 1, options.count);
+      continue;
+    }
     const previous = join(options.dir, 'images', `${name}.jpg`);
     const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
     const { width, height } = scene.spec;
     await writeFile(join(images, `${name}.jpg`), jpeg);
     if (options.emptyPlatform) await writeFile(join(tmp, 'empty', `${name}.jpg`), await renderer.render(emptyPlatform(scene.spec)));
     await writeFile(join(labels, `${name}.txt`), scene.truth.map((t) => yoloLine(t, classes, width, height)).join('\n') + (scene.truth.length ? '\n' : ''));
-    await writeFile(join(truthDir, `${name}.json`), `${JSON.stringify({ image: `images/${name}.jpg`, seed, split: scene.spec.split, preset: scene.spec.preset, dice: scene.truth, scene: scene.spec }, null, 1)}\n`);
+    await writeFile(`${truthFile}.tmp`, `${JSON.stringify({ image: `images/${name}.jpg`, seed, split: scene.spec.split, preset: scene.spec.preset, dice: scene.truth, scene: scene.spec }, null, 1)}\n`);
+    await rename(`${truthFile}.tmp`, truthFile);
     for (const t of scene.truth) perClass[t.className] = (perClass[t.className] ?? 0) + 1;
     dice += scene.truth.length;
     options.onImage?.(i + 1, options.count);
@@ -138,6 +176,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
   await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
+  await rm(requestFile);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
   const old = `${options.dir}.old`;
