@@ -16,10 +16,10 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which on a 2-core CI machine runs the files one at a
     // time; many of them spend much of their time waiting (emulated boards in real time, child processes,
-    // PostgreSQL, Chromium). Two files at a time still left a fifth of the two cores idle. On a 2-core machine
-    // (2026-12-01, nothing else running, Vitest ordering by its own timings) two at a time took 517 s, three 465
-    // and 482 s, four 504 s; three took 509 s on a fresh clone. The gain is modest and within what runs vary by.
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // PostgreSQL, Chromium), so two files at a time use the second core. Three at a time were tried on a 2-core
+    // machine (2026-12-01): 465, 482, 509 and 524 s in four runs (the last two fresh clones), against 517 s for two
+    // and 504 s for four: no gain clear of what runs vary by, and more files fighting for the cores. So two.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['./test/support/globalSetup.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
