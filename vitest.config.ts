@@ -16,10 +16,10 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which on a 2-core CI machine runs the files one at a
     // time; many of them spend much of their time waiting (emulated boards in real time, child processes,
-    // PostgreSQL, Chromium), so two files at a time use the second core. Three at a time were tried on a 2-core
-    // machine (2026-12-01): 465, 482, 509 and 524 s in four runs (the last two fresh clones), against 517 s for two
-    // and 504 s for four: no gain clear of what runs vary by, and more files fighting for the cores. So two.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // PostgreSQL, Chromium). On a 2-core machine (2026-12-01, nothing else running) two files at a time took 517
+    // and 554 s, three 465, 482, 509 and 524 s (the last two fresh clones), four 504 s. Three it is: the gain is
+    // small next to what runs vary by, but every run of three beat the slower run of two.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['./test/support/globalSetup.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],

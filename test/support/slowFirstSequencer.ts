@@ -5,7 +5,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Files that take 20 s or more on a quiet 2-core machine (measured 2026-12-01), slowest first.
  * Once Vitest has timings of a run (node_modules/.vite) it starts the slowest files first by itself; on a
  * fresh clone (CI) it has none and starts the largest files first, which left these small but slow
- * files for the end of the run, where one of them runs alone while the other worker idles.
+ * files for the end of the run, where one of them runs alone while the other workers idle.
  */
 const SLOW = [
   'test/cli/demo.test.ts',
