@@ -78,26 +78,11 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
   const started = Date.now();
   const tmp = `${options.dir}.partial`;
   // What the unfinished folder is being drawn for: a run that stopped (killed, a machine gone) is picked up by the same
-  // request only (the same seeds, scenes and renderer), so every image in the set is one of its scenes, drawn by this
-  // renderer, and none is left over from another.
-  const request = `${JSON.stringify(
-    {
-      renderer: renderer.identity,
-      dice: options.dice,
-      firstSeed: options.firstSeed,
-      count: options.count,
-      cockedRate: options.cockedRate ?? null,
-      cockedTiltDeg: options.cockedTiltDeg ?? null,
-      cockedOnDie: options.cockedOnDie ?? null,
-      art: options.art ?? 'house',
-      look: options.look ?? 'rig',
-      lighting: options.lighting ?? null,
-      diceCount: options.diceCount ?? null,
-      emptyPlatform: options.emptyPlatform === true,
-    },
-    null,
-    2,
-  )}\n`;
+  // request only (the same seeds, scene options and renderer), so every image in the set is one of its scenes, drawn
+  // by this renderer, and none is left over from another. Every option but where to write, whether to reuse and the
+  // progress callback says what is drawn, so an option added later is part of the request too.
+  const { dir: _dir, reuse: _reuse, onImage: _onImage, ...drawn } = options;
+  const request = `${JSON.stringify({ renderer: renderer.identity, ...drawn }, null, 2)}\n`;
   const requestFile = join(tmp, 'request.json');
   const resuming = options.reuse === true && existsSync(requestFile) && (await readFile(requestFile, 'utf8')) === request;
   if (!resuming) {
@@ -155,20 +140,16 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
     const name = `r3d-${options.dice}-${seed}`;
     const truthFile = join(truthDir, `${name}.json`);
     // An image's truth file is written last, and whole (renamed into place): with it, the image is all there.
-    if (resuming && existsSync(truthFile)) {
-      for (const t of scene.truth) perClass[t.className] = (perClass[t.className] ?? 0) + 1;
-      dice += scene.truth.length;
-      options.onImage?.(i + 1, options.count);
-      continue;
+    if (!(resuming && existsSync(truthFile))) {
+      const previous = join(options.dir, 'images', `${name}.jpg`);
+      const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
+      const { width, height } = scene.spec;
+      await writeFile(join(images, `${name}.jpg`), jpeg);
+      if (options.emptyPlatform) await writeFile(join(tmp, 'empty', `${name}.jpg`), await renderer.render(emptyPlatform(scene.spec)));
+      await writeFile(join(labels, `${name}.txt`), scene.truth.map((t) => yoloLine(t, classes, width, height)).join('\n') + (scene.truth.length ? '\n' : ''));
+      await writeFile(`${truthFile}.tmp`, `${JSON.stringify({ image: `images/${name}.jpg`, seed, split: scene.spec.split, preset: scene.spec.preset, dice: scene.truth, scene: scene.spec }, null, 1)}\n`);
+      await rename(`${truthFile}.tmp`, truthFile);
     }
-    const previous = join(options.dir, 'images', `${name}.jpg`);
-    const jpeg = reusable && existsSync(previous) ? await readFile(previous) : await renderer.render(scene.spec);
-    const { width, height } = scene.spec;
-    await writeFile(join(images, `${name}.jpg`), jpeg);
-    if (options.emptyPlatform) await writeFile(join(tmp, 'empty', `${name}.jpg`), await renderer.render(emptyPlatform(scene.spec)));
-    await writeFile(join(labels, `${name}.txt`), scene.truth.map((t) => yoloLine(t, classes, width, height)).join('\n') + (scene.truth.length ? '\n' : ''));
-    await writeFile(`${truthFile}.tmp`, `${JSON.stringify({ image: `images/${name}.jpg`, seed, split: scene.spec.split, preset: scene.spec.preset, dice: scene.truth, scene: scene.spec }, null, 1)}\n`);
-    await rename(`${truthFile}.tmp`, truthFile);
     for (const t of scene.truth) perClass[t.className] = (perClass[t.className] ?? 0) + 1;
     dice += scene.truth.length;
     options.onImage?.(i + 1, options.count);
