@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -587,6 +588,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   signal(SIGPIPE, SIG_IGN);
+  /* A board keeps its own time; the emulator keeps up with it only while it gets the third of a core it needs,
+     and a busy host (a test run on 2 cores, a render) slowed it enough that a driver gave up a tumble as overdue.
+     So it asks for a higher priority. That is allowed as root and refused otherwise, which is harmless: it then
+     runs at normal priority as before. It sleeps whenever it is ahead, so it never takes more than it needs. */
+  (void)setpriority(PRIO_PROCESS, 0, -10);
   avr_global_logger_set(log_to_stderr);
   load(argv[1]);
   wire();

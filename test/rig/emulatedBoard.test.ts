@@ -9,6 +9,7 @@ import { FIRMWARE_VERSION, PROTOCOL_VERSION } from '../../src/rig/protocol/pinMa
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
 import { countFlips } from './support/flips.js';
+import { patience } from './support/patience.js';
 
 let board: EmulatedBoard;
 let client: BoardClient | undefined;
@@ -47,7 +48,7 @@ describe('the emulated board running the dicerig firmware', () => {
     const { client: c, banner } = await BoardClient.open(board.path);
     client = c;
     expect(banner).toMatchObject({ kind: 'push', event: 'boot', fields: { fw: FIRMWARE_VERSION, proto: String(PROTOCOL_VERSION), reset: 'external' } });
-    await board.waitFor((e) => e.kind === 'reset' && e.reason === 'port-open', 2000, mark);
+    await board.waitFor((e) => e.kind === 'reset' && e.reason === 'port-open', patience(2000), mark);
   });
 
   it('answers identify, light and status with one ok reply each, and the LED PWM follows', async () => {
@@ -57,12 +58,12 @@ describe('the emulated board running the dicerig firmware', () => {
     expect(id.fields.cfg).toMatch(/^[0-9A-F]{4}$/);
 
     expect(await c.request('light', ['128'])).toMatchObject({ kind: 'ok', fields: { light: '128' } });
-    const half = await board.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 128) <= 3, 2000, mark, 'light at half');
+    const half = await board.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 128) <= 3, patience(2000), mark, 'light at half');
     expect(half.kind).toBe('light');
     await c.request('light', ['on']);
-    await board.waitFor((e) => e.kind === 'light' && e.level === 255, 2000, mark, 'light fully on');
+    await board.waitFor((e) => e.kind === 'light' && e.level === 255, patience(2000), mark, 'light fully on');
     await c.request('light', ['off']);
-    await board.waitFor((e) => e.kind === 'light' && e.level === 0, 2000, board.events.length - 1, 'light off');
+    await board.waitFor((e) => e.kind === 'light' && e.level === 0, patience(2000), board.events.length - 1, 'light off');
 
     const status = await c.request('status');
     expect(status).toMatchObject({ kind: 'ok', fields: { state: 'idle', light: '0', limit: '0' } });
@@ -71,11 +72,11 @@ describe('the emulated board running the dicerig firmware', () => {
   it('tumbles once: the servo goes to the flip position, back to rest, then is released', async () => {
     const { c, mark } = await connect();
     c.startHeartbeat(200);
-    const reply = await c.request('tumble', [], { timeoutMs: 4000 });
+    const reply = await c.request('tumble', [], { timeoutMs: patience(4000) });
     c.stopHeartbeat();
     expect(reply).toMatchObject({ kind: 'ok' });
     expect(Number(reply.fields.ms)).toBeGreaterThanOrEqual(1200);
-    await board.waitFor((e) => e.kind === 'servo-off', 2000, mark, 'the servo released');
+    await board.waitFor((e) => e.kind === 'servo-off', patience(2000), mark, 'the servo released');
     const servo = board.events.slice(mark).filter((e) => e.kind === 'servo');
     expect(servo.map((e) => (e.kind === 'servo' ? e.pulseUs : 0))).toEqual([2400, 600]);
   });
@@ -88,7 +89,7 @@ describe('the emulated board running the dicerig firmware', () => {
     c.write(line);
     await new Promise((r) => setTimeout(r, 300));
     c.write(line); // retransmit while the motion runs: no second motion, no extra reply
-    const first = await c.waitLine((l) => l.kind === 'ok' && l.seq === 40000, 4000, since);
+    const first = await c.waitLine((l) => l.kind === 'ok' && l.seq === 40000, patience(4000), since);
     c.stopHeartbeat();
     const again = await c.request('tumble', [], { seq: 40000 }); // retransmit after the reply
     expect(again.raw).toBe(first.raw);
@@ -101,14 +102,14 @@ describe('the emulated board running the dicerig firmware', () => {
     const { c, mark } = await connect();
     const since = c.lines.length;
     c.write('tumble tumble tumble\n');
-    const garbage = await c.waitLine((l) => l.kind === 'err', 2000, since);
+    const garbage = await c.waitLine((l) => l.kind === 'err', patience(2000), since);
     expect(garbage).toMatchObject({ kind: 'err', seq: null, code: ErrorCode.bad_syntax });
     const corrupted = encodeCommand(5, 'tumble').replace('tumble', 'tumblf');
     const since2 = c.lines.length;
     c.write(corrupted);
-    expect(await c.waitLine((l) => l.kind === 'err', 2000, since2)).toMatchObject({ seq: null, code: ErrorCode.bad_crc });
+    expect(await c.waitLine((l) => l.kind === 'err', patience(2000), since2)).toMatchObject({ seq: null, code: ErrorCode.bad_crc });
     c.write(Buffer.from([0, 255, 13, 10]).toString('latin1'));
-    expect(await c.waitLine((l) => l.kind === 'err', 2000, c.lines.length)).toMatchObject({ code: ErrorCode.bad_syntax });
+    expect(await c.waitLine((l) => l.kind === 'err', patience(2000), c.lines.length)).toMatchObject({ code: ErrorCode.bad_syntax });
     expect(await c.request('ping')).toMatchObject({ kind: 'ok' }); // still talking
     await new Promise((r) => setTimeout(r, 100));
     expect(board.events.slice(mark).filter((e) => e.kind === 'servo')).toHaveLength(0);
@@ -116,10 +117,10 @@ describe('the emulated board running the dicerig firmware', () => {
 
   it('stops the motor with the dead-man timer when the host goes silent mid-motion', async () => {
     const { c, mark } = await connect();
-    const reply = await c.request('tumble', [], { timeoutMs: 4000 }); // no heartbeat
+    const reply = await c.request('tumble', [], { timeoutMs: patience(4000) }); // no heartbeat
     expect(reply).toMatchObject({ kind: 'err', code: ErrorCode.deadman });
-    await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'deadman', 1000);
-    const off = await board.waitFor((e) => e.kind === 'servo-off', 2000, mark, 'the servo released');
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'deadman', patience(1000));
+    const off = await board.waitFor((e) => e.kind === 'servo-off', patience(2000), mark, 'the servo released');
     const start = board.events.slice(mark).find((e) => e.kind === 'servo');
     // Pulses stopped about the 1 s dead-man time after the start (the harness notices 30 ms after the last
     // pulse), before the 1.2 s flip-and-return would have finished.
@@ -132,23 +133,23 @@ describe('the emulated board running the dicerig firmware', () => {
   it('reports the limit switch and a motor over-current as faults that stop the motion', async () => {
     const { c, mark } = await connect();
     c.startHeartbeat(150);
-    const limited = c.request('tumble', [], { timeoutMs: 4000 });
-    await board.waitFor((e) => e.kind === 'servo', 2000, mark);
+    const limited = c.request('tumble', [], { timeoutMs: patience(4000) });
+    await board.waitFor((e) => e.kind === 'servo', patience(2000), mark);
     board.pressSwitch('limit');
     expect(await limited).toMatchObject({ kind: 'err', code: ErrorCode.limit });
-    await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'pressed', 1000);
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'pressed', patience(1000));
     board.releaseSwitch('limit');
-    await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'released', 1000);
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'released', patience(1000));
 
     const mark2 = board.events.length;
-    const jammed = c.request('tumble', [], { timeoutMs: 4000 });
-    await board.waitFor((e) => e.kind === 'servo', 2000, mark2);
+    const jammed = c.request('tumble', [], { timeoutMs: patience(4000) });
+    await board.waitFor((e) => e.kind === 'servo', patience(2000), mark2);
     board.setMotorCurrent(2500);
     expect(await jammed).toMatchObject({ kind: 'err', code: ErrorCode.jam });
-    await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'jam', 1000);
+    await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'jam', patience(1000));
     board.setMotorCurrent(0);
     c.stopHeartbeat();
-    await board.waitFor((e) => e.kind === 'servo-off', 2000, mark2);
+    await board.waitFor((e) => e.kind === 'servo-off', patience(2000), mark2);
   });
 });
 
@@ -159,23 +160,22 @@ describe('a firmware that hangs', () => {
     const since = c.lines.length;
     const tumble = encodeCommand(30000, 'tumble');
     c.write(tumble);
-    // Wall-time limits only bound a wait (every duration checked is the emulator's own clock): a full test run once
-    // kept this emulator from reaching the flip within 2 s, so they are generous.
-    await board.waitFor((e) => e.kind === 'servo' && e.pulseUs === 2400, 5000, mark, 'the flip');
+    // Wall-time limits only bound a wait (every duration checked is the emulator's own clock): see patience.
+    await board.waitFor((e) => e.kind === 'servo' && e.pulseUs === 2400, patience(5000), mark, 'the flip');
     board.hang();
-    const hung = await board.waitFor((e) => e.kind === 'hang', 5000, mark, 'the hang');
+    const hung = await board.waitFor((e) => e.kind === 'hang', patience(5000), mark, 'the hang');
     // Paced to real time, the watchdog needs about half a second of wall time; a loaded machine may slow the emulator.
-    const reset = await board.waitFor((e) => e.kind === 'reset', 5000, board.events.indexOf(hung), 'a reset after the hang');
+    const reset = await board.waitFor((e) => e.kind === 'reset', patience(5000), board.events.indexOf(hung), 'a reset after the hang');
     expect(reset).toMatchObject({ reason: 'watchdog' });
     // Simulated time (t is the emulator's clock): the firmware arms a 500 ms watchdog (512 ms from its 128 kHz clock).
     const hungForMs = simMs(reset) - simMs(hung);
     expect(hungForMs).toBeGreaterThan(450);
     expect(hungForMs).toBeLessThanOrEqual(520);
-    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', 5000, since);
+    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', patience(5000), since);
     expect(banner).toMatchObject({ fields: { reset: 'watchdog', fw: FIRMWARE_VERSION } });
 
     // The servo pulse comes from a hardware timer, so it held the flip position through the hang; the reset stopped it.
-    const off = await board.waitFor((e) => e.kind === 'servo-off', 5000, board.events.indexOf(hung), 'the servo released');
+    const off = await board.waitFor((e) => e.kind === 'servo-off', patience(5000), board.events.indexOf(hung), 'the servo released');
     expect(simMs(off)).toBeGreaterThanOrEqual(simMs(reset));
     expect(board.events.slice(mark).filter((e) => e.kind === 'servo').map((e) => (e.kind === 'servo' ? e.pulseUs : 0))).toEqual([2400]);
 
@@ -206,19 +206,19 @@ describe('a board configured for a stepper tumbler', () => {
     expect(set).toMatchObject({ kind: 'ok' });
     const mark = stepperBoard.events.length;
     c.startHeartbeat(150);
-    expect(await c.request('tumble', [], { timeoutMs: 4000 })).toMatchObject({ kind: 'ok' });
-    const burst = await stepperBoard.waitFor((e) => e.kind === 'stepper', 2000, mark, 'a step burst');
+    expect(await c.request('tumble', [], { timeoutMs: patience(4000) })).toMatchObject({ kind: 'ok' });
+    const burst = await stepperBoard.waitFor((e) => e.kind === 'stepper', patience(2000), mark, 'a step burst');
     expect(burst).toMatchObject({ kind: 'stepper', steps: 200, dir: 1 });
 
-    expect(await c.request('home', [], { timeoutMs: 2000 })).toMatchObject({ kind: 'err', code: ErrorCode.home_timeout });
+    expect(await c.request('home', [], { timeoutMs: patience(2000) })).toMatchObject({ kind: 'err', code: ErrorCode.home_timeout });
     stepperBoard.pressSwitch('home');
-    await stepperBoard.waitFor((e) => e.kind === 'switch' && e.name === 'home', 1000);
-    expect(await c.request('home', [], { timeoutMs: 2000 })).toMatchObject({ kind: 'ok' });
+    await stepperBoard.waitFor((e) => e.kind === 'switch' && e.name === 'home', patience(1000));
+    expect(await c.request('home', [], { timeoutMs: patience(2000) })).toMatchObject({ kind: 'ok' });
     stepperBoard.releaseSwitch('home');
     c.stopHeartbeat();
 
     stepperBoard.reset();
-    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', 2000, c.lines.length);
+    const banner = await c.waitLine((l) => l.kind === 'push' && l.event === 'boot', patience(2000), c.lines.length);
     expect(banner.kind === 'push' && banner.fields.cfg).toBe(set.fields.cfg);
     expect(await c.request('identify', [], { seq: 1 })).toMatchObject({ fields: { tumbler: 'stepper' } });
   });

@@ -12,6 +12,7 @@ import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
 import { FaultyLinkBus, seal } from './support/faultyLink.js';
 import { countFlips } from './support/flips.js';
+import { patience } from './support/patience.js';
 
 let board: EmulatedBoard;
 let bus: FaultyLinkBus | undefined;
@@ -73,7 +74,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Waits until the board has started a motion (after `mark`). */
 const motionStarted = (mark: number): Promise<BoardEvent> =>
-  board.waitFor((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 1, 3000, mark, 'a motion to start');
+  board.waitFor((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 1, patience(3000), mark, 'a motion to start');
 
 /**
  * Starts a tumble, calls `interrupt` once the motor moves, and returns where the board's events stood
@@ -199,8 +200,8 @@ describe('a board whose firmware hangs', () => {
     expect((err as Error).message).toMatch(/reset=watchdog: its watchdog fired: the firmware hung/);
     expect(faults.map((f) => f.kind)).toEqual(['reset']);
     // The board really was reset by its watchdog, and that stopped the motor.
-    const reset = await board.waitFor((e) => e.kind === 'reset' && e.reason === 'watchdog', 1000, mark, 'the watchdog reset');
-    await board.waitFor((e) => e.kind === 'servo-off', 1000, board.events.indexOf(reset), 'the servo released');
+    const reset = await board.waitFor((e) => e.kind === 'reset' && e.reason === 'watchdog', patience(1000), mark, 'the watchdog reset');
+    await board.waitFor((e) => e.kind === 'servo-off', patience(1000), board.events.indexOf(reset), 'the servo released');
     // Recovered: the light is back at the session's level, and the next tumble runs once; the hung one never again.
     expect(await d.status()).toMatchObject({ light: 80, state: 'idle' });
     await d.tumble();

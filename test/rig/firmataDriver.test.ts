@@ -15,6 +15,7 @@ import { DEFAULT_FIRMATA_SETTINGS } from '../../src/rig/firmata/firmataSettings.
 import { loadJohnnyFive } from '../../src/rig/firmata/johnnyFive.js';
 import { crcField } from '../../src/rig/protocol/crc16.js';
 import { buildFirmware } from './support/build.js';
+import { patience } from './support/patience.js';
 
 const FLIP = DEFAULT_FIRMATA_SETTINGS.flipUs;
 const REST = DEFAULT_FIRMATA_SETTINGS.restUs;
@@ -81,7 +82,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
     const mark = board.events.length;
     board.setMotorCurrent(300);
     const result = await driver.tumble();
-    const off = await board.waitFor(isServoOff, 2000, mark, 'the servo released');
+    const off = await board.waitFor(isServoOff, patience(2000), mark, 'the servo released');
     expect(servoMoves(mark)).toEqual([FLIP, REST]);
     const flip = board.events.slice(mark).find((e) => e.kind === 'servo' && near(e.pulseUs, FLIP));
     const rest = board.events.slice(mark).find((e) => e.kind === 'servo' && near(e.pulseUs, REST));
@@ -101,7 +102,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
     // The status LED (D13) is lit while the motion runs. The harness calls the servo released 30 ms after its last
     // pulse, whatever the host has sent; the LED's "off", written after the servo is detached, can reach a board the
     // machine's load holds back later than that (it did once in a full run): wait for it, then check the sequence.
-    await board.waitFor((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 0, 2000, mark, 'the status LED off');
+    await board.waitFor((e) => e.kind === 'pin' && e.name === 'D13' && e.value === 0, patience(2000), mark, 'the status LED off');
     const d13 = board.events.slice(mark).filter((e) => e.kind === 'pin' && e.name === 'D13').map((e) => (e.kind === 'pin' ? e.value : -1));
     expect(d13).toEqual([1, 0]);
     board.setMotorCurrent(0);
@@ -110,12 +111,12 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
   it('sets the light level and reads back the level the board holds', async () => {
     const mark = board.events.length;
     expect(await driver.setLight(128)).toBe(128);
-    await board.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 128) <= 3, 2000, mark, 'the LED strip at half');
+    await board.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 128) <= 3, patience(2000), mark, 'the LED strip at half');
     expect((await driver.status()).light).toBe(128);
     expect(await driver.setLight(255)).toBe(255);
-    await board.waitFor((e) => e.kind === 'light' && e.level === 255, 2000, mark, 'the LED strip fully on');
+    await board.waitFor((e) => e.kind === 'light' && e.level === 255, patience(2000), mark, 'the LED strip fully on');
     expect(await driver.setLight(0)).toBe(0);
-    await board.waitFor((e) => e.kind === 'light' && e.level === 0, 2000, board.events.length - 1, 'the LED strip off');
+    await board.waitFor((e) => e.kind === 'light' && e.level === 0, patience(2000), board.events.length - 1, 'the LED strip off');
     await expect(driver.setLight(256)).rejects.toBeInstanceOf(RangeError);
     await expect(driver.setLight(1.5)).rejects.toBeInstanceOf(RangeError);
   });
@@ -124,7 +125,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
     const mark = board.events.length;
     const before = faults.length;
     const tumbling = driver.tumble();
-    const flip = await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+    const flip = await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), patience(2000), mark, 'the flip');
     board.pressSwitch('limit');
     const error = await tumbling.then(
       () => undefined,
@@ -133,7 +134,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
     expect(error).toBeInstanceOf(RigFaultError);
     expect(error).toMatchObject({ fault: 'limit', interrupted: true });
     expect(faults.slice(before)).toMatchObject([{ kind: 'limit', command: 'tumble' }]);
-    const off = await board.waitFor(isServoOff, 2000, mark, 'the servo released');
+    const off = await board.waitFor(isServoOff, patience(2000), mark, 'the servo released');
     expect(at(off) - at(flip)).toBeLessThan(500); // well before the 600 ms hold would have ended
     expect(servoMoves(mark)).toEqual([FLIP]); // it never went on to the rest position
     expect((await driver.status()).limitPressed).toBe(true);
@@ -141,7 +142,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
     // A motion started while the limit switch is closed stops at once, as with our firmware.
     await expect(driver.tumble()).rejects.toMatchObject({ fault: 'limit', interrupted: true });
     board.releaseSwitch('limit');
-    await board.waitFor((e) => e.kind === 'switch' && e.name === 'limit' && !e.pressed, 1000, mark);
+    await board.waitFor((e) => e.kind === 'switch' && e.name === 'limit' && !e.pressed, patience(1000), mark);
     await new Promise((r) => setTimeout(r, 50));
     expect((await driver.status()).limitPressed).toBe(false);
   });
@@ -149,12 +150,12 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
   it('stops a tumble when the motor current stays over the jam threshold (jam detection in the host)', async () => {
     const mark = board.events.length;
     const tumbling = driver.tumble();
-    await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+    await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), patience(2000), mark, 'the flip');
     board.setMotorCurrent(2000);
     await expect(tumbling).rejects.toMatchObject({ fault: 'jam', interrupted: true });
     expect(faults[faults.length - 1]).toMatchObject({ kind: 'jam' });
     board.setMotorCurrent(0);
-    await board.waitFor(isServoOff, 2000, mark, 'the servo released');
+    await board.waitFor(isServoOff, patience(2000), mark, 'the servo released');
     expect(servoMoves(mark)).toEqual([FLIP]);
   });
 
@@ -171,7 +172,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
   it('homes on the home switch, and fails with home_timeout when it never closes', async () => {
     await expect(driver.home()).rejects.toMatchObject({ fault: 'home_timeout', interrupted: true });
     board.pressSwitch('home');
-    await board.waitFor((e) => e.kind === 'switch' && e.name === 'home' && e.pressed, 1000);
+    await board.waitFor((e) => e.kind === 'switch' && e.name === 'home' && e.pressed, patience(1000));
     await new Promise((r) => setTimeout(r, 50));
     const homed = await driver.home();
     expect(homed.durationMs).toBeLessThan(400); // the switch was already closed
@@ -186,7 +187,7 @@ describe('the Firmata driver on StandardFirmata in the emulated board', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+    await board.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), patience(2000), mark, 'the flip');
     board.reset(); // StandardFirmata forgets every pin mode and blinks for ~2 s: no more A0 reports
     expect(await tumbling).toMatchObject({ fault: 'disconnected', interrupted: true });
     expect(faults.slice(before)).toMatchObject([{ kind: 'disconnected', command: 'tumble' }]);
@@ -217,7 +218,7 @@ describe('reconnecting by itself', () => {
         () => undefined,
         (e: unknown) => e,
       );
-      await b.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), 2000, mark, 'the flip');
+      await b.waitFor((e) => e.kind === 'servo' && near(e.pulseUs, FLIP), patience(2000), mark, 'the flip');
       b.reset(); // silent: StandardFirmata forgets every pin mode and its A0 reports stop
       expect(await tumbling).toMatchObject({ fault: 'disconnected', interrupted: true });
       expect(seen).toMatchObject([{ kind: 'disconnected', command: 'tumble' }]);
@@ -226,13 +227,13 @@ describe('reconnecting by itself', () => {
       expect(d.linkStats().reconnects).toBe(1);
       const mark2 = b.events.length;
       await d.tumble();
-      await b.waitFor(isServoOff, 5000, mark2, 'the servo released');
+      await b.waitFor(isServoOff, patience(5000), mark2, 'the servo released');
       expect(servoMoves(mark2, b)).toEqual([FLIP, REST]);
       // The cut tumble never ran again: since the reset, the servo made only the new tumble's moves.
       const reset = b.events.findIndex((e, i) => i >= mark && e.kind === 'reset');
       expect(reset).toBeGreaterThanOrEqual(mark);
       expect(servoMoves(reset, b)).toEqual([FLIP, REST]);
-      await b.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 70) <= 3, 3000, reset, 'the LED strip back at 70');
+      await b.waitFor((e) => e.kind === 'light' && Math.abs(e.level - 70) <= 3, patience(3000), reset, 'the LED strip back at 70');
       expect((await d.status()).light).toBe(70);
     } finally {
       await d.close();
@@ -254,7 +255,7 @@ describe('connecting', () => {
       expect(error).toBeInstanceOf(RigConnectError);
       expect((error as Error).message).toContain(other.path);
       expect((error as Error).message).toContain('StandardFirmata');
-      await other.waitFor((e) => e.kind === 'client' && !e.open, 2000, 0, 'the port released');
+      await other.waitFor((e) => e.kind === 'client' && !e.open, patience(2000), 0, 'the port released');
     } finally {
       await d.close();
       await other.stop();
@@ -313,7 +314,7 @@ describe('closing', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    await started.board.waitFor((e) => e.kind === 'servo', 2000, 0, 'the flip');
+    await started.board.waitFor((e) => e.kind === 'servo', patience(2000), 0, 'the flip');
     await Promise.all([d.close(), d.close()]);
     await d.close();
     expect(await outcome).toMatchObject({ fault: 'stopped', interrupted: true });

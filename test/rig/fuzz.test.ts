@@ -9,6 +9,7 @@ import { SerialRigDriver } from '../../src/rig/serial/serialDriver.js';
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
 import { FaultyLinkBus } from './support/faultyLink.js';
+import { patience } from './support/patience.js';
 
 let board: EmulatedBoard;
 let client: BoardClient | undefined;
@@ -51,7 +52,7 @@ describe('the firmware parser, fed garbage lines in the emulator', () => {
     for (const [i, line] of lines.entries()) {
       const before = client.lines.length;
       client.write(`${line}\n`);
-      const reply = await client.waitLine(isReply, 2000, before);
+      const reply = await client.waitLine(isReply, patience(2000), before);
       expect(reply.kind, `garbage line ${i} ${JSON.stringify(line)}`).toBe('err');
     }
     await new Promise((r) => setTimeout(r, 150));

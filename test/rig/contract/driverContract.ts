@@ -8,6 +8,7 @@ import type { BoardEvent, EmulatedBoard } from '../../../src/rig/emulator/emulat
 import { RigFaultError } from '../../../src/rig/errors.js';
 import type { FaultyLinkBus } from '../support/faultyLink.js';
 import { countFlips } from '../support/flips.js';
+import { patience } from '../support/patience.js';
 
 export interface ContractSetup {
   readonly driver: RigDriver;
@@ -112,7 +113,7 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
       expect(st.state).toBe('idle');
       if (board) {
         // What the motor really did: exactly one flip for one tumble.
-        await board.waitFor((e) => e.kind === 'servo-off', 5000, mark, 'the servo released');
+        await board.waitFor((e) => e.kind === 'servo-off', patience(5000), mark, 'the servo released');
         expect((options.countFlips ?? defaultFlips)(board.events.slice(mark))).toBe(1);
       }
       expect(driver.linkStats().commands).toBeGreaterThan(0);
@@ -264,7 +265,7 @@ export async function unplugBusDuringTumble(s: ContractSetup): Promise<() => Pro
   const bus = s.bus as FaultyLinkBus;
   const mark = board.events.length;
   // Once the servo is at the flip position, so the cut tumble's one flip is reported before the replug.
-  await board.waitFor((e) => e.kind === 'servo' && Math.abs(e.pulseUs - 2400) <= 8, 5000, mark, 'the flip');
+  await board.waitFor((e) => e.kind === 'servo' && Math.abs(e.pulseUs - 2400) <= 8, patience(5000), mark, 'the flip');
   await bus.unplug({ closeEvent: true });
   return () => bus.replug('/virtual/ttyACM1');
 }
@@ -273,7 +274,7 @@ export async function unplugBusDuringTumble(s: ContractSetup): Promise<() => Pro
 export async function pressLimitDuringTumble(s: ContractSetup): Promise<FaultKind> {
   const board = s.board as EmulatedBoard;
   const mark = board.events.length;
-  await board.waitFor((e) => e.kind === 'servo' || (e.kind === 'pin' && e.name === 'D13' && e.value === 1), 5000, mark, 'the motion to start');
+  await board.waitFor((e) => e.kind === 'servo' || (e.kind === 'pin' && e.name === 'D13' && e.value === 1), patience(5000), mark, 'the motion to start');
   board.pressSwitch('limit');
   return 'limit';
 }
@@ -282,7 +283,7 @@ export async function releaseLimit(s: ContractSetup): Promise<void> {
   const board = s.board as EmulatedBoard;
   const mark = board.events.length;
   board.releaseSwitch('limit');
-  await board.waitFor((e) => e.kind === 'switch' && e.name === 'limit' && !e.pressed, 2000, mark, 'the limit switch released');
+  await board.waitFor((e) => e.kind === 'switch' && e.name === 'limit' && !e.pressed, patience(2000), mark, 'the limit switch released');
   // The firmware debounces for 5 ms; give it a moment before the next motion.
   await new Promise((r) => setTimeout(r, 30));
 }

@@ -6,6 +6,7 @@ import { LineSplitter } from '../../../src/rig/protocol/lineSplitter.js';
 import type { BoardLine, ErrReply, OkReply } from '../../../src/rig/protocol/messages.js';
 import { BAUD } from '../../../src/rig/protocol/pinMap.js';
 import { nextSeq } from '../../../src/rig/protocol/sequence.js';
+import { patience } from './patience.js';
 
 export class BoardClient {
   readonly lines: BoardLine[] = [];
@@ -29,7 +30,7 @@ export class BoardClient {
     const port = new SerialPort({ path, baudRate: BAUD, autoOpen: false });
     const client = new BoardClient(port);
     // A wait for readiness, not a measurement: the emulator boots slower on a loaded machine, so it is given time.
-    const bannerSeen = client.waitLine((l) => l.kind === 'push' && l.event === 'boot', 8000);
+    const bannerSeen = client.waitLine((l) => l.kind === 'push' && l.event === 'boot', patience(8000));
     try {
       await new Promise<void>((ok, fail) => port.open((err) => (err ? fail(err) : ok())));
       return { client, banner: await bannerSeen };
@@ -42,7 +43,7 @@ export class BoardClient {
     }
   }
 
-  waitLine(match: (l: BoardLine) => boolean, timeoutMs = 3000, since = 0): Promise<BoardLine> {
+  waitLine(match: (l: BoardLine) => boolean, timeoutMs = patience(3000), since = 0): Promise<BoardLine> {
     const seen = this.lines.slice(since).find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((ok, fail) => {
@@ -68,7 +69,7 @@ export class BoardClient {
   async request(verb: string, args: string[] = [], opts: { seq?: number; timeoutMs?: number } = {}): Promise<OkReply | ErrReply> {
     const seq = opts.seq ?? (this.seq = nextSeq(this.seq));
     const since = this.lines.length;
-    const reply = this.waitLine((l) => (l.kind === 'ok' || l.kind === 'err') && l.seq === seq, opts.timeoutMs ?? 3000, since);
+    const reply = this.waitLine((l) => (l.kind === 'ok' || l.kind === 'err') && l.seq === seq, opts.timeoutMs ?? patience(3000), since);
     this.write(encodeCommand(seq, verb, args));
     return (await reply) as OkReply | ErrReply;
   }
