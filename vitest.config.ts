@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { REALTIME } from './test/support/realtimeFiles.js';
 import SlowFirstSequencer from './test/support/slowFirstSequencer.js';
 
 /** Files that need a process of their own: V8's call counters count only code compiled after they were switched on. */
@@ -12,14 +13,15 @@ const common = {
   pool: 'forks',
 } as const;
 
+// Vitest's default is one worker per core but one, which on a 2-core CI machine runs the files one at a
+// time; many of them spend much of their time waiting (child processes, PostgreSQL, Chromium). On a 2-core
+// machine (2026-12-01, nothing else running) two files at a time took 517 and 554 s, three 465, 482, 509 and
+// 524 s (the last two fresh clones), four 504 s. Three it is: the gain is small next to what runs vary by, but
+// every run of three beat the slower run of two.
+const WORKERS = Math.max(3, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
-    // Vitest's default is one worker per core but one, which on a 2-core CI machine runs the files one at a
-    // time; many of them spend much of their time waiting (emulated boards in real time, child processes,
-    // PostgreSQL, Chromium). On a 2-core machine (2026-12-01, nothing else running) two files at a time took 517
-    // and 554 s, three 465, 482, 509 and 524 s (the last two fresh clones), four 504 s. Three it is: the gain is
-    // small next to what runs vary by, but every run of three beat the slower run of two.
-    maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['./test/support/globalSetup.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
@@ -27,9 +29,11 @@ export default defineConfig({
     // imports for each of ~185 files cost about a minute and a half of a run. Our modules hold no state a test
     // could leave behind (scratch buffers and lazily loaded networks only), and no test mocks a module.
     // The one file that must see our code compiled afresh, the work counter, keeps a process of its own.
+    // Projects in one group run side by side and must share a worker count; groups run one after another.
     projects: [
-      { test: { ...common, name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
-      { test: { ...common, name: 'isolated', include: ISOLATED } },
+      { test: { ...common, name: 'realtime', include: REALTIME, isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { test: { ...common, name: 'shared', include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...REALTIME], isolate: false, maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
+      { test: { ...common, name: 'isolated', include: ISOLATED, maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
     ],
   },
 });
