@@ -11,7 +11,6 @@ const SLOW = [
   'test/cli/demo.test.ts',
   'test/camera/render3d.test.ts',
   'test/campaign/campaignFleet.test.ts',
-  'test/vision/locateOnRenders.test.ts',
   'test/camera/render3dScene.test.ts',
   'test/e2e/serve.e2e.test.ts',
   'test/vision/fineTune.test.ts',

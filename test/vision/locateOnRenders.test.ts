@@ -2,35 +2,24 @@
  * The locator on 3D renders (Debian's Chromium through playwright-core), each scene against its own empty platform as a
  * session's reference, lit by a warm desk lamp or a window with a lamp: hard shadows, and shadows keeping the other
  * light's colour. A lone flat die (touching no other die in the render's truth) should be one blob of one die, and a
- * flat die touching another should be found apart from it.
+ * flat die touching another should be found apart from it. The renders are a committed fixture (see below).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import type { PixelBox } from '../../src/camera/render3d/labels.js';
-import { writeRenderedFolder } from '../../src/camera/render3d/writeRenderedFolder.js';
 import { decodeImageFile } from '../../src/camera/decode.js';
 import { rectChannel } from '../../src/vision/channels.js';
 import { defaultLocateOptions, locateDice, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
 import type { LocatedDie, LocateOptions } from '../../src/vision/locate.js';
 import { HEXAGON_AREA_FACTOR } from '../../src/vision/calibration/guided.js';
 
-let renderer: BrowserRenderer;
-let dir = '';
-// Train-split seeds no other set draws (train sets use offsets under 22,000).
+// Rendered once and committed (test/support/renders/README.md has the command): train-split seeds no other set draws
+// (train sets use offsets under 22,000), each scene with its empty platform. Drawing them here took a minute of a test run.
+const dir = fileURLToPath(new URL('../support/renders/locate-xwing-lamps/', import.meta.url));
 const FIRST_SEED = 40_001;
 const COUNT = 12;
-beforeAll(async () => {
-  renderer = await BrowserRenderer.open();
-  dir = await mkdtemp(join(tmpdir(), 'dicerig-locate-renders-'));
-  await writeRenderedFolder(renderer, { dir, dice: 'xwing', firstSeed: FIRST_SEED, count: COUNT, emptyPlatform: true, lighting: ['desk-lamp-warm', 'window-and-lamp'] });
-}, 240_000);
-afterAll(async () => {
-  await renderer?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 interface Truth {
   readonly dice: readonly { readonly box: PixelBox }[];
@@ -77,6 +66,11 @@ function ownDie(found: readonly LocatedDie[], box: PixelBox): boolean {
 }
 
 describe('locating rendered X-Wing dice in lamp light against the empty platform', () => {
+  it('reads the fixture the README names: twelve scenes from seed 40,001, lamp-lit, each with its empty platform', async () => {
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    expect(summary).toMatchObject({ images: COUNT, firstSeed: FIRST_SEED, diceSet: 'xwing', art: 'house', look: 'rig', lighting: ['desk-lamp-warm', 'window-and-lamp'], emptyPlatform: true });
+  });
+
   it('gives most lone flat d8s a blob of one die with the red-and-green shadow rule, markedly more than the default rule, which joins them to their shadows', async () => {
     const ownBlob = { saturated: 0, default: 0 };
     let lone = 0;
