@@ -29,9 +29,12 @@ describe('dicerig demo', () => {
   // The demo decides at alpha = 0.001. X-Wing dice make this quick: the loaded die's hit (or evade) at 0.5625
   // instead of 0.375 is flagged within 400 rolls in 99.9 % of runs (2,000 seeded runs of the monitor alone:
   // median 162, 99.9th percentile 397-432), while the fair dice stay INCONCLUSIVE at that budget or, rarely, FAIR_WITHIN.
-  it('flags the loaded die UNFAIR and never a fair one, for several seeds, reading every die with the real pipeline', async () => {
+  // Two seeds, the loaded die on another channel in each: a third seed cost about 30 s of CPU, 4 % of a test run's, and the
+  // error rates themselves are tested where they are cheap (test/verdict/sessionErrorControl.test.ts).
+  it('flags the loaded die UNFAIR and never a fair one, for two seeds, reading every die with the real pipeline', async () => {
     const dir = tempDir('dicerig-demo-');
-    for (const seed of [11, 12, 13]) {
+    expect(loadedChannel(11)).not.toBe(loadedChannel(13));
+    for (const seed of [11, 13]) {
       const r = await runCli('demo', '--seed', String(seed), '--dice', 'xwing', '--budget', '400', '--db', join(dir, `demo${seed}.db`), '--json');
       expect(r.code, r.err).toBe(0);
       const j = JSON.parse(r.out) as DemoJson;
