@@ -11,7 +11,7 @@
  *   reset reason=port-open|command|watchdog t=...   the MCU reset (watchdog: the firmware's own watchdog fired)
  *   hang pc=0xADDR t=...         the CPU was sent into an endless loop (the "hang" command)
  *   servo pulse=US t=...         servo pulse width changed (measured high time of D9)
- *   servo off t=...              no servo pulse for 30 ms
+ *   servo off t=...              no servo pulse for 30 ms, or the MCU was reset
  *   light level=0..255 t=...     LED PWM duty on D6
  *   stepper steps=N dir=0|1 t=... a burst of STEP pulses on D4 ended (no step for 20 ms)
  *   pin name=Dn value=0|1 t=...  another watched output changed (stepper DIR/ENABLE, status LED)
@@ -191,6 +191,7 @@ static void apply_inputs(void) {
 /* servo: pulse width from the high time of the signal */
 static avr_cycle_count_t servo_rise, servo_last_rise;
 static int servo_on, servo_reported_us = -1000;
+static int servo_hw_last_us = -1; /* the last sample of the timer-driven width (see watch_timer) */
 #define TCCR1A 0x80
 #define TCCR1B 0x81
 #define ICR1L 0x86
@@ -289,9 +290,8 @@ static avr_cycle_count_t watch_timer(struct avr_t *a, avr_cycle_count_t when, vo
   /* OCR1A is two bytes written one at a time; a sample between the writes reads half the old width and half the new
      (2400 -> 600 us read 608 once). The timer's double buffering keeps such a pulse off the real pin, so a width is
      reported only once two samples, 2 ms apart, agree. */
-  static int hw_last_us = -1;
-  int settled = hw_us == hw_last_us;
-  hw_last_us = hw_us;
+  int settled = hw_us == servo_hw_last_us;
+  servo_hw_last_us = hw_us;
   if (hw_us > 0) {
     servo_on = 1;
     servo_last_rise = when;
@@ -341,6 +341,18 @@ static void count_reset(avr_t *a) {
 }
 
 /* What a reset undoes that the harness must restore: input levels, its cycle timer; then it says so. */
+/* A reset makes the servo pin an input at once: the pulse stops. Say so and forget the width reported, or a width
+   asked again after the reset (a flip cut short by a reset, then the next tumble's flip) would go unreported: it
+   did, when a port-open reset came within 30 ms of a flip, and a test waited for a flip that had happened. */
+static void servo_stopped_by_reset(void) {
+  servo_hw_last_us = -1;
+  servo_rise = 0;
+  if (!servo_on) return;
+  servo_on = 0;
+  servo_reported_us = -1000;
+  event("servo off t=%.1f", t_ms());
+}
+
 static void after_reset(const char *reason) {
   resets_handled = resets_seen;
   hang_pending = 0; /* a hang asked of the firmware that was running */
@@ -353,6 +365,7 @@ static void after_reset(const char *reason) {
   apply_inputs();
   avr_cycle_timer_register(avr, 2u * CYCLES_PER_MS, watch_timer, NULL); /* avr_reset cancels cycle timers */
   event("reset reason=%s t=%.1f", reason, t_ms());
+  servo_stopped_by_reset();
 }
 
 static void reset_mcu(const char *reason) {

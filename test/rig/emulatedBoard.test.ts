@@ -81,6 +81,29 @@ describe('the emulated board running the dicerig firmware', () => {
     expect(servo.map((e) => (e.kind === 'servo' ? e.pulseUs : 0))).toEqual([2400, 600]);
   });
 
+  it('releases the servo the moment a reset cuts a flip short, and reports the next flip though it asks the same width', async () => {
+    const first = await connect();
+    first.c.startHeartbeat(150);
+    first.c.write(encodeCommand(31000, 'tumble'));
+    await board.waitFor((e) => e.kind === 'servo' && e.pulseUs === 2400, patience(2000), first.mark, 'the first flip');
+    first.c.stopHeartbeat();
+    await client?.close(); // the next open resets the board mid-flip, as a replugged cable would
+    client = undefined;
+
+    const { c, mark } = await connect();
+    const reset = await board.waitFor((e) => e.kind === 'reset' && e.reason === 'port-open', patience(2000), mark, 'the port-open reset');
+    const off = await board.waitFor((e) => e.kind === 'servo-off', patience(2000), board.events.indexOf(reset), 'the servo released');
+    // On the emulator's clock: at the reset itself, not 30 ms of missing pulses later.
+    expect(simMs(off) - simMs(reset)).toBeLessThan(2);
+    c.startHeartbeat(150);
+    const reply = await c.request('tumble', [], { timeoutMs: patience(4000) });
+    c.stopHeartbeat();
+    expect(reply).toMatchObject({ kind: 'ok' });
+    await board.waitFor((e) => e.kind === 'servo-off', patience(2000), board.events.indexOf(off) + 1, 'the servo released after the second tumble');
+    const widths = board.events.slice(board.events.indexOf(off)).flatMap((e) => (e.kind === 'servo' ? [e.pulseUs] : []));
+    expect(widths).toEqual([2400, 600]);
+  });
+
   it('answers a retransmitted tumble from its cache and never tumbles twice', async () => {
     const { c, mark } = await connect();
     c.startHeartbeat(200);
@@ -141,15 +164,18 @@ describe('the emulated board running the dicerig firmware', () => {
     board.releaseSwitch('limit');
     await c.waitLine((l) => l.kind === 'push' && l.event === 'limit' && l.words[0] === 'released', patience(1000));
 
+    // The board's events come on another pipe than its replies and may lag them: the first motion's servo-off
+    // must be in before the second motion starts, or the wait for the second one's would take the first's.
+    await board.waitFor((e) => e.kind === 'servo-off', patience(2000), mark, 'the servo released after the limit');
     const mark2 = board.events.length;
     const jammed = c.request('tumble', [], { timeoutMs: patience(4000) });
-    await board.waitFor((e) => e.kind === 'servo', patience(2000), mark2);
+    const flip2 = await board.waitFor((e) => e.kind === 'servo', patience(2000), mark2);
     board.setMotorCurrent(2500);
     expect(await jammed).toMatchObject({ kind: 'err', code: ErrorCode.jam });
     await c.waitLine((l) => l.kind === 'push' && l.event === 'fault' && l.words[1] === 'jam', patience(1000));
     board.setMotorCurrent(0);
     c.stopHeartbeat();
-    await board.waitFor((e) => e.kind === 'servo-off', patience(2000), mark2);
+    await board.waitFor((e) => e.kind === 'servo-off', patience(2000), board.events.indexOf(flip2));
   });
 });
 
