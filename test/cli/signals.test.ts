@@ -5,13 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDir } from '../store/support/fixtures.js';
+import { DICERIG } from '../support/builtCli.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `dicerig run` in a child process and sends it `signal` once it has stored its third throw. */
 function runAndSignal(config: string, db: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/cli/support/cliChild.ts', 'run', config, '--db', db, '--events'], {
+    const child = spawn(process.execPath, [DICERIG, 'run', config, '--db', db, '--events'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

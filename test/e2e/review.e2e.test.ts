@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { declinedSession, dicerig, repoRoot } from '../server/support/reviewSession.js';
+import { DICERIG } from '../support/builtCli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -23,7 +24,7 @@ const shots = mkdtempSync(join(tmpdir(), 'dicerig-review-shots-'));
 let child: ChildProcess | undefined;
 let browser: Browser | undefined;
 
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
+const cli = (args: string[]) => spawnSync(process.execPath, [DICERIG, ...args], { cwd: repoRoot, encoding: 'utf8' });
 
 /** Starts `dicerig review` and resolves with the URL it prints. */
 async function startReview(db: string): Promise<string> {

@@ -8,6 +8,7 @@ import { runCli } from '../cli/runCli.js';
 import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { fleetCounts, fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
+import { DICERIG } from '../support/builtCli.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let server: ScratchPostgres;
@@ -23,9 +24,9 @@ afterAll(async () => {
   await server?.remove();
 });
 
-/** The CLI (from source) in a process of its own, as a rig host runs it. */
+/** The dicerig command in a process of its own, as a rig host runs it. */
 function cliProcess(args: readonly string[]) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fleet/support/cli.ts', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [DICERIG, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));

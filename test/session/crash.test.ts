@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/session/events.js';
 import { seededRandom } from '../../src/stats/random.js';
@@ -8,8 +7,9 @@ import { openDatabase } from '../../src/store/sqlite.js';
 import { tempDbPath } from '../store/support/fixtures.js';
 import { runKillableChild } from '../support/killableChild.js';
 import type { ChildEnd } from '../support/killableChild.js';
+import { DICERIG } from '../support/builtCli.js';
 
-const child = fileURLToPath(new URL('./support/cliChild.ts', import.meta.url));
+const child = DICERIG;
 
 type ThrowEvent = Extract<SessionEvent, { type: 'throw' }>;
 

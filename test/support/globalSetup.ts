@@ -2,9 +2,11 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildFirmware } from '../rig/support/build.js';
+import { ensureBuilt } from './builtCli.js';
 
 /**
- * Builds the firmware, the simavr harness and the host test once, before any test file runs.
+ * Builds the firmware, the simavr harness and the host test once, before any test file runs, and dist/ when a
+ * source is newer than it (the tests that start `dicerig` in a process of its own run bin/dicerig.js).
  * Test files run in parallel workers; the rig files also call buildFirmware() (a no-op by then),
  * but two workers running `make` on an out-of-date tree at the same time would race on its outputs.
  *
@@ -18,6 +20,7 @@ export default function setup(): () => void {
   } catch {
     // Without the toolchain only the files that need the firmware fail: their own buildFirmware() says what to install.
   }
+  ensureBuilt();
   const previous = process.env.TMPDIR;
   const runDir = mkdtempSync(join(tmpdir(), 'dicerig-tests-'));
   // Open to every user, sticky, as /tmp is: some tests run PostgreSQL and the CLI as other users, who make their own folders here.

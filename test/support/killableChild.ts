@@ -14,14 +14,14 @@ export interface ChildEnd {
 export type KillAfter = (afterMs: number) => void;
 
 /**
- * Runs a TypeScript script with tsx from the repository root, hands each line
+ * Runs a script from the repository root (a TypeScript one with tsx, a JavaScript one such as bin/dicerig.js with node), hands each line
  * it prints to `onLine` (with a way to SIGKILL it after a delay), and resolves
  * when it ends. `onStart` runs once the process is spawned (to kill it during
  * its start-up).
  */
 export function runKillableChild(script: string, args: readonly string[], onLine: (line: string, killAfter: KillAfter) => void, onStart?: (killAfter: KillAfter) => void): Promise<ChildEnd> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let killing = false;
     const killAfter: KillAfter = (ms) => {
       if (killing) return;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DICERIG } from '../../support/builtCli.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -13,7 +14,7 @@ const NOBODY = 65534;
  */
 export function runCliAsUser(...args: string[]): { code: number | null; out: string; err: string } {
   const asRoot = process.getuid?.() === 0;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/cli/support/cliChild.ts', ...args], {
+  const r = spawnSync(process.execPath, [DICERIG, ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
     timeout: 60_000,

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DICERIG } from '../../support/builtCli.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -22,7 +23,7 @@ export function startCliServer(
   const pattern = options.urlPattern ?? /(http:\/\/127\.0\.0\.1:\d+)\//;
   const name = `dicerig ${args[0] ?? ''}`;
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', ...args], {
+    const proc = spawn(process.execPath, [DICERIG, ...args], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(options.env ? { env: options.env } : {}),

@@ -6,12 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DICERIG } from '../../support/builtCli.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** Runs `dicerig` from the sources (as the e2e tests do); returns its stdout. */
+/** Runs the `dicerig` command (as the e2e tests do); returns its stdout. */
 export function dicerig(args: readonly string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', 'test/e2e/support/dicerig.ts', ...args], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(process.execPath, [DICERIG, ...args], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Makes session 1 in `dir`/rolls.db (60 rolls a die, declines 6=0.9,1=0.6 unless told) and returns the store's path. */
