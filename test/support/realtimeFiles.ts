@@ -1,9 +1,9 @@
 /**
  * Test files that drive the real firmware in the emulated board, which runs in real time. vitest.config.ts runs
- * them first, two at a time and beside nothing else: on a 2-core CI machine a render's Chromium (which raises its
- * own priority) and two other busy files slowed the emulator so far that a 5 s wait for a flip ran out (stop 58's
- * CI run), and with renders running a driver gave up tumbles as overdue. Each needs about half a core while it
- * waits on the board. test/unit/core/realtimeFiles.test.ts checks that the list names every such file.
+ * them first, two at a time and beside nothing else. With 3D renders running beside them (a render's Chromium
+ * raises its own priority as root), the emulator fell behind real time and drivers gave up tumbles as overdue: 6
+ * and 7 failures in two runs of four rig files on a 2-core machine. Run alone, the group keeps both cores busy, so
+ * it costs a run little. test/unit/core/realtimeFiles.test.ts checks that the list names every such file.
  */
 export const REALTIME = [
   'test/cli/rig.test.ts',

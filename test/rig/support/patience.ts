@@ -1,8 +1,7 @@
 /**
  * The wall time a test gives the emulated board for something it expects to happen: the nominal time, ten times
- * over. The emulator is paced to wall time but falls behind when the host is overloaded (a full test run on a
- * 2-core CI machine once kept it from reaching a flip for 5 s), and every duration a test checks is read from the
- * emulator's own clock, so a wall-time bound only has to catch a hang. A wait that is expected to run out (a
- * check that something does not happen) keeps its nominal time instead.
+ * over. The emulator is paced to wall time but falls behind when the host is overloaded, and every duration a
+ * test checks is read from the emulator's own clock, so a wall-time bound only has to catch a hang. A wait that
+ * is expected to run out (a check that something does not happen) keeps its nominal time instead.
  */
 export const patience = (nominalMs: number): number => nominalMs * 10;
