@@ -602,7 +602,7 @@ int main(int argc, char **argv) {
   }
   signal(SIGPIPE, SIG_IGN);
   /* A board keeps its own time; the emulator keeps up with it only while it gets the third of a core it needs,
-     and a busy host (a test run on 2 cores, a render) slowed it enough that a driver gave up a tumble as overdue.
+     and a 3D render beside it (Chromium raises its own GPU thread to nice -8 as root) slowed it until drivers gave up tumbles as overdue.
      So it asks for a higher priority. That is allowed as root and refused otherwise, which is harmless: it then
      runs at normal priority as before. It sleeps whenever it is ahead, so it never takes more than it needs. */
   (void)setpriority(PRIO_PROCESS, 0, -10);
