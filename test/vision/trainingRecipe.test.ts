@@ -39,6 +39,18 @@ describe('the X-Wing training recipe', () => {
     expect(run.stderr).toContain('src/vision/learned/weights/d6.ts is not');
   });
 
+  it('trains the check on the low-lean renders only in the shipped recipe, and then stops only for the missing renders', () => {
+    for (const env of [{ LOW_LEAN: '1' }, { LOW_LEAN: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1' }, { LOW_LEAN: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { LOW_LEAN: 'yes' }]) {
+      const refused = startRecipe(env);
+      expect(refused.status, JSON.stringify(env)).toBe(2);
+      expect(refused.stderr).toContain(`LOW_LEAN=${env.LOW_LEAN}: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 and TONE=0`);
+    }
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', LOW_LEAN: '1' });
+    expect(run.stderr).not.toMatch(/LOW_LEAN=|KEEP_FACES=1 keeps/);
+    expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
+    expect(run.status).not.toBe(0);
+  });
+
   it('refuses the tone curve on crops cut around their middle, naming what it needs', () => {
     const run = startRecipe({ TONE: '1' });
     expect(run.status).toBe(2);

@@ -50,6 +50,10 @@
 # TONE=1 (with CENTRED=1) passes half of every network's training crops through a random camera tone curve (train.py
 # --aug-tone 0.5): the default run makes learned-xwing/36 (partner /35, check /17); KEEP_FACES=1 LEAN_ON_DIE=1 from those
 # makes /38 (partner /37, check learned-xwing-cocked/18). Tried on 2026-12-01 and not kept (training/README.md).
+# LOW_LEAN=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0: the shipped recipe) also trains the check on 600
+# renders whose cocked dice (half of all) lean only 14..17 degrees, the ones it read as faces on foreign art (seeds
+# 9601..9900 house art, 9901..10200 random art): learned-xwing-cocked/19, the partner as /39, the pair as /40. The
+# candidate pre-registered at stop 58 (/work/data/exp/s58/decision.txt); not shipped unless it passes that gate.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -76,6 +80,8 @@
 #   and (MORE_CHECK_RANDOM=1 only): --split train --count 600 --offset 7250 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd7251
 #   and (LEAN_ON_DIE=1 only): --split train --count 300 --offset 8000 --cocked-rate 0.5 --cocked-tilt 14,22 --cocked-on-die 1 --out $RENDERS/train-xwing-8001
 #   --split train --count 300 --offset 8300 --cocked-rate 0.5 --cocked-tilt 14,22 --cocked-on-die 1 --art random --out $RENDERS/train-xwing-rnd8301
+#   and (LOW_LEAN=1 only): --split train --count 300 --offset 9600 --cocked-rate 0.5 --cocked-tilt 14,17 --out $RENDERS/train-xwing-low9601
+#   --split train --count 300 --offset 9900 --cocked-rate 0.5 --cocked-tilt 14,17 --art random --out $RENDERS/train-xwing-rndlow9901
 #   and (MORE_RANDOM=1 only): --split train --count 600 --offset 12000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12001
 #   --split train --count 600 --offset 12600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12601
 #   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
@@ -150,6 +156,11 @@ if { [ "$TONE" != 0 ] && [ "$TONE" != 1 ]; } || { [ "$TONE" = 1 ] && [ "$CENTRED
   echo "TONE=$TONE: 1 (with CENTRED=1) trains every network with half its crops through a random camera tone curve (train.py --aug-tone 0.5: learned-xwing/36, partner /35, check /17; with KEEP_FACES=1 from them: /38, /37, check /18); 0 (the default, as /33 was trained) does not" >&2
   exit 2
 fi
+LOW_LEAN=${LOW_LEAN:-0}
+if { [ "$LOW_LEAN" != 0 ] && [ "$LOW_LEAN" != 1 ]; } || { [ "$LOW_LEAN" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ]; }; }; then
+  echo "LOW_LEAN=$LOW_LEAN: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 and TONE=0, the shipped recipe) also trains the cocked check on 600 renders of dice leaning 14..17 degrees (learned-xwing-cocked/19, the pair /40); 0 (the default, as shipped) does not" >&2
+  exit 2
+fi
 TONE_ARG=()
 if [ "$TONE" = 1 ]; then TONE_ARG=(--aug-tone 0.5); fi
 SEED=${SEED:-1}
@@ -204,6 +215,10 @@ if [ "$KEEP_FACES" = 1 ]; then
     COCKED_ON="renders train-xwing seeds 1..3495, 8001..8300 and 5001..7100, 8301..8600 (random art)"
     COCKED_V=learned-xwing-cocked/13 PARTNER_V=learned-xwing/25 READER_V=learned-xwing/26
   fi
+  if [ "$LOW_LEAN" = 1 ]; then
+    COCKED_SETS="$COCKED_SETS train-xwing-low9601 train-xwing-rndlow9901"
+    COCKED_ON="$COCKED_ON; 9601..9900 and 9901..10200 (random art) leaning 14..17 degrees"
+  fi
 fi
 # The cocked check's saved probabilities the thresholds are set with: with CHECK_PAIR=1, both networks' (their mean).
 CHECK_PROBS="$WORK/cocked24wv4"
@@ -236,6 +251,7 @@ elif [ "$CENTRED" = 1 ]; then
   elif [ "$FACES_CENTRED" = 1 ]; then
     # From the face networks trained centred (the line above, or /33 made from them): the whole recipe on centred crops.
     COCKED_V=learned-xwing-cocked/16 PARTNER_V=learned-xwing/32 READER_V=learned-xwing/33
+    if [ "$LOW_LEAN" = 1 ]; then COCKED_V=learned-xwing-cocked/19 PARTNER_V=learned-xwing/39 READER_V=learned-xwing/40; fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
