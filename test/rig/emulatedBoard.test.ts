@@ -51,6 +51,17 @@ describe('the emulated board running the dicerig firmware', () => {
     await board.waitFor((e) => e.kind === 'reset' && e.reason === 'port-open', patience(2000), mark);
   });
 
+  it("waits as an Uno's bootloader does before the sketch starts, so the host's flush after opening cannot eat the banner", async () => {
+    // serialport's open ends with tcflush: a banner sent the moment the port opened lost its start to it now and then.
+    await board.waitFor((e) => e.kind === 'client' && e.count === 0, 2000, board.events.length - 1).catch(() => undefined);
+    const opening = performance.now();
+    const { client: c, banner } = await BoardClient.open(board.path);
+    client = c;
+    expect(banner).toMatchObject({ kind: 'push', event: 'boot', fields: { fw: FIRMWARE_VERSION } });
+    // A lower bound only: a slow machine can only make it later.
+    expect(performance.now() - opening).toBeGreaterThanOrEqual(95);
+  });
+
   it('answers identify, light and status with one ok reply each, and the LED PWM follows', async () => {
     const { c, mark } = await connect();
     const id = await c.request('identify');
