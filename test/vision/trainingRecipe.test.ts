@@ -40,7 +40,8 @@ describe('the X-Wing training recipe', () => {
   });
 
   it('trains the check on the low-lean renders only in the shipped recipe, and then stops only for the missing renders', () => {
-    for (const env of [{ LOW_LEAN: '1' }, { LOW_LEAN: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1' }, { LOW_LEAN: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { LOW_LEAN: 'yes' }]) {
+    const refusedEnvs: Record<string, string>[] = [{ LOW_LEAN: '1' }, { LOW_LEAN: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1' }, { LOW_LEAN: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { LOW_LEAN: 'yes' }];
+    for (const env of refusedEnvs) {
       const refused = startRecipe(env);
       expect(refused.status, JSON.stringify(env)).toBe(2);
       expect(refused.stderr).toContain(`LOW_LEAN=${env.LOW_LEAN}: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 and TONE=0`);
