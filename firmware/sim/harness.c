@@ -283,6 +283,13 @@ static void pin_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
   event("pin name=%s value=%d t=%.1f", w->name, v, t_ms());
 }
 
+/* The servo pulse stopped: say so, and forget the width reported, so the next pulse is reported whatever its width. */
+static void servo_release(void) {
+  servo_on = 0;
+  servo_reported_us = -1000;
+  event("servo off t=%.1f", t_ms());
+}
+
 /* Periodic checks in simulated time: servo stopped, light static, stepper burst ended. */
 static avr_cycle_count_t watch_timer(struct avr_t *a, avr_cycle_count_t when, void *param) {
   (void)a, (void)param;
@@ -300,11 +307,7 @@ static avr_cycle_count_t watch_timer(struct avr_t *a, avr_cycle_count_t when, vo
       event("servo pulse=%d t=%.1f", hw_us, t_ms());
     }
   }
-  if (servo_on && when - servo_last_rise > 30u * CYCLES_PER_MS) {
-    servo_on = 0;
-    servo_reported_us = -1000;
-    event("servo off t=%.1f", t_ms());
-  }
+  if (servo_on && when - servo_last_rise > 30u * CYCLES_PER_MS) servo_release();
   if (when - light_edge > 5u * CYCLES_PER_MS) light_report(light_pin ? 255 : 0);
   if (step_count && when - step_last > 20u * CYCLES_PER_MS) {
     event("stepper steps=%d dir=%d t=%.1f", step_count, step_dir, t_ms());
@@ -340,19 +343,17 @@ static void count_reset(avr_t *a) {
   resets_seen++;
 }
 
-/* What a reset undoes that the harness must restore: input levels, its cycle timer; then it says so. */
-/* A reset makes the servo pin an input at once: the pulse stops. Say so and forget the width reported, or a width
-   asked again after the reset (a flip cut short by a reset, then the next tumble's flip) would go unreported: it
-   did, when a port-open reset came within 30 ms of a flip, and a test waited for a flip that had happened. */
+/* A reset makes the servo pin an input at once: the pulse stops. Released then, not 30 ms of missing pulses later,
+   or a width asked again after the reset (a flip cut short by a reset, then the next tumble's flip) would go
+   unreported: it did, when a port-open reset came within 30 ms of a flip, and a test waited for a flip that had
+   happened. */
 static void servo_stopped_by_reset(void) {
   servo_hw_last_us = -1;
   servo_rise = 0;
-  if (!servo_on) return;
-  servo_on = 0;
-  servo_reported_us = -1000;
-  event("servo off t=%.1f", t_ms());
+  if (servo_on) servo_release();
 }
 
+/* What a reset undoes that the harness must restore: input levels, its cycle timer; then it says so. */
 static void after_reset(const char *reason) {
   resets_handled = resets_seen;
   hang_pending = 0; /* a hang asked of the firmware that was running */
@@ -612,9 +613,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   signal(SIGPIPE, SIG_IGN);
-  /* A board keeps its own time; the emulator keeps up with it only while it gets the third of a core it needs,
-     and a 3D render beside it (Chromium raises its own GPU thread to nice -8 as root) slowed it until drivers gave up tumbles as overdue.
-     So it asks for a higher priority. That is allowed as root and refused otherwise, which is harmless: it then
+  /* A board keeps its own time; the emulator keeps up with it only while it gets the third of a core it needs, and a
+     3D render beside it (Chromium raises its own GPU thread to nice -8 as root) slowed it until drivers gave up
+     tumbles as overdue. So it asks for a higher priority. That is allowed as root and refused otherwise, which is harmless: it then
      runs at normal priority as before. It sleeps whenever it is ahead, so it never takes more than it needs. */
   (void)setpriority(PRIO_PROCESS, 0, -10);
   avr_global_logger_set(log_to_stderr);

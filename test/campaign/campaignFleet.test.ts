@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { runKillableChild, type KillAfter } from '../support/killableChild.js';
 import { openStoreForReading } from '../../src/store/openStore.js';
-import { CLI, cli, cliHere, localCampaignFacts, reportFacts, sorted, unionOf, writeBox } from './support/campaignCli.js';
+import { cli, cliHere, localCampaignFacts, reportFacts, sorted, unionOf, writeBox } from './support/campaignCli.js';
+import { DICERIG } from '../support/builtCli.js';
 
 let server: ScratchPostgres;
 let dir: string;
@@ -118,7 +119,7 @@ describe('a rig process killed with SIGKILL and started again', () => {
         // the store is being created: look again
       }
     }, 50);
-    const killed = await runKillableChild(CLI, ['campaign', 'run', 'kill', '--rig', '1', '--fleet', url, '--db', db1, '--seed', '3', '--poll', '200', '--json'], () => undefined, (k) => (kill = k));
+    const killed = await runKillableChild(DICERIG, ['campaign', 'run', 'kill', '--rig', '1', '--fleet', url, '--db', db1, '--seed', '3', '--poll', '200', '--json'], () => undefined, (k) => (kill = k));
     clearInterval(watch);
     expect(killed.signal).toBe('SIGKILL');
     expect(throwsAtKill).toBeGreaterThanOrEqual(20);

@@ -9,8 +9,6 @@ import { runKillableChild } from '../support/killableChild.js';
 import type { ChildEnd } from '../support/killableChild.js';
 import { DICERIG } from '../support/builtCli.js';
 
-const child = DICERIG;
-
 type ThrowEvent = Extract<SessionEvent, { type: 'throw' }>;
 
 interface Run extends ChildEnd {
@@ -26,7 +24,7 @@ type Kill = { afterMs: number } | { afterThrows: number; extraMs: number };
 async function runDemo(args: string[], kill: Kill | undefined): Promise<Run> {
   const run: Omit<Run, keyof ChildEnd> = { throws: [] };
   const end = await runKillableChild(
-    child,
+    DICERIG,
     ['demo', ...args, '--events'],
     (line, killAfter) => {
       if (!line.startsWith('{')) return;

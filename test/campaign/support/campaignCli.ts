@@ -7,7 +7,6 @@ import { runCli } from '../../cli/runCli.js';
 import { DICERIG } from '../../support/builtCli.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-export const CLI = DICERIG;
 
 export interface CliEnd {
   readonly code: number | null;
@@ -18,7 +17,7 @@ export interface CliEnd {
 /** The dicerig command in a process of its own (a rig host). */
 export function cli(args: readonly string[], timeoutMs = 240_000): Promise<CliEnd> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: repoRoot, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [DICERIG, ...args], { cwd: repoRoot, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null;
       resolve({ code, stdout, stderr });
     });
