@@ -28,6 +28,8 @@ interface Heartbeat {
   seq: number;
   line: string;
   firstWrite: number;
+  /** When it first went out (host clock). */
+  sentAt: number;
 }
 
 interface Motion {
@@ -66,6 +68,8 @@ export interface MotionSettings {
   /** Longest the host stays silent while a motion runs (see SerialDriverOptions.heartbeatMs). */
   readonly heartbeatMs: number;
   readonly missedHeartbeats: number;
+  /** A reply is late after this long (the command lane's first-attempt timeout). */
+  readonly commandTimeoutMs: number;
 }
 
 /** What the supervisor needs from the driver around it. */
@@ -294,9 +298,14 @@ export class MotionSupervisor {
           this.host.linkLost(`no reply to ${this.missed} heartbeats during the ${m.verb}`);
           return;
         }
-        stats.timeout();
       }
-      stats.retransmit();
+      // On a link slower than the heartbeat period the reply may still be on its way: the repeat only
+      // feeds the dead-man, and counts as a timeout and a retransmit once the reply is late as any
+      // command's would be (or a line was garbled).
+      if (urgent || timers.now() - hb.sentAt >= this.settings.commandTimeoutMs) {
+        if (!urgent) stats.timeout();
+        stats.retransmit();
+      }
       lane.write(hb.line);
     } else {
       const overdue = timers.now() - m.lastSentAt > expectedMotionMs(this.host.timing(), m.verb) + 2 * this.period();
@@ -308,7 +317,7 @@ export class MotionSupervisor {
       const seq = lane.takeSeq();
       const line = encodeCommand(seq, verb);
       stats.command();
-      this.heartbeat = { verb, seq, line, firstWrite: lane.write(line) };
+      this.heartbeat = { verb, seq, line, firstWrite: lane.write(line), sentAt: timers.now() };
     }
     this.scheduleHeartbeat();
   }
