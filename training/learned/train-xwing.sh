@@ -53,7 +53,8 @@
 # LOW_LEAN=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0: the shipped recipe) also trains the check on 600
 # renders whose cocked dice (half of all) lean only 14..17 degrees, the ones it read as faces on foreign art (seeds
 # 9601..9900 house art, 9901..10200 random art): learned-xwing-cocked/19, the partner as /39, the pair as /40. The
-# candidate pre-registered at stop 58 (/work/data/exp/s58/decision.txt); not shipped unless it passes that gate.
+# candidate pre-registered at stop 58; it passed its gate but was not shipped (no gain on the shallow leans it was for, none on
+# the test set; training/README.md).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
