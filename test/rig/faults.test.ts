@@ -253,6 +253,8 @@ describe('unplugging and replugging the board', () => {
 
 describe('slow replies', () => {
   it('works through a link that delays every reply by 150 ms, without retransmitting', async () => {
+    // A first-attempt timeout well above the delay: at the default 250 ms, the emulated board's own lag on a loaded
+    // machine can make a command's reply really late, and the driver would rightly retransmit it.
     const { bus: b, driver: d } = await connectThroughBus({ commandTimeoutMs: 600 });
     b.delayFromBoard(150);
     const before = d.linkStats().retransmits;
