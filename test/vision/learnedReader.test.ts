@@ -9,6 +9,7 @@ import { networksOf, splitClass, withCockedCheck, withPartner } from '../../src/
 import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { blankProbability, blankWitnessLevels, witnessDoubt, witnessView } from '../../src/vision/learned/blankWitness.js';
 import type { BlankWitnessLevels } from '../../src/vision/learned/blankWitness.js';
+import { hideTopMiddle } from '../../src/vision/learned/hideTop.js';
 import { cropInput, LearnedReader, OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../src/vision/learned/reader.js';
 import { transformInput } from '../../src/vision/d6/augment.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
@@ -331,6 +332,23 @@ describe('the learned reader', () => {
     expect(reader(((a + b) / 2) * 1.001).read(crop).status).toBe('read');
     const detached = withCockedCheck({ ...base, cockedCheck: { version: 'check/first', at: 0.5 } }, { ...first, partner: { version: 'check/second' } });
     expect(() => new LearnedReader(detached, { minProbability: 0 })).toThrow(/the cocked check check\/first needs its partner network check\/second, which is not attached/);
+  });
+
+  it("reads an outline check that hides the top face's middle on the crop so hidden, as it was trained, and the face network on the crop as is", () => {
+    const model = unturnedXwing();
+    const base = { ...model, thresholds: {}, cockedAt: 1.01 };
+    const crop = faceCrop(model);
+    const score = (check: LearnedModel, c: typeof crop): number =>
+      new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: check.version, at: 0.5 } }, check), { minProbability: 0, views: 1 }).outlineScore(c) as number;
+    const plain: LearnedModel = { ...base, version: 'check/plain' };
+    const hiding: LearnedModel = { ...base, version: 'check/hiding', hideTop: 0.22 };
+    const hidden = hideTopMiddle(crop, 0.22);
+    expect(score(hiding, crop)).toBeCloseTo(score(plain, hidden), 9);
+    expect(Math.abs(score(hiding, crop) - score(plain, crop))).toBeGreaterThan(1e-4);
+    // The face network still sees the icon: its read is the same whichever check is attached.
+    const probabilities = (check: LearnedModel): Float32Array =>
+      new LearnedReader(withCockedCheck({ ...base, cockedCheck: { version: check.version, at: 1.01 } }, check), { minProbability: 0, views: 1 }).probabilities(crop);
+    expect(probabilities(hiding)).toEqual(probabilities(plain));
   });
 
   it('reads a radial face network on the crop turned radial-down, averaging only as is and mirrored across that direction', () => {

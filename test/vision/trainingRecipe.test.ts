@@ -52,6 +52,19 @@ describe('the X-Wing training recipe', () => {
     expect(run.status).not.toBe(0);
   });
 
+  it("hides the top face's middle from the check only in the shipped recipe, and then stops only for the missing renders", () => {
+    const refusedEnvs: Record<string, string>[] = [{ HIDE_TOP: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', LOW_LEAN: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { HIDE_TOP: 'yes' }];
+    for (const env of refusedEnvs) {
+      const refused = startRecipe(env);
+      expect(refused.status, JSON.stringify(env)).toBe(2);
+      expect(refused.stderr).toContain(`HIDE_TOP=${env.HIDE_TOP}: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0 and LOW_LEAN=0`);
+    }
+    const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', HIDE_TOP: '1' });
+    expect(run.stderr).not.toMatch(/HIDE_TOP=|KEEP_FACES=1 keeps/);
+    expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
+    expect(run.status).not.toBe(0);
+  });
+
   it('refuses the tone curve on crops cut around their middle, naming what it needs', () => {
     const run = startRecipe({ TONE: '1' });
     expect(run.status).toBe(2);

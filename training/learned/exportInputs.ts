@@ -7,7 +7,7 @@
  * classes, groups, and the data hash: sha256 of the sorted file list and
  * contents of every image and label file used).
  *
- *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56] [--margin 1.5] [--uncentred-edges]
+ *   npx tsx training/learned/exportInputs.ts --images DIR --out PREFIX [--first 1 --last 80] [--classes a,b,...] [--jitters 3] [--size 32] [--scale 1.0] [--hfov 54] [--height-ratio 1] [--context 56] [--margin 1.5] [--hide-top 0.22] [--uncentred-edges]
  *
  * With `--context N` each die is written once, raw (not normalised), as N x N
  * cells at the network input's pixel density (a wider square around the same
@@ -15,6 +15,8 @@
  * cuts and normalises the network's size x size input itself, as the reader does.
  * Every die's `radial` direction (the crop's, `topFaceCrop`: from the optical centre to the die, radians) is
  * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial).
+ * `--hide-top R` hides each die's top face's middle before anything is cut (`hideTopMiddle`: a disc of R die sizes around
+ * the top face's centre painted in the body's colour), as the reader hides it for an outline check that says `hideTop`.
  * `--margin` is the crop's side over the box's longer side, as the reader's cutter cuts it (`LEARNED_CROP_MARGIN`, 1.5):
  * outside the crop the edge pixel repeats, so a wide context needs a wider crop to hold real surroundings.
  * A crop the frame's edge cut short is read around where its die lies (`DieCrop.center`), as the reader reads it since
@@ -29,6 +31,7 @@ import { decodeImageFile } from '../../src/camera/decode.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { topFaceCrop } from '../../src/vision/learned/crop.js';
+import { hideTopMiddle } from '../../src/vision/learned/hideTop.js';
 import { areaResample, learnedInput } from '../../src/vision/learned/input.js';
 import { cameraFromFov, RADIAL_DOWN } from '../../src/vision/learned/topFace.js';
 import { seededRandom } from '../../src/stats/random.js';
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '5' },
     context: { type: 'string', default: '0' },
     margin: { type: 'string', default: '1.5' },
+    'hide-top': { type: 'string', default: '0' },
     'uncentred-edges': { type: 'boolean', default: false },
   },
 });
@@ -66,6 +70,8 @@ const heightRatio = Number(values['height-ratio']);
 const context = Number(values.context);
 const margin = Number(values.margin);
 if (!(margin >= 1)) throw new Error(`--margin ${values.margin}: the crop's side over the box's longer side, 1 or more`);
+const hideTop = Number(values['hide-top']);
+if (!(hideTop >= 0 && hideTop < 0.5)) throw new Error(`--hide-top ${values['hide-top']}: the hidden disc's radius in die sizes, 0 (nothing hidden) up to 0.5`);
 const random = seededRandom(Number(values.seed));
 const labelsDir = paths.labels ?? join(paths.images, '..', 'labels');
 const inputs: Float32Array[] = [];
@@ -80,7 +86,8 @@ for (const photo of photos) {
   const camera = cameraFromFov(image.width, image.height, Number(values.hfov));
   for (const b of boxes) {
     const box = { x: b.box.x * image.width, y: b.box.y * image.height, width: b.box.width * image.width, height: b.box.height * image.height };
-    const crop = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin });
+    const cut = topFaceCrop(image, box, { heightRatio, camera, gain: 1, margin });
+    const crop = hideTop > 0 ? hideTopMiddle(cut, hideTop) : cut;
     const middle = { x: crop.image.width / 2, y: crop.image.height / 2 };
     const c = values['uncentred-edges'] ? middle : (crop.center ?? middle);
     const record = (input: Float32Array, jitter: number): void => {
@@ -110,5 +117,5 @@ try {
   closeSync(fd);
 }
 const hash = dataHash(photos, labelsDir);
-writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, margin, jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, margin, ...(hideTop > 0 ? { hideTop } : {}), jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
 console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);

@@ -55,6 +55,11 @@
 # 9601..9900 house art, 9901..10200 random art): learned-xwing-cocked/19, the partner as /39, the pair as /40. The
 # candidate pre-registered at stop 58; it passed its gate but was not shipped (no gain on the shallow leans it was for, none on
 # the test set; training/README.md).
+# HIDE_TOP=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0 and LOW_LEAN=0: the shipped recipe) trains and reads
+# the check with each die's top face's middle hidden (exportInputs and train.py --hide-top 0.22: a disc of 0.22 die sizes
+# painted in the body's colour, src/vision/learned/hideTop.ts), so the icon cannot sway it: learned-xwing-cocked/20, the
+# partner as /41, the pair as /42. The candidate pre-registered at stop 61 (the shipped check's false alarms depend on
+# the face).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -162,6 +167,14 @@ if { [ "$LOW_LEAN" != 0 ] && [ "$LOW_LEAN" != 1 ]; } || { [ "$LOW_LEAN" = 1 ] &&
   echo "LOW_LEAN=$LOW_LEAN: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1 and TONE=0, the shipped recipe) also trains the cocked check on 600 renders of dice leaning 14..17 degrees (learned-xwing-cocked/19, the pair /40); 0 (the default, as shipped) does not" >&2
   exit 2
 fi
+HIDE_TOP=${HIDE_TOP:-0}
+if { [ "$HIDE_TOP" != 0 ] && [ "$HIDE_TOP" != 1 ]; } || { [ "$HIDE_TOP" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ] || [ "$LOW_LEAN" != 0 ]; }; }; then
+  echo "HIDE_TOP=$HIDE_TOP: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0 and LOW_LEAN=0, the shipped recipe) trains and reads the cocked check with the top face's middle hidden (learned-xwing-cocked/20, the pair /42); 0 (the default, as shipped) does not" >&2
+  exit 2
+fi
+# The check's inputs, cut alike for its training, tune and check dice (and said so to train.py, which refuses a mix).
+HIDE_ARG=()
+if [ "$HIDE_TOP" = 1 ]; then HIDE_ARG=(--hide-top 0.22); fi
 TONE_ARG=()
 if [ "$TONE" = 1 ]; then TONE_ARG=(--aug-tone 0.5); fi
 SEED=${SEED:-1}
@@ -253,6 +266,7 @@ elif [ "$CENTRED" = 1 ]; then
     # From the face networks trained centred (the line above, or /33 made from them): the whole recipe on centred crops.
     COCKED_V=learned-xwing-cocked/16 PARTNER_V=learned-xwing/32 READER_V=learned-xwing/33
     if [ "$LOW_LEAN" = 1 ]; then COCKED_V=learned-xwing-cocked/19 PARTNER_V=learned-xwing/39 READER_V=learned-xwing/40; fi
+    if [ "$HIDE_TOP" = 1 ]; then COCKED_V=learned-xwing-cocked/20 PARTNER_V=learned-xwing/41 READER_V=learned-xwing/42; fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
@@ -315,11 +329,11 @@ fi
 # shipped /7). Then its probabilities of cocked on the tune and check dice in 4 views (the radial
 # check: in its own 2, by the training run itself).
 if [ "$KEEP_COCKED" = 0 ]; then
-  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3
+  $X --images "$WORK/train3495" --out "$WORK/ck24-train" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3 "${HIDE_ARG[@]}"
 fi
 if [ "$RADIAL" = 1 ]; then
-  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3
-  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3 --last 200
+  $X --images "$WORK/tuneall" --out "$WORK/ck13-tuneall" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3 "${HIDE_ARG[@]}"
+  $X --images "$RENDERS/tune-xwing-151" --out "$WORK/ck13-check" --context $((2 * CHECK_PX)) --size "$CHECK_PX" --scale 1.3 --last 200 "${HIDE_ARG[@]}"
   if [ "$KEEP_COCKED" = 1 ]; then
     # The shipped cocked check, not trained again: its probabilities on the tune and check dice, as its own run saved them.
     npx tsx training/learned/exportWeights.ts --module "$OUT_COCKED" --out "$WORK/cocked-shipped"
@@ -332,7 +346,7 @@ if [ "$RADIAL" = 1 ]; then
     train_check() {
       /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
         --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$1" --check "$WORK/ck13-check" --name "$2" \
-        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${@:6}"
+        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${HIDE_ARG[@]}" "${@:6}"
     }
     CHECK_PARTNER_TRAINING=
     if [ "$CHECK_PAIR" = 1 ]; then

@@ -54,6 +54,7 @@ p.add_argument('--target-accuracy', type=float, default=0.998, help='correct amo
 p.add_argument('--load-torch', default='', help='start from this state_dict (with --epochs 0: only choose thresholds and write the module)')
 p.add_argument('--save-torch', default='', help='also save the trained state_dict here (for threshold tuning)')
 p.add_argument('--radial', action='store_true', help="raw context inputs only: turn each die so its radial direction (exportInputs' radial: optical centre -> die) points down, +-10 degrees while training, mirrored only across that direction; the reader turns the crop the same way (learned model radial, src/vision/learned/input.ts radialInput)")
+p.add_argument('--hide-top', type=float, default=0.0, help="with --binary-cocked: every input was exported with its top face's middle hidden (exportInputs --hide-top R, the same R); the module says so (hideTop), and the reader hides it alike (src/vision/learned/hideTop.ts)")
 p.add_argument('--binary-cocked', action='store_true', help='train the cocked check: two classes, flat (every face) and cocked')
 p.add_argument('--save-probs', default='', help="write the network's probability of cocked on the tune (and check) set to PREFIX-tune.npy (PREFIX-check.npy)")
 p.add_argument('--cocked-check', default='', help='with --thresholds: PREFIX of a cocked check\'s saved probabilities (--save-probs) on the same tune and check dice; PREFIX,PREFIX2: a check read with its partner (--check-partner-version), by the mean of the two')
@@ -64,6 +65,7 @@ p.add_argument('--partner', default='', help="with --thresholds: PREFIX of a par
 p.add_argument('--partner-version', default='', help='with --partner: the version of that partner network')
 p.add_argument('--cocked-check-budget', default='0.01,0.02,0.03,0.04', help='fractions of flat tune dice the cocked check may decline, comma-separated')
 a = p.parse_args()
+assert not a.hide_top or a.binary_cocked, '--hide-top is for the cocked check: with --binary-cocked only'
 assert not a.check_partner_version or a.binary_cocked, '--check-partner-version names a cocked check\'s partner: with --binary-cocked only'
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
@@ -73,6 +75,8 @@ def load(prefix):
     meta = json.load(open(prefix + '.json'))
     s = meta['size']
     c = meta.get('context') or s
+    # Every set read (train, tune, check) must be cut as the reader will cut it: the top face hidden or not, alike.
+    assert float(meta.get('hideTop', 0)) == a.hide_top, f"{prefix}: exported with hideTop {meta.get('hideTop', 0)}, but --hide-top is {a.hide_top}"
     x = np.fromfile(prefix + '.f32', dtype='<f4').reshape(-1, 3, c, c)
     if a.radial:
         assert meta.get('context') and 'radial' in meta, f'{prefix}: --radial needs raw context inputs with their radial directions (exportInputs --context)'
@@ -325,7 +329,8 @@ export const {a.name}Model: LearnedModel = {{
   partner: {{ version: {json.dumps(a.partner_version)} }},'''}{'' if not a.check_partner_version else f'''
   partner: {{ version: {json.dumps(a.check_partner_version)} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
   views: {a.views},'''}{'' if not a.radial else '''
-  radial: true,'''}
+  radial: true,'''}{'' if not a.hide_top else f'''
+  hideTop: {a.hide_top},'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),

@@ -52,6 +52,11 @@ export interface LearnedModel {
    */
   readonly radial?: true;
   /**
+   * An outline check that reads each die with its top face's middle hidden (`hideTopMiddle`): a disc of this many die
+   * sizes around the crop's centre painted in the body's colour, as it was trained, so the icon cannot sway it.
+   */
+  readonly hideTop?: number;
+  /**
    * A second face network read beside this one (another input geometry, so their mistakes seldom coincide): the reader
    * averages the two networks' probabilities (each over its own views), and `thresholds` and `cockedAt` were set on
    * that mean. The generated weights name the partner by version; `net` is attached where the models are shipped.

@@ -18,6 +18,7 @@ import { COCKED_LABEL } from '../labelledEval.js';
 import { witnessDoubt } from './blankWitness.js';
 import type { BlankWitnessLevels } from './blankWitness.js';
 import { clippedShare } from './glare.js';
+import { hideTopMiddle } from './hideTop.js';
 import { areaResample, normalised, radialRaw } from './input.js';
 import { splitClass } from './model.js';
 import { RADIAL_DOWN } from './topFace.js';
@@ -322,7 +323,8 @@ export class LearnedReader implements FaceReader {
     let sum = 0;
     for (const { net, model, cocked } of this.check.nets) {
       const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : this.viewCount;
-      sum += meanProbabilities(net, viewInputs(crop, model, checkViews))[cocked] as number;
+      const seen = model.hideTop !== undefined ? hideTopMiddle(crop, model.hideTop) : crop;
+      sum += meanProbabilities(net, viewInputs(seen, model, checkViews))[cocked] as number;
     }
     return sum / this.check.nets.length;
   }
