@@ -59,7 +59,8 @@
 # the check with each die's top face's middle hidden (exportInputs and train.py --hide-top 0.22: a disc of 0.22 die sizes
 # painted in the body's colour, src/vision/learned/hideTop.ts), so the icon cannot sway it: learned-xwing-cocked/20, the
 # partner as /41, the pair as /42. The candidate pre-registered at stop 61 (the shipped check's false alarms depend on
-# the face).
+# the face); dropped on the tune sets (the foreign focus icon reaches past the disc). HIDE_TOP=2 hides a disc of 0.32 die
+# sizes instead (the whole icon): learned-xwing-cocked/21, the partner as /43, the pair as /44.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -168,13 +169,14 @@ if { [ "$LOW_LEAN" != 0 ] && [ "$LOW_LEAN" != 1 ]; } || { [ "$LOW_LEAN" = 1 ] &&
   exit 2
 fi
 HIDE_TOP=${HIDE_TOP:-0}
-if { [ "$HIDE_TOP" != 0 ] && [ "$HIDE_TOP" != 1 ]; } || { [ "$HIDE_TOP" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ] || [ "$LOW_LEAN" != 0 ]; }; }; then
-  echo "HIDE_TOP=$HIDE_TOP: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0 and LOW_LEAN=0, the shipped recipe) trains and reads the cocked check with the top face's middle hidden (learned-xwing-cocked/20, the pair /42); 0 (the default, as shipped) does not" >&2
+if { [ "$HIDE_TOP" != 0 ] && [ "$HIDE_TOP" != 1 ] && [ "$HIDE_TOP" != 2 ]; } || { [ "$HIDE_TOP" != 0 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ] || [ "$LOW_LEAN" != 0 ]; }; }; then
+  echo "HIDE_TOP=$HIDE_TOP: 1 or 2 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0 and LOW_LEAN=0, the shipped recipe) trains and reads the cocked check with the top face's middle hidden (learned-xwing-cocked/20, the pair /42; 2: a wider disc, cocked/21, the pair /44); 0 (the default, as shipped) does not" >&2
   exit 2
 fi
 # The check's inputs, cut alike for its training, tune and check dice (and said so to train.py, which refuses a mix).
 HIDE_ARG=()
 if [ "$HIDE_TOP" = 1 ]; then HIDE_ARG=(--hide-top 0.22); fi
+if [ "$HIDE_TOP" = 2 ]; then HIDE_ARG=(--hide-top 0.32); fi
 TONE_ARG=()
 if [ "$TONE" = 1 ]; then TONE_ARG=(--aug-tone 0.5); fi
 SEED=${SEED:-1}
@@ -267,6 +269,7 @@ elif [ "$CENTRED" = 1 ]; then
     COCKED_V=learned-xwing-cocked/16 PARTNER_V=learned-xwing/32 READER_V=learned-xwing/33
     if [ "$LOW_LEAN" = 1 ]; then COCKED_V=learned-xwing-cocked/19 PARTNER_V=learned-xwing/39 READER_V=learned-xwing/40; fi
     if [ "$HIDE_TOP" = 1 ]; then COCKED_V=learned-xwing-cocked/20 PARTNER_V=learned-xwing/41 READER_V=learned-xwing/42; fi
+    if [ "$HIDE_TOP" = 2 ]; then COCKED_V=learned-xwing-cocked/21 PARTNER_V=learned-xwing/43 READER_V=learned-xwing/44; fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
