@@ -3,7 +3,8 @@
  * reading the crop sees the die's outline, sides and shading but not the top face's icon. The outline check judges
  * tilt; seen whole, it learned that some icons look tilted (it declined green blanks eight times as often as green
  * focus results), and a verdict must not depend on which face a reader declines. A disc, not a square: the same pixels
- * hidden however the die is turned.
+ * hidden however the die is turned. Tried with discs of 0.22 and 0.32 die sizes (learned-xwing-cocked/20 and /21) and
+ * not shipped: the check's false alarms then followed other faces, then the die's colour (training/README.md).
  */
 import type { DieCrop } from '../faceRead.js';
 
