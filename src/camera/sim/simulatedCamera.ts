@@ -132,38 +132,58 @@ function adjacentD6Face(face: string, random: RandomSource): string {
   return String(options[Math.floor(random() * options.length)]);
 }
 
-/** In-place [1 2 1]² blur, `passes` times, of the square of half-side r around (x, y) in an RGBA buffer. */
+/** A square of the frame, clipped to it: columns x0..x1-1, rows y0..y1-1. */
+interface Square {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** The square of half-side r around (x, y), clipped to the frame; undefined when none of it is inside. */
+function clippedSquare(width: number, height: number, { x, y, r }: { x: number; y: number; r: number }): Square | undefined {
+  const x0 = Math.max(0, Math.floor(x - r));
+  const y0 = Math.max(0, Math.floor(y - r));
+  const x1 = Math.min(width, Math.ceil(x + r));
+  const y1 = Math.min(height, Math.ceil(y + r));
+  return x1 <= x0 || y1 <= y0 ? undefined : { x0, y0, x1, y1 };
+}
+
+/** Copies a square of one RGBA frame onto the same square of another. */
+function copySquare(from: Uint8ClampedArray, to: Uint8ClampedArray, width: number, { x0, y0, x1, y1 }: Square): void {
+  for (let y = y0; y < y1; y++) to.set(from.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y * width + x0) * 4);
+}
+
+/** The x with a x = 1 modulo mask + 1 (a power of two), for odd a: Newton's iteration doubles the correct low bits. */
+function inverseOfOdd(a: number, mask: number): number {
+  let x = a; // right to 3 bits: an odd square is 1 modulo 8
+  for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x)) & mask;
+  return x;
+}
+
+/** In-place [1 2 1]² blur, `passes` times, of the square of half-side r around (x, y) in an RGBA buffer (its outer ring of pixels is read, not blurred). */
 function blurRegion(rgba: Uint8ClampedArray, width: number, height: number, region: { x: number; y: number; r: number }, passes: number): void {
   if (passes <= 0) return;
   const x0 = Math.max(1, Math.floor(region.x - region.r));
   const x1 = Math.min(width - 1, Math.ceil(region.x + region.r));
   const y0 = Math.max(1, Math.floor(region.y - region.r));
   const y1 = Math.min(height - 1, Math.ceil(region.y + region.r));
-  const w = x1 - x0;
-  const h = y1 - y0;
-  if (w <= 0 || h <= 0) return;
-  const tmp = new Float32Array((w + 2) * (h + 2) * 3);
-  const tw = w + 2;
+  if (x1 <= x0 || y1 <= y0) return;
+  // Each half pass reads only the frame and writes only the square, so the whole square is blurred from the same values.
+  const tmp = new Float32Array((x1 - x0) * (y1 - y0) * 3);
   for (let p = 0; p < passes; p++) {
-    for (const horizontal of [true, false]) {
-      for (let y = -1; y <= h; y++) {
-        for (let x = -1; x <= w; x++) {
-          const gx = x0 + x;
-          const gy = y0 + y;
-          const i = (gy * width + gx) * 4;
-          const a = horizontal ? i - 4 : i - width * 4;
-          const b = horizontal ? i + 4 : i + width * 4;
-          const t = ((y + 1) * tw + (x + 1)) * 3;
-          const inside = x >= 0 && y >= 0 && x < w && y < h;
-          for (let c = 0; c < 3; c++) {
-            tmp[t + c] = inside ? ((rgba[a + c] as number) + 2 * (rgba[i + c] as number) + (rgba[b + c] as number)) / 4 : (rgba[i + c] as number);
-          }
+    for (const step of [4, width * 4]) {
+      let t = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
+          tmp[t] = ((rgba[i - step] as number) + 2 * (rgba[i] as number) + (rgba[i + step] as number)) / 4;
+          tmp[t + 1] = ((rgba[i + 1 - step] as number) + 2 * (rgba[i + 1] as number) + (rgba[i + 1 + step] as number)) / 4;
+          tmp[t + 2] = ((rgba[i + 2 - step] as number) + 2 * (rgba[i + 2] as number) + (rgba[i + 2 + step] as number)) / 4;
         }
       }
-      for (let y = 0; y < h; y++) {
-        for (let x = 0; x < w; x++) {
-          const i = ((y0 + y) * width + x0 + x) * 4;
-          const t = ((y + 1) * tw + (x + 1)) * 3;
+      t = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
           rgba[i] = tmp[t] as number;
           rgba[i + 1] = tmp[t + 1] as number;
           rgba[i + 2] = tmp[t + 2] as number;
@@ -193,6 +213,8 @@ export class SimulatedCamera {
   private readonly gain: Float32Array;
   private readonly glare: Float32Array;
   private readonly noise: Float32Array;
+  /** The noise table in the order a frame draws it (see capture). */
+  private readonly noiseInTurn: Float32Array;
   private frameCounter = 0;
 
   constructor(options: SimulatedCameraOptions) {
@@ -220,6 +242,7 @@ export class SimulatedCamera {
     this.gain = this.makeGain();
     this.glare = this.makeGlare();
     this.noise = new Float32Array(1 << 16);
+    this.noiseInTurn = new Float32Array(this.noise.length);
     for (let i = 0; i < this.noise.length; i++) this.noise[i] = drawNormal(this.random) * this.lighting.noiseSigma;
   }
 
@@ -357,25 +380,37 @@ export class SimulatedCamera {
     return this.plainBaseCache;
   }
 
+  /** The frame being captured (RGBA): the empty platform as drawn, except in the squares `frameDirty` names. */
+  private frameRgba: Uint8ClampedArray | undefined;
+  private frameDirty: Square[] = [];
+
   /**
    * The canvas as drawn, read back only where dice were drawn (`drawn`: squares around them) and taken from the
-   * empty platform elsewhere: reading back a whole 1280x720 frame costs about 10 ms, most of a render.
+   * empty platform elsewhere: reading back a whole 1280x720 frame costs about 10 ms, most of a render. The frame is
+   * one buffer kept between captures, the last capture's squares put back to the empty platform, rather than a copy
+   * of the whole platform made (and collected) for every frame.
    */
   private readBack(drawn: readonly { x: number; y: number; r: number }[]): Uint8ClampedArray {
     const { width, height } = this.layout;
-    const rgba = this.plainBase().slice();
-    for (const { x, y, r } of drawn) {
-      const x0 = Math.max(0, Math.floor(x - r));
-      const y0 = Math.max(0, Math.floor(y - r));
-      const x1 = Math.min(width, Math.ceil(x + r));
-      const y1 = Math.min(height, Math.ceil(y + r));
-      if (x1 <= x0 || y1 <= y0) continue;
+    const plain = this.plainBase();
+    const rgba = (this.frameRgba ??= plain.slice());
+    for (const square of this.frameDirty) copySquare(plain, rgba, width, square);
+    this.frameDirty = [];
+    for (const die of drawn) {
+      const square = clippedSquare(width, height, die);
+      if (square === undefined) continue;
+      const { x0, y0, x1, y1 } = square;
       const patch = this.ctx.getImageData(x0, y0, x1 - x0, y1 - y0).data;
       const row = (x1 - x0) * 4;
       for (let yy = y0; yy < y1; yy++) rgba.set(patch.subarray((yy - y0) * row, (yy - y0 + 1) * row), (yy * width + x0) * 4);
+      this.frameDirty.push(square);
     }
     return rgba;
   }
+
+  /** The blurred frame being captured (RGBA): the blurred empty platform, except in the squares `blurredDirty` names. */
+  private blurredRgba: Uint8ClampedArray | undefined;
+  private blurredDirty: Square[] = [];
 
   /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise, returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = []): RgbImage {
@@ -387,14 +422,19 @@ export class SimulatedCamera {
     const passes = this.blurPasses();
     if (passes > 0) {
       const blurredBase = this.blurredBase();
-      for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
-      const merged = blurredBase.slice();
-      for (const { x, y, r } of blurRegions) {
-        const x0 = Math.max(0, Math.floor(x - r));
-        const x1 = Math.min(width, Math.ceil(x + r));
-        for (let yy = Math.max(0, Math.floor(y - r)); yy < Math.min(height, Math.ceil(y + r)); yy++) {
-          merged.set(rgba.subarray((yy * width + x0) * 4, (yy * width + x1) * 4), (yy * width + x0) * 4);
-        }
+      const merged = (this.blurredRgba ??= blurredBase.slice());
+      for (const square of this.blurredDirty) copySquare(blurredBase, merged, width, square);
+      this.blurredDirty = [];
+      for (const region of blurRegions) {
+        blurRegion(rgba, width, height, region, passes);
+        const square = clippedSquare(width, height, region);
+        if (square !== undefined) this.frameDirty.push(square);
+      }
+      for (const region of blurRegions) {
+        const square = clippedSquare(width, height, region);
+        if (square === undefined) continue;
+        copySquare(rgba, merged, width, square);
+        this.blurredDirty.push(square);
       }
       rgba = merged;
     }
@@ -403,16 +443,22 @@ export class SimulatedCamera {
     const [tr, tg, tb] = this.lighting.tint;
     const noise = this.noise;
     const mask = noise.length - 1;
-    let k = Math.floor(this.random() * noise.length);
+    const k0 = Math.floor(this.random() * noise.length);
     const stride = 2 * Math.floor(this.random() * 1000) + 7919;
+    // The frame's noise is noise[k0 + stride], noise[k0 + 2 stride], ... (mod the table's length). The stride is odd,
+    // so that is the table reordered, drawn in turn from some start: read in order it stays in the cache, where
+    // jumping through the table waited on memory for every channel of every pixel.
+    const inTurn = this.noiseInTurn;
+    for (let u = 0; u < inTurn.length; u++) inTurn[u] = noise[Math.imul(stride, u) & mask] as number;
+    let u = Math.imul(k0, inverseOfOdd(stride, mask)) & mask;
     const gain = this.gain;
     const glare = this.glare;
     for (let i = 0, j = 0, o = 0; i < width * height; i++, j += 4, o += 3) {
       const g = gain[i] as number;
       const add = glare[i] as number;
-      out[o] = (rgba[j] as number) * g * tr + add + (noise[(k = (k + stride) & mask)] as number);
-      out[o + 1] = (rgba[j + 1] as number) * g * tg + add + (noise[(k = (k + stride) & mask)] as number);
-      out[o + 2] = (rgba[j + 2] as number) * g * tb + add + (noise[(k = (k + stride) & mask)] as number);
+      out[o] = (rgba[j] as number) * g * tr + add + (inTurn[(u = (u + 1) & mask)] as number);
+      out[o + 1] = (rgba[j + 1] as number) * g * tg + add + (inTurn[(u = (u + 1) & mask)] as number);
+      out[o + 2] = (rgba[j + 2] as number) * g * tb + add + (inTurn[(u = (u + 1) & mask)] as number);
     }
     return { width, height, data: new Uint8Array(out.buffer) };
   }
