@@ -17,6 +17,8 @@ import type { DiePose, DieStyle, Rgb } from './dieArt.js';
 import { lightingPresets } from './lighting.js';
 import type { LightingPreset, LightingPresetName } from './lighting.js';
 import { simulatedRigLayout } from './rigLayout.js';
+import { blurRegion, clippedSquare, copySquare, type Square } from './frameSquares.js';
+import { noiseInTurn } from './noiseInTurn.js';
 import type { SimRigLayout } from './rigLayout.js';
 
 export type SimDieKind = 'd6' | 'red' | 'green';
@@ -132,67 +134,6 @@ function adjacentD6Face(face: string, random: RandomSource): string {
   return String(options[Math.floor(random() * options.length)]);
 }
 
-/** A square of the frame, clipped to it: columns x0..x1-1, rows y0..y1-1. */
-interface Square {
-  readonly x0: number;
-  readonly y0: number;
-  readonly x1: number;
-  readonly y1: number;
-}
-
-/** The square of half-side r around (x, y), clipped to the frame; undefined when none of it is inside. */
-function clippedSquare(width: number, height: number, { x, y, r }: { x: number; y: number; r: number }): Square | undefined {
-  const x0 = Math.max(0, Math.floor(x - r));
-  const y0 = Math.max(0, Math.floor(y - r));
-  const x1 = Math.min(width, Math.ceil(x + r));
-  const y1 = Math.min(height, Math.ceil(y + r));
-  return x1 <= x0 || y1 <= y0 ? undefined : { x0, y0, x1, y1 };
-}
-
-/** Copies a square of one RGBA frame onto the same square of another. */
-function copySquare(from: Uint8ClampedArray, to: Uint8ClampedArray, width: number, { x0, y0, x1, y1 }: Square): void {
-  for (let y = y0; y < y1; y++) to.set(from.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y * width + x0) * 4);
-}
-
-/** The x with a x = 1 modulo mask + 1 (a power of two), for odd a: Newton's iteration doubles the correct low bits. */
-function inverseOfOdd(a: number, mask: number): number {
-  let x = a; // right to 3 bits: an odd square is 1 modulo 8
-  for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x)) & mask;
-  return x;
-}
-
-/** In-place [1 2 1]² blur, `passes` times, of the square of half-side r around (x, y) in an RGBA buffer (its outer ring of pixels is read, not blurred). */
-function blurRegion(rgba: Uint8ClampedArray, width: number, height: number, region: { x: number; y: number; r: number }, passes: number): void {
-  if (passes <= 0) return;
-  const x0 = Math.max(1, Math.floor(region.x - region.r));
-  const x1 = Math.min(width - 1, Math.ceil(region.x + region.r));
-  const y0 = Math.max(1, Math.floor(region.y - region.r));
-  const y1 = Math.min(height - 1, Math.ceil(region.y + region.r));
-  if (x1 <= x0 || y1 <= y0) return;
-  // Each half pass reads only the frame and writes only the square, so the whole square is blurred from the same values.
-  const tmp = new Float32Array((x1 - x0) * (y1 - y0) * 3);
-  for (let p = 0; p < passes; p++) {
-    for (const step of [4, width * 4]) {
-      let t = 0;
-      for (let y = y0; y < y1; y++) {
-        for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
-          tmp[t] = ((rgba[i - step] as number) + 2 * (rgba[i] as number) + (rgba[i + step] as number)) / 4;
-          tmp[t + 1] = ((rgba[i + 1 - step] as number) + 2 * (rgba[i + 1] as number) + (rgba[i + 1 + step] as number)) / 4;
-          tmp[t + 2] = ((rgba[i + 2 - step] as number) + 2 * (rgba[i + 2] as number) + (rgba[i + 2 + step] as number)) / 4;
-        }
-      }
-      t = 0;
-      for (let y = y0; y < y1; y++) {
-        for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
-          rgba[i] = tmp[t] as number;
-          rgba[i + 1] = tmp[t + 1] as number;
-          rgba[i + 2] = tmp[t + 2] as number;
-        }
-      }
-    }
-  }
-}
-
 export class SimulatedCamera {
   readonly layout: SimRigLayout;
   readonly lighting: LightingPreset;
@@ -214,7 +155,7 @@ export class SimulatedCamera {
   private readonly glare: Float32Array;
   private readonly noise: Float32Array;
   /** The noise table in the order a frame draws it (see capture). */
-  private readonly noiseInTurn: Float32Array;
+  private readonly noiseOrdered: Float32Array;
   private frameCounter = 0;
 
   constructor(options: SimulatedCameraOptions) {
@@ -242,7 +183,7 @@ export class SimulatedCamera {
     this.gain = this.makeGain();
     this.glare = this.makeGlare();
     this.noise = new Float32Array(1 << 16);
-    this.noiseInTurn = new Float32Array(this.noise.length);
+    this.noiseOrdered = new Float32Array(this.noise.length);
     for (let i = 0; i < this.noise.length; i++) this.noise[i] = drawNormal(this.random) * this.lighting.noiseSigma;
   }
 
@@ -445,12 +386,8 @@ export class SimulatedCamera {
     const mask = noise.length - 1;
     const k0 = Math.floor(this.random() * noise.length);
     const stride = 2 * Math.floor(this.random() * 1000) + 7919;
-    // The frame's noise is noise[k0 + stride], noise[k0 + 2 stride], ... (mod the table's length). The stride is odd,
-    // so that is the table reordered, drawn in turn from some start: read in order it stays in the cache, where
-    // jumping through the table waited on memory for every channel of every pixel.
-    const inTurn = this.noiseInTurn;
-    for (let u = 0; u < inTurn.length; u++) inTurn[u] = noise[Math.imul(stride, u) & mask] as number;
-    let u = Math.imul(k0, inverseOfOdd(stride, mask)) & mask;
+    const inTurn = this.noiseOrdered;
+    let u = noiseInTurn(noise, k0, stride, inTurn);
     const gain = this.gain;
     const glare = this.glare;
     for (let i = 0, j = 0, o = 0; i < width * height; i++, j += 4, o += 3) {

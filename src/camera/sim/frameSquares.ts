@@ -1,0 +1,58 @@
+/**
+ * Squares of an RGBA frame (1280x720 in the simulated camera): where a die was drawn, read back and blurred. The
+ * camera works on these squares only and takes the rest of a frame from its empty platform.
+ */
+
+/** A square of the frame, clipped to it: columns x0..x1-1, rows y0..y1-1. */
+export interface Square {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** The square of half-side r around (x, y), clipped to the frame; undefined when none of it is inside. */
+export function clippedSquare(width: number, height: number, { x, y, r }: { x: number; y: number; r: number }): Square | undefined {
+  const x0 = Math.max(0, Math.floor(x - r));
+  const y0 = Math.max(0, Math.floor(y - r));
+  const x1 = Math.min(width, Math.ceil(x + r));
+  const y1 = Math.min(height, Math.ceil(y + r));
+  return x1 <= x0 || y1 <= y0 ? undefined : { x0, y0, x1, y1 };
+}
+
+/** Copies a square of one RGBA frame onto the same square of another. */
+export function copySquare(from: Uint8ClampedArray, to: Uint8ClampedArray, width: number, { x0, y0, x1, y1 }: Square): void {
+  for (let y = y0; y < y1; y++) to.set(from.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y * width + x0) * 4);
+}
+
+/** In-place [1 2 1]² blur, `passes` times, of the square of half-side r around (x, y) in an RGBA buffer (its outer ring of pixels is read, not blurred). */
+export function blurRegion(rgba: Uint8ClampedArray, width: number, height: number, region: { x: number; y: number; r: number }, passes: number): void {
+  if (passes <= 0) return;
+  const x0 = Math.max(1, Math.floor(region.x - region.r));
+  const x1 = Math.min(width - 1, Math.ceil(region.x + region.r));
+  const y0 = Math.max(1, Math.floor(region.y - region.r));
+  const y1 = Math.min(height - 1, Math.ceil(region.y + region.r));
+  if (x1 <= x0 || y1 <= y0) return;
+  // Each half pass reads only the frame and writes only the square, so the whole square is blurred from the same values.
+  const tmp = new Float32Array((x1 - x0) * (y1 - y0) * 3);
+  for (let p = 0; p < passes; p++) {
+    for (const step of [4, width * 4]) {
+      let t = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
+          tmp[t] = ((rgba[i - step] as number) + 2 * (rgba[i] as number) + (rgba[i + step] as number)) / 4;
+          tmp[t + 1] = ((rgba[i + 1 - step] as number) + 2 * (rgba[i + 1] as number) + (rgba[i + 1 + step] as number)) / 4;
+          tmp[t + 2] = ((rgba[i + 2 - step] as number) + 2 * (rgba[i + 2] as number) + (rgba[i + 2 + step] as number)) / 4;
+        }
+      }
+      t = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
+          rgba[i] = tmp[t] as number;
+          rgba[i + 1] = tmp[t + 1] as number;
+          rgba[i + 2] = tmp[t + 2] as number;
+        }
+      }
+    }
+  }
+}
