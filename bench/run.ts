@@ -3,6 +3,7 @@
  * never pass/fail: these machines are shared, so compare ratios from one run.
  */
 import { runAnalysisBench, runManyDiceBench } from './analysisBench.js';
+import { runCliBench } from './cli.js';
 import { runRigBench } from './rig.js';
 import { runSessionBench } from './session.js';
 import { runServeBench } from './serve.js';
@@ -15,6 +16,7 @@ import { runVisionLearnedBench } from './visionLearned.js';
 console.log(`dicerig benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 runAnalysisBench();
 runManyDiceBench();
+runCliBench();
 await runRigBench();
 await runVisionBench();
 await runVisionD8Bench();

@@ -7,23 +7,26 @@ import { printable } from '../rolllog/quoteValue.js';
 import { isSqliteError } from '../store/sqlite.js';
 import { fileSystemProblem } from './fileSystemError.js';
 
-/** Builds the `dicerig` program. Output streams are injected so tests can read them. */
-export function buildProgram(io: CliIo = processIo()): Command {
+/**
+ * Builds the `dicerig` program with the commands `argv` needs (all of them when it names none; see registerCommands).
+ * Output streams are injected so tests can read them.
+ */
+export async function buildProgram(io: CliIo = processIo(), argv: readonly string[] = []): Promise<Command> {
   const program = new Command('dicerig')
     .description('Roll physical dice by machine, read them, and tell whether they are fair.')
     .version(VERSION)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
-  registerCommands(program, io);
+  await registerCommands(program, io, argv);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }
 
 /** Runs the CLI and returns the exit status; never throws for user errors. */
 export async function main(argv: string[], io: CliIo & { exitCode: number } = processIo()): Promise<number> {
-  const program = buildProgram(io);
   try {
+    const program = await buildProgram(io, argv);
     await program.parseAsync(argv);
     return io.exitCode;
   } catch (e) {
