@@ -101,12 +101,16 @@ function largestDifference(net: TinyNet, count: number, random: RandomSource): n
 const oddSpec: NetSpec = { channels: 5, size: 7, convs: [{ out: 6, pool: true }, { out: 3, pool: false }, { out: 5, pool: true }], classes: 3 };
 
 /** The kernel's own exports on a fresh memory of 64 pages (NaN-filled, so a float left unwritten shows). */
-function bareKernel(): { unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void; f: Float32Array } {
+function bareKernel(): {
+  unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
+  pool: (y: number, c: number, n: number, stride: number, out: number) => void;
+  f: Float32Array;
+} {
   const api = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number }) => { buffer: ArrayBuffer }; Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => { exports: Record<string, unknown> } } }).WebAssembly;
   const memory = new api.Memory({ initial: 64 });
   const exports = new api.Instance(new api.Module(Buffer.from(tinyNetConvWasmBase64, 'base64')), { env: { memory } }).exports;
   const f = new Float32Array(memory.buffer).fill(Number.NaN);
-  return { unroll: exports['unroll'] as ReturnType<typeof bareKernel>['unroll'], f };
+  return { unroll: exports['unroll'] as ReturnType<typeof bareKernel>['unroll'], pool: exports['pool'] as ReturnType<typeof bareKernel>['pool'], f };
 }
 
 describe('TinyNet inference on the WebAssembly kernel', () => {
@@ -155,6 +159,35 @@ describe('TinyNet inference on the WebAssembly kernel', () => {
           expect(k.f[TAPS + cin * 9 * stride]).toBeNaN();
           expect(k.f[TAPS - 1]).toBeNaN();
         }
+      }
+    }
+  });
+
+  it('pools each 2x2 block of ReLU outputs to its largest value, four outputs at a time and the rest one by one, and writes nothing but the pooled planes', () => {
+    const k = bareKernel();
+    const Y = 16; // float offsets of the planes pooled and of the pooled planes
+    const OUT = 100_000;
+    const random = seededRandom(34);
+    for (let n = 2; n <= 21; n++) {
+      for (const c of [1, 3, 5]) {
+        const stride = (n * n + 7) & -8;
+        const m = n >> 1;
+        k.f.fill(Number.NaN);
+        // After ReLU: +0 (ties of zeros included) or positive, a few equal values.
+        for (let i = 0; i < c * stride; i++) k.f[Y + i] = random() < 0.3 ? 0 : Math.round(random() * 40) / 8;
+        k.pool(Y * 4, c, n, stride, OUT * 4);
+        for (let ch = 0; ch < c; ch++) {
+          for (let py = 0; py < m; py++) {
+            for (let px = 0; px < m; px++) {
+              const at = (y: number, x: number): number => k.f[Y + ch * stride + y * n + x] as number;
+              const want = Math.max(at(2 * py, 2 * px), at(2 * py, 2 * px + 1), at(2 * py + 1, 2 * px), at(2 * py + 1, 2 * px + 1));
+              const got = k.f[OUT + (ch * m + py) * m + px];
+              if (!Object.is(got, want)) expect({ n, c, ch, py, px, got }).toEqual({ n, c, ch, py, px, got: want });
+            }
+          }
+        }
+        expect(k.f[OUT + c * m * m]).toBeNaN();
+        expect(k.f[OUT - 1]).toBeNaN();
       }
     }
   });
