@@ -56,3 +56,31 @@ export function blurRegion(rgba: Uint8ClampedArray, width: number, height: numbe
     }
   }
 }
+
+/**
+ * An RGBA frame kept from one capture to the next: its base (an empty platform) except in the squares noted as
+ * changed since it was last cleaned. Cleaning puts back only those squares, rather than copying the whole base.
+ */
+export class PatchedFrame {
+  private frame: Uint8ClampedArray | undefined;
+  private changed: Square[] = [];
+
+  constructor(
+    private readonly width: number,
+    private readonly base: () => Uint8ClampedArray,
+  ) {}
+
+  /** The frame, equal to its base again. */
+  clean(): Uint8ClampedArray {
+    const base = this.base();
+    const frame = (this.frame ??= base.slice());
+    for (const square of this.changed) copySquare(base, frame, this.width, square);
+    this.changed = [];
+    return frame;
+  }
+
+  /** Notes a square the caller changes in the frame before it is next cleaned. */
+  change(square: Square): void {
+    this.changed.push(square);
+  }
+}

@@ -17,7 +17,7 @@ import type { DiePose, DieStyle, Rgb } from './dieArt.js';
 import { lightingPresets } from './lighting.js';
 import type { LightingPreset, LightingPresetName } from './lighting.js';
 import { simulatedRigLayout } from './rigLayout.js';
-import { blurRegion, clippedSquare, copySquare, type Square } from './frameSquares.js';
+import { blurRegion, clippedSquare, copySquare, PatchedFrame } from './frameSquares.js';
 import { noiseInTurn } from './noiseInTurn.js';
 import type { SimRigLayout } from './rigLayout.js';
 
@@ -156,6 +156,10 @@ export class SimulatedCamera {
   private readonly noise: Float32Array;
   /** The noise table in the order a frame draws it (see capture). */
   private readonly noiseOrdered: Float32Array;
+  /** The frame being captured (RGBA), kept between captures: the empty platform as drawn, but for the dice squares. */
+  private readonly frame: PatchedFrame;
+  /** The blurred frame being captured, kept alike: the blurred empty platform, but for the dice squares. */
+  private readonly blurredFrame: PatchedFrame;
   private frameCounter = 0;
 
   constructor(options: SimulatedCameraOptions) {
@@ -177,6 +181,8 @@ export class SimulatedCamera {
     this.stillFrames = options.stillFrames ?? 8;
     this.platformColor = options.platformColor ?? [150, 150, 146];
     const { width, height } = this.layout;
+    this.frame = new PatchedFrame(width, () => this.plainBase());
+    this.blurredFrame = new PatchedFrame(width, () => this.blurredBase());
     this.canvas = createCanvas(width, height);
     this.ctx = this.canvas.getContext('2d');
     this.base = this.renderBase();
@@ -321,10 +327,6 @@ export class SimulatedCamera {
     return this.plainBaseCache;
   }
 
-  /** The frame being captured (RGBA): the empty platform as drawn, except in the squares `frameDirty` names. */
-  private frameRgba: Uint8ClampedArray | undefined;
-  private frameDirty: Square[] = [];
-
   /**
    * The canvas as drawn, read back only where dice were drawn (`drawn`: squares around them) and taken from the
    * empty platform elsewhere: reading back a whole 1280x720 frame costs about 10 ms, most of a render. The frame is
@@ -333,10 +335,7 @@ export class SimulatedCamera {
    */
   private readBack(drawn: readonly { x: number; y: number; r: number }[]): Uint8ClampedArray {
     const { width, height } = this.layout;
-    const plain = this.plainBase();
-    const rgba = (this.frameRgba ??= plain.slice());
-    for (const square of this.frameDirty) copySquare(plain, rgba, width, square);
-    this.frameDirty = [];
+    const rgba = this.frame.clean();
     for (const die of drawn) {
       const square = clippedSquare(width, height, die);
       if (square === undefined) continue;
@@ -344,14 +343,10 @@ export class SimulatedCamera {
       const patch = this.ctx.getImageData(x0, y0, x1 - x0, y1 - y0).data;
       const row = (x1 - x0) * 4;
       for (let yy = y0; yy < y1; yy++) rgba.set(patch.subarray((yy - y0) * row, (yy - y0 + 1) * row), (yy * width + x0) * 4);
-      this.frameDirty.push(square);
+      this.frame.change(square);
     }
     return rgba;
   }
-
-  /** The blurred frame being captured (RGBA): the blurred empty platform, except in the squares `blurredDirty` names. */
-  private blurredRgba: Uint8ClampedArray | undefined;
-  private blurredDirty: Square[] = [];
 
   /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise, returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = []): RgbImage {
@@ -362,20 +357,15 @@ export class SimulatedCamera {
     // empty-platform reference and a frame agree wherever no die is.
     const passes = this.blurPasses();
     if (passes > 0) {
-      const blurredBase = this.blurredBase();
-      const merged = (this.blurredRgba ??= blurredBase.slice());
-      for (const square of this.blurredDirty) copySquare(blurredBase, merged, width, square);
-      this.blurredDirty = [];
-      for (const region of blurRegions) {
-        blurRegion(rgba, width, height, region, passes);
-        const square = clippedSquare(width, height, region);
-        if (square !== undefined) this.frameDirty.push(square);
-      }
+      const merged = this.blurredFrame.clean();
+      for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
+      // Each square whole once every region is blurred: a later region's blur can reach into an earlier one's square.
       for (const region of blurRegions) {
         const square = clippedSquare(width, height, region);
         if (square === undefined) continue;
+        this.frame.change(square);
         copySquare(rgba, merged, width, square);
-        this.blurredDirty.push(square);
+        this.blurredFrame.change(square);
       }
       rgba = merged;
     }
