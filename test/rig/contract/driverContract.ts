@@ -237,9 +237,9 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
         expect((await driver.status()).light).toBe(90);
         if (board) {
           // What the motor did: the cut tumble's flip and the new tumble's, and no third (the cut tumble never ran again).
-          // Counted from before the cut tumble: the servo held at the cut flip can be reported again after the replug
-          // (StandardFirmata's stretched pulses), which counted from the replug looked like a second flip. The
-          // emulator can lag the wall clock, so wait for it to release the servo after the second flip, then a moment more.
+          // Counted with the shared band and from before the cut tumble: StandardFirmata's stretched pulses re-report a
+          // held flip, which a narrow band or a count started during the hold takes for a new flip. The emulator can lag
+          // the wall clock, so wait for it to release the servo after the second flip, then a moment more.
           const flips = options.countFlips ?? defaultFlips;
           await until(() => flips(board.events.slice(beforeCut)) >= 2 && board.events.filter((e) => e.kind === 'servo' || e.kind === 'servo-off').at(-1)?.kind === 'servo-off', patience(5000), 'the servo released after the new tumble');
           await new Promise((r) => setTimeout(r, 300));
