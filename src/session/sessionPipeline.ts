@@ -19,6 +19,6 @@ export function sessionPipeline(family: 'pips' | 'xwing', dieSizePx: number, cro
     cocked: defaultCockedLimits,
     dieSizePx,
     cropScale: crop?.scale ?? 1.5,
-    ...(crop ? { cropCentre: crop.centre, cropRadial: crop.radial } : {}),
+    ...(crop ? { cropCentre: crop.centre, cropRadial: crop.radial, cropOffAxis: crop.offAxis } : {}),
   };
 }

@@ -50,6 +50,11 @@ export interface DieCrop {
    */
   readonly radial?: number;
   /**
+   * The die's angle off the lens axis, degrees (from the frame's centre and the camera's field of view), for a learned
+   * network trained to be told where the die lies (`LearnedModel.offAxisPlaneDeg`). Absent: not known, read as 0.
+   */
+  readonly offAxisDeg?: number;
+  /**
    * Where the die (a learned reader's crop: its top face) lies in `image`, when not at its middle: the frame's edge cut
    * the crop's square short. Absent: the middle.
    */

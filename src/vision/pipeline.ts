@@ -45,6 +45,8 @@ export interface PipelineOptions {
   readonly cropCentre?: (located: Point) => Point;
   /** The die's radial direction in the frame, from the located centre (`DieCrop.radial`; the learned reader's cocked check turns the crop by it). */
   readonly cropRadial?: (located: Point) => number | undefined;
+  /** The die's angle off the lens axis, degrees, from the located centre (`DieCrop.offAxisDeg`; a learned network told where the die lies reads it). */
+  readonly cropOffAxis?: (located: Point) => number;
 }
 
 export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElongation: 1.09, areaRange: [0.8, 1.26] };
@@ -63,7 +65,8 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
     // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.
     const radial = options.cropRadial?.(die.center);
-    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ ...cut, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}) }) });
+    const offAxisDeg = options.cropOffAxis?.(die.center);
+    const readFlat = (): DieReading => ({ channel: die.channel, die, read: reader.read({ ...cut, sizePx: options.dieSizePx, ...(radial !== undefined ? { radial } : {}), ...(offAxisDeg !== undefined ? { offAxisDeg } : {}) }) });
     if (reader.judgesTilt === true) return readFlat();
     const verdict = judgeOutline(die, { ...options.cocked, expectedArea: options.locate.expectedDieArea });
     if (verdict.cocked) {

@@ -14,12 +14,15 @@ describe("a session's pipeline options", () => {
       expect(o).toMatchObject({ dieSizePx: 40, cropScale: 1.5, cocked: defaultCockedLimits });
       expect(o.cropCentre).toBeUndefined();
       expect(o.cropRadial).toBeUndefined();
+      expect(o.cropOffAxis).toBeUndefined();
     }
     const centre = (p: { x: number; y: number }) => ({ x: p.x + 3, y: p.y });
     const radial = () => 0.5;
-    const learned = sessionPipeline('xwing', 40, { centre, radial, scale: 1.5 });
+    const offAxis = (p: { x: number; y: number }) => p.x / 2;
+    const learned = sessionPipeline('xwing', 40, { centre, radial, offAxis, scale: 1.5 });
     expect(learned.cropCentre?.({ x: 10, y: 20 })).toEqual({ x: 13, y: 20 });
     expect(learned.cropRadial?.({ x: 10, y: 20 })).toBe(0.5);
+    expect(learned.cropOffAxis?.({ x: 10, y: 20 })).toBe(5);
   });
 
   it("take a red or green d8's shadow rule for X-Wing dice and keep the default one for pips", () => {

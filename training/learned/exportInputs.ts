@@ -14,7 +14,9 @@
  * centre): train.py then turns, scales, shifts, blurs and recolours it and
  * cuts and normalises the network's size x size input itself, as the reader does.
  * Every die's `radial` direction (the crop's, `topFaceCrop`: from the optical centre to the die, radians) is
- * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial).
+ * recorded in the JSON, for a network that reads each die turned so that direction points down (train.py --radial), and
+ * its angle off the lens axis (`offAxis`, degrees, from `--hfov` as the reader computes it) for a network told where the
+ * die lies (train.py --off-axis-plane).
  * `--hide-top R` hides each die's top face's middle before anything is cut (`hideTopMiddle`: a disc of R die sizes around
  * the top face's centre painted in the body's colour), as the reader hides it for an outline check that says `hideTop`.
  * `--margin` is the crop's side over the box's longer side, as the reader's cutter cuts it (`LEARNED_CROP_MARGIN`, 1.5):
@@ -79,6 +81,7 @@ const labels: number[] = [];
 const groups: string[] = [];
 const source: number[] = [];
 const radial: number[] = [];
+const offAxis: number[] = [];
 for (const photo of photos) {
   const boxes = photo.boxes.filter((b) => classes.includes(b.className));
   if (boxes.length === 0) continue;
@@ -96,6 +99,7 @@ for (const photo of photos) {
       groups.push(photo.name);
       source.push(jitter);
       radial.push(crop.radial ?? RADIAL_DOWN);
+      offAxis.push(crop.offAxisDeg ?? 0);
     };
     if (context > 0) {
       record(areaResample(crop.image, c, (crop.sizePx * scale * context) / size, context), 0);
@@ -117,5 +121,5 @@ try {
   closeSync(fd);
 }
 const hash = dataHash(photos, labelsDir);
-writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, margin, ...(hideTop > 0 ? { hideTop } : {}), jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial }));
+writeFileSync(`${values.out}.json`, JSON.stringify({ images: paths.images, first, last, photos: photos.length, classes, size, context, scale, margin, ...(hideTop > 0 ? { hideTop } : {}), jitters: context > 0 ? 0 : jitters, heightRatio, hfov: Number(values.hfov), dataHash: hash, labels, groups, jitter: source, radial, offAxis }));
 console.log(`${inputs.length} inputs (${context > 0 ? labels.length : labels.length / (jitters + 1)} dice, ${photos.length} photos) -> ${values.out}.f32; data hash ${hash}`);

@@ -58,12 +58,13 @@ def flat_weights(net):
 
 def spec_of(net, size, classes):
     """TinyNet's NetSpec of this network for a size x size input."""
-    return {'channels': 3, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl in net.layout], 'classes': classes}
+    return {'channels': net.convs[0].in_channels, 'size': size, 'convs': [{'out': c, 'pool': pl} for c, pl in net.layout], 'classes': classes}
 
 
 def probe_probabilities(net, size):
     """The probabilities for the probe input x[i] = 2 sin(0.37 i), rounded to 6 places: the TypeScript network must agree."""
-    probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(3 * size * size)], dtype=torch.float32).reshape(1, 3, size, size)
+    c = net.convs[0].in_channels
+    probe = torch.tensor([2 * np.sin(0.37 * i) for i in range(c * size * size)], dtype=torch.float32).reshape(1, c, size, size)
     net.eval()
     with torch.no_grad():
         return [round(float(v), 6) for v in F.softmax(net(probe), 1)[0]]

@@ -61,6 +61,11 @@
 # partner as /41, the pair as /42. The candidate pre-registered at stop 61 (the shipped check's false alarms depend on
 # the face); dropped on the tune sets (the foreign focus icon reaches past the disc). HIDE_TOP=2 hides a disc of 0.32 die
 # sizes instead (the whole icon): learned-xwing-cocked/21, the partner as /43, the pair as /44.
+# OFF_AXIS=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0 and HIDE_TOP=0: the shipped recipe) tells
+# the check where each die lies: a fourth input plane of its angle off the lens axis over 30 degrees (train.py
+# --off-axis-plane 30; the reader adds it alike), so that it can learn how much of a flat die's sides the lens shows
+# there: learned-xwing-cocked/22, the partner as /45, the pair as /46. The candidate pre-registered at stop 62 (flat dice
+# far off the axis look tilted to the check; a level moved by where the die lies failed at stops 57 and 64).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -173,6 +178,13 @@ if { [ "$HIDE_TOP" != 0 ] && [ "$HIDE_TOP" != 1 ] && [ "$HIDE_TOP" != 2 ]; } || 
   echo "HIDE_TOP=$HIDE_TOP: 1 or 2 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0 and LOW_LEAN=0, the shipped recipe) trains and reads the cocked check with the top face's middle hidden (learned-xwing-cocked/20, the pair /42; 2: a wider disc, cocked/21, the pair /44); 0 (the default, as shipped) does not" >&2
   exit 2
 fi
+OFF_AXIS=${OFF_AXIS:-0}
+if { [ "$OFF_AXIS" != 0 ] && [ "$OFF_AXIS" != 1 ]; } || { [ "$OFF_AXIS" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ] || [ "$LOW_LEAN" != 0 ] || [ "$HIDE_TOP" != 0 ]; }; }; then
+  echo "OFF_AXIS=$OFF_AXIS: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0 and HIDE_TOP=0, the shipped recipe) tells the cocked check each die's angle off the lens axis (learned-xwing-cocked/22, the pair /46); 0 (the default, as shipped) does not" >&2
+  exit 2
+fi
+OFF_AXIS_ARG=()
+if [ "$OFF_AXIS" = 1 ]; then OFF_AXIS_ARG=(--off-axis-plane 30); fi
 # The check's inputs, cut alike for its training, tune and check dice (and said so to train.py, which refuses a mix).
 HIDE_ARG=()
 if [ "$HIDE_TOP" = 1 ]; then HIDE_ARG=(--hide-top 0.22); fi
@@ -270,6 +282,7 @@ elif [ "$CENTRED" = 1 ]; then
     if [ "$LOW_LEAN" = 1 ]; then COCKED_V=learned-xwing-cocked/19 PARTNER_V=learned-xwing/39 READER_V=learned-xwing/40; fi
     if [ "$HIDE_TOP" = 1 ]; then COCKED_V=learned-xwing-cocked/20 PARTNER_V=learned-xwing/41 READER_V=learned-xwing/42; fi
     if [ "$HIDE_TOP" = 2 ]; then COCKED_V=learned-xwing-cocked/21 PARTNER_V=learned-xwing/43 READER_V=learned-xwing/44; fi
+    if [ "$OFF_AXIS" = 1 ]; then COCKED_V=learned-xwing-cocked/22 PARTNER_V=learned-xwing/45 READER_V=learned-xwing/46; fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
@@ -349,7 +362,7 @@ if [ "$RADIAL" = 1 ]; then
     train_check() {
       /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
         --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$1" --check "$WORK/ck13-check" --name "$2" \
-        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${HIDE_ARG[@]}" "${@:6}"
+        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${HIDE_ARG[@]}" "${OFF_AXIS_ARG[@]}" "${@:6}"
     }
     CHECK_PARTNER_TRAINING=
     if [ "$CHECK_PAIR" = 1 ]; then

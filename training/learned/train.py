@@ -64,7 +64,9 @@ p.add_argument('--save-face-probs', default='', help="write the network's class 
 p.add_argument('--partner', default='', help="with --thresholds: PREFIX of a partner face network's saved probabilities (--save-face-probs) on the same tune (and check) dice; the reader averages the two networks' probabilities, so thresholds and cockedAt are set on that mean")
 p.add_argument('--partner-version', default='', help='with --partner: the version of that partner network')
 p.add_argument('--cocked-check-budget', default='0.01,0.02,0.03,0.04', help='fractions of flat tune dice the cocked check may decline, comma-separated')
+p.add_argument('--off-axis-plane', type=float, default=0.0, help="with --binary-cocked: tell the network where each die lies, a fourth input plane of its angle off the lens axis (exportInputs' offAxis, degrees) over this many degrees; the module says so (offAxisPlaneDeg) and the reader adds the plane alike (src/vision/learned/reader.ts)")
 a = p.parse_args()
+assert not a.off_axis_plane or a.binary_cocked, '--off-axis-plane is for the cocked check: with --binary-cocked only'
 assert not a.hide_top or a.binary_cocked, '--hide-top is for the cocked check: with --binary-cocked only'
 assert not a.check_partner_version or a.binary_cocked, '--check-partner-version names a cocked check\'s partner: with --binary-cocked only'
 torch.manual_seed(a.seed)
@@ -78,6 +80,9 @@ def load(prefix):
     # Every set read (train, tune, check) must be cut as the reader will cut it: the top face hidden or not, alike.
     assert float(meta.get('hideTop', 0)) == a.hide_top, f"{prefix}: exported with hideTop {meta.get('hideTop', 0)}, but --hide-top is {a.hide_top}"
     x = np.fromfile(prefix + '.f32', dtype='<f4').reshape(-1, 3, c, c)
+    if a.off_axis_plane:
+        assert 'offAxis' in meta, f'{prefix}: --off-axis-plane needs the dice\'s angles off the lens axis (exportInputs writes offAxis)'
+        meta['offAxis'] = torch.tensor(meta['offAxis'], dtype=torch.float32)
     if a.radial:
         assert meta.get('context') and 'radial' in meta, f'{prefix}: --radial needs raw context inputs with their radial directions (exportInputs --context)'
         meta['radial'] = torch.tensor(meta['radial'], dtype=torch.float32)
@@ -97,7 +102,7 @@ if a.binary_cocked:
 size = mt['size']
 convs = parse_convs(a.convs)
 
-net = initialise(Net(convs, len(classes)))
+net = initialise(Net(convs, len(classes), channels=4 if a.off_axis_plane else 3))
 if a.load_torch: net.load_state_dict(torch.load(a.load_torch))
 opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=a.wd)
 steps = max(1, a.epochs * ((len(xt) + a.batch - 1) // a.batch))
@@ -178,11 +183,22 @@ def centre_raw(x, meta):
     o = (C - size) // 2
     return normalise(x[:, :, o:o + size, o:o + size])
 
+def told(x, meta, idx=None):
+    # --off-axis-plane: the colour planes, then one plane of each die's angle off the lens axis over a.off_axis_plane
+    # degrees (the reader's withOffAxisPlane). Added after every change of the colour planes, so it is never turned or noised.
+    if not a.off_axis_plane: return x
+    v = (meta['offAxis'] if idx is None else meta['offAxis'][idx]) / a.off_axis_plane
+    return torch.cat([x, v.view(-1, 1, 1, 1).expand(-1, 1, x.shape[2], x.shape[3])], 1)
+
 raw = bool(mt.get('context'))
 if raw: print(f'raw context inputs {xt.shape[-1]} -> {size}: turned, scaled +-{a.aug_scale}, shifted +-{a.aug_shift}, blur <= {a.aug_blur}, colour {a.aug_colour}, noise <= {a.aug_noise}' + (f', tone curve on {a.aug_tone:g} of them' if a.aug_tone > 0 else ''), flush=True)
 if mv.get('context'): xv = centre_raw(xv, mv)
+xv = told(xv, mv)
 
 def augment(x, idx):
+    return told(augment_colour(x, idx), mt, idx)
+
+def augment_colour(x, idx):
     if raw:
         x = cut_raw(x, mt['radial'][idx] if a.radial else None)
         if a.colour_invariant:
@@ -265,6 +281,7 @@ if a.thresholds:
         assert mc['classes'] == classes, 'check and train classes differ'
         assert partner_check is None or np.array_equal(np.load(a.partner + '-check-labels.npy'), yc.numpy()), 'the partner scored other check dice'
         if mc.get('context'): xc = centre_raw(xc, mc)
+        xc = told(xc, mc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
               f'{rules.describe(rules.score(probabilities(xc) if partner_check is None else (probabilities(xc) + partner_check) / 2, yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
 def cocked_recall(pc, cocked):
@@ -280,6 +297,7 @@ if a.save_probs:
     if a.check:
         xc, yc, mc = load(a.check)
         if mc.get('context'): xc = centre_raw(xc, mc)
+        xc = told(xc, mc)
         pc = probabilities(xc)[:, ck]
         np.save(a.save_probs + '-check.npy', pc.numpy())
         print(f'cocked caught on check at {cocked_recall(pc, labels_of_check(yc) == ck)}', flush=True)
@@ -290,6 +308,7 @@ if a.save_face_probs:
     if a.check:
         xc, yc, mc = load(a.check)
         if mc.get('context'): xc = centre_raw(xc, mc)
+        xc = told(xc, mc)
         np.save(a.save_face_probs + '-check.npy', probabilities(xc).numpy())
         np.save(a.save_face_probs + '-check-labels.npy', yc.numpy())
 
@@ -330,7 +349,8 @@ export const {a.name}Model: LearnedModel = {{
   partner: {{ version: {json.dumps(a.check_partner_version)} }},'''}{'' if (thresholds is None and not a.radial) or a.views == 1 else f'''
   views: {a.views},'''}{'' if not a.radial else '''
   radial: true,'''}{'' if not a.hide_top else f'''
-  hideTop: {a.hide_top},'''}
+  hideTop: {a.hide_top},'''}{'' if not a.off_axis_plane else f'''
+  offAxisPlaneDeg: {a.off_axis_plane},'''}
   weightsBase64: [
 {chr(10).join('    ' + json.dumps(l) + ',' for l in lines)}
   ].join(''),

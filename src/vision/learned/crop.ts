@@ -6,7 +6,7 @@
 import type { DieCrop } from '../faceRead.js';
 import { cropSquare } from '../../core/image.js';
 import type { Rect, RgbImage } from '../../core/image.js';
-import { radialDirection, topFaceCentre } from './topFace.js';
+import { offAxisDegrees, radialDirection, topFaceCentre } from './topFace.js';
 import type { CameraGeometry } from './topFace.js';
 
 export interface TopFaceCropOptions {
@@ -25,5 +25,6 @@ export function topFaceCrop(image: RgbImage, box: Rect, options: TopFaceCropOpti
   const centre = topFaceCentre(boxCentre, sizePx, options.heightRatio, options.camera, options.gain);
   const radial = radialDirection(boxCentre, options.camera);
   // The cut's image, and where the die lies in it when the frame's edge cut it short.
-  return { ...cropSquare(image, centre, Math.max(box.width, box.height) * options.margin), sizePx, ...(radial !== undefined ? { radial } : {}) };
+  const offAxisDeg = offAxisDegrees(boxCentre, options.camera);
+  return { ...cropSquare(image, centre, Math.max(box.width, box.height) * options.margin), sizePx, ...(radial !== undefined ? { radial } : {}), offAxisDeg };
 }

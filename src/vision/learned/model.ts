@@ -69,6 +69,12 @@ export interface LearnedModel {
    * coloured faces; kept by a head or a fine-tuned network, since no network can read a face the image does not show.
    */
   readonly glare?: GlareCheck;
+  /**
+   * A network that is told where the die lies: its input has a fourth plane after the three colour planes, every value
+   * the die's angle off the lens axis (`DieCrop.offAxisDeg`, 0 where the crop does not say) over this many degrees.
+   * An outline check so trained (train.py --off-axis-plane) can learn how much of a flat die's sides the lens shows there.
+   */
+  readonly offAxisPlaneDeg?: number;
 }
 
 export interface Partner {

@@ -175,10 +175,27 @@ function meanProbabilities(net: TinyNet, inputs: readonly Float32Array[]): Float
   return mean;
 }
 
-/** A model's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. */
-function viewInputs(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, count: number): Float32Array[] {
+/**
+ * A model's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. A model told
+ * where the die lies (`offAxisPlaneDeg`) gets its constant fourth plane after each view's colour planes.
+ */
+function viewInputs(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial' | 'offAxisPlaneDeg'>, count: number): Float32Array[] {
   const x = cropInput(crop, model);
-  return Array.from({ length: count }, (_, t) => turned(x, model.spec.size, t));
+  return Array.from({ length: count }, (_, t) => toldWhere(turned(x, model.spec.size, t), crop, model));
+}
+
+/** A view's colour planes, followed by the die's angle off the lens axis for a model told where the die lies. */
+function toldWhere(x: Float32Array, crop: DieCrop, model: Pick<LearnedModel, 'offAxisPlaneDeg'>): Float32Array {
+  const per = model.offAxisPlaneDeg;
+  return per === undefined ? x : withOffAxisPlane(x, (crop.offAxisDeg ?? 0) / per);
+}
+
+/** Colour planes `x` followed by one plane of `value`. */
+export function withOffAxisPlane(x: Float32Array, value: number): Float32Array {
+  const out = new Float32Array(x.length + x.length / 3);
+  out.set(x);
+  out.fill(value, x.length);
+  return out;
 }
 
 /** One network of an outline check, ready to run. */
@@ -256,7 +273,7 @@ export class LearnedReader implements FaceReader {
 
   /** The network's input for view `turn` (0: as is) of a crop. */
   input(crop: DieCrop, turn = 0): Float32Array {
-    return turned(cropInput(crop, this.model), this.model.spec.size, turn);
+    return toldWhere(turned(cropInput(crop, this.model), this.model.spec.size, turn), crop, this.model);
   }
 
   /** The network's inputs for views 0..count-1 of a crop: the crop is resampled once, then turned and mirrored. */

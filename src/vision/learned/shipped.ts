@@ -8,7 +8,7 @@ import { topFaceCrop } from './crop.js';
 import { xwingGlare } from './glare.js';
 import { withCockedCheck, withPartner } from './model.js';
 import type { LearnedModel } from './model.js';
-import { cameraFromFov, radialDirection, topFaceCentre } from './topFace.js';
+import { cameraFromFov, offAxisDegrees, radialDirection, topFaceCentre } from './topFace.js';
 import { d6Model } from './weights/d6.js';
 import { xwingModel } from './weights/xwing.js';
 import { xwingCockedModel } from './weights/xwingCocked.js';
@@ -35,6 +35,7 @@ export function learnedCutter(model: LearnedModel, hfovDeg: number, gain = 1): (
 export interface LearnedPipelineCrop {
   readonly centre: (located: Point) => Point;
   readonly radial: (located: Point) => number | undefined;
+  readonly offAxis: (located: Point) => number;
   readonly scale: number;
 }
 
@@ -45,5 +46,5 @@ export interface LearnedPipelineCrop {
  */
 export function learnedPipelineCrop(model: LearnedModel, hfovDeg: number, frame: { readonly width: number; readonly height: number }, dieSizePx: number): LearnedPipelineCrop {
   const camera = cameraFromFov(frame.width, frame.height, hfovDeg);
-  return { centre: (located) => topFaceCentre(located, dieSizePx, model.heightRatio, camera), radial: (located) => radialDirection(located, camera), scale: LEARNED_CROP_MARGIN };
+  return { centre: (located) => topFaceCentre(located, dieSizePx, model.heightRatio, camera), radial: (located) => radialDirection(located, camera), offAxis: (located) => offAxisDegrees(located, camera), scale: LEARNED_CROP_MARGIN };
 }

@@ -62,6 +62,12 @@ export function fitParallaxGain(samples: readonly { readonly boxCentre: Point; r
  */
 export const RADIAL_DOWN = Math.PI / 2;
 
+/** The angle between the lens axis and the ray to `point`, degrees. */
+export function offAxisDegrees(point: Point, camera: CameraGeometry): number {
+  const r = Math.hypot(point.x - camera.opticalCentre.x, point.y - camera.opticalCentre.y);
+  return (Math.atan(r / camera.focalPx) * 180) / Math.PI;
+}
+
 /** The direction from the optical centre to `point`, radians (atan2 of the y and x offsets); none at the centre itself. */
 export function radialDirection(point: Point, camera: CameraGeometry): number | undefined {
   const dx = point.x - camera.opticalCentre.x;
