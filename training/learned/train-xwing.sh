@@ -65,7 +65,8 @@
 # the check where each die lies: a fourth input plane of its angle off the lens axis over 30 degrees (train.py
 # --off-axis-plane 30; the reader adds it alike), so that it can learn how much of a flat die's sides the lens shows
 # there: learned-xwing-cocked/22, the partner as /45, the pair as /46. The candidate pre-registered at stop 62 (flat dice
-# far off the axis look tilted to the check; a level moved by where the die lies failed at stops 57 and 64).
+# far off the axis look tilted to the check; a level moved by where the die lies failed at stops 57 and 64); dropped on
+# the tune sets at stop 64 (more flat foreign-art dice called tilted, training/README.md).
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
