@@ -56,6 +56,16 @@ describe('a network told where the die lies', () => {
     expect(Math.abs(expected(24) - expected(0))).toBeGreaterThan(1e-4);
   });
 
+  it('does not share its inputs with a reader of a network not told where the die lies, or told over other degrees', () => {
+    const { glare: _glare, cockedCheck: _check, partner: _partner, ...face } = shippedLearnedModels['xwing'] as LearnedModel;
+    const reader = (m: LearnedModel) => new LearnedReader(m, { minProbability: 0, views: 1 });
+    expect(reader(face).sharesInputsWith(reader(face))).toBe(true);
+    expect(reader({ ...face, offAxisPlaneDeg: 30 }).sharesInputsWith(reader({ ...face, offAxisPlaneDeg: 30 }))).toBe(true);
+    expect(reader({ ...face, offAxisPlaneDeg: 30 }).sharesInputsWith(reader(face))).toBe(false);
+    expect(reader(face).sharesInputsWith(reader({ ...face, offAxisPlaneDeg: 30 }))).toBe(false);
+    expect(reader({ ...face, offAxisPlaneDeg: 30 }).sharesInputsWith(reader({ ...face, offAxisPlaneDeg: 20 }))).toBe(false);
+  });
+
   it("measures a point's angle off the lens axis from the frame's centre and the field of view: 0 at the centre, half the field at the side", () => {
     const camera = cameraFromFov(1280, 720, 54);
     expect(offAxisDegrees({ x: 640, y: 360 }, camera)).toBe(0);

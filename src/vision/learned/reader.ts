@@ -355,10 +355,10 @@ export class LearnedReader implements FaceReader {
     return { probabilities, own };
   }
 
-  /** Whether `other` makes the same network inputs of a crop as this reader: the same cut, input size and views. */
+  /** Whether `other` makes the same network inputs of a crop as this reader: the same cut, input size, views and (for a network told where the die lies) the same plane. */
   sharesInputsWith(other: LearnedReader): boolean {
     const [a, b] = [this.model, other.model];
-    return a.spec.size === b.spec.size && a.inputScale === b.inputScale && Boolean(a.radial) === Boolean(b.radial) && this.viewCount === other.viewCount;
+    return a.spec.size === b.spec.size && a.inputScale === b.inputScale && Boolean(a.radial) === Boolean(b.radial) && a.offAxisPlaneDeg === b.offAxisPlaneDeg && this.viewCount === other.viewCount;
   }
 
   /**
