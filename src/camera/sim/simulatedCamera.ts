@@ -19,6 +19,7 @@ import type { LightingPreset, LightingPresetName } from './lighting.js';
 import { simulatedRigLayout } from './rigLayout.js';
 import { blurRegion, clippedSquare, copySquare, PatchedFrame } from './frameSquares.js';
 import { noiseInTurn } from './noiseInTurn.js';
+import { ThrowPath } from './throwPath.js';
 import type { SimRigLayout } from './rigLayout.js';
 
 export type SimDieKind = 'd6' | 'red' | 'green';
@@ -77,8 +78,8 @@ interface PlannedDie {
   readonly truth: SimDieTruth;
   readonly kind: 'd6' | 'd8';
   readonly style: DieStyle;
-  /** Pose per frame up to and including the settle frame (the last entry is the rest pose). */
-  readonly path: readonly DiePose[];
+  /** Pose per frame up to and including the settle frame. */
+  readonly path: ThrowPath;
 }
 
 const D6_STYLES: readonly [Rgb, Rgb][] = [
@@ -397,13 +398,13 @@ export class SimulatedCamera {
     const blurRegions: { x: number; y: number; r: number }[] = [];
     const drawn: { x: number; y: number; r: number }[] = [];
     for (const die of planned) {
-      const last = die.path.length - 1;
+      const last = die.path.steps;
       const f = Math.min(frame, last);
-      const pose = die.path[f] as DiePose;
+      const pose = die.path.at(f);
       let moved = 0;
       if (f < last) {
         // Moving: average copies displaced along the motion towards the next pose (motion blur).
-        const next = die.path[f + 1] as DiePose;
+        const next = die.path.at(f + 1);
         const dx = next.x - pose.x;
         const dy = next.y - pose.y;
         moved = Math.hypot(dx, dy);
@@ -475,8 +476,8 @@ export class SimulatedCamera {
         const sideFace = kind === 'd6' ? adjacentD6Face(face, random) : (faces[Math.floor(random() * faces.length)] as string);
         const tilt = cocked ? ((15 + random() * 30) * Math.PI) / 180 : 0;
         const rest: DiePose = { x, y, angle, tilt, size: sizePx, face, sideFace };
-        const path = this.planPath(rest, rect, faces);
-        const settleFrameIndex = path.length - 1;
+        const path = ThrowPath.plan(rest, rect, faces, random);
+        const settleFrameIndex = path.steps;
         out.push({
           kind: kind === 'd6' ? 'd6' : 'd8',
           style,
@@ -503,40 +504,5 @@ export class SimulatedCamera {
       }
     });
     return out;
-  }
-
-  /**
-   * Poses from the throw's first frame to rest, built backwards from the rest pose:
-   * each earlier frame is displaced further (the die decelerates), at least
-   * 2.5 px and 3° per frame, so "still" in the truth means exactly still.
-   */
-  private planPath(rest: DiePose, rect: { x: number; y: number; width: number; height: number }, faces: readonly string[]): DiePose[] {
-    const random = this.random;
-    const moving = 6 + Math.floor(random() * 10);
-    const settling = 2 + Math.floor(random() * 6);
-    const n = moving + settling;
-    const path: DiePose[] = [rest];
-    let cur = rest;
-    for (let k = 0; k < n; k++) {
-      const step = 2.5 + 1.2 * Math.pow(k, 1.5) + random() * 2;
-      const dir = random() * Math.PI * 2;
-      const turn = ((3 + random() * 4 + k * 2) * Math.PI) / 180;
-      let x = cur.x + Math.cos(dir) * step;
-      let y = cur.y + Math.sin(dir) * step;
-      const m = rest.size * 0.6;
-      if (x < rect.x + m || x > rect.x + rect.width - m) x = cur.x - Math.cos(dir) * step;
-      if (y < rect.y + m || y > rect.y + rect.height - m) y = cur.y - Math.sin(dir) * step;
-      const tumbling = k >= settling;
-      cur = {
-        ...cur,
-        x,
-        y,
-        angle: cur.angle + (random() < 0.5 ? -turn : turn),
-        face: tumbling ? (faces[Math.floor(random() * faces.length)] as string) : rest.face,
-        tilt: tumbling ? random() * 0.6 : rest.tilt,
-      };
-      path.unshift(cur);
-    }
-    return path;
   }
 }
