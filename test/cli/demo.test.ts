@@ -1,8 +1,16 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadedChannel } from '../../src/session/demo.js';
+import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
+
+interface DieJson {
+  label: string;
+  verdict: string;
+  anytime: { logE: number };
+  sessionVerdict?: { kind: string; threshold: number; logE: number; anytimeP: number; unresolved: number };
+}
 
 interface DemoJson {
   state: string;
@@ -11,6 +19,20 @@ interface DemoJson {
   totals: { ok: number; rerolled: number };
   note: string;
   reportCommand: string;
+}
+
+const xwingDir = tempDir('dicerig-demo-');
+const xwingDemoDb = (seed: number): string => join(xwingDir, `demo${seed}.db`);
+const xwingRuns = new Map<number, ReturnType<typeof runCli>>();
+
+/** The X-Wing demo of `seed` at a budget of 400 rolls, run once for every test of this file that reads it. */
+function xwingDemo(seed: number): ReturnType<typeof runCli> {
+  let run = xwingRuns.get(seed);
+  if (run === undefined) {
+    run = runCli('demo', '--seed', String(seed), '--dice', 'xwing', '--budget', '400', '--db', xwingDemoDb(seed), '--json');
+    xwingRuns.set(seed, run);
+  }
+  return run;
 }
 
 describe('dicerig demo', () => {
@@ -32,10 +54,9 @@ describe('dicerig demo', () => {
   // Two seeds, the loaded die on another channel in each: a third seed cost about 30 s of CPU, 4 % of a test run's, and the
   // error rates themselves are tested where they are cheap (test/verdict/sessionErrorControl.test.ts).
   it('flags the loaded die UNFAIR and never a fair one, for two seeds, reading every die with the real pipeline', async () => {
-    const dir = tempDir('dicerig-demo-');
     expect(loadedChannel(11)).not.toBe(loadedChannel(13));
     for (const seed of [11, 13]) {
-      const r = await runCli('demo', '--seed', String(seed), '--dice', 'xwing', '--budget', '400', '--db', join(dir, `demo${seed}.db`), '--json');
+      const r = await xwingDemo(seed);
       expect(r.code, r.err).toBe(0);
       const j = JSON.parse(r.out) as DemoJson;
       expect(j.state).toBe('finished');
@@ -52,4 +73,33 @@ describe('dicerig demo', () => {
       expect(j.totals.rerolled).toBeGreaterThan(0);
     }
   }, 400_000);
+});
+
+// The report of the seed-11 session above: one demo run serves both (each X-Wing demo costs some 20 s of CPU).
+describe('one verdict from session to report (issue 10)', () => {
+  it('report of a demo session shows the same verdicts, thresholds and e-values as the session’s own summary', async () => {
+    const demo = await xwingDemo(11);
+    expect(demo.code, demo.err).toBe(0);
+    const db = xwingDemoDb(11);
+    const dir = dirname(db);
+    const session = JSON.parse(demo.out) as { verdicts: SessionVerdicts };
+    // 4 dice at alpha 0.001: each decided at the Bonferroni threshold K/alpha = 4000.
+    expect(session.verdicts.errorControl).toMatchObject({ alpha: 0.001, dice: 4, threshold: 4000 });
+    // An UNFAIR verdict among them, so the report is shown a decided die as well as undecided ones.
+    expect(session.verdicts.dice.map((d) => d.kind)).toContain('UNFAIR');
+    const report = await runCli('report', '1', '--db', db, '--out', join(dir, 'report'), '--json');
+    expect(report.code, report.err).toBe(0);
+    const r = JSON.parse(report.out) as { dice: DieJson[]; errorControl: SessionVerdicts['errorControl'] };
+    expect(r.errorControl).toEqual(session.verdicts.errorControl);
+    for (const made of session.verdicts.dice) {
+      const shown = r.dice.find((d) => d.label === made.label);
+      expect(shown?.verdict, made.label).toBe(made.kind);
+      expect(shown?.sessionVerdict).toMatchObject({ kind: made.kind, threshold: made.threshold, logE: made.logE, anytimeP: made.anytimeP, unresolved: made.unresolved });
+      expect(shown?.anytime.logE).toBe(made.logE);
+    }
+    const text = await runCli('report', '1', '--db', db, '--out', join(dir, 'report-text'));
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).toContain('Verdicts as the session made them (not recomputed): α = 0.001 for the whole session');
+    expect(text.out).toMatch(/Fixed-n p-values in the report are descriptive only/);
+  }, 300_000);
 });

@@ -19,7 +19,6 @@ const SLOW = [
   'test/server/review.test.ts',
   'test/vision/settle.test.ts',
   'test/rig/firmataDriver.test.ts',
-  'test/cli/reportVerdicts.test.ts',
   'test/vision/simAccuracy.test.ts',
   'test/e2e/fleet.e2e.test.ts',
   'test/rig/firmataContract.test.ts',
