@@ -17,7 +17,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RgbImage } from '../../src/core/image.js';
 import { topFaceCrop } from '../../src/vision/learned/crop.js';
-import { learnedInput, radialInput, turnedCentre } from '../../src/vision/learned/input.js';
+import { areaResample, learnedInput, radialInput, radialRaw, turnedCells, turnedCentre } from '../../src/vision/learned/input.js';
+import { RADIAL_DOWN } from '../../src/vision/learned/topFace.js';
 import { cameraFromFov, radialDirection } from '../../src/vision/learned/topFace.js';
 
 function raw(context: number): Float32Array {
@@ -56,6 +57,30 @@ describe('the radial input of the cocked check', () => {
       out.forEach((v, i) => expect(v).toBeCloseTo(values[i] as number, 3));
     });
   }
+
+  it('resamples only the cells the turn reads, and turns them into exactly what the whole square gives', () => {
+    // A noisy image, so that any cell left out but read would change the result.
+    const width = 300;
+    const height = 200;
+    const data = new Uint8Array(width * height * 3);
+    for (let i = 0, s = 7; i < data.length; i++) data[i] = (s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 24;
+    const image = { width, height, data };
+    for (const size of [8, 16, 32]) {
+      for (let t = 0; t < 60; t++) {
+        const angle = RADIAL_DOWN + (t / 60) * 2 * Math.PI;
+        const centre = { x: 20 + ((t * 37) % 260), y: 15 + ((t * 53) % 170) };
+        const side = 20 + ((t * 29) % 90);
+        const whole = turnedCentre(areaResample(image, centre, 2 * side, 2 * size), 2 * size, size, angle - RADIAL_DOWN);
+        expect(Array.from(radialRaw(image, centre, side, size, angle)), `size ${size}, turn ${t}`).toEqual(Array.from(whole));
+      }
+    }
+    // Unturned: the samples fall on cells 16..47 and read their right and lower neighbours (to 48), with a cell of room
+    // below; turned by 45 degrees, the square's corners reach further.
+    expect(turnedCells(64, 32, 0)).toEqual({ x0: 15, y0: 15, x1: 49, y1: 49 });
+    const diagonal = turnedCells(64, 32, Math.PI / 4);
+    expect(diagonal.x0).toBeLessThan(10);
+    expect(diagonal.x1 - diagonal.x0).toBeLessThan(52);
+  });
 
   it('puts a mark lying towards the die\'s radial direction at the bottom of the input, wherever the die lies', () => {
     for (const radial of [0, 0.9, 2.5, -1.3, Math.PI]) {

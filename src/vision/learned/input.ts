@@ -8,14 +8,23 @@ import { bilinearAt } from '../../core/image.js';
 import type { Point, RgbImage } from '../../core/image.js';
 import { RADIAL_DOWN } from './topFace.js';
 
+/** Cells x0..x1-1 of rows y0..y1-1 of a resampled square: the only ones computed when given (the rest stay 0). */
+export interface CellBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
 /**
  * The square of `side` pixels centred at `centre`, box-averaged down to
  * `size`x`size` channel-first planes: each output cell averages the image
  * pixels whose centres fall in it (the nearest pixel when a cell holds none);
  * outside the image, the nearest edge pixel. Each image pixel is read once per
  * cell it falls in, however often the square repeats it past the image's edge.
+ * With `cells`, only those cells are computed: a caller that reads no other cell.
  */
-export function areaResample(image: RgbImage, centre: Point, side: number, size: number): Float32Array {
+export function areaResample(image: RgbImage, centre: Point, side: number, size: number, cells: CellBox = { x0: 0, y0: 0, x1: size, y1: size }): Float32Array {
   const { width: w, height: h, data } = image;
   const plane = size * size;
   const x0 = centre.x - side / 2;
@@ -25,43 +34,50 @@ export function areaResample(image: RgbImage, centre: Point, side: number, size:
   // input's context reaches well past its crop), so it is summed once and weighted by how often it repeats.
   const cols = cellRuns(Math.floor(x0), Math.ceil(x0 + side), x0, scale, size, w);
   const rows = cellRuns(Math.floor(y0), Math.ceil(y0 + side), y0, scale, size, h);
-  // Weighted sums of bytes in doubles are exact: neither the order nor the weighting can change the mean.
-  const sums = new Float64Array(3 * plane);
-  for (let oy = 0; oy < size; oy++) {
-    for (let j = rows.start[oy] as number; j < (rows.start[oy + 1] as number); j++) {
-      const row = (rows.pixel[j] as number) * w;
-      const rowTimes = rows.times[j] as number;
-      for (let ox = 0, i = cols.start[0] as number; ox < size; ox++) {
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (const end = cols.start[ox + 1] as number; i < end; i++) {
-          const si = (row + (cols.pixel[i] as number)) * 3;
-          const k = cols.times[i] as number;
-          r += k * (data[si] as number);
-          g += k * (data[si + 1] as number);
-          b += k * (data[si + 2] as number);
-        }
-        const o = oy * size + ox;
-        sums[o] = (sums[o] as number) + rowTimes * r;
-        sums[plane + o] = (sums[plane + o] as number) + rowTimes * g;
-        sums[2 * plane + o] = (sums[2 * plane + o] as number) + rowTimes * b;
-      }
-    }
-  }
+  const { start: cs, times: ct } = cols;
+  const { start: rs, times: rt } = rows;
+  // Byte offsets of the runs' pixels and rows, worked out once rather than per cell.
+  const colAt = cols.pixel.map((p) => 3 * p);
+  const rowAt = rows.pixel.map((p) => 3 * w * p);
   const out = new Float32Array(3 * plane);
-  for (let oy = 0; oy < size; oy++) {
-    for (let ox = 0; ox < size; ox++) {
+  // Sums of bytes times whole weights are integers, exact in doubles: neither the order nor the weighting can change the mean.
+  for (let oy = cells.y0; oy < cells.y1; oy++) {
+    const rowCount = rows.count[oy] as number;
+    for (let ox = cells.x0; ox < cells.x1; ox++) {
       const o = oy * size + ox;
-      const n = (rows.count[oy] as number) * (cols.count[ox] as number);
-      if (n > 0) {
-        for (let c = 0; c < 3; c++) out[c * plane + o] = (sums[c * plane + o] as number) / n;
-      } else {
+      const n = rowCount * (cols.count[ox] as number);
+      if (n === 0) {
         // A cell smaller than a pixel: the nearest pixel.
         const px = Math.min(w - 1, Math.max(0, Math.floor(x0 + (ox + 0.5) / scale)));
         const py = Math.min(h - 1, Math.max(0, Math.floor(y0 + (oy + 0.5) / scale)));
         for (let c = 0; c < 3; c++) out[c * plane + o] = data[(py * w + px) * 3 + c] as number;
+        continue;
       }
+      const i0 = cs[ox] as number;
+      const i1 = cs[ox + 1] as number;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let j = rs[oy] as number, jEnd = rs[oy + 1] as number; j < jEnd; j++) {
+        const row = rowAt[j] as number;
+        let rr = 0;
+        let gg = 0;
+        let bb = 0;
+        for (let i = i0; i < i1; i++) {
+          const si = row + (colAt[i] as number);
+          const k = ct[i] as number;
+          rr += k * (data[si] as number);
+          gg += k * (data[si + 1] as number);
+          bb += k * (data[si + 2] as number);
+        }
+        const t = rt[j] as number;
+        r += t * rr;
+        g += t * gg;
+        b += t * bb;
+      }
+      out[o] = r / n;
+      out[plane + o] = g / n;
+      out[2 * plane + o] = b / n;
     }
   }
   return out;
@@ -147,7 +163,33 @@ export function radialInput(image: RgbImage, centre: Point, side: number, size: 
 /** `radialInput` before normalising. */
 export function radialRaw(image: RgbImage, centre: Point, side: number, size: number, radial: number): Float32Array {
   const context = 2 * size;
-  return turnedCentre(areaResample(image, centre, 2 * side, context), context, size, radial - RADIAL_DOWN);
+  const angle = radial - RADIAL_DOWN;
+  return turnedCentre(areaResample(image, centre, 2 * side, context, turnedCells(context, size, angle)), context, size, angle);
+}
+
+/**
+ * The cells of a `context`x`context` square that `turnedCentre` reads for this turn: the box around its samples, with
+ * their bilinear neighbours. The samples lie on the turned output grid, whose extremes are at its corners. About half
+ * the square or less, so the rest need not be resampled.
+ */
+export function turnedCells(context: number, size: number, angle: number): CellBox {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const k = size / context;
+  const e = 1 - 1 / size; // the outermost cell centres, normalised
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const [xn, yn] of [[-e, -e], [-e, e], [e, -e], [e, e]] as const) {
+    for (const v of [cos * xn - sin * yn, sin * xn + cos * yn]) {
+      const p = ((v * k + 1) * context - 1) / 2;
+      lo = Math.min(lo, p);
+      hi = Math.max(hi, p);
+    }
+  }
+  // A cell or two of room past the extremes: floor, its neighbour, and rounding in the corners' arithmetic.
+  const from = Math.max(0, Math.floor(lo) - 1);
+  const to = Math.min(context, Math.ceil(hi) + 2);
+  return { x0: from, y0: from, x1: to, y1: to };
 }
 
 /** One mean and one mean absolute deviation (at least 8) over all planes, values clamped to +-4 (train.py's normalise). In place. */
