@@ -65,15 +65,17 @@ export class PatchedFrame {
   private frame: Uint8ClampedArray | undefined;
   private changed: Square[] = [];
 
+  /** `storage`, when given, is where the frame is kept (as long as its base); otherwise a copy of the base is made. */
   constructor(
     private readonly width: number,
     private readonly base: () => Uint8ClampedArray,
+    private readonly storage?: Uint8ClampedArray,
   ) {}
 
   /** The frame, equal to its base again. */
   clean(): Uint8ClampedArray {
     const base = this.base();
-    const frame = (this.frame ??= base.slice());
+    const frame = (this.frame ??= this.storage === undefined ? base.slice() : (this.storage.set(base), this.storage));
     for (const square of this.changed) copySquare(base, frame, this.width, square);
     this.changed = [];
     return frame;

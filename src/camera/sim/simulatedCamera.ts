@@ -19,6 +19,7 @@ import type { LightingPreset, LightingPresetName } from './lighting.js';
 import { simulatedRigLayout } from './rigLayout.js';
 import { blurRegion, clippedSquare, copySquare, PatchedFrame } from './frameSquares.js';
 import { noiseInTurn } from './noiseInTurn.js';
+import { Sensor } from './sensor.js';
 import { ThrowPath } from './throwPath.js';
 import type { SimRigLayout } from './rigLayout.js';
 
@@ -151,12 +152,9 @@ export class SimulatedCamera {
   private readonly canvas: Canvas;
   private readonly ctx: SKRSContext2D;
   private readonly base: Canvas;
-  /** Per-pixel gain (lighting gradient × vignette) and additive glare, fixed for the session. */
-  private readonly gain: Float32Array;
-  private readonly glare: Float32Array;
+  /** Lighting (each pixel's gain and glare, fixed for the session), then sensor noise. */
+  private readonly sensor: Sensor;
   private readonly noise: Float32Array;
-  /** The noise table in the order a frame draws it (see capture). */
-  private readonly noiseOrdered: Float32Array;
   /** The frame being captured (RGBA), kept between captures: the empty platform as drawn, but for the dice squares. */
   private readonly frame: PatchedFrame;
   /** The blurred frame being captured, kept alike: the blurred empty platform, but for the dice squares. */
@@ -182,16 +180,14 @@ export class SimulatedCamera {
     this.stillFrames = options.stillFrames ?? 8;
     this.platformColor = options.platformColor ?? [150, 150, 146];
     const { width, height } = this.layout;
-    this.frame = new PatchedFrame(width, () => this.plainBase());
-    this.blurredFrame = new PatchedFrame(width, () => this.blurredBase());
     this.canvas = createCanvas(width, height);
     this.ctx = this.canvas.getContext('2d');
     this.base = this.renderBase();
-    this.gain = this.makeGain();
-    this.glare = this.makeGlare();
     this.noise = new Float32Array(1 << 16);
-    this.noiseOrdered = new Float32Array(this.noise.length);
+    this.sensor = new Sensor(width, height, 2, this.makeGain(), this.makeGlare(), this.lighting.tint, this.noise.length);
     for (let i = 0; i < this.noise.length; i++) this.noise[i] = drawNormal(this.random) * this.lighting.noiseSigma;
+    this.frame = new PatchedFrame(width, () => this.plainBase(), this.sensor.frameBuffer(0));
+    this.blurredFrame = new PatchedFrame(width, () => this.blurredBase(), this.sensor.frameBuffer(1));
   }
 
   /** A frame of the empty platform (the locator's reference), with this frame's own sensor noise. */
@@ -352,43 +348,32 @@ export class SimulatedCamera {
   /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise, returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = []): RgbImage {
     const { width, height } = this.layout;
-    let rgba = this.readBack(drawn);
+    const rgba = this.readBack(drawn);
     // Optical blur: the empty platform is blurred once per session; each frame blurs only where dice
     // are (canvas filters cost ~100 ms a frame) and takes the rest from the blurred platform, so the
     // empty-platform reference and a frame agree wherever no die is.
     const passes = this.blurPasses();
+    let seen = rgba;
+    let platform = this.plainBase();
+    let changed = drawn.map((d) => clippedSquare(width, height, d)).filter((q) => q !== undefined);
     if (passes > 0) {
       const merged = this.blurredFrame.clean();
       for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
       // Each square whole once every region is blurred: a later region's blur can reach into an earlier one's square.
-      for (const region of blurRegions) {
-        const square = clippedSquare(width, height, region);
-        if (square === undefined) continue;
+      changed = blurRegions.map((region) => clippedSquare(width, height, region)).filter((q) => q !== undefined);
+      for (const square of changed) {
         this.frame.change(square);
         copySquare(rgba, merged, width, square);
         this.blurredFrame.change(square);
       }
-      rgba = merged;
+      seen = merged;
+      platform = this.blurredBase();
     }
-    // Clamped, so over-exposed glare saturates at 255 instead of wrapping round.
-    const out = new Uint8ClampedArray(width * height * 3);
-    const [tr, tg, tb] = this.lighting.tint;
-    const noise = this.noise;
-    const mask = noise.length - 1;
-    const k0 = Math.floor(this.random() * noise.length);
+    // This frame's noise: the table read from a random start at a random odd stride (see noiseInTurn).
+    const k0 = Math.floor(this.random() * this.noise.length);
     const stride = 2 * Math.floor(this.random() * 1000) + 7919;
-    const inTurn = this.noiseOrdered;
-    let u = noiseInTurn(noise, k0, stride, inTurn);
-    const gain = this.gain;
-    const glare = this.glare;
-    for (let i = 0, j = 0, o = 0; i < width * height; i++, j += 4, o += 3) {
-      const g = gain[i] as number;
-      const add = glare[i] as number;
-      out[o] = (rgba[j] as number) * g * tr + add + (inTurn[(u = (u + 1) & mask)] as number);
-      out[o + 1] = (rgba[j + 1] as number) * g * tg + add + (inTurn[(u = (u + 1) & mask)] as number);
-      out[o + 2] = (rgba[j + 2] as number) * g * tb + add + (inTurn[(u = (u + 1) & mask)] as number);
-    }
-    return { width, height, data: new Uint8Array(out.buffer) };
+    const u = noiseInTurn(this.noise, k0, stride, this.sensor.noise);
+    return { width, height, data: this.sensor.capture(seen, platform, changed, u) };
   }
 
   private renderFrame(planned: readonly PlannedDie[], frame: number): RgbImage {

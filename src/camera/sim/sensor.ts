@@ -1,0 +1,126 @@
+/**
+ * The simulated camera's sensor: a frame (RGBA, as drawn) scaled by each pixel's gain (lighting gradient and
+ * vignette) and the light's tint, its glare added, then one sensor-noise value per channel, stored as RGB bytes.
+ *
+ * Run on a WebAssembly kernel (sensorKernel.wat, its bytes in sensorKernelWasm.ts): the same loop in JavaScript took
+ * 12-20 ms a 1280x720 frame, most of a simulated session's time. Wherever the frame is its empty platform (all of it
+ * but the squares around the dice), the scaled and lit value of each channel is worked out once, so only the noise is
+ * added there. The kernel does each sum in the order JavaScript did, in doubles, and stores a byte as a
+ * Uint8ClampedArray does: the frames are byte for byte what the JavaScript loop made.
+ *
+ * The frames the camera draws into live in the kernel's memory (`frameBuffer`), so they are not copied in.
+ */
+import type { Square } from './frameSquares.js';
+import { sensorKernelWasmBase64 } from './sensorKernelWasm.js';
+
+interface Kernel {
+  readonly light: (rgba: number, gain: number, glare: number, noise: number, mask: number, u: number, out: number, n: number, tr: number, tg: number, tb: number) => void;
+  readonly lightLit: (lit: number, noise: number, mask: number, u: number, out: number, n: number) => void;
+}
+
+/** The part of the WebAssembly JS API used here (Node 20 has it; @types/node 20 does not declare it). */
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: { readonly env: { readonly memory: object } }) => { readonly exports: Readonly<Record<string, unknown>> };
+  readonly Memory: new (descriptor: { readonly initial: number }) => { readonly buffer: ArrayBuffer };
+}
+
+const wasm = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
+let compiled: object | undefined;
+
+const PAGE_BYTES = 65_536;
+/** The noise table's copies of its first values, past its end: the kernel reads four neighbours at once. */
+const NOISE_PAD = 4;
+
+export class Sensor {
+  private readonly kernel: Kernel;
+  private readonly buffer: ArrayBuffer;
+  private readonly pixels: number;
+  /** Byte offsets in the kernel's memory. */
+  private readonly at: { readonly frames: readonly number[]; readonly gain: number; readonly glare: number; readonly lit: number; readonly noise: number; readonly out: number };
+  /** The noise table in the order a frame reads it, filled by the camera before each capture. */
+  readonly noise: Float32Array;
+  private litFrom: Uint8ClampedArray | undefined;
+
+  /**
+   * A sensor of `width` x `height` pixels with `frames` frame buffers, each pixel's `gain` and `glare`, the light's
+   * `tint`, and a noise table of `noiseLength` values (a power of two).
+   */
+  constructor(
+    private readonly width: number,
+    height: number,
+    frames: number,
+    gain: Float32Array,
+    glare: Float32Array,
+    private readonly tint: readonly [number, number, number],
+    noiseLength: number,
+  ) {
+    const n = width * height;
+    this.pixels = n;
+    if (gain.length !== n || glare.length !== n) throw new RangeError(`a ${width}x${height} sensor needs a gain and a glare for each of its ${n} pixels (given ${gain.length} and ${glare.length})`);
+    // Every buffer on a 16-byte boundary: the kernel's vector loads of the lit values and the noise.
+    const align = (v: number): number => Math.ceil(v / 16) * 16;
+    const frameAt = Array.from({ length: frames }, (_, i) => i * align(4 * n));
+    const gainAt = frames * align(4 * n);
+    const glareAt = gainAt + align(4 * n);
+    const litAt = glareAt + align(4 * n);
+    // The lit values and the output run 4 channels past the end: the kernel works in fours.
+    const noiseAt = litAt + align(8 * (3 * n + 4));
+    const outAt = noiseAt + align(4 * (noiseLength + NOISE_PAD));
+    this.at = { frames: frameAt, gain: gainAt, glare: glareAt, lit: litAt, noise: noiseAt, out: outAt };
+    const memory = new wasm.Memory({ initial: Math.ceil((outAt + 3 * n + 4) / PAGE_BYTES) });
+    compiled ??= new wasm.Module(Buffer.from(sensorKernelWasmBase64, 'base64'));
+    this.kernel = new wasm.Instance(compiled, { env: { memory } }).exports as unknown as Kernel;
+    this.buffer = memory.buffer;
+    new Float32Array(this.buffer, gainAt, n).set(gain);
+    new Float32Array(this.buffer, glareAt, n).set(glare);
+    this.noise = new Float32Array(this.buffer, noiseAt, noiseLength);
+  }
+
+  /** Frame buffer `i` (RGBA), in the kernel's memory: what the camera draws into. */
+  frameBuffer(i: number): Uint8ClampedArray {
+    const at = this.at.frames[i];
+    if (at === undefined) throw new RangeError(`this sensor has ${this.at.frames.length} frame buffers, not a buffer ${i}`);
+    return new Uint8ClampedArray(this.buffer, at, 4 * this.pixels);
+  }
+
+  /**
+   * Frame `rgba` (one of the frame buffers) through the sensor, its noise read from `noise[u + 1]` on (wrapping round):
+   * `rgba` must equal `platform` except in the `changed` squares. A fresh RGB image's bytes.
+   */
+  capture(rgba: Uint8ClampedArray, platform: Uint8ClampedArray, changed: readonly Square[], u: number): Uint8Array {
+    if (rgba.buffer !== this.buffer) throw new RangeError('the sensor reads only frames drawn into its own frame buffers');
+    const { kernel, at, width, noise } = this;
+    const mask = noise.length - 1;
+    const table = new Float32Array(this.buffer, at.noise, noise.length + NOISE_PAD);
+    table.copyWithin(noise.length, 0, NOISE_PAD);
+    kernel.lightLit(this.lit(platform), at.noise, mask, u, at.out, 3 * this.pixels);
+    const [tr, tg, tb] = this.tint;
+    for (const { x0, y0, x1, y1 } of changed) {
+      for (let y = y0; y < y1; y++) {
+        const p = y * width + x0;
+        kernel.light(rgba.byteOffset + 4 * p, at.gain + 4 * p, at.glare + 4 * p, at.noise, mask, (u + 3 * p) & mask, at.out + 3 * p, x1 - x0, tr, tg, tb);
+      }
+    }
+    return new Uint8Array(this.buffer, at.out, 3 * this.pixels).slice();
+  }
+
+  /** The byte offset of `platform`'s channels scaled and lit, worked out the first time it is asked for. */
+  private lit(platform: Uint8ClampedArray): number {
+    if (this.litFrom !== platform) {
+      const lit = new Float64Array(this.buffer, this.at.lit, 3 * this.pixels);
+      const gain = new Float32Array(this.buffer, this.at.gain, this.pixels);
+      const glare = new Float32Array(this.buffer, this.at.glare, this.pixels);
+      const [tr, tg, tb] = this.tint;
+      for (let i = 0, j = 0, o = 0; i < this.pixels; i++, j += 4, o += 3) {
+        const g = gain[i] as number;
+        const add = glare[i] as number;
+        lit[o] = (platform[j] as number) * g * tr + add;
+        lit[o + 1] = (platform[j + 1] as number) * g * tg + add;
+        lit[o + 2] = (platform[j + 2] as number) * g * tb + add;
+      }
+      this.litFrom = platform;
+    }
+    return this.at.lit;
+  }
+}
