@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import type { SKRSContext2D, Canvas } from '@napi-rs/canvas';
+import { drawnReach, SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
+import type { ThrowPath } from '../../src/camera/sim/throwPath.js';
 
 describe('the simulated camera', () => {
   it('draws byte for byte the frames it drew before its capture was made faster, moving and still, with and without optical blur', async () => {
@@ -16,5 +18,47 @@ describe('the simulated camera', () => {
     // Computed by the camera of commit 9a11e87, which read the whole frame through one formula
     // (/work/data/exp/s63/frameHash.mts with ROOT at that checkout).
     expect(hash.digest('hex')).toBe('978f36fe9045a8565d2ff8df1402d6e793658073a996da868b027d100ddf0083');
+  });
+
+  it('draws nothing beyond the squares it reads back, whatever the light, the die, its lean or its motion', () => {
+    // The camera's canvas and plans, reached past TypeScript's privacy: what it drew, pixel for pixel, against the
+    // squares it reads back (drawnReach). Anything drawn outside them would be missing from its frames.
+    interface Inside {
+      ctx: SKRSContext2D;
+      base: Canvas;
+      planThrow(): { truth: { sizePx: number }; path: ThrowPath }[];
+      renderFrame(planned: unknown, frame: number): unknown;
+    }
+    const [width, height] = [1280, 720];
+    let frames = 0;
+    for (const [seed, lighting, dice, size] of [[31, 'window', 'd6', 110], [32, 'desk-lamp', 'red', 72], [33, 'dim', 'green', 90], [34, 'evening', 'd6', 60]] as const) {
+      const cam = new SimulatedCamera({ seed, lighting, channels: 4, dice, cockedRate: 0.5, dicePerChannel: 2, touchingRate: 0.5, dieSizePx: size });
+      const inside = cam as unknown as Inside;
+      inside.ctx.drawImage(inside.base, 0, 0);
+      const empty = inside.ctx.getImageData(0, 0, width, height).data;
+      const planned = inside.planThrow();
+      const steps = Math.max(...planned.map((d) => d.path.steps));
+      for (const f of [0, 1, Math.floor(steps / 2), steps - 1, Number.POSITIVE_INFINITY]) {
+        inside.renderFrame(planned, f);
+        frames++;
+        const drawn = inside.ctx.getImageData(0, 0, width, height).data;
+        const squares = planned.map((d) => {
+          const last = d.path.steps;
+          const pose = d.path.at(Math.min(f, last));
+          const next = f < last ? d.path.at(f + 1) : pose;
+          return { x: pose.x, y: pose.y, r: drawnReach(d.truth.sizePx, Math.hypot(next.x - pose.x, next.y - pose.y)) };
+        });
+        let outside = 0;
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const i = (y * width + x) * 4;
+            if (drawn[i] === empty[i] && drawn[i + 1] === empty[i + 1] && drawn[i + 2] === empty[i + 2]) continue;
+            if (!squares.some((q) => x >= Math.floor(q.x - q.r) && x < Math.ceil(q.x + q.r) && y >= Math.floor(q.y - q.r) && y < Math.ceil(q.y + q.r))) outside++;
+          }
+        }
+        expect(outside, `${lighting} ${dice} ${size} px, frame ${f}`).toBe(0);
+      }
+    }
+    expect(frames).toBe(20);
   });
 });

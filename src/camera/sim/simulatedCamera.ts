@@ -75,6 +75,17 @@ export interface ThrowTruth {
   readonly frameCount: number;
 }
 
+/**
+ * How far from a die's centre its drawing can change the frame (half the side of the square read back): the die's
+ * corners (0.71 of its size, more when tilted), its soft shadow and the copies of motion blur (a quarter of a frame's
+ * move either way), with room to spare. Measured over 720 frames of 8 dice (every light, D6 and d8, 72 and 110 px, a
+ * third cocked, moving and still), no pixel changed beyond 0.96 of a die's size past the motion's share; reading the
+ * canvas back costs ~40 ns a pixel, so the square is no larger. test/camera/simulatedFrames.test.ts checks it.
+ */
+export function drawnReach(sizePx: number, movedPx: number): number {
+  return sizePx * 1.25 + movedPx * 0.3 + 4;
+}
+
 interface PlannedDie {
   readonly truth: SimDieTruth;
   readonly kind: 'd6' | 'd8';
@@ -407,11 +418,7 @@ export class SimulatedCamera {
       }
       const size = die.truth.sizePx;
       blurRegions.push({ x: pose.x, y: pose.y, r: size * 1.1 });
-      // What the drawing can reach: the die's corners (0.71 of its size, more when tilted), its soft shadow and the
-      // copies of motion blur (a quarter of a frame's move either way), with room to spare. Measured over 720 frames of 8 dice
-      // (every light, D6 and d8, 72 and 110 px, a third cocked, moving and still), no pixel changed beyond 0.96 of a
-      // die's size past the motion's share; reading the canvas back costs ~40 ns a pixel, so the square is no larger.
-      drawn.push({ x: pose.x, y: pose.y, r: size * 1.25 + moved * 0.3 + 4 });
+      drawn.push({ x: pose.x, y: pose.y, r: drawnReach(size, moved) });
     }
     return this.capture(blurRegions, drawn);
   }
