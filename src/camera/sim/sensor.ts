@@ -11,6 +11,7 @@
  * The frames the camera draws into live in the kernel's memory (`frameBuffer`), so they are not copied in.
  */
 import type { Square } from './frameSquares.js';
+import { wasmKernel } from '../../core/wasmKernel.js';
 import { sensorKernelWasmBase64 } from './sensorKernelWasm.js';
 
 interface Kernel {
@@ -18,17 +19,8 @@ interface Kernel {
   readonly lightLit: (lit: number, noise: number, mask: number, u: number, out: number, n: number) => void;
 }
 
-/** The part of the WebAssembly JS API used here (Node 20 has it; @types/node 20 does not declare it). */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: { readonly env: { readonly memory: object } }) => { readonly exports: Readonly<Record<string, unknown>> };
-  readonly Memory: new (descriptor: { readonly initial: number }) => { readonly buffer: ArrayBuffer };
-}
+const sensorKernel = wasmKernel<Kernel>(sensorKernelWasmBase64);
 
-const wasm = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
-let compiled: object | undefined;
-
-const PAGE_BYTES = 65_536;
 /** The noise table's copies of its first values, past its end: the kernel reads four neighbours at once. */
 const NOISE_PAD = 4;
 
@@ -68,10 +60,9 @@ export class Sensor {
     const noiseAt = litAt + align(8 * (3 * n + 4));
     const outAt = noiseAt + align(4 * (noiseLength + NOISE_PAD));
     this.at = { frames: frameAt, gain: gainAt, glare: glareAt, lit: litAt, noise: noiseAt, out: outAt };
-    const memory = new wasm.Memory({ initial: Math.ceil((outAt + 3 * n + 4) / PAGE_BYTES) });
-    compiled ??= new wasm.Module(Buffer.from(sensorKernelWasmBase64, 'base64'));
-    this.kernel = new wasm.Instance(compiled, { env: { memory } }).exports as unknown as Kernel;
-    this.buffer = memory.buffer;
+    const { kernel, buffer } = sensorKernel(outAt + 3 * n + 4);
+    this.kernel = kernel;
+    this.buffer = buffer;
     new Float32Array(this.buffer, gainAt, n).set(gain);
     new Float32Array(this.buffer, glareAt, n).set(glare);
     this.noise = new Float32Array(this.buffer, noiseAt, noiseLength);

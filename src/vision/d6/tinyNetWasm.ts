@@ -4,6 +4,7 @@
  * holding its padded weights and its activations; the module is compiled once,
  * synchronously, from bytes shipped in tinyNetConvWasm.ts (no file reads).
  */
+import { wasmKernel } from '../../core/wasmKernel.js';
 import { tinyNetConvWasmBase64 } from './tinyNetConvWasm.js';
 
 /** A 3x3 convolution's shape: input channels, output channels, side of the (square) input, and whether 2x2 max pooling follows. */
@@ -20,27 +21,10 @@ interface Kernel {
   readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
 }
 
-/** The part of the WebAssembly JS API used here: Node 20 has it, but @types/node 20 does not declare it (nor does lib ES2022). */
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: { readonly env: { readonly memory: object } }) => { readonly exports: Readonly<Record<string, unknown>> };
-  readonly Memory: new (descriptor: { readonly initial: number }) => { readonly buffer: ArrayBuffer };
-}
-
-const wasm = (globalThis as unknown as { readonly WebAssembly: WasmApi }).WebAssembly;
-
-let compiled: object | undefined;
-
-/** Compiled once (synchronously: the readers' API is synchronous, and the module is small). */
-function kernelModule(): object {
-  compiled ??= new wasm.Module(Buffer.from(tinyNetConvWasmBase64, 'base64'));
-  return compiled;
-}
+const convKernel = wasmKernel<Kernel>(tinyNetConvWasmBase64);
 
 /** Rounds up to a multiple of `m` (a power of two). */
 const roundUp = (v: number, m: number): number => (v + m - 1) & -m;
-
-const PAGE_BYTES = 65_536;
 
 interface Slot {
   readonly shape: ConvShape;
@@ -87,9 +71,9 @@ export class WasmConvs {
     this.act = at;
     this.taps = roundUp(this.act + actFloats, 8);
     this.out = roundUp(this.taps + tapFloats, 8);
-    const memory = new wasm.Memory({ initial: Math.ceil(((this.out + outFloats) * 4) / PAGE_BYTES) });
-    this.kernel = new wasm.Instance(kernelModule(), { env: { memory } }).exports as unknown as Kernel;
-    this.memory = new Float32Array(memory.buffer);
+    const { kernel, buffer } = convKernel((this.out + outFloats) * 4);
+    this.kernel = kernel;
+    this.memory = new Float32Array(buffer);
   }
 
   /** Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). */
