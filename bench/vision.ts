@@ -42,6 +42,11 @@ export async function runVisionBench(): Promise<void> {
   const cam = new SimulatedCamera({ seed: 4242, lighting: 'evening', channels: 4, dieSizePx: size });
   const reference = cam.emptyPlatform();
   const frames = Array.from({ length: 40 }, () => cam.still().image);
+  // What a simulated session pays the camera per throw read at rest: one still frame drawn, read back round each die
+  // and put through the sensor (its WebAssembly kernel), CPU of this process.
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < 40; i++) cam.still();
+  const cameraCpu = process.cpuUsage(c0);
   const settle = new SettleDetector();
   const settleMs: number[] = [];
   const wholeMs: number[] = [];
@@ -67,6 +72,7 @@ export async function runVisionBench(): Promise<void> {
   // Figure / target: below 1 meets the target. Compare ratios from one run (shared machines).
   const figure = (what: string, ms: number[], targetMs: number): string =>
     `vision: ${what}: median ${median(ms).toFixed(2)} ms over ${ms.length} frames (target <= ${targetMs} ms, ratio ${(median(ms) / targetMs).toFixed(2)})`;
+  console.log(`vision: the simulated camera, a still frame of 4 dice at 1280x720: CPU ${((cameraCpu.user + cameraCpu.system) / 1000 / 40).toFixed(2)} ms (drawn, read back round each die, through the sensor kernel)`);
   console.log(figure('settle check alone (1280x720 -> 320x180 grey, difference)', settleMs, 2));
   console.log(figure('whole pipeline (settle check, location, cocked checks, reading 4 dice) on 1280x720', wholeMs, 15));
   console.log(figure(`the same reading with pips + ${shippedD6Net.version} second opinion (vision eval's default D6 reader)`, wholeDefaultMs, 15));
