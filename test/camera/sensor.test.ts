@@ -98,10 +98,11 @@ describe("the simulated camera's sensor", () => {
     expect(Array.from(first)).toEqual(kept);
   });
 
-  it('refuses a frame drawn outside its buffers, a buffer it does not have, and lighting of the wrong size', () => {
+  it('refuses a frame drawn outside its buffers, a buffer it does not have, lighting of the wrong size and a noise table it cannot wrap round', () => {
     const s = scene(6, 4, 5);
     expect(() => s.sensor.capture(new Uint8ClampedArray(96), s.platform, [], 0)).toThrow(/own frame buffers/);
     expect(() => s.sensor.frameBuffer(2)).toThrow(/2 frame buffers, not a buffer 2/);
     expect(() => new Sensor(6, 4, 1, new Float32Array(23), new Float32Array(24), [1, 1, 1], 64)).toThrow(/each of its 24 pixels \(given 23 and 24\)/);
+    expect(() => new Sensor(6, 4, 1, new Float32Array(24), new Float32Array(24), [1, 1, 1], 48)).toThrow(/power of two values, at least 4 \(given 48\)/);
   });
 });

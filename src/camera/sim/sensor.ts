@@ -50,6 +50,8 @@ export class Sensor {
     const n = width * height;
     this.pixels = n;
     if (gain.length !== n || glare.length !== n) throw new RangeError(`a ${width}x${height} sensor needs a gain and a glare for each of its ${n} pixels (given ${gain.length} and ${glare.length})`);
+    // The kernel wraps round the table with a mask.
+    if (!(noiseLength >= NOISE_PAD && (noiseLength & (noiseLength - 1)) === 0)) throw new RangeError(`a sensor's noise table holds a power of two values, at least ${NOISE_PAD} (given ${noiseLength})`);
     // Every buffer on a 16-byte boundary: the kernel's vector loads of the lit values and the noise.
     const align = (v: number): number => Math.ceil(v / 16) * 16;
     const frameAt = Array.from({ length: frames }, (_, i) => i * align(4 * n));
