@@ -25,11 +25,8 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export const TINY_NET_KERNEL: WasmKernel = { wat: here('../src/vision/d6/tinyNetConv.wat'), ts: here('../src/vision/d6/tinyNetConvWasm.ts'), constant: 'tinyNetConvWasmBase64', what: 'TinyNet convolution kernel' };
 export const SENSOR_KERNEL: WasmKernel = { wat: here('../src/camera/sim/sensorKernel.wat'), ts: here('../src/camera/sim/sensorKernelWasm.ts'), constant: 'sensorKernelWasmBase64', what: "simulated camera's sensor kernel" };
 
-export const KERNEL_WAT = TINY_NET_KERNEL.wat;
-export const KERNEL_TS = TINY_NET_KERNEL.ts;
-
-/** The text of the generated module for `kernel` (TinyNet's by default). */
-export async function kernelModuleSource(kernel: WasmKernel = TINY_NET_KERNEL): Promise<string> {
+/** The text of the generated module for `kernel`. */
+export async function kernelModuleSource(kernel: WasmKernel): Promise<string> {
   const tools = await wabt();
   const name = basename(kernel.wat);
   const module = tools.parseWat(name, readFileSync(kernel.wat, 'utf8'), { simd: true, bulk_memory: true });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KERNEL_TS, kernelModuleSource } from '../../scripts/wasm-kernel.js';
+import { kernelModuleSource, TINY_NET_KERNEL } from '../../scripts/wasm-kernel.js';
 import { tinyNetConvWasmBase64 } from '../../src/vision/d6/tinyNetConvWasm.js';
 import { decodeWeights } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
@@ -115,7 +115,7 @@ function bareKernel(): {
 
 describe('TinyNet inference on the WebAssembly kernel', () => {
   it('ships the module its .wat compiles to, byte for byte', async () => {
-    expect(await kernelModuleSource()).toBe(readFileSync(KERNEL_TS, 'utf8'));
+    expect(await kernelModuleSource(TINY_NET_KERNEL)).toBe(readFileSync(TINY_NET_KERNEL.ts, 'utf8'));
   });
 
   it('gives the probabilities of the plain paths (double precision, and training\'s convolutions) for every shipped model', () => {

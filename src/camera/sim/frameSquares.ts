@@ -20,6 +20,16 @@ export function clippedSquare(width: number, height: number, { x, y, r }: { x: n
   return x1 <= x0 || y1 <= y0 ? undefined : { x0, y0, x1, y1 };
 }
 
+/** The squares of half-side r around each (x, y), clipped to the frame; those wholly outside it left out. */
+export function clippedSquares(width: number, height: number, regions: readonly { x: number; y: number; r: number }[]): Square[] {
+  const out: Square[] = [];
+  for (const region of regions) {
+    const square = clippedSquare(width, height, region);
+    if (square !== undefined) out.push(square);
+  }
+  return out;
+}
+
 /** Copies a square of one RGBA frame onto the same square of another. */
 export function copySquare(from: Uint8ClampedArray, to: Uint8ClampedArray, width: number, { x0, y0, x1, y1 }: Square): void {
   for (let y = y0; y < y1; y++) to.set(from.subarray((y * width + x0) * 4, (y * width + x1) * 4), (y * width + x0) * 4);
@@ -62,23 +72,26 @@ export function blurRegion(rgba: Uint8ClampedArray, width: number, height: numbe
  * changed since it was last cleaned. Cleaning puts back only those squares, rather than copying the whole base.
  */
 export class PatchedFrame {
-  private frame: Uint8ClampedArray | undefined;
+  private filled = false;
   private changed: Square[] = [];
 
-  /** `storage`, when given, is where the frame is kept (as long as its base); otherwise a copy of the base is made. */
+  /** `storage` is where the frame is kept (as long as its base): the camera's sensor reads it there. */
   constructor(
     private readonly width: number,
     private readonly base: () => Uint8ClampedArray,
-    private readonly storage?: Uint8ClampedArray,
+    private readonly storage: Uint8ClampedArray,
   ) {}
 
   /** The frame, equal to its base again. */
   clean(): Uint8ClampedArray {
     const base = this.base();
-    const frame = (this.frame ??= this.storage === undefined ? base.slice() : (this.storage.set(base), this.storage));
-    for (const square of this.changed) copySquare(base, frame, this.width, square);
+    if (!this.filled) {
+      this.storage.set(base);
+      this.filled = true;
+    }
+    for (const square of this.changed) copySquare(base, this.storage, this.width, square);
     this.changed = [];
-    return frame;
+    return this.storage;
   }
 
   /** Notes a square the caller changes in the frame before it is next cleaned. */

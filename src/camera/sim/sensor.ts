@@ -32,6 +32,8 @@ export class Sensor {
   private readonly at: { readonly frames: readonly number[]; readonly gain: number; readonly glare: number; readonly lit: number; readonly noise: number; readonly out: number };
   /** The noise table in the order a frame reads it, filled by the camera before each capture. */
   readonly noise: Float32Array;
+  /** The same table followed by copies of its first values (`NOISE_PAD`), as the kernel reads it. */
+  private readonly padded: Float32Array;
   private litFrom: Uint8ClampedArray | undefined;
 
   /**
@@ -67,7 +69,8 @@ export class Sensor {
     this.buffer = buffer;
     new Float32Array(this.buffer, gainAt, n).set(gain);
     new Float32Array(this.buffer, glareAt, n).set(glare);
-    this.noise = new Float32Array(this.buffer, noiseAt, noiseLength);
+    this.padded = new Float32Array(this.buffer, noiseAt, noiseLength + NOISE_PAD);
+    this.noise = this.padded.subarray(0, noiseLength);
   }
 
   /** Frame buffer `i` (RGBA), in the kernel's memory: what the camera draws into. */
@@ -85,8 +88,7 @@ export class Sensor {
     if (rgba.buffer !== this.buffer) throw new RangeError('the sensor reads only frames drawn into its own frame buffers');
     const { kernel, at, width, noise } = this;
     const mask = noise.length - 1;
-    const table = new Float32Array(this.buffer, at.noise, noise.length + NOISE_PAD);
-    table.copyWithin(noise.length, 0, NOISE_PAD);
+    this.padded.copyWithin(noise.length, 0, NOISE_PAD);
     kernel.lightLit(this.lit(platform), at.noise, mask, u, at.out, 3 * this.pixels);
     const [tr, tg, tb] = this.tint;
     for (const { x0, y0, x1, y1 } of changed) {

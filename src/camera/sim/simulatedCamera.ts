@@ -17,7 +17,8 @@ import type { DiePose, DieStyle, Rgb } from './dieArt.js';
 import { lightingPresets } from './lighting.js';
 import type { LightingPreset, LightingPresetName } from './lighting.js';
 import { simulatedRigLayout } from './rigLayout.js';
-import { blurRegion, clippedSquare, copySquare, PatchedFrame } from './frameSquares.js';
+import { blurRegion, clippedSquares, copySquare, PatchedFrame } from './frameSquares.js';
+import type { Square } from './frameSquares.js';
 import { noiseInTurn } from './noiseInTurn.js';
 import { Sensor } from './sensor.js';
 import { ThrowPath } from './throwPath.js';
@@ -341,12 +342,10 @@ export class SimulatedCamera {
    * one buffer kept between captures, the last capture's squares put back to the empty platform, rather than a copy
    * of the whole platform made (and collected) for every frame.
    */
-  private readBack(drawn: readonly { x: number; y: number; r: number }[]): Uint8ClampedArray {
-    const { width, height } = this.layout;
+  private readBack(drawn: readonly Square[]): Uint8ClampedArray {
+    const { width } = this.layout;
     const rgba = this.frame.clean();
-    for (const die of drawn) {
-      const square = clippedSquare(width, height, die);
-      if (square === undefined) continue;
+    for (const square of drawn) {
       const { x0, y0, x1, y1 } = square;
       const patch = this.ctx.getImageData(x0, y0, x1 - x0, y1 - y0).data;
       const row = (x1 - x0) * 4;
@@ -359,19 +358,20 @@ export class SimulatedCamera {
   /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise, returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = []): RgbImage {
     const { width, height } = this.layout;
-    const rgba = this.readBack(drawn);
+    const drawnSquares = clippedSquares(width, height, drawn);
+    const rgba = this.readBack(drawnSquares);
     // Optical blur: the empty platform is blurred once per session; each frame blurs only where dice
     // are (canvas filters cost ~100 ms a frame) and takes the rest from the blurred platform, so the
     // empty-platform reference and a frame agree wherever no die is.
     const passes = this.blurPasses();
     let seen = rgba;
     let platform = this.plainBase();
-    let changed = drawn.map((d) => clippedSquare(width, height, d)).filter((q) => q !== undefined);
+    let changed = drawnSquares;
     if (passes > 0) {
       const merged = this.blurredFrame.clean();
       for (const region of blurRegions) blurRegion(rgba, width, height, region, passes);
       // Each square whole once every region is blurred: a later region's blur can reach into an earlier one's square.
-      changed = blurRegions.map((region) => clippedSquare(width, height, region)).filter((q) => q !== undefined);
+      changed = clippedSquares(width, height, blurRegions);
       for (const square of changed) {
         this.frame.change(square);
         copySquare(rgba, merged, width, square);

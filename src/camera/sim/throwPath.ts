@@ -18,33 +18,27 @@ interface Rect {
 }
 
 export class ThrowPath {
-  /** Frames before the rest frame (the rest frame's index). */
-  readonly steps: number;
-  private readonly settling: number;
   private poses: readonly DiePose[] | undefined;
 
+  /** `steps`: frames before the rest frame (the rest frame's index), the last `settling` of them showing the rest face. */
   private constructor(
     readonly rest: DiePose,
     private readonly rect: Rect,
     private readonly faces: readonly string[],
+    readonly steps: number,
+    private readonly settling: number,
     private readonly draws: Float64Array,
-  ) {
-    this.steps = 6 + Math.floor((draws[0] as number) * 10) + 2 + Math.floor((draws[1] as number) * 6);
-    this.settling = 2 + Math.floor((draws[1] as number) * 6);
-  }
+  ) {}
 
   /** Draws from `random` every number the path needs, as many and in the order the poses use them. */
   static plan(rest: DiePose, rect: Rect, faces: readonly string[], random: RandomSource): ThrowPath {
-    const moving = random();
-    const settling = random();
-    const n = 6 + Math.floor(moving * 10) + 2 + Math.floor(settling * 6);
-    const tumbling = n - (2 + Math.floor(settling * 6));
+    const tumbling = 6 + Math.floor(random() * 10);
+    const settling = 2 + Math.floor(random() * 6);
+    const steps = tumbling + settling;
     // Per frame: step, direction, turn and its sign; a tumbling frame also its face and tilt.
-    const draws = new Float64Array(2 + 4 * n + 2 * tumbling);
-    draws[0] = moving;
-    draws[1] = settling;
-    for (let i = 2; i < draws.length; i++) draws[i] = random();
-    return new ThrowPath(rest, rect, faces, draws);
+    const draws = new Float64Array(4 * steps + 2 * tumbling);
+    for (let i = 0; i < draws.length; i++) draws[i] = random();
+    return new ThrowPath(rest, rect, faces, steps, settling, draws);
   }
 
   /** The pose at frame `f` of the throw (0: its first frame; `steps` and later: at rest). */
@@ -58,7 +52,7 @@ export class ThrowPath {
     const { rest, rect, faces, draws } = this;
     const path: DiePose[] = [rest];
     let cur = rest;
-    let d = 2;
+    let d = 0;
     for (let k = 0; k < this.steps; k++) {
       const step = 2.5 + 1.2 * Math.pow(k, 1.5) + (draws[d++] as number) * 2;
       const dir = (draws[d++] as number) * Math.PI * 2;
