@@ -192,8 +192,21 @@ def told(x, meta, idx=None):
 
 raw = bool(mt.get('context'))
 if raw: print(f'raw context inputs {xt.shape[-1]} -> {size}: turned, scaled +-{a.aug_scale}, shifted +-{a.aug_shift}, blur <= {a.aug_blur}, colour {a.aug_colour}, noise <= {a.aug_noise}' + (f', tone curve on {a.aug_tone:g} of them' if a.aug_tone > 0 else ''), flush=True)
-if mv.get('context'): xv = centre_raw(xv, mv)
-xv = told(xv, mv)
+def as_read(x, meta):
+    # A tune or check set as the reader reads it: raw context cut to its centre, then (--off-axis-plane) told where each die lies.
+    if meta.get('context'): x = centre_raw(x, meta)
+    return told(x, meta)
+
+_check_set = None
+def check_set():
+    # The --check dice as read, loaded once for every use below.
+    global _check_set
+    if _check_set is None:
+        xc, yc, mc = load(a.check)
+        _check_set = (as_read(xc, mc), yc, mc)
+    return _check_set
+
+xv = as_read(xv, mv)
 
 def augment(x, idx):
     return told(augment_colour(x, idx), mt, idx)
@@ -277,11 +290,9 @@ if a.thresholds:
     print(f'tune thresholds (cocked budgets {budget}, q {q:.4f}): cockedAt {cocked_at}, cocked check at {check_at}, {json.dumps(thresholds)}', flush=True)
     print(f'tune with them: {rules.describe(s)}', flush=True)
     if a.check:
-        xc, yc, mc = load(a.check)
+        xc, yc, mc = check_set()
         assert mc['classes'] == classes, 'check and train classes differ'
         assert partner_check is None or np.array_equal(np.load(a.partner + '-check-labels.npy'), yc.numpy()), 'the partner scored other check dice'
-        if mc.get('context'): xc = centre_raw(xc, mc)
-        xc = told(xc, mc)
         print(f"check set {mc['images']} ({len(yc)} dice, data hash {mc['dataHash']}), never used to choose them: "
               f'{rules.describe(rules.score(probabilities(xc) if partner_check is None else (probabilities(xc) + partner_check) / 2, yc, classes, thresholds, cocked_at, extra_check, check_at))}', flush=True)
 def cocked_recall(pc, cocked):
@@ -295,9 +306,7 @@ if a.save_probs:
     np.save(a.save_probs + '-tune-labels.npy', yv.numpy())
     print(f'cocked caught on tune at {cocked_recall(pv, yv == ck)}', flush=True)
     if a.check:
-        xc, yc, mc = load(a.check)
-        if mc.get('context'): xc = centre_raw(xc, mc)
-        xc = told(xc, mc)
+        xc, yc, mc = check_set()
         pc = probabilities(xc)[:, ck]
         np.save(a.save_probs + '-check.npy', pc.numpy())
         print(f'cocked caught on check at {cocked_recall(pc, labels_of_check(yc) == ck)}', flush=True)
@@ -306,9 +315,7 @@ if a.save_face_probs:
     np.save(a.save_face_probs + '-tune.npy', probabilities(xv).numpy())
     np.save(a.save_face_probs + '-tune-labels.npy', yv.numpy())
     if a.check:
-        xc, yc, mc = load(a.check)
-        if mc.get('context'): xc = centre_raw(xc, mc)
-        xc = told(xc, mc)
+        xc, yc, mc = check_set()
         np.save(a.save_face_probs + '-check.npy', probabilities(xc).numpy())
         np.save(a.save_face_probs + '-check-labels.npy', yc.numpy())
 
