@@ -23,6 +23,7 @@
  * The folder is written as <out>.partial and renamed when complete. A run that stopped before then (killed, the machine
  * shut down) is picked up where it stopped by the same command with `--reuse`: the images it wrote whole are kept.
  */
+import { constants as osConstants } from 'node:os';
 import { InputError } from '../src/core/errors.js';
 import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
 import { describeRenderer } from '../src/camera/render3d/drawingHash.js';
@@ -45,6 +46,14 @@ try {
 const { out, firstSeed, count, split, ...options } = request;
 
 const renderer = await BrowserRenderer.open();
+let written = 0;
+// A stopped run (Ctrl-C, kill, timeout) says how far it got and how to go on, rather than Playwright's closed-page trace.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`render-dataset: stopped by ${signal} with ${written} of ${count} images written whole in ${out}.partial; the same command with --reuse goes on from there\n`);
+    process.exit(128 + osConstants.signals[signal]);
+  });
+}
 try {
   let last = Date.now();
   const summary = await writeRenderedFolder(renderer, {
@@ -53,6 +62,7 @@ try {
     firstSeed,
     count,
     onImage: (done, total) => {
+      written = done;
       if (Date.now() - last > 10_000 || done === total) {
         last = Date.now();
         process.stderr.write(`  ${done}/${total}\n`);

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseRenderRequest } from '../../src/camera/render3d/renderRequest.js';
 
 // The shipped X-Wing modules name the recipe that made them; a clean checkout must be able to start it. The run is cut
 // short on purpose (no renders in RENDERS), after the guards that judge the modules in src and before any training.
@@ -11,19 +12,33 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function startRecipe(env: Record<string, string>): { status: number | null; stderr: string } {
-  const renders = mkdtempSync(join(tmpdir(), 'dicerig-renders-'));
+function startRecipe(env: Record<string, string>, renders = mkdtempSync(join(tmpdir(), 'dicerig-renders-'))): { status: number | null; stdout: string; stderr: string } {
   const work = mkdtempSync(join(tmpdir(), 'dicerig-work-'));
   dirs.push(renders, work);
   const run = spawnSync('bash', ['training/learned/train-xwing.sh'], { env: { ...process.env, RENDERS: renders, WORK: work, ...env }, encoding: 'utf8' });
-  return { status: run.status, stderr: run.stderr };
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+/** The sets a run of the recipe with `env` reads, as it lists them. */
+function setsRead(env: Record<string, string>): string[] {
+  const run = startRecipe({ ...env, LIST_SETS: '1' });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout.trim().split(' ');
+}
+
+function renderScript(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync('bash', ['training/learned/render-xwing.sh', ...args], { env: { ...process.env, RENDERS: join(tmpdir(), 'dicerig-no-renders') }, encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const SHIPPED_FACES = { CENTRED: '1' };
+const SHIPPED_CHECK = { KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1' };
 
 describe('the X-Wing training recipe', () => {
   it('accepts the face networks this checkout ships when the shipped recipe keeps them (on centred crops), and stops only for the missing renders', () => {
     const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1' });
     expect(run.stderr).not.toMatch(/KEEP_FACES=1 keeps/);
-    expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
+    expect(run.stderr).toContain('these rendered sets are not whole');
     expect(run.status).not.toBe(0);
   });
 
@@ -48,7 +63,7 @@ describe('the X-Wing training recipe', () => {
     }
     const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', LOW_LEAN: '1' });
     expect(run.stderr).not.toMatch(/LOW_LEAN=|KEEP_FACES=1 keeps/);
-    expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
+    expect(run.stderr).toContain('these rendered sets are not whole');
     expect(run.status).not.toBe(0);
   });
 
@@ -61,7 +76,7 @@ describe('the X-Wing training recipe', () => {
     }
     const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', HIDE_TOP: '1' });
     expect(run.stderr).not.toMatch(/HIDE_TOP=|KEEP_FACES=1 keeps/);
-    expect(run.stderr).toContain(`train-xwing/labels/classes.txt`);
+    expect(run.stderr).toContain('these rendered sets are not whole');
     expect(run.status).not.toBe(0);
   });
 
@@ -75,5 +90,51 @@ describe('the X-Wing training recipe', () => {
     const run = startRecipe({ KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1', FACE_FROM: 'src/vision/learned/weights/xwing.ts' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('trained without the tone curve: TONE=0 is needed');
+  });
+
+  it('lists the sets each run reads: the leaning-on-dice renders for the check, the low-lean ones only when asked for', () => {
+    const faces = setsRead(SHIPPED_FACES);
+    const check = setsRead(SHIPPED_CHECK);
+    expect(faces).toContain('train-xwing-rnd5601');
+    expect(faces).not.toContain('train-xwing-8001');
+    expect(check).toEqual(expect.arrayContaining(['train-xwing-8001', 'train-xwing-rnd8301', 'tune-xwing-151']));
+    expect(check).not.toContain('train-xwing-low9601');
+    expect(setsRead({ ...SHIPPED_CHECK, LOW_LEAN: '1' })).toEqual(expect.arrayContaining(['train-xwing-low9601', 'train-xwing-rndlow9901']));
+    expect(new Set(check).size).toBe(check.length);
+  });
+
+  it('stops before any work when a set it reads is not whole, naming only the missing ones and the command that renders them', () => {
+    const renders = mkdtempSync(join(tmpdir(), 'dicerig-renders-'));
+    const sets = setsRead(SHIPPED_CHECK);
+    const [missing, partial] = ['train-xwing-3196', 'train-xwing-rnd8301'];
+    for (const set of sets.filter((s) => s !== missing)) {
+      mkdirSync(join(renders, set), { recursive: true });
+      if (set !== partial) writeFileSync(join(renders, set, 'READY'), '');
+    }
+    const run = startRecipe(SHIPPED_CHECK, renders);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`these rendered sets are not whole in ${renders} (no READY): ${missing} ${partial}\n`);
+    expect(run.stderr).toContain(`RENDERS=${renders} bash training/learned/render-xwing.sh ${missing} ${partial}\n`);
+  });
+
+  it('knows how to render every set the runs this checkout can start read, each with options the render script accepts', () => {
+    const listed = renderScript('--list');
+    expect(listed.status, listed.stderr).toBe(0);
+    const options = new Map(listed.stdout.trim().split('\n').map((line) => line.split('\t') as [string, string]));
+    const envs: Record<string, string>[] = [{ RANDOM_ART: '0' }, SHIPPED_FACES, { MORE_RANDOM: '1', KEEP_COCKED: '0' }, { ...SHIPPED_CHECK, LOW_LEAN: '1' }];
+    const read = new Set(envs.flatMap(setsRead));
+    expect([...read].filter((s) => !options.has(s))).toEqual([]);
+    for (const [name, opts] of options) {
+      const request = parseRenderRequest(['--dice', 'xwing', ...opts.split(' '), '--out', name]);
+      expect(request.split, name).toBe(name.startsWith('tune-') ? 'tune' : 'train');
+      expect(request.art, name).toBe(name.includes('rnd') ? 'random' : 'house');
+    }
+  });
+
+  it('refuses to render a set it does not know, naming it and where the known ones are listed', () => {
+    const run = renderScript('train-xwing', 'test-xwing');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("no set named 'test-xwing'");
+    expect(run.stderr).toContain('render-xwing.sh --list');
   });
 });

@@ -74,31 +74,9 @@
 # tune-xwing-351 and tune-xwing-501 (450 images, 1,822 dice) and checked on tune-xwing-151 (tune seeds
 # 1000150..1000349, never used to choose anything); test-xwing is never read here.
 # The top face's height ratio 0.77 (parallax) was fitted on the tune split's ground truth (training/learned/topFaceCheck.ts).
-# Renders (npm run render -- --dice xwing ...; the first 400 train images: --split train --count 400):
-#   --split train --count 550 --offset 400  --cocked-rate 0.12 --out $RENDERS/train-xwing-401
-#   --split train --count 550 --offset 950  --cocked-rate 0.12 --out $RENDERS/train-xwing-951
-#   --split train --count 195 --offset 1500 --cocked-rate 0.35 --out $RENDERS/train-xwing-1501
-#   --split train --count 300 --offset 1695 --cocked-rate 0.2  --out $RENDERS/train-xwing-1696
-#   --split train --count 300 --offset 1995 --cocked-rate 0.2  --out $RENDERS/train-xwing-1996
-#   --split train --count 300 --offset 2295 --cocked-rate 0.12 --out $RENDERS/train-xwing-2296
-#   --split train --count 300 --offset 2595 --cocked-rate 0.12 --out $RENDERS/train-xwing-2596
-#   --split train --count 150 --offset 2895 --cocked-rate 0.5  --out $RENDERS/train-xwing-2896
-#   --split train --count 150 --offset 3045 --cocked-rate 0.5  --out $RENDERS/train-xwing-3046
-#   --split train --count 150 --offset 3195 --cocked-rate 0.5 --cocked-tilt 14,22 --out $RENDERS/train-xwing-3196
-#   --split train --count 150 --offset 3345 --cocked-rate 0.5 --cocked-tilt 14,22 --out $RENDERS/train-xwing-3346
-#   and (not with RANDOM_ART=0): --split train --count 600 --offset 5000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5001
-#   --split train --count 900 --offset 5600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd5601
-#   --split train --count 300 --offset 6500 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6501
-#   and (KEEP_FACES=1 only): --split train --count 300 --offset 6800 --cocked-rate 0.5 --cocked-tilt 14,22 --art random --out $RENDERS/train-xwing-rnd6801
-#   and (MORE_CHECK_RANDOM=1 only): --split train --count 600 --offset 7250 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd7251
-#   and (LEAN_ON_DIE=1 only): --split train --count 300 --offset 8000 --cocked-rate 0.5 --cocked-tilt 14,22 --cocked-on-die 1 --out $RENDERS/train-xwing-8001
-#   --split train --count 300 --offset 8300 --cocked-rate 0.5 --cocked-tilt 14,22 --cocked-on-die 1 --art random --out $RENDERS/train-xwing-rnd8301
-#   and (LOW_LEAN=1 only): --split train --count 300 --offset 9600 --cocked-rate 0.5 --cocked-tilt 14,17 --out $RENDERS/train-xwing-low9601
-#   --split train --count 300 --offset 9900 --cocked-rate 0.5 --cocked-tilt 14,17 --art random --out $RENDERS/train-xwing-rndlow9901
-#   and (MORE_RANDOM=1 only): --split train --count 600 --offset 12000 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12001
-#   --split train --count 600 --offset 12600 --cocked-rate 0.12 --art random --out $RENDERS/train-xwing-rnd12601
-#   --split tune --count 150 (tune-xwing), --count 200 --offset 150 (tune-xwing-151), --count 150 --offset 350
-#   (tune-xwing-351), --count 150 --offset 500 (tune-xwing-501)
+# The renders it reads, under $RENDERS, are made by training/learned/render-xwing.sh (its set_options gives each set's
+# render options; with no names it renders the sets the shipped recipe's two runs read). A run that finds a set it reads
+# missing stops before any work and names the command that renders it.
 # Needs Debian's python3-torch (apt-get install -y python3-torch). ~19 min on the shared 2-core machine (learned-xwing/6).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -201,6 +179,8 @@ fi
 SEED_ARG=()
 if [ "$SEED" != 1 ]; then SEED_ARG=(--seed "$SEED"); fi
 RENDERS=${RENDERS:-/work/data/renders}
+# (A WORK made here is removed again when the run only lists its sets.)
+WORK_GIVEN=${WORK:+1}
 WORK=${WORK:-$(mktemp -d)}
 OUT=${OUT:-src/vision/learned/weights/xwing.ts}
 OUT_COCKED=${OUT_COCKED:-src/vision/learned/weights/xwingCocked.ts}
@@ -307,6 +287,25 @@ fi
 # Refused before anything is exported: a kept cocked check must be the one this recipe's thresholds are set with.
 if [ "$KEEP_COCKED" = 1 ] && ! grep -q "version: \"$COCKED_V\"" "$OUT_COCKED"; then
   echo "KEEP_COCKED=1 keeps the shipped cocked check $COCKED_V, but $OUT_COCKED is another version" >&2
+  exit 2
+fi
+# The rendered sets this run reads; LIST_SETS=1 prints them and stops (render-xwing.sh renders the shipped recipe's).
+NEEDED=
+if [ "$KEEP_FACES" = 0 ]; then NEEDED="$FACE_SETS"; fi
+if [ "$KEEP_COCKED" = 0 ]; then NEEDED="$NEEDED $FACE_SETS $COCKED_SETS"; fi
+NEEDED=$(echo "$NEEDED train-xwing tune-xwing tune-xwing-151 tune-xwing-351 tune-xwing-501" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | paste -sd' ')
+if [ "${LIST_SETS:-0}" = 1 ]; then
+  echo "$NEEDED"
+  if [ -z "$WORK_GIVEN" ]; then rmdir "$WORK"; fi
+  exit 0
+fi
+MISSING=
+for d in $NEEDED; do
+  if [ ! -e "$RENDERS/$d/READY" ]; then MISSING="$MISSING $d"; fi
+done
+if [ -n "$MISSING" ]; then
+  echo "train-xwing.sh: these rendered sets are not whole in $RENDERS (no READY):$MISSING" >&2
+  echo "render them first (a few seconds an image; the command can be stopped and run again): RENDERS=$RENDERS bash training/learned/render-xwing.sh$MISSING" >&2
   exit 2
 fi
 if [ "$KEEP_FACES" = 0 ]; then
