@@ -2,6 +2,7 @@
  * Raw image structs shared by the camera shell and the pure vision core. Plain
  * typed arrays (no decoder objects) so vision code stays pure, fast and testable.
  */
+import { gray4Kernel, kernelTakesWidth } from './grayKernel.js';
 
 /** One grey level per pixel, row-major. */
 export interface GrayImage {
@@ -218,7 +219,9 @@ export function downscaleToGray(image: RgbImage, factor: number, into?: Uint8Arr
   const w = Math.floor(image.width / f);
   const h = Math.floor(image.height / f);
   const gray = into !== undefined && into.length === w * h ? into : new Uint8Array(w * h);
-  if (wordReadable(image, f)) gray4Words(image, w, h, gray);
+  // Camera frames (widths a multiple of 16) on the vector kernel; other widths by words or bytes, to the same bytes.
+  if (f === 4 && kernelTakesWidth(image.width) && h > 0) gray4Kernel(image.data, image.width, image.height, gray);
+  else if (wordReadable(image, f)) gray4Words(image, w, h, gray);
   else {
     // Other factors and layouts: colour sums, then weighed (the same rounding as the word path).
     const data = new Uint32Array(w * h * 3);

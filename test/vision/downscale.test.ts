@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { GRAY_KERNEL, kernelModuleSource } from '../../scripts/wasm-kernel.js';
+import { gray4Kernel } from '../../src/core/grayKernel.js';
 import { blockSums, downscaleToGray } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 
@@ -51,11 +54,16 @@ function plainGray(image: RgbImage, f: number): number[] {
 }
 
 describe('block sums and the downscaled grey image', () => {
-  it('averages every pixel of each block into (R + 2G + B) / 4, rounded, whether the frame is read by words or by bytes', () => {
-    // 64x36 is read four bytes at a time; the unaligned copy, a width of 66 and factor 3 byte by byte.
+  it('averages every pixel of each block into (R + 2G + B) / 4, rounded, whether the frame is read by the vector kernel, by words or by bytes', () => {
+    // Widths a multiple of 16 go to the kernel (aligned or not, whole block rows or not); 68x36 is read four bytes at a
+    // time; its unaligned copy, a width of 66 and factor 3 byte by byte.
     for (const [image, f] of [
       [randomImage(64, 36, 1), 4],
       [unaligned(randomImage(64, 36, 1)), 4],
+      [randomImage(1280, 722, 10), 4],
+      [randomImage(16, 4, 11), 4],
+      [randomImage(68, 36, 12), 4],
+      [unaligned(randomImage(68, 36, 12)), 4],
       [randomImage(66, 37, 2), 4],
       [randomImage(66, 37, 3), 3],
       [randomImage(9, 5, 4), 1],
@@ -66,12 +74,42 @@ describe('block sums and the downscaled grey image', () => {
     }
   });
 
-  it('gives bright and dark extremes exactly (no lane of the word reads overflows)', () => {
+  it('gives bright and dark extremes exactly (no lane of the kernel or the word reads overflows)', () => {
     for (const value of [0, 255]) {
-      const image: RgbImage = { width: 16, height: 8, data: new Uint8Array(16 * 8 * 3).fill(value) };
-      expect(Array.from(downscaleToGray(image, 4).data)).toEqual(new Array(8).fill(value));
-      expect(Array.from(blockSums(image, 4).data)).toEqual(new Array(24).fill(value * 16));
+      for (const width of [16, 20]) {
+        const image: RgbImage = { width, height: 8, data: new Uint8Array(width * 8 * 3).fill(value) };
+        expect(Array.from(downscaleToGray(image, 4).data)).toEqual(new Array(width / 2).fill(value));
+        expect(Array.from(blockSums(image, 4).data)).toEqual(new Array((width / 4) * 2 * 3).fill(value * 16));
+      }
     }
+  });
+
+  it('rounds a block exactly half way between two greys up, on the kernel as on the word path', () => {
+    // One block of 16 pixels summing to 64 x 100 + 32 (R + 2G + B): grey 100.5, rounded to 101; one less rounds to 100.
+    for (const width of [16, 20]) {
+      for (const [extra, grey] of [[32, 101], [31, 100]] as const) {
+        const image: RgbImage = { width, height: 4, data: new Uint8Array(width * 4 * 3).fill(100) };
+        image.data[0] = 100 + extra;
+        expect(downscaleToGray(image, 4).data[0], `width ${width}, +${extra}`).toBe(grey);
+      }
+    }
+  });
+
+  it('shrinks frames of any size one after another on the kernel, a larger one after a smaller and back', () => {
+    for (const [w, h, seed] of [[64, 36, 13], [1920, 1080, 14], [48, 8, 15], [1280, 720, 16]] as const) {
+      const image = randomImage(w, h, seed);
+      expect(Array.from(downscaleToGray(image, 4).data), `${w}x${h}`).toEqual(plainGray(image, 4));
+    }
+  });
+
+  it('refuses, naming the problem, a width the kernel does not take, a frame too short for its size, or an output of the wrong size', () => {
+    expect(() => gray4Kernel(new Uint8Array(20 * 4 * 3), 20, 4, new Uint8Array(5))).toThrow('multiple of 16, not 20');
+    expect(() => gray4Kernel(new Uint8Array(16 * 4 * 3 - 1), 16, 4, new Uint8Array(4))).toThrow('a 16x4 RGB frame is 192 bytes, not 191');
+    expect(() => gray4Kernel(new Uint8Array(16 * 8 * 3), 16, 8, new Uint8Array(4))).toThrow('the grey of a 16x8 frame is 8 bytes, not 4');
+  });
+
+  it('ships the kernel its .wat compiles to', async () => {
+    expect(await kernelModuleSource(GRAY_KERNEL)).toBe(readFileSync(GRAY_KERNEL.ts, 'utf8'));
   });
 
   it('writes the grey into a buffer it is given, and into a new one when the buffer does not fit', () => {
