@@ -12,8 +12,14 @@ interface Kernel {
 
 const grayKernel = wasmKernel<Kernel>(grayKernelWasmBase64);
 
-/** One instance for the process, on a memory as large as the largest frame yet (a new one when a larger comes). */
+/** One instance for the process, on a memory as large as the widest frame's strip yet (a new one when a wider comes). */
 let instance: KernelInstance<Kernel> | undefined;
+
+/**
+ * Rows copied in and shrunk at a time: a strip (180 kB of a 1280-pixel frame) stays in the cache between its copy and
+ * the kernel's read, where a whole frame copied in would be read from memory twice. A multiple of 4.
+ */
+const STRIP_ROWS = 48;
 
 /** Whether `gray4Kernel` takes frames of this width: whole 48-byte groups of 16 pixels a row. */
 export const kernelTakesWidth = (width: number): boolean => width > 0 && width % 16 === 0;
@@ -27,12 +33,17 @@ export function gray4Kernel(rgb: Uint8Array, width: number, height: number, out:
   const w = width / 4;
   const h = Math.floor(height / 4);
   if (out.length !== w * h) throw new RangeError(`the grey of a ${width}x${height} frame is ${w * h} bytes, not ${out.length}`);
+  const rowBytes = width * 3;
   // Only the rows of whole blocks are read.
-  const bytes = width * 3 * h * 4;
-  if (rgb.length < bytes) throw new RangeError(`a ${width}x${height} RGB frame is ${width * height * 3} bytes, not ${rgb.length}`);
-  if (instance === undefined || instance.buffer.byteLength < bytes + w * h) instance = grayKernel(bytes + w * h);
+  if (rgb.length < rowBytes * h * 4) throw new RangeError(`a ${width}x${height} RGB frame is ${width * height * 3} bytes, not ${rgb.length}`);
+  const stripBytes = rowBytes * STRIP_ROWS;
+  const stripOut = (STRIP_ROWS / 4) * w;
+  if (instance === undefined || instance.buffer.byteLength < stripBytes + stripOut) instance = grayKernel(stripBytes + stripOut);
   const memory = new Uint8Array(instance.buffer);
-  memory.set(bytes === rgb.length ? rgb : rgb.subarray(0, bytes), 0);
-  instance.kernel.gray4(0, width, h * 4, bytes);
-  out.set(memory.subarray(bytes, bytes + w * h));
+  for (let y = 0; y < h * 4; y += STRIP_ROWS) {
+    const rows = Math.min(STRIP_ROWS, h * 4 - y);
+    memory.set(rgb.subarray(y * rowBytes, (y + rows) * rowBytes), 0);
+    instance.kernel.gray4(0, width, rows, stripBytes);
+    out.set(memory.subarray(stripBytes, stripBytes + (rows / 4) * w), (y / 4) * w);
+  }
 }
