@@ -45,16 +45,21 @@ try {
 }
 const { out, firstSeed, count, split, ...options } = request;
 
-const renderer = await BrowserRenderer.open();
+let renderer: BrowserRenderer | undefined;
 let written = 0;
+let stopping = false;
 // A stopped run (Ctrl-C, kill, timeout) says how far it got and how to go on, rather than Playwright's closed-page trace.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
+    stopping = true;
     process.stderr.write(`render-dataset: stopped by ${signal} with ${written} of ${count} images written whole in ${out}.partial; the same command with --reuse goes on from there\n`);
-    process.exit(128 + osConstants.signals[signal]);
+    // The browser and its profile folder go too (a browser the signal already ended is given two seconds).
+    const closed = Promise.race([(renderer?.close() ?? Promise.resolve()).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    void closed.finally(() => process.exit(128 + osConstants.signals[signal]));
   });
 }
 try {
+  renderer = await BrowserRenderer.open();
   let last = Date.now();
   const summary = await writeRenderedFolder(renderer, {
     ...options,
@@ -73,6 +78,10 @@ try {
     `${out}: ${summary.images} images, ${summary.dice} dice, seeds ${firstSeed}..${firstSeed + count - 1} (${split}), ` +
       `${(summary.images / summary.seconds).toFixed(2)} images/s\n  per class: ${JSON.stringify(summary.perClass)}\n  drawn by ${describeRenderer(renderer.identity)}\n`,
   );
+} catch (e) {
+  // The scene being drawn when the signal came fails as its browser closes: the handler above says what happened.
+  if (stopping) await new Promise(() => undefined);
+  throw e;
 } finally {
-  await renderer.close();
+  if (!stopping) await renderer?.close();
 }

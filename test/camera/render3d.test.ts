@@ -5,7 +5,7 @@
  * the same scene without that die), and a written folder reads back through the
  * shared labelled-folder reader with one ground-truth sidecar per image.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -246,6 +246,28 @@ describe('3D synthetic camera in Chromium', () => {
     expect(existsSync(join(dir, 'never'))).toBe(false);
     expect(renderScript('--help').stdout).toMatch(/^usage: npm run render/);
   }, 60_000);
+
+  it('stopped by a signal part way, says how many images it wrote whole and how to go on, and leaves no browser or browser profile behind', async () => {
+    const out = join(dir, 'signalled');
+    const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'train', '--count', '4', '--offset', '40700', '--out', out], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, TMPDIR: tmp },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Once the first image is written whole (its truth file is written last), stop the run as Ctrl-C or kill would.
+    const truth = join(`${out}.partial`, 'truth');
+    while (!(existsSync(truth) && (await readdir(truth)).some((f) => f.endsWith('.json')))) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(128 + 15);
+    expect(stderr).toMatch(new RegExp(`render-dataset: stopped by SIGTERM with [1-3] of 4 images written whole in ${out}\\.partial; the same command with --reuse goes on from there`));
+    expect(stderr).not.toMatch(/Target page|node:internal|at /);
+    expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
+    expect(spawnSync('pgrep', ['-f', tmp]).stdout.toString()).toBe('');
+    await rm(tmp, { recursive: true, force: true });
+  }, 180_000);
 
   it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other things', async () => {
     const out = join(dir, 'tune-xwing-art');

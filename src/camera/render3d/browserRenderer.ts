@@ -148,7 +148,11 @@ export class BrowserRenderer {
   }
 
   async close(): Promise<void> {
-    await this.context.close();
-    rmSync(this.userDataDir, { recursive: true, force: true });
+    try {
+      await this.context.close();
+    } finally {
+      // Also when the browser was already gone (killed with its parent's process group, say).
+      rmSync(this.userDataDir, { recursive: true, force: true });
+    }
   }
 }
