@@ -9,16 +9,18 @@
 
   ;; rgb: the frame, width x height x 3 bytes; width a multiple of 16. out: (width / 4) x (height / 4) bytes.
   (func (export "gray4") (param $rgb i32) (param $width i32) (param $height i32) (param $out i32)
-    (local $row i32) (local $blockRows i32) (local $x i32) (local $rowEnd i32) (local $p i32)
+    (local $row i32) (local $row2 i32) (local $row3 i32) (local $blockRows i32) (local $x i32) (local $rowEnd i32) (local $p i32)
     (local $w0 v128) (local $w1 v128) (local $w2 v128)
     (local $d0 v128) (local $d1 v128) (local $d2 v128) (local $d3 v128) (local $d4 v128) (local $d5 v128)
-    (local $a v128) (local $b v128)
+    (local $a v128) (local $b v128) (local $c v128) (local $e v128)
     ;; Channel weights (r 1, g 2, b 1) of eight bytes starting at r (bytes 0-7 and 24-31 of the 48), at g (16-23 and
     ;; 40-47) and at b (8-15 and 32-39).
     (local.set $w0 (v128.const i16x8 1 2 1 1 2 1 1 2))
     (local.set $w1 (v128.const i16x8 2 1 1 2 1 1 2 1))
     (local.set $w2 (v128.const i16x8 1 1 2 1 1 2 1 1))
     (local.set $row (i32.mul (local.get $width) (i32.const 3)))
+    (local.set $row2 (i32.shl (local.get $row) (i32.const 1)))
+    (local.set $row3 (i32.mul (local.get $row) (i32.const 3)))
     (local.set $blockRows (i32.div_u (local.get $height) (i32.const 4)))
     (block $done
       (loop $blockRow
@@ -28,46 +30,47 @@
         (block $rowDone
           (loop $group
             (br_if $rowDone (i32.ge_u (local.get $x) (local.get $rowEnd)))
-            ;; Vector 0 (bytes 0-15) of the four rows: low and high halves as 16-bit column sums, weighted, in pairs.
+            ;; Vector 0 (bytes 0-15) of the four rows, each row loaded once: low and high halves as 16-bit column sums,
+            ;; weighted, in pairs.
             (local.set $p (local.get $x))
             (local.set $a (v128.load (local.get $p)))
-            (local.set $p (i32.add (local.get $p) (local.get $row)))
-            (local.set $b (v128.load (local.get $p)))
-            (local.set $p (i32.add (local.get $p) (local.get $row)))
+            (local.set $b (v128.load (i32.add (local.get $p) (local.get $row))))
+            (local.set $c (v128.load (i32.add (local.get $p) (local.get $row2))))
+            (local.set $e (v128.load (i32.add (local.get $p) (local.get $row3))))
             (local.set $d0 (i16x8.add
               (i16x8.add (i16x8.extend_low_i8x16_u (local.get $a)) (i16x8.extend_low_i8x16_u (local.get $b)))
-              (i16x8.add (i16x8.extend_low_i8x16_u (v128.load (local.get $p))) (i16x8.extend_low_i8x16_u (v128.load (i32.add (local.get $p) (local.get $row)))))))
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $c)) (i16x8.extend_low_i8x16_u (local.get $e)))))
             (local.set $d1 (i16x8.add
               (i16x8.add (i16x8.extend_high_i8x16_u (local.get $a)) (i16x8.extend_high_i8x16_u (local.get $b)))
-              (i16x8.add (i16x8.extend_high_i8x16_u (v128.load (local.get $p))) (i16x8.extend_high_i8x16_u (v128.load (i32.add (local.get $p) (local.get $row)))))))
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $c)) (i16x8.extend_high_i8x16_u (local.get $e)))))
             (local.set $d0 (i32x4.dot_i16x8_s (local.get $d0) (local.get $w0)))
             (local.set $d1 (i32x4.dot_i16x8_s (local.get $d1) (local.get $w2)))
             ;; Vector 1 (bytes 16-31).
             (local.set $p (i32.add (local.get $x) (i32.const 16)))
             (local.set $a (v128.load (local.get $p)))
-            (local.set $p (i32.add (local.get $p) (local.get $row)))
-            (local.set $b (v128.load (local.get $p)))
-            (local.set $p (i32.add (local.get $p) (local.get $row)))
+            (local.set $b (v128.load (i32.add (local.get $p) (local.get $row))))
+            (local.set $c (v128.load (i32.add (local.get $p) (local.get $row2))))
+            (local.set $e (v128.load (i32.add (local.get $p) (local.get $row3))))
             (local.set $d2 (i16x8.add
               (i16x8.add (i16x8.extend_low_i8x16_u (local.get $a)) (i16x8.extend_low_i8x16_u (local.get $b)))
-              (i16x8.add (i16x8.extend_low_i8x16_u (v128.load (local.get $p))) (i16x8.extend_low_i8x16_u (v128.load (i32.add (local.get $p) (local.get $row)))))))
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $c)) (i16x8.extend_low_i8x16_u (local.get $e)))))
             (local.set $d3 (i16x8.add
               (i16x8.add (i16x8.extend_high_i8x16_u (local.get $a)) (i16x8.extend_high_i8x16_u (local.get $b)))
-              (i16x8.add (i16x8.extend_high_i8x16_u (v128.load (local.get $p))) (i16x8.extend_high_i8x16_u (v128.load (i32.add (local.get $p) (local.get $row)))))))
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $c)) (i16x8.extend_high_i8x16_u (local.get $e)))))
             (local.set $d2 (i32x4.dot_i16x8_s (local.get $d2) (local.get $w1)))
             (local.set $d3 (i32x4.dot_i16x8_s (local.get $d3) (local.get $w0)))
             ;; Vector 2 (bytes 32-47).
             (local.set $p (i32.add (local.get $x) (i32.const 32)))
             (local.set $a (v128.load (local.get $p)))
-            (local.set $p (i32.add (local.get $p) (local.get $row)))
-            (local.set $b (v128.load (local.get $p)))
-            (local.set $p (i32.add (local.get $p) (local.get $row)))
+            (local.set $b (v128.load (i32.add (local.get $p) (local.get $row))))
+            (local.set $c (v128.load (i32.add (local.get $p) (local.get $row2))))
+            (local.set $e (v128.load (i32.add (local.get $p) (local.get $row3))))
             (local.set $d4 (i16x8.add
               (i16x8.add (i16x8.extend_low_i8x16_u (local.get $a)) (i16x8.extend_low_i8x16_u (local.get $b)))
-              (i16x8.add (i16x8.extend_low_i8x16_u (v128.load (local.get $p))) (i16x8.extend_low_i8x16_u (v128.load (i32.add (local.get $p) (local.get $row)))))))
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $c)) (i16x8.extend_low_i8x16_u (local.get $e)))))
             (local.set $d5 (i16x8.add
               (i16x8.add (i16x8.extend_high_i8x16_u (local.get $a)) (i16x8.extend_high_i8x16_u (local.get $b)))
-              (i16x8.add (i16x8.extend_high_i8x16_u (v128.load (local.get $p))) (i16x8.extend_high_i8x16_u (v128.load (i32.add (local.get $p) (local.get $row)))))))
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $c)) (i16x8.extend_high_i8x16_u (local.get $e)))))
             (local.set $d4 (i32x4.dot_i16x8_s (local.get $d4) (local.get $w2)))
             (local.set $d5 (i32x4.dot_i16x8_s (local.get $d5) (local.get $w1)))
             ;; Pair sums: block 0 = d0 (all) + d1.0 + d1.1; block 1 = d1.2 + d1.3 + d2 (all); block 2 = d3 (all) + d4.0 +
