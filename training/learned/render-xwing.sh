@@ -72,8 +72,8 @@ n=$(echo "$SETS" | wc -w)
 i=0
 for name in $SETS; do
   i=$((i + 1))
-  # shellcheck disable=SC2046
-  echo "render-xwing.sh: set $i of $n, $name ($(set_options "$name"))" >&2
-  # shellcheck disable=SC2046
-  npx tsx scripts/render-dataset.ts --dice xwing $(set_options "$name") --reuse --out "$RENDERS/$name"
+  opts=$(set_options "$name")
+  echo "render-xwing.sh: set $i of $n, $name ($opts)" >&2
+  # shellcheck disable=SC2086
+  npx tsx scripts/render-dataset.ts --dice xwing $opts --reuse --out "$RENDERS/$name"
 done
