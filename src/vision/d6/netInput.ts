@@ -4,7 +4,6 @@
  * scaled by the crop's own contrast, so a dark die with light pips and a light
  * die with dark pips differ only in sign, and lighting drops out.
  */
-import { bilinearAt } from '../../core/image.js';
 import type { RgbImage } from '../../core/image.js';
 
 /** Side of the network's input, pixels. */
@@ -27,7 +26,43 @@ export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_
   return { size, data: normaliseNetInput(samplePlanes(image, size, fraction, jitter), size) };
 }
 
-/** The central `fraction` of `image` (shifted and scaled by `jitter`) as `size`x`size` channel-first planes, not normalised. */
+/**
+ * Where each output column's (or row's) supersamples fall in the image, clamped as bilinear sampling clamps them: the
+ * lower pixel, the upper one (held to the edge), and the weights of the two. Index `o * k + s` is sample `s` of output `o`.
+ */
+interface SampleTaps {
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+  readonly wLo: Float64Array;
+  readonly wHi: Float64Array;
+}
+
+function sampleTaps(start: number, step: number, size: number, k: number, extent: number): SampleTaps {
+  const n = size * k;
+  const taps = { lo: new Int32Array(n), hi: new Int32Array(n), wLo: new Float64Array(n), wHi: new Float64Array(n) };
+  for (let o = 0; o < size; o++) {
+    for (let s = 0; s < k; s++) {
+      // The same arithmetic, in the same order, as bilinearAt(x - 0.5) held inside the image.
+      const at = Math.min(extent - 1, Math.max(0, start + (o + (s + 0.5) / k) * step - 0.5));
+      const i = o * k + s;
+      const lo = Math.floor(at);
+      const f = at - lo;
+      taps.lo[i] = lo;
+      taps.hi[i] = Math.min(extent - 1, lo + 1);
+      taps.wLo[i] = 1 - f;
+      taps.wHi[i] = f;
+    }
+  }
+  return taps;
+}
+
+/**
+ * The central `fraction` of `image` (shifted and scaled by `jitter`) as `size`x`size` channel-first planes, not normalised:
+ * each output pixel the mean of k x k bilinear samples (k the sampled side over `size`, rounded up). The samples' places
+ * are worked out once a row and a column, not once a sample and channel (that made this the larger part of reading a
+ * tray die); every sum adds the same products in the same order as `bilinearAt` sample by sample, so the planes are the
+ * same to the bit (test/vision/netInput.test.ts).
+ */
 export function samplePlanes(image: RgbImage, size: number, fraction: number, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): Float32Array {
   const { width: w, height: h, data } = image;
   const side = Math.min(w, h) * fraction * jitter.scale;
@@ -37,17 +72,37 @@ export function samplePlanes(image: RgbImage, size: number, fraction: number, ji
   const k = Math.max(1, Math.ceil(step));
   const out = new Float32Array(3 * size * size);
   const plane = size * size;
-  const sample = (x: number, y: number, c: number): number =>
-    bilinearAt(data, w, h, Math.min(w - 1, Math.max(0, x - 0.5)), Math.min(h - 1, Math.max(0, y - 0.5)), 3, c);
+  const xs = sampleTaps(x0, step, size, k, w);
+  const ys = sampleTaps(y0, step, size, k, h);
+  const kk = k * k;
   for (let oy = 0; oy < size; oy++) {
     for (let ox = 0; ox < size; ox++) {
-      for (let c = 0; c < 3; c++) {
-        let s = 0;
-        for (let sy = 0; sy < k; sy++) {
-          for (let sx = 0; sx < k; sx++) s += sample(x0 + (ox + (sx + 0.5) / k) * step, y0 + (oy + (sy + 0.5) / k) * step, c);
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let sy = 0; sy < k; sy++) {
+        const iy = oy * k + sy;
+        const rowLo = (ys.lo[iy] as number) * w;
+        const rowHi = (ys.hi[iy] as number) * w;
+        const fy1 = ys.wLo[iy] as number;
+        const fy = ys.wHi[iy] as number;
+        for (let sx = 0; sx < k; sx++) {
+          const ix = ox * k + sx;
+          const a = (rowLo + (xs.lo[ix] as number)) * 3;
+          const bb = (rowLo + (xs.hi[ix] as number)) * 3;
+          const c = (rowHi + (xs.lo[ix] as number)) * 3;
+          const d = (rowHi + (xs.hi[ix] as number)) * 3;
+          const fx1 = xs.wLo[ix] as number;
+          const fx = xs.wHi[ix] as number;
+          r += ((data[a] as number) * fx1 + (data[bb] as number) * fx) * fy1 + ((data[c] as number) * fx1 + (data[d] as number) * fx) * fy;
+          g += ((data[a + 1] as number) * fx1 + (data[bb + 1] as number) * fx) * fy1 + ((data[c + 1] as number) * fx1 + (data[d + 1] as number) * fx) * fy;
+          b += ((data[a + 2] as number) * fx1 + (data[bb + 2] as number) * fx) * fy1 + ((data[c + 2] as number) * fx1 + (data[d + 2] as number) * fx) * fy;
         }
-        out[c * plane + oy * size + ox] = s / (k * k);
       }
+      const q = oy * size + ox;
+      out[q] = r / kk;
+      out[plane + q] = g / kk;
+      out[2 * plane + q] = b / kk;
     }
   }
   return out;
