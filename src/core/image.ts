@@ -284,3 +284,67 @@ export function cropSquare(image: RgbImage, center: Point, side: number): { imag
   const whole = r.x === Math.floor(rect.x) && r.y === Math.floor(rect.y) && r.x + r.width === Math.ceil(rect.x + rect.width) && r.y + r.height === Math.ceil(rect.y + rect.height);
   return whole ? { image: cut } : { image: cut, center: { x: center.x - r.x, y: center.y - r.y } };
 }
+
+/**
+ * Bilinear upscale by an integer factor. Each value is (a (1 - fx) + b fx) (1 - fy) + (d (1 - fx) + e fx) fy, as the D6
+ * pip counter always took it; the two row blends in brackets are the same for the k output rows that share their source
+ * rows, so they are blended once for those rows, not once a pixel (upscaling was half the pip counter's time on a tray
+ * die). The same doubles are multiplied and added in the same order, so the bytes are the same to the bit.
+ */
+export function upscaleBilinear(img: RgbImage, k: number): RgbImage {
+  const w = img.width * k;
+  const h = img.height * k;
+  const src = img.data;
+  const out = new Uint8Array(w * h * 3);
+  const left = new Int32Array(w);
+  const right = new Int32Array(w);
+  const wLeft = new Float64Array(w);
+  const wRight = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const sx = Math.min(img.width - 1, Math.max(0, (x + 0.5) / k - 0.5));
+    const x0 = Math.floor(sx);
+    left[x] = x0 * 3;
+    right[x] = Math.min(img.width - 1, x0 + 1) * 3;
+    wRight[x] = sx - x0;
+    wLeft[x] = 1 - (sx - x0);
+  }
+  // One source row blended across to the output's width: a (1 - fx) + b fx for every output column and channel.
+  const blendRow = (row: number, into: Float64Array): void => {
+    const base = row * img.width * 3;
+    let o = 0;
+    for (let x = 0; x < w; x++) {
+      const l = base + (left[x] as number);
+      const r = base + (right[x] as number);
+      const fx = wRight[x] as number;
+      const fx1 = wLeft[x] as number;
+      into[o++] = (src[l] as number) * fx1 + (src[r] as number) * fx;
+      into[o++] = (src[l + 1] as number) * fx1 + (src[r + 1] as number) * fx;
+      into[o++] = (src[l + 2] as number) * fx1 + (src[r + 2] as number) * fx;
+    }
+  };
+  let upper = new Float64Array(w * 3);
+  let lower = new Float64Array(w * 3);
+  let upperRow = -1;
+  let lowerRow = -1;
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(img.height - 1, Math.max(0, (y + 0.5) / k - 0.5));
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(img.height - 1, y0 + 1);
+    if (y0 !== upperRow) {
+      // Moving down one source row: the old lower row is the new upper one.
+      if (y0 === lowerRow) [upper, lower] = [lower, upper];
+      else blendRow(y0, upper);
+      upperRow = y0;
+      lowerRow = -1;
+    }
+    if (y1 !== lowerRow) {
+      blendRow(y1, lower);
+      lowerRow = y1;
+    }
+    const fy = sy - y0;
+    const fy1 = 1 - fy;
+    const o = y * w * 3;
+    for (let i = 0; i < w * 3; i++) out[o + i] = (upper[i] as number) * fy1 + (lower[i] as number) * fy;
+  }
+  return { width: w, height: h, data: out };
+}

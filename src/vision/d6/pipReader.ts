@@ -15,7 +15,7 @@
 import { connectedComponents, principalAxes } from '../components.js';
 import type { Blob } from '../components.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
-import type { RgbImage } from '../../core/image.js';
+import { upscaleBilinear, type RgbImage } from '../../core/image.js';
 import { D6_PATTERN_SYMMETRY_DEG, D6_PATTERNS } from './patterns.js';
 
 export interface D6PipOptions {
@@ -50,33 +50,6 @@ const PATTERNS: Readonly<Record<number, readonly (readonly [number, number])[]>>
 interface Pt {
   x: number;
   y: number;
-}
-
-/** Bilinear upscale by an integer factor. */
-function upscale(img: RgbImage, k: number): RgbImage {
-  const w = img.width * k;
-  const h = img.height * k;
-  const out = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    const sy = Math.min(img.height - 1, Math.max(0, (y + 0.5) / k - 0.5));
-    const y0 = Math.floor(sy);
-    const y1 = Math.min(img.height - 1, y0 + 1);
-    const fy = sy - y0;
-    for (let x = 0; x < w; x++) {
-      const sx = Math.min(img.width - 1, Math.max(0, (x + 0.5) / k - 0.5));
-      const x0 = Math.floor(sx);
-      const x1 = Math.min(img.width - 1, x0 + 1);
-      const fx = sx - x0;
-      for (let c = 0; c < 3; c++) {
-        const a = img.data[(y0 * img.width + x0) * 3 + c] as number;
-        const b = img.data[(y0 * img.width + x1) * 3 + c] as number;
-        const d = img.data[(y1 * img.width + x0) * 3 + c] as number;
-        const e = img.data[(y1 * img.width + x1) * 3 + c] as number;
-        out[(y * w + x) * 3 + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
-      }
-    }
-  }
-  return { width: w, height: h, data: out };
 }
 
 /** Median of byte values from their histogram. */
@@ -359,7 +332,7 @@ export class D6PipReader implements FaceReader {
   read(crop: DieCrop): FaceRead {
     const o = this.options;
     const k = crop.sizePx < o.minSizePx ? Math.ceil(o.minSizePx / Math.max(1, crop.sizePx)) : 1;
-    const img = k > 1 ? upscale(crop.image, k) : crop.image;
+    const img = k > 1 ? upscaleBilinear(crop.image, k) : crop.image;
     const size = crop.sizePx * k;
     const { width: w, height: h, data } = img;
     const cx = w / 2;
