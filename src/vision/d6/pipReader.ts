@@ -15,7 +15,7 @@
 import { connectedComponents, principalAxes } from '../components.js';
 import type { Blob } from '../components.js';
 import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
-import { upscaleBilinear, type RgbImage } from '../../core/image.js';
+import { upscaleBilinear } from '../../core/image.js';
 import { D6_PATTERN_SYMMETRY_DEG, D6_PATTERNS } from './patterns.js';
 
 export interface D6PipOptions {
