@@ -126,15 +126,16 @@ describe('the X-Wing training recipe', () => {
     expect([...read].filter((s) => !options.has(s))).toEqual([]);
     for (const [name, opts] of options) {
       const request = parseRenderRequest(['--dice', 'xwing', ...opts.split(' '), '--out', name]);
-      expect(request.split, name).toBe(name.startsWith('tune-') ? 'tune' : 'train');
-      expect(request.art, name).toBe(name.includes('rnd') ? 'random' : 'house');
+      // The name says the split (dev sets are tune seeds) and the artwork (f2, f3: foreign; rnd: random; else house).
+      expect(request.split, name).toBe(/^(tune|dev)/.test(name) ? 'tune' : name.startsWith('test-') ? 'test' : 'train');
+      expect(request.art, name).toBe(name.includes('rnd') ? 'random' : name.includes('-f2') ? 'foreign-2' : name.includes('-f3') ? 'foreign-3' : 'house');
     }
   });
 
   it('refuses to render a set it does not know, naming it and where the known ones are listed', () => {
-    const run = renderScript('train-xwing', 'test-xwing');
+    const run = renderScript('train-xwing', 'test-xwing-f2-s99');
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain("no set named 'test-xwing'");
+    expect(run.stderr).toContain("no set named 'test-xwing-f2-s99'");
     expect(run.stderr).toContain('render-xwing.sh --list');
   });
 });

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Renders the labelled X-Wing sets train-xwing.sh reads, into $RENDERS (default /work/data/renders); development time only,
+# Renders the labelled X-Wing sets train-xwing.sh reads, and (by name) the sets a candidate is calibrated and measured
+# on, into $RENDERS (default /work/data/renders); development time only,
 # never part of npm test. On a fresh machine nothing is rendered, and the shipped recipe's two runs read some 6,850 images:
 # about 5 hours on the shared 2-core machine (2.6 s an image on 2026-12-02), so this script can be stopped and run again
 # as often as needed. Every set is rendered with --reuse: a set already whole is checked (same renderer, art, leans) and
 # kept, a set a stopped run left part way (NAME.partial) goes on from where it stopped.
 #
 #   bash training/learned/render-xwing.sh              # the sets the shipped recipe's two runs read (README in training/)
-#   bash training/learned/render-xwing.sh NAME...      # the named sets, e.g. train-xwing-low9601 for LOW_LEAN=1
+#   bash training/learned/render-xwing.sh NAME...      # the named sets, e.g. train-xwing-low9601 for LOW_LEAN=1, or
+#                                                      # tune-xwing-f2 tune-xwing-f3-s52 dev6-xwing-f3 dev6-low-xwing-f3
 #   bash training/learned/render-xwing.sh --list       # every set this script knows, with its render options
 #
 # The same seeds make the same scenes, but the pixels are Chromium's: a set rendered by another Chromium than the one a
@@ -45,6 +47,15 @@ set_options() {
     tune-xwing-151) echo "--split tune --count 200 --offset 150" ;;
     tune-xwing-351) echo "--split tune --count 150 --offset 350" ;;
     tune-xwing-501) echo "--split tune --count 150 --offset 500" ;;
+    # The sets a candidate reader is measured on, never trained on: a foreign artwork's 150 calibration images each
+    # (foreign-3 develops calibration, foreign-2 only measures it), the next unspent gate (dev6: a fixed share cocked,
+    # then only the shallow leans the check misses most), and the next unspent test set, to be rendered only once a
+    # candidate has passed its gate (training/README.md keeps which offsets each earlier stop spent).
+    tune-xwing-f2) echo "--split tune --count 150 --art foreign-2" ;;
+    tune-xwing-f3-s52) echo "--split tune --count 150 --offset 3000 --art foreign-3" ;;
+    dev6-xwing-f3) echo "--split tune --count 300 --offset 8200 --art foreign-3 --cocked-rate 0.3" ;;
+    dev6-low-xwing-f3) echo "--split tune --count 300 --offset 8500 --art foreign-3 --cocked-rate 0.5 --cocked-tilt 14,17" ;;
+    test-xwing-f2-23301) echo "--split test --count 300 --offset 23300 --art foreign-2 --cocked-rate 0.2" ;;
     *) return 1 ;;
   esac
 }
