@@ -46,6 +46,8 @@ try {
 const { out, firstSeed, count, split, ...options } = request;
 
 let renderer: BrowserRenderer | undefined;
+// Kept so that a signal while the browser starts can wait for it and close it, with its profile folder.
+let opening: Promise<BrowserRenderer> | undefined;
 let written = 0;
 let stopping = false;
 // A stopped run (Ctrl-C, kill, timeout) says how far it got and how to go on, rather than Playwright's closed-page trace.
@@ -53,13 +55,20 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     stopping = true;
     process.stderr.write(`render-dataset: stopped by ${signal} with ${written} of ${count} images written whole in ${out}.partial; the same command with --reuse goes on from there\n`);
-    // The browser and its profile folder go too (a browser the signal already ended is given two seconds).
-    const closed = Promise.race([(renderer?.close() ?? Promise.resolve()).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    // The browser and its profile folder go too, also when the signal came while it started: the start is waited for
+    // (up to 30 s: it takes seconds on a busy machine, and gives up by itself after 20 s), and one that fails removes its
+    // folder itself. A browser the signal already ended is given five seconds.
+    const started = renderer ? Promise.resolve(renderer) : (opening ?? Promise.resolve(undefined));
+    const close = started.then((r) => r?.close()).catch(() => undefined);
+    const closed = Promise.race([close, new Promise((resolve) => setTimeout(resolve, renderer ? 5000 : 30_000))]);
     void closed.finally(() => process.exit(128 + osConstants.signals[signal]));
   });
 }
 try {
-  renderer = await BrowserRenderer.open();
+  opening = BrowserRenderer.open();
+  renderer = await opening;
+  // Stopped while the browser started: the handler is closing it, so nothing more is drawn.
+  if (stopping) await new Promise(() => undefined);
   let last = Date.now();
   const summary = await writeRenderedFolder(renderer, {
     ...options,

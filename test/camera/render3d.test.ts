@@ -269,6 +269,26 @@ describe('3D synthetic camera in Chromium', () => {
     await rm(tmp, { recursive: true, force: true });
   }, 180_000);
 
+  it('stopped by a signal while its browser is still starting, leaves no browser or browser profile behind', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'train', '--count', '2', '--offset', '40750', '--out', join(dir, 'signalled-early')], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, TMPDIR: tmp },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The moment the browser's profile folder exists, the browser is starting: stop the run then.
+    while (!(await readdir(tmp)).some((f) => f.startsWith('dicerig-render3d-'))) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(128 + 15);
+    expect(stderr).toMatch(/render-dataset: stopped by SIGTERM with 0 of 2 images written whole/);
+    expect(stderr).not.toMatch(/node:internal|at /);
+    expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
+    expect(spawnSync('pgrep', ['-f', tmp]).stdout.toString()).toBe('');
+    await rm(tmp, { recursive: true, force: true });
+  }, 180_000);
+
   it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other things', async () => {
     const out = join(dir, 'tune-xwing-art');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });

@@ -92,34 +92,44 @@ export class BrowserRenderer {
     const three = threeVersion(pageDir);
     const pageFiles = pageFilesHash(pageDir);
     const userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-render3d-'));
-    const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
-    const page = context.pages()[0] ?? (await context.newPage());
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-    });
-    const abandon = async (message: string): Promise<never> => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-      throw new Render3dError(message, { url });
-    };
-    await page.goto(url, { waitUntil: 'load' });
+    let context: BrowserContext;
     try {
-      await page.waitForFunction(() => (globalThis as unknown as { dicerig?: { ready?: boolean } }).dicerig?.ready === true, undefined, { timeout: 20_000 });
-    } catch {
-      await abandon(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`);
+      context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
+    } catch (e) {
+      // A browser that did not start (or was stopped while starting: Ctrl-C reaches it too) leaves no profile folder.
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw e;
     }
-    await page.evaluate((list) => (globalThis as unknown as { dicerig: { setShapes: (l: unknown) => void } }).dicerig.setShapes(list), shapes);
-    // The browser's own version, not the user agent's (which gives only the major version: 156.0.0.0).
-    const cdp = await context.newCDPSession(page);
-    const { product } = await cdp.send('Browser.getVersion');
-    await cdp.detach();
-    if (pageFilesHash(pageDir) !== pageFiles) {
-      await abandon(`The 3D camera's page files changed while it loaded them (${pageDir}); start the render again once they are as they should be.`);
+    // Whatever stops the start from here (a page that does not load, a browser killed while starting), the browser
+    // is closed and its profile folder removed before the error goes on.
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
+      await page.goto(url, { waitUntil: 'load' });
+      try {
+        await page.waitForFunction(() => (globalThis as unknown as { dicerig?: { ready?: boolean } }).dicerig?.ready === true, undefined, { timeout: 20_000 });
+      } catch {
+        throw new Render3dError(`The 3D camera page did not start: ${errors.join('; ') || 'no error reported'}`, { url });
+      }
+      await page.evaluate((list) => (globalThis as unknown as { dicerig: { setShapes: (l: unknown) => void } }).dicerig.setShapes(list), shapes);
+      // The browser's own version, not the user agent's (which gives only the major version: 156.0.0.0).
+      const cdp = await context.newCDPSession(page);
+      const { product } = await cdp.send('Browser.getVersion');
+      await cdp.detach();
+      if (pageFilesHash(pageDir) !== pageFiles) {
+        throw new Render3dError(`The 3D camera's page files changed while it loaded them (${pageDir}); start the render again once they are as they should be.`, { url });
+      }
+      const identity = { chromium: /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product, drawing: drawingHash(pageFiles, three, shapes) };
+      return new BrowserRenderer(context, page, userDataDir, errors, identity);
+    } catch (e) {
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw e;
     }
-    const identity = { chromium: /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product, drawing: drawingHash(pageFiles, three, shapes) };
-    return new BrowserRenderer(context, page, userDataDir, errors, identity);
   }
 
   /**
