@@ -67,6 +67,27 @@ describe('the X-Wing training recipe', () => {
     expect(run.status).not.toBe(0);
   });
 
+  it('trains a wider check only in the shipped recipe, from another seed only when it keeps the face networks, and then stops only for the missing renders', () => {
+    const refused: [Record<string, string>, string][] = [
+      [{ WIDE_CHECK: '1' }, 'WIDE_CHECK=1: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0 and OFF_AXIS=0'],
+      [{ ...SHIPPED_CHECK, WIDE_CHECK: '1', OFF_AXIS: '1' }, 'WIDE_CHECK=1: 1 (only beside'],
+      [{ ...SHIPPED_CHECK, WIDE_CHECK: '2' }, 'WIDE_CHECK=2: 1 (only beside'],
+      [{ ...SHIPPED_FACES, CHECK_SEED: '2' }, "CHECK_SEED=2: the cocked check's training seed"],
+      [{ ...SHIPPED_CHECK, CHECK_SEED: '0' }, "CHECK_SEED=0: the cocked check's training seed"],
+    ];
+    for (const [env, message] of refused) {
+      const run = startRecipe(env);
+      expect(run.status, JSON.stringify(env)).toBe(2);
+      expect(run.stderr, JSON.stringify(env)).toContain(message);
+    }
+    for (const env of [{ ...SHIPPED_CHECK, WIDE_CHECK: '1' }, { ...SHIPPED_CHECK, WIDE_CHECK: '1', CHECK_SEED: '2' }]) {
+      const run = startRecipe(env);
+      expect(run.stderr, JSON.stringify(env)).not.toMatch(/WIDE_CHECK=|CHECK_SEED=|KEEP_FACES=1 keeps/);
+      expect(run.stderr).toContain('these rendered sets are not whole');
+      expect(run.status).not.toBe(0);
+    }
+  });
+
   it("hides the top face's middle from the check only in the shipped recipe, and then stops only for the missing renders", () => {
     const refusedEnvs: Record<string, string>[] = [{ HIDE_TOP: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', LOW_LEAN: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { HIDE_TOP: 'yes' }];
     for (const env of refusedEnvs) {

@@ -67,6 +67,12 @@
 # there: learned-xwing-cocked/22, the partner as /45, the pair as /46. The candidate pre-registered at stop 62 (flat dice
 # far off the axis look tilted to the check; a level moved by where the die lies failed at stops 57 and 64); dropped on
 # the tune sets at stop 64 (more flat foreign-art dice called tilted, training/README.md).
+# WIDE_CHECK=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0 and OFF_AXIS=0: the shipped
+# recipe) trains the check 1.5 times as wide (convolutions 24p,48p,96p,96 for 16p,32p,64p,64; 2.25 times the arithmetic):
+# learned-xwing-cocked/23, the partner as /47, the pair as /48. The candidate written before its renders at stop 67
+# (training/README.md: the check has been given more data, views and inputs, never more width of its own).
+# CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
+# the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
 # The cocked check sees 1.3 die sizes around the top face at 24x24 (CHECK_PX=32 or 48: 32x32 or 48x48; the die's outline
 # and side faces); the face network 0.6 die sizes at 32x32.
@@ -164,6 +170,20 @@ if { [ "$OFF_AXIS" != 0 ] && [ "$OFF_AXIS" != 1 ]; } || { [ "$OFF_AXIS" = 1 ] &&
 fi
 OFF_AXIS_ARG=()
 if [ "$OFF_AXIS" = 1 ]; then OFF_AXIS_ARG=(--off-axis-plane 30); fi
+WIDE_CHECK=${WIDE_CHECK:-0}
+if { [ "$WIDE_CHECK" != 0 ] && [ "$WIDE_CHECK" != 1 ]; } || { [ "$WIDE_CHECK" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ] || [ "$LOW_LEAN" != 0 ] || [ "$HIDE_TOP" != 0 ] || [ "$OFF_AXIS" != 0 ]; }; }; then
+  echo "WIDE_CHECK=$WIDE_CHECK: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0 and OFF_AXIS=0, the shipped recipe) trains the cocked check 1.5 times as wide (24p,48p,96p,96: learned-xwing-cocked/23, the pair /48); 0 (the default, as shipped) does not" >&2
+  exit 2
+fi
+CHECK_CONVS=16p,32p,64p,64
+if [ "$WIDE_CHECK" = 1 ]; then CHECK_CONVS=24p,48p,96p,96; fi
+CHECK_SEED=${CHECK_SEED:-1}
+if ! [[ "$CHECK_SEED" =~ ^[1-9][0-9]*$ ]] || { [ "$CHECK_SEED" != 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PAIR" = 1 ]; }; }; then
+  echo "CHECK_SEED=$CHECK_SEED: the cocked check's training seed, a whole number from 1 (the default, as shipped); another seed only with KEEP_FACES=1 and CHECK_PAIR=0" >&2
+  exit 2
+fi
+CHECK_SEED_ARG=()
+if [ "$CHECK_SEED" != 1 ]; then CHECK_SEED_ARG=(--seed "$CHECK_SEED"); fi
 # The check's inputs, cut alike for its training, tune and check dice (and said so to train.py, which refuses a mix).
 HIDE_ARG=()
 if [ "$HIDE_TOP" = 1 ]; then HIDE_ARG=(--hide-top 0.22); fi
@@ -264,12 +284,14 @@ elif [ "$CENTRED" = 1 ]; then
     if [ "$HIDE_TOP" = 1 ]; then COCKED_V=learned-xwing-cocked/20 PARTNER_V=learned-xwing/41 READER_V=learned-xwing/42; fi
     if [ "$HIDE_TOP" = 2 ]; then COCKED_V=learned-xwing-cocked/21 PARTNER_V=learned-xwing/43 READER_V=learned-xwing/44; fi
     if [ "$OFF_AXIS" = 1 ]; then COCKED_V=learned-xwing-cocked/22 PARTNER_V=learned-xwing/45 READER_V=learned-xwing/46; fi
+    if [ "$WIDE_CHECK" = 1 ]; then COCKED_V=learned-xwing-cocked/23 PARTNER_V=learned-xwing/47 READER_V=learned-xwing/48; fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
   fi
 fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
+if [ "$CHECK_SEED" != 1 ]; then COCKED_V="$COCKED_V-seed$CHECK_SEED" PARTNER_V="$PARTNER_V-seed$CHECK_SEED" READER_V="$READER_V-seed$CHECK_SEED"; fi
 if [ "$KEEP_FACES" = 1 ]; then
   if ! [[ "$KEPT_FACE_V" =~ ^learned-xwing/(9|14|16|26|29|33|36|38)$ ]] || ! grep -Eq 'version: "learned-xwing/(8|13|15|25|28|32|35|37)"' "$PARTNER_FROM"; then
     echo "KEEP_FACES=1 keeps learned-xwing/9's face networks, but $FACE_FROM is not /9 (or /14, /16, /26; centred: /29, /33; toned: /36, /38) or $PARTNER_FROM is not /8 (or /13, /15, /25; centred: /28, /32; toned: /35, /37)" >&2
@@ -360,9 +382,9 @@ if [ "$RADIAL" = 1 ]; then
   else
     # train_check PROBS NAME VERSION OUT TORCH [ARG...]: the radial check's training command (its partner's differs only in these).
     train_check() {
-      /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs 16p,32p,64p,64 \
+      /usr/bin/python3 training/learned/train.py --train "$WORK/ck24-train" --tune "$WORK/ck13-tuneall" --binary-cocked --radial --views 2 --convs "$CHECK_CONVS" \
         --epochs 60 --scale 1.3 --class-weight cocked=2 --height-ratio 0.77 --save-probs "$1" --check "$WORK/ck13-check" --name "$2" \
-        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${HIDE_ARG[@]}" "${OFF_AXIS_ARG[@]}" "${@:6}"
+        --version "$3" --trained-on "$COCKED_ON" --out "$4" --threads 1 --save-torch "$5" "${TONE_ARG[@]}" "${HIDE_ARG[@]}" "${OFF_AXIS_ARG[@]}" "${CHECK_SEED_ARG[@]}" "${@:6}"
     }
     CHECK_PARTNER_TRAINING=
     if [ "$CHECK_PAIR" = 1 ]; then
