@@ -55,12 +55,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     stopping = true;
     process.stderr.write(`render-dataset: stopped by ${signal} with ${written} of ${count} images written whole in ${out}.partial; the same command with --reuse goes on from there\n`);
-    // The browser and its profile folder go too, also when the signal came while it started: the start is waited for
-    // (up to 30 s: it takes seconds on a busy machine, and gives up by itself after 20 s), and one that fails removes its
-    // folder itself. A browser the signal already ended is given five seconds.
-    const started = renderer ? Promise.resolve(renderer) : (opening ?? Promise.resolve(undefined));
-    const close = started.then((r) => r?.close()).catch(() => undefined);
-    const closed = Promise.race([close, new Promise((resolve) => setTimeout(resolve, renderer ? 5000 : 30_000))]);
+    // The browser and its profile folder go too. A browser the signal already ended is given five seconds. One still
+    // starting is waited for, however long a busy machine takes (a start that fails removes its folder itself); the same
+    // signal again stops at once, as this handler is gone.
+    let closed: Promise<unknown>;
+    if (renderer) {
+      closed = Promise.race([renderer.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    } else {
+      if (opening) process.stderr.write(`render-dataset: closing the browser once it has started (a second ${signal} quits without waiting)\n`);
+      closed = (opening ?? Promise.resolve(undefined)).then((r) => r?.close()).catch(() => undefined);
+    }
     void closed.finally(() => process.exit(128 + osConstants.signals[signal]));
   });
 }

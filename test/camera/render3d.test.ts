@@ -283,6 +283,7 @@ describe('3D synthetic camera in Chromium', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(128 + 15);
     expect(stderr).toMatch(/render-dataset: stopped by SIGTERM with 0 of 2 images written whole/);
+    expect(stderr).toMatch(/closing the browser once it has started \(a second SIGTERM quits without waiting\)/);
     expect(stderr).not.toMatch(/node:internal|at /);
     expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
     expect(spawnSync('pgrep', ['-f', tmp]).stdout.toString()).toBe('');
