@@ -88,15 +88,16 @@ export function samplePlanes(image: RgbImage, size: number, fraction: number, ji
         const fy = ys.wHi[iy] as number;
         for (let sx = 0; sx < k; sx++) {
           const ix = ox * k + sx;
-          const a = (rowLo + (xs.lo[ix] as number)) * 3;
-          const bb = (rowLo + (xs.hi[ix] as number)) * 3;
-          const c = (rowHi + (xs.lo[ix] as number)) * 3;
-          const d = (rowHi + (xs.hi[ix] as number)) * 3;
+          // The four pixels round the sample (top left, top right, bottom left, bottom right), as byte offsets.
+          const tl = (rowLo + (xs.lo[ix] as number)) * 3;
+          const tr = (rowLo + (xs.hi[ix] as number)) * 3;
+          const bl = (rowHi + (xs.lo[ix] as number)) * 3;
+          const br = (rowHi + (xs.hi[ix] as number)) * 3;
           const fx1 = xs.wLo[ix] as number;
           const fx = xs.wHi[ix] as number;
-          r += ((data[a] as number) * fx1 + (data[bb] as number) * fx) * fy1 + ((data[c] as number) * fx1 + (data[d] as number) * fx) * fy;
-          g += ((data[a + 1] as number) * fx1 + (data[bb + 1] as number) * fx) * fy1 + ((data[c + 1] as number) * fx1 + (data[d + 1] as number) * fx) * fy;
-          b += ((data[a + 2] as number) * fx1 + (data[bb + 2] as number) * fx) * fy1 + ((data[c + 2] as number) * fx1 + (data[d + 2] as number) * fx) * fy;
+          r += ((data[tl] as number) * fx1 + (data[tr] as number) * fx) * fy1 + ((data[bl] as number) * fx1 + (data[br] as number) * fx) * fy;
+          g += ((data[tl + 1] as number) * fx1 + (data[tr + 1] as number) * fx) * fy1 + ((data[bl + 1] as number) * fx1 + (data[br + 1] as number) * fx) * fy;
+          b += ((data[tl + 2] as number) * fx1 + (data[tr + 2] as number) * fx) * fy1 + ((data[bl + 2] as number) * fx1 + (data[br + 2] as number) * fx) * fy;
         }
       }
       const q = oy * size + ox;
