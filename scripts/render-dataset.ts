@@ -50,14 +50,21 @@ let renderer: BrowserRenderer | undefined;
 let opening: Promise<BrowserRenderer> | undefined;
 let written = 0;
 let stopping = false;
+let stoppedAt = 0;
 // A stopped run (Ctrl-C, kill, timeout) says how far it got and how to go on, rather than Playwright's closed-page trace.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (stopping) {
+      // Ctrl-C reaches every process of the terminal's group, and tsx passes it on to this one as well: that copy comes
+      // within milliseconds and is ignored. A signal a second or more later is someone's second: quit at once.
+      if (Date.now() - stoppedAt < 1000) return;
+      process.exit(128 + osConstants.signals[signal]);
+    }
     stopping = true;
+    stoppedAt = Date.now();
     process.stderr.write(`render-dataset: stopped by ${signal} with ${written} of ${count} images written whole in ${out}.partial; the same command with --reuse goes on from there\n`);
     // The browser and its profile folder go too. A browser the signal already ended is given five seconds. One still
-    // starting is waited for, however long a busy machine takes (a start that fails removes its folder itself); the same
-    // signal again stops at once, as this handler is gone.
+    // starting is waited for, however long a busy machine takes (a start that fails removes its folder itself).
     let closed: Promise<unknown>;
     if (renderer) {
       closed = Promise.race([renderer.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
@@ -69,7 +76,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 try {
-  opening = BrowserRenderer.open();
+  // The signal handlers above close the browser; Playwright's own would end the process before they could.
+  opening = BrowserRenderer.open({ signalsHandled: true });
   renderer = await opening;
   // Stopped while the browser started: the handler is closing it, so nothing more is drawn.
   if (stopping) await new Promise(() => undefined);

@@ -269,6 +269,29 @@ describe('3D synthetic camera in Chromium', () => {
     await rm(tmp, { recursive: true, force: true });
   }, 180_000);
 
+  it('stopped by Ctrl-C in a terminal (SIGINT to every process of `npm run render`, the browser too), leaves no browser or browser profile behind', async () => {
+    const out = join(dir, 'ctrl-c');
+    const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
+    // A process group of its own, as a terminal's foreground job: npm, the script and Chromium all get the SIGINT.
+    const child = spawn('npm', ['run', '-s', 'render', '--', '--dice', 'xwing', '--split', 'train', '--count', '3', '--offset', '40800', '--out', out], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, TMPDIR: tmp },
+      detached: true,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const truth = join(`${out}.partial`, 'truth');
+    while (!(existsSync(truth) && (await readdir(truth)).some((f) => f.endsWith('.json')))) await new Promise((r) => setTimeout(r, 100));
+    process.kill(-(child.pid as number), 'SIGINT');
+    // npm ends at once; the script goes on closing the browser: wait until nothing of the run is left (20 s at most).
+    const runLeft = (): boolean => spawnSync('pgrep', ['-f', tmp]).stdout.toString() !== '' || spawnSync('pgrep', ['-f', out]).stdout.toString() !== '';
+    for (let waited = 0; waited < 20_000 && runLeft(); waited += 200) await new Promise((r) => setTimeout(r, 200));
+    expect(runLeft()).toBe(false);
+    expect(stderr).toMatch(new RegExp(`render-dataset: stopped by SIGINT with [1-2] of 3 images written whole in ${out}\\.partial`));
+    expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
+    await rm(tmp, { recursive: true, force: true });
+  }, 180_000);
+
   it('stopped by a signal while its browser is still starting, leaves no browser or browser profile behind', async () => {
     const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'train', '--count', '2', '--offset', '40750', '--out', join(dir, 'signalled-early')], {

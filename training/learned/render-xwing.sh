@@ -85,6 +85,8 @@ for name in $SETS; do
   i=$((i + 1))
   opts=$(set_options "$name")
   echo "render-xwing.sh: set $i of $n, $name ($opts)" >&2
+  # node --import tsx, not the tsx command: the tsx command SIGKILLs a child that does not answer a Ctrl-C within 30 ms,
+  # which would cut short the render's cleanup of its browser.
   # shellcheck disable=SC2086
-  npx tsx scripts/render-dataset.ts --dice xwing $opts --reuse --out "$RENDERS/$name"
+  node --import tsx scripts/render-dataset.ts --dice xwing $opts --reuse --out "$RENDERS/$name"
 done

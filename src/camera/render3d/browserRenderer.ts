@@ -3,7 +3,7 @@
  * (never a downloaded browser), WebGL on SwiftShader. One page is loaded once
  * and renders many scenes; the die meshes are sent once.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -65,7 +65,13 @@ export class BrowserRenderer {
     readonly identity: RendererIdentity,
   ) {}
 
-  static async open(): Promise<BrowserRenderer> {
+  /**
+   * Starts the browser. By default Playwright closes it on SIGINT, SIGTERM and SIGHUP and ends the process at once;
+   * a caller with handlers of its own (`signalsHandled`) gets the signal instead, and closes the renderer itself, so
+   * that its own cleanup (this renderer's profile folder among it) is not cut short.
+   */
+  static async open(options: { signalsHandled?: boolean } = {}): Promise<BrowserRenderer> {
+    const playwrightHandles = !options.signalsHandled;
     if (!existsSync(CHROMIUM)) {
       throw new Render3dError(`Chromium is not installed at ${CHROMIUM}; the 3D camera renders in it. Run \`bash scripts/setup.sh\` or \`sudo apt-get install --no-install-recommends chromium\`.`);
     }
@@ -94,7 +100,15 @@ export class BrowserRenderer {
     const userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-render3d-'));
     let context: BrowserContext;
     try {
-      context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 320, height: 200 } });
+      context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: FLAGS,
+        viewport: { width: 320, height: 200 },
+        handleSIGINT: playwrightHandles,
+        handleSIGTERM: playwrightHandles,
+        handleSIGHUP: playwrightHandles,
+      });
     } catch (e) {
       // A browser that did not start (or was stopped while starting: Ctrl-C reaches it too) leaves no profile folder.
       rmSync(userDataDir, { recursive: true, force: true });
@@ -161,8 +175,30 @@ export class BrowserRenderer {
     try {
       await this.context.close();
     } finally {
-      // Also when the browser was already gone (killed with its parent's process group, say).
+      // Also when the browser was already gone, or going: Ctrl-C reaches Chromium too, and a Chromium shutting down on
+      // SIGINT writes its session into the profile after the connection has closed, so it is waited for first.
+      await browserGone(this.userDataDir);
       rmSync(this.userDataDir, { recursive: true, force: true });
     }
   }
+}
+
+/** Resolves once no process runs with `profileDir` on its command line (Linux's /proc; elsewhere at once), or after 5 s. */
+async function browserGone(profileDir: string): Promise<void> {
+  const running = (): boolean => {
+    let pids: string[];
+    try {
+      pids = readdirSync('/proc').filter((f) => /^\d+$/.test(f));
+    } catch {
+      return false;
+    }
+    return pids.some((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(profileDir);
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  };
+  for (let waited = 0; waited < 5000 && running(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
 }
