@@ -59,9 +59,9 @@ function sampleTaps(start: number, step: number, size: number, k: number, extent
 /**
  * The central `fraction` of `image` (shifted and scaled by `jitter`) as `size`x`size` channel-first planes, not normalised:
  * each output pixel the mean of k x k bilinear samples (k the sampled side over `size`, rounded up). The samples' places
- * are worked out once a row and a column, not once a sample and channel (that made this the larger part of reading a
- * tray die); every sum adds the same products in the same order as `bilinearAt` sample by sample, so the planes are the
- * same to the bit (test/vision/netInput.test.ts).
+ * are worked out once a row and a column, not once a sample and channel (about half the time on a tray die, compiled);
+ * every sum adds the same products in the same order as `bilinearAt` sample by sample, so the planes are the same to
+ * the bit (test/vision/netInput.test.ts).
  */
 export function samplePlanes(image: RgbImage, size: number, fraction: number, jitter: { dx: number; dy: number; scale: number } = { dx: 0, dy: 0, scale: 1 }): Float32Array {
   const { width: w, height: h, data } = image;
