@@ -313,6 +313,25 @@ describe('3D synthetic camera in Chromium', () => {
     await rm(tmp, { recursive: true, force: true });
   }, 180_000);
 
+  it('refuses to draw a set another live process is drawing, naming it, and takes over the lock of a run that was killed', async () => {
+    const out = join(dir, 'locked');
+    // A live process (a sleeping child) holds the set: refused, nothing written, its lock left alone.
+    const holder = spawn('sleep', ['30']);
+    await writeFile(`${out}.lock`, `${holder.pid}\n`);
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 })).rejects.toThrow(
+      new RegExp(`${out} is being rendered by process ${holder.pid} \\(${out}\\.lock\\): render another set, or stop that run first`),
+    );
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(await readFile(`${out}.lock`, 'utf8')).toBe(`${holder.pid}\n`);
+    // That process gone (killed, its lock left behind): the next run takes the set, draws it and leaves no lock.
+    const gone = new Promise((resolve) => holder.on('exit', resolve));
+    holder.kill('SIGKILL');
+    await gone;
+    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
+    expect(existsSync(join(out, 'READY'))).toBe(true);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  }, 180_000);
+
   it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other things', async () => {
     const out = join(dir, 'tune-xwing-art');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });

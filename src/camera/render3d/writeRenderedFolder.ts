@@ -11,9 +11,9 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { simFolderClasses } from '../sim/writeLabelledFolder.js';
-import type { BrowserRenderer } from './browserRenderer.js';
+import { Render3dError, type BrowserRenderer } from './browserRenderer.js';
 import type { RendererIdentity } from './drawingHash.js';
 import { describeRenderer } from './drawingHash.js';
 import type { DieTruth } from './labels.js';
@@ -75,6 +75,46 @@ function yoloLine(t: DieTruth, classes: readonly string[], width: number, height
 }
 
 export async function writeRenderedFolder(renderer: BrowserRenderer, options: RenderedFolderOptions): Promise<RenderedFolderSummary> {
+  const unlock = await lockSet(options.dir);
+  try {
+    return await drawFolder(renderer, options);
+  } finally {
+    await unlock();
+  }
+}
+
+/**
+ * One render at a time for a set: two drawing the same `.partial` folder would each take the other's images for their
+ * own. `DIR.lock` holds the drawing process's id; a lock whose process is gone (a run killed) is taken over.
+ */
+async function lockSet(dir: string): Promise<() => Promise<void>> {
+  const lock = `${dir}.lock`;
+  await mkdir(dirname(dir), { recursive: true });
+  for (;;) {
+    try {
+      await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+      return () => rm(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
+        throw new Render3dError(`${dir} is being rendered by process ${holder} (${lock}): render another set, or stop that run first.`, { dir, pid: holder });
+      }
+      await rm(lock, { force: true });
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOptions): Promise<RenderedFolderSummary> {
   const started = Date.now();
   const tmp = `${options.dir}.partial`;
   // What the unfinished folder is being drawn for: a run that stopped (killed, a machine gone) is picked up by the same
