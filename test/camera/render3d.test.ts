@@ -247,70 +247,78 @@ describe('3D synthetic camera in Chromium', () => {
     expect(renderScript('--help').stdout).toMatch(/^usage: npm run render/);
   }, 60_000);
 
-  it('stopped by a signal part way, says how many images it wrote whole and how to go on, and leaves no browser or browser profile behind', async () => {
-    const out = join(dir, 'signalled');
+  /**
+   * `render-dataset` started as a user would, its TMPDIR (where the browser's profile folder goes) a fresh folder:
+   * by node directly, or (`npm`) by `npm run render` in a process group of its own, as a terminal's foreground job.
+   */
+  async function startRender(args: string[], how: 'node' | 'npm' = 'node') {
     const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'train', '--count', '4', '--offset', '40700', '--out', out], {
+    const script = join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts');
+    const [command, prefix] = how === 'npm' ? ['npm', ['run', '-s', 'render', '--']] : [process.execPath, ['--import', 'tsx', script]];
+    const child = spawn(command, [...prefix, '--dice', 'xwing', '--split', 'train', ...args], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: { ...process.env, TMPDIR: tmp },
+      detached: how === 'npm',
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // Once the first image is written whole (its truth file is written last), stop the run as Ctrl-C or kill would.
+    return {
+      child,
+      tmp,
+      exited,
+      stderr: () => stderr,
+      profilesLeft: async () => (await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-')),
+      processesLeft: () => spawnSync('pgrep', ['-f', tmp]).stdout.toString(),
+      done: () => rm(tmp, { recursive: true, force: true }),
+    };
+  }
+
+  /** Resolves once the first image of `out` is written whole (its truth file is written last). */
+  async function firstImageOf(out: string): Promise<void> {
     const truth = join(`${out}.partial`, 'truth');
     while (!(existsSync(truth) && (await readdir(truth)).some((f) => f.endsWith('.json')))) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(128 + 15);
-    expect(stderr).toMatch(new RegExp(`render-dataset: stopped by SIGTERM with [1-3] of 4 images written whole in ${out}\\.partial; the same command with --reuse goes on from there`));
-    expect(stderr).not.toMatch(/Target page|node:internal|at /);
-    expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
-    expect(spawnSync('pgrep', ['-f', tmp]).stdout.toString()).toBe('');
-    await rm(tmp, { recursive: true, force: true });
+  }
+
+  it('stopped by a signal part way, says how many images it wrote whole and how to go on, and leaves no browser or browser profile behind', async () => {
+    const out = join(dir, 'signalled');
+    const run = await startRender(['--count', '4', '--offset', '40700', '--out', out]);
+    await firstImageOf(out);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(128 + 15);
+    expect(run.stderr()).toMatch(new RegExp(`render-dataset: stopped by SIGTERM with [1-3] of 4 images written whole in ${out}\\.partial; the same command with --reuse goes on from there`));
+    expect(run.stderr()).not.toMatch(/Target page|node:internal|at /);
+    expect(await run.profilesLeft()).toEqual([]);
+    expect(run.processesLeft()).toBe('');
+    await run.done();
   }, 180_000);
 
   it('stopped by Ctrl-C in a terminal (SIGINT to every process of `npm run render`, the browser too), leaves no browser or browser profile behind', async () => {
     const out = join(dir, 'ctrl-c');
-    const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
-    // A process group of its own, as a terminal's foreground job: npm, the script and Chromium all get the SIGINT.
-    const child = spawn('npm', ['run', '-s', 'render', '--', '--dice', 'xwing', '--split', 'train', '--count', '3', '--offset', '40800', '--out', out], {
-      cwd: join(import.meta.dirname, '..', '..'),
-      env: { ...process.env, TMPDIR: tmp },
-      detached: true,
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const truth = join(`${out}.partial`, 'truth');
-    while (!(existsSync(truth) && (await readdir(truth)).some((f) => f.endsWith('.json')))) await new Promise((r) => setTimeout(r, 100));
-    process.kill(-(child.pid as number), 'SIGINT');
+    const run = await startRender(['--count', '3', '--offset', '40800', '--out', out], 'npm');
+    await firstImageOf(out);
+    process.kill(-(run.child.pid as number), 'SIGINT');
     // npm ends at once; the script goes on closing the browser: wait until nothing of the run is left (20 s at most).
-    const runLeft = (): boolean => spawnSync('pgrep', ['-f', tmp]).stdout.toString() !== '' || spawnSync('pgrep', ['-f', out]).stdout.toString() !== '';
+    const runLeft = (): boolean => run.processesLeft() !== '' || spawnSync('pgrep', ['-f', out]).stdout.toString() !== '';
     for (let waited = 0; waited < 20_000 && runLeft(); waited += 200) await new Promise((r) => setTimeout(r, 200));
     expect(runLeft()).toBe(false);
-    expect(stderr).toMatch(new RegExp(`render-dataset: stopped by SIGINT with [1-2] of 3 images written whole in ${out}\\.partial`));
-    expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
-    await rm(tmp, { recursive: true, force: true });
+    expect(run.stderr()).toMatch(new RegExp(`render-dataset: stopped by SIGINT with [1-2] of 3 images written whole in ${out}\\.partial`));
+    expect(await run.profilesLeft()).toEqual([]);
+    await run.done();
   }, 180_000);
 
   it('stopped by a signal while its browser is still starting, leaves no browser or browser profile behind', async () => {
-    const tmp = await mkdtemp(join(tmpdir(), 'dicerig-render-tmp-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'render-dataset.ts'), '--dice', 'xwing', '--split', 'train', '--count', '2', '--offset', '40750', '--out', join(dir, 'signalled-early')], {
-      cwd: join(import.meta.dirname, '..', '..'),
-      env: { ...process.env, TMPDIR: tmp },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const run = await startRender(['--count', '2', '--offset', '40750', '--out', join(dir, 'signalled-early')]);
     // The moment the browser's profile folder exists, the browser is starting: stop the run then.
-    while (!(await readdir(tmp)).some((f) => f.startsWith('dicerig-render3d-'))) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(128 + 15);
-    expect(stderr).toMatch(/render-dataset: stopped by SIGTERM with 0 of 2 images written whole/);
-    expect(stderr).toMatch(/closing the browser once it has started \(a second SIGTERM quits without waiting\)/);
-    expect(stderr).not.toMatch(/node:internal|at /);
-    expect((await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'))).toEqual([]);
-    expect(spawnSync('pgrep', ['-f', tmp]).stdout.toString()).toBe('');
-    await rm(tmp, { recursive: true, force: true });
+    while ((await run.profilesLeft()).length === 0) await new Promise((r) => setTimeout(r, 20));
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(128 + 15);
+    expect(run.stderr()).toMatch(/render-dataset: stopped by SIGTERM with 0 of 2 images written whole/);
+    expect(run.stderr()).toMatch(/closing the browser once it has started \(a second SIGTERM quits without waiting\)/);
+    expect(run.stderr()).not.toMatch(/node:internal|at /);
+    expect(await run.profilesLeft()).toEqual([]);
+    expect(run.processesLeft()).toBe('');
+    await run.done();
   }, 180_000);
 
   it('refuses to draw a set another live process is drawing, naming it, and takes over the lock of a run that was killed', async () => {
