@@ -286,6 +286,32 @@ export function cropSquare(image: RgbImage, center: Point, side: number): { imag
 }
 
 /**
+ * Where `count` bilinear samples fall along one axis of `extent` pixels, sample i at `position(i)` held inside the axis
+ * as `bilinearAt`'s callers hold it: the lower pixel, the upper one (held to the edge), and their weights, 1 - f and f.
+ * Worked out once an axis, the samples of a row or a column of an image cost their blends only.
+ */
+export interface BilinearTaps {
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+  readonly wLo: Float64Array;
+  readonly wHi: Float64Array;
+}
+
+export function bilinearTaps(count: number, extent: number, position: (i: number) => number): BilinearTaps {
+  const taps = { lo: new Int32Array(count), hi: new Int32Array(count), wLo: new Float64Array(count), wHi: new Float64Array(count) };
+  for (let i = 0; i < count; i++) {
+    const at = Math.min(extent - 1, Math.max(0, position(i)));
+    const lo = Math.floor(at);
+    const f = at - lo;
+    taps.lo[i] = lo;
+    taps.hi[i] = Math.min(extent - 1, lo + 1);
+    taps.wLo[i] = 1 - f;
+    taps.wHi[i] = f;
+  }
+  return taps;
+}
+
+/**
  * Bilinear upscale by an integer factor. Each value is (a (1 - fx) + b fx) (1 - fy) + (d (1 - fx) + e fx) fy, as the D6
  * pip counter always took it; the two row blends in brackets are the same for the k output rows that share their source
  * rows, so they are blended once for those rows, not once a pixel (a 64 px crop upscaled 3x: 0.32 ms instead of 0.74).
@@ -296,27 +322,17 @@ export function upscaleBilinear(img: RgbImage, k: number): RgbImage {
   const h = img.height * k;
   const src = img.data;
   const out = new Uint8Array(w * h * 3);
-  const left = new Int32Array(w);
-  const right = new Int32Array(w);
-  const wLeft = new Float64Array(w);
-  const wRight = new Float64Array(w);
-  for (let x = 0; x < w; x++) {
-    const sx = Math.min(img.width - 1, Math.max(0, (x + 0.5) / k - 0.5));
-    const x0 = Math.floor(sx);
-    left[x] = x0 * 3;
-    right[x] = Math.min(img.width - 1, x0 + 1) * 3;
-    wRight[x] = sx - x0;
-    wLeft[x] = 1 - (sx - x0);
-  }
+  const cols = bilinearTaps(w, img.width, (x) => (x + 0.5) / k - 0.5);
+  const rows = bilinearTaps(h, img.height, (y) => (y + 0.5) / k - 0.5);
   // One source row blended across to the output's width: a (1 - fx) + b fx for every output column and channel.
   const blendRow = (row: number, into: Float64Array): void => {
     const base = row * img.width * 3;
     let o = 0;
     for (let x = 0; x < w; x++) {
-      const l = base + (left[x] as number);
-      const r = base + (right[x] as number);
-      const fx = wRight[x] as number;
-      const fx1 = wLeft[x] as number;
+      const l = base + (cols.lo[x] as number) * 3;
+      const r = base + (cols.hi[x] as number) * 3;
+      const fx = cols.wHi[x] as number;
+      const fx1 = cols.wLo[x] as number;
       into[o++] = (src[l] as number) * fx1 + (src[r] as number) * fx;
       into[o++] = (src[l + 1] as number) * fx1 + (src[r + 1] as number) * fx;
       into[o++] = (src[l + 2] as number) * fx1 + (src[r + 2] as number) * fx;
@@ -327,9 +343,8 @@ export function upscaleBilinear(img: RgbImage, k: number): RgbImage {
   let upperRow = -1;
   let lowerRow = -1;
   for (let y = 0; y < h; y++) {
-    const sy = Math.min(img.height - 1, Math.max(0, (y + 0.5) / k - 0.5));
-    const y0 = Math.floor(sy);
-    const y1 = Math.min(img.height - 1, y0 + 1);
+    const y0 = rows.lo[y] as number;
+    const y1 = rows.hi[y] as number;
     if (y0 !== upperRow) {
       // Moving down one source row: the old lower row is the new upper one.
       if (y0 === lowerRow) [upper, lower] = [lower, upper];
@@ -341,8 +356,8 @@ export function upscaleBilinear(img: RgbImage, k: number): RgbImage {
       blendRow(y1, lower);
       lowerRow = y1;
     }
-    const fy = sy - y0;
-    const fy1 = 1 - fy;
+    const fy = rows.wHi[y] as number;
+    const fy1 = rows.wLo[y] as number;
     const o = y * w * 3;
     for (let i = 0; i < w * 3; i++) out[o + i] = (upper[i] as number) * fy1 + (lower[i] as number) * fy;
   }

@@ -4,7 +4,7 @@
  * scaled by the crop's own contrast, so a dark die with light pips and a light
  * die with dark pips differ only in sign, and lighting drops out.
  */
-import type { RgbImage } from '../../core/image.js';
+import { bilinearTaps, type RgbImage } from '../../core/image.js';
 
 /** Side of the network's input, pixels. */
 export const NET_INPUT_SIZE = 32;
@@ -27,36 +27,6 @@ export function netInput(image: RgbImage, size = NET_INPUT_SIZE, fraction = NET_
 }
 
 /**
- * Where each output column's (or row's) supersamples fall in the image, clamped as bilinear sampling clamps them: the
- * lower pixel, the upper one (held to the edge), and the weights of the two. Index `o * k + s` is sample `s` of output `o`.
- */
-interface SampleTaps {
-  readonly lo: Int32Array;
-  readonly hi: Int32Array;
-  readonly wLo: Float64Array;
-  readonly wHi: Float64Array;
-}
-
-function sampleTaps(start: number, step: number, size: number, k: number, extent: number): SampleTaps {
-  const n = size * k;
-  const taps = { lo: new Int32Array(n), hi: new Int32Array(n), wLo: new Float64Array(n), wHi: new Float64Array(n) };
-  for (let o = 0; o < size; o++) {
-    for (let s = 0; s < k; s++) {
-      // The same arithmetic, in the same order, as bilinearAt(x - 0.5) held inside the image.
-      const at = Math.min(extent - 1, Math.max(0, start + (o + (s + 0.5) / k) * step - 0.5));
-      const i = o * k + s;
-      const lo = Math.floor(at);
-      const f = at - lo;
-      taps.lo[i] = lo;
-      taps.hi[i] = Math.min(extent - 1, lo + 1);
-      taps.wLo[i] = 1 - f;
-      taps.wHi[i] = f;
-    }
-  }
-  return taps;
-}
-
-/**
  * The central `fraction` of `image` (shifted and scaled by `jitter`) as `size`x`size` channel-first planes, not normalised:
  * each output pixel the mean of k x k bilinear samples (k the sampled side over `size`, rounded up). The samples' places
  * are worked out once a row and a column, not once a sample and channel (about half the time on a tray die, compiled);
@@ -72,8 +42,9 @@ export function samplePlanes(image: RgbImage, size: number, fraction: number, ji
   const k = Math.max(1, Math.ceil(step));
   const out = new Float32Array(3 * size * size);
   const plane = size * size;
-  const xs = sampleTaps(x0, step, size, k, w);
-  const ys = sampleTaps(y0, step, size, k, h);
+  // Sample s of output o along an axis, as bilinearAt(x - 0.5) is asked for it (the same arithmetic, in the same order).
+  const xs = bilinearTaps(size * k, w, (i) => x0 + (Math.floor(i / k) + ((i % k) + 0.5) / k) * step - 0.5);
+  const ys = bilinearTaps(size * k, h, (i) => y0 + (Math.floor(i / k) + ((i % k) + 0.5) / k) * step - 0.5);
   const kk = k * k;
   for (let oy = 0; oy < size; oy++) {
     for (let ox = 0; ox < size; ox++) {
