@@ -263,14 +263,20 @@ describe('3D synthetic camera in Chromium', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const profilesLeft = async (): Promise<string[]> => (await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'));
+    const processesLeft = (): string => spawnSync('pgrep', ['-f', tmp]).stdout.toString();
     return {
       child,
-      tmp,
       exited,
       stderr: () => stderr,
-      profilesLeft: async () => (await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-')),
-      processesLeft: () => spawnSync('pgrep', ['-f', tmp]).stdout.toString(),
-      done: () => rm(tmp, { recursive: true, force: true }),
+      profilesLeft,
+      processesLeft,
+      /** No browser profile folder and no process of the run left; then its TMPDIR goes. */
+      async leftNothing(): Promise<void> {
+        expect(await profilesLeft()).toEqual([]);
+        expect(processesLeft()).toBe('');
+        await rm(tmp, { recursive: true, force: true });
+      },
     };
   }
 
@@ -288,9 +294,7 @@ describe('3D synthetic camera in Chromium', () => {
     expect(await run.exited).toBe(128 + 15);
     expect(run.stderr()).toMatch(new RegExp(`render-dataset: stopped by SIGTERM with [1-3] of 4 images written whole in ${out}\\.partial; the same command with --reuse goes on from there`));
     expect(run.stderr()).not.toMatch(/Target page|node:internal|at /);
-    expect(await run.profilesLeft()).toEqual([]);
-    expect(run.processesLeft()).toBe('');
-    await run.done();
+    await run.leftNothing();
   }, 180_000);
 
   it('stopped by Ctrl-C in a terminal (SIGINT to every process of `npm run render`, the browser too), leaves no browser or browser profile behind', async () => {
@@ -303,8 +307,7 @@ describe('3D synthetic camera in Chromium', () => {
     for (let waited = 0; waited < 20_000 && runLeft(); waited += 200) await new Promise((r) => setTimeout(r, 200));
     expect(runLeft()).toBe(false);
     expect(run.stderr()).toMatch(new RegExp(`render-dataset: stopped by SIGINT with [1-2] of 3 images written whole in ${out}\\.partial`));
-    expect(await run.profilesLeft()).toEqual([]);
-    await run.done();
+    await run.leftNothing();
   }, 180_000);
 
   it('stopped by a signal while its browser is still starting, leaves no browser or browser profile behind', async () => {
@@ -316,9 +319,7 @@ describe('3D synthetic camera in Chromium', () => {
     expect(run.stderr()).toMatch(/render-dataset: stopped by SIGTERM with 0 of 2 images written whole/);
     expect(run.stderr()).toMatch(/closing the browser once it has started \(a second SIGTERM quits without waiting\)/);
     expect(run.stderr()).not.toMatch(/node:internal|at /);
-    expect(await run.profilesLeft()).toEqual([]);
-    expect(run.processesLeft()).toBe('');
-    await run.done();
+    await run.leftNothing();
   }, 180_000);
 
   it('refuses to draw a set another live process is drawing, naming it, and takes over the lock of a run that was killed', async () => {
