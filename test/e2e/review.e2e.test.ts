@@ -128,5 +128,6 @@ describe('dicerig review in a browser', () => {
     } finally {
       rmSync(clean, { recursive: true, force: true });
     }
-  }, 30_000);
+    // The default timeout (catching hangs): a demo and three CLI runs took 18 s on a quiet machine, and 30 s ran out beside two renders.
+  });
 });
