@@ -70,7 +70,8 @@
 # WIDE_CHECK=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0 and OFF_AXIS=0: the shipped
 # recipe) trains the check 1.5 times as wide (convolutions 24p,48p,96p,96 for 16p,32p,64p,64; 2.25 times the arithmetic):
 # learned-xwing-cocked/23, the partner as /47, the pair as /48. The candidate written before its renders at stop 67
-# (training/README.md: the check has been given more data, views and inputs, never more width of its own).
+# (training/README.md: the check has been given more data, views and inputs, never more width of its own); trained from
+# seeds 1 and 2 at stop 68 and dropped at its tune step (more flat foreign-art dice called tilted, not fewer).
 # CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
 # the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
