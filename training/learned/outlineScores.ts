@@ -3,10 +3,11 @@
  * (the checkout's shipped model, no profile, the lens assumed 54 degrees unless --hfov): the first step of a candidate
  * check's rule (training/README.md), which compares, face by face, the share of flat dice the check scores at or over
  * --at (0.2). Prints each face's flat dice and how many score at or over --at, the cocked dice and how many score under
- * it, and (--dump FILE) one JSON line per die. The chi-square p across the faces is left to SciPy (the command in the
- * README), so that no figure a candidate is judged by comes from this repository's own statistics. Development time only.
+ * it, and (--dump FILE) one JSON line per die. The chi-square p across the faces is left to SciPy, so that no figure a
+ * candidate is judged by comes from this repository's own statistics. Development time only.
  *
  *   npx tsx training/learned/outlineScores.ts --images /work/data/renders/tune-xwing-f3-s52 /work/data/renders/tune-xwing-f2
+ *   python3 -c "from scipy.stats import chi2_contingency; print(chi2_contingency(COUNTS)[1])"   (COUNTS: its last line)
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -46,16 +47,15 @@ for (const folder of folders) {
 if (values.dump) writeFileSync(values.dump, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 
 const faces = [...new Set(rows.filter((r) => r.label !== COCKED_LABEL).map((r) => r.label))].sort();
-console.log(`${model.version}, check ${model.cockedCheck?.version ?? '(none)'}; flat dice scoring >= ${at}, by face:`);
-for (const face of faces) {
+const counts = faces.map((face) => {
   const of = rows.filter((r) => r.label === face);
   const over = of.filter((r) => r.score >= at).length;
-  console.log(`  ${face.padEnd(12)} ${String(over).padStart(3)} of ${String(of.length).padStart(3)}  ${((100 * over) / of.length).toFixed(1)} %`);
+  return { face, over, under: of.length - over };
+});
+console.log(`${model.version}, check ${model.cockedCheck.version}; flat dice scoring >= ${at}, by face:`);
+for (const { face, over, under } of counts) {
+  console.log(`  ${face.padEnd(12)} ${String(over).padStart(3)} of ${String(over + under).padStart(3)}  ${((100 * over) / (over + under)).toFixed(1)} %`);
 }
 const cocked = rows.filter((r) => r.label === COCKED_LABEL);
 console.log(`cocked dice scoring under ${at}: ${cocked.filter((r) => r.score < at).length} of ${cocked.length}`);
-console.log(`counts for SciPy (over, under) by face: ${JSON.stringify(faces.map((f) => {
-  const of = rows.filter((r) => r.label === f);
-  const over = of.filter((r) => r.score >= at).length;
-  return [over, of.length - over];
-}))}`);
+console.log(`counts for SciPy (over, under) by face: ${JSON.stringify(counts.map(({ over, under }) => [over, under]))}`);
