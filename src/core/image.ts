@@ -322,8 +322,10 @@ export function upscaleBilinear(img: RgbImage, k: number): RgbImage {
   const h = img.height * k;
   const src = img.data;
   const out = new Uint8Array(w * h * 3);
-  const cols = bilinearTaps(w, img.width, (x) => (x + 0.5) / k - 0.5);
-  const rows = bilinearTaps(h, img.height, (y) => (y + 0.5) / k - 0.5);
+  // Output pixel i's centre in source pixels, the same along both axes.
+  const source = (i: number): number => (i + 0.5) / k - 0.5;
+  const cols = bilinearTaps(w, img.width, source);
+  const rows = bilinearTaps(h, img.height, source);
   // One source row blended across to the output's width: a (1 - fx) + b fx for every output column and channel.
   const blendRow = (row: number, into: Float64Array): void => {
     const base = row * img.width * 3;

@@ -42,9 +42,11 @@ export function samplePlanes(image: RgbImage, size: number, fraction: number, ji
   const k = Math.max(1, Math.ceil(step));
   const out = new Float32Array(3 * size * size);
   const plane = size * size;
-  // Sample s of output o along an axis, as bilinearAt(x - 0.5) is asked for it (the same arithmetic, in the same order).
-  const xs = bilinearTaps(size * k, w, (i) => x0 + (Math.floor(i / k) + ((i % k) + 0.5) / k) * step - 0.5);
-  const ys = bilinearTaps(size * k, h, (i) => y0 + (Math.floor(i / k) + ((i % k) + 0.5) / k) * step - 0.5);
+  // Sample i % k of output i / k along an axis starting at `start`, as bilinearAt(x - 0.5) is asked for it (the same
+  // arithmetic, in the same order).
+  const along = (start: number) => (i: number) => start + (Math.floor(i / k) + ((i % k) + 0.5) / k) * step - 0.5;
+  const xs = bilinearTaps(size * k, w, along(x0));
+  const ys = bilinearTaps(size * k, h, along(y0));
   const kk = k * k;
   for (let oy = 0; oy < size; oy++) {
     for (let ox = 0; ox < size; ox++) {
