@@ -1,4 +1,4 @@
-/* global document, window, FileReader, performance */
+/* global document, window, FileReader, performance, atob */
 /**
  * Browser side of the 3D synthetic camera: draws a scene described by
  * src/camera/render3d/scene.ts with three.js (PBR plastic, shadow maps, room
@@ -35,12 +35,20 @@ function ensureRenderer(width, height) {
   pmrem.dispose();
 }
 
+/** Little-endian float32 values sent as base64 (browserRenderer.ts's float32Base64). */
+function floats(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return new Float32Array(bytes.buffer);
+}
+
 function setShapes(list) {
   for (const s of list) {
     const g = new THREE.BufferGeometry();
-    g.setAttribute('position', new THREE.Float32BufferAttribute(s.positions, 3));
-    g.setAttribute('normal', new THREE.Float32BufferAttribute(s.normals, 3));
-    g.setAttribute('uv', new THREE.Float32BufferAttribute(s.uvs, 2));
+    g.setAttribute('position', new THREE.Float32BufferAttribute(floats(s.positions), 3));
+    g.setAttribute('normal', new THREE.Float32BufferAttribute(floats(s.normals), 3));
+    g.setAttribute('uv', new THREE.Float32BufferAttribute(floats(s.uvs), 2));
     geometries.set(s.key, g);
     shapeInfo.set(s.key, s);
   }
