@@ -13,6 +13,8 @@
  * (default 0.4): dice leaning on dice are the ones the reader most often reads as a face.
  * `--lighting NAME[,NAME]` lights every scene by one of the named presets of the split (presets.ts), opt-in ones
  * such as `ceiling-panel-bright` included; by default a scene draws from the split's own, opt-in ones left out.
+ * `--platform NAME[,NAME]` lays every scene's dice on one of the named platform presets of the split, opt-in ones such
+ * as `green-baize` and `red-baize` (cloths the colour of the dice) included; by default the split's own, opt-in ones left out.
  * `--look tray` (D6 only) draws phone photos of a dice tray instead of a rig's webcam (see tray.ts).
  * `--dice-per-image N` or `MIN,MAX` sets how many dice a scene holds (default 1..7; 1 is a rig's channel holding one die).
  * `--offset` starts further into the split's range (to render more, or a disjoint

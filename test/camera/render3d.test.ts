@@ -341,17 +341,22 @@ describe('3D synthetic camera in Chromium', () => {
     expect(existsSync(`${out}.lock`)).toBe(false);
   }, 180_000);
 
-  it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other things', async () => {
+  it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other lights or platforms, and records what it drew on', async () => {
     const out = join(dir, 'tune-xwing-art');
     await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/leaning 14\.\.40 degrees; cannot reuse its images for 14\.\.22/);
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, lighting: ['lamp-neutral'] })).rejects.toThrow(/lit by the split's own presets; cannot reuse them for lamp-neutral/);
+    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, platforms: ['green-felt'] })).rejects.toThrow(/dice lying on the split's own platform presets; cannot reuse them for green-felt/);
     await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedOnDie: 0.9 })).rejects.toThrow(/a share of 0\.4 of cocked dice lean on a die; cannot reuse them for 0\.9/);
     // The lean asked for, and what cocked dice lean on, are recorded with the set.
     const low = join(dir, 'tune-xwing-low');
-    await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22], cockedOnDie: 0.9 });
-    expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8'))).toMatchObject({ cockedTiltDeg: [14, 22], cockedOnDie: 0.9 });
+    await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22], cockedOnDie: 0.9, platforms: ['grey-acrylic'] });
+    expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8'))).toMatchObject({ cockedTiltDeg: [14, 22], cockedOnDie: 0.9, platforms: ['grey-acrylic'] });
+    expect(JSON.parse(await readFile(join(low, 'truth', 'r3d-xwing-1000000.json'), 'utf8'))).toMatchObject({ preset: { platform: 'grey-acrylic' } });
+    await expect(writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22], cockedOnDie: 0.9 })).rejects.toThrow(
+      /dice lying on grey-acrylic platform presets; cannot reuse them for the split's own/,
+    );
     await expect(writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/a share of 0\.9 of cocked dice lean on a die; cannot reuse them for 0\.4/);
   }, 180_000);
 

@@ -12,7 +12,7 @@ import type { Vec3 } from '../../src/camera/render3d/geometry.js';
 import { distortToPixel, focalPx, renderScale, sourcePixel } from '../../src/camera/render3d/lens.js';
 import { dot, mulVec, normalize, sub } from '../../src/camera/render3d/math3d.js';
 import { convexHull, overlaps } from '../../src/camera/render3d/placement.js';
-import { LIGHTING_PRESETS, lightingPresets, PLATFORM_PRESETS, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
+import { LIGHTING_PRESETS, lightingPresets, PLATFORM_PRESETS, platformPresets, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
 import type { Scene } from '../../src/camera/render3d/scene.js';
 import { buildScene, DEFAULT_COCKED_ON_DIE, shapeOf } from '../../src/camera/render3d/scene.js';
 
@@ -355,5 +355,40 @@ describe('3D camera splits', () => {
     expect(() => buildScene({ seed: 900, dice: 'xwing', lighting: ['ceiling-panel'] })).toThrow(/Unknown lighting preset "ceiling-panel"; presets are: .*ceiling-panel-bright \(train\)/);
     expect(() => buildScene({ seed: 900, dice: 'xwing', lighting: ['ring-light'] })).toThrow(/"ring-light" belongs to the test split, not train/);
     expect(() => buildScene({ seed: 510_000, dice: 'd6', look: 'tray', lighting: ['window-daylight'] })).toThrow(/tray look has its own lighting presets/);
+  });
+
+  it('lays a scene by default on the platforms it always did, in the same order, never on an opt-in one', () => {
+    // As for the light: the order is what pickOf draws from, so a platform slipped into the default list would move every earlier seed's dice.
+    expect(platformPresets('train').map((p) => p.name)).toEqual(['light-grey-felt', 'white-acrylic', 'dark-grey-neoprene', 'oak-wood', 'blue-felt', 'cork-board', 'black-neoprene']);
+    expect(platformPresets('tune').map((p) => p.name)).toEqual(['green-felt', 'beige-fabric', 'grey-acrylic']);
+    expect(platformPresets('test').map((p) => p.name)).toEqual(['cream-felt', 'frosted-acrylic', 'slate-neoprene', 'walnut-wood', 'printed-playmat']);
+    const optIn = PLATFORM_PRESETS.filter((p) => p.optIn).map((p) => p.name);
+    expect(optIn).toEqual(['green-baize', 'red-baize']);
+    const laid = new Set(Array.from({ length: 60 }, (_, i) => buildScene({ seed: 3000 + i, dice: 'xwing' }).spec.preset.platform));
+    expect([...laid].filter((l) => optIn.includes(l))).toEqual([]);
+    expect(laid.size).toBe(platformPresets('train').length);
+  });
+
+  it('lays every scene on one of the platforms a render names, opt-in ones included, in that platform\'s colours', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const named = buildScene({ seed: 7000 + i, dice: 'xwing', platforms: ['green-baize', 'red-baize'] });
+      const { platform, preset } = named.spec;
+      seen.add(preset.platform);
+      // Green cloth is greenest, red cloth reddest, whichever of its colours was picked and however it was jittered.
+      const [r, g, b] = platform.color;
+      if (preset.platform === 'green-baize') expect(g).toBeGreaterThan(Math.max(r, b));
+      else expect(r).toBeGreaterThan(Math.max(g, b));
+      // Only the platform is chosen differently: the scene's dice are the seed's.
+      expect(named.truth.length).toBeGreaterThan(0);
+    }
+    expect([...seen].sort()).toEqual(['green-baize', 'red-baize']);
+  });
+
+  it('refuses a platform choice that is empty, names an unknown preset or another split\'s, or is given for the tray look', () => {
+    expect(() => buildScene({ seed: 900, dice: 'xwing', platforms: [] })).toThrow(/A platform choice names at least one preset/);
+    expect(() => buildScene({ seed: 900, dice: 'xwing', platforms: ['green'] })).toThrow(/Unknown platform preset "green"; presets are: .*green-baize \(train\)/);
+    expect(() => buildScene({ seed: 900, dice: 'xwing', platforms: ['green-felt'] })).toThrow(/Platform preset "green-felt" belongs to the tune split, not train: a scene lies only on its own split's presets/);
+    expect(() => buildScene({ seed: 510_000, dice: 'd6', look: 'tray', platforms: ['white-acrylic'] })).toThrow(/tray look has its own platform presets/);
   });
 });

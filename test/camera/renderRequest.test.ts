@@ -70,8 +70,18 @@ describe('the render command line', () => {
     expect(refusal(['--dice', 'xwing', '--split', 'test', '--count', '2', '--offset', '499998', '--out', 'o']).message).toMatch(/runs past the test split's xwing seeds \(2000000\.\.2499998\)/);
   });
 
-  it('refuses a lighting preset of another split, naming the split it belongs to', () => {
+  it('refuses a lighting or platform preset of another split, naming the split it belongs to, and either for the tray look', () => {
     expect(refusal([...base, '--lighting', 'ceiling-panel-bright,ring-light']).message).toMatch(/^--lighting: Lighting preset "ring-light" belongs to the test split, not train/);
+    expect(refusal([...base, '--platform', 'green-baize,green-felt']).message).toMatch(/^--platform: Platform preset "green-felt" belongs to the tune split, not train/);
+    expect(refusal([...base, '--platform', 'baize']).message).toMatch(/^--platform: Unknown platform preset "baize"; presets are: .*red-baize \(train\)/);
+    const tray = ['--dice', 'd6', '--split', 'train', '--count', '1', '--out', 'o', '--look', 'tray'];
+    expect(refusal([...tray, '--platform', 'white-acrylic']).message).toBe('--platform is for the rig look: the tray look has its own platform presets.');
+    expect(refusal([...tray, '--lighting', 'window-daylight']).message).toBe('--lighting is for the rig look: the tray look has its own lighting presets.');
+  });
+
+  it('lays the dice on the platforms it names, opt-in ones included, as the scene reads them', () => {
+    expect(parseRenderRequest([...base, '--platform', 'green-baize, red-baize'])).toMatchObject({ platforms: ['green-baize', 'red-baize'] });
+    expect(parseRenderRequest(base)).not.toHaveProperty('platforms');
   });
 
   it('names a misspelt option with the usage, and a missing folder, dice or split', () => {

@@ -8,14 +8,14 @@ import { InputError } from '../../core/errors.js';
 import type { ArtFamily } from './look.js';
 import { ART_FAMILIES } from './look.js';
 import type { Split } from './presets.js';
-import { namedLightingPresets, SEED_RANGES, SPLITS } from './presets.js';
+import { namedLightingPresets, namedPlatformPresets, SEED_RANGES, SPLITS } from './presets.js';
 import type { DiceSet } from './scene.js';
 import type { SceneLook } from './tray.js';
 import { SCENE_LOOKS } from './tray.js';
 
 export const RENDER_USAGE =
   `usage: npm run render -- --dice xwing|d6 --split ${SPLITS.join('|')} --count N --out DIR [--offset N] [--cocked-rate R] ` +
-  `[--cocked-tilt LOW,HIGH] [--cocked-on-die SHARE] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--dice-per-image N|MIN,MAX] [--reuse] [--empty-platform]`;
+  `[--cocked-tilt LOW,HIGH] [--cocked-on-die SHARE] [--art ${ART_FAMILIES.join('|')}] [--look ${SCENE_LOOKS.join('|')}] [--lighting NAME[,NAME]] [--platform NAME[,NAME]] [--dice-per-image N|MIN,MAX] [--reuse] [--empty-platform]`;
 
 const OPTIONS = {
   dice: { type: 'string' },
@@ -30,6 +30,7 @@ const OPTIONS = {
   art: { type: 'string', default: 'house' },
   look: { type: 'string', default: 'rig' },
   lighting: { type: 'string' },
+  platform: { type: 'string' },
   'empty-platform': { type: 'boolean', default: false },
   'dice-per-image': { type: 'string' },
 } as const;
@@ -48,6 +49,7 @@ export interface RenderRequest {
   readonly cockedTiltDeg?: [number, number];
   readonly cockedOnDie?: number;
   readonly lighting?: string[];
+  readonly platforms?: string[];
   readonly diceCount?: [number, number];
 }
 
@@ -94,16 +96,20 @@ export function parseRenderRequest(args: readonly string[]): RenderRequest {
   const look = values.look as SceneLook;
   if (!SCENE_LOOKS.includes(look)) fail(`--look must be one of ${SCENE_LOOKS.join(', ')}.`);
   if (look === 'tray' && dice !== 'd6') fail('--look tray draws D6 dice only (--dice d6).');
-  let lighting: string[] | undefined;
-  if (values.lighting !== undefined) {
-    if (look === 'tray') fail('--lighting is for the rig look: the tray look has its own lighting presets.');
-    lighting = values.lighting.split(',').map((n) => n.trim());
+  // Preset names of the split (opt-in ones included), for the rig look only: the tray look has presets of its own.
+  const presets = (flag: 'lighting' | 'platform', text: string | undefined, check: (split: Split, names: string[]) => unknown): string[] | undefined => {
+    if (text === undefined) return undefined;
+    if (look === 'tray') fail(`--${flag} is for the rig look: the tray look has its own ${flag} presets.`);
+    const names = text.split(',').map((n) => n.trim());
     try {
-      namedLightingPresets(split, lighting);
+      check(split, names);
     } catch (err) {
-      fail(`--lighting: ${(err as Error).message}`);
+      fail(`--${flag}: ${(err as Error).message}`);
     }
-  }
+    return names;
+  };
+  const lighting = presets('lighting', values.lighting, namedLightingPresets);
+  const platforms = presets('platform', values.platform, namedPlatformPresets);
   let cockedRate: number | undefined;
   if (values['cocked-rate'] !== undefined) {
     // Not a share (a word, 1.5) would silently draw no cocked dice, or make every die one that may lean.
@@ -147,6 +153,7 @@ export function parseRenderRequest(args: readonly string[]): RenderRequest {
     ...(cockedTiltDeg !== undefined ? { cockedTiltDeg } : {}),
     ...(cockedOnDie !== undefined ? { cockedOnDie } : {}),
     ...(lighting !== undefined ? { lighting } : {}),
+    ...(platforms !== undefined ? { platforms } : {}),
     ...(diceCount !== undefined ? { diceCount } : {}),
   };
 }

@@ -24,7 +24,7 @@ import { axisAngle, cameraBasis, cross, mulMat, mulVec, normalize, rotationBetwe
 import type { P2 } from './placement.js';
 import { convexHull, overlaps, rectPolygon, slideToContact, translate } from './placement.js';
 import type { LightingPreset, PlatformKind, PlatformPreset, Range, Rgb, Split } from './presets.js';
-import { kelvinToRgb, lightingPresets, namedLightingPresets, platformPresets, splitOfSeed } from './presets.js';
+import { kelvinToRgb, lightingPresets, namedLightingPresets, namedPlatformPresets, platformPresets, splitOfSeed } from './presets.js';
 import type { CameraEffects, SceneLook } from './tray.js';
 import { TRAY_CAMERA, TRAY_EFFECTS, sampleTrayLook, trayLightingPresets, trayPlatformPresets } from './tray.js';
 
@@ -53,6 +53,8 @@ export interface SceneOptions {
   readonly look?: SceneLook;
   /** Lighting presets to draw from, by name (rig look; of the seed's split). Default: the split's own, opt-in ones left out. */
   readonly lighting?: readonly string[];
+  /** Platform presets to draw from, by name (rig look; of the seed's split). Default: the split's own, opt-in ones left out. */
+  readonly platforms?: readonly string[];
 }
 
 export interface SceneDie extends PlacedDie {
@@ -293,7 +295,8 @@ export function buildScene(options: SceneOptions): Scene {
   const height = options.height ?? (tray ? TRAY_CAMERA.height : 720);
   if (tray && options.lighting) throw new RangeError('The tray look has its own lighting presets; a lighting choice is for the rig look.');
   const lighting: LightingPreset = pickOf(r, tray ? trayLightingPresets(split) : options.lighting ? namedLightingPresets(split, options.lighting) : lightingPresets(split));
-  const platformPreset: PlatformPreset = pickOf(r, tray ? trayPlatformPresets(split) : platformPresets(split));
+  if (tray && options.platforms) throw new RangeError('The tray look has its own platform presets; a platform choice is for the rig look.');
+  const platformPreset: PlatformPreset = pickOf(r, tray ? trayPlatformPresets(split) : options.platforms ? namedPlatformPresets(split, options.platforms) : platformPresets(split));
   const cockedRate = options.cockedRate ?? 0.05;
   const cockedTilt = options.cockedTiltDeg ?? DEFAULT_COCKED_TILT_DEG;
   if (options.cockedOnDie !== undefined && !(options.cockedOnDie >= 0 && options.cockedOnDie <= 1)) {

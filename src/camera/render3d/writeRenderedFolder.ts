@@ -40,6 +40,8 @@ export interface RenderedFolderOptions {
   readonly look?: SceneLook;
   /** Lighting presets to draw from, by name (default: the split's own; see SceneOptions.lighting). */
   readonly lighting?: readonly string[];
+  /** Platform presets to draw from, by name (default: the split's own; see SceneOptions.platforms). */
+  readonly platforms?: readonly string[];
   /** How many dice a scene holds, fewest and most (default: the scene's, 1..7; 1,1 is a rig's channel holding one die). */
   readonly diceCount?: readonly [number, number];
   /**
@@ -145,7 +147,7 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
   const look = options.look ?? 'rig';
   const reusable = options.reuse === true && existsSync(join(options.dir, 'READY'));
   if (reusable) {
-    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; cockedOnDie?: number; lighting?: string[]; diceCount?: [number, number]; renderer?: RendererIdentity };
+    const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; cockedOnDie?: number; lighting?: string[]; platforms?: string[]; diceCount?: [number, number]; renderer?: RendererIdentity };
     // Images drawn by other code (an icon drawing changed, three.js or Chromium updated) would not be this renderer's images.
     const drawnBy = previous.renderer;
     if (drawnBy?.drawing !== renderer.identity.drawing || drawnBy.chromium !== renderer.identity.chromium) {
@@ -169,6 +171,9 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
     if (lights(previous.lighting) !== lights(options.lighting)) {
       throw new RangeError(`${options.dir} holds images lit by ${lights(previous.lighting)} presets; cannot reuse them for ${lights(options.lighting)}.`);
     }
+    if (lights(previous.platforms) !== lights(options.platforms)) {
+      throw new RangeError(`${options.dir} holds dice lying on ${lights(previous.platforms)} platform presets; cannot reuse them for ${lights(options.platforms)}.`);
+    }
     const counted = (c: readonly number[] | undefined): string => (c ? `${c[0]}..${c[1]}` : "the scene's own");
     if (counted(previous.diceCount) !== counted(options.diceCount)) {
       throw new RangeError(`${options.dir} holds scenes of ${counted(previous.diceCount)} dice; cannot reuse them for ${counted(options.diceCount)}.`);
@@ -176,7 +181,7 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
   }
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.platforms !== undefined ? { platforms: options.platforms } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
     const name = `r3d-${options.dice}-${seed}`;
     const truthFile = join(truthDir, `${name}.json`);
     // An image's truth file is written last, and whole (renamed into place): with it, the image is all there.
@@ -196,7 +201,7 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.platforms !== undefined ? { platforms: options.platforms } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
   await rm(requestFile);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
