@@ -8,7 +8,7 @@
 #
 #   bash training/learned/render-xwing.sh              # the sets the shipped recipe's two runs read (README in training/)
 #   bash training/learned/render-xwing.sh NAME...      # the named sets, e.g. train-xwing-low9601 for LOW_LEAN=1, or
-#                                                      # tune-xwing-f2 tune-xwing-f3-s52 dev6-xwing-f3 dev6-low-xwing-f3
+#                                                      # tune-xwing-f2 tune-xwing-f3-s52 dev7-xwing-f3 dev7-low-xwing-f3
 #   bash training/learned/render-xwing.sh --list       # every set this script knows, with its render options
 #
 # The same seeds make the same scenes, but the pixels are Chromium's: a set rendered by another Chromium than the one a
@@ -43,18 +43,22 @@ set_options() {
     train-xwing-rndlow9901) echo "--split train --count 300 --offset 9900 --cocked-rate 0.5 --cocked-tilt 14,17 --art random" ;;
     train-xwing-rnd12001) echo "--split train --count 600 --offset 12000 --cocked-rate 0.12 --art random" ;;
     train-xwing-rnd12601) echo "--split train --count 600 --offset 12600 --cocked-rate 0.12 --art random" ;;
+    train-xwing-baize15001) echo "--split train --count 300 --offset 15000 --cocked-rate 0.3 --platform green-baize,red-baize" ;;
+    train-xwing-rndbaize15301) echo "--split train --count 300 --offset 15300 --cocked-rate 0.3 --platform green-baize,red-baize --art random" ;;
     tune-xwing) echo "--split tune --count 150" ;;
     tune-xwing-151) echo "--split tune --count 200 --offset 150" ;;
     tune-xwing-351) echo "--split tune --count 150 --offset 350" ;;
     tune-xwing-501) echo "--split tune --count 150 --offset 500" ;;
     # The sets a candidate reader is measured on, never trained on: a foreign artwork's 150 calibration images each
-    # (foreign-3 develops calibration, foreign-2 only measures it), the next unspent gate (dev6: a fixed share cocked,
-    # then only the shallow leans the check misses most), and the next unspent test set, to be rendered only once a
+    # (foreign-3 develops calibration, foreign-2 only measures it), the gates (dev6: a fixed share cocked, then only the
+    # shallow leans the check misses most; seen at stop 68-69, so the next unspent gate is dev7, alike on other seeds), and the next unspent test set, to be rendered only once a
     # candidate has passed its gate (training/README.md keeps which offsets each earlier stop spent).
     tune-xwing-f2) echo "--split tune --count 150 --art foreign-2" ;;
     tune-xwing-f3-s52) echo "--split tune --count 150 --offset 3000 --art foreign-3" ;;
     dev6-xwing-f3) echo "--split tune --count 300 --offset 8200 --art foreign-3 --cocked-rate 0.3" ;;
     dev6-low-xwing-f3) echo "--split tune --count 300 --offset 8500 --art foreign-3 --cocked-rate 0.5 --cocked-tilt 14,17" ;;
+    dev7-xwing-f3) echo "--split tune --count 300 --offset 10000 --art foreign-3 --cocked-rate 0.3" ;;
+    dev7-low-xwing-f3) echo "--split tune --count 300 --offset 10300 --art foreign-3 --cocked-rate 0.5 --cocked-tilt 14,17" ;;
     test-xwing-f2-23301) echo "--split test --count 300 --offset 23300 --art foreign-2 --cocked-rate 0.2" ;;
     *) return 1 ;;
   esac

@@ -72,6 +72,11 @@
 # learned-xwing-cocked/23, the partner as /47, the pair as /48. The candidate written before its renders at stop 67
 # (training/README.md: the check has been given more data, views and inputs, never more width of its own); trained from
 # seeds 1 and 2 at stop 68 and dropped at its tune step (more flat foreign-art dice called tilted, not fewer).
+# BAIZE=1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0, OFF_AXIS=0 and WIDE_CHECK=0: the
+# shipped recipe) also trains the check on 600 renders of dice on cloths the colour of the dice (the opt-in train
+# platforms green-baize and red-baize; house and random art, 30 % cocked): learned-xwing-cocked/24, the partner as /49, the
+# pair as /50. Written before its renders at stop 69 (training/README.md: on the tune split's green felt, the only platform
+# of a die's colour any split had, the check called flat green dice tilted about six times as often as elsewhere).
 # CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
 # the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
@@ -178,6 +183,11 @@ if { [ "$WIDE_CHECK" != 0 ] && [ "$WIDE_CHECK" != 1 ]; } || { [ "$WIDE_CHECK" = 
 fi
 CHECK_CONVS=16p,32p,64p,64
 if [ "$WIDE_CHECK" = 1 ]; then CHECK_CONVS=24p,48p,96p,96; fi
+BAIZE=${BAIZE:-0}
+if { [ "$BAIZE" != 0 ] && [ "$BAIZE" != 1 ]; } || { [ "$BAIZE" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$LEAN_ON_DIE" != 1 ] || [ "$CENTRED" != 1 ] || [ "$TONE" != 0 ] || [ "$LOW_LEAN" != 0 ] || [ "$HIDE_TOP" != 0 ] || [ "$OFF_AXIS" != 0 ] || [ "$WIDE_CHECK" != 0 ]; }; }; then
+  echo "BAIZE=$BAIZE: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0, OFF_AXIS=0 and WIDE_CHECK=0, the shipped recipe) also trains the cocked check on 600 renders of dice on cloths the colour of the dice (learned-xwing-cocked/24, the pair /50); 0 (the default, as shipped) does not" >&2
+  exit 2
+fi
 CHECK_SEED=${CHECK_SEED:-1}
 if ! [[ "$CHECK_SEED" =~ ^[1-9][0-9]*$ ]] || { [ "$CHECK_SEED" != 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PAIR" = 1 ]; }; }; then
   echo "CHECK_SEED=$CHECK_SEED: the cocked check's training seed, a whole number from 1 (the default, as shipped); another seed only with KEEP_FACES=1 and CHECK_PAIR=0" >&2
@@ -249,6 +259,10 @@ if [ "$KEEP_FACES" = 1 ]; then
     COCKED_SETS="$COCKED_SETS train-xwing-low9601 train-xwing-rndlow9901"
     COCKED_ON="$COCKED_ON; 9601..9900 and 9901..10200 (random art) leaning 14..17 degrees"
   fi
+  if [ "$BAIZE" = 1 ]; then
+    COCKED_SETS="$COCKED_SETS train-xwing-baize15001 train-xwing-rndbaize15301"
+    COCKED_ON="$COCKED_ON; 15001..15300 and 15301..15600 (random art) on green and red baize"
+  fi
 fi
 # The cocked check's saved probabilities the thresholds are set with: with CHECK_PAIR=1, both networks' (their mean).
 CHECK_PROBS="$WORK/cocked24wv4"
@@ -286,6 +300,7 @@ elif [ "$CENTRED" = 1 ]; then
     if [ "$HIDE_TOP" = 2 ]; then COCKED_V=learned-xwing-cocked/21 PARTNER_V=learned-xwing/43 READER_V=learned-xwing/44; fi
     if [ "$OFF_AXIS" = 1 ]; then COCKED_V=learned-xwing-cocked/22 PARTNER_V=learned-xwing/45 READER_V=learned-xwing/46; fi
     if [ "$WIDE_CHECK" = 1 ]; then COCKED_V=learned-xwing-cocked/23 PARTNER_V=learned-xwing/47 READER_V=learned-xwing/48; fi
+    if [ "$BAIZE" = 1 ]; then COCKED_V=learned-xwing-cocked/24 PARTNER_V=learned-xwing/49 READER_V=learned-xwing/50; fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
