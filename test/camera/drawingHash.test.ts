@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeRenderer, drawingHash, pageFilesHash } from '../../src/camera/render3d/drawingHash.js';
+import { describeRenderer, drawingHash, drawsAlike, pageFilesHash } from '../../src/camera/render3d/drawingHash.js';
 
 const page = join(import.meta.dirname, '..', '..', 'src', 'camera', 'render3d', 'browser');
 const work = mkdtempSync(join(tmpdir(), 'dicerig-drawing-'));
@@ -53,5 +53,17 @@ describe('the drawing code hash', () => {
   it('names a renderer in words, and one that did not record itself', () => {
     expect(describeRenderer({ chromium: '156.0.8078.73', drawing: 'abcdef0123456789' })).toBe('Chromium 156.0.8078.73, drawing code abcdef012345');
     expect(describeRenderer(undefined)).toBe('a renderer that did not record itself');
+  });
+
+  it('takes two drawing codes for one only when their hashes are the same or known to draw byte for byte alike, either way round', () => {
+    const [older, newer] = ['3b6f88203d506c44f1e20d96897890a01dc08e8ade299763b669d7a6cf00f422', 'f82365e2665a3366821ba3e302eb9f64e73fb060ef297c4ddf13f470322f5050'];
+    expect(drawsAlike(shipped, shipped)).toBe(true);
+    expect(drawsAlike(newer, older)).toBe(true);
+    expect(drawsAlike(older, newer)).toBe(true);
+    // Any other pair of hashes, however alike their files, is two drawing codes.
+    expect(drawsAlike(shipped, of(copy('other-three'), '0.188.0'))).toBe(false);
+    expect(drawsAlike(older, shipped)).toBe(false);
+    expect(drawsAlike(undefined, older)).toBe(false);
+    expect(drawsAlike(undefined, undefined)).toBe(false);
   });
 });

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { simFolderClasses } from '../sim/writeLabelledFolder.js';
 import { Render3dError, type BrowserRenderer } from './browserRenderer.js';
 import type { RendererIdentity } from './drawingHash.js';
-import { describeRenderer } from './drawingHash.js';
+import { describeRenderer, drawsAlike } from './drawingHash.js';
 import type { DieTruth } from './labels.js';
 import type { ArtFamily } from './look.js';
 import type { DiceSet } from './scene.js';
@@ -150,7 +150,7 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
     const previous = JSON.parse(await readFile(join(options.dir, 'summary.json'), 'utf8')) as { art?: string; look?: string; cockedTiltDeg?: Range; cockedOnDie?: number; lighting?: string[]; platforms?: string[]; diceCount?: [number, number]; renderer?: RendererIdentity };
     // Images drawn by other code (an icon drawing changed, three.js or Chromium updated) would not be this renderer's images.
     const drawnBy = previous.renderer;
-    if (drawnBy?.drawing !== renderer.identity.drawing || drawnBy.chromium !== renderer.identity.chromium) {
+    if (!drawsAlike(drawnBy?.drawing, renderer.identity.drawing) || drawnBy?.chromium !== renderer.identity.chromium) {
       throw new RangeError(
         `${options.dir} was drawn by ${describeRenderer(drawnBy)}, not by this renderer (${describeRenderer(renderer.identity)}); cannot reuse its images: render the set again without reuse.`,
       );
