@@ -76,7 +76,9 @@
 # shipped recipe) also trains the check on 600 renders of dice on cloths the colour of the dice (the opt-in train
 # platforms green-baize and red-baize; house and random art, 30 % cocked): learned-xwing-cocked/24, the partner as /49, the
 # pair as /50. Written before its renders at stop 69 (training/README.md: on the tune split's green felt, the only platform
-# of a die's colour any split had, the check called flat green dice tilted about six times as often as elsewhere).
+# of a die's colour any split had, the check called flat green dice tilted about six times as often as elsewhere);
+# trained from seeds 1 and 2 the same session and dropped at its tune step (fewer flat dice called tilted, but seed 1's
+# false alarms no less face-dependent: p 0.031 against /16's 0.066).
 # CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
 # the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
