@@ -88,6 +88,19 @@ describe('the X-Wing training recipe', () => {
     }
   });
 
+  it('trains the check on dice lying on cloths of their own colour only in the shipped recipe, and then stops only for the missing renders', () => {
+    const refused: Record<string, string>[] = [{ BAIZE: '1' }, { ...SHIPPED_CHECK, BAIZE: '1', WIDE_CHECK: '1' }, { ...SHIPPED_CHECK, BAIZE: '1', LOW_LEAN: '1' }, { ...SHIPPED_CHECK, BAIZE: 'yes' }];
+    for (const env of refused) {
+      const run = startRecipe(env);
+      expect(run.status, JSON.stringify(env)).toBe(2);
+      expect(run.stderr, JSON.stringify(env)).toContain(`BAIZE=${env.BAIZE}: 1 (only beside KEEP_FACES=1 LEAN_ON_DIE=1 CENTRED=1, TONE=0, LOW_LEAN=0, HIDE_TOP=0, OFF_AXIS=0 and WIDE_CHECK=0`);
+    }
+    const run = startRecipe({ ...SHIPPED_CHECK, BAIZE: '1' });
+    expect(run.stderr).not.toMatch(/BAIZE=|KEEP_FACES=1 keeps/);
+    expect(run.stderr).toContain('these rendered sets are not whole');
+    expect(run.status).not.toBe(0);
+  });
+
   it("hides the top face's middle from the check only in the shipped recipe, and then stops only for the missing renders", () => {
     const refusedEnvs: Record<string, string>[] = [{ HIDE_TOP: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', LOW_LEAN: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { HIDE_TOP: 'yes' }];
     for (const env of refusedEnvs) {
@@ -113,7 +126,7 @@ describe('the X-Wing training recipe', () => {
     expect(run.stderr).toContain('trained without the tone curve: TONE=0 is needed');
   });
 
-  it('lists the sets each run reads: the leaning-on-dice renders for the check, the low-lean ones only when asked for', () => {
+  it('lists the sets each run reads: the leaning-on-dice renders for the check, the low-lean and baize ones only when asked for', () => {
     const faces = setsRead(SHIPPED_FACES);
     const check = setsRead(SHIPPED_CHECK);
     expect(faces).toContain('train-xwing-rnd5601');
@@ -121,6 +134,8 @@ describe('the X-Wing training recipe', () => {
     expect(check).toEqual(expect.arrayContaining(['train-xwing-8001', 'train-xwing-rnd8301', 'tune-xwing-151']));
     expect(check).not.toContain('train-xwing-low9601');
     expect(setsRead({ ...SHIPPED_CHECK, LOW_LEAN: '1' })).toEqual(expect.arrayContaining(['train-xwing-low9601', 'train-xwing-rndlow9901']));
+    expect(check).not.toContain('train-xwing-baize15001');
+    expect(setsRead({ ...SHIPPED_CHECK, BAIZE: '1' })).toEqual(expect.arrayContaining(['train-xwing-baize15001', 'train-xwing-rndbaize15301', ...check]));
     expect(new Set(check).size).toBe(check.length);
   });
 
@@ -142,7 +157,7 @@ describe('the X-Wing training recipe', () => {
     const listed = renderScript('--list');
     expect(listed.status, listed.stderr).toBe(0);
     const options = new Map(listed.stdout.trim().split('\n').map((line) => line.split('\t') as [string, string]));
-    const envs: Record<string, string>[] = [{ RANDOM_ART: '0' }, SHIPPED_FACES, { MORE_RANDOM: '1', KEEP_COCKED: '0' }, { ...SHIPPED_CHECK, LOW_LEAN: '1' }];
+    const envs: Record<string, string>[] = [{ RANDOM_ART: '0' }, SHIPPED_FACES, { MORE_RANDOM: '1', KEEP_COCKED: '0' }, { ...SHIPPED_CHECK, LOW_LEAN: '1' }, { ...SHIPPED_CHECK, BAIZE: '1' }];
     const read = new Set(envs.flatMap(setsRead));
     expect([...read].filter((s) => !options.has(s))).toEqual([]);
     for (const [name, opts] of options) {
@@ -150,6 +165,8 @@ describe('the X-Wing training recipe', () => {
       // The name says the split (dev sets are tune seeds) and the artwork (f2, f3: foreign; rnd: random; else house).
       expect(request.split, name).toBe(/^(tune|dev)/.test(name) ? 'tune' : name.startsWith('test-') ? 'test' : 'train');
       expect(request.art, name).toBe(name.includes('rnd') ? 'random' : name.includes('-f2') ? 'foreign-2' : name.includes('-f3') ? 'foreign-3' : 'house');
+      // And the platforms: baize sets lie on the cloths of the dice's colours, every other set on its split's own.
+      expect(request.platforms, name).toEqual(name.includes('baize') ? ['green-baize', 'red-baize'] : undefined);
     }
   });
 
