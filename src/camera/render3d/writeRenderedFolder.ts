@@ -167,21 +167,29 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
     if (onDie(previous.cockedOnDie) !== onDie(options.cockedOnDie)) {
       throw new RangeError(`${options.dir} holds scenes where a share of ${onDie(previous.cockedOnDie)} of cocked dice lean on a die; cannot reuse them for ${onDie(options.cockedOnDie)}.`);
     }
-    const lights = (l: readonly string[] | undefined): string => (l ? l.join(',') : "the split's own");
-    if (lights(previous.lighting) !== lights(options.lighting)) {
-      throw new RangeError(`${options.dir} holds images lit by ${lights(previous.lighting)} presets; cannot reuse them for ${lights(options.lighting)}.`);
+    const presets = (l: readonly string[] | undefined): string => (l ? l.join(',') : "the split's own");
+    if (presets(previous.lighting) !== presets(options.lighting)) {
+      throw new RangeError(`${options.dir} holds images lit by ${presets(previous.lighting)} presets; cannot reuse them for ${presets(options.lighting)}.`);
     }
-    if (lights(previous.platforms) !== lights(options.platforms)) {
-      throw new RangeError(`${options.dir} holds dice lying on ${lights(previous.platforms)} platform presets; cannot reuse them for ${lights(options.platforms)}.`);
+    if (presets(previous.platforms) !== presets(options.platforms)) {
+      throw new RangeError(`${options.dir} holds dice lying on ${presets(previous.platforms)} platform presets; cannot reuse them for ${presets(options.platforms)}.`);
     }
     const counted = (c: readonly number[] | undefined): string => (c ? `${c[0]}..${c[1]}` : "the scene's own");
     if (counted(previous.diceCount) !== counted(options.diceCount)) {
       throw new RangeError(`${options.dir} holds scenes of ${counted(previous.diceCount)} dice; cannot reuse them for ${counted(options.diceCount)}.`);
     }
   }
+  // The scene options a set is drawn with and records in summary.json (the scene's own defaults left unsaid), in one place.
+  const recorded = {
+    ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}),
+    ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}),
+    ...(options.lighting !== undefined ? { lighting: options.lighting } : {}),
+    ...(options.platforms !== undefined ? { platforms: options.platforms } : {}),
+    ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}),
+  };
   for (let i = 0; i < options.count; i++) {
     const seed = options.firstSeed + i;
-    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.platforms !== undefined ? { platforms: options.platforms } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), look });
+    const scene = buildScene({ seed, dice: options.dice, ...(options.cockedRate !== undefined ? { cockedRate: options.cockedRate } : {}), ...(options.art !== undefined ? { art: options.art } : {}), ...recorded, look });
     const name = `r3d-${options.dice}-${seed}`;
     const truthFile = join(truthDir, `${name}.json`);
     // An image's truth file is written last, and whole (renamed into place): with it, the image is all there.
@@ -201,7 +209,7 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
   }
   const seconds = (Date.now() - started) / 1000;
   const summary: RenderedFolderSummary = { images: options.count, dice, perClass, seconds };
-  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...(options.cockedTiltDeg !== undefined ? { cockedTiltDeg: options.cockedTiltDeg } : {}), ...(options.cockedOnDie !== undefined ? { cockedOnDie: options.cockedOnDie } : {}), ...(options.lighting !== undefined ? { lighting: options.lighting } : {}), ...(options.platforms !== undefined ? { platforms: options.platforms } : {}), ...(options.diceCount !== undefined ? { diceCount: options.diceCount } : {}), ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify({ ...summary, diceSet: options.dice, firstSeed: options.firstSeed, art, look, ...recorded, ...(options.emptyPlatform ? { emptyPlatform: true } : {}), classes, renderer: renderer.identity }, null, 2)}\n`);
   await rm(requestFile);
   await writeFile(join(tmp, 'READY'), '');
   // Swap in the finished folder; an older set is moved aside first, then removed.
