@@ -17,25 +17,56 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# Debian packages the project needs at build or test time, listed in one place.
-apt_packages=()
+# Debian packages the project needs at build or test time, listed in one place. Those marked `before-npm` are what
+# npm's native builds (better-sqlite3, serialport) compile with; the rest are needed only after npm ci.
+before_npm=()
+after_npm=()
 if [ -f scripts/apt-packages.txt ]; then
-  while read -r pkg _; do
+  while read -r pkg when _; do
     case "$pkg" in ''|'#'*) continue ;; esac
-    apt_packages+=("$pkg")
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' && continue
+    if [ "${when:-}" = before-npm ]; then before_npm+=("$pkg"); else after_npm+=("$pkg"); fi
   done < scripts/apt-packages.txt
 fi
-missing=()
-for pkg in "${apt_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  say "installing Debian packages: ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+apt_install() {
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+if [ "${#before_npm[@]}" -gt 0 ]; then
+  say "installing Debian packages: ${before_npm[*]}"
+  apt_install "${before_npm[@]}"
 fi
+
+# The other packages install while npm ci runs: each is mostly one core's work for a minute and a half on a fresh
+# machine (apt unpacking chromium, ffmpeg, openscad, PostgreSQL; the compiler building better-sqlite3's SQLite).
+# Only where no password can be asked for (root, or sudo that needs none): a prompt must not hide behind npm's output.
+apt_pid=''
+apt_log=''
+if [ "${#after_npm[@]}" -gt 0 ] && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
+  say "installing Debian packages while npm installs: ${after_npm[*]}"
+  apt_log=$(mktemp)
+  apt_install "${after_npm[@]}" >"$apt_log" 2>&1 &
+  apt_pid=$!
+elif [ "${#after_npm[@]}" -gt 0 ]; then
+  say "installing Debian packages: ${after_npm[*]}"
+  apt_install "${after_npm[@]}"
+fi
+# However this script ends, it never leaves apt running on its own (an interrupted dpkg needs repair by hand).
+apt_done() {
+  [ -n "$apt_pid" ] || return 0
+  local status=0
+  wait "$apt_pid" || status=$?
+  apt_pid=''
+  if [ "$status" -ne 0 ]; then
+    cat "$apt_log" >&2
+    say "installing the Debian packages failed (apt-get exit code $status; output above): ${after_npm[*]}"
+  fi
+  rm -f "$apt_log"
+  return "$status"
+}
+trap 'apt_done || true' EXIT
 
 # npm dependencies, exactly as locked; skipped when the lock file has not changed since the last install.
 stamp=node_modules/.dicerig-lock-stamp
@@ -45,6 +76,7 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 
-make -s -C firmware all sim hosttest  # firmware, emulator harness and host test of the protocol core; quick when up to date
 say "building"
 npm run --silent build
+apt_done
+make -s -C firmware all sim hosttest  # firmware, emulator harness and host test of the protocol core; quick when up to date
