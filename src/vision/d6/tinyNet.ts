@@ -7,6 +7,7 @@
  */
 import type { RandomSource } from '../../stats/random.js';
 import { drawNormal } from '../../stats/random.js';
+import { convBackward, convForward, type ConvLayer } from './convKernels.js';
 import { WasmConvs } from './tinyNetWasm.js';
 
 /** One 3x3 convolution (padding 1) followed by ReLU, optionally by 2x2 max pooling. */
@@ -23,19 +24,6 @@ export interface NetSpec {
   readonly classes: number;
 }
 
-interface ConvLayer {
-  readonly cin: number;
-  readonly cout: number;
-  /** Side of its input (and output before pooling). */
-  readonly n: number;
-  readonly pool: boolean;
-  /** Weights [cout][cin][3][3], then biases [cout]. */
-  readonly w: Float32Array;
-  readonly b: Float32Array;
-  /** The unrolled patches of its input, kept between calls of the plain forward pass (training, predictPlain; JS runs one call at a time). */
-  readonly patches: Float32Array;
-}
-
 /** Per-sample activations kept for the backward pass. */
 interface Trace {
   /** Input of each conv layer, its ReLU output, and (when pooled) the pooled output with argmax. */
@@ -44,116 +32,6 @@ interface Trace {
   readonly argmax: (Int32Array | undefined)[];
   readonly pooled: Float32Array;
   readonly probs: Float32Array;
-}
-
-/** For the 3x3 kernel tap (ky, kx) on an n x n plane with padding 1: its offset and the output rows/columns it reaches inside the image. */
-function kernelTapRange(n: number, ky: number, kx: number): { dy: number; dx: number; ya: number; yb: number; xa: number; xb: number } {
-  const dy = ky - 1;
-  const dx = kx - 1;
-  return { dy, dx, ya: Math.max(0, -dy), yb: Math.min(n, n - dy), xa: Math.max(0, -dx), xb: Math.min(n, n - dx) };
-}
-
-/**
- * Convolution with padding 1 of `x` (cin planes n x n) into `y` (cout planes),
- * bias included (training's path; inference runs on WasmConvs). The input is
- * first unrolled into patches, one row of k9 = cin x 9 values per output pixel
- * (zeros where the kernel leaves the image), so each output is a dot product
- * of two contiguous rows summed in a local variable: four outputs at a time,
- * each patch value loaded once for the four.
- * Each output sums its terms in the order bias, then (ci, ky, kx).
- */
-function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): void {
-  const { cin, cout, n, w, b } = l;
-  const plane = n * n;
-  const k9 = cin * 9;
-  // Every cell is written below: zero the taps the kernel leaves the image on (padding) first.
-  const patches = l.patches;
-  patches.fill(0);
-  for (let ci = 0; ci < cin; ci++) {
-    const xo = ci * plane;
-    for (let ky = 0; ky < 3; ky++) {
-      for (let kx = 0; kx < 3; kx++) {
-        const k = (ci * 3 + ky) * 3 + kx;
-        const { dy, dx, ya, yb, xa, xb } = kernelTapRange(n, ky, kx);
-        for (let yy = ya; yy < yb; yy++) {
-          const xi = xo + (yy + dy) * n + dx;
-          for (let xx = xa; xx < xb; xx++) patches[(yy * n + xx) * k9 + k] = x[xi + xx] as number;
-        }
-      }
-    }
-  }
-  let co = 0;
-  for (; co + 4 <= cout; co += 4) {
-    const w0 = co * k9;
-    const w1 = w0 + k9;
-    const w2 = w1 + k9;
-    const w3 = w2 + k9;
-    const b0 = b[co] as number;
-    const b1 = b[co + 1] as number;
-    const b2 = b[co + 2] as number;
-    const b3 = b[co + 3] as number;
-    for (let q = 0; q < plane; q++) {
-      const po = q * k9;
-      let s0 = b0;
-      let s1 = b1;
-      let s2 = b2;
-      let s3 = b3;
-      for (let k = 0; k < k9; k++) {
-        const v = patches[po + k] as number;
-        s0 += (w[w0 + k] as number) * v;
-        s1 += (w[w1 + k] as number) * v;
-        s2 += (w[w2 + k] as number) * v;
-        s3 += (w[w3 + k] as number) * v;
-      }
-      y[co * plane + q] = s0;
-      y[(co + 1) * plane + q] = s1;
-      y[(co + 2) * plane + q] = s2;
-      y[(co + 3) * plane + q] = s3;
-    }
-  }
-  for (; co < cout; co++) {
-    const wo = co * k9;
-    for (let q = 0; q < plane; q++) {
-      const po = q * k9;
-      let s = b[co] as number;
-      for (let k = 0; k < k9; k++) s += (w[wo + k] as number) * (patches[po + k] as number);
-      y[co * plane + q] = s;
-    }
-  }
-}
-
-/** Gradients of a convolution: accumulates into gw, gb and (when given) writes gx. */
-function convBackward(l: ConvLayer, x: Float32Array, gy: Float32Array, gw: Float32Array, gb: Float32Array, gx: Float32Array | undefined): void {
-  const { cin, cout, n, w } = l;
-  const plane = n * n;
-  if (gx) gx.fill(0);
-  for (let co = 0; co < cout; co++) {
-    const yo = co * plane;
-    let sb = 0;
-    for (let i = 0; i < plane; i++) sb += gy[yo + i] as number;
-    gb[co] = (gb[co] as number) + sb;
-    for (let ci = 0; ci < cin; ci++) {
-      const xo = ci * plane;
-      for (let ky = 0; ky < 3; ky++) {
-        for (let kx = 0; kx < 3; kx++) {
-          const wi = ((co * cin + ci) * 3 + ky) * 3 + kx;
-          const wv = w[wi] as number;
-          const { dy, dx, ya, yb, xa, xb } = kernelTapRange(n, ky, kx);
-          let s = 0;
-          for (let yy = ya; yy < yb; yy++) {
-            const yi = yo + yy * n;
-            const xi = xo + (yy + dy) * n + dx;
-            for (let xx = xa; xx < xb; xx++) {
-              const g = gy[yi + xx] as number;
-              s += g * (x[xi + xx] as number);
-              if (gx) gx[xi + xx] = (gx[xi + xx] as number) + wv * g;
-            }
-          }
-          gw[wi] = (gw[wi] as number) + s;
-        }
-      }
-    }
-  }
 }
 
 /** The network: weights, inference and seeded training. */
