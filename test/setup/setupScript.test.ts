@@ -33,8 +33,8 @@ log "apt install start $*"
 case " $* " in
   *" g++ "*) ;;
   *)
-    # The packages npm does not need: wait (5 s at most) for npm ci to start.
-    for _ in $(seq 50); do grep -q '^npm ci start' "$EVENTS" && { log "apt saw npm ci running"; break; }; sleep 0.1; done
+    # The packages npm does not need: wait (20 s at most, for a loaded machine) for npm ci to start.
+    for _ in $(seq 200); do grep -q '^npm ci start' "$EVENTS" && { log "apt saw npm ci running"; break; }; sleep 0.1; done
     sleep 0.3 ;;
 esac
 if [ -n "$APT_FAILS" ]; then echo "E: Unable to locate package $APT_FAILS" >&2; exit 100; fi
