@@ -39,8 +39,8 @@ if [ "${#before_npm[@]}" -gt 0 ]; then
   apt_install "${before_npm[@]}"
 fi
 
-# The other packages install while npm ci runs: each is mostly one core's work for a minute and a half on a fresh
-# machine (apt unpacking chromium, ffmpeg, openscad, PostgreSQL; the compiler building better-sqlite3's SQLite).
+# The other packages install while npm ci runs: on a fresh machine each keeps one core busy, apt for about 90 s
+# (chromium, ffmpeg, openscad, PostgreSQL...) and npm ci for about 75 s (most of it compiling better-sqlite3's SQLite).
 # Only where no password can be asked for (root, or sudo that needs none): a prompt must not hide behind npm's output.
 apt_pid=''
 apt_log=''
