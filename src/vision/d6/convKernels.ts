@@ -15,7 +15,7 @@ export interface ConvLayer {
   /** Weights [cout][cin][3][3], then biases [cout]. */
   readonly w: Float32Array;
   readonly b: Float32Array;
-  /** The unrolled patches of its input, kept between calls of the plain forward pass (training, predictPlain; JS runs one call at a time). */
+  /** Scratch for its input unrolled into patches, by the forward pass and the weight gradients (JS runs one call at a time). */
   readonly patches: Float32Array;
 }
 
