@@ -116,34 +116,22 @@ export function convForward(l: ConvLayer, x: Float32Array, y: Float32Array): voi
       y[y2 + q + 1] = t2;
       y[y3 + q + 1] = t3;
     }
+    // An odd plane's last pixel.
     for (; q < plane; q++) {
-      const po = q * k9;
-      let s0 = b0;
-      let s1 = b1;
-      let s2 = b2;
-      let s3 = b3;
-      for (let k = 0; k < k9; k++) {
-        const v = patches[po + k] as number;
-        s0 += (w[w0 + k] as number) * v;
-        s1 += (w[w1 + k] as number) * v;
-        s2 += (w[w2 + k] as number) * v;
-        s3 += (w[w3 + k] as number) * v;
-      }
-      y[y0 + q] = s0;
-      y[y1 + q] = s1;
-      y[y2 + q] = s2;
-      y[y3 + q] = s3;
+      for (let c = 0; c < 4; c++) y[y0 + c * plane + q] = dot(b[co + c] as number, w, w0 + c * k9, patches, q * k9, k9);
     }
   }
+  // The output channels left over after the groups of four.
   for (; co < cout; co++) {
-    const wo = co * k9;
-    for (let q = 0; q < plane; q++) {
-      const po = q * k9;
-      let s = b[co] as number;
-      for (let k = 0; k < k9; k++) s += (w[wo + k] as number) * (patches[po + k] as number);
-      y[co * plane + q] = s;
-    }
+    for (let q = 0; q < plane; q++) y[co * plane + q] = dot(b[co] as number, w, co * k9, patches, q * k9, k9);
   }
+}
+
+/** One output: `bias`, then the k9 products of a weight row and a patch row, summed in that order. */
+function dot(bias: number, w: Float32Array, wo: number, patches: Float32Array, po: number, k9: number): number {
+  let s = bias;
+  for (let k = 0; k < k9; k++) s += (w[wo + k] as number) * (patches[po + k] as number);
+  return s;
 }
 
 /**
