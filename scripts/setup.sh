@@ -30,8 +30,11 @@ if [ -f scripts/apt-packages.txt ]; then
 fi
 sudo_cmd=()
 [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+apt_updated=''
 apt_install() {
-  "${sudo_cmd[@]}" apt-get update -qq
+  # Once: the install beside npm ci, started after the compilers', finds the lists already fetched.
+  [ -n "$apt_updated" ] || "${sudo_cmd[@]}" apt-get update -qq
+  apt_updated=1
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 if [ "${#before_npm[@]}" -gt 0 ]; then
@@ -44,7 +47,7 @@ fi
 # Only where no password can be asked for (root, or sudo that needs none): a prompt must not hide behind npm's output.
 apt_pid=''
 apt_log=''
-if [ "${#after_npm[@]}" -gt 0 ] && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
+if [ "${#after_npm[@]}" -gt 0 ] && { [ "${#sudo_cmd[@]}" -eq 0 ] || sudo -n true 2>/dev/null; }; then
   say "installing Debian packages while npm installs: ${after_npm[*]}"
   apt_log=$(mktemp)
   apt_install "${after_npm[@]}" >"$apt_log" 2>&1 &

@@ -100,6 +100,9 @@ describe('scripts/setup.sh on a machine missing Debian packages', () => {
     expect(at(`apt install end ${beforeNpm.join(' ')}`)).toBeLessThan(at('npm ci start'));
     expect(at(`apt install start ${rest.join(' ')}`)).toBeLessThan(at('npm ci end'));
     expect(r.events).toContain('apt saw npm ci running');
+    // The package lists are fetched once, before the first install.
+    expect(r.events.filter((e) => e === 'apt update')).toEqual(['apt update']);
+    expect(at('apt update')).toBeLessThan(at(`apt install start ${beforeNpm.join(' ')}`));
     // The firmware needs the AVR compiler apt brings: it is built once apt is done.
     expect(at(`apt install end ${rest.join(' ')}`)).toBeLessThan(r.events.findIndex((e) => e.startsWith('make ')));
     expect(r.stderr).toMatch(/setup: installing Debian packages while npm installs: gcc-avr /);
