@@ -78,7 +78,8 @@
 # pair as /50. Written before its renders at stop 69 (training/README.md: on the tune split's green felt, the only platform
 # of a die's colour any split had, the check called flat green dice tilted about six times as often as elsewhere);
 # trained from seeds 1 and 2 the same session and dropped at its tune step (fewer flat dice called tilted, but seed 1's
-# false alarms no less face-dependent: p 0.031 against /16's 0.066).
+# false alarms no less face-dependent: p 0.031 against /16's 0.066); judged again by its gate's whole cost on 2026-12-04
+# and dropped there too (seed 1 passed; seed 2 read 22 cocked dice as faces against /33's 15).
 # CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
 # the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
