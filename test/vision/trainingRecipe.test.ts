@@ -101,6 +101,22 @@ describe('the X-Wing training recipe', () => {
     expect(run.status).not.toBe(0);
   });
 
+  it("trains the cloths' check from two seeds read by their mean, but two seeds beside the dice leaning on dice only with the cloths", () => {
+    const refused: [Record<string, string>, string][] = [
+      [{ ...SHIPPED_CHECK, CHECK_PAIR: '1' }, 'LEAN_ON_DIE=1: 1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0, and CHECK_PAIR=0 unless BAIZE=1)'],
+      [{ ...SHIPPED_CHECK, BAIZE: '1', CHECK_PAIR: '1', CHECK_SEED: '2' }, "CHECK_SEED=2: the cocked check's training seed"],
+    ];
+    for (const [env, message] of refused) {
+      const run = startRecipe(env);
+      expect(run.status, JSON.stringify(env)).toBe(2);
+      expect(run.stderr, JSON.stringify(env)).toContain(message);
+    }
+    const run = startRecipe({ ...SHIPPED_CHECK, BAIZE: '1', CHECK_PAIR: '1' });
+    expect(run.stderr).not.toMatch(/BAIZE=|CHECK_PAIR=|LEAN_ON_DIE=|KEEP_FACES=1 keeps/);
+    expect(run.stderr).toContain('these rendered sets are not whole');
+    expect(run.status).not.toBe(0);
+  });
+
   it("hides the top face's middle from the check only in the shipped recipe, and then stops only for the missing renders", () => {
     const refusedEnvs: Record<string, string>[] = [{ HIDE_TOP: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', LOW_LEAN: '1' }, { HIDE_TOP: '1', KEEP_FACES: '1', LEAN_ON_DIE: '1', CENTRED: '1', TONE: '1' }, { HIDE_TOP: 'yes' }];
     for (const env of refusedEnvs) {

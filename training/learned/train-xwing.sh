@@ -38,7 +38,7 @@
 # (1 and 2, beside each other on one thread each), and the reader averages the two (the first names the second as its
 # partner): learned-xwing-cocked/11 (/7's weights) with /12 (OUT_COCKED_PARTNER), the pair's thresholds set again on that
 # mean (the partner as learned-xwing/23, the pair as /24).
-# LEAN_ON_DIE=1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0 and CHECK_PAIR=0) trains /7's check on 600 more renders
+# LEAN_ON_DIE=1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0, and CHECK_PAIR=0 unless BAIZE=1) trains /7's check on 600 more renders
 # whose cocked dice (half of all) lean 14..22 degrees on another die wherever one is near (--cocked-on-die 1; seeds
 # 8001..8300 house art, 8301..8600 random art): learned-xwing-cocked/13, the partner as learned-xwing/25, the pair as /26
 # (the shipped recipe, training/README.md).
@@ -80,6 +80,8 @@
 # trained from seeds 1 and 2 the same session and dropped at its tune step (fewer flat dice called tilted, but seed 1's
 # false alarms no less face-dependent: p 0.031 against /16's 0.066); judged again by its gate's whole cost on 2026-12-04
 # and dropped there too (seed 1 passed; seed 2 read 22 cocked dice as faces against /33's 15).
+# BAIZE=1 CHECK_PAIR=1 trains that check from both seeds side by side and reads their mean: learned-xwing-cocked/25 (seed 1)
+# with /26 (seed 2, OUT_COCKED_PARTNER), the partner as learned-xwing/51, the pair as /52 (training/README.md, 2026-12-04).
 # CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
 # the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
@@ -148,8 +150,8 @@ if { [ "$CHECK_PAIR" != 0 ] && [ "$CHECK_PAIR" != 1 ]; } || { [ "$CHECK_PAIR" = 
   exit 2
 fi
 LEAN_ON_DIE=${LEAN_ON_DIE:-0}
-if { [ "$LEAN_ON_DIE" != 0 ] && [ "$LEAN_ON_DIE" != 1 ]; } || { [ "$LEAN_ON_DIE" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PX" != 32 ] || [ "$MORE_CHECK_RANDOM" = 1 ] || [ "$CHECK_PAIR" = 1 ]; }; }; then
-  echo "LEAN_ON_DIE=$LEAN_ON_DIE: 1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0 and CHECK_PAIR=0) also trains the cocked check on 600 renders of dice leaning on dice (learned-xwing-cocked/13); 0 (the default) does not" >&2
+if { [ "$LEAN_ON_DIE" != 0 ] && [ "$LEAN_ON_DIE" != 1 ]; } || { [ "$LEAN_ON_DIE" = 1 ] && { [ "$KEEP_FACES" != 1 ] || [ "$CHECK_PX" != 32 ] || [ "$MORE_CHECK_RANDOM" = 1 ] || { [ "$CHECK_PAIR" = 1 ] && [ "${BAIZE:-0}" != 1 ]; }; }; }; then
+  echo "LEAN_ON_DIE=$LEAN_ON_DIE: 1 (with KEEP_FACES=1, CHECK_PX=32, MORE_CHECK_RANDOM=0, and CHECK_PAIR=0 unless BAIZE=1) also trains the cocked check on 600 renders of dice leaning on dice (learned-xwing-cocked/13); 0 (the default) does not" >&2
   exit 2
 fi
 CENTRED=${CENTRED:-0}
@@ -304,6 +306,10 @@ elif [ "$CENTRED" = 1 ]; then
     if [ "$OFF_AXIS" = 1 ]; then COCKED_V=learned-xwing-cocked/22 PARTNER_V=learned-xwing/45 READER_V=learned-xwing/46; fi
     if [ "$WIDE_CHECK" = 1 ]; then COCKED_V=learned-xwing-cocked/23 PARTNER_V=learned-xwing/47 READER_V=learned-xwing/48; fi
     if [ "$BAIZE" = 1 ]; then COCKED_V=learned-xwing-cocked/24 PARTNER_V=learned-xwing/49 READER_V=learned-xwing/50; fi
+    if [ "$BAIZE" = 1 ] && [ "$CHECK_PAIR" = 1 ]; then
+      COCKED_V=learned-xwing-cocked/25 CHECK_PARTNER_V=learned-xwing-cocked/26 PARTNER_V=learned-xwing/51 READER_V=learned-xwing/52
+      CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V")
+    fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
