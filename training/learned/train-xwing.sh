@@ -81,7 +81,9 @@
 # false alarms no less face-dependent: p 0.031 against /16's 0.066); judged again by its gate's whole cost on 2026-12-04
 # and dropped there too (seed 1 passed; seed 2 read 22 cocked dice as faces against /33's 15).
 # BAIZE=1 CHECK_PAIR=1 trains that check from both seeds side by side and reads their mean: learned-xwing-cocked/25 (seed 1)
-# with /26 (seed 2, OUT_COCKED_PARTNER), the partner as learned-xwing/51, the pair as /52 (training/README.md, 2026-12-04).
+# with /26 (seed 2, OUT_COCKED_PARTNER), the partner as learned-xwing/51, the pair as /52; dropped by its gate on 2026-12-04
+# (training/README.md: half the flat dice declined, three more cocked dice read as faces). The reader reads such a check only
+# once src/vision/learned/shipped.ts attaches its partner (withPartner); until then it refuses it, naming the partner.
 # CHECK_SEED=N (default 1, as shipped; with KEEP_FACES=1 and CHECK_PAIR=0) trains the check from another seed; the check's,
 # the partner's and the pair's versions say so (learned-xwing-cocked/23-seed2): a candidate check is judged from two seeds.
 # SEED=N (default 1, as shipped) trains the face networks from another seed; their versions say so (learned-xwing/9-seed2).
