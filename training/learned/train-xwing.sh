@@ -273,9 +273,9 @@ if [ "$KEEP_FACES" = 1 ]; then
 fi
 # The cocked check's saved probabilities the thresholds are set with: with CHECK_PAIR=1, both networks' (their mean).
 CHECK_PROBS="$WORK/cocked24wv4"
+# The check's partner's version (CHECK_PAIR=1): /12, unless the recipe's versions below name another.
 CHECK_PARTNER_V=learned-xwing-cocked/12
-CHECK_PARTNER_ARG=()
-if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s2" CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V"); fi
+if [ "$CHECK_PAIR" = 1 ]; then CHECK_PROBS="$WORK/cocked24wv4,$WORK/cocked24wv4s2"; fi
 # KEEP_FACES=1 starts from the face networks' weights in these modules (/9 and its partner /8, or a KEEP_FACES run's /14 and
 # /13, /16 and /15, or /26 and /25; centred: /29 and /28, or /33 and /32 as shipped now: the same weights).
 FACE_FROM=${FACE_FROM:-src/vision/learned/weights/xwing.ts}
@@ -310,13 +310,15 @@ elif [ "$CENTRED" = 1 ]; then
     if [ "$BAIZE" = 1 ]; then COCKED_V=learned-xwing-cocked/24 PARTNER_V=learned-xwing/49 READER_V=learned-xwing/50; fi
     if [ "$BAIZE" = 1 ] && [ "$CHECK_PAIR" = 1 ]; then
       COCKED_V=learned-xwing-cocked/25 CHECK_PARTNER_V=learned-xwing-cocked/26 PARTNER_V=learned-xwing/51 READER_V=learned-xwing/52
-      CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V")
     fi
   else
     # From the shipped face networks (trained uncentred): only the check and the thresholds centred.
     COCKED_V=learned-xwing-cocked/15 PARTNER_V=learned-xwing/30 READER_V=learned-xwing/31
   fi
 fi
+# The check module names its partner once the versions are final.
+CHECK_PARTNER_ARG=()
+if [ "$CHECK_PAIR" = 1 ]; then CHECK_PARTNER_ARG=(--check-partner-version "$CHECK_PARTNER_V"); fi
 if [ "$SEED" != 1 ]; then FACE_V="$FACE_V-seed$SEED" PARTNER_V="$PARTNER_V-seed$SEED" READER_V="$READER_V-seed$SEED"; fi
 if [ "$CHECK_SEED" != 1 ]; then COCKED_V="$COCKED_V-seed$CHECK_SEED" PARTNER_V="$PARTNER_V-seed$CHECK_SEED" READER_V="$READER_V-seed$CHECK_SEED"; fi
 if [ "$KEEP_FACES" = 1 ]; then
