@@ -51,7 +51,7 @@ set_options() {
     tune-xwing-501) echo "--split tune --count 150 --offset 500" ;;
     # The sets a candidate reader is measured on, never trained on: a foreign artwork's 150 calibration images each
     # (foreign-3 develops calibration, foreign-2 only measures it), the gates (dev6: a fixed share cocked, then only the
-    # shallow leans the check misses most; seen at stops 68-69, dev7 and dev8 alike on other seeds, seen on 2026-12-04, then dev9),
+    # shallow leans the check misses most; seen at stops 68-69, dev7 and dev8 alike on other seeds, seen on 2026-12-04, then dev9 and dev10),
     # and the next unspent test set, to be rendered only once a candidate has passed its gate (training/README.md keeps
     # which offsets each earlier stop spent).
     tune-xwing-f2) echo "--split tune --count 150 --art foreign-2" ;;
@@ -64,6 +64,8 @@ set_options() {
     dev8-low-xwing-f3) echo "--split tune --count 300 --offset 10900 --art foreign-3 --cocked-rate 0.5 --cocked-tilt 14,17" ;;
     dev9-xwing-f3) echo "--split tune --count 300 --offset 11200 --art foreign-3 --cocked-rate 0.3" ;;
     dev9-low-xwing-f3) echo "--split tune --count 300 --offset 11500 --art foreign-3 --cocked-rate 0.5 --cocked-tilt 14,17" ;;
+    dev10-xwing-f3) echo "--split tune --count 300 --offset 11800 --art foreign-3 --cocked-rate 0.3" ;;
+    dev10-low-xwing-f3) echo "--split tune --count 300 --offset 12100 --art foreign-3 --cocked-rate 0.5 --cocked-tilt 14,17" ;;
     test-xwing-f2-23301) echo "--split test --count 300 --offset 23300 --art foreign-2 --cocked-rate 0.2" ;;
     *) return 1 ;;
   esac
