@@ -52,8 +52,8 @@ set_options() {
     # The sets a candidate reader is measured on, never trained on: a foreign artwork's 150 calibration images each
     # (foreign-3 develops calibration, foreign-2 only measures it), the gates (dev6: a fixed share cocked, then only the
     # shallow leans the check misses most; seen at stops 68-69, dev7 and dev8 alike on other seeds, seen on 2026-12-04, then dev9 and dev10),
-    # and the next unspent test set, to be rendered only once a candidate has passed its gate (training/README.md keeps
-    # which offsets each earlier stop spent).
+    # and the test set a candidate meets once it has passed its gate (test-xwing-f2-23301: spent on 2026-12-04; the next
+    # needs a new test offset, from 23600; training/README.md keeps which offsets each earlier stop spent).
     tune-xwing-f2) echo "--split tune --count 150 --art foreign-2" ;;
     tune-xwing-f3-s52) echo "--split tune --count 150 --offset 3000 --art foreign-3" ;;
     dev6-xwing-f3) echo "--split tune --count 300 --offset 8200 --art foreign-3 --cocked-rate 0.3" ;;
