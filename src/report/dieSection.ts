@@ -1,7 +1,8 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
-import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../core/format.js';
+import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
+import { certifiableMarginLimit } from '../stats/misreadReach.js';
 import { sceneToSvg } from './chart/svg.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
@@ -130,7 +131,19 @@ function storedEvidenceLine(s: DieVerdict, chart: 'session' | 'read-rolls'): str
     `(UNFAIR once it reaches ${formatLogScientific(s.logThreshold)} = K/α, α = ${c.alpha} over ${escapeHtml(family)}); anytime-valid p ${formatLogScientific(s.logAnytimeP)}; ${escapeHtml(decided)}.` +
     (chart === 'read-rolls' ? ' The chart replays the read rolls only: the session’s stored roll events did not fit its verdict’s faces.' : '') +
     '</p>' +
-    (s.misreads !== undefined ? `\n<p class="note" data-misreads="${s.misreads.kind}">${escapeHtml(`Misreads: ${s.misreads.statement.replace(/^misreads /, '')}.`)}</p>` : '')
+    (s.misreads !== undefined ? `\n<p class="note" data-misreads="${s.misreads.kind}">${escapeHtml(`Misreads: ${s.misreads.statement.replace(/^misreads /, '')}.`)}</p>` : '') +
+    misreadReachLine(s)
+  );
+}
+
+/** When the misread bounds alone keep the die from FAIR_WITHIN(delta), however long it rolls: said beside them (`stats/misreadReach.ts`). */
+function misreadReachLine(s: DieVerdict): string {
+  if (s.misreadRates === null || s.kind === 'FAIR_WITHIN') return '';
+  const limit = certifiableMarginLimit(s.faces.map((f) => f.expected), s.misreadRates);
+  if (limit < s.delta) return '';
+  return (
+    `\n<p class="note" data-misread-reach="${limit}">These misread bounds let no die be certified within ±${formatProbability(s.delta)}, however long it rolls: ` +
+    `even a fair die read without a misread gets no closer than ±${formatProbability(limit)}. A calibration that validates more reads of every face narrows them.</p>`
   );
 }
 

@@ -17,6 +17,7 @@ import { seededRandom } from '../stats/random.js';
 import { decliningReader } from './decliningReader.js';
 import { misreadingReader } from './misreadingReader.js';
 import { misreadMeasure } from './misreadMeasure.js';
+import { misreadReachNotice } from './misreadReachNotice.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -29,7 +30,7 @@ import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
-import type { ReadLevel, SessionDie } from './sessionDie.js';
+import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -210,7 +211,12 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       ...(profile ? { profile } : {}),
       ...(misreads ? { simulated: { misreads, ...(simCam?.misreadCalibration !== undefined ? { reads: simCam.misreadCalibration } : {}), random: seededRandom(partSeed(config.seed, 7, 0)) } } : {}),
     });
-    for (const t of types) misreadOf(t); // a calibration too thin to bound a face's misreads is refused before the rig is touched
+    // A calibration too thin to bound a face's misreads is refused before the rig is touched; one too thin for the
+    // session's margin is said.
+    for (const t of new Map(types.map((t) => [t.id, t])).values()) {
+      const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta);
+      if (notice !== undefined) log(notice);
+    }
 
     // The rig.
     checkRigDriver(config);

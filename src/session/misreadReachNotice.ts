@@ -1,0 +1,33 @@
+/**
+ * Said before the rig is touched: when the misread bounds a die type's verdicts allow for are so wide that no die of
+ * that type can be certified FAIR_WITHIN the session's margin, however long it rolls (`stats/misreadReach.ts`). A
+ * calibration of 150 images holds some 7-35 validation reads of a face, which bound its misreads at 8-35 %: the session
+ * would roll to its budget and end INCONCLUSIVE for a reason its report could only state afterwards.
+ */
+import type { DieType } from '../dice/types.js';
+import { formatCount } from '../core/format.js';
+import type { MisreadAssumption } from '../stats/misreadRate.js';
+import { certifiableMarginLimit, validationReadsFor } from '../stats/misreadReach.js';
+
+const pct = (x: number): string => `${Number((100 * x).toPrecision(3))} %`;
+
+/**
+ * The notice for dice of `type` counted in categories (`faces` or `symbols`) of these odds, or undefined when their
+ * verdicts can reach `delta`.
+ */
+export function misreadReachNotice(type: Pick<DieType, 'name'>, counted: 'faces' | 'symbols', expected: readonly number[], misreads: MisreadAssumption, delta: number): string | undefined {
+  const faces = misreads.faces;
+  if (faces === null || faces.length === 0) return undefined;
+  const limit = certifiableMarginLimit(expected, faces.map((f) => f.bound));
+  if (limit < delta) return undefined;
+  const widest = faces.reduce((a, b) => (b.bound > a.bound ? b : a));
+  const { reads } = validationReadsFor(expected, delta, misreads.confidence ?? 0.95);
+  const fewest = faces.reduce((a, b) => (b.read < a.read ? b : a));
+  return (
+    `${type.name}: the misread bounds its verdicts allow for (${misreads.source}; ${widest.label} up to ${pct(widest.bound)}, ` +
+    `${widest.misread} wrong in ${formatCount(widest.read)} validation reads) let no die of this type be certified within ±${pct(delta)}, ` +
+    `however long it rolls: even a fair die read without a misread gets no closer than ±${pct(limit)}. It can still be found unfair ` +
+    `where its deviation is larger than misreads could explain. To certify within ±${pct(delta)}, the calibration must validate ` +
+    `about ${formatCount(reads)} reads of every ${counted === 'faces' ? 'face' : 'symbol'} with none wrong (${fewest.label} has ${formatCount(fewest.read)}), or set a wider stopping.delta.`
+  );
+}
