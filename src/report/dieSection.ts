@@ -143,7 +143,7 @@ function misreadReachLine(s: DieVerdict): string {
   if (limit < s.delta) return '';
   return (
     `\n<p class="note" data-misread-reach="${limit}">These misread bounds let no die be certified within ±${formatProbability(s.delta)}, however long it rolls: ` +
-    `even a fair die read without a misread gets no closer than ±${formatProbability(limit)}. A calibration that validates more reads of every face narrows them.</p>`
+    `even a fair die read without a misread gets no closer than ±${formatProbability(limit)}. More reads of every face narrow them (a profile: dicerig calibrate --check PROFILE --images DIR -o NEW.json).</p>`
   );
 }
 

@@ -13,9 +13,16 @@ const pct = (x: number): string => `${Number((100 * x).toPrecision(3))} %`;
 
 /**
  * The notice for dice of `type` counted in categories (`faces` or `symbols`) of these odds, or undefined when their
- * verdicts can reach `delta`.
+ * verdicts can reach `delta`; `narrow` says how to give the measure more reads.
  */
-export function misreadReachNotice(type: Pick<DieType, 'name'>, counted: 'faces' | 'symbols', expected: readonly number[], misreads: MisreadAssumption, delta: number): string | undefined {
+export function misreadReachNotice(
+  type: Pick<DieType, 'name'>,
+  counted: 'faces' | 'symbols',
+  expected: readonly number[],
+  misreads: MisreadAssumption,
+  delta: number,
+  narrow: string,
+): string | undefined {
   const faces = misreads.faces;
   if (faces === null || faces.length === 0) return undefined;
   const limit = certifiableMarginLimit(expected, faces.map((f) => f.bound));
@@ -27,7 +34,7 @@ export function misreadReachNotice(type: Pick<DieType, 'name'>, counted: 'faces'
     `${type.name}: the misread bounds its verdicts allow for (${misreads.source}; ${widest.label} up to ${pct(widest.bound)}, ` +
     `${widest.misread} wrong in ${formatCount(widest.read)} validation reads) let no die of this type be certified within ±${pct(delta)}, ` +
     `however long it rolls: even a fair die read without a misread gets no closer than ±${pct(limit)}. It can still be found unfair ` +
-    `where its deviation is larger than misreads could explain. To certify within ±${pct(delta)}, the calibration must validate ` +
-    `about ${formatCount(reads)} reads of every ${counted === 'faces' ? 'face' : 'symbol'} with none wrong (${fewest.label} has ${formatCount(fewest.read)}), or set a wider stopping.delta.`
+    `where its deviation is larger than misreads could explain. To certify within ±${pct(delta)}, every ${counted === 'faces' ? 'face' : 'symbol'} needs ` +
+    `about ${formatCount(reads)} reads with none wrong (${fewest.label} has ${formatCount(fewest.read)}): ${narrow}; or set a wider stopping.delta.`
   );
 }

@@ -213,8 +213,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     });
     // A calibration too thin to bound a face's misreads is refused before the rig is touched; one too thin for the
     // session's margin is said.
+    const narrow = misreads
+      ? 'give the simulated calibration more reads (camera.misreadCalibration)'
+      : `check the profile on new labelled rolls (dicerig calibrate --check ${config.calibration ?? 'PROFILE'} --images DIR -o NEW.json) and run with the profile it writes`;
     for (const t of new Map(types.map((t) => [t.id, t])).values()) {
-      const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta);
+      const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta, narrow);
       if (notice !== undefined) log(notice);
     }
 

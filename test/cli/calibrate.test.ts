@@ -6,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskingIo } from '../../src/cli/commands/calibrate.js';
 import { main } from '../../src/cli/main.js';
 import type { CalibrationProfile } from '../../src/vision/calibration/profile.js';
+import { shortHash } from '../../src/vision/calibration/profile.js';
+import { profileMisreadCounts } from '../../src/vision/calibration/profileMisreads.js';
+import { readProfileFile } from '../../src/vision-io/profileFile.js';
+import { misreadMeasure } from '../../src/session/misreadMeasure.js';
+import { getDieType } from '../../src/dice/catalogue.js';
 import { runCli } from './runCli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dicerig-calibrate-'));
@@ -96,6 +101,53 @@ describe('dicerig calibrate --check', () => {
     expect(r.out).toMatch(/^\(boxes of classes the profile does not read were skipped: hit, crit, focus, blank\)$/m);
     expect(r.out).toMatch(/^verdict: nothing to check: no labelled flat die of the profile's classes \(red-hit, red-crit, red-focus, red-blank\) in .*renamed\/images; label the new rolls with those classes\.$/m);
     expect(r.out).not.toMatch(/Recalibrate/);
+  });
+
+  it('with -o writes a new profile holding the checked dice, which sessions then bound misreads by, adding up check after check', async () => {
+    const profile = join(tmp, 'check.json');
+    await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', profile, '--created-at', CREATED);
+    const before = readFileSync(profile, 'utf8');
+    const once = join(tmp, 'checked-once.json');
+    const r = await runCli('calibrate', '--check', profile, '--images', GOOD, '-o', once, '--json');
+    expect(r.code, r.err).toBe(0);
+    const shown = JSON.parse(r.out) as { wrote: string; confusion: { rows: string[]; columns: string[]; counts: number[][] } };
+    expect(shown.wrote).toBe(once);
+    const first = await readProfileFile(once);
+    expect(first.checked?.images).toBe(6);
+    expect(first.checked?.confusion).toEqual(shown.confusion);
+    expect(first.hash).not.toBe(readProfile(profile).hash);
+    expect(readFileSync(profile, 'utf8')).toBe(before);
+    // A second check of the same six images on the checked profile: the counts add up.
+    const twice = join(tmp, 'checked-twice.json');
+    const again = await runCli('calibrate', '--check', once, '--images', GOOD, '-o', twice);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(new RegExp(`^wrote ${twice.replace(/[/.]/g, '\\$&')} \\([0-9a-f]{12}\\): the profile with these dice added to its checked dice, 12 images in all; sessions that read with it bound misreads by their reads \\(red-hit \\d+, red-crit \\d+, red-focus \\d+, red-blank \\d+\\), not by its validation dice\\.$`, 'm'));
+    const second = await readProfileFile(twice);
+    expect(second.checked?.images).toBe(12);
+    expect(second.checked?.confusion.counts).toEqual(shown.confusion.counts.map((row) => row.map((n) => 2 * n)));
+    const red = getDieType('red');
+    const measured = misreadMeasure({ level: 'symbol', profile: second })(red);
+    expect(measured.source).toBe(`calibration profile "check" (${shortHash(second)}, dice checked on 12 new images)`);
+    expect(measured.faces?.map((f) => f.read)).toEqual(profileMisreadCounts(second, 'red', red.symbols).map((f) => f.read));
+    const hits = shown.confusion.rows.indexOf('red-hit');
+    expect(measured.faces?.[0]?.read).toBe(2 * (shown.confusion.counts[hits]?.slice(0, 4).reduce((a, b) => a + b, 0) ?? NaN));
+  });
+
+  it('refuses to write the checked profile over the one it checks, which past sessions name by its hash', async () => {
+    const profile = join(tmp, 'check.json');
+    const before = readFileSync(profile, 'utf8');
+    const r = await runCli('calibrate', '--check', profile, '--images', GOOD, '-o', profile);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/-o .*check\.json is the profile being checked; write the checked profile to a new file/);
+    expect(readFileSync(profile, 'utf8')).toBe(before);
+  });
+
+  it('writes nothing with -o when no flat die of the profile classes was checked', async () => {
+    const renamed = join(tmp, 'renamed');
+    const out = join(tmp, 'nothing-checked.json');
+    const r = await runCli('calibrate', '--check', join(tmp, 'check.json'), '--images', renamed, '-o', out);
+    expect(r.code).toBe(1);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('needs the new rolls', async () => {

@@ -65,6 +65,21 @@ describe('a session with a learned calibration profile', () => {
     await expect(openSession({ config: d6, dbPath: join(dir, 'd6.db'), wallNow: () => 1_700_000_000_000 })).rejects.not.toThrow(/config key "calibration"/);
   });
 
+  it('says before the rig is touched that its validation dice bound misreads too widely to certify a die within the margin, and how to narrow them', async () => {
+    const config = checkSessionConfig({ seed: 5, dice, rig: { driver: 'sim' }, calibration: PROFILE, stopping: { budgetRolls: 10 } });
+    const said: string[] = [];
+    const opened = await openSession({ config, dbPath: ':memory:', wallNow: () => 1_700_000_000_000, log: (m) => said.push(m) });
+    await opened.close();
+    const rig = said.findIndex((m) => m.startsWith('rig '));
+    const notices = said.filter((m) => m.includes('the misread bounds its verdicts allow for'));
+    expect(notices.map((m) => m.split(':')[0])).toEqual(['X-Wing red attack die (d8)', 'X-Wing green defense die (d8)']);
+    for (const m of notices) {
+      expect(m).toMatch(new RegExp(`\\(calibration profile "fixture" \\(${shortHash(profile)}, validation dice\\); .* let no die of this type be certified within ±5 %`));
+      expect(m).toContain(`check the profile on new labelled rolls (dicerig calibrate --check ${PROFILE} --images DIR -o NEW.json) and run with the profile it writes`);
+      expect(said.indexOf(m)).toBeLessThan(rig);
+    }
+  });
+
   it('reads the dice with the learned reader and records the profile hash with the rig', async () => {
     // The shipped network is validated on all 22 fixture images (106 dice): enough to bound every face's misreads.
     const config = checkSessionConfig({

@@ -22,19 +22,19 @@ const reads = (counts: readonly number[]) => counts.map((read) => ({ read, misre
 
 describe('the notice of misread bounds too wide for the session’s margin', () => {
   it('names the widest bound, how close a fair die could get, and the validation reads that would reach the margin', () => {
-    const notice = misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18])), 0.05);
+    const notice = misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18])), 0.05, 'check the profile');
     expect(notice).toBe(
       `X-Wing red attack die (d8): the misread bounds its verdicts allow for (${SOURCE}; crit up to 34.8 %, 0 wrong in 7 validation reads) ` +
         'let no die of this type be certified within ±5 %, however long it rolls: even a fair die read without a misread gets no closer than ±32.4 %. ' +
         'It can still be found unfair where its deviation is larger than misreads could explain. ' +
-        'To certify within ±5 %, the calibration must validate about 113 reads of every symbol with none wrong (crit has 7), or set a wider stopping.delta.',
+        'To certify within ±5 %, every symbol needs about 113 reads with none wrong (crit has 7): check the profile; or set a wider stopping.delta.',
     );
   });
 
   it('is not given when the bounds let a fair die reach the margin, nor when nothing measured misreads', () => {
-    expect(misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18])), 0.4)).toBeUndefined();
-    expect(misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([2000, 2000, 2000, 2000])), 0.05)).toBeUndefined();
-    expect(misreadReachNotice(red, 'symbols', RED, noMisreadMeasure(), 0.05)).toBeUndefined();
+    expect(misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18])), 0.4, 'x')).toBeUndefined();
+    expect(misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([2000, 2000, 2000, 2000])), 0.05, 'x')).toBeUndefined();
+    expect(misreadReachNotice(red, 'symbols', RED, noMisreadMeasure(), 0.05, 'x')).toBeUndefined();
   });
 
   it('is printed before the demo rolls and said again beside the bounds in its report', async () => {
@@ -43,7 +43,7 @@ describe('the notice of misread bounds too wide for the session’s margin', () 
     const demo = await runCli('demo', '--seed', '3', '--budget', '60', '--misreads', '6>5=0.02', '--misread-calibration', '30', '--db', db);
     expect(demo.code, demo.err).toBe(0);
     const said = `${demo.out}${demo.err}`;
-    expect(said).toMatch(/D6 \(pips\): the misread bounds its verdicts allow for \(.*30 held-back reads per face.*\) let no die of this type be certified within ±5 %, however long it rolls: even a fair die read without a misread gets no closer than ±15\.1 %\. .* about 114 reads of every face with none wrong/);
+    expect(said).toMatch(/D6 \(pips\): the misread bounds its verdicts allow for \(.*30 held-back reads per face.*\) let no die of this type be certified within ±5 %, however long it rolls: even a fair die read without a misread gets no closer than ±15\.1 %\. .* every face needs about 114 reads with none wrong \(1 has 30\): give the simulated calibration more reads \(camera\.misreadCalibration\)/);
     expect(said.indexOf('misread bounds its verdicts')).toBeLessThan(said.indexOf('Starting session'));
     const report = await runCli('report', '1', '--db', db, '--out', join(dir, 'report'));
     expect(report.code, report.err).toBe(0);

@@ -19,7 +19,9 @@ import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/
 import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
 import { OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../vision/learned/reader.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
-import { LEARNED_CLASSIFIER_KIND, shippedLearnedModelByVersion } from '../../vision/calibration/profile.js';
+import { COCKED_CLASS, LEARNED_CLASSIFIER_KIND, shippedLearnedModelByVersion, shortHash } from '../../vision/calibration/profile.js';
+import { withCheckedDice } from '../../vision/calibration/checkedDice.js';
+import { COCKED_COLUMN, DECLINED_COLUMN } from '../../vision/evaluate.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { buildD8Profile, describeSamples } from '../../vision/calibration/trainProfile.js';
 import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
@@ -31,7 +33,7 @@ import type { RgbImage } from '../../core/image.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, nonNegativeIntArg, probabilityArg, toJson } from '../options.js';
 import { evaluationJson, formatEvaluationText, keepsClass } from './vision.js';
-import { percent } from '../../core/format.js';
+import { formatCount, percent } from '../../core/format.js';
 
 /** A CLI io that can also ask the user questions (a terminal; a test answering them; a GUI). */
 export interface AskingIo extends CliIo {
@@ -102,7 +104,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--check <profile>', 'profile to re-validate (with --images and --labels)')
     .option('--images <dir>', 'with --check: folder of new labelled photos')
     .option('--labels <dir>', 'labels folder (default: beside or inside the images folder)')
-    .option('-o, --out <profile>', 'where to write the profile (default: calibration-<dice>.json)')
+    .option('-o, --out <profile>', 'where to write the profile (default: calibration-<dice>.json); with --check: a new file for the profile with the checked dice added (sessions then bound misreads by them)')
     .option('--name <name>', 'profile name (default: the file name)')
     .option('--created-at <time>', 'creation time to record, ISO 8601 (default: now)')
     .addOption(new Option('--face <face>', 'face the camera sees: bottom through a clear platform (mapped to the top face)').choices(['top', 'bottom']).default('top'))
@@ -322,6 +324,8 @@ export function formatProfileSummary(result: TrainProfileResult | LearnedProfile
 
 async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): Promise<void> {
   if (flags.images === undefined) throw new InputError('--check needs --images DIR (and --labels DIR unless the labels sit beside the images).');
+  // Past sessions name the checked profile by its hash: the profile with the checked dice added is a new file.
+  if (flags.out !== undefined && resolve(flags.out) === resolve(profilePath)) throw new InputError(`-o ${flags.out} is the profile being checked; write the checked profile to a new file (sessions that read with the old one name it by its hash).`, { file: flags.out });
   const profile: CalibrationProfile = await readProfileFile(profilePath);
   const paths = labelledFolderPaths(flags.images, flags.labels);
   const keep = (c: string): boolean => profile.classes.includes(c);
@@ -331,8 +335,10 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): 
   const evaluation = evaluateLabelledCrops(folder.crops, reader, profile.classes);
   const verdict = judgeProfileCheck(profile, evaluation.perDie, { minAccuracy: flags.minAccuracy, maxDecline: flags.maxDecline });
   if (!verdict.holds) io.setExitCode(1);
+  const kept = flags.out !== undefined && verdict.flat.total > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
+  if (kept !== undefined) await writeProfileFile(flags.out as string, kept);
   if (flags.json) {
-    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, ...evaluationJson(evaluation) })}\n`);
+    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked } : {}) })}\n`);
     return;
   }
   const f = verdict.flat;
@@ -346,5 +352,18 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): 
     : f.total === 0
       ? `verdict: nothing to check: no labelled flat die of the profile's classes (${profile.classes.filter((c) => c !== 'cocked').join(', ')}) in ${paths.images}; label the new rolls with those classes.`
       : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${profile.dice.length > 1 ? 'xwing' : profile.dice[0]} ...).`;
-  io.out(`${text}\n${conclusion}\n`);
+  io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}`);
+}
+
+/** What `--check ... -o` wrote: the checked dice each class now has, which a session's misread bounds come from. */
+function keptLine(kept: CalibrationProfile, out: string): string {
+  const c = kept.checked?.confusion;
+  if (c === undefined) return '';
+  // Declined and cocked dice were not read: only reads bound misreads.
+  const notRead = new Set([DECLINED_COLUMN, COCKED_COLUMN]);
+  const read = c.rows.flatMap((r, i) => (r === COCKED_CLASS ? [] : [`${r} ${(c.counts[i] ?? []).reduce((sum, n, j) => sum + (notRead.has(c.columns[j] as string) ? 0 : n), 0)}`]));
+  return (
+    `wrote ${out} (${shortHash(kept)}): the profile with these dice added to its checked dice, ${formatCount(kept.checked?.images ?? 0)} images in all; ` +
+    `sessions that read with it bound misreads by their reads (${read.join(', ')}), not by its validation dice.`
+  );
 }

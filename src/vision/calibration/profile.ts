@@ -185,6 +185,12 @@ export const profileSchema = z.strictObject({
    */
   rejectionThreshold: z.number().min(0).max(1),
   validation: validationSchema,
+  /**
+   * Dice read by `calibrate --check` on labelled images the profile never saw, added up over every check kept in it
+   * (`checkedDice.ts`). When present, a session's misread bounds come from these alone: they are fresh, where a fitted
+   * head's or fine-tuned network's held-back dice also set its thresholds. Absent: from `validation`.
+   */
+  checked: z.strictObject({ images: count, confusion: confusionSchema }).optional(),
   training: z.strictObject({
     source: z.string(),
     samples: count,
@@ -274,6 +280,8 @@ export function profileProblems(p: CalibrationProfile): string[] {
   else problems.push(...learnedProblems(p.classifier, p));
   const { rows, columns, counts } = p.validation.confusion;
   if (counts.length !== rows.length || counts.some((r) => r.length !== columns.length)) problems.push('validation.confusion: counts do not match rows and columns');
+  const checked = p.checked?.confusion;
+  if (checked && (checked.counts.length !== checked.rows.length || checked.counts.some((r) => r.length !== checked.columns.length))) problems.push('checked.confusion: counts do not match rows and columns');
   if (profileHash(p) !== p.hash) problems.push('hash: the content does not match its hash (the profile was changed after it was made; recalibrate instead of editing it)');
   return problems;
 }

@@ -1,9 +1,10 @@
 /**
- * How often a calibration profile's reader misread each symbol of a die on the
- * held-back samples (its confusion matrix): the counts behind the misread
- * bounds a session's verdicts allow for (`stats/misreadRate.ts`). A held-back
- * die read as any other class, of its own colour or not, is a misread; a
- * declined or cocked one is not read.
+ * How often a calibration profile's reader misread each symbol of a die: on the
+ * dice `calibrate --check` added to it (`checked`) when it has any, else on
+ * its validation dice (its confusion matrix): the counts behind the misread
+ * bounds a session's verdicts allow for (`stats/misreadRate.ts`). A die read
+ * as any other class, of its own colour or not, is a misread; a declined or
+ * cocked one is not read.
  */
 import type { FaceReads } from '../../stats/misreadRate.js';
 import type { CalibrationProfile } from './profile.js';
@@ -11,8 +12,8 @@ import type { CalibrationProfile } from './profile.js';
 const NOT_READ = new Set(['declined', 'cocked']);
 
 /** Per symbol of die type `die` (in `symbols` order): held-back dice read, and misread. */
-export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation'>, die: string, symbols: readonly string[]): FaceReads[] {
-  const { rows, columns, counts } = profile.validation.confusion;
+export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation' | 'checked'>, die: string, symbols: readonly string[]): FaceReads[] {
+  const { rows, columns, counts } = (profile.checked ?? profile.validation).confusion;
   return symbols.map((symbol) => {
     const name = `${die}-${symbol}`;
     const row = counts[rows.indexOf(name)];

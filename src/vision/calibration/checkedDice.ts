@@ -1,0 +1,33 @@
+/**
+ * Dice `calibrate --check` read on labelled images a profile never saw, kept in the profile (`checked`): each check
+ * adds its confusion matrix to those of the checks before it, and the profile is sealed again (a new hash: sessions
+ * record which measure their verdicts rested on). Pure.
+ */
+import type { CalibrationProfile } from './profile.js';
+import { sealProfile } from './profile.js';
+
+export interface Confusion {
+  readonly rows: readonly string[];
+  readonly columns: readonly string[];
+  readonly counts: readonly (readonly number[])[];
+}
+
+/** The sum of two confusion matrices, cell by row and column name: `a`'s rows and columns first, then `b`'s new ones. */
+export function addConfusion(a: Confusion, b: Confusion): Confusion {
+  const rows = [...a.rows, ...b.rows.filter((r) => !a.rows.includes(r))];
+  const columns = [...a.columns, ...b.columns.filter((c) => !a.columns.includes(c))];
+  const cell = (m: Confusion, r: string, c: string): number => {
+    const i = m.rows.indexOf(r);
+    const j = m.columns.indexOf(c);
+    return i < 0 || j < 0 ? 0 : (m.counts[i]?.[j] ?? 0);
+  };
+  return { rows, columns, counts: rows.map((r) => columns.map((c) => cell(a, r, c) + cell(b, r, c))) };
+}
+
+/** The profile with `images` more checked images read as `confusion`, made at `createdAt`, sealed again. */
+export function withCheckedDice(profile: CalibrationProfile, images: number, confusion: Confusion, createdAt: string): CalibrationProfile {
+  const { hash: _hash, checked, ...rest } = profile;
+  const sum = checked ? addConfusion(checked.confusion, confusion) : confusion;
+  const copy = (m: Confusion) => ({ rows: [...m.rows], columns: [...m.columns], counts: m.counts.map((r) => [...r]) });
+  return sealProfile({ ...rest, createdAt, checked: { images: (checked?.images ?? 0) + images, confusion: copy(sum) } });
+}
