@@ -136,9 +136,9 @@ function storedEvidenceLine(s: DieVerdict, chart: 'session' | 'read-rolls'): str
   );
 }
 
-/** When the misread bounds alone keep the die from FAIR_WITHIN(delta), however long it rolls: said beside them (`stats/misreadReach.ts`). */
+/** When the misread bounds alone keep an undecided die from FAIR_WITHIN(delta), however long it rolls: said beside them (`stats/misreadReach.ts`). */
 function misreadReachLine(s: DieVerdict): string {
-  if (s.misreadRates === null || s.kind === 'FAIR_WITHIN') return '';
+  if (s.misreadRates === null || s.kind !== 'INCONCLUSIVE') return '';
   const limit = certifiableMarginLimit(s.faces.map((f) => f.expected), s.misreadRates);
   if (limit < s.delta) return '';
   return (
