@@ -11,6 +11,9 @@ import { profileMisreadCounts } from '../../src/vision/calibration/profileMisrea
 import { readProfileFile } from '../../src/vision-io/profileFile.js';
 import { misreadMeasure } from '../../src/session/misreadMeasure.js';
 import { getDieType } from '../../src/dice/catalogue.js';
+import { symbolProbabilities } from '../../src/dice/indexing.js';
+import { misreadRateBounds } from '../../src/stats/misreadRate.js';
+import { certifiableMarginLimit } from '../../src/stats/misreadReach.js';
 import { runCli } from './runCli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dicerig-calibrate-'));
@@ -55,6 +58,10 @@ describe('dicerig calibrate --from-labelled', () => {
     expect(r.out).toMatch(/^ {2}validated on: every 4th image in name order \(4 of 16 images, \d+ dice\)$/m);
     expect(r.out).toMatch(/^ {2}validation: \d+ dice, \d+ read, \d+ correct \(accuracy 100\.00 %\), .*0 confident errors, 0 cocked read as a face$/m);
     expect(r.out).toMatch(/^\s*truth\\read\s+red-hit\s+red-crit\s+red-focus\s+red-blank\s+declined\s+cocked$/m);
+    // How close a session could certify a fair die with it: the limit its validation dice's misread bounds set.
+    const red = getDieType('red');
+    const limit = certifiableMarginLimit(symbolProbabilities(red), misreadRateBounds(profileMisreadCounts(p, 'red', red.symbols)));
+    expect(r.out).toContain(`  verdicts with it: misreads bounded by its validation dice, so a session can certify a fair red die to ±${(100 * limit).toFixed(1)} % at best (dicerig calibrate --check PROFILE --images DIR -o NEW.json adds newly labelled dice and narrows them)\n`);
   });
 
   it('makes the same profile again from the same folder (same hash)', async () => {
@@ -122,6 +129,7 @@ describe('dicerig calibrate --check', () => {
     const again = await runCli('calibrate', '--check', once, '--images', GOOD, '-o', twice);
     expect(again.code, again.err).toBe(0);
     expect(again.out).toMatch(new RegExp(`^wrote ${twice.replace(/[/.]/g, '\\$&')} \\([0-9a-f]{12}\\): the profile with these dice added to its checked dice, 12 images in all; sessions that read with it bound misreads by their reads \\(red-hit \\d+, red-crit \\d+, red-focus \\d+, red-blank \\d+\\), not by its validation dice\\.$`, 'm'));
+    expect(again.out).toMatch(/^ {2}verdicts with it: misreads bounded by its 12 checked images' dice, so a session can certify a fair red die to ±\d+\.\d % at best/m);
     const second = await readProfileFile(twice);
     expect(second.checked?.images).toBe(12);
     expect(second.checked?.confusion.counts).toEqual(shown.confusion.counts.map((row) => row.map((n) => 2 * n)));

@@ -34,6 +34,11 @@ import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, nonNegativeIntArg, probabilityArg, toJson } from '../options.js';
 import { evaluationJson, formatEvaluationText, keepsClass } from './vision.js';
 import { formatCount, percent } from '../../core/format.js';
+import { getDieType } from '../../dice/catalogue.js';
+import { symbolProbabilities } from '../../dice/indexing.js';
+import { misreadRateBounds } from '../../stats/misreadRate.js';
+import { certifiableMarginLimit } from '../../stats/misreadReach.js';
+import { profileMisreadCounts } from '../../vision/calibration/profileMisreads.js';
 
 /** A CLI io that can also ask the user questions (a terminal; a test answering them; a GUI). */
 export interface AskingIo extends CliIo {
@@ -313,6 +318,7 @@ export function formatProfileSummary(result: TrainProfileResult | LearnedProfile
     `  validated on: ${v.heldBack}`,
     ...(learned ? [...learned.candidates.map((c) => `  held back, ${c.name}: ${validationLine(c.validation)}`), `  ${learned.why}`] : []),
     `  validation: ${validationLine(v)}`,
+    reachLine(p),
     classifierLine(p),
     '',
     'confusion matrix on the validation dice (rows: truth; columns: what was read, then declined and cocked):',
@@ -355,6 +361,23 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo): 
   io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}`);
 }
 
+/**
+ * How close to fair a session reading with the profile could certify each of its dice, however long it rolls: its
+ * verdicts allow for misreads up to the bounds its checked or validation dice set (`stats/misreadReach.ts`).
+ */
+function reachLine(p: CalibrationProfile): string {
+  const each = p.dice.map((die) => {
+    const type = getDieType(die);
+    const reads = profileMisreadCounts(p, die, type.symbols);
+    const bounds = misreadRateBounds(reads);
+    const thin = type.symbols.findIndex((_, i) => !((bounds[i] as number) < 0.5));
+    if (thin >= 0) return `no ${die} die at all (a session refuses ${reads[thin]?.read ?? 0} reads of ${type.symbols[thin]} as too few)`;
+    return `a fair ${die} die to ±${percent(certifiableMarginLimit(symbolProbabilities(type), bounds), 1)} at best`;
+  });
+  const by = p.checked ? `its ${formatCount(p.checked.images)} checked images' dice` : 'its validation dice';
+  return `  verdicts with it: misreads bounded by ${by}, so a session can certify ${each.join(', ')} (dicerig calibrate --check PROFILE --images DIR -o NEW.json adds newly labelled dice and narrows them)`;
+}
+
 /** What `--check ... -o` wrote: the checked dice each class now has, which a session's misread bounds come from. */
 function keptLine(kept: CalibrationProfile, out: string): string {
   const c = kept.checked?.confusion;
@@ -364,6 +387,6 @@ function keptLine(kept: CalibrationProfile, out: string): string {
   const read = c.rows.flatMap((r, i) => (r === COCKED_CLASS ? [] : [`${r} ${(c.counts[i] ?? []).reduce((sum, n, j) => sum + (notRead.has(c.columns[j] as string) ? 0 : n), 0)}`]));
   return (
     `wrote ${out} (${shortHash(kept)}): the profile with these dice added to its checked dice, ${formatCount(kept.checked?.images ?? 0)} images in all; ` +
-    `sessions that read with it bound misreads by their reads (${read.join(', ')}), not by its validation dice.`
+    `sessions that read with it bound misreads by their reads (${read.join(', ')}), not by its validation dice.\n${reachLine(kept)}`
   );
 }
