@@ -2,6 +2,7 @@ import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { InputError, LimitError } from '../core/errors.js';
 import { alternativeWithGroupAt, collapseToGroup, rollsToDetect } from '../stats/power.js';
+import { certifiableMarginLimit } from '../stats/misreadReach.js';
 import { chiSquareUpperQuantile } from '../stats/special.js';
 
 /** A bias to plan for: the named symbols (or faces) together come up with probability `target`. */
@@ -63,9 +64,14 @@ export interface DetectPlan {
 export interface CertifyPlan {
   readonly delta: number;
   readonly level: 'symbol' | 'face';
-  /** Rolls per die for every simultaneous interval to fit inside expected ± delta, if the die is exactly fair. */
-  readonly rolls: number;
-  readonly hours: number;
+  /**
+   * Rolls per die for every simultaneous interval to fit inside expected ± delta, if the die is exactly fair (read as it
+   * falls, with misreads allowed for up to the given bounds); null when those bounds keep it out of reach.
+   */
+  readonly rolls: number | null;
+  readonly hours: number | null;
+  /** With misread bounds: the narrowest margin they let a fair die be certified to, however long it rolls. */
+  readonly misreadLimit?: number;
 }
 
 /** Machine hours to give every die `rolls` rolls: each throw rolls one die per channel. */
@@ -94,11 +100,25 @@ export function planDetection(die: DieType, spec: DetectSpec, alpha: number, pow
  * z·sqrt(p(1−p)/n) at most delta, with z² the chi-square(1) quantile at alpha/k.
  * An optimistic floor: any real deviation adds to it.
  */
-export function planCertification(die: DieType, level: 'symbol' | 'face', delta: number, alpha: number, rig: RigThroughput): CertifyPlan {
+export function planCertification(die: DieType, level: 'symbol' | 'face', delta: number, alpha: number, rig: RigThroughput, misreadRates?: readonly number[]): CertifyPlan {
   const probs = level === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
+  if (misreadRates !== undefined && misreadRates.length !== probs.length) throw new RangeError(`${misreadRates.length} misread bounds for ${probs.length} ${level}s`);
   const z2 = chiSquareUpperQuantile(alpha / probs.length, 1);
-  const rolls = Math.ceil(Math.max(...probs.map((p) => (z2 * p * (1 - p)) / (delta * delta))));
-  return { delta, level, rolls, hours: machineHours(rolls, rig) };
+  // With misread bounds r the session's check (robustIntervals.ts) must keep each face's read rate under (p + delta)(1 − r)
+  // and over p − delta + the inflow Σ_{j≠i} r_j (p_j + delta): the half-width left on each side, at most delta.
+  const margins = probs.map((p, i) => {
+    if (misreadRates === undefined) return delta;
+    const r = misreadRates[i] as number;
+    const upper = p + delta < 1 ? (p + delta) * (1 - r) - p : delta;
+    let inflow = 0;
+    misreadRates.forEach((rj, j) => (inflow += j === i ? 0 : rj * Math.min(1, (probs[j] as number) + delta)));
+    const lower = p > delta ? delta - inflow : delta;
+    return Math.min(delta, upper, lower);
+  });
+  const misreads = misreadRates !== undefined ? { misreadLimit: certifiableMarginLimit(probs, misreadRates) } : {};
+  if (margins.some((m) => !(m > 0))) return { delta, level, rolls: null, hours: null, ...misreads };
+  const rolls = Math.ceil(Math.max(...probs.map((p, i) => (z2 * p * (1 - p)) / (margins[i] as number) ** 2)));
+  return { delta, level, rolls, hours: machineHours(rolls, rig), ...misreads };
 }
 
 function orNull(f: () => number): number | null {

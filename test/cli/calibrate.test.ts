@@ -141,6 +141,33 @@ describe('dicerig calibrate --check', () => {
     expect(measured.faces?.[0]?.read).toBe(2 * (shown.confusion.counts[hits]?.slice(0, 4).reduce((a, b) => a + b, 0) ?? NaN));
   });
 
+  it('lets plan allow for the misreads a profile bounds, as a session reading with it would, and refuses dice it does not read', async () => {
+    const twice = join(tmp, 'checked-twice.json');
+    const profile = await readProfileFile(twice);
+    const red = getDieType('red');
+    const measured = misreadMeasure({ level: 'symbol', profile })(red);
+    const limit = certifiableMarginLimit(symbolProbabilities(red), measured.faces?.map((f) => f.bound) ?? []);
+    const j = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.05', '--json');
+    expect(j.code, j.err).toBe(0);
+    const plan = JSON.parse(j.out) as { certify: { rolls: number | null; misreadLimit: number }; misreads: { statement: string } };
+    expect(plan.certify.misreadLimit).toBeCloseTo(limit, 12);
+    expect(plan.misreads.statement).toBe(measured.statement);
+    const text = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.05');
+    expect(text.out).toContain(`Misreads ${measured.statement.replace(/^misreads /, '')}.`);
+    // Twelve checked images of simulated red dice hold few crits: their bound keeps ±0.05 out of reach, ±0.2 not.
+    expect(limit).toBeGreaterThan(0.05);
+    expect(limit).toBeLessThan(0.2);
+    expect(plan.certify.rolls).toBeNull();
+    expect(text.out).toMatch(/To certify FAIR_WITHIN\(±0\.05\) by symbol: out of reach with these misread bounds, however long the die rolls \(a fair die gets no closer than ±[\d.]+\); check the profile on new labelled rolls \(dicerig calibrate --check .*checked-twice\.json --images DIR -o NEW\.json\) to narrow them\./);
+    const wide = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.2');
+    expect(wide.out).toMatch(/To certify FAIR_WITHIN\(±0\.2\) by symbol: at least [\d,]+ rolls per die \(.*\), if the die is exactly fair and read as it falls, allowing for those misreads \(a fair die gets no closer than ±[\d.]+\); any real deviation adds to it\./);
+    const green = await runCli('plan', '--die', 'green', '--calibration', twice);
+    expect(green.code).toBe(1);
+    expect(green.err).toMatch(/checked-twice\.json.*the profile reads red dice, not green/);
+    const faces = await runCli('plan', '--die', 'red', '--calibration', twice, '--level', 'face');
+    expect(faces.err).toMatch(/--calibration plans for X-Wing dice, read by symbol; drop --level face/);
+  });
+
   it('refuses to write the checked profile over the one it checks, which past sessions name by its hash', async () => {
     const profile = join(tmp, 'check.json');
     const before = readFileSync(profile, 'utf8');

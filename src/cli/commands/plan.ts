@@ -1,7 +1,12 @@
 import { Option, type Command } from 'commander';
 import { machineHours, parseDetectSpec, planCertification, planDetection, type RigThroughput } from '../../analysis/plan.js';
 import { getDieType } from '../../dice/catalogue.js';
-import { formatCount } from '../../core/format.js';
+import { formatCount, formatProbability } from '../../core/format.js';
+import { InputError } from '../../core/errors.js';
+import type { DieType } from '../../dice/types.js';
+import { measuredMisreads, type MisreadAssumption } from '../../stats/misreadRate.js';
+import { profileMisreadCounts, profileMisreadSource } from '../../vision/calibration/profileMisreads.js';
+import { readProfileFile } from '../../vision-io/profileFile.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
@@ -18,6 +23,7 @@ interface PlanFlags {
   channels: number;
   secondsPerThrow: number;
   dice?: number;
+  calibration?: string;
   json?: boolean;
 }
 
@@ -40,14 +46,16 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option('--channels <n>', 'dice the rig rolls per throw', positiveIntArg, 4)
     .option('--seconds-per-throw <s>', 'seconds per throw (tumble, settle, read)', positiveNumberArg, 2.5)
     .option('--dice <n>', 'dice to test in all (default: one per channel)', positiveIntArg)
+    .option('--calibration <profile>', "X-Wing dice: plan certification allowing for misreads up to this profile's bounds, as a session reading with it would")
     .option('--json', 'print the plan as JSON')
-    .action((flags: PlanFlags) => {
+    .action(async (flags: PlanFlags) => {
       const die = getDieType(flags.die, loadDice(flags.diceFile));
       const rig: RigThroughput = { channels: flags.channels, secondsPerThrow: flags.secondsPerThrow, dice: flags.dice ?? flags.channels };
       const plans = flags.detect.map((d) => planDetection(die, parseDetectSpec(d, die, flags.level), flags.alpha, flags.power, rig));
-      const certify = planCertification(die, flags.level, flags.delta, flags.alpha, rig);
+      const misreads = flags.calibration !== undefined ? await profileMisreads(flags.calibration, die, flags.level) : undefined;
+      const certify = planCertification(die, flags.level, flags.delta, flags.alpha, rig, misreads?.faces?.map((f) => f.bound));
       if (flags.json) {
-        io.out(`${toJson({ die: die.id, alpha: flags.alpha, power: flags.power, rig, detect: plans, certify })}\n`);
+        io.out(`${toJson({ die: die.id, alpha: flags.alpha, power: flags.power, rig, detect: plans, certify, ...(misreads ? { misreads } : {}) })}\n`);
         return;
       }
       const hours = (h: number | null) => (h === null ? 'out of reach' : h < 1 ? `${Math.round(h * 60)} min` : `${h.toFixed(1)} h`);
@@ -75,12 +83,25 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
           'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
         );
       }
+      const limit = certify.misreadLimit !== undefined ? `a fair die gets no closer than ±${formatProbability(certify.misreadLimit)}` : '';
       out.push(
-        `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair; ` +
-          'any real deviation adds to it.',
+        ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
+        certify.rolls === null
+          ? `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: out of reach with these misread bounds, however long the die rolls (${limit}); ` +
+              `check the profile on new labelled rolls (dicerig calibrate --check ${flags.calibration ?? 'PROFILE'} --images DIR -o NEW.json) to narrow them.`
+          : `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair` +
+              `${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}; any real deviation adds to it.`,
         `At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`,
         '',
       );
       io.out(out.join('\n'));
     });
+}
+
+/** The misreads a session reading X-Wing dice of `die` with this profile allows for (refused as a session refuses). */
+async function profileMisreads(file: string, die: DieType, level: 'symbol' | 'face'): Promise<MisreadAssumption> {
+  if (level !== 'symbol') throw new InputError('--calibration plans for X-Wing dice, read by symbol; drop --level face.');
+  const profile = await readProfileFile(file);
+  if (!profile.dice.includes(die.id)) throw new InputError(`the profile reads ${profile.dice.join(', ')} dice, not ${die.id}.`, { file });
+  return measuredMisreads(profileMisreadSource(profile), die.symbols, profileMisreadCounts(profile, die.id, die.symbols));
 }

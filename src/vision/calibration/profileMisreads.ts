@@ -6,8 +6,10 @@
  * as any other class, of its own colour or not, is a misread; a declined or
  * cocked one is not read.
  */
+import { formatCount } from '../../core/format.js';
 import type { FaceReads } from '../../stats/misreadRate.js';
 import type { CalibrationProfile } from './profile.js';
+import { shortHash } from './profile.js';
 
 const NOT_READ = new Set(['declined', 'cocked']);
 
@@ -28,4 +30,10 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
     });
     return { read, misread: read - correct };
   });
+}
+
+/** What measured a profile's misreads, as verdicts and plans name it: the profile, its hash, and which of its dice. */
+export function profileMisreadSource(profile: Pick<CalibrationProfile, 'name' | 'hash' | 'checked'>): string {
+  const dice = profile.checked ? `dice checked on ${formatCount(profile.checked.images)} new images` : 'validation dice';
+  return `calibration profile "${profile.name}" (${shortHash(profile)}, ${dice})`;
 }

@@ -40,6 +40,28 @@ describe('planning rolls and machine time', () => {
     expect(planCertification(redAttackDie, 'face', 0.03, 0.05, rig).rolls).toBe(909);
   });
 
+  it('plans certification allowing for misread bounds: the half-width each face keeps between them and the margin', () => {
+    // from scipy.stats import chi2; import math
+    // p = [3/8, 1/8, 2/8, 2/8]; r = 0.01; d = 0.05
+    // upper_i = (p_i + d)(1 - r) - p_i; lower_i = d - r * sum(p_j + d for j != i); m_i = min(d, upper_i, lower_i)
+    //   -> 0.04225, 0.03975, 0.041, 0.041
+    // math.ceil(max(chi2.isf(0.05/4, 1) * p_i * (1 - p_i) / m_i**2))   -> 820 (without misreads: 585)
+    expect(planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig).rolls).toBe(585);
+    const with1 = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.01, 0.01, 0.01, 0.01]);
+    expect(with1.rolls).toBe(820);
+    expect(with1.hours).toBeCloseTo(machineHours(820, rig), 12);
+    expect(with1.misreadLimit).toBeCloseTo((0.01 * 0.875) / 0.97, 6);
+    expect(planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0, 0, 0, 0])).toMatchObject({ rolls: 585, misreadLimit: 0 });
+  });
+
+  it('says certification is out of reach when the misread bounds alone exceed the margin', () => {
+    // A profile's 7 validated red crits bound that face's misreads at 34.8 % (test/unit/stats/misreadReach.test.ts).
+    const plan = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.105019, 0.348164, 0.139108, 0.153318]);
+    expect(plan).toMatchObject({ rolls: null, hours: null });
+    expect(plan.misreadLimit).toBeCloseTo(0.3245, 4);
+    expect(() => planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.1, 0.1])).toThrow(/2 misread bounds for 4 symbols/);
+  });
+
   it('counts machine time in batches of one die per channel', () => {
     expect(machineHours(1000, { channels: 4, secondsPerThrow: 2.5, dice: 8 })).toBeCloseTo((2 * 1000 * 2.5) / 3600, 12);
     expect(machineHours(1000, { channels: 4, secondsPerThrow: 2.5, dice: 5 })).toBeCloseTo((2 * 1000 * 2.5) / 3600, 12);
