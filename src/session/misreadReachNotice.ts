@@ -32,7 +32,7 @@ export function misreadReachNotice(
   const fewest = faces.reduce((a, b) => (b.read < a.read ? b : a));
   return (
     `${type.name}: the misread bounds its verdicts allow for (${misreads.source}; ${widest.label} up to ${pct(widest.bound)}, ` +
-    `${widest.misread} wrong in ${formatCount(widest.read)} validation reads) let no die of this type be certified within ±${pct(delta)}, ` +
+    `${widest.misread} wrong in ${formatCount(widest.read)} reads) let no die of this type be certified within ±${pct(delta)}, ` +
     `however long it rolls: even a fair die read without a misread gets no closer than ±${pct(limit)}. It can still be found unfair ` +
     `where its deviation is larger than misreads could explain. To certify within ±${pct(delta)}, every ${counted === 'faces' ? 'face' : 'symbol'} needs ` +
     `about ${formatCount(reads)} reads with none wrong (${fewest.label} has ${formatCount(fewest.read)}): ${narrow}; or set a wider stopping.delta.`

@@ -24,7 +24,7 @@ describe('the notice of misread bounds too wide for the session’s margin', () 
   it('names the widest bound, how close a fair die could get, and the validation reads that would reach the margin', () => {
     const notice = misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18])), 0.05, 'check the profile');
     expect(notice).toBe(
-      `X-Wing red attack die (d8): the misread bounds its verdicts allow for (${SOURCE}; crit up to 34.8 %, 0 wrong in 7 validation reads) ` +
+      `X-Wing red attack die (d8): the misread bounds its verdicts allow for (${SOURCE}; crit up to 34.8 %, 0 wrong in 7 reads) ` +
         'let no die of this type be certified within ±5 %, however long it rolls: even a fair die read without a misread gets no closer than ±32.4 %. ' +
         'It can still be found unfair where its deviation is larger than misreads could explain. ' +
         'To certify within ±5 %, every symbol needs about 113 reads with none wrong (crit has 7): check the profile; or set a wider stopping.delta.',
