@@ -2,7 +2,7 @@ import { symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { InputError, LimitError } from '../core/errors.js';
 import { alternativeWithGroupAt, collapseToGroup, rollsToDetect } from '../stats/power.js';
-import { certifiableMarginLimit } from '../stats/misreadReach.js';
+import { certifiableMarginLimit, marginsLeft } from '../stats/misreadReach.js';
 import { chiSquareUpperQuantile } from '../stats/special.js';
 
 /** A bias to plan for: the named symbols (or faces) together come up with probability `target`. */
@@ -104,17 +104,8 @@ export function planCertification(die: DieType, level: 'symbol' | 'face', delta:
   const probs = level === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
   if (misreadRates !== undefined && misreadRates.length !== probs.length) throw new RangeError(`${misreadRates.length} misread bounds for ${probs.length} ${level}s`);
   const z2 = chiSquareUpperQuantile(alpha / probs.length, 1);
-  // With misread bounds r the session's check (robustIntervals.ts) must keep each face's read rate under (p + delta)(1 − r)
-  // and over p − delta + the inflow Σ_{j≠i} r_j (p_j + delta): the half-width left on each side, at most delta.
-  const margins = probs.map((p, i) => {
-    if (misreadRates === undefined) return delta;
-    const r = misreadRates[i] as number;
-    const upper = p + delta < 1 ? (p + delta) * (1 - r) - p : delta;
-    let inflow = 0;
-    misreadRates.forEach((rj, j) => (inflow += j === i ? 0 : rj * Math.min(1, (probs[j] as number) + delta)));
-    const lower = p > delta ? delta - inflow : delta;
-    return Math.min(delta, upper, lower);
-  });
+  // With misread bounds the session's check (robustIntervals.ts) leaves each face less than delta of half-width.
+  const margins = misreadRates === undefined ? probs.map(() => delta) : marginsLeft(probs, misreadRates, delta);
   const misreads = misreadRates !== undefined ? { misreadLimit: certifiableMarginLimit(probs, misreadRates) } : {};
   if (margins.some((m) => !(m > 0))) return { delta, level, rolls: null, hours: null, ...misreads };
   const rolls = Math.ceil(Math.max(...probs.map((p, i) => (z2 * p * (1 - p)) / (margins[i] as number) ** 2)));

@@ -7,8 +7,8 @@
  */
 import type { DieType } from '../dice/types.js';
 import { ConfigError, InputError } from '../core/errors.js';
-import { measuredMisreads, noMisreadMeasure, type MisreadAssumption } from '../stats/misreadRate.js';
-import { profileMisreadCounts, profileMisreadSource } from '../vision/calibration/profileMisreads.js';
+import { noMisreadMeasure, type MisreadAssumption } from '../stats/misreadRate.js';
+import { profileMisreadAssumption } from '../vision/calibration/profileMisreads.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
 import { DEFAULT_SIM_CALIBRATION_READS, simulatedCalibration, type Misreads } from './misreadingReader.js';
 import { countedCategories, type ReadLevel } from './sessionDie.js';
@@ -31,10 +31,8 @@ export function misreadMeasure(sources: MisreadSources): (type: DieType) => Misr
     let made: MisreadAssumption;
     try {
       if (sources.simulated) made = simulatedCalibration(sources.simulated.misreads, labels, sources.simulated.reads ?? DEFAULT_SIM_CALIBRATION_READS, sources.simulated.random);
-      else if (sources.profile && sources.level === 'symbol') {
-        const p = sources.profile;
-        made = measuredMisreads(profileMisreadSource(p), labels, profileMisreadCounts(p, type.id, labels));
-      } else made = noMisreadMeasure(sources.level === 'face' ? 'no calibration measured them (D6s are read by their pips, with no calibration)' : 'no calibration measured them');
+      else if (sources.profile && sources.level === 'symbol') made = profileMisreadAssumption(sources.profile, type.id, labels);
+      else made = noMisreadMeasure(sources.level === 'face' ? 'no calibration measured them (D6s are read by their pips, with no calibration)' : 'no calibration measured them');
     } catch (e) {
       if (e instanceof InputError) throw new ConfigError(sources.simulated ? 'camera.misreadCalibration' : 'calibration', e.message);
       throw e;

@@ -15,16 +15,26 @@
  * Pure: no I/O.
  */
 
-/** The limit check above, for one margin. */
-function certifiableInTheLimit(expected: readonly number[], rates: readonly number[], delta: number): boolean {
-  return expected.every((p, i) => {
-    const r = rates[i] ?? 0;
-    if (p + delta < 1 && !(p * r < delta * (1 - r))) return false;
-    if (p <= delta) return true;
+/**
+ * Each face's half-width left for the read interval by the check above: at most `delta`, less by what the misread
+ * bounds take on the upper side ((p0_i + delta)(1 − r_i) − p0_i) and the lower one (delta − in_i), each where it
+ * applies. Without misreads every face keeps `delta`; a face left nothing (0 or less) cannot be certified.
+ */
+export function marginsLeft(expected: readonly number[], rates: readonly number[], delta: number): number[] {
+  if (rates.length !== expected.length) throw new RangeError(`${rates.length} misread bounds for ${expected.length} faces`);
+  return expected.map((p, i) => {
+    const r = rates[i] as number;
+    const upper = p + delta < 1 ? (p + delta) * (1 - r) - p : delta;
     let inflow = 0;
     rates.forEach((rj, j) => (inflow += j === i ? 0 : rj * Math.min(1, (expected[j] as number) + delta)));
-    return inflow < delta;
+    const lower = p > delta ? delta - inflow : delta;
+    return Math.min(delta, upper, lower);
   });
+}
+
+/** The limit check above, for one margin: every face keeps some half-width. */
+function certifiableInTheLimit(expected: readonly number[], rates: readonly number[], delta: number): boolean {
+  return marginsLeft(expected, rates, delta).every((m) => m > 0);
 }
 
 /**

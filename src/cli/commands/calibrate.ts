@@ -19,9 +19,8 @@ import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/
 import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
 import { OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../vision/learned/reader.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
-import { COCKED_CLASS, LEARNED_CLASSIFIER_KIND, shippedLearnedModelByVersion, shortHash } from '../../vision/calibration/profile.js';
+import { LEARNED_CLASSIFIER_KIND, shippedLearnedModelByVersion, shortHash } from '../../vision/calibration/profile.js';
 import { withCheckedDice } from '../../vision/calibration/checkedDice.js';
-import { COCKED_COLUMN, DECLINED_COLUMN } from '../../vision/evaluate.js';
 import type { CalibrationProfile } from '../../vision/calibration/profile.js';
 import { buildD8Profile, describeSamples } from '../../vision/calibration/trainProfile.js';
 import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
@@ -380,11 +379,10 @@ function reachLine(p: CalibrationProfile): string {
 
 /** What `--check ... -o` wrote: the checked dice each class now has, which a session's misread bounds come from. */
 function keptLine(kept: CalibrationProfile, out: string): string {
-  const c = kept.checked?.confusion;
-  if (c === undefined) return '';
-  // Declined and cocked dice were not read: only reads bound misreads.
-  const notRead = new Set([DECLINED_COLUMN, COCKED_COLUMN]);
-  const read = c.rows.flatMap((r, i) => (r === COCKED_CLASS ? [] : [`${r} ${(c.counts[i] ?? []).reduce((sum, n, j) => sum + (notRead.has(c.columns[j] as string) ? 0 : n), 0)}`]));
+  const read = kept.dice.flatMap((die) => {
+    const { symbols } = getDieType(die);
+    return profileMisreadCounts(kept, die, symbols).map((f, i) => `${die}-${symbols[i]} ${f.read}`);
+  });
   return (
     `wrote ${out} (${shortHash(kept)}): the profile with these dice added to its checked dice, ${formatCount(kept.checked?.images ?? 0)} images in all; ` +
     `sessions that read with it bound misreads by their reads (${read.join(', ')}), not by its validation dice.\n${reachLine(kept)}`

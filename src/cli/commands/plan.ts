@@ -4,8 +4,8 @@ import { getDieType } from '../../dice/catalogue.js';
 import { formatCount, formatProbability } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import type { DieType } from '../../dice/types.js';
-import { measuredMisreads, type MisreadAssumption } from '../../stats/misreadRate.js';
-import { profileMisreadCounts, profileMisreadSource } from '../../vision/calibration/profileMisreads.js';
+import type { MisreadAssumption } from '../../stats/misreadRate.js';
+import { profileMisreadAssumption } from '../../vision/calibration/profileMisreads.js';
 import { readProfileFile } from '../../vision-io/profileFile.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -103,5 +103,5 @@ async function profileMisreads(file: string, die: DieType, level: 'symbol' | 'fa
   if (level !== 'symbol') throw new InputError('--calibration plans for X-Wing dice, read by symbol; drop --level face.');
   const profile = await readProfileFile(file);
   if (!profile.dice.includes(die.id)) throw new InputError(`the profile reads ${profile.dice.join(', ')} dice, not ${die.id}.`, { file });
-  return measuredMisreads(profileMisreadSource(profile), die.symbols, profileMisreadCounts(profile, die.id, die.symbols));
+  return profileMisreadAssumption(profile, die.id, die.symbols);
 }

@@ -7,7 +7,7 @@
  * cocked one is not read.
  */
 import { formatCount } from '../../core/format.js';
-import type { FaceReads } from '../../stats/misreadRate.js';
+import { measuredMisreads, type FaceReads, type MisreadAssumption } from '../../stats/misreadRate.js';
 import type { CalibrationProfile } from './profile.js';
 import { shortHash } from './profile.js';
 
@@ -32,8 +32,11 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
   });
 }
 
-/** What measured a profile's misreads, as verdicts and plans name it: the profile, its hash, and which of its dice. */
-export function profileMisreadSource(profile: Pick<CalibrationProfile, 'name' | 'hash' | 'checked'>): string {
+/**
+ * The misreads a session reading dice of type `die` with this profile allows for, named by the profile, its hash and
+ * which of its dice measured them (sessions and plans alike); refused when a symbol has too few reads to bound.
+ */
+export function profileMisreadAssumption(profile: Pick<CalibrationProfile, 'name' | 'hash' | 'validation' | 'checked'>, die: string, symbols: readonly string[]): MisreadAssumption {
   const dice = profile.checked ? `dice checked on ${formatCount(profile.checked.images)} new images` : 'validation dice';
-  return `calibration profile "${profile.name}" (${shortHash(profile)}, ${dice})`;
+  return measuredMisreads(`calibration profile "${profile.name}" (${shortHash(profile)}, ${dice})`, symbols, profileMisreadCounts(profile, die, symbols));
 }
