@@ -7,11 +7,10 @@
 import { defaultProfilePath, readProfileFile } from '../src/vision-io/profileFile.js';
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox, simDieClass } from '../src/camera/sim/writeLabelledFolder.js';
-import { HEXAGON_AREA_FACTOR } from '../src/vision/calibration/guided.js';
 import { D8Reader } from '../src/vision/d8/d8Reader.js';
 import { evaluateLabelledCrops, formatConfusionMatrix } from '../src/vision/labelledEval.js';
 import type { LabelledItem } from '../src/vision/labelledEval.js';
-import { defaultLocateOptions, locateDice } from '../src/vision/locate.js';
+import { defaultLocateOptions, HEXAGON_AREA_FACTOR, locateDice } from '../src/vision/locate.js';
 import { cropForBox } from '../src/vision/photoCrops.js';
 import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
 import { median, timeIt } from './measure.js';

@@ -9,9 +9,8 @@
  */
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
 import { simDieBox } from '../src/camera/sim/writeLabelledFolder.js';
-import { HEXAGON_AREA_FACTOR, xwingLocateOptions } from '../src/vision/calibration/guided.js';
 import { rectChannel } from '../src/vision/channels.js';
-import { defaultLocateOptions, locateDice } from '../src/vision/locate.js';
+import { defaultLocateOptions, HEXAGON_AREA_FACTOR, locateDice, xwingLocateOptions } from '../src/vision/locate.js';
 import { decodeWeights } from '../src/vision/d6/netReader.js';
 import { TinyNet } from '../src/vision/d6/tinyNet.js';
 import type { LearnedModel } from '../src/vision/learned/model.js';

@@ -5,8 +5,7 @@
  * reader looks (a learned profile: the top face, by perspective). One place, so the measurement of a session's reading
  * on renders (`training/learned/sessionRecall.ts`) runs what sessions run.
  */
-import { xwingLocateOptions } from '../vision/calibration/guided.js';
-import { defaultLocateOptions } from '../vision/locate.js';
+import { defaultLocateOptions, xwingLocateOptions } from '../vision/locate.js';
 import { defaultCockedLimits, type PipelineOptions } from '../vision/pipeline.js';
 import type { ChosenReader } from '../vision-io/readerChoice.js';
 

@@ -70,6 +70,14 @@ export const saturatedDiceLocateOptions: Omit<LocateOptions, 'expectedDieArea'> 
   splitTouching: d8SplitLimits,
 };
 
+/** Area of a regular hexagon (a flat d8 from above) per squared across-corners size. */
+export const HEXAGON_AREA_FACTOR = (3 * Math.sqrt(3)) / 8;
+
+/** How X-Wing d8s `dieSizePx` across (corners) are located on a rig: a flat d8's hexagon, with red and green dice's shadow rule. */
+export function xwingLocateOptions(dieSizePx: number): LocateOptions {
+  return { ...saturatedDiceLocateOptions, expectedDieArea: HEXAGON_AREA_FACTOR * dieSizePx * dieSizePx };
+}
+
 export interface LocatedDie {
   /** Channel id holding the blob's centroid, or undefined when outside every channel. */
   readonly channel: number | undefined;

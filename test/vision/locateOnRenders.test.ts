@@ -11,9 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { PixelBox } from '../../src/camera/render3d/labels.js';
 import { decodeImageFile } from '../../src/camera/decode.js';
 import { rectChannel } from '../../src/vision/channels.js';
-import { defaultLocateOptions, locateDice, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
+import { defaultLocateOptions, HEXAGON_AREA_FACTOR, locateDice, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
 import type { LocatedDie, LocateOptions } from '../../src/vision/locate.js';
-import { HEXAGON_AREA_FACTOR } from '../../src/vision/calibration/guided.js';
 
 // Rendered once and committed (test/support/renders/README.md has the command): train-split seeds no other set draws
 // (train sets use offsets under 22,000), each scene with its empty platform. Drawing them here took a minute of a test run.
