@@ -8,8 +8,17 @@ import type { RgbImage } from '../core/image.js';
 
 /** Decodes an image file to RGB (alpha dropped, EXIF orientation applied). */
 export async function decodeImageFile(file: string): Promise<RgbImage> {
+  return decodeSharp(sharp(file), file);
+}
+
+/** Decodes image bytes (JPEG, PNG, ...) to RGB, as `decodeImageFile` decodes the file `file` they came from or go to. */
+export async function decodeImageBytes(bytes: Buffer, file: string): Promise<RgbImage> {
+  return decodeSharp(sharp(bytes), file);
+}
+
+async function decodeSharp(input: ReturnType<typeof sharp>, file: string): Promise<RgbImage> {
   try {
-    const { data, info } = await sharp(file).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await input.rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   } catch (cause) {
     throw new InputError(`cannot decode the image: ${(cause as Error).message}`, { file }, { cause });

@@ -5,7 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { DicerigError } from '../core/errors.js';
-import type { CalibrationCamera, CalibrationDice, Prompt } from '../vision/calibration/guided.js';
+import type { CalibrationDice } from '../vision/calibration/guided.js';
+import type { Prompt } from '../vision/calibration/groupNaming.js';
+import type { CalibrationCamera } from '../vision/calibration/guidedThrows.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector } from '../vision/settle.js';
 import type { LightingPresetName } from '../camera/sim/lighting.js';

@@ -225,6 +225,8 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     const p = readProfile(out);
     expect(asked).toHaveLength(Object.keys(readFileSync(join(tmp, 'guided', 'asked.groups', 'groups.json'), 'utf8').match(/"group"/g) ?? {}).length);
     expect(p.channels).toHaveLength(4);
+    // The simulated camera's flat-drawn dice are the ring reader's by default.
+    expect(p.classifier.kind).toBe('d8-ring-harmonics/nearest-mean');
     expect(p.validation.confidentErrors).toBe(0);
     const ref = join(tmp, 'guided', 'asked.reference.png');
     expect(p.reference).toEqual({ file: 'asked.reference.png', sha256: createHash('sha256').update(readFileSync(ref)).digest('hex') });
@@ -236,7 +238,8 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     const args = ['calibrate', '--die', 'red', '--camera', 'sim', '--throws', '24', '--channels', '4', '--dice-per-channel', '2', '--seed', '10', '--out', out, '--created-at', CREATED];
     const first = await runCli(...args);
     expect(first.code).toBe(1);
-    expect(first.err).toMatch(/No terminal to ask in: fill in .*labels-template\.txt and run again with --labels-from/);
+    const throws = join(tmp, 'labelled', 'red.throws');
+    expect(first.err).toContain(`No terminal to ask in: fill in ${join(tmp, 'labelled', 'red.groups', 'labels-template.txt')} and run again with --camera ${throws} --labels-from FILE`);
     expect(first.err).toMatch(/dicerig: Group 1 has no name and there is no one to ask/);
     const groups = join(tmp, 'labelled', 'red.groups');
     expect(existsSync(join(groups, 'group-01.png'))).toBe(true);
@@ -244,9 +247,86 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     const listing = JSON.parse(readFileSync(join(groups, 'groups.json'), 'utf8')) as GroupListing[];
     const names = join(tmp, 'labelled', 'names.txt');
     writeFileSync(names, listing.map((g) => `${g.group} ${majorityName(g)}`).join('\n'));
-    const second = await runCli(...args, '--labels-from', names);
+    // The same command again would throw again: the folder of kept throws is refused, and names the way to reuse it.
+    const again = await runCli(...args, '--labels-from', names);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`name its throws with --camera ${throws} to use them again`);
+    const second = await runCli('calibrate', '--die', 'red', '--camera', throws, '--out', out, '--created-at', CREATED, '--labels-from', names);
+    expect(second.err).not.toMatch(/dicerig:/);
     expect(second.code).toBe(0);
-    expect(readProfile(out).training.source).toMatch(/^guided calibration: 24 throws on the simulated camera \(seed 10, studio lighting\), \d+ groups named$/);
+    expect(second.err).toMatch(/^Step 3 of 4: 24 throws kept from an earlier calibration\.$/m);
+    // Replayed, the throws locate and group as the first run did: every group the template listed gets its name.
+    expect(readProfile(out).training.source).toMatch(new RegExp(`^guided calibration: 24 throws on the throws kept in ${throws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(taken with the simulated camera \\(seed 10, studio lighting\\)\\), ${listing.length} groups named$`));
+  });
+
+  it('with the learned reader, names the kept throws\' groups, makes them a labelled folder and builds the profile from it with the platform', async () => {
+    const out = join(tmp, 'learned', 'xw.json');
+    const throws = join(tmp, 'learned', 'xw.throws');
+    const asked: string[] = [];
+    let stderr = '';
+    const io: AskingIo & { exitCode: number } = {
+      exitCode: 0,
+      out: () => undefined,
+      err: (s) => void (stderr += s),
+      setExitCode(c) {
+        io.exitCode = c;
+      },
+      ask(question) {
+        asked.push(question);
+        const id = Number(/^Group (\d+):/.exec(question)?.[1]);
+        const listing = JSON.parse(readFileSync(join(tmp, 'learned', 'xw.groups', 'groups.json'), 'utf8')) as GroupListing[];
+        const group = listing.find((g) => g.group === id) as GroupListing;
+        // A careful person: a group showing two faces is split rather than named by its commoner one.
+        return Promise.resolve(Object.keys(group.simulatorTruth ?? {}).length > 1 && question.includes('split') ? 'split' : majorityName(group));
+      },
+    };
+    const args = ['calibrate', '--die', 'xwing', '--camera', 'sim', '--reader', 'learned', '--throws', '16', '--channels', '4', '--dice-per-channel', '2', '--seed', '12', '--no-fine-tune', '--created-at', CREATED];
+    const code = await main(['node', 'dicerig', ...args, '--out', out], io);
+    expect(stderr).not.toMatch(/dicerig:/);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
+    expect(asked[0]).toMatch(/What do they show\? \(red-hit, .*, cocked, skip, split: split when they show more than one\)/);
+    const p = readProfile(out);
+    expect(p.classifier.kind).toBe('learned-net/head');
+    expect(p.channels).toHaveLength(4);
+    expect(p.dieSizePx).toBeGreaterThan(68);
+    expect(p.dieSizePx).toBeLessThan(76);
+    expect(p.reference).toEqual({ file: join('xw.throws', 'reference.png'), sha256: createHash('sha256').update(readFileSync(join(throws, 'reference.png'))).digest('hex') });
+    expect(p.training.source).toMatch(/^guided calibration: 16 throws on the simulated camera \(seed 12, studio lighting\), \d+ groups named \(labelled folder .*xw\.throws: \d+ dice\)$/);
+    expect(readFileSync(join(throws, 'labels', 'classes.txt'), 'utf8')).toBe('red-hit\nred-crit\nred-focus\nred-blank\ngreen-evade\ngreen-focus\ngreen-blank\ncocked\n');
+    expect(stderr).toContain(`${throws} is now a labelled folder (calibrate --from-labelled ${throws} fits the same reader on it`);
+
+    // The folder alone fits the same reader, validated alike: what was named is what was fitted.
+    const again = join(tmp, 'learned', 'again.json');
+    const remade = await runCli('calibrate', '--die', 'xwing', '--from-labelled', throws, '--no-fine-tune', '--created-at', CREATED, '--name', 'xw', '--out', again);
+    expect(remade.code).toBe(0);
+    const q = readProfile(again);
+    expect(q.classifier).toEqual(p.classifier);
+    expect(q.validation).toEqual(p.validation);
+
+    // Named once, the throws are not named over: their labels may have been corrected by hand since.
+    const renamed = await runCli('calibrate', '--die', 'xwing', '--camera', throws, '--reader', 'learned', '--no-fine-tune', '--out', join(tmp, 'learned', 'third.json'));
+    expect(renamed.code).toBe(1);
+    expect(renamed.err).toContain(`these throws are named already (${join(throws, 'labels')}): calibrate --from-labelled ${throws} builds a profile from those names`);
+  });
+
+  it('reads kept throws of a real camera with the learned reader unless told otherwise, and refuses a folder that holds none', async () => {
+    const out = join(tmp, 'real', 'xw.json');
+    const throws = join(tmp, 'real', 'xw.throws');
+    const first = await runCli('calibrate', '--die', 'xwing', '--camera', 'sim', '--throws', '6', '--channels', '4', '--dice-per-channel', '2', '--out', out);
+    expect(first.code).toBe(1);
+    // The simulated camera draws its dice flat: its default reader is the ring one.
+    expect(first.err).toMatch(/^Step 4 of 4: naming groups of similar dice\.$/m);
+    const manifest = JSON.parse(readFileSync(join(throws, 'kept.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(throws, 'kept.json'), JSON.stringify({ ...manifest, camera: 'camera /dev/video0', simulated: false }));
+    const replay = await runCli('calibrate', '--die', 'xwing', '--camera', throws, '--out', out);
+    expect(replay.code).toBe(1);
+    expect(replay.err).toMatch(/^Step 1 of 4: empty-platform reference from the throws kept in .* \(taken with camera \/dev\/video0\)\.$/m);
+    expect(replay.err).toMatch(/^Step 3 of 4: 6 throws kept from an earlier calibration\.$/m);
+    expect(replay.err).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
+    const none = await runCli('calibrate', '--die', 'xwing', '--camera', join(tmp, 'real'), '--out', out);
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/--camera names a folder that holds no kept throws \(reference\.png, kept\.json, images\/\); give sim, a camera device such as \/dev\/video0, or the STEM\.throws folder of an earlier guided calibration/);
   });
 
   it('fails at once, naming the device, when there is no camera', async () => {

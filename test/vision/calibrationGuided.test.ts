@@ -3,8 +3,9 @@ import { simCalibrationCamera } from '../../src/session/calibrationCameras.js';
 import type { LightingPresetName } from '../../src/camera/sim/lighting.js';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import { detectChannelRegions } from '../../src/vision/calibration/channelRegions.js';
-import { normaliseName, parseGroupNames, runGuidedCalibration } from '../../src/vision/calibration/guided.js';
-import type { ClusterView } from '../../src/vision/calibration/guided.js';
+import { runGuidedCalibration } from '../../src/vision/calibration/guided.js';
+import { nameGroups, normaliseName, parseGroupNames } from '../../src/vision/calibration/groupNaming.js';
+import type { ClusterView } from '../../src/vision/calibration/groupNaming.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
 import { InputError } from '../../src/core/errors.js';
 
@@ -47,6 +48,65 @@ describe('naming groups', () => {
     expect(normaliseName('hit', [redAttackDie, greenDefenseDie])).toBeUndefined();
     expect(normaliseName('green-hit', [redAttackDie, greenDefenseDie])).toBeUndefined();
     expect(normaliseName('skip', [redAttackDie])).toBe('skip');
+  });
+
+  it('accepts split only where the groups can be split', () => {
+    expect(normaliseName('split', [redAttackDie])).toBeUndefined();
+    expect(normaliseName(' Split ', [redAttackDie], true)).toBe('split');
+  });
+
+  it('groups a group answered split again, shows the pieces with the groups named so far, and names each in its place', async () => {
+    const shown: string[][] = [];
+    const asked: number[] = [];
+    // Dice 0-3 are hits, 4-5 crits; group 1 mixes them, group 2 holds blanks.
+    const truth = ['red-hit', 'red-hit', 'red-hit', 'red-hit', 'red-crit', 'red-crit', 'red-blank', 'red-blank'];
+    const named = await nameGroups(
+      [
+        { id: 1, members: [0, 1, 2, 3, 4, 5], looksCocked: false },
+        { id: 2, members: [6, 7], looksCocked: false },
+      ],
+      {
+        view: (g) => ({ id: g.id, size: g.members.length, typical: [], looksCocked: g.looksCocked }),
+        split: (members) => [members.filter((m) => truth[m] === 'red-hit'), members.filter((m) => truth[m] !== 'red-hit')],
+      },
+      {
+        log: () => undefined,
+        showGroups: (views) => {
+          shown.push(views.map((v) => `${v.id}=${v.name ?? '?'}`));
+          return Promise.resolve(new Map());
+        },
+        prompt: (q) => {
+          const id = Number(/^Group (\d+):/.exec(q)?.[1]);
+          asked.push(id);
+          return Promise.resolve(id === 1 ? 'split' : id === 3 ? 'hit' : id === 4 ? 'crit' : 'blank');
+        },
+      },
+      [redAttackDie],
+    );
+    expect(asked).toEqual([1, 3, 4, 2]);
+    expect(shown).toEqual([
+      ['1=?', '2=?'],
+      ['1=split', '2=?', '3=?', '4=?'],
+    ]);
+    expect(named.map((n) => [n.group.id, n.view.name, n.group.members])).toEqual([
+      [1, 'split', [0, 1, 2, 3, 4, 5]],
+      [3, 'red-hit', [0, 1, 2, 3]],
+      [4, 'red-crit', [4, 5]],
+      [2, 'red-blank', [6, 7]],
+    ]);
+  });
+
+  it('names a split group\'s pieces from the labels file, and stops at the first piece it does not name', async () => {
+    const grouper = {
+      view: (g: { id: number; members: readonly number[]; looksCocked: boolean }) => ({ id: g.id, size: g.members.length, typical: [], looksCocked: g.looksCocked }),
+      split: (members: readonly number[]) => [members.slice(0, 1), members.slice(1)],
+    };
+    const groups = [{ id: 1, members: [0, 1], looksCocked: false }];
+    const done = await nameGroups(groups, grouper, { log: () => undefined, names: new Map([[1, 'split'], [2, 'hit'], [3, 'crit']]) }, [redAttackDie]);
+    expect(done.map((n) => n.view.name)).toEqual(['split', 'red-hit', 'red-crit']);
+    await expect(nameGroups(groups, grouper, { log: () => undefined, names: new Map([[1, 'split'], [2, 'hit']]) }, [redAttackDie])).rejects.toThrow(/^Group 3 has no name and there is no one to ask/);
+    // A grouper that cannot split: the answer is none of the names.
+    await expect(nameGroups(groups, { view: grouper.view }, { log: () => undefined, names: new Map([[1, 'split']]) }, [redAttackDie])).rejects.toThrow(/group 1 is named "split", which is none of: red-hit, red-crit, red-focus, red-blank, cocked, skip\./);
   });
 
   it('reads a labels file of "<group> <name>" lines', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -12,12 +13,19 @@ import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
 import { DicerigError, InputError } from '../../core/errors.js';
 import { defaultCheckLimits, judgeProfileCheck } from '../../vision/calibration/check.js';
-import { diceIdsOf, parseGroupNames, runGuidedCalibration } from '../../vision/calibration/guided.js';
-import type { CalibrationCamera, CalibrationDice, ClusterView, Prompt } from '../../vision/calibration/guided.js';
+import { diceIdsOf, runGuidedCalibration } from '../../vision/calibration/guided.js';
+import type { CalibrationDice } from '../../vision/calibration/guided.js';
+import { parseGroupNames } from '../../vision/calibration/groupNaming.js';
+import type { ClusterView, Prompt } from '../../vision/calibration/groupNaming.js';
+import type { CalibrationCamera } from '../../vision/calibration/guidedThrows.js';
+import { runGuidedLearnedCalibration } from '../../vision/calibration/guidedLearned.js';
+import { holdsKeptThrows, keepingCamera, keptThrowsCamera, writeThrowLabels } from '../../vision-io/keptThrows.js';
+import { LearnedReader } from '../../vision/learned/reader.js';
 import { tileCrops } from '../../vision/calibration/montage.js';
 import { buildLearnedProfile, DEFAULT_HFOV_DEG } from '../../vision/calibration/learnedProfile.js';
 import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
 import { OWN_COCKED_NEEDS_OUTLINE, SURE_OVER_DISPUTE } from '../../vision/learned/reader.js';
+import type { ProfileBuildOptions } from '../../vision/calibration/profileBuild.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
 import { LEARNED_CLASSIFIER_KIND, shippedLearnedModelByVersion, shortHash } from '../../vision/calibration/profile.js';
 import { withCheckedDice } from '../../vision/calibration/checkedDice.js';
@@ -137,17 +145,17 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       if (modes !== 1) throw new InputError('give exactly one of --from-labelled DIR, --camera sim|DEVICE or --check PROFILE.');
       if (flags.check !== undefined) return runCheck(flags, flags.check, io);
       if (flags.die === undefined) throw new InputError('--die red|green|xwing is needed to calibrate.');
-      if (flags.camera !== undefined && flags.reader === 'learned') throw new InputError('guided calibration (--camera) builds a ring-harmonics profile; for the learned reader calibrate --from-labelled DIR.');
-      // Fine-tuning is the learned reader's: said on a ring or guided calibration, it would silently do nothing.
+      // Fine-tuning is the learned reader's: said on a ring calibration, it would silently do nothing.
       const tuningSaid = ['fineTune', 'fineTunePasses'].some((k) => command.getOptionValueSource(k) === 'cli');
-      if (tuningSaid && (flags.reader === 'ring' || flags.camera !== undefined)) throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate --from-labelled DIR without --reader ring).');
+      if (tuningSaid && flags.reader === 'ring') throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate without --reader ring).');
       const out = flags.out ?? `calibration-${flags.die}.json`;
       const common = {
         name: flags.name ?? basename(out, extname(out)),
         createdAt: createdAt(flags.createdAt),
         face: flags.face,
       };
-      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io) : await guided(flags, flags.die, out, common, io);
+      const given = (key: string): boolean => command.getOptionValueSource(key) === 'cli';
+      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io) : await guided(flags, flags.die, out, common, io, given);
       await writeProfileFile(out, result.profile);
       const classifierVersion = profileReader(result.profile).reader.classifierVersion;
       const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
@@ -163,68 +171,150 @@ function createdAt(given?: string): string {
   return t.toISOString();
 }
 
-async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }, io: CliIo): Promise<TrainProfileResult | LearnedProfileResult> {
+type CommonFields = { name: string; createdAt: string; face: 'top' | 'bottom' };
+
+async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: CommonFields, io: CliIo): Promise<TrainProfileResult | LearnedProfileResult> {
   const paths = labelledFolderPaths(dir, flags.labels);
-  const learned = flags.reader !== 'ring';
-  if (learned && common.face !== 'top') throw new InputError('the learned reader reads the top face; for --face bottom calibrate with --reader ring.');
-  const model = learnedModelFor(dice);
-  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3, learned ? learnedCutter(model, flags.hfov) : undefined);
+  if (flags.reader !== 'ring') return learnedFromFolder(flags, dice, paths, common, io, (folder) => `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3);
   requireFlatDice(folder, dice, paths.images);
-  const source = `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`;
-  if (learned) {
-    const { face: _face, ...named } = common;
-    return buildLearnedProfile(
-      folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
-      model,
-      {
-        ...named,
-        dice: diceIdsOf(dice),
-        hfovDeg: flags.hfov,
-        source,
-        fineTune: flags.fineTune
-          ? { ...defaultFineTuneOptions, epochs: flags.fineTunePasses, onEpoch: (pass, passes, loss) => io.err(`fine-tuning the network on your dice: pass ${pass} of ${passes} (loss ${loss.toFixed(3)})\n`) }
-          : false,
-      },
-    );
-  }
   const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
-  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source });
+  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)` });
 }
 
-async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string, common: { name: string; createdAt: string; face: 'top' | 'bottom' }, io: CliIo): Promise<TrainProfileResult> {
+const TOP_FACE_ONLY = 'the learned reader reads the top face; for --face bottom calibrate with --reader ring.';
+
+/** A learned profile from a labelled folder (`--from-labelled`, or the throws a guided calibration kept and named). */
+async function learnedFromFolder(
+  flags: CalibrateFlags,
+  dice: CalibrationDice,
+  paths: { images: string; labels?: string },
+  common: CommonFields,
+  io: CliIo,
+  source: (folder: { images: number; crops: readonly unknown[] }) => string,
+  platform: Pick<ProfileBuildOptions, 'channels' | 'reference' | 'dieSizePx'> = {},
+): Promise<LearnedProfileResult> {
+  if (common.face !== 'top') throw new InputError(TOP_FACE_ONLY);
+  const model = learnedModelFor(dice);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3, learnedCutter(model, flags.hfov));
+  requireFlatDice(folder, dice, paths.images);
+  const { face: _face, ...named } = common;
+  return buildLearnedProfile(
+    folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
+    model,
+    {
+      ...named,
+      ...platform,
+      dice: diceIdsOf(dice),
+      hfovDeg: flags.hfov,
+      source: source(folder),
+      fineTune: flags.fineTune
+        ? { ...defaultFineTuneOptions, epochs: flags.fineTunePasses, onEpoch: (pass, passes, loss) => io.err(`fine-tuning the network on your dice: pass ${pass} of ${passes} (loss ${loss.toFixed(3)})\n`) }
+        : false,
+    },
+  );
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The guided steps on the rig: the throws are kept as they are taken (`STEM.throws/`), or replayed from a folder of
+ * kept throws given as the camera; the learned reader's named dice make that folder a labelled one, which the profile
+ * is built from. `given`: whether an option was said on the command line (a replay takes the others from the folder).
+ */
+async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string, common: CommonFields, io: CliIo, given: (key: string) => boolean): Promise<TrainProfileResult | LearnedProfileResult> {
+  const source = flags.camera as string;
+  if (source !== 'sim' && isDirectory(source) && !holdsKeptThrows(source)) {
+    throw new InputError(`--camera names a folder that holds no kept throws (reference.png, kept.json, images/); give sim, a camera device such as /dev/video0, or the STEM.throws folder of an earlier guided calibration`, { file: source });
+  }
+  const kept = source !== 'sim' && isDirectory(source) ? await keptThrowsCamera(source) : undefined;
+  // The simulated camera draws its dice flat, which the learned networks (trained on 3D renders) do not read: the ring
+  // reader is made for it, as the default profiles are.
+  const simulated = source === 'sim' || kept?.manifest.simulated === true;
+  const learned = (flags.reader ?? (simulated ? 'ring' : 'learned')) === 'learned';
+  if (learned && common.face !== 'top') throw new InputError(TOP_FACE_ONLY);
+  if (!learned && (given('fineTune') || given('fineTunePasses'))) {
+    throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader, and the simulated camera\'s flat-drawn dice are read by the ring reader unless you give --reader learned.');
+  }
   const prompt = promptFor(io);
   const names = flags.labelsFrom !== undefined ? parseGroupNames(await readText(flags.labelsFrom, 'labels file'), flags.labelsFrom) : undefined;
   const stem = join(dirname(out), basename(out, extname(out)));
-  let camera: CalibrationCamera & { close?: () => Promise<void> };
-  if (flags.camera === 'sim') {
-    if (!(flags.lighting in lightingPresets)) throw new InputError(`unknown lighting preset "${flags.lighting}"; presets are: ${Object.keys(lightingPresets).join(', ')}.`);
-    camera = simCalibrationCamera({ seed: flags.seed, lighting: flags.lighting as LightingPresetName, channels: flags.channels, dicePerChannel: flags.dicePerChannel, dice, dieSizePx: flags.dieSize });
+  let platform = { channels: flags.channels, dicePerChannel: flags.dicePerChannel, dieSizePx: flags.dieSize };
+  let camera: CalibrationCamera;
+  let close: (() => Promise<void>) | undefined;
+  let throwsDir: string;
+  if (kept !== undefined) {
+    if (learned && existsSync(join(source, 'labels'))) {
+      throw new InputError(`these throws are named already (${join(source, 'labels')}): calibrate --from-labelled ${source} builds a profile from those names; move the labels folder away to name the groups again`, { file: source });
+    }
+    platform = {
+      channels: given('channels') ? flags.channels : kept.manifest.channels,
+      dicePerChannel: given('dicePerChannel') ? flags.dicePerChannel : kept.manifest.dicePerChannel,
+      dieSizePx: given('dieSize') ? flags.dieSize : kept.manifest.dieSizePx,
+    };
+    camera = kept.camera;
+    throwsDir = source;
   } else {
-    // The camera is opened first: with no camera there, that is the error to report.
-    const ask: Prompt = prompt ?? (() => Promise.reject(new DicerigError('Calibrating on a real camera asks you to clear the platform and to throw: run it in a terminal.')));
-    camera = await openV4l2CalibrationCamera({ device: flags.camera as string }, ask);
+    let live: CalibrationCamera & { close?: () => Promise<void> };
+    if (source === 'sim') {
+      if (!(flags.lighting in lightingPresets)) throw new InputError(`unknown lighting preset "${flags.lighting}"; presets are: ${Object.keys(lightingPresets).join(', ')}.`);
+      live = simCalibrationCamera({ seed: flags.seed, lighting: flags.lighting as LightingPresetName, channels: flags.channels, dicePerChannel: flags.dicePerChannel, dice, dieSizePx: flags.dieSize });
+    } else {
+      // The camera is opened first: with no camera there, that is the error to report.
+      const ask: Prompt = prompt ?? (() => Promise.reject(new DicerigError('Calibrating on a real camera asks you to clear the platform and to throw: run it in a terminal.')));
+      live = await openV4l2CalibrationCamera({ device: source }, ask);
+    }
+    close = live.close;
+    throwsDir = `${stem}.throws`;
+    try {
+      camera = await keepingCamera(live, throwsDir, { ...platform, simulated });
+    } catch (e) {
+      await close?.();
+      throw e;
+    }
+    io.err(`Every throw is kept in ${throwsDir} as it is taken (--camera ${throwsDir} gives them again without throwing).\n`);
   }
+  const steps = {
+    camera,
+    throws: flags.throws,
+    ...platform,
+    seed: flags.seed,
+    ...(flags.groups !== undefined ? { clusterCount: flags.groups } : {}),
+    log: (line: string) => io.err(`${line}\n`),
+    ...(names ? { names } : {}),
+    ...(prompt ? { prompt } : {}),
+    showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io),
+  };
   try {
-    const result = await runGuidedCalibration({
-      camera,
+    if (!learned) {
+      const result = await runGuidedCalibration({ ...steps, dice, ...common, saveReference: async (image) => saveImage(`${stem}.reference.png`, image, dirname(out)) });
+      io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
+      return result;
+    }
+    const model = learnedModelFor(dice);
+    const labelled = await runGuidedLearnedCalibration({ ...steps, dice, reader: new LearnedReader(model), cut: learnedCutter(model, flags.hfov) });
+    io.err(`  groups: ${labelled.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
+    const named = await writeThrowLabels(throwsDir, labelled.classes, labelled.throws);
+    io.err(`  ${named} dice named: ${throwsDir} is now a labelled folder (calibrate --from-labelled ${throwsDir} fits the same reader on it; add or correct labels there by hand if you like).\n`);
+    const referencePng = join(throwsDir, 'reference.png');
+    const reference = { file: relative(dirname(resolve(out)), resolve(referencePng)), sha256: createHash('sha256').update(await readFile(referencePng)).digest('hex') };
+    return await learnedFromFolder(
+      flags,
       dice,
-      throws: flags.throws,
-      channels: flags.channels,
-      dicePerChannel: flags.dicePerChannel,
-      dieSizePx: flags.dieSize,
-      seed: flags.seed,
-      ...(flags.groups !== undefined ? { clusterCount: flags.groups } : {}),
-      ...common,
-      log: (line) => io.err(`${line}\n`),
-      ...(names ? { names } : {}),
-      ...(prompt ? { prompt } : {}),
-      showGroups: (clusters) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt, io),
-      saveReference: async (image) => saveImage(`${stem}.reference.png`, image, dirname(out)),
-    });
-    io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
-    return result;
+      labelledFolderPaths(throwsDir),
+      common,
+      io,
+      (folder) => `guided calibration: ${labelled.throws.length} throws on ${camera.description}, ${labelled.clusters.length} groups named (labelled folder ${throwsDir}: ${folder.crops.length} dice)`,
+      { channels: labelled.channels, reference, dieSizePx: labelled.dieSizePx },
+    );
   } finally {
-    await camera.close?.();
+    await close?.();
   }
 }
 
@@ -236,7 +326,7 @@ async function saveImage(file: string, image: RgbImage, relativeTo: string): Pro
 }
 
 /** Writes one picture per group and a listing (`groups.json`, and a labels template), and says where they are. */
-async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnly: boolean, io: CliIo): Promise<Map<number, string>> {
+async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnlyFor: string | undefined, io: CliIo): Promise<Map<number, string>> {
   await mkdir(dir, { recursive: true });
   const where = new Map<number, string>();
   for (const c of clusters) {
@@ -248,10 +338,10 @@ async function showGroups(dir: string, clusters: readonly ClusterView[], templat
   await writeFile(join(dir, 'groups.json'), `${JSON.stringify(listing, null, 2)}\n`);
   await writeFile(
     join(dir, 'labels-template.txt'),
-    `# One line per group: <group> <name>. Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, or skip.\n${clusters.map((c) => `${c.id} ?`).join('\n')}\n`,
+    `# One line per group: <group> <name>. Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, skip, or (learned reader) split.\n${clusters.map((c) => `${c.id} ${c.name ?? '?'}`).join('\n')}\n`,
   );
   io.err(`  ${clusters.length} groups: pictures and a labels template in ${dir}\n`);
-  if (templateOnly) io.err(`  No terminal to ask in: fill in ${join(dir, 'labels-template.txt')} and run again with --labels-from.\n`);
+  if (templateOnlyFor !== undefined) io.err(`  No terminal to ask in: fill in ${join(dir, 'labels-template.txt')} and run again with --camera ${templateOnlyFor} --labels-from FILE (the same throws, grouped the same way).\n`);
   return where;
 }
 

@@ -1,0 +1,108 @@
+/**
+ * A guided calibration's throws kept on disk as they are taken, so none is lost
+ * to a wrong answer or a stopped run: `DIR/reference.png` (the empty
+ * platform), `DIR/images/throw-0001.jpg`... and `DIR/kept.json` (the camera and
+ * the platform they were taken with). Once the groups are named, `DIR/labels/`
+ * makes it a labelled folder (`calibrate --from-labelled DIR`). The kept throws
+ * replay as a camera, so the groups can be named again without throwing again.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { InputError } from '../core/errors.js';
+import type { Rect, RgbImage } from '../core/image.js';
+import { decodeImageBytes, decodeImageFile, encodeJpeg, encodePng } from '../camera/decode.js';
+import type { CalibrationCamera } from '../vision/calibration/guidedThrows.js';
+import { throwName } from '../vision/calibration/guidedThrows.js';
+
+/** JPEG quality of a kept throw: a webcam's frames are JPEG already, and at 95 a throw takes some 200 kB, not 2 MB. */
+const KEPT_JPEG_QUALITY = 95;
+const MANIFEST = 'kept.json';
+
+/** What the throws were taken with: a replay locates the dice as the first run did. */
+export interface KeptThrowsManifest {
+  readonly camera: string;
+  readonly channels: number;
+  readonly dicePerChannel: number;
+  /** The die size given for locating (across corners, pixels). */
+  readonly dieSizePx: number;
+  /** Taken by the simulated camera (whose flat-drawn dice the ring reader reads). */
+  readonly simulated: boolean;
+}
+
+/** Whether `dir` holds kept throws (a reference and a manifest). */
+export function holdsKeptThrows(dir: string): boolean {
+  return existsSync(join(dir, MANIFEST)) && existsSync(join(dir, 'reference.png'));
+}
+
+/**
+ * Wraps a live camera so every frame it gives is kept in `dir` first; the flow then sees the frame as kept (decoded
+ * from its file), so a replay of the folder groups exactly the same dice. Refuses a folder that holds anything.
+ */
+export async function keepingCamera(camera: CalibrationCamera, dir: string, manifest: Omit<KeptThrowsManifest, 'camera'>): Promise<CalibrationCamera> {
+  if (existsSync(dir) && (await readdir(dir)).length > 0) {
+    throw new InputError(`the folder for this calibration's throws already holds files (an earlier calibration's?); name its throws with --camera ${dir} to use them again, or choose another --out`, { file: dir });
+  }
+  await mkdir(join(dir, 'images'), { recursive: true });
+  await writeFile(join(dir, MANIFEST), `${JSON.stringify({ camera: camera.description, ...manifest }, null, 2)}\n`);
+  return {
+    description: camera.description,
+    async emptyPlatform(): Promise<RgbImage> {
+      const png = await encodePng(await camera.emptyPlatform());
+      await writeFile(join(dir, 'reference.png'), png);
+      return decodeImageBytes(png, join(dir, 'reference.png'));
+    },
+    async nextThrow(index: number) {
+      const taken = await camera.nextThrow(index);
+      const file = join(dir, 'images', `${throwName(index)}.jpg`);
+      const jpeg = await encodeJpeg(taken.image, KEPT_JPEG_QUALITY);
+      await writeFile(file, jpeg);
+      return { image: await decodeImageBytes(jpeg, file), ...(taken.truth ? { truth: taken.truth } : {}) };
+    },
+  };
+}
+
+/** The throws kept in `dir`, as a camera that gives them again in order; with the manifest they were taken with. */
+export async function keptThrowsCamera(dir: string): Promise<{ camera: CalibrationCamera; manifest: KeptThrowsManifest }> {
+  if (!holdsKeptThrows(dir)) throw new InputError(`no kept throws here: a calibration's throws folder holds reference.png, ${MANIFEST} and images/`, { file: dir });
+  let manifest: KeptThrowsManifest;
+  try {
+    manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as KeptThrowsManifest;
+  } catch (e) {
+    throw new InputError(`cannot read the kept throws' manifest: ${(e as Error).message}`, { file: join(dir, MANIFEST) }, { cause: e });
+  }
+  const files = (await readdir(join(dir, 'images'))).filter((f) => ['.jpg', '.jpeg', '.png'].includes(extname(f).toLowerCase())).sort();
+  if (files.length === 0) throw new InputError('the kept throws folder holds no images', { file: join(dir, 'images') });
+  // Labels are written by throw name: an image named otherwise would be labelled as another throw.
+  const odd = files.find((f, i) => f.slice(0, f.length - extname(f).length) !== throwName(i));
+  if (odd !== undefined) throw new InputError(`kept throws are named ${throwName(0)}.jpg, ${throwName(1)}.jpg and so on, in sequence; "${odd}" is not the next one`, { file: join(dir, 'images', odd) });
+  return {
+    manifest,
+    camera: {
+      description: `the throws kept in ${dir} (taken with ${manifest.camera})`,
+      kept: files.length,
+      emptyPlatform: () => decodeImageFile(join(dir, 'reference.png')),
+      nextThrow: async (index: number) => ({ image: await decodeImageFile(join(dir, 'images', files[index] as string)) }),
+    },
+  };
+}
+
+/** Writes `DIR/labels/` for kept throws: `classes.txt` and one YOLO file per throw (none where no die was named). */
+export async function writeThrowLabels(dir: string, classes: readonly string[], throws: readonly { readonly index: number; readonly image: RgbImage; readonly dice: readonly { readonly box: Rect; readonly label: string }[] }[]): Promise<number> {
+  const labels = join(dir, 'labels');
+  await mkdir(labels, { recursive: true });
+  await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
+  let named = 0;
+  for (const t of throws) {
+    // Nine decimals: the box read back cuts the die where it was cut here, to well under a pixel.
+    const f = (v: number): string => v.toFixed(9);
+    const lines = t.dice.map((d) => {
+      const cls = classes.indexOf(d.label);
+      if (cls < 0) throw new RangeError(`"${d.label}" is not among the classes ${classes.join(', ')}`);
+      return `${cls} ${f((d.box.x + d.box.width / 2) / t.image.width)} ${f((d.box.y + d.box.height / 2) / t.image.height)} ${f(d.box.width / t.image.width)} ${f(d.box.height / t.image.height)}`;
+    });
+    named += lines.length;
+    await writeFile(join(labels, `${throwName(t.index)}.txt`), lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  }
+  return named;
+}

@@ -1,0 +1,156 @@
+/**
+ * The guided calibration on the rig for the learned reader: the throws of
+ * `guidedThrows.ts`, each die cut as a session cuts it (a square of the die's
+ * size around where it was located, centred on its top face by perspective),
+ * grouped by what the shipped network sees (`embeddingGroups.ts`) and each
+ * group named once (`groupNaming.ts`). The result is labelled throws: the
+ * caller keeps them as a labelled folder and builds the profile from that
+ * folder exactly as `calibrate --from-labelled` would, so the folder remakes
+ * the profile and can be labelled further by hand.
+ */
+import type { DieType } from '../../dice/types.js';
+import { getDieType } from '../../dice/catalogue.js';
+import { DicerigError } from '../../core/errors.js';
+import { cropRgb, squareAround } from '../../core/image.js';
+import type { Point, Rect, RgbImage } from '../../core/image.js';
+import { seededRandom } from '../../stats/random.js';
+import type { ChannelRegion } from '../channels.js';
+import { describeD8 } from '../d8/describe.js';
+import type { D8Description } from '../d8/describe.js';
+import type { DieCrop } from '../faceRead.js';
+import type { LearnedReader } from '../learned/reader.js';
+import { dieEmbedding, disagreeingDice, groupByEmbedding, kMeansGroups } from './embeddingGroups.js';
+import type { DieLook } from './embeddingGroups.js';
+import { nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
+import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
+import { diceIdsOf } from './guided.js';
+import type { CalibrationDice } from './guided.js';
+import { collectGuidedThrows } from './guidedThrows.js';
+import type { GuidedThrowsOptions } from './guidedThrows.js';
+import { COCKED_CLASS, parseClassName } from './profile.js';
+
+/** Outlines longer than this are left out of the die size (a flat d8 measures about 1.01). */
+const LOOKS_COCKED = 1.1;
+
+export interface GuidedLearnedOptions extends GuidedThrowsOptions, GroupNamingOptions {
+  readonly dice: CalibrationDice;
+  /** The shipped network, as is: it groups the dice and its outline check sets the tilted-looking ones apart. */
+  readonly reader: LearnedReader;
+  /** Cuts a die's box as `calibrate --from-labelled` cuts a labelled box (`learnedCutter`, with the camera's field of view). */
+  readonly cut: (image: RgbImage, box: Rect) => DieCrop;
+  /** Seed of the grouping (the same throws and seed ask the same questions). */
+  readonly seed: number;
+  /** Groups of flat-looking dice to form (default three per face of the chosen dice). */
+  readonly clusterCount?: number;
+  readonly dieTypes?: readonly DieType[];
+}
+
+export interface LabelledThrow {
+  readonly index: number;
+  readonly image: RgbImage;
+  /** The named dice: a square of the die's size around where it was located, and its class. */
+  readonly dice: readonly { readonly box: Rect; readonly label: string }[];
+}
+
+export interface GuidedLearnedResult {
+  readonly reference: RgbImage;
+  readonly referenceFile?: { readonly file: string; readonly sha256: string };
+  readonly channels: readonly ChannelRegion[];
+  readonly throws: readonly LabelledThrow[];
+  /** Every class a die may be named, in the order a labelled folder's `classes.txt` lists them. */
+  readonly classes: readonly string[];
+  /** The dice's size across corners in the frames (the median of the flat dice measured), which cut them. */
+  readonly dieSizePx: number;
+  readonly clusters: readonly ClusterView[];
+  /** Dice located but not used: touching others, or outside a channel. */
+  readonly skippedDice: number;
+  /** Dice left out because what the network sees in them is nearer another name than their group's. */
+  readonly disagreeing: number;
+}
+
+/** The median across-corners size of the flat-looking dice an outline could be measured on; `fallback` when none. */
+function measuredDieSize(outlines: readonly (D8Description | string)[], fallback: number): number {
+  const sizes = outlines.flatMap((d) => (typeof d === 'string' || d.outline.elongation > LOOKS_COCKED ? [] : [d.outline.radius * 2])).sort((a, b) => a - b);
+  return sizes.length > 0 ? (sizes[sizes.length >> 1] as number) : fallback;
+}
+
+/** A die's outline measured as the ring reader measures it, on a square 1.5 die sizes wide around where it lies. */
+function outlineOf(image: RgbImage, centre: Point, dieSizePx: number): D8Description | string {
+  return describeD8(cropRgb(image, squareAround(centre, dieSizePx * 1.5)));
+}
+
+/** How a die looks before grouping: tilted to the network's outline check, and with an outline longer than a flat d8's. */
+export function lookOf(reader: LearnedReader, crop: DieCrop, image: RgbImage, centre: Point, dieSizePx: number, outline = outlineOf(image, centre, dieSizePx)): DieLook {
+  const at = reader.model.cockedCheck?.at;
+  return { tilted: at !== undefined && (reader.outlineScore(crop) ?? 0) >= at, elongated: typeof outline !== 'string' && outline.outline.elongation > LOOKS_COCKED };
+}
+
+/** Dice shown in a group's picture: all of them up to 48, else the 24 nearest its centre and the 24 farthest (where a die of another face would be). */
+function shownMembers(members: readonly number[]): number[] {
+  return members.length <= 48 ? [...members] : [...members.slice(0, 24), ...members.slice(-24)];
+}
+
+/** Runs the guided steps and returns the labelled throws (the profile is built from them as a labelled folder). */
+export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions): Promise<GuidedLearnedResult> {
+  const { log, reader } = options;
+  const dice = diceIdsOf(options.dice).map((id) => getDieType(id, options.dieTypes ?? []));
+  const taken = await collectGuidedThrows(options);
+  const located = taken.throws.flatMap((t) => t.dice.map((die) => ({ throwIndex: t.index, image: t.image, die })));
+  log(`  ${located.length} dice located${taken.skippedDice > 0 ? `, ${taken.skippedDice} skipped (touching, or outside the channels)` : ''}.`);
+  if (located.length === 0) throw new DicerigError('No dice were found in any throw: check the die size and that the dice are in the channels.');
+
+  // Cut as a session cuts: a square of the measured die size around the located centre (the cutter moves it onto the top face).
+  const outlines = located.map((l) => outlineOf(l.image, l.die.center, options.dieSizePx));
+  const dieSizePx = measuredDieSize(outlines, options.dieSizePx);
+  const boxes = located.map((l) => ({ x: l.die.center.x - dieSizePx / 2, y: l.die.center.y - dieSizePx / 2, width: dieSizePx, height: dieSizePx }));
+  const crops = located.map((l, i) => options.cut(l.image, boxes[i] as Rect));
+  log(`  die size ${dieSizePx.toFixed(1)} px across corners (measured on the dice).`);
+
+  log(`Step 4 of 4: naming groups of dice the network sees alike.`);
+  const embeddings = crops.map((c) => dieEmbedding(reader, c));
+  const looks = crops.map((c, i) => lookOf(reader, c, located[i]?.image as RgbImage, located[i]?.die.center as Point, dieSizePx, outlines[i]));
+  const k = options.clusterCount ?? 3 * dice.reduce((n, d) => n + d.symbols.length, 0);
+  const groups = groupByEmbedding(embeddings, looks, k, seededRandom(options.seed));
+  const named = await nameGroups(
+    groups.map((g) => ({ id: g.id, members: g.members, looksCocked: g.look.tilted || g.look.elongated })),
+    {
+      view: (g) => {
+        const truth = truthCounts(g.members.map((m) => located[m]?.die.truth));
+        return { id: g.id, size: g.members.length, typical: shownMembers(g.members).map((m) => (crops[m] as DieCrop).image), looksCocked: g.looksCocked, ...(truth ? { truth } : {}) };
+      },
+      split: (members, parts) => kMeansGroups(embeddings, members, parts, seededRandom(options.seed + (members[0] as number))),
+    },
+    options,
+    dice,
+  );
+  const clusters = named.map((n) => n.view);
+  const names = new Array<string | undefined>(located.length).fill(undefined);
+  for (const { group, view } of named) if (view.name !== SKIP_NAME && view.name !== SPLIT_NAME) for (const m of group.members) names[m] = view.name;
+
+  // Faces of one die type are compared; a cocked die is judged by its tilt, not by what its icon looks like.
+  const dieOf = (name: string): string | undefined => {
+    const parsed = parseClassName(name);
+    return parsed === undefined || parsed === COCKED_CLASS ? undefined : parsed.die;
+  };
+  const disagree = disagreeingDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
+  for (const i of disagree) names[i] = undefined;
+  if (disagree.size > 0) log(`  ${disagree.size} dice look more like another named face than their own and were left out.`);
+
+  const throws: LabelledThrow[] = taken.throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
+  located.forEach((l, i) => {
+    const name = names[i];
+    if (name !== undefined) (throws[l.throwIndex]?.dice as { box: Rect; label: string }[]).push({ box: boxes[i] as Rect, label: name });
+  });
+  const classes = [...dice.flatMap((d) => d.symbols.map((s) => `${d.id}-${s}`)), COCKED_CLASS];
+  return {
+    reference: taken.reference,
+    ...(taken.referenceFile ? { referenceFile: taken.referenceFile } : {}),
+    channels: taken.channels,
+    throws,
+    classes,
+    dieSizePx,
+    clusters,
+    skippedDice: taken.skippedDice,
+    disagreeing: disagree.size,
+  };
+}

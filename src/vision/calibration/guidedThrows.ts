@@ -1,0 +1,104 @@
+/**
+ * The guided calibration's first three steps on the rig, whichever reader it
+ * calibrates: an empty-platform reference, the channel regions found on it,
+ * and the throws, each die located in its channel. A die touching another,
+ * split from touching dice or outside every channel is left out: its crop would
+ * hold part of another die, which would blur the groups the user names.
+ */
+import { DicerigError } from '../../core/errors.js';
+import type { Point, Rect, RgbImage } from '../../core/image.js';
+import type { ChannelRegion } from '../channels.js';
+import { locateDice, xwingLocateOptions } from '../locate.js';
+import { detectChannelRegions } from './channelRegions.js';
+
+/** A camera over the rig, as the guided steps need it. */
+export interface CalibrationCamera {
+  readonly description: string;
+  /** A frame of the empty platform (a real camera asks the user to clear it first). */
+  emptyPlatform(): Promise<RgbImage>;
+  /** The settled frame of throw `index` (a real camera asks the user to throw); the simulator also knows the truth. */
+  nextThrow(index: number): Promise<{ readonly image: RgbImage; readonly truth?: readonly { readonly center: Point; readonly label: string }[] }>;
+  /** How many throws it holds, when it replays kept ones (a live camera throws as many as asked). */
+  readonly kept?: number;
+}
+
+/** One die located alone in a channel. */
+export interface GuidedDie {
+  readonly center: Point;
+  readonly bbox: Rect;
+  /** Simulated camera only: the die's true class. */
+  readonly truth?: string;
+}
+
+export interface GuidedThrow {
+  /** The throw's number from 0, which names its image (`throwName`). */
+  readonly index: number;
+  readonly image: RgbImage;
+  readonly dice: readonly GuidedDie[];
+}
+
+export interface GuidedThrows {
+  readonly reference: RgbImage;
+  readonly referenceFile?: { readonly file: string; readonly sha256: string };
+  readonly channels: readonly ChannelRegion[];
+  readonly throws: readonly GuidedThrow[];
+  /** Dice located but left out: touching others, split from touching dice, or outside every channel. */
+  readonly skippedDice: number;
+}
+
+export interface GuidedThrowsOptions {
+  readonly camera: CalibrationCamera;
+  readonly throws: number;
+  readonly channels: number;
+  readonly dicePerChannel?: number;
+  /** Across-corners size of a d8 in the frames, pixels (for locating). */
+  readonly dieSizePx: number;
+  readonly log: (line: string) => void;
+  /** Keeps the reference image (e.g. a file beside the profile) and says where. */
+  readonly saveReference?: (image: RgbImage) => Promise<{ readonly file: string; readonly sha256: string }>;
+}
+
+/** A throw's name in a folder of kept throws, and in the group it is held back by. */
+export function throwName(index: number): string {
+  return `throw-${String(index + 1).padStart(4, '0')}`;
+}
+
+/** Runs steps 1 to 3 of 4 (the last, naming, is the reader's). */
+export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise<GuidedThrows> {
+  const { camera, log } = options;
+  log(`Step 1 of 4: empty-platform reference from ${camera.description}.`);
+  const reference = await camera.emptyPlatform();
+  const referenceFile = options.saveReference ? await options.saveReference(reference) : undefined;
+
+  log(`Step 2 of 4: channel regions.`);
+  const channels = detectChannelRegions(reference, options.channels, options.dicePerChannel ?? 1);
+  if (typeof channels === 'string') throw new DicerigError(channels, { camera: camera.description });
+  for (const c of channels) {
+    const xs = c.polygon.map((p) => p.x);
+    const ys = c.polygon.map((p) => p.y);
+    log(`  channel ${c.id}: x ${Math.min(...xs)}-${Math.max(...xs)}, y ${Math.min(...ys)}-${Math.max(...ys)}`);
+  }
+
+  const count = camera.kept ?? options.throws;
+  log(`Step 3 of 4: ${count} throws${camera.kept !== undefined ? ' kept from an earlier calibration' : ''}.`);
+  const locate = xwingLocateOptions(options.dieSizePx);
+  const throws: GuidedThrow[] = [];
+  let skippedDice = 0;
+  for (let t = 0; t < count; t++) {
+    const { image, truth } = await camera.nextThrow(t);
+    const dice: GuidedDie[] = [];
+    for (const die of locateDice(image, reference, channels, locate).dice) {
+      if (die.estimatedCount > 1 || die.splitFrom !== undefined || die.channel === undefined) {
+        skippedDice += die.estimatedCount;
+        continue;
+      }
+      const known = truth?.reduce<{ label: string; d: number } | undefined>((best, x) => {
+        const d = Math.hypot(x.center.x - die.center.x, x.center.y - die.center.y);
+        return d < options.dieSizePx / 2 && (!best || d < best.d) ? { label: x.label, d } : best;
+      }, undefined);
+      dice.push({ center: die.center, bbox: die.bbox, ...(known ? { truth: known.label } : {}) });
+    }
+    throws.push({ index: t, image, dice });
+  }
+  return { reference, ...(referenceFile ? { referenceFile } : {}), channels, throws, skippedDice };
+}
