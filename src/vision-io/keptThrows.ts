@@ -28,6 +28,8 @@ export interface KeptThrowsManifest {
   readonly dieSizePx: number;
   /** Taken by the simulated camera (whose flat-drawn dice the ring reader reads). */
   readonly simulated: boolean;
+  /** The seed the groups were formed with: a replay forms the same groups, so names given to them still fit. */
+  readonly seed: number;
 }
 
 /** Whether `dir` holds kept throws (a reference and a manifest). */

@@ -255,6 +255,9 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(second.err).not.toMatch(/dicerig:/);
     expect(second.code).toBe(0);
     expect(second.err).toMatch(/^Step 3 of 4: 24 throws kept from an earlier calibration\.$/m);
+    // With the camera's seed (10) kept as the grouping's, the replay forms the groups the names were given to.
+    const regrouped = JSON.parse(readFileSync(join(groups, 'groups.json'), 'utf8')) as GroupListing[];
+    expect(regrouped.map((g) => g.dice)).toEqual(listing.map((g) => g.dice));
     // Replayed, the throws locate and group as the first run did: every group the template listed gets its name.
     expect(readProfile(out).training.source).toMatch(new RegExp(`^guided calibration: 24 throws on the throws kept in ${throws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(taken with the simulated camera \\(seed 10, studio lighting\\)\\), ${listing.length} groups named$`));
   });
@@ -264,6 +267,7 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     const throws = join(tmp, 'learned', 'xw.throws');
     const asked: string[] = [];
     let stderr = '';
+    let slipped = 0;
     const io: AskingIo & { exitCode: number } = {
       exitCode: 0,
       out: () => undefined,
@@ -276,8 +280,14 @@ describe('dicerig calibrate --camera (guided steps)', () => {
         const id = Number(/^Group (\d+):/.exec(question)?.[1]);
         const listing = JSON.parse(readFileSync(join(tmp, 'learned', 'xw.groups', 'groups.json'), 'utf8')) as GroupListing[];
         const group = listing.find((g) => g.group === id) as GroupListing;
-        // A careful person: a group showing two faces is split rather than named by its commoner one.
-        return Promise.resolve(Object.keys(group.simulatorTruth ?? {}).length > 1 && question.includes('split') ? 'split' : majorityName(group));
+        const truth = Object.keys(group.simulatorTruth ?? {});
+        // One slip: a small group of red hits is called red blanks.
+        if (slipped === 0 && truth.length === 1 && truth[0] === 'red-hit' && group.dice >= 2 && group.dice <= 5) {
+          slipped = group.dice;
+          return Promise.resolve('red-blank');
+        }
+        // Otherwise a careful person: a group showing two faces is split rather than named by its commoner one.
+        return Promise.resolve(truth.length > 1 && question.includes('split') ? 'split' : majorityName(group));
       },
     };
     const args = ['calibrate', '--die', 'xwing', '--camera', 'sim', '--reader', 'learned', '--throws', '16', '--channels', '4', '--dice-per-channel', '2', '--seed', '12', '--no-fine-tune', '--created-at', CREATED];
@@ -295,6 +305,21 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(p.training.source).toMatch(/^guided calibration: 16 throws on the simulated camera \(seed 12, studio lighting\), \d+ groups named \(labelled folder .*xw\.throws: \d+ dice\)$/);
     expect(readFileSync(join(throws, 'labels', 'classes.txt'), 'utf8')).toBe('red-hit\nred-crit\nred-focus\nred-blank\ngreen-evade\ngreen-focus\ngreen-blank\ncocked\n');
     expect(stderr).toContain(`${throws} is now a labelled folder (calibrate --from-labelled ${throws} fits the same reader on it`);
+    // Dice the network sees as another named face are kept, and listed for a person to check, each by its label file:
+    // the slip among them.
+    expect(slipped).toBeGreaterThan(0);
+    const doubted = Number(/ {2}(\d+) named dice look more like another named face than their own \(kept/.exec(stderr)?.[1] ?? 0);
+    expect(doubted).toBeGreaterThanOrEqual(slipped);
+    const lines = readFileSync(join(tmp, 'learned', 'xw.groups', 'doubtful.txt'), 'utf8').split('\n').filter((l) => /^\d+\. /.test(l));
+    expect(lines).toHaveLength(doubted);
+    for (const line of lines) {
+      const m = /^\d+\. (.*\.txt): the die at x (\d+), y (\d+), named (\S+), looks more like (\S+)$/.exec(line);
+      expect(m).not.toBeNull();
+      expect(readFileSync(m?.[1] as string, 'utf8')).toMatch(/^\d+ /m);
+      expect(m?.[4]).not.toBe(m?.[5]);
+    }
+    expect(lines.filter((l) => l.endsWith('named red-blank, looks more like red-hit'))).toHaveLength(slipped);
+    expect(existsSync(join(tmp, 'learned', 'xw.groups', 'doubtful.png'))).toBe(true);
 
     // The folder alone fits the same reader, validated alike: what was named is what was fitted.
     const again = join(tmp, 'learned', 'again.json');

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/stats/random.js';
-import { disagreeingDice, groupByEmbedding } from '../../src/vision/calibration/embeddingGroups.js';
+import { doubtfulDice, groupByEmbedding } from '../../src/vision/calibration/embeddingGroups.js';
 import type { DieLook } from '../../src/vision/calibration/embeddingGroups.js';
 import { carefulNaming, groupingDiceOf } from '../../training/learned/groupPurity.js';
 import type { GroupingDie } from '../../training/learned/groupPurity.js';
@@ -63,13 +63,13 @@ describe('grouping dice by what the shipped network sees', () => {
     expect(questions).toBeLessThanOrEqual(22 + 4 * splits);
   });
 
-  it('leaves out a die whose embedding lies nearer the mean of another face of its die type than of its own', () => {
+  it('doubts a die whose embedding lies nearer the mean of another face of its die type than of its own, naming that face', () => {
     const e = (...v: number[]): Float32Array => Float32Array.from(v);
     const embeddings = [e(1, 0), e(0.9, 0.1), e(0, 1), e(0.1, 0.9), e(0.95, 0.05), e(1, 0), e(0, 1)];
     // Die 4 is named a focus but lies among the hits; dice 5 and 6 are green and cocked: never compared with the reds.
     const names = ['red-hit', 'red-hit', 'red-focus', 'red-focus', 'red-focus', 'green-blank', 'cocked'];
     const dieOf = (n: string): string | undefined => (n === 'cocked' ? undefined : n.split('-')[0]);
-    expect([...disagreeingDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b))]).toEqual([4]);
+    expect([...doubtfulDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b))]).toEqual([[4, 'red-hit']]);
   });
 
   it('groups each look apart, into its share of the groups asked for', () => {

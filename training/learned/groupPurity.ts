@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { LearnedReader } from '../../src/vision/learned/reader.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
-import { dieEmbedding, disagreeingDice, groupByEmbedding, kMeansGroups } from '../../src/vision/calibration/embeddingGroups.js';
+import { dieEmbedding, doubtfulDice, groupByEmbedding, kMeansGroups } from '../../src/vision/calibration/embeddingGroups.js';
 import { nameGroups, SPLIT_NAME } from '../../src/vision/calibration/groupNaming.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
 import type { DieLook } from '../../src/vision/calibration/embeddingGroups.js';
@@ -66,11 +66,11 @@ async function main(dir: string, k: number): Promise<void> {
     for (const m of g.members) names[m] = name;
   }
   const dieOf = (n: string): string | undefined => (n === 'cocked' ? undefined : n.split('-')[0]);
-  const out = disagreeingDice(dice.map((d) => d.embedding), names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
-  const wrongOut = [...out].filter((i) => names[i] !== dice[i]!.label).length;
+  const out = doubtfulDice(dice.map((d) => d.embedding), names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
+  const wrongOut = [...out.keys()].filter((i) => names[i] !== dice[i]!.label).length;
   const careful = await carefulNaming(dice, k);
   console.log(`a careful person splitting mixed groups: ${careful.questions} questions (${careful.splits} splits), ${careful.named} dice named, ${careful.wrong} wrong`);
-  console.log(`left out as nearer another name: ${out.size} (${wrongOut} of them named wrong); named wrong and kept: ${wrong - wrongOut}`);
+  console.log(`shown as doubtful (nearer another name): ${out.size} (${wrongOut} of them named wrong); named wrong and not shown: ${wrong - wrongOut}`);
 }
 
 /**

@@ -19,6 +19,8 @@ import { parseGroupNames } from '../../vision/calibration/groupNaming.js';
 import type { ClusterView, Prompt } from '../../vision/calibration/groupNaming.js';
 import type { CalibrationCamera } from '../../vision/calibration/guidedThrows.js';
 import { runGuidedLearnedCalibration } from '../../vision/calibration/guidedLearned.js';
+import type { GuidedLearnedResult } from '../../vision/calibration/guidedLearned.js';
+import { throwName } from '../../vision/calibration/guidedThrows.js';
 import { holdsKeptThrows, keepingCamera, keptThrowsCamera, writeThrowLabels } from '../../vision-io/keptThrows.js';
 import { LearnedReader } from '../../vision/learned/reader.js';
 import { tileCrops } from '../../vision/calibration/montage.js';
@@ -246,6 +248,7 @@ async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string,
   const names = flags.labelsFrom !== undefined ? parseGroupNames(await readText(flags.labelsFrom, 'labels file'), flags.labelsFrom) : undefined;
   const stem = join(dirname(out), basename(out, extname(out)));
   let platform = { channels: flags.channels, dicePerChannel: flags.dicePerChannel, dieSizePx: flags.dieSize };
+  let seed = flags.seed;
   let camera: CalibrationCamera;
   let close: (() => Promise<void>) | undefined;
   let throwsDir: string;
@@ -258,6 +261,7 @@ async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string,
       dicePerChannel: given('dicePerChannel') ? flags.dicePerChannel : kept.manifest.dicePerChannel,
       dieSizePx: given('dieSize') ? flags.dieSize : kept.manifest.dieSizePx,
     };
+    seed = given('seed') ? flags.seed : kept.manifest.seed;
     camera = kept.camera;
     throwsDir = source;
   } else {
@@ -273,7 +277,7 @@ async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string,
     close = live.close;
     throwsDir = `${stem}.throws`;
     try {
-      camera = await keepingCamera(live, throwsDir, { ...platform, simulated });
+      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed });
     } catch (e) {
       await close?.();
       throw e;
@@ -284,12 +288,12 @@ async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string,
     camera,
     throws: flags.throws,
     ...platform,
-    seed: flags.seed,
+    seed,
     ...(flags.groups !== undefined ? { clusterCount: flags.groups } : {}),
     log: (line: string) => io.err(`${line}\n`),
     ...(names ? { names } : {}),
     ...(prompt ? { prompt } : {}),
-    showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io),
+    showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io, names),
   };
   try {
     if (!learned) {
@@ -301,6 +305,7 @@ async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string,
     const labelled = await runGuidedLearnedCalibration({ ...steps, dice, reader: new LearnedReader(model), cut: learnedCutter(model, flags.hfov) });
     io.err(`  groups: ${labelled.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
     const named = await writeThrowLabels(throwsDir, labelled.classes, labelled.throws);
+    if (labelled.doubtful.length > 0) await showDoubtful(`${stem}.groups`, throwsDir, labelled.doubtful, io);
     io.err(`  ${named} dice named: ${throwsDir} is now a labelled folder (calibrate --from-labelled ${throwsDir} fits the same reader on it; add or correct labels there by hand if you like).\n`);
     const referencePng = join(throwsDir, 'reference.png');
     const reference = { file: relative(dirname(resolve(out)), resolve(referencePng)), sha256: createHash('sha256').update(await readFile(referencePng)).digest('hex') };
@@ -326,7 +331,7 @@ async function saveImage(file: string, image: RgbImage, relativeTo: string): Pro
 }
 
 /** Writes one picture per group and a listing (`groups.json`, and a labels template), and says where they are. */
-async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnlyFor: string | undefined, io: CliIo): Promise<Map<number, string>> {
+async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnlyFor: string | undefined, io: CliIo, given?: ReadonlyMap<number, string>): Promise<Map<number, string>> {
   await mkdir(dir, { recursive: true });
   const where = new Map<number, string>();
   for (const c of clusters) {
@@ -338,11 +343,24 @@ async function showGroups(dir: string, clusters: readonly ClusterView[], templat
   await writeFile(join(dir, 'groups.json'), `${JSON.stringify(listing, null, 2)}\n`);
   await writeFile(
     join(dir, 'labels-template.txt'),
-    `# One line per group: <group> <name>. Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, skip, or (learned reader) split.\n${clusters.map((c) => `${c.id} ${c.name ?? '?'}`).join('\n')}\n`,
+    `# One line per group: <group> <name>. Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, skip, or (learned reader) split.\n${clusters.map((c) => `${c.id} ${c.name ?? given?.get(c.id) ?? '?'}`).join('\n')}\n`,
   );
   io.err(`  ${clusters.length} groups: pictures and a labels template in ${dir}\n`);
   if (templateOnlyFor !== undefined) io.err(`  No terminal to ask in: fill in ${join(dir, 'labels-template.txt')} and run again with --camera ${templateOnlyFor} --labels-from FILE (the same throws, grouped the same way).\n`);
   return where;
+}
+
+/**
+ * Writes the named dice the network sees as another named face (`doubtful.png`, and `doubtful.txt` naming each one's
+ * throw and label line) and says where: named wrong, they would teach the reader a wrong face; named right, they are
+ * the hard dice, kept so that the profile's misread bounds count them.
+ */
+async function showDoubtful(dir: string, throwsDir: string, doubtful: GuidedLearnedResult['doubtful'], io: CliIo): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'doubtful.png'), await encodePng(tileCrops(doubtful.map((d) => d.crop))));
+  const lines = doubtful.map((d, i) => `${i + 1}. ${join(throwsDir, 'labels', `${throwName(d.throwIndex)}.txt`)}: the die at x ${Math.round(d.box.x + d.box.width / 2)}, y ${Math.round(d.box.y + d.box.height / 2)}, named ${d.label}, looks more like ${d.nearer}`);
+  await writeFile(join(dir, 'doubtful.txt'), `# Named dice the network sees as another named face, in the order of doubtful.png (left to right, top to bottom).\n# A wrong name: correct its line's class in the labels file, then calibrate --from-labelled ${throwsDir}.\n${lines.join('\n')}\n`);
+  io.err(`  ${doubtful.length} named dice look more like another named face than their own (kept: hard dice are what the misread bounds must count); check them in ${join(dir, 'doubtful.png')} and ${join(dir, 'doubtful.txt')}.\n`);
 }
 
 async function readText(file: string, what: string): Promise<string> {

@@ -19,7 +19,7 @@ import { describeD8 } from '../d8/describe.js';
 import type { D8Description } from '../d8/describe.js';
 import type { DieCrop } from '../faceRead.js';
 import type { LearnedReader } from '../learned/reader.js';
-import { dieEmbedding, disagreeingDice, groupByEmbedding, kMeansGroups } from './embeddingGroups.js';
+import { dieEmbedding, doubtfulDice, groupByEmbedding, kMeansGroups } from './embeddingGroups.js';
 import type { DieLook } from './embeddingGroups.js';
 import { nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
@@ -64,8 +64,8 @@ export interface GuidedLearnedResult {
   readonly clusters: readonly ClusterView[];
   /** Dice located but not used: touching others, or outside a channel. */
   readonly skippedDice: number;
-  /** Dice left out because what the network sees in them is nearer another name than their group's. */
-  readonly disagreeing: number;
+  /** Named dice in which the network sees another named face more than their own: named wrong, or hard to read (kept). */
+  readonly doubtful: readonly { readonly throwIndex: number; readonly box: Rect; readonly label: string; readonly nearer: string; readonly crop: RgbImage }[];
 }
 
 /** The median across-corners size of the flat-looking dice an outline could be measured on; `fallback` when none. */
@@ -132,9 +132,10 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
     const parsed = parseClassName(name);
     return parsed === undefined || parsed === COCKED_CLASS ? undefined : parsed.die;
   };
-  const disagree = disagreeingDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
-  for (const i of disagree) names[i] = undefined;
-  if (disagree.size > 0) log(`  ${disagree.size} dice look more like another named face than their own and were left out.`);
+  // Kept, not left out: a die that is named right but hard to read is the very die a reader misreads, and leaving it
+  // out would make the profile's misread bounds look better than they are. The user is shown them to check.
+  const nearer = doubtfulDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
+  const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, box: boxes[i] as Rect, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image }));
 
   const throws: LabelledThrow[] = taken.throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
   located.forEach((l, i) => {
@@ -151,6 +152,6 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
     dieSizePx,
     clusters,
     skippedDice: taken.skippedDice,
-    disagreeing: disagree.size,
+    doubtful,
   };
 }
