@@ -3,6 +3,7 @@ import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
 import { certifiableMarginLimit } from '../stats/misreadReach.js';
+import { narrowingCommand } from '../vision/calibration/checkedDice.js';
 import { sceneToSvg } from './chart/svg.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
@@ -143,7 +144,7 @@ function misreadReachLine(s: DieVerdict): string {
   if (limit < s.delta) return '';
   return (
     `\n<p class="note" data-misread-reach="${limit}">These misread bounds let no die be certified within ±${formatProbability(s.delta)}, however long it rolls: ` +
-    `even a fair die read without a misread gets no closer than ±${formatProbability(limit)}. More reads of every face narrow them (a profile: dicerig calibrate --check PROFILE --images DIR -o NEW.json).</p>`
+    `even a fair die read without a misread gets no closer than ±${formatProbability(limit)}. More reads of every face narrow them (a profile: ${escapeHtml(narrowingCommand())}).</p>`
   );
 }
 

@@ -25,6 +25,7 @@ import { chooseReader, type ChosenReader } from '../vision-io/readerChoice.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';
 import { readFrame } from '../vision/pipeline.js';
+import { narrowingCommand } from '../vision/calibration/checkedDice.js';
 import { sessionPipeline } from './sessionPipeline.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
@@ -215,7 +216,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // session's margin is said.
     const narrow = misreads
       ? 'give the simulated calibration more reads (camera.misreadCalibration)'
-      : `check the profile on new labelled rolls (dicerig calibrate --check ${config.calibration ?? 'PROFILE'} --images DIR -o NEW.json) and run with the profile it writes`;
+      : `check the profile on new rolls (${narrowingCommand(config.calibration, config.camera.source === 'device' ? config.camera.device : undefined)}) and run with the profile it writes`;
     for (const t of new Map(types.map((t) => [t.id, t])).values()) {
       const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta, narrow);
       if (notice !== undefined) log(notice);

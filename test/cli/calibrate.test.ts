@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AskingIo } from '../../src/cli/commands/calibrate.js';
+import type { AskingIo } from '../../src/cli/commands/calibrateGuided.js';
 import { main } from '../../src/cli/main.js';
 import type { CalibrationProfile } from '../../src/vision/calibration/profile.js';
 import { shortHash } from '../../src/vision/calibration/profile.js';
@@ -61,7 +61,7 @@ describe('dicerig calibrate --from-labelled', () => {
     // How close a session could certify a fair die with it: the limit its validation dice's misread bounds set.
     const red = getDieType('red');
     const limit = certifiableMarginLimit(symbolProbabilities(red), misreadRateBounds(profileMisreadCounts(p, 'red', red.symbols)));
-    expect(r.out).toContain(`  verdicts with it: misreads bounded by its validation dice, so a session can certify a fair red die to ±${(100 * limit).toFixed(1)} % at best (dicerig calibrate --check PROFILE --images DIR -o NEW.json adds newly labelled dice and narrows them)\n`);
+    expect(r.out).toContain(`  verdicts with it: misreads bounded by its validation dice, so a session can certify a fair red die to ±${(100 * limit).toFixed(1)} % at best (newly labelled dice narrow them: dicerig calibrate --check PROFILE --camera DEVICE -o NEW.json: new throws on the rig, named a group at a time; or --images DIR instead of --camera, for rolls labelled already)\n`);
   });
 
   it('makes the same profile again from the same folder (same hash)', async () => {
@@ -158,7 +158,7 @@ describe('dicerig calibrate --check', () => {
     expect(limit).toBeGreaterThan(0.05);
     expect(limit).toBeLessThan(0.2);
     expect(plan.certify.rolls).toBeNull();
-    expect(text.out).toMatch(/To certify FAIR_WITHIN\(±0\.05\) by symbol: out of reach with these misread bounds, however long the die rolls \(a fair die gets no closer than ±[\d.]+\); check the profile on new labelled rolls \(dicerig calibrate --check .*checked-twice\.json --images DIR -o NEW\.json\) to narrow them\./);
+    expect(text.out).toMatch(/To certify FAIR_WITHIN\(±0\.05\) by symbol: out of reach with these misread bounds, however long the die rolls \(a fair die gets no closer than ±[\d.]+\); check the profile on new rolls \(dicerig calibrate --check .*checked-twice\.json --camera DEVICE -o NEW\.json: new throws on the rig, named a group at a time; or --images DIR instead of --camera, for rolls labelled already\) to narrow them\./);
     const wide = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.2');
     expect(wide.out).toMatch(/To certify FAIR_WITHIN\(±0\.2\) by symbol: at least [\d,]+ rolls per die \(.*\), if the die is exactly fair and read as it falls, allowing for those misreads \(a fair die gets no closer than ±[\d.]+\); any real deviation adds to it\./);
     const green = await runCli('plan', '--die', 'green', '--calibration', twice);
@@ -185,10 +185,52 @@ describe('dicerig calibrate --check', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('needs the new rolls', async () => {
+  it('needs the new rolls, from one place', async () => {
     const r = await runCli('calibrate', '--check', join(tmp, 'check.json'));
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/--check needs --images DIR/);
+    expect(r.err).toMatch(/--check needs new labelled rolls: --images DIR .*, or --camera sim\|DEVICE\|THROWS to throw and name them/);
+    const both = await runCli('calibrate', '--check', join(tmp, 'check.json'), '--images', GOOD, '--camera', 'sim');
+    expect(both.code).toBe(1);
+    expect(both.err).toMatch(/--check takes its new rolls from --images or from --camera, not both/);
+  });
+
+  it('throws new rolls on the rig and has them named a group at a time, then checks the profile on them and adds them', async () => {
+    const profile = join(tmp, 'oncamera.json');
+    await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', profile, '--created-at', CREATED);
+    const out = join(tmp, 'oncamera-checked.json');
+    let stdout = '';
+    let stderr = '';
+    const asked: string[] = [];
+    const io: AskingIo & { exitCode: number } = {
+      exitCode: 0,
+      out: (t) => void (stdout += t),
+      err: (t) => void (stderr += t),
+      setExitCode(c) {
+        io.exitCode = c;
+      },
+      ask(question) {
+        asked.push(question);
+        const id = Number(/^Group (\d+):/.exec(question)?.[1]);
+        const listing = JSON.parse(readFileSync(join(tmp, 'oncamera-checked.groups', 'groups.json'), 'utf8')) as GroupListing[];
+        const group = listing.find((g) => g.group === id) as GroupListing;
+        return Promise.resolve(Object.keys(group.simulatorTruth ?? {}).length > 1 ? 'split' : majorityName(group));
+      },
+    };
+    const code = await main(['node', 'dicerig', 'calibrate', '--check', profile, '--camera', 'sim', '--throws', '12', '--channels', '4', '--dice-per-channel', '2', '--seed', '23', '-o', out], io);
+    expect(stderr).not.toMatch(/dicerig:/);
+    expect(io.exitCode).toBe(0);
+    expect(code).toBe(0);
+    const throws = join(tmp, 'oncamera-checked.throws');
+    expect(stderr).toContain(`Every throw is kept in ${throws} as it is taken`);
+    // Whatever the profile's reader, the shipped network groups the new dice: the checked reader names none of them.
+    expect(stderr).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(stdout).toContain(`calibrate --check: profile ${profile} (classifier d8-rings/1+`);
+    expect(stdout).toContain(`on 12 images in ${join(throws, 'images')}`);
+    expect(stdout).toMatch(/^verdict: the profile still holds/m);
+    const checked = await readProfileFile(out);
+    expect(checked.checked?.images).toBe(12);
+    expect(readFileSync(join(throws, 'labels', 'classes.txt'), 'utf8')).toBe('red-hit\nred-crit\nred-focus\nred-blank\ncocked\n');
   });
 });
 
@@ -363,6 +405,6 @@ describe('dicerig calibrate --camera (guided steps)', () => {
   it('asks for exactly one way to calibrate', async () => {
     const r = await runCli('calibrate', '--die', 'red');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/give exactly one of --from-labelled DIR, --camera sim\|DEVICE or --check PROFILE/);
+    expect(r.err).toMatch(/give exactly one of --from-labelled DIR, --camera sim\|DEVICE\|THROWS or --check PROFILE \(its new rolls from --images DIR or --camera\)/);
   });
 });

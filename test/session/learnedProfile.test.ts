@@ -75,7 +75,7 @@ describe('a session with a learned calibration profile', () => {
     expect(notices.map((m) => m.split(':')[0])).toEqual(['X-Wing red attack die (d8)', 'X-Wing green defense die (d8)']);
     for (const m of notices) {
       expect(m).toMatch(new RegExp(`\\(calibration profile "fixture" \\(${shortHash(profile)}, validation dice\\); .* let no die of this type be certified within ±5 %`));
-      expect(m).toContain(`check the profile on new labelled rolls (dicerig calibrate --check ${PROFILE} --images DIR -o NEW.json) and run with the profile it writes`);
+      expect(m).toContain(`check the profile on new rolls (dicerig calibrate --check ${PROFILE} --camera DEVICE -o NEW.json: new throws on the rig, named a group at a time; or --images DIR instead of --camera, for rolls labelled already) and run with the profile it writes`);
       expect(said.indexOf(m)).toBeLessThan(rig);
     }
   });

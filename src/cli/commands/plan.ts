@@ -6,6 +6,7 @@ import { InputError } from '../../core/errors.js';
 import type { DieType } from '../../dice/types.js';
 import type { MisreadAssumption } from '../../stats/misreadRate.js';
 import { profileMisreadAssumption } from '../../vision/calibration/profileMisreads.js';
+import { narrowingCommand } from '../../vision/calibration/checkedDice.js';
 import { readProfileFile } from '../../vision-io/profileFile.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -88,7 +89,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
         certify.rolls === null
           ? `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: out of reach with these misread bounds, however long the die rolls (${limit}); ` +
-              `check the profile on new labelled rolls (dicerig calibrate --check ${flags.calibration ?? 'PROFILE'} --images DIR -o NEW.json) to narrow them.`
+              `check the profile on new rolls (${narrowingCommand(flags.calibration)}) to narrow them.`
           : `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair` +
               `${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}; any real deviation adds to it.`,
         `At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`,

@@ -31,3 +31,11 @@ export function withCheckedDice(profile: CalibrationProfile, images: number, con
   const copy = (m: Confusion) => ({ rows: [...m.rows], columns: [...m.columns], counts: m.counts.map((r) => [...r]) });
   return sealProfile({ ...rest, createdAt, checked: { images: (checked?.images ?? 0) + images, confusion: copy(sum) } });
 }
+
+/**
+ * The command that narrows a profile's misread bounds, as sessions, plans, reports and `calibrate` name it: new rolls
+ * thrown on the rig and named a group at a time, or rolls labelled already.
+ */
+export function narrowingCommand(profile = 'PROFILE', camera = 'DEVICE'): string {
+  return `dicerig calibrate --check ${profile} --camera ${camera} -o NEW.json: new throws on the rig, named a group at a time; or --images DIR instead of --camera, for rolls labelled already`;
+}

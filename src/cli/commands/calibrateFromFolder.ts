@@ -1,0 +1,60 @@
+/**
+ * `dicerig calibrate --from-labelled DIR`: a profile from a labelled folder
+ * (also the folder a guided calibration's named throws make).
+ */
+import type { CliIo } from '../io.js';
+import { diceIdsOf } from '../../vision/calibration/guided.js';
+import type { CalibrationDice } from '../../vision/calibration/guided.js';
+import { buildLearnedProfile } from '../../vision/calibration/learnedProfile.js';
+import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
+import type { ProfileBuildOptions } from '../../vision/calibration/profileBuild.js';
+import { buildD8Profile, describeSamples } from '../../vision/calibration/trainProfile.js';
+import type { TrainProfileResult } from '../../vision/calibration/trainProfile.js';
+import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
+import { learnedCutter } from '../../vision/learned/shipped.js';
+import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
+import { InputError } from '../../core/errors.js';
+import { TOP_FACE_ONLY } from './calibrateFlags.js';
+import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
+import { learnedModelFor } from './learnedReader.js';
+import { keepsClass } from './vision.js';
+
+export async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: CommonFields, io: CliIo): Promise<TrainProfileResult | LearnedProfileResult> {
+  const paths = labelledFolderPaths(dir, flags.labels);
+  if (flags.reader !== 'ring') return learnedFromFolder(flags, dice, paths, common, io, (folder) => `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3);
+  requireFlatDice(folder, dice, paths.images);
+  const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
+  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)` });
+}
+
+/** A learned profile from a labelled folder (`--from-labelled`, or the throws a guided calibration kept and named). */
+export async function learnedFromFolder(
+  flags: CalibrateFlags,
+  dice: CalibrationDice,
+  paths: { images: string; labels?: string },
+  common: CommonFields,
+  io: CliIo,
+  source: (folder: { images: number; crops: readonly unknown[] }) => string,
+  platform: Pick<ProfileBuildOptions, 'channels' | 'reference' | 'dieSizePx'> = {},
+): Promise<LearnedProfileResult> {
+  if (common.face !== 'top') throw new InputError(TOP_FACE_ONLY);
+  const model = learnedModelFor(dice);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3, learnedCutter(model, flags.hfov));
+  requireFlatDice(folder, dice, paths.images);
+  const { face: _face, ...named } = common;
+  return buildLearnedProfile(
+    folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
+    model,
+    {
+      ...named,
+      ...platform,
+      dice: diceIdsOf(dice),
+      hfovDeg: flags.hfov,
+      source: source(folder),
+      fineTune: flags.fineTune
+        ? { ...defaultFineTuneOptions, epochs: flags.fineTunePasses, onEpoch: (pass, passes, loss) => io.err(`fine-tuning the network on your dice: pass ${pass} of ${passes} (loss ${loss.toFixed(3)})\n`) }
+        : false,
+    },
+  );
+}
