@@ -377,7 +377,7 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(renamed.err).toContain(`these throws are named already (${join(throws, 'labels')}): calibrate --from-labelled ${throws} builds a profile from those names`);
   });
 
-  it('reads kept throws of a real camera with the learned reader unless told otherwise, and refuses a folder that holds none', async () => {
+  it('reads kept throws of a real camera with the learned reader unless told otherwise or facing the bottom face, and refuses a folder that holds none', async () => {
     const out = join(tmp, 'real', 'xw.json');
     const throws = join(tmp, 'real', 'xw.throws');
     const first = await runCli('calibrate', '--die', 'xwing', '--camera', 'sim', '--throws', '6', '--channels', '4', '--dice-per-channel', '2', '--out', out);
@@ -391,6 +391,9 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(replay.err).toMatch(/^Step 1 of 4: empty-platform reference from the throws kept in .* \(taken with camera \/dev\/video0\)\.$/m);
     expect(replay.err).toMatch(/^Step 3 of 4: 6 throws kept from an earlier calibration\.$/m);
     expect(replay.err).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
+    // A camera under a clear platform sees the bottom face, which the learned reader does not read: the ring one names it.
+    const bottom = await runCli('calibrate', '--die', 'xwing', '--camera', throws, '--face', 'bottom', '--out', join(tmp, 'real', 'bottom.json'));
+    expect(bottom.err).toMatch(/^Step 4 of 4: naming groups of similar dice\.$/m);
     const none = await runCli('calibrate', '--die', 'xwing', '--camera', join(tmp, 'real'), '--out', out);
     expect(none.code).toBe(1);
     expect(none.err).toMatch(/--camera names a folder that holds no kept throws \(reference\.png, kept\.json, images\/\); give sim, a camera device such as \/dev\/video0, or the STEM\.throws folder of an earlier guided calibration/);

@@ -145,15 +145,18 @@ async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice, stem:
   return { camera, throwsDir, learned, steps, ...(close ? { close } : {}) };
 }
 
-/** The reader a guided calibration names its dice for: `--reader`, else the ring one for the simulated camera's flat-drawn dice. */
+/**
+ * The reader a guided calibration names its dice for: `--reader`, else the learned one, but for the simulated camera's
+ * flat-drawn dice and a camera under a clear platform (the bottom face), which the ring reader is made for.
+ */
 function calibrationReader(flags: CalibrateFlags, common: CommonFields, given: (key: string) => boolean): (simulated: boolean) => boolean {
   return (simulated) => {
-    // The simulated camera draws its dice flat, which the learned networks (trained on 3D renders) do not read: the ring
-    // reader is made for it, as the default profiles are.
-    const learned = (flags.reader ?? (simulated ? 'ring' : 'learned')) === 'learned';
+    // The learned networks were trained on 3D renders of dice seen from above: they read neither the simulated camera's
+    // flat-drawn dice nor a bottom face.
+    const learned = (flags.reader ?? (simulated || common.face === 'bottom' ? 'ring' : 'learned')) === 'learned';
     if (learned && common.face !== 'top') throw new InputError(TOP_FACE_ONLY);
     if (!learned && (given('fineTune') || given('fineTunePasses'))) {
-      throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader, and the simulated camera\'s flat-drawn dice are read by the ring reader unless you give --reader learned.');
+      throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader, and the simulated camera\'s flat-drawn dice and a bottom face are read by the ring reader unless you give --reader learned.');
     }
     return learned;
   };
