@@ -68,10 +68,24 @@ export interface GuidedLearnedResult {
   readonly doubtful: readonly { readonly throwIndex: number; readonly box: Rect; readonly label: string; readonly nearer: string; readonly crop: RgbImage }[];
 }
 
-/** The median across-corners size of the flat-looking dice an outline could be measured on; `fallback` when none. */
-function measuredDieSize(outlines: readonly (D8Description | string)[], fallback: number): number {
-  const sizes = outlines.flatMap((d) => (typeof d === 'string' || d.outline.elongation > LOOKS_COCKED ? [] : [d.outline.radius * 2])).sort((a, b) => a - b);
-  return sizes.length > 0 ? (sizes[sizes.length >> 1] as number) : fallback;
+/** How far the measured die size may lie from the one the dice were located by before the user is told. */
+const MAX_SIZE_MISMATCH = 0.25;
+
+/** Flat-looking dice under which the die size is the median of every die measured (a lens showing every die's sides). */
+const MIN_FLAT_SIZES = 10;
+
+/**
+ * The dice's across-corners size: the median of the flat-looking dice an outline could be measured on, or of every
+ * die measured when fewer than `MIN_FLAT_SIZES` look flat (on the renders most flat dice's outlines are long:
+ * perspective), or `given` when none could be measured; with where it came from.
+ */
+function measuredDieSize(outlines: readonly (D8Description | string)[], given: number): { size: number; how: string } {
+  const measured = outlines.filter((d): d is D8Description => typeof d !== 'string');
+  const flat = measured.filter((d) => d.outline.elongation <= LOOKS_COCKED);
+  const use = flat.length >= MIN_FLAT_SIZES ? flat : measured;
+  if (use.length === 0) return { size: given, how: 'as given: no die outline could be measured' };
+  const sizes = use.map((d) => d.outline.radius * 2).sort((a, b) => a - b);
+  return { size: sizes[sizes.length >> 1] as number, how: `measured on ${use.length} ${use === flat ? 'flat-looking ' : ''}dice` };
 }
 
 /** A die's outline measured as the ring reader measures it, on a square 1.5 die sizes wide around where it lies. */
@@ -101,10 +115,14 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
 
   // Cut as a session cuts: a square of the measured die size around the located centre (the cutter moves it onto the top face).
   const outlines = located.map((l) => outlineOf(l.image, l.die.center, options.dieSizePx));
-  const dieSizePx = measuredDieSize(outlines, options.dieSizePx);
+  const { size: dieSizePx, how } = measuredDieSize(outlines, options.dieSizePx);
   const boxes = located.map((l) => ({ x: l.die.center.x - dieSizePx / 2, y: l.die.center.y - dieSizePx / 2, width: dieSizePx, height: dieSizePx }));
   const crops = located.map((l, i) => options.cut(l.image, boxes[i] as Rect));
-  log(`  die size ${dieSizePx.toFixed(1)} px across corners (measured on the dice).`);
+  log(`  die size ${dieSizePx.toFixed(1)} px across corners (${how}; --die-size ${options.dieSizePx} located them).`);
+  // Dice are located by their expected area: far from it, lone dice count as two touching, or are lost.
+  if (Math.abs(dieSizePx / options.dieSizePx - 1) > MAX_SIZE_MISMATCH) {
+    log(`  warning: the dice measure ${Math.round(dieSizePx)} px, not the ${options.dieSizePx} px they were located by: run again on the kept throws with --die-size ${Math.round(dieSizePx)}.`);
+  }
 
   log(`Step 4 of 4: naming groups of dice the network sees alike.`);
   const embeddings = crops.map((c) => dieEmbedding(reader, c));

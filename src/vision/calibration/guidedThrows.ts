@@ -100,5 +100,10 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
     }
     throws.push({ index: t, image, dice });
   }
+  const alone = throws.reduce((n, t) => n + t.dice.length, 0);
+  // Dice are told apart by their expected area: with the die size far too small, every lone die counts as touching.
+  if (skippedDice > alone) {
+    log(`  warning: ${skippedDice} dice were left out as touching or outside the channels against ${alone} alone in a channel: check --die-size (${options.dieSizePx} px across corners; measure a die in a frame) and the channel count.`);
+  }
   return { reference, ...(referenceFile ? { referenceFile } : {}), channels, throws, skippedDice };
 }
