@@ -2,7 +2,8 @@
  * A guided calibration's throws kept on disk as they are taken, so none is lost
  * to a wrong answer or a stopped run: `DIR/reference.png` (the empty
  * platform), `DIR/images/throw-0001.jpg`... and `DIR/kept.json` (the camera and
- * the platform they were taken with). Once the groups are named, `DIR/labels/`
+ * the platform they were taken with); with a camera that knows its dice (the
+ * simulated one; renders), `DIR/truth/` too. Once the groups are named, `DIR/labels/`
  * makes it a labelled folder (`calibrate --from-labelled DIR`). The kept throws
  * replay as a camera, so the groups can be named again without throwing again.
  */
@@ -59,6 +60,7 @@ export async function keepingCamera(camera: CalibrationCamera, dir: string, mani
       const file = join(dir, 'images', `${throwName(index)}.jpg`);
       const jpeg = await encodeJpeg(taken.image, KEPT_JPEG_QUALITY);
       await writeFile(file, jpeg);
+      if (taken.truth) await writeThrowTruth(dir, index, taken.truth);
       return { image: await decodeImageBytes(jpeg, file), ...(taken.truth ? { truth: taken.truth } : {}) };
     },
   };
@@ -84,9 +86,34 @@ export async function keptThrowsCamera(dir: string): Promise<{ camera: Calibrati
       description: `the throws kept in ${dir} (taken with ${manifest.camera})`,
       kept: files.length,
       emptyPlatform: () => decodeImageFile(join(dir, 'reference.png')),
-      nextThrow: async (index: number) => ({ image: await decodeImageFile(join(dir, 'images', files[index] as string)) }),
+      nextThrow: async (index: number) => {
+        const image = await decodeImageFile(join(dir, 'images', files[index] as string));
+        const truth = await readThrowTruth(dir, index);
+        return { image, ...(truth ? { truth } : {}) };
+      },
     },
   };
+}
+
+type ThrowTruth = readonly { readonly center: { readonly x: number; readonly y: number }; readonly label: string }[];
+
+/**
+ * Keeps what a camera that knows its dice (the simulated one; renders) says each throw holds, `DIR/truth/NAME.json`:
+ * a replay's groups then show it, as the first run's did.
+ */
+export async function writeThrowTruth(dir: string, index: number, truth: ThrowTruth): Promise<void> {
+  await mkdir(join(dir, 'truth'), { recursive: true });
+  await writeFile(join(dir, 'truth', `${throwName(index)}.json`), `${JSON.stringify(truth.map((t) => ({ center: { x: t.center.x, y: t.center.y }, label: t.label })))}\n`);
+}
+
+async function readThrowTruth(dir: string, index: number): Promise<ThrowTruth | undefined> {
+  const file = join(dir, 'truth', `${throwName(index)}.json`);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as ThrowTruth;
+  } catch (e) {
+    throw new InputError(`cannot read a kept throw's truth: ${(e as Error).message}`, { file }, { cause: e });
+  }
 }
 
 /** Writes `DIR/labels/` for kept throws: `classes.txt` and one YOLO file per throw (none where no die was named). */

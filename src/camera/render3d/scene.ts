@@ -55,6 +55,11 @@ export interface SceneOptions {
   readonly lighting?: readonly string[];
   /** Platform presets to draw from, by name (rig look; of the seed's split). Default: the split's own, opt-in ones left out. */
   readonly platforms?: readonly string[];
+  /**
+   * One throw on the rig `seed` draws: the camera, platform, walls, light and the camera's effects are the seed's, the
+   * dice and the sensor noise this seed's (default: the dice are the seed's too, as every set drawn before this).
+   */
+  readonly diceSeed?: number;
 }
 
 export interface SceneDie extends PlacedDie {
@@ -290,7 +295,7 @@ export function buildScene(options: SceneOptions): Scene {
   const split = splitOfSeed(seed);
   const tray = options.look === 'tray';
   if (tray && options.dice !== 'd6') throw new RangeError(`The tray look draws D6 dice only, not ${options.dice}.`);
-  const r = seededRandom(seed);
+  let r = seededRandom(seed);
   const width = options.width ?? (tray ? TRAY_CAMERA.width : 1280);
   const height = options.height ?? (tray ? TRAY_CAMERA.height : 720);
   if (tray && options.lighting) throw new RangeError('The tray look has its own lighting presets; a lighting choice is for the rig look.');
@@ -404,7 +409,10 @@ export function buildScene(options: SceneOptions): Scene {
     exposure: between(r, lighting.exposure),
   };
 
-  // Dice.
+  // Dice: a throw of its own on the rig, or the scene's.
+  const rig = r;
+  const throwRandom = options.diceSeed !== undefined ? seededRandom(options.diceSeed) : undefined;
+  r = throwRandom ?? r;
   const kinds: RenderDie[] = options.dice === 'd6' ? ['d6'] : ['red', 'green'];
   const [nMin, nMax] = options.diceCount ?? (tray ? TRAY_CAMERA.diceCount : [1, 7]);
   const wanted = nMin + Math.floor(r() * (nMax - nMin + 1));
@@ -498,6 +506,7 @@ export function buildScene(options: SceneOptions): Scene {
     }
   }
 
+  r = rig;
   const effects = tray ? TRAY_EFFECTS : RIG_EFFECTS;
   const post: PostSpec = {
     readNoise: between(r, effects.readNoise),
@@ -508,7 +517,7 @@ export function buildScene(options: SceneOptions): Scene {
     vignette: between(r, effects.vignette),
     gains: [between(r, effects.gains), 1, between(r, effects.gains)],
     jpegQuality: Math.round(between(r, effects.jpegQuality)),
-    noiseSeed: Math.floor(r() * 2 ** 31),
+    noiseSeed: Math.floor((throwRandom ?? r)() * 2 ** 31),
   };
 
   const spec: SceneSpec = {
