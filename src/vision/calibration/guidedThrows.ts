@@ -103,7 +103,9 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
   const alone = throws.reduce((n, t) => n + t.dice.length, 0);
   // Dice are told apart by their expected area: with the die size far too small, every lone die counts as touching.
   if (skippedDice > alone) {
-    log(`  warning: ${skippedDice} dice were left out as touching or outside the channels against ${alone} alone in a channel: check --die-size (${options.dieSizePx} px across corners; measure a die in a frame) and the channel count.`);
+    log(
+      `  warning: ${skippedDice} dice were left out as touching or outside the channels against ${alone} alone in a channel: unless your dice touch that often, check --die-size (${options.dieSizePx} px across corners; measure a die in a frame) and the channel count.`,
+    );
   }
   return { reference, ...(referenceFile ? { referenceFile } : {}), channels, throws, skippedDice };
 }
