@@ -12,6 +12,10 @@
  *        the network's own cocked class judges tilt, the blob checks made for dice seen face on left out: what a
  *        session would read of D6s under a webcam above an open platform, which sessions do not support yet)
  *
+ * `--rig` (`renderRigThrows.ts --labels` folders): every throw located against the rig's one `reference.png`, and cut
+ * with the die size the profile holds (`dieSizePx`, measured by the guided calibration on the rig), as a session on
+ * that rig would.
+ *
  * The whole frame is one channel holding the image's labelled dice; the die size a rig calibrates is taken from the
  * image's labelled boxes (the median longest side of its flat dice) for d8s, and for D6s from the render's truth (the
  * median top face's side, by the die's size and the camera's height and field of view); the pipeline's options are a session's
@@ -29,6 +33,7 @@ import { readFrame } from '../../src/vision/pipeline.js';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
 import { labelledFolderPaths } from '../../src/vision-io/labelledCrops.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
+import { readProfileFile } from '../../src/vision-io/profileFile.js';
 import { chooseReader, type ChosenReader } from '../../src/vision-io/readerChoice.js';
 import type { FaceReader } from '../../src/vision/faceRead.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../../src/vision/learned/reader.js';
@@ -36,7 +41,7 @@ import { learnedPipelineCrop } from '../../src/vision/learned/shipped.js';
 import { d6Model } from '../../src/vision/learned/weights/d6.js';
 
 const { values } = parseArgs({
-  options: { images: { type: 'string' }, calibration: { type: 'string' }, die: { type: 'string', default: 'xwing' }, learned: { type: 'boolean', default: false }, hfov: { type: 'string', default: '54' } },
+  options: { images: { type: 'string' }, calibration: { type: 'string' }, die: { type: 'string', default: 'xwing' }, learned: { type: 'boolean', default: false }, hfov: { type: 'string', default: '54' }, rig: { type: 'boolean', default: false } },
 });
 const family = values.die === 'd6' ? 'pips' : values.die === 'xwing' ? 'xwing' : undefined;
 const hfovDeg = Number(values.hfov);
@@ -81,9 +86,10 @@ const byPlatform = new Map<string, { flat: number; own: number; read: number }>(
 let phantomRead = 0;
 let phantomDeclined = 0;
 let images = 0;
+const rigSize = values.rig && values.calibration !== undefined ? (await readProfileFile(values.calibration)).dieSizePx : undefined;
 for (const photo of folder.photos) {
-  const empty = join(root, 'empty', `${basename(photo.imagePath).replace(/\.[a-z]+$/i, '')}.jpg`);
-  if (!existsSync(empty)) throw new Error(`${empty} is missing: render the folder with --empty-platform`);
+  const empty = values.rig ? join(root, 'reference.png') : join(root, 'empty', `${basename(photo.imagePath).replace(/\.[a-z]+$/i, '')}.jpg`);
+  if (!existsSync(empty)) throw new Error(`${empty} is missing: render the folder with --empty-platform (a rig's throws: renderRigThrows.ts)`);
   if (photo.boxes.length === 0) continue;
   images++;
   const frame = await decodeImageFile(photo.imagePath);
@@ -95,7 +101,8 @@ for (const photo of folder.photos) {
   let platform = 'unknown platform';
   /** A D6's side as a rig states it (the top face's side, in pixels), from the render's truth. */
   let cubeSidePx: number | undefined;
-  if (existsSync(truthFile)) {
+  // A rig's kept truth (renderRigThrows.ts) holds only where each die lies and what it shows.
+  if (!values.rig && existsSync(truthFile)) {
     const { scene, preset } = JSON.parse(readFileSync(truthFile, 'utf8')) as { preset?: { platform?: string }; scene: { placed: { touches: (number | 'wall')[]; sizeCm: number; cocked: boolean }[]; camera: { heightCm: number }; lens: { hfovDeg: number } } };
     platform = preset?.platform ?? platform;
     const placed = scene.placed;
@@ -114,7 +121,7 @@ for (const photo of folder.photos) {
   // A d8's size is across its corners, which its box's longer side shows; a cube's box grows with its turn in the
   // frame (up to 1.41 times its side), so a D6's side is taken from the render's truth, as a rig's user measures it.
   const boxSize = sides.length > 0 ? (sides[sides.length >> 1] as number) : Math.max(...boxes.map((b) => Math.max(b.w, b.h)));
-  const dieSizePx = family === 'pips' && cubeSidePx !== undefined ? cubeSidePx : boxSize;
+  const dieSizePx = rigSize ?? (family === 'pips' && cubeSidePx !== undefined ? cubeSidePx : boxSize);
   const pipeline = sessionPipeline(family, dieSizePx, chosen.pipelineCrop?.(reference, dieSizePx));
   const channel = rectChannel(1, { x: 0, y: 0, width: frame.width, height: frame.height }, boxes.length);
   const { readings } = readFrame(frame, reference, [channel], chosen.reader, pipeline);
