@@ -21,7 +21,7 @@ import type { DieCrop } from '../faceRead.js';
 import type { LearnedReader } from '../learned/reader.js';
 import { dieEmbedding, doubtfulDice, groupByEmbedding, kMeansGroups } from './embeddingGroups.js';
 import type { DieLook } from './embeddingGroups.js';
-import { nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
+import { allowedNames, nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
 import { diceIdsOf } from './guided.js';
 import type { CalibrationDice } from './guided.js';
@@ -160,7 +160,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
     const name = names[i];
     if (name !== undefined) (throws[l.throwIndex]?.dice as { box: Rect; label: string }[]).push({ box: boxes[i] as Rect, label: name });
   });
-  const classes = [...dice.flatMap((d) => d.symbols.map((s) => `${d.id}-${s}`)), COCKED_CLASS];
+  const classes = allowedNames(dice).filter((n) => n !== SKIP_NAME);
   return {
     reference: taken.reference,
     ...(taken.referenceFile ? { referenceFile: taken.referenceFile } : {}),
