@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskingIo } from '../../src/cli/commands/calibrateGuided.js';
 import { main } from '../../src/cli/main.js';
@@ -34,6 +34,29 @@ interface GroupListing {
 /** What a person would call each group: what most of its dice show (the simulator knows). */
 function majorityName(listing: GroupListing): string {
   return Object.entries(listing.simulatorTruth ?? {}).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'skip';
+}
+
+/**
+ * A person at a terminal who answers each group's question by looking at the group in `groupsDir`'s listing (as at its
+ * picture); with what was printed and asked.
+ */
+function personAt(groupsDir: string, answer: (group: GroupListing, question: string) => string): { io: AskingIo & { exitCode: number }; seen: { stdout: string; stderr: string; asked: string[] } } {
+  const seen = { stdout: '', stderr: '', asked: [] as string[] };
+  const io: AskingIo & { exitCode: number } = {
+    exitCode: 0,
+    out: (t) => void (seen.stdout += t),
+    err: (t) => void (seen.stderr += t),
+    setExitCode(c) {
+      io.exitCode = c;
+    },
+    ask(question) {
+      seen.asked.push(question);
+      const id = Number(/^Group (\d+):/.exec(question)?.[1]);
+      const listing = JSON.parse(readFileSync(join(groupsDir, 'groups.json'), 'utf8')) as GroupListing[];
+      return Promise.resolve(answer(listing.find((g) => g.group === id) as GroupListing, question));
+    },
+  };
+  return { io, seen };
 }
 
 beforeAll(async () => {
@@ -198,36 +221,19 @@ describe('dicerig calibrate --check', () => {
     const profile = join(tmp, 'oncamera.json');
     await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', profile, '--created-at', CREATED);
     const out = join(tmp, 'oncamera-checked.json');
-    let stdout = '';
-    let stderr = '';
-    const asked: string[] = [];
-    const io: AskingIo & { exitCode: number } = {
-      exitCode: 0,
-      out: (t) => void (stdout += t),
-      err: (t) => void (stderr += t),
-      setExitCode(c) {
-        io.exitCode = c;
-      },
-      ask(question) {
-        asked.push(question);
-        const id = Number(/^Group (\d+):/.exec(question)?.[1]);
-        const listing = JSON.parse(readFileSync(join(tmp, 'oncamera-checked.groups', 'groups.json'), 'utf8')) as GroupListing[];
-        const group = listing.find((g) => g.group === id) as GroupListing;
-        return Promise.resolve(Object.keys(group.simulatorTruth ?? {}).length > 1 ? 'split' : majorityName(group));
-      },
-    };
+    const { io, seen } = personAt(join(tmp, 'oncamera-checked.groups'), (group) => (Object.keys(group.simulatorTruth ?? {}).length > 1 ? 'split' : majorityName(group)));
     const code = await main(['node', 'dicerig', 'calibrate', '--check', profile, '--camera', 'sim', '--throws', '12', '--channels', '4', '--dice-per-channel', '2', '--seed', '23', '-o', out], io);
-    expect(stderr).not.toMatch(/dicerig:/);
+    expect(seen.stderr).not.toMatch(/dicerig:/);
     expect(io.exitCode).toBe(0);
     expect(code).toBe(0);
     const throws = join(tmp, 'oncamera-checked.throws');
-    expect(stderr).toContain(`Every throw is kept in ${throws} as it is taken`);
+    expect(seen.stderr).toContain(`Every throw is kept in ${throws} as it is taken`);
     // Whatever the profile's reader, the shipped network groups the new dice: the checked reader names none of them.
-    expect(stderr).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
-    expect(asked.length).toBeGreaterThan(0);
-    expect(stdout).toContain(`calibrate --check: profile ${profile} (classifier d8-rings/1+`);
-    expect(stdout).toContain(`on 12 images in ${join(throws, 'images')}`);
-    expect(stdout).toMatch(/^verdict: the profile still holds/m);
+    expect(seen.stderr).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
+    expect(seen.asked.length).toBeGreaterThan(0);
+    expect(seen.stdout).toContain(`calibrate --check: profile ${profile} (classifier d8-rings/1+`);
+    expect(seen.stdout).toContain(`on 12 images in ${join(throws, 'images')}`);
+    expect(seen.stdout).toMatch(/^verdict: the profile still holds/m);
     const checked = await readProfileFile(out);
     expect(checked.checked?.images).toBe(12);
     expect(readFileSync(join(throws, 'labels', 'classes.txt'), 'utf8')).toBe('red-hit\nred-crit\nred-focus\nred-blank\ncocked\n');
@@ -237,42 +243,28 @@ describe('dicerig calibrate --check', () => {
 describe('dicerig calibrate --camera (guided steps)', () => {
   it('asks a person at a terminal to name each group once, then saves the profile, reference and channels', async () => {
     const out = join(tmp, 'guided', 'asked.json');
-    let stdout = '';
-    let stderr = '';
-    const asked: string[] = [];
-    const io: AskingIo & { exitCode: number } = {
-      exitCode: 0,
-      out: (s) => void (stdout += s),
-      err: (s) => void (stderr += s),
-      setExitCode(c) {
-        io.exitCode = c;
-      },
-      ask(question) {
-        asked.push(question);
-        // Look at the group's picture listing, as a person would look at the picture.
-        const picture = /\(see (.*?\.png)\)/.exec(question)?.[1] as string;
-        const listing = JSON.parse(readFileSync(join(dirname(picture), 'groups.json'), 'utf8')) as GroupListing[];
-        const id = Number(/^Group (\d+):/.exec(question)?.[1]);
-        return Promise.resolve(majorityName(listing.find((g) => g.group === id) as GroupListing));
-      },
-    };
+    const { io, seen } = personAt(join(tmp, 'guided', 'asked.groups'), (group, question) => {
+      // The question names the group's picture, beside the listing.
+      expect(question).toContain(`(see ${join(tmp, 'guided', 'asked.groups', `group-${String(group.group).padStart(2, '0')}.png`)})`);
+      return majorityName(group);
+    });
     const code = await main(
       ['node', 'dicerig', 'calibrate', '--die', 'red', '--camera', 'sim', '--throws', '24', '--channels', '4', '--dice-per-channel', '2', '--seed', '9', '--out', out, '--created-at', CREATED],
       io,
     );
-    expect(stderr).not.toMatch(/dicerig:/);
+    expect(seen.stderr).not.toMatch(/dicerig:/);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^Step 1 of 4: empty-platform reference from the simulated camera \(seed 9, studio lighting\)\.$/m);
-    expect(stderr).toMatch(/^ {2}channel 3: x 959-1256, y 24-696$/m);
+    expect(seen.stderr).toMatch(/^Step 1 of 4: empty-platform reference from the simulated camera \(seed 9, studio lighting\)\.$/m);
+    expect(seen.stderr).toMatch(/^ {2}channel 3: x 959-1256, y 24-696$/m);
     const p = readProfile(out);
-    expect(asked).toHaveLength(Object.keys(readFileSync(join(tmp, 'guided', 'asked.groups', 'groups.json'), 'utf8').match(/"group"/g) ?? {}).length);
+    expect(seen.asked).toHaveLength(Object.keys(readFileSync(join(tmp, 'guided', 'asked.groups', 'groups.json'), 'utf8').match(/"group"/g) ?? {}).length);
     expect(p.channels).toHaveLength(4);
     // The simulated camera's flat-drawn dice are the ring reader's by default.
     expect(p.classifier.kind).toBe('d8-ring-harmonics/nearest-mean');
     expect(p.validation.confidentErrors).toBe(0);
     const ref = join(tmp, 'guided', 'asked.reference.png');
     expect(p.reference).toEqual({ file: 'asked.reference.png', sha256: createHash('sha256').update(readFileSync(ref)).digest('hex') });
-    expect(stdout).toContain(`Calibration profile written to ${out}`);
+    expect(seen.stdout).toContain(`Calibration profile written to ${out}`);
   });
 
   it('without a terminal, writes the groups and a labels template, then takes the names from --labels-from', async () => {
@@ -307,37 +299,23 @@ describe('dicerig calibrate --camera (guided steps)', () => {
   it('with the learned reader, names the kept throws\' groups, makes them a labelled folder and builds the profile from it with the platform', async () => {
     const out = join(tmp, 'learned', 'xw.json');
     const throws = join(tmp, 'learned', 'xw.throws');
-    const asked: string[] = [];
-    let stderr = '';
     let slipped = 0;
-    const io: AskingIo & { exitCode: number } = {
-      exitCode: 0,
-      out: () => undefined,
-      err: (s) => void (stderr += s),
-      setExitCode(c) {
-        io.exitCode = c;
-      },
-      ask(question) {
-        asked.push(question);
-        const id = Number(/^Group (\d+):/.exec(question)?.[1]);
-        const listing = JSON.parse(readFileSync(join(tmp, 'learned', 'xw.groups', 'groups.json'), 'utf8')) as GroupListing[];
-        const group = listing.find((g) => g.group === id) as GroupListing;
-        const truth = Object.keys(group.simulatorTruth ?? {});
-        // One slip: a small group of red hits is called red blanks.
-        if (slipped === 0 && truth.length === 1 && truth[0] === 'red-hit' && group.dice >= 2 && group.dice <= 5) {
-          slipped = group.dice;
-          return Promise.resolve('red-blank');
-        }
-        // Otherwise a careful person: a group showing two faces is split rather than named by its commoner one.
-        return Promise.resolve(truth.length > 1 && question.includes('split') ? 'split' : majorityName(group));
-      },
-    };
+    const { io, seen } = personAt(join(tmp, 'learned', 'xw.groups'), (group, question) => {
+      const truth = Object.keys(group.simulatorTruth ?? {});
+      // One slip: a small group of red hits is called red blanks.
+      if (slipped === 0 && truth.length === 1 && truth[0] === 'red-hit' && group.dice >= 2 && group.dice <= 5) {
+        slipped = group.dice;
+        return 'red-blank';
+      }
+      // Otherwise a careful person: a group showing two faces is split rather than named by its commoner one.
+      return truth.length > 1 && question.includes('split') ? 'split' : majorityName(group);
+    });
     const args = ['calibrate', '--die', 'xwing', '--camera', 'sim', '--reader', 'learned', '--throws', '16', '--channels', '4', '--dice-per-channel', '2', '--seed', '12', '--no-fine-tune', '--created-at', CREATED];
     const code = await main(['node', 'dicerig', ...args, '--out', out], io);
-    expect(stderr).not.toMatch(/dicerig:/);
+    expect(seen.stderr).not.toMatch(/dicerig:/);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
-    expect(asked[0]).toMatch(/What do they show\? \(red-hit, .*, cocked, skip, split: split when they show more than one\)/);
+    expect(seen.stderr).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
+    expect(seen.asked[0]).toMatch(/What do they show\? \(red-hit, .*, cocked, skip, split: split when they show more than one\)/);
     const p = readProfile(out);
     expect(p.classifier.kind).toBe('learned-net/head');
     expect(p.channels).toHaveLength(4);
@@ -346,11 +324,11 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(p.reference).toEqual({ file: join('xw.throws', 'reference.png'), sha256: createHash('sha256').update(readFileSync(join(throws, 'reference.png'))).digest('hex') });
     expect(p.training.source).toMatch(/^guided calibration: 16 throws on the simulated camera \(seed 12, studio lighting\), \d+ groups named \(labelled folder .*xw\.throws: \d+ dice\)$/);
     expect(readFileSync(join(throws, 'labels', 'classes.txt'), 'utf8')).toBe('red-hit\nred-crit\nred-focus\nred-blank\ngreen-evade\ngreen-focus\ngreen-blank\ncocked\n');
-    expect(stderr).toContain(`${throws} is now a labelled folder (calibrate --from-labelled ${throws} fits the same reader on it`);
+    expect(seen.stderr).toContain(`${throws} is now a labelled folder (calibrate --from-labelled ${throws} fits the same reader on it`);
     // Dice the network sees as another named face are kept, and listed for a person to check, each by its label file:
     // the slip among them.
     expect(slipped).toBeGreaterThan(0);
-    const doubted = Number(/ {2}(\d+) named dice look more like another named face than their own \(kept/.exec(stderr)?.[1] ?? 0);
+    const doubted = Number(/ {2}(\d+) named dice look more like another named face than their own \(kept/.exec(seen.stderr)?.[1] ?? 0);
     expect(doubted).toBeGreaterThanOrEqual(slipped);
     const lines = readFileSync(join(tmp, 'learned', 'xw.groups', 'doubtful.txt'), 'utf8').split('\n').filter((l) => /^\d+\. /.test(l));
     expect(lines).toHaveLength(doubted);
