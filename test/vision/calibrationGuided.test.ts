@@ -174,6 +174,45 @@ describe('guided calibration on the simulated camera', () => {
     expect(result.profile.training.source).toMatch(/^guided calibration: 30 throws on the simulated camera/);
   });
 
+  it('keeps the dice whose features point to another named face, and lists them: a slip naming red focus as red hits is listed', async () => {
+    let views: readonly ClusterView[] = [];
+    let slipped = 0;
+    const result = await runGuidedCalibration({
+      camera: simCalibrationCamera({ seed: 404, lighting: 'window', channels: 4, dicePerChannel: 2, dice: 'red' }),
+      dice: 'red',
+      throws: 20,
+      channels: 4,
+      dicePerChannel: 2,
+      dieSizePx: 72,
+      seed: 1,
+      name: 'slip',
+      createdAt: '2025-03-01T10:00:00.000Z',
+      log: () => undefined,
+      showGroups: (v) => {
+        views = v;
+        return Promise.resolve(new Map());
+      },
+      prompt: (q) => {
+        const id = Number(/^Group (\d+):/.exec(q)?.[1]);
+        const truth = Object.entries(views.find((v) => v.id === id)?.truth ?? {}).sort((a, b) => b[1] - a[1]);
+        const name = truth[0]?.[0] ?? 'skip';
+        if (slipped === 0 && truth.length === 1 && name === 'red-focus' && (truth[0]?.[1] ?? 0) <= 8) {
+          slipped = truth[0]?.[1] ?? 0;
+          return Promise.resolve('red-hit');
+        }
+        return Promise.resolve(name);
+      },
+    });
+    expect(slipped).toBeGreaterThan(0);
+    const listed = result.doubtful.filter((d) => d.label === 'red-hit' && d.nearer === 'red-focus');
+    // Measured when written: the 8 slipped dice, and one red hit named right that looks like a focus.
+    expect(listed.length).toBeGreaterThanOrEqual(slipped);
+    expect(result.doubtful.length).toBeLessThanOrEqual(slipped + 2);
+    // Kept: every named die is in the profile's training, the doubtful ones too.
+    const named = result.clusters.filter((c) => c.name !== 'skip').reduce((n, c) => n + c.size, 0);
+    expect(result.profile.training.samples).toBe(named);
+  });
+
   it('stops with a clear message when a group has no name and nobody to ask', async () => {
     await expect(
       runGuidedCalibration({

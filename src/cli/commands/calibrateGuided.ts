@@ -22,6 +22,7 @@ import { runGuidedCalibration } from '../../vision/calibration/guided.js';
 import type { CalibrationDice } from '../../vision/calibration/guided.js';
 import { runGuidedLearnedCalibration } from '../../vision/calibration/guidedLearned.js';
 import type { GuidedLearnedResult } from '../../vision/calibration/guidedLearned.js';
+import type { DoubtfulDie } from '../../vision/calibration/guidedThrows.js';
 import { throwName } from '../../vision/calibration/guidedThrows.js';
 import type { CalibrationCamera } from '../../vision/calibration/guidedThrows.js';
 import type { LearnedProfileResult } from '../../vision/calibration/learnedProfile.js';
@@ -169,6 +170,7 @@ export async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: 
     if (!learned) {
       const result = await runGuidedCalibration({ ...steps, dice, ...common, saveReference: async (image) => saveImage(`${stem}.reference.png`, image, dirname(out)) });
       io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
+      if (result.doubtful.length > 0) await showDoubtful(`${stem}.groups`, throwsDir, result.doubtful, false, io);
       return result;
     }
     const labelled = await nameKeptThrows({ camera, throwsDir, learned, steps }, flags, dice, stem, io);
@@ -195,7 +197,7 @@ async function nameKeptThrows(run: GuidedRun, flags: CalibrateFlags, dice: Calib
   const labelled = await runGuidedLearnedCalibration({ ...run.steps, dice, reader: new LearnedReader(model), cut: learnedCutter(model, flags.hfov) });
   io.err(`  groups: ${labelled.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
   const named = await writeThrowLabels(run.throwsDir, labelled.classes, labelled.throws);
-  if (labelled.doubtful.length > 0) await showDoubtful(`${stem}.groups`, run.throwsDir, labelled.doubtful, io);
+  if (labelled.doubtful.length > 0) await showDoubtful(`${stem}.groups`, run.throwsDir, labelled.doubtful, true, io);
   io.err(`  ${named} dice named.\n`);
   return labelled;
 }
@@ -243,15 +245,19 @@ async function showGroups(dir: string, clusters: readonly ClusterView[], templat
 }
 
 /**
- * Writes the named dice the network sees as another named face (`doubtful.png`, and `doubtful.txt` naming each one's
- * throw and label line) and says where: named wrong, they would teach the reader a wrong face; named right, they are
- * the hard dice, kept so that the profile's misread bounds count them.
+ * Writes the named dice whose look points to another named face (`doubtful.png`, and `doubtful.txt` naming each one's
+ * throw and place) and says where: named wrong, they would teach the reader a wrong face; named right, they are the
+ * hard dice, kept so that the profile's misread bounds count them. `labelled`: the throws have label files to correct.
  */
-async function showDoubtful(dir: string, throwsDir: string, doubtful: GuidedLearnedResult['doubtful'], io: CliIo): Promise<void> {
+async function showDoubtful(dir: string, throwsDir: string, doubtful: readonly DoubtfulDie[], labelled: boolean, io: CliIo): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'doubtful.png'), await encodePng(tileCrops(doubtful.map((d) => d.crop))));
-  const lines = doubtful.map((d, i) => `${i + 1}. ${join(throwsDir, 'labels', `${throwName(d.throwIndex)}.txt`)}: the die at x ${Math.round(d.box.x + d.box.width / 2)}, y ${Math.round(d.box.y + d.box.height / 2)}, named ${d.label}, looks more like ${d.nearer}`);
-  await writeFile(join(dir, 'doubtful.txt'), `# Named dice the network sees as another named face, in the order of doubtful.png (left to right, top to bottom).\n# A wrong name: correct its line's class in the labels file, then calibrate --from-labelled ${throwsDir}.\n${lines.join('\n')}\n`);
+  const where = (d: DoubtfulDie): string => (labelled ? join(throwsDir, 'labels', `${throwName(d.throwIndex)}.txt`) : join(throwsDir, 'images', `${throwName(d.throwIndex)}.jpg`));
+  const lines = doubtful.map((d, i) => `${i + 1}. ${where(d)}: the die at x ${Math.round(d.centre.x)}, y ${Math.round(d.centre.y)}, named ${d.label}, looks more like ${d.nearer}`);
+  const fix = labelled
+    ? `A wrong name: correct its line's class in the labels file, then calibrate --from-labelled ${throwsDir}.`
+    : `A wrong name means its group showed two faces: run again on the kept throws (--camera ${throwsDir}) with more --groups, or name that group skip.`;
+  await writeFile(join(dir, 'doubtful.txt'), `# Named dice that look like another named face, in the order of doubtful.png (left to right, top to bottom).\n# ${fix}\n${lines.join('\n')}\n`);
   io.err(`  ${doubtful.length} named dice look more like another named face than their own (kept: hard dice are what the misread bounds must count); check them in ${join(dir, 'doubtful.png')} and ${join(dir, 'doubtful.txt')}.\n`);
 }
 

@@ -18,12 +18,12 @@ import { describeD8 } from '../d8/describe.js';
 import type { D8Description } from '../d8/describe.js';
 import { scoreIcon, trainIconModel } from '../d8/iconModel.js';
 import { cropRgb, squareAround } from '../../core/image.js';
-import type { RgbImage } from '../../core/image.js';
+import type { Point, RgbImage } from '../../core/image.js';
 import { clusterCrops } from './cluster.js';
 import { nameGroups, SKIP_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
 import { collectGuidedThrows, throwName } from './guidedThrows.js';
-import type { GuidedThrowsOptions } from './guidedThrows.js';
+import type { DoubtfulDie, GuidedThrowsOptions } from './guidedThrows.js';
 import { COCKED_CLASS, parseClassName } from './profile.js';
 import { buildD8Profile } from './trainProfile.js';
 import type { TrainProfileResult } from './trainProfile.js';
@@ -56,14 +56,16 @@ export interface GuidedCalibrationResult extends TrainProfileResult {
   readonly clusters: readonly ClusterView[];
   /** Dice located but not used: touching others, outside a channel, or not measurable. */
   readonly skippedDice: number;
-  /** Dice left out because they disagree with their group's name. */
-  readonly disagreeing: number;
+  /** Named dice whose features point to another named face: named wrong, or hard to read (kept). */
+  readonly doubtful: readonly DoubtfulDie[];
 }
 
 interface Collected {
   readonly description: D8Description;
   readonly crop: RgbImage;
   readonly group: string;
+  readonly throwIndex: number;
+  readonly centre: Point;
   readonly truth?: string;
 }
 
@@ -83,7 +85,7 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
         skippedDice++;
         continue;
       }
-      collected.push({ description, crop, group: throwName(t.index), ...(die.truth !== undefined ? { truth: die.truth } : {}) });
+      collected.push({ description, crop, group: throwName(t.index), throwIndex: t.index, centre: die.center, ...(die.truth !== undefined ? { truth: die.truth } : {}) });
     }
   }
   log(`  ${collected.length} dice cropped${skippedDice > 0 ? `, ${skippedDice} skipped (touching, outside the channels or not measurable)` : ''}.`);
@@ -117,8 +119,9 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
   const labels = new Array<string | undefined>(collected.length).fill(undefined);
   for (const { group, view } of named) if (view.name !== SKIP_NAME) for (const m of group.members) labels[m] = view.name;
 
-  // A die whose own features point to another named face than its group's is left out, not trusted.
-  let disagreeing = 0;
+  // A die whose own features point to another named face than its group's is kept and shown: named wrong, its group
+  // mixed faces; named right, it is a hard die, which leaving out would hide from the profile's validation.
+  const doubtful: DoubtfulDie[] = [];
   for (const die of dice) {
     const own = collected.flatMap((c, i) => {
       const label = labels[i];
@@ -128,13 +131,11 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
     if (new Set(own.map((i) => labels[i])).size < 2) continue;
     const model = trainIconModel(own.map((i) => ({ features: (collected[i] as Collected).description.features, label: labels[i] as string })));
     for (const i of own) {
-      if (scoreIcon(model, (collected[i] as Collected).description.features).label !== labels[i]) {
-        labels[i] = undefined;
-        disagreeing++;
-      }
+      const c = collected[i] as Collected;
+      const nearer = scoreIcon(model, c.description.features).label;
+      if (nearer !== labels[i]) doubtful.push({ throwIndex: c.throwIndex, centre: c.centre, label: labels[i] as string, nearer, crop: c.crop });
     }
   }
-  if (disagreeing > 0) log(`  ${disagreeing} dice look more like another named group than their own and were left out.`);
 
   const samples = collected.flatMap((c, i) => (labels[i] !== undefined ? [{ label: labels[i] as string, group: c.group, description: c.description }] : []));
   const radii = samples.filter((s) => s.label !== COCKED_CLASS).map((s) => s.description.outline.radius * 2).sort((a, b) => a - b);
@@ -149,5 +150,5 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
     ...(radii.length > 0 ? { dieSizePx: radii[radii.length >> 1] as number } : {}),
     ...(options.dieTypes ? { dieTypes: options.dieTypes } : {}),
   });
-  return { ...result, reference, channels, clusters, skippedDice, disagreeing };
+  return { ...result, reference, channels, clusters, skippedDice, doubtful };
 }

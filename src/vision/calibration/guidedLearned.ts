@@ -26,7 +26,7 @@ import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
 import { diceIdsOf } from './guided.js';
 import type { CalibrationDice } from './guided.js';
 import { collectGuidedThrows } from './guidedThrows.js';
-import type { GuidedThrowsOptions } from './guidedThrows.js';
+import type { DoubtfulDie, GuidedThrowsOptions } from './guidedThrows.js';
 import { COCKED_CLASS, parseClassName } from './profile.js';
 
 /** Outlines longer than this are left out of the die size (a flat d8 measures about 1.01). */
@@ -65,7 +65,7 @@ export interface GuidedLearnedResult {
   /** Dice located but not used: touching others, or outside a channel. */
   readonly skippedDice: number;
   /** Named dice in which the network sees another named face more than their own: named wrong, or hard to read (kept). */
-  readonly doubtful: readonly { readonly throwIndex: number; readonly box: Rect; readonly label: string; readonly nearer: string; readonly crop: RgbImage }[];
+  readonly doubtful: readonly DoubtfulDie[];
 }
 
 /** How far the measured die size may lie from the one the dice were located by before the user is told. */
@@ -153,7 +153,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
   // Kept, not left out: a die that is named right but hard to read is the very die a reader misreads, and leaving it
   // out would make the profile's misread bounds look better than they are. The user is shown them to check.
   const nearer = doubtfulDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
-  const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, box: boxes[i] as Rect, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image }));
+  const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, centre: located[i]?.die.center as Point, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image }));
 
   const throws: LabelledThrow[] = taken.throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
   located.forEach((l, i) => {

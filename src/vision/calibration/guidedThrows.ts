@@ -58,6 +58,17 @@ export interface GuidedThrowsOptions {
   readonly saveReference?: (image: RgbImage) => Promise<{ readonly file: string; readonly sha256: string }>;
 }
 
+/** A named die whose look points to another named face than its own: named wrong, or hard to read. Kept, and shown to check. */
+export interface DoubtfulDie {
+  readonly throwIndex: number;
+  /** Where it lies in its throw's frame. */
+  readonly centre: Point;
+  readonly label: string;
+  /** The named face it looks more like. */
+  readonly nearer: string;
+  readonly crop: RgbImage;
+}
+
 /** A throw's name in a folder of kept throws, and in the group it is held back by. */
 export function throwName(index: number): string {
   return `throw-${String(index + 1).padStart(4, '0')}`;
