@@ -57,7 +57,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--name <name>', 'profile name (default: the file name)')
     .option('--created-at <time>', 'creation time to record, ISO 8601 (default: now)')
     .addOption(new Option('--face <face>', 'face the camera sees: bottom through a clear platform (mapped to the top face)').choices(['top', 'bottom']).default('top'))
-    .option('--throws <n>', 'guided: throws to sample', positiveIntArg, 60)
+    .option('--throws <n>', 'guided: throws to sample (the learned reader wants 150 or more: its misread bounds come from a quarter of the dice)', positiveIntArg, 60)
     .option('--channels <n>', 'guided: channels on the platform', positiveIntArg, 4)
     .option('--dice-per-channel <n>', 'guided: dice per channel', positiveIntArg, 1)
     .option('--die-size <px>', 'guided: d8 size across corners in the frames, pixels', positiveNumberArg, 72)
