@@ -66,11 +66,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/**
- * The guided steps on the rig: the throws are kept as they are taken (`STEM.throws/`), or replayed from a folder of
- * kept throws given as the camera; the learned reader's named dice make that folder a labelled one, which the profile
- * is built from. `given`: whether an option was said on the command line (a replay takes the others from the folder).
- */
 /** The camera, the kept throws' folder and the steps' options of a guided run, and whether the learned reader names its dice. */
 interface GuidedRun {
   readonly camera: CalibrationCamera;
@@ -163,6 +158,11 @@ function calibrationReader(flags: CalibrateFlags, common: CommonFields, given: (
   };
 }
 
+/**
+ * The guided steps on the rig: the throws are kept as they are taken (`STEM.throws/`), or replayed from a folder of
+ * kept throws given as the camera; the learned reader's named dice make that folder a labelled one, which the profile
+ * is built from. `given`: whether an option was said on the command line (a replay takes the others from the folder).
+ */
 export async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string, common: CommonFields, io: CliIo, given: (key: string) => boolean): Promise<TrainProfileResult | LearnedProfileResult> {
   const stem = join(dirname(out), basename(out, extname(out)));
   const { camera, throwsDir, learned, steps, close } = await openGuidedRun(flags, dice, stem, io, given, calibrationReader(flags, common, given));
