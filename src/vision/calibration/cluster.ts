@@ -18,7 +18,8 @@ export interface KMeansResult {
   readonly inertia: number;
 }
 
-function sq(a: ArrayLike<number>, b: ArrayLike<number>): number {
+/** Squared Euclidean distance. */
+export function squaredDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let d = 0;
   for (let j = 0; j < a.length; j++) d += ((a[j] as number) - (b[j] as number)) ** 2;
   return d;
@@ -33,7 +34,7 @@ export function kMeans(points: readonly ArrayLike<number>[], k: number, random: 
   let best: KMeansResult | undefined;
   for (let r = 0; r < restarts; r++) {
     const centroids: number[][] = [Array.from(points[Math.floor(random() * n)] as ArrayLike<number>)];
-    const nearest = points.map((p) => sq(p, centroids[0] as number[]));
+    const nearest = points.map((p) => squaredDistance(p, centroids[0] as number[]));
     while (centroids.length < kk) {
       const total = nearest.reduce((a, b) => a + b, 0);
       let u = random() * total;
@@ -48,7 +49,7 @@ export function kMeans(points: readonly ArrayLike<number>[], k: number, random: 
       const c = Array.from(points[pick] as ArrayLike<number>);
       centroids.push(c);
       points.forEach((p, i) => {
-        nearest[i] = Math.min(nearest[i] as number, sq(p, c));
+        nearest[i] = Math.min(nearest[i] as number, squaredDistance(p, c));
       });
     }
     const assignments = new Array<number>(n).fill(0);
@@ -58,7 +59,7 @@ export function kMeans(points: readonly ArrayLike<number>[], k: number, random: 
         let bk = 0;
         let bd = Number.POSITIVE_INFINITY;
         centroids.forEach((c, j) => {
-          const d = sq(p, c);
+          const d = squaredDistance(p, c);
           if (d < bd) {
             bd = d;
             bk = j;
@@ -82,7 +83,7 @@ export function kMeans(points: readonly ArrayLike<number>[], k: number, random: 
         if ((counts[j] as number) > 0) for (let d = 0; d < dim; d++) c[d] = (sums[j]![d] as number) / (counts[j] as number);
       });
     }
-    const inertia = points.reduce((acc, p, i) => acc + sq(p, centroids[assignments[i] as number] as number[]), 0);
+    const inertia = points.reduce((acc, p, i) => acc + squaredDistance(p, centroids[assignments[i] as number] as number[]), 0);
     if (!best || inertia < best.inertia) best = { assignments, centroids, inertia };
   }
   return best as KMeansResult;
@@ -115,17 +116,24 @@ export interface CropCluster {
   readonly typical: readonly number[];
 }
 
-/** Groups described crops into at most `k` clusters. */
-export function clusterCrops(descriptions: readonly D8Description[], k: number, random: RandomSource): CropCluster[] {
-  const vectors = clusterVectors(descriptions);
+/**
+ * Groups `vectors` into at most `k` clusters by `kMeans`: members in index order and nearest the centre first, the
+ * largest group first (ties: the one holding the lowest index), ids from 1.
+ */
+export function kMeansClusters(vectors: readonly ArrayLike<number>[], k: number, random: RandomSource): CropCluster[] {
   const { assignments, centroids } = kMeans(vectors, k, random);
   const groups = centroids
     .map((c, j) => {
       const members = assignments.flatMap((a, i) => (a === j ? [i] : []));
-      const typical = [...members].sort((p, q) => sq(vectors[p] as number[], c) - sq(vectors[q] as number[], c));
+      const typical = [...members].sort((p, q) => squaredDistance(vectors[p] as ArrayLike<number>, c) - squaredDistance(vectors[q] as ArrayLike<number>, c));
       return { members, typical };
     })
     .filter((g) => g.members.length > 0)
     .sort((a, b) => b.members.length - a.members.length || (a.members[0] as number) - (b.members[0] as number));
   return groups.map((g, i) => ({ id: i + 1, ...g }));
+}
+
+/** Groups described crops into at most `k` clusters. */
+export function clusterCrops(descriptions: readonly D8Description[], k: number, random: RandomSource): CropCluster[] {
+  return kMeansClusters(clusterVectors(descriptions), k, random);
 }

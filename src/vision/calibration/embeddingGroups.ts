@@ -2,16 +2,17 @@
  * The learned reader's guided calibration groups dice by what the shipped
  * network sees in them: each die's embedding (the input of the network's last
  * layer, averaged over turned views, so a face groups whichever way it lies)
- * goes into the seeded k-means of `cluster.ts`; the dice the network's outline
- * check calls tilted are set apart as one group. Measured on 150 renders of an
- * artwork the network never saw (`tune-xwing-f2`, 600 dice): the flat dice in 16,
- * 24, 32 or 48 groups, no group mixing two faces; the outline check set apart
- * all 27 cocked dice and nothing else (`training/learned/groupPurity.ts`).
+ * goes into the seeded k-means of `cluster.ts`, each of four looks apart (the
+ * network's outline check calling it tilted or not, its outline long or not).
+ * Measured on the tune renders (`training/learned/groupPurity.ts`; figures in
+ * training/README.md): on `tune-xwing-f2` (600 dice, an artwork the network never
+ * saw) 21 groups put 1 die among another face's; splitting the groups that mixed
+ * faces left none.
  */
 import type { RandomSource } from '../../stats/random.js';
 import type { DieCrop } from '../faceRead.js';
 import type { LearnedReader } from '../learned/reader.js';
-import { kMeans } from './cluster.js';
+import { kMeansClusters, squaredDistance } from './cluster.js';
 
 /** Turned views whose embeddings are averaged. */
 const EMBEDDING_VIEWS = 4;
@@ -40,28 +41,13 @@ export interface EmbeddingGroup {
   readonly look: DieLook;
 }
 
-function sq(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0;
-  for (let j = 0; j < a.length; j++) d += ((a[j] as number) - (b[j] as number)) ** 2;
-  return d;
-}
-
 /** Groups `indexes` (of `embeddings`) into at most `k` by k-means: each group's members nearest its centre first, largest group first. */
 export function kMeansGroups(embeddings: readonly Float32Array[], indexes: readonly number[], k: number, random: RandomSource): number[][] {
-  const km = kMeans(
+  return kMeansClusters(
     indexes.map((i) => embeddings[i] as Float32Array),
     k,
     random,
-  );
-  const byCluster = new Map<number, number[]>();
-  km.assignments.forEach((c, j) => byCluster.set(c, [...(byCluster.get(c) ?? []), j]));
-  return [...byCluster.entries()]
-    .map(([c, js]) => {
-      const centre = km.centroids[c] as readonly number[];
-      const near = js.map((j) => ({ i: indexes[j] as number, d: sq(embeddings[indexes[j] as number] as Float32Array, centre) })).sort((a, b) => a.d - b.d || a.i - b.i);
-      return near.map((n) => n.i);
-    })
-    .sort((a, b) => b.length - a.length || (a[0] as number) - (b[0] as number));
+  ).map((g) => g.typical.map((j) => indexes[j] as number));
 }
 
 /** How a die looks before it is grouped: whether the network's outline check calls it tilted, and whether its outline is clearly longer than a flat d8's. */
@@ -113,11 +99,11 @@ export function doubtfulDice(embeddings: readonly Float32Array[], names: readonl
   embeddings.forEach((e, i) => {
     const name = names[i];
     if (name === undefined) return;
-    const own = sq(e, (means.find((m) => m.name === name) as { mean: Float64Array }).mean);
+    const own = squaredDistance(e, (means.find((m) => m.name === name) as { mean: Float64Array }).mean);
     let nearest: { name: string; d: number } | undefined;
     for (const m of means) {
       if (m.name === name || !comparable(m.name, name)) continue;
-      const d = sq(e, m.mean);
+      const d = squaredDistance(e, m.mean);
       if (d < own && (nearest === undefined || d < nearest.d)) nearest = { name: m.name, d };
     }
     if (nearest !== undefined) out.set(i, nearest.name);

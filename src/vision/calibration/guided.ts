@@ -35,8 +35,8 @@ export function diceIdsOf(dice: CalibrationDice): string[] {
   return dice === 'xwing' ? ['red', 'green'] : [dice];
 }
 
-/** Outlines longer than this are grouped apart before clustering (a flat d8 measures about 1.01). */
-const LOOKS_COCKED = 1.1;
+/** Outlines longer than this are grouped apart before clustering, and left out of a measured die size (a flat d8 measures about 1.01). */
+export const LOOKS_COCKED = 1.1;
 
 export interface GuidedCalibrationOptions extends GuidedThrowsOptions, GroupNamingOptions {
   readonly dice: CalibrationDice;

@@ -23,14 +23,12 @@ import { dieEmbedding, doubtfulDice, groupByEmbedding, kMeansGroups } from './em
 import type { DieLook } from './embeddingGroups.js';
 import { allowedNames, nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
-import { diceIdsOf } from './guided.js';
+import { diceIdsOf, LOOKS_COCKED } from './guided.js';
 import type { CalibrationDice } from './guided.js';
 import { collectGuidedThrows } from './guidedThrows.js';
 import type { DoubtfulDie, GuidedThrowsOptions } from './guidedThrows.js';
 import { COCKED_CLASS, parseClassName } from './profile.js';
 
-/** Outlines longer than this are left out of the die size (a flat d8 measures about 1.01). */
-const LOOKS_COCKED = 1.1;
 
 export interface GuidedLearnedOptions extends GuidedThrowsOptions, GroupNamingOptions {
   readonly dice: CalibrationDice;
