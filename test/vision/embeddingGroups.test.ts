@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/stats/random.js';
-import { doubtfulDice, groupByEmbedding } from '../../src/vision/calibration/embeddingGroups.js';
+import { doubtfulDice, groupByEmbedding, sameDieFaces } from '../../src/vision/calibration/embeddingGroups.js';
 import type { DieLook } from '../../src/vision/calibration/embeddingGroups.js';
-import { carefulNaming, groupingDiceOf } from '../../training/learned/groupPurity.js';
+import { carefulNaming, groupingDiceOf, majorityNames } from '../../training/learned/groupPurity.js';
 import type { GroupingDie } from '../../training/learned/groupPurity.js';
 
 const RENDERS = join(import.meta.dirname, '..', 'support', 'renders');
@@ -27,11 +27,7 @@ function hastyWrong(dice: readonly Die[]): number {
     21,
     seededRandom(1),
   );
-  return groups.reduce((wrong, g) => {
-    const counts = new Map<string, number>();
-    for (const m of g.members) counts.set((dice[m] as Die).label, (counts.get((dice[m] as Die).label) ?? 0) + 1);
-    return wrong + g.members.length - Math.max(...counts.values());
-  }, 0);
+  return majorityNames(dice, groups).filter((n, i) => n !== (dice[i] as Die).label).length;
 }
 
 describe('grouping dice by what the shipped network sees', () => {
@@ -68,8 +64,7 @@ describe('grouping dice by what the shipped network sees', () => {
     const embeddings = [e(1, 0), e(0.9, 0.1), e(0, 1), e(0.1, 0.9), e(0.95, 0.05), e(1, 0), e(0, 1)];
     // Die 4 is named a focus but lies among the hits; dice 5 and 6 are green and cocked: never compared with the reds.
     const names = ['red-hit', 'red-hit', 'red-focus', 'red-focus', 'red-focus', 'green-blank', 'cocked'];
-    const dieOf = (n: string): string | undefined => (n === 'cocked' ? undefined : n.split('-')[0]);
-    expect([...doubtfulDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b))]).toEqual([[4, 'red-hit']]);
+    expect([...doubtfulDice(embeddings, names, sameDieFaces)]).toEqual([[4, 'red-hit']]);
   });
 
   it('groups each look apart, into its share of the groups asked for', () => {

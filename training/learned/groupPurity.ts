@@ -11,10 +11,10 @@ import { pathToFileURL } from 'node:url';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { LearnedReader } from '../../src/vision/learned/reader.js';
 import type { LearnedModel } from '../../src/vision/learned/model.js';
-import { dieEmbedding, doubtfulDice, groupByEmbedding, kMeansGroups } from '../../src/vision/calibration/embeddingGroups.js';
+import { dieEmbedding, doubtfulDice, embeddingSplit, groupByEmbedding, sameDieFaces } from '../../src/vision/calibration/embeddingGroups.js';
 import { nameGroups, SPLIT_NAME } from '../../src/vision/calibration/groupNaming.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
-import type { DieLook } from '../../src/vision/calibration/embeddingGroups.js';
+import type { DieLook, EmbeddingGroup } from '../../src/vision/calibration/embeddingGroups.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { lookOf } from '../../src/vision/calibration/guidedLearned.js';
 import { decodeImageFile } from '../../src/camera/decode.js';
@@ -45,28 +45,30 @@ export async function groupingDiceOf(dir: string): Promise<GroupingDie[]> {
   return dice;
 }
 
+/** What a hasty person calls each die: the name of what most of its group shows (as at the group's picture). */
+export function majorityNames(dice: readonly GroupingDie[], groups: readonly EmbeddingGroup[]): string[] {
+  const names = new Array<string>(dice.length);
+  for (const g of groups) {
+    const counts = new Map<string, number>();
+    for (const m of g.members) counts.set((dice[m] as GroupingDie).label, (counts.get((dice[m] as GroupingDie).label) ?? 0) + 1);
+    const name = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
+    for (const m of g.members) names[m] = name;
+  }
+  return names;
+}
+
 async function main(dir: string, k: number): Promise<void> {
   const dice = await groupingDiceOf(dir);
   const groups = groupByEmbedding(dice.map((d) => d.embedding), dice.map((d) => d.look), k, seededRandom(1));
-  let wrong = 0;
   for (const g of groups) {
-    const counts: Record<string, number> = {};
-    for (const m of g.members) counts[dice[m]!.label] = (counts[dice[m]!.label] ?? 0) + 1;
-    const most = Math.max(...Object.values(counts));
-    wrong += g.members.length - most;
-    if (Object.keys(counts).length > 1 || g.look.tilted) console.log(`  group ${g.id} (${JSON.stringify(g.look)}): ${JSON.stringify(counts)}`);
+    const labels = new Set(g.members.map((m) => dice[m]!.label));
+    if (labels.size > 1 || g.look.tilted) console.log(`  group ${g.id} (${JSON.stringify(g.look)}): ${[...labels].map((l) => `${l} ${g.members.filter((m) => dice[m]!.label === l).length}`).join(', ')}`);
   }
+  const names = majorityNames(dice, groups);
+  const wrong = names.filter((n, i) => n !== dice[i]!.label).length;
   console.log(`${dice.length} dice in ${groups.length} groups: ${wrong} would be labelled wrong by their group's majority name`);
-  // Named by majority, as a person looking at the group's picture would; then the check that leaves out dice nearer another name.
-  const names: string[] = new Array<string>(dice.length);
-  for (const g of groups) {
-    const counts: Record<string, number> = {};
-    for (const m of g.members) counts[dice[m]!.label] = (counts[dice[m]!.label] ?? 0) + 1;
-    const name = Object.entries(counts).sort((a, b) => b[1] - a[1])[0]![0];
-    for (const m of g.members) names[m] = name;
-  }
-  const dieOf = (n: string): string | undefined => (n === 'cocked' ? undefined : n.split('-')[0]);
-  const out = doubtfulDice(dice.map((d) => d.embedding), names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
+  // Named by majority, then the dice the network sees nearer another name, listed for the person to check.
+  const out = doubtfulDice(dice.map((d) => d.embedding), names, sameDieFaces);
   const wrongOut = [...out.keys()].filter((i) => names[i] !== dice[i]!.label).length;
   const careful = await carefulNaming(dice, k);
   console.log(`a careful person splitting mixed groups: ${careful.questions} questions (${careful.splits} splits), ${careful.named} dice named, ${careful.wrong} wrong`);
@@ -89,7 +91,7 @@ export async function carefulNaming(dice: readonly GroupingDie[], k: number): Pr
         members.set(g.id, g.members);
         return { id: g.id, size: g.members.length, typical: [], looksCocked: g.looksCocked };
       },
-      split: (ms, parts) => kMeansGroups(embeddings, ms, parts, seededRandom(1 + (ms[0] as number))),
+      split: embeddingSplit(embeddings, 1),
     },
     {
       log: () => undefined,

@@ -9,10 +9,12 @@
  * saw) 21 groups put 1 die among another face's; splitting the groups that mixed
  * faces left none.
  */
+import { seededRandom } from '../../stats/random.js';
 import type { RandomSource } from '../../stats/random.js';
 import type { DieCrop } from '../faceRead.js';
 import type { LearnedReader } from '../learned/reader.js';
 import { kMeansClusters, squaredDistance } from './cluster.js';
+import { COCKED_CLASS, parseClassName } from './profile.js';
 
 /** Turned views whose embeddings are averaged. */
 const EMBEDDING_VIEWS = 4;
@@ -48,6 +50,23 @@ export function kMeansGroups(embeddings: readonly Float32Array[], indexes: reado
     k,
     random,
   ).map((g) => g.typical.map((j) => indexes[j] as number));
+}
+
+/**
+ * How a group answered `split` is grouped again: into `parts` by k-means on the same embeddings, seeded by `seed` and
+ * the group's first die, so that a replay of the same throws splits it the same way.
+ */
+export function embeddingSplit(embeddings: readonly Float32Array[], seed: number): (members: readonly number[], parts: number) => number[][] {
+  return (members, parts) => kMeansGroups(embeddings, members, parts, seededRandom(seed + (members[0] as number)));
+}
+
+/** Whether two names are faces of one die type (a cocked die is judged by its tilt, never compared by its icon). */
+export function sameDieFaces(a: string, b: string): boolean {
+  const die = (name: string): string | undefined => {
+    const parsed = parseClassName(name);
+    return parsed === undefined || parsed === COCKED_CLASS ? undefined : parsed.die;
+  };
+  return die(a) !== undefined && die(a) === die(b);
 }
 
 /** How a die looks before it is grouped: whether the network's outline check calls it tilted, and whether its outline is clearly longer than a flat d8's. */

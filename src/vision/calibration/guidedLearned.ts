@@ -19,7 +19,7 @@ import { describeD8 } from '../d8/describe.js';
 import type { D8Description } from '../d8/describe.js';
 import type { DieCrop } from '../faceRead.js';
 import type { LearnedReader } from '../learned/reader.js';
-import { dieEmbedding, doubtfulDice, groupByEmbedding, kMeansGroups } from './embeddingGroups.js';
+import { dieEmbedding, doubtfulDice, embeddingSplit, groupByEmbedding, sameDieFaces } from './embeddingGroups.js';
 import type { DieLook } from './embeddingGroups.js';
 import { allowedNames, nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
@@ -27,7 +27,6 @@ import { diceIdsOf, LOOKS_COCKED } from './guided.js';
 import type { CalibrationDice } from './guided.js';
 import { collectGuidedThrows } from './guidedThrows.js';
 import type { DoubtfulDie, GuidedThrowsOptions } from './guidedThrows.js';
-import { COCKED_CLASS, parseClassName } from './profile.js';
 
 
 export interface GuidedLearnedOptions extends GuidedThrowsOptions, GroupNamingOptions {
@@ -134,7 +133,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
         const truth = truthCounts(g.members.map((m) => located[m]?.die.truth));
         return { id: g.id, size: g.members.length, typical: shownMembers(g.members).map((m) => (crops[m] as DieCrop).image), looksCocked: g.looksCocked, ...(truth ? { truth } : {}) };
       },
-      split: (members, parts) => kMeansGroups(embeddings, members, parts, seededRandom(options.seed + (members[0] as number))),
+      split: embeddingSplit(embeddings, options.seed),
     },
     options,
     dice,
@@ -143,14 +142,9 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
   const names = new Array<string | undefined>(located.length).fill(undefined);
   for (const { group, view } of named) if (view.name !== SKIP_NAME && view.name !== SPLIT_NAME) for (const m of group.members) names[m] = view.name;
 
-  // Faces of one die type are compared; a cocked die is judged by its tilt, not by what its icon looks like.
-  const dieOf = (name: string): string | undefined => {
-    const parsed = parseClassName(name);
-    return parsed === undefined || parsed === COCKED_CLASS ? undefined : parsed.die;
-  };
   // Kept, not left out: a die that is named right but hard to read is the very die a reader misreads, and leaving it
   // out would make the profile's misread bounds look better than they are. The user is shown them to check.
-  const nearer = doubtfulDice(embeddings, names, (a, b) => dieOf(a) !== undefined && dieOf(a) === dieOf(b));
+  const nearer = doubtfulDice(embeddings, names, sameDieFaces);
   const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, centre: located[i]?.die.center as Point, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image }));
 
   const throws: LabelledThrow[] = taken.throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
