@@ -117,14 +117,14 @@ async function readThrowTruth(dir: string, index: number): Promise<ThrowTruth | 
 }
 
 /** Writes `DIR/labels/` for kept throws: `classes.txt` and one YOLO file per throw (none where no die was named). */
-export async function writeThrowLabels(dir: string, classes: readonly string[], throws: readonly { readonly index: number; readonly image: RgbImage; readonly dice: readonly { readonly box: Rect; readonly label: string }[] }[]): Promise<number> {
+export async function writeThrowLabels(dir: string, classes: readonly string[], throws: readonly { readonly index: number; readonly image: Pick<RgbImage, 'width' | 'height'>; readonly dice: readonly { readonly box: Rect; readonly label: string }[] }[]): Promise<number> {
   const labels = join(dir, 'labels');
   await mkdir(labels, { recursive: true });
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   let named = 0;
+  // Nine decimals: the box read back cuts the die where it was cut here, to well under a pixel.
+  const f = (v: number): string => v.toFixed(9);
   for (const t of throws) {
-    // Nine decimals: the box read back cuts the die where it was cut here, to well under a pixel.
-    const f = (v: number): string => v.toFixed(9);
     const lines = t.dice.map((d) => {
       const cls = classes.indexOf(d.label);
       if (cls < 0) throw new RangeError(`"${d.label}" is not among the classes ${classes.join(', ')}`);

@@ -19,7 +19,8 @@ import type { ArtFamily } from '../../src/camera/render3d/look.js';
 import { simFolderClasses } from '../../src/camera/sim/writeLabelledFolder.js';
 import { detectChannelRegions } from '../../src/vision/calibration/channelRegions.js';
 import { throwName } from '../../src/vision/calibration/guidedThrows.js';
-import { writeThrowTruth } from '../../src/vision-io/keptThrows.js';
+import { writeThrowLabels, writeThrowTruth } from '../../src/vision-io/keptThrows.js';
+import type { Rect } from '../../src/core/image.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,11 +57,7 @@ try {
   if (channels === 0) throw new Error(`rig seed ${rigSeed}: no channel walls found on its empty platform (${first.spec.preset.platform}); try another seed`);
   await mkdir(join(out, 'images'), { recursive: true });
   await writeFile(join(out, 'reference.png'), referencePng);
-  const classes = simFolderClasses('xwing');
-  if (values.labels) {
-    await mkdir(join(out, 'labels'), { recursive: true });
-    await writeFile(join(out, 'labels', 'classes.txt'), `${classes.join('\n')}\n`);
-  }
+  const labelled: { index: number; image: { width: number; height: number }; dice: { box: Rect; label: string }[] }[] = [];
   const sizes: number[] = [];
   for (let t = 0; t < throws; t++) {
     const scene = buildScene({ ...base, diceSeed: rigSeed * 1000 + offset + t + 1 });
@@ -72,12 +69,10 @@ try {
       scene.truth.map((d) => ({ center: { x: d.box.x + d.box.width / 2, y: d.box.y + d.box.height / 2 }, label: d.className })),
     );
     for (const d of scene.truth) if (!d.cocked) sizes.push(Math.max(d.box.width, d.box.height));
-    if (values.labels) {
-      const lines = scene.truth.map((d) => `${classes.indexOf(d.className)} ${(d.box.x + d.box.width / 2) / width} ${(d.box.y + d.box.height / 2) / height} ${d.box.width / width} ${d.box.height / height}`);
-      await writeFile(join(out, 'labels', `${throwName(t)}.txt`), lines.length ? `${lines.join('\n')}\n` : '');
-    }
+    labelled.push({ index: t, image: { width, height }, dice: scene.truth.map((d) => ({ box: d.box, label: d.className })) });
     process.stderr.write(`  ${t + 1}/${throws}\r`);
   }
+  if (values.labels) await writeThrowLabels(out, simFolderClasses('xwing'), labelled);
   sizes.sort((a, b) => a - b);
   const dieSizePx = Math.round(sizes[sizes.length >> 1] ?? 72);
   const camera = `rendered rig ${rigSeed} (${first.spec.preset.platform}, ${first.spec.preset.lighting}, ${values.art} art, horizontal field of view ${first.spec.lens.hfovDeg.toFixed(1)} degrees)`;
