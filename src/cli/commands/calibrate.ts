@@ -1,3 +1,8 @@
+/**
+ * `dicerig calibrate`: the command and its options, the summary of a new profile, and `--check` (a profile read on new
+ * labelled rolls, from --images or thrown and named with --camera). Making a profile is calibrateFromFolder.ts
+ * (--from-labelled) and calibrateGuided.ts (--camera).
+ */
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Command } from 'commander';
@@ -29,7 +34,7 @@ import { createdAt } from './calibrateFlags.js';
 import type { CalibrateFlags } from './calibrateFlags.js';
 import { fromLabelled } from './calibrateFromFolder.js';
 import { guided, labelNewThrows } from './calibrateGuided.js';
-import type { CalibrationDice } from '../../vision/calibration/guided.js';
+import { calibrationDiceOf } from '../../vision/calibration/guided.js';
 
 /** Registers `dicerig calibrate`: build a profile from labelled photos or guided throws, or re-check one. */
 export function registerCalibrateCommand(program: Command, io: CliIo): void {
@@ -196,7 +201,7 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
     ? `verdict: the profile still holds (accuracy at least ${percent(flags.minAccuracy, 2)}, at most ${percent(flags.maxDecline, 1)} declined, no cocked die read as a face).`
     : f.total === 0
       ? `verdict: nothing to check: no labelled flat die of the profile's classes (${profile.classes.filter((c) => c !== 'cocked').join(', ')}) in ${paths.images}; label the new rolls with those classes.`
-      : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${profile.dice.length > 1 ? 'xwing' : profile.dice[0]} ...).`;
+      : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${calibrationDiceOf(profile.dice)} ...).`;
   io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}`);
 }
 
@@ -207,7 +212,7 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
 async function checkThrows(flags: CalibrateFlags, profile: CalibrationProfile, profilePath: string, io: CliIo, given: (key: string) => boolean): Promise<string> {
   if (profile.face !== 'top') throw new InputError(`the profile reads the bottom face through a clear platform, which the guided steps do not name; label new rolls yourself and give them with --images.`, { file: profilePath });
   if (profile.dice.some((d) => d !== 'red' && d !== 'green')) throw new InputError(`the guided steps name X-Wing dice; the profile reads ${profile.dice.join(', ')}: label new rolls yourself and give them with --images.`, { file: profilePath });
-  const dice: CalibrationDice = profile.dice.length > 1 ? 'xwing' : (profile.dice[0] as CalibrationDice);
+  const dice = calibrationDiceOf(profile.dice);
   const stem = flags.out !== undefined ? join(dirname(flags.out), basename(flags.out, extname(flags.out))) : join(dirname(profilePath), `${basename(profilePath, extname(profilePath))}.check`);
   const hfov = !given('hfov') && profile.classifier.kind === LEARNED_CLASSIFIER_KIND ? profile.classifier.hfovDeg : flags.hfov;
   return labelNewThrows({ ...flags, hfov }, dice, stem, io, given);

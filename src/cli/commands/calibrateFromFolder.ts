@@ -19,13 +19,15 @@ import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { learnedModelFor } from './learnedReader.js';
 import { keepsClass } from './vision.js';
 
+/** `--from-labelled DIR`: the learned reader's profile, or with `--reader ring` the ring-harmonics one. */
 export async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: CommonFields, io: CliIo): Promise<TrainProfileResult | LearnedProfileResult> {
   const paths = labelledFolderPaths(dir, flags.labels);
-  if (flags.reader !== 'ring') return learnedFromFolder(flags, dice, paths, common, io, (folder) => `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`);
+  const source = (folder: { images: number; crops: readonly unknown[] }): string => `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`;
+  if (flags.reader !== 'ring') return learnedFromFolder(flags, dice, paths, common, io, source);
   const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3);
   requireFlatDice(folder, dice, paths.images);
   const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
-  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)` });
+  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: source(folder) });
 }
 
 /** A learned profile from a labelled folder (`--from-labelled`, or the throws a guided calibration kept and named). */

@@ -35,6 +35,11 @@ export function diceIdsOf(dice: CalibrationDice): string[] {
   return dice === 'xwing' ? ['red', 'green'] : [dice];
 }
 
+/** The dice a profile reads, as `--die` names them (the inverse of `diceIdsOf`). */
+export function calibrationDiceOf(ids: readonly string[]): CalibrationDice {
+  return ids.length > 1 ? 'xwing' : (ids[0] as CalibrationDice);
+}
+
 /** Outlines longer than this are grouped apart before clustering, and left out of a measured die size (a flat d8 measures about 1.01). */
 export const LOOKS_COCKED = 1.1;
 
