@@ -7,7 +7,7 @@
 import type { DieType } from '../dice/types.js';
 import { formatCount } from '../core/format.js';
 import type { MisreadAssumption } from '../stats/misreadRate.js';
-import { certifiableMarginLimit, validationReadsFor } from '../stats/misreadReach.js';
+import { certifiableMarginLimit, readsToBoundMisreads, validationReadsFor } from '../stats/misreadReach.js';
 
 const pct = (x: number): string => `${Number((100 * x).toPrecision(3))} %`;
 
@@ -28,13 +28,19 @@ export function misreadReachNotice(
   const limit = certifiableMarginLimit(expected, faces.map((f) => f.bound));
   if (limit < delta) return undefined;
   const widest = faces.reduce((a, b) => (b.bound > a.bound ? b : a));
-  const { reads } = validationReadsFor(expected, delta, misreads.confidence ?? 0.95);
+  const confidence = misreads.confidence ?? 0.95;
+  const { rate, reads: ownReads } = validationReadsFor(expected, delta, confidence);
+  // A measure of cocked dice read as faces adds its bound to every face's: half the rate is left to each. The dice
+  // held back in all outnumber any face's reads, so reads enough for a face's half bound the cocked half too.
+  const cocked = misreads.cocked;
+  const reads = cocked === undefined ? ownReads : readsToBoundMisreads(rate / 2, confidence);
   const fewest = faces.reduce((a, b) => (b.read < a.read ? b : a));
+  const cockedToo = cocked === undefined ? '' : ` and no cocked die read as a face (${formatCount(cocked.readAsFace)} of ${formatCount(cocked.dice)} held-back dice were, bounding such reads at ${pct(cocked.bound)})`;
   return (
     `${type.name}: the misread bounds its verdicts allow for (${misreads.source}; ${widest.label} up to ${pct(widest.bound)}, ` +
     `${widest.misread} wrong in ${formatCount(widest.read)} reads) let no die of this type be certified within ±${pct(delta)}, ` +
     `however long it rolls: even a fair die read without a misread gets no closer than ±${pct(limit)}. It can still be found unfair ` +
     `where its deviation is larger than misreads could explain. To certify within ±${pct(delta)}, every ${counted === 'faces' ? 'face' : 'symbol'} needs ` +
-    `about ${formatCount(reads)} reads with none wrong (${fewest.label} has ${formatCount(fewest.read)}): ${narrow}; or set a wider stopping.delta.`
+    `about ${formatCount(reads)} reads with none wrong (${fewest.label} has ${formatCount(fewest.read)})${cockedToo}: ${narrow}; or set a wider stopping.delta.`
   );
 }

@@ -4,6 +4,11 @@
  * P(a roll of this face is read as another face). Zero misreads in n reads
  * still bound the rate by 1 − γ^(1/n) (e.g. 1.4 % at 95 % for 217 reads), not 0:
  * a calibration that saw no misread has not shown there are none.
+ *
+ * A die that lands cocked is tumbled again, so its roll counts for nothing; read as a face instead, it puts a roll the
+ * die never made into the counts, whichever face it truly leaned on: as if a roll of any face had been misread as
+ * that face. So the share of all held-back dice that lay cocked and were read as a face is bounded the same way and
+ * added to every face's bound (`cocked`).
  */
 import { InputError } from '../core/errors.js';
 import { betaQuantile } from './special.js';
@@ -30,11 +35,32 @@ export function misreadRateBounds(faces: readonly FaceReads[], confidence = 0.95
   });
 }
 
-/** One face's misread measure: held-back reads, how many were misread, and the upper bound the verdict allows for. */
+/** One face's misread measure: held-back reads, how many were misread, and the upper bound the verdict allows for (with `cocked`'s bound in it, when measured). */
 export interface FaceMisreads {
   readonly label: string;
   readonly read: number;
   readonly misread: number;
+  readonly bound: number;
+}
+
+/** A measure too thin to bound some face's misreads under 1/2 (the monitor refuses such rates): `why` says which and how. */
+export class ThinMisreadMeasure extends InputError {
+  constructor(
+    readonly source: string,
+    readonly why: string,
+  ) {
+    super(`${source}: ${why}.`);
+  }
+}
+
+/** All the dice a calibration held back, flat or cocked, and how many of them lay cocked and were read as a face anyway. */
+export interface CockedReads {
+  readonly dice: number;
+  readonly readAsFace: number;
+}
+
+/** `CockedReads` with the upper bound on P(a roll ends cocked and is read as a face), which every face's bound holds. */
+export interface CockedMisreads extends CockedReads {
   readonly bound: number;
 }
 
@@ -50,29 +76,51 @@ export interface MisreadAssumption {
   /** Confidence of the upper bounds (null with no measure). */
   readonly confidence: number | null;
   readonly faces: readonly FaceMisreads[] | null;
+  /** Cocked dice read as a face, when the calibration measured them (absent in verdicts stored before dicerig did). */
+  readonly cocked?: CockedMisreads;
   readonly statement: string;
 }
 
 const pct = (x: number): string => `${Number((100 * x).toPrecision(2))} %`;
 
-/** The per-face upper bounds of a calibration's held-back reads, as the assumption a verdict rests on. */
-export function measuredMisreads(source: string, labels: readonly string[], reads: readonly FaceReads[], confidence = 0.95): MisreadAssumption {
+/** The upper `confidence` bound on P(a roll ends cocked and is read as a face) from a calibration's held-back dice. */
+export function cockedReadBound(cocked: CockedReads, confidence = 0.95): number {
+  const [bound] = misreadRateBounds([{ read: cocked.dice, misread: cocked.readAsFace }], confidence);
+  return bound as number;
+}
+
+/**
+ * The per-face upper bounds of a calibration's held-back reads, as the assumption a verdict rests on; with `cocked`,
+ * each face's bound also holds the bound on cocked dice read as a face (capped at 1).
+ */
+export function measuredMisreads(source: string, labels: readonly string[], reads: readonly FaceReads[], confidence = 0.95, cocked?: CockedReads): MisreadAssumption {
   if (labels.length !== reads.length) throw new RangeError(`${labels.length} labels for ${reads.length} faces`);
+  const cockedMeasure = cocked === undefined ? undefined : { ...cocked, bound: cockedReadBound(cocked, confidence) };
+  const extra = cockedMeasure?.bound ?? 0;
   const bounds = misreadRateBounds(reads, confidence);
-  const faces = reads.map((r, i) => ({ label: labels[i] as string, read: r.read, misread: r.misread, bound: bounds[i] as number }));
-  const tooFew = faces.find((f) => !(f.bound < 0.5));
-  if (tooFew !== undefined) {
-    throw new InputError(
-      `${source}: "${tooFew.label}" was misread ${tooFew.misread} times in ${tooFew.read} validation reads, which bounds its misread rate only at ${pct(tooFew.bound)}; calibrate with more dice of that face.`,
-    );
+  const faces = reads.map((r, i) => ({ label: labels[i] as string, read: r.read, misread: r.misread, bound: Math.min(1, (bounds[i] as number) + extra) }));
+  const tooFew = faces.findIndex((f) => !(f.bound < 0.5));
+  if (tooFew >= 0) {
+    const f = faces[tooFew] as FaceMisreads;
+    // The face's own reads may bound it well enough and the cocked dice read as faces not.
+    const why =
+      cockedMeasure !== undefined && (bounds[tooFew] as number) < 0.5
+        ? `${cockedMeasure.readAsFace} of ${cockedMeasure.dice} held-back dice lay cocked and were read as a face, which with "${f.label}"'s own misreads bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice`
+        : `"${f.label}" was misread ${f.misread} times in ${f.read} validation reads, which bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice of that face`;
+    throw new ThinMisreadMeasure(source, why);
   }
   const each = faces.map((f) => `${f.label} ≤ ${pct(f.bound)} (${f.misread} of ${f.read})`).join(', ');
+  const withCocked =
+    cockedMeasure === undefined
+      ? ''
+      : `; each holds ${pct(cockedMeasure.bound)} for a die cocked and read as a face (${cockedMeasure.readAsFace} of ${cockedMeasure.dice} held-back dice)`;
   return {
     kind: 'measured',
     source,
     confidence,
     faces,
-    statement: `misreads allowed for up to the ${Math.round(confidence * 100)} % upper bounds measured by ${source}: ${each}`,
+    ...(cockedMeasure !== undefined ? { cocked: cockedMeasure } : {}),
+    statement: `misreads allowed for up to the ${Math.round(confidence * 100)} % upper bounds measured by ${source}: ${each}${withCocked}`,
   };
 }
 

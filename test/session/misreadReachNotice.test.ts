@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDieType } from '../../src/dice/catalogue.js';
 import { symbolProbabilities } from '../../src/dice/indexing.js';
-import { measuredMisreads, noMisreadMeasure } from '../../src/stats/misreadRate.js';
+import { measuredMisreads, misreadRatesOf, noMisreadMeasure } from '../../src/stats/misreadRate.js';
+import { certifiableMarginLimit } from '../../src/stats/misreadReach.js';
 import { misreadReachNotice } from '../../src/session/misreadReachNotice.js';
 import { stripTags } from '../report/support/html.js';
 import { tempDir } from '../store/support/fixtures.js';
@@ -29,6 +30,19 @@ describe('the notice of misread bounds too wide for the session’s margin', () 
         'It can still be found unfair where its deviation is larger than misreads could explain. ' +
         'To certify within ±5 %, every symbol needs about 113 reads with none wrong (crit has 7): check the profile; or set a wider stopping.delta.',
     );
+  });
+
+  it('with cocked dice read as faces measured, asks for reads enough to bound both, and says so', () => {
+    const withCocked = (n: number, dice: number) => measuredMisreads(SOURCE, red.symbols, reads([n, n, n, n]), 0.95, { dice, readAsFace: 0 });
+    const notice = misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18]), 0.95, { dice: 150, readAsFace: 0 }), 0.05, 'check the profile');
+    expect(notice).toContain('(crit has 7) and no cocked die read as a face (0 of 150 held-back dice were, bounding such reads at 1.98 %): check the profile');
+    const asked = Number(/every symbol needs about (\d+) reads/.exec(notice ?? '')?.[1]);
+    // More than without the cocked dice (113), and enough: every symbol read that often, none wrong, and no cocked die
+    // read as a face even among as few held-back dice, leaves half the margin to the rolls, as the count without them does.
+    const limit = (n: number) => certifiableMarginLimit(RED, misreadRatesOf(withCocked(n, n)) ?? []);
+    expect(asked).toBeGreaterThan(113);
+    expect(limit(asked)).toBeLessThanOrEqual(0.025);
+    expect(limit(113)).toBeGreaterThan(0.025);
   });
 
   it('is not given when the bounds let a fair die reach the margin, nor when nothing measured misreads', () => {

@@ -27,9 +27,9 @@ import { evaluationJson, formatEvaluationText } from './vision.js';
 import { formatCount, percent } from '../../core/format.js';
 import { getDieType } from '../../dice/catalogue.js';
 import { symbolProbabilities } from '../../dice/indexing.js';
-import { misreadRateBounds } from '../../stats/misreadRate.js';
+import { misreadRatesOf, ThinMisreadMeasure, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { certifiableMarginLimit } from '../../stats/misreadReach.js';
-import { profileMisreadCounts } from '../../vision/calibration/profileMisreads.js';
+import { profileMisreadAssumption, profileMisreadCounts } from '../../vision/calibration/profileMisreads.js';
 import { createdAt } from './calibrateFlags.js';
 import type { CalibrateFlags } from './calibrateFlags.js';
 import { fromLabelled } from './calibrateFromFolder.js';
@@ -225,11 +225,14 @@ async function checkThrows(flags: CalibrateFlags, profile: CalibrationProfile, p
 function reachLine(p: CalibrationProfile): string {
   const each = p.dice.map((die) => {
     const type = getDieType(die);
-    const reads = profileMisreadCounts(p, die, type.symbols);
-    const bounds = misreadRateBounds(reads);
-    const thin = type.symbols.findIndex((_, i) => !((bounds[i] as number) < 0.5));
-    if (thin >= 0) return `no ${die} die at all (a session refuses ${reads[thin]?.read ?? 0} reads of ${type.symbols[thin]} as too few)`;
-    return `a fair ${die} die to ±${percent(certifiableMarginLimit(symbolProbabilities(type), bounds), 1)} at best`;
+    let misreads: MisreadAssumption;
+    try {
+      misreads = profileMisreadAssumption(p, die, type.symbols);
+    } catch (e) {
+      if (!(e instanceof ThinMisreadMeasure)) throw e;
+      return `no ${die} die at all (a session refuses it: ${e.why})`;
+    }
+    return `a fair ${die} die to ±${percent(certifiableMarginLimit(symbolProbabilities(type), misreadRatesOf(misreads) ?? []), 1)} at best`;
   });
   const by = p.checked ? `its ${formatCount(p.checked.images)} checked images' dice` : 'its validation dice';
   return `  verdicts with it: misreads bounded by ${by}, so a session can certify ${each.join(', ')} (newly labelled dice narrow them: ${narrowingCommand()})`;

@@ -4,14 +4,15 @@
  * its validation dice (its confusion matrix): the counts behind the misread
  * bounds a session's verdicts allow for (`stats/misreadRate.ts`). A die read
  * as any other class, of its own colour or not, is a misread; a declined or
- * cocked one is not read.
+ * cocked one is not read. A die that lay cocked and was read as a face is
+ * counted apart, among all the dice: it adds to every face's bound.
  */
 import { formatCount } from '../../core/format.js';
-import { measuredMisreads, type FaceReads, type MisreadAssumption } from '../../stats/misreadRate.js';
-import type { CalibrationProfile } from './profile.js';
+import { measuredMisreads, type CockedReads, type FaceReads, type MisreadAssumption } from '../../stats/misreadRate.js';
+import { COCKED_CLASS, type CalibrationProfile } from './profile.js';
 import { shortHash } from './profile.js';
 
-const NOT_READ = new Set(['declined', 'cocked']);
+const NOT_READ = new Set(['declined', COCKED_CLASS]);
 
 /** Per symbol of die type `die` (in `symbols` order): held-back dice read, and misread. */
 export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation' | 'checked'>, die: string, symbols: readonly string[]): FaceReads[] {
@@ -32,11 +33,20 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
   });
 }
 
+/** All the dice the same confusion holds, and those that lay cocked (row `cocked`) and were read as a face. */
+export function profileCockedReads(profile: Pick<CalibrationProfile, 'validation' | 'checked'>): CockedReads {
+  const { rows, columns, counts } = (profile.checked ?? profile.validation).confusion;
+  const dice = counts.reduce((n, row) => n + row.reduce((a, b) => a + b, 0), 0);
+  const row = counts[rows.indexOf(COCKED_CLASS)] ?? [];
+  const readAsFace = columns.reduce((n, c, j) => n + (NOT_READ.has(c) ? 0 : (row[j] ?? 0)), 0);
+  return { dice, readAsFace };
+}
+
 /**
  * The misreads a session reading dice of type `die` with this profile allows for, named by the profile, its hash and
  * which of its dice measured them (sessions and plans alike); refused when a symbol has too few reads to bound.
  */
 export function profileMisreadAssumption(profile: Pick<CalibrationProfile, 'name' | 'hash' | 'validation' | 'checked'>, die: string, symbols: readonly string[]): MisreadAssumption {
   const dice = profile.checked ? `dice checked on ${formatCount(profile.checked.images)} new images` : 'validation dice';
-  return measuredMisreads(`calibration profile "${profile.name}" (${shortHash(profile)}, ${dice})`, symbols, profileMisreadCounts(profile, die, symbols));
+  return measuredMisreads(`calibration profile "${profile.name}" (${shortHash(profile)}, ${dice})`, symbols, profileMisreadCounts(profile, die, symbols), 0.95, profileCockedReads(profile));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/core/errors.js';
-import { misreadRateBounds } from '../../../src/stats/misreadRate.js';
+import { measuredMisreads, misreadRateBounds, ThinMisreadMeasure } from '../../../src/stats/misreadRate.js';
 
 describe('misreadRateBounds', () => {
   it('gives the one-sided Clopper–Pearson upper bounds SciPy gives', () => {
@@ -23,3 +23,43 @@ describe('misreadRateBounds', () => {
     expect(() => misreadRateBounds([{ read: 5, misread: 1 }], 1)).toThrow(RangeError);
   });
 });
+
+describe('measuredMisreads with cocked dice read as faces', () => {
+  // from scipy.stats import beta
+  // beta.ppf(0.95, 1, 27)  -> 0.10501923017634426   (hit: 0 misread of 27)
+  // beta.ppf(0.95, 1, 7)   -> 0.34816365513116077   (crit: 0 misread of 7)
+  // beta.ppf(0.95, 2, 149) -> 0.03123381692094287   (1 cocked die read as a face among 150 held-back dice)
+  // beta.ppf(0.95, 1, 60)  -> 0.04870291331009749   (0 misread of 60)
+  // beta.ppf(0.95, 4, 5)   -> 0.7107591834981906    (3 cocked dice read as faces among 8)
+  const SOURCE = 'calibration profile "p" (0123456789ab, validation dice)';
+
+  it("adds the bound on cocked dice read as a face to every face's own bound, and says so", () => {
+    const m = measuredMisreads(SOURCE, ['hit', 'crit'], [{ read: 27, misread: 0 }, { read: 7, misread: 0 }], 0.95, { dice: 150, readAsFace: 1 });
+    expect(m.faces?.[0]?.bound).toBeCloseTo(0.10501923017634426 + 0.03123381692094287, 12);
+    expect(m.faces?.[1]?.bound).toBeCloseTo(0.34816365513116077 + 0.03123381692094287, 12);
+    expect(m.cocked?.bound).toBeCloseTo(0.03123381692094287, 12);
+    expect(m.cocked).toMatchObject({ dice: 150, readAsFace: 1 });
+    expect(m.statement).toBe(`misreads allowed for up to the 95 % upper bounds measured by ${SOURCE}: hit ≤ 14 % (0 of 27), crit ≤ 38 % (0 of 7); each holds 3.1 % for a die cocked and read as a face (1 of 150 held-back dice)`);
+  });
+
+  it('leaves the bounds as measured when no cocked dice were measured', () => {
+    const m = measuredMisreads(SOURCE, ['hit'], [{ read: 27, misread: 0 }]);
+    expect(m.faces?.[0]?.bound).toBeCloseTo(0.10501923017634426, 12);
+    expect(m.cocked).toBeUndefined();
+    expect(m.statement).not.toContain('cocked');
+  });
+
+  it('refuses a measure whose cocked dice read as faces bound every face at 1/2 or more, naming them and not the face', () => {
+    let thrown: unknown;
+    try {
+      measuredMisreads(SOURCE, ['hit'], [{ read: 60, misread: 0 }], 0.95, { dice: 8, readAsFace: 3 });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ThinMisreadMeasure);
+    expect((thrown as ThinMisreadMeasure).why).toBe('3 of 8 held-back dice lay cocked and were read as a face, which with "hit"\'s own misreads bounds its misread rate only at 76 %; calibrate with more dice');
+    expect((thrown as Error).message).toContain(SOURCE);
+    // 0.04870291331009749 + 0.7107591834981906 = 0.759…
+  });
+});
+
