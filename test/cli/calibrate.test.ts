@@ -7,7 +7,7 @@ import type { AskingIo } from '../../src/cli/commands/calibrateGuided.js';
 import { main } from '../../src/cli/main.js';
 import type { CalibrationProfile } from '../../src/vision/calibration/profile.js';
 import { shortHash } from '../../src/vision/calibration/profile.js';
-import { profileMisreadCounts } from '../../src/vision/calibration/profileMisreads.js';
+import { profileCockedReads, profileMisreadCounts } from '../../src/vision/calibration/profileMisreads.js';
 import { readProfileFile } from '../../src/vision-io/profileFile.js';
 import { misreadMeasure } from '../../src/session/misreadMeasure.js';
 import { getDieType } from '../../src/dice/catalogue.js';
@@ -175,6 +175,10 @@ describe('dicerig calibrate --check', () => {
     const plan = JSON.parse(j.out) as { certify: { rolls: number | null; misreadLimit: number }; misreads: { statement: string } };
     expect(plan.certify.misreadLimit).toBeCloseTo(limit, 12);
     expect(plan.misreads.statement).toBe(measured.statement);
+    // The checked dice that lay cocked and were read as a face widen every bound the plan allows for.
+    const { dice, readAsFace } = profileCockedReads(profile);
+    expect(dice).toBeGreaterThan(0);
+    expect(plan.misreads.statement).toMatch(new RegExp(`; each holds [\\d.]+ % for a die cocked and read as a face \\(${readAsFace} of ${dice} held-back dice\\)$`));
     const text = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.05');
     expect(text.out).toContain(`Misreads ${measured.statement.replace(/^misreads /, '')}.`);
     // Twelve checked images of simulated red dice hold few crits: their bound keeps ±0.05 out of reach, ±0.2 not.
