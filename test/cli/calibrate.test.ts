@@ -375,7 +375,7 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(replay.err).toMatch(/^Step 4 of 4: naming groups of dice the network sees alike\.$/m);
     // A die size far from the dice's: too small, lone dice count as touching; too large, the dice measure otherwise.
     const small = await runCli('calibrate', '--die', 'xwing', '--camera', throws, '--die-size', '50', '--out', out);
-    expect(small.err).toMatch(/^ {2}warning: \d+ dice were left out as touching or outside the channels against \d+ alone in a channel: unless your dice touch that often, check --die-size \(50 px across corners; measure a die in a frame\) and the channel count\.$/m);
+    expect(small.err).toMatch(/^ {2}warning: \d+ dice were found touching others \(\d+ of them split apart and kept\) or outside the channels against \d+ alone in a channel: unless your dice touch that often, check --die-size \(50 px across corners; measure a die in a frame\) and the channel count\.$/m);
     const large = await runCli('calibrate', '--die', 'xwing', '--camera', throws, '--die-size', '100', '--out', out);
     expect(large.err).toMatch(/^ {2}die size 7\d\.\d px across corners \(measured on \d+ flat-looking dice; --die-size 100 located them\)\.$/m);
     expect(large.err).toMatch(/^ {2}warning: the dice measure 7\d px, not the 100 px they were located by: run again on the kept throws with --die-size 7\d\.$/m);

@@ -4,6 +4,9 @@ import type { LightingPresetName } from '../../src/camera/sim/lighting.js';
 import { SimulatedCamera } from '../../src/camera/sim/simulatedCamera.js';
 import { detectChannelRegions } from '../../src/vision/calibration/channelRegions.js';
 import { runGuidedCalibration } from '../../src/vision/calibration/guided.js';
+import { collectGuidedThrows } from '../../src/vision/calibration/guidedThrows.js';
+import type { CalibrationCamera } from '../../src/vision/calibration/guidedThrows.js';
+import type { Rect, RgbImage } from '../../src/core/image.js';
 import { nameGroups, normaliseName, parseGroupNames } from '../../src/vision/calibration/groupNaming.js';
 import type { ClusterView } from '../../src/vision/calibration/groupNaming.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
@@ -117,6 +120,57 @@ describe('naming groups', () => {
     ]);
     expect(() => parseGroupNames('1 red-hit\nred-crit\n', 'names.txt')).toThrow(/names\.txt, line 2: expected "<group> <name>"/);
     expect(() => parseGroupNames('1 a\n1 b\n')).toThrow(InputError);
+  });
+});
+
+describe('the guided throws', () => {
+  const SIZE = 72;
+  /** A flat d8 seen from above: a hexagon SIZE across its corners, painted at (cx, cy). */
+  function hexagon(img: RgbImage, cx: number, cy: number): void {
+    const r = SIZE / 2;
+    for (let y = Math.floor(cy - r); y <= cy + r; y++) {
+      for (let x = Math.floor(cx - r); x <= cx + r; x++) {
+        const dx = Math.abs(x + 0.5 - cx);
+        const dy = Math.abs(y + 0.5 - cy);
+        if (dy <= (r * Math.sqrt(3)) / 2 && Math.sqrt(3) * dx + dy <= Math.sqrt(3) * r) img.data.set([205, 40, 38], (y * img.width + x) * 3);
+      }
+    }
+  }
+  /** The simulated rig's empty platform; each throw two dice corner to corner in channel 0 and one alone in channel 2. */
+  function touchingCamera(): CalibrationCamera {
+    const rig = new SimulatedCamera({ seed: 7, lighting: 'studio', channels: 4 });
+    const empty = rig.emptyPlatform();
+    const [c0, , c2] = rig.layout.channelRects as [Rect, Rect, Rect];
+    const pair = [
+      { x: c0.x + c0.width / 2 - SIZE / 2, y: c0.y + c0.height / 2 },
+      { x: c0.x + c0.width / 2 + SIZE / 2, y: c0.y + c0.height / 2 },
+    ];
+    const alone = { x: c2.x + c2.width / 2, y: c2.y + c2.height / 3 };
+    return {
+      description: 'touching dice',
+      emptyPlatform: () => Promise.resolve(empty),
+      nextThrow: () => {
+        const image = { ...empty, data: Uint8Array.from(empty.data) };
+        for (const p of [...pair, alone]) hexagon(image, p.x, p.y);
+        const labels = ['red-hit', 'red-crit', 'red-focus'];
+        return Promise.resolve({ image, truth: [...pair, alone].map((center, i) => ({ center, label: labels[i] as string })) });
+      },
+    };
+  }
+  const collect = (splitDice?: boolean) =>
+    collectGuidedThrows({ camera: touchingCamera(), throws: 2, channels: 4, dicePerChannel: 2, dieSizePx: SIZE, log: () => undefined, ...(splitDice !== undefined ? { splitDice } : {}) });
+
+  it('leave out dice split from those they touch unless asked to keep them, and then keep each where its own die lies', async () => {
+    const lone = await collect();
+    expect(lone.throws.map((t) => t.dice.length)).toEqual([1, 1]);
+    expect(lone.skippedDice).toBe(4);
+    const kept = await collect(true);
+    expect(kept.skippedDice).toBe(0);
+    for (const t of kept.throws) {
+      expect(t.dice.filter((d) => d.split)).toHaveLength(2);
+      // Each split die is matched to a die of the throw within half a die: its own, not its neighbour.
+      expect(t.dice.filter((d) => d.split).map((d) => d.truth).sort()).toEqual(['red-crit', 'red-hit']);
+    }
   });
 });
 

@@ -6,8 +6,9 @@
  *
  *   node --import tsx training/learned/renderRigThrows.ts --rig-seed 1500001 --throws 150 --art foreign-2 --out DIR [--labels] [--throw-offset N]
  *
- * Seeds: tune split only (1,000,000..1,999,999; 1,500,000 and up draw no other set). The channel count is the one
- * the empty platform shows (`detectChannelRegions`); a rig seed whose walls it cannot find is refused.
+ * Seeds: tune split 1,500,000..1,999,999 (tune presets; no other set draws from 1,500,000 up), or test split
+ * 2,500,000..2,999,999 (test presets: a rig to measure a choice on once, after it was made on tune rigs). The channel
+ * count is the one the empty platform shows (`detectChannelRegions`); a rig seed whose walls it cannot find is refused.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,8 +37,9 @@ const { values } = parseArgs({
   },
 });
 const rigSeed = Number(values['rig-seed']);
-if (!(rigSeed >= 1_500_000 && rigSeed <= 1_999_999) || values.out === undefined) {
-  process.stderr.write('renderRigThrows: --rig-seed (tune split, 1500000..1999999) and --out are needed\n');
+const rigSeedAllowed = (rigSeed >= 1_500_000 && rigSeed <= 1_999_999) || (rigSeed >= 2_500_000 && rigSeed <= 2_999_999);
+if (!rigSeedAllowed || values.out === undefined) {
+  process.stderr.write('renderRigThrows: --rig-seed (tune split 1500000..1999999, test split 2500000..2999999) and --out are needed\n');
   process.exit(2);
 }
 const out = values.out;

@@ -105,13 +105,18 @@ function shownMembers(members: readonly number[]): number[] {
 export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions): Promise<GuidedLearnedResult> {
   const { log, reader } = options;
   const dice = diceIdsOf(options.dice).map((id) => getDieType(id, options.dieTypes ?? []));
-  const taken = await collectGuidedThrows(options);
+  // Dice split from those they touch are kept: a session reads them, cut as they are cut here.
+  const taken = await collectGuidedThrows({ ...options, splitDice: options.splitDice ?? true });
   const located = taken.throws.flatMap((t) => t.dice.map((die) => ({ throwIndex: t.index, image: t.image, die })));
-  log(`  ${located.length} dice located${taken.skippedDice > 0 ? `, ${taken.skippedDice} skipped (touching, or outside the channels)` : ''}.`);
+  const split = located.filter((l) => l.die.split).length;
+  log(
+    `  ${located.length} dice located${split > 0 ? ` (${split} split from dice they touched)` : ''}${taken.skippedDice > 0 ? `, ${taken.skippedDice} skipped (touching and not split, or outside the channels)` : ''}.`,
+  );
   if (located.length === 0) throw new DicerigError('No dice were found in any throw: check the die size and that the dice are in the channels.');
 
   // Cut as a session cuts: a square of the measured die size around the located centre (the cutter moves it onto the top face).
-  const outlines = located.map((l) => outlineOf(l.image, l.die.center, options.dieSizePx));
+  // A split die's outline takes in the die it touches: it neither measures the size nor says the die lies long.
+  const outlines = located.map((l) => (l.die.split ? 'split from the dice it touched' : outlineOf(l.image, l.die.center, options.dieSizePx)));
   const { size: dieSizePx, how } = measuredDieSize(outlines, options.dieSizePx);
   const boxes = located.map((l) => ({ x: l.die.center.x - dieSizePx / 2, y: l.die.center.y - dieSizePx / 2, width: dieSizePx, height: dieSizePx }));
   const crops = located.map((l, i) => options.cut(l.image, boxes[i] as Rect));

@@ -1,9 +1,12 @@
 /**
  * The guided calibration's first three steps on the rig, whichever reader it
  * calibrates: an empty-platform reference, the channel regions found on it,
- * and the throws, each die located in its channel. A die touching another,
- * split from touching dice or outside every channel is left out: its crop would
- * hold part of another die, which would blur the groups the user names.
+ * and the throws, each die located in its channel. A die outside every
+ * channel, or in a blob of touching dice that could not be split, is left out.
+ * A die split from the dice it touches is left out too unless `splitDice` is
+ * set: its crop holds part of another die, which can blur the groups the user
+ * names, but a session reads such dice, so a reader calibrated on them has seen
+ * what it will read.
  */
 import { DicerigError } from '../../core/errors.js';
 import type { Point, Rect, RgbImage } from '../../core/image.js';
@@ -22,12 +25,14 @@ export interface CalibrationCamera {
   readonly kept?: number;
 }
 
-/** One die located alone in a channel. */
+/** One die located in a channel: alone, or split from the dice it touched. */
 export interface GuidedDie {
   readonly center: Point;
   readonly bbox: Rect;
   /** Simulated camera only: the die's true class. */
   readonly truth?: string;
+  /** Split from the dice it touched (kept with `splitDice` only). */
+  readonly split?: true;
 }
 
 export interface GuidedThrow {
@@ -42,7 +47,7 @@ export interface GuidedThrows {
   readonly referenceFile?: { readonly file: string; readonly sha256: string };
   readonly channels: readonly ChannelRegion[];
   readonly throws: readonly GuidedThrow[];
-  /** Dice located but left out: touching others, split from touching dice, or outside every channel. */
+  /** Dice located but left out: touching others (split ones too, without `splitDice`), or outside every channel. */
   readonly skippedDice: number;
 }
 
@@ -56,6 +61,8 @@ export interface GuidedThrowsOptions {
   readonly log: (line: string) => void;
   /** Keeps the reference image (e.g. a file beside the profile) and says where. */
   readonly saveReference?: (image: RgbImage) => Promise<{ readonly file: string; readonly sha256: string }>;
+  /** Keeps the dice split from the dice they touch (default: left out). */
+  readonly splitDice?: boolean;
 }
 
 /** A named die whose look points to another named face than its own: named wrong, or hard to read. Kept, and shown to check. */
@@ -99,7 +106,7 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
     const { image, truth } = await camera.nextThrow(t);
     const dice: GuidedDie[] = [];
     for (const die of locateDice(image, reference, channels, locate).dice) {
-      if (die.estimatedCount > 1 || die.splitFrom !== undefined || die.channel === undefined) {
+      if (die.estimatedCount > 1 || (die.splitFrom !== undefined && options.splitDice !== true) || die.channel === undefined) {
         skippedDice += die.estimatedCount;
         continue;
       }
@@ -107,15 +114,18 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
         const d = Math.hypot(x.center.x - die.center.x, x.center.y - die.center.y);
         return d < options.dieSizePx / 2 && (!best || d < best.d) ? { label: x.label, d } : best;
       }, undefined);
-      dice.push({ center: die.center, bbox: die.bbox, ...(known ? { truth: known.label } : {}) });
+      dice.push({ center: die.center, bbox: die.bbox, ...(known ? { truth: known.label } : {}), ...(die.splitFrom !== undefined ? { split: true as const } : {}) });
     }
     throws.push({ index: t, image, dice });
   }
-  const alone = throws.reduce((n, t) => n + t.dice.length, 0);
-  // Dice are told apart by their expected area: with the die size far too small, every lone die counts as touching.
-  if (skippedDice > alone) {
+  const alone = throws.reduce((n, t) => n + t.dice.filter((d) => !d.split).length, 0);
+  const split = throws.reduce((n, t) => n + t.dice.length, 0) - alone;
+  // Dice are told apart by their expected area: with the die size far too small, every lone die counts as touching
+  // (and is split in pieces where a channel expects several dice).
+  if (skippedDice + split > alone) {
+    const what = split > 0 ? `${skippedDice + split} dice were found touching others (${split} of them split apart and kept) or outside the channels` : `${skippedDice} dice were left out as touching or outside the channels`;
     log(
-      `  warning: ${skippedDice} dice were left out as touching or outside the channels against ${alone} alone in a channel: unless your dice touch that often, check --die-size (${options.dieSizePx} px across corners; measure a die in a frame) and the channel count.`,
+      `  warning: ${what} against ${alone} alone in a channel: unless your dice touch that often, check --die-size (${options.dieSizePx} px across corners; measure a die in a frame) and the channel count.`,
     );
   }
   return { reference, ...(referenceFile ? { referenceFile } : {}), channels, throws, skippedDice };
