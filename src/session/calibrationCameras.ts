@@ -24,8 +24,6 @@ export interface SimCalibrationCameraOptions {
   readonly dice: CalibrationDice;
   readonly cockedRate?: number;
   readonly dieSizePx?: number;
-  /** With two or more dice per channel: how often a die rests against its neighbour (default 0). */
-  readonly touchingRate?: number;
 }
 
 /** The simulated rig: every throw is a new still frame; the truth comes with it. */
@@ -38,7 +36,6 @@ export function simCalibrationCamera(options: SimCalibrationCameraOptions): Cali
     dice: options.dice === 'xwing' ? ['red', 'green'] : options.dice,
     cockedRate: options.cockedRate ?? 0.05,
     ...(options.dieSizePx !== undefined ? { dieSizePx: options.dieSizePx } : {}),
-    ...(options.touchingRate !== undefined ? { touchingRate: options.touchingRate } : {}),
   });
   return {
     description: `the simulated camera (seed ${options.seed}, ${options.lighting} lighting)`,
