@@ -13,7 +13,11 @@
 import { InputError } from '../core/errors.js';
 import { betaQuantile } from './special.js';
 
-/** How one face fared in calibration: dice of this face that were read (declines excluded), and how many of them were read as another face. */
+/**
+ * How one face fared in calibration: dice of this face whose roll a session would count or replace (read, or called
+ * cocked and thrown again; declines kept as unresolved rolls excluded), and how many were replaced: read as another
+ * face, or called cocked.
+ */
 export interface FaceReads {
   readonly read: number;
   readonly misread: number;

@@ -1,20 +1,30 @@
 /**
- * How often a calibration profile's reader misread each symbol of a die: on the
- * dice `calibrate --check` added to it (`checked`) when it has any, else on
- * its validation dice (its confusion matrix): the counts behind the misread
- * bounds a session's verdicts allow for (`stats/misreadRate.ts`). A die read
- * as any other class, of its own colour or not, is a misread; a declined or
- * cocked one is not read. A die that lay cocked and was read as a face is
- * counted apart, among all the dice: it adds to every face's bound.
+ * How often a calibration profile's reader put another roll in place of each
+ * symbol of a die: on the dice `calibrate --check` added to it (`checked`) when
+ * it has any, else on its validation dice (its confusion matrix): the counts
+ * behind the misread bounds a session's verdicts allow for
+ * (`stats/misreadRate.ts`). A die read as any other class, of its own colour or
+ * not, is misread. So is a flat die called cocked: a session throws it again,
+ * and its roll is replaced by another, as a misread replaces it; which faces
+ * are called cocked is the reader's choice, so re-throwing them is a
+ * face-dependent selection the bound must cover. A die declined as unreadable
+ * is neither: a session keeps it as an unresolved roll in its place. A die
+ * that lay cocked and was read as a face is counted apart, among all the dice:
+ * it adds to every face's bound.
  */
 import { formatCount } from '../../core/format.js';
 import { measuredMisreads, type CockedReads, type FaceReads, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { COCKED_CLASS, type CalibrationProfile } from './profile.js';
 import { shortHash } from './profile.js';
 
-const NOT_READ = new Set(['declined', COCKED_CLASS]);
+/** Columns that are no face read: a die declined as unreadable, and one called cocked. */
+const DECLINED = 'declined';
+const NOT_READ = new Set([DECLINED, COCKED_CLASS]);
 
-/** Per symbol of die type `die` (in `symbols` order): held-back dice read, and misread. */
+/**
+ * Per symbol of die type `die` (in `symbols` order): held-back dice of it read or called cocked (the rolls a session
+ * counts or throws again), and how many of them were read as another class or called cocked.
+ */
 export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation' | 'checked'>, die: string, symbols: readonly string[]): FaceReads[] {
   const { rows, columns, counts } = (profile.checked ?? profile.validation).confusion;
   return symbols.map((symbol) => {
@@ -24,7 +34,7 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
     let read = 0;
     let correct = 0;
     columns.forEach((c, j) => {
-      if (NOT_READ.has(c)) return;
+      if (c === DECLINED) return;
       const n = row[j] ?? 0;
       read += n;
       if (c === name) correct += n;
