@@ -79,7 +79,7 @@ function sessionVerdictNotes(report: SessionReport): string {
   const v = report.verdicts;
   if (v === null) return resolutionTable(report.resolution);
   return [
-    ...misreadLines(v.dice).map((line) => `<p class="note" data-misreads>${escapeHtml(line)}</p>`),
+    ...misreadLines(v.dice, report.rigHealth.counts).map((line) => `<p class="note" data-misreads>${escapeHtml(line)}</p>`),
     `<p class="note" data-descriptive="true">${escapeHtml('Fixed-n p-values in this report are descriptive only: the session stopped each die when its monitor decided, and the verdicts rest on the anytime-valid e-values.')}</p>`,
     resolutionTable(report.resolution),
   ].join('\n');

@@ -60,7 +60,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${formatCount(d.rolls)} rolls)  ${d.sentence}`);
   if (result.dice.some((d) => d.decidedAt !== null) && result.dice.length > 1) lines.push(`  A die with a verdict is ${RETIRED_NOTE}.`);
   lines.push(`  Error control: ${result.verdicts.errorControl.statement}`);
-  for (const line of misreadLines(result.verdicts.dice)) lines.push(`  ${line}`);
+  for (const line of misreadLines(result.verdicts.dice, t)) lines.push(`  ${line}`);
   lines.push('');
   const rates = runRates(result);
   const cocked = cockedRate(result);

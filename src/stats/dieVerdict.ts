@@ -22,6 +22,7 @@
  * costs little here: with K = 4 the threshold rises from 1/alpha to 4/alpha,
  * log 4 ≈ 1.4 more nats of evidence, a few percent more rolls.
  */
+import { cockedShareNote, type SessionCocked } from './cockedShare.js';
 import { InputError } from '../core/errors.js';
 import { fixedSampleTests, type HeadlineTest } from './fixedSampleTests.js';
 import { noMisreadMeasure, type MisreadAssumption } from './misreadRate.js';
@@ -255,16 +256,21 @@ function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number
 
 /**
  * The misread assumption each die's verdict rests on, one line per distinct
- * assumption (naming the dice when they differ), as stored with the verdicts.
+ * assumption (naming the dice when they differ), as stored with the verdicts;
+ * given the session's cocked dice, followed by a warning for each assumption
+ * whose cocked dice read as faces were bounded at a rate this session exceeds.
  */
-export function misreadLines(dice: readonly Pick<DieVerdict, 'label' | 'misreads'>[]): string[] {
+export function misreadLines(dice: readonly Pick<DieVerdict, 'label' | 'misreads'>[], session?: SessionCocked): string[] {
   const byStatement = new Map<string, string[]>();
+  const notes = new Set<string>();
   for (const d of dice) {
     const statement = d.misreads?.statement ?? 'misreads: not recorded with this verdict (stored before dicerig kept it)';
     byStatement.set(statement, [...(byStatement.get(statement) ?? []), d.label]);
+    const note = d.misreads !== undefined && session !== undefined ? cockedShareNote(d.misreads, session) : undefined;
+    if (note !== undefined) notes.add(note);
   }
   const all = byStatement.size === 1;
-  return [...byStatement].map(([statement, labels]) => `Misreads${all ? '' : ` (${labels.join(', ')})`}: ${statement.replace(/^misreads /, '')}.`);
+  return [...[...byStatement].map(([statement, labels]) => `Misreads${all ? '' : ` (${labels.join(', ')})`}: ${statement.replace(/^misreads /, '')}.`), ...notes];
 }
 
 /** One event of a die's roll sequence, as a store can replay it (reviews in the order they were made). */

@@ -57,9 +57,10 @@ export class ThinMisreadMeasure extends InputError {
   }
 }
 
-/** All the dice a calibration held back, flat or cocked, and how many of them lay cocked and were read as a face anyway. */
+/** All the dice a calibration held back, flat or cocked; how many lay cocked; and how many of those were read as a face anyway. */
 export interface CockedReads {
   readonly dice: number;
+  readonly cocked: number;
   readonly readAsFace: number;
 }
 

@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkSessionConfig } from '../../src/session/config.js';
 import { runSession } from '../../src/session/runner.js';
+import { misreadLines } from '../../src/stats/dieVerdict.js';
 import { openSession, runnerDeps } from '../../src/session/setup.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { buildLearnedProfile } from '../../src/vision/calibration/learnedProfile.js';
 import type { LearnedProfile } from '../../src/vision/calibration/profile.js';
 import { shortHash } from '../../src/vision/calibration/profile.js';
+import { profileCockedReads } from '../../src/vision/calibration/profileMisreads.js';
 import type { FaceRead } from '../../src/vision/faceRead.js';
 import { learnedCutter, shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { xwingGlare } from '../../src/vision/learned/glare.js';
@@ -92,9 +94,10 @@ describe('a session with a learned calibration profile', () => {
     const db = join(dir, 's.db');
     const opened = await openSession({ config, dbPath: db, wallNow: () => 1_700_000_000_000 });
     const reads: FaceRead[] = [];
+    let result: Awaited<ReturnType<typeof runSession>> | undefined;
     try {
       const deps = runnerDeps(opened);
-      await runSession(
+      result = await runSession(
         {
           ...deps,
           readThrow: (image) => {
@@ -114,6 +117,13 @@ describe('a session with a learned calibration profile', () => {
     expect(new Set(reads.map((r) => r.classifierVersion))).toEqual(new Set([version]));
     // The simulated camera draws flat dice, not the renders the network knows: measured, it reads some of them.
     expect(reads.filter((r) => r.status === 'read').length).toBeGreaterThan(0);
+    // Most drawn dice are called cocked, far more than the fixture's renders lay cocked: the bound on cocked dice read
+    // as a face was measured at the fixture's rate, and the session's misread lines say so.
+    const { cocked, rolls } = result?.totals ?? { cocked: 0, rolls: 0 };
+    const lines = misreadLines(result?.verdicts.dice ?? [], { cocked, rolls });
+    expect(lines.filter((l) => l.startsWith("This session's dice came to rest cocked"))).toEqual([
+      expect.stringMatching(new RegExp(`in \\d+ % of rolls \\(${cocked} of ${rolls}\\), more than the [\\d.]+ % measured by calibration profile "fixture" .*\\(\\d+ of ${profileCockedReads(profile).dice} held-back dice lay cocked\\)`)),
+    ]);
     const store = RollStore.open(db, { mustExist: true });
     try {
       const session = store.getSession(1);

@@ -110,7 +110,7 @@ describe('a fair red die whose flat crits are called cocked 6 % of the time and 
       { read: 940, misread: 0 },
       { read: 2000, misread: 0 },
       { read: 2000, misread: 0 },
-    ], 0.95, { dice: 8000, readAsFace: 0 });
+    ], 0.95, { dice: 8000, cocked: 0, readAsFace: 0 });
     expect(leftOut.faces?.[1]?.bound).toBeLessThan(0.004);
     const random = seededRandom(31_004);
     let unfair = 0;

@@ -32,7 +32,7 @@ function profileWith(confusion: { rows: string[]; columns: string[]; counts: num
 
 describe('a profile’s misread measure', () => {
   it('counts a flat die called cocked as misread and a declined one as not read, and every held-back die, and those that lay cocked and were read as a face', () => {
-    expect(profileCockedReads(profileWith({ rows: ROWS, columns: COLUMNS, counts: COUNTS }))).toEqual({ dice: 100, readAsFace: 1 });
+    expect(profileCockedReads(profileWith({ rows: ROWS, columns: COLUMNS, counts: COUNTS }))).toEqual({ dice: 100, cocked: 7, readAsFace: 1 });
     expect(profileMisreadCounts(profileWith({ rows: ROWS, columns: COLUMNS, counts: COUNTS }), 'red', ['hit', 'crit', 'focus', 'blank'])).toEqual([
       { read: 27, misread: 0 },
       { read: 7, misread: 0 },
@@ -52,11 +52,11 @@ describe('a profile’s misread measure', () => {
   it('takes the cocked dice from the checked dice when the profile has them, as it does the misreads', () => {
     const checkedCounts = COUNTS.map((row, i) => (i === ROWS.indexOf('cocked') ? [0, 0, 0, 0, 0, 0, 7] : row.map((n) => 2 * n)));
     const p = profileWith({ rows: ROWS, columns: COLUMNS, counts: COUNTS }, { rows: ROWS, columns: COLUMNS, counts: checkedCounts });
-    expect(profileCockedReads(p)).toEqual({ dice: 193, readAsFace: 0 });
+    expect(profileCockedReads(p)).toEqual({ dice: 193, cocked: 7, readAsFace: 0 });
   });
 
   it('reads a confusion without a cocked row as no cocked die read as a face among all its dice', () => {
     const p = profileWith({ rows: ROWS.slice(0, 5), columns: COLUMNS, counts: COUNTS.slice(0, 5) });
-    expect(profileCockedReads(p)).toEqual({ dice: 93, readAsFace: 0 });
+    expect(profileCockedReads(p)).toEqual({ dice: 93, cocked: 0, readAsFace: 0 });
   });
 });

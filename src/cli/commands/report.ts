@@ -115,7 +115,7 @@ function storedVerdictLines(report: SessionReport): string[] {
       '  ',
     ).trimEnd(),
     'Fixed-n p-values in the report are descriptive only: the session stopped each die when its monitor decided.',
-    ...misreadLines(v.dice),
+    ...misreadLines(v.dice, report.rigHealth.counts),
     ...report.resolution.map(
       (r) => `  ${r.label}${r.rereadResolved !== undefined ? ` (${formatCount(r.rereadResolved)} read after a re-read)` : ''}: ${r.faces.map((f) => `${f.face} ${formatCount(f.read)}${f.reviewed > 0 ? ` (+${formatCount(f.reviewed)} reviewed)` : ''}`).join(', ')}; ${formatCount(r.unresolved)} unresolved`,
     ),

@@ -43,13 +43,13 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
   });
 }
 
-/** All the dice the same confusion holds, and those that lay cocked (row `cocked`) and were read as a face. */
+/** All the dice the same confusion holds, those that lay cocked (row `cocked`), and those of them read as a face. */
 export function profileCockedReads(profile: Pick<CalibrationProfile, 'validation' | 'checked'>): CockedReads {
   const { rows, columns, counts } = (profile.checked ?? profile.validation).confusion;
   const dice = counts.reduce((n, row) => n + row.reduce((a, b) => a + b, 0), 0);
   const row = counts[rows.indexOf(COCKED_CLASS)] ?? [];
   const readAsFace = columns.reduce((n, c, j) => n + (NOT_READ.has(c) ? 0 : (row[j] ?? 0)), 0);
-  return { dice, readAsFace };
+  return { dice, cocked: row.reduce((a, b) => a + b, 0), readAsFace };
 }
 
 /**

@@ -34,11 +34,11 @@ describe('measuredMisreads with cocked dice read as faces', () => {
   const SOURCE = 'calibration profile "p" (0123456789ab, validation dice)';
 
   it("adds the bound on cocked dice read as a face to every face's own bound, and says so", () => {
-    const m = measuredMisreads(SOURCE, ['hit', 'crit'], [{ read: 27, misread: 0 }, { read: 7, misread: 0 }], 0.95, { dice: 150, readAsFace: 1 });
+    const m = measuredMisreads(SOURCE, ['hit', 'crit'], [{ read: 27, misread: 0 }, { read: 7, misread: 0 }], 0.95, { dice: 150, cocked: 8, readAsFace: 1 });
     expect(m.faces?.[0]?.bound).toBeCloseTo(0.10501923017634426 + 0.03123381692094287, 12);
     expect(m.faces?.[1]?.bound).toBeCloseTo(0.34816365513116077 + 0.03123381692094287, 12);
     expect(m.cocked?.bound).toBeCloseTo(0.03123381692094287, 12);
-    expect(m.cocked).toMatchObject({ dice: 150, readAsFace: 1 });
+    expect(m.cocked).toMatchObject({ dice: 150, cocked: 8, readAsFace: 1 });
     expect(m.statement).toBe(`misreads allowed for up to the 95 % upper bounds measured by ${SOURCE}: hit ≤ 14 % (0 of 27), crit ≤ 38 % (0 of 7); each holds 3.1 % for a die cocked and read as a face (1 of 150 held-back dice)`);
   });
 
@@ -52,7 +52,7 @@ describe('measuredMisreads with cocked dice read as faces', () => {
   it('refuses a measure whose cocked dice read as faces bound every face at 1/2 or more, naming them and not the face', () => {
     let thrown: unknown;
     try {
-      measuredMisreads(SOURCE, ['hit'], [{ read: 60, misread: 0 }], 0.95, { dice: 8, readAsFace: 3 });
+      measuredMisreads(SOURCE, ['hit'], [{ read: 60, misread: 0 }], 0.95, { dice: 8, cocked: 4, readAsFace: 3 });
     } catch (e) {
       thrown = e;
     }
