@@ -7,7 +7,7 @@
  */
 import { formatCount } from '../core/format.js';
 import { betaQuantile } from './special.js';
-import type { MisreadAssumption } from './misreadRate.js';
+import { misreadRateBounds, type MisreadAssumption } from './misreadRate.js';
 
 /** Dice a session found cocked, of all the dice it saw. */
 export interface SessionCocked {
@@ -17,12 +17,9 @@ export interface SessionCocked {
 
 const pct = (x: number): string => `${Number((100 * x).toPrecision(2))} %`;
 
-/** One-sided Clopper–Pearson bounds on a share: k of n, at `confidence`. */
+/** One-sided Clopper–Pearson lower bound on a share: k of n, at `confidence` (the upper one is `misreadRateBounds`). */
 function lowerBound(k: number, n: number, confidence: number): number {
   return k === 0 ? 0 : betaQuantile(1 - confidence, k, n - k + 1);
-}
-function upperBound(k: number, n: number, confidence: number): number {
-  return k === n ? 1 : betaQuantile(confidence, k + 1, n - k);
 }
 
 /**
@@ -34,7 +31,7 @@ export function cockedShareNote(misreads: MisreadAssumption, session: SessionCoc
   const c = misreads.cocked;
   if (c === undefined || !(c.dice > 0) || !(session.rolls > 0)) return undefined;
   const sessionLow = lowerBound(session.cocked, session.rolls, confidence);
-  const calibrationHigh = upperBound(c.cocked, c.dice, confidence);
+  const [calibrationHigh] = misreadRateBounds([{ read: c.dice, misread: c.cocked }], confidence) as [number];
   if (!(sessionLow > calibrationHigh)) return undefined;
   return (
     `This session's dice came to rest cocked in ${pct(session.cocked / session.rolls)} of rolls (${formatCount(session.cocked)} of ${formatCount(session.rolls)}), ` +
