@@ -111,7 +111,7 @@ export function measuredMisreads(source: string, labels: readonly string[], read
     const why =
       cockedMeasure !== undefined && (bounds[tooFew] as number) < 0.5
         ? `${cockedMeasure.readAsFace} of ${cockedMeasure.dice} held-back dice lay cocked and were read as a face, which with "${f.label}"'s own misreads bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice`
-        : `"${f.label}" was misread ${f.misread} times in ${f.read} validation reads, which bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice of that face`;
+        : `"${f.label}" was misread ${f.misread} time${f.misread === 1 ? '' : 's'} in ${f.read} validation reads, which bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice of that face`;
     throw new ThinMisreadMeasure(source, why);
   }
   const each = faces.map((f) => `${f.label} ≤ ${pct(f.bound)} (${f.misread} of ${f.read})`).join(', ');

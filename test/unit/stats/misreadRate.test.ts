@@ -49,6 +49,11 @@ describe('measuredMisreads with cocked dice read as faces', () => {
     expect(m.statement).not.toContain('cocked');
   });
 
+  it('refuses a face read too few times, saying how often it was misread in words that count', () => {
+    expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 1 }])).toThrow(/"crit" was misread 1 time in 3 validation reads/);
+    expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 0 }])).toThrow(/"crit" was misread 0 times in 3 validation reads/);
+  });
+
   it('refuses a measure whose cocked dice read as faces bound every face at 1/2 or more, naming them and not the face', () => {
     let thrown: unknown;
     try {
