@@ -35,7 +35,7 @@ export function cockedShareNote(misreads: MisreadAssumption, session: SessionCoc
   if (!(sessionLow > calibrationHigh)) return undefined;
   return (
     `This session's dice came to rest cocked in ${pct(session.cocked / session.rolls)} of rolls (${formatCount(session.cocked)} of ${formatCount(session.rolls)}), ` +
-    `more than the ${pct(c.cocked / c.dice)} measured by ${misreads.source} (${formatCount(c.cocked)} of ${formatCount(c.dice)} held-back dice lay cocked): ` +
+    `more often than the held-back dice of ${misreads.source} lay cocked (${formatCount(c.cocked)} of ${formatCount(c.dice)}, ${pct(c.cocked / c.dice)}): ` +
     `its bound on cocked dice read as a face (${pct(c.bound)}) was measured at that rate and may be too low here; ` +
     `check the profile on throws like this session's (calibrate --check) and make fewer dice land cocked.`
   );
