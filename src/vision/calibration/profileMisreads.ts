@@ -15,11 +15,11 @@
 import { formatCount } from '../../core/format.js';
 import { measuredMisreads, type CockedReads, type FaceReads, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { COCKED_CLASS, type CalibrationProfile } from './profile.js';
+import { COCKED_COLUMN, DECLINED_COLUMN } from '../evaluate.js';
 import { shortHash } from './profile.js';
 
 /** Columns that are no face read: a die declined as unreadable, and one called cocked. */
-const DECLINED = 'declined';
-const NOT_READ = new Set([DECLINED, COCKED_CLASS]);
+const NOT_READ = new Set([DECLINED_COLUMN, COCKED_COLUMN]);
 
 /**
  * Per symbol of die type `die` (in `symbols` order): held-back dice of it read or called cocked (the rolls a session
@@ -34,7 +34,7 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
     let read = 0;
     let correct = 0;
     columns.forEach((c, j) => {
-      if (c === DECLINED) return;
+      if (c === DECLINED_COLUMN) return;
       const n = row[j] ?? 0;
       read += n;
       if (c === name) correct += n;
