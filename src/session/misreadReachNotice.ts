@@ -5,11 +5,11 @@
  * would roll to its budget and end INCONCLUSIVE for a reason its report could only state afterwards.
  */
 import type { DieType } from '../dice/types.js';
-import { formatCount } from '../core/format.js';
+import { formatCount, percentFigures } from '../core/format.js';
 import type { MisreadAssumption } from '../stats/misreadRate.js';
 import { certifiableMarginLimit, readsToBoundMisreads, validationReadsFor } from '../stats/misreadReach.js';
 
-const pct = (x: number): string => `${Number((100 * x).toPrecision(3))} %`;
+const pct = (x: number): string => percentFigures(x, 3);
 
 /**
  * The notice for dice of `type` counted in categories (`faces` or `symbols`) of these odds, or undefined when their

@@ -5,7 +5,7 @@
  * they clearly land more often: its share's lower confidence bound above the calibration's upper one.
  * Pure: no I/O.
  */
-import { formatCount } from '../core/format.js';
+import { formatCount, percentFigures } from '../core/format.js';
 import { betaQuantile } from './special.js';
 import { misreadRateBounds, type MisreadAssumption } from './misreadRate.js';
 
@@ -15,7 +15,7 @@ export interface SessionCocked {
   readonly rolls: number;
 }
 
-const pct = (x: number): string => `${Number((100 * x).toPrecision(2))} %`;
+const pct = (x: number): string => percentFigures(x, 2);
 
 /** One-sided Clopper–Pearson lower bound on a share: k of n, at `confidence` (the upper one is `misreadRateBounds`). */
 function lowerBound(k: number, n: number, confidence: number): number {

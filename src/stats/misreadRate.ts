@@ -11,6 +11,7 @@
  * added to every face's bound (`cocked`).
  */
 import { InputError } from '../core/errors.js';
+import { percentFigures } from '../core/format.js';
 import { betaQuantile } from './special.js';
 
 /**
@@ -86,7 +87,7 @@ export interface MisreadAssumption {
   readonly statement: string;
 }
 
-const pct = (x: number): string => `${Number((100 * x).toPrecision(2))} %`;
+const pct = (x: number): string => percentFigures(x, 2);
 
 /** The upper `confidence` bound on P(a roll ends cocked and is read as a face) from a calibration's held-back dice. */
 export function cockedReadBound(cocked: CockedReads, confidence = 0.95): number {
