@@ -147,6 +147,8 @@ const stoppingSchema = z.strictObject({
   maxConsecutiveFaults: z.number().int().positive().default(3),
   /** Throws in a row without a counted result (rerolled or void) before the session gives up. */
   maxConsecutiveRerolls: z.number().int().positive().default(25),
+  /** Throws in a row a die may be missing from its channel (each kept as an unresolved roll) before the session stops. */
+  maxConsecutiveMissing: z.number().int().positive().default(3),
 });
 
 export const sessionConfigSchema = z.strictObject({
@@ -168,6 +170,7 @@ export const sessionConfigSchema = z.strictObject({
     stopOnRigSuspect: true,
     maxConsecutiveFaults: 3,
     maxConsecutiveRerolls: 25,
+    maxConsecutiveMissing: 3,
   }),
   /** The campaign this session rolls for (`dicerig campaign run`): its name, and the campaign's rig id. */
   campaign: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),

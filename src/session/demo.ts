@@ -71,7 +71,7 @@ export function demoConfig(options: DemoOptions): SessionConfig {
     rig: { driver: options.emulated ? 'emulated' : 'sim', light: 200 },
     camera: { source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: options.frames ?? (options.emulated ? 'all' : 'rest'), ...(options.declines ? { declines: { ...options.declines } } : {}), ...(options.misreads ? { misreads: { ...options.misreads } } : {}), ...(options.misreadCalibration !== undefined ? { misreadCalibration: options.misreadCalibration } : {}) },
     settle: { mode: 'detect', timeoutMs: 5000 },
-    stopping: { alpha: DEMO_ALPHA, delta: DEMO_DELTA, budgetRolls: options.budget, rigCheckEvery: 250, rigCheckAlpha: 0.01, stopOnRigSuspect: true, maxConsecutiveFaults: 3, maxConsecutiveRerolls: 25 },
+    stopping: { alpha: DEMO_ALPHA, delta: DEMO_DELTA, budgetRolls: options.budget, rigCheckEvery: 250, rigCheckAlpha: 0.01, stopOnRigSuspect: true, maxConsecutiveFaults: 3, maxConsecutiveRerolls: 25, maxConsecutiveMissing: 3 },
     seed: options.seed,
     clock: 'auto',
     evidence: 'rerolls',

@@ -22,7 +22,7 @@ export interface DieStatus {
   readonly rollsNeeded: number;
   /** Natural log of the die's e-value against fairness (evidence so far). */
   readonly logE: number;
-  /** Of its rolls, those the reader declined that nobody has labelled yet. */
+  /** Of its rolls, those unresolved (declined, or the die not found) that nobody has labelled yet. */
   readonly unresolved?: number;
 }
 
@@ -36,7 +36,7 @@ export interface ThrowTotals {
   readonly rolls: number;
   /** Dice found cocked, over all throws. */
   readonly cocked: number;
-  /** Dice of counted throws the reader declined at first (before any re-read). */
+  /** Dice of counted throws declined or not found at first (before any re-read). */
   readonly declined?: number;
   /** Of those, dice a re-read (further frames, the light stepped up and down) resolved. */
   readonly rereadResolved?: number;

@@ -2,7 +2,8 @@
  * Re-reading a declined die before anything moves. A die at rest has not
  * moved: a declined die is read again from further frames, then under the
  * light stepped up and down through the rig's light command, and the light is
- * restored before the next motion. A die a re-read resolves counts as read;
+ * restored before the next motion. A die the locator missed is looked for
+ * the same way. A die a re-read resolves counts as read;
  * the others stay unresolved (`src/stats/VERDICTS.md`: re-tumbling them away
  * would bias the counts).
  */
@@ -106,7 +107,7 @@ export async function rereadDeclined(parts: RereadParts, outcome: ThrowOutcome, 
     outcome: {
       ...outcome,
       rolls: outcome.rolls.map((r) => resolved.get(r.die) ?? r),
-      problems: outcome.problems.filter((p) => !(p.kind === 'unreadable' && p.die !== undefined && resolved.has(p.die))),
+      problems: outcome.problems.filter((p) => !((p.kind === 'unreadable' || p.kind === 'missing') && p.die !== undefined && resolved.has(p.die))),
     },
   };
 }

@@ -12,10 +12,6 @@ export type StreakKind = ProblemKind | 'void';
 /** What each kind, found in every throw of a streak, most likely means; checked in this order. */
 const CAUSES: readonly (readonly [StreakKind, string])[] = [
   [
-    'missing',
-    'Every one of these throws lost a die: check the channels (camera.channels, or the calibration profile\'s) against a frame, the empty-platform reference (take it again if the camera or the light moved) and the light.',
-  ],
-  [
     'extra',
     'Every one of these throws found a blob besides the dice: a die joined by its shadow (light the platform from above, not from the side), something lying in a channel, or a reference taken before the camera moved.',
   ],

@@ -38,6 +38,7 @@ import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
+import { MissingStreak } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
 
 export interface StoppingRules {
@@ -50,6 +51,8 @@ export interface StoppingRules {
   readonly stopOnRigSuspect: boolean;
   readonly maxConsecutiveFaults: number;
   readonly maxConsecutiveRerolls: number;
+  /** Throws in a row a die may be missing from its channel before the session stops (`missingStreak.ts`). */
+  readonly maxConsecutiveMissing: number;
 }
 
 export type SettleRule =
@@ -94,7 +97,7 @@ export interface RunnerPlan {
 
 export { DEFAULT_REREAD, type RereadRule } from './reread.js';
 
-export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'user' | 'rig-lost';
+export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'user' | 'rig-lost';
 
 export interface SessionResult {
   readonly sessionId: number;
@@ -160,6 +163,7 @@ export class SessionRunner {
   private lastProblem = '';
   /** The throws in a row without a counted result: how many, and their problems (to name a likely cause when giving up on them). */
   private readonly streak = new RerollStreak();
+  private readonly missing = new MissingStreak();
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
   private readonly settleTimes: number[] = [];
@@ -352,6 +356,7 @@ export class SessionRunner {
     const ok = outcome.status === 'ok';
     const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
     this.totals.countThrow(outcome, counted);
+    this.missing.add(outcome);
     this.consecutiveFaults = 0;
     if (ok) {
       this.streak.clear();
@@ -406,7 +411,19 @@ export class SessionRunner {
     }
     const all = this.allDecided();
     if (all) return all;
-    return this.rerollLimit(true);
+    return this.missingLimit() ?? this.rerollLimit(true);
+  }
+
+  /** The stop once a die was missing from its channel in `stopping.maxConsecutiveMissing` throws in a row. */
+  private missingLimit(): Stop | undefined {
+    const run = this.missing.longest(this.plan.stopping.maxConsecutiveMissing);
+    if (run === undefined) return undefined;
+    const { die, throws } = run;
+    return new Stop(
+      'aborted',
+      'missing-die',
+      `Die "${die.record.label}" was not found in channel ${die.channel} in ${throws} throws in a row: it may have left the rig, or the channels (camera.channels, or the calibration profile's) or the empty-platform reference no longer match the frame (take it again if the camera or the light moved). Its rolls in those throws are kept unresolved: label them with "dicerig review" where the die is in view in their crops. Resume with --resume after fixing it.`,
+    );
   }
 
   /**

@@ -51,7 +51,7 @@ export class SessionTotals {
     }
   }
 
-  /** Re-reads of a counted throw: dice declined at first, of them resolved by a re-read, and still unresolved. */
+  /** Re-reads of a counted throw: dice declined or not found at first, of them resolved by a re-read, and still unresolved. */
   countRereads(declined: number, resolved: number, unresolved: number): void {
     this.all.declined += declined;
     this.all.rereadResolved += resolved;

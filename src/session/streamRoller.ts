@@ -23,7 +23,7 @@ import type { EvidenceSink, SavedEvidence } from './evidence.js';
 import type { SettleRule } from './runner.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
-import { judgeThrow, notSettledOutcome, type ThrowOutcome } from './throwOutcome.js';
+import { judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
 
 export interface StreamRollerDeps {
   readonly rig: RigDriver;
@@ -141,8 +141,8 @@ export class StreamRoller {
       const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
       const evidence = await this.saveEvidence(outcome);
       const index = this.store(outcome.status, startedAt, outcome, evidence, outcome.why);
-      // A declined die stays stored as an unresolved roll (the fairness record keeps it for review), but a
-      // viewer needs a face: the throw is tumbled again for the game's answer.
+      // A declined die, or one not found in its channel, stays stored as an unresolved roll (the fairness record
+      // keeps it for review), but a viewer needs a face: the throw is tumbled again for the game's answer.
       const declined = outcome.rolls.filter((r) => r.unresolved === true);
       if (outcome.status === 'ok' && declined.length === 0) {
         const reads = outcome.rolls.map((r): StreamRead => {
@@ -160,7 +160,9 @@ export class StreamRoller {
         });
         return { index, reads, attempts: attempt };
       }
-      last = outcome.status === 'ok' ? `the reader declined ${declined.map((r) => `${r.die.record.label} (channel ${r.die.channel})`).join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
+      const unseen = (r: RollReading): boolean => outcome.problems.some((p) => p.die === r.die && p.kind === 'missing');
+      const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${unseen(r) ? 'not found' : 'declined by the reader'}`);
+      last = outcome.status === 'ok' ? `${told.join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
       onRetumble({ index, status: 'rerolled', reason: last });
     }
     throw new StreamThrowError(`no readable throw in ${max} tumbles; the last: ${last}`, this.plan.sessionId);

@@ -4,11 +4,14 @@
  * reader declines (unreadable) is kept as an UNRESOLVED roll in its place,
  * with its crop, and the throw's other dice count as usual: re-tumbling it
  * away would bias the counts whenever some faces are declined more than
- * others (src/stats/VERDICTS.md). A cocked die (the X-Wing rule: it is
- * re-rolled), a missing, extra or wrong die makes the whole throw `rerolled`,
- * and each such die is a problem to log with its evidence. Re-tumbling the
- * whole throw, not just the one die, keeps the counted rolls free of any
- * choice about which dice were kept.
+ * others (src/stats/VERDICTS.md). So is a die the locator does not find in its
+ * channel (missing), with the channel's crop: whether the locator finds a die
+ * can depend on the face it shows, and a die truly gone is caught by the
+ * session's missing-die stop (`missingStreak.ts`). A cocked die (the X-Wing
+ * rule: it is re-rolled), an extra or wrong die makes the whole throw
+ * `rerolled`, and each such die is a problem to log with its evidence.
+ * Re-tumbling the whole throw, not just the one die, keeps the counted rolls
+ * free of any choice about which dice were kept.
  */
 import type { FaceRead } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';
@@ -54,9 +57,9 @@ export interface ThrowOutcome {
   readonly problems: readonly ThrowProblem[];
 }
 
-/** The problems that re-tumble a throw: all but a declined die. */
+/** The problems that re-tumble a throw: all but a declined die and a missing one, both kept as unresolved rolls. */
 export function retumbles(p: ThrowProblem): boolean {
-  return p.kind !== 'unreadable';
+  return p.kind !== 'unreadable' && p.kind !== 'missing';
 }
 
 function describeProblems(problems: readonly ThrowProblem[]): string {
@@ -118,7 +121,11 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
     if (mine === undefined) {
       // A blob too big for one die in this channel is already the problem: no second line saying no die was found.
       const oversized = reading.located.extra.some((b) => b.channel === die.channel && b.estimatedCount > 1);
-      if (!oversized) problems.push({ kind: 'missing', channel: die.channel, die, reason: `no die was found in channel ${die.channel}` });
+      if (oversized) continue;
+      const reason = `no die was found in channel ${die.channel}`;
+      const empty = reading.emptyChannels.find((c) => c.channel === die.channel);
+      if (empty !== undefined) rolls.push({ die, confidence: 0, cocked: false, unresolved: true, classifierVersion: reading.classifierVersion, crop: empty.crop });
+      problems.push({ kind: 'missing', channel: die.channel, die, reason, ...(empty !== undefined ? { crop: empty.crop } : {}) });
       continue;
     }
     const read = mine.read;
@@ -142,7 +149,9 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
     rolls.push({ ...base, cocked: false, symbol: meaning.symbol, ...(meaning.faceId !== undefined ? { faceId: meaning.faceId } : {}) });
   }
 
-  return problems.some(retumbles) ? { status: 'rerolled', why: describeProblems(problems), rolls, problems } : { status: 'ok', rolls, problems };
+  // A counted die without a roll in the throw (a second blob in its channel took its place) must not count as none.
+  const everyDieKept = counted.every((d) => rolls.some((r) => r.die === d));
+  return problems.some(retumbles) || !everyDieKept ? { status: 'rerolled', why: describeProblems(problems), rolls, problems } : { status: 'ok', rolls, problems };
 }
 
 /** The outcome of a throw whose dice never came to rest in view (nothing was read). */

@@ -96,7 +96,7 @@ export interface RollInput {
   readonly classifierVersion?: string;
   readonly evidencePath?: string;
   readonly evidenceHash?: string;
-  /** `unresolved`: the reader declined the die (no face, no symbol); it keeps its place in an `ok` throw until a person labels it. Default `read`. */
+  /** `unresolved`: the reader declined the die, or the locator did not find it (no face, no symbol); it keeps its place in an `ok` throw until a person labels it. Default `read`. */
   readonly resolution?: 'read' | 'unresolved';
 }
 

@@ -1,6 +1,6 @@
 /**
- * Rolls the reader declined, and the faces people gave them. A declined roll
- * is stored in its throw (resolution `unresolved`, its crop as evidence); a
+ * Rolls the reader declined or the locator did not find, and the faces people
+ * gave them. Such a roll is stored in its throw (resolution `unresolved`, its crop as evidence); a
  * review is a row of its own in an append-only table with its own hash chain
  * per session, so labelling a roll later never edits a hashed throw and
  * `verify` still walks both chains.
@@ -34,7 +34,7 @@ export interface UnresolvedRoll {
   readonly channel: number | null;
   readonly evidencePath: string | null;
   readonly evidenceHash: string | null;
-  /** Why the reader declined it (from the throw's `unreadable` event). */
+  /** Why it is unresolved (from the throw's `unreadable` or `missing` event). */
   readonly reason: string | null;
 }
 
@@ -88,7 +88,7 @@ export class ReviewLog {
     return s;
   }
 
-  /** The session's declined rolls nobody has labelled yet, in throw order, with their crops and the reader's reason. */
+  /** The session's unresolved rolls (declined, or the die not found) nobody has labelled yet, in throw order, with their crops and why. */
   unresolved(sessionId: number): UnresolvedRoll[] {
     this.requireSession(sessionId);
     const rows = this.db
@@ -101,7 +101,7 @@ export class ReviewLog {
       )
       .all(sessionId);
     const reasonOf = this.db.prepare<{ detail: string }>(
-      `SELECT detail_json AS detail FROM events WHERE session_id = ? AND kind = 'unreadable' AND throw_index = ? AND die_id = ? ORDER BY id LIMIT 1`,
+      `SELECT detail_json AS detail FROM events WHERE session_id = ? AND kind IN ('unreadable', 'missing') AND throw_index = ? AND die_id = ? ORDER BY id LIMIT 1`,
     );
     return rows.map((r) => {
       const e = reasonOf.get(sessionId, r.throwIndex, r.dieId);

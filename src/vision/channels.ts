@@ -27,6 +27,15 @@ export function rectChannel(id: number, rect: Rect, expectedDice = 1): ChannelRe
   };
 }
 
+/** The smallest rectangle holding a channel's outline. */
+export function channelBounds(channel: Pick<ChannelRegion, 'polygon'>): Rect {
+  const xs = channel.polygon.map((p) => p.x);
+  const ys = channel.polygon.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
 /** Even-odd point-in-polygon test. */
 export function pointInPolygon(p: Point, polygon: readonly Point[]): boolean {
   let inside = false;

@@ -6,14 +6,14 @@
  * Touching dice (one blob for two) and channels with missing or extra dice are
  * reported, never guessed.
  */
-import type { ChannelRegion } from './channels.js';
+import { channelBounds, type ChannelRegion } from './channels.js';
 import { judgeOutline } from './cocked/outline.js';
 import type { CockedOptions } from './cocked/outline.js';
 import { SurroundingsJudge } from './cocked/surroundings.js';
 import { defaultSurroundingsLimits } from './cocked/surroundingsLimits.js';
 import type { SurroundingsOptions } from './cocked/surroundingsLimits.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
-import { cropSquare } from '../core/image.js';
+import { cropRgb, cropSquare } from '../core/image.js';
 import type { Point, RgbImage } from '../core/image.js';
 import { locateDice } from './locate.js';
 import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
@@ -24,9 +24,20 @@ export interface DieReading {
   readonly read: FaceRead;
 }
 
+/** A channel where fewer dice were located than it holds, with the frame cut to the channel's bounds. */
+export interface EmptyChannel {
+  readonly channel: number;
+  /** What a person looks at to label a die the locator missed, or to see that it is gone. */
+  readonly crop: RgbImage;
+}
+
 export interface FrameReading {
   readonly located: LocateResult;
   readonly readings: readonly DieReading[];
+  /** The channels missing a die (`located.missing`), each with its crop. */
+  readonly emptyChannels: readonly EmptyChannel[];
+  /** The reader's version: it names the reads of this frame, a missing die's unresolved roll included. */
+  readonly classifierVersion: string;
 }
 
 export interface PipelineOptions {
@@ -82,5 +93,9 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     }
     return readFlat();
   });
-  return { located, readings };
+  const emptyChannels = located.missing.flatMap((m) => {
+    const region = channels.find((c) => c.id === m.channel);
+    return region ? [{ channel: m.channel, crop: cropRgb(frame, channelBounds(region)) }] : [];
+  });
+  return { located, readings, emptyChannels, classifierVersion: reader.classifierVersion };
 }

@@ -11,13 +11,6 @@ describe('the likely cause of throws in a row without a counted result', () => {
     expect(s.likelyCause()).toMatch(/^Every one of these throws had a die called cocked.*camera\.dieSizePx.*in perspective with their side faces, is not supported yet\.$/);
   });
 
-  it('names the channels and the reference when every throw lost a die, before anything else they share', () => {
-    const s = new RerollStreak();
-    s.add(['missing', 'cocked']);
-    s.add(['cocked', 'missing']);
-    expect(s.likelyCause()).toMatch(/^Every one of these throws lost a die: check the channels/);
-  });
-
   it('names shadows and strays when every throw found an extra blob, and the settle when the dice never came to rest', () => {
     const extra = new RerollStreak();
     extra.add(['extra']);

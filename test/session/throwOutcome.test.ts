@@ -6,7 +6,7 @@ import type { SessionDie } from '../../src/session/sessionDie.js';
 import { rectChannel } from '../../src/vision/channels.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { defaultLocateOptions } from '../../src/vision/locate.js';
-import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
+import { defaultCockedLimits, readFrame, type FrameReading } from '../../src/vision/pipeline.js';
 
 // One channel for one 24 px die on a grey platform.
 const W = 160;
@@ -41,10 +41,29 @@ describe("a throw's outcome", () => {
     expect(outcome.why).toMatch(/^Re-tumbled: d6-A \(channel 0\) extra: a blob the size of 2 dice in channel 0/);
   });
 
-  it('still says a channel with no die at all is missing its die', () => {
+  it('keeps a die not found in its channel as an unresolved roll, with the channel cut from the frame to label it by, and counts the throw', () => {
+    const frame = platform();
+    paint(frame, 100, 60, 4, 4, [20, 20, 20]); // a mark inside the channel, too small to be a die
     const channels = [rectChannel(0, { x: 8, y: 8, width: 144, height: 104 })];
     const options = { locate: { ...defaultLocateOptions, expectedDieArea: DIE * DIE }, cocked: defaultCockedLimits, dieSizePx: DIE, cropScale: 1.5 };
-    const outcome = judgeThrow(readFrame(platform(), platform(), channels, new D6PipReader(), options), [die]);
+    const reader = new D6PipReader();
+    const outcome = judgeThrow(readFrame(frame, platform(), channels, reader, options), [die]);
+    expect(outcome.status).toBe('ok');
+    expect(outcome.problems).toMatchObject([{ kind: 'missing', reason: 'no die was found in channel 0' }]);
+    expect(outcome.rolls).toMatchObject([{ die, unresolved: true, cocked: false, confidence: 0, classifierVersion: reader.classifierVersion }]);
+    const crop = outcome.rolls[0]?.crop as RgbImage;
+    // The problem carries the same crop, which is how the stored roll finds its evidence.
+    expect(outcome.problems[0]?.crop).toBe(crop);
+    expect([crop.width, crop.height]).toEqual([144, 104]);
+    expect(Array.from(crop.data.subarray(((60 - 8) * 144 + (100 - 8)) * 3, ((60 - 8) * 144 + (100 - 8)) * 3 + 3))).toEqual([20, 20, 20]);
+  });
+
+  it('re-tumbles rather than count a throw without a roll of a die, when the frame has no crop of its channel to keep it by', () => {
+    const finding = { channel: 0, expected: 1, dice: [], count: 0 };
+    const reading: FrameReading = { located: { dice: [], channels: [finding], missing: [finding], extra: [] }, readings: [], emptyChannels: [], classifierVersion: 'v' };
+    const outcome = judgeThrow(reading, [die]);
+    expect(outcome.status).toBe('rerolled');
+    expect(outcome.rolls).toEqual([]);
     expect(outcome.problems).toMatchObject([{ kind: 'missing', reason: 'no die was found in channel 0' }]);
   });
 });

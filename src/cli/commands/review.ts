@@ -26,9 +26,9 @@ function osUser(): string {
 export function registerReviewCommand(program: Command, io: CliIo): void {
   program
     .command('review')
-    .summary('label the dice the reader declined, on a local web page')
+    .summary('label the dice the reader declined or did not find, on a local web page')
     .description(
-      'Serves a page on 127.0.0.1 showing the session\'s declined dice (the crops the reader would not read, and why) in a grid; ' +
+      'Serves a page on 127.0.0.1 showing the session\'s unresolved dice (the crops the reader would not read, or of a channel where no die was found, and why) in a grid; ' +
         'press the face each shows (1-8) or click it. Each label is stored as a person\'s, with who and when, in its own hash chain; ' +
         'the session\'s verdicts are remade and stored after each, so analyze and report count the reviewed rolls. Ctrl-C stops.',
     )

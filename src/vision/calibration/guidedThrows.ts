@@ -10,7 +10,7 @@
  */
 import { DicerigError } from '../../core/errors.js';
 import type { Point, Rect, RgbImage } from '../../core/image.js';
-import type { ChannelRegion } from '../channels.js';
+import { channelBounds, type ChannelRegion } from '../channels.js';
 import { locateDice, xwingLocateOptions } from '../locate.js';
 import { detectChannelRegions } from './channelRegions.js';
 
@@ -92,9 +92,8 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
   const channels = detectChannelRegions(reference, options.channels, options.dicePerChannel ?? 1);
   if (typeof channels === 'string') throw new DicerigError(channels, { camera: camera.description });
   for (const c of channels) {
-    const xs = c.polygon.map((p) => p.x);
-    const ys = c.polygon.map((p) => p.y);
-    log(`  channel ${c.id}: x ${Math.min(...xs)}-${Math.max(...xs)}, y ${Math.min(...ys)}-${Math.max(...ys)}`);
+    const b = channelBounds(c);
+    log(`  channel ${c.id}: x ${b.x}-${b.x + b.width}, y ${b.y}-${b.y + b.height}`);
   }
 
   const count = camera.kept ?? options.throws;

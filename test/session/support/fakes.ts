@@ -180,7 +180,8 @@ export class ScriptedVision {
       const inside = dice.filter((d) => d.channel === c);
       return { channel: c, expected: 1, dice: inside, count: inside.length };
     });
-    return { located: { dice, channels: findings, missing: findings.filter((f) => f.count < 1), extra }, readings };
+    const missing = findings.filter((f) => f.count < 1);
+    return { located: { dice, channels: findings, missing, extra }, readings, emptyChannels: missing.map((f) => ({ channel: f.channel, crop: CROP })), classifierVersion: 'scripted/1' };
   };
 }
 
@@ -193,6 +194,7 @@ export const RULES: StoppingRules = {
   stopOnRigSuspect: true,
   maxConsecutiveFaults: 3,
   maxConsecutiveRerolls: 10,
+  maxConsecutiveMissing: 3,
 };
 
 /** An in-memory store with `n` D6s (or other dice) registered and one running session. */
