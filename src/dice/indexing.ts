@@ -40,3 +40,8 @@ export function oppositeIndex(die: DieType): number[] {
     return i;
   });
 }
+
+/** A die whose faces are a D6's, ids '1' to '6' (d6, d3, direction dice): read by its pips, counted by face. */
+export function isD6Faced(type: Pick<DieType, 'faces'>): boolean {
+  return type.faces.length === 6 && type.faces.every((f, i) => f.id === String(i + 1));
+}

@@ -158,7 +158,7 @@ export const sessionConfigSchema = z.strictObject({
   dice: z.array(dieSchema).min(1).max(16),
   rig: rigSchema,
   camera: cameraSchema.default({ source: 'sim', lighting: 'studio', cockedRate: 0.02, dieSizePx: 72, fps: 30, frames: 'rest' }),
-  /** Calibration profile for X-Wing dice (default: the shipped default for the dice in the session, made on the simulated camera; a real camera needs one made on your dice). */
+  /** Calibration profile for X-Wing dice (default: the shipped default for the dice in the session, made on the simulated camera; a real camera needs one made on your dice); for D6-faced dice, a D6 check that bounds the pip reader's misreads (`calibrate --die d6`). */
   calibration: z.string().min(1).optional(),
   settle: settleSchema.default({ mode: 'detect', waitMs: 2000, timeoutMs: 5000 }),
   stopping: stoppingSchema.default({

@@ -8,6 +8,7 @@ import { cameraFactories } from '../camera/cameraFactory.js';
 import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
 import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
 import { getDieType } from '../dice/catalogue.js';
+import { isD6Faced } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
 import type { RigDriver, RigIdentity } from '../rig/driver.js';
@@ -17,6 +18,8 @@ import { seededRandom } from '../stats/random.js';
 import { decliningReader } from './decliningReader.js';
 import { misreadingReader } from './misreadingReader.js';
 import { misreadMeasure } from './misreadMeasure.js';
+import { D6_CHECK_COMMAND, sessionD6Check } from './d6CheckChoice.js';
+import type { D6Check } from '../vision/calibration/d6Check.js';
 import { misreadReachNotice } from './misreadReachNotice.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
@@ -93,7 +96,7 @@ export function partSeed(seed: number, part: number, startAfter: number): number
 
 /** One session reads one family of dice: D6-faced dice with the pip reader (face level), or X-Wing dice with a calibration profile (symbol level). */
 export function readerFamily(types: readonly DieType[]): 'pips' | 'xwing' {
-  const pips = types.filter((t) => t.faces.length === 6 && t.faces.every((f, i) => f.id === String(i + 1)));
+  const pips = types.filter(isD6Faced);
   const xwing = types.filter((t) => t.id === 'red' || t.id === 'green');
   if (pips.length === types.length) return 'pips';
   if (xwing.length === types.length) return 'xwing';
@@ -147,19 +150,24 @@ interface SessionReading {
   readonly face: FaceSeen;
   /** The chosen reader, reporting the face on top when the camera sees the bottom one. */
   readonly reader: FaceReader;
+  /** D6-faced dice: the check of the reader on the user's dice that bounds its misreads (`calibration`). */
+  readonly d6Check?: D6Check;
 }
 
 /** The reader a config asks for; a bad profile or a face the camera cannot see is refused here. */
 async function sessionReading(config: SessionConfig): Promise<SessionReading> {
   const types = config.dice.map((d) => getDieType(d.type));
   const family = readerFamily(types);
-  // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips.
+  // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips, and a
+  // D6 check (given as calibration) bounds their misreads.
   const colours = [...new Set(types.map((t) => t.id))];
   const readerDice = family === 'pips' ? 'd6' : colours.length === 2 ? 'xwing' : (colours[0] as 'red' | 'green');
   const chosen = await chooseReader(readerDice, family === 'pips' ? { d6: 'pips' } : { calibration: config.calibration });
   // From below (a clear platform), D6-faced dice are recorded by the face on top; an X-Wing profile maps its own reads.
   const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: chosen.profile?.face, profileFile: chosen.profilePath });
-  return { types, family, chosen, face, reader: family === 'pips' ? topFaceReader(chosen.reader, types, face) : chosen.reader };
+  if (family === 'xwing') return { types, family, chosen, face, reader: chosen.reader };
+  const d6Check = await sessionD6Check(config.calibration, chosen.reader, face);
+  return { types, family, chosen, face, reader: topFaceReader(chosen.reader, types, face), ...(d6Check ? { d6Check } : {}) };
 }
 
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
@@ -186,7 +194,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
     }
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
-    const { types, family, chosen: choice, face, reader: seenFromAbove } = fresh ?? (await sessionReading(config));
+    const { types, family, chosen: choice, face, reader: seenFromAbove, d6Check } = fresh ?? (await sessionReading(config));
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
     const notice = faceNotice(family, config.camera.source, face);
     if (notice !== undefined) log(notice);
@@ -210,13 +218,16 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const misreadOf = misreadMeasure({
       level,
       ...(profile ? { profile } : {}),
+      ...(d6Check ? { d6Check } : {}),
       ...(misreads ? { simulated: { misreads, ...(simCam?.misreadCalibration !== undefined ? { reads: simCam.misreadCalibration } : {}), random: seededRandom(partSeed(config.seed, 7, 0)) } } : {}),
     });
     // A calibration too thin to bound a face's misreads is refused before the rig is touched; one too thin for the
     // session's margin is said.
     const narrow = misreads
       ? 'give the simulated calibration more reads (camera.misreadCalibration)'
-      : `check the profile on new rolls (${narrowingCommand(config.calibration, config.camera.source === 'device' ? config.camera.device : undefined)}) and run with the profile it writes`;
+      : d6Check
+        ? `label more of your dice and make the check again (${D6_CHECK_COMMAND})`
+        : `check the profile on new rolls (${narrowingCommand(config.calibration, config.camera.source === 'device' ? config.camera.device : undefined)}) and run with the profile it writes`;
     for (const t of new Map(types.map((t) => [t.id, t])).values()) {
       const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta, narrow);
       if (notice !== undefined) log(notice);

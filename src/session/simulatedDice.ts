@@ -15,7 +15,7 @@
  * which leaves the cocked rate as configured.
  */
 import type { SimDieKind, SimDieTruth, ThrowTruth } from '../camera/sim/simulatedCamera.js';
-import { symbolProbabilities } from '../dice/indexing.js';
+import { isD6Faced, symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
 import type { RandomSource } from '../stats/random.js';
@@ -55,7 +55,7 @@ export function oddsOnRig(nominal: ReadonlyMap<string, number>, own: ReadonlyMap
 /** Which look the simulated camera gives a die of this type. */
 export function simDieKind(type: DieType): SimDieKind {
   if (type.id === 'red' || type.id === 'green') return type.id;
-  if (type.faces.length === 6 && type.faces.every((f, i) => f.id === String(i + 1))) return 'd6';
+  if (isD6Faced(type)) return 'd6';
   throw new ConfigError('dice', `the simulated camera cannot draw a "${type.id}" die; it draws D6-faced dice (d6, d3, direction) and X-Wing red and green dice`);
 }
 

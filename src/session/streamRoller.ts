@@ -4,9 +4,10 @@
  * the channels the roll needs. Which channels are read is fixed before the
  * tumble, so reading a subset never biases what is stored.
  *
- * The same rules as the fairness loop: a cocked, unreadable, missing or extra
- * die makes the throw `rerolled` (stored with its problems) and the rig
- * tumbles again; a fault stores a `void` throw and the rig is brought back.
+ * The same rules as the fairness loop: a cocked or extra die makes the throw
+ * `rerolled` (stored with its problems), a die unreadable or not found is kept
+ * as an unresolved roll, and either way the rig tumbles again for the viewer's
+ * answer; a fault stores a `void` throw and the rig is brought back.
  * Every throw goes into the roll store (a session of kind `stream`), so the
  * dice rolled on stream add to their fairness record.
  */

@@ -7,31 +7,44 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/errors.js';
+import { D6_CHECK_FORMAT } from '../vision/calibration/d6Check.js';
 import { parseProfile } from '../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
 
-/** Reads and checks a profile file. Throws an InputError naming the file and the problem. */
-export async function readProfileFile(file: string): Promise<CalibrationProfile> {
+/** A JSON file's parsed content; an InputError names the file and says what it should have held (`what`). */
+export async function readJsonFile(file: string, what: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
-    throw new InputError(`cannot read the calibration profile: ${reason}.`, { file }, { cause: e });
+    throw new InputError(`cannot read the ${what}: ${reason}.`, { file }, { cause: e });
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new InputError(`the calibration profile is not valid JSON: ${(e as Error).message}.`, { file }, { cause: e });
+    throw new InputError(`the ${what} is not valid JSON: ${(e as Error).message}.`, { file }, { cause: e });
+  }
+}
+
+/** Writes a value as indented JSON (creating the folder). */
+export async function writeJsonFile(file: string, value: unknown): Promise<void> {
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Reads and checks a profile file. Throws an InputError naming the file and the problem. */
+export async function readProfileFile(file: string): Promise<CalibrationProfile> {
+  const value = await readJsonFile(file, 'calibration profile');
+  if (value !== null && typeof value === 'object' && (value as { format?: unknown }).format === D6_CHECK_FORMAT) {
+    throw new InputError('this is a D6 check (it bounds the misreads of D6-faced dice), not an X-Wing calibration profile: make one with dicerig calibrate --die red|green|xwing.', { file });
   }
   return parseProfile(value, file);
 }
 
 /** Writes a profile as indented JSON (creating the folder). */
 export async function writeProfileFile(file: string, profile: CalibrationProfile): Promise<void> {
-  await mkdir(dirname(resolve(file)), { recursive: true });
-  await writeFile(file, `${JSON.stringify(profile, null, 2)}\n`);
+  await writeJsonFile(file, profile);
 }
 
 /** The checkout or installed package root: the nearest folder above this file holding `calibration/`. */

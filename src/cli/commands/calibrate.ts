@@ -32,6 +32,7 @@ import { certifiableMarginLimit } from '../../stats/misreadReach.js';
 import { profileMisreadAssumption, profileMisreadCounts } from '../../vision/calibration/profileMisreads.js';
 import { createdAt } from './calibrateFlags.js';
 import type { CalibrateFlags } from './calibrateFlags.js';
+import { runD6Check } from './calibrateD6.js';
 import { fromLabelled } from './calibrateFromFolder.js';
 import { guided, labelNewThrows } from './calibrateGuided.js';
 import { calibrationDiceOf } from '../../vision/calibration/guided.js';
@@ -52,7 +53,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         'and say whether it still holds). ' +
         'See calibration/README.md.',
     )
-    .addOption(new Option('--die <dice>', 'dice to calibrate').choices(['red', 'green', 'xwing']))
+    .addOption(new Option('--die <dice>', 'dice to calibrate (d6: with --from-labelled, measure how the pip reader reads your labelled D6s)').choices(['red', 'green', 'xwing', 'd6']))
     .option('--from-labelled <dir>', 'labelled folder to build the profile from')
     .option('--camera <source>', '"sim" for the simulated camera, a V4L2 device such as /dev/video0, or the OUT.throws folder an earlier guided run kept')
     .option('--check <profile>', 'profile to re-validate on new labelled rolls (with --images, or --camera)')
@@ -83,13 +84,18 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--no-fine-tune', 'with --reader learned: do not fine-tune the whole network on your dice (faster; only the shipped network and a fitted last layer compete)')
     .option('--json', 'print JSON')
     .action(async (flags: CalibrateFlags, command: Command) => {
+      const given = (key: string): boolean => command.getOptionValueSource(key) === 'cli';
+      if (flags.die === 'd6') {
+        const out = flags.out ?? 'd6-check.json';
+        return runD6Check(flags, out, { name: flags.name ?? basename(out, extname(out)), createdAt: createdAt(flags.createdAt), face: flags.face }, io, given);
+      }
       const modes = [flags.fromLabelled, flags.camera, flags.check].filter((m) => m !== undefined).length;
       // --check takes its new rolls from --images, or from --camera (thrown and named as the guided steps name them).
       const checkOnCamera = flags.check !== undefined && flags.camera !== undefined && flags.fromLabelled === undefined;
       if (modes !== 1 && !checkOnCamera) throw new InputError('give exactly one of --from-labelled DIR, --camera sim|DEVICE|THROWS or --check PROFILE (its new rolls from --images DIR or --camera).');
-      const given = (key: string): boolean => command.getOptionValueSource(key) === 'cli';
       if (flags.check !== undefined) return runCheck(flags, flags.check, io, given);
-      if (flags.die === undefined) throw new InputError('--die red|green|xwing is needed to calibrate.');
+      if (flags.die === undefined) throw new InputError('--die red|green|xwing|d6 is needed to calibrate.');
+
       // Fine-tuning is the learned reader's: said on a ring calibration, it would silently do nothing.
       const tuningSaid = ['fineTune', 'fineTunePasses'].some((k) => command.getOptionValueSource(k) === 'cli');
       if (tuningSaid && flags.reader === 'ring') throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate without --reader ring).');

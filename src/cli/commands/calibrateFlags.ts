@@ -7,7 +7,7 @@ import { InputError } from '../../core/errors.js';
 import type { CalibrationDice } from '../../vision/calibration/guided.js';
 
 export interface CalibrateFlags {
-  die?: CalibrationDice;
+  die?: CalibrationDice | 'd6';
   fromLabelled?: string;
   camera?: string;
   check?: string;

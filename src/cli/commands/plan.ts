@@ -4,6 +4,10 @@ import { getDieType } from '../../dice/catalogue.js';
 import { formatCount, formatProbability } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import type { DieType } from '../../dice/types.js';
+import { isD6Faced } from '../../dice/indexing.js';
+import { d6CheckMisreadAssumption } from '../../vision/calibration/d6Check.js';
+import { readD6CheckFile } from '../../vision-io/d6CheckFile.js';
+import { D6_CHECK_COMMAND } from '../../session/d6CheckChoice.js';
 import type { MisreadAssumption } from '../../stats/misreadRate.js';
 import { profileMisreadAssumption } from '../../vision/calibration/profileMisreads.js';
 import { narrowingCommand } from '../../vision/calibration/checkedDice.js';
@@ -47,7 +51,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option('--channels <n>', 'dice the rig rolls per throw', positiveIntArg, 4)
     .option('--seconds-per-throw <s>', 'seconds per throw (tumble, settle, read)', positiveNumberArg, 2.5)
     .option('--dice <n>', 'dice to test in all (default: one per channel)', positiveIntArg)
-    .option('--calibration <profile>', "X-Wing dice: plan certification allowing for misreads up to this profile's bounds, as a session reading with it would")
+    .option('--calibration <file>', "plan certification allowing for misreads up to the bounds of an X-Wing calibration profile, or of a D6 check for D6-faced dice (with --level face), as a session reading with it would")
     .option('--json', 'print the plan as JSON')
     .action(async (flags: PlanFlags) => {
       const die = getDieType(flags.die, loadDice(flags.diceFile));
@@ -89,7 +93,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
         certify.rolls === null
           ? `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: out of reach with these misread bounds, however long the die rolls (${limit}); ` +
-              `check the profile on new rolls (${narrowingCommand(flags.calibration)}) to narrow them.`
+              `${misreads?.source.startsWith('D6 check') === true ? `label more of your dice and make the check again (${D6_CHECK_COMMAND})` : `check the profile on new rolls (${narrowingCommand(flags.calibration)})`} to narrow them.`
           : `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair` +
               `${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}; any real deviation adds to it.`,
         `At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`,
@@ -99,8 +103,12 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     });
 }
 
-/** The misreads a session reading X-Wing dice of `die` with this profile allows for (refused as a session refuses). */
+/** The misreads a session reading dice of `die` with this profile, or this D6 check, allows for (refused as a session refuses). */
 async function profileMisreads(file: string, die: DieType, level: 'symbol' | 'face'): Promise<MisreadAssumption> {
+  if (isD6Faced(die)) {
+    if (level !== 'face') throw new InputError(`a D6 session counts the faces of a ${die.id} die: plan with --level face.`);
+    return d6CheckMisreadAssumption(await readD6CheckFile(file), die.faces.map((f) => f.id));
+  }
   if (level !== 'symbol') throw new InputError('--calibration plans for X-Wing dice, read by symbol; drop --level face.');
   const profile = await readProfileFile(file);
   if (!profile.dice.includes(die.id)) throw new InputError(`the profile reads ${profile.dice.join(', ')} dice, not ${die.id}.`, { file });

@@ -124,7 +124,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .summary('roll a session: tumble, read, store and judge until every die has a verdict')
     .description(
       'Runs a session from a config file (YAML or JSON; see examples/sessions/): the rig tumbles, the camera watches until the dice are still, ' +
-        'every die is read and the throw stored (a cocked, unreadable, missing or extra die re-tumbles the throw, logged with evidence), ' +
+        'every die is read and the throw stored (a cocked or extra die re-tumbles the throw, logged with evidence; a die unreadable or not found is kept as an unresolved roll for a person to label), ' +
         'each die\'s sequential monitor is updated, and the session stops when every die has a verdict, a budget is spent, the rig looks suspect, ' +
         'or the rig faults too often. Ctrl-C stops after the current throw; --resume continues a session after a crash or power loss. ' +
         'Exit status 0 when the session finished (whatever the verdicts), 1 when it was aborted, 130 when stopped by the user.',

@@ -24,12 +24,16 @@ export function addConfusion(a: Confusion, b: Confusion): Confusion {
   return { rows, columns, counts: rows.map((r) => columns.map((c) => cell(a, r, c) + cell(b, r, c))) };
 }
 
+/** A confusion matrix copied into plain arrays, as a profile or a check stores it. */
+export function storedConfusion(m: Confusion): { rows: string[]; columns: string[]; counts: number[][] } {
+  return { rows: [...m.rows], columns: [...m.columns], counts: m.counts.map((r) => [...r]) };
+}
+
 /** The profile with `images` more checked images read as `confusion`, made at `createdAt`, sealed again. */
 export function withCheckedDice(profile: CalibrationProfile, images: number, confusion: Confusion, createdAt: string): CalibrationProfile {
   const { hash: _hash, checked, ...rest } = profile;
   const sum = checked ? addConfusion(checked.confusion, confusion) : confusion;
-  const copy = (m: Confusion) => ({ rows: [...m.rows], columns: [...m.columns], counts: m.counts.map((r) => [...r]) });
-  return sealProfile({ ...rest, createdAt, checked: { images: (checked?.images ?? 0) + images, confusion: copy(sum) } });
+  return sealProfile({ ...rest, createdAt, checked: { images: (checked?.images ?? 0) + images, confusion: storedConfusion(sum) } });
 }
 
 /**

@@ -56,7 +56,7 @@ const colourSchema = z.strictObject({
   spread: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]),
 });
 
-const confusionSchema = z.strictObject({
+export const confusionSchema = z.strictObject({
   rows: z.array(z.string()),
   columns: z.array(z.string()),
   counts: z.array(z.array(count)),

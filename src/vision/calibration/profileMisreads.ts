@@ -17,19 +17,19 @@ import { measuredMisreads, type CockedReads, type FaceReads, type MisreadAssumpt
 import { COCKED_CLASS, type CalibrationProfile } from './profile.js';
 import { COCKED_COLUMN, DECLINED_COLUMN } from '../evaluate.js';
 import { shortHash } from './profile.js';
+import type { Confusion } from './checkedDice.js';
 
 /** Columns that are no face read: a die declined as unreadable, and one called cocked. */
 const NOT_READ = new Set([DECLINED_COLUMN, COCKED_COLUMN]);
 
 /**
- * Per symbol of die type `die` (in `symbols` order): held-back dice of it read or called cocked (the rolls a session
- * counts or throws again), and how many of them were read as another class or called cocked.
+ * Per confusion row named in `rows`: dice of it read or called cocked (the rolls a session counts or throws again),
+ * and how many of them were read as another class or called cocked.
  */
-export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation' | 'checked'>, die: string, symbols: readonly string[]): FaceReads[] {
-  const { rows, columns, counts } = (profile.checked ?? profile.validation).confusion;
-  return symbols.map((symbol) => {
-    const name = `${die}-${symbol}`;
-    const row = counts[rows.indexOf(name)];
+export function confusionMisreadCounts(confusion: Confusion, rows: readonly string[]): FaceReads[] {
+  const { columns, counts } = confusion;
+  return rows.map((name) => {
+    const row = counts[confusion.rows.indexOf(name)];
     if (row === undefined) return { read: 0, misread: 0 };
     let read = 0;
     let correct = 0;
@@ -43,13 +43,26 @@ export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validati
   });
 }
 
-/** All the dice the same confusion holds, those that lay cocked (row `cocked`), and those of them read as a face. */
-export function profileCockedReads(profile: Pick<CalibrationProfile, 'validation' | 'checked'>): CockedReads {
-  const { rows, columns, counts } = (profile.checked ?? profile.validation).confusion;
+/** All the dice a confusion holds, those that lay cocked (row `cocked`), and those of them read as a face. */
+export function confusionCockedReads(confusion: Confusion): CockedReads {
+  const { rows, columns, counts } = confusion;
   const dice = counts.reduce((n, row) => n + row.reduce((a, b) => a + b, 0), 0);
   const row = counts[rows.indexOf(COCKED_CLASS)] ?? [];
   const readAsFace = columns.reduce((n, c, j) => n + (NOT_READ.has(c) ? 0 : (row[j] ?? 0)), 0);
   return { dice, cocked: row.reduce((a, b) => a + b, 0), readAsFace };
+}
+
+/**
+ * Per symbol of die type `die` (in `symbols` order): held-back dice of it read or called cocked (the rolls a session
+ * counts or throws again), and how many of them were read as another class or called cocked.
+ */
+export function profileMisreadCounts(profile: Pick<CalibrationProfile, 'validation' | 'checked'>, die: string, symbols: readonly string[]): FaceReads[] {
+  return confusionMisreadCounts((profile.checked ?? profile.validation).confusion, symbols.map((symbol) => `${die}-${symbol}`));
+}
+
+/** All the dice the same confusion holds, those that lay cocked (row `cocked`), and those of them read as a face. */
+export function profileCockedReads(profile: Pick<CalibrationProfile, 'validation' | 'checked'>): CockedReads {
+  return confusionCockedReads((profile.checked ?? profile.validation).confusion);
 }
 
 /**

@@ -1,0 +1,85 @@
+/**
+ * `dicerig calibrate --die d6 --from-labelled DIR`: a D6 check. D6-faced dice are
+ * read by their pips with nothing to fit; this measures how that reader reads
+ * the user's own labelled dice, so a session's verdicts can allow for its
+ * misreads (`vision/calibration/d6Check.ts`) instead of assuming none.
+ */
+import { InputError } from '../../core/errors.js';
+import { formatCount, percent } from '../../core/format.js';
+import { d6Die } from '../../dice/catalogue.js';
+import { topFaceReader } from '../../session/faceSeen.js';
+import { misreadRatesOf, ThinMisreadMeasure } from '../../stats/misreadRate.js';
+import { certifiableMarginLimit } from '../../stats/misreadReach.js';
+import { storedConfusion } from '../../vision/calibration/checkedDice.js';
+import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, d6CheckShortHash, sealD6Check, type D6Check } from '../../vision/calibration/d6Check.js';
+import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
+import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
+import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
+import { d6Reader } from '../../vision-io/readerChoice.js';
+import type { CliIo } from '../io.js';
+import { toJson } from '../options.js';
+import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
+import { keepsClass } from './vision.js';
+
+/** The flags of X-Wing calibration that mean nothing for D6s: said with --die d6, they would silently do nothing. */
+const XWING_ONLY = ['camera', 'check', 'reader', 'hfov', 'fineTune', 'fineTunePasses', 'throws', 'channels', 'dicePerChannel', 'dieSize', 'seed', 'lighting', 'groups', 'labelsFrom'];
+
+/** Reads every labelled die of `dir` as a session reads D6s and writes the check to `out`. */
+export async function runD6Check(flags: CalibrateFlags, out: string, common: CommonFields, io: CliIo, given: (key: string) => boolean): Promise<void> {
+  const said = XWING_ONLY.filter(given);
+  if (said.length > 0 || flags.fromLabelled === undefined) {
+    throw new InputError(
+      `D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR (your own dice, labelled by the face on top) and measures how the reader reads them${said.length > 0 ? `; --${said.map(kebab).join(', --')} ${said.length > 1 ? 'are' : 'is'} for X-Wing dice` : ''}.`,
+    );
+  }
+  const paths = labelledFolderPaths(flags.fromLabelled, flags.labels);
+  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass('d6', c), 1.3);
+  requireFlatDice(folder, 'd6', paths.images);
+  // The session's reader, reporting the face on top when the camera sees the bottom one: the faces a session records.
+  const base = d6Reader('pips');
+  const reader = topFaceReader(base, [d6Die], common.face);
+  const classes = folder.classes.filter((c) => keepsClass('d6', c));
+  const evaluation = evaluateLabelledCrops(folder.crops, reader, classes);
+  const check = sealD6Check({
+    format: D6_CHECK_FORMAT,
+    version: D6_CHECK_VERSION,
+    ...common,
+    reader: base.classifierVersion,
+    source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`,
+    images: folder.images,
+    confusion: storedConfusion(evaluation.confusion),
+  });
+  await writeD6CheckFile(out, check);
+  if (flags.json) {
+    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, confusion: check.confusion })}\n`);
+    return;
+  }
+  io.out(`${formatD6CheckSummary(check, out)}\n`);
+}
+
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** What the check found, and how close to fair a session reading with it could certify a fair D6. */
+export function formatD6CheckSummary(check: D6Check, file: string): string {
+  const labels = d6Die.faces.map((f) => f.id);
+  let reach: string;
+  try {
+    const misreads = d6CheckMisreadAssumption(check, labels);
+    const perFace = (misreads.faces ?? []).map((f) => `${f.label}: ${f.misread} of ${formatCount(f.read)} misread, bound ${percent(f.bound, 1)}`);
+    reach = `  misreads: ${perFace.join('; ')}\n  verdicts with it: a session can certify a fair D6 to ±${percent(certifiableMarginLimit(d6Die.faceProbabilities, misreadRatesOf(misreads) ?? []), 1)} at best`;
+  } catch (e) {
+    if (!(e instanceof ThinMisreadMeasure)) throw e;
+    reach = `  verdicts with it: none (a session refuses it: ${e.why}); label more dice of that face`;
+  }
+  return [
+    `D6 check written to ${file} (${d6CheckShortHash(check)}; reader ${check.reader}; face seen: ${check.face}).`,
+    `  dice: ${check.source}`,
+    reach,
+    `  give it to a D6 session as "calibration: ${file}"; its verdicts then allow for these misreads.`,
+    '',
+    'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',
+    formatConfusionMatrix(check.confusion),
+  ].join('\n');
+}

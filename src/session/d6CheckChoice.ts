@@ -1,0 +1,26 @@
+/**
+ * The D6 check a session of D6-faced dice bounds its misreads by (`calibration`
+ * in its config; `vision/calibration/d6Check.ts`). A check of another reader,
+ * or of dice seen from the other side, measured something else: refused.
+ */
+import { ConfigError } from '../core/errors.js';
+import type { D6Check } from '../vision/calibration/d6Check.js';
+import type { FaceReader } from '../vision/faceRead.js';
+import { readD6CheckFile } from '../vision-io/d6CheckFile.js';
+import type { FaceSeen } from './faceSeen.js';
+
+/** The command that makes (or remakes) a D6 check. */
+export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --from-labelled DIR -o CHECK.json';
+
+/** The check in `file`, when one is given, for a session reading with `reader` the `face` its camera sees. */
+export async function sessionD6Check(file: string | undefined, reader: FaceReader, face: FaceSeen): Promise<D6Check | undefined> {
+  if (file === undefined) return undefined;
+  const check = await readD6CheckFile(file);
+  if (check.reader !== reader.classifierVersion) {
+    throw new ConfigError('calibration', `the D6 check ${file} measured the reader ${check.reader}, but this dicerig reads D6s with ${reader.classifierVersion}: make the check again (${D6_CHECK_COMMAND})`);
+  }
+  if (check.face !== face) {
+    throw new ConfigError('calibration', `the D6 check ${file} was made on dice seen from ${check.face === 'top' ? 'above' : 'below'} (--face ${check.face}), but this session's camera sees the ${face} face: make the check with --face ${face} (${D6_CHECK_COMMAND}), or set camera.face`);
+  }
+  return check;
+}

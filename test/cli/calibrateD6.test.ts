@@ -1,0 +1,90 @@
+/**
+ * `dicerig calibrate --die d6`: how the pip reader a session reads D6s with reads the user's own labelled dice, kept
+ * as a D6 check a D6 session then bounds its misreads by, instead of assuming none.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { d6CheckMisreadAssumption, parseD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
+import { tempDir } from '../store/support/fixtures.js';
+import { runCli } from './runCli.js';
+
+const dir = tempDir('dicerig-d6check-');
+const FOLDER = join(dir, 'd6');
+const CHECK = join(dir, 'check.json');
+const FACES = ['1', '2', '3', '4', '5', '6'];
+
+function sessionConfig(extra: string, dice = '  - { label: mine-A, type: d6 }\n  - { label: mine-B, type: d3 }\n'): string {
+  const file = join(dir, `run-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, `seed: 5\ndice:\n${dice}rig:\n  driver: sim\nstopping: { budgetRolls: 20 }\n${extra}`);
+  return file;
+}
+
+beforeAll(async () => {
+  const sim = await runCli('vision', 'simulate', '--dice', 'd6', '--out', FOLDER, '--seed', '70200', '--frames', '12', '--cocked-rate', '0.03', '--lighting', 'studio');
+  expect(sim.code).toBe(0);
+}, 120_000);
+
+describe('calibrate --die d6', () => {
+  it('reads every labelled die with the session\'s pip reader and writes a check of what it read, with the misreads a session would allow for', async () => {
+    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', CHECK, '--created-at', '2026-12-04T00:00:00Z');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const check: D6Check = parseD6Check(JSON.parse(readFileSync(CHECK, 'utf8')), CHECK);
+    expect(check).toMatchObject({ name: 'check', reader: 'd6-pips/1', face: 'top', createdAt: '2026-12-04T00:00:00.000Z' });
+    // Every labelled box is one die of the confusion, cocked ones included.
+    const boxes = readFileSync(join(FOLDER, 'labels', 'classes.txt'), 'utf8').trim().split('\n');
+    expect(boxes).toEqual(expect.arrayContaining(FACES));
+    const labelled = Number(/\((\d+) images, (\d+) dice\)/.exec(check.source)?.[2]);
+    expect(check.confusion.counts.flat().reduce((a, b) => a + b, 0)).toBe(labelled);
+    expect(check.confusion.rows).toEqual(expect.arrayContaining([...FACES, 'cocked']));
+    const misreads = d6CheckMisreadAssumption(check, FACES);
+    expect(r.out).toMatch(new RegExp(`^D6 check written to ${CHECK} \\(${check.hash.slice(7, 19)}; reader d6-pips/1; face seen: top\\)\\.\\n`));
+    for (const f of misreads.faces ?? []) expect(r.out).toContain(`${f.label}: ${f.misread} of ${f.read} misread, bound `);
+    expect(r.out).toMatch(/verdicts with it: a session can certify a fair D6 to ±[\d.]+ % at best/);
+    expect(r.out).toContain(`give it to a D6 session as "calibration: ${CHECK}"`);
+  });
+
+  it('refuses the X-Wing ways of calibrating for D6s, naming what a D6 check takes', async () => {
+    for (const args of [['--camera', 'sim'], ['--from-labelled', FOLDER, '--reader', 'ring'], []]) {
+      const r = await runCli('calibrate', '--die', 'd6', ...args, '-o', join(dir, 'no.json'));
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR/);
+    }
+    expect((await runCli('calibrate', '--die', 'd6', '--camera', 'sim')).err).toMatch(/--camera is for X-Wing dice/);
+  });
+
+  it('gives a D6 session misread bounds from the check, stated in its summary and its report alike', async () => {
+    const db = join(dir, 'with-check.db');
+    const r = await runCli('run', sessionConfig(`calibration: ${CHECK}\n`), '--db', db, '--plain');
+    expect(r.code).toBe(0);
+    const check = parseD6Check(JSON.parse(readFileSync(CHECK, 'utf8')));
+    const statement = d6CheckMisreadAssumption(check, FACES).statement;
+    expect(statement).toMatch(/^misreads allowed for up to the 95 % upper bounds measured by D6 check "check"/);
+    // The summary says it after "Misreads:", the report as stored with the verdicts.
+    const said = statement.replace(/^misreads /, '');
+    expect(r.out).toContain(`Misreads: ${said}.`);
+    const report = await runCli('report', '1', '--db', db, '--out', join(dir, 'report'));
+    expect(report.out).toContain(said);
+    // `plan` allows for the same misreads, by face as a D6 session counts.
+    const plan = await runCli('plan', '--die', 'd6', '--level', 'face', '--calibration', CHECK, '--delta', '0.05');
+    expect(plan.out).toContain(`Misreads ${said}.`);
+    expect((await runCli('plan', '--die', 'd6', '--calibration', CHECK)).err).toContain('a D6 session counts the faces of a d6 die: plan with --level face.');
+    // Without a check, a D6 session says that nothing measured them and how to measure them.
+    const bare = await runCli('run', sessionConfig(''), '--db', join(dir, 'bare.db'), '--plain');
+    expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (dicerig calibrate --die d6 --from-labelled DIR -o CHECK.json, given as calibration).');
+  });
+
+  it('refuses a check of dice seen from the other side, an X-Wing profile for D6s and a D6 check for X-Wing dice', async () => {
+    const below = join(dir, 'below.json');
+    expect((await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '--face', 'bottom', '-o', below)).code).toBe(0);
+    const seenFromAbove = await runCli('run', sessionConfig(`calibration: ${below}\n`), '--db', join(dir, 'x1.db'));
+    expect(seenFromAbove.code).not.toBe(0);
+    expect(seenFromAbove.err).toMatch(/config key "calibration": the D6 check .*below\.json was made on dice seen from below \(--face bottom\), but this session's camera sees the top face/);
+    const profile = await runCli('run', sessionConfig(`calibration: ${fileURLToPath(new URL('../../calibration/default-red.json', import.meta.url))}\n`), '--db', join(dir, 'x2.db'));
+    expect(profile.err).toMatch(/default-red\.json: not a D6 check \(format "dicerig-calibration"\): D6-faced dice take the file/);
+    const xwing = await runCli('run', sessionConfig(`calibration: ${CHECK}\n`, '  - { label: red-A, type: red }\n'), '--db', join(dir, 'x3.db'));
+    expect(xwing.err).toMatch(/this is a D6 check \(it bounds the misreads of D6-faced dice\), not an X-Wing calibration profile/);
+  });
+});
