@@ -35,7 +35,7 @@ export function misreadReachNotice(
   const cocked = misreads.cocked;
   const reads = cocked === undefined ? ownReads : readsToBoundMisreads(rate / 2, confidence);
   const fewest = faces.reduce((a, b) => (b.read < a.read ? b : a));
-  const cockedToo = cocked === undefined ? '' : ` and no cocked die read as a face (${formatCount(cocked.readAsFace)} of ${formatCount(cocked.dice)} held-back dice were, bounding such reads at ${pct(cocked.bound)})`;
+  const cockedToo = cocked === undefined ? '' : ` and no cocked die read as a face (${formatCount(cocked.readAsFace)} of ${formatCount(cocked.dice)} dice were, bounding such reads at ${pct(cocked.bound)})`;
   return (
     `${type.name}: the misread bounds its verdicts allow for (${misreads.source}; ${widest.label} up to ${pct(widest.bound)}, ` +
     `${widest.misread} wrong in ${formatCount(widest.read)} reads) let no die of this type be certified within ±${pct(delta)}, ` +

@@ -35,7 +35,7 @@ export function cockedShareNote(misreads: MisreadAssumption, session: SessionCoc
   if (!(sessionLow > calibrationHigh)) return undefined;
   return (
     `This session's dice came to rest cocked in ${pct(session.cocked / session.rolls)} of rolls (${formatCount(session.cocked)} of ${formatCount(session.rolls)}), ` +
-    `more often than the held-back dice of ${misreads.source} lay cocked (${formatCount(c.cocked)} of ${formatCount(c.dice)}, ${pct(c.cocked / c.dice)}): ` +
+    `more often than the dice of ${misreads.source} lay cocked (${formatCount(c.cocked)} of ${formatCount(c.dice)}, ${pct(c.cocked / c.dice)}): ` +
     `its bound on cocked dice read as a face (${pct(c.bound)}) was measured at that rate and may be too low here; ` +
     `measure the misreads again on throws like this session's (calibrate --check; for D6s, a new D6 check with its cocked dice labelled) and make fewer dice land cocked.`
   );

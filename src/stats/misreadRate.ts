@@ -11,7 +11,7 @@
  * added to every face's bound (`cocked`).
  */
 import { InputError } from '../core/errors.js';
-import { percentFigures } from '../core/format.js';
+import { formatCount, percentFigures } from '../core/format.js';
 import { betaQuantile } from './special.js';
 
 /**
@@ -111,15 +111,15 @@ export function measuredMisreads(source: string, labels: readonly string[], read
     // The face's own reads may bound it well enough and the cocked dice read as faces not.
     const why =
       cockedMeasure !== undefined && (bounds[tooFew] as number) < 0.5
-        ? `${cockedMeasure.readAsFace} of ${cockedMeasure.dice} held-back dice lay cocked and were read as a face, which with "${f.label}"'s own misreads bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice`
-        : `"${f.label}" was misread ${f.misread} time${f.misread === 1 ? '' : 's'} in ${f.read} validation reads, which bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice of that face`;
+        ? `${cockedMeasure.readAsFace} of ${formatCount(cockedMeasure.dice)} dice it measured lay cocked and were read as a face, which with "${f.label}"'s own misreads bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice`
+        : `"${f.label}" was misread ${f.misread} time${f.misread === 1 ? '' : 's'} in ${formatCount(f.read)} reads it measured, which bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice of that face`;
     throw new ThinMisreadMeasure(source, why);
   }
   const each = faces.map((f) => `${f.label} ≤ ${pct(f.bound)} (${f.misread} of ${f.read})`).join(', ');
   const withCocked =
     cockedMeasure === undefined
       ? ''
-      : `; each holds ${pct(cockedMeasure.bound)} for a die cocked and read as a face (${cockedMeasure.readAsFace} of ${cockedMeasure.dice} held-back dice)`;
+      : `; each holds ${pct(cockedMeasure.bound)} for a die cocked and read as a face (${cockedMeasure.readAsFace} of ${formatCount(cockedMeasure.dice)} dice)`;
   return {
     kind: 'measured',
     source,

@@ -35,7 +35,7 @@ describe('the notice of misread bounds too wide for the session’s margin', () 
   it('with cocked dice read as faces measured, asks for reads enough to bound both, and says so', () => {
     const withCocked = (n: number, dice: number) => measuredMisreads(SOURCE, red.symbols, reads([n, n, n, n]), 0.95, { dice, cocked: 8, readAsFace: 0 });
     const notice = misreadReachNotice(red, 'symbols', RED, measuredMisreads(SOURCE, red.symbols, reads([27, 7, 20, 18]), 0.95, { dice: 150, cocked: 8, readAsFace: 0 }), 0.05, 'check the profile');
-    expect(notice).toContain('(crit has 7) and no cocked die read as a face (0 of 150 held-back dice were, bounding such reads at 1.98 %): check the profile');
+    expect(notice).toContain('(crit has 7) and no cocked die read as a face (0 of 150 dice were, bounding such reads at 1.98 %): check the profile');
     const asked = Number(/every symbol needs about (\d+) reads/.exec(notice ?? '')?.[1]);
     // More than without the cocked dice (113), and enough: every symbol read that often, none wrong, and no cocked die
     // read as a face even among as few held-back dice, leaves half the margin to the rolls, as the count without them does.

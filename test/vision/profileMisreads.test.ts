@@ -46,7 +46,7 @@ describe('a profile’s misread measure', () => {
     const cocked = 0.046559811453538935;
     const own = [0.10501923017634426, 0.34816365513116077, 0.2161061642068473, 0.23766091507463977];
     m.faces?.forEach((f, i) => expect(f.bound).toBeCloseTo((own[i] as number) + cocked, 12));
-    expect(m.statement).toContain('each holds 4.7 % for a die cocked and read as a face (1 of 100 held-back dice)');
+    expect(m.statement).toContain('each holds 4.7 % for a die cocked and read as a face (1 of 100 dice)');
   });
 
   it('takes the cocked dice from the checked dice when the profile has them, as it does the misreads', () => {

@@ -18,7 +18,7 @@ const misreads = measuredMisreads(SOURCE, ['hit'], [{ read: 100, misread: 0 }], 
 describe('the note on a session whose dice land cocked more often than its calibration’s', () => {
   it('is given when the session’s share lies clearly above the calibration’s, naming both and what to do', () => {
     expect(cockedShareNote(misreads, { cocked: 30, rolls: 300 })).toBe(
-      `This session's dice came to rest cocked in 10 % of rolls (30 of 300), more often than the held-back dice of ${SOURCE} lay cocked (5 of 150, 3.3 %): ` +
+      `This session's dice came to rest cocked in 10 % of rolls (30 of 300), more often than the dice of ${SOURCE} lay cocked (5 of 150, 3.3 %): ` +
         "its bound on cocked dice read as a face (2 %) was measured at that rate and may be too low here; measure the misreads again on throws like this session's (calibrate --check; for D6s, a new D6 check with its cocked dice labelled) and make fewer dice land cocked.",
     );
   });

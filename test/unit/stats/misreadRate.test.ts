@@ -39,7 +39,7 @@ describe('measuredMisreads with cocked dice read as faces', () => {
     expect(m.faces?.[1]?.bound).toBeCloseTo(0.34816365513116077 + 0.03123381692094287, 12);
     expect(m.cocked?.bound).toBeCloseTo(0.03123381692094287, 12);
     expect(m.cocked).toMatchObject({ dice: 150, cocked: 8, readAsFace: 1 });
-    expect(m.statement).toBe(`misreads allowed for up to the 95 % upper bounds measured by ${SOURCE}: hit ≤ 14 % (0 of 27), crit ≤ 38 % (0 of 7); each holds 3.1 % for a die cocked and read as a face (1 of 150 held-back dice)`);
+    expect(m.statement).toBe(`misreads allowed for up to the 95 % upper bounds measured by ${SOURCE}: hit ≤ 14 % (0 of 27), crit ≤ 38 % (0 of 7); each holds 3.1 % for a die cocked and read as a face (1 of 150 dice)`);
   });
 
   it('leaves the bounds as measured when no cocked dice were measured', () => {
@@ -50,8 +50,8 @@ describe('measuredMisreads with cocked dice read as faces', () => {
   });
 
   it('refuses a face read too few times, saying how often it was misread in words that count', () => {
-    expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 1 }])).toThrow(/"crit" was misread 1 time in 3 validation reads/);
-    expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 0 }])).toThrow(/"crit" was misread 0 times in 3 validation reads/);
+    expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 1 }])).toThrow(/"crit" was misread 1 time in 3 reads it measured/);
+    expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 0 }])).toThrow(/"crit" was misread 0 times in 3 reads it measured/);
   });
 
   it('refuses a measure whose cocked dice read as faces bound every face at 1/2 or more, naming them and not the face', () => {
@@ -62,7 +62,7 @@ describe('measuredMisreads with cocked dice read as faces', () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(ThinMisreadMeasure);
-    expect((thrown as ThinMisreadMeasure).why).toBe('3 of 8 held-back dice lay cocked and were read as a face, which with "hit"\'s own misreads bounds its misread rate only at 76 %; calibrate with more dice');
+    expect((thrown as ThinMisreadMeasure).why).toBe('3 of 8 dice it measured lay cocked and were read as a face, which with "hit"\'s own misreads bounds its misread rate only at 76 %; calibrate with more dice');
     expect((thrown as Error).message).toContain(SOURCE);
     // 0.04870291331009749 + 0.7107591834981906 = 0.759…
   });
