@@ -198,6 +198,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
     const notice = faceNotice(family, config.camera.source, face);
     if (notice !== undefined) log(notice);
+    // Real D6s read with nothing measured: the verdicts will say "misreads assumed 0"; say it before the first throw.
+    if (family === 'pips' && config.camera.source === 'device' && d6Check === undefined) {
+      log(`the pip reader's misreads on your dice are not measured, so the verdicts assume there are none: make a D6 check of your dice as this camera sees them (${D6_CHECK_COMMAND}) and give it as calibration`);
+    }
     const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
 
     const simRig = config.rig.driver === 'sim';

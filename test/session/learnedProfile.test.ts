@@ -62,9 +62,14 @@ describe('a session with a learned calibration profile', () => {
       /config key "calibration": X-Wing dice seen by a real camera are read with a calibration profile made on your own dice: run dicerig calibrate .*the default profile was made on the simulated camera/,
     );
     expect(existsSync(db)).toBe(false);
-    // D6s are read by their pips and need no profile: the same camera gets past this check (and fails on the missing device).
+    // D6s are read by their pips and need no profile: the same camera gets past this check (and fails on the missing
+    // device), saying first that without a D6 check their misreads are assumed none.
     const d6 = checkSessionConfig({ seed: 5, dice: [{ label: 'A', type: 'd6' }, { label: 'B', type: 'd6' }], rig: { driver: 'sim' }, camera, stopping: { budgetRolls: 10 } });
-    await expect(openSession({ config: d6, dbPath: join(dir, 'd6.db'), wallNow: () => 1_700_000_000_000 })).rejects.not.toThrow(/config key "calibration"/);
+    const said: string[] = [];
+    await expect(openSession({ config: d6, dbPath: join(dir, 'd6.db'), wallNow: () => 1_700_000_000_000, log: (m) => said.push(m) })).rejects.not.toThrow(/config key "calibration"/);
+    expect(said).toContain(
+      "the pip reader's misreads on your dice are not measured, so the verdicts assume there are none: make a D6 check of your dice as this camera sees them (dicerig calibrate --die d6 --from-labelled DIR -o CHECK.json) and give it as calibration",
+    );
   });
 
   it('says before the rig is touched that its validation dice bound misreads too widely to certify a die within the margin, and how to narrow them', async () => {
