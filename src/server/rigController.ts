@@ -436,7 +436,13 @@ export class RigController {
     const evidence = this.opened.evidenceFor?.(stream.id);
     this.roller = new StreamRoller(
       { rig: this.rig, camera: this.opened.camera, readThrow: this.readThrow, store, clock: this.opened.clock, timeOrigin: this.opened.timeOrigin, ...(evidence ? { evidence } : {}) },
-      { sessionId: stream.id, dice: this.opened.plan.dice, settle: this.opened.plan.settle, ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}) },
+      {
+        sessionId: stream.id,
+        dice: this.opened.plan.dice,
+        settle: this.opened.plan.settle,
+        maxConsecutiveMissing: this.opened.plan.stopping.maxConsecutiveMissing,
+        ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}),
+      },
     );
     this.publishMode();
     return this.roller;

@@ -9,6 +9,15 @@
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowOutcome } from './throwOutcome.js';
 
+/** What to tell whoever runs the rig when a die was missing `throws` throws in a row. */
+export function missingDieMessage(die: SessionDie, throws: number): string {
+  return (
+    `Die "${die.record.label}" was not found in channel ${die.channel} in ${throws} throws in a row: it may have left the rig, or the channels ` +
+    `(camera.channels, or the calibration profile's) or the empty-platform reference no longer match the frame (take it again if the camera or the light moved). ` +
+    `Its rolls in those throws are kept unresolved: label them with "dicerig review" where the die is in view in their crops.`
+  );
+}
+
 export class MissingStreak {
   private readonly runs = new Map<SessionDie, number>();
 

@@ -38,7 +38,7 @@ import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
-import { MissingStreak } from './missingStreak.js';
+import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
 
 export interface StoppingRules {
@@ -418,12 +418,7 @@ export class SessionRunner {
   private missingLimit(): Stop | undefined {
     const run = this.missing.longest(this.plan.stopping.maxConsecutiveMissing);
     if (run === undefined) return undefined;
-    const { die, throws } = run;
-    return new Stop(
-      'aborted',
-      'missing-die',
-      `Die "${die.record.label}" was not found in channel ${die.channel} in ${throws} throws in a row: it may have left the rig, or the channels (camera.channels, or the calibration profile's) or the empty-platform reference no longer match the frame (take it again if the camera or the light moved). Its rolls in those throws are kept unresolved: label them with "dicerig review" where the die is in view in their crops. Resume with --resume after fixing it.`,
-    );
+    return new Stop('aborted', 'missing-die', `${missingDieMessage(run.die, run.throws)} Resume with --resume after fixing it.`);
   }
 
   /**

@@ -24,6 +24,7 @@ import type { EvidenceSink, SavedEvidence } from './evidence.js';
 import type { SettleRule } from './runner.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
+import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
 
 export interface StreamRollerDeps {
@@ -47,6 +48,8 @@ export interface StreamPlan {
   readonly light?: number;
   /** Tumbles (re-tumbles and faults included) before a throw gives up. Default 12. */
   readonly maxAttempts?: number;
+  /** Throws in a row a die may be missing from its channel before rolling gives up (`missingStreak.ts`). Default 3. */
+  readonly maxConsecutiveMissing?: number;
 }
 
 /** One die as read by a stream throw. */
@@ -89,6 +92,8 @@ export class StreamThrowError extends Error {
 export class StreamRoller {
   private readonly detector: SettleDetector;
   private prepared = false;
+  /** Across requests: a die gone from the rig stops each request at once instead of adding unresolved rolls. */
+  private readonly missing = new MissingStreak();
 
   constructor(
     private readonly deps: StreamRollerDeps,
@@ -142,6 +147,9 @@ export class StreamRoller {
       const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
       const evidence = await this.saveEvidence(outcome);
       const index = this.store(outcome.status, startedAt, outcome, evidence, outcome.why);
+      this.missing.add(outcome);
+      const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
+      if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone.die, gone.throws), this.plan.sessionId);
       // A declined die, or one not found in its channel, stays stored as an unresolved roll (the fairness record
       // keeps it for review), but a viewer needs a face: the throw is tumbled again for the game's answer.
       const declined = outcome.rolls.filter((r) => r.unresolved === true);
