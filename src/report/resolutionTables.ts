@@ -30,7 +30,7 @@ export function resolutionTable(resolution: readonly DieResolution[]): string {
       ['die', { text: 'read', num: true }, { text: 'of them after a re-read', num: true }, { text: 'reviewed by a person', num: true }, { text: 'unresolved', num: true }],
       rows,
       'resolution-table',
-    ) + '\n<p class="note">Declined dice were read again (further frames, the light stepped up and down) before anything moved; those still unreadable are kept as unresolved rolls in their places, and each verdict holds whatever they were. “—”: the session’s events do not say.</p>'
+    ) + '\n<p class="note">Declined dice, and dice not found in their channel, were read again (further frames, the light stepped up and down) before anything moved; those still unread are kept as unresolved rolls in their places, and each verdict holds whatever they were. “—”: the session’s events do not say.</p>'
   );
 }
 

@@ -136,7 +136,7 @@ export class ReviewLog {
           .get(input.rollId, sessionId);
         if (roll === undefined) throw new ReviewError('no-roll', `Session ${sessionId} has no roll ${input.rollId}.`, where);
         if (roll.resolution === 'reviewed') throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") is already labelled; a label is given once.`, where);
-        if (roll.resolution !== 'unresolved') throw new ReviewError('not-unresolved', `Roll ${input.rollId} (die "${roll.label}") was read by the reader; only declined rolls take a label.`, where);
+        if (roll.resolution !== 'unresolved') throw new ReviewError('not-unresolved', `Roll ${input.rollId} (die "${roll.label}") was read by the reader; only unresolved rolls (declined, or the die not found) take a label.`, where);
         let type: DieType;
         try {
           type = getDieType(roll.typeId, this.types);

@@ -55,12 +55,12 @@ describe('dicerig review in a browser', () => {
     await page.goto(`${url}/`);
     await page.waitForSelector('body[data-ready="true"]');
 
-    // The grid: one card per declined roll, each with its crop loaded, its die and the reader's reason.
+    // The grid: one card per unresolved roll, each with its crop loaded, its die and why it is unresolved.
     await expect.poll(() => page.locator('#grid .crop').count()).toBe(todo.length);
     const first = todo[0] as (typeof todo)[number];
     const card = page.locator(`.crop[data-roll="${first.rollId}"]`);
     await expect.poll(() => card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(10);
-    expect(await card.locator('.reason').textContent()).toBe(`declined: ${first.reason}`);
+    expect(await card.locator('.reason').textContent()).toBe(`why: ${first.reason}`);
     expect(await card.locator('.guess').textContent()).toMatch(/^reader: counted [16] pips?, confidence [01]\.\d\d$/);
     expect(await card.locator('.faces button').allTextContents()).toEqual(['1', '2', '3', '4', '5', '6']);
     // The reviewer's name is shown as text, not markup.

@@ -104,7 +104,7 @@ describe('the review API', () => {
     const read = store.rollEvents(1).get(store.findDie('demo1-d6-A')?.id as number)?.find((e) => e.kind === 'roll');
     const r1 = await label(read?.rollId as number, '1');
     expect(r1.statusCode).toBe(409);
-    expect(r1.json<{ error: string }>().error).toMatch(/was read by the reader; only declined rolls take a label/);
+    expect(r1.json<{ error: string }>().error).toMatch(/was read by the reader; only unresolved rolls \(declined, or the die not found\) take a label/);
     const r2 = await label(999_999, '1');
     expect(r2.statusCode).toBe(404);
     expect(r2.json<{ error: string }>().error).toBe('Session 1 has no roll 999999.');

@@ -55,7 +55,7 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
         await app.listen({ host: '127.0.0.1', port });
         const address = app.server.address();
         const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}/`;
-        io.out(`dicerig review: session ${session.id}, ${todo} declined ${todo === 1 ? 'roll' : 'rolls'} to label as ${reviewer}, roll store ${db}\n  ${url}\nCtrl-C stops.\n`);
+        io.out(`dicerig review: session ${session.id}, ${todo} unresolved ${todo === 1 ? 'roll' : 'rolls'} to label as ${reviewer}, roll store ${db}\n  ${url}\nCtrl-C stops.\n`);
         await new Promise<void>((done) => {
           const stop = (): void => {
             process.off('SIGINT', stop);

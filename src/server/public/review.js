@@ -56,7 +56,7 @@ function card(r, i) {
     });
     faces.append(b);
   });
-  c.append(img, el('div', 'die', `${r.die} (${r.dieType}), throw ${r.throwIndex}`), el('div', 'guess', `reader: ${r.guess ?? 'no reading stored'}`), el('div', 'reason', `declined: ${r.reason ?? 'no reason stored'}`), faces, el('div', 'label'));
+  c.append(img, el('div', 'die', `${r.die} (${r.dieType}), throw ${r.throwIndex}`), el('div', 'guess', `reader: ${r.guess ?? 'no reading stored'}`), el('div', 'reason', `why: ${r.reason ?? 'no reason stored'}`), faces, el('div', 'label'));
   c.addEventListener('click', () => select(i));
   return c;
 }
