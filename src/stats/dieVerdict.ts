@@ -251,7 +251,7 @@ function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number
   const base = describeVerdict(verdict);
   if (verdict.kind === 'RIG_SUSPECT' || unresolved === 0) return base;
   if (verdict.kind === 'INCONCLUSIVE' && readsToReview !== null) return base;
-  return `${base.slice(0, -1)}; it holds whatever the ${formatCount(unresolved)} unresolved rolls were.`;
+  return `${base.slice(0, -1)}; it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}.`;
 }
 
 /**

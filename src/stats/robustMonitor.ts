@@ -384,8 +384,9 @@ export class RobustMonitor {
     }
     const reason: MonitorReason = readsToReview !== null ? 'unresolved reads' : this.budgetSpent ? 'budget spent' : 'collecting';
     const parts = [this.budgetSpent ? `the budget of ${formatCount(this.maxRolls)} rolls is spent` : `undecided after ${formatCount(this.n)} rolls`];
-    if (readsToReview !== null) parts.push(`${formatCount(this.open.size)} unresolved reads could change the verdict: review at least ${formatCount(readsToReview)} of them`);
-    else if (this.open.size > 0) parts.push(`${formatCount(this.open.size)} unresolved reads counted as the least favourable faces`);
+    const open = this.open.size === 1 ? '1 unresolved read' : `${formatCount(this.open.size)} unresolved reads`;
+    if (readsToReview !== null) parts.push(`${open} could change the verdict: review ${this.open.size === 1 ? 'it' : `at least ${formatCount(readsToReview)} of them`}`);
+    else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}`);
     const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, this.known() > 0 ? this.faces() : []);
     this.pending = { key, verdict, reason, readsToReview };
     return this.pending;

@@ -6,6 +6,7 @@ import { RobustMonitor } from '../../../src/stats/robustMonitor.js';
 import { robustFaceIntervals, robustInsideMargin } from '../../../src/stats/robustIntervals.js';
 import { SequentialMonitor } from '../../../src/stats/sequential.js';
 import { describeVerdict } from '../../../src/stats/verdict.js';
+import { monitorSentence } from '../../../src/stats/dieVerdict.js';
 
 const RED = [3 / 8, 1 / 8, 2 / 8, 2 / 8];
 const RED_LABELS = ['hit', 'crit', 'focus', 'blank'];
@@ -73,6 +74,18 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(s.readsToReview).toBeGreaterThan(0);
     expect(s.readsToReview).toBeLessThanOrEqual(60);
     expect(describeVerdict(s.decision)).toContain('60 unresolved reads could change the verdict: review at least');
+  });
+
+  it('speaks of one unresolved roll in the singular', () => {
+    const one = new RobustMonitor(D6, { alpha: 0.01 });
+    one.observeUnresolved();
+    feed(one, [20, 20, 20, 20, 20, 20]);
+    expect(describeVerdict(one.state().decision)).toContain('undecided after 121 rolls; 1 unresolved read counted as the least favourable face');
+    const loaded = new RobustMonitor(D6, { alpha: 0.01 });
+    loaded.observeUnresolved();
+    feed(loaded, [100, 100, 100, 100, 100, 300]);
+    expect(loaded.verdict().kind).toBe('UNFAIR');
+    expect(monitorSentence(loaded)).toMatch(/^UNFAIR: .*; it holds whatever the unresolved roll was\.$/);
   });
 
   it('says to review the unresolved rolls when their share alone puts any verdict out of reach', () => {
