@@ -51,6 +51,8 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         'name them in a file given with --labels-from; THROWS, a kept OUT.throws folder, gives its throws again); ' +
         '--check PROFILE (re-validate a profile on new labelled rolls given with --images, or thrown and named with --camera, ' +
         'and say whether it still holds). ' +
+        'For D6-faced dice, --die d6 --from-labelled DIR writes a D6 check instead: how the pip reader reads your labelled dice, ' +
+        'which a D6 session given it as calibration allows for in its verdicts (default file d6-check.json). ' +
         'See calibration/README.md.',
     )
     .addOption(new Option('--die <dice>', 'dice to calibrate (d6: with --from-labelled, measure how the pip reader reads your labelled D6s)').choices(['red', 'green', 'xwing', 'd6']))
@@ -59,7 +61,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--check <profile>', 'profile to re-validate on new labelled rolls (with --images, or --camera)')
     .option('--images <dir>', 'with --check: folder of new labelled photos')
     .option('--labels <dir>', 'labels folder (default: beside or inside the images folder)')
-    .option('-o, --out <profile>', 'where to write the profile (default: calibration-<dice>.json); with --check: a new file for the profile with the checked dice added (sessions then bound misreads by them)')
+    .option('-o, --out <profile>', 'where to write the profile (default: calibration-<dice>.json, or d6-check.json for --die d6); with --check: a new file for the profile with the checked dice added (sessions then bound misreads by them)')
     .option('--name <name>', 'profile name (default: the file name)')
     .option('--created-at <time>', 'creation time to record, ISO 8601 (default: now)')
     .addOption(new Option('--face <face>', 'face the camera sees: bottom through a clear platform (mapped to the top face)').choices(['top', 'bottom']).default('top'))
