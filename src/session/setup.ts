@@ -304,7 +304,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
 
     // The store's rows: rig, dice, session.
     const simulated = rig.isSimulated || cam.source === 'sim';
-    const rigRow = store.registerRig(identity, profile?.hash ?? '');
+    const rigRow = store.registerRig(identity, profile?.hash ?? d6Check?.hash ?? '');
     const records = config.dice.map((d) =>
       store.registerDie({ label: d.label, typeId: d.type, ...(d.set !== undefined ? { set: d.set } : {}), ...(d.notes !== undefined ? { notes: d.notes } : {}) }),
     );

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { d6CheckMisreadAssumption, parseD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
+import { RollStore } from '../../src/store/rollStore.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
 
@@ -67,6 +68,13 @@ describe('calibrate --die d6', () => {
     expect(r.out).toContain(`Misreads: ${said}.`);
     const report = await runCli('report', '1', '--db', db, '--out', join(dir, 'report'));
     expect(report.out).toContain(said);
+    // The rig the session ran on is recorded with the check, as an X-Wing rig is with its profile.
+    const store = RollStore.open(db, { mustExist: true });
+    try {
+      expect(store.getRig(store.getSession(1)?.rigId as number)?.calibrationHash).toBe(check.hash);
+    } finally {
+      store.close();
+    }
     // `plan` allows for the same misreads, by face as a D6 session counts.
     const plan = await runCli('plan', '--die', 'd6', '--level', 'face', '--calibration', CHECK, '--delta', '0.05');
     expect(plan.out).toContain(`Misreads ${said}.`);
