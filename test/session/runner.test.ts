@@ -293,6 +293,18 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.events(s.session.id).some((e) => e.kind === 'unreadable')).toBe(false);
   });
 
+  it('looks again for a die not found in its channel, and counts it as read when a further frame shows it', async () => {
+    // Throw 2: channel 1's die is not found at first (vision call 2), then found on the first further frame (call 3).
+    const script = (call: number, c: number): ChannelScript => (c === 1 && call === 2 ? { missing: true } : c === 1 && call === 3 ? '5' : cycle(call, c));
+    const s = scriptedSession({ fallback: script, rules: { budgetRolls: 3 }, reread: { frames: 2, lightSteps: [48, -48] } });
+    const result = await runSession(s.deps, s.plan);
+    expect(s.rig.lights).toEqual([180]);
+    expect(result.totals).toMatchObject({ declined: 1, rereadResolved: 1, unresolved: 0 });
+    expect(s.store.unresolvedRolls(s.session.id)).toEqual([]);
+    expect(s.store.dieRolls(s.session.id)[1]?.faces).toEqual([expect.any(String) as unknown, '5', expect.any(String) as unknown]);
+    expect(s.store.events(s.session.id).some((e) => e.kind === 'missing')).toBe(false);
+  });
+
   it('keeps a die no re-read resolves as unresolved, after trying both light steps and restoring the light', async () => {
     const script = (call: number, c: number): ChannelScript => (c === 0 && call >= 2 && call <= 6 ? { unreadable: true } : cycle(call, c));
     const s = scriptedSession({ fallback: script, rules: { budgetRolls: 3 }, reread: { frames: 2, lightSteps: [48, -48] } });
