@@ -84,6 +84,18 @@ describe('calibrate --die d6', () => {
     expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (dicerig calibrate --die d6 --from-labelled DIR -o CHECK.json, given as calibration).');
   });
 
+  it('says when a check is too thin to bound a face, and a session refuses it before rolling', async () => {
+    const few = join(dir, 'few');
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--out', few, '--seed', '70210', '--frames', '2')).code).toBe(0);
+    const thin = join(dir, 'thin.json');
+    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', few, '-o', thin);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/verdicts with it: none \(a session refuses it: .* bounds its misread rate only at [\d.]+ %; calibrate with more dice.*\); label more dice of that face/);
+    const run = await runCli('run', sessionConfig(`calibration: ${thin}\n`), '--db', join(dir, 'thin.db'));
+    expect(run.code).not.toBe(0);
+    expect(run.err).toMatch(/config key "calibration": D6 check "thin" .* bounds its misread rate only at/);
+  });
+
   it('refuses a check of dice seen from the other side, an X-Wing profile for D6s and a D6 check for X-Wing dice', async () => {
     const below = join(dir, 'below.json');
     expect((await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '--face', 'bottom', '-o', below)).code).toBe(0);
