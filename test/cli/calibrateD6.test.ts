@@ -45,6 +45,10 @@ describe('calibrate --die d6', () => {
     for (const f of misreads.faces ?? []) expect(r.out).toContain(`${f.label}: ${f.misread} of ${f.read} misread, bound `);
     expect(r.out).toMatch(/verdicts with it: a session can certify a fair D6 to ±[\d.]+ % at best/);
     expect(r.out).toContain(`give it to a D6 session as "calibration: ${CHECK}"`);
+    // --json gives the same check and the misreads a session would allow for with it.
+    const j = JSON.parse((await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'again.json'), '--name', 'check', '--json')).out) as { hash: string; misreads: { statement: string } };
+    expect(j.hash).toBe(check.hash);
+    expect(j.misreads.statement).toBe(misreads.statement);
   });
 
   it('refuses the X-Wing ways of calibrating for D6s, naming what a D6 check takes', async () => {

@@ -8,7 +8,7 @@ import { InputError } from '../../core/errors.js';
 import { formatCount, percent } from '../../core/format.js';
 import { d6Die } from '../../dice/catalogue.js';
 import { topFaceReader } from '../../session/faceSeen.js';
-import { misreadRatesOf, ThinMisreadMeasure } from '../../stats/misreadRate.js';
+import { misreadRatesOf, ThinMisreadMeasure, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { certifiableMarginLimit } from '../../stats/misreadReach.js';
 import { storedConfusion } from '../../vision/calibration/checkedDice.js';
 import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, d6CheckShortHash, sealD6Check, type D6Check } from '../../vision/calibration/d6Check.js';
@@ -51,10 +51,20 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   });
   await writeD6CheckFile(out, check);
   if (flags.json) {
-    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, confusion: check.confusion })}\n`);
+    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, confusion: check.confusion, ...misreadsJson(check) })}\n`);
     return;
   }
   io.out(`${formatD6CheckSummary(check, out)}\n`);
+}
+
+/** The misreads a session would allow for with the check, or why it would refuse it. */
+function misreadsJson(check: D6Check): { misreads: MisreadAssumption } | { refused: string } {
+  try {
+    return { misreads: d6CheckMisreadAssumption(check, d6Die.faces.map((f) => f.id)) };
+  } catch (e) {
+    if (!(e instanceof ThinMisreadMeasure)) throw e;
+    return { refused: e.why };
+  }
 }
 
 function kebab(key: string): string {
