@@ -97,7 +97,6 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       if (modes !== 1 && !checkOnCamera) throw new InputError('give exactly one of --from-labelled DIR, --camera sim|DEVICE|THROWS or --check PROFILE (its new rolls from --images DIR or --camera).');
       if (flags.check !== undefined) return runCheck(flags, flags.check, io, given);
       if (flags.die === undefined) throw new InputError('--die red|green|xwing|d6 is needed to calibrate.');
-
       // Fine-tuning is the learned reader's: said on a ring calibration, it would silently do nothing.
       const tuningSaid = ['fineTune', 'fineTunePasses'].some((k) => command.getOptionValueSource(k) === 'cli');
       if (tuningSaid && flags.reader === 'ring') throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate without --reader ring).');

@@ -11,7 +11,8 @@ import { topFaceReader } from '../../session/faceSeen.js';
 import { misreadRatesOf, ThinMisreadMeasure, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { certifiableMarginLimit } from '../../stats/misreadReach.js';
 import { storedConfusion } from '../../vision/calibration/checkedDice.js';
-import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, d6CheckShortHash, sealD6Check, type D6Check } from '../../vision/calibration/d6Check.js';
+import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, sealD6Check, type D6Check } from '../../vision/calibration/d6Check.js';
+import { shortHash } from '../../vision/calibration/profile.js';
 import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
@@ -51,14 +52,14 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   });
   await writeD6CheckFile(out, check);
   if (flags.json) {
-    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, confusion: check.confusion, ...misreadsJson(check) })}\n`);
+    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, confusion: check.confusion, ...checkMisreads(check) })}\n`);
     return;
   }
   io.out(`${formatD6CheckSummary(check, out)}\n`);
 }
 
 /** The misreads a session would allow for with the check, or why it would refuse it. */
-function misreadsJson(check: D6Check): { misreads: MisreadAssumption } | { refused: string } {
+function checkMisreads(check: D6Check): { misreads: MisreadAssumption } | { refused: string } {
   try {
     return { misreads: d6CheckMisreadAssumption(check, d6Die.faces.map((f) => f.id)) };
   } catch (e) {
@@ -73,18 +74,17 @@ function kebab(key: string): string {
 
 /** What the check found, and how close to fair a session reading with it could certify a fair D6. */
 export function formatD6CheckSummary(check: D6Check, file: string): string {
-  const labels = d6Die.faces.map((f) => f.id);
+  const measured = checkMisreads(check);
   let reach: string;
-  try {
-    const misreads = d6CheckMisreadAssumption(check, labels);
+  if ('refused' in measured) {
+    reach = `  verdicts with it: none (a session refuses it: ${measured.refused}); label more dice of that face`;
+  } else {
+    const { misreads } = measured;
     const perFace = (misreads.faces ?? []).map((f) => `${f.label}: ${f.misread} of ${formatCount(f.read)} misread, bound ${percent(f.bound, 1)}`);
     reach = `  misreads: ${perFace.join('; ')}\n  verdicts with it: a session can certify a fair D6 to ±${percent(certifiableMarginLimit(d6Die.faceProbabilities, misreadRatesOf(misreads) ?? []), 1)} at best`;
-  } catch (e) {
-    if (!(e instanceof ThinMisreadMeasure)) throw e;
-    reach = `  verdicts with it: none (a session refuses it: ${e.why}); label more dice of that face`;
   }
   return [
-    `D6 check written to ${file} (${d6CheckShortHash(check)}; reader ${check.reader}; face seen: ${check.face}).`,
+    `D6 check written to ${file} (${shortHash(check)}; reader ${check.reader}; face seen: ${check.face}).`,
     `  dice: ${check.source}`,
     reach,
     `  give it to a D6 session as "calibration: ${file}"; its verdicts then allow for these misreads.`,

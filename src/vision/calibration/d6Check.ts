@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { formatCount } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import { measuredMisreads, type MisreadAssumption } from '../../stats/misreadRate.js';
-import { canonicalJson, confusionSchema } from './profile.js';
+import { canonicalJson, confusionSchema, shortHash } from './profile.js';
 import { confusionCockedReads, confusionMisreadCounts } from './profileMisreads.js';
 
 export const D6_CHECK_FORMAT = 'dicerig-d6-check';
@@ -75,13 +75,8 @@ export function parseD6Check(value: unknown, file?: string): D6Check {
   return parsed.data;
 }
 
-/** The short form of the hash (first 12 hex digits). */
-export function d6CheckShortHash(check: Pick<D6Check, 'hash'>): string {
-  return check.hash.slice('sha256:'.length, 'sha256:'.length + 12);
-}
-
 /** The misreads a session reading D6-faced dice (faces `labels`, '1'..'6') allows for with this check; refused when a face has too few dice to bound. */
 export function d6CheckMisreadAssumption(check: D6Check, labels: readonly string[]): MisreadAssumption {
-  const source = `D6 check "${check.name}" (${d6CheckShortHash(check)}, dice on ${formatCount(check.images)} images)`;
+  const source = `D6 check "${check.name}" (${shortHash(check)}, dice on ${formatCount(check.images)} images)`;
   return measuredMisreads(source, labels, confusionMisreadCounts(check.confusion, labels), 0.95, confusionCockedReads(check.confusion));
 }
