@@ -77,6 +77,9 @@ const notes: string[] = [];
 const missedHow = new Map<string, number>();
 /** Labelled dice in a blob of touching dice, by whether the render's truth has them touching another die. */
 const touchingBlob = new Map<boolean, number>();
+/** The same dice by what the pipeline called their blob (`shadow`: one die and its hard shadow; `touching`: anything else) and the truth. */
+const blobCalls = new Map<string, number>();
+const blobCall = (read: { readonly cause?: string }, touching: boolean): void => bump(blobCalls, `${read.cause ?? 'none'} / ${touching ? 'touching another die' : 'alone'}`);
 /** One more of `key` in `counts`. */
 const bump = <K>(counts: Map<K, number>, key: K): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 /** Labelled dice whose located die was split from a blob of touching dice: read right, read wrong, declined. */
@@ -142,7 +145,10 @@ for (const photo of folder.photos) {
     const t = tally(label.cls);
     if (label.read) continue; // a second blob on the same die: counted once
     label.read = true;
-    if (read.cause === 'touching') bump(touchingBlob, label.touching);
+    if (read.cause === 'touching' || read.cause === 'shadow') {
+      bump(touchingBlob, label.touching);
+      blobCall(read, label.touching);
+    }
     if (die.splitFrom !== undefined) split[read.status !== 'read' ? 'declined' : classOfRead(read) === label.cls ? 'right' : 'wrong']++;
     if (read.status === 'read') label.readAsFace = true;
     if (read.status !== 'read') bump(t.declined, read.cause ?? read.status);
@@ -163,7 +169,8 @@ for (const photo of folder.photos) {
     t.missed++;
     // Why no located die of its own: in a blob of touching dice, in a blob centred where its box overlaps another's
     // (dice side by side), in one die's blob centred off it (its shadow pulls the centre away), or in no blob at all.
-    const blob = readings.find(({ die }) => overlaps(b, die.bbox))?.die;
+    const inBlob = readings.find(({ die }) => overlaps(b, die.bbox));
+    const blob = inBlob?.die;
     const how =
       blob === undefined
         ? 'in no blob'
@@ -173,7 +180,10 @@ for (const photo of folder.photos) {
             ? "in one die's blob centred where two labelled boxes overlap"
             : "in one die's blob centred off it";
     bump(missedHow, how);
-    if (blob !== undefined && blob.estimatedCount > 1) bump(touchingBlob, b.touching);
+    if (blob !== undefined && blob.estimatedCount > 1) {
+      bump(touchingBlob, b.touching);
+      blobCall(inBlob?.read ?? {}, b.touching);
+    }
   }
 }
 const sum = (f: (t: Tally) => number, flat: boolean): number => [...byClass.entries()].filter(([c]) => (c !== 'cocked') === flat).reduce((s, [, t]) => s + f(t), 0);
@@ -186,6 +196,7 @@ console.log(`cocked dice read as a face: ${sum((t) => t.wrong, false)}; blobs on
 console.log(`labelled dice with no located die of their own: ${missedHow.size === 0 ? 'none' : [...missedHow.entries()].map(([k, v]) => `${v} ${k}`).join(', ')}`);
 console.log(`labelled dice located apart from the dice they touch (a blob split): ${split.right + split.wrong + split.declined}, ${split.right} read right, ${split.wrong} read wrong (cocked ones included), ${split.declined} declined`);
 if (touchingBlob.size > 0) console.log(`labelled dice in a blob of touching dice: ${touchingBlob.get(true) ?? 0} touching another die in the render's truth, ${touchingBlob.get(false) ?? 0} not (their blob holds a shadow or a wall's edge)`);
+if (blobCalls.size > 0) console.log(`those dice by the pipeline's call (one die and its hard shadow / anything else) and the truth: ${[...blobCalls.entries()].sort().map(([k, v]) => `${v} ${k}`).join(', ')}`);
 const causes = [...new Set([...byClass.values()].flatMap((t) => [...t.declined.keys()]))].sort();
 console.log(`${'face'.padEnd(12)} dice  read  wrong  missed  ${causes.map((c) => c.padStart(9)).join('')}`);
 for (const [c, t] of [...byClass.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
