@@ -147,7 +147,7 @@ const stoppingSchema = z.strictObject({
   maxConsecutiveFaults: z.number().int().positive().default(3),
   /** Throws in a row without a counted result (rerolled or void) before the session gives up. */
   maxConsecutiveRerolls: z.number().int().positive().default(25),
-  /** Throws in a row a die may be missing from its channel (each kept as an unresolved roll) before the session stops. */
+  /** Throws in a row a die may be not found on its own in its channel (missing, or joined by its hard shadow; each kept as an unresolved roll) before the session stops. */
   maxConsecutiveMissing: z.number().int().positive().default(3),
 });
 

@@ -13,7 +13,7 @@ export type StreakKind = ProblemKind | 'void';
 const CAUSES: readonly (readonly [StreakKind, string])[] = [
   [
     'extra',
-    'Every one of these throws found a blob besides the dice: a die joined by its shadow (light the platform from above, not from the side), something lying in a channel, or a reference taken before the camera moved.',
+    'Every one of these throws found a blob besides the dice: a shadow lying apart from its die (light the platform from above, not from the side), something lying in a channel, a die always against a wall\'s edge, or a reference taken before the camera moved.',
   ],
   [
     'cocked',

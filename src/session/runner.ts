@@ -418,7 +418,7 @@ export class SessionRunner {
   private missingLimit(): Stop | undefined {
     const run = this.missing.longest(this.plan.stopping.maxConsecutiveMissing);
     if (run === undefined) return undefined;
-    return new Stop('aborted', 'missing-die', `${missingDieMessage(run.die, run.throws)} Resume with --resume after fixing it.`);
+    return new Stop('aborted', 'missing-die', `${missingDieMessage(run)} Resume with --resume after fixing it.`);
   }
 
   /**

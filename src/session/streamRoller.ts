@@ -24,7 +24,7 @@ import type { EvidenceSink, SavedEvidence } from './evidence.js';
 import type { SettleRule } from './runner.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
-import { MissingStreak, missingDieMessage } from './missingStreak.js';
+import { isJoined, MissingStreak, missingDieMessage } from './missingStreak.js';
 import { judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
 
 export interface StreamRollerDeps {
@@ -149,7 +149,7 @@ export class StreamRoller {
       const index = this.store(outcome.status, startedAt, outcome, evidence, outcome.why);
       this.missing.add(outcome);
       const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
-      if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone.die, gone.throws), this.plan.sessionId);
+      if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId);
       // A declined die, or one not found in its channel, stays stored as an unresolved roll (the fairness record
       // keeps it for review), but a viewer needs a face: the throw is tumbled again for the game's answer.
       const declined = outcome.rolls.filter((r) => r.unresolved === true);
@@ -169,8 +169,12 @@ export class StreamRoller {
         });
         return { index, reads, attempts: attempt };
       }
-      const unseen = (r: RollReading): boolean => outcome.problems.some((p) => p.die === r.die && p.kind === 'missing');
-      const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${unseen(r) ? 'not found' : 'declined by the reader'}`);
+      const why = (r: RollReading): string => {
+        const p = outcome.problems.find((q) => q.die === r.die && (q.kind === 'missing' || q.kind === 'unreadable'));
+        if (p?.kind === 'missing') return 'not found';
+        return p !== undefined && isJoined(p) ? 'joined by its hard shadow' : 'declined by the reader';
+      };
+      const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${why(r)}`);
       last = outcome.status === 'ok' ? `${told.join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
       onRetumble({ index, status: 'rerolled', reason: last });
     }

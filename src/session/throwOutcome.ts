@@ -7,13 +7,18 @@
  * others (src/stats/VERDICTS.md). So is a die the locator does not find in its
  * channel (missing), with the channel's crop: whether the locator finds a die
  * can depend on the face it shows, and a die truly gone is caught by the
- * session's missing-die stop (`missingStreak.ts`). A cocked die (the X-Wing
+ * session's missing-die stop (`missingStreak.ts`). So, too, is a die joined
+ * by its hard shadow in one blob, its channel's only blob (`vision/hardShadow.ts`):
+ * how far a blob reaches can depend on the face (a 6's pips leave more holes
+ * in it than a 1's), and a shadow there every throw is caught by the same
+ * stop. A cocked die (the X-Wing
  * rule: it is re-rolled), an extra or wrong die makes the whole throw
  * `rerolled`, and each such die is a problem to log with its evidence.
  * Re-tumbling the whole throw, not just the one die, keeps the counted rolls
  * free of any choice about which dice were kept.
  */
-import type { FaceRead } from '../vision/faceRead.js';
+import type { DeclineCause, FaceRead } from '../vision/faceRead.js';
+import type { LocatedDie } from '../vision/locate.js';
 import type { RgbImage } from '../core/image.js';
 import type { DieReading, FrameReading } from '../vision/pipeline.js';
 import type { SessionDie } from './sessionDie.js';
@@ -28,6 +33,8 @@ export interface ThrowProblem {
   /** The session die concerned, when the problem is one die's. */
   readonly die?: SessionDie;
   readonly reason: string;
+  /** Why a die was declined (`unreadable`), when it is known: `touching` for a die found only inside a blob too big for one die. */
+  readonly cause?: DeclineCause;
   /** Reader or locator measurements behind the call. */
   readonly details?: Readonly<Record<string, number>>;
   /** Pixels around the die, kept as evidence. */
@@ -86,6 +93,20 @@ function interpret(die: SessionDie, read: FaceRead): { faceId?: string; symbol: 
 }
 
 /**
+ * The reading of a counted die joined by its hard shadow: its one-die channel's only blob, too big for one die, and
+ * one die once the shadow is left out. The die is in it (nothing else in the channel is), but cannot be read apart.
+ * A blob of two dice, or of a cocked die showing two faces, is not one: it re-tumbles the throw as an extra die.
+ */
+function joinedByShadow(reading: FrameReading, die: SessionDie, counted: readonly SessionDie[]): DieReading | undefined {
+  if (counted.filter((d) => d.channel === die.channel).length !== 1) return undefined;
+  const finding = reading.located.channels.find((c) => c.channel === die.channel);
+  if (finding === undefined || finding.expected !== 1 || finding.dice.length !== 1) return undefined;
+  const only = finding.dice[0] as LocatedDie;
+  const read = reading.readings.find((r) => r.die === only);
+  return only.estimatedCount > 1 && read?.read.cause === 'shadow' ? read : undefined;
+}
+
+/**
  * Judges a frame's readings for the dice still counted (`counted`). Channels of
  * retired dice are not judged: their dice tumble along but are not read.
  */
@@ -94,16 +115,22 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
   const rolls: RollReading[] = [];
   const countedChannels = new Set(counted.map((d) => d.channel));
   const extra = new Set(reading.located.extra);
+  const joined = new Map(counted.flatMap((d) => {
+    const inBlob = joinedByShadow(reading, d, counted);
+    return inBlob ? [[d, inBlob] as const] : [];
+  }));
+  const joinedBlobs = new Set([...joined.values()].map((r) => r.die));
 
   for (const blob of reading.located.extra) {
+    if (joinedBlobs.has(blob)) continue;
     // A stray die outside every channel may have left a channel empty; one in a retired channel does not matter.
     if (blob.channel !== undefined && !countedChannels.has(blob.channel)) continue;
-    // One blob counted as several dice may be a die and its shadow: say so, or a user looks for a die that is not there.
+    // One blob counted as several dice may be a cocked die or a die against a wall: say so, or a user looks for a die that is not there.
     const where =
       blob.channel === undefined
         ? `a die outside every channel at (${Math.round(blob.center.x)}, ${Math.round(blob.center.y)})`
         : blob.estimatedCount > 1
-          ? `a blob the size of ${blob.estimatedCount} dice in channel ${blob.channel}: a second die touching it, or a die joined by its shadow (light from above, not from the side)`
+          ? `a blob the size of ${blob.estimatedCount} dice in channel ${blob.channel}, not one die and its shadow: a second die touching it, a cocked die showing two faces, or a die against a wall's edge`
           : `a second die in channel ${blob.channel}`;
     const die = counted.find((d) => d.channel === blob.channel);
     problems.push({
@@ -116,6 +143,14 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
   }
 
   for (const die of counted) {
+    const inBlob = joined.get(die);
+    if (inBlob !== undefined) {
+      const reason = `the die was found only joined by its hard shadow, in one blob the size of ${inBlob.die.estimatedCount} dice in channel ${die.channel} (light the platform from above, not from the side)`;
+      const { crop, classifierVersion } = inBlob.read;
+      rolls.push({ die, confidence: 0, cocked: false, unresolved: true, classifierVersion, crop });
+      problems.push({ kind: 'unreadable', channel: die.channel, die, reason, cause: 'shadow', details: { area: inBlob.die.area, ...(inBlob.read.details ?? {}) }, crop });
+      continue;
+    }
     const here: DieReading[] = reading.readings.filter((r) => r.channel === die.channel && !extra.has(r.die));
     const mine = here[0];
     if (mine === undefined) {
@@ -137,7 +172,7 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
     }
     if (read.status === 'unreadable') {
       rolls.push({ ...base, cocked: false, unresolved: true });
-      problems.push({ kind: 'unreadable', channel: die.channel, die, reason: read.reason ?? 'the reader declined the die', ...(read.details ? { details: read.details } : {}), crop: read.crop });
+      problems.push({ kind: 'unreadable', channel: die.channel, die, reason: read.reason ?? 'the reader declined the die', ...(read.cause ? { cause: read.cause } : {}), ...(read.details ? { details: read.details } : {}), crop: read.crop });
       continue;
     }
     const meaning = interpret(die, read);

@@ -15,7 +15,7 @@ export type ReadStatus = 'read' | 'cocked' | 'unreadable';
  * `glare` the top face is lost in a highlight; `touching` dice touch and cannot be read apart;
  * `other-die` a die of a type the profile does not read.
  */
-export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'other-die';
+export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'shadow' | 'other-die';
 
 export interface FaceRead {
   readonly status: ReadStatus;

@@ -233,7 +233,7 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
     const whole = located(blob, Math.max(1, Math.round(blob.area / dieAreaSmall)));
     const k = whole.estimatedCount;
     // Only in a channel that expects several dice: in a channel of one die, a blob of two is an intruder or a die
-    // joined by its shadow, and the throw is re-tumbled either way.
+    // joined by its shadow (the session keeps that die unresolved, `throwOutcome.ts`) or a cocked die showing two faces.
     const expected = k > 1 && limits ? channelAt(whole.center, channels)?.expectedDice ?? 0 : 0;
     const parts = limits && expected >= 2 ? splitTouchingDice(labels, width, blob, k, expected, dieAreaSmall, limits, strongColour) : undefined;
     if (parts === undefined) dice.push(whole);

@@ -3,8 +3,9 @@
  * outline and what lies beside it (cocked?), crop and read the flat ones. A
  * reader that judges tilt itself (`FaceReader.judgesTilt`) reads every die
  * that is not touching another.
- * Touching dice (one blob for two) and channels with missing or extra dice are
- * reported, never guessed.
+ * Touching dice (one blob for two), a die joined by its hard shadow
+ * (`hardShadow.ts`) and channels with missing or extra dice are reported,
+ * never guessed.
  */
 import { channelBounds, type ChannelRegion } from './channels.js';
 import { judgeOutline } from './cocked/outline.js';
@@ -15,6 +16,7 @@ import type { SurroundingsOptions } from './cocked/surroundingsLimits.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
 import { cropRgb, cropSquare } from '../core/image.js';
 import type { Point, RgbImage } from '../core/image.js';
+import { hardShadowPixels, isDieWithShadow } from './hardShadow.js';
 import { locateDice } from './locate.js';
 import type { LocateOptions, LocatedDie, LocateResult } from './locate.js';
 
@@ -71,7 +73,14 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
     const crop = cut.image;
     const base = { classifierVersion: reader.classifierVersion, crop };
     if (die.estimatedCount > 1) {
-      return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, reason: `A blob the size of about ${die.estimatedCount} dice: dice touching each other, or a die joined by its shadow; it cannot be read apart.` } };
+      const dieArea = options.locate.expectedDieArea;
+      const shadow = hardShadowPixels(frame, reference, die.bbox, options.locate);
+      const details = { blobDice: die.estimatedCount, shadowDice: shadow / dieArea };
+      if (isDieWithShadow(die.area, shadow, dieArea)) {
+        const reason = `One die joined by its hard shadow in a blob the size of about ${die.estimatedCount} dice (${(shadow / dieArea).toFixed(1)} dice of it shadow); it cannot be read apart.`;
+        return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'shadow', confidence: 0, reason, details } };
+      }
+      return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, details, reason: `A blob the size of about ${die.estimatedCount} dice, not one die and its shadow: dice touching each other, a cocked die showing two faces, or a die against a wall's edge; it cannot be read apart.` } };
     }
     // A reader that judges tilt from the whole die (a learned reader) is not second-guessed by checks made for flat
     // drawn dice and cubes: the blob holds the d8's shadow and side faces, and they called most flat rendered d8s cocked.

@@ -26,6 +26,18 @@ describe('rolling on stream', () => {
     expect(store.unresolvedRolls(session.id).map((r) => [r.throwIndex, r.channel, r.reason])).toEqual([[1, 1, 'no die was found in channel 1']]);
   });
 
+  it('keeps a die joined by its hard shadow as an unresolved roll and tumbles again for the viewer, saying so, beside a die the reader declined', async () => {
+    const { roll, store, session } = roller((call, c) => (call === 1 ? (c === 0 ? { joined: true } : { unreadable: true }) : String(((call + c) % 6) + 1)));
+    const retumbles: StreamRetumble[] = [];
+    const got = await roll.throwFor([0, 1], (r) => retumbles.push(r));
+    expect(got.attempts).toBe(2);
+    expect(retumbles).toEqual([{ index: 1, status: 'rerolled', reason: 'd6-0 (channel 0) joined by its hard shadow, d6-1 (channel 1) declined by the reader; kept unresolved for review' }]);
+    expect(store.unresolvedRolls(session.id).map((r) => [r.throwIndex, r.channel])).toEqual([
+      [1, 0],
+      [1, 1],
+    ]);
+  });
+
   it('gives up, and gives up again on the next request, once a die was not found in its channel in too many throws in a row', async () => {
     const { roll, store, session, vision } = roller((_call, c) => (c === 1 ? { missing: true } : '2'));
     await expect(roll.throwFor([0, 1])).rejects.toThrow(StreamThrowError);

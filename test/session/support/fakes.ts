@@ -128,10 +128,10 @@ export class ScriptedCamera implements ThrowCamera {
 }
 
 /** What the scripted vision sees in one channel: a face, or a problem. */
-export type ChannelScript = string | { cocked: true } | { unreadable: true } | { missing: true } | { die: string; symbol: string };
+export type ChannelScript = string | { cocked: true } | { unreadable: true } | { missing: true } | { joined: true } | { die: string; symbol: string };
 
-function located(channel: number | undefined, x = 10, area = 5000): LocatedDie {
-  return { channel, center: { x, y: 10 }, bbox: { x: x - 35, y: -25, width: 70, height: 70 }, area, length: 70, breadth: 70, angleDeg: 0, estimatedCount: 1 };
+function located(channel: number | undefined, x = 10, area = 5000, estimatedCount = 1): LocatedDie {
+  return { channel, center: { x, y: 10 }, bbox: { x: x - 35, y: -25, width: 70, height: 70 }, area, length: 70, breadth: 70, angleDeg: 0, estimatedCount };
 }
 
 const CROP = createRgb(4, 4);
@@ -154,11 +154,20 @@ export class ScriptedVision {
     const step = this.script.shift() ?? { channels: Array.from({ length: this.channels }, (_, c) => this.fallback(this.calls, c)) };
     const dice: LocatedDie[] = [];
     const readings: FrameReading['readings'][number][] = [];
+    const joined: LocatedDie[] = [];
     step.channels.forEach((what, channel) => {
       if (typeof what === 'object' && 'missing' in what) return;
+      const base = { confidence: 0.99, classifierVersion: 'scripted/1', crop: CROP };
+      if (typeof what === 'object' && 'joined' in what) {
+        // The die and its hard shadow in one blob the size of two dice, as the pipeline reports it.
+        const blob = located(channel, 10 + channel * 100, 10_000, 2);
+        dice.push(blob);
+        joined.push(blob);
+        readings.push({ channel, die: blob, read: { ...base, status: 'unreadable', cause: 'shadow', confidence: 0, reason: 'One die joined by its hard shadow' } });
+        return;
+      }
       const die = located(channel, 10 + channel * 100);
       dice.push(die);
-      const base = { confidence: 0.99, classifierVersion: 'scripted/1', crop: CROP };
       const read: FaceRead =
         typeof what === 'string'
           ? { ...base, status: 'read', symbol: what }
@@ -169,7 +178,7 @@ export class ScriptedVision {
               : { ...base, status: 'read', symbol: what.symbol, die: what.die };
       readings.push({ channel, die, read });
     });
-    const extra: LocatedDie[] = [];
+    const extra: LocatedDie[] = [...joined];
     if (step.extra) {
       const stray = located(undefined, 999);
       dice.push(stray);
@@ -178,7 +187,7 @@ export class ScriptedVision {
     }
     const findings = Array.from({ length: this.channels }, (_, c) => {
       const inside = dice.filter((d) => d.channel === c);
-      return { channel: c, expected: 1, dice: inside, count: inside.length };
+      return { channel: c, expected: 1, dice: inside, count: inside.reduce((n, d) => n + d.estimatedCount, 0) };
     });
     const missing = findings.filter((f) => f.count < 1);
     return { located: { dice, channels: findings, missing, extra }, readings, emptyChannels: missing.map((f) => ({ channel: f.channel, crop: CROP })), classifierVersion: 'scripted/1' };
