@@ -31,7 +31,7 @@ export interface LabelledCrops {
  * Refuses a folder with no labelled flat die of the kind asked for (cocked ones aside: no face to read or fit), naming
  * the folder, the classes its classes.txt lists and what such dice's classes look like.
  */
-export function requireFlatDice(folder: Pick<LabelledCrops, 'classes' | 'crops'>, dice: string, where: string): void {
+export function requireFlatDice(folder: { readonly classes: readonly string[]; readonly crops: readonly { readonly label: string }[] }, dice: string, where: string): void {
   if (folder.crops.some((c) => c.label !== COCKED_LABEL)) return;
   const expected = dice === 'd6' ? 'D6 classes are 1 to 6' : 'X-Wing classes carry the colour: red-hit, green-evade, cocked ...';
   throw new InputError(`no labelled ${dice} dice in ${where} (classes.txt lists ${folder.classes.join(', ')}; ${expected}).`);

@@ -116,19 +116,18 @@ export function evaluateLabelledCrops(items: readonly LabelledItem[], reader: Fa
     if (clock && t0 !== undefined) times.push(clock() - t0);
     return { group: it.group, truth: it.label, read };
   });
+  times.sort((a, b) => a - b);
+  return { ...scoreLabelledReads(reads, classes), ...(times.length > 0 ? { msPerRead: times[times.length >> 1] as number } : {}) };
+}
+
+/** Scores reads already made, each with its truth (e.g. whole frames read as a session reads them). */
+export function scoreLabelledReads(reads: LabelledEvaluation['reads'], classes: readonly string[]): LabelledEvaluation {
   const evalItems: EvalItem[] = reads.map((r) => {
     const symbol = classOfRead(r.read);
     return { group: r.group, truth: r.truth, read: { status: r.read.status, confidence: r.read.confidence, ...(symbol !== undefined ? { symbol } : {}) } };
   });
   const report = evaluateReads(evalItems, classes);
-  times.sort((a, b) => a - b);
-  return {
-    report,
-    perDie: scoreByDie(evalItems),
-    reads,
-    confusion: mergeCockedColumn(report.confusion),
-    ...(times.length > 0 ? { msPerRead: times[times.length >> 1] as number } : {}),
-  };
+  return { report, perDie: scoreByDie(evalItems), reads, confusion: mergeCockedColumn(report.confusion) };
 }
 
 /** A confusion matrix (e.g. a profile's validation) as aligned text rows. */

@@ -2,7 +2,7 @@
  * `dicerig calibrate --die d6`: how the pip reader a session reads D6s with reads the user's own labelled dice, kept
  * as a D6 check a D6 session then bounds its misreads by, instead of assuming none.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,50 @@ describe('calibrate --die d6', () => {
       expect(r.err).toMatch(/D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR/);
     }
     expect((await runCli('calibrate', '--die', 'd6', '--camera', 'sim')).err).toMatch(/--camera is for X-Wing dice/);
+  });
+
+  it("reads a folder with its empty platforms whole frame by whole frame, as a session reads throws: the blob checks' cocked calls count, and none of its cocked dice is read as a face", async () => {
+    const framed = join(dir, 'framed');
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--out', framed, '--seed', '70220', '--frames', '12', '--cocked-rate', '0.3', '--empty-platform')).code).toBe(0);
+    const out = join(dir, 'framed.json');
+    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', framed, '-o', out, '--die-size', '72');
+    expect(r.err).toBe('');
+    const check = parseD6Check(JSON.parse(readFileSync(out, 'utf8')), out);
+    expect(check.source).toMatch(/^labelled folder .*framed\/images \(12 images, \d+ dice\), whole frames read against their empty platforms as a session reads them \(die size 72 px\)$/);
+    const labelled = readdirSync(join(framed, 'labels')).filter((f) => f !== 'classes.txt').flatMap((f) => readFileSync(join(framed, 'labels', f), 'utf8').trim().split('\n'));
+    expect(check.confusion.counts.flat().reduce((a, b) => a + b, 0)).toBe(labelled.length);
+    const cockedRow = check.confusion.counts[check.confusion.rows.indexOf('cocked')] as number[];
+    const faceColumns = FACES.map((f) => check.confusion.columns.indexOf(f));
+    expect(cockedRow.reduce((a, b) => a + b, 0)).toBeGreaterThan(20);
+    expect(faceColumns.map((j) => cockedRow[j])).toEqual([0, 0, 0, 0, 0, 0]);
+    // The same boxes as crops skip the blob checks: the pip counter alone reads some of those cocked dice as a face.
+    const cropsOnly = join(dir, 'framed-crops');
+    cpSync(join(framed, 'images'), join(cropsOnly, 'images'), { recursive: true });
+    cpSync(join(framed, 'labels'), join(cropsOnly, 'labels'), { recursive: true });
+    const crops = join(dir, 'framed-crops.json');
+    expect((await runCli('calibrate', '--die', 'd6', '--from-labelled', cropsOnly, '-o', crops)).code).toBe(0);
+    const cropCheck = parseD6Check(JSON.parse(readFileSync(crops, 'utf8')), crops);
+    expect(cropCheck.source).not.toMatch(/whole frames/);
+    const cropCocked = cropCheck.confusion.counts[cropCheck.confusion.rows.indexOf('cocked')] as number[];
+    expect(FACES.map((f) => cropCocked[cropCheck.confusion.columns.indexOf(f)] as number).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+
+  it('asks for the die size a session reads with when a folder has its empty platforms, and refuses it, or empty platforms for only some images, otherwise', async () => {
+    const framed = join(dir, 'framed');
+    const noSize = await runCli('calibrate', '--die', 'd6', '--from-labelled', framed, '-o', join(dir, 'no.json'));
+    expect(noSize.code).toBe(1);
+    expect(noSize.err).toMatch(/this folder has its empty platforms, so its frames are read as a session reads them: give --die-size PX, the D6 side in pixels your sessions read with \(camera\.dieSizePx\)/);
+    const sizeForCrops = await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '--die-size', '72', '-o', join(dir, 'no.json'));
+    expect(sizeForCrops.code).toBe(1);
+    expect(sizeForCrops.err).toMatch(/--die-size is for a folder read as whole frames, which needs each image's empty platform/);
+    const partial = join(dir, 'partial');
+    cpSync(framed, partial, { recursive: true });
+    const gone = readdirSync(join(partial, 'empty'))[3] as string;
+    rmSync(join(partial, 'empty', gone));
+    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', partial, '--die-size', '72', '-o', join(dir, 'no.json'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`has no empty platform for 1 of the 12 images (${gone}): give each image its own, named as the image, or remove`);
+    expect(existsSync(join(dir, 'no.json'))).toBe(false);
   });
 
   it('gives a D6 session misread bounds from the check, stated in its summary and its report alike', async () => {

@@ -2,7 +2,8 @@
  * Renders a labelled folder from the simulated camera, in the layout of the
  * shared real-photo dataset: `images/*.jpg` (or png), `labels/<name>.txt` with
  * one YOLO line per die (`<class> <cx> <cy> <w> <h>`, fractions of the image)
- * and `labels/classes.txt`. Seeded: the same options write the same folder.
+ * and `labels/classes.txt`, and with `emptyPlatform` `empty/<name>.<ext>`, the
+ * platform without its dice. Seeded: the same options write the same folder.
  * Used by tests and to make the shipped default calibration profiles.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -33,6 +34,8 @@ export interface SimFolderOptions {
   readonly format?: 'jpg' | 'png';
   /** JPEG quality (default 90). */
   readonly quality?: number;
+  /** Also write `empty/<name>.<format>`: each frame's platform without its dice, the locator's reference (a session's view). */
+  readonly emptyPlatform?: boolean;
 }
 
 export interface SimFolderSummary {
@@ -106,6 +109,7 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
   const labels = join(options.dir, 'labels');
   await mkdir(images, { recursive: true });
   await mkdir(labels, { recursive: true });
+  if (options.emptyPlatform) await mkdir(join(options.dir, 'empty'), { recursive: true });
   const classes = simFolderClasses(options.dice);
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   const perSession = options.framesPerSession ?? 10;
@@ -130,6 +134,7 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
     const name = `sim-${options.seed}-s${String(session).padStart(3, '0')}-f${String(f % perSession).padStart(3, '0')}`;
     await writeFile(join(images, `${name}.${format}`), await encode(image, format, options.quality ?? 90));
     await writeFile(join(labels, `${name}.txt`), `${yoloLines(truth.dice, classes, image.width, image.height)}\n`);
+    if (options.emptyPlatform) await writeFile(join(options.dir, 'empty', `${name}.${format}`), await encode((camera as SimulatedCamera).emptyPlatform(), format, options.quality ?? 90));
     for (const d of truth.dice) perClass[simDieClass(d)] = (perClass[simDieClass(d)] ?? 0) + 1;
     dice += truth.dice.length;
   }

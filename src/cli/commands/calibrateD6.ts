@@ -2,7 +2,10 @@
  * `dicerig calibrate --die d6 --from-labelled DIR`: a D6 check. D6-faced dice are
  * read by their pips with nothing to fit; this measures how that reader reads
  * the user's own labelled dice, so a session's verdicts can allow for its
- * misreads (`vision/calibration/d6Check.ts`) instead of assuming none.
+ * misreads (`vision/calibration/d6Check.ts`) instead of assuming none. A folder
+ * with its empty platforms (`empty/` or `reference.png`) is read whole frame by
+ * whole frame, as a session reads throws, so the check also counts the flat
+ * dice the blob checks call cocked; without them, crops cut round each box.
  */
 import { InputError } from '../../core/errors.js';
 import { formatCount, percent } from '../../core/format.js';
@@ -13,7 +16,11 @@ import { certifiableMarginLimit } from '../../stats/misreadReach.js';
 import { storedConfusion } from '../../vision/calibration/checkedDice.js';
 import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, sealD6Check, type D6Check } from '../../vision/calibration/d6Check.js';
 import { shortHash } from '../../vision/calibration/profile.js';
-import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
+import { formatConfusionMatrix, scoreLabelledReads, type LabelledEvaluation } from '../../vision/labelledEval.js';
+import type { FaceReader } from '../../vision/faceRead.js';
+import { sessionPipeline } from '../../session/sessionPipeline.js';
+import { readLabelledFolder } from '../../vision-io/labelledFolder.js';
+import { emptyReferences, readLabelledFrames } from '../../vision-io/labelledFrames.js';
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { d6Reader } from '../../vision-io/readerChoice.js';
@@ -23,7 +30,7 @@ import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { keepsClass } from './vision.js';
 
 /** The flags of X-Wing calibration that mean nothing for D6s: said with --die d6, they would silently do nothing. */
-const XWING_ONLY = ['camera', 'check', 'reader', 'hfov', 'fineTune', 'fineTunePasses', 'throws', 'channels', 'dicePerChannel', 'dieSize', 'seed', 'lighting', 'groups', 'labelsFrom'];
+const XWING_ONLY = ['camera', 'check', 'reader', 'hfov', 'fineTune', 'fineTunePasses', 'throws', 'channels', 'dicePerChannel', 'seed', 'lighting', 'groups', 'labelsFrom'];
 
 /** Reads every labelled die of `dir` as a session reads D6s and writes the check to `out`. */
 export async function runD6Check(flags: CalibrateFlags, out: string, common: CommonFields, io: CliIo, given: (key: string) => boolean): Promise<void> {
@@ -34,20 +41,20 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
     );
   }
   const paths = labelledFolderPaths(flags.fromLabelled, flags.labels);
-  const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass('d6', c), 1.3);
-  requireFlatDice(folder, 'd6', paths.images);
   // The session's reader, reporting the face on top when the camera sees the bottom one: the faces a session records.
   const base = d6Reader('pips');
   const reader = topFaceReader(base, [d6Die], common.face);
-  const classes = folder.classes.filter((c) => keepsClass('d6', c));
-  const evaluation = evaluateLabelledCrops(folder.crops, reader, classes);
+  const keep = (c: string): boolean => keepsClass('d6', c);
+  const measured = await readD6Folder(paths, reader, keep, given('dieSize') ? flags.dieSize : undefined);
+  const classes = measured.classes.filter(keep);
+  const evaluation = scoreLabelledReads(measured.reads, classes);
   const check = sealD6Check({
     format: D6_CHECK_FORMAT,
     version: D6_CHECK_VERSION,
     ...common,
     reader: base.classifierVersion,
-    source: `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`,
-    images: folder.images,
+    source: `labelled folder ${paths.images} (${measured.images} images, ${measured.reads.length} dice)${measured.how}`,
+    images: measured.images,
     confusion: storedConfusion(evaluation.confusion),
   });
   await writeD6CheckFile(out, check);
@@ -56,6 +63,32 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
     return;
   }
   io.out(`${formatD6CheckSummary(check, out)}\n`);
+}
+
+/**
+ * Every labelled die of the folder as the reader reads it: whole frames against their empty platforms, with the die
+ * size a session reads with (`--die-size`, its camera.dieSizePx), when the folder has them; else crops cut round each box.
+ */
+async function readD6Folder(
+  paths: { readonly images: string; readonly labels?: string },
+  reader: FaceReader,
+  keep: (className: string) => boolean,
+  dieSizePx: number | undefined,
+): Promise<{ classes: readonly string[]; images: number; reads: LabelledEvaluation['reads']; how: string }> {
+  const folder = await readLabelledFolder(paths.images, paths.labels);
+  const references = emptyReferences(paths.images, folder.photos.map((p) => p.imagePath));
+  if (references === undefined) {
+    if (dieSizePx !== undefined) throw new InputError(`--die-size is for a folder read as whole frames, which needs each image's empty platform (empty/<name> beside images/, or one reference.png); this folder has none, so its dice are read from crops cut round their boxes.`, { file: paths.images });
+    const crops = await readLabelledCrops(paths.images, paths.labels, keep, 1.3);
+    requireFlatDice(crops, 'd6', paths.images);
+    return { classes: crops.classes, images: crops.images, reads: crops.crops.map((c) => ({ group: c.group, truth: c.label, read: reader.read(c.crop) })), how: '' };
+  }
+  if (dieSizePx === undefined) {
+    throw new InputError(`this folder has its empty platforms, so its frames are read as a session reads them: give --die-size PX, the D6 side in pixels your sessions read with (camera.dieSizePx).`, { file: paths.images });
+  }
+  const frames = await readLabelledFrames(paths.images, paths.labels, references, reader, sessionPipeline('pips', dieSizePx), keep);
+  requireFlatDice({ classes: frames.classes, crops: frames.reads.map((r) => ({ label: r.truth })) }, 'd6', paths.images);
+  return { ...frames, how: `, whole frames read against their empty platforms as a session reads them (die size ${dieSizePx} px)` };
 }
 
 /** The misreads a session would allow for with the check, or why it would refuse it. */

@@ -149,6 +149,7 @@ interface SimulateFlags {
   cockedRate: number;
   dieSize: number;
   format: 'jpg' | 'png';
+  emptyPlatform?: boolean;
 }
 
 function lightingList(value: string): LightingPresetName[] {
@@ -233,6 +234,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--cocked-rate <p>', 'probability that a die rests cocked', probabilityArg, 0.08)
     .option('--die-size <px>', 'die size in pixels (d8: across corners)', positiveNumberArg, 72)
     .addOption(new Option('--format <format>', 'image format').choices(['jpg', 'png']).default('jpg'))
+    .option('--empty-platform', 'also write empty/<name>: each frame\'s platform without its dice, so the folder can be read as a session reads frames (calibrate --die d6)')
     .action(async (flags: SimulateFlags) => {
       const summary = await writeSimLabelledFolder({
         dir: flags.out,
@@ -246,6 +248,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         cockedRate: flags.cockedRate,
         dieSizePx: flags.dieSize,
         format: flags.format,
+        emptyPlatform: flags.emptyPlatform === true,
       });
       const counts = summary.classes.map((c) => `${c} ${summary.perClass[c] ?? 0}`).join(', ');
       io.out(`Wrote ${summary.images} images with ${summary.dice} labelled dice to ${flags.out} (${counts}).\n`);
