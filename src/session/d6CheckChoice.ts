@@ -24,3 +24,12 @@ export async function sessionD6Check(file: string | undefined, reader: FaceReade
   }
   return check;
 }
+
+/** A check read from whole frames measured the blob checks at its die size: refused for a session reading with another. */
+export function requireD6CheckDieSize(check: D6Check, file: string, dieSizePx: number): void {
+  if (check.dieSizePx === undefined || Math.abs(check.dieSizePx - dieSizePx) <= 0.02 * dieSizePx) return;
+  throw new ConfigError(
+    'calibration',
+    `the D6 check ${file} read its frames with dice ${check.dieSizePx} px across, but this session reads with ${dieSizePx} px (camera.dieSizePx): the blob checks it measured judge a die by that size, so make the check again with --die-size ${dieSizePx}, or set camera.dieSizePx to ${check.dieSizePx} if that is your dice's size`,
+  );
+}

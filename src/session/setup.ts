@@ -18,7 +18,7 @@ import { seededRandom } from '../stats/random.js';
 import { decliningReader } from './decliningReader.js';
 import { misreadingReader } from './misreadingReader.js';
 import { misreadMeasure } from './misreadMeasure.js';
-import { D6_CHECK_COMMAND, sessionD6Check } from './d6CheckChoice.js';
+import { D6_CHECK_COMMAND, requireD6CheckDieSize, sessionD6Check } from './d6CheckChoice.js';
 import type { D6Check } from '../vision/calibration/d6Check.js';
 import { misreadReachNotice } from './misreadReachNotice.js';
 import type { SessionRecord } from '../store/records.js';
@@ -167,6 +167,8 @@ async function sessionReading(config: SessionConfig): Promise<SessionReading> {
   const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: chosen.profile?.face, profileFile: chosen.profilePath });
   if (family === 'xwing') return { types, family, chosen, face, reader: chosen.reader };
   const d6Check = await sessionD6Check(config.calibration, chosen.reader, face);
+  // D6 sessions have no profile: their die size is the camera's, known before anything is opened.
+  if (d6Check !== undefined && config.camera.dieSizePx !== undefined) requireD6CheckDieSize(d6Check, config.calibration as string, config.camera.dieSizePx);
   return { types, family, chosen, face, reader: topFaceReader(chosen.reader, types, face), ...(d6Check ? { d6Check } : {}) };
 }
 

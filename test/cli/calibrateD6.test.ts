@@ -86,6 +86,23 @@ describe('calibrate --die d6', () => {
     expect(FACES.map((f) => cropCocked[cropCheck.confusion.columns.indexOf(f)] as number).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 
+  it("records the die size a check read whole frames with, and a session reading with another refuses it, naming both", async () => {
+    const framed = join(dir, 'framed.json');
+    const check = parseD6Check(JSON.parse(readFileSync(framed, 'utf8')), framed);
+    expect(check.dieSizePx).toBe(72);
+    // A check of crops has none: it measured no blob checks.
+    expect(parseD6Check(JSON.parse(readFileSync(CHECK, 'utf8')), CHECK).dieSizePx).toBeUndefined();
+    const other = await runCli('run', sessionConfig(`calibration: ${framed}\ncamera: { source: sim, dieSizePx: 60 }\n`), '--db', join(dir, 'size.db'));
+    expect(other.code).not.toBe(0);
+    // Refused before its roll store was made: a failed start leaves nothing behind.
+    expect(existsSync(join(dir, 'size.db'))).toBe(false);
+    expect(other.err).toMatch(/config key "calibration": the D6 check .*framed\.json read its frames with dice 72 px across, but this session reads with 60 px \(camera\.dieSizePx\): .* make the check again with --die-size 60, or set camera\.dieSizePx to 72/);
+    const same = await runCli('run', sessionConfig(`calibration: ${framed}\n`), '--db', join(dir, 'size-ok.db'), '--plain');
+    expect(same.err).toBe('');
+    expect(same.code).toBe(0);
+    expect(same.out).toContain(`Misreads: allowed for up to the 95 % upper bounds measured by D6 check "framed"`);
+  });
+
   it('asks for the die size a session reads with when a folder has its empty platforms, and refuses it, or empty platforms for only some images, otherwise', async () => {
     const framed = join(dir, 'framed');
     const noSize = await runCli('calibrate', '--die', 'd6', '--from-labelled', framed, '-o', join(dir, 'no.json'));

@@ -61,6 +61,11 @@ describe('a D6 check', () => {
     expect(parseD6Check({ ...CHECK, name: 'renamed', source: 'elsewhere' }).hash).toBe(CHECK.hash);
     const edited = { ...CHECK, confusion: { ...CHECK.confusion, counts: CHECK.confusion.counts.map((r, i) => (i === 5 ? [0, 0, 0, 0, 0, 31, 4, 0] : r)) } };
     expect(() => parseD6Check(edited, 'c.json')).toThrow(/the content does not match its hash \(it was changed after it was made; make the check again/);
+    // The die size a check read whole frames with is part of what it measured: it may not be added or changed either.
+    const framed = sealD6Check({ ...CHECK, dieSizePx: 72 });
+    expect(parseD6Check(JSON.parse(JSON.stringify(framed))).dieSizePx).toBe(72);
+    expect(() => parseD6Check({ ...framed, dieSizePx: 60 })).toThrow(/the content does not match its hash/);
+    expect(() => parseD6Check({ ...CHECK, dieSizePx: 72 })).toThrow(/the content does not match its hash/);
     expect(() => parseD6Check({ version: 1, dice: ['red'] }, 'p.json')).toThrow(/^p\.json: not a D6 check \(format missing\): D6-faced dice take the file "dicerig calibrate --die d6 --from-labelled DIR" writes/);
     expect(() => parseD6Check({ ...CHECK, face: 'side' })).toThrow(/^not a valid D6 check: face: /);
     const ragged = sealD6Check({ ...CHECK, confusion: { ...CHECK.confusion, counts: CHECK.confusion.counts.slice(1) } });

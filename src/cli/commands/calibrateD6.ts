@@ -55,11 +55,12 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
     reader: base.classifierVersion,
     source: `labelled folder ${paths.images} (${measured.images} images, ${measured.reads.length} dice)${measured.how}`,
     images: measured.images,
+    ...(measured.dieSizePx !== undefined ? { dieSizePx: measured.dieSizePx } : {}),
     confusion: storedConfusion(evaluation.confusion),
   });
   await writeD6CheckFile(out, check);
   if (flags.json) {
-    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, confusion: check.confusion, ...checkMisreads(check) })}\n`);
+    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, ...(check.dieSizePx !== undefined ? { dieSizePx: check.dieSizePx } : {}), confusion: check.confusion, ...checkMisreads(check) })}\n`);
     return;
   }
   io.out(`${formatD6CheckSummary(check, out)}\n`);
@@ -74,7 +75,7 @@ async function readD6Folder(
   reader: FaceReader,
   keep: (className: string) => boolean,
   dieSizePx: number | undefined,
-): Promise<{ classes: readonly string[]; images: number; reads: LabelledEvaluation['reads']; how: string }> {
+): Promise<{ classes: readonly string[]; images: number; reads: LabelledEvaluation['reads']; how: string; dieSizePx?: number }> {
   const folder = await readLabelledFolder(paths.images, paths.labels);
   const references = emptyReferences(paths.images, folder.photos.map((p) => p.imagePath));
   if (references === undefined) {
@@ -88,7 +89,7 @@ async function readD6Folder(
   }
   const frames = await readLabelledFrames(paths.images, paths.labels, references, reader, sessionPipeline('pips', dieSizePx), keep);
   requireFlatDice({ classes: frames.classes, crops: frames.reads.map((r) => ({ label: r.truth })) }, 'd6', paths.images);
-  return { ...frames, how: `, whole frames read against their empty platforms as a session reads them (die size ${dieSizePx} px)` };
+  return { ...frames, dieSizePx, how: `, whole frames read against their empty platforms as a session reads them (die size ${dieSizePx} px)` };
 }
 
 /** The misreads a session would allow for with the check, or why it would refuse it. */

@@ -33,6 +33,11 @@ const d6CheckSchema = z.strictObject({
   /** Where the labelled dice came from (free text, left out of the hash). */
   source: z.string(),
   images: z.number().int().positive(),
+  /**
+   * A check read from whole frames, as a session reads them: the die side (pixels) it located and judged them with.
+   * The blob checks it measured depend on it, so a session reading with another die size is refused. Absent: crops.
+   */
+  dieSizePx: z.number().positive().optional(),
   /** Rows: the labelled face ids ('1'..'6', and `cocked`); columns: the face read, `declined` and `cocked`. */
   confusion: confusionSchema,
   /** `sha256:<hex>` of everything but name, createdAt, source and hash. */
