@@ -7,19 +7,14 @@ import { rectChannel } from '../../src/vision/channels.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { defaultLocateOptions } from '../../src/vision/locate.js';
 import { defaultCockedLimits, readFrame, type FrameReading } from '../../src/vision/pipeline.js';
+import { filledFrame, paintRect } from '../support/paintedFrame.js';
 
 // One channel for one 24 px die on a grey platform.
 const W = 160;
 const H = 120;
 const DIE = 24;
-function platform(): RgbImage {
-  const data = new Uint8Array(W * H * 3);
-  for (let i = 0; i < W * H; i++) data.set([150, 150, 146], i * 3);
-  return { width: W, height: H, data };
-}
-function paint(img: RgbImage, x: number, y: number, w: number, h: number, rgb: readonly [number, number, number]): void {
-  for (let yy = y; yy < y + h; yy++) for (let xx = x; xx < x + w; xx++) img.data.set(rgb, (yy * img.width + xx) * 3);
-}
+const platform = (): RgbImage => filledFrame(W, H, [150, 150, 146]);
+const paint = paintRect;
 const die: SessionDie = { channel: 0, record: { id: 1, label: 'd6-A', typeId: 'd6', set: null, notes: null }, type: d6Die, level: 'face' };
 const options = { locate: { ...defaultLocateOptions, expectedDieArea: DIE * DIE }, cocked: defaultCockedLimits, dieSizePx: DIE, cropScale: 1.5 };
 

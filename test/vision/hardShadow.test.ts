@@ -2,17 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RgbImage } from '../../src/core/image.js';
 import { hardShadowPixels, isDieWithShadow } from '../../src/vision/hardShadow.js';
 import { defaultLocateOptions, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
+import { filledFrame, paintRect } from '../support/paintedFrame.js';
 
 const W = 60;
 const H = 40;
-function filled(rgb: readonly [number, number, number]): RgbImage {
-  const data = new Uint8Array(W * H * 3);
-  for (let i = 0; i < W * H; i++) data.set(rgb, i * 3);
-  return { width: W, height: H, data };
-}
-function paint(img: RgbImage, x: number, y: number, w: number, h: number, rgb: readonly [number, number, number]): void {
-  for (let yy = y; yy < y + h; yy++) for (let xx = x; xx < x + w; xx++) img.data.set(rgb, (yy * img.width + xx) * 3);
-}
+const filled = (rgb: readonly [number, number, number]): RgbImage => filledFrame(W, H, rgb);
+const paint = paintRect;
 const all = { x: 0, y: 0, width: W, height: H };
 
 describe('hard shadow in a blob', () => {

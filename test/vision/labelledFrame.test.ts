@@ -4,18 +4,13 @@ import type { DieCrop, FaceRead, FaceReader } from '../../src/vision/faceRead.js
 import { readLabelledFrame } from '../../src/vision/labelledFrame.js';
 import { defaultLocateOptions } from '../../src/vision/locate.js';
 import { defaultCockedLimits } from '../../src/vision/pipeline.js';
+import { filledFrame, paintRect } from '../support/paintedFrame.js';
 
 const W = 320;
 const H = 160;
 const DIE = 48;
-function platform(): RgbImage {
-  const data = new Uint8Array(W * H * 3);
-  for (let i = 0; i < W * H; i++) data.set([150, 150, 146], i * 3);
-  return { width: W, height: H, data };
-}
-function paint(img: RgbImage, x: number, y: number, w: number, h: number, rgb: readonly [number, number, number]): void {
-  for (let yy = y; yy < y + h; yy++) for (let xx = x; xx < x + w; xx++) img.data.set(rgb, (yy * img.width + xx) * 3);
-}
+const platform = (): RgbImage => filledFrame(W, H, [150, 150, 146]);
+const paint = paintRect;
 /** A reader that says where the crop it was handed was cut: its size tells dice apart. */
 const reader: FaceReader = {
   classifierVersion: 'probe/1',

@@ -5,6 +5,7 @@ import { defaultLocateOptions, locateDice, saturatedDiceLocateOptions } from '..
 import type { LocateOptions } from '../../src/vision/locate.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
+import { filledFrame, paintRect } from '../support/paintedFrame.js';
 
 // A 320x180 platform with three 96x160 channels; dice are 24 px squares.
 const W = 320;
@@ -14,16 +15,9 @@ const PLATFORM: [number, number, number] = [150, 150, 146];
 const channels = [0, 1, 2].map((i) => rectChannel(i, { x: 8 + i * 104, y: 10, width: 96, height: 160 }));
 const options: LocateOptions = { ...defaultLocateOptions, expectedDieArea: DIE * DIE };
 
-function platform(): RgbImage {
-  const data = new Uint8Array(W * H * 3);
-  for (let i = 0; i < W * H; i++) data.set(PLATFORM, i * 3);
-  return { width: W, height: H, data };
-}
+const platform = (): RgbImage => filledFrame(W, H, PLATFORM);
 
-function paint(img: RgbImage, x: number, y: number, w: number, h: number, rgb: readonly [number, number, number]): RgbImage {
-  for (let yy = y; yy < y + h; yy++) for (let xx = x; xx < x + w; xx++) img.data.set(rgb, (yy * img.width + xx) * 3);
-  return img;
-}
+const paint = paintRect;
 
 /** A die: a light square centred at (cx, cy). */
 function die(img: RgbImage, cx: number, cy: number, size = DIE): RgbImage {
