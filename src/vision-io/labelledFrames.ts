@@ -22,11 +22,17 @@ function datasetRoot(imagesDir: string): string {
   return basename(imagesDir) === 'images' ? dirname(imagesDir) : imagesDir;
 }
 
+/** Whether a labelled folder holds its empty platforms (`empty/` beside `images/`, or one `reference.png`). */
+export function holdsEmptyPlatforms(imagesDir: string): boolean {
+  const root = datasetRoot(imagesDir);
+  return existsSync(join(root, 'empty')) || existsSync(join(root, 'reference.png'));
+}
+
 /**
- * Each image's empty-platform reference, by image path; undefined when the folder has none. A folder with
- * `empty/` that lacks some images' references is refused, naming them: frames and crops are not mixed in one measure.
+ * Each image's empty-platform reference, by image path. A folder without them is refused, and so is one with
+ * `empty/` that lacks some images' references, naming them: frames and crops are not mixed in one measure.
  */
-export function emptyReferences(imagesDir: string, imagePaths: readonly string[]): Map<string, string> | undefined {
+function emptyReferences(imagesDir: string, imagePaths: readonly string[]): Map<string, string> {
   const root = datasetRoot(imagesDir);
   const emptyDir = join(root, 'empty');
   if (existsSync(emptyDir)) {
@@ -44,7 +50,8 @@ export function emptyReferences(imagesDir: string, imagePaths: readonly string[]
     return found;
   }
   const one = join(root, 'reference.png');
-  return existsSync(one) ? new Map(imagePaths.map((p) => [p, one])) : undefined;
+  if (!existsSync(one)) throw new InputError(`no empty platforms here to read whole frames against: keep each image's beside images/ as empty/<name> (as vision simulate --empty-platform writes them), or one reference.png for all`, { file: root });
+  return new Map(imagePaths.map((p) => [p, one]));
 }
 
 export interface LabelledFrames {
@@ -59,15 +66,9 @@ export interface LabelledFrames {
  * Reads every image of the folder against its reference with `reader` and the pipeline `options` a session would
  * use, keeping boxes whose class passes `keep`. Every box of an image is a die the pipeline locates, kept or not.
  */
-export async function readLabelledFrames(
-  imagesDir: string,
-  labelsDir: string | undefined,
-  references: ReadonlyMap<string, string>,
-  reader: FaceReader,
-  options: PipelineOptions,
-  keep: (className: string) => boolean,
-): Promise<LabelledFrames> {
+export async function readLabelledFrames(imagesDir: string, labelsDir: string | undefined, reader: FaceReader, options: PipelineOptions, keep: (className: string) => boolean): Promise<LabelledFrames> {
   const folder = await readLabelledFolder(imagesDir, labelsDir);
+  const references = emptyReferences(imagesDir, folder.photos.map((p) => p.imagePath));
   const reads: LabelledEvaluation['reads'][number][] = [];
   // A rig's one reference is decoded once, not once an image.
   let last: { readonly path: string; readonly image: RgbImage } | undefined;

@@ -1,12 +1,16 @@
 /**
  * Several labelled folders read as one: a reader's decline spread between faces is judged on a few dozen declines,
  * and one folder of a few hundred images is seldom enough (`spreadByChance.ts`). Classes are matched by name, so
- * folders whose classes.txt list them in another order, or list others, pool correctly.
+ * folders whose classes.txt list them in another order, or list others, pool correctly. Their dice are read as crops
+ * cut round the labelled boxes, or as whole frames against their empty platforms, as a session reads them.
  */
 import { basename, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { CropCutter, LabelledCrops } from './labelledCrops.js';
 import { labelledFolderPaths, readLabelledCrops } from './labelledCrops.js';
+import { readLabelledFrames, type LabelledFrames } from './labelledFrames.js';
+import type { FaceReader } from '../vision/faceRead.js';
+import type { PipelineOptions } from '../vision/pipeline.js';
 
 /** One folder of a pooled set: as given, and where its images and labels are (`labelledFolderPaths`). */
 export interface PooledFolder {
@@ -55,4 +59,19 @@ export async function readPooledCrops(folders: readonly PooledFolder[], keep: (c
     for (const c of folder.crops) crops.push(folders.length > 1 ? { ...c, group: `${tags[i] as string}/${c.group}` } : c);
   }
   return { classes, images, crops };
+}
+
+/** The folders' whole frames read as a session reads throws (`labelledFrames.ts`), pooled as `readPooledCrops` pools crops. */
+export async function readPooledFrames(folders: readonly PooledFolder[], reader: FaceReader, options: PipelineOptions, keep: (className: string) => boolean): Promise<LabelledFrames> {
+  const tags = folderTags(folders);
+  const classes: string[] = [];
+  const reads: LabelledFrames['reads'][number][] = [];
+  let images = 0;
+  for (const [i, f] of folders.entries()) {
+    const framed = await readLabelledFrames(f.images, f.labels, reader, options, keep);
+    for (const c of framed.classes) if (!classes.includes(c)) classes.push(c);
+    images += framed.images;
+    for (const r of framed.reads) reads.push(folders.length > 1 ? { ...r, group: `${tags[i] as string}/${r.group}` } : r);
+  }
+  return { classes, images, dice: reads.length, reads };
 }

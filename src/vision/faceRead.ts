@@ -13,9 +13,10 @@ export type ReadStatus = 'read' | 'cocked' | 'unreadable';
  * `unsure` the reader's confidence is under its threshold; `disputed` a second opinion reads another face;
  * `tilted` the reader itself sees a die not lying flat; `outline` the die's outline or surroundings look tilted;
  * `glare` the top face is lost in a highlight; `touching` dice touch and cannot be read apart;
- * `other-die` a die of a type the profile does not read.
+ * `shadow` one die joined by its hard shadow in one blob; `other-die` a die of a type the profile does not read;
+ * `not-located` a labelled die read as a session reads frames had no located die of its own.
  */
-export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'shadow' | 'other-die';
+export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'shadow' | 'other-die' | 'not-located';
 
 export interface FaceRead {
   readonly status: ReadStatus;

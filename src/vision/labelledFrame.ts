@@ -43,6 +43,6 @@ export function readLabelledFrame(frame: RgbImage, reference: RgbImage, boxes: r
       return best.read;
     }
     const crop = cropRgb(frame, box);
-    return { status: 'unreadable', confidence: 0, classifierVersion: reader.classifierVersion, crop, reason: 'No die was located on its own here (in no blob, or in a blob centred off it).' };
+    return { status: 'unreadable', cause: 'not-located', confidence: 0, classifierVersion: reader.classifierVersion, crop, reason: 'No die was located on its own here (in no blob, or in a blob centred off it).' };
   });
 }

@@ -144,6 +144,26 @@ describe('dicerig vision eval', () => {
     expect(combined.summary.misread).toBe(0);
   });
 
+  it('with --die-size reads a D6 folder that keeps its empty platforms whole frame by whole frame, as a session does: its cocked dice are judged by the blob checks, not read as faces', async () => {
+    const framed = join(tmp, 'd6-framed');
+    await runCli('vision', 'simulate', '--dice', 'd6', '--out', framed, '--seed', '70110', '--frames', '6', '--cocked-rate', '0.3', '--lighting', 'studio', '--empty-platform');
+    const labelled = readdirSync(join(framed, 'labels')).filter((f) => f !== 'classes.txt').flatMap((f) => readFileSync(join(framed, 'labels', f), 'utf8').trim().split('\n'));
+    const frames = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', framed, '--die-size', '72', '--json')).out) as EvalJson;
+    expect(frames.summary.total).toBe(labelled.length);
+    expect(frames.summary.misread).toBe(0);
+    const cocked = frames.perDie.find((d) => d.die === 'cocked');
+    expect(cocked?.total).toBeGreaterThan(10);
+    expect(cocked?.wrong).toBe(0);
+    const text = (await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', framed, '--die-size', '72')).out;
+    expect(text).toContain('whole frames read against their empty platforms as a session reads them (die size 72 px): location and the blob checks included');
+    // Whole frames need the empty platforms, and are read as D6 sessions read them only.
+    const bare = await runCli('vision', 'eval', '--die', 'd6', '--images', join(tmp, 'd6'), '--die-size', '72');
+    expect(bare.code).toBe(1);
+    expect(bare.err).toMatch(/no empty platforms here to read whole frames against: keep each image's beside images\/ as empty\/<name>/);
+    const red = await runCli('vision', 'eval', '--die', 'red', '--images', XW, '--die-size', '72');
+    expect(red.err).toMatch(/--die-size reads whole frames as a D6 session reads them: it is for --die d6, without --learned/);
+  });
+
   it('reads real tray photos it never trained on with the learned second opinion, declining far fewer than the pip counter, and holds them to the D6 photo targets', async () => {
     // The first ten photos the networks never saw (`heldOutPhotos`, by sorted name), copied with their labels.
     const src = sharedDataset('d6-tray-photos');

@@ -31,6 +31,7 @@ describe('a labelled frame read as a session reads a throw', () => {
     const reads = readLabelledFrame(frame, platform(), boxes, reader, options);
     expect(reads.map((r) => r.status)).toEqual(['read', 'unreadable', 'read']);
     expect(reads[1]?.reason).toBe('No die was located on its own here (in no blob, or in a blob centred off it).');
+    expect(reads[1]?.cause).toBe('not-located');
     expect(reads[1]?.classifierVersion).toBe('probe/1');
     // The crop a located die is read from is the session's (1.5 die sizes round the located centre), not the box.
     expect(reads[0]?.symbol).toBe(String(Math.round(DIE * 1.5)));

@@ -19,8 +19,7 @@ import { shortHash } from '../../vision/calibration/profile.js';
 import { formatConfusionMatrix, scoreLabelledReads, type LabelledEvaluation } from '../../vision/labelledEval.js';
 import type { FaceReader } from '../../vision/faceRead.js';
 import { sessionPipeline } from '../../session/sessionPipeline.js';
-import { readLabelledFolder } from '../../vision-io/labelledFolder.js';
-import { emptyReferences, readLabelledFrames } from '../../vision-io/labelledFrames.js';
+import { holdsEmptyPlatforms, readLabelledFrames } from '../../vision-io/labelledFrames.js';
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { d6Reader } from '../../vision-io/readerChoice.js';
@@ -76,9 +75,7 @@ async function readD6Folder(
   keep: (className: string) => boolean,
   dieSizePx: number | undefined,
 ): Promise<{ classes: readonly string[]; images: number; reads: LabelledEvaluation['reads']; how: string; dieSizePx?: number }> {
-  const folder = await readLabelledFolder(paths.images, paths.labels);
-  const references = emptyReferences(paths.images, folder.photos.map((p) => p.imagePath));
-  if (references === undefined) {
+  if (!holdsEmptyPlatforms(paths.images)) {
     if (dieSizePx !== undefined) throw new InputError(`--die-size is for a folder read as whole frames, which needs each image's empty platform (empty/<name> beside images/, or one reference.png); this folder has none, so its dice are read from crops cut round their boxes.`, { file: paths.images });
     const crops = await readLabelledCrops(paths.images, paths.labels, keep, 1.3);
     requireFlatDice(crops, 'd6', paths.images);
@@ -87,7 +84,7 @@ async function readD6Folder(
   if (dieSizePx === undefined) {
     throw new InputError(`this folder has its empty platforms, so its frames are read as a session reads them: give --die-size PX, the D6 side in pixels your sessions read with (camera.dieSizePx).`, { file: paths.images });
   }
-  const frames = await readLabelledFrames(paths.images, paths.labels, references, reader, sessionPipeline('pips', dieSizePx), keep);
+  const frames = await readLabelledFrames(paths.images, paths.labels, reader, sessionPipeline('pips', dieSizePx), keep);
   requireFlatDice({ classes: frames.classes, crops: frames.reads.map((r) => ({ label: r.truth })) }, 'd6', paths.images);
   return { ...frames, dieSizePx, how: `, whole frames read against their empty platforms as a session reads them (die size ${dieSizePx} px)` };
 }

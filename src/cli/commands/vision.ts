@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { pooledFolderPaths, readPooledCrops } from '../../vision-io/pooledCrops.js';
+import { pooledFolderPaths, readPooledCrops, readPooledFrames } from '../../vision-io/pooledCrops.js';
 import { requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
@@ -9,7 +9,8 @@ import type { SimFolderDice } from '../../camera/sim/writeLabelledFolder.js';
 import { InputError } from '../../core/errors.js';
 import { chooseReader } from '../../vision-io/readerChoice.js';
 import type { D6ReaderChoice, ReaderDice } from '../../vision-io/readerChoice.js';
-import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
+import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix, scoreLabelledReads } from '../../vision/labelledEval.js';
+import { sessionPipeline } from '../../session/sessionPipeline.js';
 import type { DieScore, LabelledEvaluation } from '../../vision/labelledEval.js';
 import type { ReaderTargets } from '../../vision/readerMetrics.js';
 import { causeName, D6_PHOTO_TARGETS, formatReaderMetrics, metricItemsOf, readerMetrics, RENDER_TARGETS, targetChecks } from '../../vision/readerMetrics.js';
@@ -126,6 +127,7 @@ interface EvalFlags {
   head?: string;
   hfov: number;
   targets?: TargetSet;
+  dieSize?: number;
 }
 
 /** The issue's target sets: renders (calibrated on 150 labelled images of their kind), or photos of D6s in a tray. */
@@ -187,6 +189,11 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--learned', 'read with the learned reader (network pre-trained on 3D renders, top face found by perspective) instead')
     .option('--head <file>', 'with --learned: the calibration head fitted on your own dice (dicerig vision adapt)')
     .option('--hfov <deg>', "with --learned: the camera's horizontal field of view, degrees", positiveNumberArg, 54)
+    .option(
+      '--die-size <px>',
+      'D6s: read whole frames against their empty platforms (empty/<name> beside images/, or one reference.png), as a session reads throws, with this die side in pixels (camera.dieSizePx): location and the blob checks are measured too',
+      positiveNumberArg,
+    )
     .addOption(
       new Option('--targets <set>', "which of the reader's targets to check: renders (>= 99.5 % correct among read) or d6-photos (>= 99 %); both <= 5 % declined (default: d6-photos for --die d6, else renders)").choices(
         Object.keys(TARGET_SETS),
@@ -197,9 +204,22 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
       const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
-      const folder = await readPooledCrops(paths, (c) => keepsClass(flags.die, c), 1.3, cut);
-      requireFlatDice(folder, flags.die, paths.map((p) => p.images).join(', '));
-      const evaluation = evaluateLabelledCrops(folder.crops, reader, folder.classes.filter((c) => keepsClass(flags.die, c)), () => performance.now());
+      const keep = (c: string): boolean => keepsClass(flags.die, c);
+      const where = paths.map((p) => p.images).join(', ');
+      let folder: { readonly classes: readonly string[]; readonly images: number };
+      let evaluation: LabelledEvaluation;
+      if (flags.dieSize !== undefined) {
+        if (flags.die !== 'd6' || learned) throw new InputError('--die-size reads whole frames as a D6 session reads them: it is for --die d6, without --learned.');
+        const frames = await readPooledFrames(paths, reader, sessionPipeline('pips', flags.dieSize), keep);
+        requireFlatDice({ classes: frames.classes, crops: frames.reads.map((r) => ({ label: r.truth })) }, flags.die, where);
+        folder = frames;
+        evaluation = scoreLabelledReads(frames.reads, frames.classes.filter(keep));
+      } else {
+        const crops = await readPooledCrops(paths, keep, 1.3, cut);
+        requireFlatDice(crops, flags.die, where);
+        folder = crops;
+        evaluation = evaluateLabelledCrops(crops.crops, reader, crops.classes.filter(keep), () => performance.now());
+      }
       const targets = targetsFor(flags.die, flags.targets);
       if (flags.json) {
         io.out(
@@ -209,7 +229,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       }
       io.out(
         formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.map((p) => p.images).join(', ')})`, evaluation, [
-          `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : ''}`,
+          `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : `whole frames read against their empty platforms as a session reads them (die size ${flags.dieSize} px): location and the blob checks included`}`,
           ...(note ? [`note: ${note}`] : []),
         ], targets),
       );
