@@ -33,7 +33,7 @@ export interface ThrowProblem {
   /** The session die concerned, when the problem is one die's. */
   readonly die?: SessionDie;
   readonly reason: string;
-  /** Why a die was declined (`unreadable`), when it is known: `touching` for a die found only inside a blob too big for one die. */
+  /** Why a die was declined (`unreadable`), when it is known: `shadow` for a die joined by its hard shadow in one blob. */
   readonly cause?: DeclineCause;
   /** Reader or locator measurements behind the call. */
   readonly details?: Readonly<Record<string, number>>;

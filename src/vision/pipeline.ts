@@ -78,7 +78,10 @@ export function readFrame(frame: RgbImage, reference: RgbImage, channels: readon
       const details = { blobDice: die.estimatedCount, shadowDice: shadow / dieArea };
       if (isDieWithShadow(die.area, shadow, dieArea)) {
         const reason = `One die joined by its hard shadow in a blob the size of about ${die.estimatedCount} dice (${(shadow / dieArea).toFixed(1)} dice of it shadow); it cannot be read apart.`;
-        return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'shadow', confidence: 0, reason, details } };
+        // The crop a person labels the die by holds the whole blob: centred on the die's, it would cut the die off.
+        const b = die.bbox;
+        const whole = cropSquare(frame, { x: b.x + b.width / 2, y: b.y + b.height / 2 }, Math.max(b.width, b.height) * 1.15).image;
+        return { channel: die.channel, die, read: { ...base, crop: whole, status: 'unreadable', cause: 'shadow', confidence: 0, reason, details } };
       }
       return { channel: die.channel, die, read: { ...base, status: 'unreadable', cause: 'touching', confidence: 0, details, reason: `A blob the size of about ${die.estimatedCount} dice, not one die and its shadow: dice touching each other, a cocked die showing two faces, or a die against a wall's edge; it cannot be read apart.` } };
     }

@@ -39,6 +39,12 @@ describe("a throw's outcome", () => {
     // The crop a person labels it by is the one cut round the blob, and the problem carries it too (the stored roll finds its evidence so).
     expect(outcome.rolls[0]?.crop).toBe(reading.readings[0]?.read.crop);
     expect(outcome.problems[0]?.crop).toBe(outcome.rolls[0]?.crop);
+    // It holds the whole blob, die and shadow (one centred on the blob's middle, a die across, would cut the die off).
+    const crop = outcome.rolls[0]?.crop as RgbImage;
+    expect(crop.width).toBeGreaterThanOrEqual(50);
+    const pixels = Array.from({ length: crop.width * crop.height }, (_, i) => crop.data[i * 3]);
+    expect(pixels.filter((v) => v === 236).length).toBe(DIE * DIE);
+    expect(pixels.filter((v) => v === 40).length).toBe(26 * DIE);
   });
 
   it('re-tumbles a throw whose one-die channel holds a blob of two dice, not a die and its shadow (a die from the next channel, or a cocked die showing two faces), and names it once', () => {
