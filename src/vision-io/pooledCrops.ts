@@ -44,34 +44,40 @@ function folderTags(folders: readonly PooledFolder[]): string[] {
 }
 
 /**
- * Reads every folder's crops (as `readLabelledCrops`) and pools them. With more than one folder each image's group is
- * prefixed by its folder's name, so two folders' `img-001` stay two images (they do not share a light).
+ * Reads every folder with `read` and pools what it gives: classes by name, images summed, and with more than one folder
+ * each image's group prefixed by its folder's name, so two folders' `img-001` stay two images (they do not share a light).
  */
-export async function readPooledCrops(folders: readonly PooledFolder[], keep: (className: string) => boolean, margin: number, cut?: CropCutter): Promise<LabelledCrops> {
+async function pool<T extends { readonly group: string }>(
+  folders: readonly PooledFolder[],
+  read: (folder: PooledFolder) => Promise<{ readonly classes: readonly string[]; readonly images: number; readonly items: readonly T[] }>,
+): Promise<{ classes: string[]; images: number; items: T[] }> {
   const tags = folderTags(folders);
   const classes: string[] = [];
-  const crops: LabelledCrops['crops'][number][] = [];
+  const items: T[] = [];
   let images = 0;
   for (const [i, f] of folders.entries()) {
-    const folder = await readLabelledCrops(f.images, f.labels, keep, margin, cut);
-    for (const c of folder.classes) if (!classes.includes(c)) classes.push(c);
-    images += folder.images;
-    for (const c of folder.crops) crops.push(folders.length > 1 ? { ...c, group: `${tags[i] as string}/${c.group}` } : c);
+    const one = await read(f);
+    for (const c of one.classes) if (!classes.includes(c)) classes.push(c);
+    images += one.images;
+    for (const it of one.items) items.push(folders.length > 1 ? { ...it, group: `${tags[i] as string}/${it.group}` } : it);
   }
-  return { classes, images, crops };
+  return { classes, images, items };
 }
 
-/** The folders' whole frames read as a session reads throws (`labelledFrames.ts`), pooled as `readPooledCrops` pools crops. */
+/** Reads every folder's crops (as `readLabelledCrops`) and pools them. */
+export async function readPooledCrops(folders: readonly PooledFolder[], keep: (className: string) => boolean, margin: number, cut?: CropCutter): Promise<LabelledCrops> {
+  const { classes, images, items } = await pool(folders, async (f) => {
+    const folder = await readLabelledCrops(f.images, f.labels, keep, margin, cut);
+    return { ...folder, items: folder.crops };
+  });
+  return { classes, images, crops: items };
+}
+
+/** The folders' whole frames read as a session reads throws (`labelledFrames.ts`), pooled as crops are. */
 export async function readPooledFrames(folders: readonly PooledFolder[], reader: FaceReader, options: PipelineOptions, keep: (className: string) => boolean): Promise<LabelledFrames> {
-  const tags = folderTags(folders);
-  const classes: string[] = [];
-  const reads: LabelledFrames['reads'][number][] = [];
-  let images = 0;
-  for (const [i, f] of folders.entries()) {
+  const { classes, images, items } = await pool(folders, async (f) => {
     const framed = await readLabelledFrames(f.images, f.labels, reader, options, keep);
-    for (const c of framed.classes) if (!classes.includes(c)) classes.push(c);
-    images += framed.images;
-    for (const r of framed.reads) reads.push(folders.length > 1 ? { ...r, group: `${tags[i] as string}/${r.group}` } : r);
-  }
-  return { classes, images, dice: reads.length, reads };
+    return { ...framed, items: framed.reads };
+  });
+  return { classes, images, dice: items.length, reads: items };
 }
