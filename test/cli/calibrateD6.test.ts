@@ -10,6 +10,7 @@ import { d6CheckMisreadAssumption, parseD6Check, type D6Check } from '../../src/
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
+import { encodePng } from '../../src/camera/decode.js';
 
 const dir = tempDir('dicerig-d6check-');
 const FOLDER = join(dir, 'd6');
@@ -118,6 +119,11 @@ describe('calibrate --die d6', () => {
     const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', partial, '--die-size', '72', '-o', join(dir, 'no.json'));
     expect(r.code).toBe(1);
     expect(r.err).toContain(`has no empty platform for 1 of the 12 images (${gone}): give each image its own, named as the image, or remove`);
+    // An empty platform of another size than its frame is no reference for it.
+    writeFileSync(join(partial, 'empty', gone), await encodePng({ width: 8, height: 6, data: new Uint8Array(8 * 6 * 3) }));
+    const small = await runCli('calibrate', '--die', 'd6', '--from-labelled', partial, '--die-size', '72', '-o', join(dir, 'no.json'));
+    expect(small.code).toBe(1);
+    expect(small.err).toMatch(new RegExp(`the empty platform .*${gone.replace('.', '\\.')} is 8x6 but .* is 1280x720: take the reference with the same camera and resolution`));
     expect(existsSync(join(dir, 'no.json'))).toBe(false);
   });
 

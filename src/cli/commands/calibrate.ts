@@ -68,7 +68,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--throws <n>', 'guided: throws to sample (the learned reader wants 150 or more: its misread bounds come from a quarter of the dice)', positiveIntArg, 60)
     .option('--channels <n>', 'guided: channels on the platform', positiveIntArg, 4)
     .option('--dice-per-channel <n>', 'guided: dice per channel', positiveIntArg, 1)
-    .option('--die-size <px>', 'guided: d8 size across corners in the frames, pixels; --die d6 on a folder with its empty platforms: the D6 side your sessions read with (camera.dieSizePx)', positiveNumberArg, 72)
+    .option('--die-size <px>', 'guided: d8 size across corners in the frames, pixels; --die d6 on a folder with its empty platforms: the D6 side your sessions read with (camera.dieSizePx; for D6s the default does not apply: give it)', positiveNumberArg, 72)
     .option('--seed <n>', 'guided: seed of the grouping (and of the simulated camera)', nonNegativeIntArg, 1)
     .option('--lighting <preset>', `guided, simulated camera: lighting (${Object.keys(lightingPresets).join(', ')})`, 'studio')
     .option('--groups <n>', 'guided: groups to form (default: three per face)', positiveIntArg)
