@@ -9,18 +9,13 @@
  * is so several throws running: the session stops then.
  */
 import type { SessionDie } from './sessionDie.js';
-import type { ThrowOutcome, ThrowProblem } from './throwOutcome.js';
+import { isJoined, type ThrowOutcome } from './throwOutcome.js';
 
 /** A die's run: throws in a row not found on its own, and how many of them found it only joined by its hard shadow. */
 export interface UnseenRun {
   readonly die: SessionDie;
   readonly throws: number;
   readonly joined: number;
-}
-
-/** A die found only joined by its hard shadow (`throwOutcome.ts`). */
-export function isJoined(p: ThrowProblem): boolean {
-  return p.kind === 'unreadable' && p.cause === 'shadow';
 }
 
 /** What to tell whoever runs the rig when a die was not found on its own in `run.throws` throws in a row. */

@@ -24,8 +24,8 @@ import type { EvidenceSink, SavedEvidence } from './evidence.js';
 import type { SettleRule } from './runner.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
-import { isJoined, MissingStreak, missingDieMessage } from './missingStreak.js';
-import { judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
+import { MissingStreak, missingDieMessage } from './missingStreak.js';
+import { isJoined, judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
 
 export interface StreamRollerDeps {
   readonly rig: RigDriver;

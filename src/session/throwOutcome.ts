@@ -69,6 +69,11 @@ export function retumbles(p: ThrowProblem): boolean {
   return p.kind !== 'unreadable' && p.kind !== 'missing';
 }
 
+/** A die found only joined by its hard shadow: declined, and counted towards the session's missing-die stop. */
+export function isJoined(p: ThrowProblem): boolean {
+  return p.kind === 'unreadable' && p.cause === 'shadow';
+}
+
 function describeProblems(problems: readonly ThrowProblem[]): string {
   const parts = problems.map((p) => (p.die ? `${p.die.record.label} (channel ${p.die.channel}) ${p.kind}: ${p.reason}` : `${p.kind}: ${p.reason}`));
   return `Re-tumbled: ${parts.join('; ')}`;

@@ -57,8 +57,7 @@ function emptyReferences(imagesDir: string, imagePaths: readonly string[]): Map<
 export interface LabelledFrames {
   readonly classes: readonly string[];
   readonly images: number;
-  /** Labelled dice, cocked ones included. */
-  readonly dice: number;
+  /** One per labelled die kept, cocked ones included. */
   readonly reads: LabelledEvaluation['reads'];
 }
 
@@ -86,5 +85,5 @@ export async function readLabelledFrames(imagesDir: string, labelsDir: string | 
       if (keep(b.label)) reads.push({ group: photo.name, truth: b.label, read: frameReads[i] as FaceRead });
     });
   }
-  return { classes: folder.classes, images: folder.photos.length, dice: reads.length, reads };
+  return { classes: folder.classes, images: folder.photos.length, reads };
 }

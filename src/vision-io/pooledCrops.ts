@@ -79,5 +79,5 @@ export async function readPooledFrames(folders: readonly PooledFolder[], reader:
     const framed = await readLabelledFrames(f.images, f.labels, reader, options, keep);
     return { ...framed, items: framed.reads };
   });
-  return { classes, images, dice: items.length, reads: items };
+  return { classes, images, reads: items };
 }
