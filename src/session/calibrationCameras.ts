@@ -21,7 +21,7 @@ export interface SimCalibrationCameraOptions {
   readonly lighting: LightingPresetName;
   readonly channels: number;
   readonly dicePerChannel?: number;
-  readonly dice: CalibrationDice;
+  readonly dice: CalibrationDice | 'd6';
   readonly cockedRate?: number;
   readonly dieSizePx?: number;
 }

@@ -31,6 +31,8 @@ export interface KeptThrowsManifest {
   readonly simulated: boolean;
   /** The seed the groups were formed with: a replay forms the same groups, so names given to them still fit. */
   readonly seed: number;
+  /** The dice thrown, as --die names them (absent in throws kept before it was recorded). */
+  readonly dice?: string;
 }
 
 /** Whether `dir` holds kept throws (a reference and a manifest). */

@@ -10,7 +10,7 @@
 import { rectChannel } from './channels.js';
 import { cropRgb, type Rect, type RgbImage } from '../core/image.js';
 import type { FaceRead, FaceReader } from './faceRead.js';
-import { readFrame, type DieReading, type PipelineOptions } from './pipeline.js';
+import { readFrame, type DieReading, type FrameReading, type PipelineOptions } from './pipeline.js';
 
 /** A labelled die: its box in pixels and its class. */
 export interface LabelledBoxPx {
@@ -22,11 +22,18 @@ function holds(box: Rect, p: { readonly x: number; readonly y: number }): boolea
   return p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height;
 }
 
+/**
+ * A frame read as a session reads a throw, the whole frame one channel of `dice` dice: a rig's channels are not in a
+ * labelled folder. The guided D6 check reads its throws so too, so the dice it names are the dice its check locates.
+ */
+export function readWholeFrame(frame: RgbImage, reference: RgbImage, dice: number, reader: FaceReader, options: PipelineOptions): FrameReading {
+  const channel = rectChannel(0, { x: 0, y: 0, width: frame.width, height: frame.height }, Math.max(1, dice));
+  return readFrame(frame, reference, [channel], reader, options);
+}
+
 /** One read per labelled box, in order: the read of the located die whose centre the box holds (the nearest its own centre). */
 export function readLabelledFrame(frame: RgbImage, reference: RgbImage, boxes: readonly LabelledBoxPx[], reader: FaceReader, options: PipelineOptions): FaceRead[] {
-  // The whole frame is one channel holding the labelled dice: a rig's channels are not in a labelled folder.
-  const channel = rectChannel(0, { x: 0, y: 0, width: frame.width, height: frame.height }, Math.max(1, boxes.length));
-  const reading = readFrame(frame, reference, [channel], reader, options);
+  const reading = readWholeFrame(frame, reference, boxes.length, reader, options);
   const taken = new Set<DieReading>();
   return boxes.map(({ box }) => {
     const cx = box.x + box.width / 2;

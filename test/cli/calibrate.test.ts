@@ -356,7 +356,7 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     // Named once, the throws are not named over: their labels may have been corrected by hand since.
     const renamed = await runCli('calibrate', '--die', 'xwing', '--camera', throws, '--reader', 'learned', '--no-fine-tune', '--out', join(tmp, 'learned', 'third.json'));
     expect(renamed.code).toBe(1);
-    expect(renamed.err).toContain(`these throws are named already (${join(throws, 'labels')}): calibrate --from-labelled ${throws} builds a profile from those names`);
+    expect(renamed.err).toContain(`these throws are named already (${join(throws, 'labels')}): calibrate --die xwing --from-labelled ${throws} uses those names`);
   });
 
   it('reads kept throws of a real camera with the learned reader unless told otherwise or facing the bottom face, and refuses a folder that holds none', async () => {

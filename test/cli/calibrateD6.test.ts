@@ -53,12 +53,12 @@ describe('calibrate --die d6', () => {
   });
 
   it('refuses the X-Wing ways of calibrating for D6s, naming what a D6 check takes', async () => {
-    for (const args of [['--camera', 'sim'], ['--from-labelled', FOLDER, '--reader', 'ring'], []]) {
+    for (const args of [['--camera', 'sim', '--from-labelled', FOLDER], ['--from-labelled', FOLDER, '--reader', 'ring'], []]) {
       const r = await runCli('calibrate', '--die', 'd6', ...args, '-o', join(dir, 'no.json'));
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR/);
     }
-    expect((await runCli('calibrate', '--die', 'd6', '--camera', 'sim')).err).toMatch(/--camera is for X-Wing dice/);
+    expect((await runCli('calibrate', '--die', 'd6', '--camera', 'sim', '--check', CHECK)).err).toMatch(/--check is for X-Wing dice/);
   });
 
   it("reads a folder with its empty platforms whole frame by whole frame, as a session reads throws: the blob checks' cocked calls count, and none of its cocked dice is read as a face", async () => {

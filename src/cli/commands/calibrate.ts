@@ -52,10 +52,12 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         '--check PROFILE (re-validate a profile on new labelled rolls given with --images, or thrown and named with --camera, ' +
         'and say whether it still holds). ' +
         'For D6-faced dice, --die d6 --from-labelled DIR writes a D6 check instead: how the pip reader reads your labelled dice, ' +
-        'which a D6 session given it as calibration allows for in its verdicts (default file d6-check.json). ' +
+        'which a D6 session given it as calibration allows for in its verdicts (default file d6-check.json); --die d6 --camera ' +
+        'sim|DEVICE|THROWS --die-size PX throws them on the rig first, groups them by what the D6 networks see (not by the ' +
+        'pip reader being checked) and has you name each group as its pictures show it. ' +
         'See calibration/README.md.',
     )
-    .addOption(new Option('--die <dice>', 'dice to calibrate (d6: with --from-labelled, measure how the pip reader reads your labelled D6s)').choices(['red', 'green', 'xwing', 'd6']))
+    .addOption(new Option('--die <dice>', 'dice to calibrate (d6: measure how the pip reader reads your own D6s, labelled or thrown and named on the rig)').choices(['red', 'green', 'xwing', 'd6']))
     .option('--from-labelled <dir>', 'labelled folder to build the profile from')
     .option('--camera <source>', '"sim" for the simulated camera, a V4L2 device such as /dev/video0, or the OUT.throws folder an earlier guided run kept')
     .option('--check <profile>', 'profile to re-validate on new labelled rolls (with --images, or --camera)')
@@ -68,7 +70,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--throws <n>', 'guided: throws to sample (the learned reader wants 150 or more: its misread bounds come from a quarter of the dice)', positiveIntArg, 60)
     .option('--channels <n>', 'guided: channels on the platform', positiveIntArg, 4)
     .option('--dice-per-channel <n>', 'guided: dice per channel', positiveIntArg, 1)
-    .option('--die-size <px>', 'guided: d8 size across corners in the frames, pixels; --die d6 on a folder with its empty platforms: the D6 side your sessions read with (camera.dieSizePx; for D6s the default does not apply: give it)', positiveNumberArg, 72)
+    .option('--die-size <px>', 'guided: d8 size across corners in the frames, pixels; --die d6 with --camera, or on a folder with its empty platforms: the D6 side your sessions read with (camera.dieSizePx; for D6s the default does not apply: give it)', positiveNumberArg, 72)
     .option('--seed <n>', 'guided: seed of the grouping (and of the simulated camera)', nonNegativeIntArg, 1)
     .option('--lighting <preset>', `guided, simulated camera: lighting (${Object.keys(lightingPresets).join(', ')})`, 'studio')
     .option('--groups <n>', 'guided: groups to form (default: three per face)', positiveIntArg)

@@ -23,28 +23,44 @@ import { holdsEmptyPlatforms, readLabelledFrames } from '../../vision-io/labelle
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { d6Reader } from '../../vision-io/readerChoice.js';
+import { basename, dirname, extname, join } from 'node:path';
+import { SKIP_NAME, SPLIT_NAME } from '../../vision/calibration/groupNaming.js';
+import { runGuidedD6Check } from '../../vision/calibration/guidedD6.js';
+import { d6Nets } from '../../vision/d6/netReader.js';
+import { shippedD6Net } from '../../vision/d6/netWeights.js';
+import { holdsKeptThrows, writeThrowLabels } from '../../vision-io/keptThrows.js';
 import type { CliIo } from '../io.js';
+import { openGuidedRun, showDoubtful } from './calibrateGuided.js';
 import { toJson } from '../options.js';
 import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { keepsClass } from './vision.js';
 
 /** The flags of X-Wing calibration that mean nothing for D6s: said with --die d6, they would silently do nothing. */
-const XWING_ONLY = ['camera', 'check', 'reader', 'hfov', 'fineTune', 'fineTunePasses', 'throws', 'channels', 'dicePerChannel', 'seed', 'lighting', 'groups', 'labelsFrom'];
+const XWING_ONLY = ['check', 'reader', 'hfov', 'fineTune', 'fineTunePasses'];
 
-/** Reads every labelled die of `dir` as a session reads D6s and writes the check to `out`. */
+/** The flags of the guided steps on the rig: with --from-labelled they would do nothing. */
+const CAMERA_ONLY = ['throws', 'channels', 'dicePerChannel', 'seed', 'lighting', 'groups', 'labelsFrom'];
+
+/**
+ * Reads every labelled die of `--from-labelled DIR` as a session reads D6s, or throws and names them first
+ * (`--camera`: the guided D6 steps), and writes the check to `out`.
+ */
 export async function runD6Check(flags: CalibrateFlags, out: string, common: CommonFields, io: CliIo, given: (key: string) => boolean): Promise<void> {
   const said = XWING_ONLY.filter(given);
-  if (said.length > 0 || flags.fromLabelled === undefined) {
+  if (said.length > 0 || (flags.fromLabelled === undefined) === (flags.camera === undefined)) {
     throw new InputError(
-      `D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR (your own dice, labelled by the face on top) and measures how the reader reads them${said.length > 0 ? `; --${said.map(kebab).join(', --')} ${said.length > 1 ? 'are' : 'is'} for X-Wing dice` : ''}.`,
+      `D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR (your own dice, labelled by the face on top) or --camera sim|DEVICE|THROWS (throws on the rig, named a group at a time) and measures how the reader reads them${said.length > 0 ? `; --${said.map(kebab).join(', --')} ${said.length > 1 ? 'are' : 'is'} for X-Wing dice` : ''}.`,
     );
   }
-  const paths = labelledFolderPaths(flags.fromLabelled, flags.labels);
+  const cameraOnly = flags.camera === undefined ? CAMERA_ONLY.filter(given) : [];
+  if (cameraOnly.length > 0) throw new InputError(`--${cameraOnly.map(kebab).join(', --')} ${cameraOnly.length > 1 ? 'are' : 'is'} for the guided steps on the rig (--camera), not for --from-labelled.`);
   // The session's reader, reporting the face on top when the camera sees the bottom one: the faces a session records.
   const base = d6Reader('pips');
   const reader = topFaceReader(base, [d6Die], common.face);
+  const named = flags.camera !== undefined ? await nameD6Throws(flags, out, common, base, io, given) : undefined;
+  const paths = labelledFolderPaths(named?.folder ?? (flags.fromLabelled as string), named === undefined ? flags.labels : undefined);
   const keep = (c: string): boolean => keepsClass('d6', c);
-  const measured = await readD6Folder(paths, reader, keep, given('dieSize') ? flags.dieSize : undefined);
+  const measured = await readD6Folder(paths, reader, keep, named?.dieSizePx ?? (given('dieSize') ? flags.dieSize : undefined));
   const classes = measured.classes.filter(keep);
   const evaluation = scoreLabelledReads(measured.reads, classes);
   const check = sealD6Check({
@@ -52,7 +68,7 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
     version: D6_CHECK_VERSION,
     ...common,
     reader: base.classifierVersion,
-    source: `labelled folder ${paths.images} (${measured.images} images, ${measured.reads.length} dice)${measured.how}`,
+    source: `${named?.how ?? ''}labelled folder ${paths.images} (${measured.images} images, ${measured.reads.length} dice)${measured.how}`,
     images: measured.images,
     ...(measured.dieSizePx !== undefined ? { dieSizePx: measured.dieSizePx } : {}),
     confusion: storedConfusion(evaluation.confusion),
@@ -87,6 +103,44 @@ async function readD6Folder(
   const frames = await readLabelledFrames(paths.images, paths.labels, reader, sessionPipeline('pips', dieSizePx), keep);
   requireFlatDice({ classes: frames.classes, crops: frames.reads.map((r) => ({ label: r.truth })) }, 'd6', paths.images);
   return { ...frames, dieSizePx, how: `, whole frames read against their empty platforms as a session reads them (die size ${dieSizePx} px)` };
+}
+
+/**
+ * The guided D6 steps: throws on the rig (or kept ones replayed), their dice grouped by the D6 networks and each
+ * group named, written as the throws folder's labels. Returns the labelled folder, the die size it is read with
+ * and how it was made (the start of the check's source line).
+ */
+async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFields, pips: FaceReader, io: CliIo, given: (key: string) => boolean): Promise<{ folder: string; dieSizePx: number; how: string }> {
+  const replay = holdsKeptThrows(flags.camera as string);
+  // A D6's side has no default: a size the dice are not would lose them to the locator, or call them touching.
+  if (!replay && !given('dieSize')) throw new InputError('--die d6 --camera needs --die-size PX: the D6 side in pixels your sessions read with (camera.dieSizePx; measure a die in a frame).');
+  const stem = join(dirname(out), basename(out, extname(out)));
+  const run = await openGuidedRun(flags, 'd6', stem, io, given, () => true);
+  try {
+    const dieSizePx = run.steps.dieSizePx;
+    const result = await runGuidedD6Check({
+      ...run.steps,
+      dice: run.steps.channels * (run.steps.dicePerChannel ?? 1),
+      reader: pips,
+      pipeline: sessionPipeline('pips', dieSizePx),
+      nets: d6Nets(shippedD6Net),
+      face: common.face,
+    });
+    io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
+    const count = await writeThrowLabels(run.throwsDir, result.classes, result.throws);
+    io.err(`  ${count} dice named; ${run.throwsDir} is now a labelled folder with its reference (calibrate --die d6 --from-labelled ${run.throwsDir} --die-size ${dieSizePx} reads it again; correct labels there by hand if you like).\n`);
+    if (result.doubtful.length > 0) {
+      const top = common.face === 'bottom' ? ' (the face on top: the opposite of the face its picture shows)' : '';
+      await showDoubtful(`${stem}.groups`, run.throwsDir, result.doubtful, true, io, {
+        fix: `A wrong name: correct its line's class in the labels file${top}, then calibrate --die d6 --from-labelled ${run.throwsDir} --die-size ${dieSizePx}.`,
+        summary: `${result.doubtful.length} named dice the pip counter read as another face, the blob checks called cocked, or the D6 networks see nearer another named face (kept as named: named right, they are the misreads the check must count)`,
+      });
+    }
+    const groups = result.clusters.filter((c) => c.name !== SKIP_NAME && c.name !== SPLIT_NAME).length;
+    return { folder: run.throwsDir, dieSizePx, how: `guided check: ${result.throws.length} throws on ${run.camera.description}, ${groups} groups named; ` };
+  } finally {
+    await run.close?.();
+  }
 }
 
 /** The misreads a session would allow for with the check, or why it would refuse it. */

@@ -67,7 +67,7 @@ function isDirectory(path: string): boolean {
 }
 
 /** The camera, the kept throws' folder and the steps' options of a guided run, and whether the learned reader names its dice. */
-interface GuidedRun {
+export interface GuidedRun {
   readonly camera: CalibrationCamera;
   readonly throwsDir: string;
   readonly learned: boolean;
@@ -80,12 +80,16 @@ interface GuidedRun {
  * once `readerFor` (told whether the throws are the simulated camera's) has said which reader names the dice and
  * refused what it cannot do, so that nothing is opened for a run that would be refused.
  */
-async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice, stem: string, io: CliIo, given: (key: string) => boolean, readerFor: (simulated: boolean) => boolean): Promise<GuidedRun> {
+export async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice | 'd6', stem: string, io: CliIo, given: (key: string) => boolean, readerFor: (simulated: boolean) => boolean): Promise<GuidedRun> {
   const source = flags.camera as string;
   if (source !== 'sim' && isDirectory(source) && !holdsKeptThrows(source)) {
     throw new InputError(`--camera names a folder that holds no kept throws (reference.png, kept.json, images/); give sim, a camera device such as /dev/video0, or the STEM.throws folder of an earlier guided calibration`, { file: source });
   }
   const kept = source !== 'sim' && isDirectory(source) ? await keptThrowsCamera(source) : undefined;
+  // Throws kept before the manifest named their dice are taken as they are.
+  if (kept?.manifest.dice !== undefined && (kept.manifest.dice === 'd6') !== (dice === 'd6')) {
+    throw new InputError(`these throws were kept for --die ${kept.manifest.dice}, not --die ${dice}: D6 checks and X-Wing profiles are made from throws of their own dice`, { file: source });
+  }
   const simulated = source === 'sim' || kept?.manifest.simulated === true;
   const learned = readerFor(simulated);
   const prompt = promptFor(io);
@@ -97,7 +101,7 @@ async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice, stem:
   let throwsDir: string;
   if (kept !== undefined) {
     if (learned && existsSync(join(source, 'labels'))) {
-      throw new InputError(`these throws are named already (${join(source, 'labels')}): calibrate --from-labelled ${source} builds a profile from those names; move the labels folder away to name the groups again`, { file: source });
+      throw new InputError(`these throws are named already (${join(source, 'labels')}): calibrate --die ${dice} --from-labelled ${source} uses those names; move the labels folder away to name the groups again`, { file: source });
     }
     platform = {
       channels: given('channels') ? flags.channels : kept.manifest.channels,
@@ -120,7 +124,7 @@ async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice, stem:
     close = live.close;
     throwsDir = `${stem}.throws`;
     try {
-      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed });
+      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed, dice });
     } catch (e) {
       await close?.();
       throw e;
@@ -136,7 +140,7 @@ async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice, stem:
     log: (line: string) => io.err(`${line}\n`),
     ...(names ? { names } : {}),
     ...(prompt ? { prompt } : {}),
-    showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io, names),
+    showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io, dice === 'd6' ? D6_NAMES : XWING_NAMES, names),
   };
   return { camera, throwsDir, learned, steps, ...(close ? { close } : {}) };
 }
@@ -224,8 +228,12 @@ async function saveImage(file: string, image: RgbImage, relativeTo: string): Pro
   return { file: relative(relativeTo, file) || basename(file), sha256: createHash('sha256').update(png).digest('hex') };
 }
 
+/** What a labels template says a group may be named. */
+const XWING_NAMES = 'Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, skip, or (learned reader) split.';
+const D6_NAMES = 'Names: 1 to 6 (the face the pictures show), cocked, skip, or split.';
+
 /** Writes one picture per group and a listing (`groups.json`, and a labels template), and says where they are. */
-async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnlyFor: string | undefined, io: CliIo, given?: ReadonlyMap<number, string>): Promise<Map<number, string>> {
+async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnlyFor: string | undefined, io: CliIo, namesHint: string, given?: ReadonlyMap<number, string>): Promise<Map<number, string>> {
   await mkdir(dir, { recursive: true });
   const where = new Map<number, string>();
   for (const c of clusters) {
@@ -237,11 +245,17 @@ async function showGroups(dir: string, clusters: readonly ClusterView[], templat
   await writeFile(join(dir, 'groups.json'), `${JSON.stringify(listing, null, 2)}\n`);
   await writeFile(
     join(dir, 'labels-template.txt'),
-    `# One line per group: <group> <name>. Names: <die>-<symbol> (red-hit, green-evade, ...), cocked, skip, or (learned reader) split.\n${clusters.map((c) => `${c.id} ${c.name ?? given?.get(c.id) ?? '?'}`).join('\n')}\n`,
+    `# One line per group: <group> <name>. ${namesHint}\n${clusters.map((c) => `${c.id} ${c.name ?? given?.get(c.id) ?? '?'}`).join('\n')}\n`,
   );
   io.err(`  ${clusters.length} groups: pictures and a labels template in ${dir}\n`);
   if (templateOnlyFor !== undefined) io.err(`  No terminal to ask in: fill in ${join(dir, 'labels-template.txt')} and run again with --camera ${templateOnlyFor} --labels-from FILE (the same throws, grouped the same way).\n`);
   return where;
+}
+
+/** What the doubtful dice's listing says: how to mend a wrong name, and the line that points to the listing. */
+export interface DoubtfulWording {
+  readonly fix: string;
+  readonly summary: string;
 }
 
 /**
@@ -249,16 +263,21 @@ async function showGroups(dir: string, clusters: readonly ClusterView[], templat
  * throw and place) and says where: named wrong, they would teach the reader a wrong face; named right, they are the
  * hard dice, kept so that the profile's misread bounds count them. `labelled`: the throws have label files to correct.
  */
-async function showDoubtful(dir: string, throwsDir: string, doubtful: readonly DoubtfulDie[], labelled: boolean, io: CliIo): Promise<void> {
+export async function showDoubtful(dir: string, throwsDir: string, doubtful: readonly DoubtfulDie[], labelled: boolean, io: CliIo, wording?: DoubtfulWording): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'doubtful.png'), await encodePng(tileCrops(doubtful.map((d) => d.crop))));
+  const picture = join(dir, 'doubtful.png');
+  const listing = join(dir, 'doubtful.txt');
+  await writeFile(picture, await encodePng(tileCrops(doubtful.map((d) => d.crop))));
   const where = (d: DoubtfulDie): string => (labelled ? join(throwsDir, 'labels', `${throwName(d.throwIndex)}.txt`) : join(throwsDir, 'images', `${throwName(d.throwIndex)}.jpg`));
-  const lines = doubtful.map((d, i) => `${i + 1}. ${where(d)}: the die at x ${Math.round(d.centre.x)}, y ${Math.round(d.centre.y)}, named ${d.label}, looks more like ${d.nearer}`);
-  const fix = labelled
-    ? `A wrong name: correct its line's class in the labels file, then calibrate --from-labelled ${throwsDir}.`
-    : `A wrong name means its group showed two faces: run again on the kept throws (--camera ${throwsDir}) with more --groups, or name that group skip.`;
-  await writeFile(join(dir, 'doubtful.txt'), `# Named dice that look like another named face, in the order of doubtful.png (left to right, top to bottom).\n# ${fix}\n${lines.join('\n')}\n`);
-  io.err(`  ${doubtful.length} named dice look more like another named face than their own (kept: hard dice are what the misread bounds must count); check them in ${join(dir, 'doubtful.png')} and ${join(dir, 'doubtful.txt')}.\n`);
+  const lines = doubtful.map((d, i) => `${i + 1}. ${where(d)}: the die at x ${Math.round(d.centre.x)}, y ${Math.round(d.centre.y)}, named ${d.label}, ${d.because ?? `looks more like ${d.nearer}`}`);
+  const say = wording ?? {
+    fix: labelled
+      ? `A wrong name: correct its line's class in the labels file, then calibrate --from-labelled ${throwsDir}.`
+      : `A wrong name means its group showed two faces: run again on the kept throws (--camera ${throwsDir}) with more --groups, or name that group skip.`,
+    summary: `${doubtful.length} named dice look more like another named face than their own (kept: hard dice are what the misread bounds must count)`,
+  };
+  await writeFile(listing, `# Named dice that may be named wrong, in the order of doubtful.png (left to right, top to bottom).\n# ${say.fix}\n${lines.join('\n')}\n`);
+  io.err(`  ${say.summary}; check them in ${picture} and ${listing}.\n`);
 }
 
 async function readText(file: string, what: string): Promise<string> {

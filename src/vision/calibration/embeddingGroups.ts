@@ -9,6 +9,7 @@
  * saw) 21 groups put 1 die among another face's; splitting the groups that mixed
  * faces left none.
  */
+import { unitLength } from '../../core/unitLength.js';
 import { seededRandom } from '../../stats/random.js';
 import type { RandomSource } from '../../stats/random.js';
 import type { DieCrop } from '../faceRead.js';
@@ -28,11 +29,7 @@ export function dieEmbedding(reader: LearnedReader, crop: DieCrop): Float32Array
     mean ??= new Float32Array(e.length);
     for (let j = 0; j < e.length; j++) mean[j] = (mean[j] as number) + (e[j] as number) / inputs.length;
   }
-  const m = mean ?? new Float32Array(0);
-  let norm = 0;
-  for (const v of m) norm += v * v;
-  norm = Math.sqrt(norm) || 1;
-  return m.map((v) => v / norm);
+  return unitLength(mean ?? new Float32Array(0));
 }
 
 export interface EmbeddingGroup {

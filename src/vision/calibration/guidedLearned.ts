@@ -97,7 +97,7 @@ export function lookOf(reader: LearnedReader, crop: DieCrop, image: RgbImage, ce
 }
 
 /** Dice shown in a group's picture: all of them up to 48, else the 24 nearest its centre and the 24 farthest (where a die of another face would be). */
-function shownMembers(members: readonly number[]): number[] {
+export function shownMembers(members: readonly number[]): number[] {
   return members.length <= 48 ? [...members] : [...members.slice(0, 24), ...members.slice(-24)];
 }
 

@@ -73,6 +73,8 @@ export interface DoubtfulDie {
   readonly label: string;
   /** The named face it looks more like. */
   readonly nearer: string;
+  /** Why it is doubtful, when not because it looks more like `nearer` (a D6 the pip counter read as another face). */
+  readonly because?: string;
   readonly crop: RgbImage;
 }
 
