@@ -41,6 +41,7 @@ describe('calibrate --die d6 --camera (a D6 check on the rig)', () => {
     expect(first.code).toBe(1);
     expect(first.err).toMatch(/^Step 2 of 3: 40 throws, each read as a session reads it\.$/m);
     expect(first.err).toContain(`No terminal to ask in: fill in ${join(GROUPS, 'labels-template.txt')} and run again with --camera ${THROWS} --labels-from FILE`);
+    expect(first.err).toContain('names: 1, 2, 3, 4, 5, 6, cocked, skip, split) and pass it with --labels-from');
     expect(readdirSync(join(THROWS, 'images'))).toHaveLength(40);
     expect(readFileSync(join(GROUPS, 'labels-template.txt'), 'utf8')).toContain('Names: 1 to 6 (the face the pictures show), cocked, skip, or split.');
     expect(JSON.parse(readFileSync(join(THROWS, 'kept.json'), 'utf8'))).toMatchObject({ dice: 'd6', dieSizePx: 72, simulated: true });

@@ -109,7 +109,7 @@ describe('naming groups', () => {
     expect(done.map((n) => n.view.name)).toEqual(['split', 'red-hit', 'red-crit']);
     await expect(nameGroups(groups, grouper, { log: () => undefined, names: new Map([[1, 'split'], [2, 'hit']]) }, [redAttackDie])).rejects.toThrow(/^Group 3 has no name and there is no one to ask/);
     // A grouper that cannot split: the answer is none of the names.
-    await expect(nameGroups(groups, { view: grouper.view }, { log: () => undefined, names: new Map([[1, 'split']]) }, [redAttackDie])).rejects.toThrow(/group 1 is named "split", which is none of: red-hit, red-crit, red-focus, red-blank, cocked, skip\./);
+    await expect(nameGroups(groups, { view: grouper.view }, { log: () => undefined, names: new Map([[1, 'split']]) }, [redAttackDie])).rejects.toThrow(/group 1 is named "split", which is none of: hit, crit, focus, blank, cocked, skip\./);
   });
 
   it('reads a labels file of "<group> <name>" lines', () => {

@@ -76,7 +76,9 @@ export function normaliseName(answer: string, dice: readonly DieType[], canSplit
 }
 
 async function nameOf(cluster: ClusterView, where: string | undefined, options: GroupNamingOptions, dice: readonly DieType[], canSplit: boolean): Promise<string> {
-  const allowed = [...allowedNames(dice), ...(canSplit ? [SPLIT_NAME] : [])];
+  // With one die type its faces are offered bare ("hit", "3"), as they may be answered.
+  const only = dice.length === 1 ? `${(dice[0] as DieType).id}-` : undefined;
+  const allowed = [...allowedNames(dice).map((n) => (only !== undefined && n.startsWith(only) ? n.slice(only.length) : n)), ...(canSplit ? [SPLIT_NAME] : [])];
   const given = options.names?.get(cluster.id);
   if (given !== undefined) {
     const name = normaliseName(given, dice, canSplit);
