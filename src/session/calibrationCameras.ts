@@ -62,7 +62,7 @@ export interface V4l2CalibrationCameraOptions {
  * the user has cleared the platform.
  */
 export async function openV4l2CalibrationCamera(options: V4l2CalibrationCameraOptions, prompt: Prompt): Promise<CalibrationCamera & { close(): Promise<void> }> {
-  if (!existsSync(options.device)) throw cameraOpenError(options.device, 'No such file or directory');
+  if (!existsSync(options.device)) throw cameraOpenError(options.device, 'No such file or directory', '--camera to it');
   const source = v4l2Camera({ device: options.device, width: options.width ?? 1280, height: options.height ?? 720, ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}) });
   const frames = source[Symbol.asyncIterator]();
   const next = async (): Promise<Frame> => {
