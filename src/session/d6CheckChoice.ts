@@ -10,7 +10,7 @@ import { readD6CheckFile } from '../vision-io/d6CheckFile.js';
 import type { FaceSeen } from './faceSeen.js';
 
 /** The command that makes (or remakes) a D6 check. */
-export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --from-labelled DIR -o CHECK.json';
+export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already';
 
 /** The check in `file`, when one is given, for a session reading with `reader` the `face` its camera sees. */
 export async function sessionD6Check(file: string | undefined, reader: FaceReader, face: FaceSeen): Promise<D6Check | undefined> {

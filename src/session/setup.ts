@@ -232,7 +232,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const narrow = misreads
       ? 'give the simulated calibration more reads (camera.misreadCalibration)'
       : d6Check
-        ? `label more of your dice and make the check again (${D6_CHECK_COMMAND})`
+        ? `check more of your dice and make the check again (${D6_CHECK_COMMAND})`
         : `check the profile on new rolls (${narrowingCommand(config.calibration, config.camera.source === 'device' ? config.camera.device : undefined)}) and run with the profile it writes`;
     for (const t of new Map(types.map((t) => [t.id, t])).values()) {
       const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta, narrow);

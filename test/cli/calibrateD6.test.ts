@@ -152,7 +152,7 @@ describe('calibrate --die d6', () => {
     expect((await runCli('plan', '--die', 'd6', '--calibration', CHECK)).err).toContain('a D6 session counts the faces of a d6 die: plan with --level face.');
     // Without a check, a D6 session says that nothing measured them and how to measure them.
     const bare = await runCli('run', sessionConfig(''), '--db', join(dir, 'bare.db'), '--plain');
-    expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (dicerig calibrate --die d6 --from-labelled DIR -o CHECK.json, given as calibration).');
+    expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already, given as calibration).');
   });
 
   it('says when a check is too thin to bound a face, and a session refuses it before rolling', async () => {

@@ -93,7 +93,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
         certify.rolls === null
           ? `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: out of reach with these misread bounds, however long the die rolls (${limit}); ` +
-              `${misreads !== undefined && isD6Faced(die) ? `label more of your dice and make the check again (${D6_CHECK_COMMAND})` : `check the profile on new rolls (${narrowingCommand(flags.calibration)})`} to narrow them.`
+              `${misreads !== undefined && isD6Faced(die) ? `check more of your dice and make the check again (${D6_CHECK_COMMAND})` : `check the profile on new rolls (${narrowingCommand(flags.calibration)})`} to narrow them.`
           : `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair` +
               `${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}; any real deviation adds to it.`,
         `At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`,
