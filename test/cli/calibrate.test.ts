@@ -336,11 +336,16 @@ describe('dicerig calibrate --camera (guided steps)', () => {
     expect(doubted).toBeGreaterThanOrEqual(slipped);
     const lines = readFileSync(join(tmp, 'learned', 'xw.groups', 'doubtful.txt'), 'utf8').split('\n').filter((l) => /^\d+\. /.test(l));
     expect(lines).toHaveLength(doubted);
+    const classes = readFileSync(join(throws, 'labels', 'classes.txt'), 'utf8').trim().split('\n');
     for (const line of lines) {
-      const m = /^\d+\. (.*\.txt): the die at x (\d+), y (\d+), named (\S+), looks more like (\S+)$/.exec(line);
+      const m = /^\d+\. (.*\.txt) line (\d+): the die at x (\d+), y (\d+), named (\S+), looks more like (\S+)$/.exec(line);
       expect(m).not.toBeNull();
-      expect(readFileSync(m?.[1] as string, 'utf8')).toMatch(/^\d+ /m);
-      expect(m?.[4]).not.toBe(m?.[5]);
+      // The line named is the die's: its class is the name, its box centred where the die lies (frames 1280x720).
+      const [cls, cx, cy] = (readFileSync(m?.[1] as string, 'utf8').split('\n')[Number(m?.[2]) - 1] ?? '').split(' ').map(Number);
+      expect(classes[cls as number]).toBe(m?.[5]);
+      expect(Math.abs((cx as number) * 1280 - Number(m?.[3]))).toBeLessThanOrEqual(1);
+      expect(Math.abs((cy as number) * 720 - Number(m?.[4]))).toBeLessThanOrEqual(1);
+      expect(m?.[5]).not.toBe(m?.[6]);
     }
     expect(lines.filter((l) => l.endsWith('named red-blank, looks more like red-hit'))).toHaveLength(slipped);
     expect(existsSync(join(tmp, 'learned', 'xw.groups', 'doubtful.png'))).toBe(true);

@@ -78,6 +78,16 @@ describe('calibrate --die d6 --camera (a D6 check on the rig)', () => {
     const pipLines = doubtful.split('\n').filter((l) => /, the pip counter read [1-6]$/.test(l));
     expect(pipLines).toHaveLength(misreadFaces);
     expect(doubtful).toContain(`then calibrate --die d6 --from-labelled ${THROWS} --die-size 72.`);
+    expect(doubtful).toContain("# A label line's first number is its class: 0 1, 1 2, 2 3, 3 4, 4 5, 5 6, 6 cocked.");
+    for (const line of pipLines) {
+      const m = /^\d+\. (.*\.txt) line (\d+): the die at x (\d+), y (\d+), named ([1-6]), the pip counter read ([1-6])$/.exec(line);
+      expect(m).not.toBeNull();
+      // The line named is the die's: its class is the name given, its box centred where the die lies.
+      const [cls, cx, cy] = (readFileSync(m?.[1] as string, 'utf8').split('\n')[Number(m?.[2]) - 1] ?? '').split(' ').map(Number);
+      expect(String((cls as number) + 1)).toBe(m?.[5]);
+      expect(Math.abs((cx as number) * 1280 - Number(m?.[3]))).toBeLessThanOrEqual(1);
+      expect(Math.abs((cy as number) * 720 - Number(m?.[4]))).toBeLessThanOrEqual(1);
+    }
     // Read again from the folder alone, the labelled throws give the same check.
     const again = await runCli('calibrate', '--die', 'd6', '--from-labelled', THROWS, '--die-size', '72', '--out', join(dir, 'again.json'), '--created-at', '2026-12-04T00:00:00Z');
     expect(again.code).toBe(0);

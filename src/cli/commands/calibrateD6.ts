@@ -131,7 +131,7 @@ async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFi
     io.err(`  ${count} dice named; ${run.throwsDir} is now a labelled folder with its reference (calibrate --die d6 --from-labelled ${run.throwsDir} --die-size ${dieSizePx} reads it again; correct labels there by hand if you like).\n`);
     if (result.doubtful.length > 0) {
       const top = common.face === 'bottom' ? ' (the face on top: the opposite of the face its picture shows)' : '';
-      await showDoubtful(`${stem}.groups`, run.throwsDir, result.doubtful, true, io, {
+      await showDoubtful(`${stem}.groups`, run.throwsDir, result.doubtful, result, io, {
         fix: `A wrong name: correct its line's class in the labels file${top}, then calibrate --die d6 --from-labelled ${run.throwsDir} --die-size ${dieSizePx}.`,
         summary: `${result.doubtful.length} named dice the pip counter read as another face, the blob checks called cocked, or the D6 networks see nearer another named face (kept as named: named right, they are the misreads the check must count)`,
       });

@@ -174,7 +174,7 @@ export async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: 
     if (!learned) {
       const result = await runGuidedCalibration({ ...steps, dice, ...common, saveReference: async (image) => saveImage(`${stem}.reference.png`, image, dirname(out)) });
       io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
-      if (result.doubtful.length > 0) await showDoubtful(`${stem}.groups`, throwsDir, result.doubtful, false, io);
+      if (result.doubtful.length > 0) await showDoubtful(`${stem}.groups`, throwsDir, result.doubtful, undefined, io);
       return result;
     }
     const labelled = await nameKeptThrows({ camera, throwsDir, learned, steps }, flags, dice, stem, io);
@@ -201,7 +201,7 @@ async function nameKeptThrows(run: GuidedRun, flags: CalibrateFlags, dice: Calib
   const labelled = await runGuidedLearnedCalibration({ ...run.steps, dice, reader: new LearnedReader(model), cut: learnedCutter(model, flags.hfov) });
   io.err(`  groups: ${labelled.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);
   const named = await writeThrowLabels(run.throwsDir, labelled.classes, labelled.throws);
-  if (labelled.doubtful.length > 0) await showDoubtful(`${stem}.groups`, run.throwsDir, labelled.doubtful, true, io);
+  if (labelled.doubtful.length > 0) await showDoubtful(`${stem}.groups`, run.throwsDir, labelled.doubtful, labelled, io);
   io.err(`  ${named} dice named.\n`);
   return labelled;
 }
@@ -263,12 +263,13 @@ export interface DoubtfulWording {
  * throw and place) and says where: named wrong, they would teach the reader a wrong face; named right, they are the
  * hard dice, kept so that the profile's misread bounds count them. `labelled`: the throws have label files to correct.
  */
-export async function showDoubtful(dir: string, throwsDir: string, doubtful: readonly DoubtfulDie[], labelled: boolean, io: CliIo, wording?: DoubtfulWording): Promise<void> {
+export async function showDoubtful(dir: string, throwsDir: string, doubtful: readonly DoubtfulDie[], labelled: { readonly classes: readonly string[] } | undefined, io: CliIo, wording?: DoubtfulWording): Promise<void> {
   await mkdir(dir, { recursive: true });
   const picture = join(dir, 'doubtful.png');
   const listing = join(dir, 'doubtful.txt');
   await writeFile(picture, await encodePng(tileCrops(doubtful.map((d) => d.crop))));
-  const where = (d: DoubtfulDie): string => (labelled ? join(throwsDir, 'labels', `${throwName(d.throwIndex)}.txt`) : join(throwsDir, 'images', `${throwName(d.throwIndex)}.jpg`));
+  const where = (d: DoubtfulDie): string =>
+    labelled ? `${join(throwsDir, 'labels', `${throwName(d.throwIndex)}.txt`)}${d.labelLine !== undefined ? ` line ${d.labelLine}` : ''}` : join(throwsDir, 'images', `${throwName(d.throwIndex)}.jpg`);
   const lines = doubtful.map((d, i) => `${i + 1}. ${where(d)}: the die at x ${Math.round(d.centre.x)}, y ${Math.round(d.centre.y)}, named ${d.label}, ${d.because ?? `looks more like ${d.nearer}`}`);
   const say = wording ?? {
     fix: labelled
@@ -276,7 +277,9 @@ export async function showDoubtful(dir: string, throwsDir: string, doubtful: rea
       : `A wrong name means its group showed two faces: run again on the kept throws (--camera ${throwsDir}) with more --groups, or name that group skip.`,
     summary: `${doubtful.length} named dice look more like another named face than their own (kept: hard dice are what the misread bounds must count)`,
   };
-  await writeFile(listing, `# Named dice that may be named wrong, in the order of doubtful.png (left to right, top to bottom).\n# ${say.fix}\n${lines.join('\n')}\n`);
+  // A label line starts with its class's number, counted from 0 down classes.txt.
+  const legend = labelled ? `\n# A label line's first number is its class: ${labelled.classes.map((c, i) => `${i} ${c}`).join(', ')}.` : '';
+  await writeFile(listing, `# Named dice that may be named wrong, in the order of doubtful.png (left to right, top to bottom).\n# ${say.fix}${legend}\n${lines.join('\n')}\n`);
   io.err(`  ${say.summary}; check them in ${picture} and ${listing}.\n`);
 }
 

@@ -11,7 +11,7 @@
  */
 import { d6Die } from '../../dice/catalogue.js';
 import { DicerigError } from '../../core/errors.js';
-import type { Point, Rect, RgbImage } from '../../core/image.js';
+import type { Point, RgbImage } from '../../core/image.js';
 import { seededRandom } from '../../stats/random.js';
 import { d6Embedding } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
@@ -21,7 +21,7 @@ import type { PipelineOptions } from '../pipeline.js';
 import { doubtfulDice, embeddingSplit, groupByEmbedding, sameDieFaces } from './embeddingGroups.js';
 import { nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
-import { shownMembers, type LabelledThrow } from './guidedLearned.js';
+import { labelledThrows, shownMembers, type LabelledThrow } from './guidedLearned.js';
 import type { CalibrationCamera, DoubtfulDie } from './guidedThrows.js';
 import { COCKED_CLASS } from './profile.js';
 
@@ -134,6 +134,18 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
   const names = new Array<string | undefined>(seen.length).fill(undefined);
   for (const { group, view } of named) if (view.name !== SKIP_NAME && view.name !== SPLIT_NAME) for (const m of group.members) names[m] = view.name;
 
+  const side = options.pipeline.dieSizePx;
+  const { throws, lines } = labelledThrows(
+    images.map((image, index) => ({ index, image })),
+    seen.map((d, i) => {
+      const name = names[i];
+      const face = name === undefined ? undefined : seenFace(name);
+      // A box of the die's side around where it was located: the check matches each located die to the box holding its centre.
+      const box = { x: d.centre.x - side / 2, y: d.centre.y - side / 2, width: side, height: side };
+      return { throwIndex: d.throwIndex, box, label: face === undefined || face === COCKED_CLASS || options.face === 'top' ? face : otherSide(face) };
+    }),
+  );
+
   // Kept as named, and shown: named wrong they would count as the pip counter's misreads; named right, they are its misreads.
   const nearer = doubtfulDice(embeddings, names, sameDieFaces);
   const doubtful: DoubtfulDie[] = [];
@@ -144,18 +156,7 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
     const other = nearer.get(i);
     if (pip === undefined && other === undefined) return;
     const why = pip ?? { nearer: seenFace(other as string), because: `the D6 networks see it nearer the dice named ${seenFace(other as string)}` };
-    doubtful.push({ throwIndex: d.throwIndex, centre: d.centre, label: seenFace(name), crop: d.read.crop, ...why });
-  });
-
-  const side = options.pipeline.dieSizePx;
-  const throws = images.map((image, index) => ({ index, image, dice: [] as { box: Rect; label: string }[] }));
-  seen.forEach((d, i) => {
-    const name = names[i];
-    if (name === undefined) return;
-    const face = seenFace(name);
-    const label = face === COCKED_CLASS || options.face === 'top' ? face : otherSide(face);
-    // A box of the die's side around where it was located: the check matches each located die to the box holding its centre.
-    throws[d.throwIndex]?.dice.push({ box: { x: d.centre.x - side / 2, y: d.centre.y - side / 2, width: side, height: side }, label });
+    doubtful.push({ throwIndex: d.throwIndex, centre: d.centre, label: seenFace(name), crop: d.read.crop, labelLine: lines[i] as number, ...why });
   });
   return { reference, throws, classes: [...d6Die.symbols, COCKED_CLASS], clusters, located: seen.length, skippedBlobs, doubtful };
 }

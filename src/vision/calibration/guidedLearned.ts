@@ -49,6 +49,21 @@ export interface LabelledThrow {
   readonly dice: readonly { readonly box: Rect; readonly label: string }[];
 }
 
+/**
+ * The named dice laid out as labelled throws, each throw's dice in the order given, with each die's line in its
+ * throw's label file (from 1; undefined: not named), so a die listed to check can be found there.
+ */
+export function labelledThrows(throws: readonly { readonly index: number; readonly image: RgbImage }[], dice: readonly { readonly throwIndex: number; readonly box: Rect; readonly label: string | undefined }[]): { throws: LabelledThrow[]; lines: (number | undefined)[] } {
+  const out = throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
+  const lines = dice.map(({ throwIndex, box, label }) => {
+    const into = out[throwIndex]?.dice;
+    if (label === undefined || into === undefined) return undefined;
+    into.push({ box, label });
+    return into.length;
+  });
+  return { throws: out, lines };
+}
+
 export interface GuidedLearnedResult {
   readonly reference: RgbImage;
   readonly referenceFile?: { readonly file: string; readonly sha256: string };
@@ -149,14 +164,9 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
 
   // Kept, not left out: a die that is named right but hard to read is the very die a reader misreads, and leaving it
   // out would make the profile's misread bounds look better than they are. The user is shown them to check.
+  const { throws, lines } = labelledThrows(taken.throws, located.map((l, i) => ({ throwIndex: l.throwIndex, box: boxes[i] as Rect, label: names[i] })));
   const nearer = doubtfulDice(embeddings, names, sameDieFaces);
-  const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, centre: located[i]?.die.center as Point, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image }));
-
-  const throws: LabelledThrow[] = taken.throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
-  located.forEach((l, i) => {
-    const name = names[i];
-    if (name !== undefined) (throws[l.throwIndex]?.dice as { box: Rect; label: string }[]).push({ box: boxes[i] as Rect, label: name });
-  });
+  const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, centre: located[i]?.die.center as Point, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image, labelLine: lines[i] as number }));
   const classes = allowedNames(dice).filter((n) => n !== SKIP_NAME);
   return {
     reference: taken.reference,

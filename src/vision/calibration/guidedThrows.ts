@@ -76,6 +76,8 @@ export interface DoubtfulDie {
   /** Why it is doubtful, when not because it looks more like `nearer` (a D6 the pip counter read as another face). */
   readonly because?: string;
   readonly crop: RgbImage;
+  /** Its line in its throw's label file, from 1, once the throws are labelled. */
+  readonly labelLine?: number;
 }
 
 /** A throw's name in a folder of kept throws, and in the group it is held back by. */
