@@ -161,7 +161,7 @@ describe('calibrate --die d6', () => {
     const thin = join(dir, 'thin.json');
     const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', few, '-o', thin);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/verdicts with it: none \(a session refuses it: .* bounds its misread rate only at [\d.]+ %; calibrate with more dice.*\); label more dice of that face/);
+    expect(r.out).toMatch(/verdicts with it: none \(a session refuses it: .* bounds its misread rate only at [\d.]+ %; calibrate with more dice.*\); make the check with more dice of that face \(more throws, or more labelled dice\)/);
     const run = await runCli('run', sessionConfig(`calibration: ${thin}\n`), '--db', join(dir, 'thin.db'));
     expect(run.code).not.toBe(0);
     expect(run.err).toMatch(/config key "calibration": D6 check "thin" .* bounds its misread rate only at/);

@@ -139,7 +139,7 @@ async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFi
     const groups = result.clusters.filter((c) => c.name !== SKIP_NAME && c.name !== SPLIT_NAME).length;
     return { folder: run.throwsDir, dieSizePx, how: `guided check: ${result.throws.length} throws on ${run.camera.description}, ${groups} groups named; ` };
   } finally {
-    await run.close?.();
+    await run.close();
   }
 }
 
@@ -162,7 +162,7 @@ export function formatD6CheckSummary(check: D6Check, file: string): string {
   const measured = checkMisreads(check);
   let reach: string;
   if ('refused' in measured) {
-    reach = `  verdicts with it: none (a session refuses it: ${measured.refused}); label more dice of that face`;
+    reach = `  verdicts with it: none (a session refuses it: ${measured.refused}); make the check with more dice of that face (more throws, or more labelled dice)`;
   } else {
     const { misreads } = measured;
     const perFace = (misreads.faces ?? []).map((f) => `${f.label}: ${f.misread} of ${formatCount(f.read)} misread, bound ${percent(f.bound, 1)}`);

@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { encodePng } from '../../camera/decode.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import type { LightingPresetName } from '../../camera/sim/lighting.js';
@@ -33,6 +32,7 @@ import { learnedCutter } from '../../vision/learned/shipped.js';
 import { holdsKeptThrows, keepingCamera, keptThrowsCamera, writeThrowLabels } from '../../vision-io/keptThrows.js';
 import { labelledFolderPaths } from '../../vision-io/labelledCrops.js';
 import type { CliIo } from '../io.js';
+import { terminalPrompt } from '../terminalPrompt.js';
 import { TOP_FACE_ONLY } from './calibrateFlags.js';
 import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { learnedFromFolder } from './calibrateFromFolder.js';
@@ -43,19 +43,16 @@ export interface AskingIo extends CliIo {
   ask(question: string): Promise<string>;
 }
 
-/** How to ask the user: the io's own `ask`, else the terminal when there is one, else nobody. */
-export function promptFor(io: CliIo): Prompt | undefined {
+/**
+ * How to ask the user: the io's own `ask`, else the terminal when there is one (one line reader for the run, closed
+ * by `close`), else nobody. `throwsDir`: where the throws are kept, named if the input ends before every answer.
+ */
+export function promptFor(io: CliIo, throwsDir: string): { prompt?: Prompt; close(): void } {
   const ask = (io as Partial<AskingIo>).ask;
-  if (typeof ask === 'function') return (q) => ask.call(io, q);
-  if (!process.stdin.isTTY) return undefined;
-  return async (question) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    try {
-      return await rl.question(question);
-    } finally {
-      rl.close();
-    }
-  };
+  if (typeof ask === 'function') return { prompt: (q) => ask.call(io, q), close: () => undefined };
+  if (!process.stdin.isTTY) return { close: () => undefined };
+  const terminal = terminalPrompt(`every throw is kept in ${throwsDir}; run again with --camera ${throwsDir} to name the groups without throwing again (or name them in a file given with --labels-from).`);
+  return { prompt: (q) => terminal.ask(q), close: () => terminal.close() };
 }
 
 function isDirectory(path: string): boolean {
@@ -72,7 +69,7 @@ export interface GuidedRun {
   readonly throwsDir: string;
   readonly learned: boolean;
   readonly steps: Omit<Parameters<typeof runGuidedLearnedCalibration>[0], 'dice' | 'reader' | 'cut'>;
-  readonly close?: () => Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 /**
@@ -92,57 +89,61 @@ export async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice
   }
   const simulated = source === 'sim' || kept?.manifest.simulated === true;
   const learned = readerFor(simulated);
-  const prompt = promptFor(io);
-  const names = flags.labelsFrom !== undefined ? parseGroupNames(await readText(flags.labelsFrom, 'labels file'), flags.labelsFrom) : undefined;
-  let platform = { channels: flags.channels, dicePerChannel: flags.dicePerChannel, dieSizePx: flags.dieSize };
-  let seed = flags.seed;
-  let camera: CalibrationCamera;
-  let close: (() => Promise<void>) | undefined;
-  let throwsDir: string;
-  if (kept !== undefined) {
-    if (learned && existsSync(join(source, 'labels'))) {
-      throw new InputError(`these throws are named already (${join(source, 'labels')}): calibrate --die ${dice} --from-labelled ${source} uses those names; move the labels folder away to name the groups again`, { file: source });
-    }
-    platform = {
-      channels: given('channels') ? flags.channels : kept.manifest.channels,
-      dicePerChannel: given('dicePerChannel') ? flags.dicePerChannel : kept.manifest.dicePerChannel,
-      dieSizePx: given('dieSize') ? flags.dieSize : kept.manifest.dieSizePx,
-    };
-    seed = given('seed') ? flags.seed : kept.manifest.seed;
-    camera = kept.camera;
-    throwsDir = source;
-  } else {
-    let live: CalibrationCamera & { close?: () => Promise<void> };
-    if (source === 'sim') {
-      if (!(flags.lighting in lightingPresets)) throw new InputError(`unknown lighting preset "${flags.lighting}"; presets are: ${Object.keys(lightingPresets).join(', ')}.`);
-      live = simCalibrationCamera({ seed: flags.seed, lighting: flags.lighting as LightingPresetName, channels: flags.channels, dicePerChannel: flags.dicePerChannel, dice, dieSizePx: flags.dieSize });
-    } else {
-      // The camera is opened first: with no camera there, that is the error to report.
-      const ask: Prompt = prompt ?? (() => Promise.reject(new DicerigError('Calibrating on a real camera asks you to clear the platform and to throw: run it in a terminal.')));
-      live = await openV4l2CalibrationCamera({ device: source }, ask);
-    }
-    close = live.close;
-    throwsDir = `${stem}.throws`;
-    try {
-      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed, dice });
-    } catch (e) {
-      await close?.();
-      throw e;
-    }
-    io.err(`Every throw is kept in ${throwsDir} as it is taken (--camera ${throwsDir} gives them again without throwing).\n`);
-  }
-  const steps = {
-    camera,
-    throws: flags.throws,
-    ...platform,
-    seed,
-    ...(flags.groups !== undefined ? { clusterCount: flags.groups } : {}),
-    log: (line: string) => io.err(`${line}\n`),
-    ...(names ? { names } : {}),
-    ...(prompt ? { prompt } : {}),
-    showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io, dice === 'd6' ? D6_NAMES : XWING_NAMES, names),
+  const throwsDir = kept !== undefined ? source : `${stem}.throws`;
+  const asking = promptFor(io, throwsDir);
+  const prompt = asking.prompt;
+  let closeCamera: (() => Promise<void>) | undefined;
+  // Everything opened is closed again if the run cannot start: a terminal left reading would keep the process alive.
+  const close = async (): Promise<void> => {
+    asking.close();
+    await closeCamera?.();
   };
-  return { camera, throwsDir, learned, steps, ...(close ? { close } : {}) };
+  try {
+    const names = flags.labelsFrom !== undefined ? parseGroupNames(await readText(flags.labelsFrom, 'labels file'), flags.labelsFrom) : undefined;
+    let platform = { channels: flags.channels, dicePerChannel: flags.dicePerChannel, dieSizePx: flags.dieSize };
+    let seed = flags.seed;
+    let camera: CalibrationCamera;
+    if (kept !== undefined) {
+      if (learned && existsSync(join(source, 'labels'))) {
+        throw new InputError(`these throws are named already (${join(source, 'labels')}): calibrate --die ${dice} --from-labelled ${source} uses those names; move the labels folder away to name the groups again`, { file: source });
+      }
+      platform = {
+        channels: given('channels') ? flags.channels : kept.manifest.channels,
+        dicePerChannel: given('dicePerChannel') ? flags.dicePerChannel : kept.manifest.dicePerChannel,
+        dieSizePx: given('dieSize') ? flags.dieSize : kept.manifest.dieSizePx,
+      };
+      seed = given('seed') ? flags.seed : kept.manifest.seed;
+      camera = kept.camera;
+    } else {
+      let live: CalibrationCamera & { close?: () => Promise<void> };
+      if (source === 'sim') {
+        if (!(flags.lighting in lightingPresets)) throw new InputError(`unknown lighting preset "${flags.lighting}"; presets are: ${Object.keys(lightingPresets).join(', ')}.`);
+        live = simCalibrationCamera({ seed: flags.seed, lighting: flags.lighting as LightingPresetName, channels: flags.channels, dicePerChannel: flags.dicePerChannel, dice, dieSizePx: flags.dieSize });
+      } else {
+        // The camera is opened first: with no camera there, that is the error to report.
+        const ask: Prompt = prompt ?? (() => Promise.reject(new DicerigError('Calibrating on a real camera asks you to clear the platform and to throw: run it in a terminal.')));
+        live = await openV4l2CalibrationCamera({ device: source }, ask);
+      }
+      closeCamera = live.close;
+      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed, dice });
+      io.err(`Every throw is kept in ${throwsDir} as it is taken (--camera ${throwsDir} gives them again without throwing).\n`);
+    }
+    const steps = {
+      camera,
+      throws: flags.throws,
+      ...platform,
+      seed,
+      ...(flags.groups !== undefined ? { clusterCount: flags.groups } : {}),
+      log: (line: string) => io.err(`${line}\n`),
+      ...(names ? { names } : {}),
+      ...(prompt ? { prompt } : {}),
+      showGroups: (clusters: readonly ClusterView[]) => showGroups(`${stem}.groups`, clusters, names === undefined && !prompt ? throwsDir : undefined, io, dice === 'd6' ? D6_NAMES : XWING_NAMES, names),
+    };
+    return { camera, throwsDir, learned, steps, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 /**
@@ -169,7 +170,8 @@ function calibrationReader(flags: CalibrateFlags, common: CommonFields, given: (
  */
 export async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: string, common: CommonFields, io: CliIo, given: (key: string) => boolean): Promise<TrainProfileResult | LearnedProfileResult> {
   const stem = join(dirname(out), basename(out, extname(out)));
-  const { camera, throwsDir, learned, steps, close } = await openGuidedRun(flags, dice, stem, io, given, calibrationReader(flags, common, given));
+  const run = await openGuidedRun(flags, dice, stem, io, given, calibrationReader(flags, common, given));
+  const { camera, throwsDir, learned, steps } = run;
   try {
     if (!learned) {
       const result = await runGuidedCalibration({ ...steps, dice, ...common, saveReference: async (image) => saveImage(`${stem}.reference.png`, image, dirname(out)) });
@@ -177,7 +179,7 @@ export async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: 
       if (result.doubtful.length > 0) await showDoubtful(`${stem}.groups`, throwsDir, result.doubtful, undefined, io);
       return result;
     }
-    const labelled = await nameKeptThrows({ camera, throwsDir, learned, steps }, flags, dice, stem, io);
+    const labelled = await nameKeptThrows(run, flags, dice, stem, io);
     io.err(`  ${throwsDir} is now a labelled folder (calibrate --from-labelled ${throwsDir} fits the same reader on it; add or correct labels there by hand if you like).\n`);
     const referencePng = join(throwsDir, 'reference.png');
     const reference = { file: relative(dirname(resolve(out)), resolve(referencePng)), sha256: createHash('sha256').update(await readFile(referencePng)).digest('hex') };
@@ -191,7 +193,7 @@ export async function guided(flags: CalibrateFlags, dice: CalibrationDice, out: 
       { channels: labelled.channels, reference, dieSizePx: labelled.dieSizePx },
     );
   } finally {
-    await close?.();
+    await run.close();
   }
 }
 
@@ -217,7 +219,7 @@ export async function labelNewThrows(flags: CalibrateFlags, dice: CalibrationDic
     await nameKeptThrows(run, flags, dice, stem, io);
     return run.throwsDir;
   } finally {
-    await run.close?.();
+    await run.close();
   }
 }
 
