@@ -25,7 +25,7 @@ export interface KeptThrowsManifest {
   readonly camera: string;
   readonly channels: number;
   readonly dicePerChannel: number;
-  /** The die size given for locating (across corners, pixels). */
+  /** The die size given for locating, pixels: a d8 across corners, a D6 a side. */
   readonly dieSizePx: number;
   /** Taken by the simulated camera (whose flat-drawn dice the ring reader reads). */
   readonly simulated: boolean;
