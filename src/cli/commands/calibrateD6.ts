@@ -7,6 +7,7 @@
  * whole frame, as a session reads throws, so the check also counts the flat
  * dice the blob checks call cocked; without them, crops cut round each box.
  */
+import { basename, dirname, extname, join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { formatCount, percent } from '../../core/format.js';
 import { d6Die } from '../../dice/catalogue.js';
@@ -23,7 +24,6 @@ import { holdsEmptyPlatforms, readLabelledFrames } from '../../vision-io/labelle
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { d6Reader } from '../../vision-io/readerChoice.js';
-import { basename, dirname, extname, join } from 'node:path';
 import { SKIP_NAME, SPLIT_NAME } from '../../vision/calibration/groupNaming.js';
 import { runGuidedD6Check } from '../../vision/calibration/guidedD6.js';
 import { d6Nets } from '../../vision/d6/netReader.js';

@@ -47,7 +47,8 @@ export interface GuidedD6Options extends GroupNamingOptions {
 
 export interface GuidedD6Result {
   readonly reference: RgbImage;
-  readonly throws: readonly LabelledThrow[];
+  /** The named dice of each throw (only the frame's size kept: the throws are on disk, and 300 frames would take 800 MB). */
+  readonly throws: readonly (Omit<LabelledThrow, 'image'> & { readonly image: Pick<RgbImage, 'width' | 'height'> })[];
   /** The labelled folder's classes: the six faces and cocked. */
   readonly classes: readonly string[];
   readonly clusters: readonly ClusterView[];
@@ -93,12 +94,12 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
   const count = camera.kept ?? options.throws;
   log(`Step 2 of 3: ${count} throws${camera.kept !== undefined ? ' kept from an earlier check' : ''}, each read as a session reads it.`);
   const seen: SeenDie[] = [];
-  const images: RgbImage[] = [];
+  const sizes: Pick<RgbImage, 'width' | 'height'>[] = [];
   let skippedBlobs = 0;
   const near = options.pipeline.dieSizePx / 2;
   for (let t = 0; t < count; t++) {
     const { image, truth } = await camera.nextThrow(t);
-    images.push(image);
+    sizes.push({ width: image.width, height: image.height });
     for (const r of readWholeFrame(image, reference, options.dice, options.reader, options.pipeline).readings) {
       // Touching dice, and a die joined by its shadow, are not one die's crop: a session re-tumbles or keeps them unresolved.
       if (r.die.estimatedCount > 1) {
@@ -136,7 +137,7 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
 
   const side = options.pipeline.dieSizePx;
   const { throws, lines } = labelledThrows(
-    images.map((image, index) => ({ index, image })),
+    sizes.map((image, index) => ({ index, image })),
     seen.map((d, i) => {
       const name = names[i];
       const face = name === undefined ? undefined : seenFace(name);

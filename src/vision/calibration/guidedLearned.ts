@@ -53,7 +53,10 @@ export interface LabelledThrow {
  * The named dice laid out as labelled throws, each throw's dice in the order given, with each die's line in its
  * throw's label file (from 1; undefined: not named), so a die listed to check can be found there.
  */
-export function labelledThrows(throws: readonly { readonly index: number; readonly image: RgbImage }[], dice: readonly { readonly throwIndex: number; readonly box: Rect; readonly label: string | undefined }[]): { throws: LabelledThrow[]; lines: (number | undefined)[] } {
+export function labelledThrows<I extends Pick<RgbImage, 'width' | 'height'>>(
+  throws: readonly { readonly index: number; readonly image: I }[],
+  dice: readonly { readonly throwIndex: number; readonly box: Rect; readonly label: string | undefined }[],
+): { throws: { index: number; image: I; dice: { box: Rect; label: string }[] }[]; lines: (number | undefined)[] } {
   const out = throws.map((t) => ({ index: t.index, image: t.image, dice: [] as { box: Rect; label: string }[] }));
   const lines = dice.map(({ throwIndex, box, label }) => {
     const into = out[throwIndex]?.dice;
