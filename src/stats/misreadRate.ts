@@ -95,6 +95,14 @@ export function cockedReadBound(cocked: CockedReads, confidence = 0.95): number 
   return bound as number;
 }
 
+/** A face whose misread rate is shown (lower bound) to be at least this is not thinly measured but misread: more dice would only confirm it. */
+const OFTEN_MISREAD = 0.25;
+
+/** Whether the lower `confidence` bound on the face's misread rate (Clopper-Pearson) reaches `OFTEN_MISREAD`. */
+function oftenMisread(f: FaceReads, confidence: number): boolean {
+  return f.misread > 0 && betaQuantile(1 - confidence, f.misread, f.read - f.misread + 1) >= OFTEN_MISREAD;
+}
+
 /**
  * The per-face upper bounds of a calibration's held-back reads, as the assumption a verdict rests on; with `cocked`,
  * each face's bound also holds the bound on cocked dice read as a face (capped at 1).
@@ -112,7 +120,11 @@ export function measuredMisreads(source: string, labels: readonly string[], read
     const why =
       cockedMeasure !== undefined && (bounds[tooFew] as number) < 0.5
         ? `${cockedMeasure.readAsFace} of ${formatCount(cockedMeasure.dice)} dice it measured lay cocked and were read as a face, which with "${f.label}"'s own misreads bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice`
-        : `"${f.label}" was misread ${f.misread} time${f.misread === 1 ? '' : 's'} in ${formatCount(f.read)} reads it measured, which bounds its misread rate only at ${pct(f.bound)}; calibrate with more dice of that face`;
+        : `"${f.label}" was misread ${f.misread} time${f.misread === 1 ? '' : 's'} in ${formatCount(f.read)} reads it measured, which bounds its misread rate only at ${pct(f.bound)}; ${
+            oftenMisread(f, confidence)
+              ? 'more dice will not narrow a rate that high: check the labels of that face, and whether your dice show it as the reader knows it (a logo in place of pips or an icon is not read)'
+              : 'calibrate with more dice of that face'
+          }`;
     throw new ThinMisreadMeasure(source, why);
   }
   const each = faces.map((f) => `${f.label} ≤ ${pct(f.bound)} (${f.misread} of ${f.read})`).join(', ');

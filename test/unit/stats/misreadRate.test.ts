@@ -54,6 +54,25 @@ describe('measuredMisreads with cocked dice read as faces', () => {
     expect(() => measuredMisreads(SOURCE, ['crit'], [{ read: 3, misread: 0 }])).toThrow(/"crit" was misread 0 times in 3 reads it measured/);
   });
 
+  it('says more dice will not help a face shown to be misread often, and asks for more dice where the count is only thin', () => {
+    // Lower 95 % bounds on the misread rate (Clopper-Pearson), from SciPy:
+    //   from scipy.stats import beta; beta.ppf(0.05, 10, 20 - 10 + 1) -> 0.3019539112864935 (>= 0.25: misread, not thin)
+    //   beta.ppf(0.05, 6, 12 - 6 + 1) -> 0.24529980127412515 (< 0.25: thin), beta.ppf(0.05, 90, 1) -> 0.9672619661664654
+    const why = (read: number, misread: number): string => {
+      try {
+        measuredMisreads(SOURCE, ['6'], [{ read, misread }]);
+      } catch (e) {
+        return (e as ThinMisreadMeasure).why;
+      }
+      throw new Error('not refused');
+    };
+    const often = 'more dice will not narrow a rate that high: check the labels of that face, and whether your dice show it as the reader knows it (a logo in place of pips or an icon is not read)';
+    expect(why(20, 10)).toContain(often);
+    expect(why(90, 90)).toBe(`"6" was misread 90 times in 90 reads it measured, which bounds its misread rate only at 100 %; ${often}`);
+    expect(why(12, 6)).toMatch(/; calibrate with more dice of that face$/);
+    expect(why(3, 1)).toMatch(/; calibrate with more dice of that face$/);
+  });
+
   it('refuses a measure whose cocked dice read as faces bound every face at 1/2 or more, naming them and not the face', () => {
     let thrown: unknown;
     try {
