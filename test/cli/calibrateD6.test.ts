@@ -6,7 +6,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { d6CheckMisreadAssumption, parseD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
+import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, parseD6Check, sealD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
+import { formatD6CheckSummary } from '../../src/cli/commands/calibrateD6.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
@@ -153,6 +154,25 @@ describe('calibrate --die d6', () => {
     // Without a check, a D6 session says that nothing measured them and how to measure them.
     const bare = await runCli('run', sessionConfig(''), '--db', join(dir, 'bare.db'), '--plain');
     expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already, given as calibration).');
+  });
+
+  it("says each face's declines, and warns when the reader declines a face so often that verdicts would wait on a person's labels", () => {
+    const counts = [
+      [60, 0, 0, 0, 0, 0, 0, 0],
+      [0, 58, 0, 0, 0, 0, 2, 0],
+      [0, 0, 61, 0, 0, 0, 0, 0],
+      [0, 0, 0, 59, 0, 0, 0, 0],
+      [0, 0, 0, 0, 62, 0, 0, 0],
+      [0, 0, 0, 0, 0, 20, 40, 0],
+      [0, 0, 0, 0, 0, 0, 0, 5],
+    ];
+    const check = sealD6Check({ format: D6_CHECK_FORMAT, version: D6_CHECK_VERSION, name: 'logo', createdAt: '2026-12-04T00:00:00.000Z', reader: 'd6-pips/1', face: 'top', source: 'test', images: 80, confusion: { rows: [...FACES, 'cocked'], columns: [...FACES, 'declined', 'cocked'], counts } });
+    const text = formatD6CheckSummary(check, 'logo.json');
+    expect(text).toContain('  declined (a session keeps each unresolved): 1: 0.0 % (0 of 60); 2: 3.3 % (2 of 60); 3: 0.0 % (0 of 61); 4: 0.0 % (0 of 59); 5: 0.0 % (0 of 62); 6: 66.7 % (40 of 60)\n');
+    expect(text).toContain('  warning: the pip reader declines 67 % of the 6s on your dice. A session keeps each as an unresolved roll');
+    // Under a fifth declined, no warning.
+    const fewer = sealD6Check({ ...check, confusion: { ...check.confusion, counts: counts.map((r, i) => (i === 5 ? [0, 0, 0, 0, 0, 49, 11, 0] : r)) } });
+    expect(formatD6CheckSummary(fewer, 'f.json')).not.toContain('warning');
   });
 
   it('says when a check is too thin to bound a face, and a session refuses it before rolling', async () => {

@@ -8,7 +8,7 @@
  *   beta.ppf(0.95, 2, 273) -> 0.017195540185661325  (1 cocked die read as a face among all 274 dice)
  */
 import { describe, expect, it } from 'vitest';
-import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, parseD6Check, sealD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
+import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckDeclines, d6CheckMisreadAssumption, parseD6Check, sealD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
 
 const FACES = ['1', '2', '3', '4', '5', '6'];
 const CHECK: D6Check = sealD6Check({
@@ -36,6 +36,17 @@ const CHECK: D6Check = sealD6Check({
 });
 
 describe('a D6 check', () => {
+  it("counts each face's dice and the ones its reader declined, which a session keeps unresolved", () => {
+    expect(d6CheckDeclines(CHECK, FACES)).toEqual([
+      { face: '1', dice: 55, declined: 5 },
+      { face: '2', dice: 43, declined: 3 },
+      { face: '3', dice: 45, declined: 0 },
+      { face: '4', dice: 42, declined: 2 },
+      { face: '5', dice: 44, declined: 0 },
+      { face: '6', dice: 35, declined: 4 },
+    ]);
+  });
+
   it('bounds each face by its dice read or called cocked, plus cocked dice read as a face among all, as SciPy does', () => {
     const m = d6CheckMisreadAssumption(CHECK, FACES);
     expect(m.source).toBe(`D6 check "my-dice" (${CHECK.hash.slice(7, 19)}, dice on 30 images)`);

@@ -15,7 +15,7 @@ import { topFaceReader } from '../../session/faceSeen.js';
 import { misreadRatesOf, ThinMisreadMeasure, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { certifiableMarginLimit } from '../../stats/misreadReach.js';
 import { storedConfusion } from '../../vision/calibration/checkedDice.js';
-import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckMisreadAssumption, sealD6Check, type D6Check } from '../../vision/calibration/d6Check.js';
+import { D6_CHECK_FORMAT, D6_CHECK_VERSION, d6CheckDeclines, d6CheckMisreadAssumption, HEAVY_DECLINE, sealD6Check, type D6Check, type FaceDeclines } from '../../vision/calibration/d6Check.js';
 import { shortHash } from '../../vision/calibration/profile.js';
 import { formatConfusionMatrix, scoreLabelledReads, type LabelledEvaluation } from '../../vision/labelledEval.js';
 import type { FaceReader } from '../../vision/faceRead.js';
@@ -168,10 +168,23 @@ export function formatD6CheckSummary(check: D6Check, file: string): string {
     const perFace = (misreads.faces ?? []).map((f) => `${f.label}: ${f.misread} of ${formatCount(f.read)} misread, bound ${percent(f.bound, 1)}`);
     reach = `  misreads: ${perFace.join('; ')}\n  verdicts with it: a session can certify a fair D6 to ±${percent(certifiableMarginLimit(d6Die.faceProbabilities, misreadRatesOf(misreads) ?? []), 1)} at best`;
   }
+  const declines = d6CheckDeclines(check, d6Die.faces.map((f) => f.id));
+  const share = (d: FaceDeclines): number => (d.dice > 0 ? d.declined / d.dice : 0);
+  const heavy = declines.filter((d) => share(d) >= HEAVY_DECLINE);
+  const declined = `  declined (a session keeps each unresolved): ${declines.map((d) => `${d.face}: ${percent(share(d), 1)} (${d.declined} of ${formatCount(d.dice)})`).join('; ')}`;
+  // Unresolved rolls count as any face until labelled: a face declined this often holds its dice's verdicts open.
+  const warning =
+    heavy.length > 0
+      ? [
+          `  warning: the pip reader declines ${heavy.map((d) => `${percent(share(d), 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. A face shown otherwise than with pips (a logo) is never read; glare or dim light on the pips declines them too.`,
+        ]
+      : [];
   return [
     `D6 check written to ${file} (${shortHash(check)}; reader ${check.reader}; face seen: ${check.face}).`,
     `  dice: ${check.source}`,
     reach,
+    declined,
+    ...warning,
     `  give it to a D6 session as "calibration: ${file}"; its verdicts then allow for these misreads.`,
     '',
     'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',

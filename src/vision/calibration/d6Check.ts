@@ -85,3 +85,23 @@ export function d6CheckMisreadAssumption(check: D6Check, labels: readonly string
   const source = `D6 check "${check.name}" (${shortHash(check)}, dice on ${formatCount(check.images)} images)`;
   return measuredMisreads(source, labels, confusionMisreadCounts(check.confusion, labels), 0.95, confusionCockedReads(check.confusion));
 }
+
+/** One face's flat dice the check's reader declined: a session keeps each such roll unresolved. */
+export interface FaceDeclines {
+  readonly face: string;
+  readonly dice: number;
+  readonly declined: number;
+}
+
+/** A face declined this often holds its dice's verdicts on a person's labels: the check says so. */
+export const HEAVY_DECLINE = 0.2;
+
+/** Each face's dice in the check (read, declined or called cocked) and how many were declined, in `labels` order. */
+export function d6CheckDeclines(check: D6Check, labels: readonly string[]): FaceDeclines[] {
+  const { rows, columns, counts } = check.confusion;
+  const declinedAt = columns.indexOf('declined');
+  return labels.map((face) => {
+    const row = counts[rows.indexOf(face)] ?? [];
+    return { face, dice: row.reduce((a, b) => a + b, 0), declined: declinedAt >= 0 ? (row[declinedAt] ?? 0) : 0 };
+  });
+}
