@@ -77,6 +77,8 @@ export interface RunnerDeps {
   readonly evidence?: EvidenceSink;
   /** Which crops to keep: the problem dice of rerolled throws (default), every roll, or none. */
   readonly evidenceMode?: 'rerolls' | 'all' | 'none';
+  /** Keeps each frame a throw is read from (`dicerig run --keep-frames`), before it is read. */
+  readonly keepFrame?: (image: RgbImage) => Promise<void>;
 }
 
 export interface RunnerPlan {
@@ -258,6 +260,7 @@ export class SessionRunner {
     this.timing.startThrow();
     const motionEnd = this.deps.clock.now();
     const seen = await this.observe(motionEnd, motion);
+    if ('frame' in seen) await this.deps.keepFrame?.(seen.frame.image);
     const t0 = this.timing.tick();
     let outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
     if ('frame' in seen) this.settleTimes.push(seen.settleMs);

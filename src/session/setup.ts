@@ -25,6 +25,8 @@ import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
 import type { RollStore } from '../store/rollStore.js';
 import { chooseReader, type ChosenReader } from '../vision-io/readerChoice.js';
+import { frameKeeper, type KeptThrowsManifest } from '../vision-io/keptThrows.js';
+import { simDieClass } from '../camera/sim/writeLabelledFolder.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import type { RgbImage } from '../core/image.js';
 import { readFrame } from '../vision/pipeline.js';
@@ -48,6 +50,11 @@ export interface OpenSessionOptions {
   /** Wall-clock epoch milliseconds (Date.now): the simulated clock starts at it. */
   readonly wallNow: () => number;
   readonly log?: (message: string) => void;
+  /**
+   * A new or empty folder to keep every frame the session reads a throw from in, with the empty platform, as kept
+   * throws a guided calibration or D6 check names (`calibrate --camera DIR`): the rig throws the dice, not a hand.
+   */
+  readonly keepFrames?: string;
 }
 
 export interface OpenedSession {
@@ -65,6 +72,8 @@ export interface OpenedSession {
   readonly readThrow: (image: RgbImage) => ReturnType<typeof readFrame>;
   readonly reader: FaceReader;
   readonly evidence?: EvidenceSink;
+  /** Keeps a settled frame in the `keepFrames` folder (with the simulated camera's truth), when one was given. */
+  readonly keepFrame?: (image: RgbImage) => Promise<void>;
   /** The evidence folder of another session on the same rig (serve's stream session, a fresh fairness session), when evidence is kept. */
   readonly evidenceFor?: (sessionId: number) => EvidenceSink;
   readonly plan: RunnerPlan;
@@ -84,7 +93,22 @@ export function runnerDeps(opened: OpenedSession, own: Pick<RunnerDeps, 'onEvent
     timeOrigin: opened.timeOrigin,
     ...own,
     ...(opened.evidence ? { evidence: opened.evidence, evidenceMode: opened.config.evidence } : {}),
+    ...(opened.keepFrame ? { keepFrame: opened.keepFrame } : {}),
   };
+}
+
+/** The dice kept frames are of, as `calibrate --die` names them. */
+function keptDice(family: 'pips' | 'xwing', types: readonly DieType[]): string {
+  if (family === 'pips') return 'd6';
+  const ids = new Set(types.map((t) => t.id));
+  return ids.size === 1 ? ([...ids][0] as string) : 'xwing';
+}
+
+/** Starts the `keepFrames` folder; returns how a frame is kept in it (with the simulated camera's truth of its throw). */
+async function keptFrames(dir: string, manifest: KeptThrowsManifest, reference: RgbImage, simCamera: SimThrowCamera | undefined, log: (m: string) => void): Promise<(image: RgbImage) => Promise<void>> {
+  const keeper = await frameKeeper(dir, manifest, reference);
+  log(`every frame a throw is read from is kept in ${dir}, with the empty platform: calibrate --die ${manifest.dice} --camera ${dir} groups their dice for you to name`);
+  return (image) => keeper.keep(image, simCamera?.lastTruth?.dice.map((d) => ({ center: d.center, label: simDieClass(d) })));
 }
 
 /** Mixes a session seed with a part number and the throw a run starts after, so each part and each resumed run draws fresh numbers. */
@@ -306,6 +330,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
 
     // The store's rows: rig, dice, session.
     const simulated = rig.isSimulated || cam.source === 'sim';
+    // Before the session's row: a folder refused leaves no empty session behind.
+    const keepFrame = options.keepFrames === undefined ? undefined : await keptFrames(options.keepFrames, { camera: camera.description, channels: channels.length, dicePerChannel: 1, dieSizePx, simulated, seed: config.seed, dice: keptDice(family, types) }, reference, simCamera, log);
     const rigRow = store.registerRig(identity, profile?.hash ?? d6Check?.hash ?? '');
     const records = config.dice.map((d) =>
       store.registerDie({ label: d.label, typeId: d.type, ...(d.set !== undefined ? { set: d.set } : {}), ...(d.notes !== undefined ? { notes: d.notes } : {}) }),
@@ -344,6 +370,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       readThrow,
       reader,
       ...(evidence ? { evidence } : {}),
+      ...(keepFrame ? { keepFrame } : {}),
       ...(evidenceFor ? { evidenceFor } : {}),
       plan,
       simulated,

@@ -40,16 +40,28 @@ export function holdsKeptThrows(dir: string): boolean {
   return existsSync(join(dir, MANIFEST)) && existsSync(join(dir, 'reference.png'));
 }
 
+/** Makes `dir` a folder of kept throws for `manifest`: refused unless it is empty or absent (`why`: whose throws, for the message). */
+async function startKeptThrows(dir: string, manifest: KeptThrowsManifest, refusal: string): Promise<void> {
+  if (existsSync(dir) && (await readdir(dir)).length > 0) throw new InputError(refusal, { file: dir });
+  await mkdir(join(dir, 'images'), { recursive: true });
+  await writeFile(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Writes throw `index`'s frame (JPEG) and, when known, its truth; returns the JPEG bytes and the file. */
+async function keepThrow(dir: string, index: number, image: RgbImage, truth?: ThrowTruth): Promise<{ jpeg: Buffer; file: string }> {
+  const file = join(dir, 'images', `${throwName(index)}.jpg`);
+  const jpeg = await encodeJpeg(image, KEPT_JPEG_QUALITY);
+  await writeFile(file, jpeg);
+  if (truth) await writeThrowTruth(dir, index, truth);
+  return { jpeg, file };
+}
+
 /**
  * Wraps a live camera so every frame it gives is kept in `dir` first; the flow then sees the frame as kept (decoded
  * from its file), so a replay of the folder groups exactly the same dice. Refuses a folder that holds anything.
  */
 export async function keepingCamera(camera: CalibrationCamera, dir: string, manifest: Omit<KeptThrowsManifest, 'camera'>): Promise<CalibrationCamera> {
-  if (existsSync(dir) && (await readdir(dir)).length > 0) {
-    throw new InputError(`the folder for this calibration's throws already holds files (an earlier calibration's?); name its throws with --camera ${dir} to use them again, or choose another --out`, { file: dir });
-  }
-  await mkdir(join(dir, 'images'), { recursive: true });
-  await writeFile(join(dir, MANIFEST), `${JSON.stringify({ camera: camera.description, ...manifest }, null, 2)}\n`);
+  await startKeptThrows(dir, { camera: camera.description, ...manifest }, `the folder for this calibration's throws already holds files (an earlier calibration's?); name its throws with --camera ${dir} to use them again, or choose another --out`);
   return {
     description: camera.description,
     async emptyPlatform(): Promise<RgbImage> {
@@ -59,11 +71,38 @@ export async function keepingCamera(camera: CalibrationCamera, dir: string, mani
     },
     async nextThrow(index: number) {
       const taken = await camera.nextThrow(index);
-      const file = join(dir, 'images', `${throwName(index)}.jpg`);
-      const jpeg = await encodeJpeg(taken.image, KEPT_JPEG_QUALITY);
-      await writeFile(file, jpeg);
-      if (taken.truth) await writeThrowTruth(dir, index, taken.truth);
+      const { jpeg, file } = await keepThrow(dir, index, taken.image, taken.truth);
       return { image: await decodeImageBytes(jpeg, file), ...(taken.truth ? { truth: taken.truth } : {}) };
+    },
+  };
+}
+
+/** Keeps a session's settled frames, one after another, as kept throws. */
+export interface FrameKeeper {
+  readonly dir: string;
+  /** Keeps the next frame (with what the simulated camera knows it holds); resolves once it is on disk. */
+  keep(image: RgbImage, truth?: ThrowTruth): Promise<void>;
+  /** Frames kept so far. */
+  readonly kept: number;
+}
+
+/**
+ * A folder of kept throws filled by a session on its rig (`dicerig run --keep-frames DIR`): the empty platform it
+ * reads against, then every frame it reads a throw from, so the rig throws the dice a guided calibration or D6 check
+ * names (`calibrate --camera DIR`). Refuses a folder that holds anything.
+ */
+export async function frameKeeper(dir: string, manifest: KeptThrowsManifest, reference: RgbImage): Promise<FrameKeeper> {
+  await startKeptThrows(dir, manifest, 'the folder to keep the frames in already holds files: choose an empty or new folder');
+  await writeFile(join(dir, 'reference.png'), await encodePng(reference));
+  let kept = 0;
+  return {
+    dir,
+    get kept() {
+      return kept;
+    },
+    async keep(image, truth) {
+      await keepThrow(dir, kept, image, truth);
+      kept++;
     },
   };
 }
@@ -97,7 +136,7 @@ export async function keptThrowsCamera(dir: string): Promise<{ camera: Calibrati
   };
 }
 
-type ThrowTruth = readonly { readonly center: { readonly x: number; readonly y: number }; readonly label: string }[];
+export type ThrowTruth = readonly { readonly center: { readonly x: number; readonly y: number }; readonly label: string }[];
 
 /**
  * Keeps what a camera that knows its dice (the simulated one; renders) says each throw holds, `DIR/truth/NAME.json`:

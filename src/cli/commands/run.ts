@@ -36,14 +36,14 @@ export async function runWithProgress(
   io: CliIo,
   config: SessionConfig,
   db: string,
-  flags: SessionOutputFlags & { readonly resume?: string },
+  flags: SessionOutputFlags & { readonly resume?: string; readonly keepFrames?: string },
   afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
   resumeCommand?: (sessionId: number) => string,
 ): Promise<SessionResult> {
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
-  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), wallNow: () => Date.now(), log });
+  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
@@ -115,6 +115,7 @@ interface RunFlags extends SessionOutputFlags {
   fleet?: string;
   campaign?: string;
   rig?: string;
+  keepFrames?: string;
 }
 
 /** Registers `dicerig run <config>`. */
@@ -139,9 +140,11 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--host <name>', "with --fleet: this rig host's name as the fleet store records it (default: the hostname)")
     .option('--campaign <name>', 'roll for this campaign in the --fleet store: take the next dice due for --rig, roll, sync, repeat (as `dicerig campaign run`)')
     .option('--rig <id>', "with --campaign: this rig's id in the campaign")
+    .option('--keep-frames <dir>', 'keep every frame a throw is read from, with the empty platform, in this new folder: kept throws the rig threw, for calibrate --camera DIR (a D6 check or an X-Wing calibration named a group at a time)')
     .action(async (file: string | undefined, flags: RunFlags) => {
       if (flags.host !== undefined && flags.fleet === undefined) throw new InputError('--host names this rig host in the fleet store: it goes with --fleet postgres://URL');
       if (flags.campaign !== undefined) {
+        if (flags.keepFrames !== undefined) throw new InputError('--keep-frames keeps the frames of one session: run it with a session config, not --campaign');
         await runCampaignFromRun(io, file, flags.campaign, flags);
         return;
       }
