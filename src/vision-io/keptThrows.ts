@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
+import { meanDifference } from '../core/meanDifference.js';
 import type { Rect, RgbImage } from '../core/image.js';
 import { decodeImageBytes, decodeImageFile, encodeJpeg, encodePng } from '../camera/decode.js';
 import type { CalibrationCamera } from '../vision/calibration/guidedThrows.js';
@@ -86,15 +87,47 @@ export interface FrameKeeper {
   readonly kept: number;
 }
 
+/** Mean difference (levels) under which two frames of the empty platform are one platform seen again. */
+const SAME_PLATFORM = 6;
+
+/** The manifest fields a resumed session's frames must share with the ones kept before them. */
+const SAME_RIG: readonly (keyof KeptThrowsManifest)[] = ['camera', 'channels', 'dicePerChannel', 'dieSizePx', 'simulated', 'dice'];
+
+/**
+ * Where an earlier run of the same session left off in `dir` (the frames it kept), or why its frames cannot be
+ * continued: another rig or dice, another empty platform, or throws named already.
+ */
+async function continuedFrames(dir: string, manifest: KeptThrowsManifest, reference: RgbImage): Promise<number> {
+  const refuse = (why: string): never => {
+    throw new InputError(`the folder to keep the frames in holds ${why}: keep this run's frames in a new folder`, { file: dir });
+  };
+  if (!holdsKeptThrows(dir)) refuse('files that are not kept throws');
+  if (existsSync(join(dir, 'labels'))) refuse('throws named already (labels/)');
+  const { manifest: before } = await keptThrowsCamera(dir);
+  const differs = SAME_RIG.filter((k) => before[k] !== manifest[k]);
+  if (differs.length > 0) refuse(`frames kept with another ${differs.join(', ')} (${differs.map((k) => `${String(before[k])}, not ${String(manifest[k])}`).join('; ')})`);
+  // A new frame of the empty platform differs by sensor noise (2.3 levels between two simulated ones); another light
+  // or a moved camera by far more (another simulated light: 18 or more), and the kept frames would not match it.
+  const difference = meanDifference(await decodeImageFile(join(dir, 'reference.png')), reference);
+  if (!(difference <= SAME_PLATFORM)) refuse(`frames kept against another empty platform (reference.png differs from this run's by ${difference.toFixed(1)} levels on average, over ${SAME_PLATFORM})`);
+  return (await readdir(join(dir, 'images'))).length;
+}
+
 /**
  * A folder of kept throws filled by a session on its rig (`dicerig run --keep-frames DIR`): the empty platform it
  * reads against, then every frame it reads a throw from, so the rig throws the dice a guided calibration or D6 check
- * names (`calibrate --camera DIR`). Refuses a folder that holds anything.
+ * names (`calibrate --camera DIR`). A new or empty folder, or (`resumed`: the session continues after a stop) one
+ * an earlier run of it filled, whose frames are continued.
  */
-export async function frameKeeper(dir: string, manifest: KeptThrowsManifest, reference: RgbImage): Promise<FrameKeeper> {
-  await startKeptThrows(dir, manifest, 'the folder to keep the frames in already holds files: choose an empty or new folder');
-  await writeFile(join(dir, 'reference.png'), await encodePng(reference));
+export async function frameKeeper(dir: string, manifest: KeptThrowsManifest, reference: RgbImage, resumed = false): Promise<FrameKeeper> {
+  const png = await encodePng(reference);
   let kept = 0;
+  if (resumed && existsSync(dir) && (await readdir(dir)).length > 0) {
+    kept = await continuedFrames(dir, manifest, reference);
+  } else {
+    await startKeptThrows(dir, manifest, 'the folder to keep the frames in already holds files: choose an empty or new folder');
+    await writeFile(join(dir, 'reference.png'), png);
+  }
   return {
     dir,
     get kept() {

@@ -12,9 +12,9 @@ import { runCli } from './runCli.js';
 
 const dir = tempDir('dicerig-keepframes-');
 
-function config(): string {
-  const file = join(dir, 'rig.yaml');
-  writeFileSync(file, 'seed: 12\ndice:\n  - { label: kf-A, type: d6 }\n  - { label: kf-B, type: d6 }\n  - { label: kf-C, type: d6 }\nrig: { driver: sim }\ncamera: { source: sim, dieSizePx: 72 }\nstopping: { budgetRolls: 40 }\n');
+function config(stopping = 'budgetRolls: 40', name = 'rig.yaml', lighting = 'studio'): string {
+  const file = join(dir, name);
+  writeFileSync(file, `seed: 12\ndice:\n  - { label: kf-A, type: d6 }\n  - { label: kf-B, type: d6 }\n  - { label: kf-C, type: d6 }\nrig: { driver: sim }\ncamera: { source: sim, dieSizePx: 72, lighting: ${lighting} }\nstopping: { ${stopping} }\n`);
   return file;
 }
 
@@ -64,5 +64,34 @@ describe('dicerig run --keep-frames', () => {
     store.close();
     const campaign = await runCli('run', '--campaign', 'c', '--rig', 'r1', '--fleet', 'postgres://nowhere/x', '--keep-frames', join(dir, 'c'));
     expect(campaign.err).toContain('--keep-frames keeps the frames of one session: run it with a session config, not --campaign');
+  });
+
+  it('continues the frames of a resumed session in its folder, and refuses a folder of frames kept against another empty platform', async () => {
+    const db = join(dir, 'resumed.db');
+    const frames = join(dir, 'resumed');
+    // A time budget of 0.005 h (18 s of rig time, a handful of throws) ends each run.
+    const file = config('budgetRolls: 500, budgetHours: 0.005', 'timed.yaml');
+    expect((await runCli('run', file, '--db', db, '--keep-frames', frames, '--json')).code).toBe(0);
+    const firstRun = readdirSync(join(frames, 'images')).length;
+    expect(firstRun).toBeGreaterThan(0);
+    const second = await runCli('run', file, '--db', db, '--keep-frames', frames, '--resume', '1', '--plain');
+    expect(second.code).toBe(0);
+    expect(second.out).toContain(`kept in ${frames} (after the ${firstRun} an earlier run of this session kept)`);
+    const store = RollStore.open(db, { mustExist: true });
+    const throws = store.lastThrowIndex(1);
+    store.close();
+    // One frame a throw over both runs, named in one sequence: a replay reads them all.
+    expect(readdirSync(join(frames, 'images'))).toHaveLength(throws);
+    expect(throws).toBeGreaterThan(firstRun);
+    const replay = await runCli('calibrate', '--die', 'd6', '--camera', frames, '--out', join(dir, 'resumed-check.json'));
+    expect(replay.err).toMatch(new RegExp(`^Step 2 of 3: ${throws} throws kept from an earlier check`, 'm'));
+
+    // Another light: another empty platform, so its frames cannot join these.
+    const dim = config('budgetRolls: 500, budgetHours: 0.005', 'dim.yaml', 'dim');
+    const other = join(dir, 'other.db');
+    expect((await runCli('run', dim, '--db', other, '--json')).code).toBe(0);
+    const refused = await runCli('run', dim, '--db', other, '--keep-frames', frames, '--resume', '1', '--json');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/the folder to keep the frames in holds frames kept against another empty platform \(reference\.png differs from this run's by [\d.]+ levels on average, over 6\): keep this run's frames in a new folder/);
   });
 });
