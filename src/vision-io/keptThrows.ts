@@ -75,6 +75,8 @@ export async function keepingCamera(camera: CalibrationCamera, dir: string, mani
       const { jpeg, file } = await keepThrow(dir, index, taken.image, taken.truth);
       return { image: await decodeImageBytes(jpeg, file), ...(taken.truth ? { truth: taken.truth } : {}) };
     },
+    // The kept file decodes to the very frame `nextThrow` gave.
+    reread: (index: number) => decodeImageFile(join(dir, 'images', `${throwName(index)}.jpg`)),
   };
 }
 
@@ -165,6 +167,7 @@ export async function keptThrowsCamera(dir: string): Promise<{ camera: Calibrati
         const truth = await readThrowTruth(dir, index);
         return { image, ...(truth ? { truth } : {}) };
       },
+      reread: (index: number) => decodeImageFile(join(dir, 'images', files[index] as string)),
     },
   };
 }

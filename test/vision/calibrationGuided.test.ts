@@ -284,3 +284,48 @@ describe('guided calibration on the simulated camera', () => {
     ).rejects.toThrow(/Group 2 has no name and there is no one to ask: .*--labels-from/);
   });
 });
+
+describe('the guided steps and the frames of their throws', () => {
+  /** The simulated rig, its frames "kept on disk" (a map standing for the folder), counting the frames read back. */
+  function keptCamera(withReread: boolean) {
+    const sim = simCalibrationCamera({ seed: 61, lighting: 'studio', channels: 4, dicePerChannel: 2, dice: 'red' });
+    const disk = new Map<number, RgbImage>();
+    const reads: number[] = [];
+    const camera: CalibrationCamera = {
+      description: 'kept',
+      emptyPlatform: () => sim.emptyPlatform(),
+      nextThrow: async (i) => {
+        const taken = await sim.nextThrow(i);
+        disk.set(i, taken.image);
+        return taken;
+      },
+      ...(withReread
+        ? {
+            reread: (i: number) => {
+              reads.push(i);
+              return Promise.resolve(disk.get(i) as RgbImage);
+            },
+          }
+        : {}),
+    };
+    return { camera, disk, reads };
+  }
+
+  it('read each throw back from where its camera kept it, one pass at a time, instead of holding every frame', async () => {
+    const { camera, disk, reads } = keptCamera(true);
+    const result = await runGuidedCalibration({ camera, throws: 6, channels: 4, dicePerChannel: 2, dieSizePx: 72, dice: 'red', seed: 3, name: 'r', createdAt: '2026-12-04T00:00:00.000Z', log: () => undefined, names: new Map(Array.from({ length: 40 }, (_, i) => [i + 1, 'skip'] as const)) }).catch((e: unknown) => e);
+    // Every group skipped leaves nothing to train on; the frames were read back, once each, by then.
+    expect(result).toBeInstanceOf(Error);
+    expect([...reads].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+    const taken = await collectGuidedThrows({ camera: keptCamera(true).camera, throws: 2, channels: 4, dicePerChannel: 2, dieSizePx: 72, log: () => undefined });
+    expect(Object.keys(taken.throws[0] ?? {})).not.toContain('image');
+    expect(disk.size).toBe(6);
+  });
+
+  it('hold the frames of a camera that cannot read them back', async () => {
+    const { camera } = keptCamera(false);
+    const taken = await collectGuidedThrows({ camera, throws: 2, channels: 4, dicePerChannel: 2, dieSizePx: 72, log: () => undefined });
+    expect((await taken.frame(1)).width).toBe(1280);
+    await expect(taken.frame(2)).rejects.toThrow('no throw 2 was taken');
+  });
+});

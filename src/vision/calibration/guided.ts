@@ -83,8 +83,9 @@ export async function runGuidedCalibration(options: GuidedCalibrationOptions): P
   const collected: Collected[] = [];
   let skippedDice = taken.skippedDice;
   for (const t of taken.throws) {
+    const image = t.dice.length > 0 ? await taken.frame(t.index) : undefined;
     for (const die of t.dice) {
-      const crop = cropRgb(t.image, squareAround(die.center, options.dieSizePx * 1.5));
+      const crop = cropRgb(image as RgbImage, squareAround(die.center, options.dieSizePx * 1.5));
       const description = describeD8(crop);
       if (typeof description === 'string') {
         skippedDice++;

@@ -44,7 +44,8 @@ export interface GuidedLearnedOptions extends GuidedThrowsOptions, GroupNamingOp
 
 export interface LabelledThrow {
   readonly index: number;
-  readonly image: RgbImage;
+  /** The frame's size (the frame is on disk, kept as it was taken). */
+  readonly image: Pick<RgbImage, 'width' | 'height'>;
   /** The named dice: a square of the die's size around where it was located, and its class. */
   readonly dice: readonly { readonly box: Rect; readonly label: string }[];
 }
@@ -125,7 +126,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
   const dice = diceIdsOf(options.dice).map((id) => getDieType(id, options.dieTypes ?? []));
   // Dice split from those they touch are kept: a session reads them, cut as they are cut here.
   const taken = await collectGuidedThrows({ ...options, splitDice: options.splitDice ?? true });
-  const located = taken.throws.flatMap((t) => t.dice.map((die) => ({ throwIndex: t.index, image: t.image, die })));
+  const located = taken.throws.flatMap((t) => t.dice.map((die) => ({ throwIndex: t.index, die })));
   const split = located.filter((l) => l.die.split).length;
   log(
     `  ${located.length} dice located${split > 0 ? ` (${split} split from dice they touched)` : ''}${taken.skippedDice > 0 ? `, ${taken.skippedDice} skipped (touching and not split, or outside the channels)` : ''}.`,
@@ -134,10 +135,27 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
 
   // Cut as a session cuts: a square of the measured die size around the located centre (the cutter moves it onto the top face).
   // A split die's outline takes in the die it touches: it neither measures the size nor says the die lies long.
-  const outlines = located.map((l) => (l.die.split ? 'split from the dice it touched' : outlineOf(l.image, l.die.center, options.dieSizePx)));
+  // Each throw's frame is read once a pass (the outlines, then the crops at the size they measure), not held throughout.
+  const perThrow = async <T>(each: (image: RgbImage, i: number) => T): Promise<T[]> => {
+    const out: T[] = [];
+    for (const t of taken.throws) {
+      if (t.dice.length === 0) continue;
+      const image = await taken.frame(t.index);
+      for (let j = 0; j < t.dice.length; j++) out.push(each(image, out.length));
+    }
+    return out;
+  };
+  const outlines = await perThrow((image, i) => {
+    const l = located[i] as (typeof located)[number];
+    return l.die.split ? 'split from the dice it touched' : outlineOf(image, l.die.center, options.dieSizePx);
+  });
   const { size: dieSizePx, how } = measuredDieSize(outlines, options.dieSizePx);
   const boxes = located.map((l) => ({ x: l.die.center.x - dieSizePx / 2, y: l.die.center.y - dieSizePx / 2, width: dieSizePx, height: dieSizePx }));
-  const crops = located.map((l, i) => options.cut(l.image, boxes[i] as Rect));
+  const cut = await perThrow((image, i) => {
+    const crop = options.cut(image, boxes[i] as Rect);
+    return { crop, look: lookOf(reader, crop, image, located[i]?.die.center as Point, dieSizePx, outlines[i]) };
+  });
+  const crops = cut.map((c) => c.crop);
   log(`  die size ${dieSizePx.toFixed(1)} px across corners (${how}; --die-size ${options.dieSizePx} located them).`);
   // Dice are located by their expected area: far from it, lone dice count as two touching, or are lost.
   if (Math.abs(dieSizePx / options.dieSizePx - 1) > MAX_SIZE_MISMATCH) {
@@ -146,7 +164,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
 
   log(`Step 4 of 4: naming groups of dice the network sees alike.`);
   const embeddings = crops.map((c) => dieEmbedding(reader, c));
-  const looks = crops.map((c, i) => lookOf(reader, c, located[i]?.image as RgbImage, located[i]?.die.center as Point, dieSizePx, outlines[i]));
+  const looks = cut.map((c) => c.look);
   const k = options.clusterCount ?? 3 * dice.reduce((n, d) => n + d.symbols.length, 0);
   const groups = groupByEmbedding(embeddings, looks, k, seededRandom(options.seed));
   const named = await nameGroups(
@@ -167,7 +185,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
 
   // Kept, not left out: a die that is named right but hard to read is the very die a reader misreads, and leaving it
   // out would make the profile's misread bounds look better than they are. The user is shown them to check.
-  const { throws, lines } = labelledThrows(taken.throws, located.map((l, i) => ({ throwIndex: l.throwIndex, box: boxes[i] as Rect, label: names[i] })));
+  const { throws, lines } = labelledThrows(taken.throws.map((t) => ({ index: t.index, image: { width: t.width, height: t.height } })), located.map((l, i) => ({ throwIndex: l.throwIndex, box: boxes[i] as Rect, label: names[i] })));
   const nearer = doubtfulDice(embeddings, names, sameDieFaces);
   const doubtful = [...nearer.entries()].map(([i, other]) => ({ throwIndex: located[i]?.throwIndex as number, centre: located[i]?.die.center as Point, label: names[i] as string, nearer: other, crop: (crops[i] as DieCrop).image, labelLine: lines[i] as number }));
   const classes = allowedNames(dice).filter((n) => n !== SKIP_NAME);

@@ -23,6 +23,11 @@ export interface CalibrationCamera {
   nextThrow(index: number): Promise<{ readonly image: RgbImage; readonly truth?: readonly { readonly center: Point; readonly label: string }[] }>;
   /** How many throws it holds, when it replays kept ones (a live camera throws as many as asked). */
   readonly kept?: number;
+  /**
+   * Throw `index`'s frame again, read back from where it was kept (a folder of kept throws), so the steps need not
+   * hold every frame (2.7 MB each at 1280x720: 1.6 GB for 600 throws); absent, the frames stay in memory.
+   */
+  reread?(index: number): Promise<RgbImage>;
 }
 
 /** One die located in a channel: alone, or split from the dice it touched. */
@@ -38,7 +43,9 @@ export interface GuidedDie {
 export interface GuidedThrow {
   /** The throw's number from 0, which names its image (`throwName`). */
   readonly index: number;
-  readonly image: RgbImage;
+  /** The frame's size (the frame itself: `GuidedThrows.frame`). */
+  readonly width: number;
+  readonly height: number;
   readonly dice: readonly GuidedDie[];
 }
 
@@ -49,6 +56,8 @@ export interface GuidedThrows {
   readonly throws: readonly GuidedThrow[];
   /** Dice located but left out: touching others (split ones too, without `splitDice`), or outside every channel. */
   readonly skippedDice: number;
+  /** Throw `index`'s frame: read back from where the camera kept it, or held in memory when it cannot be. */
+  frame(index: number): Promise<RgbImage>;
 }
 
 export interface GuidedThrowsOptions {
@@ -104,6 +113,7 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
   log(`Step 3 of 4: ${count} throws${camera.kept !== undefined ? ' kept from an earlier calibration' : ''}.`);
   const locate = xwingLocateOptions(options.dieSizePx);
   const throws: GuidedThrow[] = [];
+  const held = new Map<number, RgbImage>();
   let skippedDice = 0;
   for (let t = 0; t < count; t++) {
     const { image, truth } = await camera.nextThrow(t);
@@ -119,7 +129,8 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
       }, undefined);
       dice.push({ center: die.center, bbox: die.bbox, ...(known ? { truth: known.label } : {}), ...(die.splitFrom !== undefined ? { split: true as const } : {}) });
     }
-    throws.push({ index: t, image, dice });
+    throws.push({ index: t, width: image.width, height: image.height, dice });
+    if (camera.reread === undefined) held.set(t, image);
   }
   const alone = throws.reduce((n, t) => n + t.dice.filter((d) => !d.split).length, 0);
   const split = throws.reduce((n, t) => n + t.dice.length, 0) - alone;
@@ -131,5 +142,11 @@ export async function collectGuidedThrows(options: GuidedThrowsOptions): Promise
       `  warning: ${what} against ${alone} alone in a channel: unless your dice touch that often, check --die-size (${options.dieSizePx} px across corners; measure a die in a frame) and the channel count.`,
     );
   }
-  return { reference, ...(referenceFile ? { referenceFile } : {}), channels, throws, skippedDice };
+  const frame = (index: number): Promise<RgbImage> => {
+    const image = held.get(index);
+    if (image !== undefined) return Promise.resolve(image);
+    if (camera.reread === undefined || index < 0 || index >= throws.length) return Promise.reject(new RangeError(`no throw ${index} was taken`));
+    return camera.reread(index);
+  };
+  return { reference, ...(referenceFile ? { referenceFile } : {}), channels, throws, skippedDice, frame };
 }
