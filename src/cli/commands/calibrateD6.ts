@@ -9,7 +9,8 @@
  */
 import { basename, dirname, extname, join } from 'node:path';
 import { InputError } from '../../core/errors.js';
-import { formatCount, percent } from '../../core/format.js';
+import { formatCount, formatProbability, percent } from '../../core/format.js';
+import { contingencyTest } from '../../stats/homogeneity.js';
 import { d6Die } from '../../dice/catalogue.js';
 import { topFaceReader } from '../../session/faceSeen.js';
 import { misreadRatesOf, ThinMisreadMeasure, type MisreadAssumption } from '../../stats/misreadRate.js';
@@ -171,7 +172,9 @@ export function formatD6CheckSummary(check: D6Check, file: string): string {
   const declines = d6CheckDeclines(check, d6Die.faces.map((f) => f.id));
   const share = (d: FaceDeclines): number => (d.dice > 0 ? d.declined / d.dice : 0);
   const heavy = declines.filter((d) => share(d) >= HEAVY_DECLINE);
-  const declined = `  declined (a session keeps each unresolved): ${declines.map((d) => `${d.face}: ${percent(share(d), 1)} (${d.declined} of ${formatCount(d.dice)})`).join('; ')}`;
+  // Whether the declines depend on the face (Pearson's chi-square over faces x declined or not), as vision eval tests it.
+  const byFace = declines.some((d) => d.declined > 0) ? `; alike across faces? chi-square p = ${formatProbability(contingencyTest(declines.map((d) => [d.declined, d.dice - d.declined])).pearson.p)}` : '';
+  const declined = `  declined (a session keeps each unresolved): ${declines.map((d) => `${d.face}: ${percent(share(d), 1)} (${d.declined} of ${formatCount(d.dice)})`).join('; ')}${byFace}`;
   // Unresolved rolls count as any face until labelled: a face declined this often holds its dice's verdicts open.
   const warning =
     heavy.length > 0
