@@ -48,7 +48,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         '--from-labelled DIR (a labelled folder: images, YOLO labels and classes.txt with classes like red-hit, green-evade, cocked); ' +
         '--camera sim|DEVICE|THROWS (guided steps on the rig: empty-platform reference, channel regions, throws, each kept in ' +
         'OUT.throws as it is taken; the dice are grouped by what the reader sees and you name each group once, or split it, or ' +
-        'name them in a file given with --labels-from; THROWS, a kept OUT.throws folder, gives its throws again); ' +
+        'name them in a file given with --labels-from; THROWS, a kept OUT.throws folder or the frames a session kept with run --keep-frames, gives its throws again); ' +
         '--check PROFILE (re-validate a profile on new labelled rolls given with --images, or thrown and named with --camera, ' +
         'and say whether it still holds). ' +
         'For D6-faced dice, --die d6 --from-labelled DIR writes a D6 check instead: how the pip reader reads your labelled dice, ' +
@@ -59,7 +59,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     )
     .addOption(new Option('--die <dice>', 'dice to calibrate (d6: measure how the pip reader reads your own D6s, labelled or thrown and named on the rig)').choices(['red', 'green', 'xwing', 'd6']))
     .option('--from-labelled <dir>', 'labelled folder to build the profile from')
-    .option('--camera <source>', '"sim" for the simulated camera, a V4L2 device such as /dev/video0, or the OUT.throws folder an earlier guided run kept')
+    .option('--camera <source>', '"sim" for the simulated camera, a V4L2 device such as /dev/video0, or kept throws: the OUT.throws folder an earlier guided run kept, or a run --keep-frames folder')
     .option('--check <profile>', 'profile to re-validate on new labelled rolls (with --images, or --camera)')
     .option('--images <dir>', 'with --check: folder of new labelled photos')
     .option('--labels <dir>', 'labels folder (default: beside or inside the images folder)')
