@@ -94,4 +94,19 @@ describe('dicerig run --keep-frames', () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/the folder to keep the frames in holds frames kept against another empty platform \(reference\.png differs from this run's by [\d.]+ levels on average, over 6\): keep this run's frames in a new folder/);
   });
+
+  it("keeps an X-Wing session's frames for the X-Wing guided steps, and refuses them for a D6 check", async () => {
+    const file = join(dir, 'xwing.yaml');
+    writeFileSync(file, 'seed: 14\ndice:\n  - { label: kx-A, type: red }\n  - { label: kx-B, type: green }\nrig: { driver: sim }\nstopping: { budgetRolls: 12 }\n');
+    const frames = join(dir, 'xwing-frames');
+    const r = await runCli('run', file, '--db', join(dir, 'xwing.db'), '--keep-frames', frames, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(frames, 'kept.json'), 'utf8'))).toMatchObject({ channels: 2, dicePerChannel: 1, dice: 'xwing' });
+    // Replayed by the X-Wing guided steps: grouped, and a labels template written for the names.
+    const guided = await runCli('calibrate', '--die', 'xwing', '--camera', frames, '--out', join(dir, 'xwing-profile.json'));
+    expect(guided.err).toMatch(/^Step 3 of 4: \d+ throws kept from an earlier calibration\.$/m);
+    expect(guided.err).toContain(`No terminal to ask in: fill in ${join(dir, 'xwing-profile.groups', 'labels-template.txt')}`);
+    const d6 = await runCli('calibrate', '--die', 'd6', '--camera', frames, '--out', join(dir, 'xwing-d6.json'));
+    expect(d6.err).toContain('these throws were kept for --die xwing, not --die d6');
+  });
 });
