@@ -41,7 +41,7 @@ export function holdsKeptThrows(dir: string): boolean {
   return existsSync(join(dir, MANIFEST)) && existsSync(join(dir, 'reference.png'));
 }
 
-/** Makes `dir` a folder of kept throws for `manifest`: refused unless it is empty or absent (`why`: whose throws, for the message). */
+/** Makes `dir` a folder of kept throws for `manifest`; a folder that holds anything is refused with `refusal`. */
 async function startKeptThrows(dir: string, manifest: KeptThrowsManifest, refusal: string): Promise<void> {
   if (existsSync(dir) && (await readdir(dir)).length > 0) throw new InputError(refusal, { file: dir });
   await mkdir(join(dir, 'images'), { recursive: true });
@@ -82,7 +82,6 @@ export async function keepingCamera(camera: CalibrationCamera, dir: string, mani
 
 /** Keeps a session's settled frames, one after another, as kept throws. */
 export interface FrameKeeper {
-  readonly dir: string;
   /** Keeps the next frame (with what the simulated camera knows it holds); resolves once it is on disk. */
   keep(image: RgbImage, truth?: ThrowTruth): Promise<void>;
   /** Frames kept so far. */
@@ -122,16 +121,14 @@ async function continuedFrames(dir: string, manifest: KeptThrowsManifest, refere
  * an earlier run of it filled, whose frames are continued.
  */
 export async function frameKeeper(dir: string, manifest: KeptThrowsManifest, reference: RgbImage, resumed = false): Promise<FrameKeeper> {
-  const png = await encodePng(reference);
   let kept = 0;
   if (resumed && existsSync(dir) && (await readdir(dir)).length > 0) {
     kept = await continuedFrames(dir, manifest, reference);
   } else {
     await startKeptThrows(dir, manifest, 'the folder to keep the frames in already holds files: choose an empty or new folder');
-    await writeFile(join(dir, 'reference.png'), png);
+    await writeFile(join(dir, 'reference.png'), await encodePng(reference));
   }
   return {
-    dir,
     get kept() {
       return kept;
     },
