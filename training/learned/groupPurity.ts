@@ -14,6 +14,7 @@ import type { LearnedModel } from '../../src/vision/learned/model.js';
 import { dieEmbedding, doubtfulDice, embeddingSplit, groupByEmbedding, sameDieFaces } from '../../src/vision/calibration/embeddingGroups.js';
 import { nameGroups, SPLIT_NAME } from '../../src/vision/calibration/groupNaming.js';
 import { greenDefenseDie, redAttackDie } from '../../src/dice/catalogue.js';
+import type { DieType } from '../../src/dice/types.js';
 import type { DieLook, EmbeddingGroup } from '../../src/vision/calibration/embeddingGroups.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { lookOf } from '../../src/vision/calibration/guidedLearned.js';
@@ -79,7 +80,12 @@ async function main(dir: string, k: number): Promise<void> {
  * A careful person at the terminal: names the face a group shows, or answers split where it shows more than one (a
  * one-die group always shows one). Returns the questions asked and the dice labelled wrong.
  */
-export async function carefulNaming(dice: readonly GroupingDie[], k: number): Promise<{ questions: number; splits: number; wrong: number; named: number }> {
+export async function carefulNaming(
+  dice: readonly GroupingDie[],
+  k: number,
+  types: readonly DieType[] = [redAttackDie, greenDefenseDie],
+  labelOf: (name: string) => string = (name) => name,
+): Promise<{ questions: number; splits: number; wrong: number; named: number }> {
   const embeddings = dice.map((d) => d.embedding);
   const groups = groupByEmbedding(embeddings, dice.map((d) => d.look), k, seededRandom(1));
   const members = new Map<number, readonly number[]>();
@@ -101,7 +107,7 @@ export async function carefulNaming(dice: readonly GroupingDie[], k: number): Pr
         return Promise.resolve(labels.size > 1 ? SPLIT_NAME : ([...labels][0] ?? 'skip'));
       },
     },
-    [redAttackDie, greenDefenseDie],
+    types,
   );
   let wrong = 0;
   let count = 0;
@@ -109,7 +115,7 @@ export async function carefulNaming(dice: readonly GroupingDie[], k: number): Pr
     if (view.name === SPLIT_NAME) continue;
     for (const m of group.members) {
       count++;
-      if ((dice[m] as GroupingDie).label !== view.name) wrong++;
+      if ((dice[m] as GroupingDie).label !== labelOf(view.name as string)) wrong++;
     }
   }
   return { questions, splits: named.filter((n) => n.view.name === SPLIT_NAME).length, wrong, named: count };

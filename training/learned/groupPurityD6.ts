@@ -1,0 +1,52 @@
+/**
+ * Measurement (development time only): how pure the guided D6 check's groups would be on real photographed D6s,
+ * each die cut around its labelled box, embedded by the shipped D6 networks (`d6/netEmbedding.ts`) and grouped as
+ * `guidedD6.ts` groups them (every die taken as flat: photos have no empty platform for the blob checks). Only the
+ * photos the networks never saw (`heldOutPhotos`) are grouped.
+ *
+ *   node --import tsx training/learned/groupPurityD6.ts ../shared/datasets/d6-tray-photos [K]
+ */
+import { join } from 'node:path';
+import { decodeImageFile } from '../../src/camera/decode.js';
+import { cropSquare } from '../../src/core/image.js';
+import { d6Die } from '../../src/dice/catalogue.js';
+import { seededRandom } from '../../src/stats/random.js';
+import { doubtfulDice, groupByEmbedding } from '../../src/vision/calibration/embeddingGroups.js';
+import { d6Embedding } from '../../src/vision/d6/netEmbedding.js';
+import { d6Nets, heldOutOf } from '../../src/vision/d6/netReader.js';
+import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
+import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
+import { carefulNaming, majorityNames, type GroupingDie } from './groupPurity.js';
+
+async function main(dir: string, k: number): Promise<void> {
+  const nets = d6Nets(shippedD6Net);
+  const folder = await readLabelledFolder(join(dir, 'images'));
+  const photos = heldOutOf(shippedD6Net, folder.photos);
+  const dice: GroupingDie[] = [];
+  for (const photo of photos) {
+    const image = await decodeImageFile(photo.imagePath);
+    for (const b of photo.boxes) {
+      if (!d6Die.symbols.includes(b.className)) continue;
+      const side = Math.max(b.box.width * image.width, b.box.height * image.height);
+      const centre = { x: (b.box.x + b.box.width / 2) * image.width, y: (b.box.y + b.box.height / 2) * image.height };
+      // The crop a D6 check cuts round a labelled box (1.3 times its side).
+      const crop = cropSquare(image, centre, side * 1.3).image;
+      dice.push({ label: b.className, embedding: d6Embedding(nets, { image: crop, sizePx: side }), look: { tilted: false, elongated: false } });
+    }
+  }
+  const groups = groupByEmbedding(dice.map((d) => d.embedding), dice.map((d) => d.look), k, seededRandom(1));
+  for (const g of groups) {
+    const labels = new Set(g.members.map((m) => dice[m]!.label));
+    if (labels.size > 1) console.log(`  group ${g.id}: ${[...labels].map((l) => `${l} ${g.members.filter((m) => dice[m]!.label === l).length}`).join(', ')}`);
+  }
+  const names = majorityNames(dice, groups);
+  const wrong = names.filter((n, i) => n !== dice[i]!.label).length;
+  console.log(`${photos.length} held-out photos, ${dice.length} flat dice in ${groups.length} groups: ${wrong} would be labelled wrong by their group's majority name`);
+  const out = doubtfulDice(dice.map((d) => d.embedding), names, (a, b) => a !== 'cocked' && b !== 'cocked');
+  const wrongOut = [...out.keys()].filter((i) => names[i] !== dice[i]!.label).length;
+  console.log(`shown as doubtful by the networks alone (nearer another name): ${out.size} (${wrongOut} of them named wrong); named wrong and not shown: ${wrong - wrongOut}`);
+  const careful = await carefulNaming(dice, k, [d6Die], (name) => name.replace(/^d6-/, ''));
+  console.log(`a careful person splitting mixed groups: ${careful.questions} questions (${careful.splits} splits), ${careful.named} dice named, ${careful.wrong} wrong`);
+}
+
+await main(process.argv[2] as string, Number(process.argv[3] ?? 18));
