@@ -28,8 +28,8 @@ function recordingCamera(face: 'top' | 'bottom'): { camera: CalibrationCamera; t
   };
 }
 
-/** Runs the guided steps, a person naming each group by the face most of its pictures show. */
-async function namedThrows(face: 'top' | 'bottom') {
+/** Runs the guided steps, a person naming each group by the face most of its pictures show (`slip`: group 1 named the next face instead). */
+async function namedThrows(face: 'top' | 'bottom', slip = false) {
   const { camera, truths } = recordingCamera(face);
   let shown: readonly ClusterView[] = [];
   const result = await runGuidedD6Check({
@@ -49,7 +49,8 @@ async function namedThrows(face: 'top' | 'bottom') {
     prompt: (question) => {
       const id = Number(/^Group (\d+):/.exec(question)?.[1]);
       const truth = shown.find((c) => c.id === id)?.truth ?? {};
-      return Promise.resolve(Object.entries(truth).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'skip');
+      const name = Object.entries(truth).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'skip';
+      return Promise.resolve(slip && id === 1 ? String((Number(name) % 6) + 1) : name);
     },
   });
   // Each labelled die with the face it truly shows (the simulated camera draws the top face).
@@ -60,7 +61,7 @@ async function namedThrows(face: 'top' | 'bottom') {
       return { label: d.label, truth };
     }),
   );
-  return { result, pairs };
+  return { result, pairs, shown: () => shown };
 }
 
 describe('the guided D6 check', () => {
@@ -82,5 +83,15 @@ describe('the guided D6 check', () => {
     const cocked = pairs.filter((p) => p.truth === 'cocked');
     expect(cocked.length).toBeGreaterThan(0);
     expect(cocked.every((p) => p.label === 'cocked')).toBe(true);
+  });
+
+  it('lists every die of a group named wrong for the person to check, with what the pip counter read', async () => {
+    const { result, shown } = await namedThrows('top', true);
+    const first = shown().find((c) => c.id === 1) as ClusterView;
+    const slipped = result.clusters.find((c) => c.id === 1)?.name as string;
+    expect(Object.keys(first.truth ?? {})).not.toContain(slipped.replace('d6-', ''));
+    const listed = result.doubtful.filter((d) => d.label === slipped.replace('d6-', ''));
+    expect(listed).toHaveLength(first.size);
+    for (const d of listed) expect(d.because).toMatch(/^the pip counter read [1-6]$|^the D6 networks read [1-6]$/);
   });
 });

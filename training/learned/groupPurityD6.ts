@@ -12,7 +12,7 @@ import { cropSquare } from '../../src/core/image.js';
 import { d6Die } from '../../src/dice/catalogue.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { doubtfulDice, groupByEmbedding } from '../../src/vision/calibration/embeddingGroups.js';
-import { d6Embedding } from '../../src/vision/d6/netEmbedding.js';
+import { d6NetView, likeliestFace } from '../../src/vision/d6/netEmbedding.js';
 import { d6Nets, heldOutOf } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
@@ -23,6 +23,7 @@ async function main(dir: string, k: number): Promise<void> {
   const folder = await readLabelledFolder(join(dir, 'images'));
   const photos = heldOutOf(shippedD6Net, folder.photos);
   const dice: GroupingDie[] = [];
+  const reads: string[] = [];
   for (const photo of photos) {
     const image = await decodeImageFile(photo.imagePath);
     for (const b of photo.boxes) {
@@ -31,7 +32,9 @@ async function main(dir: string, k: number): Promise<void> {
       const centre = { x: (b.box.x + b.box.width / 2) * image.width, y: (b.box.y + b.box.height / 2) * image.height };
       // The crop a D6 check cuts round a labelled box (1.3 times its side).
       const crop = cropSquare(image, centre, side * 1.3).image;
-      dice.push({ label: b.className, embedding: d6Embedding(nets, { image: crop, sizePx: side }), look: { tilted: false, elongated: false } });
+      const view = d6NetView(nets, { image: crop, sizePx: side });
+      dice.push({ label: b.className, embedding: view.embedding, look: { tilted: false, elongated: false } });
+      reads.push(likeliestFace(view));
     }
   }
   const groups = groupByEmbedding(dice.map((d) => d.embedding), dice.map((d) => d.look), k, seededRandom(1));
@@ -44,7 +47,11 @@ async function main(dir: string, k: number): Promise<void> {
   console.log(`${photos.length} held-out photos, ${dice.length} flat dice in ${groups.length} groups: ${wrong} would be labelled wrong by their group's majority name`);
   const out = doubtfulDice(dice.map((d) => d.embedding), names, (a, b) => a !== 'cocked' && b !== 'cocked');
   const wrongOut = [...out.keys()].filter((i) => names[i] !== dice[i]!.label).length;
-  console.log(`shown as doubtful by the networks alone (nearer another name): ${out.size} (${wrongOut} of them named wrong); named wrong and not shown: ${wrong - wrongOut}`);
+  console.log(`shown as doubtful by the networks' embedding (nearer another name): ${out.size} (${wrongOut} of them named wrong)`);
+  const readOther = dice.flatMap((d, i) => (reads[i] !== names[i] ? [i] : []));
+  console.log(`shown as doubtful by the networks' read (another face than the name): ${readOther.length} (${readOther.filter((i) => names[i] !== dice[i]!.label).length} of them named wrong)`);
+  const either = new Set([...out.keys(), ...readOther]);
+  console.log(`either: ${either.size} shown, ${[...either].filter((i) => names[i] !== dice[i]!.label).length} of the ${wrong} named wrong`);
   const careful = await carefulNaming(dice, k, [d6Die], (name) => name.replace(/^d6-/, ''));
   console.log(`a careful person splitting mixed groups: ${careful.questions} questions (${careful.splits} splits), ${careful.named} dice named, ${careful.wrong} wrong`);
 }

@@ -13,7 +13,7 @@ import { d6Die } from '../../dice/catalogue.js';
 import { DicerigError } from '../../core/errors.js';
 import type { Point, RgbImage } from '../../core/image.js';
 import { seededRandom } from '../../stats/random.js';
-import { d6Embedding } from '../d6/netEmbedding.js';
+import { d6NetView, likeliestFace } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
 import type { FaceRead, FaceReader } from '../faceRead.js';
 import { readWholeFrame } from '../labelledFrame.js';
@@ -56,7 +56,7 @@ export interface GuidedD6Result {
   readonly located: number;
   /** Blobs left out: dice touching, or joined by their shadows (a session reads neither). */
   readonly skippedBlobs: number;
-  /** Named dice the pip counter read as another face, or that look more like another named face to the networks. */
+  /** Named dice the pip counter read as another face (or the blob checks called cocked), or the networks read as another face or see nearer another name. */
   readonly doubtful: readonly DoubtfulDie[];
 }
 
@@ -114,7 +114,8 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
   if (seen.length === 0) throw new DicerigError(`No die was found alone in any throw: check the die size (${options.pipeline.dieSizePx} px a side; measure a die in a frame) and that the platform was empty for the reference.`, { camera: camera.description });
 
   log(`Step 3 of 3: naming groups of dice the D6 networks see alike${options.face === 'bottom' ? ' (name the face each picture shows: the camera sees the bottom face, and the labels record the face on top, its opposite)' : ''}.`);
-  const embeddings = seen.map((d) => d6Embedding(options.nets, { image: d.read.crop, sizePx: options.pipeline.dieSizePx }));
+  const views = seen.map((d) => d6NetView(options.nets, { image: d.read.crop, sizePx: options.pipeline.dieSizePx }));
+  const embeddings = views.map((v) => v.embedding);
   // Dice the blob checks call cocked are grouped apart: named as the user sees them, flat ones among them are the
   // check's "flat die called cocked", which a session re-tumbles away.
   const looks = seen.map((d) => ({ tilted: false, elongated: d.read.status === 'cocked' }));
@@ -153,11 +154,16 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
   seen.forEach((d, i) => {
     const name = names[i];
     if (name === undefined) return;
-    const pip = pipDoubt(name, d.read);
+    // On the tray photos the networks never saw, a group's commoner name labelled 5 of 242 dice wrong: the networks'
+    // read marked 3 of them (and 1 named right), their embedding nearer another name 1 (training/learned/groupPurityD6.ts).
+    const face = seenFace(name);
+    const netFace = likeliestFace(views[i] as (typeof views)[number]);
+    const net = face !== COCKED_CLASS && netFace !== face ? { nearer: netFace, because: `the D6 networks read ${netFace}` } : undefined;
     const other = nearer.get(i);
-    if (pip === undefined && other === undefined) return;
-    const why = pip ?? { nearer: seenFace(other as string), because: `the D6 networks see it nearer the dice named ${seenFace(other as string)}` };
-    doubtful.push({ throwIndex: d.throwIndex, centre: d.centre, label: seenFace(name), crop: d.read.crop, labelLine: lines[i] as number, ...why });
+    const near = other === undefined ? undefined : { nearer: seenFace(other), because: `the D6 networks see it nearer the dice named ${seenFace(other)}` };
+    const why = pipDoubt(name, d.read) ?? net ?? near;
+    if (why === undefined) return;
+    doubtful.push({ throwIndex: d.throwIndex, centre: d.centre, label: face, crop: d.read.crop, labelLine: lines[i] as number, ...why });
   });
   return { reference, throws, classes: [...d6Die.symbols, COCKED_CLASS], clusters, located: seen.length, skippedBlobs, doubtful };
 }

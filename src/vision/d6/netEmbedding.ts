@@ -2,8 +2,9 @@
  * What the shipped D6 networks see in a die, for grouping dice a person then
  * names (the guided D6 check): the pooled features their last layer reads,
  * averaged over the four turns of the crop and over the ensemble, scaled to
- * length 1. The networks are not the pip counter a check measures, so dice are
- * grouped by something other than the reader the check is of.
+ * length 1, and the face they read. The networks are not the pip counter a
+ * check measures, so dice are grouped by something other than the reader the
+ * check is of, and a named die they read otherwise is shown to be checked.
  */
 import { unitLength } from '../../core/unitLength.js';
 import type { DieCrop } from '../faceRead.js';
@@ -14,17 +15,34 @@ import type { TinyNet } from './tinyNet.js';
 /** Turns of the crop whose embeddings are averaged: a face groups whichever way it lies. */
 const TURNS = 4;
 
-export function d6Embedding(nets: readonly TinyNet[], crop: DieCrop): Float32Array {
+/** What the networks see in a die: its embedding (length 1) and their face probabilities ('1'..'6'), both averaged over turns and networks. */
+export interface D6NetView {
+  readonly embedding: Float32Array;
+  readonly probabilities: Float32Array;
+}
+
+export function d6NetView(nets: readonly TinyNet[], crop: DieCrop): D6NetView {
   let sum: Float32Array | undefined;
+  const probabilities = new Float32Array(6);
+  let views = 0;
   for (const net of nets) {
     const size = net.spec.size;
     const input = netInput(crop.image, size).data;
     for (let t = 0; t < TURNS; t++) {
-      const e = net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1)).embedding;
+      const { embedding: e, probs } = net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1));
       sum ??= new Float32Array(e.length);
       if (e.length !== sum.length) throw new RangeError('the D6 networks of one model give embeddings of different lengths');
       for (let j = 0; j < e.length; j++) sum[j] = (sum[j] as number) + (e[j] as number);
+      for (let j = 0; j < probabilities.length; j++) probabilities[j] = (probabilities[j] as number) + (probs[j] as number);
+      views++;
     }
   }
-  return unitLength(sum ?? new Float32Array(0));
+  return { embedding: unitLength(sum ?? new Float32Array(0)), probabilities: probabilities.map((p) => p / Math.max(1, views)) };
+}
+
+/** The face the networks find likeliest ('1'..'6'). */
+export function likeliestFace(view: D6NetView): string {
+  let best = 0;
+  for (let j = 1; j < view.probabilities.length; j++) if ((view.probabilities[j] as number) > (view.probabilities[best] as number)) best = j;
+  return String(best + 1);
 }
