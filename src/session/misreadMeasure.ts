@@ -37,7 +37,7 @@ export function misreadMeasure(sources: MisreadSources): (type: DieType) => Misr
       if (sources.simulated) made = simulatedCalibration(sources.simulated.misreads, labels, sources.simulated.reads ?? DEFAULT_SIM_CALIBRATION_READS, sources.simulated.random);
       else if (sources.profile && sources.level === 'symbol') made = profileMisreadAssumption(sources.profile, type.id, labels);
       else if (sources.d6Check && sources.level === 'face') made = d6CheckMisreadAssumption(sources.d6Check, labels);
-      else made = noMisreadMeasure(sources.level === 'face' ? `no D6 check measured them (${D6_CHECK_COMMAND}, given as calibration)` : 'no calibration measured them');
+      else made = noMisreadMeasure(sources.level === 'face' ? `no D6 check measured them (give one as calibration: ${D6_CHECK_COMMAND})` : 'no calibration measured them');
     } catch (e) {
       if (e instanceof InputError) throw new ConfigError(sources.simulated ? 'camera.misreadCalibration' : 'calibration', e.message);
       throw e;
