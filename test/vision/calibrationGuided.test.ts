@@ -105,8 +105,14 @@ describe('naming groups', () => {
       split: (members: readonly number[]) => [members.slice(0, 1), members.slice(1)],
     };
     const groups = [{ id: 1, members: [0, 1], looksCocked: false }];
-    const done = await nameGroups(groups, grouper, { log: () => undefined, names: new Map([[1, 'split'], [2, 'hit'], [3, 'crit']]) }, [redAttackDie]);
+    const logged: string[] = [];
+    const done = await nameGroups(groups, grouper, { log: (l) => logged.push(l), names: new Map([[1, 'split'], [2, 'hit'], [3, 'crit']]) }, [redAttackDie]);
     expect(done.map((n) => n.view.name)).toEqual(['split', 'red-hit', 'red-crit']);
+    expect(logged).toEqual(['  group 1 split into 2 (1 die), 3 (1 die).']);
+    // Asked, a group of one die is one die, cocked-looking or not.
+    const asked: string[] = [];
+    await nameGroups([{ id: 1, members: [0], looksCocked: true }], grouper, { log: () => undefined, prompt: (q) => (asked.push(q), Promise.resolve('cocked')) }, [redAttackDie]);
+    expect(asked[0]).toMatch(/^Group 1: 1 die that looks cocked\. What does it show\?/);
     await expect(nameGroups(groups, grouper, { log: () => undefined, names: new Map([[1, 'split'], [2, 'hit']]) }, [redAttackDie])).rejects.toThrow(/^Group 3 has no name and there is no one to ask/);
     // A grouper that cannot split: the answer is none of the names.
     await expect(nameGroups(groups, { view: grouper.view }, { log: () => undefined, names: new Map([[1, 'split']]) }, [redAttackDie])).rejects.toThrow(/group 1 is named "split", which is none of: hit, crit, focus, blank, cocked, skip\./);

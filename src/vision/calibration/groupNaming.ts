@@ -23,6 +23,11 @@ export const SPLIT_NAME = 'split';
 /** Groups split into this many at most. */
 const SPLIT_INTO = 4;
 
+/** "1 die", "3 dice". */
+function diceCount(n: number): string {
+  return `${n} ${n === 1 ? 'die' : 'dice'}`;
+}
+
 /** A group of dice (indexes into the caller's dice). */
 export interface MemberGroup {
   readonly id: number;
@@ -88,9 +93,10 @@ async function nameOf(cluster: ClusterView, where: string | undefined, options: 
   if (!options.prompt) {
     throw new DicerigError(`Group ${cluster.id} has no name and there is no one to ask: name every group in a labels file (lines "<group> <name>", names: ${allowed.join(', ')}) and pass it with --labels-from.`);
   }
+  const one = cluster.size === 1;
   const question =
-    `Group ${cluster.id}: ${cluster.size} dice${cluster.looksCocked ? ' that look cocked' : ''}${where ? ` (see ${where})` : ''}. ` +
-    `What do they show? (${allowed.join(', ')}${canSplit ? `: ${SPLIT_NAME} when they show more than one` : ''}) `;
+    `Group ${cluster.id}: ${diceCount(cluster.size)}${cluster.looksCocked ? (one ? ' that looks cocked' : ' that look cocked') : ''}${where ? ` (see ${where})` : ''}. ` +
+    `${one ? 'What does it show?' : 'What do they show?'} (${allowed.join(', ')}${canSplit ? `: ${SPLIT_NAME} when they show more than one` : ''}) `;
   for (let attempt = 0; attempt < 5; attempt++) {
     const answer = await options.prompt(question);
     const name = normaliseName(answer, dice, canSplit);
@@ -129,7 +135,7 @@ export async function nameGroups(groups: readonly MemberGroup[], grouper: Groupe
       const piece: MemberGroup = { id: nextId++, members, looksCocked: group.looksCocked };
       return { group: piece, view: grouper.view(piece) };
     });
-    options.log(`  group ${group.id} split into ${pieces.map((p) => `${p.group.id} (${p.group.members.length} dice)`).join(', ')}.`);
+    options.log(`  group ${group.id} split into ${pieces.map((p) => `${p.group.id} (${diceCount(p.group.members.length)})`).join(', ')}.`);
     all.push(...pieces);
     if (options.showGroups) shown = await options.showGroups(all.map((g) => g.view));
     queue.unshift(...pieces);
