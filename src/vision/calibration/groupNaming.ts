@@ -143,6 +143,13 @@ export async function nameGroups(groups: readonly MemberGroup[], grouper: Groupe
   return named;
 }
 
+/** Each of `count` dice's name from the groups named (undefined: in a group skipped or split, or in none). */
+export function memberNames(named: readonly NamedGroup[], count: number): (string | undefined)[] {
+  const names = new Array<string | undefined>(count).fill(undefined);
+  for (const { group, view } of named) if (view.name !== SKIP_NAME && view.name !== SPLIT_NAME) for (const m of group.members) names[m] = view.name;
+  return names;
+}
+
 /** True classes of a group's members, counted (simulated camera only; undefined when none is known). */
 export function truthCounts(truths: readonly (string | undefined)[]): Record<string, number> | undefined {
   const counts: Record<string, number> = {};

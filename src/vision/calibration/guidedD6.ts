@@ -19,7 +19,7 @@ import type { FaceRead, FaceReader } from '../faceRead.js';
 import { readWholeFrame } from '../labelledFrame.js';
 import type { PipelineOptions } from '../pipeline.js';
 import { doubtfulDice, embeddingSplit, groupByEmbedding, sameDieFaces } from './embeddingGroups.js';
-import { nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
+import { memberNames, nameGroups, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
 import { labelledThrows, shownMembers, type LabelledThrow } from './guidedLearned.js';
 import type { CalibrationCamera, DoubtfulDie } from './guidedThrows.js';
@@ -133,8 +133,7 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
     [d6Die],
   );
   const clusters = named.map((n) => n.view);
-  const names = new Array<string | undefined>(seen.length).fill(undefined);
-  for (const { group, view } of named) if (view.name !== SKIP_NAME && view.name !== SPLIT_NAME) for (const m of group.members) names[m] = view.name;
+  const names = memberNames(named, seen.length);
 
   const side = options.pipeline.dieSizePx;
   const { throws, lines } = labelledThrows(

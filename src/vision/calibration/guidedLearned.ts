@@ -21,7 +21,7 @@ import type { DieCrop } from '../faceRead.js';
 import type { LearnedReader } from '../learned/reader.js';
 import { dieEmbedding, doubtfulDice, embeddingSplit, groupByEmbedding, sameDieFaces } from './embeddingGroups.js';
 import type { DieLook } from './embeddingGroups.js';
-import { allowedNames, nameGroups, SKIP_NAME, SPLIT_NAME, truthCounts } from './groupNaming.js';
+import { allowedNames, memberNames, nameGroups, SKIP_NAME, truthCounts } from './groupNaming.js';
 import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
 import { diceIdsOf, LOOKS_COCKED } from './guided.js';
 import type { CalibrationDice } from './guided.js';
@@ -180,8 +180,7 @@ export async function runGuidedLearnedCalibration(options: GuidedLearnedOptions)
     dice,
   );
   const clusters = named.map((n) => n.view);
-  const names = new Array<string | undefined>(located.length).fill(undefined);
-  for (const { group, view } of named) if (view.name !== SKIP_NAME && view.name !== SPLIT_NAME) for (const m of group.members) names[m] = view.name;
+  const names = memberNames(named, located.length);
 
   // Kept, not left out: a die that is named right but hard to read is the very die a reader misreads, and leaving it
   // out would make the profile's misread bounds look better than they are. The user is shown them to check.
