@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { getDieType } from '../dice/catalogue.js';
+import { isD6Faced } from '../dice/indexing.js';
 import { ConfigError } from '../core/errors.js';
 import { yamlLineOf } from '../core/yamlLine.js';
 import { parseYamlText, tooLarge } from '../core/yamlText.js';
@@ -33,6 +34,8 @@ const dieSchema = z.strictObject({
   notes: z.string().optional(),
   /** Simulated camera only: make this die loaded. */
   simulatedLoad: loadSchema.optional(),
+  /** Simulated camera only, D6-faced dice: the face ('1'..'6', by its pips) this die shows as a logo instead of pips. */
+  simulatedLogo: z.enum(['1', '2', '3', '4', '5', '6'], { message: 'a logo replaces the pips of one of a D6\'s faces: "1" to "6"' }).optional(),
 });
 
 const simTimingSchema = z.strictObject({
@@ -253,6 +256,10 @@ export function checkSessionConfig(value: unknown, file?: string, lineOf?: (path
   if (config.camera.source !== 'sim' && config.dice.some((d) => d.simulatedLoad !== undefined)) {
     fail(['dice', config.dice.findIndex((d) => d.simulatedLoad !== undefined), 'simulatedLoad'], 'only the simulated camera can load a die; remove it for a real camera');
   }
+  const logo = config.dice.findIndex((d) => d.simulatedLogo !== undefined);
+  if (logo >= 0 && config.camera.source !== 'sim') fail(['dice', logo, 'simulatedLogo'], 'only the simulated camera draws a logo on a die; a real die shows its own (remove it for a real camera)');
+  const notPips = config.dice.findIndex((d) => d.simulatedLogo !== undefined && !isD6Faced(getDieType(d.type)));
+  if (notPips >= 0) fail(['dice', notPips, 'simulatedLogo'], `a logo replaces a D6 face's pips, and a ${config.dice[notPips]?.type} die has none`);
   return config;
 }
 

@@ -7,22 +7,27 @@ import { ConfigError } from '../core/errors.js';
 import type { D6Check } from '../vision/calibration/d6Check.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import { readD6CheckFile } from '../vision-io/d6CheckFile.js';
+import { faceHeadReader } from '../vision-io/readerChoice.js';
 import type { FaceSeen } from './faceSeen.js';
 
 /** The command that makes (or remakes) a D6 check. */
 export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already';
 
-/** The check in `file`, when one is given, for a session reading with `reader` the `face` its camera sees. */
-export async function sessionD6Check(file: string | undefined, reader: FaceReader, face: FaceSeen): Promise<D6Check | undefined> {
-  if (file === undefined) return undefined;
+/**
+ * The check in `file`, when one is given, for a session reading with `pips` the `face` its camera sees, and the reader
+ * the session reads with: the pip counter, or with the faces the check learned (`--learn-faces`) as its second opinion.
+ */
+export async function sessionD6Check(file: string | undefined, pips: FaceReader, face: FaceSeen): Promise<{ check?: D6Check; reader: FaceReader }> {
+  if (file === undefined) return { reader: pips };
   const check = await readD6CheckFile(file);
+  const reader = check.head !== undefined ? faceHeadReader(check.head, file) : pips;
   if (check.reader !== reader.classifierVersion) {
     throw new ConfigError('calibration', `the D6 check ${file} measured the reader ${check.reader}, but this dicerig reads D6s with ${reader.classifierVersion}: make the check again (${D6_CHECK_COMMAND})`);
   }
   if (check.face !== face) {
     throw new ConfigError('calibration', `the D6 check ${file} was made on dice seen from ${check.face === 'top' ? 'above' : 'below'} (--face ${check.face}), but this session's camera sees the ${face} face: make the check with --face ${face} (${D6_CHECK_COMMAND}), or set camera.face`);
   }
-  return check;
+  return { check, reader };
 }
 
 /** A check read from whole frames measured the blob checks at its die size: refused for a session reading with another. */

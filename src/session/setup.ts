@@ -191,10 +191,10 @@ async function sessionReading(config: SessionConfig): Promise<SessionReading> {
   // From below (a clear platform), D6-faced dice are recorded by the face on top; an X-Wing profile maps its own reads.
   const face = faceSeen({ family, cameraSource: config.camera.source, configured: config.camera.face, profileFace: chosen.profile?.face, profileFile: chosen.profilePath });
   if (family === 'xwing') return { types, family, chosen, face, reader: chosen.reader };
-  const d6Check = await sessionD6Check(config.calibration, chosen.reader, face);
+  const { check: d6Check, reader } = await sessionD6Check(config.calibration, chosen.reader, face);
   // D6 sessions have no profile: their die size is the camera's, known before anything is opened.
   if (d6Check !== undefined && config.camera.dieSizePx !== undefined) requireD6CheckDieSize(d6Check, config.calibration as string, config.camera.dieSizePx);
-  return { types, family, chosen, face, reader: topFaceReader(chosen.reader, types, face), ...(d6Check ? { d6Check } : {}) };
+  return { types, family, chosen: { ...chosen, reader }, face, reader: topFaceReader(reader, types, face), ...(d6Check ? { d6Check } : {}) };
 }
 
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
@@ -302,7 +302,12 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
             cockedRate: cam.cockedRate,
             dieSizePx: cam.dieSizePx,
             dieKinds: simDice?.kinds(),
-            styles: types.map((t) => randomDieStyle(simDieKind(t), styleRandom)),
+            // A logo is added after each die's look is drawn, so it changes no other die's look.
+            styles: types.map((t, i) => {
+              const style = randomDieStyle(simDieKind(t), styleRandom);
+              const logoFace = config.dice[i]?.simulatedLogo;
+              return logoFace !== undefined ? { ...style, logoFace } : style;
+            }),
           }
         : {
             width: cam.width,

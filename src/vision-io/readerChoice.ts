@@ -17,6 +17,9 @@ import { D6PipReader } from '../vision/d6/pipReader.js';
 import { D8Reader } from '../vision/d8/d8Reader.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import type { LearnedPipelineCrop } from '../vision/learned/shipped.js';
+import { D6FaceHeadOpinion, type D6FaceHead } from '../vision/calibration/d6FaceHead.js';
+import type { D6SecondOpinion } from '../vision/d6/combinedReader.js';
+import { d6Nets } from '../vision/d6/netReader.js';
 import type { CropCutter } from './labelledCrops.js';
 import { defaultProfilePath, readProfileFile } from './profileFile.js';
 
@@ -50,7 +53,28 @@ export function profileReader(profile: CalibrationProfile): Pick<ChosenReader, '
 export function d6Reader(choice: D6ReaderChoice): FaceReader {
   if (choice === 'pips') return new D6PipReader();
   const net = new D6NetReader(shippedD6Net);
-  return choice === 'learned' ? net : new CombinedD6Reader(new D6PipReader(), net, shippedD6Net.combined);
+  return choice === 'learned' ? net : pipsWith(net);
+}
+
+/**
+ * The pip counter with a second opinion by the rule set for the shipped networks' (`shippedD6Net.combined`): with
+ * faces learned on the user's dice, the D6 check measures what that rule makes of them.
+ */
+export function pipsWith(opinion: D6SecondOpinion): FaceReader {
+  return new CombinedD6Reader(new D6PipReader(), opinion, shippedD6Net.combined);
+}
+
+/** The D6 networks a head learned on the user's dice reads the embedding of; refused when they are not these. */
+export function faceHeadNets(head: Pick<D6FaceHead, 'nets'>, file?: string): ReturnType<typeof d6Nets> {
+  if (head.nets !== shippedD6Net.version) {
+    throw new InputError(`the D6 check's learned faces read the embedding of the D6 networks ${head.nets}, but this dicerig ships ${shippedD6Net.version}: make the check again with --learn-faces.`, file !== undefined ? { file } : {});
+  }
+  return d6Nets(shippedD6Net);
+}
+
+/** A session's D6 reader when its check learned the dice's faces: the pip counter, and the learned faces as its second opinion. */
+export function faceHeadReader(head: D6FaceHead, file?: string): FaceReader {
+  return pipsWith(new D6FaceHeadOpinion(faceHeadNets(head, file), head));
 }
 
 /**

@@ -75,6 +75,19 @@ describe('session config', () => {
     expect(wrong.key).toBe('dice[0].simulatedLoad.symbol');
   });
 
+  it('refuses a simulated logo on a real camera, on a die without pips and on a face a D6 does not have', () => {
+    const real = problem('dice:\n  - { label: A, type: d6, simulatedLogo: "6" }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
+    expect(real.key).toBe('dice[0].simulatedLogo');
+    expect(real.message).toMatch(/only the simulated camera draws a logo on a die/);
+    const red = problem('dice:\n  - { label: A, type: d6 }\n  - { label: B, type: red, simulatedLogo: "1" }\nrig: { driver: sim }\n');
+    expect(red.key).toBe('dice[1].simulatedLogo');
+    expect(red.message).toMatch(/a red die has none/);
+    const seven = problem('dice:\n  - { label: A, type: d6, simulatedLogo: "7" }\nrig: { driver: sim }\n');
+    expect(seven.key).toBe('dice[0].simulatedLogo');
+    expect(seven.message).toMatch(/"1" to "6"/);
+    expect(parseSessionConfig('dice:\n  - { label: A, type: d3, simulatedLogo: "6" }\nrig: { driver: sim }\n', 'run.yaml').dice[0]?.simulatedLogo).toBe('6');
+  });
+
   it('says so when the file is missing or is not YAML', async () => {
     await expect(loadSessionConfig('/nonexistent/run.yaml')).rejects.toThrow(/cannot read the session config: the file does not exist/);
     expect(problem('dice: [\n').message).toMatch(/not valid YAML or JSON/);

@@ -20,6 +20,8 @@ export interface DieStyle {
   readonly cornerRadius: number;
   /** Ink opacity (1 = fresh paint; worn dice have faded ink). */
   readonly inkAlpha: number;
+  /** A D6 face ('1'..'6') that carries the maker's logo instead of its pips, as many D6s do on their 6 or their 1. */
+  readonly logoFace?: string;
 }
 
 export interface DiePose {
@@ -45,7 +47,30 @@ function css(c: Rgb, k = 1, alpha = 1): string {
   return `rgba(${f(c[0])},${f(c[1])},${f(c[2])},${alpha})`;
 }
 
+/** A logo: a ring round a five-pointed star, neither of which is pip-shaped or counts as pips. */
+function drawLogo(ctx: SKRSContext2D, side: number, style: DieStyle, shade: number): void {
+  ctx.fillStyle = css(style.ink, shade, style.inkAlpha);
+  ctx.strokeStyle = css(style.ink, shade, style.inkAlpha);
+  ctx.lineWidth = side * 0.035;
+  ctx.beginPath();
+  ctx.arc(0, 0, side * 0.3, 0, Math.PI * 2);
+  ctx.stroke();
+  const outer = side * 0.21;
+  const pts: [number, number][] = [];
+  for (let i = 0; i < 10; i++) {
+    const a = (i * Math.PI) / 5;
+    const r = i % 2 === 0 ? outer : outer * 0.4;
+    pts.push([r * Math.sin(a), -r * Math.cos(a)]);
+  }
+  polygon(ctx, pts);
+  ctx.fill();
+}
+
 function drawPips(ctx: SKRSContext2D, face: string, side: number, style: DieStyle, shade: number): void {
+  if (face === style.logoFace) {
+    drawLogo(ctx, side, style, shade);
+    return;
+  }
   const layout = D6_PIP_LAYOUT[face] ?? [];
   ctx.fillStyle = css(style.ink, shade, style.inkAlpha);
   for (const [u, v] of layout) {

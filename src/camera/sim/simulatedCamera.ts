@@ -47,6 +47,8 @@ export interface SimulatedCameraOptions {
   readonly platformColor?: Rgb;
   /** Dice styles per channel; default: drawn at random per session (colours, pip sizes, worn paint). */
   readonly styles?: readonly DieStyle[];
+  /** Per die (channel by channel, then slot), the D6 face it shows as a logo instead of pips; absent or undefined: pips on every face. */
+  readonly logoFaces?: readonly (string | undefined)[];
 }
 
 export interface SimDieTruth {
@@ -183,7 +185,12 @@ export class SimulatedCamera {
     const kinds = options.dice ?? 'd6';
     this.kinds = Array.from({ length: channels }, (_, i) => (typeof kinds === 'string' ? kinds : (kinds[i % kinds.length] as SimDieKind)));
     this.styles = this.kinds.flatMap((k, i) =>
-      Array.from({ length: this.dicePerChannel }, (_, j) => options.styles?.[i * this.dicePerChannel + j] ?? randomDieStyle(k, this.random)),
+      Array.from({ length: this.dicePerChannel }, (_, j) => {
+        const style = options.styles?.[i * this.dicePerChannel + j] ?? randomDieStyle(k, this.random);
+        // Added after the draw, so a logo changes no other die's look or throw.
+        const logoFace = options.logoFaces?.[i * this.dicePerChannel + j];
+        return logoFace !== undefined && k === 'd6' ? { ...style, logoFace } : style;
+      }),
     );
     this.dieSize = options.dieSizePx ?? 72;
     this.cockedRate = options.cockedRate ?? 0;

@@ -34,6 +34,8 @@ export interface SimFolderOptions {
   readonly format?: 'jpg' | 'png';
   /** JPEG quality (default 90). */
   readonly quality?: number;
+  /** D6s only: the face every die shows as a logo instead of pips (its label stays the face's number). */
+  readonly logoFace?: string;
   /** Also write `empty/<name>.<format>`: each frame's platform without its dice, the locator's reference (a session's view). */
   readonly emptyPlatform?: boolean;
 }
@@ -105,6 +107,7 @@ async function encode(image: RgbImage, format: 'jpg' | 'png', quality: number): 
 /** Renders and writes the folder; returns what it wrote. */
 export async function writeSimLabelledFolder(options: SimFolderOptions): Promise<SimFolderSummary> {
   if (options.lighting.length === 0) throw new RangeError('At least one lighting preset is needed.');
+  if (options.logoFace !== undefined && (options.dice !== 'd6' || !/^[1-6]$/.test(options.logoFace))) throw new RangeError(`A logo face is one of a D6's faces, 1 to 6, on D6s only (got ${options.logoFace} on ${options.dice} dice).`);
   const images = join(options.dir, 'images');
   const labels = join(options.dir, 'labels');
   await mkdir(images, { recursive: true });
@@ -127,6 +130,7 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
         dice: kindsFor(options.dice),
         dicePerChannel: options.dicePerChannel ?? 2,
         cockedRate: options.cockedRate ?? 0.08,
+        ...(options.logoFace !== undefined ? { logoFaces: new Array<string>((options.channels ?? 6) * (options.dicePerChannel ?? 2)).fill(options.logoFace) } : {}),
         ...(options.dieSizePx !== undefined ? { dieSizePx: options.dieSizePx } : {}),
       });
     }

@@ -86,6 +86,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--hfov <deg>', "with --reader learned: the camera's horizontal field of view, degrees (where the top face lies)", positiveNumberArg, DEFAULT_HFOV_DEG)
     .option('--fine-tune-passes <n>', `with --reader learned: passes over your dice when fine-tuning (fewer: faster, adapted less)`, positiveIntArg, defaultFineTuneOptions.epochs)
     .option('--no-fine-tune', 'with --reader learned: do not fine-tune the whole network on your dice (faster; only the shipped network and a fitted last layer compete)')
+    .option('--learn-faces', 'with --die d6: also learn your dice\'s faces from the labelled dice, for faces the pip counter cannot count (a logo on the 6 or the 1); a session given the check reads with the pip counter and the learned faces together (at least 10 flat dice of each face; a folder read as whole frames)')
     .option('--json', 'print JSON')
     .action(async (flags: CalibrateFlags, command: Command) => {
       const given = (key: string): boolean => command.getOptionValueSource(key) === 'cli';
@@ -93,6 +94,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         const out = flags.out ?? 'd6-check.json';
         return runD6Check(flags, out, { name: flags.name ?? basename(out, extname(out)), createdAt: createdAt(flags.createdAt), face: flags.face }, io, given);
       }
+      if (flags.learnFaces === true) throw new InputError('--learn-faces is for D6s (--die d6): an X-Wing profile always learns your dice\'s faces.');
       const modes = [flags.fromLabelled, flags.camera, flags.check].filter((m) => m !== undefined).length;
       // --check takes its new rolls from --images, or from --camera (thrown and named as the guided steps name them).
       const checkOnCamera = flags.check !== undefined && flags.camera !== undefined && flags.fromLabelled === undefined;

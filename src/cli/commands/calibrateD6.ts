@@ -24,7 +24,9 @@ import { sessionPipeline } from '../../session/sessionPipeline.js';
 import { holdsEmptyPlatforms, readLabelledFrames } from '../../vision-io/labelledFrames.js';
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
-import { d6Reader } from '../../vision-io/readerChoice.js';
+import { d6Reader, faceHeadNets, faceHeadReader, pipsWith } from '../../vision-io/readerChoice.js';
+import { crossFitD6Reads, TooFewFacesError } from '../../vision/calibration/d6CrossFit.js';
+import type { D6FaceHead } from '../../vision/calibration/d6FaceHead.js';
 import { SKIP_NAME, SPLIT_NAME } from '../../vision/calibration/groupNaming.js';
 import { runGuidedD6Check } from '../../vision/calibration/guidedD6.js';
 import { d6Nets } from '../../vision/d6/netReader.js';
@@ -58,21 +60,27 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   // The session's reader, reporting the face on top when the camera sees the bottom one: the faces a session records.
   const base = d6Reader('pips');
   const reader = topFaceReader(base, [d6Die], common.face);
+  // Refused before any throw is taken: the faces are learned from the crops a session cuts from whole frames.
+  if (flags.learnFaces === true && flags.fromLabelled !== undefined && !holdsEmptyPlatforms(labelledFolderPaths(flags.fromLabelled, flags.labels).images)) {
+    throw new InputError(`--learn-faces learns the faces from the crops a session cuts from whole frames, so it needs a folder with its empty platforms (empty/<name> beside images/, or one reference.png) and --die-size PX.`, { file: flags.fromLabelled });
+  }
   const named = flags.camera !== undefined ? await nameD6Throws(flags, out, common, base, io, given) : undefined;
   const paths = labelledFolderPaths(named?.folder ?? (flags.fromLabelled as string), named === undefined ? flags.labels : undefined);
   const keep = (c: string): boolean => keepsClass('d6', c);
   const measured = await readD6Folder(paths, reader, keep, named?.dieSizePx ?? (given('dieSize') ? flags.dieSize : undefined));
+  const learned = flags.learnFaces === true ? learnFaces(measured.reads, common.face, measured.dieSizePx as number, paths.images, io) : undefined;
   const classes = measured.classes.filter(keep);
-  const evaluation = scoreLabelledReads(measured.reads, classes);
+  const evaluation = scoreLabelledReads(learned?.reads ?? measured.reads, classes);
   const check = sealD6Check({
     format: D6_CHECK_FORMAT,
     version: D6_CHECK_VERSION,
     ...common,
-    reader: base.classifierVersion,
-    source: `${named?.how ?? ''}labelled folder ${paths.images} (${measured.images} images, ${measured.reads.length} dice)${measured.how}`,
+    reader: learned ? faceHeadReader(learned.head).classifierVersion : base.classifierVersion,
+    source: `${named?.how ?? ''}labelled folder ${paths.images} (${measured.images} images, ${measured.reads.length} dice)${measured.how}${learned ? `; faces learned on these dice, each image's dice read with faces learned on the other images' (${learned.folds} folds)` : ''}`,
     images: measured.images,
     ...(measured.dieSizePx !== undefined ? { dieSizePx: measured.dieSizePx } : {}),
     confusion: storedConfusion(evaluation.confusion),
+    ...(learned ? { head: learned.head } : {}),
   });
   await writeD6CheckFile(out, check);
   if (flags.json) {
@@ -80,6 +88,34 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
     return;
   }
   io.out(`${formatD6CheckSummary(check, out)}\n`);
+}
+
+/** Folds the faces are learned in, and the fewest flat dice of a face they are learned from. */
+const FACE_FOLDS = 5;
+const MIN_DICE_A_FACE = 10;
+
+/**
+ * Learns the dice's faces on the check's own dice (`--learn-faces`), and reads each image's dice as a session would
+ * with faces learned on the other images' (`d6CrossFit.ts`), so the check measures the reader on dice new to it.
+ */
+function learnFaces(reads: LabelledEvaluation['reads'], face: 'top' | 'bottom', dieSizePx: number, folder: string, io: CliIo): { head: D6FaceHead; reads: LabelledEvaluation['reads']; folds: number } {
+  io.err(`Learning your dice's faces from ${formatCount(reads.length)} labelled dice, in ${FACE_FOLDS} folds of the images and once on all of them...\n`);
+  try {
+    return crossFitD6Reads(reads, {
+      nets: faceHeadNets({ nets: shippedD6Net.version }),
+      netsVersion: shippedD6Net.version,
+      readerWith: (opinion) => topFaceReader(pipsWith(opinion), [d6Die], face),
+      // Seen from below, a die shows the face opposite the one its label (the face on top) names.
+      seen: (label) => (face === 'top' ? label : (d6Die.opposite[label] ?? label)),
+      sizePx: dieSizePx,
+      folds: FACE_FOLDS,
+      seed: 1,
+      minPerFace: MIN_DICE_A_FACE,
+    });
+  } catch (e) {
+    if (e instanceof TooFewFacesError) throw new InputError(`--learn-faces: ${e.message}; label or throw more dice of ${e.short.length > 1 ? 'those faces' : 'that face'}.`, { file: folder });
+    throw e;
+  }
 }
 
 /**
@@ -179,7 +215,7 @@ export function formatD6CheckSummary(check: D6Check, file: string): string {
   const warning =
     heavy.length > 0
       ? [
-          `  warning: the pip reader declines ${heavy.map((d) => `${percent(share(d), 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. A face shown otherwise than with pips (a logo) is never read; glare or dim light on the pips declines them too.`,
+          `  warning: the ${check.head !== undefined ? 'reader, with the faces it learned,' : 'pip reader'} declines ${heavy.map((d) => `${percent(share(d), 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. ${check.head !== undefined ? 'Glare or dim light on the faces declines them too; more labelled dice of those faces teach it more.' : 'A face shown otherwise than with pips (a logo) is not counted: make the check again with --learn-faces to learn it from these dice; glare or dim light on the pips declines them too.'}`,
         ]
       : [];
   return [

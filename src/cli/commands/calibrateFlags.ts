@@ -32,6 +32,7 @@ export interface CalibrateFlags {
   hfov: number;
   fineTune: boolean;
   fineTunePasses: number;
+  learnFaces?: boolean;
 }
 
 /** The profile fields every way of calibrating fills alike. */

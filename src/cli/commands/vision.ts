@@ -152,6 +152,7 @@ interface SimulateFlags {
   dieSize: number;
   format: 'jpg' | 'png';
   emptyPlatform?: boolean;
+  logo?: string;
 }
 
 function lightingList(value: string): LightingPresetName[] {
@@ -255,7 +256,9 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--die-size <px>', 'die size in pixels (d8: across corners)', positiveNumberArg, 72)
     .addOption(new Option('--format <format>', 'image format').choices(['jpg', 'png']).default('jpg'))
     .option('--empty-platform', 'also write empty/<name>: each frame\'s platform without its dice, so the folder can be read as a session reads frames (calibrate --die d6)')
+    .addOption(new Option('--logo <face>', 'D6s: every die shows this face as a logo instead of pips, as many D6s do on the 6 or the 1 (labelled by its number)').choices(['1', '2', '3', '4', '5', '6']))
     .action(async (flags: SimulateFlags) => {
+      if (flags.logo !== undefined && flags.dice !== 'd6') throw new InputError(`--logo is a D6 face shown as a logo; --dice ${flags.dice} has no pips to replace.`);
       const summary = await writeSimLabelledFolder({
         dir: flags.out,
         dice: flags.dice,
@@ -269,6 +272,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         dieSizePx: flags.dieSize,
         format: flags.format,
         emptyPlatform: flags.emptyPlatform === true,
+        ...(flags.logo !== undefined ? { logoFace: flags.logo } : {}),
       });
       const counts = summary.classes.map((c) => `${c} ${summary.perClass[c] ?? 0}`).join(', ');
       io.out(`Wrote ${summary.images} images with ${summary.dice} labelled dice to ${flags.out} (${counts}).\n`);

@@ -17,6 +17,7 @@ import { InputError } from '../../core/errors.js';
 import { measuredMisreads, type MisreadAssumption } from '../../stats/misreadRate.js';
 import { canonicalJson, confusionSchema, shortHash } from './profile.js';
 import { confusionCockedReads, confusionMisreadCounts } from './profileMisreads.js';
+import { d6FaceHeadId, d6FaceHeadSchema } from './d6FaceHead.js';
 
 export const D6_CHECK_FORMAT = 'dicerig-d6-check';
 export const D6_CHECK_VERSION = 1;
@@ -40,6 +41,11 @@ const d6CheckSchema = z.strictObject({
   dieSizePx: z.number().positive().optional(),
   /** Rows: the labelled face ids ('1'..'6', and `cocked`); columns: the face read, `declined` and `cocked`. */
   confusion: confusionSchema,
+  /**
+   * Faces learned on these dice (`calibrate --learn-faces`): the pip counter's second opinion a session reads with.
+   * The confusion counts each image's dice read with a head fitted on the other images' (`d6CrossFit.ts`).
+   */
+  head: d6FaceHeadSchema.optional(),
   /** `sha256:<hex>` of everything but name, createdAt, source and hash. */
   hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
 });
@@ -73,6 +79,10 @@ export function parseD6Check(value: unknown, file?: string): D6Check {
   const { confusion } = parsed.data;
   if (confusion.counts.length !== confusion.rows.length || confusion.counts.some((r) => r.length !== confusion.columns.length)) {
     throw new InputError('D6 check is inconsistent: confusion counts do not match its rows and columns.', where);
+  }
+  const { head, reader } = parsed.data;
+  if (head !== undefined && !reader.endsWith(`+${d6FaceHeadId(head)}`)) {
+    throw new InputError(`D6 check is inconsistent: its reader ${reader} is not the one its learned faces (${d6FaceHeadId(head)}) make.`, where);
   }
   if (d6CheckHash(parsed.data) !== parsed.data.hash) {
     throw new InputError('D6 check is inconsistent: the content does not match its hash (it was changed after it was made; make the check again instead of editing it).', where);

@@ -1,0 +1,105 @@
+/**
+ * A D6 check of a reader that learned faces on the check's own dice: fair only
+ * on dice the head was not fitted on. The images are split into folds; each
+ * image's dice are read with a head fitted on the other folds' dice (dice in
+ * one image share its light, so they go together), and the head a session
+ * reads with is fitted on all of them. Each head is fitted on fewer dice than
+ * the shipped one, so the misreads the check counts lean high, not low.
+ *
+ * Pure: reads already made whole frame by whole frame are read again from the
+ * crops the session's reader was handed; the pipeline's own verdicts (a blob
+ * of touching dice, a die called cocked by its outline, a die not located)
+ * did not ask the reader and stand as they were.
+ */
+import { seededRandom } from '../../stats/random.js';
+import type { D6SecondOpinion } from '../d6/combinedReader.js';
+import { d6NetView } from '../d6/netEmbedding.js';
+import type { TinyNet } from '../d6/tinyNet.js';
+import type { DeclineCause, FaceRead, FaceReader } from '../faceRead.js';
+import { D6FaceHeadOpinion, D6_HEAD_FACES, fitD6FaceHead, type D6FaceHead, type D6FaceSample } from './d6FaceHead.js';
+
+/** A labelled die and what the reader made of it; `group` is its image. */
+export interface CheckedD6Read {
+  readonly group: string;
+  readonly truth: string;
+  readonly read: FaceRead;
+}
+
+export interface D6CrossFitOptions {
+  readonly nets: readonly TinyNet[];
+  /** The networks' version, recorded in the head. */
+  readonly netsVersion: string;
+  /** The session's reader with a head as the pip counter's second opinion (the rule, the face on top). */
+  readonly readerWith: (opinion: D6SecondOpinion) => FaceReader;
+  /** The face a labelled die shows the camera: its label, or the opposite face when the camera sees the bottom. */
+  readonly seen: (label: string) => string;
+  /** Die size the session reads with, pixels. */
+  readonly sizePx: number;
+  /** Folds (at most one an image). */
+  readonly folds: number;
+  readonly seed: number;
+  /** Fewest flat dice of each face the head must learn from. */
+  readonly minPerFace: number;
+}
+
+export interface D6CrossFit {
+  /** The head a session reads with: fitted on every labelled flat die. */
+  readonly head: D6FaceHead;
+  /** Each die read as the session's reader would, with a head not fitted on its image. */
+  readonly reads: readonly CheckedD6Read[];
+  readonly folds: number;
+}
+
+/** Faces with too few flat dice to learn: each face and its count. */
+export class TooFewFacesError extends RangeError {
+  constructor(readonly short: readonly { readonly face: string; readonly dice: number }[], readonly minPerFace: number) {
+    super(`too few dice of ${short.map((s) => `${s.face} (${s.dice})`).join(', ')} to learn their faces: at least ${minPerFace} flat dice of each face are needed`);
+  }
+}
+
+/** Verdicts the pipeline makes before asking the reader. */
+const PIPELINE_CAUSES: ReadonlySet<DeclineCause> = new Set(['outline', 'touching', 'shadow', 'not-located']);
+
+function askedTheReader(read: FaceRead): boolean {
+  return read.status !== 'cocked' && !(read.cause !== undefined && PIPELINE_CAUSES.has(read.cause));
+}
+
+/** Seeded assignment of images to folds, round the shuffled list. */
+export function d6Folds(groups: readonly string[], folds: number, seed: number): Map<string, number> {
+  const names = [...new Set(groups)].sort();
+  const random = seededRandom(seed);
+  for (let i = names.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [names[i], names[j]] = [names[j] as string, names[i] as string];
+  }
+  return new Map(names.map((n, i) => [n, i % folds]));
+}
+
+/** Fits the heads and reads every die as described above. */
+export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6CrossFitOptions): D6CrossFit {
+  const samples: (D6FaceSample & { readonly at: number })[] = [];
+  reads.forEach((r, at) => {
+    const face = D6_HEAD_FACES.includes(r.truth) ? options.seen(r.truth) : undefined;
+    if (face === undefined || !askedTheReader(r.read)) return;
+    samples.push({ at, face, embedding: d6NetView(options.nets, { image: r.read.crop, sizePx: options.sizePx }).embedding });
+  });
+  const short = D6_HEAD_FACES.map((face) => ({ face, dice: samples.filter((s) => s.face === face).length })).filter((s) => s.dice < options.minPerFace);
+  if (short.length > 0) throw new TooFewFacesError(short, options.minPerFace);
+
+  const groups = reads.map((r) => r.group);
+  const folds = Math.max(2, Math.min(options.folds, new Set(groups).size));
+  const fold = d6Folds(groups, folds, options.seed);
+  const readers = Array.from({ length: folds }, (_, k) => {
+    const head = fitD6FaceHead(
+      samples.filter((s) => fold.get(groups[s.at] as string) !== k),
+      options.netsVersion,
+    );
+    return options.readerWith(new D6FaceHeadOpinion(options.nets, head));
+  });
+  const reread = reads.map((r) => {
+    if (!askedTheReader(r.read)) return r;
+    const reader = readers[fold.get(r.group) as number] as FaceReader;
+    return { ...r, read: reader.read({ image: r.read.crop, sizePx: options.sizePx }) };
+  });
+  return { head: fitD6FaceHead(samples, options.netsVersion), reads: reread, folds };
+}

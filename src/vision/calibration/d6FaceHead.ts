@@ -1,0 +1,107 @@
+/**
+ * Faces learned on the user's own D6s: a last layer (softmax regression) fitted
+ * on what the shipped D6 networks see in each labelled die (`d6NetView`), for
+ * dice whose faces the pip counter cannot count, such as a logo in place of the
+ * 6's or the 1's pips. A session reads with it as the pip counter's second
+ * opinion (`CombinedD6Reader`): a face with no pips to count is read when the
+ * head alone is sure, and a pip count it firmly disputes is declined.
+ *
+ * Pure: fitting, probabilities, and the head's identity (a hash of its numbers),
+ * which names the reader a D6 check measured.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { d6NetView } from '../d6/netEmbedding.js';
+import type { D6SecondOpinion } from '../d6/combinedReader.js';
+import type { TinyNet } from '../d6/tinyNet.js';
+import type { DieCrop } from '../faceRead.js';
+import { fitSoftmax } from '../learned/adapt.js';
+
+export const D6_FACE_HEAD_VERSION = 'd6-faces/1';
+
+/** The faces a head reads, in the order of its rows: the D6 networks' order. */
+export const D6_HEAD_FACES: readonly string[] = ['1', '2', '3', '4', '5', '6'];
+
+export const d6FaceHeadSchema = z.strictObject({
+  version: z.literal(D6_FACE_HEAD_VERSION),
+  /** The D6 networks whose embedding it reads (their `version`): another dicerig's networks see dice otherwise. */
+  nets: z.string().min(1),
+  /** Row-major, one row per face of `D6_HEAD_FACES`, each as long as the embedding. */
+  weights: z.array(z.number()),
+  bias: z.array(z.number()).length(6),
+});
+
+export type D6FaceHead = z.infer<typeof d6FaceHeadSchema>;
+
+/** A labelled die as the networks see it: its embedding (`d6NetView`) and the face it shows the camera. */
+export interface D6FaceSample {
+  readonly embedding: Float32Array;
+  readonly face: string;
+}
+
+// Settings of the X-Wing calibration head (`defaultAdaptOptions`): unit-length embeddings of a few hundred dice, each
+// face weighed alike so a rare face is not pulled towards a common one.
+const FIT = { iterations: 500, learningRate: 0.05, l2: 1e-4, balance: true } as const;
+
+/** Fits a head on labelled dice (faces outside '1'..'6' are left out). */
+export function fitD6FaceHead(samples: readonly D6FaceSample[], nets: string): D6FaceHead {
+  const fitted = samples.filter((s) => D6_HEAD_FACES.includes(s.face));
+  if (fitted.length === 0) throw new RangeError('A D6 face head needs labelled dice showing faces 1 to 6.');
+  const { weights, bias } = fitSoftmax(
+    fitted.map((s) => s.embedding),
+    fitted.map((s) => D6_HEAD_FACES.indexOf(s.face)),
+    D6_HEAD_FACES.length,
+    FIT,
+  );
+  // Rounded so the file, its hash and a session's reads are the same numbers.
+  const round = (v: number): number => Number(v.toPrecision(7));
+  return { version: D6_FACE_HEAD_VERSION, nets, weights: weights.map(round), bias: bias.map(round) };
+}
+
+/** Face probabilities ('1'..'6') of an embedding. */
+export function d6FaceHeadProbabilities(head: D6FaceHead, embedding: Float32Array): Float32Array {
+  const d = embedding.length;
+  if (head.weights.length !== D6_HEAD_FACES.length * d) throw new RangeError(`The D6 face head has ${head.weights.length} weights, not 6 x ${d} for these networks' embedding.`);
+  const z = new Float64Array(D6_HEAD_FACES.length);
+  let max = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < z.length; j++) {
+    let s = head.bias[j] as number;
+    for (let c = 0; c < d; c++) s += (head.weights[j * d + c] as number) * (embedding[c] as number);
+    z[j] = s;
+    if (s > max) max = s;
+  }
+  let sum = 0;
+  for (let j = 0; j < z.length; j++) {
+    z[j] = Math.exp((z[j] as number) - max);
+    sum += z[j] as number;
+  }
+  return Float32Array.from(z, (v) => v / sum);
+}
+
+/** The head's identity: its version, networks and a hash of its numbers. */
+export function d6FaceHeadId(head: D6FaceHead): string {
+  const hash = createHash('sha256').update(JSON.stringify([head.nets, head.weights, head.bias])).digest('hex').slice(0, 12);
+  return `${head.version}@${head.nets}:${hash}`;
+}
+
+/** The head as the pip counter's second opinion in a session. */
+export class D6FaceHeadOpinion implements D6SecondOpinion {
+  readonly classifierVersion: string;
+  // A crop is read once even when asked twice: crops are not modified once cut.
+  private readonly memo = new WeakMap<DieCrop['image'], Float32Array>();
+
+  constructor(
+    private readonly nets: readonly TinyNet[],
+    readonly head: D6FaceHead,
+  ) {
+    this.classifierVersion = d6FaceHeadId(head);
+  }
+
+  probabilities(crop: DieCrop): Float32Array {
+    const known = this.memo.get(crop.image);
+    if (known) return known;
+    const p = d6FaceHeadProbabilities(this.head, d6NetView(this.nets, crop).embedding);
+    this.memo.set(crop.image, p);
+    return p;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * `dicerig calibrate --die d6 --learn-faces`: D6s with a logo in place of a face's pips, which the pip counter cannot
+ * count, read by faces learned on the user's own dice; the check measures that reader on dice it did not learn from,
+ * and a session given the check reads with it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { d6CheckDeclines, parseD6Check, sealD6Check, type D6Check } from '../../src/vision/calibration/d6Check.js';
+import { tempDir } from '../store/support/fixtures.js';
+import { runCli } from './runCli.js';
+
+const dir = tempDir('dicerig-d6faces-');
+const LOGO = join(dir, 'logo');
+const FACES = ['1', '2', '3', '4', '5', '6'];
+
+function readCheck(file: string): D6Check {
+  return parseD6Check(JSON.parse(readFileSync(file, 'utf8')), file);
+}
+
+function declinedShare(check: D6Check, face: string): number {
+  const d = d6CheckDeclines(check, FACES).find((x) => x.face === face);
+  return (d?.declined ?? 0) / (d?.dice ?? 1);
+}
+
+function sessionConfig(name: string, extra: string): string {
+  const file = join(dir, `${name}.yaml`);
+  const die = (l: string): string => `  - { label: ${l}, type: d6, simulatedLogo: "6" }\n`;
+  writeFileSync(file, `name: ${name}\nseed: 33\ndice:\n${die('logo-A')}${die('logo-B')}rig:\n  driver: sim\ncamera: { source: sim, lighting: window }\nstopping: { budgetRolls: 120 }\n${extra}`);
+  return file;
+}
+
+/** Per die label: how many rolls were read as each face, and how many were kept unresolved. */
+function facesRead(db: string): Map<string, Record<string, number>> {
+  const store = openDatabase(db, { readonly: true });
+  try {
+    const rows = store.prepare("SELECT d.label AS label, CASE r.resolution WHEN 'unresolved' THEN 'unresolved' ELSE r.face_id END AS face, COUNT(*) AS n FROM rolls r JOIN dice d ON d.id = r.die_id JOIN throws t ON t.id = r.throw_id WHERE t.status = 'ok' GROUP BY 1, 2").all() as { label: string; face: string; n: number }[];
+    const out = new Map<string, Record<string, number>>();
+    for (const r of rows) out.set(r.label, { ...(out.get(r.label) ?? {}), [r.face]: r.n });
+    return out;
+  } finally {
+    store.close();
+  }
+}
+
+beforeAll(async () => {
+  const sim = await runCli('vision', 'simulate', '--dice', 'd6', '--logo', '6', '--out', LOGO, '--seed', '70400', '--frames', '24', '--empty-platform', '--lighting', 'studio,window,desk-lamp');
+  expect(sim.err).toBe('');
+  expect(sim.code).toBe(0);
+}, 120_000);
+
+describe('calibrate --die d6 --learn-faces', () => {
+  const plain = join(dir, 'plain.json');
+  const learned = join(dir, 'learned.json');
+
+  it("reads the logo faces the pip counter declines, measured on each image's dice with faces learned on the other images'", async () => {
+    const p = await runCli('calibrate', '--die', 'd6', '--from-labelled', LOGO, '--die-size', '72', '-o', plain);
+    expect(p.code).toBe(0);
+    expect(declinedShare(readCheck(plain), '6')).toBeGreaterThan(0.8);
+    expect(p.out).toContain('A face shown otherwise than with pips (a logo) is not counted: make the check again with --learn-faces to learn it from these dice');
+
+    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', LOGO, '--die-size', '72', '-o', learned, '--learn-faces');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^Learning your dice's faces from \d+ labelled dice, in 5 folds of the images and once on all of them\.\.\.\n$/);
+    const check = readCheck(learned);
+    expect(check.head?.nets).toBe('d6-net/6');
+    expect(check.reader).toMatch(/^d6-pips\/1\+d6-faces\/1@d6-net\/6:[0-9a-f]{12}$/);
+    expect(check.source).toMatch(/; faces learned on these dice, each image's dice read with faces learned on the other images' \(5 folds\)$/);
+    expect(r.out).toContain(`reader ${check.reader}`);
+    for (const face of FACES) expect(declinedShare(check, face)).toBeLessThanOrEqual(0.05);
+    // Among the flat dice read, none is read as another face.
+    const { rows, columns, counts } = check.confusion;
+    for (const face of FACES) {
+      const row = counts[rows.indexOf(face)] as number[];
+      for (const other of FACES.filter((f) => f !== face)) expect(row[columns.indexOf(other)]).toBe(0);
+    }
+    expect(r.out).not.toContain('warning');
+  }, 120_000);
+
+  it('has a session read its logo dice with the learned faces, and record the 6s the pip counter alone kept unresolved', async () => {
+    const bare = join(dir, 'bare.db');
+    const withFaces = join(dir, 'faces.db');
+    expect((await runCli('run', sessionConfig('bare', ''), '--db', bare, '--plain')).code).toBe(0);
+    const run = await runCli('run', sessionConfig('faces', `calibration: ${learned}\n`), '--db', withFaces, '--plain');
+    expect(run.code).toBe(0);
+    const check = readCheck(learned);
+    expect(run.out).toContain(`measured by D6 check "learned" (${check.hash.slice(7, 19)}`);
+    const store = openDatabase(withFaces, { readonly: true });
+    try {
+      expect(store.prepare('SELECT DISTINCT classifier_version AS v FROM rolls WHERE classifier_version IS NOT NULL').all()).toEqual([{ v: check.reader }]);
+    } finally {
+      store.close();
+    }
+    // The same seed throws the same dice: the faces the pip counter reads are read alike, and the 6s it kept unresolved are now read.
+    const before = facesRead(bare);
+    const after = facesRead(withFaces);
+    for (const label of ['logo-A', 'logo-B']) {
+      const b = before.get(label) ?? {};
+      const a = after.get(label) ?? {};
+      expect(b['6']).toBeUndefined();
+      expect(b.unresolved).toBeGreaterThan(10);
+      for (const face of ['1', '2', '3', '4', '5']) expect(a[face]).toBe(b[face]);
+      expect(a['6']).toBeGreaterThanOrEqual(0.9 * (b.unresolved as number));
+      expect((a['6'] ?? 0) + (a.unresolved ?? 0)).toBe(b.unresolved);
+    }
+  }, 120_000);
+
+  it('refuses to learn faces for X-Wing dice, from crops without their empty platforms, or from too few dice of a face', async () => {
+    const xwing = await runCli('calibrate', '--die', 'red', '--from-labelled', LOGO, '--learn-faces');
+    expect(xwing.code).toBe(1);
+    expect(xwing.err).toContain('--learn-faces is for D6s (--die d6): an X-Wing profile always learns your dice\'s faces.');
+    const crops = join(dir, 'crops');
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--logo', '6', '--out', crops, '--frames', '2')).code).toBe(0);
+    const noEmpty = await runCli('calibrate', '--die', 'd6', '--from-labelled', crops, '--learn-faces', '-o', join(dir, 'no.json'));
+    expect(noEmpty.code).toBe(1);
+    expect(noEmpty.err).toMatch(/--learn-faces learns the faces from the crops a session cuts from whole frames, so it needs a folder with its empty platforms/);
+    const few = join(dir, 'few');
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--logo', '6', '--out', few, '--frames', '3', '--empty-platform')).code).toBe(0);
+    const thin = await runCli('calibrate', '--die', 'd6', '--from-labelled', few, '--die-size', '72', '--learn-faces', '-o', join(dir, 'thin.json'));
+    expect(thin.code).toBe(1);
+    expect(thin.err).toMatch(/--learn-faces: too few dice of (\d \(\d\), )*\d \(\d\) to learn their faces: at least 10 flat dice of each face are needed; label or throw more dice of those faces\./);
+    expect((await runCli('vision', 'simulate', '--dice', 'red', '--logo', '6', '--out', join(dir, 'red'))).err).toContain('--logo is a D6 face shown as a logo; --dice red has no pips to replace.');
+  }, 120_000);
+
+  it("refuses a check whose reader is not its learned faces', and a session refuses faces learned on other D6 networks", async () => {
+    const check = readCheck(learned);
+    const { hash: _hash, ...rest } = check;
+    const other = sealD6Check({ ...rest, reader: 'd6-pips/1' });
+    expect(() => parseD6Check(JSON.parse(JSON.stringify(other)), 'x.json')).toThrow(/its reader d6-pips\/1 is not the one its learned faces \(d6-faces\/1@d6-net\/6:[0-9a-f]{12}\) make/);
+    const head = { ...(check.head as NonNullable<D6Check['head']>), nets: 'd6-net/5' };
+    const old = join(dir, 'old-nets.json');
+    const { d6FaceHeadId } = await import('../../src/vision/calibration/d6FaceHead.js');
+    writeFileSync(old, JSON.stringify(sealD6Check({ ...rest, head, reader: `d6-pips/1+${d6FaceHeadId(head)}` })));
+    const run = await runCli('run', sessionConfig('old', `calibration: ${old}\n`), '--db', join(dir, 'old.db'));
+    expect(run.code).not.toBe(0);
+    expect(run.err).toContain("the D6 check's learned faces read the embedding of the D6 networks d6-net/5, but this dicerig ships d6-net/6: make the check again with --learn-faces.");
+  }, 60_000);
+});
