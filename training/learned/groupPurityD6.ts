@@ -16,6 +16,7 @@ import { d6NetView, likeliestFace } from '../../src/vision/d6/netEmbedding.js';
 import { d6Nets, heldOutOf } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
+import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { carefulNaming, majorityNames, type GroupingDie } from './groupPurity.js';
 
 async function main(dir: string, k: number): Promise<void> {
@@ -24,6 +25,8 @@ async function main(dir: string, k: number): Promise<void> {
   const photos = heldOutOf(shippedD6Net, folder.photos);
   const dice: GroupingDie[] = [];
   const reads: string[] = [];
+  const pipReads: (string | undefined)[] = [];
+  const pips = new D6PipReader();
   for (const photo of photos) {
     const image = await decodeImageFile(photo.imagePath);
     for (const b of photo.boxes) {
@@ -35,6 +38,8 @@ async function main(dir: string, k: number): Promise<void> {
       const view = d6NetView(nets, { image: crop, sizePx: side });
       dice.push({ label: b.className, embedding: view.embedding, look: { tilted: false, elongated: false } });
       reads.push(likeliestFace(view));
+      const pip = pips.read({ image: crop, sizePx: side });
+      pipReads.push(pip.status === 'read' ? pip.symbol : undefined);
     }
   }
   const groups = groupByEmbedding(dice.map((d) => d.embedding), dice.map((d) => d.look), k, seededRandom(1));
@@ -50,6 +55,9 @@ async function main(dir: string, k: number): Promise<void> {
   console.log(`shown as doubtful by the networks' embedding (nearer another name): ${out.size} (${wrongOut} of them named wrong)`);
   const readOther = dice.flatMap((d, i) => (reads[i] !== names[i] ? [i] : []));
   console.log(`shown as doubtful by the networks' read (another face than the name): ${readOther.length} (${readOther.filter((i) => names[i] !== dice[i]!.label).length} of them named wrong)`);
+  // The networks' read as a doubt only where the pip counter does not read the die as named (guidedD6.ts since 2026-12-05).
+  const unconfirmed = readOther.filter((i) => pipReads[i] !== names[i]);
+  console.log(`  of them, the pip counter does not read as named: ${unconfirmed.length} (${unconfirmed.filter((i) => names[i] !== dice[i]!.label).length} of them named wrong)`);
   const either = new Set([...out.keys(), ...readOther]);
   console.log(`either: ${either.size} shown, ${[...either].filter((i) => names[i] !== dice[i]!.label).length} of the ${wrong} named wrong`);
   const careful = await carefulNaming(dice, k, [d6Die], (name) => name.replace(/^d6-/, ''));

@@ -156,6 +156,7 @@ async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFi
   try {
     const dieSizePx = run.steps.dieSizePx;
     const result = await runGuidedD6Check({
+      learnFaces: flags.learnFaces === true,
       ...run.steps,
       dice: run.steps.channels * (run.steps.dicePerChannel ?? 1),
       reader: pips,
@@ -170,7 +171,7 @@ async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFi
       const top = common.face === 'bottom' ? ' (the face on top: the opposite of the face its picture shows)' : '';
       await showDoubtful(`${stem}.groups`, run.throwsDir, result.doubtful, result, io, {
         fix: `A wrong name: correct its line's class in the labels file${top}, then calibrate --die d6 --from-labelled ${run.throwsDir} --die-size ${dieSizePx}.`,
-        summary: `${result.doubtful.length} named dice the pip counter read as another face, the blob checks called cocked, or the D6 networks read as another face or see nearer another named one (kept as named: named right, they are the misreads the check must count)`,
+        summary: `${result.doubtful.length} named dice the pip counter read as another face, the blob checks called cocked, or ${flags.learnFaces === true ? 'faces learned on the other throws read as another face, or the D6 networks' : 'the D6 networks read as another face or'} see nearer another named one (kept as named: named right, they are the misreads the check must count)`,
       });
     }
     const groups = result.clusters.filter((c) => c.name !== SKIP_NAME && c.name !== SPLIT_NAME).length;
