@@ -58,7 +58,7 @@ describe('calibrate --die d6 --learn-faces', () => {
     const p = await runCli('calibrate', '--die', 'd6', '--from-labelled', LOGO, '--die-size', '72', '-o', plain);
     expect(p.code).toBe(0);
     expect(declinedShare(readCheck(plain), '6')).toBeGreaterThan(0.8);
-    expect(p.out).toContain('A face shown otherwise than with pips (a logo) is not counted: make the check again with --learn-faces to learn it from these dice');
+    expect(p.out).toContain("A face shown otherwise than with pips (a logo) is not counted, and glare or dim light on the pips declines them too: make the check again with --learn-faces to learn your dice's faces from these dice.");
 
     const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', LOGO, '--die-size', '72', '-o', learned, '--learn-faces');
     expect(r.code).toBe(0);

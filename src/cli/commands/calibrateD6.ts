@@ -216,7 +216,7 @@ export function formatD6CheckSummary(check: D6Check, file: string): string {
   const warning =
     heavy.length > 0
       ? [
-          `  warning: the ${check.head !== undefined ? 'reader, with the faces it learned,' : 'pip reader'} declines ${heavy.map((d) => `${percent(share(d), 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. ${check.head !== undefined ? 'Glare or dim light on the faces declines them too; more labelled dice of those faces teach it more.' : 'A face shown otherwise than with pips (a logo) is not counted: make the check again with --learn-faces to learn it from these dice; glare or dim light on the pips declines them too.'}`,
+          `  warning: the ${check.head !== undefined ? 'reader, with the faces it learned,' : 'pip reader'} declines ${heavy.map((d) => `${percent(share(d), 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. ${check.head !== undefined ? 'Glare or dim light on the faces declines them too; more labelled dice of those faces teach it more.' : 'A face shown otherwise than with pips (a logo) is not counted, and glare or dim light on the pips declines them too: make the check again with --learn-faces to learn your dice\'s faces from these dice.'}`,
         ]
       : [];
   return [
