@@ -8,9 +8,9 @@ import { simDieClass } from '../../src/camera/sim/writeLabelledFolder.js';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { crossFitD6Reads, d6Folds, TooFewFacesError, type CheckedD6Read } from '../../src/vision/calibration/d6CrossFit.js';
-import { D6FaceHeadOpinion, d6FaceHeadId, d6FaceHeadProbabilities, fitD6FaceHead } from '../../src/vision/calibration/d6FaceHead.js';
+import { D6FaceHeadOpinion, d6FaceHeadId, d6FaceHeadProbabilities, FIT_TURNS, fitD6FaceHead } from '../../src/vision/calibration/d6FaceHead.js';
 import { CombinedD6Reader, type D6SecondOpinion } from '../../src/vision/d6/combinedReader.js';
-import { d6NetView } from '../../src/vision/d6/netEmbedding.js';
+import { d6TurnEmbeddings } from '../../src/vision/d6/netEmbedding.js';
 import { d6Nets } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
@@ -103,18 +103,40 @@ describe('a D6 check with faces learned on its own dice', () => {
 
     // Each image's dice were read with the head fitted on exactly the other folds' dice.
     const fold = d6Folds(reads.map((r) => r.group), fit.folds, 1);
-    const embeddingOf = (r: CheckedD6Read): Float32Array => d6NetView(nets, { image: r.read.crop, sizePx: 72 }).embedding;
+    // Each die is learned in each of its turns.
+    const samplesOf = (r: CheckedD6Read): { embedding: Float32Array; face: string }[] => d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((embedding) => ({ embedding, face: r.truth }));
     // The dice the reader was asked about: not those the pipeline called cocked, touching or joined by a shadow.
     const asked = (r: CheckedD6Read): boolean => r.read.status !== 'cocked' && r.read.cause !== 'touching' && r.read.cause !== 'shadow';
     const flat = reads.filter((r) => asked(r) && FACES.includes(r.truth));
     for (let k = 0; k < fit.folds; k++) {
-      const expected = fitD6FaceHead(flat.filter((r) => fold.get(r.group) !== k).map((r) => ({ embedding: embeddingOf(r), face: r.truth })), shippedD6Net.version);
+      const expected = fitD6FaceHead(flat.filter((r) => fold.get(r.group) !== k).flatMap(samplesOf), shippedD6Net.version);
       const versions = new Set(fit.reads.filter((r) => fold.get(r.group) === k && asked(r)).map((r) => r.read.classifierVersion));
       expect([...versions]).toEqual([`d6-pips/1+${d6FaceHeadId(expected)}`]);
     }
     // The head a session reads with learned from every flat die, and is none of the folds'.
     expect(heads.has(d6FaceHeadId(fit.head))).toBe(false);
     expect(new D6FaceHeadOpinion(nets, fit.head).classifierVersion).toBe(d6FaceHeadId(fit.head));
+  });
+
+  it('looks at one turn of a die when it agrees with the sure pip count or is sure itself, and at four otherwise', () => {
+    const opinion = new D6FaceHeadOpinion(nets, fit.head);
+    const turnsOf = (r: CheckedD6Read): Float32Array[] => d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((e) => d6FaceHeadProbabilities(fit.head, e));
+    const mean = (ps: Float32Array[]): number[] => Array.from(ps[0] as Float32Array, (_, j) => ps.reduce((a, p) => a + (p[j] as number), 0) / ps.length);
+    let unsure = 0;
+    for (const r of reads.filter((x) => x.read.status !== 'cocked' && x.read.cause === undefined).slice(0, 40)) {
+      const turns = turnsOf(r);
+      const first = turns[0] as Float32Array;
+      const best = FACES[first.indexOf(Math.max(...first))] as string;
+      const crop = { image: r.read.crop, sizePx: 72 };
+      expect(Array.from(opinion.probabilities(crop, best))).toEqual(Array.from(first));
+      const alone = Array.from(opinion.probabilities(crop));
+      if (Math.max(...first) >= 0.99) expect(alone).toEqual(Array.from(first));
+      else {
+        unsure++;
+        alone.forEach((v, j) => expect(v).toBeCloseTo(mean(turns)[j] as number, 6));
+      }
+    }
+    expect(unsure).toBeGreaterThan(0);
   });
 
   it("leaves the pipeline's own verdicts as they were: a die the outline called cocked, or touching another, is not read again", () => {

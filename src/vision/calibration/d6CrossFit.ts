@@ -13,10 +13,10 @@
  */
 import { seededRandom } from '../../stats/random.js';
 import type { D6SecondOpinion } from '../d6/combinedReader.js';
-import { d6NetView } from '../d6/netEmbedding.js';
+import { d6TurnEmbeddings } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
 import type { DeclineCause, FaceRead, FaceReader } from '../faceRead.js';
-import { D6FaceHeadOpinion, D6_HEAD_FACES, fitD6FaceHead, type D6FaceHead, type D6FaceSample } from './d6FaceHead.js';
+import { D6FaceHeadOpinion, D6_HEAD_FACES, FIT_TURNS, fitD6FaceHead, type D6FaceHead, type D6FaceSample } from './d6FaceHead.js';
 
 /** A labelled die and what the reader made of it; `group` is its image. */
 export interface CheckedD6Read {
@@ -81,9 +81,9 @@ export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6Cros
   reads.forEach((r, at) => {
     const face = D6_HEAD_FACES.includes(r.truth) ? options.seen(r.truth) : undefined;
     if (face === undefined || !askedTheReader(r.read)) return;
-    samples.push({ at, face, embedding: d6NetView(options.nets, { image: r.read.crop, sizePx: options.sizePx }).embedding });
+    for (const embedding of d6TurnEmbeddings(options.nets, { image: r.read.crop, sizePx: options.sizePx }, FIT_TURNS)) samples.push({ at, face, embedding });
   });
-  const short = D6_HEAD_FACES.map((face) => ({ face, dice: samples.filter((s) => s.face === face).length })).filter((s) => s.dice < options.minPerFace);
+  const short = D6_HEAD_FACES.map((face) => ({ face, dice: samples.filter((s) => s.face === face).length / FIT_TURNS })).filter((s) => s.dice < options.minPerFace);
   if (short.length > 0) throw new TooFewFacesError(short, options.minPerFace);
 
   const groups = reads.map((r) => r.group);

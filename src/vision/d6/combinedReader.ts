@@ -16,7 +16,8 @@ import { D6PipReader } from './pipReader.js';
 /** A learned second opinion: face probabilities ('1'..'6', in that order) for a crop, and its version. `D6NetReader` is one. */
 export interface D6SecondOpinion {
   readonly classifierVersion: string;
-  probabilities(crop: DieCrop): Float32Array;
+  /** `counted`: the face the pip counter counted surely, if any; an opinion may look less hard once it agrees. */
+  probabilities(crop: DieCrop, counted?: string): Float32Array;
 }
 
 export interface CombinedD6Options {
@@ -47,7 +48,8 @@ export class CombinedD6Reader implements FaceReader {
   read(crop: DieCrop): FaceRead {
     const o = this.options;
     const pip = this.counter.read(crop);
-    const p = this.net.probabilities(crop);
+    const sure = pip.symbol !== undefined && pip.confidence >= this.pips.options.minConfidence;
+    const p = this.net.probabilities(crop, sure ? pip.symbol : undefined);
     let best = 0;
     for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
     const netFace = String(best + 1);

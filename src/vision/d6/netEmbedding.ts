@@ -46,3 +46,23 @@ export function likeliestFace(view: D6NetView): string {
   for (let j = 1; j < view.probabilities.length; j++) if ((view.probabilities[j] as number) > (view.probabilities[best] as number)) best = j;
   return String(best + 1);
 }
+
+/**
+ * What the networks see in turns `from`..`turns - 1` of the crop (at most 4): per turn, the embedding averaged over
+ * the networks and scaled to length 1. Faces learned on a user's dice are fitted on every turn and read on the first,
+ * and on the others only when the first leaves them unsure.
+ */
+export function d6TurnEmbeddings(nets: readonly TinyNet[], crop: DieCrop, turns: number, from = 0): Float32Array[] {
+  const sums: Float32Array[] = [];
+  for (const net of nets) {
+    const size = net.spec.size;
+    const input = netInput(crop.image, size).data;
+    for (let t = from; t < Math.min(TURNS, turns); t++) {
+      const e = net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1)).embedding;
+      const sum = (sums[t - from] ??= new Float32Array(e.length));
+      if (e.length !== sum.length) throw new RangeError('the D6 networks of one model give embeddings of different lengths');
+      for (let j = 0; j < e.length; j++) sum[j] = (sum[j] as number) + (e[j] as number);
+    }
+  }
+  return sums.map(unitLength);
+}
