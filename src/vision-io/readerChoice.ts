@@ -22,6 +22,7 @@ import type { D6SecondOpinion } from '../vision/d6/combinedReader.js';
 import { d6Nets } from '../vision/d6/netReader.js';
 import type { CropCutter } from './labelledCrops.js';
 import { defaultProfilePath, readProfileFile } from './profileFile.js';
+import { readD6CheckFile } from './d6CheckFile.js';
 
 /** The dice a reader reads: D6-faced dice, or X-Wing red, green or both. */
 export type ReaderDice = 'd6' | 'red' | 'green' | 'xwing';
@@ -79,12 +80,18 @@ export function faceHeadReader(head: D6FaceHead, file?: string): FaceReader {
 
 /**
  * The reader for these dice: for D6s the one `d6` names (pip counting with the learned second opinion
- * by default), for X-Wing dice a calibration profile (the shipped default unless `calibration` names one).
+ * by default), or the one a D6 check given as `calibration` measured; for X-Wing dice a calibration profile (the
+ * shipped default unless `calibration` names one).
  */
 export async function chooseReader(dice: ReaderDice, options: { readonly calibration?: string | undefined; readonly d6?: D6ReaderChoice } = {}): Promise<ChosenReader> {
   const { calibration, d6 = 'combined' } = options;
   if (dice === 'd6') {
-    if (calibration !== undefined) throw new InputError(`--calibration is for X-Wing dice; D6s are read with --reader ${d6} and need no profile.`, { file: calibration });
+    if (calibration !== undefined) {
+      // A D6 check names the reader it measured: a session given it reads with that reader, and so is it measured here.
+      const check = await readD6CheckFile(calibration);
+      if (check.head === undefined) return { reader: d6Reader('pips'), note: `read with the pip counter, the reader the D6 check ${calibration} measured` };
+      return { reader: faceHeadReader(check.head, calibration), note: `read with the faces the D6 check ${calibration} learned: on the dice it learned them from, figures are no test of them` };
+    }
     // Figures on the classifier's own training photos would flatter it: say which they were.
     const note = d6 === 'pips' ? undefined : `the learned classifier was trained on ${shippedD6Net.trainedOn}: figures on those photos are no test of it`;
     return { reader: d6Reader(d6), ...(note ? { note } : {}) };

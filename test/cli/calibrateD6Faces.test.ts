@@ -130,6 +130,24 @@ describe('calibrate --die d6 --learn-faces', () => {
     expect(listed.split('\n').filter((l) => / named 6, /.test(l)).length).toBeLessThanOrEqual(2);
   }, 180_000);
 
+  it('reads labelled dice with the faces a check learned in vision eval, on dice of another seed, and refuses a D6 check with --reader', async () => {
+    const other = join(dir, 'logo-other');
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--logo', '6', '--out', other, '--seed', '70500', '--frames', '12', '--empty-platform', '--lighting', 'evening')).code).toBe(0);
+    const r = await runCli('vision', 'eval', '--die', 'd6', '--calibration', learned, '--images', other, '--die-size', '72', '--json');
+    expect(r.err).toBe('');
+    const j = JSON.parse(r.out) as { classifierVersion: string; note: string; perFace: { className: string; recall: number }[]; summary: { accuracyAmongRead: number } };
+    expect(j.classifierVersion).toBe(readCheck(learned).reader);
+    expect(j.note).toContain('read with the faces the D6 check');
+    expect(j.perFace.find((c) => c.className === '6')?.recall).toBeGreaterThanOrEqual(0.9);
+    expect(j.summary.accuracyAmongRead).toBe(1);
+    const pips = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--calibration', plain, '--images', other, '--die-size', '72', '--json')).out) as typeof j;
+    expect(pips.classifierVersion).toBe('d6-pips/1');
+    expect(pips.perFace.find((c) => c.className === '6')?.recall).toBeLessThan(0.2);
+    const both = await runCli('vision', 'eval', '--die', 'd6', '--calibration', learned, '--reader', 'pips', '--images', other);
+    expect(both.code).toBe(1);
+    expect(both.err).toContain('--reader and --calibration together');
+  }, 120_000);
+
   it('refuses to learn faces for X-Wing dice, from crops without their empty platforms, or from too few dice of a face', async () => {
     const xwing = await runCli('calibrate', '--die', 'red', '--from-labelled', LOGO, '--learn-faces');
     expect(xwing.code).toBe(1);

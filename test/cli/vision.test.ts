@@ -224,10 +224,10 @@ describe('dicerig vision eval', () => {
     expect(r.err).toContain(`${missing}: no such folder: a labelled folder holds images/ and labels/ (or is the images folder itself)`);
   });
 
-  it('refuses a calibration profile for D6s, which need none', async () => {
+  it('refuses an X-Wing calibration profile for D6s, which take a D6 check', async () => {
     const r = await runCli('vision', 'eval', '--die', 'd6', '--calibration', RED_PROFILE, '--images', XW);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/--calibration is for X-Wing dice; D6s are read with --reader combined and need no profile/);
+    expect(r.err).toMatch(/not a D6 check \(format "dicerig-calibration"\): D6-faced dice take the file "dicerig calibrate --die d6 --from-labelled DIR" writes/);
   });
 
   it('explains a profile that is missing or for other dice', async () => {

@@ -175,7 +175,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         '(red-hit, green-evade, ...); with --die xwing red and green dice in the same photos are told apart by colour.',
     )
     .addOption(new Option('--die <dice>', 'which dice to read').choices(['d6', 'red', 'green', 'xwing']).makeOptionMandatory())
-    .option('--calibration <profile>', 'calibration profile for X-Wing dice (default: the shipped default profile, made on the simulated camera)')
+    .option('--calibration <profile>', 'calibration profile for X-Wing dice (default: the shipped default profile, made on the simulated camera); for D6s, a D6 check: read with the reader it measured (with the faces it learned, if any)')
     .addOption(
       new Option(
         '--reader <reader>',
@@ -200,7 +200,10 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         Object.keys(TARGET_SETS),
       ),
     )
-    .action(async (flags: EvalFlags) => {
+    .action(async (flags: EvalFlags, command: Command) => {
+      if (flags.die === 'd6' && flags.calibration !== undefined && command.getOptionValueSource('reader') === 'cli') {
+        throw new InputError('--reader and --calibration together: with a D6 check as --calibration, D6s are read with the reader it measured (the pip counter, with the faces it learned if any).', { file: flags.calibration });
+      }
       const paths = pooledFolderPaths(flags.images, flags.labels);
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
