@@ -111,6 +111,7 @@ function learnFaces(reads: LabelledEvaluation['reads'], face: 'top' | 'bottom', 
       folds: FACE_FOLDS,
       seed: 1,
       minPerFace: MIN_DICE_A_FACE,
+      onFitted: (done, total) => io.err(`  ${done < total ? `faces learned without fold ${done} of ${total - 1}` : 'learned on all the dice'}\n`),
     });
   } catch (e) {
     if (e instanceof TooFewFacesError) throw new InputError(`--learn-faces: ${e.message}; label or throw more dice of ${e.short.length > 1 ? 'those faces' : 'that face'}.`, { file: folder });

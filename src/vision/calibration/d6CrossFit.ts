@@ -40,6 +40,8 @@ export interface D6CrossFitOptions {
   readonly seed: number;
   /** Fewest flat dice of each face the head must learn from. */
   readonly minPerFace: number;
+  /** Told after each fit (the folds', then the one on all dice): a fit of a thousand dice takes some seconds. */
+  readonly onFitted?: (done: number, total: number) => void;
 }
 
 export interface D6CrossFit {
@@ -94,6 +96,7 @@ export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6Cros
       samples.filter((s) => fold.get(groups[s.at] as string) !== k),
       options.netsVersion,
     );
+    options.onFitted?.(k + 1, folds + 1);
     return options.readerWith(new D6FaceHeadOpinion(options.nets, head));
   });
   const reread = reads.map((r) => {
@@ -101,5 +104,7 @@ export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6Cros
     const reader = readers[fold.get(r.group) as number] as FaceReader;
     return { ...r, read: reader.read({ image: r.read.crop, sizePx: options.sizePx }) };
   });
-  return { head: fitD6FaceHead(samples, options.netsVersion), reads: reread, folds };
+  const head = fitD6FaceHead(samples, options.netsVersion);
+  options.onFitted?.(folds + 1, folds + 1);
+  return { head, reads: reread, folds };
 }
