@@ -229,6 +229,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     if (family === 'pips' && config.camera.source === 'device' && d6Check === undefined) {
       log(`the pip reader's misreads on your dice are not measured, so the verdicts assume there are none: make a D6 check of your dice as this camera sees them (${D6_CHECK_COMMAND}) and give it as calibration`);
     }
+    // Said once: a face the pip counter cannot count is read only because the check learned it.
+    if (d6Check?.head !== undefined) log(`reading the dice with the pip counter and the faces D6 check "${d6Check.name}" learned on your dice (${choice.reader.classifierVersion})`);
     const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
 
     const simRig = config.rig.driver === 'sim';

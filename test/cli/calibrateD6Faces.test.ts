@@ -86,6 +86,7 @@ describe('calibrate --die d6 --learn-faces', () => {
     expect(run.code).toBe(0);
     const check = readCheck(learned);
     expect(run.out).toContain(`measured by D6 check "learned" (${check.hash.slice(7, 19)}`);
+    expect(run.out + run.err).toContain(`reading the dice with the pip counter and the faces D6 check "learned" learned on your dice (${check.reader})`);
     const store = openDatabase(withFaces, { readonly: true });
     try {
       expect(store.prepare('SELECT DISTINCT classifier_version AS v FROM rolls WHERE classifier_version IS NOT NULL').all()).toEqual([{ v: check.reader }]);
