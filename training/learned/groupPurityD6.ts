@@ -6,41 +6,29 @@
  *
  *   node --import tsx training/learned/groupPurityD6.ts ../shared/datasets/d6-tray-photos [K]
  */
-import { join } from 'node:path';
-import { decodeImageFile } from '../../src/camera/decode.js';
-import { cropSquare } from '../../src/core/image.js';
 import { d6Die } from '../../src/dice/catalogue.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { doubtfulDice, groupByEmbedding } from '../../src/vision/calibration/embeddingGroups.js';
 import { d6NetView, likeliestFace } from '../../src/vision/d6/netEmbedding.js';
-import { d6Nets, heldOutOf } from '../../src/vision/d6/netReader.js';
+import { d6Nets } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
-import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { carefulNaming, majorityNames, type GroupingDie } from './groupPurity.js';
+import { heldOutTrayDice } from './trayDice.js';
 
 async function main(dir: string, k: number): Promise<void> {
   const nets = d6Nets(shippedD6Net);
-  const folder = await readLabelledFolder(join(dir, 'images'));
-  const photos = heldOutOf(shippedD6Net, folder.photos);
+  const tray = await heldOutTrayDice(dir);
+  const pips = new D6PipReader();
   const dice: GroupingDie[] = [];
   const reads: string[] = [];
   const pipReads: (string | undefined)[] = [];
-  const pips = new D6PipReader();
-  for (const photo of photos) {
-    const image = await decodeImageFile(photo.imagePath);
-    for (const b of photo.boxes) {
-      if (!d6Die.symbols.includes(b.className)) continue;
-      const side = Math.max(b.box.width * image.width, b.box.height * image.height);
-      const centre = { x: (b.box.x + b.box.width / 2) * image.width, y: (b.box.y + b.box.height / 2) * image.height };
-      // The crop a D6 check cuts round a labelled box (1.3 times its side).
-      const crop = cropSquare(image, centre, side * 1.3).image;
-      const view = d6NetView(nets, { image: crop, sizePx: side });
-      dice.push({ label: b.className, embedding: view.embedding, look: { tilted: false, elongated: false } });
-      reads.push(likeliestFace(view));
-      const pip = pips.read({ image: crop, sizePx: side });
-      pipReads.push(pip.status === 'read' ? pip.symbol : undefined);
-    }
+  for (const d of tray.dice) {
+    const view = d6NetView(nets, { image: d.crop, sizePx: d.side });
+    dice.push({ label: d.label, embedding: view.embedding, look: { tilted: false, elongated: false } });
+    reads.push(likeliestFace(view));
+    const pip = pips.read({ image: d.crop, sizePx: d.side });
+    pipReads.push(pip.status === 'read' ? pip.symbol : undefined);
   }
   const groups = groupByEmbedding(dice.map((d) => d.embedding), dice.map((d) => d.look), k, seededRandom(1));
   for (const g of groups) {
@@ -49,7 +37,7 @@ async function main(dir: string, k: number): Promise<void> {
   }
   const names = majorityNames(dice, groups);
   const wrong = names.filter((n, i) => n !== dice[i]!.label).length;
-  console.log(`${photos.length} held-out photos, ${dice.length} flat dice in ${groups.length} groups: ${wrong} would be labelled wrong by their group's majority name`);
+  console.log(`${tray.photos} held-out photos, ${dice.length} flat dice in ${groups.length} groups: ${wrong} would be labelled wrong by their group's majority name`);
   const out = doubtfulDice(dice.map((d) => d.embedding), names, (a, b) => a !== 'cocked' && b !== 'cocked');
   const wrongOut = [...out.keys()].filter((i) => names[i] !== dice[i]!.label).length;
   console.log(`shown as doubtful by the networks' embedding (nearer another name): ${out.size} (${wrongOut} of them named wrong)`);

@@ -7,32 +7,18 @@
  *
  *   node --import tsx training/learned/learnedFacesD6.ts ../shared/datasets/d6-tray-photos
  */
-import { join } from 'node:path';
-import { decodeImageFile } from '../../src/camera/decode.js';
-import { cropSquare } from '../../src/core/image.js';
 import { d6Die } from '../../src/dice/catalogue.js';
-import { d6Nets, heldOutOf } from '../../src/vision/d6/netReader.js';
+import { d6Nets } from '../../src/vision/d6/netReader.js';
 import { shippedD6Net } from '../../src/vision/d6/netWeights.js';
-import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { D6PipReader } from '../../src/vision/d6/pipReader.js';
 import { CombinedD6Reader } from '../../src/vision/d6/combinedReader.js';
 import { crossFitD6Reads, type CheckedD6Read } from '../../src/vision/calibration/d6CrossFit.js';
+import { heldOutTrayDice } from './trayDice.js';
 
 const dir = process.argv[2] ?? '../shared/datasets/d6-tray-photos';
-const folder = await readLabelledFolder(join(dir, 'images'));
-const photos = heldOutOf(shippedD6Net, folder.photos);
+const tray = await heldOutTrayDice(dir);
 const pips = new D6PipReader();
-const reads: CheckedD6Read[] = [];
-for (const photo of photos) {
-  const image = await decodeImageFile(photo.imagePath);
-  for (const b of photo.boxes) {
-    if (!d6Die.symbols.includes(b.className)) continue;
-    const side = Math.max(b.box.width * image.width, b.box.height * image.height);
-    const centre = { x: (b.box.x + b.box.width / 2) * image.width, y: (b.box.y + b.box.height / 2) * image.height };
-    const crop = cropSquare(image, centre, side * 1.3).image;
-    reads.push({ group: photo.imagePath, truth: b.className, read: pips.read({ image: crop, sizePx: side }) });
-  }
-}
+const reads: CheckedD6Read[] = tray.dice.map((d) => ({ group: d.photo, truth: d.label, read: pips.read({ image: d.crop, sizePx: d.side }) }));
 // The photos' dice differ in size: the re-read takes the median side.
 const sizes = reads.map((r) => r.read.crop.width / 1.3).sort((a, b) => a - b);
 const sizePx = sizes[Math.floor(sizes.length / 2)] as number;
@@ -49,6 +35,6 @@ function score(rs: readonly CheckedD6Read[]): string {
   const declined = 100 * (1 - read.length / rs.length);
   return `${rs.length} dice, ${read.length} read, ${wrong.length} wrong (${correct.toFixed(2)} % correct), ${declined.toFixed(1)} % declined; per face declined ${perFace.join(' ')}; wrong: ${wrong.map((r) => `${r.truth}->${r.read.symbol}`).join(' ')}`;
 }
-console.log(photos.length, 'held-out photos; median side', sizePx.toFixed(1));
+console.log(tray.photos, 'held-out photos; median side', sizePx.toFixed(1));
 console.log('pips alone        ', score(reads));
 console.log('pips + learned    ', score(fit.reads));
