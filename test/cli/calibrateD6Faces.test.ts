@@ -62,7 +62,7 @@ describe('calibrate --die d6 --learn-faces', () => {
 
     const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', LOGO, '--die-size', '72', '-o', learned, '--learn-faces');
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/^Learning your dice's faces from \d+ labelled dice, in 5 folds of the images and once on all of them\.\.\.\n(  faces learned without fold \d of 5\n){5}  learned on all the dice\n$/);
+    expect(r.err).toMatch(/^Learning your dice's faces from \d+ labelled dice, in 5 folds of the images and once on all of them\.\.\.\n( {2}faces learned without fold \d of 5\n){5} {2}learned on all the dice\n$/);
     const check = readCheck(learned);
     expect(check.head?.nets).toBe('d6-net/6');
     expect(check.reader).toMatch(/^d6-pips\/1\+d6-faces\/1@d6-net\/6:[0-9a-f]{12}$/);
