@@ -3,7 +3,7 @@
  * count, read by faces learned on the user's own dice; the check measures that reader on dice it did not learn from,
  * and a session given the check reads with it.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,36 @@ describe('calibrate --die d6 --learn-faces', () => {
     const both = await runCli('vision', 'eval', '--die', 'd6', '--calibration', learned, '--reader', 'pips', '--images', other);
     expect(both.code).toBe(1);
     expect(both.err).toContain('--reader and --calibration together');
+  }, 120_000);
+
+  it('learns the faces a camera under a clear platform sees, and records each die by the face on top, its opposite', async () => {
+    // The same frames as seen from below: each die is labelled by the face opposite the one the picture shows.
+    const below = join(dir, 'below');
+    cpSync(LOGO, below, { recursive: true });
+    const classes = readFileSync(join(below, 'labels', 'classes.txt'), 'utf8').trim().split('\n');
+    const opposite: Record<string, string> = { 1: '6', 2: '5', 3: '4', 4: '3', 5: '2', 6: '1' };
+    for (const f of readdirSync(join(below, 'labels')).filter((n) => n !== 'classes.txt')) {
+      const file = join(below, 'labels', f);
+      const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => {
+        const [cls, ...box] = line.split(' ');
+        const name = classes[Number(cls)] as string;
+        return [classes.indexOf(opposite[name] ?? name), ...box].join(' ');
+      });
+      writeFileSync(file, `${lines.join('\n')}\n`);
+    }
+    const out = join(dir, 'below.json');
+    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', below, '--die-size', '72', '--face', 'bottom', '--learn-faces', '-o', out);
+    expect(r.code).toBe(0);
+    const check = readCheck(out);
+    expect(check.face).toBe('bottom');
+    // The logo is on the face the camera sees as 6, recorded as the 1 on top.
+    for (const face of FACES) expect(declinedShare(check, face)).toBeLessThanOrEqual(0.05);
+    const { rows, columns, counts } = check.confusion;
+    for (const face of FACES) {
+      const row = counts[rows.indexOf(face)] as number[];
+      expect(row[columns.indexOf(face)]).toBeGreaterThan(20);
+      for (const other of FACES.filter((f) => f !== face)) expect(row[columns.indexOf(other)]).toBe(0);
+    }
   }, 120_000);
 
   it('refuses to learn faces for X-Wing dice, from crops without their empty platforms, or from too few dice of a face', async () => {
