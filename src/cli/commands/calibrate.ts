@@ -54,7 +54,8 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         'For D6-faced dice, --die d6 --from-labelled DIR writes a D6 check instead: how the pip reader reads your labelled dice, ' +
         'which a D6 session given it as calibration allows for in its verdicts (default file d6-check.json); --die d6 --camera ' +
         'sim|DEVICE|THROWS --die-size PX throws them on the rig first, groups them by what the D6 networks see (not by the ' +
-        'pip reader being checked) and has you name each group as its pictures show it. ' +
+        'pip reader being checked) and has you name each group as its pictures show it; --learn-faces also learns your ' +
+        "dice's faces from them (a logo in place of a face's pips), and a session given the check reads with them. " +
         'See calibration/README.md.',
     )
     .addOption(new Option('--die <dice>', 'dice to calibrate (d6: measure how the pip reader reads your own D6s, labelled or thrown and named on the rig)').choices(['red', 'green', 'xwing', 'd6']))
