@@ -57,7 +57,7 @@ describe('calibrate --die d6', () => {
     for (const args of [['--camera', 'sim', '--from-labelled', FOLDER], ['--from-labelled', FOLDER, '--reader', 'ring'], []]) {
       const r = await runCli('calibrate', '--die', 'd6', ...args, '-o', join(dir, 'no.json'));
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(/D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR/);
+      expect(r.err).toMatch(/D6s are read by their pips \(and by faces learned on your dice, with --learn-faces\): --die d6 takes --from-labelled DIR/);
     }
     expect((await runCli('calibrate', '--die', 'd6', '--camera', 'sim', '--check', CHECK)).err).toMatch(/--check is for X-Wing dice/);
   });

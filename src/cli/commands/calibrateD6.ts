@@ -2,7 +2,9 @@
  * `dicerig calibrate --die d6 --from-labelled DIR`: a D6 check. D6-faced dice are
  * read by their pips with nothing to fit; this measures how that reader reads
  * the user's own labelled dice, so a session's verdicts can allow for its
- * misreads (`vision/calibration/d6Check.ts`) instead of assuming none. A folder
+ * misreads (`vision/calibration/d6Check.ts`) instead of assuming none. With
+ * `--learn-faces` it also learns the dice's faces (a logo the pips cannot
+ * count) and measures the pip counter with them on dice they did not learn from. A folder
  * with its empty platforms (`empty/` or `reference.png`) is read whole frame by
  * whole frame, as a session reads throws, so the check also counts the flat
  * dice the blob checks call cocked; without them, crops cut round each box.
@@ -52,7 +54,7 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   const said = XWING_ONLY.filter(given);
   if (said.length > 0 || (flags.fromLabelled === undefined) === (flags.camera === undefined)) {
     throw new InputError(
-      `D6s are read by their pips, with nothing to teach: --die d6 takes --from-labelled DIR (your own dice, labelled by the face on top) or --camera sim|DEVICE|THROWS (throws on the rig, named a group at a time) and measures how the reader reads them${said.length > 0 ? `; --${said.map(kebab).join(', --')} ${said.length > 1 ? 'are' : 'is'} for X-Wing dice` : ''}.`,
+      `D6s are read by their pips (and by faces learned on your dice, with --learn-faces): --die d6 takes --from-labelled DIR (your own dice, labelled by the face on top) or --camera sim|DEVICE|THROWS (throws on the rig, named a group at a time) and measures how the reader reads them${said.length > 0 ? `; --${said.map(kebab).join(', --')} ${said.length > 1 ? 'are' : 'is'} for X-Wing dice` : ''}.`,
     );
   }
   const cameraOnly = flags.camera === undefined ? CAMERA_ONLY.filter(given) : [];

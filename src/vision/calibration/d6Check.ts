@@ -5,7 +5,8 @@
  * nothing measured those: a session without a check says "misreads assumed 0".
  * Nothing is fitted to these dice, so all of them are new to the reader and
  * all of them bound its misreads, as the dice `calibrate --check` adds to an
- * X-Wing profile do. The confusion is in the faces a session records: the face
+ * X-Wing profile do; faces learned on them (`head`) read each die only as
+ * learned without its image (`d6CrossFit.ts`), which keeps that so. The confusion is in the faces a session records: the face
  * on top, mapped from the face seen when the camera sees the bottom one.
  *
  * Pure: the file's schema, its content hash and the misreads it bounds.
