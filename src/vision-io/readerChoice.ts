@@ -39,6 +39,8 @@ export interface ChosenReader {
   readonly note?: string;
   /** How a labelled box is cut for this reader (absent: a square around the box). */
   readonly cut?: CropCutter;
+  /** A D6 check's learned faces: the die side (pixels) of the session crops they learned from, which they must read. */
+  readonly learnedAtDieSizePx?: number;
   /** How the pipeline cuts a located die on frames of this size (absent: centred on the die, the caller's scale). */
   readonly pipelineCrop?: (frame: { readonly width: number; readonly height: number }, dieSizePx: number) => LearnedPipelineCrop;
 }
@@ -90,7 +92,11 @@ export async function chooseReader(dice: ReaderDice, options: { readonly calibra
       // A D6 check names the reader it measured: a session given it reads with that reader, and so is it measured here.
       const check = await readD6CheckFile(calibration);
       if (check.head === undefined) return { reader: d6Reader('pips'), note: `read with the pip counter, the reader the D6 check ${calibration} measured` };
-      return { reader: faceHeadReader(check.head, calibration), note: `read with the faces the D6 check ${calibration} learned: on the dice it learned them from, figures are no test of them` };
+      return {
+        reader: faceHeadReader(check.head, calibration),
+        note: `read with the faces the D6 check ${calibration} learned: on the dice it learned them from, figures are no test of them`,
+        ...(check.dieSizePx !== undefined ? { learnedAtDieSizePx: check.dieSizePx } : {}),
+      };
     }
     // Figures on the classifier's own training photos would flatter it: say which they were.
     const note = d6 === 'pips' ? undefined : `the learned classifier was trained on ${shippedD6Net.trainedOn}: figures on those photos are no test of it`;

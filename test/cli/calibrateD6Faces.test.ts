@@ -144,6 +144,11 @@ describe('calibrate --die d6 --learn-faces', () => {
     const pips = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--calibration', plain, '--images', other, '--die-size', '72', '--json')).out) as typeof j;
     expect(pips.classifierVersion).toBe('d6-pips/1');
     expect(pips.perFace.find((c) => c.className === '6')?.recall).toBeLessThan(0.2);
+    for (const size of [[], ['--die-size', '60']]) {
+      const crops = await runCli('vision', 'eval', '--die', 'd6', '--calibration', learned, '--images', other, ...size);
+      expect(crops.code).toBe(1);
+      expect(crops.err).toContain("the D6 check's faces were learned from the crops a session cuts from whole frames with dice 72 px across: read a folder with its empty platforms with --die-size 72");
+    }
     const both = await runCli('vision', 'eval', '--die', 'd6', '--calibration', learned, '--reader', 'pips', '--images', other);
     expect(both.code).toBe(1);
     expect(both.err).toContain('--reader and --calibration together');

@@ -207,7 +207,13 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const paths = pooledFolderPaths(flags.images, flags.labels);
       if (flags.head !== undefined && !flags.learned) throw new InputError('--head is a head for the learned reader; add --learned.', { file: flags.head });
       const learned = flags.learned ? await learnedReaderFor(flags.die, flags.hfov, flags.head) : undefined;
-      const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
+      const chosen = learned ? undefined : await chooseReader(flags.die, { calibration: flags.calibration, d6: flags.reader });
+      const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : (chosen as NonNullable<typeof chosen>);
+      // Faces learned from a session's crops read a box's crop otherwise: measured on those, figures would be of another reader.
+      const learnedAt = chosen?.learnedAtDieSizePx;
+      if (learnedAt !== undefined && (flags.dieSize === undefined || Math.abs(flags.dieSize - learnedAt) > 0.02 * learnedAt)) {
+        throw new InputError(`the D6 check's faces were learned from the crops a session cuts from whole frames with dice ${learnedAt} px across: read a folder with its empty platforms with --die-size ${learnedAt}${flags.dieSize !== undefined ? `, not ${flags.dieSize}` : ''}.`, { file: flags.calibration as string });
+      }
       const keep = (c: string): boolean => keepsClass(flags.die, c);
       const where = paths.map((p) => p.images).join(', ');
       let folder: { readonly classes: readonly string[]; readonly images: number };
