@@ -199,6 +199,17 @@ describe('calibrate --die d6 --learn-faces', () => {
     expect(thin.code).toBe(1);
     expect(thin.err).toMatch(/--learn-faces: too few dice of (\d \(\d\), )*\d \(\d\) to learn their faces: at least 10 flat dice of each face are needed; label or throw more dice of those faces\./);
     expect((await runCli('vision', 'simulate', '--dice', 'red', '--logo', '6', '--out', join(dir, 'red'))).err).toContain('--logo is a D6 face shown as a logo; --dice red has no pips to replace.');
+    // The logos named as a face they are not: their own face has no die, and the message says how logos are named.
+    const misnamed = join(dir, 'misnamed');
+    cpSync(LOGO, misnamed, { recursive: true });
+    const classes = readFileSync(join(misnamed, 'labels', 'classes.txt'), 'utf8').trim().split('\n');
+    for (const f of readdirSync(join(misnamed, 'labels')).filter((n) => n !== 'classes.txt')) {
+      const file = join(misnamed, 'labels', f);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(new RegExp(`^${classes.indexOf('6')} `, 'gm'), `${classes.indexOf('1')} `));
+    }
+    const wrong = await runCli('calibrate', '--die', 'd6', '--from-labelled', misnamed, '--die-size', '72', '--learn-faces', '-o', join(dir, 'misnamed.json'));
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain('--learn-faces: too few dice of 6 (0) to learn their faces: at least 10 flat dice of each face are needed; label or throw more dice of that face. No die is named 6: a group of logos is named by the face the logo stands for, the one no other group shows.');
   }, 120_000);
 
   it("refuses a check whose reader is not its learned faces', and a session refuses faces learned on other D6 networks", async () => {

@@ -116,7 +116,12 @@ function learnFaces(reads: LabelledEvaluation['reads'], face: 'top' | 'bottom', 
       onFitted: (done, total) => io.err(`  ${done < total ? `faces learned without fold ${done} of ${total - 1}` : 'learned on all the dice'}\n`),
     });
   } catch (e) {
-    if (e instanceof TooFewFacesError) throw new InputError(`--learn-faces: ${e.message}; label or throw more dice of ${e.short.length > 1 ? 'those faces' : 'that face'}.`, { file: folder });
+    if (e instanceof TooFewFacesError) {
+      // No die at all of a face, with plenty of the others: most likely its logo was named as another face.
+      const none = e.short.filter((s) => s.dice === 0).map((s) => s.face);
+      const logo = none.length > 0 ? ` No die is named ${none.join(' or ')}: a group of logos is named by the face the logo stands for, the one no other group shows.` : '';
+      throw new InputError(`--learn-faces: ${e.message}; label or throw more dice of ${e.short.length > 1 ? 'those faces' : 'that face'}.${logo}`, { file: folder });
+    }
     throw e;
   }
 }
