@@ -169,17 +169,11 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
     const face = seenFace(name);
     const netFace = likeliestFace(views[i] as (typeof views)[number]);
     const confirmed = d.read.status === 'read' && d.read.symbol === face;
-    const learnedFace = learnedRead?.[i];
+    const otherRead = learnedRead !== undefined ? learnedRead[i] : netFace;
     const net =
-      face === COCKED_CLASS || confirmed
-        ? undefined
-        : learnedRead !== undefined
-          ? learnedFace !== undefined && learnedFace !== face
-            ? { nearer: learnedFace, because: `faces learned on the other throws read ${learnedFace}` }
-            : undefined
-          : netFace !== face
-            ? { nearer: netFace, because: `the D6 networks read ${netFace}` }
-            : undefined;
+      face !== COCKED_CLASS && !confirmed && otherRead !== undefined && otherRead !== face
+        ? { nearer: otherRead, because: learnedRead !== undefined ? `faces learned on the other throws read ${otherRead}` : `the D6 networks read ${otherRead}` }
+        : undefined;
     const other = nearer.get(i);
     const near = other === undefined ? undefined : { nearer: seenFace(other), because: `the D6 networks see it nearer the dice named ${seenFace(other)}` };
     const why = pipDoubt(name, d.read) ?? net ?? near;
