@@ -62,7 +62,7 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   // The session's reader, reporting the face on top when the camera sees the bottom one: the faces a session records.
   const base = d6Reader('pips');
   const reader = topFaceReader(base, [d6Die], common.face);
-  // Refused before any throw is taken: the faces are learned from the crops a session cuts from whole frames.
+  // Refused before anything is read: the faces are learned from the crops a session cuts from whole frames.
   if (flags.learnFaces === true && flags.fromLabelled !== undefined && !holdsEmptyPlatforms(labelledFolderPaths(flags.fromLabelled, flags.labels).images)) {
     throw new InputError(`--learn-faces learns the faces from the crops a session cuts from whole frames, so it needs a folder with its empty platforms (empty/<name> beside images/, or one reference.png) and --die-size PX.`, { file: flags.fromLabelled });
   }
