@@ -55,14 +55,7 @@ function drawLogo(ctx: SKRSContext2D, side: number, style: DieStyle, shade: numb
   ctx.beginPath();
   ctx.arc(0, 0, side * 0.3, 0, Math.PI * 2);
   ctx.stroke();
-  const outer = side * 0.21;
-  const pts: [number, number][] = [];
-  for (let i = 0; i < 10; i++) {
-    const a = (i * Math.PI) / 5;
-    const r = i % 2 === 0 ? outer : outer * 0.4;
-    pts.push([r * Math.sin(a), -r * Math.cos(a)]);
-  }
-  polygon(ctx, pts);
+  polygon(ctx, starPoints(5, side * 0.21, side * 0.21 * 0.4));
   ctx.fill();
 }
 
@@ -123,6 +116,15 @@ function drawD6(ctx: SKRSContext2D, pose: DiePose, style: DieStyle, shadow: numb
   }
 }
 
+/** The corners of a star of `points` points round the origin, the first straight up, tips at `outer` and notches at `inner`. */
+function starPoints(points: number, outer: number, inner: number): [number, number][] {
+  return Array.from({ length: 2 * points }, (_, i): [number, number] => {
+    const a = (i * Math.PI) / points;
+    const r = i % 2 === 0 ? outer : inner;
+    return [r * Math.sin(a), -r * Math.cos(a)];
+  });
+}
+
 function polygon(ctx: SKRSContext2D, pts: readonly (readonly [number, number])[]): void {
   ctx.beginPath();
   pts.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
@@ -133,24 +135,12 @@ function polygon(ctx: SKRSContext2D, pts: readonly (readonly [number, number])[]
 function drawIcon(ctx: SKRSContext2D, icon: string, k: number): void {
   switch (icon) {
     case 'hit': {
-      const pts: [number, number][] = [];
-      for (let i = 0; i < 16; i++) {
-        const a = (i * Math.PI) / 8;
-        const rr = i % 2 === 0 ? k : k * 0.42;
-        pts.push([rr * Math.sin(a), -rr * Math.cos(a)]);
-      }
-      polygon(ctx, pts);
+      polygon(ctx, starPoints(8, k, k * 0.42));
       ctx.fill();
       return;
     }
     case 'crit': {
-      const pts: [number, number][] = [];
-      for (let i = 0; i < 8; i++) {
-        const a = (i * Math.PI) / 4;
-        const rr = i % 2 === 0 ? k * 0.85 : k * 0.22;
-        pts.push([rr * Math.sin(a), -rr * Math.cos(a)]);
-      }
-      polygon(ctx, pts);
+      polygon(ctx, starPoints(4, k * 0.85, k * 0.22));
       ctx.fill();
       ctx.lineWidth = k * 0.16;
       ctx.beginPath();
