@@ -4,7 +4,7 @@
  * or of dice seen from the other side, measured something else: refused.
  */
 import { ConfigError } from '../core/errors.js';
-import type { D6Check } from '../vision/calibration/d6Check.js';
+import { sameD6DieSize, type D6Check } from '../vision/calibration/d6Check.js';
 import type { FaceReader } from '../vision/faceRead.js';
 import { readD6CheckFile } from '../vision-io/d6CheckFile.js';
 import { faceHeadReader } from '../vision-io/readerChoice.js';
@@ -32,7 +32,7 @@ export async function sessionD6Check(file: string | undefined, pips: FaceReader,
 
 /** A check read from whole frames measured the blob checks at its die size: refused for a session reading with another. */
 export function requireD6CheckDieSize(check: D6Check, file: string, dieSizePx: number): void {
-  if (check.dieSizePx === undefined || Math.abs(check.dieSizePx - dieSizePx) <= 0.02 * dieSizePx) return;
+  if (check.dieSizePx === undefined || sameD6DieSize(check.dieSizePx, dieSizePx)) return;
   throw new ConfigError(
     'calibration',
     `the D6 check ${file} read its frames with dice ${check.dieSizePx} px across, but this session reads with ${dieSizePx} px (camera.dieSizePx): the blob checks it measured judge a die by that size, so make the check again with --die-size ${dieSizePx}, or set camera.dieSizePx to ${check.dieSizePx} if that is your dice's size`,

@@ -33,6 +33,16 @@ export function seededRandom(seed: number): RandomSource {
   return () => (next() * 2 ** 21 + (next() >>> 11)) / 2 ** 53;
 }
 
+/** A shuffled copy (Fisher-Yates from the last item down, one draw an item). */
+export function shuffled<T>(items: readonly T[], random: RandomSource): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
 /** A standard normal draw (Box-Muller, the cosine half: two uniforms per draw). */
 export function drawNormal(random: RandomSource): number {
   return Math.sqrt(-2 * Math.log(Math.max(1e-12, random()))) * Math.cos(2 * Math.PI * random());

@@ -68,7 +68,7 @@ export function pipsWith(opinion: D6SecondOpinion): FaceReader {
 }
 
 /** The D6 networks a head learned on the user's dice reads the embedding of; refused when they are not these. */
-export function faceHeadNets(head: Pick<D6FaceHead, 'nets'>, file?: string): ReturnType<typeof d6Nets> {
+function faceHeadNets(head: Pick<D6FaceHead, 'nets'>, file?: string): ReturnType<typeof d6Nets> {
   if (head.nets !== shippedD6Net.version) {
     throw new InputError(`the D6 check's learned faces read the embedding of the D6 networks ${head.nets}, but this dicerig ships ${shippedD6Net.version}: make the check again with --learn-faces.`, file !== undefined ? { file } : {});
   }

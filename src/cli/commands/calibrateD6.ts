@@ -26,7 +26,7 @@ import { sessionPipeline } from '../../session/sessionPipeline.js';
 import { holdsEmptyPlatforms, readLabelledFrames } from '../../vision-io/labelledFrames.js';
 import { writeD6CheckFile } from '../../vision-io/d6CheckFile.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
-import { d6Reader, faceHeadNets, faceHeadReader, pipsWith } from '../../vision-io/readerChoice.js';
+import { d6Reader, faceHeadReader, pipsWith } from '../../vision-io/readerChoice.js';
 import { crossFitD6Reads, TooFewFacesError } from '../../vision/calibration/d6CrossFit.js';
 import type { D6FaceHead } from '../../vision/calibration/d6FaceHead.js';
 import { SKIP_NAME, SPLIT_NAME } from '../../vision/calibration/groupNaming.js';
@@ -104,7 +104,7 @@ function learnFaces(reads: LabelledEvaluation['reads'], face: 'top' | 'bottom', 
   io.err(`Learning your dice's faces from ${formatCount(reads.length)} labelled dice, in ${FACE_FOLDS} folds of the images and once on all of them...\n`);
   try {
     return crossFitD6Reads(reads, {
-      nets: faceHeadNets({ nets: shippedD6Net.version }),
+      nets: d6Nets(shippedD6Net),
       netsVersion: shippedD6Net.version,
       readerWith: (opinion) => topFaceReader(pipsWith(opinion), [d6Die], face),
       // Seen from below, a die shows the face opposite the one its label (the face on top) names.

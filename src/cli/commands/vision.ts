@@ -7,6 +7,7 @@ import type { LightingPresetName } from '../../camera/sim/lighting.js';
 import { writeSimLabelledFolder } from '../../camera/sim/writeLabelledFolder.js';
 import type { SimFolderDice } from '../../camera/sim/writeLabelledFolder.js';
 import { InputError } from '../../core/errors.js';
+import { sameD6DieSize } from '../../vision/calibration/d6Check.js';
 import { chooseReader } from '../../vision-io/readerChoice.js';
 import type { D6ReaderChoice, ReaderDice } from '../../vision-io/readerChoice.js';
 import { COCKED_LABEL, dieOfClass, evaluateLabelledCrops, formatConfusionMatrix, scoreLabelledReads } from '../../vision/labelledEval.js';
@@ -211,7 +212,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const { reader, profilePath, note, cut } = learned ? { reader: learned.reader, profilePath: undefined, note: `trained on ${learned.reader.model.trainedOn}`, cut: learned.cut } : (chosen as NonNullable<typeof chosen>);
       // Faces learned from a session's crops read a box's crop otherwise: measured on those, figures would be of another reader.
       const learnedAt = chosen?.learnedAtDieSizePx;
-      if (learnedAt !== undefined && (flags.dieSize === undefined || Math.abs(flags.dieSize - learnedAt) > 0.02 * learnedAt)) {
+      if (learnedAt !== undefined && (flags.dieSize === undefined || !sameD6DieSize(learnedAt, flags.dieSize))) {
         throw new InputError(`the D6 check's faces were learned from the crops a session cuts from whole frames with dice ${learnedAt} px across: read a folder with its empty platforms with --die-size ${learnedAt}${flags.dieSize !== undefined ? `, not ${flags.dieSize}` : ''}.`, { file: flags.calibration as string });
       }
       const keep = (c: string): boolean => keepsClass(flags.die, c);

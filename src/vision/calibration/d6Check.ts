@@ -97,6 +97,14 @@ export function d6CheckMisreadAssumption(check: D6Check, labels: readonly string
   return measuredMisreads(source, labels, confusionMisreadCounts(check.confusion, labels), 0.95, confusionCockedReads(check.confusion));
 }
 
+/**
+ * Whether a check that read its frames with dice `checkDieSizePx` across measured a reader reading with `dieSizePx`:
+ * the blob checks (and learned faces) judge a die by its size, which may differ by 2 % (a die measured in a frame).
+ */
+export function sameD6DieSize(checkDieSizePx: number, dieSizePx: number): boolean {
+  return Math.abs(checkDieSizePx - dieSizePx) <= 0.02 * dieSizePx;
+}
+
 /** One face's flat dice the check's reader declined: a session keeps each such roll unresolved. */
 export interface FaceDeclines {
   readonly face: string;

@@ -11,7 +11,7 @@
  * of touching dice, a die called cocked by its outline, a die not located)
  * did not ask the reader and stand as they were.
  */
-import { seededRandom } from '../../stats/random.js';
+import { seededRandom, shuffled } from '../../stats/random.js';
 import type { D6SecondOpinion } from '../d6/combinedReader.js';
 import { d6TurnEmbeddings } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
@@ -68,12 +68,7 @@ function askedTheReader(read: FaceRead): boolean {
 
 /** Seeded assignment of images to folds, round the shuffled list. */
 export function d6Folds(groups: readonly string[], folds: number, seed: number): Map<string, number> {
-  const names = [...new Set(groups)].sort();
-  const random = seededRandom(seed);
-  for (let i = names.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [names[i], names[j]] = [names[j] as string, names[i] as string];
-  }
+  const names = shuffled([...new Set(groups)].sort(), seededRandom(seed));
   return new Map(names.map((n, i) => [n, i % folds]));
 }
 

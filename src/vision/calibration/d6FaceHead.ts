@@ -16,6 +16,7 @@ import type { D6SecondOpinion } from '../d6/combinedReader.js';
 import type { TinyNet } from '../d6/tinyNet.js';
 import type { DieCrop } from '../faceRead.js';
 import { fitSoftmax } from '../learned/adapt.js';
+import { headProbabilities } from '../learned/reader.js';
 
 export const D6_FACE_HEAD_VERSION = 'd6-faces/1';
 
@@ -68,24 +69,11 @@ export function fitD6FaceHead(samples: readonly D6FaceSample[], nets: string): D
   return { version: D6_FACE_HEAD_VERSION, nets, weights: weights.map(round), bias: bias.map(round) };
 }
 
-/** Face probabilities ('1'..'6') of an embedding. */
+/** Face probabilities ('1'..'6') of an embedding: the softmax an X-Wing calibration head reads with. */
 export function d6FaceHeadProbabilities(head: D6FaceHead, embedding: Float32Array): Float32Array {
   const d = embedding.length;
   if (head.weights.length !== D6_HEAD_FACES.length * d) throw new RangeError(`The D6 face head has ${head.weights.length} weights, not 6 x ${d} for these networks' embedding.`);
-  const z = new Float64Array(D6_HEAD_FACES.length);
-  let max = Number.NEGATIVE_INFINITY;
-  for (let j = 0; j < z.length; j++) {
-    let s = head.bias[j] as number;
-    for (let c = 0; c < d; c++) s += (head.weights[j * d + c] as number) * (embedding[c] as number);
-    z[j] = s;
-    if (s > max) max = s;
-  }
-  let sum = 0;
-  for (let j = 0; j < z.length; j++) {
-    z[j] = Math.exp((z[j] as number) - max);
-    sum += z[j] as number;
-  }
-  return Float32Array.from(z, (v) => v / sum);
+  return headProbabilities({ classes: D6_HEAD_FACES, weights: head.weights, bias: head.bias }, embedding);
 }
 
 /** The head's identity: its version, networks and a hash of its numbers. */

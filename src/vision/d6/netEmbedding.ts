@@ -25,18 +25,11 @@ export function d6NetView(nets: readonly TinyNet[], crop: DieCrop): D6NetView {
   let sum: Float32Array | undefined;
   const probabilities = new Float32Array(6);
   let views = 0;
-  for (const net of nets) {
-    const size = net.spec.size;
-    const input = netInput(crop.image, size).data;
-    for (let t = 0; t < TURNS; t++) {
-      const { embedding: e, probs } = net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1));
-      sum ??= new Float32Array(e.length);
-      if (e.length !== sum.length) throw new RangeError('the D6 networks of one model give embeddings of different lengths');
-      for (let j = 0; j < e.length; j++) sum[j] = (sum[j] as number) + (e[j] as number);
-      for (let j = 0; j < probabilities.length; j++) probabilities[j] = (probabilities[j] as number) + (probs[j] as number);
-      views++;
-    }
-  }
+  eachTurn(nets, crop, 0, TURNS, (_, { embedding, probs }) => {
+    sum = addInto(sum, embedding);
+    for (let j = 0; j < probabilities.length; j++) probabilities[j] = (probabilities[j] as number) + (probs[j] as number);
+    views++;
+  });
   return { embedding: unitLength(sum ?? new Float32Array(0)), probabilities: probabilities.map((p) => p / Math.max(1, views)) };
 }
 
@@ -54,15 +47,25 @@ export function likeliestFace(view: D6NetView): string {
  */
 export function d6TurnEmbeddings(nets: readonly TinyNet[], crop: DieCrop, turns: number, from = 0): Float32Array[] {
   const sums: Float32Array[] = [];
+  eachTurn(nets, crop, from, Math.min(TURNS, turns), (t, { embedding }) => {
+    sums[t - from] = addInto(sums[t - from], embedding);
+  });
+  return sums.map(unitLength);
+}
+
+/** Each network's output for turns `from`..`to - 1` of the crop, network by network, handed to `use`. */
+function eachTurn(nets: readonly TinyNet[], crop: DieCrop, from: number, to: number, use: (turn: number, output: { embedding: Float32Array; probs: Float32Array }) => void): void {
   for (const net of nets) {
     const size = net.spec.size;
     const input = netInput(crop.image, size).data;
-    for (let t = from; t < Math.min(TURNS, turns); t++) {
-      const e = net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1)).embedding;
-      const sum = (sums[t - from] ??= new Float32Array(e.length));
-      if (e.length !== sum.length) throw new RangeError('the D6 networks of one model give embeddings of different lengths');
-      for (let j = 0; j < e.length; j++) sum[j] = (sum[j] as number) + (e[j] as number);
-    }
+    for (let t = from; t < to; t++) use(t, net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1)));
   }
-  return sums.map(unitLength);
+}
+
+/** `sum` (a new one when undefined) with `e` added to it. */
+function addInto(sum: Float32Array | undefined, e: Float32Array): Float32Array {
+  const out = sum ?? new Float32Array(e.length);
+  if (e.length !== out.length) throw new RangeError('the D6 networks of one model give embeddings of different lengths');
+  for (let j = 0; j < e.length; j++) out[j] = (out[j] as number) + (e[j] as number);
+  return out;
 }

@@ -10,7 +10,7 @@
  * Seeded and pure: the same samples give the same head.
  */
 import type { RandomSource } from '../../stats/random.js';
-import { seededRandom } from '../../stats/random.js';
+import { seededRandom, shuffled } from '../../stats/random.js';
 import type { DieCrop } from '../faceRead.js';
 import type { LearnedHead } from './model.js';
 import { COCKED_LABEL, isFlatFaceMisread } from '../labelledEval.js';
@@ -62,11 +62,7 @@ export interface AdaptResult {
 
 /** Seeded split of the images: the last `fraction` of a shuffled list are held back. */
 export function splitGroups(groups: readonly string[], fraction: number, random: RandomSource): { fit: Set<string>; held: Set<string> } {
-  const names = [...new Set(groups)].sort();
-  for (let i = names.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [names[i], names[j]] = [names[j] as string, names[i] as string];
-  }
+  const names = shuffled([...new Set(groups)].sort(), random);
   const nHeld = names.length > 1 ? Math.max(1, Math.round(names.length * fraction)) : 0;
   return { fit: new Set(names.slice(0, names.length - nHeld)), held: new Set(names.slice(names.length - nHeld)) };
 }
