@@ -48,18 +48,19 @@ export class CombinedD6Reader implements FaceReader {
   read(crop: DieCrop): FaceRead {
     const o = this.options;
     const pip = this.counter.read(crop);
-    const sure = pip.symbol !== undefined && pip.confidence >= this.pips.options.minConfidence;
-    const p = this.net.probabilities(crop, sure ? pip.symbol : undefined);
+    const count = pip.symbol;
+    // A count at the pip counter's own threshold: it stands unless the opinion firmly reads another face.
+    const sure = count !== undefined && pip.confidence >= this.pips.options.minConfidence;
+    const p = this.net.probabilities(crop, sure ? count : undefined);
     let best = 0;
     for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
     const netFace = String(best + 1);
     const netProbability = p[best] as number;
-    const count = pip.symbol;
     const countProbability = count !== undefined ? (p[Number(count) - 1] ?? 0) : 0;
     const details: Record<string, number> = { ...(pip.details ?? {}), pipConfidence: pip.confidence, netFace: best + 1, netProbability, netProbabilityOfCount: countProbability };
     const base = { classifierVersion: this.classifierVersion, crop: crop.image, details };
     const read = (symbol: string, confidence: number, how: number): FaceRead => ({ ...base, status: 'read', symbol, confidence, details: { ...details, decidedBy: how } });
-    if (count !== undefined && pip.confidence >= this.pips.options.minConfidence) {
+    if (sure && count !== undefined) {
       if (netFace !== count && netProbability >= o.vetoProbability) {
         return { ...base, status: 'unreadable', cause: 'disputed', confidence: 0, reason: `The pips count ${count} but the learned classifier firmly reads ${netFace}.` };
       }
