@@ -5,7 +5,7 @@
  * reader looks (a learned profile: the top face, by perspective). One place, so the measurement of a session's reading
  * on renders (`training/learned/sessionRecall.ts`) runs what sessions run.
  */
-import { defaultLocateOptions, xwingLocateOptions } from '../vision/locate.js';
+import { d6LocateOptions, xwingLocateOptions } from '../vision/locate.js';
 import { defaultCockedLimits, type PipelineOptions } from '../vision/pipeline.js';
 import type { ChosenReader } from '../vision-io/readerChoice.js';
 
@@ -14,7 +14,7 @@ export type PipelineCrop = ReturnType<NonNullable<ChosenReader['pipelineCrop']>>
 
 export function sessionPipeline(family: 'pips' | 'xwing', dieSizePx: number, crop?: PipelineCrop): PipelineOptions {
   return {
-    locate: family === 'pips' ? { ...defaultLocateOptions, expectedDieArea: dieSizePx * dieSizePx * 0.97 } : xwingLocateOptions(dieSizePx),
+    locate: family === 'pips' ? { ...d6LocateOptions, expectedDieArea: dieSizePx * dieSizePx * 0.97 } : xwingLocateOptions(dieSizePx),
     cocked: defaultCockedLimits,
     dieSizePx,
     cropScale: crop?.scale ?? 1.5,

@@ -9,6 +9,7 @@
 import { channelAt } from './channels.js';
 import type { ChannelRegion } from './channels.js';
 import { connectedComponents, principalAxes } from './components.js';
+import { fillHoles } from './fillHoles.js';
 import { d8SplitLimits, splitTouchingDice } from './splitTouching.js';
 import type { SplitLimits } from './splitTouching.js';
 import { blockSums } from '../core/image.js';
@@ -36,6 +37,11 @@ export interface LocateOptions {
   /** Changes the foreground mask (locator resolution) before blobs are found, e.g. removes thin walls; none by default. */
   readonly maskFilter?: (mask: Uint8Array, width: number, height: number) => void;
   /**
+   * When set, holes in a blob smaller than this fraction of a die's area are filled before its area and shape are
+   * measured (`fillHoles.ts`): ink of the platform's colour on a face (a logo, a large pip) is the die, not platform.
+   */
+  readonly fillHolesUnder?: number;
+  /**
    * When set, a blob whose area amounts to several dice, in a channel expecting several, is split into dice
    * (`splitTouching.ts`: k - 1, k or k + 1 of them, no more than the channel expects), for a reader that reads a die
    * beside another; unset, or when no split passes the limits, such a blob is one die with `estimatedCount` k.
@@ -50,6 +56,14 @@ export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
   shadowChromaTolerance: 0.1,
   minAreaFraction: 0.3,
 };
+
+/**
+ * Location for D6s as a session locates them: the default, with a face's ink of the platform's colour (a logo in
+ * place of the 6's pips, a large 1) counted as the die. Unfilled, such a die fell under the cocked check's area floor
+ * and was re-tumbled for its face (on simulated logo dice, 6 of 211 logo faces; with the ring in the look beside the
+ * die, `cocked/surroundings.ts`, 12 of 211 then 1).
+ */
+export const d6LocateOptions: Omit<LocateOptions, 'expectedDieArea'> = { ...defaultLocateOptions, fillHolesUnder: 0.5 };
 
 /**
  * Location for dice of a strong colour (X-Wing's red and green d8s): a block darker in every channel, down to a tenth,
@@ -200,6 +214,8 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
   const f = Math.max(1, Math.floor(options.downscale));
   const { mask, width, height, frame: sums } = foregroundMask(frame, reference, options);
   options.maskFilter?.(mask, width, height);
+  const dieAreaSmall = options.expectedDieArea / (f * f);
+  if (options.fillHolesUnder !== undefined) fillHoles(mask, width, height, options.fillHolesUnder * dieAreaSmall);
   const { blobs, labels } = connectedComponents(mask, width, height, 8);
   const strongColour = (x: number, y: number): boolean => {
     const o = (y * width + x) * 3;
@@ -210,7 +226,6 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
     const min = r < g ? (r < b ? r : b) : g < b ? g : b;
     return max >= STRONG_LEVEL * f * f && max - min >= STRONG_CHROMA * max;
   };
-  const dieAreaSmall = options.expectedDieArea / (f * f);
   const limits = options.splitTouching;
   const dice: LocatedDie[] = [];
   const located = (shape: { area: number; centroid: Point; bbox: Rect; mxx: number; myy: number; mxy: number }, estimatedCount: number, splitFrom?: number): LocatedDie => {

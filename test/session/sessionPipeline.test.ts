@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionPipeline } from '../../src/session/sessionPipeline.js';
-import { defaultLocateOptions, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
+import { d6LocateOptions, defaultLocateOptions, saturatedDiceLocateOptions } from '../../src/vision/locate.js';
 import { defaultCockedLimits } from '../../src/vision/pipeline.js';
 
 describe("a session's pipeline options", () => {
@@ -25,11 +25,15 @@ describe("a session's pipeline options", () => {
     expect(learned.cropOffAxis?.({ x: 10, y: 20 })).toBe(5);
   });
 
-  it("take a red or green d8's shadow rule for X-Wing dice and keep the default one for pips", () => {
+  it("take a red or green d8's shadow rule for X-Wing dice and keep the default one for pips, with a face's ink counted as the die", () => {
     const { expectedDieArea: _x, ...xwing } = sessionPipeline('xwing', 40).locate;
     expect(xwing).toEqual(saturatedDiceLocateOptions);
     expect(xwing.shadowRatio[0]).toBeLessThan(defaultLocateOptions.shadowRatio[0]);
+    expect(xwing.fillHolesUnder).toBeUndefined();
     const { expectedDieArea: _p, ...pips } = sessionPipeline('pips', 40).locate;
-    expect(pips).toEqual(defaultLocateOptions);
+    expect(pips).toEqual(d6LocateOptions);
+    const { fillHolesUnder, ...shadowRule } = pips;
+    expect(shadowRule).toEqual(defaultLocateOptions);
+    expect(fillHolesUnder).toBe(0.5);
   });
 });

@@ -1,25 +1,31 @@
 /** Masks over a window's cells: the die's component, its filled convex shape, and that shape grown by its edge. */
 import type { Blob } from '../components.js';
 
+/** The components whose centres lie within `radius` cells of (cx, cy). */
+export function componentsNear(blobs: readonly Blob[], cx: number, cy: number, radius: number): Blob[] {
+  return blobs.filter((blob) => Math.hypot(blob.centroid.x + 0.5 - cx, blob.centroid.y + 0.5 - cy) <= radius);
+}
+
 /** The largest component whose centre lies within `radius` cells of (cx, cy). */
 export function componentNear(blobs: readonly Blob[], cx: number, cy: number, radius: number): Blob | undefined {
   let best: Blob | undefined;
-  for (const blob of blobs) {
-    if (Math.hypot(blob.centroid.x + 0.5 - cx, blob.centroid.y + 0.5 - cy) > radius) continue;
-    if (!best || blob.area > best.area) best = blob;
-  }
+  for (const blob of componentsNear(blobs, cx, cy, radius)) if (!best || blob.area > best.area) best = blob;
   return best;
 }
 
-/** Cells between the component's extremes along their row and along their column (a convex shape with its holes and dents filled). */
-export function filledConvex(labels: Int32Array, label: number, w: number, h: number): Uint8Array {
+/** Cells between the components' extremes along their row and along their column (a convex shape with its holes and dents filled). */
+export function filledConvex(labels: Int32Array, label: number | readonly number[], w: number, h: number): Uint8Array {
+  const labelsWanted = typeof label === 'number' ? [label] : label;
+  const wanted = new Uint8Array(Math.max(0, ...labelsWanted) + 1);
+  for (const l of labelsWanted) wanted[l] = 1;
   const rowMin = new Int32Array(h).fill(w);
   const rowMax = new Int32Array(h).fill(-1);
   const colMin = new Int32Array(w).fill(h);
   const colMax = new Int32Array(w).fill(-1);
   for (let cy = 0; cy < h; cy++) {
     for (let cx = 0; cx < w; cx++) {
-      if (labels[cy * w + cx] !== label) continue;
+      const l = labels[cy * w + cx] as number;
+      if (l >= wanted.length || wanted[l] === 0) continue;
       if (cx < (rowMin[cy] as number)) rowMin[cy] = cx;
       if (cx > (rowMax[cy] as number)) rowMax[cy] = cx;
       if (cy < (colMin[cx] as number)) colMin[cx] = cy;

@@ -52,26 +52,40 @@ export function changeOf(s: Int32Array, o: number, count: number, minBlend: numb
 
 /** Median of each of the six channels (per pixel, in quarter grey levels) over cells within `half` cells of (cx, cy). */
 export function medianCells(sums: Int32Array, w: number, h: number, cx: number, cy: number, half: number): number[] {
+  return medianWhere(sums, w, h, cx, cy, half, () => true);
+}
+
+/** Median of each of the six channels over the cells whose centres lie `inner` to `outer` cells from (cx, cy). */
+export function medianRing(sums: Int32Array, w: number, h: number, cx: number, cy: number, inner: number, outer: number): number[] {
+  const in2 = inner * inner;
+  const out2 = outer * outer;
+  return medianWhere(sums, w, h, cx, cy, outer, (x, y) => {
+    const d2 = (x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2;
+    return d2 >= in2 && d2 <= out2;
+  });
+}
+
+/** Median of each of the six channels over the cells within `half` cells of (cx, cy) that `take` keeps. */
+function medianWhere(sums: Int32Array, w: number, h: number, cx: number, cy: number, half: number, take: (x: number, y: number) => boolean): number[] {
   const xa = Math.max(0, Math.floor(cx - half));
   const xb = Math.min(w, Math.ceil(cx + half));
   const ya = Math.max(0, Math.floor(cy - half));
   const yb = Math.min(h, Math.ceil(cy + half));
-  const count = Math.max(0, xb - xa) * Math.max(0, yb - ya);
+  const cells: number[] = [];
+  for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) if (take(x, y)) cells.push(y * w + x);
   const out: number[] = [];
   // A cell's sum of 4 pixels is an integer 0..1020: a histogram finds the median without sorting.
   const hist = new Int32Array(1021);
   for (let c = 0; c < 6; c++) {
     hist.fill(0);
-    for (let y = ya; y < yb; y++) {
-      for (let x = xa; x < xb; x++) {
-        const v = sums[(y * w + x) * 6 + c] as number;
-        hist[v] = (hist[v] as number) + 1;
-      }
+    for (const i of cells) {
+      const v = sums[i * 6 + c] as number;
+      hist[v] = (hist[v] as number) + 1;
     }
     let seen = 0;
     let v = 0;
-    while (v < 1020 && seen + (hist[v] as number) <= count >> 1) seen += hist[v++] as number;
-    out.push(count > 0 ? v / 4 : 0);
+    while (v < 1020 && seen + (hist[v] as number) <= cells.length >> 1) seen += hist[v++] as number;
+    out.push(cells.length > 0 ? v / 4 : 0);
   }
   return out;
 }

@@ -15,8 +15,8 @@ import { connectedComponents, principalAxes } from '../components.js';
 import type { Blob } from '../components.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import type { LocatedDie } from '../locate.js';
-import { cellSums, changeOf, medianCells, shadeContrast } from './cells.js';
-import { componentNear, dilate, filledConvex } from './cellMasks.js';
+import { cellSums, changeOf, medianCells, medianRing, shadeContrast } from './cells.js';
+import { componentNear, componentsNear, dilate, filledConvex } from './cellMasks.js';
 import { CLIPPED, ColourFit, outOfColourReach } from './colourFit.js';
 import type { SurroundingsOptions, SurroundingsVerdict } from './surroundingsLimits.js';
 
@@ -38,6 +38,13 @@ interface CellWindow {
   readonly colD2: Float64Array;
 }
 
+/** How far from the die's centre the top face is looked for, in die sizes (past a flat cube's corners, 0.71, and its blurred edge). */
+const FACE_REACH = 0.84;
+/** A top face found from the centre's colour of less than this share of a cube's face is the ink at its middle, not the face. */
+const SMALL_FACE = 0.3;
+/** The ring the body's colour is taken from, in die sizes from the centre: outside a logo's or a large 1's middle, inside a flat cube's face. */
+const RING: readonly [number, number] = [0.25, 0.42];
+
 /** The die at its centre (medians: pips are a minority): its colour `c`, and its change `m` from the platform. */
 interface DieCentre {
   readonly c0: number;
@@ -46,6 +53,12 @@ interface DieCentre {
   readonly m0: number;
   readonly m1: number;
   readonly m2: number;
+}
+
+/** The die's colour and change from six medians (frame R, G, B, then platform R, G, B). */
+function dieCentre(medians: readonly number[]): DieCentre {
+  const [c0, c1, c2, p0, p1, p2] = medians as [number, number, number, number, number, number];
+  return { c0, c1, c2, m0: c0 - p0, m1: c1 - p1, m2: c2 - p2 };
 }
 
 /**
@@ -70,9 +83,22 @@ export class SurroundingsJudge {
     if (!win) return { cocked: false, markedCells: 0 };
     const dieBlob = silhouetteBlob(win, options);
     if (!dieBlob) return { cocked: false, markedCells: 0 };
-    const [c0, c1, c2, p0, p1, p2] = medianCells(win.sums, win.w, win.h, win.ccx, win.ccy, (options.dieSizePx * 0.3) / 2) as [number, number, number, number, number, number];
-    const centre: DieCentre = { c0, c1, c2, m0: c0 - p0, m1: c1 - p1, m2: c2 - p2 };
-    const skip = skippedCells(win, this.topFace(win, centre, options), others, options);
+    let centre = dieCentre(medianCells(win.sums, win.w, win.h, win.ccx, win.ccy, (options.dieSizePx * 0.3) / 2));
+    let face = this.faceOf(win, centre, options);
+    // A face whose middle is ink (a logo, a large 1) has the ink's colour at its centre, and the top face found from
+    // it is the ink alone, or the ink is the platform's colour and no die at all: the rest of the face would be
+    // counted as marks beside it. The body's colour lies in a ring round the middle, inside the face.
+    const smallFace = SMALL_FACE * (options.dieSizePx / 2) ** 2;
+    const unchanged = Math.max(Math.abs(centre.m0), Math.abs(centre.m1), Math.abs(centre.m2)) <= options.markThreshold;
+    if (face.area < smallFace || unchanged) {
+      const ringCentre = dieCentre(medianRing(win.sums, win.w, win.h, win.ccx, win.ccy, (options.dieSizePx * RING[0]) / 2, (options.dieSizePx * RING[1]) / 2));
+      const ringFace = this.faceOf(win, ringCentre, options, true);
+      if (ringFace.area >= smallFace) {
+        centre = ringCentre;
+        face = ringFace;
+      }
+    }
+    const skip = skippedCells(win, face.mask, others, options);
     const markedCells = this.countMarks(win, centre, skip, options);
     return verdictOf(dieBlob, markedCells, options);
   }
@@ -106,6 +132,21 @@ export class SurroundingsJudge {
   }
 
   /**
+   * The top face near the centre, filled and convex, and its area in cells (0 and no mask when none is found): its
+   * largest component there, or with `whole` every component there (a face that ink such as a logo's ring cuts in pieces).
+   */
+  private faceOf(win: CellWindow, centre: DieCentre, options: SurroundingsOptions, whole = false): { readonly mask: Uint8Array | undefined; readonly area: number } {
+    const { w, h, ccx, ccy } = win;
+    const faceCc = connectedComponents(this.topFace(win, centre, options), w, h, 8);
+    const near = options.dieSizePx / 4;
+    const face = componentNear(faceCc.blobs, ccx, ccy, near);
+    if (!face) return { mask: undefined, area: 0 };
+    if (!whole) return { mask: filledConvex(faceCc.labels, face.label, w, h), area: face.area };
+    const pieces = componentsNear(faceCc.blobs, ccx, ccy, near);
+    return { mask: filledConvex(faceCc.labels, pieces.map((b) => b.label), w, h), area: pieces.reduce((sum, b) => sum + b.area, 0) };
+  }
+
+  /**
    * The top face: cells changed from the platform like the centre, up to a gain (the platform's
    * glare cancels in the change), or coloured like the centre up to a gain plus glare (where
    * over-exposure clips the change away). A side face is shaded darker than either allows.
@@ -122,7 +163,7 @@ export class SurroundingsJudge {
     const mm = m0 * m0 + m1 * m1 + m2 * m2;
     const faceMask = new Uint8Array(w * h);
     // The top face lies within its half-diagonal of the centre; farther cells need no test.
-    const faceR2 = (options.dieSizePx * 0.42) ** 2;
+    const faceR2 = ((options.dieSizePx * FACE_REACH) / 2) ** 2;
     for (let cy = 0; cy < h; cy++) {
       const rowD2 = (cy + 0.5 - ccy) ** 2;
       if (rowD2 > faceR2) continue;
@@ -225,11 +266,9 @@ function silhouetteBlob(win: CellWindow, options: SurroundingsOptions): Blob | u
 }
 
 /** Cells not searched for marks: the top face (its pips too, even near the edge where blur mixes them with the platform), its edge, and other dice. */
-function skippedCells(win: CellWindow, faceMask: Uint8Array, others: readonly Rect[], options: SurroundingsOptions): Uint8Array {
-  const { x0, y0, w, h, ccx, ccy } = win;
-  const faceCc = connectedComponents(faceMask, w, h, 8);
-  const face = componentNear(faceCc.blobs, ccx, ccy, options.dieSizePx / 4);
-  const skip = face ? dilate(filledConvex(faceCc.labels, face.label, w, h), w, h, options.edgeCells) : new Uint8Array(w * h);
+function skippedCells(win: CellWindow, face: Uint8Array | undefined, others: readonly Rect[], options: SurroundingsOptions): Uint8Array {
+  const { x0, y0, w, h } = win;
+  const skip = face ? dilate(face, w, h, options.edgeCells) : new Uint8Array(w * h);
   const margin = options.edgeCells * 2;
   for (const r of others) {
     const rx0 = Math.max(0, Math.floor((r.x - margin - x0) / 2));
