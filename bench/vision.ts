@@ -21,9 +21,9 @@ import { evaluateReads, formatConfusion } from '../src/vision/evaluate.js';
 import type { EvalItem } from '../src/vision/evaluate.js';
 import type { FaceReader } from '../src/vision/faceRead.js';
 import type { RgbImage } from '../src/core/image.js';
-import { defaultLocateOptions } from '../src/vision/locate.js';
+import { sessionPipeline } from '../src/session/sessionPipeline.js';
 import { cropForBox } from '../src/vision/photoCrops.js';
-import { defaultCockedLimits, readFrame } from '../src/vision/pipeline.js';
+import { readFrame } from '../src/vision/pipeline.js';
 import { SettleDetector } from '../src/vision/settle.js';
 import { median } from './measure.js';
 
@@ -36,7 +36,8 @@ const fresh = (image: RgbImage): RgbImage => ({ width: image.width, height: imag
 /** Faces learned as `calibrate --die d6 --learn-faces` learns them, on simulated dice like the timed ones (other seeds and lights). */
 function learnedFaces(size: number): D6FaceHead {
   const nets = d6Nets(shippedD6Net);
-  const options = { locate: { ...defaultLocateOptions, expectedDieArea: size * size * 0.97 }, cocked: defaultCockedLimits, dieSizePx: size, cropScale: 1.5 };
+  // What a session reads D6 throws with.
+  const options = sessionPipeline('pips', size);
   const samples: { embedding: Float32Array; face: string }[] = [];
   // About the dice a check of 150 throws of 4 dice names, in three lights (not the evening light the frames are timed in).
   for (let f = 0; f < 48; f++) {
@@ -54,7 +55,8 @@ function learnedFaces(size: number): D6FaceHead {
 
 export async function runVisionBench(): Promise<void> {
   const size = 72;
-  const options = { locate: { ...defaultLocateOptions, expectedDieArea: size * size * 0.97 }, cocked: defaultCockedLimits, dieSizePx: size, cropScale: 1.5 };
+  // What a session reads D6 throws with.
+  const options = sessionPipeline('pips', size);
   const reader = new D6PipReader();
   // vision eval's default D6 reader: the pip counter with the shipped networks' second opinion (sessions read D6s with
   // the pip counter alone; this is the price of the networks in the frame budget, should a rig use them).
