@@ -72,6 +72,20 @@ export function d6Folds(groups: readonly string[], folds: number, seed: number):
   return new Map(names.map((n, i) => [n, i % folds]));
 }
 
+/**
+ * One head per fold, each fitted on the samples outside it (undefined for a fold with no samples outside it); `onFitted`
+ * hears of each as it is fitted.
+ */
+export function headsOutOfFold<S extends D6FaceSample>(samples: readonly S[], foldOf: (sample: S) => number, folds: number, version: string, onFitted?: (fold: number) => void): (D6FaceHead | undefined)[] {
+  return Array.from({ length: folds }, (_, k) => {
+    const outside = samples.filter((s) => foldOf(s) !== k);
+    if (outside.length === 0) return undefined;
+    const head = fitD6FaceHead(outside, version);
+    onFitted?.(k);
+    return head;
+  });
+}
+
 /** Fits the heads and reads every die as described above. */
 export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6CrossFitOptions): D6CrossFit {
   const samples: (D6FaceSample & { readonly at: number })[] = [];
@@ -86,14 +100,9 @@ export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6Cros
   const groups = reads.map((r) => r.group);
   const folds = Math.max(2, Math.min(options.folds, new Set(groups).size));
   const fold = d6Folds(groups, folds, options.seed);
-  const readers = Array.from({ length: folds }, (_, k) => {
-    const head = fitD6FaceHead(
-      samples.filter((s) => fold.get(groups[s.at] as string) !== k),
-      options.netsVersion,
-    );
-    options.onFitted?.(k + 1, folds + 1);
-    return options.readerWith(new D6FaceHeadOpinion(options.nets, head));
-  });
+  // Every face has dice (checked above), so every fold's head has samples outside it.
+  const heads = headsOutOfFold(samples, (s) => fold.get(groups[s.at] as string) as number, folds, options.netsVersion, (k) => options.onFitted?.(k + 1, folds + 1));
+  const readers = heads.map((head) => options.readerWith(new D6FaceHeadOpinion(options.nets, head as D6FaceHead)));
   const reread = reads.map((r) => {
     if (!askedTheReader(r.read)) return r;
     const reader = readers[fold.get(r.group) as number] as FaceReader;

@@ -24,8 +24,8 @@ import type { ClusterView, GroupNamingOptions } from './groupNaming.js';
 import { labelledThrows, shownMembers, type LabelledThrow } from './guidedLearned.js';
 import type { CalibrationCamera, DoubtfulDie } from './guidedThrows.js';
 import { COCKED_CLASS } from './profile.js';
-import { d6Folds } from './d6CrossFit.js';
-import { D6_HEAD_FACES, d6FaceHeadProbabilities, fitD6FaceHead } from './d6FaceHead.js';
+import { d6Folds, headsOutOfFold } from './d6CrossFit.js';
+import { D6_HEAD_FACES, d6FaceHeadProbabilities } from './d6FaceHead.js';
 
 export interface GuidedD6Options extends GroupNamingOptions {
   readonly camera: CalibrationCamera;
@@ -199,15 +199,14 @@ function learnedFaceReads(seen: readonly SeenDie[], names: readonly (string | un
   if (folds < 2) return out;
   const fold = d6Folds(groups, folds, seed);
   const faces = names.map((n) => (n === undefined ? undefined : seenFace(n)));
-  for (let k = 0; k < folds; k++) {
-    const samples = faces.flatMap((face, i) => (face !== undefined && D6_HEAD_FACES.includes(face) && fold.get(groups[i] as string) !== k ? [{ embedding: embeddings[i] as Float32Array, face }] : []));
-    if (samples.length === 0) continue;
-    const head = fitD6FaceHead(samples, 'doubt');
-    faces.forEach((face, i) => {
-      if (face === undefined || !D6_HEAD_FACES.includes(face) || fold.get(groups[i] as string) !== k) return;
-      const p = d6FaceHeadProbabilities(head, embeddings[i] as Float32Array);
-      out[i] = D6_HEAD_FACES[p.indexOf(Math.max(...p))];
-    });
+  const samples = faces.flatMap((face, i) => (face !== undefined && D6_HEAD_FACES.includes(face) ? [{ embedding: embeddings[i] as Float32Array, face, at: i }] : []));
+  const foldOf = (i: number): number => fold.get(groups[i] as string) as number;
+  const heads = headsOutOfFold(samples, (s) => foldOf(s.at), folds, 'doubt');
+  for (const { at } of samples) {
+    const head = heads[foldOf(at)];
+    if (head === undefined) continue;
+    const p = d6FaceHeadProbabilities(head, embeddings[at] as Float32Array);
+    out[at] = D6_HEAD_FACES[p.indexOf(Math.max(...p))];
   }
   return out;
 }
