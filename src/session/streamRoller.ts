@@ -15,7 +15,7 @@ import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError } from '../rig/errors.js';
-import { rollInputsOf } from './throwCommitter.js';
+import { ThrowCommitter } from './throwCommitter.js';
 import type { RollStore } from '../store/rollStore.js';
 import type { RgbImage } from '../core/image.js';
 import type { FrameReading } from '../vision/pipeline.js';
@@ -94,11 +94,13 @@ export class StreamRoller {
   private prepared = false;
   /** Across requests: a die gone from the rig stops each request at once instead of adding unresolved rolls. */
   private readonly missing = new MissingStreak();
+  private readonly committer: ThrowCommitter;
 
   constructor(
     private readonly deps: StreamRollerDeps,
     private readonly plan: StreamPlan,
   ) {
+    this.committer = new ThrowCommitter(deps.store, plan.sessionId);
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
   }
 
@@ -137,7 +139,7 @@ export class StreamRoller {
         last = e.message;
         const moved = !(e instanceof RigFaultError && !e.interrupted);
         if (moved) {
-          const index = this.store('void', startedAt, { rolls: [], problems: [] }, new Map(), e.message);
+          const index = this.storeVoid(startedAt, e.message);
           onRetumble({ index, status: 'void', reason: e.message });
         }
         this.prepared = false;
@@ -146,7 +148,8 @@ export class StreamRoller {
       const seen = await this.observe(this.deps.clock.now(), motion);
       const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
       const evidence = await this.saveEvidence(outcome);
-      const index = this.store(outcome.status, startedAt, outcome, evidence, outcome.why);
+      // Stored as the fairness loop stores a throw (the problems' details too).
+      const index = this.committer.commit(startedAt, Math.max(startedAt, this.now()), outcome, evidence);
       this.missing.add(outcome);
       const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
       if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId);
@@ -216,25 +219,13 @@ export class StreamRoller {
     return saved;
   }
 
-  private store(status: 'ok' | 'rerolled' | 'void', startedAt: number, outcome: Pick<ThrowOutcome, 'rolls' | 'problems'>, evidence: Map<object, SavedEvidence>, why?: string): number {
-    const { store } = this.deps;
-    const { sessionId } = this.plan;
+  /** Stores a throw a fault interrupted (the dice may have moved): void, with the fault as its event; its index. */
+  private storeVoid(startedAt: number, why: string): number {
     const endedAt = Math.max(startedAt, this.now());
-    const rolls = rollInputsOf({ status, rolls: outcome.rolls, problems: outcome.problems }, evidence);
-    return store.atomically(() => {
-      const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status, ...(why !== undefined ? { why } : {}), rolls });
-      for (const p of outcome.problems) {
-        const ev = evidence.get(p);
-        store.recordEvent(sessionId, {
-          at: endedAt,
-          kind: p.kind,
-          throwIndex: recorded.index,
-          ...(p.die ? { dieId: p.die.record.id } : {}),
-          detail: { reason: p.reason, ...(p.channel !== undefined ? { channel: p.channel } : {}), ...(ev ? { evidencePath: ev.path, evidenceHash: ev.hash } : {}) },
-        });
-      }
-      if (status === 'void') store.recordEvent(sessionId, { at: endedAt, kind: 'fault', throwIndex: recorded.index, detail: { message: why ?? '' } });
-      return recorded.index;
+    return this.deps.store.atomically(() => {
+      const index = this.committer.commitVoid(startedAt, endedAt, why);
+      this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail: { message: why } });
+      return index;
     });
   }
 }

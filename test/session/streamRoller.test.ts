@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.js';
 import { StreamRoller, StreamThrowError, type StreamRetumble } from '../../src/session/streamRoller.js';
-import { ScriptedCamera, ScriptedRig, ScriptedVision, storeWithDice, type ChannelScript } from './support/fakes.js';
+import { ScriptedCamera, ScriptedRig, ScriptedVision, storeWithDice, type ChannelScript, type TumbleStep } from './support/fakes.js';
 
 /** A stream roller over scripted parts: two D6 channels, each throw's channels from `script`. */
-function roller(script: (call: number, channel: number) => ChannelScript) {
+function roller(script: (call: number, channel: number) => ChannelScript, tumbles: TumbleStep[] = []) {
   const clock = new SimulatedClock(0);
   const { store, dice, session } = storeWithDice(['d6', 'd6']);
   const vision = new ScriptedVision(2, [], script);
   const roll = new StreamRoller(
-    { rig: new ScriptedRig(clock), camera: new ScriptedCamera(clock), readThrow: vision.readThrow, store, clock, timeOrigin: 0 },
+    { rig: new ScriptedRig(clock, tumbles), camera: new ScriptedCamera(clock), readThrow: vision.readThrow, store, clock, timeOrigin: 0 },
     { sessionId: session.id, dice, settle: { mode: 'detect', timeoutMs: 5000 }, maxConsecutiveMissing: 3 },
   );
   return { roll, store, session, vision };
@@ -45,5 +45,21 @@ describe('rolling on stream', () => {
     // Three throws, then one more for the second request: not the twelve tumbles each request may take.
     expect(vision.calls).toBe(4);
     expect(store.unresolvedRolls(session.id)).toHaveLength(4);
+  });
+
+  it("stores its throws as the fairness loop does: each problem's details in its event, and a tumble the rig stopped as a void throw with its fault", async () => {
+    const { roll, store, session } = roller((call, c) => (call === 1 && c === 0 ? { joined: true } : String(((call + c) % 6) + 1)), ['jammed']);
+    const retumbles: StreamRetumble[] = [];
+    const got = await roll.throwFor([0, 1], (r) => retumbles.push(r));
+    expect(got.attempts).toBe(3);
+    expect(retumbles.map((r) => [r.index, r.status])).toEqual([
+      [1, 'void'],
+      [2, 'rerolled'],
+    ]);
+    const events = store.events(session.id);
+    const fault = events.find((e) => e.kind === 'fault');
+    expect(fault).toMatchObject({ throwIndex: 1, detail: { message: expect.stringMatching(/stopped: jammed/) } });
+    const joined = events.find((e) => e.kind === 'unreadable' && e.throwIndex === 2);
+    expect(joined?.detail).toMatchObject({ channel: 0, details: { area: expect.any(Number) } });
   });
 });
