@@ -41,7 +41,7 @@ import { calibrationDiceOf } from '../../vision/calibration/guided.js';
 export function registerCalibrateCommand(program: Command, io: CliIo): void {
   program
     .command('calibrate')
-    .summary('teach the reader your X-Wing dice, or check that a calibration still holds')
+    .summary('teach the reader your X-Wing dice, measure it on your D6s (and learn their faces), or check that a calibration still holds')
     .description(
       'Builds a calibration profile for X-Wing d8s (red, green, or both: xwing) from samples of your own dice, validates it on ' +
         'held-back images (confusion matrix, rejection rate, accuracy) and saves it. Use one of: ' +
