@@ -48,7 +48,7 @@ describe('rolling on stream', () => {
   });
 
   it("stores its throws as the fairness loop does: each problem's details in its event, and a tumble the rig stopped as a void throw with its fault", async () => {
-    const { roll, store, session } = roller((call, c) => (call === 1 && c === 0 ? { joined: true } : String(((call + c) % 6) + 1)), ['jammed']);
+    const { roll, store, session } = roller((call, c) => (call === 1 && c === 0 ? { joined: true } : String(((call + c) % 6) + 1)), ['jam']);
     const retumbles: StreamRetumble[] = [];
     const got = await roll.throwFor([0, 1], (r) => retumbles.push(r));
     expect(got.attempts).toBe(3);
@@ -58,7 +58,7 @@ describe('rolling on stream', () => {
     ]);
     const events = store.events(session.id);
     const fault = events.find((e) => e.kind === 'fault');
-    expect(fault).toMatchObject({ throwIndex: 1, detail: { message: expect.stringMatching(/stopped: jammed/) } });
+    expect(fault).toMatchObject({ throwIndex: 1, detail: { message: expect.stringMatching(/stopped: jam\./) } });
     const joined = events.find((e) => e.kind === 'unreadable' && e.throwIndex === 2);
     expect(joined?.detail).toMatchObject({ channel: 0, details: { area: expect.any(Number) } });
   });
