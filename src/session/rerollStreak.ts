@@ -17,7 +17,7 @@ const CAUSES: readonly (readonly [StreakKind, string])[] = [
   ],
   [
     'cocked',
-    'Every one of these throws had a die called cocked, which real dice seldom are this often: check that the die size (camera.dieSizePx, or the calibration profile\'s) matches the dice in a frame, and that the camera looks straight at the platform. D6s are read face on, as the reference rig sees them from below through its clear platform: a webcam above an open platform, which sees them in perspective with their side faces, is not supported yet.',
+    'Every one of these throws had a die called cocked, which real dice seldom are this often: check that the die size (camera.dieSizePx, or the calibration profile\'s) matches the dice in a frame, that the camera looks straight at the platform, and that no lamp low to one side casts hard shadows joined to the dice (a die and such a shadow make an outline like a die on its edge: light the platform from above). D6s are read face on, as the reference rig sees them from below through its clear platform: a webcam above an open platform, which sees them in perspective with their side faces, is not supported yet.',
   ],
   ['not-settled', 'In none of these throws did the dice come to rest in view: check that the camera watches the platform and the settle timeout.'],
   ['wrong-die', 'Every one of these throws read a die of another type than its channel holds: check that the dice of the config are listed in channel order.'],
