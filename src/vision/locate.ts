@@ -60,8 +60,8 @@ export const defaultLocateOptions: Omit<LocateOptions, 'expectedDieArea'> = {
 /**
  * Location for D6s as a session locates them: the default, with a face's ink of the platform's colour (a logo in
  * place of the 6's pips, a large 1) counted as the die. Unfilled, such a die fell under the cocked check's area floor
- * and was re-tumbled for its face (on simulated logo dice, 6 of 211 logo faces; with the ring in the look beside the
- * die, `cocked/surroundings.ts`, 12 of 211 then 1).
+ * and was re-tumbled for its face: 4 of the 12 logo faces of 211 called cocked on the simulated tuning folders (the
+ * others by the look beside the die, `cocked/surroundings.ts`).
  */
 export const d6LocateOptions: Omit<LocateOptions, 'expectedDieArea'> = { ...defaultLocateOptions, fillHolesUnder: 0.5 };
 
