@@ -11,7 +11,7 @@ import { faceHeadReader } from '../vision-io/readerChoice.js';
 import type { FaceSeen } from './faceSeen.js';
 
 /** The command that makes (or remakes) a D6 check. */
-export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already';
+export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already; --learn-faces also reads a face shown with a logo';
 
 /**
  * The check in `file`, when one is given, for a session reading with `pips` the `face` its camera sees, and the reader

@@ -153,7 +153,7 @@ describe('calibrate --die d6', () => {
     expect((await runCli('plan', '--die', 'd6', '--calibration', CHECK)).err).toContain('a D6 session counts the faces of a d6 die: plan with --level face.');
     // Without a check, a D6 session says that nothing measured them and how to measure them.
     const bare = await runCli('run', sessionConfig(''), '--db', join(dir, 'bare.db'), '--plain');
-    expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (give one as calibration: dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already).');
+    expect(bare.out).toContain('Misreads: assumed 0: no D6 check measured them (give one as calibration: dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already; --learn-faces also reads a face shown with a logo).');
   });
 
   // The chi-square p from SciPy: chi2_contingency([[0,60],[2,58],[0,61],[0,59],[0,62],[40,20]], correction=False).pvalue

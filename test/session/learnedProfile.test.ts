@@ -68,7 +68,7 @@ describe('a session with a learned calibration profile', () => {
     const said: string[] = [];
     await expect(openSession({ config: d6, dbPath: join(dir, 'd6.db'), wallNow: () => 1_700_000_000_000, log: (m) => said.push(m) })).rejects.not.toThrow(/config key "calibration"/);
     expect(said).toContain(
-      "the pip reader's misreads on your dice are not measured, so the verdicts assume there are none: make a D6 check of your dice as this camera sees them (dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already) and give it as calibration",
+      "the pip reader's misreads on your dice are not measured, so the verdicts assume there are none: make a D6 check of your dice as this camera sees them (dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already; --learn-faces also reads a face shown with a logo) and give it as calibration",
     );
   });
 

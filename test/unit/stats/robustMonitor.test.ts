@@ -110,6 +110,24 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(alone.state().reason).toBe('within margin');
   });
 
+  it("says the reader likely cannot read a face never read in so many rolls, while about that face's share ended unresolved (a logo the pip counter cannot count)", () => {
+    const faces = ['1', '2', '3', '4', '5', '6'];
+    const logo = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 600, labels: faces });
+    logo.observeCounts([100, 100, 100, 100, 100, 0], 100);
+    const sentence = describeVerdict(logo.state().decision);
+    expect(logo.state().decision.kind).toBe('INCONCLUSIVE');
+    // A fair die shows no 6 in 500 rolls with probability (5/6)^500, about 1e-40.
+    expect(sentence).toContain("no 6 was read in 500 rolls, while 100 ended unresolved (a fair die would have shown 6 about 100 times): the reader likely cannot read this die's 6, so every one is left unresolved");
+    // Too few rolls to tell: (5/6)^50 is about 1e-4, short of the million to one it takes.
+    const early = new RobustMonitor(D6, { alpha: 0.01, labels: faces });
+    early.observeCounts([10, 10, 10, 10, 10, 0], 10);
+    expect(describeVerdict(early.state().decision)).not.toContain('cannot read');
+    // Fewer unresolved rolls than half a 6's share: the 6s are not what the reader declined.
+    const few = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 520, labels: faces });
+    few.observeCounts([100, 100, 100, 100, 100, 0], 20);
+    expect(describeVerdict(few.state().decision)).not.toContain('cannot read');
+  });
+
   it('turns UNFAIR once review shows the unresolved rolls were not 6s, and then only', () => {
     const m = new RobustMonitor(D6, { alpha: 0.01 });
     const positions = Array.from({ length: 60 }, () => m.observeUnresolved());
