@@ -94,6 +94,8 @@ export type SessionEvent =
       readonly voidedThrow?: number;
     }
   | { readonly type: 'recovered'; readonly at: number; readonly message: string }
+  /** Once per die and run: the reader seems unable to read one of its faces (`RobustMonitor.unreadableFace`). */
+  | { readonly type: 'unreadable-face'; readonly at: number; readonly label: string; readonly face: string; readonly message: string }
   | { readonly type: 'decided'; readonly at: number; readonly label: string; readonly verdict: MonitorDecision; readonly sentence: string; readonly retiredNote: string }
   | {
       readonly type: 'rig-check';

@@ -153,6 +153,9 @@ export class TerminalProgress {
       case 'recovered':
         this.print([e.message]);
         return;
+      case 'unreadable-face':
+        this.print([`${e.label}: ${e.message}`]);
+        return;
       case 'rig-check':
         if (e.suspect) this.print([`rig check ${e.look}: the rig looks suspect (see the verdict below).`]);
         return;

@@ -37,6 +37,8 @@ import type { SessionDie } from './sessionDie.js';
 import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
+import { D6_CHECK_COMMAND } from './d6CheckChoice.js';
+import { isD6Faced } from '../dice/indexing.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
@@ -156,6 +158,8 @@ export async function runSession(deps: RunnerDeps, plan: RunnerPlan): Promise<Se
 
 export class SessionRunner {
   private readonly monitors: MonitorSet;
+  /** Dice whose unreadable face was already said this run. */
+  private readonly unreadableNoticed = new Set<string>();
   private readonly totals: SessionTotals;
   private readonly committer: ThrowCommitter;
   private readonly timing: HostTiming;
@@ -369,6 +373,7 @@ export class SessionRunner {
     }
     this.emitThrow(endedAt, index, outcome, settleMs);
     for (const track of decided) this.announceDecision(track, endedAt);
+    if (ok) this.noticeUnreadableFaces(endedAt);
     this.timing.tock(t1, 'stats');
     return this.afterThrow(ok, endedAt);
   }
@@ -403,6 +408,27 @@ export class SessionRunner {
       detail: { verdict: verdict.kind, rolls: verdict.n, sentence, note: RETIRED_NOTE },
     });
     this.emit({ type: 'decided', at, label: track.die.record.label, verdict, sentence, retiredNote: RETIRED_NOTE });
+  }
+
+  /**
+   * Says once per die and run when its reader seems unable to read one of its faces: every roll of that face ends
+   * unresolved, so FAIR_WITHIN is out of reach without a review however long it rolls (UNFAIR may still be reached).
+   * Logged as an `unreadable-face` event.
+   */
+  private noticeUnreadableFaces(at: number): void {
+    for (const track of this.monitors.tracks) {
+      const label = track.die.record.label;
+      if (track.retired || this.unreadableNoticed.has(label)) continue;
+      const unread = track.monitor.unreadableFace();
+      if (unread === undefined) continue;
+      this.unreadableNoticed.add(label);
+      const fix = isD6Faced(track.die.type)
+        ? ` If that face is a logo, faces learned on your dice read it (${D6_CHECK_COMMAND}).`
+        : ' A calibration made on your own dice may read it (dicerig calibrate).';
+      const message = `${unread.sentence}; so FAIR_WITHIN cannot be reached without a review of its unresolved rolls (dicerig review), however long it rolls.${fix}`;
+      this.deps.store.recordEvent(this.plan.sessionId, { at, kind: 'unreadable-face', throwIndex: this.lastIndex, dieId: track.die.record.id, detail: { face: unread.label, message } });
+      this.emit({ type: 'unreadable-face', at, label, face: unread.label, message });
+    }
   }
 
   /** The stopping rules after a stored throw. */

@@ -390,30 +390,30 @@ export class RobustMonitor {
     const open = this.open.size === 1 ? '1 unresolved read' : `${formatCount(this.open.size)} unresolved reads`;
     if (readsToReview !== null) parts.push(`${open} could change the verdict: review ${this.open.size === 1 ? 'it' : `at least ${formatCount(readsToReview)} of them`}`);
     else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}`);
-    const unread = this.unreadFace();
-    if (unread !== undefined) {
-      parts.push(
-        `no ${unread.label} was read in ${formatCount(this.known())} rolls, while ${formatCount(this.open.size)} ended unresolved (a fair die would have shown ${unread.label} about ${formatCount(unread.share)} times): ` +
-          `the reader likely cannot read this die's ${unread.label}, so every one is left unresolved`,
-      );
-    }
+    const unread = this.unreadableFace();
+    if (unread !== undefined) parts.push(`${unread.sentence}, so every one is left unresolved`);
     const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, this.known() > 0 ? this.faces() : []);
     this.pending = { key, verdict, reason, readsToReview };
     return this.pending;
   }
 
   /**
-   * A face never read in so many rolls that a fair die would show it with all but certainty (`UNREAD_LOG_ODDS`), while
-   * at least half its share of the rolls ended unresolved: the reader cannot read that face (a logo in place of its
-   * pips), and the budget is spent on rolls that stay unresolved. Undefined when there is none.
+   * A face never read in so many rolls that a fair die would have shown it with all but certainty (`UNREAD_LOG_ODDS`),
+   * while at least half its share of the rolls ended unresolved: the reader cannot read that face (a logo in place of
+   * its pips), and rolls spent on the die stay unresolved. Undefined when there is none.
    */
-  private unreadFace(): { readonly label: string; readonly share: number } | undefined {
+  unreadableFace(): { readonly label: string; readonly sentence: string } | undefined {
     const known = this.known();
     for (let i = 0; i < this.k; i++) {
       const p = this.expected[i] as number;
       if ((this.counts[i] as number) > 0 || !(p > 0 && p < 1)) continue;
       const share = Math.round(this.n * p);
-      if (-known * Math.log1p(-p) >= UNREAD_LOG_ODDS && this.open.size >= share / 2) return { label: this.labels[i] as string, share };
+      if (-known * Math.log1p(-p) < UNREAD_LOG_ODDS || this.open.size < share / 2) continue;
+      const label = this.labels[i] as string;
+      const sentence =
+        `no ${label} was read in ${formatCount(known)} rolls, while ${formatCount(this.open.size)} ended unresolved (a fair die would have shown ${label} about ${formatCount(share)} times): ` +
+        `the reader likely cannot read this die's ${label}`;
+      return { label, sentence };
     }
     return undefined;
   }

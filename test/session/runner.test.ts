@@ -65,6 +65,25 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.getSession(s.session.id)?.state).toBe('finished');
   });
 
+  it("says once, and logs it, when a die's face is never read while about its share of rolls end unresolved (a logo the reader cannot read); a fair die read in full gets no such word", async () => {
+    const random = seededRandom(8);
+    // Channel 0's 6 is always declined; channel 1 is read in full.
+    const fallback = (_call: number, channel: number): ChannelScript => {
+      const shown = String(1 + Math.floor(random() * 6));
+      return channel === 0 && shown === '6' ? { unreadable: true } : shown;
+    };
+    const s = scriptedSession({ fallback, rules: { budgetRolls: 400, maxConsecutiveMissing: 10_000 } });
+    const events: SessionEvent[] = [];
+    await runSession({ ...s.deps, onEvent: (e) => events.push(e) }, s.plan);
+    const said = events.filter((e): e is Extract<SessionEvent, { type: 'unreadable-face' }> => e.type === 'unreadable-face');
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatchObject({ label: s.dice[0]?.record.label, face: '6' });
+    expect(said[0]?.message).toMatch(/^no 6 was read in \d+ rolls, while \d+ ended unresolved .*FAIR_WITHIN cannot be reached without a review .*--learn-faces/);
+    const logged = s.store.events(s.session.id).filter((e) => e.kind === 'unreadable-face');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ dieId: s.dice[0]?.record.id, detail: { face: '6' } });
+  });
+
   it('measures the settle time from the end of the motion and counts the detector\'s still frames', async () => {
     // 9 moving frames at 30 fps: the dice are still from frame 9 (300 ms after the motion).
     const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 3 }, moving: [9] });
