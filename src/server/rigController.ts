@@ -317,6 +317,9 @@ export class RigController {
       case 'decided':
         this.hub.publish({ type: 'verdict', at: now, label: e.label, verdict: e.verdict.kind, sentence: e.sentence });
         break;
+      case 'unreadable-face':
+        this.hub.publish({ type: 'notice', at: now, label: e.label, face: e.face, message: e.message });
+        break;
       case 'rig-check':
         this.hub.publish({ type: 'rig-check', at: now, look: e.look, suspect: e.suspect, minAdjustedP: e.minAdjustedP, verdict: e.verdict?.kind ?? null });
         break;

@@ -10,6 +10,9 @@ import { readD6CheckFile } from '../vision-io/d6CheckFile.js';
 import { faceHeadReader } from '../vision-io/readerChoice.js';
 import type { FaceSeen } from './faceSeen.js';
 
+/** The D6 check that also learns the dice's faces (a logo in place of pips). */
+export const LEARN_FACES_COMMAND = 'dicerig calibrate --die d6 --camera DEVICE --die-size PX --learn-faces -o CHECK.json';
+
 /** The command that makes (or remakes) a D6 check. */
 export const D6_CHECK_COMMAND = 'dicerig calibrate --die d6 --camera DEVICE --die-size PX -o CHECK.json: throws on the rig, named a group at a time; or --from-labelled DIR for dice labelled already; --learn-faces also reads a face shown with a logo';
 

@@ -37,7 +37,7 @@ import type { SessionDie } from './sessionDie.js';
 import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
-import { D6_CHECK_COMMAND } from './d6CheckChoice.js';
+import { LEARN_FACES_COMMAND } from './d6CheckChoice.js';
 import { isD6Faced } from '../dice/indexing.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
@@ -423,9 +423,9 @@ export class SessionRunner {
       if (unread === undefined) continue;
       this.unreadableNoticed.add(label);
       const fix = isD6Faced(track.die.type)
-        ? ` If that face is a logo, faces learned on your dice read it (${D6_CHECK_COMMAND}).`
+        ? ` If that face is a logo, a D6 check that learns your dice's faces reads it: ${LEARN_FACES_COMMAND}, given as calibration.`
         : ' A calibration made on your own dice may read it (dicerig calibrate).';
-      const message = `${unread.sentence}; so FAIR_WITHIN cannot be reached without a review of its unresolved rolls (dicerig review), however long it rolls.${fix}`;
+      const message = `${unread.sentence}, so FAIR_WITHIN is out of reach without a review of its unresolved rolls (dicerig review).${fix}`;
       this.deps.store.recordEvent(this.plan.sessionId, { at, kind: 'unreadable-face', throwIndex: this.lastIndex, dieId: track.die.record.id, detail: { face: unread.label, message } });
       this.emit({ type: 'unreadable-face', at, label, face: unread.label, message });
     }

@@ -37,4 +37,24 @@ describe('the live stream of a fairness run', () => {
       await s.close();
     }
   });
+
+  it('tells of a die whose face the reader cannot read (a logo), once, naming the die and the face', async () => {
+    const base = simServeConfig('d6', { clock: 'simulated', seed: 12 });
+    const dice = base.dice.map((d, i) => (i === 0 ? { ...d, simulatedLogo: '6' } : d));
+    const config = checkSessionConfig({ ...base, dice, stopping: { ...base.stopping, budgetRolls: 200 } }, 'test');
+    const s = await startTestServer({ config });
+    const live = await liveClient(s.url);
+    try {
+      await s.api('POST', '/api/mode', { mode: 'fairness' });
+      await s.api('POST', '/api/run', { action: 'start' });
+      const notice = await live.next((m) => m.type === 'notice', 60_000);
+      expect(notice).toMatchObject({ label: 'sim-d6-1', face: '6' });
+      expect(String(notice.message)).toMatch(/^no 6 was read in \d+ rolls.*--learn-faces/);
+      await live.next((m) => m.type === 'run-ended', 60_000);
+      expect(live.messages.filter((m) => m.type === 'notice')).toHaveLength(1);
+    } finally {
+      live.close();
+      await s.close();
+    }
+  });
 });

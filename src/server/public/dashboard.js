@@ -199,6 +199,9 @@ connectLive({
       case 'verdict':
         logEvent(`${e.label}: ${e.sentence}`);
         break;
+      case 'notice':
+        logEvent(`${e.label}: ${e.message}`);
+        break;
       case 'rig':
         if (e.state) state.rigHealth = { ...state.rigHealth, ...e };
         renderRig();
