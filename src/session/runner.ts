@@ -37,8 +37,7 @@ import type { SessionDie } from './sessionDie.js';
 import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
-import { LEARN_FACES_COMMAND } from './d6CheckChoice.js';
-import { isD6Faced } from '../dice/indexing.js';
+import { UnreadableFaces } from './unreadableFaces.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
@@ -158,8 +157,7 @@ export async function runSession(deps: RunnerDeps, plan: RunnerPlan): Promise<Se
 
 export class SessionRunner {
   private readonly monitors: MonitorSet;
-  /** Dice whose unreadable face was already said this run. */
-  private readonly unreadableNoticed = new Set<string>();
+  private readonly unreadable = new UnreadableFaces();
   private readonly totals: SessionTotals;
   private readonly committer: ThrowCommitter;
   private readonly timing: HostTiming;
@@ -410,24 +408,11 @@ export class SessionRunner {
     this.emit({ type: 'decided', at, label: track.die.record.label, verdict, sentence, retiredNote: RETIRED_NOTE });
   }
 
-  /**
-   * Says once per die and run when its reader seems unable to read one of its faces: every roll of that face ends
-   * unresolved, so FAIR_WITHIN is out of reach without a review however long it rolls (UNFAIR may still be reached).
-   * Logged as an `unreadable-face` event.
-   */
+  /** Says once per die and run when its reader seems unable to read one of its faces (`unreadableFaces.ts`), and logs it. */
   private noticeUnreadableFaces(at: number): void {
-    for (const track of this.monitors.tracks) {
-      const label = track.die.record.label;
-      if (track.retired || this.unreadableNoticed.has(label)) continue;
-      const unread = track.monitor.unreadableFace();
-      if (unread === undefined) continue;
-      this.unreadableNoticed.add(label);
-      const fix = isD6Faced(track.die.type)
-        ? ` If that face is a logo, a D6 check that learns your dice's faces reads it: ${LEARN_FACES_COMMAND}, given as calibration.`
-        : ' A calibration made on your own dice may read it (dicerig calibrate).';
-      const message = `${unread.sentence}, so FAIR_WITHIN is out of reach without a review of its unresolved rolls (dicerig review).${fix}`;
-      this.deps.store.recordEvent(this.plan.sessionId, { at, kind: 'unreadable-face', throwIndex: this.lastIndex, dieId: track.die.record.id, detail: { face: unread.label, message } });
-      this.emit({ type: 'unreadable-face', at, label, face: unread.label, message });
+    for (const { track, face, message } of this.unreadable.newlySeen(this.monitors.tracks)) {
+      this.deps.store.recordEvent(this.plan.sessionId, { at, kind: 'unreadable-face', throwIndex: this.lastIndex, dieId: track.die.record.id, detail: { face, message } });
+      this.emit({ type: 'unreadable-face', at, label: track.die.record.label, face, message });
     }
   }
 
