@@ -138,11 +138,9 @@ export class SurroundingsJudge {
   private faceOf(win: CellWindow, centre: DieCentre, options: SurroundingsOptions, whole = false): { readonly mask: Uint8Array | undefined; readonly area: number } {
     const { w, h, ccx, ccy } = win;
     const faceCc = connectedComponents(this.topFace(win, centre, options), w, h, 8);
-    const near = options.dieSizePx / 4;
-    const face = componentNear(faceCc.blobs, ccx, ccy, near);
-    if (!face) return { mask: undefined, area: 0 };
-    if (!whole) return { mask: filledConvex(faceCc.labels, face.label, w, h), area: face.area };
-    const pieces = componentsNear(faceCc.blobs, ccx, ccy, near);
+    const near = componentsNear(faceCc.blobs, ccx, ccy, options.dieSizePx / 4);
+    if (near.length === 0) return { mask: undefined, area: 0 };
+    const pieces = whole ? near : [near.reduce((a, b) => (b.area > a.area ? b : a))];
     return { mask: filledConvex(faceCc.labels, pieces.map((b) => b.label), w, h), area: pieces.reduce((sum, b) => sum + b.area, 0) };
   }
 
