@@ -309,7 +309,17 @@ export class RigController {
           ...(e.why !== undefined ? { why: e.why } : {}),
           rolls: e.rolls,
           // Copies: the hub writes events out on the next turn, after this die's tally may have moved on.
-          dice: this.fairness.dice.map((d) => ({ label: d.label, state: d.state, decided: d.decided, rolls: d.rolls, rollsNeeded: d.rollsNeeded, logE: d.logE, tally: { ...d.tally }, point: d.trace.at(-1) })),
+          dice: this.fairness.dice.map((d) => ({
+            label: d.label,
+            state: d.state,
+            decided: d.decided,
+            rolls: d.rolls,
+            rollsNeeded: d.rollsNeeded,
+            unreadableFace: d.unreadableFace,
+            logE: d.logE,
+            tally: { ...d.tally },
+            point: d.trace.at(-1),
+          })),
           totals: e.totals,
         });
         if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status });

@@ -24,6 +24,11 @@ export interface DieStatus {
   readonly logE: number;
   /** Of its rolls, those unresolved (declined, or the die not found) that nobody has labelled yet. */
   readonly unresolved?: number;
+  /**
+   * A face its reader seems unable to read (`RobustMonitor.unreadableFace`), while the die is still rolling: FAIR_WITHIN
+   * is then out of reach without a review, whatever `rollsNeeded` says.
+   */
+  readonly unreadableFace?: string;
 }
 
 /** Throw counts of the whole session (earlier runs included). */

@@ -125,6 +125,7 @@ export class MonitorSet {
   statuses(rigSuspect: RigSuspectVerdict | null): DieStatus[] {
     return this.tracks.map((t) => {
       const v = t.verdict();
+      const unread = t.retired ? undefined : t.monitor.unreadableFace();
       return {
         label: t.die.record.label,
         type: t.die.type.id,
@@ -135,6 +136,7 @@ export class MonitorSet {
         rollsNeeded: t.rollsStillNeeded(),
         logE: t.monitor.state().logE,
         unresolved: t.monitor.unresolved,
+        ...(unread !== undefined ? { unreadableFace: unread.label } : {}),
       };
     });
   }

@@ -89,7 +89,14 @@ export function formatDuration(ms: number): string {
 
 function dieLine(d: DieStatus, width: number): string {
   const state = d.decided ? `${d.state} (decided)` : d.state === 'RIG_SUSPECT' ? 'RIG_SUSPECT' : 'undecided';
-  const need = d.decided ? '' : d.rollsNeeded > 0 ? `, ~${formatCount(d.rollsNeeded)} more rolls needed` : '';
+  // A face never read leaves FAIR_WITHIN out of reach: a count of rolls still needed would only mislead.
+  const need = d.decided
+    ? ''
+    : d.unreadableFace !== undefined
+      ? `, no ${d.unreadableFace} read yet: FAIR_WITHIN needs a review of its unresolved rolls`
+      : d.rollsNeeded > 0
+        ? `, ~${formatCount(d.rollsNeeded)} more rolls needed`
+        : '';
   return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} rolls  ${state}${need}`;
 }
 

@@ -51,6 +51,19 @@ describe('progress figures', () => {
     expect(lines[2]).toMatch(/red-02 .*UNFAIR \(decided\)$/);
     expect(formatDuration(42_000)).toBe('42 s');
   });
+
+  it('says a face is never read in place of the rolls still needed, since FAIR_WITHIN is then out of reach without a review', () => {
+    const lines = progressLines({
+      sessionId: 7,
+      lastThrowIndex: 600,
+      totals: { throws: 600, ok: 600, rerolled: 0, void: 0, rolls: 1200, cocked: 0 },
+      dice: [{ ...die('logo-6', 2400), unreadableFace: '6' }, die('plain', 900)],
+      clock: clock(1_000_000, 600),
+    });
+    expect(lines[1]).toMatch(/logo-6 .*undecided, no 6 read yet: FAIR_WITHIN needs a review of its unresolved rolls$/);
+    expect(lines[1]).not.toMatch(/2,400/);
+    expect(lines[2]).toMatch(/plain .*undecided, ~900 more rolls needed$/);
+  });
 });
 
 describe('the terminal display of a running session', () => {

@@ -81,7 +81,18 @@ describe('the throw loop with scripted parts', () => {
     expect(said[0]?.message).toMatch(/^no 6 was read in \d+ rolls, while \d+ ended unresolved .*FAIR_WITHIN is out of reach without a review .*--learn-faces/);
     const logged = s.store.events(s.session.id).filter((e) => e.kind === 'unreadable-face');
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ dieId: s.dice[0]?.record.id, detail: { face: '6' } });
+    expect(logged[0]).toMatchObject({ dieId: s.dice[0]?.record.id, detail: { face: '6' } });    // Every throw's status says it too, from the throw that raised the notice on while the die rolls (its budget spent,
+    // the verdict's sentence says it), and never of the die read in full.
+    const throws = events.filter((e): e is Extract<SessionEvent, { type: 'throw' }> => e.type === 'throw');
+    const flagged = throws.map((t) => t.dice[0]?.unreadableFace);
+    const first = flagged.indexOf('6');
+    expect(first).toBeGreaterThan(0);
+    expect(flagged.slice(0, first).every((f) => f === undefined)).toBe(true);
+    expect(throws.slice(first).every((t) => t.dice[0]?.unreadableFace === (t.dice[0]?.decided ? undefined : '6'))).toBe(true);
+    expect(throws.at(-1)?.dice[0]).toMatchObject({ decided: true, state: 'INCONCLUSIVE' });
+    expect(throws.every((t) => t.dice[1]?.unreadableFace === undefined)).toBe(true);
+    // The notice follows the throw whose status first says it.
+    expect(events.indexOf(said[0] as SessionEvent)).toBe(events.indexOf(throws[first] as SessionEvent) + 1);
   });
 
   it('measures the settle time from the end of the motion and counts the detector\'s still frames', async () => {

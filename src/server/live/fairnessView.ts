@@ -14,6 +14,8 @@ export interface DieView {
   decided: boolean;
   rolls: number;
   rollsNeeded: number;
+  /** A face the reader seems unable to read while the die rolls (null when none): the dashboard says so instead of a count. */
+  unreadableFace: string | null;
   logE: number;
   /** Counted results by face id (pip dice) or symbol (X-Wing dice). */
   readonly tally: Record<string, number>;
@@ -50,7 +52,7 @@ export class FairnessView {
     this.dice = dice.map((d) => {
       const tally: Record<string, number> = {};
       for (const k of counted.get(d.label) ?? []) tally[k] = (tally[k] ?? 0) + 1;
-      return { label: d.label, type: d.type, channel: d.channel, state: 'INCONCLUSIVE', decided: false, rolls: counted.get(d.label)?.length ?? 0, rollsNeeded: 0, logE: 0, tally, trace: [] };
+      return { label: d.label, type: d.type, channel: d.channel, state: 'INCONCLUSIVE', decided: false, rolls: counted.get(d.label)?.length ?? 0, rollsNeeded: 0, unreadableFace: null, logE: 0, tally, trace: [] };
     });
   }
 
@@ -59,7 +61,7 @@ export class FairnessView {
       const d = this.dice.find((x) => x.label === s.label);
       if (d === undefined) continue;
       const moved = s.rolls !== d.rolls || d.trace.length === 0;
-      Object.assign(d, { state: s.state, decided: s.decided, rolls: s.rolls, rollsNeeded: s.rollsNeeded, logE: s.logE });
+      Object.assign(d, { state: s.state, decided: s.decided, rolls: s.rolls, rollsNeeded: s.rollsNeeded, unreadableFace: s.unreadableFace ?? null, logE: s.logE });
       if (moved) {
         d.trace.push([s.rolls, Number(s.logE.toFixed(4))]);
         // Thin the trace by half when full: the plot keeps its shape at any length.

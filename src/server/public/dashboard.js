@@ -68,6 +68,20 @@ function renderFrame(frame) {
   }
 }
 
+// A face the reader never reads leaves FAIR_WITHIN out of reach: the cell says so rather than show a count of rolls.
+function stillNeeded(d) {
+  if (d.decided) return el('td', { 'data-col': 'needed', text: '—' });
+  if (d.unreadableFace) {
+    return el('td', {
+      'data-col': 'needed',
+      class: 'unreadable',
+      title: `No ${d.unreadableFace} has been read: the reader likely cannot read this face, so its rolls stay unresolved. Review them (dicerig review), or give a calibration that reads it.`,
+      text: `no ${d.unreadableFace} read: review`,
+    });
+  }
+  return el('td', { 'data-col': 'needed', text: d.rollsNeeded });
+}
+
 function renderDice() {
   const body = document.querySelector('#dice-table tbody');
   clear(body);
@@ -79,7 +93,7 @@ function renderDice() {
         el('td', { text: d.type }),
         el('td', { class: `state-${d.state}`, 'data-col': 'state', text: d.decided ? d.state : `${d.state} (undecided)` }),
         el('td', { 'data-col': 'rolls', text: d.rolls }),
-        el('td', { text: d.decided ? '—' : d.rollsNeeded }),
+        stillNeeded(d),
         el('td', { class: 'tally', text: tally }),
         el('td', { text: Number(d.logE ?? 0).toFixed(2) })),
     );
@@ -182,7 +196,7 @@ connectLive({
           for (const u of e.dice) {
             const d = state.dice.find((x) => x.label === u.label);
             if (!d) continue;
-            Object.assign(d, { state: u.state, decided: u.decided, rolls: u.rolls, rollsNeeded: u.rollsNeeded, logE: u.logE, tally: u.tally });
+            Object.assign(d, { state: u.state, decided: u.decided, rolls: u.rolls, rollsNeeded: u.rollsNeeded, unreadableFace: u.unreadableFace, logE: u.logE, tally: u.tally });
             if (u.point) (d.trace ??= []).push(u.point);
           }
           state.totals = e.totals;

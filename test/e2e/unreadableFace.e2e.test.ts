@@ -1,0 +1,82 @@
+/**
+ * A fairness run on `dicerig serve` with a D6 whose 6 is a logo the pip counter cannot read, watched on the dashboard
+ * in Debian's Chromium: once the reader has plainly never read a 6, the die's "Still needed" cell says so instead of
+ * a count of rolls (FAIR_WITHIN is out of reach without a review), the event log carries the notice, and a reloaded
+ * page still shows it (it is part of the server's state, not only a passing event).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startCliServer, stopCliServer } from './support/cliServer.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const TOKEN = 'e2e-api-token-unreadable-0123456789';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-unreadable-e2e-'));
+let child: ChildProcess | undefined;
+let browser: Browser | undefined;
+
+afterAll(async () => {
+  await browser?.close();
+  await stopCliServer(child);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Three plain D6s and one whose 6 is drawn as a logo; no D6 check, so nothing reads the logo.
+const CONFIG = `name: logo-die-e2e
+seed: 11
+dice:
+  - { label: plain-A, type: d6 }
+  - { label: logo-B, type: d6, simulatedLogo: "6" }
+  - { label: plain-C, type: d6 }
+  - { label: plain-D, type: d6 }
+rig: { driver: sim }
+camera: { source: sim, lighting: studio }
+stopping: { alpha: 0.01, delta: 0.05, budgetRolls: 3000 }
+`;
+
+const needed = (page: Page, label: string) => page.locator(`#dice-table tr[data-die="${label}"] [data-col="needed"]`);
+
+describe('the dashboard with a die whose face the reader never reads', { timeout: 180_000 }, () => {
+  it('says "no 6 read" in the die\'s Still needed cell and logs the notice, while the plain dice show rolls still needed; a reloaded page still says it', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
+    const config = join(dir, 'logo.yaml');
+    writeFileSync(config, CONFIG);
+    const server = await startCliServer(['serve', '--config', config, '--port', '0', '--mode', 'fairness', '--db', join(dir, 'rolls.db')], {
+      timeoutMs: 60_000,
+      env: { ...process.env, DICERIG_TOKEN: TOKEN },
+    });
+    child = server.proc;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    const problems: string[] = [];
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    await page.goto(`${server.url}/#token=${TOKEN}`);
+    await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');
+    await page.locator('#start').click();
+    await expect.poll(() => page.locator('body').getAttribute('data-run')).toBe('running');
+
+    // About 90 rolls without a 6 read make it plain (a fair die shows a 6 in them with odds of a million to one).
+    await expect.poll(() => needed(page, 'logo-B').innerText(), { timeout: 90_000 }).toBe('no 6 read: review');
+    expect(await needed(page, 'logo-B').getAttribute('title')).toMatch(/^No 6 has been read: the reader likely cannot read this face/);
+    for (const label of ['plain-A', 'plain-C', 'plain-D']) {
+      const text = await needed(page, label).innerText();
+      expect(text === '—' || /^\d+$/.test(text), `${label}: ${text}`).toBe(true);
+    }
+    await expect.poll(async () => (await page.locator('#events li').allInnerTexts()).some((t) => /logo-B: no 6 was read in \d+ rolls.*dicerig review/.test(t))).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');
+    await expect.poll(() => needed(page, 'logo-B').innerText()).toBe('no 6 read: review');
+    await page.locator('#stop').click();
+    await expect.poll(() => page.locator('body').getAttribute('data-run'), { timeout: 30_000 }).not.toBe('running');
+    expect(problems).toEqual([]);
+  });
+});
