@@ -1,4 +1,4 @@
-/* global document, location, URLSearchParams, sessionStorage, history, fetch */
+/* global document, location, URLSearchParams, sessionStorage, history, fetch, Image */
 // The live dashboard: the latest frame with each die outlined and labelled,
 // each die's tally and verdict progress (the evidence plot), rig health, the
 // queue and recent rolls, and the controls (mode, start/pause/stop), which
@@ -50,13 +50,43 @@ function renderMode() {
   $('mode-fairness').classList.toggle('active', state.mode === 'fairness');
 }
 
-function renderFrame(frame) {
+// A frame's picture loads after its event. It is loaded and decoded off screen, then put in place of the shown one
+// together with its marks, and a newer frame waits for the one loading: the outlines always sit on the picture they
+// were read from (a simulated rig throws faster than a picture loads; a new address on the shown picture would blank
+// it, and cut every load short).
+let frameLoading = false;
+let frameNext = null;
+
+async function renderFrame(frame) {
   if (!frame) return;
-  const img = $('frame');
-  img.src = frame.url;
-  img.dataset.frame = frame.frame;
-  $('frame-info').textContent = `#${frame.frame} (${frame.mode})`;
+  if (frameLoading) {
+    frameNext = frame;
+    return;
+  }
+  frameLoading = true;
   const marks = $('frame-marks');
+  try {
+    const picture = new Image();
+    picture.id = 'frame';
+    picture.alt = $('frame').alt;
+    picture.src = frame.url;
+    await picture.decode();
+    $('frame').replaceWith(picture);
+    drawMarks(frame, picture, marks);
+  } catch {
+    // The server keeps a few frames only: a frame gone before it loaded is skipped, and the picture shown keeps its marks.
+  } finally {
+    frameLoading = false;
+    const next = frameNext;
+    frameNext = null;
+    if (next && next !== frame) renderFrame(next);
+  }
+}
+
+function drawMarks(frame, img, marks) {
+  img.dataset.frame = frame.frame;
+  marks.dataset.frame = frame.frame;
+  $('frame-info').textContent = `#${frame.frame} (${frame.mode})`;
   marks.setAttribute('viewBox', `0 0 ${frame.width} ${frame.height}`);
   clear(marks);
   for (const d of frame.dice) {

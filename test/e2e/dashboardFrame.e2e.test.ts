@@ -1,0 +1,91 @@
+/**
+ * The dashboard's latest frame during a fast fairness run (`dicerig serve --config` with a simulated rig on the
+ * simulated clock, which throws faster than a browser loads a picture), in Debian's Chromium: the outlines and labels drawn over the frame are
+ * always those read from the picture shown under them, never a newer frame's over an older picture.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startCliServer, stopCliServer } from './support/cliServer.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const TOKEN = 'e2e-api-token-frame-0123456789';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-frame-e2e-'));
+let child: ChildProcess | undefined;
+let browser: Browser | undefined;
+
+afterAll(async () => {
+  await browser?.close();
+  await stopCliServer(child);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Four D6s on the simulated rig and camera: the session clock is simulated, so throws come as fast as the host reads them.
+const CONFIG = `name: frame-e2e
+seed: 5
+dice:
+  - { label: d6-A, type: d6 }
+  - { label: d6-B, type: d6 }
+  - { label: d6-C, type: d6 }
+  - { label: d6-D, type: d6 }
+rig: { driver: sim }
+camera: { source: sim }
+`;
+
+/** What the page shows at one moment: the frame its marks were drawn for, and the picture under them. */
+interface Shown {
+  readonly marksFor: string | null;
+  readonly pictureComplete: boolean;
+  readonly picture: string;
+  readonly rects: number;
+}
+
+describe('the dashboard frame during a fast run', { timeout: 180_000 }, () => {
+  it('draws each frame\'s outlines only over that frame\'s own picture, however fast frames arrive', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
+    const config = join(dir, 'four-d6.yaml');
+    writeFileSync(config, CONFIG);
+    const server = await startCliServer(['serve', '--config', config, '--port', '0', '--mode', 'fairness', '--db', join(dir, 'rolls.db')], {
+      timeoutMs: 60_000,
+      env: { ...process.env, DICERIG_TOKEN: TOKEN },
+    });
+    child = server.proc;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    const problems: string[] = [];
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${server.url}/#token=${TOKEN}`);
+    await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');
+    await page.locator('#start').click();
+    await expect.poll(() => page.locator('body').getAttribute('data-run')).toBe('running');
+    await expect.poll(() => page.locator('#frame-marks rect').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+
+    // Sampled in the page while throws keep coming (several a second): a frame's picture is /live/frame/<id>.jpg.
+    const samples: Shown[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const s = (await page.evaluate(`(() => {
+        const img = document.getElementById('frame');
+        return { marksFor: img.dataset.frame ?? null, pictureComplete: img.complete, picture: (img.currentSrc.match(/frame\\/(\\d+)\\.jpg$/) ?? [])[1] ?? '',
+                 rects: document.querySelectorAll('#frame-marks rect').length };
+      })()`)) as Shown;
+      samples.push(s);
+      if (s.marksFor !== null) seen.add(s.marksFor);
+      await new Promise((r) => setTimeout(r, 73));
+    }
+    // The run was fast enough to test anything: the frame shown moved on many times while sampling.
+    expect(seen.size).toBeGreaterThan(5);
+    for (const s of samples) {
+      expect(s, JSON.stringify(s)).toMatchObject({ pictureComplete: true, picture: s.marksFor });
+      expect(s.rects).toBeGreaterThan(0);
+    }
+    await page.locator('#stop').click();
+    await expect.poll(() => page.locator('body').getAttribute('data-run'), { timeout: 30_000 }).not.toBe('running');
+    expect(problems).toEqual([]);
+  });
+});
