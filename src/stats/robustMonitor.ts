@@ -392,7 +392,11 @@ export class RobustMonitor {
     else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}`);
     const unread = this.unreadableFace();
     if (unread !== undefined) parts.push(`${unread.sentence}, so every one is left unresolved`);
-    const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, this.known() > 0 ? this.faces() : []);
+    // An unreadable face's 0 is not an observation of the die: the deviation a projection names is another face's, as
+    // a share of all rolls (its unresolved rolls are, nearly all, that face's, so the read shares are all inflated).
+    const faces = this.known() > 0 ? this.faces() : [];
+    const named = unread === undefined ? faces : faces.filter((_, i) => i !== unread.index).map((f) => ({ ...f, observed: f.count / this.n }));
+    const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, named);
     this.pending = { key, verdict, reason, readsToReview };
     return this.pending;
   }
@@ -402,7 +406,7 @@ export class RobustMonitor {
    * while at least half its share of the rolls ended unresolved: the reader cannot read that face (a logo in place of
    * its pips), and rolls spent on the die stay unresolved. Undefined when there is none.
    */
-  unreadableFace(): { readonly label: string; readonly sentence: string } | undefined {
+  unreadableFace(): { readonly index: number; readonly label: string; readonly sentence: string } | undefined {
     const known = this.known();
     for (let i = 0; i < this.k; i++) {
       const p = this.expected[i] as number;
@@ -413,7 +417,7 @@ export class RobustMonitor {
       const sentence =
         `no ${label} was read in ${formatCount(known)} rolls, while ${formatCount(this.open.size)} ended unresolved (a fair die would have shown ${label} about ${formatCount(share)} times): ` +
         `the reader likely cannot read this die's ${label}`;
-      return { label, sentence };
+      return { index: i, label, sentence };
     }
     return undefined;
   }

@@ -118,6 +118,15 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(logo.state().decision.kind).toBe('INCONCLUSIVE');
     // A fair die shows no 6 in 500 rolls with probability (5/6)^500, about 1e-40.
     expect(sentence).toContain("no 6 was read in 500 rolls, while 100 ended unresolved (a fair die would have shown 6 about 100 times): the reader likely cannot read this die's 6, so every one is left unresolved");
+    // Its 0 is not a deviation of the die: a projection names another face, or none.
+    expect(sentence).not.toMatch(/if 6 stays at 0/);
+    const uneven = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 6000, labels: faces });
+    uneven.observeCounts([90, 100, 100, 100, 110, 0], 100);
+    const unevenVerdict = uneven.state().decision;
+    expect(unevenVerdict.kind).toBe('INCONCLUSIVE');
+    // The 1 or the 5 (90 and 110 of 600 rolls: 0.15 and 0.183 of them, not of the 500 read).
+    const lead = unevenVerdict.kind === 'INCONCLUSIVE' ? unevenVerdict.leadingDeviation : undefined;
+    expect([lead?.label, lead?.observed]).toSatisfy(([label, observed]) => (label === '1' && observed === 0.15) || (label === '5' && observed === 110 / 600));
     // Too few rolls to tell: (5/6)^50 is about 1e-4, short of the million to one it takes.
     const early = new RobustMonitor(D6, { alpha: 0.01, labels: faces });
     early.observeCounts([10, 10, 10, 10, 10, 0], 10);
