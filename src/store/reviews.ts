@@ -162,6 +162,14 @@ export class ReviewLog {
       .immediate();
   }
 
+  /**
+   * Stores one person's label for several declined rolls, in the order given, all or none: the first refusal (as
+   * `review` refuses) rolls every one of them back, and its message names that roll.
+   */
+  reviewAll(sessionId: number, inputs: readonly ReviewInput[], genesis: (sessionId: number) => string): ReviewRecord[] {
+    return this.db.transaction((): ReviewRecord[] => inputs.map((input) => this.review(sessionId, input, genesis))).immediate();
+  }
+
   /** The first review of the session that breaks its chain (edited, removed or inserted), as a sentence; null when the chain holds. */
   verify(sessionId: number, genesis: string): string | null {
     let expected = reviewGenesis(genesis);

@@ -531,6 +531,11 @@ export class RollStore {
     return this.reviewLog.review(sessionId, input, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
   }
 
+  /** Stores labels for several declined rolls at once, all or none (`ReviewLog.reviewAll`). */
+  reviewRolls(sessionId: number, inputs: readonly ReviewInput[]): ReviewRecord[] {
+    return this.reviewLog.reviewAll(sessionId, inputs, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
+  }
+
   reviews(sessionId: number): ReviewRecord[] {
     return this.reviewLog.reviews(sessionId);
   }

@@ -22,6 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-e2e-'));
 // The screenshot stays for a person to look at.
 const shots = mkdtempSync(join(tmpdir(), 'dicerig-review-shots-'));
 let child: ChildProcess | undefined;
+let bulkChild: ChildProcess | undefined;
 let browser: Browser | undefined;
 
 const cli = (args: string[]) => spawnSync(process.execPath, [DICERIG, ...args], { cwd: repoRoot, encoding: 'utf8' });
@@ -36,6 +37,7 @@ async function startReview(db: string): Promise<string> {
 afterAll(async () => {
   await browser?.close();
   await stopCliServer(child);
+  await stopCliServer(bulkChild);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -105,6 +107,68 @@ describe('dicerig review in a browser', () => {
     expect(((await again.json()) as { error: string }).error).toBe(`Roll ${first.rollId} (die "${first.dieLabel}") is already labelled; a label is given once.`);
     // Clicking the labelled crop's face does nothing more.
     expect(await card.locator('.faces button').first().isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("labels every selected crop with one face: a die's select button, shift-click for a range, ctrl-click for one more, Esc for just one", async () => {
+    const sub = mkdtempSync(join(dir, 'bulk-'));
+    const db = declinedSession(sub);
+    const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
+    bulkChild = server.proc;
+    const readStore = RollStore.open(db, { readonly: true });
+    const todo = readStore.unresolvedRolls(1);
+    readStore.close();
+    const byDie = new Map<string, number[]>();
+    for (const r of todo) byDie.set(r.dieLabel, [...(byDie.get(r.dieLabel) ?? []), r.rollId]);
+    const [die, ids] = [...byDie].sort((a, b) => b[1].length - a[1].length)[0] as [string, number[]];
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+
+    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const row = page.locator(`#dice tr[data-die="${die}"]`);
+    const reviewedBefore = Number(await row.locator('.reviewed').textContent());
+
+    // The die's button selects its crops still to label, and says what a face pressed now does.
+    await row.locator('.pick button').click();
+    expect(await row.locator('.pick button').textContent()).toBe(`select its ${ids.length}`);
+    expect(await page.locator('.crop.chosen').evaluateAll((cards) => cards.map((c) => Number((c as unknown as { dataset: { roll: string } }).dataset.roll)))).toEqual(ids);
+    expect(await page.locator('#selection').textContent()).toBe(`${ids.length} crops selected: a face pressed now labels all ${ids.length} (Esc: just one)`);
+    await page.screenshot({ path: join(shots, 'review-die-selected.png'), fullPage: true });
+    await page.keyboard.press('6');
+    await expect.poll(() => page.locator('.crop.labelled').count()).toBe(ids.length);
+    await expect.poll(async () => Number(await row.locator('.reviewed').textContent())).toBe(reviewedBefore + ids.length);
+    expect(await page.locator('#left').textContent()).toBe(`(${todo.length - ids.length} left)`);
+    let store = RollStore.open(db, { readonly: true });
+    expect(store.reviews(1).map((r) => [r.rollId, r.faceId, r.reviewer])).toEqual(ids.map((id) => [id, '6', 'Ada']));
+    store.close();
+
+    // A range by shift-click (labelled crops in it are left out), Esc back to one, then ctrl-click adds a crop.
+    const rest = todo.filter((r) => !ids.includes(r.rollId));
+    expect(rest.length).toBeGreaterThanOrEqual(3);
+    const card = (i: number) => page.locator(`.crop[data-roll="${rest[i]?.rollId}"]`);
+    await card(0).click();
+    await card(2).click({ modifiers: ['Shift'] });
+    const between = todo.slice(todo.indexOf(rest[0] as (typeof todo)[number]), todo.indexOf(rest[2] as (typeof todo)[number]) + 1).filter((r) => !ids.includes(r.rollId));
+    expect(await page.locator('.crop.chosen').count()).toBe(between.length);
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.crop.chosen').count()).toBe(0);
+    expect(await page.locator('#selection').textContent()).toBe('');
+    await card(1).click({ modifiers: ['Control'] });
+    expect(await page.locator('.crop.chosen').count()).toBe(2);
+    // Esc kept the crop in focus (the range's last); a face button on a chosen crop labels both, in page order.
+    await card(1).locator('.faces button', { hasText: '1' }).click();
+    await expect.poll(() => page.locator('.crop.labelled').count()).toBe(ids.length + 2);
+    expect(await card(1).locator('.label').textContent()).toBe('labelled 1 by Ada');
+    expect(await card(2).locator('.label').textContent()).toBe('labelled 1 by Ada');
+    expect(await card(0).getAttribute('class')).not.toContain('labelled');
+    store = RollStore.open(db, { readonly: true });
+    expect(store.reviews(1).slice(ids.length).map((r) => [r.rollId, r.faceId])).toEqual([[rest[1]?.rollId, '1'], [rest[2]?.rollId, '1']]);
+    expect(store.verify()).toMatchObject({ ok: true });
+    store.close();
     expect(errors).toEqual([]);
   }, 60_000);
 

@@ -36,6 +36,7 @@ afterAll(async () => {
 });
 
 const label = (rollId: number | string, face: unknown) => app.inject({ method: 'POST', url: `/api/rolls/${rollId}/label`, headers: { host: '127.0.0.1' }, payload: { face } });
+const labelAll = (rolls: readonly number[], face: unknown) => app.inject({ method: 'POST', url: '/api/labels', headers: { host: '127.0.0.1' }, payload: { rolls, face } });
 const state = async () => (await app.inject({ method: 'GET', url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ dice: DieView[]; rolls: RollView[] }>();
 
 describe('the review API', () => {
@@ -110,6 +111,56 @@ describe('the review API', () => {
     expect(r2.json<{ error: string }>().error).toBe('Session 1 has no roll 999999.');
     const r3 = await label('abc', '1');
     expect(r3.statusCode).toBe(404);
+  });
+
+  it('labels several selected crops with one face in one request, stored in order as the reviewer\'s, the verdicts remade', async () => {
+    const before = await state();
+    const die = (before.rolls[0] as RollView).die;
+    const picked = before.rolls.filter((r) => r.die === die).slice(0, 3).map((r) => r.rollId);
+    expect(picked.length).toBe(3);
+    const count = store.reviews(1).length;
+    const res = await labelAll(picked, '6');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ reviews: { rollId: number; face: string }[] }>().reviews.map((r) => [r.rollId, r.face])).toEqual(picked.map((id) => [id, '6']));
+    expect(store.reviews(1).slice(count).map((r) => [r.rollId, r.faceId, r.reviewer, r.at])).toEqual(picked.map((id) => [id, '6', 'ada', AT]));
+    const after = res.json<{ dice: DieView[] }>().dice.find((d) => d.label === die) as DieView;
+    const was = before.dice.find((d) => d.label === die) as DieView;
+    expect([after.reviewed, after.unresolved]).toEqual([was.reviewed + 3, was.unresolved - 3]);
+    expect(store.storedVerdicts(1)?.verdicts.dice.find((d) => d.label === die)?.reviewed).toBe(was.reviewed + 3);
+    // The review chain still holds.
+    expect(store.verify()).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  it('stores none of a batch when one of its rolls is refused, naming that roll', async () => {
+    const open = (await state()).rolls.slice(0, 2).map((r) => r.rollId);
+    const done = store.reviews(1)[0]?.rollId as number;
+    const count = store.reviews(1).length;
+    const res = await labelAll([...open, done], '1');
+    expect(res.statusCode).toBe(409);
+    expect(res.json<{ error: string }>().error).toMatch(new RegExp(`^Roll ${done} \\(die "[^"]+"\\) is already labelled; a label is given once\\. No label of this batch was stored\\.$`));
+    expect(store.reviews(1).length).toBe(count);
+    expect((await state()).rolls.map((r) => r.rollId)).toEqual(expect.arrayContaining(open));
+    const bad = await labelAll(open, '7');
+    expect(bad.statusCode).toBe(400);
+    expect(store.reviews(1).length).toBe(count);
+  });
+
+  it('refuses a batch that names no rolls, a roll twice, or ids that are not whole numbers, before storing anything', async () => {
+    const open = (await state()).rolls[0]?.rollId as number;
+    const count = store.reviews(1).length;
+    for (const [rolls, why] of [
+      [[], /with 1 to 5000 roll ids/],
+      [[open, open], /a roll id is named twice/],
+      [[open, 1.5], /with 1 to 5000 roll ids/],
+      ['12', /with 1 to 5000 roll ids/],
+    ] as const) {
+      const res = await labelAll(rolls as unknown as number[], '1');
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: string }>().error).toMatch(why);
+    }
+    const noFace = await labelAll([open], '');
+    expect(noFace.json<{ error: string }>().error).toMatch(/say which face the dice show/);
+    expect(store.reviews(1).length).toBe(count);
   });
 
   it('asks for a face when the body names none', async () => {

@@ -3,7 +3,11 @@
 // so a die label or a reason cannot become markup; the CSP forbids inline script as well.
 const $ = (id) => document.getElementById(id);
 let rolls = [];
+// The card the keys act on, and the cards a face pressed now labels (shift-click a range, ctrl-click one more, or a
+// die's "select" button: the same logo on every roll of a die is labelled at once).
 let selected = 0;
+let chosen = new Set();
+let anchor = 0;
 
 function el(tag, className, text) {
   const e = document.createElement(tag);
@@ -18,7 +22,16 @@ function showDice(dice) {
     ...dice.map((d) => {
       const tr = el('tr');
       tr.dataset.die = d.label;
-      tr.append(el('td', 'label', d.label), el('td', 'kind', d.kind), el('td', 'resolved', String(d.resolved)), el('td', 'reviewed', String(d.reviewed)), el('td', 'unresolved', String(d.unresolved)), el('td', 'sentence', d.sentence));
+      const pick = el('td', 'pick');
+      const open = rolls.filter((r) => r.die === d.label && !r.label).length;
+      if (open > 1) {
+        const b = el('button', '', `select its ${open}`);
+        b.type = 'button';
+        b.title = `select every crop of ${d.label} still to label; look at them, then press the face they all show`;
+        b.addEventListener('click', () => chooseDie(d.label));
+        pick.append(b);
+      }
+      tr.append(el('td', 'label', d.label), el('td', 'kind', d.kind), el('td', 'resolved', String(d.resolved)), el('td', 'reviewed', String(d.reviewed)), el('td', 'unresolved', String(d.unresolved)), el('td', 'sentence', d.sentence), pick);
       return tr;
     }),
   );
@@ -30,11 +43,39 @@ function showLeft() {
   $('done').hidden = left > 0;
 }
 
-function select(i) {
+function showChosen() {
+  rolls.forEach((r, j) => {
+    r.card.classList.toggle('selected', j === selected);
+    r.card.classList.toggle('chosen', chosen.has(j) && chosen.size > 1);
+  });
+  $('selection').textContent = chosen.size > 1 ? `${chosen.size} crops selected: a face pressed now labels all ${chosen.size} (Esc: just one)` : '';
+}
+
+function select(i, how = {}) {
   if (rolls.length === 0) return;
-  selected = Math.max(0, Math.min(rolls.length - 1, i));
-  rolls.forEach((r, j) => r.card.classList.toggle('selected', j === selected));
+  i = Math.max(0, Math.min(rolls.length - 1, i));
+  if (how.range) {
+    chosen = new Set();
+    for (let j = Math.min(anchor, i); j <= Math.max(anchor, i); j++) if (!rolls[j].label) chosen.add(j);
+  } else if (how.toggle) {
+    if (chosen.has(i)) chosen.delete(i);
+    else if (!rolls[i].label) chosen.add(i);
+    anchor = i;
+  } else {
+    chosen = new Set(rolls[i].label ? [] : [i]);
+    anchor = i;
+  }
+  selected = i;
+  showChosen();
   rolls[selected].card.scrollIntoView({ block: 'nearest' });
+}
+
+function chooseDie(die) {
+  const picked = rolls.flatMap((r, j) => (r.die === die && !r.label ? [j] : []));
+  if (picked.length === 0) return;
+  select(picked[0]);
+  chosen = new Set(picked);
+  showChosen();
 }
 
 function card(r, i) {
@@ -51,42 +92,60 @@ function card(r, i) {
     b.dataset.face = f;
     b.addEventListener('click', (ev) => {
       ev.stopPropagation();
-      select(i);
-      void label(r, f);
+      // A face on a card of the selection labels the selection; on any other card, that card alone.
+      if (!(chosen.has(i) && chosen.size > 1)) select(i);
+      void labelChosen(f);
     });
     faces.append(b);
   });
   c.append(img, el('div', 'die', `${r.die} (${r.dieType}), throw ${r.throwIndex}`), el('div', 'guess', `reader: ${r.guess ?? 'no reading stored'}`), el('div', 'reason', `why: ${r.reason ?? 'no reason stored'}`), faces, el('div', 'label'));
-  c.addEventListener('click', () => select(i));
+  c.addEventListener('click', (ev) => select(i, { range: ev.shiftKey, toggle: ev.ctrlKey || ev.metaKey }));
   return c;
 }
 
-async function label(r, face) {
-  if (r.label) return;
-  const res = await fetch(`/api/rolls/${r.rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ face }) });
+function markLabelled(r, review) {
+  r.label = review.face;
+  r.card.classList.add('labelled');
+  r.card.querySelector('.label').textContent = `labelled ${review.face} by ${review.reviewer}`;
+  r.card.querySelectorAll('button').forEach((b) => (b.disabled = true));
+}
+
+// The chosen cards still to label get the face: one request for them all, stored all or none.
+async function labelChosen(face) {
+  const targets = [...chosen].sort((a, b) => a - b).filter((j) => !rolls[j].label);
+  if (targets.length === 0) return;
+  const one = targets.length === 1;
+  const res = one
+    ? await fetch(`/api/rolls/${rolls[targets[0]].rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ face }) })
+    : await fetch('/api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: targets.map((j) => rolls[j].rollId), face }) });
   const body = await res.json();
   if (!res.ok) {
     $('message').textContent = body.error;
     return;
   }
   $('message').textContent = '';
-  r.label = body.review.face;
-  r.card.classList.add('labelled');
-  r.card.querySelector('.label').textContent = `labelled ${body.review.face} by ${body.review.reviewer}`;
-  r.card.querySelectorAll('button').forEach((b) => (b.disabled = true));
+  const reviews = one ? [body.review] : body.reviews;
+  targets.forEach((j, k) => markLabelled(rolls[j], reviews[k]));
   showDice(body.dice);
   showLeft();
-  const next = rolls.findIndex((x, j) => j > selected && !x.label);
-  if (next >= 0) select(next);
+  const last = targets[targets.length - 1];
+  const next = rolls.findIndex((x, j) => j > last && !x.label);
+  const back = rolls.findIndex((x) => !x.label);
+  if (next >= 0 || back >= 0) select(next >= 0 ? next : back);
+  else {
+    chosen = new Set();
+    showChosen();
+  }
 }
 
 document.addEventListener('keydown', (ev) => {
   if (ev.key === 'ArrowRight') select(selected + 1);
   else if (ev.key === 'ArrowLeft') select(selected - 1);
+  else if (ev.key === 'Escape') select(selected);
   else if (/^[1-8]$/.test(ev.key)) {
     const r = rolls[selected];
     const face = r?.faces[Number(ev.key) - 1];
-    if (r && face !== undefined) void label(r, face);
+    if (r && face !== undefined) void labelChosen(face);
     else if (r) $('message').textContent = `A ${r.dieType} die has no face number ${ev.key}.`;
   }
 });
@@ -101,9 +160,9 @@ async function start() {
   $('title').textContent = data.session.title;
   $('sim').hidden = !data.session.simulated;
   $('reviewer').textContent = data.reviewer;
-  showDice(data.dice);
   rolls = data.rolls;
   $('grid').replaceChildren(...rolls.map((r, i) => (r.card = card(r, i))));
+  showDice(data.dice);
   showLeft();
   select(0);
   document.body.dataset.ready = 'true';

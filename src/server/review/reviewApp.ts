@@ -18,6 +18,9 @@ import { recomputeVerdicts, storedSessionDice, updateStoredVerdicts } from './se
 
 export const REVIEW_PAGES = { '/': 'review.html' } as const;
 
+/** The most rolls one request may label: a session's worth of a die's logo faces, without an unbounded transaction. */
+export const MAX_BATCH = 5000;
+
 export interface ReviewServerOptions {
   readonly store: RollStore;
   readonly sessionId: number;
@@ -111,6 +114,28 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       return { review: { rollId: review.rollId, face: review.faceId ?? review.symbol, reviewer: review.reviewer, at: review.at }, dice: dieSummary(verdicts) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: e.message, refusal: e.refusal });
+      throw e;
+    }
+  });
+
+  // One face for several crops a person selected (the same logo on every roll of a die, say): stored all or none, in
+  // the order given, and the verdicts remade once.
+  app.post<{ Body: unknown }>('/api/labels', async (req, reply) => {
+    const body = req.body as { rolls?: unknown; face?: unknown } | null;
+    const ids = body?.rolls;
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_BATCH || !ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) {
+      return reply.code(400).send({ error: `say which rolls: {"rolls": [<roll id>, ...], "face": "<face id>"}, with 1 to ${MAX_BATCH} roll ids` });
+    }
+    if (new Set(ids).size !== ids.length) return reply.code(400).send({ error: 'a roll id is named twice; each roll takes one label' });
+    const face = body?.face;
+    if (typeof face !== 'string' || face === '') return reply.code(400).send({ error: 'say which face the dice show: {"rolls": [...], "face": "<face id>"}' });
+    try {
+      const at = options.now();
+      const reviews = store.reviewRolls(sessionId, (ids as number[]).map((rollId) => ({ rollId, faceId: face, reviewer: options.reviewer, at })));
+      verdicts = updateStoredVerdicts(store, sessionId, at);
+      return { reviews: reviews.map((r) => ({ rollId: r.rollId, face: r.faceId ?? r.symbol, reviewer: r.reviewer, at: r.at })), dice: dieSummary(verdicts) };
+    } catch (e) {
+      if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: `${e.message} No label of this batch was stored.`, refusal: e.refusal });
       throw e;
     }
   });
