@@ -3,10 +3,11 @@
  * counted rolls, fed each counted throw, asked for the statuses the events
  * show, and looked at together by the periodic rig check.
  */
-import { replay, sessionErrorControl, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
+import { sessionErrorControl, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { MonitorDecision } from '../stats/sequential.js';
-import type { RollStore } from '../store/rollStore.js';
+import type { ReviewRecord } from '../store/reviews.js';
+import type { RollStore, StoredRollEvent } from '../store/rollStore.js';
 import { DieTrack, type MonitorRules } from './dieTrack.js';
 import type { DieStatus } from './events.js';
 import { checkRig, type RigCheckResult } from './rigCheck.js';
@@ -26,6 +27,29 @@ export interface DieOutcome {
   readonly resolved?: number;
   readonly reviewed?: number;
   readonly unresolved?: number;
+}
+
+/** A die's stored roll sequence as monitor calls (nothing changed), and the place of each of its unresolved rolls in it (by roll id). */
+function walkStored(track: DieTrack, stored: readonly StoredRollEvent[]): { calls: RollEvent[]; positions: Map<number, number> } {
+  const positions = new Map<number, number>();
+  const calls: RollEvent[] = [];
+  let n = 0;
+  for (const e of stored) {
+    if (e.kind === 'roll') {
+      const face = track.categoryOf(e);
+      if (face === undefined) continue;
+      calls.push({ kind: 'roll', face });
+      n++;
+    } else if (e.kind === 'unresolved') {
+      positions.set(e.rollId, n++);
+      calls.push({ kind: 'unresolved' });
+    } else {
+      const face = track.categoryOf(e);
+      const position = positions.get(e.rollId);
+      if (face !== undefined && position !== undefined) calls.push({ kind: 'review', position, face });
+    }
+  }
+  return { calls, positions };
 }
 
 export interface MonitorSetRules extends Omit<MonitorRules, 'control'> {
@@ -51,28 +75,41 @@ export class MonitorSet {
   replayStored(store: RollStore, sessionId: number): void {
     const events = store.rollEvents(sessionId);
     for (const track of this.tracks) {
-      const stored = events.get(track.die.record.id) ?? [];
-      const positions = new Map<number, number>();
-      const calls: RollEvent[] = [];
-      let n = 0;
-      for (const e of stored) {
-        if (e.kind === 'roll') {
-          const face = track.categoryOf(e);
-          if (face === undefined) continue;
-          track.sequence.push(face);
-          calls.push({ kind: 'roll', face });
-          n++;
-        } else if (e.kind === 'unresolved') {
-          positions.set(e.rollId, n++);
-          calls.push({ kind: 'unresolved' });
-        } else {
-          const face = track.categoryOf(e);
-          const position = positions.get(e.rollId);
-          if (face !== undefined && position !== undefined) calls.push({ kind: 'review', position, face });
+      for (const c of walkStored(track, events.get(track.die.record.id) ?? []).calls) {
+        if (c.kind === 'review') {
+          // A roll stored after its die's verdict (a live label decided it between the throw's read and its commit) was never in its monitor.
+          if (track.monitor.isOpen(c.position)) track.monitor.review(c.position, c.face);
+        } else if (!track.retired) {
+          // As a live run does (`DieTrack`): a die with a verdict is no longer counted.
+          if (c.kind === 'roll') track.observe(c.face);
+          else track.observeUnresolved();
         }
       }
-      replay(track.monitor, calls);
     }
+  }
+
+  /**
+   * Takes in labels a person gave (`dicerig review`, another process) while the session runs, in the order given: each
+   * reviewed roll's face goes in its place in its die's monitor, as a rebuilt monitor (`replayStored`) would have it.
+   * Returns the dice a label decided.
+   */
+  applyReviews(store: RollStore, sessionId: number, reviews: readonly ReviewRecord[]): DieTrack[] {
+    if (reviews.length === 0) return [];
+    const events = store.rollEvents(sessionId);
+    const places = this.tracks.map((track) => walkStored(track, events.get(track.die.record.id) ?? []).positions);
+    const decided: DieTrack[] = [];
+    for (const review of reviews) {
+      const i = places.findIndex((p) => p.has(review.rollId));
+      const track = this.tracks[i];
+      const face = track?.categoryOf(review);
+      if (track === undefined || face === undefined) continue;
+      const position = places[i]?.get(review.rollId) as number;
+      if (!track.monitor.isOpen(position)) continue; // stored after the die's verdict: never in its monitor
+      const was = track.retired;
+      track.monitor.review(position, face);
+      if (!was && track.retired) decided.push(track);
+    }
+    return decided;
   }
 
   /** Dice still being read and counted. */

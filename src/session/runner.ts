@@ -38,6 +38,7 @@ import { SessionTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { UnreadableFaces } from './unreadableFaces.js';
+import { LiveReviews } from './liveReviews.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
@@ -160,6 +161,7 @@ export class SessionRunner {
   private readonly unreadable = new UnreadableFaces();
   private readonly totals: SessionTotals;
   private readonly committer: ThrowCommitter;
+  private readonly reviews: LiveReviews;
   private readonly timing: HostTiming;
   private readonly detector: SettleDetector;
   private lastIndex: number;
@@ -185,6 +187,7 @@ export class SessionRunner {
     this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
     this.monitors.replayStored(deps.store, plan.sessionId);
+    this.reviews = new LiveReviews(deps.store, plan.sessionId);
   }
 
   /** One track per die, in channel order. */
@@ -359,7 +362,11 @@ export class SessionRunner {
     const t1 = this.timing.tick();
     this.lastIndex = index;
     const ok = outcome.status === 'ok';
-    const { counted, decided } = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
+    // Labels given meanwhile (`dicerig review`) go in where a rebuilt monitor puts them: before this throw or after it.
+    const labelled = this.reviews.take(this.monitors, index - 1);
+    const observed = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
+    const { counted } = observed;
+    const decided = [...labelled, ...observed.decided, ...this.reviews.take(this.monitors, index)];
     this.totals.countThrow(outcome, counted);
     this.missing.add(outcome);
     this.consecutiveFaults = 0;

@@ -209,6 +209,11 @@ export class RobustMonitor {
     return positions;
   }
 
+  /** Whether the roll at `position` is unresolved and not reviewed yet (so `review` takes it). */
+  isOpen(position: number): boolean {
+    return this.open.has(position);
+  }
+
   /**
    * Records the face a person gave the unresolved roll at `position`. The roll
    * counts from now on; a final verdict stays, a budget-INCONCLUSIVE may become final.

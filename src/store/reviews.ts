@@ -110,9 +110,14 @@ export class ReviewLog {
     });
   }
 
-  /** Every review of the session, in the order they were given. */
-  reviews(sessionId: number): ReviewRecord[] {
-    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? ORDER BY id`).all(sessionId);
+  /** Every review of the session, in the order they were given; with `afterId`, only those given after that one. */
+  reviews(sessionId: number, afterId = 0): ReviewRecord[] {
+    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? AND id > ? ORDER BY id`).all(sessionId, afterId);
+  }
+
+  /** The id of the session's last review (0 when none): a running session asks it after every throw, so it is one lookup. */
+  lastReviewId(sessionId: number): number {
+    return this.db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM reviews WHERE session_id = ?').get(sessionId)?.id ?? 0;
   }
 
   /**

@@ -536,8 +536,14 @@ export class RollStore {
     return this.reviewLog.reviewAll(sessionId, inputs, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
   }
 
-  reviews(sessionId: number): ReviewRecord[] {
-    return this.reviewLog.reviews(sessionId);
+  /** The session's reviews in the order given (only those after review `afterId` when given). */
+  reviews(sessionId: number, afterId = 0): ReviewRecord[] {
+    return this.reviewLog.reviews(sessionId, afterId);
+  }
+
+  /** The id of the session's last review, 0 when none. */
+  lastReviewId(sessionId: number): number {
+    return this.reviewLog.lastReviewId(sessionId);
   }
 
   /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReviewServer, readerGuess } from '../../src/server/review/reviewApp.js';
+import { createReviewServer, OPEN_SESSION_SENTENCE, readerGuess } from '../../src/server/review/reviewApp.js';
 import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
 import { RollStore } from '../../src/store/rollStore.js';
@@ -126,7 +126,7 @@ describe('the review API', () => {
     const after = res.json<{ dice: DieView[] }>().dice.find((d) => d.label === die) as DieView;
     const was = before.dice.find((d) => d.label === die) as DieView;
     expect([after.reviewed, after.unresolved]).toEqual([was.reviewed + 3, was.unresolved - 3]);
-    expect(store.storedVerdicts(1)?.verdicts.dice.find((d) => d.label === die)?.reviewed).toBe(was.reviewed + 3);
+    expect((store.storedVerdicts(1)?.verdicts as SessionVerdicts).dice.find((d) => d.label === die)?.reviewed).toBe(was.reviewed + 3);
     // The review chain still holds.
     expect(store.verify()).toMatchObject({ ok: true, breaks: [] });
   });
@@ -187,6 +187,27 @@ describe('the review API', () => {
     expect(store.reviews(1).some((r) => r.rollId === roll.rollId)).toBe(false);
     const away = await app.inject({ url: '/static/../../../etc/passwd', headers: { host: '127.0.0.1' } });
     expect(away.statusCode).toBe(404);
+  });
+  it('leaves the verdicts to a session still open (the run takes labels in as it goes): it says so, stores the label and stores no verdict of its own', async () => {
+    const storedBefore = store.storedVerdicts(1);
+    store.resumeSession(1, AT);
+    try {
+      const seen = await state();
+      for (const d of seen.dice as (DieView & { sentence: string })[]) {
+        expect(d.kind).toBe('running');
+        expect(d.sentence).toBe(OPEN_SESSION_SENTENCE);
+      }
+      const roll = seen.rolls[0] as RollView;
+      const was = seen.dice.find((d) => d.label === roll.die) as DieView;
+      const res = await label(roll.rollId, '6');
+      expect(res.statusCode).toBe(200);
+      expect(store.reviews(1).at(-1)?.rollId).toBe(roll.rollId);
+      const after = res.json<{ dice: DieView[] }>().dice.find((d) => d.label === roll.die) as DieView;
+      expect([after.kind, after.reviewed]).toEqual(['running', was.reviewed + 1]);
+      expect(store.storedVerdicts(1)).toEqual(storedBefore);
+    } finally {
+      store.endSession(1, AT + 1, 'finished');
+    }
   });
 });
 

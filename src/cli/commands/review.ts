@@ -55,7 +55,8 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
         await app.listen({ host: '127.0.0.1', port });
         const address = app.server.address();
         const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}/`;
-        io.out(`dicerig review: session ${session.id}, ${todo} unresolved ${todo === 1 ? 'roll' : 'rolls'} to label as ${reviewer}, roll store ${db}\n  ${url}\nCtrl-C stops.\n`);
+        const open = session.state === 'running' ? `Session ${session.id} is still open: its run takes each label in at its next throw and makes the verdicts.\n` : '';
+        io.out(`dicerig review: session ${session.id}, ${todo} unresolved ${todo === 1 ? 'roll' : 'rolls'} to label as ${reviewer}, roll store ${db}\n  ${url}\n${open}Ctrl-C stops.\n`);
         await new Promise<void>((done) => {
           const stop = (): void => {
             process.off('SIGINT', stop);

@@ -40,8 +40,19 @@ export const REFUSAL_STATUS: Readonly<Record<ReviewRefusal, number>> = {
   'bad-reviewer': 400,
 };
 
-function dieSummary(v: SessionVerdicts) {
-  return v.dice.map((d) => ({ label: d.label, kind: d.kind, sentence: d.sentence, resolved: d.resolved, reviewed: d.reviewed, unresolved: d.unresolved }));
+/** What the page says of a die's verdict while its session is still open: the run makes it (`LiveReviews`), not this page. */
+export const OPEN_SESSION_SENTENCE =
+  'The session is still open (running, or stopped without ending): its run makes this verdict and takes each label in at its next throw, then stores it. If the run was stopped, resume it (dicerig run --resume).';
+
+function dieSummary(v: SessionVerdicts, open: boolean) {
+  return v.dice.map((d) => ({
+    label: d.label,
+    kind: open ? 'running' : d.kind,
+    sentence: open ? OPEN_SESSION_SENTENCE : d.sentence,
+    resolved: d.resolved,
+    reviewed: d.reviewed,
+    unresolved: d.unresolved,
+  }));
 }
 
 /** What the reader made of a declined die, from its `unreadable` event's details: the pips it counted and how sure it was. */
@@ -76,17 +87,23 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   const evidenceRoot = resolve(dirname(store.path));
   const app = createStack({ pages: REVIEW_PAGES });
   sameSiteOnly(app, { loopback: true, what: 'the review page' });
+  // A session still open is judged by its run, which takes the labels in as it goes and stores its verdicts when it
+  // ends: a page that stored its own would race it (and could not know the misread bounds a first run has not stored).
+  const open = (): boolean => store.getSession(sessionId)?.state === 'running';
+  const remake = (at: number): SessionVerdicts => (open() ? recomputeVerdicts(store, sessionId) : updateStoredVerdicts(store, sessionId, at));
   let verdicts = recomputeVerdicts(store, sessionId);
   // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
   const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));
   const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
 
   app.get('/api/review', async () => {
+    // Remade on each look: the session may have run (or ended) since.
+    verdicts = recomputeVerdicts(store, sessionId);
     const guessed = guesses(store, sessionId);
     return {
       session: { id: session.id, title, simulated: session.simulated },
       reviewer: options.reviewer,
-      dice: dieSummary(verdicts),
+      dice: dieSummary(verdicts, open()),
       rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
     };
   });
@@ -110,8 +127,8 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     if (typeof face !== 'string' || face === '') return reply.code(400).send({ error: 'say which face the die shows: {"face": "<face id>"}' });
     try {
       const review = store.reviewRoll(sessionId, { rollId, faceId: face, reviewer: options.reviewer, at: options.now() });
-      verdicts = updateStoredVerdicts(store, sessionId, review.at);
-      return { review: { rollId: review.rollId, face: review.faceId ?? review.symbol, reviewer: review.reviewer, at: review.at }, dice: dieSummary(verdicts) };
+      verdicts = remake(review.at);
+      return { review: { rollId: review.rollId, face: review.faceId ?? review.symbol, reviewer: review.reviewer, at: review.at }, dice: dieSummary(verdicts, open()) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: e.message, refusal: e.refusal });
       throw e;
@@ -132,8 +149,8 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     try {
       const at = options.now();
       const reviews = store.reviewRolls(sessionId, (ids as number[]).map((rollId) => ({ rollId, faceId: face, reviewer: options.reviewer, at })));
-      verdicts = updateStoredVerdicts(store, sessionId, at);
-      return { reviews: reviews.map((r) => ({ rollId: r.rollId, face: r.faceId ?? r.symbol, reviewer: r.reviewer, at: r.at })), dice: dieSummary(verdicts) };
+      verdicts = remake(at);
+      return { reviews: reviews.map((r) => ({ rollId: r.rollId, face: r.faceId ?? r.symbol, reviewer: r.reviewer, at: r.at })), dice: dieSummary(verdicts, open()) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: `${e.message} No label of this batch was stored.`, refusal: e.refusal });
       throw e;

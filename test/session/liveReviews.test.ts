@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../src/session/events.js';
+import { LiveReviews } from '../../src/session/liveReviews.js';
+import { MonitorSet } from '../../src/session/monitorSet.js';
+import { runSession } from '../../src/session/runner.js';
+import { seededRandom } from '../../src/stats/random.js';
+import { scriptedSession, RULES, type ChannelScript } from './support/fakes.js';
+
+/**
+ * A session whose reader never reads channel 0's 6 (a logo), with a person labelling that die's unresolved rolls as
+ * 6 (as `dicerig review` does, in another process) while the run goes on, at the given reads of the throw loop.
+ */
+async function labelledWhileRunning(labelAt: readonly number[], budgetRolls = 400) {
+  const random = seededRandom(9);
+  let labelled = 0;
+  const fallback = (call: number, channel: number): ChannelScript => {
+    // Called only while the session runs, after `session` below is made.
+    if (channel === 0 && labelAt.includes(call)) {
+      const id = session.session.id;
+      const die = session.dice[0]?.record.id;
+      for (const r of session.store.unresolvedRolls(id).filter((x) => x.dieId === die)) {
+        session.store.reviewRoll(id, { rollId: r.rollId, faceId: '6', reviewer: 'ada', at: 1_700_000_000_000 + call });
+        labelled++;
+      }
+    }
+    const shown = String(1 + Math.floor(random() * 6));
+    return channel === 0 && shown === '6' ? { unreadable: true } : shown;
+  };
+  const session = scriptedSession({ fallback, rules: { budgetRolls, maxConsecutiveMissing: 10_000 } });
+  const events: SessionEvent[] = [];
+  const result = await runSession({ ...session.deps, onEvent: (e) => events.push(e) }, session.plan);
+  return { s: session, result, events, labelled };
+}
+
+describe('labels given while a session runs', () => {
+  it('are taken in by the running session, so the verdicts it stores are those a monitor rebuilt from the store makes, labels included', async () => {
+    const { s, result, labelled } = await labelledWhileRunning([150, 300]);
+    expect(labelled).toBeGreaterThan(30);
+    const live = result.dice[0];
+    expect(live?.reviewed).toBe(labelled);
+    expect(live?.unresolved).toBe(s.store.unresolvedRolls(s.session.id).length);
+    // The session's one verdict, stored when it ended, is the one a resumed run or the review page rebuilds.
+    const rebuilt = new MonitorSet(s.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 400 });
+    rebuilt.replayStored(s.store, s.session.id);
+    expect(s.store.storedVerdicts(s.session.id)?.verdicts).toEqual(rebuilt.verdicts(null));
+    expect(rebuilt.tracks[0]?.monitor.state().reviewed).toBe(labelled);
+  });
+
+  it('decide a die during the run when the labels settle it, and say so as the session says any verdict', async () => {
+    // Every 6 labelled early and often: the die reads as a fair one, and with 3,000 rolls of budget it is decided.
+    const at = Array.from({ length: 60 }, (_, i) => 50 * (i + 1));
+    const { s, result, events, labelled } = await labelledWhileRunning(at, 3000);
+    expect(labelled).toBeGreaterThan(100);
+    const decided = events.filter((e): e is Extract<SessionEvent, { type: 'decided' }> => e.type === 'decided' && e.label === s.dice[0]?.record.label);
+    expect(decided).toHaveLength(1);
+    expect(result.dice[0]?.verdict.kind).toBe(decided[0]?.verdict.kind);
+    expect(result.dice[0]?.verdict.kind).not.toBe('INCONCLUSIVE');
+    const rebuilt = new MonitorSet(s.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 3000 });
+    rebuilt.replayStored(s.store, s.session.id);
+    expect(s.store.storedVerdicts(s.session.id)?.verdicts).toEqual(rebuilt.verdicts(null));
+  });
+
+  it('takes a label in only once the throw it was given after is in the monitors, and each label once', async () => {
+    const { s } = await labelledWhileRunning([], 100);
+    const monitors = new MonitorSet(s.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 100 });
+    monitors.replayStored(s.store, s.session.id);
+    const live = new LiveReviews(s.store, s.session.id);
+    const last = s.store.lastThrowIndex(s.session.id);
+    const open = s.store.unresolvedRolls(s.session.id);
+    expect(open.length).toBeGreaterThan(2);
+    // Given now, after the session's last throw: due after that throw, not before it.
+    const review = s.store.reviewRoll(s.session.id, { rollId: open[0]?.rollId as number, faceId: '6', reviewer: 'ada', at: 1 });
+    expect(review.afterThrow).toBe(last);
+    const reviewed = () => monitors.tracks[0]?.monitor.state().reviewed;
+    expect(live.take(monitors, last - 1)).toEqual([]);
+    expect(reviewed()).toBe(0);
+    live.take(monitors, last);
+    expect(reviewed()).toBe(1);
+    live.take(monitors, last + 1);
+    expect(reviewed()).toBe(1);
+    // The reviews stored before it was made are the rebuilt monitors' already.
+    expect(new LiveReviews(s.store, s.session.id).take(monitors, last + 5)).toEqual([]);
+    expect(reviewed()).toBe(1);
+  });
+});
