@@ -2,7 +2,8 @@
  * A fairness run on `dicerig serve` with a D6 whose 6 is a logo the pip counter cannot read, watched on the dashboard
  * in Debian's Chromium: once the reader has plainly never read a 6, the die's "Still needed" cell says so instead of
  * a count of rolls (FAIR_WITHIN is out of reach without a review), the event log carries the notice, and a reloaded
- * page still shows it (it is part of the server's state, not only a passing event).
+ * page still shows it (it is part of the server's state, not only a passing event). Labels given on the review page
+ * meanwhile (`dicerig review`, another process on the same store) are taken in by the run.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,10 +19,12 @@ const TOKEN = 'e2e-api-token-unreadable-0123456789';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-unreadable-e2e-'));
 let child: ChildProcess | undefined;
+let reviewChild: ChildProcess | undefined;
 let browser: Browser | undefined;
 
 afterAll(async () => {
   await browser?.close();
+  await stopCliServer(reviewChild);
   await stopCliServer(child);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -75,6 +78,18 @@ describe('the dashboard with a die whose face the reader never reads', { timeout
     await page.reload();
     await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');
     await expect.poll(() => needed(page, 'logo-B').innerText()).toBe('no 6 read: review');
+
+    // A person labels the die's crops on the review page (another process, the same store) while the run goes on:
+    // the run takes the labels in, and the die's 6s are no longer unread.
+    const review = await startCliServer(['review', '1', '--db', join(dir, 'rolls.db'), '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
+    reviewChild = review.proc;
+    expect(review.output()).toMatch(/Session 1 is still open: its run takes each label in at its next throw/);
+    const todo = (await (await fetch(`${review.url}/api/review`)).json()) as { rolls: { rollId: number; die: string }[] };
+    const logo = todo.rolls.filter((r) => r.die === 'logo-B').map((r) => r.rollId);
+    expect(logo.length).toBeGreaterThan(10);
+    const labelled = await fetch(`${review.url}/api/labels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: logo, face: '6' }) });
+    expect(labelled.status).toBe(200);
+    await expect.poll(() => needed(page, 'logo-B').innerText(), { timeout: 30_000 }).toMatch(/^(\d+|—)$/);
     await page.locator('#stop').click();
     await expect.poll(() => page.locator('body').getAttribute('data-run'), { timeout: 30_000 }).not.toBe('running');
     expect(problems).toEqual([]);
