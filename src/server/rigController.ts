@@ -122,11 +122,13 @@ export class RigController {
     this.hub = options.hub;
     this.mode = options.mode ?? 'stream';
     this.fairnessSessionId = options.opened.session.id;
+    // Keyed as the session counts them (and its statuses' tallies are): face ids of pip dice, symbols of X-Wing dice.
+    const bySymbol = new Set(options.opened.plan.dice.filter((d) => d.level === 'symbol').map((d) => d.record.label));
     const counted = new Map<string, string[]>();
     for (const s of options.opened.store.dieRolls(this.fairnessSessionId)) {
       counted.set(
         s.die.label,
-        s.symbols.map((sym, i) => s.faces[i] ?? sym ?? ''),
+        s.symbols.map((sym, i) => (bySymbol.has(s.die.label) ? sym : s.faces[i] ?? sym) ?? ''),
       );
     }
     this.fairness = new FairnessView(

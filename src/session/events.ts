@@ -29,6 +29,8 @@ export interface DieStatus {
    * is then out of reach without a review, whatever `rollsNeeded` says.
    */
   readonly unreadableFace?: string;
+  /** Its counted results (read, or labelled by a person) by what the session counts: face ids of pip dice, symbols of X-Wing dice. */
+  readonly tally?: Readonly<Record<string, number>>;
 }
 
 /** Throw counts of the whole session (earlier runs included). */

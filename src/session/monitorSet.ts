@@ -163,6 +163,8 @@ export class MonitorSet {
     return this.tracks.map((t) => {
       const v = t.verdict();
       const unread = t.retired ? undefined : t.monitor.unreadableFace();
+      const state = t.monitor.state();
+      const tally = Object.fromEntries(t.categories.labels.map((label, i) => [label, state.counts[i] ?? 0]));
       return {
         label: t.die.record.label,
         type: t.die.type.id,
@@ -171,8 +173,9 @@ export class MonitorSet {
         state: rigSuspect ? 'RIG_SUSPECT' : v.kind,
         decided: t.retired,
         rollsNeeded: t.rollsStillNeeded(),
-        logE: t.monitor.state().logE,
+        logE: state.logE,
         unresolved: t.monitor.unresolved,
+        tally,
         ...(unread !== undefined ? { unreadableFace: unread.label } : {}),
       };
     });

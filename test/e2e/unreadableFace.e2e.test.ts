@@ -90,6 +90,9 @@ describe('the dashboard with a die whose face the reader never reads', { timeout
     const labelled = await fetch(`${review.url}/api/labels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: logo, face: '6' }) });
     expect(labelled.status).toBe(200);
     await expect.poll(() => needed(page, 'logo-B').innerText(), { timeout: 30_000 }).toMatch(/^(\d+|—)$/);
+    // Its tally counts the labelled 6s with the read faces.
+    const tally = await page.locator('#dice-table tr[data-die="logo-B"] .tally').innerText();
+    expect(Number(/6:(\d+)/.exec(tally)?.[1])).toBeGreaterThanOrEqual(logo.length);
     await page.locator('#stop').click();
     await expect.poll(() => page.locator('body').getAttribute('data-run'), { timeout: 30_000 }).not.toBe('running');
     expect(problems).toEqual([]);

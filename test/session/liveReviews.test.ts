@@ -34,8 +34,12 @@ async function labelledWhileRunning(labelAt: readonly number[], budgetRolls = 40
 
 describe('labels given while a session runs', () => {
   it('are taken in by the running session, so the verdicts it stores are those a monitor rebuilt from the store makes, labels included', async () => {
-    const { s, result, labelled } = await labelledWhileRunning([150, 300]);
+    const { s, result, events, labelled } = await labelledWhileRunning([150, 300]);
     expect(labelled).toBeGreaterThan(30);
+    // The statuses' tallies count the labels too: the reader never read a 6, a person gave every one.
+    const last = events.filter((e): e is Extract<SessionEvent, { type: 'throw' }> => e.type === 'throw').at(-1);
+    expect(last?.dice[0]?.tally?.['6']).toBe(labelled);
+    expect(Object.values(last?.dice[0]?.tally ?? {}).reduce((a, b) => a + b, 0)).toBe((result.dice[0]?.resolved ?? 0) + labelled);
     const live = result.dice[0];
     expect(live?.reviewed).toBe(labelled);
     expect(live?.unresolved).toBe(s.store.unresolvedRolls(s.session.id).length);

@@ -17,8 +17,8 @@ export interface DieView {
   /** A face the reader seems unable to read while the die rolls (null when none): the dashboard says so instead of a count. */
   unreadableFace: string | null;
   logE: number;
-  /** Counted results by face id (pip dice) or symbol (X-Wing dice). */
-  readonly tally: Record<string, number>;
+  /** Counted results (read or labelled) by face id (pip dice) or symbol (X-Wing dice). */
+  tally: Record<string, number>;
   /** [counted rolls, log e-value] after each counted throw, thinned to at most MAX_POINTS. */
   trace: [number, number][];
   sentence?: string;
@@ -62,6 +62,8 @@ export class FairnessView {
       if (d === undefined) continue;
       const moved = s.rolls !== d.rolls || d.trace.length === 0;
       Object.assign(d, { state: s.state, decided: s.decided, rolls: s.rolls, rollsNeeded: s.rollsNeeded, unreadableFace: s.unreadableFace ?? null, logE: s.logE });
+      // The session's own counts: read rolls and labels a person gave meanwhile (`dicerig review`) alike.
+      if (s.tally !== undefined) d.tally = { ...s.tally };
       if (moved) {
         d.trace.push([s.rolls, Number(s.logE.toFixed(4))]);
         // Thin the trace by half when full: the plot keeps its shape at any length.
@@ -81,13 +83,6 @@ export class FairnessView {
         break;
       case 'throw':
         this.totals = e.totals;
-        if (e.status === 'ok') {
-          for (const r of e.rolls) {
-            const d = this.dice.find((x) => x.label === r.label);
-            const key = r.faceId ?? r.symbol;
-            if (d !== undefined && key !== undefined && !r.cocked && !d.decided) d.tally[key] = (d.tally[key] ?? 0) + 1;
-          }
-        }
         this.apply(e.dice);
         break;
       case 'decided': {
