@@ -127,7 +127,7 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       analysis: d,
       key: keys[i] as string,
       channels: input.channels?.get(d.label) ?? [],
-      certifiedBound: Math.max(...levels.map((l) => largestDeviationBound(l.expected, l.intervals))),
+      certifiedBound: certifiedBound(storedOf(d.label), levels),
       evidence: evidenceOf(d.label, r, d.symbol.expected),
       transitions: transitionTable(sequence, labels, r.faces ? 'face' : 'symbol'),
       meaning: verdictMeaning(d, analysis),
@@ -136,6 +136,18 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
     };
   });
   return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts, resolution: input.resolution ?? [] };
+}
+
+/**
+ * What the organiser can certify of a die: where the session stored its verdict, the largest deviation its own
+ * intervals leave (anytime-valid under its error control, widened over every face its unresolved rolls could have
+ * and its misread bounds; for FAIR_WITHIN the verdict's certified delta). A fixed-n interval computed where a sequential
+ * session chose to stop would certify more than the session can, and would not be its verdict. Else the analysis'
+ * simultaneous bound over its levels.
+ */
+function certifiedBound(stored: DieVerdict | null, levels: readonly DieAnalysis['symbol'][]): number {
+  if (stored !== null && stored.faces.length > 0) return largestDeviationBound(stored.faces.map((f) => f.expected), stored.faces);
+  return Math.max(...levels.map((l) => largestDeviationBound(l.expected, l.intervals)));
 }
 
 /** The analysis of a die with the session's stored verdict in place of a recomputed one. */

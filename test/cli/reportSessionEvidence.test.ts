@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
+import { fixed } from '../../src/core/format.js';
 import { fileKeys } from '../../src/report/fileKeys.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from '../report/support/html.js';
@@ -26,7 +27,7 @@ interface DemoJson {
 
 interface ReportJson {
   errorControl: SessionVerdicts['errorControl'];
-  dice: { label: string; verdict: string; anytime: { logE: number; decision: string; decidedAt: number | null } }[];
+  dice: { label: string; verdict: string; certifiedWithin: number; anytime: { logE: number; decision: string; decidedAt: number | null } }[];
 }
 
 /** The live pages' view of the run, folded from the session's own events as the dashboard folds them. */
@@ -85,6 +86,12 @@ describe('report of a demo session with declines (HTML)', () => {
       const j = shownJson.dice.find((d) => d.label === made.label);
       expect(j?.verdict, made.label).toBe(made.kind);
       expect(j?.anytime).toEqual({ logE: made.logE, decision: made.kind, decidedAt: made.decidedAt });
+      // What the organiser can certify is the session's own bound (its robust intervals), in the table, the text and the JSON report.
+      const certified = Math.max(...made.faces.map((f) => Math.max(f.upper - f.expected, f.expected - f.lower)));
+      if (made.verdict.kind === 'FAIR_WITHIN') expect(certified).toBeCloseTo(made.verdict.certifiedDelta, 12);
+      expect(rowCells(html, `data-die="${made.label}"`).certified, made.label).toBe(`±${fixed(certified)}`);
+      expect(j?.certifiedWithin, made.label).toBe(certified);
+      expect(report.out).toMatch(new RegExp(`${made.label} .* ${fixed(certified).replace('.', '\\.')}\n`));
       const shownLive = live.dice.find((d) => d.label === made.label);
       expect(shownLive?.state, made.label).toBe(made.kind);
       expect(shownLive?.logE, made.label).toBeCloseTo(made.logE, 9);
