@@ -1,6 +1,7 @@
 import { fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import { type Verdict } from '../stats/verdict.js';
 import { escapeHtml } from './escape.js';
+import { unresolvedRangeClause } from './unresolvedRange.js';
 import { htmlTable, type Row } from './htmlTable.js';
 import type { SessionReport } from './sessionReport.js';
 import { verdictBadge } from './verdictBadge.js';
@@ -17,11 +18,12 @@ export function verdictLabel(v: Verdict): string {
 export function organiserTable(report: SessionReport): string {
   const rows = report.dice.map((d): Row => {
     const a = d.analysis;
+    const unresolved = d.resolution?.unresolved ?? 0;
     const game = a.game
       .map(
         (g) =>
           `<div data-figure="${escapeHtml(g.figure.name)}">${escapeHtml(g.figure.description)}: <strong>${fixed(g.result.rate)}</strong> ` +
-          `<span class="note">(${fixed(g.result.expected)} expected, ${escapeHtml(signedPercent(g.result.relative))})</span></div>`,
+          `<span class="note">(${fixed(g.result.expected)} expected, ${escapeHtml(signedPercent(g.result.relative))}${escapeHtml(unresolvedRangeClause(g.result.rate, a.n, unresolved))})</span></div>`,
       )
       .join('');
     return {

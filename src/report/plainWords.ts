@@ -1,17 +1,20 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import { formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
+import { unresolvedRangeClause } from './unresolvedRange.js';
 
 /**
  * What a die's verdict means for a player, in plain words: a few sentences,
  * each a complete thought, with the numbers that back it. Never says "fair"
  * without the margin it was certified to.
  */
-export function verdictMeaning(d: DieAnalysis, a: Analysis): string[] {
+export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0): string[] {
   const v = d.verdict;
   const confidence = percentFigures(1 - a.alpha);
   const play = d.game[0];
+  // Over the counted rolls; with unresolved rolls, also the range it spans whatever they were (declines may depend on the face).
   const inPlay = play
-    ? `In play, ${play.figure.description}: ${formatProbability(play.result.rate)} instead of ${formatProbability(play.result.expected)} (${signedPercent(play.result.relative)}).`
+    ? `In play, ${play.figure.description}: ${formatProbability(play.result.rate)} instead of ${formatProbability(play.result.expected)} (${signedPercent(play.result.relative)})` +
+      `${unresolvedRangeClause(play.result.rate, d.n, unresolved)}.`
     : undefined;
   switch (v.kind) {
     case 'UNFAIR': {

@@ -130,7 +130,7 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       certifiedBound: certifiedBound(storedOf(d.label), levels),
       evidence: evidenceOf(d.label, r, d.symbol.expected),
       transitions: transitionTable(sequence, labels, r.faces ? 'face' : 'symbol'),
-      meaning: verdictMeaning(d, analysis),
+      meaning: verdictMeaning(d, analysis, resolutionOf(d.label)?.unresolved ?? 0),
       stored: storedOf(d.label),
       ...(resolutionOf(d.label) ? { resolution: resolutionOf(d.label) as DieResolution } : {}),
     };

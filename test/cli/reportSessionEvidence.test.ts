@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
-import { fixed } from '../../src/core/format.js';
+import { fixed, formatProbability } from '../../src/core/format.js';
 import { fileKeys } from '../../src/report/fileKeys.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from '../report/support/html.js';
@@ -92,6 +92,17 @@ describe('report of a demo session with declines (HTML)', () => {
       expect(rowCells(html, `data-die="${made.label}"`).certified, made.label).toBe(`±${fixed(certified)}`);
       expect(j?.certifiedWithin, made.label).toBe(certified);
       expect(report.out).toMatch(new RegExp(`${made.label} .* ${fixed(certified).replace('.', '\\.')}\n`));
+      // Figures in play over the counted rolls, and the range they span whatever the unresolved rolls were (declines depend on the face here).
+      if (made.unresolved > 0) {
+        const known = made.resolved + made.reviewed;
+        const u = made.unresolved;
+        const range = (hits: number) => `${formatProbability(hits / (known + u))} to ${formatProbability((hits + u) / (known + u))} whatever its ${u} unresolved ${u === 1 ? 'roll was' : 'rolls were'}`;
+        const c = made.counts;
+        expect(rowCells(html, `data-die="${made.label}"`).game, made.label).toContain(`sixes: ${fixed((c[5] as number) / known)} (0.167 expected, `);
+        expect(rowCells(html, `data-die="${made.label}"`).game, made.label).toContain(range(c[5] as number));
+        expect(stripTags(section), made.label).toContain(`In play, successes on 4+: `);
+        expect(stripTags(section), made.label).toContain(`${range((c[3] as number) + (c[4] as number) + (c[5] as number))}.`);
+      }
       const shownLive = live.dice.find((d) => d.label === made.label);
       expect(shownLive?.state, made.label).toBe(made.kind);
       expect(shownLive?.logE, made.label).toBeCloseTo(made.logE, 9);
