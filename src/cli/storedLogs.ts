@@ -36,8 +36,8 @@ export async function readStoredLogs(
   keys: readonly string[],
   db: string | undefined,
   withFiles: boolean,
-): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]> }> {
-  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map() };
+): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number> }> {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map() };
   let opened: Awaited<ReturnType<typeof openStoredSessions>>;
   try {
     opened = await openStoredSessions(db, keys);
@@ -68,7 +68,10 @@ export async function readStoredLogs(
       const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string }[] } | undefined;
       for (const d of made?.dice ?? []) verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence }]);
     }
-    return { sessions, logs, verdicts };
+    // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
+    const unresolved = new Map<string, number>();
+    for (const s of sessions) for (const r of s.store.unresolvedRolls(s.session.id)) unresolved.set(r.dieLabel, (unresolved.get(r.dieLabel) ?? 0) + 1);
+    return { sessions, logs, verdicts, unresolved };
   } finally {
     await opened.close();
   }

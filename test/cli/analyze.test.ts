@@ -89,6 +89,29 @@ describe('dicerig pool', () => {
     expect(json.certifiedDelta).toBe(Math.max(...json.pool.map((d: { score: number }) => d.score)));
   });
 
+  it('does not reject fair dice whose reader declines their 6s, and widens their bounds over the unresolved rolls', async () => {
+    // A stored session whose simulated reader declines 95 % of 6s (re-reads resolve a few): the read rolls alone are short of 6s.
+    const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-declines-')), 'rolls.db');
+    const demo = await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db);
+    expect(demo.code, demo.err).toBe(0);
+    const r = await runCli('pool', '1', '--db', db, '--size', '2', '--json');
+    expect(r.code, r.err).toBe(0);
+    const json = JSON.parse(r.out) as { ranking: { label: string; rolls: number; unresolved: number; score: number }[]; excluded: { label: string; reason: string }[]; verdicts: Record<string, string> };
+    // Fair dice (and the demo's loaded one, unproven in 150 rolls whatever the unresolved were) are all ranked, none rejected.
+    expect(json.excluded).toEqual([]);
+    expect(json.ranking).toHaveLength(4);
+    expect(Object.values(json.verdicts).every((v) => v !== 'UNFAIR')).toBe(true);
+    for (const d of json.ranking) {
+      expect(d.unresolved, d.label).toBeGreaterThan(0);
+      expect(d.rolls + d.unresolved, d.label).toBe(150);
+      // Wider than the read rolls alone would make it: at least the unresolved share (the 6's upper end can take them all).
+      expect(d.score, d.label).toBeGreaterThan(d.unresolved / 150 - 0.01);
+    }
+    const text = await runCli('pool', '1', '--db', db, '--size', '2');
+    expect(text.out).toContain('Rolls the reader left unresolved (and nobody labelled) could be any face');
+    expect(text.out).toMatch(/rank +die +rolls +unresolved +certified ±/);
+  });
+
   it('asks for --colour when the logs hold several die types', async () => {
     const r = await runCli('pool', 'examples/xwing-box.csv', '--size', '2');
     expect(r.code).toBe(1);

@@ -3,7 +3,7 @@ import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import { selectPool } from '../../stats/pool.js';
+import { selectPool, unfairWhateverUnresolved } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { readStoredLogs, splitSources, storedSessionName } from '../storedLogs.js';
@@ -53,12 +53,17 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
       // A die whose rolls failed the rig checks has no trustworthy estimate: keep it out and say why.
       const rigSuspect = analysis.dice.filter((d) => d.verdict.kind === 'RIG_SUSPECT').map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
-      const candidates = analysis.dice
-        .filter((d) => d.verdict.kind !== 'RIG_SUSPECT')
+      const judged = analysis.dice.filter((d) => d.verdict.kind !== 'RIG_SUSPECT');
+      const candidates = judged
         .map((d) => {
           const level = flags.level === 'face' ? d.face : d.symbol;
           if (level === undefined) throw new InputError(`die "${d.label}" has no face-level data (its log gives symbols, or its faces all differ): use --level symbol`);
-          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: d.verdict.kind === 'UNFAIR', verdict: d.verdict.kind };
+          const unresolved = stored.unresolved.get(d.label) ?? 0;
+          // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: such a
+          // die is rejected only if it is unfair whatever they were (Bonferroni over the dice, within Holm's level).
+          const rejected = unresolved > 0 ? unfairWhateverUnresolved(level.counts, level.expected, unresolved, flags.alpha / judged.length) : d.verdict.kind === 'UNFAIR';
+          const verdict = unresolved > 0 && d.verdict.kind === 'UNFAIR' && !rejected ? 'INCONCLUSIVE' : d.verdict.kind;
+          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected, verdict, ...(unresolved > 0 ? { unresolved } : {}) };
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
@@ -76,10 +81,13 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
           : []),
         `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${confidenceLabel(flags.alpha)} simultaneous bound).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
+        ...(selection.ranking.some((r) => r.unresolved > 0)
+          ? ['Rolls the reader left unresolved (and nobody labelled) could be any face: the bounds of the dice with some hold whatever they were (dicerig review labels them).']
+          : []),
         '',
         renderTable(
-          ['rank', 'die', 'rolls', 'certified ±', 'in pool'],
-          selection.ranking.map((r, i) => [String(i + 1), r.label, formatCount(r.rolls), fixed(r.score), selection.pool.includes(r) ? 'yes' : '']),
+          ['rank', 'die', 'rolls', 'unresolved', 'certified ±', 'in pool'],
+          selection.ranking.map((r, i) => [String(i + 1), r.label, formatCount(r.rolls), formatCount(r.unresolved), fixed(r.score), selection.pool.includes(r) ? 'yes' : '']),
           1,
           '  ',
         ).trimEnd(),

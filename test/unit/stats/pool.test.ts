@@ -39,6 +39,31 @@ describe('selectPool', () => {
     expect(ranking.map((d) => d.label)).toEqual(['A', 'C', 'D', 'B']);
   });
 
+  it('widens a die\'s intervals over every face its unresolved rolls could have, so a reader\'s face-dependent declines cannot flatter its score', () => {
+    /*
+     * SciPy, with goodman's Wilson ends above: n = 5000 read + 500 unresolved; each face's lower end with none of the
+     * 500 (counts c over 5500), its upper end with all of them (c + 500 over 5500):
+     *   c = np.array([1900, 600, 1260, 1240.]); u = 500; n = c.sum() + u; A = stats.chi2.isf(0.05/4, 1)
+     *   np.max(np.maximum(wilson_hi(c + u, n, A) - red, red - wilson_lo(c, n, A)))  -> 0.08880817544094705
+     */
+    const withDeclines: PoolCandidate = { ...medium, label: 'C2', unresolved: 500 };
+    const { ranking } = selectPool([medium, withDeclines], { size: 1 });
+    const c2 = ranking.find((d) => d.label === 'C2');
+    expect(c2?.score).toBeCloseTo(0.08880817544094705, 13);
+    expect(c2?.unresolved).toBe(500);
+    expect(ranking.map((d) => d.label)).toEqual(['C', 'C2']);
+    // Every way the 500 could fall, here all on one face, gives Goodman intervals inside the widened ones.
+    for (let face = 0; face < 4; face++) {
+      const counts = medium.counts.map((c, i) => c + (i === face ? 500 : 0));
+      const own = selectPool([{ label: 'X', counts, expected: red }], { size: 1 }).ranking[0];
+      own?.intervals.forEach((iv, i) => {
+        expect(iv.lower).toBeGreaterThanOrEqual((c2?.intervals[i]?.lower as number) - 1e-15);
+        expect(iv.upper).toBeLessThanOrEqual((c2?.intervals[i]?.upper as number) + 1e-15);
+      });
+    }
+    expect(() => selectPool([{ ...medium, unresolved: -1 }], { size: 1 })).toThrow(/Die "C": -1 unresolved rolls is not a count/);
+  });
+
   it('takes the lowest scores, certifies the worst of them and reports the balance across the pool', () => {
     const selection = selectPool([lucky, wellTested, medium, slightlyOff, rejected], { size: 3 });
     expect(selection.pool.map((d) => d.label)).toEqual(['A', 'C', 'D']);
