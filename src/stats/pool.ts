@@ -6,8 +6,7 @@
  * and well measured.
  */
 import { InputError } from '../core/errors.js';
-import { goodmanIntervals, largestDeviationBound, wilsonScore, type Interval } from './intervals.js';
-import { chiSquareUpperQuantile } from './special.js';
+import { goodmanIntervals, largestDeviationBound, widenedGoodmanIntervals, type Interval } from './intervals.js';
 import { validateCountsAndProbabilities } from './validate.js';
 
 /** One tested die offered for the pool. */
@@ -110,31 +109,12 @@ function rank(die: PoolCandidate, alpha: number): RankedDie {
   }
   const unresolved = die.unresolved ?? 0;
   if (!(Number.isInteger(unresolved) && unresolved >= 0)) throw new InputError(`Die "${die.label}": ${unresolved} unresolved rolls is not a count.`);
-  const intervals = unresolved === 0 ? goodmanIntervals(die.counts, alpha) : widenedGoodman(die.counts, unresolved, alpha);
+  const intervals = unresolved === 0 ? goodmanIntervals(die.counts, alpha) : widenedGoodmanIntervals(die.counts, unresolved, alpha);
   const score = largestDeviationBound(die.expected, intervals);
   return { label: die.label, rolls: n, score, estimates: die.counts.map((c) => c / n), intervals, unresolved };
 }
 
-/**
- * Whether a die with unresolved rolls is unfair whatever faces they had, at level `alpha`: some face's widened
- * Goodman interval (`widenedGoodman`) leaves out its expected odds. A test on its read rolls alone would call a fair
- * die unfair when the reader declines one face (a logo it cannot read), which is the selection a verdict must not make.
- */
-export function unfairWhateverUnresolved(counts: readonly number[], expected: readonly number[], unresolved: number, alpha: number): boolean {
-  if (counts.every((c) => c === 0) && unresolved === 0) return false;
-  return widenedGoodman(counts, unresolved, alpha).some((iv, i) => (expected[i] as number) < iv.lower || (expected[i] as number) > iv.upper);
-}
 
-/**
- * Goodman intervals over all n + u rolls whatever faces the u unresolved ones had: each face's lower end with none of
- * them its, its upper end with all of them (a Wilson end grows with its count), so the interval of every assignment
- * lies inside, and the simultaneous level holds whatever the reader declined.
- */
-function widenedGoodman(counts: readonly number[], unresolved: number, alpha: number): Interval[] {
-  const n = counts.reduce((a, b) => a + b, 0) + unresolved;
-  const zSquared = chiSquareUpperQuantile(alpha / counts.length, 1);
-  return counts.map((c) => ({ lower: wilsonScore(c, n, zSquared).lower, upper: wilsonScore(c + unresolved, n, zSquared).upper }));
-}
 
 function balanceOf(pool: readonly RankedDie[]): FaceBalance[] {
   const faces = (pool[0] as RankedDie).estimates.length;

@@ -89,7 +89,7 @@ describe('dicerig pool', () => {
     expect(json.certifiedDelta).toBe(Math.max(...json.pool.map((d: { score: number }) => d.score)));
   });
 
-  it('does not reject fair dice whose reader declines their 6s, and widens their bounds over the unresolved rolls', async () => {
+  it('does not reject fair dice whose reader declines their 6s, and widens their bounds over the unresolved rolls (nor does analyze call them unfair)', async () => {
     // A stored session whose simulated reader declines 95 % of 6s (re-reads resolve a few): the read rolls alone are short of 6s.
     const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-declines-')), 'rolls.db');
     const demo = await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db);
@@ -110,6 +110,16 @@ describe('dicerig pool', () => {
     const text = await runCli('pool', '1', '--db', db, '--size', '2');
     expect(text.out).toContain('Rolls the reader left unresolved (and nobody labelled) could be any face');
     expect(text.out).toMatch(/rank +die +rolls +unresolved +certified ±/);
+    // analyze of the same session: the read rolls alone look unfair; whatever the unresolved rolls were, they are not shown so.
+    const analysed = await runCli('analyze', '1', '--db', db, '--json');
+    expect(analysed.code, analysed.err).toBe(0);
+    const dice = (JSON.parse(analysed.out) as { dice: { label: string; verdict: { kind: string; why?: string } }[] }).dice;
+    expect(dice).toHaveLength(4);
+    for (const d of dice) {
+      expect(d.verdict.kind, d.label).not.toBe('UNFAIR');
+      if (d.verdict.kind === 'INCONCLUSIVE' && d.verdict.why?.startsWith('its read rolls alone')) expect(d.verdict.why).toMatch(/unresolved rolls \(not in the log\)/);
+    }
+    expect(dice.some((d) => d.verdict.why?.startsWith('its read rolls alone look unfair'))).toBe(true);
   });
 
   it('asks for --colour when the logs hold several die types', async () => {

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { analysisTextParts } from '../format/analysisText.js';
 import { analysisJsonParts } from '../format/analysisJson.js';
@@ -43,7 +44,15 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const stored = await readStoredLogs(keys, flags.db, files.length > 0);
       // The parsed logs are not kept past this line: only the coded rolls are.
       const rolls = mergeLogs([...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
-      const analysis = analyzeDiceStream(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
+      const analysed = analyzeDiceStream(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
+      // A stored session's unresolved rolls are not in its logs: each die's verdict must hold whatever they were.
+      const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
+      const analysis: AnalysisStream = {
+        ...analysed,
+        dice: function* () {
+          for (const d of analysed.dice()) yield holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
+        },
+      };
       // Written die by die, each die's analysis made as it is written and then dropped.
       if (flags.json) writeParts(io, jsonParts(analysis));
       else writeParts(io, analysisTextParts(analysis, analysis.dice()), '\n');
