@@ -1,27 +1,20 @@
 /**
  * The dashboard's latest frame during a fast fairness run (`dicerig serve --config` with a simulated rig on the
- * simulated clock, which throws faster than a browser loads a picture), in Debian's Chromium: the outlines and labels drawn over the frame are
- * always those read from the picture shown under them, never a newer frame's over an older picture.
+ * simulated clock, which throws faster than a browser loads a picture), in Debian's Chromium: the outlines and labels
+ * drawn over the frame are always those read from the picture shown under them, never a newer frame's over an older
+ * picture.
  */
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCliServer, stopCliServer } from './support/cliServer.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const TOKEN = 'e2e-api-token-frame-0123456789';
+import { openFairnessDashboard, type FairnessDashboard } from './support/fairnessDashboard.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-frame-e2e-'));
-let child: ChildProcess | undefined;
-let browser: Browser | undefined;
+let opened: FairnessDashboard | undefined;
 
 afterAll(async () => {
-  await browser?.close();
-  await stopCliServer(child);
+  await opened?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -47,22 +40,8 @@ interface Shown {
 
 describe('the dashboard frame during a fast run', { timeout: 180_000 }, () => {
   it('draws each frame\'s outlines only over that frame\'s own picture, however fast frames arrive', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
-    const config = join(dir, 'four-d6.yaml');
-    writeFileSync(config, CONFIG);
-    const server = await startCliServer(['serve', '--config', config, '--port', '0', '--mode', 'fairness', '--db', join(dir, 'rolls.db')], {
-      timeoutMs: 60_000,
-      env: { ...process.env, DICERIG_TOKEN: TOKEN },
-    });
-    child = server.proc;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-    const problems: string[] = [];
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(`${server.url}/#token=${TOKEN}`);
-    await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');
-    await page.locator('#start').click();
-    await expect.poll(() => page.locator('body').getAttribute('data-run')).toBe('running');
+    opened = await openFairnessDashboard(dir, CONFIG, 'e2e-api-token-frame-0123456789');
+    const { page, problems } = opened;
     await expect.poll(() => page.locator('#frame-marks rect').count(), { timeout: 30_000 }).toBeGreaterThan(0);
 
     // Sampled in the page while throws keep coming (several a second): a frame's picture is /live/frame/<id>.jpg.

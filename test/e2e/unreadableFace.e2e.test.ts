@@ -6,26 +6,23 @@
  * meanwhile (`dicerig review`, another process on the same store) are taken in by the run.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
+import { openFairnessDashboard, type FairnessDashboard } from './support/fairnessDashboard.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TOKEN = 'e2e-api-token-unreadable-0123456789';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-unreadable-e2e-'));
-let child: ChildProcess | undefined;
+let opened: FairnessDashboard | undefined;
 let reviewChild: ChildProcess | undefined;
-let browser: Browser | undefined;
 
 afterAll(async () => {
-  await browser?.close();
   await stopCliServer(reviewChild);
-  await stopCliServer(child);
+  await opened?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -46,25 +43,8 @@ const needed = (page: Page, label: string) => page.locator(`#dice-table tr[data-
 
 describe('the dashboard with a die whose face the reader never reads', { timeout: 180_000 }, () => {
   it('says "no 6 read" in the die\'s Still needed cell and logs the notice, while the plain dice show rolls still needed; a reloaded page still says it', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
-    const config = join(dir, 'logo.yaml');
-    writeFileSync(config, CONFIG);
-    const server = await startCliServer(['serve', '--config', config, '--port', '0', '--mode', 'fairness', '--db', join(dir, 'rolls.db')], {
-      timeoutMs: 60_000,
-      env: { ...process.env, DICERIG_TOKEN: TOKEN },
-    });
-    child = server.proc;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-    const problems: string[] = [];
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    await page.goto(`${server.url}/#token=${TOKEN}`);
-    await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');
-    await page.locator('#start').click();
-    await expect.poll(() => page.locator('body').getAttribute('data-run')).toBe('running');
+    opened = await openFairnessDashboard(dir, CONFIG, TOKEN);
+    const { page, problems } = opened;
 
     // About 90 rolls without a 6 read make it plain (a fair die shows a 6 in them with odds of a million to one).
     await expect.poll(() => needed(page, 'logo-B').innerText(), { timeout: 90_000 }).toBe('no 6 read: review');
@@ -81,7 +61,7 @@ describe('the dashboard with a die whose face the reader never reads', { timeout
 
     // A person labels the die's crops on the review page (another process, the same store) while the run goes on:
     // the run takes the labels in, and the die's 6s are no longer unread.
-    const review = await startCliServer(['review', '1', '--db', join(dir, 'rolls.db'), '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
+    const review = await startCliServer(['review', '1', '--db', opened.db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
     reviewChild = review.proc;
     expect(review.output()).toMatch(/Session 1 is still open: its run takes each label in at its next throw/);
     const todo = (await (await fetch(`${review.url}/api/review`)).json()) as { rolls: { rollId: number; die: string }[] };
