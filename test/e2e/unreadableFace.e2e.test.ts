@@ -42,7 +42,7 @@ stopping: { alpha: 0.01, delta: 0.05, budgetRolls: 3000 }
 const needed = (page: Page, label: string) => page.locator(`#dice-table tr[data-die="${label}"] [data-col="needed"]`);
 
 describe('the dashboard with a die whose face the reader never reads', { timeout: 180_000 }, () => {
-  it('says "no 6 read" in the die\'s Still needed cell and logs the notice, while the plain dice show rolls still needed; a reloaded page still says it', async () => {
+  it('says "no 6 read" in the die\'s Still needed cell and logs the notice, while the plain dice show rolls still needed; a reloaded page still says it; labels given meanwhile on the review page are taken in by the run', async () => {
     opened = await openFairnessDashboard(dir, CONFIG, TOKEN);
     const { page, problems } = opened;
 
