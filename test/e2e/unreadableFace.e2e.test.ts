@@ -73,6 +73,16 @@ describe('the dashboard with a die whose face the reader never reads', { timeout
     // Its tally counts the labelled 6s with the read faces.
     const tally = await page.locator('#dice-table tr[data-die="logo-B"] .tally').innerText();
     expect(Number(/6:(\d+)/.exec(tally)?.[1])).toBeGreaterThanOrEqual(logo.length);
+    // The review page of the running session says so, and adds the crops the run declines from now on.
+    const reviewPage = await opened.browser.newPage({ viewport: { width: 1100, height: 900 } });
+    reviewPage.on('pageerror', (e) => problems.push(`review: ${e.message}`));
+    await reviewPage.goto(`${review.url}/`);
+    await reviewPage.waitForSelector('body[data-ready="true"]');
+    expect(await reviewPage.locator('body').getAttribute('data-open')).toBe('true');
+    expect(await reviewPage.locator('#open').isVisible()).toBe(true);
+    expect(await reviewPage.locator('#dice tr[data-die="logo-B"] .kind').innerText()).toBe('running');
+    const cropsAtFirst = await reviewPage.locator('#grid .crop').count();
+    await expect.poll(() => reviewPage.locator('#grid .crop').count(), { timeout: 30_000 }).toBeGreaterThan(cropsAtFirst);
     await page.locator('#stop').click();
     await expect.poll(() => page.locator('body').getAttribute('data-run'), { timeout: 30_000 }).not.toBe('running');
     expect(problems).toEqual([]);

@@ -1,4 +1,4 @@
-/* global document, fetch */
+/* global document, fetch, setTimeout */
 // The review page: every text from the store goes in through textContent (never innerHTML),
 // so a die label or a reason cannot become markup; the CSP forbids inline script as well.
 const $ = (id) => document.getElementById(id);
@@ -150,6 +150,32 @@ document.addEventListener('keydown', (ev) => {
   }
 });
 
+// While the session still runs, its new unresolved rolls are added to the grid as they come (the labels given stay).
+async function refresh() {
+  const res = await fetch('/api/review');
+  const data = await res.json();
+  if (!res.ok) return;
+  const known = new Set(rolls.map((r) => r.rollId));
+  const added = data.rolls.filter((r) => !known.has(r.rollId));
+  for (const r of added) {
+    r.card = card(r, rolls.length);
+    rolls.push(r);
+    $('grid').append(r.card);
+  }
+  showDice(data.dice);
+  showLeft();
+  showOpen(data.session.open);
+  if (added.length > 0 && chosen.size === 0) select(rolls.findIndex((x) => !x.label));
+  if (data.session.open) setTimeout(refresh, REFRESH_MS);
+}
+
+const REFRESH_MS = 5000;
+
+function showOpen(open) {
+  $('open').hidden = !open;
+  document.body.dataset.open = String(open);
+}
+
 async function start() {
   const res = await fetch('/api/review');
   const data = await res.json();
@@ -164,8 +190,10 @@ async function start() {
   $('grid').replaceChildren(...rolls.map((r, i) => (r.card = card(r, i))));
   showDice(data.dice);
   showLeft();
+  showOpen(data.session.open);
   select(0);
   document.body.dataset.ready = 'true';
+  if (data.session.open) setTimeout(refresh, REFRESH_MS);
 }
 
 void start();

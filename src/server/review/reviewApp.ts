@@ -101,7 +101,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     verdicts = recomputeVerdicts(store, sessionId);
     const guessed = guesses(store, sessionId);
     return {
-      session: { id: session.id, title, simulated: session.simulated },
+      session: { id: session.id, title, simulated: session.simulated, open: open() },
       reviewer: options.reviewer,
       dice: dieSummary(verdicts, open()),
       rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
