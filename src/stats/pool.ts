@@ -114,8 +114,6 @@ function rank(die: PoolCandidate, alpha: number): RankedDie {
   return { label: die.label, rolls: n, score, estimates: die.counts.map((c) => c / n), intervals, unresolved };
 }
 
-
-
 function balanceOf(pool: readonly RankedDie[]): FaceBalance[] {
   const faces = (pool[0] as RankedDie).estimates.length;
   const balance: FaceBalance[] = [];

@@ -3,7 +3,7 @@ import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import { unfairWhateverUnresolved } from '../../stats/intervals.js';
+import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
@@ -54,17 +54,17 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
       // A die whose rolls failed the rig checks has no trustworthy estimate: keep it out and say why.
       const rigSuspect = analysis.dice.filter((d) => d.verdict.kind === 'RIG_SUSPECT').map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
-      const judged = analysis.dice.filter((d) => d.verdict.kind !== 'RIG_SUSPECT');
-      const candidates = judged
+      const settings = { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family };
+      const candidates = analysis.dice
+        .filter((d) => d.verdict.kind !== 'RIG_SUSPECT')
         .map((d) => {
           const level = flags.level === 'face' ? d.face : d.symbol;
           if (level === undefined) throw new InputError(`die "${d.label}" has no face-level data (its log gives symbols, or its faces all differ): use --level symbol`);
           const unresolved = stored.unresolved.get(d.label) ?? 0;
-          // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: such a
-          // die is rejected only if it is unfair whatever they were (Bonferroni over the dice, within Holm's level).
-          const rejected = unresolved > 0 ? unfairWhateverUnresolved(level.counts, level.expected, unresolved, flags.alpha / judged.length) : d.verdict.kind === 'UNFAIR';
-          const verdict = unresolved > 0 && d.verdict.kind === 'UNFAIR' && !rejected ? 'INCONCLUSIVE' : d.verdict.kind;
-          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected, verdict, ...(unresolved > 0 ? { unresolved } : {}) };
+          // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: its
+          // verdict must hold whatever they were, as analyze's does.
+          const verdict = holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
+          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', verdict, ...(unresolved > 0 ? { unresolved } : {}) };
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
