@@ -18,6 +18,8 @@ import { generalizedCmh, type CmhResult } from './cmh.js';
 import { gTest } from './goodnessOfFit.js';
 import { contingencyTest } from './homogeneity.js';
 import { holmAdjust } from './multiplicity.js';
+import { unfairWhateverUnresolved } from './intervals.js';
+import { rigDifferenceWhateverUnresolved, type FaceBound, type RigStratum } from './rigBiasWhateverUnresolved.js';
 import { chiSquareSf } from './special.js';
 
 /** Counts of one die type's dice across rigs: counts[die][rig][face]. */
@@ -26,6 +28,12 @@ export interface CampaignCounts {
   readonly rigs: readonly string[];
   readonly faces: readonly string[];
   readonly counts: readonly (readonly (readonly number[])[])[];
+  /**
+   * Rolls of each die on each rig its reader left unresolved (declined, or the die not found) and nobody labelled:
+   * unresolved[die][rig]. A reader's declines can depend on the face, so a finding on read rolls stands only if it
+   * holds whatever faces these had. Absent: none.
+   */
+  readonly unresolved?: readonly (readonly number[])[];
 }
 
 export interface StratifiedG {
@@ -77,6 +85,11 @@ export interface RigFindings {
   readonly steps: readonly RigStep[];
   /** Rigs found biased, with the reason in words. */
   readonly biased: readonly { readonly rig: string; readonly reason: string; readonly test: RigVersusRest }[];
+  /**
+   * A rig whose read rolls differ from the others' but not whatever the unresolved rolls were (the difference could
+   * be its reader declining a face): not flagged, and the step-down stops there until the rolls are reviewed.
+   */
+  readonly unclear: readonly { readonly rig: string; readonly reason: string; readonly unresolved: number }[];
   /** Every rig against all the others, for the report. */
   readonly versusRest: readonly RigVersusRest[];
 }
@@ -90,6 +103,29 @@ export function validateCampaignCounts(table: CampaignCounts): void {
       if (row.length !== table.faces.length) throw new InputError(`Die ${table.dice[d]} on rig ${table.rigs[r]} has ${row.length} face counts, expected ${table.faces.length}.`);
     });
   });
+  if (table.unresolved === undefined) return;
+  if (table.unresolved.length !== table.dice.length) throw new InputError(`The table has ${table.unresolved.length} dice of unresolved rolls for ${table.dice.length} dice.`);
+  table.unresolved.forEach((byRig, d) => {
+    if (byRig.length !== table.rigs.length) throw new InputError(`Die ${table.dice[d]} has unresolved rolls for ${byRig.length} rigs, expected ${table.rigs.length}.`);
+    byRig.forEach((u, r) => {
+      if (!(Number.isInteger(u) && u >= 0)) throw new InputError(`Die ${table.dice[d]} on rig ${table.rigs[r]} has ${u} unresolved rolls; expected a whole number, 0 or more.`);
+    });
+  });
+}
+
+function unresolvedOf(table: CampaignCounts, d: number, r: number): number {
+  return (table.unresolved?.[d]?.[r] as number | undefined) ?? 0;
+}
+
+/** Each die's 2 × faces table of `rig` against the others in `rigIndices`, with their unresolved rolls. */
+function rigStrata(table: CampaignCounts, rig: number, rigIndices: readonly number[]): RigStratum[] {
+  const others = rigIndices.filter((r) => r !== rig);
+  return table.counts.map((byRig, d) => ({
+    mine: byRig[rig] as readonly number[],
+    rest: table.faces.map((_, f) => others.reduce((sum, r) => sum + ((byRig[r] as readonly number[])[f] as number), 0)),
+    mineUnresolved: unresolvedOf(table, d, rig),
+    restUnresolved: others.reduce((sum, r) => sum + unresolvedOf(table, d, r), 0),
+  }));
 }
 
 /** Does the face depend on the rig once the die is fixed? Rigs limited to `rigIndices` (default all). */
@@ -168,6 +204,7 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
   let active = all.filter((r) => (versusRest[r] as RigVersusRest).rolls > 0);
   const steps: RigStep[] = [];
   const biased: { rig: string; reason: string; test: RigVersusRest }[] = [];
+  const unclear: { rig: string; reason: string; unresolved: number }[] = [];
   while (active.length >= 2) {
     const effect = rigEffectGivenDie(table, active);
     const compared = active.map((r) => table.rigs[r] as string);
@@ -179,9 +216,21 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
       break;
     }
     const pAdjusted = Math.min(1, worst.test.p * active.length);
+    const check = checkWhateverUnresolved(table, worst.r, active, alpha / active.length);
+    if (!check.holds) {
+      const who = active.length === 2 ? `rigs ${compared.join(' and ')} disagree on their read rolls` : `rig ${worst.test.rig} differs from the other rigs on its read rolls`;
+      unclear.push({
+        rig: worst.test.rig,
+        unresolved: check.unresolved,
+        reason: `${who} (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared could be the faces that make the difference: review them (dicerig review) before setting ${active.length === 2 ? 'either' : 'it'} aside`,
+      });
+      steps.push({ rigsCompared: compared, effect, flagged: [] });
+      break;
+    }
+    const whatever = check.bound === undefined ? '' : `; ${table.faces[check.bound.face]} ${check.bound.direction === 1 ? 'more' : 'less'} often than on the other rigs whatever the ${check.unresolved} unresolved rolls were`;
     if (active.length === 2) {
       for (const { test } of tests) {
-        biased.push({ rig: test.rig, test, reason: `rigs ${compared.join(' and ')} disagree on the same dice (p = ${formatP(pAdjusted)}); with two rigs left, which one is off cannot be told` });
+        biased.push({ rig: test.rig, test, reason: `rigs ${compared.join(' and ')} disagree on the same dice (p = ${formatP(pAdjusted)}); with two rigs left, which one is off cannot be told${whatever}` });
       }
       steps.push({ rigsCompared: compared, effect, flagged: compared });
       break;
@@ -190,12 +239,26 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
     biased.push({
       rig: worst.test.rig,
       test: worst.test,
-      reason: `rig ${worst.test.rig} differs from the other rigs on the same dice (p = ${formatP(pAdjusted)}, ${active.length} rigs compared)${face === undefined ? '' : `, favouring ${face}`}`,
+      reason: `rig ${worst.test.rig} differs from the other rigs on the same dice (p = ${formatP(pAdjusted)}, ${active.length} rigs compared)${face === undefined ? '' : `, favouring ${face}`}${whatever}`,
     });
     steps.push({ rigsCompared: compared, effect, flagged: [worst.test.rig] });
     active = active.filter((r) => r !== worst.r);
   }
-  return { alpha, steps, biased, versusRest };
+  return { alpha, steps, biased, unclear, versusRest };
+}
+
+/**
+ * Whether `rig`'s difference from the others in `rigIndices` holds at `alpha` whatever their unresolved rolls were
+ * (src/stats/rigBiasWhateverUnresolved.ts). With none, the read rolls are every roll and the rig-vs-rest test stands
+ * as it is.
+ */
+function checkWhateverUnresolved(table: CampaignCounts, rig: number, rigIndices: readonly number[], alpha: number): { unresolved: number; holds: boolean; bound?: FaceBound } {
+  const rolled = (xs: readonly number[], u: number): boolean => u > 0 || xs.some((x) => x > 0);
+  const strata = rigStrata(table, rig, rigIndices).filter((s) => rolled(s.mine, s.mineUnresolved) && rolled(s.rest, s.restUnresolved));
+  const unresolved = strata.reduce((a, s) => a + s.mineUnresolved + s.restUnresolved, 0);
+  if (unresolved === 0) return { unresolved, holds: true };
+  const bound = rigDifferenceWhateverUnresolved(strata, table.faces.length, alpha);
+  return { unresolved, holds: bound !== undefined, ...(bound !== undefined ? { bound } : {}) };
 }
 
 export interface AdjustedDieTest {
@@ -206,13 +269,19 @@ export interface AdjustedDieTest {
   readonly g: { readonly statistic: number; readonly df: number; readonly p: number; readonly logP: number };
   /** Holm-adjusted across the dice of this table. */
   readonly pHolm: number;
+  /** Unfair at alpha after Holm and, when some of its rolls are unresolved, whatever faces they had. */
   readonly unfair: boolean;
+  /** Its unresolved rolls on the trusted rigs. */
+  readonly unresolved: number;
+  /** Its read rolls look unfair (Holm), but its unresolved rolls could be the faces they lack: to be reviewed. */
+  readonly reviewFirst: boolean;
 }
 
 /**
  * Each die's counts on the rigs not in `excludeRigs`, tested against its
  * expected odds (G test), Holm across the dice. Rolls of a biased rig are
  * left out rather than modelled: what that rig shows is the rig, not the die.
+ * A die with unresolved rolls is unfair only if it is whatever faces they had.
  */
 export function adjustedDieTests(table: CampaignCounts, expected: readonly number[], excludeRigs: readonly string[], alpha: number): AdjustedDieTest[] {
   validateCampaignCounts(table);
@@ -222,10 +291,16 @@ export function adjustedDieTests(table: CampaignCounts, expected: readonly numbe
     const counts = table.faces.map((_, f) => trusted.reduce((sum, { i }) => sum + ((byRig[i] as readonly number[])[f] as number), 0));
     const rolls = counts.reduce((a, b) => a + b, 0);
     const g = rolls > 0 ? gTest(counts, expected) : { statistic: 0, df: 0, p: 1, logP: 0 };
-    return { die: table.dice[d] as string, counts, rolls, g: { statistic: g.statistic, df: g.df, p: g.p, logP: g.logP } };
+    const unresolved = trusted.reduce((sum, { i }) => sum + unresolvedOf(table, d, i), 0);
+    return { die: table.dice[d] as string, counts, rolls, unresolved, g: { statistic: g.statistic, df: g.df, p: g.p, logP: g.logP } };
   });
   const adjusted = partial.length > 0 ? holmAdjust(partial.map((t) => t.g.p)) : [];
-  return partial.map((t, i) => ({ ...t, pHolm: adjusted[i] as number, unfair: (adjusted[i] as number) <= alpha }));
+  return partial.map((t, i) => {
+    const onReadRolls = (adjusted[i] as number) <= alpha;
+    // As analyze and pool judge a die with unresolved rolls (src/analysis/unresolvedRolls.ts): unfair whatever they were, at its Bonferroni share.
+    const holds = t.unresolved === 0 || unfairWhateverUnresolved(t.counts, expected, t.unresolved, alpha / partial.length);
+    return { ...t, pHolm: adjusted[i] as number, unfair: onReadRolls && holds, reviewFirst: onReadRolls && !holds };
+  });
 }
 
 function formatP(p: number): string {
