@@ -269,6 +269,36 @@ export async function campaignRollCounts(db: FleetDb, url: string, campaignId: n
   }
 }
 
+/** Rolls of one die in one batch its reader left unresolved (declined, or the die not found) and nobody has labelled. */
+export interface CampaignUnresolvedCount {
+  readonly batchId: number;
+  readonly rig: string;
+  readonly label: string;
+  readonly count: number;
+}
+
+/** Unresolved rolls (an ok throw, the roll unresolved and not reviewed) per batch and die, as the local store's review queue holds them. */
+export async function campaignUnresolvedCounts(db: FleetDb, url: string, campaignId: number): Promise<CampaignUnresolvedCount[]> {
+  try {
+    const r = await db.pool.query<{ batch_id: number; rig: string; label: string; n: number }>(
+      `SELECT b.id AS batch_id, b.rig, d.label, count(*)::int AS n
+         FROM campaign_batches b
+         JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
+         JOIN throws t ON t.session_id = s.id
+         JOIN rolls r ON r.throw_id = t.id
+         JOIN dice d ON d.id = r.die_id
+         LEFT JOIN reviews rv ON rv.roll_id = r.id
+        WHERE b.campaign_id = $1 AND t.status = 'ok' AND r.resolution = 'unresolved' AND rv.id IS NULL
+        GROUP BY b.id, b.rig, d.label
+        ORDER BY b.id, d.label`,
+      [campaignId],
+    );
+    return r.rows.map((x) => ({ batchId: x.batch_id, rig: x.rig, label: x.label, count: x.n }));
+  } catch (e) {
+    throw fleetFailure(e, db.where, url, 'reading the campaign\'s unresolved rolls');
+  }
+}
+
 /** Every planned campaign (oldest first), by name. */
 export async function listCampaigns(db: FleetDb, url: string): Promise<string[]> {
   try {

@@ -7,7 +7,7 @@ import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '..
 import { formatLogScientific } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
-import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type LegStatus } from '../fleet/campaignStore.js';
+import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
 import type { FleetDb } from '../fleet/connect.js';
 
 /** What `campaign status` shows: the campaign, its legs, batches and their sessions. */
@@ -52,11 +52,12 @@ export function rigProgress(f: StatusFigures): RigProgress[] {
   });
 }
 
-/** What `campaign report` shows: the sessions, the counted rolls, and the analysis (rig effects, RIG_SUSPECT legs, pooled dice). */
+/** What `campaign report` shows: the sessions, the counted and the unresolved rolls, and the analysis (rig effects, RIG_SUSPECT legs, pooled dice). */
 export interface CampaignFindings {
   readonly campaign: CampaignRecord;
   readonly sessions: readonly CampaignSessionRow[];
   readonly rows: readonly CampaignRollCount[];
+  readonly unresolved: readonly CampaignUnresolvedCount[];
   readonly analysis: CampaignAnalysis;
 }
 
@@ -67,9 +68,10 @@ export async function readCampaignFindings(fleet: FleetDb, url: string, name: st
   const box = [...new Map(legs.map((l) => [l.label, { label: l.label, die: l.die }])).values()];
   const sessions = await campaignSessions(fleet, url, campaign.id);
   const rows = await campaignRollCounts(fleet, url, campaign.id);
+  const unresolved = await campaignUnresolvedCounts(fleet, url, campaign.id);
   const types = new Map(dice.map((d) => [d.id, d]));
-  const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, sessions });
-  return { campaign, sessions, rows, analysis };
+  const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, unresolved, sessions });
+  return { campaign, sessions, rows, unresolved, analysis };
 }
 
 /** Whether the rigs differ on the dice of one type they share (the omnibus test), as `campaign report` says it. */

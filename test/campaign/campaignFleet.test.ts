@@ -85,6 +85,8 @@ describe('a campaign on three rigs', () => {
     expect(local.sessions.size).toBeGreaterThanOrEqual(6);
     expect(sorted(fleet.sessions)).toEqual(sorted(local.sessions));
     expect(sorted(fleet.rolls)).toEqual(sorted(local.rolls));
+    // The rolls the readers left unresolved, which the analysis must allow for, are the local review queues' too.
+    expect(sorted(fleet.unresolved)).toEqual(sorted(local.unresolved));
     // Each die was rolled on the two rigs the plan gave it, its full leg on each (sessions stop at the budget or when every die is decided).
     expect(text).toMatch(/Rig effects/);
     expect(text).toMatch(/A1\s+rig \d/);
@@ -140,6 +142,7 @@ describe('a rig process killed with SIGKILL and started again', () => {
     const local = unionOf([localCampaignFacts(db1), localCampaignFacts(db2)]);
     expect(sorted(fleet.sessions)).toEqual(sorted(local.sessions));
     expect(sorted(fleet.rolls)).toEqual(sorted(local.rolls));
+    expect(sorted(fleet.unresolved)).toEqual(sorted(local.unresolved));
     // The killed session was resumed, not started again: one session per batch, each leg's budget counted once.
     const perDie = new Map<string, number>();
     for (const [key, n] of local.rolls) {
@@ -201,5 +204,41 @@ describe('a rig that favours a face', () => {
     expect(analysis.types[0]!.dice.length).toBeGreaterThan(0);
     for (const d of analysis.types[0]!.dice) expect(d.rolls, `${d.die}: ${seen}`).toBe(trusted.get(d.die) ?? 0);
     expect(text).toMatch(/RIG BIASED: rig 2 differs from the other rigs/);
+  }, 600_000);
+});
+
+describe("a rig whose camera cannot read a face", () => {
+  it("is not set aside as biased: its read rolls lack the face, but its unresolved rolls could hold it, so the report names it unclear and its sessions' verdicts stand", async () => {
+    const url = await server.createDatabase('unreadable_rig');
+    const box = writeBox(dir, DICE);
+    expect((await cliHere(['campaign', 'create', 'blind', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--alpha', '0.001', '--db', url])).code).toBe(0);
+    const dbs = ['1', '2', '3'].map((rig) => join(dir, `blind-rig${rig}.db`));
+    const base = randomInt(1, 1_000_000);
+    const ends = await Promise.all(
+      ['1', '2', '3'].map((rig, i) =>
+        cli(['campaign', 'run', 'blind', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-unreadable-face', '6'] : [])]),
+      ),
+    );
+    for (const end of ends) expect(end.code, end.stderr).toBe(0);
+
+    const { json, text } = await report(url, 'blind');
+    const analysis = json as unknown as {
+      biasedRigs: unknown[];
+      unclearRigs: { rig: string; reason: string }[];
+      unresolvedRolls: { rig: string; count: number }[];
+      legs: { rig: string; kind: string }[];
+    };
+    const seen = `rig seeds ${base}, ${base + 1}, ${base + 2}; unclear ${JSON.stringify(analysis.unclearRigs)}; legs ${JSON.stringify(analysis.legs)}`;
+    // Rig 2 read no 6 at all: each was left unresolved, and the fleet holds them as the local stores do.
+    const onRig2 = analysis.unresolvedRolls.filter((u) => u.rig === '2').reduce((a, u) => a + u.count, 0);
+    expect(onRig2, seen).toBeGreaterThan(50);
+    const local = unionOf(dbs.map(localCampaignFacts));
+    expect([...local.rolls].filter(([k]) => /rig 2 batch/.test(k) && k.endsWith('|6')), seen).toEqual([]);
+    expect(sorted(reportFacts(json).unresolved)).toEqual(sorted(local.unresolved));
+    expect(analysis.biasedRigs, seen).toEqual([]);
+    expect(analysis.unclearRigs.map((u) => u.rig), seen).toEqual(['2']);
+    for (const leg of analysis.legs) expect(leg.kind, seen).not.toBe('RIG_SUSPECT');
+    expect(text).toMatch(/No rig is found biased whatever its unresolved rolls were\./);
+    expect(text).toMatch(/RIG UNCLEAR: rig 2 differs from the other rigs on its read rolls \(p = [^)]*\), but the \d+ unresolved rolls of the dice compared could be the faces that make the difference: review them \(dicerig review\) before setting it aside \(d6 dice\)\. Its sessions' verdicts stand\./);
   }, 600_000);
 });

@@ -235,3 +235,43 @@ describe('the fleet dashboard\'s reading of the store (FleetView)', () => {
     }
   });
 });
+
+describe('a campaign where one rig\'s camera cannot read the 6', () => {
+  it('shows that rig as unclear, not biased, with the report\'s own words, and leaves its sessions\' verdicts as they were', async () => {
+    const blindUrl = await pg.createDatabase('blind');
+    const box = join(dir, 'blind-box.csv');
+    writeFileSync(box, 'label,die\nB1,d6\nB2,d6\n');
+    expect((await runCli('campaign', 'create', 'blind', '--dice', box, '--rigs', '2', '--channels', '2', '--rolls', '60', '--db', blindUrl)).code).toBe(0);
+    // Rig 1 rolls both dice, then rig 2, whose camera draws every 6 as a logo it cannot read: each die is on both rigs.
+    for (const rig of ['1', '2']) {
+      const ran = await runCli('campaign', 'run', 'blind', '--rig', rig, '--fleet', blindUrl, '--db', join(dir, `blind${rig}.db`), '--seed', rig, '--json', ...(rig === '2' ? ['--sim-unreadable-face', '6'] : []));
+      expect(ran.code, ran.err).toBe(0);
+    }
+    const found = JSON.parse((await runCli('campaign', 'report', 'blind', '--db', blindUrl, '--json')).out) as { biasedRigs: unknown[]; unclearRigs: { rig: string; reason: string; die: string }[]; legs: { kind: string }[] };
+    expect(found.biasedRigs).toEqual([]);
+    expect(found.unclearRigs.map((u) => u.rig)).toEqual(['2']);
+    expect(found.legs.every((l) => l.kind !== 'RIG_SUSPECT')).toBe(true);
+
+    const server = await startCliServer(['serve', '--db', blindUrl, '--port', '0', '--poll', '250'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
+    try {
+      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const campaign = page.locator('[data-campaign="blind"]');
+      await expect.poll(() => campaign.locator('.findings.unclear').count()).toBe(1);
+      expect(await campaign.locator('.findings.verdict').innerText()).toBe('No rig is found biased whatever its unresolved rolls were.');
+      const unclear = campaign.locator('.findings.unclear');
+      expect(await unclear.getAttribute('data-rig')).toBe('2');
+      expect(await unclear.innerText()).toBe(`RIG UNCLEAR: ${found.unclearRigs[0]!.reason} (d6 dice). Its sessions' verdicts stand.`);
+      expect(await unclear.innerText()).toMatch(/^RIG UNCLEAR: rigs 1 and 2 disagree on their read rolls \(p = .*\), but the \d+ unresolved rolls of the dice compared could be the faces that make the difference: review them \(dicerig review\) before setting either aside/);
+      expect(await campaign.locator('.legs [data-col="verdict"]').allInnerTexts()).not.toContain('RIG_SUSPECT');
+      await campaign.screenshot({ path: join(shots, 'fleet-unclear-rig.png') });
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await stopCliServer(server.proc);
+    }
+  }, 180_000);
+});

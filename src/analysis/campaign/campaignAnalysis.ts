@@ -17,6 +17,14 @@ export interface CampaignRollRow {
   readonly count: number;
 }
 
+/** Rolls of one die in one batch its reader left unresolved (declined, or the die not found) and nobody labelled. */
+export interface CampaignUnresolvedRow {
+  readonly batchId: number;
+  readonly rig: string;
+  readonly label: string;
+  readonly count: number;
+}
+
 export interface CampaignSessionInput {
   readonly batchId: number;
   readonly rig: string;
@@ -56,6 +64,8 @@ export interface CampaignAnalysis {
   readonly alpha: number;
   readonly types: readonly DieTypeAnalysis[];
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: not flagged, to be reviewed. */
+  readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   readonly legs: readonly LegVerdict[];
 }
 
@@ -75,8 +85,14 @@ function storedVerdicts(json: string | null): StoredDieVerdict[] {
   }
 }
 
-/** The campaign's die × rig × symbol tables, one per die type, in box order. */
-export function campaignTables(rows: readonly CampaignRollRow[], rigs: readonly string[], box: readonly { label: string; die: string }[], types: ReadonlyMap<string, DieType>): Map<string, CampaignCounts> {
+/** The campaign's die × rig × symbol tables, one per die type, in box order, with each die's unresolved rolls per rig. */
+export function campaignTables(
+  rows: readonly CampaignRollRow[],
+  rigs: readonly string[],
+  box: readonly { label: string; die: string }[],
+  types: ReadonlyMap<string, DieType>,
+  unresolvedRows: readonly CampaignUnresolvedRow[] = [],
+): Map<string, CampaignCounts> {
   const out = new Map<string, CampaignCounts>();
   for (const typeId of [...new Set(box.map((d) => d.die))]) {
     const type = types.get(typeId);
@@ -90,7 +106,13 @@ export function campaignTables(rows: readonly CampaignRollRow[], rigs: readonly 
       if (d < 0 || g < 0 || s < 0) continue;
       counts[d]![g]![s]! += r.count;
     }
-    out.set(typeId, { dice, rigs, faces: [...type.symbols], counts });
+    const unresolved = dice.map(() => rigs.map(() => 0));
+    for (const u of unresolvedRows) {
+      const d = dice.indexOf(u.label);
+      const g = rigs.indexOf(u.rig);
+      if (d >= 0 && g >= 0) unresolved[d]![g]! += u.count;
+    }
+    out.set(typeId, { dice, rigs, faces: [...type.symbols], counts, unresolved });
   }
   return out;
 }
@@ -101,16 +123,20 @@ export function analyseCampaign(input: {
   readonly box: readonly { label: string; die: string }[];
   readonly types: ReadonlyMap<string, DieType>;
   readonly rows: readonly CampaignRollRow[];
+  /** Unresolved rolls per batch and die (none when absent). */
+  readonly unresolved?: readonly CampaignUnresolvedRow[];
   readonly sessions: readonly CampaignSessionInput[];
 }): CampaignAnalysis {
-  const tables = campaignTables(input.rows, input.rigs, input.box, input.types);
+  const tables = campaignTables(input.rows, input.rigs, input.box, input.types, input.unresolved);
   // One rig-effect decision per die type: Bonferroni over the types keeps alpha for the campaign.
   const alphaPerType = input.alpha / Math.max(1, tables.size);
   const types: DieTypeAnalysis[] = [];
   const biasedRigs: { rig: string; die: string; reason: string }[] = [];
+  const unclearRigs: { rig: string; die: string; reason: string }[] = [];
   for (const [die, counts] of tables) {
     const rigs = findBiasedRigs(counts, alphaPerType);
     for (const b of rigs.biased) biasedRigs.push({ rig: b.rig, die, reason: b.reason });
+    for (const u of rigs.unclear) unclearRigs.push({ rig: u.rig, die, reason: u.reason });
     const expected = symbolProbabilities(input.types.get(die) as DieType);
     const flagged = rigs.biased.map((b) => b.rig);
     types.push({ die, counts, rigs, dieEffectGivenRig: dieEffectGivenRig(counts), dice: adjustedDieTests(counts, expected, flagged, input.alpha) });
@@ -137,5 +163,5 @@ export function analyseCampaign(input: {
       }
     }
   }
-  return { alpha: input.alpha, types, biasedRigs, legs };
+  return { alpha: input.alpha, types, biasedRigs, unclearRigs, legs };
 }

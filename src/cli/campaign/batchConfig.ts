@@ -19,6 +19,8 @@ export interface BatchSessionInput {
   readonly seed: number;
   /** Simulated camera only: the rig favours this face on every die. */
   readonly rigBias?: { readonly symbol: string; readonly excess: number };
+  /** Simulated camera only: this rig's camera cannot read this D6 face on any die (it draws the face as a logo). */
+  readonly unreadableFace?: string;
 }
 
 /** The simulated rig host's config when no file is given. */
@@ -38,6 +40,9 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
   if (input.rigBias !== undefined && start.camera !== undefined && start.camera.source !== 'sim') {
     throw new ConfigError('camera.rigBias', 'a rig bias can only be simulated with the simulated camera (camera.source: sim)');
   }
+  if (input.unreadableFace !== undefined && start.camera !== undefined && start.camera.source !== 'sim') {
+    throw new ConfigError('dice.simulatedLogo', 'a face the camera cannot read can only be simulated with the simulated camera (camera.source: sim)');
+  }
   const camera = start.camera ?? { source: 'sim' as const };
   const stopping = { ...(start.stopping ?? {}), budgetRolls: input.rollsPerLeg };
   return checkSessionConfig(
@@ -46,7 +51,7 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
       name: input.sessionName,
       campaign: input.campaign,
       campaignRig: input.rig,
-      dice: input.dice.map((d) => ({ label: d.label, type: d.die, set: `campaign ${input.campaign}` })),
+      dice: input.dice.map((d) => ({ label: d.label, type: d.die, set: `campaign ${input.campaign}`, ...(input.unreadableFace !== undefined ? { simulatedLogo: input.unreadableFace as '1' } : {}) })),
       camera: input.rigBias !== undefined && camera.source === 'sim' ? { ...camera, rigBias: { ...input.rigBias } } : camera,
       stopping,
       seed: (input.seed + input.batchId * 7919) >>> 0,

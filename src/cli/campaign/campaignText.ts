@@ -15,6 +15,12 @@ export function formatCampaignStatus(f: StatusFigures): string {
   );
 }
 
+/** What a die's pooled test finds, in the report's words. */
+export function pooledFinding(d: { readonly unfair: boolean; readonly reviewFirst: boolean; readonly unresolved: number }): string {
+  if (d.unfair) return 'UNFAIR';
+  return d.reviewFirst ? `unfair on its read rolls, not whatever its ${formatCount(d.unresolved)} unresolved were: review them` : '';
+}
+
 export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis): string {
   const out: string[] = [];
   const synced = sessions.filter((s) => s.fleetSession !== null);
@@ -28,14 +34,18 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
     out.push(`  ${rigsAlikeLine(t)}\n`);
     out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
   }
-  if (a.biasedRigs.length === 0) out.push('  No rig is found biased.\n');
+  if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased whatever its unresolved rolls were.\n');
   for (const b of a.biasedRigs) out.push(`  RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.\n`);
+  for (const u of a.unclearRigs) out.push(`  RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.\n`);
   out.push('\nDice, each on every rig it visited (session verdicts as stored; RIG_SUSPECT where the rig is biased):\n');
   const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
   out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
-  out.push('\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across the dice; descriptive where a session stopped early):\n');
+  out.push(
+    '\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across the dice; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n',
+  );
   for (const t of a.types) {
-    out.push(renderTable(['die', 'rolls', 'p (Holm)', ''], t.dice.map((d) => [d.die, formatCount(d.rolls), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), d.unfair ? 'UNFAIR' : '']), 1, '  '));
+    const rows = t.dice.map((d) => [d.die, formatCount(d.rolls), formatCount(d.unresolved), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), pooledFinding(d)]);
+    out.push(renderTable(['die', 'rolls', 'unresolved', 'p (Holm)', ''], rows, 1, '  '));
   }
   return out.join('');
 }

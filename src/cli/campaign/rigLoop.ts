@@ -40,6 +40,8 @@ export interface RigLoopOptions {
   readonly seed: number;
   readonly base?: SessionConfig;
   readonly rigBias?: { readonly symbol: string; readonly excess: number };
+  /** Simulated camera only: this rig's camera cannot read this D6 face. */
+  readonly unreadableFace?: string;
   /** How long to wait before asking again when this rig's dice are all in other rigs. */
   readonly pollMs: number;
   /** Stop after this many batches (default: until the rig has nothing left). */
@@ -114,7 +116,7 @@ async function rollBatch(io: CliIo, options: RigLoopOptions, fleet: FleetDb, cam
   io.err(`Rig ${options.rig}: batch ${batch.id} (${dice})${reopened ? `, left open by an earlier run: ${local === 'absent' ? 'starting it' : local === 'resume' ? 'resuming its session' : 'its session had ended; syncing it'}` : ''}.\n`);
   if (local !== 'ended') {
     const config = batchSessionConfig(
-      { campaign: campaign.name, rig: options.rig, sessionName: batch.sessionName, batchId: batch.id, dice: batch.dice, rollsPerLeg, seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}) },
+      { campaign: campaign.name, rig: options.rig, sessionName: batch.sessionName, batchId: batch.id, dice: batch.dice, rollsPerLeg, seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}), ...(options.unreadableFace !== undefined ? { unreadableFace: options.unreadableFace } : {}) },
       options.base,
     );
     // --fleet: the session's throws are copied while it runs, so `campaign status` shows them.

@@ -74,6 +74,7 @@ interface RunFlags {
   config?: string;
   seed: number;
   simRigBias?: string;
+  simUnreadableFace?: string;
   poll: number;
   batches?: number;
   host?: string;
@@ -153,6 +154,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--config <file>', "this rig's session config (rig, camera, stopping rules); its dice are replaced by the campaign's (default: the simulated rig and camera)")
     .option('--seed <n>', 'seed of the simulated parts', nonNegativeIntArg, 1)
     .option('--sim-rig-bias <face=excess>', 'simulated camera only: this rig favours a face on every die, e.g. 6=0.04')
+    .option('--sim-unreadable-face <face>', "simulated camera only: this rig's camera cannot read this D6 face (drawn as a logo), e.g. 6")
     .option('--poll <ms>', 'when the dice due here are all in other rigs, ask again after this long', positiveIntArg, 5000)
     .option('--batches <n>', 'stop after this many batches', positiveIntArg)
     .option('--host <name>', "this rig host's name as the fleet store records it (default: the hostname)")
@@ -173,6 +175,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         pollMs: flags.poll,
         ...(base ? { base } : {}),
         ...(flags.simRigBias !== undefined ? { rigBias: parseRigBias(flags.simRigBias) } : {}),
+        ...(flags.simUnreadableFace !== undefined ? { unreadableFace: flags.simUnreadableFace } : {}),
         ...(flags.batches !== undefined ? { maxBatches: flags.batches } : {}),
         ...(flags.host !== undefined ? { host: flags.host } : {}),
       });
@@ -189,8 +192,8 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .action(async (name: string, flags: { db: string; json?: boolean; diceFile?: string }) => {
       const url = fleetUrl(flags.db, '--db');
       await withFleet(url, async (fleet) => {
-        const { campaign: c, sessions, rows, analysis } = await readCampaignFindings(fleet, url, name, loadDice(flags.diceFile));
-        if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, ...analysis })}\n`);
+        const { campaign: c, sessions, rows, unresolved, analysis } = await readCampaignFindings(fleet, url, name, loadDice(flags.diceFile));
+        if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, unresolvedRolls: unresolved, ...analysis })}\n`);
         else io.out(formatCampaignReport(c.name, sessions, analysis));
       });
     });

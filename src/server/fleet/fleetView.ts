@@ -32,6 +32,8 @@ export interface CampaignView {
   readonly rigTests: readonly string[];
   /** Rigs the campaign found biased: their sessions' verdicts are RIG_SUSPECT. */
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: to be reviewed, not set aside. */
+  readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   /** Each die on each rig it visited, with its verdict as `campaign report` gives it. */
   readonly dice: readonly { readonly label: string; readonly rig: string; readonly rolls: number; readonly kind: string; readonly sentence: string; readonly sessionKind?: string; readonly fleetSession: number | null }[];
 }
@@ -136,6 +138,7 @@ export class FleetView {
       throws: synced.reduce((a, s) => a + s.throwCount, 0),
       rigTests: analysis.types.map(rigsAlikeLine),
       biasedRigs: analysis.biasedRigs,
+      unclearRigs: analysis.unclearRigs,
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
   }

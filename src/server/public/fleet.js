@@ -34,9 +34,12 @@ function renderCampaign(c) {
       el('td', { 'data-col': 'pending', text: r.pending }),
       el('td', { 'data-col': 'throws', text: count(r.throws) }),
       el('td', { text: r.holding.length > 0 ? r.holding.join(' ') : '-' })));
-  const findings = c.biasedRigs.length === 0
-    ? [el('p', { class: 'findings verdict', text: 'No rig is found biased.' })]
-    : c.biasedRigs.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rig, text: `RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.` }));
+  const findings = [
+    ...(c.biasedRigs.length === 0
+      ? [el('p', { class: 'findings verdict', text: c.unclearRigs.length === 0 ? 'No rig is found biased.' : 'No rig is found biased whatever its unresolved rolls were.' })]
+      : c.biasedRigs.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rig, text: `RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.` }))),
+    ...c.unclearRigs.map((u) => el('p', { class: 'findings unclear', 'data-rig': u.rig, text: `RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.` })),
+  ];
   const legs = c.dice.map((d) =>
     el('tr', { 'data-die': d.label, 'data-rig': d.rig },
       el('td', { text: d.label }),

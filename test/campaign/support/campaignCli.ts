@@ -39,15 +39,22 @@ export function writeBox(dir: string, dice: readonly string[], type = 'd6'): str
   return file;
 }
 
-/** What a local roll store holds of a campaign's sessions: chain head and throws per session, counted rolls per session, die and symbol. */
-export function localCampaignFacts(db: string): { sessions: Map<string, { throwCount: number; headHash: string }>; rolls: Map<string, number> } {
+type Facts = { sessions: Map<string, { throwCount: number; headHash: string }>; rolls: Map<string, number>; unresolved: Map<string, number> };
+
+/** What a local roll store holds of a campaign's sessions: chain head and throws per session, counted rolls per session, die and symbol, unresolved rolls per session and die. */
+export function localCampaignFacts(db: string): Facts {
   const opened = openStoreForReading(db);
   try {
     const sessions = new Map<string, { throwCount: number; headHash: string }>();
     const rolls = new Map<string, number>();
+    const unresolved = new Map<string, number>();
     for (const s of opened.store.sessions()) {
       if (s.name === null || !s.name.startsWith('campaign ')) continue;
       sessions.set(s.name, { throwCount: s.throwCount, headHash: s.headHash });
+      for (const u of opened.store.unresolvedRolls(s.id)) {
+        const key = `${s.name}|${u.dieLabel}`;
+        unresolved.set(key, (unresolved.get(key) ?? 0) + 1);
+      }
       for (const series of opened.store.dieRolls(s.id)) {
         for (const symbol of series.symbols) {
           const key = `${s.name}|${series.die.label}|${symbol}`;
@@ -55,7 +62,7 @@ export function localCampaignFacts(db: string): { sessions: Map<string, { throwC
         }
       }
     }
-    return { sessions, rolls };
+    return { sessions, rolls, unresolved };
   } finally {
     opened.close();
   }
@@ -64,29 +71,34 @@ export function localCampaignFacts(db: string): { sessions: Map<string, { throwC
 interface ReportJson {
   sessions: { batchId: number; sessionName: string; throwCount: number; headHash: string | null; rig: string }[];
   rolls: { batchId: number; label: string; symbol: string; count: number }[];
+  unresolvedRolls: { batchId: number; label: string; count: number }[];
 }
 
 /** The same facts as the campaign report gives them from the fleet store. */
-export function reportFacts(report: ReportJson): { sessions: Map<string, { throwCount: number; headHash: string }>; rolls: Map<string, number> } {
+export function reportFacts(report: ReportJson): Facts {
   const names = new Map(report.sessions.map((s) => [s.batchId, s.sessionName]));
   const sessions = new Map(report.sessions.map((s) => [s.sessionName, { throwCount: s.throwCount, headHash: s.headHash ?? '' }]));
   const rolls = new Map<string, number>();
   for (const r of report.rolls) rolls.set(`${names.get(r.batchId)}|${r.label}|${r.symbol}`, r.count);
-  return { sessions, rolls };
+  const unresolved = new Map<string, number>();
+  for (const u of report.unresolvedRolls) unresolved.set(`${names.get(u.batchId)}|${u.label}`, u.count);
+  return { sessions, rolls, unresolved };
 }
 
 /** The union of several local stores' facts (no session is in two stores). */
-export function unionOf(facts: readonly ReturnType<typeof localCampaignFacts>[]): ReturnType<typeof localCampaignFacts> {
+export function unionOf(facts: readonly Facts[]): Facts {
   const sessions = new Map<string, { throwCount: number; headHash: string }>();
   const rolls = new Map<string, number>();
+  const unresolved = new Map<string, number>();
   for (const f of facts) {
     for (const [k, v] of f.sessions) {
       if (sessions.has(k)) throw new Error(`session ${k} is in two local stores`);
       sessions.set(k, v);
     }
     for (const [k, v] of f.rolls) rolls.set(k, v);
+    for (const [k, v] of f.unresolved) unresolved.set(k, v);
   }
-  return { sessions, rolls };
+  return { sessions, rolls, unresolved };
 }
 
 export function sorted<T>(m: Map<string, T>): [string, T][] {

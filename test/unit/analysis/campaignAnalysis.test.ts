@@ -47,6 +47,21 @@ describe('campaign analysis', () => {
     expect(a.legs.find((l) => l.batchId === 2)!.rolls).toBe(660);
   });
 
+  it('does not make a rig\'s sessions RIG_SUSPECT when its reader declined the 6s its read rolls lack, and names the rig as unclear', () => {
+    // Every rig fair; rig 2's camera left 90 of each die's 100 sixes unresolved.
+    const read = rows(1).map((r) => (r.rig === '2' && r.symbol === '6' ? { ...r, count: 10 } : r));
+    const unresolved = [{ batchId: 2, rig: '2', label: 'A', count: 90 }, { batchId: 3, rig: '2', label: 'B', count: 90 }];
+    const onRead = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: read, sessions: sessions() });
+    expect(onRead.biasedRigs.map((b) => b.rig)).toEqual(['2']);
+    const a = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: read, unresolved, sessions: sessions() });
+    expect(a.biasedRigs).toEqual([]);
+    expect(a.unclearRigs.map((u) => [u.rig, u.die])).toEqual([['2', 'd6']]);
+    expect(a.unclearRigs[0]!.reason).toMatch(/the 180 unresolved rolls of the dice compared could be the faces/);
+    expect(a.legs.filter((l) => l.rig === '2').map((l) => l.kind)).toEqual(['UNFAIR', 'UNFAIR']);
+    // Judged on every rig now, dice A and B lack 6s on their read rolls, but not whatever their unresolved rolls were.
+    expect(a.types[0]!.dice.map((d) => [d.die, d.unresolved, d.unfair, d.reviewFirst])).toEqual([['A', 90, false, true], ['B', 90, false, true], ['C', 0, false, false]]);
+  });
+
   it('flags no rig when the rigs agree, and shows each session\'s own verdict', () => {
     const a = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: rows(1), sessions: sessions() });
     expect(a.biasedRigs).toEqual([]);
