@@ -51,12 +51,24 @@ export interface DieAnalysis {
   readonly sentence: string;
 }
 
+/** A homogeneity finding made to hold whatever the dice's unresolved rolls were (src/analysis/homogeneityUnresolved.ts). */
+export interface HomogeneityUnresolved {
+  /** The dice's unresolved rolls in all. */
+  readonly rolls: number;
+  /** The dice differ whatever faces those rolls had (the read rolls' test alone says they differ, and it holds). */
+  readonly differ: boolean;
+}
+
 export interface HomogeneityGroup {
   readonly dieType: string;
   readonly level: 'symbol' | 'face';
   readonly dice: readonly string[];
   readonly labels: readonly string[];
+  /** Each die's read rolls per category (a row per die, in `dice` order). */
+  readonly counts: readonly (readonly number[])[];
   readonly test: ContingencyResult;
+  /** Set where some of the dice's rolls are unresolved (src/analysis/homogeneityUnresolved.ts). */
+  readonly unresolved?: HomogeneityUnresolved;
 }
 
 export interface Analysis {
@@ -220,15 +232,11 @@ function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {
     if (members.length < 2) continue;
     const first = members[0] as DieLevels;
     const labels = members.map((m) => m.r.label);
-    groups.push({ dieType, level: 'symbol', dice: labels, labels: first.symbol.labels, test: contingencyTest(members.map((m) => m.symbol.counts)) });
+    const symbolCounts = members.map((m) => m.symbol.counts);
+    groups.push({ dieType, level: 'symbol', dice: labels, labels: first.symbol.labels, counts: symbolCounts, test: contingencyTest(symbolCounts) });
     if (members.every((m) => m.face)) {
-      groups.push({
-        dieType,
-        level: 'face',
-        dice: labels,
-        labels: (first.face as LevelAnalysis).labels,
-        test: contingencyTest(members.map((m) => (m.face as LevelAnalysis).counts)),
-      });
+      const faceCounts = members.map((m) => (m.face as LevelAnalysis).counts);
+      groups.push({ dieType, level: 'face', dice: labels, labels: (first.face as LevelAnalysis).labels, counts: faceCounts, test: contingencyTest(faceCounts) });
     }
   }
   return groups;

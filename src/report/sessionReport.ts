@@ -1,4 +1,5 @@
 import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } from '../analysis/analyze.js';
+import { homogeneityWhateverUnresolved } from '../analysis/homogeneityUnresolved.js';
 import type { DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
@@ -100,9 +101,10 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
   const verdicts = input.verdicts ?? null;
   const storedOf = (label: string): DieVerdict | null => verdicts?.dice.find((v) => v.label === label) ?? null;
   // A sequential session's verdict is the one it made and stored: the analysis's fixed-n figures stay, labelled descriptive.
-  const analysis = verdicts === null ? analyzed : { ...analyzed, dice: analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label))) };
-  const keys = fileKeys(analysis.dice.map((d) => d.label));
   const resolutionOf = (label: string): DieResolution | undefined => input.resolution?.find((r) => r.label === label);
+  const homogeneity = homogeneityWhateverUnresolved(analyzed.homogeneity, (label) => resolutionOf(label)?.unresolved ?? 0, analyzed.alpha);
+  const analysis = { ...analyzed, homogeneity, ...(verdicts === null ? {} : { dice: analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label))) }) };
+  const keys = fileKeys(analysis.dice.map((d) => d.label));
   // The session's own evidence (its least favourable e-value, its threshold) where it stored a verdict; else the read rolls replayed.
   const evidenceOf = (label: string, r: DieRolls, expected: readonly number[]): EvidenceTrace => {
     const stored = storedOf(label);

@@ -1,4 +1,5 @@
 import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, percent } from '../core/format.js';
+import { homogeneityReading } from '../analysis/homogeneityUnresolved.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
 import type { SessionReport } from './sessionReport.js';
@@ -64,7 +65,6 @@ export function homogeneitySection(report: SessionReport): string {
   }
   const rows = groups.map((g) => {
     const t = g.test;
-    const alike = t.pearson.p >= alpha;
     return {
       attrs: { 'data-type': g.dieType, 'data-level': g.level },
       cells: [
@@ -74,7 +74,7 @@ export function homogeneitySection(report: SessionReport): string {
         { text: `${fixed(t.pearson.statistic, 2)} (${t.pearson.df})`, num: true },
         { text: formatLogScientific(t.pearson.logP), num: true, attrs: { 'data-col': 'p' } },
         { text: fixed(t.cramersV, 3), num: true },
-        alike ? 'consistent with the same odds' : 'the dice differ',
+        homogeneityReading(g, alpha),
       ],
     };
   });

@@ -19,7 +19,7 @@ import { gTest } from './goodnessOfFit.js';
 import { contingencyTest } from './homogeneity.js';
 import { holmAdjust } from './multiplicity.js';
 import { unfairWhateverUnresolved } from './intervals.js';
-import { rigDifferenceWhateverUnresolved, type FaceBound, type RigStratum } from './rigBiasWhateverUnresolved.js';
+import { differenceWhateverUnresolved, type FaceBound, type VersusRestStratum } from './differenceWhateverUnresolved.js';
 import { chiSquareSf } from './special.js';
 
 /** Counts of one die type's dice across rigs: counts[die][rig][face]. */
@@ -118,7 +118,7 @@ function unresolvedOf(table: CampaignCounts, d: number, r: number): number {
 }
 
 /** Each die's 2 × faces table of `rig` against the others in `rigIndices`, with their unresolved rolls. */
-function rigStrata(table: CampaignCounts, rig: number, rigIndices: readonly number[]): RigStratum[] {
+function rigStrata(table: CampaignCounts, rig: number, rigIndices: readonly number[]): VersusRestStratum[] {
   const others = rigIndices.filter((r) => r !== rig);
   return table.counts.map((byRig, d) => ({
     mine: byRig[rig] as readonly number[],
@@ -249,7 +249,7 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
 
 /**
  * Whether `rig`'s difference from the others in `rigIndices` holds at `alpha` whatever their unresolved rolls were
- * (src/stats/rigBiasWhateverUnresolved.ts). With none, the read rolls are every roll and the rig-vs-rest test stands
+ * (src/stats/differenceWhateverUnresolved.ts). With none, the read rolls are every roll and the rig-vs-rest test stands
  * as it is.
  */
 function checkWhateverUnresolved(table: CampaignCounts, rig: number, rigIndices: readonly number[], alpha: number): { unresolved: number; holds: boolean; bound?: FaceBound } {
@@ -257,7 +257,7 @@ function checkWhateverUnresolved(table: CampaignCounts, rig: number, rigIndices:
   const strata = rigStrata(table, rig, rigIndices).filter((s) => rolled(s.mine, s.mineUnresolved) && rolled(s.rest, s.restUnresolved));
   const unresolved = strata.reduce((a, s) => a + s.mineUnresolved + s.restUnresolved, 0);
   if (unresolved === 0) return { unresolved, holds: true };
-  const bound = rigDifferenceWhateverUnresolved(strata, table.faces.length, alpha);
+  const bound = differenceWhateverUnresolved(strata, table.faces.length, alpha);
   return { unresolved, holds: bound !== undefined, ...(bound !== undefined ? { bound } : {}) };
 }
 

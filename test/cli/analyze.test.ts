@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,31 @@ describe('dicerig plan', () => {
     const r = await runCli('plan', '--die', 'green', '--detect', 'hit=0.5');
     expect(r.code).toBe(1);
     expect(r.err).toBe('dicerig: --detect "hit=0.5": "hit" is not a symbol of green (evade, focus, blank)\n');
+  });
+});
+
+describe('are the dice alike, when one die has a face its reader cannot read', () => {
+  it('says the dice differ on their read rolls only, in analyze and in the report, where the unresolved rolls could account for it', async () => {
+    const config = file(
+      'logo.yaml',
+      'name: logo-homogeneity\nseed: 21\ndice:\n  - { label: plain-A, type: d6 }\n  - { label: logo-B, type: d6, simulatedLogo: "6" }\n  - { label: plain-C, type: d6 }\n' +
+        'rig: { driver: sim }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 300 }\n',
+    );
+    const db = join(dir, 'logo.db');
+    const ran = await runCli('run', config, '--db', db, '--plain');
+    expect(ran.code, ran.err).toBe(0);
+    const analysed = await runCli('analyze', '1', '--db', db);
+    expect(analysed.code, analysed.err).toBe(0);
+    // On read rolls the logo die lacks 6s (Pearson p far below alpha); the dice are not called different for it.
+    expect(analysed.out).toMatch(/d6 by symbol, 3 dice: Pearson X² = [\d.]+ \(10 df\), p = [\d.]+e-\d+;.*most different: logo-B 6 \(-[\d.]+ sd\)\n {4}they differ on their read rolls, but their \d+ unresolved rolls could account for it: review them\./);
+    const json = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { homogeneity: { unresolved?: { rolls: number; differ: boolean } }[] };
+    expect(json.homogeneity[0]!.unresolved!.differ).toBe(false);
+    expect(json.homogeneity[0]!.unresolved!.rolls).toBeGreaterThan(20);
+    const out = join(dir, 'logo-report');
+    expect((await runCli('report', '1', '--db', db, '--out', out)).code).toBe(0);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/<tr[^>]*data-type="d6"[^>]*data-level="symbol"[^>]*>.*they differ on their read rolls, but their \d+ unresolved rolls could account for it: review them<\/td>/s);
+    expect(html).not.toContain('the dice differ');
   });
 });
 

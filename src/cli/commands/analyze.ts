@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
+import { homogeneityWhateverUnresolved } from '../../analysis/homogeneityUnresolved.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { analysisTextParts } from '../format/analysisText.js';
@@ -49,6 +50,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
       const analysis: AnalysisStream = {
         ...analysed,
+        homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => stored.unresolved.get(label) ?? 0, analysed.alpha),
         dice: function* () {
           for (const d of analysed.dice()) yield holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
         },

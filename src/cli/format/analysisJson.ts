@@ -33,6 +33,7 @@ export function* analysisJsonParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
       residuals: h.test.residuals,
       rowsUsed: h.test.rowsUsed,
       columnsUsed: h.test.columnsUsed,
+      ...(h.unresolved !== undefined ? { unresolved: h.unresolved } : {}),
     })),
   });
   const at = outer.indexOf(JSON.stringify(DICE_HERE));

@@ -1,4 +1,5 @@
 import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze.js';
+import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
@@ -28,7 +29,8 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     for (const h of a.homogeneity) {
       const t = h.test;
       yield `  ${h.dieType} by ${h.level}, ${h.dice.length} dice: Pearson X² = ${fixed(t.pearson.statistic, 2)} (${t.pearson.df} df), p = ${formatLogScientific(t.pearson.logP)}; ` +
-        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}`;
+        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}` +
+        (h.unresolved !== undefined ? `\n    ${homogeneityReading(h, a.alpha)}.` : '');
     }
     yield '';
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adjustedDieTests, findBiasedRigs, type CampaignCounts } from '../../../src/stats/rigEffects.js';
-import { faceZWhateverUnresolved, rigDifferenceWhateverUnresolved, type RigStratum } from '../../../src/stats/rigBiasWhateverUnresolved.js';
+import { faceZWhateverUnresolved, differenceWhateverUnresolved, type VersusRestStratum } from '../../../src/stats/differenceWhateverUnresolved.js';
 import { normalQuantile } from '../../../src/stats/special.js';
 
 /** The textbook Mantel–Haenszel z of one face, rig vs rest, over 2 × 2 tables (a, b; c, d) per die, written out here apart from the code under test. */
@@ -21,7 +21,7 @@ function* splits(u: number): Generator<number> {
   for (let k = 0; k <= u; k += 1) yield k;
 }
 
-const strata: RigStratum[] = [
+const strata: VersusRestStratum[] = [
   { mine: [14, 9, 7], rest: [20, 24, 22], mineUnresolved: 3, restUnresolved: 2 },
   { mine: [11, 12, 4], rest: [15, 18, 21], mineUnresolved: 1, restUnresolved: 4 },
 ];
@@ -63,13 +63,13 @@ describe('a rig-vs-rest face test that holds whatever the unresolved rolls were'
   });
 
   it('names the face and direction only when the bound clears the level split over faces and both directions', () => {
-    const heavy: RigStratum[] = [{ mine: [300, 100, 100], rest: [100, 100, 100], mineUnresolved: 10, restUnresolved: 10 }];
-    const found = rigDifferenceWhateverUnresolved(heavy, 3, 0.01);
+    const heavy: VersusRestStratum[] = [{ mine: [300, 100, 100], rest: [100, 100, 100], mineUnresolved: 10, restUnresolved: 10 }];
+    const found = differenceWhateverUnresolved(heavy, 3, 0.01);
     expect(found).toMatchObject({ face: 0, direction: 1 });
     expect(found!.z).toBeGreaterThanOrEqual(normalQuantile(1 - 0.01 / 6));
     // Its read rolls lack face 0 by exactly what its unresolved rolls could hold: nothing holds.
-    const declined: RigStratum[] = [{ mine: [50, 100, 100], rest: [100, 100, 100], mineUnresolved: 50, restUnresolved: 0 }];
-    expect(rigDifferenceWhateverUnresolved(declined, 3, 0.01)).toBeUndefined();
+    const declined: VersusRestStratum[] = [{ mine: [50, 100, 100], rest: [100, 100, 100], mineUnresolved: 50, restUnresolved: 0 }];
+    expect(differenceWhateverUnresolved(declined, 3, 0.01)).toBeUndefined();
   });
 });
 
