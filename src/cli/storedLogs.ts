@@ -6,11 +6,36 @@ import { FleetError } from '../fleet/errors.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
 import { openStoredSessions, type StoredSession } from './storedSessions.js';
 
-/** A die's verdict as a session made and stored it (kind and sentence, as is). */
+/** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
 export interface StoredDieVerdict {
   readonly session: number;
   readonly kind: string;
   readonly sentence: string;
+  /**
+   * Each face's (or symbol's) simultaneous interval as the session made it: anytime-valid under its error control,
+   * widened over its unresolved rolls and misread bounds. Absent in verdicts stored without them.
+   */
+  readonly faces?: readonly StoredFaceInterval[];
+}
+
+export interface StoredFaceInterval {
+  readonly label: string;
+  readonly expected: number;
+  readonly lower: number;
+  readonly upper: number;
+}
+
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
+function storedFaces(faces: unknown): StoredFaceInterval[] | undefined {
+  if (!Array.isArray(faces) || faces.length === 0) return undefined;
+  const out: StoredFaceInterval[] = [];
+  for (const f of faces as Record<string, unknown>[]) {
+    if (typeof f?.label !== 'string' || !isNumber(f.expected) || !isNumber(f.lower) || !isNumber(f.upper)) return undefined;
+    out.push({ label: f.label, expected: f.expected, lower: f.lower, upper: f.upper });
+  }
+  return out;
 }
 
 /** How a stored session is named in pooled logs and messages (a fleet session by its fleet id). */
@@ -65,8 +90,11 @@ export async function readStoredLogs(
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
     for (const s of sessions) {
-      const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string }[] } | undefined;
-      for (const d of made?.dice ?? []) verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence }]);
+      const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string; faces?: unknown }[] } | undefined;
+      for (const d of made?.dice ?? []) {
+        const faces = storedFaces(d.faces);
+        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}) }]);
+      }
     }
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
     const unresolved = new Map<string, number>();

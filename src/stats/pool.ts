@@ -21,6 +21,12 @@ export interface PoolCandidate {
    * and the declines may depend on the face, so its intervals are widened over every face they could have.
    */
   readonly unresolved?: number;
+  /**
+   * Its simultaneous intervals as they were already made, used as they are: a sequential session's own (anytime-valid
+   * where it chose to stop, widened over its unresolved rolls and misread bounds), so the pool certifies what the
+   * session's verdict does. Without them, Goodman intervals of `counts` at the pool's alpha.
+   */
+  readonly intervals?: readonly Interval[];
 }
 
 /** A die that qualified, with the figures it was ranked by. */
@@ -109,7 +115,10 @@ function rank(die: PoolCandidate, alpha: number): RankedDie {
   }
   const unresolved = die.unresolved ?? 0;
   if (!(Number.isInteger(unresolved) && unresolved >= 0)) throw new InputError(`Die "${die.label}": ${unresolved} unresolved rolls is not a count.`);
-  const intervals = unresolved === 0 ? goodmanIntervals(die.counts, alpha) : widenedGoodmanIntervals(die.counts, unresolved, alpha);
+  if (die.intervals !== undefined && die.intervals.length !== die.expected.length) {
+    throw new InputError(`Die "${die.label}": ${die.intervals.length} intervals given for ${die.expected.length} faces.`);
+  }
+  const intervals = die.intervals !== undefined ? [...die.intervals] : unresolved === 0 ? goodmanIntervals(die.counts, alpha) : widenedGoodmanIntervals(die.counts, unresolved, alpha);
   const score = largestDeviationBound(die.expected, intervals);
   return { label: die.label, rolls: n, score, estimates: die.counts.map((c) => c / n), intervals, unresolved };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { goodmanIntervals, largestDeviationBound } from '../../src/stats/intervals.js';
 import { runCli } from './runCli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-analyze-'));
@@ -145,6 +146,30 @@ describe('dicerig pool', () => {
       if (d.verdict.kind === 'INCONCLUSIVE' && d.verdict.why?.startsWith('its read rolls alone')) expect(d.verdict.why).toMatch(/unresolved rolls \(not in the log\)/);
     }
     expect(dice.some((d) => d.verdict.why?.startsWith('its read rolls alone look unfair'))).toBe(true);
+  });
+
+  it("keeps the verdict each die's session made and ranks it by the session's own intervals: its certified ± is the report's", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-session-')), 'rolls.db');
+    expect((await runCli('demo', '--budget', '300', '--seed', '4', '--db', db)).code).toBe(0);
+    const pooled = JSON.parse((await runCli('pool', '1', '--db', db, '--size', '2', '--json')).out) as {
+      ranking: { label: string; score: number; rolls: number; estimates: number[] }[];
+      verdicts: Record<string, string>;
+      rankedBySession: string[];
+      sessionVerdicts: Record<string, { kind: string }[]>;
+    };
+    const report = JSON.parse((await runCli('report', '1', '--db', db, '--json')).out) as { dice: { label: string; certifiedWithin: number }[] };
+    expect(pooled.rankedBySession.sort()).toEqual(report.dice.map((d) => d.label).sort());
+    for (const d of report.dice) {
+      const ranked = pooled.ranking.find((r) => r.label === d.label)!;
+      expect(ranked.score, d.label).toBeCloseTo(d.certifiedWithin, 12);
+      expect(pooled.verdicts[d.label], d.label).toBe(pooled.sessionVerdicts[d.label]![0]!.kind);
+      // Wider than a fixed-sample Goodman bound of the same rolls at the pool's 95 %, which the session cannot certify where it stopped.
+      const counts = ranked.estimates.map((e) => Math.round(e * ranked.rolls));
+      expect(ranked.score, d.label).toBeGreaterThan(largestDeviationBound(counts.map(() => 1 / 6), goodmanIntervals(counts, 0.05)));
+    }
+    const text = await runCli('pool', '1', '--db', db, '--size', '2');
+    expect(text.out).toContain("ranked by the largest deviation any symbol could still have (the simultaneous bound each die's session made, at its error rate)");
+    expect(text.out).toContain("A die one session decided keeps that session's verdict and is ranked by its intervals");
   });
 
   it('asks for --colour when the logs hold several die types', async () => {

@@ -7,7 +7,7 @@ import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { readStoredLogs, splitSources, storedSessionName } from '../storedLogs.js';
+import { readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -43,7 +43,9 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const { files, keys } = splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0);
-      const logs = [...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs];
+      const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
+      const logs = [...fileLogs, ...stored.logs];
+      const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
@@ -52,26 +54,40 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const ofType = rolls.filter((r) => r.die.id === colour);
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
-      // A die whose rolls failed the rig checks has no trustworthy estimate: keep it out and say why.
-      const rigSuspect = analysis.dice.filter((d) => d.verdict.kind === 'RIG_SUSPECT').map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
+      // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
+      const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {
+        const own = stored.verdicts.get(label);
+        if (own?.length !== 1 || inFiles.has(label)) return undefined;
+        const v = own[0] as StoredDieVerdict;
+        return v.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
+      };
+      const levelOf = (d: (typeof analysis.dice)[number]) => {
+        const level = flags.level === 'face' ? d.face : d.symbol;
+        if (level === undefined) throw new InputError(`die "${d.label}" has no face-level data (its log gives symbols, or its faces all differ): use --level symbol`);
+        return level;
+      };
+      // A die whose rolls failed the rig checks (its session's or these) has no trustworthy estimate: keep it out and say why.
+      const suspect = (d: (typeof analysis.dice)[number]): boolean => (decided(d.label, levelOf(d).labels)?.kind ?? d.verdict.kind) === 'RIG_SUSPECT';
+      const rigSuspect = analysis.dice.filter(suspect).map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
       const settings = { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family };
       const candidates = analysis.dice
-        .filter((d) => d.verdict.kind !== 'RIG_SUSPECT')
+        .filter((d) => !suspect(d))
         .map((d) => {
-          const level = flags.level === 'face' ? d.face : d.symbol;
-          if (level === undefined) throw new InputError(`die "${d.label}" has no face-level data (its log gives symbols, or its faces all differ): use --level symbol`);
+          const level = levelOf(d);
           const unresolved = stored.unresolved.get(d.label) ?? 0;
+          const own = decided(d.label, level.labels);
           // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: its
           // verdict must hold whatever they were, as analyze's does.
-          const verdict = holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
-          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', verdict, ...(unresolved > 0 ? { unresolved } : {}) };
+          const verdict = own?.kind ?? holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
+          const intervals = own?.faces?.map((f) => ({ lower: f.lower, upper: f.upper }));
+          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries(stored.verdicts) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries(stored.verdicts) } : {}) })}\n`,
         );
         return;
       }
@@ -80,10 +96,13 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ...(stored.sessions.length > 0
           ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
           : []),
-        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${confidenceLabel(flags.alpha)} simultaneous bound).`,
+        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.filter((c) => c.bySession === true).length, candidates.length, flags.alpha)}).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         ...(selection.ranking.some((r) => r.unresolved > 0)
           ? ['Rolls the reader left unresolved (and nobody labelled) could be any face: the bounds of the dice with some hold whatever they were (dicerig review labels them).']
+          : []),
+        ...(candidates.some((c) => c.bySession === true)
+          ? ["A die one session decided keeps that session's verdict and is ranked by its intervals (anytime-valid where the session stopped, at its own error rate); a fixed-sample interval there would certify more than the session can."]
           : []),
         '',
         renderTable(
@@ -107,4 +126,11 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       }
       io.out(`${out.join('\n')}\n`);
     });
+}
+
+/** Which simultaneous bounds rank the dice: the sessions' own, the pool's, or both. */
+function boundWords(bySession: number, all: number, alpha: number): string {
+  if (bySession === 0) return `${confidenceLabel(alpha)} simultaneous bound`;
+  if (bySession === all) return "the simultaneous bound each die's session made, at its error rate";
+  return `the simultaneous bound its session made for a die a session decided, else the ${confidenceLabel(alpha)} one`;
 }

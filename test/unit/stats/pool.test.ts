@@ -64,6 +64,19 @@ describe('selectPool', () => {
     expect(() => selectPool([{ ...medium, unresolved: -1 }], { size: 1 })).toThrow(/Die "C": -1 unresolved rolls is not a count/);
   });
 
+  it('ranks a die by the intervals it was given (a session\'s own), as they are, and refuses intervals that do not match its faces', () => {
+    const fair = [0.5, 0.5];
+    const given: PoolCandidate = { label: 'S', counts: [50, 50], expected: fair, intervals: [{ lower: 0.3, upper: 0.62 }, { lower: 0.38, upper: 0.7 }] };
+    const computed: PoolCandidate = { label: 'F', counts: [50, 50], expected: fair };
+    const picked = selectPool([given, computed], { size: 2 });
+    const s = picked.ranking.find((r) => r.label === 'S')!;
+    expect(s.intervals).toEqual(given.intervals);
+    expect(s.score).toBeCloseTo(0.2, 12);
+    // The same rolls without given intervals: the pool's own Goodman bound, narrower here.
+    expect(picked.ranking.find((r) => r.label === 'F')!.score).toBeLessThan(0.2);
+    expect(() => selectPool([{ ...given, intervals: [{ lower: 0, upper: 1 }] }], { size: 1 })).toThrow('Die "S": 1 intervals given for 2 faces.');
+  });
+
   it('takes the lowest scores, certifies the worst of them and reports the balance across the pool', () => {
     const selection = selectPool([lucky, wellTested, medium, slightlyOff, rejected], { size: 3 });
     expect(selection.pool.map((d) => d.label)).toEqual(['A', 'C', 'D']);
