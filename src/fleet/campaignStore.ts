@@ -247,17 +247,20 @@ export async function campaignSessions(db: FleetDb, url: string, campaignId: num
   }
 }
 
+/** Every roll of a campaign's batches, with its batch (b), session (s), throw (t), die (d) and review (rv, if any). */
+const CAMPAIGN_ROLLS = `FROM campaign_batches b
+         JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
+         JOIN throws t ON t.session_id = s.id
+         JOIN rolls r ON r.throw_id = t.id
+         JOIN dice d ON d.id = r.die_id
+         LEFT JOIN reviews rv ON rv.roll_id = r.id`;
+
 /** Counted rolls (an ok throw, not cocked, read or reviewed) per batch, die and symbol, as the local store counts them. */
 export async function campaignRollCounts(db: FleetDb, url: string, campaignId: number): Promise<CampaignRollCount[]> {
   try {
     const r = await db.pool.query<{ batch_id: number; rig: string; sid: number; label: string; die: string; symbol: string; n: number }>(
       `SELECT b.id AS batch_id, b.rig, s.id AS sid, d.label, d.type_id AS die, coalesce(r.symbol, rv.symbol) AS symbol, count(*)::int AS n
-         FROM campaign_batches b
-         JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
-         JOIN throws t ON t.session_id = s.id
-         JOIN rolls r ON r.throw_id = t.id
-         JOIN dice d ON d.id = r.die_id
-         LEFT JOIN reviews rv ON rv.roll_id = r.id
+         ${CAMPAIGN_ROLLS}
         WHERE b.campaign_id = $1 AND t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, rv.symbol) IS NOT NULL
         GROUP BY b.id, b.rig, s.id, d.label, d.type_id, coalesce(r.symbol, rv.symbol)
         ORDER BY b.id, d.label, symbol`,
@@ -282,12 +285,7 @@ export async function campaignUnresolvedCounts(db: FleetDb, url: string, campaig
   try {
     const r = await db.pool.query<{ batch_id: number; rig: string; label: string; n: number }>(
       `SELECT b.id AS batch_id, b.rig, d.label, count(*)::int AS n
-         FROM campaign_batches b
-         JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
-         JOIN throws t ON t.session_id = s.id
-         JOIN rolls r ON r.throw_id = t.id
-         JOIN dice d ON d.id = r.die_id
-         LEFT JOIN reviews rv ON rv.roll_id = r.id
+         ${CAMPAIGN_ROLLS}
         WHERE b.campaign_id = $1 AND t.status = 'ok' AND r.resolution = 'unresolved' AND rv.id IS NULL
         GROUP BY b.id, b.rig, d.label
         ORDER BY b.id, d.label`,

@@ -154,12 +154,25 @@ describe('a rig process killed with SIGKILL and started again', () => {
   }, 600_000);
 });
 
+/**
+ * A campaign of the six dice on three simulated rigs, rig 2 run with `rig2` (a simulation knob), each rig a process of
+ * its own with a fresh seed (named on failure); alpha 0.001 (see the rig-effect test for why).
+ */
+async function threeRigs(name: string, database: string, rig2: readonly string[]): Promise<{ url: string; dbs: string[]; base: number }> {
+  const url = await server.createDatabase(database);
+  const box = writeBox(dir, DICE);
+  expect((await cliHere(['campaign', 'create', name, '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--alpha', '0.001', '--db', url])).code).toBe(0);
+  const dbs = ['1', '2', '3'].map((rig) => join(dir, `${name}-rig${rig}.db`));
+  const base = randomInt(1, 1_000_000);
+  const ends = await Promise.all(
+    ['1', '2', '3'].map((rig, i) => cli(['campaign', 'run', name, '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? rig2 : [])])),
+  );
+  for (const end of ends) expect(end.code, `seeds ${base}..${base + 2}: ${end.stderr}`).toBe(0);
+  return { url, dbs, base };
+}
+
 describe('a rig that favours a face', () => {
   it("is reported as a rig effect, its sessions made RIG_SUSPECT, and its rolls left out of every die's test", async () => {
-    const url = await server.createDatabase('biased_rig');
-    const box = writeBox(dir, DICE);
-    expect((await cliHere(['campaign', 'create', 'bias', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--alpha', '0.001', '--db', url])).code).toBe(0);
-    const dbs = ['1', '2', '3'].map((rig) => join(dir, `bias-rig${rig}.db`));
     // Which dice a session gets depends on how the rigs race for claims. With fixed seeds each rig's rolls come
     // from a small fixed pool of streams (one per batch id and channel), and the race picks which meet on a die:
     // two unusual streams meeting made the fair rigs 1 and 3 disagree (p = 0.004) in about 1 race in 5, a figure
@@ -173,13 +186,7 @@ describe('a rig that favours a face', () => {
     // 0.35: simulated again (findBiasedRigs on two dice on each pair of rigs, 120 rolls a leg, rig 2's legs cut to
     // 120, 60 or 40 rolls, 4,000 seeds each) rig 2 alone was flagged in 3999/4000 at each, a fair rig in 1/4000; at
     // alpha 0.01 and 0.25 a fair rig in 17-22/4000 and rig 2 missed in up to 36/4000.
-    const base = randomInt(1, 1_000_000);
-    const ends = await Promise.all(
-      ['1', '2', '3'].map((rig, i) =>
-        cli(['campaign', 'run', 'bias', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.35'] : [])]),
-      ),
-    );
-    for (const end of ends) expect(end.code).toBe(0);
+    const { url, base } = await threeRigs('bias', 'biased_rig', ['--sim-rig-bias', '6=0.35']);
 
     const { json, text } = await report(url, 'bias');
     const analysis = json as unknown as {
@@ -209,17 +216,7 @@ describe('a rig that favours a face', () => {
 
 describe("a rig whose camera cannot read a face", () => {
   it("is not set aside as biased: its read rolls lack the face, but its unresolved rolls could hold it, so the report names it unclear and its sessions' verdicts stand", async () => {
-    const url = await server.createDatabase('unreadable_rig');
-    const box = writeBox(dir, DICE);
-    expect((await cliHere(['campaign', 'create', 'blind', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--alpha', '0.001', '--db', url])).code).toBe(0);
-    const dbs = ['1', '2', '3'].map((rig) => join(dir, `blind-rig${rig}.db`));
-    const base = randomInt(1, 1_000_000);
-    const ends = await Promise.all(
-      ['1', '2', '3'].map((rig, i) =>
-        cli(['campaign', 'run', 'blind', '--rig', rig, '--fleet', url, '--db', dbs[i] as string, '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-unreadable-face', '6'] : [])]),
-      ),
-    );
-    for (const end of ends) expect(end.code, end.stderr).toBe(0);
+    const { url, dbs, base } = await threeRigs('blind', 'unreadable_rig', ['--sim-unreadable-face', '6']);
 
     const { json, text } = await report(url, 'blind');
     const analysis = json as unknown as {
