@@ -111,6 +111,8 @@ export class RobustMonitor {
   private readonly intervalOptions: RobustIntervalOptions;
   private readonly logThreshold: number;
   private readonly counts: Float64Array;
+  /** Per face, the rolls the reader itself read (`counts` less the reviewed ones): what tells a face it cannot read. */
+  private readonly readCounts: Float64Array;
   private readonly open = new Set<number>();
   private n = 0;
   private resolvedCount = 0;
@@ -147,6 +149,7 @@ export class RobustMonitor {
     this.intervalOptions = { alpha: this.alpha, ...(options.csConcentration !== undefined ? { concentration: options.csConcentration } : {}), ...(this.misreadRates ? { misreadRates: this.misreadRates } : {}) };
     this.logThreshold = -Math.log(this.alpha);
     this.counts = new Float64Array(this.k);
+    this.readCounts = new Float64Array(this.k);
   }
 
   /** Rolls in the sequence so far, unresolved ones included. */
@@ -173,6 +176,7 @@ export class RobustMonitor {
   observe(faceIndex: number): number {
     this.checkFace(faceIndex);
     this.counts[faceIndex] = (this.counts[faceIndex] as number) + 1;
+    this.readCounts[faceIndex] = (this.readCounts[faceIndex] as number) + 1;
     this.resolvedCount += 1;
     return this.advance(faceIndex);
   }
@@ -196,7 +200,10 @@ export class RobustMonitor {
     if (counts.length !== this.k) throw new InputError(`There are ${counts.length} counts for ${this.k} faces; give one count per face.`);
     const added = validateCounts(counts);
     if (!(Number.isInteger(unresolved) && unresolved >= 0)) throw new InputError(`${unresolved} unresolved rolls is not a count.`);
-    counts.forEach((c, i) => (this.counts[i] = (this.counts[i] as number) + c));
+    counts.forEach((c, i) => {
+      this.counts[i] = (this.counts[i] as number) + c;
+      this.readCounts[i] = (this.readCounts[i] as number) + c;
+    });
     this.resolvedCount += added;
     this.n += added;
     const positions: number[] = [];
@@ -412,15 +419,17 @@ export class RobustMonitor {
    * its pips), and rolls spent on the die stay unresolved. Undefined when there is none.
    */
   unreadableFace(): { readonly index: number; readonly label: string; readonly sentence: string } | undefined {
-    const known = this.known();
+    // The reader's own reads and declines: a person's labels of that face show the die has it, not that the reader can read it.
+    const read = this.resolvedCount;
+    const declined = this.open.size + this.reviewedCount;
     for (let i = 0; i < this.k; i++) {
       const p = this.expected[i] as number;
-      if ((this.counts[i] as number) > 0 || !(p > 0 && p < 1)) continue;
+      if ((this.readCounts[i] as number) > 0 || !(p > 0 && p < 1)) continue;
       const share = Math.round(this.n * p);
-      if (-known * Math.log1p(-p) < UNREAD_LOG_ODDS || this.open.size < share / 2) continue;
+      if (-read * Math.log1p(-p) < UNREAD_LOG_ODDS || declined < share / 2) continue;
       const label = this.labels[i] as string;
       const sentence =
-        `no ${label} was read in ${formatCount(known)} rolls, while ${formatCount(this.open.size)} ended unresolved (a fair die would have shown ${label} about ${formatCount(share)} times): ` +
+        `no ${label} was read in ${formatCount(read)} rolls, while ${formatCount(declined)} ended unresolved (a fair die would have shown ${label} about ${formatCount(share)} times): ` +
         `the reader likely cannot read this die's ${label}`;
       return { index: i, label, sentence };
     }

@@ -137,6 +137,18 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(describeVerdict(few.state().decision)).not.toContain('cannot read');
   });
 
+  it('still says the reader cannot read a face once a person has labelled some of its unresolved rolls as that face', () => {
+    const faces = ['1', '2', '3', '4', '5', '6'];
+    const logo = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 6000, labels: faces });
+    const positions = logo.observeCounts([100, 100, 100, 100, 100, 0], 100);
+    for (const at of positions.slice(0, 60)) logo.review(at, 5);
+    // The die plainly has 6s (60 labelled), but the reader has read none of them: the hint stays, counting the reviewed too.
+    expect(logo.unreadableFace()?.sentence).toBe("no 6 was read in 500 rolls, while 100 ended unresolved (a fair die would have shown 6 about 100 times): the reader likely cannot read this die's 6");
+    // A face the reader did read once is not one it cannot read.
+    logo.observe(5);
+    expect(logo.unreadableFace()).toBeUndefined();
+  });
+
   it('turns UNFAIR once review shows the unresolved rolls were not 6s, and then only', () => {
     const m = new RobustMonitor(D6, { alpha: 0.01 });
     const positions = Array.from({ length: 60 }, () => m.observeUnresolved());
