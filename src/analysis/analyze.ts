@@ -49,6 +49,8 @@ export interface DieAnalysis {
   readonly anytime: AnytimeEvidence;
   readonly verdict: Verdict;
   readonly sentence: string;
+  /** The stored session whose verdict this is (src/analysis/sessionVerdict.ts); absent when the analysis made it. */
+  readonly decidedBy?: number;
 }
 
 /** A homogeneity finding made to hold whatever the dice's unresolved rolls were (src/analysis/homogeneityUnresolved.ts). */
@@ -88,6 +90,8 @@ export interface AnalysisHead extends Omit<Analysis, 'dice'> {
   readonly count: number;
   /** Their rolls in all. */
   readonly totalRolls: number;
+  /** Of them, dice shown with the verdict their stored session made (src/analysis/sessionVerdict.ts). */
+  readonly sessionVerdicts?: number;
 }
 
 /**

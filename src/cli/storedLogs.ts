@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ParsedLog } from '../rolllog/types.js';
+import type { StoredVerdictParts } from '../analysis/sessionVerdict.js';
+import type { Verdict } from '../stats/verdict.js';
 import { StoreError } from '../store/errors.js';
 import { FleetError } from '../fleet/errors.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
@@ -16,6 +18,8 @@ export interface StoredDieVerdict {
    * widened over its unresolved rolls and misread bounds. Absent in verdicts stored without them.
    */
   readonly faces?: readonly StoredFaceInterval[];
+  /** The verdict itself, its e-value and where it was made, for an analysis to show in place of its own. */
+  readonly parts?: StoredVerdictParts;
 }
 
 export interface StoredFaceInterval {
@@ -26,6 +30,22 @@ export interface StoredFaceInterval {
 }
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** The stored verdict's parts an analysis shows, when they are whole. */
+function storedParts(d: { verdict?: unknown; sentence: string; logE?: unknown; decidedAt?: unknown }): StoredVerdictParts | undefined {
+  const v = d.verdict as { kind?: unknown } | undefined;
+  if (typeof v?.kind !== 'string' || !isNumber(d.logE) || !(d.decidedAt === null || isNumber(d.decidedAt))) return undefined;
+  return { verdict: d.verdict as Verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt };
+}
+
+/**
+ * The verdict a die's one session made, when every roll of the die is that session's (not pooled from several
+ * sessions, nor with a file's rolls): the verdict to show for it; undefined otherwise.
+ */
+export function decidedBySession(verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>, label: string, inFiles: ReadonlySet<string>): StoredDieVerdict | undefined {
+  const own = verdicts.get(label);
+  return own?.length === 1 && !inFiles.has(label) ? own[0] : undefined;
+}
 
 /** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
 function storedFaces(faces: unknown): StoredFaceInterval[] | undefined {
@@ -90,10 +110,11 @@ export async function readStoredLogs(
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
     for (const s of sessions) {
-      const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string; faces?: unknown }[] } | undefined;
+      const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string; faces?: unknown; verdict?: unknown; logE?: unknown; decidedAt?: unknown }[] } | undefined;
       for (const d of made?.dice ?? []) {
         const faces = storedFaces(d.faces);
-        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}) }]);
+        const parts = storedParts(d);
+        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}) }]);
       }
     }
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).

@@ -1,5 +1,6 @@
 import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } from '../analysis/analyze.js';
 import { homogeneityWhateverUnresolved } from '../analysis/homogeneityUnresolved.js';
+import { withSessionVerdict } from '../analysis/sessionVerdict.js';
 import type { DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
@@ -154,6 +155,5 @@ function certifiedBound(stored: DieVerdict | null, levels: readonly DieAnalysis[
 
 /** The analysis of a die with the session's stored verdict in place of a recomputed one. */
 function withStoredVerdict(d: DieAnalysis, stored: DieVerdict | null): DieAnalysis {
-  if (stored === null) return d;
-  return { ...d, verdict: stored.verdict, sentence: stored.sentence, anytime: { logE: stored.logE, decision: stored.kind, decidedAt: stored.decidedAt } };
+  return stored === null ? d : withSessionVerdict(d, stored);
 }

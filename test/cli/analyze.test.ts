@@ -136,19 +136,26 @@ describe('dicerig pool', () => {
     const text = await runCli('pool', '1', '--db', db, '--size', '2');
     expect(text.out).toContain('Rolls the reader left unresolved (and nobody labelled) could be any face');
     expect(text.out).toMatch(/rank +die +rolls +unresolved +certified ±/);
-    // analyze of the same session: the read rolls alone look unfair; whatever the unresolved rolls were, they are not shown so.
-    const analysed = await runCli('analyze', '1', '--db', db, '--json');
+    // analyze of the same session shows the verdicts it made (none UNFAIR). Pooled with a second session of the same
+    // dice, the verdict is made again on the read rolls of both: they alone look unfair; whatever the unresolved rolls
+    // were, they are not shown so.
+    type AnalyzedDie = { label: string; decidedBy?: { session: number }; verdict: { kind: string; why?: string } };
+    const own = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: AnalyzedDie[] };
+    expect(own.dice.map((d) => [d.decidedBy?.session, d.verdict.kind === 'UNFAIR'])).toEqual(own.dice.map(() => [1, false]));
+    expect((await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db)).code).toBe(0);
+    const analysed = await runCli('analyze', '1', '2', '--db', db, '--json');
     expect(analysed.code, analysed.err).toBe(0);
-    const dice = (JSON.parse(analysed.out) as { dice: { label: string; verdict: { kind: string; why?: string } }[] }).dice;
+    const dice = (JSON.parse(analysed.out) as { dice: AnalyzedDie[] }).dice;
     expect(dice).toHaveLength(4);
     for (const d of dice) {
+      expect(d.decidedBy, d.label).toBeUndefined();
       expect(d.verdict.kind, d.label).not.toBe('UNFAIR');
       if (d.verdict.kind === 'INCONCLUSIVE' && d.verdict.why?.startsWith('its read rolls alone')) expect(d.verdict.why).toMatch(/unresolved rolls \(not in the log\)/);
     }
     expect(dice.some((d) => d.verdict.why?.startsWith('its read rolls alone look unfair'))).toBe(true);
   });
 
-  it("keeps the verdict each die's session made and ranks it by the session's own intervals: its certified ± is the report's", async () => {
+  it("keeps the verdict each die's session made and ranks it by the session's own intervals: its certified ± is the report's (and analyze shows that verdict too)", async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-session-')), 'rolls.db');
     expect((await runCli('demo', '--budget', '300', '--seed', '4', '--db', db)).code).toBe(0);
     const pooled = JSON.parse((await runCli('pool', '1', '--db', db, '--size', '2', '--json')).out) as {
@@ -167,6 +174,16 @@ describe('dicerig pool', () => {
       const counts = ranked.estimates.map((e) => Math.round(e * ranked.rolls));
       expect(ranked.score, d.label).toBeGreaterThan(largestDeviationBound(counts.map(() => 1 / 6), goodmanIntervals(counts, 0.05)));
     }
+    // analyze of the session shows the same verdicts, the session's, and says so.
+    const analysed = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: { label: string; sentence: string; decidedBy?: { session: number }; verdict: { kind: string } }[] };
+    for (const d of analysed.dice) {
+      expect(d.decidedBy, d.label).toEqual({ session: 1 });
+      expect(d.verdict.kind, d.label).toBe(pooled.sessionVerdicts[d.label]![0]!.kind);
+    }
+    const analysedText = (await runCli('analyze', '1', '--db', db)).out;
+    expect(analysedText).toContain("Every die was decided by the stored session that rolled it: its verdict is the session's");
+    expect(analysedText).not.toContain('Verdicts assume the number of rolls was fixed in advance');
+    for (const d of analysed.dice) expect(analysedText).toContain(`${d.label}  (D6 (pips), 300 rolls)\n  ${d.sentence}\n  (session 1's verdict, as it stored it; the figures below are descriptive)`);
     const text = await runCli('pool', '1', '--db', db, '--size', '2');
     expect(text.out).toContain("ranked by the largest deviation any symbol could still have (the simultaneous bound each die's session made, at its error rate)");
     expect(text.out).toContain("A die one session decided keeps that session's verdict and is ranked by its intervals");

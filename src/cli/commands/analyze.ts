@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { homogeneityWhateverUnresolved } from '../../analysis/homogeneityUnresolved.js';
+import { withSessionVerdict } from '../../analysis/sessionVerdict.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { analysisTextParts } from '../format/analysisText.js';
@@ -11,7 +12,7 @@ import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { readStoredLogs, splitSources } from '../storedLogs.js';
+import { decidedBySession, readStoredLogs, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -43,16 +44,24 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       // Without --db every source is a file (a missing one is reported as such).
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0);
-      // The parsed logs are not kept past this line: only the coded rolls are.
-      const rolls = mergeLogs([...(files.length > 0 ? readLogs(files, layouts, flags.die) : []), ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
+      // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
+      const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
+      const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
+      const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
       const analysed = analyzeDiceStream(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
-      // A stored session's unresolved rolls are not in its logs: each die's verdict must hold whatever they were.
+      // A die one stored session decided shows that session's verdict (one verdict, one error control); any other
+      // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.
       const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
+      const sessionParts = (label: string) => decidedBySession(stored.verdicts, label, inFiles);
       const analysis: AnalysisStream = {
         ...analysed,
+        sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
         homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => stored.unresolved.get(label) ?? 0, analysed.alpha),
         dice: function* () {
-          for (const d of analysed.dice()) yield holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
+          for (const d of analysed.dice()) {
+            const own = sessionParts(d.label);
+            yield own?.parts !== undefined ? withSessionVerdict(d, own.parts, own.session) : holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
+          }
         },
       };
       // Written die by die, each die's analysis made as it is written and then dropped.

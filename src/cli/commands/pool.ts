@@ -7,7 +7,7 @@ import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
+import { decidedBySession, readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -56,10 +56,8 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
       // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
       const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {
-        const own = stored.verdicts.get(label);
-        if (own?.length !== 1 || inFiles.has(label)) return undefined;
-        const v = own[0] as StoredDieVerdict;
-        return v.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
+        const v = decidedBySession(stored.verdicts, label, inFiles);
+        return v?.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
       };
       const levelOf = (d: (typeof analysis.dice)[number]) => {
         const level = flags.level === 'face' ? d.face : d.symbol;
@@ -87,7 +85,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries(stored.verdicts) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...stored.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, ...v }) => v)])) } : {}) })}\n`,
         );
         return;
       }

@@ -18,7 +18,16 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
   yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls. alpha ${a.alpha}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
     `FAIR_WITHIN margin ±${a.delta}, rig checks at ${a.serialAlpha}.`;
-  yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  const fromSessions = a.sessionVerdicts ?? 0;
+  if (fromSessions < a.count) yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  if (fromSessions > 0) {
+    const one = fromSessions === 1 || fromSessions === a.count;
+    const who = fromSessions === a.count ? 'Every die was' : `${fromSessions} of the dice ${fromSessions === 1 ? 'was' : 'were'}`;
+    yield (
+      `${who} decided by the stored session that rolled ${one ? 'it' : 'them'}: ${one ? 'its verdict is' : 'their verdicts are'} the session's, made once at its own error control ` +
+      `where its monitor stopped (as dicerig report shows ${one ? 'it' : 'them'}); the fixed-n figures beside ${one ? 'it' : 'them'}, and the alpha and margin above, are descriptive only.`
+    );
+  }
   yield '';
   for (const d of dice) {
     yield formatDie(d, a);
@@ -38,6 +47,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
 
 function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const lines = [`${d.label}  (${d.die.name}, ${formatCount(d.n)} rolls)`, `  ${d.sentence}`];
+  if (d.decidedBy !== undefined) lines.push(`  (session ${d.decidedBy}'s verdict, as it stored it; the figures below are descriptive)`);
   lines.push(levelTable(d.symbol, a.alpha));
   lines.push(testLine(d, d.symbol));
   if (d.face) {

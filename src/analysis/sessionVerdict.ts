@@ -1,0 +1,28 @@
+/**
+ * A die's analysis with the verdict its session made and stored in place of a recomputed one. A sequential session
+ * decides each die once, at its own error control, where its monitor stopped; a fixed-sample test of the same rolls
+ * is another verdict (another alpha, margin and stopping assumption), and two verdicts for one die is one too many.
+ * So wherever a stored session's die is shown (`report`, `analyze`, `pool`), its verdict, sentence and e-value are
+ * the session's, and the fixed-sample figures stay beside them, labelled descriptive.
+ */
+import type { Verdict } from '../stats/verdict.js';
+import type { DieAnalysis } from './analyze.js';
+
+/** What a session stored for one die, as far as the analysis shows it. */
+export interface StoredVerdictParts {
+  readonly verdict: Verdict;
+  readonly sentence: string;
+  readonly logE: number;
+  readonly decidedAt: number | null;
+}
+
+/** `d` showing the stored verdict of `session` (its id, when known: the analysis then says whose verdict it is). */
+export function withSessionVerdict(d: DieAnalysis, stored: StoredVerdictParts, session?: number): DieAnalysis {
+  return {
+    ...d,
+    verdict: stored.verdict,
+    sentence: stored.sentence,
+    anytime: { logE: stored.logE, decision: stored.verdict.kind, decidedAt: stored.decidedAt },
+    ...(session !== undefined ? { decidedBy: session } : {}),
+  };
+}
