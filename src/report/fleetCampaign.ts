@@ -79,3 +79,22 @@ export function rigsAlikeLine(t: DieTypeAnalysis): string {
   const omnibus = t.rigs.steps[0]?.effect.cmh;
   return `${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}`;
 }
+
+/** A session whose unresolved rolls wait for a person, on its rig's host. */
+export interface SessionToReview {
+  readonly rig: string;
+  readonly sessionName: string;
+  readonly unresolved: number;
+}
+
+/**
+ * Where the unresolved rolls that keep a rig unclear, or a pooled die from its finding, wait for a person: each
+ * session holding some (reviews are given in the rig's local store, then synced). None when nothing waits on them.
+ */
+export function sessionsToReview(sessions: readonly CampaignSessionRow[], unresolved: readonly CampaignUnresolvedCount[], a: CampaignAnalysis): SessionToReview[] {
+  const pending = a.unclearRigs.length > 0 || a.types.some((t) => t.dice.some((d) => d.reviewFirst));
+  if (!pending) return [];
+  const bySession = new Map<number, number>();
+  for (const u of unresolved) bySession.set(u.batchId, (bySession.get(u.batchId) ?? 0) + u.count);
+  return sessions.filter((s) => bySession.has(s.batchId)).map((s) => ({ rig: s.rig, sessionName: s.sessionName, unresolved: bySession.get(s.batchId) as number }));
+}

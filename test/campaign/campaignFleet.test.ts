@@ -14,6 +14,7 @@ import { runKillableChild, type KillAfter } from '../support/killableChild.js';
 import { openStoreForReading } from '../../src/store/openStore.js';
 import { cli, cliHere, localCampaignFacts, reportFacts, sorted, unionOf, writeBox } from './support/campaignCli.js';
 import { DICERIG } from '../support/builtCli.js';
+import { startCliServer, stopCliServer } from '../e2e/support/cliServer.js';
 
 let server: ScratchPostgres;
 let dir: string;
@@ -237,5 +238,29 @@ describe("a rig whose camera cannot read a face", () => {
     for (const leg of analysis.legs) expect(leg.kind, seen).not.toBe('RIG_SUSPECT');
     expect(text).toMatch(/No rig is found biased whatever its unresolved rolls were\./);
     expect(text).toMatch(/RIG UNCLEAR: rig 2 differs from the other rigs on its read rolls \(p = [^)]*\), but the \d+ unresolved rolls of the dice compared could be the faces that make the difference: review them \(dicerig review\) before setting it aside \(d6 dice\)\. Its sessions' verdicts stand\./);
+    // The report names the sessions holding them, on each rig's host.
+    const rig2Sessions = (json as unknown as { sessions: { rig: string; sessionName: string }[] }).sessions.filter((x) => x.rig === '2').map((x) => x.sessionName);
+    expect(rig2Sessions.length).toBeGreaterThan(0);
+    expect(text).toContain("To settle them, label the unresolved rolls on each rig's host, then sync");
+    for (const name of rig2Sessions) expect(text).toMatch(new RegExp(`rig 2: dicerig review "${name}" +\\(\\d+ unresolved\\)`));
+
+    // Rig 2's host labels its crops on the review page (nearly all are 6s: its reader reads the other faces, declining
+    // about 1 in 100) and syncs: the fleet then holds the labels, nothing is unresolved there, and the rigs agree.
+    for (const name of rig2Sessions) {
+      const review = await startCliServer(['review', name, '--db', dbs[1] as string, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
+      try {
+        const todo = (await (await fetch(`${review.url}/api/review`)).json()) as { rolls: { rollId: number }[] };
+        const labelled = await fetch(`${review.url}/api/labels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: todo.rolls.map((r) => r.rollId), face: '6' }) });
+        expect(labelled.status).toBe(200);
+      } finally {
+        await stopCliServer(review.proc);
+      }
+    }
+    const synced = await cli(['sync', '--db', dbs[1] as string, '--to', url, '--quiet']);
+    expect(synced.code, synced.stderr).toBe(0);
+    const after = (await report(url, 'blind')).json as unknown as typeof analysis;
+    expect(after.unresolvedRolls.filter((u) => u.rig === '2'), seen).toEqual([]);
+    expect(after.biasedRigs, seen).toEqual([]);
+    expect(after.unclearRigs, seen).toEqual([]);
   }, 600_000);
 });

@@ -267,6 +267,11 @@ describe('a campaign where one rig\'s camera cannot read the 6', () => {
       expect(await unclear.innerText()).toBe(`RIG UNCLEAR: ${found.unclearRigs[0]!.reason} (d6 dice). Its sessions' verdicts stand.`);
       expect(await unclear.innerText()).toMatch(/^RIG UNCLEAR: rigs 1 and 2 disagree on their read rolls \(p = .*\), but the \d+ unresolved rolls of the dice compared could be the faces that make the difference: review them \(dicerig review\) before setting either aside/);
       expect(await campaign.locator('.legs [data-col="verdict"]').allInnerTexts()).not.toContain('RIG_SUSPECT');
+      // Where the unresolved rolls wait: rig 2's session, to review on its host.
+      const toReview = await campaign.locator('.to-review li').allInnerTexts();
+      expect(toReview.length).toBeGreaterThan(0);
+      for (const line of toReview) expect(line).toMatch(/^dicerig review "campaign blind rig [12] batch \d+" on rig [12] \(\d+ unresolved rolls?\)$/);
+      expect(toReview.some((line) => / on rig 2 /.test(line))).toBe(true);
       await campaign.screenshot({ path: join(shots, 'fleet-unclear-rig.png') });
       expect(errors).toEqual([]);
       await page.close();

@@ -2,8 +2,8 @@
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
-import type { CampaignSessionRow } from '../../fleet/campaignStore.js';
-import { rigProgress, rigsAlikeLine, type StatusFigures } from '../../report/fleetCampaign.js';
+import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
+import { rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
   const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
@@ -21,7 +21,14 @@ export function pooledFinding(d: { readonly unfair: boolean; readonly reviewFirs
   return d.reviewFirst ? `unfair on its read rolls, not whatever its ${formatCount(d.unresolved)} unresolved were: review them` : '';
 }
 
-export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis): string {
+/** The sessions to review before a rig or die can be judged, as commands for each rig's host. */
+export function reviewHint(toReview: readonly SessionToReview[]): string {
+  if (toReview.length === 0) return '';
+  const lines = toReview.map((s) => `  rig ${s.rig}: dicerig review "${s.sessionName}"   (${formatCount(s.unresolved)} unresolved)`);
+  return `\nTo settle them, label the unresolved rolls on each rig's host, then sync (dicerig sync --to <fleet URL>):\n${lines.join('\n')}\n`;
+}
+
+export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis, unresolved: readonly CampaignUnresolvedCount[] = []): string {
   const out: string[] = [];
   const synced = sessions.filter((s) => s.fleetSession !== null);
   out.push(`Campaign ${name}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
@@ -47,5 +54,6 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
     const rows = t.dice.map((d) => [d.die, formatCount(d.rolls), formatCount(d.unresolved), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), pooledFinding(d)]);
     out.push(renderTable(['die', 'rolls', 'unresolved', 'p (Holm)', ''], rows, 1, '  '));
   }
+  out.push(reviewHint(sessionsToReview(sessions, unresolved, a)));
   return out.join('');
 }

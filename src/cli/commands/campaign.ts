@@ -194,7 +194,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
       await withFleet(url, async (fleet) => {
         const { campaign: c, sessions, rows, unresolved, analysis } = await readCampaignFindings(fleet, url, name, loadDice(flags.diceFile));
         if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, unresolvedRolls: unresolved, ...analysis })}\n`);
-        else io.out(formatCampaignReport(c.name, sessions, analysis));
+        else io.out(formatCampaignReport(c.name, sessions, analysis, unresolved));
       });
     });
 }

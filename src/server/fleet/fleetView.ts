@@ -15,7 +15,7 @@ import { listCampaigns } from '../../fleet/campaignStore.js';
 import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
-import { readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, type RigProgress } from '../../report/fleetCampaign.js';
+import { readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
 import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 
 export interface CampaignView {
@@ -34,6 +34,8 @@ export interface CampaignView {
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: to be reviewed, not set aside. */
   readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  /** Sessions whose unresolved rolls must be labelled (on their rig's host) before an unclear rig or die can be judged. */
+  readonly toReview: readonly SessionToReview[];
   /** Each die on each rig it visited, with its verdict as `campaign report` gives it. */
   readonly dice: readonly { readonly label: string; readonly rig: string; readonly rolls: number; readonly kind: string; readonly sentence: string; readonly sessionKind?: string; readonly fleetSession: number | null }[];
 }
@@ -125,7 +127,7 @@ export class FleetView {
   private async campaign(name: string): Promise<CampaignView> {
     const { fleet, dice } = this.options;
     const status = await readCampaignStatus(fleet, fleet.where, name);
-    const { analysis } = await readCampaignFindings(fleet, fleet.where, name, dice);
+    const { analysis, sessions, unresolved } = await readCampaignFindings(fleet, fleet.where, name, dice);
     const synced = status.sessions.filter((s) => s.fleetSession !== null);
     return {
       name,
@@ -139,6 +141,7 @@ export class FleetView {
       rigTests: analysis.types.map(rigsAlikeLine),
       biasedRigs: analysis.biasedRigs,
       unclearRigs: analysis.unclearRigs,
+      toReview: sessionsToReview(sessions, unresolved, analysis),
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
   }

@@ -39,6 +39,12 @@ function renderCampaign(c) {
       ? [el('p', { class: 'findings verdict', text: c.unclearRigs.length === 0 ? 'No rig is found biased.' : 'No rig is found biased whatever its unresolved rolls were.' })]
       : c.biasedRigs.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rig, text: `RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.` }))),
     ...c.unclearRigs.map((u) => el('p', { class: 'findings unclear', 'data-rig': u.rig, text: `RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.` })),
+    ...(c.toReview.length === 0
+      ? []
+      : [
+          el('p', { class: 'findings', text: "To settle them, label the unresolved rolls on each rig's host, then sync:" }),
+          el('ul', { class: 'to-review' }, ...c.toReview.map((r) => el('li', { 'data-rig': r.rig }, el('code', { text: `dicerig review "${r.sessionName}"` }), ` on rig ${r.rig} (${plural(r.unresolved, 'unresolved roll')})`))),
+        ]),
   ];
   const legs = c.dice.map((d) =>
     el('tr', { 'data-die': d.label, 'data-rig': d.rig },
