@@ -51,6 +51,8 @@ export interface DieAnalysis {
   readonly sentence: string;
   /** The stored session whose verdict this is (src/analysis/sessionVerdict.ts); absent when the analysis made it. */
   readonly decidedBy?: number;
+  /** The verdicts stored sessions made on part of its rolls, when this one is made again on all of them. */
+  readonly partVerdicts?: readonly { readonly session: number; readonly kind: string; readonly sentence: string }[];
 }
 
 /** A homogeneity finding made to hold whatever the dice's unresolved rolls were (src/analysis/homogeneityUnresolved.ts). */

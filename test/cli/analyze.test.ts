@@ -139,7 +139,7 @@ describe('dicerig pool', () => {
     // analyze of the same session shows the verdicts it made (none UNFAIR). Pooled with a second session of the same
     // dice, the verdict is made again on the read rolls of both: they alone look unfair; whatever the unresolved rolls
     // were, they are not shown so.
-    type AnalyzedDie = { label: string; decidedBy?: { session: number }; verdict: { kind: string; why?: string } };
+    type AnalyzedDie = { label: string; decidedBy?: { session: number }; sessionVerdicts?: { session: number; kind: string }[]; verdict: { kind: string; why?: string } };
     const own = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: AnalyzedDie[] };
     expect(own.dice.map((d) => [d.decidedBy?.session, d.verdict.kind === 'UNFAIR'])).toEqual(own.dice.map(() => [1, false]));
     expect((await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db)).code).toBe(0);
@@ -149,10 +149,13 @@ describe('dicerig pool', () => {
     expect(dice).toHaveLength(4);
     for (const d of dice) {
       expect(d.decidedBy, d.label).toBeUndefined();
+      // Made again on both sessions' rolls, beside what each session decided on its own.
+      expect(d.sessionVerdicts?.map((v) => v.session), d.label).toEqual([1, 2]);
       expect(d.verdict.kind, d.label).not.toBe('UNFAIR');
       if (d.verdict.kind === 'INCONCLUSIVE' && d.verdict.why?.startsWith('its read rolls alone')) expect(d.verdict.why).toMatch(/unresolved rolls \(not in the log\)/);
     }
     expect(dice.some((d) => d.verdict.why?.startsWith('its read rolls alone look unfair'))).toBe(true);
+    expect((await runCli('analyze', '1', '2', '--db', db)).out).toMatch(/\n {2}\(made here, fixed-n, on all its rolls; the sessions that rolled part of them each decided on their own: session 1: [A-Z_]+, session 2: [A-Z_]+\)\n/);
   });
 
   it("keeps the verdict each die's session made and ranks it by the session's own intervals: its certified ± is the report's (and analyze shows that verdict too)", async () => {

@@ -60,7 +60,13 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
         dice: function* () {
           for (const d of analysed.dice()) {
             const own = sessionParts(d.label);
-            yield own?.parts !== undefined ? withSessionVerdict(d, own.parts, own.session) : holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
+            if (own?.parts !== undefined) {
+              yield withSessionVerdict(d, own.parts, own.session);
+              continue;
+            }
+            const made = holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
+            const parts = (stored.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));
+            yield parts.length > 0 ? { ...made, partVerdicts: parts } : made;
           }
         },
       };

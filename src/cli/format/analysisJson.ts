@@ -57,6 +57,7 @@ function dieJson(d: DieAnalysis) {
     verdict: d.verdict,
     sentence: d.sentence,
     ...(d.decidedBy !== undefined ? { decidedBy: { session: d.decidedBy }, fixedSampleFigures: 'descriptive' } : {}),
+    ...(d.partVerdicts !== undefined ? { sessionVerdicts: d.partVerdicts } : {}),
     symbol: level(d.symbol, d.adjusted.find((x) => x.analysis === d.symbol)?.adjustedP),
     face: d.face ? level(d.face, d.adjusted.find((x) => x.analysis === d.face)?.adjustedP) : null,
     game: d.game.map((g) => ({ name: g.figure.name, description: g.figure.description, symbols: g.figure.symbols, ...g.result })),

@@ -48,6 +48,10 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
 function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const lines = [`${d.label}  (${d.die.name}, ${formatCount(d.n)} rolls)`, `  ${d.sentence}`];
   if (d.decidedBy !== undefined) lines.push(`  (session ${d.decidedBy}'s verdict, as it stored it; the figures below are descriptive)`);
+  if (d.partVerdicts !== undefined) {
+    const each = d.partVerdicts.map((v) => `session ${v.session}: ${v.kind}`).join(', ');
+    lines.push(`  (made here, fixed-n, on all its rolls; the sessions that rolled part of them each decided on their own: ${each})`);
+  }
   lines.push(levelTable(d.symbol, a.alpha));
   lines.push(testLine(d, d.symbol));
   if (d.face) {
