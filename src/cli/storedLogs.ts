@@ -42,9 +42,10 @@ function storedParts(d: { verdict?: unknown; sentence: string; logE?: unknown; d
  * The verdict a die's one session made, when every roll of the die is that session's (not pooled from several
  * sessions, nor with a file's rolls): the verdict to show for it; undefined otherwise.
  */
-export function decidedBySession(verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>, label: string, inFiles: ReadonlySet<string>): StoredDieVerdict | undefined {
-  const own = verdicts.get(label);
-  return own?.length === 1 && !inFiles.has(label) ? own[0] : undefined;
+export function decidedBySession(stored: { readonly verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>; readonly rolledIn: ReadonlyMap<string, number> }, label: string, inFiles: ReadonlySet<string>): StoredDieVerdict | undefined {
+  const own = stored.verdicts.get(label);
+  // Another session may have rolled the die without storing a verdict for it (one recorded before verdicts were kept).
+  return own?.length === 1 && !inFiles.has(label) && (stored.rolledIn.get(label) ?? 0) <= 1 ? own[0] : undefined;
 }
 
 /** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
@@ -81,8 +82,8 @@ export async function readStoredLogs(
   keys: readonly string[],
   db: string | undefined,
   withFiles: boolean,
-): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number> }> {
-  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map() };
+): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number> }> {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map() };
   let opened: Awaited<ReturnType<typeof openStoredSessions>>;
   try {
     opened = await openStoredSessions(db, keys);
@@ -120,7 +121,10 @@ export async function readStoredLogs(
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
     const unresolved = new Map<string, number>();
     for (const s of sessions) for (const r of s.store.unresolvedRolls(s.session.id)) unresolved.set(r.dieLabel, (unresolved.get(r.dieLabel) ?? 0) + 1);
-    return { sessions, logs, verdicts, unresolved };
+    // Per die, how many of the sessions rolled it.
+    const rolledIn = new Map<string, number>();
+    for (const l of logs) for (const d of l.dice) rolledIn.set(d.label, (rolledIn.get(d.label) ?? 0) + 1);
+    return { sessions, logs, verdicts, unresolved, rolledIn };
   } finally {
     await opened.close();
   }

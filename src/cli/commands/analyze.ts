@@ -52,7 +52,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       // A die one stored session decided shows that session's verdict (one verdict, one error control); any other
       // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.
       const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
-      const sessionParts = (label: string) => decidedBySession(stored.verdicts, label, inFiles);
+      const sessionParts = (label: string) => decidedBySession(stored, label, inFiles);
       const analysis: AnalysisStream = {
         ...analysed,
         sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,

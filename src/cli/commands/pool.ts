@@ -56,7 +56,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
       // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
       const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {
-        const v = decidedBySession(stored.verdicts, label, inFiles);
+        const v = decidedBySession(stored, label, inFiles);
         return v?.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
       };
       const levelOf = (d: (typeof analysis.dice)[number]) => {
@@ -65,7 +65,10 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         return level;
       };
       // A die whose rolls failed the rig checks (its session's or these) has no trustworthy estimate: keep it out and say why.
-      const suspect = (d: (typeof analysis.dice)[number]): boolean => (decided(d.label, levelOf(d).labels)?.kind ?? d.verdict.kind) === 'RIG_SUSPECT';
+      const suspect = (d: (typeof analysis.dice)[number]): boolean => {
+        const labels = (flags.level === 'face' ? d.face : d.symbol)?.labels;
+        return ((labels !== undefined ? decided(d.label, labels)?.kind : undefined) ?? d.verdict.kind) === 'RIG_SUSPECT';
+      };
       const rigSuspect = analysis.dice.filter(suspect).map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
       const settings = { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family };
       const candidates = analysis.dice
