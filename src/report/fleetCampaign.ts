@@ -4,7 +4,7 @@
  * analysis for all three, so the page and the text never disagree.
  */
 import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
-import { formatLogScientific } from '../core/format.js';
+import { formatCount, formatLogScientific } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
 import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
@@ -97,4 +97,10 @@ export function sessionsToReview(sessions: readonly CampaignSessionRow[], unreso
   const bySession = new Map<number, number>();
   for (const u of unresolved) bySession.set(u.batchId, (bySession.get(u.batchId) ?? 0) + u.count);
   return sessions.filter((s) => bySession.has(s.batchId)).map((s) => ({ rig: s.rig, sessionName: s.sessionName, unresolved: bySession.get(s.batchId) as number }));
+}
+
+/** What a die's pooled test on the trusted rigs finds, in the report's words ('' when nothing). */
+export function pooledFinding(d: { readonly unfair: boolean; readonly reviewFirst: boolean; readonly unresolved: number }): string {
+  if (d.unfair) return 'UNFAIR';
+  return d.reviewFirst ? `unfair on its read rolls, not whatever its ${formatCount(d.unresolved)} unresolved were: review them` : '';
 }

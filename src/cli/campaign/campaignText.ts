@@ -3,7 +3,7 @@ import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
-import { rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
+import { pooledFinding, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
   const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
@@ -13,12 +13,6 @@ export function formatCampaignStatus(f: StatusFigures): string {
     renderTable(['rig', 'done', 'rolling', 'to do', 'throws synced', 'dice in the rig now'], rows, 1) +
     (done === f.legs.length ? 'Every leg is done: dicerig campaign report shows the verdicts.\n' : '')
   );
-}
-
-/** What a die's pooled test finds, in the report's words. */
-export function pooledFinding(d: { readonly unfair: boolean; readonly reviewFirst: boolean; readonly unresolved: number }): string {
-  if (d.unfair) return 'UNFAIR';
-  return d.reviewFirst ? `unfair on its read rolls, not whatever its ${formatCount(d.unresolved)} unresolved were: review them` : '';
 }
 
 /** The sessions to review before a rig or die can be judged, as commands for each rig's host. */

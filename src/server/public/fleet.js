@@ -54,6 +54,14 @@ function renderCampaign(c) {
       el('td', { class: `state-${d.kind}`, 'data-col': 'verdict', text: d.kind }),
       el('td', { class: 'sentence', text: `${d.sentence}${d.sessionKind !== undefined ? ` (the session said ${d.sessionKind})` : ''}` }),
       el('td', { text: d.fleetSession === null ? 'not synced' : `#${d.fleetSession}` })));
+  const pooled = c.pooled.map((d) =>
+    el('tr', { 'data-die': d.die },
+      el('td', { text: d.die }),
+      el('td', { text: d.type }),
+      el('td', { text: count(d.rolls) }),
+      el('td', { 'data-col': 'unresolved', text: count(d.unresolved) }),
+      el('td', { text: d.pHolm === null ? '-' : Number(d.pHolm).toPrecision(2) }),
+      el('td', { 'data-col': 'finding', class: d.finding === 'UNFAIR' ? 'state-UNFAIR' : '', text: d.finding })));
   return el('div', { class: 'campaign', 'data-campaign': c.name },
     el('h3', { text: `Campaign ${c.name}` }),
     el('p', { class: 'progress', text: `${c.legsDone} of ${c.legs} legs done (${plural(c.batches, 'batch', 'batches')} taken); ${plural(c.sessions, 'session')} (${c.synced} synced), ${plural(c.throws, 'throw')} in the fleet store.` }),
@@ -61,7 +69,14 @@ function renderCampaign(c) {
       el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table(['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
       el('div', {}, el('h3', { text: 'Rig effects (each rig against the rest, on the dice they share)' }), ...c.rigTests.map((t) => el('p', { class: 'findings test', text: t })), ...findings)),
     el('h3', { text: 'Dice on each rig they visited' }),
-    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
+    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }),
+    ...(pooled.length > 0
+      ? [
+          el('h3', { text: 'Dice on the trusted rigs, pooled' }),
+          el('p', { class: 'note', text: 'G test against the expected odds, Holm across the dice; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were.' }),
+          table(['Die', 'Type', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
+        ]
+      : []));
 }
 
 function renderVerdicts(v, throwCount) {
