@@ -37,6 +37,7 @@ import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
+import { BUDGET_RAISED, effectiveStopping } from './budgetRaise.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -47,6 +48,8 @@ export interface OpenSessionOptions {
   readonly dbPath: string;
   /** Session id or name to continue. */
   readonly resume?: string;
+  /** With `resume`: raise the session's roll budget by this many rolls a die (its undecided dice are rolled on). */
+  readonly moreRolls?: number;
   /** Wall-clock epoch milliseconds (Date.now): the simulated clock starts at it. */
   readonly wallNow: () => number;
   readonly log?: (message: string) => void;
@@ -216,10 +219,13 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     let stored: SessionRecord | undefined;
     if (options.resume !== undefined) {
       stored = store.findSession(options.resume);
-      config = checkSessionConfig(JSON.parse(stored.configJson) as unknown, `session ${stored.id} (stored config)`);
+      const kept = checkSessionConfig(JSON.parse(stored.configJson) as unknown, `session ${stored.id} (stored config)`);
+      config = { ...kept, stopping: effectiveStopping(kept.stopping, store.events(stored.id)) };
       const differs = sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
     }
+    const raise = stored !== undefined && options.moreRolls !== undefined ? { from: config.stopping.budgetRolls, to: config.stopping.budgetRolls + options.moreRolls } : undefined;
+    if (raise !== undefined) config = { ...config, stopping: { ...config.stopping, budgetRolls: raise.to } };
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
     const { types, family, chosen: choice, face, reader: seenFromAbove, d6Check } = fresh ?? (await sessionReading(config));
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
@@ -347,6 +353,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const session = stored
       ? store.resumeSession(stored.id, timeOrigin + clock.now()).session
       : store.createSession({ ...(config.name !== undefined ? { name: config.name } : {}), config, simulated, rigId: rigRow.id, startedAt: timeOrigin + clock.now() });
+    if (raise !== undefined) {
+      store.recordEvent(session.id, { at: timeOrigin + clock.now(), kind: BUDGET_RAISED, detail: { from: raise.from, to: raise.to } });
+      log(`session ${session.id}: roll budget raised from ${raise.from} to ${raise.to} rolls a die; its undecided dice are rolled on, on the same evidence`);
+    }
     const dice: SessionDie[] = config.dice.map((_, i) => ({ channel: i, record: records[i] as SessionDie['record'], type: types[i] as DieType, level, misreads: misreadOf(types[i] as DieType) }));
 
     const settle: SettleRule = config.settle.mode === 'fixed' ? { mode: 'fixed', waitMs: config.settle.waitMs } : { mode: 'detect', timeoutMs: config.settle.timeoutMs };

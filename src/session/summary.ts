@@ -24,6 +24,8 @@ export interface SummaryContext {
   readonly rules?: { readonly alpha: number; readonly delta: number };
   /** How to continue a session that did not finish (default: `dicerig run <config> --resume ID --db DB`). */
   readonly resumeCommand?: string;
+  /** Whether `run --resume ID --more-rolls N` may raise its budget (not for a campaign's leg, whose budget is the campaign's). */
+  readonly canRollOn?: boolean;
 }
 
 /** The command that writes the session's report (the report command is another part of dicerig). */
@@ -96,6 +98,10 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const db = /\s/.test(ctx.db) ? JSON.stringify(ctx.db) : ctx.db;
   lines.push(`Report:  ${reportCommand(result.sessionId, ctx)}`);
   if (result.state !== 'finished') lines.push(`Resume:  ${ctx.resumeCommand ?? `dicerig run <config> --resume ${result.sessionId} --db ${db}`}`);
+  const more = moreRollsNeeded(result);
+  if (result.state === 'finished' && more !== undefined && ctx.canRollOn === true) {
+    lines.push(`Roll on: dicerig run <config> --resume ${result.sessionId} --db ${db} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -122,4 +128,14 @@ export function sessionSummaryJson(result: SessionResult, ctx: SummaryContext): 
     ...(ctx.wallMs !== undefined ? { wallMs: ctx.wallMs } : {}),
     reportCommand: reportCommand(result.sessionId, ctx),
   };
+}
+
+/**
+ * The rolls a die the budget left INCONCLUSIVE still needs, the most of them (rounded up to a hundred), when every such
+ * die's need is known: what `run --resume ID --more-rolls N` should ask for. Undefined when no die waits on the budget.
+ */
+export function moreRollsNeeded(result: SessionResult): number | undefined {
+  const waiting = result.verdicts.dice.filter((d) => d.kind === 'INCONCLUSIVE' && d.reason === 'budget spent' && d.rollsStillNeeded !== null && d.rollsStillNeeded > 0);
+  if (waiting.length === 0) return undefined;
+  return Math.ceil(Math.max(...waiting.map((d) => d.rollsStillNeeded as number)) / 100) * 100;
 }

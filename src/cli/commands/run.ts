@@ -7,7 +7,7 @@ import { openSession, runnerDeps, type OpenedSession } from '../../session/setup
 import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.js';
 import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 import type { CliIo } from '../io.js';
-import { toJson } from '../options.js';
+import { positiveIntArg, toJson } from '../options.js';
 import { attachFleetSync, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { InputError } from '../../core/errors.js';
@@ -36,14 +36,14 @@ export async function runWithProgress(
   io: CliIo,
   config: SessionConfig,
   db: string,
-  flags: SessionOutputFlags & { readonly resume?: string; readonly keepFrames?: string },
+  flags: SessionOutputFlags & { readonly resume?: string; readonly moreRolls?: number; readonly keepFrames?: string },
   afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
   resumeCommand?: (sessionId: number) => string,
 ): Promise<SessionResult> {
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
-  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), wallNow: () => Date.now(), log });
+  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
@@ -97,6 +97,8 @@ export async function runWithProgress(
     wallMs: performance.now() - wall0,
     rules: opened.config.stopping,
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
+    // A session run from a config file (not the demo's, nor a campaign leg) can be rolled on with --more-rolls.
+    canRollOn: resumeCommand === undefined && opened.config.campaign === undefined,
   };
   const pin = head === undefined ? '' : `Chain head: ${head.hash} (throw ${head.throwCount}); write it down to check the store later with dicerig verify --expect HASH.\n`;
   const extra = (afterSummary?.(result, opened) ?? '') + pin + fleetLine;
@@ -112,6 +114,7 @@ export async function runWithProgress(
 interface RunFlags extends SessionOutputFlags {
   db?: string;
   resume?: string;
+  moreRolls?: number;
   fleet?: string;
   campaign?: string;
   rig?: string;
@@ -133,6 +136,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .argument('[config]', 'session config file (YAML or JSON); with --campaign, the rig\'s config (its dice come from the campaign; default: simulated rig and camera)')
     .option('--db <path>', SESSION_DB_HELP)
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
+    .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, so its dice left INCONCLUSIVE when the budget was spent are rolled on, on the same evidence (a new session would start from nothing)', positiveIntArg)
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
@@ -148,6 +152,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         await runCampaignFromRun(io, file, flags.campaign, flags);
         return;
       }
+      if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       if (file === undefined) throw new InputError('run needs a session config file (or --campaign NAME --rig ID --fleet URL)');
       const config = await loadSessionConfig(file);
       const db = rollStorePath(flags.db, config.db);
@@ -157,7 +162,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
 
 async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign: string, flags: RunFlags): Promise<void> {
   if (flags.rig === undefined || flags.fleet === undefined) throw new InputError('--campaign needs --rig ID and --fleet postgres://URL');
-  if (flags.resume !== undefined) throw new InputError('--resume does not go with --campaign: a rig host resumes its open batch by itself');
+  if (flags.resume !== undefined || flags.moreRolls !== undefined) throw new InputError(`${flags.resume !== undefined ? '--resume' : '--more-rolls'} does not go with --campaign: a rig host resumes its open batch by itself, and a leg's budget is the campaign's`);
   const base = file === undefined ? undefined : await loadSessionConfig(file);
   const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.events === true ? { events: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
   const result = await runCampaignRig(io, {

@@ -1,12 +1,13 @@
 /**
  * A stored session's verdicts, remade from the store after a person labels a
  * declined roll: the session's own dice and stopping rules (its stored
- * config), each die's monitor rebuilt by the session's own `replayStored` (as
+ * config, its roll budget as `--more-rolls` raised it), each die's monitor rebuilt by the session's own `replayStored` (as
  * `--resume` does) under the misread bounds the session stored, then stored
  * with `saveVerdicts` so `report` shows them.
  */
 import { getDieType } from '../../dice/catalogue.js';
 import { checkSessionConfig, type SessionConfig } from '../../session/config.js';
+import { effectiveStopping } from '../../session/budgetRaise.js';
 import { MonitorSet } from '../../session/monitorSet.js';
 import { readerFamily } from '../../session/setup.js';
 import type { SessionDie } from '../../session/sessionDie.js';
@@ -34,7 +35,7 @@ export function storedSessionDice(store: RollStore, sessionId: number): { dice: 
     const misreads = stored?.dice.find((v) => v.label === d.label)?.misreads;
     return { channel: i, record, type: types[i] as SessionDie['type'], level, ...(misreads !== undefined ? { misreads } : {}) };
   });
-  return { dice, stopping: config.stopping };
+  return { dice, stopping: effectiveStopping(config.stopping, store.events(sessionId)) };
 }
 
 /** The session's verdicts from its stored rolls and reviews (a RIG_SUSPECT session stays one). */

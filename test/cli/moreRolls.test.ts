@@ -1,0 +1,65 @@
+/**
+ * `dicerig run CONFIG --resume SESSION --more-rolls N`: a session whose budget left dice INCONCLUSIVE ("needs about N
+ * more rolls") is rolled on as the same session, each undecided die's monitor going on from where it stopped.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
+import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
+import { openStoreForReading } from '../../src/store/openStore.js';
+import { runCli } from './runCli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dicerig-more-rolls-'));
+const config = join(dir, 'session.yaml');
+writeFileSync(
+  config,
+  'name: roll-on\nseed: 5\ndice:\n  - { label: on-A, type: d6 }\n  - { label: on-B, type: d6 }\n  - { label: on-C, type: d6 }\n' +
+    'rig: { driver: sim }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 60 }\n',
+);
+
+describe('rolling on a session whose budget was spent', () => {
+  it('raises its budget as a chained event, rolls its undecided dice on in the same session, and a review after it keeps the raised budget', async () => {
+    const db = join(dir, 'rolls.db');
+    const first = await runCli('run', config, '--db', db, '--plain');
+    expect(first.code, first.err).toBe(0);
+    const hint = /Roll on: dicerig run <config> --resume 1 --db \S+ --more-rolls (\d+) {3}\(the same session: its undecided dice keep their evidence\)/.exec(first.out);
+    expect(hint, first.out).not.toBeNull();
+    expect(Number(hint![1]) % 100).toBe(0);
+
+    const on = await runCli('run', config, '--db', db, '--resume', '1', '--more-rolls', '140', '--plain');
+    expect(on.code, on.err).toBe(0);
+    expect(on.out).toContain('session 1: roll budget raised from 60 to 200 rolls a die; its undecided dice are rolled on, on the same evidence');
+    const opened = openStoreForReading(db);
+    try {
+      const { store } = opened;
+      expect(store.sessions()).toHaveLength(1);
+      const raised = store.events(1).filter((e) => e.kind === 'budget-raised');
+      expect(raised.map((e) => e.detail)).toEqual([{ from: 60, to: 200 }]);
+      const stored = store.storedVerdicts(1)?.verdicts as SessionVerdicts;
+      for (const d of stored.dice) {
+        // Each die either kept its verdict (made before the budget ran out) or was rolled on to the new budget.
+        expect(d.rolls === 200 || d.kind === 'UNFAIR' || d.kind === 'FAIR_WITHIN', `${d.label}: ${d.rolls} rolls, ${d.kind}`).toBe(true);
+        if (d.kind === 'INCONCLUSIVE') expect(d.sentence, d.label).toContain('the budget of 200 rolls is spent');
+      }
+      expect(stored.dice.some((d) => d.rolls > 60)).toBe(true);
+      // A review remakes the verdicts from the store with the raised budget: the same verdicts as the run stored.
+      expect(recomputeVerdicts(store, 1).dice.map((d) => [d.label, d.kind, d.rolls])).toEqual(stored.dice.map((d) => [d.label, d.kind, d.rolls]));
+    } finally {
+      opened.close();
+    }
+    const verified = await runCli('verify', '--db', db);
+    expect(verified.code, verified.err).toBe(0);
+    expect(verified.out).toContain('every hash chain verifies');
+  });
+
+  it('asks for the session to roll on when --more-rolls comes without --resume, and refuses a budget that is not a positive whole number', async () => {
+    const alone = await runCli('run', config, '--db', join(dir, 'other.db'), '--more-rolls', '100');
+    expect(alone.code).toBe(1);
+    expect(alone.err).toContain('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
+    const bad = await runCli('run', config, '--db', join(dir, 'other.db'), '--resume', '1', '--more-rolls', '-5');
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/more-rolls/);
+  });
+});
