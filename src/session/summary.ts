@@ -24,7 +24,7 @@ export interface SummaryContext {
   readonly rules?: { readonly alpha: number; readonly delta: number };
   /** How to continue a session that did not finish (default: `dicerig run <config> --resume ID --db DB`). */
   readonly resumeCommand?: string;
-  /** Whether `run --resume ID --more-rolls N` may raise its budget (not for a campaign's leg, whose budget is the campaign's). */
+  /** Whether `--resume ID --more-rolls N` may raise its budget (not for a campaign's leg, whose budget is the campaign's). */
   readonly canRollOn?: boolean;
 }
 
@@ -100,7 +100,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   if (result.state !== 'finished') lines.push(`Resume:  ${ctx.resumeCommand ?? `dicerig run <config> --resume ${result.sessionId} --db ${db}`}`);
   const more = moreRollsNeeded(result);
   if (result.state === 'finished' && more !== undefined && ctx.canRollOn === true) {
-    lines.push(`Roll on: dicerig run <config> --resume ${result.sessionId} --db ${db} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
+    lines.push(`Roll on: ${ctx.resumeCommand ?? `dicerig run <config> --resume ${result.sessionId} --db ${db}`} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
   }
   return `${lines.join('\n')}\n`;
 }

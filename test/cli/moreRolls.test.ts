@@ -54,10 +54,24 @@ describe('rolling on a session whose budget was spent', () => {
     expect(verified.out).toContain('every hash chain verifies');
   });
 
+  it('rolls a demo session on too, and its summary names the demo command to do it', async () => {
+    const db = join(dir, 'demo.db');
+    const first = await runCli('demo', '--budget', '40', '--seed', '4', '--db', db, '--plain');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/Roll on: dicerig demo --seed 4 --dice d6 --budget 40 --resume 1 --db \S+ --more-rolls \d+00 {3}\(the same session/);
+    const on = await runCli('demo', '--budget', '40', '--seed', '4', '--db', db, '--resume', '1', '--more-rolls', '60', '--plain');
+    expect(on.code, on.err).toBe(0);
+    expect(on.out).toContain('session 1: roll budget raised from 40 to 100 rolls a die');
+    expect(on.out).toMatch(/\(d6, channel 0, 100 rolls\)/);
+  });
+
   it('asks for the session to roll on when --more-rolls comes without --resume, and refuses a budget that is not a positive whole number', async () => {
     const alone = await runCli('run', config, '--db', join(dir, 'other.db'), '--more-rolls', '100');
     expect(alone.code).toBe(1);
     expect(alone.err).toContain('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
+    const demoAlone = await runCli('demo', '--db', join(dir, 'other.db'), '--more-rolls', '100');
+    expect(demoAlone.code).toBe(1);
+    expect(demoAlone.err).toContain('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
     const bad = await runCli('run', config, '--db', join(dir, 'other.db'), '--resume', '1', '--more-rolls', '-5');
     expect(bad.code).not.toBe(0);
     expect(bad.err).toMatch(/more-rolls/);

@@ -20,6 +20,7 @@ interface DemoFlags extends SessionOutputFlags {
   dice: DemoDice;
   frames?: 'rest' | 'all';
   resume?: string;
+  moreRolls?: number;
   declines?: string;
   misreads?: string;
   misreadCalibration?: number;
@@ -75,11 +76,13 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .option('--misreads <spec>', 'misreads of the simulated reader, e.g. 6>5=0.02 (a 6 read as a 5 2 % of the time); a simulated calibration measures them and the verdicts allow for its upper bounds')
     .option('--misread-calibration <reads>', 'held-back reads per face of that simulated calibration (default 2000; 0: none, misreads assumed 0)', nonNegativeIntArg)
     .option('--resume <session>', 'continue a demo session (same --seed and --dice) after a crash')
+    .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, rolling its undecided dice on, on the same evidence', positiveIntArg)
     .option('--json', 'print the end as JSON (no progress)')
     .option('--events', 'print every event as one JSON line, then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
     .option('--fleet <url>', FLEET_HELP)
     .action(async (flags: DemoFlags) => {
+      if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       const emulated = flags.emulated === true;
       const declines = flags.declines === undefined ? undefined : parseDeclines(flags.declines, demoFaces(flags.dice));
       const misreads = flags.misreads === undefined ? undefined : parseMisreads(flags.misreads, demoFaces(flags.dice));

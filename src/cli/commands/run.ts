@@ -97,8 +97,8 @@ export async function runWithProgress(
     wallMs: performance.now() - wall0,
     rules: opened.config.stopping,
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
-    // A session run from a config file (not the demo's, nor a campaign leg) can be rolled on with --more-rolls.
-    canRollOn: resumeCommand === undefined && opened.config.campaign === undefined,
+    // A session can be rolled on with --more-rolls, but not a campaign's leg.
+    canRollOn: opened.config.campaign === undefined,
   };
   const pin = head === undefined ? '' : `Chain head: ${head.hash} (throw ${head.throwCount}); write it down to check the store later with dicerig verify --expect HASH.\n`;
   const extra = (afterSummary?.(result, opened) ?? '') + pin + fleetLine;
