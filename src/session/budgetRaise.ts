@@ -4,10 +4,11 @@
  * them on the same evidence (each die's monitor goes on from where it stopped, valid at any stopping time), where a new
  * session would start from nothing. The stored config is part of the session's hash, so a raise is an event
  * (`budget-raised`, chained like every event), and whoever rebuilds the session's monitors (a resumed run, a review)
- * reads the budget through here. Pure: events in.
+ * reads its config through `storedSessionConfig`.
  */
-import type { EventRecord } from '../store/records.js';
-import type { SessionConfig } from './config.js';
+import type { EventRecord, SessionRecord } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
+import { checkSessionConfig, type SessionConfig } from './config.js';
 
 export const BUDGET_RAISED = 'budget-raised';
 
@@ -20,4 +21,10 @@ export function effectiveStopping(stopping: SessionConfig['stopping'], events: r
     if (typeof to === 'number' && Number.isInteger(to) && to > 0) budgetRolls = to;
   }
   return budgetRolls === stopping.budgetRolls ? stopping : { ...stopping, budgetRolls };
+}
+
+/** The config a stored session runs with now: the one stored with it, its roll budget as its `budget-raised` events left it. */
+export function storedSessionConfig(store: Pick<RollStore, 'events'>, session: SessionRecord): SessionConfig {
+  const kept = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${session.id} (stored config)`);
+  return { ...kept, stopping: effectiveStopping(kept.stopping, store.events(session.id)) };
 }

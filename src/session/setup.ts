@@ -32,12 +32,12 @@ import type { RgbImage } from '../core/image.js';
 import { readFrame } from '../vision/pipeline.js';
 import { narrowingCommand } from '../vision/calibration/checkedDice.js';
 import { sessionPipeline } from './sessionPipeline.js';
-import { checkSessionConfig, type SessionConfig } from './config.js';
+import type { SessionConfig } from './config.js';
 import { folderEvidence, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
-import { BUDGET_RAISED, effectiveStopping } from './budgetRaise.js';
+import { BUDGET_RAISED, storedSessionConfig } from './budgetRaise.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -219,8 +219,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     let stored: SessionRecord | undefined;
     if (options.resume !== undefined) {
       stored = store.findSession(options.resume);
-      const kept = checkSessionConfig(JSON.parse(stored.configJson) as unknown, `session ${stored.id} (stored config)`);
-      config = { ...kept, stopping: effectiveStopping(kept.stopping, store.events(stored.id)) };
+      config = storedSessionConfig(store, stored);
       const differs = sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
     }

@@ -59,15 +59,16 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         const v = decidedBySession(stored, label, inFiles);
         return v?.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
       };
+      const levelIn = (d: (typeof analysis.dice)[number]) => (flags.level === 'face' ? d.face : d.symbol);
       const levelOf = (d: (typeof analysis.dice)[number]) => {
-        const level = flags.level === 'face' ? d.face : d.symbol;
+        const level = levelIn(d);
         if (level === undefined) throw new InputError(`die "${d.label}" has no face-level data (its log gives symbols, or its faces all differ): use --level symbol`);
         return level;
       };
       // A die whose rolls failed the rig checks (its session's or these) has no trustworthy estimate: keep it out and say why.
       const suspect = (d: (typeof analysis.dice)[number]): boolean => {
-        const labels = (flags.level === 'face' ? d.face : d.symbol)?.labels;
-        return ((labels !== undefined ? decided(d.label, labels)?.kind : undefined) ?? d.verdict.kind) === 'RIG_SUSPECT';
+        const level = levelIn(d);
+        return ((level !== undefined ? decided(d.label, level.labels)?.kind : undefined) ?? d.verdict.kind) === 'RIG_SUSPECT';
       };
       const rigSuspect = analysis.dice.filter(suspect).map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
       const settings = { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family };

@@ -6,8 +6,8 @@
  * with `saveVerdicts` so `report` shows them.
  */
 import { getDieType } from '../../dice/catalogue.js';
-import { checkSessionConfig, type SessionConfig } from '../../session/config.js';
-import { effectiveStopping } from '../../session/budgetRaise.js';
+import type { SessionConfig } from '../../session/config.js';
+import { storedSessionConfig } from '../../session/budgetRaise.js';
 import { MonitorSet } from '../../session/monitorSet.js';
 import { readerFamily } from '../../session/setup.js';
 import type { SessionDie } from '../../session/sessionDie.js';
@@ -24,7 +24,7 @@ import type { RollStore } from '../../store/rollStore.js';
 export function storedSessionDice(store: RollStore, sessionId: number): { dice: SessionDie[]; stopping: SessionConfig['stopping'] } {
   const session = store.getSession(sessionId);
   if (session === undefined) throw new StoreError(`There is no session ${sessionId}.`, { session: sessionId });
-  const config = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${sessionId} (stored config)`);
+  const config = storedSessionConfig(store, session);
   const types = config.dice.map((d) => getDieType(d.type));
   const level = readerFamily(types) === 'pips' ? 'face' : 'symbol';
   // Each die keeps the misread assumption its stored verdict rests on (the calibration's bounds), so a review changes the counts, not the rule.
@@ -35,7 +35,7 @@ export function storedSessionDice(store: RollStore, sessionId: number): { dice: 
     const misreads = stored?.dice.find((v) => v.label === d.label)?.misreads;
     return { channel: i, record, type: types[i] as SessionDie['type'], level, ...(misreads !== undefined ? { misreads } : {}) };
   });
-  return { dice, stopping: effectiveStopping(config.stopping, store.events(sessionId)) };
+  return { dice, stopping: config.stopping };
 }
 
 /** The session's verdicts from its stored rolls and reviews (a RIG_SUSPECT session stays one). */
