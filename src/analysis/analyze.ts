@@ -53,6 +53,8 @@ export interface DieAnalysis {
   readonly decidedBy?: number;
   /** The verdicts stored sessions made on part of its rolls, when this one is made again on all of them. */
   readonly partVerdicts?: readonly { readonly session: number; readonly kind: string; readonly sentence: string }[];
+  /** Its stored rolls the reader left unresolved and nobody labelled (not among the `n` read ones), when there are any. */
+  readonly unresolved?: number;
 }
 
 /** A homogeneity finding made to hold whatever the dice's unresolved rolls were (src/analysis/homogeneityUnresolved.ts). */

@@ -32,6 +32,7 @@ export function homogeneityWhateverUnresolved(groups: readonly HomogeneityGroup[
 export function homogeneityReading(g: HomogeneityGroup, alpha: number): string {
   if (g.test.pearson.p >= alpha) return 'consistent with the same odds';
   if (g.unresolved === undefined) return 'the dice differ';
-  if (g.unresolved.differ) return `the dice differ whatever their ${formatCount(g.unresolved.rolls)} unresolved rolls were`;
-  return `they differ on their read rolls, but their ${formatCount(g.unresolved.rolls)} unresolved rolls could account for it: review them`;
+  const rolls = g.unresolved.rolls === 1 ? 'one unresolved roll' : `${formatCount(g.unresolved.rolls)} unresolved rolls`;
+  if (g.unresolved.differ) return `the dice differ whatever their ${rolls} ${g.unresolved.rolls === 1 ? 'was' : 'were'}`;
+  return `they differ on their read rolls, but their ${rolls} could account for it: review ${g.unresolved.rolls === 1 ? 'it' : 'them'}`;
 }

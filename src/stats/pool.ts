@@ -16,6 +16,8 @@ export interface PoolCandidate {
   readonly expected: readonly number[];
   /** Set by the caller when the die was rejected after multiplicity control. */
   readonly rejected?: boolean;
+  /** Why it was rejected, when not by the pool's own multiplicity control (e.g. the session that decided it said UNFAIR). */
+  readonly rejectedBecause?: string;
   /**
    * Its rolls the reader left unresolved (declined, or the die not found) and nobody labelled: each could be any face,
    * and the declines may depend on the face, so its intervals are widened over every face they could have.
@@ -85,7 +87,7 @@ export function selectPool(candidates: readonly PoolCandidate[], { size, alpha =
       throw new InputError(`Die "${die.label}" has ${die.expected.length} faces but "${candidates[0]?.label}" has ${faces}; a pool is chosen among dice of one kind.`);
     }
     if (die.rejected) {
-      excluded.push({ label: die.label, reason: 'rejected as unfair after multiplicity control' });
+      excluded.push({ label: die.label, reason: die.rejectedBecause ?? 'rejected as unfair after multiplicity control' });
       continue;
     }
     if (die.counts.every((c) => c === 0)) {

@@ -140,8 +140,14 @@ describe('dicerig pool', () => {
     // dice, the verdict is made again on the read rolls of both: they alone look unfair; whatever the unresolved rolls
     // were, they are not shown so.
     type AnalyzedDie = { label: string; decidedBy?: { session: number }; sessionVerdicts?: { session: number; kind: string }[]; verdict: { kind: string; why?: string } };
-    const own = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: AnalyzedDie[] };
+    const own = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: (AnalyzedDie & { rolls: number; unresolved?: number })[] };
     expect(own.dice.map((d) => [d.decidedBy?.session, d.verdict.kind === 'UNFAIR'])).toEqual(own.dice.map(() => [1, false]));
+    // Its read rolls and its unresolved ones, as pool counts them (the session's "after N rolls" counts both).
+    const ownText = (await runCli('analyze', '1', '--db', db)).out;
+    for (const d of json.ranking) {
+      expect(own.dice.find((a) => a.label === d.label), d.label).toMatchObject({ rolls: d.rolls, unresolved: d.unresolved });
+      expect(ownText).toContain(`${d.label}  (D6 (pips), ${d.rolls} rolls read, ${d.unresolved} unresolved)\n`);
+    }
     expect((await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db)).code).toBe(0);
     const analysed = await runCli('analyze', '1', '2', '--db', db, '--json');
     expect(analysed.code, analysed.err).toBe(0);
@@ -160,16 +166,22 @@ describe('dicerig pool', () => {
 
   it("keeps the verdict each die's session made and ranks it by the session's own intervals: its certified ± is the report's (and analyze shows that verdict too)", async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-session-')), 'rolls.db');
-    expect((await runCli('demo', '--budget', '300', '--seed', '4', '--db', db)).code).toBe(0);
+    // Seed 3: the loaded die A is found UNFAIR within the budget, the three fair ones stay undecided.
+    expect((await runCli('demo', '--budget', '450', '--seed', '3', '--db', db)).code).toBe(0);
     const pooled = JSON.parse((await runCli('pool', '1', '--db', db, '--size', '2', '--json')).out) as {
       ranking: { label: string; score: number; rolls: number; estimates: number[] }[];
       verdicts: Record<string, string>;
       rankedBySession: string[];
       sessionVerdicts: Record<string, { kind: string }[]>;
+      excluded: { label: string; reason: string }[];
     };
-    const report = JSON.parse((await runCli('report', '1', '--db', db, '--json')).out) as { dice: { label: string; certifiedWithin: number }[] };
-    expect(pooled.rankedBySession.sort()).toEqual(report.dice.map((d) => d.label).sort());
-    for (const d of report.dice) {
+    const report = JSON.parse((await runCli('report', '1', '--db', db, '--json')).out) as { dice: { label: string; certifiedWithin: number; verdict: string }[] };
+    // The die the session found UNFAIR is left out for that verdict, not for one the pool made again.
+    expect(report.dice.filter((d) => d.verdict === 'UNFAIR').map((d) => d.label)).toEqual(['demo3-d6-A']);
+    expect(pooled.excluded).toEqual([{ label: 'demo3-d6-A', reason: 'UNFAIR by the verdict of session 1, which decided it' }]);
+    const ranked = report.dice.filter((d) => d.verdict !== 'UNFAIR');
+    expect(pooled.rankedBySession.sort()).toEqual(ranked.map((d) => d.label).sort());
+    for (const d of ranked) {
       const ranked = pooled.ranking.find((r) => r.label === d.label)!;
       expect(ranked.score, d.label).toBeCloseTo(d.certifiedWithin, 12);
       expect(pooled.verdicts[d.label], d.label).toBe(pooled.sessionVerdicts[d.label]![0]!.kind);
@@ -186,7 +198,10 @@ describe('dicerig pool', () => {
     const analysedText = (await runCli('analyze', '1', '--db', db)).out;
     expect(analysedText).toContain("Every die was decided by the stored session that rolled it: its verdict is the session's");
     expect(analysedText).not.toContain('Verdicts assume the number of rolls was fixed in advance');
-    for (const d of analysed.dice) expect(analysedText).toContain(`${d.label}  (D6 (pips), 300 rolls)\n  ${d.sentence}\n  (session 1's verdict, as it stored it; the figures below are descriptive)`);
+    for (const d of analysed.dice) {
+      const rolls = d.label === 'demo3-d6-A' ? 374 : 450;
+      expect(analysedText).toContain(`${d.label}  (D6 (pips), ${rolls} rolls)\n  ${d.sentence}\n  (session 1's verdict, as it stored it; the figures below are descriptive)`);
+    }
     const text = await runCli('pool', '1', '--db', db, '--size', '2');
     expect(text.out).toContain("ranked by the largest deviation any symbol could still have (the simultaneous bound each die's session made, at its error rate)");
     expect(text.out).toContain("A die one session decided keeps that session's verdict and is ranked by its intervals");

@@ -58,13 +58,15 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
         sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
         homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => stored.unresolved.get(label) ?? 0, analysed.alpha),
         dice: function* () {
-          for (const d of analysed.dice()) {
+          for (const read of analysed.dice()) {
+            const unresolved = stored.unresolved.get(read.label) ?? 0;
+            const d = unresolved > 0 ? { ...read, unresolved } : read;
             const own = sessionParts(d.label);
             if (own?.parts !== undefined) {
               yield withSessionVerdict(d, own.parts, own.session);
               continue;
             }
-            const made = holdWhateverUnresolved(d, stored.unresolved.get(d.label) ?? 0, settings);
+            const made = holdWhateverUnresolved(d, unresolved, settings);
             const parts = (stored.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));
             yield parts.length > 0 ? { ...made, partVerdicts: parts } : made;
           }

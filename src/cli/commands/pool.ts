@@ -82,14 +82,15 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
           // verdict must hold whatever they were, as analyze's does.
           const verdict = own?.kind ?? holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
           const intervals = own?.faces?.map((f) => ({ lower: f.lower, upper: f.upper }));
-          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
+          const rejectedBecause = own?.kind === 'UNFAIR' ? `UNFAIR by the verdict of session ${own.session}, which decided it` : undefined;
+          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', ...(rejectedBecause ? { rejectedBecause } : {}), verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...stored.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, ...v }) => v)])) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...stored.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, ...v }) => v)])) } : {}) })}\n`,
         );
         return;
       }

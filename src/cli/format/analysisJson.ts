@@ -53,6 +53,7 @@ function dieJson(d: DieAnalysis) {
     label: d.label,
     type: d.die.id,
     rolls: d.n,
+    ...(d.unresolved !== undefined ? { unresolved: d.unresolved } : {}),
     files: d.files,
     verdict: d.verdict,
     sentence: d.sentence,

@@ -46,7 +46,9 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
 }
 
 function formatDie(d: DieAnalysis, a: AnalysisHead): string {
-  const lines = [`${d.label}  (${d.die.name}, ${formatCount(d.n)} rolls)`, `  ${d.sentence}`];
+  // The unresolved rolls are not among the read ones the tables count, but the session's "after N rolls" counts them.
+  const rolls = d.unresolved !== undefined ? `${formatCount(d.n)} rolls read, ${formatCount(d.unresolved)} unresolved` : `${formatCount(d.n)} rolls`;
+  const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
   if (d.decidedBy !== undefined) lines.push(`  (session ${d.decidedBy}'s verdict, as it stored it; the figures below are descriptive)`);
   if (d.partVerdicts !== undefined) {
     const each = d.partVerdicts.map((v) => `session ${v.session}: ${v.kind}`).join(', ');

@@ -24,6 +24,8 @@ describe('are the dice alike, whatever their unresolved rolls were', () => {
     const [made] = homogeneityWhateverUnresolved([g], () => 5, 0.05);
     expect(made!.unresolved).toEqual({ rolls: 15, differ: true });
     expect(homogeneityReading(made!, 0.05)).toBe('the dice differ whatever their 15 unresolved rolls were');
+    const [one] = homogeneityWhateverUnresolved([g], (label) => (label === 'D1' ? 1 : 0), 0.05);
+    expect(homogeneityReading(one!, 0.05)).toBe('the dice differ whatever their one unresolved roll was');
   });
 
   it('leaves a group without unresolved rolls as it was, and reads alike dice as alike', () => {
