@@ -247,13 +247,13 @@ export async function campaignSessions(db: FleetDb, url: string, campaignId: num
   }
 }
 
-/** Every roll of a campaign's batches, with its batch (b), session (s), throw (t), die (d) and review (rv, if any). */
+/** Every roll of a campaign's batches, with its batch (b), session (s), throw (t), die (d) and the face a review gave it (rv, if any: not a "cannot tell"). */
 const CAMPAIGN_ROLLS = `FROM campaign_batches b
          JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
          JOIN throws t ON t.session_id = s.id
          JOIN rolls r ON r.throw_id = t.id
          JOIN dice d ON d.id = r.die_id
-         LEFT JOIN reviews rv ON rv.roll_id = r.id`;
+         LEFT JOIN reviews rv ON rv.roll_id = r.id AND r.resolution = 'reviewed'`;
 
 /** Counted rolls (an ok throw, not cocked, read or reviewed) per batch, die and symbol, as the local store counts them. */
 export async function campaignRollCounts(db: FleetDb, url: string, campaignId: number): Promise<CampaignRollCount[]> {
@@ -272,26 +272,29 @@ export async function campaignRollCounts(db: FleetDb, url: string, campaignId: n
   }
 }
 
-/** Rolls of one die in one batch its reader left unresolved (declined, or the die not found) and nobody has labelled. */
+/** Rolls of one die in one batch its reader left unresolved (declined, or the die not found) and nobody has labelled with a face. */
 export interface CampaignUnresolvedCount {
   readonly batchId: number;
   readonly rig: string;
   readonly label: string;
   readonly count: number;
+  /** Of them, those a person looked at and could not tell: still unresolved, no longer to review. */
+  readonly cannotTell: number;
 }
 
-/** Unresolved rolls (an ok throw, the roll unresolved and not reviewed) per batch and die, as the local store's review queue holds them. */
+/** Unresolved rolls (an ok throw, the roll unresolved) per batch and die, as the local store holds them; those a person could not tell counted apart too. */
 export async function campaignUnresolvedCounts(db: FleetDb, url: string, campaignId: number): Promise<CampaignUnresolvedCount[]> {
   try {
-    const r = await db.pool.query<{ batch_id: number; rig: string; label: string; n: number }>(
-      `SELECT b.id AS batch_id, b.rig, d.label, count(*)::int AS n
+    const r = await db.pool.query<{ batch_id: number; rig: string; label: string; n: number; told: number }>(
+      `SELECT b.id AS batch_id, b.rig, d.label, count(*)::int AS n,
+              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM reviews x WHERE x.roll_id = r.id))::int AS told
          ${CAMPAIGN_ROLLS}
-        WHERE b.campaign_id = $1 AND t.status = 'ok' AND r.resolution = 'unresolved' AND rv.id IS NULL
+        WHERE b.campaign_id = $1 AND t.status = 'ok' AND r.resolution = 'unresolved'
         GROUP BY b.id, b.rig, d.label
         ORDER BY b.id, d.label`,
       [campaignId],
     );
-    return r.rows.map((x) => ({ batchId: x.batch_id, rig: x.rig, label: x.label, count: x.n }));
+    return r.rows.map((x) => ({ batchId: x.batch_id, rig: x.rig, label: x.label, count: x.n, cannotTell: x.told }));
   } catch (e) {
     throw fleetFailure(e, db.where, url, 'reading the campaign\'s unresolved rolls');
   }

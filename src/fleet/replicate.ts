@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { eventHash, sealHash, throwHash } from '../store/hashChain.js';
-import { reviewGenesis, reviewHash } from '../store/reviews.js';
+import { isCannotTell, reviewGenesis, reviewHash } from '../store/reviews.js';
 import { checkout, fleetFailure, type FleetDb } from './connect.js';
 import { FleetError, FleetIntegrityError } from './errors.js';
 import { lockFleetSession, type FleetSessionState, type Origin } from './fleetSession.js';
@@ -397,6 +397,7 @@ async function insertReviews(client: pg.ClientBase, sessionId: number, reviews: 
       `INSERT INTO reviews (session_id, n, roll_id, local_roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [sessionId, after + i + 1, rollId, r.rollId, r.faceId, r.symbol, r.reviewer, r.at, r.afterThrow, r.prevHash, r.hash],
     );
-    await client.query("UPDATE rolls SET resolution = 'reviewed' WHERE id = $1", [rollId]);
+    // A face makes the roll `reviewed`, as in the local store; "cannot tell" leaves it unresolved.
+    if (!isCannotTell(r)) await client.query("UPDATE rolls SET resolution = 'reviewed' WHERE id = $1", [rollId]);
   }
 }

@@ -80,7 +80,7 @@ export function rigsAlikeLine(t: DieTypeAnalysis): string {
   return `${t.die}: all rigs alike given the die: ${omnibus === undefined || omnibus.df === 0 ? 'nothing to compare (no die on two rigs yet)' : `CMH ${omnibus.statistic.toFixed(1)} on ${omnibus.df} df, p = ${formatLogScientific(omnibus.logP)}`}`;
 }
 
-/** A session whose unresolved rolls wait for a person, on its rig's host. */
+/** A session whose unresolved rolls wait for a person, on its rig's host (`unresolved`: those not yet looked at). */
 export interface SessionToReview {
   readonly rig: string;
   readonly sessionName: string;
@@ -95,7 +95,8 @@ export function sessionsToReview(sessions: readonly CampaignSessionRow[], unreso
   const pending = a.unclearRigs.length > 0 || a.types.some((t) => t.dice.some((d) => d.reviewFirst));
   if (!pending) return [];
   const bySession = new Map<number, number>();
-  for (const u of unresolved) bySession.set(u.batchId, (bySession.get(u.batchId) ?? 0) + u.count);
+  // Rolls a person could not tell stay unresolved but wait for nobody.
+  for (const u of unresolved) if (u.count > u.cannotTell) bySession.set(u.batchId, (bySession.get(u.batchId) ?? 0) + u.count - u.cannotTell);
   return sessions.filter((s) => bySession.has(s.batchId)).map((s) => ({ rig: s.rig, sessionName: s.sessionName, unresolved: bySession.get(s.batchId) as number }));
 }
 

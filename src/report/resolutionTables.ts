@@ -22,7 +22,7 @@ export function resolutionTable(resolution: readonly DieResolution[]): string {
       { text: formatCount(sum(r, 'read')), num: true, attrs: { 'data-col': 'read' } },
       { text: r.rereadResolved === undefined ? '—' : formatCount(r.rereadResolved), num: true, attrs: { 'data-col': 'reread' } },
       { text: formatCount(sum(r, 'reviewed')), num: true, attrs: { 'data-col': 'reviewed' } },
-      { text: formatCount(r.unresolved), num: true, attrs: { 'data-col': 'unresolved' } },
+      { text: formatCount(r.unresolved) + (r.cannotTell ? ` (${formatCount(r.cannotTell)} nobody could tell)` : ''), num: true, attrs: { 'data-col': 'unresolved' } },
     ],
   }));
   return (
@@ -42,6 +42,12 @@ export function faceResolutionTable(r: DieResolution | undefined): string {
     cells: [f.face, { text: formatCount(f.read), num: true, attrs: { 'data-col': 'read' } }, { text: formatCount(f.reviewed), num: true, attrs: { 'data-col': 'reviewed' } }],
   }));
   const table = htmlTable(['face', { text: 'read', num: true }, { text: 'reviewed by a person', num: true }], rows, 'face-resolution-table');
-  const open = `<p class="note" data-col="unresolved" data-value="${r.unresolved}">${formatCount(r.unresolved)} unresolved roll${r.unresolved === 1 ? '' : 's'} (face not known until reviewed: dicerig review).</p>`;
+  const untold = r.cannotTell ?? 0;
+  const waiting = r.unresolved - untold;
+  const why =
+    untold === 0
+      ? 'face not known until reviewed: dicerig review'
+      : `${formatCount(untold)} a person looked at and could not tell${waiting > 0 ? `, ${formatCount(waiting)} not yet reviewed: dicerig review` : ''}`;
+  const open = `<p class="note" data-col="unresolved" data-value="${r.unresolved}">${formatCount(r.unresolved)} unresolved roll${r.unresolved === 1 ? '' : 's'} (${why}).</p>`;
   return `<h3>How the rolls were read</h3>\n<div class="face-resolution" data-die="${escapeHtml(r.label)}">\n${table}\n${open}\n</div>`;
 }

@@ -13,7 +13,8 @@ import type { EvidenceTrace } from './evidenceTrace.js';
 export type StoredDieEvent =
   | { readonly kind: 'roll'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string | null }
   | { readonly kind: 'unresolved'; readonly rollId: number }
-  | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string };
+  | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string }
+  | { readonly kind: 'cannot-tell'; readonly rollId: number };
 
 /** The session's trace of one die; null when its events do not fit the stored verdict's faces (then the analysis's trace is shown). */
 export function sessionEvidenceTrace(events: readonly StoredDieEvent[], stored: DieVerdict, maxPoints = 400): EvidenceTrace | null {
@@ -32,6 +33,8 @@ export function sessionEvidenceTrace(events: readonly StoredDieEvent[], stored: 
       calls.push({ kind: 'unresolved' });
       continue;
     }
+    // No face given: the roll stays unresolved, the evidence as it was.
+    if (e.kind === 'cannot-tell') continue;
     const face = categoryOf(e);
     if (face < 0) return null;
     if (e.kind === 'roll') {

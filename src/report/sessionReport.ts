@@ -40,6 +40,8 @@ export interface DieResolution {
   readonly label: string;
   readonly faces: readonly { readonly face: string; readonly read: number; readonly reviewed: number }[];
   readonly unresolved: number;
+  /** Of its unresolved rolls, those a person looked at and could not tell (off the review queue; absent when none). */
+  readonly cannotTell?: number;
   /**
    * Of its read rolls, those the reader declined at first and a re-read resolved (from the
    * session's `reread` events; absent when they do not say, e.g. an imported session).

@@ -92,9 +92,14 @@ function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
   for (const [dieId, events] of store.rollEvents(sessionId)) {
     const faces = new Map<string, { read: number; reviewed: number }>();
     let unresolved = 0;
+    let cannotTell = 0;
     for (const e of events) {
       if (e.kind === 'unresolved') {
         unresolved++;
+        continue;
+      }
+      if (e.kind === 'cannot-tell') {
+        cannotTell++;
         continue;
       }
       const face = e.faceId ?? e.symbol ?? '?';
@@ -112,6 +117,7 @@ function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
     out.push({
       label,
       unresolved,
+      ...(cannotTell > 0 ? { cannotTell } : {}),
       faces: [...faces.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([face, f]) => ({ face, ...f })),
       ...(rereadResolved !== undefined ? { rereadResolved } : {}),
     });

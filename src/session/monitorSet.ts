@@ -6,7 +6,7 @@
 import { sessionErrorControl, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { MonitorDecision } from '../stats/sequential.js';
-import type { ReviewRecord } from '../store/reviews.js';
+import { isCannotTell, type ReviewRecord } from '../store/reviews.js';
 import type { RollStore, StoredRollEvent } from '../store/rollStore.js';
 import { DieTrack, type MonitorRules } from './dieTrack.js';
 import type { DieStatus } from './events.js';
@@ -43,6 +43,9 @@ function walkStored(track: DieTrack, stored: readonly StoredRollEvent[]): { call
     } else if (e.kind === 'unresolved') {
       positions.set(e.rollId, n++);
       calls.push({ kind: 'unresolved' });
+    } else if (e.kind === 'cannot-tell') {
+      const position = positions.get(e.rollId);
+      if (position !== undefined) calls.push({ kind: 'cannot-tell', position });
     } else {
       const face = track.categoryOf(e);
       const position = positions.get(e.rollId);
@@ -79,6 +82,8 @@ export class MonitorSet {
         if (c.kind === 'review') {
           // A roll stored after its die's verdict (a live label decided it between the throw's read and its commit) was never in its monitor.
           if (track.monitor.isOpen(c.position)) track.monitor.review(c.position, c.face);
+        } else if (c.kind === 'cannot-tell') {
+          if (track.monitor.isOpen(c.position)) track.monitor.cannotTell(c.position);
         } else if (!track.retired) {
           // As a live run does (`DieTrack`): a die with a verdict is no longer counted.
           if (c.kind === 'roll') track.observe(c.face);
@@ -101,6 +106,12 @@ export class MonitorSet {
     for (const review of reviews) {
       const i = places.findIndex((p) => p.has(review.rollId));
       const track = this.tracks[i];
+      if (isCannotTell(review)) {
+        // No face: the roll stays unresolved, and no advice counts on reviewing it.
+        const position = places[i]?.get(review.rollId);
+        if (track !== undefined && position !== undefined && track.monitor.isOpen(position)) track.monitor.cannotTell(position);
+        continue;
+      }
       const face = track?.categoryOf(review);
       if (track === undefined || face === undefined) continue;
       const position = places[i]?.get(review.rollId) as number;

@@ -277,13 +277,16 @@ export function misreadLines(dice: readonly Pick<DieVerdict, 'label' | 'misreads
 export type RollEvent =
   | { readonly kind: 'roll'; readonly face: number }
   | { readonly kind: 'unresolved' }
-  | { readonly kind: 'review'; readonly position: number; readonly face: number };
+  | { readonly kind: 'review'; readonly position: number; readonly face: number }
+  /** A person looked at the unresolved roll at `position` and could not tell its face. */
+  | { readonly kind: 'cannot-tell'; readonly position: number };
 
 /** Feeds a stored sequence of events to a monitor (the same calls the session made), and returns it. */
 export function replay(monitor: RobustMonitor, events: Iterable<RollEvent>): RobustMonitor {
   for (const e of events) {
     if (e.kind === 'roll') monitor.observe(e.face);
     else if (e.kind === 'unresolved') monitor.observeUnresolved();
+    else if (e.kind === 'cannot-tell') monitor.cannotTell(e.position);
     else monitor.review(e.position, e.face);
   }
   return monitor;

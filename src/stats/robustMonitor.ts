@@ -114,6 +114,8 @@ export class RobustMonitor {
   /** Per face, the rolls the reader itself read (`counts` less the reviewed ones): what tells a face it cannot read. */
   private readonly readCounts: Float64Array;
   private readonly open = new Set<number>();
+  /** Of the open positions, those a person looked at and could not tell: unresolved for good, no longer to review. */
+  private readonly untellable = new Set<number>();
   private n = 0;
   private resolvedCount = 0;
   private reviewedCount = 0;
@@ -216,9 +218,20 @@ export class RobustMonitor {
     return positions;
   }
 
-  /** Whether the roll at `position` is unresolved and not reviewed yet (so `review` takes it). */
+  /** Whether the roll at `position` is unresolved and not reviewed yet, nor said untellable (so `review` takes it). */
   isOpen(position: number): boolean {
-    return this.open.has(position);
+    return this.open.has(position) && !this.untellable.has(position);
+  }
+
+  /**
+   * Records that a person looked at the unresolved roll at `position` and could not tell its face. The roll stays
+   * unresolved (the evidence and every verdict are as before: they hold whatever it was); what changes is the advice,
+   * which no longer counts on a review of it to decide the die.
+   * Throws `InputError` for a position that is not an unresolved roll still open to review.
+   */
+  cannotTell(position: number): void {
+    if (!this.isOpen(position)) throw new InputError(`Roll ${position} is not an unresolved roll still open to review.`);
+    this.untellable.add(position);
   }
 
   /**
@@ -227,8 +240,8 @@ export class RobustMonitor {
    * Throws `InputError` for a position that is not an unresolved roll (never was, or already reviewed) or a bad face.
    */
   review(position: number, faceIndex: number): void {
-    if (!this.open.has(position)) {
-      const why = Number.isInteger(position) && position >= 0 && position < this.n ? 'is not an unresolved roll (read by the reader, or already reviewed)' : `is not in the sequence (0..${this.n - 1})`;
+    if (!this.isOpen(position)) {
+      const why = Number.isInteger(position) && position >= 0 && position < this.n ? 'is not an unresolved roll (read by the reader, or already reviewed or said untellable)' : `is not in the sequence (0..${this.n - 1})`;
       throw new InputError(`Roll ${position} ${why}.`);
     }
     this.checkFace(faceIndex);
@@ -388,20 +401,27 @@ export class RobustMonitor {
 
   /** The undecided verdict, reason and reads to review, computed once per state (the projections cost a few ms). */
   private undecided(): { verdict: MonitorDecision; reason: MonitorReason; readsToReview: number | null } {
-    const key = `${this.n}/${this.open.size}/${this.budgetSpent}`;
+    const untold = this.untellable.size;
+    const key = `${this.n}/${this.open.size}/${untold}/${this.budgetSpent}`;
     if (this.pending?.key === key) return this.pending;
     const projection = this.project(this.open.size / Math.max(1, this.n));
-    // Reviewing can decide the die now; or the unresolved share alone puts every verdict out of reach.
-    let readsToReview = this.readsThatWouldDecide();
-    if (readsToReview === null && this.open.size > 0 && projection.toCertify === null && projection.toReject === null) {
-      const reviewed = this.project(0);
-      if (reviewed.toCertify !== null || reviewed.toReject !== null) readsToReview = this.open.size;
+    // Reviewing can decide the die now; or the unresolved share alone puts every verdict out of reach. Only the rolls
+    // nobody has said they cannot tell can be reviewed.
+    const reviewable = this.open.size - untold;
+    let readsToReview = this.readsThatWouldDecide(reviewable);
+    if (readsToReview === null && reviewable > 0 && projection.toCertify === null && projection.toReject === null) {
+      const reviewed = this.project(untold / Math.max(1, this.n));
+      if (reviewed.toCertify !== null || reviewed.toReject !== null) readsToReview = reviewable;
     }
     const reason: MonitorReason = readsToReview !== null ? 'unresolved reads' : this.budgetSpent ? 'budget spent' : 'collecting';
     const parts = [this.budgetSpent ? `the budget of ${formatCount(this.maxRolls)} rolls is spent` : `undecided after ${formatCount(this.n)} rolls`];
-    const open = this.open.size === 1 ? '1 unresolved read' : `${formatCount(this.open.size)} unresolved reads`;
-    if (readsToReview !== null) parts.push(`${open} could change the verdict: review ${this.open.size === 1 ? 'it' : `at least ${formatCount(readsToReview)} of them`}`);
-    else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}`);
+    const reads = (m: number) => (m === 1 ? '1 unresolved read' : `${formatCount(m)} unresolved reads`);
+    const open = reads(this.open.size);
+    const nobody = `${untold === 1 ? '1' : formatCount(untold)} nobody could tell`;
+    if (readsToReview !== null && untold > 0) {
+      parts.push(`${reads(reviewable)} not yet reviewed could change the verdict: review ${reviewable === 1 ? 'it' : `at least ${formatCount(readsToReview)} of them`} (${nobody} ${untold === 1 ? 'stays' : 'stay'} unresolved)`);
+    } else if (readsToReview !== null) parts.push(`${open} could change the verdict: review ${this.open.size === 1 ? 'it' : `at least ${formatCount(readsToReview)} of them`}`);
+    else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}${untold > 0 ? ` (${nobody})` : ''}`);
     const unread = this.unreadableFace();
     if (unread !== undefined) parts.push(`${unread.sentence}, so every one is left unresolved`);
     // An unreadable face's 0 is not an observation of the die: the deviation a projection names is another face's, as
@@ -444,16 +464,17 @@ export class RobustMonitor {
 
   /**
    * The fewest unresolved rolls whose review would decide the die, if the reviewed
-   * rolls split like the resolved ones; null when even reviewing all would not.
+   * rolls split like the resolved ones; null when even reviewing all `reviewable` ones
+   * (those nobody has said they cannot tell) would not.
    */
-  private readsThatWouldDecide(): number | null {
+  private readsThatWouldDecide(reviewable: number): number | null {
     const open = this.open.size;
     const known = this.known();
-    if (open === 0 || known === 0) return null;
+    if (reviewable === 0 || known === 0) return null;
     const withReviewed = (m: number): PartialCounts => ({ counts: Array.from(this.counts, (c) => c + (m * c) / known), unresolved: open - m });
-    if (!this.decidesAt(withReviewed(open))) return null;
+    if (!this.decidesAt(withReviewed(reviewable))) return null;
     let lo = 0;
-    let hi = open;
+    let hi = reviewable;
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
       if (this.decidesAt(withReviewed(mid))) hi = mid;

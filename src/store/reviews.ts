@@ -24,7 +24,19 @@ export class ReviewError extends StoreError {
   }
 }
 
-/** A declined roll still waiting for a person's label. */
+/**
+ * A person's answer that the crop shows no face they can tell (the die cut off, blurred, hidden or not there). It is
+ * stored as a review with no face (`faceId` null, `symbol` ''), so it takes the roll off the review queue for good; the
+ * roll stays unresolved, and every verdict goes on holding whatever it was.
+ */
+export const CANNOT_TELL_SYMBOL = '';
+
+/** Whether a stored review is a "cannot tell" answer rather than a face. */
+export function isCannotTell(r: { readonly faceId: string | null; readonly symbol: string }): boolean {
+  return r.faceId === null && r.symbol === CANNOT_TELL_SYMBOL;
+}
+
+/** A roll the reader declined or did not find and nobody labelled with a face. */
 export interface UnresolvedRoll {
   readonly rollId: number;
   readonly throwIndex: number;
@@ -36,12 +48,14 @@ export interface UnresolvedRoll {
   readonly evidenceHash: string | null;
   /** Why it is unresolved (from the throw's `unreadable` or `missing` event). */
   readonly reason: string | null;
+  /** A person looked and could not tell its face: it stays unresolved but is no longer waiting for a review. */
+  readonly cannotTell: boolean;
 }
 
 export interface ReviewInput {
   readonly rollId: number;
-  /** The face the person saw: a face id of the die's type. */
-  readonly faceId: string;
+  /** The face the person saw: a face id (or, for dice read by symbol, a symbol) of the die's type; null when they could not tell. */
+  readonly faceId: string | null;
   /** Who labelled it. */
   readonly reviewer: string;
   /** When (ms since the epoch). */
@@ -88,14 +102,17 @@ export class ReviewLog {
     return s;
   }
 
-  /** The session's unresolved rolls (declined, or the die not found) nobody has labelled yet, in throw order, with their crops and why. */
+  /**
+   * The session's unresolved rolls (declined, or the die not found) nobody has labelled with a face, in throw order,
+   * with their crops and why; those a person could not tell are among them (`cannotTell`), as every verdict counts them.
+   */
   unresolved(sessionId: number): UnresolvedRoll[] {
     this.requireSession(sessionId);
     const rows = this.db
-      .prepare<Omit<UnresolvedRoll, 'reason'>>(
+      .prepare<Omit<UnresolvedRoll, 'reason' | 'cannotTell'> & { told: number }>(
         `SELECT r.id AS rollId, t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
-                r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash
-           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id
+                r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash, (rv.id IS NOT NULL) AS told
+           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id LEFT JOIN reviews rv ON rv.roll_id = r.id
           WHERE t.session_id = ? AND t.status = 'ok' AND r.resolution = 'unresolved'
           ORDER BY t.idx, r.seq`,
       )
@@ -103,11 +120,16 @@ export class ReviewLog {
     const reasonOf = this.db.prepare<{ detail: string }>(
       `SELECT detail_json AS detail FROM events WHERE session_id = ? AND kind IN ('unreadable', 'missing') AND throw_index = ? AND die_id = ? ORDER BY id LIMIT 1`,
     );
-    return rows.map((r) => {
+    return rows.map(({ told, ...r }) => {
       const e = reasonOf.get(sessionId, r.throwIndex, r.dieId);
       const detail = e === undefined ? {} : (JSON.parse(e.detail) as { reason?: unknown });
-      return { ...r, reason: typeof detail.reason === 'string' ? detail.reason : null };
+      return { ...r, reason: typeof detail.reason === 'string' ? detail.reason : null, cannotTell: told === 1 };
     });
+  }
+
+  /** The unresolved rolls still waiting for a person: those nobody has labelled or said they could not tell. */
+  toReview(sessionId: number): UnresolvedRoll[] {
+    return this.unresolved(sessionId).filter((r) => !r.cannotTell);
   }
 
   /** Every review of the session, in the order they were given; with `afterId`, only those given after that one. */
@@ -122,9 +144,11 @@ export class ReviewLog {
 
   /**
    * Stores a person's label for a declined roll (the roll becomes `reviewed`
-   * and counts from now on). Refuses, with a `ReviewError`, a session that does
-   * not exist, a roll not in it, a roll the reader read, a roll already
-   * labelled and a face the die does not have.
+   * and counts from now on), or their word that they cannot tell its face
+   * (`faceId` null: the roll stays unresolved, off the review queue). Refuses,
+   * with a `ReviewError`, a session that does not exist, a roll not in it, a
+   * roll the reader read, a roll already labelled (or said untellable) and a
+   * face the die does not have.
    */
   review(sessionId: number, input: ReviewInput, genesis: (sessionId: number) => string): ReviewRecord {
     return this.db
@@ -142,15 +166,21 @@ export class ReviewLog {
         if (roll === undefined) throw new ReviewError('no-roll', `Session ${sessionId} has no roll ${input.rollId}.`, where);
         if (roll.resolution === 'reviewed') throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") is already labelled; a label is given once.`, where);
         if (roll.resolution !== 'unresolved') throw new ReviewError('not-unresolved', `Roll ${input.rollId} (die "${roll.label}") was read by the reader; only unresolved rolls (declined, or the die not found) take a label.`, where);
+        const told = this.db.prepare<{ reviewer: string }>('SELECT reviewer FROM reviews WHERE roll_id = ?').get(input.rollId);
+        if (told !== undefined) {
+          throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") was looked at already: ${told.reviewer} could not tell its face; an answer is given once.`, where);
+        }
         let type: DieType;
         try {
           type = getDieType(roll.typeId, this.types);
         } catch {
           throw new ReviewError('bad-face', `Die "${roll.label}" has type "${roll.typeId}", which this dicerig does not know; cannot check the face.`, where);
         }
-        // A face id, or for dice read by symbol (faces alike but for their id) a symbol.
-        const byId = type.faces.find((f) => f.id === input.faceId);
-        const face = byId ?? (type.symbols.includes(input.faceId) ? { id: null, symbol: input.faceId } : undefined);
+        // A face id, or for dice read by symbol (faces alike but for their id) a symbol; or no face a person could tell.
+        const wanted = input.faceId;
+        const byId = wanted === null ? undefined : type.faces.find((f) => f.id === wanted);
+        const face =
+          wanted === null ? { id: null, symbol: CANNOT_TELL_SYMBOL } : (byId ?? (type.symbols.includes(wanted) ? { id: null, symbol: wanted } : undefined));
         if (face === undefined) {
           throw new ReviewError('bad-face', `A ${type.id} die has no face "${input.faceId}" (its faces: ${type.faces.map((f) => f.id).join(', ')}).`, where);
         }
@@ -161,7 +191,7 @@ export class ReviewLog {
         const info = this.db
           .prepare('INSERT INTO reviews (session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
           .run(sessionId, input.rollId, face.id, face.symbol, who, input.at, session.throwCount, prevHash, hash);
-        this.db.prepare("UPDATE rolls SET resolution = 'reviewed' WHERE id = ?").run(input.rollId);
+        if (wanted !== null) this.db.prepare("UPDATE rolls SET resolution = 'reviewed' WHERE id = ?").run(input.rollId);
         return { id: Number(info.lastInsertRowid), ...fields, prevHash, hash };
       })
       .immediate();
@@ -190,13 +220,18 @@ export class ReviewLog {
       )
       .get(sessionId)?.n ?? 0;
     if (stale > 0) return `${stale} roll(s) are marked reviewed without a stored review`;
+    // A face labels the roll `reviewed`; "cannot tell" leaves it `unresolved`.
     const unmarked = this.db
-      .prepare<{ rollId: number; resolution: string | null }>(
-        `SELECT v.roll_id AS rollId, r.resolution FROM reviews v LEFT JOIN rolls r ON r.id = v.roll_id
-          WHERE v.session_id = ? AND (r.resolution IS NULL OR r.resolution <> 'reviewed') ORDER BY v.id LIMIT 1`,
+      .prepare<{ rollId: number; resolution: string | null; told: number }>(
+        `SELECT v.roll_id AS rollId, r.resolution, (v.face_id IS NULL AND v.symbol = ?) AS told FROM reviews v LEFT JOIN rolls r ON r.id = v.roll_id
+          WHERE v.session_id = ? AND (r.resolution IS NULL OR r.resolution <> CASE WHEN v.face_id IS NULL AND v.symbol = ? THEN 'unresolved' ELSE 'reviewed' END)
+          ORDER BY v.id LIMIT 1`,
       )
-      .get(sessionId);
-    if (unmarked !== undefined) return `roll ${unmarked.rollId} has a stored review but is marked ${unmarked.resolution ?? 'missing'}: its resolution was changed after it was labelled`;
+      .get(CANNOT_TELL_SYMBOL, sessionId, CANNOT_TELL_SYMBOL);
+    if (unmarked !== undefined) {
+      const given = unmarked.told === 1 ? 'a stored "cannot tell" answer' : 'a stored review';
+      return `roll ${unmarked.rollId} has ${given} but is marked ${unmarked.resolution ?? 'missing'}: its resolution was changed after it was ${unmarked.told === 1 ? 'looked at' : 'labelled'}`;
+    }
     return null;
   }
 }

@@ -1,11 +1,13 @@
-import type { ReviewLog } from './reviews.js';
+import { isCannotTell, type ReviewLog } from './reviews.js';
 import type { Database } from './sqlite.js';
 
 /** One event of a die's stored roll sequence (see `readRollEvents`). */
 export type StoredRollEvent =
   | { readonly kind: 'roll'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string | null }
   | { readonly kind: 'unresolved'; readonly rollId: number }
-  | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string };
+  | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string }
+  /** A person looked at the unresolved roll and could not tell its face (it stays unresolved). */
+  | { readonly kind: 'cannot-tell'; readonly rollId: number };
 
 /**
  * Each die's roll sequence as the session saw it, for rebuilding its monitor:
@@ -33,7 +35,9 @@ export function readRollEvents(db: Database, reviewLog: ReviewLog, sessionId: nu
   }));
   reviewLog.reviews(sessionId).forEach((rv, i) => {
     const dieId = dieOf.get(rv.rollId);
-    if (dieId !== undefined) keyed.push({ at: rv.afterThrow + 0.5, order: rolls.length + i, dieId, event: { kind: 'review', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol } });
+    // "Cannot tell" gives no face: the roll stays unresolved in its place, off the review queue.
+    const event: StoredRollEvent = isCannotTell(rv) ? { kind: 'cannot-tell', rollId: rv.rollId } : { kind: 'review', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol };
+    if (dieId !== undefined) keyed.push({ at: rv.afterThrow + 0.5, order: rolls.length + i, dieId, event });
   });
   keyed.sort((a, b) => a.at - b.at || a.order - b.order);
   const byDie = new Map<number, StoredRollEvent[]>();

@@ -521,9 +521,14 @@ export class RollStore {
 
   // ---- declined rolls and reviews -------------------------------------------
 
-  /** The session's declined rolls nobody has labelled yet, with their crops and the reader's reason (for the review page). */
+  /** The session's declined rolls nobody has labelled with a face, with their crops and the reader's reason (those a person could not tell too). */
   unresolvedRolls(sessionId: number): UnresolvedRoll[] {
     return this.reviewLog.unresolved(sessionId);
+  }
+
+  /** The declined rolls still waiting for a person (the review page's queue): not labelled, not said untellable. */
+  rollsToReview(sessionId: number): UnresolvedRoll[] {
+    return this.reviewLog.toReview(sessionId);
   }
 
   /** Stores a person's label for a declined roll; throws `ReviewError` for what it refuses (see `ReviewLog.review`). */

@@ -64,7 +64,8 @@ describe('dicerig review in a browser', () => {
     await expect.poll(() => card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(10);
     expect(await card.locator('.reason').textContent()).toBe(`why: ${first.reason}`);
     expect(await card.locator('.guess').textContent()).toMatch(/^reader: counted [16] pips?, confidence [01]\.\d\d$/);
-    expect(await card.locator('.faces button').allTextContents()).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(await card.locator('.faces button[data-face]').allTextContents()).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(await card.locator('.faces button.cannot-tell').textContent()).toBe("can't tell");
     // The reviewer's name is shown as text, not markup.
     expect(await page.locator('#reviewer').textContent()).toBe('Grace <b>Hopper</b>');
     const row = page.locator(`#dice tr[data-die="${first.dieLabel}"]`);
@@ -168,6 +169,22 @@ describe('dicerig review in a browser', () => {
     store = RollStore.open(db, { readonly: true });
     expect(store.reviews(1).slice(ids.length).map((r) => [r.rollId, r.faceId])).toEqual([[rest[1]?.rollId, '1'], [rest[2]?.rollId, '1']]);
     expect(store.verify()).toMatchObject({ ok: true });
+    store.close();
+
+    // A crop that shows no face a person can tell: 0 says so. The roll leaves the list but stays unresolved.
+    const otherDie = rest[0]?.dieLabel as string;
+    const otherRow = page.locator(`#dice tr[data-die="${otherDie}"]`);
+    const unresolvedBefore = Number(await otherRow.locator('.unresolved').textContent());
+    await card(0).click();
+    await page.keyboard.press('0');
+    await expect.poll(() => card(0).locator('.label').textContent()).toBe('Ada could not tell its face: it stays unresolved');
+    expect(await otherRow.locator('.unresolved').textContent()).toBe(`${unresolvedBefore} (1 nobody could tell)`);
+    expect(await page.locator('#left').textContent()).toBe(`(${todo.length - ids.length - 3} left)`);
+    await page.screenshot({ path: join(shots, 'review-cannot-tell.png'), fullPage: true });
+    store = RollStore.open(db, { readonly: true });
+    expect(store.reviews(1).at(-1)).toMatchObject({ rollId: rest[0]?.rollId, faceId: null, symbol: '', reviewer: 'Ada' });
+    expect(store.rollsToReview(1).map((r) => r.rollId)).not.toContain(rest[0]?.rollId);
+    expect(store.unresolvedRolls(1).map((r) => r.rollId)).toContain(rest[0]?.rollId);
     store.close();
     expect(errors).toEqual([]);
   }, 60_000);

@@ -145,14 +145,19 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect((await runCli('sync', '--db', path, '--to', url)).code).toBe(0);
     const roll = store.unresolvedRolls(session.id)[0];
     store.reviewRoll(session.id, { rollId: roll?.rollId as number, faceId: 'hit-1', reviewer: 'ada', at: 1_700_000_900_000 });
-    for (let i = 5; i <= 6; i++) store.recordThrow(session.id, okThrow(i, dice));
+    // Throw 5's declined roll: a person could not tell its face. It stays unresolved, in the fleet as here.
+    for (let i = 5; i <= 6; i++) store.recordThrow(session.id, i === 5 ? declined(i) : okThrow(i, dice));
+    const untold = store.rollsToReview(session.id)[0];
+    store.reviewRoll(session.id, { rollId: untold?.rollId as number, faceId: null, reviewer: 'ada', at: 1_700_000_901_000 });
     store.close();
     const r = JSON.parse((await runCli('sync', '--db', path, '--to', url, '--json')).out) as { throws: number; reviews: number };
-    expect(r).toMatchObject({ throws: 2, reviews: 1 });
+    expect(r).toMatchObject({ throws: 2, reviews: 2 });
     const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
     const fromFleet = await exportOf(url);
     expect(fromFleet).toBe(await exportOf(path));
     expect(fromFleet).toMatch(/"throw":2,"die":"R1".*"symbol":"hit"/);
+    expect(fromFleet).not.toMatch(/"throw":5,"die":"R1"/);
+    expect(fromFleet).toContain('"unresolvedRolls":1');
     expect((await runCli('verify', url)).code).toBe(0);
   });
 

@@ -169,6 +169,35 @@ describe('the review API', () => {
     expect(res.json<{ error: string }>().error).toMatch(/say which face/);
   });
 
+  it('takes crops nobody can tell off the list, one or a batch: the rolls stay unresolved and the evidence is as before', async () => {
+    const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: { host: '127.0.0.1' }, payload: payload as object });
+    const before = await state();
+    const [one, ...rest] = before.rolls;
+    const die = (one as RollView).die;
+    const was = before.dice.find((d) => d.label === die) as DieView & { cannotTell: number };
+    const logE = recomputeVerdicts(store, 1).dice.find((d) => d.label === die)?.logE;
+    const res = await post(`/api/rolls/${one?.rollId}/label`, { cannotTell: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ review: unknown }>().review).toEqual({ rollId: one?.rollId, face: null, cannotTell: true, reviewer: 'ada', at: AT });
+    const after = res.json<{ dice: (DieView & { cannotTell: number })[] }>().dice.find((d) => d.label === die)!;
+    expect([after.reviewed, after.unresolved, after.cannotTell]).toEqual([was.reviewed, was.unresolved, was.cannotTell + 1]);
+    expect(recomputeVerdicts(store, 1).dice.find((d) => d.label === die)?.logE).toBe(logE);
+    expect((await state()).rolls.map((r) => r.rollId)).not.toContain(one?.rollId);
+    const two = rest.slice(0, 2).map((r) => r.rollId);
+    const batch = await post('/api/labels', { rolls: two, cannotTell: true });
+    expect(batch.statusCode).toBe(200);
+    expect(batch.json<{ reviews: { rollId: number; cannotTell: boolean }[] }>().reviews.map((r) => [r.rollId, r.cannotTell])).toEqual(two.map((id) => [id, true]));
+    expect(store.unresolvedRolls(1).filter((r) => r.cannotTell).map((r) => r.rollId)).toEqual(expect.arrayContaining([one?.rollId, ...two]));
+    expect(store.verify()).toMatchObject({ ok: true, breaks: [] });
+    // Once looked at, a roll takes no face; and a body must say one thing.
+    const again = await label(one?.rollId as number, '6');
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ error: string }>().error).toMatch(/ada could not tell its face; an answer is given once/);
+    const both = await post(`/api/rolls/${rest[2]?.rollId}/label`, { face: '6', cannotTell: true });
+    expect(both.statusCode).toBe(400);
+    expect(both.json<{ error: string }>().error).toMatch(/or \{"cannotTell": true\}/);
+  });
+
   it('serves the page with the security headers, and nothing to a request addressed to another host or sent by another site', async () => {
     const page = await app.inject({ url: '/', headers: { host: '127.0.0.1:1234' } });
     expect(page.statusCode).toBe(200);

@@ -10,7 +10,7 @@ import { scriptedSession, RULES, type ChannelScript } from './support/fakes.js';
  * A session whose reader never reads channel 0's 6 (a logo), with a person labelling that die's unresolved rolls as
  * 6 (as `dicerig review` does, in another process) while the run goes on, at the given reads of the throw loop.
  */
-async function labelledWhileRunning(labelAt: readonly number[], budgetRolls = 400) {
+async function labelledWhileRunning(labelAt: readonly number[], budgetRolls = 400, face: string | null = '6') {
   const random = seededRandom(9);
   let labelled = 0;
   const fallback = (call: number, channel: number): ChannelScript => {
@@ -18,8 +18,8 @@ async function labelledWhileRunning(labelAt: readonly number[], budgetRolls = 40
     if (channel === 0 && labelAt.includes(call)) {
       const id = session.session.id;
       const die = session.dice[0]?.record.id;
-      for (const r of session.store.unresolvedRolls(id).filter((x) => x.dieId === die)) {
-        session.store.reviewRoll(id, { rollId: r.rollId, faceId: '6', reviewer: 'ada', at: 1_700_000_000_000 + call });
+      for (const r of session.store.rollsToReview(id).filter((x) => x.dieId === die)) {
+        session.store.reviewRoll(id, { rollId: r.rollId, faceId: face, reviewer: 'ada', at: 1_700_000_000_000 + call });
         labelled++;
       }
     }
@@ -62,6 +62,20 @@ describe('labels given while a session runs', () => {
     const rebuilt = new MonitorSet(s.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 3000 });
     rebuilt.replayStored(s.store, s.session.id);
     expect(s.store.storedVerdicts(s.session.id)?.verdicts).toEqual(rebuilt.verdicts(null));
+  });
+
+  it('take in "cannot tell" too: the rolls stay unresolved, and the stored verdicts are those a rebuilt monitor makes', async () => {
+    const { s, result, labelled } = await labelledWhileRunning([150, 300], 400, null);
+    expect(labelled).toBeGreaterThan(30);
+    const live = result.dice[0];
+    expect(live?.reviewed).toBe(0);
+    expect(live?.unresolved).toBe(s.store.unresolvedRolls(s.session.id).filter((r) => r.dieId === s.dice[0]?.record.id).length);
+    expect(s.store.unresolvedRolls(s.session.id).filter((r) => r.cannotTell)).toHaveLength(labelled);
+    const rebuilt = new MonitorSet(s.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 400 });
+    rebuilt.replayStored(s.store, s.session.id);
+    expect(s.store.storedVerdicts(s.session.id)?.verdicts).toEqual(rebuilt.verdicts(null));
+    // Its advice counts on no review of the rolls nobody could tell.
+    expect(live?.sentence).toContain('nobody could tell');
   });
 
   it('takes a label in only once the throw it was given after is in the monitors, and each label once', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.js';
-import { ReviewError } from '../../src/store/reviews.js';
+import { isCannotTell, ReviewError } from '../../src/store/reviews.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import type { ThrowInput } from '../../src/store/records.js';
@@ -83,6 +83,40 @@ describe('declined rolls and reviews in the store', () => {
     const report = again.verify();
     expect(report.ok).toBe(false);
     expect(report.breaks[0]?.problem).toMatch(/does not match its hash: it was changed after it was given/);
+    again.close();
+  });
+
+  it('takes "cannot tell" off the review queue for good, while the roll stays unresolved and uncounted, and the chains verify', () => {
+    const { store, session, dice } = setup();
+    const rollId = store.unresolvedRolls(session.id)[0]!.rollId;
+    const review = store.reviewRoll(session.id, { rollId, faceId: null, reviewer: 'Ada', at: 5 });
+    expect(review).toMatchObject({ rollId, faceId: null, symbol: '', reviewer: 'Ada', afterThrow: 3 });
+    expect(isCannotTell(review)).toBe(true);
+    // Still unresolved (every verdict counts it as any face), but nobody waits to review it.
+    expect(store.unresolvedRolls(session.id)).toEqual([expect.objectContaining({ rollId, cannotTell: true })]);
+    expect(store.rollsToReview(session.id)).toEqual([]);
+    // Never counted, not even as a roll with an empty symbol.
+    expect(store.dieRolls(session.id)[0]?.throwIndices).toEqual([1, 3]);
+    expect(store.rollEvents(session.id).get(dice[0]!.id)!.map((e) => e.kind)).toEqual(['roll', 'unresolved', 'roll', 'cannot-tell']);
+    expect(store.verify().ok).toBe(true);
+    const twice = thrown(() => store.reviewRoll(session.id, { rollId, faceId: 'crit', reviewer: 'Bob', at: 6 }), ReviewError);
+    expect(twice.refusal).toBe('already-reviewed');
+    expect(twice.message).toBe(`Roll ${rollId} (die "R1") was looked at already: Ada could not tell its face; an answer is given once.`);
+    store.close();
+  });
+
+  it('finds a "cannot tell" roll turned into a labelled one behind the store\'s back', () => {
+    const { store, session, path } = setup();
+    const rollId = store.unresolvedRolls(session.id)[0]!.rollId;
+    store.reviewRoll(session.id, { rollId, faceId: null, reviewer: 'Ada', at: 5 });
+    store.close();
+    const db = openDatabase(path);
+    db.prepare("UPDATE rolls SET resolution = 'reviewed' WHERE id = ?").run(rollId);
+    db.close();
+    const again = RollStore.open(path);
+    const report = again.verify();
+    expect(report.ok).toBe(false);
+    expect(report.breaks.map((b) => b.problem).join('\n')).toContain(`roll ${rollId} has a stored "cannot tell" answer but is marked reviewed`);
     again.close();
   });
 

@@ -46,9 +46,11 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
       const store = openStoreForWriting(db, { create: false });
       try {
         const session = store.findSession(sessionKey);
-        const todo = store.unresolvedRolls(session.id).length;
+        const todo = store.rollsToReview(session.id).length;
         if (todo === 0) {
-          io.out(`Session ${session.id} has no declined rolls to review: nothing to do.\n`);
+          const untold = store.unresolvedRolls(session.id).length;
+          const kept = untold > 0 ? ` (${untold} ${untold === 1 ? 'roll' : 'rolls'} nobody could tell stay unresolved, and the verdicts hold whatever they were)` : '';
+          io.out(`Session ${session.id} has no declined rolls to review${kept}: nothing to do.\n`);
           return;
         }
         const app = await createReviewServer({ store, sessionId: session.id, reviewer, now: () => Date.now() });

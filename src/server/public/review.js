@@ -31,7 +31,7 @@ function showDice(dice) {
         b.addEventListener('click', () => chooseDie(d.label));
         pick.append(b);
       }
-      tr.append(el('td', 'label', d.label), el('td', 'kind', d.kind), el('td', 'resolved', String(d.resolved)), el('td', 'reviewed', String(d.reviewed)), el('td', 'unresolved', String(d.unresolved)), el('td', 'sentence', d.sentence), pick);
+      tr.append(el('td', 'label', d.label), el('td', 'kind', d.kind), el('td', 'resolved', String(d.resolved)), el('td', 'reviewed', String(d.reviewed)), el('td', 'unresolved', d.cannotTell > 0 ? `${d.unresolved} (${d.cannotTell} nobody could tell)` : String(d.unresolved)), el('td', 'sentence', d.sentence), pick);
       return tr;
     }),
   );
@@ -98,26 +98,37 @@ function card(r, i) {
     });
     faces.append(b);
   });
+  // No face to tell (the die cut off, blurred, hidden or not there): the roll stays unresolved, off this list for good.
+  const none = el('button', 'cannot-tell', "can't tell");
+  none.type = 'button';
+  none.title = 'key 0: the crop shows no face you can tell; the roll stays unresolved and every verdict holds whatever it was';
+  none.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    if (!(chosen.has(i) && chosen.size > 1)) select(i);
+    void labelChosen(null);
+  });
+  faces.append(none);
   c.append(img, el('div', 'die', `${r.die} (${r.dieType}), throw ${r.throwIndex}`), el('div', 'guess', `reader: ${r.guess ?? 'no reading stored'}`), el('div', 'reason', `why: ${r.reason ?? 'no reason stored'}`), faces, el('div', 'label'));
   c.addEventListener('click', (ev) => select(i, { range: ev.shiftKey, toggle: ev.ctrlKey || ev.metaKey }));
   return c;
 }
 
 function markLabelled(r, review) {
-  r.label = review.face;
+  r.label = review.cannotTell ? "can't tell" : review.face;
   r.card.classList.add('labelled');
-  r.card.querySelector('.label').textContent = `labelled ${review.face} by ${review.reviewer}`;
+  r.card.querySelector('.label').textContent = review.cannotTell ? `${review.reviewer} could not tell its face: it stays unresolved` : `labelled ${review.face} by ${review.reviewer}`;
   r.card.querySelectorAll('button').forEach((b) => (b.disabled = true));
 }
 
-// The chosen cards still to label get the face: one request for them all, stored all or none.
+// The chosen cards still to label get the face (null: nobody can tell it): one request for them all, stored all or none.
 async function labelChosen(face) {
   const targets = [...chosen].sort((a, b) => a - b).filter((j) => !rolls[j].label);
   if (targets.length === 0) return;
   const one = targets.length === 1;
+  const answer = face === null ? { cannotTell: true } : { face };
   const res = one
-    ? await fetch(`/api/rolls/${rolls[targets[0]].rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ face }) })
-    : await fetch('/api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: targets.map((j) => rolls[j].rollId), face }) });
+    ? await fetch(`/api/rolls/${rolls[targets[0]].rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) })
+    : await fetch('/api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: targets.map((j) => rolls[j].rollId), ...answer }) });
   const body = await res.json();
   if (!res.ok) {
     $('message').textContent = body.error;
@@ -142,6 +153,7 @@ document.addEventListener('keydown', (ev) => {
   if (ev.key === 'ArrowRight') select(selected + 1);
   else if (ev.key === 'ArrowLeft') select(selected - 1);
   else if (ev.key === 'Escape') select(selected);
+  else if (ev.key === '0' && rolls[selected]) void labelChosen(null);
   else if (/^[1-8]$/.test(ev.key)) {
     const r = rolls[selected];
     const face = r?.faces[Number(ev.key) - 1];

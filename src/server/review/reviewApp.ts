@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SessionVerdicts } from '../../stats/dieVerdict.js';
-import { ReviewError, type ReviewRefusal, type UnresolvedRoll } from '../../store/reviews.js';
+import { isCannotTell, ReviewError, type ReviewRecord, type ReviewRefusal, type UnresolvedRoll } from '../../store/reviews.js';
 import type { RollStore } from '../../store/rollStore.js';
 import { sameSiteOnly } from '../security/sameSite.js';
 import { createStack } from '../stack.js';
@@ -44,7 +44,10 @@ export const REFUSAL_STATUS: Readonly<Record<ReviewRefusal, number>> = {
 export const OPEN_SESSION_SENTENCE =
   'The session is still open (running, or stopped without ending): its run makes this verdict and takes each label in at its next throw, then stores it. If the run was stopped, resume it (dicerig run --resume).';
 
-function dieSummary(v: SessionVerdicts, open: boolean) {
+/** Each die's verdict and rolls for the page; `cannotTell`: of its unresolved rolls, those a person looked at and could not tell. */
+function dieSummary(v: SessionVerdicts, open: boolean, store: RollStore, sessionId: number) {
+  const untold = new Map<string, number>();
+  for (const r of store.unresolvedRolls(sessionId)) if (r.cannotTell) untold.set(r.dieLabel, (untold.get(r.dieLabel) ?? 0) + 1);
   return v.dice.map((d) => ({
     label: d.label,
     kind: open ? 'running' : d.kind,
@@ -52,7 +55,22 @@ function dieSummary(v: SessionVerdicts, open: boolean) {
     resolved: d.resolved,
     reviewed: d.reviewed,
     unresolved: d.unresolved,
+    cannotTell: untold.get(d.label) ?? 0,
   }));
+}
+
+/** A stored answer as the page shows it: the face given, or none when the person could not tell. */
+function answerView(r: ReviewRecord) {
+  const cannotTell = isCannotTell(r);
+  return { rollId: r.rollId, face: cannotTell ? null : (r.faceId ?? r.symbol), cannotTell, reviewer: r.reviewer, at: r.at };
+}
+
+/** The answer a request gives: `{"face": "<face id>"}`, or `{"cannotTell": true}` when the crop shows no face a person can tell. */
+function answerOf(body: unknown): { faceId: string | null } | undefined {
+  const b = body as { face?: unknown; cannotTell?: unknown } | null;
+  if (b?.cannotTell === true && b.face === undefined) return { faceId: null };
+  if (typeof b?.face === 'string' && b.face !== '' && b.cannotTell === undefined) return { faceId: b.face };
+  return undefined;
 }
 
 /** What the reader made of a declined die, from its `unreadable` event's details: the pips it counted and how sure it was. */
@@ -103,13 +121,13 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     return {
       session: { id: session.id, title, simulated: session.simulated, open: open() },
       reviewer: options.reviewer,
-      dice: dieSummary(verdicts, open()),
-      rolls: store.unresolvedRolls(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
+      dice: dieSummary(verdicts, open(), store, sessionId),
+      rolls: store.rollsToReview(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
     };
   });
 
   app.get<{ Params: { rollId: string } }>('/api/crops/:rollId', async (req, reply: FastifyReply) => {
-    const roll = store.unresolvedRolls(sessionId).find((r) => String(r.rollId) === req.params.rollId);
+    const roll = store.rollsToReview(sessionId).find((r) => String(r.rollId) === req.params.rollId);
     if (roll === undefined || roll.evidencePath === null) return reply.code(404).send({ error: `no crop for roll "${req.params.rollId}" among the rolls to review` });
     const file = resolve(evidenceRoot, roll.evidencePath);
     if (!file.startsWith(evidenceRoot + sep)) return reply.code(404).send({ error: `the crop of roll ${roll.rollId} lies outside the store's folder` });
@@ -123,12 +141,12 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   app.post<{ Params: { rollId: string }; Body: unknown }>('/api/rolls/:rollId/label', async (req, reply) => {
     const rollId = /^\d{1,12}$/.test(req.params.rollId) ? Number(req.params.rollId) : NaN;
     if (Number.isNaN(rollId)) return reply.code(404).send({ error: `no roll "${req.params.rollId}": a roll id is a whole number` });
-    const face = (req.body as { face?: unknown } | null)?.face;
-    if (typeof face !== 'string' || face === '') return reply.code(400).send({ error: 'say which face the die shows: {"face": "<face id>"}' });
+    const answer = answerOf(req.body);
+    if (answer === undefined) return reply.code(400).send({ error: 'say which face the die shows: {"face": "<face id>"}, or {"cannotTell": true} when the crop shows none you can tell' });
     try {
-      const review = store.reviewRoll(sessionId, { rollId, faceId: face, reviewer: options.reviewer, at: options.now() });
+      const review = store.reviewRoll(sessionId, { rollId, faceId: answer.faceId, reviewer: options.reviewer, at: options.now() });
       verdicts = remake(review.at);
-      return { review: { rollId: review.rollId, face: review.faceId ?? review.symbol, reviewer: review.reviewer, at: review.at }, dice: dieSummary(verdicts, open()) };
+      return { review: answerView(review), dice: dieSummary(verdicts, open(), store, sessionId) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: e.message, refusal: e.refusal });
       throw e;
@@ -144,13 +162,13 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       return reply.code(400).send({ error: `say which rolls: {"rolls": [<roll id>, ...], "face": "<face id>"}, with 1 to ${MAX_BATCH} roll ids` });
     }
     if (new Set(ids).size !== ids.length) return reply.code(400).send({ error: 'a roll id is named twice; each roll takes one label' });
-    const face = body?.face;
-    if (typeof face !== 'string' || face === '') return reply.code(400).send({ error: 'say which face the dice show: {"rolls": [...], "face": "<face id>"}' });
+    const answer = answerOf(body);
+    if (answer === undefined) return reply.code(400).send({ error: 'say which face the dice show: {"rolls": [...], "face": "<face id>"}, or {"rolls": [...], "cannotTell": true}' });
     try {
       const at = options.now();
-      const reviews = store.reviewRolls(sessionId, (ids as number[]).map((rollId) => ({ rollId, faceId: face, reviewer: options.reviewer, at })));
+      const reviews = store.reviewRolls(sessionId, (ids as number[]).map((rollId) => ({ rollId, faceId: answer.faceId, reviewer: options.reviewer, at })));
       verdicts = remake(at);
-      return { reviews: reviews.map((r) => ({ rollId: r.rollId, face: r.faceId ?? r.symbol, reviewer: r.reviewer, at: r.at })), dice: dieSummary(verdicts, open()) };
+      return { reviews: reviews.map(answerView), dice: dieSummary(verdicts, open(), store, sessionId) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: `${e.message} No label of this batch was stored.`, refusal: e.refusal });
       throw e;

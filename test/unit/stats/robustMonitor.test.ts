@@ -76,6 +76,35 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(describeVerdict(s.decision)).toContain('60 unresolved reads could change the verdict: review at least');
   });
 
+  it('stops asking for reviews of rolls nobody could tell, and leaves the evidence as it was', () => {
+    // As above: 300 of 3,300 unresolved; 284 reviews would certify the die.
+    const m = new RobustMonitor(D6, { alpha: 0.01, delta: 0.03 });
+    const positions = m.observeCounts([500, 500, 500, 500, 500, 500], 300);
+    const before = m.state();
+    // 100 of them a person could not tell: 200 are left to review, short of the 284 that would decide the die, but the
+    // untellable share alone (100 of 3,300: 0.03) still leaves the margin within reach, so reviewing all 200 is the advice.
+    for (const p of positions.slice(0, 100)) m.cannotTell(p);
+    const some = m.state();
+    expect(some.logE).toBe(before.logE);
+    expect(some.unresolved).toBe(300);
+    expect(some.decision.kind).toBe('INCONCLUSIVE');
+    expect(describeVerdict(some.decision)).toContain('200 unresolved reads not yet reviewed could change the verdict: review at least');
+    expect(describeVerdict(some.decision)).toContain('(100 nobody could tell stay unresolved)');
+    expect(some.readsToReview).toBeLessThanOrEqual(200);
+    // All of them untellable: no review can decide the die, and the advice says no more of reviewing.
+    for (const p of positions.slice(100)) m.cannotTell(p);
+    const none = m.state();
+    expect(none.logE).toBe(before.logE);
+    expect(none.readsToReview).toBeNull();
+    expect(none.reason).toBe('collecting');
+    expect(describeVerdict(none.decision)).toContain('300 unresolved reads counted as the least favourable faces (300 nobody could tell)');
+    expect(describeVerdict(none.decision)).not.toContain('review');
+    // An untellable roll takes no label, and is said untellable once.
+    expect(m.isOpen(positions[0]!)).toBe(false);
+    expect(() => m.review(positions[0]!, 0)).toThrow(InputError);
+    expect(() => m.cannotTell(positions[0]!)).toThrow(/not an unresolved roll still open to review/);
+  });
+
   it('speaks of one unresolved roll in the singular', () => {
     const one = new RobustMonitor(D6, { alpha: 0.01 });
     one.observeUnresolved();
