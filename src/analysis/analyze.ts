@@ -55,6 +55,18 @@ export interface DieAnalysis {
   readonly partVerdicts?: readonly { readonly session: number; readonly kind: string; readonly sentence: string }[];
   /** Its stored rolls the reader left unresolved and nobody labelled (not among the `n` read ones), when there are any. */
   readonly unresolved?: number;
+  /** For a die rolled in several stored sessions: what they show together (src/analysis/acrossSessions.ts). */
+  readonly across?: AcrossSessions;
+}
+
+/** What a die's stored sessions show together: the product of their e-values, and their intervals intersected. */
+export interface AcrossSessions {
+  readonly sessions: readonly number[];
+  readonly logE: number;
+  /** log(family / alpha): the product's level for UNFAIR. */
+  readonly logThreshold: number;
+  /** The largest deviation their intersected intervals leave, at most `alpha` wrong; absent when they certify nothing together. */
+  readonly certified?: { readonly level: 'symbol' | 'face'; readonly within: number; readonly alpha: number };
 }
 
 /** A homogeneity finding made to hold whatever the dice's unresolved rolls were (src/analysis/homogeneityUnresolved.ts). */
@@ -96,6 +108,8 @@ export interface AnalysisHead extends Omit<Analysis, 'dice'> {
   readonly totalRolls: number;
   /** Of them, dice shown with the verdict their stored session made (src/analysis/sessionVerdict.ts). */
   readonly sessionVerdicts?: number;
+  /** Of them, dice rolled in several stored sessions, judged on those sessions' evidence together (src/analysis/acrossSessions.ts). */
+  readonly acrossSessions?: number;
 }
 
 /**

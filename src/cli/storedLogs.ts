@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ParsedLog } from '../rolllog/types.js';
 import type { StoredVerdictParts } from '../analysis/sessionVerdict.js';
+import type { SessionPart } from '../analysis/acrossSessions.js';
 import type { Verdict } from '../stats/verdict.js';
 import { StoreError } from '../store/errors.js';
 import { FleetError } from '../fleet/errors.js';
@@ -20,6 +21,8 @@ export interface StoredDieVerdict {
   readonly faces?: readonly StoredFaceInterval[];
   /** The verdict itself, its e-value and where it was made, for an analysis to show in place of its own. */
   readonly parts?: StoredVerdictParts;
+  /** The session's error rate for this die (its alpha over its dice), when stored. */
+  readonly alphaPerDie?: number;
 }
 
 export interface StoredFaceInterval {
@@ -46,6 +49,21 @@ export function decidedBySession(stored: { readonly verdicts: ReadonlyMap<string
   const own = stored.verdicts.get(label);
   // Another session may have rolled the die without storing a verdict for it (one recorded before verdicts were kept).
   return own?.length === 1 && !inFiles.has(label) && (stored.rolledIn.get(label) ?? 0) <= 1 ? own[0] : undefined;
+}
+
+/**
+ * The verdicts of the sessions that rolled a die, when it was rolled in several stored sessions, no file holds its rolls
+ * and each of them stored its verdict with its e-value: what `judgeAcrossSessions` combines. Undefined otherwise.
+ */
+export function decidedBySessions(stored: { readonly verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>; readonly rolledIn: ReadonlyMap<string, number> }, label: string, inFiles: ReadonlySet<string>): StoredDieVerdict[] | undefined {
+  const own = stored.verdicts.get(label) ?? [];
+  const rolled = stored.rolledIn.get(label) ?? 0;
+  return own.length >= 2 && own.length === rolled && !inFiles.has(label) && own.every((v) => v.parts !== undefined) ? [...own] : undefined;
+}
+
+/** A stored session's verdict on a die, as `judgeAcrossSessions` and `combineSessions` take it (one from `decidedBySessions`: its parts are whole). */
+export function asPart(v: StoredDieVerdict): SessionPart {
+  return { session: v.session, kind: v.kind, logE: v.parts?.logE ?? 0, ...(v.alphaPerDie !== undefined ? { alphaPerDie: v.alphaPerDie } : {}), ...(v.faces ? { faces: v.faces } : {}) };
 }
 
 /** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
@@ -111,11 +129,14 @@ export async function readStoredLogs(
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
     for (const s of sessions) {
-      const made = s.store.storedVerdicts(s.session.id)?.verdicts as { dice?: { label: string; kind: string; sentence: string; faces?: unknown; verdict?: unknown; logE?: unknown; decidedAt?: unknown }[] } | undefined;
+      const made = s.store.storedVerdicts(s.session.id)?.verdicts as
+        | { dice?: { label: string; kind: string; sentence: string; faces?: unknown; verdict?: unknown; logE?: unknown; decidedAt?: unknown; alphaPerDie?: unknown }[] }
+        | undefined;
       for (const d of made?.dice ?? []) {
         const faces = storedFaces(d.faces);
         const parts = storedParts(d);
-        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}) }]);
+        const alpha = isNumber(d.alphaPerDie) && d.alphaPerDie > 0 && d.alphaPerDie < 1 ? { alphaPerDie: d.alphaPerDie } : {};
+        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha }]);
       }
     }
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
+import { judgeAcrossSessions } from '../../analysis/acrossSessions.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { homogeneityWhateverUnresolved } from '../../analysis/homogeneityUnresolved.js';
 import { withSessionVerdict } from '../../analysis/sessionVerdict.js';
@@ -12,7 +13,7 @@ import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { decidedBySession, readStoredLogs, splitSources } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -53,9 +54,11 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.
       const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
       const sessionParts = (label: string) => decidedBySession(stored, label, inFiles);
+      const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
       const analysis: AnalysisStream = {
         ...analysed,
         sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
+        acrossSessions: [...stored.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined).length,
         homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => stored.unresolved.get(label) ?? 0, analysed.alpha),
         dice: function* () {
           for (const read of analysed.dice()) {
@@ -66,8 +69,14 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
               yield withSessionVerdict(d, own.parts, own.session);
               continue;
             }
-            const made = holdWhateverUnresolved(d, unresolved, settings);
             const parts = (stored.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));
+            const several = sessionsOf(d.label);
+            if (several !== undefined) {
+              // Rolled in several stored sessions: judged on their evidence together, never by a fixed-n test.
+              yield judgeAcrossSessions({ ...d, partVerdicts: parts }, several.map(asPart), settings);
+              continue;
+            }
+            const made = holdWhateverUnresolved(d, unresolved, settings);
             yield parts.length > 0 ? { ...made, partVerdicts: parts } : made;
           }
         },

@@ -3,11 +3,12 @@ import { analyzeDice } from '../../analysis/analyze.js';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
+import { combineSessions } from '../../analysis/acrossSessions.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { decidedBySession, readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -55,6 +56,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
       const analysis = analyzeDice(ofType, { alpha: flags.alpha });
       // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
+      const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
       const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {
         const v = decidedBySession(stored, label, inFiles);
         return v?.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
@@ -78,11 +80,19 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
           const level = levelOf(d);
           const unresolved = stored.unresolved.get(d.label) ?? 0;
           const own = decided(d.label, level.labels);
+          // Rolled in several stored sessions: judged as analyze judges it, on their e-values and intervals together.
+          const several = own === undefined ? sessionsOf(d.label) : undefined;
+          const across = several !== undefined ? combineSessions(several.map(asPart), level.expected, level.labels, settings) : undefined;
           // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: its
           // verdict must hold whatever they were, as analyze's does.
-          const verdict = own?.kind ?? holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
-          const intervals = own?.faces?.map((f) => ({ lower: f.lower, upper: f.upper }));
-          const rejectedBecause = own?.kind === 'UNFAIR' ? `UNFAIR by the verdict of session ${own.session}, which decided it` : undefined;
+          const verdict = own?.kind ?? across?.decision ?? holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
+          const intervals = own?.faces?.map((f) => ({ lower: f.lower, upper: f.upper })) ?? across?.intervals;
+          const rejectedBecause =
+            own?.kind === 'UNFAIR'
+              ? `UNFAIR by the verdict of session ${own.session}, which decided it`
+              : across?.decision === 'UNFAIR'
+                ? `UNFAIR by the product of the e-values of the ${several?.length} sessions that rolled it`
+                : undefined;
           return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', ...(rejectedBecause ? { rejectedBecause } : {}), verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
         });
       const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
@@ -105,7 +115,10 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
           ? ['Rolls the reader left unresolved (and nobody labelled) could be any face: the bounds of the dice with some hold whatever they were (dicerig review labels them).']
           : []),
         ...(candidates.some((c) => c.bySession === true)
-          ? ["A die one session decided keeps that session's verdict and is ranked by its intervals (anytime-valid where the session stopped, at its own error rate); a fixed-sample interval there would certify more than the session can."]
+          ? [
+              "A die one session decided keeps that session's verdict and is ranked by its intervals (anytime-valid where the session stopped, at its own error rate); " +
+                "a die rolled in several sessions is judged on their e-values together and ranked by their intervals intersected. A fixed-sample interval there would certify more than the sessions can.",
+            ]
           : []),
         '',
         renderTable(
@@ -134,6 +147,6 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
 /** Which simultaneous bounds rank the dice: the sessions' own, the pool's, or both. */
 function boundWords(bySession: number, all: number, alpha: number): string {
   if (bySession === 0) return `${confidenceLabel(alpha)} simultaneous bound`;
-  if (bySession === all) return "the simultaneous bound each die's session made, at its error rate";
-  return `the simultaneous bound its session made for a die a session decided, else the ${confidenceLabel(alpha)} one`;
+  if (bySession === all) return "the simultaneous bound each die's session made, or its sessions' intersected, at its error rate";
+  return `the simultaneous bound its session made, or its sessions' intersected, for a die the sessions judged, else the ${confidenceLabel(alpha)} one`;
 }

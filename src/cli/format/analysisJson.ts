@@ -59,6 +59,7 @@ function dieJson(d: DieAnalysis) {
     sentence: d.sentence,
     ...(d.decidedBy !== undefined ? { decidedBy: { session: d.decidedBy }, fixedSampleFigures: 'descriptive' } : {}),
     ...(d.partVerdicts !== undefined ? { sessionVerdicts: d.partVerdicts } : {}),
+    ...(d.across !== undefined ? { acrossSessions: d.across, fixedSampleFigures: 'descriptive' } : {}),
     symbol: level(d.symbol, d.adjusted.find((x) => x.analysis === d.symbol)?.adjustedP),
     face: d.face ? level(d.face, d.adjusted.find((x) => x.analysis === d.face)?.adjustedP) : null,
     game: d.game.map((g) => ({ name: g.figure.name, description: g.figure.description, symbols: g.figure.symbols, ...g.result })),

@@ -19,7 +19,15 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls. alpha ${a.alpha}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
     `FAIR_WITHIN margin ±${a.delta}, rig checks at ${a.serialAlpha}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
-  if (fromSessions < a.count) yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  const across = a.acrossSessions ?? 0;
+  if (fromSessions + across < a.count) yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  if (across > 0) {
+    yield (
+      `${across === a.count ? 'Every die was' : `${across} of the dice ${across === 1 ? 'was' : 'were'}`} rolled in several stored sessions: judged on the product of those sessions' e-values ` +
+      `(valid however the die came to be rolled again), UNFAIR at alpha over the tests, and FAIR_WITHIN only where the sessions' own intervals together certify it; ` +
+      `the fixed-n figures beside ${across === 1 ? 'it' : 'them'} are descriptive only.`
+    );
+  }
   if (fromSessions > 0) {
     const one = fromSessions === 1 || fromSessions === a.count;
     const who = fromSessions === a.count ? 'Every die was' : `${fromSessions} of the dice ${fromSessions === 1 ? 'was' : 'were'}`;
@@ -52,7 +60,8 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   if (d.decidedBy !== undefined) lines.push(`  (session ${d.decidedBy}'s verdict, as it stored it; the figures below are descriptive)`);
   if (d.partVerdicts !== undefined) {
     const each = d.partVerdicts.map((v) => `session ${v.session}: ${v.kind}`).join(', ');
-    lines.push(`  (made here, fixed-n, on all its rolls; the sessions that rolled part of them each decided on their own: ${each})`);
+    const how = d.across !== undefined ? 'made here across its sessions, on their e-values and intervals' : 'made here, fixed-n, on all its rolls';
+    lines.push(`  (${how}; the sessions that rolled part of them each decided on their own: ${each})`);
   }
   lines.push(levelTable(d.symbol, a.alpha));
   lines.push(testLine(d, d.symbol));
