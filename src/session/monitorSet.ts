@@ -27,6 +27,8 @@ export interface DieOutcome {
   readonly resolved?: number;
   readonly reviewed?: number;
   readonly unresolved?: number;
+  /** Of the unresolved ones, those a person looked at and could not tell. */
+  readonly cannotTell?: number;
 }
 
 /** A die's stored roll sequence as monitor calls (nothing changed), and the place of each of its unresolved rolls in it (by roll id). */
@@ -214,7 +216,7 @@ export class MonitorSet {
         verdict,
         sentence: made?.sentence ?? describeVerdict(verdict),
         decidedAt: t.monitor.state().decidedAt,
-        ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved } : {}),
+        ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved, cannotTell: t.monitor.state().cannotTell } : {}),
       };
     });
   }

@@ -71,7 +71,8 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
       `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice came to rest cocked` : ''}.`,
   );
   if ((t.declined ?? 0) > 0) {
-    const open = result.dice.reduce((n, d) => n + (d.unresolved ?? 0), 0);
+    // Rolls a person looked at and could not tell stay unresolved but wait for nobody.
+    const open = result.dice.reduce((n, d) => n + (d.unresolved ?? 0) - (d.cannotTell ?? 0), 0);
     lines.push(
       `Reader: ${formatCount(t.declined ?? 0)} dice declined or not found at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}; ` +
         `${formatCount(t.unresolved ?? 0)} kept as unresolved rolls${open > 0 ? ` (${formatCount(open)} still to review)` : ''}.`,

@@ -73,6 +73,8 @@ export interface RobustMonitorState {
   readonly reviewed: number;
   /** Rolls the reader declined that nobody has labelled yet. */
   readonly unresolved: number;
+  /** Of them, those a person looked at and could not tell (no longer waiting for a review). */
+  readonly cannotTell: number;
   /** Counts per face of the resolved and reviewed rolls. */
   readonly counts: number[];
   /** Natural log of the least favourable e-value now (exact minimum over assignments without misreads; a lower bound with them). */
@@ -270,6 +272,7 @@ export class RobustMonitor {
       resolved: this.resolvedCount,
       reviewed: this.reviewedCount,
       unresolved: this.open.size,
+      cannotTell: this.untellable.size,
       counts: Array.from(this.counts),
       logE: evidence.logE,
       eValue: Math.exp(evidence.logE),

@@ -3,6 +3,7 @@ import type { SessionEvent } from '../../src/session/events.js';
 import { LiveReviews } from '../../src/session/liveReviews.js';
 import { MonitorSet } from '../../src/session/monitorSet.js';
 import { runSession } from '../../src/session/runner.js';
+import { formatSessionSummary } from '../../src/session/summary.js';
 import { seededRandom } from '../../src/stats/random.js';
 import { scriptedSession, RULES, type ChannelScript } from './support/fakes.js';
 
@@ -70,6 +71,10 @@ describe('labels given while a session runs', () => {
     const live = result.dice[0];
     expect(live?.reviewed).toBe(0);
     expect(live?.unresolved).toBe(s.store.unresolvedRolls(s.session.id).filter((r) => r.dieId === s.dice[0]?.record.id).length);
+    // The run's summary does not send anyone to review them again.
+    expect(live?.cannotTell).toBe(labelled);
+    const waiting = s.store.rollsToReview(s.session.id).length;
+    expect(formatSessionSummary(result, { db: 'rolls.db', simulated: true })).toContain(waiting > 0 ? `(${waiting} still to review)` : 'kept as unresolved rolls.');
     expect(s.store.unresolvedRolls(s.session.id).filter((r) => r.cannotTell)).toHaveLength(labelled);
     const rebuilt = new MonitorSet(s.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 400 });
     rebuilt.replayStored(s.store, s.session.id);
