@@ -110,6 +110,8 @@ export interface AnalysisHead extends Omit<Analysis, 'dice'> {
   readonly sessionVerdicts?: number;
   /** Of them, dice rolled in several stored sessions, judged on those sessions' evidence together (src/analysis/acrossSessions.ts). */
   readonly acrossSessions?: number;
+  /** The settings taken from the stored sessions analysed (no option gave them, and the sessions agree on them). */
+  readonly settingsFromSessions?: readonly ('alpha' | 'delta' | 'serialAlpha')[];
 }
 
 /**

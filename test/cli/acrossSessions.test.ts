@@ -47,7 +47,7 @@ beforeAll(async () => {
 
 describe('a die rolled in several stored sessions', () => {
   it("is judged on the product of its sessions' e-values, against alpha over the tests, with what each session decided beside it", async () => {
-    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json');
+    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05');
     expect(r.code, r.err).toBe(0);
     const dice = (JSON.parse(r.out) as { dice: Analysed[] }).dice;
     expect(dice.map((d) => d.label)).toEqual(['on-A', 'on-B', 'on-C']);
@@ -64,15 +64,15 @@ describe('a die rolled in several stored sessions', () => {
     // The loaded die: undecided by each session alone (at 0.001 over its 3 dice), shown unfair by both together.
     expect(dice.find((d) => d.label === 'on-A')?.verdict.kind).toBe('UNFAIR');
     expect(dice.find((d) => d.label === 'on-A')?.sessionVerdicts?.map((v) => v.kind)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE']);
-    const text = (await runCli('analyze', 'part-5', 'part-6', '--db', db)).out;
+    const text = (await runCli('analyze', 'part-5', 'part-6', '--db', db, '--alpha', '0.05')).out;
     expect(text).toContain("Every die was rolled in several stored sessions: judged on the product of those sessions' e-values");
     expect(text).not.toContain('Verdicts assume the number of rolls was fixed in advance');
-    expect(text).toMatch(/on-B {2}\(D6 \(pips\), 300 rolls\)\n {2}INCONCLUSIVE: the product of its 2 sessions' e-values is [^ ]+ \(UNFAIR needs 60\), and their intervals together leave ±0\.\d+ \(FAIR_WITHIN needs ±0\.03\)\./);
+    expect(text).toMatch(/on-B {2}\(D6 \(pips\), 300 rolls\)\n {2}INCONCLUSIVE: the product of its 2 sessions' e-values is [^ ]+ \(UNFAIR needs 60\), and their intervals together leave ±0\.\d+ \(FAIR_WITHIN needs ±0\.05\)\./);
     expect(text).toContain('(made here across its sessions, on their e-values and intervals; the sessions that rolled part of them each decided on their own: session 1: INCONCLUSIVE, session 2: INCONCLUSIVE)');
   });
 
   it("certifies it within a margin only by its sessions' intervals together, its error the sum of theirs", async () => {
-    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--delta', '0.2');
+    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--delta', '0.2', '--alpha', '0.05');
     expect(r.code, r.err).toBe(0);
     const dice = (JSON.parse(r.out) as { dice: Analysed[] }).dice;
     for (const d of dice) {
@@ -96,7 +96,7 @@ describe('a die rolled in several stored sessions', () => {
   });
 
   it('is pooled, or left out, by that same judgement, and ranked by its sessions\' intervals intersected', async () => {
-    const analysed = (JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json')).out) as { dice: Analysed[] }).dice;
+    const analysed = (JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05')).out) as { dice: Analysed[] }).dice;
     const r = await runCli('pool', 'part-5', 'part-6', '--db', db, '--size', '1', '--json');
     expect(r.code, r.err).toBe(0);
     const pooled = JSON.parse(r.out) as { ranking: { label: string; score: number }[]; verdicts: Record<string, string>; rankedBySession: string[]; excluded: { label: string; reason: string }[] };
@@ -109,5 +109,19 @@ describe('a die rolled in several stored sessions', () => {
       expect(pooled.rankedBySession).toContain(d.label);
       expect(pooled.ranking.find((x) => x.label === d.label)?.score, d.label).toBeCloseTo(d.acrossSessions?.certified?.within as number, 12);
     }
+  });
+
+  it("is judged at the sessions' own alpha and margin unless told otherwise, and says so", async () => {
+    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json');
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out) as { settings: { alpha: number; delta: number; fromSessions: string[] }; dice: Analysed[] };
+    // The sessions ran at the run defaults: alpha 0.01 over their dice, margin ±0.05.
+    expect([j.settings.alpha, j.settings.delta, j.settings.fromSessions]).toEqual([0.01, 0.05, ['alpha', 'delta', 'serialAlpha']]);
+    for (const d of j.dice) expect(d.acrossSessions?.logThreshold, d.label).toBeCloseTo(Math.log(3 / 0.01), 12);
+    const text = (await runCli('analyze', 'part-5', 'part-6', '--db', db)).out;
+    expect(text.split('\n')[0]).toBe("3 dice, 900 rolls. alpha 0.01 (the sessions' own), Holm over 3 tests, FAIR_WITHIN margin ±0.05 (the sessions' own), rig checks at 0.01 (the sessions' own).");
+    // An option given wins; the rest stay the sessions'.
+    const told = JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.02')).out) as { settings: { alpha: number; delta: number; fromSessions?: string[] } };
+    expect([told.settings.alpha, told.settings.delta, told.settings.fromSessions]).toEqual([0.02, 0.05, ['delta', 'serialAlpha']]);
   });
 });

@@ -12,16 +12,17 @@ import { loadDice } from '../loadDice.js';
 import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
+import { FALLBACK_SETTINGS, sessionSettings } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
   diceFile?: string;
-  alpha: number;
-  delta: number;
+  alpha?: number;
+  delta?: number;
   multiplicity: Multiplicity;
-  serialAlpha: number;
+  serialAlpha?: number;
   json?: boolean;
   db?: string;
 }
@@ -33,10 +34,10 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .argument('<files...>', 'roll logs: CSV with die and face/symbol columns, JSON Lines, or one-hot File,<symbol>... files (one die per file); with --db, also session ids or names')
     .option('--die <type>', 'die type for rolls whose log does not name one (red, green, d6, d3, direction, or one from --dice-file)')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
-    .option('--alpha <p>', 'error rate of each verdict', probabilityArg, 0.05)
-    .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability)', probabilityArg, 0.03)
+    .option('--alpha <p>', 'error rate of each verdict (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
+    .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the sessions’ own, as for --alpha; else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
-    .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks', probabilityArg, 0.01)
+    .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks (default: the sessions’ own, as for --alpha; else 0.01)', probabilityArg)
     .option('--json', 'print the full analysis as JSON')
     .option('--db <path>', `with --db, a source that is not a file is a session id or name in this store: ${FLEET_DB_HELP}`)
     .action(async (sources: string[], flags: AnalyzeFlags) => {
@@ -49,7 +50,11 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
-      const analysed = analyzeDiceStream(rolls, { alpha: flags.alpha, delta: flags.delta, multiplicity: flags.multiplicity, serialAlpha: flags.serialAlpha });
+      // Stored sessions alone are judged at their own settings unless told otherwise, as `report` judges one session.
+      const own = files.length === 0 ? sharedSettings(stored.sessions.map((s) => sessionSettings(s.session.configJson))) : {};
+      const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? own[key] ?? FALLBACK_SETTINGS[key];
+      const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && own[k] !== undefined);
+      const analysed = analyzeDiceStream(rolls, { alpha: pick('alpha'), delta: pick('delta'), multiplicity: flags.multiplicity, serialAlpha: pick('serialAlpha') });
       // A die one stored session decided shows that session's verdict (one verdict, one error control); any other
       // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.
       const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
@@ -57,6 +62,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
       const analysis: AnalysisStream = {
         ...analysed,
+        ...(fromSessions.length > 0 ? { settingsFromSessions: fromSessions } : {}),
         sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
         acrossSessions: [...stored.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined).length,
         homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => stored.unresolved.get(label) ?? 0, analysed.alpha),
@@ -90,4 +96,15 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
 function* jsonParts(analysis: AnalysisStream): Generator<string> {
   yield* analysisJsonParts(analysis, analysis.dice());
   yield '\n';
+}
+
+/** The settings every stored session agrees on (a key they differ on, or one a session does not say, is left out). */
+function sharedSettings(all: readonly { alpha?: number; delta?: number; serialAlpha?: number }[]): { alpha?: number; delta?: number; serialAlpha?: number } {
+  const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
+  if (all.length === 0) return out;
+  for (const key of ['alpha', 'delta', 'serialAlpha'] as const) {
+    const first = all[0]?.[key];
+    if (first !== undefined && all.every((s) => s[key] === first)) out[key] = first;
+  }
+  return out;
 }

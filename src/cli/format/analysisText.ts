@@ -16,8 +16,10 @@ export function formatAnalysisText(a: Analysis): string {
  */
 export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>): Generator<string> {
   const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
-  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls. alpha ${a.alpha}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
-    `FAIR_WITHIN margin ±${a.delta}, rig checks at ${a.serialAlpha}.`;
+  const own = a.settingsFromSessions ?? [];
+  const theirs = (key: 'alpha' | 'delta' | 'serialAlpha') => (own.includes(key) ? " (the sessions' own)" : '');
+  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
+    `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;
   if (fromSessions + across < a.count) yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
