@@ -7,6 +7,7 @@ import type { Verdict } from '../stats/verdict.js';
 import { StoreError } from '../store/errors.js';
 import { FleetError } from '../fleet/errors.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
+import { sessionSettings } from '../report/storedSessionReport.js';
 import { openStoredSessions, type StoredSession } from './storedSessions.js';
 
 /** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
@@ -149,4 +150,19 @@ export async function readStoredLogs(
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * The decision settings every one of `sessions` ran with (its stored config's, as `report` reads one session's): a key
+ * they differ on, or one a session does not say (an imported session), is left out.
+ */
+export function sessionsSettings(sessions: readonly StoredSession[]): { alpha?: number; delta?: number; serialAlpha?: number } {
+  const all = sessions.map((s) => sessionSettings(s.session.configJson));
+  const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
+  if (all.length === 0) return out;
+  for (const key of ['alpha', 'delta', 'serialAlpha'] as const) {
+    const first = all[0]?.[key];
+    if (first !== undefined && all.every((s) => s[key] === first)) out[key] = first;
+  }
+  return out;
 }

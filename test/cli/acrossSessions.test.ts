@@ -97,7 +97,7 @@ describe('a die rolled in several stored sessions', () => {
 
   it('is pooled, or left out, by that same judgement, and ranked by its sessions\' intervals intersected', async () => {
     const analysed = (JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05')).out) as { dice: Analysed[] }).dice;
-    const r = await runCli('pool', 'part-5', 'part-6', '--db', db, '--size', '1', '--json');
+    const r = await runCli('pool', 'part-5', 'part-6', '--db', db, '--size', '1', '--json', '--alpha', '0.05');
     expect(r.code, r.err).toBe(0);
     const pooled = JSON.parse(r.out) as { ranking: { label: string; score: number }[]; verdicts: Record<string, string>; rankedBySession: string[]; excluded: { label: string; reason: string }[] };
     for (const d of analysed) {
@@ -109,6 +109,11 @@ describe('a die rolled in several stored sessions', () => {
       expect(pooled.rankedBySession).toContain(d.label);
       expect(pooled.ranking.find((x) => x.label === d.label)?.score, d.label).toBeCloseTo(d.acrossSessions?.certified?.within as number, 12);
     }
+    // Left to their defaults, both judge at the sessions' own alpha, and agree.
+    const byDefault = (JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json')).out) as { dice: Analysed[] }).dice;
+    const poolDefault = JSON.parse((await runCli('pool', 'part-5', 'part-6', '--db', db, '--size', '1', '--json')).out) as { alpha: number; verdicts: Record<string, string> };
+    expect(poolDefault.alpha).toBe(0.01);
+    expect(poolDefault.verdicts).toEqual(Object.fromEntries(byDefault.map((d) => [d.label, d.verdict.kind])));
   });
 
   it("is judged at the sessions' own alpha and margin unless told otherwise, and says so", async () => {

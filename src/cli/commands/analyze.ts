@@ -12,9 +12,9 @@ import { loadDice } from '../loadDice.js';
 import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { readLogs } from '../readLogs.js';
-import { FALLBACK_SETTINGS, sessionSettings } from '../../report/storedSessionReport.js';
+import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -51,7 +51,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
       // Stored sessions alone are judged at their own settings unless told otherwise, as `report` judges one session.
-      const own = files.length === 0 ? sharedSettings(stored.sessions.map((s) => sessionSettings(s.session.configJson))) : {};
+      const own = files.length === 0 ? sessionsSettings(stored.sessions) : {};
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? own[key] ?? FALLBACK_SETTINGS[key];
       const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && own[k] !== undefined);
       const analysed = analyzeDiceStream(rolls, { alpha: pick('alpha'), delta: pick('delta'), multiplicity: flags.multiplicity, serialAlpha: pick('serialAlpha') });
@@ -96,15 +96,4 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
 function* jsonParts(analysis: AnalysisStream): Generator<string> {
   yield* analysisJsonParts(analysis, analysis.dice());
   yield '\n';
-}
-
-/** The settings every stored session agrees on (a key they differ on, or one a session does not say, is left out). */
-function sharedSettings(all: readonly { alpha?: number; delta?: number; serialAlpha?: number }[]): { alpha?: number; delta?: number; serialAlpha?: number } {
-  const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
-  if (all.length === 0) return out;
-  for (const key of ['alpha', 'delta', 'serialAlpha'] as const) {
-    const first = all[0]?.[key];
-    if (first !== undefined && all.every((s) => s[key] === first)) out[key] = first;
-  }
-  return out;
 }

@@ -8,7 +8,8 @@ import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
+import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -21,7 +22,7 @@ interface PoolFlags {
   die?: string;
   diceFile?: string;
   level: 'symbol' | 'face';
-  alpha: number;
+  alpha?: number;
   json?: boolean;
   db?: string;
 }
@@ -36,7 +37,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .option('--die <type>', 'die type for rolls whose log does not name one')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
     .addOption(new Option('--level <level>', 'rank by symbols or by physical faces').choices(['symbol', 'face']).default('symbol'))
-    .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it', probabilityArg, 0.05)
+    .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
     .option('--json', 'print the pool as JSON')
     .option('--db <path>', FLEET_DB_HELP)
     .action(async (sources: string[], flags: PoolFlags) => {
@@ -54,7 +55,11 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       if (colour === undefined) throw new InputError(`${where} hold several die types (${types.join(', ')}): choose one with --colour`);
       const ofType = rolls.filter((r) => r.die.id === colour);
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
-      const analysis = analyzeDice(ofType, { alpha: flags.alpha });
+      // Stored sessions alone are judged at their own alpha unless told otherwise, as analyze and report judge them.
+      const own = files.length === 0 ? sessionsSettings(stored.sessions) : {};
+      const alpha = flags.alpha ?? own.alpha ?? FALLBACK_SETTINGS.alpha;
+      // The margin only names the verdicts shown beside the ranking (no die is left out for it): the sessions' own, as analyze's.
+      const analysis = analyzeDice(ofType, { alpha, delta: own.delta ?? FALLBACK_SETTINGS.delta });
       // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
       const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
       const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {
@@ -95,12 +100,12 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
                 : undefined;
           return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', ...(rejectedBecause ? { rejectedBecause } : {}), verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
         });
-      const picked = selectPool(candidates, { size: flags.size, alpha: flags.alpha });
+      const picked = selectPool(candidates, { size: flags.size, alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha: flags.alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...stored.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, ...v }) => v)])) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...stored.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, ...v }) => v)])) } : {}) })}\n`,
         );
         return;
       }
@@ -109,7 +114,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ...(stored.sessions.length > 0
           ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
           : []),
-        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.filter((c) => c.bySession === true).length, candidates.length, flags.alpha)}).`,
+        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.filter((c) => c.bySession === true).length, candidates.length, alpha)}).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         ...(selection.ranking.some((r) => r.unresolved > 0)
           ? ['Rolls the reader left unresolved (and nobody labelled) could be any face: the bounds of the dice with some hold whatever they were (dicerig review labels them).']
