@@ -13,7 +13,8 @@
  *   expected ± delta. It is wrong only if some session's interval missed, so its error is at most the sum of the
  *   sessions' per-die alphas; it is claimed only when that sum is within alpha/family.
  * - Otherwise INCONCLUSIVE, with what the sessions show together. A session whose rig checks failed brings no
- *   evidence (e-value 1) and no interval.
+ *   evidence of unfairness and no interval: its e-value counts only where it is below 1 (never above its own, so the
+ *   product stays an e-value; dropping it outright would choose sessions by their outcome).
  */
 import { formatCount, formatLogScientific, formatProbability } from '../core/format.js';
 import type { Interval } from '../stats/intervals.js';
@@ -43,7 +44,7 @@ export interface AcrossSettings {
 
 /** What the sessions show together, and the decision it supports. */
 export interface Combined {
-  /** The product of the trusted sessions' e-values, as a log. */
+  /** The product of the sessions' e-values (capped at 1 for a session whose rig checks failed), as a log. */
   readonly logE: number;
   readonly logThreshold: number;
   /** Each face's intersected interval; absent when a session stored none or on some face they do not meet (`apart`). */
@@ -58,15 +59,16 @@ export interface Combined {
  * The sessions' evidence together on one level (`labels`, with their `expected` odds, in the order of each part's
  * `faces`): UNFAIR when the product of the e-values reaches family/alpha; else FAIR_WITHIN when the intersected
  * intervals lie within ± delta and the sessions' alphas add up to at most alpha/family; else INCONCLUSIVE.
- * Sessions whose rig checks failed are left out (an e-value of 1, no interval).
+ * A session whose rig checks failed counts with its e-value capped at 1, and no interval.
  */
 export function combineSessions(parts: readonly SessionPart[], expected: readonly number[], labels: readonly string[] | undefined, s: AcrossSettings): Combined {
   const trusted = parts.filter((p) => p.kind !== 'RIG_SUSPECT');
-  const logE = trusted.reduce((sum, p) => sum + p.logE, 0);
+  const logE = parts.reduce((sum, p) => sum + (p.kind === 'RIG_SUSPECT' ? Math.min(0, p.logE) : p.logE), 0);
   const logThreshold = Math.log(s.family / s.alpha);
   const matches = labels !== undefined && trusted.length > 0 && trusted.every((p) => p.faces !== undefined && p.faces.length === labels.length && p.faces.every((f, i) => f.label === labels[i]));
   const intervals = matches ? intersect(labels.length, trusted) : undefined;
-  const alpha = trusted.reduce((sum, p) => sum + (p.alphaPerDie ?? Number.POSITIVE_INFINITY), 0);
+  // Every session's alpha, the set-aside ones' too: which intervals are intersected depends on the sessions' outcomes.
+  const alpha = parts.reduce((sum, p) => sum + (p.alphaPerDie ?? Number.POSITIVE_INFINITY), 0);
   const certified = intervals !== undefined && Number.isFinite(alpha) ? { within: largestDeviation(expected, intervals), alpha } : undefined;
   const decision = logE >= logThreshold ? 'UNFAIR' : certified !== undefined && certified.within <= s.delta && certified.alpha <= s.alpha / s.family ? 'FAIR_WITHIN' : 'INCONCLUSIVE';
   return { logE, logThreshold, ...(intervals !== undefined ? { intervals } : {}), apart: matches && intervals === undefined, ...(certified !== undefined ? { certified } : {}), decision };
@@ -86,7 +88,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
   };
   const faces = estimates(shown, c.intervals ?? shown.intervals);
   const ignored = parts.filter((p) => p.kind === 'RIG_SUSPECT').length;
-  const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} whose rig checks failed brought no evidence` : '';
+  const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} whose rig checks failed brought no evidence of unfairness` : '';
   const apart = c.apart ? "; their intervals do not meet on every face (a session's interval missed, or the die changed between sessions), so they certify nothing together" : '';
   const sessions = `${parts.length} sessions`;
   let verdict: Verdict;

@@ -97,8 +97,9 @@ describe("a die judged across its stored sessions", () => {
     expect(two.decision).toBe('UNFAIR');
     // An e-value below 1 counts against the die as much as one above counts for it: no session is left out for it.
     expect(combineSessions([part(1, Math.log(10)), part(2, Math.log(10)), part(3, Math.log(0.5))], D6, FACES, s).decision).toBe('INCONCLUSIVE');
-    // A RIG_SUSPECT session's e-value does not count.
+    // A RIG_SUSPECT session brings no evidence of unfairness, but its evidence against it still counts.
     expect(combineSessions([part(1, Math.log(10)), part(2, Math.log(1e6), 'RIG_SUSPECT')], D6, FACES, s).logE).toBeCloseTo(Math.log(10), 12);
+    expect(combineSessions([part(1, Math.log(10)), part(2, Math.log(0.5), 'RIG_SUSPECT')], D6, FACES, s).logE).toBeCloseTo(Math.log(5), 12);
     // Intervals that do not meet on a face certify nothing.
     const apart = combineSessions([part(1, 0, 'INCONCLUSIVE', 0.1, 0.15), part(2, 0, 'INCONCLUSIVE', 0.16, 0.2)], D6, FACES, s);
     expect(apart.apart).toBe(true);
