@@ -118,6 +118,13 @@ export async function readStoredLogs(
   }
   try {
     const sessions = opened.sessions;
+    // One session named twice (by id and by name, say) would count its rolls, and multiply its evidence, twice.
+    const seen = new Set<number>();
+    for (const s of sessions) {
+      const id = s.fleetId ?? s.session.id;
+      if (seen.has(id)) throw new InputError(`${storedSessionName(s)} is named twice among the sources: each session's rolls count once, so name it once`);
+      seen.add(id);
+    }
     const simulated = sessions.filter((s) => s.session.simulated);
     if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
       const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.session.simulated).map(storedSessionName).join(', ');

@@ -129,4 +129,13 @@ describe('a die rolled in several stored sessions', () => {
     const told = JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.02')).out) as { settings: { alpha: number; delta: number; fromSessions?: string[] } };
     expect([told.settings.alpha, told.settings.delta, told.settings.fromSessions]).toEqual([0.02, 0.05, ['delta', 'serialAlpha']]);
   });
+
+  it('refuses a session named twice (by name and by id), which would count its rolls and multiply its evidence twice', async () => {
+    for (const command of [['analyze', 'part-5', '1'], ['pool', 'part-5', '1', '--size', '1']]) {
+      const r = await runCli(...command, '--db', db);
+      expect(r.code, command.join(' ')).toBe(1);
+      expect(r.err.trim()).toBe("dicerig: session 1 (part-5) is named twice among the sources: each session's rolls count once, so name it once");
+      expect(r.out).toBe('');
+    }
+  });
 });
