@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import { parseRollLog, type SymbolLayout } from '../rolllog/parseRollLog.js';
 import type { ParsedLog } from '../rolllog/types.js';
@@ -6,6 +6,19 @@ import type { ParsedLog } from '../rolllog/types.js';
 /** Reads and parses roll-log files; a missing or unreadable file is an InputError naming it. */
 export function readLogs(files: readonly string[], layouts: readonly SymbolLayout[], typeId?: string): ParsedLog[] {
   if (files.length === 0) throw new InputError('no roll-log files given');
+  // One file given twice (a shell pattern and its name, say) would count its rolls twice.
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      continue; // reported below, as it is read
+    }
+    const first = seen.get(real);
+    if (first !== undefined) throw new InputError(`is given twice${first === file ? '' : ` (also as ${first})`}: each file's rolls count once, so give it once`, { file });
+    seen.set(real, file);
+  }
   return files.map((file) => {
     let text: string;
     try {

@@ -54,6 +54,16 @@ describe('dicerig analyze', () => {
     expect(r.err).toContain('nope.csv: cannot read the roll log: no such file');
   });
 
+  it('refuses a file given twice, by the same name or another path to it, rather than count its rolls twice', async () => {
+    const same = await runCli('analyze', 'examples/xwing-box.csv', 'examples/xwing-box.csv');
+    expect(same.code).toBe(1);
+    expect(same.err.trim()).toBe("dicerig: examples/xwing-box.csv: is given twice: each file's rolls count once, so give it once");
+    const other = await runCli('pool', 'examples/xwing-box.csv', './examples/../examples/xwing-box.csv', '--size', '2', '--colour', 'red');
+    expect(other.code).toBe(1);
+    expect(other.err.trim()).toBe("dicerig: ./examples/../examples/xwing-box.csv: is given twice (also as examples/xwing-box.csv): each file's rolls count once, so give it once");
+    expect(other.out).toBe('');
+  });
+
   it('rejects an alpha that is not a probability, naming the option', async () => {
     const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-box.csv');
     expect(r.code).not.toBe(0);
