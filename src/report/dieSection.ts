@@ -44,6 +44,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
 <p class="die-meta">${escapeHtml(die.die.name)} · ${formatCount(die.n)} counted rolls${channels}</p>
 <div class="meaning ${verdictClass(v.kind)}">${d.meaning.map((m) => `<p>${escapeHtml(m)}</p>`).join('')}</div>
 <p class="sentence">${escapeHtml(die.sentence)}</p>
+${alsoRolled(d)}
 <div class="charts">
 ${figures}
 </div>
@@ -163,4 +164,19 @@ function serialTable(d: DieAnalysis): string {
     };
   });
   return htmlTable(['check', { text: 'p', num: true }, { text: 'Holm p', num: true }, 'result', 'detail'], rows, 'checks');
+}
+
+/**
+ * Where else the die was rolled: this verdict is this session's alone, and `analyze` judges the die on all its
+ * sessions' evidence together (the product of their e-values; src/analysis/acrossSessions.ts).
+ */
+function alsoRolled(d: DieReport): string {
+  const also = d.alsoRolledIn;
+  if (also === undefined || also.others.length === 0) return '';
+  const named = also.others.map((s) => `session ${s.id}${s.name !== null ? ` (${s.name})` : ''}`).join(', ');
+  const ids = also.others.map((s) => String(s.id)).join(' ');
+  return (
+    `<p class="also-rolled" data-sessions="${escapeHtml(ids)}">Also rolled in ${escapeHtml(named)}. This verdict is this session's alone; ` +
+    `<code>dicerig analyze ${also.session} ${escapeHtml(ids)}</code> (with this report's <code>--db</code>) judges the die on all of them together.</p>`
+  );
 }

@@ -18,6 +18,7 @@ export function reportJson(report: SessionReport) {
       certifiedWithin: d.certifiedBound,
       anytime: d.analysis.anytime,
       ...(d.stored ? { sessionVerdict: d.stored } : {}),
+      ...(d.alsoRolledIn ? { alsoRolledIn: d.alsoRolledIn.others } : {}),
       game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
     })),
     rigHealth: report.rigHealth,

@@ -5,6 +5,7 @@ import type { DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
 import type { DieVerdict, SessionVerdicts } from '../stats/dieVerdict.js';
+import type { SessionOfDie } from '../store/dieSessions.js';
 import type { EventRecord, RigRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';
 import { fileKeys } from './fileKeys.js';
@@ -33,6 +34,8 @@ export interface ReportInput {
   readonly resolution?: readonly DieResolution[];
   /** Per die (by label): its stored roll events as the session met them, to draw the evidence the session used. */
   readonly rollEvents?: ReadonlyMap<string, readonly StoredDieEvent[]>;
+  /** Per die (by label): the other sessions of the store that rolled it. */
+  readonly alsoRolledIn?: ReadonlyMap<string, readonly SessionOfDie[]>;
 }
 
 /** How a die's rolls were resolved: per face (face id, or symbol) read and reviewed, and the unresolved ones. */
@@ -68,6 +71,8 @@ export interface DieReport {
   readonly stored: DieVerdict | null;
   /** How its rolls were resolved (read, re-read, reviewed, unresolved), when known. */
   readonly resolution?: DieResolution;
+  /** The other sessions of the store that rolled it (`analyze` judges it on all of them and this one, `session`, together). */
+  readonly alsoRolledIn?: { readonly session: number; readonly others: readonly SessionOfDie[] };
 }
 
 export interface SessionReport {
@@ -138,6 +143,7 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       meaning: verdictMeaning(d, analysis, resolutionOf(d.label)?.unresolved ?? 0),
       stored: storedOf(d.label),
       ...(resolutionOf(d.label) ? { resolution: resolutionOf(d.label) as DieResolution } : {}),
+      ...((input.alsoRolledIn?.get(d.label)?.length ?? 0) > 0 ? { alsoRolledIn: { session: session.id, others: input.alsoRolledIn?.get(d.label) as readonly SessionOfDie[] } } : {}),
     };
   });
   return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts, resolution: input.resolution ?? [] };

@@ -65,6 +65,7 @@ export function storedSessionReport(store: RollStore, session: SessionRecord, op
       verdicts: (store.storedVerdicts(session.id)?.verdicts as SessionVerdicts | undefined) ?? null,
       resolution: resolutionOf(store, session.id),
       rollEvents: new Map([...store.rollEvents(session.id)].map(([dieId, events]) => [store.getDie(dieId)?.label ?? String(dieId), events])),
+      alsoRolledIn: new Map(series.map((s) => [s.die.label, store.otherSessionsOfDie(s.die.label, session)])),
     },
     {
       alpha: options.alpha ?? own.alpha ?? FALLBACK_SETTINGS.alpha,

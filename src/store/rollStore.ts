@@ -9,6 +9,7 @@ import { COUNTED, COUNTED_SQL, REVIEWED, salvageCountedRolls } from './countedRo
 import { StoreError } from './errors.js';
 import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
+import { otherSessionsOfDie, type SessionOfDie } from './dieSessions.js';
 import { ReviewLog, type ReviewInput, type ReviewRecord, type UnresolvedRoll } from './reviews.js';
 import type {
   CountedRoll,
@@ -203,6 +204,11 @@ export class RollStore {
 
   dice(): DieRecord[] {
     return this.rigDice.dice();
+  }
+
+  /** The other sessions (simulated as `session` is) that rolled die `label`. */
+  otherSessionsOfDie(label: string, session: Pick<SessionRecord, 'id' | 'simulated'>): SessionOfDie[] {
+    return otherSessionsOfDie(this.db, label, session.id, session.simulated);
   }
 
   // ---- sessions ------------------------------------------------------------

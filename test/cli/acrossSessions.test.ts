@@ -3,7 +3,7 @@
  * undecided) is judged on the product of its sessions' e-values and their intervals together, not by a fixed-n test
  * on the pooled rolls, whose count nobody fixed in advance.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -137,5 +137,15 @@ describe('a die rolled in several stored sessions', () => {
       expect(r.err.trim()).toBe("dicerig: session 1 (part-5) is named twice among the sources: each session's rolls count once, so name it once");
       expect(r.out).toBe('');
     }
+  });
+
+  it("is named in each session's report with the other sessions that rolled it, and the command that judges it on all of them", async () => {
+    const out = join(dir, 'report-1');
+    const r = await runCli('report', '1', '--db', db, '--out', out, '--json');
+    expect(r.code, r.err).toBe(0);
+    const dice = (JSON.parse(r.out) as { dice: { label: string; alsoRolledIn?: { id: number; name: string | null }[] }[] }).dice;
+    expect(dice.map((d) => [d.label, d.alsoRolledIn])).toEqual(['on-A', 'on-B', 'on-C'].map((label) => [label, [{ id: 2, name: 'part-6' }]]));
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain("Also rolled in session 2 (part-6). This verdict is this session's alone; <code>dicerig analyze 1 2</code> (with this report's <code>--db</code>) judges the die on all of them together.");
   });
 });
