@@ -17,8 +17,9 @@
  *   product stays an e-value; dropping it outright would choose sessions by their outcome).
  */
 import { formatCount, formatLogScientific, formatProbability } from '../core/format.js';
-import type { Interval } from '../stats/intervals.js';
-import type { FaceEstimate, FairWithinVerdict, InconclusiveVerdict, UnfairVerdict, Verdict } from '../stats/verdict.js';
+import { largestDeviationBound, type Interval } from '../stats/intervals.js';
+import { faceEstimates, fairWithinVerdict, unfairVerdict } from '../stats/monitorVerdicts.js';
+import type { InconclusiveVerdict, Verdict } from '../stats/verdict.js';
 import type { AcrossSessions, DieAnalysis } from './analyze.js';
 import type { LevelAnalysis } from './levelAnalysis.js';
 
@@ -40,7 +41,6 @@ export interface AcrossSettings {
   /** Tests in the multiplicity family. */
   readonly family: number;
 }
-
 
 /** What the sessions show together, and the decision it supports. */
 export interface Combined {
@@ -69,7 +69,7 @@ export function combineSessions(parts: readonly SessionPart[], expected: readonl
   const intervals = matches ? intersect(labels.length, trusted) : undefined;
   // Every session's alpha, the set-aside ones' too: which intervals are intersected depends on the sessions' outcomes.
   const alpha = parts.reduce((sum, p) => sum + (p.alphaPerDie ?? Number.POSITIVE_INFINITY), 0);
-  const certified = intervals !== undefined && Number.isFinite(alpha) ? { within: largestDeviation(expected, intervals), alpha } : undefined;
+  const certified = intervals !== undefined && Number.isFinite(alpha) ? { within: largestDeviationBound(expected, intervals), alpha } : undefined;
   const decision = logE >= logThreshold ? 'UNFAIR' : certified !== undefined && certified.within <= s.delta && certified.alpha <= s.alpha / s.family ? 'FAIR_WITHIN' : 'INCONCLUSIVE';
   return { logE, logThreshold, ...(intervals !== undefined ? { intervals } : {}), apart: matches && intervals === undefined, ...(certified !== undefined ? { certified } : {}), decision };
 }
@@ -86,7 +86,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
     logThreshold: c.logThreshold,
     ...(c.certified !== undefined ? { certified: { level: shown.level, ...c.certified } } : {}),
   };
-  const faces = estimates(shown, c.intervals ?? shown.intervals);
+  const faces = faceEstimates(shown.labels, shown.expected, shown.counts, shown.n, c.intervals ?? shown.intervals);
   const ignored = parts.filter((p) => p.kind === 'RIG_SUSPECT').length;
   const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} whose rig checks failed brought no evidence of unfairness` : '';
   const apart = c.apart ? "; their intervals do not meet on every face (a session's interval missed, or the die changed between sessions), so they certify nothing together" : '';
@@ -94,23 +94,20 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
   let verdict: Verdict;
   let sentence: string;
   if (c.decision === 'UNFAIR') {
-    const drivers = [...faces].sort((a, b) => standardised(b, shown.n) - standardised(a, shown.n));
-    const e = Math.exp(c.logE);
-    const unfair: UnfairVerdict = {
-      kind: 'UNFAIR',
+    // Worded as the sessions word theirs: the faces whose (intersected) interval leaves out their odds, most deviant first.
+    const unfair = unfairVerdict({
       n: d.n,
-      evidence: { kind: 'e-value', e, logE: c.logE, p: Math.min(1, 1 / e), logP: Math.min(0, -c.logE), method: `product of the e-values of ${sessions}` },
-      effectSize: { measure: "Cohen's w", value: shown.cohensW },
-      drivers,
+      logE: c.logE,
+      method: `product of the e-values of ${sessions}`,
       faces,
+      proportions: faces.map((f) => f.observed),
       intervalMethod: c.intervals !== undefined ? "intersection of the sessions' anytime-valid intervals" : 'fixed-n simultaneous intervals (descriptive)',
-    };
+    });
     verdict = unfair;
-    const lead = drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
+    const lead = unfair.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
     sentence = `UNFAIR: ${lead.join(' and ')} (e = ${formatLogScientific(c.logE)}, the product of its ${sessions}' e-values, after ${formatCount(d.n)} rolls${setAside}).`;
   } else if (c.decision === 'FAIR_WITHIN' && c.certified !== undefined) {
-    const fair: FairWithinVerdict = { kind: 'FAIR_WITHIN', n: d.n, delta: s.delta, alpha: c.certified.alpha, certifiedDelta: c.certified.within, faces, intervalMethod: "intersection of the sessions' anytime-valid intervals" };
-    verdict = fair;
+    verdict = fairWithinVerdict(d.n, s.delta, c.certified.alpha, faces, "intersection of the sessions' anytime-valid intervals");
     sentence =
       `FAIR_WITHIN: every ${shown.level} is within ±${formatProbability(s.delta)} of its expected odds, by its ${sessions}' intervals together ` +
       `(largest deviation still possible ${formatProbability(c.certified.within)}; wrong only if a session's interval missed: at most ${formatProbability(c.certified.alpha)}${setAside}).`;
@@ -143,25 +140,4 @@ function intersect(k: number, parts: readonly SessionPart[]): Interval[] | undef
     out.push({ lower, upper });
   }
   return out;
-}
-
-function largestDeviation(expected: readonly number[], intervals: readonly Interval[]): number {
-  return Math.max(...intervals.map((iv, i) => Math.max((iv.upper as number) - (expected[i] as number), (expected[i] as number) - (iv.lower as number))));
-}
-
-function estimates(l: LevelAnalysis, intervals: readonly Interval[]): FaceEstimate[] {
-  return l.labels.map((label, index) => ({
-    index,
-    label,
-    expected: l.expected[index] as number,
-    observed: l.n > 0 ? (l.counts[index] as number) / l.n : 0,
-    count: l.counts[index] as number,
-    lower: intervals[index]?.lower ?? 0,
-    upper: intervals[index]?.upper ?? 1,
-  }));
-}
-
-/** How far a face's share is from its odds, in standard errors of a fair die. */
-function standardised(f: FaceEstimate, n: number): number {
-  return Math.abs(f.observed - f.expected) / Math.sqrt(Math.max(1e-12, (f.expected * (1 - f.expected)) / Math.max(1, n)));
 }
