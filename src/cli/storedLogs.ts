@@ -166,7 +166,6 @@ export async function readStoredLogs(
 export function sessionsSettings(sessions: readonly StoredSession[]): { alpha?: number; delta?: number; serialAlpha?: number } {
   const all = sessions.map((s) => sessionSettings(s.session.configJson));
   const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
-  if (all.length === 0) return out;
   for (const key of ['alpha', 'delta', 'serialAlpha'] as const) {
     const first = all[0]?.[key];
     if (first !== undefined && all.every((s) => s[key] === first)) out[key] = first;

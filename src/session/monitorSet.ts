@@ -208,6 +208,7 @@ export class MonitorSet {
     return this.tracks.map((t, i) => {
       const verdict: MonitorDecision | RigSuspectVerdict = rigSuspect ?? t.verdict();
       const made = verdicts?.dice[i];
+      const state = t.monitor.state();
       return {
         label: t.die.record.label,
         type: t.die.type.id,
@@ -215,8 +216,8 @@ export class MonitorSet {
         rolls: t.rolls,
         verdict,
         sentence: made?.sentence ?? describeVerdict(verdict),
-        decidedAt: t.monitor.state().decidedAt,
-        ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved, cannotTell: t.monitor.state().cannotTell } : {}),
+        decidedAt: state.decidedAt,
+        ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved, cannotTell: state.cannotTell } : {}),
       };
     });
   }

@@ -51,9 +51,9 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
       // Stored sessions alone are judged at their own settings unless told otherwise, as `report` judges one session.
-      const own = files.length === 0 ? sessionsSettings(stored.sessions) : {};
-      const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? own[key] ?? FALLBACK_SETTINGS[key];
-      const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && own[k] !== undefined);
+      const agreed = files.length === 0 ? sessionsSettings(stored.sessions) : {};
+      const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];
+      const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && agreed[k] !== undefined);
       const analysed = analyzeDiceStream(rolls, { alpha: pick('alpha'), delta: pick('delta'), multiplicity: flags.multiplicity, serialAlpha: pick('serialAlpha') });
       // A die one stored session decided shows that session's verdict (one verdict, one error control); any other
       // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.

@@ -56,10 +56,10 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const ofType = rolls.filter((r) => r.die.id === colour);
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
       // Stored sessions alone are judged at their own alpha unless told otherwise, as analyze and report judge them.
-      const own = files.length === 0 ? sessionsSettings(stored.sessions) : {};
-      const alpha = flags.alpha ?? own.alpha ?? FALLBACK_SETTINGS.alpha;
+      const agreed = files.length === 0 ? sessionsSettings(stored.sessions) : {};
+      const alpha = flags.alpha ?? agreed.alpha ?? FALLBACK_SETTINGS.alpha;
       // The margin only names the verdicts shown beside the ranking (no die is left out for it): the sessions' own, as analyze's.
-      const analysis = analyzeDice(ofType, { alpha, delta: own.delta ?? FALLBACK_SETTINGS.delta });
+      const analysis = analyzeDice(ofType, { alpha, delta: agreed.delta ?? FALLBACK_SETTINGS.delta });
       // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
       const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
       const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {

@@ -46,9 +46,10 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
       const store = openStoreForWriting(db, { create: false });
       try {
         const session = store.findSession(sessionKey);
-        const todo = store.rollsToReview(session.id).length;
+        const unresolved = store.unresolvedRolls(session.id);
+        const todo = unresolved.filter((r) => !r.cannotTell).length;
         if (todo === 0) {
-          const untold = store.unresolvedRolls(session.id).length;
+          const untold = unresolved.length;
           const kept = untold > 0 ? ` (${untold} ${untold === 1 ? 'roll' : 'rolls'} nobody could tell stay unresolved, and the verdicts hold whatever they were)` : '';
           io.out(`Session ${session.id} has no declined rolls to review${kept}: nothing to do.\n`);
           return;

@@ -44,10 +44,10 @@ export const REFUSAL_STATUS: Readonly<Record<ReviewRefusal, number>> = {
 export const OPEN_SESSION_SENTENCE =
   'The session is still open (running, or stopped without ending): its run makes this verdict and takes each label in at its next throw, then stores it. If the run was stopped, resume it (dicerig run --resume).';
 
-/** Each die's verdict and rolls for the page; `cannotTell`: of its unresolved rolls, those a person looked at and could not tell. */
-function dieSummary(v: SessionVerdicts, open: boolean, store: RollStore, sessionId: number) {
+/** Each die's verdict and rolls for the page; `cannotTell`: of its `unresolved` rolls (the store's list), those a person looked at and could not tell. */
+function dieSummary(v: SessionVerdicts, open: boolean, unresolved: readonly UnresolvedRoll[]) {
   const untold = new Map<string, number>();
-  for (const r of store.unresolvedRolls(sessionId)) if (r.cannotTell) untold.set(r.dieLabel, (untold.get(r.dieLabel) ?? 0) + 1);
+  for (const r of unresolved) if (r.cannotTell) untold.set(r.dieLabel, (untold.get(r.dieLabel) ?? 0) + 1);
   return v.dice.map((d) => ({
     label: d.label,
     kind: open ? 'running' : d.kind,
@@ -118,11 +118,13 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     // Remade on each look: the session may have run (or ended) since.
     verdicts = recomputeVerdicts(store, sessionId);
     const guessed = guesses(store, sessionId);
+    // One read of the unresolved rolls: the queue is those nobody has looked at, the dice's counts take in the rest.
+    const unresolved = store.unresolvedRolls(sessionId);
     return {
       session: { id: session.id, title, simulated: session.simulated, open: open() },
       reviewer: options.reviewer,
-      dice: dieSummary(verdicts, open(), store, sessionId),
-      rolls: store.rollsToReview(sessionId).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
+      dice: dieSummary(verdicts, open(), unresolved),
+      rolls: unresolved.filter((r) => !r.cannotTell).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
     };
   });
 
@@ -146,7 +148,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     try {
       const review = store.reviewRoll(sessionId, { rollId, faceId: answer.faceId, reviewer: options.reviewer, at: options.now() });
       verdicts = remake(review.at);
-      return { review: answerView(review), dice: dieSummary(verdicts, open(), store, sessionId) };
+      return { review: answerView(review), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: e.message, refusal: e.refusal });
       throw e;
@@ -168,7 +170,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       const at = options.now();
       const reviews = store.reviewRolls(sessionId, (ids as number[]).map((rollId) => ({ rollId, faceId: answer.faceId, reviewer: options.reviewer, at })));
       verdicts = remake(at);
-      return { reviews: reviews.map(answerView), dice: dieSummary(verdicts, open(), store, sessionId) };
+      return { reviews: reviews.map(answerView), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: `${e.message} No label of this batch was stored.`, refusal: e.refusal });
       throw e;
