@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { encodePng } from '../camera/decode.js';
+import { DicerigError } from '../core/errors.js';
 import type { RgbImage } from '../core/image.js';
 
 export interface SavedEvidence {
@@ -21,7 +22,14 @@ export interface EvidenceSink {
   save(image: RgbImage, name: string): Promise<SavedEvidence>;
 }
 
-/** Writes PNGs into `dir` (created on first use), recording paths relative to `base`. */
+/** Tries before a name is given up on: far more than a throw re-read after a crash could need. */
+const MAX_SUFFIX = 1000;
+
+/**
+ * Writes PNGs into `dir` (created on first use), recording paths relative to `base`. An existing file is never
+ * overwritten: another store, or an earlier store of the same name, may point at it with its own hash. The picture
+ * then takes the next free name (`t3-c1-2.png`), and the roll records that path.
+ */
 export function folderEvidence(dir: string, base: string): EvidenceSink {
   let made = false;
   return {
@@ -31,9 +39,23 @@ export function folderEvidence(dir: string, base: string): EvidenceSink {
         made = true;
       }
       const bytes = await encodePng(image);
-      const file = join(dir, `${name}.png`);
-      await writeFile(file, bytes);
-      return { path: relative(base, file), hash: createHash('sha256').update(bytes).digest('hex') };
+      const hash = createHash('sha256').update(bytes).digest('hex');
+      for (let n = 1; n <= MAX_SUFFIX; n++) {
+        const file = join(dir, n === 1 ? `${name}.png` : `${name}-${n}.png`);
+        try {
+          await writeFile(file, bytes, { flag: 'wx' });
+          return { path: relative(base, file), hash };
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        }
+      }
+      throw new DicerigError(`${MAX_SUFFIX} evidence pictures named ${name} are already in ${dir}: move that folder's old pictures away`, { folder: dir, name });
     },
   };
+}
+
+/** The folder of a session's evidence: under the store's own folder in `evidence/`, then the store file's name, so two stores in one folder never share one. */
+export function sessionEvidenceFolder(dbPath: string, sessionId: number): { readonly dir: string; readonly base: string } {
+  const file = resolve(dbPath);
+  return { dir: join(dirname(file), 'evidence', basename(file), `session-${sessionId}`), base: dirname(file) };
 }

@@ -33,7 +33,7 @@ import { readFrame } from '../vision/pipeline.js';
 import { narrowingCommand } from '../vision/calibration/checkedDice.js';
 import { sessionPipeline } from './sessionPipeline.js';
 import type { SessionConfig } from './config.js';
-import { folderEvidence, type EvidenceSink } from './evidence.js';
+import { folderEvidence, sessionEvidenceFolder, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
@@ -368,11 +368,14 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       resumed: stored !== undefined,
       simulated,
     };
-    // Each session its own folder: file names are unique only within a session (throw and channel).
+    // Each session its own folder, per store: file names are unique only within a session (throw and channel).
     const evidenceFor =
       config.evidence === 'none' || options.dbPath === ':memory:' || options.dbPath === ''
         ? undefined
-        : (id: number): EvidenceSink => folderEvidence(join(dirname(resolve(options.dbPath)), 'evidence', `session-${id}`), dirname(resolve(options.dbPath)));
+        : (id: number): EvidenceSink => {
+            const { dir, base } = sessionEvidenceFolder(options.dbPath, id);
+            return folderEvidence(dir, base);
+          };
     const evidence = evidenceFor?.(session.id);
     return {
       config,

@@ -10,6 +10,7 @@ import { StoreError } from './errors.js';
 import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
 import { otherSessionsOfDie, type SessionOfDie } from './dieSessions.js';
+import { evidenceFiles, type EvidenceFile } from './evidenceFiles.js';
 import { ReviewLog, type ReviewInput, type ReviewRecord, type UnresolvedRoll } from './reviews.js';
 import type {
   CountedRoll,
@@ -209,6 +210,11 @@ export class RollStore {
   /** The other sessions (simulated as `session` is) that rolled die `label`. */
   otherSessionsOfDie(label: string, session: Pick<SessionRecord, 'id' | 'simulated'>): SessionOfDie[] {
     return otherSessionsOfDie(this.db, label, session.id, session.simulated);
+  }
+
+  /** Every roll's evidence picture: its path beside the store and the hash the chain sealed. */
+  evidenceFiles(): EvidenceFile[] {
+    return evidenceFiles(this.db);
   }
 
   // ---- sessions ------------------------------------------------------------

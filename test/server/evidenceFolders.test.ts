@@ -42,7 +42,7 @@ describe('evidence of the sessions serve stores', () => {
     const sessions = new Set(rows.map((r) => r.session));
     expect(sessions.size).toBeGreaterThanOrEqual(2);
     for (const r of rows) {
-      expect(r.path.startsWith(join('evidence', `session-${r.session}`) + '/'), `${r.path} of session ${r.session}`).toBe(true);
+      expect(r.path.startsWith(join('evidence', 'rolls.db', `session-${r.session}`) + '/'), `${r.path} of session ${r.session}`).toBe(true);
       const file = join(s.dir, r.path);
       expect(existsSync(file)).toBe(true);
       expect(createHash('sha256').update(readFileSync(file)).digest('hex'), r.path).toBe(r.hash);

@@ -15,12 +15,16 @@ import type { VerifyReport } from '../../store/records.js';
 import { StoreError } from '../../store/errors.js';
 import { openStoreForWriting, withReadableStore } from '../../store/openStore.js';
 import { requireVerified } from '../../store/requireVerified.js';
+import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceCheck.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 import { readLogs } from '../readLogs.js';
 
 
+
+/** A chain head as `run` prints it: a SHA-256 in hex. */
+const CHAIN_HEAD = /^[0-9a-fA-F]{64}$/;
 
 /** Registers `dicerig verify`, `dicerig export` and `dicerig import`: the commands on the roll store. */
 export function registerStoreCommands(program: Command, io: CliIo): void {
@@ -29,7 +33,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .summary('check the hash chain of every session in the roll store')
     .description(
       'Walks the hash chain of every session in the roll store and reports, per session, the first throw that was changed, ' +
-        'deleted, inserted or moved after it was recorded. Exit status 1 when a chain is broken.',
+        'deleted, inserted or moved after it was recorded, and checks each evidence picture kept beside the store against the hash the chain sealed. ' +
+        'Exit status 1 when a chain is broken or a picture changed.',
     )
     .argument('[db]', 'roll store file (same as --db)')
     .option('--db <path>', FLEET_DB_HELP)
@@ -37,6 +42,9 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests), so a cut-off tail is caught')
     .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean; expect?: string }) => {
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
+      if (flags.expect !== undefined && !CHAIN_HEAD.test(flags.expect.trim())) {
+        throw new InputError(`--expect ${flags.expect} is not a chain head: a chain head is 64 hex digits, as \`run\` prints it and export manifests keep it`);
+      }
       if (isFleetUrl(dbArg ?? flags.db)) {
         await verifyFleetStore(dbArg ?? flags.db ?? '', flags, io);
         return;
@@ -44,16 +52,25 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       const path = rollStorePath(dbArg ?? flags.db);
       let report: VerifyReport;
       let expected: ExpectedHead | undefined;
+      let evidence: EvidenceReport | undefined;
       try {
-        [report, expected] = await withReadableStore(path, ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase()))] as const);
+        [report, expected, evidence] = await withReadableStore(
+          path,
+          ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase())), checkEvidence(path, store.evidenceFiles())] as const,
+        );
       } catch (e) {
         // A store too damaged to open: that is the verification's answer.
         if (!(e instanceof StoreError) || e.where['reason'] !== 'damaged') throw e;
         report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [], damage: [e.message] };
         if (flags.expect !== undefined) expected = { found: false, text: "no session's chain reaches the expected head: the store could not be read" };
       }
-      io.out(flags.json ? `${toJson({ db: path, ...report, ...(expected !== undefined ? { expected } : {}) })}\n` : verifyText(path, report) + (expected !== undefined ? `${expected.text}\n` : ''));
-      if (!report.ok || expected?.found === false) io.setExitCode(1);
+      const pictures = evidence === undefined ? [] : evidenceText(evidence);
+      io.out(
+        flags.json
+          ? `${toJson({ db: path, ...report, ...(expected !== undefined ? { expected } : {}), ...(evidence !== undefined ? { evidence } : {}) })}\n`
+          : verifyText(path, report) + pictures.map((l) => `${l}\n`).join('') + (expected !== undefined ? `${expected.text}\n` : ''),
+      );
+      if (!report.ok || expected?.found === false || (evidence?.changed.length ?? 0) > 0) io.setExitCode(1);
     });
 
   program
