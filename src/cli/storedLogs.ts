@@ -9,6 +9,7 @@ import { FleetError } from '../fleet/errors.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
 import { sessionSettings } from '../report/storedSessionReport.js';
 import { openStoredSessions, type StoredSession } from './storedSessions.js';
+import { requireVerified } from '../store/requireVerified.js';
 
 /** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
 export interface StoredDieVerdict {
@@ -91,6 +92,14 @@ export function splitSources(sources: readonly string[]): { files: string[]; key
   return { files, keys };
 }
 
+/** What `readStoredLogs` does with a session of a store that fails verification: refuse it, or warn and go on. */
+export interface StoredVerification {
+  readonly allowUnverified: boolean;
+  readonly warn: (line: string) => void;
+  /** How the refusal ends: "nothing was analyzed". */
+  readonly doing: string;
+}
+
 /**
  * The counted rolls of the named sessions (of a local roll store or the fleet
  * store), as logs `mergeLogs` joins with files (a die in several sessions is
@@ -101,6 +110,7 @@ export async function readStoredLogs(
   keys: readonly string[],
   db: string | undefined,
   withFiles: boolean,
+  verification: StoredVerification,
 ): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number> }> {
   if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map() };
   let opened: Awaited<ReturnType<typeof openStoredSessions>>;
@@ -125,6 +135,8 @@ export async function readStoredLogs(
       if (seen.has(id)) throw new InputError(`${storedSessionName(s)} is named twice among the sources: each session's rolls count once, so name it once`);
       seen.add(id);
     }
+    // A tampered or damaged store gives no verdict unless asked for (as export and report refuse it).
+    for (const s of sessions) requireVerified(s.store, s.session.id, verification.allowUnverified, verification.warn, verification.doing);
     const simulated = sessions.filter((s) => s.session.simulated);
     if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
       const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.session.simulated).map(storedSessionName).join(', ');

@@ -48,6 +48,15 @@ describe('pinning the chain outside the store', () => {
     expect(caught.out).toMatch(/no session's chain reaches the expected head/);
   });
 
+  it('refuses an --expect that is not a chain head at all, rather than calling the store tampered', async () => {
+    const { db } = await ranSession();
+    const r = await runCli('verify', '--db', db, '--expect', 'deadbeef');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/--expect deadbeef is not a chain head: a chain head is 64 hex digits/);
+    expect(r.err).not.toMatch(/EXPECTED HEAD MISSING/);
+  });
+
   it('the export manifest carries the head hash to write down', async () => {
     const { db, out } = await ranSession();
     const head = /Chain head: ([0-9a-f]{64})/.exec(out)?.[1];
@@ -75,5 +84,21 @@ describe('export and report of a store that fails verification', () => {
     expect(allowed.code).toBe(0);
     expect(allowed.err).toMatch(/warning: session 1 .* fails verification/);
     expect(allowed.out).toMatch(/^1,P1,d6/m);
+  });
+
+  it('analyze and pool of its session refuse it too, unless --allow-unverified', async () => {
+    const { db } = await ranSession();
+    const raw = openDatabase(db);
+    raw.prepare("UPDATE rolls SET face_id = '6', symbol = '6' WHERE id = 3").run();
+    raw.close();
+    for (const [cmd, extra, doing] of [['analyze', [], 'analyzed'], ['pool', ['--size', '1'], 'pooled']] as const) {
+      const refused = await runCli(cmd, '1', '--db', db, ...extra);
+      expect(refused.code, cmd).toBe(1);
+      expect(refused.out, cmd).toBe('');
+      expect(refused.err, cmd).toMatch(new RegExp(`session 1 in .* fails verification: throw 3 does not match its hash.*; nothing was ${doing}.*--allow-unverified`));
+      const allowed = await runCli(cmd, '1', '--db', db, ...extra, '--allow-unverified');
+      expect(allowed.err, cmd).toMatch(/warning: session 1 .* fails verification/);
+      expect(allowed.out, cmd).toMatch(/P1/);
+    }
   });
 });

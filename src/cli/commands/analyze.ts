@@ -25,6 +25,7 @@ interface AnalyzeFlags {
   serialAlpha?: number;
   json?: boolean;
   db?: string;
+  allowUnverified?: boolean;
 }
 
 export function registerAnalyzeCommand(program: Command, io: CliIo): void {
@@ -40,12 +41,13 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks (default: the sessions’ own, as for --alpha; else 0.01)', probabilityArg)
     .option('--json', 'print the full analysis as JSON')
     .option('--db <path>', `with --db, a source that is not a file is a session id or name in this store: ${FLEET_DB_HELP}`)
+    .option('--allow-unverified', 'analyze stored sessions even when their store fails verification (a damaged or tampered store), with a warning')
     .action(async (sources: string[], flags: AnalyzeFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       // Without --db every source is a file (a missing one is reported as such).
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0);
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' });
       // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));

@@ -25,6 +25,7 @@ interface PoolFlags {
   alpha?: number;
   json?: boolean;
   db?: string;
+  allowUnverified?: boolean;
 }
 
 export function registerPoolCommand(program: Command, io: CliIo): void {
@@ -40,11 +41,12 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
     .option('--json', 'print the pool as JSON')
     .option('--db <path>', FLEET_DB_HELP)
+    .option('--allow-unverified', 'pool stored sessions even when their store fails verification (a damaged or tampered store), with a warning')
     .action(async (sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const { files, keys } = splitSources(sources);
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0);
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const logs = [...fileLogs, ...stored.logs];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
