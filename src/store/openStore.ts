@@ -18,6 +18,13 @@ import { isSqliteError, openDatabase, quickCheck, type SqliteError } from './sql
 
 const memory = (path: string): boolean => path === ':memory:' || path === '';
 
+/** A folder given where a store file belongs: SQLite calls it a disk I/O error, which reads as a damaged store. */
+function refuseFolder(path: string): void {
+  if (!memory(path) && existsSync(path) && statSync(path).isDirectory()) {
+    throw new StoreError(`${path} is a folder, not a roll store file: give the store file itself (e.g. --db ${join(path, 'dicerig.db')}).`, { db: path, reason: 'folder' });
+  }
+}
+
 /** The recovery advice for a damaged store. */
 function recovery(path: string): string {
   return `To recover: run \`dicerig verify --db ${path}\`, export what is still readable (\`dicerig export SESSION --db ${path} --allow-unverified\`), or restore a backup.`;
@@ -84,6 +91,7 @@ export function storeFailure(e: unknown, path: string, writing: boolean): unknow
  */
 export function openStoreForWriting(path: string, options: { readonly create: boolean } & Pick<RollStoreOptions, 'synchronous' | 'busyTimeoutMs'>): RollStore {
   if (memory(path)) return RollStore.open(path, options);
+  refuseFolder(path);
   const exists = existsSync(path);
   if (!exists && !options.create) throw new StoreError(`There is no roll store at ${path}; nothing was created.`, { db: path });
   const cannot = unwritable(path);
@@ -160,6 +168,7 @@ export function openStoreForReading(path: string): ReadableStore & { close(): vo
 
 function openForReading(path: string): ReadableStore & { cleanup?: () => void } {
   if (!memory(path) && !existsSync(path)) throw new StoreError(`There is no roll store at ${path}.`, { db: path });
+  refuseFolder(path);
   try {
     return { store: RollStore.open(path, { readonly: true }) };
   } catch (e) {

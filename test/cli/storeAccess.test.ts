@@ -101,6 +101,19 @@ describe('a --db where there is no store', () => {
     expect(existsSync(join(db, '..'))).toBe(false);
   });
 
+  it('a folder given as the store: every command says it is a folder, not a damaged store', async () => {
+    const dir = tempDir();
+    const cfg = join(dir, 'sim.yaml');
+    writeFileSync(cfg, SIM_CONFIG);
+    for (const args of [['verify', '--db', dir], ['sessions', '--db', dir], ['export', '1', '--db', dir], ['run', cfg, '--db', dir, '--plain']]) {
+      const r = await runCli(...args);
+      expect(r.code, args[0]).toBe(1);
+      noTrace(r.err);
+      expect(r.err.trim(), args[0]).toBe(`dicerig: ${dir} is a folder, not a roll store file: give the store file itself (e.g. --db ${join(dir, 'dicerig.db')}).`);
+    }
+    expect(readdirSync(dir)).toEqual(['sim.yaml']);
+  });
+
   it('under a file (a folder that cannot be made): run says so in one line', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'plain-file'), 'x');
