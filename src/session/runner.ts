@@ -101,7 +101,7 @@ export interface RunnerPlan {
 
 export { DEFAULT_REREAD, type RereadRule } from './reread.js';
 
-export type StopKind = 'all-decided' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'user' | 'rig-lost';
+export type StopKind = 'all-decided' | 'roll-budget' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'user' | 'rig-lost';
 
 export interface SessionResult {
   readonly sessionId: number;
@@ -455,7 +455,17 @@ export class SessionRunner {
 
   private allDecided(): Stop | undefined {
     if (!this.monitors.allRetired) return undefined;
-    return new Stop('finished', 'all-decided', `Every die has a verdict (after ${formatCount(this.totals.ok)} counted throws).`);
+    const after = `after ${formatCount(this.totals.ok)} counted throws`;
+    // A die retires when its budget is spent too: that is an INCONCLUSIVE verdict, not a decision.
+    const spent = this.monitors.tracks.filter((t) => t.verdict().kind === 'INCONCLUSIVE').length;
+    if (spent === 0) return new Stop('finished', 'all-decided', `Every die has a verdict (${after}).`);
+    const n = this.monitors.tracks.length;
+    const which = spent === n ? (n === 1 ? 'the die' : n === 2 ? 'both dice' : `all ${n} dice`) : `${spent} of ${n} dice`;
+    return new Stop(
+      'finished',
+      'roll-budget',
+      `The roll budget of ${formatCount(this.plan.stopping.budgetRolls)} rolls a die is spent: ${which} ${spent === 1 ? 'is' : 'are'} left INCONCLUSIVE (${after}).`,
+    );
   }
 
   private timeBudgetSpent(): Stop | undefined {

@@ -35,7 +35,7 @@ describe('dicerig run', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Starting session 1 \(simulated/);
-    expect(r.out).toMatch(/Session 1 finished: Every die has a verdict/);
+    expect(r.out).toMatch(/Session 1 finished: The roll budget of 15 rolls a die is spent: both dice are left INCONCLUSIVE/);
     expect(r.out).toMatch(/cli-A +\(d6, channel 0, 15 rolls\) +INCONCLUSIVE/);
     expect(r.out).toMatch(/die-rolls per hour/);
     expect(r.out).toContain(`Report:  dicerig report 1 --db ${db}`);
