@@ -13,6 +13,7 @@ import { median } from '../stats/median.js';
 import { formatCount, percentFigures } from '../core/format.js';
 import { formatDuration } from './progress.js';
 import { RETIRED_NOTE, type SessionResult } from './runner.js';
+import type { DieOutcome } from './monitorSet.js';
 
 export interface SummaryContext {
   /** The roll store file, for the follow-up commands. */
@@ -59,7 +60,9 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   lines.push(`Session ${result.sessionId} ${result.state}: ${result.reason}`);
   lines.push('');
   const width = Math.max(...result.dice.map((d) => d.label.length));
-  for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${formatCount(d.rolls)} rolls)  ${d.sentence}`);
+  // The unresolved rolls said beside the count: report, analyze and export count only the rolls read.
+  const rolls = (d: DieOutcome): string => `${formatCount(d.rolls)} rolls${(d.unresolved ?? 0) > 0 ? `, ${formatCount(d.unresolved ?? 0)} of them unresolved` : ''}`;
+  for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${rolls(d)})  ${d.sentence}`);
   if (result.dice.some((d) => d.decidedAt !== null) && result.dice.length > 1) lines.push(`  A die with a verdict is ${RETIRED_NOTE}.`);
   lines.push(`  Error control: ${result.verdicts.errorControl.statement}`);
   for (const line of misreadLines(result.verdicts.dice, t)) lines.push(`  ${line}`);

@@ -8,6 +8,7 @@ import { replay, sessionErrorControl, sessionMonitor, type RollEvent } from '../
 import { seededRandom } from '../../src/stats/random.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDbPath } from '../store/support/fixtures.js';
+import { formatSessionSummary } from '../../src/session/summary.js';
 import { ScriptedCamera, ScriptedRig, ScriptedVision, scriptedSession, storeWithDice, RULES, type ChannelScript } from './support/fakes.js';
 
 const faces = ['1', '2', '3', '4', '5', '6'];
@@ -357,6 +358,18 @@ describe('the throw loop with scripted parts', () => {
     const reread = s.store.events(s.session.id).filter((e) => e.kind === 'reread');
     expect(reread.map((e) => [e.throwIndex, e.detail])).toEqual([[2, { declined: 1, resolved: 1, unresolved: 0, attempts: 3, dice: ['d6-0'] }]]);
     expect(s.store.events(s.session.id).some((e) => e.kind === 'unreadable')).toBe(false);
+  });
+
+  it('says in its summary how many of a die\'s rolls stayed unresolved, beside the count the verdict is after', async () => {
+    // Channel 0's die is unreadable on throws 2 and 4 (no re-read frames): two of its 6 rolls stay unresolved.
+    const script = (call: number, c: number): ChannelScript => (c === 0 && (call === 2 || call === 4) ? { unreadable: true } : cycle(call, c));
+    const s = scriptedSession({ fallback: script, rules: { budgetRolls: 6 } });
+    const result = await runSession(s.deps, s.plan);
+    expect(result.totals).toMatchObject({ unresolved: 2 });
+    const text = formatSessionSummary(result, { db: 'r.db', simulated: false });
+    expect(text).toMatch(/\(d6, channel 0, 6 rolls, 2 of them unresolved\)/);
+    expect(text).toMatch(/\(d6, channel 1, 6 rolls\)/);
+    expect(s.store.dieRolls(s.session.id)[0]?.faces).toHaveLength(4);
   });
 
   it('looks again for a die not found in its channel, and counts it as read when a further frame shows it', async () => {
