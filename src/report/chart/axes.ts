@@ -49,3 +49,19 @@ export function legend(x: number, y: number, entries: readonly LegendEntry[]): S
 export function textWidth(text: string, size: number): number {
   return text.length * size * 0.58;
 }
+
+/** Bold glyphs run wider than `textWidth`'s estimate (DejaVu Sans Bold, the renderer's font, about 0.66 em). */
+const BOLD_EM = 0.66;
+const TITLE_SIZE = 15;
+const TITLE_MIN_SIZE = 11;
+
+/**
+ * A chart's title at `x`, its size brought down (to 11 px at least) so it fits in `room` pixels, and cut with an
+ * ellipsis only if it still does not: a long die label must not run the title off the picture.
+ */
+export function chartTitle(title: string, x: number, room: number): Shape {
+  const size = Math.max(TITLE_MIN_SIZE, Math.min(TITLE_SIZE, Math.floor(room / (title.length * BOLD_EM))));
+  const fits = Math.floor(room / (size * BOLD_EM));
+  const text = title.length <= fits ? title : `${title.slice(0, Math.max(1, fits - 1)).trimEnd()}…`;
+  return { kind: 'text', x, y: 20, text, size, fill: PALETTE.ink, bold: true };
+}

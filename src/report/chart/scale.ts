@@ -29,5 +29,7 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
 export function tickLabel(value: number, ticks: readonly number[]): string {
   const step = ticks.length > 1 ? Math.abs((ticks[1] as number) - (ticks[0] as number)) : 1;
   const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
-  return value.toFixed(decimals);
+  const label = value.toFixed(decimals);
+  // A tick a rounding error below zero is zero, not "-0.00".
+  return /^-0(\.0*)?$/.test(label) ? label.slice(1) : label;
 }

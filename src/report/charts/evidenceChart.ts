@@ -1,5 +1,5 @@
 import { formatCount, formatLogScientific } from '../../core/format.js';
-import { textWidth, yAxis } from '../chart/axes.js';
+import { chartTitle, textWidth, yAxis } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks } from '../chart/scale.js';
 import type { Scene, Shape } from '../chart/scene.js';
@@ -30,7 +30,7 @@ export function evidenceChart(trace: EvidenceTrace, title: string): Scene {
   const x = linearScale(0, xTicks[xTicks.length - 1] ?? Math.max(1, n), left, right);
   const [yLo, yHi] = y.domain;
   const shapes: Shape[] = [
-    { kind: 'text', x: left, y: 20, text: title, size: 15, fill: PALETTE.ink, bold: true },
+    chartTitle(title, left, width - left - 8),
     { kind: 'rect', x: left, y: y(yHi), width: right - left, height: Math.max(0, y(threshold10) - y(yHi)), fill: PALETTE.thresholdZone },
     ...yAxis(y, yTicks, left, right, 'e-value (log scale)', (t) => formatLogScientific(t * Math.LN10)),
   ];

@@ -1,6 +1,6 @@
 import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { confidenceLabel, formatCount, formatProbability } from '../../core/format.js';
-import { legend, yAxis } from '../chart/axes.js';
+import { chartTitle, legend, yAxis } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks } from '../chart/scale.js';
 import type { Scene, Shape } from '../chart/scene.js';
@@ -27,7 +27,7 @@ export function frequencyChart(level: LevelAnalysis, title: string, alpha: numbe
   const barWidth = Math.min(56, band * 0.56);
   const rotateLabels = band < 56;
   const shapes: Shape[] = [
-    { kind: 'text', x: left, y: 20, text: title, size: 15, fill: PALETTE.ink, bold: true },
+    chartTitle(title, left, width - left - 8),
     ...yAxis(y, ticks, left, right, 'share of rolls'),
     ...legend(left, 40, [
       { kind: 'swatch', colour: PALETTE.bar, text: 'observed' },

@@ -1,6 +1,6 @@
 import type { GameFigureResult } from '../../analysis/analyze.js';
 import { confidenceLabel, formatProbability, signedPercent } from '../../core/format.js';
-import { legend, textWidth } from '../chart/axes.js';
+import { chartTitle, legend, textWidth } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks, tickLabel } from '../chart/scale.js';
 import type { Scene, Shape } from '../chart/scene.js';
@@ -13,6 +13,12 @@ export function gameChartHeight(figures: number): number {
   return 70 + ROW * figures + 36;
 }
 
+/** A tick as a signed difference: "+0.05", "-0.05", and "0.00" for zero (however it was rounded). */
+function signedTick(t: number, ticks: readonly number[]): string {
+  const label = tickLabel(t, ticks);
+  return Number(label) > 0 ? `+${label}` : label;
+}
+
 /**
  * What the die does in play: each game figure (hits + crits per die, with and
  * without focus; evades...) as its difference from the expected rate, with
@@ -23,14 +29,16 @@ export function gameChart(game: readonly GameFigureResult[], title: string, alph
   const height = gameChartHeight(game.length);
   // Room for the longest figure name on the left, for "0.52 vs 0.5 (+4%)" on the right.
   const left = Math.min(320, 24 + Math.max(80, ...game.map((g) => textWidth(g.figure.description, 12))));
-  const right = width - 140;
+  const rateText = (r: GameFigureResult['result']): string => `${formatProbability(r.rate)} vs ${formatProbability(r.expected)} (${signedPercent(r.relative)})`;
+  // Room on the right for the longest "0.237 vs 0.167 (+42.4 %)", at the size it is drawn.
+  const right = width - Math.max(140, 24 + Math.max(0, ...game.map((g) => textWidth(rateText(g.result), 11))));
   const top = 60;
   const bottom = top + ROW * game.length;
   const reach = Math.max(0.05, ...game.flatMap((g) => [Math.abs(g.result.interval.lower - g.result.expected), Math.abs(g.result.interval.upper - g.result.expected)])) * 1.1;
   const ticks = niceTicks(-reach, reach, 6);
   const x = linearScale(ticks[0] as number, ticks[ticks.length - 1] as number, left, right);
   const shapes: Shape[] = [
-    { kind: 'text', x: 12, y: 20, text: title, size: 15, fill: PALETTE.ink, bold: true },
+    chartTitle(title, 12, width - 20),
     ...legend(left, 44, [
       { kind: 'swatch', colour: PALETTE.bar, text: 'observed − expected' },
       { kind: 'whisker', colour: PALETTE.interval, text: `${confidenceLabel(alpha)} interval` },
@@ -39,7 +47,7 @@ export function gameChart(game: readonly GameFigureResult[], title: string, alph
   for (const t of ticks) {
     shapes.push(
       { kind: 'line', x1: x(t), y1: top, x2: x(t), y2: bottom, stroke: PALETTE.grid, width: 1 },
-      { kind: 'text', x: x(t), y: bottom + 16, text: `${t > 0 ? '+' : ''}${tickLabel(t, ticks)}`, size: 11, fill: PALETTE.muted, anchor: 'middle' },
+      { kind: 'text', x: x(t), y: bottom + 16, text: signedTick(t, ticks), size: 11, fill: PALETTE.muted, anchor: 'middle' },
     );
   }
   shapes.push(
@@ -62,7 +70,7 @@ export function gameChart(game: readonly GameFigureResult[], title: string, alph
         kind: 'text',
         x: right + 10,
         y: cy + 4,
-        text: `${formatProbability(r.rate)} vs ${formatProbability(r.expected)} (${signedPercent(r.relative)})`,
+        text: rateText(r),
         size: 11,
         fill: off ? PALETTE.barOff : PALETTE.ink,
       },

@@ -1,3 +1,4 @@
+import { chartTitle } from '../chart/axes.js';
 import { formatCount } from '../../core/format.js';
 import { PALETTE, residualColour, residualTextColour } from '../chart/palette.js';
 import type { Scene, Shape } from '../chart/scene.js';
@@ -26,7 +27,7 @@ export function transitionHeatmap(table: TransitionTable, title: string): Scene 
   const legendX = left + gridSize + 28;
   const labelRoom = cell < 48 ? Math.min(90, 12 + longest * 6) : 22;
   const height = top + gridSize + labelRoom + 30;
-  const shapes: Shape[] = [{ kind: 'text', x: 12, y: 20, text: title, size: 15, fill: PALETTE.ink, bold: true }];
+  const shapes: Shape[] = [chartTitle(title, 12, width - 20)];
   table.labels.forEach((label, i) => {
     const cy = top + cell * (i + 0.5);
     shapes.push({ kind: 'text', x: left - 6, y: cy + 4, text: label, size: 11, fill: PALETTE.ink, anchor: 'end' });
