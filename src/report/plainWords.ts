@@ -1,15 +1,21 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
-import { formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
+import { confidenceLabel, formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
+import type { DieVerdict } from '../stats/dieVerdict.js';
 import { unresolvedRangeClause } from './unresolvedRange.js';
+
+/** What of a session's own verdict the plain words use. */
+export type SessionMade = Pick<DieVerdict, 'alphaPerDie' | 'adjustedAnytimeP' | 'errorControl'>;
 
 /**
  * What a die's verdict means for a player, in plain words: a few sentences,
  * each a complete thought, with the numbers that back it. Never says "fair"
- * without the margin it was certified to.
+ * without the margin it was certified to. `session`: the session's own verdict of the die, when it made one (its
+ * level and its anytime-valid chance stand in for the fixed-size figures).
  */
-export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0): string[] {
+export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, session?: SessionMade): string[] {
   const v = d.verdict;
-  const confidence = percentFigures(1 - a.alpha);
+  // A session's verdict is made at the die's share of the session's α: its confidence is that one's.
+  const confidence = session ? confidenceLabel(session.alphaPerDie) : percentFigures(1 - a.alpha);
   const play = d.game[0];
   // Over the counted rolls; with unresolved rolls, also the range it spans whatever they were (declines may depend on the face).
   const inPlay = play
@@ -25,8 +31,12 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0): str
           ? `${lead.label} comes up ${formatProbability(lead.observed)} of the time instead of ${formatProbability(lead.expected)}` +
             (lead.expected > 0 ? ` (${signedPercent(lead.observed / lead.expected - 1)}).` : '.')
           : '',
-        `A fair die would show a difference this large by chance with probability ${formatLogScientific(v.evidence.logP)} at most, ` +
-          `after allowing for the ${a.family} test${a.family === 1 ? '' : 's'} in this report.`,
+        session
+          ? // The session stopped when the evidence was enough: only its anytime-valid figure says what chance had to do with it.
+            `A fair die would have built up this much evidence against its odds at any point of its rolling with probability ${formatProbability(session.adjustedAnytimeP)} at most, ` +
+            `after allowing for the session's ${session.errorControl.dice} ${session.errorControl.dice === 1 ? 'die' : 'dice'}.`
+          : `A fair die would show a difference this large by chance with probability ${formatLogScientific(v.evidence.logP)} at most, ` +
+            `after allowing for the ${a.family} test${a.family === 1 ? '' : 's'} in this report.`,
       ];
       if (inPlay) out.push(inPlay);
       out.push('Keep it out of games where fairness matters.');

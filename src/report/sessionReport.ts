@@ -140,7 +140,7 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       certifiedBound: certifiedBound(storedOf(d.label), levels),
       evidence: evidenceOf(d.label, r, d.symbol.expected),
       transitions: transitionTable(sequence, labels, r.faces ? 'face' : 'symbol'),
-      meaning: verdictMeaning(d, analysis, resolutionOf(d.label)?.unresolved ?? 0),
+      meaning: verdictMeaning(d, analysis, resolutionOf(d.label)?.unresolved ?? 0, storedOf(d.label) ?? undefined),
       stored: storedOf(d.label),
       ...(resolutionOf(d.label) ? { resolution: resolutionOf(d.label) as DieResolution } : {}),
       ...((input.alsoRolledIn?.get(d.label)?.length ?? 0) > 0 ? { alsoRolledIn: { session: session.id, others: input.alsoRolledIn?.get(d.label) as readonly SessionOfDie[] } } : {}),

@@ -85,9 +85,22 @@ ${htmlTable(['type', 'by', 'dice', { text: 'X² (df)', num: true }, { text: 'p',
 </section>`;
 }
 
-/** How the verdicts were reached, in a few lines. */
+/** How the verdicts were reached, in a few lines: the session's own rule when it made them, else the fixed-size analysis. */
 export function methodSection(report: SessionReport): string {
   const a = report.analysis;
+  const made = report.verdicts;
+  if (made !== null && made.dice.length > 0) {
+    const c = made.errorControl;
+    const items = [
+      `The verdicts are the session’s own, as it made them while rolling; this report does not recompute them. ${c.statement}`,
+      `UNFAIR: the die’s anytime-valid e-value against its published odds (Dirichlet-mixture Bayes factor, Lindon & Malek 2022), taken at its least favourable over every face its unresolved rolls could have been, reached ${formatCount(c.threshold)}; it stays valid however and whenever the rolling was stopped.`,
+      `FAIR_WITHIN(${a.delta}): every face’s anytime-valid ${confidenceLabel(c.alphaPerDie)} interval, widened over every face its unresolved rolls could have been and over the reader’s measured misread bounds, lies inside its published probability ± ${a.delta}. "Not rejected" alone is never reported as fair.`,
+      `Rig checks (repeats, same-or-opposite, transitions, runs) run on each die’s rolls in throw order at family-wise ${a.serialAlpha}; a failure withholds the verdicts (RIG_SUSPECT).`,
+      `The frequency and in-play charts, the p-values and the table of how alike the dice are treat the rolls as a sample of fixed size (${confidenceLabel(a.alpha)} intervals): they are there to look at, decide nothing, and are not valid tests at a count the stopping rule chose.`,
+      'Only rolls of ok throws enter the statistics: those read count as their faces, the unresolved ones as said above. Void and re-tumbled throws appear only in the rig-health figures.',
+    ];
+    return `<section id="method"><h2>How to read this report</h2><ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul></section>`;
+  }
   const control = a.multiplicity === 'holm' ? 'Holm (family-wise)' : 'Benjamini–Hochberg (false discovery rate)';
   const items = [
     `Error rate α = ${a.alpha} per verdict, controlled across all ${a.family} tests of this report (${a.dice.length} dice, by symbol and by face) with ${control}.`,

@@ -6,11 +6,11 @@
  * rolls included), fixed-n p-values labelled descriptive, and how each die's
  * rolls were resolved, per die and per face.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
-import { fixed, formatProbability } from '../../src/core/format.js';
+import { confidenceLabel, fixed, formatProbability } from '../../src/core/format.js';
 import { fileKeys } from '../../src/report/fileKeys.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from '../report/support/html.js';
@@ -69,6 +69,11 @@ describe('report of a demo session with declines (HTML)', () => {
     expect(shownJson.errorControl).toEqual(control);
     // The export carries the stored verdicts as they are.
     expect(manifest.verdicts).toEqual(session.verdicts);
+    // "How to read this report" explains the session's rule, not the fixed-size analysis it did not use.
+    const method = stripTags(/<section id="method">.*?<\/section>/s.exec(html)?.[0] ?? '');
+    expect(method).toContain(`The verdicts are the session’s own, as it made them while rolling; this report does not recompute them. ${control.statement}`);
+    expect(method).toContain(`every face’s anytime-valid ${confidenceLabel(control.alphaPerDie)} interval, widened over every face its unresolved rolls could have been`);
+    expect(method).not.toContain('Verdicts treat each die’s rolls as a sample of fixed size');
     const misreads = session.verdicts.dice[0]?.misreads?.statement ?? '';
     expect(misreads).toMatch(/^misreads allowed for/);
     expect(stripTags(html)).toContain(`Misreads: ${misreads.replace(/^misreads /, '')}.`);
@@ -83,6 +88,10 @@ describe('report of a demo session with declines (HTML)', () => {
       const line = stripTags(/<p class="note" data-test="anytime"[^>]*>.*?<\/p>/.exec(section)?.[0] ?? '');
       expect(line, made.label).toContain(made.decidedAt === null ? 'no decision yet' : `${made.kind} at roll ${made.decidedAt.toLocaleString('en-US')}`);
       if (made.kind === 'UNFAIR') expect(line).not.toContain('no decision yet');
+      // The plain words give the confidence and chance the session decided at, not the fixed-size analysis'.
+      const words = stripTags(/<div class="meaning"[^>]*>.*?<\/div>/s.exec(section)?.[0] ?? section);
+      if (made.kind === 'FAIR_WITHIN') expect(words, made.label).toContain(`with ${confidenceLabel(made.alphaPerDie)} confidence for all of them at once`);
+      if (made.kind === 'UNFAIR') expect(words, made.label).toContain(`at any point of its rolling with probability ${formatProbability(made.adjustedAnytimeP)} at most, after allowing for the session's ${control.dice} dice`);
       const j = shownJson.dice.find((d) => d.label === made.label);
       expect(j?.verdict, made.label).toBe(made.kind);
       expect(j?.anytime).toEqual({ logE: made.logE, decision: made.kind, decidedAt: made.decidedAt });
@@ -145,4 +154,35 @@ describe('report of a demo session with declines (HTML)', () => {
       expect(stripTags(section)).toContain('The chart replays the read rolls only');
     });
   }, 300_000);
+});
+
+describe('the words of a report on verdicts a session made', () => {
+  it('give the confidence and the anytime-valid chance the session decided at, and explain its rule, not the fixed-size analysis', async () => {
+    const dir = tempDir('dicerig-report-words-');
+    const cfg = join(dir, 'c.yaml');
+    // A die loaded 4x on its 6 is UNFAIR, and a fair one FAIR_WITHIN(0.2), within a few dozen rolls each.
+    writeFileSync(
+      cfg,
+      "seed: 2\ndice:\n  - { label: L1, type: d6, simulatedLoad: { symbol: '6', factor: 4 } }\n  - { label: F1, type: d6 }\nrig:\n  driver: sim\nstopping: { budgetRolls: 600, alpha: 0.05, delta: 0.2 }\n",
+    );
+    const db = join(dir, 'r.db');
+    const run = await runCli('run', cfg, '--db', db, '--json');
+    expect(run.code, run.err).toBe(0);
+    const made = (JSON.parse(run.out) as { verdicts: SessionVerdicts }).verdicts;
+    expect(made.dice.map((d) => d.kind)).toEqual(['UNFAIR', 'FAIR_WITHIN']);
+    const out = join(dir, 'report');
+    expect((await runCli('report', '1', '--db', db, '--out', out)).code).toBe(0);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const [unfair, fair] = made.dice as [SessionVerdicts['dice'][number], SessionVerdicts['dice'][number]];
+    const words = (label: string) => stripTags(/<div class="meaning[^"]*">.*?<\/div>/s.exec(dieSectionHtml(html, fileKeys([label])[0] as string))?.[0] ?? '');
+    expect(fair.alphaPerDie).toBe(0.025);
+    expect(words('F1')).toContain('within ±0.2 of its published odds, with 97.5 % confidence for all of them at once');
+    expect(words('L1')).toContain(`at any point of its rolling with probability ${formatProbability(unfair.adjustedAnytimeP)} at most, after allowing for the session's 2 dice.`);
+    expect(words('L1')).not.toMatch(/after allowing for the \d+ tests? in this report/);
+    const method = stripTags(/<section id="method">.*?<\/section>/s.exec(html)?.[0] ?? '');
+    expect(method).toContain(`The verdicts are the session’s own, as it made them while rolling; this report does not recompute them. ${made.errorControl.statement}`);
+    expect(method).toContain('every face’s anytime-valid 97.5 % interval');
+    expect(method).toContain('The frequency and in-play charts, the p-values and the table of how alike the dice are treat the rolls as a sample of fixed size (95 % intervals)');
+    expect(method).not.toContain('Verdicts treat each die’s rolls as a sample of fixed size');
+  });
 });
