@@ -48,7 +48,7 @@ ${badges}
 .meaning.fair-within { border-left-color: ${VERDICT_COLOURS.FAIR_WITHIN?.bg}; }
 .meaning.rig-suspect { border-left-color: ${VERDICT_COLOURS.RIG_SUSPECT?.bg}; }
 .sentence { font-size: 0.9rem; color: var(--muted); }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 18px; margin: 14px 0; align-items: start; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap: 18px; margin: 14px 0; align-items: start; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: #fff; }
 figure svg { display: block; width: 100%; height: auto; }
 figcaption { font-size: 0.8rem; color: var(--muted); margin-top: 4px; display: flex; justify-content: space-between; gap: 10px; }
