@@ -135,14 +135,19 @@ describe('the report in a browser', { timeout: 60_000 }, () => {
     const { page } = await openReport();
     await page.setViewportSize({ width: 390, height: 800 });
     type Doc = { documentElement: { scrollWidth: number }; querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): { right: number } }> };
-    const widths = await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: Doc }).document;
-      return { page: doc.documentElement.scrollWidth, figures: Array.from(doc.querySelectorAll('figure')).map((f) => f.getBoundingClientRect().right) };
-    });
+    let widths: { page: number; figures: number[] };
+    try {
+      widths = await page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: Doc }).document;
+        return { page: doc.documentElement.scrollWidth, figures: Array.from(doc.querySelectorAll('figure')).map((f) => f.getBoundingClientRect().right) };
+      });
+    } finally {
+      // The page is shared with the other tests, which expect the usual viewport.
+      await page.setViewportSize(VIEWPORT);
+    }
     expect(widths.page).toBeLessThanOrEqual(390);
     expect(widths.figures.length).toBeGreaterThan(0);
     for (const right of widths.figures) expect(right).toBeLessThanOrEqual(390);
-    await page.setViewportSize(VIEWPORT);
   });
 
   it('takes a full-page screenshot that is a real picture, not a blank page', async () => {
