@@ -32,6 +32,7 @@ describe('dicerig odds', () => {
     const { out, code } = await run('odds', 'attack', '--red', '3', '--green', '2', '--attack-mod', 'focus', '--shields', '2', '--hull', '3');
     expect(code).toBe(0);
     expect(out).toMatch(/^3 red dice \(focus\) against 2 green dice \(none\)$/m);
+    expect((await run('odds', 'attack', '--red', '1', '--green', '1')).out).toMatch(/^1 red die \(none\) against 1 green die \(none\)$/m);
     // Same values as the Python enumeration in test/unit/odds/xwing-combat.test.ts.
     expect(out).toMatch(/Expected shields lost = 2799\/2048 \(1\.3667\)/);
     expect(out).toMatch(/Expected facedown cards = 3125\/32768 \(0\.0954\), faceup cards = 2275\/32768 \(0\.0694\)/);
@@ -96,6 +97,7 @@ describe('dicerig odds', () => {
       ['105/256', '151/256', '0'],
       ['75/256', '181/256', '0'],
     ]);
+    expect((await run('odds', 'rugby', '--attack', '1')).out).toMatch(/^X-Wing Rugby pass: 1 attack die \(none\)/m);
     expect((await run('odds', 'rugby', '--attack', '-2')).err).toContain('--attack must be a whole number');
   });
 

@@ -191,7 +191,7 @@ function printAttack(io: CliIo, opts: AttackOptions, json: boolean): void {
     });
     return;
   }
-  io.out(`${opts.red} red dice (${opts.attackMod}) against ${opts.green} green dice (${opts.defenseMod})\n`);
+  io.out(`${diceCount(opts.red, 'red')} (${opts.attackMod}) against ${diceCount(opts.green, 'green')} (${opts.defenseMod})\n`);
   io.out(`P(at least one uncanceled result) = ${formatExact(pHit)}\n`);
   io.out(`Expected uncanceled hits = ${formatExact(expectedHits)}, crits = ${formatExact(expectedCrits)}\n\n`);
   io.out(renderTable(['damage', 'P(= damage)', 'P(>= damage)'], totalRows.map((r) => [String(r.damage), formatDecimal(r.probability), formatDecimal(r.atLeast)])));
@@ -315,7 +315,7 @@ function printRugby(io: CliIo, opts: RugbyOptions, json: boolean): void {
     });
     return;
   }
-  io.out(`X-Wing Rugby pass: ${opts.attack} attack dice (${opts.attackMod})${opts.obstructed ? ', obstructed' : ''}; defense (${opts.defenseMod})\n`);
+  io.out(`X-Wing Rugby pass: ${diceCount(opts.attack, 'attack')} (${opts.attackMod})${opts.obstructed ? ', obstructed' : ''}; defense (${opts.defenseMod})\n`);
   io.out(
     renderTable(
       ['range', 'defense dice', 'caught', 'fumble', 'interception'],
@@ -329,4 +329,9 @@ function printRugby(io: CliIo, opts: RugbyOptions, json: boolean): void {
   );
   io.out(`\nA fumble's direction (D6, rerolled until the ball lands in play${excluded.length > 0 ? `; excluded: ${excluded.join(', ')}` : ''}):\n`);
   io.out(renderTable(['direction', 'probability'], directions.map((d) => [String(d.direction), formatExact(d.probability)])));
+}
+
+/** "1 red die", "3 red dice". */
+function diceCount(n: number, kind: string): string {
+  return `${n} ${kind} ${n === 1 ? 'die' : 'dice'}`;
 }
