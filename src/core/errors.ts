@@ -32,14 +32,15 @@ export class InputError extends DicerigError {
   }
 }
 
-/** A configuration value that cannot be used, named by its key path. */
+/** A configuration value that cannot be used, named by its key path (the empty key: the whole file). */
 export class ConfigError extends DicerigError {
   constructor(
     readonly key: string,
     readonly problem: string,
     readonly file?: string,
   ) {
-    super(`${file ? `${file}: ` : ''}config key "${key}": ${problem}`, { key, file });
+    // The empty key is the file as a whole (it cannot be read or parsed): no key to name.
+    super(`${file ? `${file}: ` : ''}${key === '' ? '' : `config key "${key}": `}${problem}`, { key, file });
   }
 }
 

@@ -275,7 +275,7 @@ export interface ConfigDocument {
 /** Parses config text (YAML or JSON; JSON is YAML) with the size cap, the alias cap and the one-pass duplicate-key check. */
 export function parseConfigText(text: string, file: string): ConfigDocument {
   const parsed = parseYamlText(text, MAX_CONFIG_BYTES, 'session config');
-  if ('problem' in parsed) throw new ConfigError('(file)', `${parsed.problem}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}`, file);
+  if ('problem' in parsed) throw new ConfigError('', `${parsed.problem}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}`, file);
   return { value: parsed.value, lineOf: (path) => yamlLineOf(parsed.doc, parsed.lines, path) };
 }
 
@@ -291,12 +291,12 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
   try {
     // Checked before reading: a huge file is refused without loading it.
     const { size } = await stat(file);
-    if (size > MAX_CONFIG_BYTES) throw new ConfigError('(file)', tooLarge('session config', size, MAX_CONFIG_BYTES), file);
+    if (size > MAX_CONFIG_BYTES) throw new ConfigError('', tooLarge('session config', size, MAX_CONFIG_BYTES), file);
     text = await readFile(file, 'utf8');
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
-    throw new ConfigError('(file)', `cannot read the session config: ${why}`, file);
+    throw new ConfigError('', `cannot read the session config: ${why}`, file);
   }
   return parseConfigText(text, file);
 }

@@ -89,8 +89,9 @@ describe('session config', () => {
   });
 
   it('says so when the file is missing or is not YAML', async () => {
-    await expect(loadSessionConfig('/nonexistent/run.yaml')).rejects.toThrow(/cannot read the session config: the file does not exist/);
-    expect(problem('dice: [\n').message).toMatch(/not valid YAML or JSON/);
+    await expect(loadSessionConfig('/nonexistent/run.yaml')).rejects.toThrow(/^\/nonexistent\/run.yaml: cannot read the session config: the file does not exist/);
+    // The file as a whole is at fault: no key is named (it used to say config key "(file)").
+    expect(problem('dice: [\n').message).toMatch(/^run.yaml: not valid YAML or JSON: /);
   });
 });
 
