@@ -3,7 +3,8 @@ import type { DieType } from '../dice/types.js';
 import { InputError, LimitError } from '../core/errors.js';
 import { alternativeWithGroupAt, collapseToGroup, rollsToDetect } from '../stats/power.js';
 import { certifiableMarginLimit, marginsLeft } from '../stats/misreadReach.js';
-import { chiSquareUpperQuantile } from '../stats/special.js';
+import { exactShareCertifyRolls, fixedSampleCertifyRolls, sessionStoppingRolls, stoppingQuantile } from '../stats/planSimulation.js';
+import { seededRandom, type RandomSource } from '../stats/random.js';
 
 /** A bias to plan for: the named symbols (or faces) together come up with probability `target`. */
 export interface DetectSpec {
@@ -51,27 +52,77 @@ export interface RigThroughput {
   readonly dice: number;
 }
 
+/** Settings of the simulations a plan runs (the product's own rules on simulated dice; stats/planSimulation.ts). */
+export interface PlanSimulation {
+  /** Simulated dice per session figure. */
+  readonly runs: number;
+  /** Simulated files per size tried for a fixed-sample figure (each a single draw of counts: cheap). */
+  readonly fixedRuns: number;
+  /** A fresh random source, the same stream for every figure (a plan is reproducible). */
+  readonly random: () => RandomSource;
+}
+
+/** The default: 200 dice a session figure, 1,000 files a fixed-sample one, seeded; about a second for a d6 at the default margin. */
+export const DEFAULT_PLAN_SIMULATION: PlanSimulation = { runs: 200, fixedRuns: 1000, random: () => seededRandom(20260101) };
+
+/** The share of simulated dice a session plan's "likely" figure covers: a budget set to it leaves one die in ten undecided. */
+export const LIKELY_SHARE = 0.9;
+/** Simulated dice stop counting as "in reach" past this many rolls. */
+const SIMULATION_CAP = 1e8;
+/** A certification whose floor (exact shares) is past this many rolls is not simulated: a plan stays interactive. */
+const SIMULATED_FLOOR = 1e7;
+
+/** Rolls per die at which a share of simulated dice reach a decision (null: not within the simulation's cap). */
+export interface RollQuantiles {
+  /** Half of the dice by then. */
+  readonly median: number | null;
+  /** `share` of the dice by then. */
+  readonly likely: number | null;
+  readonly share: number;
+  readonly medianHours: number | null;
+  readonly likelyHours: number | null;
+}
+
 export interface DetectPlan {
   readonly spec: DetectSpec;
-  /** Rolls per die for the omnibus test over every symbol/face (what `analyze` runs). */
+  /** Tests in analyze's family (dice × levels): the fixed-n figures are at alpha over them (Holm's first step). */
+  readonly tests: number;
+  /** analyze, fixed n: rolls per die for the omnibus test over every symbol/face to reject with the power asked. */
   readonly omnibusRolls: number | null;
   /** Rolls per die for a 1-df test of the named group against the rest, decided before rolling. */
   readonly targetedRolls: number | null;
   readonly omnibusHours: number | null;
   readonly targetedHours: number | null;
+  /**
+   * A session: the rolls by which its monitor (e-value at dice/alpha) calls a die with this bias UNFAIR, in a share
+   * `power` of simulated dice (`likely`; `median`: half of them); null where fewer reach it, e.g. a bias inside the
+   * margin, which the session certifies FAIR_WITHIN first (`certifiedFirst`: the share of dice it did).
+   */
+  readonly session: RollQuantiles & { readonly certifiedFirst: number };
 }
 
 export interface CertifyPlan {
   readonly delta: number;
   readonly level: 'symbol' | 'face';
   /**
-   * Rolls per die for every simultaneous interval to fit inside expected ± delta, if the die is exactly fair (read as it
-   * falls, with misreads allowed for up to the given bounds); null when those bounds keep it out of reach.
+   * A session: rolls per die at which its monitor certifies a fair die FAIR_WITHIN(delta) (each die at alpha over the
+   * session's dice; read as it falls, with misreads allowed for up to the given bounds): half of simulated fair dice by
+   * `median`, 90 % by `likely`. Null figures when out of reach (misread bounds) or past the simulation's cap.
    */
-  readonly rolls: number | null;
-  readonly hours: number | null;
+  readonly session: RollQuantiles;
+  /** analyze on a roll file of fixed size: the size at which a fair die's file is certified with those chances (Goodman intervals at alpha); absent with misread bounds, which analyze does not take. */
+  readonly fixedSample?: RollQuantiles;
+  /**
+   * analyze's rule on a file whose faces come up exactly at their odds: a floor under every figure (a fair die's
+   * fluctuations only delay certification, and a session's intervals are wider). Null past 10⁸ rolls.
+   */
+  readonly exactShares: number | null;
+  /** True when the floor is too far to simulate (past 10⁷ rolls): the session and fixed-sample figures are then null. */
+  readonly notSimulated?: true;
   /** With misread bounds: the narrowest margin they let a fair die be certified to, however long it rolls. */
   readonly misreadLimit?: number;
+  /** True when those bounds leave some face no room within delta: no number of rolls certifies. */
+  readonly outOfReach?: true;
 }
 
 /** Machine hours to give every die `rolls` rolls: each throw rolls one die per channel. */
@@ -80,36 +131,82 @@ export function machineHours(rolls: number, rig: RigThroughput): number {
   return (batches * rolls * rig.secondsPerThrow) / 3600;
 }
 
-export function planDetection(die: DieType, spec: DetectSpec, alpha: number, power: number, rig: RigThroughput): DetectPlan {
+function quantiles(median: number | null, likely: number | null, share: number, rig: RigThroughput): RollQuantiles {
+  const hours = (n: number | null) => (n === null ? null : machineHours(n, rig));
+  return { median, likely, share, medianHours: hours(median), likelyHours: hours(likely) };
+}
+
+/** Tests analyze's multiplicity control counts for these dice: one per die and level (face level adds the symbol level when faces and symbols differ). */
+export function analyzeTests(die: DieType, level: 'symbol' | 'face', dice: number): number {
+  return dice * (level === 'face' && die.faces.length > die.symbols.length ? 2 : 1);
+}
+
+/**
+ * Rolls to detect a stated bias: analyze's fixed-n tests (power from the noncentral chi-square, at alpha over its
+ * tests), and a session's monitor run on simulated dice with that bias (UNFAIR at dice/alpha; FAIR_WITHIN(delta)
+ * first is final, so a bias inside the margin is mostly certified instead).
+ */
+export function planDetection(die: DieType, spec: DetectSpec, alpha: number, power: number, delta: number, rig: RigThroughput, simulation: PlanSimulation = DEFAULT_PLAN_SIMULATION): DetectPlan {
   const probs = spec.level === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
   const alternative = alternativeWithGroupAt(probs, spec.groupIndices, spec.target);
-  const omnibusRolls = orNull(() => rollsToDetect({ expected: probs, alternative, alpha, power }));
+  // analyze adjusts across every die and level (Holm): a lone biased die among fair ones must reach alpha / tests.
+  const tests = analyzeTests(die, spec.level, rig.dice);
+  const omnibusRolls = orNull(() => rollsToDetect({ expected: probs, alternative, alpha: alpha / tests, power }));
   const collapsed = collapseToGroup(probs, alternative, spec.groupIndices);
-  const targetedRolls = orNull(() => rollsToDetect({ expected: collapsed.expected, alternative: collapsed.alternative, alpha, power }));
+  const targetedRolls = orNull(() => rollsToDetect({ expected: collapsed.expected, alternative: collapsed.alternative, alpha: alpha / tests, power }));
+  const stops = sessionStoppingRolls({ expected: probs, truth: alternative, alpha, dice: rig.dice, delta, target: 'UNFAIR', runs: simulation.runs, cap: SIMULATION_CAP, random: simulation.random() });
   return {
     spec,
+    tests,
     omnibusRolls,
     targetedRolls,
     omnibusHours: omnibusRolls === null ? null : machineHours(omnibusRolls, rig),
     targetedHours: targetedRolls === null ? null : machineHours(targetedRolls, rig),
+    session: { ...quantiles(stoppingQuantile(stops.rolls, 0.5), stoppingQuantile(stops.rolls, power), power, rig), certifiedFirst: stops.other / simulation.runs },
   };
 }
 
 /**
- * Rolls for FAIR_WITHIN(delta) on a fair die: every Goodman interval's half-width
- * z·sqrt(p(1−p)/n) at most delta, with z² the chi-square(1) quantile at alpha/k.
- * An optimistic floor: any real deviation adds to it.
+ * Rolls to certify FAIR_WITHIN(delta) on a fair die, by the product's own rules run on simulated fair dice:
+ * - a session (what `plan` is for, before a run): its monitor, each die at alpha over the session's `rig.dice` dice,
+ *   allowing for the misread bounds if given; a fair die's fluctuations, not only the interval's width, set when it
+ *   certifies, so the figures are quantiles (half of the dice, and 90 %);
+ * - analyze on a file of a size fixed in advance: Goodman intervals at alpha (analyze does not split its
+ *   certification's alpha across dice), the size at which a fair die's file certifies with the same chances.
  */
-export function planCertification(die: DieType, level: 'symbol' | 'face', delta: number, alpha: number, rig: RigThroughput, misreadRates?: readonly number[]): CertifyPlan {
+export function planCertification(
+  die: DieType,
+  level: 'symbol' | 'face',
+  delta: number,
+  alpha: number,
+  rig: RigThroughput,
+  misreadRates?: readonly number[],
+  simulation: PlanSimulation = DEFAULT_PLAN_SIMULATION,
+): CertifyPlan {
   const probs = level === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
   if (misreadRates !== undefined && misreadRates.length !== probs.length) throw new RangeError(`${misreadRates.length} misread bounds for ${probs.length} ${level}s`);
-  const z2 = chiSquareUpperQuantile(alpha / probs.length, 1);
-  // With misread bounds the session's check (robustIntervals.ts) leaves each face less than delta of half-width.
-  const margins = misreadRates === undefined ? probs.map(() => delta) : marginsLeft(probs, misreadRates, delta);
   const misreads = misreadRates !== undefined ? { misreadLimit: certifiableMarginLimit(probs, misreadRates) } : {};
-  if (margins.some((m) => !(m > 0))) return { delta, level, rolls: null, hours: null, ...misreads };
-  const rolls = Math.ceil(Math.max(...probs.map((p, i) => (z2 * p * (1 - p)) / (margins[i] as number) ** 2)));
-  return { delta, level, rolls, hours: machineHours(rolls, rig), ...misreads };
+  // With misread bounds the session's check (robustIntervals.ts) leaves some face no room within delta: never certified.
+  const exactShares = exactShareCertifyRolls(probs, alpha, delta, SIMULATION_CAP);
+  const none = { delta, level, session: quantiles(null, null, LIKELY_SHARE, rig), exactShares, ...misreads };
+  if (misreadRates !== undefined && marginsLeft(probs, misreadRates, delta).some((m) => !(m > 0))) return { ...none, outOfReach: true };
+  if (exactShares === null || exactShares > SIMULATED_FLOOR) return { ...none, notSimulated: true };
+  const stops = sessionStoppingRolls({
+    expected: probs,
+    truth: probs,
+    alpha,
+    dice: rig.dice,
+    delta,
+    ...(misreadRates ? { misreadRates } : {}),
+    target: 'FAIR_WITHIN',
+    runs: simulation.runs,
+    cap: SIMULATION_CAP,
+    random: simulation.random(),
+  }).rolls;
+  const session = quantiles(stoppingQuantile(stops, 0.5), stoppingQuantile(stops, LIKELY_SHARE), LIKELY_SHARE, rig);
+  if (misreadRates !== undefined) return { delta, level, session, exactShares, ...misreads };
+  const fixed = (q: number) => fixedSampleCertifyRolls(probs, alpha, delta, q, simulation.fixedRuns, SIMULATION_CAP, simulation.random);
+  return { delta, level, session, exactShares, fixedSample: quantiles(fixed(0.5), fixed(LIKELY_SHARE), LIKELY_SHARE, rig) };
 }
 
 function orNull(f: () => number): number | null {

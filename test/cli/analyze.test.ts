@@ -79,7 +79,18 @@ describe('dicerig plan', () => {
     expect(json.detect[0].spec).toMatchObject({ names: ['hit'], expected: 0.375, target: 0.5 });
     expect(json.detect[0].omnibusRolls).toBeGreaterThan(100);
     expect(json.detect[0].targetedRolls).toBeLessThan(json.detect[0].omnibusRolls);
-    expect(json.certify.rolls).toBeGreaterThan(0);
+    // A session's monitor needs more rolls than analyze's fixed-n test; half of fair dice certify before 90 % do.
+    expect(json.detect[0].session.likely).toBeGreaterThan(json.detect[0].omnibusRolls);
+    expect(json.certify.session.likely).toBeGreaterThan(json.certify.session.median);
+    expect(json.certify.fixedSample.median).toBeGreaterThan(json.certify.exactShares);
+  });
+
+  it('labels the session and analyze figures, and writes durations as the rest of dicerig does', async () => {
+    const r = await runCli('plan', '--die', 'd6', '--delta', '0.0001');
+    expect(r.out).toMatch(/To certify FAIR_WITHIN\(±0\.0001\) by symbol: at least 96,718,638 rolls per die \(67165 h 43 min\)/);
+    const d = await runCli('plan', '--die', 'd6', '--dice', '30');
+    expect(d.out).toMatch(/a session \(each of its 30 dice at alpha\/30\): half of fair dice by [\d,]+ rolls \(\d+ h \d\d min\), 9 in 10 by [\d,]+/);
+    expect(d.out).toMatch(/analyze, on a roll file whose size is fixed in advance: a fair die's file of [\d,]+ rolls certifies half the time/);
   });
 
   it('rejects a bias naming a symbol the die does not have', async () => {

@@ -172,7 +172,7 @@ describe('dicerig calibrate --check', () => {
     const limit = certifiableMarginLimit(symbolProbabilities(red), measured.faces?.map((f) => f.bound) ?? []);
     const j = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.05', '--json');
     expect(j.code, j.err).toBe(0);
-    const plan = JSON.parse(j.out) as { certify: { rolls: number | null; misreadLimit: number }; misreads: { statement: string } };
+    const plan = JSON.parse(j.out) as { certify: { session: { median: number | null }; outOfReach?: true; misreadLimit: number }; misreads: { statement: string } };
     expect(plan.certify.misreadLimit).toBeCloseTo(limit, 12);
     expect(plan.misreads.statement).toBe(measured.statement);
     // The checked dice that lay cocked and were read as a face widen every bound the plan allows for.
@@ -184,10 +184,10 @@ describe('dicerig calibrate --check', () => {
     // Twelve checked images of simulated red dice hold few crits: their bound keeps ±0.05 out of reach, ±0.2 not.
     expect(limit).toBeGreaterThan(0.05);
     expect(limit).toBeLessThan(0.2);
-    expect(plan.certify.rolls).toBeNull();
+    expect(plan.certify).toMatchObject({ outOfReach: true, session: { median: null } });
     expect(text.out).toMatch(/To certify FAIR_WITHIN\(±0\.05\) by symbol: out of reach with these misread bounds, however long the die rolls \(a fair die gets no closer than ±[\d.]+\); check the profile on new rolls \(dicerig calibrate --check .*checked-twice\.json --camera DEVICE -o NEW\.json: new throws on the rig, named a group at a time; or --images DIR instead of --camera, for rolls labelled already\) to narrow them\./);
     const wide = await runCli('plan', '--die', 'red', '--calibration', twice, '--delta', '0.2');
-    expect(wide.out).toMatch(/To certify FAIR_WITHIN\(±0\.2\) by symbol: at least [\d,]+ rolls per die \(.*\), if the die is exactly fair and read as it falls, allowing for those misreads \(a fair die gets no closer than ±[\d.]+\); any real deviation adds to it\./);
+    expect(wide.out).toMatch(/To certify FAIR_WITHIN\(±0\.2\) by symbol, if the die is fair and read as it falls, allowing for those misreads \(a fair die gets no closer than ±[\d.]+\):\n {2}a session \(each of its 4 dice at alpha\/4\): half of fair dice by [\d,]+ rolls/);
     const green = await runCli('plan', '--die', 'green', '--calibration', twice);
     expect(green.code).toBe(1);
     expect(green.err).toMatch(/checked-twice\.json.*the profile reads red dice, not green/);

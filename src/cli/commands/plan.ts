@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { machineHours, parseDetectSpec, planCertification, planDetection, type RigThroughput } from '../../analysis/plan.js';
+import { DEFAULT_PLAN_SIMULATION, machineHours, parseDetectSpec, planCertification, planDetection, type RigThroughput } from '../../analysis/plan.js';
+import { formatDuration } from '../../session/progress.js';
 import { getDieType } from '../../dice/catalogue.js';
 import { formatCount, formatProbability } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
@@ -56,26 +57,33 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .action(async (flags: PlanFlags) => {
       const die = getDieType(flags.die, loadDice(flags.diceFile));
       const rig: RigThroughput = { channels: flags.channels, secondsPerThrow: flags.secondsPerThrow, dice: flags.dice ?? flags.channels };
-      const plans = flags.detect.map((d) => planDetection(die, parseDetectSpec(d, die, flags.level), flags.alpha, flags.power, rig));
+      const plans = flags.detect.map((d) => planDetection(die, parseDetectSpec(d, die, flags.level), flags.alpha, flags.power, flags.delta, rig));
       const misreads = flags.calibration !== undefined ? await profileMisreads(flags.calibration, die, flags.level) : undefined;
       const certify = planCertification(die, flags.level, flags.delta, flags.alpha, rig, misreads?.faces?.map((f) => f.bound));
       if (flags.json) {
         io.out(`${toJson({ die: die.id, alpha: flags.alpha, power: flags.power, rig, detect: plans, certify, ...(misreads ? { misreads } : {}) })}\n`);
         return;
       }
-      const hours = (h: number | null) => (h === null ? 'out of reach' : h < 1 ? `${Math.round(h * 60)} min` : `${h.toFixed(1)} h`);
-      const rolls = (n: number | null) => (n === null ? 'more than 1e12' : formatCount(n));
+      const hours = (h: number | null) => (h === null ? '-' : formatDuration(h * 3_600_000));
+      const rolls = (n: number | null) => (n === null ? `more than ${formatCount(1e8)}` : formatCount(n));
+      const share = (q: number) => (q === 0.9 ? '9 in 10' : `${formatProbability(q * 100)} %`);
+      const perDie = rig.dice === 1 ? 'its one die at alpha' : `each of its ${rig.dice} dice at alpha/${rig.dice}`;
       const out = [
         `${die.name}: alpha ${flags.alpha}, power ${flags.power}; rig: ${rig.channels} dice per throw, ${rig.secondsPerThrow} s per throw, ${rig.dice} dice to test.`,
         '',
       ];
       if (plans.length > 0) {
+        const tests = plans[0]?.tests ?? rig.dice;
+        const session = (p: (typeof plans)[number]) =>
+          p.session.likely !== null ? rolls(p.session.likely) : p.session.certifiedFirst > 0 ? `none: FAIR_WITHIN first in ${Math.round(p.session.certifiedFirst * 100)} %` : rolls(null);
         out.push(
           renderTable(
-            ['to detect', 'expected', 'rolls per die (all ' + flags.level + 's)', 'machine time', 'rolls (targeted 1-df)', 'machine time'],
+            ['to detect', 'expected', 'session: UNFAIR', 'machine time', `analyze (all ${flags.level}s)`, 'machine time', 'analyze (targeted 1-df)', 'machine time'],
             plans.map((p) => [
               `${p.spec.names.join('+')} at ${Number(p.spec.target.toPrecision(4))}`,
               String(Number(p.spec.expected.toPrecision(4))),
+              session(p),
+              hours(p.session.likelyHours),
               rolls(p.omnibusRolls),
               hours(p.omnibusHours),
               rolls(p.targetedRolls),
@@ -85,20 +93,43 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
             '  ',
           ).trimEnd(),
           '',
-          'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
+          `Rolls per die. Session: the monitor (${perDie}, UNFAIR at e-value ${formatCount(rig.dice / flags.alpha)}) calls ${share(flags.power)} of ${DEFAULT_PLAN_SIMULATION.runs} simulated dice with that bias UNFAIR by then; ` +
+            `a die certified FAIR_WITHIN(±${flags.delta}) first stays so (a bias inside the margin).`,
+          `analyze: a file of that many rolls is found unfair with power ${flags.power}, at alpha/${tests} (Holm over ${tests} test${tests === 1 ? '' : 's'}, ${rig.dice} dice). ` +
+            'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
+          '',
         );
       }
       const limit = certify.misreadLimit !== undefined ? `a fair die gets no closer than ±${formatProbability(certify.misreadLimit)}` : '';
-      out.push(
-        ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
-        certify.rolls === null
-          ? `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: out of reach with these misread bounds, however long the die rolls (${limit}); ` +
-              `${misreads !== undefined && isD6Faced(die) ? `check more of your dice and make the check again (${D6_CHECK_COMMAND})` : `check the profile on new rolls (${narrowingCommand(flags.calibration)})`} to narrow them.`
-          : `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}: at least ${formatCount(certify.rolls)} rolls per die (${hours(certify.hours)}), if the die is exactly fair` +
-              `${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}; any real deviation adds to it.`,
-        `At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`,
-        '',
-      );
+      const s = certify.session;
+      const title = `To certify FAIR_WITHIN(±${flags.delta}) by ${flags.level}`;
+      if (certify.outOfReach && misreads !== undefined) {
+        out.push(
+          `Misreads ${misreads.statement.replace(/^misreads /, '')}.`,
+          `${title}: out of reach with these misread bounds, however long the die rolls (${limit}); ` +
+            `${isD6Faced(die) ? `check more of your dice and make the check again (${D6_CHECK_COMMAND})` : `check the profile on new rolls (${narrowingCommand(flags.calibration)})`} to narrow them.`,
+        );
+      } else if (certify.notSimulated) {
+        out.push(
+          `${title}: at least ${rolls(certify.exactShares)} rolls per die (${hours(certify.exactShares === null ? null : machineHours(certify.exactShares, rig))}), ` +
+            `even for a die whose faces come up exactly at their odds; a session needs more. Past what plan simulates.`,
+        );
+      } else {
+        const exact = certify.exactShares === null ? '' : ` (a file whose faces come up exactly at their odds: ${rolls(certify.exactShares)})`;
+        out.push(
+          ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
+          `${title}, if the die is fair${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}:`,
+          `  a session (${perDie}): half of fair dice by ${rolls(s.median)} rolls (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
+          ...(certify.fixedSample
+            ? [
+                `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rolls(certify.fixedSample.median)} rolls certifies half the time, ` +
+                  `of ${rolls(certify.fixedSample.likely)} ${share(certify.fixedSample.share)} times${exact}.`,
+              ]
+            : []),
+          `  (The product's own rules run on ${DEFAULT_PLAN_SIMULATION.runs} simulated fair dice, seeded; a die off its odds takes longer.)`,
+        );
+      }
+      out.push(`At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`, '');
       io.out(out.join('\n'));
     });
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { machineHours, parseDetectSpec, planCertification, planDetection } from '../../../src/analysis/plan.js';
 import { d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import { seededRandom } from '../../../src/stats/random.js';
 
 const rig = { channels: 4, secondsPerThrow: 2.5, dice: 4 };
+/** Fewer simulated dice than the CLI's: these tests compare figures, test/verdict/planAgainstProcedure.test.ts checks them. */
+const quick = { runs: 60, fixedRuns: 200, random: () => seededRandom(5) };
 
 describe('parseDetectSpec', () => {
   it('reads absolute, grouped and relative targets against the die’s expected odds', () => {
@@ -24,42 +27,52 @@ describe('parseDetectSpec', () => {
 });
 
 describe('planning rolls and machine time', () => {
-  it('gives the statistics.md rolls for red hit+crit at 0.55: 1,091 over all symbols, 785 targeted', () => {
-    // SciPy (see test/unit/stats/power.test.ts for the noncentral chi-square code): 1091 and 785.
-    const plan = planDetection(redAttackDie, parseDetectSpec('hit+crit=0.55', redAttackDie, 'symbol'), 0.05, 0.8, rig);
-    expect(plan.omnibusRolls).toBe(1091);
-    expect(plan.targetedRolls).toBe(785);
-    expect(plan.omnibusHours).toBeCloseTo((1091 * 2.5) / 3600, 12);
+  it('gives the analyze figures for red hit+crit at 0.55 at alpha over the tests: 1,091 over all symbols, 785 targeted for one die', () => {
+    // SciPy (see test/unit/stats/power.test.ts for the noncentral chi-square code): 1091 and 785 at alpha 0.05.
+    const one = { ...rig, dice: 1 };
+    const plan = planDetection(redAttackDie, parseDetectSpec('hit+crit=0.55', redAttackDie, 'symbol'), 0.05, 0.8, 0.03, one, quick);
+    expect(plan).toMatchObject({ tests: 1, omnibusRolls: 1091, targetedRolls: 785 });
+    expect(plan.omnibusHours).toBeCloseTo(machineHours(1091, one), 12);
+    // Four dice: analyze adjusts over four tests (Holm), so a lone biased die must reach alpha/4.
+    const four = planDetection(redAttackDie, parseDetectSpec('hit+crit=0.55', redAttackDie, 'symbol'), 0.05, 0.8, 0.03, rig, quick);
+    expect(four.tests).toBe(4);
+    expect(four.omnibusRolls as number).toBeGreaterThan(1091);
   });
 
-  it('plans certification from the Goodman half-width at the expected odds', () => {
+  it('gives the floor: analyze certifies a file whose faces come up exactly at their odds at the count SciPy finds', () => {
     // from scipy.stats import chi2; import math
-    // math.ceil(chi2.isf(0.05/4, 1) * 0.375*0.625 / 0.03**2)  -> 1625  (red, by symbol)
-    // math.ceil(chi2.isf(0.05/8, 1) * (1/8)*(7/8) / 0.03**2)   -> 909   (red, by face)
-    expect(planCertification(redAttackDie, 'symbol', 0.03, 0.05, rig).rolls).toBe(1625);
-    expect(planCertification(redAttackDie, 'face', 0.03, 0.05, rig).rolls).toBe(909);
+    // def wilson(x, n, z2): c = (x + z2/2)/(n + z2); h = math.sqrt(z2)*math.sqrt(x*(n - x)/n + z2/4)/(n + z2); return c - h, c + h
+    // def cert(p, n, a, d): z2 = chi2.isf(a/len(p), 1); return max(max(q - wilson(q*n, n, z2)[0], wilson(q*n, n, z2)[1] - q) for q in p) <= d
+    // first n with cert: d6 (0.05, 0.03) -> 1222; red by symbol (0.05, 0.03) -> 1671; d6 (0.001, 0.05) -> 963
+    expect(planCertification(d6Die, 'symbol', 0.03, 0.05, rig, undefined, quick).exactShares).toBe(1222);
+    expect(planCertification(redAttackDie, 'symbol', 0.03, 0.05, rig, undefined, quick).exactShares).toBe(1671);
+    expect(planCertification(d6Die, 'symbol', 0.05, 0.001, rig, undefined, quick).exactShares).toBe(963);
   });
 
-  it('plans certification allowing for misread bounds: the half-width each face keeps between them and the margin', () => {
-    // from scipy.stats import chi2; import math
-    // p = [3/8, 1/8, 2/8, 2/8]; r = 0.01; d = 0.05
-    // upper_i = (p_i + d)(1 - r) - p_i; lower_i = d - r * sum(p_j + d for j != i); m_i = min(d, upper_i, lower_i)
-    //   -> 0.04225, 0.03975, 0.041, 0.041
-    // math.ceil(max(chi2.isf(0.05/4, 1) * p_i * (1 - p_i) / m_i**2))   -> 820 (without misreads: 585)
-    expect(planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig).rolls).toBe(585);
-    const with1 = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.01, 0.01, 0.01, 0.01]);
-    expect(with1.rolls).toBe(820);
-    expect(with1.hours).toBeCloseTo(machineHours(820, rig), 12);
+  it('plans more rolls for a session the more dice it tests, since each die is decided at alpha over them', () => {
+    const one = planCertification(d6Die, 'symbol', 0.05, 0.001, { ...rig, dice: 1 }, undefined, quick).session;
+    const thirty = planCertification(d6Die, 'symbol', 0.05, 0.001, { ...rig, dice: 30 }, undefined, quick).session;
+    expect(thirty.median as number).toBeGreaterThan((one.median as number) * 1.1);
+    expect(thirty.likely as number).toBeGreaterThan(one.likely as number);
+  });
+
+  it('plans certification allowing for misread bounds: they add rolls, and bounds wider than the margin put it out of reach', () => {
+    const plain = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, undefined, quick);
+    const with1 = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.01, 0.01, 0.01, 0.01], quick);
+    expect(with1.session.median as number).toBeGreaterThan(plain.session.median as number);
     expect(with1.misreadLimit).toBeCloseTo((0.01 * 0.875) / 0.97, 6);
-    expect(planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0, 0, 0, 0])).toMatchObject({ rolls: 585, misreadLimit: 0 });
-  });
-
-  it('says certification is out of reach when the misread bounds alone exceed the margin', () => {
+    expect(with1.fixedSample).toBeUndefined();
     // A profile's 7 validated red crits bound that face's misreads at 34.8 % (test/unit/stats/misreadReach.test.ts).
-    const plan = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.105019, 0.348164, 0.139108, 0.153318]);
-    expect(plan).toMatchObject({ rolls: null, hours: null });
+    const plan = planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.105019, 0.348164, 0.139108, 0.153318], quick);
+    expect(plan).toMatchObject({ outOfReach: true, session: { median: null, likely: null } });
     expect(plan.misreadLimit).toBeCloseTo(0.3245, 4);
     expect(() => planCertification(redAttackDie, 'symbol', 0.05, 0.05, rig, [0.1, 0.1])).toThrow(/2 misread bounds for 4 symbols/);
+  });
+
+  it('does not simulate a certification whose floor is past ten million rolls, and says how far it is', () => {
+    const plan = planCertification(d6Die, 'symbol', 0.0001, 0.05, rig, undefined, quick);
+    expect(plan).toMatchObject({ notSimulated: true, session: { median: null } });
+    expect(plan.exactShares as number).toBeGreaterThan(9e7);
   });
 
   it('counts machine time in batches of one die per channel', () => {
@@ -69,8 +82,11 @@ describe('planning rolls and machine time', () => {
   });
 
   it('reports an undetectably small bias as out of reach instead of failing', () => {
-    const plan = planDetection(d6Die, parseDetectSpec('6=x1.000001', d6Die, 'symbol'), 0.05, 0.8, rig);
+    const plan = planDetection(d6Die, parseDetectSpec('6=x1.000001', d6Die, 'symbol'), 0.05, 0.8, 0.03, rig, quick);
     expect(plan.omnibusRolls).toBeNull();
     expect(plan.omnibusHours).toBeNull();
+    // The session certifies such a die FAIR_WITHIN: it never calls it UNFAIR.
+    expect(plan.session.likely).toBeNull();
+    expect(plan.session.certifiedFirst).toBeGreaterThan(0.9);
   });
 });

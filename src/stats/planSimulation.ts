@@ -1,0 +1,187 @@
+/**
+ * What a verdict costs, found by running the product's own decision rules on
+ * simulated dice rather than by a closed-form approximation of them.
+ *
+ * Why simulate: a session certifies FAIR_WITHIN(δ) when every face's
+ * anytime-valid confidence sequence (a beta mixture, at α/K per die) fits the
+ * margin, and calls a die UNFAIR when its Dirichlet-mixture e-value reaches
+ * K/α. Both are wider or slower than the fixed-n Goodman interval or Pearson
+ * test (a fair d6 at α = 0.001, four dice, δ = 0.05: median 2,180 rolls to
+ * certify, where the Goodman half-width at the expected odds reaches δ at 788),
+ * and a fair die's own fluctuations delay it further, so a plan from the
+ * fixed-n formula left budgeted sessions INCONCLUSIVE.
+ *
+ * A simulated die is fed to a monitor built as a session builds one
+ * (`sessionMonitor` under `sessionErrorControl(alpha, dice)`), roll by roll up
+ * to `BATCHES` rolls, then in batches of 1/`BATCHES` of the rolls so far
+ * (`observeCounts`: the same rule checked less often), so a stopping time is
+ * late by at most 0.5 %, well inside the spread of a quantile over a few hundred
+ * dice (a few percent), and a plan stays interactive (< 1 s for a d6 at ±0.03)
+ * up to 10⁸ rolls.
+ */
+import { sessionErrorControl, sessionMonitor } from './dieVerdict.js';
+import { largestDeviationBound, wilsonScore } from './intervals.js';
+import { chiSquareUpperQuantile } from './special.js';
+import { cumulativeOf, drawBinomial, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
+
+/** Past this many rolls, the rolls come in batches of 1/BATCHES of the rolls so far (below it, one at a time). */
+const BATCHES = 200;
+/** Above this many rolls a batch's counts are drawn from the normal approximation (the exact draw tabulates n log-factorials). */
+const EXACT_DRAW_LIMIT = 1_000;
+
+/**
+ * A drawer of the counts per face of `n` rolls: exact conditional binomials up to `exactUpTo` rolls (their
+ * log-factorial table made once, for every draw of that size), else their normal approximation (each face's count
+ * then has a standard deviation of 10 rolls or more for the odds of any catalogued die, and a die's counts are
+ * sums of many such batches, so the approximation's error is far below what a quantile over a few hundred dice resolves).
+ */
+export function countsDrawer(n: number, probabilities: readonly number[], exactUpTo = EXACT_DRAW_LIMIT): (random: RandomSource) => number[] {
+  const table = n <= exactUpTo ? logFactorials(n) : null;
+  return (random) => {
+    const counts: number[] = [];
+    let left = n;
+    let mass = 1;
+    probabilities.forEach((p, i) => {
+      let c = left;
+      if (i < probabilities.length - 1) {
+        const q = mass > 0 ? Math.min(1, p / mass) : 1;
+        c = table
+          ? drawBinomial(left, q, random, table)
+          : Math.min(left, Math.max(0, Math.round(left * q + Math.sqrt(left * q * (1 - q)) * drawNormal(random))));
+      }
+      counts.push(c);
+      left -= c;
+      mass -= p;
+    });
+    return counts;
+  };
+}
+
+export interface SessionSimulation {
+  /** The odds the monitor tests against. */
+  readonly expected: readonly number[];
+  /** The odds the simulated die rolls with (the expected ones for a fair die). */
+  readonly truth: readonly number[];
+  /** The session's family-wise alpha and its number of dice (each die decided at alpha / dice). */
+  readonly alpha: number;
+  readonly dice: number;
+  readonly delta: number;
+  /** Per-face misread bounds the monitor allows for (the die is read as it falls). */
+  readonly misreadRates?: readonly number[];
+  /** Which decision to time. */
+  readonly target: 'FAIR_WITHIN' | 'UNFAIR';
+  /** Simulated dice. */
+  readonly runs: number;
+  /** Rolls after which a die still undecided counts as never reaching the target. */
+  readonly cap: number;
+  readonly random: RandomSource;
+}
+
+/** When the simulated dice decided. */
+export interface SessionStops {
+  /** The roll at which each die reached the target decision, sorted; Infinity for a die that did not by the cap. */
+  readonly rolls: number[];
+  /** Dice that reached the other decision first (final in a session, so they never reach the target). */
+  readonly other: number;
+}
+
+/** Runs `runs` simulated dice through a session's monitor each, until it decides or `cap` rolls. */
+export function sessionStoppingRolls(s: SessionSimulation): SessionStops {
+  const control = sessionErrorControl(s.alpha, s.dice);
+  const cumulative = cumulativeOf(s.truth);
+  const rolls: number[] = [];
+  let other = 0;
+  // Batch sizes repeat from die to die: one drawer (and log-factorial table) per size.
+  const drawers = new Map<number, (random: RandomSource) => number[]>();
+  const drawer = (size: number) => {
+    let d = drawers.get(size);
+    if (d === undefined) drawers.set(size, (d = countsDrawer(size, s.truth)));
+    return d;
+  };
+  for (let r = 0; r < s.runs; r++) {
+    const monitor = sessionMonitor(control, s.expected, { delta: s.delta, ...(s.misreadRates ? { misreadRates: s.misreadRates } : {}) });
+    while (!monitor.decided && monitor.rolls < s.cap) {
+      if (monitor.rolls < BATCHES) monitor.observe(drawIndex(cumulative, s.random));
+      else monitor.observeCounts(drawer(Math.floor(monitor.rolls / BATCHES))(s.random));
+    }
+    const kind = monitor.decided ? monitor.verdict().kind : 'INCONCLUSIVE';
+    rolls.push(kind === s.target ? monitor.rolls : Infinity);
+    if (kind !== s.target && kind !== 'INCONCLUSIVE') other++;
+  }
+  return { rolls: rolls.sort((a, b) => a - b), other };
+}
+
+/** The q-quantile of sorted stopping rolls (the smallest value at least a share q of them reach), or null when it is Infinity. */
+export function stoppingQuantile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) throw new RangeError('no stopping times');
+  const value = sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] as number;
+  return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * analyze's fixed-n certification rule as a function of the counts: every Goodman interval (at alpha: Wilson score
+ * with z² the chi-square(1) upper alpha/k point, as `goodmanIntervals`) within expected ± delta. z² is computed once,
+ * and counts may be fractional (a projection's counts n·p).
+ */
+export function fixedSampleCertifier(expected: readonly number[], alpha: number, delta: number): (counts: readonly number[]) => boolean {
+  const zSquared = chiSquareUpperQuantile(alpha / expected.length, 1);
+  return (counts) => {
+    let n = 0;
+    for (const c of counts) n += c;
+    if (!(n > 0)) return false;
+    const intervals = counts.map((c) => wilsonScore(c, n, zSquared));
+    return largestDeviationBound(expected, intervals) <= delta;
+  };
+}
+
+/**
+ * The fewest rolls at which a fair die's file of that many rolls is certified by analyze's fixed-n rule with
+ * probability at least q, estimated on `runs` simulated files at each size (the same random numbers' seed for every
+ * size, so the search compares like with like); null beyond `cap`.
+ */
+export function fixedSampleCertifyRolls(expected: readonly number[], alpha: number, delta: number, q: number, runs: number, cap: number, seed: () => RandomSource): number | null {
+  const certifies = fixedSampleCertifier(expected, alpha, delta);
+  const share = (n: number): number => {
+    const random = seed();
+    const draw = countsDrawer(n, expected, 1_000_000);
+    let certified = 0;
+    for (let r = 0; r < runs; r++) if (certifies(draw(random))) certified++;
+    return certified / runs;
+  };
+  let lo = 1;
+  let hi = 64;
+  while (share(hi) < q) {
+    lo = hi;
+    hi *= 2;
+    if (hi > cap) return null;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (share(mid) >= q) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * The fewest rolls at which analyze's fixed-n rule certifies a file whose faces come up exactly at their odds (counts
+ * n·p, fractional): a floor under every figure above, since a fair die's fluctuations only delay certification and a
+ * session's anytime-valid intervals are wider than Goodman's. Null beyond `cap`.
+ */
+export function exactShareCertifyRolls(expected: readonly number[], alpha: number, delta: number, cap: number): number | null {
+  const rule = fixedSampleCertifier(expected, alpha, delta);
+  const certifies = (n: number) => rule(expected.map((p) => p * n));
+  let lo = 1;
+  let hi = 64;
+  while (!certifies(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > cap * 2) return null;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (certifies(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi <= cap ? hi : null;
+}
