@@ -1,7 +1,7 @@
 import { LimitError } from '../core/errors.js';
-import { largestDeviationBound } from '../stats/intervals.js';
+import { goodmanCertifier, largestDeviationBound } from '../stats/intervals.js';
 import { rollsToDetect } from '../stats/power.js';
-import { chiSquareQuantile } from '../stats/special.js';
+import { firstTotal } from '../stats/sequential.js';
 import type { FaceEstimate, FailedCheck, InconclusiveVerdict, Verdict } from '../stats/verdict.js';
 import type { LevelAnalysis } from './levelAnalysis.js';
 
@@ -123,21 +123,18 @@ function formatN(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** Total rolls for every Goodman half-width plus the observed deviation to fit inside delta (null if a deviation is already >= delta). */
+/**
+ * Total rolls at which the FAIR_WITHIN rule itself (every Goodman interval within expected ± delta) holds on counts in
+ * the observed shares: null if a share is already delta or more from its odds, or past the cap. The rule, not a
+ * normal half-width: a Wilson interval's centre leans toward 1/2, so "deviation + z·√(p(1−p)/n) ≤ delta" holds some
+ * rolls before the rule does (a d6 at exact shares: 1,075 against 1,222 at alpha 0.05, ±0.03), and a die between
+ * the two was told it needed "about 1 more roll".
+ */
 function rollsToCertify(a: LevelAnalysis, alpha: number, delta: number): number | null {
-  const k = a.expected.length;
-  const z2 = chiSquareQuantile(1 - alpha / k, 1);
-  let total = 0;
-  for (let i = 0; i < k; i++) {
-    const p0 = a.expected[i] as number;
-    const phat = a.n > 0 ? (a.counts[i] as number) / a.n : p0;
-    const room = delta - Math.abs(phat - p0);
-    if (room <= 0) return null;
-    // The larger of the two variances keeps the projection from being optimistic for a lucky estimate near 0 or 1.
-    const variance = Math.max(phat * (1 - phat), p0 * (1 - p0));
-    total = Math.max(total, (z2 * variance) / (room * room));
-  }
-  return total > PROJECTION_CAP ? null : total;
+  const shares = a.expected.map((p0, i) => (a.n > 0 ? (a.counts[i] as number) / a.n : p0));
+  if (shares.some((p, i) => Math.abs(p - (a.expected[i] as number)) >= delta)) return null;
+  const certifies = goodmanCertifier(a.expected, alpha, delta);
+  return firstTotal(a.n, (total) => certifies(shares.map((p) => p * total)));
 }
 
 /** Total rolls for the Pearson test to reject with power 0.8 if the observed proportions are the truth. */

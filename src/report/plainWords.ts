@@ -51,12 +51,13 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
       ];
     case 'INCONCLUSIVE': {
       const out = [`${formatCount(v.n)} rolls are not enough to decide either way. This is not a finding that the die is fair.`];
+      const more = (n: number) => (roughly(n) === 1 ? 'About 1 more roll' : `About ${formatCount(roughly(n))} more rolls`);
       if (v.rollsNeeded !== null && v.target === 'FAIR_WITHIN') {
-        out.push(`About ${formatCount(roughly(v.rollsNeeded))} more rolls would certify it within ±${formatProbability(v.delta)}, if the proportions seen so far hold.`);
+        out.push(`${more(v.rollsNeeded)} would certify it within ±${formatProbability(v.delta)}, if the proportions seen so far hold.`);
       } else if (v.rollsNeeded !== null && v.target === 'UNFAIR') {
         const lead = v.leadingDeviation;
         const holds = lead ? ` if ${lead.label} keeps coming up ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
-        out.push(`About ${formatCount(roughly(v.rollsNeeded))} more rolls would show it unfair${holds}.`);
+        out.push(`${more(v.rollsNeeded)} would show it unfair${holds}.`);
       } else {
         out.push('If the proportions seen so far hold, no practical number of rolls would decide it.');
       }

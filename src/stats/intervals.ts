@@ -117,6 +117,22 @@ export function dirichletPosterior(counts: readonly number[], prior: readonly nu
 }
 
 /**
+ * The fixed-n FAIR_WITHIN rule (analyze's) as a function of the counts: every Goodman interval (at alpha: Wilson score
+ * with z² the chi-square(1) upper alpha/k point, as `goodmanIntervals`) within expected ± delta. z² is computed once,
+ * and counts may be fractional (a projection's counts n·p).
+ */
+export function goodmanCertifier(expected: readonly number[], alpha: number, delta: number): (counts: readonly number[]) => boolean {
+  const zSquared = chiSquareUpperQuantile(alpha / expected.length, 1);
+  return (counts) => {
+    let n = 0;
+    for (const c of counts) n += c;
+    if (!(n > 0)) return false;
+    const intervals = counts.map((c) => wilsonScore(c, n, zSquared));
+    return largestDeviationBound(expected, intervals) <= delta;
+  };
+}
+
+/**
  * The largest distance any category's true probability can still be from its
  * expected value: max over i of max(upper_i − p_i, p_i − lower_i). With
  * simultaneous intervals this certifies "every face within ± this".

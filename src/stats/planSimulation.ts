@@ -20,8 +20,7 @@
  * up to 10⁸ rolls.
  */
 import { sessionErrorControl, sessionMonitor } from './dieVerdict.js';
-import { largestDeviationBound, wilsonScore } from './intervals.js';
-import { chiSquareUpperQuantile } from './special.js';
+import { goodmanCertifier } from './intervals.js';
 import { cumulativeOf, drawBinomial, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
 
 /** Past this many rolls, the rolls come in batches of 1/BATCHES of the rolls so far (below it, one at a time). */
@@ -119,28 +118,12 @@ export function stoppingQuantile(sorted: readonly number[], q: number): number |
 }
 
 /**
- * analyze's fixed-n certification rule as a function of the counts: every Goodman interval (at alpha: Wilson score
- * with z² the chi-square(1) upper alpha/k point, as `goodmanIntervals`) within expected ± delta. z² is computed once,
- * and counts may be fractional (a projection's counts n·p).
- */
-export function fixedSampleCertifier(expected: readonly number[], alpha: number, delta: number): (counts: readonly number[]) => boolean {
-  const zSquared = chiSquareUpperQuantile(alpha / expected.length, 1);
-  return (counts) => {
-    let n = 0;
-    for (const c of counts) n += c;
-    if (!(n > 0)) return false;
-    const intervals = counts.map((c) => wilsonScore(c, n, zSquared));
-    return largestDeviationBound(expected, intervals) <= delta;
-  };
-}
-
-/**
  * The fewest rolls at which a fair die's file of that many rolls is certified by analyze's fixed-n rule with
  * probability at least q, estimated on `runs` simulated files at each size (the same random numbers' seed for every
  * size, so the search compares like with like); null beyond `cap`.
  */
 export function fixedSampleCertifyRolls(expected: readonly number[], alpha: number, delta: number, q: number, runs: number, cap: number, seed: () => RandomSource): number | null {
-  const certifies = fixedSampleCertifier(expected, alpha, delta);
+  const certifies = goodmanCertifier(expected, alpha, delta);
   const share = (n: number): number => {
     const random = seed();
     const draw = countsDrawer(n, expected, 1_000_000);
@@ -169,7 +152,7 @@ export function fixedSampleCertifyRolls(expected: readonly number[], alpha: numb
  * session's anytime-valid intervals are wider than Goodman's. Null beyond `cap`.
  */
 export function exactShareCertifyRolls(expected: readonly number[], alpha: number, delta: number, cap: number): number | null {
-  const rule = fixedSampleCertifier(expected, alpha, delta);
+  const rule = goodmanCertifier(expected, alpha, delta);
   const certifies = (n: number) => rule(expected.map((p) => p * n));
   let lo = 1;
   let hi = 64;

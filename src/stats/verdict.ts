@@ -127,7 +127,8 @@ export function describeVerdict(v: Verdict): string {
     }
     case 'INCONCLUSIVE': {
       if (v.rollsNeeded === null || v.target === null) return `INCONCLUSIVE: ${v.why}; no verdict is in reach if the observed proportions hold.`;
-      const more = `about ${formatCount(roundToTwoFigures(v.rollsNeeded))} more rolls needed`;
+      const rounded = roundToTwoFigures(v.rollsNeeded);
+      const more = `about ${formatCount(rounded)} more ${rounded === 1 ? 'roll' : 'rolls'} needed`;
       if (v.target === 'FAIR_WITHIN') return `INCONCLUSIVE: ${more} to certify within ±${formatProbability(v.delta)} (${v.why}).`;
       const lead = v.leadingDeviation;
       const holds = lead ? `, if ${lead.label} stays at ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';

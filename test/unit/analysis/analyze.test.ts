@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import { goodmanCertifier } from '../../../src/stats/intervals.js';
 import { seededRandom } from '../../../src/stats/random.js';
 import { fromFaces, loadedOdds, simulatedRolls, symbolRollsWithCounts } from './helpers.js';
 
@@ -72,6 +73,25 @@ describe('analyzeDice', () => {
     if (v.kind === 'INCONCLUSIVE') {
       expect(v.rollsNeeded).toBeGreaterThan(300);
       expect(a.dice[0]!.sentence).toMatch(/^INCONCLUSIVE: about [\d,]+ more rolls needed/);
+    }
+  });
+
+  it('names the rolls at which the FAIR_WITHIN rule itself certifies if the shares hold, not where a normal half-width would', () => {
+    // Every face exactly 1/6: the rule first holds at 1,222 rolls (SciPy, test/unit/analysis/plan.test.ts); files of
+    // 1,080 to 1,218 rolls were all told "about 1 more rolls needed".
+    for (const [n, alpha, delta] of [[1080, 0.05, 0.03], [1200, 0.05, 0.03], [1218, 0.05, 0.03], [600, 0.001, 0.05], [954, 0.001, 0.05]] as const) {
+      const counts = new Array<number>(6).fill(n / 6);
+      const v = analyzeDice([symbolRollsWithCounts('A', d6Die, counts, 3)], { alpha, delta }).dice[0]!.verdict;
+      expect(v.kind).toBe('INCONCLUSIVE');
+      const more = v.kind === 'INCONCLUSIVE' ? (v.rollsNeeded as number) : NaN;
+      // The rule on those shares holds at n + more and not one roll sooner...
+      const rule = goodmanCertifier(d6Die.faceProbabilities, alpha, delta);
+      expect(rule(counts.map((c) => (c * (n + more)) / n))).toBe(true);
+      expect(rule(counts.map((c) => (c * (n + more - 1)) / n))).toBe(false);
+      // ...and analyze certifies the first file of whole sixths past it.
+      const whole = Math.ceil((n + more) / 6) * 6;
+      const at = analyzeDice([symbolRollsWithCounts('A', d6Die, new Array<number>(6).fill(whole / 6), 3)], { alpha, delta }).dice[0]!.verdict;
+      expect(at.kind).toBe('FAIR_WITHIN');
     }
   });
 

@@ -53,6 +53,10 @@ describe('describeVerdict', () => {
     expect(describeVerdict(inconclusive)).toBe('INCONCLUSIVE: about 2,300 more rolls needed to certify within ±0.03 (the budget of 1,500 rolls is spent).');
   });
 
+  it('says "1 more roll", not "1 more rolls"', () => {
+    expect(describeVerdict({ ...inconclusive, rollsNeeded: 1 })).toBe('INCONCLUSIVE: about 1 more roll needed to certify within ±0.03 (the budget of 1,500 rolls is spent).');
+  });
+
   it('says what assumption an INCONCLUSIVE projection toward UNFAIR rests on', () => {
     const v: InconclusiveVerdict = { ...inconclusive, rollsNeeded: 687, target: 'UNFAIR', leadingDeviation: { ...hit, observed: 0.42 } };
     expect(describeVerdict(v)).toBe(
