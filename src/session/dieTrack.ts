@@ -78,12 +78,19 @@ export class DieTrack {
     return this.monitor.verdict();
   }
 
-  /** Rolls still needed for a verdict: the projection, capped by what is left of the budget (0 once decided). */
-  rollsStillNeeded(): number {
+  /**
+   * Rolls still needed for a verdict if the observed proportions hold, by the monitor's own rule (its projection, not
+   * capped by the budget: a figure that stops at the budget would say what is left, not what the die needs); 0 once
+   * decided, null when no verdict is in reach.
+   */
+  rollsStillNeeded(): number | null {
     if (this.retired) return 0;
-    const left = Math.max(0, this.monitor.maxRolls - this.monitor.rolls);
     const v = this.monitor.verdict();
-    const projected = v.kind === 'INCONCLUSIVE' && v.rollsNeeded !== null ? v.rollsNeeded : left;
-    return Math.min(projected, left);
+    return v.kind === 'INCONCLUSIVE' ? v.rollsNeeded : 0;
+  }
+
+  /** Rolls left in the die's budget. */
+  budgetLeft(): number {
+    return Math.max(0, this.monitor.maxRolls - this.monitor.rolls);
   }
 }

@@ -18,8 +18,15 @@ export interface DieStatus {
   /** The verdict kind: UNFAIR / FAIR_WITHIN / INCONCLUSIVE once decided, INCONCLUSIVE (undecided) before. */
   readonly state: MonitorDecision['kind'] | 'RIG_SUSPECT';
   readonly decided: boolean;
-  /** Rolls still needed for a verdict if the observed proportions hold, capped by the budget left (0 once decided). */
+  /**
+   * Rolls still needed for a verdict if the observed proportions hold, by the monitor's rule (the final verdict's
+   * figure, not capped by the budget); 0 once decided or when no verdict is in reach (`noVerdictInReach`).
+   */
   readonly rollsNeeded: number;
+  /** Rolls left in the die's budget (absent in events recorded before it was kept). */
+  readonly budgetLeft?: number;
+  /** Undecided, and no verdict in reach if the observed proportions hold. */
+  readonly noVerdictInReach?: true;
   /** Natural log of the die's e-value against fairness (evidence so far). */
   readonly logE: number;
   /** Of its rolls, those unresolved (declined, or the die not found) that nobody has labelled yet. */

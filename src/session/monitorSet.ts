@@ -178,6 +178,7 @@ export class MonitorSet {
       const unread = t.retired ? undefined : t.monitor.unreadableFace();
       const state = t.monitor.state();
       const tally = Object.fromEntries(t.categories.labels.map((label, i) => [label, state.counts[i] ?? 0]));
+      const needed = t.rollsStillNeeded();
       return {
         label: t.die.record.label,
         type: t.die.type.id,
@@ -185,7 +186,9 @@ export class MonitorSet {
         rolls: t.rolls,
         state: rigSuspect ? 'RIG_SUSPECT' : v.kind,
         decided: t.retired,
-        rollsNeeded: t.rollsStillNeeded(),
+        rollsNeeded: needed ?? 0,
+        budgetLeft: t.budgetLeft(),
+        ...(needed === null ? { noVerdictInReach: true as const } : {}),
         logE: state.logE,
         unresolved: t.monitor.unresolved,
         tally,

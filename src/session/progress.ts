@@ -36,7 +36,9 @@ export function estimateEtaMs(dice: readonly DieStatus[], clock: RunClock, budge
   if (pending.length === 0) return 0;
   if (clock.runOkThrows === 0 || clock.elapsedMs <= 0) return undefined;
   const msPerOkThrow = clock.elapsedMs / clock.runOkThrows;
-  const most = Math.max(...pending.map((d) => d.rollsNeeded));
+  // A die stops at its budget: it sets the ETA by the rolls it will get, not by those it would need.
+  const most = Math.max(...pending.map((d) => Math.min(d.noVerdictInReach ? Infinity : d.rollsNeeded, d.budgetLeft ?? Infinity)));
+  if (!Number.isFinite(most)) return undefined;
   const eta = most * msPerOkThrow;
   return budgetHours !== undefined ? Math.min(eta, Math.max(0, budgetHours * HOUR - clock.elapsedMs)) : eta;
 }
@@ -94,9 +96,11 @@ function dieLine(d: DieStatus, width: number): string {
     ? ''
     : d.unreadableFace !== undefined
       ? `, no ${d.unreadableFace} read yet: FAIR_WITHIN needs a review of its unresolved rolls`
-      : d.rollsNeeded > 0
-        ? `, ~${formatCount(d.rollsNeeded)} more rolls needed`
-        : '';
+      : d.noVerdictInReach
+        ? ', no verdict in reach if the proportions hold'
+        : d.rollsNeeded > 0
+          ? `, ~${formatCount(d.rollsNeeded)} more ${d.rollsNeeded === 1 ? 'roll' : 'rolls'} needed${d.budgetLeft !== undefined && d.rollsNeeded > d.budgetLeft ? `, beyond the budget (${formatCount(d.budgetLeft)} left)` : ''}`
+          : '';
   return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} rolls  ${state}${need}`;
 }
 

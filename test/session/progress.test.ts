@@ -3,6 +3,13 @@ import type { DieStatus, RunClock, SessionEvent } from '../../src/session/events
 import { estimateEtaMs, formatDuration, jsonLineEvents, ProgressTracker, progressLines, TerminalProgress } from '../../src/session/progress.js';
 import { runSession } from '../../src/session/runner.js';
 import { scriptedSession } from './support/fakes.js';
+import { d6Die } from '../../src/dice/catalogue.js';
+import { DieTrack } from '../../src/session/dieTrack.js';
+import type { SessionDie } from '../../src/session/sessionDie.js';
+import { sessionErrorControl } from '../../src/stats/dieVerdict.js';
+import { seededRandom } from '../../src/stats/random.js';
+
+const sessionDie: SessionDie = { channel: 0, record: { id: 1, label: 'd6-A', typeId: 'd6', set: null, notes: null }, type: d6Die, level: 'face' };
 
 const die = (label: string, rollsNeeded: number, decided = false): DieStatus => ({
   label,
@@ -63,6 +70,36 @@ describe('progress figures', () => {
     expect(lines[1]).toMatch(/logo-6 .*undecided, no 6 read yet: FAIR_WITHIN needs a review of its unresolved rolls$/);
     expect(lines[1]).not.toMatch(/2,400/);
     expect(lines[2]).toMatch(/plain .*undecided, ~900 more rolls needed$/);
+  });
+});
+
+describe('the rolls a die still needs, beside its budget', () => {
+  it("says the rolls the rule needs and that they lie beyond the budget, not the budget left as if it were the need", () => {
+    const lines = progressLines({
+      sessionId: 8,
+      lastThrowIndex: 231,
+      totals: { throws: 231, ok: 231, rerolled: 0, void: 0, rolls: 924, cocked: 0 },
+      dice: [{ ...die('d6-A', 1100), budgetLeft: 169 }, { ...die('d6-B', 120), budgetLeft: 169 }, { ...die('d6-C', 1), budgetLeft: 169 }, { ...die('d6-D', 0), budgetLeft: 169, noVerdictInReach: true }],
+      clock: clock(600_000, 231),
+    });
+    expect(lines[1]).toMatch(/d6-A .*undecided, ~1,100 more rolls needed, beyond the budget \(169 left\)$/);
+    expect(lines[2]).toMatch(/d6-B .*undecided, ~120 more rolls needed$/);
+    expect(lines[3]).toMatch(/d6-C .*undecided, ~1 more roll needed$/);
+    expect(lines[4]).toMatch(/d6-D .*undecided, no verdict in reach if the proportions hold$/);
+    // The ETA counts the rolls the dice will get: the budget stops d6-A at 169 more.
+    expect(estimateEtaMs([{ ...die('d6-A', 1100), budgetLeft: 169 }], clock(3_600_000, 1000))).toBeCloseTo(169 * 3600, 6);
+  });
+
+  it("gives the monitor's own projection, the final verdict's figure, even past the budget", () => {
+    const track = new DieTrack(sessionDie, { control: sessionErrorControl(0.001, 4), delta: 0.05, budgetRolls: 400 });
+    const random = seededRandom(3);
+    for (let i = 0; i < 231; i++) track.observe(Math.floor(random() * 6));
+    const v = track.verdict();
+    expect(v.kind).toBe('INCONCLUSIVE');
+    const projected = v.kind === 'INCONCLUSIVE' ? v.rollsNeeded : null;
+    expect(projected as number).toBeGreaterThan(track.budgetLeft());
+    expect(track.rollsStillNeeded()).toBe(projected);
+    expect(track.budgetLeft()).toBe(169);
   });
 });
 
