@@ -34,9 +34,16 @@ export function parseDetectSpec(text: string, die: DieType, level: 'symbol' | 'f
   const expected = groupIndices.reduce((s, i) => s + (probs[i] as number), 0);
   const value = (m[2] as string).replace(/\s/g, '');
   let target: number;
-  if (/^x[\d.]+$/i.test(value)) target = expected * Number(value.slice(1));
-  else if (/^[+-][\d.]+%$/.test(value)) target = expected * (1 + Number(value.slice(0, -1)) / 100);
-  else target = Number(value);
+  let factor: number | undefined;
+  if (/^x[\d.]+$/i.test(value)) factor = Number(value.slice(1));
+  else if (/^[+-][\d.]+%$/.test(value)) factor = 1 + Number(value.slice(0, -1)) / 100;
+  const what = names.join('+');
+  if (factor !== undefined) {
+    // A relative change is a factor on the expected odds: say what is wrong with the factor, not with its product.
+    if (!(factor > 0)) throw new InputError(`--detect "${text}": a factor of ${Number(factor.toPrecision(6))} would make ${what} impossible; give a factor above 0 (e.g. x0.9 or -10%)`);
+    target = expected * factor;
+    if (!(target < 1)) throw new InputError(`--detect "${text}": ${what} at ${Number(factor.toPrecision(6))} times its odds (${Number(expected.toPrecision(6))}) would come up ${Number(target.toPrecision(6))} of the time, not a probability below 1`);
+  } else target = Number(value);
   if (!Number.isFinite(target) || target <= 0 || target >= 1) {
     throw new InputError(`--detect "${text}": the target must work out to a probability strictly between 0 and 1 (got ${value})`);
   }

@@ -21,7 +21,9 @@ describe('parseDetectSpec', () => {
     expect(() => parseDetectSpec('hit', redAttackDie, 'symbol')).toThrow(/expected NAME=PROBABILITY/);
     expect(() => parseDetectSpec('hit-1=0.2', redAttackDie, 'symbol')).toThrow(/"hit-1" is not a symbol of red/);
     expect(() => parseDetectSpec('hit=1.2', redAttackDie, 'symbol')).toThrow(/strictly between 0 and 1/);
-    expect(() => parseDetectSpec('hit=x3', redAttackDie, 'symbol')).toThrow(/strictly between 0 and 1/);
+    expect(() => parseDetectSpec('hit=x3', redAttackDie, 'symbol')).toThrow('--detect "hit=x3": hit at 3 times its odds (0.375) would come up 1.125 of the time, not a probability below 1');
+    expect(() => parseDetectSpec('hit=x0', redAttackDie, 'symbol')).toThrow('--detect "hit=x0": a factor of 0 would make hit impossible; give a factor above 0 (e.g. x0.9 or -10%)');
+    expect(() => parseDetectSpec('hit+crit=-100%', redAttackDie, 'symbol')).toThrow(/a factor of 0 would make hit\+crit impossible/);
     expect(() => parseDetectSpec('hit=0.375', redAttackDie, 'symbol')).toThrow(/that is the expected probability/);
   });
 });
