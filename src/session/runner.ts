@@ -20,7 +20,6 @@ import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
 import { DEFAULT_REREAD, rereadDeclined, type RereadRule } from './reread.js';
-import { formatCount } from '../core/format.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
 import { monitorSentence, type SessionVerdicts } from '../stats/dieVerdict.js';
@@ -32,6 +31,7 @@ import type { RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './ev
 import type { EvidenceSink, SavedEvidence } from './evidence.js';
 import { HostTiming, type HostPhase } from './hostTiming.js';
 import { MonitorSet, type DieOutcome } from './monitorSet.js';
+import { allRetired } from './allRetired.js';
 import type { RigCheckResult } from './rigCheck.js';
 import type { SessionDie } from './sessionDie.js';
 import { SessionTotals } from './sessionTotals.js';
@@ -455,17 +455,9 @@ export class SessionRunner {
 
   private allDecided(): Stop | undefined {
     if (!this.monitors.allRetired) return undefined;
-    const after = `after ${formatCount(this.totals.ok)} counted throws`;
-    // A die retires when its budget is spent too: that is an INCONCLUSIVE verdict, not a decision.
-    const spent = this.monitors.tracks.filter((t) => t.verdict().kind === 'INCONCLUSIVE').length;
-    if (spent === 0) return new Stop('finished', 'all-decided', `Every die has a verdict (${after}).`);
-    const n = this.monitors.tracks.length;
-    const which = spent === n ? (n === 1 ? 'the die' : n === 2 ? 'both dice' : `all ${n} dice`) : `${spent} of ${n} dice`;
-    return new Stop(
-      'finished',
-      'roll-budget',
-      `The roll budget of ${formatCount(this.plan.stopping.budgetRolls)} rolls a die is spent: ${which} ${spent === 1 ? 'is' : 'are'} left INCONCLUSIVE (${after}).`,
-    );
+    const tracks = this.monitors.tracks;
+    const end = allRetired(tracks.length, tracks.filter((t) => t.verdict().kind === 'INCONCLUSIVE').length, this.plan.stopping.budgetRolls, this.totals.ok);
+    return new Stop('finished', end.kind, end.reason);
   }
 
   private timeBudgetSpent(): Stop | undefined {
