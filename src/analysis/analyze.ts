@@ -91,6 +91,8 @@ export interface HomogeneityGroup {
 
 export interface Analysis {
   readonly alpha: number;
+  /** The level of each die's intervals and FAIR_WITHIN: alpha over the dice analysed (Bonferroni). */
+  readonly certifyAlpha: number;
   readonly delta: number;
   readonly multiplicity: Multiplicity;
   readonly serialAlpha: number;
@@ -141,8 +143,8 @@ interface DieLevels {
  */
 export function analyzeDice(rolls: readonly DieRolls[], options: AnalyzeOptions = {}): Analysis {
   const stream = analyzeDiceStream(rolls, options);
-  const { alpha, delta, multiplicity, serialAlpha, family, homogeneity } = stream;
-  return { alpha, delta, multiplicity, serialAlpha, family, dice: [...stream.dice()], homogeneity };
+  const { alpha, certifyAlpha, delta, multiplicity, serialAlpha, family, homogeneity } = stream;
+  return { alpha, certifyAlpha, delta, multiplicity, serialAlpha, family, dice: [...stream.dice()], homogeneity };
 }
 
 /** {@link analyzeDice}, with each die's analysis made only when it is read (and then not kept). */
@@ -163,11 +165,14 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
   };
   let family = 0;
   let totalRolls = 0;
+  // Each die's intervals (and so its FAIR_WITHIN) at alpha over the dice: a wrong FAIR_WITHIN among them all then has a
+  // chance of at most alpha, as a wrong UNFAIR has under Holm (at alpha each, 30 fair-looking dice could carry ~30 alpha).
+  const certifyAlpha = alpha / Math.max(1, rolls.length);
   const perDie: DieLevels[] = rolls.map((r) => {
     const facts = typeFacts(r.die);
-    const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), facts.symbol, alpha);
+    const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), facts.symbol, certifyAlpha);
     // A face-level test adds information only where faces share a symbol (d8s, D3); for a D6 it would repeat the symbol test.
-    const face = r.faces && r.die.faces.length > r.die.symbols.length ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, alpha) : undefined;
+    const face = r.faces && r.die.faces.length > r.die.symbols.length ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
     const first = family;
     family += face ? 2 : 1;
     totalRolls += r.symbols.length;
@@ -181,18 +186,18 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
     if (d.face) raw[d.first + 1] = d.face.headline.p;
   }
   const adjustedAll = multiplicity === 'holm' ? holmAdjust(raw) : benjaminiHochbergAdjust(raw);
-  const settings = { alpha, delta, serialAlpha, family };
+  const settings = { alpha, certifyAlpha, delta, serialAlpha, family };
 
   function* dice(): IterableIterator<DieAnalysis> {
     for (const d of perDie) yield dieAnalysis(d, adjustedAll, settings);
   }
-  return { alpha, delta, multiplicity, serialAlpha, family, count: perDie.length, totalRolls, homogeneity: homogeneityGroups(perDie), dice };
+  return { alpha, certifyAlpha, delta, multiplicity, serialAlpha, family, count: perDie.length, totalRolls, homogeneity: homogeneityGroups(perDie), dice };
 }
 
 function dieAnalysis(
   { r, symbol, face, first }: DieLevels,
   adjustedAll: readonly number[],
-  { alpha, delta, serialAlpha, family }: { alpha: number; delta: number; serialAlpha: number; family: number },
+  { alpha, certifyAlpha, delta, serialAlpha, family }: { alpha: number; certifyAlpha: number; delta: number; serialAlpha: number; family: number },
 ): DieAnalysis {
   const adjusted = (face ? [symbol, face] : [symbol]).map((analysis, i) => {
     const adjustedP = adjustedAll[first + i] as number;
@@ -202,7 +207,7 @@ function dieAnalysis(
   });
   const serial = runSerialChecks(r, serialAlpha);
   const failedChecks: FailedCheck[] = serial.failed.map((c) => ({ name: c.name, p: c.p, logP: c.logP, adjustedP: c.adjustedP, detail: c.detail }));
-  const verdict = fixedSampleVerdict({ levels: adjusted, alpha, delta, family, failedChecks, serialAlpha });
+  const verdict = fixedSampleVerdict({ levels: adjusted, alpha, certifyAlpha, delta, family, failedChecks, serialAlpha });
   return {
     label: r.label,
     die: r.die,

@@ -15,6 +15,11 @@ export interface AdjustedLevel {
 export interface FixedVerdictInput {
   readonly levels: readonly AdjustedLevel[];
   readonly alpha: number;
+  /**
+   * The level of each die's FAIR_WITHIN: the level its intervals were made at (`alpha` over the dice of the analysis,
+   * Bonferroni, so that a wrong FAIR_WITHIN among all the dice has a chance of at most `alpha`, as a wrong UNFAIR has).
+   */
+  readonly certifyAlpha: number;
   readonly delta: number;
   /** Number of tests in the family, for the roll projection's per-test level. */
   readonly family: number;
@@ -64,7 +69,7 @@ export function fixedSampleVerdict(input: FixedVerdictInput): Verdict {
       kind: 'FAIR_WITHIN',
       n,
       delta,
-      alpha,
+      alpha: input.certifyAlpha,
       certifiedDelta: Math.max(...certified),
       faces: estimates(finest.analysis),
       intervalMethod: INTERVAL_METHOD,
@@ -80,7 +85,7 @@ function inconclusive(input: FixedVerdictInput, n: number): InconclusiveVerdict 
   let leading: FaceEstimate | undefined;
   let leadingGap = -1;
   for (const { analysis } of levels) {
-    const need = rollsToCertify(analysis, alpha, delta);
+    const need = rollsToCertify(analysis, input.certifyAlpha, delta);
     toCertify = need === null || toCertify === null ? null : Math.max(toCertify, need);
     const reject = rollsToReject(analysis, alpha / input.family);
     if (reject !== null) toReject = toReject === null ? reject : Math.min(toReject, reject);

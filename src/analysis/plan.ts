@@ -178,8 +178,8 @@ export function planDetection(die: DieType, spec: DetectSpec, alpha: number, pow
  * - a session (what `plan` is for, before a run): its monitor, each die at alpha over the session's `rig.dice` dice,
  *   allowing for the misread bounds if given; a fair die's fluctuations, not only the interval's width, set when it
  *   certifies, so the figures are quantiles (half of the dice, and 90 %);
- * - analyze on a file of a size fixed in advance: Goodman intervals at alpha (analyze does not split its
- *   certification's alpha across dice), the size at which a fair die's file certifies with the same chances.
+ * - analyze on a file of a size fixed in advance: Goodman intervals at alpha over the dice (as analyze certifies
+ *   each of several dice), the size at which a fair die's file certifies with the same chances.
  */
 export function planCertification(
   die: DieType,
@@ -194,7 +194,9 @@ export function planCertification(
   if (misreadRates !== undefined && misreadRates.length !== probs.length) throw new RangeError(`${misreadRates.length} misread bounds for ${probs.length} ${level}s`);
   const misreads = misreadRates !== undefined ? { misreadLimit: certifiableMarginLimit(probs, misreadRates) } : {};
   // With misread bounds the session's check (robustIntervals.ts) leaves some face no room within delta: never certified.
-  const exactShares = exactShareCertifyRolls(probs, alpha, delta, SIMULATION_CAP);
+  // analyze certifies each die at alpha over the dice analysed together (Bonferroni), as a session does.
+  const certifyAlpha = alpha / Math.max(1, rig.dice);
+  const exactShares = exactShareCertifyRolls(probs, certifyAlpha, delta, SIMULATION_CAP);
   const none = { delta, level, session: quantiles(null, null, LIKELY_SHARE, rig), exactShares, ...misreads };
   if (misreadRates !== undefined && marginsLeft(probs, misreadRates, delta).some((m) => !(m > 0))) return { ...none, outOfReach: true };
   if (exactShares === null || exactShares > SIMULATED_FLOOR) return { ...none, notSimulated: true };
@@ -212,7 +214,7 @@ export function planCertification(
   }).rolls;
   const session = quantiles(stoppingQuantile(stops, 0.5), stoppingQuantile(stops, LIKELY_SHARE), LIKELY_SHARE, rig);
   if (misreadRates !== undefined) return { delta, level, session, exactShares, ...misreads };
-  const fixed = (q: number) => fixedSampleCertifyRolls(probs, alpha, delta, q, simulation.fixedRuns, SIMULATION_CAP, simulation.random);
+  const fixed = (q: number) => fixedSampleCertifyRolls(probs, certifyAlpha, delta, q, simulation.fixedRuns, SIMULATION_CAP, simulation.random);
   return { delta, level, session, exactShares, fixedSample: quantiles(fixed(0.5), fixed(LIKELY_SHARE), LIKELY_SHARE, rig) };
 }
 

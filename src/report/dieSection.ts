@@ -83,7 +83,7 @@ function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis, descriptive: 
     `${adjusted ? formatLogScientific(adjusted.adjustedLogP) : '?'}; Cohen's w = ${fixed(l.cohensW)}.`;
   return (
     htmlTable(
-      [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${confidenceLabel(a.alpha)} simultaneous`, num: true }, { text: 'deviation', num: true }],
+      [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${confidenceLabel(a.certifyAlpha)} simultaneous`, num: true }, { text: 'deviation', num: true }],
       rows,
       `level-table level-${l.level}`,
     ) + `\n<p class="note" data-test="${l.level}"${descriptive ? ' data-descriptive="true"' : ''}>${descriptive ? `<strong>${escapeHtml(DESCRIPTIVE_NOTE)}</strong> ` : ''}${escapeHtml(test)}</p>`

@@ -25,8 +25,8 @@ export function reportCharts(report: SessionReport): ReportChart[] {
   for (const d of report.dice) {
     const a = d.analysis;
     const add = (kind: ChartKind, scene: Scene): void => void charts.push({ id: `chart-${d.key}-${kind}`, fileName: `${d.key}-${kind}.png`, dieKey: d.key, kind, scene });
-    add('symbols', frequencyChart(a.symbol, `${a.label}: symbols, observed vs expected`, alpha));
-    if (a.face) add('faces', frequencyChart(a.face, `${a.label}: faces, observed vs expected`, alpha));
+    add('symbols', frequencyChart(a.symbol, `${a.label}: symbols, observed vs expected`, report.analysis.certifyAlpha));
+    if (a.face) add('faces', frequencyChart(a.face, `${a.label}: faces, observed vs expected`, report.analysis.certifyAlpha));
     add('evidence', evidenceChart(d.evidence, `${a.label}: evidence against fairness as rolls accumulated (by symbol)`));
     add('transitions', transitionHeatmap(d.transitions, `${a.label}: what came up after what (${d.transitions.level}s)`));
     if (a.game.length > 0) add('game', gameChart(a.game, `${a.label}: in play, per die`, alpha));

@@ -61,7 +61,7 @@ ${methodSection(report)}
 function verdictsNote(report: SessionReport): string {
   const a = report.analysis;
   const v = report.verdicts;
-  const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.alpha)} simultaneous).`;
+  const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.certifyAlpha)} simultaneous).`;
   if (v !== null) {
     return (
       `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">Verdicts as the session made them (not recomputed): ${escapeHtml(v.errorControl.statement)} ` +

@@ -96,7 +96,7 @@ export function methodSection(report: SessionReport): string {
       `UNFAIR: the die’s anytime-valid e-value against its published odds (Dirichlet-mixture Bayes factor, Lindon & Malek 2022), taken at its least favourable over every face its unresolved rolls could have been, reached ${formatCount(c.threshold)}; it stays valid however and whenever the rolling was stopped.`,
       `FAIR_WITHIN(${a.delta}): every face’s anytime-valid ${confidenceLabel(c.alphaPerDie)} interval, widened over every face its unresolved rolls could have been and over the reader’s measured misread bounds, lies inside its published probability ± ${a.delta}. "Not rejected" alone is never reported as fair.`,
       `Rig checks (repeats, same-or-opposite, transitions, runs) run on each die’s rolls in throw order at family-wise ${a.serialAlpha}; a failure withholds the verdicts (RIG_SUSPECT).`,
-      `The frequency and in-play charts, the p-values and the table of how alike the dice are treat the rolls as a sample of fixed size (${confidenceLabel(a.alpha)} intervals): they are there to look at, decide nothing, and are not valid tests at a count the stopping rule chose.`,
+      `The frequency and in-play charts, the p-values and the table of how alike the dice are treat the rolls as a sample of fixed size (${confidenceLabel(a.certifyAlpha)} simultaneous intervals of the faces, ${confidenceLabel(a.alpha)} in play): they are there to look at, decide nothing, and are not valid tests at a count the stopping rule chose.`,
       'Only rolls of ok throws enter the statistics: those read count as their faces, the unresolved ones as said above. Void and re-tumbled throws appear only in the rig-health figures.',
     ];
     return `<section id="method"><h2>How to read this report</h2><ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul></section>`;
@@ -104,7 +104,7 @@ export function methodSection(report: SessionReport): string {
   const control = a.multiplicity === 'holm' ? 'Holm (family-wise)' : 'Benjamini–Hochberg (false discovery rate)';
   const items = [
     `Error rate α = ${a.alpha} per verdict, controlled across all ${a.family} tests of this report (${a.dice.length} dice, by symbol and by face) with ${control}.`,
-    `FAIR_WITHIN(${a.delta}) means every face’s simultaneous ${confidenceLabel(a.alpha)} interval (Goodman: Wilson score with Bonferroni over the faces) lies inside its expected probability ± ${a.delta}. "Not rejected" alone is never reported as fair.`,
+    `FAIR_WITHIN(${a.delta}) means every face’s simultaneous ${confidenceLabel(a.certifyAlpha)} interval (Goodman: Wilson score with Bonferroni over the faces, at α over the ${a.dice.length} ${a.dice.length === 1 ? 'die' : 'dice'}) lies inside its expected probability ± ${a.delta}, so a wrong FAIR_WITHIN among them has a chance of at most α. "Not rejected" alone is never reported as fair.`,
     `Rig checks (repeats, same-or-opposite, transitions, runs) run on each die’s rolls in throw order at family-wise ${a.serialAlpha}; a failure withholds that die’s verdict (RIG_SUSPECT).`,
     'Verdicts treat each die’s rolls as a sample of fixed size. A run that stopped when a die had a verdict is judged fairly by the anytime-valid e-value (Dirichlet-mixture Bayes factor, Lindon & Malek 2022), which stays valid however the rolling was stopped.',
     'Only counted rolls enter the statistics: rolls of ok throws, read and not cocked. Void and rerolled throws appear only in the rig-health figures.',

@@ -86,7 +86,7 @@ describe('dicerig plan', () => {
   });
 
   it('labels the session and analyze figures, and writes durations as the rest of dicerig does', async () => {
-    const r = await runCli('plan', '--die', 'd6', '--delta', '0.0001');
+    const r = await runCli('plan', '--die', 'd6', '--delta', '0.0001', '--dice', '1');
     expect(r.out).toMatch(/To certify FAIR_WITHIN\(±0\.0001\) by symbol: at least 96,718,638 rolls per die \(67165 h 43 min\)/);
     const d = await runCli('plan', '--die', 'd6', '--dice', '30');
     expect(d.out).toMatch(/a session \(each of its 30 dice at alpha\/30\): half of fair dice by [\d,]+ rolls \(\d+ h \d\d min\), 9 in 10 by [\d,]+/);

@@ -182,7 +182,7 @@ describe('the words of a report on verdicts a session made', () => {
     const method = stripTags(/<section id="method">.*?<\/section>/s.exec(html)?.[0] ?? '');
     expect(method).toContain(`The verdicts are the session’s own, as it made them while rolling; this report does not recompute them. ${made.errorControl.statement}`);
     expect(method).toContain('every face’s anytime-valid 97.5 % interval');
-    expect(method).toContain('The frequency and in-play charts, the p-values and the table of how alike the dice are treat the rolls as a sample of fixed size (95 % intervals)');
+    expect(method).toContain('The frequency and in-play charts, the p-values and the table of how alike the dice are treat the rolls as a sample of fixed size (97.5 % simultaneous intervals of the faces, 95 % in play)');
     expect(method).not.toContain('Verdicts treat each die’s rolls as a sample of fixed size');
   });
 });

@@ -69,7 +69,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       const share = (q: number) => (q === 0.9 ? '9 in 10' : `${formatProbability(q * 100)} %`);
       const perDie = rig.dice === 1 ? 'its one die at alpha' : `each of its ${rig.dice} dice at alpha/${rig.dice}`;
       const out = [
-        `${die.name}: alpha ${flags.alpha}, power ${flags.power}; rig: ${rig.channels} dice per throw, ${rig.secondsPerThrow} s per throw, ${rig.dice} dice to test.`,
+        `${die.name}: alpha ${flags.alpha}, power ${flags.power}; rig: ${rig.channels} ${rig.channels === 1 ? 'die' : 'dice'} per throw, ${rig.secondsPerThrow} s per throw, ${rig.dice} ${rig.dice === 1 ? 'die' : 'dice'} to test.`,
         '',
       ];
       if (plans.length > 0) {

@@ -65,10 +65,10 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
     const how = d.across !== undefined ? 'made here across its sessions, on their e-values and intervals' : 'made here, fixed-n, on all its rolls';
     lines.push(`  (${how}; the sessions that rolled part of them each decided on their own: ${each})`);
   }
-  lines.push(levelTable(d.symbol, a.alpha));
+  lines.push(levelTable(d.symbol, a.certifyAlpha));
   lines.push(testLine(d, d.symbol));
   if (d.face) {
-    lines.push(levelTable(d.face, a.alpha));
+    lines.push(levelTable(d.face, a.certifyAlpha));
     lines.push(testLine(d, d.face));
   }
   for (const g of d.game) {

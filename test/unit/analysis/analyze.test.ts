@@ -95,6 +95,21 @@ describe('analyzeDice', () => {
     }
   });
 
+  it('certifies each of several dice at alpha over the dice, so a wrong FAIR_WITHIN among them all stays within alpha', () => {
+    // Exact sixths, alpha 0.05, ±0.03. SciPy (Wilson score, z² = chi2.ppf(1 - a/6, 1)) gives the first n that certifies:
+    //   def first(a): n = 1; while not certifies(n, a, 0.03): n += 1   ->  first(0.05) = 1222, first(0.05 / 4) = 1664
+    // (certifies: max(upper - 1/6, 1/6 - lower) <= delta for the interval of n/6 successes in n).
+    const file = (n: number, label: string) => symbolRollsWithCounts(label, d6Die, new Array<number>(6).fill(n / 6), 3);
+    expect(analyzeDice([file(1224, 'A')]).dice[0]!.verdict.kind).toBe('FAIR_WITHIN');
+    const four = (n: number) => analyzeDice(['A', 'B', 'C', 'D'].map((l) => file(n, l)));
+    // The same die among four: at 1,224 rolls each it is no longer certified; from 1,668 (the first sixths past 1,664) it is.
+    expect(four(1224).certifyAlpha).toBe(0.0125);
+    expect(four(1224).dice.map((d) => d.verdict.kind)).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE', 'INCONCLUSIVE', 'INCONCLUSIVE']);
+    expect(four(1662).dice[0]!.verdict.kind).toBe('INCONCLUSIVE');
+    const certified = four(1668).dice[0]!.verdict;
+    expect(certified).toMatchObject({ kind: 'FAIR_WITHIN', alpha: 0.0125 });
+  });
+
   it('withholds the verdict as RIG_SUSPECT when the rig lets a die repeat its face 15 % of the time', () => {
     const random = seededRandom(99);
     const faces = new Uint8Array(3000);
