@@ -4,6 +4,7 @@ export const COLUMN_ALIASES = {
   type: ['type', 'die_type', 'dietype', 'kind', 'colour', 'color'],
   face: ['face', 'face_id', 'faceid'],
   symbol: ['symbol', 'result', 'outcome', 'value', 'roll'],
+  throw: ['throw', 'throw_index', 'throw_no', 'throw_number'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;

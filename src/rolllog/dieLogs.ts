@@ -12,7 +12,7 @@ export const MAX_DISTINCT_OUTCOMES = 256;
 /**
  * Collects rolls per die label while a file is read. `addRange` takes the label
  * and token as ranges of the file's text and only slices out a string when it
- * is new, which is what keeps large logs fast.
+ * is new, which is what keeps large logs fast. Both return the die's log.
  */
 export class DieLogCollector {
   private readonly byLabel = new Map<string, DieLog>();
@@ -20,8 +20,8 @@ export class DieLogCollector {
 
   constructor(private readonly file: string) {}
 
-  add(label: string, level: 'face' | 'symbol', token: string, line: number, typeId: string | undefined): void {
-    this.addRange(label, 0, label.length, level, token, 0, token.length, line, typeId);
+  add(label: string, level: 'face' | 'symbol', token: string, line: number, typeId: string | undefined): DieLog {
+    return this.addRange(label, 0, label.length, level, token, 0, token.length, line, typeId);
   }
 
   addRange(
@@ -34,7 +34,7 @@ export class DieLogCollector {
     tokenEnd: number,
     line: number,
     typeId: string | undefined,
-  ): void {
+  ): DieLog {
     const last = this.last;
     let log: DieLog;
     if (last !== undefined && last.label.length === labelEnd - labelStart && labelText.startsWith(last.label, labelStart)) log = last;
@@ -73,6 +73,7 @@ export class DieLogCollector {
       log.firstSeen.set(token, { file: this.file, line });
     }
     log.codes.push(code);
+    return log;
   }
 
   private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined, line: number): DieLog {

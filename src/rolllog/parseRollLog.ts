@@ -3,6 +3,7 @@ import { plainOrQuoted } from './quoteValue.js';
 import { findColumns, normaliseHeader, COLUMN_ALIASES } from './columns.js';
 import { detectDelimiter, splitCsvLine } from './csvLine.js';
 import { DieLogCollector } from './dieLogs.js';
+import { jsonThrowNumber, throwNumber, ThrowsSeen } from './throwsSeen.js';
 import type { LogFormat, ParsedLog } from './types.js';
 
 /** A die type's symbols, so a one-hot header (`File,blank,crit,focus,hit`) can name its die. */
@@ -78,6 +79,8 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const level = cols.face !== undefined ? 'face' : 'symbol';
   const dieCol = cols.die ?? -1;
   const typeCol = cols.type ?? -1;
+  const throwCol = cols.throw ?? -1;
+  const throwsSeen = new ThrowsSeen(file);
   const fallbackLabel = defaultLabel(options);
   const collector = new DieLogCollector(file);
   const width = header.length;
@@ -146,12 +149,17 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
         typeId = lastTypeId;
       }
     }
+    let die;
     if (dieCol < 0) {
-      collector.addRange(fallbackLabel, 0, fallbackLabel.length, level, src, ts, te, lineNo, typeId);
+      die = collector.addRange(fallbackLabel, 0, fallbackLabel.length, level, src, ts, te, lineNo, typeId);
     } else {
       const [ls, le] = trimmed(src, starts[dieCol] as number, ends[dieCol] as number);
       if (ls === le) throw new InputError('the die label is empty', { file, line: lineNo, column: header[dieCol] });
-      collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
+      die = collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
+    }
+    if (throwCol >= 0) {
+      const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
+      throwsSeen.see(die, die.label, throwNumber(src, ns, ne, file, lineNo, header[throwCol]), lineNo);
     }
     rows++;
   }
@@ -238,7 +246,7 @@ function parseOneHot(
   return { file, format: 'one-hot', dice: collector.dice(), rows };
 }
 
-const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol', readonly string[]> = COLUMN_ALIASES;
+const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw', readonly string[]> = COLUMN_ALIASES;
 
 function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unknown {
   for (const key of JSON_KEYS[role]) if (key in obj) return obj[key];
@@ -248,6 +256,7 @@ function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unkno
 function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const { file } = options;
   const collector = new DieLogCollector(file);
+  const throwsSeen = new ThrowsSeen(file);
   const fallbackLabel = defaultLabel(options);
   const lines = text.split('\n');
   let rows = 0;
@@ -276,7 +285,9 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     if (label === '') throw new InputError('the die label is empty', { file, line: i + 1 });
     const typeValue = pick(obj, 'type');
     const typeId = typeValue === undefined || typeValue === null ? options.typeId : String(typeValue).trim().toLowerCase();
-    collector.add(label, face !== undefined ? 'face' : 'symbol', String(outcome).trim(), i + 1, typeId);
+    const die = collector.add(label, face !== undefined ? 'face' : 'symbol', String(outcome).trim(), i + 1, typeId);
+    const throwValue = pick(obj, 'throw');
+    if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });

@@ -64,6 +64,23 @@ describe('dicerig analyze', () => {
     expect(other.out).toBe('');
   });
 
+  it('refuses a log appended to itself (each die twice in a throw), in analyze, pool and import, and a throw that is no positive integer', async () => {
+    const text = readFileSync('examples/xwing-box.csv', 'utf8');
+    const doubled = file('doubled.csv', text + text.split('\n').slice(1).join('\n'));
+    const firstCopy = text.trimEnd().split('\n').length; // its header and rows: the copy starts on the next line
+    const problem = `${doubled}, line ${firstCopy + 1}: die "R1" rolls in throw 1 here and on line 2: a die rolls once a throw, so one of the rows is a copy (was the log appended to itself?)`;
+    for (const args of [['analyze', doubled], ['pool', doubled, '--size', '2', '--colour', 'red'], ['import', doubled, '--db', join(dir, 'doubled.db')]]) {
+      const r = await runCli(...args);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`dicerig: ${problem}\n`);
+      expect(r.out).toBe('');
+    }
+    const bad = file('badthrow.csv', 'throw,die,type,face\n1,A,d6,1\n1,B,d6,2\nx,A,d6,3\n');
+    const r = await runCli('analyze', bad);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${bad}, line 4, column "throw": the throw "x" is not a positive integer (1, 2, 3...)\n`);
+  });
+
   it('rejects an alpha that is not a probability, naming the option', async () => {
     const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-box.csv');
     expect(r.code).not.toBe(0);

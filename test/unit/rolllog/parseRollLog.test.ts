@@ -99,6 +99,36 @@ describe('parseRollLog', () => {
     expect(errorOf(() => parse('die,face\n')).message).toBe('rolls.csv: the file has a header but no rolls');
   });
 
+  it('refuses a die rolling twice in one throw, naming the die, the throw and both lines, in CSV and JSON Lines', () => {
+    expect(errorOf(() => parse('throw,die,face\n1,A,hit-1\n1,B,crit\n2,A,blank-1\n1,A,hit-1\n')).message).toBe(
+      'rolls.csv, line 5: die "A" rolls in throw 1 here and on line 2: a die rolls once a throw, so one of the rows is a copy (was the log appended to itself?)',
+    );
+    const jsonl = '{"throw":1,"die":"A","face":"hit-1"}\n{"throw":2,"die":"A","face":"crit"}\n{"throw":2,"die":"A","face":"crit"}\n';
+    expect(errorOf(() => parseRollLog(jsonl, { file: 'r.jsonl', layouts })).message).toMatch(/^r\.jsonl, line 3: die "A" rolls in throw 2 here and on line 2:/);
+  });
+
+  it('accepts throws out of order and several dice in one throw, and logs without a throw column', () => {
+    const log = parse('throw,die,face\n3,A,hit-1\n3,B,crit\n1,A,crit\n2,A,blank-1\n2,B,crit\n');
+    expect(decoded(log.dice[0])?.tokens).toEqual(['hit-1', 'crit', 'blank-1']);
+    expect(log.rows).toBe(5);
+    expect(parse('die,face\nA,hit-1\nA,hit-1\n').rows).toBe(2);
+  });
+
+  it('refuses a throw that is not a positive integer, naming the line and the value', () => {
+    expect(errorOf(() => parse('throw,die,face\n1,A,hit-1\nx,A,crit\n')).message).toBe('rolls.csv, line 3, column "throw": the throw "x" is not a positive integer (1, 2, 3...)');
+    expect(errorOf(() => parse('throw,die,face\n-5,A,crit\n')).message).toBe('rolls.csv, line 2, column "throw": the throw "-5" is not a positive integer (1, 2, 3...)');
+    expect(errorOf(() => parse('throw,die,face\n0,A,crit\n')).message).toContain('the throw "0" is not a positive integer');
+    expect(errorOf(() => parse('throw,die,face\n1.5,A,crit\n')).message).toContain('the throw "1.5" is not a positive integer');
+    expect(errorOf(() => parse('throw,die,face\n ,A,crit\n')).message).toBe(
+      'rolls.csv, line 2, column "throw": the throw is empty: a row of a log with a throw column names its throw, a positive integer',
+    );
+    expect(errorOf(() => parseRollLog('{"throw":-1,"die":"A","face":"crit"}\n', { file: 'r.jsonl', layouts })).message).toBe(
+      'r.jsonl, line 1: the throw "-1" is not a positive integer (1, 2, 3...)',
+    );
+    expect(errorOf(() => parseRollLog('{"throw":null,"die":"A","face":"crit"}\n', { file: 'r.jsonl', layouts })).message).toContain('the throw "null" is not');
+    expect(parseRollLog('{"throw":"7","die":"A","face":"crit"}\n', { file: 'r.jsonl', layouts }).rows).toBe(1);
+  });
+
   it('rejects a die whose type changes between rows', () => {
     expect(errorOf(() => parse('die,type,symbol\nA,red,hit\nA,green,evade\n')).message).toBe(
       'rolls.csv, line 3: die "A" is type "green" here but "red" on earlier rows',

@@ -1,0 +1,77 @@
+import { InputError } from '../core/errors.js';
+import { quoteValue } from './quoteValue.js';
+
+/** One die's throws so far. Kept as sorted arrays while they rise (as every export writes them), a map once they do not. */
+interface DieThrows {
+  readonly throws: number[];
+  readonly lines: number[];
+  lineOf?: Map<number, number>;
+}
+
+/**
+ * The throw numbers of a log that has a throw column: each must be a positive
+ * integer, and a die may roll once per throw. A (throw, die) pair seen twice is
+ * the same roll written twice (a file appended to itself, say), and counting it
+ * twice would narrow every interval it enters.
+ */
+export class ThrowsSeen {
+  private readonly byDie = new Map<object, DieThrows>();
+
+  constructor(private readonly file: string) {}
+
+  /** Records that `die` (any object standing for one die, its label in errors) rolled in throw `throwNo` at `line`. */
+  see(die: object, label: string, throwNo: number, line: number): void {
+    let seen = this.byDie.get(die);
+    if (seen === undefined) {
+      seen = { throws: [], lines: [] };
+      this.byDie.set(die, seen);
+    }
+    if (seen.lineOf === undefined) {
+      const n = seen.throws.length;
+      if (n === 0 || throwNo > (seen.throws[n - 1] as number)) {
+        seen.throws.push(throwNo);
+        seen.lines.push(line);
+        return;
+      }
+      // Out of order: from here on, look throws up in a map.
+      seen.lineOf = new Map(seen.throws.map((t, i) => [t, seen.lines[i] as number]));
+    }
+    const earlier = seen.lineOf.get(throwNo);
+    if (earlier !== undefined) {
+      throw new InputError(
+        `die ${quoteValue(label)} rolls in throw ${throwNo} here and on line ${earlier}: a die rolls once a throw, so one of the rows is a copy (was the log appended to itself?)`,
+        { file: this.file, line },
+      );
+    }
+    seen.lineOf.set(throwNo, line);
+  }
+}
+
+/**
+ * The throw number written in `text[start, end)`, or an InputError naming the
+ * file, line and value when it is not a positive integer. Reads the digits in
+ * place: a throw column is on every row of logs of 600,000 rows.
+ */
+export function throwNumber(text: string, start: number, end: number, file: string, line: number, column?: string): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return badThrow(text.slice(start, end), file, line, column);
+    n = n * 10 + digit;
+  }
+  if (end === start || n === 0 || !Number.isSafeInteger(n)) return badThrow(text.slice(start, end), file, line, column);
+  return n;
+}
+
+/** A JSON value as a throw number: a positive integer, or text of one. */
+export function jsonThrowNumber(value: unknown, file: string, line: number): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === 'string') return throwNumber(value.trim(), 0, value.trim().length, file, line);
+  return badThrow(value === null ? 'null' : typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value), file, line);
+}
+
+function badThrow(value: string, file: string, line: number, column?: string): never {
+  const where = column !== undefined ? { file, line, column } : { file, line };
+  if (value === '') throw new InputError('the throw is empty: a row of a log with a throw column names its throw, a positive integer', where);
+  throw new InputError(`the throw ${quoteValue(value)} is not a positive integer (1, 2, 3...)`, where);
+}
