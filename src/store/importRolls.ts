@@ -1,5 +1,6 @@
 import type { DieRolls, LogFormat } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
+import { refuseImportedBefore } from './importedBefore.js';
 import type { ImportedManifest } from './manifest.js';
 import type { RollInput, SessionRecord } from './records.js';
 import type { RollStore } from './rollStore.js';
@@ -34,7 +35,8 @@ export interface ImportResult {
  * is written. Logs keep each die's roll order but not which rolls were thrown
  * together, so throw i holds the i-th roll of every die that has one. The
  * session is simulated when the files' manifests say so (files without one
- * count as real); files that disagree are refused.
+ * count as real); files that disagree are refused, and so are files whose
+ * manifests name a session the store holds the rolls of already.
  */
 export function importRolls(store: RollStore, rolls: readonly DieRolls[], sources: readonly ImportSource[], options: ImportOptions): ImportResult {
   const simulated = importedSimulated(sources);
@@ -48,6 +50,7 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
     ...(options.fallbackType !== undefined ? { die: options.fallbackType } : {}),
   };
   return store.atomically(() => {
+    refuseImportedBefore(store, sources);
     const session = store.createSession({
       ...(options.name !== undefined ? { name: options.name } : {}),
       origin: 'import',

@@ -237,6 +237,45 @@ describe('dicerig import', () => {
     store.close();
   });
 
+  it("refuses a session's rolls the store holds already: one export in two formats, an earlier export of it, its own store, or an export of its import", async () => {
+    const { db, dir } = recordedStore();
+    const [csv, jsonl, early] = ['s1.csv', 's1.jsonl', 'early.jsonl'].map((f) => join(dir, f)) as [string, string, string];
+    // An export before the session rolled on: another chain head, the same session.
+    expect((await runCli('export', '1', '--db', db, '--out', early)).code).toBe(0);
+    const store = RollStore.open(db, { mustExist: true });
+    store.recordThrow(1, okThrow(61, store.dice()));
+    store.close();
+    for (const out of [csv, jsonl]) expect((await runCli('export', '1', '--db', db, '--out', out)).code).toBe(0);
+    const other = join(dir, 'other.db');
+    expect((await runCli('import', csv, '--db', other)).code).toBe(0);
+    const refused = async (file: string, target: string, why: RegExp) => {
+      const r = await runCli('import', file, '--db', target);
+      expect(r.code).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(new RegExp(`^dicerig: ${file}, line 1: its rolls are those of exported session 1 \\(chain head [0-9a-f]{12}…\\), ${why.source}\n$`));
+    };
+    await refused(jsonl, other, /imported into this store before as session 1: importing them again would count them twice/);
+    await refused(early, other, /imported into this store before as session 1: importing them again would count them twice/);
+    await refused(jsonl, db, /which this store holds as session 1 \(bench-test\): importing them again would count them twice/);
+    const both = await runCli('import', csv, jsonl, '--db', join(dir, 'fresh.db'));
+    expect(both.err).toMatch(new RegExp(`^dicerig: ${jsonl}, line 1: its rolls are those of exported session 1 \\(chain head [0-9a-f]{12}…\\), as are those of ${csv}: import one of the files`));
+    const fresh = RollStore.open(join(dir, 'fresh.db'), { mustExist: true });
+    expect(fresh.sessions()).toHaveLength(0);
+    fresh.close();
+    // The import, exported and imported where the original is: its manifest names where its rolls came from.
+    const reexport = join(dir, 'again.jsonl');
+    expect((await runCli('export', '1', '--db', other, '--out', reexport)).code).toBe(0);
+    const third = join(dir, 'third.db');
+    expect((await runCli('import', jsonl, '--db', third)).code).toBe(0);
+    await refused(reexport, third, /imported into this store before as session 1: importing them again would count them twice/);
+    const kept = RollStore.open(other, { mustExist: true });
+    expect(kept.sessions()).toHaveLength(1);
+    kept.close();
+    // Logs without a manifest cannot be told apart, and import as before.
+    expect((await runCli('import', 'examples/xwing-box.csv', '--db', other)).code).toBe(0);
+    expect((await runCli('import', 'examples/xwing-box.csv', '--db', other)).code).toBe(0);
+  });
+
   it('keeps a simulated export simulated (JSON Lines and CSV with its manifest file), and refuses to mix it with real rolls', async () => {
     const { db, dir } = recordedStore(true);
     const out = join(dir, 'sim.jsonl');
@@ -251,7 +290,7 @@ describe('dicerig import', () => {
     // A CSV export carries the flag in its FILE.manifest.json.
     const csv = join(dir, 'sim.csv');
     expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
-    expect((await runCli('import', csv, '--db', target)).out).toMatch(/into session 2, simulated, in /);
+    expect((await runCli('import', csv, '--db', join(dir, 'another.db'))).out).toMatch(/into session 1, simulated, in /);
     const mixed = await runCli('import', out, 'examples/one-hot/green-07.csv', '--db', target);
     expect(mixed.code).toBe(1);
     expect(mixed.err).toBe(
