@@ -253,6 +253,22 @@ function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unkno
   return undefined;
 }
 
+/**
+ * A text field of a JSON Lines row, trimmed: undefined when the key is absent,
+ * null when it is null. A number is taken as written (die 7, face 6); true, an
+ * object or an array is refused, where String() would make a die named "true"
+ * or a face "[object Object]".
+ */
+function textField(obj: Record<string, unknown>, role: 'die' | 'type' | 'face' | 'symbol', file: string, line: number): string | null | undefined {
+  const key = JSON_KEYS[role].find((k) => k in obj);
+  if (key === undefined) return undefined;
+  const value = obj[key];
+  if (value === null || typeof value === 'string') return value === null ? null : value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  const found = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value === 'number' ? 'a number too large' : JSON.stringify(value);
+  throw new InputError(`"${key}" must be text or a number, found ${found}`, { file, line });
+}
+
 function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const { file } = options;
   const collector = new DieLogCollector(file);
@@ -274,18 +290,18 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     }
     const obj = value as Record<string, unknown>;
     if (obj['kind'] === 'manifest' || obj['manifest'] !== undefined) continue; // export manifests carry session metadata, not rolls
-    const face = pick(obj, 'face');
-    const symbol = pick(obj, 'symbol');
-    const outcome = face ?? symbol;
-    if (outcome === undefined || outcome === null || String(outcome).trim() === '') {
+    // A null face or symbol is one not given (a symbol-only row may carry "face": null); a null die is an empty label.
+    const face = textField(obj, 'face', file, i + 1) ?? undefined;
+    const outcome = face ?? textField(obj, 'symbol', file, i + 1);
+    if (outcome === undefined || outcome === null || outcome === '') {
       throw new InputError('the row has no "face" or "symbol"', { file, line: i + 1 });
     }
-    const dieValue = pick(obj, 'die');
-    const label = dieValue === undefined ? fallbackLabel : String(dieValue).trim();
-    if (label === '') throw new InputError('the die label is empty', { file, line: i + 1 });
-    const typeValue = pick(obj, 'type');
-    const typeId = typeValue === undefined || typeValue === null ? options.typeId : String(typeValue).trim().toLowerCase();
-    const die = collector.add(label, face !== undefined ? 'face' : 'symbol', String(outcome).trim(), i + 1, typeId);
+    const dieValue = textField(obj, 'die', file, i + 1);
+    const label = dieValue === undefined ? fallbackLabel : dieValue;
+    if (label === null || label === '') throw new InputError(`the die label is empty${label === null ? ' (null)' : ''}`, { file, line: i + 1 });
+    const typeValue = textField(obj, 'type', file, i + 1);
+    const typeId = typeValue === undefined || typeValue === null || typeValue === '' ? options.typeId : typeValue.toLowerCase();
+    const die = collector.add(label, face !== undefined ? 'face' : 'symbol', outcome, i + 1, typeId);
     const throwValue = pick(obj, 'throw');
     if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;

@@ -84,6 +84,28 @@ describe('parseRollLog', () => {
     expect(log.dice[0]?.firstSeen.get('blank-1')?.line).toBe(4);
   });
 
+  it('refuses a JSON Lines die that is null, true, an object or an array, naming the line, and takes numbers as written', () => {
+    const jsonl = (row: string) => parseRollLog(`{"die":"A","face":"1","type":"d6"}\n${row}\n`, { file: 'n.jsonl', layouts });
+    expect(errorOf(() => jsonl('{"die":null,"face":"1","type":"d6"}')).message).toBe('n.jsonl, line 2: the die label is empty (null)');
+    expect(errorOf(() => jsonl('{"die":true,"face":"1"}')).message).toBe('n.jsonl, line 2: "die" must be text or a number, found true');
+    expect(errorOf(() => jsonl('{"label":{"a":1},"face":"1"}')).message).toBe('n.jsonl, line 2: "label" must be text or a number, found an object');
+    expect(errorOf(() => jsonl('{"die":"B","face":["1"]}')).message).toBe('n.jsonl, line 2: "face" must be text or a number, found an array');
+    expect(errorOf(() => jsonl('{"die":"B","symbol":false}')).message).toBe('n.jsonl, line 2: "symbol" must be text or a number, found false');
+    expect(errorOf(() => jsonl('{"die":"B","face":"1","type":7.5e999}')).message).toBe('n.jsonl, line 2: "type" must be text or a number, found a number too large');
+    const numbers = jsonl('{"die":7,"face":6,"type":"D6"}');
+    expect(decoded(numbers.dice[1])).toMatchObject({ label: '7', level: 'face', typeId: 'd6', tokens: ['6'] });
+  });
+
+  it('reads a JSON Lines row whose face is null by its symbol, and one whose type is null or empty as of no type', () => {
+    const log = parseRollLog('{"die":"A","face":null,"symbol":"hit"}\n{"die":"A","face":null,"symbol":"crit","type":null}\n{"die":"A","symbol":"blank","type":""}\n', {
+      file: 's.jsonl',
+      layouts,
+      typeId: 'red',
+    });
+    expect(decoded(log.dice[0])).toMatchObject({ level: 'symbol', typeId: 'red', tokens: ['hit', 'crit', 'blank'] });
+    expect(errorOf(() => parseRollLog('{"die":"A","face":null}\n', { file: 's.jsonl', layouts })).message).toBe('s.jsonl, line 1: the row has no "face" or "symbol"');
+  });
+
   it('names the file and line of malformed JSON', () => {
     expect(errorOf(() => parseRollLog('{"die":"A","face":"x"}\n{"die":', { file: 'r.jsonl', layouts })).message).toMatch(/^r\.jsonl, line 2: not valid JSON/);
   });
