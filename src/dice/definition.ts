@@ -158,7 +158,7 @@ function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | unde
   let probabilities: readonly number[];
   if (entry.faces) {
     faces = entry.faces.map((f) => (f.value === undefined ? { id: f.id, symbol: f.symbol } : { id: f.id, symbol: f.symbol, value: f.value }));
-    const p = faceProbabilities(entry.faces, at('faces'), problems);
+    const p = faceProbabilities(entry.id, entry.faces, at('faces'), problems);
     if (!p) return undefined;
     probabilities = p;
   } else {
@@ -201,7 +201,7 @@ function finish(die: DieType, path: Path, problems: Problem[]): DieType | undefi
 }
 
 /** Exact face probabilities (uniform when none are given), renormalised only for float rounding. */
-function faceProbabilities(faces: readonly { probability?: number | string | undefined }[], path: Path, problems: Problem[]): number[] | undefined {
+function faceProbabilities(dieId: string, faces: readonly { id: string; probability?: number | string | undefined }[], path: Path, problems: Problem[]): number[] | undefined {
   const given = faces.filter((f) => f.probability !== undefined).length;
   if (given === 0) return faces.map(() => 1 / faces.length);
   if (given !== faces.length) {
@@ -216,6 +216,10 @@ function faceProbabilities(faces: readonly { probability?: number | string | und
     const r = typeof p === 'number' ? (Number.isFinite(p) ? Rational.fromNumber(p) : undefined) : Rational.parse(p);
     if (!r) {
       problems.push({ path: [...path, i, 'probability'], problem: `"${p}" is not a probability: write a number or a fraction like 3/8` });
+      ok = false;
+    } else if (r.equals(Rational.ZERO)) {
+      // Every fairness test divides by a face's odds: a face that never comes up would make them infinite.
+      problems.push({ path: [...path, i, 'probability'], problem: `die "${dieId}": face "${faces[i]?.id}" has probability 0; a face's probability must be greater than 0` });
       ok = false;
     } else if (r.compare(Rational.ZERO) < 0 || r.compare(Rational.ONE) > 0) {
       problems.push({ path: [...path, i, 'probability'], problem: `probability ${r} is not between 0 and 1` });

@@ -12,8 +12,9 @@ export const PROBABILITY_SUM_TOLERANCE = 1e-9;
 /**
  * Every structural rule a die must meet, as a list (empty when the die is
  * sound): unique face ids and symbols, each face's symbol declared, each
- * symbol shown by some face, probabilities in [0, 1] summing to 1, and an
- * opposite map that is an involution without fixed points covering every face.
+ * symbol shown by some face, at least two distinct symbols, probabilities in
+ * (0, 1] summing to 1, and an opposite map that is an involution without fixed
+ * points covering every face.
  */
 export function checkDieType(die: DieType): DieProblem[] {
   const problems: DieProblem[] = [];
@@ -40,13 +41,15 @@ export function checkDieType(die: DieType): DieProblem[] {
   die.symbols.forEach((s, i) => {
     if (!shown.has(s)) add(`symbols[${i}]`, `symbol "${s}" is not shown by any face`);
   });
+  // One symbol on every face: no roll could differ from another, and no test could tell the die from fair.
+  if (die.faces.length >= 2 && shown.size < 2) add('faces', `die "${die.id}": every face shows "${die.faces[0]?.symbol}"; a die needs at least two distinct symbols`);
 
   if (die.faceProbabilities.length !== die.faces.length) {
     add('faceProbabilities', `${die.faceProbabilities.length} probabilities were given for ${die.faces.length} faces`);
   } else {
     let sum = 0;
     die.faceProbabilities.forEach((p, i) => {
-      if (!Number.isFinite(p) || p < 0 || p > 1) add(`faces[${i}].probability`, `probability ${p} is not between 0 and 1`);
+      if (!Number.isFinite(p) || p <= 0 || p > 1) add(`faces[${i}].probability`, `probability ${p} is not greater than 0 and at most 1`);
       sum += p;
     });
     if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE) add('faces', `face probabilities sum to ${sum}, not 1`);

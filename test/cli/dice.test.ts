@@ -64,6 +64,24 @@ describe('dicerig dice', () => {
     expect(broken.err).toMatch(/bad\.json, line 5: dice\[0\]\.faces: face probabilities sum to 5\/6 \(0\.8333333333333334\), not 1/);
   });
 
+  it('refuses, before reading any log, a dice file with a face of probability 0 or a die of one symbol, naming file, line, die and key', async () => {
+    const log = join(tmp, 'coin.csv');
+    writeFileSync(log, 'die,type,face\nC,coin,heads\nC,coin,tails\n');
+    const zero = join(tmp, 'zero.yaml');
+    writeFileSync(zero, 'id: coin\nfaces:\n  - { id: heads, symbol: H, probability: 1 }\n  - { id: tails, symbol: T, probability: 0 }\nopposite: { heads: tails }\n');
+    const one = join(tmp, 'one.yaml');
+    writeFileSync(one, 'id: coin\nfaces:\n  - { id: heads, symbol: H }\n  - { id: tails, symbol: H }\nopposite: { heads: tails }\n');
+    for (const args of [['dice', '--file'], ['analyze', log, '--dice-file']]) {
+      const z = await run(...args, zero);
+      expect(z.code).toBe(1);
+      expect(z.out).toBe('');
+      expect(z.err).toBe(`dicerig: ${zero}, line 4: faces[1].probability: die "coin": face "tails" has probability 0; a face's probability must be greater than 0\n`);
+      const o = await run(...args, one);
+      expect(o.code).toBe(1);
+      expect(o.err).toBe(`dicerig: ${one}, line 2: faces: die "coin": every face shows "H"; a die needs at least two distinct symbols\n`);
+    }
+  });
+
   it('has help text', async () => {
     const { out } = await run('dice', '--help');
     expect(out).toMatch(/Usage: dicerig dice \[options\] \[id\]/);

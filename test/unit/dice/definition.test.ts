@@ -73,8 +73,8 @@ id: thirds
 faces:
   - { id: a, symbol: a, probability: 0.3333333333333333 }
   - { id: b, symbol: b, probability: 0.3333333333333333 }
-  - { id: c, symbol: c, probability: 0.3333333333333334 }
-  - { id: d, symbol: d, probability: 0 }
+  - { id: c, symbol: c, probability: 0.1666666666666667 }
+  - { id: d, symbol: d, probability: 0.1666666666666668 }
 opposite: { a: b, c: d }
 `;
     const [d] = parseDieDefinitions(text, FILE);
@@ -120,6 +120,18 @@ notes: measured
 });
 
 describe('parseDieDefinitions errors', () => {
+  it('refuses a face of probability 0, naming the die, the face and its line', () => {
+    const e = errorFor(COIN_YAML.replace('3/5', '1').replace('0.4', '0'));
+    expect(e.message).toBe('mine.yaml, line 6: faces[1].probability: die "coin": face "tails" has probability 0; a face\'s probability must be greater than 0');
+  });
+
+  it('refuses a die whose faces all show one symbol, and keeps one whose faces share symbols', () => {
+    const mono = 'dice:\n  - id: blank\n    extends: d6\n    faces:\n' + [1, 2, 3, 4, 5, 6].map((v) => `      - { id: "${v}", symbol: x }\n`).join('') + '    opposite: { "1": "6", "2": "5", "3": "4" }\n';
+    expect(errorFor(mono).message).toBe('mine.yaml, line 4: dice[0].faces: die "blank": every face shows "x"; a die needs at least two distinct symbols');
+    const oddEven = mono.replace(/symbol: x \}/g, (m, at: number) => (mono.slice(0, at).match(/symbol: x/g)?.length ?? 0) % 2 === 0 ? 'symbol: odd }' : 'symbol: even }');
+    expect(parseDieDefinitions(oddEven, FILE)[0]?.symbols).toEqual(['odd', 'even']);
+  });
+
   it('says what the probabilities sum to when it is not 1, naming file, line and key path', () => {
     const text = `dice:
   - id: lumpy
@@ -162,12 +174,12 @@ opposite: { a: a }
 
   it('rejects an opposite map that is not an involution or misses faces', () => {
     const notPaired = errorFor(`id: six
-faces: [{id: a, symbol: x}, {id: b, symbol: x}, {id: c, symbol: x}, {id: d, symbol: x}]
+faces: [{id: a, symbol: x}, {id: b, symbol: y}, {id: c, symbol: x}, {id: d, symbol: y}]
 opposite: { a: b, b: c, c: d, d: c }
 `);
     expect(notPaired.message).toMatch(/opposite\.a: "a" is opposite "b", but "b" is opposite "c" \(opposites must pair up\)/);
     const missing = errorFor(`id: four
-faces: [{id: a, symbol: x}, {id: b, symbol: x}, {id: c, symbol: x}, {id: d, symbol: x}]
+faces: [{id: a, symbol: x}, {id: b, symbol: y}, {id: c, symbol: x}, {id: d, symbol: y}]
 opposite: { a: b }
 `);
     expect(missing.message).toBe('mine.yaml, line 3: opposite: face "c" has no opposite face; and 1 more problem: opposite: face "d" has no opposite face (line 3)');
@@ -182,8 +194,8 @@ opposite: { a: b }
   });
 
   it('rejects a die defined twice in one file', () => {
-    const e = errorFor(`- { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: s}], opposite: {a: b} }
-- { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: s}], opposite: {a: b} }
+    const e = errorFor(`- { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
+- { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
 `);
     expect(e.message).toBe('mine.yaml, line 2: [1].id: die "x" is already defined at [0]');
   });
