@@ -88,6 +88,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const ends = new Int32Array(width);
   let lastTypeRaw = '';
   let lastTypeId: string | undefined;
+  let typeOptionUsed = false;
   let rows = 0;
   // Scan the text in place (no split into lines and fields): a row only allocates
   // strings for labels and tokens not seen before.
@@ -139,6 +140,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     const [ts, te] = trimmed(src, starts[outcomeCol] as number, ends[outcomeCol] as number);
     if (ts === te) throw new InputError(`the ${level} is empty`, { file, line: lineNo, column: header[outcomeCol] });
     let typeId = options.typeId;
+    let ownType = false;
     if (typeCol >= 0) {
       const [ys, ye] = trimmed(src, starts[typeCol] as number, ends[typeCol] as number);
       if (ye > ys) {
@@ -147,8 +149,10 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
           lastTypeId = lastTypeRaw.toLowerCase();
         }
         typeId = lastTypeId;
+        ownType = true;
       }
     }
+    if (!ownType) typeOptionUsed = true;
     let die;
     if (dieCol < 0) {
       die = collector.addRange(fallbackLabel, 0, fallbackLabel.length, level, src, ts, te, lineNo, typeId);
@@ -164,7 +168,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  return { file, format: 'csv', dice: collector.dice(), rows };
+  return { file, format: 'csv', dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
 }
 
 function matchOneHot(header: readonly string[], options: ParseOptions): SymbolLayout | undefined {
@@ -243,7 +247,7 @@ function parseOneHot(
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  return { file, format: 'one-hot', dice: collector.dice(), rows };
+  return { file, format: 'one-hot', dice: collector.dice(), rows, typeOptionUsed: options.typeId !== undefined };
 }
 
 const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw', readonly string[]> = COLUMN_ALIASES;
@@ -275,6 +279,7 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const throwsSeen = new ThrowsSeen(file);
   const fallbackLabel = defaultLabel(options);
   const lines = text.split('\n');
+  let typeOptionUsed = false;
   let rows = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = stripCr(lines[i] as string).trim();
@@ -300,14 +305,16 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     const label = dieValue === undefined ? fallbackLabel : dieValue;
     if (label === null || label === '') throw new InputError(`the die label is empty${label === null ? ' (null)' : ''}`, { file, line: i + 1 });
     const typeValue = textField(obj, 'type', file, i + 1);
-    const typeId = typeValue === undefined || typeValue === null || typeValue === '' ? options.typeId : typeValue.toLowerCase();
+    const ownType = typeValue !== undefined && typeValue !== null && typeValue !== '';
+    if (!ownType) typeOptionUsed = true;
+    const typeId = ownType ? typeValue.toLowerCase() : options.typeId;
     const die = collector.add(label, face !== undefined ? 'face' : 'symbol', outcome, i + 1, typeId);
     const throwValue = pick(obj, 'throw');
     if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
-  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows };
+  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
 }
 
 /** The range [start, end) without surrounding spaces and tabs. */

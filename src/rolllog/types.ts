@@ -30,6 +30,8 @@ export interface ParsedLog {
   readonly format: LogFormat;
   readonly dice: DieLog[];
   readonly rows: number;
+  /** Whether `ParseOptions.typeId` (`--die`) typed some row that names no type of its own, or chose the one-hot layout. */
+  readonly typeOptionUsed?: boolean;
 }
 
 /** The tokens of a die's rolls, decoded (for tests and small logs). */

@@ -81,6 +81,27 @@ describe('dicerig analyze', () => {
     expect(r.err).toBe(`dicerig: ${bad}, line 4, column "throw": the throw "x" is not a positive integer (1, 2, 3...)\n`);
   });
 
+  it('refuses a --die no die has even where every row names its type, and says once when a known --die typed no roll', async () => {
+    const db = join(dir, 'die-option.db');
+    for (const args of [['analyze', 'examples/xwing-box.csv'], ['pool', 'examples/xwing-box.csv', '--size', '2', '--colour', 'red'], ['import', 'examples/xwing-box.csv', '--db', db]]) {
+      const r = await runCli(...args, '--die', 'purple');
+      expect(r.code).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err).toBe('dicerig: --die "purple" is not a known die type (known: red, green, d6, d3, direction)\n');
+    }
+    const plain = await runCli('analyze', 'examples/xwing-box.csv');
+    const unused = await runCli('analyze', 'examples/xwing-box.csv', '--die', 'red');
+    expect(unused.code).toBe(0);
+    expect(unused.err).toBe('dicerig: note: --die red was not used: every roll read names its own die type.\n');
+    expect(unused.out).toBe(plain.out);
+    // A row without a type of its own (an empty type cell) takes it from --die: no note.
+    const partly = file('partly.csv', 'die,type,face\nA,d6,1\nB,,2\nB,,3\n');
+    const used = await runCli('analyze', partly, '--die', 'D6');
+    expect(used.err).toBe('');
+    expect(used.out).toMatch(/^B {2}\(D6 \(pips\), 2 rolls\)/m);
+    expect((await runCli('analyze', 'examples/one-hot/green-07.csv', '--die', 'green')).err).toBe('');
+  });
+
   it('rejects an alpha that is not a probability, naming the option', async () => {
     const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-box.csv');
     expect(r.code).not.toBe(0);

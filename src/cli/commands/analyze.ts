@@ -8,6 +8,7 @@ import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { analysisTextParts } from '../format/analysisText.js';
 import { analysisJsonParts } from '../format/analysisJson.js';
+import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
@@ -44,6 +45,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .option('--allow-unverified', 'analyze stored sessions even when their store fails verification (a damaged or tampered store), with a warning')
     .action(async (sources: string[], flags: AnalyzeFlags) => {
       const dice = loadDice(flags.diceFile);
+      checkDieOption(flags.die, dice);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       // Without --db every source is a file (a missing one is reported as such).
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
@@ -52,6 +54,8 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
+      const unused = unusedDieNote(flags.die, fileLogs);
+      if (unused !== undefined) io.err(unused);
       // Stored sessions alone are judged at their own settings unless told otherwise, as `report` judges one session.
       const agreed = files.length === 0 ? sessionsSettings(stored.sessions) : {};
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];

@@ -11,6 +11,7 @@ import { FLEET_DB_HELP } from '../dbOption.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
+import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
@@ -44,6 +45,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .option('--allow-unverified', 'pool stored sessions even when their store fails verification (a damaged or tampered store), with a warning')
     .action(async (sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
+      checkDieOption(flags.die, dice);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const { files, keys } = splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
@@ -51,6 +53,8 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const logs = [...fileLogs, ...stored.logs];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
+      const unused = unusedDieNote(flags.die, fileLogs);
+      if (unused !== undefined) io.err(unused);
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
       const colour = flags.colour ?? (types.length === 1 ? types[0] : undefined);

@@ -16,6 +16,7 @@ import { StoreError } from '../../store/errors.js';
 import { openStoreForWriting, withReadableStore } from '../../store/openStore.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceCheck.js';
+import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
@@ -124,9 +125,12 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--session-name <name>', 'name for the new session')
     .action((files: string[], flags: { db?: string; die?: string; diceFile?: string; sessionName?: string }) => {
       const dice = loadDice(flags.diceFile);
+      checkDieOption(flags.die, dice);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const parsed = readLogs(files, layouts, flags.die);
       const rolls = mergeLogs(parsed).map((log) => resolveDieRolls(log, dice, flags.die));
+      const unused = unusedDieNote(flags.die, parsed);
+      if (unused !== undefined) io.err(unused);
       const sources: ImportSource[] = parsed.map((p) => {
         const manifest = manifestOf(p.file);
         return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
