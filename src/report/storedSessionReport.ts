@@ -20,18 +20,31 @@ export const FALLBACK_SETTINGS = { alpha: 0.05, delta: 0.03, serialAlpha: 0.01 }
 
 /**
  * The decision settings a session ran with (its stored config's stopping rules, read as `--resume`
- * reads them), so that its report judges the dice as the session did; empty for a session without
- * a session config (one imported from roll logs).
+ * reads them), so that its report judges the dice as the session did. A session imported from
+ * exports keeps those of the session it came from (its config's `settings`, written by import);
+ * one imported from plain roll logs has none (empty).
  */
 export function sessionSettings(configJson: string): { alpha?: number; delta?: number; serialAlpha?: number } {
   try {
-    const { stopping } = checkSessionConfig(JSON.parse(configJson) as unknown);
+    const config = JSON.parse(configJson) as unknown;
+    const imported = importedSettings(config);
+    if (imported !== undefined) return imported;
+    const { stopping } = checkSessionConfig(config);
     return { alpha: stopping.alpha, delta: stopping.delta, serialAlpha: stopping.rigCheckAlpha };
   } catch (e) {
     // Not a session config (an imported session's, or unreadable): the caller falls back.
     if (e instanceof SyntaxError || e instanceof ConfigError) return {};
     throw e;
   }
+}
+
+/** An imported session's kept settings: each a probability, or none at all. */
+function importedSettings(config: unknown): { alpha: number; delta: number; serialAlpha: number } | undefined {
+  if (typeof config !== 'object' || config === null || !('imported' in config) || !('settings' in config)) return undefined;
+  const s = (config as { settings: unknown }).settings as Record<string, unknown> | null;
+  const p = (v: unknown): v is number => typeof v === 'number' && v > 0 && v < 1;
+  if (s === null || typeof s !== 'object' || !p(s['alpha']) || !p(s['delta']) || !p(s['serialAlpha'])) return undefined;
+  return { alpha: s['alpha'], delta: s['delta'], serialAlpha: s['serialAlpha'] };
 }
 
 export interface StoredReportOptions {

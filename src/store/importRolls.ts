@@ -20,6 +20,8 @@ export interface ImportOptions {
   readonly at: number;
   /** The `--die` type the logs were read with, kept in the session's config. */
   readonly fallbackType?: string;
+  /** The exported session's decision settings, kept in the config so that its report and analyze judge as it did. */
+  readonly settings?: { readonly alpha: number; readonly delta: number; readonly serialAlpha: number };
 }
 
 export interface ImportResult {
@@ -48,6 +50,7 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       ...(s.manifest !== undefined ? { exportedSession: s.manifest.session } : {}),
     })),
     ...(options.fallbackType !== undefined ? { die: options.fallbackType } : {}),
+    ...(options.settings !== undefined ? { settings: options.settings } : {}),
   };
   return store.atomically(() => {
     refuseImportedBefore(store, sources);

@@ -276,6 +276,30 @@ describe('dicerig import', () => {
     expect((await runCli('import', 'examples/xwing-box.csv', '--db', other)).code).toBe(0);
   });
 
+  it("keeps the exported session's alpha and margin (from its manifest) for report and analyze, through an export of the import too", async () => {
+    const dir = tempDir();
+    const db = join(dir, 'demo.db');
+    expect((await runCli('demo', '--seed', '2', '--budget', '4', '--db', db, '--plain')).code).toBe(0);
+    const csv = join(dir, 'demo.csv');
+    expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
+    const other = join(dir, 'other.db');
+    const r = await runCli('import', csv, '--db', other);
+    expect(r.out).toBe(
+      `Imported 16 rolls of 4 dice from 1 file into session 1, simulated, in ${other}.\nIt keeps the exported session's settings: alpha 0.001, FAIR_WITHIN margin ±0.05, rig checks at 0.01.\n`,
+    );
+    expect((await runCli('analyze', '--db', other, '1')).out).toMatch(/^4 dice, 16 rolls\. alpha 0\.001 \(the sessions' own\), Holm over 4 tests, FAIR_WITHIN margin ±0\.05 \(the sessions' own\)/);
+    expect((await runCli('report', '1', '--db', other, '--out', join(dir, 'report'))).out).toContain('judged at α = 0.001, FAIR_WITHIN ±0.05');
+    const again = join(dir, 'again.jsonl');
+    expect((await runCli('export', '1', '--db', other, '--out', again)).code).toBe(0);
+    const third = join(dir, 'third.db');
+    expect((await runCli('import', again, '--db', third)).out).toContain("It keeps the exported session's settings: alpha 0.001, FAIR_WITHIN margin ±0.05");
+    expect((await runCli('analyze', '--db', third, '1')).out).toMatch(/^4 dice, 16 rolls\. alpha 0\.001 \(the sessions' own\)/);
+    // A log without a manifest carries no settings: the defaults stand.
+    const plain = join(dir, 'plain.db');
+    expect((await runCli('import', 'examples/one-hot/green-07.csv', '--db', plain)).out).not.toContain('settings');
+    expect((await runCli('analyze', '--db', plain, '1')).out).toMatch(/^1 die, 1,002 rolls\. alpha 0\.05, /);
+  });
+
   it('keeps a simulated export simulated (JSON Lines and CSV with its manifest file), and refuses to mix it with real rolls', async () => {
     const { db, dir } = recordedStore(true);
     const out = join(dir, 'sim.jsonl');

@@ -17,6 +17,7 @@ import { openStoreForWriting, withReadableStore } from '../../store/openStore.js
 import { requireVerified } from '../../store/requireVerified.js';
 import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceCheck.js';
 import { checkDieOption, unusedDieNote } from '../dieOption.js';
+import { importSettings } from '../importSettings.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
@@ -135,18 +136,21 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         const manifest = manifestOf(p.file);
         return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
       });
+      const kept = importSettings(sources);
       const path = rollStorePath(flags.db);
       const store = openStoreForWriting(path, { create: true });
       try {
         const result = importRolls(store, rolls, sources, {
           at: Date.now(),
+          ...(kept.settings !== undefined ? { settings: kept.settings } : {}),
           ...(flags.sessionName !== undefined ? { name: flags.sessionName } : {}),
           ...(flags.die !== undefined ? { fallbackType: flags.die } : {}),
         });
         const s = result.session;
         io.out(
           `Imported ${formatCount(result.rolls)} rolls of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
-            `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n`,
+            `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n` +
+            (kept.line !== undefined ? `${kept.line}\n` : ''),
         );
       } finally {
         store.close();
