@@ -44,7 +44,7 @@ export interface ServerOptions {
 export const PAGES = { '/': 'dashboard.html', '/overlay': 'overlay.html' } as const;
 
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
-  const app = createStack({ pages: PAGES });
+  const app = createStack({ pages: PAGES, finishInFlight: true });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   // After the WebSocket plugin: its own onRequest hook marks an upgrade, so that a refused one has its socket closed.
   sameSiteOnly(app, { loopback: options.loopback, what: 'dicerig serve' });

@@ -16,67 +16,19 @@ import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';
 import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
-import { StreamRoller, type StreamRetumble } from '../session/streamRoller.js';
+import { StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
+import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
 import { RollQueue } from './queue/rollQueue.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
-import { diceNeeded, performRoll, type AnswerDie, type RollOutcome } from './rolls/procedure.js';
+import { diceNeeded, performRoll } from './rolls/procedure.js';
 import type { RollSpec } from './rolls/request.js';
 
 export type { LiveFrame, Mode } from './live/liveFrames.js';
-
-export interface EvidenceFrame {
-  readonly throwIndex: number;
-  readonly channel: number;
-  readonly label: string;
-  readonly crop: RgbImage;
-  /** Where the PNG was stored beside the roll store (absent for an in-memory store). */
-  readonly path?: string;
-  readonly hash?: string;
-}
-
-export interface RollJob {
-  readonly id: string;
-  readonly client: string;
-  readonly spec: RollSpec;
-  readonly text: string;
-  readonly by?: string;
-  state: 'queued' | 'rolling' | 'done' | 'failed' | 'cancelled';
-  readonly createdAt: number;
-  startedAt?: number;
-  doneAt?: number;
-  outcome?: RollOutcome;
-  error?: string;
-  readonly throws: number[];
-  readonly evidence: EvidenceFrame[];
-  /** Dice read so far (live), for the overlay and GET /api/rolls/:id. */
-  readonly partial: { channel: number; label: string; type: string; symbol: string; faceId?: string }[];
-  done: Promise<void>;
-  resolve: () => void;
-}
-
-/** The roll as the API and the pages show it (no pixels). */
-export interface RollView {
-  readonly id: string;
-  readonly state: RollJob['state'];
-  readonly request: string;
-  readonly by?: string;
-  readonly place?: number;
-  readonly createdAt: number;
-  readonly startedAt?: number;
-  readonly doneAt?: number;
-  readonly dice: readonly (Omit<AnswerDie, 'ref'> & { readonly evidence?: string })[];
-  readonly partial: RollJob['partial'];
-  readonly result?: Readonly<Record<string, number>>;
-  readonly line?: string;
-  readonly error?: string;
-  readonly throws: readonly number[];
-  readonly sessionId?: number;
-  readonly evidence: string;
-}
+export { RollAbandonedError, SERVER_STOPPING, type EvidenceFrame, type RollJob, type RollView } from './queue/rollJob.js';
 
 export interface RigControllerOptions {
   readonly opened: OpenedSession;
@@ -114,6 +66,7 @@ export class RigController {
   private readonly readThrow: (image: RgbImage) => FrameReading;
   private unsubscribeFault: () => void;
   private closed = false;
+  private closing: Promise<RollJob[]> | undefined;
   /** Host ms per fairness throw of the last run (the session's own measure). */
   lastHostMsPerThrow: readonly number[] = [];
 
@@ -474,10 +427,16 @@ export class RigController {
         const out: RolledDie[] = [];
         for (const plan of planThrows(kinds, types)) {
           const channels = plan.slots.map((s) => s.channel);
+          // Checked before each throw, so a stop lets the throw under way finish and be stored, and starts no other.
+          if (this.closed) throw new RollAbandonedError(job.id);
           this.current = { mode: 'stream', rollId: job.id, counted: channels };
-          const thrown = await roller.throwFor(channels, (r: StreamRetumble) => {
-            this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason });
-          });
+          const thrown = await roller.throwFor(
+            channels,
+            (r: StreamRetumble) => {
+              this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason });
+            },
+            () => this.closed,
+          );
           job.throws.push(thrown.index);
           for (const s of plan.slots) {
             const read = thrown.reads.find((r) => r.channel === s.channel);
@@ -494,13 +453,14 @@ export class RigController {
       job.outcome = await performRoll(job.spec, rollDice);
       this.finish(job, 'done');
     } catch (e) {
-      this.finish(job, 'failed', (e as Error).message);
+      if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
+      else this.finish(job, 'failed', (e as Error).message);
     } finally {
       this.current = { mode: this.mode, counted: [] };
     }
   }
 
-  private finish(job: RollJob, state: 'done' | 'failed' | 'cancelled', error?: string): void {
+  private finish(job: RollJob, state: 'done' | 'failed' | 'cancelled' | 'abandoned', error?: string): void {
     job.state = state;
     job.doneAt = this.options.now();
     if (error !== undefined) job.error = error;
@@ -562,16 +522,38 @@ export class RigController {
     };
   }
 
-  async close(): Promise<void> {
+  /** True once closing began: no roll is taken any more. */
+  get stopping(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Stops for shutdown: every waiting roll is abandoned at once, the one rolling after its current throw, and a
+   * fairness run pauses after its current throw; each abandoned roll is named in the log and on the live stream,
+   * and its waiting callers are answered. Returns the rolls abandoned.
+   */
+  close(): Promise<RollJob[]> {
+    return (this.closing ??= this.shutDown());
+  }
+
+  private async shutDown(): Promise<RollJob[]> {
     this.closed = true;
     this.unsubscribeFault();
-    for (const q of this.queue.clear()) this.finish(q.item, 'cancelled', 'cancelled: the server is shutting down');
+    const waiting = this.queue.clear().map((q) => q.item);
+    const rolling = [...this.rolls.values()].find((j) => j.state === 'rolling');
+    this.hub.publish({ type: 'server-stopping', at: this.options.now(), message: SERVER_STOPPING, abandoned: waiting.map((j) => j.id), ...(rolling ? { rolling: rolling.id } : {}) });
+    for (const job of waiting) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
+    if (waiting.length > 0) this.publishQueue();
     if (this.fairnessRun) await this.stopFairness('pause');
     await this.busy;
+    const abandoned = [...(rolling?.state === 'abandoned' ? [rolling] : []), ...waiting];
+    for (const job of abandoned) this.options.log?.(abandonedLine(job));
     const { store } = this.opened;
     const at = this.options.now();
     for (const id of [this.fairnessSessionId, this.streamSessionId]) {
       if (id !== undefined && store.getSession(id)?.state === 'running') store.endSession(id, at, 'stopped');
     }
+    return abandoned;
   }
 }
+

@@ -9,7 +9,7 @@ import { cpuStopwatch } from '../session/hostTiming.js';
 import { openSession, type OpenedSession } from '../session/setup.js';
 import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
-import { RigController, type Mode } from './rigController.js';
+import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
@@ -71,7 +71,8 @@ export interface RunningServer {
   readonly opened: OpenedSession;
   /** http://host:port */
   readonly url: string;
-  close(): Promise<void>;
+  /** Stops after the current throw, answers every waiting caller, and closes; returns the rolls abandoned. */
+  close(): Promise<RollJob[]>;
 }
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
@@ -100,7 +101,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const url = `http://${shownHost}:${port}`;
   if (!isLoopback(options.host)) log(`Listening on ${options.host}, reachable from the network: the roll API needs the API token.`);
   const c = controller;
-  let closing: Promise<void> | undefined;
+  let closing: Promise<RollJob[]> | undefined;
   return {
     app,
     controller: c,
@@ -109,10 +110,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     url,
     close: () =>
       (closing ??= (async () => {
+        // The controller first: its abandoned rolls are told to the pages and to the callers still waiting, whose
+        // answers the app's close then lets finish.
+        const abandoned = await c.close();
         hub.closeAll();
         await app.close();
-        await c.close();
         await opened.close();
+        return abandoned;
       })()),
   };
 }

@@ -13,12 +13,17 @@ export interface StackOptions {
   readonly pages: Readonly<Record<string, string>>;
   /** The app folder (default: src/server/public). */
   readonly folder?: string;
+  /**
+   * At close, let requests under way finish (default: cut them off). The roll server answers its waiting callers
+   * before it closes; pages with no long requests close faster without waiting.
+   */
+  readonly finishInFlight?: boolean;
   /** Largest request body in bytes (default 16 KiB: a roll request is tiny). */
   readonly bodyLimit?: number;
 }
 
 export function createStack(options: StackOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 16 * 1024, return503OnClosing: true, forceCloseConnections: true });
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 16 * 1024, return503OnClosing: true, forceCloseConnections: options.finishInFlight === true ? 'idle' : true });
   securityHeaders(app);
   staticFiles(app, loadStaticFiles(options.folder ?? publicDir()), options.pages);
   app.setErrorHandler((error: FastifyError, _req, reply) => {

@@ -89,6 +89,14 @@ export class StreamThrowError extends Error {
   }
 }
 
+/** A throw given up before its re-tumble because rolling is stopping (the throws already made stay stored). */
+export class StreamStoppedError extends StreamThrowError {
+  constructor(sessionId: number) {
+    super('stopped before re-tumbling: rolling is stopping', sessionId);
+    this.name = 'StreamStoppedError';
+  }
+}
+
 export class StreamRoller {
   private readonly detector: SettleDetector;
   private prepared = false;
@@ -119,13 +127,17 @@ export class StreamRoller {
     return this.deps.timeOrigin + this.deps.clock.now();
   }
 
-  /** Tumbles until the dice in `channels` are all read flat, storing every throw; calls `onRetumble` for each throw that did not count. */
-  async throwFor(channels: readonly number[], onRetumble: (r: StreamRetumble) => void = () => undefined): Promise<StreamThrow> {
+  /**
+   * Tumbles until the dice in `channels` are all read flat, storing every throw; calls `onRetumble` for each throw
+   * that did not count. When `stopping` says so before a re-tumble, gives up with a StreamStoppedError instead.
+   */
+  async throwFor(channels: readonly number[], onRetumble: (r: StreamRetumble) => void = () => undefined, stopping: () => boolean = () => false): Promise<StreamThrow> {
     const dice = this.plan.dice.filter((d) => channels.includes(d.channel));
     if (dice.length !== new Set(channels).size) throw new StreamThrowError(`channels ${channels.join(', ')} are not all loaded`, this.plan.sessionId);
     const max = this.plan.maxAttempts ?? 12;
     let last = '';
     for (let attempt = 1; attempt <= max; attempt++) {
+      if (attempt > 1 && stopping()) throw new StreamStoppedError(this.plan.sessionId);
       const startedAt = this.now();
       let motion: MotionResult;
       try {

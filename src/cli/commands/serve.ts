@@ -101,13 +101,13 @@ export function registerServeCommand(program: Command, io: CliIo): void {
 }
 
 /** Waits for Ctrl-C (or SIGTERM), then closes and returns. */
-function untilStopped(io: CliIo, close: () => Promise<void>, saying: string): Promise<void> {
+function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string): Promise<void> {
   return new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       io.err(`\n${saying}\n`);
-      void close().then(done, done);
+      void close().then(() => done(), done);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

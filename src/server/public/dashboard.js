@@ -264,7 +264,10 @@ connectLive({
         else if (state.rolling && state.rolling.id === e.roll.id) state.rolling = null;
         if (e.roll.state === 'done') state.history = [e.roll, ...state.history.filter((r) => r.id !== e.roll.id)].slice(0, 10);
         renderQueue();
-        if (e.roll.state === 'done' || e.roll.state === 'failed') logEvent(`roll ${e.roll.id}: ${e.roll.line ?? e.roll.error}`);
+        if (e.roll.state === 'done' || e.roll.state === 'failed' || e.roll.state === 'abandoned') logEvent(`roll ${e.roll.id}: ${e.roll.line ?? e.roll.error}`);
+        break;
+      case 'server-stopping':
+        logEvent(`the server is stopping: ${e.rolling ? `roll ${e.rolling} stops after its current throw; ` : ''}${e.abandoned.length} waiting rolls abandoned`);
         break;
       case 'run-ended':
         logEvent(`run ended: ${e.reason}`);

@@ -30,6 +30,7 @@ const shows = (kind) => only.length === 0 || only.includes(kind);
 
 function resultText(roll) {
   if (roll.state === 'failed') return `failed: ${roll.error ?? ''}`;
+  if (roll.state === 'abandoned') return 'abandoned: the server is stopping';
   // Each group's result ("3 red: ... -> 2 damage; 2d6: 3, 4 -> 7"), or its faces when it has no modified result.
   return (roll.line ?? '')
     .split('; ')
@@ -71,7 +72,7 @@ function showRoll(roll, fresh) {
   } else {
     for (const d of roll.partial ?? []) if (shows(d.type)) diceBox.append(slot(d.type, d.faceId ?? d.symbol, ''));
   }
-  result.textContent = roll.state === 'done' || roll.state === 'failed' ? resultText(roll) : 'rolling…';
+  result.textContent = roll.state === 'done' || roll.state === 'failed' || roll.state === 'abandoned' ? resultText(roll) : 'rolling…';
   markShown(roll.id, roll.state);
 }
 
@@ -99,7 +100,8 @@ connectLive({
   onEvent: (e) => {
     if (e.type === 'roll') {
       const roll = e.roll;
-      if (roll.state === 'queued' || roll.state === 'cancelled') return;
+      // A waiting roll abandoned at shutdown was never shown; only the one on screen says it was abandoned.
+      if (roll.state === 'queued' || roll.state === 'cancelled' || (roll.state === 'abandoned' && roll.id !== shown)) return;
       if (roll.state === 'rolling') {
         // The dice kept so far replace the ones shown live.
         showRoll(roll, shown !== roll.id);

@@ -10,6 +10,7 @@ import { clientKey, tokenMatches } from '../security/auth.js';
 import { withinLimit } from '../security/guard.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
 import { describeSpec } from '../rolls/describeSpec.js';
+import { SERVER_STOPPING } from '../queue/rollJob.js';
 import type { RouteContext } from './context.js';
 
 export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -36,10 +37,12 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
     const refused = ctx.controller.refuse(spec);
     if (refused !== undefined) return reply.code(422).send(`Dice roller: cannot roll that: ${refused}.`);
+    if (ctx.controller.stopping) return reply.code(503).send(`${by.by !== undefined ? `@${by.by} ` : ''}Dice roller: ${SERVER_STOPPING}; no new rolls are taken.`);
     const job = ctx.controller.submit(spec, `chat:${client}`, describeSpec(spec));
     await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs))]);
     const who = job.by !== undefined ? `@${job.by} ` : '';
     if (job.state === 'done' && job.outcome) return `${who}${job.outcome.line}`;
+    if (job.state === 'abandoned') return reply.code(503).send(`${who}Roll ${job.id} (${job.text}) was abandoned: ${SERVER_STOPPING}.`);
     if (job.state === 'failed' || job.state === 'cancelled') return `${who}Roll ${job.id} ${job.state}: ${job.error ?? ''}`.trim();
     const view = ctx.controller.view(job);
     const where = view.state === 'rolling' ? 'is rolling now' : `is number ${view.place ?? '?'} in the queue`;

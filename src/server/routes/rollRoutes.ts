@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { encodePng } from '../../camera/decode.js';
 import { describeSpec } from '../rolls/describeSpec.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
+import { SERVER_STOPPING } from '../queue/rollJob.js';
 import { bearerClient, withinLimit } from '../security/guard.js';
 import type { RouteContext } from './context.js';
 
@@ -28,6 +29,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
     const refused = controller.refuse(spec);
     if (refused !== undefined) return reply.code(422).send({ error: `cannot roll this with the loaded dice: ${refused}` });
+    if (controller.stopping) return reply.code(503).send({ error: `${SERVER_STOPPING}; no new rolls are taken` });
     if (controller.waitingFor(client) >= controller.maxWaitingPerClient) {
       return reply.code(429).header('Retry-After', '10').send({ error: `you already have ${controller.maxWaitingPerClient} rolls waiting; wait for them first` });
     }
@@ -35,6 +37,8 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const wait = Math.min(MAX_WAIT_S, Math.max(0, Number(req.query.wait ?? 0) || 0));
     if (wait > 0) await Promise.race([job.done, new Promise((r) => setTimeout(r, wait * 1000))]);
     const view = controller.view(job);
+    // Abandoned at shutdown while this caller waited: a real answer naming the roll, before the server closes.
+    if (view.state === 'abandoned') return reply.code(503).header('Location', `/api/rolls/${job.id}`).send(view);
     return reply
       .code(view.state === 'done' ? 200 : 202)
       .header('Location', `/api/rolls/${job.id}`)

@@ -1,0 +1,77 @@
+/**
+ * A roll asked for on stream, from the moment it is queued to its answer (or
+ * its end unanswered: failed, cancelled, abandoned at shutdown), and how the
+ * API and the pages show it.
+ */
+import type { RgbImage } from '../../core/image.js';
+import { DicerigError } from '../../core/errors.js';
+import type { AnswerDie, RollOutcome } from '../rolls/procedure.js';
+import type { RollSpec } from '../rolls/request.js';
+
+export interface EvidenceFrame {
+  readonly throwIndex: number;
+  readonly channel: number;
+  readonly label: string;
+  readonly crop: RgbImage;
+  /** Where the PNG was stored beside the roll store (absent for an in-memory store). */
+  readonly path?: string;
+  readonly hash?: string;
+}
+
+export interface RollJob {
+  readonly id: string;
+  readonly client: string;
+  readonly spec: RollSpec;
+  readonly text: string;
+  readonly by?: string;
+  /** `abandoned`: the server stopped before the roll was done (it was waiting, or stopped after its current throw). */
+  state: 'queued' | 'rolling' | 'done' | 'failed' | 'cancelled' | 'abandoned';
+  readonly createdAt: number;
+  startedAt?: number;
+  doneAt?: number;
+  outcome?: RollOutcome;
+  error?: string;
+  readonly throws: number[];
+  readonly evidence: EvidenceFrame[];
+  /** Dice read so far (live), for the overlay and GET /api/rolls/:id. */
+  readonly partial: { channel: number; label: string; type: string; symbol: string; faceId?: string }[];
+  done: Promise<void>;
+  resolve: () => void;
+}
+
+/** The roll as the API and the pages show it (no pixels). */
+export interface RollView {
+  readonly id: string;
+  readonly state: RollJob['state'];
+  readonly request: string;
+  readonly by?: string;
+  readonly place?: number;
+  readonly createdAt: number;
+  readonly startedAt?: number;
+  readonly doneAt?: number;
+  readonly dice: readonly (Omit<AnswerDie, 'ref'> & { readonly evidence?: string })[];
+  readonly partial: RollJob['partial'];
+  readonly result?: Readonly<Record<string, number>>;
+  readonly line?: string;
+  readonly error?: string;
+  readonly throws: readonly number[];
+  readonly sessionId?: number;
+  readonly evidence: string;
+}
+
+/** Why a roll was abandoned at shutdown: the words its waiting callers, the console and the pages are given. */
+export const SERVER_STOPPING = 'the server is stopping';
+
+/** The roll in progress is given up between its throws because the server is stopping. */
+export class RollAbandonedError extends DicerigError {
+  constructor(readonly rollId: string) {
+    super(`roll ${rollId} was abandoned: ${SERVER_STOPPING}`, { roll: rollId });
+  }
+}
+
+/** One console line naming an abandoned roll: its id, dice, who asked, and how far it got. */
+export function abandonedLine(job: RollJob): string {
+  const who = job.by !== undefined ? `, asked by ${job.by}` : '';
+  const got = job.throws.length > 0 ? `; ${job.partial.length} dice read in ${job.throws.length} stored throws, no answer` : '; not started';
+  return `Abandoned roll ${job.id} (${job.text}${who})${got}.`;
+}
