@@ -522,6 +522,13 @@ export class RigController {
     };
   }
 
+  /** This server's sessions still marked running in the roll store (what quitting at once would leave so). */
+  runningSessions(): { readonly id: number; readonly kind: 'fairness' | 'stream' }[] {
+    const { store } = this.opened;
+    const ours = [{ id: this.fairnessSessionId, kind: 'fairness' as const }, ...(this.streamSessionId !== undefined ? [{ id: this.streamSessionId, kind: 'stream' as const }] : [])];
+    return ours.filter((s) => store.getSession(s.id)?.state === 'running');
+  }
+
   /** True once closing began: no roll is taken any more. */
   get stopping(): boolean {
     return this.closed;

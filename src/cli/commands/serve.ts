@@ -96,20 +96,49 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           '',
         ].join('\n'),
       );
-      await untilStopped(io, () => running.close(), 'Stopping: finishing the current throw, then closing.');
+      await untilStopped(io, () => running.close(), 'Stopping: finishing the current throw, then closing (Ctrl-C again quits at once).', () =>
+        atOnceLine(running.controller.runningSessions()),
+      );
     });
 }
 
-/** Waits for Ctrl-C (or SIGTERM), then closes and returns. */
-function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string): Promise<void> {
+/**
+ * Waits for Ctrl-C (or SIGTERM), then closes and returns. A second one quits at once (exit 130, or 143 for
+ * SIGTERM), saying first what `atOnce` says is left behind.
+ */
+function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string, atOnce: () => string = () => 'Stopping at once.'): Promise<void> {
   return new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    let signals = 0;
+    const stop = (signal: NodeJS.Signals): void => {
+      signals++;
+      if (signals > 1) {
+        io.err(`${atOnce()}\n`);
+        process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      }
       io.err(`\n${saying}\n`);
-      void close().then(() => done(), done);
+      void close().then(
+        () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          done();
+        },
+        () => done(),
+      );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * What a second Ctrl-C leaves behind, truthfully: the store commits a throw whole or not at all, and a session
+ * left `running` stays so (serve starts new sessions at each start and never reopens one; `run --resume` can).
+ */
+export function atOnceLine(running: readonly { readonly id: number; readonly kind: 'fairness' | 'stream' }[]): string {
+  const lost = 'Stopping at once: the throw under way is not stored (a throw is stored whole or not at all) and callers still waiting get no answer';
+  if (running.length === 0) return `${lost}.`;
+  const names = running.map((s) => `${s.id} (${s.kind})`).join(' and ');
+  const fairness = running.find((s) => s.kind === 'fairness');
+  const resume = fairness !== undefined ? `; \`dicerig run CONFIG --resume ${fairness.id}\` continues the fairness one` : '';
+  return `${lost}; session${running.length > 1 ? 's' : ''} ${names} stay${running.length > 1 ? '' : 's'} marked running in the roll store (serve starts new sessions and never reopens them${resume}).`;
 }
