@@ -6,11 +6,12 @@
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
+import { MIN_API_TOKEN, MIN_CHAT_TOKEN } from './security/auth.js';
 import { checkSessionConfig, formatKeyPath, readConfigFile, withPathsFrom, type SessionConfig } from '../session/config.js';
 
 export const serverSectionSchema = z.strictObject({
-  token: z.string().min(16, 'a token needs at least 16 characters').optional(),
-  chatToken: z.string().min(12, 'a chat token needs at least 12 characters').optional(),
+  token: z.string().min(MIN_API_TOKEN, `a token needs at least ${MIN_API_TOKEN} characters`).optional(),
+  chatToken: z.string().min(MIN_CHAT_TOKEN, `a chat token needs at least ${MIN_CHAT_TOKEN} characters`).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   apiPerMinute: z.number().positive().optional(),

@@ -40,6 +40,16 @@ describe('tokens', () => {
   });
 });
 
+describe('tokens from the environment', () => {
+  it('are held to the config file’s minimum lengths, the error naming the variable and never the value', () => {
+    const api = thrown(() => tokensFrom({}, { DICERIG_TOKEN: 'abc' }), InputError);
+    expect(api.message).toBe('DICERIG_TOKEN: a token needs at least 16 characters (this one has 3)');
+    const chat = thrown(() => tokensFrom({}, { DICERIG_CHAT_TOKEN: 'short-chat' }), InputError);
+    expect(chat.message).toBe('DICERIG_CHAT_TOKEN: a chat token needs at least 12 characters (this one has 10)');
+    expect(tokensFrom({}, { DICERIG_TOKEN: '0123456789abcdef', DICERIG_CHAT_TOKEN: '0123456789ab' })).toEqual({ api: '0123456789abcdef', chat: '0123456789ab' });
+  });
+});
+
 describe('rate limits', () => {
   it('allow a burst, then one request per refill interval, and say how long to wait', () => {
     let t = 0;

@@ -5,6 +5,11 @@
  * token may only ask for rolls.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { InputError } from '../../core/errors.js';
+
+/** Shortest tokens taken, from the config or the environment alike (a short one is guessed quickly). */
+export const MIN_API_TOKEN = 16;
+export const MIN_CHAT_TOKEN = 12;
 
 export interface Tokens {
   /** Full API (rolls, modes, start/stop). */
@@ -32,9 +37,17 @@ export function clientKey(token: string): string {
   return digest(`dicerig-client:${token}`).toString('hex').slice(0, 12);
 }
 
-/** Tokens from the config, overridden by DICERIG_TOKEN and DICERIG_CHAT_TOKEN. */
+/** A token from the environment, refused when too short (the message names the variable, never the value). */
+function fromEnv(env: NodeJS.ProcessEnv, name: string, min: number, what: string): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  if (value.length < min) throw new InputError(`${name}: ${what} needs at least ${min} characters (this one has ${value.length})`);
+  return value;
+}
+
+/** Tokens from the config, overridden by DICERIG_TOKEN and DICERIG_CHAT_TOKEN (held to the config's minimum lengths). */
 export function tokensFrom(config: Tokens, env: NodeJS.ProcessEnv): Tokens {
-  const api = env.DICERIG_TOKEN?.trim() || config.api;
-  const chat = env.DICERIG_CHAT_TOKEN?.trim() || config.chat;
+  const api = fromEnv(env, 'DICERIG_TOKEN', MIN_API_TOKEN, 'a token') ?? config.api;
+  const chat = fromEnv(env, 'DICERIG_CHAT_TOKEN', MIN_CHAT_TOKEN, 'a chat token') ?? config.chat;
   return { ...(api ? { api } : {}), ...(chat ? { chat } : {}) };
 }
