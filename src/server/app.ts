@@ -24,9 +24,12 @@ export interface Limits {
   /** Chat rolls per minute per chat token, and the burst allowed. */
   readonly chatPerMinute: number;
   readonly chatBurst: number;
+  /** Wrong tokens per client address: how many in a row, and how many a minute after that (then 429). */
+  readonly failedAuthBurst: number;
+  readonly failedAuthPerMinute: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { apiPerMinute: 120, apiBurst: 30, chatPerMinute: 20, chatBurst: 5 };
+export const DEFAULT_LIMITS: Limits = { apiPerMinute: 120, apiBurst: 30, chatPerMinute: 20, chatBurst: 5, failedAuthBurst: 10, failedAuthPerMinute: 10 };
 
 export interface ServerOptions {
   readonly controller: RigController;
@@ -56,6 +59,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     tokens: options.tokens,
     apiLimit: new RateLimiter({ perMinute: limits.apiPerMinute, burst: limits.apiBurst, now }),
     chatLimit: new RateLimiter({ perMinute: limits.chatPerMinute, burst: limits.chatBurst, now }),
+    failedAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
     chatWaitMs: options.chatWaitMs ?? 4000,
   };
   await app.register(async (scope) => {

@@ -10,6 +10,8 @@ export interface RouteContext {
   readonly tokens: Tokens;
   readonly apiLimit: RateLimiter;
   readonly chatLimit: RateLimiter;
+  /** Wrong tokens (API or chat) per client address. */
+  readonly failedAuth: RateLimiter;
   /** How long a chat request waits for its roll before answering with its place in the queue. */
   readonly chatWaitMs: number;
 }

@@ -14,7 +14,7 @@ function problem(error: z.ZodError): string {
 
 export function controlRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.post('/api/mode', async (req, reply) => {
-    const client = bearerClient(req, reply, ctx.tokens.api);
+    const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     const body = modeBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: problem(body.error) });
@@ -23,7 +23,7 @@ export function controlRoutes(app: FastifyInstance, ctx: RouteContext): void {
   });
 
   app.post('/api/run', async (req, reply) => {
-    const client = bearerClient(req, reply, ctx.tokens.api);
+    const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     const body = runBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: problem(body.error) });

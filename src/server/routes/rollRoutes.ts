@@ -18,7 +18,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const { controller } = ctx;
 
   app.post<{ Querystring: { wait?: string } }>('/api/rolls', async (req, reply) => {
-    const client = bearerClient(req, reply, ctx.tokens.api);
+    const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     let spec;
     try {
@@ -46,7 +46,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
   });
 
   app.get<{ Params: { id: string } }>('/api/rolls/:id', async (req, reply) => {
-    const client = bearerClient(req, reply, ctx.tokens.api);
+    const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     const job = controller.roll(req.params.id);
     if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id} (or it is too old to be kept)` });
@@ -54,7 +54,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
   });
 
   app.delete<{ Params: { id: string } }>('/api/rolls/:id', async (req, reply) => {
-    const client = bearerClient(req, reply, ctx.tokens.api);
+    const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     const job = controller.roll(req.params.id);
     if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
