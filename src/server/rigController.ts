@@ -40,6 +40,8 @@ export interface RigControllerOptions {
   readonly mode?: Mode;
   /** Most requests one client may have waiting. */
   readonly maxWaitingPerClient?: number;
+  /** Most requests one chat user (by name) may have waiting: all of chat shares its token, so one client. */
+  readonly maxWaitingPerChatUser?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -358,6 +360,17 @@ export class RigController {
 
   waitingFor(client: string): number {
     return this.queue.waitingFor(client);
+  }
+
+  /** How many requests this client has waiting asked by `by` (a chat user's name; undefined: asked by no name). */
+  waitingAskedBy(client: string, by: string | undefined): number {
+    // Chat names differ only in case on the chat services.
+    const name = by?.toLowerCase();
+    return this.queue.list().filter((q) => q.client === client && q.item.by?.toLowerCase() === name).length;
+  }
+
+  get maxWaitingPerChatUser(): number {
+    return this.options.maxWaitingPerChatUser ?? 3;
   }
 
   get maxWaitingPerClient(): number {

@@ -235,6 +235,37 @@ describe('rate limits and the queue', () => {
     }
   });
 
+  it('refuses a chat user’s roll past their cap of waiting rolls, in the bot’s reply form, while another chat user may still ask', async () => {
+    const s = await startTestServer({ limits: { chatPerMinute: 6000, chatBurst: 100 }, chatWaitMs: 1 });
+    try {
+      await s.controller.pause();
+      const ask = async (by: string): Promise<[number, string]> => {
+        const r = await fetch(`${s.url}/api/chat/roll?dice=1+red&by=${by}&token=${CHAT_TOKEN}`);
+        return [r.status, await r.text()];
+      };
+      for (let i = 0; i < s.controller.maxWaitingPerChatUser; i++) expect((await ask('greedy'))[0]).toBe(202);
+      const refused = await fetch(`${s.url}/api/chat/roll?dice=30+red&by=Greedy&token=${CHAT_TOKEN}`);
+      expect([refused.status, refused.headers.get('retry-after'), await refused.text()]).toEqual([429, '10', `@Greedy you already have ${s.controller.maxWaitingPerChatUser} rolls waiting; wait for them first.`]);
+      expect((await ask('other'))[0]).toBe(202);
+      expect(s.controller.queue.size).toBe(s.controller.maxWaitingPerChatUser + 1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('lets a client that spent its rate limit still stop the rig and switch modes', async () => {
+    const s = await startTestServer({ limits: { apiPerMinute: 1, apiBurst: 2 } });
+    try {
+      for (let i = 0; i < 2; i++) expect((await s.api('DELETE', `/api/rolls/none${i}`)).status).toBe(404);
+      expect((await s.api('DELETE', '/api/rolls/none')).status).toBe(429);
+      const stop = await s.api('POST', '/api/run', { action: 'stop' });
+      expect([stop.status, stop.json.run]).toEqual([200, 'paused']);
+      expect((await s.api('POST', '/api/mode', { mode: 'stream' })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('serves waiting clients in turn rather than in arrival order', async () => {
     const s = await startTestServer({ limits: { apiPerMinute: 6000, apiBurst: 1000 }, chatWaitMs: 1 });
     try {

@@ -40,7 +40,13 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const refused = ctx.controller.refuse(spec);
     if (refused !== undefined) return reply.code(422).send(`Dice roller: cannot roll that: ${refused}.`);
     if (ctx.controller.stopping) return reply.code(503).send(`${by.by !== undefined ? `@${by.by} ` : ''}Dice roller: ${SERVER_STOPPING}; no new rolls are taken.`);
-    const job = ctx.controller.submit(spec, `chat:${client}`, describeSpec(spec));
+    const chatClient = `chat:${client}`;
+    const cap = ctx.controller.maxWaitingPerChatUser;
+    if (ctx.controller.waitingAskedBy(chatClient, by.by) >= cap) {
+      const whom = by.by !== undefined ? `@${by.by} you` : 'Dice roller: chat';
+      return reply.code(429).header('Retry-After', '10').send(`${whom} already ${by.by !== undefined ? 'have' : 'has'} ${cap} rolls waiting; wait for them first.`);
+    }
+    const job = ctx.controller.submit(spec, chatClient, describeSpec(spec));
     await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs))]);
     const who = job.by !== undefined ? `@${job.by} ` : '';
     if (job.state === 'done' && job.outcome) return `${who}${job.outcome.line}`;
