@@ -21,6 +21,9 @@ describe('dice as typed in chat', () => {
   it('names the part it cannot read, and refuses more dice than one roll may ask for', () => {
     expect(() => parseDiceText('3 blue')).toThrow('cannot read "3 blue" as dice');
     expect(() => parseDiceText('20 red, 20 green')).toThrow('40 dice is more than the 30 one roll may ask for');
+    // However many digits the count has.
+    for (const n of ['99', '100', '123456789012345678901234567890']) expect(() => parseDiceText(`${n} red`)).toThrow(`${n} dice is more than the 30 one roll may ask for`);
+    expect(() => parseDiceText('100d6')).toThrow('100 dice is more than the 30 one roll may ask for');
   });
 });
 

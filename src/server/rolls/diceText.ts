@@ -35,11 +35,13 @@ export function parseDiceText(text: string): DiceGroup[] {
   if (parts.length === 0) throw new Error('no dice given (try "3 red" or "2d6")');
   const groups: DiceGroup[] = [];
   for (const part of parts) {
-    const m = /^(\d{0,2})\s*(d6|d3)$/.exec(part) ?? /^(\d{1,2})?\s*([a-z0-9]+)$/.exec(part);
+    // Any number of digits: "100 red" is too many dice, not unreadable.
+    const m = /^(\d*)\s*(d6|d3)$/.exec(part) ?? /^(\d+)?\s*([a-z0-9]+)$/.exec(part);
     const kind = m ? WORDS[m[2] as string] : undefined;
     if (!m || kind === undefined) throw new Error(`cannot read "${part}" as dice (try "3 red", "2 green", "2d6", "d3" or "1 direction")`);
     const count = m[1] === undefined || m[1] === '' ? 1 : Number(m[1]);
     if (count < 1) throw new Error(`"${part}" asks for no dice`);
+    if (count > MAX_DICE) throw new Error(`${(m[1] as string).replace(/^0+/, '')} dice is more than the ${MAX_DICE} one roll may ask for`);
     groups.push({ kind, count });
   }
   const total = groups.reduce((n, g) => n + g.count, 0);
