@@ -62,6 +62,23 @@ describe('tokens and malformed requests', () => {
     expect((await server.api('POST', '/api/mode', { mode: 'party' })).status).toBe(400);
   });
 
+  it('answers 415 naming the type to send for a JSON body sent as text/plain', async () => {
+    const r = await fetch(`${server.url}/api/rolls`, { method: 'POST', headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'text/plain' }, body: JSON.stringify({ dice: '1 red' }) });
+    expect([r.status, ((await r.json()) as { error: string }).error]).toEqual([415, 'send the body as JSON with Content-Type: application/json (not text/plain)']);
+    const run = await fetch(`${server.url}/api/run`, { method: 'POST', headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'text/plain' }, body: '{"action":"pause"}' });
+    expect(run.status).toBe(415);
+  });
+
+  it('answers 405 with Allow for a method an API address does not take', async () => {
+    for (const method of ['GET', 'PUT']) {
+      const r = await server.api(method, '/api/rolls');
+      expect([r.status, r.headers.get('allow')]).toEqual([405, 'POST']);
+      expect(r.json.error).toBe(`${method} is not allowed here; this address takes POST`);
+    }
+    const put = await server.api('PUT', '/api/rolls/abc', { dice: '1 red' });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, DELETE']);
+  });
+
   it('refuses a roll the loaded dice cannot give, with the reason', async () => {
     const r = await server.api('POST', '/api/rolls', { dice: '2d6' });
     expect(r.status).toBe(422);

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { bearerClient } from '../security/guard.js';
 import type { RouteContext } from './context.js';
+import { jsonBody } from './jsonBody.js';
 
 const modeBody = z.strictObject({ mode: z.enum(['fairness', 'stream']) });
 const runBody = z.strictObject({ action: z.enum(['start', 'pause', 'stop']) });
@@ -19,7 +20,7 @@ function problem(error: z.ZodError): string {
 export function controlRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.post('/api/mode', async (req, reply) => {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
-    if (client === undefined) return reply;
+    if (client === undefined || !jsonBody(req, reply)) return reply;
     const body = modeBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: problem(body.error) });
     await ctx.controller.setMode(body.data.mode);
@@ -28,7 +29,7 @@ export function controlRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.post('/api/run', async (req, reply) => {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
-    if (client === undefined) return reply;
+    if (client === undefined || !jsonBody(req, reply)) return reply;
     const body = runBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: problem(body.error) });
     const c = ctx.controller;

@@ -4,13 +4,14 @@
  * /api/rolls/:id` reports its progress and answer; its evidence frames are
  * listed and served beside it.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { encodePng } from '../../camera/decode.js';
 import { describeSpec } from '../rolls/describeSpec.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
 import { SERVER_STOPPING } from '../queue/rollJob.js';
 import { bearerClient, withinLimit } from '../security/guard.js';
 import type { RouteContext } from './context.js';
+import { jsonBody } from './jsonBody.js';
 
 const MAX_WAIT_S = 10;
 
@@ -20,6 +21,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.post<{ Querystring: { wait?: string } }>('/api/rolls', async (req, reply) => {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
+    if (!jsonBody(req, reply)) return reply;
     let spec;
     try {
       spec = parseRollRequest(req.body);
@@ -44,6 +46,12 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
       .header('Location', `/api/rolls/${job.id}`)
       .send({ ...view, ...(controller.mode === 'fairness' && view.state === 'queued' ? { note: 'the rig is running a fairness test; the roll waits until stream rolling is on' } : {}) });
   });
+
+  // A wrong method on a known address is 405 with what it allows, not 404 (which says the address is wrong).
+  const allowOnly = (allow: string) => async (req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).header('Allow', allow).send({ error: `${req.method} is not allowed here; this address takes ${allow}` });
+  app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE'], url: '/api/rolls', handler: allowOnly('POST') });
+  app.route({ method: ['POST', 'PUT', 'PATCH'], url: '/api/rolls/:id', handler: allowOnly('GET, DELETE') });
 
   app.get<{ Params: { id: string } }>('/api/rolls/:id', async (req, reply) => {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
