@@ -229,10 +229,12 @@ describe('rate limits and the queue', () => {
     const s = await startTestServer({ limits: { chatPerMinute: 1, chatBurst: 1 }, chatWaitMs: 1 });
     try {
       await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}`);
-      const r = await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}`);
+      const r = await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}&by=viewer`);
       expect(r.status).toBe(429);
       expect(r.headers.get('retry-after')).toBe('60');
-      expect(await r.text()).toBe('too many requests: try again in 60 s');
+      expect(await r.text()).toBe('@viewer too many rolls asked from chat: try again in 60 s.');
+      const anonymous = await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}`);
+      expect(await anonymous.text()).toBe('Dice roller: too many rolls asked from chat: try again in 60 s.');
     } finally {
       await s.close();
     }

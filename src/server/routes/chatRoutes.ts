@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { clientKey, tokenMatches } from '../security/auth.js';
-import { lockedOut, withinLimit } from '../security/guard.js';
+import { lockedOut } from '../security/guard.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
 import { describeSpec } from '../rolls/describeSpec.js';
 import { SERVER_STOPPING } from '../queue/rollJob.js';
@@ -28,8 +28,10 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return reply.code(401).send(ctx.tokens.chat === undefined ? 'Dice roller: chat rolls are off (no chat token set).' : 'Dice roller: wrong or missing chat token.');
     }
     const client = clientKey(token as string);
-    if (!withinLimit(reply, ctx.chatLimit, client, true)) return reply;
     const by = typeof req.query.by === 'string' && req.query.by.trim() !== '' ? { by: req.query.by.trim().slice(0, 40) } : {};
+    const wait = ctx.chatLimit.take(client);
+    // In the bot's reply form, like every other chat answer.
+    if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send(`${by.by !== undefined ? `@${by.by} ` : 'Dice roller: '}too many rolls asked from chat: try again in ${wait} s.`);
     let spec;
     try {
       spec = parseRollRequest({ dice: typeof req.query.dice === 'string' ? req.query.dice : '', ...by });
