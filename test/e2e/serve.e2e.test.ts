@@ -195,6 +195,8 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     expect(await overlay.locator('#result').innerText()).toMatch(/^\d damage; \d evades?$/);
     await overlay.screenshot({ path: join(shots, 'overlay-after-restart.png'), omitBackground: true });
 
+    // No fairness roll yet: nothing to say still needed (not "0").
+    expect(await dashboard.locator('#dice-table tr[data-die="sim-red-1"] [data-col="needed"]').innerText()).toBe('—');
     // The dashboard's own buttons: switch to a fairness run, start it, watch the tallies and the evidence plot move, pause, switch back.
     await dashboard.locator('#mode-fairness').click();
     await expect.poll(() => dashboard.locator('body').getAttribute('data-mode')).toBe('fairness');

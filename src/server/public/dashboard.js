@@ -100,7 +100,8 @@ function drawMarks(frame, img, marks) {
 
 // A face the reader never reads leaves FAIR_WITHIN out of reach: the cell says so rather than show a count of rolls.
 function stillNeeded(d) {
-  if (d.decided) return el('td', { 'data-col': 'needed', text: '—' });
+  // Decided, or no rolls yet (the count needed comes with the first statuses; 0 would read as "none needed").
+  if (d.decided || !d.rolls) return el('td', { 'data-col': 'needed', text: '—' });
   if (d.unreadableFace) {
     return el('td', {
       'data-col': 'needed',
