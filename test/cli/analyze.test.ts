@@ -102,6 +102,13 @@ describe('dicerig analyze', () => {
     expect((await runCli('analyze', 'examples/one-hot/green-07.csv', '--die', 'green')).err).toBe('');
   });
 
+  it('says rig checks that could not run were not run, not that they passed', async () => {
+    const r = await runCli('analyze', file('few.csv', 'die,face\nA,1\nA,2\nA,3\n'), '--die', 'd6');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/rig checks: repeat skipped \(too few rolls\), .* -> not run: too few rolls\n/);
+    expect(r.out).not.toMatch(/-> passed/);
+  });
+
   it('rejects an alpha that is not a probability, naming the option', async () => {
     const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-box.csv');
     expect(r.code).not.toBe(0);

@@ -81,7 +81,10 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const checks = d.serial.checks
     .map((c) => `${c.name} ${c.skipped ? 'skipped (too few rolls)' : `p = ${formatLogScientific(c.logP)}`}`)
     .join(', ');
-  lines.push(`  rig checks: ${checks} -> ${d.serial.suspect ? 'SUSPECT' : 'passed'}`);
+  // Checks that could not run pass nothing: say so rather than "passed".
+  const ran = d.serial.checks.filter((c) => !c.skipped).length;
+  const outcome = d.serial.suspect ? 'SUSPECT' : ran === 0 ? 'not run: too few rolls' : ran < d.serial.checks.length ? `passed (${ran} of ${d.serial.checks.length} could run)` : 'passed';
+  lines.push(`  rig checks: ${checks} -> ${outcome}`);
   const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCount(d.anytime.decidedAt)} rolls)` : '';
   lines.push(`  anytime-valid e-value against the expected odds: ${formatLogScientific(d.anytime.logE)}${decided}`);
   return lines.join('\n');
