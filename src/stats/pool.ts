@@ -76,12 +76,20 @@ export interface PoolOptions {
   readonly alpha?: number;
 }
 
+/** The level of each candidate's intervals in a pool of `candidates` dice at `alpha`: Bonferroni over the candidates. */
+export function poolIntervalLevel(alpha: number, candidates: number): number {
+  return alpha / Math.max(1, candidates);
+}
+
 /** Ranks `candidates` and picks the `size` dice with the smallest certified deviation. */
 export function selectPool(candidates: readonly PoolCandidate[], { size, alpha = 0.05 }: PoolOptions): PoolSelection {
   if (!(Number.isInteger(size) && size > 0)) throw new InputError(`The pool size must be a positive whole number, got ${size}.`);
   const faces = candidates[0]?.expected.length;
   const excluded: { label: string; reason: string }[] = [];
   const ranking: RankedDie[] = [];
+  // The pool is chosen after looking at every die's bound: the chosen ones' bounds hold only if all of them hold
+  // together, so each die's intervals are at alpha over the candidates (else the luckiest dice's bounds run short).
+  const level = poolIntervalLevel(alpha, candidates.length);
   for (const die of candidates) {
     if (die.expected.length !== faces) {
       throw new InputError(`Die "${die.label}" has ${die.expected.length} faces but "${candidates[0]?.label}" has ${faces}; a pool is chosen among dice of one kind.`);
@@ -94,7 +102,7 @@ export function selectPool(candidates: readonly PoolCandidate[], { size, alpha =
       excluded.push({ label: die.label, reason: 'no rolls recorded' });
       continue;
     }
-    ranking.push(rank(die, alpha));
+    ranking.push(rank(die, level));
   }
   ranking.sort((a, b) => a.score - b.score || b.rolls - a.rolls || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   if (ranking.length < size) {

@@ -5,7 +5,7 @@ import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { combineSessions } from '../../analysis/acrossSessions.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
-import { selectPool } from '../../stats/pool.js';
+import { poolIntervalLevel, selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
@@ -39,7 +39,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .option('--die <type>', 'die type for rolls whose log does not name one')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
     .addOption(new Option('--level <level>', 'rank by symbols or by physical faces').choices(['symbol', 'face']).default('symbol'))
-    .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; intervals are simultaneous at it (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
+    .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; each die’s intervals are at it over the dice, so the pool’s bound holds at it (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
     .option('--json', 'print the pool as JSON')
     .option('--db <path>', FLEET_DB_HELP)
     .option('--allow-unverified', 'pool stored sessions even when their store fails verification (a damaged or tampered store), with a warning')
@@ -157,7 +157,9 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
 
 /** Which simultaneous bounds rank the dice: the sessions' own, the pool's, or both. */
 function boundWords(bySession: number, all: number, alpha: number): string {
-  if (bySession === 0) return `${confidenceLabel(alpha)} simultaneous bound`;
+  // The pool's own intervals are at alpha over the candidates (poolIntervalLevel): the dice are picked by them.
+  const own = `${confidenceLabel(poolIntervalLevel(alpha, all))} simultaneous bound, alpha over the ${all} dice`;
+  if (bySession === 0) return own;
   if (bySession === all) return "the simultaneous bound each die's session made, or its sessions' intersected, at its error rate";
-  return `the simultaneous bound its session made, or its sessions' intersected, for a die the sessions judged, else the ${confidenceLabel(alpha)} one`;
+  return `the simultaneous bound its session made, or its sessions' intersected, for a die the sessions judged, else the ${own}`;
 }
