@@ -85,3 +85,21 @@ function storedSessionsWithin(s: SessionRecord): NamedSession[] {
   }
   return sessionsWithin({ config });
 }
+
+/**
+ * Refuses roll-log files two of which hold one exported session's rolls (`analyze s1.csv s1.jsonl`: the same export
+ * in two formats), by their manifests: the rolls would count twice. Files without a manifest cannot be told apart.
+ */
+export function refuseOneSessionTwice(sources: readonly { readonly file: string; readonly manifest?: ImportedManifest }[]): void {
+  const seen: { file: string; session: NamedSession }[] = [];
+  for (const source of sources) {
+    if (source.manifest === undefined) continue;
+    for (const named of sessionsWithin(source.manifest.session)) {
+      const again = seen.find((x) => x.file !== source.file && same(x.session, named));
+      if (again !== undefined) {
+        throw new InputError(`its rolls are ${describe(named)}, as are those of ${again.file}: give one of the files, or their rolls would count twice`, { file: source.file, line: 1 });
+      }
+      seen.push({ file: source.file, session: named });
+    }
+  }
+}

@@ -64,6 +64,24 @@ describe('dicerig analyze', () => {
     expect(other.out).toBe('');
   });
 
+  it('refuses one session\'s export given twice, as CSV and as JSON Lines, by their manifests', async () => {
+    const cfg = file('twice.yaml', 'seed: 3\ndice:\n  - { label: T1, type: d6 }\n  - { label: T2, type: d6 }\nrig: { driver: sim }\nstopping: { budgetRolls: 12 }\n');
+    const db = join(dir, 'twice.db');
+    expect((await runCli('run', cfg, '--db', db, '--plain')).code).toBe(0);
+    const csv = join(dir, 'twice.csv');
+    const jsonl = join(dir, 'twice.jsonl');
+    expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
+    expect((await runCli('export', '1', '--db', db, '--out', jsonl)).code).toBe(0);
+    for (const args of [['analyze', csv, jsonl], ['pool', csv, jsonl, '--size', '1']]) {
+      const r = await runCli(...args);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err.trim()).toMatch(new RegExp(`^dicerig: ${jsonl}, line 1: its rolls are those of exported session 1 \\(chain head [0-9a-f]{12}…\\), as are those of ${csv}: give one of the files`));
+    }
+    expect((await runCli('analyze', csv)).code).toBe(0);
+    expect((await runCli('analyze', jsonl)).code).toBe(0);
+  });
+
   it('refuses a log appended to itself (each die twice in a throw), in analyze, pool and import, and a throw that is no positive integer', async () => {
     const text = readFileSync('examples/xwing-box.csv', 'utf8');
     const doubled = file('doubled.csv', text + text.split('\n').slice(1).join('\n'));

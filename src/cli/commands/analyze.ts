@@ -12,6 +12,8 @@ import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
+import { withManifests } from '../fileManifest.js';
+import { refuseOneSessionTwice } from '../../store/importedBefore.js';
 import { readLogs } from '../readLogs.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
@@ -51,6 +53,8 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' });
       // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
+      // One export given twice (as CSV and as JSON Lines, say) would count its rolls twice: told by their manifests.
+      refuseOneSessionTwice(withManifests(files));
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
       const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));

@@ -15,6 +15,8 @@ import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
+import { withManifests } from '../fileManifest.js';
+import { refuseOneSessionTwice } from '../../store/importedBefore.js';
 import { readLogs } from '../readLogs.js';
 
 interface PoolFlags {
@@ -49,6 +51,8 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const { files, keys } = splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
+      // One export given twice (as CSV and as JSON Lines, say) would count its rolls twice: told by their manifests.
+      refuseOneSessionTwice(withManifests(files));
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const logs = [...fileLogs, ...stored.logs];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));

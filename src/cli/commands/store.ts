@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
@@ -10,7 +10,7 @@ import { verifyFleet } from '../../fleet/fleetReader.js';
 import { withFleet, withStoredSession } from '../storedSessions.js';
 import { exportSession, type ExportFormat } from '../../store/exportSession.js';
 import { importRolls, type ImportSource } from '../../store/importRolls.js';
-import { checkManifest, CSV_MANIFEST_PREFIX, embeddedManifest, type ImportedManifest } from '../../store/manifest.js';
+import { CSV_MANIFEST_PREFIX } from '../../store/manifest.js';
 import type { VerifyReport } from '../../store/records.js';
 import { StoreError } from '../../store/errors.js';
 import { openStoreForWriting, withReadableStore } from '../../store/openStore.js';
@@ -21,6 +21,7 @@ import { importSettings } from '../importSettings.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
+import { manifestOf } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 
 
@@ -177,33 +178,6 @@ function writeLines(out: string | undefined, head: readonly string[], lines: Ite
     flush();
   } finally {
     if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** A file's export manifest: `FILE.manifest.json` beside it, else one embedded in its first lines. */
-function manifestOf(file: string): ImportedManifest | undefined {
-  const sidecar = `${file}.manifest.json`;
-  if (existsSync(sidecar)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(readFileSync(sidecar, 'utf8')) as unknown;
-    } catch (e) {
-      throw new InputError(`the manifest is not valid JSON (${(e as Error).message})`, { file: sidecar }, { cause: e });
-    }
-    return checkManifest(value, sidecar, 1);
-  }
-  return embeddedManifest(readPrefix(file, 1 << 20), file);
-}
-
-/** The first `bytes` of a file as text (a manifest sits in the first lines; the log itself may be large). */
-function readPrefix(file: string, bytes: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const n = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
   }
 }
 
