@@ -103,3 +103,23 @@ export function refuseOneSessionTwice(sources: readonly { readonly file: string;
     }
   }
 }
+
+/**
+ * Refuses a roll-log file whose manifest names one of the stored sessions given beside it (`analyze e.csv 1`, where
+ * e.csv is session 1's export): its rolls would count twice. `name` says how the session was given.
+ */
+export function refuseFileOfGivenSession(
+  sources: readonly { readonly file: string; readonly manifest?: ImportedManifest }[],
+  sessions: readonly { readonly record: SessionRecord; readonly name: string }[],
+): void {
+  for (const source of sources) {
+    if (source.manifest === undefined) continue;
+    for (const named of sessionsWithin(source.manifest.session)) {
+      // The session itself, and (an imported one) the sessions its files were exports of.
+      const given = sessions.find((g) => [{ id: g.record.id, startedAt: g.record.startedAt, headHash: g.record.headHash }, ...storedSessionsWithin(g.record)].some((w) => same(w, named)));
+      if (given !== undefined) {
+        throw new InputError(`its rolls are ${describe(named)}, which is also given as ${given.name}: give one of them, or their rolls would count twice`, { file: source.file, line: 1 });
+      }
+    }
+  }
+}

@@ -82,6 +82,22 @@ describe('dicerig analyze', () => {
     expect((await runCli('analyze', jsonl)).code).toBe(0);
   });
 
+  it('refuses a session\'s export given beside the session itself', async () => {
+    // A real session (imported rolls): simulated ones never mix with files anyway.
+    const db = join(dir, 'beside.db');
+    expect((await runCli('import', 'examples/xwing-box.csv', '--db', db, '--session-name', 'box')).code).toBe(0);
+    const out = join(dir, 'beside.csv');
+    expect((await runCli('export', 'box', '--db', db, '--out', out)).code).toBe(0);
+    for (const args of [['analyze', out, 'box', '--db', db], ['pool', out, '1', '--db', db, '--size', '1', '--colour', 'red']]) {
+      const r = await runCli(...args);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.out).toBe('');
+      expect(r.err.trim()).toMatch(new RegExp(`^dicerig: ${out}, line 1: its rolls are those of exported session 1 \\(chain head [0-9a-f]{12}…\\), which is also given as session 1 \\(box\\): give one of them`));
+    }
+    expect((await runCli('analyze', out, '--db', db)).code).toBe(0);
+    expect((await runCli('analyze', 'box', '--db', db)).code).toBe(0);
+  });
+
   it('refuses a log appended to itself (each die twice in a throw), in analyze, pool and import, and a throw that is no positive integer', async () => {
     const text = readFileSync('examples/xwing-box.csv', 'utf8');
     const doubled = file('doubled.csv', text + text.split('\n').slice(1).join('\n'));

@@ -16,7 +16,7 @@ import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { withManifests } from '../fileManifest.js';
-import { refuseOneSessionTwice } from '../../store/importedBefore.js';
+import { refuseFileOfGivenSession, refuseOneSessionTwice } from '../../store/importedBefore.js';
 import { readLogs } from '../readLogs.js';
 
 interface PoolFlags {
@@ -51,8 +51,10 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const { files, keys } = splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
-      // One export given twice (as CSV and as JSON Lines, say) would count its rolls twice: told by their manifests.
-      refuseOneSessionTwice(withManifests(files));
+      // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice: told by their manifests.
+      const withManifest = withManifests(files);
+      refuseOneSessionTwice(withManifest);
+      refuseFileOfGivenSession(withManifest, stored.sessions.map((x) => ({ record: x.session, name: storedSessionName(x) })));
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const logs = [...fileLogs, ...stored.logs];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
