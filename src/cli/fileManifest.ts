@@ -5,7 +5,10 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
+import { refuseFileOfGivenSession, refuseOneSessionTwice } from '../store/importedBefore.js';
 import { checkManifest, embeddedManifest, type ImportedManifest } from '../store/manifest.js';
+import { storedSessionName } from './storedLogs.js';
+import type { StoredSession } from './storedSessions.js';
 
 /** A file's export manifest: `FILE.manifest.json` beside it, else one embedded in its first lines. */
 export function manifestOf(file: string): ImportedManifest | undefined {
@@ -38,7 +41,7 @@ function readPrefix(file: string, bytes: number): string {
  * The file's manifest when it has a readable one; none when it has none or a broken one (only `import` depends on
  * it), or when the file cannot be read (the log reader then says why, naming the file).
  */
-export function manifestIfAny(file: string): ImportedManifest | undefined {
+function manifestIfAny(file: string): ImportedManifest | undefined {
   try {
     return manifestOf(file);
   } catch (e) {
@@ -47,10 +50,15 @@ export function manifestIfAny(file: string): ImportedManifest | undefined {
   }
 }
 
-/** Each file with its manifest, where it has a readable one. */
-export function withManifests(files: readonly string[]): { readonly file: string; readonly manifest?: ImportedManifest }[] {
-  return files.map((file) => {
+/**
+ * Refuses sources of analyze and pool that would count one session's rolls twice, told by the files' manifests: two
+ * exports of one session (as CSV and as JSON Lines, say), or an export given beside its stored session.
+ */
+export function refuseSessionsCountedTwice(files: readonly string[], sessions: readonly StoredSession[]): void {
+  const withManifest = files.map((file) => {
     const manifest = manifestIfAny(file);
     return manifest === undefined ? { file } : { file, manifest };
   });
+  refuseOneSessionTwice(withManifest);
+  refuseFileOfGivenSession(withManifest, sessions.map((x) => ({ record: x.session, name: storedSessionName(x) })));
 }

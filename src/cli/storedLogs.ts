@@ -10,6 +10,8 @@ import { sessionDieLogs } from '../store/sessionDieLogs.js';
 import { sessionSettings } from '../report/storedSessionReport.js';
 import { openStoredSessions, type StoredSession } from './storedSessions.js';
 import { requireVerified } from '../store/requireVerified.js';
+import type { VerifyReport } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
 
 /** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
 export interface StoredDieVerdict {
@@ -136,7 +138,13 @@ export async function readStoredLogs(
       seen.add(id);
     }
     // A tampered or damaged store gives no verdict unless asked for (as export and report refuse it).
-    for (const s of sessions) requireVerified(s.store, s.session.id, verification.allowUnverified, verification.warn, verification.doing);
+    // Verified once per store: the walk covers every chain of it, however many of its sessions are named.
+    const reports = new Map<RollStore, VerifyReport>();
+    for (const s of sessions) {
+      let report = reports.get(s.store);
+      if (report === undefined) reports.set(s.store, (report = s.store.verify()));
+      requireVerified(s.store, s.session.id, verification.allowUnverified, verification.warn, verification.doing, report);
+    }
     const simulated = sessions.filter((s) => s.session.simulated);
     if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
       const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.session.simulated).map(storedSessionName).join(', ');

@@ -52,24 +52,18 @@ function sessionName(s: SessionRecord): string {
  * analysis of the store. Files without a manifest cannot be told apart, and pass.
  */
 export function refuseImportedBefore(store: RollStore, sources: readonly { readonly file: string; readonly manifest?: ImportedManifest }[]): void {
+  refuseOneSessionTwice(sources, 'import one of the files');
   const stored = store.sessions().map((s) => ({ record: s, within: storedSessionsWithin(s) }));
-  const seen: { file: string; session: NamedSession }[] = [];
   for (const source of sources) {
     if (source.manifest === undefined) continue;
-    const exported = sessionsWithin(source.manifest.session);
-    for (const named of exported) {
+    for (const named of sessionsWithin(source.manifest.session)) {
       const where = { file: source.file, line: 1 };
-      const again = seen.find((x) => same(x.session, named));
-      if (again !== undefined) {
-        throw new InputError(`its rolls are ${describe(named)}, as are those of ${again.file}: import one of the files, or their rolls would count twice`, where);
-      }
       const head = named.headHash !== undefined ? store.findChainHead(named.headHash) : undefined;
       const earlier = head !== undefined ? store.getSession(head.sessionId) : stored.find((s) => s.within.some((w) => same(w, named)))?.record;
       if (earlier !== undefined) {
         const how = earlier.origin === 'import' ? 'imported into this store before as' : 'which this store holds as';
         throw new InputError(`its rolls are ${describe(named)}, ${how} ${sessionName(earlier)}: importing them again would count them twice`, where);
       }
-      seen.push({ file: source.file, session: named });
     }
   }
 }
@@ -89,15 +83,16 @@ function storedSessionsWithin(s: SessionRecord): NamedSession[] {
 /**
  * Refuses roll-log files two of which hold one exported session's rolls (`analyze s1.csv s1.jsonl`: the same export
  * in two formats), by their manifests: the rolls would count twice. Files without a manifest cannot be told apart.
+ * `advice`: what the user should do instead.
  */
-export function refuseOneSessionTwice(sources: readonly { readonly file: string; readonly manifest?: ImportedManifest }[]): void {
+export function refuseOneSessionTwice(sources: readonly { readonly file: string; readonly manifest?: ImportedManifest }[], advice = 'give one of the files'): void {
   const seen: { file: string; session: NamedSession }[] = [];
   for (const source of sources) {
     if (source.manifest === undefined) continue;
     for (const named of sessionsWithin(source.manifest.session)) {
       const again = seen.find((x) => x.file !== source.file && same(x.session, named));
       if (again !== undefined) {
-        throw new InputError(`its rolls are ${describe(named)}, as are those of ${again.file}: give one of the files, or their rolls would count twice`, { file: source.file, line: 1 });
+        throw new InputError(`its rolls are ${describe(named)}, as are those of ${again.file}: ${advice}, or their rolls would count twice`, { file: source.file, line: 1 });
       }
       seen.push({ file: source.file, session: named });
     }

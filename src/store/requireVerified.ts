@@ -10,10 +10,18 @@ export function sessionProblems(report: VerifyReport, sessionId: number): string
 /**
  * Verifies the store before a session is read out of it (export, report).
  * A failure is refused with one line, unless `allow`: then it is only warned
- * about, through `warn`, and the caller goes on (told whether the file is damaged).
+ * about, through `warn`, and the caller goes on (told whether the file is damaged). `report`: the store's
+ * verification when the caller has it already (it walks every chain of the store).
  */
-export function requireVerified(store: RollStore, sessionId: number, allow: boolean, warn: (line: string) => void, doing = 'exported'): { readonly damaged: boolean } {
-  const problems = sessionProblems(store.verify(), sessionId);
+export function requireVerified(
+  store: RollStore,
+  sessionId: number,
+  allow: boolean,
+  warn: (line: string) => void,
+  doing = 'exported',
+  report: VerifyReport = store.verify(),
+): { readonly damaged: boolean } {
+  const problems = sessionProblems(report, sessionId);
   if (problems.length === 0) return { damaged: false };
   const first = problems[0] as string;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';

@@ -12,12 +12,11 @@ import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
-import { withManifests } from '../fileManifest.js';
-import { refuseFileOfGivenSession, refuseOneSessionTwice } from '../../store/importedBefore.js';
+import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources, storedSessionName } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -53,9 +52,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' });
       // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice: told by their manifests.
-      const withManifest = withManifests(files);
-      refuseOneSessionTwice(withManifest);
-      refuseFileOfGivenSession(withManifest, stored.sessions.map((x) => ({ record: x.session, name: storedSessionName(x) })));
+      refuseSessionsCountedTwice(files, stored.sessions);
       // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));

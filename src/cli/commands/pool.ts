@@ -15,8 +15,7 @@ import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
-import { withManifests } from '../fileManifest.js';
-import { refuseFileOfGivenSession, refuseOneSessionTwice } from '../../store/importedBefore.js';
+import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 
 interface PoolFlags {
@@ -52,9 +51,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const { files, keys } = splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
       // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice: told by their manifests.
-      const withManifest = withManifests(files);
-      refuseOneSessionTwice(withManifest);
-      refuseFileOfGivenSession(withManifest, stored.sessions.map((x) => ({ record: x.session, name: storedSessionName(x) })));
+      refuseSessionsCountedTwice(files, stored.sessions);
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const logs = [...fileLogs, ...stored.logs];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));

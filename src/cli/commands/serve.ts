@@ -116,14 +116,13 @@ function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string, 
         process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
       }
       io.err(`\n${saying}\n`);
-      void close().then(
-        () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          done();
-        },
-        () => done(),
-      );
+      // Closed, or failed to: either way this wait is over, and its handlers with it.
+      const over = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        done();
+      };
+      void close().then(over, over);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
