@@ -108,6 +108,8 @@ export interface AnalysisHead extends Omit<Analysis, 'dice'> {
   readonly count: number;
   /** Their rolls in all. */
   readonly totalRolls: number;
+  /** Their rolls left unresolved (no face: not among `totalRolls`), when there are any. */
+  readonly unresolvedRolls?: number;
   /** Of them, dice shown with the verdict their stored session made (src/analysis/sessionVerdict.ts). */
   readonly sessionVerdicts?: number;
   /** Of them, dice rolled in several stored sessions, judged on those sessions' evidence together (src/analysis/acrossSessions.ts). */

@@ -27,11 +27,12 @@ export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackT
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = indexOfCode[log.codes[i] as number] as number;
   const files = [...log.files];
-  if (log.level === 'symbol') return { label: log.label, die, level: 'symbol', symbols: out, files };
+  const unresolved = log.unresolvedAt !== undefined && log.unresolvedAt.length > 0 ? { unresolvedAt: [...log.unresolvedAt] } : {};
+  if (log.level === 'symbol') return { label: log.label, die, level: 'symbol', symbols: out, files, ...unresolved };
   const symbolOfFace = die.faces.map((f) => die.symbols.indexOf(f.symbol));
   const symbols = new Uint8Array(n);
   for (let i = 0; i < n; i++) symbols[i] = symbolOfFace[out[i] as number] as number;
-  return { label: log.label, die, level: 'face', symbols, faces: out, files };
+  return { label: log.label, die, level: 'face', symbols, faces: out, files, ...unresolved };
 }
 
 function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string | undefined): DieType {

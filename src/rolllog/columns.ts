@@ -5,6 +5,7 @@ export const COLUMN_ALIASES = {
   face: ['face', 'face_id', 'faceid'],
   symbol: ['symbol', 'result', 'outcome', 'value', 'roll'],
   throw: ['throw', 'throw_index', 'throw_no', 'throw_number'],
+  resolution: ['resolution'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;

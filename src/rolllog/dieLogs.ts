@@ -17,11 +17,25 @@ export const MAX_DISTINCT_OUTCOMES = 256;
 export class DieLogCollector {
   private readonly byLabel = new Map<string, DieLog>();
   private last: DieLog | undefined;
+  /** Dice seen only in unresolved JSON Lines rows so far: their level is not known yet. */
+  private readonly levelOpen = new Set<DieLog>();
 
   constructor(private readonly file: string) {}
 
   add(label: string, level: 'face' | 'symbol', token: string, line: number, typeId: string | undefined): DieLog {
     return this.addRange(label, 0, label.length, level, token, 0, token.length, line, typeId);
+  }
+
+  /**
+   * A roll of die `label` that has no outcome: the reader declined it, or found no die, and nobody labelled it (an
+   * export's `resolution` `unresolved`). Its place among the die's read rolls is kept (`DieLog.unresolvedAt`).
+   * `level` is the file's when it has one (a CSV's face or symbol column); a JSON Lines row leaves it open until a
+   * read row of the die says.
+   */
+  addUnresolved(label: string, level: 'face' | 'symbol', line: number, typeId: string | undefined, levelKnown: boolean): DieLog {
+    const log = this.logFor(label, 0, label.length, level, line, typeId, !levelKnown);
+    (log.unresolvedAt ??= []).push(log.codes.length);
+    return log;
   }
 
   addRange(
@@ -35,18 +49,7 @@ export class DieLogCollector {
     line: number,
     typeId: string | undefined,
   ): DieLog {
-    const last = this.last;
-    let log: DieLog;
-    if (last !== undefined && last.label.length === labelEnd - labelStart && labelText.startsWith(last.label, labelStart)) log = last;
-    else log = this.lookup(labelText.slice(labelStart, labelEnd), level, typeId, line);
-    if (log.level !== level) {
-      throw new InputError(`die "${log.label}" has a ${level} here but a ${log.level} on earlier rows; give every row the same kind of outcome`, { file: this.file, line });
-    }
-    if (typeId !== log.typeId && typeId !== undefined) {
-      if (log.typeId !== undefined) throw new InputError(`die "${log.label}" is type "${typeId}" here but "${log.typeId}" on earlier rows`, { file: this.file, line });
-      log.typeId = typeId;
-    }
-    this.last = log;
+    const log = this.logFor(labelText, labelStart, labelEnd, level, line, typeId, false);
     const dictionary = log.dictionary;
     const length = tokenEnd - tokenStart;
     let code = -1;
@@ -76,12 +79,34 @@ export class DieLogCollector {
     return log;
   }
 
-  private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined, line: number): DieLog {
+  /** The log of the die labelled `labelText[labelStart, labelEnd)`, checked against this row's level and type. */
+  private logFor(labelText: string, labelStart: number, labelEnd: number, level: 'face' | 'symbol', line: number, typeId: string | undefined, levelOpen: boolean): DieLog {
+    const last = this.last;
+    let log: DieLog;
+    if (last !== undefined && last.label.length === labelEnd - labelStart && labelText.startsWith(last.label, labelStart)) log = last;
+    else log = this.lookup(labelText.slice(labelStart, labelEnd), level, typeId, line, levelOpen);
+    if (log.level !== level && !levelOpen) {
+      // A die seen so far only in unresolved rows of JSON Lines takes the level of its first read row.
+      if (!this.levelOpen.delete(log)) {
+        throw new InputError(`die "${log.label}" has a ${level} here but a ${log.level} on earlier rows; give every row the same kind of outcome`, { file: this.file, line });
+      }
+      log.level = level;
+    } else if (!levelOpen && this.levelOpen.size > 0) this.levelOpen.delete(log);
+    if (typeId !== log.typeId && typeId !== undefined) {
+      if (log.typeId !== undefined) throw new InputError(`die "${log.label}" is type "${typeId}" here but "${log.typeId}" on earlier rows`, { file: this.file, line });
+      log.typeId = typeId;
+    }
+    this.last = log;
+    return log;
+  }
+
+  private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined, line: number, levelOpen: boolean): DieLog {
     let log = this.byLabel.get(label);
     if (log === undefined) {
       if (label.length > MAX_LABEL_LENGTH) throw new InputError(`the die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters`, { file: this.file, line });
       log = { label, level, dictionary: [], codes: [], firstSeen: new Map(), files: new Set([this.file]) };
       if (typeId !== undefined) log.typeId = typeId;
+      if (levelOpen) this.levelOpen.add(log);
       this.byLabel.set(label, log);
     }
     return log;

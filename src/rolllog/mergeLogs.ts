@@ -11,7 +11,7 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
   // A die found in one file only is passed on as parsed; a die found again is copied once, then appended to.
   const copies = new Set<DieLog>();
   for (const log of logs) {
-    for (const die of log.dice) {
+    for (let die of log.dice) {
       const found = byLabel.get(die.label);
       if (found === undefined) {
         byLabel.set(die.label, die);
@@ -20,10 +20,14 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
       let seen = found;
       if (!copies.has(found)) {
         seen = { ...found, dictionary: [...found.dictionary], codes: [...found.codes], firstSeen: new Map(found.firstSeen), files: new Set(found.files) };
+        if (found.unresolvedAt !== undefined) seen.unresolvedAt = [...found.unresolvedAt];
         copies.add(seen);
         byLabel.set(die.label, seen);
       }
       const where = { file: log.file, line: die.firstSeen.values().next().value?.line };
+      // A die with unresolved rolls only in one file has no level of its own there.
+      if (die.codes.length === 0) die = { ...die, level: seen.level };
+      else if (seen.codes.length === 0) seen.level = die.level;
       if (seen.level !== die.level) {
         throw new InputError(`die "${die.label}" is logged by ${die.level} here but by ${seen.level} in ${[...seen.files].join(', ')}`, where);
       }
@@ -40,6 +44,8 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
         }
         return code;
       });
+      const before = seen.codes.length;
+      for (const at of die.unresolvedAt ?? []) (seen.unresolvedAt ??= []).push(before + at);
       for (const c of die.codes) seen.codes.push(recode[c] as number);
       for (const f of die.files) seen.files.add(f);
     }

@@ -1,5 +1,5 @@
 import { InputError } from '../core/errors.js';
-import { plainOrQuoted } from './quoteValue.js';
+import { plainOrQuoted, quoteValue } from './quoteValue.js';
 import { findColumns, normaliseHeader, COLUMN_ALIASES } from './columns.js';
 import { detectDelimiter, splitCsvLine } from './csvLine.js';
 import { DieLogCollector } from './dieLogs.js';
@@ -80,6 +80,9 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const dieCol = cols.die ?? -1;
   const typeCol = cols.type ?? -1;
   const throwCol = cols.throw ?? -1;
+  const resolutionCol = cols.resolution ?? -1;
+  // An unresolved row leaves every outcome column empty.
+  const outcomeCols = [cols.face, cols.symbol].filter((c) => c !== undefined);
   const throwsSeen = new ThrowsSeen(file);
   const fallbackLabel = defaultLabel(options);
   const collector = new DieLogCollector(file);
@@ -137,8 +140,14 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
       if (text.slice(lineStart, end).trim() === '') continue;
       throw new InputError(`expected ${width} fields as in the header, found ${fieldCount}`, { file, line: lineNo });
     }
+    const unresolved = resolutionCol >= 0 && isUnresolved(src.slice(starts[resolutionCol] as number, ends[resolutionCol] as number).trim(), file, lineNo, header[resolutionCol]);
     const [ts, te] = trimmed(src, starts[outcomeCol] as number, ends[outcomeCol] as number);
-    if (ts === te) throw new InputError(`the ${level} is empty`, { file, line: lineNo, column: header[outcomeCol] });
+    if (unresolved) {
+      for (const col of outcomeCols) {
+        const [os, oe] = trimmed(src, starts[col] as number, ends[col] as number);
+        if (oe > os) throw new InputError(`${unresolvedHasOutcome} ${quoteValue(src.slice(os, oe))}`, { file, line: lineNo, column: header[col] });
+      }
+    } else if (ts === te) throw new InputError(`the ${level} is empty`, { file, line: lineNo, column: header[outcomeCol] });
     let typeId = options.typeId;
     let ownType = false;
     if (typeCol >= 0) {
@@ -155,11 +164,11 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     if (!ownType) typeOptionUsed = true;
     let die;
     if (dieCol < 0) {
-      die = collector.addRange(fallbackLabel, 0, fallbackLabel.length, level, src, ts, te, lineNo, typeId);
+      die = unresolved ? collector.addUnresolved(fallbackLabel, level, lineNo, typeId, true) : collector.addRange(fallbackLabel, 0, fallbackLabel.length, level, src, ts, te, lineNo, typeId);
     } else {
       const [ls, le] = trimmed(src, starts[dieCol] as number, ends[dieCol] as number);
       if (ls === le) throw new InputError('the die label is empty', { file, line: lineNo, column: header[dieCol] });
-      die = collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
+      die = unresolved ? collector.addUnresolved(src.slice(ls, le), level, lineNo, typeId, true) : collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
     }
     if (throwCol >= 0) {
       const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
@@ -250,7 +259,7 @@ function parseOneHot(
   return { file, format: 'one-hot', dice: collector.dice(), rows, typeOptionUsed: options.typeId !== undefined };
 }
 
-const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw', readonly string[]> = COLUMN_ALIASES;
+const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw' | 'resolution', readonly string[]> = COLUMN_ALIASES;
 
 function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unknown {
   for (const key of JSON_KEYS[role]) if (key in obj) return obj[key];
@@ -263,7 +272,7 @@ function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unkno
  * object or an array is refused, where String() would make a die named "true"
  * or a face "[object Object]".
  */
-function textField(obj: Record<string, unknown>, role: 'die' | 'type' | 'face' | 'symbol', file: string, line: number): string | null | undefined {
+function textField(obj: Record<string, unknown>, role: 'die' | 'type' | 'face' | 'symbol' | 'resolution', file: string, line: number): string | null | undefined {
   const key = JSON_KEYS[role].find((k) => k in obj);
   if (key === undefined) return undefined;
   const value = obj[key];
@@ -298,7 +307,11 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     // A null face or symbol is one not given (a symbol-only row may carry "face": null); a null die is an empty label.
     const face = textField(obj, 'face', file, i + 1) ?? undefined;
     const outcome = face ?? textField(obj, 'symbol', file, i + 1);
-    if (outcome === undefined || outcome === null || outcome === '') {
+    const resolution = textField(obj, 'resolution', file, i + 1);
+    const unresolved = resolution !== undefined && resolution !== null && isUnresolved(resolution, file, i + 1);
+    if (unresolved) {
+      if (outcome !== undefined && outcome !== null && outcome !== '') throw new InputError(`${unresolvedHasOutcome} ${quoteValue(outcome)}`, { file, line: i + 1 });
+    } else if (outcome === undefined || outcome === null || outcome === '') {
       throw new InputError('the row has no "face" or "symbol"', { file, line: i + 1 });
     }
     const dieValue = textField(obj, 'die', file, i + 1);
@@ -308,13 +321,29 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     const ownType = typeValue !== undefined && typeValue !== null && typeValue !== '';
     if (!ownType) typeOptionUsed = true;
     const typeId = ownType ? typeValue.toLowerCase() : options.typeId;
-    const die = collector.add(label, face !== undefined ? 'face' : 'symbol', outcome, i + 1, typeId);
+    const die = unresolved
+      ? collector.addUnresolved(label, 'symbol', i + 1, typeId, false)
+      : collector.add(label, face !== undefined ? 'face' : 'symbol', outcome as string, i + 1, typeId);
     const throwValue = pick(obj, 'throw');
     if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
   return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+}
+
+const unresolvedHasOutcome = 'a roll marked unresolved (the reader could not read it) has no face or symbol, found';
+
+/**
+ * Whether a `resolution` value marks the roll unresolved: `unresolved`, as `dicerig export` writes a roll the reader
+ * declined or did not find and nobody labelled; `read` or empty for a read roll. Anything else is refused, since
+ * guessing would count a roll that was never read, or drop one that was.
+ */
+function isUnresolved(value: string, file: string, line: number, column?: string): boolean {
+  const v = value.toLowerCase();
+  if (v === 'unresolved') return true;
+  if (v === 'read' || v === '') return false;
+  throw new InputError(`the resolution ${quoteValue(value)} is neither "read" nor "unresolved"`, column !== undefined ? { file, line, column } : { file, line });
 }
 
 /** The range [start, end) without surrounding spaces and tabs. */

@@ -11,8 +11,8 @@ export interface DieLog {
   readonly label: string;
   /** Die type id when the log names one (`red`, `green`, `d6`...). */
   typeId?: string;
-  /** Whether tokens are physical face ids or symbols. */
-  readonly level: 'face' | 'symbol';
+  /** Whether tokens are physical face ids or symbols (set by the first read row when unresolved rows came first). */
+  level: 'face' | 'symbol';
   /** Distinct outcome tokens as written, in order of first appearance. */
   readonly dictionary: string[];
   /** One code per roll, in roll order: an index into `dictionary`. */
@@ -21,6 +21,11 @@ export interface DieLog {
   readonly firstSeen: Map<string, { file: string; line: number }>;
   /** Files this die's rolls came from. */
   readonly files: Set<string>;
+  /**
+   * The die's unresolved rolls (an export's rows with `resolution` `unresolved`: the reader declined them or found no
+   * die, and nobody labelled them), each as how many read rolls came before it. A verdict must hold whatever they were.
+   */
+  unresolvedAt?: number[];
 }
 
 export type LogFormat = 'csv' | 'jsonl' | 'one-hot';
@@ -47,4 +52,11 @@ export interface DieRolls {
   readonly symbols: Uint8Array;
   readonly faces?: Uint8Array;
   readonly files: readonly string[];
+  /** Its unresolved rolls, each as how many read rolls came before it (`DieLog.unresolvedAt`); absent when none. */
+  readonly unresolvedAt?: readonly number[];
+}
+
+/** How many unresolved rolls a die's log holds. */
+export function unresolvedCount(log: { readonly unresolvedAt?: readonly number[] }): number {
+  return log.unresolvedAt?.length ?? 0;
 }

@@ -2,6 +2,7 @@ import { VERSION } from '../core/version.js';
 import type { ExportManifest } from './manifest.js';
 import type { CountedRoll, SessionRecord } from './records.js';
 import type { RollStore } from './rollStore.js';
+import type { UnresolvedRoll } from './reviews.js';
 
 export type ExportFormat = 'csv' | 'jsonl';
 
@@ -13,9 +14,12 @@ export interface SessionExport {
 }
 
 /**
- * One row per counted roll of a session (ok throws only; cocked and unread
- * dice never appear), in throw order, in a layout `dicerig analyze` reads back:
- * columns `throw, die, type, channel, face, symbol, confidence, classifier, simulated`.
+ * One row per counted roll of a session (ok throws only; cocked dice never appear), in throw order, in a layout
+ * `dicerig analyze` reads back: columns `throw, die, type, channel, face, symbol, confidence, classifier, simulated`,
+ * and `resolution` when the session has unresolved rolls (the reader declined them or found no die, and nobody
+ * labelled them): each is a row of its own, `unresolved` with no face or symbol, so whoever judges the export
+ * judges it whatever they were, as the session did (dropping them would let a reader's face-dependent declines
+ * bias the copy's verdict).
  * A die's face ids are written when every one of its rolls has one (a CSV
  * leaves out the face column unless every die has them), so analysis runs at
  * face level wherever the faces are known.
@@ -29,6 +33,9 @@ export function exportSession(
   salvaged?: { readonly rolls: readonly CountedRoll[]; readonly unreadable: number },
 ): SessionExport {
   const counted = (): Iterable<CountedRoll> => salvaged?.rolls ?? store.countedRolls(session.id);
+  // A damaged file may fail this read too: its export then says it could not list them (unresolvedRolls null).
+  const unresolved = salvaged ? orNull(() => store.unresolvedRolls(session.id)) : store.unresolvedRolls(session.id);
+  const unresolvedRows = unresolved ?? [];
   // First pass: which dice have every face id, and how many rows there are.
   const withoutFace = new Set<number>();
   const diceIds = new Set<number>();
@@ -38,8 +45,10 @@ export function exportSession(
     diceIds.add(r.dieId);
     if (r.faceId === null) withoutFace.add(r.dieId);
   }
+  for (const u of unresolvedRows) diceIds.add(u.dieId);
   const faceColumn = format === 'jsonl' || withoutFace.size === 0;
-  const columns = ['throw', 'die', 'type', 'channel', ...(faceColumn ? ['face'] : []), 'symbol', 'confidence', 'classifier', 'simulated'];
+  const withResolution = unresolvedRows.length > 0;
+  const columns = ['throw', 'die', 'type', 'channel', ...(faceColumn ? ['face'] : []), 'symbol', 'confidence', 'classifier', 'simulated', ...(withResolution ? ['resolution'] : [])];
   const manifest: ExportManifest = {
     kind: 'manifest',
     format: 'dicerig-export',
@@ -63,7 +72,8 @@ export function exportSession(
     dice: [...diceIds].map((id) => store.getDie(id)).filter((d) => d !== undefined),
     // A damaged file may fail these whole-session reads: the rows are what was saved.
     counts: salvaged ? orNull(() => store.counts(session.id)) : store.counts(session.id),
-    ...(salvaged ? (orNull(() => verdictsOf(store, session.id)) ?? {}) : verdictsOf(store, session.id)),
+    ...(salvaged ? (orNull(() => storedVerdicts(store, session.id)) ?? {}) : storedVerdicts(store, session.id)),
+    unresolvedRolls: unresolved === null ? null : unresolved.length,
     ...(salvaged ? { unreadableRolls: salvaged.unreadable } : {}),
     exportedRolls: rows,
     columns,
@@ -71,17 +81,21 @@ export function exportSession(
   return {
     manifest,
     *lines() {
-      if (format === 'csv') {
-        yield columns.join(',');
-        for (const r of counted()) yield csvRow(r, faceColumn);
-      } else {
-        for (const r of counted()) yield jsonRow(r, !withoutFace.has(r.dieId));
+      if (format === 'csv') yield columns.join(',');
+      const simulated = session.simulated;
+      const unresolvedRow = (u: UnresolvedRoll): string => (format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated) : jsonUnresolvedRow(u, simulated));
+      // Each throw's unresolved rolls follow its read ones: a die's rolls stay in the order it rolled them.
+      let next = 0;
+      for (const r of counted()) {
+        while (next < unresolvedRows.length && (unresolvedRows[next] as UnresolvedRoll).throwIndex < r.throwIndex) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
+        yield format === 'csv' ? csvRow(r, faceColumn, withResolution) : jsonRow(r, !withoutFace.has(r.dieId));
       }
+      while (next < unresolvedRows.length) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
     },
   };
 }
 
-function csvRow(r: CountedRoll, withFace: boolean): string {
+function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean): string {
   const cells = [
     String(r.throwIndex),
     csvField(r.dieLabel),
@@ -92,8 +106,18 @@ function csvRow(r: CountedRoll, withFace: boolean): string {
     r.confidence === null ? '' : String(r.confidence),
     csvField(r.classifierVersion ?? ''),
     r.simulated ? '1' : '0',
+    ...(withResolution ? ['read'] : []),
   ];
   return cells.join(',');
+}
+
+function csvUnresolvedRow(u: UnresolvedRoll, withFace: boolean, simulated: boolean): string {
+  const cells = [String(u.throwIndex), csvField(u.dieLabel), csvField(u.dieType), u.channel === null ? '' : String(u.channel), ...(withFace ? [''] : []), '', '', '', simulated ? '1' : '0', 'unresolved'];
+  return cells.join(',');
+}
+
+function jsonUnresolvedRow(u: UnresolvedRoll, simulated: boolean): string {
+  return JSON.stringify({ throw: u.throwIndex, die: u.dieLabel, type: u.dieType, channel: u.channel, symbol: null, resolution: 'unresolved', simulated });
 }
 
 /** RFC 4180 quoting where needed; spaces at either end are quoted too because the reader trims unquoted fields. */
@@ -123,8 +147,8 @@ function orNull<T>(read: () => T): T | null {
   }
 }
 
-/** The session's stored verdicts (shown as is by whoever reads the export) and its unresolved rolls. */
-function verdictsOf(store: RollStore, sessionId: number): { verdicts?: unknown; unresolvedRolls: number } {
+/** The session's stored verdicts (shown as is by whoever reads the export). */
+function storedVerdicts(store: RollStore, sessionId: number): { verdicts?: unknown } {
   const stored = store.storedVerdicts(sessionId);
-  return { ...(stored ? { verdicts: stored.verdicts } : {}), unresolvedRolls: store.unresolvedRolls(sessionId).length };
+  return stored ? { verdicts: stored.verdicts } : {};
 }

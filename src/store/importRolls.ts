@@ -27,7 +27,10 @@ export interface ImportOptions {
 export interface ImportResult {
   readonly session: SessionRecord;
   readonly throws: number;
+  /** Read rolls stored. */
   readonly rolls: number;
+  /** Unresolved rolls stored (the files' rows with `resolution` `unresolved`). */
+  readonly unresolved: number;
   readonly dice: number;
 }
 
@@ -35,7 +38,8 @@ export interface ImportResult {
  * Stores roll logs (already parsed and matched to die types) as a new,
  * finished session of origin `import`, in one transaction: on any error nothing
  * is written. Logs keep each die's roll order but not which rolls were thrown
- * together, so throw i holds the i-th roll of every die that has one. The
+ * together, so throw i holds the i-th roll of every die that has one. An unresolved roll (no face) is stored as one,
+ * in its place among the die's rolls. The
  * session is simulated when the files' manifests say so (files without one
  * count as real); files that disagree are refused, and so are files whose
  * manifests name a session the store holds the rolls of already.
@@ -61,23 +65,46 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       simulated,
       startedAt: options.at,
     });
-    const dice = rolls.map((r) => ({ record: store.registerDie({ label: r.label, typeId: r.die.id }), rolls: r }));
-    const longest = rolls.reduce((n, r) => Math.max(n, r.symbols.length), 0);
+    const dice = rolls.map((r) => ({ record: store.registerDie({ label: r.label, typeId: r.die.id }), rolls: r, order: rollOrder(r) }));
+    const longest = dice.reduce((n, d) => Math.max(n, d.order.length), 0);
     let stored = 0;
+    let unresolved = 0;
     for (let i = 0; i < longest; i++) {
       const throwRolls: RollInput[] = [];
-      for (const { record, rolls: r } of dice) {
-        if (i >= r.symbols.length) continue;
-        const symbol = r.die.symbols[r.symbols[i] as number] as string;
-        const face = r.faces === undefined ? undefined : r.die.faces[r.faces[i] as number]?.id;
+      for (const { record, rolls: r, order } of dice) {
+        if (i >= order.length) continue;
+        const k = order[i] as number;
+        if (k < 0) {
+          // Kept unresolved, as in the session it came from: every verdict on it holds whatever it was.
+          throwRolls.push({ dieId: record.id, resolution: 'unresolved' });
+          unresolved++;
+          continue;
+        }
+        const symbol = r.die.symbols[r.symbols[k] as number] as string;
+        const face = r.faces === undefined ? undefined : r.die.faces[r.faces[k] as number]?.id;
         throwRolls.push({ dieId: record.id, symbol, ...(face !== undefined ? { faceId: face } : {}) });
+        stored++;
       }
       store.recordThrow(session.id, { startedAt: options.at, endedAt: options.at, status: 'ok', rolls: throwRolls });
-      stored += throwRolls.length;
     }
     const ended = store.endSession(session.id, options.at, 'finished');
-    return { session: ended, throws: longest, rolls: stored, dice: dice.length };
+    return { session: ended, throws: longest, rolls: stored, unresolved, dice: dice.length };
   });
+}
+
+/** A die's rolls in order: the index of each read roll, -1 for each unresolved one (placed after the read rolls before it). */
+function rollOrder(r: DieRolls): Int32Array {
+  const at = r.unresolvedAt ?? [];
+  const order = new Int32Array(r.symbols.length + at.length);
+  let next = 0;
+  let u = 0;
+  for (let i = 0; i < order.length; i++) {
+    if (u < at.length && (at[u] as number) <= next) {
+      order[i] = -1;
+      u++;
+    } else order[i] = next++;
+  }
+  return order;
 }
 
 /** The simulated flag the files agree on; an InputError naming two files that disagree. */

@@ -35,11 +35,11 @@ export interface ExportManifest {
   readonly counts: SessionCounts | null;
   /** Rolls a damaged file could not give (`export --allow-unverified`): the export lacks those of this session among them. */
   readonly unreadableRolls?: number;
-  /** Rows in the export: the counted rolls (ok throws, read, not cocked). */
   /** The verdicts the session made and stored, as is (absent when it stored none). */
   readonly verdicts?: unknown;
-  /** Declined rolls not labelled yet (they are not among the exported rows). */
-  readonly unresolvedRolls?: number;
+  /** Declined rolls nobody labelled: rows of their own (`resolution` `unresolved`); null when a damaged file could not list them. */
+  readonly unresolvedRolls: number | null;
+  /** Rows in the export with a face: the counted rolls (ok throws, read or labelled, not cocked). */
   readonly exportedRolls: number;
   readonly columns: readonly string[];
 }

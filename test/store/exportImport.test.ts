@@ -44,6 +44,38 @@ describe('export and import', () => {
     });
   }
 
+  for (const format of ['csv', 'jsonl'] as const) {
+    it(`keeps the rolls the reader left unresolved, each in its place, through ${format} export and import, and a labelled one as its label`, () => {
+      const { store, dice: stored, session } = storeWithSession();
+      // R2 is declined in throws 3, 7 and 8, G1 in throw 8; one of R2's is labelled later, so it counts as read.
+      const declined = (n: number, labels: readonly string[]) => {
+        const t = okThrow(n, stored);
+        return { ...t, rolls: t.rolls.map((r, i) => (labels.includes((stored[i] as { label: string }).label) ? { dieId: r.dieId, channel: i, resolution: 'unresolved' as const } : r)) };
+      };
+      for (let n = 1; n <= 10; n++) store.recordThrow(session.id, n === 3 || n === 7 ? declined(n, ['R2']) : n === 8 ? declined(n, ['R2', 'G1']) : okThrow(n, stored));
+      const labelled = store.unresolvedRolls(session.id).find((r) => r.throwIndex === 7);
+      store.reviewRoll(session.id, { rollId: labelled?.rollId as number, faceId: 'crit', reviewer: 'ada', at: 1_700_000_100_000 });
+      const text = exportText(store, session.id, format);
+      expect(text.match(/unresolved/g)?.length).toBe(format === 'csv' ? 3 : 4); // the JSON Lines manifest names its unresolvedRolls too
+      const parsed = parseRollLog(text, { file: `s.${format}`, layouts });
+      const rolls = parsed.dice.map((d) => resolveDieRolls(d, dice));
+      expect(Object.fromEntries(rolls.map((r) => [r.label, r.unresolvedAt ?? []]))).toEqual({ R1: [], R2: [2, 6], G1: [7] });
+
+      const target = RollStore.open(tempDbPath());
+      const result = importRolls(target, rolls, [{ file: `s.${format}`, format: parsed.format, rows: parsed.rows, manifest: embeddedManifest(text, 's') }], { at: 42 });
+      expect(result).toMatchObject({ throws: 10, rolls: 27, unresolved: 3, dice: 3 });
+      // The same unresolved rolls in the same throws (every die rolled in every throw), the labelled one read as crit.
+      const where = (s: RollStore, id: number) => s.unresolvedRolls(id).map((r) => [r.throwIndex, r.dieLabel]);
+      expect(where(target, result.session.id)).toEqual([[3, 'R2'], [8, 'R2'], [8, 'G1']]);
+      expect(where(target, result.session.id)).toEqual(where(store, session.id));
+      const r2 = (s: RollStore, id: number) => s.dieRolls(id).find((d) => d.die.label === 'R2')?.symbols;
+      expect(r2(target, result.session.id)).toEqual(r2(store, session.id));
+      expect(target.verify().ok).toBe(true);
+      store.close();
+      target.close();
+    });
+  }
+
   it('takes the simulated flag from the manifests, real when there is none, and refuses files that disagree', () => {
     const sim = { kind: 'manifest' as const, session: { simulated: true } };
     const real = { kind: 'manifest' as const, session: { simulated: false } };

@@ -14,6 +14,8 @@ import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
+import { readDice } from '../unreadDice.js';
+import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources } from '../storedLogs.js';
@@ -56,7 +58,11 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
-      const rolls = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
+      // Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported.
+      const unresolvedOf = unresolvedByLabel(fileLogs, stored.unresolved);
+      const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
+      const { read: rolls, note: unreadNote } = readDice(resolved);
+      if (unreadNote !== undefined) io.err(unreadNote);
       const unused = unusedDieNote(flags.die, fileLogs);
       if (unused !== undefined) io.err(unused);
       // Stored sessions alone are judged at their own settings unless told otherwise, as `report` judges one session.
@@ -66,18 +72,19 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const analysed = analyzeDiceStream(rolls, { alpha: pick('alpha'), delta: pick('delta'), multiplicity: flags.multiplicity, serialAlpha: pick('serialAlpha') });
       // A die one stored session decided shows that session's verdict (one verdict, one error control); any other
       // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.
-      const settings = { alpha: analysed.alpha, delta: analysed.delta, family: analysed.family };
+      const settings = { alpha: analysed.alpha, certifyAlpha: analysed.certifyAlpha, delta: analysed.delta, family: analysed.family };
       const sessionParts = (label: string) => decidedBySession(stored, label, inFiles);
       const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
       const analysis: AnalysisStream = {
         ...analysed,
         ...(fromSessions.length > 0 ? { settingsFromSessions: fromSessions } : {}),
+        ...unresolvedTotal(rolls.map((r) => unresolvedOf.get(r.label) ?? 0)),
         sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
         acrossSessions: [...stored.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined).length,
-        homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => stored.unresolved.get(label) ?? 0, analysed.alpha),
+        homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => unresolvedOf.get(label) ?? 0, analysed.alpha),
         dice: function* () {
           for (const read of analysed.dice()) {
-            const unresolved = stored.unresolved.get(read.label) ?? 0;
+            const unresolved = unresolvedOf.get(read.label) ?? 0;
             const d = unresolved > 0 ? { ...read, unresolved } : read;
             const own = sessionParts(d.label);
             if (own?.parts !== undefined) {
@@ -105,4 +112,10 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
 function* jsonParts(analysis: AnalysisStream): Generator<string> {
   yield* analysisJsonParts(analysis, analysis.dice());
   yield '\n';
+}
+
+/** The analysed dice's unresolved rolls in all, for the header (absent when none). */
+function unresolvedTotal(counts: readonly number[]): { unresolvedRolls?: number } {
+  const total = counts.reduce((a, b) => a + b, 0);
+  return total > 0 ? { unresolvedRolls: total } : {};
 }

@@ -17,6 +17,8 @@ import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
+import { readDice } from '../unreadDice.js';
+import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 
 interface PoolFlags {
   size: number;
@@ -55,7 +57,11 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const logs = [...fileLogs, ...stored.logs];
       const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
-      const rolls = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
+      // Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported.
+      const unresolvedOf = unresolvedByLabel(fileLogs, stored.unresolved);
+      const resolved = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
+      const { read: rolls, note: unreadNote } = readDice(resolved);
+      if (unreadNote !== undefined) io.err(unreadNote);
       const unused = unusedDieNote(flags.die, fileLogs);
       if (unused !== undefined) io.err(unused);
       const types = [...new Set(rolls.map((r) => r.die.id))];
@@ -87,12 +93,12 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         return ((level !== undefined ? decided(d.label, level.labels)?.kind : undefined) ?? d.verdict.kind) === 'RIG_SUSPECT';
       };
       const rigSuspect = analysis.dice.filter(suspect).map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
-      const settings = { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family };
+      const settings = { alpha: analysis.alpha, certifyAlpha: analysis.certifyAlpha, delta: analysis.delta, family: analysis.family };
       const candidates = analysis.dice
         .filter((d) => !suspect(d))
         .map((d) => {
           const level = levelOf(d);
-          const unresolved = stored.unresolved.get(d.label) ?? 0;
+          const unresolved = unresolvedOf.get(d.label) ?? 0;
           const own = decided(d.label, level.labels);
           // Rolled in several stored sessions: judged as analyze judges it, on their e-values and intervals together.
           const several = own === undefined ? sessionsOf(d.label) : undefined;

@@ -105,7 +105,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           const sidecar = format === 'csv' ? `${flags.out}.manifest.json` : undefined;
           if (sidecar !== undefined) writeFileSync(sidecar, `${JSON.stringify(exported.manifest, null, 2)}\n`);
           io.out(
-            `Wrote ${formatCount(exported.manifest.exportedRolls)} rolls of session ${session.id}${session.name !== null ? ` (${session.name})` : ''} to ${flags.out}` +
+            `Wrote ${formatCount(exported.manifest.exportedRolls)} rolls${unresolvedNote(exported.manifest.unresolvedRolls)} of session ${session.id}${session.name !== null ? ` (${session.name})` : ''} to ${flags.out}` +
               `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
           );
         }
@@ -149,7 +149,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         });
         const s = result.session;
         io.out(
-          `Imported ${formatCount(result.rolls)} rolls of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
+          `Imported ${formatCount(result.rolls)} rolls${result.unresolved > 0 ? ` and ${formatCount(result.unresolved)} unresolved (no face: every verdict holds whatever they were)` : ''} of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
             `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n` +
             (kept.line !== undefined ? `${kept.line}\n` : ''),
         );
@@ -157,6 +157,12 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         store.close();
       }
     });
+}
+
+/** What an export says of the session's unresolved rolls beside its read ones. */
+function unresolvedNote(unresolved: number | null): string {
+  if (unresolved === null) return ' (its unresolved rolls could not be read from the damaged file)';
+  return unresolved > 0 ? ` and ${formatCount(unresolved)} unresolved (no face: rows marked "unresolved", so a verdict on the file holds whatever they were)` : '';
 }
 
 /** Writes lines to a file or, in chunks, to standard output; each line ends with a newline. */

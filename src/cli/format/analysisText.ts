@@ -18,7 +18,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
   const own = a.settingsFromSessions ?? [];
   const theirs = (key: 'alpha' | 'delta' | 'serialAlpha') => (own.includes(key) ? " (the sessions' own)" : '');
-  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
+  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls${a.unresolvedRolls !== undefined && a.unresolvedRolls > 0 ? ` read, ${formatCount(a.unresolvedRolls)} unresolved` : ''}. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
     `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;

@@ -1,0 +1,98 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './runCli.js';
+
+type AnalyzedDie = { label: string; rolls: number; unresolved?: number; verdict: { kind: string; rollsNeeded: number | null } };
+
+/*
+ * A session whose simulated reader declines 95 % of 6s: the read rolls alone are short of 6s, so a test on them
+ * alone calls fair dice unfair. Its export must carry the unresolved rolls, so that whoever judges the file (or the
+ * store it is imported into) judges it whatever they were, as the session did.
+ */
+describe('exporting a session with rolls the reader left unresolved', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dicerig-export-unresolved-'));
+  const db = join(dir, 'rolls.db');
+  const csv = join(dir, 'session.csv');
+  const jsonl = join(dir, 'session.jsonl');
+  let session: AnalyzedDie[];
+
+  beforeAll(async () => {
+    const demo = await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db);
+    expect(demo.code, demo.err).toBe(0);
+    session = (JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: AnalyzedDie[] }).dice;
+    expect(session.every((d) => (d.unresolved ?? 0) > 0)).toBe(true);
+    for (const out of [csv, jsonl]) expect((await runCli('export', '1', '--db', db, '--out', out)).code).toBe(0);
+  }, 120_000);
+
+  it('writes each unresolved roll as a row marked unresolved, with no face, and counts them in the manifest', async () => {
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,resolution');
+    const unresolved = rows.filter((r) => r.endsWith(',unresolved'));
+    const total = session.reduce((n, d) => n + (d.unresolved ?? 0), 0);
+    expect(unresolved).toHaveLength(total);
+    expect(unresolved.every((r) => /^\d+,demo4-d6-[A-D],d6,\d,,,,,1,unresolved$/.test(r))).toBe(true);
+    expect(rows.length - 1 - unresolved.length).toBe(session.reduce((n, d) => n + d.rolls, 0));
+    const manifest = JSON.parse(readFileSync(`${csv}.manifest.json`, 'utf8')) as { unresolvedRolls: number; exportedRolls: number };
+    expect(manifest.unresolvedRolls).toBe(total);
+    // Every die's rolls, read and unresolved, are the session's 150.
+    for (const d of session) expect(rows.filter((r) => r.split(',')[1] === d.label)).toHaveLength(150);
+  });
+
+  it('judges the exported file whatever its unresolved rolls were, where its read rows alone would call fair dice unfair', async () => {
+    for (const file of [csv, jsonl]) {
+      const r = await runCli('analyze', file, '--json');
+      expect(r.code, r.err).toBe(0);
+      const dice = (JSON.parse(r.out) as { dice: AnalyzedDie[] }).dice;
+      expect(dice.map((d) => [d.label, d.rolls, d.unresolved])).toEqual(session.map((d) => [d.label, d.rolls, d.unresolved]));
+      expect(dice.filter((d) => d.verdict.kind === 'UNFAIR')).toEqual([]);
+    }
+    // The same rows without the unresolved ones: the read rolls alone, which a test calls unfair.
+    const readOnly = join(dir, 'read-only.csv');
+    writeFileSync(readOnly, readFileSync(csv, 'utf8').split('\n').filter((r) => !r.endsWith(',unresolved')).join('\n'));
+    const alone = (JSON.parse((await runCli('analyze', readOnly, '--json')).out) as { dice: AnalyzedDie[] }).dice;
+    expect(alone.filter((d) => d.verdict.kind === 'UNFAIR').length).toBeGreaterThan(0);
+    const pooled = JSON.parse((await runCli('pool', jsonl, '--size', '2', '--json')).out) as { ranking: { label: string; unresolved: number }[]; excluded: unknown[] };
+    expect(pooled.excluded).toEqual([]);
+    expect(Object.fromEntries(pooled.ranking.map((d) => [d.label, d.unresolved]))).toEqual(Object.fromEntries(session.map((d) => [d.label, d.unresolved])));
+  }, 120_000);
+
+  it('imports the unresolved rolls as unresolved, so the imported session is judged as the file is', async () => {
+    const target = join(dir, 'copy.db');
+    const imported = await runCli('import', jsonl, '--db', target);
+    expect(imported.code, imported.err).toBe(0);
+    const total = session.reduce((n, d) => n + (d.unresolved ?? 0), 0);
+    expect(imported.out).toContain(`and ${total} unresolved (no face: every verdict holds whatever they were) of 4 dice`);
+    const dice = (JSON.parse((await runCli('analyze', '1', '--db', target, '--json')).out) as { dice: AnalyzedDie[] }).dice;
+    expect(dice.map((d) => [d.label, d.rolls, d.unresolved])).toEqual(session.map((d) => [d.label, d.rolls, d.unresolved]));
+    expect(dice.filter((d) => d.verdict.kind === 'UNFAIR')).toEqual([]);
+    // Exported again, it holds the same rows per die in the same order (throw numbers are the import's own).
+    const again = join(dir, 'again.csv');
+    expect((await runCli('export', '1', '--db', target, '--out', again)).code).toBe(0);
+    const perDie = (file: string) => {
+      const byDie = new Map<string, string[]>();
+      for (const row of readFileSync(file, 'utf8').trim().split('\n').slice(1)) {
+        const [, die, , , face, , , , , resolution] = row.split(',');
+        byDie.set(die as string, [...(byDie.get(die as string) ?? []), resolution === 'unresolved' ? '?' : (face as string)]);
+      }
+      return byDie;
+    };
+    expect(perDie(again)).toEqual(perDie(csv));
+  }, 120_000);
+
+  it('names a die none of whose rolls was read, leaves it out, and refuses a log with no read roll at all', async () => {
+    const some = join(dir, 'some.csv');
+    writeFileSync(some, 'die,type,face,resolution\nA,d6,1,read\nA,d6,2,read\nB,d6,,unresolved\n');
+    const r = await runCli('analyze', some, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe('dicerig: note: no roll of die B (1 unresolved) was read: left out, with nothing to judge.\n');
+    expect((JSON.parse(r.out) as { dice: AnalyzedDie[] }).dice.map((d) => d.label)).toEqual(['A']);
+    const none = join(dir, 'none.csv');
+    writeFileSync(none, 'die,type,face,resolution\nB,d6,,unresolved\n');
+    const refused = await runCli('analyze', none);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('dicerig: no roll of any die was read: B (1 unresolved); there is nothing to judge until some are labelled\n');
+  });
+});
+
