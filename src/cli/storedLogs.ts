@@ -27,6 +27,8 @@ export interface StoredDieVerdict {
   readonly parts?: StoredVerdictParts;
   /** The session's error rate for this die (its alpha over its dice), when stored. */
   readonly alphaPerDie?: number;
+  /** The counts `faces` were made from (read or labelled, per face; unresolved; misread bounds), when stored. */
+  readonly partial?: { readonly counts: readonly number[]; readonly unresolved: number; readonly misreadRates?: readonly number[] };
 }
 
 export interface StoredFaceInterval {
@@ -68,6 +70,16 @@ export function decidedBySessions(stored: { readonly verdicts: ReadonlyMap<strin
 /** A stored session's verdict on a die, as `judgeAcrossSessions` and `combineSessions` take it (one from `decidedBySessions`: its parts are whole). */
 export function asPart(v: StoredDieVerdict): SessionPart {
   return { session: v.session, kind: v.kind, logE: v.parts?.logE ?? 0, ...(v.alphaPerDie !== undefined ? { alphaPerDie: v.alphaPerDie } : {}), ...(v.faces ? { faces: v.faces } : {}) };
+}
+
+/** The counts a stored verdict's intervals were made from, when whole: one count per face, the unresolved rolls, the misread bounds (null: none). */
+function storedPartial(d: { counts?: unknown; unresolved?: unknown; misreadRates?: unknown }, k: number): StoredDieVerdict['partial'] {
+  const counts = d.counts;
+  const rates = d.misreadRates;
+  const nonNegative = (x: unknown): x is number => isNumber(x) && x >= 0;
+  if (!Array.isArray(counts) || counts.length !== k || !counts.every(nonNegative) || !nonNegative(d.unresolved)) return undefined;
+  if (rates !== null && rates !== undefined && !(Array.isArray(rates) && rates.length === k && rates.every(nonNegative))) return undefined;
+  return { counts, unresolved: d.unresolved, ...(Array.isArray(rates) ? { misreadRates: rates as number[] } : {}) };
 }
 
 /** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
@@ -158,13 +170,14 @@ export async function readStoredLogs(
     const verdicts = new Map<string, StoredDieVerdict[]>();
     for (const s of sessions) {
       const made = s.store.storedVerdicts(s.session.id)?.verdicts as
-        | { dice?: { label: string; kind: string; sentence: string; faces?: unknown; verdict?: unknown; logE?: unknown; decidedAt?: unknown; alphaPerDie?: unknown }[] }
+        | { dice?: { label: string; kind: string; sentence: string; faces?: unknown; verdict?: unknown; logE?: unknown; decidedAt?: unknown; alphaPerDie?: unknown; counts?: unknown; unresolved?: unknown; misreadRates?: unknown }[] }
         | undefined;
       for (const d of made?.dice ?? []) {
         const faces = storedFaces(d.faces);
         const parts = storedParts(d);
         const alpha = isNumber(d.alphaPerDie) && d.alphaPerDie > 0 && d.alphaPerDie < 1 ? { alphaPerDie: d.alphaPerDie } : {};
-        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha }]);
+        const partial = faces ? storedPartial(d, faces.length) : undefined;
+        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha, ...(partial ? { partial } : {}) }]);
       }
     }
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).

@@ -303,7 +303,7 @@ describe('dicerig pool', () => {
       expect(analysedText).toContain(`${d.label}  (D6 (pips), ${rolls} rolls)\n  ${d.sentence}\n  (session 1's verdict, as it stored it; the figures below are descriptive)`);
     }
     const text = await runCli('pool', '1', '--db', db, '--size', '2');
-    expect(text.out).toContain("ranked by the largest deviation any symbol could still have (the simultaneous bound each die's session made, or its sessions' intersected, at its error rate)");
+    expect(text.out).toContain("ranked by the largest deviation any symbol could still have (99.975 % simultaneous bound, alpha over the 4 dice; for a die the sessions judged, their anytime-valid intervals at that level)");
     expect(text.out).toContain("A die one session decided keeps that session's verdict and is ranked by its intervals");
   });
 

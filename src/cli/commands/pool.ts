@@ -18,6 +18,7 @@ import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 import { readDice } from '../unreadDice.js';
+import { sessionIntervalsAt } from '../../analysis/sessionIntervalsAt.js';
 import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 
 interface PoolFlags {
@@ -94,27 +95,32 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       };
       const rigSuspect = analysis.dice.filter(suspect).map((d) => ({ label: d.label, reason: 'rig checks failed (RIG_SUSPECT): its rolls may not be independent' }));
       const settings = { alpha: analysis.alpha, certifyAlpha: analysis.certifyAlpha, delta: analysis.delta, family: analysis.family };
-      const candidates = analysis.dice
-        .filter((d) => !suspect(d))
-        .map((d) => {
-          const level = levelOf(d);
-          const unresolved = unresolvedOf.get(d.label) ?? 0;
-          const own = decided(d.label, level.labels);
-          // Rolled in several stored sessions: judged as analyze judges it, on their e-values and intervals together.
-          const several = own === undefined ? sessionsOf(d.label) : undefined;
-          const across = several !== undefined ? combineSessions(several.map(asPart), level.expected, level.labels, settings) : undefined;
-          // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: its
-          // verdict must hold whatever they were, as analyze's does.
-          const verdict = own?.kind ?? across?.decision ?? holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
-          const intervals = own?.faces?.map((f) => ({ lower: f.lower, upper: f.upper })) ?? across?.intervals;
-          const rejectedBecause =
-            own?.kind === 'UNFAIR'
-              ? `UNFAIR by the verdict of session ${own.session}, which decided it`
-              : across?.decision === 'UNFAIR'
-                ? `UNFAIR by the product of the e-values of the ${several?.length} sessions that rolled it`
-                : undefined;
-          return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', ...(rejectedBecause ? { rejectedBecause } : {}), verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
-        });
+      const eligible = analysis.dice.filter((d) => !suspect(d));
+      // The level every candidate's intervals must hold at (the pool is picked by looking at all of them); a
+      // session's own are at its share of its alpha, which can be above it: they are made again at this level.
+      const intervalLevel = poolIntervalLevel(alpha, eligible.length);
+      const candidates = eligible.map((d) => {
+        const level = levelOf(d);
+        const unresolved = unresolvedOf.get(d.label) ?? 0;
+        const own = decided(d.label, level.labels);
+        // Rolled in several stored sessions: judged as analyze judges it, on their e-values and intervals together.
+        const several = own === undefined ? sessionsOf(d.label) : undefined;
+        const across = several !== undefined ? combineSessions(several.map(asPart), level.expected, level.labels, settings) : undefined;
+        // Ranked by the sessions' intervals at the pool's level: each session's at its share of it, so that the intersection holds there.
+        const acrossAtLevel = several !== undefined ? combineSessions(several.map((v) => asPart(atLevel(v, intervalLevel / several.length))), level.expected, level.labels, settings) : undefined;
+        // With unresolved rolls, the read rolls' test could reject a fair die whose reader declines one face: its
+        // verdict must hold whatever they were, as analyze's does.
+        const verdict = own?.kind ?? across?.decision ?? holdWhateverUnresolved(d, unresolved, settings).verdict.kind;
+        const ownFaces = own !== undefined ? sessionIntervalsAt(own, intervalLevel) : undefined;
+        const intervals = ownFaces?.map((f) => ({ lower: f.lower, upper: f.upper })) ?? acrossAtLevel?.intervals;
+        const rejectedBecause =
+          own?.kind === 'UNFAIR'
+            ? `UNFAIR by the verdict of session ${own.session}, which decided it`
+            : across?.decision === 'UNFAIR'
+              ? `UNFAIR by the product of the e-values of the ${several?.length} sessions that rolled it`
+              : undefined;
+        return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', ...(rejectedBecause ? { rejectedBecause } : {}), verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
+      });
       const picked = selectPool(candidates, { size: flags.size, alpha });
       const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
@@ -129,15 +135,15 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ...(stored.sessions.length > 0
           ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
           : []),
-        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.filter((c) => c.bySession === true).length, candidates.length, alpha)}).`,
+        `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.some((c) => c.bySession === true), candidates.length, alpha)}).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         ...(selection.ranking.some((r) => r.unresolved > 0)
           ? ['Rolls the reader left unresolved (and nobody labelled) could be any face: the bounds of the dice with some hold whatever they were (dicerig review labels them).']
           : []),
         ...(candidates.some((c) => c.bySession === true)
           ? [
-              "A die one session decided keeps that session's verdict and is ranked by its intervals (anytime-valid where the session stopped, at its own error rate); " +
-                "a die rolled in several sessions is judged on their e-values together and ranked by their intervals intersected. A fixed-sample interval there would certify more than the sessions can.",
+              "A die one session decided keeps that session's verdict and is ranked by its intervals (anytime-valid where the session stopped; made again from its counts at the pool's level where the session's own was looser); " +
+                "a die rolled in several sessions is judged on their e-values together and ranked by their intervals intersected (each at its share of that level). A fixed-sample interval there would certify more than the sessions can.",
             ]
           : []),
         '',
@@ -164,11 +170,19 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     });
 }
 
-/** Which simultaneous bounds rank the dice: the sessions' own, the pool's, or both. */
-function boundWords(bySession: number, all: number, alpha: number): string {
-  // The pool's own intervals are at alpha over the candidates (poolIntervalLevel): the dice are picked by them.
+/** Which simultaneous bounds rank the dice: all at alpha over the candidates, the pool's own or the sessions' anytime-valid ones. */
+function boundWords(bySession: boolean, all: number, alpha: number): string {
+  // Every candidate's intervals are at alpha over the candidates (poolIntervalLevel): the dice are picked by them.
   const own = `${confidenceLabel(poolIntervalLevel(alpha, all))} simultaneous bound, alpha over the ${all} dice`;
-  if (bySession === 0) return own;
-  if (bySession === all) return "the simultaneous bound each die's session made, or its sessions' intersected, at its error rate";
-  return `the simultaneous bound its session made, or its sessions' intersected, for a die the sessions judged, else the ${own}`;
+  return bySession ? `${own}; for a die the sessions judged, their anytime-valid intervals at that level` : own;
+}
+
+/** A session's verdict on a die with its intervals at `level` (made again from its counts), or without them when they cannot be. */
+function atLevel(v: StoredDieVerdict, level: number): StoredDieVerdict {
+  const faces = sessionIntervalsAt(v, level);
+  if (faces === undefined) {
+    const { faces: _, ...rest } = v;
+    return rest;
+  }
+  return { ...v, faces, alphaPerDie: Math.min(level, v.alphaPerDie ?? level) };
 }
