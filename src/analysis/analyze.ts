@@ -51,6 +51,8 @@ export interface DieAnalysis {
   readonly sentence: string;
   /** The stored session whose verdict this is (src/analysis/sessionVerdict.ts); absent when the analysis made it. */
   readonly decidedBy?: number;
+  /** The export file whose manifest carried that session's verdict (absent when the store holds it). */
+  readonly decidedIn?: string;
   /** The verdicts stored sessions made on part of its rolls, when this one is made again on all of them. */
   readonly partVerdicts?: readonly { readonly session: number; readonly kind: string; readonly sentence: string }[];
   /** Its stored rolls the reader left unresolved and nobody labelled (not among the `n` read ones), when there are any. */

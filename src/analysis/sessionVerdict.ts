@@ -16,13 +16,17 @@ export interface StoredVerdictParts {
   readonly decidedAt: number | null;
 }
 
-/** `d` showing the stored verdict of `session` (its id, when known: the analysis then says whose verdict it is). */
-export function withSessionVerdict(d: DieAnalysis, stored: StoredVerdictParts, session?: number): DieAnalysis {
+/**
+ * `d` showing the stored verdict of `session` (its id, when known: the analysis then says whose verdict it is), as
+ * its store holds it or as `file`, its export, carries it.
+ */
+export function withSessionVerdict(d: DieAnalysis, stored: StoredVerdictParts, session?: number, file?: string): DieAnalysis {
   return {
     ...d,
     verdict: stored.verdict,
     sentence: stored.sentence,
     anytime: { logE: stored.logE, decision: stored.verdict.kind, decidedAt: stored.decidedAt },
     ...(session !== undefined ? { decidedBy: session } : {}),
+    ...(session !== undefined && file !== undefined ? { decidedIn: file } : {}),
   };
 }

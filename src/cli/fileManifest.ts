@@ -41,7 +41,7 @@ function readPrefix(file: string, bytes: number): string {
  * The file's manifest when it has a readable one; none when it has none or a broken one (only `import` depends on
  * it), or when the file cannot be read (the log reader then says why, naming the file).
  */
-function manifestIfAny(file: string): ImportedManifest | undefined {
+export function manifestIfAny(file: string): ImportedManifest | undefined {
   try {
     return manifestOf(file);
   } catch (e) {

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ParsedLog } from '../rolllog/types.js';
-import type { StoredVerdictParts } from '../analysis/sessionVerdict.js';
 import type { SessionPart } from '../analysis/acrossSessions.js';
-import type { Verdict } from '../stats/verdict.js';
 import { StoreError } from '../store/errors.js';
 import { FleetError } from '../fleet/errors.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
@@ -12,85 +10,41 @@ import { openStoredSessions, type StoredSession } from './storedSessions.js';
 import { requireVerified } from '../store/requireVerified.js';
 import type { VerifyReport } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
+import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
 
-/** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
-export interface StoredDieVerdict {
-  readonly session: number;
-  readonly kind: string;
-  readonly sentence: string;
-  /**
-   * Each face's (or symbol's) simultaneous interval as the session made it: anytime-valid under its error control,
-   * widened over its unresolved rolls and misread bounds. Absent in verdicts stored without them.
-   */
-  readonly faces?: readonly StoredFaceInterval[];
-  /** The verdict itself, its e-value and where it was made, for an analysis to show in place of its own. */
-  readonly parts?: StoredVerdictParts;
-  /** The session's error rate for this die (its alpha over its dice), when stored. */
-  readonly alphaPerDie?: number;
-  /** The counts `faces` were made from (read or labelled, per face; unresolved; misread bounds), when stored. */
-  readonly partial?: { readonly counts: readonly number[]; readonly unresolved: number; readonly misreadRates?: readonly number[] };
-}
+export type { StoredDieVerdict, StoredFaceInterval } from './storedVerdicts.js';
 
-export interface StoredFaceInterval {
-  readonly label: string;
-  readonly expected: number;
-  readonly lower: number;
-  readonly upper: number;
-}
-
-const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-
-/** The stored verdict's parts an analysis shows, when they are whole. */
-function storedParts(d: { verdict?: unknown; sentence: string; logE?: unknown; decidedAt?: unknown }): StoredVerdictParts | undefined {
-  const v = d.verdict as { kind?: unknown } | undefined;
-  if (typeof v?.kind !== 'string' || !isNumber(d.logE) || !(d.decidedAt === null || isNumber(d.decidedAt))) return undefined;
-  return { verdict: d.verdict as Verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt };
+/** The sessions' verdicts per die, and how many sources (stored sessions and files) hold rolls of each die. */
+export interface JudgedSources {
+  readonly verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>;
+  readonly rolledIn: ReadonlyMap<string, number>;
 }
 
 /**
- * The verdict a die's one session made, when every roll of the die is that session's (not pooled from several
- * sessions, nor with a file's rolls): the verdict to show for it; undefined otherwise.
+ * The verdict a die's one session made, when every roll of the die is that session's (in the store, or in its export
+ * with the manifest that carries the verdict; not pooled with other sessions' or files' rolls): the verdict to show
+ * for it; undefined otherwise.
  */
-export function decidedBySession(stored: { readonly verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>; readonly rolledIn: ReadonlyMap<string, number> }, label: string, inFiles: ReadonlySet<string>): StoredDieVerdict | undefined {
-  const own = stored.verdicts.get(label);
-  // Another session may have rolled the die without storing a verdict for it (one recorded before verdicts were kept).
-  return own?.length === 1 && !inFiles.has(label) && (stored.rolledIn.get(label) ?? 0) <= 1 ? own[0] : undefined;
+export function decidedBySession(judged: JudgedSources, label: string): StoredDieVerdict | undefined {
+  const own = judged.verdicts.get(label);
+  // Another source may hold rolls of the die without a verdict for it (a plain log, or a session recorded before verdicts were kept).
+  return own?.length === 1 && (judged.rolledIn.get(label) ?? 0) <= 1 ? own[0] : undefined;
 }
 
 /**
- * The verdicts of the sessions that rolled a die, when it was rolled in several stored sessions, no file holds its rolls
- * and each of them stored its verdict with its e-value: what `judgeAcrossSessions` combines. Undefined otherwise.
+ * The verdicts of the sessions that rolled a die, when it was rolled in several sessions (stored, or exported with their
+ * verdicts), no other source holds its rolls and each of them stored its verdict with its e-value: what
+ * `judgeAcrossSessions` combines. Undefined otherwise.
  */
-export function decidedBySessions(stored: { readonly verdicts: ReadonlyMap<string, readonly StoredDieVerdict[]>; readonly rolledIn: ReadonlyMap<string, number> }, label: string, inFiles: ReadonlySet<string>): StoredDieVerdict[] | undefined {
-  const own = stored.verdicts.get(label) ?? [];
-  const rolled = stored.rolledIn.get(label) ?? 0;
-  return own.length >= 2 && own.length === rolled && !inFiles.has(label) && own.every((v) => v.parts !== undefined) ? [...own] : undefined;
+export function decidedBySessions(judged: JudgedSources, label: string): StoredDieVerdict[] | undefined {
+  const own = judged.verdicts.get(label) ?? [];
+  const rolled = judged.rolledIn.get(label) ?? 0;
+  return own.length >= 2 && own.length === rolled && own.every((v) => v.parts !== undefined) ? [...own] : undefined;
 }
 
 /** A stored session's verdict on a die, as `judgeAcrossSessions` and `combineSessions` take it (one from `decidedBySessions`: its parts are whole). */
 export function asPart(v: StoredDieVerdict): SessionPart {
   return { session: v.session, kind: v.kind, logE: v.parts?.logE ?? 0, ...(v.alphaPerDie !== undefined ? { alphaPerDie: v.alphaPerDie } : {}), ...(v.faces ? { faces: v.faces } : {}) };
-}
-
-/** The counts a stored verdict's intervals were made from, when whole: one count per face, the unresolved rolls, the misread bounds (null: none). */
-function storedPartial(d: { counts?: unknown; unresolved?: unknown; misreadRates?: unknown }, k: number): StoredDieVerdict['partial'] {
-  const counts = d.counts;
-  const rates = d.misreadRates;
-  const nonNegative = (x: unknown): x is number => isNumber(x) && x >= 0;
-  if (!Array.isArray(counts) || counts.length !== k || !counts.every(nonNegative) || !nonNegative(d.unresolved)) return undefined;
-  if (rates !== null && rates !== undefined && !(Array.isArray(rates) && rates.length === k && rates.every(nonNegative))) return undefined;
-  return { counts, unresolved: d.unresolved, ...(Array.isArray(rates) ? { misreadRates: rates as number[] } : {}) };
-}
-
-/** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
-function storedFaces(faces: unknown): StoredFaceInterval[] | undefined {
-  if (!Array.isArray(faces) || faces.length === 0) return undefined;
-  const out: StoredFaceInterval[] = [];
-  for (const f of faces as Record<string, unknown>[]) {
-    if (typeof f?.label !== 'string' || !isNumber(f.expected) || !isNumber(f.lower) || !isNumber(f.upper)) return undefined;
-    out.push({ label: f.label, expected: f.expected, lower: f.lower, upper: f.upper });
-  }
-  return out;
 }
 
 /** How a stored session is named in pooled logs and messages (a fleet session by its fleet id). */
@@ -169,15 +123,8 @@ export async function readStoredLogs(
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
     for (const s of sessions) {
-      const made = s.store.storedVerdicts(s.session.id)?.verdicts as
-        | { dice?: { label: string; kind: string; sentence: string; faces?: unknown; verdict?: unknown; logE?: unknown; decidedAt?: unknown; alphaPerDie?: unknown; counts?: unknown; unresolved?: unknown; misreadRates?: unknown }[] }
-        | undefined;
-      for (const d of made?.dice ?? []) {
-        const faces = storedFaces(d.faces);
-        const parts = storedParts(d);
-        const alpha = isNumber(d.alphaPerDie) && d.alphaPerDie > 0 && d.alphaPerDie < 1 ? { alphaPerDie: d.alphaPerDie } : {};
-        const partial = faces ? storedPartial(d, faces.length) : undefined;
-        verdicts.set(d.label, [...(verdicts.get(d.label) ?? []), { session: s.fleetId ?? s.session.id, kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha, ...(partial ? { partial } : {}) }]);
+      for (const { label, verdict } of storedDieVerdicts(s.store.storedVerdicts(s.session.id)?.verdicts, s.fleetId ?? s.session.id)) {
+        verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
       }
     }
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
@@ -193,11 +140,12 @@ export async function readStoredLogs(
 }
 
 /**
- * The decision settings every one of `sessions` ran with (its stored config's, as `report` reads one session's): a key
- * they differ on, or one a session does not say (an imported session), is left out.
+ * The decision settings every source ran with, from each one's config as JSON (a stored session's, or the one an
+ * export's manifest carries; as `report` reads one session's): a key they differ on, or one a source does not say (an
+ * imported session, a log without a manifest: `{}`), is left out.
  */
-export function sessionsSettings(sessions: readonly StoredSession[]): { alpha?: number; delta?: number; serialAlpha?: number } {
-  const all = sessions.map((s) => sessionSettings(s.session.configJson));
+export function sessionsSettings(configs: readonly string[]): { alpha?: number; delta?: number; serialAlpha?: number } {
+  const all = configs.map((c) => sessionSettings(c));
   const out: { alpha?: number; delta?: number; serialAlpha?: number } = {};
   for (const key of ['alpha', 'delta', 'serialAlpha'] as const) {
     const first = all[0]?.[key];

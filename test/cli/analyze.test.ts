@@ -296,7 +296,7 @@ describe('dicerig pool', () => {
       expect(d.verdict.kind, d.label).toBe(pooled.sessionVerdicts[d.label]![0]!.kind);
     }
     const analysedText = (await runCli('analyze', '1', '--db', db)).out;
-    expect(analysedText).toContain("Every die was decided by the stored session that rolled it: its verdict is the session's");
+    expect(analysedText).toContain("Every die was decided by the session that rolled it: its verdict is the session's");
     expect(analysedText).not.toContain('Verdicts assume the number of rolls was fixed in advance');
     for (const d of analysed.dice) {
       const rolls = d.label === 'demo3-d6-A' ? 374 : 450;

@@ -15,6 +15,7 @@ import { probabilityArg } from '../options.js';
 import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 import { readDice } from '../unreadDice.js';
+import { fileVerdicts, judgedSources } from '../fileVerdicts.js';
 import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
@@ -39,7 +40,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .argument('<files...>', 'roll logs: CSV with die and face/symbol columns, JSON Lines, or one-hot File,<symbol>... files (one die per file); with --db, also session ids or names')
     .option('--die <type>', 'die type for rolls whose log does not name one (red, green, d6, d3, direction, or one from --dice-file)')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
-    .option('--alpha <p>', 'error rate of each verdict (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
+    .option('--alpha <p>', 'error rate of each verdict (default: the sessions’ own, when every source is a stored session or a session’s export and they agree; else 0.05)', probabilityArg)
     .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the sessions’ own, as for --alpha; else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
     .option('--serial-alpha <p>', 'family-wise error rate of each die’s rig checks (default: the sessions’ own, as for --alpha; else 0.01)', probabilityArg)
@@ -57,7 +58,10 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       refuseSessionsCountedTwice(files, stored.sessions);
       // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
-      const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
+      // An export's manifest carries its session's verdicts: a die whose rolls it holds shows that verdict, as its session does.
+      const fromFiles = fileVerdicts(fileLogs);
+      for (const note of fromFiles.notes) io.err(`dicerig: note: ${note}.\n`);
+      const judged = judgedSources(stored, fileLogs, fromFiles);
       // Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported.
       const unresolvedOf = unresolvedByLabel(fileLogs, stored.unresolved);
       const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
@@ -65,22 +69,22 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       if (unreadNote !== undefined) io.err(unreadNote);
       const unused = unusedDieNote(flags.die, fileLogs);
       if (unused !== undefined) io.err(unused);
-      // Stored sessions alone are judged at their own settings unless told otherwise, as `report` judges one session.
-      const agreed = files.length === 0 ? sessionsSettings(stored.sessions) : {};
+      // Sessions (stored, or exported with their manifests) are judged at their own settings unless told otherwise, as `report` judges one session.
+      const agreed = sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]);
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];
       const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && agreed[k] !== undefined);
       const analysed = analyzeDiceStream(rolls, { alpha: pick('alpha'), delta: pick('delta'), multiplicity: flags.multiplicity, serialAlpha: pick('serialAlpha') });
       // A die one stored session decided shows that session's verdict (one verdict, one error control); any other
       // die's verdict, made here, must hold whatever its unresolved rolls (not in its logs) were.
       const settings = { alpha: analysed.alpha, certifyAlpha: analysed.certifyAlpha, delta: analysed.delta, family: analysed.family };
-      const sessionParts = (label: string) => decidedBySession(stored, label, inFiles);
-      const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
+      const sessionParts = (label: string) => decidedBySession(judged, label);
+      const sessionsOf = (label: string) => decidedBySessions(judged, label);
       const analysis: AnalysisStream = {
         ...analysed,
         ...(fromSessions.length > 0 ? { settingsFromSessions: fromSessions } : {}),
         ...unresolvedTotal(rolls.map((r) => unresolvedOf.get(r.label) ?? 0)),
-        sessionVerdicts: [...stored.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
-        acrossSessions: [...stored.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined).length,
+        sessionVerdicts: [...judged.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
+        acrossSessions: [...judged.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined).length,
         homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => unresolvedOf.get(label) ?? 0, analysed.alpha),
         dice: function* () {
           for (const read of analysed.dice()) {
@@ -88,10 +92,10 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
             const d = unresolved > 0 ? { ...read, unresolved } : read;
             const own = sessionParts(d.label);
             if (own?.parts !== undefined) {
-              yield withSessionVerdict(d, own.parts, own.session);
+              yield withSessionVerdict(d, own.parts, own.session, own.file);
               continue;
             }
-            const parts = (stored.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));
+            const parts = (judged.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));
             const several = sessionsOf(d.label);
             if (several !== undefined) {
               // Rolled in several stored sessions: judged on their evidence together, never by a fixed-n test.

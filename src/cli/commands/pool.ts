@@ -18,6 +18,7 @@ import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 import { readDice } from '../unreadDice.js';
+import { fileVerdicts, judgedSources } from '../fileVerdicts.js';
 import { sessionIntervalsAt } from '../../analysis/sessionIntervalsAt.js';
 import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 
@@ -43,7 +44,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .option('--die <type>', 'die type for rolls whose log does not name one')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
     .addOption(new Option('--level <level>', 'rank by symbols or by physical faces').choices(['symbol', 'face']).default('symbol'))
-    .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; each die’s intervals are at it over the dice, so the pool’s bound holds at it (default: the stored sessions’ own, when every source is one and they agree; else 0.05)', probabilityArg)
+    .option('--alpha <p>', 'error rate: dice rejected at this level (Holm over all dice) are excluded; each die’s intervals are at it over the dice, so the pool’s bound holds at it (default: the sessions’ own, when every source is a stored session or a session’s export and they agree; else 0.05)', probabilityArg)
     .option('--json', 'print the pool as JSON')
     .option('--db <path>', FLEET_DB_HELP)
     .option('--allow-unverified', 'pool stored sessions even when their store fails verification (a damaged or tampered store), with a warning')
@@ -57,7 +58,10 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       refuseSessionsCountedTwice(files, stored.sessions);
       const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
       const logs = [...fileLogs, ...stored.logs];
-      const inFiles = new Set(fileLogs.flatMap((l) => l.dice.map((d) => d.label)));
+      // An export's manifest carries its session's verdicts: a die whose rolls it holds keeps that verdict and its intervals.
+      const fromFiles = fileVerdicts(fileLogs);
+      for (const note of fromFiles.notes) io.err(`dicerig: note: ${note}.\n`);
+      const judged = judgedSources(stored, fileLogs, fromFiles);
       // Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported.
       const unresolvedOf = unresolvedByLabel(fileLogs, stored.unresolved);
       const resolved = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
@@ -71,15 +75,15 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       if (colour === undefined) throw new InputError(`${where} hold several die types (${types.join(', ')}): choose one with --colour`);
       const ofType = rolls.filter((r) => r.die.id === colour);
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
-      // Stored sessions alone are judged at their own alpha unless told otherwise, as analyze and report judge them.
-      const agreed = files.length === 0 ? sessionsSettings(stored.sessions) : {};
+      // Sessions (stored, or exported with their manifests) are judged at their own alpha unless told otherwise, as analyze and report judge them.
+      const agreed = sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]);
       const alpha = flags.alpha ?? agreed.alpha ?? FALLBACK_SETTINGS.alpha;
       // The margin only names the verdicts shown beside the ranking (no die is left out for it): the sessions' own, as analyze's.
       const analysis = analyzeDice(ofType, { alpha, delta: agreed.delta ?? FALLBACK_SETTINGS.delta });
       // A die one session decided, all of its rolls from that session: its verdict and intervals are the session's own.
-      const sessionsOf = (label: string) => decidedBySessions(stored, label, inFiles);
+      const sessionsOf = (label: string) => decidedBySessions(judged, label);
       const decided = (label: string, labels: readonly string[]): StoredDieVerdict | undefined => {
-        const v = decidedBySession(stored, label, inFiles);
+        const v = decidedBySession(judged, label);
         return v?.faces !== undefined && v.faces.length === labels.length && v.faces.every((f, i) => f.label === labels[i]) ? v : undefined;
       };
       const levelIn = (d: (typeof analysis.dice)[number]) => (flags.level === 'face' ? d.face : d.symbol);
@@ -126,7 +130,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(stored.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...stored.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, ...v }) => v)])) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(judged.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...judged.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, partial: __, ...v }) => v)])) } : {}) })}\n`,
         );
         return;
       }
@@ -163,8 +167,8 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ).trimEnd(),
       ];
       if (selection.excluded.length > 0) out.push('', 'Excluded:', ...selection.excluded.map((e) => `  ${e.label}: ${e.reason}`));
-      if (stored.verdicts.size > 0) {
-        out.push('', 'Verdicts as the sessions made them:', ...[...stored.verdicts].flatMap(([label, vs]) => vs.map((v) => `  ${label} (session ${v.session}): ${v.sentence}`)));
+      if (judged.verdicts.size > 0) {
+        out.push('', 'Verdicts as the sessions made them:', ...[...judged.verdicts].flatMap(([label, vs]) => vs.map((v) => `  ${label} (session ${v.session}${v.file !== undefined ? `, as its export ${v.file} carries it` : ''}): ${v.sentence}`)));
       }
       io.out(`${out.join('\n')}\n`);
     });

@@ -34,7 +34,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     const one = fromSessions === 1 || fromSessions === a.count;
     const who = fromSessions === a.count ? 'Every die was' : `${fromSessions} of the dice ${fromSessions === 1 ? 'was' : 'were'}`;
     yield (
-      `${who} decided by the stored session that rolled ${one ? 'it' : 'them'}: ${one ? 'its verdict is' : 'their verdicts are'} the session's, made once at its own error control ` +
+      `${who} decided by the session that rolled ${one ? 'it' : 'them'}: ${one ? 'its verdict is' : 'their verdicts are'} the session's, made once at its own error control ` +
       `where its monitor stopped (as dicerig report shows ${one ? 'it' : 'them'}); the fixed-n figures beside ${one ? 'it' : 'them'}, and the alpha and margin above, are descriptive only.`
     );
   }
@@ -59,7 +59,10 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   // The unresolved rolls are not among the read ones the tables count, but the session's "after N rolls" counts them.
   const rolls = d.unresolved !== undefined ? `${formatCount(d.n)} rolls read, ${formatCount(d.unresolved)} unresolved` : `${formatCount(d.n)} rolls`;
   const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
-  if (d.decidedBy !== undefined) lines.push(`  (session ${d.decidedBy}'s verdict, as it stored it; the figures below are descriptive)`);
+  if (d.decidedBy !== undefined) {
+    const source = d.decidedIn !== undefined ? `as its export ${d.decidedIn} carries it` : 'as it stored it';
+    lines.push(`  (session ${d.decidedBy}'s verdict, ${source}; the figures below are descriptive)`);
+  }
   if (d.partVerdicts !== undefined) {
     const each = d.partVerdicts.map((v) => `session ${v.session}: ${v.kind}`).join(', ');
     const how = d.across !== undefined ? 'made here across its sessions, on their e-values and intervals' : 'made here, fixed-n, on all its rolls';

@@ -1,0 +1,57 @@
+/**
+ * The verdicts an export carries. `dicerig export` writes the session's stored verdicts into the file's manifest, and
+ * a file holding a session's rolls of a die is that session's evidence: analyzing it must show the verdict the
+ * session made, at its error control, where its monitor stopped (one verdict, made once), not a fixed-sample test
+ * of rolls whose number the session's stopping rule chose. A verdict is taken only for a die whose rolls in the file
+ * (read and unresolved) are as many as the session judged: a file cut short or added to is judged on its own rolls.
+ */
+import { formatCount } from '../core/format.js';
+import { unresolvedCount, type ParsedLog } from '../rolllog/types.js';
+import { manifestIfAny } from './fileManifest.js';
+import type { JudgedSources } from './storedLogs.js';
+import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
+
+export interface FileVerdicts {
+  readonly verdicts: Map<string, StoredDieVerdict[]>;
+  /** Each file's session config as JSON (`{}` for a file without a manifest): the settings it ran with. */
+  readonly configs: string[];
+  /** What could not be taken, and why (one line each). */
+  readonly notes: string[];
+}
+
+/** The session verdicts the files' manifests carry, per die label. */
+export function fileVerdicts(logs: readonly ParsedLog[]): FileVerdicts {
+  const verdicts = new Map<string, StoredDieVerdict[]>();
+  const configs: string[] = [];
+  const notes: string[] = [];
+  for (const log of logs) {
+    const manifest = manifestIfAny(log.file);
+    configs.push(JSON.stringify(manifest?.session['config'] ?? {}));
+    const session = manifest?.session.id;
+    if (manifest === undefined || typeof session !== 'number') continue;
+    for (const { label, verdict } of storedDieVerdicts(manifest['verdicts'], session, log.file)) {
+      const die = log.dice.find((d) => d.label === label);
+      if (die === undefined) continue;
+      const held = die.codes.length + unresolvedCount(die);
+      if (verdict.rolls !== held) {
+        notes.push(
+          `${log.file}: die ${label} has ${formatCount(held)} rolls here, but session ${session} judged ${verdict.rolls === undefined ? 'an unstated number' : formatCount(verdict.rolls)}: ` +
+            "judged here on the file's rolls, not by the session's verdict",
+        );
+        continue;
+      }
+      verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+    }
+  }
+  return { verdicts, configs, notes };
+}
+
+/** The stored sessions' verdicts joined with the files', and per die how many sources (sessions and files) hold its rolls. */
+export function judgedSources(stored: JudgedSources, files: readonly ParsedLog[], fromFiles: FileVerdicts): JudgedSources {
+  const verdicts = new Map<string, StoredDieVerdict[]>();
+  for (const [label, vs] of stored.verdicts) verdicts.set(label, [...vs]);
+  for (const [label, vs] of fromFiles.verdicts) verdicts.set(label, [...(verdicts.get(label) ?? []), ...vs]);
+  const rolledIn = new Map(stored.rolledIn);
+  for (const log of files) for (const d of log.dice) rolledIn.set(d.label, (rolledIn.get(d.label) ?? 0) + 1);
+  return { verdicts, rolledIn };
+}

@@ -1,0 +1,87 @@
+/**
+ * A die's verdict as a session made and stored it, read back from what the session stored (a store's verdict row, or
+ * an export's manifest, which carries the same object): only what is whole is taken, since a verdict stored by an
+ * older dicerig (or a hand-edited manifest) may lack parts.
+ */
+import type { StoredVerdictParts } from '../analysis/sessionVerdict.js';
+import type { Verdict } from '../stats/verdict.js';
+
+/** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
+export interface StoredDieVerdict {
+  readonly session: number;
+  /** The export file whose manifest carried it (absent for a stored session's own). */
+  readonly file?: string;
+  /** The die's rolls the session judged, read and unresolved (to check a file holds them all), when stored. */
+  readonly rolls?: number;
+  readonly kind: string;
+  readonly sentence: string;
+  /**
+   * Each face's (or symbol's) simultaneous interval as the session made it: anytime-valid under its error control,
+   * widened over its unresolved rolls and misread bounds. Absent in verdicts stored without them.
+   */
+  readonly faces?: readonly StoredFaceInterval[];
+  /** The verdict itself, its e-value and where it was made, for an analysis to show in place of its own. */
+  readonly parts?: StoredVerdictParts;
+  /** The session's error rate for this die (its alpha over its dice), when stored. */
+  readonly alphaPerDie?: number;
+  /** The counts `faces` were made from (read or labelled, per face; unresolved; misread bounds), when stored. */
+  readonly partial?: { readonly counts: readonly number[]; readonly unresolved: number; readonly misreadRates?: readonly number[] };
+}
+
+export interface StoredFaceInterval {
+  readonly label: string;
+  readonly expected: number;
+  readonly lower: number;
+  readonly upper: number;
+}
+
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** Each die's verdict of a session's stored verdicts object (`{ dice: [...] }`), by label; `file` names an export's. */
+export function storedDieVerdicts(made: unknown, session: number, file?: string): { label: string; verdict: StoredDieVerdict }[] {
+  const dice = (made as { dice?: unknown } | null | undefined)?.dice;
+  if (!Array.isArray(dice)) return [];
+  const out: { label: string; verdict: StoredDieVerdict }[] = [];
+  for (const d of dice as Record<string, unknown>[]) {
+    if (typeof d?.label !== 'string' || typeof d.kind !== 'string' || typeof d.sentence !== 'string') continue;
+    const faces = storedFaces(d.faces);
+    const parts = storedParts({ verdict: d.verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt });
+    const alpha = isNumber(d.alphaPerDie) && d.alphaPerDie > 0 && d.alphaPerDie < 1 ? { alphaPerDie: d.alphaPerDie } : {};
+    const partial = faces ? storedPartial(d, faces.length) : undefined;
+    const rolls = isNumber(d.rolls) && Number.isInteger(d.rolls) && d.rolls >= 0 ? { rolls: d.rolls } : {};
+    out.push({
+      label: d.label,
+      verdict: { session, ...(file !== undefined ? { file } : {}), kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha, ...(partial ? { partial } : {}), ...rolls },
+    });
+  }
+  return out;
+}
+
+/** The stored verdict's parts an analysis shows, when they are whole. */
+function storedParts(d: { verdict?: unknown; sentence: string; logE?: unknown; decidedAt?: unknown }): StoredVerdictParts | undefined {
+  const v = d.verdict as { kind?: unknown } | undefined;
+  if (typeof v?.kind !== 'string' || !isNumber(d.logE) || !(d.decidedAt === null || isNumber(d.decidedAt))) return undefined;
+  return { verdict: d.verdict as Verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt };
+}
+
+/** The counts a stored verdict's intervals were made from, when whole: one count per face, the unresolved rolls, the misread bounds (null: none). */
+function storedPartial(d: { counts?: unknown; unresolved?: unknown; misreadRates?: unknown }, k: number): StoredDieVerdict['partial'] {
+  const counts = d.counts;
+  const rates = d.misreadRates;
+  const nonNegative = (x: unknown): x is number => isNumber(x) && x >= 0;
+  if (!Array.isArray(counts) || counts.length !== k || !counts.every(nonNegative) || !nonNegative(d.unresolved)) return undefined;
+  if (rates !== null && rates !== undefined && !(Array.isArray(rates) && rates.length === k && rates.every(nonNegative))) return undefined;
+  return { counts, unresolved: d.unresolved, ...(Array.isArray(rates) ? { misreadRates: rates as number[] } : {}) };
+}
+
+/** The stored faces' intervals, when every one is whole (a verdict stored by an older dicerig may lack them). */
+function storedFaces(faces: unknown): StoredFaceInterval[] | undefined {
+  if (!Array.isArray(faces) || faces.length === 0) return undefined;
+  const out: StoredFaceInterval[] = [];
+  for (const f of faces as Record<string, unknown>[]) {
+    if (typeof f?.label !== 'string' || !isNumber(f.expected) || !isNumber(f.lower) || !isNumber(f.upper)) return undefined;
+    out.push({ label: f.label, expected: f.expected, lower: f.lower, upper: f.upper });
+  }
+  return out;
+}
+
