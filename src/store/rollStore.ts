@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolders } from './makeFolders.js';
 import type { RigIdentity } from '../rig/driver.js';
 import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';
 import { quoteValue } from '../rolllog/quoteValue.js';
@@ -122,7 +122,7 @@ export class RollStore {
     const mustExist = options.mustExist === true || readonly;
     if (!memory && !mustExist) {
       try {
-        mkdirSync(dirname(path), { recursive: true });
+        makeFolders(dirname(path));
       } catch (e) {
         throw new StoreError(`Cannot create the folder ${dirname(path)} for the roll store: ${(e as Error).message}.`, { db: path }, { cause: e });
       }

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { makeFolders } from '../../store/makeFolders.js';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
@@ -59,7 +60,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       const report = await readReport(sessionKey, flags, (line) => io.err(`${line}\n`));
       const charts = reportCharts(report);
       const dir = flags.out ?? `dicerig-report-${report.session.id}`;
-      mkdirSync(dir, { recursive: true });
+      makeFolders(dir);
       const html = join(dir, REPORT_FILE);
       writeFileSync(html, renderReportHtml(report, charts));
       const pngs = charts.map((c) => {
