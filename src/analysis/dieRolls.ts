@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { sameDieId } from '../dice/catalogue.js';
 import type { DieType } from '../dice/types.js';
 import { quoteFew, quoteValue } from '../rolllog/quoteValue.js';
 import type { DieLog, DieRolls } from '../rolllog/types.js';
@@ -40,7 +41,7 @@ function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string 
   const known = dice.map((d) => d.id).join(', ');
   const wanted = log.typeId ?? fallbackType;
   if (wanted !== undefined) {
-    const die = dice.find((d) => d.id === wanted.toLowerCase());
+    const die = dice.find((d) => sameDieId(d.id, wanted));
     if (die === undefined) throw new InputError(`die ${quoteValue(log.label)} has unknown type ${quoteValue(wanted)} (known: ${known})`, where);
     return die;
   }

@@ -125,7 +125,7 @@ export const builtInDice: readonly DieType[] = [redAttackDie, greenDefenseDie, d
  * naming the known ids when there is none.
  */
 export function getDieType(id: string, extra: readonly DieType[] = []): DieType {
-  const found = extra.find((d) => d.id === id) ?? builtInDice.find((d) => d.id === id);
+  const found = extra.find((d) => sameDieId(d.id, id)) ?? builtInDice.find((d) => sameDieId(d.id, id));
   if (found) return found;
   const known = [...new Set([...builtInDice, ...extra].map((d) => d.id))];
   throw new InputError(`unknown die "${id}"; known dice are: ${known.join(', ')}.`);
@@ -133,8 +133,16 @@ export function getDieType(id: string, extra: readonly DieType[] = []): DieType 
 
 /** Built-ins with user overrides applied, then user dice, each id once: what `dicerig dice` lists. */
 export function allDice(extra: readonly DieType[] = []): DieType[] {
-  const byId = new Map(extra.map((d) => [d.id, d]));
-  const merged = builtInDice.map((d) => byId.get(d.id) ?? d);
-  const builtInIds = new Set(builtInDice.map((d) => d.id));
-  return [...merged, ...extra.filter((d) => !builtInIds.has(d.id))];
+  const byId = new Map(extra.map((d) => [d.id.toLowerCase(), d]));
+  const merged = builtInDice.map((d) => byId.get(d.id.toLowerCase()) ?? d);
+  const builtInIds = new Set(builtInDice.map((d) => d.id.toLowerCase()));
+  return [...merged, ...extra.filter((d) => !builtInIds.has(d.id.toLowerCase()))];
+}
+
+/**
+ * Whether two die ids name the same die. Ids compare without case: logs and options name types in any case (a log's
+ * `Red` is the red die), so a user's die `Coin` must be found by a log's `coin`, and `Coin` and `coin` cannot be two dice.
+ */
+export function sameDieId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }

@@ -90,12 +90,13 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
     const before = problems.length;
     const die = buildDie(parsed.data, path, problems);
     if (!die || problems.length > before) continue;
-    const other = seenIds.get(die.id);
+    // Ids compare without case (sameDieId): `Coin` and `coin` would be one die to every log.
+    const other = seenIds.get(die.id.toLowerCase());
     if (other !== undefined) {
       problems.push({ path: [...path, parsed.data.overrides !== undefined ? 'overrides' : 'id'], problem: `die "${die.id}" is already defined at ${other}` });
       continue;
     }
-    seenIds.set(die.id, formatPath(path) || 'the top level');
+    seenIds.set(die.id.toLowerCase(), formatPath(path) || 'the top level');
     dice.push(die);
   }
   if (problems.length > 0) throw toError(problems, doc, lines, fileName);
@@ -122,7 +123,8 @@ function entriesOf(root: unknown): { value: unknown; path: Path }[] | string {
   return 'the dice file must hold a die definition, a list of them, or { dice: [...] }';
 }
 
-const builtInById = new Map(builtInDice.map((d) => [d.id, d]));
+// Keyed without case: die ids compare without case (catalogue.ts sameDieId).
+const builtInById = new Map(builtInDice.map((d) => [d.id.toLowerCase(), d]));
 
 /** Turns a schema-valid entry into a die, pushing problems (with paths) instead of throwing. */
 function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | undefined {
@@ -131,7 +133,7 @@ function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | unde
   const known = builtInDice.map((d) => d.id).join(', ');
 
   if (entry.overrides !== undefined) {
-    const base = builtInById.get(entry.overrides);
+    const base = builtInById.get(entry.overrides.toLowerCase());
     if (!base) return fail(at('overrides'), `"${entry.overrides}" is not a built-in die (built-in dice: ${known})`);
     for (const key of ['id', 'extends', 'symbols', 'faces'] as const) {
       if (entry[key] !== undefined) {
@@ -144,12 +146,13 @@ function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | unde
   }
 
   if (entry.id === undefined) return fail(at('id'), 'a die definition needs an "id" (or "overrides" to change a built-in die)');
-  if (builtInById.has(entry.id)) {
-    return fail(at('id'), `die id "${entry.id}" is a built-in die; choose another id, or use "overrides: ${entry.id}" to change its layout`);
+  const builtIn = builtInById.get(entry.id.toLowerCase());
+  if (builtIn !== undefined) {
+    return fail(at('id'), `die id "${entry.id}" is the built-in die "${builtIn.id}" (ids compare without case); choose another id, or use "overrides: ${builtIn.id}" to change its layout`);
   }
   let base: DieType | undefined;
   if (entry.extends !== undefined) {
-    base = builtInById.get(entry.extends);
+    base = builtInById.get(entry.extends.toLowerCase());
     if (!base) return fail(at('extends'), `"${entry.extends}" is not a built-in die (built-in dice: ${known})`);
   }
   if (!entry.faces && !base) return fail(at('faces'), 'a die definition needs "faces" (or "extends" to start from a built-in die)');

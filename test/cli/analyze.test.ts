@@ -307,6 +307,14 @@ describe('dicerig pool', () => {
     expect(text.out).toContain("A die one session decided keeps that session's verdict and is ranked by its intervals");
   });
 
+  it("finds a user's die by its type in any case: a log's \"coin\" is the die \"Coin\" of the dice file", async () => {
+    const diceFile = file('coin-dice.yaml', 'dice:\n  - id: Coin\n    name: A coin\n    faces: [{ id: H, symbol: heads }, { id: T, symbol: tails }]\n    opposite: { H: T }\n');
+    const log = file('coins.csv', 'die,type,symbol\nc1,coin,heads\nc1,COIN,tails\nc1,Coin,heads\n');
+    const r = await runCli('analyze', log, '--dice-file', diceFile);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^c1 {2}\(A coin, 3 rolls\)$/m);
+  });
+
   it('asks for --colour when the logs hold several die types', async () => {
     const r = await runCli('pool', 'examples/xwing-box.csv', '--size', '2');
     expect(r.code).toBe(1);

@@ -18,6 +18,7 @@ import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { refuseSessionsCountedTwice } from '../fileManifest.js';
 import { readLogs } from '../readLogs.js';
 import { readDice } from '../unreadDice.js';
+import { sameDieId } from '../../dice/catalogue.js';
 import { fileVerdicts, judgedSources } from '../fileVerdicts.js';
 import { sessionIntervalsAt } from '../../analysis/sessionIntervalsAt.js';
 import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
@@ -73,7 +74,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
       const colour = flags.colour ?? (types.length === 1 ? types[0] : undefined);
       if (colour === undefined) throw new InputError(`${where} hold several die types (${types.join(', ')}): choose one with --colour`);
-      const ofType = rolls.filter((r) => r.die.id === colour);
+      const ofType = rolls.filter((r) => sameDieId(r.die.id, colour));
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
       // Sessions (stored, or exported with their manifests) are judged at their own alpha unless told otherwise, as analyze and report judge them.
       const agreed = sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]);
@@ -134,7 +135,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         );
         return;
       }
-      const names = flags.level === 'face' ? (dice.find((d) => d.id === colour)?.faces.map((f) => f.id) ?? []) : (dice.find((d) => d.id === colour)?.symbols ?? []);
+      const names = flags.level === 'face' ? (dice.find((d) => sameDieId(d.id, colour))?.faces.map((f) => f.id) ?? []) : (dice.find((d) => sameDieId(d.id, colour))?.symbols ?? []);
       const out = [
         ...(stored.sessions.length > 0
           ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]

@@ -190,7 +190,23 @@ opposite: { a: b }
 faces: [{id: a, symbol: x}, {id: b, symbol: x}]
 opposite: { a: b }
 `);
-    expect(e.message).toBe('mine.yaml, line 1: id: die id "red" is a built-in die; choose another id, or use "overrides: red" to change its layout');
+    expect(e.message).toBe('mine.yaml, line 1: id: die id "red" is the built-in die "red" (ids compare without case); choose another id, or use "overrides: red" to change its layout');
+    // In any case: a log's "d6" would name both.
+    const upper = errorFor(`id: D6
+faces: [{id: a, symbol: x}, {id: b, symbol: x}]
+opposite: { a: b }
+`);
+    expect(upper.message).toBe('mine.yaml, line 1: id: die id "D6" is the built-in die "d6" (ids compare without case); choose another id, or use "overrides: d6" to change its layout');
+  });
+
+  it('takes die ids without case: a log naming "coin" or "COIN" finds the die "Coin", and "Coin" and "coin" cannot both be defined', () => {
+    const [coin] = parseDieDefinitions('{ id: Coin, faces: [{id: h, symbol: heads}, {id: t, symbol: tails}], opposite: {h: t} }\n', FILE);
+    expect(getDieType('coin', [coin!]).id).toBe('Coin');
+    expect(getDieType('COIN', [coin!]).id).toBe('Coin');
+    const e = errorFor(`- { id: Coin, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
+- { id: coin, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
+`);
+    expect(e.message).toBe('mine.yaml, line 2: [1].id: die "coin" is already defined at [0]');
   });
 
   it('rejects a die defined twice in one file', () => {
