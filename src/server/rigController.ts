@@ -21,6 +21,7 @@ import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
+import { findKeptRoll, recentKeptRolls, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
@@ -62,6 +63,8 @@ export class RigController {
   private busy: Promise<void> | undefined;
   readonly queue = new RollQueue<RollJob>();
   private readonly rolls = new Map<string, RollJob>();
+  /** The answered rolls the store kept from before this server started (the dashboard's history after a restart). */
+  private readonly keptAtStart: RollView[];
   private readonly liveFrames: LiveFrames;
   private current: ThrowContext = { mode: 'fairness', counted: [] };
   private readonly rig: RigDriver;
@@ -74,6 +77,7 @@ export class RigController {
 
   constructor(private readonly options: RigControllerOptions) {
     this.opened = options.opened;
+    this.keptAtStart = recentKeptRolls(options.opened.store, HISTORY).map((k) => k.view);
     this.hub = options.hub;
     this.mode = options.mode ?? 'stream';
     this.fairnessSessionId = options.opened.session.id;
@@ -478,7 +482,24 @@ export class RigController {
     job.doneAt = this.options.now();
     if (error !== undefined) job.error = error;
     this.hub.publish({ type: 'roll', roll: this.view(job) });
+    this.keep(job);
     job.resolve();
+  }
+
+  /** Keeps the finished roll's answer in the stream session's chain (rollRecords.ts); a roll that never reached the rig has no session. */
+  private keep(job: RollJob): void {
+    if (this.streamSessionId === undefined) return;
+    try {
+      this.opened.store.recordEvent(this.streamSessionId, { at: this.options.now(), kind: STREAM_ROLL_EVENT, detail: rollRecord(this.view(job), job) });
+    } catch (e) {
+      // The throws are stored already; only the answer's record is missing, and the console says so.
+      this.options.log?.(`Roll ${job.id} was answered, but its record could not be kept in the roll store: ${(e as Error).message}`);
+    }
+  }
+
+  /** A roll no longer held in memory (older, or from before a restart), as the roll store keeps it. */
+  keptRoll(id: string): KeptRoll | undefined {
+    return findKeptRoll(this.opened.store, id);
   }
 
   view(job: RollJob): RollView {
@@ -506,13 +527,11 @@ export class RigController {
     };
   }
 
-  /** Finished rolls, newest first. */
+  /** Finished rolls, newest first: this server's, then those the store kept from before it started. */
   history(): RollView[] {
-    return [...this.rolls.values()]
-      .filter((j) => j.state === 'done')
-      .sort((a, b) => (b.doneAt ?? 0) - (a.doneAt ?? 0))
-      .slice(0, HISTORY)
-      .map((j) => this.view(j));
+    const own = [...this.rolls.values()].filter((j) => j.state === 'done').map((j) => this.view(j));
+    const ids = new Set(own.map((v) => v.id));
+    return [...own, ...this.keptAtStart.filter((v) => !ids.has(v.id))].sort((a, b) => (b.doneAt ?? 0) - (a.doneAt ?? 0)).slice(0, HISTORY);
   }
 
   /** Everything a page needs on (re)connecting. */

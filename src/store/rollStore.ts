@@ -414,6 +414,21 @@ export class RollStore {
       .map(({ detailJson, ...e }) => ({ ...e, detail: JSON.parse(detailJson) as unknown }));
   }
 
+  /**
+   * Events of one kind in every session, newest first: those whose detail has `match.key` equal to `match.value`
+   * when given (a stream roll by its id), at most `limit`.
+   */
+  findEvents(kind: string, options: { readonly match?: { readonly key: string; readonly value: string }; readonly limit?: number } = {}): EventRecord[] {
+    const where = options.match !== undefined ? ' AND json_extract(detail_json, ?) = ?' : '';
+    const params: (string | number)[] = [kind, ...(options.match !== undefined ? [`$.${options.match.key}`, options.match.value] : []), options.limit ?? -1];
+    return this.db
+      .prepare<Omit<EventRecord, 'detail'> & { detailJson: string }>(
+        `SELECT id, session_id AS sessionId, at, kind, throw_index AS throwIndex, die_id AS dieId, detail_json AS detailJson FROM events WHERE kind = ?${where} ORDER BY id DESC LIMIT ?`,
+      )
+      .all(...params)
+      .map(({ detailJson, ...e }) => ({ ...e, detail: JSON.parse(detailJson) as unknown }));
+  }
+
   // ---- queries -------------------------------------------------------------
 
   /** Index of the session's last committed throw (0 before the first): `--resume` continues after it. */

@@ -57,15 +57,22 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     const job = controller.roll(req.params.id);
-    if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id} (or it is too old to be kept)` });
-    return controller.view(job);
+    if (job) return controller.view(job);
+    // Not in memory (older, or from before a restart): as the roll store kept it.
+    const kept = controller.keptRoll(req.params.id);
+    if (kept) return kept.view;
+    return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
   });
 
   app.delete<{ Params: { id: string } }>('/api/rolls/:id', async (req, reply) => {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
     if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
     const job = controller.roll(req.params.id);
-    if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
+    if (!job) {
+      const kept = controller.keptRoll(req.params.id);
+      if (kept) return reply.code(409).send({ error: `roll ${kept.view.id} is ${kept.view.state}; only a waiting roll can be cancelled` });
+      return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
+    }
     if (!controller.cancel(job.id)) return reply.code(409).send({ error: `roll ${job.id} is ${job.state}; only a waiting roll can be cancelled` });
     return controller.view(job);
   });
@@ -73,7 +80,12 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
   // Evidence is what the stream saw: open to read, like the overlay.
   app.get<{ Params: { id: string } }>('/api/rolls/:id/evidence', async (req, reply) => {
     const job = controller.roll(req.params.id);
-    if (!job) return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
+    if (!job) {
+      // Its pictures are no longer held: the files the store sealed, with their hashes (dicerig verify checks them).
+      const kept = controller.keptRoll(req.params.id);
+      if (kept) return { roll: kept.view.id, sessionId: kept.sessionId, frames: kept.evidenceFiles.map(({ path, hash, ...e }) => ({ ...e, ...(path !== undefined ? { stored: path, sha256: hash } : {}) })) };
+      return reply.code(404).send({ error: `there is no roll ${req.params.id}` });
+    }
     return {
       roll: job.id,
       sessionId: controller.modeState().streamSession ?? null,
