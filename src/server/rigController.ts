@@ -21,7 +21,7 @@ import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
-import { findKeptRoll, recentKeptRolls, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
+import { findKeptRoll, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
@@ -63,8 +63,6 @@ export class RigController {
   private busy: Promise<void> | undefined;
   readonly queue = new RollQueue<RollJob>();
   private readonly rolls = new Map<string, RollJob>();
-  /** The answered rolls the store kept from before this server started (the dashboard's history after a restart). */
-  private readonly keptAtStart: RollView[];
   private readonly liveFrames: LiveFrames;
   private current: ThrowContext = { mode: 'fairness', counted: [] };
   private readonly rig: RigDriver;
@@ -77,7 +75,6 @@ export class RigController {
 
   constructor(private readonly options: RigControllerOptions) {
     this.opened = options.opened;
-    this.keptAtStart = recentKeptRolls(options.opened.store, HISTORY).map((k) => k.view);
     this.hub = options.hub;
     this.mode = options.mode ?? 'stream';
     this.fairnessSessionId = options.opened.session.id;
@@ -527,11 +524,13 @@ export class RigController {
     };
   }
 
-  /** Finished rolls, newest first: this server's, then those the store kept from before it started. */
+  /** This server's finished rolls, newest first (a page reconnecting after a restart starts empty, not with an old roll). */
   history(): RollView[] {
-    const own = [...this.rolls.values()].filter((j) => j.state === 'done').map((j) => this.view(j));
-    const ids = new Set(own.map((v) => v.id));
-    return [...own, ...this.keptAtStart.filter((v) => !ids.has(v.id))].sort((a, b) => (b.doneAt ?? 0) - (a.doneAt ?? 0)).slice(0, HISTORY);
+    return [...this.rolls.values()]
+      .filter((j) => j.state === 'done')
+      .sort((a, b) => (b.doneAt ?? 0) - (a.doneAt ?? 0))
+      .slice(0, HISTORY)
+      .map((j) => this.view(j));
   }
 
   /** Everything a page needs on (re)connecting. */

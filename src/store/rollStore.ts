@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { makeFolders } from './makeFolders.js';
+import { findEvents, sessionEvents, type EventSearch } from './findEvents.js';
 import type { RigIdentity } from '../rig/driver.js';
 import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';
 import { quoteValue } from '../rolllog/quoteValue.js';
@@ -406,27 +407,12 @@ export class RollStore {
   }
 
   events(sessionId: number): EventRecord[] {
-    return this.db
-      .prepare<Omit<EventRecord, 'detail'> & { detailJson: string }>(
-        'SELECT id, session_id AS sessionId, at, kind, throw_index AS throwIndex, die_id AS dieId, detail_json AS detailJson FROM events WHERE session_id = ? ORDER BY at, id',
-      )
-      .all(sessionId)
-      .map(({ detailJson, ...e }) => ({ ...e, detail: JSON.parse(detailJson) as unknown }));
+    return sessionEvents(this.db, sessionId);
   }
 
-  /**
-   * Events of one kind in every session, newest first: those whose detail has `match.key` equal to `match.value`
-   * when given (a stream roll by its id), at most `limit`.
-   */
-  findEvents(kind: string, options: { readonly match?: { readonly key: string; readonly value: string }; readonly limit?: number } = {}): EventRecord[] {
-    const where = options.match !== undefined ? ' AND json_extract(detail_json, ?) = ?' : '';
-    const params: (string | number)[] = [kind, ...(options.match !== undefined ? [`$.${options.match.key}`, options.match.value] : []), options.limit ?? -1];
-    return this.db
-      .prepare<Omit<EventRecord, 'detail'> & { detailJson: string }>(
-        `SELECT id, session_id AS sessionId, at, kind, throw_index AS throwIndex, die_id AS dieId, detail_json AS detailJson FROM events WHERE kind = ?${where} ORDER BY id DESC LIMIT ?`,
-      )
-      .all(...params)
-      .map(({ detailJson, ...e }) => ({ ...e, detail: JSON.parse(detailJson) as unknown }));
+  /** Events of one kind in every session, newest first (`findEvents`): a stream roll's record by its id, say. */
+  findEvents(kind: string, options: EventSearch = {}): EventRecord[] {
+    return findEvents(this.db, kind, options);
   }
 
   // ---- queries -------------------------------------------------------------

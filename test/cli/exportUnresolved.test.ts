@@ -41,13 +41,21 @@ describe('exporting a session with rolls the reader left unresolved', () => {
   });
 
   it('judges the exported file whatever its unresolved rolls were, where its read rows alone would call fair dice unfair', async () => {
-    for (const file of [csv, jsonl]) {
+    // With its manifest the file shows the session's verdicts; without (the rows alone), it is judged here, fixed-n,
+    // whatever its unresolved rows were.
+    const bare = join(dir, 'rows-only.csv');
+    writeFileSync(bare, readFileSync(csv, 'utf8'));
+    for (const file of [csv, jsonl, bare]) {
       const r = await runCli('analyze', file, '--json');
       expect(r.code, r.err).toBe(0);
       const dice = (JSON.parse(r.out) as { dice: AnalyzedDie[] }).dice;
       expect(dice.map((d) => [d.label, d.rolls, d.unresolved])).toEqual(session.map((d) => [d.label, d.rolls, d.unresolved]));
       expect(dice.filter((d) => d.verdict.kind === 'UNFAIR')).toEqual([]);
+      expect(dice.every((d) => (d as { decidedBy?: unknown }).decidedBy === undefined)).toBe(file === bare);
     }
+    const read = session.reduce((n, d) => n + d.rolls, 0);
+    const total = session.reduce((n, d) => n + (d.unresolved ?? 0), 0);
+    expect((await runCli('analyze', csv)).out).toMatch(new RegExp(`^4 dice, ${read} rolls read, ${total} unresolved\\. alpha 0\\.001 \\(the sessions' own\\)`));
     // The same rows without the unresolved ones: the read rolls alone, which a test calls unfair.
     const readOnly = join(dir, 'read-only.csv');
     writeFileSync(readOnly, readFileSync(csv, 'utf8').split('\n').filter((r) => !r.endsWith(',unresolved')).join('\n'));

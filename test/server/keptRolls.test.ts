@@ -8,7 +8,7 @@ import { RollStore } from '../../src/store/rollStore.js';
 import { startTestServer } from './support/testServer.js';
 
 describe('stream rolls kept in the roll store', () => {
-  it('answers GET for a roll from before a restart as it was answered, lists it in the history, and refuses to cancel it', async () => {
+  it('answers GET for a roll from before a restart as it was answered, and refuses to cancel it', async () => {
     const first = await startTestServer({ seed: 5 });
     let asked: Record<string, unknown>;
     let evidence: Record<string, unknown>;
@@ -26,8 +26,9 @@ describe('stream rolls kept in the roll store', () => {
       for (const key of ['id', 'state', 'request', 'by', 'createdAt', 'startedAt', 'doneAt', 'result', 'line', 'throws', 'sessionId']) expect(got.json[key], key).toEqual(asked[key]);
       // The dice as answered (the pictures are no longer held, so no picture address).
       expect(got.json.dice).toEqual((asked.dice as Record<string, unknown>[]).map(({ evidence: _, ...d }) => d));
+      // The pages start empty after a restart: an old roll is not shown again as the last one.
       const state = (await again.api('GET', '/api/state')).json as { history: { id: string }[] };
-      expect(state.history.map((h) => h.id)).toContain(asked.id);
+      expect(state.history).toEqual([]);
       const deleted = await again.api('DELETE', `/api/rolls/${String(asked.id)}`);
       expect(deleted.status).toBe(409);
       expect(deleted.json.error).toBe(`roll ${String(asked.id)} is done; only a waiting roll can be cancelled`);

@@ -52,13 +52,3 @@ export function findKeptRoll(store: RollStore, id: string): KeptRoll | undefined
   const [event] = store.findEvents(STREAM_ROLL_EVENT, { match: { key: 'id', value: id }, limit: 1 });
   return event === undefined ? undefined : keptRoll(event);
 }
-
-/** The store's latest kept rolls that were answered, newest first (the dashboard's history after a restart). */
-export function recentKeptRolls(store: RollStore, limit: number): KeptRoll[] {
-  const out: KeptRoll[] = [];
-  for (const e of store.findEvents(STREAM_ROLL_EVENT, { match: { key: 'state', value: 'done' }, limit })) {
-    const kept = keptRoll(e);
-    if (kept !== undefined) out.push(kept);
-  }
-  return out;
-}
