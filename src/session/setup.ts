@@ -23,6 +23,7 @@ import type { D6Check } from '../vision/calibration/d6Check.js';
 import { misreadReachNotice } from './misreadReachNotice.js';
 import type { SessionRecord } from '../store/records.js';
 import { openStoreForWriting } from '../store/openStore.js';
+import { takeOverNotice } from '../store/sessionLocks.js';
 import type { RollStore } from '../store/rollStore.js';
 import { chooseReader, type ChosenReader } from '../vision-io/readerChoice.js';
 import { frameKeeper, type KeptThrowsManifest } from '../vision-io/keptThrows.js';
@@ -50,6 +51,8 @@ export interface OpenSessionOptions {
   readonly resume?: string;
   /** With `resume`: raise the session's roll budget by this many rolls a die (its undecided dice are rolled on). */
   readonly moreRolls?: number;
+  /** With `resume`: take over a claim on the session held on another host, whose process the user says is gone. */
+  readonly takeOver?: boolean;
   /** Wall-clock epoch milliseconds (Date.now): the simulated clock starts at it. */
   readonly wallNow: () => number;
   readonly log?: (message: string) => void;
@@ -219,6 +222,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     let stored: SessionRecord | undefined;
     if (options.resume !== undefined) {
       stored = store.findSession(options.resume);
+      // Before the rig is touched: a second process must not tumble the dice under a live run, nor write its throws.
+      const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
+      if (claim !== undefined) log(takeOverNotice(stored.id, claim));
       config = storedSessionConfig(store, stored);
       const differs = sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);

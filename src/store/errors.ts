@@ -18,3 +18,13 @@ export class StoreError extends DicerigError {
     super(message, { ...where }, options);
   }
 }
+
+/** A session another live process is writing: a second writer would store every throw twice. */
+export class SessionLockedError extends StoreError {
+  constructor(
+    message: string,
+    where: StoreErrorContext & { readonly session: number; readonly pid: number; readonly host: string },
+  ) {
+    super(message, { ...where, reason: 'session-locked' });
+  }
+}

@@ -176,6 +176,22 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     run: coverLegacyResolutions,
   },
+  {
+    version: 6,
+    description: 'session locks: which process (pid, host, boot, start) is writing a rig session, so a second one cannot write it too',
+    // Not part of any hash chain: a lock says who may write now, not what was recorded.
+    sql: `
+      CREATE TABLE session_locks (
+        session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+        token      TEXT    NOT NULL,
+        pid        INTEGER NOT NULL,
+        host       TEXT    NOT NULL,
+        boot_id    TEXT    NOT NULL DEFAULT '',
+        proc_start TEXT    NOT NULL DEFAULT '',
+        taken_at   INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The schema version this software writes. */

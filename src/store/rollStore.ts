@@ -6,7 +6,7 @@ import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';
 import { quoteValue } from '../rolllog/quoteValue.js';
 import { VERSION } from '../core/version.js';
 import { ChainRows } from './chainRows.js';
-import { COUNTED, COUNTED_SQL, REVIEWED, salvageCountedRolls } from './countedRolls.js';
+import { COUNTED_SQL, salvageCountedRolls } from './countedRolls.js';
 import { StoreError } from './errors.js';
 import { eventHash, genesisHash, sealHash, throwHash } from './hashChain.js';
 import { checkSchema, migrate, SCHEMA_VERSION } from './migrations.js';
@@ -32,6 +32,8 @@ import type {
 } from './records.js';
 import { isSqliteError, openDatabase, quickCheck, type Database, type Statement } from './sqlite.js';
 import { checkThrowInput } from './throwInput.js';
+import { sessionCounts } from './sessionCounts.js';
+import { SessionLocks, type ClaimOptions, type ClaimResult } from './sessionLocks.js';
 import { verifyChains } from './verify.js';
 import { readRollEvents, type StoredRollEvent } from './rollEvents.js';
 import { RigDiceRows } from './rigDiceRows.js';
@@ -77,6 +79,7 @@ export class RollStore {
   private readonly reviewLog: ReviewLog;
   private readonly rigDice: RigDiceRows;
   private readonly verdictRows: SessionVerdictRows;
+  private readonly locks: SessionLocks;
   private readonly stmt: {
     sessionById: Statement<SessionRow>;
     insertThrow: Statement;
@@ -98,6 +101,7 @@ export class RollStore {
     this.reviewLog = new ReviewLog(db, path);
     this.rigDice = new RigDiceRows(db, path, (fn) => this.atomically(fn));
     this.verdictRows = new SessionVerdictRows(db);
+    this.locks = new SessionLocks(db, path);
     this.stmt = {
       sessionById: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
       insertThrow: db.prepare(
@@ -171,8 +175,14 @@ export class RollStore {
     };
   }
 
+  /** Closes the store; the sessions this connection claimed are free again. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    try {
+      if (!this.readonly) this.locks.releaseAll();
+    } finally {
+      this.db.close();
+    }
   }
 
   /** Runs `fn` in one transaction: everything it records is committed together or not at all (nested calls join it). */
@@ -254,6 +264,7 @@ export class RollStore {
       const genesis = genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>);
       this.stmt.setHead.run(genesis, 0, id);
       this.reseal(id);
+      if ((input.origin ?? 'rig') === 'rig') this.locks.claim(id);
       return this.getSession(id) as SessionRecord;
     });
   }
@@ -282,17 +293,27 @@ export class RollStore {
   /**
    * Reopens a session after a crash, a power loss or a stop (`--resume`): it is
    * `running` again, a `resumed` event is logged, and the next throw continues
-   * after `lastThrowIndex`.
+   * after `lastThrowIndex`. The session is claimed first (`claimSession`).
    */
   resumeSession(sessionId: number, at: number): { session: SessionRecord; lastThrowIndex: number } {
     return this.atomically(() => {
       const s = this.requireSession(sessionId);
       if (s.origin === 'import') throw new StoreError(`Session ${sessionId} was imported from roll logs; it cannot be resumed on a rig.`, { db: this.path, session: sessionId });
+      this.locks.claim(sessionId);
       this.db.prepare("UPDATE sessions SET state = 'running', ended_at = NULL WHERE id = ?").run(sessionId);
       this.recordEvent(sessionId, { at, kind: 'resumed', detail: { previousState: s.state, lastThrowIndex: s.throwCount } });
       this.reseal(sessionId);
       return { session: this.requireSession(sessionId), lastThrowIndex: s.throwCount };
     });
+  }
+
+  /**
+   * Claims a rig session for this connection until the store closes (`SessionLocks`): refused with a
+   * `SessionLockedError` while another live process holds it; a dead holder's claim is taken over and returned.
+   */
+  claimSession(sessionId: number, options: ClaimOptions = {}): ClaimResult {
+    this.requireSession(sessionId);
+    return this.locks.claim(sessionId, options);
   }
 
   /** Ends a session: `finished` (done), `stopped` (by the user), `aborted` (by faults) or `never-started` (its run failed before the first throw). */
@@ -469,27 +490,7 @@ export class RollStore {
   }
 
   counts(sessionId: number): SessionCounts {
-    const t = this.db
-      .prepare<{ throws: number; ok: number | null; void: number | null; rerolled: number | null }>(
-        `SELECT count(*) AS throws, sum(status = 'ok') AS ok, sum(status = 'void') AS void, sum(status = 'rerolled') AS rerolled FROM throws WHERE session_id = ?`,
-      )
-      .get(sessionId);
-    const r = this.db
-      .prepare<{ rolls: number; counted: number | null; cocked: number | null }>(
-        `SELECT count(*) AS rolls, sum(${COUNTED}) AS counted, sum(r.cocked) AS cocked FROM throws t JOIN rolls r ON r.throw_id = t.id ${REVIEWED} WHERE t.session_id = ?`,
-      )
-      .get(sessionId);
-    const events = this.db.prepare<{ n: number }>('SELECT count(*) AS n FROM events WHERE session_id = ?').get(sessionId)?.n ?? 0;
-    return {
-      throws: t?.throws ?? 0,
-      ok: t?.ok ?? 0,
-      void: t?.void ?? 0,
-      rerolled: t?.rerolled ?? 0,
-      rolls: r?.rolls ?? 0,
-      countedRolls: r?.counted ?? 0,
-      cocked: r?.cocked ?? 0,
-      events,
-    };
+    return sessionCounts(this.db, sessionId);
   }
 
   /**

@@ -41,7 +41,7 @@ describe('store migrations', () => {
     const store = RollStore.open(path);
     expect(store.settings().schemaVersion).toBe(SCHEMA_VERSION);
     store.close();
-    expect(tables(path)).toEqual(['dice', 'events', 'legacy_resolutions', 'reviews', 'rigs', 'rolls', 'session_verdicts', 'sessions', 'throws']);
+    expect(tables(path)).toEqual(['dice', 'events', 'legacy_resolutions', 'reviews', 'rigs', 'rolls', 'session_locks', 'session_verdicts', 'sessions', 'throws']);
     const raw = openDatabase(path, { readonly: true });
     expect(raw.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     raw.close();

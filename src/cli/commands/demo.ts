@@ -8,7 +8,7 @@ import { getDieType } from '../../dice/catalogue.js';
 import { formatCount } from '../../core/format.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
-import { runWithProgress, type SessionOutputFlags } from './run.js';
+import { runWithProgress, TAKE_OVER_HELP, TAKE_OVER_NEEDS_RESUME, type SessionOutputFlags } from './run.js';
 import { FLEET_HELP } from '../fleetSync.js';
 import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 
@@ -21,6 +21,7 @@ interface DemoFlags extends SessionOutputFlags {
   frames?: 'rest' | 'all';
   resume?: string;
   moreRolls?: number;
+  takeOver?: boolean;
   declines?: string;
   misreads?: string;
   misreadCalibration?: number;
@@ -77,12 +78,14 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .option('--misread-calibration <reads>', 'held-back reads per face of that simulated calibration (default 2000; 0: none, misreads assumed 0)', nonNegativeIntArg)
     .option('--resume <session>', 'continue a demo session (same --seed and --dice) after a crash')
     .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, rolling its undecided dice on, on the same evidence', positiveIntArg)
+    .option('--take-over', TAKE_OVER_HELP)
     .option('--json', 'print the end as JSON (no progress)')
     .option('--events', 'print every event as one JSON line, then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
     .option('--fleet <url>', FLEET_HELP)
     .action(async (flags: DemoFlags) => {
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
+      if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
       const emulated = flags.emulated === true;
       const declines = flags.declines === undefined ? undefined : parseDeclines(flags.declines, demoFaces(flags.dice));
       const misreads = flags.misreads === undefined ? undefined : parseMisreads(flags.misreads, demoFaces(flags.dice));

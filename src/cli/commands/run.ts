@@ -12,6 +12,10 @@ import { attachFleetSync, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { InputError } from '../../core/errors.js';
 
+export const TAKE_OVER_HELP =
+  "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
+export const TAKE_OVER_NEEDS_RESUME = '--take-over takes over a stored session from a run that is gone: give the session with --resume SESSION';
+
 /** How a session's progress and end are shown. */
 export interface SessionOutputFlags {
   /** Print the end as JSON (no progress). */
@@ -36,14 +40,14 @@ export async function runWithProgress(
   io: CliIo,
   config: SessionConfig,
   db: string,
-  flags: SessionOutputFlags & { readonly resume?: string; readonly moreRolls?: number; readonly keepFrames?: string },
+  flags: SessionOutputFlags & { readonly resume?: string; readonly moreRolls?: number; readonly keepFrames?: string; readonly takeOver?: boolean },
   afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
   resumeCommand?: (sessionId: number) => string,
 ): Promise<SessionResult> {
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
-  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), wallNow: () => Date.now(), log });
+  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
@@ -119,6 +123,7 @@ interface RunFlags extends SessionOutputFlags {
   campaign?: string;
   rig?: string;
   keepFrames?: string;
+  takeOver?: boolean;
 }
 
 /** Registers `dicerig run <config>`. */
@@ -137,6 +142,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--db <path>', SESSION_DB_HELP)
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, so its dice left INCONCLUSIVE when the budget was spent are rolled on, on the same evidence (a new session would start from nothing)', positiveIntArg)
+    .option('--take-over', TAKE_OVER_HELP)
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
@@ -153,6 +159,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         return;
       }
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
+      if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
       if (file === undefined) throw new InputError('run needs a session config file (or --campaign NAME --rig ID --fleet URL)');
       const config = await loadSessionConfig(file);
       const db = rollStorePath(flags.db, config.db);
