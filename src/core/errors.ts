@@ -44,5 +44,21 @@ export class ConfigError extends DicerigError {
   }
 }
 
+/** Several problems of one config file, all reported at once; `key` names the first, `problems` lists each. */
+export class ConfigProblems extends ConfigError {
+  static readonly SHOWN = 15;
+  constructor(
+    readonly problems: readonly { readonly key: string; readonly problem: string }[],
+    file?: string,
+  ) {
+    const first = problems[0] ?? { key: '', problem: 'is not valid' };
+    super(first.key, first.problem, file);
+    // A hostile file can hold thousands; a person reads the first screenful (and the CLI prints 2,000 characters).
+    const shown = problems.slice(0, ConfigProblems.SHOWN).map((p) => `  ${new ConfigError(p.key, p.problem, file).message}`);
+    const rest = problems.length > ConfigProblems.SHOWN ? `\n  ... and ${problems.length - ConfigProblems.SHOWN} more` : '';
+    this.message = `${file ?? 'the config'} has ${problems.length} problems:\n${shown.join('\n')}${rest}`;
+  }
+}
+
 /** A request outside what a computation supports (e.g. an exact test over its size cap). */
 export class LimitError extends DicerigError {}

@@ -7,9 +7,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { getDieType } from '../dice/catalogue.js';
-import { isD6Faced } from '../dice/indexing.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, ConfigProblems } from '../core/errors.js';
+import { checkConfigMeaning } from './configMeaning.js';
 import { yamlLineOf } from '../core/yamlLine.js';
 import { parseYamlText, tooLarge } from '../core/yamlText.js';
 
@@ -206,61 +205,35 @@ export function formatKeyPath(path: Path): string {
 }
 
 /**
- * Checks a parsed config (plain data) and applies the defaults. Beyond the
- * schema: die types must exist, labels must be unique. Throws a ConfigError
- * naming the key path of the first problem; `lineOf` adds its line when known.
+ * Checks a parsed config (plain data) and applies the defaults. Beyond the schema: die types and the rig driver must
+ * exist, labels must be unique (`checkConfigMeaning`). Every problem found is reported at once, each with its key path
+ * and, where `lineOf` knows it, its line: one ConfigError for a single problem, a ConfigProblems listing them for more.
  */
 export function checkSessionConfig(value: unknown, file?: string, lineOf?: (path: Path) => number | undefined): SessionConfig {
-  const fail = (path: Path, problem: string): never => {
+  const problems: { key: string; problem: string; line: number }[] = [];
+  const seen = new Set<string>();
+  const add = (path: Path, problem: string): void => {
     const line = lineOf?.(path);
-    throw new ConfigError(formatKeyPath(path), `${problem}${line !== undefined ? ` (line ${line})` : ''}`, file);
+    const key = formatKeyPath(path);
+    const text = `${problem}${line !== undefined ? ` (line ${line})` : ''}`;
+    if (seen.has(`${key}\n${text}`)) return;
+    seen.add(`${key}\n${text}`);
+    problems.push({ key, problem: text, line: line ?? Infinity });
   };
   const parsed = sessionConfigSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
-    const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem${parsed.error.issues.length > 2 ? 's' : ''})` : '';
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
     // An unknown key is reported at the object holding it; name the key itself.
-    const keys = issue?.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys : undefined;
-    if (keys !== undefined && keys.length > 0) fail([...path, keys[0] as string], `is not a setting here${more}`);
-    fail(path, `${issue?.message ?? 'is not valid'}${more}`);
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    if (keys.length > 0) for (const k of keys) add([...path, k], 'is not a setting here');
+    else add(path, issue.message);
   }
-  const config = parsed.data as SessionConfig;
-  const seen = new Map<string, number>();
-  config.dice.forEach((d, i) => {
-    try {
-      getDieType(d.type);
-    } catch (e) {
-      fail(['dice', i, 'type'], (e as Error).message);
-    }
-    const other = seen.get(d.label);
-    if (other !== undefined) fail(['dice', i, 'label'], `"${d.label}" is already the label of dice[${other}]; a label names one physical die`);
-    seen.set(d.label, i);
-    if (d.simulatedLoad !== undefined) {
-      const type = getDieType(d.type);
-      if (!type.symbols.includes(d.simulatedLoad.symbol) && !type.faces.some((f) => f.id === d.simulatedLoad?.symbol)) {
-        fail(['dice', i, 'simulatedLoad', 'symbol'], `"${d.simulatedLoad.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})`);
-      }
-    }
-  });
-  if (config.camera.source === 'sim' && config.camera.misreads !== undefined) {
-    const faces = new Set(config.dice.flatMap((d) => {
-      const type = getDieType(d.type);
-      return [...type.symbols, ...type.faces.map((f) => f.id)];
-    }));
-    for (const key of Object.keys(config.camera.misreads)) {
-      const bad = key.split('>').find((f) => !faces.has(f));
-      if (bad !== undefined) fail(['camera', 'misreads', key], `"${bad}" is not a face or symbol of these dice`);
-    }
-  }
-  if (config.camera.source !== 'sim' && config.dice.some((d) => d.simulatedLoad !== undefined)) {
-    fail(['dice', config.dice.findIndex((d) => d.simulatedLoad !== undefined), 'simulatedLoad'], 'only the simulated camera can load a die; remove it for a real camera');
-  }
-  const logo = config.dice.findIndex((d) => d.simulatedLogo !== undefined);
-  if (logo >= 0 && config.camera.source !== 'sim') fail(['dice', logo, 'simulatedLogo'], 'only the simulated camera draws a logo on a die; a real die shows its own (remove it for a real camera)');
-  const notPips = config.dice.findIndex((d) => d.simulatedLogo !== undefined && !isD6Faced(getDieType(d.type)));
-  if (notPips >= 0) fail(['dice', notPips, 'simulatedLogo'], `a logo replaces a D6 face's pips, and a ${config.dice[notPips]?.type} die has none`);
-  return config;
+  checkConfigMeaning(value, add);
+  // In file order, as the user reads and fixes them.
+  problems.sort((a, b) => a.line - b.line);
+  const [first] = problems;
+  if (first !== undefined) throw problems.length === 1 ? new ConfigError(first.key, first.problem, file) : new ConfigProblems(problems, file);
+  return parsed.data as SessionConfig;
 }
 
 /** A session config is a page of settings; the cap keeps a hostile file from costing time and memory. */

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/core/errors.js';
+import { ConfigError, ConfigProblems } from '../../src/core/errors.js';
 import { loadSessionConfig, parseSessionConfig, withPathsFrom } from '../../src/session/config.js';
 import { demoConfig, loadedChannel } from '../../src/session/demo.js';
 
@@ -53,6 +53,44 @@ describe('session config', () => {
     const e = problem(`${minimal}stopping:\n  alpha: 0.01\n  budgetRols: 100\n`);
     expect(e.key).toBe('stopping.budgetRols');
     expect(e.message).toMatch(/^run\.yaml: config key "stopping\.budgetRols": is not a setting here \(line 7\)/);
+  });
+
+  it('reports every problem of a config at once, in file order, each with the file, its key and its line', () => {
+    const text = [
+      'dice:',
+      '  - { label: A, type: d6 }',
+      '  - { label: B, type: d7 }',
+      '  - { label: A, type: d6 }',
+      'rig:',
+      '  driver: serail',
+      '  light: 300',
+      'stopping:',
+      '  alpha: 2',
+      '  budgetRolls: 0',
+      '  budgetHours: -3',
+      '',
+    ].join('\n');
+    const e = problem(text);
+    expect(e).toBeInstanceOf(ConfigProblems);
+    const lines = e.message.split('\n');
+    expect(lines[0]).toBe('run.yaml has 7 problems:');
+    expect(lines.slice(1).map((l) => /config key "([^"]+)".*\(line (\d+)\)$/.exec(l)?.slice(1).join(' @ '))).toEqual([
+      'dice[1].type @ 3',
+      'dice[2].label @ 4',
+      'rig.driver @ 6',
+      'rig.light @ 7',
+      'stopping.alpha @ 9',
+      'stopping.budgetRolls @ 10',
+      'stopping.budgetHours @ 11',
+    ]);
+    expect(lines.slice(1).every((l) => l.startsWith('  run.yaml: config key '))).toBe(true);
+    expect(lines[3]).toContain('there is no rig driver "serail"; choose one of serial, emulated, sim');
+    expect((e as ConfigProblems).problems.map((p) => p.key)).toContain('dice[2].label');
+  });
+
+  it('names the file and the line of a rig driver that does not exist', () => {
+    const e = problem('dice:\n  - { label: A, type: d6 }\nrig:\n  driver: serail\n');
+    expect(e.message).toMatch(/^run\.yaml: config key "rig\.driver": there is no rig driver "serail"; choose one of .*\(line 4\)$/);
   });
 
   it('names an unknown die type with the known ones', () => {

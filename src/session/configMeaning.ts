@@ -1,0 +1,66 @@
+/**
+ * What a session config's schema cannot say: its dice exist, its labels are unique, its simulated-only settings go with
+ * the simulated camera, its rig driver exists. Checked on the raw value, beside the schema rather than after it, so a
+ * config with several problems has them all reported at once (a user fixing one at a time ran it seven times).
+ */
+import { getDieType } from '../dice/catalogue.js';
+import { isD6Faced } from '../dice/indexing.js';
+import type { DieType } from '../dice/types.js';
+import { rigFactories } from '../rig/factory.js';
+
+type Path = readonly (string | number)[];
+/** Records one problem at a key path. */
+export type AddProblem = (path: Path, problem: string) => void;
+
+const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+function dieTypeOf(d: Record<string, unknown>, i: number, add: AddProblem): DieType | undefined {
+  if (typeof d.type !== 'string' || d.type === '') return undefined; // the schema says so
+  try {
+    return getDieType(d.type);
+  } catch (e) {
+    add(['dice', i, 'type'], (e as Error).message);
+    return undefined;
+  }
+}
+
+/** Adds every problem of `value` (a parsed config file, before defaults) that the schema does not check. */
+export function checkConfigMeaning(value: unknown, add: AddProblem): void {
+  const top = record(value);
+  if (top === undefined) return;
+  const driver = record(top.rig)?.driver;
+  if (typeof driver === 'string' && driver !== '' && !rigFactories.has(driver)) add(['rig', 'driver'], `there is no rig driver "${driver}"; choose one of ${rigFactories.names().join(', ')}`);
+  const camera = record(top.camera);
+  // No camera section is the simulated camera (the schema's default).
+  const simCamera = camera === undefined || camera.source === 'sim';
+  const dice = Array.isArray(top.dice) ? top.dice : [];
+  const types: (DieType | undefined)[] = [];
+  const seen = new Map<string, number>();
+  dice.forEach((raw, i) => {
+    const d = record(raw);
+    if (d === undefined) return;
+    const type = dieTypeOf(d, i, add);
+    types.push(type);
+    if (typeof d.label === 'string' && d.label.trim() !== '') {
+      const label = d.label.trim();
+      const other = seen.get(label);
+      if (other !== undefined) add(['dice', i, 'label'], `"${label}" is already the label of dice[${other}]; a label names one physical die`);
+      seen.set(label, i);
+    }
+    const load = record(d.simulatedLoad);
+    if (load !== undefined && !simCamera) add(['dice', i, 'simulatedLoad'], 'only the simulated camera can load a die; remove it for a real camera');
+    else if (load !== undefined && type !== undefined && typeof load.symbol === 'string' && !type.symbols.includes(load.symbol) && !type.faces.some((f) => f.id === load.symbol)) {
+      add(['dice', i, 'simulatedLoad', 'symbol'], `"${load.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})`);
+    }
+    if (d.simulatedLogo !== undefined && !simCamera) add(['dice', i, 'simulatedLogo'], 'only the simulated camera draws a logo on a die; a real die shows its own (remove it for a real camera)');
+    else if (d.simulatedLogo !== undefined && type !== undefined && !isD6Faced(type)) add(['dice', i, 'simulatedLogo'], `a logo replaces a D6 face's pips, and a ${type.id} die has none`);
+  });
+  const misreads = simCamera ? record(camera?.misreads) : undefined;
+  // Judged only against dice that all exist: an unknown die's faces are unknown.
+  if (misreads === undefined || types.length === 0 || types.some((t) => t === undefined)) return;
+  const faces = new Set(types.flatMap((t) => [...(t as DieType).symbols, ...(t as DieType).faces.map((f) => f.id)]));
+  for (const key of Object.keys(misreads)) {
+    const bad = key.split('>').find((f) => f !== '' && !faces.has(f));
+    if (bad !== undefined) add(['camera', 'misreads', key], `"${bad}" is not a face or symbol of these dice`);
+  }
+}
