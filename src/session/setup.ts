@@ -44,7 +44,8 @@ import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
 
 export interface OpenSessionOptions {
-  readonly config: SessionConfig;
+  /** The config of a new session; with `resume`, optional (the session runs with its stored config) and only checked against it. */
+  readonly config?: SessionConfig;
   /** Roll store file, or ':memory:'. */
   readonly dbPath: string;
   /** Session id or name to continue. */
@@ -203,31 +204,41 @@ async function sessionReading(config: SessionConfig): Promise<SessionReading> {
   return { types, family, chosen: { ...chosen, reader }, face, reader: topFaceReader(reader, types, face), ...(d6Check ? { d6Check } : {}) };
 }
 
+/** A new session's config: one must be given (only a resumed session has one stored). */
+function newSessionConfig(options: OpenSessionOptions): SessionConfig {
+  if (options.config === undefined) throw new ConfigError('', 'a new session needs a session config; only a resumed session (--resume) runs with the config stored with it');
+  return options.config;
+}
+
 /** Opens everything a session needs. On failure, whatever was opened is closed again. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenedSession> {
   const log = options.log ?? (() => undefined);
   // Check what the config alone can tell before a store is created or touched (a resumed session's config is the
   // stored one: its reading is checked once the store has given it).
-  checkRigDriver(options.config);
-  checkCalibration(options.config);
-  simulatedClockFor(options.config);
-  const fresh = options.resume === undefined ? await sessionReading(options.config) : undefined;
+  if (options.config !== undefined) {
+    checkRigDriver(options.config);
+    checkCalibration(options.config);
+    simulatedClockFor(options.config);
+  }
+  const fresh = options.resume === undefined ? await sessionReading(newSessionConfig(options)) : undefined;
   const store = openStoreForWriting(options.dbPath, { create: options.resume === undefined });
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const c of closers.reverse().splice(0)) await c();
   };
   try {
-    let config = options.config;
+    let config: SessionConfig;
     let stored: SessionRecord | undefined;
-    if (options.resume !== undefined) {
+    if (options.resume === undefined) config = newSessionConfig(options);
+    else {
       stored = store.findSession(options.resume);
       // Before the rig is touched: a second process must not tumble the dice under a live run, nor write its throws.
       const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
       if (claim !== undefined) log(takeOverNotice(stored.id, claim));
       config = storedSessionConfig(store, stored);
-      const differs = sameDice(options.config, config);
+      const differs = options.config === undefined ? undefined : sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
+      checkCalibration(config);
     }
     const raise = stored !== undefined && options.moreRolls !== undefined ? { from: config.stopping.budgetRolls, to: config.stopping.budgetRolls + options.moreRolls } : undefined;
     if (raise !== undefined) config = { ...config, stopping: { ...config.stopping, budgetRolls: raise.to } };

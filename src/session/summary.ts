@@ -23,7 +23,7 @@ export interface SummaryContext {
   readonly wallMs?: number;
   /** The session's decision rules, passed on to the report so its verdicts use the same ones. */
   readonly rules?: { readonly alpha: number; readonly delta: number };
-  /** How to continue a session that did not finish (default: `dicerig run <config> --resume ID --db DB`). */
+  /** How to continue a session that did not finish (default: `dicerig run --resume ID --db DB`, which runs it with its stored config). */
   readonly resumeCommand?: string;
   /** Whether `--resume ID --more-rolls N` may raise its budget (not for a campaign's leg, whose budget is the campaign's). */
   readonly canRollOn?: boolean;
@@ -101,10 +101,10 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   lines.push('');
   const db = /\s/.test(ctx.db) ? JSON.stringify(ctx.db) : ctx.db;
   lines.push(`Report:  ${reportCommand(result.sessionId, ctx)}`);
-  if (result.state !== 'finished') lines.push(`Resume:  ${ctx.resumeCommand ?? `dicerig run <config> --resume ${result.sessionId} --db ${db}`}`);
+  if (result.state !== 'finished') lines.push(`Resume:  ${ctx.resumeCommand ?? `dicerig run --resume ${result.sessionId} --db ${db}`}`);
   const more = moreRollsNeeded(result);
   if (result.state === 'finished' && more !== undefined && ctx.canRollOn === true) {
-    lines.push(`Roll on: ${ctx.resumeCommand ?? `dicerig run <config> --resume ${result.sessionId} --db ${db}`} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
+    lines.push(`Roll on: ${ctx.resumeCommand ?? `dicerig run --resume ${result.sessionId} --db ${db}`} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
   }
   return `${lines.join('\n')}\n`;
 }

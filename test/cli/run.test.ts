@@ -76,6 +76,33 @@ describe('dicerig run', () => {
     store.close();
   });
 
+  it('resumes a session with no config file, with the config stored with it, and says the same command will roll it on', async () => {
+    const dir = tempDir('dicerig-run-');
+    const db = join(dir, 'r.db');
+    const file = config(dir, 'stopping: { budgetRolls: 6 }\n');
+    expect((await runCli('run', file, '--db', db, '--json')).code).toBe(0);
+    const more = await runCli('run', '--resume', '1', '--db', db, '--more-rolls', '4', '--plain');
+    expect(more.code, more.err).toBe(0);
+    expect(more.out).toContain('session 1: roll budget raised from 6 to 10 rolls a die');
+    // Without a file, the command printed to go on needs none either.
+    expect(more.out).toMatch(new RegExp(`Roll on: dicerig run --resume 1 --db ${db} --more-rolls \\d+ `));
+    const store = RollStore.open(db, { mustExist: true });
+    try {
+      expect(store.sessions()).toHaveLength(1);
+      expect(store.events(1).filter((e) => e.kind === 'resumed')).toHaveLength(1);
+      expect(store.dieRolls(1).every((d) => d.faces.length <= 10)).toBe(true);
+      expect(store.dieRolls(1).some((d) => d.faces.length > 6)).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('still needs a config file to start a new session, and says --resume does not', async () => {
+    const r = await runCli('run', '--db', join(tempDir('dicerig-run-'), 'r.db'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('run needs a session config file (or --resume SESSION to continue a stored session with its stored config');
+  });
+
   it('refuses to resume with a config whose dice differ from the session\'s', async () => {
     const dir = tempDir('dicerig-run-');
     const db = join(dir, 'r.db');

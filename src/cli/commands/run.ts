@@ -11,6 +11,7 @@ import { positiveIntArg, toJson } from '../options.js';
 import { attachFleetSync, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { InputError } from '../../core/errors.js';
+import { shellWord } from '../../core/format.js';
 
 export const TAKE_OVER_HELP =
   "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
@@ -38,7 +39,8 @@ export interface SessionOutputFlags {
  */
 export async function runWithProgress(
   io: CliIo,
-  config: SessionConfig,
+  /** The session's config; undefined to resume a session with its stored config. */
+  config: SessionConfig | undefined,
   db: string,
   flags: SessionOutputFlags & { readonly resume?: string; readonly moreRolls?: number; readonly keepFrames?: string; readonly takeOver?: boolean },
   afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
@@ -47,7 +49,7 @@ export async function runWithProgress(
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
-  const opened = await openSession({ config, dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
+  const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
@@ -138,7 +140,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         'or the rig faults too often. Ctrl-C stops after the current throw; --resume continues a session after a crash or power loss. ' +
         'Exit status 0 when the session finished (whatever the verdicts), 1 when it was aborted, 130 when stopped by the user.',
     )
-    .argument('[config]', 'session config file (YAML or JSON); with --campaign, the rig\'s config (its dice come from the campaign; default: simulated rig and camera)')
+    .argument('[config]', 'session config file (YAML or JSON; not needed with --resume, whose session keeps its stored config); with --campaign, the rig\'s config (its dice come from the campaign; default: simulated rig and camera)')
     .option('--db <path>', SESSION_DB_HELP)
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, so its dice left INCONCLUSIVE when the budget was spent are rolled on, on the same evidence (a new session would start from nothing)', positiveIntArg)
@@ -160,10 +162,12 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       }
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
-      if (file === undefined) throw new InputError('run needs a session config file (or --campaign NAME --rig ID --fleet URL)');
-      const config = await loadSessionConfig(file);
-      const db = rollStorePath(flags.db, config.db);
-      await runWithProgress(io, config, db, flags);
+      if (file === undefined && flags.resume === undefined) throw new InputError('run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)');
+      // A resumed session runs with the config stored with it (rig, port, camera, dice, rules): a file given is only
+      // checked against it (the same dice) and may name the store (its db key).
+      const config = file === undefined ? undefined : await loadSessionConfig(file);
+      const db = rollStorePath(flags.db, config?.db);
+      await runWithProgress(io, config, db, flags, undefined, (id) => `dicerig run ${file !== undefined ? `${shellWord(file)} ` : ''}--resume ${id} --db ${shellWord(db)}`);
     });
 }
 
