@@ -66,6 +66,11 @@ export function formatCount(n: number): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A count and its noun, singular for one: "1 throw", "2,300 throws", "1 die", "3 dice". */
+export function formatCountOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${Math.round(n) === 1 ? singular : plural}`;
+}
+
 /**
  * A positive number given by its natural log, in short scientific form:
  * log(31000) -> "3.1e4", log(2.3e-5) -> "2.3e-5", values 0.001..1000 plainly.

@@ -101,7 +101,7 @@ function dieLine(d: DieStatus, width: number): string {
         : d.rollsNeeded > 0
           ? `, ~${formatCount(d.rollsNeeded)} more ${d.rollsNeeded === 1 ? 'roll' : 'rolls'} needed${d.budgetLeft !== undefined && d.rollsNeeded > d.budgetLeft ? `, beyond the budget (${formatCount(d.budgetLeft)} left)` : ''}`
           : '';
-  return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} rolls  ${state}${need}`;
+  return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} ${d.rolls === 1 ? 'roll ' : 'rolls'}  ${state}${need}`;
 }
 
 /** The snapshot as text: a header line, then one line per die. */

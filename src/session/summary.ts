@@ -10,7 +10,7 @@
  */
 import { misreadLines } from '../stats/dieVerdict.js';
 import { median } from '../stats/median.js';
-import { formatCount, percentFigures } from '../core/format.js';
+import { formatCount, formatCountOf, percentFigures } from '../core/format.js';
 import { formatDuration } from './progress.js';
 import { RETIRED_NOTE, type SessionResult } from './runner.js';
 import type { DieOutcome } from './monitorSet.js';
@@ -61,7 +61,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   lines.push('');
   const width = Math.max(...result.dice.map((d) => d.label.length));
   // The unresolved rolls said beside the count: report, analyze and export count only the rolls read.
-  const rolls = (d: DieOutcome): string => `${formatCount(d.rolls)} rolls${(d.unresolved ?? 0) > 0 ? `, ${formatCount(d.unresolved ?? 0)} of them unresolved` : ''}`;
+  const rolls = (d: DieOutcome): string => `${formatCountOf(d.rolls, 'roll')}${(d.unresolved ?? 0) > 0 ? `, ${formatCount(d.unresolved ?? 0)} of them unresolved` : ''}`;
   for (const d of result.dice) lines.push(`  ${d.label.padEnd(width)}  (${d.type}, channel ${d.channel}, ${rolls(d)})  ${d.sentence}`);
   if (result.dice.some((d) => d.decidedAt !== null) && result.dice.length > 1) lines.push(`  A die with a verdict is ${RETIRED_NOTE}.`);
   lines.push(`  Error control: ${result.verdicts.errorControl.statement}`);
@@ -70,21 +70,21 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const rates = runRates(result);
   const cocked = cockedRate(result);
   lines.push(
-    `Rig: ${formatCount(t.throws)} throws (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
+    `Rig: ${formatCountOf(t.throws, 'throw')} (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
       `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice came to rest cocked` : ''}.`,
   );
   if ((t.declined ?? 0) > 0) {
     // Rolls a person looked at and could not tell stay unresolved but wait for nobody.
     const open = result.dice.reduce((n, d) => n + (d.unresolved ?? 0) - (d.cannotTell ?? 0), 0);
     lines.push(
-      `Reader: ${formatCount(t.declined ?? 0)} dice declined or not found at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}; ` +
-        `${formatCount(t.unresolved ?? 0)} kept as unresolved rolls${open > 0 ? ` (${formatCount(open)} still to review)` : ''}.`,
+      `Reader: ${formatCountOf(t.declined ?? 0, 'die', 'dice')} declined or not found at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}; ` +
+        `${formatCount(t.unresolved ?? 0)} kept as unresolved ${t.unresolved === 1 ? 'roll' : 'rolls'}${open > 0 ? ` (${formatCount(open)} still to review)` : ''}.`,
     );
   }
   const pace = rates.rollsPerHour !== undefined ? `${formatCount(rates.rollsPerHour)} die-rolls per hour (${formatCount(rates.throwsPerHour ?? 0)} throws/h)` : 'no pace measured';
   const settle = medianOrNone(result.settleMs);
   lines.push(
-    `This run: ${formatCount(result.clock.runThrows)} throws in ${formatDuration(result.clock.elapsedMs)} of ${ctx.simulated ? 'simulated ' : ''}rig time, ${pace}` +
+    `This run: ${formatCountOf(result.clock.runThrows, 'throw')} in ${formatDuration(result.clock.elapsedMs)} of ${ctx.simulated ? 'simulated ' : ''}rig time, ${pace}` +
       `${settle !== undefined ? `; median settle ${Math.round(settle)} ms` : ''}${ctx.wallMs !== undefined ? `; ${formatDuration(ctx.wallMs)} wall time` : ''}.`,
   );
   const host = medianOrNone(result.hostMsPerThrow);
@@ -93,8 +93,8 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
     const c = result.rigCheck;
     lines.push(
       c.suspect
-        ? `Rig check ${c.look} (over ${formatCount(c.rolls)} rolls): SUSPECT; per-die verdicts are withheld.`
-        : `Rig check ${c.look} (over ${formatCount(c.rolls)} rolls): no sign that the rig fails to tumble the dice independently.`,
+        ? `Rig check ${c.look} (over ${formatCountOf(c.rolls, 'roll')}): SUSPECT; per-die verdicts are withheld.`
+        : `Rig check ${c.look} (over ${formatCountOf(c.rolls, 'roll')}): no sign that the rig fails to tumble the dice independently.`,
     );
   }
   if (ctx.simulated) lines.push('These rolls are simulated: they are stored marked as such and never count as real fairness data.');

@@ -38,7 +38,7 @@ import { faceEstimates, fairWithinVerdict, inconclusiveVerdict, unfairVerdict } 
 import { robustFaceIntervals, robustInsideMargin, type RobustIntervalOptions } from './robustIntervals.js';
 import { confidenceSequenceMethod, dirichletMethod, firstTotal, monitorSettings, type MonitorDecision, type SequentialOptions } from './sequential.js';
 import { validateCounts } from './validate.js';
-import { formatCount } from '../core/format.js';
+import { formatCount, formatCountOf } from '../core/format.js';
 import type { FaceEstimate, RollProjection } from './verdict.js';
 
 /** A face is taken for unreadable once a fair die would have shown it in the rolls read with odds of a million to one. */
@@ -417,7 +417,7 @@ export class RobustMonitor {
       if (reviewed.toCertify !== null || reviewed.toReject !== null) readsToReview = reviewable;
     }
     const reason: MonitorReason = readsToReview !== null ? 'unresolved reads' : this.budgetSpent ? 'budget spent' : 'collecting';
-    const parts = [this.budgetSpent ? `the budget of ${formatCount(this.maxRolls)} rolls is spent` : `undecided after ${formatCount(this.n)} rolls`];
+    const parts = [this.budgetSpent ? `the budget of ${formatCountOf(this.maxRolls, 'roll')} is spent` : `undecided after ${formatCountOf(this.n, 'roll')}`];
     const reads = (m: number) => (m === 1 ? '1 unresolved read' : `${formatCount(m)} unresolved reads`);
     const open = reads(this.open.size);
     const nobody = `${untold === 1 ? '1' : formatCount(untold)} nobody could tell`;

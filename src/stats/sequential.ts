@@ -38,7 +38,7 @@ import gammaln from '@stdlib/math-base-special-gammaln';
 import { InputError } from '../core/errors.js';
 import { FaceConfidenceSequences, type ProbabilityInterval } from './confidenceSequence.js';
 import { validateCounts, validateProbabilities } from './validate.js';
-import { formatCount } from '../core/format.js';
+import { formatCount, formatCountOf } from '../core/format.js';
 import { faceEstimates, fairWithinVerdict, inconclusiveVerdict, unfairVerdict } from './monitorVerdicts.js';
 import type { FaceEstimate, FairWithinVerdict, InconclusiveVerdict, RollProjection, UnfairVerdict } from './verdict.js';
 
@@ -236,7 +236,7 @@ export class SequentialMonitor {
     // and the verdict must say so (with its effect size, which will be small).
     if (this.logBf >= this.logThreshold) this.settle(this.unfair());
     else if (this.cs.insideEquivalenceMargin(this.delta)) this.settle(this.fairWithin());
-    else if (this.n >= this.maxRolls) this.settle(this.inconclusive(`the budget of ${formatCount(this.maxRolls)} rolls is spent`));
+    else if (this.n >= this.maxRolls) this.settle(this.inconclusive(`the budget of ${formatCountOf(this.maxRolls, 'roll')} is spent`));
   }
 
   private settle(decision: MonitorDecision): void {

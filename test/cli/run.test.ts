@@ -97,6 +97,20 @@ describe('dicerig run', () => {
     }
   });
 
+  it('counts one throw and one roll in the singular in its summary', async () => {
+    const dir = tempDir('dicerig-run-');
+    const file = join(dir, 'one.yaml');
+    writeFileSync(file, 'seed: 5\ndice:\n  - { label: one-A, type: d6 }\nrig: { driver: sim }\nstopping: { budgetRolls: 1 }\n');
+    const r = await runCli('run', file, '--db', join(dir, 'r.db'), '--plain');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('Session 1 finished: The roll budget of 1 roll a die is spent: the die is left INCONCLUSIVE (after 1 counted throw).');
+    expect(r.out).toContain('(d6, channel 0, 1 roll)');
+    expect(r.out).toContain('(the budget of 1 roll is spent)');
+    expect(r.out).toMatch(/^Rig: 1 throw \(1 counted/m);
+    expect(r.out).toMatch(/^This run: 1 throw in /m);
+    expect(r.out).not.toMatch(/\b1 (throws|rolls)\b/);
+  });
+
   it('still needs a config file to start a new session, and says --resume does not', async () => {
     const r = await runCli('run', '--db', join(tempDir('dicerig-run-'), 'r.db'));
     expect(r.code).toBe(1);
