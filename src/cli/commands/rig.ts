@@ -7,6 +7,7 @@ import { listSerialPorts, type SerialPortInfo } from '../../rig/serial/portLocat
 import { renderTable } from '../../core/textTable.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
+import { rigCheckFailure } from '../rigCheckAdvice.js';
 
 /** Registers `dicerig rig list` and `dicerig rig check`. */
 export function registerRigCommand(program: Command, io: CliIo): void {
@@ -105,7 +106,7 @@ async function probeRig(rigName: string, port: string | undefined): Promise<Chec
       steps.push({ step: name, ok: true, ms: performance.now() - t0, detail: r.detail, ...(r.data !== undefined ? { data: r.data } : {}) });
       return true;
     } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
+      error = rigCheckFailure(e);
       steps.push({ step: name, ok: false, ms: performance.now() - t0, detail: error });
       return false;
     }
