@@ -10,6 +10,7 @@ import { cropForBox } from '../vision/photoCrops.js';
 import type { DieCrop } from '../vision/faceRead.js';
 import type { Rect, RgbImage } from '../core/image.js';
 import { decodeImageFile } from '../camera/decode.js';
+import { notAFace } from '../vision/labelClass.js';
 import { readLabelledFolder } from './labelledFolder.js';
 
 export interface LabelledDieCrop {
@@ -25,6 +26,8 @@ export interface LabelledCrops {
   readonly classes: readonly string[];
   readonly images: number;
   readonly crops: readonly LabelledDieCrop[];
+  /** What was read past (label files with no image): to be shown the user. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -48,12 +51,17 @@ export function labelledFolderPaths(dir: string, labelsDir?: string): { images: 
   return { images: dir, ...(labelsDir !== undefined ? { labels: labelsDir } : {}) };
 }
 
+/** The class check of a reading that keeps `keep`'s classes: each kept class must be a face of its die (`notAFace`). */
+export function keptFaces(keep: (className: string) => boolean): (className: string) => string | undefined {
+  return (c) => (keep(c) ? notAFace(c) : undefined);
+}
+
 /** How a die's crop is cut from its image and its labelled box (in pixels). */
 export type CropCutter = (image: RgbImage, box: Rect) => DieCrop;
 
 /** Reads the folder's crops, keeping boxes whose class passes `keep` (default: all); `cut` cuts them (default: a square around the box). */
 export async function readLabelledCrops(imagesDir: string, labelsDir?: string, keep: (className: string) => boolean = () => true, margin = 1.3, cut?: CropCutter): Promise<LabelledCrops> {
-  const folder = await readLabelledFolder(imagesDir, labelsDir);
+  const folder = await readLabelledFolder(imagesDir, labelsDir, keptFaces(keep));
   const crops: LabelledDieCrop[] = [];
   for (const photo of folder.photos) {
     const boxes = photo.boxes.filter((b) => keep(b.className));
@@ -64,5 +72,5 @@ export async function readLabelledCrops(imagesDir: string, labelsDir?: string, k
       crops.push({ crop: cut ? cut(image, px) : cropForBox(image, b.box, true, margin), label: b.className, group: photo.name, box: b.box });
     }
   }
-  return { classes: folder.classes, images: folder.photos.length, crops };
+  return { classes: folder.classes, images: folder.photos.length, crops, warnings: folder.warnings };
 }

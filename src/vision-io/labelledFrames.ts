@@ -16,6 +16,7 @@ import { readLabelledFrame } from '../vision/labelledFrame.js';
 import type { LabelledEvaluation } from '../vision/labelledEval.js';
 import type { PipelineOptions } from '../vision/pipeline.js';
 import { readLabelledFolder } from './labelledFolder.js';
+import { keptFaces } from './labelledCrops.js';
 
 /** The folder a labelled folder's `images/` sits in (the dataset root), or the images folder itself. */
 function datasetRoot(imagesDir: string): string {
@@ -59,6 +60,8 @@ export interface LabelledFrames {
   readonly images: number;
   /** One per labelled die kept, cocked ones included. */
   readonly reads: LabelledEvaluation['reads'];
+  /** What was read past (label files with no image): to be shown the user. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -66,7 +69,7 @@ export interface LabelledFrames {
  * use, keeping boxes whose class passes `keep`. Every box of an image is a die the pipeline locates, kept or not.
  */
 export async function readLabelledFrames(imagesDir: string, labelsDir: string | undefined, reader: FaceReader, options: PipelineOptions, keep: (className: string) => boolean): Promise<LabelledFrames> {
-  const folder = await readLabelledFolder(imagesDir, labelsDir);
+  const folder = await readLabelledFolder(imagesDir, labelsDir, keptFaces(keep));
   const references = emptyReferences(imagesDir, folder.photos.map((p) => p.imagePath));
   const reads: LabelledEvaluation['reads'][number][] = [];
   // A rig's one reference is decoded once, not once an image.
@@ -85,5 +88,5 @@ export async function readLabelledFrames(imagesDir: string, labelsDir: string | 
       if (keep(b.label)) reads.push({ group: photo.name, truth: b.label, read: frameReads[i] as FaceRead });
     });
   }
-  return { classes: folder.classes, images: folder.photos.length, reads };
+  return { classes: folder.classes, images: folder.photos.length, reads, warnings: folder.warnings };
 }

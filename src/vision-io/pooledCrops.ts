@@ -49,35 +49,37 @@ function folderTags(folders: readonly PooledFolder[]): string[] {
  */
 async function pool<T extends { readonly group: string }>(
   folders: readonly PooledFolder[],
-  read: (folder: PooledFolder) => Promise<{ readonly classes: readonly string[]; readonly images: number; readonly items: readonly T[] }>,
-): Promise<{ classes: string[]; images: number; items: T[] }> {
+  read: (folder: PooledFolder) => Promise<{ readonly classes: readonly string[]; readonly images: number; readonly items: readonly T[]; readonly warnings: readonly string[] }>,
+): Promise<{ classes: string[]; images: number; items: T[]; warnings: string[] }> {
   const tags = folderTags(folders);
   const classes: string[] = [];
   const items: T[] = [];
+  const warnings: string[] = [];
   let images = 0;
   for (const [i, f] of folders.entries()) {
     const one = await read(f);
     for (const c of one.classes) if (!classes.includes(c)) classes.push(c);
     images += one.images;
+    warnings.push(...one.warnings);
     for (const it of one.items) items.push(folders.length > 1 ? { ...it, group: `${tags[i] as string}/${it.group}` } : it);
   }
-  return { classes, images, items };
+  return { classes, images, items, warnings };
 }
 
 /** Reads every folder's crops (as `readLabelledCrops`) and pools them. */
 export async function readPooledCrops(folders: readonly PooledFolder[], keep: (className: string) => boolean, margin: number, cut?: CropCutter): Promise<LabelledCrops> {
-  const { classes, images, items } = await pool(folders, async (f) => {
+  const { classes, images, items, warnings } = await pool(folders, async (f) => {
     const folder = await readLabelledCrops(f.images, f.labels, keep, margin, cut);
     return { ...folder, items: folder.crops };
   });
-  return { classes, images, crops: items };
+  return { classes, images, crops: items, warnings };
 }
 
 /** The folders' whole frames read as a session reads throws (`labelledFrames.ts`), pooled as crops are. */
 export async function readPooledFrames(folders: readonly PooledFolder[], reader: FaceReader, options: PipelineOptions, keep: (className: string) => boolean): Promise<LabelledFrames> {
-  const { classes, images, items } = await pool(folders, async (f) => {
+  const { classes, images, items, warnings } = await pool(folders, async (f) => {
     const framed = await readLabelledFrames(f.images, f.labels, reader, options, keep);
     return { ...framed, items: framed.reads };
   });
-  return { classes, images, reads: items };
+  return { classes, images, reads: items, warnings };
 }

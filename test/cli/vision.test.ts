@@ -217,6 +217,27 @@ describe('dicerig vision eval', () => {
     expect(xw.err).toMatch(/no labelled xwing dice in .*colourless\/images \(classes\.txt lists hit, crit, focus, blank, evade, focus-g, blank-g, cocked; X-Wing classes carry the colour/);
   });
 
+  it('refuses a face the dice do not have at load, in eval and calibrate alike, and warns of label files with no image', async () => {
+    const bad = join(tmp, 'red-evade');
+    cpSync(XW, bad, { recursive: true });
+    writeFileSync(join(bad, 'labels', 'classes.txt'), `${readFileSync(join(XW, 'labels', 'classes.txt'), 'utf8')}red-evade\n`);
+    const label = readdirSync(join(bad, 'labels')).filter((f) => f !== 'classes.txt').sort()[0] as string;
+    writeFileSync(join(bad, 'labels', label), `${readFileSync(join(bad, 'labels', label), 'utf8').trimEnd()}\n8 0.5 0.5 0.05 0.05\n`);
+    const line = readFileSync(join(bad, 'labels', label), 'utf8').trimEnd().split('\n').length;
+    const refusal = new RegExp(`${label.replace('.', '\\.')}, line ${line}: class 8 is "red-evade" \\(line 9 of .*classes\\.txt\\): a red die has no "evade" face`);
+    const evaluated = await runCli('vision', 'eval', '--die', 'xwing', '--images', bad);
+    expect(evaluated.code).toBe(1);
+    expect(evaluated.err).toMatch(refusal);
+    const calibrated = await runCli('calibrate', '--die', 'xwing', '--reader', 'ring', '--from-labelled', bad, '-o', join(tmp, 'never.json'));
+    expect(calibrated.code).toBe(1);
+    expect(calibrated.err).toMatch(refusal);
+    const orphan = join(tmp, 'orphan');
+    cpSync(XW, orphan, { recursive: true });
+    writeFileSync(join(orphan, 'labels', 'lost.txt'), '0 0.5 0.5 0.05 0.05\n');
+    const json = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', orphan, '--json')).out) as { warnings: string[] };
+    expect(json.warnings).toEqual([expect.stringMatching(/^1 label file in .*orphan\/labels has no image .*\(lost\.txt\)/)]);
+  });
+
   it('names a mistyped folder as missing, not its absent classes.txt', async () => {
     const missing = join(tmp, 'no-such-folder');
     const r = await runCli('vision', 'eval', '--die', 'xwing', '--images', missing);

@@ -200,12 +200,13 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
   const kept = flags.out !== undefined && verdict.flat.total > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
   if (kept !== undefined) await writeProfileFile(flags.out as string, kept);
   if (flags.json) {
-    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked } : {}) })}\n`);
+    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked } : {}) })}\n`);
     return;
   }
   const f = verdict.flat;
   const text = formatEvaluationText(`calibrate --check: profile ${profilePath} (classifier ${reader.classifierVersion}) on ${folder.images} images in ${paths.images}`, evaluation, [
     ...(other.length > 0 ? [`(boxes of classes the profile does not read were skipped: ${other.join(', ')})`] : []),
+    ...folder.warnings.map((w) => `warning: ${w}`),
     `flat dice: ${f.total}, accuracy among read ${percent(f.accuracy, 2)} (held back at calibration: ${percent(verdict.promised.accuracy, 2)}), declined ${percent(f.declineRate, 1)} (limit ${percent(flags.maxDecline, 1)}); cocked read as a face: ${verdict.cockedReadAsFace}`,
   ]);
   // No flat die of the profile's classes: the labels, not the profile, are what is wrong, and recalibrating would not help.

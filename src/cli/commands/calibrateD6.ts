@@ -86,10 +86,10 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   });
   await writeD6CheckFile(out, check);
   if (flags.json) {
-    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, ...(check.dieSizePx !== undefined ? { dieSizePx: check.dieSizePx } : {}), confusion: check.confusion, ...checkMisreads(check) })}\n`);
+    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, ...(check.dieSizePx !== undefined ? { dieSizePx: check.dieSizePx } : {}), confusion: check.confusion, ...checkMisreads(check), warnings: measured.warnings })}\n`);
     return;
   }
-  io.out(`${formatD6CheckSummary(check, out)}\n`);
+  io.out(`${formatD6CheckSummary(check, out, measured.warnings)}\n`);
 }
 
 /** Folds the faces are learned in, and the fewest flat dice of a face they are learned from. */
@@ -135,12 +135,12 @@ async function readD6Folder(
   reader: FaceReader,
   keep: (className: string) => boolean,
   dieSizePx: number | undefined,
-): Promise<{ classes: readonly string[]; images: number; reads: LabelledEvaluation['reads']; how: string; dieSizePx?: number }> {
+): Promise<{ classes: readonly string[]; images: number; reads: LabelledEvaluation['reads']; warnings: readonly string[]; how: string; dieSizePx?: number }> {
   if (!holdsEmptyPlatforms(paths.images)) {
     if (dieSizePx !== undefined) throw new InputError(`--die-size is for a folder read as whole frames, which needs each image's empty platform (empty/<name> beside images/, or one reference.png); this folder has none, so its dice are read from crops cut round their boxes.`, { file: paths.images });
     const crops = await readLabelledCrops(paths.images, paths.labels, keep, 1.3);
     requireFlatDice(crops, 'd6', paths.images);
-    return { classes: crops.classes, images: crops.images, reads: crops.crops.map((c) => ({ group: c.group, truth: c.label, read: reader.read(c.crop) })), how: '' };
+    return { classes: crops.classes, images: crops.images, reads: crops.crops.map((c) => ({ group: c.group, truth: c.label, read: reader.read(c.crop) })), warnings: crops.warnings, how: '' };
   }
   if (dieSizePx === undefined) {
     throw new InputError(`this folder has its empty platforms, so its frames are read as a session reads them: give --die-size PX, the D6 side in pixels your sessions read with (camera.dieSizePx).`, { file: paths.images });
@@ -204,7 +204,7 @@ function kebab(key: string): string {
 }
 
 /** What the check found, and how close to fair a session reading with it could certify a fair D6. */
-export function formatD6CheckSummary(check: D6Check, file: string): string {
+export function formatD6CheckSummary(check: D6Check, file: string, folderWarnings: readonly string[] = []): string {
   const measured = checkMisreads(check);
   let reach: string;
   if ('refused' in measured) {
@@ -233,6 +233,7 @@ export function formatD6CheckSummary(check: D6Check, file: string): string {
     reach,
     declined,
     ...warning,
+    ...folderWarnings.map((w) => `  warning: ${w}`),
     `  give it to a D6 session as "calibration: ${file}"; its verdicts then allow for these misreads.`,
     '',
     'confusion matrix (rows: truth; columns: what was read, then declined and cocked):',

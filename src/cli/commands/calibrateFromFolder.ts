@@ -27,7 +27,12 @@ export async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice,
   const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3);
   requireFlatDice(folder, dice, paths.images);
   const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));
-  return buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: source(folder) });
+  return withFolderWarnings(buildD8Profile(samples, { ...common, dice: diceIdsOf(dice), source: source(folder) }), folder.warnings);
+}
+
+/** The result with what reading its folder passed over said first (label files with no image). */
+function withFolderWarnings<T extends { readonly warnings: readonly string[] }>(result: T, warnings: readonly string[]): T {
+  return warnings.length > 0 ? { ...result, warnings: [...warnings, ...result.warnings] } : result;
 }
 
 /** A learned profile from a labelled folder (`--from-labelled`, or the throws a guided calibration kept and named). */
@@ -45,7 +50,7 @@ export async function learnedFromFolder(
   const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3, learnedCutter(model, flags.hfov));
   requireFlatDice(folder, dice, paths.images);
   const { face: _face, ...named } = common;
-  return buildLearnedProfile(
+  const result = await buildLearnedProfile(
     folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
     model,
     {
@@ -59,4 +64,5 @@ export async function learnedFromFolder(
         : false,
     },
   );
+  return withFolderWarnings(result, folder.warnings);
 }

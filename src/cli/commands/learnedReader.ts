@@ -75,6 +75,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
       const paths = labelledFolderPaths(flags.images, flags.labels);
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keeps(flags.die, c), 1.5, cut);
       requireFlatDice(folder, flags.die, paths.images);
+      for (const w of folder.warnings) io.err(`warning: ${w}\n`);
       const result = adaptReader(
         reader,
         folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),

@@ -217,7 +217,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       }
       const keep = (c: string): boolean => keepsClass(flags.die, c);
       const where = paths.map((p) => p.images).join(', ');
-      let folder: { readonly classes: readonly string[]; readonly images: number };
+      let folder: { readonly classes: readonly string[]; readonly images: number; readonly warnings: readonly string[] };
       let evaluation: LabelledEvaluation;
       if (flags.dieSize !== undefined) {
         if (flags.die !== 'd6' || learned) throw new InputError('--die-size reads whole frames as a D6 session reads them: it is for --die d6, without --learned.');
@@ -234,7 +234,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
       const targets = targetsFor(flags.die, flags.targets);
       if (flags.json) {
         io.out(
-          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, ...evaluationJson(evaluation, targets) })}\n`,
+          `${toJson({ dice: flags.die, classifierVersion: reader.classifierVersion, ...(profilePath ? { profile: profilePath } : {}), ...(note ? { note } : {}), images: folder.images, warnings: folder.warnings, ...evaluationJson(evaluation, targets) })}\n`,
         );
         return;
       }
@@ -242,6 +242,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         formatEvaluationText(`vision eval: ${flags.die} dice in ${folder.images} images (${paths.map((p) => p.images).join(', ')})`, evaluation, [
           `classifier ${reader.classifierVersion}${profilePath ? ` (profile ${profilePath})` : ''}; ${evaluation.msPerRead !== undefined ? `median ${evaluation.msPerRead.toFixed(2)} ms per die` : `whole frames read against their empty platforms as a session reads them (die size ${flags.dieSize} px): location and the blob checks included`}`,
           ...(note ? [`note: ${note}`] : []),
+          ...folder.warnings.map((w) => `warning: ${w}`),
         ], targets),
       );
     });
