@@ -8,6 +8,13 @@ export function probabilityArg(value: string): number {
   return x;
 }
 
+/** A rate that may be none at all but not every time: 0 <= x < 1 (a cocked-die rate of 1 would leave no face to read). */
+export function rateArg(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || x < 0 || x >= 1) throw new InvalidArgumentError(`expected a number from 0 (none) up to but not including 1, got "${value}".`);
+  return x;
+}
+
 /** The whole number written (digits only, spaces around allowed), or NaN. */
 function wholeNumber(value: string): number {
   const x = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,43 @@ describe('dicerig vision simulate', () => {
     const r = await runCli('vision', 'simulate', '--dice', 'red', '--out', join(tmp, 'x'), '--lighting', 'disco');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/unknown lighting preset "disco"; presets are: studio, desk-lamp, dim, window, evening/);
+  });
+});
+
+describe('dicerig vision simulate keeps its folders one set', () => {
+  it('refuses a folder that holds anything, naming what is there, and with --force replaces only images/, labels/ and empty/', async () => {
+    const out = join(tmp, 'twice');
+    const sim = (...more: string[]) => runCli('vision', 'simulate', '--dice', 'd6', '--out', out, '--frames', '1', '--channels', '2', ...more);
+    expect((await sim('--seed', '5', '--empty-platform')).code).toBe(0);
+    writeFileSync(join(out, 'notes.txt'), 'mine\n');
+    const again = await sim('--seed', '6');
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/twice: the folder is not empty \(it holds empty, images, labels, notes\.txt\): written into, it would mix two sets of photos.*--force/);
+    expect(readdirSync(join(out, 'images'))).toEqual(['sim-5-s000-f000.jpg']);
+    expect((await sim('--seed', '6', '--force')).code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['images', 'labels', 'notes.txt']);
+    expect(readdirSync(join(out, 'images'))).toEqual(['sim-6-s000-f000.jpg']);
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('refuses dice too big or too many for the frame, or too small to read, saying what fits; takes a cocked rate of 0', async () => {
+    const sim = (...more: string[]) => runCli('vision', 'simulate', '--dice', 'd6', '--out', join(tmp, 'never'), '--frames', '1', ...more);
+    const big = await sim('--die-size', '600');
+    expect(big.code).toBe(1);
+    expect(big.err).toMatch(/2 dice 600 px across do not fit in each of 6 channels .*what fits: no die this size in a channel, or dice at most 116 px across/);
+    const crowded = await sim('--channels', '40', '--dice-per-channel', '10');
+    expect(crowded.err).toMatch(/10 dice 72 px across do not fit in each of 40 channels .*at most 4 channels/);
+    expect((await sim('--die-size', '3')).err).toMatch(/dice 3 px across are smaller than the pip counter reads at all \(8 px\)/);
+    expect((await runCli('vision', 'simulate', '--dice', 'red', '--out', join(tmp, 'never'), '--die-size', '10')).err).toMatch(/the X-Wing readers read at all \(12 px\)/);
+    // Within the grid's bound, but the camera's random tries run out: the frame is refused, not labelled.
+    const tight = await sim('--dice-per-channel', '5');
+    expect(tight.code).toBe(1);
+    expect(tight.err).toMatch(/sim-1-s000-f000: the camera could not lay a die of channel \d+ clear of the others/);
+    expect(existsSync(join(tmp, 'never', 'images', 'sim-1-s000-f000.jpg'))).toBe(false);
+    const flat = await runCli('vision', 'simulate', '--dice', 'd6', '--out', join(tmp, 'flat'), '--frames', '1', '--cocked-rate', '0');
+    expect(flat.code).toBe(0);
+    expect(flat.out).toMatch(/cocked 0\)/);
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--out', join(tmp, 'flat2'), '--cocked-rate', '1')).err).toMatch(/--cocked-rate <p>' argument '1' is invalid/);
   });
 });
 

@@ -4,6 +4,7 @@
  * A throw is a frame sequence — dice moving (motion blur), settling (small
  * displacements), then still — returned with its ground truth.
  */
+import { SIM_CLEARANCE, SIM_FRAME, SIM_PLACE_MARGIN } from './simFit.js';
 import { createCanvas } from '@napi-rs/canvas';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import { drawNormal, seededRandom } from '../../stats/random.js';
@@ -181,7 +182,7 @@ export class SimulatedCamera {
     this.lighting = typeof preset === 'string' ? lightingPresets[preset] : preset;
     const channels = options.channels ?? 4;
     this.dicePerChannel = options.dicePerChannel ?? 1;
-    this.layout = simulatedRigLayout(channels, 1280, 720, this.dicePerChannel);
+    this.layout = simulatedRigLayout(channels, SIM_FRAME.width, SIM_FRAME.height, this.dicePerChannel);
     const kinds = options.dice ?? 'd6';
     this.kinds = Array.from({ length: channels }, (_, i) => (typeof kinds === 'string' ? kinds : (kinds[i % kinds.length] as SimDieKind)));
     this.styles = this.kinds.flatMap((k, i) =>
@@ -441,7 +442,7 @@ export class SimulatedCamera {
         const style = this.styles[channel * this.dicePerChannel + slot] as DieStyle;
         const sizePx = size * (0.96 + random() * 0.08);
         const cocked = random() < this.cockedRate;
-        const margin = sizePx * 0.8;
+        const margin = sizePx * SIM_PLACE_MARGIN;
         const wantTouch = slot > 0 && random() < this.touchingRate;
         let x = 0;
         let y = 0;
@@ -465,7 +466,7 @@ export class SimulatedCamera {
             y = rect.y + margin + random() * (rect.height - 2 * margin);
           }
           const inside = x > rect.x + sizePx * 0.6 && x < rect.x + rect.width - sizePx * 0.6 && y > rect.y + sizePx * 0.6 && y < rect.y + rect.height - sizePx * 0.6;
-          const clear = placed.every((p) => Math.hypot(p.x - x, p.y - y) > sizePx * (wantTouch ? 1.0 : 1.7));
+          const clear = placed.every((p) => Math.hypot(p.x - x, p.y - y) > sizePx * (wantTouch ? 1.0 : SIM_CLEARANCE));
           if (inside && clear) {
             touching = wantTouch;
             break;

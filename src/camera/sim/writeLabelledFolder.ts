@@ -6,13 +6,16 @@
  * platform without its dice. Seeded: the same options write the same folder.
  * Used by tests and to make the shipped default calibration profiles.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InputError } from '../../core/errors.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import { encodeJpeg, encodePng } from '../decode.js';
 import type { LightingPresetName } from './lighting.js';
 import { SimulatedCamera } from './simulatedCamera.js';
 import type { SimDieKind, SimDieTruth } from './simulatedCamera.js';
+import { simFitProblem } from './simFit.js';
 
 /** Which dice a folder shows: one X-Wing colour, both mixed in every frame, or D6s. */
 export type SimFolderDice = 'red' | 'green' | 'xwing' | 'd6';
@@ -38,7 +41,12 @@ export interface SimFolderOptions {
   readonly logoFace?: string;
   /** Also write `empty/<name>.<format>`: each frame's platform without its dice, the locator's reference (a session's view). */
   readonly emptyPlatform?: boolean;
+  /** Replace what an earlier folder left in `dir` (its images/, labels/ and empty/; nothing else), instead of refusing a folder that holds anything. */
+  readonly replace?: boolean;
 }
+
+/** The folders a simulated labelled folder is made of: all `replace` clears. */
+export const SIM_FOLDER_PARTS = ['images', 'labels', 'empty'] as const;
 
 export interface SimFolderSummary {
   readonly images: number;
@@ -104,10 +112,39 @@ async function encode(image: RgbImage, format: 'jpg' | 'png', quality: number): 
   return format === 'png' ? encodePng(image) : encodeJpeg(image, quality);
 }
 
+/** The channel of two dice laid over each other (their outlines may cross), or undefined: the camera's tries to lay a die clear ran out. */
+function overlapping(dice: readonly Pick<SimDieTruth, 'kind' | 'channel' | 'center' | 'sizePx'>[]): number | undefined {
+  for (const [i, a] of dice.entries()) {
+    for (const b of dice.slice(i + 1)) {
+      // A square's outline reaches its corners, a hexagon's its radius: closer than that, two may cross.
+      const reach = Math.max(a.sizePx, b.sizePx) * (a.kind === 'd6' ? Math.SQRT2 : 1);
+      if (a.channel === b.channel && Math.hypot(a.center.x - b.center.x, a.center.y - b.center.y) < reach) return a.channel;
+    }
+  }
+  return undefined;
+}
+
+/** Refuses a folder that holds anything (a mixed set would pass for one); with `replace`, clears only what a simulated folder is made of. */
+async function clearFor(dir: string, replace: boolean): Promise<void> {
+  if (!existsSync(dir)) return;
+  const entries = (await readdir(dir)).sort();
+  if (entries.length === 0) return;
+  if (!replace) {
+    const few = entries.length <= 4 ? entries.join(', ') : `${entries.slice(0, 4).join(', ')} and ${entries.length - 4} more`;
+    throw new InputError(`the folder is not empty (it holds ${few}): written into, it would mix two sets of photos. Give a new or empty folder, or --force to replace its ${SIM_FOLDER_PARTS.join('/, ')}/ (nothing else in it is touched).`, { file: dir });
+  }
+  for (const part of SIM_FOLDER_PARTS) await rm(join(dir, part), { recursive: true, force: true });
+}
+
 /** Renders and writes the folder; returns what it wrote. */
 export async function writeSimLabelledFolder(options: SimFolderOptions): Promise<SimFolderSummary> {
   if (options.lighting.length === 0) throw new RangeError('At least one lighting preset is needed.');
   if (options.logoFace !== undefined && (options.dice !== 'd6' || !/^[1-6]$/.test(options.logoFace))) throw new RangeError(`A logo face is one of a D6's faces, 1 to 6, on D6s only (got ${options.logoFace} on ${options.dice} dice).`);
+  const channels = options.channels ?? 6;
+  const dicePerChannel = options.dicePerChannel ?? 2;
+  const fit = simFitProblem(channels, dicePerChannel, options.dieSizePx ?? 72, options.dice === 'd6');
+  if (fit !== undefined) throw new InputError(fit);
+  await clearFor(options.dir, options.replace === true);
   const images = join(options.dir, 'images');
   const labels = join(options.dir, 'labels');
   await mkdir(images, { recursive: true });
@@ -126,16 +163,22 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
       camera = new SimulatedCamera({
         seed: options.seed + session,
         lighting: options.lighting[session % options.lighting.length] as LightingPresetName,
-        channels: options.channels ?? 6,
+        channels,
         dice: kindsFor(options.dice),
-        dicePerChannel: options.dicePerChannel ?? 2,
+        dicePerChannel,
         cockedRate: options.cockedRate ?? 0.08,
         ...(options.logoFace !== undefined ? { logoFaces: new Array<string>((options.channels ?? 6) * (options.dicePerChannel ?? 2)).fill(options.logoFace) } : {}),
         ...(options.dieSizePx !== undefined ? { dieSizePx: options.dieSizePx } : {}),
       });
     }
-    const { image, truth } = (camera as SimulatedCamera).still();
+    const planned = (camera as SimulatedCamera).plannedStill();
+    const { truth } = planned;
     const name = `sim-${options.seed}-s${String(session).padStart(3, '0')}-f${String(f % perSession).padStart(3, '0')}`;
+    const hidden = overlapping(truth.dice);
+    if (hidden !== undefined) {
+      throw new InputError(`${name}: the camera could not lay a die of channel ${hidden} clear of the others, so one would hide part of another and be labelled visible; ${f} frames were written. Give fewer dice per channel or smaller dice, and --force to write the folder again.`, { file: options.dir });
+    }
+    const image = planned.render();
     await writeFile(join(images, `${name}.${format}`), await encode(image, format, options.quality ?? 90));
     await writeFile(join(labels, `${name}.txt`), `${yoloLines(truth.dice, classes, image.width, image.height)}\n`);
     if (options.emptyPlatform) await writeFile(join(options.dir, 'empty', `${name}.${format}`), await encode((camera as SimulatedCamera).emptyPlatform(), format, options.quality ?? 90));

@@ -18,7 +18,7 @@ import { causeName, D6_PHOTO_TARGETS, formatReaderMetrics, metricItemsOf, reader
 import { renderTable } from '../../core/textTable.js';
 import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../io.js';
-import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
+import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, rateArg, toJson } from '../options.js';
 import { percent } from '../../core/format.js';
 
 /** Dice `vision eval` reads. */
@@ -154,6 +154,7 @@ interface SimulateFlags {
   format: 'jpg' | 'png';
   emptyPlatform?: boolean;
   logo?: string;
+  force?: boolean;
 }
 
 function lightingList(value: string): LightingPresetName[] {
@@ -263,9 +264,10 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--frames-per-session <n>', 'frames per simulated session (new die looks and glare each session)', positiveIntArg, 10)
     .option('--channels <n>', 'channels in the rig', positiveIntArg, 6)
     .option('--dice-per-channel <n>', 'dice per channel', positiveIntArg, 2)
-    .option('--cocked-rate <p>', 'probability that a die rests cocked', probabilityArg, 0.08)
-    .option('--die-size <px>', 'die size in pixels (d8: across corners)', positiveNumberArg, 72)
+    .option('--cocked-rate <p>', 'probability that a die rests cocked, 0 (none) up to but not including 1', rateArg, 0.08)
+    .option('--die-size <px>', 'die size in pixels (d8: across corners); at least what the readers read (D6s 8, X-Wing dice 12), at most what fits the channels', positiveNumberArg, 72)
     .addOption(new Option('--format <format>', 'image format').choices(['jpg', 'png']).default('jpg'))
+    .option('--force', 'write into a folder that is not empty, replacing its images/, labels/ and empty/ (nothing else in it is touched)')
     .option('--empty-platform', 'also write empty/<name>: each frame\'s platform without its dice, so the folder can be read as a session reads frames (calibrate --die d6)')
     .addOption(new Option('--logo <face>', 'D6s: every die shows this face as a logo instead of pips, as many D6s do on the 6 or the 1 (labelled by its number)').choices(['1', '2', '3', '4', '5', '6']))
     .action(async (flags: SimulateFlags) => {
@@ -283,6 +285,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
         dieSizePx: flags.dieSize,
         format: flags.format,
         emptyPlatform: flags.emptyPlatform === true,
+        replace: flags.force === true,
         ...(flags.logo !== undefined ? { logoFace: flags.logo } : {}),
       });
       const counts = summary.classes.map((c) => `${c} ${summary.perClass[c] ?? 0}`).join(', ');

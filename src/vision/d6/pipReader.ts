@@ -98,6 +98,9 @@ const ALL_POSITIONS: readonly (readonly [number, number])[] = [
   [1, 1],
 ];
 
+/** The smallest D6 (side, pixels) the pip counter reads at all: below it a pip is a pixel or less. */
+export const MIN_D6_DIE_PX = 8;
+
 /** Smallest max-distance between detected pips and the canonical pattern for their count, over rotations (units: pixels). */
 function layoutError(pips: readonly Pt[], center: Pt): { error: number; pitch: number; rotation: number } {
   const n = pips.length;
@@ -345,7 +348,7 @@ export class D6PipReader implements FaceReader {
       reason,
       ...(details ? { details } : {}),
     });
-    if (w < 8 || h < 8 || size < 8) return decline('The crop is too small to hold a readable die.');
+    if (w < MIN_D6_DIE_PX || h < MIN_D6_DIE_PX || size < MIN_D6_DIE_PX) return decline('The crop is too small to hold a readable die.');
 
     // 1. Body colour: median of the central square (±0.35 of the die size), through histograms (bytes).
     const [b0, b1, b2] = bodyColour(data, w, h, cx, cy, size * 0.35);

@@ -162,13 +162,16 @@ function fillHoles(labels: Int32Array, label: number, w: number, h: number): Uin
 /** The saturated fraction of chroma between the background's and the top face's that separates die from platform. */
 const SPLIT = 0.42;
 
+/** The smallest crop (pixels a side) an X-Wing die's outline is looked for in: a die smaller than this is not read at all. */
+export const MIN_D8_CROP_PX = 12;
+
 /**
  * The die's outline in a crop, or a sentence saying why there is none. `crop`
  * must come from `balanceCrop`.
  */
 export function findDieOutline(crop: BalancedCrop): DieOutline | string {
   const { width: w, height: h } = crop;
-  if (w < 12 || h < 12) return 'The crop is too small to hold a readable die.';
+  if (w < MIN_D8_CROP_PX || h < MIN_D8_CROP_PX) return 'The crop is too small to hold a readable die.';
   const chroma = chromaOf(crop);
   const borderChroma = new ByteMedian();
   const allChroma = new ByteMedian();
