@@ -57,6 +57,36 @@ describe('dicerig vision adapt and vision eval --learned', () => {
     expect(j.targets.map((t) => t.name)).toContain('cocked dice read as a face');
   }, 120_000);
 
+  it('refuses a head file of the wrong shape, a damaged one, and one whose classes do not cover the dice asked for, naming the file', async () => {
+    const head = join(tmp, 'head.json');
+    const fitted = JSON.parse(readFileSync(head, 'utf8')) as { model: string; head: { classes: string[]; weights: number[]; bias: number[] } };
+    const evalWith = async (name: string, content: unknown) => {
+      const file = join(tmp, name);
+      writeFileSync(file, JSON.stringify(content));
+      const r = await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', file, '--images', join(tmp, 'test'));
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`${file}: `);
+      return r.err;
+    };
+    expect(await evalWith('empty-head.json', { model: fitted.model, head: {} })).toMatch(/not a head file of vision adapt: head\.version: /);
+    expect(await evalWith('cut.json', { ...fitted, head: { ...fitted.head, weights: fitted.head.weights.slice(0, 100) } })).toMatch(
+      /the head has 100 weights; its \d+ classes on the \d+ features of learned-d6\/\d+ need \d+: the file is damaged/,
+    );
+    // A head that never saw a 6 (its row taken out) would read every 6 as another face.
+    const six = fitted.head.classes.indexOf('6');
+    const features = fitted.head.weights.length / fitted.head.classes.length;
+    const without = {
+      ...fitted,
+      head: {
+        ...fitted.head,
+        classes: fitted.head.classes.filter((_, i) => i !== six),
+        bias: fitted.head.bias.filter((_, i) => i !== six),
+        weights: fitted.head.weights.filter((_, i) => Math.floor(i / features) !== six),
+      },
+    };
+    expect(await evalWith('no-six.json', without)).toMatch(/the head was fitted on d6 dice and has no class for 6: it would read those faces as others/);
+  }, 60_000);
+
   it('refuses a head without --learned, and a head fitted on another network', async () => {
     const r = await runCli('vision', 'eval', '--die', 'd6', '--head', 'x.json', '--images', join(tmp, 'test'));
     expect(r.code).toBe(1);

@@ -4,7 +4,7 @@
  * images (a new last layer on the shipped network's embeddings, threshold set
  * on held-back images) and writes it as JSON.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
@@ -12,17 +12,13 @@ import { InputError } from '../../core/errors.js';
 import type { DieCrop } from '../../vision/faceRead.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import { adaptReader, defaultAdaptOptions } from '../../vision/learned/adapt.js';
+import { parseHeadFile, type HeadFile } from '../../vision/learned/headFile.js';
+import { readJsonFile } from '../../vision-io/profileFile.js';
 import type { LearnedHead, LearnedModel } from '../../vision/learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../../vision/learned/reader.js';
 import { learnedCutter, shippedLearnedModels } from '../../vision/learned/shipped.js';
 import type { CliIo } from '../io.js';
 import { positiveNumberArg, toJson } from '../options.js';
-
-/** A head file: the head and the network it was fitted on. */
-interface HeadFile {
-  readonly model: string;
-  readonly head: LearnedHead;
-}
 
 /** The shipped model for these dice (`red`, `green` and `xwing` share the X-Wing model). */
 export function learnedModelFor(dice: string): LearnedModel {
@@ -37,14 +33,7 @@ export async function learnedReaderFor(dice: string, hfovDeg: number, headPath?:
   const model = learnedModelFor(dice);
   let head: LearnedHead | undefined;
   if (headPath !== undefined) {
-    let file: HeadFile;
-    try {
-      file = JSON.parse(await readFile(headPath, 'utf8')) as HeadFile;
-    } catch (e) {
-      throw new InputError(`cannot read the head file: ${(e as Error).message}`, { file: headPath });
-    }
-    if (file.model !== model.version) throw new InputError(`the head was fitted on ${file.model}, not on the shipped ${model.version}; fit it again (dicerig vision adapt).`, { file: headPath });
-    head = file.head;
+    head = parseHeadFile(await readJsonFile(headPath, 'head file'), headPath, model, dice).head;
   }
   return { reader: new LearnedReader(model, defaultLearnedReaderOptions, head), cut: learnedCutter(model, hfovDeg) };
 }
