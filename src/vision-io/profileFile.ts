@@ -3,10 +3,11 @@
  * (pretty JSON), and where the shipped default profiles live.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/errors.js';
+import { writeFileAtomic } from './outputFile.js';
 import { D6_CHECK_FORMAT } from '../vision/calibration/d6Check.js';
 import { parseProfile } from '../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
@@ -27,10 +28,9 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
   }
 }
 
-/** Writes a value as indented JSON (creating the folder). */
+/** Writes a value as indented JSON, whole or not at all (creating the folder: `writeFileAtomic`). */
 export async function writeJsonFile(file: string, value: unknown): Promise<void> {
-  await mkdir(dirname(resolve(file)), { recursive: true });
-  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Reads and checks a profile file. Throws an InputError naming the file and the problem. */

@@ -8,6 +8,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { labelledFolderPaths, readLabelledCrops } from '../../vision-io/labelledCrops.js';
 import { readProfileFile, writeProfileFile } from '../../vision-io/profileFile.js';
+import { checkOutputPath } from '../../vision-io/outputFile.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import { InputError } from '../../core/errors.js';
 import { defaultCheckLimits, judgeProfileCheck } from '../../vision/calibration/check.js';
@@ -93,6 +94,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       const given = (key: string): boolean => command.getOptionValueSource(key) === 'cli';
       if (flags.die === 'd6') {
         const out = flags.out ?? 'd6-check.json';
+        await checkOutputPath(out, flags.out !== undefined ? '-o' : 'the default -o d6-check.json');
         return runD6Check(flags, out, { name: flags.name ?? basename(out, extname(out)), createdAt: createdAt(flags.createdAt), face: flags.face }, io, given);
       }
       if (flags.learnFaces === true) throw new InputError('--learn-faces is for D6s (--die d6): an X-Wing profile always learns your dice\'s faces.');
@@ -106,6 +108,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       const tuningSaid = ['fineTune', 'fineTunePasses'].some((k) => command.getOptionValueSource(k) === 'cli');
       if (tuningSaid && flags.reader === 'ring') throw new InputError('--fine-tune-passes and --no-fine-tune are for the learned reader (calibrate without --reader ring).');
       const out = flags.out ?? `calibration-${flags.die}.json`;
+      await checkOutputPath(out, flags.out !== undefined ? '-o' : `the default -o ${out}`);
       const common = {
         name: flags.name ?? basename(out, extname(out)),
         createdAt: createdAt(flags.createdAt),
@@ -188,6 +191,7 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
   if (flags.images !== undefined && flags.camera !== undefined) throw new InputError('--check takes its new rolls from --images or from --camera, not both.');
   // Past sessions name the checked profile by its hash: the profile with the checked dice added is a new file.
   if (flags.out !== undefined && resolve(flags.out) === resolve(profilePath)) throw new InputError(`-o ${flags.out} is the profile being checked; write the checked profile to a new file (sessions that read with the old one name it by its hash).`, { file: flags.out });
+  if (flags.out !== undefined) await checkOutputPath(flags.out, '-o');
   const profile: CalibrationProfile = await readProfileFile(profilePath);
   const paths = flags.camera !== undefined ? labelledFolderPaths(await checkThrows(flags, profile, profilePath, io, given)) : labelledFolderPaths(flags.images as string, flags.labels);
   const keep = (c: string): boolean => profile.classes.includes(c);

@@ -4,7 +4,6 @@
  * images (a new last layer on the shipped network's embeddings, threshold set
  * on held-back images) and writes it as JSON.
  */
-import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
@@ -14,6 +13,7 @@ import type { Rect, RgbImage } from '../../core/image.js';
 import { adaptReader, defaultAdaptOptions } from '../../vision/learned/adapt.js';
 import { parseHeadFile, type HeadFile } from '../../vision/learned/headFile.js';
 import { readJsonFile } from '../../vision-io/profileFile.js';
+import { checkOutputPath, writeFileAtomic } from '../../vision-io/outputFile.js';
 import type { LearnedHead, LearnedModel } from '../../vision/learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../../vision/learned/reader.js';
 import { learnedCutter, shippedLearnedModels } from '../../vision/learned/shipped.js';
@@ -60,6 +60,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
     .requiredOption('--out <file>', 'head file to write (JSON)')
     .option('--hfov <deg>', "the camera's horizontal field of view, degrees (for the top face's parallax)", positiveNumberArg, 54)
     .action(async (flags: AdaptFlags) => {
+      await checkOutputPath(flags.out, '--out');
       const { reader, cut } = await learnedReaderFor(flags.die, flags.hfov);
       const paths = labelledFolderPaths(flags.images, flags.labels);
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keeps(flags.die, c), 1.5, cut);
@@ -71,7 +72,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
         defaultAdaptOptions,
       );
       const file: HeadFile = { model: reader.model.version, head: result.head };
-      await writeFile(flags.out, `${toJson(file)}\n`);
+      await writeFileAtomic(flags.out, `${toJson(file)}\n`);
       const h = result.heldBack;
       io.out(
         `Fitted a head on ${result.fitted} dice (${folder.crops.length - h.total} fitted, ${h.total} held back) of ${folder.images} images; threshold ${result.head.minProbability.toFixed(3)} ` +
