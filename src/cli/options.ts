@@ -15,6 +15,22 @@ export function rateArg(value: string): number {
   return x;
 }
 
+/** The horizontal fields of view a camera's --hfov may be, degrees. */
+export const HFOV_RANGE = { min: 20, max: 120 } as const;
+
+/**
+ * A camera's horizontal field of view, degrees. It sets the pinhole focal length the top face is found by
+ * (`vision/learned/topFace.ts`): past about 120 degrees a lens is a fisheye, which a pinhole model misplaces (at 179 the
+ * focal length is nearly nothing), and under about 20 a telephoto would need to stand metres above the platform.
+ */
+export function fieldOfViewArg(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || x < HFOV_RANGE.min || x > HFOV_RANGE.max) {
+    throw new InvalidArgumentError(`expected a webcam's horizontal field of view, ${HFOV_RANGE.min} to ${HFOV_RANGE.max} degrees (a pinhole lens; most webcams are 50-90), got "${value}".`);
+  }
+  return x;
+}
+
 /** The whole number written (digits only, spaces around allowed), or NaN. */
 function wholeNumber(value: string): number {
   const x = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;

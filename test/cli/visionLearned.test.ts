@@ -87,6 +87,20 @@ describe('dicerig vision adapt and vision eval --learned', () => {
     expect(await evalWith('no-six.json', without)).toMatch(/the head was fitted on d6 dice and has no class for 6: it would read those faces as others/);
   }, 60_000);
 
+  it('refuses a field of view no webcam with a pinhole lens has, in eval, adapt and calibrate alike', async () => {
+    for (const args of [
+      ['vision', 'eval', '--die', 'd6', '--learned', '--images', join(tmp, 'test'), '--hfov'],
+      ['vision', 'adapt', '--die', 'd6', '--images', join(tmp, 'test'), '--out', join(tmp, 'never.json'), '--hfov'],
+      ['calibrate', '--die', 'xwing', '--from-labelled', join(tmp, 'test'), '--hfov'],
+    ]) {
+      for (const deg of ['500', '179', '10']) {
+        const r = await runCli(...args, deg);
+        expect(r.code).not.toBe(0);
+        expect(r.err).toContain(`expected a webcam's horizontal field of view, 20 to 120 degrees (a pinhole lens; most webcams are 50-90), got "${deg}"`);
+      }
+    }
+  });
+
   it('refuses a head without --learned, and a head fitted on another network', async () => {
     const r = await runCli('vision', 'eval', '--die', 'd6', '--head', 'x.json', '--images', join(tmp, 'test'));
     expect(r.code).toBe(1);

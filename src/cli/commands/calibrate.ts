@@ -23,7 +23,7 @@ import type { TrainProfileResult } from '../../vision/calibration/trainProfile.j
 import { profileReader } from '../../vision-io/readerChoice.js';
 import { evaluateLabelledCrops, formatConfusionMatrix } from '../../vision/labelledEval.js';
 import type { CliIo } from '../io.js';
-import { positiveIntArg, positiveNumberArg, nonNegativeIntArg, probabilityArg, toJson } from '../options.js';
+import { positiveIntArg, positiveNumberArg, nonNegativeIntArg, probabilityArg, toJson, fieldOfViewArg } from '../options.js';
 import { evaluationJson, formatEvaluationText } from './vision.js';
 import { formatCount, percent } from '../../core/format.js';
 import { getDieType } from '../../dice/catalogue.js';
@@ -85,7 +85,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         'ring',
       ]),
     )
-    .option('--hfov <deg>', "with --reader learned: the camera's horizontal field of view, degrees (where the top face lies)", positiveNumberArg, DEFAULT_HFOV_DEG)
+    .option('--hfov <deg>', "with --reader learned: the camera's horizontal field of view, degrees (where the top face lies)", fieldOfViewArg, DEFAULT_HFOV_DEG)
     .option('--fine-tune-passes <n>', `with --reader learned: passes over your dice when fine-tuning (fewer: faster, adapted less)`, positiveIntArg, defaultFineTuneOptions.epochs)
     .option('--no-fine-tune', 'with --reader learned: do not fine-tune the whole network on your dice (faster; only the shipped network and a fitted last layer compete)')
     .option('--learn-faces', 'with --die d6: also learn your dice\'s faces from the labelled dice, for faces the pip counter cannot count (a logo on the 6 or the 1); a session given the check reads with the pip counter and the learned faces together (at least 10 flat dice of each face; a folder read as whole frames)')

@@ -18,7 +18,7 @@ import type { LearnedHead, LearnedModel } from '../../vision/learned/model.js';
 import { defaultLearnedReaderOptions, LearnedReader } from '../../vision/learned/reader.js';
 import { learnedCutter, shippedLearnedModels } from '../../vision/learned/shipped.js';
 import type { CliIo } from '../io.js';
-import { positiveNumberArg, toJson } from '../options.js';
+import { fieldOfViewArg, toJson } from '../options.js';
 
 /** The shipped model for these dice (`red`, `green` and `xwing` share the X-Wing model). */
 export function learnedModelFor(dice: string): LearnedModel {
@@ -58,7 +58,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
     .requiredOption('--images <dir>', 'labelled folder (images/ and labels/, YOLO)')
     .option('--labels <dir>', 'labels folder (default: beside or inside the images folder)')
     .requiredOption('--out <file>', 'head file to write (JSON)')
-    .option('--hfov <deg>', "the camera's horizontal field of view, degrees (for the top face's parallax)", positiveNumberArg, 54)
+    .option('--hfov <deg>', "the camera's horizontal field of view, degrees (for the top face's parallax)", fieldOfViewArg, 54)
     .action(async (flags: AdaptFlags) => {
       await checkOutputPath(flags.out, '--out');
       const { reader, cut } = await learnedReaderFor(flags.die, flags.hfov);

@@ -18,7 +18,7 @@ import { causeName, D6_PHOTO_TARGETS, formatReaderMetrics, metricItemsOf, reader
 import { renderTable } from '../../core/textTable.js';
 import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../io.js';
-import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, rateArg, toJson } from '../options.js';
+import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, rateArg, toJson, fieldOfViewArg } from '../options.js';
 import { percent } from '../../core/format.js';
 
 /** Dice `vision eval` reads. */
@@ -191,7 +191,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .option('--json', 'print JSON')
     .option('--learned', 'read with the learned reader (network pre-trained on 3D renders, top face found by perspective) instead')
     .option('--head <file>', 'with --learned: the calibration head fitted on your own dice (dicerig vision adapt)')
-    .option('--hfov <deg>', "with --learned: the camera's horizontal field of view, degrees", positiveNumberArg, 54)
+    .option('--hfov <deg>', "with --learned: the camera's horizontal field of view, degrees", fieldOfViewArg, 54)
     .option(
       '--die-size <px>',
       'D6s: read whole frames against their empty platforms (empty/<name> beside images/, or one reference.png), as a session reads throws, with this die side in pixels (camera.dieSizePx): location and the blob checks are measured too',
