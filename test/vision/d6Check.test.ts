@@ -83,6 +83,11 @@ describe('a D6 check', () => {
     expect(() => parseD6Check(ragged)).toThrow(/confusion counts do not match its rows and columns/);
   });
 
+  it('refuses a D6 check of another version as clearly as an X-Wing profile of another: which it is, which this reads, and what to do', () => {
+    expect(() => parseD6Check({ ...CHECK, version: 2 }, 'future.json')).toThrow(/^future\.json: D6 check version 2 is not supported \(this dicerig reads version 1\); make the check again \(dicerig calibrate --die d6\)\.$/);
+    expect(() => parseD6Check({ ...CHECK, version: undefined })).toThrow(/^D6 check version \(missing\) is not supported/);
+  });
+
   it('refuses to bound a face it holds no die of', () => {
     const thin = sealD6Check({ ...CHECK, confusion: { ...CHECK.confusion, rows: CHECK.confusion.rows.filter((r) => r !== '5'), counts: CHECK.confusion.counts.filter((_, i) => i !== 4) } });
     expect(() => d6CheckMisreadAssumption(thin, FACES)).toThrow(/"5"/);

@@ -71,6 +71,10 @@ export function parseD6Check(value: unknown, file?: string): D6Check {
   if (format !== D6_CHECK_FORMAT) {
     throw new InputError(`not a D6 check (format ${format === undefined ? 'missing' : JSON.stringify(format)}): D6-faced dice take the file "dicerig calibrate --die d6 --from-labelled DIR" writes, not an X-Wing calibration profile.`, where);
   }
+  const version = (value as { version?: unknown }).version;
+  if (version !== D6_CHECK_VERSION) {
+    throw new InputError(`D6 check version ${version === undefined ? '(missing)' : JSON.stringify(version)} is not supported (this dicerig reads version ${D6_CHECK_VERSION}); make the check again (dicerig calibrate --die d6).`, where);
+  }
   const parsed = d6CheckSchema.safeParse(value);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
