@@ -200,4 +200,11 @@ describe('calibrate --die d6', () => {
     const xwing = await runCli('run', sessionConfig(`calibration: ${CHECK}\n`, '  - { label: red-A, type: red }\n'), '--db', join(dir, 'x3.db'));
     expect(xwing.err).toMatch(/this is a D6 check \(it bounds the misreads of D6-faced dice\), not an X-Wing calibration profile/);
   });
+
+  it('points calibrate --check of a D6 check to the command that measures its reader on new dice', async () => {
+    const r = await runCli('calibrate', '--check', CHECK, '--images', FOLDER);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${CHECK}: this is a D6 check, which --check does not re-validate: measure its reader on new labelled dice with dicerig vision eval --die d6 --calibration ${CHECK} --images DIR`);
+    expect(r.err).not.toMatch(/calibrate --die red\|green\|xwing/);
+  });
 });

@@ -7,7 +7,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { labelledFolderPaths, readLabelledCrops } from '../../vision-io/labelledCrops.js';
-import { readProfileFile, writeProfileFile } from '../../vision-io/profileFile.js';
+import { readJsonFile, readProfileFile, writeProfileFile } from '../../vision-io/profileFile.js';
+import { D6_CHECK_FORMAT } from '../../vision/calibration/d6Check.js';
 import { checkOutputPath } from '../../vision-io/outputFile.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
 import { InputError } from '../../core/errors.js';
@@ -123,6 +124,10 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     });
 }
 
+function isD6Check(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && (value as { format?: unknown }).format === D6_CHECK_FORMAT;
+}
+
 function isLearnedResult(result: TrainProfileResult | LearnedProfileResult): result is LearnedProfileResult {
   return 'candidates' in result;
 }
@@ -192,6 +197,13 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
   // Past sessions name the checked profile by its hash: the profile with the checked dice added is a new file.
   if (flags.out !== undefined && resolve(flags.out) === resolve(profilePath)) throw new InputError(`-o ${flags.out} is the profile being checked; write the checked profile to a new file (sessions that read with the old one name it by its hash).`, { file: flags.out });
   if (flags.out !== undefined) await checkOutputPath(flags.out, '-o');
+  if (isD6Check(await readJsonFile(profilePath, 'calibration profile'))) {
+    // A D6 check holds no promise --check could judge new dice against: vision eval measures them with its reader.
+    throw new InputError(
+      `this is a D6 check, which --check does not re-validate: measure its reader on new labelled dice with dicerig vision eval --die d6 --calibration ${profilePath} --images DIR (add --die-size PX for a folder with its empty platforms), or make the check again on them (dicerig calibrate --die d6 --from-labelled DIR).`,
+      { file: profilePath },
+    );
+  }
   const profile: CalibrationProfile = await readProfileFile(profilePath);
   const paths = flags.camera !== undefined ? labelledFolderPaths(await checkThrows(flags, profile, profilePath, io, given)) : labelledFolderPaths(flags.images as string, flags.labels);
   const keep = (c: string): boolean => profile.classes.includes(c);
