@@ -87,6 +87,15 @@ describe('dicerig calibrate --from-labelled', () => {
     expect(r.out).toContain(`  verdicts with it: misreads bounded by its validation dice, so a session can certify a fair red die to ±${(100 * limit).toFixed(1)} % at best (newly labelled dice narrow them: dicerig calibrate --check PROFILE --camera DEVICE -o NEW.json: new throws on the rig, named a group at a time; or --images DIR instead of --camera, for rolls labelled already)\n`);
   });
 
+  it('gives in JSON what its summary says of verdicts: per die, how close to fair a session could certify it, or why a session refuses it', async () => {
+    const text = await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', SMALL, '--out', join(tmp, 'reach.json'));
+    const json = JSON.parse((await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', SMALL, '--out', join(tmp, 'reach.json'), '--json')).out) as { verdictReach: { die: string; certifiableMargin?: number; refused?: string }[] };
+    expect(json.verdictReach).toHaveLength(1);
+    const [red] = json.verdictReach;
+    if (red?.refused !== undefined) expect(text.out).toContain(`no red die at all (a session refuses it: ${red.refused})`);
+    else expect(text.out).toContain(`a fair red die to ±${(100 * (red?.certifiableMargin as number)).toFixed(1)} % at best`);
+  });
+
   it('makes the same profile again from the same folder (same hash)', async () => {
     const a = join(tmp, 'a.json');
     const b = join(tmp, 'b.json');

@@ -53,6 +53,23 @@ describe('calibrate --die d6', () => {
     expect(j.misreads.statement).toBe(misreads.statement);
   });
 
+  it('gives in JSON what its summary says: each face\'s declines, whether they are alike, the certifiable margin and the warnings', async () => {
+    const text = await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'json-check.json'));
+    const j = JSON.parse((await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'json-check.json'), '--json')).out) as {
+      declines: { face: string; dice: number; declined: number; rate: number }[];
+      declinesAlikeP: number | null;
+      certifiableMargin: number | null;
+      refused?: string;
+      warnings: string[];
+    };
+    expect(j.declines.map((d) => d.face)).toEqual(['1', '2', '3', '4', '5', '6']);
+    for (const d of j.declines) expect(text.out).toContain(`${d.face}: ${(100 * d.rate).toFixed(1)} % (${d.declined} of ${d.dice})`);
+    if (j.certifiableMargin !== null) expect(text.out).toContain(`certify a fair D6 to ±${(100 * j.certifiableMargin).toFixed(1)} % at best`);
+    else expect(text.out).toContain(`a session refuses it: ${j.refused as string}`);
+    for (const w of j.warnings) expect(text.out).toContain(`warning: ${w}`);
+    expect(Array.isArray(j.warnings)).toBe(true);
+  });
+
   it('refuses the X-Wing ways of calibrating for D6s, naming what a D6 check takes', async () => {
     for (const args of [['--camera', 'sim', '--from-labelled', FOLDER], ['--from-labelled', FOLDER, '--reader', 'ring'], []]) {
       const r = await runCli('calibrate', '--die', 'd6', ...args, '-o', join(dir, 'no.json'));

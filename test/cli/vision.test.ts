@@ -239,6 +239,27 @@ describe('dicerig vision eval', () => {
     expect(unknown.err).toMatch(/option '--targets <set>' argument 'photos' is invalid. Allowed choices are renders, d6-photos/);
   }, 60_000);
 
+  it('gives in JSON what the text says where a figure is not a number: null and why, never the string "NaN" or "Infinity"', async () => {
+    const dir = join(tmp, 'nothing-read');
+    expect((await runCli('vision', 'simulate', '--dice', 'd6', '--out', dir, '--seed', '70130', '--frames', '1', '--cocked-rate', '0')).code).toBe(0);
+    const label = join(dir, 'labels', readdirSync(join(dir, 'labels')).find((f) => f !== 'classes.txt') as string);
+    const first = readFileSync(label, 'utf8').split('\n')[0] as string;
+    const other = (Number(first.split(' ')[0]) + 1) % 6;
+    // Only boxes on the bare frame's corner: nothing is read, so there is no accuracy among read.
+    writeFileSync(label, `${other} 0.01 0.01 0.02 0.02\n`);
+    const none = await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', dir, '--json');
+    expect(none.out).not.toMatch(/"(NaN|Infinity)"/);
+    const nothing = JSON.parse(none.out) as { summary: { accuracyAmongRead: number | null; accuracyAmongReadWhy?: string }; targets: { value: number | null; valueWhy?: string }[] };
+    expect(nothing.summary).toMatchObject({ accuracyAmongRead: null, accuracyAmongReadWhy: 'no die was read' });
+    expect(nothing.targets[0]).toMatchObject({ value: null, valueWhy: 'no die to measure it on' });
+    // A die of one face read, one of another declined: the spread between them is unbounded, as the text says.
+    writeFileSync(label, `${first}\n${other} 0.01 0.01 0.02 0.02\n`);
+    const text = await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', dir);
+    expect(text.out).toMatch(/decline spread between faces: unbounded/);
+    const spread = JSON.parse((await runCli('vision', 'eval', '--die', 'd6', '--reader', 'pips', '--images', dir, '--json')).out) as { declineSpread: number | null; declineSpreadWhy?: string };
+    expect(spread).toMatchObject({ declineSpread: null, declineSpreadWhy: 'unbounded: one face was never declined and another was' });
+  });
+
   it('names the classes it found when a folder holds no labelled dice of the kind asked for, cocked ones aside', async () => {
     const d6 = await runCli('vision', 'eval', '--die', 'd6', '--images', XW);
     expect(d6.code).toBe(1);

@@ -119,7 +119,8 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
       await writeProfileFile(out, result.profile);
       const classifierVersion = profileReader(result.profile).reader.classifierVersion;
       const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
-      if (flags.json) io.out(`${toJson({ profile: out, classifierVersion, warnings: result.warnings, validation: result.profile.validation, ...candidates })}\n`);
+      // What the summary's "verdicts with it" line says, per die: a margin, or why a session refuses the profile for it.
+      if (flags.json) io.out(`${toJson({ profile: out, classifierVersion, warnings: result.warnings, validation: result.profile.validation, verdictReach: reachOf(result.profile), ...candidates })}\n`);
       else io.out(formatProfileSummary(result, out));
     });
 }
@@ -216,7 +217,7 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
   const kept = flags.out !== undefined && verdict.flat.total > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
   if (kept !== undefined) await writeProfileFile(flags.out as string, kept);
   if (flags.json) {
-    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked } : {}) })}\n`);
+    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked, verdictReach: reachOf(kept) } : {}) })}\n`);
     return;
   }
   const f = verdict.flat;
@@ -252,19 +253,24 @@ async function checkThrows(flags: CalibrateFlags, profile: CalibrationProfile, p
  * verdicts allow for misreads up to the bounds its checked or validation dice set (`stats/misreadReach.ts`).
  */
 function reachLine(p: CalibrationProfile): string {
-  const each = p.dice.map((die) => {
+  const each = reachOf(p).map((r) => ('refused' in r ? `no ${r.die} die at all (a session refuses it: ${r.refused})` : `a fair ${r.die} die to ±${percent(r.certifiableMargin, 1)} at best`));
+  const by = p.checked ? `its ${formatCount(p.checked.images)} checked images' dice` : 'its validation dice';
+  return `  verdicts with it: misreads bounded by ${by}, so a session can certify ${each.join(', ')} (newly labelled dice narrow them: ${narrowingCommand()})`;
+}
+
+/** Per die of the profile: how close to fair a session reading with it could certify it, or why a session refuses it. */
+function reachOf(p: CalibrationProfile): ({ die: string; certifiableMargin: number } | { die: string; refused: string })[] {
+  return p.dice.map((die) => {
     const type = getDieType(die);
     let misreads: MisreadAssumption;
     try {
       misreads = profileMisreadAssumption(p, die, type.symbols);
     } catch (e) {
       if (!(e instanceof ThinMisreadMeasure)) throw e;
-      return `no ${die} die at all (a session refuses it: ${e.why})`;
+      return { die, refused: e.why };
     }
-    return `a fair ${die} die to ±${percent(certifiableMarginLimit(symbolProbabilities(type), misreadRatesOf(misreads) ?? []), 1)} at best`;
+    return { die, certifiableMargin: certifiableMarginLimit(symbolProbabilities(type), misreadRatesOf(misreads) ?? []) };
   });
-  const by = p.checked ? `its ${formatCount(p.checked.images)} checked images' dice` : 'its validation dice';
-  return `  verdicts with it: misreads bounded by ${by}, so a session can certify ${each.join(', ')} (newly labelled dice narrow them: ${narrowingCommand()})`;
 }
 
 /** What `--check ... -o` wrote: the checked dice each class now has, which a session's misread bounds come from. */

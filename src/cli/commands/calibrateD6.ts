@@ -86,7 +86,7 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   });
   await writeD6CheckFile(out, check);
   if (flags.json) {
-    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, ...(check.dieSizePx !== undefined ? { dieSizePx: check.dieSizePx } : {}), confusion: check.confusion, ...checkMisreads(check), warnings: measured.warnings })}\n`);
+    io.out(`${toJson({ check: out, hash: check.hash, reader: check.reader, face: check.face, images: check.images, ...(check.dieSizePx !== undefined ? { dieSizePx: check.dieSizePx } : {}), confusion: check.confusion, ...d6CheckJson(check, measured.warnings) })}\n`);
     return;
   }
   io.out(`${formatD6CheckSummary(check, out, measured.warnings)}\n`);
@@ -203,36 +203,59 @@ function kebab(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** What the check found, as its summary says it and its JSON gives it: misreads or why a session refuses it, the reach, the declines. */
+function d6CheckFigures(check: D6Check): {
+  measured: ReturnType<typeof checkMisreads>;
+  certifiableMargin?: number;
+  declines: (FaceDeclines & { rate: number })[];
+  declinesAlikeP?: number;
+  heavyDeclineWarning?: string;
+} {
+  const measured = checkMisreads(check);
+  const margin = 'refused' in measured ? undefined : certifiableMarginLimit(d6Die.faceProbabilities, misreadRatesOf(measured.misreads) ?? []);
+  const declines = d6CheckDeclines(check, d6Die.faces.map((f) => f.id)).map((d) => ({ ...d, rate: d.dice > 0 ? d.declined / d.dice : 0 }));
+  const heavy = declines.filter((d) => d.rate >= HEAVY_DECLINE);
+  // Whether the declines depend on the face (Pearson's chi-square over faces x declined or not), as vision eval tests it.
+  const p = declines.some((d) => d.declined > 0) ? contingencyTest(declines.map((d) => [d.declined, d.dice - d.declined])).pearson.p : undefined;
+  // Unresolved rolls count as any face until labelled: a face declined this often holds its dice's verdicts open.
+  const warning =
+    heavy.length > 0
+      ? `the ${check.head !== undefined ? 'reader, with the faces it learned,' : 'pip reader'} declines ${heavy.map((d) => `${percent(d.rate, 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. ${check.head !== undefined ? 'Glare or dim light on the faces declines them too; more labelled dice of those faces teach it more.' : "A face shown otherwise than with pips (a logo) is not counted, and glare or dim light on the pips declines them too: make the check again with --learn-faces to learn your dice's faces from these dice."}`
+      : undefined;
+  return { measured, ...(margin !== undefined ? { certifiableMargin: margin } : {}), declines, ...(p !== undefined ? { declinesAlikeP: p } : {}), ...(warning !== undefined ? { heavyDeclineWarning: warning } : {}) };
+}
+
+/** The check's figures for --json: what the summary says, as fields. */
+function d6CheckJson(check: D6Check, folderWarnings: readonly string[]): Record<string, unknown> {
+  const f = d6CheckFigures(check);
+  return {
+    ...f.measured,
+    // Absent when a session would refuse the check (`refused` says why): there is no margin to give.
+    certifiableMargin: f.certifiableMargin ?? null,
+    declines: f.declines,
+    declinesAlikeP: f.declinesAlikeP ?? null,
+    warnings: [...(f.heavyDeclineWarning !== undefined ? [f.heavyDeclineWarning] : []), ...folderWarnings],
+  };
+}
+
 /** What the check found, and how close to fair a session reading with it could certify a fair D6. */
 export function formatD6CheckSummary(check: D6Check, file: string, folderWarnings: readonly string[] = []): string {
-  const measured = checkMisreads(check);
+  const { measured, certifiableMargin, declines, declinesAlikeP, heavyDeclineWarning } = d6CheckFigures(check);
   let reach: string;
   if ('refused' in measured) {
     reach = `  verdicts with it: none (a session refuses it: ${measured.refused}); make the check with more dice of that face (more throws, or more labelled dice)`;
   } else {
-    const { misreads } = measured;
-    const perFace = (misreads.faces ?? []).map((f) => `${f.label}: ${f.misread} of ${formatCount(f.read)} misread, bound ${percent(f.bound, 1)}`);
-    reach = `  misreads: ${perFace.join('; ')}\n  verdicts with it: a session can certify a fair D6 to ±${percent(certifiableMarginLimit(d6Die.faceProbabilities, misreadRatesOf(misreads) ?? []), 1)} at best`;
+    const perFace = (measured.misreads.faces ?? []).map((f) => `${f.label}: ${f.misread} of ${formatCount(f.read)} misread, bound ${percent(f.bound, 1)}`);
+    reach = `  misreads: ${perFace.join('; ')}\n  verdicts with it: a session can certify a fair D6 to ±${percent(certifiableMargin as number, 1)} at best`;
   }
-  const declines = d6CheckDeclines(check, d6Die.faces.map((f) => f.id));
-  const share = (d: FaceDeclines): number => (d.dice > 0 ? d.declined / d.dice : 0);
-  const heavy = declines.filter((d) => share(d) >= HEAVY_DECLINE);
-  // Whether the declines depend on the face (Pearson's chi-square over faces x declined or not), as vision eval tests it.
-  const byFace = declines.some((d) => d.declined > 0) ? `; alike across faces? chi-square p = ${formatProbability(contingencyTest(declines.map((d) => [d.declined, d.dice - d.declined])).pearson.p)}` : '';
-  const declined = `  declined (a session keeps each unresolved): ${declines.map((d) => `${d.face}: ${percent(share(d), 1)} (${d.declined} of ${formatCount(d.dice)})`).join('; ')}${byFace}`;
-  // Unresolved rolls count as any face until labelled: a face declined this often holds its dice's verdicts open.
-  const warning =
-    heavy.length > 0
-      ? [
-          `  warning: the ${check.head !== undefined ? 'reader, with the faces it learned,' : 'pip reader'} declines ${heavy.map((d) => `${percent(share(d), 0)} of the ${d.face}s`).join(', ')} on your dice. A session keeps each as an unresolved roll, which counts as any face until a person labels it (dicerig review), so verdicts on these dice wait on those labels. ${check.head !== undefined ? 'Glare or dim light on the faces declines them too; more labelled dice of those faces teach it more.' : 'A face shown otherwise than with pips (a logo) is not counted, and glare or dim light on the pips declines them too: make the check again with --learn-faces to learn your dice\'s faces from these dice.'}`,
-        ]
-      : [];
+  const byFace = declinesAlikeP !== undefined ? `; alike across faces? chi-square p = ${formatProbability(declinesAlikeP)}` : '';
+  const declined = `  declined (a session keeps each unresolved): ${declines.map((d) => `${d.face}: ${percent(d.rate, 1)} (${d.declined} of ${formatCount(d.dice)})`).join('; ')}${byFace}`;
   return [
     `D6 check written to ${file} (${shortHash(check)}; reader ${check.reader}; face seen: ${check.face}).`,
     `  dice: ${check.source}`,
     reach,
     declined,
-    ...warning,
+    ...(heavyDeclineWarning !== undefined ? [`  warning: ${heavyDeclineWarning}`] : []),
     ...folderWarnings.map((w) => `  warning: ${w}`),
     `  give it to a D6 session as "calibration: ${file}"; its verdicts then allow for these misreads.`,
     '',

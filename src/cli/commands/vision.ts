@@ -72,20 +72,27 @@ export function formatEvaluationText(title: string, evaluation: LabelledEvaluati
   return `${lines.join('\n')}\n`;
 }
 
+/** A reader's confidence for JSON: a number, or null with why (JSON has no NaN; a string "NaN" would pass for a value). */
+function confidenceJson(confidence: number): { confidence: number | null; confidenceWhy?: string } {
+  return Number.isFinite(confidence) ? { confidence } : { confidence: null, confidenceWhy: 'the reader gave this die no confidence (not a number)' };
+}
+
 /** Per-face recall and decline rate, decline spread, confident errors, cocked dice read as faces, and the targets. */
 function readerMetricsJson(evaluation: LabelledEvaluation, targets: ReaderTargets): Record<string, unknown> {
   const m = readerMetrics(metricItemsOf(evaluation.reads), evaluation.confusion.rows);
   return {
-    perFace: m.perClass,
+    perFace: m.perClass.map((c) => (c.total > 0 ? c : { ...c, recall: null, declineRate: null, ratesWhy: 'no die of this face' })),
     declineSpread: Number.isFinite(m.declineSpread) ? m.declineSpread : null,
+    // JSON has no infinity: the text's "unbounded" is said here, beside the null.
+    ...(Number.isFinite(m.declineSpread) ? {} : { declineSpreadWhy: 'unbounded: one face was never declined and another was' }),
     declineTest: m.declineTest,
     spreadOverTargetByChance: m.spreadOverTargetByChance,
-    confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, confidence: e.confidence })),
+    confidentErrors: m.confidentErrors.map((e) => ({ image: e.group, truth: e.truth, read: e.readClass, ...confidenceJson(e.confidence) })),
     confidentAt: m.confidentAt,
     cockedReadAsFace: m.cockedReadAsFace,
     cockedDeclinedBy: m.cockedCauses,
     targetSet: targets.label,
-    targets: targetChecks(m, targets).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null })),
+    targets: targetChecks(m, targets).map((t) => ({ ...t, value: Number.isFinite(t.value) ? t.value : null, ...(Number.isFinite(t.value) ? {} : { valueWhy: Number.isNaN(t.value) ? 'no die to measure it on' : 'unbounded' }) })),
   };
 }
 
@@ -100,17 +107,24 @@ export function evaluationJson(evaluation: LabelledEvaluation, targets: ReaderTa
       declined: r.declined,
       cocked: r.cocked,
       misread: r.errors.length,
-      accuracyAmongRead: r.accuracyAmongRead,
-      declineRate: r.declineRate,
-      correctRate: r.correctRate,
+      // Rates of nothing are null (not the string "NaN"), and say so.
+      accuracyAmongRead: r.read > 0 ? r.accuracyAmongRead : null,
+      declineRate: r.total > 0 ? r.declineRate : null,
+      correctRate: r.total > 0 ? r.correctRate : null,
+      ...(r.read === 0 ? { accuracyAmongReadWhy: 'no die was read' } : {}),
     },
-    perDie: evaluation.perDie,
+    perDie: evaluation.perDie.map((d) => ({
+      ...d,
+      accuracyAmongRead: d.read > 0 ? d.accuracyAmongRead : null,
+      declineRate: d.total > 0 ? d.declineRate : null,
+      ...(d.read === 0 ? { accuracyAmongReadWhy: 'no die was read' } : {}),
+    })),
     confusion: evaluation.confusion,
-    misreads: r.errors.map((e) => ({ image: e.group, truth: e.truth, read: e.read.symbol ?? e.read.status, confidence: e.read.confidence })),
+    misreads: r.errors.map((e) => ({ image: e.group, truth: e.truth, read: e.read.symbol ?? e.read.status, ...confidenceJson(e.read.confidence) })),
     // Each declined die with the reader's words, so a user can see why (their light, their dice, or a cocked die).
     declines: evaluation.reads
       .filter(({ read }) => read.status !== 'read')
-      .map(({ group, truth, read }) => ({ image: group, truth, status: read.status, cause: causeName(read.cause), confidence: read.confidence, reason: read.reason ?? '' })),
+      .map(({ group, truth, read }) => ({ image: group, truth, status: read.status, cause: causeName(read.cause), ...confidenceJson(read.confidence), reason: read.reason ?? '' })),
     perImage: r.perGroup,
     ...readerMetricsJson(evaluation, targets),
     ...(evaluation.msPerRead !== undefined ? { msPerRead: evaluation.msPerRead } : {}),
