@@ -7,6 +7,7 @@
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -188,6 +189,21 @@ describe('dicerig review in a browser', () => {
     store.close();
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('refuses a port something already listens on in one line naming it and --port 0, exit 1, before the store is opened', async () => {
+    const db = join(dir, 'rolls.db');
+    const other = createServer();
+    await new Promise<void>((r) => other.listen({ host: '127.0.0.1', port: 0 }, r));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      const busy = cli(['review', '1', '--db', db, '--port', String(port)]);
+      expect(busy.stderr).toBe(`dicerig: --port ${port}: 127.0.0.1:${port} is already in use: something is listening there (another dicerig review?); stop it, or give --port 0 for a free port\n`);
+      expect(busy.status).toBe(1);
+      expect(busy.stdout).toBe('');
+    } finally {
+      await new Promise((r) => other.close(r));
+    }
+  });
 
   it('refuses a session that does not exist in one line, and says when there is nothing to review', () => {
     const db = join(dir, 'rolls.db');

@@ -382,7 +382,7 @@ describe('binding', () => {
     const port = Number(new URL(server.url).port);
     const e = await serve({ config: simServeConfig('xwing', { clock: 'simulated' }), dbPath: join(dir, 'rolls.db'), host: '127.0.0.1', port, tokens: { api: API_TOKEN } }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InputError);
-    expect((e as InputError).message).toBe(`--port ${port}: 127.0.0.1:${port} is already in use (another dicerig serve?); stop it or pick another port`);
+    expect((e as InputError).message).toBe(`--port ${port}: 127.0.0.1:${port} is already in use: something is listening there (another dicerig serve?); stop it, or give --port 0 for a free port`);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

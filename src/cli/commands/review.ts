@@ -2,10 +2,14 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { createReviewServer } from '../../server/review/reviewApp.js';
+import { checkListenable, listenFailure } from '../../server/security/bind.js';
 import { openStoreForWriting } from '../../store/openStore.js';
 import type { CliIo } from '../io.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import { portArg } from './serve.js';
+
+/** The review page is served to this machine only. */
+const HOST = '127.0.0.1';
 
 interface ReviewFlags {
   db?: string;
@@ -43,6 +47,8 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
         throw new InputError(flags.reviewer === undefined ? 'give --reviewer NAME: the OS user name was not found' : '--reviewer needs a name on one line');
       }
       const db = rollStorePath(flags.db);
+      // Before the store is opened: a port in use (the review of this session open already, say) is told in one line.
+      await checkListenable(HOST, port, 'dicerig review');
       const store = openStoreForWriting(db, { create: false });
       try {
         const session = store.findSession(sessionKey);
@@ -55,7 +61,12 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
           return;
         }
         const app = await createReviewServer({ store, sessionId: session.id, reviewer, now: () => Date.now() });
-        await app.listen({ host: '127.0.0.1', port });
+        try {
+          await app.listen({ host: HOST, port });
+        } catch (e) {
+          await app.close();
+          throw listenFailure(e, HOST, port, 'dicerig review');
+        }
         const address = app.server.address();
         const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}/`;
         const open = session.state === 'running' ? `Session ${session.id} is still open: its run takes each label in at its next throw and makes the verdicts.\n` : '';

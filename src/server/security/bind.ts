@@ -22,27 +22,31 @@ export function checkBinding(host: string, hasApiToken: boolean): void {
   }
 }
 
-const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
-  EADDRINUSE: 'is already in use (another dicerig serve?); stop it or pick another port',
-  EACCES: 'may not be listened on by this user (ports below 1024 need privileges); pick a port from 1024 up',
-  EADDRNOTAVAIL: 'is not an address of this machine; check --host',
+/** Why a port cannot be listened on, by the error's code; `who` is what is likely there already (another dicerig review?). */
+const LISTEN_PROBLEMS: Readonly<Record<string, (who: string) => string>> = {
+  EADDRINUSE: (who) => `is already in use: something is listening there (another ${who}?); stop it, or give --port 0 for a free port`,
+  EACCES: () => 'may not be listened on by this user (ports below 1024 need privileges); pick a port from 1024 up, or --port 0 for a free one',
+  EADDRNOTAVAIL: () => 'is not an address of this machine; check --host',
 };
 
-/** A listen error as the one line a user should see, or the error itself when it is not one of those. */
-export function listenFailure(e: unknown, host: string, port: number): unknown {
+/**
+ * A listen error as the one line a user should see, or the error itself when it is not one of those. `who`: the
+ * command that is likely listening there already (the same command run twice), named in the hint.
+ */
+export function listenFailure(e: unknown, host: string, port: number, who = 'dicerig serve'): unknown {
   const code = (e as { code?: unknown } | null)?.code;
   const why = typeof code === 'string' ? LISTEN_PROBLEMS[code] : undefined;
   if (why === undefined) return e;
   const shown = host.includes(':') ? `[${host}]` : host;
-  return new InputError(`--port ${port}: ${shown}:${port} ${why}`);
+  return new InputError(`--port ${port}: ${shown}:${port} ${why(who)}`);
 }
 
 /** Refuses an address that cannot be listened on before anything is opened (port 0 always can). */
-export async function checkListenable(host: string, port: number): Promise<void> {
+export async function checkListenable(host: string, port: number, who = 'dicerig serve'): Promise<void> {
   if (port === 0) return;
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (e) => reject(listenFailure(e, host, port)));
+    probe.once('error', (e) => reject(listenFailure(e, host, port, who)));
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
   });
 }
