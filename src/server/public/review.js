@@ -150,11 +150,13 @@ async function labelChosen(face) {
 }
 
 document.addEventListener('keydown', (ev) => {
+  // Ctrl, Alt or Meta with a key is the browser's (Ctrl+1 switches tabs), never a label.
+  if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
   if (ev.key === 'ArrowRight') select(selected + 1);
   else if (ev.key === 'ArrowLeft') select(selected - 1);
   else if (ev.key === 'Escape') select(selected);
   else if (ev.key === '0' && rolls[selected]) void labelChosen(null);
-  else if (/^[1-8]$/.test(ev.key)) {
+  else if (/^[1-9]$/.test(ev.key)) {
     const r = rolls[selected];
     const face = r?.faces[Number(ev.key) - 1];
     if (r && face !== undefined) void labelChosen(face);
