@@ -93,6 +93,8 @@ export class ReviewLog {
   constructor(
     private readonly db: Database,
     private readonly path: string,
+    /** The session's throw-chain genesis, which its first review chains from. */
+    private readonly genesis: (sessionId: number) => string,
     private readonly types: readonly DieType[] = [],
   ) {}
 
@@ -137,6 +139,11 @@ export class ReviewLog {
     return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? AND id > ? ORDER BY id`).all(sessionId, afterId);
   }
 
+  /** The answer that stands for each roll of the session a person answered (its latest review), in the order given. */
+  answers(sessionId: number): ReviewRecord[] {
+    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? ORDER BY id`).all(sessionId);
+  }
+
   /** The id of the session's last review (0 when none): a running session asks it after every throw, so it is one lookup. */
   lastReviewId(sessionId: number): number {
     return this.db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM reviews WHERE session_id = ?').get(sessionId)?.id ?? 0;
@@ -150,7 +157,7 @@ export class ReviewLog {
    * roll the reader read, a roll already labelled (or said untellable) and a
    * face the die does not have.
    */
-  review(sessionId: number, input: ReviewInput, genesis: (sessionId: number) => string): ReviewRecord {
+  review(sessionId: number, input: ReviewInput): ReviewRecord {
     return this.db
       .transaction((): ReviewRecord => {
         const where = { db: this.path, session: sessionId, roll: input.rollId };
@@ -185,7 +192,7 @@ export class ReviewLog {
           throw new ReviewError('bad-face', `A ${type.id} die has no face "${input.faceId}" (its faces: ${type.faces.map((f) => f.id).join(', ')}).`, where);
         }
         const last = this.db.prepare<{ hash: string }>('SELECT hash FROM reviews WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId);
-        const prevHash = last?.hash ?? reviewGenesis(genesis(sessionId));
+        const prevHash = last?.hash ?? reviewGenesis(this.genesis(sessionId));
         const fields = { sessionId, rollId: input.rollId, faceId: face.id, symbol: face.symbol, reviewer: who, at: input.at, afterThrow: session.throwCount };
         const hash = reviewHash(prevHash, fields);
         const info = this.db
@@ -201,8 +208,8 @@ export class ReviewLog {
    * Stores one person's label for several declined rolls, in the order given, all or none: the first refusal (as
    * `review` refuses) rolls every one of them back, and its message names that roll.
    */
-  reviewAll(sessionId: number, inputs: readonly ReviewInput[], genesis: (sessionId: number) => string): ReviewRecord[] {
-    return this.db.transaction((): ReviewRecord[] => inputs.map((input) => this.review(sessionId, input, genesis))).immediate();
+  reviewAll(sessionId: number, inputs: readonly ReviewInput[]): ReviewRecord[] {
+    return this.db.transaction((): ReviewRecord[] => inputs.map((input) => this.review(sessionId, input))).immediate();
   }
 
   /** The first review of the session that breaks its chain (edited, removed or inserted), as a sentence; null when the chain holds. */

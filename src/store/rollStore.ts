@@ -76,7 +76,8 @@ type CountedRow = Omit<CountedRoll, 'simulated'> & { simulated: number };
  */
 export class RollStore {
   private readonly chain: ChainRows;
-  private readonly reviewLog: ReviewLog;
+  /** The session's reviews (labels, "cannot tell" answers and their corrections): `ReviewLog`. */
+  readonly reviewLog: ReviewLog;
   private readonly rigDice: RigDiceRows;
   private readonly verdictRows: SessionVerdictRows;
   private readonly locks: SessionLocks;
@@ -98,7 +99,7 @@ export class RollStore {
     readonly readonly = false,
   ) {
     this.chain = new ChainRows(db);
-    this.reviewLog = new ReviewLog(db, path);
+    this.reviewLog = new ReviewLog(db, path, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
     this.rigDice = new RigDiceRows(db, path, (fn) => this.atomically(fn));
     this.verdictRows = new SessionVerdictRows(db);
     this.locks = new SessionLocks(db, path);
@@ -547,12 +548,12 @@ export class RollStore {
 
   /** Stores a person's label for a declined roll; throws `ReviewError` for what it refuses (see `ReviewLog.review`). */
   reviewRoll(sessionId: number, input: ReviewInput): ReviewRecord {
-    return this.reviewLog.review(sessionId, input, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
+    return this.reviewLog.review(sessionId, input);
   }
 
   /** Stores labels for several declined rolls at once, all or none (`ReviewLog.reviewAll`). */
   reviewRolls(sessionId: number, inputs: readonly ReviewInput[]): ReviewRecord[] {
-    return this.reviewLog.reviewAll(sessionId, inputs, (id) => genesisHash(this.chain.session(id) as NonNullable<ReturnType<ChainRows['session']>>));
+    return this.reviewLog.reviewAll(sessionId, inputs);
   }
 
   /** The session's reviews in the order given (only those after review `afterId` when given). */

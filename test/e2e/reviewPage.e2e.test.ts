@@ -69,4 +69,58 @@ describe('the review page when things go wrong', () => {
     expect(stored(db, (s) => s.reviews(1))).toEqual([]);
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it('says a label was not saved when the review server has stopped, naming the command that starts it, and leaves the card unlabelled', async () => {
+    const { db, url, proc } = await reviewed('gone');
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    const first = page.locator('#grid .crop').first();
+    await stopCliServer(proc);
+    await page.keyboard.press('4');
+    await expect.poll(() => page.locator('#message').textContent()).toBe(`not saved: the review server is not running (start dicerig review 1 --db ${db} again)`);
+    expect(await first.getAttribute('class')).not.toContain('labelled');
+    expect(await first.locator('.label').textContent()).toBe('');
+    expect(await first.locator('.faces button').first().isDisabled()).toBe(false);
+    expect(stored(db, (s) => s.reviews(1))).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('shows on a second tab the label the first gave: on a refused press with who and what, on its own in a few seconds, and counts what is left as the server does', async () => {
+    const { db, url } = await reviewed('tabs');
+    const errors: string[] = [];
+    const a = await open(url, errors);
+    const b = await open(url, errors);
+    const todo = stored(db, (s) => s.rollsToReview(1));
+    const firstId = (todo[0] as (typeof todo)[number]).rollId;
+    // Tab A labels the first crop 6; tab B, still showing it open, presses 2 on it.
+    await a.keyboard.press('6');
+    await expect.poll(() => a.locator(`.crop[data-roll="${firstId}"]`).getAttribute('class')).toContain('labelled');
+    await b.keyboard.press('2');
+    const onB = b.locator(`.crop[data-roll="${firstId}"]`);
+    await expect.poll(() => onB.locator('.label').textContent()).toBe('labelled 6 by Ada');
+    expect(await onB.getAttribute('class')).toContain('labelled');
+    expect(await b.locator('#message').textContent()).toMatch(new RegExp(`^Roll ${firstId} \\(die ".+"\\) is already labelled`));
+    expect(await b.locator('#left').textContent()).toBe(`(${todo.length - 1} left)`);
+
+    // A labels another crop; B shows it without a press, on its next look at the server.
+    const secondId = (todo[1] as (typeof todo)[number]).rollId;
+    await a.keyboard.press('1');
+    await expect.poll(() => b.locator(`.crop[data-roll="${secondId}"] .label`).textContent(), { timeout: 12_000 }).toBe('labelled 1 by Ada');
+
+    // A labels a third; B labels a batch of crops (a die's select button) without having seen it: the count left is the server's.
+    const thirdId = (todo[2] as (typeof todo)[number]).rollId;
+    await a.keyboard.press('1');
+    await expect.poll(() => a.locator(`.crop[data-roll="${thirdId}"]`).getAttribute('class')).toContain('labelled');
+    const thirdDie = todo[2]?.dieLabel;
+    const batchOf = (die: string) => todo.filter((r) => r.dieLabel === die && ![firstId, secondId].includes(r.rollId)).map((r) => r.rollId);
+    const otherDie = [...new Set(todo.map((r) => r.dieLabel))].find((d) => d !== thirdDie && batchOf(d).length > 1) as string;
+    const batch = batchOf(otherDie);
+    await b.locator(`#dice tr[data-die="${otherDie}"] .pick button`).click();
+    expect(await b.locator('.crop.chosen').count()).toBe(batch.length);
+    await b.keyboard.press('5');
+    await expect.poll(() => b.locator('.crop.labelled').count()).toBe(3 + batch.length);
+    expect(stored(db, (s) => s.rollsToReview(1).length)).toBe(todo.length - 3 - batch.length);
+    await expect.poll(() => b.locator('#left').textContent()).toBe(`(${todo.length - 3 - batch.length} left)`);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

@@ -94,11 +94,20 @@ describe('the review API', () => {
     expect(store.reviews(1).some((r) => r.rollId === roll.rollId)).toBe(false);
   });
 
-  it('refuses a crop already labelled with 409', async () => {
+  it('refuses a crop already labelled with 409, with the label stored (who, what) and the dice counted as the server has them', async () => {
     const done = store.reviews(1)[0];
     const res = await label(done?.rollId as number, '1');
     expect(res.statusCode).toBe(409);
-    expect(res.json<{ error: string }>().error).toMatch(/is already labelled; a label is given once/);
+    const body = res.json<{ error: string; stored: unknown[]; dice: DieView[] }>();
+    expect(body.error).toMatch(/is already labelled/);
+    expect(body.stored).toEqual([{ rollId: done?.rollId, face: '6', cannotTell: false, reviewer: 'ada', at: AT }]);
+    expect(body.dice).toEqual((await state()).dice);
+  });
+
+  it('gives the page every answer that stands and the command that starts its server again', async () => {
+    const got = (await app.inject({ method: 'GET', url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ answers: { rollId: number }[]; restart: string }>();
+    expect(got.answers.map((a) => a.rollId)).toEqual(store.reviews(1).map((r) => r.rollId));
+    expect(got.restart).toBe(`dicerig review 1 --db ${store.path}`);
   });
 
   it('refuses a roll the reader read with 409, and an unknown roll with 404', async () => {

@@ -1,4 +1,4 @@
-/* global document, fetch, setTimeout */
+/* global document, fetch, setTimeout, clearTimeout, window */
 // The review page: every text from the store goes in through textContent (never innerHTML),
 // so a die label or a reason cannot become markup; the CSP forbids inline script as well.
 const $ = (id) => document.getElementById(id);
@@ -8,6 +8,26 @@ let rolls = [];
 let selected = 0;
 let chosen = new Set();
 let anchor = 0;
+// The command that starts this page's server again (from the server, so it names this session and store).
+let restart = 'dicerig review';
+const GONE = () => `the review server is not running (start ${restart} again)`;
+
+// A request to the review server: its answer, or { gone: true } when the server cannot be reached (it was stopped).
+async function ask(url, init) {
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch {
+    return { gone: true };
+  }
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    body = { error: `the review server answered ${res.status} without saying why` };
+  }
+  return { ok: res.ok, status: res.status, body };
+}
 
 function el(tag, className, text) {
   const e = document.createElement(tag);
@@ -120,18 +140,38 @@ function markLabelled(r, review) {
   r.card.querySelectorAll('button').forEach((b) => (b.disabled = true));
 }
 
+// The answers the server holds (given in this tab, another tab, or by another person), shown on their cards.
+function showAnswers(answers) {
+  for (const a of answers) {
+    const r = rolls.find((x) => x.rollId === a.rollId);
+    if (r && !r.label) markLabelled(r, a);
+  }
+}
+
 // The chosen cards still to label get the face (null: nobody can tell it): one request for them all, stored all or none.
 async function labelChosen(face) {
   const targets = [...chosen].sort((a, b) => a - b).filter((j) => !rolls[j].label);
   if (targets.length === 0) return;
   const one = targets.length === 1;
   const answer = face === null ? { cannotTell: true } : { face };
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
   const res = one
-    ? await fetch(`/api/rolls/${rolls[targets[0]].rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) })
-    : await fetch('/api/labels', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rolls: targets.map((j) => rolls[j].rollId), ...answer }) });
-  const body = await res.json();
+    ? await ask(`/api/rolls/${rolls[targets[0]].rollId}/label`, { ...post, body: JSON.stringify(answer) })
+    : await ask('/api/labels', { ...post, body: JSON.stringify({ rolls: targets.map((j) => rolls[j].rollId), ...answer }) });
+  if (res.gone) {
+    $('message').textContent = `not saved: ${GONE()}`;
+    return;
+  }
+  const body = res.body;
   if (!res.ok) {
     $('message').textContent = body.error;
+    // Answered already (in another tab, say): its card shows the answer stored, and the counts are the server's.
+    if (body.stored) {
+      showAnswers(body.stored);
+      showDice(body.dice);
+      showLeft();
+      void refresh(false);
+    }
     return;
   }
   $('message').textContent = '';
@@ -139,6 +179,8 @@ async function labelChosen(face) {
   targets.forEach((j, k) => markLabelled(rolls[j], reviews[k]));
   showDice(body.dice);
   showLeft();
+  // Labels given in another tab meanwhile: the count left is the server's.
+  void refresh(false);
   const last = targets[targets.length - 1];
   const next = rolls.findIndex((x, j) => j > last && !x.label);
   const back = rolls.findIndex((x) => !x.label);
@@ -164,23 +206,33 @@ document.addEventListener('keydown', (ev) => {
   }
 });
 
-// While the session still runs, its new unresolved rolls are added to the grid as they come (the labels given stay).
-async function refresh() {
-  const res = await fetch('/api/review');
-  const data = await res.json();
-  if (!res.ok) return;
-  const known = new Set(rolls.map((r) => r.rollId));
-  const added = data.rolls.filter((r) => !known.has(r.rollId));
-  for (const r of added) {
-    r.card = card(r, rolls.length);
-    rolls.push(r);
-    $('grid').append(r.card);
+// The queue as the server has it now: the session's new unresolved rolls are added (while it runs), and the answers
+// given elsewhere (another tab, another person) are shown on their cards. Every few seconds, and when the page is
+// looked at again; `again` false for a one-off look.
+let timer;
+async function refresh(again = true) {
+  if (again) clearTimeout(timer);
+  const res = await ask('/api/review');
+  if (res.gone) {
+    $('message').textContent = GONE();
+  } else if (res.ok) {
+    const data = res.body;
+    if ($('message').textContent === GONE()) $('message').textContent = '';
+    const known = new Set(rolls.map((r) => r.rollId));
+    const added = data.rolls.filter((r) => !known.has(r.rollId));
+    for (const r of added) {
+      r.card = card(r, rolls.length);
+      rolls.push(r);
+      $('grid').append(r.card);
+    }
+    showAnswers(data.answers);
+    showDice(data.dice);
+    showLeft();
+    showOpen(data.session.open);
+    if (chosen.size > 0 && [...chosen].some((j) => rolls[j].label)) select(selected);
+    if (added.length > 0 && chosen.size === 0) select(rolls.findIndex((x) => !x.label));
   }
-  showDice(data.dice);
-  showLeft();
-  showOpen(data.session.open);
-  if (added.length > 0 && chosen.size === 0) select(rolls.findIndex((x) => !x.label));
-  if (data.session.open) setTimeout(refresh, REFRESH_MS);
+  if (again) timer = setTimeout(refresh, REFRESH_MS);
 }
 
 const REFRESH_MS = 5000;
@@ -191,12 +243,13 @@ function showOpen(open) {
 }
 
 async function start() {
-  const res = await fetch('/api/review');
-  const data = await res.json();
-  if (!res.ok) {
-    $('message').textContent = data.error;
+  const res = await ask('/api/review');
+  if (res.gone || !res.ok) {
+    $('message').textContent = res.gone ? GONE() : res.body.error;
     return;
   }
+  const data = res.body;
+  restart = data.restart;
   $('title').textContent = data.session.title;
   $('sim').hidden = !data.session.simulated;
   $('reviewer').textContent = data.reviewer;
@@ -207,7 +260,8 @@ async function start() {
   showOpen(data.session.open);
   select(0);
   document.body.dataset.ready = 'true';
-  if (data.session.open) setTimeout(refresh, REFRESH_MS);
+  timer = setTimeout(refresh, REFRESH_MS);
+  window.addEventListener('focus', () => void refresh());
 }
 
 void start();

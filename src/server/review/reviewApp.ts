@@ -113,6 +113,13 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
   const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));
   const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
+  // What the page tells a person to run when it finds the server gone (its labels cannot be saved until then).
+  const restart = `dicerig review ${session.id} --db ${shellWord(store.path)}`;
+  // The answers that stand for the rolls asked about: a 409 shows the label another tab or person gave.
+  const standing = (rollIds: readonly number[]) => {
+    const asked = new Set(rollIds);
+    return store.reviewLog.answers(sessionId).filter((r) => asked.has(r.rollId)).map(answerView);
+  };
 
   app.get('/api/review', async () => {
     // Remade on each look: the session may have run (or ended) since.
@@ -123,6 +130,9 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     return {
       session: { id: session.id, title, simulated: session.simulated, open: open() },
       reviewer: options.reviewer,
+      restart,
+      // Every answer that stands, so a page open beside another shows the labels given there.
+      answers: store.reviewLog.answers(sessionId).map(answerView),
       dice: dieSummary(verdicts, open(), unresolved),
       rolls: unresolved.filter((r) => !r.cannotTell).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
     };
@@ -150,7 +160,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       verdicts = remake(review.at);
       return { review: answerView(review), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
     } catch (e) {
-      if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: e.message, refusal: e.refusal });
+      if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send(refusalBody(e, e.message, standing([rollId])));
       throw e;
     }
   });
@@ -172,9 +182,20 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       verdicts = remake(at);
       return { reviews: reviews.map(answerView), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
     } catch (e) {
-      if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send({ error: `${e.message} No label of this batch was stored.`, refusal: e.refusal });
+      if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send(refusalBody(e, `${e.message} No label of this batch was stored.`, standing(ids as number[])));
       throw e;
     }
   });
+  /** A refusal as the page takes it: why, and (for a roll answered already) the answers stored, with the dice's counts now. */
+  function refusalBody(e: ReviewError, error: string, stored: ReturnType<typeof standing>) {
+    if (e.refusal !== 'already-reviewed') return { error, refusal: e.refusal };
+    verdicts = recomputeVerdicts(store, sessionId);
+    return { error, refusal: e.refusal, stored, dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
+  }
   return app;
+}
+
+/** A path as one word of a shell command (quoted when it holds anything but plain characters). */
+function shellWord(path: string): string {
+  return /^[\w./:@%+=,-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
