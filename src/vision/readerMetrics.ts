@@ -22,12 +22,12 @@ export interface MetricItem {
   readonly cause?: DeclineCause;
 }
 
-/** A decline's cause, or `unsaid` when the reader gave none. */
-export type CauseName = DeclineCause | 'unsaid';
+/** A decline's cause, or `no-cause` when the reader gave none. */
+export type CauseName = DeclineCause | 'no-cause';
 
-/** The cause a decline is counted under: the reader's, or `unsaid`. */
+/** The cause a decline is counted under: the reader's, or `no-cause`. */
 export function causeName(cause: DeclineCause | undefined): CauseName {
-  return cause ?? 'unsaid';
+  return cause ?? 'no-cause';
 }
 
 /** Declines counted by cause (only causes seen). */
@@ -235,7 +235,7 @@ const pValue = (p: number): string => (p < 1e-4 ? p.toExponential(1) : p.toFixed
 const spreadText = (spread: number): string => (Number.isFinite(spread) ? `${spread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)');
 
 /** Causes in the order a user reads them: doubt first, then tilt, then light and the rest. */
-const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'shadow', 'other-die', 'not-located', 'unsaid'];
+const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'shadow', 'other-die', 'not-located', 'no-cause'];
 
 /** The declines of each face by cause, as a table (none when nothing was declined). */
 function formatCauses(m: ReaderMetrics): string[] {

@@ -142,7 +142,7 @@ describe('reader metrics', () => {
     expect(formatReaderMetrics(m992)).toContain('targets (renders):\n  NOT met correct among read: 99.20 % (target >= 99.5 %)');
   });
 
-  it('counts the declines of each face by cause, a decline without one as unsaid, and how cocked dice were caught', () => {
+  it('counts the declines of each face by cause, a decline without one as no-cause, and how cocked dice were caught', () => {
     const byCause = readerMetrics([
       { truth: 'red-hit', status: 'unreadable', confidence: 0.5, cause: 'unsure' },
       { truth: 'red-hit', status: 'unreadable', confidence: 0.5, cause: 'unsure' },
@@ -155,12 +155,12 @@ describe('reader metrics', () => {
       { truth: 'cocked', status: 'cocked', confidence: 0.8, cause: 'outline' },
     ]);
     expect(byCause.perClass.map((c) => [c.className, c.causes])).toEqual([
-      ['red-hit', { unsure: 2, outline: 1, unsaid: 1 }],
+      ['red-hit', { unsure: 2, outline: 1, 'no-cause': 1 }],
       ['red-blank', { glare: 1 }],
     ]);
     expect(byCause.cockedCauses).toEqual({ tilted: 1, outline: 2 });
     const text = formatReaderMetrics(byCause);
-    expect(text).toMatch(/declined by cause: face +unsure +tilted +outline +glare +unsaid/);
+    expect(text).toMatch(/declined by cause: face +unsure +tilted +outline +glare +no-cause/);
     expect(text).toMatch(/red-hit +2 +0 +1 +0 +1\n/);
     expect(text).toMatch(/cocked +0 +1 +2 +0 +0/);
     expect(formatReaderMetrics(readerMetrics([read('1', '1')]))).not.toContain('declined by cause');
