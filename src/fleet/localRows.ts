@@ -190,7 +190,7 @@ export class LocalRows {
   reviews(sessionId: number, offset: number): LocalReview[] {
     return this.db
       .prepare<LocalReview>(
-        `SELECT session_id AS sessionId, roll_id AS rollId, face_id AS faceId, symbol, reviewer, at, after_throw AS afterThrow, prev_hash AS prevHash, hash
+        `SELECT session_id AS sessionId, roll_id AS rollId, face_id AS faceId, symbol, reviewer, at, after_throw AS afterThrow, supersedes, prev_hash AS prevHash, hash
            FROM reviews WHERE session_id = ? ORDER BY id LIMIT -1 OFFSET ?`,
       )
       .all(sessionId, offset);

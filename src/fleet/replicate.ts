@@ -266,6 +266,10 @@ function takeReviews(reviews: readonly LocalReview[], throwCount: number, after:
   for (const r of reviews) {
     if (r.afterThrow > throwCount) break;
     const n = after + out.length + 1;
+    // The fleet's reviews table holds one answer a roll: a correction copied as one would count the wrong label, or fail.
+    if (r.supersedes !== null) {
+      throw new FleetError(`${name}: review ${n} corrects an earlier label (dicerig review); the fleet store cannot hold corrections yet, so nothing of this batch was copied.`, { session: name });
+    }
     if (r.prevHash !== prev || reviewHash(prev, r) !== r.hash) {
       throw new FleetIntegrityError(`${name}: review ${n} (of the roll in throw up to ${r.afterThrow}) does not fit the session's review chain; nothing of this batch was copied.`, { session: name });
     }

@@ -14,7 +14,9 @@ export type StoredDieEvent =
   | { readonly kind: 'roll'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string | null }
   | { readonly kind: 'unresolved'; readonly rollId: number }
   | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string }
-  | { readonly kind: 'cannot-tell'; readonly rollId: number };
+  | { readonly kind: 'cannot-tell'; readonly rollId: number }
+  /** A corrected answer: the right face, or (`faceId` null, `symbol` '') none a person can tell. */
+  | { readonly kind: 'correction'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string };
 
 /** The session's trace of one die; null when its events do not fit the stored verdict's faces (then the analysis's trace is shown). */
 export function sessionEvidenceTrace(events: readonly StoredDieEvent[], stored: DieVerdict, maxPoints = 400): EvidenceTrace | null {
@@ -34,7 +36,19 @@ export function sessionEvidenceTrace(events: readonly StoredDieEvent[], stored: 
       continue;
     }
     // No face given: the roll stays unresolved, the evidence as it was.
-    if (e.kind === 'cannot-tell') continue;
+    if (e.kind === 'cannot-tell') {
+      const position = positions.get(e.rollId);
+      if (position === undefined) return null;
+      calls.push({ kind: 'cannot-tell', position });
+      continue;
+    }
+    if (e.kind === 'correction') {
+      const position = positions.get(e.rollId);
+      const face = e.faceId === null && e.symbol === '' ? null : categoryOf(e);
+      if (position === undefined || face === -1) return null;
+      calls.push({ kind: 'correct', position, face });
+      continue;
+    }
     const face = categoryOf(e);
     if (face < 0) return null;
     if (e.kind === 'roll') {

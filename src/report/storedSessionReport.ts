@@ -11,6 +11,7 @@ import type { DieType } from '../dice/types.js';
 import { checkSessionConfig } from '../session/config.js';
 import type { SessionVerdicts } from '../stats/dieVerdict.js';
 import type { SessionRecord } from '../store/records.js';
+import { isCannotTell } from '../store/reviews.js';
 import type { RollStore } from '../store/rollStore.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
 import { buildSessionReport, sessionTitle, type DieResolution, type SessionReport } from './sessionReport.js';
@@ -107,24 +108,33 @@ function resolutionOf(store: RollStore, sessionId: number): DieResolution[] {
     const faces = new Map<string, { read: number; reviewed: number }>();
     let unresolved = 0;
     let cannotTell = 0;
-    for (const e of events) {
-      if (e.kind === 'unresolved') {
-        unresolved++;
-        continue;
-      }
-      if (e.kind === 'cannot-tell') {
-        cannotTell++;
-        continue;
-      }
-      const face = e.faceId ?? e.symbol ?? '?';
-      const f = faces.get(face) ?? { read: 0, reviewed: 0 };
-      if (e.kind === 'roll') f.read++;
+    // The answer that stands for each roll a person answered (a face, or null: cannot tell), so a correction moves it.
+    const answers = new Map<number, string | null>();
+    const give = (rollId: number, face: string | null, by: 1 | -1): void => {
+      if (face === null) cannotTell += by;
       else {
-        f.reviewed++;
-        unresolved--;
+        const f = faces.get(face) ?? { read: 0, reviewed: 0 };
+        f.reviewed += by;
+        unresolved -= by;
+        faces.set(face, f);
       }
-      faces.set(face, f);
+      if (by === 1) answers.set(rollId, face);
+    };
+    for (const e of events) {
+      if (e.kind === 'unresolved') unresolved++;
+      else if (e.kind === 'cannot-tell') give(e.rollId, null, 1);
+      else if (e.kind === 'roll') {
+        const face = e.faceId ?? e.symbol ?? '?';
+        const f = faces.get(face) ?? { read: 0, reviewed: 0 };
+        f.read++;
+        faces.set(face, f);
+      } else {
+        const was = answers.get(e.rollId);
+        if (e.kind === 'correction' && was !== undefined) give(e.rollId, was, -1);
+        give(e.rollId, isCannotTell(e) ? null : (e.faceId ?? e.symbol), 1);
+      }
     }
+    for (const [face, f] of faces) if (f.read === 0 && f.reviewed === 0) faces.delete(face);
     const label = store.getDie(dieId)?.label ?? String(dieId);
     const kept = events.filter((e) => e.kind === 'unresolved').length;
     const rereadResolved = rereadsKnown ? Math.max(0, (declinedAtFirst.get(label) ?? 0) - kept) : undefined;

@@ -48,6 +48,10 @@ function walkStored(track: DieTrack, stored: readonly StoredRollEvent[]): { call
     } else if (e.kind === 'cannot-tell') {
       const position = positions.get(e.rollId);
       if (position !== undefined) calls.push({ kind: 'cannot-tell', position });
+    } else if (e.kind === 'correction') {
+      const position = positions.get(e.rollId);
+      const face = isCannotTell(e) ? null : track.categoryOf(e);
+      if (position !== undefined && face !== undefined) calls.push({ kind: 'correct', position, face });
     } else {
       const face = track.categoryOf(e);
       const position = positions.get(e.rollId);
@@ -86,6 +90,9 @@ export class MonitorSet {
           if (track.monitor.isOpen(c.position)) track.monitor.review(c.position, c.face);
         } else if (c.kind === 'cannot-tell') {
           if (track.monitor.isOpen(c.position)) track.monitor.cannotTell(c.position);
+        } else if (c.kind === 'correct') {
+          // Only an answer the monitor took in can be corrected in it (see 'review' above).
+          if (track.monitor.isAnswered(c.position)) track.monitor.correct(c.position, c.face);
         } else if (!track.retired) {
           // As a live run does (`DieTrack`): a die with a verdict is no longer counted.
           if (c.kind === 'roll') track.observe(c.face);
@@ -108,6 +115,16 @@ export class MonitorSet {
     for (const review of reviews) {
       const i = places.findIndex((p) => p.has(review.rollId));
       const track = this.tracks[i];
+      if (review.supersedes !== null) {
+        // A correction, at the throw it was given: the roll counts with the right face (or none) from here on.
+        const position = places[i]?.get(review.rollId);
+        const face = isCannotTell(review) ? null : track?.categoryOf(review);
+        if (track === undefined || position === undefined || face === undefined || !track.monitor.isAnswered(position)) continue;
+        const was = track.retired;
+        track.monitor.correct(position, face);
+        if (!was && track.retired) decided.push(track);
+        continue;
+      }
       if (isCannotTell(review)) {
         // No face: the roll stays unresolved, and no advice counts on reviewing it.
         const position = places[i]?.get(review.rollId);

@@ -279,7 +279,9 @@ export type RollEvent =
   | { readonly kind: 'unresolved' }
   | { readonly kind: 'review'; readonly position: number; readonly face: number }
   /** A person looked at the unresolved roll at `position` and could not tell its face. */
-  | { readonly kind: 'cannot-tell'; readonly position: number };
+  | { readonly kind: 'cannot-tell'; readonly position: number }
+  /** A person corrected their answer for the roll at `position`: the right face, or null when they cannot tell it after all. */
+  | { readonly kind: 'correct'; readonly position: number; readonly face: number | null };
 
 /** Feeds a stored sequence of events to a monitor (the same calls the session made), and returns it. */
 export function replay(monitor: RobustMonitor, events: Iterable<RollEvent>): RobustMonitor {
@@ -287,6 +289,7 @@ export function replay(monitor: RobustMonitor, events: Iterable<RollEvent>): Rob
     if (e.kind === 'roll') monitor.observe(e.face);
     else if (e.kind === 'unresolved') monitor.observeUnresolved();
     else if (e.kind === 'cannot-tell') monitor.cannotTell(e.position);
+    else if (e.kind === 'correct') monitor.correct(e.position, e.face);
     else monitor.review(e.position, e.face);
   }
   return monitor;

@@ -118,6 +118,8 @@ export class RobustMonitor {
   private readonly open = new Set<number>();
   /** Of the open positions, those a person looked at and could not tell: unresolved for good, no longer to review. */
   private readonly untellable = new Set<number>();
+  /** The face a person gave each reviewed position (what a correction takes back out of `counts`). */
+  private readonly reviewedFaces = new Map<number, number>();
   private n = 0;
   private resolvedCount = 0;
   private reviewedCount = 0;
@@ -248,8 +250,43 @@ export class RobustMonitor {
     }
     this.checkFace(faceIndex);
     this.open.delete(position);
+    this.reviewedFaces.set(position, faceIndex);
     this.counts[faceIndex] = (this.counts[faceIndex] as number) + 1;
     this.reviewedCount += 1;
+    this.evidence = null;
+    this.completion = null;
+    this.noteEvidence();
+    if (this.decision === null) this.decide();
+  }
+
+  /** Whether a person answered the roll at `position` (gave it a face, or said they could not tell): `correct` takes it. */
+  isAnswered(position: number): boolean {
+    return this.reviewedFaces.has(position) || this.untellable.has(position);
+  }
+
+  /**
+   * Records a person's correction of their answer for the roll at `position`: the right face, or null when they cannot
+   * tell it after all (the roll is unresolved again, for good). Taken in now, as a review is: the roll counts with the
+   * corrected face from here on. What the wrong answer did before stays: the running maximum of the e-value and a
+   * final verdict reached meanwhile are not taken back (as with a misread nobody saw; the README says so).
+   * Throws `InputError` for a position nobody answered or a bad face.
+   */
+  correct(position: number, faceIndex: number | null): void {
+    if (!this.isAnswered(position)) throw new InputError(`Roll ${position} has no answer to correct.`);
+    if (faceIndex !== null) this.checkFace(faceIndex);
+    const was = this.reviewedFaces.get(position);
+    if (was !== undefined) {
+      this.counts[was] = (this.counts[was] as number) - 1;
+      this.reviewedCount -= 1;
+      this.reviewedFaces.delete(position);
+      this.open.add(position);
+    }
+    this.untellable.delete(position);
+    if (faceIndex !== null) {
+      this.review(position, faceIndex);
+      return;
+    }
+    this.untellable.add(position);
     this.evidence = null;
     this.completion = null;
     this.noteEvidence();

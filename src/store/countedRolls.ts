@@ -5,11 +5,13 @@
  * read rather than nothing.
  */
 import type { CountedRoll } from './records.js';
+import { STANDING_REVIEW } from './reviews.js';
 import { isSqliteError, type Database } from './sqlite.js';
 
 export const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, rv.symbol) IS NOT NULL";
 // Only a roll a person labelled with a face is `reviewed`: a "cannot tell" answer leaves it unresolved, never counted.
-export const REVIEWED = "LEFT JOIN reviews rv ON rv.roll_id = r.id AND r.resolution = 'reviewed'";
+// Its face is the answer that stands (a correction supersedes the label it corrects).
+export const REVIEWED = `LEFT JOIN reviews rv ON rv.roll_id = r.id AND r.resolution = 'reviewed' AND ${STANDING_REVIEW}`;
 
 const COLUMNS = `t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
   coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol, r.confidence,

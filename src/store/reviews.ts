@@ -11,7 +11,7 @@ import type { DieType } from '../dice/types.js';
 import { StoreError, type StoreErrorContext } from './errors.js';
 import type { Database } from './sqlite.js';
 
-export type ReviewRefusal = 'no-session' | 'no-roll' | 'not-unresolved' | 'already-reviewed' | 'bad-face' | 'bad-reviewer';
+export type ReviewRefusal = 'no-session' | 'no-roll' | 'not-unresolved' | 'already-reviewed' | 'bad-face' | 'bad-reviewer' | 'not-reviewed' | 'stale' | 'same-answer';
 
 /** A label the store refuses, with why (`refusal`) for a page to show. */
 export class ReviewError extends StoreError {
@@ -62,6 +62,11 @@ export interface ReviewInput {
   readonly at: number;
 }
 
+/** A person's correction of the answer that stands for a roll: the review it supersedes (which they saw) and the right answer. */
+export interface CorrectionInput extends ReviewInput {
+  readonly supersedes: number;
+}
+
 export interface ReviewRecord {
   readonly id: number;
   readonly sessionId: number;
@@ -72,22 +77,33 @@ export interface ReviewRecord {
   readonly at: number;
   /** The session's last throw when the label was given: a replay applies it there. */
   readonly afterThrow: number;
+  /** The earlier review of the same roll this one corrects (null: the roll's first answer). */
+  readonly supersedes: number | null;
   readonly prevHash: string;
   readonly hash: string;
 }
 
-/** The fields a review's hash covers, in a fixed order (a stored format: never change it, add a new tag). */
-export function reviewHash(prevHash: string, r: Omit<ReviewRecord, 'id' | 'prevHash' | 'hash'>): string {
-  const text = JSON.stringify(['dicerig-review-v1', prevHash, r.sessionId, r.rollId, r.faceId, r.symbol, r.reviewer, r.at, r.afterThrow]);
+/**
+ * The fields a review's hash covers, in a fixed order (a stored format: never change it, add a new tag). A first
+ * answer is hashed as it always was ('dicerig-review-v1'); a correction under a tag of its own that covers the review
+ * it supersedes too, so old stores verify as they did and a correction cannot pass for a first answer.
+ */
+export function reviewHash(prevHash: string, r: Omit<ReviewRecord, 'id' | 'prevHash' | 'hash' | 'supersedes'> & { readonly supersedes?: number | null }): string {
+  const fields = [prevHash, r.sessionId, r.rollId, r.faceId, r.symbol, r.reviewer, r.at, r.afterThrow];
+  const text = r.supersedes === null || r.supersedes === undefined ? JSON.stringify(['dicerig-review-v1', ...fields]) : JSON.stringify(['dicerig-review-correction-v1', ...fields, r.supersedes]);
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/** SQL: the review `rv` stands (no later review of its roll supersedes it). */
+export const STANDING_REVIEW = 'NOT EXISTS (SELECT 1 FROM reviews sup WHERE sup.supersedes = rv.id)';
 
 /** The hash a session's first review chains from (its throw chain's genesis, tagged). */
 export function reviewGenesis(sessionGenesis: string): string {
   return createHash('sha256').update(`dicerig-reviews-v1:${sessionGenesis}`, 'utf8').digest('hex');
 }
 
-const REVIEW_COLUMNS = `id, session_id AS sessionId, roll_id AS rollId, face_id AS faceId, symbol, reviewer, at, after_throw AS afterThrow, prev_hash AS prevHash, hash`;
+const REVIEW_COLUMNS = `rv.id, rv.session_id AS sessionId, rv.roll_id AS rollId, rv.face_id AS faceId, rv.symbol, rv.reviewer, rv.at, rv.after_throw AS afterThrow,
+  rv.supersedes, rv.prev_hash AS prevHash, rv.hash`;
 
 export class ReviewLog {
   constructor(
@@ -109,16 +125,25 @@ export class ReviewLog {
    * with their crops and why; those a person could not tell are among them (`cannotTell`), as every verdict counts them.
    */
   unresolved(sessionId: number): UnresolvedRoll[] {
+    return this.declinedRows(sessionId, false);
+  }
+
+  /** Every roll of the session the reader left unresolved, labelled since or not (`cannotTell` as in `unresolved`): a labelled one can be corrected. */
+  declined(sessionId: number): UnresolvedRoll[] {
+    return this.declinedRows(sessionId, true);
+  }
+
+  private declinedRows(sessionId: number, labelledToo: boolean): UnresolvedRoll[] {
     this.requireSession(sessionId);
     const rows = this.db
       .prepare<Omit<UnresolvedRoll, 'reason' | 'cannotTell'> & { told: number }>(
         `SELECT r.id AS rollId, t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
-                r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash, (rv.id IS NOT NULL) AS told
-           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id LEFT JOIN reviews rv ON rv.roll_id = r.id
-          WHERE t.session_id = ? AND t.status = 'ok' AND r.resolution = 'unresolved'
+                r.evidence_path AS evidencePath, r.evidence_hash AS evidenceHash, (rv.id IS NOT NULL AND r.resolution = 'unresolved') AS told
+           FROM throws t JOIN rolls r ON r.throw_id = t.id JOIN dice d ON d.id = r.die_id LEFT JOIN reviews rv ON rv.roll_id = r.id AND ${STANDING_REVIEW}
+          WHERE t.session_id = ? AND t.status = 'ok' AND (r.resolution = 'unresolved' OR (? AND r.resolution = 'reviewed'))
           ORDER BY t.idx, r.seq`,
       )
-      .all(sessionId);
+      .all(sessionId, labelledToo ? 1 : 0);
     const reasonOf = this.db.prepare<{ detail: string }>(
       `SELECT detail_json AS detail FROM events WHERE session_id = ? AND kind IN ('unreadable', 'missing') AND throw_index = ? AND die_id = ? ORDER BY id LIMIT 1`,
     );
@@ -134,14 +159,9 @@ export class ReviewLog {
     return this.unresolved(sessionId).filter((r) => !r.cannotTell);
   }
 
-  /** Every review of the session, in the order they were given; with `afterId`, only those given after that one. */
+  /** Every review of the session (corrections and the answers they superseded too), in the order they were given; with `afterId`, only those given after that one. */
   reviews(sessionId: number, afterId = 0): ReviewRecord[] {
-    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? AND id > ? ORDER BY id`).all(sessionId, afterId);
-  }
-
-  /** The answer that stands for each roll of the session a person answered (its latest review), in the order given. */
-  answers(sessionId: number): ReviewRecord[] {
-    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE session_id = ? ORDER BY id`).all(sessionId);
+    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews rv WHERE rv.session_id = ? AND rv.id > ? ORDER BY rv.id`).all(sessionId, afterId);
   }
 
   /** The id of the session's last review (0 when none): a running session asks it after every throw, so it is one lookup. */
@@ -154,52 +174,40 @@ export class ReviewLog {
    * and counts from now on), or their word that they cannot tell its face
    * (`faceId` null: the roll stays unresolved, off the review queue). Refuses,
    * with a `ReviewError`, a session that does not exist, a roll not in it, a
-   * roll the reader read, a roll already labelled (or said untellable) and a
+   * roll the reader read, a roll already answered (that takes `correct`) and a
    * face the die does not have.
    */
   review(sessionId: number, input: ReviewInput): ReviewRecord {
     return this.db
       .transaction((): ReviewRecord => {
-        const where = { db: this.path, session: sessionId, roll: input.rollId };
-        const session = this.requireSession(sessionId);
-        const who = input.reviewer.trim();
-        if (who === '' || /[\r\n]/.test(who)) throw new ReviewError('bad-reviewer', 'A review needs the name of the person who gave it, on one line.', where);
-        const roll = this.db
-          .prepare<{ resolution: string; typeId: string; label: string }>(
-            `SELECT r.resolution, d.type_id AS typeId, d.label FROM rolls r JOIN throws t ON t.id = r.throw_id JOIN dice d ON d.id = r.die_id
-              WHERE r.id = ? AND t.session_id = ?`,
-          )
-          .get(input.rollId, sessionId);
-        if (roll === undefined) throw new ReviewError('no-roll', `Session ${sessionId} has no roll ${input.rollId}.`, where);
-        if (roll.resolution === 'reviewed') throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") is already labelled; a label is given once.`, where);
-        if (roll.resolution !== 'unresolved') throw new ReviewError('not-unresolved', `Roll ${input.rollId} (die "${roll.label}") was read by the reader; only unresolved rolls (declined, or the die not found) take a label.`, where);
-        const told = this.db.prepare<{ reviewer: string }>('SELECT reviewer FROM reviews WHERE roll_id = ?').get(input.rollId);
-        if (told !== undefined) {
-          throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") was looked at already: ${told.reviewer} could not tell its face; an answer is given once.`, where);
+        const { where, roll, who } = this.rollToAnswer(sessionId, input);
+        const standing = this.standingAnswer(input.rollId);
+        if (standing !== undefined) {
+          throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") is already ${answerText(standing)}; correct it on its card to change it.`, where);
         }
-        let type: DieType;
-        try {
-          type = getDieType(roll.typeId, this.types);
-        } catch {
-          throw new ReviewError('bad-face', `Die "${roll.label}" has type "${roll.typeId}", which this dicerig does not know; cannot check the face.`, where);
+        return this.append(sessionId, { ...input, reviewer: who }, this.faceOf(roll, input.faceId, where), null);
+      })
+      .immediate();
+  }
+
+  /**
+   * Stores a person's correction of the answer that stands for a roll: a new review that supersedes it (the chain
+   * stays append-only; the earlier answer stays in it, as history). A face makes the roll `reviewed`, "cannot tell"
+   * (`faceId` null) leaves it unresolved. Refuses a roll nobody answered ('not-reviewed'), an answer changed since the
+   * person looked (`supersedes` is not the one that stands: 'stale') and the answer that stands already ('same-answer').
+   */
+  correct(sessionId: number, input: CorrectionInput): ReviewRecord {
+    return this.db
+      .transaction((): ReviewRecord => {
+        const { where, roll, who } = this.rollToAnswer(sessionId, input);
+        const standing = this.standingAnswer(input.rollId);
+        if (standing === undefined) throw new ReviewError('not-reviewed', `Roll ${input.rollId} (die "${roll.label}") has no answer to correct: label it.`, where);
+        if (standing.id !== input.supersedes) {
+          throw new ReviewError('stale', `Roll ${input.rollId} (die "${roll.label}") was answered again since you looked: it is ${answerText(standing)} now. Nothing was stored.`, where);
         }
-        // A face id, or for dice read by symbol (faces alike but for their id) a symbol; or no face a person could tell.
-        const wanted = input.faceId;
-        const byId = wanted === null ? undefined : type.faces.find((f) => f.id === wanted);
-        const face =
-          wanted === null ? { id: null, symbol: CANNOT_TELL_SYMBOL } : (byId ?? (type.symbols.includes(wanted) ? { id: null, symbol: wanted } : undefined));
-        if (face === undefined) {
-          throw new ReviewError('bad-face', `A ${type.id} die has no face "${input.faceId}" (its faces: ${type.faces.map((f) => f.id).join(', ')}).`, where);
-        }
-        const last = this.db.prepare<{ hash: string }>('SELECT hash FROM reviews WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId);
-        const prevHash = last?.hash ?? reviewGenesis(this.genesis(sessionId));
-        const fields = { sessionId, rollId: input.rollId, faceId: face.id, symbol: face.symbol, reviewer: who, at: input.at, afterThrow: session.throwCount };
-        const hash = reviewHash(prevHash, fields);
-        const info = this.db
-          .prepare('INSERT INTO reviews (session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(sessionId, input.rollId, face.id, face.symbol, who, input.at, session.throwCount, prevHash, hash);
-        if (wanted !== null) this.db.prepare("UPDATE rolls SET resolution = 'reviewed' WHERE id = ?").run(input.rollId);
-        return { id: Number(info.lastInsertRowid), ...fields, prevHash, hash };
+        const face = this.faceOf(roll, input.faceId, where);
+        if (face.id === standing.faceId && face.symbol === standing.symbol) throw new ReviewError('same-answer', `Roll ${input.rollId} (die "${roll.label}") is ${answerText(standing)} already.`, where);
+        return this.append(sessionId, { ...input, reviewer: who }, face, standing.id);
       })
       .immediate();
   }
@@ -212,12 +220,72 @@ export class ReviewLog {
     return this.db.transaction((): ReviewRecord[] => inputs.map((input) => this.review(sessionId, input))).immediate();
   }
 
+  /** The answer that stands for a roll (its review no later one supersedes), if any. */
+  private standingAnswer(rollId: number): ReviewRecord | undefined {
+    return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews rv WHERE rv.roll_id = ? AND ${STANDING_REVIEW}`).get(rollId);
+  }
+
+  /** The checks every answer passes: the session, the reviewer's name, the roll in the session and unresolved when stored. */
+  private rollToAnswer(sessionId: number, input: ReviewInput) {
+    const where = { db: this.path, session: sessionId, roll: input.rollId };
+    this.requireSession(sessionId);
+    const who = input.reviewer.trim();
+    if (who === '' || /[\r\n]/.test(who)) throw new ReviewError('bad-reviewer', 'A review needs the name of the person who gave it, on one line.', where);
+    const roll = this.db
+      .prepare<{ resolution: string; typeId: string; label: string }>(
+        `SELECT r.resolution, d.type_id AS typeId, d.label FROM rolls r JOIN throws t ON t.id = r.throw_id JOIN dice d ON d.id = r.die_id
+          WHERE r.id = ? AND t.session_id = ?`,
+      )
+      .get(input.rollId, sessionId);
+    if (roll === undefined) throw new ReviewError('no-roll', `Session ${sessionId} has no roll ${input.rollId}.`, where);
+    if (roll.resolution === 'read') throw new ReviewError('not-unresolved', `Roll ${input.rollId} (die "${roll.label}") was read by the reader; only unresolved rolls (declined, or the die not found) take a label.`, where);
+    return { where, roll, who };
+  }
+
+  /** The face a person gave, checked against the die's type: a face id, or for dice read by symbol a symbol; or none (null). */
+  private faceOf(roll: { typeId: string; label: string }, wanted: string | null, where: StoreErrorContext): { id: string | null; symbol: string } {
+    let type: DieType;
+    try {
+      type = getDieType(roll.typeId, this.types);
+    } catch {
+      throw new ReviewError('bad-face', `Die "${roll.label}" has type "${roll.typeId}", which this dicerig does not know; cannot check the face.`, where);
+    }
+    const byId = wanted === null ? undefined : type.faces.find((f) => f.id === wanted);
+    const face = wanted === null ? { id: null, symbol: CANNOT_TELL_SYMBOL } : (byId ?? (type.symbols.includes(wanted) ? { id: null, symbol: wanted } : undefined));
+    if (face === undefined) throw new ReviewError('bad-face', `A ${type.id} die has no face "${wanted}" (its faces: ${type.faces.map((f) => f.id).join(', ')}).`, where);
+    return face;
+  }
+
+  /** Appends a review to the session's chain, at the session's last throw, and marks the roll as its answer makes it. */
+  private append(sessionId: number, input: ReviewInput, face: { id: string | null; symbol: string }, supersedes: number | null): ReviewRecord {
+    const afterThrow = this.requireSession(sessionId).throwCount;
+    const last = this.db.prepare<{ hash: string }>('SELECT hash FROM reviews WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId);
+    const prevHash = last?.hash ?? reviewGenesis(this.genesis(sessionId));
+    const fields = { sessionId, rollId: input.rollId, faceId: face.id, symbol: face.symbol, reviewer: input.reviewer, at: input.at, afterThrow, supersedes };
+    const hash = reviewHash(prevHash, fields);
+    const info = this.db
+      .prepare('INSERT INTO reviews (session_id, roll_id, face_id, symbol, reviewer, at, after_throw, supersedes, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(sessionId, input.rollId, face.id, face.symbol, input.reviewer, input.at, afterThrow, supersedes, prevHash, hash);
+    // A face makes the roll `reviewed`; "cannot tell" leaves it (or, corrected to it, makes it again) unresolved.
+    this.db.prepare('UPDATE rolls SET resolution = ? WHERE id = ?').run(isCannotTell({ faceId: face.id, symbol: face.symbol }) ? 'unresolved' : 'reviewed', input.rollId);
+    return { id: Number(info.lastInsertRowid), ...fields, prevHash, hash };
+  }
+
   /** The first review of the session that breaks its chain (edited, removed or inserted), as a sentence; null when the chain holds. */
   verify(sessionId: number, genesis: string): string | null {
     let expected = reviewGenesis(genesis);
+    // Each roll's answer standing so far: a correction must supersede it, a first answer must find none.
+    const standing = new Map<number, number>();
     for (const r of this.reviews(sessionId)) {
       if (r.prevHash !== expected) return `review ${r.id} (roll ${r.rollId}) does not follow the review before it: a review was deleted or inserted`;
       if (reviewHash(r.prevHash, r) !== r.hash) return `review ${r.id} (roll ${r.rollId}) does not match its hash: it was changed after it was given`;
+      const before = standing.get(r.rollId) ?? null;
+      if (r.supersedes !== before) {
+        return r.supersedes === null
+          ? `review ${r.id} answers roll ${r.rollId} again without correcting review ${before}`
+          : `review ${r.id} (roll ${r.rollId}) corrects review ${r.supersedes}, which is not the answer that stood for that roll`;
+      }
+      standing.set(r.rollId, r.id);
       expected = r.hash;
     }
     const stale = this.db
@@ -227,12 +295,13 @@ export class ReviewLog {
       )
       .get(sessionId)?.n ?? 0;
     if (stale > 0) return `${stale} roll(s) are marked reviewed without a stored review`;
-    // A face labels the roll `reviewed`; "cannot tell" leaves it `unresolved`.
+    // The answer that stands decides: a face labels the roll `reviewed`; "cannot tell" leaves it `unresolved`.
     const unmarked = this.db
       .prepare<{ rollId: number; resolution: string | null; told: number }>(
-        `SELECT v.roll_id AS rollId, r.resolution, (v.face_id IS NULL AND v.symbol = ?) AS told FROM reviews v LEFT JOIN rolls r ON r.id = v.roll_id
-          WHERE v.session_id = ? AND (r.resolution IS NULL OR r.resolution <> CASE WHEN v.face_id IS NULL AND v.symbol = ? THEN 'unresolved' ELSE 'reviewed' END)
-          ORDER BY v.id LIMIT 1`,
+        `SELECT rv.roll_id AS rollId, r.resolution, (rv.face_id IS NULL AND rv.symbol = ?) AS told FROM reviews rv LEFT JOIN rolls r ON r.id = rv.roll_id
+          WHERE rv.session_id = ? AND ${STANDING_REVIEW}
+            AND (r.resolution IS NULL OR r.resolution <> CASE WHEN rv.face_id IS NULL AND rv.symbol = ? THEN 'unresolved' ELSE 'reviewed' END)
+          ORDER BY rv.id LIMIT 1`,
       )
       .get(CANNOT_TELL_SYMBOL, sessionId, CANNOT_TELL_SYMBOL);
     if (unmarked !== undefined) {
@@ -241,4 +310,9 @@ export class ReviewLog {
     }
     return null;
   }
+}
+
+/** An answer as a sentence's end: 'labelled 6 by ada', or 'answered "cannot tell" by ada'. */
+export function answerText(r: Pick<ReviewRecord, 'faceId' | 'symbol' | 'reviewer'>): string {
+  return isCannotTell(r) ? `answered "cannot tell" by ${r.reviewer}` : `labelled ${r.faceId ?? r.symbol} by ${r.reviewer}`;
 }

@@ -7,7 +7,9 @@ export type StoredRollEvent =
   | { readonly kind: 'unresolved'; readonly rollId: number }
   | { readonly kind: 'review'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string }
   /** A person looked at the unresolved roll and could not tell its face (it stays unresolved). */
-  | { readonly kind: 'cannot-tell'; readonly rollId: number };
+  | { readonly kind: 'cannot-tell'; readonly rollId: number }
+  /** A person corrected their answer for the roll: the right face, or (`faceId` null, `symbol` '') none they can tell. */
+  | { readonly kind: 'correction'; readonly rollId: number; readonly faceId: string | null; readonly symbol: string };
 
 /**
  * Each die's roll sequence as the session saw it, for rebuilding its monitor:
@@ -36,7 +38,13 @@ export function readRollEvents(db: Database, reviewLog: ReviewLog, sessionId: nu
   reviewLog.reviews(sessionId).forEach((rv, i) => {
     const dieId = dieOf.get(rv.rollId);
     // "Cannot tell" gives no face: the roll stays unresolved in its place, off the review queue.
-    const event: StoredRollEvent = isCannotTell(rv) ? { kind: 'cannot-tell', rollId: rv.rollId } : { kind: 'review', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol };
+    // A correction goes in where it was given, as a label does (the earlier answer stays where it was given).
+    const event: StoredRollEvent =
+      rv.supersedes !== null
+        ? { kind: 'correction', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol }
+        : isCannotTell(rv)
+          ? { kind: 'cannot-tell', rollId: rv.rollId }
+          : { kind: 'review', rollId: rv.rollId, faceId: rv.faceId, symbol: rv.symbol };
     if (dieId !== undefined) keyed.push({ at: rv.afterThrow + 0.5, order: rolls.length + i, dieId, event });
   });
   keyed.sort((a, b) => a.at - b.at || a.order - b.order);

@@ -106,7 +106,7 @@ describe('dicerig review in a browser', () => {
     expect(((await bad.json()) as { error: string }).error).toBe('A d6 die has no face "9" (its faces: 1, 2, 3, 4, 5, 6).');
     const again = await fetch(`${url}/api/rolls/${first.rollId}/label`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ face: '1' }) });
     expect(again.status).toBe(409);
-    expect(((await again.json()) as { error: string }).error).toBe(`Roll ${first.rollId} (die "${first.dieLabel}") is already labelled; a label is given once.`);
+    expect(((await again.json()) as { error: string }).error).toBe(`Roll ${first.rollId} (die "${first.dieLabel}") is already labelled 6 by Grace <b>Hopper</b>; correct it on its card to change it.`);
     // Clicking the labelled crop's face does nothing more.
     expect(await card.locator('.faces button').first().isDisabled()).toBe(true);
     expect(errors).toEqual([]);

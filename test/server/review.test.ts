@@ -100,7 +100,7 @@ describe('the review API', () => {
     expect(res.statusCode).toBe(409);
     const body = res.json<{ error: string; stored: unknown[]; dice: DieView[] }>();
     expect(body.error).toMatch(/is already labelled/);
-    expect(body.stored).toEqual([{ rollId: done?.rollId, face: '6', cannotTell: false, reviewer: 'ada', at: AT }]);
+    expect(body.stored).toEqual([{ id: done?.id, rollId: done?.rollId, face: '6', cannotTell: false, reviewer: 'ada', at: AT, earlier: [] }]);
     expect(body.dice).toEqual((await state()).dice);
   });
 
@@ -146,7 +146,7 @@ describe('the review API', () => {
     const count = store.reviews(1).length;
     const res = await labelAll([...open, done], '1');
     expect(res.statusCode).toBe(409);
-    expect(res.json<{ error: string }>().error).toMatch(new RegExp(`^Roll ${done} \\(die "[^"]+"\\) is already labelled; a label is given once\\. No label of this batch was stored\\.$`));
+    expect(res.json<{ error: string }>().error).toMatch(new RegExp(`^Roll ${done} \\(die "[^"]+"\\) is already labelled 6 by ada; correct it on its card to change it\\. No label of this batch was stored\\.$`));
     expect(store.reviews(1).length).toBe(count);
     expect((await state()).rolls.map((r) => r.rollId)).toEqual(expect.arrayContaining(open));
     const bad = await labelAll(open, '7');
@@ -187,7 +187,7 @@ describe('the review API', () => {
     const logE = recomputeVerdicts(store, 1).dice.find((d) => d.label === die)?.logE;
     const res = await post(`/api/rolls/${one?.rollId}/label`, { cannotTell: true });
     expect(res.statusCode).toBe(200);
-    expect(res.json<{ review: unknown }>().review).toEqual({ rollId: one?.rollId, face: null, cannotTell: true, reviewer: 'ada', at: AT });
+    expect(res.json<{ review: unknown }>().review).toMatchObject({ rollId: one?.rollId, face: null, cannotTell: true, reviewer: 'ada', at: AT, earlier: [] });
     const after = res.json<{ dice: (DieView & { cannotTell: number })[] }>().dice.find((d) => d.label === die)!;
     expect([after.reviewed, after.unresolved, after.cannotTell]).toEqual([was.reviewed, was.unresolved, was.cannotTell + 1]);
     expect(recomputeVerdicts(store, 1).dice.find((d) => d.label === die)?.logE).toBe(logE);
@@ -201,10 +201,35 @@ describe('the review API', () => {
     // Once looked at, a roll takes no face; and a body must say one thing.
     const again = await label(one?.rollId as number, '6');
     expect(again.statusCode).toBe(409);
-    expect(again.json<{ error: string }>().error).toMatch(/ada could not tell its face; an answer is given once/);
+    expect(again.json<{ error: string }>().error).toMatch(/is already answered "cannot tell" by ada; correct it on its card to change it/);
     const both = await post(`/api/rolls/${rest[2]?.rollId}/label`, { face: '6', cannotTell: true });
     expect(both.statusCode).toBe(400);
     expect(both.json<{ error: string }>().error).toMatch(/or \{"cannotTell": true\}/);
+  });
+
+  it('corrects a label as a new review that supersedes it: the verdicts are remade with the corrected face, the earlier label comes back as history, and an answer changed since is refused with 409', async () => {
+    const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: { host: '127.0.0.1' }, payload: payload as object });
+    const roll = (await state()).rolls[0] as RollView;
+    expect((await label(roll.rollId, '6')).statusCode).toBe(200);
+    const first = store.reviews(1).at(-1) as NonNullable<ReturnType<typeof store.reviews>[number]>;
+    const die = (await state()).dice.find((d) => d.label === roll.die);
+    const res = await post(`/api/rolls/${first.rollId}/correct`, { supersedes: first.id, face: '1' });
+    expect(res.statusCode).toBe(200);
+    const review = res.json<{ review: { id: number; face: string; earlier: { id: number; face: string }[] } }>().review;
+    expect(review).toMatchObject({ rollId: first.rollId, face: '1', reviewer: 'ada', earlier: [{ id: first.id, face: '6' }] });
+    expect(store.reviews(1).at(-1)).toMatchObject({ rollId: first.rollId, faceId: '1', supersedes: first.id });
+    // The same reviewed count (the roll is still labelled), the verdicts remade from the stored events with the face corrected.
+    const after = res.json<{ dice: DieView[] }>().dice.find((d) => d.label === die?.label) as DieView;
+    expect(after.reviewed).toBe(die?.reviewed);
+    expect((store.storedVerdicts(1)?.verdicts as SessionVerdicts).dice.find((d) => d.label === die?.label)?.faces.map((f) => f.count)).toEqual(
+      recomputeVerdicts(store, 1).dice.find((d) => d.label === die?.label)?.faces.map((f) => f.count),
+    );
+    const stale = await post(`/api/rolls/${first.rollId}/correct`, { supersedes: first.id, face: '2' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<{ refusal: string; stored: { face: string }[] }>()).toMatchObject({ refusal: 'stale', stored: [{ face: '1' }] });
+    const bad = await post(`/api/rolls/${first.rollId}/correct`, { face: '2' });
+    expect(bad.statusCode).toBe(400);
+    expect(store.verify()).toMatchObject({ ok: true, breaks: [] });
   });
 
   it('serves the page with the security headers, and nothing to a request addressed to another host or sent by another site', async () => {

@@ -58,7 +58,7 @@ describe('declined rolls and reviews in the store', () => {
     store.reviewRoll(session.id, { rollId, faceId: 'hit-2', reviewer: 'Ada', at: 2 });
     const twice = thrown(() => store.reviewRoll(session.id, { rollId, faceId: 'hit-1', reviewer: 'Bob', at: 3 }), ReviewError);
     expect(twice.refusal).toBe('already-reviewed');
-    expect(twice.message).toBe(`Roll ${rollId} (die "R1") is already labelled; a label is given once.`);
+    expect(twice.message).toBe(`Roll ${rollId} (die "R1") is already labelled hit-2 by Ada; correct it on its card to change it.`);
     const read = thrown(() => store.reviewRoll(session.id, { rollId: rollId + 1, faceId: 'hit-1', reviewer: 'Bob', at: 3 }), ReviewError);
     expect(read.refusal).toBe('not-unresolved');
     const none = thrown(() => store.reviewRoll(999, { rollId, faceId: 'hit-1', reviewer: 'Bob', at: 3 }), ReviewError);
@@ -101,7 +101,7 @@ describe('declined rolls and reviews in the store', () => {
     expect(store.verify().ok).toBe(true);
     const twice = thrown(() => store.reviewRoll(session.id, { rollId, faceId: 'crit', reviewer: 'Bob', at: 6 }), ReviewError);
     expect(twice.refusal).toBe('already-reviewed');
-    expect(twice.message).toBe(`Roll ${rollId} (die "R1") was looked at already: Ada could not tell its face; an answer is given once.`);
+    expect(twice.message).toBe(`Roll ${rollId} (die "R1") is already answered "cannot tell" by Ada; correct it on its card to change it.`);
     store.close();
   });
 

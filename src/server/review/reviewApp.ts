@@ -38,6 +38,9 @@ export const REFUSAL_STATUS: Readonly<Record<ReviewRefusal, number>> = {
   'already-reviewed': 409,
   'bad-face': 400,
   'bad-reviewer': 400,
+  'not-reviewed': 409,
+  stale: 409,
+  'same-answer': 409,
 };
 
 /** What the page says of a die's verdict while its session is still open: the run makes it (`LiveReviews`), not this page. */
@@ -59,10 +62,30 @@ function dieSummary(v: SessionVerdicts, open: boolean, unresolved: readonly Unre
   }));
 }
 
-/** A stored answer as the page shows it: the face given, or none when the person could not tell. */
-function answerView(r: ReviewRecord) {
+/** A stored answer as the page shows it: the face given, or none when the person could not tell; `earlier`: the answers it corrected, oldest first. */
+function answerView(r: ReviewRecord, earlier: readonly ReviewRecord[] = []): AnswerView {
   const cannotTell = isCannotTell(r);
-  return { rollId: r.rollId, face: cannotTell ? null : (r.faceId ?? r.symbol), cannotTell, reviewer: r.reviewer, at: r.at };
+  const face = cannotTell ? null : (r.faceId ?? r.symbol);
+  return { id: r.id, rollId: r.rollId, face, cannotTell, reviewer: r.reviewer, at: r.at, earlier: earlier.map((e) => answerView(e)) };
+}
+
+interface AnswerView {
+  readonly id: number;
+  readonly rollId: number;
+  readonly face: string | null;
+  readonly cannotTell: boolean;
+  readonly reviewer: string;
+  readonly at: number;
+  readonly earlier: readonly AnswerView[];
+}
+
+/** The answers that stand for the session's rolls (those of `rollIds` when given), each with the answers it corrected. */
+function answerViews(store: RollStore, sessionId: number, rollIds?: readonly number[]) {
+  const asked = rollIds === undefined ? undefined : new Set(rollIds);
+  const byRoll = new Map<number, ReviewRecord[]>();
+  for (const r of store.reviews(sessionId)) if (asked === undefined || asked.has(r.rollId)) byRoll.set(r.rollId, [...(byRoll.get(r.rollId) ?? []), r]);
+  // A roll's reviews form one line of corrections (verify checks it): the last stands, the rest are its history.
+  return [...byRoll.values()].map((all) => answerView(all.at(-1) as ReviewRecord, all.slice(0, -1)));
 }
 
 /** The answer a request gives: `{"face": "<face id>"}`, or `{"cannotTell": true}` when the crop shows no face a person can tell. */
@@ -71,6 +94,13 @@ function answerOf(body: unknown): { faceId: string | null } | undefined {
   if (b?.cannotTell === true && b.face === undefined) return { faceId: null };
   if (typeof b?.face === 'string' && b.face !== '' && b.cannotTell === undefined) return { faceId: b.face };
   return undefined;
+}
+
+/** A correction's body less the answer it corrects, so `answerOf` reads the answer alone. */
+function withoutSupersedes(body: unknown): unknown {
+  if (body === null || typeof body !== 'object') return body;
+  const { supersedes: _supersedes, ...rest } = body as Record<string, unknown>;
+  return rest;
 }
 
 /** What the reader made of a declined die, from its `unreadable` event's details: the pips it counted and how sure it was. */
@@ -116,10 +146,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   // What the page tells a person to run when it finds the server gone (its labels cannot be saved until then).
   const restart = `dicerig review ${session.id} --db ${shellWord(store.path)}`;
   // The answers that stand for the rolls asked about: a 409 shows the label another tab or person gave.
-  const standing = (rollIds: readonly number[]) => {
-    const asked = new Set(rollIds);
-    return store.reviewLog.answers(sessionId).filter((r) => asked.has(r.rollId)).map(answerView);
-  };
+  const standing = (rollIds: readonly number[]) => answerViews(store, sessionId, rollIds);
 
   app.get('/api/review', async () => {
     // Remade on each look: the session may have run (or ended) since.
@@ -131,16 +158,22 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       session: { id: session.id, title, simulated: session.simulated, open: open() },
       reviewer: options.reviewer,
       restart,
-      // Every answer that stands, so a page open beside another shows the labels given there.
-      answers: store.reviewLog.answers(sessionId).map(answerView),
+      // Every answer that stands, so a page open beside another shows the labels given there, and the rolls they
+      // answer, so a label can be corrected after the page is opened again.
+      answers: answerViews(store, sessionId),
+      answered: store.reviewLog
+        .declined(sessionId)
+        .filter((r) => r.cannotTell || !unresolved.some((u) => u.rollId === r.rollId))
+        .map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
       dice: dieSummary(verdicts, open(), unresolved),
       rolls: unresolved.filter((r) => !r.cannotTell).map((r) => rollView(r, guessed.get(`${r.throwIndex}:${r.dieId}`) ?? null, choices.get(r.dieId) ?? [])),
     };
   });
 
   app.get<{ Params: { rollId: string } }>('/api/crops/:rollId', async (req, reply: FastifyReply) => {
-    const roll = store.rollsToReview(sessionId).find((r) => String(r.rollId) === req.params.rollId);
-    if (roll === undefined || roll.evidencePath === null) return reply.code(404).send({ error: `no crop for roll "${req.params.rollId}" among the rolls to review` });
+    // Any roll the reader left unresolved, labelled since or not: a label can be corrected while its crop is shown.
+    const roll = store.reviewLog.declined(sessionId).find((r) => String(r.rollId) === req.params.rollId);
+    if (roll === undefined || roll.evidencePath === null) return reply.code(404).send({ error: `no crop for roll "${req.params.rollId}" among the rolls the reader left unresolved` });
     const file = resolve(evidenceRoot, roll.evidencePath);
     if (!file.startsWith(evidenceRoot + sep)) return reply.code(404).send({ error: `the crop of roll ${roll.rollId} lies outside the store's folder` });
     try {
@@ -165,6 +198,27 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     }
   });
 
+  // A correction of the answer that stands for one roll: `supersedes` names the answer the person saw, so one changed
+  // meanwhile (another tab) is refused rather than overwritten.
+  app.post<{ Params: { rollId: string }; Body: unknown }>('/api/rolls/:rollId/correct', async (req, reply) => {
+    const rollId = /^\d{1,12}$/.test(req.params.rollId) ? Number(req.params.rollId) : NaN;
+    if (Number.isNaN(rollId)) return reply.code(404).send({ error: `no roll "${req.params.rollId}": a roll id is a whole number` });
+    const answer = answerOf(withoutSupersedes(req.body));
+    const supersedes = (req.body as { supersedes?: unknown } | null)?.supersedes;
+    if (answer === undefined || !Number.isSafeInteger(supersedes) || (supersedes as number) <= 0) {
+      return reply.code(400).send({ error: 'say which answer you correct and the right one: {"supersedes": <review id>, "face": "<face id>"}, or {"supersedes": <review id>, "cannotTell": true}' });
+    }
+    try {
+      const review = store.reviewLog.correct(sessionId, { rollId, faceId: answer.faceId, reviewer: options.reviewer, at: options.now(), supersedes: supersedes as number });
+      verdicts = remake(review.at);
+      return { review: answerViews(store, sessionId, [rollId])[0], dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
+    } catch (e) {
+      if (!(e instanceof ReviewError)) throw e;
+      const body = { error: e.message, refusal: e.refusal, stored: standing([rollId]) };
+      return reply.code(REFUSAL_STATUS[e.refusal]).send(body);
+    }
+  });
+
   // One face for several crops a person selected (the same logo on every roll of a die, say): stored all or none, in
   // the order given, and the verdicts remade once.
   app.post<{ Body: unknown }>('/api/labels', async (req, reply) => {
@@ -180,7 +234,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       const at = options.now();
       const reviews = store.reviewRolls(sessionId, (ids as number[]).map((rollId) => ({ rollId, faceId: answer.faceId, reviewer: options.reviewer, at })));
       verdicts = remake(at);
-      return { reviews: reviews.map(answerView), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
+      return { reviews: reviews.map((r) => answerView(r)), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
     } catch (e) {
       if (e instanceof ReviewError) return reply.code(REFUSAL_STATUS[e.refusal]).send(refusalBody(e, `${e.message} No label of this batch was stored.`, standing(ids as number[])));
       throw e;

@@ -299,3 +299,42 @@ describe('robust face intervals', () => {
     expect(misread[0]!.lower).toBeCloseTo(exact[0]!.lower - 0.06 * misread[1]!.upper, 12);
   });
 });
+
+describe('RobustMonitor corrections', () => {
+  it('moves a reviewed roll to its corrected face: the counts, the e-value now and the verdict are those of a monitor given the right face; the running maximum keeps what the wrong face gave', () => {
+    const wrong = new RobustMonitor(D6, { alpha: 0.01 });
+    const right = new RobustMonitor(D6, { alpha: 0.01 });
+    for (const m of [wrong, right]) feed(m, [30, 30, 30, 30, 30, 30]);
+    const at = wrong.observeUnresolved();
+    right.observeUnresolved();
+    // A wrong 6 given to the roll, then many rolls, then the correction to 1.
+    wrong.review(at, 5);
+    right.review(at, 0);
+    for (const m of [wrong, right]) feed(m, [5, 5, 5, 5, 5, 5]);
+    wrong.correct(at, 0);
+    const [w, r] = [wrong.state(), right.state()];
+    expect(w.counts).toEqual(r.counts);
+    expect([w.reviewed, w.unresolved, w.cannotTell]).toEqual([1, 0, 0]);
+    expect(w.logE).toBeCloseTo(r.logE, 12);
+    expect(w.decision.kind).toBe(r.decision.kind);
+    expect(w.maxLogE).toBeGreaterThanOrEqual(r.maxLogE - 1e-12);
+  });
+
+  it('corrects a face to "cannot tell" (the roll unresolved again, for good) and back, and refuses a roll nobody answered', () => {
+    const m = new RobustMonitor(D6, { alpha: 0.01 });
+    feed(m, [10, 10, 10, 10, 10, 10]);
+    const at = m.observeUnresolved();
+    const open = m.state();
+    expect(() => m.correct(at, 2)).toThrow(/has no answer to correct/);
+    m.review(at, 2);
+    m.correct(at, null);
+    const none = m.state();
+    expect([none.reviewed, none.unresolved, none.cannotTell]).toEqual([0, 1, 1]);
+    expect(none.counts).toEqual(open.counts);
+    expect(none.logE).toBeCloseTo(open.logE, 12);
+    expect(m.isOpen(at)).toBe(false);
+    m.correct(at, 4);
+    expect([m.state().reviewed, m.state().unresolved, m.state().cannotTell]).toEqual([1, 0, 0]);
+    expect(m.state().counts[4]).toBe(11);
+  });
+});
