@@ -140,8 +140,15 @@ describe('dicerig review in a browser', () => {
     expect(await page.locator('.crop.chosen').evaluateAll((cards) => cards.map((c) => Number((c as unknown as { dataset: { roll: string } }).dataset.roll)))).toEqual(ids);
     expect(await page.locator('#selection').textContent()).toBe(`${ids.length} crops selected: a face pressed now labels all ${ids.length} (Esc: just one)`);
     await page.screenshot({ path: join(shots, 'review-die-selected.png'), fullPage: true });
+    // A face for many crops asks first, saying how many and what the reader had read in them.
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
     await page.keyboard.press('6');
     await expect.poll(() => page.locator('.crop.labelled').count()).toBe(ids.length);
+    expect(asked[0]).toMatch(new RegExp(`^Label ${ids.length} crops 6\\? The reader had read: \\d+ counted [16] pips?`));
     await expect.poll(async () => Number(await row.locator('.reviewed').textContent())).toBe(reviewedBefore + ids.length);
     expect(await page.locator('#left').textContent()).toBe(`(${todo.length - ids.length} left)`);
     let store = RollStore.open(db, { readonly: true });

@@ -117,10 +117,73 @@ describe('the review page when things go wrong', () => {
     const batch = batchOf(otherDie);
     await b.locator(`#dice tr[data-die="${otherDie}"] .pick button`).click();
     expect(await b.locator('.crop.chosen').count()).toBe(batch.length);
+    b.once('dialog', (d) => void d.accept());
     await b.keyboard.press('5');
     await expect.poll(() => b.locator('.crop.labelled').count()).toBe(3 + batch.length);
     expect(stored(db, (s) => s.rollsToReview(1).length)).toBe(todo.length - 3 - batch.length);
     await expect.poll(() => b.locator('#left').textContent()).toBe(`(${todo.length - 3 - batch.length} left)`);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('corrects a wrong label on its card, after the page is opened again: the earlier label shown as history, the correction stored superseding it, the counts the server\'s', async () => {
+    const { db, url } = await reviewed('correct');
+    const errors: string[] = [];
+    let page = await open(url, errors);
+    const todo = stored(db, (s) => s.rollsToReview(1));
+    const first = todo[0] as (typeof todo)[number];
+    await page.keyboard.press('6');
+    const card = () => page.locator(`.crop[data-roll="${first.rollId}"]`);
+    await expect.poll(() => card().locator('.label').textContent()).toBe('labelled 6 by Ada');
+    const row = () => page.locator(`#dice tr[data-die="${first.dieLabel}"]`);
+    const reviewedBefore = Number(await row().locator('.reviewed').textContent());
+    await page.close();
+
+    // Opened again: the labelled crop is there, greyed, with its label and a correct button; its faces stay shut until pressed.
+    page = await open(url, errors);
+    expect(await page.locator('#grid .crop').count()).toBe(todo.length);
+    expect(await card().locator('.label').textContent()).toBe('labelled 6 by Ada');
+    expect(await card().locator('.faces button').first().isDisabled()).toBe(true);
+    expect(await page.locator('#left').textContent()).toBe(`(${todo.length - 1} left)`);
+    await card().locator('button.correct').click();
+    expect(await page.locator('#message').textContent()).toBe(`Correcting roll ${first.rollId} (6 (Ada)): press the right face, or 0 if you cannot tell (Esc: keep it).`);
+    await page.keyboard.press('1');
+    await expect.poll(() => card().locator('.label').textContent()).toBe('labelled 1 by Ada (corrected)');
+    expect(await card().locator('.earlier').textContent()).toBe('earlier: 6 (Ada)');
+    expect(Number(await row().locator('.reviewed').textContent())).toBe(reviewedBefore);
+    expect(await page.locator('#left').textContent()).toBe(`(${todo.length - 1} left)`);
+    const reviews = stored(db, (s) => s.reviews(1));
+    expect(reviews.map((r) => [r.rollId, r.faceId, r.supersedes])).toEqual([[first.rollId, '6', null], [first.rollId, '1', reviews[0]?.id]]);
+    expect(stored(db, (s) => s.verify())).toMatchObject({ ok: true });
+
+    // Corrected again, to "cannot tell": the roll is unresolved again, the history grows.
+    await card().locator('button.correct').click();
+    await page.keyboard.press('0');
+    await expect.poll(() => card().locator('.label').textContent()).toBe('Ada could not tell its face: it stays unresolved (corrected)');
+    expect(await card().locator('.earlier').textContent()).toBe('earlier: 6 (Ada), then 1 (Ada)');
+    await expect.poll(async () => Number(await row().locator('.reviewed').textContent())).toBe(reviewedBefore - 1);
+    expect(stored(db, (s) => s.unresolvedRolls(1).find((r) => r.rollId === first.rollId)?.cannotTell)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('asks before a face labels many crops, saying how many and what the reader had read; said no, it stores nothing', async () => {
+    const { db, url } = await reviewed('confirm');
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    const todo = stored(db, (s) => s.rollsToReview(1));
+    const die = todo[0]?.dieLabel as string;
+    const ids = todo.filter((r) => r.dieLabel === die).map((r) => r.rollId);
+    expect(ids.length).toBeGreaterThan(1);
+    await page.locator(`#dice tr[data-die="${die}"] .pick button`).click();
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.keyboard.press('1');
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toMatch(new RegExp(`^Label ${ids.length} crops 1\\? The reader had read: \\d+ counted [16] pips? \\(confidence [01]\\.\\d\\d(-[01]\\.\\d\\d)?\\)`));
+    expect(await page.locator('.crop.labelled').count()).toBe(0);
+    expect(stored(db, (s) => s.reviews(1))).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
 });

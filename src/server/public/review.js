@@ -74,6 +74,8 @@ function showChosen() {
 function select(i, how = {}) {
   if (rolls.length === 0) return;
   i = Math.max(0, Math.min(rolls.length - 1, i));
+  // Moving to another card leaves a correction not given: the answer stays as it was.
+  if (i !== selected) stopCorrecting(rolls[selected]);
   if (how.range) {
     chosen = new Set();
     for (let j = Math.min(anchor, i); j <= Math.max(anchor, i); j++) if (!rolls[j].label) chosen.add(j);
@@ -112,6 +114,7 @@ function card(r, i) {
     b.dataset.face = f;
     b.addEventListener('click', (ev) => {
       ev.stopPropagation();
+      if (rolls[i].correcting) return void correctOne(i, f);
       // A face on a card of the selection labels the selection; on any other card, that card alone.
       if (!(chosen.has(i) && chosen.size > 1)) select(i);
       void labelChosen(f);
@@ -124,28 +127,103 @@ function card(r, i) {
   none.title = 'key 0: the crop shows no face you can tell; the roll stays unresolved and every verdict holds whatever it was';
   none.addEventListener('click', (ev) => {
     ev.stopPropagation();
+    if (rolls[i].correcting) return void correctOne(i, null);
     if (!(chosen.has(i) && chosen.size > 1)) select(i);
     void labelChosen(null);
   });
   faces.append(none);
-  c.append(img, el('div', 'die', `${r.die} (${r.dieType}), throw ${r.throwIndex}`), el('div', 'guess', `reader: ${r.guess ?? 'no reading stored'}`), el('div', 'reason', `why: ${r.reason ?? 'no reason stored'}`), faces, el('div', 'label'));
+  // A labelled card can be corrected: the button opens its faces again, the earlier answer kept as history.
+  const fix = el('button', 'correct', 'correct');
+  fix.type = 'button';
+  fix.hidden = true;
+  fix.title = 'the label is wrong: press the right face (or 0, can\'t tell); the earlier label stays in the history';
+  fix.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    startCorrecting(i);
+  });
+  c.append(img, el('div', 'die', `${r.die} (${r.dieType}), throw ${r.throwIndex}`), el('div', 'guess', `reader: ${r.guess ?? 'no reading stored'}`), el('div', 'reason', `why: ${r.reason ?? 'no reason stored'}`), faces, el('div', 'label'), el('div', 'earlier'), fix);
   c.addEventListener('click', (ev) => select(i, { range: ev.shiftKey, toggle: ev.ctrlKey || ev.metaKey }));
   return c;
 }
 
+const answerWords = (a) => (a.cannotTell ? `can't tell (${a.reviewer})` : `${a.face} (${a.reviewer})`);
+
 function markLabelled(r, review) {
   r.label = review.cannotTell ? "can't tell" : review.face;
+  r.answer = review;
+  r.correcting = false;
   r.card.classList.add('labelled');
-  r.card.querySelector('.label').textContent = review.cannotTell ? `${review.reviewer} could not tell its face: it stays unresolved` : `labelled ${review.face} by ${review.reviewer}`;
-  r.card.querySelectorAll('button').forEach((b) => (b.disabled = true));
+  r.card.classList.remove('correcting');
+  const corrected = review.earlier && review.earlier.length > 0 ? ' (corrected)' : '';
+  r.card.querySelector('.label').textContent = (review.cannotTell ? `${review.reviewer} could not tell its face: it stays unresolved` : `labelled ${review.face} by ${review.reviewer}`) + corrected;
+  r.card.querySelector('.earlier').textContent = corrected ? `earlier: ${review.earlier.map(answerWords).join(', then ')}` : '';
+  r.card.querySelectorAll('.faces button').forEach((b) => (b.disabled = true));
+  r.card.querySelector('button.correct').hidden = false;
 }
 
-// The answers the server holds (given in this tab, another tab, or by another person), shown on their cards.
+// The answers the server holds (given in this tab, another tab, or by another person, or corrected), shown on their cards.
 function showAnswers(answers) {
   for (const a of answers) {
     const r = rolls.find((x) => x.rollId === a.rollId);
-    if (r && !r.label) markLabelled(r, a);
+    if (r && r.answer?.id !== a.id) markLabelled(r, a);
   }
+}
+
+function startCorrecting(i) {
+  const r = rolls[i];
+  if (!r.answer) return;
+  select(i);
+  r.correcting = true;
+  r.card.classList.add('correcting');
+  r.card.querySelectorAll('.faces button').forEach((b) => (b.disabled = false));
+  $('message').textContent = `Correcting roll ${r.rollId} (${answerWords(r.answer)}): press the right face, or 0 if you cannot tell (Esc: keep it).`;
+}
+
+function stopCorrecting(r) {
+  if (!r?.correcting) return;
+  markLabelled(r, r.answer);
+  $('message').textContent = '';
+}
+
+// A correction of one card's answer: stored as a new review superseding the one this page shows.
+async function correctOne(i, face) {
+  const r = rolls[i];
+  const answer = face === null ? { cannotTell: true } : { face };
+  const res = await ask(`/api/rolls/${r.rollId}/correct`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ supersedes: r.answer.id, ...answer }) });
+  if (res.gone) {
+    $('message').textContent = `not saved: ${GONE()}`;
+    return;
+  }
+  if (!res.ok) {
+    $('message').textContent = res.body.error;
+    if (res.body.stored) showAnswers(res.body.stored);
+    return;
+  }
+  $('message').textContent = '';
+  markLabelled(r, res.body.review);
+  showDice(res.body.dice);
+  showLeft();
+}
+
+// What the reader made of the crops a batch would label, for the question before it: "12 counted 6 pips (confidence 0.91-0.98)".
+function readerSummary(targets) {
+  const groups = new Map();
+  for (const j of targets) {
+    const guess = rolls[j].guess ?? 'no reading stored';
+    const what = guess.replace(/, confidence [\d.]+$/, '');
+    const conf = /confidence ([\d.]+)$/.exec(guess)?.[1];
+    const g = groups.get(what) ?? { n: 0, conf: [] };
+    g.n += 1;
+    if (conf) g.conf.push(conf);
+    groups.set(what, g);
+  }
+  return [...groups]
+    .map(([what, g]) => {
+      const sorted = g.conf.sort();
+      const range = sorted.length === 0 ? '' : sorted[0] === sorted.at(-1) ? ` (confidence ${sorted[0]})` : ` (confidence ${sorted[0]}-${sorted.at(-1)})`;
+      return `${g.n} ${what}${range}`;
+    })
+    .join('; ');
 }
 
 // The chosen cards still to label get the face (null: nobody can tell it): one request for them all, stored all or none.
@@ -153,6 +231,8 @@ async function labelChosen(face) {
   const targets = [...chosen].sort((a, b) => a - b).filter((j) => !rolls[j].label);
   if (targets.length === 0) return;
   const one = targets.length === 1;
+  // Many crops at once take one look more: how many, and what the reader had read in them.
+  if (!one && !window.confirm(`Label ${targets.length} crops ${face === null ? "can't tell" : face}? The reader had read: ${readerSummary(targets)}.`)) return;
   const answer = face === null ? { cannotTell: true } : { face };
   const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
   const res = one
@@ -196,12 +276,14 @@ document.addEventListener('keydown', (ev) => {
   if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
   if (ev.key === 'ArrowRight') select(selected + 1);
   else if (ev.key === 'ArrowLeft') select(selected - 1);
-  else if (ev.key === 'Escape') select(selected);
-  else if (ev.key === '0' && rolls[selected]) void labelChosen(null);
+  else if (ev.key === 'Escape') {
+    stopCorrecting(rolls[selected]);
+    select(selected);
+  } else if (ev.key === '0' && rolls[selected]) void (rolls[selected].correcting ? correctOne(selected, null) : labelChosen(null));
   else if (/^[1-9]$/.test(ev.key)) {
     const r = rolls[selected];
     const face = r?.faces[Number(ev.key) - 1];
-    if (r && face !== undefined) void labelChosen(face);
+    if (r && face !== undefined) void (r.correcting ? correctOne(selected, face) : labelChosen(face));
     else if (r) $('message').textContent = `A ${r.dieType} die has no face number ${ev.key}.`;
   }
 });
@@ -219,7 +301,7 @@ async function refresh(again = true) {
     const data = res.body;
     if ($('message').textContent === GONE()) $('message').textContent = '';
     const known = new Set(rolls.map((r) => r.rollId));
-    const added = data.rolls.filter((r) => !known.has(r.rollId));
+    const added = [...data.rolls, ...data.answered].filter((r) => !known.has(r.rollId));
     for (const r of added) {
       r.card = card(r, rolls.length);
       rolls.push(r);
@@ -253,12 +335,15 @@ async function start() {
   $('title').textContent = data.session.title;
   $('sim').hidden = !data.session.simulated;
   $('reviewer').textContent = data.reviewer;
-  rolls = data.rolls;
+  // The crops to label and those answered already (to be corrected if wrong), in throw order.
+  rolls = [...data.rolls, ...data.answered].sort((a, b) => a.throwIndex - b.throwIndex || a.rollId - b.rollId);
   $('grid').replaceChildren(...rolls.map((r, i) => (r.card = card(r, i))));
+  showAnswers(data.answers);
   showDice(data.dice);
   showLeft();
   showOpen(data.session.open);
-  select(0);
+  const first = rolls.findIndex((x) => !x.label);
+  select(first >= 0 ? first : 0);
   document.body.dataset.ready = 'true';
   timer = setTimeout(refresh, REFRESH_MS);
   window.addEventListener('focus', () => void refresh());
