@@ -105,4 +105,35 @@ describe('labels given while a session runs', () => {
     expect(new LiveReviews(s.store, s.session.id).take(monitors, last + 5)).toEqual([]);
     expect(reviewed()).toBe(1);
   });
+
+  it('take in a correction given while the run goes on at its next throw, so the verdicts it stores are those a monitor rebuilt from the store makes, the corrected faces counted', async () => {
+    const random = seededRandom(9);
+    let corrected = 0;
+    const fallback = (call: number, channel: number): ChannelScript => {
+      const id = session.session.id;
+      const die = session.dice[0]?.record.id;
+      // Labelled 5 by mistake at read 150, corrected to 6 at read 300 (and those declined between, labelled 6 then).
+      if (channel === 0 && call === 150) for (const r of session.store.rollsToReview(id).filter((x) => x.dieId === die)) session.store.reviewRoll(id, { rollId: r.rollId, faceId: '5', reviewer: 'ada', at: call });
+      if (channel === 0 && call === 300) {
+        for (const r of session.store.reviews(id).filter((x) => x.faceId === '5')) {
+          session.store.reviewLog.correct(id, { rollId: r.rollId, faceId: '6', reviewer: 'ada', at: call, supersedes: r.id });
+          corrected++;
+        }
+      }
+      const shown = String(1 + Math.floor(random() * 6));
+      return channel === 0 && shown === '6' ? { unreadable: true } : shown;
+    };
+    const session = scriptedSession({ fallback, rules: { budgetRolls: 400, maxConsecutiveMissing: 10_000 } });
+    const result = await runSession(session.deps, session.plan);
+    expect(corrected).toBeGreaterThan(10);
+    const live = result.dice[0];
+    expect(live?.reviewed).toBe(corrected);
+    // The faces counted: every label a 6 now, none a 5 from a person.
+    const rebuilt = new MonitorSet(session.dice, { alpha: RULES.alpha, delta: RULES.delta, budgetRolls: 400 });
+    rebuilt.replayStored(session.store, session.session.id);
+    expect(session.store.storedVerdicts(session.session.id)?.verdicts).toEqual(rebuilt.verdicts(null));
+    const state = rebuilt.tracks[0]?.monitor.state();
+    expect(state?.counts[5]).toBe(corrected);
+    expect(session.store.verify()).toMatchObject({ ok: true });
+  });
 });
