@@ -212,6 +212,21 @@ describe('dicerig review in a browser', () => {
     }
   });
 
+  it('serves a session whose declined rolls are all answered, so a wrong answer can be corrected, and says how many', async () => {
+    const sub = mkdtempSync(join(dir, 'answered-'));
+    const db = declinedSession(sub);
+    const store = RollStore.open(db);
+    const todo = store.rollsToReview(1);
+    store.reviewRolls(1, todo.map((r) => ({ rollId: r.rollId, faceId: '6', reviewer: 'Ada', at: 1 })));
+    store.close();
+    const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
+    try {
+      expect(server.output()).toContain(`dicerig review: session 1, 0 unresolved rolls to label (and ${todo.length} answered, to correct if wrong) as Ada`);
+    } finally {
+      await stopCliServer(server.proc);
+    }
+  }, 60_000);
+
   it('refuses a session that does not exist in one line, and says when there is nothing to review', () => {
     const db = join(dir, 'rolls.db');
     const missing = cli(['review', '42', '--db', db]);

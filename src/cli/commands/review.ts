@@ -54,10 +54,10 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
         const session = store.findSession(sessionKey);
         const unresolved = store.unresolvedRolls(session.id);
         const todo = unresolved.filter((r) => !r.cannotTell).length;
-        if (todo === 0) {
-          const untold = unresolved.length;
-          const kept = untold > 0 ? ` (${untold} ${untold === 1 ? 'roll' : 'rolls'} nobody could tell stay unresolved, and the verdicts hold whatever they were)` : '';
-          io.out(`Session ${session.id} has no declined rolls to review${kept}: nothing to do.\n`);
+        // Rolls a person answered already (a face, or "cannot tell"): the page serves them too, to correct a wrong answer.
+        const answered = store.reviewLog.declined(session.id).length - todo;
+        if (todo === 0 && answered === 0) {
+          io.out(`Session ${session.id} has no declined rolls to review: nothing to do.\n`);
           return;
         }
         const app = await createReviewServer({ store, sessionId: session.id, reviewer, now: () => Date.now() });
@@ -70,7 +70,8 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
         const address = app.server.address();
         const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}/`;
         const open = session.state === 'running' ? `Session ${session.id} is still open: its run takes each label in at its next throw and makes the verdicts.\n` : '';
-        io.out(`dicerig review: session ${session.id}, ${todo} unresolved ${todo === 1 ? 'roll' : 'rolls'} to label as ${reviewer}, roll store ${db}\n  ${url}\n${open}Ctrl-C stops.\n`);
+        const toCorrect = answered > 0 ? ` (and ${answered} answered, to correct if wrong)` : '';
+        io.out(`dicerig review: session ${session.id}, ${todo} unresolved ${todo === 1 ? 'roll' : 'rolls'} to label${toCorrect} as ${reviewer}, roll store ${db}\n  ${url}\n${open}Ctrl-C stops.\n`);
         await new Promise<void>((done) => {
           const stop = (): void => {
             process.off('SIGINT', stop);
