@@ -6,6 +6,11 @@ import type { CliIo } from './io.js';
 /** `--fleet URL` help: continuous replication beside a session. */
 export const FLEET_HELP = 'also copy every committed throw to the fleet store (postgres://... URL) in the background; the session never waits for it';
 
+/** Refuses a `--fleet` that is not a postgres:// URL (before a session opens). */
+export function checkFleetUrl(url: string): void {
+  if (!isFleetUrl(url)) throw new InputError(`--fleet must be a postgres:// URL of the fleet store, not "${url}"`);
+}
+
 /**
  * Continuous replication of `db` to the fleet store while a session runs
  * (`run --fleet`, `demo --fleet`): `onEvent` pokes it after each session
@@ -13,7 +18,7 @@ export const FLEET_HELP = 'also copy every committed throw to the fleet store (p
  * last pass and returns the line saying where replication got.
  */
 export function attachFleetSync(io: CliIo, db: string, url: string, host?: string): { onEvent: () => void; finish: () => Promise<string> } {
-  if (!isFleetUrl(url)) throw new InputError(`--fleet must be a postgres:// URL of the fleet store, not "${url}"`);
+  checkFleetUrl(url);
   const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
   return {
     onEvent: () => sync.poke(),

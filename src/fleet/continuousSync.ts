@@ -75,7 +75,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   const pass = async (): Promise<void> => {
     if (local === undefined) {
       if (!existsSync(localPath)) return;
-      local = LocalRows.open(localPath);
+      local = LocalRows.open(localPath, { besideWriter: true });
     }
     fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
     const r = await syncStore(local, fleet, { ...options, copied });

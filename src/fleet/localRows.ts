@@ -88,11 +88,17 @@ export class LocalRows {
     this.chain = new ChainRows(db);
   }
 
-  /** Opens the store at `path` for reading; it must exist and be at this dicerig's schema version. */
-  static open(path: string): LocalRows {
+  /**
+   * Opens the store at `path` for reading; it must exist and be at this dicerig's schema version.
+   * `besideWriter`: the replicator of a run (`run --fleet`), whose connection may be the last one open on the file
+   * when the run closes the store. Only a connection that may write checkpoints the write-ahead log into the file
+   * and removes it on closing; a read-only one closing last leaves every throw in the -wal file beside it, where a
+   * copy of the store file alone loses them. It still never writes a row.
+   */
+  static open(path: string, options: { readonly besideWriter?: boolean } = {}): LocalRows {
     let db: Database;
     try {
-      db = openDatabase(path, { readonly: true, fileMustExist: true, timeout: 5000 });
+      db = openDatabase(path, { readonly: options.besideWriter !== true, fileMustExist: true, timeout: 5000 });
       const version = checkSchema(db);
       if (version < SCHEMA_VERSION) {
         db.close();

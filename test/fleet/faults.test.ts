@@ -1,16 +1,13 @@
-import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalRows } from '../../src/fleet/localRows.js';
 import { runCli } from '../cli/runCli.js';
 import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { fleetCounts, fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
-import { DICERIG } from '../support/builtCli.js';
+import { cliProcess } from './support/cliProcess.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let server: ScratchPostgres;
 let dir: string;
 let n = 0;
@@ -23,20 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.remove();
 });
-
-/** The dicerig command in a process of its own, as a rig host runs it. */
-function cliProcess(args: readonly string[]) {
-  const proc = spawn(process.execPath, [DICERIG, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));
-  proc.stderr.setEncoding('utf8').on('data', (c: string) => void (err += c));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve, reject) => {
-    proc.on('error', reject);
-    proc.on('close', (code, signal) => resolve({ code, signal, out, err }));
-  });
-  return { proc, ended };
-}
 
 /** A local store of two sessions with `throws` throws each (three dice), written fast in one transaction per session. */
 function bigStore(name: string, throws: number): string {

@@ -8,7 +8,7 @@ import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.
 import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, toJson } from '../options.js';
-import { attachFleetSync, FLEET_HELP } from '../fleetSync.js';
+import { attachFleetSync, checkFleetUrl, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { InputError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
@@ -48,8 +48,10 @@ export async function runWithProgress(
 ): Promise<SessionResult> {
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
-  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
+  if (flags.fleet !== undefined) checkFleetUrl(flags.fleet);
   const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
+  // Started once the session is open: a session that never opens copies nothing and leaves nothing running.
+  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.
@@ -78,6 +80,7 @@ export async function runWithProgress(
   const wall0 = performance.now();
   let result: SessionResult;
   let head: { hash: string; throwCount: number } | undefined;
+  let fleetLine = '';
   try {
     result = await runSession(
       runnerDeps(opened, {
@@ -94,9 +97,13 @@ export async function runWithProgress(
     // The head to write down elsewhere (verify --expect), read before the store closes.
     const s = opened.store.getSession(opened.plan.sessionId);
     if (s !== undefined) head = { hash: s.headHash, throwCount: s.throwCount };
-    await opened.close();
+    try {
+      await opened.close();
+    } finally {
+      // On every way out: the replicator's last pass, then its own connection to the store closes (see LocalRows.open).
+      fleetLine = (await fleet?.finish()) ?? '';
+    }
   }
-  const fleetLine = (await fleet?.finish()) ?? '';
   const ctx = {
     db,
     simulated: opened.simulated,

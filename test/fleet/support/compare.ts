@@ -46,6 +46,18 @@ export async function fleetCounts(url: string): Promise<Record<string, number>> 
   }
 }
 
+/** How many sessions the fleet store holds (0 before anything made its tables). */
+export async function fleetSessionCount(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    if (((await client.query<{ t: string | null }>("SELECT to_regclass('sessions') AS t")).rows[0]?.t ?? null) === null) return 0;
+    return Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM sessions')).rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Sorted, so two stores holding the same throws compare equal whatever order they were copied in. */
 export function sorted(keys: readonly ThrowKey[]): ThrowKey[] {
   return [...keys].sort();
