@@ -27,6 +27,7 @@ export function attachFleetSync(io: CliIo, db: string, url: string, host?: strin
       const where = redactUrl(url);
       if (s.refused) return `Fleet store ${where}: replication stopped (${s.error}).\n`;
       const later = `run \`dicerig sync --db ${db} --to URL\` later.`;
+      if (s.loginRefused) return `Fleet store ${where}: nothing more was copied (${s.error}); every throw is safe in the local store: once the login works, ${later}\n`;
       // After a failed last pass the count from the pass before is stale: throws committed since may be missing too.
       if (s.error !== null) return `Fleet store ${where}: could not confirm that every throw was copied (${s.error}); any not copied are safe in the local store: ${later}\n`;
       if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${s.behind} throws not copied yet; they are safe in the local store: ${later}\n`;

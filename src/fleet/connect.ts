@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { FleetError, FleetUnreachableError } from './errors.js';
+import { fleetClientClass } from './fleetClient.js';
+import { FleetError, FleetLoginError, FleetUnreachableError } from './errors.js';
 import { migrateFleet } from './migrations.js';
 
 /** True when `text` names a PostgreSQL fleet store rather than a local roll store file. */
@@ -75,7 +76,7 @@ export function fleetFailure(e: unknown, where: string, url: string, doing: stri
     );
   }
   if (code === '3D000') return new FleetError(`The fleet store ${where} does not exist on ${server}: create it first (e.g. \`createdb\`).`, { url: where }, { cause: e });
-  if (code === '28P01' || code === '28000') return new FleetError(`The fleet store ${where} refused the login (${err.message}): check the user and password in the URL and pg_hba.conf.`, { url: where }, { cause: e });
+  if (code === '28P01' || code === '28000') return new FleetLoginError(`The fleet store ${where} refused the login (${err.message}): check the user and password (in the URL, PGPASSWORD or ~/.pgpass) and pg_hba.conf.`, { url: where }, { cause: e });
   if (code === '42501') return new FleetError(`The fleet store ${where} refused ${doing}: the user lacks permission (${err.message}).`, { url: where }, { cause: e });
   if (code !== '') return new FleetError(`The fleet store ${where} failed while ${doing}: ${err.message} (${code}).`, { url: where }, { cause: e });
   return e;
@@ -90,7 +91,7 @@ export async function openFleet(url: string, options: { readonly max?: number; r
   const where = redactUrl(url);
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000, types });
+    pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000, types, Client: fleetClientClass(where) });
   } catch (e) {
     throw new FleetError(`The fleet store URL ${where} cannot be read: ${(e as Error).message}. Write it as postgres://USER@HOST/DB or postgres:///DB?host=/socket/dir.`, { url: where }, { cause: e });
   }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openFleet, redactUrl, type FleetDb } from './connect.js';
-import { FleetIntegrityError } from './errors.js';
+import { FleetIntegrityError, FleetLoginError } from './errors.js';
 import { LocalRows } from './localRows.js';
 import { syncStore, type SyncOptions } from './replicate.js';
 
@@ -11,8 +11,8 @@ import { syncStore, type SyncOptions } from './replicate.js';
  * when PostgreSQL is down this loop retries with backoff (0.5 s doubling to
  * 30 s) and reports how many throws are waiting. At the run's end `stop`
  * keeps trying its last pass for the flush time, so a server restarting just
- * then still gets every throw. What the fleet refuses (a broken chain) is
- * reported once and not retried.
+ * then still gets every throw. What the fleet refuses (a broken chain), and a
+ * login it refuses (no password, a wrong one), are reported once and not retried.
  */
 export interface ContinuousSyncStatus {
   /** Local throws the fleet store did not hold at the last pass (unknown before the first). */
@@ -22,6 +22,8 @@ export interface ContinuousSyncStatus {
   readonly error: string | null;
   /** True once a refusal stopped replication for this run. */
   readonly refused: boolean;
+  /** True once the fleet store would not let this host log in: replication stopped for this run, and a later `dicerig sync` can copy it all once the login is fixed. */
+  readonly loginRefused: boolean;
 }
 
 export interface ContinuousSync {
@@ -58,7 +60,7 @@ const LAST_PASS_FIRST_WAIT_MS = 250;
 export function startContinuousSync(localPath: string, url: string, options: ContinuousSyncOptions = {}): ContinuousSync {
   const where = redactUrl(url);
   const report = options.report ?? (() => undefined);
-  let status: ContinuousSyncStatus = { behind: null, throwsCopied: 0, error: null, refused: false };
+  let status: ContinuousSyncStatus = { behind: null, throwsCopied: 0, error: null, refused: false, loginRefused: false };
   let stopping = false;
   let poked = false;
   const wake: { fn?: () => void } = {};
@@ -85,7 +87,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   };
 
   const loop = (async () => {
-    while (!stopping && !status.refused) {
+    while (!stopping && !status.refused && !status.loginRefused) {
       poked = false;
       try {
         await pass();
@@ -95,6 +97,12 @@ export function startContinuousSync(localPath: string, url: string, options: Con
         if (e instanceof FleetIntegrityError) {
           status = { ...status, error: message, refused: true };
           report(`fleet: replication to ${where} stopped: ${message} The session goes on; its throws stay in the local store.`);
+          break;
+        }
+        if (e instanceof FleetLoginError) {
+          status = { ...status, error: message, loginRefused: true };
+          await dropFleet();
+          report(`fleet: replication to ${where} stopped: ${message} The session goes on; its throws stay in the local store, to copy with \`dicerig sync\` once the login works.`);
           break;
         }
         backoff = Math.min(backoff === 0 ? 500 : backoff * 2, options.maxBackoffMs ?? 30_000);
@@ -124,7 +132,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       // that is down or still starting up (a run can end within a restart) is
       // tried again until the flush time is spent; a refusal is not.
       let wait = LAST_PASS_FIRST_WAIT_MS;
-      while (ended && !status.refused) {
+      while (ended && !status.refused && !status.loginRefused) {
         try {
           await Promise.race([
             pass(),
@@ -133,9 +141,9 @@ export function startContinuousSync(localPath: string, url: string, options: Con
           break;
         } catch (e) {
           const message = messageOf(e);
-          status = { ...status, error: message, refused: e instanceof FleetIntegrityError };
+          status = { ...status, error: message, refused: e instanceof FleetIntegrityError, loginRefused: e instanceof FleetLoginError };
           await dropFleet();
-          if (e instanceof FleetIntegrityError || left() <= wait) break;
+          if (status.refused || status.loginRefused || left() <= wait) break;
           // Said once, so a run that does not exit at once says why (its throws are safe either way).
           if (wait === LAST_PASS_FIRST_WAIT_MS) report(`fleet: the last copy to ${where} failed (${message}); trying again for up to ${Math.ceil(left() / 1000)} s. Every throw is safe in the local store.`);
           // Not `sleep`: its timer is unref'd, and here the run waits on this alone (the process must not exit mid-wait).

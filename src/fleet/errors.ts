@@ -25,3 +25,6 @@ export class FleetIntegrityError extends FleetError {}
 
 /** The fleet store could not be reached or dropped the connection: worth retrying later. */
 export class FleetUnreachableError extends FleetError {}
+
+/** The fleet store will not let this user in: no password to give it, or the one given is refused. Retrying cannot help until the password or the server's settings change. */
+export class FleetLoginError extends FleetError {}

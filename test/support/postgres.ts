@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,8 +19,10 @@ const run = promisify(execFile);
 export interface ScratchPostgres {
   /** The folder holding the server's socket (`host=` of a unix-socket URL). */
   readonly socketDir: string;
-  /** A URL of database `name` on this server (`postgres:///name?host=SOCKETDIR&user=postgres`). */
+  /** A URL of database `name` on this server (`postgres:///name?host=SOCKETDIR&user=postgres`; never with the password). */
   url(name: string): string;
+  /** The superuser's name (`user=` of the URLs). */
+  readonly user: string;
   /** Creates a fresh database and returns its URL. */
   createDatabase(name: string): Promise<string>;
   start(): Promise<void>;
@@ -53,7 +55,11 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-export async function startScratchPostgres(): Promise<ScratchPostgres> {
+/**
+ * `password`: the server asks every client for the superuser's password (SCRAM), as a fleet store on a network does;
+ * without it every local client is trusted.
+ */
+export async function startScratchPostgres(settings: { readonly password?: string } = {}): Promise<ScratchPostgres> {
   const bin = postgresBinDir();
   const owner = serverUser();
   const base = mkdtempSync(join(tmpdir(), 'dicerig-pg-'));
@@ -76,15 +82,23 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
   };
 
   const superuser = owner !== undefined ? 'postgres' : userInfo().username;
-  await asServer('initdb', ['-D', data, '-U', superuser, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+  let auth = ['--auth=trust'];
+  if (settings.password !== undefined) {
+    const pwfile = join(base, 'pwfile');
+    writeFileSync(pwfile, `${settings.password}\n`, { mode: 0o600 });
+    if (owner !== undefined) chownSync(pwfile, owner.uid, owner.gid);
+    auth = ['--auth=scram-sha-256', `--pwfile=${pwfile}`];
+  }
+  await asServer('initdb', ['-D', data, '-U', superuser, ...auth, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
   // Tests only: no fsync (a machine crash is not what they simulate; `stop('immediate')` still exercises recovery).
   const options = `-k ${socketDir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
   let running = false;
   const server: ScratchPostgres = {
     socketDir,
+    user: superuser,
     url: (name) => `postgres:///${name}?host=${encodeURIComponent(socketDir)}&user=${superuser}`,
     async createDatabase(name) {
-      const client = new pg.Client({ host: socketDir, user: superuser, database: 'postgres' });
+      const client = new pg.Client({ host: socketDir, user: superuser, database: 'postgres', ...(settings.password !== undefined ? { password: settings.password } : {}) });
       await client.connect();
       try {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
