@@ -162,6 +162,7 @@ async function copyInto(
     return {
       s,
       atHead: fs.throwCount === 0 ? genesis : local.throwHashAt(sessionId, fs.throwCount),
+      localHead: s.throwCount === 0 ? genesis : local.throwHashAt(sessionId, s.throwCount),
       throws: local.throws(sessionId, fs.throwCount + 1, fs.throwCount + batchThrows),
       events: local.events(sessionId, fs.eventCount, batchEvents),
       localEvents: local.eventCount(sessionId),
@@ -172,7 +173,15 @@ async function copyInto(
   const { s } = read;
   const where = { session: name, throwIndex: fs.throwCount };
   if (read.atHead === undefined) {
-    // The local store holds fewer throws than the fleet: copy nothing, say so.
+    // The local store holds fewer throws than the fleet. A restored backup holds the start of what the fleet holds:
+    // copy nothing, say so. A copy of the store rolled on apart from the one synced holds other throws: a fork, refused.
+    const fleetThere = (await client.query<{ hash: string }>('SELECT hash FROM throws WHERE session_id = $1 AND idx = $2', [fs.id, s.throwCount])).rows[0]?.hash;
+    if (s.throwCount > 0 && fleetThere !== read.localHead) {
+      throw new FleetIntegrityError(
+        `${name}: throw ${s.throwCount} in the fleet store is not the local throw ${s.throwCount} (their hashes differ): the fleet store holds ${fs.throwCount} throws of this session rolled in another copy of the store; nothing was copied.`,
+        { session: name, throwIndex: s.throwCount },
+      );
+    }
     return { done: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, note: `${name} holds ${s.throwCount} throws but the fleet store already holds ${fs.throwCount}: nothing was copied (is this a restored backup?).` };
   }
   if (read.atHead !== fs.headHash) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainRows } from '../../src/store/chainRows.js';
@@ -134,6 +134,42 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*forged\.db: throw 30 in the fleet store is not the local throw 30 \(their hashes differ\): another throw is already stored under this id; nothing was copied\.\n$/);
     expect((await runCli('verify', '--db', url)).code).toBe(0);
+  });
+
+  it('refuses a copy of the store rolled on apart from the one synced, even when the copy holds fewer throws than the fleet store, naming the throw', async () => {
+    const original = fixtureStore('two.db', 13);
+    const copy = join(dir, 'two-copy.db');
+    copyFileSync(original, copy);
+    const rollOn = (path: string, from: number, to: number, shift: number) => {
+      const store = RollStore.open(path);
+      const dice = store.dice();
+      for (let i = from; i <= to; i++) store.recordThrow(1, { ...okThrow(i + shift, dice), startedAt: okThrow(i, dice).startedAt, endedAt: okThrow(i, dice).endedAt });
+      store.close();
+    };
+    rollOn(original, 14, 17, 0);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);
+    // The copy rolls on with other faces: its throws 14 and 15 are not the fleet's.
+    rollOn(copy, 14, 15, 1);
+    const r = await runCli('sync', '--db', copy, '--to', url);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*two-copy\.db: throw 15 in the fleet store is not the local throw 15 \(their hashes differ\): the fleet store holds 17 throws of this session rolled in another copy of the store; nothing was copied\.\n$/);
+    expect(await fleetCounts(url)).toMatchObject({ throws: 17 });
+  });
+
+  it('copies nothing from a restored backup (the start of what the fleet store holds) and says so, with status 0', async () => {
+    const original = fixtureStore('restored.db', 13);
+    const backup = join(dir, 'restored-backup.db');
+    copyFileSync(original, backup);
+    const store = RollStore.open(original);
+    const dice = store.dice();
+    for (let i = 14; i <= 17; i++) store.recordThrow(1, okThrow(i, dice));
+    store.close();
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);
+    const r = await runCli('sync', '--db', backup, '--to', url);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^dicerig: note: session 1 \(bench-test\) of .*restored-backup\.db holds 13 throws but the fleet store already holds 17: nothing was copied \(is this a restored backup\?\)\.\n$/);
   });
 
   it('copies reviews of declined rolls with their chain, and the fleet counts the reviewed roll as the local store does', async () => {
