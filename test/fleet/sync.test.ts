@@ -1,9 +1,12 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainRows } from '../../src/store/chainRows.js';
 import { sealHash, throwHash, type ChainSeal, type ChainThrow } from '../../src/store/hashChain.js';
 import { openDatabase } from '../../src/store/sqlite.js';
+import { allDice } from '../../src/dice/catalogue.js';
+import { openFleet } from '../../src/fleet/connect.js';
+import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { runCli } from '../cli/runCli.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { okThrow, simRig, storeWithSession, tempDir } from '../store/support/fixtures.js';
@@ -76,7 +79,7 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(verified.code, verified.out).toBe(0);
     expect(verified.out).toMatch(/1 session, \d+ throws, \d+ rolls: every hash chain verifies/);
     const listed = await runCli('sessions', '--db', url);
-    expect(listed.out).toMatch(/^1 .*sim-01 +\S+:1 +finished/m);
+    expect(listed.out).toMatch(/^1 .*sim-01 +demo\.db +\S+:1 +finished/m);
   }, 120_000);
 
   it('stores throws synced twice once: the second sync copies nothing, a third from a copy of the file neither', async () => {
@@ -172,6 +175,48 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(r.err).toMatch(/^dicerig: note: session 1 \(bench-test\) of .*restored-backup\.db holds 13 throws but the fleet store already holds 17: nothing was copied \(is this a restored backup\?\)\.\n$/);
   });
 
+  it('lists, and shows on the dashboard, the store file of each session, as HOST:ID is shared by the store files one host syncs; only the fleet id names one of them', async () => {
+    const url = await freshFleet();
+    // Three stores of one host, each with a session of its own (started apart), each session 1 there.
+    mkdirSync(join(dir, 'vm', 'spare'), { recursive: true });
+    const stores = (['two.db', 'big.db', 'spare/big.db'] as const).map((name, k) => {
+      const path = join(dir, 'vm', name);
+      const store = RollStore.open(path);
+      const rig = store.registerRig(simRig, 'cal-1');
+      const dice = ['R1', 'R2'].map((label) => store.registerDie({ label, typeId: 'red' }));
+      const session = store.createSession({ config: { channels: 2 }, simulated: false, rigId: rig.id, startedAt: 1_700_000_000_000 + k * 60_000 });
+      for (let i = 1; i <= 3 + k; i++) store.recordThrow(session.id, okThrow(i, dice));
+      store.close();
+      return path;
+    });
+    for (const db of stores) expect((await runCli('sync', '--db', db, '--to', url, '--host', 'vm', '--quiet')).code).toBe(0);
+    const listed = await runCli('sessions', '--db', url);
+    expect(listed.out).toMatch(/^fleet id +name +rig +campaign +store file +from \(host:id\) +state +throws$/m);
+    // The shortest tail of each path that tells it from the host's other store files.
+    expect(listed.out).toMatch(/^1 .* two\.db +vm:1 +running +3$/m);
+    expect(listed.out).toMatch(/^2 .* vm\/big\.db +vm:1 +running +4$/m);
+    expect(listed.out).toMatch(/^3 .* spare\/big\.db +vm:1 +running +5$/m);
+    const help = await runCli('sessions', '--help');
+    expect(help.out.replace(/\s+/g, ' ')).toMatch(/their sessions can share HOST:ID, and only the fleet id names one of them/);
+    const ambiguous = await runCli('report', 'vm:1', '--db', url, '--json');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.err).toMatch(/Several sessions .* are named "vm:1": .*two\.db.*big\.db.*spare\/big\.db.* Name one by its fleet id\./);
+    expect((await runCli('report', '3', '--db', url, '--json', '--out', join(dir, 'r-vm'))).code).toBe(0);
+
+    const fleet = await openFleet(url);
+    try {
+      const view = new FleetView({ fleet, dice: allDice(), pollMs: 100, now: () => Date.now() });
+      const shown = (await view.state()).sessions.map((x) => [x.id, x.hostKey, x.storeFile]);
+      expect(shown).toEqual([
+        [1, 'vm:1', 'two.db'],
+        [2, 'vm:1', 'vm/big.db'],
+        [3, 'vm:1', 'spare/big.db'],
+      ]);
+    } finally {
+      await fleet.close();
+    }
+  });
+
   it('copies reviews of declined rolls with their chain, and the fleet counts the reviewed roll as the local store does', async () => {
     const path = join(dir, 'reviewed.db');
     const { store, dice, session } = storeWithSession(path);
@@ -215,8 +260,8 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     for (const path of paths) expect((await runCli('sync', '--db', path, '--to', url, '--host', `host-${basename(path, '.db')}`)).code).toBe(0);
     expect(await fleetCounts(url)).toMatchObject({ sessions: 2, throws: 50, dice: 3, rigs: 2 });
     const listed = await runCli('sessions', '--db', url);
-    expect(listed.out).toMatch(/^1 +box-rig-a +rig-a +box-1 +host-rig-a:1 +running +25$/m);
-    expect(listed.out).toMatch(/^2 +box-rig-b +rig-b +box-1 +host-rig-b:1 +running +25$/m);
+    expect(listed.out).toMatch(/^1 +box-rig-a +rig-a +box-1 +rig-a\.db +host-rig-a:1 +running +25$/m);
+    expect(listed.out).toMatch(/^2 +box-rig-b +rig-b +box-1 +rig-b\.db +host-rig-b:1 +running +25$/m);
     const pool = await runCli('pool', 'box-rig-a', 'box-rig-b', '--size', '1', '--db', url, '--json');
     expect(pool.code, pool.err).toBe(0);
     const pooled = JSON.parse(pool.out) as { sessions: { id: number }[]; pool: { label: string; n?: number }[] };

@@ -3,6 +3,7 @@ import { formatCount } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import { isFleetUrl } from '../../fleet/connect.js';
 import { listFleetSessions } from '../../fleet/fleetReader.js';
+import { storeFileLabels } from '../../fleet/storeFileLabels.js';
 import { withReadableStore } from '../../store/openStore.js';
 import { FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
 import type { CliIo } from '../io.js';
@@ -16,7 +17,8 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
     .summary('list the sessions of the roll store or the fleet store')
     .description(
       'Lists the stored sessions: id, name, state and throws. For the fleet store (--db postgres://...) also the rig, the campaign, ' +
-        'and where each came from: the rig host, its store file and the session id there (a fleet session is named by its fleet id, its name, or HOST:ID).',
+        'and where each came from: the rig host, its store file (its file name, or as much of its path as tells it from the host\'s other store files) and the session id there. ' +
+        'A fleet session is named by its fleet id, its name, or HOST:ID; when one host synced several store files their sessions can share HOST:ID, and only the fleet id names one of them.',
     )
     .option('--db <path>', FLEET_DB_HELP)
     .option('--json', 'print the list as JSON')
@@ -28,8 +30,9 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
             io.out(`${toJson(list)}\n`);
             return;
           }
-          const rows = list.map((s) => [String(s.id), s.name ?? '', s.rigId ?? '', s.campaign ?? '', `${s.originHost}:${s.localId}`, s.state, `${formatCount(s.throwCount)}${s.throwCount < s.localThrowCount ? ` of ${formatCount(s.localThrowCount)}` : ''}`]);
-          io.out(list.length === 0 ? `${fleet.where} holds no sessions.\n` : renderTable(['fleet id', 'name', 'rig', 'campaign', 'from (host:id)', 'state', 'throws'], rows, 6));
+          const storeFile = storeFileLabels(list);
+          const rows = list.map((s) => [String(s.id), s.name ?? '', s.rigId ?? '', s.campaign ?? '', storeFile(s), `${s.originHost}:${s.localId}`, s.state, `${formatCount(s.throwCount)}${s.throwCount < s.localThrowCount ? ` of ${formatCount(s.localThrowCount)}` : ''}`]);
+          io.out(list.length === 0 ? `${fleet.where} holds no sessions.\n` : renderTable(['fleet id', 'name', 'rig', 'campaign', 'store file', 'from (host:id)', 'state', 'throws'], rows, 7));
         });
         return;
       }

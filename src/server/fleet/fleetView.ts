@@ -15,6 +15,7 @@ import { listCampaigns } from '../../fleet/campaignStore.js';
 import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
+import { storeFileLabels } from '../../fleet/storeFileLabels.js';
 import { pooledFinding, readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
 import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 
@@ -99,6 +100,7 @@ export class FleetView {
     const { fleet, now } = this.options;
     try {
       const infos = await listFleetSessions(fleet);
+      const storeFile = storeFileLabels(infos);
       const versions = await fleetSessionVersions(fleet);
       const at = now();
       const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
@@ -118,7 +120,7 @@ export class FleetView {
       this.made = made;
       const campaigns: CampaignView[] = [];
       for (const name of await listCampaigns(fleet, fleet.where)) campaigns.push(await this.campaign(name));
-      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null)), campaigns };
+      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
       this.last = { ...this.last, failingSince: this.last.failingSince ?? this.lastTry, problem: message(e), unreachable: e instanceof FleetUnreachableError };

@@ -44,8 +44,10 @@ export interface SessionVerdictsView {
 
 /** A session as the page lists it: its listing now, and its verdicts as last made. */
 export interface SessionView extends FleetSessionInfo {
-  /** HOST:ID, the session's id on the rig host that ran it (a key `report --db URL` takes). */
+  /** HOST:ID, the session's id on the rig host that ran it (a key `report --db URL` takes, unless several store files of the host share it). */
   readonly hostKey: string;
+  /** The store file it came from, as short as tells it from the host's other store files (see storeFileLabels). */
+  readonly storeFile: string;
   /** The command that writes its full HTML report. */
   readonly reportCommand: string;
   /** Null until the session's report is first made. */
@@ -53,8 +55,8 @@ export interface SessionView extends FleetSessionInfo {
 }
 
 /** A session's listing as the page shows it, with the verdicts last made of it. */
-export function sessionView(info: FleetSessionInfo, where: string, verdicts: SessionVerdictsView | null): SessionView {
-  return { ...info, hostKey: `${info.originHost}:${info.localId}`, reportCommand: `dicerig report ${info.id} --db ${shellWord(where)}`, verdicts };
+export function sessionView(info: FleetSessionInfo, where: string, verdicts: SessionVerdictsView | null, storeFile: string): SessionView {
+  return { ...info, hostKey: `${info.originHost}:${info.localId}`, storeFile, reportCommand: `dicerig report ${info.id} --db ${shellWord(where)}`, verdicts };
 }
 
 export interface MadeSession {

@@ -100,6 +100,7 @@ function renderSession(s) {
   return el('tr', { 'data-session': s.id },
     el('td', { text: `#${s.id}` }),
     el('td', { text: s.originHost }),
+    el('td', { 'data-col': 'store-file', title: s.originDb, text: s.storeFile }),
     el('td', { 'data-col': 'host-key', text: s.hostKey }),
     el('td', { text: s.rigId ?? '-' }),
     el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
