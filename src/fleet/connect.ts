@@ -13,6 +13,15 @@ export function redactUrl(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?]*):[^@/?]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
+/**
+ * A shown URL (see `redactUrl`) as a command can take it: without the password, which the user then gives by
+ * PGPASSWORD or ~/.pgpass (a pasted `user:***@` would log in with the password `***`). `passwordLeftOut`: the URL had one.
+ */
+export function commandUrl(shown: string): { url: string; passwordLeftOut: boolean } {
+  const url = shown.replace(/^(postgres(?:ql)?:\/\/[^:/@?]*):\*\*\*@/i, '$1@').replace(/([?&])password=\*\*\*(&|$)/gi, (_m, before: string, after: string) => (after === '&' ? before : ''));
+  return { url, passwordLeftOut: url !== shown };
+}
+
 /** Where the URL says the server is, for messages ("the socket folder /x", "host h port p"). */
 function serverOf(url: string): string {
   try {
@@ -62,6 +71,13 @@ export interface FleetDb {
   close(): Promise<void>;
 }
 
+/** What went wrong in words, with the code after them when the words do not hold it ("the database system is starting up, 57P03"). */
+function inWords(message: string | undefined, code: string): string {
+  const words = (message ?? '').trim();
+  if (words === '') return code === '' ? 'no answer' : code;
+  return code === '' || words.includes(code) ? words : `${words}, ${code}`;
+}
+
 /** A thrown pg or socket error as the one line a user should see: what failed and what to check. */
 export function fleetFailure(e: unknown, where: string, url: string, doing: string): unknown {
   if (e instanceof FleetError) return e;
@@ -70,7 +86,7 @@ export function fleetFailure(e: unknown, where: string, url: string, doing: stri
   const server = serverOf(url);
   if (['ECONNREFUSED', 'ENOENT', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code) || /Connection terminated|connection timeout|not queryable/i.test(err.message ?? '')) {
     return new FleetUnreachableError(
-      `Cannot reach the fleet store ${where} while ${doing} (${code || (err.message ?? 'no answer')}): check that PostgreSQL is running and listening on ${server}, and that this host can reach it.`,
+      `Cannot reach the fleet store ${where} while ${doing} (${inWords(err.message, code)}): check that PostgreSQL is running and listening on ${server}, and that this host can reach it.`,
       { url: where },
       { cause: e },
     );

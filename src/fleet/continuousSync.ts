@@ -40,6 +40,8 @@ export interface ContinuousSyncOptions extends SyncOptions {
   /** Told about lag and failures, one line each, when they change. */
   readonly report?: (line: string) => void;
   readonly maxBackoffMs?: number;
+  /** While the fleet store stays unreachable, how often the line saying so is repeated with the throws waiting (ms; default 60 s). */
+  readonly repeatMs?: number;
 }
 
 const sleep = (ms: number, wake: { fn?: () => void }): Promise<void> =>
@@ -73,6 +75,16 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   let local: LocalRows | undefined;
   let backoff = 0;
   const copied = new Map<number, string>();
+  // Throws the fleet held after the last pass that got through: with the local count, what waits while it is down.
+  let fleetHeld: number | undefined;
+  const waiting = (): number | undefined => {
+    try {
+      return fleetHeld === undefined || local === undefined ? undefined : Math.max(0, local.throwTotal() - fleetHeld);
+    } catch {
+      return undefined;
+    }
+  };
+  let saidAt = 0;
 
   const pass = async (): Promise<void> => {
     if (local === undefined) {
@@ -81,6 +93,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
     }
     fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
     const r = await syncStore(local, fleet, { ...options, copied });
+    fleetHeld = local.throwTotal() - r.behind;
     const wasFailing = status.error !== null;
     status = { ...status, behind: r.behind, throwsCopied: status.throwsCopied + r.throws, error: null };
     if (wasFailing) report(`fleet: ${where} reachable again; ${r.behind === 0 ? 'caught up' : `${r.behind} throws still to copy`}.`);
@@ -106,7 +119,11 @@ export function startContinuousSync(localPath: string, url: string, options: Con
           break;
         }
         backoff = Math.min(backoff === 0 ? 500 : backoff * 2, options.maxBackoffMs ?? 30_000);
-        if (message !== status.error) report(`fleet: ${message} The session goes on; retrying every ${Math.round(backoff / 1000)} s at most${status.behind !== null ? ` (${status.behind} throws waiting)` : ''}.`);
+        if (message !== status.error || Date.now() - saidAt >= (options.repeatMs ?? 60_000)) {
+          const w = waiting();
+          report(`fleet: ${message} The session goes on; retrying every ${Math.round(backoff / 1000)} s at most${w !== undefined ? ` (${w} throws waiting)` : ''}.`);
+          saidAt = Date.now();
+        }
         status = { ...status, error: message };
         await dropFleet();
         await sleep(backoff, wake);

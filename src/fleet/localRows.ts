@@ -120,6 +120,11 @@ export class LocalRows {
     return this.db.transaction(fn)();
   }
 
+  /** Throws of every session of the store. */
+  throwTotal(): number {
+    return this.db.prepare<{ n: number }>('SELECT COALESCE(SUM(throw_count), 0) AS n FROM sessions').get()?.n ?? 0;
+  }
+
   sessions(): LocalSession[] {
     return this.db.prepare<LocalSession>(`${SESSION} ORDER BY id`).all();
   }

@@ -25,7 +25,7 @@ describe('dicerig serve with the fleet store', () => {
   it('says in one line, password hidden, that a fleet store it cannot reach at start cannot be reached', async () => {
     const r = await runCli('serve', '--db', GONE, '--port', '0');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/organiser:\*\*\*@\/fleet\?host=\S+ while opening it \(ENOENT\): check that PostgreSQL is running/);
+    expect(r.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/organiser:\*\*\*@\/fleet\?host=\S+ while opening it \(connect ENOENT \S+\/\.s\.PGSQL\.5432\): check that PostgreSQL is running/);
     expect(r.err.split('\n').filter((l) => l !== '')).toHaveLength(1);
     expect(r.err + r.out).not.toContain('pw-never-shown');
     // A password given as a URL parameter is hidden too.

@@ -93,6 +93,36 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
     }
   }, 90_000);
 
+  it('says how many throws wait while PostgreSQL is down, again as they pile up', async () => {
+    const path = join(dir, 'piles-up.db');
+    const { store, dice, session } = storeWithSession(path);
+    for (let i = 1; i <= 5; i++) store.recordThrow(session.id, okThrow(i, dice));
+    const url = await server.createDatabase('piles_up');
+    const lines: string[] = [];
+    const sync = startContinuousSync(path, url, { idleMs: 50, maxBackoffMs: 100, repeatMs: 200, report: (line) => void lines.push(line) });
+    const said = async (pattern: RegExp): Promise<void> => {
+      const until = Date.now() + 20_000;
+      while (!lines.some((l) => pattern.test(l))) {
+        if (Date.now() > until) throw new Error(`never said ${pattern}: ${lines.join(' | ')}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await waitForFleetThrows(url, 5, 20_000);
+      await new Promise((r) => setTimeout(r, 200));
+      await server.stop('fast');
+      for (let i = 6; i <= 8; i++) store.recordThrow(session.id, okThrow(i, dice));
+      await said(/^fleet: Cannot reach the fleet store .* retrying every \d+ s at most \(3 throws waiting\)\.$/);
+      for (let i = 9; i <= 10; i++) store.recordThrow(session.id, okThrow(i, dice));
+      await said(/\(5 throws waiting\)\.$/);
+    } finally {
+      if (!server.running) await server.start();
+      await sync.stop(20_000);
+      store.close();
+    }
+    expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+  }, 90_000);
+
   it('gives up its last pass when the flush time is spent with PostgreSQL still down, and the run says so with the command that catches up', async () => {
     const path = join(dir, 'ends-down.db');
     const { store, dice, session } = storeWithSession(path);

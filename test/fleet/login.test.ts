@@ -1,6 +1,9 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allDice } from '../../src/dice/catalogue.js';
+import { openFleet } from '../../src/fleet/connect.js';
+import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { cliProcess } from './support/cliProcess.js';
@@ -90,6 +93,28 @@ describe('a fleet store that asks for a password (a real PostgreSQL with SCRAM l
     const open = await timed(['sessions', '--db', url], env(line, 0o644));
     expect(open.code).toBe(1);
     expect(open.err).toMatch(/put it in the URL, PGPASSWORD or \S+\/\.pgpass; that file is ignored while others can read it, as libpq ignores it: chmod 600 it\.\n$/);
+  }, 60_000);
+
+  it('shows on the fleet dashboard a report command that works when pasted: the password left out of its URL, and said how to give it', async () => {
+    const local = join(dir, 'dashboard.db');
+    expect((await timed(['run', sessionConfig(4), '--db', local, '--plain'], env())).code).toBe(0);
+    expect((await timed(['sync', '--db', local, '--to', url], { ...env(), PGPASSWORD: PASSWORD })).code).toBe(0);
+    const withPassword = `${url}&password=${PASSWORD}`;
+    const fleet = await openFleet(withPassword);
+    let command: string;
+    try {
+      const view = new FleetView({ fleet, dice: allDice(), pollMs: 100, now: () => Date.now() });
+      const shown = (await view.state()).sessions.find((x) => x.originDb === local);
+      command = shown?.reportCommand ?? '';
+    } finally {
+      await fleet.close();
+    }
+    expect(command).not.toContain(PASSWORD);
+    expect(command).not.toContain('***');
+    expect(command).toMatch(/^dicerig report \d+ --db '[^']+' +# the password: PGPASSWORD=\.\.\. or a ~\/\.pgpass line$/);
+    const [, id, db] = /^dicerig report (\d+) --db '([^']+)'/.exec(command) ?? [];
+    const pasted = await timed(['report', id as string, '--db', db as string, '--json', '--out', join(dir, 'pasted')], { ...env(), PGPASSWORD: PASSWORD });
+    expect(pasted.code, pasted.err).toBe(0);
   }, 60_000);
 
   it('names a wrong password as a refused login, ending at once', async () => {

@@ -285,7 +285,7 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     const gone = `postgres:///fleet?host=${join(dir, 'no-server-here')}`;
     const down = await runCli('sync', '--db', local, '--to', gone);
     expect(down.code).toBe(1);
-    expect(down.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/\/fleet\?host=.* \(ENOENT\): check that PostgreSQL is running and listening on the unix socket in .*no-server-here, and that this host can reach it\.\n$/);
+    expect(down.err).toMatch(/^dicerig: Cannot reach the fleet store postgres:\/\/\/fleet\?host=.* \(connect ENOENT \S+\/\.s\.PGSQL\.5432\): check that PostgreSQL is running and listening on the unix socket in .*no-server-here, and that this host can reach it\.\n$/);
     const noDb = await runCli('report', '1', '--db', server.url('nosuchdb'));
     expect(noDb.code).toBe(1);
     expect(noDb.err).toMatch(/^dicerig: The fleet store .*nosuchdb.* does not exist on the unix socket in .*: create it first/);

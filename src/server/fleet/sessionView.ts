@@ -7,7 +7,7 @@
 import { DicerigError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
 import type { DieType } from '../../dice/types.js';
-import type { FleetDb } from '../../fleet/connect.js';
+import { commandUrl, type FleetDb } from '../../fleet/connect.js';
 import { openFleetSessions, type FleetSessionInfo } from '../../fleet/fleetReader.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportJson } from '../../report/reportJson.js';
@@ -56,7 +56,13 @@ export interface SessionView extends FleetSessionInfo {
 
 /** A session's listing as the page shows it, with the verdicts last made of it. */
 export function sessionView(info: FleetSessionInfo, where: string, verdicts: SessionVerdictsView | null, storeFile: string): SessionView {
-  return { ...info, hostKey: `${info.originHost}:${info.localId}`, storeFile, reportCommand: `dicerig report ${info.id} --db ${shellWord(where)}`, verdicts };
+  return { ...info, hostKey: `${info.originHost}:${info.localId}`, storeFile, reportCommand: reportCommand(info.id, where), verdicts };
+}
+
+/** The command that writes a session's report, as it can be pasted: the password left out of the URL, and a shell comment saying how to give it. */
+function reportCommand(id: number, where: string): string {
+  const { url, passwordLeftOut } = commandUrl(where);
+  return `dicerig report ${id} --db ${shellWord(url)}${passwordLeftOut ? '   # the password: PGPASSWORD=... or a ~/.pgpass line' : ''}`;
 }
 
 export interface MadeSession {
