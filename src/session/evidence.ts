@@ -4,11 +4,12 @@
  * a stored roll can be checked against its pixels later.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { encodePng } from '../camera/decode.js';
 import { DicerigError } from '../core/errors.js';
 import type { RgbImage } from '../core/image.js';
+import { makeFolders } from '../core/makeFolders.js';
 
 export interface SavedEvidence {
   /** Path relative to the roll store's folder. */
@@ -35,7 +36,7 @@ export function folderEvidence(dir: string, base: string): EvidenceSink {
   return {
     async save(image, name) {
       if (!made) {
-        await mkdir(dir, { recursive: true });
+        makeFolders(dir);
         made = true;
       }
       const bytes = await encodePng(image);

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { makeFolders } from './makeFolders.js';
+import { makeFolders } from '../core/makeFolders.js';
 import { findEvents, sessionEvents, type EventSearch } from './findEvents.js';
 import type { RigIdentity } from '../rig/driver.js';
 import { MAX_LABEL_LENGTH } from '../rolllog/dieLogs.js';

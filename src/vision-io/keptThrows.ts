@@ -8,7 +8,7 @@
  * replay as a camera, so the groups can be named again without throwing again.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { meanDifference } from '../core/meanDifference.js';
@@ -16,6 +16,7 @@ import type { Rect, RgbImage } from '../core/image.js';
 import { decodeImageBytes, decodeImageFile, encodeJpeg, encodePng } from '../camera/decode.js';
 import type { CalibrationCamera } from '../vision/calibration/guidedThrows.js';
 import { throwName } from '../vision/calibration/guidedThrows.js';
+import { makeFolders } from '../core/makeFolders.js';
 
 /** JPEG quality of a kept throw: a webcam's frames are JPEG already, and at 95 a throw takes some 200 kB, not 2 MB. */
 const KEPT_JPEG_QUALITY = 95;
@@ -44,7 +45,7 @@ export function holdsKeptThrows(dir: string): boolean {
 /** Makes `dir` a folder of kept throws for `manifest`; a folder that holds anything is refused with `refusal`. */
 async function startKeptThrows(dir: string, manifest: KeptThrowsManifest, refusal: string): Promise<void> {
   if (existsSync(dir) && (await readdir(dir)).length > 0) throw new InputError(refusal, { file: dir });
-  await mkdir(join(dir, 'images'), { recursive: true });
+  makeFolders(join(dir, 'images'));
   await writeFile(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
@@ -176,7 +177,7 @@ export type ThrowTruth = readonly { readonly center: { readonly x: number; reado
  * a replay's groups then show it, as the first run's did.
  */
 export async function writeThrowTruth(dir: string, index: number, truth: ThrowTruth): Promise<void> {
-  await mkdir(join(dir, 'truth'), { recursive: true });
+  makeFolders(join(dir, 'truth'));
   await writeFile(join(dir, 'truth', `${throwName(index)}.json`), `${JSON.stringify(truth.map((t) => ({ center: { x: t.center.x, y: t.center.y }, label: t.label })))}\n`);
 }
 
@@ -193,7 +194,7 @@ async function readThrowTruth(dir: string, index: number): Promise<ThrowTruth | 
 /** Writes `DIR/labels/` for kept throws: `classes.txt` and one YOLO file per throw (none where no die was named). */
 export async function writeThrowLabels(dir: string, classes: readonly string[], throws: readonly { readonly index: number; readonly image: Pick<RgbImage, 'width' | 'height'>; readonly dice: readonly { readonly box: Rect; readonly label: string }[] }[]): Promise<number> {
   const labels = join(dir, 'labels');
-  await mkdir(labels, { recursive: true });
+  makeFolders(labels);
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   let named = 0;
   // Nine decimals: the box read back cuts the die where it was cut here, to well under a pixel.

@@ -6,9 +6,10 @@
  * leaves the old profile as it was, never half of a new one.
  */
 import { constants, existsSync, statSync } from 'node:fs';
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
+import { makeFolders } from '../core/makeFolders.js';
 
 /**
  * Refuses, before any work, a path the file could not be written to: a folder, a path through a plain file, or a
@@ -30,7 +31,7 @@ export async function checkOutputPath(file: string, option: string): Promise<voi
 /** Writes `text` to `file` whole or not at all (a temporary file in the same folder, renamed over it), making missing folders. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const dir = dirname(resolve(file));
-  await mkdir(dir, { recursive: true });
+  makeFolders(dir);
   const temporary = join(dir, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
   try {
     await writeFile(temporary, text);

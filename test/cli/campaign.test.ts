@@ -31,7 +31,7 @@ describe('dicerig campaign, refusals in one line', () => {
 
   it('says run --campaign needs a rig and a fleet store, run without a config needs --campaign, and --host needs --fleet', async () => {
     expect((await runCli('run', '--campaign', 'c')).err).toBe('dicerig: --campaign needs --rig ID and --fleet postgres://URL\n');
-    expect((await runCli('run')).err).toBe('dicerig: run needs a session config file (or --campaign NAME --rig ID --fleet URL)\n');
+    expect((await runCli('run')).err).toBe('dicerig: run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)\n');
     expect((await runCli('run', 'examples/sessions/sim-d6.yaml', '--host', 'bench-1')).err).toBe('dicerig: --host names this rig host in the fleet store: it goes with --fleet postgres://URL\n');
   });
 

@@ -4,13 +4,14 @@
  * renamed when complete, with a READY file inside, as the renderer writes its folders; its summary.json says what it
  * was made from.
  */
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { seededRandom } from '../../stats/random.js';
 import { blurRgb, decodeImageFile, encodeJpeg } from '../decode.js';
 import { gradePixels, GRADES, type GradeName } from './grade.js';
+import { makeFolders } from '../../core/makeFolders.js';
 
 export interface RegradeOptions {
   readonly from: string;
@@ -35,7 +36,7 @@ export async function regradeFolder(options: RegradeOptions): Promise<number> {
   if (images.length === 0) throw new InputError('no image (.jpg, .jpeg, .png) in images/', { file: join(from, 'images') });
   const partial = `${to}.partial`;
   await rm(partial, { recursive: true, force: true });
-  await mkdir(join(partial, 'images'), { recursive: true });
+  makeFolders(join(partial, 'images'));
   await cp(join(from, 'labels'), join(partial, 'labels'), { recursive: true });
   if (existsSync(join(from, 'truth'))) await cp(join(from, 'truth'), join(partial, 'truth'), { recursive: true });
   for (const [i, file] of images.entries()) {

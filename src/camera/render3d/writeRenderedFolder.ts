@@ -9,7 +9,7 @@
  * The folder is written under a temporary name and renamed when complete, with
  * a READY file inside, so a reader never sees half a set.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { simFolderClasses } from '../sim/writeLabelledFolder.js';
@@ -22,6 +22,7 @@ import type { DiceSet } from './scene.js';
 import { buildScene, DEFAULT_COCKED_ON_DIE, DEFAULT_COCKED_TILT_DEG, emptyPlatform } from './scene.js';
 import type { Range } from './presets.js';
 import type { SceneLook } from './tray.js';
+import { makeFolders } from '../../core/makeFolders.js';
 
 export interface RenderedFolderOptions {
   readonly dir: string;
@@ -91,7 +92,7 @@ export async function writeRenderedFolder(renderer: BrowserRenderer, options: Re
  */
 async function lockSet(dir: string): Promise<() => Promise<void>> {
   const lock = `${dir}.lock`;
-  await mkdir(dirname(dir), { recursive: true });
+  makeFolders(dirname(dir));
   for (;;) {
     try {
       await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
@@ -129,16 +130,16 @@ async function drawFolder(renderer: BrowserRenderer, options: RenderedFolderOpti
   const resuming = options.reuse === true && existsSync(requestFile) && (await readFile(requestFile, 'utf8')) === request;
   if (!resuming) {
     await rm(tmp, { recursive: true, force: true });
-    await mkdir(tmp, { recursive: true });
+    makeFolders(tmp);
     await writeFile(requestFile, request);
   }
   const images = join(tmp, 'images');
   const labels = join(tmp, 'labels');
   const truthDir = join(tmp, 'truth');
-  await mkdir(images, { recursive: true });
-  await mkdir(labels, { recursive: true });
-  await mkdir(truthDir, { recursive: true });
-  if (options.emptyPlatform) await mkdir(join(tmp, 'empty'), { recursive: true });
+  makeFolders(images);
+  makeFolders(labels);
+  makeFolders(truthDir);
+  if (options.emptyPlatform) makeFolders(join(tmp, 'empty'));
   const classes = simFolderClasses(options.dice);
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   const perClass: Record<string, number> = {};

@@ -7,7 +7,7 @@
  * Used by tests and to make the shipped default calibration profiles.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import type { Rect, RgbImage } from '../../core/image.js';
@@ -16,6 +16,7 @@ import type { LightingPresetName } from './lighting.js';
 import { SimulatedCamera } from './simulatedCamera.js';
 import type { SimDieKind, SimDieTruth } from './simulatedCamera.js';
 import { simFitProblem } from './simFit.js';
+import { makeFolders } from '../../core/makeFolders.js';
 
 /** Which dice a folder shows: one X-Wing colour, both mixed in every frame, or D6s. */
 export type SimFolderDice = 'red' | 'green' | 'xwing' | 'd6';
@@ -147,9 +148,9 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
   await clearFor(options.dir, options.replace === true);
   const images = join(options.dir, 'images');
   const labels = join(options.dir, 'labels');
-  await mkdir(images, { recursive: true });
-  await mkdir(labels, { recursive: true });
-  if (options.emptyPlatform) await mkdir(join(options.dir, 'empty'), { recursive: true });
+  makeFolders(images);
+  makeFolders(labels);
+  if (options.emptyPlatform) makeFolders(join(options.dir, 'empty'));
   const classes = simFolderClasses(options.dice);
   await writeFile(join(labels, 'classes.txt'), `${classes.join('\n')}\n`);
   const perSession = options.framesPerSession ?? 10;

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { encodePng } from '../../camera/decode.js';
 import { lightingPresets } from '../../camera/sim/lighting.js';
@@ -37,6 +37,7 @@ import { TOP_FACE_ONLY } from './calibrateFlags.js';
 import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { learnedFromFolder } from './calibrateFromFolder.js';
 import { learnedModelFor } from './learnedReader.js';
+import { makeFolders } from '../../core/makeFolders.js';
 
 /** A CLI io that can also ask the user questions (a terminal; a test answering them; a GUI). */
 export interface AskingIo extends CliIo {
@@ -225,7 +226,7 @@ export async function labelNewThrows(flags: CalibrateFlags, dice: CalibrationDic
 
 async function saveImage(file: string, image: RgbImage, relativeTo: string): Promise<{ file: string; sha256: string }> {
   const png = await encodePng(image);
-  await mkdir(dirname(resolve(file)), { recursive: true });
+  makeFolders(dirname(resolve(file)));
   await writeFile(file, png);
   return { file: relative(relativeTo, file) || basename(file), sha256: createHash('sha256').update(png).digest('hex') };
 }
@@ -236,7 +237,7 @@ const D6_NAMES = 'Names: 1 to 6 (the face the pictures show), cocked, skip, or s
 
 /** Writes one picture per group and a listing (`groups.json`, and a labels template), and says where they are. */
 async function showGroups(dir: string, clusters: readonly ClusterView[], templateOnlyFor: string | undefined, io: CliIo, namesHint: string, given?: ReadonlyMap<number, string>): Promise<Map<number, string>> {
-  await mkdir(dir, { recursive: true });
+  makeFolders(dir);
   const where = new Map<number, string>();
   for (const c of clusters) {
     const file = join(dir, `group-${String(c.id).padStart(2, '0')}.png`);
@@ -266,7 +267,7 @@ export interface DoubtfulWording {
  * hard dice, kept so that the profile's misread bounds count them. `labelled`: the throws have label files to correct.
  */
 export async function showDoubtful(dir: string, throwsDir: string, doubtful: readonly DoubtfulDie[], labelled: { readonly classes: readonly string[] } | undefined, io: CliIo, wording?: DoubtfulWording): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  makeFolders(dir);
   const picture = join(dir, 'doubtful.png');
   const listing = join(dir, 'doubtful.txt');
   await writeFile(picture, await encodePng(tileCrops(doubtful.map((d) => d.crop))));

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { makeFolders } from '../../store/makeFolders.js';
+import { makeFolders } from '../../core/makeFolders.js';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';

@@ -16,8 +16,19 @@ const dice = ['R1', 'R2', 'G1', 'G2'].map((label) => store.registerDie({ label, 
 const existing = store.sessions().find((s) => s.name === CRASH_SESSION);
 const session = existing ?? store.createSession({ name: CRASH_SESSION, config: { crash: true }, simulated: true, startedAt: 0 });
 const last = existing === undefined ? 0 : store.resumeSession(session.id, 1).lastThrowIndex;
-writeSync(1, `ready ${last}\n`);
+/** Writes a line whole: the pipe is non-blocking, and a busy parent can leave it full for a moment (EAGAIN). */
+function say(line: string): void {
+  const bytes = Buffer.from(line);
+  for (let done = 0; done < bytes.length; ) {
+    try {
+      done += writeSync(1, bytes, done);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+    }
+  }
+}
+say(`ready ${last}\n`);
 for (let n = last + 1; ; n++) {
   const r = store.recordThrow(session.id, crashThrow(n, dice));
-  writeSync(1, `committed ${r.index}\n`);
+  say(`committed ${r.index}\n`);
 }

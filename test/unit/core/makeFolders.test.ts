@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeFolders } from '../../src/store/makeFolders.js';
+import { makeFolders } from '../../../src/core/makeFolders.js';
 
 describe('making an output folder', () => {
   it('makes the missing folders one below the other, and leaves one that exists', () => {
