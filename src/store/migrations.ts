@@ -197,7 +197,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'corrections: a review may supersede an earlier review of the same roll (reviews.supersedes), so a roll takes several reviews',
     // SQLite cannot drop the UNIQUE on roll_id in place: the table is rebuilt, its rows, ids and hashes copied as they are.
     sql: `
-      CREATE TABLE reviews_v6 (
+      CREATE TABLE reviews_v7 (
         id          INTEGER PRIMARY KEY,
         session_id  INTEGER NOT NULL REFERENCES sessions(id),
         roll_id     INTEGER NOT NULL REFERENCES rolls(id),
@@ -208,12 +208,12 @@ export const MIGRATIONS: readonly Migration[] = [
         after_throw INTEGER NOT NULL,
         prev_hash   TEXT    NOT NULL,
         hash        TEXT    NOT NULL,
-        supersedes  INTEGER UNIQUE REFERENCES reviews_v6(id)
+        supersedes  INTEGER UNIQUE REFERENCES reviews_v7(id)
       );
-      INSERT INTO reviews_v6 (id, session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash)
+      INSERT INTO reviews_v7 (id, session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash)
         SELECT id, session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash FROM reviews;
       DROP TABLE reviews;
-      ALTER TABLE reviews_v6 RENAME TO reviews;
+      ALTER TABLE reviews_v7 RENAME TO reviews;
       CREATE INDEX reviews_by_session ON reviews(session_id, id);
       CREATE INDEX reviews_by_roll ON reviews(roll_id);
       CREATE TRIGGER reviews_no_update BEFORE UPDATE ON reviews BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
