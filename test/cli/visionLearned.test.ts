@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,11 +27,28 @@ describe('dicerig vision adapt and vision eval --learned', () => {
     expect(r.err).toMatch(/no labelled d6 dice in .*renamed.*\(classes\.txt lists pips-1, .*cocked; D6 classes are 1 to 6\)/);
   });
 
+  it('adapt refuses a folder lacking a face, before fitting a head that would read that face as another', async () => {
+    const no6 = join(tmp, 'no-sixes');
+    cpSync(join(tmp, 'cal'), no6, { recursive: true });
+    const classes = readFileSync(join(no6, 'labels', 'classes.txt'), 'utf8').split('\n').map((c) => c.trim());
+    const six = String(classes.indexOf('6'));
+    for (const f of readdirSync(join(no6, 'labels')).filter((n) => n !== 'classes.txt')) {
+      const path = join(no6, 'labels', f);
+      writeFileSync(path, readFileSync(path, 'utf8').split('\n').filter((l) => l.split(' ')[0] !== six).join('\n'));
+    }
+    const r = await runCli('vision', 'adapt', '--die', 'd6', '--images', no6, '--out', join(tmp, 'never.json'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the labelled folder has no die showing 6: a head fitted on it would read that face as others; label some of each/);
+    expect(existsSync(join(tmp, 'never.json'))).toBe(false);
+  });
+
   it('fits a head on labelled dice and reads other dice with it, printing per-face recall, decline rates and the targets', async () => {
     const head = join(tmp, 'head.json');
     const a = await runCli('vision', 'adapt', '--die', 'd6', '--images', join(tmp, 'cal'), '--out', head);
     expect(a.code, a.err).toBe(0);
-    expect(a.out).toMatch(/^Fitted a head on \d+ dice \(\d+ fitted, \d+ held back\) of 4 images; threshold 0\.\d+/);
+    const fitted = /^Fitted a head on (\d+) of (\d+) dice \((\d+) held back to set its threshold\) of 4 images; threshold 0\.\d+/.exec(a.out);
+    expect(fitted, a.out).not.toBeNull();
+    expect(Number(fitted?.[1]) + Number(fitted?.[3])).toBe(Number(fitted?.[2]));
     const file = JSON.parse(readFileSync(head, 'utf8')) as { model: string; head: { classes: string[]; minProbability: number } };
     expect(file.model).toMatch(/^learned-d6\//);
     const r = await runCli('vision', 'eval', '--die', 'd6', '--learned', '--head', head, '--images', join(tmp, 'test'));

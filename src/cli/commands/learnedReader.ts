@@ -11,7 +11,7 @@ import { InputError } from '../../core/errors.js';
 import type { DieCrop } from '../../vision/faceRead.js';
 import type { Rect, RgbImage } from '../../core/image.js';
 import { adaptReader, defaultAdaptOptions } from '../../vision/learned/adapt.js';
-import { parseHeadFile, type HeadFile } from '../../vision/learned/headFile.js';
+import { missingClasses, parseHeadFile, type HeadFile } from '../../vision/learned/headFile.js';
 import { readJsonFile } from '../../vision-io/profileFile.js';
 import { checkOutputPath, writeFileAtomic } from '../../vision-io/outputFile.js';
 import type { LearnedHead, LearnedModel } from '../../vision/learned/model.js';
@@ -66,6 +66,11 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
       const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keeps(flags.die, c), 1.5, cut);
       requireFlatDice(folder, flags.die, paths.images);
       for (const w of folder.warnings) io.err(`warning: ${w}\n`);
+      // A head that never saw a face reads it as another: refused here, before the fit, as eval would refuse the head.
+      const missing = missingClasses([...new Set(folder.crops.map((c) => c.label))], flags.die);
+      if (missing.length > 0) {
+        throw new InputError(`the labelled folder has no die showing ${missing.join(', ')}: a head fitted on it would read ${missing.length === 1 ? 'that face' : 'those faces'} as others; label some of each`, { file: paths.images });
+      }
       const result = adaptReader(
         reader,
         folder.crops.map((c) => ({ crop: c.crop, label: c.label, group: c.group })),
@@ -75,7 +80,7 @@ export function registerLearnedAdapt(vision: Command, io: CliIo, keeps: (dice: s
       await writeFileAtomic(flags.out, `${toJson(file)}\n`);
       const h = result.heldBack;
       io.out(
-        `Fitted a head on ${result.fitted} dice (${folder.crops.length - h.total} fitted, ${h.total} held back) of ${folder.images} images; threshold ${result.head.minProbability.toFixed(3)} ` +
+        `Fitted a head on ${result.fitted} of ${folder.crops.length} dice (${h.total} held back to set its threshold) of ${folder.images} images; threshold ${result.head.minProbability.toFixed(3)} ` +
           `(most confident held-back flat die read as a wrong face ${h.worstWrong.toFixed(3)}); held back: ${h.read} read, ${h.correct} correct. Wrote ${flags.out}.\n`,
       );
     });

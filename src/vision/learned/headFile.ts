@@ -33,6 +33,14 @@ function diceOf(dice: string): string[] {
   return dice === 'xwing' ? ['red', 'green'] : [dice];
 }
 
+/** The classes of the dice `dice` reads (`d6` faces, or `red-hit`...) that `classes` lacks. */
+export function missingClasses(classes: readonly string[], dice: string): string[] {
+  return diceOf(dice).flatMap((die) => {
+    const type = builtInDice.find((d) => d.id === die);
+    return (type?.symbols ?? []).map((s) => (die === 'd6' ? s : `${die}-${s}`)).filter((c) => !classes.includes(c));
+  });
+}
+
 /** Checks parsed JSON as a head file for `model`, read on `dice`; an InputError names the file and the problem. */
 export function parseHeadFile(value: unknown, file: string, model: LearnedModel, dice: string): HeadFile {
   // Another network's head is named as such first, whatever else is wrong with it: fitting again is the fix.
@@ -57,10 +65,7 @@ export function parseHeadFile(value: unknown, file: string, model: LearnedModel,
     if (wrong !== undefined) throw new InputError(`the head's class "${c}": ${wrong}.`, { file });
   }
   // Every face of every die asked for: a face the head never learned, it reads as another.
-  const missing = diceOf(dice).flatMap((die) => {
-    const type = builtInDice.find((d) => d.id === die);
-    return (type?.symbols ?? []).map((s) => (die === 'd6' ? s : `${die}-${s}`)).filter((c) => !head.classes.includes(c));
-  });
+  const missing = missingClasses(head.classes, dice);
   if (missing.length > 0) {
     const fitted = [...new Set(head.classes.filter((c) => c !== COCKED_LABEL).map(dieOfClass))].join(' and ');
     throw new InputError(`the head was fitted on ${fitted || 'no'} dice and has no class for ${missing.join(', ')}: it would read those faces as others. Fit a head on labelled ${dice} dice with every face (dicerig vision adapt --die ${dice}).`, { file });
