@@ -165,6 +165,22 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
     `,
   },
   CAMPAIGN_MIGRATION,
+  {
+    version: 3,
+    description: 'corrections: a roll takes several reviews, a correction superseding the answer that stood (reviews.supersedes, and the local ids its hash covers)',
+    // local_id is the review's id on its rig host (a correction's hash covers the local id it supersedes); rows copied
+    // before this version have none until their session is copied to again. supersedes is the fleet's id, for readers.
+    sql: `
+      ALTER TABLE reviews DROP CONSTRAINT reviews_roll_id_key;
+      ALTER TABLE reviews
+        ADD COLUMN local_id         INTEGER,
+        ADD COLUMN supersedes       BIGINT UNIQUE REFERENCES reviews(id),
+        ADD COLUMN local_supersedes INTEGER,
+        ADD CONSTRAINT reviews_correction_whole CHECK ((supersedes IS NULL) = (local_supersedes IS NULL));
+      CREATE INDEX reviews_by_roll ON reviews(roll_id);
+      CREATE UNIQUE INDEX reviews_by_local_id ON reviews(session_id, local_id);
+    `,
+  },
 ];
 
 export const FLEET_SCHEMA_VERSION = FLEET_MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -1,0 +1,101 @@
+/**
+ * The fleet store's schema migrations on a real PostgreSQL: a store written by the previous schema (before
+ * corrections) is brought forward with its rows and hashes as they were, and reads and verifies as before.
+ */
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFleet } from '../../src/fleet/connect.js';
+import { FLEET_MIGRATIONS, FLEET_SCHEMA_VERSION, migrateFleet } from '../../src/fleet/migrations.js';
+import { runCli } from '../cli/runCli.js';
+import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+
+let server: ScratchPostgres;
+let dir: string;
+let n = 0;
+const freshFleet = (): Promise<string> => server.createDatabase(`migr${++n}`);
+
+beforeAll(async () => {
+  server = await startScratchPostgres();
+  dir = tempDir('dicerig-fleet-migr-');
+}, 60_000);
+afterAll(async () => {
+  await server?.remove();
+});
+
+/** The fleet's tables in the order their foreign keys allow filling them. */
+const TABLES = ['rigs', 'rig_setups', 'dice', 'campaigns', 'sessions', 'throws', 'rolls', 'events', 'reviews', 'session_verdicts'];
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * A fleet store as the previous schema made it: a database migrated only to `version`, holding the rows of `from`
+ * (a fleet store synced by this dicerig) in the columns that schema has, ids and hashes as they are.
+ */
+async function storeAtVersion(version: number, from: string): Promise<string> {
+  const url = await freshFleet();
+  await withClient(url, async (to) => {
+    await migrateFleet(to, url, FLEET_MIGRATIONS.filter((m) => m.version <= version));
+    await withClient(from, async (src) => {
+      for (const t of TABLES) {
+        const cols = (await to.query<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [t])).rows.map((r) => r.c);
+        const rows = (await src.query<Record<string, unknown>>(`SELECT ${cols.join(', ')} FROM ${t}`)).rows;
+        for (const row of rows) await to.query(`INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, cols.map((c) => row[c]));
+        if (cols.includes('id') && t !== 'rigs') await to.query(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), greatest(1, (SELECT max(id) FROM ${t})))`);
+      }
+    });
+  });
+  return url;
+}
+
+/** Every review row's identity and hashes, and every throw's hash, as the fleet store holds them. */
+const chainRows = (url: string) =>
+  withClient(url, async (c) => ({
+    reviews: (await c.query('SELECT id, session_id, n, roll_id, local_roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash FROM reviews ORDER BY id')).rows,
+    throws: (await c.query('SELECT id, session_id, idx, prev_hash, hash FROM throws ORDER BY id')).rows,
+    rolls: (await c.query('SELECT id, resolution FROM rolls ORDER BY id')).rows,
+  }));
+
+/** A local store whose session has a labelled roll (throw 2) and one nobody could tell (throw 4). */
+function reviewedStore(name: string): { path: string; close(): void; store: ReturnType<typeof storeWithSession>['store']; sessionId: number; dice: ReturnType<typeof storeWithSession>['dice'] } {
+  const { store, dice, session } = storeWithSession(join(dir, name));
+  const declined = (i: number) => ({ ...okThrow(i, dice), rolls: okThrow(i, dice).rolls.map((r, k) => (k === 0 ? { dieId: r.dieId, channel: 0, resolution: 'unresolved' as const } : r)) });
+  for (let i = 1; i <= 5; i++) store.recordThrow(session.id, i === 2 || i === 4 ? declined(i) : okThrow(i, dice));
+  const [labelled, untold] = store.unresolvedRolls(session.id);
+  store.reviewRoll(session.id, { rollId: labelled?.rollId as number, faceId: 'crit', reviewer: 'ada', at: 1_700_000_900_000 });
+  store.reviewRoll(session.id, { rollId: untold?.rollId as number, faceId: null, reviewer: 'ada', at: 1_700_000_901_000 });
+  return { path: join(dir, name), store, sessionId: session.id, dice, close: () => store.close() };
+}
+
+describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
+  it('brings a fleet store made before corrections to the latest schema, keeping its reviews, throws and hashes, and it verifies and exports as before', async () => {
+    const local = reviewedStore('old-fleet.db');
+    local.close();
+    const current = await freshFleet();
+    expect((await runCli('sync', '--db', local.path, '--to', current)).code).toBe(0);
+    const old = await storeAtVersion(2, current);
+    const before = await chainRows(old);
+    expect(before.reviews).toHaveLength(2);
+
+    const fleet = await openFleet(old);
+    await fleet.close();
+    const versions = await withClient(old, async (c) => (await c.query<{ version: number }>('SELECT version FROM dicerig_schema ORDER BY version')).rows.map((r) => r.version));
+    expect(versions).toEqual([1, 2, 3]);
+    expect(FLEET_SCHEMA_VERSION).toBe(3);
+    expect(await chainRows(old)).toEqual(before);
+
+    const verified = await runCli('verify', '--db', old);
+    expect(verified.code, verified.out).toBe(0);
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    expect(await exportOf(old)).toBe(await exportOf(local.path));
+  }, 60_000);
+});
