@@ -10,6 +10,7 @@
  * the fleet's own batch id, unique across hosts.
  */
 import type pg from 'pg';
+import { STANDING_REVIEW } from '../store/reviews.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
 
@@ -247,13 +248,16 @@ export async function campaignSessions(db: FleetDb, url: string, campaignId: num
   }
 }
 
-/** Every roll of a campaign's batches, with its batch (b), session (s), throw (t), die (d) and the face a review gave it (rv, if any: not a "cannot tell"). */
+/**
+ * Every roll of a campaign's batches, with its batch (b), session (s), throw (t), die (d) and the face the answer that
+ * stands gave it (rv, if any: not a "cannot tell"; a corrected label is superseded, and joined it would count twice).
+ */
 const CAMPAIGN_ROLLS = `FROM campaign_batches b
          JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
          JOIN throws t ON t.session_id = s.id
          JOIN rolls r ON r.throw_id = t.id
          JOIN dice d ON d.id = r.die_id
-         LEFT JOIN reviews rv ON rv.roll_id = r.id AND r.resolution = 'reviewed'`;
+         LEFT JOIN reviews rv ON rv.roll_id = r.id AND r.resolution = 'reviewed' AND ${STANDING_REVIEW}`;
 
 /** Counted rolls (an ok throw, not cocked, read or reviewed) per batch, die and symbol, as the local store counts them. */
 export async function campaignRollCounts(db: FleetDb, url: string, campaignId: number): Promise<CampaignRollCount[]> {
@@ -287,7 +291,7 @@ export async function campaignUnresolvedCounts(db: FleetDb, url: string, campaig
   try {
     const r = await db.pool.query<{ batch_id: number; rig: string; label: string; n: number; told: number }>(
       `SELECT b.id AS batch_id, b.rig, d.label, count(*)::int AS n,
-              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM reviews x WHERE x.roll_id = r.id))::int AS told
+              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM reviews rv WHERE rv.roll_id = r.id AND ${STANDING_REVIEW}))::int AS told
          ${CAMPAIGN_ROLLS}
         WHERE b.campaign_id = $1 AND t.status = 'ok' AND r.resolution = 'unresolved'
         GROUP BY b.id, b.rig, d.label
