@@ -63,8 +63,8 @@ export interface LocalEvent extends ChainEvent {
   readonly hash: string | null;
 }
 
-/** A review as the local store keeps it, without its row id (the fleet gives its own). */
-export type LocalReview = Omit<ReviewRecord, 'id'>;
+/** A review as the local store keeps it; `id` is its local id (the fleet gives its own, and keeps this one: a correction's hash covers it). */
+export type LocalReview = ReviewRecord;
 
 export interface LocalDie {
   readonly id: number;
@@ -201,7 +201,7 @@ export class LocalRows {
   reviews(sessionId: number, offset: number): LocalReview[] {
     return this.db
       .prepare<LocalReview>(
-        `SELECT session_id AS sessionId, roll_id AS rollId, face_id AS faceId, symbol, reviewer, at, after_throw AS afterThrow, supersedes, prev_hash AS prevHash, hash
+        `SELECT id, session_id AS sessionId, roll_id AS rollId, face_id AS faceId, symbol, reviewer, at, after_throw AS afterThrow, supersedes, prev_hash AS prevHash, hash
            FROM reviews WHERE session_id = ? ORDER BY id LIMIT -1 OFFSET ?`,
       )
       .all(sessionId, offset);

@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { eventHash, sealHash, throwHash } from '../store/hashChain.js';
-import { isCannotTell, reviewGenesis, reviewHash } from '../store/reviews.js';
+import { reviewGenesis } from '../store/reviews.js';
 import { checkout, fleetFailure, type FleetDb } from './connect.js';
 import { FleetError, FleetIntegrityError } from './errors.js';
 import { lockFleetSession, type FleetSessionState, type Origin } from './fleetSession.js';
-import type { LocalEvent, LocalReview, LocalRows, LocalSession, LocalThrow } from './localRows.js';
+import { insertReviews, takeReviews } from './fleetReviews.js';
+import type { LocalEvent, LocalRows, LocalSession, LocalThrow } from './localRows.js';
 
 /**
  * The replicator: copies a local roll store's committed throws (with their
@@ -199,7 +200,7 @@ async function copyInto(
   const dice = await fleetDice(client, local, [...read.throws.flatMap((t) => t.rolls.map((r) => r.dieId)), ...read.events.flatMap((e) => (e.dieId === null ? [] : [e.dieId]))], name);
   const copied = await insertThrows(client, fs.id, read.throws, dice, now, name);
   await insertEvents(client, fs.id, read.events, fs.eventCount, dice);
-  await insertReviews(client, fs.id, reviews, fs.reviewCount, name);
+  await insertReviews(client, fs.id, reviews, fs.reviewCount, local, sessionId, name);
 
   const eventCount = fs.eventCount + read.events.length;
   const complete = throwCount === s.throwCount && eventCount === read.localEvents;
@@ -266,26 +267,6 @@ function checkEvents(s: LocalSession, events: readonly LocalEvent[], after: numb
     prev = e.hash;
   });
   return prev;
-}
-
-/** The reviews that can go with this batch (their throws are in the fleet by its end), each checked against the review chain. */
-function takeReviews(reviews: readonly LocalReview[], throwCount: number, after: number, head: string, name: string): LocalReview[] {
-  const out: LocalReview[] = [];
-  let prev = head;
-  for (const r of reviews) {
-    if (r.afterThrow > throwCount) break;
-    const n = after + out.length + 1;
-    // The fleet's reviews table holds one answer a roll: a correction copied as one would count the wrong label, or fail.
-    if (r.supersedes !== null) {
-      throw new FleetError(`${name}: review ${n} corrects an earlier label (dicerig review); the fleet store cannot hold corrections yet, so nothing of this batch was copied.`, { session: name });
-    }
-    if (r.prevHash !== prev || reviewHash(prev, r) !== r.hash) {
-      throw new FleetIntegrityError(`${name}: review ${n} (of the roll in throw up to ${r.afterThrow}) does not fit the session's review chain; nothing of this batch was copied.`, { session: name });
-    }
-    prev = r.hash;
-    out.push(r);
-  }
-  return out;
 }
 
 /** The session row's own fields, checked once the fleet holds everything they cover: its heads and its seal. */
@@ -394,23 +375,4 @@ async function insertEvents(client: pg.ClientBase, sessionId: number, events: re
       c((e) => e.hash),
     ],
   );
-}
-
-async function insertReviews(client: pg.ClientBase, sessionId: number, reviews: readonly LocalReview[], after: number, name: string): Promise<void> {
-  if (reviews.length === 0) return;
-  const rolls = await client.query<{ id: number; local_id: number }>(
-    'SELECT r.id, r.local_id FROM rolls r JOIN throws t ON t.id = r.throw_id WHERE t.session_id = $1 AND r.local_id = ANY($2::int[])',
-    [sessionId, reviews.map((r) => r.rollId)],
-  );
-  const rollOf = new Map(rolls.rows.map((r) => [r.local_id, r.id]));
-  for (const [i, r] of reviews.entries()) {
-    const rollId = rollOf.get(r.rollId);
-    if (rollId === undefined) throw new FleetIntegrityError(`${name}: review ${after + i + 1} labels roll ${r.rollId}, which is in no copied throw; nothing of this batch was copied.`, { session: name });
-    await client.query(
-      `INSERT INTO reviews (session_id, n, roll_id, local_roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [sessionId, after + i + 1, rollId, r.rollId, r.faceId, r.symbol, r.reviewer, r.at, r.afterThrow, r.prevHash, r.hash],
-    );
-    // A face makes the roll `reviewed`, as in the local store; "cannot tell" leaves it unresolved.
-    if (!isCannotTell(r)) await client.query("UPDATE rolls SET resolution = 'reviewed' WHERE id = $1", [rollId]);
-  }
 }

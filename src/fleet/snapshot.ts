@@ -152,10 +152,13 @@ async function copySessions(client: pg.ClientBase, db: Database, ids: readonly n
     'SELECT session_id, at, kind, throw_index, local_die_id, detail_json, prev_hash, hash FROM events WHERE session_id = ANY($1::bigint[]) ORDER BY session_id, n',
   );
   const eventIns = insert('INSERT INTO events (session_id, at, kind, throw_index, die_id, detail_json, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const reviews = await q<{ session_id: number; local_roll_id: number; face_id: string | null; symbol: string; reviewer: string; at: number; after_throw: number; prev_hash: string; hash: string }>(
-    'SELECT session_id, local_roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash FROM reviews WHERE session_id = ANY($1::bigint[]) ORDER BY session_id, n',
+  const reviews = await q<{ session_id: number; local_id: number | null; local_roll_id: number; face_id: string | null; symbol: string; reviewer: string; at: number; after_throw: number; local_supersedes: number | null; prev_hash: string; hash: string }>(
+    `SELECT session_id, local_id, local_roll_id, face_id, symbol, reviewer, at, after_throw, local_supersedes, prev_hash, hash FROM reviews WHERE session_id = ANY($1::bigint[])
+      ORDER BY local_id IS NULL, local_id, session_id, n`,
   );
-  const reviewIns = insert('INSERT INTO reviews (session_id, roll_id, face_id, symbol, reviewer, at, after_throw, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  // A review gets its local id, which a correction's hash names as the one it supersedes (so, in id order, each before
+  // its correction); a session's reviews copied before the fleet kept local ids (none corrected) get the next ids, in order.
+  const reviewIns = insert('INSERT INTO reviews (id, session_id, roll_id, face_id, symbol, reviewer, at, after_throw, supersedes, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const verdicts = await q<{ session_id: number; at: number; verdicts_json: string }>('SELECT session_id, at, verdicts_json FROM session_verdicts WHERE session_id = ANY($1::bigint[])');
   const verdictIns = insert('INSERT INTO session_verdicts (session_id, at, verdicts_json) VALUES (?, ?, ?)');
   const local = (fleetId: number): number => localSession.get(fleetId) as number;
@@ -165,7 +168,7 @@ async function copySessions(client: pg.ClientBase, db: Database, ids: readonly n
       rollIns.run(r.local_id, r.throw_id, r.seq, r.local_die_id, r.channel, r.face_id, r.symbol, r.confidence, r.cocked, r.classifier_version, r.evidence_path, r.evidence_hash, r.simulated, r.resolution);
     }
     for (const e of events) eventIns.run(local(e.session_id), e.at, e.kind, e.throw_index, e.local_die_id, e.detail_json, e.prev_hash, e.hash);
-    for (const r of reviews) reviewIns.run(local(r.session_id), r.local_roll_id, r.face_id, r.symbol, r.reviewer, r.at, r.after_throw, r.prev_hash, r.hash);
+    for (const r of reviews) reviewIns.run(r.local_id, local(r.session_id), r.local_roll_id, r.face_id, r.symbol, r.reviewer, r.at, r.after_throw, r.local_supersedes, r.prev_hash, r.hash);
     for (const v of verdicts) verdictIns.run(local(v.session_id), v.at, v.verdicts_json);
   })();
   return { fleetIdOf, partial };

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { runKillableChild, type KillAfter } from '../support/killableChild.js';
 import { openStoreForReading } from '../../src/store/openStore.js';
+import { RollStore } from '../../src/store/rollStore.js';
 import { cli, cliHere, localCampaignFacts, reportFacts, sorted, unionOf, writeBox } from './support/campaignCli.js';
 import { DICERIG } from '../support/builtCli.js';
 import { startCliServer, stopCliServer } from '../e2e/support/cliServer.js';
@@ -262,5 +263,23 @@ describe("a rig whose camera cannot read a face", () => {
     expect(after.unresolvedRolls.filter((u) => u.rig === '2'), seen).toEqual([]);
     expect(after.biasedRigs, seen).toEqual([]);
     expect(after.unclearRigs, seen).toEqual([]);
+
+    // Two of those labels corrected on rig 2's host (one to a 5, one to "cannot tell") and synced: the fleet counts
+    // the answers that stand, as the local store does (the label a correction superseded counts nowhere).
+    const rig2 = RollStore.open(dbs[1] as string);
+    try {
+      const labels = rig2.sessions().filter((x) => rig2Sessions.includes(x.name ?? '')).flatMap((x) => rig2.reviews(x.id).map((r) => ({ session: x.id, r })));
+      expect(labels.length, seen).toBeGreaterThanOrEqual(2);
+      labels.slice(0, 2).forEach(({ session, r }, i) => rig2.reviewLog.correct(session, { rollId: r.rollId, faceId: i === 0 ? '5' : null, reviewer: 'Bob', at: r.at + 1, supersedes: r.id }));
+    } finally {
+      rig2.close();
+    }
+    const resynced = await cli(['sync', '--db', dbs[1] as string, '--to', url, '--quiet']);
+    expect(resynced.code, resynced.stderr).toBe(0);
+    const corrected = reportFacts((await report(url, 'blind')).json);
+    const local2 = unionOf(dbs.map(localCampaignFacts));
+    expect(sorted(corrected.rolls)).toEqual(sorted(local2.rolls));
+    expect(sorted(corrected.unresolved)).toEqual(sorted(local2.unresolved));
+    expect([...corrected.unresolved.values()].reduce((a, b) => a + b, 0)).toBe([...after.unresolvedRolls].reduce((a, u) => a + u.count, 0) + 1);
   }, 600_000);
 });

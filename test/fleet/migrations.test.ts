@@ -98,4 +98,28 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
     expect(await exportOf(old)).toBe(await exportOf(local.path));
   }, 60_000);
+
+  it('takes a correction of a review it copied before corrections: the review gets its local id from the rig host, and the fleet verifies and exports as that host', async () => {
+    const local = reviewedStore('old-fleet-corrected.db');
+    const current = await freshFleet();
+    expect((await runCli('sync', '--db', local.path, '--to', current)).code).toBe(0);
+    const old = await storeAtVersion(2, current);
+    expect((await runCli('verify', '--db', old)).code).toBe(0);
+    const [label] = local.store.reviews(local.sessionId);
+    local.store.reviewLog.correct(local.sessionId, { rollId: label?.rollId as number, faceId: 'hit-2', reviewer: 'bob', at: 1_700_000_902_000, supersedes: label?.id as number });
+    const localIds = local.store.reviews(local.sessionId).map((r) => r.id);
+    local.close();
+    const synced = await runCli('sync', '--db', local.path, '--to', old, '--json');
+    expect(synced.code, synced.err).toBe(0);
+    expect(JSON.parse(synced.out)).toMatchObject({ reviews: 1 });
+    const ids = await withClient(old, async (c) => (await c.query<{ local_id: number | null }>('SELECT local_id FROM reviews ORDER BY n')).rows.map((r) => r.local_id));
+    expect(ids).toEqual(localIds);
+    expect(ids).toHaveLength(3);
+    const verified = await runCli('verify', '--db', old);
+    expect(verified.code, verified.out).toBe(0);
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const fromFleet = await exportOf(old);
+    expect(fromFleet).toBe(await exportOf(local.path));
+    expect(fromFleet).toMatch(/"throw":2,"die":"R1"[^\n]*"symbol":"hit"/);
+  }, 60_000);
 });

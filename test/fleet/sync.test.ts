@@ -242,6 +242,68 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(fromFleet).toMatch(/"throw":5,"die":"R1","type":"red","channel":0,"symbol":null,"resolution":"unresolved"/);
     expect(fromFleet).toContain('"unresolvedRolls":1');
     expect((await runCli('verify', url)).code).toBe(0);
+
+    // Both answers corrected on this host: the label to another face, "cannot tell" to a face. The fleet takes the answers that stand.
+    const again = RollStore.open(path);
+    const [label, cannotTell] = again.reviews(session.id);
+    again.reviewLog.correct(session.id, { rollId: label?.rollId as number, faceId: 'crit', reviewer: 'bob', at: 1_700_000_902_000, supersedes: label?.id as number });
+    again.reviewLog.correct(session.id, { rollId: cannotTell?.rollId as number, faceId: 'blank-1', reviewer: 'bob', at: 1_700_000_903_000, supersedes: cannotTell?.id as number });
+    again.close();
+    const corrected = await runCli('sync', '--db', path, '--to', url, '--json');
+    expect(corrected.code, corrected.err).toBe(0);
+    expect(JSON.parse(corrected.out)).toMatchObject({ throws: 0, reviews: 2 });
+    const correctedExport = await exportOf(url);
+    expect(correctedExport).toBe(await exportOf(path));
+    expect(correctedExport).toMatch(/"throw":2,"die":"R1"[^\n]*"symbol":"crit"/);
+    expect(correctedExport).not.toMatch(/"throw":2,"die":"R1"[^\n]*"symbol":"hit"/);
+    expect(correctedExport).toMatch(/"throw":5,"die":"R1"[^\n]*"symbol":"blank"/);
+    expect(correctedExport).toContain('"unresolvedRolls":0');
+    expect((await runCli('verify', url)).code).toBe(0);
+  });
+
+  it('copies corrections as it copies first answers, a correction made after a sync on the next one; the fleet verifies them, and catches a correction changed there', async () => {
+    const path = join(dir, 'corrected.db');
+    const { store, dice, session } = storeWithSession(path);
+    const declined = (n: number) => ({ ...okThrow(n, dice), rolls: okThrow(n, dice).rolls.map((r, i) => (i === 0 ? { dieId: r.dieId, channel: 0, resolution: 'unresolved' as const } : r)) });
+    for (let i = 1; i <= 3; i++) store.recordThrow(session.id, i === 2 ? declined(i) : okThrow(i, dice));
+    const rollId = store.unresolvedRolls(session.id)[0]?.rollId as number;
+    const first = store.reviewRoll(session.id, { rollId, faceId: 'hit-1', reviewer: 'ada', at: 1_700_000_900_000 });
+    const fixed = store.reviewLog.correct(session.id, { rollId, faceId: 'crit', reviewer: 'ada', at: 1_700_000_901_000, supersedes: first.id });
+    const url = await freshFleet();
+    // The label and its correction in one batch: the correction names the fleet's row of the label it copied just before.
+    const synced = await runCli('sync', '--db', path, '--to', url, '--json');
+    expect(synced.code, synced.err).toBe(0);
+    expect(JSON.parse(synced.out)).toMatchObject({ reviews: 2 });
+    // Another correction here, to "cannot tell", after the sync: the next sync copies it alone, and the roll is unresolved again there too.
+    store.recordThrow(session.id, okThrow(4, dice));
+    store.reviewLog.correct(session.id, { rollId, faceId: null, reviewer: 'bob', at: 1_700_000_902_000, supersedes: fixed.id });
+    store.close();
+    const next = await runCli('sync', '--db', path, '--to', url, '--json');
+    expect(JSON.parse(next.out)).toMatchObject({ throws: 1, reviews: 1 });
+    const fleet = await openFleet(url);
+    try {
+      const rows = await fleet.pool.query<{ n: number; id: number; supersedes: number | null; local_id: number; local_supersedes: number | null; resolution: string }>(
+        'SELECT v.n, v.id, v.supersedes, v.local_id, v.local_supersedes, r.resolution FROM reviews v JOIN rolls r ON r.id = v.roll_id ORDER BY v.n',
+      );
+      const [a, b, c] = rows.rows;
+      expect(rows.rows.map((x) => [x.local_id, x.local_supersedes])).toEqual([[first.id, null], [fixed.id, first.id], [fixed.id + 1, fixed.id]]);
+      expect([a?.supersedes, b?.supersedes, c?.supersedes]).toEqual([null, a?.id, b?.id]);
+      expect(c?.resolution).toBe('unresolved');
+    } finally {
+      await fleet.close();
+    }
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    expect(await exportOf(url)).toBe(await exportOf(path));
+    const verified = await runCli('verify', '--db', url);
+    expect(verified.code, verified.out).toBe(0);
+
+    // The first correction's face changed in the fleet store, as a tamperer would: fleet verify names it.
+    const tamperer = await openFleet(url);
+    await tamperer.pool.query("UPDATE reviews SET face_id = 'hit-2', symbol = 'hit' WHERE n = 2");
+    await tamperer.close();
+    const caught = await runCli('verify', '--db', url);
+    expect(caught.code).not.toBe(0);
+    expect(caught.out + caught.err).toMatch(/review \d+ \(roll \d+\) does not match its hash/);
   });
 
   it('keeps one die per label across rigs: a die rolled on two rigs is one die with a record from each, pooled across them', async () => {
