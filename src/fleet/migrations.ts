@@ -16,8 +16,9 @@ import { FleetError } from './errors.js';
  * a session's `genesis` (the genesis hash of its chain, which covers its local
  * id, config, start time and rig, so it names one session of one store), its
  * `local_id`, and the local ids the chains hash (`local_die_id`, `local_id` of
- * a roll). A throw is identified by (session, idx): copied twice, it is
- * stored once.
+ * a roll, and from version 3 `local_id` and `local_supersedes` of a review: a
+ * correction's hash names the review it supersedes by its local id). A throw
+ * is identified by (session, idx): copied twice, it is stored once.
  */
 export interface FleetMigration {
   readonly version: number;
