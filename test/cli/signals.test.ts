@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,54 @@ describe.each(['SIGTERM', 'SIGHUP'] as const)('%s during a run', (signal) => {
       expect(store.verify().ok).toBe(true);
     } finally {
       store.close();
+    }
+  }, 60_000);
+});
+
+describe('a second Ctrl-C during a run', () => {
+  it('quits at once, closing the store first: no write-ahead log is left, a copy of the store file alone holds the throws, and the session can be resumed', async () => {
+    const dir = tempDir('dicerig-signal-twice-');
+    const cfg = join(dir, 'sim.yaml');
+    writeFileSync(cfg, `seed: 9\nclock: system\ndice:\n  - { label: S1, type: d6 }\nrig:\n  driver: sim\n  sim: { timing: { flipMs: 60, settleMedianMs: 60, homeMinMs: 10, homeMaxMs: 20 } }\nstopping: { budgetRolls: 100000 }\n`);
+    const db = join(dir, 'rolls.db');
+    const end = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [DICERIG, 'run', cfg, '--db', db, '--events'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      let buffer = '';
+      let stderr = '';
+      let sent = false;
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        buffer += chunk;
+        if (!sent && buffer.split('\n').filter((l) => l.includes('"type":"throw"')).length >= 3) {
+          sent = true;
+          child.kill('SIGINT');
+          setTimeout(() => child.kill('SIGINT'), 20);
+        }
+      });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (c: string) => void (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(end.code).toBe(130);
+    expect(end.stderr).toMatch(/press Ctrl-C again to quit at once/);
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    // The store file alone, copied as a user backing it up would.
+    const copy = join(dir, 'copy.db');
+    copyFileSync(db, copy);
+    const store = RollStore.open(copy, { mustExist: true });
+    try {
+      expect(store.getSession(1)?.throwCount).toBeGreaterThanOrEqual(3);
+      expect(store.verify().ok).toBe(true);
+    } finally {
+      store.close();
+    }
+    // Its lock was freed with the store: a resume is not refused as if it still ran.
+    const resumed = RollStore.open(db);
+    try {
+      expect(() => resumed.resumeSession(1, Date.now())).not.toThrow();
+    } finally {
+      resumed.close();
     }
   }, 60_000);
 });

@@ -61,7 +61,13 @@ export async function runWithProgress(
       io.err(`\nStopping after the current throw (it is being stored)${signal === 'SIGINT' ? '; press Ctrl-C again to quit at once' : ` (${signal})`}.\n`);
       controller.abort();
     } else {
-      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+      // Quitting at once: the store is closed first, so its write-ahead log is folded into the store file (a copy of
+      // the file alone holds every stored throw) and its session lock is freed; the throw under way is void.
+      try {
+        opened.store.close();
+      } finally {
+        process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+      }
     }
   };
   const stopSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
