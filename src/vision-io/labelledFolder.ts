@@ -110,9 +110,17 @@ export async function readLabelledFolder(imagesDir: string, labelsDir?: string, 
   if (classesText === undefined) {
     throw new InputError(`no classes.txt found in ${candidates.join(' or ')}; a labelled folder needs one class name per line`, { file: candidates[0] });
   }
-  const lines = classesText.split(/\r?\n/).map((s, i) => ({ name: s.trim(), line: i + 1 })).filter((l) => l.name !== '');
-  const classes = lines.map((l) => l.name);
   const classesFile = join(labels, 'classes.txt');
+  const all = classesText.split(/\r?\n/).map((s, i) => ({ name: s.trim(), line: i + 1 }));
+  // A class's number is its line: a blank line among them would shift every class after it onto another face.
+  const named = all.filter((l) => l.name !== '');
+  const lastNamed = named.length > 0 ? (named[named.length - 1] as { line: number }).line : 0;
+  const blank = all.find((l) => l.name === '' && l.line < lastNamed);
+  if (blank !== undefined) {
+    throw new InputError(`line ${blank.line} is blank, but later lines name classes: a class's number is its line (the first is 0), so a blank line shifts every class after it onto another; remove it`, { file: classesFile, line: blank.line });
+  }
+  const lines = named;
+  const classes = lines.map((l) => l.name);
   const names = (await readdir(imagesDir)).filter((f) => IMAGE_EXTENSIONS.has(extname(f).toLowerCase())).sort();
   if (names.length === 0) throw new InputError(`no images here (looked for ${[...IMAGE_EXTENSIONS].join(', ')}): a labelled folder holds its photos in images/.`, { file: imagesDir });
   const labelFiles = (await readdir(labels)).filter((f) => f.endsWith('.txt') && f !== 'classes.txt');

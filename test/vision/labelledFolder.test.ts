@@ -38,6 +38,13 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 const d6Faces = keptFaces((c) => c === 'cocked' || !c.includes('-'));
 
 describe('labelled folders refuse ground truth that cannot be right', () => {
+  it('refuses a blank line among the classes of classes.txt (it would shift every class after it onto another face), and takes blank lines at its end', async () => {
+    const images = await folder({ a: '5 0.5 0.5 0.5 0.5\n' }, '1\n2\n\n3\n4\n5\n6\n');
+    expect(await refusal(readLabelledFolder(images))).toMatch(/classes\.txt, line 3: line 3 is blank, but later lines name classes: a class's number is its line \(the first is 0\), so a blank line shifts every class after it onto another; remove it/);
+    const trailing = await folder({ a: '5 0.5 0.5 0.5 0.5\n' }, '1\n2\n3\n4\n5\n6\n\n\n');
+    expect((await readLabelledFolder(trailing)).classes).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+
   it('refuses pixel coordinates, naming the file, the line and the likely cause', async () => {
     const images = await folder({ a: '0 0.5 0.5 0.1 0.1\n3 265 312 38 33\n' });
     expect(await refusal(readLabelledFolder(images))).toMatch(/labels\/a\.txt, line 2: cx 265 is not a fraction 0–1 \(pixel coordinates\?/);
@@ -57,10 +64,9 @@ describe('labelled folders refuse ground truth that cannot be right', () => {
   });
 
   it('refuses a face the die does not have where a label uses it, naming classes.txt and its line, and the label file and line', async () => {
-    // A blank line in classes.txt: the class's line there is not its index + 1.
-    const images = await folder({ a: '0 0.5 0.5 0.1 0.1\n6 0.2 0.2 0.1 0.1\n' }, '1\n2\n\n3\n4\n5\n6\n7\n');
+    const images = await folder({ a: '0 0.5 0.5 0.1 0.1\n6 0.2 0.2 0.1 0.1\n' }, '1\n2\n3\n4\n5\n6\n7\n');
     const message = await refusal(readLabelledFolder(images, undefined, d6Faces));
-    expect(message).toMatch(/labels\/a\.txt, line 2: class 6 is "7" \(line 8 of .*labels\/classes\.txt\): a D6 has no "7" face \(its faces are 1, 2, 3, 4, 5, 6\)/);
+    expect(message).toMatch(/labels\/a\.txt, line 2: class 6 is "7" \(line 7 of .*labels\/classes\.txt\): a D6 has no "7" face \(its faces are 1, 2, 3, 4, 5, 6\)/);
     const xwing = await folder({ a: '1 0.5 0.5 0.1 0.1\n' }, 'red-hit\nred-evade\n');
     const red = await refusal(readLabelledFolder(xwing, undefined, keptFaces((c) => c.startsWith('red-'))));
     expect(red).toMatch(/a\.txt, line 1: class 1 is "red-evade" \(line 2 of .*classes\.txt\): a red die has no "evade" face/);
