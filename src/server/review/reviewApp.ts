@@ -140,6 +140,18 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   const open = (): boolean => store.getSession(sessionId)?.state === 'running';
   const remake = (at: number): SessionVerdicts => (open() ? recomputeVerdicts(store, sessionId) : updateStoredVerdicts(store, sessionId, at));
   let verdicts = recomputeVerdicts(store, sessionId);
+  // What the verdicts were made from: the page asks every few seconds, and replaying a long session's monitors each
+  // time would cost the server for nothing while no throw, label or state has changed.
+  const madeFrom = (): string => `${store.getSession(sessionId)?.throwCount}:${store.lastReviewId(sessionId)}:${store.getSession(sessionId)?.state}`;
+  let verdictsOf = madeFrom();
+  const current = (): SessionVerdicts => {
+    const now = madeFrom();
+    if (now !== verdictsOf) {
+      verdicts = recomputeVerdicts(store, sessionId);
+      verdictsOf = now;
+    }
+    return verdicts;
+  };
   // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
   const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));
   const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
@@ -149,8 +161,8 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   const standing = (rollIds: readonly number[]) => answerViews(store, sessionId, rollIds);
 
   app.get('/api/review', async () => {
-    // Remade on each look: the session may have run (or ended) since.
-    verdicts = recomputeVerdicts(store, sessionId);
+    // Remade when the session has run, been labelled or ended since the last look.
+    verdicts = current();
     const guessed = guesses(store, sessionId);
     // One read of the unresolved rolls: the queue is those nobody has looked at, the dice's counts take in the rest.
     const unresolved = store.unresolvedRolls(sessionId);
