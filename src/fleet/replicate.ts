@@ -42,6 +42,11 @@ export interface SyncOptions {
   readonly copied?: Map<number, string>;
   /** Called after each committed batch. */
   readonly onBatch?: (progress: BatchProgress) => void;
+  /**
+   * Go on past a session the fleet store refuses (a fork, a changed throw: `FleetIntegrityError`), copying the
+   * others, and list the refusals in the result; without it the first refusal ends the pass (a run's live copy).
+   */
+  readonly keepGoing?: boolean;
 }
 
 export interface BatchProgress {
@@ -67,6 +72,8 @@ export interface SyncResult {
   readonly behind: number;
   /** Said to the user: sessions the local store holds fewer throws of than the fleet (a restored backup?). */
   readonly notes: readonly string[];
+  /** With `keepGoing`: why each session the fleet store refused was not copied (from its refused batch on). */
+  readonly refused: readonly string[];
 }
 
 interface BatchResult {
@@ -87,12 +94,21 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
   const origin: Origin = { host: options.host ?? hostname(), db: local.path };
   const totals = { sessions: 0, batches: 0, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0 };
   const notes: string[] = [];
+  const refused: string[] = [];
   for (const s of local.sessions()) {
     totals.sessions++;
     const stamp = local.stamp(s);
     if (options.copied?.get(s.id) === stamp) continue;
     for (;;) {
-      const r = await copyBatch(local, fleet, s.id, origin, options);
+      let r: BatchResult;
+      try {
+        r = await copyBatch(local, fleet, s.id, origin, options);
+      } catch (e) {
+        // One session refused (its refused batch rolled back) need not keep the store's other sessions out.
+        if (options.keepGoing !== true || !(e instanceof FleetIntegrityError)) throw e;
+        refused.push(e.message);
+        break;
+      }
       totals.batches++;
       totals.throws += r.throws;
       totals.rolls += r.rolls;
@@ -107,7 +123,7 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
       }
     }
   }
-  return { ...totals, notes };
+  return { ...totals, notes, refused };
 }
 
 /** Copies the next batch of one session in one transaction; `done` when the fleet holds all of it (as of this batch's read). */

@@ -154,10 +154,16 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);
     // The copy rolls on with other faces: its throws 14 and 15 are not the fleet's.
     rollOn(copy, 14, 15, 1);
-    const r = await runCli('sync', '--db', copy, '--to', url);
+    // And holds a session of its own, which the refusal of session 1 must not keep out of the fleet store.
+    const other = RollStore.open(copy);
+    const own = other.createSession({ name: 'later', config: { channels: 3 }, simulated: false, rigId: 1, startedAt: 1_700_000_500_000 });
+    for (let i = 1; i <= 5; i++) other.recordThrow(own.id, okThrow(i, other.dice()));
+    other.close();
+    const r = await runCli('sync', '--db', copy, '--to', url, '--quiet');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*two-copy\.db: throw 15 in the fleet store is not the local throw 15 \(their hashes differ\): the fleet store holds 17 throws of this session rolled in another copy of the store; nothing was copied\.\n$/);
-    expect(await fleetCounts(url)).toMatchObject({ throws: 17 });
+    expect(r.out).toMatch(/^Copied 5 throws .* of 2 sessions from .*; 1 session was refused \(above\)\.\n$/);
+    expect(await fleetCounts(url)).toMatchObject({ throws: 22 });
   });
 
   it('copies nothing from a restored backup (the start of what the fleet store holds) and says so, with status 0', async () => {

@@ -46,6 +46,7 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
           const result = await syncStore(local, fleet, {
             ...(flags.batch !== undefined ? { batchThrows: flags.batch } : {}),
             ...(flags.host !== undefined ? { host: flags.host } : {}),
+            keepGoing: true,
             onBatch: (p) => {
               // Progress for a long sync: at most one line a second.
               if (flags.quiet === true || Date.now() - lastLine < 1000) return;
@@ -54,13 +55,17 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
             },
           });
           for (const note of result.notes) io.err(`dicerig: note: ${note}\n`);
+          // Each refused session by name; the others were copied. Exit 1: the fleet store lacks what these hold.
+          for (const why of result.refused) io.err(`dicerig: ${why}\n`);
+          if (result.refused.length > 0) io.setExitCode(1);
           if (flags.json === true) {
             io.out(`${toJson({ db: path, to: redactUrl(flags.to), ...result })}\n`);
           } else {
             io.out(
               `Copied ${formatCount(result.throws)} throws (${formatCount(result.rolls)} rolls), ${formatCount(result.events)} events and ${formatCount(result.reviews)} reviews ` +
                 `of ${result.sessions} session${result.sessions === 1 ? '' : 's'} from ${path} to ${fleet.where}` +
-                `${result.duplicates > 0 ? `; ${formatCount(result.duplicates)} throws were already there` : ''}.\n`,
+                `${result.duplicates > 0 ? `; ${formatCount(result.duplicates)} throws were already there` : ''}` +
+                `${result.refused.length > 0 ? `; ${result.refused.length} ${result.refused.length === 1 ? 'session was' : 'sessions were'} refused (above)` : ''}.\n`,
             );
           }
         } finally {
