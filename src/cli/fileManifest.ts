@@ -50,15 +50,24 @@ export function manifestIfAny(file: string): ImportedManifest | undefined {
   }
 }
 
+/** Each file with the manifest it carries, if it has a readable one (read once: `manifestIfAny`). */
+export function withManifestsIfAny(files: readonly string[]): FileWithManifest[] {
+  return files.map((file) => {
+    const manifest = manifestIfAny(file);
+    return manifest === undefined ? { file } : { file, manifest };
+  });
+}
+
+export interface FileWithManifest {
+  readonly file: string;
+  readonly manifest?: ImportedManifest;
+}
+
 /**
  * Refuses sources of analyze and pool that would count one session's rolls twice, told by the files' manifests: two
  * exports of one session (as CSV and as JSON Lines, say), or an export given beside its stored session.
  */
-export function refuseSessionsCountedTwice(files: readonly string[], sessions: readonly StoredSession[]): void {
-  const withManifest = files.map((file) => {
-    const manifest = manifestIfAny(file);
-    return manifest === undefined ? { file } : { file, manifest };
-  });
-  refuseOneSessionTwice(withManifest);
-  refuseFileOfGivenSession(withManifest, sessions.map((x) => ({ record: x.session, name: storedSessionName(x) })));
+export function refuseSessionsCountedTwice(files: readonly FileWithManifest[], sessions: readonly StoredSession[]): void {
+  refuseOneSessionTwice(files);
+  refuseFileOfGivenSession(files, sessions.map((x) => ({ record: x.session, name: storedSessionName(x) })));
 }

@@ -7,7 +7,7 @@
  */
 import { formatCount } from '../core/format.js';
 import { unresolvedCount, type ParsedLog } from '../rolllog/types.js';
-import { manifestIfAny } from './fileManifest.js';
+import type { FileWithManifest } from './fileManifest.js';
 import type { JudgedSources } from './storedLogs.js';
 import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
 
@@ -19,13 +19,14 @@ export interface FileVerdicts {
   readonly notes: string[];
 }
 
-/** The session verdicts the files' manifests carry, per die label. */
-export function fileVerdicts(logs: readonly ParsedLog[]): FileVerdicts {
+/** The session verdicts the files' manifests carry, per die label (`manifests`: each log's file with its manifest). */
+export function fileVerdicts(logs: readonly ParsedLog[], manifests: readonly FileWithManifest[]): FileVerdicts {
+  const manifestOf = new Map(manifests.map((m) => [m.file, m.manifest]));
   const verdicts = new Map<string, StoredDieVerdict[]>();
   const configs: string[] = [];
   const notes: string[] = [];
   for (const log of logs) {
-    const manifest = manifestIfAny(log.file);
+    const manifest = manifestOf.get(log.file);
     configs.push(JSON.stringify(manifest?.session['config'] ?? {}));
     const session = manifest?.session.id;
     if (manifest === undefined || typeof session !== 'number') continue;

@@ -1,25 +1,19 @@
 import { Option, type Command } from 'commander';
 import { analyzeDiceStream, type AnalysisStream, type Multiplicity } from '../../analysis/analyze.js';
 import { judgeAcrossSessions } from '../../analysis/acrossSessions.js';
-import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { homogeneityWhateverUnresolved } from '../../analysis/homogeneityUnresolved.js';
 import { withSessionVerdict } from '../../analysis/sessionVerdict.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
-import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { analysisTextParts } from '../format/analysisText.js';
 import { analysisJsonParts } from '../format/analysisJson.js';
-import { checkDieOption, unusedDieNote } from '../dieOption.js';
+import { checkDieOption } from '../dieOption.js';
+import { readJudgedLogs } from '../judgedLogs.js';
 import { loadDice } from '../loadDice.js';
 import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
-import { refuseSessionsCountedTwice } from '../fileManifest.js';
-import { readLogs } from '../readLogs.js';
-import { readDice } from '../unreadDice.js';
-import { fileVerdicts, judgedSources } from '../fileVerdicts.js';
-import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -50,27 +44,11 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     .action(async (sources: string[], flags: AnalyzeFlags) => {
       const dice = loadDice(flags.diceFile);
       checkDieOption(flags.die, dice);
-      const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       // Without --db every source is a file (a missing one is reported as such).
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' });
-      // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice: told by their manifests.
-      refuseSessionsCountedTwice(files, stored.sessions);
-      // The parsed logs are not kept past this line: only the coded rolls are (and the labels the files hold).
-      const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
-      // An export's manifest carries its session's verdicts: a die whose rolls it holds shows that verdict, as its session does.
-      const fromFiles = fileVerdicts(fileLogs);
-      for (const note of fromFiles.notes) io.err(`dicerig: note: ${note}.\n`);
-      const judged = judgedSources(stored, fileLogs, fromFiles);
-      // Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported.
-      const unresolvedOf = unresolvedByLabel(fileLogs, stored.unresolved);
-      const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, flags.die));
-      const { read: rolls, note: unreadNote } = readDice(resolved);
-      if (unreadNote !== undefined) io.err(unreadNote);
-      const unused = unusedDieNote(flags.die, fileLogs);
-      if (unused !== undefined) io.err(unused);
+      const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
       // Sessions (stored, or exported with their manifests) are judged at their own settings unless told otherwise, as `report` judges one session.
-      const agreed = sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]);
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];
       const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && agreed[k] !== undefined);
       const analysed = analyzeDiceStream(rolls, { alpha: pick('alpha'), delta: pick('delta'), multiplicity: flags.multiplicity, serialAlpha: pick('serialAlpha') });

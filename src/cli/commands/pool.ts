@@ -1,27 +1,21 @@
 import { Option, type Command } from 'commander';
 import { analyzeDice } from '../../analysis/analyze.js';
-import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
-import { mergeLogs } from '../../rolllog/mergeLogs.js';
 import { combineSessions } from '../../analysis/acrossSessions.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { poolIntervalLevel, selectPool } from '../../stats/pool.js';
 import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, sessionsSettings, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
-import { checkDieOption, unusedDieNote } from '../dieOption.js';
+import { checkDieOption } from '../dieOption.js';
+import { readJudgedLogs } from '../judgedLogs.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
-import { refuseSessionsCountedTwice } from '../fileManifest.js';
-import { readLogs } from '../readLogs.js';
-import { readDice } from '../unreadDice.js';
 import { sameDieId } from '../../dice/catalogue.js';
-import { fileVerdicts, judgedSources } from '../fileVerdicts.js';
 import { sessionIntervalsAt } from '../../analysis/sessionIntervalsAt.js';
-import { unresolvedByLabel } from '../../rolllog/unresolvedByLabel.js';
 
 interface PoolFlags {
   size: number;
@@ -52,24 +46,9 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
     .action(async (sources: string[], flags: PoolFlags) => {
       const dice = loadDice(flags.diceFile);
       checkDieOption(flags.die, dice);
-      const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const { files, keys } = splitSources(sources);
       const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
-      // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice: told by their manifests.
-      refuseSessionsCountedTwice(files, stored.sessions);
-      const fileLogs = files.length > 0 ? readLogs(files, layouts, flags.die) : [];
-      const logs = [...fileLogs, ...stored.logs];
-      // An export's manifest carries its session's verdicts: a die whose rolls it holds keeps that verdict and its intervals.
-      const fromFiles = fileVerdicts(fileLogs);
-      for (const note of fromFiles.notes) io.err(`dicerig: note: ${note}.\n`);
-      const judged = judgedSources(stored, fileLogs, fromFiles);
-      // Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported.
-      const unresolvedOf = unresolvedByLabel(fileLogs, stored.unresolved);
-      const resolved = mergeLogs(logs).map((log) => resolveDieRolls(log, dice, flags.die));
-      const { read: rolls, note: unreadNote } = readDice(resolved);
-      if (unreadNote !== undefined) io.err(unreadNote);
-      const unused = unusedDieNote(flags.die, fileLogs);
-      if (unused !== undefined) io.err(unused);
+      const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
       const colour = flags.colour ?? (types.length === 1 ? types[0] : undefined);
@@ -77,7 +56,6 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const ofType = rolls.filter((r) => sameDieId(r.die.id, colour));
       if (ofType.length === 0) throw new InputError(`no dice of type "${colour}" in ${where} (found: ${types.join(', ') || 'no rolls'})`);
       // Sessions (stored, or exported with their manifests) are judged at their own alpha unless told otherwise, as analyze and report judge them.
-      const agreed = sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]);
       const alpha = flags.alpha ?? agreed.alpha ?? FALLBACK_SETTINGS.alpha;
       // The margin only names the verdicts shown beside the ranking (no die is left out for it): the sessions' own, as analyze's.
       const analysis = analyzeDice(ofType, { alpha, delta: agreed.delta ?? FALLBACK_SETTINGS.delta });

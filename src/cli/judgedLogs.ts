@@ -1,0 +1,57 @@
+/**
+ * The rolls `analyze` and `pool` judge: the files' logs and the stored sessions' together, with the verdicts their
+ * sessions made (a store's, or an export's manifest's), each die's unresolved rolls, and the settings the sessions
+ * ran with. Refuses sources that would count one session twice; notes on standard error what it leaves out.
+ */
+import { resolveDieRolls } from '../analysis/dieRolls.js';
+import type { DieType } from '../dice/types.js';
+import { mergeLogs } from '../rolllog/mergeLogs.js';
+import type { DieRolls } from '../rolllog/types.js';
+import { unresolvedByLabel } from '../rolllog/unresolvedByLabel.js';
+import { unusedDieNote } from './dieOption.js';
+import { refuseSessionsCountedTwice, withManifestsIfAny } from './fileManifest.js';
+import { fileVerdicts, judgedSources } from './fileVerdicts.js';
+import type { CliIo } from './io.js';
+import { readLogs } from './readLogs.js';
+import { sessionsSettings, type JudgedSources, type readStoredLogs } from './storedLogs.js';
+import { readDice } from './unreadDice.js';
+
+export interface JudgedLogs {
+  /** The dice with a read roll, matched to their types. */
+  readonly rolls: DieRolls[];
+  readonly judged: JudgedSources;
+  /** Per die, its rolls the reader left unresolved (not in its read rolls: they could be any face), stored or exported. */
+  readonly unresolvedOf: ReadonlyMap<string, number>;
+  /** The decision settings every session (stored, or exported with its manifest) ran with, where they agree. */
+  readonly agreed: { alpha?: number; delta?: number; serialAlpha?: number };
+}
+
+export function readJudgedLogs(
+  files: readonly string[],
+  stored: Awaited<ReturnType<typeof readStoredLogs>>,
+  dice: readonly DieType[],
+  die: string | undefined,
+  io: CliIo,
+): JudgedLogs {
+  const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
+  // Each file's manifest, read once: it tells a session given twice, and carries the session's verdicts.
+  const manifests = withManifestsIfAny(files);
+  // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice.
+  refuseSessionsCountedTwice(manifests, stored.sessions);
+  const fileLogs = files.length > 0 ? readLogs(files, layouts, die) : [];
+  // A die whose rolls an export holds shows the verdict its session made, as the session does.
+  const fromFiles = fileVerdicts(fileLogs, manifests);
+  for (const note of fromFiles.notes) io.err(`dicerig: note: ${note}.\n`);
+  const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, die));
+  const { read: rolls, note: unreadNote } = readDice(resolved);
+  if (unreadNote !== undefined) io.err(unreadNote);
+  const unused = unusedDieNote(die, fileLogs);
+  if (unused !== undefined) io.err(unused);
+  // The parsed logs are not returned: only the coded rolls are kept (a file of 600,000 rolls is not held twice).
+  return {
+    rolls,
+    judged: judgedSources(stored, fileLogs, fromFiles),
+    unresolvedOf: unresolvedByLabel(fileLogs, stored.unresolved),
+    agreed: sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]),
+  };
+}
