@@ -142,7 +142,10 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   let verdicts = recomputeVerdicts(store, sessionId);
   // What the verdicts were made from: the page asks every few seconds, and replaying a long session's monitors each
   // time would cost the server for nothing while no throw, label or state has changed.
-  const madeFrom = (): string => `${store.getSession(sessionId)?.throwCount}:${store.lastReviewId(sessionId)}:${store.getSession(sessionId)?.state}`;
+  const madeFrom = (): string => {
+    const s = store.getSession(sessionId);
+    return `${s?.throwCount}:${store.lastReviewId(sessionId)}:${s?.state}`;
+  };
   let verdictsOf = madeFrom();
   const current = (): SessionVerdicts => {
     const now = madeFrom();
