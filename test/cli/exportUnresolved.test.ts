@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RollStore } from '../../src/store/rollStore.js';
 import { runCli } from './runCli.js';
 
 type AnalyzedDie = { label: string; rolls: number; unresolved?: number; verdict: { kind: string; rollsNeeded: number | null } };
@@ -88,6 +89,28 @@ describe('exporting a session with rolls the reader left unresolved', () => {
     };
     expect(perDie(again)).toEqual(perDie(csv));
   }, 120_000);
+
+  it("still shows the session's verdicts in an export made after some unresolved rolls were labelled, which the verdicts held whatever they were", async () => {
+    const copy = join(dir, 'labelled.db');
+    writeFileSync(copy, readFileSync(db));
+    const store = RollStore.open(copy, { mustExist: true });
+    // A person labels the first two unresolved rolls of every die 6 (what the reader declined most).
+    const seen = new Map<string, number>();
+    for (const r of store.unresolvedRolls(1)) {
+      const label = r.dieLabel;
+      if ((seen.get(label) ?? 0) >= 2) continue;
+      seen.set(label, (seen.get(label) ?? 0) + 1);
+      store.reviewRoll(1, { rollId: r.rollId, faceId: '6', reviewer: 'ada', at: 1_700_000_100_000 });
+    }
+    store.close();
+    const later = join(dir, 'labelled.csv');
+    expect((await runCli('export', '1', '--db', copy, '--out', later)).code).toBe(0);
+    const r = await runCli('analyze', later, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe('');
+    const dice = (JSON.parse(r.out) as { dice: (AnalyzedDie & { decidedBy?: { session: number } })[] }).dice;
+    expect(dice.map((d) => [d.label, d.unresolved, d.decidedBy?.session])).toEqual(session.map((d) => [d.label, (d.unresolved ?? 0) - 2, 1]));
+  }, 60_000);
 
   it('names a die none of whose rolls was read, leaves it out, and refuses a log with no read roll at all', async () => {
     const some = join(dir, 'some.csv');

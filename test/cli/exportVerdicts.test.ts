@@ -62,4 +62,24 @@ describe("analyzing a session's export", () => {
     expect(r.dice.find((d) => d.label === label)?.decidedBy).toBeUndefined();
     expect(r.dice.filter((d) => d.decidedBy?.session === 1)).toHaveLength(3);
   });
+
+  it("judges on the file's own rolls a die one of whose rows was edited to another face, and names the faces that differ", async () => {
+    const edited = join(dir, 'edited.csv');
+    const rows = readFileSync(csv, 'utf8').split('\n');
+    const at = rows.findIndex((r, i) => i > 0 && r.split(',')[4] === '1');
+    const cells = (rows[at] as string).split(',');
+    const label = cells[1] as string;
+    cells[4] = '2';
+    cells[5] = '2';
+    rows[at] = cells.join(',');
+    writeFileSync(edited, rows.join('\n'));
+    writeFileSync(`${edited}.manifest.json`, readFileSync(`${csv}.manifest.json`));
+    const counts = (JSON.parse(readFileSync(`${csv}.manifest.json`, 'utf8')) as { verdicts: { dice: { label: string; counts: number[] }[] } }).verdicts.dice.find((d) => d.label === label)?.counts as number[];
+    const r = await analyze(edited);
+    expect(r.err).toBe(
+      `dicerig: note: ${edited}: die ${label}'s rolls here are not those session 1 judged (it counted 1 ${counts[0]}, 2 ${counts[1]}; here 1 ${(counts[0] as number) - 1}, 2 ${(counts[1] as number) + 1}; edited, or a label corrected since): judged here on the file's rolls, not by the session's verdict.\n`,
+    );
+    expect(r.dice.find((d) => d.label === label)?.decidedBy).toBeUndefined();
+    expect(r.dice.filter((d) => d.decidedBy?.session === 1)).toHaveLength(3);
+  });
 });
