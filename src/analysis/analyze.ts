@@ -53,6 +53,8 @@ export interface DieAnalysis {
   readonly decidedBy?: number;
   /** The export file whose manifest carried that session's verdict (absent when the store holds it). */
   readonly decidedIn?: string;
+  /** For a session imported from an export: the exported session that made the verdict (its own id) and the file. */
+  readonly decidedImportedFrom?: { readonly session: number; readonly file: string };
   /** The verdicts stored sessions made on part of its rolls, when this one is made again on all of them. */
   readonly partVerdicts?: readonly { readonly session: number; readonly kind: string; readonly sentence: string }[];
   /** Its stored rolls the reader left unresolved and nobody labelled (not among the `n` read ones), when there are any. */

@@ -18,9 +18,15 @@ export interface StoredVerdictParts {
 
 /**
  * `d` showing the stored verdict of `session` (its id, when known: the analysis then says whose verdict it is), as
- * its store holds it or as `file`, its export, carries it.
+ * its store holds it or as `file`, its export, carries it; `importedFrom`: the session imported it with that session's export.
  */
-export function withSessionVerdict(d: DieAnalysis, stored: StoredVerdictParts, session?: number, file?: string): DieAnalysis {
+export function withSessionVerdict(
+  d: DieAnalysis,
+  stored: StoredVerdictParts,
+  session?: number,
+  file?: string,
+  importedFrom?: { readonly session: number; readonly file: string },
+): DieAnalysis {
   return {
     ...d,
     verdict: stored.verdict,
@@ -28,5 +34,6 @@ export function withSessionVerdict(d: DieAnalysis, stored: StoredVerdictParts, s
     anytime: { logE: stored.logE, decision: stored.verdict.kind, decidedAt: stored.decidedAt },
     ...(session !== undefined ? { decidedBy: session } : {}),
     ...(session !== undefined && file !== undefined ? { decidedIn: file } : {}),
+    ...(session !== undefined && importedFrom !== undefined ? { decidedImportedFrom: importedFrom } : {}),
   };
 }

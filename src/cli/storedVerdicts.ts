@@ -26,6 +26,14 @@ export interface StoredDieVerdict {
   readonly alphaPerDie?: number;
   /** The counts `faces` were made from (read or labelled, per face; unresolved; misread bounds), when stored. */
   readonly partial?: { readonly counts: readonly number[]; readonly unresolved: number; readonly misreadRates?: readonly number[] };
+  /** For a session imported from an export: the session that made the verdict (its id where it was made) and the file. */
+  readonly importedFrom?: VerdictsImportedFrom;
+}
+
+/** Where kept verdicts were made: the exported session (its id in the store it was exported from) and the file. */
+export interface VerdictsImportedFrom {
+  readonly session: number;
+  readonly file: string;
 }
 
 export interface StoredFaceInterval {
@@ -41,6 +49,8 @@ const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.is
 export function storedDieVerdicts(made: unknown, session: number, file?: string): { label: string; verdict: StoredDieVerdict }[] {
   const dice = (made as { dice?: unknown } | null | undefined)?.dice;
   if (!Array.isArray(dice)) return [];
+  const from = (made as { importedFrom?: unknown }).importedFrom;
+  const importedFrom = isImportedFrom(from) ? { importedFrom: { session: from.session, file: from.file } } : {};
   const out: { label: string; verdict: StoredDieVerdict }[] = [];
   for (const d of dice as Record<string, unknown>[]) {
     if (typeof d?.label !== 'string' || typeof d.kind !== 'string' || typeof d.sentence !== 'string') continue;
@@ -51,7 +61,7 @@ export function storedDieVerdicts(made: unknown, session: number, file?: string)
     const rolls = isNumber(d.rolls) && Number.isInteger(d.rolls) && d.rolls >= 0 ? { rolls: d.rolls } : {};
     out.push({
       label: d.label,
-      verdict: { session, ...(file !== undefined ? { file } : {}), kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha, ...(partial ? { partial } : {}), ...rolls },
+      verdict: { session, ...(file !== undefined ? { file } : {}), kind: d.kind, sentence: d.sentence, ...(faces ? { faces } : {}), ...(parts ? { parts } : {}), ...alpha, ...(partial ? { partial } : {}), ...rolls, ...importedFrom },
     });
   }
   return out;
@@ -85,3 +95,7 @@ function storedFaces(faces: unknown): StoredFaceInterval[] | undefined {
   return out;
 }
 
+export function isImportedFrom(x: unknown): x is VerdictsImportedFrom {
+  const v = x as { session?: unknown; file?: unknown } | null | undefined;
+  return typeof v?.session === 'number' && typeof v.file === 'string';
+}

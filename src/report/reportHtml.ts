@@ -64,7 +64,7 @@ function verdictsNote(report: SessionReport): string {
   const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.certifyAlpha)} simultaneous).`;
   if (v !== null) {
     return (
-      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">Verdicts as the session made them (not recomputed): ${escapeHtml(v.errorControl.statement)} ` +
+      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">Verdicts as the session made them (not recomputed${v.importedFrom !== undefined ? escapeHtml(`; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it`) : ''}): ${escapeHtml(v.errorControl.statement)} ` +
       `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.</p>`
     );
   }

@@ -92,7 +92,9 @@ export function methodSection(report: SessionReport): string {
   if (made !== null && made.dice.length > 0) {
     const c = made.errorControl;
     const items = [
-      `The verdicts are the session’s own, as it made them while rolling; this report does not recompute them. ${c.statement}`,
+      made.importedFrom !== undefined
+        ? `The verdicts are those the session made while rolling, kept by this import of its export ${made.importedFrom.file} (its session ${made.importedFrom.session}); this report does not recompute them. ${c.statement}`
+        : `The verdicts are the session’s own, as it made them while rolling; this report does not recompute them. ${c.statement}`,
       `UNFAIR: the die’s anytime-valid e-value against its published odds (Dirichlet-mixture Bayes factor, Lindon & Malek 2022), taken at its least favourable over every face its unresolved rolls could have been, reached ${formatCount(c.threshold)}; it stays valid however and whenever the rolling was stopped.`,
       `FAIR_WITHIN(${a.delta}): every face’s anytime-valid ${confidenceLabel(c.alphaPerDie)} interval, widened over every face its unresolved rolls could have been and over the reader’s measured misread bounds, lies inside its published probability ± ${a.delta}. "Not rejected" alone is never reported as fair.`,
       `Rig checks (repeats, same-or-opposite, transitions, runs) run on each die’s rolls in throw order at family-wise ${a.serialAlpha}; a failure withholds the verdicts (RIG_SUSPECT).`,

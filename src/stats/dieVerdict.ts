@@ -159,6 +159,8 @@ export interface SessionVerdictOptions {
 export interface SessionVerdicts {
   readonly errorControl: ErrorControl;
   readonly dice: readonly DieVerdict[];
+  /** Kept by a session imported from an export: the exported session that made them (its own id) and the file. */
+  readonly importedFrom?: { readonly session: number; readonly file: string };
 }
 
 const DESCRIPTIVE_NOTE =

@@ -22,6 +22,8 @@ export interface ImportOptions {
   readonly fallbackType?: string;
   /** The exported session's decision settings, kept in the config so that its report and analyze judge as it did. */
   readonly settings?: { readonly alpha: number; readonly delta: number; readonly serialAlpha: number };
+  /** The exported session's verdicts, kept as the new session's when its rolls are those they were made on. */
+  readonly verdicts?: unknown;
 }
 
 export interface ImportResult {
@@ -88,6 +90,7 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       store.recordThrow(session.id, { startedAt: options.at, endedAt: options.at, status: 'ok', rolls: throwRolls });
     }
     const ended = store.endSession(session.id, options.at, 'finished');
+    if (options.verdicts !== undefined) store.saveVerdicts(session.id, options.at, options.verdicts);
     return { session: ended, throws: longest, rolls: stored, unresolved, dice: dice.length };
   });
 }

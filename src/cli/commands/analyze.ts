@@ -70,7 +70,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
             const d = unresolved > 0 ? { ...read, unresolved } : read;
             const own = sessionParts(d.label);
             if (own?.parts !== undefined) {
-              yield withSessionVerdict(d, own.parts, own.session, own.file);
+              yield withSessionVerdict(d, own.parts, own.session, own.file, own.importedFrom);
               continue;
             }
             const parts = (judged.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));

@@ -18,6 +18,7 @@ import { requireVerified } from '../../store/requireVerified.js';
 import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceCheck.js';
 import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { importSettings } from '../importSettings.js';
+import { importedVerdicts } from '../importedVerdicts.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
@@ -138,6 +139,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
       });
       const kept = importSettings(sources);
+      const keptVerdicts = importedVerdicts(parsed, sources, dice);
+      for (const note of keptVerdicts.notes) io.err(`dicerig: note: ${note}.\n`);
       const path = rollStorePath(flags.db);
       const store = openStoreForWriting(path, { create: true });
       try {
@@ -146,12 +149,14 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           ...(kept.settings !== undefined ? { settings: kept.settings } : {}),
           ...(flags.sessionName !== undefined ? { name: flags.sessionName } : {}),
           ...(flags.die !== undefined ? { fallbackType: flags.die } : {}),
+          ...(keptVerdicts.verdicts !== undefined ? { verdicts: keptVerdicts.verdicts } : {}),
         });
         const s = result.session;
         io.out(
           `Imported ${formatCount(result.rolls)} rolls${result.unresolved > 0 ? ` and ${formatCount(result.unresolved)} unresolved (no face: every verdict holds whatever they were)` : ''} of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
             `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n` +
-            (kept.line !== undefined ? `${kept.line}\n` : ''),
+            (kept.line !== undefined ? `${kept.line}\n` : '') +
+            (keptVerdicts.verdicts !== undefined ? `It keeps the verdicts the exported session made: analyze, pool and report show them, as they do the file's.\n` : ''),
         );
       } finally {
         store.close();

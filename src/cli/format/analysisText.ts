@@ -60,7 +60,9 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const rolls = d.unresolved !== undefined ? `${formatCount(d.n)} rolls read, ${formatCount(d.unresolved)} unresolved` : `${formatCount(d.n)} rolls`;
   const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
   if (d.decidedBy !== undefined) {
-    const source = d.decidedIn !== undefined ? `as its export ${d.decidedIn} carries it` : 'as it stored it';
+    const from = d.decidedImportedFrom;
+    const source =
+      d.decidedIn !== undefined ? `as its export ${d.decidedIn} carries it` : from !== undefined ? `made by the session ${from.file} was exported from (its session ${from.session}) and imported with it` : 'as it stored it';
     lines.push(`  (session ${d.decidedBy}'s verdict, ${source}; the figures below are descriptive)`);
   }
   if (d.partVerdicts !== undefined) {
