@@ -55,6 +55,13 @@ figcaption { font-size: 0.8rem; color: var(--muted); margin-top: 4px; display: f
 .checks td.failed { color: ${VERDICT_COLOURS.UNFAIR?.bg}; font-weight: 700; }
 .note { font-size: 0.85rem; color: var(--muted); }
 footer { margin-top: 40px; font-size: 0.8rem; color: var(--muted); border-top: 1px solid var(--line); padding-top: 8px; }
+/* On a phone a chart scaled to the screen would print its labels at 5 px: it keeps a width its labels read at (11 px
+   text at no less than 0.9x) and scrolls sideways inside its frame, as a wide table does. */
+@media screen and (max-width: 640px) {
+  body { padding: 0 12px 32px; }
+  figure { overflow-x: auto; }
+  figure svg { min-width: calc(var(--drawn-width, 640px) * 0.9); }
+}
 @page { size: A4; margin: 12mm; }
 @media print {
   html { font-size: 9.5pt; }

@@ -131,15 +131,18 @@ describe('the report in a browser', { timeout: 60_000 }, () => {
     expect(await page.locator('#homogeneity table.homogeneity').isVisible()).toBe(true);
   });
 
-  it('fits a phone’s width: nothing but a table scrolls sideways', async () => {
+  it('fits a phone’s width: only tables and charts scroll sideways, each in its own frame, and chart labels stay readable', async () => {
     const { page } = await openReport();
     await page.setViewportSize({ width: 390, height: 800 });
-    type Doc = { documentElement: { scrollWidth: number }; querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): { right: number } }> };
-    let widths: { page: number; figures: number[] };
+    type Box = { getBoundingClientRect(): { right: number; width: number }; getAttribute(n: string): string | null };
+    type Doc = { documentElement: { scrollWidth: number }; querySelectorAll(s: string): ArrayLike<Box> };
+    let widths: { page: number; figures: number[]; scales: number[] };
     try {
       widths = await page.evaluate(() => {
         const doc = (globalThis as unknown as { document: Doc }).document;
-        return { page: doc.documentElement.scrollWidth, figures: Array.from(doc.querySelectorAll('figure')).map((f) => f.getBoundingClientRect().right) };
+        // How much each chart is scaled from its drawing (viewBox) to the screen: its 11-px labels are that times 11 px.
+        const scales = Array.from(doc.querySelectorAll('figure svg')).map((svg) => svg.getBoundingClientRect().width / Number((svg.getAttribute('viewBox') ?? '0 0 1 1').split(' ')[2]));
+        return { page: doc.documentElement.scrollWidth, figures: Array.from(doc.querySelectorAll('figure')).map((f) => f.getBoundingClientRect().right), scales };
       });
     } finally {
       // The page is shared with the other tests, which expect the usual viewport.
@@ -148,6 +151,9 @@ describe('the report in a browser', { timeout: 60_000 }, () => {
     expect(widths.page).toBeLessThanOrEqual(390);
     expect(widths.figures.length).toBeGreaterThan(0);
     for (const right of widths.figures) expect(right).toBeLessThanOrEqual(390);
+    expect(widths.scales.length).toBeGreaterThan(0);
+    // Labels of 11 px drawn at 10 px or more (at 390 px wide without the rule they were 5-6 px).
+    for (const scale of widths.scales) expect(scale * 11).toBeGreaterThanOrEqual(9.9);
   });
 
   it('takes a full-page screenshot that is a real picture, not a blank page', async () => {

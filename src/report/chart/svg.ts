@@ -3,14 +3,14 @@ import { CHART_FONT, type Scene, type Shape, type ShapeData } from './scene.js';
 
 /**
  * The scene as an inline `<svg>` element: scales with its container (viewBox,
- * width 100 %), titled for screen readers, with each shape's `data` written as
- * `data-*` attributes.
+ * width 100 %; its drawn width in `--drawn-width`, below which a phone's style sheet does not shrink it), titled for
+ * screen readers, with each shape's `data` written as `data-*` attributes.
  */
 export function sceneToSvg(scene: Scene, id: string): string {
   const titleId = `${id}-title`;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" id="${escapeHtml(id)}" viewBox="0 0 ${scene.width} ${scene.height}" width="${scene.width}" height="${scene.height}" ` +
-      `role="img" aria-labelledby="${escapeHtml(titleId)}" font-family="${escapeHtml(CHART_FONT)}">`,
+      `role="img" aria-labelledby="${escapeHtml(titleId)}" font-family="${escapeHtml(CHART_FONT)}" style="--drawn-width: ${scene.width}px">`,
     `<title id="${escapeHtml(titleId)}">${escapeHtml(scene.title)}</title>`,
     `<rect x="0" y="0" width="${scene.width}" height="${scene.height}" fill="${scene.background}"/>`,
     ...scene.shapes.map(shapeToSvg),
