@@ -11,6 +11,8 @@ import { requireVerified } from '../store/requireVerified.js';
 import type { VerifyReport } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
 import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
+import { countsDiffer } from '../analysis/verdictCounts.js';
+import type { DieType } from '../dice/types.js';
 
 export type { StoredDieVerdict, StoredFaceInterval } from './storedVerdicts.js';
 
@@ -79,8 +81,10 @@ export async function readStoredLogs(
   db: string | undefined,
   withFiles: boolean,
   verification: StoredVerification,
-): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number> }> {
-  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map() };
+  /** The known die types, to count a die's rolls by the labels its verdict counted. */
+  types?: readonly DieType[],
+): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number>; notes: string[] }> {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map(), notes: [] };
   let opened: Awaited<ReturnType<typeof openStoredSessions>>;
   try {
     opened = await openStoredSessions(db, keys);
@@ -122,18 +126,26 @@ export async function readStoredLogs(
       return { file: storedSessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
-    for (const s of sessions) {
+    const notes: string[] = [];
+    sessions.forEach((s, i) => {
       for (const { label, verdict } of storedDieVerdicts(s.store.storedVerdicts(s.session.id)?.verdicts, s.fleetId ?? s.session.id)) {
         verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+        // A label the verdict counted may have been corrected since (dicerig review): the verdict stands as the
+        // session made it (one verdict, made once), but not silently on rolls that now read otherwise.
+        const die = logs[i]?.dice.find((d) => d.label === label);
+        const differs = die === undefined ? undefined : countsDiffer(die, verdict, types ?? []);
+        if (differs !== undefined) {
+          notes.push(`${storedSessionName(s)}: die ${label}'s verdict was made before labels it counted were corrected (it counted ${differs.then}; now ${differs.now}): it is shown as the session made it, on the labels of its time`);
+        }
       }
-    }
+    });
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
     const unresolved = new Map<string, number>();
     for (const s of sessions) for (const r of s.store.unresolvedRolls(s.session.id)) unresolved.set(r.dieLabel, (unresolved.get(r.dieLabel) ?? 0) + 1);
     // Per die, how many of the sessions rolled it.
     const rolledIn = new Map<string, number>();
     for (const l of logs) for (const d of l.dice) rolledIn.set(d.label, (rolledIn.get(d.label) ?? 0) + 1);
-    return { sessions, logs, verdicts, unresolved, rolledIn };
+    return { sessions, logs, verdicts, unresolved, rolledIn, notes };
   } finally {
     await opened.close();
   }

@@ -44,7 +44,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
 <p class="die-meta">${escapeHtml(die.die.name)} · ${formatCount(die.n)} counted rolls${channels}</p>
 <div class="meaning ${verdictClass(v.kind)}">${d.meaning.map((m) => `<p>${escapeHtml(m)}</p>`).join('')}</div>
 <p class="sentence">${escapeHtml(die.sentence)}</p>
-${alsoRolled(d)}
+${correctedNote(d)}${alsoRolled(d)}
 <div class="charts">
 ${figures}
 </div>
@@ -179,4 +179,11 @@ function alsoRolled(d: DieReport): string {
     `<p class="also-rolled" data-sessions="${escapeHtml(ids)}">Also rolled in ${escapeHtml(named)}. This verdict is this session's alone; ` +
     `<code>dicerig analyze ${also.session} ${escapeHtml(ids)}</code> (with this report's <code>--db</code>) judges the die on all of them together.</p>`
   );
+}
+
+/** A verdict made before labels it counted were corrected: it stands as the session made it, and the report says so. */
+function correctedNote(d: DieReport): string {
+  const c = d.correctedSince;
+  if (c === undefined) return '';
+  return `<p class="note corrected-since">${escapeHtml(`This verdict was made before labels it counted were corrected (it counted ${c.then}; now ${c.now}): it is shown as the session made it, on the labels of its time.`)}</p>\n`;
 }

@@ -46,7 +46,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       checkDieOption(flags.die, dice);
       // Without --db every source is a file (a missing one is reported as such).
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' });
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' }, dice);
       const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
       // Sessions (stored, or exported with their manifests) are judged at their own settings unless told otherwise, as `report` judges one session.
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];

@@ -47,7 +47,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const dice = loadDice(flags.diceFile);
       checkDieOption(flags.die, dice);
       const { files, keys } = splitSources(sources);
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' });
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' }, dice);
       const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
