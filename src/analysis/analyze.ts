@@ -10,6 +10,7 @@ import type { DieRolls } from '../rolllog/types.js';
 import { fixedSampleVerdict, type AdjustedLevel } from './fixedSampleVerdict.js';
 import { expectedRate, gameFiguresFor, type GameFigure } from './gameFigures.js';
 import { analyzeLevel, countsOf, type LevelAnalysis } from './levelAnalysis.js';
+import { testedLevels } from './testedLevels.js';
 
 export type Multiplicity = 'holm' | 'bh';
 
@@ -177,10 +178,10 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
   const perDie: DieLevels[] = rolls.map((r) => {
     const facts = typeFacts(r.die);
     const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), facts.symbol, certifyAlpha);
-    // A face-level test adds information only where faces share a symbol (d8s, D3); for a D6 it would repeat the symbol test.
-    const face = r.faces && r.die.faces.length > r.die.symbols.length ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
+    const levels = testedLevels(r.die, r.faces !== undefined);
+    const face = r.faces && levels.includes('face') ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
     const first = family;
-    family += face ? 2 : 1;
+    family += levels.length;
     totalRolls += r.symbols.length;
     return face ? { r, symbol, face, first } : { r, symbol, first };
   });

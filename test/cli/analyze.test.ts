@@ -172,6 +172,16 @@ describe('dicerig plan', () => {
     expect(d.out).toMatch(/analyze, on a roll file whose size is fixed in advance: a fair die's file of [\d,]+ rolls certifies half the time/);
   });
 
+  it("names the tests its analyze figure counts, and gives the figure for a log of symbols alone (SciPy: test/unit/analysis/plan.test.ts)", async () => {
+    const r = await runCli('plan', '--die', 'red', '--detect', 'hit=0.5', '--dice', '1', '--channels', '1');
+    expect(r.out).toMatch(/^ {2}hit at 0\.5 +0\.375 +[\d,]+ +[\dhmin ]+ +194 +[\dhmin ]+ +143 /m);
+    expect(r.out).toContain('analyze: a file of that many rolls is found unfair with power 0.8 by its symbol test at alpha/2 (Holm over 2 tests: its one die by symbol and by face, as analyze tests a log that records faces).');
+    expect(r.out).toContain("A log that records symbols alone (as an X-Wing session's export does) is tested by symbol only, at alpha/1 (1 test): hit at 0.5 in 164 rolls (targeted 118).");
+    const d6 = await runCli('plan', '--die', 'd6', '--detect', '6=0.2');
+    expect(d6.out).toContain('at alpha/4 (Holm over 4 tests: each of 4 dice by symbol).');
+    expect(d6.out).not.toContain('symbols alone');
+  });
+
   it('rejects a bias naming a symbol the die does not have', async () => {
     const r = await runCli('plan', '--die', 'green', '--detect', 'hit=0.5');
     expect(r.code).toBe(1);
