@@ -32,6 +32,12 @@ export interface GameFigureResult {
 
 /** The anytime-valid e-value of the whole sequence: valid evidence however the log was stopped. */
 export interface AnytimeEvidence {
+  /**
+   * What its expected odds are of: `symbol` for the one analyze computes, which tests the die's symbols and so cannot
+   * see a bias between faces that share one (hit-1 against hit-2, a D3's D6 faces). Absent for a stored session's
+   * e-value, which is of what that session counted.
+   */
+  readonly level?: 'symbol';
   readonly logE: number;
   readonly decision: Verdict['kind'];
   readonly decidedAt: number | null;
@@ -145,8 +151,8 @@ interface DieLevels {
 /**
  * Analyses finished roll logs, one entry per die. Verdicts assume each die's
  * number of rolls was fixed in advance (as in published fixed-count tests);
- * the anytime-valid e-value is reported beside them, and stays valid however
- * the rolling was stopped.
+ * the anytime-valid e-value of the die's symbols is reported beside them, and
+ * stays valid however the rolling was stopped.
  */
 export function analyzeDice(rolls: readonly DieRolls[], options: AnalyzeOptions = {}): Analysis {
   const stream = analyzeDiceStream(rolls, options);
@@ -247,12 +253,12 @@ function figureRate(r: DieRolls, figure: GameFigure, alpha: number): RateDelta {
 
 function anytimeEvidence(r: DieRolls, symbol: LevelAnalysis, alpha: number, delta: number, family: number): AnytimeEvidence {
   const positive = symbol.expected.every((p) => p > 0) && symbol.expected.length >= 2;
-  if (!positive) return { logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
+  if (!positive) return { level: 'symbol', logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
   // Bonferroni over the family keeps the anytime decisions' error rate at alpha across all dice.
   const monitor = new SequentialMonitor(symbol.expected, { alpha: alpha / family, delta, labels: symbol.labels });
   for (let i = 0; i < r.symbols.length; i++) monitor.observe(r.symbols[i] as number);
   const state = monitor.state();
-  return { logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
+  return { level: 'symbol', logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
 }
 
 function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {

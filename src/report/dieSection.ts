@@ -117,7 +117,7 @@ function evidenceLine(d: DieReport): string {
   if (e.unavailable !== undefined) return `<p class="note">Anytime-valid test: not available (${escapeHtml(e.unavailable)}).</p>`;
   const decided = e.decidedAt !== null ? `${e.decision} at roll ${formatCount(e.decidedAt)}` : 'no decision yet';
   return (
-    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
+    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds of its symbols: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
     `(UNFAIR once it reaches ${formatLogScientific(e.thresholdLogE)} = 1/α′, α′ = α / tests); ${escapeHtml(decided)}.</p>`
   );
 }

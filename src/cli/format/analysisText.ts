@@ -22,7 +22,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;
-  if (fromSessions + across < a.count) yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  if (fromSessions + across < a.count) yield "Verdicts assume the number of rolls was fixed in advance; the anytime e-value of a die's symbols stays valid however the rolling was stopped.";
   if (across > 0) {
     yield (
       `${across === a.count ? 'Every die was' : `${across} of the dice ${across === 1 ? 'was' : 'were'}`} rolled in several stored sessions: judged on the product of those sessions' e-values ` +
@@ -91,7 +91,9 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const outcome = d.serial.suspect ? 'SUSPECT' : ran === 0 ? 'not run: too few rolls' : ran < d.serial.checks.length ? `passed (${ran} of ${d.serial.checks.length} could run)` : 'passed';
   lines.push(`  rig checks: ${checks} -> ${outcome}`);
   const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCount(d.anytime.decidedAt)} rolls)` : '';
-  lines.push(`  anytime-valid e-value against the expected odds: ${formatLogScientific(d.anytime.logE)}${decided}`);
+  // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
+  const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
+  lines.push(`  anytime-valid e-value against the expected odds${of}: ${formatLogScientific(d.anytime.logE)}${decided}`);
   return lines.join('\n');
 }
 

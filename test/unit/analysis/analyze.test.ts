@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import { formatLogScientific } from '../../../src/core/format.js';
 import { goodmanCertifier } from '../../../src/stats/intervals.js';
 import { seededRandom } from '../../../src/stats/random.js';
-import { fromFaces, loadedOdds, simulatedRolls, symbolRollsWithCounts } from './helpers.js';
+import { formatAnalysisText } from '../../../src/cli/format/analysisText.js';
+import { faceRollsWithCounts, fromFaces, loadedOdds, simulatedRolls, symbolRollsWithCounts } from './helpers.js';
 
 describe('analyzeDice', () => {
   it('passes the SciPy Pearson and G p-values through for a red die by symbol', () => {
@@ -42,6 +44,16 @@ describe('analyzeDice', () => {
     expect(f1!.verdict.kind).not.toBe('UNFAIR');
     expect(f2!.verdict.kind).not.toBe('UNFAIR');
     expect(a.homogeneity.find((h) => h.level === 'symbol')?.test.pearson.p).toBeLessThan(0.01);
+  });
+
+  it("says its anytime e-value is of the die's symbols: a red die whose hit-1 comes up in place of hit-2 is UNFAIR by face while the e-value sees nothing", () => {
+    // hit-1 250, hit-2 0, hit-3 125 and the other faces at their odds: by symbol exactly [375, 125, 250, 250] of 1,000.
+    const a = analyzeDice([faceRollsWithCounts('R', redAttackDie, [250, 0, 125, 125, 125, 125, 125, 125], 5)]);
+    const d = a.dice[0]!;
+    expect(d.verdict.kind).toBe('UNFAIR');
+    expect(d.anytime.level).toBe('symbol');
+    expect(d.anytime.logE).toBeLessThan(0);
+    expect(formatAnalysisText(a)).toContain(`  anytime-valid e-value against the expected odds of its symbols: ${formatLogScientific(d.anytime.logE)}\n`);
   });
 
   it('adjusts across dice with Holm: a p of 0.02 on one of ten dice is not enough', () => {
