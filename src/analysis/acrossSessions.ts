@@ -21,7 +21,7 @@ import { largestDeviationBound, type Interval } from '../stats/intervals.js';
 import { faceEstimates, fairWithinVerdict, unfairVerdict } from '../stats/monitorVerdicts.js';
 import type { InconclusiveVerdict, Verdict } from '../stats/verdict.js';
 import type { AcrossSessions, DieAnalysis } from './analyze.js';
-import type { LevelAnalysis } from './levelAnalysis.js';
+import { namesOf, type LevelAnalysis } from './levelAnalysis.js';
 
 /** What one stored session decided on its part of the die's rolls. */
 export interface SessionPart {
@@ -86,7 +86,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
     logThreshold: c.logThreshold,
     ...(c.certified !== undefined ? { certified: { level: shown.level, ...c.certified } } : {}),
   };
-  const faces = faceEstimates(shown.labels, shown.expected, shown.counts, shown.n, c.intervals ?? shown.intervals);
+  const faces = faceEstimates(namesOf(shown), shown.expected, shown.counts, shown.n, c.intervals ?? shown.intervals);
   const ignored = parts.filter((p) => p.kind === 'RIG_SUSPECT').length;
   const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} whose rig checks failed brought no evidence of unfairness` : '';
   const apart = c.apart ? "; their intervals do not meet on every face (a session's interval missed, or the die changed between sessions), so they certify nothing together" : '';

@@ -1,3 +1,4 @@
+import { faceNames } from '../dice/faceNames.js';
 import { oppositeIndex, symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { rateDelta, type RateDelta } from '../stats/effectSize.js';
@@ -5,8 +6,9 @@ import { contingencyTest, type ContingencyResult } from '../stats/homogeneity.js
 import { benjaminiHochbergAdjust, holmAdjust } from '../stats/multiplicity.js';
 import { SequentialMonitor } from '../stats/sequential.js';
 import { DEFAULT_SERIAL_ALPHA, serialChecks, type SerialChecksResult } from '../stats/serial.js';
-import { describeVerdict, type FailedCheck, type Verdict } from '../stats/verdict.js';
+import type { FailedCheck, Verdict } from '../stats/verdict.js';
 import type { DieRolls } from '../rolllog/types.js';
+import { fixedSampleSentence } from './fixedSampleSentence.js';
 import { fixedSampleVerdict, type AdjustedLevel } from './fixedSampleVerdict.js';
 import { expectedRate, gameFiguresFor, type GameFigure } from './gameFigures.js';
 import { analyzeLevel, countsOf, type LevelAnalysis } from './levelAnalysis.js';
@@ -93,6 +95,8 @@ export interface HomogeneityGroup {
   readonly level: 'symbol' | 'face';
   readonly dice: readonly string[];
   readonly labels: readonly string[];
+  /** What the text calls each category, where a label could be read as another's (a D3's faces); else the labels. */
+  readonly names?: readonly string[];
   /** Each die's read rolls per category (a row per die, in `dice` order). */
   readonly counts: readonly (readonly number[])[];
   readonly test: ContingencyResult;
@@ -170,10 +174,14 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
   if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be between 0 and 1, got ${delta}`);
 
   // Per die type, computed once: a file of many dice of one type shares them.
-  const expectedOf = new Map<DieType, { symbol: number[]; faceLabels: string[] }>();
+  const expectedOf = new Map<DieType, { symbol: number[]; faceLabels: string[]; faceNames?: readonly string[] }>();
   const typeFacts = (die: DieType) => {
     let facts = expectedOf.get(die);
-    if (facts === undefined) expectedOf.set(die, (facts = { symbol: symbolProbabilities(die), faceLabels: die.faces.map((f) => f.id) }));
+    if (facts === undefined) {
+      const faceLabels = die.faces.map((f) => f.id);
+      const names = faceNames(die);
+      expectedOf.set(die, (facts = { symbol: symbolProbabilities(die), faceLabels, ...(names.some((n, i) => n !== faceLabels[i]) ? { faceNames: names } : {}) }));
+    }
     return facts;
   };
   let family = 0;
@@ -185,7 +193,9 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
     const facts = typeFacts(r.die);
     const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), facts.symbol, certifyAlpha);
     const levels = testedLevels(r.die, r.faces !== undefined);
-    const face = r.faces && levels.includes('face') ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
+    const faceLevel = r.faces && levels.includes('face') ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
+    // A D3's face 2 would read as its result 2: its faces are named "face 2 (reads 1)" wherever they are shown.
+    const face = faceLevel && facts.faceNames ? { ...faceLevel, names: facts.faceNames } : faceLevel;
     const first = family;
     family += levels.length;
     totalRolls += r.symbols.length;
@@ -233,7 +243,7 @@ function dieAnalysis(
     serial,
     anytime: anytimeEvidence(r, symbol, alpha, delta, family),
     verdict,
-    sentence: describeVerdict(verdict),
+    sentence: fixedSampleSentence(verdict, adjusted, alpha),
   };
 }
 
@@ -278,7 +288,8 @@ function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {
     groups.push({ dieType, level: 'symbol', dice: labels, labels: first.symbol.labels, counts: symbolCounts, test: contingencyTest(symbolCounts) });
     if (members.every((m) => m.face)) {
       const faceCounts = members.map((m) => (m.face as LevelAnalysis).counts);
-      groups.push({ dieType, level: 'face', dice: labels, labels: (first.face as LevelAnalysis).labels, counts: faceCounts, test: contingencyTest(faceCounts) });
+      const { labels: faceLabels, names } = first.face as LevelAnalysis;
+      groups.push({ dieType, level: 'face', dice: labels, labels: faceLabels, ...(names ? { names } : {}), counts: faceCounts, test: contingencyTest(faceCounts) });
     }
   }
   return groups;

@@ -1,5 +1,5 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
-import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
+import { namesOf, type LevelAnalysis } from '../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
 import { certifiableMarginLimit } from '../stats/misreadReach.js';
@@ -61,13 +61,14 @@ ${serialTable(die)}
 
 function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis, descriptive: boolean): string {
   const adjusted = d.adjusted.find((x) => x.analysis === l);
+  const names = namesOf(l);
   const rows = l.labels.map((label, i) => {
     const iv = l.intervals[i] as { lower: number; upper: number };
     const observed = l.n > 0 ? (l.counts[i] as number) / l.n : Number.NaN;
     return {
       attrs: { 'data-level': l.level, 'data-label': label },
       cells: [
-        label,
+        names[i] as string,
         { text: formatCount(l.counts[i] as number), num: true, attrs: { 'data-col': 'count' } },
         { text: fixed(observed), num: true, attrs: { 'data-col': 'observed' } },
         { text: fixed(l.expected[i] as number), num: true, attrs: { 'data-col': 'expected' } },

@@ -109,8 +109,13 @@ export interface RigSuspectVerdict {
 
 export type Verdict = UnfairVerdict | FairWithinVerdict | InconclusiveVerdict | RigSuspectVerdict;
 
-/** One plain-English sentence for a verdict, starting with its kind. */
-export function describeVerdict(v: Verdict): string {
+/** One plain-English sentence for a verdict, starting with its kind; `also`: a clause it ends with, after a semicolon. */
+export function describeVerdict(v: Verdict, also?: string): string {
+  const sentence = verdictSentence(v);
+  return also === undefined ? sentence : `${sentence.replace(/\.$/, '')}; ${also}.`;
+}
+
+function verdictSentence(v: Verdict): string {
   switch (v.kind) {
     case 'UNFAIR': {
       const shown = v.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);

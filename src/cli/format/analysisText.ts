@@ -1,6 +1,6 @@
 import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze.js';
 import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
-import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
+import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 
@@ -48,7 +48,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     for (const h of a.homogeneity) {
       const t = h.test;
       yield `  ${h.dieType} by ${h.level}, ${h.dice.length} dice: Pearson X² = ${fixed(t.pearson.statistic, 2)} (${t.pearson.df} df), p = ${formatLogScientific(t.pearson.logP)}; ` +
-        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}` +
+        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.names ?? h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}` +
         (h.unresolved !== undefined ? `\n    ${homogeneityReading(h, a.alpha)}.` : '');
     }
     yield '';
@@ -99,7 +99,7 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
 
 function levelTable(l: LevelAnalysis, alpha: number): string {
   const header = [l.level, 'count', 'observed', 'expected', `${confidenceLabel(alpha)} simultaneous`, 'deviation'];
-  const rows = l.labels.map((label, i) => {
+  const rows = namesOf(l).map((label, i) => {
     const iv = l.intervals[i] as { lower: number; upper: number };
     return [
       label,
