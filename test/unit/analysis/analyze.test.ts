@@ -56,6 +56,26 @@ describe('analyzeDice', () => {
     expect(formatAnalysisText(a)).toContain(`  anytime-valid e-value against the expected odds of its symbols: ${formatLogScientific(d.anytime.logE)}\n`);
   });
 
+  it('projects UNFAIR for a red die steadily 0.022 short on blank, inside the ±0.03 margin: the test finds it long before the intervals narrow to the margin', () => {
+    // Faces [383, 383, 384, 380, 393, 393, 342, 342] of 3,000: blank 0.228 instead of 0.25, every face inside ±0.03.
+    // Rejecting (SciPy; n_for as in plan.test.ts, the observed shares as the alternative, alpha/2 for Holm's first step):
+    //   n_for([3/8,1/8,2/8,2/8], [1150/3000, 380/3000, 786/3000, 684/3000], .025) -> 4747 (by face: 6167), so 1,747 more.
+    // Certifying (the Goodman rule, cert as in plan.test.ts at alpha 0.05, ±0.03): first N at the symbol shares 16728
+    //   (the face shares already do at 3,001), so 13,728 more.
+    // Which comes first, simulated (numpy, 2,000 files drawn at the observed face shares through analyze's rule: Holm
+    //   over both levels, then Goodman): at 4,747 rolls 83 % UNFAIR, 8 % FAIR_WITHIN; at 16,728, 100 % UNFAIR and none
+    //   FAIR_WITHIN. So "more rolls to certify" would promise a verdict analyze would not give if the shares held.
+    const a = analyzeDice([faceRollsWithCounts('R', redAttackDie, [383, 383, 384, 380, 393, 393, 342, 342], 8)]);
+    const v = a.dice[0]!.verdict;
+    expect(v.kind).toBe('INCONCLUSIVE');
+    if (v.kind !== 'INCONCLUSIVE') return;
+    expect(v.projection).toMatchObject({ toReject: 1747, toCertify: 13728 });
+    expect(v.target).toBe('UNFAIR');
+    expect(a.dice[0]!.sentence).toBe(
+      'INCONCLUSIVE: about 1,700 more rolls needed to show the die unfair, if blank stays at 0.228 instead of 0.25 (no face is clearly off, but 3,000 rolls cannot yet bound every face within ±0.03).',
+    );
+  });
+
   it('adjusts across dice with Holm: a p of 0.02 on one of ten dice is not enough', () => {
     // Counts chosen so the first die alone has Pearson p ≈ 0.02:
     // scipy.stats.chisquare([93,29,39,39], [75,25,50,50]) -> p 0.020344998515208438
