@@ -16,7 +16,7 @@
  *   evidence of unfairness and no interval: its e-value counts only where it is below 1 (never above its own, so the
  *   product stays an e-value; dropping it outright would choose sessions by their outcome).
  */
-import { formatCount, formatLogScientific, formatProbability } from '../core/format.js';
+import { formatCountOf, formatLogScientific, formatProbability } from '../core/format.js';
 import { largestDeviationBound, type Interval } from '../stats/intervals.js';
 import { faceEstimates, fairWithinVerdict, unfairVerdict } from '../stats/monitorVerdicts.js';
 import type { InconclusiveVerdict, Verdict } from '../stats/verdict.js';
@@ -105,7 +105,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
     });
     verdict = unfair;
     const lead = unfair.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
-    sentence = `UNFAIR: ${lead.join(' and ')} (e = ${formatLogScientific(c.logE)}, the product of its ${sessions}' e-values, after ${formatCount(d.n)} rolls${setAside}).`;
+    sentence = `UNFAIR: ${lead.join(' and ')} (e = ${formatLogScientific(c.logE)}, the product of its ${sessions}' e-values, after ${formatCountOf(d.n, 'roll')}${setAside}).`;
   } else if (c.decision === 'FAIR_WITHIN' && c.certified !== undefined) {
     verdict = fairWithinVerdict(d.n, s.delta, c.certified.alpha, faces, "intersection of the sessions' anytime-valid intervals");
     sentence =

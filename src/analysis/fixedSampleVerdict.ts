@@ -1,4 +1,5 @@
 import { LimitError } from '../core/errors.js';
+import { formatCountOf } from '../core/format.js';
 import { goodmanCertifier, largestDeviationBound } from '../stats/intervals.js';
 import { rollsToDetect } from '../stats/power.js';
 import { firstTotal } from '../stats/sequential.js';
@@ -123,15 +124,11 @@ function inconclusive(input: FixedVerdictInput, n: number): InconclusiveVerdict 
     n,
     rollsNeeded,
     target,
-    why: `no face is clearly off, but ${formatN(n)} rolls cannot yet bound every face within ±${delta}`,
+    why: `no face is clearly off, but ${formatCountOf(n, 'roll')} cannot yet bound every face within ±${delta}`,
     delta,
     projection,
     ...(leading ? { leadingDeviation: leading } : {}),
   };
-}
-
-function formatN(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /**

@@ -4,7 +4,7 @@
  * favourable verdict is FAIR_WITHIN(delta), earned by an equivalence rule.
  */
 
-import { confidenceLabel, formatCount, formatLogScientific, formatProbability } from '../core/format.js';
+import { confidenceLabel, formatCount, formatCountOf, formatLogScientific, formatProbability } from '../core/format.js';
 
 /** One face (or symbol) of a die: what was expected, what was seen, and an interval for its true probability. */
 export interface FaceEstimate {
@@ -121,12 +121,12 @@ function verdictSentence(v: Verdict): string {
       const shown = v.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
       const strength =
         v.evidence.kind === 'e-value' ? `e = ${formatLogScientific(v.evidence.logE)}` : `p = ${formatLogScientific(v.evidence.logP)}`;
-      return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCount(v.n)} rolls).`;
+      return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCountOf(v.n, 'roll')}).`;
     }
     case 'FAIR_WITHIN': {
       const confidence = confidenceLabel(v.alpha);
       return (
-        `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCount(v.n)} rolls ` +
+        `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCountOf(v.n, 'roll')} ` +
         `(largest deviation still possible ${formatProbability(v.certifiedDelta)}, ${confidence} confidence).`
       );
     }

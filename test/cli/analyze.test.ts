@@ -166,7 +166,7 @@ describe('dicerig plan', () => {
 
   it('labels the session and analyze figures, and writes durations as the rest of dicerig does', async () => {
     const r = await runCli('plan', '--die', 'd6', '--delta', '0.0001', '--dice', '1');
-    expect(r.out).toMatch(/To certify FAIR_WITHIN\(±0\.0001\) by symbol: at least 96,718,638 rolls per die \(67165 h 43 min\)/);
+    expect(r.out).toMatch(/To certify FAIR_WITHIN\(±0\.0001\) by symbol: at least 96,718,638 rolls per die \(67,165 h 43 min\)/);
     const d = await runCli('plan', '--die', 'd6', '--dice', '30');
     expect(d.out).toMatch(/a session \(each of its 30 dice at alpha\/30\): half of fair dice by [\d,]+ rolls \(\d+ h \d\d min\), 9 in 10 by [\d,]+/);
     expect(d.out).toMatch(/analyze, on a roll file whose size is fixed in advance: a fair die's file of [\d,]+ rolls certifies half the time/);
@@ -176,10 +176,16 @@ describe('dicerig plan', () => {
     const r = await runCli('plan', '--die', 'red', '--detect', 'hit=0.5', '--dice', '1', '--channels', '1');
     expect(r.out).toMatch(/^ {2}hit at 0\.5 +0\.375 +[\d,]+ +[\dhmin ]+ +194 +[\dhmin ]+ +143 /m);
     expect(r.out).toContain('analyze: a file of that many rolls is found unfair with power 0.8 by its symbol test at alpha/2 (Holm over 2 tests: its one die by symbol and by face, as analyze tests a log that records faces).');
-    expect(r.out).toContain("A log that records symbols alone (as an X-Wing session's export does) is tested by symbol only, at alpha/1 (1 test): hit at 0.5 in 164 rolls (targeted 118).");
+    expect(r.out).toContain("A log that records symbols alone (as an X-Wing session's export does) is tested by symbol only, at alpha/1 (1 test): hit at 0.5 in 164 rolls (targeted 118 rolls).");
     const d6 = await runCli('plan', '--die', 'd6', '--detect', '6=0.2');
     expect(d6.out).toContain('at alpha/4 (Holm over 4 tests: each of 4 dice by symbol).');
     expect(d6.out).not.toContain('symbols alone');
+  });
+
+  it('shows an asked-for bias to the figures that tell it from the expected odds, and hours with thousands separators', async () => {
+    const r = await runCli('plan', '--die', 'red', '--detect', 'hit=x1.0001', '--dice', '1');
+    expect(r.out).toMatch(/^ {2}hit at 0\.37504 +0\.375 +none: FAIR_WITHIN first/m);
+    expect(r.out).toMatch(/ 2,151,405,986 +1,494,031 h \d\d min /);
   });
 
   it('rejects a bias naming a symbol the die does not have', async () => {

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_PLAN_SIMULATION, machineHours, parseDetectSpec, planCertification, planDetection, type DetectPlan, type FixedSampleDetection, type RigThroughput } from '../../analysis/plan.js';
 import { formatDuration } from '../../session/progress.js';
 import { getDieType } from '../../dice/catalogue.js';
-import { formatCount, formatCountOf, formatProbability } from '../../core/format.js';
+import { distinctFigures, formatCount, formatCountOf, formatProbability } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import type { DieType } from '../../dice/types.js';
 import { isD6Faced } from '../../dice/indexing.js';
@@ -66,6 +66,8 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       }
       const hours = (h: number | null) => (h === null ? '-' : formatDuration(h * 3_600_000));
       const rolls = (n: number | null) => (n === null ? `more than ${formatCount(1e8)}` : formatCount(n));
+      // A count with its noun: "1 roll", "4,134 rolls".
+      const rollsOf = (n: number | null) => `${rolls(n)} ${n === 1 ? 'roll' : 'rolls'}`;
       const share = (q: number) => (q === 0.9 ? '9 in 10' : `${formatProbability(q * 100)} %`);
       const perDie = rig.dice === 1 ? 'its one die at alpha' : `each of its ${rig.dice} dice at alpha/${rig.dice}`;
       const out = [
@@ -81,7 +83,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
             ['to detect', 'expected', 'session: UNFAIR', 'machine time', `analyze (all ${flags.level}s)`, 'machine time', 'analyze (targeted 1-df)', 'machine time'],
             plans.map((p) => [
               `${p.spec.names.join('+')} at ${targetText(p.spec)}`,
-              String(Number(p.spec.expected.toPrecision(4))),
+              expectedText(p.spec),
               session(p),
               hours(p.session.likelyHours),
               rolls(p.omnibusRolls),
@@ -97,7 +99,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
             `a die certified FAIR_WITHIN(±${flags.delta}) first stays so (a bias inside the margin).`,
           `analyze: a file of that many rolls is found unfair with power ${flags.power} by its ${flags.level} test at alpha/${first.tests} (Holm over ${testFamily(first, rig.dice)}). ` +
             'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
-          ...symbolsOnlyLine(plans, rolls),
+          ...symbolsOnlyLine(plans, rollsOf),
           '',
         );
       }
@@ -112,7 +114,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         );
       } else if (certify.notSimulated) {
         out.push(
-          `${title}: at least ${rolls(certify.exactShares)} rolls per die (${hours(certify.exactShares === null ? null : machineHours(certify.exactShares, rig))}), ` +
+          `${title}: at least ${rollsOf(certify.exactShares)} per die (${hours(certify.exactShares === null ? null : machineHours(certify.exactShares, rig))}), ` +
             `even for a die whose faces come up exactly at their odds; a session needs more. Past what plan simulates.`,
         );
       } else {
@@ -120,10 +122,10 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         out.push(
           ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
           `${title}, if the die is fair${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}:`,
-          `  a session (${perDie}): half of fair dice by ${rolls(s.median)} rolls (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
+          `  a session (${perDie}): half of fair dice by ${rollsOf(s.median)} (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
           ...(certify.fixedSample
             ? [
-                `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rolls(certify.fixedSample.median)} rolls certifies half the time, ` +
+                `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rollsOf(certify.fixedSample.median)} certifies half the time, ` +
                   `of ${rolls(certify.fixedSample.likely)} ${share(certify.fixedSample.share)} times${exact}.`,
               ]
             : []),
@@ -135,9 +137,14 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     });
 }
 
-/** The asked-for probability, as the table shows it. */
+/** The asked-for probability, to as many figures as it takes to differ from the expected one (x1.0001 on 0.375: 0.3750375). */
 function targetText(spec: DetectPlan['spec']): string {
-  return String(Number(spec.target.toPrecision(4)));
+  return String(Number(spec.target.toPrecision(distinctFigures(spec.target, spec.expected))));
+}
+
+/** The expected probability, to the figures its target is shown to. */
+function expectedText(spec: DetectPlan['spec']): string {
+  return String(Number(spec.expected.toPrecision(distinctFigures(spec.target, spec.expected))));
 }
 
 /** analyze's test family, as plan counts it: "2 tests: its one die by symbol and by face, as analyze tests a log that records faces". */
@@ -147,11 +154,11 @@ function testFamily(p: FixedSampleDetection, dice: number): string {
 }
 
 /** Where a log of symbols alone is tested at fewer levels: its figures, so a plan for such a log is not overstated. */
-function symbolsOnlyLine(plans: readonly DetectPlan[], rolls: (n: number | null) => string): string[] {
+function symbolsOnlyLine(plans: readonly DetectPlan[], rollsOf: (n: number | null) => string): string[] {
   const alone = plans.flatMap((p) => (p.symbolsOnly ? [{ p, s: p.symbolsOnly }] : []));
   const first = alone[0];
   if (first === undefined) return [];
-  const each = alone.map(({ p, s }) => `${p.spec.names.join('+')} at ${targetText(p.spec)} in ${rolls(s.omnibusRolls)} rolls (targeted ${rolls(s.targetedRolls)})`);
+  const each = alone.map(({ p, s }) => `${p.spec.names.join('+')} at ${targetText(p.spec)} in ${rollsOf(s.omnibusRolls)} (targeted ${rollsOf(s.targetedRolls)})`);
   return [`A log that records symbols alone (as an X-Wing session's export does) is tested by symbol only, at alpha/${first.s.tests} (${formatCountOf(first.s.tests, 'test')}): ${each.join('; ')}.`];
 }
 

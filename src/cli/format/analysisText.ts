@@ -1,7 +1,7 @@
 import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze.js';
 import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
 import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 
 /** The human-readable report of `dicerig analyze`. */
@@ -18,7 +18,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
   const own = a.settingsFromSessions ?? [];
   const theirs = (key: 'alpha' | 'delta' | 'serialAlpha') => (own.includes(key) ? " (the sessions' own)" : '');
-  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls${a.unresolvedRolls !== undefined && a.unresolvedRolls > 0 ? ` read, ${formatCount(a.unresolvedRolls)} unresolved` : ''}. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
+  yield `${formatCountOf(a.count, 'die', 'dice')}, ${formatCountOf(a.totalRolls, 'roll')}${a.unresolvedRolls !== undefined && a.unresolvedRolls > 0 ? ` read, ${formatCount(a.unresolvedRolls)} unresolved` : ''}. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
     `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;
@@ -57,7 +57,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
 
 function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   // The unresolved rolls are not among the read ones the tables count, but the session's "after N rolls" counts them.
-  const rolls = d.unresolved !== undefined ? `${formatCount(d.n)} rolls read, ${formatCount(d.unresolved)} unresolved` : `${formatCount(d.n)} rolls`;
+  const rolls = d.unresolved !== undefined ? `${formatCountOf(d.n, 'roll')} read, ${formatCount(d.unresolved)} unresolved` : formatCountOf(d.n, 'roll');
   const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
   if (d.decidedBy !== undefined) {
     const from = d.decidedImportedFrom;
@@ -90,7 +90,7 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const ran = d.serial.checks.filter((c) => !c.skipped).length;
   const outcome = d.serial.suspect ? 'SUSPECT' : ran === 0 ? 'not run: too few rolls' : ran < d.serial.checks.length ? `passed (${ran} of ${d.serial.checks.length} could run)` : 'passed';
   lines.push(`  rig checks: ${checks} -> ${outcome}`);
-  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCount(d.anytime.decidedAt)} rolls)` : '';
+  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')})` : '';
   // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
   const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
   lines.push(`  anytime-valid e-value against the expected odds${of}: ${formatLogScientific(d.anytime.logE)}${decided}`);

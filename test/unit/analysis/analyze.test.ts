@@ -76,6 +76,13 @@ describe('analyzeDice', () => {
     );
   });
 
+  it('writes one roll as "1 roll" in its report', () => {
+    const text = formatAnalysisText(analyzeDice([faceRollsWithCounts('A', redAttackDie, [1, 0, 0, 0, 0, 0, 0, 0], 1)]));
+    expect(text).toMatch(/^1 die, 1 roll\. alpha/);
+    expect(text).toContain('A  (X-Wing red attack die (d8), 1 roll)');
+    expect(text).toContain('but 1 roll cannot yet bound every face');
+  });
+
   it('adjusts across dice with Holm: a p of 0.02 on one of ten dice is not enough', () => {
     // Counts chosen so the first die alone has Pearson p ≈ 0.02:
     // scipy.stats.chisquare([93,29,39,39], [75,25,50,50]) -> p 0.020344998515208438
