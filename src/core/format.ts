@@ -60,7 +60,7 @@ export function formatProbability(p: number): string {
 
 /**
  * The fewest significant figures, at least `least`, at which `a` and `b` print differently (at most 17, where
- * every two doubles do): a bias asked for as x1.0001 on 0.375 shows as 0.3750375 beside 0.375, not as 0.375 twice.
+ * every two doubles do): a bias asked for as x1.0001 on 0.375 shows as 0.37504 beside 0.375, not as 0.375 twice.
  */
 export function distinctFigures(a: number, b: number, least = 4): number {
   let figures = least;

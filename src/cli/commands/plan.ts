@@ -137,7 +137,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     });
 }
 
-/** The asked-for probability, to as many figures as it takes to differ from the expected one (x1.0001 on 0.375: 0.3750375). */
+/** The asked-for probability, to as many figures as it takes to differ from the expected one (x1.0001 on 0.375: 0.37504). */
 function targetText(spec: DetectPlan['spec']): string {
   return String(Number(spec.target.toPrecision(distinctFigures(spec.target, spec.expected))));
 }
