@@ -1,0 +1,167 @@
+/**
+ * Watching a throw's frames from the end of the motion until the dice are
+ * still (or, in fixed mode, until the wait is over): the fairness loop and the
+ * stream roller watch the same way.
+ *
+ * Every wait for a frame is bounded on the session clock, so a camera whose
+ * stream stays open but delivers nothing cannot hang the loop: no frame for
+ * `noFrameMs` (the settle timeout) is a camera fault naming the camera, as is
+ * a live stream that ends or fails. A recording that runs out is told apart:
+ * it is the end of the input, not a fault. Dice still moving at the timeout
+ * are the only "not settled" (a re-tumble).
+ */
+import { CameraFaultError, RecordingEndedError } from '../camera/cameraErrors.js';
+import type { Frame } from '../camera/frameSource.js';
+import type { Clock } from '../core/clock.js';
+import type { MotionResult } from '../rig/driver.js';
+import type { SettleDetector, SettleOptions } from '../vision/settle.js';
+import type { HostTiming } from './hostTiming.js';
+import type { ThrowCamera } from './throwCamera.js';
+
+export type SettleRule =
+  | { readonly mode: 'detect'; readonly timeoutMs: number; readonly detector?: SettleOptions }
+  | { readonly mode: 'fixed'; readonly waitMs: number };
+
+/** Fixed mode: the longest a camera may go without a frame once the wait is over (detect mode uses its timeout). */
+export const FIXED_NO_FRAME_MS = 5000;
+
+/** The longest the camera may go without a frame before it is a camera fault. */
+export function noFrameMs(rule: SettleRule): number {
+  return rule.mode === 'detect' ? rule.timeoutMs : FIXED_NO_FRAME_MS;
+}
+
+/** What watching a throw gave. */
+export type Watched =
+  /** Still: the frame to read, how long the dice took to settle, and the frames still to come (for re-reads; the caller closes them). */
+  | { readonly frame: Frame; readonly settleMs: number; readonly frames: AsyncIterator<Frame> }
+  /** Not still in time (or a throw's own frames ended first): a re-tumble. */
+  | { readonly reason: string }
+  /** The camera stopped delivering frames: no throw was seen. */
+  | { readonly fault: CameraFaultError }
+  /** A recording ran out of frames. */
+  | { readonly ended: RecordingEndedError };
+
+export interface SettleWatch {
+  readonly camera: ThrowCamera;
+  readonly clock: Clock;
+  readonly rule: SettleRule;
+  readonly detector: SettleDetector;
+  /** Host time of the settle detector, when the caller measures it. */
+  readonly timing?: HostTiming;
+}
+
+/** The next frame, the end of the frames, or `late` when none came within `ms` of the clock. Errors are the camera's. */
+async function nextFrame(frames: AsyncIterator<Frame>, clock: Clock, ms: number): Promise<IteratorResult<Frame> | 'late'> {
+  const next = frames.next();
+  // Still pending when the wait is over: its eventual failure (the camera closed) is nobody's to hear.
+  next.catch(() => undefined);
+  const off = new AbortController();
+  try {
+    return await Promise.race([next, clock.sleep(ms, off.signal).then(() => 'late' as const)]);
+  } finally {
+    off.abort();
+  }
+}
+
+/** `frames` ended: awaited unless a `next` is still pending (a stalled camera's would never let `return` finish). */
+async function release(frames: AsyncIterator<Frame>, pending: boolean): Promise<void> {
+  const done = frames.return?.();
+  if (done === undefined) return;
+  if (pending) void done.catch(() => undefined);
+  else await done;
+}
+
+function noFrame(camera: ThrowCamera, ms: number): CameraFaultError {
+  const s = ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+  return new CameraFaultError(`${camera.description} delivered no frame for ${s}`, camera.description, 'no-frame');
+}
+
+/**
+ * Frames for re-reading a settled throw: they end (rather than hang or fail) once the camera delivers no frame for
+ * `ms` or stops; a camera that stopped shows itself again at the next throw's watch.
+ */
+function boundedFrames(frames: AsyncIterator<Frame>, clock: Clock, ms: number): AsyncIterator<Frame> {
+  let stuck = false;
+  const over: IteratorResult<Frame> = { done: true, value: undefined };
+  return {
+    async next() {
+      if (stuck) return over;
+      try {
+        const r = await nextFrame(frames, clock, ms);
+        if (r !== 'late') return r;
+      } catch (e) {
+        if (!(e instanceof CameraFaultError || e instanceof RecordingEndedError)) throw e;
+      }
+      stuck = true;
+      return over;
+    },
+    async return() {
+      await release(frames, stuck);
+      return over;
+    },
+  };
+}
+
+/** Whether `camera` delivers a frame within `ms` of the clock: a camera opened again shows it is back. Errors are the camera's. */
+export async function firstFrameWithin(camera: ThrowCamera, clock: Clock, ms: number): Promise<boolean> {
+  const frames = camera.watch(clock.now(), { durationMs: 0 })[Symbol.asyncIterator]();
+  let late = false;
+  try {
+    const r = await nextFrame(frames, clock, ms);
+    late = r === 'late';
+    return r !== 'late' && r.done !== true;
+  } finally {
+    await release(frames, late);
+  }
+}
+
+/** Watches the frames after a motion until the dice are still (see the module comment). */
+export async function watchUntilStill(watch: SettleWatch, motionEnd: number, motion: MotionResult): Promise<Watched> {
+  const frames = watch.camera.watch(motionEnd, motion)[Symbol.asyncIterator]();
+  const limit = noFrameMs(watch.rule);
+  let pending = false;
+  try {
+    const seen = await until(watch, motionEnd, async () => {
+      pending = true;
+      const r = await nextFrame(frames, watch.clock, limit);
+      if (r === 'late') throw noFrame(watch.camera, limit);
+      pending = false;
+      return r;
+    });
+    if ('frame' in seen) return { ...seen, frames: boundedFrames(frames, watch.clock, limit) };
+    await release(frames, pending);
+    return seen;
+  } catch (e) {
+    await release(frames, pending);
+    if (e instanceof CameraFaultError) return { fault: e };
+    if (e instanceof RecordingEndedError) return { ended: e };
+    throw e;
+  }
+}
+
+async function until(watch: SettleWatch, motionEnd: number, next: () => Promise<IteratorResult<Frame>>): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
+  const { rule, detector, clock, timing } = watch;
+  if (rule.mode === 'fixed') {
+    await clock.sleep(rule.waitMs);
+    for (let r = await next(); r.done !== true; r = await next()) {
+      if (r.value.timestampMs >= motionEnd + rule.waitMs) return { frame: r.value, settleMs: r.value.timestampMs - motionEnd };
+    }
+    return { reason: `the camera gave no frame ${rule.waitMs} ms after the motion` };
+  }
+  detector.reset();
+  let first: number | undefined;
+  for (let r = await next(); r.done !== true; r = await next()) {
+    const frame = r.value;
+    first ??= frame.timestampMs;
+    // Frames right after strong motion are dropped unexamined (the detector says which).
+    if (detector.wantsFrame()) {
+      const t0 = timing?.tick() ?? 0;
+      const state = detector.push(frame.image, frame.timestampMs);
+      timing?.tock(t0, 'settle');
+      if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
+    }
+    if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
+  }
+  // Only a camera that renders each throw's frames (the simulated one) ends a watch: its throw was too short to settle.
+  return { reason: "the throw's frames ended before the dice were still" };
+}
