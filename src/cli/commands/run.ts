@@ -113,6 +113,7 @@ export async function runWithProgress(
   const ctx = {
     db,
     simulated: opened.simulated,
+    simulatedClock: opened.simulatedClock,
     wallMs: performance.now() - wall0,
     rules: opened.config.stopping,
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),
