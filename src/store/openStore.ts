@@ -98,8 +98,10 @@ function diskFull(path: string, hints: StoreFailureHints, cause: unknown): Store
   return new StoreError(`The disk holding the roll store ${path} is full${where.length > 0 ? ` (${where.join(', ')})` : ''}: ${then}.`, { db: path, reason: 'disk-full' }, { cause });
 }
 
-/** A thrown SQLite error as the StoreError a user should see, or the error itself when it is not SQLite's. */
+/** A thrown SQLite error (or a full disk) as the StoreError a user should see, or the error itself when it is neither. */
 export function storeFailure(e: unknown, path: string, writing: boolean, hints: StoreFailureHints = {}): unknown {
+  // A throw's evidence pictures are written beside the store, before its transaction: their disk filling is the store's.
+  if (writing && (e as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC') return diskFull(path, hints, e);
   if (!isSqliteError(e)) return e;
   const err = e as SqliteError;
   if (err.code === 'SQLITE_FULL') return diskFull(path, hints, e);

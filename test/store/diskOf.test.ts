@@ -50,6 +50,13 @@ describe('a store whose disk is full', () => {
     expect((e as StoreError).where).toMatchObject({ db, reason: 'disk-full' });
   });
 
+  it('says the same when an evidence picture, written beside the store before its throw, finds the disk full', () => {
+    const db = join(tempDir(), 'rolls.db');
+    const nospace = Object.assign(new Error(`ENOSPC: no space left on device, open '${db}/../evidence/t9-c1-cocked.png'`), { code: 'ENOSPC', syscall: 'open' });
+    const e = storeFailure(nospace, db, true, { resume: 'dicerig run --resume 3' });
+    expect((e as Error).message).toMatch(/^The disk holding the roll store .*rolls\.db is full .*every throw committed before it is kept\. Free some space on it, then continue with dicerig run --resume 3\.$/);
+  });
+
   it('opened when the disk is full, says so without a session to continue', () => {
     const e = storeFailure(sqliteError('database or disk is full', 'SQLITE_FULL'), join(tempDir(), 'rolls.db'), true);
     expect((e as Error).message).toMatch(/is full .*: nothing more was written\. Free some space on it and try again\.$/);
