@@ -13,7 +13,7 @@
  */
 import type { CameraFaultError, RecordingEndedError } from '../camera/cameraErrors.js';
 import type { Clock } from '../core/clock.js';
-import { firstFrameWithin, noFrameMs, type SettleRule } from './settleWatch.js';
+import { firstFrameWithin, noFrameMs, OPENING_MS, type SettleRule } from './settleWatch.js';
 import type { ThrowCamera } from './throwCamera.js';
 
 /** Session-clock ms between a camera stopping and opening it again (a USB camera re-enumerates; a Ctrl-C arrives). */
@@ -64,8 +64,8 @@ export class CameraRecovery {
     if (camera.reopen === undefined) return lost('it cannot be opened again from here');
     try {
       await camera.reopen();
-      const ms = noFrameMs(rule);
-      if (!(await firstFrameWithin(camera, clock, ms))) return lost(`opened again, it delivered no frame for ${ms / 1000} s`);
+      const ms = Math.max(noFrameMs(rule), OPENING_MS);
+      if (!(await firstFrameWithin(camera, clock, ms))) return lost(`opened again, it delivered no frame in ${ms / 1000} s`);
     } catch (e) {
       return lost(`opening it again failed: ${e instanceof Error ? e.message : String(e)}`);
     }

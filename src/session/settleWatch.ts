@@ -25,6 +25,9 @@ export type SettleRule =
 /** Fixed mode: the longest a camera may go without a frame once the wait is over (detect mode uses its timeout). */
 export const FIXED_NO_FRAME_MS = 5000;
 
+/** The longest a camera (re)opened may take to deliver its first frame: ffmpeg opening a device takes seconds. */
+export const OPENING_MS = 10_000;
+
 /** The longest the camera may go without a frame before it is a camera fault. */
 export function noFrameMs(rule: SettleRule): number {
   return rule.mode === 'detect' ? rule.timeoutMs : FIXED_NO_FRAME_MS;
@@ -51,7 +54,7 @@ export interface SettleWatch {
 }
 
 /** The next frame, the end of the frames, or `late` when none came within `ms` of the clock. Errors are the camera's. */
-async function nextFrame(frames: AsyncIterator<Frame>, clock: Clock, ms: number): Promise<IteratorResult<Frame> | 'late'> {
+export async function nextFrame(frames: AsyncIterator<Frame>, clock: Clock, ms: number): Promise<IteratorResult<Frame> | 'late'> {
   const next = frames.next();
   // Still pending when the wait is over: its eventual failure (the camera closed) is nobody's to hear.
   next.catch(() => undefined);
@@ -71,9 +74,10 @@ async function release(frames: AsyncIterator<Frame>, pending: boolean): Promise<
   else await done;
 }
 
-function noFrame(camera: ThrowCamera, ms: number): CameraFaultError {
+/** The fault of a camera (as its source describes it) that delivered no frame for `ms`. */
+export function noFrame(camera: string, ms: number): CameraFaultError {
   const s = ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-  return new CameraFaultError(`${camera.description} delivered no frame for ${s}`, camera.description, 'no-frame');
+  return new CameraFaultError(`${camera} delivered no frame for ${s}`, camera, 'no-frame');
 }
 
 /**
@@ -124,7 +128,7 @@ export async function watchUntilStill(watch: SettleWatch, motionEnd: number, mot
     const seen = await until(watch, motionEnd, async () => {
       pending = true;
       const r = await nextFrame(frames, watch.clock, limit);
-      if (r === 'late') throw noFrame(watch.camera, limit);
+      if (r === 'late') throw noFrame(watch.camera.description, limit);
       pending = false;
       return r;
     });

@@ -11,6 +11,7 @@ import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { cameraOpenError, v4l2Camera } from '../../src/camera/v4l2Camera.js';
 import { DicerigError, InputError } from '../../src/core/errors.js';
 import { CameraFaultError } from '../../src/camera/cameraErrors.js';
+import { fakeFfmpeg } from './support/fakeFfmpeg.js';
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 let dir = '';
@@ -45,29 +46,11 @@ describe.skipIf(!hasFfmpeg)('ffmpeg frame source', () => {
   });
 });
 
-/**
- * A stand-in for ffmpeg on a V4L2 camera: writes `frames` grey raw RGB frames of the size asked for (its `-vf
- * scale=W:H`), then, as `then` says, stalls with its pipe open (`stall`) or dies as an unplugged camera does (`unplug`).
- */
-async function fakeFfmpeg(frames: number, then: 'stall' | 'unplug'): Promise<string> {
-  const file = join(dir, `ffmpeg-${frames}-${then}.cjs`);
-  const script = `#!/usr/bin/env node
-const args = process.argv.slice(2);
-const [w, h] = args[args.indexOf('-vf') + 1].replace('scale=', '').split(':').map(Number);
-process.stdout.write(Buffer.alloc(w * h * 3 * ${frames}, 100), () => {
-  if (${JSON.stringify(then)} === 'stall') return setInterval(() => undefined, 60000);
-  process.stderr.write('[video4linux2,v4l2 @ 0x5581] ioctl(VIDIOC_DQBUF): No such device\\n', () => process.exit(1));
-});
-`;
-  await writeFile(file, script, { mode: 0o755 });
-  return file;
-}
-
 describe('a V4L2 camera that stops after delivering frames (ffmpeg stand-in)', () => {
   const noCtl = '/nonexistent/v4l2-ctl';
 
   it('ends its frames with a camera fault naming the device and what ffmpeg last said when ffmpeg dies (the camera unplugged)', async () => {
-    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(3, 'unplug'), v4l2CtlPath: noCtl });
+    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(dir, 3, 'unplug'), v4l2CtlPath: noCtl });
     const seen: number[] = [];
     const e = await (async () => {
       for await (const f of cam) seen.push(f.index);
@@ -78,7 +61,7 @@ describe('a V4L2 camera that stops after delivering frames (ffmpeg stand-in)', (
   });
 
   it('is closed at once while ffmpeg stalls with its pipe open, and ffmpeg is ended', async () => {
-    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(2, 'stall'), v4l2CtlPath: noCtl });
+    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(dir, 2, 'stall'), v4l2CtlPath: noCtl });
     const iterator = cam[Symbol.asyncIterator]();
     expect((await iterator.next()).value?.index).toBe(0);
     expect((await iterator.next()).value?.index).toBe(1);
@@ -89,7 +72,7 @@ describe('a V4L2 camera that stops after delivering frames (ffmpeg stand-in)', (
   });
 
   it('opened again is a fresh ffmpeg on the same device, with frames numbered from 0', async () => {
-    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(2, 'unplug'), v4l2CtlPath: noCtl });
+    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(dir, 2, 'unplug'), v4l2CtlPath: noCtl });
     await expect(takeFrames(cam)).rejects.toBeInstanceOf(CameraFaultError);
     await cam.close();
     const again = cam.reopen?.();

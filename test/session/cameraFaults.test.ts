@@ -90,7 +90,7 @@ describe('a camera that stalls mid-session', () => {
     const result = await runSession(s.deps, s.plan);
     expect(result).toMatchObject({ state: 'aborted', stop: 'camera-lost' });
     expect(result.reason).toBe(
-      'Camera /dev/video9 delivered no frame for 5 s; opened again, it delivered no frame for 5 s. No more tumbles until it is back: resume with --resume once it delivers frames again.',
+      'Camera /dev/video9 delivered no frame for 5 s; opened again, it delivered no frame in 10 s. No more tumbles until it is back: resume with --resume once it delivers frames again.',
     );
     expect(s.rig.tumbles).toBe(2);
     expect(s.store.counts(s.session.id)).toMatchObject({ throws: 2, ok: 1, void: 1 });
