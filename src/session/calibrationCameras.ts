@@ -16,7 +16,7 @@ import { SimulatedCamera } from '../camera/sim/simulatedCamera.js';
 import { simDieClass } from '../camera/sim/writeLabelledFolder.js';
 import type { Frame } from '../camera/frameSource.js';
 import { cameraOpenError, v4l2Camera } from '../camera/v4l2Camera.js';
-import { nextFrame, noFrame, OPENING_MS } from './settleWatch.js';
+import { nextFrameWithin, noFrame, OPENING_MS } from './settleWatch.js';
 
 export interface SimCalibrationCameraOptions {
   readonly seed: number;
@@ -71,7 +71,7 @@ export async function openV4l2CalibrationCamera(options: V4l2CalibrationCameraOp
   const frames = source[Symbol.asyncIterator]();
   const noFrameMs = options.noFrameMs ?? 5000;
   const next = async (within = noFrameMs): Promise<Frame> => {
-    const r = await nextFrame(frames, systemClock, within);
+    const r = await nextFrameWithin(frames, systemClock, within);
     if (r === 'late') {
       // ffmpeg is stuck, not ended: end it, so that the command can end too.
       await source.close();

@@ -53,16 +53,61 @@ export interface SettleWatch {
   readonly timing?: HostTiming;
 }
 
-/** The next frame, the end of the frames, or `late` when none came within `ms` of the clock. Errors are the camera's. */
-export async function nextFrame(frames: AsyncIterator<Frame>, clock: Clock, ms: number): Promise<IteratorResult<Frame> | 'late'> {
+/**
+ * The camera's silence, watched with one timer for a run of frames rather than one per frame (a timer set and called
+ * off costs more than a frame of the simulated camera): `late` resolves once no frame has come for `ms` of the clock
+ * since the watchdog started or since the last frame. `stop` calls the timer off.
+ */
+export class FrameWatchdog {
+  private last: number;
+  private readonly off = new AbortController();
+  readonly late: Promise<'late'>;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly ms: number,
+  ) {
+    this.last = clock.now();
+    this.late = this.watch();
+  }
+
+  /** A frame came. */
+  fed(): void {
+    this.last = this.clock.now();
+  }
+
+  stop(): void {
+    this.off.abort();
+  }
+
+  private async watch(): Promise<'late'> {
+    for (;;) {
+      const wait = this.last + this.ms - this.clock.now();
+      if (wait <= 0) return 'late';
+      await this.clock.sleep(wait, this.off.signal);
+      // Called off: never late.
+      if (this.off.signal.aborted) return new Promise<'late'>(() => undefined);
+    }
+  }
+}
+
+/** The next frame, the end of the frames, or `late` when the watchdog says the camera has gone silent. Errors are the camera's. */
+export async function nextFrame(frames: AsyncIterator<Frame>, watchdog: FrameWatchdog): Promise<IteratorResult<Frame> | 'late'> {
   const next = frames.next();
-  // Still pending when the wait is over: its eventual failure (the camera closed) is nobody's to hear.
+  // Still pending when the camera is late: its eventual failure (the camera closed) is nobody's to hear.
   next.catch(() => undefined);
-  const off = new AbortController();
+  const r = await Promise.race([next, watchdog.late]);
+  if (r !== 'late') watchdog.fed();
+  return r;
+}
+
+/** The next frame within `ms` of the clock (one wait: a camera opening, a calibration's frame). */
+export async function nextFrameWithin(frames: AsyncIterator<Frame>, clock: Clock, ms: number): Promise<IteratorResult<Frame> | 'late'> {
+  const watchdog = new FrameWatchdog(clock, ms);
   try {
-    return await Promise.race([next, clock.sleep(ms, off.signal).then(() => 'late' as const)]);
+    return await nextFrame(frames, watchdog);
   } finally {
-    off.abort();
+    watchdog.stop();
   }
 }
 
@@ -86,12 +131,15 @@ export function noFrame(camera: string, ms: number): CameraFaultError {
  */
 function boundedFrames(frames: AsyncIterator<Frame>, clock: Clock, ms: number): AsyncIterator<Frame> {
   let stuck = false;
+  // Set at the first re-read frame, not before: what the loop does until then is no wait for the camera.
+  let watchdog: FrameWatchdog | undefined;
   const over: IteratorResult<Frame> = { done: true, value: undefined };
   return {
     async next() {
       if (stuck) return over;
       try {
-        const r = await nextFrame(frames, clock, ms);
+        watchdog ??= new FrameWatchdog(clock, ms);
+        const r = await nextFrame(frames, watchdog);
         if (r !== 'late') return r;
       } catch (e) {
         if (!(e instanceof CameraFaultError || e instanceof RecordingEndedError)) throw e;
@@ -100,6 +148,7 @@ function boundedFrames(frames: AsyncIterator<Frame>, clock: Clock, ms: number): 
       return over;
     },
     async return() {
+      watchdog?.stop();
       await release(frames, stuck);
       return over;
     },
@@ -111,7 +160,7 @@ export async function firstFrameWithin(camera: ThrowCamera, clock: Clock, ms: nu
   const frames = camera.watch(clock.now(), { durationMs: 0 })[Symbol.asyncIterator]();
   let late = false;
   try {
-    const r = await nextFrame(frames, clock, ms);
+    const r = await nextFrameWithin(frames, clock, ms);
     late = r === 'late';
     return r !== 'late' && r.done !== true;
   } finally {
@@ -124,14 +173,17 @@ export async function watchUntilStill(watch: SettleWatch, motionEnd: number, mot
   const frames = watch.camera.watch(motionEnd, motion)[Symbol.asyncIterator]();
   const limit = noFrameMs(watch.rule);
   let pending = false;
+  // Set at the first wait for a frame: in fixed mode the wait before it is no silence of the camera's.
+  let watchdog: FrameWatchdog | undefined;
   try {
     const seen = await until(watch, motionEnd, async () => {
       pending = true;
-      const r = await nextFrame(frames, watch.clock, limit);
+      watchdog ??= new FrameWatchdog(watch.clock, limit);
+      const r = await nextFrame(frames, watchdog);
       if (r === 'late') throw noFrame(watch.camera.description, limit);
       pending = false;
       return r;
-    });
+    }).finally(() => watchdog?.stop());
     if ('frame' in seen) return { ...seen, frames: boundedFrames(frames, watch.clock, limit) };
     await release(frames, pending);
     return seen;
