@@ -271,6 +271,33 @@ export class SessionRunner {
     return stop;
   }
 
+  /**
+   * A throw the camera did not show (`cameraRecovery.ts`): a recording that ran out ends the session; otherwise the
+   * throw is void, and the camera is opened again once before the next tumble, or the session stops.
+   */
+  private async cameraStopped(seen: Extract<Watched, { fault: unknown } | { ended: unknown }>, startedAt: number): Promise<Stop | undefined> {
+    // Nothing was thrown for a recording that has no frames left: the input is over, not interrupted.
+    if ('ended' in seen) return new Stop('finished', 'recording-ended', recordingEndedReason(seen.ended, this.lastIndex));
+    const { fault } = seen;
+    const user = await this.cameraRecovery.pauseAfterFault();
+    const why = user ? stoppedByUserWhy(fault) : fault.message;
+    const endedAt = Math.max(startedAt, this.now());
+    const index = (this.lastIndex = this.committer.commitVoid(startedAt, endedAt, why));
+    this.totals.countVoid();
+    this.lastProblem = why;
+    this.streak.add(['void']);
+    this.emit({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
+    if (user) return new Stop('stopped', 'user', `Stopped by the user during throw ${index}, which is stored void: its dice were not read.`);
+    const detail = { fault: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, camera: fault.camera, ...(fault.lastWords !== undefined ? { stderr: fault.lastWords } : {}) };
+    this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail });
+    this.emit({ type: 'fault', at: endedAt, kind: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, voidedThrow: index });
+    const comeback = await this.cameraRecovery.reopen(fault);
+    if (!comeback.back) return new Stop('aborted', 'camera-lost', comeback.reason);
+    this.deps.store.recordEvent(this.plan.sessionId, { at: this.now(), kind: 'recovered', detail: { camera: fault.camera } });
+    this.emit({ type: 'recovered', at: this.now(), message: comeback.message });
+    return undefined;
+  }
+
   /** Reads a counted throw's declined dice again before anything moves (`reread.ts`); logs a `reread` event and counts both. */
   private async reread(outcome: ThrowOutcome, frames: AsyncIterator<Frame>): Promise<ThrowOutcome> {
     const t0 = this.timing.tick();
@@ -455,33 +482,6 @@ export class SessionRunner {
       const stop = this.fault(e, undefined);
       return stop ?? (await this.recover());
     }
-  }
-
-  /**
-   * A throw the camera did not show (`cameraRecovery.ts`): a recording that ran out ends the session; otherwise the
-   * throw is void, and the camera is opened again once before the next tumble, or the session stops.
-   */
-  private async cameraStopped(seen: Extract<Watched, { fault: unknown } | { ended: unknown }>, startedAt: number): Promise<Stop | undefined> {
-    // Nothing was thrown for a recording that has no frames left: the input is over, not interrupted.
-    if ('ended' in seen) return new Stop('finished', 'recording-ended', recordingEndedReason(seen.ended, this.lastIndex));
-    const { fault } = seen;
-    const user = await this.cameraRecovery.pauseAfterFault();
-    const why = user ? stoppedByUserWhy(fault) : fault.message;
-    const endedAt = Math.max(startedAt, this.now());
-    const index = (this.lastIndex = this.committer.commitVoid(startedAt, endedAt, why));
-    this.totals.countVoid();
-    this.lastProblem = why;
-    this.streak.add(['void']);
-    this.emit({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
-    if (user) return new Stop('stopped', 'user', `Stopped by the user during throw ${index}, which is stored void: its dice were not read.`);
-    const detail = { fault: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, camera: fault.camera, ...(fault.lastWords !== undefined ? { stderr: fault.lastWords } : {}) };
-    this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail });
-    this.emit({ type: 'fault', at: endedAt, kind: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, voidedThrow: index });
-    const comeback = await this.cameraRecovery.reopen(fault);
-    if (!comeback.back) return new Stop('aborted', 'camera-lost', comeback.reason);
-    this.deps.store.recordEvent(this.plan.sessionId, { at: this.now(), kind: 'recovered', detail: { camera: fault.camera } });
-    this.emit({ type: 'recovered', at: this.now(), message: comeback.message });
-    return undefined;
   }
 
   /** A tumble that did not finish: void the throw if the dice may have moved, then bring the rig back. */
