@@ -4,7 +4,7 @@
  * analysis for all three, so the page and the text never disagree.
  */
 import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
-import { formatCount, formatLogScientific } from '../core/format.js';
+import { formatCount, formatLogScientific, listWords } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
 import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
@@ -98,6 +98,25 @@ export function sessionsToReview(sessions: readonly CampaignSessionRow[], unreso
   // Rolls a person could not tell stay unresolved but wait for nobody.
   for (const u of unresolved) if (u.count > u.cannotTell) bySession.set(u.batchId, (bySession.get(u.batchId) ?? 0) + u.count - u.cannotTell);
   return sessions.filter((s) => bySession.has(s.batchId)).map((s) => ({ rig: s.rig, sessionName: s.sessionName, unresolved: bySession.get(s.batchId) as number }));
+}
+
+/**
+ * The rigs a campaign found biased, one finding a line. With two rigs left that disagree both are flagged with one
+ * reason (which one is off cannot be told): that finding is one line naming both, not the same line twice.
+ */
+export function rigBiasedLines(biasedRigs: CampaignAnalysis['biasedRigs']): { readonly rigs: readonly string[]; readonly die: string; readonly text: string }[] {
+  const groups = new Map<string, { rigs: string[]; die: string; reason: string }>();
+  for (const b of biasedRigs) {
+    const key = `${b.die}\u0000${b.reason}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, { rigs: [b.rig], die: b.die, reason: b.reason });
+    else if (!g.rigs.includes(b.rig)) g.rigs.push(b.rig);
+  }
+  return [...groups.values()].map((g) => ({
+    rigs: g.rigs,
+    die: g.die,
+    text: `RIG BIASED: ${g.reason} (${g.die} dice). ${g.rigs.length === 1 ? "Its sessions' verdicts are" : `The verdicts of the sessions of rigs ${listWords(g.rigs)} are`} RIG_SUSPECT.`,
+  }));
 }
 
 /** What a die's pooled test on the trusted rigs finds, in the report's words ('' when nothing). */

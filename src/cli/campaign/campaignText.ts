@@ -3,7 +3,7 @@ import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
-import { pooledFinding, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
+import { pooledFinding, rigBiasedLines, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
   const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
@@ -36,7 +36,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
     out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
   }
   if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased whatever its unresolved rolls were.\n');
-  for (const b of a.biasedRigs) out.push(`  RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.\n`);
+  for (const b of rigBiasedLines(a.biasedRigs)) out.push(`  ${b.text}\n`);
   for (const u of a.unclearRigs) out.push(`  RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.\n`);
   out.push('\nDice, each on every rig it visited (session verdicts as stored; RIG_SUSPECT where the rig is biased):\n');
   const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);

@@ -16,7 +16,7 @@ import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
-import { pooledFinding, readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
+import { pooledFinding, readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
 import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 
 export interface CampaignView {
@@ -33,6 +33,8 @@ export interface CampaignView {
   readonly rigTests: readonly string[];
   /** Rigs the campaign found biased: their sessions' verdicts are RIG_SUSPECT. */
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  /** The same findings as `campaign report` prints them, one a line (two rigs flagged together are one finding). */
+  readonly biasedLines: readonly { readonly rigs: readonly string[]; readonly die: string; readonly text: string }[];
   /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: to be reviewed, not set aside. */
   readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   /** Each die judged on the trusted rigs' rolls (G test, Holm), as `campaign report` gives it. */
@@ -144,6 +146,7 @@ export class FleetView {
       throws: synced.reduce((a, s) => a + s.throwCount, 0),
       rigTests: analysis.types.map(rigsAlikeLine),
       biasedRigs: analysis.biasedRigs,
+      biasedLines: rigBiasedLines(analysis.biasedRigs),
       unclearRigs: analysis.unclearRigs,
       toReview: sessionsToReview(sessions, unresolved, analysis),
       pooled: analysis.types.flatMap((t) => t.dice.map((d) => ({ die: d.die, type: t.die, rolls: d.rolls, unresolved: d.unresolved, pHolm: d.rolls === 0 ? null : d.pHolm, finding: pooledFinding(d) }))),

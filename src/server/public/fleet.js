@@ -37,7 +37,7 @@ function renderCampaign(c) {
   const findings = [
     ...(c.biasedRigs.length === 0
       ? [el('p', { class: 'findings verdict', text: c.unclearRigs.length === 0 ? 'No rig is found biased.' : 'No rig is found biased whatever its unresolved rolls were.' })]
-      : c.biasedRigs.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rig, text: `RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.` }))),
+      : c.biasedLines.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rigs.join(' '), text: b.text }))),
     ...c.unclearRigs.map((u) => el('p', { class: 'findings unclear', 'data-rig': u.rig, text: `RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.` })),
     ...(c.toReview.length === 0
       ? []
