@@ -6,7 +6,8 @@
  */
 import { symbolProbabilities } from '../../dice/indexing.js';
 import type { DieType } from '../../dice/types.js';
-import { adjustedDieTests, dieEffectGivenRig, findBiasedRigs, type AdjustedDieTest, type CampaignCounts, type FactorEffect, type RigFindings } from '../../stats/rigEffects.js';
+import { campaignErrorControl, type CampaignErrorControl } from './campaignErrorControl.js';
+import { decideDieTests, dieEffectGivenRig, findBiasedRigs, trustedDieTests, type AdjustedDieTest, type CampaignCounts, type FactorEffect, type RigFindings } from '../../stats/rigEffects.js';
 
 export interface CampaignRollRow {
   readonly batchId: number;
@@ -56,12 +57,14 @@ export interface DieTypeAnalysis {
   /** Rig effect given die: findings (CMH step-down) at the campaign's alpha split over die types. */
   readonly rigs: RigFindings;
   readonly dieEffectGivenRig: FactorEffect;
-  /** Each die on the trusted rigs (descriptive: the legs' budgets are fixed, but a session may stop early). */
+  /** Each die on the trusted rigs, Holm across all the campaign's dice (descriptive: the legs' budgets are fixed, but a session may stop early). */
   readonly dice: readonly AdjustedDieTest[];
 }
 
 export interface CampaignAnalysis {
   readonly alpha: number;
+  /** What alpha covers: the rig decisions per die type, the dice's pooled verdicts together, the bound over both. */
+  readonly errorControl: CampaignErrorControl;
   readonly types: readonly DieTypeAnalysis[];
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: not flagged, to be reviewed. */
@@ -130,17 +133,20 @@ export function analyseCampaign(input: {
   const tables = campaignTables(input.rows, input.rigs, input.box, input.types, input.unresolved);
   // One rig-effect decision per die type: Bonferroni over the types keeps alpha for the campaign.
   const alphaPerType = input.alpha / Math.max(1, tables.size);
-  const types: DieTypeAnalysis[] = [];
   const biasedRigs: { rig: string; die: string; reason: string }[] = [];
   const unclearRigs: { rig: string; die: string; reason: string }[] = [];
-  for (const [die, counts] of tables) {
+  const found = [...tables].map(([die, counts]) => {
     const rigs = findBiasedRigs(counts, alphaPerType);
     for (const b of rigs.biased) biasedRigs.push({ rig: b.rig, die, reason: b.reason });
     for (const u of rigs.unclear) unclearRigs.push({ rig: u.rig, die, reason: u.reason });
     const expected = symbolProbabilities(input.types.get(die) as DieType);
-    const flagged = rigs.biased.map((b) => b.rig);
-    types.push({ die, counts, rigs, dieEffectGivenRig: dieEffectGivenRig(counts), dice: adjustedDieTests(counts, expected, flagged, input.alpha) });
-  }
+    return { die, counts, rigs, tests: trustedDieTests(counts, expected, rigs.biased.map((b) => b.rig)) };
+  });
+  // The dice of every type are one family (Holm across all of them): Holm within each type at alpha would let a
+  // campaign of three types call up to 3 alpha worth of fair dice unfair.
+  const decided = decideDieTests(found.flatMap((f) => f.tests), input.alpha);
+  let next = 0;
+  const types: DieTypeAnalysis[] = found.map(({ die, counts, rigs, tests }) => ({ die, counts, rigs, dieEffectGivenRig: dieEffectGivenRig(counts), dice: decided.slice(next, (next += tests.length)) }));
   const suspect = new Map<string, string>();
   for (const b of biasedRigs) if (!suspect.has(b.rig)) suspect.set(b.rig, b.reason);
   const rollsOf = new Map<string, number>();
@@ -163,5 +169,5 @@ export function analyseCampaign(input: {
       }
     }
   }
-  return { alpha: input.alpha, types, biasedRigs, unclearRigs, legs };
+  return { alpha: input.alpha, errorControl: campaignErrorControl(input.alpha, types.map((t) => t.die), decided.length), types, biasedRigs, unclearRigs, legs };
 }

@@ -1,5 +1,6 @@
 /** The campaign's status and report as plain text. */
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
+import { thresholdWords } from '../../analysis/campaign/campaignErrorControl.js';
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
@@ -22,11 +23,19 @@ export function reviewHint(toReview: readonly SessionToReview[]): string {
   return `\nTo settle them, label the unresolved rolls on each rig's host, then sync (dicerig sync --to <fleet URL>):\n${lines.join('\n')}\n`;
 }
 
+/** The level each type's rigs are flagged at, as used: alpha, or its share when the campaign has several die types. */
+function rigThreshold(a: CampaignAnalysis): string {
+  const e = a.errorControl;
+  return e.dieTypes === 1 ? thresholdWords(e.rigAlphaPerType) : `${thresholdWords(e.rigAlphaPerType)} (α = ${thresholdWords(e.alpha)} split over the ${e.dieTypes} die types)`;
+}
+
 export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis, unresolved: readonly CampaignUnresolvedCount[] = []): string {
   const out: string[] = [];
   const synced = sessions.filter((s) => s.fleetSession !== null);
   out.push(`Campaign ${name}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
-  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; each rig vs the rest, generalised CMH within each die; flagged one at a time while p × rigs still compared ≤ ${a.alpha}, Holm):\n`);
+  const [first, ...rest] = a.errorControl.lines;
+  out.push(`Error control: ${first}\n${rest.map((l) => `  ${l}\n`).join('')}`);
+  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; each rig vs the rest, generalised CMH within each die; flagged one at a time while p × rigs still compared ≤ ${rigThreshold(a)}, Holm):\n`);
   for (const t of a.types) {
     const rows = t.rigs.versusRest.map((r) => {
       const top = r.faces.reduce((best, f) => (f.z > best.z ? f : best));
@@ -42,7 +51,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
   const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
   out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(
-    '\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across the dice; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n',
+    `\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across all ${a.errorControl.dice} dice of the campaign at ${a.alpha}; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n`,
   );
   for (const t of a.types) {
     const rows = t.dice.map((d) => [d.die, formatCount(d.rolls), formatCount(d.unresolved), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), pooledFinding(d)]);

@@ -29,6 +29,8 @@ export interface CampaignView {
   readonly sessions: number;
   readonly synced: number;
   readonly throws: number;
+  /** What the campaign's alpha covers, as `campaign report` says it. */
+  readonly errorControl: string;
   /** Per die type, whether the rigs differ on the dice they share (as `campaign report` says it). */
   readonly rigTests: readonly string[];
   /** Rigs the campaign found biased: their sessions' verdicts are RIG_SUSPECT. */
@@ -144,6 +146,7 @@ export class FleetView {
       sessions: status.sessions.length,
       synced: synced.length,
       throws: synced.reduce((a, s) => a + s.throwCount, 0),
+      errorControl: analysis.errorControl.statement,
       rigTests: analysis.types.map(rigsAlikeLine),
       biasedRigs: analysis.biasedRigs,
       biasedLines: rigBiasedLines(analysis.biasedRigs),

@@ -65,6 +65,7 @@ function renderCampaign(c) {
   return el('div', { class: 'campaign', 'data-campaign': c.name },
     el('h3', { text: `Campaign ${c.name}` }),
     el('p', { class: 'progress', text: `${c.legsDone} of ${c.legs} legs done (${plural(c.batches, 'batch', 'batches')} taken); ${plural(c.sessions, 'session')} (${c.synced} synced), ${plural(c.throws, 'throw')} in the fleet store.` }),
+    el('p', { class: 'note error-control', text: `Error control: ${c.errorControl}` }),
     el('div', { class: 'overview' },
       el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table(['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
       el('div', {}, el('h3', { text: 'Rig effects (each rig against the rest, on the dice they share)' }), ...c.rigTests.map((t) => el('p', { class: 'findings test', text: t })), ...findings)),

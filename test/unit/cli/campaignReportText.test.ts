@@ -4,7 +4,7 @@ import { formatCampaignReport } from '../../../src/cli/campaign/campaignText.js'
 import { getDieType } from '../../../src/dice/catalogue.js';
 import type { CampaignSessionRow } from '../../../src/fleet/campaignStore.js';
 
-const TYPES = new Map([['d6', getDieType('d6')]]);
+const TYPES = new Map(['d6', 'red', 'green'].map((id) => [id, getDieType(id)]));
 const FACES = ['1', '2', '3', '4', '5', '6'];
 
 /** Two dice, each rolled 600 times on rig 1 and on rig 2; rig 2 shows the 6 at 150 of 600 where rig 1 shows 100. */
@@ -31,5 +31,21 @@ describe('campaign report text', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^ {2}RIG BIASED: rigs 1 and 2 disagree on the same dice \(p = [^)]+\); with two rigs left, which one is off cannot be told \(d6 dice\)\. The verdicts of the sessions of rigs 1 and 2 are RIG_SUSPECT\.$/);
     expect(text).not.toMatch(/Its sessions/);
+  });
+
+  it('prints the level each die type\'s rigs are flagged at (alpha split over the types), and the campaign-wide bound', () => {
+    const box = [{ label: 'D', die: 'd6' }, { label: 'R', die: 'red' }, { label: 'G', die: 'green' }];
+    const rows: CampaignRollRow[] = [
+      ...['1', '2'].flatMap((rig) => FACES.map((symbol) => ({ batchId: Number(rig), rig, label: 'D', die: 'd6', symbol, count: 100 }))),
+      ...['1', '2'].flatMap((rig) => ['hit', 'crit', 'focus', 'blank'].map((symbol, i) => ({ batchId: Number(rig), rig, label: 'R', die: 'red', symbol, count: [30, 10, 20, 20][i] as number }))),
+      ...['1', '2'].flatMap((rig) => ['evade', 'focus', 'blank'].map((symbol, i) => ({ batchId: Number(rig), rig, label: 'G', die: 'green', symbol, count: [30, 20, 30][i] as number }))),
+    ];
+    const a = analyseCampaign({ alpha: 0.01, rigs: ['1', '2'], box, types: TYPES, rows, sessions: [] });
+    const text = formatCampaignReport('mix', [], a);
+    expect(text).toContain('flagged one at a time while p × rigs still compared ≤ 0.00333 (α = 0.01 split over the 3 die types), Holm):');
+    expect(text).not.toMatch(/still compared ≤ 0\.01\b/);
+    expect(text).toMatch(/^Error control: α = 0\.01, spent on the rigs and again on the dice\.$/m);
+    expect(text).toMatch(/^ {2}In all: with no rig biased, the chance of any wrong finding in this report \(a rig set aside, or a fair die called UNFAIR\) is at most 0\.02\.$/m);
+    expect(text).toContain('Holm across all 3 dice of the campaign at 0.01');
   });
 });
