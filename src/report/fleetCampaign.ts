@@ -4,7 +4,7 @@
  * analysis for all three, so the page and the text never disagree.
  */
 import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
-import { formatCount, formatLogScientific, listWords } from '../core/format.js';
+import { formatLogScientific, listWords } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
 import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
@@ -117,10 +117,4 @@ export function rigBiasedLines(biasedRigs: CampaignAnalysis['biasedRigs']): { re
     die: g.die,
     text: `RIG BIASED: ${g.reason} (${g.die} dice). ${g.rigs.length === 1 ? "Its sessions' verdicts are" : `The verdicts of the sessions of rigs ${listWords(g.rigs)} are`} RIG_SUSPECT.`,
   }));
-}
-
-/** What a die's pooled test on the trusted rigs finds, in the report's words ('' when nothing). */
-export function pooledFinding(d: { readonly unfair: boolean; readonly reviewFirst: boolean; readonly unresolved: number }): string {
-  if (d.unfair) return 'UNFAIR';
-  return d.reviewFirst ? `unfair on its read rolls, not whatever its ${formatCount(d.unresolved)} unresolved were: review them` : '';
 }

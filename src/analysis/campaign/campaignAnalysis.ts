@@ -7,6 +7,7 @@
 import { symbolProbabilities } from '../../dice/indexing.js';
 import type { DieType } from '../../dice/types.js';
 import { campaignErrorControl, type CampaignErrorControl } from './campaignErrorControl.js';
+import { campaignDieVerdicts, type CampaignDieVerdict } from './campaignVerdicts.js';
 import { decideDieTests, dieEffectGivenRig, findBiasedRigs, trustedDieTests, type AdjustedDieTest, type CampaignCounts, type FactorEffect, type RigFindings } from '../../stats/rigEffects.js';
 
 export interface CampaignRollRow {
@@ -70,6 +71,8 @@ export interface CampaignAnalysis {
   /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: not flagged, to be reviewed. */
   readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
   readonly legs: readonly LegVerdict[];
+  /** Each die's one verdict for the campaign, in box order: its rolls on the trusted rigs pooled, its legs as detail. */
+  readonly verdicts: readonly CampaignDieVerdict[];
 }
 
 interface StoredDieVerdict {
@@ -135,13 +138,16 @@ export function analyseCampaign(input: {
   const alphaPerType = input.alpha / Math.max(1, tables.size);
   const biasedRigs: { rig: string; die: string; reason: string }[] = [];
   const unclearRigs: { rig: string; die: string; reason: string }[] = [];
-  const found = [...tables].map(([die, counts]) => {
+  const judged = [...tables].map(([die, counts]) => {
     const rigs = findBiasedRigs(counts, alphaPerType);
     for (const b of rigs.biased) biasedRigs.push({ rig: b.rig, die, reason: b.reason });
     for (const u of rigs.unclear) unclearRigs.push({ rig: u.rig, die, reason: u.reason });
-    const expected = symbolProbabilities(input.types.get(die) as DieType);
-    return { die, counts, rigs, tests: trustedDieTests(counts, expected, rigs.biased.map((b) => b.rig)) };
+    return { die, counts, rigs };
   });
+  // A rig found biased on one die type is set aside for every type, as its sessions' verdicts are (RIG_SUSPECT
+  // whatever dice they rolled): a tray that favours a face does not favour it on D6s only.
+  const flagged = [...new Set(biasedRigs.map((b) => b.rig))];
+  const found = judged.map((j) => ({ ...j, tests: trustedDieTests(j.counts, symbolProbabilities(input.types.get(j.die) as DieType), flagged) }));
   // The dice of every type are one family (Holm across all of them): Holm within each type at alpha would let a
   // campaign of three types call up to 3 alpha worth of fair dice unfair.
   const decided = decideDieTests(found.flatMap((f) => f.tests), input.alpha);
@@ -169,5 +175,6 @@ export function analyseCampaign(input: {
       }
     }
   }
-  return { alpha: input.alpha, errorControl: campaignErrorControl(input.alpha, types.map((t) => t.die), decided.length), types, biasedRigs, unclearRigs, legs };
+  const made = { alpha: input.alpha, errorControl: campaignErrorControl(input.alpha, types.map((t) => t.die), decided.length), types, biasedRigs, unclearRigs, legs };
+  return { ...made, verdicts: campaignDieVerdicts(made, input.types) };
 }

@@ -4,7 +4,7 @@ import { thresholdWords } from '../../analysis/campaign/campaignErrorControl.js'
 import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
-import { pooledFinding, rigBiasedLines, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
+import { rigBiasedLines, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
   const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
@@ -47,16 +47,22 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
   if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased whatever its unresolved rolls were.\n');
   for (const b of rigBiasedLines(a.biasedRigs)) out.push(`  ${b.text}\n`);
   for (const u of a.unclearRigs) out.push(`  RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.\n`);
-  out.push('\nDice, each on every rig it visited (session verdicts as stored; RIG_SUSPECT where the rig is biased):\n');
-  const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
-  out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(
-    `\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across all ${a.errorControl.dice} dice of the campaign at ${a.alpha}; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n`,
+    `\nThe campaign's verdict for each die (its rolls on the trusted rigs pooled: G test against its odds, Holm across all ${a.errorControl.dice} dice of the box at ${thresholdWords(a.alpha)}; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n`,
   );
-  for (const t of a.types) {
-    const rows = t.dice.map((d) => [d.die, formatCount(d.rolls), formatCount(d.unresolved), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), pooledFinding(d)]);
-    out.push(renderTable(['die', 'rolls', 'unresolved', 'p (Holm)', ''], rows, 1, '  '));
+  const verdictRows = a.verdicts.map((v) => [v.label, v.die, v.kind, v.rigs.length > 0 ? v.rigs.join(', ') : '-', formatCount(v.rolls), formatCount(v.unresolved), v.pHolm === null ? '-' : v.pHolm.toPrecision(2)]);
+  out.push(renderTable(['die', 'type', 'verdict', 'trusted rigs', 'rolls', 'unresolved', 'p (Holm)'], verdictRows, 4, '  '));
+  const width = Math.max(0, ...a.verdicts.map((v) => v.label.length));
+  for (const v of a.verdicts) {
+    out.push(`  ${`${v.label}:`.padEnd(width + 1)} ${v.sentence}\n`);
+    for (const d of v.disagreements) out.push(`  ${' '.repeat(width + 1)} ${d}\n`);
   }
+  // The legs in box order, each die's rigs together: the detail under its verdict.
+  const order = new Map(a.verdicts.map((v, i) => [v.label, i]));
+  const legs = [...a.legs].sort((x, y) => (order.get(x.label) ?? 0) - (order.get(y.label) ?? 0) || x.rig.localeCompare(y.rig, undefined, { numeric: true }));
+  out.push("\nEach die on every rig it visited (its legs: the session's own verdict, at that session's α; RIG_SUSPECT where the rig is biased): detail, not the campaign's verdict.\n");
+  const legRows = legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
+  out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(reviewHint(sessionsToReview(sessions, unresolved, a)));
   return out.join('');
 }

@@ -16,7 +16,7 @@ import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
-import { pooledFinding, readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
+import { readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
 import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 
 export interface CampaignView {
@@ -39,8 +39,18 @@ export interface CampaignView {
   readonly biasedLines: readonly { readonly rigs: readonly string[]; readonly die: string; readonly text: string }[];
   /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: to be reviewed, not set aside. */
   readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
-  /** Each die judged on the trusted rigs' rolls (G test, Holm), as `campaign report` gives it. */
-  readonly pooled: readonly { readonly die: string; readonly type: string; readonly rolls: number; readonly unresolved: number; readonly pHolm: number | null; readonly finding: string }[];
+  /** Each die's one verdict for the campaign (its rolls on the trusted rigs pooled; G test, Holm over the box), as `campaign report` gives it. */
+  readonly pooled: readonly {
+    readonly die: string;
+    readonly type: string;
+    readonly kind: string;
+    readonly rigs: readonly string[];
+    readonly rolls: number;
+    readonly unresolved: number;
+    readonly pHolm: number | null;
+    readonly sentence: string;
+    readonly disagreements: readonly string[];
+  }[];
   /** Sessions whose unresolved rolls must be labelled (on their rig's host) before an unclear rig or die can be judged. */
   readonly toReview: readonly SessionToReview[];
   /** Each die on each rig it visited, with its verdict as `campaign report` gives it. */
@@ -152,7 +162,7 @@ export class FleetView {
       biasedLines: rigBiasedLines(analysis.biasedRigs),
       unclearRigs: analysis.unclearRigs,
       toReview: sessionsToReview(sessions, unresolved, analysis),
-      pooled: analysis.types.flatMap((t) => t.dice.map((d) => ({ die: d.die, type: t.die, rolls: d.rolls, unresolved: d.unresolved, pHolm: d.rolls === 0 ? null : d.pHolm, finding: pooledFinding(d) }))),
+      pooled: analysis.verdicts.map((v) => ({ die: v.label, type: v.die, kind: v.kind, rigs: v.rigs, rolls: v.rolls, unresolved: v.unresolved, pHolm: v.pHolm, sentence: v.sentence, disagreements: v.disagreements })),
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
   }

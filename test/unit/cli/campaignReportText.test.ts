@@ -33,6 +33,20 @@ describe('campaign report text', () => {
     expect(text).not.toMatch(/Its sessions/);
   });
 
+  it('gives each die one verdict for the campaign before its legs, and says so when no trusted rig is left for it', () => {
+    const { rows, sessions } = twoRigs();
+    const a = analyseCampaign({ alpha: 0.01, rigs: ['1', '2'], box: [{ label: 'A', die: 'd6' }, { label: 'B', die: 'd6' }], types: TYPES, rows, sessions });
+    const text = formatCampaignReport('c', rowsOf(sessions), a);
+    const verdicts = text.indexOf("The campaign's verdict for each die");
+    const legs = text.indexOf('Each die on every rig it visited');
+    expect(verdicts).toBeGreaterThan(0);
+    expect(legs).toBeGreaterThan(verdicts);
+    expect(text).toMatch(/^ {2}A +d6 +RIG_SUSPECT +- +0 +0 +-$/m);
+    expect(text).toContain('  A: RIG_SUSPECT: no trusted rig left for this die: rigs 1 and 2, every rig that rolled it, were found biased, so no verdict on the die itself; roll it on a rig not found biased.\n');
+    // The legs, each die's rigs together, in box order.
+    expect(text.slice(legs).match(/^ {2}[AB] +rig \d/gm)?.map((l) => l.replace(/ +/g, ' '))).toEqual([' A rig 1', ' A rig 2', ' B rig 1', ' B rig 2']);
+  });
+
   it('prints the level each die type\'s rigs are flagged at (alpha split over the types), and the campaign-wide bound', () => {
     const box = [{ label: 'D', die: 'd6' }, { label: 'R', die: 'red' }, { label: 'G', die: 'green' }];
     const rows: CampaignRollRow[] = [
@@ -46,6 +60,6 @@ describe('campaign report text', () => {
     expect(text).not.toMatch(/still compared ≤ 0\.01\b/);
     expect(text).toMatch(/^Error control: α = 0\.01, spent on the rigs and again on the dice\.$/m);
     expect(text).toMatch(/^ {2}In all: with no rig biased, the chance of any wrong finding in this report \(a rig set aside, or a fair die called UNFAIR\) is at most 0\.02\.$/m);
-    expect(text).toContain('Holm across all 3 dice of the campaign at 0.01');
+    expect(text).toContain('Holm across all 3 dice of the box at 0.01');
   });
 });
