@@ -4,10 +4,11 @@
  * analysis for all three, so the page and the text never disagree.
  */
 import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
+import { campaignSessionFindings, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 import { formatLogScientific, listWords } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
-import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
+import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, listCampaigns, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
 import type { FleetDb } from '../fleet/connect.js';
 
 /** What `campaign status` shows: the campaign, its legs, batches and their sessions. */
@@ -72,6 +73,25 @@ export async function readCampaignFindings(fleet: FleetDb, url: string, name: st
   const types = new Map(dice.map((d) => [d.id, d]));
   const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, unresolved, sessions });
   return { campaign, sessions, rows, unresolved, analysis };
+}
+
+/**
+ * What their campaigns found of the given fleet sessions (`campaign`: the campaign each was run for, if any): a
+ * session on a rig its campaign found biased, by fleet id, with the finding every reader of it shows. Each campaign
+ * is analysed as `campaign report` analyses it, once however many of its sessions are given.
+ */
+export async function readSessionCampaignFindings(fleet: FleetDb, sessions: readonly { readonly id: number; readonly campaign: string | null }[], dice: readonly DieType[]): Promise<Map<number, CampaignSessionFinding>> {
+  const out = new Map<number, CampaignSessionFinding>();
+  const names = [...new Set(sessions.map((s) => s.campaign).filter((c): c is string => c !== null))];
+  if (names.length === 0) return out;
+  // Only a planned campaign (`campaign create`) has rigs to compare; a session may name a campaign never planned.
+  const planned = new Set(await listCampaigns(fleet, fleet.where));
+  const wanted = new Set(sessions.map((s) => s.id));
+  for (const name of names.filter((n) => planned.has(n))) {
+    const { analysis } = await readCampaignFindings(fleet, fleet.where, name, dice);
+    for (const [id, f] of campaignSessionFindings(name, analysis)) if (wanted.has(id)) out.set(id, f);
+  }
+  return out;
 }
 
 /** Whether the rigs differ on the dice of one type they share (the omnibus test), as `campaign report` says it. */

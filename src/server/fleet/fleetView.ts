@@ -18,6 +18,7 @@ import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
 import { readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
 import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
+import { campaignSessionFindings, type CampaignSessionFinding } from '../../analysis/campaign/sessionFindings.js';
 
 export interface CampaignView {
   readonly name: string;
@@ -115,7 +116,18 @@ export class FleetView {
     try {
       const infos = await listFleetSessions(fleet);
       const storeFile = storeFileLabels(infos);
-      const versions = await fleetSessionVersions(fleet);
+      // The campaigns first: what each found of its sessions is what those sessions' rows show.
+      const campaigns: CampaignView[] = [];
+      const findings = new Map<number, CampaignSessionFinding>();
+      for (const name of await listCampaigns(fleet, fleet.where)) {
+        const { view, found } = await this.campaign(name);
+        campaigns.push(view);
+        for (const [id, f] of found) findings.set(id, f);
+      }
+      const stored = await fleetSessionVersions(fleet);
+      // A session's view is remade when the fleet holds more of it, or when its campaign's finding on it changes
+      // (another rig's sessions can set its rig aside without a throw of its own).
+      const versions = new Map(infos.map((s) => [s.id, `${stored.get(s.id) ?? ''}|${findings.get(s.id)?.sentence ?? ''}`]));
       const at = now();
       const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
       const due = infos.filter((s) => {
@@ -124,7 +136,7 @@ export class FleetView {
       });
       // Sessions not shown with verdicts yet first.
       due.sort((a, b) => Number(this.made.has(a.id)) - Number(this.made.has(b.id)));
-      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at);
+      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at, findings);
       const made = new Map<number, MadeSession & { readonly version: string }>();
       for (const s of infos) {
         const f = fresh.get(s.id);
@@ -132,8 +144,6 @@ export class FleetView {
         if (m !== undefined) made.set(s.id, m);
       }
       this.made = made;
-      const campaigns: CampaignView[] = [];
-      for (const name of await listCampaigns(fleet, fleet.where)) campaigns.push(await this.campaign(name));
       this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
@@ -142,12 +152,13 @@ export class FleetView {
     return this.last;
   }
 
-  private async campaign(name: string): Promise<CampaignView> {
+  /** A campaign's panel, and what it found of its sessions (by fleet id) for their rows. */
+  private async campaign(name: string): Promise<{ view: CampaignView; found: Map<number, CampaignSessionFinding> }> {
     const { fleet, dice } = this.options;
     const status = await readCampaignStatus(fleet, fleet.where, name);
     const { analysis, sessions, unresolved } = await readCampaignFindings(fleet, fleet.where, name, dice);
     const synced = status.sessions.filter((s) => s.fleetSession !== null);
-    return {
+    const view: CampaignView = {
       name,
       legsDone: status.legs.filter((l) => l.state === 'done').length,
       legs: status.legs.length,
@@ -165,5 +176,6 @@ export class FleetView {
       pooled: analysis.verdicts.map((v) => ({ die: v.label, type: v.die, kind: v.kind, rigs: v.rigs, rolls: v.rolls, unresolved: v.unresolved, pHolm: v.pHolm, sentence: v.sentence, disagreements: v.disagreements })),
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
+    return { view, found: campaignSessionFindings(name, analysis) };
   }
 }
