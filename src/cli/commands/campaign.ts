@@ -13,7 +13,7 @@ import type { CliIo } from '../io.js';
 import { loadDice } from '../loadDice.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
-import { runWithProgress } from './run.js';
+import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
 import { formatCampaignReport, formatCampaignStatus } from '../campaign/campaignText.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
@@ -78,6 +78,7 @@ interface RunFlags {
   poll: number;
   batches?: number;
   host?: string;
+  takeOver?: boolean;
   json?: boolean;
   plain?: boolean;
 }
@@ -158,6 +159,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--poll <ms>', 'when the dice due here are all in other rigs, ask again after this long', positiveIntArg, 5000)
     .option('--batches <n>', 'stop after this many batches', positiveIntArg)
     .option('--host <name>', "this rig host's name as the fleet store records it (default: the hostname)")
+    .option('--take-over', CAMPAIGN_TAKE_OVER_HELP)
     .option('--json', 'print each session\'s end as JSON (no progress)')
     .option('--plain', 'plain progress lines even on a terminal')
     .action(async (name: string, flags: RunFlags) => {
@@ -178,6 +180,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         ...(flags.simUnreadableFace !== undefined ? { unreadableFace: flags.simUnreadableFace } : {}),
         ...(flags.batches !== undefined ? { maxBatches: flags.batches } : {}),
         ...(flags.host !== undefined ? { host: flags.host } : {}),
+        ...(flags.takeOver === true ? { takeOver: true } : {}),
       });
       io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
     });
