@@ -62,6 +62,11 @@ describe('a second rig host run with the same rig id', () => {
     // hostX takes the batch and is stopped (Ctrl-C) part-way: the batch stays open, held by hostX.
     const x = await rigHostStoppedAt(['campaign', 'run', 'dup', '--rig', '1', '--fleet', url, '--db', dbX, '--host', 'hostX', '--config', slowRig(dir)], dbX, 3, ['SIGINT']);
     expect(x.code, x.stderr).toBe(130);
+    // The stopped session's verdicts are as of its stop, not the leg's: pending.
+    for (const leg of (await report(url, 'dup')).legs) {
+      expect(leg.kind).toBe('PENDING');
+      expect(leg.sentence).toMatch(/^the session was stopped after \d+ throws; its leg is not done: `dicerig campaign run` on its rig's host resumes it \(when it last ended it said: /);
+    }
 
     const y = await cli(['campaign', 'run', 'dup', '--rig', '1', '--fleet', url, '--db', dbY, '--host', 'hostY', '--json']);
     expect(y.code).toBe(1);

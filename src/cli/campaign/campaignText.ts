@@ -38,7 +38,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
   if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased whatever its unresolved rolls were.\n');
   for (const b of a.biasedRigs) out.push(`  RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.\n`);
   for (const u of a.unclearRigs) out.push(`  RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.\n`);
-  out.push('\nDice, each on every rig it visited (session verdicts as stored; RIG_SUSPECT where the rig is biased):\n');
+  out.push("\nDice, each on every rig it visited (each session's verdicts once it has finished, PENDING before; RIG_SUSPECT where the rig is biased):\n");
   const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
   out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(
