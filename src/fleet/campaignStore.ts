@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { checkCampaignName } from '../analysis/campaign/campaignName.js';
 import { STANDING_REVIEW } from '../store/reviews.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
@@ -84,6 +85,7 @@ export async function createCampaign(
   url: string,
   input: { name: string; settings: Record<string, unknown>; dice: readonly { label: string; die: string }[]; legs: readonly CampaignLegRow[]; now: number },
 ): Promise<CampaignRecord> {
+  checkCampaignName(input.name);
   return inTransaction(db, url, `creating campaign ${input.name}`, async (client) => {
     // A campaign row may exist already from a synced session that named it; one with settings was created before.
     await client.query('INSERT INTO campaigns (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [input.name, input.now]);

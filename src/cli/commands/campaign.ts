@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseBox } from '../../analysis/campaign/box.js';
+import { checkCampaignName } from '../../analysis/campaign/campaignName.js';
 import { campaignSettings, planCampaign, previewRounds } from '../../analysis/campaign/campaignPlan.js';
 import { InputError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
@@ -110,6 +111,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--dice-file <file>', 'your own die definitions (JSON/YAML) besides the built-in dice')
     .option('--json', 'print the plan as JSON')
     .action(async (name: string, flags: CreateFlags) => {
+      checkCampaignName(name);
       const url = fleetUrl(flags.db, '--db');
       const known = loadDice(flags.diceFile).map((d) => d.id);
       const box = readBox(flags.dice, known);
