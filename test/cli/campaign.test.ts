@@ -49,6 +49,17 @@ describe('dicerig campaign, refusals in one line', () => {
     expect(await refused('b'.repeat(101))).toBe('dicerig: the campaign name is 101 characters long; a name is at most 100\n');
   });
 
+  it('refuses --legs where each die stays on one rig, rather than planning without it', async () => {
+    const box = join(tmp, 'legs.csv');
+    writeFileSync(box, 'label,die\nA1,d6\n');
+    expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '3', '--no-rotate', '--legs', '2', '--db', NOWHERE)).err).toBe(
+      'dicerig: --legs 2 sets how many rigs each die visits when rotating, but --no-rotate keeps each die on one rig: give one or the other\n',
+    );
+    expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '1', '--legs', '2', '--db', NOWHERE)).err).toBe(
+      'dicerig: --legs 2 sets how many rigs each die visits when rotating, and with one rig there is no rotating: give --rigs 2 or more\n',
+    );
+  });
+
   it('says where the fleet store cannot be reached, in one line', async () => {
     const box = join(tmp, 'ok2.csv');
     writeFileSync(box, 'label,die\nA1,d6\nA2,d6\n');

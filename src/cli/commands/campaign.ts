@@ -4,7 +4,7 @@ import { parseBox } from '../../analysis/campaign/box.js';
 import { checkCampaignName } from '../../analysis/campaign/campaignName.js';
 import { campaignSettings, planCampaign, previewRounds } from '../../analysis/campaign/campaignPlan.js';
 import { InputError } from '../../core/errors.js';
-import { shellWord } from '../../core/format.js';
+import { formatCountOf, shellWord } from '../../core/format.js';
 import { createCampaign } from '../../fleet/campaignStore.js';
 import { readCampaignFindings, readCampaignStatus } from '../../report/fleetCampaign.js';
 import { isFleetUrl, openFleet, type FleetDb } from '../../fleet/connect.js';
@@ -125,9 +125,9 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
           return;
         }
         io.out(
-          `Campaign ${name}: ${box.length} dice on ${settings.rigs} rig${settings.rigs === 1 ? '' : 's'} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
-            `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${settings.rollsPerLeg} rolls a die a rig: ` +
-            `${plan.legs.length} legs, about ${rounds.length} rounds if the rigs keep pace.\n` +
+          `Campaign ${name}: ${formatCountOf(box.length, 'die', 'dice')} on ${formatCountOf(settings.rigs, 'rig')} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
+            `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${formatCountOf(settings.rollsPerLeg, 'roll')} a die a rig: ` +
+            `${formatCountOf(plan.legs.length, 'leg')}, about ${formatCountOf(rounds.length, 'round')} if the rigs keep pace.\n` +
             `On each rig host: dicerig campaign run ${shellWord(name)} --rig ID --fleet ${shellWord(fleet.where)} --db LOCAL.db\n`,
         );
       });
