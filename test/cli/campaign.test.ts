@@ -60,6 +60,13 @@ describe('dicerig campaign, refusals in one line', () => {
     );
   });
 
+  it('says a roll log given as the dice box looks like one, and points at the example box', async () => {
+    const r = await runCli('campaign', 'create', 'c', '--dice', 'examples/xwing-rolls.csv', '--rigs', '2', '--db', NOWHERE);
+    expect(r.err).toBe(
+      'dicerig: examples/xwing-rolls.csv, line 1: the header must name the columns "label" and "die" (found: throw, die, type, face): this looks like a roll log (one row per roll), not a dice box; a box lists each die once, with its label and die type (see examples/campaign-box.csv)\n',
+    );
+  });
+
   it('says where the fleet store cannot be reached, in one line', async () => {
     const box = join(tmp, 'ok2.csv');
     writeFileSync(box, 'label,die\nA1,d6\nA2,d6\n');
