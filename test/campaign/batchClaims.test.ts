@@ -62,6 +62,8 @@ describe('a second rig host run with the same rig id', () => {
     // hostX takes the batch and is stopped (Ctrl-C) part-way: the batch stays open, held by hostX.
     const x = await rigHostStoppedAt(['campaign', 'run', 'dup', '--rig', '1', '--fleet', url, '--db', dbX, '--host', 'hostX', '--config', slowRig(dir)], dbX, 3, ['SIGINT']);
     expect(x.code, x.stderr).toBe(130);
+    // Ctrl-C's summary suggests running the rig host's command again, which resumes the batch.
+    expect(x.stdout).toContain(`Resume:  dicerig campaign run dup --rig 1 --fleet '${url}' --db ${dbX} --config ${join(dir, 'slow-rig.yaml')} --host hostX\n`);
     // The stopped session's verdicts are as of its stop, not the leg's: pending.
     for (const leg of (await report(url, 'dup')).legs) {
       expect(leg.kind).toBe('PENDING');
@@ -101,8 +103,12 @@ describe('a rig host started again with another local store', () => {
     const first = join(dir, 'kA.db');
     const second = join(dir, 'kA2.db');
 
-    const stopped = await rigHostStoppedAt(['campaign', 'run', 'moved', '--rig', '1', '--fleet', url, '--db', first, '--host', 'hostK', '--config', slowRig(dir), '--json'], first, 3, ['SIGINT']);
-    expect(stopped.code).toBe(130);
+    // Two Ctrl-Cs: the run quits at once, and says what it kept and how to go on.
+    const quit = await rigHostStoppedAt(['campaign', 'run', 'moved', '--rig', '1', '--fleet', url, '--db', first, '--host', 'hostK', '--config', slowRig(dir), '--json'], first, 3, ['SIGINT', 'SIGINT']);
+    expect(quit.code).toBe(130);
+    expect(quit.stderr).toMatch(
+      new RegExp(`Quitting at once: the \\d+ throws stored so far are kept in ${first} \\(session 1\\); the throw under way is not counted\\. Throws not yet copied to the fleet store are copied by the next run \\(or dicerig sync\\)\\. Resume: dicerig campaign run moved --rig 1 --fleet '.*' --db ${first} --config .* --host hostK\\n`),
+    );
 
     const elsewhere = await cli(['campaign', 'run', 'moved', '--rig', '1', '--fleet', url, '--db', second, '--host', 'hostK', '--json']);
     expect(elsewhere.code).toBe(1);

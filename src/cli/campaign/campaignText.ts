@@ -1,6 +1,7 @@
 /** The campaign's status and report as plain text. */
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
-import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { formatCount, formatLogScientific, shellWord, signedPercent } from '../../core/format.js';
+import { commandUrl, redactUrl } from '../../fleet/connect.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
 import { pooledFinding, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
@@ -50,4 +51,12 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
   }
   out.push(reviewHint(sessionsToReview(sessions, unresolved, a)));
   return out.join('');
+}
+
+/**
+ * The rig host's command to run again (what Ctrl-C's summary suggests to resume a batch): each word quoted for the
+ * shell, the fleet URL (`--fleet`) without its password, which is given again by PGPASSWORD or ~/.pgpass.
+ */
+export function rerunCommand(words: readonly string[], fleetUrl: string): string {
+  return ['dicerig', ...words].map((w) => shellWord(w === fleetUrl ? commandUrl(redactUrl(w)).url : w)).join(' ');
 }

@@ -15,7 +15,7 @@ import { loadDice } from '../loadDice.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
-import { formatCampaignReport, formatCampaignStatus } from '../campaign/campaignText.js';
+import { formatCampaignReport, formatCampaignStatus, rerunCommand } from '../campaign/campaignText.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
@@ -82,6 +82,15 @@ interface RunFlags {
   takeOver?: boolean;
   json?: boolean;
   plain?: boolean;
+}
+
+/** The simulation knobs of `campaign run` as given, for the command that runs it again (the same seed and rig). */
+function simulationWords(flags: RunFlags): string[] {
+  return [
+    ...(flags.seed !== 1 ? ['--seed', String(flags.seed)] : []),
+    ...(flags.simRigBias !== undefined ? ['--sim-rig-bias', flags.simRigBias] : []),
+    ...(flags.simUnreadableFace !== undefined ? ['--sim-unreadable-face', flags.simUnreadableFace] : []),
+  ];
 }
 
 /** Registers `dicerig campaign create|status|run|report`. */
@@ -169,12 +178,18 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
       if (isFleetUrl(flags.db)) throw new InputError('--db is this rig host\'s local roll store (a file); the fleet store is --fleet');
       const base = flags.config === undefined ? undefined : await loadSessionConfig(flags.config);
       const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
+      const db = rollStorePath(flags.db, base?.db);
+      // Ctrl-C's summary suggests this command again (it resumes the open batch), not the session's own `run --resume`.
+      const again = rerunCommand(
+        ['campaign', 'run', name, '--rig', flags.rig, '--fleet', url, '--db', db, ...(flags.config !== undefined ? ['--config', flags.config] : []), ...(flags.host !== undefined ? ['--host', flags.host] : []), ...simulationWords(flags)],
+        url,
+      );
       const result = await runCampaignRig(io, {
-        runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
+        runSession: (config, sessionDb, f) => runWithProgress(io, config, sessionDb, { ...output, ...f }, undefined, () => again),
         url,
         campaign: name,
         rig: flags.rig,
-        db: rollStorePath(flags.db, base?.db),
+        db,
         seed: flags.seed,
         pollMs: flags.poll,
         ...(base ? { base } : {}),

@@ -10,8 +10,9 @@ import type { CliIo } from '../io.js';
 import { positiveIntArg, toJson } from '../options.js';
 import { attachFleetSync, checkFleetUrl, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
+import { rerunCommand } from '../campaign/campaignText.js';
 import { InputError } from '../../core/errors.js';
-import { shellWord } from '../../core/format.js';
+import { formatCountOf, shellWord } from '../../core/format.js';
 
 export const TAKE_OVER_HELP =
   "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
@@ -71,6 +72,7 @@ export async function runWithProgress(
       throw e;
     }
   }
+  const resumeLine = (sessionId: number): string => resumeCommand?.(sessionId) ?? `dicerig run --resume ${sessionId} --db ${shellWord(db)}`;
   // Started once the session is open: a session that never opens copies nothing and leaves nothing running.
   const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
   const controller = new AbortController();
@@ -85,6 +87,10 @@ export async function runWithProgress(
       // Quitting at once: the store is closed first, so its write-ahead log is folded into the store file (a copy of
       // the file alone holds every stored throw) and its session lock is freed; the throw under way is void.
       try {
+        const id = opened.plan.sessionId;
+        const stored = opened.store.getSession(id)?.throwCount ?? 0;
+        const copied = flags.fleet !== undefined ? ' Throws not yet copied to the fleet store are copied by the next run (or dicerig sync).' : '';
+        io.err(`Quitting at once: the ${formatCountOf(stored, 'throw')} stored so far ${stored === 1 ? 'is' : 'are'} kept in ${db} (session ${id}); the throw under way is not counted.${copied} Resume: ${resumeLine(id)}\n`);
         opened.store.close();
       } finally {
         process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
@@ -210,12 +216,15 @@ async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign:
   if (flags.resume !== undefined || flags.moreRolls !== undefined) throw new InputError(`${flags.resume !== undefined ? '--resume' : '--more-rolls'} does not go with --campaign: a rig host resumes its open batch by itself, and a leg's budget is the campaign's`);
   const base = file === undefined ? undefined : await loadSessionConfig(file);
   const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.events === true ? { events: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
+  const db = rollStorePath(flags.db, base?.db);
+  // Ctrl-C's summary suggests this command again (it resumes the open batch), not the session's own `run --resume`.
+  const again = rerunCommand(['run', ...(file !== undefined ? [file] : []), '--campaign', campaign, '--rig', flags.rig, '--fleet', flags.fleet, '--db', db, ...(flags.host !== undefined ? ['--host', flags.host] : [])], flags.fleet);
   const result = await runCampaignRig(io, {
-    runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
+    runSession: (config, sessionDb, f) => runWithProgress(io, config, sessionDb, { ...output, ...f }, undefined, () => again),
     url: flags.fleet,
     campaign,
     rig: flags.rig,
-    db: rollStorePath(flags.db, base?.db),
+    db,
     seed: base?.seed ?? 1,
     pollMs: 2000,
     ...(flags.takeOver === true ? { takeOver: true } : {}),
