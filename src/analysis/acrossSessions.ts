@@ -17,12 +17,12 @@
  *   evidence of unfairness and no interval: its e-value counts only where it is below 1 (never above its own, so the
  *   product stays an e-value; dropping it outright would choose sessions by their outcome).
  */
-import { formatCount, formatLogScientific, formatProbability } from '../core/format.js';
+import { formatCountOf, formatLogScientific, formatProbability } from '../core/format.js';
 import { largestDeviationBound, type Interval } from '../stats/intervals.js';
 import { faceEstimates, fairWithinVerdict, unfairVerdict } from '../stats/monitorVerdicts.js';
 import type { InconclusiveVerdict, Verdict } from '../stats/verdict.js';
 import type { AcrossSessions, DieAnalysis } from './analyze.js';
-import type { LevelAnalysis } from './levelAnalysis.js';
+import { namesOf, type LevelAnalysis } from './levelAnalysis.js';
 
 /** What one stored session decided on its part of the die's rolls. */
 export interface SessionPart {
@@ -87,7 +87,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
     logThreshold: c.logThreshold,
     ...(c.certified !== undefined ? { certified: { level: shown.level, ...c.certified } } : {}),
   };
-  const faces = faceEstimates(shown.labels, shown.expected, shown.counts, shown.n, c.intervals ?? shown.intervals);
+  const faces = faceEstimates(namesOf(shown), shown.expected, shown.counts, shown.n, c.intervals ?? shown.intervals);
   const ignored = parts.filter((p) => p.kind === 'RIG_SUSPECT').length;
   const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} RIG_SUSPECT (${ignored === 1 ? 'its' : 'their'} rig checks failed, or ${ignored === 1 ? 'its' : 'their'} campaign found ${ignored === 1 ? 'its rig' : 'their rigs'} biased) brought no evidence of unfairness` : '';
   const apart = c.apart ? "; their intervals do not meet on every face (a session's interval missed, or the die changed between sessions), so they certify nothing together" : '';
@@ -106,7 +106,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
     });
     verdict = unfair;
     const lead = unfair.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
-    sentence = `UNFAIR: ${lead.join(' and ')} (e = ${formatLogScientific(c.logE)}, the product of its ${sessions}' e-values, after ${formatCount(d.n)} rolls${setAside}).`;
+    sentence = `UNFAIR: ${lead.join(' and ')} (e = ${formatLogScientific(c.logE)}, the product of its ${sessions}' e-values, after ${formatCountOf(d.n, 'roll')}${setAside}).`;
   } else if (c.decision === 'FAIR_WITHIN' && c.certified !== undefined) {
     verdict = fairWithinVerdict(d.n, s.delta, c.certified.alpha, faces, "intersection of the sessions' anytime-valid intervals");
     sentence =

@@ -1,3 +1,4 @@
+import { faceNames } from '../dice/faceNames.js';
 import { oppositeIndex, symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { rateDelta, type RateDelta } from '../stats/effectSize.js';
@@ -5,11 +6,13 @@ import { contingencyTest, type ContingencyResult } from '../stats/homogeneity.js
 import { benjaminiHochbergAdjust, holmAdjust } from '../stats/multiplicity.js';
 import { SequentialMonitor } from '../stats/sequential.js';
 import { DEFAULT_SERIAL_ALPHA, serialChecks, type SerialChecksResult } from '../stats/serial.js';
-import { describeVerdict, type FailedCheck, type Verdict } from '../stats/verdict.js';
+import type { FailedCheck, Verdict } from '../stats/verdict.js';
 import type { DieRolls } from '../rolllog/types.js';
+import { fixedSampleSentence } from './fixedSampleSentence.js';
 import { fixedSampleVerdict, type AdjustedLevel } from './fixedSampleVerdict.js';
 import { expectedRate, gameFiguresFor, type GameFigure } from './gameFigures.js';
 import { analyzeLevel, countsOf, type LevelAnalysis } from './levelAnalysis.js';
+import { testedLevels } from './testedLevels.js';
 
 export type Multiplicity = 'holm' | 'bh';
 
@@ -31,6 +34,12 @@ export interface GameFigureResult {
 
 /** The anytime-valid e-value of the whole sequence: valid evidence however the log was stopped. */
 export interface AnytimeEvidence {
+  /**
+   * What its expected odds are of: `symbol` for the one analyze computes, which tests the die's symbols and so cannot
+   * see a bias between faces that share one (hit-1 against hit-2, a D3's D6 faces). Absent for a stored session's
+   * e-value, which is of what that session counted.
+   */
+  readonly level?: 'symbol';
   readonly logE: number;
   readonly decision: Verdict['kind'];
   readonly decidedAt: number | null;
@@ -88,6 +97,8 @@ export interface HomogeneityGroup {
   readonly level: 'symbol' | 'face';
   readonly dice: readonly string[];
   readonly labels: readonly string[];
+  /** What the text calls each category, where a label could be read as another's (a D3's faces); else the labels. */
+  readonly names?: readonly string[];
   /** Each die's read rolls per category (a row per die, in `dice` order). */
   readonly counts: readonly (readonly number[])[];
   readonly test: ContingencyResult;
@@ -148,8 +159,8 @@ interface DieLevels {
 /**
  * Analyses finished roll logs, one entry per die. Verdicts assume each die's
  * number of rolls was fixed in advance (as in published fixed-count tests);
- * the anytime-valid e-value is reported beside them, and stays valid however
- * the rolling was stopped.
+ * the anytime-valid e-value of the die's symbols is reported beside them, and
+ * stays valid however the rolling was stopped.
  */
 export function analyzeDice(rolls: readonly DieRolls[], options: AnalyzeOptions = {}): Analysis {
   const stream = analyzeDiceStream(rolls, options);
@@ -167,10 +178,14 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
   if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be between 0 and 1, got ${delta}`);
 
   // Per die type, computed once: a file of many dice of one type shares them.
-  const expectedOf = new Map<DieType, { symbol: number[]; faceLabels: string[] }>();
+  const expectedOf = new Map<DieType, { symbol: number[]; faceLabels: string[]; faceNames?: readonly string[] }>();
   const typeFacts = (die: DieType) => {
     let facts = expectedOf.get(die);
-    if (facts === undefined) expectedOf.set(die, (facts = { symbol: symbolProbabilities(die), faceLabels: die.faces.map((f) => f.id) }));
+    if (facts === undefined) {
+      const faceLabels = die.faces.map((f) => f.id);
+      const names = faceNames(die);
+      expectedOf.set(die, (facts = { symbol: symbolProbabilities(die), faceLabels, ...(names.some((n, i) => n !== faceLabels[i]) ? { faceNames: names } : {}) }));
+    }
     return facts;
   };
   let family = 0;
@@ -181,10 +196,12 @@ export function analyzeDiceStream(rolls: readonly DieRolls[], options: AnalyzeOp
   const perDie: DieLevels[] = rolls.map((r) => {
     const facts = typeFacts(r.die);
     const symbol = analyzeLevel('symbol', r.die.symbols, countsOf(r.symbols, r.die.symbols.length), facts.symbol, certifyAlpha);
-    // A face-level test adds information only where faces share a symbol (d8s, D3); for a D6 it would repeat the symbol test.
-    const face = r.faces && r.die.faces.length > r.die.symbols.length ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
+    const levels = testedLevels(r.die, r.faces !== undefined);
+    const faceLevel = r.faces && levels.includes('face') ? analyzeLevel('face', facts.faceLabels, countsOf(r.faces, r.die.faces.length), r.die.faceProbabilities, certifyAlpha) : undefined;
+    // A D3's face 2 would read as its result 2: its faces are named "face 2 (reads 1)" wherever they are shown.
+    const face = faceLevel && facts.faceNames ? { ...faceLevel, names: facts.faceNames } : faceLevel;
     const first = family;
-    family += face ? 2 : 1;
+    family += levels.length;
     totalRolls += r.symbols.length;
     return face ? { r, symbol, face, first } : { r, symbol, first };
   });
@@ -230,7 +247,7 @@ function dieAnalysis(
     serial,
     anytime: anytimeEvidence(r, symbol, alpha, delta, family),
     verdict,
-    sentence: describeVerdict(verdict),
+    sentence: fixedSampleSentence(verdict, adjusted, alpha),
   };
 }
 
@@ -250,12 +267,12 @@ function figureRate(r: DieRolls, figure: GameFigure, alpha: number): RateDelta {
 
 function anytimeEvidence(r: DieRolls, symbol: LevelAnalysis, alpha: number, delta: number, family: number): AnytimeEvidence {
   const positive = symbol.expected.every((p) => p > 0) && symbol.expected.length >= 2;
-  if (!positive) return { logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
+  if (!positive) return { level: 'symbol', logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
   // Bonferroni over the family keeps the anytime decisions' error rate at alpha across all dice.
   const monitor = new SequentialMonitor(symbol.expected, { alpha: alpha / family, delta, labels: symbol.labels });
   for (let i = 0; i < r.symbols.length; i++) monitor.observe(r.symbols[i] as number);
   const state = monitor.state();
-  return { logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
+  return { level: 'symbol', logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
 }
 
 function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {
@@ -275,7 +292,8 @@ function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {
     groups.push({ dieType, level: 'symbol', dice: labels, labels: first.symbol.labels, counts: symbolCounts, test: contingencyTest(symbolCounts) });
     if (members.every((m) => m.face)) {
       const faceCounts = members.map((m) => (m.face as LevelAnalysis).counts);
-      groups.push({ dieType, level: 'face', dice: labels, labels: (first.face as LevelAnalysis).labels, counts: faceCounts, test: contingencyTest(faceCounts) });
+      const { labels: faceLabels, names } = first.face as LevelAnalysis;
+      groups.push({ dieType, level: 'face', dice: labels, labels: faceLabels, ...(names ? { names } : {}), counts: faceCounts, test: contingencyTest(faceCounts) });
     }
   }
   return groups;

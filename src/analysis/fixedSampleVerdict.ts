@@ -1,9 +1,10 @@
 import { LimitError } from '../core/errors.js';
+import { formatCountOf } from '../core/format.js';
 import { goodmanCertifier, largestDeviationBound } from '../stats/intervals.js';
 import { rollsToDetect } from '../stats/power.js';
 import { firstTotal } from '../stats/sequential.js';
 import type { FaceEstimate, FailedCheck, InconclusiveVerdict, Verdict } from '../stats/verdict.js';
-import type { LevelAnalysis } from './levelAnalysis.js';
+import { namesOf, type LevelAnalysis } from './levelAnalysis.js';
 
 /** A level's headline p-value after control across every test of the analysis. */
 export interface AdjustedLevel {
@@ -42,8 +43,8 @@ export function fixedSampleVerdict(input: FixedVerdictInput): Verdict {
   const n = levels[0]?.analysis.n ?? 0;
   if (input.failedChecks.length > 0) return { kind: 'RIG_SUSPECT', n, alpha: input.serialAlpha, failedChecks: input.failedChecks };
 
-  const strongest = [...levels].sort((a, b) => a.adjustedLogP - b.adjustedLogP)[0];
-  if (strongest !== undefined && strongest.adjustedP < alpha) {
+  const strongest = unfairLevel(levels, alpha);
+  if (strongest !== undefined) {
     const a = strongest.analysis;
     const faces = estimates(a);
     return {
@@ -76,6 +77,12 @@ export function fixedSampleVerdict(input: FixedVerdictInput): Verdict {
     };
   }
   return inconclusive(input, n);
+}
+
+/** The level a fixed-sample UNFAIR rests on: the one with the smallest adjusted p, when that is below alpha. */
+export function unfairLevel(levels: readonly AdjustedLevel[], alpha: number): AdjustedLevel | undefined {
+  const strongest = [...levels].sort((a, b) => a.adjustedLogP - b.adjustedLogP)[0];
+  return strongest !== undefined && strongest.adjustedP < alpha ? strongest : undefined;
 }
 
 function inconclusive(input: FixedVerdictInput, n: number): InconclusiveVerdict {
@@ -117,15 +124,11 @@ function inconclusive(input: FixedVerdictInput, n: number): InconclusiveVerdict 
     n,
     rollsNeeded,
     target,
-    why: `no face is clearly off, but ${formatN(n)} rolls cannot yet bound every face within ±${delta}`,
+    why: `no face is clearly off, but ${formatCountOf(n, 'roll')} cannot yet bound every face within ±${delta}`,
     delta,
     projection,
     ...(leading ? { leadingDeviation: leading } : {}),
   };
-}
-
-function formatN(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /**
@@ -158,7 +161,7 @@ function rollsToReject(a: LevelAnalysis, alpha: number): number | null {
 }
 
 export function estimates(a: LevelAnalysis): FaceEstimate[] {
-  return a.labels.map((label, i) => ({
+  return namesOf(a).map((label, i) => ({
     index: i,
     label,
     expected: a.expected[i] as number,

@@ -7,7 +7,10 @@ import { goodmanIntervals, type Interval } from '../stats/intervals.js';
 /** Fixed-sample goodness of fit of one die at one level (symbols or physical faces). */
 export interface LevelAnalysis {
   readonly level: 'symbol' | 'face';
+  /** Each category's id: a symbol, or a face id (what logs and stored sessions name it by). */
   readonly labels: readonly string[];
+  /** What sentences and tables call each category, where an id could be read as another's (faceNames.ts); else the labels. */
+  readonly names?: readonly string[];
   readonly counts: readonly number[];
   readonly expected: readonly number[];
   readonly n: number;
@@ -24,6 +27,11 @@ export interface LevelAnalysis {
   readonly relativeDeviations: readonly number[];
   /** Goodman simultaneous intervals per category at the analysis alpha. */
   readonly intervals: readonly Interval[];
+}
+
+/** What sentences and tables call each category of a level. */
+export function namesOf(l: Pick<LevelAnalysis, 'labels' | 'names'>): readonly string[] {
+  return l.names ?? l.labels;
 }
 
 export function countsOf(indices: ArrayLike<number>, k: number): number[] {

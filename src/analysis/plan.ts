@@ -5,6 +5,7 @@ import { alternativeWithGroupAt, collapseToGroup, rollsToDetect } from '../stats
 import { certifiableMarginLimit, marginsLeft } from '../stats/misreadReach.js';
 import { exactShareCertifyRolls, fixedSampleCertifyRolls, sessionStoppingRolls, stoppingQuantile } from '../stats/planSimulation.js';
 import { seededRandom, type RandomSource } from '../stats/random.js';
+import { testedLevels, type TestedLevel } from './testedLevels.js';
 
 /** A bias to plan for: the named symbols (or faces) together come up with probability `target`. */
 export interface DetectSpec {
@@ -90,16 +91,31 @@ export interface RollQuantiles {
   readonly likelyHours: number | null;
 }
 
-export interface DetectPlan {
-  readonly spec: DetectSpec;
-  /** Tests in analyze's family (dice × levels): the fixed-n figures are at alpha over them (Holm's first step). */
+/** analyze's fixed-n figures for one test family: rolls per die for the bias to be found with the power asked. */
+export interface FixedSampleDetection {
+  /** Tests in analyze's family (dice × levels): the figures are at alpha over them (Holm's first step). */
   readonly tests: number;
-  /** analyze, fixed n: rolls per die for the omnibus test over every symbol/face to reject with the power asked. */
+  /** The levels analyze tests each die at (`tests` is the dice times their number). */
+  readonly levels: readonly TestedLevel[];
+  /** The omnibus test over every symbol (face, at face level) rejecting with the power asked. */
   readonly omnibusRolls: number | null;
-  /** Rolls per die for a 1-df test of the named group against the rest, decided before rolling. */
+  /** A 1-df test of the named group against the rest, decided before rolling. */
   readonly targetedRolls: number | null;
   readonly omnibusHours: number | null;
   readonly targetedHours: number | null;
+}
+
+/**
+ * analyze, fixed n, on a log that records faces (the figures at top level), and, where analyze would test fewer
+ * levels, on a log of symbols alone (`symbolsOnly`).
+ */
+export interface DetectPlan extends FixedSampleDetection {
+  readonly spec: DetectSpec;
+  /**
+   * analyze on a log that records symbols alone (an X-Wing session's export, the one-hot layout): tested by symbol
+   * only, so at alpha over fewer tests. Absent where that is the same family, or the plan is by face.
+   */
+  readonly symbolsOnly?: FixedSampleDetection;
   /**
    * A session: the rolls by which its monitor (e-value at dice/alpha) calls a die with this bias UNFAIR, in a share
    * `power` of simulated dice (`likely`; `median`: half of them); null where fewer reach it, e.g. a bias inside the
@@ -143,34 +159,47 @@ function quantiles(median: number | null, likely: number | null, share: number, 
   return { median, likely, share, medianHours: hours(median), likelyHours: hours(likely) };
 }
 
-/** Tests analyze's multiplicity control counts for these dice: one per die and level (face level adds the symbol level when faces and symbols differ). */
-export function analyzeTests(die: DieType, level: 'symbol' | 'face', dice: number): number {
-  return dice * (level === 'face' && die.faces.length > die.symbols.length ? 2 : 1);
-}
-
 /**
- * Rolls to detect a stated bias: analyze's fixed-n tests (power from the noncentral chi-square, at alpha over its
- * tests), and a session's monitor run on simulated dice with that bias (UNFAIR at dice/alpha; FAIR_WITHIN(delta)
- * first is final, so a bias inside the margin is mostly certified instead).
+ * Rolls to detect a stated bias: analyze's fixed-n tests (power from the noncentral chi-square, at alpha over the
+ * tests analyze's family holds: testedLevels.ts), and a session's monitor run on simulated dice with that bias
+ * (UNFAIR at dice/alpha; FAIR_WITHIN(delta) first is final, so a bias inside the margin is mostly certified instead).
  */
 export function planDetection(die: DieType, spec: DetectSpec, alpha: number, power: number, delta: number, rig: RigThroughput, simulation: PlanSimulation = DEFAULT_PLAN_SIMULATION): DetectPlan {
   const probs = spec.level === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
   const alternative = alternativeWithGroupAt(probs, spec.groupIndices, spec.target);
-  // analyze adjusts across every die and level (Holm): a lone biased die among fair ones must reach alpha / tests.
-  const tests = analyzeTests(die, spec.level, rig.dice);
-  const omnibusRolls = orNull(() => rollsToDetect({ expected: probs, alternative, alpha: alpha / tests, power }));
-  const collapsed = collapseToGroup(probs, alternative, spec.groupIndices);
-  const targetedRolls = orNull(() => rollsToDetect({ expected: collapsed.expected, alternative: collapsed.alternative, alpha: alpha / tests, power }));
+  const fixed = (levels: readonly TestedLevel[]) => fixedSampleDetection(probs, alternative, spec, levels, alpha, power, rig);
+  // A bias named by face needs a log of faces; one named by symbol is planned for that log too, where analyze tests most.
+  const withFaces = testedLevels(die, true);
+  const symbolsAlone = testedLevels(die, false);
   const stops = sessionStoppingRolls({ expected: probs, truth: alternative, alpha, dice: rig.dice, delta, target: 'UNFAIR', runs: simulation.runs, cap: SIMULATION_CAP, random: simulation.random() });
   return {
     spec,
-    tests,
-    omnibusRolls,
-    targetedRolls,
-    omnibusHours: omnibusRolls === null ? null : machineHours(omnibusRolls, rig),
-    targetedHours: targetedRolls === null ? null : machineHours(targetedRolls, rig),
+    ...fixed(withFaces),
+    ...(spec.level === 'symbol' && symbolsAlone.length !== withFaces.length ? { symbolsOnly: fixed(symbolsAlone) } : {}),
     session: { ...quantiles(stoppingQuantile(stops.rolls, 0.5), stoppingQuantile(stops.rolls, power), power, rig), certifiedFirst: stops.other / simulation.runs },
   };
+}
+
+/**
+ * analyze adjusts across every die and level (Holm): a lone biased die among fair ones must reach alpha over the
+ * tests. Power is the planned level's test alone: analyze also rejects when its other level's test does, so the
+ * figure errs, slightly, on the side of more rolls.
+ */
+function fixedSampleDetection(
+  probs: readonly number[],
+  alternative: readonly number[],
+  spec: DetectSpec,
+  levels: readonly TestedLevel[],
+  alpha: number,
+  power: number,
+  rig: RigThroughput,
+): FixedSampleDetection {
+  const tests = rig.dice * levels.length;
+  const omnibusRolls = orNull(() => rollsToDetect({ expected: probs, alternative, alpha: alpha / tests, power }));
+  const collapsed = collapseToGroup(probs, alternative, spec.groupIndices);
+  const targetedRolls = orNull(() => rollsToDetect({ expected: collapsed.expected, alternative: collapsed.alternative, alpha: alpha / tests, power }));
+  const hours = (n: number | null) => (n === null ? null : machineHours(n, rig));
+  return { tests, levels, omnibusRolls, targetedRolls, omnibusHours: hours(omnibusRolls), targetedHours: hours(targetedRolls) };
 }
 
 /**

@@ -6,12 +6,12 @@
  * (read and unresolved) are as many as the session judged: a file cut short or added to is judged on its own rolls.
  */
 import { formatCount } from '../core/format.js';
-import { sameDieId } from '../dice/catalogue.js';
 import type { DieType } from '../dice/types.js';
-import { unresolvedCount, type DieLog, type ParsedLog } from '../rolllog/types.js';
+import { unresolvedCount, type ParsedLog } from '../rolllog/types.js';
 import type { FileWithManifest } from './fileManifest.js';
 import type { JudgedSources } from './storedLogs.js';
 import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
+import { countsDiffer } from '../analysis/verdictCounts.js';
 
 export interface FileVerdicts {
   readonly verdicts: Map<string, StoredDieVerdict[]>;
@@ -48,7 +48,7 @@ export function fileVerdicts(logs: readonly ParsedLog[], manifests: readonly Fil
       }
       const differs = countsDiffer(die, verdict, dice);
       if (differs !== undefined) {
-        notes.push(`${log.file}: die ${label}'s rolls here are not those session ${session} judged (${differs}; edited, or a label corrected since): judged here on the file's rolls, not by the session's verdict`);
+        notes.push(`${log.file}: die ${label}'s rolls here are not those session ${session} judged (it counted ${differs.then}; here ${differs.now}; edited, or a label corrected since): judged here on the file's rolls, not by the session's verdict`);
         continue;
       }
       verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
@@ -65,43 +65,4 @@ export function judgedSources(stored: JudgedSources, files: readonly ParsedLog[]
   const rolledIn = new Map(stored.rolledIn);
   for (const log of files) for (const d of log.dice) rolledIn.set(d.label, (rolledIn.get(d.label) ?? 0) + 1);
   return { verdicts, rolledIn };
-}
-
-/**
- * How the die's rolls in the file differ from the counts its verdict was made from (undefined when they do not, or
- * when the verdict stored no counts). The file may hold more of a face than the verdict counted only by rolls that
- * were unresolved then, and no fewer of any.
- */
-function countsDiffer(die: DieLog, verdict: StoredDieVerdict, dice: readonly DieType[]): string | undefined {
-  const labels = verdict.faces?.map((f) => f.label);
-  const counted = verdict.partial?.counts;
-  if (labels === undefined || counted === undefined) return undefined;
-  const type = die.typeId === undefined ? undefined : dice.find((d) => sameDieId(d.id, die.typeId as string));
-  const here = countsByLabel(die, labels, type);
-  if (here === undefined) return `it counted ${labels.join(', ')}; here also ${die.dictionary.filter((t) => labelOf(t, labels, type) < 0).join(', ')}`;
-  const lessNow = labels.filter((_, i) => (here[i] as number) < (counted[i] as number));
-  const gained = here.reduce((sum, n, i) => sum + n - (counted[i] as number), 0);
-  const unresolvedThen = verdict.partial?.unresolved ?? 0;
-  if (lessNow.length === 0 && gained <= unresolvedThen) return undefined;
-  const changed = labels.map((l, i) => ({ l, then: counted[i] as number, now: here[i] as number })).filter((x) => x.then !== x.now);
-  return `it counted ${changed.map((x) => `${x.l} ${formatCount(x.then)}`).join(', ')}; here ${changed.map((x) => `${x.l} ${formatCount(x.now)}`).join(', ')}`;
-}
-
-/** The die's read rolls counted by `labels` (face ids, or symbols a log of face ids is mapped to); undefined if one is none of them. */
-function countsByLabel(die: DieLog, labels: readonly string[], type: DieType | undefined): number[] | undefined {
-  const index = die.dictionary.map((t) => labelOf(t, labels, type));
-  if (index.some((i) => i < 0)) return undefined;
-  const counts = labels.map(() => 0);
-  for (const code of die.codes) {
-    const i = index[code] as number;
-    counts[i] = (counts[i] as number) + 1;
-  }
-  return counts;
-}
-
-function labelOf(token: string, labels: readonly string[], type: DieType | undefined): number {
-  const own = labels.indexOf(token);
-  if (own >= 0) return own;
-  const symbol = type?.faces.find((f) => f.id === token)?.symbol;
-  return symbol === undefined ? -1 : labels.indexOf(symbol);
 }

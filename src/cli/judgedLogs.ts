@@ -41,7 +41,7 @@ export function readJudgedLogs(
   const fileLogs = files.length > 0 ? readLogs(files, layouts, die) : [];
   // A die whose rolls an export holds shows the verdict its session made, as the session does.
   const fromFiles = fileVerdicts(fileLogs, manifests, dice);
-  for (const note of fromFiles.notes) io.err(`dicerig: note: ${note}.\n`);
+  for (const note of [...stored.notes, ...fromFiles.notes]) io.err(`dicerig: note: ${note}.\n`);
   const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, die));
   const { read: rolls, note: unreadNote } = readDice(resolved);
   if (unreadNote !== undefined) io.err(unreadNote);

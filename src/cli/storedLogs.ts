@@ -11,6 +11,7 @@ import { requireVerified } from '../store/requireVerified.js';
 import type { VerifyReport } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
 import { storedDieVerdicts, withCampaignFinding, type StoredDieVerdict } from './storedVerdicts.js';
+import { countsDiffer } from '../analysis/verdictCounts.js';
 import type { CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 import type { DieType } from '../dice/types.js';
 import { shellWord } from '../core/format.js';
@@ -72,12 +73,11 @@ export interface StoredVerification {
 }
 
 /**
- * What `readStoredLogs` does with a fleet session on a rig its campaign found biased (read with the `dice`): its dice
+ * What `readStoredLogs` does with a fleet session on a rig its campaign found biased (read with the die types): its dice
  * are RIG_SUSPECT by the finding (`mark`, as analyze shows them), or its rolls are left out and it is named
  * (`leave-out`, as pool must not certify dice on a biased rig's rolls).
  */
 export interface CampaignReading {
-  readonly dice: readonly DieType[];
   readonly suspect: 'mark' | 'leave-out';
 }
 
@@ -106,12 +106,14 @@ export async function readStoredLogs(
   db: string | undefined,
   withFiles: boolean,
   verification: StoredVerification,
+  /** The known die types, to count a die's rolls by the labels its verdict counted (and, with `campaign`, to analyse its campaign). */
+  types?: readonly DieType[],
   campaign?: CampaignReading,
-): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number>; setAside: SessionSetAside[] }> {
-  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map(), setAside: [] };
+): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number>; notes: string[]; setAside: SessionSetAside[] }> {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map(), notes: [], setAside: [] };
   let opened: Awaited<ReturnType<typeof openStoredSessions>>;
   try {
-    opened = await openStoredSessions(db, keys, campaign?.dice);
+    opened = await openStoredSessions(db, keys, campaign !== undefined ? types : undefined);
   } catch (e) {
     // No store at all (no session named in the error): said as before fleet stores existed.
     if (e instanceof StoreError && e.where.session === undefined) {
@@ -156,19 +158,30 @@ export async function readStoredLogs(
       return { file: storedSessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
+    const notes: string[] = [];
     kept.forEach((s, i) => {
       const id = s.fleetId ?? s.session.id;
       const own = storedDieVerdicts(s.store.storedVerdicts(s.session.id)?.verdicts, id);
       const found = s.campaign;
+      if (found === undefined) {
+        for (const { label, verdict } of own) {
+          verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+          // A label the verdict counted may have been corrected since (dicerig review): the verdict stands as the
+          // session made it (one verdict, made once), but not silently on rolls that now read otherwise.
+          const die = logs[i]?.dice.find((d) => d.label === label);
+          const differs = die === undefined ? undefined : countsDiffer(die, verdict, types ?? []);
+          if (differs !== undefined) {
+            notes.push(`${storedSessionName(s)}: die ${label}'s verdict was made before labels it counted were corrected (it counted ${differs.then}; now ${differs.now}): it is shown as the session made it, on the labels of its time`);
+          }
+        }
+        return;
+      }
       // A session on a rig its campaign found biased: each of its dice is RIG_SUSPECT by the finding, as campaign report shows its legs.
-      const shown =
-        found === undefined
-          ? own
-          : [...new Set([...own.map((v) => v.label), ...(logs[i] as ParsedLog).dice.map((d) => d.label)])].map((label) => ({
-              label,
-              verdict: withCampaignFinding(own.find((v) => v.label === label)?.verdict, id, (logs[i] as ParsedLog).dice.find((d) => d.label === label)?.codes.length ?? 0, found),
-            }));
-      for (const { label, verdict } of shown) verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+      const log = logs[i] as ParsedLog;
+      for (const label of new Set([...own.map((v) => v.label), ...log.dice.map((d) => d.label)])) {
+        const verdict = withCampaignFinding(own.find((v) => v.label === label)?.verdict, id, log.dice.find((d) => d.label === label)?.codes.length ?? 0, found);
+        verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+      }
     });
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
     const unresolved = new Map<string, number>();
@@ -176,7 +189,7 @@ export async function readStoredLogs(
     // Per die, how many of the sessions rolled it.
     const rolledIn = new Map<string, number>();
     for (const l of logs) for (const d of l.dice) rolledIn.set(d.label, (rolledIn.get(d.label) ?? 0) + 1);
-    return { sessions: kept, logs, verdicts, unresolved, rolledIn, setAside };
+    return { sessions: kept, logs, verdicts, unresolved, rolledIn, notes, setAside };
   } finally {
     await opened.close();
   }

@@ -58,6 +58,16 @@ export function formatProbability(p: number): string {
   return String(Number(p.toPrecision(3)));
 }
 
+/**
+ * The fewest significant figures, at least `least`, at which `a` and `b` print differently (at most 17, where
+ * every two doubles do): a bias asked for as x1.0001 on 0.375 shows as 0.37504 beside 0.375, not as 0.375 twice.
+ */
+export function distinctFigures(a: number, b: number, least = 4): number {
+  let figures = least;
+  while (figures < 17 && Number(a.toPrecision(figures)) === Number(b.toPrecision(figures))) figures++;
+  return figures;
+}
+
 /** An integer with thousands separators (locale-independent): 2,300. */
 export function formatCount(n: number): string {
   const rounded = Math.round(n);

@@ -1,5 +1,5 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
-import type { LevelAnalysis } from '../analysis/levelAnalysis.js';
+import { namesOf, type LevelAnalysis } from '../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
 import { certifiableMarginLimit } from '../stats/misreadReach.js';
@@ -44,7 +44,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
 <p class="die-meta">${escapeHtml(die.die.name)} · ${formatCount(die.n)} counted rolls${channels}</p>
 <div class="meaning ${verdictClass(v.kind)}">${d.meaning.map((m) => `<p>${escapeHtml(m)}</p>`).join('')}</div>
 <p class="sentence">${escapeHtml(die.sentence)}</p>
-${alsoRolled(d)}
+${correctedNote(d)}${alsoRolled(d)}
 <div class="charts">
 ${figures}
 </div>
@@ -61,13 +61,14 @@ ${serialTable(die)}
 
 function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis, descriptive: boolean): string {
   const adjusted = d.adjusted.find((x) => x.analysis === l);
+  const names = namesOf(l);
   const rows = l.labels.map((label, i) => {
     const iv = l.intervals[i] as { lower: number; upper: number };
     const observed = l.n > 0 ? (l.counts[i] as number) / l.n : Number.NaN;
     return {
       attrs: { 'data-level': l.level, 'data-label': label },
       cells: [
-        label,
+        names[i] as string,
         { text: formatCount(l.counts[i] as number), num: true, attrs: { 'data-col': 'count' } },
         { text: fixed(observed), num: true, attrs: { 'data-col': 'observed' } },
         { text: fixed(l.expected[i] as number), num: true, attrs: { 'data-col': 'expected' } },
@@ -117,7 +118,7 @@ function evidenceLine(d: DieReport): string {
   if (e.unavailable !== undefined) return `<p class="note">Anytime-valid test: not available (${escapeHtml(e.unavailable)}).</p>`;
   const decided = e.decidedAt !== null ? `${e.decision} at roll ${formatCount(e.decidedAt)}` : 'no decision yet';
   return (
-    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
+    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds of its symbols: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
     `(UNFAIR once it reaches ${formatLogScientific(e.thresholdLogE)} = 1/α′, α′ = α / tests); ${escapeHtml(decided)}.</p>`
   );
 }
@@ -179,4 +180,11 @@ function alsoRolled(d: DieReport): string {
     `<p class="also-rolled" data-sessions="${escapeHtml(ids)}">Also rolled in ${escapeHtml(named)}. This verdict is this session's alone; ` +
     `<code>dicerig analyze ${also.session} ${escapeHtml(ids)}</code> (with this report's <code>--db</code>) judges the die on all of them together.</p>`
   );
+}
+
+/** A verdict made before labels it counted were corrected: it stands as the session made it, and the report says so. */
+function correctedNote(d: DieReport): string {
+  const c = d.correctedSince;
+  if (c === undefined) return '';
+  return `<p class="note corrected-since">${escapeHtml(`This verdict was made before labels it counted were corrected (it counted ${c.then}; now ${c.now}): it is shown as the session made it, on the labels of its time.`)}</p>\n`;
 }

@@ -1,4 +1,5 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
+import { unbiasedReading } from '../analysis/fixedSampleSentence.js';
 import { confidenceLabel, formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
 import { unresolvedRangeClause } from './unresolvedRange.js';
@@ -38,6 +39,11 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
           : `A fair die would show a difference this large by chance with probability ${formatLogScientific(v.evidence.logP)} at most, ` +
             `after allowing for the ${a.family} test${a.family === 1 ? '' : 's'} in this report.`,
       ];
+      // The analysis's own verdict by face, with nothing found by symbol: what the game reads shows no bias.
+      const reading = session === undefined && d.decidedBy === undefined && d.across === undefined ? unbiasedReading(v, d.adjusted, a.alpha) : undefined;
+      if (reading !== undefined) {
+        out.push(`By what it reads (${reading.analysis.labels.join(', ')}) no bias was found (p = ${formatLogScientific(reading.adjustedLogP)}): the bias is between faces that read alike.`);
+      }
       if (inPlay) out.push(inPlay);
       out.push('Keep it out of games where fairness matters.');
       return out.filter((s) => s !== '');

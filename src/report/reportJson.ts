@@ -21,6 +21,7 @@ export function reportJson(report: SessionReport) {
       anytime: d.analysis.anytime,
       ...(d.stored ? { sessionVerdict: d.stored } : {}),
       ...(d.alsoRolledIn ? { alsoRolledIn: d.alsoRolledIn.others } : {}),
+      ...(d.correctedSince ? { correctedSince: d.correctedSince } : {}),
       game: d.analysis.game.map((g) => ({ name: g.figure.name, rate: g.result.rate, expected: g.result.expected, delta: g.result.delta })),
     })),
     rigHealth: report.rigHealth,

@@ -3,6 +3,7 @@ import { homogeneityWhateverUnresolved } from '../analysis/homogeneityUnresolved
 import { withSessionVerdict } from '../analysis/sessionVerdict.js';
 import { withCampaignFinding, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 import { describeFleetSession, type FleetSessionInfo } from '../fleet/fleetReader.js';
+import { rollCountsDiffer } from '../analysis/verdictCounts.js';
 import type { DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
@@ -79,6 +80,8 @@ export interface DieReport {
   readonly resolution?: DieResolution;
   /** The other sessions of the store that rolled it (`analyze` judges it on all of them and this one, `session`, together). */
   readonly alsoRolledIn?: { readonly session: number; readonly others: readonly SessionOfDie[] };
+  /** Labels its stored verdict counted that were corrected since: the faces that differ, as counted then and now. */
+  readonly correctedSince?: { readonly then: string; readonly now: string };
 }
 
 export interface SessionReport {
@@ -162,6 +165,7 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       stored: storedOf(d.label),
       ...(resolutionOf(d.label) ? { resolution: resolutionOf(d.label) as DieResolution } : {}),
       ...((input.alsoRolledIn?.get(d.label)?.length ?? 0) > 0 ? { alsoRolledIn: { session: session.id, others: input.alsoRolledIn?.get(d.label) as readonly SessionOfDie[] } } : {}),
+      ...correctedSince(r, storedOf(d.label)),
     };
   });
   return {
@@ -193,4 +197,11 @@ function certifiedBound(stored: DieVerdict | null, levels: readonly DieAnalysis[
 /** The analysis of a die with the session's stored verdict in place of a recomputed one. */
 function withStoredVerdict(d: DieAnalysis, stored: DieVerdict | null): DieAnalysis {
   return stored === null ? d : withSessionVerdict(d, stored);
+}
+
+/** Labels the die's stored verdict counted that a review corrected since (the verdict stands as made, but not silently). */
+function correctedSince(r: DieRolls, stored: DieVerdict | null): { correctedSince?: { then: string; now: string } } {
+  if (stored === null) return {};
+  const differs = rollCountsDiffer(r, { faces: stored.faces, partial: { counts: stored.counts, unresolved: stored.unresolved } });
+  return differs === undefined ? {} : { correctedSince: differs };
 }

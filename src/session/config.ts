@@ -177,6 +177,12 @@ export const sessionConfigSchema = z.strictObject({
   /** The campaign this session rolls for (`dicerig campaign run`): its name, and the campaign's rig id. */
   campaign: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),
   campaignRig: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),
+  /**
+   * The campaign's own id in its fleet store, and the batch this session rolls: a campaign's name is reused (another
+   * fleet database, one made again) and batch ids restart with it, so a local store is matched to a batch on these.
+   */
+  campaignUid: z.string().min(1).max(64).optional(),
+  campaignBatch: z.number().int().positive().optional(),
   /** Roll store file (the command line's --db wins). Paths in a config file are relative to its folder. */
   db: z.string().min(1).optional(),
   /** Seed of every simulated part (rig timing and faults, camera, dice). */

@@ -86,7 +86,7 @@ export function formatDuration(ms: number): string {
   const min = Math.round(s / 60);
   if (min < 60) return `${min} min`;
   const h = Math.floor(min / 60);
-  return `${h} h ${String(min % 60).padStart(2, '0')} min`;
+  return `${formatCount(h)} h ${String(min % 60).padStart(2, '0')} min`;
 }
 
 function dieLine(d: DieStatus, width: number): string {

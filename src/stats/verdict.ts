@@ -4,7 +4,7 @@
  * favourable verdict is FAIR_WITHIN(delta), earned by an equivalence rule.
  */
 
-import { confidenceLabel, formatCount, formatLogScientific, formatProbability, shellWord } from '../core/format.js';
+import { confidenceLabel, formatCount, formatCountOf, formatLogScientific, formatProbability, shellWord } from '../core/format.js';
 
 /** One face (or symbol) of a die: what was expected, what was seen, and an interval for its true probability. */
 export interface FaceEstimate {
@@ -114,19 +114,24 @@ export interface RigSuspectVerdict {
 
 export type Verdict = UnfairVerdict | FairWithinVerdict | InconclusiveVerdict | RigSuspectVerdict;
 
-/** One plain-English sentence for a verdict, starting with its kind. */
-export function describeVerdict(v: Verdict): string {
+/** One plain-English sentence for a verdict, starting with its kind; `also`: a clause it ends with, after a semicolon. */
+export function describeVerdict(v: Verdict, also?: string): string {
+  const sentence = verdictSentence(v);
+  return also === undefined ? sentence : `${sentence.replace(/\.$/, '')}; ${also}.`;
+}
+
+function verdictSentence(v: Verdict): string {
   switch (v.kind) {
     case 'UNFAIR': {
       const shown = v.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
       const strength =
         v.evidence.kind === 'e-value' ? `e = ${formatLogScientific(v.evidence.logE)}` : `p = ${formatLogScientific(v.evidence.logP)}`;
-      return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCount(v.n)} rolls).`;
+      return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCountOf(v.n, 'roll')}).`;
     }
     case 'FAIR_WITHIN': {
       const confidence = confidenceLabel(v.alpha);
       return (
-        `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCount(v.n)} rolls ` +
+        `FAIR_WITHIN: every face is within ±${formatProbability(v.delta)} of its expected odds after ${formatCountOf(v.n, 'roll')} ` +
         `(largest deviation still possible ${formatProbability(v.certifiedDelta)}, ${confidence} confidence).`
       );
     }

@@ -37,6 +37,8 @@ describe('dicerig odds', () => {
     expect(out).toMatch(/Expected shields lost = 2799\/2048 \(1\.3667\)/);
     expect(out).toMatch(/Expected facedown cards = 3125\/32768 \(0\.0954\), faceup cards = 2275\/32768 \(0\.0694\)/);
     expect(out).toMatch(/P\(destroyed\) = 0/);
+    expect(out).toContain('Ship with 2 shields and 3 hull:');
+    expect((await run('odds', 'attack', '--red', '1', '--shields', '1', '--hull', '1')).out).toContain('Ship with 1 shield and 1 hull:');
   });
 
   it('gives the attack distribution in JSON with exact fractions that sum to 1', async () => {

@@ -57,6 +57,7 @@ describe('progress figures', () => {
     expect(lines[1]).toMatch(/red-01 {2}ch 0 +100 rolls {2}undecided, ~2,300 more rolls needed$/);
     expect(lines[2]).toMatch(/red-02 .*UNFAIR \(decided\)$/);
     expect(formatDuration(42_000)).toBe('42 s');
+    expect(formatDuration(1_492_948.5 * 3_600_000)).toBe('1,492,948 h 30 min');
   });
 
   it('says a face is never read in place of the rolls still needed, since FAIR_WITHIN is then out of reach without a review', () => {

@@ -4,6 +4,7 @@
  * and each session's stored verdicts, made RIG_SUSPECT when its rig is found
  * biased. Pure: the fleet store's rows in, the report's figures out.
  */
+import { formatCountOf } from '../../core/format.js';
 import { symbolProbabilities } from '../../dice/indexing.js';
 import type { DieType } from '../../dice/types.js';
 import { campaignErrorControl, type CampaignErrorControl } from './campaignErrorControl.js';
@@ -45,7 +46,7 @@ export interface LegVerdict {
   readonly fleetSession: number | null;
   readonly label: string;
   readonly rolls: number;
-  /** The session's verdict for this die, or RIG_SUSPECT when the campaign found its rig biased. */
+  /** The session's verdict for this die once it has finished, PENDING before, or RIG_SUSPECT when the campaign found its rig biased. */
   readonly kind: string;
   readonly sentence: string;
   /** The verdict the session itself stored, when it is overridden. */
@@ -89,6 +90,19 @@ function storedVerdicts(json: string | null): StoredDieVerdict[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Why a leg has no verdict yet. A session's verdicts are stored whenever it ends, so one stopped by Ctrl-C and resumed
+ * still has those of its stop ("undecided after 14 rolls") while it rolls on: they are said as of then, never as its verdict.
+ */
+function pendingSentence(s: CampaignSessionInput, v: StoredDieVerdict | undefined): string {
+  if (s.fleetSession === null) return 'not synced yet';
+  const earlier = v === undefined ? '' : ` (when it last ended it said: ${v.sentence.replace(/\.$/, '')})`;
+  const throws = formatCountOf(s.throwCount, 'throw');
+  if (s.state === 'running') return `the session is still running (${throws} so far); its verdict comes when it finishes${earlier}`;
+  const ended = s.state === 'never-started' ? 'never started' : `was ${s.state ?? 'not started'} after ${throws}`;
+  return `the session ${ended}; its leg is not done: \`dicerig campaign run\` on its rig's host resumes it${earlier}`;
 }
 
 /** The campaign's die × rig × symbol tables, one per die type, in box order, with each die's unresolved rolls per rig. */
@@ -168,10 +182,10 @@ export function analyseCampaign(input: {
       const reason = suspect.get(s.rig);
       if (reason !== undefined) {
         legs.push({ ...base, kind: 'RIG_SUSPECT', sentence: `RIG_SUSPECT: ${reason}; no per-die verdict from this rig's sessions.`, ...(v ? { sessionKind: v.kind } : {}) });
-      } else if (v !== undefined) {
+      } else if (v !== undefined && s.state === 'finished') {
         legs.push({ ...base, kind: v.kind, sentence: v.sentence });
       } else {
-        legs.push({ ...base, kind: 'PENDING', sentence: s.fleetSession === null ? 'not synced yet' : 'no verdict stored yet (the session is still running)' });
+        legs.push({ ...base, kind: 'PENDING', sentence: pendingSentence(s, v) });
       }
     }
   }

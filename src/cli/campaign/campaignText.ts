@@ -1,7 +1,8 @@
 /** The campaign's status and report as plain text. */
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
 import { thresholdWords } from '../../analysis/campaign/campaignErrorControl.js';
-import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { formatCount, formatLogScientific, shellWord, signedPercent } from '../../core/format.js';
+import { commandUrl, redactUrl } from '../../fleet/connect.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
 import { rigBiasedLines, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
@@ -60,9 +61,17 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
   // The legs in box order, each die's rigs together: the detail under its verdict.
   const order = new Map(a.verdicts.map((v, i) => [v.label, i]));
   const legs = [...a.legs].sort((x, y) => (order.get(x.label) ?? 0) - (order.get(y.label) ?? 0) || x.rig.localeCompare(y.rig, undefined, { numeric: true }));
-  out.push("\nEach die on every rig it visited (its legs: the session's own verdict, at that session's α; RIG_SUSPECT where the rig is biased): detail, not the campaign's verdict.\n");
+  out.push("\nEach die on every rig it visited (its legs: each session's own verdict once it has finished, at that session's α, PENDING before; RIG_SUSPECT where the rig is biased): detail, not the campaign's verdict.\n");
   const legRows = legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
   out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(reviewHint(sessionsToReview(sessions, unresolved, a)));
   return out.join('');
+}
+
+/**
+ * The rig host's command to run again (what Ctrl-C's summary suggests to resume a batch): each word quoted for the
+ * shell, the fleet URL (`--fleet`) without its password, which is given again by PGPASSWORD or ~/.pgpass.
+ */
+export function rerunCommand(words: readonly string[], fleetUrl: string): string {
+  return ['dicerig', ...words].map((w) => shellWord(w === fleetUrl ? commandUrl(redactUrl(w)).url : w)).join(' ');
 }

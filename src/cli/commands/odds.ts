@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { wholeNumberArg } from '../options.js';
 import type { Distribution } from '../../odds/distribution.js';
-import { formatDecimal } from '../../core/format.js';
+import { formatCountOf, formatDecimal } from '../../core/format.js';
 import { exactJson, formatExact } from '../format/exact.js';
 import { renderTable } from '../../core/textTable.js';
 import type { Rational } from '../../core/rational.js';
@@ -198,7 +198,7 @@ function printAttack(io: CliIo, opts: AttackOptions, json: boolean): void {
   io.out('\n');
   io.out(renderTable(['hits', 'crits', 'probability', 'exact'], uncanceled.sorted(byTotalThenCrits).map((e) => [String(e.outcome.hits), String(e.outcome.crits), formatDecimal(e.probability), e.probability.toString()])));
   if (ship) {
-    io.out(`\nShip with ${opts.shields ?? 0} shields and ${opts.hull} hull:\n`);
+    io.out(`\nShip with ${formatCountOf(opts.shields ?? 0, 'shield')} and ${opts.hull} hull:\n`);
     io.out(`P(destroyed) = ${formatExact(ship.destroyed)}\n`);
     io.out(`Expected shields lost = ${formatExact(ship.expectedShieldsLost)}\n`);
     io.out(`Expected facedown cards = ${formatExact(ship.expectedFacedown)}, faceup cards = ${formatExact(ship.expectedFaceup)}\n`);

@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import { DEFAULT_PLAN_SIMULATION, machineHours, parseDetectSpec, planCertification, planDetection, type RigThroughput } from '../../analysis/plan.js';
+import { DEFAULT_PLAN_SIMULATION, machineHours, parseDetectSpec, planCertification, planDetection, type DetectPlan, type FixedSampleDetection, type RigThroughput } from '../../analysis/plan.js';
 import { formatDuration } from '../../session/progress.js';
 import { getDieType } from '../../dice/catalogue.js';
-import { formatCount, formatProbability } from '../../core/format.js';
+import { distinctFigures, formatCount, formatCountOf, formatProbability } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import type { DieType } from '../../dice/types.js';
 import { isD6Faced } from '../../dice/indexing.js';
@@ -66,6 +66,8 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       }
       const hours = (h: number | null) => (h === null ? '-' : formatDuration(h * 3_600_000));
       const rolls = (n: number | null) => (n === null ? `more than ${formatCount(1e8)}` : formatCount(n));
+      // A count with its noun: "1 roll", "4,134 rolls".
+      const rollsOf = (n: number | null) => `${rolls(n)} ${n === 1 ? 'roll' : 'rolls'}`;
       const share = (q: number) => (q === 0.9 ? '9 in 10' : `${formatProbability(q * 100)} %`);
       const perDie = rig.dice === 1 ? 'its one die at alpha' : `each of its ${rig.dice} dice at alpha/${rig.dice}`;
       const out = [
@@ -73,15 +75,15 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         '',
       ];
       if (plans.length > 0) {
-        const tests = plans[0]?.tests ?? rig.dice;
+        const first = plans[0] as (typeof plans)[number];
         const session = (p: (typeof plans)[number]) =>
           p.session.likely !== null ? rolls(p.session.likely) : p.session.certifiedFirst > 0 ? `none: FAIR_WITHIN first in ${Math.round(p.session.certifiedFirst * 100)} %` : rolls(null);
         out.push(
           renderTable(
             ['to detect', 'expected', 'session: UNFAIR', 'machine time', `analyze (all ${flags.level}s)`, 'machine time', 'analyze (targeted 1-df)', 'machine time'],
             plans.map((p) => [
-              `${p.spec.names.join('+')} at ${Number(p.spec.target.toPrecision(4))}`,
-              String(Number(p.spec.expected.toPrecision(4))),
+              `${p.spec.names.join('+')} at ${targetText(p.spec)}`,
+              expectedText(p.spec),
               session(p),
               hours(p.session.likelyHours),
               rolls(p.omnibusRolls),
@@ -95,8 +97,9 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
           '',
           `Rolls per die. Session: the monitor (${perDie}, UNFAIR at e-value ${formatCount(rig.dice / flags.alpha)}) calls ${share(flags.power)} of ${DEFAULT_PLAN_SIMULATION.runs} simulated dice with that bias UNFAIR by then; ` +
             `a die certified FAIR_WITHIN(±${flags.delta}) first stays so (a bias inside the margin).`,
-          `analyze: a file of that many rolls is found unfair with power ${flags.power}, at alpha/${tests} (Holm over ${tests} test${tests === 1 ? '' : 's'}, ${rig.dice} dice). ` +
+          `analyze: a file of that many rolls is found unfair with power ${flags.power} by its ${flags.level} test at alpha/${first.tests} (Holm over ${testFamily(first, rig.dice)}). ` +
             'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
+          ...symbolsOnlyLine(plans, rollsOf),
           '',
         );
       }
@@ -111,7 +114,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         );
       } else if (certify.notSimulated) {
         out.push(
-          `${title}: at least ${rolls(certify.exactShares)} rolls per die (${hours(certify.exactShares === null ? null : machineHours(certify.exactShares, rig))}), ` +
+          `${title}: at least ${rollsOf(certify.exactShares)} per die (${hours(certify.exactShares === null ? null : machineHours(certify.exactShares, rig))}), ` +
             `even for a die whose faces come up exactly at their odds; a session needs more. Past what plan simulates.`,
         );
       } else {
@@ -119,10 +122,10 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         out.push(
           ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
           `${title}, if the die is fair${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}:`,
-          `  a session (${perDie}): half of fair dice by ${rolls(s.median)} rolls (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
+          `  a session (${perDie}): half of fair dice by ${rollsOf(s.median)} (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
           ...(certify.fixedSample
             ? [
-                `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rolls(certify.fixedSample.median)} rolls certifies half the time, ` +
+                `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rollsOf(certify.fixedSample.median)} certifies half the time, ` +
                   `of ${rolls(certify.fixedSample.likely)} ${share(certify.fixedSample.share)} times${exact}.`,
               ]
             : []),
@@ -132,6 +135,31 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       out.push(`At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`, '');
       io.out(out.join('\n'));
     });
+}
+
+/** The asked-for probability, to as many figures as it takes to differ from the expected one (x1.0001 on 0.375: 0.37504). */
+function targetText(spec: DetectPlan['spec']): string {
+  return String(Number(spec.target.toPrecision(distinctFigures(spec.target, spec.expected))));
+}
+
+/** The expected probability, to the figures its target is shown to. */
+function expectedText(spec: DetectPlan['spec']): string {
+  return String(Number(spec.expected.toPrecision(distinctFigures(spec.target, spec.expected))));
+}
+
+/** analyze's test family, as plan counts it: "2 tests: its one die by symbol and by face, as analyze tests a log that records faces". */
+function testFamily(p: FixedSampleDetection, dice: number): string {
+  const levels = p.levels.length === 2 ? 'by symbol and by face, as analyze tests a log that records faces' : `by ${p.levels[0] ?? 'symbol'}`;
+  return `${formatCountOf(p.tests, 'test')}: ${dice === 1 ? 'its one die' : `each of ${formatCount(dice)} dice`} ${levels}`;
+}
+
+/** Where a log of symbols alone is tested at fewer levels: its figures, so a plan for such a log is not overstated. */
+function symbolsOnlyLine(plans: readonly DetectPlan[], rollsOf: (n: number | null) => string): string[] {
+  const alone = plans.flatMap((p) => (p.symbolsOnly ? [{ p, s: p.symbolsOnly }] : []));
+  const first = alone[0];
+  if (first === undefined) return [];
+  const each = alone.map(({ p, s }) => `${p.spec.names.join('+')} at ${targetText(p.spec)} in ${rollsOf(s.omnibusRolls)} (targeted ${rollsOf(s.targetedRolls)})`);
+  return [`A log that records symbols alone (as an X-Wing session's export does) is tested by symbol only, at alpha/${first.s.tests} (${formatCountOf(first.s.tests, 'test')}): ${each.join('; ')}.`];
 }
 
 /** The misreads a session reading dice of `die` with this profile, or this D6 check, allows for (refused as a session refuses). */

@@ -72,6 +72,8 @@ function dieJson(d: DieAnalysis) {
 function level(l: LevelAnalysis, adjustedP: number | undefined) {
   return {
     categories: l.labels,
+    // What the sentences call them, where an id could be read as another's (a D3's face 2 as its result 2).
+    ...(l.names ? { names: l.names } : {}),
     counts: l.counts,
     expected: l.expected,
     observed: l.counts.map((c) => (l.n > 0 ? c / l.n : null)),

@@ -1,7 +1,7 @@
 import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze.js';
 import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
-import type { LevelAnalysis } from '../../analysis/levelAnalysis.js';
-import { confidenceLabel, fixed, formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
+import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 
 /** The human-readable report of `dicerig analyze`. */
@@ -18,11 +18,11 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   const control = a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg';
   const own = a.settingsFromSessions ?? [];
   const theirs = (key: 'alpha' | 'delta' | 'serialAlpha') => (own.includes(key) ? " (the sessions' own)" : '');
-  yield `${a.count} ${a.count === 1 ? 'die' : 'dice'}, ${formatCount(a.totalRolls)} rolls${a.unresolvedRolls !== undefined && a.unresolvedRolls > 0 ? ` read, ${formatCount(a.unresolvedRolls)} unresolved` : ''}. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
+  yield `${formatCountOf(a.count, 'die', 'dice')}, ${formatCountOf(a.totalRolls, 'roll')}${a.unresolvedRolls !== undefined && a.unresolvedRolls > 0 ? ` read, ${formatCount(a.unresolvedRolls)} unresolved` : ''}. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
     `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;
-  if (fromSessions + across + (a.campaignSetAside ?? 0) < a.count) yield 'Verdicts assume the number of rolls was fixed in advance; the anytime e-value stays valid however the rolling was stopped.';
+  if (fromSessions + across + (a.campaignSetAside ?? 0) < a.count) yield "Verdicts assume the number of rolls was fixed in advance; the anytime e-value of a die's symbols stays valid however the rolling was stopped.";
   if (across > 0) {
     yield (
       `${across === a.count ? 'Every die was' : `${across} of the dice ${across === 1 ? 'was' : 'were'}`} rolled in several stored sessions: judged on the product of those sessions' e-values ` +
@@ -55,7 +55,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     for (const h of a.homogeneity) {
       const t = h.test;
       yield `  ${h.dieType} by ${h.level}, ${h.dice.length} dice: Pearson X² = ${fixed(t.pearson.statistic, 2)} (${t.pearson.df} df), p = ${formatLogScientific(t.pearson.logP)}; ` +
-        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}` +
+        `G p = ${formatLogScientific(t.g.logP)}; Cramér's V = ${fixed(t.cramersV, 3)}${mostDifferent(h.dice, h.names ?? h.labels, t.residuals, t.rowsUsed, t.columnsUsed)}` +
         (h.unresolved !== undefined ? `\n    ${homogeneityReading(h, a.alpha)}.` : '');
     }
     yield '';
@@ -64,7 +64,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
 
 function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   // The unresolved rolls are not among the read ones the tables count, but the session's "after N rolls" counts them.
-  const rolls = d.unresolved !== undefined ? `${formatCount(d.n)} rolls read, ${formatCount(d.unresolved)} unresolved` : `${formatCount(d.n)} rolls`;
+  const rolls = d.unresolved !== undefined ? `${formatCountOf(d.n, 'roll')} read, ${formatCount(d.unresolved)} unresolved` : formatCountOf(d.n, 'roll');
   const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
   const campaign = d.verdict.kind === 'RIG_SUSPECT' ? d.verdict.campaign : undefined;
   if (campaign !== undefined) {
@@ -102,14 +102,16 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const ran = d.serial.checks.filter((c) => !c.skipped).length;
   const outcome = d.serial.suspect ? 'SUSPECT' : ran === 0 ? 'not run: too few rolls' : ran < d.serial.checks.length ? `passed (${ran} of ${d.serial.checks.length} could run)` : 'passed';
   lines.push(`  rig checks: ${checks} -> ${outcome}`);
-  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCount(d.anytime.decidedAt)} rolls)` : '';
-  lines.push(`  anytime-valid e-value against the expected odds: ${formatLogScientific(d.anytime.logE)}${decided}`);
+  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')})` : '';
+  // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
+  const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
+  lines.push(`  anytime-valid e-value against the expected odds${of}: ${formatLogScientific(d.anytime.logE)}${decided}`);
   return lines.join('\n');
 }
 
 function levelTable(l: LevelAnalysis, alpha: number): string {
   const header = [l.level, 'count', 'observed', 'expected', `${confidenceLabel(alpha)} simultaneous`, 'deviation'];
-  const rows = l.labels.map((label, i) => {
+  const rows = namesOf(l).map((label, i) => {
     const iv = l.intervals[i] as { lower: number; upper: number };
     return [
       label,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import { formatLogScientific } from '../../../src/core/format.js';
 import { goodmanCertifier } from '../../../src/stats/intervals.js';
 import { seededRandom } from '../../../src/stats/random.js';
-import { fromFaces, loadedOdds, simulatedRolls, symbolRollsWithCounts } from './helpers.js';
+import { formatAnalysisText } from '../../../src/cli/format/analysisText.js';
+import { faceRollsWithCounts, fromFaces, loadedOdds, simulatedRolls, symbolRollsWithCounts } from './helpers.js';
 
 describe('analyzeDice', () => {
   it('passes the SciPy Pearson and G p-values through for a red die by symbol', () => {
@@ -42,6 +44,43 @@ describe('analyzeDice', () => {
     expect(f1!.verdict.kind).not.toBe('UNFAIR');
     expect(f2!.verdict.kind).not.toBe('UNFAIR');
     expect(a.homogeneity.find((h) => h.level === 'symbol')?.test.pearson.p).toBeLessThan(0.01);
+  });
+
+  it("says its anytime e-value is of the die's symbols: a red die whose hit-1 comes up in place of hit-2 is UNFAIR by face while the e-value sees nothing", () => {
+    // hit-1 250, hit-2 0, hit-3 125 and the other faces at their odds: by symbol exactly [375, 125, 250, 250] of 1,000.
+    const a = analyzeDice([faceRollsWithCounts('R', redAttackDie, [250, 0, 125, 125, 125, 125, 125, 125], 5)]);
+    const d = a.dice[0]!;
+    expect(d.verdict.kind).toBe('UNFAIR');
+    expect(d.anytime.level).toBe('symbol');
+    expect(d.anytime.logE).toBeLessThan(0);
+    expect(formatAnalysisText(a)).toContain(`  anytime-valid e-value against the expected odds of its symbols: ${formatLogScientific(d.anytime.logE)}\n`);
+  });
+
+  it('projects UNFAIR for a red die steadily 0.022 short on blank, inside the ±0.03 margin: the test finds it long before the intervals narrow to the margin', () => {
+    // Faces [383, 383, 384, 380, 393, 393, 342, 342] of 3,000: blank 0.228 instead of 0.25, every face inside ±0.03.
+    // Rejecting (SciPy; n_for as in plan.test.ts, the observed shares as the alternative, alpha/2 for Holm's first step):
+    //   n_for([3/8,1/8,2/8,2/8], [1150/3000, 380/3000, 786/3000, 684/3000], .025) -> 4747 (by face: 6167), so 1,747 more.
+    // Certifying (the Goodman rule, cert as in plan.test.ts at alpha 0.05, ±0.03): first N at the symbol shares 16728
+    //   (the face shares already do at 3,001), so 13,728 more.
+    // Which comes first, simulated (numpy, 2,000 files drawn at the observed face shares through analyze's rule: Holm
+    //   over both levels, then Goodman): at 4,747 rolls 83 % UNFAIR, 8 % FAIR_WITHIN; at 16,728, 100 % UNFAIR and none
+    //   FAIR_WITHIN. So "more rolls to certify" would promise a verdict analyze would not give if the shares held.
+    const a = analyzeDice([faceRollsWithCounts('R', redAttackDie, [383, 383, 384, 380, 393, 393, 342, 342], 8)]);
+    const v = a.dice[0]!.verdict;
+    expect(v.kind).toBe('INCONCLUSIVE');
+    if (v.kind !== 'INCONCLUSIVE') return;
+    expect(v.projection).toMatchObject({ toReject: 1747, toCertify: 13728 });
+    expect(v.target).toBe('UNFAIR');
+    expect(a.dice[0]!.sentence).toBe(
+      'INCONCLUSIVE: about 1,700 more rolls needed to show the die unfair, if blank stays at 0.228 instead of 0.25 (no face is clearly off, but 3,000 rolls cannot yet bound every face within ±0.03).',
+    );
+  });
+
+  it('writes one roll as "1 roll" in its report', () => {
+    const text = formatAnalysisText(analyzeDice([faceRollsWithCounts('A', redAttackDie, [1, 0, 0, 0, 0, 0, 0, 0], 1)]));
+    expect(text).toMatch(/^1 die, 1 roll\. alpha/);
+    expect(text).toContain('A  (X-Wing red attack die (d8), 1 roll)');
+    expect(text).toContain('but 1 roll cannot yet bound every face');
   });
 
   it('adjusts across dice with Holm: a p of 0.02 on one of ten dice is not enough', () => {

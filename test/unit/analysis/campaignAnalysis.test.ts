@@ -84,4 +84,16 @@ describe('campaign analysis', () => {
     const a = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: [{ batchId: 9, rig: '1', label: 'A', die: 'd6', symbol: '1', count: 1 }], sessions: pending });
     expect(a.legs).toEqual([{ batchId: 9, rig: '1', fleetSession: null, label: 'A', rolls: 1, kind: 'PENDING', sentence: 'not synced yet' }]);
   });
+
+  it("says a session resumed after a stop is pending, not the verdict it stored when it stopped, and names that one as of then", () => {
+    const stopped = verdicts(['A'], 'INCONCLUSIVE').replace('as the session said.', 'undecided after 14 rolls.');
+    const base = { batchId: 1, rig: '1', sessionName: 'campaign c rig 1 batch 1', fleetSession: 1, throwCount: 37, verdictsJson: stopped };
+    const row = [{ batchId: 1, rig: '1', label: 'A', die: 'd6', symbol: '1', count: 37 }];
+    const running = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: row, sessions: [{ ...base, state: 'running' }] });
+    expect(running.legs.map((l) => [l.kind, l.sentence])).toEqual([['PENDING', 'the session is still running (37 throws so far); its verdict comes when it finishes (when it last ended it said: INCONCLUSIVE: undecided after 14 rolls)']]);
+    const again = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: row, sessions: [{ ...base, state: 'stopped' }] });
+    expect(again.legs[0]!.sentence).toBe("the session was stopped after 37 throws; its leg is not done: `dicerig campaign run` on its rig's host resumes it (when it last ended it said: INCONCLUSIVE: undecided after 14 rolls)");
+    const finished = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: row, sessions: [{ ...base, state: 'finished' }] });
+    expect(finished.legs.map((l) => l.kind)).toEqual(['INCONCLUSIVE']);
+  });
 });

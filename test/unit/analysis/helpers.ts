@@ -31,6 +31,20 @@ export function symbolRollsWithCounts(label: string, die: DieType, counts: reado
   return { label, die, level: 'symbol', symbols: Uint8Array.from(symbols), files: ['test'] };
 }
 
+/** Face-level rolls with exactly these counts per face, in a seeded random order. */
+export function faceRollsWithCounts(label: string, die: DieType, counts: readonly number[], seed: number): DieRolls {
+  const faces: number[] = [];
+  counts.forEach((c, i) => {
+    for (let j = 0; j < c; j++) faces.push(i);
+  });
+  const random = seededRandom(seed);
+  for (let i = faces.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [faces[i], faces[j]] = [faces[j] as number, faces[i] as number];
+  }
+  return fromFaces(label, die, Uint8Array.from(faces));
+}
+
 /** Face odds with every face of `symbol` made `factor` times as likely, renormalised. */
 export function loadedOdds(die: DieType, symbol: string, factor: number): number[] {
   const w = die.faces.map((f, i) => (die.faceProbabilities[i] as number) * (f.symbol === symbol ? factor : 1));

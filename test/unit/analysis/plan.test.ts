@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { machineHours, parseDetectSpec, planCertification, planDetection } from '../../../src/analysis/plan.js';
-import { d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import { d3Die, d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
+import type { DieType } from '../../../src/dice/types.js';
 import { seededRandom } from '../../../src/stats/random.js';
+import { simulatedRolls } from './helpers.js';
 
 const rig = { channels: 4, secondsPerThrow: 2.5, dice: 4 };
 /** Fewer simulated dice than the CLI's: these tests compare figures, test/verdict/planAgainstProcedure.test.ts checks them. */
@@ -29,16 +32,61 @@ describe('parseDetectSpec', () => {
 });
 
 describe('planning rolls and machine time', () => {
-  it('gives the analyze figures for red hit+crit at 0.55 at alpha over the tests: 1,091 over all symbols, 785 targeted for one die', () => {
-    // SciPy (see test/unit/stats/power.test.ts for the noncentral chi-square code): 1091 and 785 at alpha 0.05.
+  // The golden figures (rolls per die: omnibus, targeted 1-df), from SciPy 1.17:
+  // from scipy.stats import ncx2, chi2
+  // def n_for(p0, p1, a, power=0.8):
+  //     df = len(p0) - 1; c = chi2.ppf(1 - a, df); w2 = sum((q - p)**2 / p for p, q in zip(p0, p1)); n = 1
+  //     while ncx2.sf(c, df, n * w2) < power: n += 1
+  //     return n
+  // def alt(p0, idx, t):  # the named group at t, the rest scaled to fill 1 - t
+  //     g = sum(p0[i] for i in idx); return [p * t / g if i in idx else p * (1 - t) / (1 - g) for i, p in enumerate(p0)]
+  // def both(p0, idx, t, a):
+  //     g = sum(p0[i] for i in idx); return n_for(p0, alt(p0, idx, t), a), n_for([g, 1 - g], [t, 1 - t], a)
+  // red = [3/8, 1/8, 2/8, 2/8]; green = [3/8, 2/8, 3/8]; d3 = [1/3] * 3; d8 = [1/8] * 8
+  // both(red, [0, 1], .55, .05 / 2) -> (1291, 951); both(red, [0, 1], .55, .05) -> (1091, 785)
+  // both(red, [0], .5, .05 / 2) -> (194, 143); both(red, [0], .5, .05) -> (164, 118)
+  // both(green, [0], .425, .05 / 2) -> (1078, 892); both(green, [0], .425, .05) -> (904, 736)
+  // both(d3, [2], .4, .05 / 6) -> (718, 606); both(d3, [2], .4, .05 / 3) -> (628, 524)
+  // both(d8, [0], .2, .05 / 8) -> (414, 249)
+  it('plans analyze on one red die at alpha/2, as analyze tests it by symbol and by face: 1,291 rolls for hit+crit at 0.55, 1,091 for a log of symbols alone', () => {
     const one = { ...rig, dice: 1 };
     const plan = planDetection(redAttackDie, parseDetectSpec('hit+crit=0.55', redAttackDie, 'symbol'), 0.05, 0.8, 0.03, one, quick);
-    expect(plan).toMatchObject({ tests: 1, omnibusRolls: 1091, targetedRolls: 785 });
-    expect(plan.omnibusHours).toBeCloseTo(machineHours(1091, one), 12);
-    // Four dice: analyze adjusts over four tests (Holm), so a lone biased die must reach alpha/4.
+    expect(plan).toMatchObject({ tests: 2, levels: ['symbol', 'face'], omnibusRolls: 1291, targetedRolls: 951 });
+    expect(plan.omnibusHours).toBeCloseTo(machineHours(1291, one), 12);
+    // statistics.md's table (single test at alpha 0.05) holds for a log of symbols alone, where analyze runs one test.
+    expect(plan.symbolsOnly).toMatchObject({ tests: 1, levels: ['symbol'], omnibusRolls: 1091, targetedRolls: 785 });
+    // Four dice: analyze adjusts over eight tests (Holm), so a lone biased die must reach alpha/8.
     const four = planDetection(redAttackDie, parseDetectSpec('hit+crit=0.55', redAttackDie, 'symbol'), 0.05, 0.8, 0.03, rig, quick);
-    expect(four.tests).toBe(4);
-    expect(four.omnibusRolls as number).toBeGreaterThan(1091);
+    expect(four.tests).toBe(8);
+    expect(four.omnibusRolls as number).toBeGreaterThan(1291);
+  });
+
+  it('counts both levels of every die whose faces share a symbol: red, green and D3 at the figures SciPy gives', () => {
+    const one = { ...rig, dice: 1 };
+    const figures = (die: DieType, detect: string, r: typeof rig) => {
+      const p = planDetection(die, parseDetectSpec(detect, die, 'symbol'), 0.05, 0.8, 0.03, r, quick);
+      return [p.tests, p.omnibusRolls, p.targetedRolls, p.symbolsOnly?.tests, p.symbolsOnly?.omnibusRolls, p.symbolsOnly?.targetedRolls];
+    };
+    expect(figures(redAttackDie, 'hit=0.5', one)).toEqual([2, 194, 143, 1, 164, 118]);
+    expect(figures(greenDefenseDie, 'evade=0.425', one)).toEqual([2, 1078, 892, 1, 904, 736]);
+    expect(figures(d3Die, '3=0.4', { ...rig, dice: 3 })).toEqual([6, 718, 606, 3, 628, 524]);
+    // A D6's faces are its symbols: analyze tests it once, and there is no other family to plan for.
+    expect(figures(d6Die, '6=0.2', one)).toEqual([1, expect.any(Number), expect.any(Number), undefined, undefined, undefined]);
+    // By face: four red dice, eight tests; the face figure needs a log of faces, so no symbols-only figure.
+    const byFace = planDetection(redAttackDie, parseDetectSpec('hit-1=0.2', redAttackDie, 'face'), 0.05, 0.8, 0.03, rig, quick);
+    expect(byFace).toMatchObject({ tests: 8, omnibusRolls: 414, targetedRolls: 249 });
+    expect(byFace.symbolsOnly).toBeUndefined();
+  });
+
+  it("plans for the family analyze makes of the same dice: a log of faces, and one of symbols alone", () => {
+    const dice = [redAttackDie, d3Die, d6Die];
+    for (const die of dice) {
+      const plan = planDetection(die, parseDetectSpec(`${die.symbols[0]}=x1.2`, die, 'symbol'), 0.05, 0.8, 0.03, { ...rig, dice: 3 }, quick);
+      const logs = [0, 1, 2].map((i) => simulatedRolls(`${die.id}-${i}`, die, die.faceProbabilities, 60, 40 + i));
+      expect(analyzeDice(logs).family).toBe(plan.tests);
+      const symbolsAlone = logs.map(({ faces: _faces, ...r }) => ({ ...r, level: 'symbol' as const }));
+      expect(analyzeDice(symbolsAlone).family).toBe(plan.symbolsOnly?.tests ?? plan.tests);
+    }
   });
 
   it('gives the floor: analyze certifies a file whose faces come up exactly at their odds at the count SciPy finds', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { percent, percentFigures, probabilityFromLog, signedPercent } from '../../../src/core/format.js';
+import { distinctFigures, percent, percentFigures, probabilityFromLog, signedPercent } from '../../../src/core/format.js';
 import { toJson } from '../../../src/cli/options.js';
 import { chiSquareSf } from '../../../src/stats/special.js';
 
@@ -15,6 +15,16 @@ describe('percent', () => {
   it('writes the missing mark when there is nothing to rate', () => {
     expect(percent(null)).toBe('-');
     expect(percent(Number.NaN, 1, '—')).toBe('—');
+  });
+});
+
+describe('distinctFigures', () => {
+  it('gives the figures at which two numbers print apart, never fewer than asked', () => {
+    expect(distinctFigures(0.5, 0.375)).toBe(4);
+    expect(distinctFigures(0.375 * 1.0001, 0.375)).toBe(5);
+    expect(Number((0.375 * 1.0001).toPrecision(5))).toBe(0.37504);
+    expect(distinctFigures(0.375 * (1 + 1e-10), 0.375)).toBe(11);
+    expect(distinctFigures(0.2, 0.2)).toBe(17);
   });
 });
 

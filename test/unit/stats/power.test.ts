@@ -32,6 +32,7 @@ const d6 = new Array<number>(6).fill(1 / 6);
  *
  * statistics.md's "~150" for "red hitting 0.5" is the first alternative (crit unchanged, focus and blank
  * each give up 0.0625); with the loss shared by all other faces in proportion it is 164.
+ * The table is one test at alpha 0.05; analyze tests a die at alpha over its family (plan.test.ts has those).
  */
 describe('power of Pearson’s test', () => {
   it('gives SciPy’s noncentral chi-square power', () => {

@@ -55,6 +55,14 @@ describe('describeVerdict', () => {
 
   it('says "1 more roll", not "1 more rolls"', () => {
     expect(describeVerdict({ ...inconclusive, rollsNeeded: 1 })).toBe('INCONCLUSIVE: about 1 more roll needed to certify within ±0.03 (the budget of 1,500 rolls is spent).');
+    const fair: Verdict = { kind: 'FAIR_WITHIN', n: 1, delta: 0.9, alpha: 0.05, certifiedDelta: 0.8, faces: [], intervalMethod: 'test' };
+    expect(describeVerdict(fair)).toContain(' after 1 roll (');
+  });
+
+  it('ends with a clause it is given, after a semicolon', () => {
+    expect(describeVerdict({ ...inconclusive, rollsNeeded: 1 }, 'by what it reads (1, 2, 3) no bias found, p = 0.76')).toBe(
+      'INCONCLUSIVE: about 1 more roll needed to certify within ±0.03 (the budget of 1,500 rolls is spent); by what it reads (1, 2, 3) no bias found, p = 0.76.',
+    );
   });
 
   it('says what assumption an INCONCLUSIVE projection toward UNFAIR rests on', () => {

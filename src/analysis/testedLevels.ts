@@ -1,0 +1,13 @@
+import type { DieType } from '../dice/types.js';
+
+/** A level a die's rolls are tested at: what the game reads (symbol) or the physical face. */
+export type TestedLevel = 'symbol' | 'face';
+
+/**
+ * The levels analyze tests a die's log at, each one test of its multiplicity family: by symbol always, and by face
+ * too when the log records faces and some of them share a symbol (for a D6 a face test would repeat the symbol test).
+ * `plan` counts the same family, so its fixed-n figures are at the alpha analyze will use.
+ */
+export function testedLevels(die: DieType, facesLogged: boolean): readonly TestedLevel[] {
+  return facesLogged && die.faces.length > die.symbols.length ? ['symbol', 'face'] : ['symbol'];
+}
