@@ -7,6 +7,7 @@ import { getDieType } from '../dice/catalogue.js';
 import { isD6Faced } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { rigFactories } from '../rig/factory.js';
+import { loadProblem } from './simulatedDice.js';
 
 type Path = readonly (string | number)[];
 /** Records one problem at a key path. */
@@ -49,8 +50,9 @@ export function checkConfigMeaning(value: unknown, add: AddProblem): void {
     }
     const load = record(d.simulatedLoad);
     if (load !== undefined && !simCamera) add(['dice', i, 'simulatedLoad'], 'only the simulated camera can load a die; remove it for a real camera');
-    else if (load !== undefined && type !== undefined && typeof load.symbol === 'string' && !type.symbols.includes(load.symbol) && !type.faces.some((f) => f.id === load.symbol)) {
-      add(['dice', i, 'simulatedLoad', 'symbol'], `"${load.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})`);
+    else if (load !== undefined && type !== undefined && typeof load.symbol === 'string' && typeof load.factor === 'number') {
+      const bad = loadProblem(type, { symbol: load.symbol, factor: load.factor });
+      if (bad !== undefined) add(['dice', i, 'simulatedLoad', bad.key], bad.problem);
     }
     if (d.simulatedLogo !== undefined && !simCamera) add(['dice', i, 'simulatedLogo'], 'only the simulated camera draws a logo on a die; a real die shows its own (remove it for a real camera)');
     else if (d.simulatedLogo !== undefined && type !== undefined && !isD6Faced(type)) add(['dice', i, 'simulatedLogo'], `a logo replaces a D6 face's pips, and a ${type.id} die has none`);

@@ -21,7 +21,7 @@ import { ConfigError } from '../core/errors.js';
 import type { RandomSource } from '../stats/random.js';
 import { oddsOnBiasedRig } from '../stats/rigBias.js';
 
-/** One die made to favour one face: `symbol` (a pip count or an X-Wing icon) comes up `factor` times as often as it should. */
+/** One die made to favour one symbol: `symbol` (a D6's pip count, a D3's result, an X-Wing icon) comes up `factor` times as often as it should, on each face that shows it. */
 export interface DieLoad {
   readonly symbol: string;
   readonly factor: number;
@@ -66,14 +66,37 @@ export function cameraOdds(type: DieType): Map<string, number> {
   return new Map(type.symbols.map((s, i) => [s, p[i] as number]));
 }
 
-/** A die's odds with `load.symbol` `factor` times as likely, the others scaled down in proportion. */
-export function loadedOdds(odds: ReadonlyMap<string, number>, load: DieLoad): Map<string, number> {
-  const p = odds.get(load.symbol);
-  if (p === undefined) throw new ConfigError('simulatedLoad.symbol', `"${load.symbol}" is not shown on this die (it shows ${[...odds.keys()].join(', ')})`);
-  const target = p * load.factor;
-  if (!(target < 1)) throw new ConfigError('simulatedLoad.factor', `${load.factor} × ${p} is not a probability below 1`);
-  const rest = (1 - target) / (1 - p);
-  return new Map([...odds].map(([s, q]) => [s, s === load.symbol ? target : q * rest]));
+/** The symbol each of `cameraOdds`'s keys shows: a D6-faced die's face shows its symbol (a D3's face 5 shows 3), an X-Wing icon is its symbol. */
+function symbolOfKey(type: DieType): (key: string) => string {
+  const byFace = new Map(type.faces.map((f) => [f.id, f.symbol]));
+  return simDieKind(type) === 'd6' ? (key) => byFace.get(key) ?? key : (key) => key;
+}
+
+/**
+ * What is wrong with loading `type` with `load`, by the key under `simulatedLoad` it concerns; undefined when nothing.
+ * The config check and `loadedOdds` both ask it, so a load refused at run time was refused when the config was read.
+ */
+export function loadProblem(type: DieType, load: DieLoad): { readonly key: 'symbol' | 'factor'; readonly problem: string } | undefined {
+  const i = type.symbols.indexOf(load.symbol);
+  if (i < 0) return { key: 'symbol', problem: `"${load.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})` };
+  const p = symbolProbabilities(type)[i] as number;
+  if (!(p * load.factor < 1)) return { key: 'factor', problem: `${load.factor} × ${p} (the odds of "${load.symbol}") is not a probability below 1` };
+  return undefined;
+}
+
+/**
+ * A die's odds (`cameraOdds`) with the symbol `load.symbol` `factor` times as likely, the others scaled down in
+ * proportion. A symbol shown by several faces (a D3's 3 on faces 5 and 6) is loaded on each of them alike.
+ */
+export function loadedOdds(type: DieType, load: DieLoad): Map<string, number> {
+  const bad = loadProblem(type, load);
+  if (bad !== undefined) throw new ConfigError(`simulatedLoad.${bad.key}`, bad.problem);
+  const odds = cameraOdds(type);
+  const symbolOf = symbolOfKey(type);
+  let p = 0;
+  for (const [key, q] of odds) if (symbolOf(key) === load.symbol) p += q;
+  const rest = (1 - p * load.factor) / (1 - p);
+  return new Map([...odds].map(([key, q]) => [key, symbolOf(key) === load.symbol ? q * load.factor : q * rest]));
 }
 
 interface Weights {
@@ -118,7 +141,7 @@ export class SimulatedDice {
     const d = this.dice[channel];
     if (d === undefined) throw new RangeError(`there is no simulated die in channel ${channel}`);
     const odds = cameraOdds(d.type);
-    const own = d.load ? loadedOdds(odds, d.load) : odds;
+    const own = d.load ? loadedOdds(d.type, d.load) : odds;
     return this.rigBias ? oddsOnRig(odds, own, this.rigBias) : own;
   }
 

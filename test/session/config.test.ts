@@ -113,6 +113,16 @@ describe('session config', () => {
     expect(wrong.key).toBe('dice[0].simulatedLoad.symbol');
   });
 
+  it('takes a load as a symbol: a direction die\'s five-centre passes, a D3\'s face id is refused, a load past certainty is refused', () => {
+    expect(parseSessionConfig('dice:\n  - { label: A, type: direction, simulatedLoad: { symbol: five-centre, factor: 1.5 } }\nrig: { driver: sim }\n', 'run.yaml').dice[0]?.simulatedLoad).toEqual({ symbol: 'five-centre', factor: 1.5 });
+    const face = problem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: sim }\n');
+    expect(face.key).toBe('dice[0].simulatedLoad.symbol');
+    expect(face.message).toMatch(/"6" is not a symbol of a d3 die \(1, 2, 3\) \(line 2\)/);
+    const certain = problem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "3", factor: 3 } }\nrig: { driver: sim }\n');
+    expect(certain.key).toBe('dice[0].simulatedLoad.factor');
+    expect(certain.message).toMatch(/not a probability below 1/);
+  });
+
   it('refuses a simulated logo on a real camera, on a die without pips and on a face a D6 does not have', () => {
     const real = problem('dice:\n  - { label: A, type: d6, simulatedLogo: "6" }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
     expect(real.key).toBe('dice[0].simulatedLogo');
