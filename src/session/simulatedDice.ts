@@ -3,7 +3,7 @@
  * camera comes to show exactly what they rolled.
  *
  * The simulated camera draws each die's face itself, uniformly over the die's
- * physical faces (the catalogue's odds), and has no way to be told a face. So
+ * physical faces, and has no way to be told a face. So
  * the dice choose among the camera's throws: a planned throw (planning costs
  * no rendering) is kept with probability Π_c w_c(face_c) / max w_c, where
  * w_c(x) = q_c(x) / p_c(x) is die c's wanted odds over the camera's odds, and
@@ -59,11 +59,23 @@ export function simDieKind(type: DieType): SimDieKind {
   throw new ConfigError('dice', `the simulated camera cannot draw a "${type.id}" die; it draws D6-faced dice (d6, d3, direction) and X-Wing red and green dice`);
 }
 
-/** What the camera shows of a die (a pip count for D6-faced dice, an icon for X-Wing dice) and its odds under the camera's own draw. */
+/**
+ * What the camera shows of a die (a face id for D6-faced dice, an icon for X-Wing dice) and its odds under the camera's
+ * own draw: uniform over the faces it draws (six pip faces; an X-Wing die's eight, grouped by icon).
+ */
 export function cameraOdds(type: DieType): Map<string, number> {
-  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f, i) => [f.id, type.faceProbabilities[i] as number]));
+  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f) => [f.id, 1 / 6]));
   const p = symbolProbabilities(type);
   return new Map(type.symbols.map((s, i) => [s, p[i] as number]));
+}
+
+/**
+ * A die's own odds, keyed as `cameraOdds`: its type's (a D6-faced die of your own may claim other odds than the
+ * camera's 1/6 a face, and the simulated die rolls true to its claim).
+ */
+export function dieOdds(type: DieType): Map<string, number> {
+  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f, i) => [f.id, type.faceProbabilities[i] as number]));
+  return cameraOdds(type);
 }
 
 /** The symbol each of `cameraOdds`'s keys shows: a D6-faced die's face shows its symbol (a D3's face 5 shows 3), an X-Wing icon is its symbol. */
@@ -91,7 +103,7 @@ export function loadProblem(type: DieType, load: DieLoad): { readonly key: 'symb
 export function loadedOdds(type: DieType, load: DieLoad): Map<string, number> {
   const bad = loadProblem(type, load);
   if (bad !== undefined) throw new ConfigError(`simulatedLoad.${bad.key}`, bad.problem);
-  const odds = cameraOdds(type);
+  const odds = dieOdds(type);
   const symbolOf = symbolOfKey(type);
   let p = 0;
   for (const [key, q] of odds) if (symbolOf(key) === load.symbol) p += q;
@@ -136,11 +148,11 @@ export class SimulatedDice {
     return this.dice.map((d) => simDieKind(d.type));
   }
 
-  /** The odds each die rolls with (face or symbol as the camera shows it). */
+  /** The odds each die rolls with (face or symbol as the camera shows it): its own, loaded or not, on the rig. */
   odds(channel: number): Map<string, number> {
     const d = this.dice[channel];
     if (d === undefined) throw new RangeError(`there is no simulated die in channel ${channel}`);
-    const odds = cameraOdds(d.type);
+    const odds = dieOdds(d.type);
     const own = d.load ? loadedOdds(d.type, d.load) : odds;
     return this.rigBias ? oddsOnRig(odds, own, this.rigBias) : own;
   }

@@ -10,13 +10,13 @@ import { seededRandom } from '../../src/stats/random.js';
  *   from scipy.stats import binom
  *   for n, p in [(6000, 0.1), (6000, 0.15), (6000, 0.25), (6000, 1/6),
  *                (3000, 0.5625), (3000, 0.0875), (3000, 0.175), (3000, 0.375), (3000, 0.125), (3000, 0.25),
- *                (6000, 0.125)]:
+ *                (6000, 0.125), (6000, 0.2), (6000, 0.3)]:
  *       print(n, p, binom.interval(0.99999, n, p))
  *
  *   6000 0.1     (500, 705)      6000 0.15   (780, 1024)    6000 0.25  (1353, 1650)   6000 1/6  (875, 1130)
  *   3000 0.5625  (1567, 1807)    3000 0.0875 (197, 333)     3000 0.175 (435, 619)
  *   3000 0.375   (1009, 1243)    3000 0.125  (297, 457)     3000 0.25  (647, 856)
- *   6000 0.125   (639, 865)
+ *   6000 0.125   (639, 865)      6000 0.2    (1065, 1339)   6000 0.3   (1644, 1958)
  *
  * Each bound fails a correct simulation once in 100,000 draws; a test checks at most 16 counts, so a seeded run that
  * passes is a fair sample (and the seeds keep it from flaking), while a load on the wrong face misses them by far.
@@ -33,6 +33,8 @@ const BOUNDS: Record<string, readonly [number, number]> = {
   '3000 0.125': [297, 457],
   '3000 0.25': [647, 856],
   '6000 0.125': [639, 865],
+  '6000 0.2': [1065, 1339],
+  '6000 0.3': [1644, 1958],
 };
 const bound = (n: number, p: number): readonly [number, number] => BOUNDS[`${n} ${Number(p.toFixed(4))}`] as readonly [number, number];
 
@@ -140,6 +142,19 @@ describe('the simulated dice choosing among the simulated camera\'s throws', () 
         expect(faces.get(f), `channel ${channel} face ${f}`).toBeLessThanOrEqual(hi);
       }
     }
+  });
+
+  it('rolls a D6 of the user\'s own with the odds it claims, though the camera draws every face alike', () => {
+    const claimed = [0.1, 0.1, 0.15, 0.15, 0.2, 0.3];
+    const type = { ...getDieType('d6'), id: 'loaded-claim', name: 'loaded-claim', faceProbabilities: claimed };
+    const camera = new SimulatedCamera({ seed: 49, channels: 1, dice: 'd6' });
+    const dice = new SimulatedDice([{ type }], seededRandom(50));
+    const faces = tally(Array.from({ length: 6000 }, () => dice.choose(() => camera.throwSequence()).truth), 0);
+    claimed.forEach((p, i) => {
+      const [lo, hi] = bound(6000, p);
+      expect(faces.get(String(i + 1)), `face ${i + 1}`).toBeGreaterThanOrEqual(lo);
+      expect(faces.get(String(i + 1)), `face ${i + 1}`).toBeLessThanOrEqual(hi);
+    });
   });
 
   it('keeps the camera\'s cocked rate on the loaded die', () => {
