@@ -17,6 +17,7 @@ import { withStoredSession } from '../storedSessions.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
+import { parsedConfig, withSessionDice } from '../sessionDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
 
@@ -50,7 +51,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .option('--db <path>', FLEET_DB_HELP)
     .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>)')
     .option('--json', 'print what was written and the verdicts as JSON')
-    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types that do not keep their definitions: imported from plain logs, or recorded before sessions kept them)')
     .option('--alpha <p>', 'error rate of each verdict (default: the session’s own, else 0.05)', probabilityArg)
     .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the session’s own, else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
@@ -76,7 +77,8 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
   return withStoredSession(flags.db, sessionKey, warn, ({ store, session }) => {
     requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
     return storedSessionReport(store, session, {
-      dice: loadDice(flags.diceFile),
+      // The session's own dice first: it is judged by the definitions it ran with.
+      dice: withSessionDice(loadDice(flags.diceFile), [{ name: `session ${session.id}`, config: parsedConfig(session.configJson) }]),
       generatedAt: Date.now(),
       multiplicity: flags.multiplicity,
       ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),
