@@ -322,7 +322,7 @@ function symmetricOpposite(given: Readonly<Record<string, string>>, path: Path, 
 }
 
 /** `faces[3].symbol` -> ['faces', 3, 'symbol']. */
-function parsePath(text: string): Path {
+export function parsePath(text: string): Path {
   const out: Path = [];
   for (const m of text.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : (m[1] as string));
   return out;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { builtInDice, sameDieId } from './catalogue.js';
+import { parsePath } from './definition.js';
 import type { DieType } from './types.js';
 import { checkDieType } from './validate.js';
 
@@ -33,7 +34,7 @@ export interface DieTypeDataProblem {
 export function dieTypesProblems(types: readonly DieType[]): DieTypeDataProblem[] {
   const problems: DieTypeDataProblem[] = [];
   types.forEach((t, i) => {
-    for (const p of checkDieType(t)) problems.push({ path: [i, ...p.path.split(/[.[\]]+/).filter((x) => x !== '').map((x) => (/^\d+$/.test(x) ? Number(x) : x))], problem: p.problem });
+    for (const p of checkDieType(t)) problems.push({ path: [i, ...parsePath(p.path)], problem: p.problem });
     const other = types.findIndex((u) => sameDieId(u.id, t.id));
     if (other < i) problems.push({ path: [i, 'id'], problem: `die "${t.id}" is already defined at [${other}]` });
     const builtIn = builtInDice.find((d) => sameDieId(d.id, t.id));
