@@ -40,6 +40,14 @@ describe('dicerig analyze', () => {
     expect(withDie.out).toContain('A  (D6 (pips), 3 rolls)');
   });
 
+  it('refuses a face and a symbol column that contradict each other, naming the file and line, and prints no verdicts', async () => {
+    const path = file('contradicts.csv', 'die,type,face,symbol\nA,red,hit-1,crit\nA,red,hit-2,crit\nA,red,hit-3,crit\nA,red,blank-1,crit\n');
+    const r = await runCli('analyze', path);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(`dicerig: ${path}, line 2: face "hit-1" of die "A" (red) shows hit, but its symbol column says "crit"\n`);
+  });
+
   it('names the file and line of a symbol the die does not have, and prints no verdicts', async () => {
     const path = file('typo.csv', 'die,type,symbol\nA,red,hit\nA,red,hti\n');
     const r = await runCli('analyze', path);

@@ -300,6 +300,18 @@ describe('dicerig import', () => {
     expect((await runCli('analyze', '--db', plain, '1')).out).toMatch(/^1 die, 1,002 rolls\. alpha 0\.05, /);
   });
 
+  it('says a lone export of a session that had no settings names none, rather than that manifests disagree', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'plain.db');
+    expect((await runCli('import', 'examples/one-hot/green-07.csv', '--db', db)).code).toBe(0);
+    const jsonl = join(dir, 'plain.jsonl');
+    expect((await runCli('export', '1', '--db', db, '--format', 'jsonl', '--out', jsonl)).code).toBe(0);
+    const r = await runCli('import', jsonl, '--db', join(dir, 'other.db'));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`The manifest of ${jsonl} names no decision settings (its session was imported from logs that named none): its dice are judged at alpha 0.05, FAIR_WITHIN margin ±0.03, rig checks at 0.01 unless told otherwise.`);
+    expect(r.out).not.toContain('do not agree');
+  });
+
   it('keeps a simulated export simulated (JSON Lines and CSV with its manifest file), and refuses to mix it with real rolls', async () => {
     const { db, dir } = recordedStore(true);
     const out = join(dir, 'sim.jsonl');

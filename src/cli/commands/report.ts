@@ -17,6 +17,7 @@ import { withStoredSession } from '../storedSessions.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
+import { parsedConfig, withSessionDice } from '../sessionDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
 
@@ -50,7 +51,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .option('--db <path>', FLEET_DB_HELP)
     .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>, or dicerig-report-fleet-<fleet id> from a fleet store)')
     .option('--json', 'print what was written and the verdicts as JSON')
-    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types that do not keep their definitions: imported from plain logs, or recorded before sessions kept them)')
     .option('--alpha <p>', 'error rate of each verdict (default: the session’s own, else 0.05)', probabilityArg)
     .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the session’s own, else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
@@ -74,8 +75,9 @@ export function registerReportCommand(program: Command, io: CliIo): void {
 }
 
 function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
-  const dice = loadDice(flags.diceFile);
-  // A fleet session comes with its listing (the report is named by its fleet id) and its campaign's finding on it.
+  const known = loadDice(flags.diceFile);
+  // A fleet session comes with its listing (the report is named by its fleet id) and its campaign's finding on it
+  // (the campaign is analysed with the known dice, as campaign report analyses it).
   return withStoredSession(
     flags.db,
     sessionKey,
@@ -83,7 +85,8 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
     ({ store, session, fleet, campaign }) => {
       requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
       return storedSessionReport(store, session, {
-        dice,
+        // The session's own dice first: it is judged by the definitions it ran with.
+        dice: withSessionDice(known, [{ name: `session ${session.id}`, config: parsedConfig(session.configJson) }]),
         generatedAt: Date.now(),
         multiplicity: flags.multiplicity,
         ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),
@@ -93,7 +96,7 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
         ...(campaign !== undefined ? { campaign } : {}),
       });
     },
-    dice,
+    known,
   );
 }
 

@@ -166,6 +166,7 @@ interface RunFlags extends SessionOutputFlags {
   rig?: string;
   keepFrames?: string;
   takeOver?: boolean;
+  diceFile?: string;
 }
 
 /** Registers `dicerig run <config>`. */
@@ -182,6 +183,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     )
     .argument('[config]', 'session config file (YAML or JSON; not needed with --resume, whose session keeps its stored config); with --campaign, the rig\'s config (its dice come from the campaign; default: simulated rig and camera)')
     .option('--db <path>', SESSION_DB_HELP)
+    .option('--dice-file <file>', "JSON/YAML file defining dice of your own for the config's dice (instead of its diceFile); the session keeps their definitions, so --resume, report and analyze need no file")
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, so its dice left INCONCLUSIVE when the budget was spent are rolled on, on the same evidence (a new session would start from nothing)', positiveIntArg)
     .option('--take-over', `${TAKE_OVER_HELP}; with --campaign: ${CAMPAIGN_TAKE_OVER_HELP}`)
@@ -197,17 +199,21 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (flags.host !== undefined && flags.fleet === undefined) throw new InputError('--host names this rig host in the fleet store: it goes with --fleet postgres://URL');
       if (flags.campaign !== undefined) {
         if (flags.keepFrames !== undefined) throw new InputError('--keep-frames keeps the frames of one session: run it with a session config, not --campaign');
+        if (flags.diceFile !== undefined) throw new InputError("--dice-file defines the dice of one session config; a campaign's dice are the campaign's (dicerig campaign --dice-file)");
         await runCampaignFromRun(io, file, flags.campaign, flags);
         return;
       }
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
       if (file === undefined && flags.resume === undefined) throw new InputError('run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)');
+      if (file === undefined && flags.diceFile !== undefined) throw new InputError("--dice-file defines the dice of a session config: a resumed session runs with the die definitions stored with it (give the config too, and its dice are checked against them)");
       // A resumed session runs with the config stored with it (rig, port, camera, dice, rules): a file given is only
       // checked against it (the same dice) and may name the store (its db key).
-      const config = file === undefined ? undefined : await loadSessionConfig(file);
+      const config = file === undefined ? undefined : await loadSessionConfig(file, flags.diceFile !== undefined ? { diceFile: flags.diceFile } : {});
       const db = rollStorePath(flags.db, config?.db);
-      await runWithProgress(io, config, db, flags, undefined, (id) => `dicerig run ${file !== undefined ? `${shellWord(file)} ` : ''}--resume ${id} --db ${shellWord(db)}`);
+      // The config given again is checked against the session's dice, so it needs its dice file again too.
+      const diceFile = flags.diceFile !== undefined ? `--dice-file ${shellWord(flags.diceFile)} ` : '';
+      await runWithProgress(io, config, db, flags, undefined, (id) => `dicerig run ${file !== undefined ? `${shellWord(file)} ${diceFile}` : ''}--resume ${id} --db ${shellWord(db)}`);
     });
 }
 
