@@ -116,7 +116,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--rotate', 'rotate each die over several rigs (default with two rigs or more)')
     .option('--no-rotate', 'keep each die on one rig')
     .option('--legs <n>', 'rigs each die visits when rotating (default 2)', positiveIntArg)
-    .option('--alpha <p>', 'error rate of the rig-effect decision', probabilityArg, 0.01)
+    .option('--alpha <p>', 'error rate of the rig-effect decisions (split over the die types), and again of the dice\'s pooled verdicts (Holm over every die of the box): campaign report states what it covers', probabilityArg, 0.01)
     .option('--dice-file <file>', 'your own die definitions (JSON/YAML) besides the built-in dice')
     .option('--json', 'print the plan as JSON')
     .action(async (name: string, flags: CreateFlags) => {

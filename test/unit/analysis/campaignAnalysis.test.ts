@@ -47,6 +47,17 @@ describe('campaign analysis', () => {
     expect(a.legs.find((l) => l.batchId === 2)!.rolls).toBe(660);
   });
 
+  it('leaves a rig found biased on the D6s out of every die type\'s pooled test, as its sessions are RIG_SUSPECT whatever dice they rolled', () => {
+    const red = ['hit', 'crit', 'focus', 'blank'];
+    const redRows: CampaignRollRow[] = [['1', 7], ['2', 8]].flatMap(([rig, batchId]) => red.map((symbol) => ({ batchId: batchId as number, rig: rig as string, label: 'R1', die: 'red', symbol, count: 50 })));
+    const redSessions = [7, 8].map((batchId) => ({ batchId, rig: String(batchId - 6), sessionName: `r${batchId}`, fleetSession: batchId, state: 'finished', throwCount: 200, verdictsJson: null }));
+    const a = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: [...BOX, { label: 'R1', die: 'red' }], types: TYPES, rows: [...rows(1.6), ...redRows], sessions: [...sessions(), ...redSessions] });
+    expect(a.biasedRigs.map((b) => [b.rig, b.die])).toEqual([['2', 'd6']]);
+    expect(a.legs.find((l) => l.label === 'R1' && l.rig === '2')!.kind).toBe('RIG_SUSPECT');
+    expect(a.types[1]!.dice.map((d) => [d.die, d.rolls])).toEqual([['R1', 200]]);
+    expect(a.verdicts.find((v) => v.label === 'R1')!.rigs).toEqual(['1']);
+  });
+
   it('does not make a rig\'s sessions RIG_SUSPECT when its reader declined the 6s its read rolls lack, and names the rig as unclear', () => {
     // Every rig fair; rig 2's camera left 90 of each die's 100 sixes unresolved.
     const read = rows(1).map((r) => (r.rig === '2' && r.symbol === '6' ? { ...r, count: 10 } : r));
