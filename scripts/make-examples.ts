@@ -36,7 +36,9 @@ for (let t = 1; t <= throws; t++) {
   }
 }
 mkdirSync('examples/one-hot', { recursive: true });
-writeFileSync('examples/xwing-box.csv', lines.join('\n') + '\n');
+// A roll log of the dice above, one row per roll (analyze, pool and import read it); the dice box a campaign takes,
+// one row per die, is examples/campaign-box.csv.
+writeFileSync('examples/xwing-rolls.csv', lines.join('\n') + '\n');
 
 // One green die in the one-hot layout of published auto-roller results, 1,002 rolls, fair.
 const oneHot = ['File,blank,evade,focus'];
@@ -45,4 +47,4 @@ for (let i = 1; i <= 1002; i++) {
   oneHot.push(`IMG_${String(i).padStart(5, '0')}.jpg,${face?.symbol === 'blank' ? 1 : 0},${face?.symbol === 'evade' ? 1 : 0},${face?.symbol === 'focus' ? 1 : 0}`);
 }
 writeFileSync('examples/one-hot/green-07.csv', oneHot.join('\n') + '\n');
-console.log('wrote examples/xwing-box.csv and examples/one-hot/green-07.csv');
+console.log('wrote examples/xwing-rolls.csv and examples/one-hot/green-07.csv');

@@ -12,7 +12,8 @@
  * - FAIR_WITHIN when each face's interval, the intersection of the sessions' own anytime-valid intervals, lies within
  *   expected ± delta. It is wrong only if some session's interval missed, so its error is at most the sum of the
  *   sessions' per-die alphas; it is claimed only when that sum is within alpha/family.
- * - Otherwise INCONCLUSIVE, with what the sessions show together. A session whose rig checks failed brings no
+ * - Otherwise INCONCLUSIVE, with what the sessions show together. A RIG_SUSPECT session (its rig checks failed, or
+ *   its campaign found its rig biased: src/analysis/campaign/sessionFindings.ts) brings no
  *   evidence of unfairness and no interval: its e-value counts only where it is below 1 (never above its own, so the
  *   product stays an e-value; dropping it outright would choose sessions by their outcome).
  */
@@ -88,7 +89,7 @@ export function judgeAcrossSessions(d: DieAnalysis, parts: readonly SessionPart[
   };
   const faces = faceEstimates(namesOf(shown), shown.expected, shown.counts, shown.n, c.intervals ?? shown.intervals);
   const ignored = parts.filter((p) => p.kind === 'RIG_SUSPECT').length;
-  const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} whose rig checks failed brought no evidence of unfairness` : '';
+  const setAside = ignored > 0 ? `; ${ignored === 1 ? 'one session' : `${ignored} sessions`} RIG_SUSPECT (${ignored === 1 ? 'its' : 'their'} rig checks failed, or ${ignored === 1 ? 'its' : 'their'} campaign found ${ignored === 1 ? 'its rig' : 'their rigs'} biased) brought no evidence of unfairness` : '';
   const apart = c.apart ? "; their intervals do not meet on every face (a session's interval missed, or the die changed between sessions), so they certify nothing together" : '';
   const sessions = `${parts.length} sessions`;
   let verdict: Verdict;

@@ -70,6 +70,8 @@ export interface DieAnalysis {
   readonly unresolved?: number;
   /** For a die rolled in several stored sessions: what they show together (src/analysis/acrossSessions.ts). */
   readonly across?: AcrossSessions;
+  /** The verdict its session stored, when its campaign's finding (RIG_SUSPECT: the session's rig found biased) is shown in its place. */
+  readonly sessionKind?: string;
 }
 
 /** What a die's stored sessions show together: the product of their e-values, and their intervals intersected. */
@@ -129,6 +131,8 @@ export interface AnalysisHead extends Omit<Analysis, 'dice'> {
   readonly sessionVerdicts?: number;
   /** Of them, dice rolled in several stored sessions, judged on those sessions' evidence together (src/analysis/acrossSessions.ts). */
   readonly acrossSessions?: number;
+  /** Of them, dice rolled only in sessions on a rig their campaign found biased: RIG_SUSPECT by the campaign's finding (src/analysis/campaign/sessionFindings.ts). */
+  readonly campaignSetAside?: number;
   /** The settings taken from the stored sessions analysed (no option gave them, and the sessions agree on them). */
   readonly settingsFromSessions?: readonly ('alpha' | 'delta' | 'serialAlpha')[];
 }

@@ -24,6 +24,7 @@ export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackT
     }
     return idx;
   });
+  if (log.level === 'face') checkFaceSymbols(log, die, indexOfCode);
   const n = log.codes.length;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = indexOfCode[log.codes[i] as number] as number;
@@ -34,6 +35,16 @@ export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackT
   const symbols = new Uint8Array(n);
   for (let i = 0; i < n; i++) symbols[i] = symbolOfFace[out[i] as number] as number;
   return { label: log.label, die, level: 'face', symbols, faces: out, files, ...unresolved };
+}
+
+/** Refuses a face logged beside a symbol it does not show (`DieLog.faceSymbols`: one per face, where first written). */
+function checkFaceSymbols(log: DieLog, die: DieType, indexOfCode: readonly number[]): void {
+  log.faceSymbols?.forEach((given, code) => {
+    if (given === undefined) return;
+    const face = die.faces[indexOfCode[code] as number] as DieType['faces'][number];
+    if (face.symbol.toLowerCase() === given.symbol.toLowerCase()) return;
+    throw new InputError(`face ${quoteValue(face.id)} of die ${quoteValue(log.label)} (${die.id}) shows ${face.symbol}, but its symbol column says ${quoteValue(given.symbol)}`, { file: given.file, line: given.line });
+  });
 }
 
 function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string | undefined): DieType {

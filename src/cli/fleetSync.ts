@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { formatCountOf } from '../core/format.js';
 import { isFleetUrl, redactUrl } from '../fleet/connect.js';
 import { startContinuousSync } from '../fleet/continuousSync.js';
 import type { CliIo } from './io.js';
@@ -30,7 +31,7 @@ export function attachFleetSync(io: CliIo, db: string, url: string, host?: strin
       if (s.loginRefused) return `Fleet store ${where}: nothing more was copied (${s.error}); every throw is safe in the local store: once the login works, ${later}\n`;
       // After a failed last pass the count from the pass before is stale: throws committed since may be missing too.
       if (s.error !== null) return `Fleet store ${where}: could not confirm that every throw was copied (${s.error}); any not copied are safe in the local store: ${later}\n`;
-      if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${s.behind} throws not copied yet; they are safe in the local store: ${later}\n`;
+      if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${formatCountOf(s.behind ?? 0, 'throw')} not copied yet; ${s.behind === 1 ? 'it is' : 'they are'} safe in the local store: ${later}\n`;
       return `Fleet store ${where}: every throw copied.\n`;
     },
   };

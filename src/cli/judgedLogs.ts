@@ -13,7 +13,8 @@ import { refuseSessionsCountedTwice, withManifestsIfAny } from './fileManifest.j
 import { fileVerdicts, judgedSources } from './fileVerdicts.js';
 import type { CliIo } from './io.js';
 import { readLogs } from './readLogs.js';
-import { sessionsSettings, type JudgedSources, type readStoredLogs } from './storedLogs.js';
+import { parsedConfig, withSessionDice } from './sessionDice.js';
+import { sessionsSettings, storedSessionName, type JudgedSources, type readStoredLogs } from './storedLogs.js';
 import { readDice } from './unreadDice.js';
 
 export interface JudgedLogs {
@@ -33,16 +34,21 @@ export function readJudgedLogs(
   die: string | undefined,
   io: CliIo,
 ): JudgedLogs {
-  const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
   // Each file's manifest, read once: it tells a session given twice, and carries the session's verdicts.
   const manifests = withManifestsIfAny(files);
+  // A session's dice are judged by the definitions it ran with, kept in its config (and in its export's manifest).
+  const judgedDice = withSessionDice(dice, [
+    ...stored.sessions.map((s) => ({ name: storedSessionName(s), config: parsedConfig(s.session.configJson) })),
+    ...manifests.flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])),
+  ]);
+  const layouts = judgedDice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
   // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice.
   refuseSessionsCountedTwice(manifests, stored.sessions);
   const fileLogs = files.length > 0 ? readLogs(files, layouts, die) : [];
   // A die whose rolls an export holds shows the verdict its session made, as the session does.
-  const fromFiles = fileVerdicts(fileLogs, manifests, dice);
+  const fromFiles = fileVerdicts(fileLogs, manifests, judgedDice);
   for (const note of [...stored.notes, ...fromFiles.notes]) io.err(`dicerig: note: ${note}.\n`);
-  const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, dice, die));
+  const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, judgedDice, die));
   const { read: rolls, note: unreadNote } = readDice(resolved);
   if (unreadNote !== undefined) io.err(unreadNote);
   const unused = unusedDieNote(die, fileLogs);

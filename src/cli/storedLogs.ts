@@ -10,9 +10,11 @@ import { openStoredSessions, type StoredSession } from './storedSessions.js';
 import { requireVerified } from '../store/requireVerified.js';
 import type { VerifyReport } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
-import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
+import { storedDieVerdicts, withCampaignFinding, type StoredDieVerdict } from './storedVerdicts.js';
 import { countsDiffer } from '../analysis/verdictCounts.js';
+import type { CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 import type { DieType } from '../dice/types.js';
+import { shellWord } from '../core/format.js';
 
 export type { StoredDieVerdict, StoredFaceInterval } from './storedVerdicts.js';
 
@@ -71,23 +73,47 @@ export interface StoredVerification {
 }
 
 /**
+ * What `readStoredLogs` does with a fleet session on a rig its campaign found biased (read with the die types): its dice
+ * are RIG_SUSPECT by the finding (`mark`, as analyze shows them), or its rolls are left out and it is named
+ * (`leave-out`, as pool must not certify dice on a biased rig's rolls).
+ */
+export interface CampaignReading {
+  readonly suspect: 'mark' | 'leave-out';
+}
+
+/** A session left out for its campaign's finding, and the dice it rolled. */
+export interface SessionSetAside {
+  readonly session: StoredSession;
+  readonly finding: CampaignSessionFinding;
+  /** The dice it rolled (label and type id). */
+  readonly dice: readonly { readonly label: string; readonly type: string }[];
+}
+
+/** What a campaign's finding makes of a session, in a line: which session, which rig, why, where to read it. */
+export function setAsideLine(s: StoredSession, f: CampaignSessionFinding): string {
+  return `${storedSessionName(s)} ran on rig ${f.rig} of campaign ${f.campaign}, which the campaign found biased (${f.reason}): its dice are RIG_SUSPECT (dicerig campaign report ${shellWord(f.campaign)})`;
+}
+
+/**
  * The counted rolls of the named sessions (of a local roll store or the fleet
  * store), as logs `mergeLogs` joins with files (a die in several sessions is
  * one die: its rolls are appended in the order given). Simulated and real rolls
  * never mix: simulated sessions pool only with other simulated sessions.
+ * `campaign`: a fleet session's campaign finding is read and taken (see CampaignReading).
  */
 export async function readStoredLogs(
   keys: readonly string[],
   db: string | undefined,
   withFiles: boolean,
   verification: StoredVerification,
-  /** The known die types, to count a die's rolls by the labels its verdict counted. */
+  /** The known die types, to count a die's rolls by the labels its verdict counted (and, with `campaign`, to analyse its campaign). */
   types?: readonly DieType[],
-): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number>; notes: string[] }> {
-  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map(), notes: [] };
+  campaign?: CampaignReading,
+): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number>; notes: string[]; setAside: SessionSetAside[] }> {
+  if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map(), notes: [], setAside: [] };
   let opened: Awaited<ReturnType<typeof openStoredSessions>>;
   try {
-    opened = await openStoredSessions(db, keys);
+    opened = await openStoredSessions(db, keys, campaign !== undefined ? types : undefined);
   } catch (e) {
     // No store at all (no session named in the error): said as before fleet stores existed.
     if (e instanceof StoreError && e.where.session === undefined) {
@@ -120,32 +146,50 @@ export async function readStoredLogs(
       const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.session.simulated).map(storedSessionName).join(', ');
       throw new InputError(`${simulated.map(storedSessionName).join(', ')} ${simulated.length === 1 ? 'is' : 'are'} simulated and cannot be pooled with ${others}: simulated rolls never mix with real ones`);
     }
-    const logs = sessions.map((s): ParsedLog => {
+    const setAside: SessionSetAside[] = [];
+    const kept: StoredSession[] = [];
+    for (const s of sessions) {
+      if (s.campaign !== undefined && campaign?.suspect === 'leave-out') setAside.push({ session: s, finding: s.campaign, dice: s.store.dieRolls(s.session.id).map((r) => ({ label: r.die.label, type: r.die.typeId })) });
+      else kept.push(s);
+    }
+    const logs = kept.map((s): ParsedLog => {
       const dice = sessionDieLogs(s.store.dieRolls(s.session.id), storedSessionName(s));
       // Stored rolls read like a JSON Lines export of the session (the format `dicerig export` writes).
       return { file: storedSessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
     });
     const verdicts = new Map<string, StoredDieVerdict[]>();
     const notes: string[] = [];
-    sessions.forEach((s, i) => {
-      for (const { label, verdict } of storedDieVerdicts(s.store.storedVerdicts(s.session.id)?.verdicts, s.fleetId ?? s.session.id)) {
-        verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
-        // A label the verdict counted may have been corrected since (dicerig review): the verdict stands as the
-        // session made it (one verdict, made once), but not silently on rolls that now read otherwise.
-        const die = logs[i]?.dice.find((d) => d.label === label);
-        const differs = die === undefined ? undefined : countsDiffer(die, verdict, types ?? []);
-        if (differs !== undefined) {
-          notes.push(`${storedSessionName(s)}: die ${label}'s verdict was made before labels it counted were corrected (it counted ${differs.then}; now ${differs.now}): it is shown as the session made it, on the labels of its time`);
+    kept.forEach((s, i) => {
+      const id = s.fleetId ?? s.session.id;
+      const own = storedDieVerdicts(s.store.storedVerdicts(s.session.id)?.verdicts, id);
+      const found = s.campaign;
+      if (found === undefined) {
+        for (const { label, verdict } of own) {
+          verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+          // A label the verdict counted may have been corrected since (dicerig review): the verdict stands as the
+          // session made it (one verdict, made once), but not silently on rolls that now read otherwise.
+          const die = logs[i]?.dice.find((d) => d.label === label);
+          const differs = die === undefined ? undefined : countsDiffer(die, verdict, types ?? []);
+          if (differs !== undefined) {
+            notes.push(`${storedSessionName(s)}: die ${label}'s verdict was made before labels it counted were corrected (it counted ${differs.then}; now ${differs.now}): it is shown as the session made it, on the labels of its time`);
+          }
         }
+        return;
+      }
+      // A session on a rig its campaign found biased: each of its dice is RIG_SUSPECT by the finding, as campaign report shows its legs.
+      const log = logs[i] as ParsedLog;
+      for (const label of new Set([...own.map((v) => v.label), ...log.dice.map((d) => d.label)])) {
+        const verdict = withCampaignFinding(own.find((v) => v.label === label)?.verdict, id, log.dice.find((d) => d.label === label)?.codes.length ?? 0, found);
+        verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
       }
     });
     // Per die, its rolls the reader left unresolved and nobody labelled (not in the logs: they could be any face).
     const unresolved = new Map<string, number>();
-    for (const s of sessions) for (const r of s.store.unresolvedRolls(s.session.id)) unresolved.set(r.dieLabel, (unresolved.get(r.dieLabel) ?? 0) + 1);
+    for (const s of kept) for (const r of s.store.unresolvedRolls(s.session.id)) unresolved.set(r.dieLabel, (unresolved.get(r.dieLabel) ?? 0) + 1);
     // Per die, how many of the sessions rolled it.
     const rolledIn = new Map<string, number>();
     for (const l of logs) for (const d of l.dice) rolledIn.set(d.label, (rolledIn.get(d.label) ?? 0) + 1);
-    return { sessions, logs, verdicts, unresolved, rolledIn, notes };
+    return { sessions: kept, logs, verdicts, unresolved, rolledIn, notes, setAside };
   } finally {
     await opened.close();
   }

@@ -5,6 +5,7 @@
  */
 import type { StoredVerdictParts } from '../analysis/sessionVerdict.js';
 import type { Verdict } from '../stats/verdict.js';
+import { campaignSuspectVerdict, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 
 /** A die's verdict as a session made and stored it (kind and sentence, as is), with the intervals it rests on. */
 export interface StoredDieVerdict {
@@ -28,6 +29,10 @@ export interface StoredDieVerdict {
   readonly partial?: { readonly counts: readonly number[]; readonly unresolved: number; readonly misreadRates?: readonly number[] };
   /** For a session imported from an export: the session that made the verdict (its id where it was made) and the file. */
   readonly importedFrom?: VerdictsImportedFrom;
+  /** Its campaign's finding, when the campaign found the session's rig biased: this verdict is then RIG_SUSPECT by it. */
+  readonly campaign?: CampaignSessionFinding;
+  /** The verdict the session itself stored, when the campaign's finding stands in its place. */
+  readonly sessionKind?: string;
 }
 
 /** Where kept verdicts were made: the exported session (its id in the store it was exported from) and the file. */
@@ -93,6 +98,26 @@ function storedFaces(faces: unknown): StoredFaceInterval[] | undefined {
     out.push({ label: f.label, expected: f.expected, lower: f.lower, upper: f.upper });
   }
   return out;
+}
+
+/**
+ * A session's verdict on a die made RIG_SUSPECT by its campaign's finding (its rig found biased), as `campaign report`
+ * shows the session's leg: kind, sentence and verdict the finding's; its e-value and error rate kept, so that across
+ * sessions it counts as a RIG_SUSPECT session counts (no evidence of unfairness, no interval: acrossSessions.ts).
+ * `own`: the session's own stored verdict on the die, if any; `n`: the die's read rolls in the session.
+ */
+export function withCampaignFinding(own: StoredDieVerdict | undefined, session: number, n: number, f: CampaignSessionFinding): StoredDieVerdict {
+  const verdict = campaignSuspectVerdict(n, f);
+  return {
+    session,
+    kind: 'RIG_SUSPECT',
+    sentence: f.sentence,
+    parts: { verdict, sentence: f.sentence, logE: own?.parts?.logE ?? 0, decidedAt: null },
+    ...(own?.alphaPerDie !== undefined ? { alphaPerDie: own.alphaPerDie } : {}),
+    ...(own?.rolls !== undefined ? { rolls: own.rolls } : {}),
+    campaign: f,
+    ...(own !== undefined ? { sessionKind: own.kind } : {}),
+  };
 }
 
 export function isImportedFrom(x: unknown): x is VerdictsImportedFrom {

@@ -119,3 +119,8 @@ export function probabilityFromLog(p: number, logP: number): number | string {
 export function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
+
+/** Items in a sentence: `1`, `1 and 2`, `1, 2 and 3`. */
+export function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] as string}`;
+}

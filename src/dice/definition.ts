@@ -2,7 +2,7 @@ import type { Document, LineCounter } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { yamlLineOf } from '../core/yamlLine.js';
-import { parseYamlText } from '../core/yamlText.js';
+import { parseYamlText, tooLarge } from '../core/yamlText.js';
 import { Rational, sumRationals } from '../core/rational.js';
 import { builtInDice } from './catalogue.js';
 import type { DieType, Face } from './types.js';
@@ -16,7 +16,9 @@ import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';
  * - a new die: `id`, `faces` (each `id`, `symbol`, optional `value` and
  *   `probability`), `opposite`, optional `name`, `symbols`, `notes`;
  * - a variant of a built-in: `id` (new) and `extends: red`, copying whatever
- *   it does not give (faces, symbols, odds, opposite, name, notes);
+ *   it does not give (faces, symbols, odds; the opposite map while its face
+ *   ids are the base's; the name and notes only while its faces, odds and
+ *   layout are the base's, since they describe them);
  * - an override of a built-in: `overrides: red` with `opposite`, `name` or
  *   `notes` only — the way to declare the physical layout of your own X-Wing
  *   dice, which the catalogue can only assume. Ids, faces and odds stay the game's.
@@ -26,7 +28,12 @@ import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';
  */
 
 /** A face id or symbol: YAML reads `1` as a number, so numbers are accepted and kept as text. */
-const label = z.union([z.string().min(1), z.number()]).transform(String);
+const label = z
+  .union([z.string().min(1, 'is empty'), z.number()], { error: (issue) => (issue.input === undefined ? MISSING : 'must be text or a number') })
+  .transform(String);
+
+/** The schema's word for a key not given, which `describeIssue` turns into a sentence naming the face. */
+const MISSING = 'is missing';
 
 const faceSchema = z.strictObject({
   id: label,
@@ -68,6 +75,8 @@ interface Problem {
  * count and summary of the others.
  */
 export function parseDieDefinitions(text: string, fileName: string): DieType[] {
+  // A .json file is JSON: the YAML reader would take a trailing comma or a comment, and word its errors as YAML's.
+  if (/\.json$/i.test(fileName)) checkJson(text, fileName);
   const parsed = parseYamlText(text, MAX_DICE_FILE_BYTES, 'dice file');
   if ('problem' in parsed) {
     const problem = parsed.problem.replace(/^not valid YAML or JSON: /, 'the dice file is not valid JSON or YAML: ');
@@ -84,7 +93,7 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
   for (const { value, path } of located) {
     const parsed = entrySchema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ path: [...path, ...issue.path.map(pathPart)], problem: issue.message });
+      for (const issue of parsed.error.issues) problems.push({ path: [...path, ...issue.path.map(pathPart)], problem: describeIssue(value, issue.path.map(pathPart), issue.message) });
       continue;
     }
     const before = problems.length;
@@ -105,6 +114,37 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
 
 function pathPart(p: PropertyKey): string | number {
   return typeof p === 'number' ? p : String(p);
+}
+
+/** A schema problem as a sentence: a face's missing id or symbol names the face (`face "1" has no symbol`). */
+function describeIssue(entry: unknown, path: readonly (string | number)[], message: string): string {
+  const [key, index, field] = path;
+  if (message !== MISSING || key !== 'faces' || typeof index !== 'number' || typeof field !== 'string') return message === MISSING ? `${String(path.at(-1))} is missing` : message;
+  const face = (entry as { faces?: unknown[] }).faces?.[index] as Record<string, unknown> | undefined;
+  const id = face?.['id'];
+  return `${typeof id === 'string' || typeof id === 'number' ? `face "${String(id)}"` : `face ${index + 1}`} has no ${field}`;
+}
+
+/**
+ * Refuses text that is not JSON, naming the line and column: a `.json` dice file is read as JSON. Checked before the
+ * YAML reader parses it again for its key paths' lines (JSON is YAML); the size cap is checked first.
+ */
+function checkJson(text: string, file: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_DICE_FILE_BYTES) throw new InputError(tooLarge('dice file', bytes, MAX_DICE_FILE_BYTES), { file });
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    // V8 says where as "at position N" (and, in newer versions, "(line L column C)"); the end of the text when it ran out.
+    const at = /at position (\d+)/.exec(e.message);
+    const position = at ? Number(at[1]) : text.length;
+    const before = text.slice(0, position);
+    const line = before.split('\n').length;
+    const column = position - before.lastIndexOf('\n');
+    const why = e.message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    throw new InputError(`the dice file is not valid JSON: ${why} (column ${column})`, { file, line }, { cause: e });
+  }
 }
 
 /** The die entries and their key paths, or a sentence saying why the shape is wrong. */
@@ -175,25 +215,49 @@ function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | unde
     const o = symmetricOpposite(entry.opposite, at('opposite'), problems);
     if (!o) return undefined;
     opposite = o;
-  } else if (base && !entry.faces) {
+  } else if (base && sameFaceIds(faces, base.faces)) {
+    // Faces of its own with the base's ids (new symbols or odds) lie as the base's do.
     opposite = base.opposite;
   } else {
+    // A face id given twice cannot be paired: say so first, it is likely why the map is missing.
+    duplicateFaceIds(faces, at('faces'), problems);
     return fail(at('opposite'), 'a die definition needs an "opposite" map pairing every face with the face on the other side');
   }
 
-  return finish(
-    {
-      id: entry.id,
-      name: entry.name ?? base?.name ?? entry.id,
-      faces,
-      symbols,
-      faceProbabilities: probabilities,
-      opposite,
-      ...(entry.notes !== undefined || base?.notes !== undefined ? { notes: entry.notes ?? base?.notes } : {}),
-    },
-    path,
-    problems,
+  // The base's name and notes describe its faces, odds and layout: a die that changes them gets its own.
+  const asBase = base !== undefined && sameFaces(faces, probabilities, base);
+  const sameLayout = asBase && sameOpposite(opposite, (base as DieType).opposite);
+  const name = entry.name ?? (base === undefined ? entry.id : asBase ? base.name : `${entry.id} (extends ${base.id})`);
+  const notes = entry.notes ?? (sameLayout ? base?.notes : undefined);
+  return finish({ id: entry.id, name, faces, symbols, faceProbabilities: probabilities, opposite, ...(notes !== undefined ? { notes } : {}) }, path, problems);
+}
+
+function sameFaceIds(a: readonly Face[], b: readonly Face[]): boolean {
+  const ids = new Set(a.map((f) => f.id));
+  return ids.size === a.length && a.length === b.length && b.every((f) => ids.has(f.id));
+}
+
+/** Whether `faces` and their odds are `base`'s: the same faces in order, the same symbols and values, the same probabilities. */
+function sameFaces(faces: readonly Face[], probabilities: readonly number[], base: DieType): boolean {
+  return (
+    faces.length === base.faces.length &&
+    faces.every((f, i) => f.id === base.faces[i]?.id && f.symbol === base.faces[i]?.symbol && f.value === base.faces[i]?.value) &&
+    probabilities.every((p, i) => Math.abs(p - (base.faceProbabilities[i] as number)) <= PROBABILITY_SUM_TOLERANCE)
   );
+}
+
+function sameOpposite(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  return Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+}
+
+/** Pushes a problem for each face id given again (as `checkDieType` words it). */
+function duplicateFaceIds(faces: readonly Face[], path: Path, problems: Problem[]): void {
+  const first = new Map<string, number>();
+  faces.forEach((f, i) => {
+    const j = first.get(f.id);
+    if (j !== undefined) problems.push({ path: [...path, i, 'id'], problem: `face id "${f.id}" is already used by faces[${j}]` });
+    else first.set(f.id, i);
+  });
 }
 
 /** Runs the structural checks and reports them at paths inside the entry. */
@@ -258,7 +322,7 @@ function symmetricOpposite(given: Readonly<Record<string, string>>, path: Path, 
 }
 
 /** `faces[3].symbol` -> ['faces', 3, 'symbol']. */
-function parsePath(text: string): Path {
+export function parsePath(text: string): Path {
   const out: Path = [];
   for (const m of text.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : (m[1] as string));
   return out;

@@ -1,15 +1,17 @@
 /**
- * Campaigns in the fleet store: create one from its plan, hand a rig the next
- * dice due (atomically: the dice rows are locked FOR UPDATE SKIP LOCKED and
- * marked held by the rig in one transaction, so two rigs never take the same
- * die), close a batch when its session is rolled and synced, and read the
- * campaign's progress and counted rolls back.
+ * Campaigns in the fleet store: create one from its plan, and read its legs,
+ * batches, sessions and counted rolls back. Taking, holding and closing a
+ * batch is campaignClaims.ts.
  *
- * A batch's session is found by name: `campaign NAME rig R batch B` is the
- * local session's name, copied by the replicator with the session, and B is
- * the fleet's own batch id, unique across hosts.
+ * A batch's session is the one its claim bound to it (`campaign_batches.genesis`,
+ * the genesis hash of the session's chain): only that session's rolls count for
+ * the batch, whatever other sessions share its name (another host run with the
+ * same rig id, another local store, a campaign of the same name in another
+ * fleet database).
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { checkCampaignName } from '../analysis/campaign/campaignName.js';
 import { STANDING_REVIEW } from '../store/reviews.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
@@ -23,6 +25,8 @@ export interface CampaignLegRow {
 
 export interface CampaignRecord {
   readonly id: number;
+  /** The campaign's own id: a name is reused (another fleet database, one made again), this is not. A batch's session carries it in its config. */
+  readonly uid: string;
   readonly name: string;
   readonly createdAt: number;
   readonly settings: Record<string, unknown>;
@@ -36,7 +40,12 @@ export interface LegStatus extends CampaignLegRow {
 export interface Batch {
   readonly id: number;
   readonly rig: string;
+  /** The claim: the rig host rolling the batch, and its local store file (null in a batch taken before claims named it). */
   readonly host: string;
+  readonly store: string | null;
+  readonly claimedAt: number;
+  /** The session that counts for the batch (the genesis hash of its chain), once the claiming store has opened it. */
+  readonly genesis: string | null;
   readonly sessionName: string;
   readonly dice: readonly { readonly label: string; readonly die: string }[];
   readonly doneAt: number | null;
@@ -49,7 +58,8 @@ export function batchSessionName(campaign: string, rig: string, batchId: number)
   return `campaign ${campaign} rig ${rig} batch ${batchId}`;
 }
 
-async function inTransaction<T>(db: FleetDb, url: string, doing: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/** Runs `work` in one transaction on a connection of its own; any failure rolls it back and is said as a fleet error. */
+export async function inTransaction<T>(db: FleetDb, url: string, doing: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   let client: pg.PoolClient;
   try {
     client = await db.pool.connect();
@@ -75,12 +85,14 @@ export async function createCampaign(
   url: string,
   input: { name: string; settings: Record<string, unknown>; dice: readonly { label: string; die: string }[]; legs: readonly CampaignLegRow[]; now: number },
 ): Promise<CampaignRecord> {
+  checkCampaignName(input.name);
   return inTransaction(db, url, `creating campaign ${input.name}`, async (client) => {
     // A campaign row may exist already from a synced session that named it; one with settings was created before.
     await client.query('INSERT INTO campaigns (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [input.name, input.now]);
     const row = (await client.query<{ id: number; settings_json: string | null; created_at: number }>('SELECT id, settings_json, created_at FROM campaigns WHERE name = $1 FOR UPDATE', [input.name])).rows[0]!;
     if (row.settings_json !== null) throw new FleetError(`The campaign "${input.name}" exists already in ${db.where}; choose another name, or see it with \`dicerig campaign status ${input.name}\`.`, { campaign: input.name });
-    await client.query('UPDATE campaigns SET settings_json = $2 WHERE id = $1', [row.id, JSON.stringify(input.settings)]);
+    const uid = randomUUID();
+    await client.query('UPDATE campaigns SET settings_json = $2, uid = $3 WHERE id = $1', [row.id, JSON.stringify(input.settings), uid]);
     await client.query(
       `INSERT INTO campaign_dice (campaign_id, label, type_id, position) SELECT $1, label, type_id, position FROM unnest($2::text[], $3::text[], $4::int[]) AS d(label, type_id, position)`,
       [row.id, input.dice.map((d) => d.label), input.dice.map((d) => d.die), input.dice.map((_, i) => i)],
@@ -89,19 +101,19 @@ export async function createCampaign(
       `INSERT INTO campaign_legs (campaign_id, label, rig, step, position) SELECT $1, label, rig, step, position FROM unnest($2::text[], $3::text[], $4::int[], $5::int[]) AS l(label, rig, step, position)`,
       [row.id, input.legs.map((l) => l.label), input.legs.map((l) => l.rig), input.legs.map((l) => l.step), input.legs.map((_, i) => i)],
     );
-    return { id: row.id, name: input.name, createdAt: row.created_at, settings: input.settings };
+    return { id: row.id, uid, name: input.name, createdAt: row.created_at, settings: input.settings };
   });
 }
 
 /** The campaign by name; a FleetError naming the campaigns there are when there is none. */
 export async function findCampaign(db: FleetDb, url: string, name: string): Promise<CampaignRecord> {
   try {
-    const r = await db.pool.query<{ id: number; name: string; created_at: number; settings_json: string }>(
-      'SELECT id, name, created_at, settings_json FROM campaigns WHERE name = $1 AND settings_json IS NOT NULL',
+    const r = await db.pool.query<{ id: number; uid: string; name: string; created_at: number; settings_json: string }>(
+      'SELECT id, uid, name, created_at, settings_json FROM campaigns WHERE name = $1 AND settings_json IS NOT NULL',
       [name],
     );
     const row = r.rows[0];
-    if (row !== undefined) return { id: row.id, name: row.name, createdAt: row.created_at, settings: JSON.parse(row.settings_json) as Record<string, unknown> };
+    if (row !== undefined) return { id: row.id, uid: row.uid, name: row.name, createdAt: row.created_at, settings: JSON.parse(row.settings_json) as Record<string, unknown> };
     const known = (await db.pool.query<{ name: string }>('SELECT name FROM campaigns WHERE settings_json IS NOT NULL ORDER BY id')).rows.map((x) => x.name);
     throw new FleetError(
       `There is no campaign "${name}" in ${db.where}${known.length > 0 ? `; campaigns: ${known.join(', ')}` : ''}. Create it with \`dicerig campaign create ${name} --dice box.csv --rigs N --db URL\`.`,
@@ -127,83 +139,54 @@ export async function campaignLegs(db: FleetDb, url: string, campaignId: number)
   }
 }
 
-/** Every batch of the campaign (oldest first), with its dice. */
-export async function campaignBatches(db: FleetDb, url: string, campaignId: number, rig?: string): Promise<Batch[]> {
-  try {
-    const r = await db.pool.query<{ id: number; rig: string; host: string; session_name: string; done_at: number | null; labels: string[]; dice: string[] }>(
-      `SELECT b.id, b.rig, b.host, b.session_name, b.done_at,
+/** A batch row with its dice (aggregated over its legs), as `BATCHES` selects it. */
+interface BatchRow {
+  id: number;
+  rig: string;
+  host: string;
+  store: string | null;
+  claimed_at: number;
+  genesis: string | null;
+  session_name: string;
+  done_at: number | null;
+  labels: string[];
+  dice: string[];
+}
+
+/** Batches with their dice in leg order; the caller adds its WHERE (on b) before the GROUP BY. */
+export const BATCHES = `SELECT b.id, b.rig, b.host, b.store, b.claimed_at, b.genesis, b.session_name, b.done_at,
               array_agg(l.label ORDER BY l.position) AS labels, array_agg(d.type_id ORDER BY l.position) AS dice
          FROM campaign_batches b
          JOIN campaign_legs l ON l.batch_id = b.id
-         JOIN campaign_dice d ON d.campaign_id = l.campaign_id AND d.label = l.label
-        WHERE b.campaign_id = $1 AND ($2::text IS NULL OR b.rig = $2)
-        GROUP BY b.id ORDER BY b.id`,
-      [campaignId, rig ?? null],
-    );
-    return r.rows.map((x) => ({ id: x.id, rig: x.rig, host: x.host, sessionName: x.session_name, doneAt: x.done_at, dice: x.labels.map((label, i) => ({ label, die: x.dice[i] as string })) }));
+         JOIN campaign_dice d ON d.campaign_id = l.campaign_id AND d.label = l.label`;
+
+export function batchOf(x: BatchRow): Batch {
+  return {
+    id: x.id,
+    rig: x.rig,
+    host: x.host,
+    store: x.store,
+    claimedAt: x.claimed_at,
+    genesis: x.genesis,
+    sessionName: x.session_name,
+    doneAt: x.done_at,
+    dice: x.labels.map((label, i) => ({ label, die: x.dice[i] as string })),
+  };
+}
+
+/** The batches `BATCHES` + `where` selects (with `params`), oldest first. */
+export async function queryBatches(client: pg.ClientBase | pg.Pool, where: string, params: readonly unknown[]): Promise<Batch[]> {
+  const r = await client.query<BatchRow>(`${BATCHES} WHERE ${where} GROUP BY b.id ORDER BY b.id`, [...params]);
+  return r.rows.map(batchOf);
+}
+
+/** Every batch of the campaign (oldest first), with its dice. */
+export async function campaignBatches(db: FleetDb, url: string, campaignId: number, rig?: string): Promise<Batch[]> {
+  try {
+    return await queryBatches(db.pool, 'b.campaign_id = $1 AND ($2::text IS NULL OR b.rig = $2)', [campaignId, rig ?? null]);
   } catch (e) {
     throw fleetFailure(e, db.where, url, 'reading the campaign batches');
   }
-}
-
-export type ClaimResult =
-  | { readonly kind: 'batch'; readonly batch: Batch }
-  /** The rig has legs left, but their dice are in other rigs now. */
-  | { readonly kind: 'wait'; readonly pending: number }
-  /** Nothing left for this rig. */
-  | { readonly kind: 'done' };
-
-/**
- * Takes the next dice due for `rig`: locks the free dice of its pending legs
- * (skipping rows another rig is locking this moment), lets `pick` choose, and
- * marks the chosen dice held and their legs claimed by a new batch.
- */
-export async function claimNextBatch(db: FleetDb, url: string, campaign: CampaignRecord, rig: string, host: string, pick: PickLegs, now: number): Promise<ClaimResult> {
-  return inTransaction(db, url, `taking the next dice for rig ${rig}`, async (client) => {
-    const free = await client.query<{ label: string; die: string; rig: string; step: number }>(
-      `SELECT l.label, d.type_id AS die, l.rig, l.step
-         FROM campaign_legs l JOIN campaign_dice d ON d.campaign_id = l.campaign_id AND d.label = l.label
-        WHERE l.campaign_id = $1 AND l.rig = $2 AND l.state = 'pending' AND d.held_by IS NULL
-        ORDER BY l.position
-        FOR UPDATE OF d SKIP LOCKED`,
-      [campaign.id, rig],
-    );
-    if (free.rows.length === 0) {
-      const left = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM campaign_legs WHERE campaign_id = $1 AND rig = $2 AND state = 'pending'`, [campaign.id, rig]);
-      const pending = left.rows[0]?.n ?? 0;
-      return pending > 0 ? { kind: 'wait', pending } : { kind: 'done' };
-    }
-    const done = await client.query<{ label: string; die: string; rig: string; step: number }>(
-      `SELECT l.label, d.type_id AS die, l.rig, l.step FROM campaign_legs l JOIN campaign_dice d ON d.campaign_id = l.campaign_id AND d.label = l.label
-        WHERE l.campaign_id = $1 AND l.state = 'done'`,
-      [campaign.id],
-    );
-    const chosen = pick([...free.rows.map((leg) => ({ leg, state: 'pending' as const })), ...done.rows.map((leg) => ({ leg, state: 'done' as const }))]);
-    if (chosen.length === 0) return { kind: 'wait', pending: free.rows.length };
-    const inserted = await client.query<{ id: number }>(
-      `INSERT INTO campaign_batches (campaign_id, rig, host, claimed_at, session_name) VALUES ($1, $2, $3, $4, '') RETURNING id`,
-      [campaign.id, rig, host, now],
-    );
-    const id = (inserted.rows[0] as { id: number }).id;
-    const sessionName = batchSessionName(campaign.name, rig, id);
-    await client.query('UPDATE campaign_batches SET session_name = $2 WHERE id = $1', [id, sessionName]);
-    const labels = chosen.map((l) => l.label);
-    await client.query('UPDATE campaign_dice SET held_by = $3 WHERE campaign_id = $1 AND label = ANY($2::text[])', [campaign.id, labels, rig]);
-    await client.query(`UPDATE campaign_legs SET state = 'claimed', batch_id = $4 WHERE campaign_id = $1 AND rig = $2 AND label = ANY($3::text[])`, [campaign.id, rig, labels, id]);
-    return { kind: 'batch', batch: { id, rig, host, sessionName, doneAt: null, dice: chosen.map((l) => ({ label: l.label, die: l.die })) } };
-  });
-}
-
-/** Closes a batch: its legs done, its dice free for the next rig. Closing it twice changes nothing. */
-export async function completeBatch(db: FleetDb, url: string, campaign: CampaignRecord, batchId: number, now: number): Promise<void> {
-  await inTransaction(db, url, `closing batch ${batchId}`, async (client) => {
-    const b = await client.query<{ done_at: number | null }>('SELECT done_at FROM campaign_batches WHERE id = $1 AND campaign_id = $2 FOR UPDATE', [batchId, campaign.id]);
-    if (b.rows.length === 0) throw new FleetError(`Campaign ${campaign.name} has no batch ${batchId}.`, { campaign: campaign.name, batch: batchId });
-    if (b.rows[0]!.done_at !== null) return;
-    await client.query('UPDATE campaign_batches SET done_at = $2 WHERE id = $1', [batchId, now]);
-    await client.query(`UPDATE campaign_legs SET state = 'done' WHERE batch_id = $1`, [batchId]);
-    await client.query('UPDATE campaign_dice SET held_by = NULL WHERE campaign_id = $1 AND label IN (SELECT label FROM campaign_legs WHERE batch_id = $2)', [campaign.id, batchId]);
-  });
 }
 
 /** Counted rolls of the campaign's batches as the fleet holds them: one row per batch, die and symbol. */
@@ -231,13 +214,13 @@ export interface CampaignSessionRow {
   readonly verdictsJson: string | null;
 }
 
-/** A batch's session as the fleet holds it (null columns when it has not been synced yet). */
+/** Each batch's session as the fleet holds it: the one its claim bound (null columns until it is opened and copied). */
 export async function campaignSessions(db: FleetDb, url: string, campaignId: number): Promise<CampaignSessionRow[]> {
   try {
     const r = await db.pool.query<{ id: number; rig: string; session_name: string; sid: number | null; origin_host: string | null; local_id: number | null; state: string | null; throw_count: number | null; head_hash: string | null; verdicts_json: string | null }>(
       `SELECT b.id, b.rig, b.session_name, s.id AS sid, s.origin_host, s.local_id, s.state, s.throw_count, s.head_hash, v.verdicts_json
          FROM campaign_batches b
-         LEFT JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
+         LEFT JOIN sessions s ON s.genesis = b.genesis
          LEFT JOIN session_verdicts v ON v.session_id = s.id
         WHERE b.campaign_id = $1 ORDER BY b.id`,
       [campaignId],
@@ -249,11 +232,11 @@ export async function campaignSessions(db: FleetDb, url: string, campaignId: num
 }
 
 /**
- * Every roll of a campaign's batches, with its batch (b), session (s), throw (t), die (d) and the face the answer that
+ * Every roll of a campaign's batches, with its batch (b), the session that counts for it (s), throw (t), die (d) and the face the answer that
  * stands gave it (rv, if any: not a "cannot tell"; a corrected label is superseded, and joined it would count twice).
  */
 const CAMPAIGN_ROLLS = `FROM campaign_batches b
-         JOIN sessions s ON s.name = b.session_name AND s.campaign_id = b.campaign_id
+         JOIN sessions s ON s.genesis = b.genesis
          JOIN throws t ON t.session_id = s.id
          JOIN rolls r ON r.throw_id = t.id
          JOIN dice d ON d.id = r.die_id

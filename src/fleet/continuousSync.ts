@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { formatCountOf } from '../core/format.js';
 import { openFleet, redactUrl, type FleetDb } from './connect.js';
 import { FleetIntegrityError, FleetLoginError } from './errors.js';
 import { LocalRows } from './localRows.js';
@@ -121,7 +122,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
         backoff = Math.min(backoff === 0 ? 500 : backoff * 2, options.maxBackoffMs ?? 30_000);
         if (message !== status.error || Date.now() - saidAt >= (options.repeatMs ?? 60_000)) {
           const w = waiting();
-          report(`fleet: ${message} The session goes on; retrying every ${Math.round(backoff / 1000)} s at most${w !== undefined ? ` (${w} throws waiting)` : ''}.`);
+          report(`fleet: ${message} The session goes on; retrying every ${Math.round(backoff / 1000)} s at most${w !== undefined ? ` (${formatCountOf(w, 'throw')} waiting)` : ''}.`);
           saidAt = Date.now();
         }
         status = { ...status, error: message };

@@ -28,3 +28,10 @@ export class FleetUnreachableError extends FleetError {}
 
 /** The fleet store will not let this user in: no password to give it, or the one given is refused. Retrying cannot help until the password or the server's settings change. */
 export class FleetLoginError extends FleetError {}
+
+/**
+ * A campaign batch held by another rig host or local store (rolling it here too would count its dice twice), or one
+ * this rig host no longer holds (taken over meanwhile), or a session that cannot close it. Context: campaign, rig,
+ * batch, and the holder's host, store file and since when.
+ */
+export class CampaignClaimError extends FleetError {}

@@ -46,9 +46,16 @@ async function ensureRig(client: pg.ClientBase, rig: LocalRig, camera: string | 
   return (found.rows[0] as { id: number }).id;
 }
 
-async function ensureCampaign(client: pg.ClientBase, name: string, at: number): Promise<number> {
-  await client.query('INSERT INTO campaigns (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, at]);
-  return ((await client.query<{ id: number }>('SELECT id FROM campaigns WHERE name = $1', [name])).rows[0] as { id: number }).id;
+/**
+ * The fleet's campaign of a session. A session rolled for a campaign batch names the campaign's own id (uid): it
+ * belongs to that campaign only, and in a fleet store that has not planned it (a local store that ran a campaign of
+ * the same name against another fleet database, or before this one was made again) to none. An older session, or
+ * one whose config names a campaign by hand, is known by the name alone.
+ */
+async function ensureCampaign(client: pg.ClientBase, facts: { campaign: string; campaignUid: string | null }, at: number): Promise<number | null> {
+  if (facts.campaignUid !== null) return (await client.query<{ id: number }>('SELECT id FROM campaigns WHERE uid = $1', [facts.campaignUid])).rows[0]?.id ?? null;
+  await client.query('INSERT INTO campaigns (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [facts.campaign, at]);
+  return ((await client.query<{ id: number }>('SELECT id FROM campaigns WHERE name = $1', [facts.campaign])).rows[0] as { id: number }).id;
 }
 
 /**
@@ -62,7 +69,7 @@ export async function lockFleetSession(client: pg.ClientBase, local: LocalRows, 
     const facts = configFacts(s.configJson);
     const rig = s.rigId === null ? undefined : local.rig(s.rigId);
     const setup = rig === undefined ? null : await ensureRig(client, rig, facts.camera, s.startedAt);
-    const campaign = facts.campaign === null ? null : await ensureCampaign(client, facts.campaign, s.startedAt);
+    const campaign = facts.campaign === null ? null : await ensureCampaign(client, { campaign: facts.campaign, campaignUid: facts.campaignUid }, s.startedAt);
     await client.query(
       `INSERT INTO sessions (genesis, origin_host, origin_db, local_id, local_rig_id, rig_setup_id, rig_id, campaign_id, name, origin, kind, config_json,
                              software_version, simulated, started_at, state, chain_version, head_hash, synced_at)

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CAMPAIGN_CLAIM_MIGRATION } from './campaignClaimTables.js';
 import { CAMPAIGN_MIGRATION } from './campaignTables.js';
 import { FleetError } from './errors.js';
 
@@ -182,6 +183,7 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
       CREATE UNIQUE INDEX reviews_by_local_id ON reviews(session_id, local_id);
     `,
   },
+  CAMPAIGN_CLAIM_MIGRATION,
 ];
 
 export const FLEET_SCHEMA_VERSION = FLEET_MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -4,10 +4,11 @@
  * analysis for all three, so the page and the text never disagree.
  */
 import { analyseCampaign, type CampaignAnalysis, type DieTypeAnalysis } from '../analysis/campaign/campaignAnalysis.js';
-import { formatCount, formatLogScientific } from '../core/format.js';
+import { campaignSessionFindings, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
+import { formatLogScientific, listWords } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
-import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
+import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, listCampaigns, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
 import type { FleetDb } from '../fleet/connect.js';
 
 /** What `campaign status` shows: the campaign, its legs, batches and their sessions. */
@@ -74,6 +75,25 @@ export async function readCampaignFindings(fleet: FleetDb, url: string, name: st
   return { campaign, sessions, rows, unresolved, analysis };
 }
 
+/**
+ * What their campaigns found of the given fleet sessions (`campaign`: the campaign each was run for, if any): a
+ * session on a rig its campaign found biased, by fleet id, with the finding every reader of it shows. Each campaign
+ * is analysed as `campaign report` analyses it, once however many of its sessions are given.
+ */
+export async function readSessionCampaignFindings(fleet: FleetDb, sessions: readonly { readonly id: number; readonly campaign: string | null }[], dice: readonly DieType[]): Promise<Map<number, CampaignSessionFinding>> {
+  const out = new Map<number, CampaignSessionFinding>();
+  const names = [...new Set(sessions.map((s) => s.campaign).filter((c): c is string => c !== null))];
+  if (names.length === 0) return out;
+  // Only a planned campaign (`campaign create`) has rigs to compare; a session may name a campaign never planned.
+  const planned = new Set(await listCampaigns(fleet, fleet.where));
+  const wanted = new Set(sessions.map((s) => s.id));
+  for (const name of names.filter((n) => planned.has(n))) {
+    const { analysis } = await readCampaignFindings(fleet, fleet.where, name, dice);
+    for (const [id, f] of campaignSessionFindings(name, analysis)) if (wanted.has(id)) out.set(id, f);
+  }
+  return out;
+}
+
 /** Whether the rigs differ on the dice of one type they share (the omnibus test), as `campaign report` says it. */
 export function rigsAlikeLine(t: DieTypeAnalysis): string {
   const omnibus = t.rigs.steps[0]?.effect.cmh;
@@ -100,8 +120,21 @@ export function sessionsToReview(sessions: readonly CampaignSessionRow[], unreso
   return sessions.filter((s) => bySession.has(s.batchId)).map((s) => ({ rig: s.rig, sessionName: s.sessionName, unresolved: bySession.get(s.batchId) as number }));
 }
 
-/** What a die's pooled test on the trusted rigs finds, in the report's words ('' when nothing). */
-export function pooledFinding(d: { readonly unfair: boolean; readonly reviewFirst: boolean; readonly unresolved: number }): string {
-  if (d.unfair) return 'UNFAIR';
-  return d.reviewFirst ? `unfair on its read rolls, not whatever its ${formatCount(d.unresolved)} unresolved were: review them` : '';
+/**
+ * The rigs a campaign found biased, one finding a line. With two rigs left that disagree both are flagged with one
+ * reason (which one is off cannot be told): that finding is one line naming both, not the same line twice.
+ */
+export function rigBiasedLines(biasedRigs: CampaignAnalysis['biasedRigs']): { readonly rigs: readonly string[]; readonly die: string; readonly text: string }[] {
+  const groups = new Map<string, { rigs: string[]; die: string; reason: string }>();
+  for (const b of biasedRigs) {
+    const key = `${b.die}\u0000${b.reason}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, { rigs: [b.rig], die: b.die, reason: b.reason });
+    else if (!g.rigs.includes(b.rig)) g.rigs.push(b.rig);
+  }
+  return [...groups.values()].map((g) => ({
+    rigs: g.rigs,
+    die: g.die,
+    text: `RIG BIASED: ${g.reason} (${g.die} dice). ${g.rigs.length === 1 ? "Its sessions' verdicts are" : `The verdicts of the sessions of rigs ${listWords(g.rigs)} are`} RIG_SUSPECT.`,
+  }));
 }

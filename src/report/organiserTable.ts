@@ -11,6 +11,11 @@ export function verdictLabel(v: Verdict): string {
   return v.kind === 'FAIR_WITHIN' ? `FAIR_WITHIN(${formatProbability(v.delta)})` : v.kind;
 }
 
+/** A verdict that is a campaign's RIG_SUSPECT: the session's rig was found biased, so nothing of the die is certified from it. */
+export function campaignSetAside(v: Verdict): boolean {
+  return v.kind === 'RIG_SUSPECT' && v.campaign !== undefined;
+}
+
 /**
  * The table a tournament organiser prints: one row per die with its rolls,
  * verdict, the deviation it is certified within, and what it does in play.
@@ -33,7 +38,10 @@ export function organiserTable(report: SessionReport): string {
         { text: a.die.id, attrs: { 'data-col': 'type' } },
         { text: formatCount(a.n), num: true, attrs: { 'data-col': 'rolls' } },
         { html: verdictBadge(a.verdict.kind, verdictLabel(a.verdict)), attrs: { 'data-col': 'verdict' } },
-        { text: `±${fixed(d.certifiedBound)}`, num: true, attrs: { 'data-col': 'certified', 'data-value': d.certifiedBound } },
+        // A campaign that set the session's rig aside certifies nothing of its dice from it.
+        campaignSetAside(a.verdict)
+          ? { text: '-', num: true, attrs: { 'data-col': 'certified' } }
+          : { text: `±${fixed(d.certifiedBound)}`, num: true, attrs: { 'data-col': 'certified', 'data-value': d.certifiedBound } },
         { html: game || '<span class="note">none for this die type</span>', className: 'game', attrs: { 'data-col': 'game' } },
         { text: formatLogScientific(a.anytime.logE), num: true, attrs: { 'data-col': 'e-value' } },
       ],

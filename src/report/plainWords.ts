@@ -71,6 +71,13 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
       return out;
     }
     case 'RIG_SUSPECT':
+      if (v.campaign !== undefined) {
+        return [
+          `Campaign ${v.campaign.name} rolled the same dice on several rigs and found rig ${v.campaign.rig}, where this session ran, biased: ${v.campaign.reason}.`,
+          'What this session shows is the rig as much as the die, so no verdict on the die can be drawn from it; the figures below are for diagnosis only.',
+          `The campaign's verdict for each die, on the rigs it trusts: dicerig campaign report ${v.campaign.name}.`,
+        ];
+      }
       return [
         'The rolls of this die depend on the roll before, which independent tumbles never do: the rig may not be tumbling it properly.',
         `Failed check${v.failedChecks.length === 1 ? '' : 's'}: ${v.failedChecks.map((c) => `${c.name} (${c.detail})`).join('; ')}.`,

@@ -8,7 +8,7 @@ import { organiserTable } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
 import { REPORT_CSS } from './reportCss.js';
 import { homogeneitySection, methodSection, rigHealthSection } from './sessionSections.js';
-import { sessionTitle, type SessionReport } from './sessionReport.js';
+import { reportTitle, type SessionReport } from './sessionReport.js';
 
 /**
  * The report as one self-contained HTML page: inline CSS and SVG charts, no
@@ -17,7 +17,7 @@ import { sessionTitle, type SessionReport } from './sessionReport.js';
  */
 export function renderReportHtml(report: SessionReport, charts: readonly ReportChart[]): string {
   const s = report.session;
-  const title = `Dice report: ${sessionTitle(s)}`;
+  const title = `Dice report: ${reportTitle(report)}`;
   const dieLinks = report.dice.map((d) => `<a href="#die-${d.key}">${escapeHtml(d.analysis.label)}</a>`).join('');
   const a = report.analysis;
   return `<!doctype html>
@@ -43,7 +43,7 @@ ${metaList(report)}
 ${verdictsNote(report)}
 ${organiserTable(report)}
 ${sessionVerdictNotes(report)}
-<p class="sign">${escapeHtml(sessionTitle(s))}, hash-chain head <span class="hash">${escapeHtml(s.headHash.slice(0, 16))}</span>: <code>dicerig verify</code> shows whether a roll was changed since.</p>
+<p class="sign">${escapeHtml(reportTitle(report))}, hash-chain head <span class="hash">${escapeHtml(s.headHash.slice(0, 16))}</span>: <code>dicerig verify</code> shows whether a roll was changed since.</p>
 <p class="signature"><span>Checked by<span class="blank"></span></span><span>Date<span class="blank"></span></span></p>
 </section>
 ${report.dice.map((d) => dieSection(d, charts.filter((c) => c.dieKey === d.key), a)).join('\n')}
@@ -60,8 +60,18 @@ ${methodSection(report)}
 /** What the verdicts rest on: the session's own error control when it stored its verdicts, else the analysis's. */
 function verdictsNote(report: SessionReport): string {
   const a = report.analysis;
-  const v = report.verdicts;
   const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.certifyAlpha)} simultaneous).`;
+  // A campaign's finding comes first: the table shows it, not the session's own verdicts.
+  const campaign =
+    report.campaign !== undefined
+      ? `<p class="note campaign-finding" data-campaign="${escapeHtml(report.campaign.campaign)}">${escapeHtml(report.campaign.sentence)} Every die below is RIG_SUSPECT by it; the session's own verdicts, made before the campaign compared its rigs, are kept below as it made them.</p>\n`
+      : '';
+  return campaign + ownNote(report, certified);
+}
+
+function ownNote(report: SessionReport, certified: string): string {
+  const a = report.analysis;
+  const v = report.verdicts;
   if (v !== null) {
     return (
       `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">Verdicts as the session made them (not recomputed${v.importedFrom !== undefined ? escapeHtml(`; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it`) : ''}): ${escapeHtml(v.errorControl.statement)} ` +

@@ -8,6 +8,8 @@ export function reportJson(report: SessionReport) {
   const s = report.session;
   return {
     session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
+    ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign } } : {}),
+    ...(report.campaign !== undefined ? { campaignFinding: report.campaign } : {}),
     settings: { alpha: report.analysis.alpha, delta: report.analysis.delta, multiplicity: report.analysis.multiplicity, serialAlpha: report.analysis.serialAlpha },
     dice: report.dice.map((d) => ({
       label: d.analysis.label,

@@ -1,6 +1,8 @@
 import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } from '../analysis/analyze.js';
 import { homogeneityWhateverUnresolved } from '../analysis/homogeneityUnresolved.js';
 import { withSessionVerdict } from '../analysis/sessionVerdict.js';
+import { withCampaignFinding, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
+import { describeFleetSession, type FleetSessionInfo } from '../fleet/fleetReader.js';
 import { rollCountsDiffer } from '../analysis/verdictCounts.js';
 import type { DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
@@ -37,6 +39,10 @@ export interface ReportInput {
   readonly rollEvents?: ReadonlyMap<string, readonly StoredDieEvent[]>;
   /** Per die (by label): the other sessions of the store that rolled it. */
   readonly alsoRolledIn?: ReadonlyMap<string, readonly SessionOfDie[]>;
+  /** A fleet session's listing, when the session was read from the fleet store (its id there names the report). */
+  readonly fleet?: FleetSessionInfo;
+  /** Its campaign's finding, when the campaign found the rig it ran on biased: every die's verdict is RIG_SUSPECT. */
+  readonly campaign?: CampaignSessionFinding;
 }
 
 /** How a die's rolls were resolved: per face (face id, or symbol) read and reviewed, and the unresolved ones. */
@@ -88,11 +94,20 @@ export interface SessionReport {
   /** The session's stored verdicts (null for an imported session: its verdicts are the analysis's). */
   readonly verdicts: SessionVerdicts | null;
   readonly resolution: readonly DieResolution[];
+  /** Its fleet listing, when read from the fleet store. */
+  readonly fleet?: FleetSessionInfo;
+  /** Its campaign's finding on it, in place of its dice's own verdicts (which `verdicts` keeps). */
+  readonly campaign?: CampaignSessionFinding;
 }
 
 /** `session 3 (demo)`, or `session 3` when it has no name. */
 export function sessionTitle(s: Pick<SessionRecord, 'id' | 'name'>): string {
   return `session ${s.id}${s.name !== null ? ` (${s.name})` : ''}`;
+}
+
+/** The report's session as it was asked for: a fleet session by its fleet id, with its rig host's id beside it. */
+export function reportTitle(r: Pick<SessionReport, 'session' | 'fleet'>): string {
+  return r.fleet !== undefined ? describeFleetSession(r.fleet) : sessionTitle(r.session);
 }
 
 /**
@@ -114,7 +129,10 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
   // A sequential session's verdict is the one it made and stored: the analysis's fixed-n figures stay, labelled descriptive.
   const resolutionOf = (label: string): DieResolution | undefined => input.resolution?.find((r) => r.label === label);
   const homogeneity = homogeneityWhateverUnresolved(analyzed.homogeneity, (label) => resolutionOf(label)?.unresolved ?? 0, analyzed.alpha);
-  const analysis = { ...analyzed, homogeneity, ...(verdicts === null ? {} : { dice: analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label))) }) };
+  // A campaign that found the session's rig biased has the last word on every die of it, as `campaign report` has.
+  const finding = input.campaign;
+  const judged = verdicts === null ? analyzed.dice : analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label)));
+  const analysis = { ...analyzed, homogeneity, dice: finding === undefined ? judged : judged.map((d) => withCampaignFinding(d, finding)) };
   const keys = fileKeys(analysis.dice.map((d) => d.label));
   // The session's own evidence (its least favourable e-value, its threshold) where it stored a verdict; else the read rolls replayed.
   const evidenceOf = (label: string, r: DieRolls, expected: readonly number[]): EvidenceTrace => {
@@ -150,7 +168,18 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       ...correctedSince(r, storedOf(d.label)),
     };
   });
-  return { session, rig: input.rig, generatedAt: input.generatedAt, analysis, dice, rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []), verdicts, resolution: input.resolution ?? [] };
+  return {
+    session,
+    rig: input.rig,
+    generatedAt: input.generatedAt,
+    analysis,
+    dice,
+    rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []),
+    verdicts,
+    resolution: input.resolution ?? [],
+    ...(input.fleet !== undefined ? { fleet: input.fleet } : {}),
+    ...(finding !== undefined ? { campaign: finding } : {}),
+  };
 }
 
 /**

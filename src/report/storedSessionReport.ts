@@ -15,6 +15,8 @@ import { isCannotTell } from '../store/reviews.js';
 import type { RollStore } from '../store/rollStore.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
 import { buildSessionReport, sessionTitle, type DieResolution, type SessionReport } from './sessionReport.js';
+import type { CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
+import type { FleetSessionInfo } from '../fleet/fleetReader.js';
 
 /** What `analyze` uses when neither the command line nor the session says. */
 export const FALLBACK_SETTINGS = { alpha: 0.05, delta: 0.03, serialAlpha: 0.01 };
@@ -58,6 +60,10 @@ export interface StoredReportOptions {
   readonly multiplicity?: Multiplicity;
   /** When the report is made (ms since the epoch). */
   readonly generatedAt: number;
+  /** The session's fleet listing, when it was read from the fleet store. */
+  readonly fleet?: FleetSessionInfo;
+  /** Its campaign's finding on it (RIG_SUSPECT: its rig found biased), when there is one. */
+  readonly campaign?: CampaignSessionFinding;
 }
 
 /** The report of `session` from `store`, judged as the session judged its dice unless told otherwise. */
@@ -80,6 +86,8 @@ export function storedSessionReport(store: RollStore, session: SessionRecord, op
       resolution: resolutionOf(store, session.id),
       rollEvents: new Map([...store.rollEvents(session.id)].map(([dieId, events]) => [store.getDie(dieId)?.label ?? String(dieId), events])),
       alsoRolledIn: new Map(series.map((s) => [s.die.label, store.otherSessionsOfDie(s.die.label, session)])),
+      ...(options.fleet !== undefined ? { fleet: options.fleet } : {}),
+      ...(options.campaign !== undefined ? { campaign: options.campaign } : {}),
     },
     {
       alpha: options.alpha ?? own.alpha ?? FALLBACK_SETTINGS.alpha,

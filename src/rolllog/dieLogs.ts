@@ -19,6 +19,8 @@ export class DieLogCollector {
   private last: DieLog | undefined;
   /** Dice seen only in unresolved JSON Lines rows so far: their level is not known yet. */
   private readonly levelOpen = new Set<DieLog>();
+  /** The face code of the latest roll `addRange` took. */
+  private lastCode = -1;
 
   constructor(private readonly file: string) {}
 
@@ -76,7 +78,33 @@ export class DieLogCollector {
       log.firstSeen.set(token, { file: this.file, line });
     }
     log.codes.push(code);
+    this.lastCode = code;
     return log;
+  }
+
+  /**
+   * The symbol `text[start, end)` (not empty) written beside the face of `log`'s latest roll. A face given two symbols
+   * is refused here, whatever the die; whether the symbol is the face's own only its type can say (`resolveDieRolls`).
+   * A row repeating its face's symbol costs one comparison.
+   */
+  seeSymbol(log: DieLog, text: string, start: number, end: number, line: number): void {
+    if (this.repeatsSymbol(log, text, start, end)) return;
+    const code = this.lastCode;
+    const symbols = (log.faceSymbols ??= []);
+    const known = symbols[code];
+    const symbol = text.slice(start, end);
+    if (known === undefined) {
+      if (symbol.length > MAX_TOKEN_LENGTH) throw new InputError(`${quoteValue(symbol)} is not a symbol: a symbol is at most ${MAX_TOKEN_LENGTH} characters`, { file: this.file, line });
+      symbols[code] = { symbol, file: this.file, line };
+    } else if (known.symbol.toLowerCase() !== symbol.toLowerCase()) {
+      throw new InputError(`face ${quoteValue(log.dictionary[code] as string)} of die ${quoteValue(log.label)} has the symbol ${quoteValue(symbol)} here but ${quoteValue(known.symbol)} on line ${known.line}; a face shows one symbol`, { file: this.file, line });
+    }
+  }
+
+  /** Whether `text[start, end)` is exactly the symbol first written beside the face of `log`'s latest roll. */
+  repeatsSymbol(log: DieLog, text: string, start: number, end: number): boolean {
+    const known = log.faceSymbols?.[this.lastCode];
+    return known !== undefined && known.symbol.length === end - start && text.startsWith(known.symbol, start);
   }
 
   /** The log of the die labelled `labelText[labelStart, labelEnd)`, checked against this row's level and type. */
@@ -104,7 +132,8 @@ export class DieLogCollector {
     let log = this.byLabel.get(label);
     if (log === undefined) {
       if (label.length > MAX_LABEL_LENGTH) throw new InputError(`the die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters`, { file: this.file, line });
-      log = { label, level, dictionary: [], codes: [], firstSeen: new Map(), files: new Set([this.file]) };
+      // Every log of a file gets its symbols' array at once: one object shape, however its rows turn out.
+      log = { label, level, dictionary: [], codes: [], firstSeen: new Map(), files: new Set([this.file]), faceSymbols: [] };
       if (typeId !== undefined) log.typeId = typeId;
       if (levelOpen) this.levelOpen.add(log);
       this.byLabel.set(label, log);

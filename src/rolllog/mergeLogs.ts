@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { quoteValue } from './quoteValue.js';
 import type { DieLog, ParsedLog } from './types.js';
 
 /**
@@ -21,6 +22,7 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
       if (!copies.has(found)) {
         seen = { ...found, dictionary: [...found.dictionary], codes: [...found.codes], firstSeen: new Map(found.firstSeen), files: new Set(found.files) };
         if (found.unresolvedAt !== undefined) seen.unresolvedAt = [...found.unresolvedAt];
+        if (found.faceSymbols !== undefined) seen.faceSymbols = [...found.faceSymbols];
         copies.add(seen);
         byLabel.set(die.label, seen);
       }
@@ -43,6 +45,16 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
           seen.firstSeen.set(token, die.firstSeen.get(token) as { file: string; line: number });
         }
         return code;
+      });
+      die.faceSymbols?.forEach((given, c) => {
+        if (given === undefined) return;
+        const code = recode[c] as number;
+        const known = (seen.faceSymbols ??= [])[code];
+        if (known === undefined) seen.faceSymbols[code] = given;
+        else if (known.symbol.toLowerCase() !== given.symbol.toLowerCase()) {
+          const face = seen.dictionary[code] as string;
+          throw new InputError(`face ${quoteValue(face)} of die ${quoteValue(die.label)} has the symbol ${quoteValue(given.symbol)} here but ${quoteValue(known.symbol)} in ${known.file} line ${known.line}; a face shows one symbol`, { file: given.file, line: given.line });
+        }
       });
       const before = seen.codes.length;
       for (const at of die.unresolvedAt ?? []) (seen.unresolvedAt ??= []).push(before + at);

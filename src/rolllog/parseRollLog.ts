@@ -81,6 +81,8 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const typeCol = cols.type ?? -1;
   const throwCol = cols.throw ?? -1;
   const resolutionCol = cols.resolution ?? -1;
+  // Both columns: each face's symbol is checked against the die's type once its type is known (`resolveDieRolls`).
+  const symbolCol = cols.face !== undefined ? (cols.symbol ?? -1) : -1;
   // An unresolved row leaves every outcome column empty.
   const outcomeCols = [cols.face, cols.symbol].filter((c) => c !== undefined);
   const throwsSeen = new ThrowsSeen(file);
@@ -169,6 +171,12 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
       const [ls, le] = trimmed(src, starts[dieCol] as number, ends[dieCol] as number);
       if (ls === le) throw new InputError('the die label is empty', { file, line: lineNo, column: header[dieCol] });
       die = unresolved ? collector.addUnresolved(src.slice(ls, le), level, lineNo, typeId, true) : collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
+    }
+    // Most rows repeat their face's symbol exactly: the collector compares the field as it is, and trims only when that fails.
+    if (symbolCol >= 0 && !unresolved && !collector.repeatsSymbol(die, src, starts[symbolCol] as number, ends[symbolCol] as number)) {
+      // An empty symbol is one not given.
+      const [ss, se] = trimmed(src, starts[symbolCol] as number, ends[symbolCol] as number);
+      if (se > ss) collector.seeSymbol(die, src, ss, se, lineNo);
     }
     if (throwCol >= 0) {
       const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
@@ -324,6 +332,10 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     const die = unresolved
       ? collector.addUnresolved(label, 'symbol', i + 1, typeId, false)
       : collector.add(label, face !== undefined ? 'face' : 'symbol', outcome as string, i + 1, typeId);
+    if (face !== undefined && face !== '' && !unresolved) {
+      const symbol = textField(obj, 'symbol', file, i + 1);
+      if (symbol !== undefined && symbol !== null && symbol !== '') collector.seeSymbol(die, symbol, 0, symbol.length, i + 1);
+    }
     const throwValue = pick(obj, 'throw');
     if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;

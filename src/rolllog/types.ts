@@ -26,6 +26,20 @@ export interface DieLog {
    * die, and nobody labelled them), each as how many read rolls came before it. A verdict must hold whatever they were.
    */
   unresolvedAt?: number[];
+  /**
+   * A face-level log that also gives each roll's symbol (an export's face and symbol columns): aligned with
+   * `dictionary`, the symbol first written beside each face, and where. Only the die's type knows which symbol a face
+   * shows, so `resolveDieRolls` checks these against it, once per face rather than once per roll. Empty or absent when
+   * no row gave both.
+   */
+  faceSymbols?: (FaceSymbol | undefined)[];
+}
+
+/** The symbol a log wrote beside a face, where first written. */
+export interface FaceSymbol {
+  readonly symbol: string;
+  readonly file: string;
+  readonly line: number;
 }
 
 export type LogFormat = 'csv' | 'jsonl' | 'one-hot';

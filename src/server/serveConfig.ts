@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { MIN_API_TOKEN, MIN_CHAT_TOKEN } from './security/auth.js';
 import { checkSessionConfig, formatKeyPath, readConfigFile, withPathsFrom, type SessionConfig } from '../session/config.js';
+import { withDiceFile } from '../session/diceFile.js';
 
 export const serverSectionSchema = z.strictObject({
   token: z.string().min(MIN_API_TOKEN, `a token needs at least ${MIN_API_TOKEN} characters`).optional(),
@@ -32,6 +33,7 @@ export async function loadServeConfig(file: string): Promise<{ session: SessionC
     // The message never repeats the value: it may be a token.
     throw new ConfigError(formatKeyPath(path), `${issue?.message ?? 'is not valid'}${line !== undefined ? ` (line ${line})` : ''}`, file);
   }
-  const session = withPathsFrom(dirname(resolve(file)), checkSessionConfig(rest, file, lineOf));
+  const dir = dirname(resolve(file));
+  const session = withPathsFrom(dir, checkSessionConfig(withDiceFile(rest, dir, file), file, lineOf));
   return { session, server: checked.data };
 }

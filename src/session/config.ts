@@ -11,6 +11,10 @@ import { ConfigError, ConfigProblems } from '../core/errors.js';
 import { checkConfigMeaning } from './configMeaning.js';
 import { yamlLineOf } from '../core/yamlLine.js';
 import { parseYamlText, tooLarge } from '../core/yamlText.js';
+import { getDieType } from '../dice/catalogue.js';
+import { dieTypeSchema } from '../dice/dieTypeData.js';
+import type { DieType } from '../dice/types.js';
+import { withDiceFile } from './diceFile.js';
 
 /** The longest die label or session name: a label is written on a die and printed in tables. */
 export const MAX_LABEL_LENGTH = 200;
@@ -177,6 +181,23 @@ export const sessionConfigSchema = z.strictObject({
   /** The campaign this session rolls for (`dicerig campaign run`): its name, and the campaign's rig id. */
   campaign: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),
   campaignRig: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),
+  /**
+   * The campaign's own id in its fleet store, and the batch this session rolls: a campaign's name is reused (another
+   * fleet database, one made again) and batch ids restart with it, so a local store is matched to a batch on these.
+   */
+  campaignUid: z.string().min(1).max(64).optional(),
+  campaignBatch: z.number().int().positive().optional(),
+  /**
+   * A dice file (`dicerig dice --file`) defining dice of your own for `dice[].type`: read when the config is loaded
+   * (`run --dice-file` wins), its definitions of the config's dice kept in `dieTypes`.
+   */
+  diceFile: z.string().min(1).optional(),
+  /**
+   * The definitions of the session's dice that are not built in (or that change a built-in's layout), in the
+   * catalogue's shape (`DieType`): written from `diceFile`, or by hand. Stored with the session, so a resumed run,
+   * `report`, `analyze` and a review judge its dice by the definitions it ran with, with no dice file at hand.
+   */
+  dieTypes: z.array(dieTypeSchema).optional(),
   /** Roll store file (the command line's --db wins). Paths in a config file are relative to its folder. */
   db: z.string().min(1).optional(),
   /** Seed of every simulated part (rig timing and faults, camera, dice). */
@@ -274,10 +295,16 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
   return parseConfigText(text, file);
 }
 
-/** Reads and checks a session config file. */
-export async function loadSessionConfig(file: string): Promise<SessionConfig> {
+/** Reads and checks a session config file, with its dice file (`diceFile`, or `options.diceFile`, the command line's, which wins). */
+export async function loadSessionConfig(file: string, options: { readonly diceFile?: string } = {}): Promise<SessionConfig> {
   const { value, lineOf } = await readConfigFile(file);
-  return withPathsFrom(dirname(resolve(file)), checkSessionConfig(value, file, lineOf));
+  const dir = dirname(resolve(file));
+  return withPathsFrom(dir, checkSessionConfig(withDiceFile(value, dir, file, options.diceFile), file, lineOf));
+}
+
+/** The die type of each of the config's dice, channel by channel: its own definitions (`dieTypes`) first, then the built-in dice. */
+export function configDieTypes(config: Pick<SessionConfig, 'dice' | 'dieTypes'>): DieType[] {
+  return config.dice.map((d) => getDieType(d.type, config.dieTypes ?? []));
 }
 
 /** Resolves the config's file paths (db, calibration, camera reference and folder) against `dir`, the config file's folder. */

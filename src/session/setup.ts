@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { cameraFactories } from '../camera/cameraFactory.js';
 import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
 import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
-import { getDieType } from '../dice/catalogue.js';
+import { sameDieType } from '../dice/dieTypeData.js';
 import { isD6Faced } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
@@ -33,7 +33,7 @@ import type { RgbImage } from '../core/image.js';
 import { readFrame } from '../vision/pipeline.js';
 import { narrowingCommand } from '../vision/calibration/checkedDice.js';
 import { sessionPipeline } from './sessionPipeline.js';
-import type { SessionConfig } from './config.js';
+import { configDieTypes, type SessionConfig } from './config.js';
 import { folderEvidence, sessionEvidenceFolder, type EvidenceSink } from './evidence.js';
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
@@ -142,10 +142,13 @@ export function readerFamily(types: readonly DieType[]): 'pips' | 'xwing' {
 
 function sameDice(a: SessionConfig, b: SessionConfig): string | undefined {
   if (a.dice.length !== b.dice.length) return `the session has ${b.dice.length} dice, the config ${a.dice.length}`;
+  const [aTypes, bTypes] = [configDieTypes(a), configDieTypes(b)];
   for (let i = 0; i < a.dice.length; i++) {
     const x = a.dice[i] as SessionConfig['dice'][number];
     const y = b.dice[i] as SessionConfig['dice'][number];
     if (x.label !== y.label || x.type !== y.type) return `channel ${i} holds ${y.label} (${y.type}) in the session but ${x.label} (${x.type}) in the config`;
+    // Its monitors were built on the session's definition: rolling on against another would judge one die by two.
+    if (!sameDieType(aTypes[i] as DieType, bTypes[i] as DieType)) return `the session rolled ${y.label} as the ${y.type} die defined when it started, and the config defines ${x.type} otherwise`;
   }
   return undefined;
 }
@@ -160,7 +163,7 @@ function checkRigDriver(config: SessionConfig): void {
  */
 function checkCalibration(config: SessionConfig): void {
   if (config.camera.source !== 'device' || config.calibration !== undefined) return;
-  if (readerFamily(config.dice.map((d) => getDieType(d.type))) === 'pips') return;
+  if (readerFamily(configDieTypes(config)) === 'pips') return;
   throw new ConfigError(
     'calibration',
     'X-Wing dice seen by a real camera are read with a calibration profile made on your own dice: run dicerig calibrate (--camera DEVICE on the rig, or --from-labelled DIR) and give its file here; the default profile was made on the simulated camera and declines nearly every real die',
@@ -191,7 +194,7 @@ interface SessionReading {
 
 /** The reader a config asks for; a bad profile or a face the camera cannot see is refused here. */
 async function sessionReading(config: SessionConfig): Promise<SessionReading> {
-  const types = config.dice.map((d) => getDieType(d.type));
+  const types = configDieTypes(config);
   const family = readerFamily(types);
   // X-Wing dice: a calibration profile reads the dice and may describe the platform; D6s are read by their pips, and a
   // D6 check (given as calibration) bounds their misreads.

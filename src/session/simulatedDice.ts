@@ -3,7 +3,7 @@
  * camera comes to show exactly what they rolled.
  *
  * The simulated camera draws each die's face itself, uniformly over the die's
- * physical faces (the catalogue's odds), and has no way to be told a face. So
+ * physical faces, and has no way to be told a face. So
  * the dice choose among the camera's throws: a planned throw (planning costs
  * no rendering) is kept with probability Π_c w_c(face_c) / max w_c, where
  * w_c(x) = q_c(x) / p_c(x) is die c's wanted odds over the camera's odds, and
@@ -21,7 +21,7 @@ import { ConfigError } from '../core/errors.js';
 import type { RandomSource } from '../stats/random.js';
 import { oddsOnBiasedRig } from '../stats/rigBias.js';
 
-/** One die made to favour one face: `symbol` (a pip count or an X-Wing icon) comes up `factor` times as often as it should. */
+/** One die made to favour one symbol: `symbol` (a D6's pip count, a D3's result, an X-Wing icon) comes up `factor` times as often as it should, on each face that shows it. */
 export interface DieLoad {
   readonly symbol: string;
   readonly factor: number;
@@ -59,21 +59,56 @@ export function simDieKind(type: DieType): SimDieKind {
   throw new ConfigError('dice', `the simulated camera cannot draw a "${type.id}" die; it draws D6-faced dice (d6, d3, direction) and X-Wing red and green dice`);
 }
 
-/** What the camera shows of a die (a pip count for D6-faced dice, an icon for X-Wing dice) and its odds under the camera's own draw. */
+/**
+ * What the camera shows of a die (a face id for D6-faced dice, an icon for X-Wing dice) and its odds under the camera's
+ * own draw: uniform over the faces it draws (six pip faces; an X-Wing die's eight, grouped by icon).
+ */
 export function cameraOdds(type: DieType): Map<string, number> {
-  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f, i) => [f.id, type.faceProbabilities[i] as number]));
+  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f) => [f.id, 1 / 6]));
   const p = symbolProbabilities(type);
   return new Map(type.symbols.map((s, i) => [s, p[i] as number]));
 }
 
-/** A die's odds with `load.symbol` `factor` times as likely, the others scaled down in proportion. */
-export function loadedOdds(odds: ReadonlyMap<string, number>, load: DieLoad): Map<string, number> {
-  const p = odds.get(load.symbol);
-  if (p === undefined) throw new ConfigError('simulatedLoad.symbol', `"${load.symbol}" is not shown on this die (it shows ${[...odds.keys()].join(', ')})`);
-  const target = p * load.factor;
-  if (!(target < 1)) throw new ConfigError('simulatedLoad.factor', `${load.factor} × ${p} is not a probability below 1`);
-  const rest = (1 - target) / (1 - p);
-  return new Map([...odds].map(([s, q]) => [s, s === load.symbol ? target : q * rest]));
+/**
+ * A die's own odds, keyed as `cameraOdds`: its type's (a D6-faced die of your own may claim other odds than the
+ * camera's 1/6 a face, and the simulated die rolls true to its claim).
+ */
+export function dieOdds(type: DieType): Map<string, number> {
+  if (simDieKind(type) === 'd6') return new Map(type.faces.map((f, i) => [f.id, type.faceProbabilities[i] as number]));
+  return cameraOdds(type);
+}
+
+/** The symbol each of `cameraOdds`'s keys shows: a D6-faced die's face shows its symbol (a D3's face 5 shows 3), an X-Wing icon is its symbol. */
+function symbolOfKey(type: DieType): (key: string) => string {
+  const byFace = new Map(type.faces.map((f) => [f.id, f.symbol]));
+  return simDieKind(type) === 'd6' ? (key) => byFace.get(key) ?? key : (key) => key;
+}
+
+/**
+ * What is wrong with loading `type` with `load`, by the key under `simulatedLoad` it concerns; undefined when nothing.
+ * The config check and `loadedOdds` both ask it, so a load refused at run time was refused when the config was read.
+ */
+export function loadProblem(type: DieType, load: DieLoad): { readonly key: 'symbol' | 'factor'; readonly problem: string } | undefined {
+  const i = type.symbols.indexOf(load.symbol);
+  if (i < 0) return { key: 'symbol', problem: `"${load.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})` };
+  const p = symbolProbabilities(type)[i] as number;
+  if (!(p * load.factor < 1)) return { key: 'factor', problem: `${load.factor} × ${p} (the odds of "${load.symbol}") is not a probability below 1` };
+  return undefined;
+}
+
+/**
+ * A die's odds (`cameraOdds`) with the symbol `load.symbol` `factor` times as likely, the others scaled down in
+ * proportion. A symbol shown by several faces (a D3's 3 on faces 5 and 6) is loaded on each of them alike.
+ */
+export function loadedOdds(type: DieType, load: DieLoad): Map<string, number> {
+  const bad = loadProblem(type, load);
+  if (bad !== undefined) throw new ConfigError(`simulatedLoad.${bad.key}`, bad.problem);
+  const odds = dieOdds(type);
+  const symbolOf = symbolOfKey(type);
+  let p = 0;
+  for (const [key, q] of odds) if (symbolOf(key) === load.symbol) p += q;
+  const rest = (1 - p * load.factor) / (1 - p);
+  return new Map([...odds].map(([key, q]) => [key, symbolOf(key) === load.symbol ? q * load.factor : q * rest]));
 }
 
 interface Weights {
@@ -113,12 +148,12 @@ export class SimulatedDice {
     return this.dice.map((d) => simDieKind(d.type));
   }
 
-  /** The odds each die rolls with (face or symbol as the camera shows it). */
+  /** The odds each die rolls with (face or symbol as the camera shows it): its own, loaded or not, on the rig. */
   odds(channel: number): Map<string, number> {
     const d = this.dice[channel];
     if (d === undefined) throw new RangeError(`there is no simulated die in channel ${channel}`);
-    const odds = cameraOdds(d.type);
-    const own = d.load ? loadedOdds(odds, d.load) : odds;
+    const odds = dieOdds(d.type);
+    const own = d.load ? loadedOdds(d.type, d.load) : odds;
     return this.rigBias ? oddsOnRig(odds, own, this.rigBias) : own;
   }
 

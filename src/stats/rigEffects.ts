@@ -267,7 +267,7 @@ export interface AdjustedDieTest {
   readonly counts: readonly number[];
   readonly rolls: number;
   readonly g: { readonly statistic: number; readonly df: number; readonly p: number; readonly logP: number };
-  /** Holm-adjusted across the dice of this table. */
+  /** Holm-adjusted across the dice tested together (`decideDieTests`' family). */
   readonly pHolm: number;
   /** Unfair at alpha after Holm and, when some of its rolls are unresolved, whatever faces they had. */
   readonly unfair: boolean;
@@ -277,30 +277,47 @@ export interface AdjustedDieTest {
   readonly reviewFirst: boolean;
 }
 
+/** A die's G test on the trusted rigs, before any decision: what `decideDieTests` decides on, with the die's odds. */
+export interface TrustedDieTest extends Omit<AdjustedDieTest, 'pHolm' | 'unfair' | 'reviewFirst'> {
+  readonly expected: readonly number[];
+}
+
 /**
  * Each die's counts on the rigs not in `excludeRigs`, tested against its
- * expected odds (G test), Holm across the dice. Rolls of a biased rig are
- * left out rather than modelled: what that rig shows is the rig, not the die.
- * A die with unresolved rolls is unfair only if it is whatever faces they had.
+ * expected odds (G test). Rolls of a biased rig are left out rather than
+ * modelled: what that rig shows is the rig, not the die.
  */
-export function adjustedDieTests(table: CampaignCounts, expected: readonly number[], excludeRigs: readonly string[], alpha: number): AdjustedDieTest[] {
+export function trustedDieTests(table: CampaignCounts, expected: readonly number[], excludeRigs: readonly string[]): TrustedDieTest[] {
   validateCampaignCounts(table);
   if (expected.length !== table.faces.length) throw new InputError(`Expected odds have ${expected.length} faces, the table ${table.faces.length}.`);
   const trusted = table.rigs.map((rig, i) => ({ rig, i })).filter(({ rig }) => !excludeRigs.includes(rig));
-  const partial = table.counts.map((byRig, d) => {
+  return table.counts.map((byRig, d) => {
     const counts = table.faces.map((_, f) => trusted.reduce((sum, { i }) => sum + ((byRig[i] as readonly number[])[f] as number), 0));
     const rolls = counts.reduce((a, b) => a + b, 0);
     const g = rolls > 0 ? gTest(counts, expected) : { statistic: 0, df: 0, p: 1, logP: 0 };
     const unresolved = trusted.reduce((sum, { i }) => sum + unresolvedOf(table, d, i), 0);
-    return { die: table.dice[d] as string, counts, rolls, unresolved, g: { statistic: g.statistic, df: g.df, p: g.p, logP: g.logP } };
+    return { die: table.dice[d] as string, counts, rolls, unresolved, expected, g: { statistic: g.statistic, df: g.df, p: g.p, logP: g.logP } };
   });
-  const adjusted = partial.length > 0 ? holmAdjust(partial.map((t) => t.g.p)) : [];
-  return partial.map((t, i) => {
+}
+
+/**
+ * The dice's tests decided as one family: Holm across all of them at `alpha` (a campaign's dice of every type
+ * together, so that its error rate is alpha however many types it has). A die with unresolved rolls is unfair only
+ * if it is whatever faces they had.
+ */
+export function decideDieTests(tests: readonly TrustedDieTest[], alpha: number): AdjustedDieTest[] {
+  const adjusted = tests.length > 0 ? holmAdjust(tests.map((t) => t.g.p)) : [];
+  return tests.map(({ expected, ...t }, i) => {
     const onReadRolls = (adjusted[i] as number) <= alpha;
     // As analyze and pool judge a die with unresolved rolls (src/analysis/unresolvedRolls.ts): unfair whatever they were, at its Bonferroni share.
-    const holds = t.unresolved === 0 || unfairWhateverUnresolved(t.counts, expected, t.unresolved, alpha / partial.length);
+    const holds = t.unresolved === 0 || unfairWhateverUnresolved(t.counts, expected, t.unresolved, alpha / tests.length);
     return { ...t, pHolm: adjusted[i] as number, unfair: onReadRolls && holds, reviewFirst: onReadRolls && !holds };
   });
+}
+
+/** One table's dice on the rigs not in `excludeRigs`, Holm across them alone (trustedDieTests, then decideDieTests). */
+export function adjustedDieTests(table: CampaignCounts, expected: readonly number[], excludeRigs: readonly string[], alpha: number): AdjustedDieTest[] {
+  return decideDieTests(trustedDieTests(table, expected, excludeRigs), alpha);
 }
 
 function formatP(p: number): string {

@@ -4,7 +4,7 @@
  * favourable verdict is FAIR_WITHIN(delta), earned by an equivalence rule.
  */
 
-import { confidenceLabel, formatCount, formatCountOf, formatLogScientific, formatProbability } from '../core/format.js';
+import { confidenceLabel, formatCount, formatCountOf, formatLogScientific, formatProbability, shellWord } from '../core/format.js';
 
 /** One face (or symbol) of a die: what was expected, what was seen, and an interval for its true probability. */
 export interface FaceEstimate {
@@ -105,6 +105,11 @@ export interface RigSuspectVerdict {
   readonly n: number;
   readonly alpha: number;
   readonly failedChecks: readonly FailedCheck[];
+  /**
+   * Set when it is a campaign's finding (no failed check of its own): the campaign found the rig the session ran on
+   * biased against its other rigs, on the same dice. `reason` is the campaign report's words.
+   */
+  readonly campaign?: { readonly name: string; readonly rig: string; readonly reason: string };
 }
 
 export type Verdict = UnfairVerdict | FairWithinVerdict | InconclusiveVerdict | RigSuspectVerdict;
@@ -140,10 +145,19 @@ function verdictSentence(v: Verdict): string {
       return `INCONCLUSIVE: ${more} to show the die unfair${holds} (${v.why}).`;
     }
     case 'RIG_SUSPECT': {
+      if (v.campaign !== undefined) return campaignSuspectSentence(v.campaign);
       const checks = v.failedChecks.map((c) => `${c.detail} (p = ${formatLogScientific(c.logP)})`).join('; ');
       return `RIG_SUSPECT: the rig may not be tumbling the dice independently: ${checks}; per-die verdicts are withheld.`;
     }
   }
+}
+
+/**
+ * A campaign's RIG_SUSPECT for a session on a rig it found biased, worded as `campaign report` words the session's
+ * legs, with where to read the finding: every reader of the session (analyze, pool, report, the fleet page) says it so.
+ */
+export function campaignSuspectSentence(c: { readonly name: string; readonly rig: string; readonly reason: string }): string {
+  return `RIG_SUSPECT: ${c.reason}; no per-die verdict from this rig's sessions. This session ran on rig ${c.rig} of campaign ${c.name}: dicerig campaign report ${shellWord(c.name)} gives the finding and each die's verdict on the trusted rigs.`;
 }
 
 function roundToTwoFigures(n: number): number {

@@ -1,3 +1,4 @@
+import type { DieType } from '../dice/types.js';
 import type { DieRolls, LogFormat } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { refuseImportedBefore } from './importedBefore.js';
@@ -22,6 +23,8 @@ export interface ImportOptions {
   readonly fallbackType?: string;
   /** The exported session's decision settings, kept in the config so that its report and analyze judge as it did. */
   readonly settings?: { readonly alpha: number; readonly delta: number; readonly serialAlpha: number };
+  /** The definitions of the dice that are not built in as they are (dice of the user's own), kept in the config as a recorded session keeps them. */
+  readonly dieTypes?: readonly DieType[];
   /** The exported session's verdicts, kept as the new session's when its rolls are those they were made on. */
   readonly verdicts?: unknown;
 }
@@ -57,6 +60,7 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
     })),
     ...(options.fallbackType !== undefined ? { die: options.fallbackType } : {}),
     ...(options.settings !== undefined ? { settings: options.settings } : {}),
+    ...(options.dieTypes !== undefined && options.dieTypes.length > 0 ? { dieTypes: options.dieTypes } : {}),
   };
   return store.atomically(() => {
     refuseImportedBefore(store, sources);

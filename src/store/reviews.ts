@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { getDieType } from '../dice/catalogue.js';
+import { storedDieTypes } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
 import { StoreError, type StoreErrorContext } from './errors.js';
 import type { Database } from './sqlite.js';
@@ -185,7 +186,7 @@ export class ReviewLog {
         if (standing !== undefined) {
           throw new ReviewError('already-reviewed', `Roll ${input.rollId} (die "${roll.label}") is already ${answerText(standing)}; correct it on its card to change it.`, where);
         }
-        return this.append(sessionId, { ...input, reviewer: who }, this.faceOf(roll, input.faceId, where), null);
+        return this.append(sessionId, { ...input, reviewer: who }, this.faceOf(sessionId, roll, input.faceId, where), null);
       })
       .immediate();
   }
@@ -205,7 +206,7 @@ export class ReviewLog {
         if (standing.id !== input.supersedes) {
           throw new ReviewError('stale', `Roll ${input.rollId} (die "${roll.label}") was answered again since you looked: it is ${answerText(standing)} now. Nothing was stored.`, where);
         }
-        const face = this.faceOf(roll, input.faceId, where);
+        const face = this.faceOf(sessionId, roll, input.faceId, where);
         if (face.id === standing.faceId && face.symbol === standing.symbol) throw new ReviewError('same-answer', `Roll ${input.rollId} (die "${roll.label}") is ${answerText(standing)} already.`, where);
         return this.append(sessionId, { ...input, reviewer: who }, face, standing.id);
       })
@@ -243,10 +244,10 @@ export class ReviewLog {
   }
 
   /** The face a person gave, checked against the die's type: a face id, or for dice read by symbol a symbol; or none (null). */
-  private faceOf(roll: { typeId: string; label: string }, wanted: string | null, where: StoreErrorContext): { id: string | null; symbol: string } {
+  private faceOf(sessionId: number, roll: { typeId: string; label: string }, wanted: string | null, where: StoreErrorContext): { id: string | null; symbol: string } {
     let type: DieType;
     try {
-      type = getDieType(roll.typeId, this.types);
+      type = getDieType(roll.typeId, [...this.sessionDieTypes(sessionId), ...this.types]);
     } catch {
       throw new ReviewError('bad-face', `Die "${roll.label}" has type "${roll.typeId}", which this dicerig does not know; cannot check the face.`, where);
     }
@@ -254,6 +255,12 @@ export class ReviewLog {
     const face = wanted === null ? { id: null, symbol: CANNOT_TELL_SYMBOL } : (byId ?? (type.symbols.includes(wanted) ? { id: null, symbol: wanted } : undefined));
     if (face === undefined) throw new ReviewError('bad-face', `A ${type.id} die has no face "${wanted}" (its faces: ${type.faces.map((f) => f.id).join(', ')}).`, where);
     return face;
+  }
+
+  /** The die types the session's config defines (a die of the user's own): a review checks a face of such a die by them. */
+  private sessionDieTypes(sessionId: number): DieType[] {
+    const row = this.db.prepare<{ configJson: string }>('SELECT config_json AS configJson FROM sessions WHERE id = ?').get(sessionId);
+    return row === undefined ? [] : storedDieTypes(JSON.parse(row.configJson) as unknown);
   }
 
   /** Appends a review to the session's chain, at the session's last throw, and marks the roll as its answer makes it. */

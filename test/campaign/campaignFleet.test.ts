@@ -283,3 +283,14 @@ describe("a rig whose camera cannot read a face", () => {
     expect([...corrected.unresolved.values()].reduce((a, b) => a + b, 0)).toBe([...after.unresolvedRolls].reduce((a, u) => a + u.count, 0) + 1);
   }, 600_000);
 });
+
+describe('a campaign of one die', () => {
+  it('is planned in words that count it as one: one die, one roll a rig, one round', async () => {
+    const url = await server.createDatabase('one_die');
+    const created = await cliHere(['campaign', 'create', 'solo', '--dice', writeBox(dir, ['S1']), '--rigs', '2', '--rolls', '1', '--db', url]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/^Campaign solo: 1 die on 2 rigs \(1, 2\), 4 at a time, each die on 2 rigs, up to 1 roll a die a rig: 2 legs, about 2 rounds if the rigs keep pace\.\n/);
+    const alone = await cliHere(['campaign', 'create', 'alone', '--dice', writeBox(dir, ['S2']), '--rigs', '1', '--rolls', '1', '--db', url]);
+    expect(alone.stdout).toMatch(/^Campaign alone: 1 die on 1 rig \(1\), 4 at a time, each die on one rig, up to 1 roll a die a rig: 1 leg, about 1 round if the rigs keep pace\.\n/);
+  }, 60_000);
+});

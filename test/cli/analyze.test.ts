@@ -14,7 +14,7 @@ function file(name: string, text: string): string {
 
 describe('dicerig analyze', () => {
   it('prints a verdict for every die of the bundled example and flags the loaded one', async () => {
-    const r = await runCli('analyze', 'examples/xwing-box.csv');
+    const r = await runCli('analyze', 'examples/xwing-rolls.csv');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^R3 {2}\(X-Wing red attack die \(d8\), 3,000 rolls\)\n {2}UNFAIR: hit comes up/m);
     for (const label of ['R1', 'R2', 'R4', 'G1', 'G2']) expect(r.out).toMatch(new RegExp(`^${label} .*\\n {2}(FAIR_WITHIN|INCONCLUSIVE):`, 'm'));
@@ -40,6 +40,14 @@ describe('dicerig analyze', () => {
     expect(withDie.out).toContain('A  (D6 (pips), 3 rolls)');
   });
 
+  it('refuses a face and a symbol column that contradict each other, naming the file and line, and prints no verdicts', async () => {
+    const path = file('contradicts.csv', 'die,type,face,symbol\nA,red,hit-1,crit\nA,red,hit-2,crit\nA,red,hit-3,crit\nA,red,blank-1,crit\n');
+    const r = await runCli('analyze', path);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(`dicerig: ${path}, line 2: face "hit-1" of die "A" (red) shows hit, but its symbol column says "crit"\n`);
+  });
+
   it('names the file and line of a symbol the die does not have, and prints no verdicts', async () => {
     const path = file('typo.csv', 'die,type,symbol\nA,red,hit\nA,red,hti\n');
     const r = await runCli('analyze', path);
@@ -55,12 +63,12 @@ describe('dicerig analyze', () => {
   });
 
   it('refuses a file given twice, by the same name or another path to it, rather than count its rolls twice', async () => {
-    const same = await runCli('analyze', 'examples/xwing-box.csv', 'examples/xwing-box.csv');
+    const same = await runCli('analyze', 'examples/xwing-rolls.csv', 'examples/xwing-rolls.csv');
     expect(same.code).toBe(1);
-    expect(same.err.trim()).toBe("dicerig: examples/xwing-box.csv: is given twice: each file's rolls count once, so give it once");
-    const other = await runCli('pool', 'examples/xwing-box.csv', './examples/../examples/xwing-box.csv', '--size', '2', '--colour', 'red');
+    expect(same.err.trim()).toBe("dicerig: examples/xwing-rolls.csv: is given twice: each file's rolls count once, so give it once");
+    const other = await runCli('pool', 'examples/xwing-rolls.csv', './examples/../examples/xwing-rolls.csv', '--size', '2', '--colour', 'red');
     expect(other.code).toBe(1);
-    expect(other.err.trim()).toBe("dicerig: ./examples/../examples/xwing-box.csv: is given twice (also as examples/xwing-box.csv): each file's rolls count once, so give it once");
+    expect(other.err.trim()).toBe("dicerig: ./examples/../examples/xwing-rolls.csv: is given twice (also as examples/xwing-rolls.csv): each file's rolls count once, so give it once");
     expect(other.out).toBe('');
   });
 
@@ -85,7 +93,7 @@ describe('dicerig analyze', () => {
   it('refuses a session\'s export given beside the session itself', async () => {
     // A real session (imported rolls): simulated ones never mix with files anyway.
     const db = join(dir, 'beside.db');
-    expect((await runCli('import', 'examples/xwing-box.csv', '--db', db, '--session-name', 'box')).code).toBe(0);
+    expect((await runCli('import', 'examples/xwing-rolls.csv', '--db', db, '--session-name', 'box')).code).toBe(0);
     const out = join(dir, 'beside.csv');
     expect((await runCli('export', 'box', '--db', db, '--out', out)).code).toBe(0);
     for (const args of [['analyze', out, 'box', '--db', db], ['pool', out, '1', '--db', db, '--size', '1', '--colour', 'red']]) {
@@ -99,7 +107,7 @@ describe('dicerig analyze', () => {
   });
 
   it('refuses a log appended to itself (each die twice in a throw), in analyze, pool and import, and a throw that is no positive integer', async () => {
-    const text = readFileSync('examples/xwing-box.csv', 'utf8');
+    const text = readFileSync('examples/xwing-rolls.csv', 'utf8');
     const doubled = file('doubled.csv', text + text.split('\n').slice(1).join('\n'));
     const firstCopy = text.trimEnd().split('\n').length; // its header and rows: the copy starts on the next line
     const problem = `${doubled}, line ${firstCopy + 1}: die "R1" rolls in throw 1 here and on line 2: a die rolls once a throw, so one of the rows is a copy (was the log appended to itself?)`;
@@ -117,14 +125,14 @@ describe('dicerig analyze', () => {
 
   it('refuses a --die no die has even where every row names its type, and says once when a known --die typed no roll', async () => {
     const db = join(dir, 'die-option.db');
-    for (const args of [['analyze', 'examples/xwing-box.csv'], ['pool', 'examples/xwing-box.csv', '--size', '2', '--colour', 'red'], ['import', 'examples/xwing-box.csv', '--db', db]]) {
+    for (const args of [['analyze', 'examples/xwing-rolls.csv'], ['pool', 'examples/xwing-rolls.csv', '--size', '2', '--colour', 'red'], ['import', 'examples/xwing-rolls.csv', '--db', db]]) {
       const r = await runCli(...args, '--die', 'purple');
       expect(r.code).toBe(1);
       expect(r.out).toBe('');
       expect(r.err).toBe('dicerig: --die "purple" is not a known die type (known: red, green, d6, d3, direction)\n');
     }
-    const plain = await runCli('analyze', 'examples/xwing-box.csv');
-    const unused = await runCli('analyze', 'examples/xwing-box.csv', '--die', 'red');
+    const plain = await runCli('analyze', 'examples/xwing-rolls.csv');
+    const unused = await runCli('analyze', 'examples/xwing-rolls.csv', '--die', 'red');
     expect(unused.code).toBe(0);
     expect(unused.err).toBe('dicerig: note: --die red was not used: every roll read names its own die type.\n');
     expect(unused.out).toBe(plain.out);
@@ -144,7 +152,7 @@ describe('dicerig analyze', () => {
   });
 
   it('rejects an alpha that is not a probability, naming the option', async () => {
-    const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-box.csv');
+    const r = await runCli('analyze', '--alpha', '5', 'examples/xwing-rolls.csv');
     expect(r.code).not.toBe(0);
     expect(r.err).toMatch(/--alpha <p>.*expected a number between 0 and 1/);
   });
@@ -222,7 +230,7 @@ describe('are the dice alike, when one die has a face its reader cannot read', (
 
 describe('dicerig pool', () => {
   it('picks the pool from the fair dice, leaves the loaded one out and certifies the pool delta', async () => {
-    const r = await runCli('pool', 'examples/xwing-box.csv', '--size', '2', '--colour', 'red', '--json');
+    const r = await runCli('pool', 'examples/xwing-rolls.csv', '--size', '2', '--colour', 'red', '--json');
     expect(r.code).toBe(0);
     const json = JSON.parse(r.out);
     expect(json.pool).toHaveLength(2);
@@ -332,7 +340,7 @@ describe('dicerig pool', () => {
   });
 
   it('asks for --colour when the logs hold several die types', async () => {
-    const r = await runCli('pool', 'examples/xwing-box.csv', '--size', '2');
+    const r = await runCli('pool', 'examples/xwing-rolls.csv', '--size', '2');
     expect(r.code).toBe(1);
     expect(r.err).toContain('choose one with --colour');
   });

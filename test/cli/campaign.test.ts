@@ -35,6 +35,38 @@ describe('dicerig campaign, refusals in one line', () => {
     expect((await runCli('run', 'examples/sessions/sim-d6.yaml', '--host', 'bench-1')).err).toBe('dicerig: --host names this rig host in the fleet store: it goes with --fleet postgres://URL\n');
   });
 
+  it('refuses a campaign name that is empty, blank, holds a control character or blanks around it, before reading the box', async () => {
+    const refused = async (name: string): Promise<string> => {
+      const r = await runCli('campaign', 'create', name, '--dice', join(tmp, 'missing.csv'), '--rigs', '2', '--db', NOWHERE);
+      expect(r.code).toBe(1);
+      return r.err;
+    };
+    expect(await refused('')).toBe('dicerig: a campaign needs a name to be run and reported by; the name given is empty\n');
+    expect(await refused('   ')).toBe('dicerig: a campaign needs a name to be run and reported by; "   " is only blanks\n');
+    expect(await refused('x\ny')).toBe('dicerig: the campaign name "x\\ny" holds a control character (a line break, tab or terminal code), which would garble every line that shows it; choose a name of letters, digits, spaces and punctuation\n');
+    expect(await refused('box\u001b[31m')).toMatch(/^dicerig: the campaign name "box\\u001b\[31m" holds a control character/);
+    expect(await refused(' box1')).toBe('dicerig: the campaign name " box1" starts or ends with a blank; give it without ("box1")\n');
+    expect(await refused('b'.repeat(101))).toBe('dicerig: the campaign name is 101 characters long; a name is at most 100\n');
+  });
+
+  it('refuses --legs where each die stays on one rig, rather than planning without it', async () => {
+    const box = join(tmp, 'legs.csv');
+    writeFileSync(box, 'label,die\nA1,d6\n');
+    expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '3', '--no-rotate', '--legs', '2', '--db', NOWHERE)).err).toBe(
+      'dicerig: --legs 2 sets how many rigs each die visits when rotating, but --no-rotate keeps each die on one rig: give one or the other\n',
+    );
+    expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '1', '--legs', '2', '--db', NOWHERE)).err).toBe(
+      'dicerig: --legs 2 sets how many rigs each die visits when rotating, and with one rig there is no rotating: give --rigs 2 or more\n',
+    );
+  });
+
+  it('says a roll log given as the dice box looks like one, and points at the example box', async () => {
+    const r = await runCli('campaign', 'create', 'c', '--dice', 'examples/xwing-rolls.csv', '--rigs', '2', '--db', NOWHERE);
+    expect(r.err).toBe(
+      'dicerig: examples/xwing-rolls.csv, line 1: the header must name the columns "label" and "die" (found: throw, die, type, face): this looks like a roll log (one row per roll), not a dice box; a box lists each die once, with its label and die type (see examples/campaign-box.csv)\n',
+    );
+  });
+
   it('says where the fleet store cannot be reached, in one line', async () => {
     const box = join(tmp, 'ok2.csv');
     writeFileSync(box, 'label,die\nA1,d6\nA2,d6\n');

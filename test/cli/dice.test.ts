@@ -82,6 +82,18 @@ describe('dicerig dice', () => {
     }
   });
 
+  it('names a die that extends d6 with odds of its own as such, in dice and in analyze, with none of the D6\'s notes', async () => {
+    const file = join(tmp, 'claim.yaml');
+    const probabilities = [0.1, 0.1, 0.15, 0.15, 0.2, 0.3];
+    writeFileSync(file, `- id: loaded-claim\n  extends: d6\n  faces:\n${probabilities.map((p, i) => `    - { id: "${i + 1}", symbol: "${i + 1}", probability: ${p} }\n`).join('')}`);
+    const listed = await run('dice', 'loaded-claim', '--file', file);
+    expect(listed.out).toMatch(/^loaded-claim: loaded-claim \(extends d6\) \(from .*claim\.yaml\)$/m);
+    expect(listed.out).not.toMatch(/notes:|sum to 7/);
+    const log = join(tmp, 'claim.csv');
+    writeFileSync(log, `die,type,face\n${Array.from({ length: 60 }, (_, i) => `Claim-A,loaded-claim,${1 + (i % 6)}`).join('\n')}\n`);
+    expect((await run('analyze', log, '--dice-file', file)).out).toContain('Claim-A  (loaded-claim (extends d6), 60 rolls)');
+  });
+
   it('has help text', async () => {
     const { out } = await run('dice', '--help');
     expect(out).toMatch(/Usage: dicerig dice \[options\] \[id\]/);

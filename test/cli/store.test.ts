@@ -176,16 +176,16 @@ describe('dicerig verify', () => {
 describe('dicerig import', () => {
   it('imports a CSV with die, type and face columns into a finished session with the counts analyze gives', async () => {
     const db = join(tempDir(), 'rolls.db');
-    const r = await runCli('import', 'examples/xwing-box.csv', '--db', db, '--session-name', 'box');
+    const r = await runCli('import', 'examples/xwing-rolls.csv', '--db', db, '--session-name', 'box');
     expect(r.err).toBe('');
     expect(r.out).toBe(`Imported 18,000 rolls of 6 dice from 1 file into session 1 (box) in ${db}.\n`);
     const store = RollStore.open(db, { mustExist: true });
     const s = store.findSession('box');
     expect(s).toMatchObject({ origin: 'import', state: 'finished', simulated: false });
-    expect(JSON.parse(s.configJson)).toEqual({ imported: [{ file: 'examples/xwing-box.csv', format: 'csv', rows: 18000 }] });
+    expect(JSON.parse(s.configJson)).toEqual({ imported: [{ file: 'examples/xwing-rolls.csv', format: 'csv', rows: 18000 }] });
     expect(store.verify().ok).toBe(true);
     store.close();
-    const fromFile = await analyzed('examples/xwing-box.csv');
+    const fromFile = await analyzed('examples/xwing-rolls.csv');
     for (const [label, c] of Object.entries(storedCounts(db, 1))) {
       expect(c.rolls).toBe(fromFile[label]?.rolls);
       expect(c.faces).toEqual(nonZero(fromFile[label]?.faces ?? null));
@@ -215,7 +215,7 @@ describe('dicerig import', () => {
     const db = join(dir, 'rolls.db');
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'die,type,face\nA,red,hit-1\nA,red,hit-9\n');
-    const r = await runCli('import', 'examples/xwing-box.csv', bad, '--db', db);
+    const r = await runCli('import', 'examples/xwing-rolls.csv', bad, '--db', db);
     expect(r.code).toBe(1);
     expect(r.err).toBe(`dicerig: ${bad}, line 3: "hit-9" is not a face of die "A" (red: hit-1, hit-2, hit-3, crit, focus-1, focus-2, blank-1, blank-2)\n`);
     expect(existsSync(db)).toBe(false);
@@ -224,7 +224,7 @@ describe('dicerig import', () => {
   it('rolls back the whole import when the store refuses part of it', async () => {
     const dir = tempDir();
     const db = join(dir, 'rolls.db');
-    expect((await runCli('import', 'examples/xwing-box.csv', '--db', db)).code).toBe(0);
+    expect((await runCli('import', 'examples/xwing-rolls.csv', '--db', db)).code).toBe(0);
     // Die R1 is red in the store; a file calling it green must not leave a half-written session behind.
     const clash = join(dir, 'clash.csv');
     writeFileSync(clash, 'die,type,face\nG9,green,evade-1\nR1,green,evade-2\n');
@@ -272,8 +272,8 @@ describe('dicerig import', () => {
     expect(kept.sessions()).toHaveLength(1);
     kept.close();
     // Logs without a manifest cannot be told apart, and import as before.
-    expect((await runCli('import', 'examples/xwing-box.csv', '--db', other)).code).toBe(0);
-    expect((await runCli('import', 'examples/xwing-box.csv', '--db', other)).code).toBe(0);
+    expect((await runCli('import', 'examples/xwing-rolls.csv', '--db', other)).code).toBe(0);
+    expect((await runCli('import', 'examples/xwing-rolls.csv', '--db', other)).code).toBe(0);
   });
 
   it("keeps the exported session's alpha and margin (from its manifest) for report and analyze, through an export of the import too", async () => {
@@ -298,6 +298,18 @@ describe('dicerig import', () => {
     const plain = join(dir, 'plain.db');
     expect((await runCli('import', 'examples/one-hot/green-07.csv', '--db', plain)).out).not.toContain('settings');
     expect((await runCli('analyze', '--db', plain, '1')).out).toMatch(/^1 die, 1,002 rolls\. alpha 0\.05, /);
+  });
+
+  it('says a lone export of a session that had no settings names none, rather than that manifests disagree', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'plain.db');
+    expect((await runCli('import', 'examples/one-hot/green-07.csv', '--db', db)).code).toBe(0);
+    const jsonl = join(dir, 'plain.jsonl');
+    expect((await runCli('export', '1', '--db', db, '--format', 'jsonl', '--out', jsonl)).code).toBe(0);
+    const r = await runCli('import', jsonl, '--db', join(dir, 'other.db'));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`The manifest of ${jsonl} names no decision settings (its session was imported from logs that named none): its dice are judged at alpha 0.05, FAIR_WITHIN margin ±0.03, rig checks at 0.01 unless told otherwise.`);
+    expect(r.out).not.toContain('do not agree');
   });
 
   it('keeps a simulated export simulated (JSON Lines and CSV with its manifest file), and refuses to mix it with real rolls', async () => {

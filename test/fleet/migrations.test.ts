@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignBatches, campaignSessions, findCampaign } from '../../src/fleet/campaignStore.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { FLEET_MIGRATIONS, FLEET_SCHEMA_VERSION, migrateFleet } from '../../src/fleet/migrations.js';
 import { runCli } from '../cli/runCli.js';
@@ -89,8 +90,8 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     const fleet = await openFleet(old);
     await fleet.close();
     const versions = await withClient(old, async (c) => (await c.query<{ version: number }>('SELECT version FROM dicerig_schema ORDER BY version')).rows.map((r) => r.version));
-    expect(versions).toEqual([1, 2, 3]);
-    expect(FLEET_SCHEMA_VERSION).toBe(3);
+    expect(versions).toEqual([1, 2, 3, 4]);
+    expect(FLEET_SCHEMA_VERSION).toBe(4);
     expect(await chainRows(old)).toEqual(before);
 
     const verified = await runCli('verify', '--db', old);
@@ -121,5 +122,33 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     const fromFleet = await exportOf(old);
     expect(fromFleet).toBe(await exportOf(local.path));
     expect(fromFleet).toMatch(/"throw":2,"die":"R1"[^\n]*"symbol":"hit"/);
+  }, 60_000);
+
+  it("brings a campaign from before batch claims forward: it gets its own id, and each batch counts one session of its name, the claiming host's, whose store becomes the claim's", async () => {
+    const url = await freshFleet();
+    await withClient(url, async (c) => {
+      await migrateFleet(c, url, FLEET_MIGRATIONS.filter((m) => m.version <= 3));
+      await c.query(`INSERT INTO campaigns (id, name, created_at, settings_json) VALUES (1, 'old', 0, '{"rigs":1,"channels":1,"rollsPerLeg":5}')`);
+      await c.query(`INSERT INTO campaign_dice (campaign_id, label, type_id, position) VALUES (1, 'O1', 'd6', 0)`);
+      await c.query(`INSERT INTO campaign_batches (id, campaign_id, rig, host, claimed_at, session_name) VALUES (7, 1, '1', 'hostX', 0, 'campaign old rig 1 batch 7')`);
+      await c.query(`INSERT INTO campaign_legs (campaign_id, label, rig, step, position, state, batch_id) VALUES (1, 'O1', '1', 0, 0, 'claimed', 7)`);
+      // The same batch rolled by a second host run with the same rig id (copied first), and by the claiming host.
+      for (const [id, host] of [[1, 'hostY'], [2, 'hostX']] as const) {
+        await c.query(
+          `INSERT INTO sessions (id, genesis, origin_host, origin_db, local_id, campaign_id, name, origin, kind, config_json, software_version, simulated, started_at, state, chain_version, head_hash, synced_at)
+           VALUES ($1, $2, $3, $4, 1, 1, 'campaign old rig 1 batch 7', 'rig', 'fairness', '{}', 'old', 1, 0, 'running', 2, $2, 0)`,
+          [id, `g-${host}`, host, `/srv/${host}.db`],
+        );
+      }
+    });
+    const fleet = await openFleet(url);
+    try {
+      const campaign = await findCampaign(fleet, url, 'old');
+      expect(campaign.uid).toMatch(/^[0-9a-f]{32}$/);
+      expect((await campaignSessions(fleet, url, campaign.id)).map((s) => [s.batchId, s.originHost])).toEqual([[7, 'hostX']]);
+      expect((await campaignBatches(fleet, url, campaign.id)).map((b) => [b.host, b.store, b.genesis])).toEqual([['hostX', '/srv/hostX.db', 'g-hostX']]);
+    } finally {
+      await fleet.close();
+    }
   }, 60_000);
 });

@@ -54,7 +54,9 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(fromFleet.code, fromFleet.err).toBe(0);
     expect(fromFleet.err).toMatch(/fleet session 1\b.*session 1 of .*demo\.db/);
     const a = JSON.parse(fromLocal.out) as { html: string; charts: string[] };
-    const b = JSON.parse(fromFleet.out) as { html: string; charts: string[] };
+    const { fleetSession, ...b } = JSON.parse(fromFleet.out) as { html: string; charts: string[]; fleetSession: { id: number; localId: number } };
+    // The one difference: the fleet's report names the fleet session it was asked for, and its id on the rig host.
+    expect(fleetSession).toMatchObject({ id: 1, localId: 1 });
     expect({ ...b, html: '', charts: [] }).toEqual({ ...a, html: '', charts: [] });
     expect(b.charts.length).toBeGreaterThan(0);
     b.charts.forEach((file, i) => expect(readFileSync(file).equals(readFileSync(a.charts[i] as string))).toBe(true));

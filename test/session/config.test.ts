@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigProblems } from '../../src/core/errors.js';
-import { loadSessionConfig, parseSessionConfig, withPathsFrom } from '../../src/session/config.js';
+import { configDieTypes, loadSessionConfig, parseSessionConfig, withPathsFrom } from '../../src/session/config.js';
 import { demoConfig, loadedChannel } from '../../src/session/demo.js';
 
 const examples = fileURLToPath(new URL('../../examples/sessions/', import.meta.url));
@@ -111,6 +111,29 @@ describe('session config', () => {
     expect(real.key).toBe('dice[0].simulatedLoad');
     const wrong = problem('dice:\n  - { label: A, type: red, simulatedLoad: { symbol: evade, factor: 1.5 } }\nrig: { driver: sim }\n');
     expect(wrong.key).toBe('dice[0].simulatedLoad.symbol');
+  });
+
+  it('takes a load as a symbol: a direction die\'s five-centre passes, a D3\'s face id is refused, a load past certainty is refused', () => {
+    expect(parseSessionConfig('dice:\n  - { label: A, type: direction, simulatedLoad: { symbol: five-centre, factor: 1.5 } }\nrig: { driver: sim }\n', 'run.yaml').dice[0]?.simulatedLoad).toEqual({ symbol: 'five-centre', factor: 1.5 });
+    const face = problem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: sim }\n');
+    expect(face.key).toBe('dice[0].simulatedLoad.symbol');
+    expect(face.message).toMatch(/"6" is not a symbol of a d3 die \(1, 2, 3\) \(line 2\)/);
+    const certain = problem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "3", factor: 3 } }\nrig: { driver: sim }\n');
+    expect(certain.key).toBe('dice[0].simulatedLoad.factor');
+    expect(certain.message).toMatch(/not a probability below 1/);
+  });
+
+  it('takes dice of the user\'s own from its dieTypes, and names a damaged one by its key rather than calling its dice unknown', () => {
+    const claim = { id: 'claim', name: 'claim', faces: ['1', '2', '3', '4', '5', '6'].map((id) => ({ id, symbol: id })), symbols: ['1', '2', '3', '4', '5', '6'], faceProbabilities: [0.1, 0.1, 0.15, 0.15, 0.2, 0.3], opposite: { '1': '6', '6': '1', '2': '5', '5': '2', '3': '4', '4': '3' } };
+    const text = (t: object) => `dieTypes: ${JSON.stringify([t])}\ndice:\n  - { label: A, type: claim, simulatedLoad: { symbol: "6", factor: 2 } }\nrig: { driver: sim }\n`;
+    expect(configDieTypes(parseSessionConfig(text(claim), 'run.yaml'))[0]?.faceProbabilities).toEqual(claim.faceProbabilities);
+    // Its 6 claims 0.3: loaded twice, past certainty.
+    const e = problem(text(claim).replace('factor: 2', 'factor: 4'));
+    expect(e.key).toBe('dice[0].simulatedLoad.factor');
+    const damaged = problem(text({ ...claim, opposite: { '1': '6' } }));
+    expect(damaged).toBeInstanceOf(ConfigProblems);
+    expect(damaged.message).toMatch(/config key "dieTypes\[0\]\.opposite": face "2" has no opposite face/);
+    expect(damaged.message).not.toMatch(/unknown die/);
   });
 
   it('refuses a simulated logo on a real camera, on a die without pips and on a face a D6 does not have', () => {

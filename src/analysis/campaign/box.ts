@@ -30,7 +30,10 @@ export function parseBox(text: string, file: string, knownDice: readonly string[
   const labelAt = columns.indexOf('label');
   const dieAt = columns.findIndex((c) => c === 'die' || c === 'type');
   if (labelAt < 0 || dieAt < 0) {
-    throw new InputError(`the header must name the columns "label" and "die" (found: ${columns.join(', ')})`, { file, line: headerIndex + 1 });
+    // A roll log (analyze, import) has a die column too, and a face or throw column a box never has.
+    const rollLog = columns.includes('face') || columns.includes('symbol') || columns.includes('throw');
+    const hint = rollLog ? ': this looks like a roll log (one row per roll), not a dice box; a box lists each die once, with its label and die type (see examples/campaign-box.csv)' : '';
+    throw new InputError(`the header must name the columns "label" and "die" (found: ${columns.join(', ')})${hint}`, { file, line: headerIndex + 1 });
   }
   const out: BoxDie[] = [];
   const seen = new Map<string, number>();

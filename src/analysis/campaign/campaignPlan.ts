@@ -48,6 +48,14 @@ export function campaignSettings(input: { rigs: number; channels: number; rotate
   if (!Number.isInteger(rollsPerLeg) || rollsPerLeg < 1) throw new InputError(`--rolls must be a positive whole number, got ${rollsPerLeg}`);
   const rotate = input.rotate ?? rigs >= 2;
   if (rotate && rigs < 2) throw new InputError('--rotate needs at least two rigs: a die rotated over one rig tells nothing about the rig');
+  // --legs is the rotation's: kept silently, a campaign planned as the user did not ask would be found out only at its report.
+  if (!rotate && input.legsPerDie !== undefined && input.legsPerDie !== 1) {
+    throw new InputError(
+      input.rotate === false
+        ? `--legs ${input.legsPerDie} sets how many rigs each die visits when rotating, but --no-rotate keeps each die on one rig: give one or the other`
+        : `--legs ${input.legsPerDie} sets how many rigs each die visits when rotating, and with one rig there is no rotating: give --rigs 2 or more`,
+    );
+  }
   const legsPerDie = rotate ? (input.legsPerDie ?? 2) : 1;
   if (!Number.isInteger(legsPerDie) || legsPerDie < 1 || legsPerDie > rigs) throw new InputError(`--legs must be a whole number from 1 to the number of rigs (${rigs}), got ${legsPerDie}`);
   if (rotate && legsPerDie < 2) throw new InputError('--legs must be at least 2 when rotating: a die rolled on one rig cannot separate rig from die');

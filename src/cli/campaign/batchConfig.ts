@@ -10,6 +10,8 @@ import { checkSessionConfig, type SessionConfig, type SessionConfigInput } from 
 
 export interface BatchSessionInput {
   readonly campaign: string;
+  /** The campaign's own id in its fleet store (its name is not unique across fleet databases). */
+  readonly campaignUid: string;
   readonly rig: string;
   readonly sessionName: string;
   readonly batchId: number;
@@ -51,6 +53,8 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
       name: input.sessionName,
       campaign: input.campaign,
       campaignRig: input.rig,
+      campaignUid: input.campaignUid,
+      campaignBatch: input.batchId,
       dice: input.dice.map((d) => ({ label: d.label, type: d.die, set: `campaign ${input.campaign}`, ...(input.unreadableFace !== undefined ? { simulatedLogo: input.unreadableFace as '1' } : {}) })),
       camera: input.rigBias !== undefined && camera.source === 'sim' ? { ...camera, rigBias: { ...input.rigBias } } : camera,
       stopping,

@@ -1,9 +1,11 @@
 /** The campaign's status and report as plain text. */
 import type { CampaignAnalysis } from '../../analysis/campaign/campaignAnalysis.js';
-import { formatCount, formatLogScientific, signedPercent } from '../../core/format.js';
+import { thresholdWords } from '../../analysis/campaign/campaignErrorControl.js';
+import { formatCount, formatLogScientific, shellWord, signedPercent } from '../../core/format.js';
+import { commandUrl, redactUrl } from '../../fleet/connect.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CampaignSessionRow, CampaignUnresolvedCount } from '../../fleet/campaignStore.js';
-import { pooledFinding, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
+import { rigBiasedLines, rigProgress, rigsAlikeLine, sessionsToReview, type SessionToReview, type StatusFigures } from '../../report/fleetCampaign.js';
 
 export function formatCampaignStatus(f: StatusFigures): string {
   const rows = rigProgress(f).map((p) => [`rig ${p.rig}`, String(p.done), String(p.claimed), String(p.pending), formatCount(p.throws), p.holding.length > 0 ? p.holding.join(' ') : '-']);
@@ -22,11 +24,19 @@ export function reviewHint(toReview: readonly SessionToReview[]): string {
   return `\nTo settle them, label the unresolved rolls on each rig's host, then sync (dicerig sync --to <fleet URL>):\n${lines.join('\n')}\n`;
 }
 
+/** The level each type's rigs are flagged at, as used: alpha, or its share when the campaign has several die types. */
+function rigThreshold(a: CampaignAnalysis): string {
+  const e = a.errorControl;
+  return e.dieTypes === 1 ? thresholdWords(e.rigAlphaPerType) : `${thresholdWords(e.rigAlphaPerType)} (α = ${thresholdWords(e.alpha)} split over the ${e.dieTypes} die types)`;
+}
+
 export function formatCampaignReport(name: string, sessions: readonly CampaignSessionRow[], a: CampaignAnalysis, unresolved: readonly CampaignUnresolvedCount[] = []): string {
   const out: string[] = [];
   const synced = sessions.filter((s) => s.fleetSession !== null);
   out.push(`Campaign ${name}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (${synced.length} synced), ${formatCount(synced.reduce((x, s) => x + s.throwCount, 0))} throws in the fleet store.\n`);
-  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; each rig vs the rest, generalised CMH within each die; flagged one at a time while p × rigs still compared ≤ ${a.alpha}, Holm):\n`);
+  const [first, ...rest] = a.errorControl.lines;
+  out.push(`Error control: ${first}\n${rest.map((l) => `  ${l}\n`).join('')}`);
+  out.push(`\nRig effects (a rig that favours a face on the dice it shares with other rigs; each rig vs the rest, generalised CMH within each die; flagged one at a time while p × rigs still compared ≤ ${rigThreshold(a)}, Holm):\n`);
   for (const t of a.types) {
     const rows = t.rigs.versusRest.map((r) => {
       const top = r.faces.reduce((best, f) => (f.z > best.z ? f : best));
@@ -36,18 +46,32 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
     out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
   }
   if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased whatever its unresolved rolls were.\n');
-  for (const b of a.biasedRigs) out.push(`  RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.\n`);
+  for (const b of rigBiasedLines(a.biasedRigs)) out.push(`  ${b.text}\n`);
   for (const u of a.unclearRigs) out.push(`  RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.\n`);
-  out.push('\nDice, each on every rig it visited (session verdicts as stored; RIG_SUSPECT where the rig is biased):\n');
-  const legRows = a.legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
-  out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(
-    '\nDice on the trusted rigs, pooled (G test against the expected odds, Holm across the dice; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n',
+    `\nThe campaign's verdict for each die (its rolls on the trusted rigs pooled: G test against its odds, Holm across all ${a.errorControl.dice} dice of the box at ${thresholdWords(a.alpha)}; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were):\n`,
   );
-  for (const t of a.types) {
-    const rows = t.dice.map((d) => [d.die, formatCount(d.rolls), formatCount(d.unresolved), d.rolls === 0 ? '-' : d.pHolm.toPrecision(2), pooledFinding(d)]);
-    out.push(renderTable(['die', 'rolls', 'unresolved', 'p (Holm)', ''], rows, 1, '  '));
+  const verdictRows = a.verdicts.map((v) => [v.label, v.die, v.kind, v.rigs.length > 0 ? v.rigs.join(', ') : '-', formatCount(v.rolls), formatCount(v.unresolved), v.pHolm === null ? '-' : v.pHolm.toPrecision(2)]);
+  out.push(renderTable(['die', 'type', 'verdict', 'trusted rigs', 'rolls', 'unresolved', 'p (Holm)'], verdictRows, 4, '  '));
+  const width = Math.max(0, ...a.verdicts.map((v) => v.label.length));
+  for (const v of a.verdicts) {
+    out.push(`  ${`${v.label}:`.padEnd(width + 1)} ${v.sentence}\n`);
+    for (const d of v.disagreements) out.push(`  ${' '.repeat(width + 1)} ${d}\n`);
   }
+  // The legs in box order, each die's rigs together: the detail under its verdict.
+  const order = new Map(a.verdicts.map((v, i) => [v.label, i]));
+  const legs = [...a.legs].sort((x, y) => (order.get(x.label) ?? 0) - (order.get(y.label) ?? 0) || x.rig.localeCompare(y.rig, undefined, { numeric: true }));
+  out.push("\nEach die on every rig it visited (its legs: each session's own verdict once it has finished, at that session's α, PENDING before; RIG_SUSPECT where the rig is biased): detail, not the campaign's verdict.\n");
+  const legRows = legs.map((l) => [l.label, `rig ${l.rig}`, formatCount(l.rolls), l.kind, l.sessionKind !== undefined ? `session said ${l.sessionKind}` : '']);
+  out.push(renderTable(['die', 'rig', 'rolls', 'verdict', ''], legRows, 2, '  '));
   out.push(reviewHint(sessionsToReview(sessions, unresolved, a)));
   return out.join('');
+}
+
+/**
+ * The rig host's command to run again (what Ctrl-C's summary suggests to resume a batch): each word quoted for the
+ * shell, the fleet URL (`--fleet`) without its password, which is given again by PGPASSWORD or ~/.pgpass.
+ */
+export function rerunCommand(words: readonly string[], fleetUrl: string): string {
+  return ['dicerig', ...words].map((w) => shellWord(w === fleetUrl ? commandUrl(redactUrl(w)).url : w)).join(' ');
 }

@@ -6,37 +6,53 @@
  * rig has nothing left.
  *
  * Crash-safe by construction: a batch stays open in the fleet store until
- * its session is finished and synced. On start the rig first finishes its own
- * open batches: the local session of that name is resumed where it stopped
- * (or started, if the crash came before it was created), or, if it had
- * finished, only synced; syncing is idempotent, so nothing is lost or counted
- * twice.
+ * its session is finished and synced. On start the rig first finishes its
+ * open batch: its local session is resumed where it stopped (or started, if
+ * the crash came before it was created), or, if it had finished, only synced;
+ * syncing is idempotent, so nothing is lost or counted twice.
+ *
+ * One batch, one roller: a batch is claimed by the rig host and local store
+ * that took it, and its session is bound to it in the fleet store as soon as
+ * it opens (before its first throw); only that session counts for it. Another
+ * host or store finding the batch open is refused (batchHolder.ts) unless told
+ * the holder is gone (`--take-over`).
  */
 import { hostname } from 'node:os';
 import { nextDiceDue, rigIds, type LegState } from '../../analysis/campaign/campaignPlan.js';
+import { formatCountOf } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
-import { campaignBatches, claimNextBatch, completeBatch, findCampaign, type Batch, type CampaignRecord } from '../../fleet/campaignStore.js';
+import { bindBatchSession, claimNextBatch, completeBatch, type BatchClaimant } from '../../fleet/campaignClaims.js';
+import { findCampaign, type CampaignRecord } from '../../fleet/campaignStore.js';
 import { openFleet, type FleetDb } from '../../fleet/connect.js';
 import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
 import type { SessionConfig } from '../../session/config.js';
-import { openStoreForReading } from '../../store/openStore.js';
 import type { SessionResult } from '../../session/runner.js';
 import type { CliIo } from '../io.js';
 import { batchSessionConfig } from './batchConfig.js';
-import { existsSync } from 'node:fs';
+import { takeUpOpenBatch, type OpenBatch } from './batchHolder.js';
+import { localBatchSessions } from './localBatchSession.js';
 
-/** How a batch's session is run and shown (the `run` command's runWithProgress: passed in, so `run --campaign` and this loop do not import each other). */
-export type BatchSessionRunner = (config: SessionConfig, db: string, flags: { readonly resume?: string; readonly fleet: string; readonly host: string }) => Promise<SessionResult>;
+/**
+ * How a batch's session is run and shown (the `run` command's runWithProgress: passed in, so `run --campaign` and this loop do not import
+ * each other). `onOpened` runs once the session is open, before its first throw; if it throws, the session rolls nothing.
+ */
+export type BatchSessionRunner = (
+  config: SessionConfig,
+  db: string,
+  flags: { readonly resume?: string; readonly takeOver?: boolean; readonly fleet: string; readonly host: string; readonly onOpened: (sessionId: number) => Promise<void> },
+) => Promise<SessionResult>;
 
 export interface RigLoopOptions {
   readonly runSession: BatchSessionRunner;
   readonly url: string;
   readonly campaign: string;
   readonly rig: string;
-  /** Local roll store. */
+  /** Local roll store (an absolute path: with the host, it is the claim on a batch). */
   readonly db: string;
   readonly host?: string;
+  /** Take the rig's open batch over from the host or store holding it, which the user says is gone. */
+  readonly takeOver?: boolean;
   readonly seed: number;
   readonly base?: SessionConfig;
   readonly rigBias?: { readonly symbol: string; readonly excess: number };
@@ -53,19 +69,6 @@ export interface RigLoopResult {
   readonly state: 'done' | 'stopped' | 'aborted' | 'batch-limit';
 }
 
-/** The local session of a batch: absent, finished (only sync it), or to resume (crashed, stopped or aborted part-way). */
-function localState(db: string, name: string): 'absent' | 'resume' | 'ended' {
-  if (!existsSync(db)) return 'absent';
-  const opened = openStoreForReading(db);
-  try {
-    const s = opened.store.sessions().find((x) => x.name === name);
-    if (s === undefined) return 'absent';
-    return s.state === 'finished' ? 'ended' : 'resume';
-  } finally {
-    opened.close();
-  }
-}
-
 async function syncLocal(db: string, fleet: FleetDb, host: string): Promise<void> {
   const local = LocalRows.open(db);
   try {
@@ -75,33 +78,50 @@ async function syncLocal(db: string, fleet: FleetDb, host: string): Promise<void
   }
 }
 
+/** The session's identity in the fleet store (its chain's genesis hash) and its name, read from the local store. */
+function sessionIdentity(db: string, sessionId: number): { genesis: string; name: string } {
+  const rows = LocalRows.open(db);
+  try {
+    return { genesis: rows.genesis(sessionId) as string, name: rows.session(sessionId)?.name ?? '' };
+  } finally {
+    rows.close();
+  }
+}
+
 export async function runCampaignRig(io: CliIo, options: RigLoopOptions): Promise<RigLoopResult> {
   const host = options.host ?? hostname();
+  const me: BatchClaimant = { host, store: options.db };
   const fleet = await openFleet(options.url);
   try {
     const campaign = await findCampaign(fleet, options.url, options.campaign);
     const settings = campaign.settings as { rigs: number; channels: number; rollsPerLeg: number };
     const rigs = rigIds(settings.rigs);
     if (!rigs.includes(options.rig)) throw new InputError(`--rig ${options.rig}: campaign ${campaign.name} has rigs ${rigs.join(', ')}`);
+    // --take-over is for the batch held when this run starts: one another host claims later is never taken from it.
+    let takeOver = options.takeOver === true;
     let batches = 0;
     for (;;) {
       if (options.maxBatches !== undefined && batches >= options.maxBatches) return { batches, state: 'batch-limit' };
-      const open = (await campaignBatches(fleet, options.url, campaign.id, options.rig)).find((b) => b.doneAt === null);
-      let batch: Batch | undefined = open;
-      if (batch === undefined) {
-        const claim = await claimNextBatch(fleet, options.url, campaign, options.rig, host, (progress) => nextDiceDue(progress.map((p) => ({ leg: p.leg, state: p.state as LegState })), options.rig, settings.channels), Date.now());
-        if (claim.kind === 'done') {
-          io.err(`Rig ${options.rig}: nothing left to roll in campaign ${campaign.name}.\n`);
-          return { batches, state: 'done' };
-        }
-        if (claim.kind === 'wait') {
-          io.err(`Rig ${options.rig}: ${claim.pending} dice due here are in other rigs now; asking again in ${options.pollMs} ms.\n`);
-          await new Promise((r) => setTimeout(r, options.pollMs));
-          continue;
-        }
-        batch = claim.batch;
+      const claim = await claimNextBatch(fleet, options.url, campaign, options.rig, me, (progress) => nextDiceDue(progress.map((p) => ({ leg: p.leg, state: p.state as LegState })), options.rig, settings.channels), Date.now());
+      if (claim.kind === 'done') {
+        io.err(`Rig ${options.rig}: nothing left to roll in campaign ${campaign.name}.\n`);
+        return { batches, state: 'done' };
       }
-      const state = await rollBatch(io, options, fleet, campaign, batch, host, settings.rollsPerLeg, open !== undefined);
+      if (claim.kind === 'wait') {
+        io.err(`Rig ${options.rig}: ${claim.pending} ${claim.pending === 1 ? 'die' : 'dice'} due here ${claim.pending === 1 ? 'is' : 'are'} in other rigs now; asking again in ${options.pollMs} ms.\n`);
+        takeOver = false;
+        await new Promise((r) => setTimeout(r, options.pollMs));
+        continue;
+      }
+      let open: OpenBatch;
+      if (claim.kind === 'open') {
+        open = await takeUpOpenBatch(fleet, options.url, campaign, claim.batch, me, takeOver, Date.now);
+        if (open.notice !== undefined) io.err(`Rig ${options.rig}: ${open.notice}\n`);
+      } else {
+        open = { batch: claim.batch, local: localBatchSessions(options.db, campaign, claim.batch, undefined) };
+      }
+      const state = await rollBatch(io, options, fleet, campaign, open, me, settings.rollsPerLeg, claim.kind === 'open', takeOver);
+      takeOver = false;
       if (state !== 'finished') return { batches, state };
       batches++;
     }
@@ -110,23 +130,42 @@ export async function runCampaignRig(io: CliIo, options: RigLoopOptions): Promis
   }
 }
 
-async function rollBatch(io: CliIo, options: RigLoopOptions, fleet: FleetDb, campaign: CampaignRecord, batch: Batch, host: string, rollsPerLeg: number, reopened: boolean): Promise<'finished' | 'stopped' | 'aborted'> {
+async function rollBatch(
+  io: CliIo,
+  options: RigLoopOptions,
+  fleet: FleetDb,
+  campaign: CampaignRecord,
+  open: OpenBatch,
+  me: BatchClaimant,
+  rollsPerLeg: number,
+  reopened: boolean,
+  takeOver: boolean,
+): Promise<'finished' | 'stopped' | 'aborted'> {
+  const { batch, local } = open;
+  const found = local.found;
   const dice = batch.dice.map((d) => d.label).join(', ');
-  const local = localState(options.db, batch.sessionName);
-  io.err(`Rig ${options.rig}: batch ${batch.id} (${dice})${reopened ? `, left open by an earlier run: ${local === 'absent' ? 'starting it' : local === 'resume' ? 'resuming its session' : 'its session had ended; syncing it'}` : ''}.\n`);
-  if (local !== 'ended') {
+  const doing = found === undefined ? 'starting it' : found.session.state === 'finished' ? 'its session had ended; syncing it' : `resuming its session (${formatCountOf(found.session.throwCount, 'throw')} so far)`;
+  io.err(`Rig ${options.rig}: batch ${batch.id} (${dice})${reopened ? `, left open by an earlier run: ${doing}` : ''}.\n`);
+  if (found === undefined || found.session.state !== 'finished') {
+    const name = found?.session.name ?? local.newName;
+    if (found === undefined && name !== batch.sessionName) {
+      io.err(`Rig ${options.rig}: ${options.db} already holds a session named "${batch.sessionName}" of another campaign ${campaign.name} (another fleet store's, or one made before this one); this batch's session is "${name}".\n`);
+    }
     const config = batchSessionConfig(
-      { campaign: campaign.name, rig: options.rig, sessionName: batch.sessionName, batchId: batch.id, dice: batch.dice, rollsPerLeg, seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}), ...(options.unreadableFace !== undefined ? { unreadableFace: options.unreadableFace } : {}) },
+      { campaign: campaign.name, campaignUid: campaign.uid, rig: options.rig, sessionName: name, batchId: batch.id, dice: batch.dice, rollsPerLeg, seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}), ...(options.unreadableFace !== undefined ? { unreadableFace: options.unreadableFace } : {}) },
       options.base,
     );
+    // Bound before the first throw: from then on this session, and no other, counts for the batch (the claim is checked again).
+    const onOpened = async (sessionId: number): Promise<void> => bindBatchSession(fleet, options.url, campaign, batch.id, me, sessionIdentity(options.db, sessionId));
     // --fleet: the session's throws are copied while it runs, so `campaign status` shows them.
-    const result = await options.runSession(config, options.db, { fleet: options.url, host, ...(local === 'resume' ? { resume: batch.sessionName } : {}) });
+    const result = await options.runSession(config, options.db, { fleet: options.url, host: me.host, onOpened, ...(found !== undefined ? { resume: String(found.session.id) } : {}), ...(takeOver ? { takeOver: true } : {}) });
     // Copy what was rolled even when the session did not finish: the fleet shows progress, and the batch stays open.
-    await syncLocal(options.db, fleet, host);
+    await syncLocal(options.db, fleet, me.host);
     if (result.state !== 'finished') return result.state;
   } else {
-    await syncLocal(options.db, fleet, host);
+    // It ended before it was synced whole, or before its batch was closed: it was bound when it opened.
+    await syncLocal(options.db, fleet, me.host);
   }
-  await completeBatch(fleet, options.url, campaign, batch.id, Date.now());
+  await completeBatch(fleet, options.url, campaign, batch.id, me, Date.now());
   return 'finished';
 }

@@ -13,7 +13,7 @@ import { writeParts, type CliIo } from '../io.js';
 import { probabilityArg } from '../options.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, setAsideLine, splitSources, type StoredDieVerdict } from '../storedLogs.js';
 
 interface AnalyzeFlags {
   die?: string;
@@ -46,7 +46,9 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       checkDieOption(flags.die, dice);
       // Without --db every source is a file (a missing one is reported as such).
       const { files, keys } = flags.db === undefined ? { files: sources, keys: [] } : splitSources(sources);
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' }, dice);
+      // A fleet session's dice are RIG_SUSPECT where its campaign found its rig biased, as campaign report shows them.
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' }, dice, { suspect: 'mark' });
+      for (const s of stored.sessions) if (s.campaign !== undefined) io.err(`dicerig: note: ${setAsideLine(s, s.campaign)}.\n`);
       const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
       // Sessions (stored, or exported with their manifests) are judged at their own settings unless told otherwise, as `report` judges one session.
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];
@@ -57,12 +59,18 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       const settings = { alpha: analysed.alpha, certifyAlpha: analysed.certifyAlpha, delta: analysed.delta, family: analysed.family };
       const sessionParts = (label: string) => decidedBySession(judged, label);
       const sessionsOf = (label: string) => decidedBySessions(judged, label);
+      // Rolled only in sessions whose campaign found their rig biased: RIG_SUSPECT by that finding, nothing to combine.
+      const setAsideByCampaign = (label: string): boolean => {
+        const own = sessionParts(label) !== undefined ? [sessionParts(label) as StoredDieVerdict] : sessionsOf(label);
+        return own !== undefined && own.every((v) => v.campaign !== undefined);
+      };
       const analysis: AnalysisStream = {
         ...analysed,
         ...(fromSessions.length > 0 ? { settingsFromSessions: fromSessions } : {}),
         ...unresolvedTotal(rolls.map((r) => unresolvedOf.get(r.label) ?? 0)),
-        sessionVerdicts: [...judged.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined).length,
-        acrossSessions: [...judged.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined).length,
+        sessionVerdicts: [...judged.verdicts.keys()].filter((label) => sessionParts(label)?.parts !== undefined && !setAsideByCampaign(label)).length,
+        acrossSessions: [...judged.verdicts.keys()].filter((label) => sessionsOf(label) !== undefined && !setAsideByCampaign(label)).length,
+        campaignSetAside: [...judged.verdicts.keys()].filter(setAsideByCampaign).length,
         homogeneity: homogeneityWhateverUnresolved(analysed.homogeneity, (label) => unresolvedOf.get(label) ?? 0, analysed.alpha),
         dice: function* () {
           for (const read of analysed.dice()) {
@@ -70,11 +78,17 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
             const d = unresolved > 0 ? { ...read, unresolved } : read;
             const own = sessionParts(d.label);
             if (own?.parts !== undefined) {
-              yield withSessionVerdict(d, own.parts, own.session, own.file, own.importedFrom);
+              yield { ...withSessionVerdict(d, own.parts, own.session, own.file, own.importedFrom), ...(own.sessionKind !== undefined ? { sessionKind: own.sessionKind } : {}) };
               continue;
             }
             const parts = (judged.verdicts.get(d.label) ?? []).map((v) => ({ session: v.session, kind: v.kind, sentence: v.sentence }));
             const several = sessionsOf(d.label);
+            if (several !== undefined && setAsideByCampaign(d.label)) {
+              // Every session that rolled it ran on a rig its campaign set aside: there is no evidence of the die to combine.
+              const first = several[0] as StoredDieVerdict;
+              yield withSessionVerdict(d, first.parts as NonNullable<StoredDieVerdict['parts']>);
+              continue;
+            }
             if (several !== undefined) {
               // Rolled in several stored sessions: judged on their evidence together, never by a fixed-n test.
               yield judgeAcrossSessions({ ...d, partVerdicts: parts }, several.map(asPart), settings);

@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseBox } from '../../analysis/campaign/box.js';
+import { checkCampaignName } from '../../analysis/campaign/campaignName.js';
 import { campaignSettings, planCampaign, previewRounds } from '../../analysis/campaign/campaignPlan.js';
 import { InputError } from '../../core/errors.js';
-import { shellWord } from '../../core/format.js';
+import { formatCountOf, shellWord } from '../../core/format.js';
 import { createCampaign } from '../../fleet/campaignStore.js';
 import { readCampaignFindings, readCampaignStatus } from '../../report/fleetCampaign.js';
 import { isFleetUrl, openFleet, type FleetDb } from '../../fleet/connect.js';
@@ -13,8 +14,8 @@ import type { CliIo } from '../io.js';
 import { loadDice } from '../loadDice.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
-import { runWithProgress } from './run.js';
-import { formatCampaignReport, formatCampaignStatus } from '../campaign/campaignText.js';
+import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
+import { formatCampaignReport, formatCampaignStatus, rerunCommand } from '../campaign/campaignText.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
@@ -78,8 +79,18 @@ interface RunFlags {
   poll: number;
   batches?: number;
   host?: string;
+  takeOver?: boolean;
   json?: boolean;
   plain?: boolean;
+}
+
+/** The simulation knobs of `campaign run` as given, for the command that runs it again (the same seed and rig). */
+function simulationWords(flags: RunFlags): string[] {
+  return [
+    ...(flags.seed !== 1 ? ['--seed', String(flags.seed)] : []),
+    ...(flags.simRigBias !== undefined ? ['--sim-rig-bias', flags.simRigBias] : []),
+    ...(flags.simUnreadableFace !== undefined ? ['--sim-unreadable-face', flags.simUnreadableFace] : []),
+  ];
 }
 
 /** Registers `dicerig campaign create|status|run|report`. */
@@ -105,10 +116,11 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--rotate', 'rotate each die over several rigs (default with two rigs or more)')
     .option('--no-rotate', 'keep each die on one rig')
     .option('--legs <n>', 'rigs each die visits when rotating (default 2)', positiveIntArg)
-    .option('--alpha <p>', 'error rate of the rig-effect decision', probabilityArg, 0.01)
+    .option('--alpha <p>', 'error rate of the rig-effect decisions (split over the die types), and again of the dice\'s pooled verdicts (Holm over every die of the box): campaign report states what it covers', probabilityArg, 0.01)
     .option('--dice-file <file>', 'your own die definitions (JSON/YAML) besides the built-in dice')
     .option('--json', 'print the plan as JSON')
     .action(async (name: string, flags: CreateFlags) => {
+      checkCampaignName(name);
       const url = fleetUrl(flags.db, '--db');
       const known = loadDice(flags.diceFile).map((d) => d.id);
       const box = readBox(flags.dice, known);
@@ -122,9 +134,9 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
           return;
         }
         io.out(
-          `Campaign ${name}: ${box.length} dice on ${settings.rigs} rig${settings.rigs === 1 ? '' : 's'} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
-            `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${settings.rollsPerLeg} rolls a die a rig: ` +
-            `${plan.legs.length} legs, about ${rounds.length} rounds if the rigs keep pace.\n` +
+          `Campaign ${name}: ${formatCountOf(box.length, 'die', 'dice')} on ${formatCountOf(settings.rigs, 'rig')} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
+            `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${formatCountOf(settings.rollsPerLeg, 'roll')} a die a rig: ` +
+            `${formatCountOf(plan.legs.length, 'leg')}, about ${formatCountOf(rounds.length, 'round')} if the rigs keep pace.\n` +
             `On each rig host: dicerig campaign run ${shellWord(name)} --rig ID --fleet ${shellWord(fleet.where)} --db LOCAL.db\n`,
         );
       });
@@ -158,6 +170,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--poll <ms>', 'when the dice due here are all in other rigs, ask again after this long', positiveIntArg, 5000)
     .option('--batches <n>', 'stop after this many batches', positiveIntArg)
     .option('--host <name>', "this rig host's name as the fleet store records it (default: the hostname)")
+    .option('--take-over', CAMPAIGN_TAKE_OVER_HELP)
     .option('--json', 'print each session\'s end as JSON (no progress)')
     .option('--plain', 'plain progress lines even on a terminal')
     .action(async (name: string, flags: RunFlags) => {
@@ -165,12 +178,18 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
       if (isFleetUrl(flags.db)) throw new InputError('--db is this rig host\'s local roll store (a file); the fleet store is --fleet');
       const base = flags.config === undefined ? undefined : await loadSessionConfig(flags.config);
       const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
+      const db = rollStorePath(flags.db, base?.db);
+      // Ctrl-C's summary suggests this command again (it resumes the open batch), not the session's own `run --resume`.
+      const again = rerunCommand(
+        ['campaign', 'run', name, '--rig', flags.rig, '--fleet', url, '--db', db, ...(flags.config !== undefined ? ['--config', flags.config] : []), ...(flags.host !== undefined ? ['--host', flags.host] : []), ...simulationWords(flags)],
+        url,
+      );
       const result = await runCampaignRig(io, {
-        runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
+        runSession: (config, sessionDb, f) => runWithProgress(io, config, sessionDb, { ...output, ...f }, undefined, () => again),
         url,
         campaign: name,
         rig: flags.rig,
-        db: rollStorePath(flags.db, base?.db),
+        db,
         seed: flags.seed,
         pollMs: flags.poll,
         ...(base ? { base } : {}),
@@ -178,6 +197,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         ...(flags.simUnreadableFace !== undefined ? { unreadableFace: flags.simUnreadableFace } : {}),
         ...(flags.batches !== undefined ? { maxBatches: flags.batches } : {}),
         ...(flags.host !== undefined ? { host: flags.host } : {}),
+        ...(flags.takeOver === true ? { takeOver: true } : {}),
       });
       io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
     });

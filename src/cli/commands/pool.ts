@@ -4,10 +4,10 @@ import { InputError } from '../../core/errors.js';
 import { combineSessions } from '../../analysis/acrossSessions.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
 import { poolIntervalLevel, selectPool } from '../../stats/pool.js';
-import { confidenceLabel, fixed, formatCount } from '../../core/format.js';
+import { confidenceLabel, fixed, formatCount, shellWord } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { FALLBACK_SETTINGS } from '../../report/storedSessionReport.js';
-import { asPart, decidedBySession, decidedBySessions, readStoredLogs, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
+import { asPart, decidedBySession, decidedBySessions, readStoredLogs, setAsideLine, splitSources, storedSessionName, type StoredDieVerdict } from '../storedLogs.js';
 import { renderTable } from '../../core/textTable.js';
 import { checkDieOption } from '../dieOption.js';
 import { readJudgedLogs } from '../judgedLogs.js';
@@ -47,7 +47,13 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const dice = loadDice(flags.diceFile);
       checkDieOption(flags.die, dice);
       const { files, keys } = splitSources(sources);
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' }, dice);
+      // A fleet session on a rig its campaign found biased is left out: its rolls show the rig as much as the dice, and
+      // a pool certified on them would certify the rig. Said in the output, never silently.
+      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' }, dice, { suspect: 'leave-out' });
+      const leftOut = stored.setAside.map((x) => `${setAsideLine(x.session, x.finding)}; its rolls are left out of the pool`);
+      if (stored.sessions.length === 0 && files.length === 0 && stored.setAside.length > 0) {
+        throw new InputError(`nothing to pool: every session named is on a rig its campaign found biased. ${leftOut.join('. ')}.`);
+      }
       const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
@@ -105,11 +111,17 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         return { label: d.label, counts: [...level.counts], expected: [...level.expected], rejected: verdict === 'UNFAIR', ...(rejectedBecause ? { rejectedBecause } : {}), verdict, ...(unresolved > 0 ? { unresolved } : {}), ...(intervals ? { intervals, bySession: true } : {}) };
       });
       const picked = selectPool(candidates, { size: flags.size, alpha });
-      const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect] };
+      // A die rolled only in sessions left out for their campaign's finding has no rolls here: named, with why.
+      const rolled = new Set(rolls.map((r) => r.label));
+      const onBiasedRigsOnly = [...new Map(stored.setAside.flatMap((x) => x.dice.filter((d) => sameDieId(d.type, colour) && !rolled.has(d.label)).map((d) => [d.label, x] as const))).entries()].map(([label, x]) => ({
+        label,
+        reason: `RIG_SUSPECT: rolled only on rig ${x.finding.rig}, which campaign ${x.finding.campaign} found biased (dicerig campaign report ${shellWord(x.finding.campaign)})`,
+      }));
+      const selection = { ...picked, excluded: [...picked.excluded, ...rigSuspect, ...onBiasedRigsOnly] };
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(judged.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...judged.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, partial: __, ...v }) => v)])) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...(stored.setAside.length > 0 ? { leftOut: stored.setAside.map((x) => ({ id: x.session.fleetId ?? x.session.session.id, name: x.session.session.name, campaign: x.finding.campaign, rig: x.finding.rig, reason: x.finding.reason })) } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(judged.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...judged.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, partial: __, ...v }) => v)])) } : {}) })}\n`,
         );
         return;
       }
@@ -118,6 +130,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         ...(stored.sessions.length > 0
           ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
           : []),
+        ...(leftOut.length > 0 ? ['Left out:', ...leftOut.map((l) => `  ${l}.`)] : []),
         `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.some((c) => c.bySession === true), candidates.length, alpha)}).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,
         ...(selection.ranking.some((r) => r.unresolved > 0)

@@ -5,11 +5,11 @@ import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { misreadLines } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
-import { verdictLabel } from '../../report/organiserTable.js';
+import { campaignSetAside, verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
-import { sessionTitle, type SessionReport } from '../../report/sessionReport.js';
+import { reportTitle, type SessionReport } from '../../report/sessionReport.js';
 import { storedSessionReport } from '../../report/storedSessionReport.js';
 import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
@@ -17,6 +17,7 @@ import { withStoredSession } from '../storedSessions.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
+import { parsedConfig, withSessionDice } from '../sessionDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
 
@@ -48,9 +49,9 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     )
     .argument('<session>', 'session id or name')
     .option('--db <path>', FLEET_DB_HELP)
-    .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>)')
+    .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>, or dicerig-report-fleet-<fleet id> from a fleet store)')
     .option('--json', 'print what was written and the verdicts as JSON')
-    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types)')
+    .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types that do not keep their definitions: imported from plain logs, or recorded before sessions kept them)')
     .option('--alpha <p>', 'error rate of each verdict (default: the session’s own, else 0.05)', probabilityArg)
     .option('--delta <d>', 'FAIR_WITHIN margin: every face within expected ± delta (absolute probability; default: the session’s own, else 0.03)', probabilityArg)
     .addOption(new Option('--multiplicity <method>', 'control across dice: holm (family-wise) or bh (false discovery rate, for screening)').choices(['holm', 'bh']).default('holm'))
@@ -59,7 +60,8 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .action(async (sessionKey: string, flags: ReportFlags) => {
       const report = await readReport(sessionKey, flags, (line) => io.err(`${line}\n`));
       const charts = reportCharts(report);
-      const dir = flags.out ?? `dicerig-report-${report.session.id}`;
+      // A fleet session by its fleet id: two rig hosts' session 1 would otherwise write into one folder.
+      const dir = flags.out ?? `dicerig-report-${report.fleet !== undefined ? `fleet-${report.fleet.id}` : report.session.id}`;
       makeFolders(dir);
       const html = join(dir, REPORT_FILE);
       writeFileSync(html, renderReportHtml(report, charts));
@@ -73,27 +75,40 @@ export function registerReportCommand(program: Command, io: CliIo): void {
 }
 
 function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
-  return withStoredSession(flags.db, sessionKey, warn, ({ store, session }) => {
-    requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
-    return storedSessionReport(store, session, {
-      dice: loadDice(flags.diceFile),
-      generatedAt: Date.now(),
-      multiplicity: flags.multiplicity,
-      ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),
-      ...(flags.delta !== undefined ? { delta: flags.delta } : {}),
-      ...(flags.serialAlpha !== undefined ? { serialAlpha: flags.serialAlpha } : {}),
-    });
-  });
+  const known = loadDice(flags.diceFile);
+  // A fleet session comes with its listing (the report is named by its fleet id) and its campaign's finding on it
+  // (the campaign is analysed with the known dice, as campaign report analyses it).
+  return withStoredSession(
+    flags.db,
+    sessionKey,
+    warn,
+    ({ store, session, fleet, campaign }) => {
+      requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
+      return storedSessionReport(store, session, {
+        // The session's own dice first: it is judged by the definitions it ran with.
+        dice: withSessionDice(known, [{ name: `session ${session.id}`, config: parsedConfig(session.configJson) }]),
+        generatedAt: Date.now(),
+        multiplicity: flags.multiplicity,
+        ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),
+        ...(flags.delta !== undefined ? { delta: flags.delta } : {}),
+        ...(flags.serialAlpha !== undefined ? { serialAlpha: flags.serialAlpha } : {}),
+        ...(fleet !== undefined ? { fleet } : {}),
+        ...(campaign !== undefined ? { campaign } : {}),
+      });
+    },
+    known,
+  );
 }
 
 function reportText(report: SessionReport, html: string, charts: number): string {
   const s = report.session;
   const rolls = report.dice.reduce((n, d) => n + d.analysis.n, 0);
   const lines = [
-    `Report of ${sessionTitle(s)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(rolls)} counted rolls; judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`,
+    `Report of ${reportTitle(report)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(rolls)} counted rolls; judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`,
+    ...(report.campaign !== undefined ? [`Campaign ${report.campaign.campaign}'s finding on this session: ${report.campaign.sentence} Its dice are RIG_SUSPECT by it; the session's own verdicts follow as it made them.`] : []),
     renderTable(
       ['die', 'verdict', 'rolls', 'certified ±'],
-      report.dice.map((d) => [d.analysis.label, verdictLabel(d.analysis.verdict), formatCount(d.analysis.n), fixed(d.certifiedBound)]),
+      report.dice.map((d) => [d.analysis.label, verdictLabel(d.analysis.verdict), formatCount(d.analysis.n), campaignSetAside(d.analysis.verdict) ? '-' : fixed(d.certifiedBound)]),
       2,
       '  ',
     ).trimEnd(),

@@ -10,12 +10,16 @@ import type { CliIo } from '../io.js';
 import { positiveIntArg, toJson } from '../options.js';
 import { attachFleetSync, checkFleetUrl, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
+import { rerunCommand } from '../campaign/campaignText.js';
 import { InputError } from '../../core/errors.js';
-import { shellWord } from '../../core/format.js';
+import { formatCountOf, shellWord } from '../../core/format.js';
 import { storeFailure } from '../../store/openStore.js';
 
 export const TAKE_OVER_HELP =
   "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
+/** `--take-over` of a campaign's rig host (`campaign run`, `run --campaign`). */
+export const CAMPAIGN_TAKE_OVER_HELP =
+  "take this rig's open batch over from the host or local store holding it, which you know is gone (its session's rolls then no longer count for the batch; a live run of this host and store is never taken over)";
 export const TAKE_OVER_NEEDS_RESUME = '--take-over takes over a stored session from a run that is gone: give the session with --resume SESSION';
 
 /** How a session's progress and end are shown. */
@@ -43,7 +47,14 @@ export async function runWithProgress(
   /** The session's config; undefined to resume a session with its stored config. */
   config: SessionConfig | undefined,
   db: string,
-  flags: SessionOutputFlags & { readonly resume?: string; readonly moreRolls?: number; readonly keepFrames?: string; readonly takeOver?: boolean },
+  flags: SessionOutputFlags & {
+    readonly resume?: string;
+    readonly moreRolls?: number;
+    readonly keepFrames?: string;
+    readonly takeOver?: boolean;
+    /** Runs once the session is open, before its first throw (a campaign binds the session to its batch); if it throws, nothing is rolled. */
+    readonly onOpened?: (sessionId: number) => Promise<void>;
+  },
   afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
   resumeCommand?: (sessionId: number) => string,
 ): Promise<SessionResult> {
@@ -51,6 +62,18 @@ export async function runWithProgress(
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   if (flags.fleet !== undefined) checkFleetUrl(flags.fleet);
   const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
+  if (flags.onOpened !== undefined) {
+    try {
+      await flags.onOpened(opened.plan.sessionId);
+    } catch (e) {
+      // Nothing was rolled: the session is left ended, not running (never-started when it has no throw yet).
+      const stored = opened.store.getSession(opened.plan.sessionId);
+      opened.store.endSession(opened.plan.sessionId, opened.timeOrigin + opened.clock.now(), stored !== undefined && stored.throwCount > 0 ? 'stopped' : 'never-started');
+      await opened.close();
+      throw e;
+    }
+  }
+  const resumeLine = (sessionId: number): string => resumeCommand?.(sessionId) ?? `dicerig run --resume ${sessionId} --db ${shellWord(db)}`;
   // Started once the session is open: a session that never opens copies nothing and leaves nothing running.
   const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
   const controller = new AbortController();
@@ -65,6 +88,10 @@ export async function runWithProgress(
       // Quitting at once: the store is closed first, so its write-ahead log is folded into the store file (a copy of
       // the file alone holds every stored throw) and its session lock is freed; the throw under way is void.
       try {
+        const id = opened.plan.sessionId;
+        const stored = opened.store.getSession(id)?.throwCount ?? 0;
+        const copied = flags.fleet !== undefined ? ' Throws not yet copied to the fleet store are copied by the next run (or dicerig sync).' : '';
+        io.err(`Quitting at once: the ${formatCountOf(stored, 'throw')} stored so far ${stored === 1 ? 'is' : 'are'} kept in ${db} (session ${id}); the throw under way is not counted.${copied} Resume: ${resumeLine(id)}\n`);
         opened.store.close();
       } finally {
         process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
@@ -150,6 +177,7 @@ interface RunFlags extends SessionOutputFlags {
   rig?: string;
   keepFrames?: string;
   takeOver?: boolean;
+  diceFile?: string;
 }
 
 /** Registers `dicerig run <config>`. */
@@ -166,9 +194,10 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     )
     .argument('[config]', 'session config file (YAML or JSON; not needed with --resume, whose session keeps its stored config); with --campaign, the rig\'s config (its dice come from the campaign; default: simulated rig and camera)')
     .option('--db <path>', SESSION_DB_HELP)
+    .option('--dice-file <file>', "JSON/YAML file defining dice of your own for the config's dice (instead of its diceFile); the session keeps their definitions, so --resume, report and analyze need no file")
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, so its dice left INCONCLUSIVE when the budget was spent are rolled on, on the same evidence (a new session would start from nothing)', positiveIntArg)
-    .option('--take-over', TAKE_OVER_HELP)
+    .option('--take-over', `${TAKE_OVER_HELP}; with --campaign: ${CAMPAIGN_TAKE_OVER_HELP}`)
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
     .option('--plain', 'plain progress lines even on a terminal')
@@ -181,17 +210,21 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (flags.host !== undefined && flags.fleet === undefined) throw new InputError('--host names this rig host in the fleet store: it goes with --fleet postgres://URL');
       if (flags.campaign !== undefined) {
         if (flags.keepFrames !== undefined) throw new InputError('--keep-frames keeps the frames of one session: run it with a session config, not --campaign');
+        if (flags.diceFile !== undefined) throw new InputError("--dice-file defines the dice of one session config; a campaign's dice are the campaign's (dicerig campaign --dice-file)");
         await runCampaignFromRun(io, file, flags.campaign, flags);
         return;
       }
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
       if (file === undefined && flags.resume === undefined) throw new InputError('run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)');
+      if (file === undefined && flags.diceFile !== undefined) throw new InputError("--dice-file defines the dice of a session config: a resumed session runs with the die definitions stored with it (give the config too, and its dice are checked against them)");
       // A resumed session runs with the config stored with it (rig, port, camera, dice, rules): a file given is only
       // checked against it (the same dice) and may name the store (its db key).
-      const config = file === undefined ? undefined : await loadSessionConfig(file);
+      const config = file === undefined ? undefined : await loadSessionConfig(file, flags.diceFile !== undefined ? { diceFile: flags.diceFile } : {});
       const db = rollStorePath(flags.db, config?.db);
-      await runWithProgress(io, config, db, flags, undefined, (id) => `dicerig run ${file !== undefined ? `${shellWord(file)} ` : ''}--resume ${id} --db ${shellWord(db)}`);
+      // The config given again is checked against the session's dice, so it needs its dice file again too.
+      const diceFile = flags.diceFile !== undefined ? `--dice-file ${shellWord(flags.diceFile)} ` : '';
+      await runWithProgress(io, config, db, flags, undefined, (id) => `dicerig run ${file !== undefined ? `${shellWord(file)} ${diceFile}` : ''}--resume ${id} --db ${shellWord(db)}`);
     });
 }
 
@@ -200,14 +233,18 @@ async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign:
   if (flags.resume !== undefined || flags.moreRolls !== undefined) throw new InputError(`${flags.resume !== undefined ? '--resume' : '--more-rolls'} does not go with --campaign: a rig host resumes its open batch by itself, and a leg's budget is the campaign's`);
   const base = file === undefined ? undefined : await loadSessionConfig(file);
   const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.events === true ? { events: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
+  const db = rollStorePath(flags.db, base?.db);
+  // Ctrl-C's summary suggests this command again (it resumes the open batch), not the session's own `run --resume`.
+  const again = rerunCommand(['run', ...(file !== undefined ? [file] : []), '--campaign', campaign, '--rig', flags.rig, '--fleet', flags.fleet, '--db', db, ...(flags.host !== undefined ? ['--host', flags.host] : [])], flags.fleet);
   const result = await runCampaignRig(io, {
-    runSession: (config, db, f) => runWithProgress(io, config, db, { ...output, ...f }),
+    runSession: (config, sessionDb, f) => runWithProgress(io, config, sessionDb, { ...output, ...f }, undefined, () => again),
     url: flags.fleet,
     campaign,
     rig: flags.rig,
-    db: rollStorePath(flags.db, base?.db),
+    db,
     seed: base?.seed ?? 1,
     pollMs: 2000,
+    ...(flags.takeOver === true ? { takeOver: true } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(base ? { base } : {}),
   });

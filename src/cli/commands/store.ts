@@ -22,7 +22,8 @@ import { importedVerdicts } from '../importedVerdicts.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
-import { manifestOf } from '../fileManifest.js';
+import { manifestOf, withManifestsIfAny } from '../fileManifest.js';
+import { ownDieTypes, withSessionDice } from '../sessionDice.js';
 import { readLogs } from '../readLogs.js';
 
 
@@ -127,7 +128,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
     .option('--session-name <name>', 'name for the new session')
     .action((files: string[], flags: { db?: string; die?: string; diceFile?: string; sessionName?: string }) => {
-      const dice = loadDice(flags.diceFile);
+      // An export's manifest carries its session's config, with the definitions of its dice of the user's own.
+      const dice = withSessionDice(loadDice(flags.diceFile), withManifestsIfAny(files).flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])));
       checkDieOption(flags.die, dice);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const parsed = readLogs(files, layouts, flags.die);
@@ -149,6 +151,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           ...(kept.settings !== undefined ? { settings: kept.settings } : {}),
           ...(flags.sessionName !== undefined ? { name: flags.sessionName } : {}),
           ...(flags.die !== undefined ? { fallbackType: flags.die } : {}),
+          // Kept with the session, so report and analyze judge its dice of the user's own with no dice file at hand.
+          dieTypes: ownDieTypes(rolls.map((r) => r.die)),
           ...(keptVerdicts.verdicts !== undefined ? { verdicts: keptVerdicts.verdicts } : {}),
         });
         const s = result.session;

@@ -57,6 +57,7 @@ function dieJson(d: DieAnalysis) {
     files: d.files,
     verdict: d.verdict,
     sentence: d.sentence,
+    ...(d.sessionKind !== undefined ? { sessionKind: d.sessionKind } : {}),
     ...(d.decidedBy !== undefined ? { decidedBy: { session: d.decidedBy, ...(d.decidedIn !== undefined ? { file: d.decidedIn } : {}), ...(d.decidedImportedFrom !== undefined ? { importedFrom: d.decidedImportedFrom } : {}) }, fixedSampleFigures: 'descriptive' } : {}),
     ...(d.partVerdicts !== undefined ? { sessionVerdicts: d.partVerdicts } : {}),
     ...(d.across !== undefined ? { acrossSessions: d.across, fixedSampleFigures: 'descriptive' } : {}),

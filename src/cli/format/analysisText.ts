@@ -22,12 +22,19 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;
-  if (fromSessions + across < a.count) yield "Verdicts assume the number of rolls was fixed in advance; the anytime e-value of a die's symbols stays valid however the rolling was stopped.";
+  if (fromSessions + across + (a.campaignSetAside ?? 0) < a.count) yield "Verdicts assume the number of rolls was fixed in advance; the anytime e-value of a die's symbols stays valid however the rolling was stopped.";
   if (across > 0) {
     yield (
       `${across === a.count ? 'Every die was' : `${across} of the dice ${across === 1 ? 'was' : 'were'}`} rolled in several stored sessions: judged on the product of those sessions' e-values ` +
       `(valid however the die came to be rolled again), UNFAIR at alpha over the tests, and FAIR_WITHIN only where the sessions' own intervals together certify it; ` +
       `the fixed-n figures beside ${across === 1 ? 'it' : 'them'} are descriptive only.`
+    );
+  }
+  const setAside = a.campaignSetAside ?? 0;
+  if (setAside > 0) {
+    yield (
+      `${setAside === a.count ? 'Every die was' : `${setAside} of the dice ${setAside === 1 ? 'was' : 'were'}`} rolled only in sessions on a rig their campaign found biased: ` +
+      `RIG_SUSPECT by the campaign's finding, as dicerig campaign report shows it (the sessions' own verdicts are set aside; the figures beside them are for diagnosis only).`
     );
   }
   if (fromSessions > 0) {
@@ -59,7 +66,12 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   // The unresolved rolls are not among the read ones the tables count, but the session's "after N rolls" counts them.
   const rolls = d.unresolved !== undefined ? `${formatCountOf(d.n, 'roll')} read, ${formatCount(d.unresolved)} unresolved` : formatCountOf(d.n, 'roll');
   const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
-  if (d.decidedBy !== undefined) {
+  const campaign = d.verdict.kind === 'RIG_SUSPECT' ? d.verdict.campaign : undefined;
+  if (campaign !== undefined) {
+    const said = d.sessionKind !== undefined ? `; the session itself said ${d.sessionKind}` : '';
+    const on = d.decidedBy !== undefined ? `session ${d.decidedBy}, which ran on rig ${campaign.rig}` : 'every session that rolled it';
+    lines.push(`  (campaign ${campaign.name}'s finding on ${on}${said}; the figures below are for diagnosis only)`);
+  } else if (d.decidedBy !== undefined) {
     const from = d.decidedImportedFrom;
     const source =
       d.decidedIn !== undefined ? `as its export ${d.decidedIn} carries it` : from !== undefined ? `made by the session ${from.file} was exported from (its session ${from.session}) and imported with it` : 'as it stored it';

@@ -16,8 +16,9 @@ import type { FleetDb } from '../../fleet/connect.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
-import { pooledFinding, readCampaignFindings, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
+import { readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
 import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
+import { campaignSessionFindings, type CampaignSessionFinding } from '../../analysis/campaign/sessionFindings.js';
 
 export interface CampaignView {
   readonly name: string;
@@ -29,14 +30,28 @@ export interface CampaignView {
   readonly sessions: number;
   readonly synced: number;
   readonly throws: number;
+  /** What the campaign's alpha covers, as `campaign report` says it. */
+  readonly errorControl: string;
   /** Per die type, whether the rigs differ on the dice they share (as `campaign report` says it). */
   readonly rigTests: readonly string[];
   /** Rigs the campaign found biased: their sessions' verdicts are RIG_SUSPECT. */
   readonly biasedRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
+  /** The same findings as `campaign report` prints them, one a line (two rigs flagged together are one finding). */
+  readonly biasedLines: readonly { readonly rigs: readonly string[]; readonly die: string; readonly text: string }[];
   /** Rigs whose read rolls differ from the others' but whose unresolved rolls could account for it: to be reviewed, not set aside. */
   readonly unclearRigs: readonly { readonly rig: string; readonly die: string; readonly reason: string }[];
-  /** Each die judged on the trusted rigs' rolls (G test, Holm), as `campaign report` gives it. */
-  readonly pooled: readonly { readonly die: string; readonly type: string; readonly rolls: number; readonly unresolved: number; readonly pHolm: number | null; readonly finding: string }[];
+  /** Each die's one verdict for the campaign (its rolls on the trusted rigs pooled; G test, Holm over the box), as `campaign report` gives it. */
+  readonly pooled: readonly {
+    readonly die: string;
+    readonly type: string;
+    readonly kind: string;
+    readonly rigs: readonly string[];
+    readonly rolls: number;
+    readonly unresolved: number;
+    readonly pHolm: number | null;
+    readonly sentence: string;
+    readonly disagreements: readonly string[];
+  }[];
   /** Sessions whose unresolved rolls must be labelled (on their rig's host) before an unclear rig or die can be judged. */
   readonly toReview: readonly SessionToReview[];
   /** Each die on each rig it visited, with its verdict as `campaign report` gives it. */
@@ -101,7 +116,18 @@ export class FleetView {
     try {
       const infos = await listFleetSessions(fleet);
       const storeFile = storeFileLabels(infos);
-      const versions = await fleetSessionVersions(fleet);
+      // The campaigns first: what each found of its sessions is what those sessions' rows show.
+      const campaigns: CampaignView[] = [];
+      const findings = new Map<number, CampaignSessionFinding>();
+      for (const name of await listCampaigns(fleet, fleet.where)) {
+        const { view, found } = await this.campaign(name);
+        campaigns.push(view);
+        for (const [id, f] of found) findings.set(id, f);
+      }
+      const stored = await fleetSessionVersions(fleet);
+      // A session's view is remade when the fleet holds more of it, or when its campaign's finding on it changes
+      // (another rig's sessions can set its rig aside without a throw of its own).
+      const versions = new Map(infos.map((s) => [s.id, `${stored.get(s.id) ?? ''}|${findings.get(s.id)?.sentence ?? ''}`]));
       const at = now();
       const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
       const due = infos.filter((s) => {
@@ -110,7 +136,7 @@ export class FleetView {
       });
       // Sessions not shown with verdicts yet first.
       due.sort((a, b) => Number(this.made.has(a.id)) - Number(this.made.has(b.id)));
-      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at);
+      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at, findings);
       const made = new Map<number, MadeSession & { readonly version: string }>();
       for (const s of infos) {
         const f = fresh.get(s.id);
@@ -118,8 +144,6 @@ export class FleetView {
         if (m !== undefined) made.set(s.id, m);
       }
       this.made = made;
-      const campaigns: CampaignView[] = [];
-      for (const name of await listCampaigns(fleet, fleet.where)) campaigns.push(await this.campaign(name));
       this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
@@ -128,12 +152,13 @@ export class FleetView {
     return this.last;
   }
 
-  private async campaign(name: string): Promise<CampaignView> {
+  /** A campaign's panel, and what it found of its sessions (by fleet id) for their rows. */
+  private async campaign(name: string): Promise<{ view: CampaignView; found: Map<number, CampaignSessionFinding> }> {
     const { fleet, dice } = this.options;
     const status = await readCampaignStatus(fleet, fleet.where, name);
     const { analysis, sessions, unresolved } = await readCampaignFindings(fleet, fleet.where, name, dice);
     const synced = status.sessions.filter((s) => s.fleetSession !== null);
-    return {
+    const view: CampaignView = {
       name,
       legsDone: status.legs.filter((l) => l.state === 'done').length,
       legs: status.legs.length,
@@ -142,12 +167,15 @@ export class FleetView {
       sessions: status.sessions.length,
       synced: synced.length,
       throws: synced.reduce((a, s) => a + s.throwCount, 0),
+      errorControl: analysis.errorControl.statement,
       rigTests: analysis.types.map(rigsAlikeLine),
       biasedRigs: analysis.biasedRigs,
+      biasedLines: rigBiasedLines(analysis.biasedRigs),
       unclearRigs: analysis.unclearRigs,
       toReview: sessionsToReview(sessions, unresolved, analysis),
-      pooled: analysis.types.flatMap((t) => t.dice.map((d) => ({ die: d.die, type: t.die, rolls: d.rolls, unresolved: d.unresolved, pHolm: d.rolls === 0 ? null : d.pHolm, finding: pooledFinding(d) }))),
+      pooled: analysis.verdicts.map((v) => ({ die: v.label, type: v.die, kind: v.kind, rigs: v.rigs, rolls: v.rolls, unresolved: v.unresolved, pHolm: v.pHolm, sentence: v.sentence, disagreements: v.disagreements })),
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
+    return { view, found: campaignSessionFindings(name, analysis) };
   }
 }

@@ -13,6 +13,7 @@ import { verdictLabel } from '../../report/organiserTable.js';
 import { reportJson } from '../../report/reportJson.js';
 import { storedSessionReport } from '../../report/storedSessionReport.js';
 import type { VerifyReport } from '../../store/records.js';
+import type { CampaignSessionFinding } from '../../analysis/campaign/sessionFindings.js';
 import { sessionProblems } from '../../store/requireVerified.js';
 import type { RollStore } from '../../store/rollStore.js';
 
@@ -71,8 +72,11 @@ export interface MadeSession {
   readonly report: unknown;
 }
 
-/** Makes the verdicts of the given fleet sessions from one snapshot per rig host store. */
-export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSessionInfo[], dice: readonly DieType[], now: number): Promise<Map<number, MadeSession>> {
+/**
+ * Makes the verdicts of the given fleet sessions from one snapshot per rig host store. `findings`: their campaigns'
+ * findings (a session on a rig its campaign found biased shows RIG_SUSPECT, as `report --db URL` and `campaign report` do).
+ */
+export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSessionInfo[], dice: readonly DieType[], now: number, findings: ReadonlyMap<number, CampaignSessionFinding> = new Map()): Promise<Map<number, MadeSession>> {
   const out = new Map<number, MadeSession>();
   if (infos.length === 0) return out;
   const opened = await openFleetSessions(fleet, infos.map((s) => String(s.id)));
@@ -85,7 +89,8 @@ export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSess
       const problems = sessionProblems(report, session.id).map((p) => p.split(store.path).join(`${info.originHost}:${info.originDb}`));
       const base = { problems, madeAt: now, throwsThen: session.throwCount };
       try {
-        const report = storedSessionReport(store, session, { dice, generatedAt: now });
+        const campaign = findings.get(info.id);
+        const report = storedSessionReport(store, session, { dice, generatedAt: now, fleet: info, ...(campaign !== undefined ? { campaign } : {}) });
         out.set(info.id, {
           report: reportJson(report),
           verdicts: {

@@ -37,7 +37,7 @@ function renderCampaign(c) {
   const findings = [
     ...(c.biasedRigs.length === 0
       ? [el('p', { class: 'findings verdict', text: c.unclearRigs.length === 0 ? 'No rig is found biased.' : 'No rig is found biased whatever its unresolved rolls were.' })]
-      : c.biasedRigs.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rig, text: `RIG BIASED: ${b.reason} (${b.die} dice). Its sessions' verdicts are RIG_SUSPECT.` }))),
+      : c.biasedLines.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rigs.join(' '), text: b.text }))),
     ...c.unclearRigs.map((u) => el('p', { class: 'findings unclear', 'data-rig': u.rig, text: `RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.` })),
     ...(c.toReview.length === 0
       ? []
@@ -58,25 +58,28 @@ function renderCampaign(c) {
     el('tr', { 'data-die': d.die },
       el('td', { text: d.die }),
       el('td', { text: d.type }),
+      el('td', { class: `state-${d.kind}`, 'data-col': 'verdict', text: d.kind }),
+      el('td', { 'data-col': 'rigs', text: d.rigs.length > 0 ? d.rigs.join(', ') : '-' }),
       el('td', { text: count(d.rolls) }),
       el('td', { 'data-col': 'unresolved', text: count(d.unresolved) }),
       el('td', { text: d.pHolm === null ? '-' : Number(d.pHolm).toPrecision(2) }),
-      el('td', { 'data-col': 'finding', class: d.finding === 'UNFAIR' ? 'state-UNFAIR' : '', text: d.finding })));
+      el('td', { 'data-col': 'finding', class: 'sentence' }, el('div', { text: d.sentence }), ...d.disagreements.map((x) => el('div', { class: 'note disagreement', text: x })))));
   return el('div', { class: 'campaign', 'data-campaign': c.name },
     el('h3', { text: `Campaign ${c.name}` }),
     el('p', { class: 'progress', text: `${c.legsDone} of ${c.legs} legs done (${plural(c.batches, 'batch', 'batches')} taken); ${plural(c.sessions, 'session')} (${c.synced} synced), ${plural(c.throws, 'throw')} in the fleet store.` }),
+    el('p', { class: 'note error-control', text: `Error control: ${c.errorControl}` }),
     el('div', { class: 'overview' },
       el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table(['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
       el('div', {}, el('h3', { text: 'Rig effects (each rig against the rest, on the dice they share)' }), ...c.rigTests.map((t) => el('p', { class: 'findings test', text: t })), ...findings)),
-    el('h3', { text: 'Dice on each rig they visited' }),
-    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }),
     ...(pooled.length > 0
       ? [
-          el('h3', { text: 'Dice on the trusted rigs, pooled' }),
-          el('p', { class: 'note', text: 'G test against the expected odds, Holm across the dice; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were.' }),
-          table(['Die', 'Type', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
+          el('h3', { text: "The campaign's verdict for each die" }),
+          el('p', { class: 'note', text: 'Its rolls on the trusted rigs pooled: G test against the expected odds, Holm across every die of the box; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were.' }),
+          table(['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
         ]
-      : []));
+      : []),
+    el('h3', { text: "Dice on each rig they visited (each leg's own session verdict: detail, not the campaign's verdict)" }),
+    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
 }
 
 function renderVerdicts(v, throwCount) {

@@ -5,8 +5,7 @@
  * `--resume` does) under the misread bounds the session stored, then stored
  * with `saveVerdicts` so `report` shows them.
  */
-import { getDieType } from '../../dice/catalogue.js';
-import type { SessionConfig } from '../../session/config.js';
+import { configDieTypes, type SessionConfig } from '../../session/config.js';
 import { storedSessionConfig } from '../../session/budgetRaise.js';
 import { MonitorSet } from '../../session/monitorSet.js';
 import { readerFamily } from '../../session/setup.js';
@@ -25,7 +24,7 @@ export function storedSessionDice(store: RollStore, sessionId: number): { dice: 
   const session = store.getSession(sessionId);
   if (session === undefined) throw new StoreError(`There is no session ${sessionId}.`, { session: sessionId });
   const config = storedSessionConfig(store, session);
-  const types = config.dice.map((d) => getDieType(d.type));
+  const types = configDieTypes(config);
   const level = readerFamily(types) === 'pips' ? 'face' : 'symbol';
   // Each die keeps the misread assumption its stored verdict rests on (the calibration's bounds), so a review changes the counts, not the rule.
   const stored = store.storedVerdicts(sessionId)?.verdicts as SessionVerdicts | undefined;

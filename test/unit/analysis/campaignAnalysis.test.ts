@@ -47,6 +47,17 @@ describe('campaign analysis', () => {
     expect(a.legs.find((l) => l.batchId === 2)!.rolls).toBe(660);
   });
 
+  it('leaves a rig found biased on the D6s out of every die type\'s pooled test, as its sessions are RIG_SUSPECT whatever dice they rolled', () => {
+    const red = ['hit', 'crit', 'focus', 'blank'];
+    const redRows: CampaignRollRow[] = [['1', 7], ['2', 8]].flatMap(([rig, batchId]) => red.map((symbol) => ({ batchId: batchId as number, rig: rig as string, label: 'R1', die: 'red', symbol, count: 50 })));
+    const redSessions = [7, 8].map((batchId) => ({ batchId, rig: String(batchId - 6), sessionName: `r${batchId}`, fleetSession: batchId, state: 'finished', throwCount: 200, verdictsJson: null }));
+    const a = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: [...BOX, { label: 'R1', die: 'red' }], types: TYPES, rows: [...rows(1.6), ...redRows], sessions: [...sessions(), ...redSessions] });
+    expect(a.biasedRigs.map((b) => [b.rig, b.die])).toEqual([['2', 'd6']]);
+    expect(a.legs.find((l) => l.label === 'R1' && l.rig === '2')!.kind).toBe('RIG_SUSPECT');
+    expect(a.types[1]!.dice.map((d) => [d.die, d.rolls])).toEqual([['R1', 200]]);
+    expect(a.verdicts.find((v) => v.label === 'R1')!.rigs).toEqual(['1']);
+  });
+
   it('does not make a rig\'s sessions RIG_SUSPECT when its reader declined the 6s its read rolls lack, and names the rig as unclear', () => {
     // Every rig fair; rig 2's camera left 90 of each die's 100 sixes unresolved.
     const read = rows(1).map((r) => (r.rig === '2' && r.symbol === '6' ? { ...r, count: 10 } : r));
@@ -72,5 +83,17 @@ describe('campaign analysis', () => {
     const pending: CampaignSessionInput[] = [{ batchId: 9, rig: '1', sessionName: 'x', fleetSession: null, state: null, throwCount: 0, verdictsJson: null }];
     const a = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: [{ batchId: 9, rig: '1', label: 'A', die: 'd6', symbol: '1', count: 1 }], sessions: pending });
     expect(a.legs).toEqual([{ batchId: 9, rig: '1', fleetSession: null, label: 'A', rolls: 1, kind: 'PENDING', sentence: 'not synced yet' }]);
+  });
+
+  it("says a session resumed after a stop is pending, not the verdict it stored when it stopped, and names that one as of then", () => {
+    const stopped = verdicts(['A'], 'INCONCLUSIVE').replace('as the session said.', 'undecided after 14 rolls.');
+    const base = { batchId: 1, rig: '1', sessionName: 'campaign c rig 1 batch 1', fleetSession: 1, throwCount: 37, verdictsJson: stopped };
+    const row = [{ batchId: 1, rig: '1', label: 'A', die: 'd6', symbol: '1', count: 37 }];
+    const running = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: row, sessions: [{ ...base, state: 'running' }] });
+    expect(running.legs.map((l) => [l.kind, l.sentence])).toEqual([['PENDING', 'the session is still running (37 throws so far); its verdict comes when it finishes (when it last ended it said: INCONCLUSIVE: undecided after 14 rolls)']]);
+    const again = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: row, sessions: [{ ...base, state: 'stopped' }] });
+    expect(again.legs[0]!.sentence).toBe("the session was stopped after 37 throws; its leg is not done: `dicerig campaign run` on its rig's host resumes it (when it last ended it said: INCONCLUSIVE: undecided after 14 rolls)");
+    const finished = analyseCampaign({ alpha: 0.01, rigs: RIGS, box: BOX, types: TYPES, rows: row, sessions: [{ ...base, state: 'finished' }] });
+    expect(finished.legs.map((l) => l.kind)).toEqual(['INCONCLUSIVE']);
   });
 });

@@ -95,6 +95,35 @@ opposite: { evade-1: focus-1, evade-2: blank-1, evade-3: blank-2, focus-2: blank
     expect(d?.name).toBe(getDieType('green').name);
   });
 
+  it('gives a die that extends a built-in with faces or odds of its own an honest name and no inherited notes, and the base\'s opposites when its face ids are the base\'s', () => {
+    const text = `
+id: loaded-claim
+extends: d6
+faces:
+  - { id: "1", symbol: "1", probability: 0.1 }
+  - { id: "2", symbol: "2", probability: 0.1 }
+  - { id: "3", symbol: "3", probability: 0.15 }
+  - { id: "4", symbol: "4", probability: 0.15 }
+  - { id: "5", symbol: "5", probability: 0.2 }
+  - { id: "6", symbol: "6", probability: 0.3 }
+`;
+    const [d] = parseDieDefinitions(text, FILE);
+    expect(d?.name).toBe('loaded-claim (extends d6)');
+    expect(d?.notes).toBeUndefined();
+    expect(d?.opposite).toEqual(getDieType('d6').opposite);
+    const [named] = parseDieDefinitions(`${text}name: Claimed odds\nnotes: the maker's claim\n`, FILE);
+    expect(named).toMatchObject({ name: 'Claimed odds', notes: "the maker's claim" });
+  });
+
+  it('keeps the base\'s name and notes while the die is the base\'s, and its name but not its notes for another layout', () => {
+    const [alias] = parseDieDefinitions('id: my-d6\nextends: d6\n', FILE);
+    expect(alias).toMatchObject({ name: 'D6 (pips)', notes: getDieType('d6').notes });
+    const [relaid] = parseDieDefinitions('id: my-d6\nextends: d6\nopposite: { "1": "2", "3": "4", "5": "6" }\n', FILE);
+    expect(relaid?.name).toBe('D6 (pips)');
+    // "opposite faces sum to 7" is no longer true of it.
+    expect(relaid?.notes).toBeUndefined();
+  });
+
   it('overrides the opposite layout of a built-in, keeping its id, faces and odds', () => {
     const text = `
 overrides: red
@@ -170,6 +199,29 @@ opposite: { a: a }
     const e = errorFor(text);
     expect(e.message).toMatch(/^mine\.yaml, line 4: faces\[1\]\.id: face id "a" is already used by faces\[0\]/);
     expect(e.message).toMatch(/and 1 more problem: opposite\.a: face "a" cannot be its own opposite \(line 5\)/);
+  });
+
+  it('names a face id given twice before saying the opposite map is missing', () => {
+    const e = errorFor('id: dup\nfaces:\n  - { id: a, symbol: x }\n  - { id: b, symbol: y }\n  - { id: a, symbol: y }\n');
+    expect(e.message).toMatch(/^mine\.yaml, line 5: faces\[2\]\.id: face id "a" is already used by faces\[0\]; and 1 more problem: opposite: a die definition needs an "opposite" map/);
+  });
+
+  it('asks a die extending a built-in with faces of other ids for its own opposite map', () => {
+    expect(errorFor('id: tri\nextends: d6\nfaces: [{ id: a, symbol: x }, { id: b, symbol: y }]\n').message).toMatch(/opposite: a die definition needs an "opposite" map/);
+  });
+
+  it('says which face has no symbol or no id, and what a symbol must be', () => {
+    expect(errorFor('id: c\nfaces:\n  - { id: "1" }\n  - { id: "2", symbol: y }\nopposite: { "1": "2" }\n').message).toBe('mine.yaml, line 3: faces[0].symbol: face "1" has no symbol');
+    expect(errorFor('id: c\nfaces:\n  - { symbol: x }\n  - { id: "2", symbol: y }\nopposite: { "1": "2" }\n').message).toBe('mine.yaml, line 3: faces[0].id: face 1 has no id');
+    expect(errorFor('id: c\nfaces:\n  - { id: a, symbol: true }\n  - { id: b, symbol: y }\nopposite: { a: b }\n').message).toBe('mine.yaml, line 3: faces[0].symbol: must be text or a number');
+  });
+
+  it('reads a .json file as JSON: a trailing comma is refused with its line and column, in JSON\'s words', () => {
+    const json = '[\n  {\n    "id": "coin",\n    "faces": [{ "id": "h", "symbol": "H" }, { "id": "t", "symbol": "T" }],\n    "opposite": { "h": "t" },\n  }\n]\n';
+    expect(errorFor(json, 'dice.json').message).toBe('dice.json, line 6: the dice file is not valid JSON: Expected double-quoted property name (column 3)');
+    expect(errorFor('{ "id": "coin",', 'DICE.JSON').message).toMatch(/^DICE\.JSON, line 1: the dice file is not valid JSON: .* \(column 16\)$/);
+    // The same text in a YAML file is YAML, which allows the comma.
+    expect(parseDieDefinitions(json, 'dice.yaml')[0]?.id).toBe('coin');
   });
 
   it('rejects an opposite map that is not an involution or misses faces', () => {

@@ -1,0 +1,120 @@
+/**
+ * A campaign's finding on its sessions as every other reader of them shows it, on a real PostgreSQL server: a
+ * session on a rig the campaign found biased is RIG_SUSPECT in `analyze`, `report` and the fleet dashboard's
+ * sessions, as in `campaign report`, and `pool` leaves its rolls out and says so.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allDice } from '../../src/dice/catalogue.js';
+import { openFleet } from '../../src/fleet/connect.js';
+import { FleetView } from '../../src/server/fleet/fleetView.js';
+import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import { cli, cliHere, writeBox } from './support/campaignCli.js';
+
+let server: ScratchPostgres;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startScratchPostgres();
+  dir = mkdtempSync(join(tmpdir(), 'dicerig-campaign-readers-'));
+}, 120_000);
+
+afterAll(async () => {
+  await server?.remove();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Report {
+  biasedRigs: { rig: string; reason: string }[];
+  legs: { rig: string; label: string; kind: string; rolls: number; fleetSession: number | null; sentence: string }[];
+  verdicts: { label: string; kind: string; rolls: number; rigs: string[] }[];
+}
+
+interface AnalyzedDie {
+  label: string;
+  verdict: { kind: string; campaign?: { name: string; rig: string; reason: string } };
+  sentence: string;
+  sessionKind?: string;
+}
+
+describe('a session on a rig its campaign found biased', () => {
+  it('is RIG_SUSPECT in analyze, report and the fleet page as in campaign report, and pool leaves its rolls out, naming the rig', async () => {
+    // Six D6s on three rigs, rig 2 favouring the 6 by 0.35 at alpha 0.001: flagged alone in 3999 of 4000 simulated
+    // campaigns of this plan (see campaignFleet.test.ts). Seeds drawn afresh and named on failure, as there.
+    const url = await server.createDatabase('readers');
+    const box = writeBox(dir, ['A1', 'A2', 'A3', 'A4', 'A5', 'A6']);
+    expect((await cliHere(['campaign', 'create', 'readers', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--alpha', '0.001', '--db', url])).code).toBe(0);
+    const base = randomInt(1, 1_000_000);
+    const ends = await Promise.all(
+      ['1', '2', '3'].map((rig, i) =>
+        cli(['campaign', 'run', 'readers', '--rig', rig, '--fleet', url, '--db', join(dir, `rig${rig}.db`), '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.35'] : [])]),
+      ),
+    );
+    for (const end of ends) expect(end.code, `seeds ${base}..${base + 2}: ${end.stderr}`).toBe(0);
+    const report = JSON.parse((await cliHere(['campaign', 'report', 'readers', '--db', url, '--json'])).stdout) as Report;
+    const seen = `rig seeds ${base}, ${base + 1}, ${base + 2}; flagged ${JSON.stringify(report.biasedRigs)}`;
+    expect(report.biasedRigs.map((b) => b.rig), seen).toEqual(['2']);
+    const suspect = [...new Set(report.legs.filter((l) => l.rig === '2').map((l) => l.fleetSession as number))];
+    const trusted = [...new Set(report.legs.filter((l) => l.rig !== '2').map((l) => l.fleetSession as number))];
+    expect(suspect.length, seen).toBeGreaterThan(0);
+    const one = suspect[0] as number;
+    const legSentence = report.legs.find((l) => l.fleetSession === one)!.sentence;
+
+    // analyze: each die of the session is RIG_SUSPECT by the campaign's finding, with its reason and where to read it.
+    const analyzed = await cliHere(['analyze', String(one), '--db', url, '--json']);
+    expect(analyzed.code, analyzed.stderr).toBe(0);
+    expect(analyzed.stderr).toMatch(new RegExp(`fleet session ${one} \\(campaign readers rig 2 batch \\d+\\) ran on rig 2 of campaign readers, which the campaign found biased \\(rig 2 differs from the other rigs`));
+    const dice = (JSON.parse(analyzed.stdout) as { dice: AnalyzedDie[] }).dice;
+    expect(dice.length).toBeGreaterThan(0);
+    for (const d of dice) {
+      expect(d.verdict.kind, d.label).toBe('RIG_SUSPECT');
+      expect(d.verdict.campaign).toEqual({ name: 'readers', rig: '2', reason: report.biasedRigs[0]!.reason });
+      // The campaign report's words for the leg, then where to read the finding.
+      expect(d.sentence.startsWith(legSentence)).toBe(true);
+      expect(d.sentence).toContain('dicerig campaign report readers');
+    }
+    const text = (await cliHere(['analyze', String(one), '--db', url])).stdout;
+    expect(text).not.toMatch(/^ {2}UNFAIR/m);
+    expect(text).toMatch(/rolled only in sessions on a rig their campaign found biased: RIG_SUSPECT by the campaign's finding/);
+
+    // report: headed by the fleet session asked for, its host's own id beside it; every die RIG_SUSPECT, nothing certified.
+    const out = join(dir, 'report');
+    const written = await cliHere(['report', String(one), '--db', url, '--out', out]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toMatch(new RegExp(`^Report of fleet session ${one} \\(campaign readers rig 2 batch \\d+\\), session \\d+ of [^:]+:.*rig2\\.db, SIMULATED:`));
+    expect(written.stdout).toContain(`Campaign readers's finding on this session: ${dice[0]!.sentence}`);
+    for (const d of dice) expect(written.stdout).toMatch(new RegExp(`^ {2}${d.label} +RIG_SUSPECT +\\d+ +-$`, 'm'));
+    const json = JSON.parse((await cliHere(['report', String(one), '--db', url, '--out', out, '--json'])).stdout) as { fleetSession: { id: number }; dice: { verdict: string; sentence: string }[] };
+    expect(json.fleetSession.id).toBe(one);
+    expect(json.dice.map((d) => d.verdict)).toEqual(dice.map(() => 'RIG_SUSPECT'));
+
+    // pool: the biased rig's sessions are left out, named; the rest pooled as the campaign's verdicts pool them.
+    const all = [...suspect, ...trusted].map(String);
+    const pooled = await cliHere(['pool', ...all, '--db', url, '--size', '2', '--json']);
+    expect(pooled.code, pooled.stderr).toBe(0);
+    const pool = JSON.parse(pooled.stdout) as { sessions: { id: number }[]; leftOut: { id: number; rig: string; campaign: string }[]; ranking: { label: string; rolls: number }[]; excluded: { label: string; reason: string }[] };
+    expect(pool.leftOut.map((l) => l.id).sort()).toEqual([...suspect].sort());
+    expect(pool.leftOut.every((l) => l.rig === '2' && l.campaign === 'readers')).toBe(true);
+    expect(pool.sessions.map((s) => s.id).sort()).toEqual([...trusted].sort());
+    for (const r of pool.ranking) expect(r.rolls, r.label).toBe(report.verdicts.find((v) => v.label === r.label)!.rolls);
+    const poolText = (await cliHere(['pool', ...all, '--db', url, '--size', '2'])).stdout;
+    expect(poolText).toMatch(new RegExp(`^Left out:\\n {2}fleet session ${suspect[0]} .* ran on rig 2 of campaign readers, which the campaign found biased .*its rolls are left out of the pool\\.$`, 'm'));
+
+    // The fleet page's sessions: the same verdicts and sentence as analyze and report, and the trusted rigs' own.
+    const fleet = await openFleet(url);
+    try {
+      const view = new FleetView({ fleet, dice: allDice(), pollMs: 0, now: () => Date.now() });
+      let state = await view.state();
+      // A read makes at most a few sessions' reports: read until every session has its verdicts.
+      for (let i = 0; i < 5 && state.sessions.some((s) => s.verdicts === null); i++) state = await view.state();
+      const row = state.sessions.find((s) => s.id === one)!;
+      expect(row.verdicts?.dice.map((d) => [d.label, d.kind, d.sentence])).toEqual(dice.map((d) => [d.label, 'RIG_SUSPECT', d.sentence]));
+      for (const id of trusted) expect(state.sessions.find((s) => s.id === id)!.verdicts?.dice.some((d) => d.sentence.includes('dicerig campaign report'))).toBe(false);
+    } finally {
+      await fleet.close();
+    }
+  }, 600_000);
+});
