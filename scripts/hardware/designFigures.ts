@@ -54,6 +54,35 @@ export function channelRectsPx(p: RigPreset): { x: number; y: number; width: num
   }));
 }
 
+/**
+ * Which physical channel each rectangle is. The session numbers channels by the order of its rectangles (the
+ * profile's, found left to right in the frame: `detectChannelRegions`), and `dice[i]` is read in channel i (setup.ts);
+ * a camera under the platform sees it mirrored from how a builder looking down sees it, so the order depends on how
+ * the camera is turned. The table: the camera's image right is its view direction crossed with its frame's up.
+ */
+const CHANNEL_ORDER = [
+  '## Which channel is channel 0',
+  '',
+  'A session reads the first die of its `dice` in channel 0, the second in channel 1, and so on. Channel 0 is the',
+  "first rectangle of `camera.channels`, or of the calibration profile's channels, which calibration finds left to",
+  'right in the frame; the rectangles above run left to right too. So channel 0 is the leftmost channel in the',
+  'frame, and which channel of the tower that is depends on how the camera is turned, not on the tower: looking up',
+  'through the platform, the camera sees it mirrored from how you see it looking down. Standing in front of the rig,',
+  'the channels side by side across your view:',
+  '',
+  '| camera | top of its frame toward | channel 0 is the channel on your |',
+  '| --- | --- | --- |',
+  '| under the platform (`face: bottom`, these designs) | you | left |',
+  '| under the platform (`face: bottom`, these designs) | the far side | right |',
+  '| above the platform (`face: top`) | the far side | left |',
+  '| above the platform (`face: top`) | you | right |',
+  '',
+  '`face: bottom` changes which face is recorded (the opposite of the one seen), never the order of the channels.',
+  'Check the order on the rig before the first session, and again whenever the camera is turned: first-run.md,',
+  '"Which channel is channel 0", puts one die in channel 0 and lets a short run say where it found it.',
+  '',
+];
+
 function sessionSnippet(p: RigPreset): string[] {
   const d = derive(p);
   const rects = channelRectsPx(p).map((r) => `    - { x: ${r.x}, y: ${r.y}, width: ${r.width}, height: ${r.height} }`);
@@ -64,11 +93,14 @@ function sessionSnippet(p: RigPreset): string[] {
       '```',
       `node bin/dicerig.js calibrate --die green --camera /dev/video0 --face bottom --channels ${p.channels} --die-size ${Math.round(d.camera.diePx)} --out my-rig.json`,
       '```',
+      '',
+      'The profile numbers the channels left to right in the frame: see "Which channel is channel 0" below.',
     ];
   }
   return [
     'Camera part of a session config (first-run.md); the channels are where the design puts them with the camera',
-    'centred, left to right in the frame: check them on a real frame and adjust.',
+    'centred, left to right in the frame: check them on a real frame and adjust. Which channel of the tower each',
+    'one is depends on how the camera is turned: see "Which channel is channel 0" below.',
     '',
     '```yaml',
     'camera:',
@@ -97,5 +129,6 @@ export function designFiguresText(presets: Record<string, RigPreset>): string {
     '',
   ];
   for (const [name, p] of Object.entries(presets)) lines.push(...presetSection(name, p));
+  lines.push(...CHANNEL_ORDER);
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { DicerigError } from '../core/errors.js';
+import { CameraFaultError, lastLine } from './cameraErrors.js';
 import { frameSourceFrom } from './frameSource.js';
 import type { Frame, FrameSource } from './frameSource.js';
 
@@ -30,12 +31,22 @@ export function ffmpegMissingError(path: string): DicerigError {
   return new DicerigError(`ffmpeg was not found (tried "${path}"): install it (Debian: apt-get install ffmpeg, or run scripts/setup.sh).`, { command: path });
 }
 
+/** The fault of an ffmpeg that stopped on its own once it had started: how it ended, after how many frames, and its last line on stderr. */
+export function ffmpegStopped(description: string, code: number | null, signal: NodeJS.Signals | null, frames: number, stderr: string): CameraFaultError {
+  const how = code !== null ? `exited with code ${code}` : `was stopped by ${signal ?? 'a signal'}`;
+  const words = lastLine(stderr);
+  return new CameraFaultError(`${description} stopped: ffmpeg ${how} after ${frames === 1 ? '1 frame' : `${frames} frames`}${words !== undefined ? `, saying "${words}"` : ''}`, description, 'ended', words);
+}
+
 /** Starts ffmpeg and yields its frames. The process is killed on close or when iteration stops. */
 export function ffmpegFrameSource(options: FfmpegSourceOptions): FrameSource {
   const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
   const frameBytes = options.width * options.height * 3;
   let child: ChildProcessByStdio<null, Readable, Readable> | undefined;
+  // Set when dicerig ends ffmpeg itself: its exit is then no fault of the camera's.
+  let stopping = false;
   const stop = (): void => {
+    stopping = true;
     if (child && child.exitCode === null && !child.killed) child.kill('SIGTERM');
   };
   async function* generate(): AsyncGenerator<Frame> {
@@ -55,16 +66,18 @@ export function ffmpegFrameSource(options: FfmpegSourceOptions): FrameSource {
     ];
     const proc = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
+    stopping = false;
     let stderr = '';
     proc.stderr.setEncoding('utf8');
+    // Its tail: why ffmpeg stopped is said last, after however many warnings a long run collected.
     proc.stderr.on('data', (s: string) => {
-      if (stderr.length < 8000) stderr += s;
+      stderr = (stderr + s).slice(-8000);
     });
     let spawnError: Error | undefined;
     proc.on('error', (e) => {
       spawnError = e;
     });
-    const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('close', (code, signal) => resolve({ code, signal })));
     const clock = options.clock ?? (() => performance.now());
     let pending: Buffer = Buffer.alloc(0);
     let index = 0;
@@ -79,12 +92,16 @@ export function ffmpegFrameSource(options: FfmpegSourceOptions): FrameSource {
           yield { image: { width: options.width, height: options.height, data }, timestampMs, index: index++ };
         }
       }
-      const code = await exited;
+      const { code, signal } = await exited;
       if (spawnError && (spawnError as NodeJS.ErrnoException).code === 'ENOENT') throw ffmpegMissingError(ffmpeg);
       if (spawnError) throw new DicerigError(`ffmpeg could not be started: ${spawnError.message}`, { command: ffmpeg });
+      // Ended by dicerig, or a finite input (a test pattern of fixed length) played to its end.
+      if (stopping || code === 0) return;
       if (code !== 0 && code !== null && index === 0) {
         throw options.explainFailure?.(stderr, code) ?? new DicerigError(`${options.description}: ffmpeg exited with code ${code}: ${stderr.trim()}`, { command: ffmpeg });
       }
+      // After frames (or killed before any): the camera stopped. Said with the device and ffmpeg's own last words.
+      throw ffmpegStopped(options.description, code, signal, index, stderr);
     } finally {
       stop();
     }

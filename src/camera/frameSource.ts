@@ -18,6 +18,11 @@ export interface FrameSource extends AsyncIterable<Frame> {
   readonly description: string;
   /** Stops capture and releases the device or child process; safe to call twice. */
   close(): Promise<void>;
+  /**
+   * A fresh source on the same device (a new ffmpeg, the controls locked again), for a live camera that stopped
+   * delivering frames; absent where opening again cannot help (a recording, the simulated camera).
+   */
+  reopen?(): FrameSource;
 }
 
 /** Wraps an async generator of frames as a `FrameSource` with an explicit close. */
@@ -33,8 +38,9 @@ export function frameSourceFrom(description: string, generate: () => AsyncGenera
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      await active?.return(undefined);
+      // The process first: a generator waiting on a stalled pipe finishes its `return` only once the pipe closes.
       await onClose?.();
+      await active?.return(undefined);
     },
   };
 }

@@ -67,5 +67,6 @@ export function v4l2Camera(options: V4l2CameraOptions): FrameSource & { readonly
     explainFailure: (stderr) => cameraOpenError(options.device, stderr),
     ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}),
   });
-  return Object.assign(source, { controls });
+  // A camera unplugged and plugged back in comes up with its controls on automatic again: reopening locks them again.
+  return Object.assign(source, { controls, reopen: (): FrameSource => v4l2Camera(options) });
 }

@@ -6,14 +6,28 @@
 export interface Clock {
   /** Milliseconds since an arbitrary origin. */
   now(): number;
-  /** Resolves after `ms` milliseconds of this clock's time. */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves after `ms` milliseconds of this clock's time, or at once when `signal` aborts: a timeout raced against
+   * something that came first is called off, so it neither keeps the process alive nor, on a simulated clock, moves
+   * time on to its end later.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** Wall-clock time. */
 export const systemClock: Clock = {
   now: () => performance.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+    }),
 };
 
 /**
@@ -38,9 +52,22 @@ export class SimulatedClock implements Clock {
     return this.t;
   }
 
-  sleep(ms: number): Promise<void> {
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((wake) => {
-      this.pending.push({ at: this.t + Math.max(0, ms), order: this.order++, wake });
+      if (signal?.aborted) return wake();
+      const woken = (): void => {
+        signal?.removeEventListener('abort', cancel);
+        wake();
+      };
+      const entry = { at: this.t + Math.max(0, ms), order: this.order++, wake: woken };
+      // Called off: out of the queue, so time never moves on to its end for nobody.
+      const cancel = (): void => {
+        const i = this.pending.indexOf(entry);
+        if (i >= 0) this.pending.splice(i, 1);
+        wake();
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      this.pending.push(entry);
       this.schedule();
     });
   }

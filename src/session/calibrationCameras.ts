@@ -4,6 +4,7 @@
  * platform and throws when asked; the frame is taken once the dice settle).
  */
 import { existsSync } from 'node:fs';
+import { systemClock } from '../core/clock.js';
 import { DicerigError } from '../core/errors.js';
 import type { CalibrationDice } from '../vision/calibration/guided.js';
 import type { Prompt } from '../vision/calibration/groupNaming.js';
@@ -15,6 +16,7 @@ import { SimulatedCamera } from '../camera/sim/simulatedCamera.js';
 import { simDieClass } from '../camera/sim/writeLabelledFolder.js';
 import type { Frame } from '../camera/frameSource.js';
 import { cameraOpenError, v4l2Camera } from '../camera/v4l2Camera.js';
+import { nextFrameWithin, noFrame, OPENING_MS } from './settleWatch.js';
 
 export interface SimCalibrationCameraOptions {
   readonly seed: number;
@@ -53,6 +55,8 @@ export interface V4l2CalibrationCameraOptions {
   readonly height?: number;
   /** Longest wait for the dice to settle after a throw (ms of frames). */
   readonly settleTimeoutMs?: number;
+  /** Longest wait for any frame (ms): a camera that delivers none for this long is a fault, not a hang. Default 5000. */
+  readonly noFrameMs?: number;
   readonly ffmpegPath?: string;
 }
 
@@ -65,13 +69,19 @@ export async function openV4l2CalibrationCamera(options: V4l2CalibrationCameraOp
   if (!existsSync(options.device)) throw cameraOpenError(options.device, 'No such file or directory', '--camera to it');
   const source = v4l2Camera({ device: options.device, width: options.width ?? 1280, height: options.height ?? 720, ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}) });
   const frames = source[Symbol.asyncIterator]();
-  const next = async (): Promise<Frame> => {
-    const r = await frames.next();
-    if (r.done) throw new DicerigError(`Camera ${options.device} stopped sending frames.`, { device: options.device });
+  const noFrameMs = options.noFrameMs ?? 5000;
+  const next = async (within = noFrameMs): Promise<Frame> => {
+    const r = await nextFrameWithin(frames, systemClock, within);
+    if (r === 'late') {
+      // ffmpeg is stuck, not ended: end it, so that the command can end too.
+      await source.close();
+      throw noFrame(source.description, within);
+    }
+    if (r.done === true) throw new DicerigError(`Camera ${options.device} stopped sending frames.`, { device: options.device });
     return r.value;
   };
-  // One frame now: a camera that cannot be opened fails before any question is asked.
-  await next();
+  // One frame now: a camera that cannot be opened fails before any question is asked. Opening one takes seconds.
+  await next(Math.max(noFrameMs, OPENING_MS));
   const timeout = options.settleTimeoutMs ?? 8000;
   const freshFrame = async (): Promise<Frame> => {
     // Frames queued while the user was busy are stale: skip half a second of them.

@@ -10,6 +10,7 @@ import { encodePng } from '../camera/decode.js';
 import { DicerigError } from '../core/errors.js';
 import type { RgbImage } from '../core/image.js';
 import { makeFolders } from '../core/makeFolders.js';
+import type { ThrowOutcome } from './throwOutcome.js';
 
 export interface SavedEvidence {
   /** Path relative to the roll store's folder. */
@@ -59,4 +60,19 @@ export function folderEvidence(dir: string, base: string): EvidenceSink {
 export function sessionEvidenceFolder(dbPath: string, sessionId: number): { readonly dir: string; readonly base: string } {
   const file = resolve(dbPath);
   return { dir: join(dirname(file), 'evidence', basename(file), `session-${sessionId}`), base: dirname(file) };
+}
+
+/**
+ * Keeps a throw's crops as `mode` asks: every roll's (`all`), and each problem's with a crop (`rerolls` and `all`);
+ * nothing without a sink or with `none`. Keyed by the roll or problem they belong to; `index` is the throw's.
+ */
+export async function saveThrowEvidence(sink: EvidenceSink | undefined, mode: 'rerolls' | 'all' | 'none', outcome: ThrowOutcome, index: number): Promise<Map<object, SavedEvidence>> {
+  const saved = new Map<object, SavedEvidence>();
+  if (sink === undefined || mode === 'none') return saved;
+  const wanted = mode === 'all' ? outcome.rolls.map((r) => ({ key: r as object, crop: r.crop, name: `t${index}-c${r.die.channel}` })) : [];
+  outcome.problems.forEach((p, i) => {
+    if (p.crop !== undefined) wanted.push({ key: p, crop: p.crop, name: `t${index}-${p.channel !== undefined ? `c${p.channel}` : `x${i}`}-${p.kind}` });
+  });
+  for (const w of wanted) saved.set(w.key, await sink.save(w.crop, w.name));
+  return saved;
 }

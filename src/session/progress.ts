@@ -4,7 +4,8 @@
  * needs, and an ETA. `ProgressTracker` keeps the latest snapshot;
  * `progressLines` renders it as text, one line per die; `TerminalProgress`
  * redraws those lines in place on a terminal and prints plain lines
- * (occasionally, and at every verdict) otherwise.
+ * otherwise: at the start, then every minute or 250 throws, whichever comes
+ * first, at every verdict and at the end.
  */
 import { formatCount } from '../core/format.js';
 import type { DieStatus, RunClock, SessionEvent, ThrowTotals } from './events.js';
@@ -90,7 +91,8 @@ export function formatDuration(ms: number): string {
 }
 
 function dieLine(d: DieStatus, width: number): string {
-  const state = d.decided ? `${d.state} (decided)` : d.state === 'RIG_SUSPECT' ? 'RIG_SUSPECT' : 'undecided';
+  // A die retired INCONCLUSIVE was not decided by its evidence: its roll budget ran out (the only way one retires so).
+  const state = d.decided ? `${d.state} (${d.state === 'INCONCLUSIVE' ? 'budget spent' : 'decided'})` : d.state === 'RIG_SUSPECT' ? 'RIG_SUSPECT' : 'undecided';
   // A face never read leaves FAIR_WITHIN out of reach: a count of rolls still needed would only mislead.
   const need = d.decided
     ? ''
@@ -126,6 +128,11 @@ export interface TerminalProgressOptions {
   readonly redrawMs?: number;
   /** Without a terminal: print the progress every this many throws. Default 250. */
   readonly everyThrows?: number;
+  /**
+   * Without a terminal: print the progress at the first throw this long (ms of `now`) after the last print, however
+   * few throws that was. Default a minute: a real rig's throw takes seconds, so 250 throws are ten minutes of silence.
+   */
+  readonly everyMs?: number;
   /** Terminal width: longer lines are cut, so a wrapped line cannot break the redraw. */
   readonly columns?: number;
 }
@@ -136,6 +143,8 @@ export class TerminalProgress {
   private drawn = 0;
   private lastDraw = Number.NEGATIVE_INFINITY;
   private lastPrintedThrow = 0;
+  /** When the last block was printed without a terminal (`now`). */
+  private lastPrintAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: TerminalProgressOptions) {}
 
@@ -150,7 +159,9 @@ export class TerminalProgress {
         this.show(s, true);
         return;
       case 'throw': {
-        const due = o.tty ? o.now() - this.lastDraw >= (o.redrawMs ?? 100) : e.index - this.lastPrintedThrow >= (o.everyThrows ?? 250);
+        const due = o.tty
+          ? o.now() - this.lastDraw >= (o.redrawMs ?? 100)
+          : e.index - this.lastPrintedThrow >= (o.everyThrows ?? 250) || o.now() - this.lastPrintAt >= (o.everyMs ?? 60_000);
         if (due) this.show(s, false);
         return;
       }
@@ -199,6 +210,7 @@ export class TerminalProgress {
       this.lastDraw = this.options.now();
     } else if (force || s.lastThrowIndex !== this.lastPrintedThrow) {
       this.options.write(`${lines.join('\n')}\n`);
+      this.lastPrintAt = this.options.now();
     }
     this.lastPrintedThrow = s.lastThrowIndex;
   }

@@ -25,16 +25,16 @@ import type { RollStore } from '../store/rollStore.js';
 import { monitorSentence, type SessionVerdicts } from '../stats/dieVerdict.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
-import { SettleDetector, defaultSettleOptions, type SettleOptions } from '../vision/settle.js';
+import { SettleDetector, defaultSettleOptions } from '../vision/settle.js';
 import type { DieTrack } from './dieTrack.js';
 import type { RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
-import type { EvidenceSink, SavedEvidence } from './evidence.js';
+import { saveThrowEvidence, type EvidenceSink, type SavedEvidence } from './evidence.js';
 import { HostTiming, type HostPhase } from './hostTiming.js';
 import { MonitorSet, type DieOutcome } from './monitorSet.js';
 import { allRetired } from './allRetired.js';
 import type { RigCheckResult } from './rigCheck.js';
 import type { SessionDie } from './sessionDie.js';
-import { SessionTotals } from './sessionTotals.js';
+import { SessionTotals, storedTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { UnreadableFaces } from './unreadableFaces.js';
@@ -42,6 +42,8 @@ import { LiveReviews } from './liveReviews.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
+import { watchUntilStill, type SettleRule, type Watched } from './settleWatch.js';
+import { CameraRecovery, recordingEndedReason, stoppedByUserWhy } from './cameraRecovery.js';
 
 export interface StoppingRules {
   readonly alpha: number;
@@ -57,9 +59,7 @@ export interface StoppingRules {
   readonly maxConsecutiveMissing: number;
 }
 
-export type SettleRule =
-  | { readonly mode: 'detect'; readonly timeoutMs: number; readonly detector?: SettleOptions }
-  | { readonly mode: 'fixed'; readonly waitMs: number };
+export type { SettleRule } from './settleWatch.js';
 
 export interface RunnerDeps {
   readonly rig: RigDriver;
@@ -101,7 +101,7 @@ export interface RunnerPlan {
 
 export { DEFAULT_REREAD, type RereadRule } from './reread.js';
 
-export type StopKind = 'all-decided' | 'roll-budget' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'user' | 'rig-lost';
+export type StopKind = 'all-decided' | 'roll-budget' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'user' | 'rig-lost' | 'camera-lost' | 'recording-ended';
 
 export interface SessionResult {
   readonly sessionId: number;
@@ -127,19 +127,6 @@ export interface SessionResult {
   readonly rereadCost: readonly { readonly hostMs: number; readonly clockMs: number }[];
 }
 
-/** The re-read counts of the session's earlier runs, from their `reread` events. */
-function storedRereads(store: RollStore, sessionId: number): { declined: number; rereadResolved: number; unresolved: number } {
-  const sum = { declined: 0, rereadResolved: 0, unresolved: 0 };
-  for (const e of store.events(sessionId)) {
-    if (e.kind !== 'reread') continue;
-    const d = e.detail as { declined?: number; resolved?: number; unresolved?: number };
-    sum.declined += d.declined ?? 0;
-    sum.rereadResolved += d.resolved ?? 0;
-    sum.unresolved += d.unresolved ?? 0;
-  }
-  return sum;
-}
-
 /** Said of every decided die: the rig flips every channel together. */
 export const RETIRED_NOTE = 'no longer read or counted; the rig still tumbles it with the other dice, as all channels share one flip';
 
@@ -163,6 +150,7 @@ export class SessionRunner {
   private readonly committer: ThrowCommitter;
   private readonly reviews: LiveReviews;
   private readonly timing: HostTiming;
+  private readonly cameraRecovery: CameraRecovery;
   private readonly detector: SettleDetector;
   private lastIndex: number;
   private consecutiveFaults = 0;
@@ -182,12 +170,13 @@ export class SessionRunner {
     const { stopping } = plan;
     this.monitors = new MonitorSet(plan.dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
-    this.totals = new SessionTotals({ ...deps.store.counts(plan.sessionId), ...storedRereads(deps.store, plan.sessionId) });
+    this.totals = new SessionTotals(storedTotals(deps.store, plan.sessionId));
     this.committer = new ThrowCommitter(deps.store, plan.sessionId);
     this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
     this.monitors.replayStored(deps.store, plan.sessionId);
     this.reviews = new LiveReviews(deps.store, plan.sessionId);
+    this.cameraRecovery = new CameraRecovery({ camera: deps.camera, clock: deps.clock, rule: plan.settle, ...(deps.signal ? { signal: deps.signal } : {}) });
   }
 
   /** One track per die, in channel order. */
@@ -264,7 +253,9 @@ export class SessionRunner {
     }
     this.timing.startThrow();
     const motionEnd = this.deps.clock.now();
-    const seen = await this.observe(motionEnd, motion);
+    const seen = await watchUntilStill({ camera: this.deps.camera, clock: this.deps.clock, rule: this.plan.settle, detector: this.detector, timing: this.timing }, motionEnd, motion);
+    if ('fault' in seen || 'ended' in seen) return this.cameraStopped(seen, startedAt);
+    this.cameraRecovery.delivered();
     if ('frame' in seen) await this.deps.keepFrame?.(seen.frame.image);
     const t0 = this.timing.tick();
     let outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), this.monitors.counted()) : notSettledOutcome(seen.reason);
@@ -281,41 +272,30 @@ export class SessionRunner {
   }
 
   /**
-   * Watches the frames after a motion until the dice are still; the frame to
-   * read, how long it took, and the frames still to come (for re-reads; the
-   * caller closes them).
+   * A throw the camera did not show (`cameraRecovery.ts`): a recording that ran out ends the session; otherwise the
+   * throw is void, and the camera is opened again once before the next tumble, or the session stops.
    */
-  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame; settleMs: number; frames: AsyncIterator<Frame> } | { reason: string }> {
-    const frames = this.deps.camera.watch(motionEnd, motion)[Symbol.asyncIterator]();
-    const seen = await this.watchUntilStill(motionEnd, frames);
-    if (!('frame' in seen)) await frames.return?.();
-    return 'frame' in seen ? { ...seen, frames } : seen;
-  }
-
-  private async watchUntilStill(motionEnd: number, iterator: AsyncIterator<Frame>): Promise<{ frame: Frame; settleMs: number } | { reason: string }> {
-    const rule = this.plan.settle;
-    const frames: AsyncIterable<Frame> = { [Symbol.asyncIterator]: () => ({ next: () => iterator.next() }) };
-    if (rule.mode === 'fixed') {
-      await this.deps.clock.sleep(rule.waitMs);
-      for await (const frame of frames) {
-        if (frame.timestampMs >= motionEnd + rule.waitMs) return { frame, settleMs: frame.timestampMs - motionEnd };
-      }
-      return { reason: `the camera gave no frame ${rule.waitMs} ms after the motion` };
-    }
-    this.detector.reset();
-    let first: number | undefined;
-    for await (const frame of frames) {
-      first ??= frame.timestampMs;
-      // Frames right after strong motion are dropped unexamined (the detector says which).
-      if (this.detector.wantsFrame()) {
-        const t0 = this.timing.tick();
-        const state = this.detector.push(frame.image, frame.timestampMs);
-        this.timing.tock(t0, 'settle');
-        if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
-      }
-      if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
-    }
-    return { reason: 'the camera stopped before the dice were still' };
+  private async cameraStopped(seen: Extract<Watched, { fault: unknown } | { ended: unknown }>, startedAt: number): Promise<Stop | undefined> {
+    // Nothing was thrown for a recording that has no frames left: the input is over, not interrupted.
+    if ('ended' in seen) return new Stop('finished', 'recording-ended', recordingEndedReason(seen.ended, this.lastIndex));
+    const { fault } = seen;
+    const user = await this.cameraRecovery.pauseAfterFault();
+    const why = user ? stoppedByUserWhy(fault) : fault.message;
+    const endedAt = Math.max(startedAt, this.now());
+    const index = (this.lastIndex = this.committer.commitVoid(startedAt, endedAt, why));
+    this.totals.countVoid();
+    this.lastProblem = why;
+    this.streak.add(['void']);
+    this.emit({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
+    if (user) return new Stop('stopped', 'user', `Stopped by the user during throw ${index}, which is stored void: its dice were not read.`);
+    const detail = { fault: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, camera: fault.camera, ...(fault.lastWords !== undefined ? { stderr: fault.lastWords } : {}) };
+    this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail });
+    this.emit({ type: 'fault', at: endedAt, kind: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, voidedThrow: index });
+    const comeback = await this.cameraRecovery.reopen(fault);
+    if (!comeback.back) return new Stop('aborted', 'camera-lost', comeback.reason);
+    this.deps.store.recordEvent(this.plan.sessionId, { at: this.now(), kind: 'recovered', detail: { camera: fault.camera } });
+    this.emit({ type: 'recovered', at: this.now(), message: comeback.message });
+    return undefined;
   }
 
   /** Reads a counted throw's declined dice again before anything moves (`reread.ts`); logs a `reread` event and counts both. */
@@ -338,17 +318,10 @@ export class SessionRunner {
   }
 
   private async saveEvidence(outcome: ThrowOutcome): Promise<Map<object, SavedEvidence>> {
-    const saved = new Map<object, SavedEvidence>();
-    const sink = this.deps.evidence;
     const mode = this.deps.evidenceMode ?? 'rerolls';
-    if (sink === undefined || mode === 'none') return saved;
+    if (this.deps.evidence === undefined || mode === 'none') return new Map();
     const t0 = this.timing.tick();
-    const index = this.lastIndex + 1;
-    const wanted = mode === 'all' ? outcome.rolls.map((r) => ({ key: r as object, crop: r.crop, name: `t${index}-c${r.die.channel}` })) : [];
-    outcome.problems.forEach((p, i) => {
-      if (p.crop !== undefined) wanted.push({ key: p, crop: p.crop, name: `t${index}-${p.channel !== undefined ? `c${p.channel}` : `x${i}`}-${p.kind}` });
-    });
-    for (const w of wanted) saved.set(w.key, await sink.save(w.crop, w.name));
+    const saved = await saveThrowEvidence(this.deps.evidence, mode, outcome, this.lastIndex + 1);
     this.timing.tock(t0, 'evidence');
     return saved;
   }

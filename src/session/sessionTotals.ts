@@ -2,6 +2,7 @@
  * The session's throw and roll counts (all runs, from the store, then kept up
  * to date throw by throw) and this run's own counts and clock.
  */
+import type { RollStore } from '../store/rollStore.js';
 import type { RunClock, ThrowTotals } from './events.js';
 import type { ThrowOutcome } from './throwOutcome.js';
 
@@ -84,4 +85,17 @@ export class SessionTotals {
       runRolls: this.run.rolls,
     };
   }
+}
+
+/** The session's stored counts, with the re-read counts of its earlier runs (from their `reread` events). */
+export function storedTotals(store: Pick<RollStore, 'counts' | 'events'>, sessionId: number): ThrowTotals {
+  const sum = { declined: 0, rereadResolved: 0, unresolved: 0 };
+  for (const e of store.events(sessionId)) {
+    if (e.kind !== 'reread') continue;
+    const d = e.detail as { declined?: number; resolved?: number; unresolved?: number };
+    sum.declined += d.declined ?? 0;
+    sum.rereadResolved += d.resolved ?? 0;
+    sum.unresolved += d.unresolved ?? 0;
+  }
+  return { ...store.counts(sessionId), ...sum };
 }

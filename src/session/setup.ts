@@ -84,7 +84,10 @@ export interface OpenedSession {
   /** The evidence folder of another session on the same rig (serve's stream session, a fresh fairness session), when evidence is kept. */
   readonly evidenceFor?: (sessionId: number) => EvidenceSink;
   readonly plan: RunnerPlan;
+  /** Whether the rolls are simulated (a simulated rig or camera). */
   readonly simulated: boolean;
+  /** Whether the session runs on a simulated clock (its rig time is not wall time). */
+  readonly simulatedClock: boolean;
   /** Closes the camera, the rig and the store. */
   close(): Promise<void>;
 }
@@ -414,6 +417,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       ...(evidenceFor ? { evidenceFor } : {}),
       plan,
       simulated,
+      simulatedClock,
       close: closeAll,
     };
   } catch (e) {

@@ -12,7 +12,6 @@
  * dice rolled on stream add to their fairness record.
  */
 import type { Clock } from '../core/clock.js';
-import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
 import { RigError, RigFaultError } from '../rig/errors.js';
 import { ThrowCommitter } from './throwCommitter.js';
@@ -21,7 +20,8 @@ import type { RgbImage } from '../core/image.js';
 import type { FrameReading } from '../vision/pipeline.js';
 import { SettleDetector, defaultSettleOptions } from '../vision/settle.js';
 import type { EvidenceSink, SavedEvidence } from './evidence.js';
-import type { SettleRule } from './runner.js';
+import { watchUntilStill, type SettleRule } from './settleWatch.js';
+import { CameraRecovery } from './cameraRecovery.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
@@ -103,12 +103,14 @@ export class StreamRoller {
   /** Across requests: a die gone from the rig stops each request at once instead of adding unresolved rolls. */
   private readonly missing = new MissingStreak();
   private readonly committer: ThrowCommitter;
+  private readonly cameras: CameraRecovery;
 
   constructor(
     private readonly deps: StreamRollerDeps,
     private readonly plan: StreamPlan,
   ) {
     this.committer = new ThrowCommitter(deps.store, plan.sessionId);
+    this.cameras = new CameraRecovery({ camera: deps.camera, clock: deps.clock, rule: plan.settle });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
   }
 
@@ -157,7 +159,20 @@ export class StreamRoller {
         this.prepared = false;
         continue;
       }
-      const seen = await this.observe(this.deps.clock.now(), motion);
+      const seen = await watchUntilStill({ camera: this.deps.camera, clock: this.deps.clock, rule: this.plan.settle, detector: this.detector }, this.deps.clock.now(), motion);
+      if ('ended' in seen) throw new StreamThrowError(`no throw can be read: ${seen.ended.message}`, this.plan.sessionId);
+      if ('fault' in seen) {
+        // Void (the dice moved unread), then the camera opened again once before the next tumble (`cameraRecovery.ts`).
+        last = seen.fault.message;
+        const index = this.storeVoid(startedAt, last);
+        onRetumble({ index, status: 'void', reason: last });
+        await this.cameras.pauseAfterFault();
+        const comeback = await this.cameras.reopen(seen.fault);
+        if (!comeback.back) throw new StreamThrowError(comeback.reason, this.plan.sessionId);
+        continue;
+      }
+      this.cameras.delivered();
+      if ('frames' in seen) await seen.frames.return?.();
       const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
       const evidence = await this.saveEvidence(outcome);
       // Stored as the fairness loop stores a throw (the problems' details too).
@@ -200,22 +215,6 @@ export class StreamRoller {
   private async bringBack(): Promise<void> {
     if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
     await this.deps.rig.home();
-  }
-
-  private async observe(motionEnd: number, motion: MotionResult): Promise<{ frame: Frame } | { reason: string }> {
-    const rule = this.plan.settle;
-    const frames = this.deps.camera.watch(motionEnd, motion);
-    if (rule.mode === 'fixed') {
-      await this.deps.clock.sleep(rule.waitMs);
-      for await (const frame of frames) if (frame.timestampMs >= motionEnd + rule.waitMs) return { frame };
-      return { reason: `the camera gave no frame ${rule.waitMs} ms after the motion` };
-    }
-    this.detector.reset();
-    for await (const frame of frames) {
-      if (this.detector.wantsFrame() && this.detector.push(frame.image, frame.timestampMs).settled) return { frame };
-      if (frame.timestampMs - motionEnd > rule.timeoutMs) return { reason: `the dice were still moving ${rule.timeoutMs} ms after the motion` };
-    }
-    return { reason: 'the camera stopped before the dice were still' };
   }
 
   /** Every read die's crop (a roll asked on stream links its evidence), and each problem's. */

@@ -18,7 +18,13 @@ import type { DieOutcome } from './monitorSet.js';
 export interface SummaryContext {
   /** The roll store file, for the follow-up commands. */
   readonly db: string;
+  /** Whether the rolls are simulated (a simulated rig or camera): they never count as real fairness data. */
   readonly simulated: boolean;
+  /**
+   * Whether the session ran on a simulated clock (the simulated rig and camera), so its rig time is not wall time;
+   * an emulated board or a real camera runs in real time, simulated rolls or not. Default: as `simulated`.
+   */
+  readonly simulatedClock?: boolean;
   /** Host wall-clock milliseconds the run took (the demo prints it). */
   readonly wallMs?: number;
   /** The session's decision rules, passed on to the report so its verdicts use the same ones. */
@@ -84,7 +90,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const pace = rates.rollsPerHour !== undefined ? `${formatCount(rates.rollsPerHour)} die-rolls per hour (${formatCount(rates.throwsPerHour ?? 0)} throws/h)` : 'no pace measured';
   const settle = medianOrNone(result.settleMs);
   lines.push(
-    `This run: ${formatCountOf(result.clock.runThrows, 'throw')} in ${formatDuration(result.clock.elapsedMs)} of ${ctx.simulated ? 'simulated ' : ''}rig time, ${pace}` +
+    `This run: ${formatCountOf(result.clock.runThrows, 'throw')} in ${formatDuration(result.clock.elapsedMs)} of ${(ctx.simulatedClock ?? ctx.simulated) ? 'simulated ' : ''}rig time, ${pace}` +
       `${settle !== undefined ? `; median settle ${Math.round(settle)} ms` : ''}${ctx.wallMs !== undefined ? `; ${formatDuration(ctx.wallMs)} wall time` : ''}.`,
   );
   const host = medianOrNone(result.hostMsPerThrow);

@@ -5,6 +5,7 @@
  * simulated camera renders each throw's frames on demand.
  */
 import type { Clock } from '../core/clock.js';
+import { CameraFaultError, RecordingEndedError } from '../camera/cameraErrors.js';
 import type { Frame, FrameSource } from '../camera/frameSource.js';
 import type { MotionResult } from '../rig/driver.js';
 
@@ -17,6 +18,11 @@ export interface ThrowCamera {
    * iterating once it has what it needs.
    */
   watch(since: number, motion: MotionResult): AsyncIterable<Frame>;
+  /**
+   * Opens the camera again after it stopped delivering frames (a `CameraFaultError` from `watch`), as the rig driver
+   * reconnects to a board; absent where opening again cannot help. Whether it came back, the next frame tells.
+   */
+  reopen?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,30 +78,59 @@ class LatestFrame {
 }
 
 /**
+ * A live camera as a throw camera: read continuously, only its newest frame
+ * kept. A stream that ends or fails is a `CameraFaultError` (a live camera
+ * never runs out of frames); `reopen` starts the source afresh when it can.
+ */
+class LiveThrowCamera implements ThrowCamera {
+  private latest: LatestFrame;
+
+  constructor(private source: FrameSource) {
+    this.latest = new LatestFrame(source);
+    this.latest.start();
+  }
+
+  get description(): string {
+    return this.source.description;
+  }
+
+  async *watch(since: number): AsyncGenerator<Frame> {
+    const latest = this.latest;
+    let index = -1;
+    for (;;) {
+      // A source that fails says why itself (a camera that could not be opened, or one that stopped: a CameraFaultError).
+      const frame = await latest.next(index);
+      if (frame === undefined) throw new CameraFaultError(`${this.description} stopped: its stream ended`, this.description, 'ended');
+      index = frame.index;
+      if (frame.timestampMs >= since) yield frame;
+    }
+  }
+
+  reopen(): Promise<void> {
+    const again = this.source.reopen?.bind(this.source);
+    if (again === undefined) return Promise.reject(new CameraFaultError(`${this.description} cannot be opened again`, this.description, 'ended'));
+    return this.source.close().then(() => {
+      this.source = again();
+      this.latest = new LatestFrame(this.source);
+      this.latest.start();
+    });
+  }
+
+  close(): Promise<void> {
+    return this.source.close();
+  }
+}
+
+/**
  * A continuous source as a throw camera. A live camera (`replay` false) is
  * read continuously and only its newest frame kept; its timestamps must be on
  * the session clock (`systemClock`, as the V4L2 source stamps them). A
  * recording (`replay` true) is read frame by frame in order, each frame used
- * once, its timestamps shifted so that its first frame is "now".
+ * once, its timestamps shifted so that its first frame is "now"; once it has
+ * no more frames, `watch` throws a `RecordingEndedError`.
  */
 export function streamThrowCamera(source: FrameSource, clock: Clock, options: { readonly replay?: boolean } = {}): ThrowCamera {
-  if (!options.replay) {
-    const latest = new LatestFrame(source);
-    latest.start();
-    return {
-      description: source.description,
-      async *watch(since: number): AsyncGenerator<Frame> {
-        let index = -1;
-        for (;;) {
-          const frame = await latest.next(index);
-          if (frame === undefined) return;
-          index = frame.index;
-          if (frame.timestampMs >= since) yield frame;
-        }
-      },
-      close: () => source.close(),
-    };
-  }
+  if (!options.replay) return new LiveThrowCamera(source);
   let iterator: AsyncIterator<Frame> | undefined;
   let offset: number | undefined;
   return {
@@ -104,7 +139,7 @@ export function streamThrowCamera(source: FrameSource, clock: Clock, options: { 
       iterator ??= source[Symbol.asyncIterator]();
       for (;;) {
         const r = await iterator.next();
-        if (r.done) return;
+        if (r.done) throw new RecordingEndedError(source.description);
         // A recording has its own time line: line it up with the session clock at its first frame.
         offset ??= clock.now() - r.value.timestampMs;
         yield { ...r.value, timestampMs: r.value.timestampMs + offset };

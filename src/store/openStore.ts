@@ -1,6 +1,7 @@
 import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { diskOf, formatBytes } from './diskOf.js';
 import { StoreError } from './errors.js';
 import { RollStore, type RollStoreOptions } from './rollStore.js';
 import { isSqliteError, openDatabase, quickCheck, type SqliteError } from './sqlite.js';
@@ -43,38 +44,72 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, '; ').trim()
 const CORRUPT = /^SQLITE_(CORRUPT|NOTADB|IOERR)/;
 const READONLY = /^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/;
 
-/** Why the file cannot be written by this process, or undefined when it can (as far as can be told before trying). */
-function unwritable(path: string): string | undefined {
-  const dir = dirname(path);
-  if (existsSync(path)) {
-    // Root passes every access check; a file with no write bit is still meant to be read-only.
-    if ((statSync(path).mode & 0o222) === 0) return `the file is read-only (mode ${(statSync(path).mode & 0o777).toString(8)})`;
-    try {
-      accessSync(path, constants.W_OK);
-    } catch {
-      return 'the file is not writable by this user';
-    }
+/** The error code `access(W_OK)` gives for `target`, or undefined when it may be written. */
+function writeDenied(target: string): string | undefined {
+  try {
+    accessSync(target, constants.W_OK);
+    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? 'EACCES';
   }
-  if (existsSync(dir)) {
-    // SQLite writes its journal files beside the store.
-    if ((statSync(dir).mode & 0o222) === 0) return `its folder ${dir} is read-only (mode ${(statSync(dir).mode & 0o777).toString(8)})`;
-    try {
-      accessSync(dir, constants.W_OK);
-    } catch {
-      return `its folder ${dir} is not writable by this user`;
-    }
-  }
+}
+
+/** Where a read-only file system is mounted, for a message: ` (mounted read-only at /mnt)`, or nothing when unknown. */
+function mountedAt(path: string): string {
+  const disk = diskOf(path);
+  return disk.mountPoint !== undefined ? ` (mounted ${disk.readOnly === true ? 'read-only ' : ''}at ${disk.mountPoint})` : '';
+}
+
+/** Why `target` (the store file, or `what` names its folder) cannot be written, or undefined. */
+function writeProblem(target: string, what: string): string | undefined {
+  const denied = writeDenied(target);
+  // A read-only mount refuses even root, whatever the modes say: the mount is what to change, not the permissions.
+  if (denied === 'EROFS') return `${what} is on a read-only file system${mountedAt(target)}`;
+  // Root passes every access check; a file with no write bit is still meant to be read-only.
+  const mode = statSync(target).mode;
+  if ((mode & 0o222) === 0) return `${what} is read-only (mode ${(mode & 0o777).toString(8)})`;
+  if (denied !== undefined) return `${what} is not writable by this user`;
   return undefined;
 }
 
-/** A thrown SQLite error as the StoreError a user should see, or the error itself when it is not SQLite's. */
-export function storeFailure(e: unknown, path: string, writing: boolean): unknown {
+/** Why the file cannot be written by this process, or undefined when it can (as far as can be told before trying). */
+function unwritable(path: string): string | undefined {
+  const dir = dirname(path);
+  const file = existsSync(path) ? writeProblem(path, 'the file') : undefined;
+  if (file !== undefined) return file;
+  // SQLite writes its journal files beside the store.
+  return existsSync(dir) ? writeProblem(dir, `its folder ${dir}`) : undefined;
+}
+
+/** How to go on after a disk filled up: the resume command when a session was running, else try again. */
+export interface StoreFailureHints {
+  /** The command that continues the session whose throw could not be stored. */
+  readonly resume?: string;
+}
+
+/** The disk holding the store is full: which file, which file system, and that what was committed is kept. */
+function diskFull(path: string, hints: StoreFailureHints, cause: unknown): StoreError {
+  const disk = diskOf(path);
+  const where = [disk.mountPoint !== undefined ? `the file system mounted at ${disk.mountPoint}` : undefined, disk.freeBytes !== undefined ? `${formatBytes(disk.freeBytes)} free` : undefined].filter(Boolean);
+  const then =
+    hints.resume !== undefined
+      ? `the throw being stored was not, and every throw committed before it is kept. Free some space on it, then continue with ${hints.resume}`
+      : 'nothing more was written. Free some space on it and try again';
+  return new StoreError(`The disk holding the roll store ${path} is full${where.length > 0 ? ` (${where.join(', ')})` : ''}: ${then}.`, { db: path, reason: 'disk-full' }, { cause });
+}
+
+/** A thrown SQLite error (or a full disk) as the StoreError a user should see, or the error itself when it is neither. */
+export function storeFailure(e: unknown, path: string, writing: boolean, hints: StoreFailureHints = {}): unknown {
+  // A throw's evidence pictures are written beside the store, before its transaction: their disk filling is the store's.
+  if (writing && (e as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC') return diskFull(path, hints, e);
   if (!isSqliteError(e)) return e;
   const err = e as SqliteError;
+  if (err.code === 'SQLITE_FULL') return diskFull(path, hints, e);
   if (CORRUPT.test(err.code)) return damagedError(path, err.message, false, e);
   if (READONLY.test(err.code)) {
+    const cannot = writing ? unwritable(path) : undefined;
     return new StoreError(
-      `Cannot ${writing ? 'write' : 'read'} the roll store ${path}: ${err.message}${writing ? '; nothing was written' : ''}. Check the file's and its folder's permissions.`,
+      `Cannot ${writing ? 'write' : 'read'} the roll store ${path}: ${cannot ?? err.message}${writing ? '; nothing was written' : ''}. ${cannot?.includes('read-only file system') === true ? 'Mount it read-write, or write to another --db' : "Check the file's and its folder's permissions"}.`,
       { db: path },
       { cause: e },
     );

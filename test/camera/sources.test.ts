@@ -10,6 +10,8 @@ import { takeFrames } from '../../src/camera/frameSource.js';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { cameraOpenError, v4l2Camera } from '../../src/camera/v4l2Camera.js';
 import { DicerigError, InputError } from '../../src/core/errors.js';
+import { CameraFaultError } from '../../src/camera/cameraErrors.js';
+import { fakeFfmpeg } from './support/fakeFfmpeg.js';
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 let dir = '';
@@ -41,6 +43,43 @@ describe.skipIf(!hasFfmpeg)('ffmpeg frame source', () => {
   it('names the device and the fix when the camera does not exist', async () => {
     const cam = v4l2Camera({ device: '/dev/video-none-here', width: 320, height: 240 });
     await expect(takeFrames(cam, 1)).rejects.toThrow(/\/dev\/video-none-here.*(plug the camera in|check the device)/);
+  });
+});
+
+describe('a V4L2 camera that stops after delivering frames (ffmpeg stand-in)', () => {
+  const noCtl = '/nonexistent/v4l2-ctl';
+
+  it('ends its frames with a camera fault naming the device and what ffmpeg last said when ffmpeg dies (the camera unplugged)', async () => {
+    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(dir, 3, 'unplug'), v4l2CtlPath: noCtl });
+    const seen: number[] = [];
+    const e = await (async () => {
+      for await (const f of cam) seen.push(f.index);
+    })().catch((x: unknown) => x);
+    expect(seen).toEqual([0, 1, 2]);
+    expect(e).toBeInstanceOf(CameraFaultError);
+    expect((e as Error).message).toBe('camera /dev/video7 stopped: ffmpeg exited with code 1 after 3 frames, saying "[video4linux2,v4l2 @ 0x5581] ioctl(VIDIOC_DQBUF): No such device"');
+  });
+
+  it('is closed at once while ffmpeg stalls with its pipe open, and ffmpeg is ended', async () => {
+    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(dir, 2, 'stall'), v4l2CtlPath: noCtl });
+    const iterator = cam[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.index).toBe(0);
+    expect((await iterator.next()).value?.index).toBe(1);
+    // A third frame never comes: whoever waits for it is let go when the camera closes.
+    const waiting = iterator.next();
+    await cam.close();
+    expect(await waiting).toMatchObject({ done: true });
+  });
+
+  it('opened again is a fresh ffmpeg on the same device, with frames numbered from 0', async () => {
+    const cam = v4l2Camera({ device: '/dev/video7', width: 8, height: 6, ffmpegPath: await fakeFfmpeg(dir, 2, 'unplug'), v4l2CtlPath: noCtl });
+    await expect(takeFrames(cam)).rejects.toBeInstanceOf(CameraFaultError);
+    await cam.close();
+    const again = cam.reopen?.();
+    expect(again?.description).toBe('camera /dev/video7');
+    const frames = await takeFrames(again!, 2);
+    expect(frames.map((f) => f.index)).toEqual([0, 1]);
+    await again?.close();
   });
 });
 

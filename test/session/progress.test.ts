@@ -60,6 +60,12 @@ describe('progress figures', () => {
     expect(formatDuration(1_492_948.5 * 3_600_000)).toBe('1,492,948 h 30 min');
   });
 
+  it('says a die its budget retired undecided is INCONCLUSIVE because the budget is spent, not that it was decided', () => {
+    const spent: DieStatus = { ...die('d6-B', 0, true), state: 'INCONCLUSIVE', budgetLeft: 0 };
+    const lines = progressLines({ sessionId: 1, lastThrowIndex: 50, totals: { throws: 50, ok: 50, rerolled: 0, void: 0, rolls: 100, cocked: 0 }, dice: [spent], clock: clock(60_000, 50) });
+    expect(lines[1]).toMatch(/d6-B .*INCONCLUSIVE \(budget spent\)$/);
+  });
+
   it('says a face is never read in place of the rolls still needed, since FAIR_WITHIN is then out of reach without a review', () => {
     const lines = progressLines({
       sessionId: 7,
@@ -128,6 +134,21 @@ describe('the terminal display of a running session', () => {
     // At the start, at throws 10, 20 and 30, at each budget verdict... and at the end.
     expect(headers.length).toBeGreaterThanOrEqual(4);
     expect(headers.at(-1)).toMatch(/The roll budget of 30 rolls a die is spent: .* left INCONCLUSIVE/);
+  });
+
+  it('prints a block at the start and then about once a minute without a terminal, when throws take seconds each', async () => {
+    // 100 throws of 1.6 s (a real rig's pace): 250 throws would be ten minutes and more of silence.
+    const s = scriptedSession({ fallback: (call, c) => String(((call + c) % 6) + 1), rules: { budgetRolls: 100 } });
+    let out = '';
+    const view = new TerminalProgress({ write: (x) => void (out += x), tty: false, now: () => s.clock.now() });
+    await runSession({ ...s.deps, onEvent: view.onEvent }, s.plan);
+    const throws = out
+      .split('\n')
+      .filter((l) => l.startsWith('session 1: throw'))
+      .map((l) => Number(/throw (\d+)/.exec(l)?.[1]));
+    expect(throws[0]).toBe(0);
+    // A minute is 37.5 throws: the first throw past each minute, then the end.
+    expect(throws).toEqual([0, 38, 76, 100]);
   });
 
   it('streams every event as one JSON line', async () => {

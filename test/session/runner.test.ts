@@ -372,6 +372,15 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.dieRolls(s.session.id)[0]?.faces).toHaveLength(4);
   });
 
+  it("says its rig time is simulated only when the session ran on a simulated clock: an emulated board's simulated rolls take real time", async () => {
+    const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 2 } });
+    const result = await runSession(s.deps, s.plan);
+    const emulated = formatSessionSummary(result, { db: 'r.db', simulated: true, simulatedClock: false });
+    expect(emulated).toMatch(/^This run: 2 throws in \d+ s of rig time,/m);
+    expect(emulated).toMatch(/These rolls are simulated/);
+    expect(formatSessionSummary(result, { db: 'r.db', simulated: true, simulatedClock: true })).toMatch(/^This run: 2 throws in \d+ s of simulated rig time,/m);
+  });
+
   it('looks again for a die not found in its channel, and counts it as read when a further frame shows it', async () => {
     // Throw 2: channel 1's die is not found at first (vision call 2), then found on the first further frame (call 3).
     const script = (call: number, c: number): ChannelScript => (c === 1 && call === 2 ? { missing: true } : c === 1 && call === 3 ? '5' : cycle(call, c));

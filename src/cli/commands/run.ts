@@ -13,6 +13,7 @@ import { runCampaignRig } from '../campaign/rigLoop.js';
 import { rerunCommand } from '../campaign/campaignText.js';
 import { InputError } from '../../core/errors.js';
 import { formatCountOf, shellWord } from '../../core/format.js';
+import { storeFailure } from '../../store/openStore.js';
 
 export const TAKE_OVER_HELP =
   "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
@@ -114,6 +115,7 @@ export async function runWithProgress(
   let result: SessionResult;
   let head: { hash: string; throwCount: number } | undefined;
   let fleetLine = '';
+  let unclosed: unknown;
   try {
     result = await runSession(
       runnerDeps(opened, {
@@ -125,6 +127,9 @@ export async function runWithProgress(
       }),
       opened.plan,
     );
+  } catch (e) {
+    // The store failing mid-run (its disk full, say) is said with the file, its disk and how to go on.
+    throw storeFailure(e, db, true, { resume: resumeCommand?.(opened.plan.sessionId) ?? `dicerig run --resume ${opened.plan.sessionId} --db ${shellWord(db)}` });
   } finally {
     for (const s of stopSignals) process.off(s, onSignal);
     // The head to write down elsewhere (verify --expect), read before the store closes.
@@ -132,14 +137,20 @@ export async function runWithProgress(
     if (s !== undefined) head = { hash: s.headHash, throwCount: s.throwCount };
     try {
       await opened.close();
+    } catch (e) {
+      // A full disk fails the close too (the session's claim cannot be freed; the next run on this host takes it over
+      // by itself): after a failed run, the run's own failure is the one to tell.
+      unclosed = e;
     } finally {
       // On every way out: the replicator's last pass, then its own connection to the store closes (see LocalRows.open).
       fleetLine = (await fleet?.finish()) ?? '';
     }
   }
+  if (unclosed !== undefined) throw storeFailure(unclosed, db, true);
   const ctx = {
     db,
     simulated: opened.simulated,
+    simulatedClock: opened.simulatedClock,
     wallMs: performance.now() - wall0,
     rules: opened.config.stopping,
     ...(resumeCommand ? { resumeCommand: resumeCommand(result.sessionId) } : {}),

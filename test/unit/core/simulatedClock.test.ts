@@ -26,3 +26,27 @@ describe('SimulatedClock', () => {
     expect(clock.now()).toBe(3_600_000);
   });
 });
+
+describe('a sleep called off by its signal', () => {
+  it('ends at once and never moves the simulated clock on to its end', async () => {
+    const clock = new SimulatedClock(0);
+    const stop = new AbortController();
+    const timeout = clock.sleep(5000, stop.signal);
+    await clock.sleep(100);
+    stop.abort();
+    await timeout;
+    expect(clock.now()).toBe(100);
+    // Nothing else pending: a forgotten 5 s timeout would have moved time to 5000 on the next turn.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(clock.now()).toBe(100);
+    await clock.sleep(10);
+    expect(clock.now()).toBe(110);
+  });
+
+  it('ends at once when its signal is aborted already', async () => {
+    const clock = new SimulatedClock(0);
+    await clock.sleep(5000, AbortSignal.abort());
+    expect(clock.now()).toBe(0);
+  });
+});
