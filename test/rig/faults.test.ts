@@ -188,6 +188,24 @@ describe('a board reset in the middle of a tumble', () => {
     await sleep(700);
     expect(motionStarts(board.events.slice(mark))).toBe(1);
   });
+
+  it('voids a tumble whose line reached the board only after its reset, and leaves the board idle, so a home right after is not refused as busy', async () => {
+    const { driver: d, faults } = await connectThroughBus();
+    await d.setLight(60);
+    const mark = board.events.length;
+    // The harness holds what the host sends through the reset's bootloader wait and hands it to the fresh firmware, as
+    // a USB-serial chip's buffer does: the tumble is written after the reset and before its banner.
+    board.reset();
+    await board.waitFor((e) => e.kind === 'reset' && e.reason === 'command', patience(1000), mark, 'the reset');
+    const err = await d.tumble().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ fault: 'reset', interrupted: true, rig: { command: 'tumble' } });
+    expect(faults.map((f) => f.kind)).toEqual(['reset']);
+    // The board is not running the voided tumble: the home the session sends next runs at once.
+    await expect(d.home()).resolves.toMatchObject({ durationMs: expect.any(Number) });
+  });
 });
 
 describe('a board whose firmware hangs', () => {

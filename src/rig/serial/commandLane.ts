@@ -93,6 +93,11 @@ export class CommandLane {
     return this.lastWrite;
   }
 
+  /** How many lines have been written so far: the index of the last write. */
+  get writeCount(): number {
+    return this.writes;
+  }
+
   /** Writes one line; returns its index among all writes. */
   write(line: string): number {
     this.link?.write(line);

@@ -349,12 +349,27 @@ export class SerialRigDriver implements RigDriver {
     const cfgChanged = cfg !== undefined && this.identity !== undefined && cfg !== this.identity.configHash;
     if (cfgChanged && this.identity) this.identity = { ...this.identity, configHash: cfg };
     const note = cfgChanged ? `; its configuration hash is now ${cfg}` : '';
-    if (!this.motions.interrupt('reset', (verb, seq) => motionResetMessage(this.currentPath, verb, seq, `${why}${note}`))) {
+    if (!this.motions.boardReset((verb, seq) => motionResetMessage(this.currentPath, verb, seq, `${why}${note}`))) {
       this.emitFault('reset', `The board on ${this.currentPath} reset: ${why}${note}.`);
     }
     // Whatever was waiting may have been swallowed by the reset.
     this.lane.resendAll();
+    this.resync();
     this.restoreLight();
+  }
+
+  /**
+   * After a reset, `identify` before anything else is queued: a board of protocol 2 runs no motion until it has
+   * answered one (a motion line sent before the host saw the banner must not run), and it says the board's config.
+   */
+  private resync(): void {
+    if (!this.life.ready) return;
+    void this.lane
+      .run(() => this.lane.exchange('identify', []))
+      .then((reply) => {
+        if (reply.kind === 'ok' && this.identity) this.identity = { ...this.identity, configHash: reply.fields.cfg ?? this.identity.configHash };
+      })
+      .catch(() => undefined);
   }
 
   /** A reset turns the light off; the session expects the level it set. */

@@ -44,6 +44,22 @@ export class ScriptedBoard {
     return this.fromHost.filter((l) => l.line.split(' ')[1] === verb);
   }
 
+  /**
+   * Resets the board: it forgets its motion and sends its banner. With `runsLateMotion`, the motion goes on
+   * afterwards, as when its line reached the fresh firmware after the reset (the USB-serial chip held it) and
+   * the firmware ran it.
+   */
+  reset(options: { runsLateMotion?: boolean } = {}): void {
+    if (!options.runsLateMotion) this.motion = undefined;
+    this.light = 0;
+    this.send(`! boot fw=0.1.0 proto=1 reset=external rig=rig-01 cfg=2623`);
+  }
+
+  /** Whether a motion is running now. */
+  get moving(): boolean {
+    return this.motion !== undefined;
+  }
+
   /** The driver's `openLink`: opening resets the board, which then sends its banner. */
   readonly openLink: LinkOpener = async (path) => {
     this.open = true;
@@ -105,6 +121,12 @@ export class ScriptedBoard {
         return this.send(`${seq} ok light=${this.light}`);
       case 'tumble':
         return this.tumble(seq, now);
+      case 'stop': {
+        const stopped = this.motion?.seq ?? 0;
+        this.motion = undefined;
+        if (stopped) this.send(`${stopped} err 24 stopped`);
+        return this.send(`${seq} ok stopped=${stopped}`);
+      }
       default:
         return this.send(`${seq} err 5 unknown_command`);
     }
