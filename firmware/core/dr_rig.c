@@ -290,6 +290,7 @@ static void execute(dr_rig_t *rig, const dr_command_t *cmd) {
   }
   if (dr_strcmp_P(verb, DR_P("identify")) == 0) {
     if (cmd->argc) return reply_err(rig, seq, crc, DR_E_BAD_ARGUMENT, true);
+    rig->synced = true;
     dr_snprintf(data, sizeof data, DR_P("fw=" DR_FIRMWARE_VERSION " proto=%d rig=%s cfg=%04X tumbler=" DR_PS " last=%u"),
              DR_PROTOCOL_VERSION, rig->cfg.rig, (unsigned)rig->config_hash, tumbler_name(rig->cfg.tumbler),
              (unsigned)rig->last_seq);
@@ -316,6 +317,7 @@ static void execute(dr_rig_t *rig, const dr_command_t *cmd) {
   }
   if (dr_strcmp_P(verb, DR_P("tumble")) == 0 || dr_strcmp_P(verb, DR_P("home")) == 0) {
     if (cmd->argc) return reply_err(rig, seq, crc, DR_E_BAD_ARGUMENT, true);
+    if (!rig->synced) return reply_err(rig, seq, crc, DR_E_UNSYNCED, true); /* cached: a retransmit never runs it either */
     if (rig->motion != DR_IDLE) return reply_err(rig, seq, crc, DR_E_BUSY, true);
     motion_start(rig, verb[0] == 't' ? DR_TUMBLE : DR_HOME, cmd);
     return; /* the terminal reply comes from dr_rig_poll when the motion ends */

@@ -92,6 +92,10 @@ typedef struct {
   uint16_t last_seq;
   bool have_seq;
   bool cacheable; /* the reply being built belongs to a command that changes something */
+  /* Whether `identify` has been answered since the reset: until then no motion runs. A motion line the host sent
+     before it saw the boot banner (a USB-serial chip holds it while the board boots) must not run: the host has
+     already voided it, and would neither feed its dead-man nor expect the busy refusals its next motion gets. */
+  bool synced;
 } dr_rig_t;
 
 /** Starts the controller and sends the boot banner naming the reset cause (e.g. "power", "watchdog"). */

@@ -7,6 +7,7 @@ import type { RigFault } from '../../src/rig/driver.js';
 import { EmulatedBoard, type BoardEvent } from '../../src/rig/emulator/emulatedBoard.js';
 import { RigConnectError, RigFaultError, RigTimeoutError } from '../../src/rig/errors.js';
 import { encodeCommand } from '../../src/rig/protocol/encode.js';
+import { PROTOCOL_VERSION } from '../../src/rig/protocol/pinMap.js';
 import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
@@ -205,6 +206,8 @@ describe('a board reset in the middle of a tumble', () => {
     expect(faults.map((f) => f.kind)).toEqual(['reset']);
     // The board is not running the voided tumble: the home the session sends next runs at once.
     await expect(d.home()).resolves.toMatchObject({ durationMs: expect.any(Number) });
+    // The firmware refused it (it had not been identified since its reset): the tower never flipped.
+    expect(flips(board.events.slice(mark))).toBe(0);
   });
 });
 
@@ -392,9 +395,9 @@ describe('connecting', () => {
   it('refuses a board that speaks another protocol version, saying which and how to flash', async () => {
     await portReleased();
     const b = (bus = new FaultyLinkBus(board.path));
-    b.rewriteFromBoard((l) => (l.includes('proto=1') ? seal(l.slice(0, l.lastIndexOf('*')).replace('proto=1', 'proto=2')) : l));
+    b.rewriteFromBoard((l) => (l.includes(`proto=${PROTOCOL_VERSION}`) ? seal(l.slice(0, l.lastIndexOf('*')).replace(`proto=${PROTOCOL_VERSION}`, 'proto=1')) : l));
     driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: b.open, listPorts: b.list });
-    await expect(driver.connect()).rejects.toThrow(/speaking protocol 2, but this dicerig speaks protocol 1: flash the firmware/);
+    await expect(driver.connect()).rejects.toThrow(new RegExp(`speaking protocol 1, but this dicerig speaks protocol ${PROTOCOL_VERSION}: flash the firmware`));
   });
 
   it('refuses a board whose configuration hash is not the one the session expects', async () => {
@@ -408,7 +411,7 @@ describe('connecting', () => {
     const b = (bus = new FaultyLinkBus(board.path));
     b.dropFromBoard((l) => l.startsWith('! boot'));
     driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: b.open, listPorts: b.list, bannerTimeoutMs: 200 });
-    expect(await driver.connect()).toMatchObject({ driver: 'serial', protocol: 1, rigId: 'rig-01' });
+    expect(await driver.connect()).toMatchObject({ driver: 'serial', protocol: PROTOCOL_VERSION, rigId: 'rig-01' });
   });
 
   // Last in the file: the refused second open can confuse the harness's count of open clients (see portReleased).

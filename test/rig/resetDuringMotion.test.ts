@@ -75,6 +75,18 @@ describe('a board reset while a tumble is outstanding', () => {
     expect(faults.map((f) => f.kind)).toEqual(['reset']);
   });
 
+  it('voids a tumble the board refused as unsynced (it reset and its banner was lost), identifies it again, and tumbles next time', async () => {
+    const { d, board, faults } = await connect();
+    await d.setLight(60);
+    board.reset({ bannerLost: true });
+    const err = await rejection(d.tumble());
+    expect(err).toMatchObject({ fault: 'reset', interrupted: true, rig: { command: 'tumble' } });
+    expect((err as Error).message).toMatch(/refused the motion as unsynced, so it reset since it was last identified and its boot banner was lost/);
+    expect(faults.map((f) => f.kind)).toEqual(['reset']);
+    await expect(d.tumble()).resolves.toMatchObject({ durationMs: 1200 });
+    expect(board.linesOf('tumble')).toHaveLength(2);
+  });
+
   it('identifies the board again after its reset, before the light it restores', async () => {
     const { d, board, clock } = await connect();
     await d.setLight(60);

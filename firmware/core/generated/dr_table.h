@@ -2,8 +2,8 @@
 #ifndef DR_TABLE_H
 #define DR_TABLE_H
 
-#define DR_PROTOCOL_VERSION 1
-#define DR_FIRMWARE_VERSION "0.1.0"
+#define DR_PROTOCOL_VERSION 2
+#define DR_FIRMWARE_VERSION "0.2.0"
 #define DR_BAUD 115200UL
 #define DR_MAX_LINE 96
 #define DR_CURRENT_MV_PER_AMP 1000
@@ -18,6 +18,7 @@
 #define DR_E_BUSY 7 /* a motion is already running; wait for its reply or send stop */
 #define DR_E_SEQ_REUSED 8 /* this sequence number was just used for a different command */
 #define DR_E_SEQ_STALE 9 /* this sequence number is not newer than the last one the board saw and its reply is no longer cached, so the command was not run (again) */
+#define DR_E_UNSYNCED 10 /* the board has reset since the host last sent identify, and runs no motion until it has answered one: a motion line sent before the host saw the boot banner is not run */
 #define DR_E_JAM 20 /* motor current stayed above the jam threshold: the tumbler is jammed or stalled */
 #define DR_E_LIMIT 21 /* the limit switch closed during a motion */
 #define DR_E_HOME_TIMEOUT 22 /* the home switch did not close in time */
@@ -35,6 +36,7 @@
   DR_ERROR(7, busy) \
   DR_ERROR(8, seq_reused) \
   DR_ERROR(9, seq_stale) \
+  DR_ERROR(10, unsynced) \
   DR_ERROR(20, jam) \
   DR_ERROR(21, limit) \
   DR_ERROR(22, home_timeout) \

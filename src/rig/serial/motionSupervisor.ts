@@ -263,6 +263,11 @@ export class MotionSupervisor {
   private motionReply(m: Motion, reply: OkReply | ErrReply): void {
     // After a reset, any reply to the motion means the board no longer runs it (it refused it, or it ended).
     if (m.voided !== undefined) return this.voidAfterReset(m);
+    if (reply.kind === 'err' && reply.code === ErrorCode.unsynced) {
+      // Not run: the board reset since it was last identified, and its banner was lost.
+      this.host.boardReset('it refused the motion as unsynced, so it reset since it was last identified and its boot banner was lost');
+      return this.voidAfterReset(m);
+    }
     if (reply.kind === 'ok') {
       this.finish(m);
       m.resolve(motionFromFields(reply.fields));
