@@ -272,6 +272,28 @@ describe('unplugging and replugging the board', () => {
   });
 });
 
+describe('a board that stops answering', () => {
+  it('says a board that answered before and stays silent is hung or its USB link stalled, and to power-cycle it, not to flash it', async () => {
+    const { driver: d } = await connectThroughBus({ reconnectTimeoutMs: 1500, reconnectPollMs: 100, bannerTimeoutMs: 200, commandTimeoutMs: 100, maxAttemptTimeoutMs: 200, retries: 1, idleHeartbeatMs: 0 });
+    board.freeze();
+    try {
+      await expect(d.setLight(5)).rejects.toBeInstanceOf(RigTimeoutError);
+      const err = await d.status().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RigConnectError);
+      const message = (err as Error).message;
+      expect(message).toMatch(/^The rig on \/virtual\/ttyACM0 stopped answering \(no reply to "light" after 2 attempts\)/);
+      expect(message).toMatch(/its port opens, but the board says nothing: it is hung, or its USB link stalled\. Power-cycle it/);
+      expect(message).not.toMatch(/[Ff]lash|make -C firmware|baud/);
+      expect((err as RigConnectError).rig).toMatchObject({ port: '/virtual/ttyACM0', command: 'reconnect' });
+    } finally {
+      board.thaw();
+    }
+  });
+});
+
 describe('slow replies', () => {
   it('works through a link that delays every reply by 150 ms, without retransmitting', async () => {
     // A first-attempt timeout well above the delay: at the default 250 ms, the emulated board's own lag on a loaded

@@ -2,7 +2,7 @@
  * Every error the serial driver raises, worded in one place: each names the port, the command and its
  * seq, the likely cause and what to do.
  */
-import { RigConnectError, RigError, RigFaultError, RigTimeoutError, type RigErrorContext } from '../errors.js';
+import { RigConnectError, RigError, RigFaultError, RigSilentError, RigTimeoutError, type RigErrorContext } from '../errors.js';
 import { errorByCode } from '../protocol/errorCodes.js';
 import type { ErrReply } from '../protocol/messages.js';
 import { BAUD, PROTOCOL_VERSION } from '../protocol/pinMap.js';
@@ -16,9 +16,9 @@ export function errorText(code: number): string {
   return errorByCode(code)?.text ?? `error ${code}`;
 }
 
-export function noFirmwareError(path: string, invalidLines: number, bannerTimeoutMs: number, seq: number, cause: Error): RigConnectError {
+export function noFirmwareError(path: string, invalidLines: number, bannerTimeoutMs: number, seq: number, cause: Error): RigSilentError {
   const noise = invalidLines > 0 ? ` It sent ${invalidLines} line(s) that are not dicerig protocol (another firmware, or a different baud rate).` : '';
-  return new RigConnectError(
+  return new RigSilentError(
     `No boot banner and no reply to "identify" from ${path} within ${bannerTimeoutMs} ms: no dicerig firmware on the board? ` +
       `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}`,
     serialCtx(path, 'identify', seq),
