@@ -2,12 +2,14 @@
 // drops, delays or rewrites lines, resets the board mid-tumble, and pulls and replugs the cable. Every
 // case checks what the motor really did (the board's events): no command runs twice, an interrupted
 // tumble is reported as interrupted, and the driver recovers or fails with a clear typed error.
+import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RigFault } from '../../src/rig/driver.js';
 import { EmulatedBoard, type BoardEvent } from '../../src/rig/emulator/emulatedBoard.js';
-import { RigConnectError, RigFaultError, RigTimeoutError } from '../../src/rig/errors.js';
+import { RigConnectError, RigFaultError, RigSilentError, RigTimeoutError } from '../../src/rig/errors.js';
 import { encodeCommand } from '../../src/rig/protocol/encode.js';
 import { PROTOCOL_VERSION } from '../../src/rig/protocol/pinMap.js';
+import { findPortHolders } from '../../src/rig/serial/portHolders.js';
 import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
@@ -434,6 +436,29 @@ describe('connecting', () => {
     b.dropFromBoard((l) => l.startsWith('! boot'));
     driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: b.open, listPorts: b.list, bannerTimeoutMs: 200 });
     expect(await driver.connect()).toMatchObject({ driver: 'serial', protocol: PROTOCOL_VERSION, rigId: 'rig-01' });
+  });
+
+  it('names another program that has the port open (pid and command) when no reply comes, and not the emulator at its far end', async () => {
+    await portReleased();
+    // Frozen, the board answers nobody, so what dicerig hears does not depend on which reader wins the board's bytes.
+    board.freeze();
+    const rival = spawn('cat', [board.path], { stdio: 'ignore' });
+    try {
+      const pid = rival.pid as number;
+      await expect.poll(async () => (await findPortHolders(board.path))?.holders.map((h) => h.pid), { timeout: 3000, interval: 50 }).toContain(pid);
+      driver = new SerialRigDriver({ path: board.path, bannerTimeoutMs: 200, commandTimeoutMs: 100, reconnect: false });
+      const err = await driver.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RigSilentError);
+      expect((err as Error).message).toContain(`another program has the port open, which takes the board's lines before dicerig can read them: pid ${pid} (cat ${board.path}).`);
+      expect((err as Error).message).not.toMatch(/dicerig-sim|[Ff]lash/);
+    } finally {
+      board.thaw();
+      rival.kill();
+      await new Promise((r) => (rival.exitCode !== null || rival.signalCode !== null ? r(undefined) : rival.once('exit', r)));
+    }
   });
 
   // Last in the file: the refused second open can confuse the harness's count of open clients (see portReleased).

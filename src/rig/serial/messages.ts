@@ -6,6 +6,7 @@ import { RigConnectError, RigError, RigFaultError, RigSilentError, RigTimeoutErr
 import { errorByCode } from '../protocol/errorCodes.js';
 import type { ErrReply } from '../protocol/messages.js';
 import { BAUD, PROTOCOL_VERSION } from '../protocol/pinMap.js';
+import type { PortHolder, PortHolders } from './portHolders.js';
 
 export function serialCtx(port: string, command?: string, seq?: number): RigErrorContext {
   return { port, driver: 'serial', ...(command !== undefined ? { command } : {}), ...(seq !== undefined ? { seq } : {}) };
@@ -16,12 +17,43 @@ export function errorText(code: number): string {
   return errorByCode(code)?.text ?? `error ${code}`;
 }
 
-export function noFirmwareError(path: string, invalidLines: number, bannerTimeoutMs: number, seq: number, cause: Error): RigSilentError {
-  const noise = invalidLines > 0 ? ` It sent ${invalidLines} line(s) that are not dicerig protocol (another firmware, or a different baud rate).` : '';
+/** What a port that opened but never answered showed while dicerig waited (see `noFirmwareError`). */
+export interface SilentPort {
+  /** From opening the port to giving up: the banner wait and every try of "identify". */
+  readonly waitedMs: number;
+  /** Lines that were not dicerig protocol (echoes left out). */
+  readonly invalidLines: number;
+  /** Other programs with the port open; undefined where that cannot be looked up. */
+  readonly holders: PortHolders | undefined;
+}
+
+const who = (h: PortHolder): string => `pid ${h.pid} (${h.command})`;
+
+/**
+ * A port that opened but never answered as a dicerig board, with the likeliest cause first: another program has it
+ * open and takes the replies, or no dicerig firmware (or another baud rate) on the board.
+ */
+export function noFirmwareError(path: string, seq: number, port: SilentPort, cause: Error): RigSilentError {
+  const ctx = serialCtx(path, 'identify', seq);
+  const waited = `${Math.round(port.waitedMs)} ms`;
+  const holders = port.holders?.holders ?? [];
+  if (holders.length > 0) {
+    return new RigSilentError(
+      `No reply to "identify" from ${path} within ${waited}, and another program has the port open, which takes the board's lines before dicerig can read them: ` +
+        `${holders.map(who).join(', ')}. Close it (or stop it: kill ${holders.map((h) => h.pid).join(' ')}) and try again.`,
+      ctx,
+      { cause },
+    );
+  }
+  const noise = port.invalidLines > 0 ? ` It sent ${port.invalidLines} line(s) that are not dicerig protocol (another firmware, or a different baud rate).` : '';
+  const unseen =
+    port.holders && port.holders.unseen > 0
+      ? ` (Whether another program reads the port could not be seen for ${port.holders.unseen} processes of other users: "sudo fuser -v ${port.holders.device}" lists them.)`
+      : '';
   return new RigSilentError(
-    `No boot banner and no reply to "identify" from ${path} within ${bannerTimeoutMs} ms: no dicerig firmware on the board? ` +
-      `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}`,
-    serialCtx(path, 'identify', seq),
+    `No boot banner and no reply to "identify" from ${path} within ${waited}: no dicerig firmware on the board? ` +
+      `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}${unseen}`,
+    ctx,
     { cause },
   );
 }

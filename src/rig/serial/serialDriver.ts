@@ -26,6 +26,7 @@ import {
 } from './messages.js';
 import { MotionSupervisor } from './motionSupervisor.js';
 import { DEFAULT_BOARD_TIMING, identityFromFields, resetCauseText, statusFromFields, timingFromConfig, type BoardTiming } from './replies.js';
+import { findPortHolders, type PortHolders } from './portHolders.js';
 import { openSerialPortLink, type LinkOpener, type SerialLink } from './serialLink.js';
 
 /** Settings of the serial driver; everything but `path` has a default tuned for a USB Uno. */
@@ -60,6 +61,8 @@ export interface SerialDriverOptions extends ReconnectOptions {
   readonly expectedConfigHash?: string;
   /** Releases what the driver owns besides the port (the emulated board), after the port is closed. */
   readonly onClosed?: () => Promise<void>;
+  /** Which other programs have a port open, asked when it never answers; default: a look through /proc. */
+  readonly findPortHolders?: (path: string) => Promise<PortHolders | undefined>;
 }
 
 /**
@@ -115,6 +118,7 @@ export class SerialRigDriver implements RigDriver {
       heartbeatMs: 200,
       missedHeartbeats: 8,
       idleHeartbeatMs: 1000,
+      findPortHolders: (p: string) => findPortHolders(p),
       ...options,
     };
     this.timers = timerHostOf(options.clock);
@@ -405,6 +409,7 @@ export class SerialRigDriver implements RigDriver {
 
   /** Opens `path`, waits for the banner and checks the board: protocol, rig, configuration; reads its timing. */
   private async handshake(path: string, reconnecting: boolean): Promise<void> {
+    const openedAt = this.timers.now();
     let link: SerialLink;
     try {
       link = await this.opts.openLink(path);
@@ -438,7 +443,11 @@ export class SerialRigDriver implements RigDriver {
     try {
       id = await this.lane.exchange('identify', [], { handshake: true, retries: banner ? 3 : 1 });
     } catch (e) {
-      if (e instanceof RigTimeoutError) throw noFirmwareError(path, this.invalidLines, this.opts.bannerTimeoutMs, this.lane.lastSeq, e);
+      if (e instanceof RigTimeoutError) {
+        const waitedMs = this.timers.now() - openedAt;
+        const port = { waitedMs, invalidLines: this.invalidLines, holders: await this.opts.findPortHolders(path).catch(() => undefined) };
+        throw noFirmwareError(path, this.lane.lastSeq, port, e);
+      }
       if (e instanceof RigFaultError) throw closedWhileConnecting(path, e);
       throw e;
     }
