@@ -55,6 +55,16 @@ async function connectError(echo: boolean, options: Partial<SerialDriverOptions>
 }
 
 describe('a port that never answers as a dicerig board', () => {
+  it('says the port echoes what dicerig sends, and counts no CRC failure, when its own lines come back', async () => {
+    const { err, d } = await connectError(true);
+    expect(err).toBeInstanceOf(RigSilentError);
+    expect((err as Error).message).toBe(
+      'The port /dev/ttyUSB7 echoes what dicerig sends (2 of its lines came back as they were sent): it is a terminal or a loopback, not a dicerig board. ' +
+        'Name the rig\'s Arduino with --port ("dicerig rig list" shows the serial ports).',
+    );
+    expect(d.linkStats().crcFailures).toBe(0);
+  });
+
   it('says how long it really waited: the banner wait and every try of identify', async () => {
     // 3000 ms for the banner, then identify with one retransmit: 250 ms, then 500 ms.
     const { err } = await connectError(false);

@@ -23,6 +23,8 @@ export interface SilentPort {
   readonly waitedMs: number;
   /** Lines that were not dicerig protocol (echoes left out). */
   readonly invalidLines: number;
+  /** Lines dicerig sent that came back verbatim. */
+  readonly echoes: number;
   /** Other programs with the port open; undefined where that cannot be looked up. */
   readonly holders: PortHolders | undefined;
 }
@@ -30,12 +32,21 @@ export interface SilentPort {
 const who = (h: PortHolder): string => `pid ${h.pid} (${h.command})`;
 
 /**
- * A port that opened but never answered as a dicerig board, with the likeliest cause first: another program has it
- * open and takes the replies, or no dicerig firmware (or another baud rate) on the board.
+ * A port that opened but never answered as a dicerig board, with the likeliest cause first: it echoes what it is
+ * sent (a terminal, a loopback), another program has it open and takes the replies, or no dicerig firmware (or
+ * another baud rate) on the board.
  */
 export function noFirmwareError(path: string, seq: number, port: SilentPort, cause: Error): RigSilentError {
   const ctx = serialCtx(path, 'identify', seq);
   const waited = `${Math.round(port.waitedMs)} ms`;
+  if (port.echoes > 0) {
+    return new RigSilentError(
+      `The port ${path} echoes what dicerig sends (${port.echoes} of its lines came back as they were sent): it is a terminal or a loopback, not a dicerig board. ` +
+        'Name the rig\'s Arduino with --port ("dicerig rig list" shows the serial ports).',
+      ctx,
+      { cause },
+    );
+  }
   const holders = port.holders?.holders ?? [];
   if (holders.length > 0) {
     return new RigSilentError(

@@ -106,6 +106,8 @@ export class SerialRigDriver implements RigDriver {
   private lightLevel = 0;
   private banner: ((push: PushLine | undefined) => void) | undefined;
   private invalidLines = 0;
+  /** Lines of ours the port sent back (see `attachLink`). */
+  private echoes = 0;
   private closing: Promise<void> | undefined;
 
   constructor(options: SerialDriverOptions) {
@@ -266,9 +268,15 @@ export class SerialRigDriver implements RigDriver {
     this.currentPath = link.path;
     this.splitter.reset();
     this.invalidLines = 0;
+    this.echoes = 0;
     link.onData((chunk) => {
       if (gen !== this.linkGen) return;
       for (const { line, overlong } of this.splitter.push(chunk)) {
+        // A line we sent coming back as it was: a terminal or a loopback, not a board (and no CRC failure).
+        if (this.lane.sentRecently(line)) {
+          this.echoes++;
+          continue;
+        }
         this.handleLine(overlong ? { kind: 'invalid', reason: 'too_long', raw: line } : decodeLine(line));
       }
     });
@@ -445,7 +453,7 @@ export class SerialRigDriver implements RigDriver {
     } catch (e) {
       if (e instanceof RigTimeoutError) {
         const waitedMs = this.timers.now() - openedAt;
-        const port = { waitedMs, invalidLines: this.invalidLines, holders: await this.opts.findPortHolders(path).catch(() => undefined) };
+        const port = { waitedMs, invalidLines: this.invalidLines, echoes: this.echoes, holders: await this.opts.findPortHolders(path).catch(() => undefined) };
         throw noFirmwareError(path, this.lane.lastSeq, port, e);
       }
       if (e instanceof RigFaultError) throw closedWhileConnecting(path, e);
