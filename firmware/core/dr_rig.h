@@ -25,7 +25,7 @@ typedef struct {
   uint16_t steps;           /* stepper: steps per tumble */
   uint16_t step_rate;       /* stepper: steps per second */
   uint16_t home_ms;         /* home: give up when the home switch has not closed by then */
-  char rig[17];             /* rig id, [A-Za-z0-9_-], up to 16 characters */
+  char rig[DR_CONFIG_RIG_MAX_LEN + 1]; /* rig id, [A-Za-z0-9_-], up to 16 characters */
 } dr_config_t;
 
 /** Factory settings. */

@@ -47,3 +47,6 @@ export class RigConnectError extends RigError {}
  * rate, another program taking the replies, or, for a board that answered before, a hang or a stalled USB link.
  */
 export class RigSilentError extends RigConnectError {}
+
+/** Settings the firmware would refuse, caught on the host before anything was sent: nothing changed on the board. */
+export class RigConfigError extends RigError {}

@@ -43,6 +43,21 @@
   DR_ERROR(23, deadman) \
   DR_ERROR(24, stopped)
 
+/* Config settings (the `config` command): key, dr_config_t field, range and default of each number. */
+#define DR_CONFIG_NUMBERS(DR_NUMBER) \
+  DR_NUMBER("deadman", deadman_ms, 100, 30000, 1000) \
+  DR_NUMBER("jam_ma", jam_ma, 0, 5000, 1500) \
+  DR_NUMBER("jam_ms", jam_ms, 1, 5000, 100) \
+  DR_NUMBER("flip_ms", flip_ms, 100, 10000, 600) \
+  DR_NUMBER("rest_us", rest_us, 500, 2500, 600) \
+  DR_NUMBER("flip_us", flip_us, 500, 2500, 2400) \
+  DR_NUMBER("steps", steps, 1, 20000, 400) \
+  DR_NUMBER("step_rate", step_rate, 1, 5000, 800) \
+  DR_NUMBER("home_ms", home_ms, 100, 30000, 2000)
+#define DR_CONFIG_TUMBLER_DEFAULT DR_TUMBLER_SERVO
+#define DR_CONFIG_RIG_DEFAULT "rig-01"
+#define DR_CONFIG_RIG_MAX_LEN 16
+
 /* Pin map: Arduino pin numbers, and AVR port/bit for the emulator harness. */
 #define DR_PIN_SERVO 9 /* D9: servo signal, 50 Hz pulse from Timer1 (OC1A) */
 #define DR_PORT_SERVO 'B'

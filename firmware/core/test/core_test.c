@@ -322,6 +322,36 @@ static void test_config(void) {
   CHECK(strlen(last_line()) < DR_MAX_OUT - 1, "fits");
 }
 
+/* Every number setting takes both ends of its range from the protocol table and refuses one step outside (the host
+   checks against the same table before it sends). */
+static void test_config_ranges(void) {
+  boot();
+  unsigned seq = 1;
+  char body[64];
+#define DR_RANGE_CHECK(key, field, lo, hi, def)                                                          \
+  snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(lo));                                     \
+  send_cmd(seq++, body);                                                                                \
+  CHECK(strstr(last_line(), " ok cfg=") != NULL && rig.cfg.field == (lo), "%s at its minimum", key);    \
+  snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(hi));                                     \
+  send_cmd(seq++, body);                                                                                \
+  CHECK(strstr(last_line(), " ok cfg=") != NULL && rig.cfg.field == (hi), "%s at its maximum", key);    \
+  snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(hi) + 1u);                                \
+  send_cmd(seq++, body);                                                                                \
+  CHECK(strstr(last_line(), " err 6 bad_argument*") != NULL, "%s above its maximum: %s", key, last_line()); \
+  if ((lo) > 0) {                                                                                       \
+    snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(lo) - 1u);                              \
+    send_cmd(seq++, body);                                                                              \
+    CHECK(strstr(last_line(), " err 6 bad_argument*") != NULL, "%s below its minimum", key);            \
+  }
+  DR_CONFIG_NUMBERS(DR_RANGE_CHECK)
+#undef DR_RANGE_CHECK
+  dr_config_t d;
+  dr_config_defaults(&d);
+#define DR_DEFAULT_CHECK(key, field, lo, hi, def) CHECK(d.field == (def), "%s defaults to %u", key, (unsigned)(def));
+  DR_CONFIG_NUMBERS(DR_DEFAULT_CHECK)
+#undef DR_DEFAULT_CHECK
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "crc") == 0) {
     for (int i = 2; i < argc; i++) printf("%04X\n", dr_crc16(argv[i], strlen(argv[i])));
@@ -337,6 +367,7 @@ int main(int argc, char **argv) {
   test_jam_and_limit();
   test_home_and_stepper();
   test_config();
+  test_config_ranges();
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

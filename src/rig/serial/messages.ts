@@ -2,7 +2,7 @@
  * Every error the serial driver raises, worded in one place: each names the port, the command and its
  * seq, the likely cause and what to do.
  */
-import { RigConnectError, RigError, RigFaultError, RigSilentError, RigTimeoutError, type RigErrorContext } from '../errors.js';
+import { RigConfigError, RigConnectError, RigError, RigFaultError, RigSilentError, RigTimeoutError, type RigErrorContext } from '../errors.js';
 import { errorByCode } from '../protocol/errorCodes.js';
 import type { ErrReply } from '../protocol/messages.js';
 import { BAUD, PROTOCOL_VERSION } from '../protocol/pinMap.js';
@@ -94,6 +94,15 @@ export function configHashError(path: string, found: string, expected: string, s
     `The rig on ${path} has configuration hash ${found}, but ${expected} was expected: its settings changed ` +
       `(dicerig rig check shows them); re-calibrate or restore the settings before continuing.`,
     serialCtx(path, 'identify', seq),
+  );
+}
+
+/** Settings the firmware would refuse (see `protocol/configCheck.ts`): none was sent. */
+export function configRefusedError(path: string, settings: Readonly<Record<string, string | number>>, problems: readonly string[]): RigConfigError {
+  const [first] = Object.entries(settings).filter(([k, v]) => problems.some((p) => p.startsWith(`${k}=${v} `) || p.startsWith(`"${k}"`)));
+  return new RigConfigError(
+    `Not sent to the board on ${path}: ${problems.join('; ')}. Nothing was changed.`,
+    { ...serialCtx(path, 'config'), ...(first ? { key: first[0], value: String(first[1]) } : {}) },
   );
 }
 

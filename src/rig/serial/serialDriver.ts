@@ -8,6 +8,7 @@ import { portOpenError } from '../ports.js';
 import { decodeLine } from '../protocol/decode.js';
 import { LineSplitter } from '../protocol/lineSplitter.js';
 import type { BoardLine, ErrReply, OkReply, PushLine } from '../protocol/messages.js';
+import { settingProblems } from '../protocol/configCheck.js';
 import { PROTOCOL_VERSION } from '../protocol/pinMap.js';
 import { timerHostOf, type TimerHandle, type TimerHost } from '../timers.js';
 import { CommandLane } from './commandLane.js';
@@ -15,6 +16,7 @@ import {
   closedError,
   closedWhileConnecting,
   configHashError,
+  configRefusedError,
   identifyRefused,
   lostError,
   motionLostMessage,
@@ -235,6 +237,8 @@ export class SerialRigDriver implements RigDriver {
    * resolves with the new config hash. Refused with `busy` while a motion runs.
    */
   configure(settings: Readonly<Record<string, string | number>>): Promise<string> {
+    const problems = settingProblems(settings);
+    if (problems.length > 0) return Promise.reject(configRefusedError(this.currentPath, settings, problems));
     const args = Object.entries(settings).map(([k, v]) => `${k}=${v}`);
     return this.lane.run(async () => {
       const fields = this.lane.expectOk(await this.lane.exchange('config', args, { timeoutMs: 1000 }), 'config');
