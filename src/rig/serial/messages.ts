@@ -6,6 +6,7 @@ import { RigConfigError, RigConnectError, RigError, RigFaultError, RigSilentErro
 import { errorByCode } from '../protocol/errorCodes.js';
 import type { ErrReply } from '../protocol/messages.js';
 import { BAUD, PROTOCOL_VERSION } from '../protocol/pinMap.js';
+import { unfinishedMotion } from '../unfinishedMotion.js';
 import type { PortHolder, PortHolders } from './portHolders.js';
 
 export function serialCtx(port: string, command?: string, seq?: number): RigErrorContext {
@@ -146,21 +147,21 @@ export function motionRefusedError(path: string, verb: string, seq: number, code
 }
 
 export const motionStoppedMessage = (path: string, verb: string, seq: number, code: number): string =>
-  `The ${verb} (seq ${seq}) on ${path} was stopped: ${errorText(code)}. The motion did not finish, so this throw is void.`;
+  `The ${verb} (seq ${seq}) on ${path} was stopped: ${errorText(code)}. ${unfinishedMotion(verb)}`;
 
 export const motionOverdueMessage = (path: string, verb: string, seq: number, limitMs: number): string =>
-  `The ${verb} (seq ${seq}) on ${path} did not finish within ${limitMs} ms, so dicerig stopped it; this throw is void.`;
+  `The ${verb} (seq ${seq}) on ${path} did not finish within ${limitMs} ms, so dicerig stopped it. ${unfinishedMotion(verb)}`;
 
 export const motionLostMessage = (path: string, verb: string, seq: number, why: string): string =>
-  `The link to the rig on ${path} was lost during the ${verb} (seq ${seq}): ${why}. The throw is void.`;
+  `The link to the rig on ${path} was lost during the ${verb} (seq ${seq}): ${why}. ${unfinishedMotion(verb)}`;
 
 export const motionResetMessage = (path: string, verb: string, seq: number, why: string): string =>
-  `The board on ${path} reset during the ${verb} (seq ${seq}): ${why}. The motion did not finish, so this throw is void.`;
+  `The board on ${path} reset during the ${verb} (seq ${seq}): ${why}. ${unfinishedMotion(verb)}`;
 
-export const motionClosedMessage = (verb: string, seq: number): string => `The rig driver was closed during the ${verb} (seq ${seq}); the throw is void.`;
+export const motionClosedMessage = (verb: string, seq: number): string => `The rig driver was closed during the ${verb} (seq ${seq}). ${unfinishedMotion(verb)}`;
 
 export function motionUnansweredError(path: string, verb: string, seq: number, resends: number): RigTimeoutError {
-  return new RigTimeoutError(`The board on ${path} never answered the ${verb} (seq ${seq}) after ${resends} resends; the throw is void.`, serialCtx(path, verb, seq));
+  return new RigTimeoutError(`The board on ${path} never answered the ${verb} (seq ${seq}) after ${resends} resends. ${unfinishedMotion(verb)}`, serialCtx(path, verb, seq));
 }
 
 /** A fault the board pushed for a motion the driver no longer waits for. */
