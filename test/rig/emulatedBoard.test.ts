@@ -299,6 +299,15 @@ describe('EmulatedBoard.start', () => {
     }
   });
 
+  it('stops at once even when frozen: a rig check on a frozen emulated board exited two seconds after its report', async () => {
+    const frozen = await EmulatedBoard.start();
+    frozen.freeze();
+    const t0 = performance.now();
+    await frozen.stop();
+    // A frozen harness never reads the end of its stdin: stop() waited for its 2 s SIGKILL fallback.
+    expect(performance.now() - t0).toBeLessThan(1500);
+  });
+
   it('names what to build when the firmware is missing', async () => {
     await expect(EmulatedBoard.start({ firmware: '/nonexistent/dicerig.elf' })).rejects.toBeInstanceOf(EmulatorNotBuiltError);
     await expect(EmulatedBoard.start({ firmware: '/nonexistent/dicerig.elf' })).rejects.toThrow(/scripts\/setup\.sh/);
