@@ -191,6 +191,8 @@ static void test_bad_lines(void) {
   CHECK(strncmp(last_line(), "10 err 5 unknown_command*", 25) == 0, "unknown: %s", last_line());
   send_cmd(11, "light 256");
   CHECK(strncmp(last_line(), "11 err 6 bad_argument*", 22) == 0, "light 256: %s", last_line());
+  send_raw("17 ping*8cb0\n");
+  CHECK(strncmp(last_line(), "17 ok t=", 8) == 0, "a lower-case CRC is accepted (PROTOCOL.md): %s", last_line());
   send_raw("12 ping*");
   CHECK(F.nlines > 0, "lines were sent");
   int n = F.nlines;
