@@ -202,6 +202,15 @@ export class LinkLifecycle {
     // The board answered on this port before it went away (the fingerprint is taken once it was up), so a silent
     // port is not missing firmware or a wrong baud rate, whatever a first connect would suspect.
     if (last instanceof RigSilentError && this.fingerprint !== undefined) {
+      const holders = last.rig.holders;
+      if (typeof holders === 'string') {
+        return new RigConnectError(
+          `The rig on ${path} stopped answering (${why}), and in ${within} of trying again its port opened but no reply came, while another program has it open ` +
+            `and may be taking the board's lines: ${holders}. Close that program; if the board still says nothing, power-cycle it.`,
+          ctx,
+          { cause: last },
+        );
+      }
       return new RigConnectError(
         `The rig on ${path} stopped answering (${why}), and in ${within} of trying again its port opens, but the board says nothing: ` +
           "it is hung, or its USB link stalled. Power-cycle it: unplug its USB cable (and its power supply) and plug it back in.",

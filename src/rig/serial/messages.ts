@@ -50,10 +50,11 @@ export function noFirmwareError(path: string, seq: number, port: SilentPort, cau
   }
   const holders = port.holders?.holders ?? [];
   if (holders.length > 0) {
+    const named = holders.map(who).join(', ');
     return new RigSilentError(
       `No reply to "identify" from ${path} within ${waited}, and another program has the port open, which takes the board's lines before dicerig can read them: ` +
-        `${holders.map(who).join(', ')}. Close it (or stop it: kill ${holders.map((h) => h.pid).join(' ')}) and try again.`,
-      ctx,
+        `${named}. Close it (or stop it: kill ${holders.map((h) => h.pid).join(' ')}) and try again.`,
+      { ...ctx, holders: named },
       { cause },
     );
   }

@@ -32,6 +32,7 @@ export class ScriptedBoard {
   private open = false;
   /** Whether identify was answered since the reset (no motion runs before). */
   private synced = false;
+  private hung = false;
 
   constructor(
     private readonly clock: SimulatedClock,
@@ -60,6 +61,11 @@ export class ScriptedBoard {
     if (!options.bannerLost) this.send(`! boot fw=${FIRMWARE_VERSION} proto=${PROTOCOL_VERSION} reset=external rig=rig-01 cfg=2623`);
   }
 
+  /** Hangs the board: from now on it says nothing, however often its port is opened (a stalled USB link). */
+  hang(): void {
+    this.hung = true;
+  }
+
   /** Whether a motion is running now. */
   get moving(): boolean {
     return this.motion !== undefined;
@@ -86,6 +92,7 @@ export class ScriptedBoard {
   };
 
   private send(body: string): void {
+    if (this.hung) return;
     void this.clock.sleep(this.replyMs).then(() => {
       if (this.open) for (const l of this.listeners) l(Buffer.from(seal(body), 'latin1'));
     });
