@@ -22,18 +22,13 @@ static const char *state_name(dr_motion_t m) {
   return m == DR_TUMBLE ? DR_P("tumble") : m == DR_HOME ? DR_P("home") : DR_P("idle");
 }
 
+/* Defaults and ranges come from the protocol table (protocol/protocol.json), which the host checks settings against too. */
 void dr_config_defaults(dr_config_t *cfg) {
-  cfg->tumbler = DR_TUMBLER_SERVO;
-  cfg->deadman_ms = 1000;
-  cfg->jam_ma = 1500;
-  cfg->jam_ms = 100;
-  cfg->flip_ms = 600;
-  cfg->rest_us = 600;
-  cfg->flip_us = 2400;
-  cfg->steps = 400;
-  cfg->step_rate = 800;
-  cfg->home_ms = 2000;
-  dr_strcpy_P(cfg->rig, DR_P("rig-01"));
+  cfg->tumbler = DR_CONFIG_TUMBLER_DEFAULT;
+#define DR_NUMBER_DEFAULT(key, field, lo, hi, def) cfg->field = def;
+  DR_CONFIG_NUMBERS(DR_NUMBER_DEFAULT)
+#undef DR_NUMBER_DEFAULT
+  dr_strcpy_P(cfg->rig, DR_P(DR_CONFIG_RIG_DEFAULT));
 }
 
 static int format_config(const dr_config_t *c, char *out, size_t cap) {
@@ -235,7 +230,7 @@ static bool parse_uint(const char *s, uint32_t min, uint32_t max, uint16_t *out)
 
 static bool valid_rig_id(const char *s) {
   size_t n = strlen(s);
-  if (n == 0 || n > 16) return false;
+  if (n == 0 || n > DR_CONFIG_RIG_MAX_LEN) return false;
   for (; *s; s++) {
     char c = *s;
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) return false;
@@ -258,15 +253,10 @@ static bool apply_config_args(dr_config_t *c, const dr_command_t *cmd) {
       if (dr_strcmp_P(v, DR_P("servo")) == 0) c->tumbler = DR_TUMBLER_SERVO;
       else if (dr_strcmp_P(v, DR_P("stepper")) == 0) c->tumbler = DR_TUMBLER_STEPPER;
       else ok = false;
-    } else if (KEY("deadman")) ok = parse_uint(v, 100, 30000, &c->deadman_ms);
-    else if (KEY("jam_ma")) ok = parse_uint(v, 0, 5000, &c->jam_ma);
-    else if (KEY("jam_ms")) ok = parse_uint(v, 1, 5000, &c->jam_ms);
-    else if (KEY("flip_ms")) ok = parse_uint(v, 100, 10000, &c->flip_ms);
-    else if (KEY("rest_us")) ok = parse_uint(v, 500, 2500, &c->rest_us);
-    else if (KEY("flip_us")) ok = parse_uint(v, 500, 2500, &c->flip_us);
-    else if (KEY("steps")) ok = parse_uint(v, 1, 20000, &c->steps);
-    else if (KEY("step_rate")) ok = parse_uint(v, 1, 5000, &c->step_rate);
-    else if (KEY("home_ms")) ok = parse_uint(v, 100, 30000, &c->home_ms);
+    }
+#define DR_NUMBER_KEY(key, field, lo, hi, def) else if (KEY(key)) ok = parse_uint(v, lo, hi, &c->field);
+    DR_CONFIG_NUMBERS(DR_NUMBER_KEY)
+#undef DR_NUMBER_KEY
     else if (KEY("rig")) {
       ok = valid_rig_id(v);
       if (ok) strcpy(c->rig, v);
@@ -290,6 +280,7 @@ static void execute(dr_rig_t *rig, const dr_command_t *cmd) {
   }
   if (dr_strcmp_P(verb, DR_P("identify")) == 0) {
     if (cmd->argc) return reply_err(rig, seq, crc, DR_E_BAD_ARGUMENT, true);
+    rig->synced = true;
     dr_snprintf(data, sizeof data, DR_P("fw=" DR_FIRMWARE_VERSION " proto=%d rig=%s cfg=%04X tumbler=" DR_PS " last=%u"),
              DR_PROTOCOL_VERSION, rig->cfg.rig, (unsigned)rig->config_hash, tumbler_name(rig->cfg.tumbler),
              (unsigned)rig->last_seq);
@@ -316,6 +307,7 @@ static void execute(dr_rig_t *rig, const dr_command_t *cmd) {
   }
   if (dr_strcmp_P(verb, DR_P("tumble")) == 0 || dr_strcmp_P(verb, DR_P("home")) == 0) {
     if (cmd->argc) return reply_err(rig, seq, crc, DR_E_BAD_ARGUMENT, true);
+    if (!rig->synced) return reply_err(rig, seq, crc, DR_E_UNSYNCED, true); /* cached: a retransmit never runs it either */
     if (rig->motion != DR_IDLE) return reply_err(rig, seq, crc, DR_E_BUSY, true);
     motion_start(rig, verb[0] == 't' ? DR_TUMBLE : DR_HOME, cmd);
     return; /* the terminal reply comes from dr_rig_poll when the motion ends */

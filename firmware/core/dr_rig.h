@@ -25,7 +25,7 @@ typedef struct {
   uint16_t steps;           /* stepper: steps per tumble */
   uint16_t step_rate;       /* stepper: steps per second */
   uint16_t home_ms;         /* home: give up when the home switch has not closed by then */
-  char rig[17];             /* rig id, [A-Za-z0-9_-], up to 16 characters */
+  char rig[DR_CONFIG_RIG_MAX_LEN + 1]; /* rig id, [A-Za-z0-9_-], up to 16 characters */
 } dr_config_t;
 
 /** Factory settings. */
@@ -92,6 +92,10 @@ typedef struct {
   uint16_t last_seq;
   bool have_seq;
   bool cacheable; /* the reply being built belongs to a command that changes something */
+  /* Whether `identify` has been answered since the reset: until then no motion runs. A motion line the host sent
+     before it saw the boot banner (a USB-serial chip holds it while the board boots) must not run: the host has
+     already voided it, and would neither feed its dead-man nor expect the busy refusals its next motion gets. */
+  bool synced;
 } dr_rig_t;
 
 /** Starts the controller and sends the boot banner naming the reset cause (e.g. "power", "watchdog"). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the C header and the TypeScript modules from firmware/protocol/protocol.json,
-// so firmware and host share one table of error codes, pins and constants.
+// so firmware and host share one table of error codes, config settings, pins and constants.
 // Usage: node firmware/tools/generate.mjs          (write the files when they differ)
 //        node firmware/tools/generate.mjs --check  (exit 1 naming the stale files)
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -22,6 +22,13 @@ function cHeader() {
   for (const e of table.errors) lines.push(`#define DR_E_${e.name.toUpperCase()} ${e.code} /* ${e.text.replace(/\*\//g, '')} */`);
   lines.push('', '/* X-macro over every error: DR_ERROR(code, name) */', '#define DR_ERRORS(DR_ERROR) \\');
   lines.push(table.errors.map((e) => `  DR_ERROR(${e.code}, ${e.name})`).join(' \\\n'), '');
+  lines.push('/* Config settings (the `config` command): key, dr_config_t field, range and default of each number. */');
+  lines.push('#define DR_CONFIG_NUMBERS(DR_NUMBER) \\');
+  lines.push(numberKeys().map((c) => `  DR_NUMBER("${c.key}", ${c.field ?? c.key}, ${c.min}, ${c.max}, ${c.default})`).join(' \\\n'));
+  const tumbler = table.config.find((c) => c.key === 'tumbler');
+  const rig = table.config.find((c) => c.key === 'rig');
+  lines.push(`#define DR_CONFIG_TUMBLER_DEFAULT DR_TUMBLER_${tumbler.default.toUpperCase()}`);
+  lines.push(`#define DR_CONFIG_RIG_DEFAULT "${rig.default}"`, `#define DR_CONFIG_RIG_MAX_LEN ${rig.maxLength}`, '');
   lines.push('/* Pin map: Arduino pin numbers, and AVR port/bit for the emulator harness. */');
   for (const p of table.pins) {
     const n = p.name.toUpperCase();
@@ -31,6 +38,29 @@ function cHeader() {
     if (p.adc !== undefined) lines.push(`#define DR_ADC_${n} ${p.adc}`);
   }
   lines.push('', '#endif', '');
+  return lines.join('\n');
+}
+
+function numberKeys() {
+  return table.config.filter((c) => c.min !== undefined);
+}
+
+function tsConfig() {
+  const lines = [`// ${banner}`, ''];
+  lines.push('/** One firmware setting (the `config` command): a whole number in a range, one of a few words, or the rig id. */');
+  lines.push('export type ConfigSetting =');
+  lines.push("  | { readonly key: string; readonly kind: 'number'; readonly min: number; readonly max: number; readonly default: number; readonly unit?: string; readonly text: string }");
+  lines.push("  | { readonly key: string; readonly kind: 'choice'; readonly values: readonly string[]; readonly default: string; readonly text: string }");
+  lines.push("  | { readonly key: string; readonly kind: 'id'; readonly maxLength: number; readonly chars: string; readonly default: string; readonly text: string };", '');
+  lines.push('/** Every setting the firmware takes, in its canonical order, with the ranges it checks. */');
+  lines.push('export const CONFIG_SETTINGS: readonly ConfigSetting[] = [');
+  for (const c of table.config) {
+    const text = JSON.stringify(c.text);
+    if (c.min !== undefined) lines.push(`  { key: '${c.key}', kind: 'number', min: ${c.min}, max: ${c.max}, default: ${c.default},${c.unit ? ` unit: '${c.unit}',` : ''} text: ${text} },`);
+    else if (c.values) lines.push(`  { key: '${c.key}', kind: 'choice', values: [${c.values.map((v) => `'${v}'`).join(', ')}], default: '${c.default}', text: ${text} },`);
+    else lines.push(`  { key: '${c.key}', kind: 'id', maxLength: ${c.maxLength}, chars: '${c.chars}', default: '${c.default}', text: ${text} },`);
+  }
+  lines.push('];', '');
   return lines.join('\n');
 }
 
@@ -71,6 +101,7 @@ const outputs = [
   ['firmware/core/generated/dr_table.h', cHeader()],
   ['src/rig/protocol/errorCodes.ts', tsErrors()],
   ['src/rig/protocol/pinMap.ts', tsPins()],
+  ['src/rig/protocol/configSettings.ts', tsConfig()],
 ];
 
 const check = process.argv.includes('--check');

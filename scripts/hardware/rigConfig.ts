@@ -5,6 +5,7 @@
  * With no key=value it prints the settings. `--rig emulated` talks to the emulated board.
  */
 import { rigFactories } from '../../src/rig/factory.js';
+import { settingProblems } from '../../src/rig/protocol/configCheck.js';
 import type { SerialRigDriver } from '../../src/rig/serial/serialDriver.js';
 
 function parseArgs(argv: readonly string[]): { rig: string; port?: string; settings: Record<string, string> } {
@@ -29,6 +30,9 @@ function parseArgs(argv: readonly string[]): { rig: string; port?: string; setti
 async function main(): Promise<void> {
   const { rig, port, settings } = parseArgs(process.argv.slice(2));
   if (rig !== 'serial' && rig !== 'emulated') throw new Error(`--rig must be serial or emulated (firmware settings live in the dicerig firmware), not "${rig}"`);
+  // Checked against the firmware's own table before any board is opened (the board would say only "bad_argument").
+  const problems = settingProblems(settings);
+  if (problems.length > 0) throw new Error(`${problems.join('; ')}; nothing was sent to the board`);
   const driver = (await rigFactories.get(rig).create(port !== undefined ? { port } : {})) as SerialRigDriver;
   try {
     await driver.connect();

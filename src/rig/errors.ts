@@ -41,3 +41,12 @@ export class RigTimeoutError extends RigError {}
 
 /** The rig could not be found or opened; the message says what to plug in or flash. */
 export class RigConnectError extends RigError {}
+
+/**
+ * The port opened, but nothing on it answered as the board should (no banner, no reply): no firmware, the wrong baud
+ * rate, another program taking the replies, or, for a board that answered before, a hang or a stalled USB link.
+ */
+export class RigSilentError extends RigConnectError {}
+
+/** Settings the firmware would refuse, caught on the host before anything was sent: nothing changed on the board. */
+export class RigConfigError extends RigError {}

@@ -4,7 +4,7 @@
  * states and who moves between them are the contract in `driver.ts`; this is its one implementation.
  */
 import type { LinkState } from './driver.js';
-import { RigConnectError, RigError, type RigErrorContext } from './errors.js';
+import { RigConnectError, RigError, RigSilentError, type RigErrorContext } from './errors.js';
 import { fingerprintPort, relocatePort, type PortFingerprint, type PortLister } from './serial/portLocator.js';
 import type { TimerHandle, TimerHost } from './timers.js';
 
@@ -161,7 +161,7 @@ export class LinkLifecycle {
 
   /** Looks for the board every poll: its by-id link, a port with its USB serial number, its old path. */
   private async reconnectLoop(deadline: number, why: string): Promise<void> {
-    let lastError = 'the board did not come back';
+    let lastError: unknown = new Error('the board did not come back');
     while (this.current === 'reconnecting') {
       const fp = this.fingerprint ?? { path: this.hooks.path() };
       const candidates = await relocatePort(fp, { listPorts: this.opts.listPorts, byIdDir: this.opts.byIdDir }).catch(() => [fp.path]);
@@ -176,7 +176,7 @@ export class LinkLifecycle {
           this.hooks.up(true);
           return;
         } catch (e) {
-          lastError = e instanceof Error ? e.message : String(e);
+          lastError = e;
           await this.hooks.drop();
         }
       }
@@ -190,11 +190,45 @@ export class LinkLifecycle {
     }
     if (this.current !== 'reconnecting') return;
     this.current = 'lost';
-    this.failure = new RigConnectError(
-      `The rig on ${this.fingerprint?.path ?? this.hooks.path()} went away (${why}) and did not come back within ${Math.round(this.opts.reconnectTimeoutMs / 1000)} s ` +
-        `(last try: ${lastError}). Check the USB cable and the board's power, then connect again.`,
-      this.hooks.ctx('reconnect'),
-    );
+    this.failure = this.givenUp(why, lastError);
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
   }
+
+  /** Why the board is not back: a port that still opens but says nothing is a hung board, not one without firmware. */
+  private givenUp(why: string, last: unknown): RigConnectError {
+    const path = this.fingerprint?.path ?? this.hooks.path();
+    const within = formatSeconds(this.opts.reconnectTimeoutMs);
+    const ctx = this.hooks.ctx('reconnect');
+    // The board answered on this port before it went away (the fingerprint is taken once it was up), so a silent
+    // port is not missing firmware or a wrong baud rate, whatever a first connect would suspect.
+    if (last instanceof RigSilentError && this.fingerprint !== undefined) {
+      const holders = last.rig.holders;
+      if (typeof holders === 'string') {
+        return new RigConnectError(
+          `The rig on ${path} stopped answering (${why}), and in ${within} of trying again its port opened but no reply came, while another program has it open ` +
+            `and may be taking the board's lines: ${holders}. Close that program; if the board still says nothing, power-cycle it.`,
+          ctx,
+          { cause: last },
+        );
+      }
+      return new RigConnectError(
+        `The rig on ${path} stopped answering (${why}), and in ${within} of trying again its port opens, but the board says nothing: ` +
+          "it is hung, or its USB link stalled. Power-cycle it: unplug its USB cable (and its power supply) and plug it back in.",
+        ctx,
+        { cause: last },
+      );
+    }
+    const lastTry = last instanceof Error ? last.message : String(last);
+    return new RigConnectError(
+      `The rig on ${path} went away (${why}) and did not come back within ${within} (last try: ${lastTry}). Check the USB cable and the board's power, then connect again.`,
+      ctx,
+      { cause: last },
+    );
+  }
+}
+
+/** "15 s", or "1.5 s" below ten seconds. */
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${s < 10 ? String(Math.round(s * 10) / 10) : String(Math.round(s))} s`;
 }

@@ -38,6 +38,7 @@ import { SessionTotals, storedTotals } from './sessionTotals.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { UnreadableFaces } from './unreadableFaces.js';
+import { waitOutBusy } from './waitOutBusy.js';
 import { LiveReviews } from './liveReviews.js';
 import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
@@ -528,12 +529,12 @@ export class SessionRunner {
     return undefined;
   }
 
-  /** Brings the rig back after a fault: the light (a reset turns it off) and the tumbler home. */
+  /** Brings the rig back after a fault: the light (a reset turns it off) and the tumbler home (a board still busy is waited out). */
   private async recover(): Promise<Stop | undefined> {
     for (;;) {
       try {
         if (this.plan.light !== undefined) await this.deps.rig.setLight(this.plan.light);
-        await this.deps.rig.home();
+        await waitOutBusy(() => this.deps.rig.home(), this.deps.clock);
         const at = this.now();
         this.deps.store.recordEvent(this.plan.sessionId, { at, kind: 'recovered', detail: { reconnects: this.deps.rig.linkStats().reconnects } });
         this.emit({ type: 'recovered', at, message: 'The rig answered again; light restored and tumbler homed.' });

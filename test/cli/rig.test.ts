@@ -54,7 +54,7 @@ describe('dicerig rig check', () => {
   it('checks the real firmware on the emulated board: identity, one tumble, lights, and link statistics', { timeout: 20_000 }, async () => {
     const { code, out } = await runCli('rig', 'check', '--rig', 'emulated');
     expect(code).toBe(0);
-    expect(out).toMatch(/^ {2}ok {4}connect {2}rig rig-01, firmware 0\.1\.0, protocol 1, config [0-9A-F]{4}, servo tumbler, port \/dev\/pts\/\d+/m);
+    expect(out).toMatch(/^ {2}ok {4}connect {2}rig rig-01, firmware 0\.2\.0, protocol 2, config [0-9A-F]{4}, servo tumbler, port \/dev\/pts\/\d+/m);
     expect(out).toMatch(/^ {2}ok {4}tumble {3}1\d{3} ms motion, peak \d+ mA/m);
     expect(out).toMatch(/^ {2}ok {4}lights {3}255 -> 255, 128 -> 128, 0 -> 0/m);
     expect(out).toMatch(/^link: \d+ commands, round trip median \d+\.\d ms, p99 \d+\.\d ms over \d+; 0 retransmits, 0 CRC failures, 0 timeouts, 0 reconnects$/m);

@@ -14,6 +14,15 @@ describe('scripts/hardware/rigConfig.ts (the stepper build sets its flip through
     expect(settings).toMatch(/\bstep_rate=120\b/);
   });
 
+  it('refuses a value out of the firmware\'s range before opening a board, naming the key, the value and the range', async () => {
+    const err = await run('node', ['--import', 'tsx', SCRIPT, '--port', '/dev/no-such-port', 'step_rate=0'], { timeout: 30_000 }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; stderr: string },
+    );
+    expect(err?.code).toBe(1);
+    expect(err?.stderr.trim()).toBe('rigConfig: step_rate=0 is out of range: step_rate takes 1..5000 steps/s; nothing was sent to the board');
+  });
+
   it('refuses an argument that is not a setting, in one line', async () => {
     const err = await run('node', ['--import', 'tsx', SCRIPT, '--rig', 'emulated', 'step rate'], { timeout: 30_000 }).then(
       () => undefined,

@@ -118,17 +118,17 @@ describe('the emulated board running the dicerig firmware', () => {
   it('answers a retransmitted tumble from its cache and never tumbles twice', async () => {
     const { c, mark } = await connect();
     c.startHeartbeat(200);
-    const line = encodeCommand(40000, 'tumble');
+    const line = encodeCommand(30000, 'tumble');
     const since = c.lines.length;
     c.write(line);
     await new Promise((r) => setTimeout(r, 300));
     c.write(line); // retransmit while the motion runs: no second motion, no extra reply
-    const first = await c.waitLine((l) => l.kind === 'ok' && l.seq === 40000, patience(4000), since);
+    const first = await c.waitLine((l) => l.kind === 'ok' && l.seq === 30000, patience(4000), since);
     c.stopHeartbeat();
-    const again = await c.request('tumble', [], { seq: 40000 }); // retransmit after the reply
+    const again = await c.request('tumble', [], { seq: 30000 }); // retransmit after the reply
     expect(again.raw).toBe(first.raw);
     await new Promise((r) => setTimeout(r, 300));
-    expect(c.lines.slice(since).filter((l) => l.kind !== 'invalid' && l.kind !== 'push' && l.seq === 40000)).toHaveLength(2);
+    expect(c.lines.slice(since).filter((l) => l.kind !== 'invalid' && l.kind !== 'push' && l.seq === 30000)).toHaveLength(2);
     expect(flips(board.events.slice(mark))).toBe(1);
   });
 
@@ -187,6 +187,30 @@ describe('the emulated board running the dicerig firmware', () => {
     board.setMotorCurrent(0);
     c.stopHeartbeat();
     await board.waitFor((e) => e.kind === 'servo-off', patience(2000), board.events.indexOf(flip2));
+  });
+});
+
+describe('a board reset while the host is sending', () => {
+  it('refuses a motion line that reaches it after its reset until the host has identified it again, so a tumble the host voided never runs', async () => {
+    const { c, mark } = await connect();
+    board.reset();
+    // The harness holds what the host sends through the reset's bootloader wait, as a USB-serial chip's buffer does,
+    // and hands it to the fresh firmware: this tumble was sent before the host could see the banner.
+    await board.waitFor((e) => e.kind === 'reset' && e.reason === 'command', patience(1000), mark, 'the reset');
+    const since = c.lines.length;
+    c.write(encodeCommand(100, 'tumble'));
+    const refusal = await c.waitLine((l) => l.kind === 'err' && l.seq === 100, patience(2000), since);
+    expect(refusal).toMatchObject({ code: ErrorCode.unsynced, name: 'unsynced' });
+    const banner = c.lines.slice(since).findIndex((l) => l.kind === 'push' && l.event === 'boot');
+    expect(banner).toBeGreaterThanOrEqual(0);
+    expect(banner).toBeLessThan(c.lines.slice(since).indexOf(refusal));
+    expect(await c.request('status')).toMatchObject({ fields: { state: 'idle', motion: '0' } });
+    // Identified again, it tumbles.
+    expect(await c.request('identify')).toMatchObject({ kind: 'ok' });
+    c.startHeartbeat(150);
+    expect(await c.request('tumble', [], { seq: 101, timeoutMs: patience(4000) })).toMatchObject({ kind: 'ok' });
+    c.stopHeartbeat();
+    expect(flips(board.events.slice(mark))).toBe(1);
   });
 });
 
@@ -273,6 +297,15 @@ describe('EmulatedBoard.start', () => {
       client = undefined;
       await hexBoard.stop();
     }
+  });
+
+  it('stops at once even when frozen: a rig check on a frozen emulated board exited two seconds after its report', async () => {
+    const frozen = await EmulatedBoard.start();
+    frozen.freeze();
+    const t0 = performance.now();
+    await frozen.stop();
+    // A frozen harness never reads the end of its stdin: stop() waited for its 2 s SIGKILL fallback.
+    expect(performance.now() - t0).toBeLessThan(1500);
   });
 
   it('names what to build when the firmware is missing', async () => {

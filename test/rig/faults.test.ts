@@ -2,11 +2,14 @@
 // drops, delays or rewrites lines, resets the board mid-tumble, and pulls and replugs the cable. Every
 // case checks what the motor really did (the board's events): no command runs twice, an interrupted
 // tumble is reported as interrupted, and the driver recovers or fails with a clear typed error.
+import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RigFault } from '../../src/rig/driver.js';
 import { EmulatedBoard, type BoardEvent } from '../../src/rig/emulator/emulatedBoard.js';
-import { RigConnectError, RigFaultError, RigTimeoutError } from '../../src/rig/errors.js';
+import { RigConnectError, RigFaultError, RigSilentError, RigTimeoutError } from '../../src/rig/errors.js';
 import { encodeCommand } from '../../src/rig/protocol/encode.js';
+import { PROTOCOL_VERSION } from '../../src/rig/protocol/pinMap.js';
+import { findPortHolders } from '../../src/rig/serial/portHolders.js';
 import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
 import { BoardClient } from './support/boardClient.js';
 import { buildFirmware } from './support/build.js';
@@ -188,6 +191,26 @@ describe('a board reset in the middle of a tumble', () => {
     await sleep(700);
     expect(motionStarts(board.events.slice(mark))).toBe(1);
   });
+
+  it('voids a tumble whose line reached the board only after its reset, and leaves the board idle, so a home right after is not refused as busy', async () => {
+    const { driver: d, faults } = await connectThroughBus();
+    await d.setLight(60);
+    const mark = board.events.length;
+    // The harness holds what the host sends through the reset's bootloader wait and hands it to the fresh firmware, as
+    // a USB-serial chip's buffer does: the tumble is written after the reset and before its banner.
+    board.reset();
+    await board.waitFor((e) => e.kind === 'reset' && e.reason === 'command', patience(1000), mark, 'the reset');
+    const err = await d.tumble().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ fault: 'reset', interrupted: true, rig: { command: 'tumble' } });
+    expect(faults.map((f) => f.kind)).toEqual(['reset']);
+    // The board is not running the voided tumble: the home the session sends next runs at once.
+    await expect(d.home()).resolves.toMatchObject({ durationMs: expect.any(Number) });
+    // The firmware refused it (it had not been identified since its reset): the tower never flipped.
+    expect(flips(board.events.slice(mark))).toBe(0);
+  });
 });
 
 describe('a board whose firmware hangs', () => {
@@ -248,6 +271,28 @@ describe('unplugging and replugging the board', () => {
     );
     expect(err).toBeInstanceOf(RigConnectError);
     expect((err as Error).message).toMatch(/went away .* did not come back within .*USB cable/);
+  });
+});
+
+describe('a board that stops answering', () => {
+  it('says a board that answered before and stays silent is hung or its USB link stalled, and to power-cycle it, not to flash it', async () => {
+    const { driver: d } = await connectThroughBus({ reconnectTimeoutMs: 1500, reconnectPollMs: 100, bannerTimeoutMs: 200, commandTimeoutMs: 100, maxAttemptTimeoutMs: 200, retries: 1, idleHeartbeatMs: 0 });
+    board.freeze();
+    try {
+      await expect(d.setLight(5)).rejects.toBeInstanceOf(RigTimeoutError);
+      const err = await d.status().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RigConnectError);
+      const message = (err as Error).message;
+      expect(message).toMatch(/^The rig on \/virtual\/ttyACM0 stopped answering \(no reply to "light" after 2 attempts\)/);
+      expect(message).toMatch(/its port opens, but the board says nothing: it is hung, or its USB link stalled\. Power-cycle it/);
+      expect(message).not.toMatch(/[Ff]lash|make -C firmware|baud/);
+      expect((err as RigConnectError).rig).toMatchObject({ port: '/virtual/ttyACM0', command: 'reconnect' });
+    } finally {
+      board.thaw();
+    }
   });
 });
 
@@ -374,9 +419,9 @@ describe('connecting', () => {
   it('refuses a board that speaks another protocol version, saying which and how to flash', async () => {
     await portReleased();
     const b = (bus = new FaultyLinkBus(board.path));
-    b.rewriteFromBoard((l) => (l.includes('proto=1') ? seal(l.slice(0, l.lastIndexOf('*')).replace('proto=1', 'proto=2')) : l));
+    b.rewriteFromBoard((l) => (l.includes(`proto=${PROTOCOL_VERSION}`) ? seal(l.slice(0, l.lastIndexOf('*')).replace(`proto=${PROTOCOL_VERSION}`, 'proto=1')) : l));
     driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: b.open, listPorts: b.list });
-    await expect(driver.connect()).rejects.toThrow(/speaking protocol 2, but this dicerig speaks protocol 1: flash the firmware/);
+    await expect(driver.connect()).rejects.toThrow(new RegExp(`speaking protocol 1, but this dicerig speaks protocol ${PROTOCOL_VERSION}: flash the firmware`));
   });
 
   it('refuses a board whose configuration hash is not the one the session expects', async () => {
@@ -390,7 +435,30 @@ describe('connecting', () => {
     const b = (bus = new FaultyLinkBus(board.path));
     b.dropFromBoard((l) => l.startsWith('! boot'));
     driver = new SerialRigDriver({ path: '/virtual/ttyACM0', openLink: b.open, listPorts: b.list, bannerTimeoutMs: 200 });
-    expect(await driver.connect()).toMatchObject({ driver: 'serial', protocol: 1, rigId: 'rig-01' });
+    expect(await driver.connect()).toMatchObject({ driver: 'serial', protocol: PROTOCOL_VERSION, rigId: 'rig-01' });
+  });
+
+  it('names another program that has the port open (pid and command) when no reply comes, and not the emulator at its far end', async () => {
+    await portReleased();
+    // Frozen, the board answers nobody, so what dicerig hears does not depend on which reader wins the board's bytes.
+    board.freeze();
+    const rival = spawn('cat', [board.path], { stdio: 'ignore' });
+    try {
+      const pid = rival.pid as number;
+      await expect.poll(async () => (await findPortHolders(board.path))?.holders.map((h) => h.pid), { timeout: 3000, interval: 50 }).toContain(pid);
+      driver = new SerialRigDriver({ path: board.path, bannerTimeoutMs: 200, commandTimeoutMs: 100, reconnect: false });
+      const err = await driver.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RigSilentError);
+      expect((err as Error).message).toContain(`another program has the port open, which takes the board's lines before dicerig can read them: pid ${pid} (cat ${board.path}).`);
+      expect((err as Error).message).not.toMatch(/dicerig-sim|[Ff]lash/);
+    } finally {
+      board.thaw();
+      rival.kill();
+      await new Promise((r) => (rival.exitCode !== null || rival.signalCode !== null ? r(undefined) : rival.once('exit', r)));
+    }
   });
 
   // Last in the file: the refused second open can confuse the harness's count of open clients (see portReleased).

@@ -11,7 +11,7 @@ beforeAll(() => {
 });
 
 describe('the firmware protocol core compiled for the host', () => {
-  it('passes its own C unit test (parser, retransmit cache, dead-man, jam, limit, home, stepper, config)', () => {
+  it('passes its own C unit test (parser, retransmit cache, no motion before identify, dead-man, jam, limit, home, stepper, config and its ranges)', () => {
     const run = spawnSync(coreTest, [], { encoding: 'utf8' });
     expect(run.stdout).toMatch(/\d+ checks, 0 failed/);
     expect(run.status).toBe(0);

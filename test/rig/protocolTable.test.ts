@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firmwareDir } from '../../src/rig/emulator/emulatedBoard.js';
+import { CONFIG_SETTINGS } from '../../src/rig/protocol/configSettings.js';
 import { ERROR_TABLE, ErrorCode, errorByCode } from '../../src/rig/protocol/errorCodes.js';
 import { PIN_MAP } from '../../src/rig/protocol/pinMap.js';
 
@@ -27,6 +28,18 @@ describe('the shared protocol table', () => {
     const doc = readFileSync(join(dir, 'PROTOCOL.md'), 'utf8');
     for (const e of ERROR_TABLE) expect(doc).toContain(`| ${e.code} | ${e.name} |`);
     for (const p of PIN_MAP) expect(doc).toContain(p.pin);
+  });
+
+  it('has the config settings PROTOCOL.md documents, with their ranges and defaults, in canonical order', () => {
+    const doc = readFileSync(join(dir, 'PROTOCOL.md'), 'utf8');
+    for (const s of CONFIG_SETTINGS) {
+      const takes = s.kind === 'number' ? `${s.min}..${s.max}${s.unit ? ` ${s.unit}` : ''}` : s.kind === 'choice' ? s.values.map((v) => `\`${v}\``).join(' or ') : `1 to ${s.maxLength} of`;
+      const def = s.kind === 'number' ? String(s.default) : `\`${s.default}\``;
+      expect(doc).toContain(`| \`${s.key}\` | ${takes}`);
+      expect(doc).toMatch(new RegExp(`\\| \`${s.key}\` \\| [^|]+ \\| ${def.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`));
+    }
+    const canonical = /`(tumbler=… .*rig=…)`/.exec(doc)?.[1] ?? '';
+    expect(canonical.split(' ').map((kv) => kv.split('=')[0])).toEqual(CONFIG_SETTINGS.map((s) => s.key));
   });
 
   it('assigns every rig pin to a different Arduino pin', () => {

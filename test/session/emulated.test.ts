@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FIRMWARE_VERSION } from '../../src/rig/protocol/pinMap.js';
 import { demoConfig } from '../../src/session/demo.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { runSession } from '../../src/session/runner.js';
@@ -17,7 +18,7 @@ describe('a whole session on the emulated board', () => {
     const db = join(tempDir('dicerig-session-'), 'emulated.db');
     const config = demoConfig({ seed: 5, dice: 'd6', emulated: true, budget: 6 });
     const opened = await openSession({ config, dbPath: db, wallNow: () => Date.now() });
-    expect(opened.identity).toMatchObject({ driver: 'serial', firmware: '0.1.0' });
+    expect(opened.identity).toMatchObject({ driver: 'serial', firmware: FIRMWARE_VERSION });
     expect(opened.simulated).toBe(true);
     const misreads: string[] = [];
     const events: SessionEvent[] = [];
@@ -58,7 +59,7 @@ describe('a whole session on the emulated board', () => {
     const store = RollStore.open(db, { mustExist: true });
     const session = store.getSession(result.sessionId);
     expect(session).toMatchObject({ state: 'finished', simulated: true });
-    expect(store.getRig(session?.rigId as number)).toMatchObject({ driver: 'serial', firmware: '0.1.0' });
+    expect(store.getRig(session?.rigId as number)).toMatchObject({ driver: 'serial', firmware: FIRMWARE_VERSION });
     expect(store.counts(result.sessionId)).toMatchObject({ ok: 6, countedRolls: 24 });
     expect(store.verify().ok).toBe(true);
     store.close();

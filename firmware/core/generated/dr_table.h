@@ -2,8 +2,8 @@
 #ifndef DR_TABLE_H
 #define DR_TABLE_H
 
-#define DR_PROTOCOL_VERSION 1
-#define DR_FIRMWARE_VERSION "0.1.0"
+#define DR_PROTOCOL_VERSION 2
+#define DR_FIRMWARE_VERSION "0.2.0"
 #define DR_BAUD 115200UL
 #define DR_MAX_LINE 96
 #define DR_CURRENT_MV_PER_AMP 1000
@@ -18,6 +18,7 @@
 #define DR_E_BUSY 7 /* a motion is already running; wait for its reply or send stop */
 #define DR_E_SEQ_REUSED 8 /* this sequence number was just used for a different command */
 #define DR_E_SEQ_STALE 9 /* this sequence number is not newer than the last one the board saw and its reply is no longer cached, so the command was not run (again) */
+#define DR_E_UNSYNCED 10 /* the board has reset since the host last sent identify, and runs no motion until it has answered one: a motion line sent before the host saw the boot banner is not run */
 #define DR_E_JAM 20 /* motor current stayed above the jam threshold: the tumbler is jammed or stalled */
 #define DR_E_LIMIT 21 /* the limit switch closed during a motion */
 #define DR_E_HOME_TIMEOUT 22 /* the home switch did not close in time */
@@ -35,11 +36,27 @@
   DR_ERROR(7, busy) \
   DR_ERROR(8, seq_reused) \
   DR_ERROR(9, seq_stale) \
+  DR_ERROR(10, unsynced) \
   DR_ERROR(20, jam) \
   DR_ERROR(21, limit) \
   DR_ERROR(22, home_timeout) \
   DR_ERROR(23, deadman) \
   DR_ERROR(24, stopped)
+
+/* Config settings (the `config` command): key, dr_config_t field, range and default of each number. */
+#define DR_CONFIG_NUMBERS(DR_NUMBER) \
+  DR_NUMBER("deadman", deadman_ms, 100, 30000, 1000) \
+  DR_NUMBER("jam_ma", jam_ma, 0, 5000, 1500) \
+  DR_NUMBER("jam_ms", jam_ms, 1, 5000, 100) \
+  DR_NUMBER("flip_ms", flip_ms, 100, 10000, 600) \
+  DR_NUMBER("rest_us", rest_us, 500, 2500, 600) \
+  DR_NUMBER("flip_us", flip_us, 500, 2500, 2400) \
+  DR_NUMBER("steps", steps, 1, 20000, 400) \
+  DR_NUMBER("step_rate", step_rate, 1, 5000, 800) \
+  DR_NUMBER("home_ms", home_ms, 100, 30000, 2000)
+#define DR_CONFIG_TUMBLER_DEFAULT DR_TUMBLER_SERVO
+#define DR_CONFIG_RIG_DEFAULT "rig-01"
+#define DR_CONFIG_RIG_MAX_LEN 16
 
 /* Pin map: Arduino pin numbers, and AVR port/bit for the emulator harness. */
 #define DR_PIN_SERVO 9 /* D9: servo signal, 50 Hz pulse from Timer1 (OC1A) */

@@ -79,6 +79,13 @@ static void send_cmd(unsigned seq, const char *body) {
   send_raw(line);
 }
 
+/* Boots and identifies, as a host does before its first motion: a fresh board runs none until it has answered
+   identify. Seq 65535, so that every seq the tests send afterwards counts as newer. */
+static void boot_synced(void) {
+  boot();
+  send_cmd(65535, "identify");
+}
+
 /* Advances fake time in 100 us steps, polling; a ping every keepalive_ms keeps the dead-man fed (0: silent host).
    The pings use seqs far "behind" the tests' own (60000+), which also shows read-only commands are answered
    whatever their seq and never move the board's last seq. */
@@ -125,13 +132,36 @@ static void test_crc(void) {
 }
 
 static void test_banner_and_identify(void) {
+  char expect[64];
   boot();
-  CHECK(strncmp(F.lines[0], "! boot fw=" DR_FIRMWARE_VERSION " proto=1 reset=power rig=rig-01 cfg=", 40) == 0, "banner %s",
-        F.lines[0]);
+  snprintf(expect, sizeof expect, "! boot fw=%s proto=%d reset=power rig=rig-01 cfg=", DR_FIRMWARE_VERSION, DR_PROTOCOL_VERSION);
+  CHECK(strncmp(F.lines[0], expect, strlen(expect)) == 0, "banner %s", F.lines[0]);
   CHECK(sealed(F.lines[0]), "banner sealed %s", F.lines[0]);
   send_cmd(1, "identify");
-  CHECK(strncmp(last_line(), "1 ok fw=" DR_FIRMWARE_VERSION " proto=1 rig=rig-01 cfg=", 30) == 0, "identify %s", last_line());
+  snprintf(expect, sizeof expect, "1 ok fw=%s proto=%d rig=rig-01 cfg=", DR_FIRMWARE_VERSION, DR_PROTOCOL_VERSION);
+  CHECK(strncmp(last_line(), expect, strlen(expect)) == 0, "identify %s", last_line());
   CHECK(sealed(last_line()), "identify sealed");
+}
+
+/* A motion line that reaches a fresh board before the host has identified it was sent before the host saw the
+   banner: it is refused (and its retransmit too), everything else runs, and identify lifts the refusal. */
+static void test_no_motion_before_identify(void) {
+  boot();
+  send_cmd(5, "tumble");
+  CHECK(strncmp(last_line(), "5 err 10 unsynced*", 18) == 0, "tumble before identify: %s", last_line());
+  send_cmd(5, "tumble");
+  CHECK(strncmp(last_line(), "5 err 10 unsynced*", 18) == 0, "its retransmit: %s", last_line());
+  send_cmd(6, "home");
+  CHECK(strncmp(last_line(), "6 err 10 unsynced*", 18) == 0, "home before identify: %s", last_line());
+  CHECK(F.flips == 0 && rig.motion == DR_IDLE, "no motion ran");
+  send_cmd(7, "light 9");
+  send_cmd(8, "status");
+  CHECK(F.light == 9 && strncmp(last_line(), "8 ok state=idle", 15) == 0, "other commands run: %s", last_line());
+  send_cmd(9, "identify");
+  send_cmd(10, "tumble");
+  CHECK(F.flips == 1 && rig.motion == DR_TUMBLE, "a tumble after identify runs");
+  boot();
+  CHECK(!rig.synced, "a reset forgets it");
 }
 
 static void test_bad_lines(void) {
@@ -161,6 +191,8 @@ static void test_bad_lines(void) {
   CHECK(strncmp(last_line(), "10 err 5 unknown_command*", 25) == 0, "unknown: %s", last_line());
   send_cmd(11, "light 256");
   CHECK(strncmp(last_line(), "11 err 6 bad_argument*", 22) == 0, "light 256: %s", last_line());
+  send_raw("17 ping*8cb0\n");
+  CHECK(strncmp(last_line(), "17 ok t=", 8) == 0, "a lower-case CRC is accepted (PROTOCOL.md): %s", last_line());
   send_raw("12 ping*");
   CHECK(F.nlines > 0, "lines were sent");
   int n = F.nlines;
@@ -182,7 +214,7 @@ static void test_light_and_status(void) {
 }
 
 static void test_tumble_and_retransmit(void) {
-  boot();
+  boot_synced();
   send_cmd(7, "tumble");
   CHECK(F.flips == 1 && F.servo_us == 2400, "tumble starts a flip");
   send_cmd(7, "tumble"); /* retransmit while it runs: no reply, no second flip */
@@ -225,7 +257,7 @@ static void test_tumble_and_retransmit(void) {
 }
 
 static void test_deadman(void) {
-  boot();
+  boot_synced();
   send_cmd(3, "tumble");
   run_ms(1500, 0);
   CHECK(count_prefix("3 err 23 deadman*") == 1, "deadman reply");
@@ -235,7 +267,7 @@ static void test_deadman(void) {
 }
 
 static void test_jam_and_limit(void) {
-  boot();
+  boot_synced();
   send_cmd(4, "tumble");
   run_ms(100, 200);
   F.ma = 1600;
@@ -257,7 +289,7 @@ static void test_jam_and_limit(void) {
 }
 
 static void test_home_and_stepper(void) {
-  boot();
+  boot_synced();
   send_cmd(1, "home");
   run_ms(2100, 200);
   CHECK(count_prefix("1 err 22 home_timeout*") == 1, "home timeout");
@@ -292,6 +324,36 @@ static void test_config(void) {
   CHECK(strlen(last_line()) < DR_MAX_OUT - 1, "fits");
 }
 
+/* Every number setting takes both ends of its range from the protocol table and refuses one step outside (the host
+   checks against the same table before it sends). */
+static void test_config_ranges(void) {
+  boot();
+  unsigned seq = 1;
+  char body[64];
+#define DR_RANGE_CHECK(key, field, lo, hi, def)                                                          \
+  snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(lo));                                     \
+  send_cmd(seq++, body);                                                                                \
+  CHECK(strstr(last_line(), " ok cfg=") != NULL && rig.cfg.field == (lo), "%s at its minimum", key);    \
+  snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(hi));                                     \
+  send_cmd(seq++, body);                                                                                \
+  CHECK(strstr(last_line(), " ok cfg=") != NULL && rig.cfg.field == (hi), "%s at its maximum", key);    \
+  snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(hi) + 1u);                                \
+  send_cmd(seq++, body);                                                                                \
+  CHECK(strstr(last_line(), " err 6 bad_argument*") != NULL, "%s above its maximum: %s", key, last_line()); \
+  if ((lo) > 0) {                                                                                       \
+    snprintf(body, sizeof body, "config %s=%u", key, (unsigned)(lo) - 1u);                              \
+    send_cmd(seq++, body);                                                                              \
+    CHECK(strstr(last_line(), " err 6 bad_argument*") != NULL, "%s below its minimum", key);            \
+  }
+  DR_CONFIG_NUMBERS(DR_RANGE_CHECK)
+#undef DR_RANGE_CHECK
+  dr_config_t d;
+  dr_config_defaults(&d);
+#define DR_DEFAULT_CHECK(key, field, lo, hi, def) CHECK(d.field == (def), "%s defaults to %u", key, (unsigned)(def));
+  DR_CONFIG_NUMBERS(DR_DEFAULT_CHECK)
+#undef DR_DEFAULT_CHECK
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "crc") == 0) {
     for (int i = 2; i < argc; i++) printf("%04X\n", dr_crc16(argv[i], strlen(argv[i])));
@@ -299,6 +361,7 @@ int main(int argc, char **argv) {
   }
   test_crc();
   test_banner_and_identify();
+  test_no_motion_before_identify();
   test_bad_lines();
   test_light_and_status();
   test_tumble_and_retransmit();
@@ -306,6 +369,7 @@ int main(int argc, char **argv) {
   test_jam_and_limit();
   test_home_and_stepper();
   test_config();
+  test_config_ranges();
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

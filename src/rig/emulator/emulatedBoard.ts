@@ -216,6 +216,20 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
   }
 
   /**
+   * Freezes the whole board (the emulator process is stopped): its port stays and can be opened, but nothing on it
+   * answers and nothing resets, as with a board whose USB link stalled or whose firmware hung past its watchdog.
+   * `thaw()` lets it run on (the simulation does not race to catch up the time it was frozen).
+   */
+  freeze(): void {
+    if (this.exited) throw new EmulatorError('The emulated board has stopped; start a new one.', { path: this.path });
+    this.child.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    if (!this.exited) this.child.kill('SIGCONT');
+  }
+
+  /**
    * Resolves with the first event (from `since` in the history on) that matches, waiting up to `timeoutMs`.
    * Rejects with an EmulatorError naming what was awaited if none comes.
    */
@@ -240,6 +254,7 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
   /** Stops the harness and waits for it to exit. Safe to call twice. */
   async stop(): Promise<void> {
     if (!this.exited) {
+      this.thaw(); // a frozen harness would never read the end of its stdin
       this.child.stdin.end(); // the harness exits at end of stdin
       const killer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
       await this.exitPromise;

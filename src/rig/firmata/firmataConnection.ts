@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { RigIdentity } from '../driver.js';
-import { RigConnectError, type RigErrorContext } from '../errors.js';
+import { RigConnectError, RigSilentError, type RigErrorContext } from '../errors.js';
 import { portOpenError } from '../ports.js';
 import type { LinkOpener, SerialLink } from '../serial/serialLink.js';
 import type { TimerHost } from '../timers.js';
@@ -138,7 +138,7 @@ function waitForFirmata(s: ConnectionSettings, io: FirmataIo): Promise<void> {
     const timer = s.timers.after(s.connectTimeoutMs, () => {
       io.off('ready', onReady);
       reject(
-        new RigConnectError(
+        new RigSilentError(
           `The board on ${s.path} did not answer as a Firmata board within ${s.connectTimeoutMs} ms. ` +
             'Most likely it is not running StandardFirmata: flash it (Arduino IDE: File > Examples > Firmata > StandardFirmata), ' +
             `or use the serial driver if it runs dicerig's own firmware. Also check that the board talks at ${s.baudRate} baud.`,

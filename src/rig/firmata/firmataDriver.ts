@@ -48,6 +48,7 @@ import { CURRENT_SENSE_MV_PER_AMP } from '../protocol/pinMap.js';
 import { openSerialPortLink, type LinkOpener } from '../serial/serialLink.js';
 import { timerHostOf, type TimerHandle, type TimerHost } from '../timers.js';
 import { describeFirmata, openConnection, releaseMotor, teardownConnection, type Connection } from './firmataConnection.js';
+import { unfinishedMotion } from '../unfinishedMotion.js';
 import { firmataPins, type FirmataPins } from './firmataPins.js';
 import { MAX_SERVO_PULSE_US, MIN_SERVO_PULSE_US, resolveFirmataSettings, type FirmataRigSettings } from './firmataSettings.js';
 
@@ -221,7 +222,7 @@ export class FirmataRigDriver implements RigDriver {
   /** Called by the lifecycle: void the motion, tell listeners, hold the queries for the reconnect. */
   private lost(why: string): void {
     const message = `The link to the board on ${this.currentPath} was lost: ${why}.`;
-    if (this.motion) this.stopMotion('disconnected', `${message} The motion did not finish, so this throw is void.`);
+    if (this.motion) this.stopMotion('disconnected', `${message} ${unfinishedMotion(this.motion.kind)}`);
     else this.faults.emit({ kind: 'disconnected', message, at: this.timers.now() });
     this.rejectPending(new LinkDropped(message));
   }

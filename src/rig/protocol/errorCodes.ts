@@ -20,6 +20,8 @@ export const ErrorCode = {
   seq_reused: 8,
   /** this sequence number is not newer than the last one the board saw and its reply is no longer cached, so the command was not run (again) */
   seq_stale: 9,
+  /** the board has reset since the host last sent identify, and runs no motion until it has answered one: a motion line sent before the host saw the boot banner is not run */
+  unsynced: 10,
   /** motor current stayed above the jam threshold: the tumbler is jammed or stalled */
   jam: 20,
   /** the limit switch closed during a motion */
@@ -46,6 +48,7 @@ export const ERROR_TABLE: readonly { code: number; name: ErrorName; text: string
   { code: 7, name: 'busy', text: "a motion is already running; wait for its reply or send stop" },
   { code: 8, name: 'seq_reused', text: "this sequence number was just used for a different command" },
   { code: 9, name: 'seq_stale', text: "this sequence number is not newer than the last one the board saw and its reply is no longer cached, so the command was not run (again)" },
+  { code: 10, name: 'unsynced', text: "the board has reset since the host last sent identify, and runs no motion until it has answered one: a motion line sent before the host saw the boot banner is not run" },
   { code: 20, name: 'jam', text: "motor current stayed above the jam threshold: the tumbler is jammed or stalled" },
   { code: 21, name: 'limit', text: "the limit switch closed during a motion" },
   { code: 22, name: 'home_timeout', text: "the home switch did not close in time" },

@@ -36,6 +36,9 @@ export interface Marker {
 /** Commands whose replies the board caches (firmware/PROTOCOL.md): everything but identify, ping, status and a bare config. */
 const isCached = (verb: string, args: readonly string[]): boolean => !(verb === 'identify' || verb === 'ping' || verb === 'status' || (verb === 'config' && args.length === 0));
 
+/** How many of the last lines written are remembered to recognise echoes. */
+const RECENT_LINES = 8;
+
 export interface CommandLaneSettings {
   readonly commandTimeoutMs: number;
   readonly maxAttemptTimeoutMs: number;
@@ -70,6 +73,8 @@ export class CommandLane {
   private lastWrite = 0;
   private link: SerialLink | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** The last lines written, to recognise a port that echoes them. */
+  private readonly recent: string[] = [];
   private tail: Promise<unknown> = Promise.resolve();
   /** The last `light` command answered, for the motion supervisor's reset probe. */
   marker: Marker | undefined;
@@ -93,9 +98,24 @@ export class CommandLane {
     return this.lastWrite;
   }
 
+  /** How many lines have been written so far: the index of the last write. */
+  get writeCount(): number {
+    return this.writes;
+  }
+
+  /** Whether `line` (without its newline) is one of the last few lines written: a port that echoes sends them back. */
+  sentRecently(line: string): boolean {
+    return this.recent.includes(line);
+  }
+
   /** Writes one line; returns its index among all writes. */
   write(line: string): number {
     this.link?.write(line);
+    const bare = line.endsWith('\n') ? line.slice(0, -1) : line;
+    if (bare !== '') {
+      this.recent.push(bare);
+      if (this.recent.length > RECENT_LINES) this.recent.shift();
+    }
     this.lastWrite = this.host.timers.now();
     return ++this.writes;
   }

@@ -2,10 +2,12 @@
  * Every error the serial driver raises, worded in one place: each names the port, the command and its
  * seq, the likely cause and what to do.
  */
-import { RigConnectError, RigError, RigFaultError, RigTimeoutError, type RigErrorContext } from '../errors.js';
+import { RigConfigError, RigConnectError, RigError, RigFaultError, RigSilentError, RigTimeoutError, type RigErrorContext } from '../errors.js';
 import { errorByCode } from '../protocol/errorCodes.js';
 import type { ErrReply } from '../protocol/messages.js';
 import { BAUD, PROTOCOL_VERSION } from '../protocol/pinMap.js';
+import { unfinishedMotion } from '../unfinishedMotion.js';
+import type { PortHolder, PortHolders } from './portHolders.js';
 
 export function serialCtx(port: string, command?: string, seq?: number): RigErrorContext {
   return { port, driver: 'serial', ...(command !== undefined ? { command } : {}), ...(seq !== undefined ? { seq } : {}) };
@@ -16,12 +18,55 @@ export function errorText(code: number): string {
   return errorByCode(code)?.text ?? `error ${code}`;
 }
 
-export function noFirmwareError(path: string, invalidLines: number, bannerTimeoutMs: number, seq: number, cause: Error): RigConnectError {
-  const noise = invalidLines > 0 ? ` It sent ${invalidLines} line(s) that are not dicerig protocol (another firmware, or a different baud rate).` : '';
-  return new RigConnectError(
-    `No boot banner and no reply to "identify" from ${path} within ${bannerTimeoutMs} ms: no dicerig firmware on the board? ` +
-      `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}`,
-    serialCtx(path, 'identify', seq),
+/** What a port that opened but never answered showed while dicerig waited (see `noFirmwareError`). */
+export interface SilentPort {
+  /** From opening the port to giving up: the banner wait and every try of "identify". */
+  readonly waitedMs: number;
+  /** Lines that were not dicerig protocol (echoes left out). */
+  readonly invalidLines: number;
+  /** Lines dicerig sent that came back verbatim. */
+  readonly echoes: number;
+  /** Other programs with the port open; undefined where that cannot be looked up. */
+  readonly holders: PortHolders | undefined;
+}
+
+const who = (h: PortHolder): string => `pid ${h.pid} (${h.command})`;
+
+/**
+ * A port that opened but never answered as a dicerig board, with the likeliest cause first: it echoes what it is
+ * sent (a terminal, a loopback), another program has it open and takes the replies, or no dicerig firmware (or
+ * another baud rate) on the board.
+ */
+export function noFirmwareError(path: string, seq: number, port: SilentPort, cause: Error): RigSilentError {
+  const ctx = serialCtx(path, 'identify', seq);
+  const waited = `${Math.round(port.waitedMs)} ms`;
+  if (port.echoes > 0) {
+    return new RigSilentError(
+      `The port ${path} echoes what dicerig sends (${port.echoes} of its lines came back as they were sent): it is a terminal or a loopback, not a dicerig board. ` +
+        'Name the rig\'s Arduino with --port ("dicerig rig list" shows the serial ports).',
+      ctx,
+      { cause },
+    );
+  }
+  const holders = port.holders?.holders ?? [];
+  if (holders.length > 0) {
+    const named = holders.map(who).join(', ');
+    return new RigSilentError(
+      `No reply to "identify" from ${path} within ${waited}, and another program has the port open, which takes the board's lines before dicerig can read them: ` +
+        `${named}. Close it (or stop it: kill ${holders.map((h) => h.pid).join(' ')}) and try again.`,
+      { ...ctx, holders: named },
+      { cause },
+    );
+  }
+  const noise = port.invalidLines > 0 ? ` It sent ${port.invalidLines} line(s) that are not dicerig protocol (another firmware, or a different baud rate).` : '';
+  const unseen =
+    port.holders && port.holders.unseen > 0
+      ? ` (Whether another program reads the port could not be seen for ${port.holders.unseen} processes of other users: "sudo fuser -v ${port.holders.device}" lists them.)`
+      : '';
+  return new RigSilentError(
+    `No boot banner and no reply to "identify" from ${path} within ${waited}: no dicerig firmware on the board? ` +
+      `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}${unseen}`,
+    ctx,
     { cause },
   );
 }
@@ -51,6 +96,15 @@ export function configHashError(path: string, found: string, expected: string, s
     `The rig on ${path} has configuration hash ${found}, but ${expected} was expected: its settings changed ` +
       `(dicerig rig check shows them); re-calibrate or restore the settings before continuing.`,
     serialCtx(path, 'identify', seq),
+  );
+}
+
+/** Settings the firmware would refuse (see `protocol/configCheck.ts`): none was sent. */
+export function configRefusedError(path: string, settings: Readonly<Record<string, string | number>>, problems: readonly string[]): RigConfigError {
+  const [first] = Object.entries(settings).filter(([k, v]) => problems.some((p) => p.startsWith(`${k}=${v} `) || p.startsWith(`"${k}"`)));
+  return new RigConfigError(
+    `Not sent to the board on ${path}: ${problems.join('; ')}. Nothing was changed.`,
+    { ...serialCtx(path, 'config'), ...(first ? { key: first[0], value: String(first[1]) } : {}) },
   );
 }
 
@@ -94,21 +148,21 @@ export function motionRefusedError(path: string, verb: string, seq: number, code
 }
 
 export const motionStoppedMessage = (path: string, verb: string, seq: number, code: number): string =>
-  `The ${verb} (seq ${seq}) on ${path} was stopped: ${errorText(code)}. The motion did not finish, so this throw is void.`;
+  `The ${verb} (seq ${seq}) on ${path} was stopped: ${errorText(code)}. ${unfinishedMotion(verb)}`;
 
 export const motionOverdueMessage = (path: string, verb: string, seq: number, limitMs: number): string =>
-  `The ${verb} (seq ${seq}) on ${path} did not finish within ${limitMs} ms, so dicerig stopped it; this throw is void.`;
+  `The ${verb} (seq ${seq}) on ${path} did not finish within ${limitMs} ms, so dicerig stopped it. ${unfinishedMotion(verb)}`;
 
 export const motionLostMessage = (path: string, verb: string, seq: number, why: string): string =>
-  `The link to the rig on ${path} was lost during the ${verb} (seq ${seq}): ${why}. The throw is void.`;
+  `The link to the rig on ${path} was lost during the ${verb} (seq ${seq}): ${why}. ${unfinishedMotion(verb)}`;
 
 export const motionResetMessage = (path: string, verb: string, seq: number, why: string): string =>
-  `The board on ${path} reset during the ${verb} (seq ${seq}): ${why}. The motion did not finish, so this throw is void.`;
+  `The board on ${path} reset during the ${verb} (seq ${seq}): ${why}. ${unfinishedMotion(verb)}`;
 
-export const motionClosedMessage = (verb: string, seq: number): string => `The rig driver was closed during the ${verb} (seq ${seq}); the throw is void.`;
+export const motionClosedMessage = (verb: string, seq: number): string => `The rig driver was closed during the ${verb} (seq ${seq}). ${unfinishedMotion(verb)}`;
 
 export function motionUnansweredError(path: string, verb: string, seq: number, resends: number): RigTimeoutError {
-  return new RigTimeoutError(`The board on ${path} never answered the ${verb} (seq ${seq}) after ${resends} resends; the throw is void.`, serialCtx(path, verb, seq));
+  return new RigTimeoutError(`The board on ${path} never answered the ${verb} (seq ${seq}) after ${resends} resends. ${unfinishedMotion(verb)}`, serialCtx(path, verb, seq));
 }
 
 /** A fault the board pushed for a motion the driver no longer waits for. */

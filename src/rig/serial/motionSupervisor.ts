@@ -48,6 +48,15 @@ interface Motion {
   probing: boolean;
   resends: number;
   seqRetries: number;
+  /**
+   * Set when the board reset while this motion was outstanding: the message it is rejected with. The motion is void
+   * whatever happens next, but it is rejected only once the board is seen not to run it (see `boardReset`).
+   */
+  voided?: string;
+  /** The write index when the reset became known: only a status sent after it says what the fresh firmware runs. */
+  voidedAfter: number;
+  /** A `stop` went out for a motion the fresh firmware ran after its reset. */
+  stopSent: boolean;
   readonly resolve: (r: MotionResult) => void;
   readonly reject: (e: Error) => void;
 }
@@ -136,7 +145,23 @@ export class MotionSupervisor {
       host.stats.command();
       if (lane.marker) lane.marker.after++;
       const now = host.timers.now();
-      const m: Motion = { verb, seq, line, lastWrite: 0, lastSentAt: now, checked: false, wantStatus: false, probe, probing: false, resends: 0, seqRetries: 0, resolve, reject };
+      const m: Motion = {
+        verb,
+        seq,
+        line,
+        lastWrite: 0,
+        lastSentAt: now,
+        checked: false,
+        wantStatus: false,
+        probe,
+        probing: false,
+        resends: 0,
+        seqRetries: 0,
+        voidedAfter: 0,
+        stopSent: false,
+        resolve,
+        reject,
+      };
       this.motion = m;
       this.missed = 0;
       m.lastWrite = lane.write(line);
@@ -171,6 +196,37 @@ export class MotionSupervisor {
     return true;
   }
 
+  /**
+   * The board reset while a motion was outstanding: the motion is void (it may have moved the dice and did not
+   * finish), and is never sent again. But the board may be running it now: a motion line still on its way when the
+   * board reset (in the USB-serial chip's buffer, or the emulator's) reaches the fresh firmware, which runs it,
+   * with nobody feeding its dead-man, and refuses the session's next home as busy. So the motion is rejected only
+   * once the board is seen not to run it: its own reply comes (a refusal, or the end of a run), or a status asked
+   * after the reset shows no motion; a status that shows one running gets a `stop` first. Heartbeats go on meanwhile.
+   * Returns false when no motion ran.
+   */
+  boardReset(message: (verb: string, seq: number) => string): boolean {
+    const m = this.motion;
+    if (!m) return false;
+    if (m.voided !== undefined) return true;
+    m.voided = message(m.verb, m.seq);
+    m.voidedAfter = this.host.lane.writeCount;
+    m.probing = false;
+    // A heartbeat sent before the reset may never be answered: the next one is a fresh status.
+    this.heartbeat = undefined;
+    this.lineLost();
+    return true;
+  }
+
+  /** Rejects a motion voided by a reset, now that the board does not run it. */
+  private voidAfterReset(m: Motion): void {
+    this.finish(m);
+    const text = m.stopSent ? `${m.voided ?? ''} Its line reached the board after the reset, so dicerig stopped it there.` : (m.voided ?? '');
+    this.lastFaultSeq = m.seq;
+    this.host.emitFault('reset', text, m.verb, m.seq);
+    m.reject(new RigFaultError(text, 'reset', true, serialCtx(this.host.path(), m.verb, m.seq)));
+  }
+
   /** The driver is closing: stop the motor if the link is up, reject the motion, release every timer. */
   close(linked: boolean): void {
     this.heartbeatTimer?.cancel();
@@ -197,7 +253,7 @@ export class MotionSupervisor {
 
   /** `! fault code seq=N`: the board stopped a motion. */
   faultPushed(code: number, seq: number): void {
-    if (this.motion && seq === this.motion.seq) return this.motionFailed(this.motion, code);
+    if (this.motion && seq === this.motion.seq) return this.motion.voided !== undefined ? this.voidAfterReset(this.motion) : this.motionFailed(this.motion, code);
     if (seq !== this.lastFaultSeq) {
       this.lastFaultSeq = seq;
       this.host.emitFault(MOTION_FAULTS[code] ?? 'stopped', pushedFaultMessage(seq, code), undefined, seq);
@@ -205,6 +261,13 @@ export class MotionSupervisor {
   }
 
   private motionReply(m: Motion, reply: OkReply | ErrReply): void {
+    // After a reset, any reply to the motion means the board no longer runs it (it refused it, or it ended).
+    if (m.voided !== undefined) return this.voidAfterReset(m);
+    if (reply.kind === 'err' && reply.code === ErrorCode.unsynced) {
+      // Not run: the board reset since it was last identified, and its banner was lost.
+      this.host.boardReset('it refused the motion as unsynced, so it reset since it was last identified and its boot banner was lost');
+      return this.voidAfterReset(m);
+    }
     if (reply.kind === 'ok') {
       this.finish(m);
       m.resolve(motionFromFields(reply.fields));
@@ -244,8 +307,13 @@ export class MotionSupervisor {
 
   private overdue(m: Motion, limit: number): void {
     if (this.motion !== m) return;
-    this.finish(m);
     const { lane } = this.host;
+    if (m.voided !== undefined) {
+      // The board never said whether it is idle after its reset: stop whatever it runs, and give the motion up.
+      lane.write(encodeCommand(lane.takeSeq(), 'stop'));
+      return this.voidAfterReset(m);
+    }
+    this.finish(m);
     lane.write(encodeCommand(lane.takeSeq(), 'stop'));
     const message = motionOverdueMessage(this.host.path(), m.verb, m.seq, limit);
     this.lastFaultSeq = m.seq;
@@ -309,7 +377,7 @@ export class MotionSupervisor {
       lane.write(hb.line);
     } else {
       const overdue = timers.now() - m.lastSentAt > expectedMotionMs(this.host.timing(), m.verb) + 2 * this.period();
-      const verb = !m.checked || m.wantStatus || overdue ? 'status' : 'ping';
+      const verb = !m.checked || m.wantStatus || overdue || m.voided !== undefined ? 'status' : 'ping';
       if (verb === 'status') {
         m.checked = true;
         m.wantStatus = false;
@@ -339,11 +407,24 @@ export class MotionSupervisor {
   observeStatus(reply: OkReply, firstWrite: number): void {
     this.host.observeBoardClock(Number(reply.fields.up));
     const m = this.motion;
+    if (m?.voided !== undefined) return this.afterResetStatus(m, reply, firstWrite);
     if (!m || firstWrite <= m.lastWrite) return;
     const running = Number(reply.fields.motion);
     if (running === m.seq) return;
     if (running !== 0) return; // another motion (from before a reconnect) is still running: wait for it
     this.probeForReset(m);
+  }
+
+  /** A status reply while a motion voided by a reset waits for the board to be idle (see `boardReset`). */
+  private afterResetStatus(m: Motion, reply: OkReply, firstWrite: number): void {
+    if (firstWrite <= m.voidedAfter) return; // asked before the reset was known: it may predate the motion line
+    if (Number(reply.fields.motion) === 0) return this.voidAfterReset(m);
+    // The fresh firmware runs a motion (ours, whose line reached it after the reset): stop it, and ask again.
+    const { lane, stats } = this.host;
+    m.stopSent = true;
+    stats.command();
+    lane.write(encodeCommand(lane.takeSeq(), 'stop'));
+    m.wantStatus = true;
   }
 
   /**

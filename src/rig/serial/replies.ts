@@ -1,4 +1,5 @@
 import type { MotionResult, RigIdentity, RigStatus } from '../driver.js';
+import { CONFIG_SETTINGS } from '../protocol/configSettings.js';
 
 type Fields = Readonly<Record<string, string>>;
 
@@ -48,8 +49,22 @@ export interface BoardTiming {
   readonly homeMs: number;
 }
 
-/** The firmware defaults (firmware/PROTOCOL.md), used until the board's own config has been read. */
-export const DEFAULT_BOARD_TIMING: BoardTiming = { tumbler: 'servo', deadmanMs: 1000, flipMs: 600, steps: 400, stepRate: 800, homeMs: 2000 };
+/** A number setting's firmware default, from the protocol table. */
+function defaultOf(key: string): number {
+  const s = CONFIG_SETTINGS.find((c) => c.key === key);
+  if (s?.kind !== 'number') throw new Error(`the protocol table has no number setting "${key}"`);
+  return s.default;
+}
+
+/** The firmware defaults (the protocol table), used until the board's own config has been read. */
+export const DEFAULT_BOARD_TIMING: BoardTiming = {
+  tumbler: CONFIG_SETTINGS.find((c) => c.key === 'tumbler')?.default === 'stepper' ? 'stepper' : 'servo',
+  deadmanMs: defaultOf('deadman'),
+  flipMs: defaultOf('flip_ms'),
+  steps: defaultOf('steps'),
+  stepRate: defaultOf('step_rate'),
+  homeMs: defaultOf('home_ms'),
+};
 
 /** Reads the timing keys from a `config` reply, keeping defaults for anything missing. */
 export function timingFromConfig(fields: Fields): BoardTiming {

@@ -8,6 +8,7 @@ import { portOpenError } from '../ports.js';
 import { decodeLine } from '../protocol/decode.js';
 import { LineSplitter } from '../protocol/lineSplitter.js';
 import type { BoardLine, ErrReply, OkReply, PushLine } from '../protocol/messages.js';
+import { settingProblems } from '../protocol/configCheck.js';
 import { PROTOCOL_VERSION } from '../protocol/pinMap.js';
 import { timerHostOf, type TimerHandle, type TimerHost } from '../timers.js';
 import { CommandLane } from './commandLane.js';
@@ -15,6 +16,7 @@ import {
   closedError,
   closedWhileConnecting,
   configHashError,
+  configRefusedError,
   identifyRefused,
   lostError,
   motionLostMessage,
@@ -26,6 +28,7 @@ import {
 } from './messages.js';
 import { MotionSupervisor } from './motionSupervisor.js';
 import { DEFAULT_BOARD_TIMING, identityFromFields, resetCauseText, statusFromFields, timingFromConfig, type BoardTiming } from './replies.js';
+import { findPortHolders, type PortHolders } from './portHolders.js';
 import { openSerialPortLink, type LinkOpener, type SerialLink } from './serialLink.js';
 
 /** Settings of the serial driver; everything but `path` has a default tuned for a USB Uno. */
@@ -60,6 +63,8 @@ export interface SerialDriverOptions extends ReconnectOptions {
   readonly expectedConfigHash?: string;
   /** Releases what the driver owns besides the port (the emulated board), after the port is closed. */
   readonly onClosed?: () => Promise<void>;
+  /** Which other programs have a port open, asked when it never answers; default: a look through /proc. */
+  readonly findPortHolders?: (path: string) => Promise<PortHolders | undefined>;
 }
 
 /**
@@ -103,6 +108,8 @@ export class SerialRigDriver implements RigDriver {
   private lightLevel = 0;
   private banner: ((push: PushLine | undefined) => void) | undefined;
   private invalidLines = 0;
+  /** Lines of ours the port sent back (see `attachLink`). */
+  private echoes = 0;
   private closing: Promise<void> | undefined;
 
   constructor(options: SerialDriverOptions) {
@@ -115,6 +122,7 @@ export class SerialRigDriver implements RigDriver {
       heartbeatMs: 200,
       missedHeartbeats: 8,
       idleHeartbeatMs: 1000,
+      findPortHolders: (p: string) => findPortHolders(p),
       ...options,
     };
     this.timers = timerHostOf(options.clock);
@@ -229,6 +237,8 @@ export class SerialRigDriver implements RigDriver {
    * resolves with the new config hash. Refused with `busy` while a motion runs.
    */
   configure(settings: Readonly<Record<string, string | number>>): Promise<string> {
+    const problems = settingProblems(settings);
+    if (problems.length > 0) return Promise.reject(configRefusedError(this.currentPath, settings, problems));
     const args = Object.entries(settings).map(([k, v]) => `${k}=${v}`);
     return this.lane.run(async () => {
       const fields = this.lane.expectOk(await this.lane.exchange('config', args, { timeoutMs: 1000 }), 'config');
@@ -262,9 +272,15 @@ export class SerialRigDriver implements RigDriver {
     this.currentPath = link.path;
     this.splitter.reset();
     this.invalidLines = 0;
+    this.echoes = 0;
     link.onData((chunk) => {
       if (gen !== this.linkGen) return;
       for (const { line, overlong } of this.splitter.push(chunk)) {
+        // A line we sent coming back as it was: a terminal or a loopback, not a board (and no CRC failure).
+        if (this.lane.sentRecently(line)) {
+          this.echoes++;
+          continue;
+        }
         this.handleLine(overlong ? { kind: 'invalid', reason: 'too_long', raw: line } : decodeLine(line));
       }
     });
@@ -349,12 +365,27 @@ export class SerialRigDriver implements RigDriver {
     const cfgChanged = cfg !== undefined && this.identity !== undefined && cfg !== this.identity.configHash;
     if (cfgChanged && this.identity) this.identity = { ...this.identity, configHash: cfg };
     const note = cfgChanged ? `; its configuration hash is now ${cfg}` : '';
-    if (!this.motions.interrupt('reset', (verb, seq) => motionResetMessage(this.currentPath, verb, seq, `${why}${note}`))) {
+    if (!this.motions.boardReset((verb, seq) => motionResetMessage(this.currentPath, verb, seq, `${why}${note}`))) {
       this.emitFault('reset', `The board on ${this.currentPath} reset: ${why}${note}.`);
     }
     // Whatever was waiting may have been swallowed by the reset.
     this.lane.resendAll();
+    this.resync();
     this.restoreLight();
+  }
+
+  /**
+   * After a reset, `identify` before anything else is queued: a board of protocol 2 runs no motion until it has
+   * answered one (a motion line sent before the host saw the banner must not run), and it says the board's config.
+   */
+  private resync(): void {
+    if (!this.life.ready) return;
+    void this.lane
+      .run(() => this.lane.exchange('identify', []))
+      .then((reply) => {
+        if (reply.kind === 'ok' && this.identity) this.identity = { ...this.identity, configHash: reply.fields.cfg ?? this.identity.configHash };
+      })
+      .catch(() => undefined);
   }
 
   /** A reset turns the light off; the session expects the level it set. */
@@ -390,6 +421,7 @@ export class SerialRigDriver implements RigDriver {
 
   /** Opens `path`, waits for the banner and checks the board: protocol, rig, configuration; reads its timing. */
   private async handshake(path: string, reconnecting: boolean): Promise<void> {
+    const openedAt = this.timers.now();
     let link: SerialLink;
     try {
       link = await this.opts.openLink(path);
@@ -423,7 +455,11 @@ export class SerialRigDriver implements RigDriver {
     try {
       id = await this.lane.exchange('identify', [], { handshake: true, retries: banner ? 3 : 1 });
     } catch (e) {
-      if (e instanceof RigTimeoutError) throw noFirmwareError(path, this.invalidLines, this.opts.bannerTimeoutMs, this.lane.lastSeq, e);
+      if (e instanceof RigTimeoutError) {
+        const waitedMs = this.timers.now() - openedAt;
+        const port = { waitedMs, invalidLines: this.invalidLines, echoes: this.echoes, holders: await this.opts.findPortHolders(path).catch(() => undefined) };
+        throw noFirmwareError(path, this.lane.lastSeq, port, e);
+      }
       if (e instanceof RigFaultError) throw closedWhileConnecting(path, e);
       throw e;
     }

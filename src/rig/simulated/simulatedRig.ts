@@ -7,6 +7,7 @@ import { LinkStatsRecorder } from '../linkStats.js';
 import { crcField } from '../protocol/crc16.js';
 import { ErrorCode } from '../protocol/errorCodes.js';
 import { PROTOCOL_VERSION } from '../protocol/pinMap.js';
+import { unfinishedMotion } from '../unfinishedMotion.js';
 import { DEFAULT_SIMULATED_TIMING, planHome, planTumble, type SimulatedTiming, type TumblePlan } from './timingModel.js';
 
 /** Random faults per tumble (probabilities; default all 0). */
@@ -281,7 +282,7 @@ export class SimulatedRig implements RigDriver {
       this.bootAt = this.clock.now();
     }
     if (kind === 'disconnected' && !this.closed) this.linkDownUntil = this.clock.now() + this.faultRates.relinkMs;
-    const message = `The simulated ${verb} (seq ${seq}) was stopped: ${what[kind]}. The motion did not finish, so this throw is void.`;
+    const message = `The simulated ${verb} (seq ${seq}) was stopped: ${what[kind]}. ${unfinishedMotion(verb)}`;
     if (!this.closed) this.faults.emit({ kind, message, at: this.clock.now(), command: verb, seq });
     return new RigFaultError(message, kind, true, this.ctx(verb, seq), FAULT_CODES[kind]);
   }

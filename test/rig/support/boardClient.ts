@@ -25,15 +25,24 @@ export class BoardClient {
     });
   }
 
-  /** Opens the port (which resets the board) and waits for the boot banner. */
-  static async open(path: string): Promise<{ client: BoardClient; banner: BoardLine }> {
+  /**
+   * Opens the port (which resets the board), waits for the boot banner and, unless told not to, identifies the board,
+   * as every host must before its first motion (a fresh board runs none until it has answered identify). The identify
+   * goes under seq 65535, so that every seq a test sends afterwards counts as newer.
+   */
+  static async open(path: string, options: { identify?: boolean } = {}): Promise<{ client: BoardClient; banner: BoardLine }> {
     const port = new SerialPort({ path, baudRate: BAUD, autoOpen: false });
     const client = new BoardClient(port);
     // A wait for readiness, not a measurement: the emulator boots slower on a loaded machine, so it is given time.
     const bannerSeen = client.waitLine((l) => l.kind === 'push' && l.event === 'boot', patience(8000));
     try {
       await new Promise<void>((ok, fail) => port.open((err) => (err ? fail(err) : ok())));
-      return { client, banner: await bannerSeen };
+      const banner = await bannerSeen;
+      if (options.identify !== false) {
+        await client.request('identify', [], { seq: 65535 });
+        client.seq = 65535; // the next seq is 1
+      }
+      return { client, banner };
     } catch (err) {
       // The caller never gets a client to close: close the port here, or it stays locked and the next test's open
       // fails with "Cannot lock port"; and a banner wait left behind must not reject unheard.

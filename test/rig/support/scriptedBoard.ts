@@ -4,6 +4,7 @@
 // about the real firmware is tested on the emulated board.
 import type { SimulatedClock } from '../../../src/core/clock.js';
 import { crcField } from '../../../src/rig/protocol/crc16.js';
+import { FIRMWARE_VERSION, PROTOCOL_VERSION } from '../../../src/rig/protocol/pinMap.js';
 import type { LinkOpener, SerialLink } from '../../../src/rig/serial/serialLink.js';
 
 export interface ScriptedBoardOptions {
@@ -29,6 +30,9 @@ export class ScriptedBoard {
   private motion: { seq: number; lastHeard: number } | undefined;
   private light = 0;
   private open = false;
+  /** Whether identify was answered since the reset (no motion runs before). */
+  private synced = false;
+  private hung = false;
 
   constructor(
     private readonly clock: SimulatedClock,
@@ -44,11 +48,35 @@ export class ScriptedBoard {
     return this.fromHost.filter((l) => l.line.split(' ')[1] === verb);
   }
 
+  /**
+   * Resets the board: it forgets its motion and that it was identified, and sends its banner. With
+   * `runsLateMotion`, the motion goes on afterwards, as when its line reached the fresh firmware after the reset
+   * (the USB-serial chip held it) and the firmware ran it: a firmware without the identify gate, or one that an
+   * `identify` sent before the motion line reached first. With `bannerLost`, the host never hears of the reset.
+   */
+  reset(options: { runsLateMotion?: boolean; bannerLost?: boolean } = {}): void {
+    this.synced = options.runsLateMotion === true;
+    if (!options.runsLateMotion) this.motion = undefined;
+    this.light = 0;
+    if (!options.bannerLost) this.send(`! boot fw=${FIRMWARE_VERSION} proto=${PROTOCOL_VERSION} reset=external rig=rig-01 cfg=2623`);
+  }
+
+  /** Hangs the board: from now on it says nothing, however often its port is opened (a stalled USB link). */
+  hang(): void {
+    this.hung = true;
+  }
+
+  /** Whether a motion is running now. */
+  get moving(): boolean {
+    return this.motion !== undefined;
+  }
+
   /** The driver's `openLink`: opening resets the board, which then sends its banner. */
   readonly openLink: LinkOpener = async (path) => {
     this.open = true;
+    this.synced = false;
     this.listeners = [];
-    this.send(`! boot fw=0.1.0 proto=1 reset=external rig=rig-01 cfg=2623`);
+    this.send(`! boot fw=${FIRMWARE_VERSION} proto=${PROTOCOL_VERSION} reset=external rig=rig-01 cfg=2623`);
     const link: SerialLink = {
       path,
       write: (text) => this.receive(text),
@@ -64,6 +92,7 @@ export class ScriptedBoard {
   };
 
   private send(body: string): void {
+    if (this.hung) return;
     void this.clock.sleep(this.replyMs).then(() => {
       if (this.open) for (const l of this.listeners) l(Buffer.from(seal(body), 'latin1'));
     });
@@ -88,7 +117,8 @@ export class ScriptedBoard {
     const up = Math.round(now);
     switch (verb) {
       case 'identify':
-        return this.send(`${seq} ok fw=0.1.0 proto=1 rig=rig-01 cfg=2623 tumbler=servo last=${seq}`);
+        this.synced = true;
+        return this.send(`${seq} ok fw=${FIRMWARE_VERSION} proto=${PROTOCOL_VERSION} rig=rig-01 cfg=2623 tumbler=servo last=${seq}`);
       case 'config':
         return this.send(
           `${seq} ok cfg=2623 tumbler=servo deadman=${this.deadmanMs} jam_ma=1500 jam_ms=100 flip_ms=${this.motionMs / 2} ` +
@@ -105,12 +135,19 @@ export class ScriptedBoard {
         return this.send(`${seq} ok light=${this.light}`);
       case 'tumble':
         return this.tumble(seq, now);
+      case 'stop': {
+        const stopped = this.motion?.seq ?? 0;
+        this.motion = undefined;
+        if (stopped) this.send(`${stopped} err 24 stopped`);
+        return this.send(`${seq} ok stopped=${stopped}`);
+      }
       default:
         return this.send(`${seq} err 5 unknown_command`);
     }
   }
 
   private tumble(seq: number, now: number): void {
+    if (!this.synced) return this.send(`${seq} err 10 unsynced`);
     if (this.motion) return this.send(`${seq} err 7 busy`);
     const motion = { seq, lastHeard: now };
     this.motion = motion;

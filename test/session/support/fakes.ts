@@ -9,6 +9,7 @@ import { SimulatedClock } from '../../../src/core/clock.js';
 import { getDieType } from '../../../src/dice/catalogue.js';
 import type { FaultKind, LinkStats, MotionResult, RigDriver, RigFault, RigIdentity, RigStatus } from '../../../src/rig/driver.js';
 import { RigConnectError, RigFaultError, RigTimeoutError } from '../../../src/rig/errors.js';
+import { ErrorCode } from '../../../src/rig/protocol/errorCodes.js';
 import type { RunnerDeps, RunnerPlan, StoppingRules } from '../../../src/session/runner.js';
 import type { SessionDie } from '../../../src/session/sessionDie.js';
 import type { ThrowCamera } from '../../../src/session/throwCamera.js';
@@ -32,6 +33,8 @@ export class ScriptedRig implements RigDriver {
   lights: number[] = [];
   /** Failures of `home` still to come (for recovery that fails too). */
   homeFailures = 0;
+  /** Refusals of `home` as busy still to come (a board still running a motion). */
+  homeBusy = 0;
   /** Called when a tumble starts (e.g. to abort a session mid-throw). */
   onTumble?: (n: number) => void;
 
@@ -67,6 +70,11 @@ export class ScriptedRig implements RigDriver {
   }
   async home(): Promise<MotionResult> {
     this.homes++;
+    if (this.homeBusy > 0) {
+      this.homeBusy--;
+      await this.clock.sleep(4);
+      throw new RigFaultError('The board refused the home (seq 9): busy.', 'refused', false, { command: 'home', seq: 9 }, ErrorCode.busy);
+    }
     await this.clock.sleep(200);
     if (this.homeFailures > 0) {
       this.homeFailures--;
