@@ -30,8 +30,9 @@ export function importedVerdicts(logs: readonly ParsedLog[], sources: readonly F
   const made = manifest['verdicts'] as { dice: unknown[]; importedFrom?: unknown };
   if (typeof session !== 'number') return { notes: [`${source.file}: its manifest names no session, so the imported session ${notKept}`] };
   const taken = fileVerdicts(logs, [source], dice);
-  const labels = storedDieVerdicts(made, session).map((v) => v.label);
-  const whole = storedDieVerdicts(made, session).every((v) => v.verdict.parts !== undefined);
+  const stored = storedDieVerdicts(made, session);
+  const labels = stored.map((v) => v.label);
+  const whole = stored.every((v) => v.verdict.parts !== undefined);
   const missing = labels.filter((l) => !taken.verdicts.has(l));
   if (missing.length > 0 || !whole || labels.length !== made.dice.length) {
     const why = missing.length > 0 ? `${missing.length === 1 ? 'die' : 'dice'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not as the session judged ${missing.length === 1 ? 'it' : 'them'}` : 'its manifest holds a verdict this dicerig cannot read whole';
