@@ -1,7 +1,7 @@
 /**
  * What `rig check` says when a switch stops its home or its tumble. The drivers word a stopped motion for a session
- * ("this throw is void"), but a check has no throw: what the user needs is which switch, on which pin, and the fix the
- * first-run guide gives for it.
+ * (a tumble's "this throw is void", `rig/unfinishedMotion.ts`), but a check has no throw: what the user needs is which
+ * switch, on which pin, and the fix the first-run guide gives for it.
  */
 import { RigFaultError } from '../rig/errors.js';
 import { PIN_MAP } from '../rig/protocol/pinMap.js';
