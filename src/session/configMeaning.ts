@@ -10,7 +10,7 @@ import { dieTypeSchema, dieTypesProblems } from '../dice/dieTypeData.js';
 import { isD6Faced } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { rigFactories } from '../rig/factory.js';
-import { loadProblem } from './simulatedDice.js';
+import { loadProblem, rigBiasProblem } from './simulatedDice.js';
 
 type Path = readonly (string | number)[];
 /** Records one problem at a key path. */
@@ -78,6 +78,14 @@ export function checkConfigMeaning(value: unknown, add: AddProblem): void {
     if (d.simulatedLogo !== undefined && !simCamera) add(['dice', i, 'simulatedLogo'], 'only the simulated camera draws a logo on a die; a real die shows its own (remove it for a real camera)');
     else if (d.simulatedLogo !== undefined && type !== undefined && !isD6Faced(type)) add(['dice', i, 'simulatedLogo'], `a logo replaces a D6 face's pips, and a ${type.id} die has none`);
   });
+  // The rig's bias applies to every die: checked against each known one, once per die type.
+  const bias = simCamera ? record(camera?.rigBias) : undefined;
+  if (bias !== undefined && typeof bias.symbol === 'string' && typeof bias.excess === 'number') {
+    for (const t of new Map(types.flatMap((t) => (t === undefined ? [] : [[t.id, t] as const]))).values()) {
+      const bad = rigBiasProblem(t, { symbol: bias.symbol, excess: bias.excess });
+      if (bad !== undefined) add(['camera', 'rigBias', bad.key], bad.problem);
+    }
+  }
   const misreads = simCamera ? record(camera?.misreads) : undefined;
   // Judged only against dice that all exist: an unknown die's faces are unknown.
   if (misreads === undefined || types.length === 0 || types.some((t) => t === undefined)) return;

@@ -32,24 +32,42 @@ export interface SimulatedDie {
   readonly load?: DieLoad;
 }
 
-/** A rig that favours `symbol` on every die: `excess` more often than a die with the type's odds would show it. */
+/** A rig that favours `symbol` on every die (each face showing it alike): `excess` more often than a die with the type's odds would show it. */
 export interface RigBias {
   readonly symbol: string;
   readonly excess: number;
 }
 
-/** A die's odds on a biased rig: its own odds (loaded or not) times the rig's weights (the two-way model of die and rig). */
-export function oddsOnRig(nominal: ReadonlyMap<string, number>, own: ReadonlyMap<string, number>, bias: RigBias): Map<string, number> {
-  const symbols = [...nominal.keys()];
-  const face = symbols.indexOf(bias.symbol);
-  if (face < 0) throw new ConfigError('camera.rigBias.symbol', `"${bias.symbol}" is not shown on this die (it shows ${symbols.join(', ')})`);
-  let odds: number[];
-  try {
-    odds = oddsOnBiasedRig(symbols.map((s) => own.get(s) as number), face, bias.excess, symbols.map((s) => nominal.get(s) as number));
-  } catch (e) {
-    throw new ConfigError('camera.rigBias.excess', (e as Error).message);
-  }
-  return new Map(symbols.map((s, i) => [s, odds[i] as number]));
+/**
+ * What is wrong with biasing a rig that rolls `type` by `bias`, by the key under `camera.rigBias` it concerns;
+ * undefined when nothing. The config check and `oddsOnRig` both ask it.
+ */
+export function rigBiasProblem(type: DieType, bias: RigBias): { readonly key: 'symbol' | 'excess'; readonly problem: string } | undefined {
+  const i = type.symbols.indexOf(bias.symbol);
+  if (i < 0) return { key: 'symbol', problem: `"${bias.symbol}" is not shown on a ${type.id} die (it shows ${type.symbols.join(', ')})` };
+  const p = symbolProbabilities(type)[i] as number;
+  if (!(bias.excess > -p && bias.excess < 1 - p)) return { key: 'excess', problem: `${bias.excess} would not keep the share of "${bias.symbol}" between 0 and 1 (a ${type.id} die shows it ${p.toFixed(3)})` };
+  return undefined;
+}
+
+/**
+ * A die's odds (keyed as `cameraOdds`) on a biased rig: its own odds (loaded or not) times the rig's weights (the
+ * two-way model of die and rig), the faces showing `bias.symbol` weighted alike.
+ */
+export function oddsOnRig(type: DieType, own: ReadonlyMap<string, number>, bias: RigBias): Map<string, number> {
+  const bad = rigBiasProblem(type, bias);
+  if (bad !== undefined) throw new ConfigError(`camera.rigBias.${bad.key}`, bad.problem);
+  const nominal = dieOdds(type);
+  const keys = [...nominal.keys()];
+  const symbolOf = symbolOfKey(type);
+  const favoured = keys.flatMap((key, i) => (symbolOf(key) === bias.symbol ? [i] : []));
+  const odds = oddsOnBiasedRig(
+    keys.map((k) => own.get(k) as number),
+    favoured,
+    bias.excess,
+    keys.map((k) => nominal.get(k) as number),
+  );
+  return new Map(keys.map((k, i) => [k, odds[i] as number]));
 }
 
 /** Which look the simulated camera gives a die of this type. */
@@ -154,7 +172,7 @@ export class SimulatedDice {
     if (d === undefined) throw new RangeError(`there is no simulated die in channel ${channel}`);
     const odds = dieOdds(d.type);
     const own = d.load ? loadedOdds(d.type, d.load) : odds;
-    return this.rigBias ? oddsOnRig(odds, own, this.rigBias) : own;
+    return this.rigBias ? oddsOnRig(d.type, own, this.rigBias) : own;
   }
 
   /** Whether to keep a planned throw (see the module comment). */

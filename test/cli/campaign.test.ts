@@ -26,7 +26,7 @@ describe('dicerig campaign, refusals in one line', () => {
     writeFileSync(box, 'label,die\nA1,d6\n');
     expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '3', '--db', 'fleet.db')).err).toBe('dicerig: --db must be a postgres:// URL of the fleet store, not "fleet.db"\n');
     expect((await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '1', '--rotate', '--db', NOWHERE)).err).toMatch(/^dicerig: --rotate needs at least two rigs/);
-    expect((await runCli('campaign', 'run', 'c', '--rig', '1', '--fleet', NOWHERE, '--sim-rig-bias', 'six')).err).toMatch(/^dicerig: --sim-rig-bias "six": expected FACE=EXCESS/);
+    expect((await runCli('campaign', 'run', 'c', '--rig', '1', '--fleet', NOWHERE, '--sim-rig-bias', 'six')).err).toMatch(/^dicerig: --sim-rig-bias "six": expected SYMBOL=EXCESS/);
   });
 
   it('says run --campaign needs a rig and a fleet store, run without a config needs --campaign, and --host needs --fleet', async () => {

@@ -123,6 +123,18 @@ describe('session config', () => {
     expect(certain.message).toMatch(/not a probability below 1/);
   });
 
+  it('takes a rig bias as a symbol of every die: a direction die\'s five-centre passes, a D3\'s face 6 is refused, an excess past certainty is refused', () => {
+    expect(parseSessionConfig('dice:\n  - { label: A, type: direction }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: five-centre, excess: 0.05 } }\n', 'run.yaml').camera).toMatchObject({ rigBias: { symbol: 'five-centre', excess: 0.05 } });
+    const face = problem('dice:\n  - { label: A, type: d3 }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "6", excess: 0.05 } }\n');
+    expect(face.key).toBe('camera.rigBias.symbol');
+    expect(face.message).toMatch(/"6" is not shown on a d3 die \(it shows 1, 2, 3\)/);
+    const certain = problem('dice:\n  - { label: A, type: d3 }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "3", excess: 0.7 } }\n');
+    expect(certain.key).toBe('camera.rigBias.excess');
+    // A mixed box: the symbol must be shown on every die the rig rolls.
+    const mixed = problem('dice:\n  - { label: A, type: d6 }\n  - { label: B, type: red }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "6", excess: 0.04 } }\n');
+    expect(mixed.message).toMatch(/"6" is not shown on a red die/);
+  });
+
   it('takes dice of the user\'s own from its dieTypes, and names a damaged one by its key rather than calling its dice unknown', () => {
     const claim = { id: 'claim', name: 'claim', faces: ['1', '2', '3', '4', '5', '6'].map((id) => ({ id, symbol: id })), symbols: ['1', '2', '3', '4', '5', '6'], faceProbabilities: [0.1, 0.1, 0.15, 0.15, 0.2, 0.3], opposite: { '1': '6', '6': '1', '2': '5', '5': '2', '3': '4', '4': '3' } };
     const text = (t: object) => `dieTypes: ${JSON.stringify([t])}\ndice:\n  - { label: A, type: claim, simulatedLoad: { symbol: "6", factor: 2 } }\nrig: { driver: sim }\n`;

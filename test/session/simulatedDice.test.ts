@@ -182,8 +182,19 @@ describe('a simulated rig that favours a face', () => {
     expect([...loaded.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 
+  it('favours a symbol on every face that shows it: a D3 rig biased to 3 favours faces 5 and 6 alike, a direction die\'s five-centre gets the excess', () => {
+    const d3 = new SimulatedDice([{ type: getDieType('d3') }], seededRandom(1), { symbol: '3', excess: 0.06 }).odds(0);
+    expect((d3.get('5') as number) + (d3.get('6') as number)).toBeCloseTo(1 / 3 + 0.06, 12);
+    expect(d3.get('5')).toBeCloseTo(d3.get('6') as number, 12);
+    // Face 3 reads 2: not favoured.
+    expect(d3.get('3')).toBeCloseTo((2 / 3 - 0.06) / 4, 12);
+    const direction = new SimulatedDice([{ type: getDieType('direction') }], seededRandom(1), { symbol: 'five-centre', excess: 0.05 }).odds(0);
+    expect((direction.get('1') as number) + (direction.get('6') as number)).toBeCloseTo(1 / 3 + 0.05, 12);
+    expect([...direction.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
   it('refuses a face the die does not show and an excess beyond the odds, naming the config key', () => {
-    expect(() => new SimulatedDice([{ type: getDieType('red') }], seededRandom(1), { symbol: '6', excess: 0.04 })).toThrow(/camera\.rigBias\.symbol.*not shown on this die/);
+    expect(() => new SimulatedDice([{ type: getDieType('red') }], seededRandom(1), { symbol: '6', excess: 0.04 })).toThrow(/camera\.rigBias\.symbol.*not shown on a red die/);
     expect(() => new SimulatedDice([{ type: getDieType('d6') }], seededRandom(1), { symbol: '6', excess: 0.9 })).toThrow(/camera\.rigBias\.excess/);
   });
 });

@@ -48,10 +48,10 @@ function readBox(file: string, knownDice: readonly string[]): ReturnType<typeof 
   return parseBox(text, file, knownDice);
 }
 
-/** `6=0.04`: the face a simulated rig favours and by how much. */
+/** `6=0.04`: the symbol a simulated rig favours (on every face showing it) and by how much. */
 function parseRigBias(text: string): { symbol: string; excess: number } {
   const m = /^\s*([^=\s]+)\s*=\s*([+-]?\d*\.?\d+)\s*$/.exec(text);
-  if (!m) throw new InputError(`--sim-rig-bias "${text}": expected FACE=EXCESS, e.g. 6=0.04 (the 6 comes up 0.04 more often on this rig)`);
+  if (!m) throw new InputError(`--sim-rig-bias "${text}": expected SYMBOL=EXCESS, e.g. 6=0.04 (a 6 comes up 0.04 more often on this rig) or hit=0.03`);
   return { symbol: m[1] as string, excess: Number(m[2]) };
 }
 
@@ -165,7 +165,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--db <path>', `local ${DB_HELP}`)
     .option('--config <file>', "this rig's session config (rig, camera, stopping rules); its dice are replaced by the campaign's (default: the simulated rig and camera)")
     .option('--seed <n>', 'seed of the simulated parts', nonNegativeIntArg, 1)
-    .option('--sim-rig-bias <face=excess>', 'simulated camera only: this rig favours a face on every die, e.g. 6=0.04')
+    .option('--sim-rig-bias <symbol=excess>', 'simulated camera only: this rig favours a symbol on every die, e.g. 6=0.04 or hit=0.03')
     .option('--sim-unreadable-face <face>', "simulated camera only: this rig's camera cannot read this D6 face (drawn as a logo), e.g. 6")
     .option('--poll <ms>', 'when the dice due here are all in other rigs, ask again after this long', positiveIntArg, 5000)
     .option('--batches <n>', 'stop after this many batches', positiveIntArg)
