@@ -3,7 +3,7 @@
  * counted rolls, fed each counted throw, asked for the statuses the events
  * show, and looked at together by the periodic rig check.
  */
-import { sessionErrorControl, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
+import { sessionErrorControl, sentenceNames, sessionVerdicts, type ErrorControl, type RollEvent, type SessionVerdicts } from '../stats/dieVerdict.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { MonitorDecision } from '../stats/sequential.js';
 import { isCannotTell, type ReviewRecord } from '../store/reviews.js';
@@ -218,7 +218,7 @@ export class MonitorSet {
   verdicts(rigSuspect: RigSuspectVerdict | null): SessionVerdicts {
     return sessionVerdicts(
       this.control,
-      this.tracks.map((t) => ({ label: t.die.record.label, monitor: t.monitor, labels: t.categories.labels, misreads: t.misreads })),
+      this.tracks.map((t) => ({ label: t.die.record.label, monitor: t.monitor, labels: t.categories.labels, names: t.categories.names, misreads: t.misreads })),
       rigSuspect ? { rigSuspect } : {},
     );
   }
@@ -235,7 +235,7 @@ export class MonitorSet {
         channel: t.die.channel,
         rolls: t.rolls,
         verdict,
-        sentence: made?.sentence ?? describeVerdict(verdict),
+        sentence: made?.sentence ?? describeVerdict(verdict, undefined, sentenceNames(t.categories.labels, t.categories.names)),
         decidedAt: state.decidedAt,
         ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved, cannotTell: state.cannotTell } : {}),
       };

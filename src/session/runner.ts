@@ -378,7 +378,7 @@ export class SessionRunner {
   private announceDecision(track: DieTrack, at: number): void {
     const verdict = track.verdict();
     // The same sentence the stored verdict carries (with its unresolved rolls), so the live pages and the report agree.
-    const sentence = monitorSentence(track.monitor);
+    const sentence = monitorSentence(track.monitor, track.categories.labels, track.categories.names);
     this.deps.store.recordEvent(this.plan.sessionId, {
       at,
       kind: 'verdict',

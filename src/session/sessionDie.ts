@@ -5,6 +5,7 @@
  * X-Wing icon reader sees only the symbol (three hit faces look alike), so
  * those dice are counted symbol by symbol.
  */
+import { faceNames } from '../dice/faceNames.js';
 import { faceIndexById, oppositeIndex, symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import type { MisreadAssumption } from '../stats/misreadRate.js';
@@ -25,6 +26,8 @@ export interface SessionDie {
 /** What is counted for a die: one category per face (face level) or per symbol (symbol level). */
 export interface CountedCategories {
   readonly labels: readonly string[];
+  /** What sentences call each category: a face's name (a D3's face "2" is "face 2 (reads 1)"), a symbol itself. */
+  readonly names: readonly string[];
   readonly expected: readonly number[];
   /** Opposite category of each category, where the die's layout is known at this level (faces only). */
   readonly opposite?: readonly number[];
@@ -40,9 +43,9 @@ export function countedCategories(die: Pick<SessionDie, 'type' | 'level'>): Coun
       // A user-defined die without a complete opposite map: the same-or-opposite check is skipped.
       opposite = undefined;
     }
-    return { labels: die.type.faces.map((f) => f.id), expected: die.type.faceProbabilities, ...(opposite ? { opposite } : {}) };
+    return { labels: die.type.faces.map((f) => f.id), names: faceNames(die.type), expected: die.type.faceProbabilities, ...(opposite ? { opposite } : {}) };
   }
-  return { labels: die.type.symbols, expected: symbolProbabilities(die.type) };
+  return { labels: die.type.symbols, names: die.type.symbols, expected: symbolProbabilities(die.type) };
 }
 
 /** Maps a stored or read roll to its category index; undefined when it is not one of the die's. */

@@ -145,6 +145,8 @@ export interface SessionDie {
   readonly monitor: RobustMonitor;
   /** Face or symbol labels, for the face estimates (default: "face 1", ...). */
   readonly labels?: readonly string[];
+  /** What the sentence calls each label, where it differs (a D3's face "2" is "face 2 (reads 1)"). */
+  readonly names?: readonly string[];
   /** Where the monitor's misread rates came from (default: none, or rates given without a measure). */
   readonly misreads?: MisreadAssumption;
 }
@@ -209,7 +211,7 @@ function dieVerdict(control: ErrorControl, die: SessionDie, options: SessionVerd
     label: die.label,
     kind: verdict.kind,
     reason,
-    sentence: sentenceFor(verdict, s.unresolved, s.readsToReview),
+    sentence: sentenceFor(verdict, s.unresolved, s.readsToReview, sentenceNames(labels, die.names)),
     errorControl: control,
     alpha: control.alpha,
     alphaPerDie: control.alphaPerDie,
@@ -243,14 +245,24 @@ function givenMisreads(rates: readonly number[]): MisreadAssumption {
   return { kind: 'measured', source: 'rates given by the caller', confidence: null, faces: null, statement: `misreads allowed for up to the given rates ${rates.map((r) => Number(r.toPrecision(3))).join(', ')}` };
 }
 
-/** The sentence the die's stored DieVerdict will carry, from its monitor now: what a session announces when the die is decided. */
-export function monitorSentence(monitor: RobustMonitor): string {
+/**
+ * The sentence the die's stored DieVerdict will carry, from its monitor now: what a session announces when the die is
+ * decided. `labels` and `names`: as the die's `SessionDie` gives them.
+ */
+export function monitorSentence(monitor: RobustMonitor, labels?: readonly string[], names?: readonly string[]): string {
   const s = monitor.state();
-  return sentenceFor(s.decision, s.unresolved, s.readsToReview);
+  return sentenceFor(s.decision, s.unresolved, s.readsToReview, labels === undefined ? undefined : sentenceNames(labels, names));
 }
 
-function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number | null): string {
-  const base = describeVerdict(verdict);
+/** Label → name, where a name differs from its label. */
+export function sentenceNames(labels: readonly string[], names: readonly string[] | undefined): ReadonlyMap<string, string> | undefined {
+  if (names === undefined) return undefined;
+  if (names.length !== labels.length) throw new InputError(`There are ${names.length} names for ${labels.length} labels; give one name per label.`);
+  return new Map(labels.flatMap((l, i) => (names[i] !== l ? [[l, names[i] as string] as const] : [])));
+}
+
+function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number | null, names: ReadonlyMap<string, string> | undefined): string {
+  const base = describeVerdict(verdict, undefined, names);
   if (verdict.kind === 'RIG_SUSPECT' || unresolved === 0) return base;
   if (verdict.kind === 'INCONCLUSIVE' && readsToReview !== null) return base;
   return `${base.slice(0, -1)}; it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}.`;

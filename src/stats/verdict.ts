@@ -114,16 +114,19 @@ export interface RigSuspectVerdict {
 
 export type Verdict = UnfairVerdict | FairWithinVerdict | InconclusiveVerdict | RigSuspectVerdict;
 
-/** One plain-English sentence for a verdict, starting with its kind; `also`: a clause it ends with, after a semicolon. */
-export function describeVerdict(v: Verdict, also?: string): string {
-  const sentence = verdictSentence(v);
+/**
+ * One plain-English sentence for a verdict, starting with its kind; `also`: a clause it ends with, after a semicolon;
+ * `names`: what the sentence calls a face or symbol label (a D3's face "2" is "face 2 (reads 1)"), else the label.
+ */
+export function describeVerdict(v: Verdict, also?: string, names?: ReadonlyMap<string, string>): string {
+  const sentence = verdictSentence(v, names);
   return also === undefined ? sentence : `${sentence.replace(/\.$/, '')}; ${also}.`;
 }
 
-function verdictSentence(v: Verdict): string {
+function verdictSentence(v: Verdict, names: ReadonlyMap<string, string> | undefined): string {
   switch (v.kind) {
     case 'UNFAIR': {
-      const shown = v.drivers.slice(0, 2).map((f, i) => `${f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
+      const shown = v.drivers.slice(0, 2).map((f, i) => `${names?.get(f.label) ?? f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
       const strength =
         v.evidence.kind === 'e-value' ? `e = ${formatLogScientific(v.evidence.logE)}` : `p = ${formatLogScientific(v.evidence.logP)}`;
       return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCountOf(v.n, 'roll')}).`;
