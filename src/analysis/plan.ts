@@ -1,11 +1,11 @@
-import { symbolProbabilities } from '../dice/indexing.js';
+import { symbolIndexOfFace, symbolProbabilities } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { InputError, LimitError } from '../core/errors.js';
 import { alternativeWithGroupAt, collapseToGroup, rollsToDetect } from '../stats/power.js';
 import { certifiableMarginLimit, marginsLeft } from '../stats/misreadReach.js';
 import { exactShareCertifyRolls, fixedSampleCertifyRolls, sessionStoppingRolls, stoppingQuantile } from '../stats/planSimulation.js';
 import { seededRandom, type RandomSource } from '../stats/random.js';
-import { testedLevels, type TestedLevel } from './testedLevels.js';
+import { sessionLevel, testedLevels, type TestedLevel } from './testedLevels.js';
 
 /** A bias to plan for: the named symbols (or faces) together come up with probability `target`. */
 export interface DetectSpec {
@@ -121,7 +121,7 @@ export interface DetectPlan extends FixedSampleDetection {
    * `power` of simulated dice (`likely`; `median`: half of them); null where fewer reach it, e.g. a bias inside the
    * margin, which the session certifies FAIR_WITHIN first (`certifiedFirst`: the share of dice it did).
    */
-  readonly session: RollQuantiles & { readonly certifiedFirst: number };
+  readonly session: RollQuantiles & { readonly certifiedFirst: number; readonly level: TestedLevel };
 }
 
 export interface CertifyPlan {
@@ -133,6 +133,8 @@ export interface CertifyPlan {
    * `median`, 90 % by `likely`. Null figures when out of reach (misread bounds) or past the simulation's cap.
    */
   readonly session: RollQuantiles;
+  /** The level the session counts and certifies at (a D3 session certifies each D6 face): `sessionLevel`. */
+  readonly sessionLevel: TestedLevel;
   /** analyze on a roll file of fixed size: the size at which a fair die's file is certified with those chances (Goodman intervals at alpha); absent with misread bounds, which analyze does not take. */
   readonly fixedSample?: RollQuantiles;
   /**
@@ -171,13 +173,37 @@ export function planDetection(die: DieType, spec: DetectSpec, alpha: number, pow
   // A bias named by face needs a log of faces; one named by symbol is planned for that log too, where analyze tests most.
   const withFaces = testedLevels(die, true);
   const symbolsAlone = testedLevels(die, false);
-  const stops = sessionStoppingRolls({ expected: probs, truth: alternative, alpha, dice: rig.dice, delta, target: 'UNFAIR', runs: simulation.runs, cap: SIMULATION_CAP, random: simulation.random() });
+  // The session counts at its own level: a D3's bias on its 3 is a bias on faces 5 and 6, among six faces.
+  const level = sessionLevel(die);
+  const counted = atLevel(die, spec.level, level);
+  const stops = sessionStoppingRolls({ expected: counted(probs), truth: counted(alternative), alpha, dice: rig.dice, delta, target: 'UNFAIR', runs: simulation.runs, cap: SIMULATION_CAP, random: simulation.random() });
   return {
     spec,
     ...fixed(withFaces),
     ...(spec.level === 'symbol' && symbolsAlone.length !== withFaces.length ? { symbolsOnly: fixed(symbolsAlone) } : {}),
-    session: { ...quantiles(stoppingQuantile(stops.rolls, 0.5), stoppingQuantile(stops.rolls, power), power, rig), certifiedFirst: stops.other / simulation.runs },
+    session: { ...quantiles(stoppingQuantile(stops.rolls, 0.5), stoppingQuantile(stops.rolls, power), power, rig), certifiedFirst: stops.other / simulation.runs, level },
   };
+}
+
+/**
+ * Odds given at level `from`, as the categories of level `to`: faces summed into their symbols, or a symbol's odds
+ * shared among its faces in proportion to the faces' own odds (a bias on a symbol loads each of its faces alike).
+ */
+function atLevel(die: DieType, from: TestedLevel, to: TestedLevel): (odds: readonly number[]) => number[] {
+  if (from === to) return (odds) => [...odds];
+  const symbolOf = symbolIndexOfFace(die);
+  const symbolOdds = symbolProbabilities(die);
+  if (from === 'face') {
+    return (odds) => {
+      const out = new Array<number>(die.symbols.length).fill(0);
+      odds.forEach((p, face) => {
+        const symbol = symbolOf[face] as number;
+        out[symbol] = (out[symbol] as number) + p;
+      });
+      return out;
+    };
+  }
+  return (odds) => die.faceProbabilities.map((p, face) => ((odds[symbolOf[face] as number] as number) * p) / (symbolOdds[symbolOf[face] as number] as number));
 }
 
 /**
@@ -220,18 +246,21 @@ export function planCertification(
   simulation: PlanSimulation = DEFAULT_PLAN_SIMULATION,
 ): CertifyPlan {
   const probs = level === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
-  if (misreadRates !== undefined && misreadRates.length !== probs.length) throw new RangeError(`${misreadRates.length} misread bounds for ${probs.length} ${level}s`);
-  const misreads = misreadRates !== undefined ? { misreadLimit: certifiableMarginLimit(probs, misreadRates) } : {};
+  // The session certifies at its own level (every face of a D3 within delta of 1/6); analyze's figures at `level`.
+  const atSession = sessionLevel(die);
+  const sessionProbs = atSession === 'face' ? [...die.faceProbabilities] : symbolProbabilities(die);
+  if (misreadRates !== undefined && misreadRates.length !== sessionProbs.length) throw new RangeError(`${misreadRates.length} misread bounds for ${probs.length} ${level}s`);
+  const misreads = misreadRates !== undefined ? { misreadLimit: certifiableMarginLimit(sessionProbs, misreadRates) } : {};
   // With misread bounds the session's check (robustIntervals.ts) leaves some face no room within delta: never certified.
   // analyze certifies each die at alpha over the dice analysed together (Bonferroni), as a session does.
   const certifyAlpha = alpha / Math.max(1, rig.dice);
   const exactShares = exactShareCertifyRolls(probs, certifyAlpha, delta, SIMULATION_CAP);
-  const none = { delta, level, session: quantiles(null, null, LIKELY_SHARE, rig), exactShares, ...misreads };
-  if (misreadRates !== undefined && marginsLeft(probs, misreadRates, delta).some((m) => !(m > 0))) return { ...none, outOfReach: true };
+  const none = { delta, level, sessionLevel: atSession, session: quantiles(null, null, LIKELY_SHARE, rig), exactShares, ...misreads };
+  if (misreadRates !== undefined && marginsLeft(sessionProbs, misreadRates, delta).some((m) => !(m > 0))) return { ...none, outOfReach: true };
   if (exactShares === null || exactShares > SIMULATED_FLOOR) return { ...none, notSimulated: true };
   const stops = sessionStoppingRolls({
-    expected: probs,
-    truth: probs,
+    expected: sessionProbs,
+    truth: sessionProbs,
     alpha,
     dice: rig.dice,
     delta,
@@ -242,9 +271,9 @@ export function planCertification(
     random: simulation.random(),
   }).rolls;
   const session = quantiles(stoppingQuantile(stops, 0.5), stoppingQuantile(stops, LIKELY_SHARE), LIKELY_SHARE, rig);
-  if (misreadRates !== undefined) return { delta, level, session, exactShares, ...misreads };
+  if (misreadRates !== undefined) return { delta, level, sessionLevel: atSession, session, exactShares, ...misreads };
   const fixed = (q: number) => fixedSampleCertifyRolls(probs, certifyAlpha, delta, q, simulation.fixedRuns, SIMULATION_CAP, simulation.random);
-  return { delta, level, session, exactShares, fixedSample: quantiles(fixed(0.5), fixed(LIKELY_SHARE), LIKELY_SHARE, rig) };
+  return { delta, level, sessionLevel: atSession, session, exactShares, fixedSample: quantiles(fixed(0.5), fixed(LIKELY_SHARE), LIKELY_SHARE, rig) };
 }
 
 function orNull(f: () => number): number | null {

@@ -1,3 +1,4 @@
+import { isD6Faced } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 
 /** A level a die's rolls are tested at: what the game reads (symbol) or the physical face. */
@@ -10,4 +11,12 @@ export type TestedLevel = 'symbol' | 'face';
  */
 export function testedLevels(die: DieType, facesLogged: boolean): readonly TestedLevel[] {
   return facesLogged && die.faces.length > die.symbols.length ? ['symbol', 'face'] : ['symbol'];
+}
+
+/**
+ * The level a session counts a die's rolls at, and so judges it at: a pip reader sees which physical face is up
+ * (D6-faced dice: a D3, a direction die), an icon reader only the symbol (three X-Wing hit faces look alike).
+ */
+export function sessionLevel(die: Pick<DieType, 'faces'>): TestedLevel {
+  return isD6Faced(die) ? 'face' : 'symbol';
 }

@@ -95,7 +95,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
             '  ',
           ).trimEnd(),
           '',
-          `Rolls per die. Session: the monitor (${perDie}, UNFAIR at e-value ${formatCount(rig.dice / flags.alpha)}) calls ${share(flags.power)} of ${DEFAULT_PLAN_SIMULATION.runs} simulated dice with that bias UNFAIR by then; ` +
+          `Rolls per die. Session: the monitor (${perDie}, UNFAIR at e-value ${formatCount(rig.dice / flags.alpha)}${countedBy(first.session.level, flags.level, die)}) calls ${share(flags.power)} of ${DEFAULT_PLAN_SIMULATION.runs} simulated dice with that bias UNFAIR by then; ` +
             `a die certified FAIR_WITHIN(±${flags.delta}) first stays so (a bias inside the margin).`,
           `analyze: a file of that many rolls is found unfair with power ${flags.power} by its ${flags.level} test at alpha/${first.tests} (Holm over ${testFamily(first, rig.dice)}). ` +
             'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
@@ -122,7 +122,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         out.push(
           ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
           `${title}, if the die is fair${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}:`,
-          `  a session (${perDie}): half of fair dice by ${rollsOf(s.median)} (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
+          `  a session (${perDie}${countedBy(certify.sessionLevel, flags.level, die)}${certify.sessionLevel === 'face' && countedBy(certify.sessionLevel, flags.level, die) !== '' ? `, so it certifies every face within ±${flags.delta}` : ''}): half of fair dice by ${rollsOf(s.median)} (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
           ...(certify.fixedSample
             ? [
                 `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rollsOf(certify.fixedSample.median)} certifies half the time, ` +
@@ -135,6 +135,13 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       out.push(`At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`, '');
       io.out(out.join('\n'));
     });
+}
+
+/** Where a session counts at another level than the plan's: ", counting its 6 faces, as a session reads a d3". */
+function countedBy(sessionLevel: 'symbol' | 'face', planned: 'symbol' | 'face', die: DieType): string {
+  // A D6's faces are its symbols: no other count to name.
+  if (sessionLevel === planned || die.faces.length === die.symbols.length) return '';
+  return sessionLevel === 'face' ? `, counting its ${die.faces.length} faces, as a session's pip reader reads ${die.id} dice` : `, counting its ${die.symbols.length} symbols, as a session's icon reader reads ${die.id} dice`;
 }
 
 /** The asked-for probability, to as many figures as it takes to differ from the expected one (x1.0001 on 0.375: 0.37504). */

@@ -3,6 +3,7 @@ import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { machineHours, parseDetectSpec, planCertification, planDetection } from '../../../src/analysis/plan.js';
 import { d3Die, d6Die, greenDefenseDie, redAttackDie } from '../../../src/dice/catalogue.js';
 import type { DieType } from '../../../src/dice/types.js';
+import { sessionStoppingRolls, stoppingQuantile } from '../../../src/stats/planSimulation.js';
 import { seededRandom } from '../../../src/stats/random.js';
 import { simulatedRolls } from './helpers.js';
 
@@ -100,6 +101,27 @@ describe('planning rolls and machine time', () => {
     expect(planCertification(redAttackDie, 'symbol', 0.03, 0.05, one, undefined, quick).exactShares).toBe(1671);
     expect(planCertification(d6Die, 'symbol', 0.05, 0.001, one, undefined, quick).exactShares).toBe(963);
     expect(planCertification(d6Die, 'symbol', 0.03, 0.05, { ...rig, dice: 4 }, undefined, quick).exactShares).toBe(1664);
+  });
+
+  it('plans a D3 session as the session counts it, face by face: a bias on its 3 is the same bias on faces 5 and 6 of a D6, and it certifies every face', () => {
+    const runs = { ...quick, runs: 200 };
+    const d3 = planDetection(d3Die, parseDetectSpec('3=0.4', d3Die, 'symbol'), 0.05, 0.8, 0.03, rig, runs);
+    const faces = planDetection(d6Die, parseDetectSpec('5+6=0.4', d6Die, 'face'), 0.05, 0.8, 0.03, rig, runs);
+    expect(d3.session.level).toBe('face');
+    // The same odds (to the last bits of a float, which make the two simulations' draws part ways): the same figure within its noise.
+    expect(Math.abs((d3.session.median as number) / (faces.session.median as number) - 1)).toBeLessThan(0.15);
+    expect(Math.abs((d3.session.likely as number) / (faces.session.likely as number) - 1)).toBeLessThan(0.15);
+    // Counted by its three results, as plan did, a session would look a third faster than it is.
+    const byResult = sessionStoppingRolls({ expected: [1 / 3, 1 / 3, 1 / 3], truth: [0.3, 0.3, 0.4], alpha: 0.05, dice: 4, delta: 0.03, target: 'UNFAIR', runs: 200, cap: 1e8, random: seededRandom(5) }).rolls;
+    expect(d3.session.median as number).toBeGreaterThan(1.2 * (stoppingQuantile(byResult, 0.5) as number));
+    // An X-Wing die's session counts symbols (its icon reader cannot tell its faces apart).
+    expect(planDetection(redAttackDie, parseDetectSpec('hit=0.5', redAttackDie, 'symbol'), 0.05, 0.8, 0.03, rig, quick).session.level).toBe('symbol');
+    const certify = planCertification(d3Die, 'symbol', 0.03, 0.05, rig, undefined, quick);
+    expect(certify.sessionLevel).toBe('face');
+    const d6Faces = planCertification(d6Die, 'face', 0.03, 0.05, rig, undefined, quick).session;
+    expect(Math.abs((certify.session.median as number) / (d6Faces.median as number) - 1)).toBeLessThan(0.15);
+    // analyze's figures stay by symbol.
+    expect(certify.exactShares).not.toBe(planCertification(d6Die, 'face', 0.03, 0.05, rig, undefined, quick).exactShares);
   });
 
   it('plans more rolls for a session the more dice it tests, since each die is decided at alpha over them', () => {
