@@ -40,7 +40,7 @@ import { ThrowCommitter } from './throwCommitter.js';
 import { UnreadableFaces } from './unreadableFaces.js';
 import { waitOutBusy } from './waitOutBusy.js';
 import { LiveReviews } from './liveReviews.js';
-import { judgeThrow, notSettledOutcome, retumbles, type ThrowOutcome } from './throwOutcome.js';
+import { judgeThrow, notSettledOutcome, retumbles, withoutDice, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
 import { watchUntilStill, type SettleRule, type Watched } from './settleWatch.js';
@@ -328,16 +328,21 @@ export class SessionRunner {
   }
 
   /** Stores the throw, its rolls and its problems in one transaction, then counts it, tells the listeners and applies the stopping rules. */
-  private commit(startedAt: number, outcome: ThrowOutcome, evidence: Map<object, SavedEvidence>, settleMs: number | undefined): Stop | undefined {
+  private commit(startedAt: number, judged: ThrowOutcome, evidence: Map<object, SavedEvidence>, settleMs: number | undefined): Stop | undefined {
     const endedAt = Math.max(startedAt, this.now());
     const t0 = this.timing.tick();
-    const index = this.committer.commit(startedAt, endedAt, outcome, evidence);
+    // Labels given meanwhile (`dicerig review`) go in where a rebuilt monitor puts them: before this throw or after it.
+    // Those before it are taken inside the throw's write, so none slips in between: a die they decided was no longer
+    // counted when this throw was stored, and its roll in it is not stored.
+    let labelled: DieTrack[] = [];
+    const { index, outcome } = this.committer.commit(startedAt, endedAt, judged, evidence, () => {
+      labelled = this.reviews.take(this.monitors, this.lastIndex);
+      return withoutDice(judged, new Set(labelled.map((t) => t.die)));
+    });
     this.timing.tock(t0, 'store');
     const t1 = this.timing.tick();
     this.lastIndex = index;
     const ok = outcome.status === 'ok';
-    // Labels given meanwhile (`dicerig review`) go in where a rebuilt monitor puts them: before this throw or after it.
-    const labelled = this.reviews.take(this.monitors, index - 1);
     const observed = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
     const { counted } = observed;
     const decided = [...labelled, ...observed.decided, ...this.reviews.take(this.monitors, index)];

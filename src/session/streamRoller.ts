@@ -176,7 +176,7 @@ export class StreamRoller {
       const outcome: ThrowOutcome = 'frame' in seen ? judgeThrow(this.deps.readThrow(seen.frame.image), dice) : notSettledOutcome(seen.reason);
       const evidence = await this.saveEvidence(outcome);
       // Stored as the fairness loop stores a throw (the problems' details too).
-      const index = this.committer.commit(startedAt, Math.max(startedAt, this.now()), outcome, evidence);
+      const { index } = this.committer.commit(startedAt, Math.max(startedAt, this.now()), outcome, evidence);
       this.missing.add(outcome);
       const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
       if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId);

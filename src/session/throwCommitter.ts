@@ -13,11 +13,15 @@ export class ThrowCommitter {
     private readonly sessionId: number,
   ) {}
 
-  /** Stores a judged throw; its index. */
-  commit(startedAt: number, endedAt: number, outcome: ThrowOutcome, evidence: ReadonlyMap<object, SavedEvidence>): number {
+  /**
+   * Stores a judged throw; its index and the outcome stored. `settle`, when given, runs inside the write transaction
+   * first and gives the outcome to store: nothing another process writes (a label) can come between it and the throw.
+   */
+  commit(startedAt: number, endedAt: number, judged: ThrowOutcome, evidence: ReadonlyMap<object, SavedEvidence>, settle?: () => ThrowOutcome): { index: number; outcome: ThrowOutcome } {
     const { store, sessionId } = this;
-    const rolls = rollInputsOf(outcome, evidence);
     return store.atomically(() => {
+      const outcome = settle === undefined ? judged : settle();
+      const rolls = rollInputsOf(outcome, evidence);
       const recorded = store.recordThrow(sessionId, { startedAt, endedAt, status: outcome.status, ...(outcome.why !== undefined ? { why: outcome.why } : {}), rolls });
       for (const p of outcome.problems) {
         const ev = evidence.get(p);
@@ -34,7 +38,7 @@ export class ThrowCommitter {
           },
         });
       }
-      return recorded.index;
+      return { index: recorded.index, outcome };
     });
   }
 

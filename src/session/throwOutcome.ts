@@ -199,3 +199,16 @@ export function notSettledOutcome(reason: string): ThrowOutcome {
   const problem: ThrowProblem = { kind: 'not-settled', reason };
   return { status: 'rerolled', why: describeProblems([problem]), rolls: [], problems: [problem] };
 }
+
+/**
+ * The throw without `dice` (decided while it was read): their rolls, and the declines and misses kept as their
+ * unresolved rolls, go; a problem that re-tumbled the throw stays with it, as the reason it was re-tumbled.
+ */
+export function withoutDice(outcome: ThrowOutcome, dice: ReadonlySet<SessionDie>): ThrowOutcome {
+  if (dice.size === 0) return outcome;
+  return {
+    ...outcome,
+    rolls: outcome.rolls.filter((r) => !dice.has(r.die)),
+    problems: outcome.problems.filter((p) => p.die === undefined || !dice.has(p.die) || retumbles(p)),
+  };
+}

@@ -65,6 +65,31 @@ describe('labels given while a session runs', () => {
     expect(s.store.storedVerdicts(s.session.id)?.verdicts).toEqual(rebuilt.verdicts(null));
   });
 
+  it('store no roll of a die that a label decided while its throw was being read: every stored roll of the die is one its verdict counted', async () => {
+    // Channel 0's die is declined 80 times, then labelled 6 every time while the reader reads the next throw (the fake
+    // reader gives the labels): 80 sixes decide it UNFAIR before that throw is stored.
+    const random = seededRandom(3);
+    const fallback = (call: number, channel: number): ChannelScript => {
+      if (channel === 0 && call === 81) {
+        for (const r of s.store.rollsToReview(s.session.id).filter((x) => x.dieId === s.dice[0]?.record.id)) {
+          s.store.reviewRoll(s.session.id, { rollId: r.rollId, faceId: '6', reviewer: 'ada', at: 1_700_000_000_000 + call });
+        }
+      }
+      if (channel === 0 && call <= 80) return { unreadable: true };
+      return String(1 + Math.floor(random() * 6));
+    };
+    const s = scriptedSession({ fallback, rules: { budgetRolls: 300, maxConsecutiveMissing: 10_000 } });
+    const result = await runSession(s.deps, s.plan);
+    const id = s.session.id;
+    const die = s.dice[0]?.record.id;
+    const verdict = (s.store.storedVerdicts(id)?.verdicts as { dice: { label: string; rolls: number; kind: string }[] }).dice[0];
+    expect(verdict?.kind).toBe('UNFAIR');
+    expect(verdict?.rolls).toBe(80);
+    const stored = (s.store.dieRolls(id).find((d) => d.die.id === die)?.faces.length ?? 0) + s.store.unresolvedRolls(id).filter((r) => r.dieId === die).length;
+    expect(stored).toBe(verdict?.rolls);
+    expect(result.dice[0]?.rolls).toBe(verdict?.rolls);
+  });
+
   it('take in "cannot tell" too: the rolls stay unresolved, and the stored verdicts are those a rebuilt monitor makes', async () => {
     const { s, result, labelled } = await labelledWhileRunning([150, 300], 400, null);
     expect(labelled).toBeGreaterThan(30);
