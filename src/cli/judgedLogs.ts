@@ -13,7 +13,7 @@ import { refuseSessionsCountedTwice, withManifestsIfAny } from './fileManifest.j
 import { fileVerdicts, judgedSources } from './fileVerdicts.js';
 import type { CliIo } from './io.js';
 import { readLogs } from './readLogs.js';
-import { parsedConfig, withSessionDice } from './sessionDice.js';
+import { parsedConfig, withSessionDice } from '../dice/sessionDice.js';
 import { sessionsSettings, storedSessionName, type JudgedSources, type readStoredLogs } from './storedLogs.js';
 import { readDice } from './unreadDice.js';
 

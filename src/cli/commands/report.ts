@@ -17,7 +17,7 @@ import { withStoredSession } from '../storedSessions.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
-import { parsedConfig, withSessionDice } from '../sessionDice.js';
+import { parsedConfig, withSessionDice } from '../../dice/sessionDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
 

@@ -23,7 +23,7 @@ import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 import { manifestOf, withManifestsIfAny } from '../fileManifest.js';
-import { ownDieTypes, withSessionDice } from '../sessionDice.js';
+import { ownDieTypes, withSessionDice } from '../../dice/sessionDice.js';
 import { readLogs } from '../readLogs.js';
 
 

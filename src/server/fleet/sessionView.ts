@@ -6,6 +6,7 @@
  */
 import { DicerigError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
+import { parsedConfig, withSessionDice } from '../../dice/sessionDice.js';
 import type { DieType } from '../../dice/types.js';
 import { commandUrl, type FleetDb } from '../../fleet/connect.js';
 import { openFleetSessions, type FleetSessionInfo } from '../../fleet/fleetReader.js';
@@ -90,7 +91,9 @@ export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSess
       const base = { problems, madeAt: now, throwsThen: session.throwCount };
       try {
         const campaign = findings.get(info.id);
-        const report = storedSessionReport(store, session, { dice, generatedAt: now, fleet: info, ...(campaign !== undefined ? { campaign } : {}) });
+        // Dice of the user's own are judged by the definitions stored with their session, as the rig's store judges them.
+        const sessionDice = withSessionDice(dice, [{ name: `session ${info.id}`, config: parsedConfig(session.configJson) }]);
+        const report = storedSessionReport(store, session, { dice: sessionDice, generatedAt: now, fleet: info, ...(campaign !== undefined ? { campaign } : {}) });
         out.set(info.id, {
           report: reportJson(report),
           verdicts: {

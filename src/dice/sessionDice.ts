@@ -4,9 +4,9 @@
  * of the user's own is judged by the definitions it ran with, with no dice file at hand.
  */
 import { InputError } from '../core/errors.js';
-import { builtInDice, sameDieId } from '../dice/catalogue.js';
-import { sameDieType, storedDieTypes } from '../dice/dieTypeData.js';
-import type { DieType } from '../dice/types.js';
+import { builtInDice, sameDieId } from './catalogue.js';
+import { sameDieType, storedDieTypes } from './dieTypeData.js';
+import type { DieType } from './types.js';
 
 /** A session's config (parsed) and how to name the session in a message. */
 export interface SessionDiceSource {
