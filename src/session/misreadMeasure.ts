@@ -22,7 +22,7 @@ export interface MisreadSources {
   /** The D6 check of the pip reader on the user's dice (D6-faced dice). */
   readonly d6Check?: D6Check;
   /** The simulated reader's misreads and the held-back reads per face of its simulated calibration. */
-  readonly simulated?: { readonly misreads: Misreads; readonly reads?: number; readonly random: () => number };
+  readonly simulated?: { readonly misreads: Misreads; readonly reads?: number; readonly random: () => number; readonly declines?: Readonly<Record<string, number>> };
 }
 
 /** The misread assumption of each die type of the session (one calibration per type). */
@@ -34,7 +34,7 @@ export function misreadMeasure(sources: MisreadSources): (type: DieType) => Misr
     const labels = countedCategories({ type, level: sources.level }).labels;
     let made: MisreadAssumption;
     try {
-      if (sources.simulated) made = simulatedCalibration(sources.simulated.misreads, labels, sources.simulated.reads ?? DEFAULT_SIM_CALIBRATION_READS, sources.simulated.random);
+      if (sources.simulated) made = simulatedCalibration(sources.simulated.misreads, labels, sources.simulated.reads ?? DEFAULT_SIM_CALIBRATION_READS, sources.simulated.random, sources.simulated.declines);
       else if (sources.profile && sources.level === 'symbol') made = profileMisreadAssumption(sources.profile, type.id, labels);
       else if (sources.d6Check && sources.level === 'face') made = d6CheckMisreadAssumption(sources.d6Check, labels);
       else made = noMisreadMeasure(sources.level === 'face' ? `no D6 check measured them (give one as calibration: ${D6_CHECK_COMMAND})` : 'no calibration measured them');

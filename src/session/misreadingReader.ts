@@ -51,19 +51,41 @@ export function misreadRateOf(misreads: Misreads, face: string): number {
 }
 
 /**
- * The simulated reader's calibration: `reads` held-back dice of each face,
- * each misread with the reader's rate, drawn from `random`; the verdicts then
- * allow for the upper bounds of what it measured, as with a real profile.
+ * The simulated reader's calibration: `reads` held-back dice of each face, each read as the session reads it (misread
+ * with the reader's rates, then declined by what it read with `declines`' rates, drawn from `random`); a declined die
+ * counts in neither the reads nor the misreads, as in a real calibration. The verdicts then allow for the upper
+ * bounds of what it measured. Left out, the declines would hide that a reader which declines a face it reads right
+ * but not the face it misreads it as misreads that face far more often among the reads it gives.
  */
-export function simulatedCalibration(misreads: Misreads, faces: readonly string[], reads: number, random: () => number): MisreadAssumption {
+export function simulatedCalibration(misreads: Misreads, faces: readonly string[], reads: number, random: () => number, declines: Readonly<Record<string, number>> = {}): MisreadAssumption {
   if (reads === 0) return noMisreadMeasure('the simulated reader misreads, but no calibration measured it (camera.misreadCalibration is 0)');
+  const bySource = new Map<string, { to: string; p: number }[]>();
+  for (const m of pairs(misreads)) bySource.set(m.from, [...(bySource.get(m.from) ?? []), { to: m.to, p: m.p }]);
+  const declining = Object.values(declines).some((p) => p > 0);
   const counts = faces.map((face) => {
-    const p = misreadRateOf(misreads, face);
+    let read = 0;
     let misread = 0;
-    for (let i = 0; i < reads; i++) if (random() < p) misread++;
-    return { read: reads, misread };
+    for (let i = 0; i < reads; i++) {
+      // As misreadingReader draws it: one number picks whether, and as what, the face is misread.
+      let u = random();
+      let seen = face;
+      for (const t of bySource.get(face) ?? []) {
+        if (u < t.p) {
+          seen = t.to;
+          break;
+        }
+        u -= t.p;
+      }
+      // As decliningReader draws it: by what was read.
+      const p = declines[seen] ?? 0;
+      if (p > 0 && random() < p) continue;
+      read++;
+      if (seen !== face) misread++;
+    }
+    return { read, misread };
   });
-  return measuredMisreads(`a simulated calibration of the simulated reader (${reads} held-back reads per face)`, faces, counts);
+  const what = declining ? `${reads} held-back dice per face, the ones it declined left out` : `${reads} held-back reads per face`;
+  return measuredMisreads(`a simulated calibration of the simulated reader (${what})`, faces, counts);
 }
 
 /** Parses `6>5=0.02,1>2=0.01` (face or symbol > face or symbol = probability); a clear error naming the bad part. */

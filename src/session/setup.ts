@@ -280,7 +280,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       level,
       ...(profile ? { profile } : {}),
       ...(d6Check ? { d6Check } : {}),
-      ...(misreads ? { simulated: { misreads, ...(simCam?.misreadCalibration !== undefined ? { reads: simCam.misreadCalibration } : {}), random: seededRandom(partSeed(config.seed, 7, 0)) } } : {}),
+      ...(misreads ? { simulated: { misreads, ...(simCam?.misreadCalibration !== undefined ? { reads: simCam.misreadCalibration } : {}), ...(simCam?.declines ? { declines: simCam.declines } : {}), random: seededRandom(partSeed(config.seed, 7, 0)) } } : {}),
     });
     // A calibration too thin to bound a face's misreads is refused before the rig is touched; one too thin for the
     // session's margin is said.

@@ -83,7 +83,9 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
     // Rolls a person looked at and could not tell stay unresolved but wait for nobody.
     const open = result.dice.reduce((n, d) => n + (d.unresolved ?? 0) - (d.cannotTell ?? 0), 0);
     lines.push(
-      `Reader: ${formatCountOf(t.declined ?? 0, 'die', 'dice')} declined or not found at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}; ` +
+      `Reader: ${formatCountOf(t.declined ?? 0, 'die', 'dice')} declined or not found at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}` +
+        // Misread bounds come from single reads: a re-read's read counts as one, which is an assumption, said.
+        `${(t.rereadResolved ?? 0) > 0 ? ' (counted as read, assumed to misread no more often than a first read: the misread bounds measure single reads)' : ''}; ` +
         `${formatCount(t.unresolved ?? 0)} kept as unresolved ${t.unresolved === 1 ? 'roll' : 'rolls'}${open > 0 ? ` (${formatCount(open)} still to review)` : ''}.`,
     );
   }

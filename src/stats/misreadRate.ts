@@ -138,7 +138,8 @@ export function measuredMisreads(source: string, labels: readonly string[], read
     confidence,
     faces,
     ...(cockedMeasure !== undefined ? { cocked: cockedMeasure } : {}),
-    statement: `misreads allowed for up to the ${Math.round(confidence * 100)} % upper bounds measured by ${source}: ${each}${withCocked}`,
+    // The error control's alpha is for the verdicts given these bounds: each can miss, and the statement says so.
+    statement: `misreads allowed for up to the ${Math.round(confidence * 100)} % upper bounds measured by ${source}: ${each}${withCocked}; the error control holds where these bounds do (each misses its face's rate at most ${Math.round((1 - confidence) * 100)} % of the time)`,
   };
 }
 

@@ -358,6 +358,10 @@ describe('the throw loop with scripted parts', () => {
     const reread = s.store.events(s.session.id).filter((e) => e.kind === 'reread');
     expect(reread.map((e) => [e.throwIndex, e.detail])).toEqual([[2, { declined: 1, resolved: 1, unresolved: 0, attempts: 3, dice: ['d6-0'] }]]);
     expect(s.store.events(s.session.id).some((e) => e.kind === 'unreadable')).toBe(false);
+    // Counted as read: the summary says what that rests on.
+    expect(formatSessionSummary(result, { db: 'r.db', simulated: false })).toMatch(
+      /a re-read \(further frames, light up and down\) resolved 1 \(counted as read, assumed to misread no more often than a first read: the misread bounds measure single reads\); 0 kept as unresolved rolls/,
+    );
   });
 
   it('says in its summary how many of a die\'s rolls stayed unresolved, beside the count the verdict is after', async () => {

@@ -39,7 +39,7 @@ describe('measuredMisreads with cocked dice read as faces', () => {
     expect(m.faces?.[1]?.bound).toBeCloseTo(0.34816365513116077 + 0.03123381692094287, 12);
     expect(m.cocked?.bound).toBeCloseTo(0.03123381692094287, 12);
     expect(m.cocked).toMatchObject({ dice: 150, cocked: 8, readAsFace: 1 });
-    expect(m.statement).toBe(`misreads allowed for up to the 95 % upper bounds measured by ${SOURCE}: hit ≤ 14 % (0 of 27), crit ≤ 38 % (0 of 7); each holds 3.1 % for a die cocked and read as a face (1 of 150 dice)`);
+    expect(m.statement).toBe(`misreads allowed for up to the 95 % upper bounds measured by ${SOURCE}: hit ≤ 14 % (0 of 27), crit ≤ 38 % (0 of 7); each holds 3.1 % for a die cocked and read as a face (1 of 150 dice); the error control holds where these bounds do (each misses its face's rate at most 5 % of the time)`);
   });
 
   it('leaves the bounds as measured when no cocked dice were measured', () => {
