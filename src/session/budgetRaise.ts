@@ -9,6 +9,7 @@
 import type { EventRecord, SessionRecord } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
+import { refuseImported } from './importedSession.js';
 
 export const BUDGET_RAISED = 'budget-raised';
 
@@ -25,6 +26,9 @@ export function effectiveStopping(stopping: SessionConfig['stopping'], events: r
 
 /** The config a stored session runs with now: the one stored with it, its roll budget as its `budget-raised` events left it. */
 export function storedSessionConfig(store: Pick<RollStore, 'events'>, session: SessionRecord): SessionConfig {
+  // An imported session's stored config is the import's (files, settings): there is no run's config to read.
+  refuseImported(session, 'config');
   const kept = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${session.id} (stored config)`);
   return { ...kept, stopping: effectiveStopping(kept.stopping, store.events(session.id)) };
 }
+

@@ -39,6 +39,7 @@ import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
 import { BUDGET_RAISED, storedSessionConfig } from './budgetRaise.js';
+import { refuseImported } from './importedSession.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -238,6 +239,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     if (options.resume === undefined) config = newSessionConfig(options);
     else {
       stored = store.findSession(options.resume);
+      // Before it is claimed: an imported session has no rig run to go on with.
+      refuseImported(stored, 'resume');
       // Before the rig is touched: a second process must not tumble the dice under a live run, nor write its throws.
       const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
       if (claim !== undefined) log(takeOverNotice(stored.id, claim));
