@@ -40,6 +40,7 @@ import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.j
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
 import { BUDGET_RAISED, storedSessionConfig } from './budgetRaise.js';
 import { refuseImported } from './importedSession.js';
+import { resumedConfigNotice } from './resumedConfigNotice.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -247,6 +248,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       config = storedSessionConfig(store, stored);
       const differs = options.config === undefined ? undefined : sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
+      const unused = options.config === undefined ? undefined : resumedConfigNotice(stored.id, options.config, config, options.moreRolls !== undefined);
+      if (unused !== undefined) log(unused);
       checkCalibration(config);
     }
     const raise = stored !== undefined && options.moreRolls !== undefined ? { from: config.stopping.budgetRolls, to: config.stopping.budgetRolls + options.moreRolls } : undefined;

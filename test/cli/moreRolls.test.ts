@@ -66,6 +66,36 @@ describe('rolling on a session whose budget was spent', () => {
     expect(on.out).toMatch(/\(d6, channel 0, 100 rolls\)/);
   });
 
+  it('names each setting a config given with --resume changes, and runs with the stored ones', async () => {
+    const db = join(dir, 'changed.db');
+    expect((await runCli('run', config, '--db', db, '--plain')).code).toBe(0);
+    const changed = join(dir, 'changed.yaml');
+    writeFileSync(
+      changed,
+      'name: roll-on\nseed: 5\ndice:\n  - { label: on-A, type: d6 }\n  - { label: on-B, type: d6, simulatedLoad: { symbol: "6", factor: 2 } }\n  - { label: on-C, type: d6 }\n' +
+        'rig: { driver: sim, light: 90 }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 500, alpha: 0.05 }\n',
+    );
+    const on = await runCli('run', changed, '--db', db, '--resume', '1', '--plain');
+    expect(on.code, on.err).toBe(0);
+    expect(on.out).toContain(
+      "session 1 runs with the config stored with it, so its verdicts stay under its own rules; this config's dice[1].simulatedLoad ({\"symbol\":\"6\",\"factor\":2} in this config, unset in the session), " +
+        'rig.light (90 in this config, 200 in the session), stopping.alpha (0.05 in this config, 0.01 in the session), stopping.budgetRolls (500 in this config, 60 in the session) are not used; to roll on past its budget, give --more-rolls N',
+    );
+    const opened = openStoreForReading(db);
+    try {
+      // The stored rules stood: no die was rolled past the session's own budget.
+      const stored = opened.store.storedVerdicts(1)?.verdicts as SessionVerdicts;
+      expect(Math.max(...stored.dice.map((d) => d.rolls))).toBeLessThanOrEqual(60);
+    } finally {
+      opened.close();
+    }
+    // The config the session ran with says nothing.
+    const same = await runCli('run', config, '--db', db, '--resume', '1', '--plain');
+    expect(same.code, same.err).toBe(0);
+    expect(same.out).not.toContain('are not used');
+    expect(same.out).not.toContain('is not used');
+  });
+
   it('asks for the session to roll on when --more-rolls comes without --resume, and refuses a budget that is not a positive whole number', async () => {
     const alone = await runCli('run', config, '--db', join(dir, 'other.db'), '--more-rolls', '100');
     expect(alone.code).toBe(1);
