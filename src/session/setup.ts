@@ -38,7 +38,7 @@ import { folderEvidence, sessionEvidenceFolder, type EvidenceSink } from './evid
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
-import { BUDGET_RAISED, storedSessionConfig } from './budgetRaise.js';
+import { BUDGET_RAISED, requireUndecidedDie, storedSessionConfig } from './budgetRaise.js';
 import { refuseImported } from './importedSession.js';
 import { resumedConfigNotice } from './resumedConfigNotice.js';
 import { SimThrowCamera } from './simThrowCamera.js';
@@ -298,6 +298,12 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     for (const t of new Map(types.map((t) => [t.id, t])).values()) {
       const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta, narrow);
       if (notice !== undefined) log(notice);
+    }
+
+    // Before the rig is touched and anything stored: a raise that no die would roll on is refused.
+    if (raise !== undefined && stored !== undefined && options.moreRolls !== undefined) {
+      const known = config.dice.map((d, i) => ({ channel: i, record: store.findDie(d.label), type: types[i] as DieType, level, misreads: misreadOf(types[i] as DieType) }));
+      if (known.every((d): d is SessionDie & typeof d => d.record !== undefined)) requireUndecidedDie(store, stored.id, known, config.stopping, options.moreRolls);
     }
 
     // The rig.

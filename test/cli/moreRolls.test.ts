@@ -66,6 +66,34 @@ describe('rolling on a session whose budget was spent', () => {
     expect(on.out).toMatch(/\(d6, channel 0, 100 rolls\)/);
   });
 
+  it('refuses to raise the budget of a session whose every die has a verdict, and stores nothing', async () => {
+    const loaded = join(dir, 'loaded.yaml');
+    writeFileSync(
+      loaded,
+      'seed: 3\ndice:\n  - { label: all-A, type: d6, simulatedLoad: { symbol: "6", factor: 4 } }\n  - { label: all-B, type: d6, simulatedLoad: { symbol: "1", factor: 4 } }\n' +
+        'rig: { driver: sim }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 400 }\n',
+    );
+    const db = join(dir, 'decided.db');
+    const first = await runCli('run', loaded, '--db', db, '--plain');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain('Every die has a verdict');
+    const events = (): string[] => {
+      const opened = openStoreForReading(db);
+      try {
+        return opened.store.events(1).map((e) => e.kind);
+      } finally {
+        opened.close();
+      }
+    };
+    const before = events();
+    const on = await runCli('run', loaded, '--db', db, '--resume', '1', '--more-rolls', '100', '--plain');
+    expect(on.code).toBe(1);
+    expect(on.err).toContain('every die of session 1 has a verdict; nothing to roll on');
+    expect(on.err).toContain('nothing was stored');
+    expect(on.out).not.toContain('roll budget raised');
+    expect(events()).toEqual(before);
+  });
+
   it('names each setting a config given with --resume changes, and runs with the stored ones', async () => {
     const db = join(dir, 'changed.db');
     expect((await runCli('run', config, '--db', db, '--plain')).code).toBe(0);
