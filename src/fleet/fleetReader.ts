@@ -19,10 +19,17 @@ export interface FleetSessionInfo {
   /** Throws of the session on its rig host at the last sync. */
   readonly localThrowCount: number;
   readonly startedAt: number;
+  readonly endedAt: number | null;
+  /** The chain head after `throwCount` throws. */
+  readonly headHash: string;
+  readonly origin: string;
+  readonly kind: string;
+  readonly softwareVersion: string;
 }
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
-  s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt"
+  s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt",
+  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.origin, s.kind, s.software_version AS "softwareVersion"
   FROM sessions s LEFT JOIN campaigns c ON c.id = s.campaign_id`;
 
 /** How a fleet session is named in messages: its fleet id, name, and where it came from. */

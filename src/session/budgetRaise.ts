@@ -6,9 +6,13 @@
  * (`budget-raised`, chained like every event), and whoever rebuilds the session's monitors (a resumed run, a review)
  * reads its config through `storedSessionConfig`.
  */
+import { DicerigError } from '../core/errors.js';
 import type { EventRecord, SessionRecord } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
 import { checkSessionConfig, type SessionConfig } from './config.js';
+import { refuseImported } from './importedSession.js';
+import { MonitorSet } from './monitorSet.js';
+import type { SessionDie } from './sessionDie.js';
 
 export const BUDGET_RAISED = 'budget-raised';
 
@@ -25,6 +29,26 @@ export function effectiveStopping(stopping: SessionConfig['stopping'], events: r
 
 /** The config a stored session runs with now: the one stored with it, its roll budget as its `budget-raised` events left it. */
 export function storedSessionConfig(store: Pick<RollStore, 'events'>, session: SessionRecord): SessionConfig {
+  // An imported session's stored config is the import's (files, settings): there is no run's config to read.
+  refuseImported(session, 'config');
   const kept = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${session.id} (stored config)`);
   return { ...kept, stopping: effectiveStopping(kept.stopping, store.events(session.id)) };
+}
+
+/** A raise asked of a session that has nothing left to roll on. */
+export class BudgetRaiseError extends DicerigError {}
+
+/**
+ * Refuses a raise when every die of the session has a verdict: no die would be rolled on, and a `budget-raised` event
+ * would be stored for nothing. Its dice's monitors are rebuilt from the store under the raised budget, as the resumed
+ * run would rebuild them, so a die left INCONCLUSIVE by the old budget counts as undecided.
+ */
+export function requireUndecidedDie(store: RollStore, sessionId: number, dice: readonly SessionDie[], stopping: SessionConfig['stopping'], moreRolls: number): void {
+  const monitors = new MonitorSet(dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
+  monitors.replayStored(store, sessionId);
+  if (monitors.tracks.some((t) => !t.retired)) return;
+  throw new BudgetRaiseError(
+    `every die of session ${sessionId} has a verdict; nothing to roll on (--more-rolls rolls on the dice its budget left INCONCLUSIVE), so nothing was stored. To roll these dice again, run a new session: analyze judges a die on both.`,
+    { session: sessionId, moreRolls },
+  );
 }

@@ -38,7 +38,9 @@ import { folderEvidence, sessionEvidenceFolder, type EvidenceSink } from './evid
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
-import { BUDGET_RAISED, storedSessionConfig } from './budgetRaise.js';
+import { BUDGET_RAISED, requireUndecidedDie, storedSessionConfig } from './budgetRaise.js';
+import { refuseImported } from './importedSession.js';
+import { resumedConfigNotice } from './resumedConfigNotice.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -238,12 +240,16 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     if (options.resume === undefined) config = newSessionConfig(options);
     else {
       stored = store.findSession(options.resume);
+      // Before it is claimed: an imported session has no rig run to go on with.
+      refuseImported(stored, 'resume');
       // Before the rig is touched: a second process must not tumble the dice under a live run, nor write its throws.
       const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
       if (claim !== undefined) log(takeOverNotice(stored.id, claim));
       config = storedSessionConfig(store, stored);
       const differs = options.config === undefined ? undefined : sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
+      const unused = options.config === undefined ? undefined : resumedConfigNotice(stored.id, options.config, config, options.moreRolls !== undefined);
+      if (unused !== undefined) log(unused);
       checkCalibration(config);
     }
     const raise = stored !== undefined && options.moreRolls !== undefined ? { from: config.stopping.budgetRolls, to: config.stopping.budgetRolls + options.moreRolls } : undefined;
@@ -292,6 +298,12 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     for (const t of new Map(types.map((t) => [t.id, t])).values()) {
       const notice = misreadReachNotice(t, level === 'face' ? 'faces' : 'symbols', countedCategories({ type: t, level }).expected, misreadOf(t), config.stopping.delta, narrow);
       if (notice !== undefined) log(notice);
+    }
+
+    // Before the rig is touched and anything stored: a raise that no die would roll on is refused.
+    if (raise !== undefined && stored !== undefined && options.moreRolls !== undefined) {
+      const known = config.dice.map((d, i) => ({ channel: i, record: store.findDie(d.label), type: types[i] as DieType, level, misreads: misreadOf(types[i] as DieType) }));
+      if (known.every((d): d is SessionDie & typeof d => d.record !== undefined)) requireUndecidedDie(store, stored.id, known, config.stopping, options.moreRolls);
     }
 
     // The rig.

@@ -80,7 +80,7 @@ export class RollStore {
   readonly reviewLog: ReviewLog;
   private readonly rigDice: RigDiceRows;
   private readonly verdictRows: SessionVerdictRows;
-  private readonly locks: SessionLocks;
+  readonly locks: SessionLocks;
   private readonly stmt: {
     sessionById: Statement<SessionRow>;
     insertThrow: Statement;

@@ -64,6 +64,14 @@ export class SessionLocks {
     }).immediate();
   }
 
+  /** Every session's claim as stored, by session id: who last took it and has not let it go (`sessions` tells a dead holder from a live one). */
+  holders(): Map<number, SessionLockHolder> {
+    const rows = this.db
+      .prepare<LockRow & { sessionId: number }>('SELECT session_id AS sessionId, token, pid, host, boot_id AS bootId, proc_start AS procStart, taken_at AS takenAt FROM session_locks')
+      .all();
+    return new Map(rows.map(({ sessionId, token: _token, ...holder }) => [sessionId, holder]));
+  }
+
   /** Releases every claim of this connection (the store is closing: its process writes no more). */
   releaseAll(): void {
     this.db.prepare('DELETE FROM session_locks WHERE token = ?').run(this.token);

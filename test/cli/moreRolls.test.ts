@@ -66,6 +66,64 @@ describe('rolling on a session whose budget was spent', () => {
     expect(on.out).toMatch(/\(d6, channel 0, 100 rolls\)/);
   });
 
+  it('refuses to raise the budget of a session whose every die has a verdict, and stores nothing', async () => {
+    const loaded = join(dir, 'loaded.yaml');
+    writeFileSync(
+      loaded,
+      'seed: 3\ndice:\n  - { label: all-A, type: d6, simulatedLoad: { symbol: "6", factor: 4 } }\n  - { label: all-B, type: d6, simulatedLoad: { symbol: "1", factor: 4 } }\n' +
+        'rig: { driver: sim }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 400 }\n',
+    );
+    const db = join(dir, 'decided.db');
+    const first = await runCli('run', loaded, '--db', db, '--plain');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain('Every die has a verdict');
+    const events = (): string[] => {
+      const opened = openStoreForReading(db);
+      try {
+        return opened.store.events(1).map((e) => e.kind);
+      } finally {
+        opened.close();
+      }
+    };
+    const before = events();
+    const on = await runCli('run', loaded, '--db', db, '--resume', '1', '--more-rolls', '100', '--plain');
+    expect(on.code).toBe(1);
+    expect(on.err).toContain('every die of session 1 has a verdict; nothing to roll on');
+    expect(on.err).toContain('nothing was stored');
+    expect(on.out).not.toContain('roll budget raised');
+    expect(events()).toEqual(before);
+  });
+
+  it('names each setting a config given with --resume changes, and runs with the stored ones', async () => {
+    const db = join(dir, 'changed.db');
+    expect((await runCli('run', config, '--db', db, '--plain')).code).toBe(0);
+    const changed = join(dir, 'changed.yaml');
+    writeFileSync(
+      changed,
+      'name: roll-on\nseed: 5\ndice:\n  - { label: on-A, type: d6 }\n  - { label: on-B, type: d6, simulatedLoad: { symbol: "6", factor: 2 } }\n  - { label: on-C, type: d6 }\n' +
+        'rig: { driver: sim, light: 90 }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 500, alpha: 0.05 }\n',
+    );
+    const on = await runCli('run', changed, '--db', db, '--resume', '1', '--plain');
+    expect(on.code, on.err).toBe(0);
+    expect(on.out).toContain(
+      "session 1 runs with the config stored with it, so its verdicts stay under its own rules; this config's dice[1].simulatedLoad ({\"symbol\":\"6\",\"factor\":2} in this config, unset in the session), " +
+        'rig.light (90 in this config, 200 in the session), stopping.alpha (0.05 in this config, 0.01 in the session), stopping.budgetRolls (500 in this config, 60 in the session) are not used; to roll on past its budget, give --more-rolls N',
+    );
+    const opened = openStoreForReading(db);
+    try {
+      // The stored rules stood: no die was rolled past the session's own budget.
+      const stored = opened.store.storedVerdicts(1)?.verdicts as SessionVerdicts;
+      expect(Math.max(...stored.dice.map((d) => d.rolls))).toBeLessThanOrEqual(60);
+    } finally {
+      opened.close();
+    }
+    // The config the session ran with says nothing.
+    const same = await runCli('run', config, '--db', db, '--resume', '1', '--plain');
+    expect(same.code, same.err).toBe(0);
+    expect(same.out).not.toContain('are not used');
+    expect(same.out).not.toContain('is not used');
+  });
+
   it('asks for the session to roll on when --more-rolls comes without --resume, and refuses a budget that is not a positive whole number', async () => {
     const alone = await runCli('run', config, '--db', join(dir, 'other.db'), '--more-rolls', '100');
     expect(alone.code).toBe(1);

@@ -46,7 +46,8 @@ describe('a roll store on a small disk of its own', () => {
       `dicerig: The disk holding the roll store ${db} is full (the file system mounted at ${mnt}, 0 B free): the throw being stored was not, and every throw committed before it is kept. Free some space on it, then continue with dicerig run ${cfg} --resume 1 --db ${db}.`,
     );
     // Every throw committed before the disk filled is there, and the resumed run goes on after the last of them.
-    const stored = Number(/^1 .*running +(\d+)$/m.exec((await runCli('sessions', '--db', db)).out)?.[1]);
+    // Its run is gone, so sessions says the session waits to be resumed.
+    const stored = Number(/^1 .*running\? \(no process holds it: resume it with run --resume 1\) +(\d+)$/m.exec((await runCli('sessions', '--db', db)).out)?.[1]);
     expect(stored).toBeGreaterThan(0);
     expect(mount('-o', 'remount,size=8m', mnt)).toBe(true);
     const resumed = await runCli('run', '--resume', '1', '--db', db, '--plain');

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { createReviewServer } from '../../server/review/reviewApp.js';
 import { checkListenable, listenFailure } from '../../server/security/bind.js';
+import { refuseImported } from '../../session/importedSession.js';
 import { openStoreForWriting } from '../../store/openStore.js';
 import type { CliIo } from '../io.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
@@ -52,6 +53,8 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
       const store = openStoreForWriting(db, { create: false });
       try {
         const session = store.findSession(sessionKey);
+        // Its rolls came from files: no crops were kept to show, and its config is the import's, not a run's.
+        refuseImported(session, 'review');
         const unresolved = store.unresolvedRolls(session.id);
         const todo = unresolved.filter((r) => !r.cannotTell).length;
         // Rolls a person answered already (a face, or "cannot tell"): the page serves them too, to correct a wrong answer.

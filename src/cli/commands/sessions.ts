@@ -8,6 +8,7 @@ import { withReadableStore } from '../../store/openStore.js';
 import { FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
+import { fleetSessionListing, localSessionListings, localStateText } from '../sessionListing.js';
 import { withFleet } from '../storedSessions.js';
 
 /** Registers `dicerig sessions`: the sessions of a roll store, or of the fleet store with the rig host and local id each came from. */
@@ -18,6 +19,8 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
     .description(
       'Lists the stored sessions: id, name, state and throws. For the fleet store (--db postgres://...) also the rig, the campaign, ' +
         'and where each came from: the rig host, its store file (its file name, or as much of its path as tells it from the host\'s other store files) and the session id there. ' +
+        'A running session of a local store whose process is gone (killed, crashed) is shown as "running?" with the resume command. ' +
+        '--json gives both stores one shape (see the README). ' +
         'A fleet session is named by its fleet id, its name, or HOST:ID; when one host synced several store files their sessions can share HOST:ID, and only the fleet id names one of them.',
     )
     .option('--db <path>', FLEET_DB_HELP)
@@ -27,7 +30,7 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
         await withFleet(flags.db, async (fleet) => {
           const list = await listFleetSessions(fleet);
           if (flags.json === true) {
-            io.out(`${toJson(list)}\n`);
+            io.out(`${toJson(list.map(fleetSessionListing))}\n`);
             return;
           }
           const storeFile = storeFileLabels(list);
@@ -37,12 +40,12 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
         return;
       }
       await withReadableStore(rollStorePath(flags.db), ({ store }) => {
-        const list = store.sessions();
+        const list = localSessionListings(store);
         if (flags.json === true) {
-          io.out(`${toJson(list.map(({ configJson: _c, ...s }) => s))}\n`);
+          io.out(`${toJson(list)}\n`);
           return;
         }
-        const rows = list.map((s) => [String(s.id), s.name ?? '', s.state, formatCount(s.throwCount)]);
+        const rows = list.map((s) => [String(s.id), s.name ?? '', localStateText(s), formatCount(s.throwCount)]);
         io.out(list.length === 0 ? `${store.path} holds no sessions.\n` : renderTable(['id', 'name', 'state', 'throws'], rows, 3));
       });
     });

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
-import { formatCount } from '../../core/format.js';
+import { formatCount, shellWord } from '../../core/format.js';
 import { DB_HELP, FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
 import { isFleetUrl } from '../../fleet/connect.js';
 import { verifyFleet } from '../../fleet/fleetReader.js';
@@ -66,14 +66,16 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       } catch (e) {
         // A store too damaged to open: that is the verification's answer.
         if (!(e instanceof StoreError) || e.where['reason'] !== 'damaged') throw e;
-        report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [], damage: [e.message] };
+        // The opening error's own advice says to run verify, which is what is running: verify gives its own below.
+        report = { ok: false, sessions: 0, throws: 0, rolls: 0, orphanRolls: 0, breaks: [], damage: [e.message.replace(/\s*To recover:[\s\S]*$/, '')] };
         if (flags.expect !== undefined) expected = { found: false, text: "no session's chain reaches the expected head: the store could not be read" };
       }
       const pictures = evidence === undefined ? [] : evidenceText(evidence);
+      const recovery = report.damage !== undefined ? damagedStoreRecovery(path) : undefined;
       io.out(
         flags.json
-          ? `${toJson({ db: path, ...report, ...(expected !== undefined ? { expected } : {}), ...(evidence !== undefined ? { evidence } : {}) })}\n`
-          : verifyText(path, report) + pictures.map((l) => `${l}\n`).join('') + (expected !== undefined ? `${expected.text}\n` : ''),
+          ? `${toJson({ db: path, ...report, ...(expected !== undefined ? { expected } : {}), ...(evidence !== undefined ? { evidence } : {}), ...(recovery !== undefined ? { recovery } : {}) })}\n`
+          : verifyText(path, report) + pictures.map((l) => `${l}\n`).join('') + (expected !== undefined ? `${expected.text}\n` : '') + (recovery !== undefined ? `${recovery}\n` : ''),
       );
       if (!report.ok || expected?.found === false || (evidence?.changed.length ?? 0) > 0) io.setExitCode(1);
     });
@@ -194,6 +196,19 @@ function writeLines(out: string | undefined, head: readonly string[], lines: Ite
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * What to do with a damaged local store (other commands' refusals send the user to verify, so verify must not send
+ * them back): export --allow-unverified salvages each session's readable rows, and import makes a sound store of them.
+ */
+function damagedStoreRecovery(path: string): string {
+  const db = shellWord(path);
+  return (
+    `To recover: export what is still readable of each session (dicerig export SESSION --db ${db} --allow-unverified --out SESSION.csv: ` +
+    `rows the damage took are left out and counted), import the files into a new store (dicerig import SESSION.csv --db NEW.db) and use that one; ` +
+    `or restore a backup of ${db}.`
+  );
 }
 
 function verifyText(path: string, r: VerifyReport): string {

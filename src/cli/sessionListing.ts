@@ -1,0 +1,127 @@
+/**
+ * A session as `dicerig sessions` lists it, in one shape for a local roll store and for the fleet store, so a script
+ * reading `--json` reads both alike: the rig by the name it reports (the local store's rig row number means nothing
+ * elsewhere), times in whole epoch milliseconds (a simulated clock's are fractional in the store), and the chain head.
+ * A running session of a local store also names the process that claimed it, so a run that was killed is told from
+ * one still rolling.
+ */
+import type { FleetSessionInfo } from '../fleet/fleetReader.js';
+import { liveness, type Liveness } from '../store/processLiveness.js';
+import type { SessionRecord } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
+
+export interface SessionListing {
+  readonly id: number;
+  readonly name: string | null;
+  readonly origin: string;
+  readonly kind: string;
+  readonly state: string;
+  readonly simulated: boolean;
+  /** The rig's name, as it reports it when it connects; null for an imported session. */
+  readonly rigId: string | null;
+  readonly campaign: string | null;
+  readonly softwareVersion: string;
+  /** Epoch milliseconds, whole. */
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+  readonly throwCount: number;
+  /** The hash chain's head after `throwCount` throws (`verify --expect` checks it). */
+  readonly headHash: string;
+}
+
+/** The process a local session's claim names, and whether it still runs (`unknown`: it ran on another host). */
+export interface ClaimingProcess {
+  readonly pid: number;
+  readonly host: string;
+  readonly liveness: Liveness;
+}
+
+export interface LocalSessionListing extends SessionListing {
+  /** For a running session: the process that claimed it; null when none holds it (or the session is not running). */
+  readonly process: ClaimingProcess | null;
+}
+
+export interface FleetSessionListing extends SessionListing {
+  readonly localId: number;
+  readonly originHost: string;
+  readonly originDb: string;
+  /** Throws of the session on its rig host at the last sync (`throwCount` of them are in the fleet store). */
+  readonly localThrowCount: number;
+}
+
+const wholeMs = (t: number | string): number => Math.round(Number(t));
+
+function campaignOf(configJson: string): string | null {
+  try {
+    const campaign = (JSON.parse(configJson) as { campaign?: unknown } | null)?.campaign;
+    return typeof campaign === 'string' ? campaign : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The sessions of a local roll store, each running one with the process its claim names. */
+export function localSessionListings(store: RollStore): LocalSessionListing[] {
+  const claims = store.locks.holders();
+  const rigNames = new Map<number, string | null>();
+  const rigName = (id: number | null): string | null => {
+    if (id === null) return null;
+    if (!rigNames.has(id)) rigNames.set(id, store.getRig(id)?.rigId ?? null);
+    return rigNames.get(id) ?? null;
+  };
+  return store.sessions().map((s: SessionRecord) => {
+    const holder = s.state === 'running' ? claims.get(s.id) : undefined;
+    return {
+      id: s.id,
+      name: s.name,
+      origin: s.origin,
+      kind: s.kind ?? 'fairness',
+      state: s.state,
+      simulated: s.simulated,
+      rigId: rigName(s.rigId),
+      campaign: campaignOf(s.configJson),
+      softwareVersion: s.softwareVersion,
+      startedAt: wholeMs(s.startedAt),
+      endedAt: s.endedAt === null ? null : wholeMs(s.endedAt),
+      throwCount: s.throwCount,
+      headHash: s.headHash,
+      process: holder === undefined ? null : { pid: holder.pid, host: holder.host, liveness: liveness(holder) },
+    };
+  });
+}
+
+/** A fleet session in the local shape, with where it came from. */
+export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
+  return {
+    id: Number(s.id),
+    name: s.name,
+    origin: s.origin,
+    kind: s.kind,
+    state: s.state,
+    simulated: s.simulated,
+    rigId: s.rigId,
+    campaign: s.campaign,
+    softwareVersion: s.softwareVersion,
+    startedAt: wholeMs(s.startedAt),
+    endedAt: s.endedAt === null ? null : wholeMs(s.endedAt),
+    throwCount: s.throwCount,
+    headHash: s.headHash,
+    localId: s.localId,
+    originHost: s.originHost,
+    originDb: s.originDb,
+    localThrowCount: s.localThrowCount,
+  };
+}
+
+/**
+ * A local session's state as the table says it: a running session whose claiming process is gone (killed, crashed,
+ * the machine restarted), or that no process holds, is left running until it is resumed; say so, and how.
+ */
+export function localStateText(s: LocalSessionListing): string {
+  if (s.state !== 'running') return s.state;
+  const resume = `resume it with run --resume ${s.id}`;
+  if (s.process === null) return `running? (no process holds it: ${resume})`;
+  if (s.process.liveness === 'dead') return `running? (its process ${s.process.pid} on this host is gone: ${resume})`;
+  if (s.process.liveness === 'unknown') return `running (process ${s.process.pid} on host ${s.process.host})`;
+  return 'running';
+}
