@@ -7,6 +7,7 @@
 // (re)connecting is shown as an earlier roll, never as a new one.
 import { clear, connectLive, el } from './live.js';
 import { dieIcon } from './icons.js';
+import { nameElement, plainName } from './names.js';
 
 const params = new URLSearchParams(location.search);
 // A number from the address, within bounds; absent or not a number ("abc") gives the default.
@@ -67,9 +68,11 @@ function showRoll(roll, fresh) {
   root.dataset.roll = roll.id;
   current.classList.remove('fresh', 'stale');
   void current.offsetWidth;
-  current.classList.add(fresh ? 'fresh' : 'stale');
+  // Only a finished roll can be an earlier one: a roll still rolling when the page opens is the one on the rig now.
+  if (fresh) current.classList.add('fresh');
+  else if (finished(roll.state)) current.classList.add('stale');
   current.dataset.fresh = String(fresh);
-  who.textContent = roll.by ? roll.by : '';
+  who.textContent = plainName(roll.by);
   request.textContent = roll.request;
   clear(diceBox);
   if (roll.state === 'done') {
@@ -90,7 +93,8 @@ function showRoll(roll, fresh) {
 function renderHistory() {
   clear(historyList);
   for (const r of history.filter((h) => h.id !== shown).slice(0, keep)) {
-    historyList.append(el('li', { 'data-roll': r.id, text: `${r.by ? `${r.by}: ` : ''}${r.request} → ${resultText(r)}` }));
+    const name = nameElement(r.by);
+    historyList.append(el('li', { 'data-roll': r.id }, ...(name ? [name, ': '] : []), `${r.request} → ${resultText(r)}`));
   }
 }
 
