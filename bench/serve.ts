@@ -55,7 +55,8 @@ async function overlayLatency(dir: string, rolls: number): Promise<number[] | st
   });
   try {
     const page = await browser.newPage({ viewport: { width: 800, height: 400 } });
-    await page.goto(`${server.url}/overlay`);
+    // hold=0: each roll is shown as soon as it starts (by default a result holds the panel 6 s and the next roll's dice wait).
+    await page.goto(`${server.url}/overlay?hold=0`);
     await page.waitForFunction('document.getElementById("connection").hidden === true');
     for (let i = 0; i < rolls; i++) await post(server.url, { dice: '2 red, 2 green' });
     await page.waitForTimeout(300);

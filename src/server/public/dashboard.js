@@ -4,6 +4,7 @@
 // queue and recent rolls, and the controls (mode, start/pause/stop), which
 // need the API token (kept in this browser tab only).
 import { clear, connectLive, el } from './live.js';
+import { nameElement } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 const NS = 'http://www.w3.org/2000/svg';
@@ -32,11 +33,25 @@ async function control(path, body) {
   try {
     const r = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     const answer = await r.json().catch(() => ({}));
-    $('control-message').textContent = r.ok ? 'ok' : `${r.status}: ${answer.error ?? ''}`;
+    $('control-message').textContent = r.ok ? 'ok' : refusal(r.status, answer.error, token);
   } catch (e) {
     $('control-message').textContent = `failed: ${e.message}`;
   }
 }
+// What to do about a refused button, in the streamer's words (the API's own message is written for developers).
+function refusal(status, error, token) {
+  const where = 'the DICERIG_TOKEN the server was started with, or server.token in its session config';
+  if (status === 401 && !/no API token is set/.test(error ?? '')) {
+    return token === '' ? `The buttons need the API token: paste ${where}, into the API token field.` : `That API token is not this server's: paste ${where}.`;
+  }
+  return `${status}: ${error ?? ''}`;
+}
+
+// Said once to screen readers, in the page's polite live region.
+function announce(text) {
+  $('announce').textContent = text;
+}
+
 $('mode-stream').addEventListener('click', () => control('/api/mode', { mode: 'stream' }));
 $('mode-fairness').addEventListener('click', () => control('/api/mode', { mode: 'fairness' }));
 for (const action of ['start', 'pause', 'stop']) $(action).addEventListener('click', () => control('/api/run', { action }));
@@ -46,8 +61,10 @@ function renderMode() {
   $('run-now').textContent = state.run ? `(${state.run})` : '';
   document.body.dataset.mode = state.mode;
   document.body.dataset.run = state.run;
-  $('mode-stream').classList.toggle('active', state.mode === 'stream');
-  $('mode-fairness').classList.toggle('active', state.mode === 'fairness');
+  for (const mode of ['stream', 'fairness']) {
+    $(`mode-${mode}`).classList.toggle('active', state.mode === mode);
+    $(`mode-${mode}`).setAttribute('aria-pressed', String(state.mode === mode));
+  }
 }
 
 // A frame's picture loads after its event. It is loaded and decoded off screen, then put in place of the shown one
@@ -72,6 +89,7 @@ async function renderFrame(frame) {
     picture.src = frame.url;
     await picture.decode();
     $('frame').replaceWith(picture);
+    $('frame-empty').hidden = true;
     drawMarks(frame, picture, marks);
   } catch {
     // The server keeps a few frames only: a frame gone before it loaded is skipped, and the picture shown keeps its marks.
@@ -93,8 +111,11 @@ function drawMarks(frame, img, marks) {
     const b = d.bbox;
     marks.append(svg('rect', { x: b.x, y: b.y, width: b.width, height: b.height, class: d.status, 'data-channel': d.channel ?? '' }));
     const t = svg('text', { x: b.x, y: Math.max(20, b.y - 6), 'data-channel': d.channel ?? '' });
-    t.textContent = `${d.label || 'stray'}: ${d.status === 'read' ? d.symbol : d.status} ${d.status === 'read' ? `(${Math.round(d.confidence * 100)}%)` : ''}`;
+    t.textContent = `${d.label || 'stray'}: ${d.status === 'read' ? d.symbol : d.status} ${d.status === 'read' ? `(${Math.round(d.confidence * 100)}%)` : ''}`.trim();
     marks.append(t);
+    // A die near the right edge: its label moves left to stay whole inside the frame.
+    const width = t.getComputedTextLength();
+    if (b.x + width > frame.width - 4) t.setAttribute('x', String(Math.max(0, frame.width - 4 - width)));
   }
 }
 
@@ -178,12 +199,21 @@ function renderRig() {
 function renderQueue() {
   const q = $('queue');
   clear(q);
-  for (const item of state.queue) q.append(el('li', { 'data-roll': item.id, text: `${item.by ? `${item.by}: ` : ''}${item.request}` }));
-  if (state.queue.length === 0) q.append(el('li', { class: 'empty', text: 'empty' }));
+  for (const item of state.queue) q.append(byLine(el('li', { 'data-roll': item.id }), item.by, item.request));
+  // An empty queue is said in words beside the list, not as a numbered item "1. empty".
+  q.hidden = state.queue.length === 0;
+  $('queue-empty').hidden = state.queue.length > 0;
   const rolls = $('rolls');
   clear(rolls);
   const shown = [...(state.rolling ? [state.rolling] : []), ...state.history];
-  for (const r of shown.slice(0, 10)) rolls.append(el('li', { 'data-roll': r.id, 'data-state': r.state, text: `${r.by ? `${r.by}: ` : ''}${r.line ?? `${r.request} (${r.state})`}` }));
+  for (const r of shown.slice(0, 10)) rolls.append(byLine(el('li', { 'data-roll': r.id, 'data-state': r.state }), r.by, r.line ?? `${r.request} (${r.state})`));
+}
+
+function byLine(li, by, text) {
+  const name = nameElement(by);
+  if (name) li.append(name, ': ');
+  li.append(text);
+  return li;
 }
 
 function logEvent(text) {
@@ -243,15 +273,21 @@ connectLive({
         break;
       case 'verdict':
         logEvent(`${e.label}: ${e.sentence}`);
+        announce(`${e.label}: ${e.sentence}`);
         break;
       case 'notice':
         logEvent(`${e.label}: ${e.message}`);
+        announce(`${e.label}: ${e.message}`);
         break;
-      case 'rig':
+      case 'rig': {
+        const was = state.rigHealth?.state;
         if (e.state) state.rigHealth = { ...state.rigHealth, ...e };
         renderRig();
         logEvent(`rig: ${e.message ?? e.state}`);
+        if (e.state && e.state !== 'ok') announce(`Rig ${e.state}: ${e.message ?? e.lastFault ?? ''}`);
+        else if (e.state === 'ok' && was && was !== 'ok') announce('Rig recovered.');
         break;
+      }
       case 'rig-check':
         state.rigCheck = e;
         renderRig();
@@ -269,9 +305,11 @@ connectLive({
         break;
       case 'server-stopping':
         logEvent(`the server is stopping: ${e.rolling ? `roll ${e.rolling} stops after its current throw; ` : ''}${e.abandoned.length} waiting rolls abandoned`);
+        announce('The server is stopping.');
         break;
       case 'run-ended':
         logEvent(`run ended: ${e.reason}`);
+        announce(`Run ended: ${e.reason}`);
         break;
     }
   },

@@ -1,17 +1,26 @@
-/* global document, location, URLSearchParams, requestAnimationFrame, performance */
+/* global document, location, URLSearchParams, requestAnimationFrame, performance, setTimeout, clearTimeout */
 // The OBS overlay: the last roll large with its dice, the modified result and
 // a short history. Query parameters: theme (dark, light, plain), size (die
 // size in pixels), dice (which die kinds to show, e.g. red,green), history
-// (how many earlier rolls). It reconnects by itself, and a roll it learns of
-// on (re)connecting is shown as an earlier roll, never as a new one.
+// (how many earlier rolls), hold (seconds a result stays before the next roll
+// is shown). It reconnects by itself, and a finished roll it learns of on
+// (re)connecting is shown as an earlier roll, never as a new one.
 import { clear, connectLive, el } from './live.js';
 import { dieIcon } from './icons.js';
+import { nameElement, plainName } from './names.js';
 
 const params = new URLSearchParams(location.search);
-const size = Math.max(24, Math.min(240, Number(params.get('size')) || 72));
+// A number from the address, within bounds; absent or not a number ("abc") gives the default.
+function numberParam(name, fallback, min, max) {
+  const raw = params.get(name);
+  const n = raw === null || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(n) ? Math.max(min, Math.min(max, n)) : fallback;
+}
+const size = numberParam('size', 72, 24, 240);
 const theme = ['dark', 'light', 'plain'].includes(params.get('theme')) ? params.get('theme') : 'dark';
 const only = (params.get('dice') || '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-const keep = Math.max(0, Math.min(10, Number(params.get('history') ?? 5)));
+const keep = Math.floor(numberParam('history', 5, 0, 10));
+const holdMs = numberParam('hold', 6, 0, 60) * 1000;
 document.body.classList.add(`theme-${theme}`);
 document.body.style.setProperty('--size', `${size}px`);
 
@@ -27,6 +36,7 @@ const connection = document.getElementById('connection');
 let shown = null; // id of the roll on screen
 let history = [];
 const shows = (kind) => only.length === 0 || only.includes(kind);
+const finished = (state) => state === 'done' || state === 'failed' || state === 'abandoned';
 
 function resultText(roll) {
   if (roll.state === 'failed') return `failed: ${roll.error ?? ''}`;
@@ -58,9 +68,11 @@ function showRoll(roll, fresh) {
   root.dataset.roll = roll.id;
   current.classList.remove('fresh', 'stale');
   void current.offsetWidth;
-  current.classList.add(fresh ? 'fresh' : 'stale');
+  // Only a finished roll can be an earlier one: a roll still rolling when the page opens is the one on the rig now.
+  if (fresh) current.classList.add('fresh');
+  else if (finished(roll.state)) current.classList.add('stale');
   current.dataset.fresh = String(fresh);
-  who.textContent = roll.by ? roll.by : '';
+  who.textContent = plainName(roll.by);
   request.textContent = roll.request;
   clear(diceBox);
   if (roll.state === 'done') {
@@ -72,18 +84,52 @@ function showRoll(roll, fresh) {
   } else {
     for (const d of roll.partial ?? []) if (shows(d.type)) diceBox.append(slot(d.type, d.faceId ?? d.symbol, ''));
   }
-  result.textContent = roll.state === 'done' || roll.state === 'failed' || roll.state === 'abandoned' ? resultText(roll) : 'rolling…';
+  result.textContent = finished(roll.state) ? resultText(roll) : 'rolling…';
   markShown(roll.id, roll.state);
+  renderHistory();
 }
 
+// Every finished roll but the one on the panel, so a result moves from the panel into the list and is never missing.
 function renderHistory() {
   clear(historyList);
-  for (const r of history.slice(1, keep + 1)) historyList.append(el('li', { 'data-roll': r.id, text: `${r.by ? `${r.by}: ` : ''}${r.request} → ${resultText(r)}` }));
+  for (const r of history.filter((h) => h.id !== shown).slice(0, keep)) {
+    const name = nameElement(r.by);
+    historyList.append(el('li', { 'data-roll': r.id }, ...(name ? [name, ': '] : []), `${r.request} → ${resultText(r)}`));
+  }
 }
 
 function remember(roll) {
   history = [roll, ...history.filter((r) => r.id !== roll.id)].slice(0, 11);
   renderHistory();
+}
+
+// Pacing: a result shown new stays on the panel for at least holdMs, or viewers of a busy queue would see each one
+// for a few milliseconds. Rolls that move on meanwhile wait, in order, with their latest state; a roll that finished
+// while waiting is then shown finished (not rolling again), and each result gets its full time in turn.
+let holdTimer = null;
+const waiting = new Map();
+
+function present(roll, fresh) {
+  showRoll(roll, fresh);
+  if (roll.state === 'done') remember(roll);
+  if (fresh && finished(roll.state) && holdMs > 0) {
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(release, holdMs);
+  }
+}
+
+function release() {
+  holdTimer = null;
+  const next = waiting.values().next().value;
+  if (next === undefined) return;
+  waiting.delete(next.id);
+  present(next, true);
+}
+
+function stopHolding() {
+  clearTimeout(holdTimer);
+  holdTimer = null;
+  waiting.clear();
 }
 
 connectLive({
@@ -92,6 +138,13 @@ connectLive({
   },
   onState: (state) => {
     history = state.history ?? [];
+    // Back after a short drop while a result is held: it keeps its time, and the roll under way waits its turn.
+    if (holdTimer !== null && history.some((r) => r.id === shown)) {
+      if (state.rolling && state.rolling.id !== shown) waiting.set(state.rolling.id, state.rolling);
+      renderHistory();
+      return;
+    }
+    stopHolding();
     renderHistory();
     if (state.rolling) showRoll(state.rolling, false);
     else if (history[0] && history[0].id !== shown) showRoll(history[0], false);
@@ -100,15 +153,15 @@ connectLive({
   onEvent: (e) => {
     if (e.type === 'roll') {
       const roll = e.roll;
-      // A waiting roll abandoned at shutdown was never shown; only the one on screen says it was abandoned.
-      if (roll.state === 'queued' || roll.state === 'cancelled' || (roll.state === 'abandoned' && roll.id !== shown)) return;
-      if (roll.state === 'rolling') {
-        // The dice kept so far replace the ones shown live.
-        showRoll(roll, shown !== roll.id);
+      if (roll.state === 'cancelled') waiting.delete(roll.id);
+      // A waiting roll abandoned at shutdown was never shown; only the one on screen (or next in line) says it was abandoned.
+      if (roll.state === 'queued' || roll.state === 'cancelled' || (roll.state === 'abandoned' && roll.id !== shown && !waiting.has(roll.id))) return;
+      if (holdTimer !== null && roll.id !== shown) {
+        waiting.set(roll.id, roll);
         return;
       }
-      showRoll(roll, true);
-      if (roll.state === 'done') remember(roll);
+      // A rolling roll: the dice kept so far replace the ones shown live.
+      present(roll, roll.state !== 'rolling' || shown !== roll.id);
     } else if (e.type === 'die-read' && e.mode === 'stream' && e.counted && e.rollId === shown && root.dataset.state === 'rolling') {
       if (e.status !== 'read' || !shows(e.dieType)) return;
       const s = slot(e.dieType, e.symbol, '');
