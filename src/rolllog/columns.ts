@@ -6,6 +6,7 @@ export const COLUMN_ALIASES = {
   symbol: ['symbol', 'result', 'outcome', 'value', 'roll'],
   throw: ['throw', 'throw_index', 'throw_no', 'throw_number'],
   resolution: ['resolution'],
+  reviewer: ['reviewer', 'reviewed_by'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;
