@@ -62,6 +62,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         [report, expected, evidence] = await withReadableStore(
           path,
           ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase())), checkEvidence(path, store.evidenceFiles())] as const,
+          (note) => io.err(`dicerig: note: ${note}\n`),
         );
       } catch (e) {
         // A store too damaged to open: that is the verification's answer.
