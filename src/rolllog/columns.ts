@@ -7,6 +7,7 @@ export const COLUMN_ALIASES = {
   throw: ['throw', 'throw_index', 'throw_no', 'throw_number'],
   resolution: ['resolution'],
   reviewer: ['reviewer', 'reviewed_by'],
+  simulated: ['simulated'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;

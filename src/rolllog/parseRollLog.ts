@@ -82,6 +82,8 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const throwCol = cols.throw ?? -1;
   const resolutionCol = cols.resolution ?? -1;
   const reviewerCol = cols.reviewer ?? -1;
+  const simulatedCol = cols.simulated ?? -1;
+  let simulatedRows = 0;
   // Both columns: each face's symbol is checked against the die's type once its type is known (`resolveDieRolls`).
   const symbolCol = cols.face !== undefined ? (cols.symbol ?? -1) : -1;
   // An unresolved row leaves every outcome column empty.
@@ -181,6 +183,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
       const [ss, se] = trimmed(src, starts[symbolCol] as number, ends[symbolCol] as number);
       if (se > ss) collector.seeSymbol(die, src, ss, se, lineNo);
     }
+    if (simulatedCol >= 0 && isSimulatedMark(src.slice(starts[simulatedCol] as number, ends[simulatedCol] as number))) simulatedRows++;
     if (throwCol >= 0) {
       const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
       throwsSeen.see(die, die.label, throwNumber(src, ns, ne, file, lineNo, header[throwCol]), lineNo);
@@ -188,7 +191,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  return { file, format: 'csv', dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+  return { file, format: 'csv', dice: collector.dice(), rows, simulatedRows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
 }
 
 function matchOneHot(header: readonly string[], options: ParseOptions): SymbolLayout | undefined {
@@ -301,6 +304,7 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const lines = text.split('\n');
   let typeOptionUsed = false;
   let rows = 0;
+  let simulatedRows = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = stripCr(lines[i] as string).trim();
     if (line === '') continue;
@@ -341,12 +345,13 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
       const symbol = textField(obj, 'symbol', file, i + 1);
       if (symbol !== undefined && symbol !== null && symbol !== '') collector.seeSymbol(die, symbol, 0, symbol.length, i + 1);
     }
+    if (obj['simulated'] === true) simulatedRows++;
     const throwValue = pick(obj, 'throw');
     if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
-  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, simulatedRows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
 }
 
 const unresolvedHasOutcome = 'a roll marked unresolved (the reader could not read it) has no face or symbol, found';
@@ -361,6 +366,12 @@ function resolutionOf(value: string, file: string, line: number, column?: string
   if (v === 'unresolved' || v === 'reviewed') return v;
   if (v === 'read' || v === '') return 'read';
   throw new InputError(`the resolution ${quoteValue(value)} is not "read", "reviewed" or "unresolved"`, column !== undefined ? { file, line, column } : { file, line });
+}
+
+/** Whether a CSV `simulated` cell marks its row simulated (`dicerig export` writes 1; a spreadsheet may write TRUE). */
+function isSimulatedMark(cell: string): boolean {
+  const v = cell.trim().toLowerCase();
+  return v === '1' || v === 'true';
 }
 
 /** The range [start, end) without surrounding spaces and tabs. */

@@ -62,6 +62,8 @@ export interface ParsedLog {
   readonly format: LogFormat;
   readonly dice: DieLog[];
   readonly rows: number;
+  /** Rows marked simulated (an export's `simulated` column or field: `1` or `true`). */
+  readonly simulatedRows?: number;
   /** Whether `ParseOptions.typeId` (`--die`) typed some row that names no type of its own, or chose the one-hot layout. */
   readonly typeOptionUsed?: boolean;
 }
