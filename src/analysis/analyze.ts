@@ -135,6 +135,8 @@ export interface AnalysisHead extends Omit<Analysis, 'dice'> {
   readonly campaignSetAside?: number;
   /** The settings taken from the stored sessions analysed (no option gave them, and the sessions agree on them). */
   readonly settingsFromSessions?: readonly ('alpha' | 'delta' | 'serialAlpha')[];
+  /** The sources whose rolls are simulated, and whether all are (said first: such rolls are no evidence about real dice). */
+  readonly simulated?: { readonly all: boolean; readonly sources: readonly string[] };
 }
 
 /**

@@ -29,7 +29,10 @@ export function resolveDieRolls(log: DieLog, dice: readonly DieType[], fallbackT
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = indexOfCode[log.codes[i] as number] as number;
   const files = [...log.files];
-  const unresolved = log.unresolvedAt !== undefined && log.unresolvedAt.length > 0 ? { unresolvedAt: [...log.unresolvedAt] } : {};
+  const unresolved = {
+    ...(log.unresolvedAt !== undefined && log.unresolvedAt.length > 0 ? { unresolvedAt: [...log.unresolvedAt] } : {}),
+    ...(log.reviewed !== undefined && log.reviewed.length > 0 ? { reviewed: [...log.reviewed] } : {}),
+  };
   if (log.level === 'symbol') return { label: log.label, die, level: 'symbol', symbols: out, files, ...unresolved };
   const symbolOfFace = die.faces.map((f) => die.symbols.indexOf(f.symbol));
   const symbols = new Uint8Array(n);

@@ -14,6 +14,7 @@ import { fileVerdicts, judgedSources } from './fileVerdicts.js';
 import type { CliIo } from './io.js';
 import { readLogs } from './readLogs.js';
 import { parsedConfig, withSessionDice } from '../dice/sessionDice.js';
+import { simulatedSources, type SimulatedSources } from './simulatedSources.js';
 import { sessionsSettings, storedSessionName, type JudgedSources, type readStoredLogs } from './storedLogs.js';
 import { readDice } from './unreadDice.js';
 
@@ -25,6 +26,8 @@ export interface JudgedLogs {
   readonly unresolvedOf: ReadonlyMap<string, number>;
   /** The decision settings every session (stored, or exported with its manifest) ran with, where they agree. */
   readonly agreed: { alpha?: number; delta?: number; serialAlpha?: number };
+  /** The sources whose rolls are simulated (`simulatedSources`); absent when none is. */
+  readonly simulated?: SimulatedSources;
 }
 
 export function readJudgedLogs(
@@ -53,8 +56,10 @@ export function readJudgedLogs(
   if (unreadNote !== undefined) io.err(unreadNote);
   const unused = unusedDieNote(die, fileLogs);
   if (unused !== undefined) io.err(unused);
+  const simulated = simulatedSources(stored.sessions, manifests, fileLogs);
   // The parsed logs are not returned: only the coded rolls are kept (a file of 600,000 rolls is not held twice).
   return {
+    ...(simulated !== undefined ? { simulated } : {}),
     rolls,
     judged: judgedSources(stored, fileLogs, fromFiles),
     unresolvedOf: unresolvedByLabel(fileLogs, stored.unresolved),

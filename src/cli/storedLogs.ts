@@ -124,6 +124,7 @@ export async function readStoredLogs(
     }
     throw e;
   }
+  if (opened.note !== undefined) verification.warn(`dicerig: note: ${opened.note}`);
   try {
     const sessions = opened.sessions;
     // One session named twice (by id and by name, say) would count its rolls, and multiply its evidence, twice.

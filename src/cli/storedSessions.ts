@@ -48,7 +48,7 @@ function aboutFleet(e: unknown, store: RollStore, fleet: FleetDb): unknown {
  * `dice`: the die types known; given, a fleet session's campaign finding is read too (it needs them to analyse the campaign).
  */
 export async function withStoredSession<T>(db: string | undefined, key: string, note: (line: string) => void, fn: (s: StoredSession) => T | Promise<T>, dice?: readonly DieType[]): Promise<T> {
-  if (!isFleetUrl(db)) return withReadableStore(rollStorePath(db), ({ store }) => fn({ store, session: store.findSession(key) }));
+  if (!isFleetUrl(db)) return withReadableStore(rollStorePath(db), ({ store }) => fn({ store, session: store.findSession(key) }), (line) => note(`dicerig: note: ${line}`));
   return withFleet(db, async (fleet) => {
     const opened = await openFleetSessions(fleet, [key]);
     const source = opened.sources[0] as (typeof opened.sources)[number];
@@ -69,11 +69,16 @@ export async function withStoredSession<T>(db: string | undefined, key: string, 
  * Opens several sessions of the store `db` names, for commands that read many (pool, analyze); `close` when done.
  * `dice`: as for `withStoredSession`, the fleet sessions' campaign findings are read with them.
  */
-export async function openStoredSessions(db: string | undefined, keys: readonly string[], dice?: readonly DieType[]): Promise<{ sessions: StoredSession[]; close(): Promise<void> }> {
+export async function openStoredSessions(
+  db: string | undefined,
+  keys: readonly string[],
+  dice?: readonly DieType[],
+): Promise<{ sessions: StoredSession[]; close(): Promise<void>; note?: string }> {
   if (!isFleetUrl(db)) {
     const opened = openStoreForReading(rollStorePath(db));
     try {
-      return { sessions: keys.map((k) => ({ store: opened.store, session: opened.store.findSession(k) })), close: async () => opened.close() };
+      const sessions = keys.map((k) => ({ store: opened.store, session: opened.store.findSession(k) }));
+      return { sessions, close: async () => opened.close(), ...(opened.note !== undefined ? { note: opened.note } : {}) };
     } catch (e) {
       opened.close();
       throw e;

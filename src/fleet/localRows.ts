@@ -102,7 +102,7 @@ export class LocalRows {
       const version = checkSchema(db);
       if (version < SCHEMA_VERSION) {
         db.close();
-        throw new StoreError(`${path} has schema version ${version}; open it for writing once (e.g. \`dicerig verify --db ${path}\`) to bring it to version ${SCHEMA_VERSION} before syncing.`, { db: path });
+        throw new StoreError(`${path} has schema version ${version}; open it for writing once (\`dicerig sync\` does) to bring it to version ${SCHEMA_VERSION} before syncing.`, { db: path });
       }
     } catch (e) {
       if (isSqliteError(e)) throw new StoreError(`Cannot read the roll store ${path}: ${e.message}.`, { db: path }, { cause: e });

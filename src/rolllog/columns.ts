@@ -6,6 +6,8 @@ export const COLUMN_ALIASES = {
   symbol: ['symbol', 'result', 'outcome', 'value', 'roll'],
   throw: ['throw', 'throw_index', 'throw_no', 'throw_number'],
   resolution: ['resolution'],
+  reviewer: ['reviewer', 'reviewed_by'],
+  simulated: ['simulated'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;

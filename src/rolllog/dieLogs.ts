@@ -40,6 +40,11 @@ export class DieLogCollector {
     return log;
   }
 
+  /** Marks the latest roll of `log` as labelled by a person (`DieLog.reviewed`). */
+  markReviewed(log: DieLog, reviewer: string | null): void {
+    (log.reviewed ??= []).push({ roll: log.codes.length - 1, reviewer });
+  }
+
   addRange(
     labelText: string,
     labelStart: number,

@@ -22,6 +22,7 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
       if (!copies.has(found)) {
         seen = { ...found, dictionary: [...found.dictionary], codes: [...found.codes], firstSeen: new Map(found.firstSeen), files: new Set(found.files) };
         if (found.unresolvedAt !== undefined) seen.unresolvedAt = [...found.unresolvedAt];
+        if (found.reviewed !== undefined) seen.reviewed = [...found.reviewed];
         if (found.faceSymbols !== undefined) seen.faceSymbols = [...found.faceSymbols];
         copies.add(seen);
         byLabel.set(die.label, seen);
@@ -58,6 +59,7 @@ export function mergeLogs(logs: readonly ParsedLog[]): DieLog[] {
       });
       const before = seen.codes.length;
       for (const at of die.unresolvedAt ?? []) (seen.unresolvedAt ??= []).push(before + at);
+      for (const r of die.reviewed ?? []) (seen.reviewed ??= []).push({ ...r, roll: before + r.roll });
       for (const c of die.codes) seen.codes.push(recode[c] as number);
       for (const f of die.files) seen.files.add(f);
     }

@@ -81,6 +81,9 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const typeCol = cols.type ?? -1;
   const throwCol = cols.throw ?? -1;
   const resolutionCol = cols.resolution ?? -1;
+  const reviewerCol = cols.reviewer ?? -1;
+  const simulatedCol = cols.simulated ?? -1;
+  let simulatedRows = 0;
   // Both columns: each face's symbol is checked against the die's type once its type is known (`resolveDieRolls`).
   const symbolCol = cols.face !== undefined ? (cols.symbol ?? -1) : -1;
   // An unresolved row leaves every outcome column empty.
@@ -142,7 +145,8 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
       if (text.slice(lineStart, end).trim() === '') continue;
       throw new InputError(`expected ${width} fields as in the header, found ${fieldCount}`, { file, line: lineNo });
     }
-    const unresolved = resolutionCol >= 0 && isUnresolved(src.slice(starts[resolutionCol] as number, ends[resolutionCol] as number).trim(), file, lineNo, header[resolutionCol]);
+    const resolution = resolutionCol >= 0 ? resolutionOf(src.slice(starts[resolutionCol] as number, ends[resolutionCol] as number).trim(), file, lineNo, header[resolutionCol]) : 'read';
+    const unresolved = resolution === 'unresolved';
     const [ts, te] = trimmed(src, starts[outcomeCol] as number, ends[outcomeCol] as number);
     if (unresolved) {
       for (const col of outcomeCols) {
@@ -172,12 +176,14 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
       if (ls === le) throw new InputError('the die label is empty', { file, line: lineNo, column: header[dieCol] });
       die = unresolved ? collector.addUnresolved(src.slice(ls, le), level, lineNo, typeId, true) : collector.addRange(src, ls, le, level, src, ts, te, lineNo, typeId);
     }
+    if (resolution === 'reviewed') collector.markReviewed(die, reviewerCol >= 0 ? src.slice(starts[reviewerCol] as number, ends[reviewerCol] as number).trim() || null : null);
     // Most rows repeat their face's symbol exactly: the collector compares the field as it is, and trims only when that fails.
     if (symbolCol >= 0 && !unresolved && !collector.repeatsSymbol(die, src, starts[symbolCol] as number, ends[symbolCol] as number)) {
       // An empty symbol is one not given.
       const [ss, se] = trimmed(src, starts[symbolCol] as number, ends[symbolCol] as number);
       if (se > ss) collector.seeSymbol(die, src, ss, se, lineNo);
     }
+    if (simulatedCol >= 0 && isSimulatedMark(src.slice(starts[simulatedCol] as number, ends[simulatedCol] as number))) simulatedRows++;
     if (throwCol >= 0) {
       const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
       throwsSeen.see(die, die.label, throwNumber(src, ns, ne, file, lineNo, header[throwCol]), lineNo);
@@ -185,7 +191,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  return { file, format: 'csv', dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+  return { file, format: 'csv', dice: collector.dice(), rows, simulatedRows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
 }
 
 function matchOneHot(header: readonly string[], options: ParseOptions): SymbolLayout | undefined {
@@ -267,7 +273,7 @@ function parseOneHot(
   return { file, format: 'one-hot', dice: collector.dice(), rows, typeOptionUsed: options.typeId !== undefined };
 }
 
-const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw' | 'resolution', readonly string[]> = COLUMN_ALIASES;
+const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw' | 'resolution' | 'reviewer', readonly string[]> = COLUMN_ALIASES;
 
 function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unknown {
   for (const key of JSON_KEYS[role]) if (key in obj) return obj[key];
@@ -280,7 +286,7 @@ function pick(obj: Record<string, unknown>, role: keyof typeof JSON_KEYS): unkno
  * object or an array is refused, where String() would make a die named "true"
  * or a face "[object Object]".
  */
-function textField(obj: Record<string, unknown>, role: 'die' | 'type' | 'face' | 'symbol' | 'resolution', file: string, line: number): string | null | undefined {
+function textField(obj: Record<string, unknown>, role: 'die' | 'type' | 'face' | 'symbol' | 'resolution' | 'reviewer', file: string, line: number): string | null | undefined {
   const key = JSON_KEYS[role].find((k) => k in obj);
   if (key === undefined) return undefined;
   const value = obj[key];
@@ -298,6 +304,7 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const lines = text.split('\n');
   let typeOptionUsed = false;
   let rows = 0;
+  let simulatedRows = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = stripCr(lines[i] as string).trim();
     if (line === '') continue;
@@ -315,8 +322,9 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     // A null face or symbol is one not given (a symbol-only row may carry "face": null); a null die is an empty label.
     const face = textField(obj, 'face', file, i + 1) ?? undefined;
     const outcome = face ?? textField(obj, 'symbol', file, i + 1);
-    const resolution = textField(obj, 'resolution', file, i + 1);
-    const unresolved = resolution !== undefined && resolution !== null && isUnresolved(resolution, file, i + 1);
+    const resolutionValue = textField(obj, 'resolution', file, i + 1);
+    const resolution = resolutionValue === undefined || resolutionValue === null ? 'read' : resolutionOf(resolutionValue, file, i + 1);
+    const unresolved = resolution === 'unresolved';
     if (unresolved) {
       if (outcome !== undefined && outcome !== null && outcome !== '') throw new InputError(`${unresolvedHasOutcome} ${quoteValue(outcome)}`, { file, line: i + 1 });
     } else if (outcome === undefined || outcome === null || outcome === '') {
@@ -332,30 +340,38 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     const die = unresolved
       ? collector.addUnresolved(label, 'symbol', i + 1, typeId, false)
       : collector.add(label, face !== undefined ? 'face' : 'symbol', outcome as string, i + 1, typeId);
+    if (resolution === 'reviewed') collector.markReviewed(die, textField(obj, 'reviewer', file, i + 1) || null);
     if (face !== undefined && face !== '' && !unresolved) {
       const symbol = textField(obj, 'symbol', file, i + 1);
       if (symbol !== undefined && symbol !== null && symbol !== '') collector.seeSymbol(die, symbol, 0, symbol.length, i + 1);
     }
+    if (obj['simulated'] === true) simulatedRows++;
     const throwValue = pick(obj, 'throw');
     if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
-  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, simulatedRows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
 }
 
 const unresolvedHasOutcome = 'a roll marked unresolved (the reader could not read it) has no face or symbol, found';
 
 /**
- * Whether a `resolution` value marks the roll unresolved: `unresolved`, as `dicerig export` writes a roll the reader
- * declined or did not find and nobody labelled; `read` or empty for a read roll. Anything else is refused, since
- * guessing would count a roll that was never read, or drop one that was.
+ * A roll's `resolution`: `unresolved`, as `dicerig export` writes a roll the reader declined or did not find and
+ * nobody labelled; `reviewed` for one a person labelled (it counts as read); `read` or empty for a read roll.
+ * Anything else is refused, since guessing would count a roll that was never read, or drop one that was.
  */
-function isUnresolved(value: string, file: string, line: number, column?: string): boolean {
+function resolutionOf(value: string, file: string, line: number, column?: string): 'read' | 'reviewed' | 'unresolved' {
   const v = value.toLowerCase();
-  if (v === 'unresolved') return true;
-  if (v === 'read' || v === '') return false;
-  throw new InputError(`the resolution ${quoteValue(value)} is neither "read" nor "unresolved"`, column !== undefined ? { file, line, column } : { file, line });
+  if (v === 'unresolved' || v === 'reviewed') return v;
+  if (v === 'read' || v === '') return 'read';
+  throw new InputError(`the resolution ${quoteValue(value)} is not "read", "reviewed" or "unresolved"`, column !== undefined ? { file, line, column } : { file, line });
+}
+
+/** Whether a CSV `simulated` cell marks its row simulated (`dicerig export` writes 1; a spreadsheet may write TRUE). */
+function isSimulatedMark(cell: string): boolean {
+  const v = cell.trim().toLowerCase();
+  return v === '1' || v === 'true';
 }
 
 /** The range [start, end) without surrounding spaces and tabs. */

@@ -26,6 +26,8 @@ export interface DieLog {
    * die, and nobody labelled them), each as how many read rolls came before it. A verdict must hold whatever they were.
    */
   unresolvedAt?: number[];
+  /** The die's rolls a person labelled (`ReviewedRoll`); absent when none. */
+  reviewed?: ReviewedRoll[];
   /**
    * A face-level log that also gives each roll's symbol (an export's face and symbol columns): aligned with
    * `dictionary`, the symbol first written beside each face, and where. Only the die's type knows which symbol a face
@@ -33,6 +35,17 @@ export interface DieLog {
    * no row gave both.
    */
   faceSymbols?: (FaceSymbol | undefined)[];
+}
+
+/**
+ * A roll the reader declined and a person labelled (an export's `resolution` `reviewed`): it counts as a read roll
+ * does, and `import` stores it as labelled, by whom the log says.
+ */
+export interface ReviewedRoll {
+  /** Its index among the die's counted rolls (`DieLog.codes`). */
+  readonly roll: number;
+  /** Who labelled it (an export's `reviewer` column); null when the log does not say. */
+  readonly reviewer: string | null;
 }
 
 /** The symbol a log wrote beside a face, where first written. */
@@ -49,6 +62,8 @@ export interface ParsedLog {
   readonly format: LogFormat;
   readonly dice: DieLog[];
   readonly rows: number;
+  /** Rows marked simulated (an export's `simulated` column or field: `1` or `true`). */
+  readonly simulatedRows?: number;
   /** Whether `ParseOptions.typeId` (`--die`) typed some row that names no type of its own, or chose the one-hot layout. */
   readonly typeOptionUsed?: boolean;
 }
@@ -68,6 +83,8 @@ export interface DieRolls {
   readonly files: readonly string[];
   /** Its unresolved rolls, each as how many read rolls came before it (`DieLog.unresolvedAt`); absent when none. */
   readonly unresolvedAt?: readonly number[];
+  /** The rolls a person labelled (`DieLog.reviewed`); absent when none. */
+  readonly reviewed?: readonly ReviewedRoll[];
 }
 
 /** How many unresolved rolls a die's log holds. */

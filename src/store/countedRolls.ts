@@ -13,9 +13,11 @@ export const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, 
 // Its face is the answer that stands (a correction supersedes the label it corrects).
 export const REVIEWED = `LEFT JOIN reviews rv ON rv.roll_id = r.id AND r.resolution = 'reviewed' AND ${STANDING_REVIEW}`;
 
+// A reviewed roll keeps the confidence and classifier of the guess the reader declined: not a read, so not given.
 const COLUMNS = `t.idx AS throwIndex, r.die_id AS dieId, d.label AS dieLabel, d.type_id AS dieType, r.channel,
-  coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol, r.confidence,
-  r.classifier_version AS classifierVersion, r.simulated`;
+  coalesce(r.face_id, rv.face_id) AS faceId, coalesce(r.symbol, rv.symbol) AS symbol,
+  CASE WHEN rv.id IS NULL THEN r.confidence END AS confidence, CASE WHEN rv.id IS NULL THEN r.classifier_version END AS classifierVersion,
+  r.simulated, CASE WHEN rv.id IS NULL THEN 'read' ELSE 'reviewed' END AS resolution, rv.reviewer`;
 
 /** The counted rolls of a session, in throw order (the store's everyday statement). */
 export const COUNTED_SQL = `SELECT ${COLUMNS}

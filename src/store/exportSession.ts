@@ -19,7 +19,9 @@ export interface SessionExport {
  * and `resolution` when the session has unresolved rolls (the reader declined them or found no die, and nobody
  * labelled them): each is a row of its own, `unresolved` with no face or symbol, so whoever judges the export
  * judges it whatever they were, as the session did (dropping them would let a reader's face-dependent declines
- * bias the copy's verdict).
+ * bias the copy's verdict). A declined roll a person labelled is `reviewed`, with the `reviewer` (a column of its
+ * own when there is one) and no confidence or classifier: its face is the person's, not a read, and an import
+ * keeps it so.
  * A die's face ids are written when every one of its rolls has one (a CSV
  * leaves out the face column unless every die has them), so analysis runs at
  * face level wherever the faces are known.
@@ -40,15 +42,22 @@ export function exportSession(
   const withoutFace = new Set<number>();
   const diceIds = new Set<number>();
   let rows = 0;
+  let reviewed = 0;
   for (const r of counted()) {
     rows++;
+    if (r.resolution === 'reviewed') reviewed++;
     diceIds.add(r.dieId);
     if (r.faceId === null) withoutFace.add(r.dieId);
   }
   for (const u of unresolvedRows) diceIds.add(u.dieId);
   const faceColumn = format === 'jsonl' || withoutFace.size === 0;
-  const withResolution = unresolvedRows.length > 0;
-  const columns = ['throw', 'die', 'type', 'channel', ...(faceColumn ? ['face'] : []), 'symbol', 'confidence', 'classifier', 'simulated', ...(withResolution ? ['resolution'] : [])];
+  const withResolution = unresolvedRows.length > 0 || reviewed > 0;
+  const withReviewer = reviewed > 0;
+  const columns = [
+    ...['throw', 'die', 'type', 'channel', ...(faceColumn ? ['face'] : []), 'symbol', 'confidence', 'classifier', 'simulated'],
+    ...(withResolution ? ['resolution'] : []),
+    ...(withReviewer ? ['reviewer'] : []),
+  ];
   const manifest: ExportManifest = {
     kind: 'manifest',
     format: 'dicerig-export',
@@ -74,6 +83,7 @@ export function exportSession(
     counts: salvaged ? orNull(() => store.counts(session.id)) : store.counts(session.id),
     ...(salvaged ? (orNull(() => storedVerdicts(store, session.id)) ?? {}) : storedVerdicts(store, session.id)),
     unresolvedRolls: unresolved === null ? null : unresolved.length,
+    reviewedRolls: reviewed,
     ...(salvaged ? { unreadableRolls: salvaged.unreadable } : {}),
     exportedRolls: rows,
     columns,
@@ -83,19 +93,19 @@ export function exportSession(
     *lines() {
       if (format === 'csv') yield columns.join(',');
       const simulated = session.simulated;
-      const unresolvedRow = (u: UnresolvedRoll): string => (format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated) : jsonUnresolvedRow(u, simulated));
+      const unresolvedRow = (u: UnresolvedRoll): string => (format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated, withReviewer) : jsonUnresolvedRow(u, simulated));
       // Each throw's unresolved rolls follow its read ones: a die's rolls stay in the order it rolled them.
       let next = 0;
       for (const r of counted()) {
         while (next < unresolvedRows.length && (unresolvedRows[next] as UnresolvedRoll).throwIndex < r.throwIndex) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
-        yield format === 'csv' ? csvRow(r, faceColumn, withResolution) : jsonRow(r, !withoutFace.has(r.dieId));
+        yield format === 'csv' ? csvRow(r, faceColumn, withResolution, withReviewer) : jsonRow(r, !withoutFace.has(r.dieId));
       }
       while (next < unresolvedRows.length) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
     },
   };
 }
 
-function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean): string {
+function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean, withReviewer: boolean): string {
   const cells = [
     String(r.throwIndex),
     csvField(r.dieLabel),
@@ -106,13 +116,14 @@ function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean): str
     r.confidence === null ? '' : String(r.confidence),
     csvField(r.classifierVersion ?? ''),
     r.simulated ? '1' : '0',
-    ...(withResolution ? ['read'] : []),
+    ...(withResolution ? [r.resolution] : []),
+    ...(withReviewer ? [csvField(r.reviewer ?? '')] : []),
   ];
   return cells.join(',');
 }
 
-function csvUnresolvedRow(u: UnresolvedRoll, withFace: boolean, simulated: boolean): string {
-  const cells = [String(u.throwIndex), csvField(u.dieLabel), csvField(u.dieType), u.channel === null ? '' : String(u.channel), ...(withFace ? [''] : []), '', '', '', simulated ? '1' : '0', 'unresolved'];
+function csvUnresolvedRow(u: UnresolvedRoll, withFace: boolean, simulated: boolean, withReviewer: boolean): string {
+  const cells = [String(u.throwIndex), csvField(u.dieLabel), csvField(u.dieType), u.channel === null ? '' : String(u.channel), ...(withFace ? [''] : []), '', '', '', simulated ? '1' : '0', 'unresolved', ...(withReviewer ? [''] : [])];
   return cells.join(',');
 }
 
@@ -136,6 +147,8 @@ function jsonRow(r: CountedRoll, withFace: boolean): string {
     confidence: r.confidence,
     classifier: r.classifierVersion,
     simulated: r.simulated,
+    // A read row says nothing more, as exports always wrote them.
+    ...(r.resolution === 'reviewed' ? { resolution: 'reviewed', reviewer: r.reviewer } : {}),
   });
 }
 

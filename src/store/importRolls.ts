@@ -36,6 +36,8 @@ export interface ImportResult {
   readonly rolls: number;
   /** Unresolved rolls stored (the files' rows with `resolution` `unresolved`). */
   readonly unresolved: number;
+  /** Of the read rolls, those stored as labelled by a person (the files' rows with `resolution` `reviewed`). */
+  readonly reviewed: number;
   readonly dice: number;
 }
 
@@ -44,7 +46,8 @@ export interface ImportResult {
  * finished session of origin `import`, in one transaction: on any error nothing
  * is written. Logs keep each die's roll order but not which rolls were thrown
  * together, so throw i holds the i-th roll of every die that has one. An unresolved roll (no face) is stored as one,
- * in its place among the die's rolls. The
+ * in its place among the die's rolls; a roll a person labelled is stored as the session stored it, declined and then
+ * labelled, by whom the file says (`UNNAMED_REVIEWER` when it does not). The
  * session is simulated when the files' manifests say so (files without one
  * count as real); files that disagree are refused, and so are files whose
  * manifests name a session the store holds the rolls of already.
@@ -71,13 +74,19 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       simulated,
       startedAt: options.at,
     });
-    const dice = rolls.map((r) => ({ record: store.registerDie({ label: r.label, typeId: r.die.id }), rolls: r, order: rollOrder(r) }));
+    const dice = rolls.map((r) => ({
+      record: store.registerDie({ label: r.label, typeId: r.die.id }),
+      rolls: r,
+      order: rollOrder(r),
+      reviewers: new Map((r.reviewed ?? []).map((v) => [v.roll, v.reviewer])),
+    }));
     const longest = dice.reduce((n, d) => Math.max(n, d.order.length), 0);
     let stored = 0;
     let unresolved = 0;
+    const labels: { throwIndex: number; dieId: number; faceId: string; reviewer: string }[] = [];
     for (let i = 0; i < longest; i++) {
       const throwRolls: RollInput[] = [];
-      for (const { record, rolls: r, order } of dice) {
+      for (const { record, rolls: r, order, reviewers } of dice) {
         if (i >= order.length) continue;
         const k = order[i] as number;
         if (k < 0) {
@@ -88,16 +97,30 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
         }
         const symbol = r.die.symbols[r.symbols[k] as number] as string;
         const face = r.faces === undefined ? undefined : r.die.faces[r.faces[k] as number]?.id;
-        throwRolls.push({ dieId: record.id, symbol, ...(face !== undefined ? { faceId: face } : {}) });
         stored++;
+        const reviewer = reviewers.get(k);
+        if (reviewer !== undefined) {
+          // Recorded declined, then labelled, so the store says (and `verify` checks) that a person gave its face.
+          throwRolls.push({ dieId: record.id, resolution: 'unresolved' });
+          labels.push({ throwIndex: i + 1, dieId: record.id, faceId: face ?? symbol, reviewer: reviewer ?? UNNAMED_REVIEWER });
+          continue;
+        }
+        throwRolls.push({ dieId: record.id, symbol, ...(face !== undefined ? { faceId: face } : {}) });
       }
       store.recordThrow(session.id, { startedAt: options.at, endedAt: options.at, status: 'ok', rolls: throwRolls });
     }
+    if (labels.length > 0) {
+      const rollIds = new Map(store.unresolvedRolls(session.id).map((u) => [`${u.throwIndex}:${u.dieId}`, u.rollId]));
+      for (const l of labels) store.reviewRoll(session.id, { rollId: rollIds.get(`${l.throwIndex}:${l.dieId}`) as number, faceId: l.faceId, reviewer: l.reviewer, at: options.at });
+    }
     const ended = store.endSession(session.id, options.at, 'finished');
     if (options.verdicts !== undefined) store.saveVerdicts(session.id, options.at, options.verdicts);
-    return { session: ended, throws: longest, rolls: stored, unresolved, dice: dice.length };
+    return { session: ended, throws: longest, rolls: stored, unresolved, reviewed: labels.length, dice: dice.length };
   });
 }
+
+/** Who labelled a roll, for a log that says it was labelled but not by whom (a review needs a name). */
+export const UNNAMED_REVIEWER = 'unnamed (the imported log does not say)';
 
 /** A die's rolls in order: the index of each read roll, -1 for each unresolved one (placed after the read rolls before it). */
 function rollOrder(r: DieRolls): Int32Array {

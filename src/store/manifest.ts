@@ -39,6 +39,8 @@ export interface ExportManifest {
   readonly verdicts?: unknown;
   /** Declined rolls nobody labelled: rows of their own (`resolution` `unresolved`); null when a damaged file could not list them. */
   readonly unresolvedRolls: number | null;
+  /** Of the exported rolls, those a person labelled (`resolution` `reviewed`); absent in exports made before it was counted. */
+  readonly reviewedRolls?: number;
   /** Rows in the export with a face: the counted rolls (ok throws, read or labelled, not cocked). */
   readonly exportedRolls: number;
   readonly columns: readonly string[];

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { diskOf, formatBytes } from './diskOf.js';
 import { StoreError } from './errors.js';
 import { RollStore, type RollStoreOptions } from './rollStore.js';
+import { SCHEMA_VERSION } from './migrations.js';
 import { isSqliteError, openDatabase, quickCheck, type SqliteError } from './sqlite.js';
 
 /**
@@ -14,7 +15,8 @@ import { isSqliteError, openDatabase, quickCheck, type SqliteError } from './sql
  *
  * Writers check the file with SQLite's integrity check before anything is
  * written, so a damaged store is never written into. Readers open read-only:
- * a store the user cannot write is still readable.
+ * a store the user cannot write is still readable, and a reader never changes
+ * the file (a store of an older schema is read through a migrated copy).
  */
 
 const memory = (path: string): boolean => path === ':memory:' || path === '';
@@ -167,19 +169,19 @@ function integrityOf(path: string): string[] {
 /** A store opened for reading, and how it was opened. */
 export interface ReadableStore {
   readonly store: RollStore;
-  /** Said to the user when the store was read in an unusual way (a copy of a store whose folder is read-only). */
+  /** Said to the user when the store was read in an unusual way (through a copy: an older schema, or a folder SQLite cannot write). */
   readonly note?: string;
 }
 
 /**
- * Runs `fn` on the store opened read-only (verify, export, report, pool).
- * A store of an older schema is brought forward first when it can be written;
- * one in a folder SQLite cannot write its journal into is read from a private
- * copy. SQLite errors in `fn` (a damaged page met while reading) become one
- * StoreError line.
+ * Runs `fn` on the store opened read-only (verify, export, report, pool, sessions).
+ * The file is never changed: a store of an older schema, or one in a folder SQLite cannot write its journal into,
+ * is read from a private copy (migrated when old), and `tell` is given the note that says so. SQLite errors in `fn`
+ * (a damaged page met while reading) become one StoreError line.
  */
-export async function withReadableStore<T>(path: string, fn: (opened: ReadableStore) => T | Promise<T>): Promise<T> {
+export async function withReadableStore<T>(path: string, fn: (opened: ReadableStore) => T | Promise<T>, tell?: (note: string) => void): Promise<T> {
   const opened = openStoreForReading(path);
+  if (opened.note !== undefined) tell?.(opened.note);
   try {
     return await fn(opened);
   } catch (e) {
@@ -207,27 +209,72 @@ function openForReading(path: string): ReadableStore & { cleanup?: () => void } 
   try {
     return { store: RollStore.open(path, { readonly: true }) };
   } catch (e) {
-    if (e instanceof StoreError && e.where['reason'] === 'old-schema' && unwritable(path) === undefined) {
-      openStoreForWriting(path, { create: false }).close(); // migrates, after the integrity check
-      return { store: RollStore.open(path, { readonly: true }) };
-    }
-    if (isSqliteError(e) && (e.code === 'SQLITE_READONLY_DIRECTORY' || e.code === 'SQLITE_CANTOPEN')) return readCopy(path);
+    // Migrating in place would change a file a reader was asked to read, and lock out the dicerig that wrote it.
+    if (isOldSchema(e)) return readCopy(path, 'old');
+    if (isSqliteError(e) && (e.code === 'SQLITE_READONLY_DIRECTORY' || e.code === 'SQLITE_CANTOPEN')) return readCopy(path, 'folder');
     throw storeFailure(e, path, false);
   }
 }
 
-/** A private copy of the store (and its write-ahead log), for a store whose folder SQLite cannot write its shared-memory file into. */
-function readCopy(path: string): ReadableStore & { cleanup: () => void } {
+const isOldSchema = (e: unknown): boolean => e instanceof StoreError && e.where['reason'] === 'old-schema';
+
+/** The schema version a store file says it has (its `user_version`). */
+function schemaVersionOf(path: string): number {
+  const db = openDatabase(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.pragma('user_version', { simple: true }) as number;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A private copy of the store (and its write-ahead log), migrated when its schema is older: for a store of an older
+ * schema, and for one whose folder SQLite cannot write its shared-memory file into.
+ */
+function readCopy(path: string, why: 'old' | 'folder'): ReadableStore & { cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'dicerig-read-'));
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
   try {
     const copy = join(dir, basename(path));
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    const version = schemaVersionOf(copy);
+    const old = version < SCHEMA_VERSION;
+    if (old) {
+      const problems = integrityOf(copy);
+      if (problems.length > 0) throw damagedError(path, problems.join('; '), false);
+      RollStore.open(copy, { mustExist: true }).close();
+    }
     const store = RollStore.open(copy, { readonly: true });
-    return { store, note: `${path} is in a folder this user cannot write; read from a copy.`, cleanup };
+    const notes = [
+      ...(why === 'folder' ? [`${path} is in a folder this user cannot write; read from a copy.`] : []),
+      ...(old
+        ? [
+            `${path} has schema version ${version} (this dicerig's is ${SCHEMA_VERSION}): read through an up-to-date copy, and the file is left as it is, so the dicerig that wrote it still opens it. ` +
+              'A command that writes to it (run, import, review, sync) brings it forward.',
+          ]
+        : []),
+    ];
+    return { store, note: notes.join(' '), cleanup };
   } catch (e) {
     cleanup();
     throw storeFailure(e, path, false);
   }
+}
+
+/**
+ * Brings a store of an older schema forward in place, for a command that writes it or hands it on at this schema
+ * (`sync`, which copies it as this dicerig's schema has it): the schema version it had, or undefined when it was current.
+ */
+export function bringForward(path: string): number | undefined {
+  let version: number;
+  try {
+    version = schemaVersionOf(path);
+  } catch (e) {
+    throw storeFailure(e, path, true);
+  }
+  if (version >= SCHEMA_VERSION || version === 0) return undefined;
+  openStoreForWriting(path, { create: false }).close(); // migrates, after the integrity check
+  return version;
 }

@@ -145,7 +145,7 @@ export interface EventRecord {
   readonly detail: unknown;
 }
 
-/** A roll that counts: in an `ok` throw, read (has a symbol) and not cocked. */
+/** A roll that counts: in an `ok` throw, read (has a symbol) or labelled by a person, and not cocked. */
 export interface CountedRoll {
   readonly throwIndex: number;
   readonly dieId: number;
@@ -154,9 +154,14 @@ export interface CountedRoll {
   readonly channel: number | null;
   readonly faceId: string | null;
   readonly symbol: string;
+  /** Null for a `reviewed` roll: the reader declined it, so its guess is no read. */
   readonly confidence: number | null;
   readonly classifierVersion: string | null;
   readonly simulated: boolean;
+  /** `read` by the reader, or declined and `reviewed`: its face is the one a person gave. */
+  readonly resolution: 'read' | 'reviewed';
+  /** Who gave a `reviewed` roll its face (the answer that stands); null for a read roll. */
+  readonly reviewer: string | null;
 }
 
 /** One die's counted rolls in a session, in throw order. */

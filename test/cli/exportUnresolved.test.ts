@@ -112,6 +112,62 @@ describe('exporting a session with rolls the reader left unresolved', () => {
     expect(dice.map((d) => [d.label, d.unresolved, d.decidedBy?.session])).toEqual(session.map((d) => [d.label, (d.unresolved ?? 0) - 2, 1]));
   }, 60_000);
 
+  it('marks a roll a person labelled as reviewed, by whom, with no reader confidence, and import keeps it labelled by them', async () => {
+    const copy = join(dir, 'reviewed.db');
+    writeFileSync(copy, readFileSync(db));
+    const store = RollStore.open(copy, { mustExist: true });
+    const labelled = store.unresolvedRolls(1).slice(0, 3);
+    for (const r of labelled) store.reviewRoll(1, { rollId: r.rollId, faceId: '6', reviewer: 'ada, of the club', at: 1_700_000_100_000 });
+    store.close();
+    const out = { csv: join(dir, 'reviewed.csv'), jsonl: join(dir, 'reviewed.jsonl') };
+    for (const file of Object.values(out)) {
+      const r = await runCli('export', '1', '--db', copy, '--out', file);
+      expect(r.out).toContain('rolls (3 of them labelled by a person: rows marked "reviewed") and');
+    }
+    const rows = readFileSync(out.csv, 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,resolution,reviewer');
+    const reviewed = rows.filter((r) => r.includes(',reviewed,'));
+    expect(reviewed).toEqual(labelled.map((u) => `${u.throwIndex},${u.dieLabel},d6,${u.channel},6,6,,,1,reviewed,"ada, of the club"`));
+    expect(rows.filter((r) => r.includes(',read,')).every((r) => r.endsWith(',read,'))).toBe(true);
+    const json = readFileSync(out.jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(json[0]).toMatchObject({ kind: 'manifest', reviewedRolls: 3 });
+    expect(json.filter((r) => r['resolution'] === 'reviewed')).toEqual(
+      labelled.map((u) => ({ throw: u.throwIndex, die: u.dieLabel, type: 'd6', channel: u.channel, face: '6', symbol: '6', confidence: null, classifier: null, simulated: true, resolution: 'reviewed', reviewer: 'ada, of the club' })),
+    );
+    const counted = (JSON.parse((await runCli('analyze', '1', '--db', copy, '--json')).out) as { dice: AnalyzedDie[] }).dice.map((d) => [d.label, d.rolls, d.unresolved]);
+    for (const file of Object.values(out)) {
+      expect((JSON.parse((await runCli('analyze', file, '--json')).out) as { dice: AnalyzedDie[] }).dice.map((d) => [d.label, d.rolls, d.unresolved])).toEqual(counted);
+      const target = join(dir, `reviewed-import-${file.endsWith('.csv') ? 'csv' : 'jsonl'}.db`);
+      const imported = await runCli('import', file, '--db', target);
+      expect(imported.code, imported.err).toBe(0);
+      expect(imported.out).toContain('rolls (3 of them labelled by a person, and stored so) and');
+      const again = RollStore.open(target, { mustExist: true, readonly: true });
+      try {
+        expect(again.reviews(1).map((r) => [r.faceId, r.reviewer])).toEqual(labelled.map(() => ['6', 'ada, of the club']));
+        expect([...again.countedRolls(1)].filter((r) => r.resolution === 'reviewed')).toHaveLength(3);
+        expect(again.verify().ok).toBe(true);
+      } finally {
+        again.close();
+      }
+      expect((JSON.parse((await runCli('analyze', '1', '--db', target, '--json')).out) as { dice: AnalyzedDie[] }).dice.map((d) => [d.label, d.rolls, d.unresolved])).toEqual(counted);
+    }
+  }, 120_000);
+
+  it('reads a log that says a roll was reviewed but not by whom, and imports it labelled by an unnamed reviewer', async () => {
+    const log = join(dir, 'unnamed.csv');
+    writeFileSync(log, 'die,type,face,resolution\nA,d6,1,read\nA,d6,6,reviewed\nA,d6,,unresolved\n');
+    const target = join(dir, 'unnamed.db');
+    const r = await runCli('import', log, '--db', target);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^Imported 2 rolls \(1 of them labelled by a person, and stored so\) and 1 unresolved/);
+    const store = RollStore.open(target, { mustExist: true, readonly: true });
+    try {
+      expect(store.reviews(1).map((v) => [v.faceId, v.reviewer])).toEqual([['6', 'unnamed (the imported log does not say)']]);
+    } finally {
+      store.close();
+    }
+  });
+
   it('names a die none of whose rolls was read, leaves it out, and refuses a log with no read roll at all', async () => {
     const some = join(dir, 'some.csv');
     writeFileSync(some, 'die,type,face,resolution\nA,d6,1,read\nA,d6,2,read\nB,d6,,unresolved\n');

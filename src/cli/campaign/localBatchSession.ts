@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { BoundSession } from '../../fleet/campaignClaims.js';
 import type { Batch, CampaignRecord } from '../../fleet/campaignStore.js';
 import { LocalRows } from '../../fleet/localRows.js';
-import { openStoreForReading } from '../../store/openStore.js';
+import { bringForward, openStoreForReading } from '../../store/openStore.js';
 import type { SessionRecord } from '../../store/records.js';
 
 export interface LocalBatchSession {
@@ -37,7 +37,8 @@ function rolledFor(configJson: string): { uid?: unknown; batch?: unknown; campai
 /** The batch's session in the store at `db`: the one the fleet has bound when it came from here, else the latest one rolled for this campaign's batch. */
 export function localBatchSessions(db: string, campaign: CampaignRecord, batch: Batch, bound: BoundSession | undefined): LocalBatchSessions {
   if (!existsSync(db)) return { newName: batch.sessionName };
-  // Read first as any reader does: a store of an older schema is brought forward, which LocalRows needs.
+  // The rig rolls into this store: one of an older schema is brought forward here, as a run would, for LocalRows.
+  bringForward(db);
   const opened = openStoreForReading(db);
   let sessions: SessionRecord[];
   try {

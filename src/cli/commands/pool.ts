@@ -16,6 +16,7 @@ import type { CliIo } from '../io.js';
 import { positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { sameDieId } from '../../dice/catalogue.js';
 import { sessionIntervalsAt } from '../../analysis/sessionIntervalsAt.js';
+import { SIMULATED_WORDS, simulatedLine } from '../simulatedSources.js';
 
 interface PoolFlags {
   size: number;
@@ -54,7 +55,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       if (stored.sessions.length === 0 && files.length === 0 && stored.setAside.length > 0) {
         throw new InputError(`nothing to pool: every session named is on a rig its campaign found biased. ${leftOut.join('. ')}.`);
       }
-      const { rolls, judged, unresolvedOf, agreed } = readJudgedLogs(files, stored, dice, flags.die, io);
+      const { rolls, judged, unresolvedOf, agreed, simulated } = readJudgedLogs(files, stored, dice, flags.die, io);
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
       const colour = flags.colour ?? (types.length === 1 ? types[0] : undefined);
@@ -121,15 +122,16 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const fromSessions = stored.sessions.map((s) => ({ id: s.fleetId ?? s.session.id, name: s.session.name, simulated: s.session.simulated }));
       if (flags.json) {
         io.out(
-          `${toJson({ type: colour, level: flags.level, alpha, ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...(stored.setAside.length > 0 ? { leftOut: stored.setAside.map((x) => ({ id: x.session.fleetId ?? x.session.session.id, name: x.session.session.name, campaign: x.finding.campaign, rig: x.finding.rig, reason: x.finding.reason })) } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(judged.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...judged.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, partial: __, ...v }) => v)])) } : {}) })}\n`,
+          `${toJson({ type: colour, level: flags.level, alpha, ...(simulated !== undefined ? { simulated } : {}), ...(fromSessions.length > 0 ? { sessions: fromSessions } : {}), ...(stored.setAside.length > 0 ? { leftOut: stored.setAside.map((x) => ({ id: x.session.fleetId ?? x.session.session.id, name: x.session.session.name, campaign: x.finding.campaign, rig: x.finding.rig, reason: x.finding.reason })) } : {}), ...selection, verdicts: Object.fromEntries(candidates.map((c) => [c.label, c.verdict])), rankedBySession: candidates.filter((c) => c.bySession === true && !c.rejected).map((c) => c.label), ...(judged.verdicts.size > 0 ? { sessionVerdicts: Object.fromEntries([...judged.verdicts].map(([label, vs]) => [label, vs.map(({ parts: _, partial: __, ...v }) => v)])) } : {}) })}\n`,
         );
         return;
       }
+      const sessionsOnlyAllSimulated = simulated?.all === true && files.length === 0 && stored.sessions.length > 0;
       const names = flags.level === 'face' ? (dice.find((d) => sameDieId(d.id, colour))?.faces.map((f) => f.id) ?? []) : (dice.find((d) => sameDieId(d.id, colour))?.symbols ?? []);
       const out = [
-        ...(stored.sessions.length > 0
-          ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${stored.sessions.every((x) => x.session.simulated) ? ' (SIMULATED rolls: not evidence about real dice)' : ''}.`]
-          : []),
+        // Said as analyze says it, by the same rule: beside the sessions named when they are every source and all simulated.
+        ...(stored.sessions.length > 0 ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${sessionsOnlyAllSimulated ? ` (${SIMULATED_WORDS})` : ''}.`] : []),
+        ...(simulated !== undefined && !sessionsOnlyAllSimulated ? [simulatedLine(simulated)] : []),
         ...(leftOut.length > 0 ? ['Left out:', ...leftOut.map((l) => `  ${l}.`)] : []),
         `Pool of ${flags.size} ${colour} dice from ${candidates.length}, ranked by the largest deviation any ${flags.level} could still have (${boundWords(candidates.some((c) => c.bySession === true), candidates.length, alpha)}).`,
         `Certified: every pool die is within ±${fixed(selection.certifiedDelta)} of the expected odds on every ${flags.level}.`,

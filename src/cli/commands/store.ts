@@ -62,6 +62,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         [report, expected, evidence] = await withReadableStore(
           path,
           ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase())), checkEvidence(path, store.evidenceFiles())] as const,
+          (note) => io.err(`dicerig: note: ${note}\n`),
         );
       } catch (e) {
         // A store too damaged to open: that is the verification's answer.
@@ -109,7 +110,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           const sidecar = format === 'csv' ? `${flags.out}.manifest.json` : undefined;
           if (sidecar !== undefined) writeFileSync(sidecar, `${JSON.stringify(exported.manifest, null, 2)}\n`);
           io.out(
-            `Wrote ${formatCount(exported.manifest.exportedRolls)} rolls${unresolvedNote(exported.manifest.unresolvedRolls)} of session ${session.id}${session.name !== null ? ` (${session.name})` : ''} to ${flags.out}` +
+            `Wrote ${formatCount(exported.manifest.exportedRolls)} rolls${reviewedNote(exported.manifest.reviewedRolls ?? 0, ': rows marked "reviewed"')}${unresolvedNote(exported.manifest.unresolvedRolls)} of session ${session.id}${session.name !== null ? ` (${session.name})` : ''} to ${flags.out}` +
               `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
           );
         }
@@ -159,7 +160,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         });
         const s = result.session;
         io.out(
-          `Imported ${formatCount(result.rolls)} rolls${result.unresolved > 0 ? ` and ${formatCount(result.unresolved)} unresolved (no face: every verdict holds whatever they were)` : ''} of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
+          `Imported ${formatCount(result.rolls)} rolls${reviewedNote(result.reviewed, ', and stored so')}${result.unresolved > 0 ? ` and ${formatCount(result.unresolved)} unresolved (no face: every verdict holds whatever they were)` : ''} of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
             `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n` +
             (kept.line !== undefined ? `${kept.line}\n` : '') +
             (keptVerdicts.verdicts !== undefined ? `It keeps the verdicts the exported session made: analyze, pool and report show them, as they do the file's.\n` : ''),
@@ -168,6 +169,11 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         store.close();
       }
     });
+}
+
+/** What an export or import says of the rolls a person labelled among those it counts. */
+function reviewedNote(reviewed: number, how = ''): string {
+  return reviewed > 0 ? ` (${formatCount(reviewed)} of them labelled by a person${how})` : '';
 }
 
 /** What an export says of the session's unresolved rolls beside its read ones. */

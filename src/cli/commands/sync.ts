@@ -4,6 +4,8 @@ import { InputError } from '../../core/errors.js';
 import { isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
 import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
+import { bringForward } from '../../store/openStore.js';
+import { SCHEMA_VERSION } from '../../store/migrations.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, toJson } from '../options.js';
@@ -38,6 +40,9 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
       if (!isFleetUrl(flags.to)) throw new InputError(`--to must be a postgres:// URL of the fleet store, not "${flags.to}"`);
       if (isFleetUrl(flags.db)) throw new InputError('--db is the local roll store to copy from (a file), not a postgres:// URL');
       const path = rollStorePath(flags.db);
+      // The fleet takes rows as this dicerig's schema has them: an older store is brought forward first, and told.
+      const was = bringForward(path);
+      if (was !== undefined) io.err(`dicerig: note: brought ${path} forward from schema version ${was} to ${SCHEMA_VERSION} to sync it; the dicerig that wrote it can no longer open it.\n`);
       const local = LocalRows.open(path);
       try {
         const fleet = await openFleet(flags.to);

@@ -20,6 +20,7 @@ const DICE_HERE = '\u0000dice\u0000';
 export function* analysisJsonParts(a: AnalysisHead, dice: Iterable<DieAnalysis>): Generator<string> {
   const outer = toJson({
     dicerig: VERSION,
+    ...(a.simulated !== undefined ? { simulated: a.simulated } : {}),
     settings: { alpha: a.alpha, delta: a.delta, multiplicity: a.multiplicity, serialAlpha: a.serialAlpha, tests: a.family, ...(a.settingsFromSessions ? { fromSessions: a.settingsFromSessions } : {}) },
     dice: DICE_HERE,
     homogeneity: a.homogeneity.map((h) => ({

@@ -3,6 +3,7 @@ import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
 import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
+import { simulatedLine } from '../simulatedSources.js';
 
 /** The human-readable report of `dicerig analyze`. */
 export function formatAnalysisText(a: Analysis): string {
@@ -20,6 +21,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   const theirs = (key: 'alpha' | 'delta' | 'serialAlpha') => (own.includes(key) ? " (the sessions' own)" : '');
   yield `${formatCountOf(a.count, 'die', 'dice')}, ${formatCountOf(a.totalRolls, 'roll')}${a.unresolvedRolls !== undefined && a.unresolvedRolls > 0 ? ` read, ${formatCount(a.unresolvedRolls)} unresolved` : ''}. alpha ${a.alpha}${theirs('alpha')}, ${control} over ${a.family} test${a.family === 1 ? '' : 's'}, ` +
     `FAIR_WITHIN margin ±${a.delta}${theirs('delta')}, rig checks at ${a.serialAlpha}${theirs('serialAlpha')}.`;
+  if (a.simulated !== undefined) yield simulatedLine(a.simulated);
   const fromSessions = a.sessionVerdicts ?? 0;
   const across = a.acrossSessions ?? 0;
   if (fromSessions + across + (a.campaignSetAside ?? 0) < a.count) yield "Verdicts assume the number of rolls was fixed in advance; the anytime e-value of a die's symbols stays valid however the rolling was stopped.";

@@ -28,7 +28,7 @@ describe('rows of rolls the reader left unresolved', () => {
     const withFace = () => parse('x.csv', 'die,type,face,resolution\nA,d6,1,read\nA,d6,4,unresolved\n');
     expect(withFace).toThrow(InputError);
     expect(withFace).toThrow(/x\.csv, line 3, column "face": a roll marked unresolved \(the reader could not read it\) has no face or symbol, found "4"/);
-    expect(() => parse('x.csv', 'die,type,face,resolution\nA,d6,1,maybe\n')).toThrow(/x\.csv, line 2, column "resolution": the resolution "maybe" is neither "read" nor "unresolved"/);
+    expect(() => parse('x.csv', 'die,type,face,resolution\nA,d6,1,maybe\n')).toThrow(/x\.csv, line 2, column "resolution": the resolution "maybe" is not "read", "reviewed" or "unresolved"/);
     expect(() => parse('x.jsonl', '{"die":"A","type":"d6","face":"1","resolution":"unresolved"}\n')).toThrow(/x\.jsonl, line 1: a roll marked unresolved .* found "1"/);
     // A read row still needs its face.
     expect(() => parse('x.csv', 'die,type,face,resolution\nA,d6,,read\n')).toThrow(/line 2, column "face": the face is empty/);
