@@ -54,7 +54,7 @@ describe('a roll store of an older schema, read by a reading command', () => {
       const before = readFileSync(db);
       const note = `dicerig: note: ${db} has schema version 1 (this dicerig's is ${SCHEMA_VERSION}): read through an up-to-date copy, and the file is left as it is, so the dicerig that wrote it still opens it. A command that writes to it (run, import, review, sync) brings it forward.\n`;
       const sessions = await runCli('sessions', '--db', db);
-      expect(sessions.err).toBe('');
+      expect(sessions.err).toBe(note);
       expect(sessions.code).toBe(0);
       expect(sessions.out).toMatch(/^1 +old +finished +12$/m);
       const verify = await runCli('verify', '--db', db);

@@ -39,14 +39,16 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
         });
         return;
       }
-      await withReadableStore(rollStorePath(flags.db), ({ store }) => {
+      const path = rollStorePath(flags.db);
+      await withReadableStore(path, ({ store }) => {
         const list = localSessionListings(store);
         if (flags.json === true) {
           io.out(`${toJson(list)}\n`);
           return;
         }
         const rows = list.map((s) => [String(s.id), s.name ?? '', localStateText(s), formatCount(s.throwCount)]);
-        io.out(list.length === 0 ? `${store.path} holds no sessions.\n` : renderTable(['id', 'name', 'state', 'throws'], rows, 3));
-      });
+        // The file asked for, not the copy an older store is read through.
+        io.out(list.length === 0 ? `${path} holds no sessions.\n` : renderTable(['id', 'name', 'state', 'throws'], rows, 3));
+      }, (note) => io.err(`dicerig: note: ${note}\n`));
     });
 }
