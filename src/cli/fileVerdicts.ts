@@ -10,7 +10,8 @@ import type { DieType } from '../dice/types.js';
 import { unresolvedCount, type ParsedLog } from '../rolllog/types.js';
 import type { FileWithManifest } from './fileManifest.js';
 import type { JudgedSources } from './storedLogs.js';
-import { storedDieVerdicts, type StoredDieVerdict } from './storedVerdicts.js';
+import { campaignFindingOf } from './campaignFindingOf.js';
+import { storedDieVerdicts, withCampaignFinding, type StoredDieVerdict } from './storedVerdicts.js';
 import { countsDiffer } from '../analysis/verdictCounts.js';
 
 export interface FileVerdicts {
@@ -35,26 +36,30 @@ export function fileVerdicts(logs: readonly ParsedLog[], manifests: readonly Fil
     configs.push(JSON.stringify(manifest?.session['config'] ?? {}));
     const session = manifest?.session.id;
     if (manifest === undefined || typeof session !== 'number') continue;
-    for (const { label, verdict } of storedDieVerdicts(manifest['verdicts'], session, log.file)) {
-      const die = log.dice.find((d) => d.label === label);
-      if (die === undefined) continue;
-      const held = die.codes.length + unresolvedCount(die);
-      if (verdict.rolls !== held) {
-        notes.push(
-          `${log.file}: die ${label} has ${formatCount(held)} rolls here, but session ${session} judged ${verdict.rolls === undefined ? 'an unstated number' : formatCount(verdict.rolls)}: ` +
-            "judged here on the file's rolls, not by the session's verdict",
-        );
+    const own = new Map(storedDieVerdicts(manifest['verdicts'], session, log.file).map((v) => [v.label, v.verdict]));
+    const finding = campaignFindingOf(manifest['campaignFinding']);
+    for (const die of log.dice) {
+      const verdict = own.get(die.label);
+      const why = verdict === undefined ? undefined : notTheJudgedRolls(die, verdict, dice);
+      if (why !== undefined) {
+        notes.push(`${log.file}: ${why(session)}: judged here on the file's rolls, not by the session's verdict`);
         continue;
       }
-      const differs = countsDiffer(die, verdict, dice);
-      if (differs !== undefined) {
-        notes.push(`${log.file}: die ${label}'s rolls here are not those session ${session} judged (it counted ${differs.then}; here ${differs.now}; edited, or a label corrected since): judged here on the file's rolls, not by the session's verdict`);
-        continue;
-      }
-      verdicts.set(label, [...(verdicts.get(label) ?? []), verdict]);
+      // A session on a rig its campaign found biased: its dice are RIG_SUSPECT, in the file as in the fleet.
+      const taken = finding !== undefined ? withCampaignFinding(verdict, session, die.codes.length, finding) : verdict;
+      if (taken !== undefined) verdicts.set(die.label, [...(verdicts.get(die.label) ?? []), taken]);
     }
   }
   return { verdicts, configs, notes };
+}
+
+/** Why a die's rolls in the file are not those `verdict` judged (as a sentence about the die), or undefined when they are. */
+function notTheJudgedRolls(die: ParsedLog['dice'][number], verdict: StoredDieVerdict, dice: readonly DieType[]): ((session: number) => string) | undefined {
+  const held = die.codes.length + unresolvedCount(die);
+  if (verdict.rolls !== held) return (session) => `die ${die.label} has ${formatCount(held)} rolls here, but session ${session} judged ${verdict.rolls === undefined ? 'an unstated number' : formatCount(verdict.rolls)}`;
+  const differs = countsDiffer(die, verdict, dice);
+  if (differs !== undefined) return (session) => `die ${die.label}'s rolls here are not those session ${session} judged (it counted ${differs.then}; here ${differs.now}; edited, or a label corrected since)`;
+  return undefined;
 }
 
 /** The stored sessions' verdicts joined with the files', and per die how many sources (sessions and files) hold its rolls. */

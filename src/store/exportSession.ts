@@ -33,6 +33,8 @@ export function exportSession(
   exportedAt: Date,
   /** The rolls read past the damage of a damaged file (RollStore.salvagedRolls), instead of the store's own query. */
   salvaged?: { readonly rolls: readonly CountedRoll[]; readonly unreadable: number },
+  /** A fleet session's campaign finding, carried in the manifest so the file is judged as the fleet judges the session. */
+  campaignFinding?: unknown,
 ): SessionExport {
   const counted = (): Iterable<CountedRoll> => salvaged?.rolls ?? store.countedRolls(session.id);
   // A damaged file may fail this read too: its export then says it could not list them (unresolvedRolls null).
@@ -82,6 +84,7 @@ export function exportSession(
     // A damaged file may fail these whole-session reads: the rows are what was saved.
     counts: salvaged ? orNull(() => store.counts(session.id)) : store.counts(session.id),
     ...(salvaged ? (orNull(() => storedVerdicts(store, session.id)) ?? {}) : storedVerdicts(store, session.id)),
+    ...(campaignFinding !== undefined ? { campaignFinding } : {}),
     unresolvedRolls: unresolved === null ? null : unresolved.length,
     reviewedRolls: reviewed,
     ...(salvaged ? { unreadableRolls: salvaged.unreadable } : {}),

@@ -37,6 +37,11 @@ export interface ExportManifest {
   readonly unreadableRolls?: number;
   /** The verdicts the session made and stored, as is (absent when it stored none). */
   readonly verdicts?: unknown;
+  /**
+   * A fleet session's campaign finding (`CampaignSessionFinding`): its campaign found the rig it ran on biased, so
+   * every reader shows its dice RIG_SUSPECT, as the fleet does. Absent otherwise.
+   */
+  readonly campaignFinding?: unknown;
   /** Declined rolls nobody labelled: rows of their own (`resolution` `unresolved`); null when a damaged file could not list them. */
   readonly unresolvedRolls: number | null;
   /** Of the exported rolls, those a person labelled (`resolution` `reviewed`); absent in exports made before it was counted. */

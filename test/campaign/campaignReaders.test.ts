@@ -1,6 +1,6 @@
 /**
  * A campaign's finding on its sessions as every other reader of them shows it, on a real PostgreSQL server: a
- * session on a rig the campaign found biased is RIG_SUSPECT in `analyze`, `report` and the fleet dashboard's
+ * session on a rig the campaign found biased is RIG_SUSPECT in `analyze` (of the session and of its export), `report` and the fleet dashboard's
  * sessions, as in `campaign report`, and `pool` leaves its rolls out and says so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +41,7 @@ interface AnalyzedDie {
 }
 
 describe('a session on a rig its campaign found biased', () => {
-  it('is RIG_SUSPECT in analyze, report and the fleet page as in campaign report, and pool leaves its rolls out, naming the rig', async () => {
+  it('is RIG_SUSPECT in analyze (and of its export), report and the fleet page as in campaign report, and pool leaves its rolls out, naming the rig', async () => {
     // Six D6s on three rigs, rig 2 favouring the 6 by 0.35 at alpha 0.001: flagged alone in 3999 of 4000 simulated
     // campaigns of this plan (see campaignFleet.test.ts). Seeds drawn afresh and named on failure, as there.
     const url = await server.createDatabase('readers');
@@ -79,6 +79,16 @@ describe('a session on a rig its campaign found biased', () => {
     const text = (await cliHere(['analyze', String(one), '--db', url])).stdout;
     expect(text).not.toMatch(/^ {2}UNFAIR/m);
     expect(text).toMatch(/rolled only in sessions on a rig their campaign found biased: RIG_SUSPECT by the campaign's finding/);
+
+    // export: the manifest carries the finding, so the file is judged as the fleet judges the session.
+    const file = join(dir, `suspect-${one}.jsonl`);
+    const exported = await cliHere(['export', String(one), '--db', url, '--out', file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(legSentence);
+    const fromFile = await cliHere(['analyze', file, '--json']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const fileDice = (JSON.parse(fromFile.stdout) as { dice: AnalyzedDie[] }).dice;
+    expect(fileDice.map((d) => [d.label, d.verdict.kind, d.sentence])).toEqual(dice.map((d) => [d.label, 'RIG_SUSPECT', d.sentence]));
 
     // report: headed by the fleet session asked for, its host's own id beside it; every die RIG_SUSPECT, nothing certified.
     const out = join(dir, 'report');

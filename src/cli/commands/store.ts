@@ -94,15 +94,18 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .addOption(new Option('--format <format>', 'csv or jsonl (default: from the --out extension, else csv)').choices(['csv', 'jsonl']))
     .option('--out <file>', 'write to FILE instead of standard output')
     .option('--allow-unverified', 'export even when the store fails verification (a damaged or tampered store), with a warning')
-    .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean }) => {
+    .option('--dice-file <file>', "JSON/YAML file with user-defined dice (a fleet session's campaign of such dice is analysed with them)")
+    .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean; diceFile?: string }) => {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
-      await withStoredSession(flags.db, sessionKey, (line) => io.err(`${line}\n`), ({ store, session }) => {
+      // With the dice known, a fleet session's campaign finding is read too, and travels in the manifest.
+      await withStoredSession(flags.db, sessionKey, (line) => io.err(`${line}\n`), ({ store, session, campaign }) => {
         const { damaged } = requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
         const salvaged = damaged ? store.salvagedRolls(session.id) : undefined;
         if (salvaged) {
           io.err(`dicerig: warning: ${formatCount(salvaged.unreadable)} rolls could not be read from the damaged file; exporting the ${formatCount(salvaged.rolls.length)} counted rolls of session ${session.id} that could.\n`);
         }
-        const exported = exportSession(store, session, format, new Date(), salvaged);
+        const exported = exportSession(store, session, format, new Date(), salvaged, campaign);
+        if (campaign !== undefined) io.err(`dicerig: ${campaign.sentence} The manifest carries the finding, so analyze, pool and report show its dice so too.\n`);
         const manifestLine = JSON.stringify(exported.manifest);
         const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
         writeLines(flags.out, head, exported.lines(), io);
@@ -114,7 +117,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
               `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
           );
         }
-      });
+      }, loadDice(flags.diceFile));
     });
 
   program
