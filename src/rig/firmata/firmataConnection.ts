@@ -62,6 +62,8 @@ export interface ConnectionHooks {
   current(raw: number): void;
   /** A real A0 report arrived (the heartbeat). */
   analog(): void;
+  /** StandardFirmata announced its version unasked once the connection was up: it booted again. */
+  rebooted(): void;
   limitClosed(): void;
   /** The port closed without being asked to (an unplug). */
   linkClosed(why: string): void;
@@ -216,6 +218,11 @@ async function setUpComponents(s: ConnectionSettings, conn: Connection, hooks: C
   await hooks.query('identify', (done) => io.queryFirmware(done));
   await hooks.within(firstAnalog, 'the first motor-current report');
   hooks.analog();
+
+  // StandardFirmata sends its version by itself only when it boots; the driver never asks for it again.
+  const onVersion = (): void => hooks.rebooted();
+  io.on('reportversion', onVersion);
+  conn.detach.push(() => io.off('reportversion', onVersion));
 }
 
 /** The identity of the board on this connection; the rig id and configuration hash are the host's settings. */
