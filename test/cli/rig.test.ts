@@ -71,6 +71,26 @@ describe('dicerig rig check', () => {
     expect(r.error).toMatch(/No serial port at \/dev\/no-such-dicerig-port: is the board plugged in\?/);
   });
 
+  it('checks a Firmata rig with the settings --set gives, as rig.firmata would: its rig id and the holds of its tumble', { timeout: 40_000 }, async () => {
+    const { code, out } = await runCli('rig', 'check', '--rig', 'emulated-firmata', '--set', 'rig=bench-2', '--set', 'flip_ms=300', '--json');
+    expect(code).toBe(0);
+    const r = JSON.parse(out) as CheckJson;
+    expect(r.identity).toMatchObject({ driver: 'firmata', rigId: 'bench-2' });
+    const tumble = r.steps.find((s) => s.step === 'tumble');
+    expect(tumble?.detail).toMatch(/^\d+ ms motion/);
+    expect(Number(/^(\d+)/.exec(tumble?.detail ?? '')?.[1])).toBeLessThan(1200); // two 300 ms holds, not 600 ms
+  });
+
+  it('refuses --set before opening a board: on a rig that keeps its settings in its board, and for a value out of range', async () => {
+    const serial = await runCli('rig', 'check', '--rig', 'serial', '--port', '/dev/no-such-dicerig-port', '--set', 'flip_us=2350');
+    expect(serial.code).toBe(1);
+    expect(serial.err).toMatch(/--set applies to the firmata and emulated-firmata rigs; the "serial" rig's settings live in its board .*rigConfig\.ts/);
+    const range = await runCli('rig', 'check', '--rig', 'firmata', '--port', '/dev/no-such-dicerig-port', '--set', 'flip_us=2600');
+    expect(range.code).toBe(1);
+    expect(range.err).toMatch(/config key "rig\.firmata\.flip_us": 2600 is not a whole number from 544 to 2500/);
+    expect(range.out).toBe('');
+  });
+
   it('refuses an unknown rig driver, listing the ones there are', async () => {
     const { code, err } = await runCli('rig', 'check', '--rig', 'carrier-pigeon');
     expect(code).toBe(1);

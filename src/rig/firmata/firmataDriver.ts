@@ -57,7 +57,7 @@ import { timerHostOf, type TimerHandle, type TimerHost } from '../timers.js';
 import { describeFirmata, openConnection, releaseMotor, teardownConnection, type Connection } from './firmataConnection.js';
 import { unfinishedMotion } from '../unfinishedMotion.js';
 import { firmataPins, type FirmataPins } from './firmataPins.js';
-import { MAX_SERVO_PULSE_US, MIN_SERVO_PULSE_US, resolveFirmataSettings, type FirmataRigSettings } from './firmataSettings.js';
+import { FIRMATA_DEFAULT_BAUD, MAX_SERVO_PULSE_US, MIN_SERVO_PULSE_US, resolveFirmataSettings, type FirmataRigSettings } from './firmataSettings.js';
 
 export interface FirmataDriverOptions extends ReconnectOptions {
   /** Serial port of the board running StandardFirmata, e.g. /dev/ttyACM0. */
@@ -83,7 +83,7 @@ export interface FirmataDriverOptions extends ReconnectOptions {
 }
 
 /** StandardFirmata's line speed. */
-export const FIRMATA_BAUD = 57600;
+export const FIRMATA_BAUD = FIRMATA_DEFAULT_BAUD;
 
 /** A motion in progress: its fault promise rejects when a fault stops it. */
 interface Motion {
