@@ -81,6 +81,14 @@ describe('dicerig rig check', () => {
     expect(Number(/^(\d+)/.exec(tumble?.detail ?? '')?.[1])).toBeLessThan(1200); // two 300 ms holds, not 600 ms
   });
 
+  it('checks a Firmata rig in text, noting that it moves the servo build only', { timeout: 40_000 }, async () => {
+    const { code, out } = await runCli('rig', 'check', '--rig', 'emulated-firmata');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ {2}ok {4}connect {2}rig rig-01, firmware StandardFirmata 2\.4, protocol 2, config [0-9A-F]{4}, servo tumbler/m);
+    expect(out).toMatch(/^note: the Firmata driver drives the servo build only \(servo on D9\); with a stepper nothing moves, whatever the tumble step says\.$/m);
+    expect(out).toMatch(/^result: OK$/m);
+  });
+
   it('refuses --set before opening a board: on a rig that keeps its settings in its board, and for a value out of range', async () => {
     const serial = await runCli('rig', 'check', '--rig', 'serial', '--port', '/dev/no-such-dicerig-port', '--set', 'flip_us=2350');
     expect(serial.code).toBe(1);

@@ -212,6 +212,8 @@ function checkText(r: CheckReport): string {
     );
   }
   for (const f of r.faults) lines.push(`fault: ${f.kind}: ${f.message}`);
+  // The host times a Firmata tumble and drives only the servo pin: a stepper build passes the check while nothing moves.
+  if (r.identity?.driver === 'firmata') lines.push('note: the Firmata driver drives the servo build only (servo on D9); with a stepper nothing moves, whatever the tumble step says.');
   if (r.simulated) lines.push('note: this rig is simulated; its rolls are never counted as fairness data.');
   lines.push(r.ok ? 'result: OK' : `result: FAILED at ${r.steps.find((s) => !s.ok)?.step ?? 'start'}`);
   return `${lines.join('\n')}\n`;
