@@ -81,10 +81,12 @@ describe('dicerig rig check', () => {
     expect(Number(/^(\d+)/.exec(tumble?.detail ?? '')?.[1])).toBeLessThan(1200); // two 300 ms holds, not 600 ms
   });
 
-  it('checks a Firmata rig in text, noting that it moves the servo build only', { timeout: 40_000 }, async () => {
+  it('checks a Firmata rig in text: no retransmit or CRC counts (Firmata has neither), and a note that it moves the servo build only', { timeout: 40_000 }, async () => {
     const { code, out } = await runCli('rig', 'check', '--rig', 'emulated-firmata');
     expect(code).toBe(0);
     expect(out).toMatch(/^ {2}ok {4}connect {2}rig rig-01, firmware StandardFirmata 2\.4, protocol 2, config [0-9A-F]{4}, servo tumbler/m);
+    // Firmata has no retransmits or CRC: the link line leaves them out.
+    expect(out).toMatch(/^link: \d+ commands, round trip median \d+\.\d ms, p99 \d+\.\d ms over \d+; 0 timeouts, 0 reconnects$/m);
     expect(out).toMatch(/^note: the Firmata driver drives the servo build only \(servo on D9\); with a stepper nothing moves, whatever the tumble step says\.$/m);
     expect(out).toMatch(/^result: OK$/m);
   });
@@ -97,6 +99,14 @@ describe('dicerig rig check', () => {
     expect(range.code).toBe(1);
     expect(range.err).toMatch(/config key "rig\.firmata\.flip_us": 2600 is not a whole number from 544 to 2500/);
     expect(range.out).toBe('');
+  });
+
+  it('refuses --port for a rig that opens no port of the user\'s, instead of ignoring it', async () => {
+    for (const rig of ['emulated-firmata', 'emulated', 'sim']) {
+      const { code, out, err } = await runCli('rig', 'check', '--rig', rig, '--port', '/dev/ttyACM0');
+      expect({ rig, code, out }).toEqual({ rig, code: 1, out: '' });
+      expect(err).toMatch(new RegExp(`--port is for a board on a serial port; the "${rig}" rig does not use one`));
+    }
   });
 
   it('refuses an unknown rig driver, listing the ones there are', async () => {

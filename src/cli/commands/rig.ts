@@ -51,12 +51,18 @@ export function registerRigCommand(program: Command, io: CliIo): void {
     )
     .option('--json', 'print JSON')
     .action(async (opts: { rig: string; port?: string; set: string[]; json?: boolean }) => {
+      if (opts.port !== undefined && !rigTakesPort(opts.rig)) {
+        throw new InputError(`--port is for a board on a serial port; the "${opts.rig}" rig does not use one (it ${opts.rig === 'sim' ? 'is simulated in dicerig' : 'starts its own emulated board'}). Leave --port out, or use --rig serial or --rig firmata.`);
+      }
       const firmata = firmataSettingsFor(opts.rig, opts.set);
       const report = await probeRig(opts.rig, opts.port ?? process.env['DICERIG_PORT'], firmata);
       io.out(opts.json ? `${toJson(report)}\n` : checkText(report));
       if (!report.ok) io.setExitCode(1);
     });
 }
+
+/** The rigs that open a real board's port; the others make their own (emulated) or none (sim). */
+const rigTakesPort = (rigName: string): boolean => rigName === 'serial' || rigName === 'firmata';
 
 const FIRMATA_KEYS = [...Object.keys(FIRMATA_SETTING_RANGES), 'rig', 'baud'];
 
@@ -206,10 +212,9 @@ function checkText(r: CheckReport): string {
   if (r.link) {
     const rt = r.link.roundTrip;
     const trip = rt.count > 0 ? `round trip median ${rt.medianMs.toFixed(1)} ms, p99 ${rt.p99Ms.toFixed(1)} ms over ${rt.count}` : 'no round trips measured';
-    lines.push(
-      `link: ${r.link.commands} commands, ${trip}; ${r.link.retransmits} retransmits, ${r.link.crcFailures} CRC failures, ` +
-        `${r.link.timeouts} timeouts, ${r.link.reconnects} reconnects`,
-    );
+    // Firmata has no sequence numbers or CRC: its retransmit and CRC counts would always read 0 and mean nothing.
+    const checked = r.identity?.driver === 'firmata' || /firmata/.test(r.rig) ? '' : `${r.link.retransmits} retransmits, ${r.link.crcFailures} CRC failures, `;
+    lines.push(`link: ${r.link.commands} commands, ${trip}; ${checked}${r.link.timeouts} timeouts, ${r.link.reconnects} reconnects`);
   }
   for (const f of r.faults) lines.push(`fault: ${f.kind}: ${f.message}`);
   // The host times a Firmata tumble and drives only the servo pin: a stepper build passes the check while nothing moves.
