@@ -44,7 +44,7 @@ module tower() {
         translate([side_wall + i * channel_width + (i - 1) * wall, wall - eps, 0]) cube([wall, channel_depth + 2 * eps, tower_z]);
       translate([side_wall - eps, 0, 0]) rotate([90, 0, 90]) linear_extrude(tower_x - 2 * side_wall + 2 * eps) wall_profile();
       // Pivot bosses: the drive side takes the servo horn (or the stepper hub), the other an M8 axle bolt.
-      // The idler boss carries a cam that presses the home switch at rest.
+      // Both are plain cylinders: the tower's front wall, not a boss, holds the home switch's lever down at rest.
       translate([0, tower_y / 2, tower_z / 2]) rotate([0, -90, 0]) cylinder(d = horn_d + 6, h = 7);
       translate([tower_x, tower_y / 2, tower_z / 2]) rotate([0, 90, 0]) cylinder(d = 24, h = 7);
     }

@@ -3,7 +3,7 @@
  * camera distance, lights, motor settings) and the design checks' results, written from
  * the same derivation the checks and the OpenSCAD parts use.
  */
-import { checkPreset, derive, dieGeometry, withChanges } from './rigDesign.js';
+import { checkPreset, derive, dieGeometry, printedTowerMm, withChanges } from './rigDesign.js';
 import type { RigPreset } from './rigDesign.js';
 
 export const DESIGN_FIGURES_FILE = 'hardware/design-figures.md';
@@ -20,7 +20,7 @@ function presetSection(name: string, p: RigPreset): string[] {
   row('die', `${p.die.type}, ${p.die.sizeMm} mm ${p.die.type === 'd6' ? 'edge' : 'tip to tip'}, ${p.die.massG} g; ${die.name} ${mm(die.maxMm)}`);
   row('channels', `${p.channels} × ${p.channelWidthMm} mm wide × ${p.channelDepthMm} mm deep, ${p.dicePerChannel} die each, ${p.clearanceMm} mm clearance`);
   row('drop', `${p.dropHeightMm} mm; ${p.baffles} baffles (45° wedges reaching ${p.baffleReachMm} mm), one every ${mm(d.baffleSpacingMm)}`);
-  row('tower body (printed)', `${d.towerMm.map((v) => v.toFixed(1)).join(' × ')} mm, about ${Math.round(d.massG.printed)} g`);
+  row('tower body (printed)', `${printedTowerMm(d).map((v) => v.toFixed(1)).join(' × ')} mm with its pivot bosses, about ${Math.round(d.massG.printed)} g`);
   row('end frames + platforms', `2 × frame ${d.endFrameMm.map((v) => v.toFixed(1)).join(' × ')} mm; 2 × acrylic ${d.towerMm[0].toFixed(1)} × ${d.towerMm[1].toFixed(1)} × ${p.acrylicMm} mm (${Math.round(d.massG.ends)} g together)`);
   row('2020 extrusion to cut', `2 posts ${d.cutList.postMm} mm; 2 base bars (y) ${d.cutList.baseYMm} mm; 3 base bars (x) ${d.cutList.baseXMm.toFixed(0)} mm`);
   row('pivot', `${mm(d.pivotZMm)} above the base bars; posts ${d.cutList.postSpanMm.toFixed(1)} mm apart (centres)`);

@@ -3,6 +3,7 @@
  * firmware/PROTOCOL.md), e.g. for the stepper build:
  *   npx tsx scripts/hardware/rigConfig.ts --port /dev/ttyACM0 tumbler=stepper steps=400 step_rate=120
  * With no key=value it prints the settings. `--rig emulated` talks to the emulated board.
+ * A Firmata rig's settings live in the session config (`rig.firmata`), not in the board: `--rig firmata` says so.
  */
 import { rigFactories } from '../../src/rig/factory.js';
 import { settingProblems } from '../../src/rig/protocol/configCheck.js';
@@ -29,6 +30,15 @@ function parseArgs(argv: readonly string[]): { rig: string; port?: string; setti
 
 async function main(): Promise<void> {
   const { rig, port, settings } = parseArgs(process.argv.slice(2));
+  if (/firmata/.test(rig)) {
+    // StandardFirmata keeps no settings: the Firmata driver's live in the host, in the session config.
+    const pairs = Object.entries(settings).length > 0 ? Object.entries(settings) : [['flip_us', '2350']];
+    throw new Error(
+      'a StandardFirmata board keeps no settings, so there is nothing to change in it: put them in the session config under rig.firmata ' +
+        `(rig: { driver: firmata, firmata: { ${pairs.map(([k, v]) => `${k}: ${v}`).join(', ')} } }) and try them first with ` +
+        `dicerig rig check --rig ${rig} ${pairs.map(([k, v]) => `--set ${k}=${v}`).join(' ')}`,
+    );
+  }
   if (rig !== 'serial' && rig !== 'emulated') throw new Error(`--rig must be serial or emulated (firmware settings live in the dicerig firmware), not "${rig}"`);
   // Checked against the firmware's own table before any board is opened (the board would say only "bad_argument").
   const problems = settingProblems(settings);

@@ -117,6 +117,14 @@ export interface RigDerived {
   readonly cutList: { postMm: number; baseYMm: number; baseXMm: number; postSpanMm: number };
 }
 
+/** How far each pivot boss stands out of the tower's side (tower.scad: `h = 7`). */
+export const PIVOT_BOSS_MM = 7;
+
+/** The tower as printed: its body plus the pivot boss on each side, which the print bed must hold too. */
+export function printedTowerMm(d: Pick<RigDerived, 'towerMm'>): [number, number, number] {
+  return [d.towerMm[0] + 2 * PIVOT_BOSS_MM, d.towerMm[1], d.towerMm[2]];
+}
+
 export function derive(p: RigPreset): RigDerived {
   const die = dieGeometry(p.die);
   const spanXMm = p.channels * p.channelWidthMm + (p.channels - 1) * p.wallMm;
@@ -248,9 +256,10 @@ export function checkPreset(p: RigPreset): CheckResult[] {
   add('lights clear of glare and of the tower', ledClear && d.light.offsetYMm >= d.light.minOffsetYMm,
     `LED strips ${d.light.offsetYMm} mm off axis (reflection leaves the view beyond ${f1(d.light.minOffsetYMm)} mm), aimed ${f1(d.light.aimDeg)}° up`);
   const bed = [...p.printBedMm].sort((a, b) => b - a);
-  const parts = [[...d.towerMm], [...d.endFrameMm]].map((s) => s.sort((a, b) => b - a));
+  const printed = printedTowerMm(d);
+  const parts = [[...printed], [...d.endFrameMm]].map((s) => s.sort((a, b) => b - a));
   add('printed parts fit the print bed', parts.every((s) => s.every((v, i) => v <= (bed[i] as number))),
-    `tower ${d.towerMm.map(f1).join(' × ')} mm, end frame ${d.endFrameMm.map(f1).join(' × ')} mm; bed ${p.printBedMm.join(' × ')} mm`);
+    `tower ${printed.map(f1).join(' × ')} mm (with its pivot bosses), end frame ${d.endFrameMm.map(f1).join(' × ')} mm; bed ${p.printBedMm.join(' × ')} mm`);
   return out;
 }
 

@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { RandomSource } from '../stats/random.js';
 import type { RigDriver } from './driver.js';
 import { RigError } from './errors.js';
+import type { FirmataSettingKeys } from './firmata/firmataSettings.js';
 import type { PortLister } from './serial/portLocator.js';
 import type { SerialDriverOptions } from './serial/serialDriver.js';
 import type { SimulatedFaults } from './simulated/simulatedRig.js';
@@ -18,6 +19,8 @@ export interface RigFactoryOptions {
   /** Simulated rig only. */
   readonly timing?: Partial<SimulatedTiming>;
   readonly faults?: Partial<SimulatedFaults>;
+  /** The Firmata rig's settings (`rig.firmata` in the session config), for `firmata` and `emulated-firmata`. */
+  readonly firmata?: FirmataSettingKeys;
   /** Serial driver settings (timeouts, heartbeat...), for `serial` and `emulated`. */
   readonly serial?: Omit<SerialDriverOptions, 'path'>;
   /** How ports are listed when none is given (tests inject one). */

@@ -12,6 +12,7 @@ import { checkConfigMeaning } from './configMeaning.js';
 import { yamlLineOf } from '../core/yamlLine.js';
 import { parseYamlText, tooLarge } from '../core/yamlText.js';
 import { getDieType } from '../dice/catalogue.js';
+import { FIRMATA_BAUD_RATES, FIRMATA_RIG_NAME, FIRMATA_RIG_NAME_RULE, FIRMATA_SETTING_RANGES, type FirmataNumericKey } from '../rig/firmata/firmataSettings.js';
 import { dieTypeSchema } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
 import { withDiceFile } from './diceFile.js';
@@ -61,16 +62,55 @@ const simFaultsSchema = z.strictObject({
   relinkMs: z.number().min(0).optional(),
 });
 
-const rigSchema = z.strictObject({
-  /** A rig factory name: sim, emulated, serial, firmata, emulated-firmata. */
-  driver: z.string().min(1),
-  /** Serial port of a real board (serial, firmata); default: the one Arduino plugged in. */
-  port: z.string().min(1).optional(),
-  /** Light level 0..255 during the session (restored after a board reset). */
-  light: z.number().int().min(0).max(255).default(200),
-  /** The simulated rig's timing and fault rates. */
-  sim: z.strictObject({ timing: simTimingSchema.optional(), faults: simFaultsSchema.optional() }).optional(),
+/** A Firmata rig's setting, in the range the driver accepts (`firmataSettings.ts`). */
+const firmataNumber = (key: FirmataNumericKey) => {
+  const { min, max } = FIRMATA_SETTING_RANGES[key];
+  const rule = `must be a whole number from ${min} to ${max}`;
+  return z.number(rule).int(rule).min(min, rule).max(max, rule).optional();
+};
+
+/**
+ * A stock StandardFirmata board keeps no settings: these, by our firmware's names, are the host's (defaults: our
+ * firmware's). Our firmware keeps its own in the board (scripts/hardware/rigConfig.ts), so they apply to Firmata rigs only.
+ */
+const firmataSchema = z.strictObject({
+  flip_us: firmataNumber('flip_us'),
+  rest_us: firmataNumber('rest_us'),
+  flip_ms: firmataNumber('flip_ms'),
+  jam_ma: firmataNumber('jam_ma'),
+  jam_ms: firmataNumber('jam_ms'),
+  home_ms: firmataNumber('home_ms'),
+  /** The rig's name, recorded with sessions. */
+  rig: z.string().regex(FIRMATA_RIG_NAME, `must be ${FIRMATA_RIG_NAME_RULE}`).optional(),
+  /** StandardFirmata's line speed, if the sketch was changed from 57600. */
+  baud: z
+    .number()
+    .refine((b) => FIRMATA_BAUD_RATES.includes(b), `must be one of ${FIRMATA_BAUD_RATES.join(', ')}`)
+    .optional(),
 });
+
+const rigSchema = z
+  .strictObject({
+    /** A rig factory name: sim, emulated, serial, firmata, emulated-firmata. */
+    driver: z.string().min(1),
+    /** Serial port of a real board (serial, firmata); default: the one Arduino plugged in. */
+    port: z.string().min(1).optional(),
+    /** Light level 0..255 during the session (restored after a board reset). */
+    light: z.number().int().min(0).max(255).default(200),
+    /** The simulated rig's timing and fault rates. */
+    sim: z.strictObject({ timing: simTimingSchema.optional(), faults: simFaultsSchema.optional() }).optional(),
+    /** The Firmata rig's tumble, jam and home settings, rig name and line speed (firmata, emulated-firmata). */
+    firmata: firmataSchema.optional(),
+  })
+  .superRefine((rig, ctx) => {
+    if (rig.firmata !== undefined && !/firmata/.test(rig.driver)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['firmata'],
+        message: `applies to the firmata and emulated-firmata rigs only, not "${rig.driver}": dicerig's own firmware keeps its settings in the board (npx tsx scripts/hardware/rigConfig.ts --port PATH key=value)`,
+      });
+    }
+  });
 
 const rectSchema = z.strictObject({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() });
 

@@ -313,6 +313,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       ...(simRig ? { clock, seed: partSeed(config.seed, 1, startAfter) } : {}),
       ...(config.rig.sim?.timing ? { timing: config.rig.sim.timing } : {}),
       ...(config.rig.sim?.faults ? { faults: config.rig.sim.faults } : {}),
+      ...(config.rig.firmata ? { firmata: config.rig.firmata } : {}),
       log,
     };
     const rig = await rigFactories.create(config.rig.driver, rigOptions);

@@ -71,6 +71,44 @@ describe('dicerig rig check', () => {
     expect(r.error).toMatch(/No serial port at \/dev\/no-such-dicerig-port: is the board plugged in\?/);
   });
 
+  it('checks a Firmata rig with the settings --set gives, as rig.firmata would: its rig id and the holds of its tumble', { timeout: 40_000 }, async () => {
+    const { code, out } = await runCli('rig', 'check', '--rig', 'emulated-firmata', '--set', 'rig=bench-2', '--set', 'flip_ms=300', '--json');
+    expect(code).toBe(0);
+    const r = JSON.parse(out) as CheckJson;
+    expect(r.identity).toMatchObject({ driver: 'firmata', rigId: 'bench-2' });
+    const tumble = r.steps.find((s) => s.step === 'tumble');
+    expect(tumble?.detail).toMatch(/^\d+ ms motion/);
+    expect(Number(/^(\d+)/.exec(tumble?.detail ?? '')?.[1])).toBeLessThan(1200); // two 300 ms holds, not 600 ms
+  });
+
+  it('checks a Firmata rig in text: no retransmit or CRC counts (Firmata has neither), and a note that it moves the servo build only', { timeout: 40_000 }, async () => {
+    const { code, out } = await runCli('rig', 'check', '--rig', 'emulated-firmata');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ {2}ok {4}connect {2}rig rig-01, firmware StandardFirmata 2\.4, protocol 2, config [0-9A-F]{4}, servo tumbler/m);
+    // Firmata has no retransmits or CRC: the link line leaves them out.
+    expect(out).toMatch(/^link: \d+ commands, round trip median \d+\.\d ms, p99 \d+\.\d ms over \d+; 0 timeouts, 0 reconnects$/m);
+    expect(out).toMatch(/^note: the Firmata driver drives the servo build only \(servo on D9\); with a stepper nothing moves, whatever the tumble step says\.$/m);
+    expect(out).toMatch(/^result: OK$/m);
+  });
+
+  it('refuses --set before opening a board: on a rig that keeps its settings in its board, and for a value out of range', async () => {
+    const serial = await runCli('rig', 'check', '--rig', 'serial', '--port', '/dev/no-such-dicerig-port', '--set', 'flip_us=2350');
+    expect(serial.code).toBe(1);
+    expect(serial.err).toMatch(/--set applies to the firmata and emulated-firmata rigs; the "serial" rig's settings live in its board .*rigConfig\.ts/);
+    const range = await runCli('rig', 'check', '--rig', 'firmata', '--port', '/dev/no-such-dicerig-port', '--set', 'flip_us=2600');
+    expect(range.code).toBe(1);
+    expect(range.err).toMatch(/config key "rig\.firmata\.flip_us": 2600 is not a whole number from 544 to 2500/);
+    expect(range.out).toBe('');
+  });
+
+  it('refuses --port for a rig that opens no port of the user\'s, instead of ignoring it', async () => {
+    for (const rig of ['emulated-firmata', 'emulated', 'sim']) {
+      const { code, out, err } = await runCli('rig', 'check', '--rig', rig, '--port', '/dev/ttyACM0');
+      expect({ rig, code, out }).toEqual({ rig, code: 1, out: '' });
+      expect(err).toMatch(new RegExp(`--port is for a board on a serial port; the "${rig}" rig does not use one`));
+    }
+  });
+
   it('refuses an unknown rig driver, listing the ones there are', async () => {
     const { code, err } = await runCli('rig', 'check', '--rig', 'carrier-pigeon');
     expect(code).toBe(1);

@@ -31,4 +31,16 @@ describe('scripts/hardware/rigConfig.ts (the stepper build sets its flip through
     expect(err?.code).toBe(1);
     expect(err?.stderr.trim()).toBe('rigConfig: not a setting: "step rate" (expected key=value, --rig NAME or --port PATH)');
   });
+
+  it('says a StandardFirmata board keeps no settings, and where a Firmata rig\'s settings go instead', async () => {
+    const err = await run('node', ['--import', 'tsx', SCRIPT, '--rig', 'firmata', 'flip_us=2350'], { timeout: 30_000 }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; stderr: string },
+    );
+    expect(err?.code).toBe(1);
+    expect(err?.stderr.trim()).toBe(
+      'rigConfig: a StandardFirmata board keeps no settings, so there is nothing to change in it: put them in the session config under rig.firmata ' +
+        '(rig: { driver: firmata, firmata: { flip_us: 2350 } }) and try them first with dicerig rig check --rig firmata --set flip_us=2350',
+    );
+  });
 });

@@ -412,7 +412,7 @@ describe('connecting', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(RigConnectError);
-    expect((err as Error).message).toMatch(/no dicerig firmware on the board\? Flash it with "make -C firmware upload PORT=\/virtual\/ttyACM0"\. Or the wrong baud rate: .*115200/);
+    expect((err as Error).message).toMatch(/no dicerig firmware on the board\? Flash it with "make -C firmware upload PORT=\/virtual\/ttyACM0", or, if it runs stock StandardFirmata, use --rig firmata instead\. Or the wrong baud rate: .*115200/);
     expect((err as RigConnectError).rig).toMatchObject({ port: '/virtual/ttyACM0', command: 'identify', seq: expect.any(Number) });
   });
 

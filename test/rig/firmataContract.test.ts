@@ -6,6 +6,7 @@ import { rigFactories } from '../../src/rig/factory.js';
 import { EmulatedBoard } from '../../src/rig/emulator/emulatedBoard.js';
 import { EMULATED_CONNECT_TIMEOUT_MS, standardFirmataHex } from '../../src/rig/firmata/emulatedFirmata.js';
 import { FirmataRigDriver } from '../../src/rig/firmata/firmataDriver.js';
+import { firmataConfigHash, resolveFirmataSettings } from '../../src/rig/firmata/firmataSettings.js';
 import { describeRigDriverContract, pressLimitDuringTumble, releaseLimit, unplugBusDuringTumble } from './contract/driverContract.js';
 import { buildFirmware } from './support/build.js';
 import { FaultyLinkBus } from './support/faultyLink.js';
@@ -90,6 +91,26 @@ describe('the rig factory registry', () => {
     expect(children()).toBe(before + 1);
     await emulated.close();
     expect(await settled(before)).toBe(before);
+  });
+
+  it('gives the driver it makes the rig.firmata settings: the rig id, the configuration hash and the hold of each flip', { timeout: 40_000 }, async () => {
+    const driver = await rigFactories.create('emulated-firmata', { firmata: { rig: 'bench-2', flip_ms: 300, flip_us: 2300 } });
+    try {
+      const id = await driver.connect();
+      expect(id.rigId).toBe('bench-2');
+      expect(id.configHash).toBe(firmataConfigHash(resolveFirmataSettings({ rig: 'bench-2', flipMs: 300, flipUs: 2300 })));
+      // Two holds of 300 ms instead of the default 600 ms.
+      const { durationMs } = await driver.tumble();
+      expect(durationMs).toBeGreaterThanOrEqual(600);
+      expect(durationMs).toBeLessThan(1200);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('refuses a rig.firmata value out of range before it looks for a board, naming the key', async () => {
+    await expect(rigFactories.create('firmata', { firmata: { flip_us: 2600 } })).rejects.toThrow(/rig\.firmata\.flip_us.*544 to 2500/);
+    await expect(rigFactories.create('emulated-firmata', { firmata: { rest_us: 500 } })).rejects.toThrow(/rig\.firmata\.rest_us/);
   });
 
   it('without a port, fails naming StandardFirmata when no Arduino is plugged in', async () => {

@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RigFault } from '../../src/rig/driver.js';
 import { EmulatedBoard, type BoardEvent } from '../../src/rig/emulator/emulatedBoard.js';
-import { RigConnectError, RigFaultError } from '../../src/rig/errors.js';
+import { RigConnectError, RigFaultError, RigSilentError } from '../../src/rig/errors.js';
 import { FirmataRigDriver } from '../../src/rig/firmata/firmataDriver.js';
 import { startEmulatedFirmata, standardFirmataHex } from '../../src/rig/firmata/emulatedFirmata.js';
 import { DEFAULT_FIRMATA_SETTINGS } from '../../src/rig/firmata/firmataSettings.js';
 import { loadJohnnyFive } from '../../src/rig/firmata/johnnyFive.js';
 import { crcField } from '../../src/rig/protocol/crc16.js';
+import { findPortHolders } from '../../src/rig/serial/portHolders.js';
 import { buildFirmware } from './support/build.js';
 import { patience } from './support/patience.js';
 
@@ -258,6 +259,33 @@ describe('connecting', () => {
       await other.waitFor((e) => e.kind === 'client' && !e.open, patience(2000), 0, 'the port released');
     } finally {
       await d.close();
+      await other.stop();
+    }
+  });
+
+  it('names another program that has the port open (pid and command) when no Firmata answer comes, rather than blaming the firmware', async () => {
+    const other = await EmulatedBoard.start();
+    // Frozen, the board answers nobody, so what dicerig hears does not depend on which reader wins the board's bytes.
+    other.freeze();
+    const rival = spawn('cat', [other.path], { stdio: 'ignore' });
+    const d = new FirmataRigDriver({ port: other.path, connectTimeoutMs: 1500, reconnect: false });
+    try {
+      const pid = rival.pid as number;
+      await expect.poll(async () => (await findPortHolders(other.path))?.holders.map((h) => h.pid), { timeout: 3000, interval: 50 }).toContain(pid);
+      const error = await d.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RigSilentError);
+      expect((error as Error).message).toContain(
+        `did not answer as a Firmata board within 1500 ms, and another program has the port open, which takes the board's bytes before dicerig can read them: pid ${pid} (cat ${other.path}).`,
+      );
+      expect((error as Error).message).not.toMatch(/[Ff]lash/);
+    } finally {
+      await d.close();
+      other.thaw();
+      rival.kill();
+      await new Promise((r) => (rival.exitCode !== null || rival.signalCode !== null ? r(undefined) : rival.once('exit', r)));
       await other.stop();
     }
   });

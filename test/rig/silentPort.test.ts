@@ -71,6 +71,11 @@ describe('a port that never answers as a dicerig board', () => {
     expect((err as Error).message).toMatch(/^No boot banner and no reply to "identify" from \/dev\/ttyUSB7 within 3750 ms: no dicerig firmware on the board\?/);
   });
 
+  it('suggests the Firmata driver for a board that may run stock StandardFirmata', async () => {
+    const { err } = await connectError(false);
+    expect((err as Error).message).toMatch(/Flash it with "make -C firmware upload PORT=\/dev\/ttyUSB7", or, if it runs stock StandardFirmata, use --rig firmata instead\. Or the wrong baud rate/);
+  });
+
   it('names another program that has the port open, by pid and command, instead of blaming the firmware', async () => {
     const holders: PortHolders = { device: '/dev/ttyUSB7', holders: [{ pid: 4242, command: 'cat /dev/ttyUSB7' }], unseen: 0 };
     const { err } = await connectError(false, { findPortHolders: async () => holders });

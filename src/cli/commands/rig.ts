@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { SimulatedClock } from '../../core/clock.js';
 import type { LinkStats, RigDriver, RigFault, RigIdentity } from '../../rig/driver.js';
 import { rigFactories, type RigFactoryOptions } from '../../rig/factory.js';
+import { FIRMATA_SETTING_RANGES, firmataOptionsFromKeys, parseFirmataSettingWords, type FirmataSettingKeys } from '../../rig/firmata/firmataSettings.js';
 import { roundTripSummary } from '../../rig/linkStats.js';
 import { listSerialPorts, type SerialPortInfo } from '../../rig/serial/portLocator.js';
+import { InputError } from '../../core/errors.js';
 import { renderTable } from '../../core/textTable.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
@@ -41,12 +43,41 @@ export function registerRigCommand(program: Command, io: CliIo): void {
     )
     .option('--rig <name>', `which rig driver: ${rigFactories.names().join(', ')}`, 'serial')
     .option('--port <path>', 'serial port of a real board (default: $DICERIG_PORT, else the one Arduino plugged in)')
+    .option(
+      '--set <key=value>',
+      `a Firmata rig's setting, as rig.firmata in the session config (repeat it): ${FIRMATA_KEYS.join(', ')}`,
+      (word: string, all: string[]) => [...all, word],
+      [] as string[],
+    )
     .option('--json', 'print JSON')
-    .action(async (opts: { rig: string; port?: string; json?: boolean }) => {
-      const report = await probeRig(opts.rig, opts.port ?? process.env['DICERIG_PORT']);
+    .action(async (opts: { rig: string; port?: string; set: string[]; json?: boolean }) => {
+      if (opts.port !== undefined && !rigTakesPort(opts.rig)) {
+        throw new InputError(`--port is for a board on a serial port; the "${opts.rig}" rig does not use one (it ${opts.rig === 'sim' ? 'is simulated in dicerig' : 'starts its own emulated board'}). Leave --port out, or use --rig serial or --rig firmata.`);
+      }
+      const firmata = firmataSettingsFor(opts.rig, opts.set);
+      const report = await probeRig(opts.rig, opts.port ?? process.env['DICERIG_PORT'], firmata);
       io.out(opts.json ? `${toJson(report)}\n` : checkText(report));
       if (!report.ok) io.setExitCode(1);
     });
+}
+
+/** The rigs that open a real board's port; the others make their own (emulated) or none (sim). */
+const rigTakesPort = (rigName: string): boolean => rigName === 'serial' || rigName === 'firmata';
+
+const FIRMATA_KEYS = [...Object.keys(FIRMATA_SETTING_RANGES), 'rig', 'baud'];
+
+/** `--set` words as a Firmata rig's settings, checked before any board is opened; refused for rigs that keep their own. */
+function firmataSettingsFor(rigName: string, words: readonly string[]): FirmataSettingKeys | undefined {
+  if (words.length === 0) return undefined;
+  if (!/firmata/.test(rigName)) {
+    throw new InputError(
+      `--set applies to the firmata and emulated-firmata rigs; the "${rigName}" rig's settings live in its board ` +
+        '(dicerig firmware: npx tsx scripts/hardware/rigConfig.ts --port PATH key=value).',
+    );
+  }
+  const keys = parseFirmataSettingWords(words);
+  firmataOptionsFromKeys(keys); // throws naming the key when a value is out of range
+  return keys;
 }
 
 function portsText(ports: readonly SerialPortInfo[]): string {
@@ -89,10 +120,14 @@ export interface CheckReport {
 }
 
 /** Runs the check steps in order, stopping at the first failure; always closes the driver. */
-async function probeRig(rigName: string, port: string | undefined): Promise<CheckReport> {
+async function probeRig(rigName: string, port: string | undefined, firmata: FirmataSettingKeys | undefined): Promise<CheckReport> {
   const factory = rigFactories.get(rigName);
   // The simulated rig runs on simulated time: its check takes no real time and reports the same durations.
-  const options: RigFactoryOptions = { ...(port !== undefined ? { port } : {}), ...(rigName === 'sim' ? { clock: new SimulatedClock() } : {}) };
+  const options: RigFactoryOptions = {
+    ...(port !== undefined ? { port } : {}),
+    ...(rigName === 'sim' ? { clock: new SimulatedClock() } : {}),
+    ...(firmata ? { firmata } : {}),
+  };
   const steps: CheckStep[] = [];
   const faults: RigFault[] = [];
   let driver: RigDriver | undefined;
@@ -177,12 +212,13 @@ function checkText(r: CheckReport): string {
   if (r.link) {
     const rt = r.link.roundTrip;
     const trip = rt.count > 0 ? `round trip median ${rt.medianMs.toFixed(1)} ms, p99 ${rt.p99Ms.toFixed(1)} ms over ${rt.count}` : 'no round trips measured';
-    lines.push(
-      `link: ${r.link.commands} commands, ${trip}; ${r.link.retransmits} retransmits, ${r.link.crcFailures} CRC failures, ` +
-        `${r.link.timeouts} timeouts, ${r.link.reconnects} reconnects`,
-    );
+    // Firmata has no sequence numbers or CRC: its retransmit and CRC counts would always read 0 and mean nothing.
+    const checked = r.identity?.driver === 'firmata' || /firmata/.test(r.rig) ? '' : `${r.link.retransmits} retransmits, ${r.link.crcFailures} CRC failures, `;
+    lines.push(`link: ${r.link.commands} commands, ${trip}; ${checked}${r.link.timeouts} timeouts, ${r.link.reconnects} reconnects`);
   }
   for (const f of r.faults) lines.push(`fault: ${f.kind}: ${f.message}`);
+  // The host times a Firmata tumble and drives only the servo pin: a stepper build passes the check while nothing moves.
+  if (r.identity?.driver === 'firmata') lines.push('note: the Firmata driver drives the servo build only (servo on D9); with a stepper nothing moves, whatever the tumble step says.');
   if (r.simulated) lines.push('note: this rig is simulated; its rolls are never counted as fairness data.');
   lines.push(r.ok ? 'result: OK' : `result: FAILED at ${r.steps.find((s) => !s.ok)?.step ?? 'start'}`);
   return `${lines.join('\n')}\n`;

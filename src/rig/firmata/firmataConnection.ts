@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { RigIdentity } from '../driver.js';
 import { RigConnectError, RigSilentError, type RigErrorContext } from '../errors.js';
 import { portOpenError } from '../ports.js';
+import { findPortHolders, type PortHolder, type PortHolders } from '../serial/portHolders.js';
 import type { LinkOpener, SerialLink } from '../serial/serialLink.js';
 import type { TimerHost } from '../timers.js';
 import type { FirmataPins } from './firmataPins.js';
@@ -52,6 +53,8 @@ export interface ConnectionSettings {
   readonly timers: TimerHost;
   readonly pins: FirmataPins;
   readonly ctx: (command?: string) => RigErrorContext;
+  /** Other programs with the port open (named when the board never answers); default: read from /proc. */
+  readonly findPortHolders?: (path: string) => Promise<PortHolders | undefined>;
 }
 
 /** What the driver does with what the board reports, and how it times a query. */
@@ -62,6 +65,8 @@ export interface ConnectionHooks {
   current(raw: number): void;
   /** A real A0 report arrived (the heartbeat). */
   analog(): void;
+  /** StandardFirmata announced its version unasked once the connection was up: it booted again. */
+  rebooted(): void;
   limitClosed(): void;
   /** The port closed without being asked to (an unplug). */
   linkClosed(why: string): void;
@@ -137,17 +142,32 @@ function waitForFirmata(s: ConnectionSettings, io: FirmataIo): Promise<void> {
     };
     const timer = s.timers.after(s.connectTimeoutMs, () => {
       io.off('ready', onReady);
-      reject(
-        new RigSilentError(
-          `The board on ${s.path} did not answer as a Firmata board within ${s.connectTimeoutMs} ms. ` +
-            'Most likely it is not running StandardFirmata: flash it (Arduino IDE: File > Examples > Firmata > StandardFirmata), ' +
-            `or use the serial driver if it runs dicerig's own firmware. Also check that the board talks at ${s.baudRate} baud.`,
-          s.ctx('connect'),
-        ),
-      );
+      void (s.findPortHolders ?? findPortHolders)(s.path)
+        .catch(() => undefined)
+        .then((found) => reject(noFirmataError(s, found?.holders ?? [])));
     });
     io.once('ready', onReady);
   });
+}
+
+/** A board that never answered as Firmata, with the likeliest cause first: a program holding the port, else the firmware. */
+function noFirmataError(s: ConnectionSettings, holders: readonly PortHolder[]): RigSilentError {
+  const waited = `within ${s.connectTimeoutMs} ms`;
+  if (holders.length > 0) {
+    const named = holders.map((h) => `pid ${h.pid} (${h.command})`).join(', ');
+    return new RigSilentError(
+      `The board on ${s.path} did not answer as a Firmata board ${waited}, and another program has the port open, which takes the board's bytes before dicerig can read them: ` +
+        `${named}. Close it (or stop it: kill ${holders.map((h) => h.pid).join(' ')}) and try again.`,
+      { ...s.ctx('connect'), holders: named },
+    );
+  }
+  return new RigSilentError(
+    `The board on ${s.path} did not answer as a Firmata board ${waited}. ` +
+      'Most likely it is not running StandardFirmata: flash it (Arduino IDE: File > Examples > Firmata > StandardFirmata), ' +
+      `or use --rig serial if it runs dicerig's own firmware. Also check that the board talks at ${s.baudRate} baud ` +
+      '(StandardFirmata\'s 57600 unless the sketch was changed: rig.firmata.baud).',
+    s.ctx('connect'),
+  );
 }
 
 /** Fails naming the pin when the firmware lacks a mode the rig needs (e.g. a Firmata build without Servo). */
@@ -216,6 +236,11 @@ async function setUpComponents(s: ConnectionSettings, conn: Connection, hooks: C
   await hooks.query('identify', (done) => io.queryFirmware(done));
   await hooks.within(firstAnalog, 'the first motor-current report');
   hooks.analog();
+
+  // StandardFirmata sends its version by itself only when it boots; the driver never asks for it again.
+  const onVersion = (): void => hooks.rebooted();
+  io.on('reportversion', onVersion);
+  conn.detach.push(() => io.off('reportversion', onVersion));
 }
 
 /** The identity of the board on this connection; the rig id and configuration hash are the host's settings. */

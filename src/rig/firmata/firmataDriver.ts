@@ -26,7 +26,14 @@
  * fails naming the port and the likely cause (no StandardFirmata on the board). Firmata has no
  * sequence numbers or CRC, so `linkStats` counts commands, timeouts and round trips only. The A0
  * reports (every 19 ms) double as a heartbeat: silence for `silenceMs` means the board was unplugged,
- * reset or hung. Losing the link (that, or the port closing) follows the lifecycle in `driver.ts`, as the
+ * reset or hung. A motion resolves only when the board is proven alive and un-reset through all of it:
+ * no gap between A0 reports longer than `motionGapMs` (500 ms; a reset silences StandardFirmata for
+ * seconds) from the last report before it to two reports after its last hold (the first could have left
+ * the board just before a reset); otherwise it is rejected as `disconnected`, interrupted. The host times
+ * the motion, so without this a board that reset or stalled late in a tumble (the silence check needs a
+ * whole `silenceMs`) had its tumble counted as good. An unprompted version report (StandardFirmata
+ * announces itself when it boots) means the board restarted: a motion then is rejected as `reset`, and
+ * the link is lost. Losing the link (that, or the port closing) follows the lifecycle in `driver.ts`, as the
  * serial driver does: a running motion is rejected as interrupted (`disconnected`) and never re-run, a
  * `disconnected` fault is announced, and the driver looks for the board again by itself (its by-id link,
  * its USB serial number, its old path; every 250 ms for 15 s), re-identifies it, sets up the pins and
@@ -50,7 +57,7 @@ import { timerHostOf, type TimerHandle, type TimerHost } from '../timers.js';
 import { describeFirmata, openConnection, releaseMotor, teardownConnection, type Connection } from './firmataConnection.js';
 import { unfinishedMotion } from '../unfinishedMotion.js';
 import { firmataPins, type FirmataPins } from './firmataPins.js';
-import { MAX_SERVO_PULSE_US, MIN_SERVO_PULSE_US, resolveFirmataSettings, type FirmataRigSettings } from './firmataSettings.js';
+import { FIRMATA_DEFAULT_BAUD, MAX_SERVO_PULSE_US, MIN_SERVO_PULSE_US, resolveFirmataSettings, type FirmataRigSettings } from './firmataSettings.js';
 
 export interface FirmataDriverOptions extends ReconnectOptions {
   /** Serial port of the board running StandardFirmata, e.g. /dev/ttyACM0. */
@@ -69,12 +76,14 @@ export interface FirmataDriverOptions extends ReconnectOptions {
   readonly replyTimeoutMs?: number;
   /** No analog report for this long means the link is lost. Default 1000 ms. */
   readonly silenceMs?: number;
+  /** Longest gap between analog reports a motion may have and still count as finished. Default 500 ms: reports come every ~19 ms, a reset silences the board for seconds, and a loaded machine or emulator may delay a report. */
+  readonly motionGapMs?: number;
   /** Called once by `close` after the port is closed (e.g. to stop the emulated board it runs on). */
   readonly onClosed?: () => Promise<void>;
 }
 
 /** StandardFirmata's line speed. */
-export const FIRMATA_BAUD = 57600;
+export const FIRMATA_BAUD = FIRMATA_DEFAULT_BAUD;
 
 /** A motion in progress: its fault promise rejects when a fault stops it. */
 interface Motion {
@@ -83,6 +92,12 @@ interface Motion {
   peakMa: number;
   jamSince: number | undefined;
   aborted: boolean;
+  /** When the last A0 report arrived (before the motion: the last one before it started), the longest gap between them, and how many came. */
+  lastReportAt: number;
+  longestGapMs: number;
+  reports: number;
+  /** Called on every A0 report while the motion waits for proof that the board outlived it. */
+  onReport: (() => void) | undefined;
   readonly timers: Set<TimerHandle>;
   readonly stop: (error: RigFaultError) => void;
   readonly stopped: Promise<never>;
@@ -112,6 +127,7 @@ export class FirmataRigDriver implements RigDriver {
   private readonly connectTimeoutMs: number;
   private readonly replyTimeoutMs: number;
   private readonly silenceMs: number;
+  private readonly motionGapMs: number;
   private readonly faults = new FaultListeners();
   private readonly stats = new LinkStatsRecorder();
   private readonly life: LinkLifecycle;
@@ -137,6 +153,7 @@ export class FirmataRigDriver implements RigDriver {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 7000;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 1000;
     this.silenceMs = options.silenceMs ?? 1000;
+    this.motionGapMs = options.motionGapMs ?? 500;
     this.currentPath = options.port;
     this.life = new LinkLifecycle(
       {
@@ -179,9 +196,9 @@ export class FirmataRigDriver implements RigDriver {
       },
       {
         current: (raw) => this.onCurrent(raw),
-        analog: () => {
-          this.lastAnalogAt = this.timers.now();
-          this.lastSilenceCheckAt = this.lastAnalogAt;
+        analog: () => this.onReport(),
+        rebooted: () => {
+          if (mine && this.conn === mine) this.rebooted();
         },
         limitClosed: () => {
           if (this.motion) this.stopMotion('limit', 'The limit switch closed during the motion.');
@@ -225,6 +242,13 @@ export class FirmataRigDriver implements RigDriver {
     if (this.motion) this.stopMotion('disconnected', `${message} ${unfinishedMotion(this.motion.kind)}`);
     else this.faults.emit({ kind: 'disconnected', message, at: this.timers.now() });
     this.rejectPending(new LinkDropped(message));
+  }
+
+  /** StandardFirmata announced its version unasked: it booted again and forgot every pin setting. */
+  private rebooted(): void {
+    const why = 'the board restarted (StandardFirmata announced its version again) and forgot every pin setting';
+    if (this.motion) this.stopMotion('reset', `The board on ${this.currentPath} restarted during the ${this.motion.kind}. ${unfinishedMotion(this.motion.kind)}`);
+    this.linkLost(why);
   }
 
   private up(reconnected: boolean): void {
@@ -387,7 +411,20 @@ export class FirmataRigDriver implements RigDriver {
       stop = reject;
     });
     stopped.catch(() => undefined); // raced below; never an unhandled rejection
-    const m: Motion = { kind, startedAt: this.timers.now(), peakMa: this.lastMa ?? 0, jamSince: undefined, aborted: false, timers: new Set(), stop, stopped };
+    const m: Motion = {
+      kind,
+      startedAt: this.timers.now(),
+      peakMa: this.lastMa ?? 0,
+      jamSince: undefined,
+      aborted: false,
+      lastReportAt: this.lastAnalogAt,
+      longestGapMs: 0,
+      reports: 0,
+      onReport: undefined,
+      timers: new Set(),
+      stop,
+      stopped,
+    };
     this.motion = m;
     conn.statusLed?.on();
     try {
@@ -396,6 +433,7 @@ export class FirmataRigDriver implements RigDriver {
       // The servo is attached for each motion (and released after it), so connecting never moves it.
       else conn.io.servoConfig(this.pins.servo, MIN_SERVO_PULSE_US, MAX_SERVO_PULSE_US);
       await Promise.race([body(conn, m), stopped]);
+      await Promise.race([this.outlived(m), stopped]);
       // Whole milliseconds, as our firmware reports its motions.
       return { durationMs: Math.round(this.timers.now() - m.startedAt), peakMilliamps: m.peakMa };
     } finally {
@@ -418,6 +456,53 @@ export class FirmataRigDriver implements RigDriver {
       });
       m.timers.add(timer);
     });
+  }
+
+  /**
+   * Resolves once the board is proven to have outlived the motion: two A0 reports after its end (the first
+   * may have left just before a reset), with no gap over `motionGapMs` since the motion began; else stops it.
+   */
+  private async outlived(m: Motion): Promise<void> {
+    const needed = m.reports + 2;
+    await new Promise<void>((resolve) => {
+      const timer = this.timers.after(this.motionGapMs, () => {
+        m.timers.delete(timer);
+        resolve();
+      });
+      m.timers.add(timer);
+      m.onReport = () => {
+        if (m.reports < needed) return;
+        timer.cancel();
+        m.timers.delete(timer);
+        resolve();
+      };
+    });
+    m.onReport = undefined;
+    if (m.reports < needed) this.stopSilentMotion(m, this.timers.now() - m.lastReportAt);
+    else if (m.longestGapMs > this.motionGapMs) this.stopSilentMotion(m, m.longestGapMs);
+  }
+
+  /** The board said nothing for `gapMs` during the motion: nothing proves the motion ran to its end. */
+  private stopSilentMotion(m: Motion, gapMs: number): void {
+    this.stopMotion(
+      'disconnected',
+      `The board on ${this.currentPath} sent no report for ${Math.round(gapMs)} ms during the ${m.kind} (StandardFirmata reports the motor current ` +
+        `every ~19 ms): it reset, stalled or was unplugged, or this computer was too busy to listen, so nothing proves the ${m.kind} ran to its end. ` +
+        unfinishedMotion(m.kind),
+    );
+  }
+
+  /** A real A0 report arrived: the heartbeat, and the proof that the board is alive through a motion. */
+  private onReport(): void {
+    const now = this.timers.now();
+    this.lastAnalogAt = now;
+    this.lastSilenceCheckAt = now;
+    const m = this.motion;
+    if (!m || m.aborted) return;
+    m.longestGapMs = Math.max(m.longestGapMs, now - m.lastReportAt);
+    m.lastReportAt = now;
+    m.reports++;
+    m.onReport?.();
   }
 
   /** Stops the running motion with a fault: the servo is released, the motion rejects, listeners hear of it. */
@@ -445,6 +530,11 @@ export class FirmataRigDriver implements RigDriver {
     }
     const m = this.motion;
     if (!m || m.aborted) return;
+    // Not waiting for the motion's end: a board silent this long in mid-motion has reset or stalled.
+    if (now - m.lastReportAt > this.motionGapMs) {
+      this.stopSilentMotion(m, now - m.lastReportAt);
+      return;
+    }
     if (this.lastMa > m.peakMa) m.peakMa = this.lastMa;
     if (this.settings.jamMa > 0 && this.lastMa >= this.settings.jamMa) {
       m.jamSince ??= now;

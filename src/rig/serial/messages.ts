@@ -65,7 +65,8 @@ export function noFirmwareError(path: string, seq: number, port: SilentPort, cau
       : '';
   return new RigSilentError(
     `No boot banner and no reply to "identify" from ${path} within ${waited}: no dicerig firmware on the board? ` +
-      `Flash it with "make -C firmware upload PORT=${path}". Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}${unseen}`,
+      `Flash it with "make -C firmware upload PORT=${path}", or, if it runs stock StandardFirmata, use --rig firmata instead. ` +
+      `Or the wrong baud rate: the firmware talks at ${BAUD} baud.${noise}${unseen}`,
     ctx,
     { cause },
   );
