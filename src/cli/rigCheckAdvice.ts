@@ -8,8 +8,11 @@ import { PIN_MAP } from '../rig/protocol/pinMap.js';
 
 const pin = (name: string): string => PIN_MAP.find((p) => p.name === name)?.pin ?? '?';
 
-/** The check's words for a failed step: switch advice for a home timeout or a limit hit, else the error's own message. */
-export function rigCheckFailure(e: unknown): string {
+/**
+ * The check's words for a failed step: switch advice for a home timeout or a limit hit, else the error's own message.
+ * `firmata`: the rig runs StandardFirmata, whose settings are the host's (`rig check --set`, `rig.firmata`), not the board's.
+ */
+export function rigCheckFailure(e: unknown, firmata = false): string {
   if (!(e instanceof RigFaultError) || (e.fault !== 'home_timeout' && e.fault !== 'limit')) return e instanceof Error ? e.message : String(e);
   const { port, command, seq } = e.rig;
   const motion = `The ${command ?? (e.fault === 'limit' ? 'tumble' : 'home')}${seq !== undefined ? ` (seq ${seq})` : ''}${port !== undefined ? ` on ${port}` : ''}`;
@@ -21,6 +24,6 @@ export function rigCheckFailure(e: unknown): string {
   }
   return (
     `${motion} was stopped: the limit switch (pin ${pin('limit_switch')}) closed during the flip, so the tower swings too far. ` +
-    'Lower flip_us by 50 µs steps (e.g. flip_us=2350) until it stops square, upside down (hardware/first-run.md).'
+    `Lower flip_us by 50 µs steps (e.g. ${firmata ? '--set flip_us=2350, then rig.firmata.flip_us in the session config' : 'flip_us=2350'}) until it stops square, upside down (hardware/first-run.md).`
   );
 }

@@ -141,7 +141,7 @@ async function probeRig(rigName: string, port: string | undefined, firmata: Firm
       steps.push({ step: name, ok: true, ms: performance.now() - t0, detail: r.detail, ...(r.data !== undefined ? { data: r.data } : {}) });
       return true;
     } catch (e) {
-      error = rigCheckFailure(e);
+      error = rigCheckFailure(e, /firmata/.test(rigName));
       steps.push({ step: name, ok: false, ms: performance.now() - t0, detail: error });
       return false;
     }

@@ -25,6 +25,12 @@ describe('rig check failures', () => {
     expect(text).not.toMatch(/throw is void/);
   });
 
+  it('tells a Firmata rig to lower flip_us where its settings live: rig check --set and the session config, not the board', () => {
+    const text = rigCheckFailure(stopped('tumble', ErrorCode.limit, 'limit'), true);
+    expect(text).toContain('e.g. --set flip_us=2350, then rig.firmata.flip_us in the session config');
+    expect(rigCheckFailure(stopped('tumble', ErrorCode.limit, 'limit'))).toContain('(e.g. flip_us=2350)');
+  });
+
   it('leaves other failures in the driver\'s words', () => {
     const jam = stopped('tumble', ErrorCode.jam, 'jam');
     expect(rigCheckFailure(jam)).toBe(jam.message);
