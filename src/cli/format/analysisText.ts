@@ -105,7 +105,10 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')})` : '';
   // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
   const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
-  lines.push(`  anytime-valid e-value against the expected odds${of}: ${formatLogScientific(d.anytime.logE)}${decided}`);
+  // Replayed with the unresolved rolls in their places: the e-value and decision hold whatever faces they had.
+  const u = d.anytime.unresolved;
+  const least = u !== undefined && u > 0 ? `, least favourable over the ${u === 1 ? 'unresolved roll' : `${formatCount(u)} unresolved rolls`}` : '';
+  lines.push(`  anytime-valid e-value against the expected odds${of}${least}: ${formatLogScientific(d.anytime.logE)}${decided}`);
   return lines.join('\n');
 }
 
