@@ -4,7 +4,7 @@ import type { DieType } from '../dice/types.js';
 import { rateDelta, type RateDelta } from '../stats/effectSize.js';
 import { contingencyTest, type ContingencyResult } from '../stats/homogeneity.js';
 import { benjaminiHochbergAdjust, holmAdjust } from '../stats/multiplicity.js';
-import { SequentialMonitor } from '../stats/sequential.js';
+import { RobustMonitor } from '../stats/robustMonitor.js';
 import { DEFAULT_SERIAL_ALPHA, serialChecks, type SerialChecksResult } from '../stats/serial.js';
 import type { FailedCheck, Verdict } from '../stats/verdict.js';
 import type { DieRolls } from '../rolllog/types.js';
@@ -30,6 +30,8 @@ export interface AnalyzeOptions {
 export interface GameFigureResult {
   readonly figure: GameFigure;
   readonly result: RateDelta;
+  /** The unresolved rolls its interval is widened over (from none of them in the figure to all of them), when any. */
+  readonly widenedOver?: number;
 }
 
 /** The anytime-valid e-value of the whole sequence: valid evidence however the log was stopped. */
@@ -40,6 +42,11 @@ export interface AnytimeEvidence {
    * e-value, which is of what that session counted.
    */
   readonly level?: 'symbol';
+  /**
+   * The unresolved rolls (kept in their places in the sequence) the e-value and decision are least favourable over: the
+   * minimum over every face they could have been, as a session's monitor takes it. Absent when there are none.
+   */
+  readonly unresolved?: number;
   readonly logE: number;
   readonly decision: Verdict['kind'];
   readonly decidedAt: number | null;
@@ -267,14 +274,26 @@ function figureRate(r: DieRolls, figure: GameFigure, alpha: number): RateDelta {
   return rateDelta(successes, r.symbols.length, expectedRate(r.die, figure), alpha);
 }
 
+/**
+ * The e-value of the die's symbols replayed as a session's monitor would take the log: its unresolved rolls in their
+ * places (`DieRolls.unresolvedAt`), the e-value and decision least favourable over every face they could have been
+ * (RobustMonitor), so that neither says more than holds whatever the reader declined.
+ */
 function anytimeEvidence(r: DieRolls, symbol: LevelAnalysis, alpha: number, delta: number, family: number): AnytimeEvidence {
+  const at = r.unresolvedAt ?? [];
+  const unresolved = at.length > 0 ? { unresolved: at.length } : {};
   const positive = symbol.expected.every((p) => p > 0) && symbol.expected.length >= 2;
-  if (!positive) return { level: 'symbol', logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
+  if (!positive) return { level: 'symbol', ...unresolved, logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
   // Bonferroni over the family keeps the anytime decisions' error rate at alpha across all dice.
-  const monitor = new SequentialMonitor(symbol.expected, { alpha: alpha / family, delta, labels: symbol.labels });
-  for (let i = 0; i < r.symbols.length; i++) monitor.observe(r.symbols[i] as number);
+  const monitor = new RobustMonitor(symbol.expected, { alpha: alpha / family, delta, labels: symbol.labels });
+  // `at[j]` is how many read rolls came before the j-th unresolved one.
+  let j = 0;
+  for (let i = 0; i <= r.symbols.length; i++) {
+    for (; j < at.length && (at[j] as number) <= i; j++) monitor.observeUnresolved();
+    if (i < r.symbols.length) monitor.observe(r.symbols[i] as number);
+  }
   const state = monitor.state();
-  return { level: 'symbol', logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
+  return { level: 'symbol', ...unresolved, logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };
 }
 
 function homogeneityGroups(dice: readonly DieLevels[]): HomogeneityGroup[] {

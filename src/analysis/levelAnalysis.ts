@@ -25,8 +25,10 @@ export interface LevelAnalysis {
   readonly headline: HeadlineTest;
   readonly cohensW: number;
   readonly relativeDeviations: readonly number[];
-  /** Goodman simultaneous intervals per category at the analysis alpha. */
+  /** Goodman simultaneous intervals per category at the analysis alpha (widened over `widenedOver` unresolved rolls, when set). */
   readonly intervals: readonly Interval[];
+  /** The unresolved rolls the intervals are widened over (each face's lower end with none of them its, its upper end with all), when any. */
+  readonly widenedOver?: number;
 }
 
 /** What sentences and tables call each category of a level. */

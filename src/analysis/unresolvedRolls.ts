@@ -14,10 +14,12 @@
 import { formatCount } from '../core/format.js';
 import { largestDeviationBound, unfairWhateverUnresolved, widenedGoodmanIntervals } from '../stats/intervals.js';
 import { firstTotal } from '../stats/sequential.js';
-import { describeVerdict, type FaceEstimate, type InconclusiveVerdict, type Verdict } from '../stats/verdict.js';
+import { chiSquareSf } from '../stats/special.js';
+import { describeVerdict, type FaceEstimate, type FairWithinVerdict, type InconclusiveVerdict, type UnfairVerdict, type Verdict } from '../stats/verdict.js';
 import type { DieAnalysis } from './analyze.js';
 import { estimates } from './fixedSampleVerdict.js';
 import type { LevelAnalysis } from './levelAnalysis.js';
+import { widenedGameFigure, widenedLevel, widenedUnfairP } from './widenedFigures.js';
 
 export interface UnresolvedSettings {
   readonly alpha: number;
@@ -28,21 +30,39 @@ export interface UnresolvedSettings {
   readonly family: number;
 }
 
-/** `d` with its verdict made to hold whatever its `unresolved` rolls were (unchanged when there are none). */
+/**
+ * `d` with its verdict made to hold whatever its `unresolved` rolls were (unchanged when there are none). Its intervals
+ * and game figures are shown widened over them, and a verdict that stands is stated from those widened figures: over
+ * all its rolls, read and unresolved, saying it holds whatever they were.
+ */
 export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: UnresolvedSettings): DieAnalysis {
   if (unresolved <= 0 || d.verdict.kind === 'RIG_SUSPECT') return d;
   const levels = d.face ? [d.symbol, d.face] : [d.symbol];
   const rolls = `${formatCount(unresolved)} unresolved ${unresolved === 1 ? 'roll' : 'rolls'}`;
+  const shown = widenedFigures(d, unresolved, s);
   let why: string;
   if (d.verdict.kind === 'INCONCLUSIVE') {
     // Its projection must count them too: read rolls alone would promise a verdict the unresolved share can keep away.
     why = `${d.verdict.why}; its ${rolls} count as the least favourable faces`;
   } else if (d.verdict.kind === 'UNFAIR') {
-    if (levels.some((l) => unfairWhateverUnresolved(l.counts, l.expected, unresolved, s.alpha / s.family))) return d;
+    const stands = unfairWhatever(shown, unresolved, s);
+    if (stands !== undefined) return { ...shown, verdict: stands, sentence: holdsWhatever(describeVerdict(stands), unresolved) };
     why = `its read rolls alone look unfair, but its ${rolls} (no face read) could be the faces they lack: review them (dicerig review)`;
   } else {
-    const bound = Math.max(...levels.map((l) => largestDeviationBound(l.expected, widenedGoodmanIntervals(l.counts, unresolved, s.certifyAlpha))));
-    if (bound <= s.delta) return d;
+    const widened = shown.face ? [shown.symbol, shown.face] : [shown.symbol];
+    const bounds = widened.map((l) => largestDeviationBound(l.expected, l.intervals));
+    const bound = Math.max(...bounds);
+    if (bound <= s.delta) {
+      const verdict: FairWithinVerdict = {
+        ...d.verdict,
+        n: d.n + unresolved,
+        alpha: s.certifyAlpha,
+        certifiedDelta: bound,
+        faces: estimates(widened[widened.length - 1] as LevelAnalysis),
+        intervalMethod: `${d.verdict.intervalMethod}, widened over every face the ${rolls} could have been`,
+      };
+      return { ...shown, verdict, sentence: holdsWhatever(describeVerdict(verdict), unresolved) };
+    }
     why = `its read rolls alone are within ±${s.delta}, but its ${rolls} (no face read) leave ±${bound.toFixed(3)}: review them (dicerig review)`;
   }
   const toCertify = projected(levels, unresolved, (l, counts, u) => largestDeviationBound(l.expected, widenedGoodmanIntervals(counts, u, s.certifyAlpha)) <= s.delta, 'all');
@@ -63,7 +83,59 @@ export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: Un
     projection,
     ...(leading !== undefined ? { leadingDeviation: leading } : {}),
   };
-  return { ...d, verdict: verdict as Verdict, sentence: describeVerdict(verdict) };
+  return { ...shown, verdict: verdict as Verdict, sentence: describeVerdict(verdict) };
+}
+
+/** "…; it holds whatever the N unresolved rolls were.", as a session's sentence says it. */
+function holdsWhatever(sentence: string, unresolved: number): string {
+  return `${sentence.replace(/\.$/, '')}; it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}.`;
+}
+
+/** `d` with its level intervals (at the die's certifying level) and game figures widened over its unresolved rolls. */
+function widenedFigures(d: DieAnalysis, unresolved: number, s: UnresolvedSettings): DieAnalysis {
+  const symbol = widenedLevel(d.symbol, unresolved, s.certifyAlpha);
+  const face = d.face ? widenedLevel(d.face, unresolved, s.certifyAlpha) : undefined;
+  // The adjusted p-values name their level: they follow it to its widened copy.
+  const adjusted = d.adjusted.map((a) => ({ ...a, analysis: a.analysis === d.face && face ? face : a.analysis === d.symbol ? symbol : a.analysis }));
+  const game = d.game.map((g) => widenedGameFigure(g, d.symbol.counts, d.symbol.labels, unresolved, s.alpha));
+  return { ...d, symbol, ...(face ? { face } : {}), adjusted, game };
+}
+
+/**
+ * The UNFAIR verdict that holds whatever the unresolved rolls were, stated from the widened figures, or undefined when
+ * it does not hold: its p is the widened rule's (the smallest over the levels, Bonferroni over the family), its faces'
+ * intervals the widened ones, its drivers the faces whose widened interval leaves out their odds.
+ */
+function unfairWhatever(shown: DieAnalysis, unresolved: number, s: UnresolvedSettings): UnfairVerdict | undefined {
+  const levels = shown.face ? [shown.symbol, shown.face] : [shown.symbol];
+  const tested = levels.map((l) => ({ l, w: widenedUnfairP(l.counts, l.expected, unresolved) })).sort((a, b) => a.w.logP - b.w.logP);
+  const best = tested[0];
+  if (best === undefined || !levels.some((l) => unfairWhateverUnresolved(l.counts, l.expected, unresolved, s.alpha / s.family))) return undefined;
+  const logP = Math.min(0, best.w.logP + Math.log(s.family));
+  const faces = estimates(best.l);
+  const byZ = [...faces].sort((x, y) => (best.w.z[y.index] as number) - (best.w.z[x.index] as number));
+  // A driver is a face whose widened interval leaves out its odds at the rule's level (alpha over the family).
+  const k = faces.length;
+  const outside = byZ.filter((f) => {
+    const z = best.w.z[f.index] as number;
+    return z > 0 && Math.log(k) + chiSquareSf(z * z, 1).logP + Math.log(s.family) < Math.log(s.alpha);
+  });
+  const rolls = `${formatCount(unresolved)} unresolved ${unresolved === 1 ? 'roll' : 'rolls'}`;
+  const prior = shown.verdict.kind === 'UNFAIR' ? shown.verdict : undefined;
+  return {
+    kind: 'UNFAIR',
+    n: shown.n + unresolved,
+    evidence: {
+      kind: 'p-value',
+      p: Math.exp(logP),
+      logP,
+      method: `Goodman simultaneous intervals by ${best.l.level}, widened over every face the ${rolls} could have been, adjusted for ${s.family} test${s.family === 1 ? '' : 's'} (Bonferroni)`,
+    },
+    effectSize: prior?.effectSize ?? { measure: "Cohen's w", value: best.l.cohensW },
+    drivers: outside.length > 0 ? outside : byZ.slice(0, 1),
+    faces,
+    intervalMethod: `Goodman simultaneous (Wilson score, Bonferroni over faces), widened over every face the ${rolls} could have been`,
+  };
 }
 
 /**

@@ -154,7 +154,8 @@ export async function readStoredLogs(
       else kept.push(s);
     }
     const logs = kept.map((s): ParsedLog => {
-      const dice = sessionDieLogs(s.store.dieRolls(s.session.id), storedSessionName(s));
+      // Its unresolved rolls in their places, so analyze replays its e-value as the session's monitor took them.
+      const dice = sessionDieLogs(s.store.dieRolls(s.session.id), storedSessionName(s), s.store.unresolvedRolls(s.session.id));
       // Stored rolls read like a JSON Lines export of the session (the format `dicerig export` writes).
       return { file: storedSessionName(s), format: 'jsonl', dice, rows: dice.reduce((n, d) => n + d.codes.length, 0) };
     });

@@ -7,9 +7,13 @@ import type { DieRollSeries } from './records.js';
  * same code as a log file. A die is at face level when every roll has its face
  * id, else at symbol level. Positions name the session and throw (`line` is the
  * throw index) so a bad token is traceable.
+ * `unresolved`: the session's rolls the reader left unresolved and nobody labelled (`RollStore.unresolvedRolls`); each
+ * is kept in its place among its die's read rolls (`DieLog.unresolvedAt`), as an export's `unresolved` rows are, so an
+ * analysis can replay them where they happened.
  */
-export function sessionDieLogs(series: readonly DieRollSeries[], source: string): DieLog[] {
+export function sessionDieLogs(series: readonly DieRollSeries[], source: string, unresolved: readonly { readonly dieId: number; readonly throwIndex: number }[] = []): DieLog[] {
   return series.map((s) => {
+    const mine = unresolved.filter((u) => u.dieId === s.die.id).map((u) => u.throwIndex);
     const level = s.faces.every((f) => f !== null) ? 'face' : 'symbol';
     const tokens = level === 'face' ? (s.faces as string[]) : s.symbols;
     const dictionary: string[] = [];
@@ -24,6 +28,19 @@ export function sessionDieLogs(series: readonly DieRollSeries[], source: string)
       }
       return code;
     });
-    return { label: s.die.label, typeId: s.die.typeId, level, dictionary, codes, firstSeen, files: new Set([source]) };
+    const places = mine.length > 0 ? { unresolvedAt: mine.sort((a, b) => a - b).map((t) => readBefore(s.throwIndices, t)) } : {};
+    return { label: s.die.label, typeId: s.die.typeId, level, dictionary, codes, firstSeen, files: new Set([source]), ...places };
   });
+}
+
+/** How many of the (ascending) throw indices are below `throwIndex`. */
+function readBefore(throwIndices: readonly number[], throwIndex: number): number {
+  let lo = 0;
+  let hi = throwIndices.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((throwIndices[mid] as number) < throwIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

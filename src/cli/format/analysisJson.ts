@@ -64,7 +64,7 @@ function dieJson(d: DieAnalysis) {
     ...(d.across !== undefined ? { acrossSessions: d.across, fixedSampleFigures: 'descriptive' } : {}),
     symbol: level(d.symbol, d.adjusted.find((x) => x.analysis === d.symbol)?.adjustedP),
     face: d.face ? level(d.face, d.adjusted.find((x) => x.analysis === d.face)?.adjustedP) : null,
-    game: d.game.map((g) => ({ name: g.figure.name, description: g.figure.description, symbols: g.figure.symbols, ...g.result })),
+    game: d.game.map((g) => ({ name: g.figure.name, description: g.figure.description, symbols: g.figure.symbols, ...g.result, ...(g.widenedOver !== undefined ? { widenedOver: g.widenedOver } : {}) })),
     serial: { suspect: d.serial.suspect, alpha: d.serial.alpha, checks: d.serial.checks },
     anytime: d.anytime,
   };
@@ -79,6 +79,8 @@ function level(l: LevelAnalysis, adjustedP: number | undefined) {
     expected: l.expected,
     observed: l.counts.map((c) => (l.n > 0 ? c / l.n : null)),
     intervals: l.intervals,
+    // The unresolved rolls the intervals hold whatever they were (widened over every face they could have been).
+    ...(l.widenedOver !== undefined ? { widenedOver: l.widenedOver } : {}),
     relativeDeviations: l.relativeDeviations,
     pearson: l.pearson,
     g: l.g,

@@ -94,7 +94,7 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
     const r = g.result;
     lines.push(
       `  ${g.figure.description}: ${fixed(r.rate)} (expected ${fixed(r.expected)}, ${signedPercent(r.relative)}; ` +
-        `${confidenceLabel(a.alpha)} interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)})`,
+        `${confidenceLabel(a.alpha)} interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)}${g.widenedOver !== undefined ? ` whatever the ${unresolvedWords(g.widenedOver)} were` : ''})`,
     );
   }
   const checks = d.serial.checks
@@ -107,7 +107,10 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')})` : '';
   // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
   const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
-  lines.push(`  anytime-valid e-value against the expected odds${of}: ${formatLogScientific(d.anytime.logE)}${decided}`);
+  // Replayed with the unresolved rolls in their places: the e-value and decision hold whatever faces they had.
+  const u = d.anytime.unresolved;
+  const least = u !== undefined && u > 0 ? `, least favourable over the ${unresolvedWords(u)}` : '';
+  lines.push(`  anytime-valid e-value against the expected odds${of}${least}: ${formatLogScientific(d.anytime.logE)}${decided}`);
   return lines.join('\n');
 }
 
@@ -124,7 +127,13 @@ function levelTable(l: LevelAnalysis, alpha: number): string {
       signedPercent(l.relativeDeviations[i] as number),
     ];
   });
-  return renderTable(header, rows, 1, '    ').trimEnd();
+  const table = renderTable(header, rows, 1, '    ').trimEnd();
+  // Widened: each face's lower end with none of the unresolved rolls its, its upper end with all of them.
+  return l.widenedOver !== undefined ? `${table}\n    (intervals widened over every face the ${unresolvedWords(l.widenedOver)} could have been; observed: of the read rolls)` : table;
+}
+
+function unresolvedWords(n: number): string {
+  return n === 1 ? 'unresolved roll' : `${formatCount(n)} unresolved rolls`;
 }
 
 function testLine(d: DieAnalysis, l: LevelAnalysis): string {

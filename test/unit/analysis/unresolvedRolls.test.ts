@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { holdWhateverUnresolved } from '../../../src/analysis/unresolvedRolls.js';
+import { widenedUnfairP } from '../../../src/analysis/widenedFigures.js';
+import { unfairWhateverUnresolved } from '../../../src/stats/intervals.js';
 import { d6Die } from '../../../src/dice/catalogue.js';
 import { symbolRollsWithCounts } from './helpers.js';
 
@@ -23,8 +25,10 @@ describe('a verdict that holds whatever the unresolved rolls were', () => {
     const held = holdWhateverUnresolved(d, 60, settings(a));
     expect(held.verdict.kind).toBe('INCONCLUSIVE');
     expect(held.sentence).toMatch(/^INCONCLUSIVE: its read rolls alone look unfair, but its 60 unresolved rolls \(no face read\) could be the faces they lack: review them \(dicerig review\)/);
-    // Everything else of the analysis stays as computed.
-    expect(held.symbol).toBe(d.symbol);
+    // Its counts and tests stay as computed; its intervals are shown widened over the unresolved rolls.
+    expect(held.symbol.counts).toBe(d.symbol.counts);
+    expect(held.symbol.headline).toBe(d.symbol.headline);
+    expect(held.symbol.widenedOver).toBe(60);
   });
 
   it('keeps an UNFAIR that holds whatever they were, and leaves a die with none alone', () => {
@@ -73,5 +77,97 @@ describe('a verdict that holds whatever the unresolved rolls were', () => {
     const a = analyzeDice([symbolRollsWithCounts('F', d6Die, [2000, 2000, 2000, 2000, 2000, 2000], 1)], { delta: 0.03 });
     const held = holdWhateverUnresolved(a.dice[0] as (typeof a.dice)[number], 3000, settings(a));
     expect(held.verdict).toMatchObject({ kind: 'INCONCLUSIVE', rollsNeeded: null, target: null, projection: { toCertify: null, toReject: null } });
+  });
+
+  /*
+   * SciPy 1.17 (Goodman 95 % over 6 faces as Wilson intervals at 1 - 0.05/6; widened: lower end with none of the u
+   * unresolved rolls the face's, upper end with all of them):
+   *   from scipy import stats
+   *   for u in (10, 40):
+   *       lo = stats.binomtest(300, 1800 + u).proportion_ci(1 - 0.05/6, method='wilson').low
+   *       hi = stats.binomtest(300 + u, 1800 + u).proportion_ci(1 - 0.05/6, method='wilson').high
+   *       max(1/6 - lo, hi - 1/6)
+   *   u = 10: 0.029215379790856505 (0.1439755134987542–0.19588204645752316)
+   *   u = 40: 0.04315970192081148  (0.14160048844782488–0.20982636858747813)
+   *   (u = 0: 0.024449659822010583, the read rolls' own)
+   */
+  it('states a FAIR_WITHIN that holds from its widened intervals: over all its rolls, with the margin still possible whatever they were', () => {
+    const a = analyzeDice([symbolRollsWithCounts('W', d6Die, [300, 300, 300, 300, 300, 300], 1)], { alpha: 0.05, delta: 0.05 });
+    const d = a.dice[0] as (typeof a.dice)[number];
+    expect(d.verdict).toMatchObject({ kind: 'FAIR_WITHIN', n: 1800 });
+    expect(d.verdict.kind === 'FAIR_WITHIN' && d.verdict.certifiedDelta).toBeCloseTo(0.024449659822010583, 12);
+    for (const [u, bound, lower, upper] of [
+      [10, 0.029215379790856505, 0.1439755134987542, 0.19588204645752316],
+      [40, 0.04315970192081148, 0.14160048844782488, 0.20982636858747813],
+    ] as const) {
+      const held = holdWhateverUnresolved(d, u, settings(a));
+      expect(held.verdict).toMatchObject({ kind: 'FAIR_WITHIN', n: 1800 + u });
+      if (held.verdict.kind !== 'FAIR_WITHIN') continue;
+      expect(held.verdict.certifiedDelta).toBeCloseTo(bound, 12);
+      for (const f of held.verdict.faces) {
+        expect(f.lower).toBeCloseTo(lower, 12);
+        expect(f.upper).toBeCloseTo(upper, 12);
+      }
+      // The table shows the same widened intervals, and says so.
+      expect(held.symbol.intervals[5]?.upper).toBeCloseTo(upper, 12);
+      expect(held.symbol.widenedOver).toBe(u);
+      expect(held.sentence).toBe(
+        `FAIR_WITHIN: every face is within ±0.05 of its expected odds after ${u === 10 ? '1,810' : '1,840'} rolls (largest deviation still possible ${bound.toFixed(4)}, 95 % confidence); it holds whatever the ${u} unresolved rolls were.`,
+      );
+    }
+  });
+
+  /*
+   * SciPy 1.17: c = [100]*5 + [40], u = 30, N = 570. The widened rule's p: a Wilson interval leaves out p0 exactly when
+   * (c - N p0)^2 > z^2 N p0 (1 - p0), the face's count taken at the assignment nearest its odds:
+   *   import numpy as np; from scipy import stats
+   *   c = np.array([100]*5 + [40]); u = 30; N = c.sum() + u; p0 = 1/6
+   *   gap = np.maximum(np.maximum(c - N*p0, N*p0 - (c + u)), 0); x = gap**2 / (N*p0*(1 - p0))
+   *   min(1, 6 * stats.chi2.sf(x, 1).min())                                         -> 0.029747310487624547
+   *   stats.binomtest(40, 570).proportion_ci(1 - 0.05/6, method='wilson').low        -> 0.04682891619862933
+   *   stats.binomtest(70, 570).proportion_ci(1 - 0.05/6, method='wilson').high       -> 0.16369333472429387
+   */
+  it('states an UNFAIR that holds from its widened intervals, with the p of the widened rule, not the read rolls alone', () => {
+    const a = one([100, 100, 100, 100, 100, 40]);
+    const d = a.dice[0] as (typeof a.dice)[number];
+    const held = holdWhateverUnresolved(d, 30, settings(a));
+    expect(held.verdict).toMatchObject({ kind: 'UNFAIR', n: 570 });
+    if (held.verdict.kind !== 'UNFAIR') return;
+    expect(held.verdict.evidence.p).toBeCloseTo(0.029747310487624547, 12);
+    expect(held.verdict.drivers.map((f) => f.label)).toEqual(['6']);
+    expect(held.verdict.faces[5]?.lower).toBeCloseTo(0.04682891619862933, 12);
+    expect(held.verdict.faces[5]?.upper).toBeCloseTo(0.16369333472429387, 12);
+    expect(held.sentence).toBe('UNFAIR: 6 comes up 0.0741 instead of 0.167 (p = 0.03, after 570 rolls); it holds whatever the 30 unresolved rolls were.');
+  });
+
+  it("gives a p below a level exactly when the widened intervals at that level leave out some face's odds", () => {
+    const cases: [number[], number][] = [
+      [[100, 100, 100, 100, 100, 40], 30],
+      [[100, 100, 100, 100, 100, 40], 60],
+      [[100, 100, 100, 100, 100, 250], 20],
+      [[120, 95, 100, 90, 105, 60], 12],
+      [[300, 300, 300, 300, 300, 300], 40],
+    ];
+    for (const [counts, u] of cases) {
+      const { p } = widenedUnfairP(counts, new Array(6).fill(1 / 6), u);
+      for (const level of [0.001, 0.01, 0.05, 0.2]) expect(p < level).toBe(unfairWhateverUnresolved(counts, new Array(6).fill(1 / 6), u, level));
+    }
+  });
+
+  /*
+   * SciPy 1.17 (sixes of [100]*5 + [60] read and 40 unresolved, Wilson 95 %):
+   *   stats.binomtest(60, 600).proportion_ci(0.95, method='wilson').low    -> 0.07848166958806388
+   *   stats.binomtest(100, 600).proportion_ci(0.95, method='wilson').high  -> 0.19858767644742514
+   *   (read rolls alone: binomtest(60, 560): 0.08414998250053843–0.13548881291495912, which leaves out 1/6)
+   */
+  it("widens a game figure's interval over the unresolved rolls, from none of them in it to all of them", () => {
+    const a = one([100, 100, 100, 100, 100, 60]);
+    const d = a.dice[0] as (typeof a.dice)[number];
+    const sixes = (x: typeof d) => x.game.find((g) => g.figure.name === '6s');
+    expect(sixes(d)?.result.interval.upper).toBeCloseTo(0.13548881291495912, 12);
+    const held = holdWhateverUnresolved(d, 40, settings(a));
+    expect(sixes(held)?.result.interval.lower).toBeCloseTo(0.07848166958806388, 12);
+    expect(sixes(held)?.result.interval.upper).toBeCloseTo(0.19858767644742514, 12);
+    expect(sixes(held)?.widenedOver).toBe(40);
   });
 });
