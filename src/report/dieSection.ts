@@ -1,6 +1,6 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import { namesOf, type LevelAnalysis } from '../analysis/levelAnalysis.js';
-import { confidenceLabel, fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
+import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
 import { certifiableMarginLimit } from '../stats/misreadReach.js';
 import { narrowingCommand } from '../vision/calibration/checkedDice.js';
@@ -118,7 +118,7 @@ function evidenceLine(d: DieReport): string {
   if (e.unavailable !== undefined) return `<p class="note">Anytime-valid test: not available (${escapeHtml(e.unavailable)}).</p>`;
   const decided = e.decidedAt !== null ? `${e.decision} at roll ${formatCount(e.decidedAt)}` : 'no decision yet';
   return (
-    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds of its symbols: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
+    `<p class="note" data-test="anytime">Anytime-valid e-value against the published odds of its symbols${e.unresolved !== undefined ? `, least favourable over its ${formatCountOf(e.unresolved, 'unresolved roll')}` : ''}: <strong>${formatLogScientific(e.finalLogE)}</strong> ` +
     `(UNFAIR once it reaches ${formatLogScientific(e.thresholdLogE)} = 1/α′, α′ = α / tests); ${escapeHtml(decided)}.</p>`
   );
 }

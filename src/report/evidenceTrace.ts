@@ -1,3 +1,4 @@
+import { RobustMonitor } from '../stats/robustMonitor.js';
 import { SequentialMonitor } from '../stats/sequential.js';
 import type { MonitorDecision } from '../stats/sequential.js';
 
@@ -21,6 +22,8 @@ export interface EvidenceTrace {
    * reviewed rolls, its misread bounds, its threshold K/α); absent: the read rolls replayed by the analysis.
    */
   readonly source?: 'session';
+  /** The unresolved rolls the replay kept in their places, least favourable over every face they could have been (absent: none). */
+  readonly unresolved?: number;
 }
 
 export interface EvidenceTraceOptions {
@@ -30,6 +33,11 @@ export interface EvidenceTraceOptions {
   readonly family: number;
   /** At most about this many points are kept (default 400): enough for a chart, small for the page. */
   readonly maxPoints?: number;
+  /**
+   * Where the die's unresolved rolls were: `unresolvedAt[j]` read rolls came before the j-th. Given, the replay keeps
+   * them in their places and reads the least favourable e-value (as analyze's anytime figure and a session's monitor).
+   */
+  readonly unresolvedAt?: readonly number[];
 }
 
 /**
@@ -53,14 +61,22 @@ export function evidenceTrace(symbols: ArrayLike<number>, expected: readonly num
       unavailable: 'the anytime test needs at least two symbols, each with a chance to come up',
     };
   }
-  const monitor = new SequentialMonitor(expected, { alpha: monitorAlpha, delta: options.delta });
-  const n = symbols.length;
+  const at = options.unresolvedAt ?? [];
+  // With unresolved rolls the read rolls alone would say more than holds whatever those were.
+  const monitor = at.length > 0 ? new RobustMonitor(expected, { alpha: monitorAlpha, delta: options.delta }) : new SequentialMonitor(expected, { alpha: monitorAlpha, delta: options.delta });
+  const n = symbols.length + at.length;
   const step = Math.max(1, Math.ceil(n / (options.maxPoints ?? 400)));
   const rolls: number[] = [0];
   const logE: number[] = [0];
   let wasDecided = false;
+  let read = 0;
+  let j = 0;
   for (let i = 0; i < n; i++) {
-    monitor.observe(symbols[i] as number);
+    // The j-th unresolved roll comes after `at[j]` read rolls.
+    if (j < at.length && (at[j] as number) <= read) {
+      (monitor as RobustMonitor).observeUnresolved();
+      j++;
+    } else monitor.observe(symbols[read++] as number);
     const seen = i + 1;
     const decidedNow: boolean = !wasDecided && monitor.decided;
     wasDecided ||= decidedNow;
@@ -79,5 +95,6 @@ export function evidenceTrace(symbols: ArrayLike<number>, expected: readonly num
     decision: final.decision.kind,
     decidedAt: final.decidedAt,
     finalLogE: final.logE,
+    ...(at.length > 0 ? { unresolved: at.length } : {}),
   };
 }

@@ -144,8 +144,8 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
       r.symbols,
       expected,
       verdicts === null
-        ? { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family }
-        : { alpha: verdicts.errorControl.alpha, delta: stored?.delta ?? analysis.delta, family: verdicts.errorControl.dice },
+        ? { alpha: analysis.alpha, delta: analysis.delta, family: analysis.family, ...(r.unresolvedAt !== undefined ? { unresolvedAt: r.unresolvedAt } : {}) }
+        : { alpha: verdicts.errorControl.alpha, delta: stored?.delta ?? analysis.delta, family: verdicts.errorControl.dice, ...(r.unresolvedAt !== undefined ? { unresolvedAt: r.unresolvedAt } : {}) },
     );
   };
   const dice = analysis.dice.map((d, i): DieReport => {
