@@ -114,6 +114,13 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   if (result.state === 'finished' && more !== undefined && ctx.canRollOn === true) {
     lines.push(`Roll on: ${ctx.resumeCommand ?? `dicerig run --resume ${result.sessionId} --db ${db}`} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
   }
+  const far = result.state === 'finished' ? farPastBudget(result) : [];
+  if (far.length > 0) {
+    const perHour = runRates(result).throwsPerHour;
+    // Each throw rolls every die once: a die's rolls take as many throws.
+    const each = far.map((d) => `${d.label} about ${formatCount(d.need)} more rolls${perHour !== undefined ? ` (${formatDuration((d.need / perHour) * 3_600_000)} at this run's pace)` : ''}`);
+    lines.push(`Far past ${more !== undefined ? 'that' : 'this budget'} (over ten times the rolls ${far.length === 1 ? 'it has' : 'they have'} had, if the observed shares hold): ${each.join('; ')}; roll on for ${far.length === 1 ? 'it' : 'them'} only if that time is worth it.`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -142,12 +149,28 @@ export function sessionSummaryJson(result: SessionResult, ctx: SummaryContext): 
   };
 }
 
+/** A die whose need is past this many times the rolls it has had is not what `--more-rolls` is sized for: said apart, with its machine time. */
+const REACH = 10;
+
+/** The dice the budget left INCONCLUSIVE with a known need of more rolls. */
+function waitingDice(result: SessionResult): { label: string; rolls: number; need: number }[] {
+  return result.verdicts.dice
+    .filter((d) => d.kind === 'INCONCLUSIVE' && d.reason === 'budget spent' && d.rollsStillNeeded !== null && d.rollsStillNeeded > 0)
+    .map((d) => ({ label: d.label, rolls: d.rolls, need: d.rollsStillNeeded as number }));
+}
+
 /**
- * The rolls a die the budget left INCONCLUSIVE still needs, the most of them (rounded up to a hundred), when every such
- * die's need is known: what `run --resume ID --more-rolls N` should ask for. Undefined when no die waits on the budget.
+ * The rolls a die the budget left INCONCLUSIVE still needs, the most of them (rounded up to a hundred) over the dice
+ * in practical reach (a need at most ten times the rolls it has had): what `run --resume ID --more-rolls N` should ask
+ * for. Undefined when no die in reach waits on the budget.
  */
 export function moreRollsNeeded(result: SessionResult): number | undefined {
-  const waiting = result.verdicts.dice.filter((d) => d.kind === 'INCONCLUSIVE' && d.reason === 'budget spent' && d.rollsStillNeeded !== null && d.rollsStillNeeded > 0);
+  const waiting = waitingDice(result).filter((d) => d.need <= REACH * Math.max(1, d.rolls));
   if (waiting.length === 0) return undefined;
-  return Math.ceil(Math.max(...waiting.map((d) => d.rollsStillNeeded as number)) / 100) * 100;
+  return Math.ceil(Math.max(...waiting.map((d) => d.need)) / 100) * 100;
+}
+
+/** The undecided dice far past their budget (a need of more than ten times the rolls they have had), with their need. */
+export function farPastBudget(result: SessionResult): { label: string; need: number }[] {
+  return waitingDice(result).filter((d) => d.need > REACH * Math.max(1, d.rolls));
 }

@@ -66,6 +66,18 @@ describe('rolling on a session whose budget was spent', () => {
     expect(on.out).toMatch(/\(d6, channel 0, 100 rolls\)/);
   });
 
+  it('sizes --more-rolls for the dice in reach and names apart, with their machine time, the dice that need over ten times the rolls they have had', async () => {
+    // Misread bounds wide enough that a fair die's certification is out of reach: its need (millions of rolls) is
+    // the noise of a fair die's shares, not what the run should ask for.
+    const db = join(dir, 'far.db');
+    const r = await runCli('demo', '--seed', '3', '--budget', '600', '--misreads', '6>5=0.2,1>2=0.05', '--misread-calibration', '200', '--db', db, '--plain');
+    expect(r.code, r.err).toBe(0);
+    const asked = Number(/--more-rolls (\d+) {3}\(the same session/.exec(r.out)?.[1]);
+    expect(asked).toBeLessThanOrEqual(6000);
+    const far = /^Far past that \(over ten times the rolls they have had, if the observed shares hold\): (.*); roll on for them only if that time is worth it\.$/m.exec(r.out)?.[1] ?? '';
+    expect(far).toMatch(/demo3-d6-B about [\d,]{9,} more rolls \([\d,]+ h \d+ min at this run's pace\)/);
+  });
+
   it('refuses to raise the budget of a session whose every die has a verdict, and stores nothing', async () => {
     const loaded = join(dir, 'loaded.yaml');
     writeFileSync(
