@@ -30,7 +30,8 @@ export function homogeneityWhateverUnresolved(groups: readonly HomogeneityGroup[
 
 /** The reading of a group, in the report's words: alike, differ, or differ only on read rolls. */
 export function homogeneityReading(g: HomogeneityGroup, alpha: number): string {
-  if (g.test.pearson.p >= alpha) return 'consistent with the same odds';
+  // Not rejecting is not evidence the dice are alike: said as what it is.
+  if (g.test.pearson.p >= alpha) return `no difference found at α = ${alpha}`;
   if (g.unresolved === undefined) return 'the dice differ';
   const rolls = g.unresolved.rolls === 1 ? 'one unresolved roll' : `${formatCount(g.unresolved.rolls)} unresolved rolls`;
   if (g.unresolved.differ) return `the dice differ whatever their ${rolls} ${g.unresolved.rolls === 1 ? 'was' : 'were'}`;
