@@ -11,6 +11,14 @@ export function verdictLabel(v: Verdict): string {
   return v.kind === 'FAIR_WITHIN' ? `FAIR_WITHIN(${formatProbability(v.delta)})` : v.kind;
 }
 
+/**
+ * A die's rolls as the run counted them: read and unresolved, the unresolved said ("1,500 (1 unresolved)"), so the
+ * report's count is the run's and the verdict's.
+ */
+export function rollsText(read: number, unresolved: number): string {
+  return unresolved > 0 ? `${formatCount(read + unresolved)} (${formatCount(unresolved)} unresolved)` : formatCount(read);
+}
+
 /** A verdict that is a campaign's RIG_SUSPECT: the session's rig was found biased, so nothing of the die is certified from it. */
 export function campaignSetAside(v: Verdict): boolean {
   return v.kind === 'RIG_SUSPECT' && v.campaign !== undefined;
@@ -36,7 +44,7 @@ export function organiserTable(report: SessionReport): string {
       cells: [
         { html: `<a href="#die-${d.key}">${escapeHtml(a.label)}</a>`, attrs: { 'data-col': 'die' } },
         { text: a.die.id, attrs: { 'data-col': 'type' } },
-        { text: formatCount(a.n), num: true, attrs: { 'data-col': 'rolls' } },
+        { text: rollsText(a.n, unresolved), num: true, attrs: { 'data-col': 'rolls' } },
         { html: verdictBadge(a.verdict.kind, verdictLabel(a.verdict)), attrs: { 'data-col': 'verdict' } },
         // A campaign that set the session's rig aside certifies nothing of its dice from it.
         campaignSetAside(a.verdict)

@@ -78,6 +78,14 @@ describe('report of a demo session with declines (HTML)', () => {
     expect(misreads).toMatch(/^misreads allowed for/);
     expect(stripTags(html)).toContain(`Misreads: ${misreads.replace(/^misreads /, '')}.`);
 
+    // The rolls each die's verdict counts, its unresolved ones said, in the text and HTML tables as the run counted them.
+    for (const made of session.verdicts.dice) {
+      const unresolved = made.rolls - (made.faces.reduce((n, f) => n + f.count, 0));
+      const shown = unresolved > 0 ? `${made.rolls.toLocaleString('en-US')} (${unresolved.toLocaleString('en-US')} unresolved)` : made.rolls.toLocaleString('en-US');
+      expect(report.out, made.label).toMatch(new RegExp(`^ {2}${made.label} +\\S+ +${shown.replace(/[()]/g, '\\$&')} `, 'm'));
+      expect(html, made.label).toContain(`data-col="rolls">${shown}<`);
+    }
+
     const keys = fileKeys(session.verdicts.dice.map((d) => d.label));
     let declinedOnTheChart = 0;
     session.verdicts.dice.forEach((made, i) => {

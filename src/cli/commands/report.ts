@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import type { Multiplicity } from '../../analysis/analyze.js';
 import { misreadLines } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
-import { campaignSetAside, verdictLabel } from '../../report/organiserTable.js';
+import { campaignSetAside, rollsText, verdictLabel } from '../../report/organiserTable.js';
 import { reportCharts } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
@@ -103,12 +103,13 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
 function reportText(report: SessionReport, html: string, charts: number): string {
   const s = report.session;
   const rolls = report.dice.reduce((n, d) => n + d.analysis.n, 0);
+  const unresolved = report.dice.reduce((n, d) => n + (d.resolution?.unresolved ?? 0), 0);
   const lines = [
-    `Report of ${reportTitle(report)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${formatCount(rolls)} counted rolls; judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`,
+    `Report of ${reportTitle(report)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${unresolved > 0 ? `${formatCount(rolls + unresolved)} rolls (${formatCount(rolls)} read or labelled, ${formatCount(unresolved)} unresolved)` : `${formatCount(rolls)} counted rolls`}; judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`,
     ...(report.campaign !== undefined ? [`Campaign ${report.campaign.campaign}'s finding on this session: ${report.campaign.sentence} Its dice are RIG_SUSPECT by it; the session's own verdicts follow as it made them.`] : []),
     renderTable(
       ['die', 'verdict', 'rolls', 'certified ±'],
-      report.dice.map((d) => [d.analysis.label, verdictLabel(d.analysis.verdict), formatCount(d.analysis.n), campaignSetAside(d.analysis.verdict) ? '-' : fixed(d.certifiedBound)]),
+      report.dice.map((d) => [d.analysis.label, verdictLabel(d.analysis.verdict), rollsText(d.analysis.n, d.resolution?.unresolved ?? 0), campaignSetAside(d.analysis.verdict) ? '-' : fixed(d.certifiedBound)]),
       2,
       '  ',
     ).trimEnd(),
