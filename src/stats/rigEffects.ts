@@ -227,6 +227,21 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
       steps.push({ rigsCompared: compared, effect, flagged: [] });
       break;
     }
+    // Against a rest that holds another biased rig, a rig whose reader declined a face can "differ whatever" only
+    // through that rig: it is set aside only if it differs, whatever its unresolved rolls were, from every other rig
+    // compared on its own too. Else which rig is off is for its unresolved rolls to tell.
+    const matched = check.unresolved > 0 && active.length > 2 ? active.find((r) => r !== worst.r && !checkWhateverUnresolved(table, worst.r, [worst.r, r], alpha / active.length).holds) : undefined;
+    if (matched !== undefined) {
+      unclear.push({
+        rig: worst.test.rig,
+        unresolved: check.unresolved,
+        reason:
+          `rig ${worst.test.rig} differs from the other rigs on its read rolls (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared ` +
+          `could make it match rig ${table.rigs[matched]}, so another rig may be the one off: review them (dicerig review) before setting any rig aside`,
+      });
+      steps.push({ rigsCompared: compared, effect, flagged: [] });
+      break;
+    }
     const whatever = check.bound === undefined ? '' : `; ${table.faces[check.bound.face]} ${check.bound.direction === 1 ? 'more' : 'less'} often than on the other rigs whatever the ${check.unresolved} unresolved rolls were`;
     if (active.length === 2) {
       for (const { test } of tests) {

@@ -109,6 +109,19 @@ describe('rigs and dice judged with unresolved rolls', () => {
     expect(f.biased[0]!.reason).toMatch(/favouring 6; 6 more often than on the other rigs whatever the 24 unresolved rolls were$/);
   });
 
+  it('does not set aside a rig whose camera cannot read the 6 for differing from a rest that holds a rig favouring the 6: it could match the fair rig, so it is unclear', () => {
+    // Rig 1 reads no 6 (all 100 a die shows left unresolved), rig 2 favours the 6 (200 in 600), rig 3 is fair: against
+    // rigs 2 and 3 together, rig 1 shows fewer 6s whatever its unresolved rolls were.
+    const t = campaign((r) => (r === 1 ? 200 : 100), (r) => (r === 0 ? 100 : 0));
+    const f = findBiasedRigs(t, 0.01);
+    expect(f.biased.map((b) => b.rig)).not.toContain('1');
+    expect(f.unclear.map((u) => u.rig)).toEqual(['1']);
+    expect(f.unclear[0]!.reason).toMatch(/^rig 1 differs from the other rigs on its read rolls \(p = .*, 3 rigs compared\), but the \d+ unresolved rolls of the dice compared could make it match rig 3, so another rig may be the one off: review them \(dicerig review\) before setting any rig aside$/);
+    // Once its 6s are labelled, the rig favouring the 6 is the one set aside.
+    const reviewed = campaign((r) => (r === 1 ? 200 : 100), () => 0);
+    expect(findBiasedRigs(reviewed, 0.01).biased.map((b) => b.rig)).toEqual(['2']);
+  });
+
   it('reads a table without unresolved rolls exactly as before', () => {
     const t = campaign((r) => (r === 1 ? 160 : 100), () => 0);
     const withZeros = findBiasedRigs(t, 0.01);
