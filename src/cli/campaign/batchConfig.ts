@@ -6,7 +6,7 @@
  * simulated rig and camera on a simulated clock, as in `dicerig demo`.
  */
 import { ConfigError } from '../../core/errors.js';
-import { checkSessionConfig, type SessionConfig, type SessionConfigInput } from '../../session/config.js';
+import { checkSessionConfig, configDieTypes, type SessionConfig, type SessionConfigInput } from '../../session/config.js';
 
 export interface BatchSessionInput {
   readonly campaign: string;
@@ -19,7 +19,7 @@ export interface BatchSessionInput {
   readonly rollsPerLeg: number;
   /** The rig host's base seed (simulated parts); each batch draws its own from it. */
   readonly seed: number;
-  /** Simulated camera only: the rig favours this face on every die. */
+  /** Simulated camera only: the rig favours this symbol on every die that shows it (a batch of dice that do not is rolled unbiased). */
   readonly rigBias?: { readonly symbol: string; readonly excess: number };
   /** Simulated camera only: this rig's camera cannot read this D6 face on any die (it draws the face as a logo). */
   readonly unreadableFace?: string;
@@ -47,7 +47,7 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
   }
   const camera = start.camera ?? { source: 'sim' as const };
   const stopping = { ...(start.stopping ?? {}), budgetRolls: input.rollsPerLeg };
-  return checkSessionConfig(
+  const made = (bias: BatchSessionInput['rigBias']): SessionConfig => checkSessionConfig(
     {
       ...start,
       name: input.sessionName,
@@ -56,10 +56,15 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
       campaignUid: input.campaignUid,
       campaignBatch: input.batchId,
       dice: input.dice.map((d) => ({ label: d.label, type: d.die, set: `campaign ${input.campaign}`, ...(input.unreadableFace !== undefined ? { simulatedLogo: input.unreadableFace as '1' } : {}) })),
-      camera: input.rigBias !== undefined && camera.source === 'sim' ? { ...camera, rigBias: { ...input.rigBias } } : camera,
+      camera: bias !== undefined && camera.source === 'sim' ? { ...camera, rigBias: { ...bias } } : camera,
       stopping,
       seed: (input.seed + input.batchId * 7919) >>> 0,
     },
     `campaign ${input.campaign} batch ${input.batchId}`,
   );
+  const plain = made(undefined);
+  // A rig favours a symbol on the dice that show it: a box of red and green X-Wing dice rolls its green batches
+  // unbiased by a rig that favours hits, which no green die shows.
+  const shown = input.rigBias !== undefined && configDieTypes(plain).every((t) => t.symbols.includes((input.rigBias as { symbol: string }).symbol));
+  return shown ? made(input.rigBias) : plain;
 }

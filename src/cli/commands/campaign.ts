@@ -165,7 +165,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .option('--db <path>', `local ${DB_HELP}`)
     .option('--config <file>', "this rig's session config (rig, camera, stopping rules); its dice are replaced by the campaign's (default: the simulated rig and camera)")
     .option('--seed <n>', 'seed of the simulated parts', nonNegativeIntArg, 1)
-    .option('--sim-rig-bias <symbol=excess>', 'simulated camera only: this rig favours a symbol on every die, e.g. 6=0.04 or hit=0.03')
+    .option('--sim-rig-bias <symbol=excess>', 'simulated camera only: this rig favours a symbol on every die that shows it, e.g. 6=0.04 or hit=0.03')
     .option('--sim-unreadable-face <face>', "simulated camera only: this rig's camera cannot read this D6 face (drawn as a logo), e.g. 6")
     .option('--poll <ms>', 'when the dice due here are all in other rigs, ask again after this long', positiveIntArg, 5000)
     .option('--batches <n>', 'stop after this many batches', positiveIntArg)
