@@ -463,7 +463,8 @@ export class RobustMonitor {
     } else if (readsToReview !== null) parts.push(`${open} could change the verdict: review ${this.open.size === 1 ? 'it' : `at least ${formatCount(readsToReview)} of them`}`);
     else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}${untold > 0 ? ` (${nobody})` : ''}`);
     const unread = this.unreadableFace();
-    if (unread !== undefined) parts.push(`${unread.sentence}, so every one is left unresolved`);
+    // Its rolls stay unresolved until a person labels them: said only while some still are.
+    if (unread !== undefined) parts.push(`${unread.sentence}${this.open.size > 0 ? ', so every one is left unresolved' : ''}`);
     // An unreadable face's 0 is not an observation of the die: the deviation a projection names is another face's, as
     // a share of all rolls (its unresolved rolls are, nearly all, that face's, so the read shares are all inflated).
     const faces = this.known() > 0 ? this.faces() : [];
@@ -488,8 +489,11 @@ export class RobustMonitor {
       const share = Math.round(this.n * p);
       if (-read * Math.log1p(-p) < UNREAD_LOG_ODDS || declined < share / 2) continue;
       const label = this.labels[i] as string;
+      // Rolls a person has labelled since are not unresolved any more: said as what happened to them.
+      const reviewed = this.reviewedCount;
+      const fate = reviewed === 0 ? 'ended unresolved' : reviewed === declined ? 'were declined, all labelled by a person since' : `were declined, ${formatCount(reviewed)} of them labelled by a person since`;
       const sentence =
-        `no ${label} was read in ${formatCount(read)} rolls, while ${formatCount(declined)} ended unresolved (a fair die would have shown ${label} about ${formatCount(share)} times): ` +
+        `no ${label} was read in ${formatCount(read)} rolls (a fair die would have shown ${label} about ${formatCount(share)} times), while ${formatCount(declined)} ${fate}: ` +
         `the reader likely cannot read this die's ${label}`;
       return { index: i, label, sentence };
     }

@@ -80,7 +80,7 @@ describe('the throw loop with scripted parts', () => {
     const said = events.filter((e): e is Extract<SessionEvent, { type: 'unreadable-face' }> => e.type === 'unreadable-face');
     expect(said).toHaveLength(1);
     expect(said[0]).toMatchObject({ label: s.dice[0]?.record.label, face: '6' });
-    expect(said[0]?.message).toMatch(/^no 6 was read in \d+ rolls, while \d+ ended unresolved .*FAIR_WITHIN is out of reach without a review .*--learn-faces/);
+    expect(said[0]?.message).toMatch(/^no 6 was read in \d+ rolls \(a fair die would have shown 6 about \d+ times\), while \d+ ended unresolved: .*FAIR_WITHIN is out of reach without a review .*--learn-faces/);
     const logged = s.store.events(s.session.id).filter((e) => e.kind === 'unreadable-face');
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ dieId: s.dice[0]?.record.id, detail: { face: '6' } });    // Every throw's status says it too, from the throw that raised the notice on while the die rolls (its budget spent,

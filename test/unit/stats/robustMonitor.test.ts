@@ -146,7 +146,7 @@ describe('RobustMonitor: unresolved rolls', () => {
     const sentence = describeVerdict(logo.state().decision);
     expect(logo.state().decision.kind).toBe('INCONCLUSIVE');
     // A fair die shows no 6 in 500 rolls with probability (5/6)^500, about 1e-40.
-    expect(sentence).toContain("no 6 was read in 500 rolls, while 100 ended unresolved (a fair die would have shown 6 about 100 times): the reader likely cannot read this die's 6, so every one is left unresolved");
+    expect(sentence).toContain("no 6 was read in 500 rolls (a fair die would have shown 6 about 100 times), while 100 ended unresolved: the reader likely cannot read this die's 6, so every one is left unresolved");
     // Its 0 is not a deviation of the die: a projection names another face, or none.
     expect(sentence).not.toMatch(/if 6 stays at 0/);
     const uneven = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 6000, labels: faces });
@@ -172,7 +172,11 @@ describe('RobustMonitor: unresolved rolls', () => {
     const positions = logo.observeCounts([100, 100, 100, 100, 100, 0], 100);
     for (const at of positions.slice(0, 60)) logo.review(at, 5);
     // The die plainly has 6s (60 labelled), but the reader has read none of them: the hint stays, counting the reviewed too.
-    expect(logo.unreadableFace()?.sentence).toBe("no 6 was read in 500 rolls, while 100 ended unresolved (a fair die would have shown 6 about 100 times): the reader likely cannot read this die's 6");
+    expect(logo.unreadableFace()?.sentence).toBe("no 6 was read in 500 rolls (a fair die would have shown 6 about 100 times), while 100 were declined, 60 of them labelled by a person since: the reader likely cannot read this die's 6");
+    for (const at of positions.slice(60)) logo.review(at, 5);
+    // Every one labelled: none is left unresolved, and the verdict says so.
+    expect(logo.unreadableFace()?.sentence).toBe("no 6 was read in 500 rolls (a fair die would have shown 6 about 100 times), while 100 were declined, all labelled by a person since: the reader likely cannot read this die's 6");
+    expect(describeVerdict(logo.state().decision)).not.toContain('left unresolved');
     // A face the reader did read once is not one it cannot read.
     logo.observe(5);
     expect(logo.unreadableFace()).toBeUndefined();
