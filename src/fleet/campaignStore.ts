@@ -206,6 +206,8 @@ export interface CampaignSessionRow {
   readonly sessionName: string;
   readonly fleetSession: number | null;
   readonly originHost: string | null;
+  /** The rig host's store the session is in (its path there): where its reviews are given. */
+  readonly originDb: string | null;
   readonly localId: number | null;
   readonly state: string | null;
   readonly throwCount: number;
@@ -217,15 +219,15 @@ export interface CampaignSessionRow {
 /** Each batch's session as the fleet holds it: the one its claim bound (null columns until it is opened and copied). */
 export async function campaignSessions(db: FleetDb, url: string, campaignId: number): Promise<CampaignSessionRow[]> {
   try {
-    const r = await db.pool.query<{ id: number; rig: string; session_name: string; sid: number | null; origin_host: string | null; local_id: number | null; state: string | null; throw_count: number | null; head_hash: string | null; verdicts_json: string | null }>(
-      `SELECT b.id, b.rig, b.session_name, s.id AS sid, s.origin_host, s.local_id, s.state, s.throw_count, s.head_hash, v.verdicts_json
+    const r = await db.pool.query<{ id: number; rig: string; session_name: string; sid: number | null; origin_host: string | null; origin_db: string | null; local_id: number | null; state: string | null; throw_count: number | null; head_hash: string | null; verdicts_json: string | null }>(
+      `SELECT b.id, b.rig, b.session_name, s.id AS sid, s.origin_host, s.origin_db, s.local_id, s.state, s.throw_count, s.head_hash, v.verdicts_json
          FROM campaign_batches b
          LEFT JOIN sessions s ON s.genesis = b.genesis
          LEFT JOIN session_verdicts v ON v.session_id = s.id
         WHERE b.campaign_id = $1 ORDER BY b.id`,
       [campaignId],
     );
-    return r.rows.map((x) => ({ batchId: x.id, rig: x.rig, sessionName: x.session_name, fleetSession: x.sid, originHost: x.origin_host, localId: x.local_id, state: x.state, throwCount: x.throw_count ?? 0, headHash: x.head_hash, verdictsJson: x.verdicts_json }));
+    return r.rows.map((x) => ({ batchId: x.id, rig: x.rig, sessionName: x.session_name, fleetSession: x.sid, originHost: x.origin_host, originDb: x.origin_db, localId: x.local_id, state: x.state, throwCount: x.throw_count ?? 0, headHash: x.head_hash, verdictsJson: x.verdicts_json }));
   } catch (e) {
     throw fleetFailure(e, db.where, url, 'reading the campaign sessions');
   }

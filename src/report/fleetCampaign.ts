@@ -105,6 +105,9 @@ export interface SessionToReview {
   readonly rig: string;
   readonly sessionName: string;
   readonly unresolved: number;
+  /** The rig host and its store holding the session (absent until the session reached the fleet). */
+  readonly host?: string;
+  readonly store?: string;
 }
 
 /**
@@ -117,7 +120,15 @@ export function sessionsToReview(sessions: readonly CampaignSessionRow[], unreso
   const bySession = new Map<number, number>();
   // Rolls a person could not tell stay unresolved but wait for nobody.
   for (const u of unresolved) if (u.count > u.cannotTell) bySession.set(u.batchId, (bySession.get(u.batchId) ?? 0) + u.count - u.cannotTell);
-  return sessions.filter((s) => bySession.has(s.batchId)).map((s) => ({ rig: s.rig, sessionName: s.sessionName, unresolved: bySession.get(s.batchId) as number }));
+  return sessions
+    .filter((s) => bySession.has(s.batchId))
+    .map((s) => ({
+      rig: s.rig,
+      sessionName: s.sessionName,
+      unresolved: bySession.get(s.batchId) as number,
+      ...(s.originHost !== null ? { host: s.originHost } : {}),
+      ...(s.originDb !== null ? { store: s.originDb } : {}),
+    }));
 }
 
 /**

@@ -270,8 +270,8 @@ describe('a campaign where one rig\'s camera cannot read the 6', () => {
       // Where the unresolved rolls wait: rig 2's session, to review on its host.
       const toReview = await campaign.locator('.to-review li').allInnerTexts();
       expect(toReview.length).toBeGreaterThan(0);
-      for (const line of toReview) expect(line).toMatch(/^dicerig review "campaign blind rig [12] batch \d+" on rig [12] \(\d+ unresolved rolls?\)$/);
-      expect(toReview.some((line) => / on rig 2 /.test(line))).toBe(true);
+      for (const line of toReview) expect(line).toMatch(/^dicerig review "campaign blind rig [12] batch \d+" --db "[^"]*blind[12]\.db" on rig [12]'s host \S+ \(\d+ unresolved rolls?\)$/);
+      expect(toReview.some((line) => / on rig 2's host /.test(line))).toBe(true);
       // Each die's campaign verdict (pooled over the trusted rigs, here both), with its unresolved rolls and sentence as the report has them.
       const verdicts = (found as unknown as { verdicts: { label: string; kind: string; unresolved: number; sentence: string }[] }).verdicts;
       expect(verdicts.map((d) => d.label)).toEqual(['B1', 'B2']);

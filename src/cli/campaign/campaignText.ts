@@ -20,7 +20,10 @@ export function formatCampaignStatus(f: StatusFigures): string {
 /** The sessions to review before a rig or die can be judged, as commands for each rig's host. */
 export function reviewHint(toReview: readonly SessionToReview[]): string {
   if (toReview.length === 0) return '';
-  const lines = toReview.map((s) => `  rig ${s.rig}: dicerig review "${s.sessionName}"   (${formatCount(s.unresolved)} unresolved)`);
+  // The rig's store is seldom the default one: the command names it, and the host it is on.
+  const lines = toReview.map(
+    (s) => `  rig ${s.rig}${s.host !== undefined ? ` (on ${s.host})` : ''}: dicerig review ${shellWord(s.sessionName)}${s.store !== undefined ? ` --db ${shellWord(s.store)}` : ''}   (${formatCount(s.unresolved)} unresolved)`,
+  );
   return `\nTo settle them, label the unresolved rolls on each rig's host, then sync (dicerig sync --to <fleet URL>):\n${lines.join('\n')}\n`;
 }
 

@@ -43,7 +43,7 @@ function renderCampaign(c) {
       ? []
       : [
           el('p', { class: 'findings', text: "To settle them, label the unresolved rolls on each rig's host, then sync:" }),
-          el('ul', { class: 'to-review' }, ...c.toReview.map((r) => el('li', { 'data-rig': r.rig }, el('code', { text: `dicerig review "${r.sessionName}"` }), ` on rig ${r.rig} (${plural(r.unresolved, 'unresolved roll')})`))),
+          el('ul', { class: 'to-review' }, ...c.toReview.map((r) => el('li', { 'data-rig': r.rig }, el('code', { text: `dicerig review "${r.sessionName}"${r.store !== undefined ? ` --db "${r.store}"` : ''}` }), ` on rig ${r.rig}${r.host !== undefined ? `'s host ${r.host}` : ''} (${plural(r.unresolved, 'unresolved roll')})`))),
         ]),
   ];
   const legs = c.dice.map((d) =>

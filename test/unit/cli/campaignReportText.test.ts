@@ -19,7 +19,7 @@ function twoRigs(): { rows: CampaignRollRow[]; sessions: CampaignSessionInput[] 
 }
 
 const rowsOf = (sessions: readonly CampaignSessionInput[]): CampaignSessionRow[] =>
-  sessions.map((s) => ({ batchId: s.batchId, rig: s.rig, sessionName: s.sessionName, fleetSession: s.fleetSession, originHost: 'host', localId: s.batchId, state: s.state, throwCount: s.throwCount, headHash: null, verdictsJson: s.verdictsJson }));
+  sessions.map((s) => ({ batchId: s.batchId, rig: s.rig, sessionName: s.sessionName, fleetSession: s.fleetSession, originHost: 'host', originDb: `/rigs/rig${s.rig}.db`, localId: s.batchId, state: s.state, throwCount: s.throwCount, headHash: null, verdictsJson: s.verdictsJson }));
 
 describe('campaign report text', () => {
   it('says once, for both rigs, that two rigs left disagreeing are both set aside', () => {
