@@ -339,7 +339,11 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
 export async function loadSessionConfig(file: string, options: { readonly diceFile?: string } = {}): Promise<SessionConfig> {
   const { value, lineOf } = await readConfigFile(file);
   const dir = dirname(resolve(file));
-  return withPathsFrom(dir, checkSessionConfig(withDiceFile(value, dir, file, options.diceFile), file, lineOf));
+  // A `server:` section is `dicerig serve`'s (serveConfig.ts checks it): one file serves both, and its tokens are
+  // never stored with a session, so a run leaves it out.
+  const { server: _serve, ...session } = (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { value }) as Record<string, unknown>;
+  const rest = value !== null && typeof value === 'object' && !Array.isArray(value) ? session : value;
+  return withPathsFrom(dir, checkSessionConfig(withDiceFile(rest, dir, file, options.diceFile), file, lineOf));
 }
 
 /** The die type of each of the config's dice, channel by channel: its own definitions (`dieTypes`) first, then the built-in dice. */

@@ -37,7 +37,7 @@ export interface DemoOptions {
 
 export const DEMO_ALPHA = 0.001;
 export const DEMO_DELTA = 0.05;
-/** Default per-die budget: on the simulated clock, and on the emulated board (real time, about 2 s a throw). */
+/** Default per-die budget: on the simulated clock, and on the emulated board (real time, about 2-4 s a throw). */
 export const DEMO_BUDGET = 3000;
 export const DEMO_EMULATED_BUDGET = 100;
 export const DEMO_LOAD_FACTOR = 1.5;

@@ -62,7 +62,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .summary('a complete session with no hardware: four dice, one loaded, until each has a verdict')
     .description(
       'Runs a whole session with no hardware. By default the simulated rig on a simulated clock (thousands of throws take minutes, ' +
-        'with the durations a real rig would have), with --emulated the real firmware on the emulated board in real time (about 2 s a throw). ' +
+        'with the durations a real rig would have), with --emulated the real firmware on the emulated board in real time (about 2-4 s a throw). ' +
         `The simulated camera renders the dice and the real vision pipeline reads them. Four dice, one of them loaded (one result ${DEMO_LOAD_FACTOR}x as likely ` +
         'as it should be: a six on a D6, a hit or an evade on an X-Wing die); rolling stops when every die has a verdict or the per-die budget is spent. ' +
         'Ends with the verdicts, which die was loaded, the session id, and the command that writes its report.',

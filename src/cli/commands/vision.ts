@@ -195,7 +195,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .addOption(
       new Option(
         '--reader <reader>',
-        'how D6s are read: pips (pip counting, any die), learned (the shipped classifier, trained on half of the tray photos), combined (pips with the classifier as a second opinion)',
+        'how D6s are read: pips (pip counting, any die), learned (the shipped classifier, trained on tray photos 1..80 and 101..150; 151..200 held out), combined (pips with the classifier as a second opinion)',
       )
         .choices(['pips', 'learned', 'combined'])
         .default('combined'),
