@@ -11,6 +11,7 @@ import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
 import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
+import { serveSessionName } from './serveSessionName.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
 export type SimDice = 'xwing' | 'd6';
@@ -80,7 +81,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Before the store and the rig: a port in use creates nothing.
   await checkListenable(options.host, options.port);
   const log = options.log ?? (() => undefined);
-  const opened = await openSession({ config: options.config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
+  // Each start begins a new fairness session; the config's name is unique in the store, so it is given with the start.
+  const name = options.config.name !== undefined ? serveSessionName(options.config.name, options.dbPath, new Date()) : undefined;
+  const config = name !== undefined ? { ...options.config, name } : options.config;
+  const opened = await openSession({ config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
+  if (name !== undefined) log(`fairness session ${opened.session.id} is named "${name}" (each start of serve begins a new one; a session name is unique in the roll store)`);
   // The hub asks the controller for the state; the controller publishes through the hub.
   const ref: { controller?: RigController } = {};
   const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
