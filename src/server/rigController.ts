@@ -20,9 +20,11 @@ import { StreamRoller, StreamStoppedError, type StreamRetumble } from '../sessio
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
+import { watchedRig } from './live/watchedRig.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
 import { findKeptRoll, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
+import { rollView } from './queue/rollView.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
 import { diceNeeded, performRoll } from './rolls/procedure.js';
@@ -92,7 +94,9 @@ export class RigController {
       options.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id, channel: d.channel, level: d.level })),
       counted,
     );
-    this.rig = this.watchedRig(options.opened.rig);
+    this.rig = watchedRig(options.opened.rig, () =>
+      this.hub.publish({ type: 'throw-started', at: this.options.now(), mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted }),
+    );
     this.liveFrames = new LiveFrames(this.hub, options.opened.plan.dice, options.now);
     this.readThrow = (image) => {
       const reading = options.opened.readThrow(image);
@@ -105,22 +109,6 @@ export class RigController {
   }
 
   // ---- what the rig is doing -------------------------------------------------
-
-  /** The rig with its tumble announced (throw started) before it moves. */
-  private watchedRig(rig: RigDriver): RigDriver {
-    return new Proxy(rig, {
-      get: (target, prop, receiver) => {
-        if (prop === 'tumble') {
-          return () => {
-            this.hub.publish({ type: 'throw-started', at: this.options.now(), mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted });
-            return target.tumble();
-          };
-        }
-        const v: unknown = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
-  }
 
   /** A kept frame (for its picture), if still kept. */
   frame(id: number): LiveFrame | undefined {
@@ -500,28 +488,7 @@ export class RigController {
   }
 
   view(job: RollJob): RollView {
-    const place = job.state === 'queued' ? this.queue.placeOf(job.id) : undefined;
-    return {
-      id: job.id,
-      state: job.state,
-      request: job.text,
-      ...(job.by !== undefined ? { by: job.by } : {}),
-      ...(place !== undefined ? { place } : {}),
-      createdAt: job.createdAt,
-      ...(job.startedAt !== undefined ? { startedAt: job.startedAt } : {}),
-      ...(job.doneAt !== undefined ? { doneAt: job.doneAt } : {}),
-      dice: (job.outcome?.dice ?? []).map((d) => {
-        const { ref, ...rest } = d;
-        return { ...rest, ...(ref !== undefined ? { evidence: `/api/rolls/${job.id}/evidence/${ref}.png` } : {}) };
-      }),
-      // Copies: a view outlives the call (the hub writes it out on the next turn) while the job goes on.
-      partial: [...job.partial],
-      ...(job.outcome ? { result: job.outcome.result, line: job.outcome.line } : {}),
-      ...(job.error !== undefined ? { error: job.error } : {}),
-      throws: [...job.throws],
-      ...(this.streamSessionId !== undefined && job.throws.length > 0 ? { sessionId: this.streamSessionId } : {}),
-      evidence: `/api/rolls/${job.id}/evidence`,
-    };
+    return rollView(job, job.state === 'queued' ? this.queue.placeOf(job.id) : undefined, this.streamSessionId);
   }
 
   /** This server's finished rolls, newest first (a page reconnecting after a restart starts empty, not with an old roll). */
