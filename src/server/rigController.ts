@@ -16,7 +16,7 @@ import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';
 import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
-import { StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
+import { StreamRigLostError, StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
@@ -28,6 +28,7 @@ import { rollView } from './queue/rollView.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
 import { diceNeeded, performRoll } from './rolls/procedure.js';
+import { RigLink } from './rigLink.js';
 import type { RollSpec } from './rolls/request.js';
 
 export type { LiveFrame, Mode } from './live/liveFrames.js';
@@ -69,7 +70,7 @@ export class RigController {
   private current: ThrowContext = { mode: 'fairness', counted: [] };
   private readonly rig: RigDriver;
   private readonly readThrow: (image: RgbImage) => FrameReading;
-  private unsubscribeFault: () => void;
+  private readonly link: RigLink;
   private closed = false;
   private closing: Promise<RollJob[]> | undefined;
   /** Host ms per fairness throw of the last run (the session's own measure). */
@@ -103,8 +104,13 @@ export class RigController {
       this.liveFrames.read(image, reading, this.current);
       return reading;
     };
-    this.unsubscribeFault = options.opened.rig.onFault((f) => {
-      this.hub.publish({ type: 'rig', state: 'fault', message: f.message, kind: f.kind, at: this.options.now() });
+    this.link = new RigLink({
+      rig: options.opened.rig,
+      rigId: options.opened.identity.rigId,
+      now: options.now,
+      log: (line) => options.log?.(line),
+      onFault: (f) => this.hub.publish({ type: 'rig', state: 'fault', message: f.message, kind: f.kind, at: this.options.now() }),
+      changed: () => this.hub.publish({ type: 'rig', at: this.options.now(), ...this.rigHealth() }),
     });
   }
 
@@ -129,13 +135,15 @@ export class RigController {
 
   /** Start (or resume) the current mode. */
   async start(): Promise<void> {
+    // Start connects a lost rig again; a fairness run does not start on a rig still gone (health and console say why).
+    const linked = await this.link.ensure().then(() => true, () => false);
     if (this.mode === 'stream') {
       this.streamPaused = false;
       this.publishMode();
       this.pump();
       return;
     }
-    if (this.fairnessRun) return;
+    if (this.fairnessRun || !linked) return;
     await this.busy;
     this.startFairness();
   }
@@ -280,6 +288,10 @@ export class RigController {
         this.hub.publish({ type: 'rig-check', at: now, look: e.look, suspect: e.suspect, minAdjustedP: e.minAdjustedP, verdict: e.verdict?.kind ?? null });
         break;
       case 'fault':
+        // The run stops on a link that could not be made again (`runner.ts`): rolls and Start then reconnect.
+        if (e.kind === 'link') this.link.lost(e.message);
+        this.hub.publish({ type: 'rig', at: now, ...this.rigHealth() });
+        break;
       case 'recovered':
         this.hub.publish({ type: 'rig', at: now, ...this.rigHealth() });
         break;
@@ -299,6 +311,7 @@ export class RigController {
       driver: this.opened.identity.driver,
       firmware: this.opened.identity.firmware,
       simulated: this.opened.simulated,
+      ...this.link.health(),
       link: { commands: link.commands, retransmits: link.retransmits, timeouts: link.timeouts, reconnects: link.reconnects, crcFailures: link.crcFailures },
     };
   }
@@ -424,6 +437,7 @@ export class RigController {
     this.hub.publish({ type: 'roll', roll: this.view(job) });
     const types = this.channelTypes();
     try {
+      await this.link.ensure();
       const roller = this.streamRoller();
       const rollDice = async (kinds: readonly DieKind[], why: string): Promise<RolledDie[]> => {
         const out: RolledDie[] = [];
@@ -455,8 +469,9 @@ export class RigController {
       job.outcome = await performRoll(job.spec, rollDice);
       this.finish(job, 'done');
     } catch (e) {
+      if (e instanceof StreamRigLostError) this.link.lost(e.rigError.message);
       if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
-      else this.finish(job, 'failed', (e as Error).message);
+      else this.finish(job, 'failed', e instanceof StreamRigLostError ? (this.link.failure() ?? e.message) : (e as Error).message);
     } finally {
       this.current = { mode: this.mode, counted: [] };
     }
@@ -543,7 +558,7 @@ export class RigController {
 
   private async shutDown(): Promise<RollJob[]> {
     this.closed = true;
-    this.unsubscribeFault();
+    this.link.close();
     const waiting = this.queue.clear().map((q) => q.item);
     const rolling = [...this.rolls.values()].find((j) => j.state === 'rolling');
     this.hub.publish({ type: 'server-stopping', at: this.options.now(), message: SERVER_STOPPING, abandoned: waiting.map((j) => j.id), ...(rolling ? { rolling: rolling.id } : {}) });
