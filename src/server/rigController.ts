@@ -29,6 +29,8 @@ import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
 import { diceNeeded, performRoll } from './rolls/procedure.js';
 import { RigLink } from './rigLink.js';
+import { ServeStopError } from './serveStopError.js';
+import { storeFailure } from '../store/openStore.js';
 import type { RollSpec } from './rolls/request.js';
 
 export type { LiveFrame, Mode } from './live/liveFrames.js';
@@ -471,7 +473,7 @@ export class RigController {
     } catch (e) {
       if (e instanceof StreamRigLostError) this.link.lost(e.rigError.message);
       if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
-      else this.finish(job, 'failed', e instanceof StreamRigLostError ? (this.link.failure() ?? e.message) : (e as Error).message);
+      else this.finish(job, 'failed', e instanceof StreamRigLostError ? (this.link.failure() ?? e.message) : this.storeMessage(e));
     } finally {
       this.current = { mode: this.mode, counted: [] };
     }
@@ -493,8 +495,14 @@ export class RigController {
       this.opened.store.recordEvent(this.streamSessionId, { at: this.options.now(), kind: STREAM_ROLL_EVENT, detail: rollRecord(this.view(job), job) });
     } catch (e) {
       // The throws are stored already; only the answer's record is missing, and the console says so.
-      this.options.log?.(`Roll ${job.id} was answered, but its record could not be kept in the roll store: ${(e as Error).message}`);
+      this.options.log?.(`The answer to roll ${job.id} (${job.state}) could not be kept in the roll store: ${this.storeMessage(e)}`);
     }
+  }
+
+  /** An error's message, a full disk's (raw ENOSPC or SQLITE_FULL) naming the store's disk and its free space. */
+  private storeMessage(e: unknown): string {
+    const f = storeFailure(e, this.opened.store.path, true);
+    return f instanceof Error ? f.message : String(f);
   }
 
   /** A roll no longer held in memory (older, or from before a restart), as the roll store keeps it. */
@@ -570,9 +578,16 @@ export class RigController {
     for (const job of abandoned) this.options.log?.(abandonedLine(job));
     const { store } = this.opened;
     const at = this.options.now();
+    // Each session is ended even if another cannot be (a full disk): the server closes either way, then says why.
+    const failed: string[] = [];
     for (const id of [this.fairnessSessionId, this.streamSessionId]) {
-      if (id !== undefined && store.getSession(id)?.state === 'running') store.endSession(id, at, 'stopped');
+      try {
+        if (id !== undefined && store.getSession(id)?.state === 'running') store.endSession(id, at, 'stopped');
+      } catch (e) {
+        failed.push(`session ${id} stays marked running: ${this.storeMessage(e)}`);
+      }
     }
+    if (failed.length > 0) throw new ServeStopError(failed.join('; '), abandoned);
     return abandoned;
   }
 }

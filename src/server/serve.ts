@@ -12,6 +12,7 @@ import { LiveHub } from './live/hub.js';
 import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
 import { serveSessionName } from './serveSessionName.js';
+import { ServeStopError } from './serveStopError.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
 export type SimDice = 'xwing' | 'd6';
@@ -116,11 +117,23 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     close: () =>
       (closing ??= (async () => {
         // The controller first: its abandoned rolls are told to the pages and to the callers still waiting, whose
-        // answers the app's close then lets finish.
-        const abandoned = await c.close();
-        hub.closeAll();
-        await app.close();
-        await opened.close();
+        // answers the app's close then lets finish. Every step runs even if one before it failed (a full disk),
+        // so the process can end; what failed is thrown at the end.
+        const problems: string[] = [];
+        let abandoned: RollJob[] = [];
+        const step = async (what: string, run: () => unknown): Promise<void> => {
+          try {
+            await run();
+          } catch (e) {
+            if (e instanceof ServeStopError) abandoned = [...e.abandoned];
+            problems.push(e instanceof ServeStopError ? e.message.replace(/^Stopped, but not cleanly: /, '') : `${what}: ${(e as Error).message}`);
+          }
+        };
+        await step('ending the sessions', async () => (abandoned = await c.close()));
+        await step('closing the live pages', () => hub.closeAll());
+        await step('closing the server', () => app.close());
+        await step('closing the rig, the camera and the roll store', () => opened.close());
+        if (problems.length > 0) throw new ServeStopError(problems.join('; '), abandoned);
         return abandoned;
       })()),
   };

@@ -122,7 +122,12 @@ function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string, 
         process.off('SIGTERM', stop);
         done();
       };
-      void close().then(over, over);
+      void close().then(over, (e: unknown) => {
+        // Every step of the stop ran; say what failed, and end with a failure status.
+        io.err(`dicerig: ${(e as Error).message}\n`);
+        io.setExitCode(1);
+        over();
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
