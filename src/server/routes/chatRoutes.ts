@@ -22,10 +22,10 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get<{ Querystring: { dice?: string; token?: string; by?: string } }>('/api/chat/roll', { onSend: oneLine }, async (req, reply) => {
     void reply.type('text/plain; charset=utf-8');
     const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-    if (lockedOut(req, reply, ctx.failedAuth, true)) return reply;
+    if (lockedOut(req, reply, ctx.failedChatAuth, true)) return reply;
     // The chat token may only roll; the API token may do so too.
     if (!(tokenMatches(ctx.tokens.chat, token) || tokenMatches(ctx.tokens.api, token))) {
-      if (token !== undefined && ctx.tokens.chat !== undefined) ctx.failedAuth.take(req.ip);
+      if (token !== undefined && ctx.tokens.chat !== undefined) ctx.failedChatAuth.take(req.ip);
       return reply.code(401).send(ctx.tokens.chat === undefined ? 'Dice roller: chat rolls are off (no chat token set).' : 'Dice roller: wrong or missing chat token.');
     }
     const client = clientKey(token as string);
