@@ -11,6 +11,7 @@ import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
 import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
+import { cameraProblem } from './cameraCheck.js';
 import { serveSessionName } from './serveSessionName.js';
 import { ServeStopError } from './serveStopError.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
@@ -86,6 +87,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const name = options.config.name !== undefined ? serveSessionName(options.config.name, options.dbPath, new Date()) : undefined;
   const config = name !== undefined ? { ...options.config, name } : options.config;
   const opened = await openSession({ config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
+  // A live camera that cannot be opened says so now, not at the first viewer's roll (a simulated or replayed one always can).
+  if (opened.config.camera.source === 'device') {
+    const problem = await cameraProblem(opened.camera, opened.clock);
+    log(problem === undefined ? `${opened.camera.description}: frames arriving` : `${problem.replace(/\.?\s*$/, '.')} Rolls fail until it gives frames (each roll opens it again).`);
+  }
   if (name !== undefined) log(`fairness session ${opened.session.id} is named "${name}" (each start of serve begins a new one; a session name is unique in the roll store)`);
   // The hub asks the controller for the state; the controller publishes through the hub.
   const ref: { controller?: RigController } = {};
