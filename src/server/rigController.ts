@@ -587,7 +587,7 @@ export class RigController {
         failed.push(`session ${id} stays marked running: ${this.storeMessage(e)}`);
       }
     }
-    if (failed.length > 0) throw new ServeStopError(failed.join('; '), abandoned);
+    if (failed.length > 0) throw new ServeStopError(failed, abandoned);
     return abandoned;
   }
 }

@@ -14,6 +14,7 @@ import type { Tokens } from './security/auth.js';
 import { cameraProblem } from './cameraCheck.js';
 import { serveSessionName } from './serveSessionName.js';
 import { ServeStopError } from './serveStopError.js';
+import { storeFailure } from '../store/openStore.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
 export type SimDice = 'xwing' | 'd6';
@@ -131,15 +132,20 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
           try {
             await run();
           } catch (e) {
-            if (e instanceof ServeStopError) abandoned = [...e.abandoned];
-            problems.push(e instanceof ServeStopError ? e.message.replace(/^Stopped, but not cleanly: /, '') : `${what}: ${(e as Error).message}`);
+            if (e instanceof ServeStopError) {
+              abandoned = [...e.abandoned];
+              problems.push(...e.problems);
+            } else {
+              const told = storeFailure(e, opened.store.path, true);
+              problems.push(`${what}: ${told instanceof Error ? told.message : String(told)}`);
+            }
           }
         };
         await step('ending the sessions', async () => (abandoned = await c.close()));
         await step('closing the live pages', () => hub.closeAll());
         await step('closing the server', () => app.close());
         await step('closing the rig, the camera and the roll store', () => opened.close());
-        if (problems.length > 0) throw new ServeStopError(problems.join('; '), abandoned);
+        if (problems.length > 0) throw new ServeStopError(problems, abandoned);
         return abandoned;
       })()),
   };

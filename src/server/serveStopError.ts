@@ -4,9 +4,10 @@ import type { RollJob } from './queue/rollJob.js';
 
 export class ServeStopError extends DicerigError {
   constructor(
-    problems: string,
+    /** Each step that failed and why, one sentence each. */
+    readonly problems: readonly string[],
     readonly abandoned: readonly RollJob[],
   ) {
-    super(`Stopped, but not cleanly: ${problems}`, { abandoned: abandoned.length });
+    super(`Stopped, but not cleanly: ${problems.map((p) => p.replace(/\.\s*$/, '')).join('; ')}.`, { abandoned: abandoned.length });
   }
 }
