@@ -60,6 +60,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     apiLimit: new RateLimiter({ perMinute: limits.apiPerMinute, burst: limits.apiBurst, now }),
     chatLimit: new RateLimiter({ perMinute: limits.chatPerMinute, burst: limits.chatBurst, now }),
     failedAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
+    failedChatAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
     chatWaitMs: options.chatWaitMs ?? 4000,
   };
   await app.register(async (scope) => {

@@ -16,16 +16,21 @@ import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';
 import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
-import { StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
+import { StreamRigLostError, StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
+import { watchedRig } from './live/watchedRig.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
 import { findKeptRoll, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
+import { rollView } from './queue/rollView.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
 import { diceNeeded, performRoll } from './rolls/procedure.js';
+import { RigLink } from './rigLink.js';
+import { ServeStopError } from './serveStopError.js';
+import { storeFailure } from '../store/openStore.js';
 import type { RollSpec } from './rolls/request.js';
 
 export type { LiveFrame, Mode } from './live/liveFrames.js';
@@ -67,7 +72,7 @@ export class RigController {
   private current: ThrowContext = { mode: 'fairness', counted: [] };
   private readonly rig: RigDriver;
   private readonly readThrow: (image: RgbImage) => FrameReading;
-  private unsubscribeFault: () => void;
+  private readonly link: RigLink;
   private closed = false;
   private closing: Promise<RollJob[]> | undefined;
   /** Host ms per fairness throw of the last run (the session's own measure). */
@@ -92,35 +97,26 @@ export class RigController {
       options.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id, channel: d.channel, level: d.level })),
       counted,
     );
-    this.rig = this.watchedRig(options.opened.rig);
+    this.rig = watchedRig(options.opened.rig, () =>
+      this.hub.publish({ type: 'throw-started', at: this.options.now(), mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted }),
+    );
     this.liveFrames = new LiveFrames(this.hub, options.opened.plan.dice, options.now);
     this.readThrow = (image) => {
       const reading = options.opened.readThrow(image);
       this.liveFrames.read(image, reading, this.current);
       return reading;
     };
-    this.unsubscribeFault = options.opened.rig.onFault((f) => {
-      this.hub.publish({ type: 'rig', state: 'fault', message: f.message, kind: f.kind, at: this.options.now() });
+    this.link = new RigLink({
+      rig: options.opened.rig,
+      rigId: options.opened.identity.rigId,
+      now: options.now,
+      log: (line) => options.log?.(line),
+      onFault: (f) => this.hub.publish({ type: 'rig', state: 'fault', message: f.message, kind: f.kind, at: this.options.now() }),
+      changed: () => this.hub.publish({ type: 'rig', at: this.options.now(), ...this.rigHealth() }),
     });
   }
 
   // ---- what the rig is doing -------------------------------------------------
-
-  /** The rig with its tumble announced (throw started) before it moves. */
-  private watchedRig(rig: RigDriver): RigDriver {
-    return new Proxy(rig, {
-      get: (target, prop, receiver) => {
-        if (prop === 'tumble') {
-          return () => {
-            this.hub.publish({ type: 'throw-started', at: this.options.now(), mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted });
-            return target.tumble();
-          };
-        }
-        const v: unknown = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
-  }
 
   /** A kept frame (for its picture), if still kept. */
   frame(id: number): LiveFrame | undefined {
@@ -141,13 +137,15 @@ export class RigController {
 
   /** Start (or resume) the current mode. */
   async start(): Promise<void> {
+    // Start connects a lost rig again; a fairness run does not start on a rig still gone (health and console say why).
+    const linked = await this.link.ensure().then(() => true, () => false);
     if (this.mode === 'stream') {
       this.streamPaused = false;
       this.publishMode();
       this.pump();
       return;
     }
-    if (this.fairnessRun) return;
+    if (this.fairnessRun || !linked) return;
     await this.busy;
     this.startFairness();
   }
@@ -292,6 +290,10 @@ export class RigController {
         this.hub.publish({ type: 'rig-check', at: now, look: e.look, suspect: e.suspect, minAdjustedP: e.minAdjustedP, verdict: e.verdict?.kind ?? null });
         break;
       case 'fault':
+        // The run stops on a link that could not be made again (`runner.ts`): rolls and Start then reconnect.
+        if (e.kind === 'link') this.link.lost(e.message);
+        this.hub.publish({ type: 'rig', at: now, ...this.rigHealth() });
+        break;
       case 'recovered':
         this.hub.publish({ type: 'rig', at: now, ...this.rigHealth() });
         break;
@@ -311,6 +313,7 @@ export class RigController {
       driver: this.opened.identity.driver,
       firmware: this.opened.identity.firmware,
       simulated: this.opened.simulated,
+      ...this.link.health(),
       link: { commands: link.commands, retransmits: link.retransmits, timeouts: link.timeouts, reconnects: link.reconnects, crcFailures: link.crcFailures },
     };
   }
@@ -436,6 +439,7 @@ export class RigController {
     this.hub.publish({ type: 'roll', roll: this.view(job) });
     const types = this.channelTypes();
     try {
+      await this.link.ensure();
       const roller = this.streamRoller();
       const rollDice = async (kinds: readonly DieKind[], why: string): Promise<RolledDie[]> => {
         const out: RolledDie[] = [];
@@ -467,8 +471,9 @@ export class RigController {
       job.outcome = await performRoll(job.spec, rollDice);
       this.finish(job, 'done');
     } catch (e) {
+      if (e instanceof StreamRigLostError) this.link.lost(e.rigError.message);
       if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
-      else this.finish(job, 'failed', (e as Error).message);
+      else this.finish(job, 'failed', e instanceof StreamRigLostError ? (this.link.failure() ?? e.message) : this.storeMessage(e));
     } finally {
       this.current = { mode: this.mode, counted: [] };
     }
@@ -490,8 +495,14 @@ export class RigController {
       this.opened.store.recordEvent(this.streamSessionId, { at: this.options.now(), kind: STREAM_ROLL_EVENT, detail: rollRecord(this.view(job), job) });
     } catch (e) {
       // The throws are stored already; only the answer's record is missing, and the console says so.
-      this.options.log?.(`Roll ${job.id} was answered, but its record could not be kept in the roll store: ${(e as Error).message}`);
+      this.options.log?.(`The answer to roll ${job.id} (${job.state}) could not be kept in the roll store: ${this.storeMessage(e)}`);
     }
+  }
+
+  /** An error's message, a full disk's (raw ENOSPC or SQLITE_FULL) naming the store's disk and its free space. */
+  private storeMessage(e: unknown): string {
+    const f = storeFailure(e, this.opened.store.path, true);
+    return f instanceof Error ? f.message : String(f);
   }
 
   /** A roll no longer held in memory (older, or from before a restart), as the roll store keeps it. */
@@ -500,28 +511,7 @@ export class RigController {
   }
 
   view(job: RollJob): RollView {
-    const place = job.state === 'queued' ? this.queue.placeOf(job.id) : undefined;
-    return {
-      id: job.id,
-      state: job.state,
-      request: job.text,
-      ...(job.by !== undefined ? { by: job.by } : {}),
-      ...(place !== undefined ? { place } : {}),
-      createdAt: job.createdAt,
-      ...(job.startedAt !== undefined ? { startedAt: job.startedAt } : {}),
-      ...(job.doneAt !== undefined ? { doneAt: job.doneAt } : {}),
-      dice: (job.outcome?.dice ?? []).map((d) => {
-        const { ref, ...rest } = d;
-        return { ...rest, ...(ref !== undefined ? { evidence: `/api/rolls/${job.id}/evidence/${ref}.png` } : {}) };
-      }),
-      // Copies: a view outlives the call (the hub writes it out on the next turn) while the job goes on.
-      partial: [...job.partial],
-      ...(job.outcome ? { result: job.outcome.result, line: job.outcome.line } : {}),
-      ...(job.error !== undefined ? { error: job.error } : {}),
-      throws: [...job.throws],
-      ...(this.streamSessionId !== undefined && job.throws.length > 0 ? { sessionId: this.streamSessionId } : {}),
-      evidence: `/api/rolls/${job.id}/evidence`,
-    };
+    return rollView(job, job.state === 'queued' ? this.queue.placeOf(job.id) : undefined, this.streamSessionId);
   }
 
   /** This server's finished rolls, newest first (a page reconnecting after a restart starts empty, not with an old roll). */
@@ -576,7 +566,7 @@ export class RigController {
 
   private async shutDown(): Promise<RollJob[]> {
     this.closed = true;
-    this.unsubscribeFault();
+    this.link.close();
     const waiting = this.queue.clear().map((q) => q.item);
     const rolling = [...this.rolls.values()].find((j) => j.state === 'rolling');
     this.hub.publish({ type: 'server-stopping', at: this.options.now(), message: SERVER_STOPPING, abandoned: waiting.map((j) => j.id), ...(rolling ? { rolling: rolling.id } : {}) });
@@ -588,9 +578,16 @@ export class RigController {
     for (const job of abandoned) this.options.log?.(abandonedLine(job));
     const { store } = this.opened;
     const at = this.options.now();
+    // Each session is ended even if another cannot be (a full disk): the server closes either way, then says why.
+    const failed: string[] = [];
     for (const id of [this.fairnessSessionId, this.streamSessionId]) {
-      if (id !== undefined && store.getSession(id)?.state === 'running') store.endSession(id, at, 'stopped');
+      try {
+        if (id !== undefined && store.getSession(id)?.state === 'running') store.endSession(id, at, 'stopped');
+      } catch (e) {
+        failed.push(`session ${id} stays marked running: ${this.storeMessage(e)}`);
+      }
     }
+    if (failed.length > 0) throw new ServeStopError(failed, abandoned);
     return abandoned;
   }
 }

@@ -11,6 +11,10 @@ import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
 import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
+import { cameraProblem } from './cameraCheck.js';
+import { serveSessionName } from './serveSessionName.js';
+import { ServeStopError } from './serveStopError.js';
+import { storeFailure } from '../store/openStore.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
 
 export type SimDice = 'xwing' | 'd6';
@@ -80,7 +84,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Before the store and the rig: a port in use creates nothing.
   await checkListenable(options.host, options.port);
   const log = options.log ?? (() => undefined);
-  const opened = await openSession({ config: options.config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
+  // Each start begins a new fairness session; the config's name is unique in the store, so it is given with the start.
+  const name = options.config.name !== undefined ? serveSessionName(options.config.name, options.dbPath, new Date()) : undefined;
+  const config = name !== undefined ? { ...options.config, name } : options.config;
+  const opened = await openSession({ config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
+  // A live camera that cannot be opened says so now, not at the first viewer's roll (a simulated or replayed one always can).
+  if (opened.config.camera.source === 'device') {
+    const problem = await cameraProblem(opened.camera, opened.clock);
+    log(problem === undefined ? `${opened.camera.description}: frames arriving` : `${problem.replace(/\.?\s*$/, '.')} Rolls fail until it gives frames (each roll opens it again).`);
+  }
+  if (name !== undefined) log(`fairness session ${opened.session.id} is named "${name}" (each start of serve begins a new one; a session name is unique in the roll store)`);
   // The hub asks the controller for the state; the controller publishes through the hub.
   const ref: { controller?: RigController } = {};
   const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
@@ -111,11 +124,28 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     close: () =>
       (closing ??= (async () => {
         // The controller first: its abandoned rolls are told to the pages and to the callers still waiting, whose
-        // answers the app's close then lets finish.
-        const abandoned = await c.close();
-        hub.closeAll();
-        await app.close();
-        await opened.close();
+        // answers the app's close then lets finish. Every step runs even if one before it failed (a full disk),
+        // so the process can end; what failed is thrown at the end.
+        const problems: string[] = [];
+        let abandoned: RollJob[] = [];
+        const step = async (what: string, run: () => unknown): Promise<void> => {
+          try {
+            await run();
+          } catch (e) {
+            if (e instanceof ServeStopError) {
+              abandoned = [...e.abandoned];
+              problems.push(...e.problems);
+            } else {
+              const told = storeFailure(e, opened.store.path, true);
+              problems.push(`${what}: ${told instanceof Error ? told.message : String(told)}`);
+            }
+          }
+        };
+        await step('ending the sessions', async () => (abandoned = await c.close()));
+        await step('closing the live pages', () => hub.closeAll());
+        await step('closing the server', () => app.close());
+        await step('closing the rig, the camera and the roll store', () => opened.close());
+        if (problems.length > 0) throw new ServeStopError(problems, abandoned);
         return abandoned;
       })()),
   };

@@ -4,7 +4,7 @@
  * a stored roll can be checked against its pixels later.
  */
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { encodePng } from '../camera/decode.js';
 import { DicerigError } from '../core/errors.js';
@@ -48,7 +48,10 @@ export function folderEvidence(dir: string, base: string): EvidenceSink {
           await writeFile(file, bytes, { flag: 'wx' });
           return { path: relative(base, file), hash };
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+          // A write cut short (a full disk) leaves a truncated picture no roll points at, that would take its name.
+          await rm(file, { force: true }).catch(() => undefined);
+          throw e;
         }
       }
       throw new DicerigError(`${MAX_SUFFIX} evidence pictures named ${name} are already in ${dir}: move that folder's old pictures away`, { folder: dir, name });

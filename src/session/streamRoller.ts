@@ -13,7 +13,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
-import { RigError, RigFaultError } from '../rig/errors.js';
+import { RigConnectError, RigError, RigFaultError } from '../rig/errors.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import type { RollStore } from '../store/rollStore.js';
 import type { RgbImage } from '../core/image.js';
@@ -97,6 +97,17 @@ export class StreamStoppedError extends StreamThrowError {
   }
 }
 
+/** The link to the rig is gone: the throw was not started and nothing was stored; `cause` is the driver's own account. */
+export class StreamRigLostError extends StreamThrowError {
+  constructor(
+    readonly rigError: RigConnectError,
+    sessionId: number,
+  ) {
+    super(`the rig is disconnected, so nothing was thrown or stored: ${rigError.message}`, sessionId);
+    this.name = 'StreamRigLostError';
+  }
+}
+
 export class StreamRoller {
   private readonly detector: SettleDetector;
   private prepared = false;
@@ -150,13 +161,16 @@ export class StreamRoller {
         motion = await this.deps.rig.tumble();
       } catch (e) {
         if (!(e instanceof RigError)) throw e;
+        this.prepared = false;
+        // A link that is gone (not reconnected, or given up) sent nothing: no die moved, so nothing is stored, and
+        // tumbling again cannot help until the rig is connected again.
+        if (e instanceof RigConnectError) throw new StreamRigLostError(e, this.plan.sessionId);
         last = e.message;
         const moved = !(e instanceof RigFaultError && !e.interrupted);
         if (moved) {
           const index = this.storeVoid(startedAt, e.message);
           onRetumble({ index, status: 'void', reason: e.message });
         }
-        this.prepared = false;
         continue;
       }
       const seen = await watchUntilStill({ camera: this.deps.camera, clock: this.deps.clock, rule: this.plan.settle, detector: this.detector }, this.deps.clock.now(), motion);

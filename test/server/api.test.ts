@@ -240,15 +240,17 @@ describe('rate limits and the queue', () => {
     }
   });
 
-  it('tells a chat bot the place in the queue and that the overlay will show the result when the roll is not done in time', async () => {
+  it('tells a chat bot the place in the queue, why it waits, and that the overlay will show the result when the roll is not done in time', async () => {
     const s = await startTestServer({ chatWaitMs: 1 });
     try {
       await s.controller.pause();
       const first = await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}`);
       const second = await fetch(`${s.url}/api/chat/roll?dice=2+green&token=${API_TOKEN}&by=bob`);
       expect(first.status).toBe(202);
-      expect(await first.text()).toMatch(/^Roll [0-9a-f]{10} \(1 red\) is number 1 in the queue; the overlay will show the result\.$/);
-      expect(await second.text()).toMatch(/^@bob Roll [0-9a-f]{10} \(2 green\) is number 2 in the queue; the overlay will show the result\.$/);
+      // Paused, so the rolls wait: the reply says so.
+      const waits = ' \\(stream rolling is paused or stopped; the roll waits until it is started again\\)';
+      expect(await first.text()).toMatch(new RegExp(`^Roll [0-9a-f]{10} \\(1 red\\) is number 1 in the queue${waits}; the overlay will show the result\\.$`));
+      expect(await second.text()).toMatch(new RegExp(`^@bob Roll [0-9a-f]{10} \\(2 green\\) is number 2 in the queue${waits}; the overlay will show the result\\.$`));
     } finally {
       await s.close();
     }

@@ -5,6 +5,7 @@ import { tokensFrom } from '../../server/security/auth.js';
 import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js';
 import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
+import type { OpenedSession } from '../../session/setup.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
 import { isFleetUrl } from '../../fleet/connect.js';
@@ -87,7 +88,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       });
       io.out(
         [
-          `dicerig serve: ${running.opened.simulated ? 'SIMULATED rig and camera' : `rig ${running.opened.identity.rigId}`}, roll store ${db}`,
+          `dicerig serve: ${rigAndCamera(running.opened)}, roll store ${db}`,
           `  dashboard   ${running.url}/`,
           `  overlay     ${running.url}/overlay   (OBS: add a Browser source with this URL)`,
           `  roll API    POST ${running.url}/api/rolls   ${tokens.api ? '(API token set)' : '(off: set DICERIG_TOKEN to turn it on)'}`,
@@ -100,6 +101,17 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         atOnceLine(running.controller.runningSessions()),
       );
     });
+}
+
+/** The rig and the camera, each as what it is: a simulated part is called so, a real one by its name. */
+export function rigAndCamera(opened: Pick<OpenedSession, 'rig' | 'identity' | 'config' | 'camera'>): string {
+  const rig = opened.rig.isSimulated
+    ? 'SIMULATED rig'
+    : opened.config.rig.driver === 'emulated' || opened.config.rig.driver === 'emulated-firmata'
+      ? `rig ${opened.identity.rigId} (EMULATED board: the firmware in simavr)`
+      : `rig ${opened.identity.rigId}`;
+  const camera = opened.config.camera.source === 'sim' ? 'SIMULATED camera' : opened.camera.description;
+  return rig === 'SIMULATED rig' && camera === 'SIMULATED camera' ? 'SIMULATED rig and camera' : `${rig}, ${camera}`;
 }
 
 /**
@@ -122,7 +134,12 @@ function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string, 
         process.off('SIGTERM', stop);
         done();
       };
-      void close().then(over, over);
+      void close().then(over, (e: unknown) => {
+        // Every step of the stop ran; say what failed, and end with a failure status.
+        io.err(`dicerig: ${(e as Error).message}\n`);
+        io.setExitCode(1);
+        over();
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

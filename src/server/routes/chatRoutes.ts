@@ -11,6 +11,7 @@ import { lockedOut } from '../security/guard.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
 import { describeSpec } from '../rolls/describeSpec.js';
 import { SERVER_STOPPING } from '../queue/rollJob.js';
+import { waitNote } from '../queue/waitNote.js';
 import type { RouteContext } from './context.js';
 
 export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -21,10 +22,10 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get<{ Querystring: { dice?: string; token?: string; by?: string } }>('/api/chat/roll', { onSend: oneLine }, async (req, reply) => {
     void reply.type('text/plain; charset=utf-8');
     const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-    if (lockedOut(req, reply, ctx.failedAuth, true)) return reply;
+    if (lockedOut(req, reply, ctx.failedChatAuth, true)) return reply;
     // The chat token may only roll; the API token may do so too.
     if (!(tokenMatches(ctx.tokens.chat, token) || tokenMatches(ctx.tokens.api, token))) {
-      if (token !== undefined && ctx.tokens.chat !== undefined) ctx.failedAuth.take(req.ip);
+      if (token !== undefined && ctx.tokens.chat !== undefined) ctx.failedChatAuth.take(req.ip);
       return reply.code(401).send(ctx.tokens.chat === undefined ? 'Dice roller: chat rolls are off (no chat token set).' : 'Dice roller: wrong or missing chat token.');
     }
     const client = clientKey(token as string);
@@ -56,7 +57,7 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if (job.state === 'failed' || job.state === 'cancelled') return `${who}Roll ${job.id} ${job.state}: ${job.error ?? ''}`.trim();
     const view = ctx.controller.view(job);
     const where = view.state === 'rolling' ? 'is rolling now' : `is number ${view.place ?? '?'} in the queue`;
-    const fairness = ctx.controller.mode === 'fairness' ? ' (the rig is busy with a fairness test)' : '';
-    return reply.code(202).send(`${who}Roll ${job.id} (${job.text}) ${where}${fairness}; the overlay will show the result.`);
+    const note = view.state === 'queued' ? waitNote(ctx.controller.modeState() as { mode: string; run: unknown }) : undefined;
+    return reply.code(202).send(`${who}Roll ${job.id} (${job.text}) ${where}${note !== undefined ? ` (${note})` : ''}; the overlay will show the result.`);
   });
 }

@@ -10,8 +10,13 @@ export interface RouteContext {
   readonly tokens: Tokens;
   readonly apiLimit: RateLimiter;
   readonly chatLimit: RateLimiter;
-  /** Wrong tokens (API or chat) per client address. */
+  /** Wrong API tokens per client address. */
   readonly failedAuth: RateLimiter;
+  /**
+   * Wrong chat tokens per client address, counted apart: on loopback the chat bot, OBS and the streamer's dashboard
+   * share one address, and a bot sending an old chat token must not lock the streamer out of stopping the rig.
+   */
+  readonly failedChatAuth: RateLimiter;
   /** How long a chat request waits for its roll before answering with its place in the queue. */
   readonly chatWaitMs: number;
 }

@@ -9,6 +9,7 @@ import { encodePng } from '../../camera/decode.js';
 import { describeSpec } from '../rolls/describeSpec.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
 import { SERVER_STOPPING } from '../queue/rollJob.js';
+import { waitNote } from '../queue/waitNote.js';
 import { bearerClient, withinLimit } from '../security/guard.js';
 import type { RouteContext } from './context.js';
 import { jsonBody } from './jsonBody.js';
@@ -41,10 +42,12 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const view = controller.view(job);
     // Abandoned at shutdown while this caller waited: a real answer naming the roll, before the server closes.
     if (view.state === 'abandoned') return reply.code(503).header('Location', `/api/rolls/${job.id}`).send(view);
+    // An ended roll is a final answer (its state says how it ended); 202 only while it is still to come.
+    const note = view.state === 'queued' ? waitNote(controller.modeState() as { mode: string; run: unknown }) : undefined;
     return reply
-      .code(view.state === 'done' ? 200 : 202)
+      .code(view.state === 'queued' || view.state === 'rolling' ? 202 : 200)
       .header('Location', `/api/rolls/${job.id}`)
-      .send({ ...view, ...(controller.mode === 'fairness' && view.state === 'queued' ? { note: 'the rig is running a fairness test; the roll waits until stream rolling is on' } : {}) });
+      .send({ ...view, ...(note !== undefined ? { note } : {}) });
   });
 
   // A wrong method on a known address is 405 with what it allows, not 404 (which says the address is wrong).
