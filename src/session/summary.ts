@@ -109,6 +109,9 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   lines.push('');
   const db = /\s/.test(ctx.db) ? JSON.stringify(ctx.db) : ctx.db;
   lines.push(`Report:  ${reportCommand(result.sessionId, ctx)}`);
+  // Rolls waiting for a person: the command that shows them, beside the report's.
+  const waiting = result.dice.reduce((n, d) => n + (d.unresolved ?? 0) - (d.cannotTell ?? 0), 0);
+  if (waiting > 0) lines.push(`Review:  dicerig review ${result.sessionId} --db ${db}   (${formatCountOf(waiting, 'unresolved roll')} to label)`);
   if (result.state !== 'finished') lines.push(`Resume:  ${ctx.resumeCommand ?? `dicerig run --resume ${result.sessionId} --db ${db}`}`);
   const more = moreRollsNeeded(result);
   if (result.state === 'finished' && more !== undefined && ctx.canRollOn === true) {

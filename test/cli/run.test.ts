@@ -44,6 +44,19 @@ describe('dicerig run', () => {
     store.close();
   });
 
+  it("runs a config that holds serve's server: section, and never stores its tokens with the session", async () => {
+    const dir = tempDir('dicerig-run-server-');
+    const db = join(dir, 'r.db');
+    const file = config(dir, 'stopping: { budgetRolls: 10 }\nserver: { port: 0, token: "s3cret-token-0123456789" }\n');
+    const r = await runCli('run', file, '--db', db);
+    expect(r.code, r.err).toBe(0);
+    const store = RollStore.open(db, { mustExist: true });
+    const stored = store.getSession(1)?.configJson ?? '';
+    store.close();
+    expect(stored).not.toContain('server');
+    expect(stored).not.toContain('s3cret');
+  });
+
   it('prints the end as JSON with --json', async () => {
     const dir = tempDir('dicerig-run-');
     const r = await runCli('run', config(dir, 'stopping: { budgetRolls: 5 }\n'), '--db', join(dir, 'r.db'), '--json');

@@ -373,6 +373,7 @@ describe('the throw loop with scripted parts', () => {
     const text = formatSessionSummary(result, { db: 'r.db', simulated: false });
     expect(text).toMatch(/\(d6, channel 0, 6 rolls, 2 of them unresolved\)/);
     expect(text).toMatch(/\(d6, channel 1, 6 rolls\)/);
+    expect(text).toMatch(/^Review: {2}dicerig review \d+ --db r\.db {3}\(2 unresolved rolls to label\)$/m);
     expect(s.store.dieRolls(s.session.id)[0]?.faces).toHaveLength(4);
   });
 
