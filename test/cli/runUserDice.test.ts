@@ -4,21 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
+import { LOADED_CLAIM_DICE } from '../support/userDice.js';
 
 /** A D6 of the user's own claiming its own odds, and a die no reader can read. */
-const DICE = `dice:
-  - id: loaded-claim
-    extends: d6
-    name: Loaded claim
-    faces:
-      - { id: "1", symbol: "1", probability: 0.1 }
-      - { id: "2", symbol: "2", probability: 0.1 }
-      - { id: "3", symbol: "3", probability: 0.15 }
-      - { id: "4", symbol: "4", probability: 0.15 }
-      - { id: "5", symbol: "5", probability: 0.2 }
-      - { id: "6", symbol: "6", probability: 0.3 }
-    opposite: { "1": "6", "2": "5", "3": "4" }
-  - id: scatter
+const DICE = `${LOADED_CLAIM_DICE}  - id: scatter
     faces:
       - { id: hit-a, symbol: hit }
       - { id: hit-b, symbol: hit }

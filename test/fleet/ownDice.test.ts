@@ -12,20 +12,9 @@ import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { runCli } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import { LOADED_CLAIM_DICE } from '../support/userDice.js';
 
-const DICE = `dice:
-  - id: loaded-claim
-    extends: d6
-    name: Loaded claim
-    faces:
-      - { id: "1", symbol: "1", probability: 0.1 }
-      - { id: "2", symbol: "2", probability: 0.1 }
-      - { id: "3", symbol: "3", probability: 0.15 }
-      - { id: "4", symbol: "4", probability: 0.15 }
-      - { id: "5", symbol: "5", probability: 0.2 }
-      - { id: "6", symbol: "6", probability: 0.3 }
-    opposite: { "1": "6", "2": "5", "3": "4" }
-`;
+const DICE = LOADED_CLAIM_DICE;
 
 let pg: ScratchPostgres;
 let url: string;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDice } from '../../../src/analysis/analyze.js';
 import { d6Die } from '../../../src/dice/catalogue.js';
 import type { DieRolls } from '../../../src/rolllog/types.js';
+import { declinedEarly as declinedEarlyOf } from './helpers.js';
 
 /*
  * A D6 whose reader declined 40 rolls early on, while no 6 was read: the first 200 read rolls are 40 each of 1–5 with
@@ -20,16 +21,7 @@ import type { DieRolls } from '../../../src/rolllog/types.js';
  *   logbf(c + comps, p0).min()  -> -4.889771789595898   (e = 0.007523139137728408)
  *   logbf(c, p0)                -> 1.93703552340844     (the read rolls alone: e = 6.938152463259973)
  */
-function declinedEarly(): DieRolls {
-  const symbols: number[] = [];
-  const unresolvedAt: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    symbols.push(i % 5);
-    if (i % 5 === 4) unresolvedAt.push(symbols.length);
-  }
-  for (let i = 0; i < 360; i++) symbols.push(i % 6);
-  return { label: 'X', die: d6Die, level: 'symbol', symbols: Uint8Array.from(symbols), files: ['test'], unresolvedAt };
-}
+const declinedEarly = (): DieRolls => declinedEarlyOf(d6Die);
 
 describe("analyze's anytime-valid e-value of a die with unresolved rolls", () => {
   it('is the least favourable e-value over every face the unresolved rolls could have been, not that of the read rolls alone', () => {

@@ -51,3 +51,19 @@ export function loadedOdds(die: DieType, symbol: string, factor: number): number
   const total = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / total);
 }
+
+/**
+ * A D6 whose reader declined 40 rolls early on, while no 6 was read: the first 200 read rolls are 40 each of 1-5 with
+ * the 40 unresolved rolls among them (one after every fifth read roll), then 60 each of 1-6 (the SciPy golden values
+ * are in anytimeUnresolved.test.ts).
+ */
+export function declinedEarly(die: DieType): DieRolls & { unresolvedAt: number[] } {
+  const symbols: number[] = [];
+  const unresolvedAt: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    symbols.push(i % 5);
+    if (i % 5 === 4) unresolvedAt.push(symbols.length);
+  }
+  for (let i = 0; i < 360; i++) symbols.push(i % 6);
+  return { label: 'X', die, level: 'symbol', symbols: Uint8Array.from(symbols), files: ['test'], unresolvedAt };
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { d6Die } from '../../../src/dice/catalogue.js';
 import { evidenceTrace } from '../../../src/report/evidenceTrace.js';
+import { declinedEarly } from '../analysis/helpers.js';
 
 /*
  * The die of test/unit/analysis/anytimeUnresolved.test.ts: 200 read rolls of 1–5 (no 6) with 40 unresolved rolls
@@ -7,22 +9,11 @@ import { evidenceTrace } from '../../../src/report/evidenceTrace.js';
  * assignment of the 40 unresolved rolls, by SciPy's brute force there: -4.889771789595898; the read rolls alone:
  * 1.93703552340844, and the read-only monitor calls the die UNFAIR among the first 200.
  */
-function declinedEarly(): { symbols: Uint8Array; unresolvedAt: number[] } {
-  const symbols: number[] = [];
-  const unresolvedAt: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    symbols.push(i % 5);
-    if (i % 5 === 4) unresolvedAt.push(symbols.length);
-  }
-  for (let i = 0; i < 360; i++) symbols.push(i % 6);
-  return { symbols: Uint8Array.from(symbols), unresolvedAt };
-}
-
 const FAIR = [1, 1, 1, 1, 1, 1].map((x) => x / 6);
 
 describe('the report’s evidence chart of a die with unresolved rolls and no stored verdict', () => {
   it('replays the least favourable e-value with the unresolved rolls in their places, not the read rolls alone, and counts them', () => {
-    const { symbols, unresolvedAt } = declinedEarly();
+    const { symbols, unresolvedAt } = declinedEarly(d6Die);
     const trace = evidenceTrace(symbols, FAIR, { alpha: 0.05, delta: 0.05, family: 1, unresolvedAt });
     expect(trace.finalLogE).toBeCloseTo(-4.889771789595898, 9);
     expect(trace.decision).not.toBe('UNFAIR');
