@@ -2,6 +2,7 @@ import { analyzeDice, type Analysis, type AnalyzeOptions, type DieAnalysis } fro
 import { homogeneityWhateverUnresolved } from '../analysis/homogeneityUnresolved.js';
 import { withSessionVerdict } from '../analysis/sessionVerdict.js';
 import { withCampaignFinding, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
+import { holdWhateverUnresolved } from '../analysis/unresolvedRolls.js';
 import { describeFleetSession, type FleetSessionInfo } from '../fleet/fleetReader.js';
 import { rollCountsDiffer } from '../analysis/verdictCounts.js';
 import type { DieRolls } from '../rolllog/types.js';
@@ -131,7 +132,13 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
   const homogeneity = homogeneityWhateverUnresolved(analyzed.homogeneity, (label) => resolutionOf(label)?.unresolved ?? 0, analyzed.alpha);
   // A campaign that found the session's rig biased has the last word on every die of it, as `campaign report` has.
   const finding = input.campaign;
-  const judged = verdicts === null ? analyzed.dice : analyzed.dice.map((d) => withStoredVerdict(d, storedOf(d.label)));
+  // A die with no stored verdict is judged as analyze judges it: to hold whatever its unresolved rolls were.
+  const unresolvedSettings = { alpha: analyzed.alpha, certifyAlpha: analyzed.certifyAlpha, delta: analyzed.delta, family: analyzed.family };
+  const heldOf = (d: (typeof analyzed.dice)[number]) => holdWhateverUnresolved(d, resolutionOf(d.label)?.unresolved ?? 0, unresolvedSettings);
+  const judged = analyzed.dice.map((d) => {
+    const stored = storedOf(d.label);
+    return stored !== null ? withSessionVerdict(d, stored) : heldOf(d);
+  });
   const analysis = { ...analyzed, homogeneity, dice: finding === undefined ? judged : judged.map((d) => withCampaignFinding(d, finding)) };
   const keys = fileKeys(analysis.dice.map((d) => d.label));
   // The session's own evidence (its least favourable e-value, its threshold) where it stored a verdict; else the read rolls replayed.
@@ -192,11 +199,6 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
 function certifiedBound(stored: DieVerdict | null, levels: readonly DieAnalysis['symbol'][]): number {
   if (stored !== null && stored.faces.length > 0) return largestDeviationBound(stored.faces.map((f) => f.expected), stored.faces);
   return Math.max(...levels.map((l) => largestDeviationBound(l.expected, l.intervals)));
-}
-
-/** The analysis of a die with the session's stored verdict in place of a recomputed one. */
-function withStoredVerdict(d: DieAnalysis, stored: DieVerdict | null): DieAnalysis {
-  return stored === null ? d : withSessionVerdict(d, stored);
 }
 
 /** Labels the die's stored verdict counted that a review corrected since (the verdict stands as made, but not silently). */

@@ -69,7 +69,8 @@ export interface StoredReportOptions {
 /** The report of `session` from `store`, judged as the session judged its dice unless told otherwise. */
 export function storedSessionReport(store: RollStore, session: SessionRecord, options: StoredReportOptions): SessionReport {
   const series = store.dieRolls(session.id);
-  const rolls = sessionDieLogs(series, sessionTitle(session)).map((log) => resolveDieRolls(log, options.dice));
+  // Its unresolved rolls in their places, so its evidence is replayed as analyze replays it.
+  const rolls = sessionDieLogs(series, sessionTitle(session), store.unresolvedRolls(session.id)).map((log) => resolveDieRolls(log, options.dice));
   const channels = new Map(series.map((s) => [s.die.label, [...new Set(s.channels.filter((c) => c !== null))].sort((x, y) => x - y)]));
   const own = sessionSettings(session.configJson);
   return buildSessionReport(

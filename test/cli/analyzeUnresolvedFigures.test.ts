@@ -79,4 +79,29 @@ describe('analyze on a roll file with unresolved rows', () => {
     expect(fromDb.code, fromDb.err).toBe(0);
     expect(fromDb.out).toContain(line);
   });
+
+  it('is reported as analyze judges it: the same verdict and e-value once imported, not a verdict of the read rolls alone', async () => {
+    // 108 of each of 1-5 and 60 sixes in a seeded order, 40 unresolved rows among them: the read rolls alone are short
+    // of sixes (0.1 of them, not 0.167), which 40 unresolved sixes would all but make up.
+    const faces: (number | 'U')[] = [...[1, 2, 3, 4, 5].flatMap((f) => Array.from({ length: 108 }, () => f)), ...Array.from({ length: 60 }, () => 6)];
+    const random = seededRandom(3);
+    for (let i = faces.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [faces[i], faces[j]] = [faces[j] as number, faces[i] as number];
+    }
+    for (let k = 0; k < 40; k++) faces.splice(Math.floor(random() * faces.length), 0, 'U');
+    const file = join(dir, 'short-of-sixes.csv');
+    writeFileSync(file, csv(faces));
+    const db = join(dir, 'report.db');
+    expect((await runCli('import', file, '--db', db)).code).toBe(0);
+    const analysed = JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: { verdict: { kind: string }; anytime: { logE: number } }[] };
+    const reported = await runCli('report', '1', '--db', db, '--out', join(dir, 'report'), '--json');
+    expect(reported.code, reported.err).toBe(0);
+    const report = JSON.parse(reported.out) as { dice: { verdict: string; anytime: { logE: number; decision: string } }[] };
+    // UNFAIR on the read rolls alone; the 40 unresolved rolls could undo it.
+    expect(analysed.dice[0]?.verdict.kind).toBe('INCONCLUSIVE');
+    expect(report.dice[0]?.verdict).toBe('INCONCLUSIVE');
+    expect(report.dice[0]?.anytime.logE).toBeCloseTo(analysed.dice[0]?.anytime.logE as number, 9);
+    expect(report.dice[0]?.anytime.decision).not.toBe('UNFAIR');
+  });
 });
