@@ -194,7 +194,8 @@ export function rigVersusRest(table: CampaignCounts, rig: number, rigIndices: re
  * again. With two rigs left that disagree, which one is off cannot be told:
  * both are flagged. The omnibus test of all compared rigs (rigEffectGivenDie)
  * is kept with each step as a figure. Rigs never sharing a die with another
- * rig cannot be judged and are left out.
+ * rig cannot be judged and are left out. A rig whose difference its unresolved rolls could make (or that they could
+ * make match another rig) is unclear: taken out, not flagged, and the others compared on at the same level.
  */
 export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFindings {
   validateCampaignCounts(table);
@@ -205,18 +206,22 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
   const steps: RigStep[] = [];
   const biased: { rig: string; reason: string; test: RigVersusRest }[] = [];
   const unclear: { rig: string; reason: string; unresolved: number }[] = [];
+  // A rig left unclear is taken out without being found biased: the rigs after it are still tested at the level of
+  // the step that took it out (Bonferroni over the rigs compared then), never at a looser one.
+  let atLeast = 0;
   while (active.length >= 2) {
     const effect = rigEffectGivenDie(table, active);
     const compared = active.map((r) => table.rigs[r] as string);
     const tests = active.map((r) => ({ r, test: rigVersusRest(table, r, active) })).filter(({ test }) => test.df > 0);
     const worst = tests.reduce<(typeof tests)[number] | undefined>((a, b) => (a === undefined || b.test.logP < a.test.logP ? b : a), undefined);
     // Bonferroni over the rigs compared, in logs so that p-values below 1e-300 still compare.
-    if (worst === undefined || worst.test.logP + Math.log(active.length) > Math.log(alpha)) {
+    const compares = Math.max(active.length, atLeast);
+    if (worst === undefined || worst.test.logP + Math.log(compares) > Math.log(alpha)) {
       steps.push({ rigsCompared: compared, effect, flagged: [] });
       break;
     }
-    const pAdjusted = Math.min(1, worst.test.p * active.length);
-    const check = checkWhateverUnresolved(table, worst.r, active, alpha / active.length);
+    const pAdjusted = Math.min(1, worst.test.p * compares);
+    const check = checkWhateverUnresolved(table, worst.r, active, alpha / compares);
     if (!check.holds) {
       const who = active.length === 2 ? `rigs ${compared.join(' and ')} disagree on their read rolls` : `rig ${worst.test.rig} differs from the other rigs on its read rolls`;
       unclear.push({
@@ -225,22 +230,28 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
         reason: `${who} (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared could be the faces that make the difference: review them (dicerig review) before setting ${active.length === 2 ? 'either' : 'it'} aside`,
       });
       steps.push({ rigsCompared: compared, effect, flagged: [] });
-      break;
+      if (active.length === 2) break;
+      // The others are still compared among themselves: a biased rig among them is not kept for want of this one's review.
+      atLeast = compares;
+      active = active.filter((r) => r !== worst.r);
+      continue;
     }
     // Against a rest that holds another biased rig, a rig whose reader declined a face can "differ whatever" only
     // through that rig: it is set aside only if it differs, whatever its unresolved rolls were, from every other rig
     // compared on its own too. Else which rig is off is for its unresolved rolls to tell.
-    const matched = check.unresolved > 0 && active.length > 2 ? active.find((r) => r !== worst.r && !checkWhateverUnresolved(table, worst.r, [worst.r, r], alpha / active.length).holds) : undefined;
+    const matched = check.unresolved > 0 && active.length > 2 ? active.find((r) => r !== worst.r && !checkWhateverUnresolved(table, worst.r, [worst.r, r], alpha / compares).holds) : undefined;
     if (matched !== undefined) {
       unclear.push({
         rig: worst.test.rig,
         unresolved: check.unresolved,
         reason:
           `rig ${worst.test.rig} differs from the other rigs on its read rolls (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared ` +
-          `could make it match rig ${table.rigs[matched]}, so another rig may be the one off: review them (dicerig review) before setting any rig aside`,
+          `could make it match rig ${table.rigs[matched]}, so another rig may be the one off: review them (dicerig review) before setting it aside`,
       });
       steps.push({ rigsCompared: compared, effect, flagged: [] });
-      break;
+      atLeast = compares;
+      active = active.filter((r) => r !== worst.r);
+      continue;
     }
     const whatever = check.bound === undefined ? '' : `; ${table.faces[check.bound.face]} ${check.bound.direction === 1 ? 'more' : 'less'} often than on the other rigs whatever the ${check.unresolved} unresolved rolls were`;
     if (active.length === 2) {

@@ -237,13 +237,13 @@ describe("a rig whose camera cannot read a face", () => {
     expect(analysis.biasedRigs, seen).toEqual([]);
     expect(analysis.unclearRigs.map((u) => u.rig), seen).toEqual(['2']);
     for (const leg of analysis.legs) expect(leg.kind, seen).not.toBe('RIG_SUSPECT');
-    expect(text).toMatch(/No rig is found biased whatever its unresolved rolls were\./);
+    expect(text).toMatch(/No rig is found biased yet: an unclear rig below waits for its unresolved rolls to be reviewed\./);
     expect(text).toMatch(/RIG UNCLEAR: rig 2 differs from the other rigs on its read rolls \(p = [^)]*\), but the \d+ unresolved rolls of the dice compared could be the faces that make the difference: review them \(dicerig review\) before setting it aside \(d6 dice\)\. Its sessions' verdicts stand\./);
     // The report names the sessions holding them, on each rig's host.
     const rig2Sessions = (json as unknown as { sessions: { rig: string; sessionName: string }[] }).sessions.filter((x) => x.rig === '2').map((x) => x.sessionName);
     expect(rig2Sessions.length).toBeGreaterThan(0);
     expect(text).toContain("To settle them, label the unresolved rolls on each rig's host, then sync");
-    for (const name of rig2Sessions) expect(text).toMatch(new RegExp(`rig 2: dicerig review "${name}" +\\(\\d+ unresolved\\)`));
+    for (const name of rig2Sessions) expect(text).toMatch(new RegExp(`rig 2 \\(on \\S+\\): dicerig review '${name}' --db \\S+rig2\\.db +\\(\\d+ unresolved\\)`));
 
     // Rig 2's host labels its crops on the review page (nearly all are 6s: its reader reads the other faces, declining
     // about 1 in 100) and syncs: the fleet then holds the labels, nothing is unresolved there, and the rigs agree.

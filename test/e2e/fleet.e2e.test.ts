@@ -261,7 +261,7 @@ describe('a campaign where one rig\'s camera cannot read the 6', () => {
       await page.waitForSelector('body[data-ready="true"]');
       const campaign = page.locator('[data-campaign="blind"]');
       await expect.poll(() => campaign.locator('.findings.unclear').count()).toBe(1);
-      expect(await campaign.locator('.findings.verdict').innerText()).toBe('No rig is found biased whatever its unresolved rolls were.');
+      expect(await campaign.locator('.findings.verdict').innerText()).toBe('No rig is found biased yet: an unclear rig below waits for its unresolved rolls to be reviewed.');
       const unclear = campaign.locator('.findings.unclear');
       expect(await unclear.getAttribute('data-rig')).toBe('2');
       expect(await unclear.innerText()).toBe(`RIG UNCLEAR: ${found.unclearRigs[0]!.reason} (d6 dice). Its sessions' verdicts stand.`);

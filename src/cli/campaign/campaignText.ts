@@ -48,7 +48,7 @@ export function formatCampaignReport(name: string, sessions: readonly CampaignSe
     out.push(`  ${rigsAlikeLine(t)}\n`);
     out.push(renderTable(['rig vs rest', 'rolls', 'p', 'face most above its dice'], rows, 1, '    '));
   }
-  if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased whatever its unresolved rolls were.\n');
+  if (a.biasedRigs.length === 0) out.push(a.unclearRigs.length === 0 ? '  No rig is found biased.\n' : '  No rig is found biased yet: an unclear rig below waits for its unresolved rolls to be reviewed.\n');
   for (const b of rigBiasedLines(a.biasedRigs)) out.push(`  ${b.text}\n`);
   for (const u of a.unclearRigs) out.push(`  RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.\n`);
   out.push(

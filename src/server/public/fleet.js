@@ -36,7 +36,7 @@ function renderCampaign(c) {
       el('td', { text: r.holding.length > 0 ? r.holding.join(' ') : '-' })));
   const findings = [
     ...(c.biasedRigs.length === 0
-      ? [el('p', { class: 'findings verdict', text: c.unclearRigs.length === 0 ? 'No rig is found biased.' : 'No rig is found biased whatever its unresolved rolls were.' })]
+      ? [el('p', { class: 'findings verdict', text: c.unclearRigs.length === 0 ? 'No rig is found biased.' : 'No rig is found biased yet: an unclear rig below waits for its unresolved rolls to be reviewed.' })]
       : c.biasedLines.map((b) => el('p', { class: 'findings biased', 'data-rig': b.rigs.join(' '), text: b.text }))),
     ...c.unclearRigs.map((u) => el('p', { class: 'findings unclear', 'data-rig': u.rig, text: `RIG UNCLEAR: ${u.reason} (${u.die} dice). Its sessions' verdicts stand.` })),
     ...(c.toReview.length === 0
