@@ -1,4 +1,6 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
+import { sessionLevel } from '../analysis/testedLevels.js';
+import { faceNames } from '../dice/faceNames.js';
 import { unbiasedReading } from '../analysis/fixedSampleSentence.js';
 import { confidenceLabel, formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
@@ -15,6 +17,9 @@ export type SessionMade = Pick<DieVerdict, 'alphaPerDie' | 'adjustedAnytimeP' | 
  */
 export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, session?: SessionMade): string[] {
   const v = d.verdict;
+  // A session counts a D6-faced die face by face: its verdict names a D3's face "6" as "face 6 (reads 3)", and so do these words.
+  const faceName = new Map(session !== undefined && sessionLevel(d.die) === 'face' ? d.die.faces.map((f, i) => [f.id, faceNames(d.die)[i] as string]) : []);
+  const named = (label: string): string => faceName.get(label) ?? label;
   // A session's verdict is made at the die's share of the session's α: its confidence is that one's.
   const confidence = session ? confidenceLabel(session.alphaPerDie) : percentFigures(1 - a.alpha);
   const play = d.game[0];
@@ -29,7 +34,7 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
       const out = [
         'This die does not roll its published odds.',
         lead
-          ? `${lead.label} comes up ${formatProbability(lead.observed)} of the time instead of ${formatProbability(lead.expected)}` +
+          ? `${named(lead.label)} comes up ${formatProbability(lead.observed)} of the time instead of ${formatProbability(lead.expected)}` +
             (lead.expected > 0 ? ` (${signedPercent(lead.observed / lead.expected - 1)}).` : '.')
           : '',
         session
@@ -62,7 +67,7 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
         out.push(`${more(v.rollsNeeded)} would certify it within ±${formatProbability(v.delta)}, if the proportions seen so far hold.`);
       } else if (v.rollsNeeded !== null && v.target === 'UNFAIR') {
         const lead = v.leadingDeviation;
-        const holds = lead ? ` if ${lead.label} keeps coming up ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
+        const holds = lead ? ` if ${named(lead.label)} keeps coming up ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
         out.push(`${more(v.rollsNeeded)} would show it unfair${holds}.`);
       } else {
         out.push('If the proportions seen so far hold, no practical number of rolls would decide it.');

@@ -40,6 +40,7 @@ export class DieTrack {
       delta: rules.delta,
       maxRolls: rules.budgetRolls,
       labels: this.categories.labels,
+      names: this.categories.names,
       ...(misreadRates ? { misreadRates } : {}),
     });
   }

@@ -51,6 +51,8 @@ export interface RobustMonitorOptions extends SequentialOptions {
    * calibration's confusion matrix). Default: no misreads.
    */
   readonly misreadRates?: readonly number[];
+  /** What its sentences call each face where that differs from its label (a D3's face "6" is "face 6 (reads 3)"). */
+  readonly names?: readonly string[];
 }
 
 /**
@@ -109,6 +111,8 @@ export class RobustMonitor {
   readonly misreadRates: readonly number[] | null;
   readonly expected: readonly number[];
   private readonly labels: readonly string[];
+  /** What sentences call each face (its label unless `names` said otherwise). */
+  private readonly names: readonly string[];
   private readonly mixture: DirichletMixture;
   private readonly intervalOptions: RobustIntervalOptions;
   private readonly logThreshold: number;
@@ -143,6 +147,8 @@ export class RobustMonitor {
     this.maxRolls = settings.maxRolls;
     this.priorConcentration = settings.priorConcentration;
     this.labels = settings.labels;
+    if (options.names !== undefined && options.names.length !== this.k) throw new InputError(`There are ${options.names.length} names for ${this.k} faces; give one name per face.`);
+    this.names = options.names ?? settings.labels;
     const rates = options.misreadRates;
     if (rates !== undefined) {
       if (rates.length !== this.k) throw new InputError(`There are ${rates.length} misread rates for ${this.k} faces; give one rate per face.`);
@@ -464,7 +470,7 @@ export class RobustMonitor {
     else if (this.open.size > 0) parts.push(`${open} counted as the least favourable ${this.open.size === 1 ? 'face' : 'faces'}${untold > 0 ? ` (${nobody})` : ''}`);
     const unread = this.unreadableFace();
     // Its rolls stay unresolved until a person labels them: said only while some still are.
-    if (unread !== undefined) parts.push(`${unread.sentence}${this.open.size > 0 ? ', so every one is left unresolved' : ''}`);
+    if (unread !== undefined) parts.push(`${unread.sentence}${this.open.size === 0 ? '' : this.reviewedCount > 0 ? ', so the ones not labelled are left unresolved' : ', so every one is left unresolved'}`);
     // An unreadable face's 0 is not an observation of the die: the deviation a projection names is another face's, as
     // a share of all rolls (its unresolved rolls are, nearly all, that face's, so the read shares are all inflated).
     const faces = this.known() > 0 ? this.faces() : [];
@@ -489,12 +495,13 @@ export class RobustMonitor {
       const share = Math.round(this.n * p);
       if (-read * Math.log1p(-p) < UNREAD_LOG_ODDS || declined < share / 2) continue;
       const label = this.labels[i] as string;
+      const name = this.names[i] as string;
       // Rolls a person has labelled since are not unresolved any more: said as what happened to them.
       const reviewed = this.reviewedCount;
       const fate = reviewed === 0 ? 'ended unresolved' : reviewed === declined ? 'were declined, all labelled by a person since' : `were declined, ${formatCount(reviewed)} of them labelled by a person since`;
       const sentence =
-        `no ${label} was read in ${formatCount(read)} rolls (a fair die would have shown ${label} about ${formatCount(share)} times), while ${formatCount(declined)} ${fate}: ` +
-        `the reader likely cannot read this die's ${label}`;
+        `no ${name} was read in ${formatCount(read)} rolls (a fair die would have shown ${name} about ${formatCount(share)} times), while ${formatCount(declined)} ${fate}: ` +
+        `the reader likely cannot read this die's ${name}`;
       return { index: i, label, sentence };
     }
     return undefined;

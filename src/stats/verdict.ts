@@ -144,7 +144,7 @@ function verdictSentence(v: Verdict, names: ReadonlyMap<string, string> | undefi
       const more = `about ${formatCount(rounded)} more ${rounded === 1 ? 'roll' : 'rolls'} needed`;
       if (v.target === 'FAIR_WITHIN') return `INCONCLUSIVE: ${more} to certify within ±${formatProbability(v.delta)} (${v.why}).`;
       const lead = v.leadingDeviation;
-      const holds = lead ? `, if ${lead.label} stays at ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
+      const holds = lead ? `, if ${names?.get(lead.label) ?? lead.label} stays at ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
       return `INCONCLUSIVE: ${more} to show the die unfair${holds} (${v.why}).`;
     }
     case 'RIG_SUSPECT': {

@@ -5,6 +5,9 @@ import { runSession } from '../../src/session/runner.js';
 import { openSession, runnerDeps } from '../../src/session/setup.js';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
 import { RollStore } from '../../src/store/rollStore.js';
+import type { SessionRecord } from '../../src/store/records.js';
+import { storedSessionReport } from '../../src/report/storedSessionReport.js';
+import { allDice } from '../../src/dice/catalogue.js';
 import { tempDir } from '../store/support/fixtures.js';
 
 describe('a D3 session’s verdict sentences', () => {
@@ -31,7 +34,12 @@ describe('a D3 session’s verdict sentences', () => {
     }
     const store = RollStore.open(db, { mustExist: true });
     const stored = store.storedVerdicts(result.sessionId)?.verdicts as SessionVerdicts;
+    // The report's plain words name the face as the verdict does.
+    const report = storedSessionReport(store, store.getSession(result.sessionId) as SessionRecord, { dice: allDice(), generatedAt: 0 });
     store.close();
+    expect(report.dice.find((d) => d.analysis.label === 'heavy-3')?.meaning.join(' ')).toMatch(/face [56] \(reads 3\) comes up 0\.\d+ of the time instead of 0\.167/);
+    // An undecided die's projection names its face so too.
+    for (const d of stored.dice) if (/ stays at /.test(d.sentence)) expect(d.sentence).toMatch(/, if face \d \(reads \d\) stays at /);
     const heavy = stored.dice.find((d) => d.label === 'heavy-3');
     // Faces 5 and 6 read 3, each at 1/3 instead of 1/6.
     expect(heavy?.kind).toBe('UNFAIR');

@@ -166,6 +166,15 @@ describe('RobustMonitor: unresolved rolls', () => {
     expect(describeVerdict(few.state().decision)).not.toContain('cannot read');
   });
 
+  it("names a D3's face by what it reads in the unreadable-face sentence and in an undecided die's projection", () => {
+    const names = ['1', '2', '3', '4', '5', '6'].map((f) => `face ${f} (reads ${Math.ceil(Number(f) / 2)})`);
+    const logo = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 600, labels: ['1', '2', '3', '4', '5', '6'], names });
+    logo.observeCounts([100, 100, 100, 100, 100, 0], 100);
+    expect(logo.unreadableFace()?.sentence).toMatch(/^no face 6 \(reads 3\) was read in 500 rolls \(a fair die would have shown face 6 \(reads 3\) about 100 times\)/);
+    expect(logo.unreadableFace()?.label).toBe('6');
+    expect(() => new RobustMonitor(D6, { labels: ['1', '2', '3', '4', '5', '6'], names: ['a'] })).toThrow(/1 names for 6 faces/);
+  });
+
   it('still says the reader cannot read a face once a person has labelled some of its unresolved rolls as that face', () => {
     const faces = ['1', '2', '3', '4', '5', '6'];
     const logo = new RobustMonitor(D6, { alpha: 0.01, maxRolls: 6000, labels: faces });
@@ -173,6 +182,7 @@ describe('RobustMonitor: unresolved rolls', () => {
     for (const at of positions.slice(0, 60)) logo.review(at, 5);
     // The die plainly has 6s (60 labelled), but the reader has read none of them: the hint stays, counting the reviewed too.
     expect(logo.unreadableFace()?.sentence).toBe("no 6 was read in 500 rolls (a fair die would have shown 6 about 100 times), while 100 were declined, 60 of them labelled by a person since: the reader likely cannot read this die's 6");
+    expect(describeVerdict(logo.state().decision)).toContain('labelled by a person since: the reader likely cannot read this die\'s 6, so the ones not labelled are left unresolved');
     for (const at of positions.slice(60)) logo.review(at, 5);
     // Every one labelled: none is left unresolved, and the verdict says so.
     expect(logo.unreadableFace()?.sentence).toBe("no 6 was read in 500 rolls (a fair die would have shown 6 about 100 times), while 100 were declined, all labelled by a person since: the reader likely cannot read this die's 6");
