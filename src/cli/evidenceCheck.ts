@@ -61,6 +61,6 @@ export function evidenceText(r: EvidenceReport): string[] {
     lines.push(`${pictures(r.missing.length)} ${r.missing.length === 1 ? 'is' : 'are'} missing (moved or deleted; the rolls and their chain are unaffected):`);
     lines.push(...listed(r.missing));
   }
-  lines.push(`${formatCount(r.matching)} of ${pictures(r.checked)} match the hash the chain sealed.`);
+  lines.push(`${formatCount(r.matching)} of ${pictures(r.checked)} ${r.matching === 1 ? 'matches' : 'match'} the hash the chain sealed.`);
   return lines;
 }

@@ -5,6 +5,7 @@
  * A running session of a local store also names the process that claimed it, so a run that was killed is told from
  * one still rolling.
  */
+import { shellWord } from '../core/format.js';
 import type { FleetSessionInfo } from '../fleet/fleetReader.js';
 import { liveness, type Liveness } from '../store/processLiveness.js';
 import type { SessionRecord } from '../store/records.js';
@@ -117,9 +118,10 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
  * A local session's state as the table says it: a running session whose claiming process is gone (killed, crashed,
  * the machine restarted), or that no process holds, is left running until it is resumed; say so, and how.
  */
-export function localStateText(s: LocalSessionListing): string {
+export function localStateText(s: LocalSessionListing, db?: string): string {
   if (s.state !== 'running') return s.state;
-  const resume = `resume it with run --resume ${s.id}`;
+  // With the store named, the command works when pasted whichever store is the default.
+  const resume = `resume it with dicerig run --resume ${s.id}${db !== undefined ? ` --db ${shellWord(db)}` : ''}`;
   if (s.process === null) return `running? (no process holds it: ${resume})`;
   if (s.process.liveness === 'dead') return `running? (its process ${s.process.pid} on this host is gone: ${resume})`;
   if (s.process.liveness === 'unknown') return `running (process ${s.process.pid} on host ${s.process.host})`;

@@ -107,7 +107,10 @@ const rigSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['firmata'],
-        message: `applies to the firmata and emulated-firmata rigs only, not "${rig.driver}": dicerig's own firmware keeps its settings in the board (npx tsx scripts/hardware/rigConfig.ts --port PATH key=value)`,
+        message:
+          rig.driver === 'sim'
+            ? 'applies to the firmata and emulated-firmata rigs only: the simulated rig has no board and no settings to set'
+            : `applies to the firmata and emulated-firmata rigs only, not "${rig.driver}": dicerig's own firmware keeps its settings in the board (npx tsx scripts/hardware/rigConfig.ts --port PATH key=value)`,
       });
     }
   });

@@ -37,7 +37,8 @@ export function refuseImported(session: SessionRecord, doing: ImportedRefusal): 
   if (session.origin !== 'import') return;
   const { files, exported } = importedFrom(session);
   const from = files.length > 0 ? ` from ${files.join(', ')}` : ' from roll logs';
-  const where = exported !== undefined ? `${exported} in the store it was exported from` : 'the session in the store it was exported from';
+  // A plain roll log came from no store: there is nothing to go back to.
+  const where = exported !== undefined ? `${exported} in the store it was exported from` : 'the rolls where they were made (these logs name no session of a store)';
   const todo =
     doing === 'review'
       ? `its rolls kept no crops to label; review ${where}, or run a new session`

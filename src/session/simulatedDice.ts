@@ -110,7 +110,7 @@ export function loadProblem(type: DieType, load: DieLoad): { readonly key: 'symb
   const i = type.symbols.indexOf(load.symbol);
   if (i < 0) return { key: 'symbol', problem: `"${load.symbol}" is not a symbol of a ${type.id} die (${type.symbols.join(', ')})` };
   const p = symbolProbabilities(type)[i] as number;
-  if (!(p * load.factor < 1)) return { key: 'factor', problem: `${load.factor} × ${p} (the odds of "${load.symbol}") is not a probability below 1` };
+  if (!(p * load.factor < 1)) return { key: 'factor', problem: `${load.factor} × ${Number(p.toPrecision(4))} (the odds of "${load.symbol}") is not a probability below 1` };
   return undefined;
 }
 

@@ -10,6 +10,7 @@
  */
 import { misreadLines } from '../stats/dieVerdict.js';
 import { median } from '../stats/median.js';
+import { roundToTwoFigures } from '../stats/verdict.js';
 import { formatCount, formatCountOf, percentFigures } from '../core/format.js';
 import { formatDuration } from './progress.js';
 import { RETIRED_NOTE, type SessionResult } from './runner.js';
@@ -121,7 +122,8 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   if (far.length > 0) {
     const perHour = runRates(result).throwsPerHour;
     // Each throw rolls every die once: a die's rolls take as many throws.
-    const each = far.map((d) => `${d.label} about ${formatCount(d.need)} more rolls${perHour !== undefined ? ` (${formatDuration((d.need / perHour) * 3_600_000)} at this run's pace)` : ''}`);
+    // Rounded as the verdicts round the rolls still needed, so the two figures read alike.
+    const each = far.map((d) => `${d.label} about ${formatCount(roundToTwoFigures(d.need))} more rolls${perHour !== undefined ? ` (${formatDuration((d.need / perHour) * 3_600_000)} at this run's pace)` : ''}`);
     lines.push(`Far past ${more !== undefined ? 'that' : 'this budget'} (over ten times the rolls ${far.length === 1 ? 'it has' : 'they have'} had, if the observed shares hold): ${each.join('; ')}; roll on for ${far.length === 1 ? 'it' : 'them'} only if that time is worth it.`);
   }
   return `${lines.join('\n')}\n`;

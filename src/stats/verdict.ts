@@ -163,7 +163,8 @@ export function campaignSuspectSentence(c: { readonly name: string; readonly rig
   return `RIG_SUSPECT: ${c.reason}; no per-die verdict from this rig's sessions. This session ran on rig ${c.rig} of campaign ${c.name}: dicerig campaign report ${shellWord(c.name)} gives the finding and each die's verdict on the trusted rigs.`;
 }
 
-function roundToTwoFigures(n: number): number {
+/** A count to two significant figures (ceiling below 100), as verdict sentences give rolls still needed. */
+export function roundToTwoFigures(n: number): number {
   if (n < 100) return Math.ceil(n);
   const scale = 10 ** (Math.floor(Math.log10(n)) - 1);
   return Math.round(n / scale) * scale;

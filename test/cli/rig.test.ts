@@ -99,6 +99,11 @@ describe('dicerig rig check', () => {
     expect(range.code).toBe(1);
     expect(range.err).toMatch(/config key "rig\.firmata\.flip_us": 2600 is not a whole number from 544 to 2500/);
     expect(range.out).toBe('');
+    const twice = await runCli('rig', 'check', '--rig', 'emulated-firmata', '--set', 'flip_us=900', '--set', 'flip_us=2000');
+    expect(twice.code).toBe(1);
+    expect(twice.err).toMatch(/--set flip_us= is given twice; give each setting once\./);
+    const sim = await runCli('rig', 'check', '--rig', 'sim', '--set', 'flip_us=1500');
+    expect(sim.err).toMatch(/the simulated rig has no board and no settings to set/);
   });
 
   it('refuses --port for a rig that opens no port of the user\'s, instead of ignoring it', async () => {

@@ -57,7 +57,7 @@ describe('dicerig sessions', () => {
     child.kill('SIGKILL');
     await ended;
     const gone = await listed(db);
-    expect(gone.text).toContain(`running? (its process ${pid} on this host is gone: resume it with run --resume 1)`);
+    expect(gone.text).toContain(`running? (its process ${pid} on this host is gone: resume it with dicerig run --resume 1 --db ${db})`);
     expect(gone.json[0]).toMatchObject({ state: 'running', process: { pid, host: hostname(), liveness: 'dead' } });
   }, 60_000);
 

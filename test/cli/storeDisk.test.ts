@@ -47,7 +47,7 @@ describe('a roll store on a small disk of its own', () => {
     );
     // Every throw committed before the disk filled is there, and the resumed run goes on after the last of them.
     // Its run is gone, so sessions says the session waits to be resumed.
-    const stored = Number(/^1 .*running\? \(no process holds it: resume it with run --resume 1\) +(\d+)$/m.exec((await runCli('sessions', '--db', db)).out)?.[1]);
+    const stored = Number(/^1 .*running\? \(no process holds it: resume it with dicerig run --resume 1 --db \S+\) +(\d+)$/m.exec((await runCli('sessions', '--db', db)).out)?.[1]);
     expect(stored).toBeGreaterThan(0);
     expect(mount('-o', 'remount,size=8m', mnt)).toBe(true);
     const resumed = await runCli('run', '--resume', '1', '--db', db, '--plain');

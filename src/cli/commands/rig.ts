@@ -71,10 +71,16 @@ function firmataSettingsFor(rigName: string, words: readonly string[]): FirmataS
   if (words.length === 0) return undefined;
   if (!/firmata/.test(rigName)) {
     throw new InputError(
-      `--set applies to the firmata and emulated-firmata rigs; the "${rigName}" rig's settings live in its board ` +
-        '(dicerig firmware: npx tsx scripts/hardware/rigConfig.ts --port PATH key=value).',
+      rigName === 'sim'
+        ? '--set applies to the firmata and emulated-firmata rigs; the simulated rig has no board and no settings to set.'
+        : `--set applies to the firmata and emulated-firmata rigs; the "${rigName}" rig's settings live in its board ` +
+            '(dicerig firmware: npx tsx scripts/hardware/rigConfig.ts --port PATH key=value).',
     );
   }
+  // A key given twice is a typo more likely than a wish: which one was meant is not guessed.
+  const given = words.map((w) => w.split('=')[0]?.trim() ?? '');
+  const twice = given.find((k, i) => k !== '' && given.indexOf(k) !== i);
+  if (twice !== undefined) throw new InputError(`--set ${twice}= is given twice; give each setting once.`);
   const keys = parseFirmataSettingWords(words);
   firmataOptionsFromKeys(keys); // throws naming the key when a value is out of range
   return keys;

@@ -46,7 +46,7 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
           io.out(`${toJson(list)}\n`);
           return;
         }
-        const rows = list.map((s) => [String(s.id), s.name ?? '', localStateText(s), formatCount(s.throwCount)]);
+        const rows = list.map((s) => [String(s.id), s.name ?? '', localStateText(s, flags.db), formatCount(s.throwCount)]);
         // The file asked for, not the copy an older store is read through.
         io.out(list.length === 0 ? `${path} holds no sessions.\n` : renderTable(['id', 'name', 'state', 'throws'], rows, 3));
       }, (note) => io.err(`dicerig: note: ${note}\n`));
