@@ -110,7 +110,7 @@ describe('the report in a browser', { timeout: 60_000 }, () => {
     // The inline style sheet applied: the UNFAIR badge has its colour.
     const badge = page.locator('#summary tr[data-die="R2"] .badge');
     type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
-    expect(await badge.evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).backgroundColor)).toBe('rgb(213, 94, 0)');
+    expect(await badge.evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).backgroundColor)).toBe('rgb(168, 74, 0)');
   });
 
   it('draws every die’s charts at a readable size', async () => {

@@ -17,12 +17,15 @@ export const PALETTE = {
   threshold: '#d55e00',
   thresholdZone: '#fbe3d6',
   decision: '#009e73',
+  // Text in those hues, darkened to 4.5:1 on white (the lines keep the lighter marks).
+  thresholdText: '#a84a00',
+  decisionText: '#00785a',
 } as const;
 
-/** Verdict colours: background and text. */
+/** Verdict colours: background and text, each at 4.5:1 or more for the badges' small bold text. */
 export const VERDICT_COLOURS: Readonly<Record<string, { readonly bg: string; readonly fg: string }>> = {
-  UNFAIR: { bg: '#d55e00', fg: '#ffffff' },
-  FAIR_WITHIN: { bg: '#009e73', fg: '#ffffff' },
+  UNFAIR: { bg: '#a84a00', fg: '#ffffff' },
+  FAIR_WITHIN: { bg: '#00785a', fg: '#ffffff' },
   INCONCLUSIVE: { bg: '#6e7781', fg: '#ffffff' },
   RIG_SUSPECT: { bg: '#e69f00', fg: '#1f2328' },
 };

@@ -46,7 +46,7 @@ export function evidenceChart(trace: EvidenceTrace, title: string): Scene {
     { kind: 'line', x1: left, y1: y(threshold10), x2: right, y2: y(threshold10), stroke: PALETTE.threshold, width: 2, dash: [6, 4], data: { role: 'threshold', value: trace.thresholdLogE } },
   );
   const thresholdText = `UNFAIR once e ≥ ${formatLogScientific(trace.thresholdLogE)}`;
-  shapes.push({ kind: 'text', x: right - 4, y: y(threshold10) - 6, text: thresholdText, size: 11, fill: PALETTE.threshold, anchor: 'end' });
+  shapes.push({ kind: 'text', x: right - 4, y: y(threshold10) - 6, text: thresholdText, size: 11, fill: PALETTE.thresholdText, anchor: 'end' });
   if (trace.unavailable !== undefined) {
     shapes.push({ kind: 'text', x: (left + right) / 2, y: (top + bottom) / 2, text: `No trace: ${trace.unavailable}.`, size: 12, fill: PALETTE.muted, anchor: 'middle' });
   } else {
@@ -65,7 +65,7 @@ export function evidenceChart(trace: EvidenceTrace, title: string): Scene {
     const fits = at + 6 + textWidth(text, 11) < right;
     shapes.push(
       { kind: 'line', x1: at, y1: top, x2: at, y2: bottom, stroke: PALETTE.decision, width: 1.5, dash: [3, 3], data: { role: 'decision', roll: trace.decidedAt } },
-      { kind: 'text', x: fits ? at + 6 : at - 6, y: bottom - 8, text, size: 11, fill: PALETTE.decision, anchor: fits ? 'start' : 'end', bold: true },
+      { kind: 'text', x: fits ? at + 6 : at - 6, y: bottom - 8, text, size: 11, fill: PALETTE.decisionText, anchor: fits ? 'start' : 'end', bold: true },
     );
   }
   return { width, height, title, background: PALETTE.background, shapes };
