@@ -1,3 +1,4 @@
+import { verdictsMadeWords } from './verdictsMade.js';
 import { confidenceLabel, formatCount, formatLogScientific } from '../core/format.js';
 import { VERSION } from '../core/version.js';
 import { misreadLines } from '../stats/dieVerdict.js';
@@ -74,7 +75,7 @@ function ownNote(report: SessionReport, certified: string): string {
   const v = report.verdicts;
   if (v !== null) {
     return (
-      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">Verdicts as the session made them (not recomputed${v.importedFrom !== undefined ? escapeHtml(`; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it`) : ''}): ${escapeHtml(v.errorControl.statement)} ` +
+      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">${escapeHtml(verdictsMadeWords(v, v.importedFrom !== undefined ? `; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it` : ''))}: ${escapeHtml(v.errorControl.statement)} ` +
       `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.</p>`
     );
   }

@@ -99,7 +99,7 @@ describe('one verdict from session to report (issue 10)', () => {
     }
     const text = await runCli('report', '1', '--db', db, '--out', join(dir, 'report-text'));
     expect(text.code, text.err).toBe(0);
-    expect(text.out).toContain('Verdicts as the session made them (not recomputed): α = 0.001 for the whole session');
+    expect(text.out).toContain('Verdicts as the session made them (not recomputed by this report): α = 0.001 for the whole session');
     expect(text.out).toMatch(/Fixed-n p-values in the report are descriptive only/);
   }, 300_000);
 });

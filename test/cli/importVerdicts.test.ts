@@ -50,7 +50,7 @@ describe("importing a session's export", () => {
     const out = join(dir, 'report');
     expect((await runCli('report', '1', '--db', copy, '--out', out)).code).toBe(0);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
-    expect(html).toContain(`Verdicts as the session made them (not recomputed; made by the session ${csv} was exported from, its session 2, and imported with it)`);
+    expect(html).toContain(`Verdicts as the session made them (not recomputed by this report; made by the session ${csv} was exported from, its session 2, and imported with it)`);
     // Exported again and imported again, the verdicts still name the session that made them.
     const csv2 = join(dir, 'again.csv');
     expect((await runCli('export', '1', '--db', copy, '--out', csv2)).code).toBe(0);

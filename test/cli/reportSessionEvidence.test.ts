@@ -63,9 +63,9 @@ describe('report of a demo session with declines (HTML)', () => {
 
     // The session's one error control, as the summary states it.
     const control = session.verdicts.errorControl;
-    expect(stripTags(html)).toContain(`Verdicts as the session made them (not recomputed): ${control.statement}`);
+    expect(stripTags(html)).toContain(`Verdicts as the session made them (not recomputed by this report): ${control.statement}`);
     expect(html).toContain(`data-threshold="${control.threshold}"`);
-    expect(report.out).toContain(`Verdicts as the session made them (not recomputed): ${control.statement}`);
+    expect(report.out).toContain(`Verdicts as the session made them (not recomputed by this report): ${control.statement}`);
     expect(shownJson.errorControl).toEqual(control);
     // The export carries the stored verdicts as they are.
     expect(manifest.verdicts).toEqual(session.verdicts);

@@ -1,3 +1,4 @@
+import { verdictsMadeWords } from '../../report/verdictsMade.js';
 import { writeFileSync } from 'node:fs';
 import { makeFolders } from '../../core/makeFolders.js';
 import { join } from 'node:path';
@@ -124,7 +125,7 @@ function storedVerdictLines(report: SessionReport): string[] {
   const v = report.verdicts;
   if (v === null) return [];
   return [
-    `Verdicts as the session made them (not recomputed): ${v.errorControl.statement}`,
+    `${verdictsMadeWords(v)}: ${v.errorControl.statement}`,
     renderTable(
       ['die', 'verdict', 'e-value', 'threshold', 'anytime p', 'resolved', 'reviewed', 'unresolved'],
       v.dice.map((d) => [d.label, d.kind, formatLogScientific(d.logE), formatLogScientific(d.logThreshold), formatLogScientific(d.logAnytimeP), formatCount(d.resolved), formatCount(d.reviewed), formatCount(d.unresolved)]),
