@@ -187,3 +187,75 @@ describe('the review page when things go wrong', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 });
+
+/** The cards' roll ids in page order, and which card (by roll id) the keyboard focus is in, if any. */
+const cardIds = (page: Page) => page.locator('#grid .crop').evaluateAll((cs) => cs.map((c) => Number((c as unknown as { dataset: { roll: string } }).dataset.roll)));
+const focusedRoll = (page: Page) =>
+  page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { activeElement: { closest(s: string): { dataset: { roll: string } } | null } | null } }).document;
+    const c = d.activeElement?.closest('.crop');
+    return c ? Number(c.dataset.roll) : null;
+  });
+const focusedIs = (page: Page, selector: string) => page.evaluate((sel) => (globalThis as unknown as { document: { activeElement: { matches(s: string): boolean } | null } }).document.activeElement?.matches(sel) ?? false, selector);
+
+describe('the review page from the keyboard and a screen reader', () => {
+  it('labels the card the keyboard focus is in, not the one highlighted before, when a digit is pressed', async () => {
+    const { db, url } = await reviewed('focus');
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    const [firstId, secondId] = await cardIds(page);
+    // Tab on (as a keyboard user does, without clicking) until focus is on the second card's "can't tell".
+    for (let n = 0; n < 60; n++) {
+      if ((await focusedRoll(page)) === secondId && (await focusedIs(page, 'button.cannot-tell'))) break;
+      await page.keyboard.press('Tab');
+    }
+    expect(await focusedRoll(page)).toBe(secondId);
+    await page.keyboard.press('4');
+    await expect.poll(() => page.locator(`.crop[data-roll="${secondId}"] .label`).textContent()).toBe('labelled 4 by Ada');
+    expect(stored(db, (s) => s.reviews(1)).map((r) => [r.rollId, r.faceId])).toEqual([[secondId, '4']]);
+    expect(await page.locator(`.crop[data-roll="${firstId}"]`).getAttribute('class')).not.toContain('labelled');
+    // A card is a named group the keyboard can reach.
+    const second = page.locator(`.crop[data-roll="${secondId}"]`);
+    expect([await second.getAttribute('tabindex'), await second.getAttribute('role')]).toEqual(['0', 'group']);
+    expect(await second.getAttribute('aria-label')).toMatch(new RegExp(`^roll ${secondId}, .+, throw \\d+$`));
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('says each saved label in a status region, with how many are left, and keeps focus on the next card to label, then on "correct" when none is left', async () => {
+    const { db, url } = await reviewed('said');
+    // All but the last two crops labelled beforehand, so the page is near its end.
+    const todo = stored(db, (s) => s.rollsToReview(1));
+    const write = RollStore.open(db);
+    try {
+      for (const r of todo.slice(0, -2)) write.reviewRoll(1, { rollId: r.rollId, faceId: '1', reviewer: 'Ada', at: Date.now() });
+    } finally {
+      write.close();
+    }
+    const [a, b] = todo.slice(-2) as [(typeof todo)[number], (typeof todo)[number]];
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    expect(await page.locator('#saved').getAttribute('role')).toBe('status');
+    const open2 = (await cardIds(page)).filter((id) => id === a.rollId || id === b.rollId);
+    const [x, y] = open2.map((id) => todo.find((r) => r.rollId === id)) as [(typeof todo)[number], (typeof todo)[number]];
+    const words = (r: (typeof todo)[number]) => `Roll ${r.rollId} (${r.dieLabel}, throw ${r.throwIndex})`;
+
+    // A face button clicked: it is disabled, so focus goes on to the next card still to label.
+    await page.locator(`.crop[data-roll="${x.rollId}"] .faces button[data-face="2"]`).click();
+    await expect.poll(() => page.locator('#saved').textContent()).toBe(`${words(x)} labelled 2; 1 left`);
+    expect(await focusedRoll(page)).toBe(y.rollId);
+    expect(await focusedIs(page, '.crop')).toBe(true);
+
+    // The last one: focus on its "correct" button, and the done state said.
+    await page.keyboard.press('0');
+    await expect.poll(() => page.locator('#saved').textContent()).toBe(`${words(y)} labelled can't tell; none left: every unresolved roll of this session has been looked at`);
+    expect(await focusedRoll(page)).toBe(y.rollId);
+    expect(await focusedIs(page, 'button.correct')).toBe(true);
+
+    // A correction is said too, and focus stays on the card's "correct".
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('5');
+    await expect.poll(() => page.locator('#saved').textContent()).toBe(`${words(y)} corrected to 5; none left: every unresolved roll of this session has been looked at`);
+    expect(await focusedIs(page, `.crop[data-roll="${y.rollId}"] button.correct`)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 90_000);
+});
