@@ -70,14 +70,14 @@ describe('the review page when things go wrong', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
-  it('says a label was not saved when the review server has stopped, naming the command that starts it, and leaves the card unlabelled', async () => {
+  it('says a label was not saved when the review server has stopped, naming the command that starts it on the same port as the same reviewer, and leaves the card unlabelled', async () => {
     const { db, url, proc } = await reviewed('gone');
     const errors: string[] = [];
     const page = await open(url, errors);
     const first = page.locator('#grid .crop').first();
     await stopCliServer(proc);
     await page.keyboard.press('4');
-    await expect.poll(() => page.locator('#message').textContent()).toBe(`not saved: the review server is not running (start dicerig review 1 --db ${db} again)`);
+    await expect.poll(() => page.locator('#message').textContent()).toBe(`not saved: the review server is not running (start dicerig review 1 --db ${db} --port ${new URL(url).port} --reviewer Ada again)`);
     expect(await first.getAttribute('class')).not.toContain('labelled');
     expect(await first.locator('.label').textContent()).toBe('');
     expect(await first.locator('.faces button').first().isDisabled()).toBe(false);
