@@ -258,4 +258,35 @@ describe('the review page from the keyboard and a screen reader', () => {
     expect(await focusedIs(page, `.crop[data-roll="${y.rollId}"] button.correct`)).toBe(true);
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it('fits a phone screen, keeps a labelled card readable, and names every face button, the empty header and the tab by roll and session', async () => {
+    const { db, url } = await reviewed('phone');
+    const errors: string[] = [];
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    type Doc = { document: { documentElement: { scrollWidth: number }; title: string } };
+    // No sideways scroll of the page: the dice table scrolls in its own box.
+    expect(await page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const [firstId] = await cardIds(page);
+    const first = stored(db, (s) => s.rollsToReview(1)).find((r) => r.rollId === firstId) as { rollId: number; dieLabel: string; throwIndex: number };
+    const face = page.locator(`.crop[data-roll="${firstId}"] .faces button[data-face="2"]`);
+    const box = await face.boundingBox();
+    expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(24);
+    expect(await face.getAttribute('aria-label')).toBe(`roll ${firstId}, ${first.dieLabel} throw ${first.throwIndex}: face 2`);
+    expect(await page.evaluate(() => (globalThis as unknown as Doc).document.title)).toBe('dicerig review session 1: unresolved dice');
+    expect(await page.locator('#dice thead th').last().textContent()).not.toBe('');
+
+    // Labelled: the card's text and its "correct" button are not faded (only the crop is), the label a dark green.
+    await page.keyboard.press('2');
+    const card = page.locator(`.crop[data-roll="${firstId}"]`);
+    await expect.poll(() => card.getAttribute('class')).toContain('labelled');
+    const look = (sel: string, prop: string) => page.locator(sel).evaluate((e, p) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(e)[p] as string, prop);
+    expect(await look(`.crop[data-roll="${firstId}"]`, 'opacity')).toBe('1');
+    expect(await look(`.crop[data-roll="${firstId}"] .label`, 'color')).toBe('rgb(42, 122, 42)');
+    expect(await look(`.crop[data-roll="${firstId}"] img`, 'opacity')).toBe('0.5');
+    await page.close();
+    expect(errors).toEqual([]);
+  }, 90_000);
 });

@@ -139,7 +139,7 @@ function card(r, i) {
   c.setAttribute('role', 'group');
   c.setAttribute('aria-label', `roll ${r.rollId}, ${r.die}, throw ${r.throwIndex}`);
   const img = el('img');
-  img.alt = `crop of roll ${r.rollId}`;
+  img.alt = r.crop ? `crop of roll ${r.rollId}` : 'no crop stored';
   if (r.crop) img.src = `/api/crops/${r.rollId}`;
   const faces = el('div', 'faces');
   r.faces.forEach((f, k) => {
@@ -147,6 +147,8 @@ function card(r, i) {
     b.type = 'button';
     b.title = k < 8 ? `key ${k + 1}` : '';
     b.dataset.face = f;
+    // "1" alone says nothing of which roll it labels to a screen reader moving from button to button.
+    b.setAttribute('aria-label', `roll ${r.rollId}, ${r.die} throw ${r.throwIndex}: face ${f}`);
     b.addEventListener('click', (ev) => {
       ev.stopPropagation();
       if (rolls[i].correcting) return void correctOne(i, f);
@@ -159,6 +161,7 @@ function card(r, i) {
   // No face to tell (the die cut off, blurred, hidden or not there): the roll stays unresolved, off this list for good.
   const none = el('button', 'cannot-tell', "can't tell");
   none.type = 'button';
+  none.setAttribute('aria-label', `roll ${r.rollId}, ${r.die} throw ${r.throwIndex}: can't tell`);
   none.title = 'key 0: the crop shows no face you can tell; the roll stays unresolved and every verdict holds whatever it was';
   none.addEventListener('click', (ev) => {
     ev.stopPropagation();
@@ -377,6 +380,7 @@ async function start() {
   const data = res.body;
   restart = data.restart;
   $('title').textContent = data.session.title;
+  document.title = `dicerig review ${data.session.title}: unresolved dice`;
   $('sim').hidden = !data.session.simulated;
   $('reviewer').textContent = data.reviewer;
   // The crops to label and those answered already (to be corrected if wrong), in throw order.
