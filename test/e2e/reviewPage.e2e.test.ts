@@ -70,14 +70,14 @@ describe('the review page when things go wrong', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
-  it('says a label was not saved when the review server has stopped, naming the command that starts it, and leaves the card unlabelled', async () => {
+  it('says a label was not saved when the review server has stopped, naming the command that starts it on the same port as the same reviewer, and leaves the card unlabelled', async () => {
     const { db, url, proc } = await reviewed('gone');
     const errors: string[] = [];
     const page = await open(url, errors);
     const first = page.locator('#grid .crop').first();
     await stopCliServer(proc);
     await page.keyboard.press('4');
-    await expect.poll(() => page.locator('#message').textContent()).toBe(`not saved: the review server is not running (start dicerig review 1 --db ${db} again)`);
+    await expect.poll(() => page.locator('#message').textContent()).toBe(`not saved: the review server is not running (start dicerig review 1 --db ${db} --port ${new URL(url).port} --reviewer Ada again)`);
     expect(await first.getAttribute('class')).not.toContain('labelled');
     expect(await first.locator('.label').textContent()).toBe('');
     expect(await first.locator('.faces button').first().isDisabled()).toBe(false);
@@ -184,6 +184,109 @@ describe('the review page when things go wrong', () => {
     expect(asked[0]).toMatch(new RegExp(`^Label ${ids.length} crops 1\\? The reader had read: \\d+ counted [16] pips? \\(confidence [01]\\.\\d\\d(-[01]\\.\\d\\d)?\\)`));
     expect(await page.locator('.crop.labelled').count()).toBe(0);
     expect(stored(db, (s) => s.reviews(1))).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
+});
+
+/** The cards' roll ids in page order, and which card (by roll id) the keyboard focus is in, if any. */
+const cardIds = (page: Page) => page.locator('#grid .crop').evaluateAll((cs) => cs.map((c) => Number((c as unknown as { dataset: { roll: string } }).dataset.roll)));
+const focusedRoll = (page: Page) =>
+  page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { activeElement: { closest(s: string): { dataset: { roll: string } } | null } | null } }).document;
+    const c = d.activeElement?.closest('.crop');
+    return c ? Number(c.dataset.roll) : null;
+  });
+const focusedIs = (page: Page, selector: string) => page.evaluate((sel) => (globalThis as unknown as { document: { activeElement: { matches(s: string): boolean } | null } }).document.activeElement?.matches(sel) ?? false, selector);
+
+describe('the review page from the keyboard and a screen reader', () => {
+  it('labels the card the keyboard focus is in, not the one highlighted before, when a digit is pressed', async () => {
+    const { db, url } = await reviewed('focus');
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    const [firstId, secondId] = await cardIds(page);
+    // Tab on (as a keyboard user does, without clicking) until focus is on the second card's "can't tell".
+    for (let n = 0; n < 60; n++) {
+      if ((await focusedRoll(page)) === secondId && (await focusedIs(page, 'button.cannot-tell'))) break;
+      await page.keyboard.press('Tab');
+    }
+    expect(await focusedRoll(page)).toBe(secondId);
+    await page.keyboard.press('4');
+    await expect.poll(() => page.locator(`.crop[data-roll="${secondId}"] .label`).textContent()).toBe('labelled 4 by Ada');
+    expect(stored(db, (s) => s.reviews(1)).map((r) => [r.rollId, r.faceId])).toEqual([[secondId, '4']]);
+    expect(await page.locator(`.crop[data-roll="${firstId}"]`).getAttribute('class')).not.toContain('labelled');
+    // A card is a named group the keyboard can reach.
+    const second = page.locator(`.crop[data-roll="${secondId}"]`);
+    expect([await second.getAttribute('tabindex'), await second.getAttribute('role')]).toEqual(['0', 'group']);
+    expect(await second.getAttribute('aria-label')).toMatch(new RegExp(`^roll ${secondId}, .+, throw \\d+$`));
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('says each saved label in a status region, with how many are left, and keeps focus on the next card to label, then on "correct" when none is left', async () => {
+    const { db, url } = await reviewed('said');
+    // All but the last two crops labelled beforehand, so the page is near its end.
+    const todo = stored(db, (s) => s.rollsToReview(1));
+    const write = RollStore.open(db);
+    try {
+      for (const r of todo.slice(0, -2)) write.reviewRoll(1, { rollId: r.rollId, faceId: '1', reviewer: 'Ada', at: Date.now() });
+    } finally {
+      write.close();
+    }
+    const [a, b] = todo.slice(-2) as [(typeof todo)[number], (typeof todo)[number]];
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    expect(await page.locator('#saved').getAttribute('role')).toBe('status');
+    const open2 = (await cardIds(page)).filter((id) => id === a.rollId || id === b.rollId);
+    const [x, y] = open2.map((id) => todo.find((r) => r.rollId === id)) as [(typeof todo)[number], (typeof todo)[number]];
+    const words = (r: (typeof todo)[number]) => `Roll ${r.rollId} (${r.dieLabel}, throw ${r.throwIndex})`;
+
+    // A face button clicked: it is disabled, so focus goes on to the next card still to label.
+    await page.locator(`.crop[data-roll="${x.rollId}"] .faces button[data-face="2"]`).click();
+    await expect.poll(() => page.locator('#saved').textContent()).toBe(`${words(x)} labelled 2; 1 left`);
+    expect(await focusedRoll(page)).toBe(y.rollId);
+    expect(await focusedIs(page, '.crop')).toBe(true);
+
+    // The last one: focus on its "correct" button, and the done state said.
+    await page.keyboard.press('0');
+    await expect.poll(() => page.locator('#saved').textContent()).toBe(`${words(y)} labelled can't tell; none left: every unresolved roll of this session has been looked at`);
+    expect(await focusedRoll(page)).toBe(y.rollId);
+    expect(await focusedIs(page, 'button.correct')).toBe(true);
+
+    // A correction is said too, and focus stays on the card's "correct".
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('5');
+    await expect.poll(() => page.locator('#saved').textContent()).toBe(`${words(y)} corrected to 5; none left: every unresolved roll of this session has been looked at`);
+    expect(await focusedIs(page, `.crop[data-roll="${y.rollId}"] button.correct`)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('fits a phone screen, keeps a labelled card readable, and names every face button, the empty header and the tab by roll and session', async () => {
+    const { db, url } = await reviewed('phone');
+    const errors: string[] = [];
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    type Doc = { document: { documentElement: { scrollWidth: number }; title: string } };
+    // No sideways scroll of the page: the dice table scrolls in its own box.
+    expect(await page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const [firstId] = await cardIds(page);
+    const first = stored(db, (s) => s.rollsToReview(1)).find((r) => r.rollId === firstId) as { rollId: number; dieLabel: string; throwIndex: number };
+    const face = page.locator(`.crop[data-roll="${firstId}"] .faces button[data-face="2"]`);
+    const box = await face.boundingBox();
+    expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(24);
+    expect(await face.getAttribute('aria-label')).toBe(`roll ${firstId}, ${first.dieLabel} throw ${first.throwIndex}: face 2`);
+    expect(await page.evaluate(() => (globalThis as unknown as Doc).document.title)).toBe('dicerig review session 1: unresolved dice');
+    expect(await page.locator('#dice thead th').last().textContent()).not.toBe('');
+
+    // Labelled: the card's text and its "correct" button are not faded (only the crop is), the label a dark green.
+    await page.keyboard.press('2');
+    const card = page.locator(`.crop[data-roll="${firstId}"]`);
+    await expect.poll(() => card.getAttribute('class')).toContain('labelled');
+    const look = (sel: string, prop: string) => page.locator(sel).evaluate((e, p) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(e)[p] as string, prop);
+    expect(await look(`.crop[data-roll="${firstId}"]`, 'opacity')).toBe('1');
+    expect(await look(`.crop[data-roll="${firstId}"] .label`, 'color')).toBe('rgb(42, 122, 42)');
+    expect(await look(`.crop[data-roll="${firstId}"] img`, 'opacity')).toBe('0.5');
+    await page.close();
     expect(errors).toEqual([]);
   }, 90_000);
 });

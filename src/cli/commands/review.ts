@@ -63,7 +63,7 @@ export function registerReviewCommand(program: Command, io: CliIo): void {
           io.out(`Session ${session.id} has no declined rolls to review: nothing to do.\n`);
           return;
         }
-        const app = await createReviewServer({ store, sessionId: session.id, reviewer, now: () => Date.now() });
+        const app = await createReviewServer({ store, sessionId: session.id, reviewer, reviewerGiven: flags.reviewer !== undefined, now: () => Date.now() });
         try {
           await app.listen({ host: HOST, port });
         } catch (e) {

@@ -61,7 +61,18 @@ function showLeft() {
   const left = rolls.filter((r) => !r.label).length;
   $('left').textContent = `(${left} left)`;
   $('done').hidden = left > 0;
+  return left;
 }
+
+// A saved answer said in the polite status region (#message is for what went wrong, and is cleared on success):
+// a screen reader hears what was stored, and how many are left, or that none are.
+function announce(what) {
+  const left = showLeft();
+  $('saved').textContent = `${what}; ${left > 0 ? `${left} left` : 'none left: every unresolved roll of this session has been looked at'}`;
+}
+
+const rollWords = (r) => `Roll ${r.rollId} (${r.die}, throw ${r.throwIndex})`;
+const faceWords = (face) => (face === null ? "can't tell" : face);
 
 function showChosen() {
   rolls.forEach((r, j) => {
@@ -71,6 +82,8 @@ function showChosen() {
   $('selection').textContent = chosen.size > 1 ? `${chosen.size} crops selected: a face pressed now labels all ${chosen.size} (Esc: just one)` : '';
 }
 
+// how.focus false: the highlight moves but focus stays where it is (a refresh, or focus already inside the card);
+// how.first: focus goes to the card without scrolling the page (on load).
 function select(i, how = {}) {
   if (rolls.length === 0) return;
   i = Math.max(0, Math.min(rolls.length - 1, i));
@@ -89,8 +102,26 @@ function select(i, how = {}) {
   }
   selected = i;
   showChosen();
-  rolls[selected].card.scrollIntoView({ block: 'nearest' });
+  const c = rolls[selected].card;
+  if (how.focus === false) return void c.scrollIntoView({ block: 'nearest' });
+  c.focus({ preventScroll: Boolean(how.first) });
+  if (!how.first) c.scrollIntoView({ block: 'nearest' });
 }
+
+// The card the keyboard is in (-1: none): a key acts there, not on a highlight left elsewhere.
+function focusedCard() {
+  const c = document.activeElement?.closest?.('.crop');
+  return c ? rolls.findIndex((r) => r.card === c) : -1;
+}
+
+// Set by a pointer press: its click selects (shift/ctrl-click ranges need the anchor the focus would reset).
+let pointing = false;
+document.addEventListener('pointerdown', () => (pointing = true), true);
+document.addEventListener('focusin', () => {
+  if (pointing) return void (pointing = false);
+  const i = focusedCard();
+  if (i >= 0 && i !== selected) select(i, { focus: false });
+});
 
 function chooseDie(die) {
   const picked = rolls.flatMap((r, j) => (r.die === die && !r.label ? [j] : []));
@@ -103,8 +134,12 @@ function chooseDie(die) {
 function card(r, i) {
   const c = el('div', 'crop');
   c.dataset.roll = String(r.rollId);
+  // A card takes focus, so the keys act where the keyboard is and a screen reader names the roll.
+  c.tabIndex = 0;
+  c.setAttribute('role', 'group');
+  c.setAttribute('aria-label', `roll ${r.rollId}, ${r.die}, throw ${r.throwIndex}`);
   const img = el('img');
-  img.alt = `crop of roll ${r.rollId}`;
+  img.alt = r.crop ? `crop of roll ${r.rollId}` : 'no crop stored';
   if (r.crop) img.src = `/api/crops/${r.rollId}`;
   const faces = el('div', 'faces');
   r.faces.forEach((f, k) => {
@@ -112,11 +147,13 @@ function card(r, i) {
     b.type = 'button';
     b.title = k < 8 ? `key ${k + 1}` : '';
     b.dataset.face = f;
+    // "1" alone says nothing of which roll it labels to a screen reader moving from button to button.
+    b.setAttribute('aria-label', `roll ${r.rollId}, ${r.die} throw ${r.throwIndex}: face ${f}`);
     b.addEventListener('click', (ev) => {
       ev.stopPropagation();
       if (rolls[i].correcting) return void correctOne(i, f);
       // A face on a card of the selection labels the selection; on any other card, that card alone.
-      if (!(chosen.has(i) && chosen.size > 1)) select(i);
+      if (!(chosen.has(i) && chosen.size > 1)) select(i, { focus: false });
       void labelChosen(f);
     });
     faces.append(b);
@@ -124,11 +161,12 @@ function card(r, i) {
   // No face to tell (the die cut off, blurred, hidden or not there): the roll stays unresolved, off this list for good.
   const none = el('button', 'cannot-tell', "can't tell");
   none.type = 'button';
+  none.setAttribute('aria-label', `roll ${r.rollId}, ${r.die} throw ${r.throwIndex}: can't tell`);
   none.title = 'key 0: the crop shows no face you can tell; the roll stays unresolved and every verdict holds whatever it was';
   none.addEventListener('click', (ev) => {
     ev.stopPropagation();
     if (rolls[i].correcting) return void correctOne(i, null);
-    if (!(chosen.has(i) && chosen.size > 1)) select(i);
+    if (!(chosen.has(i) && chosen.size > 1)) select(i, { focus: false });
     void labelChosen(null);
   });
   faces.append(none);
@@ -202,7 +240,9 @@ async function correctOne(i, face) {
   $('message').textContent = '';
   markLabelled(r, res.body.review);
   showDice(res.body.dice);
-  showLeft();
+  announce(`${rollWords(r)} corrected to ${faceWords(face)}`);
+  // Its face buttons are shut again: focus goes to its "correct" button rather than being lost to the page.
+  r.card.querySelector('button.correct').focus();
 }
 
 // What the reader made of the crops a batch would label, for the question before it: "12 counted 6 pips (confidence 0.91-0.98)".
@@ -258,22 +298,28 @@ async function labelChosen(face) {
   const reviews = one ? [body.review] : body.reviews;
   targets.forEach((j, k) => markLabelled(rolls[j], reviews[k]));
   showDice(body.dice);
-  showLeft();
+  announce(one ? `${rollWords(rolls[targets[0]])} labelled ${faceWords(face)}` : `${targets.length} rolls labelled ${faceWords(face)}`);
   // Labels given in another tab meanwhile: the count left is the server's.
   void refresh(false);
   const last = targets[targets.length - 1];
   const next = rolls.findIndex((x, j) => j > last && !x.label);
   const back = rolls.findIndex((x) => !x.label);
+  // The face pressed is disabled now: focus goes on to the next card to label, or to "correct" when none is left.
   if (next >= 0 || back >= 0) select(next >= 0 ? next : back);
   else {
     chosen = new Set();
     showChosen();
+    rolls[last].card.querySelector('button.correct').focus();
   }
 }
 
 document.addEventListener('keydown', (ev) => {
   // Ctrl, Alt or Meta with a key is the browser's (Ctrl+1 switches tabs), never a label.
   if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+  pointing = false;
+  // A digit labels the card holding focus; the highlighted one only when focus is in no card.
+  const here = focusedCard();
+  if (/^[0-9]$/.test(ev.key) && here >= 0 && here !== selected) select(here, { focus: false });
   if (ev.key === 'ArrowRight') select(selected + 1);
   else if (ev.key === 'ArrowLeft') select(selected - 1);
   else if (ev.key === 'Escape') {
@@ -311,8 +357,9 @@ async function refresh(again = true) {
     showDice(data.dice);
     showLeft();
     showOpen(data.session.open);
-    if (chosen.size > 0 && [...chosen].some((j) => rolls[j].label)) select(selected);
-    if (added.length > 0 && chosen.size === 0) select(rolls.findIndex((x) => !x.label));
+    // A look at the server never takes the keyboard away from where the person is.
+    if (chosen.size > 0 && [...chosen].some((j) => rolls[j].label)) select(selected, { focus: false });
+    if (added.length > 0 && chosen.size === 0) select(rolls.findIndex((x) => !x.label), { focus: false });
   }
   if (again) timer = setTimeout(refresh, REFRESH_MS);
 }
@@ -333,6 +380,7 @@ async function start() {
   const data = res.body;
   restart = data.restart;
   $('title').textContent = data.session.title;
+  document.title = `dicerig review ${data.session.title}: unresolved dice`;
   $('sim').hidden = !data.session.simulated;
   $('reviewer').textContent = data.reviewer;
   // The crops to label and those answered already (to be corrected if wrong), in throw order.
@@ -343,7 +391,7 @@ async function start() {
   showLeft();
   showOpen(data.session.open);
   const first = rolls.findIndex((x) => !x.label);
-  select(first >= 0 ? first : 0);
+  select(first >= 0 ? first : 0, { first: true });
   document.body.dataset.ready = 'true';
   timer = setTimeout(refresh, REFRESH_MS);
   window.addEventListener('focus', () => void refresh());

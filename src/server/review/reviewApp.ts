@@ -26,6 +26,8 @@ export interface ReviewServerOptions {
   readonly sessionId: number;
   /** Who the labels are stored as given by. */
   readonly reviewer: string;
+  /** The reviewer was named with --reviewer (not the OS user): the restart command names them too. */
+  readonly reviewerGiven?: boolean;
   /** Wall clock, ms since the epoch (when each label is given). */
   readonly now: () => number;
 }
@@ -158,8 +160,14 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   // The choices a person gets are what the session counts: faces of pip dice, symbols of X-Wing dice (whose hit faces look alike).
   const choices = new Map(storedSessionDice(store, sessionId).dice.map((d) => [d.record.id, d.level === 'face' ? d.type.faces.map((f) => f.id) : [...d.type.symbols]]));
   const title = session.name === null ? `session ${session.id}` : `session ${session.id} (${session.name})`;
-  // What the page tells a person to run when it finds the server gone (its labels cannot be saved until then).
-  const restart = `dicerig review ${session.id} --db ${shellWord(store.path)}`;
+  // What the page tells a person to run when it finds the server gone (its labels cannot be saved until then): on the
+  // port it listens on now (the default is any free port, where the open tab would never find it) and as the same reviewer.
+  const restart = (): string => {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? ` --port ${address.port}` : '';
+    const reviewer = options.reviewerGiven ? ` --reviewer ${shellWord(options.reviewer)}` : '';
+    return `dicerig review ${session.id} --db ${shellWord(store.path)}${port}${reviewer}`;
+  };
   // The answers that stand for the rolls asked about: a 409 shows the label another tab or person gave.
   const standing = (rollIds: readonly number[]) => answerViews(store, sessionId, rollIds);
 
@@ -172,7 +180,7 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     return {
       session: { id: session.id, title, simulated: session.simulated, open: open() },
       reviewer: options.reviewer,
-      restart,
+      restart: restart(),
       // Every answer that stands, so a page open beside another shows the labels given there, and the rolls they
       // answer, so a label can be corrected after the page is opened again.
       answers: answerViews(store, sessionId),
