@@ -19,7 +19,7 @@
  */
 import { hostname } from 'node:os';
 import { nextDiceDue, rigIds, type LegState } from '../../analysis/campaign/campaignPlan.js';
-import { formatCountOf } from '../../core/format.js';
+import { formatCountOf, shellWord } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import { bindBatchSession, claimNextBatch, completeBatch, type BatchClaimant } from '../../fleet/campaignClaims.js';
 import { findCampaign, type CampaignRecord } from '../../fleet/campaignStore.js';
@@ -30,6 +30,7 @@ import type { SessionConfig } from '../../session/config.js';
 import type { SessionResult } from '../../session/runner.js';
 import type { CliIo } from '../io.js';
 import { batchSessionConfig } from './batchConfig.js';
+import { closeWhenFleetAnswers } from './closeBatch.js';
 import { takeUpOpenBatch, type OpenBatch } from './batchHolder.js';
 import { localBatchSessions } from './localBatchSession.js';
 
@@ -62,6 +63,8 @@ export interface RigLoopOptions {
   readonly pollMs: number;
   /** Stop after this many batches (default: until the rig has nothing left). */
   readonly maxBatches?: number;
+  /** Waits between tries to close a batch while the fleet store does not answer (default: CLOSE_RETRY_MS). */
+  readonly closeRetryMs?: readonly number[];
 }
 
 export interface RigLoopResult {
@@ -160,12 +163,20 @@ async function rollBatch(
     // --fleet: the session's throws are copied while it runs, so `campaign status` shows them.
     const result = await options.runSession(config, options.db, { fleet: options.url, host: me.host, onOpened, ...(found !== undefined ? { resume: String(found.session.id) } : {}), ...(takeOver ? { takeOver: true } : {}) });
     // Copy what was rolled even when the session did not finish: the fleet shows progress, and the batch stays open.
-    await syncLocal(options.db, fleet, me.host);
-    if (result.state !== 'finished') return result.state;
-  } else {
-    // It ended before it was synced whole, or before its batch was closed: it was bound when it opened.
-    await syncLocal(options.db, fleet, me.host);
+    if (result.state !== 'finished') {
+      await syncLocal(options.db, fleet, me.host);
+      return result.state;
+    }
   }
-  await completeBatch(fleet, options.url, campaign, batch.id, me, Date.now());
+  // It ended (now, or before it was synced whole or its batch closed: it was bound when it opened): copy it and close
+  // the batch, through a short fleet outage.
+  const again = `dicerig campaign run ${shellWord(campaign.name)} --rig ${shellWord(options.rig)} --db ${shellWord(options.db)} --fleet URL`;
+  await closeWhenFleetAnswers(
+    async () => {
+      await syncLocal(options.db, fleet, me.host);
+      await completeBatch(fleet, options.url, campaign, batch.id, me, Date.now());
+    },
+    { say: (line) => io.err(`Rig ${options.rig}: batch ${batch.id}: ${line}\n`), again, ...(options.closeRetryMs !== undefined ? { waitsMs: options.closeRetryMs } : {}) },
+  );
   return 'finished';
 }
