@@ -1,31 +1,17 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { genesisHash, throwHash } from '../../src/store/hashChain.js';
-import { ChainRows } from '../../src/store/chainRows.js';
-import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { tempDir } from '../store/support/fixtures.js';
+import { writeSchema1Store } from '../store/support/schema1Store.js';
 import { startScratchPostgres } from '../support/postgres.js';
 import { runCli } from './runCli.js';
 
 /** A store as the first dicerig wrote it (schema version 1): one finished session of 12 throws of one D6. */
 function schema1Store(): string {
   const path = join(tempDir('dicerig-old-'), 'old.db');
-  const db = openDatabase(path);
-  migrate(db, MIGRATIONS.filter((m) => m.version === 1));
-  db.prepare("INSERT INTO sessions (id, name, origin, config_json, software_version, simulated, started_at, state, head_hash) VALUES (1, 'old', 'rig', '{}', '0.0.9', 0, 5, 'running', '')").run();
-  db.prepare("INSERT INTO dice (id, label, type_id) VALUES (1, 'D1', 'd6')").run();
-  const rows = new ChainRows(db);
-  let head = genesisHash(rows.session(1) as NonNullable<ReturnType<ChainRows['session']>>);
-  for (let i = 1; i <= 12; i++) {
-    const id = db.prepare("INSERT INTO throws (session_id, idx, started_at, ended_at, status, prev_hash, hash) VALUES (1, ?, ?, ?, 'ok', ?, '')").run(i, i, i + 1, head).lastInsertRowid;
-    db.prepare("INSERT INTO rolls (throw_id, seq, die_id, face_id, symbol, cocked, simulated) VALUES (?, 0, 1, ?, ?, 0, 0)").run(id, String((i % 6) + 1), String((i % 6) + 1));
-    head = throwHash(head, rows.throwFields(Number(id)) as NonNullable<ReturnType<ChainRows['throwFields']>>, rows.rolls(Number(id)));
-    db.prepare('UPDATE throws SET hash = ? WHERE id = ?').run(head, id);
-  }
-  db.prepare("UPDATE sessions SET head_hash = ?, throw_count = 12, state = 'finished', ended_at = 20").run(head);
-  db.close();
+  writeSchema1Store(path, Array.from({ length: 12 }, (_, k) => String(((k + 1) % 6) + 1)), 20);
   return path;
 }
 

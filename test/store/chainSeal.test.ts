@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ChainRows } from '../../src/store/chainRows.js';
-import { genesisHash, throwHash } from '../../src/store/hashChain.js';
-import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { openDatabase } from '../../src/store/sqlite.js';
 import { okThrow, storeWithSession, tempDbPath, tamper } from './support/fixtures.js';
+import { writeSchema1Store } from './support/schema1Store.js';
 
 /** A finished session of `n` ok throws with two events, closed. */
 function recorded(n = 4): string {
@@ -74,20 +71,7 @@ describe('the chain over a session’s metadata and events', () => {
 
   it('still verifies a store written before the seal, saying what its older chain covers', () => {
     const path = tempDbPath();
-    const db = openDatabase(path);
-    migrate(db, MIGRATIONS.filter((m) => m.version === 1));
-    db.prepare("INSERT INTO sessions (id, name, origin, config_json, software_version, simulated, started_at, state, head_hash) VALUES (1, 'old', 'rig', '{}', '0.0.9', 0, 5, 'running', '')").run();
-    db.prepare("INSERT INTO dice (id, label, type_id) VALUES (1, 'D1', 'd6')").run();
-    const rows = new ChainRows(db);
-    let head = genesisHash(rows.session(1) as NonNullable<ReturnType<ChainRows['session']>>);
-    for (let i = 1; i <= 3; i++) {
-      const id = db.prepare("INSERT INTO throws (session_id, idx, started_at, ended_at, status, prev_hash, hash) VALUES (1, ?, ?, ?, 'ok', ?, '')").run(i, i, i + 1, head).lastInsertRowid;
-      db.prepare("INSERT INTO rolls (throw_id, seq, die_id, face_id, symbol, cocked, simulated) VALUES (?, 0, 1, '3', '3', 0, 0)").run(id);
-      head = throwHash(head, rows.throwFields(Number(id)) as NonNullable<ReturnType<ChainRows['throwFields']>>, rows.rolls(Number(id)));
-      db.prepare('UPDATE throws SET hash = ? WHERE id = ?').run(head, id);
-    }
-    db.prepare("UPDATE sessions SET head_hash = ?, throw_count = 3, state = 'finished', ended_at = 9").run(head);
-    db.close();
+    writeSchema1Store(path, ['3', '3', '3'], 9);
     const report = verify(path);
     expect(report).toMatchObject({ ok: true, breaks: [], throws: 3 });
     expect(report.notes).toEqual([
