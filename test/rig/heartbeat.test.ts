@@ -2,10 +2,12 @@
 // board's dead-man stops the motor after a second without a line from the host) and pings when idle (to notice
 // an unplugged board). On a simulated clock against a scripted board, so every time below is exact.
 import { afterEach, describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/core/clock.js';
-import { SerialRigDriver, type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
-import { clockTimers } from '../../src/rig/timers.js';
-import { ScriptedBoard, type ScriptedBoardOptions } from './support/scriptedBoard.js';
+import type { SimulatedClock } from '../../src/core/clock.js';
+import type { SerialRigDriver} from '../../src/rig/serial/serialDriver.js';
+import { type SerialDriverOptions } from '../../src/rig/serial/serialDriver.js';
+import type { ScriptedBoard} from './support/scriptedBoard.js';
+import { type ScriptedBoardOptions } from './support/scriptedBoard.js';
+import { scriptedDriver } from './support/scriptedDriver.js';
 
 let driver: SerialRigDriver | undefined;
 
@@ -18,18 +20,7 @@ async function connect(
   options: Partial<SerialDriverOptions> = {},
   boardOptions: ScriptedBoardOptions = { motionMs: 1200 },
 ): Promise<{ d: SerialRigDriver; board: ScriptedBoard; clock: SimulatedClock }> {
-  const clock = new SimulatedClock();
-  const board = new ScriptedBoard(clock, boardOptions);
-  const d = new SerialRigDriver({
-    path: '/virtual/ttyACM0',
-    clock: clockTimers(clock),
-    openLink: board.openLink,
-    listPorts: async () => [],
-    byIdDir: '/nonexistent-by-id',
-    reconnect: false,
-    idleHeartbeatMs: 0,
-    ...options,
-  });
+  const { d, board, clock } = scriptedDriver(options, boardOptions);
   driver = d;
   await d.connect();
   return { d, board, clock };

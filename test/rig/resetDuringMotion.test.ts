@@ -4,11 +4,11 @@
 // and a tumble nobody watches runs until its dead-man stops it. On a scripted board and a simulated clock, so the
 // board can be made to run the late motion every time (on the emulated board see test/rig/faults.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { SimulatedClock } from '../../src/core/clock.js';
+import type { SimulatedClock } from '../../src/core/clock.js';
 import type { RigFault } from '../../src/rig/driver.js';
-import { SerialRigDriver } from '../../src/rig/serial/serialDriver.js';
-import { clockTimers } from '../../src/rig/timers.js';
-import { ScriptedBoard } from './support/scriptedBoard.js';
+import type { SerialRigDriver } from '../../src/rig/serial/serialDriver.js';
+import type { ScriptedBoard } from './support/scriptedBoard.js';
+import { scriptedDriver } from './support/scriptedDriver.js';
 
 let driver: SerialRigDriver | undefined;
 
@@ -18,17 +18,7 @@ afterEach(async () => {
 });
 
 async function connect(): Promise<{ d: SerialRigDriver; board: ScriptedBoard; clock: SimulatedClock; faults: RigFault[] }> {
-  const clock = new SimulatedClock();
-  const board = new ScriptedBoard(clock, { motionMs: 1200 });
-  const d = new SerialRigDriver({
-    path: '/virtual/ttyACM0',
-    clock: clockTimers(clock),
-    openLink: board.openLink,
-    listPorts: async () => [],
-    byIdDir: '/nonexistent-by-id',
-    reconnect: false,
-    idleHeartbeatMs: 0,
-  });
+  const { d, board, clock } = scriptedDriver();
   driver = d;
   await d.connect();
   const faults: RigFault[] = [];
