@@ -1,21 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigProblems } from '../../src/core/errors.js';
+import { ConfigProblems } from '../../src/core/errors.js';
 import { configDieTypes, loadSessionConfig, parseSessionConfig, withPathsFrom } from '../../src/session/config.js';
 import { demoConfig, loadedChannel } from '../../src/session/demo.js';
+import { configProblem } from './support/configProblem.js';
 
 const examples = fileURLToPath(new URL('../../examples/sessions/', import.meta.url));
 
-function problem(text: string): ConfigError {
-  try {
-    parseSessionConfig(text, 'run.yaml');
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error('the config was accepted');
-}
 
 const minimal = `dice:
   - { label: A, type: d6 }
@@ -50,7 +42,7 @@ describe('session config', () => {
   });
 
   it('names the file, the key path and the line of a setting that does not exist', () => {
-    const e = problem(`${minimal}stopping:\n  alpha: 0.01\n  budgetRols: 100\n`);
+    const e = configProblem(`${minimal}stopping:\n  alpha: 0.01\n  budgetRols: 100\n`);
     expect(e.key).toBe('stopping.budgetRols');
     expect(e.message).toMatch(/^run\.yaml: config key "stopping\.budgetRols": is not a setting here \(line 7\)/);
   });
@@ -70,7 +62,7 @@ describe('session config', () => {
       '  budgetHours: -3',
       '',
     ].join('\n');
-    const e = problem(text);
+    const e = configProblem(text);
     expect(e).toBeInstanceOf(ConfigProblems);
     const lines = e.message.split('\n');
     expect(lines[0]).toBe('run.yaml has 7 problems:');
@@ -89,49 +81,49 @@ describe('session config', () => {
   });
 
   it('names the file and the line of a rig driver that does not exist', () => {
-    const e = problem('dice:\n  - { label: A, type: d6 }\nrig:\n  driver: serail\n');
+    const e = configProblem('dice:\n  - { label: A, type: d6 }\nrig:\n  driver: serail\n');
     expect(e.message).toMatch(/^run\.yaml: config key "rig\.driver": there is no rig driver "serail"; choose one of .*\(line 4\)$/);
   });
 
   it('names an unknown die type with the known ones', () => {
-    const e = problem('dice:\n  - { label: A, type: d7 }\nrig: { driver: sim }\n');
+    const e = configProblem('dice:\n  - { label: A, type: d7 }\nrig: { driver: sim }\n');
     expect(e.key).toBe('dice[0].type');
     expect(e.message).toMatch(/unknown die "d7"; known dice are: red, green, d6/);
     expect(e.message).toMatch(/line 2/);
   });
 
   it('refuses two dice with one label, a bad probability and an empty dice list', () => {
-    expect(problem('dice:\n  - { label: A, type: d6 }\n  - { label: A, type: d6 }\nrig: { driver: sim }\n').key).toBe('dice[1].label');
-    expect(problem(`${minimal}stopping: { alpha: 1.5 }\n`).key).toBe('stopping.alpha');
-    expect(problem('dice: []\nrig: { driver: sim }\n').key).toBe('dice');
+    expect(configProblem('dice:\n  - { label: A, type: d6 }\n  - { label: A, type: d6 }\nrig: { driver: sim }\n').key).toBe('dice[1].label');
+    expect(configProblem(`${minimal}stopping: { alpha: 1.5 }\n`).key).toBe('stopping.alpha');
+    expect(configProblem('dice: []\nrig: { driver: sim }\n').key).toBe('dice');
   });
 
   it('refuses a load on a die of a real camera and a load on a result the die does not show', () => {
-    const real = problem('dice:\n  - { label: A, type: d6, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
+    const real = configProblem('dice:\n  - { label: A, type: d6, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
     expect(real.key).toBe('dice[0].simulatedLoad');
-    const wrong = problem('dice:\n  - { label: A, type: red, simulatedLoad: { symbol: evade, factor: 1.5 } }\nrig: { driver: sim }\n');
+    const wrong = configProblem('dice:\n  - { label: A, type: red, simulatedLoad: { symbol: evade, factor: 1.5 } }\nrig: { driver: sim }\n');
     expect(wrong.key).toBe('dice[0].simulatedLoad.symbol');
   });
 
   it('takes a load as a symbol: a direction die\'s five-centre passes, a D3\'s face id is refused, a load past certainty is refused', () => {
     expect(parseSessionConfig('dice:\n  - { label: A, type: direction, simulatedLoad: { symbol: five-centre, factor: 1.5 } }\nrig: { driver: sim }\n', 'run.yaml').dice[0]?.simulatedLoad).toEqual({ symbol: 'five-centre', factor: 1.5 });
-    const face = problem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: sim }\n');
+    const face = configProblem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "6", factor: 1.5 } }\nrig: { driver: sim }\n');
     expect(face.key).toBe('dice[0].simulatedLoad.symbol');
     expect(face.message).toMatch(/"6" is not a symbol of a d3 die \(1, 2, 3\) \(line 2\)/);
-    const certain = problem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "3", factor: 3 } }\nrig: { driver: sim }\n');
+    const certain = configProblem('dice:\n  - { label: A, type: d3, simulatedLoad: { symbol: "3", factor: 3 } }\nrig: { driver: sim }\n');
     expect(certain.key).toBe('dice[0].simulatedLoad.factor');
     expect(certain.message).toMatch(/not a probability below 1/);
   });
 
   it('takes a rig bias as a symbol of every die: a direction die\'s five-centre passes, a D3\'s face 6 is refused, an excess past certainty is refused', () => {
     expect(parseSessionConfig('dice:\n  - { label: A, type: direction }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: five-centre, excess: 0.05 } }\n', 'run.yaml').camera).toMatchObject({ rigBias: { symbol: 'five-centre', excess: 0.05 } });
-    const face = problem('dice:\n  - { label: A, type: d3 }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "6", excess: 0.05 } }\n');
+    const face = configProblem('dice:\n  - { label: A, type: d3 }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "6", excess: 0.05 } }\n');
     expect(face.key).toBe('camera.rigBias.symbol');
     expect(face.message).toMatch(/"6" is not shown on a d3 die \(it shows 1, 2, 3\)/);
-    const certain = problem('dice:\n  - { label: A, type: d3 }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "3", excess: 0.7 } }\n');
+    const certain = configProblem('dice:\n  - { label: A, type: d3 }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "3", excess: 0.7 } }\n');
     expect(certain.key).toBe('camera.rigBias.excess');
     // A mixed box: the symbol must be shown on every die the rig rolls.
-    const mixed = problem('dice:\n  - { label: A, type: d6 }\n  - { label: B, type: red }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "6", excess: 0.04 } }\n');
+    const mixed = configProblem('dice:\n  - { label: A, type: d6 }\n  - { label: B, type: red }\nrig: { driver: sim }\ncamera: { source: sim, rigBias: { symbol: "6", excess: 0.04 } }\n');
     expect(mixed.message).toMatch(/"6" is not shown on a red die/);
   });
 
@@ -140,22 +132,22 @@ describe('session config', () => {
     const text = (t: object) => `dieTypes: ${JSON.stringify([t])}\ndice:\n  - { label: A, type: claim, simulatedLoad: { symbol: "6", factor: 2 } }\nrig: { driver: sim }\n`;
     expect(configDieTypes(parseSessionConfig(text(claim), 'run.yaml'))[0]?.faceProbabilities).toEqual(claim.faceProbabilities);
     // Its 6 claims 0.3: loaded twice, past certainty.
-    const e = problem(text(claim).replace('factor: 2', 'factor: 4'));
+    const e = configProblem(text(claim).replace('factor: 2', 'factor: 4'));
     expect(e.key).toBe('dice[0].simulatedLoad.factor');
-    const damaged = problem(text({ ...claim, opposite: { '1': '6' } }));
+    const damaged = configProblem(text({ ...claim, opposite: { '1': '6' } }));
     expect(damaged).toBeInstanceOf(ConfigProblems);
     expect(damaged.message).toMatch(/config key "dieTypes\[0\]\.opposite": face "2" has no opposite face/);
     expect(damaged.message).not.toMatch(/unknown die/);
   });
 
   it('refuses a simulated logo on a real camera, on a die without pips and on a face a D6 does not have', () => {
-    const real = problem('dice:\n  - { label: A, type: d6, simulatedLogo: "6" }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
+    const real = configProblem('dice:\n  - { label: A, type: d6, simulatedLogo: "6" }\nrig: { driver: serial }\ncamera: { source: device, device: /dev/video0 }\n');
     expect(real.key).toBe('dice[0].simulatedLogo');
     expect(real.message).toMatch(/only the simulated camera draws a logo on a die/);
-    const red = problem('dice:\n  - { label: A, type: d6 }\n  - { label: B, type: red, simulatedLogo: "1" }\nrig: { driver: sim }\n');
+    const red = configProblem('dice:\n  - { label: A, type: d6 }\n  - { label: B, type: red, simulatedLogo: "1" }\nrig: { driver: sim }\n');
     expect(red.key).toBe('dice[1].simulatedLogo');
     expect(red.message).toMatch(/a red die has none/);
-    const seven = problem('dice:\n  - { label: A, type: d6, simulatedLogo: "7" }\nrig: { driver: sim }\n');
+    const seven = configProblem('dice:\n  - { label: A, type: d6, simulatedLogo: "7" }\nrig: { driver: sim }\n');
     expect(seven.key).toBe('dice[0].simulatedLogo');
     expect(seven.message).toMatch(/"1" to "6"/);
     expect(parseSessionConfig('dice:\n  - { label: A, type: d3, simulatedLogo: "6" }\nrig: { driver: sim }\n', 'run.yaml').dice[0]?.simulatedLogo).toBe('6');
@@ -164,7 +156,7 @@ describe('session config', () => {
   it('says so when the file is missing or is not YAML', async () => {
     await expect(loadSessionConfig('/nonexistent/run.yaml')).rejects.toThrow(/^\/nonexistent\/run.yaml: cannot read the session config: the file does not exist/);
     // The file as a whole is at fault: no key is named (it used to say config key "(file)").
-    expect(problem('dice: [\n').message).toMatch(/^run.yaml: not valid YAML or JSON: /);
+    expect(configProblem('dice: [\n').message).toMatch(/^run.yaml: not valid YAML or JSON: /);
   });
 });
 

@@ -1,8 +1,8 @@
 // A Firmata rig's settings (StandardFirmata keeps none on the board) are the session config's `rig.firmata` block,
 // by our firmware's names, checked with the ranges the Firmata driver accepts.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/core/errors.js';
 import { parseSessionConfig } from '../../src/session/config.js';
+import { configProblem } from './support/configProblem.js';
 
 const config = (rig: string): string => `dice:
   - { label: A, type: d6 }
@@ -10,15 +10,6 @@ rig:
 ${rig}
 `;
 
-function problem(text: string): ConfigError {
-  try {
-    parseSessionConfig(text, 'run.yaml');
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error('the config was accepted');
-}
 
 describe('a Firmata rig in the session config', () => {
   it('takes its settings under rig.firmata, by the firmware’s names', () => {
@@ -30,16 +21,16 @@ describe('a Firmata rig in the session config', () => {
   });
 
   it('names the key, the range and the line of a value the driver cannot use (500 µs is below the 544 StandardFirmata needs)', () => {
-    expect(problem(config('  driver: firmata\n  firmata:\n    rest_us: 500')).message).toBe(
+    expect(configProblem(config('  driver: firmata\n  firmata:\n    rest_us: 500')).message).toBe(
       'run.yaml: config key "rig.firmata.rest_us": must be a whole number from 544 to 2500 (line 6)',
     );
-    expect(problem(config('  driver: firmata\n  firmata: { rig: two words }')).message).toMatch(/"rig\.firmata\.rig": must be 1 to 16 letters/);
-    expect(problem(config('  driver: firmata\n  firmata: { baud: 56000 }')).message).toMatch(/"rig\.firmata\.baud": must be one of .*57600/);
-    expect(problem(config('  driver: firmata\n  firmata: { flip: 2350 }')).message).toMatch(/"rig\.firmata\.flip": is not a setting here/);
+    expect(configProblem(config('  driver: firmata\n  firmata: { rig: two words }')).message).toMatch(/"rig\.firmata\.rig": must be 1 to 16 letters/);
+    expect(configProblem(config('  driver: firmata\n  firmata: { baud: 56000 }')).message).toMatch(/"rig\.firmata\.baud": must be one of .*57600/);
+    expect(configProblem(config('  driver: firmata\n  firmata: { flip: 2350 }')).message).toMatch(/"rig\.firmata\.flip": is not a setting here/);
   });
 
   it('refuses rig.firmata for a rig running dicerig’s firmware, saying where its settings live', () => {
-    expect(problem(config('  driver: serial\n  firmata: { flip_us: 2350 }')).message).toMatch(
+    expect(configProblem(config('  driver: serial\n  firmata: { flip_us: 2350 }')).message).toMatch(
       /"rig\.firmata": applies to the firmata and emulated-firmata rigs only, not "serial": .*keeps its settings in the board \(npx tsx scripts\/hardware\/rigConfig\.ts/,
     );
   });
