@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { MIN_API_TOKEN, MIN_CHAT_TOKEN } from './security/auth.js';
-import { checkSessionConfig, formatKeyPath, readConfigFile, withPathsFrom, type SessionConfig } from '../session/config.js';
+import { checkSessionConfig, formatKeyPath, readConfigFile, splitServerSection, withPathsFrom, type SessionConfig } from '../session/config.js';
 import { withDiceFile } from '../session/diceFile.js';
 
 export const serverSectionSchema = z.strictObject({
@@ -24,7 +24,7 @@ export type ServerSection = z.infer<typeof serverSectionSchema>;
 export async function loadServeConfig(file: string): Promise<{ session: SessionConfig; server: ServerSection }> {
   // The session config's own reader: its size cap, alias cap and duplicate-key check guard this file too.
   const { value, lineOf } = await readConfigFile(file);
-  const { server, ...rest } = (value ?? {}) as Record<string, unknown>;
+  const { session: rest, server } = splitServerSection(value ?? {});
   const checked = serverSectionSchema.safeParse(server ?? {});
   if (!checked.success) {
     const issue = checked.error.issues[0];

@@ -342,11 +342,20 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
 export async function loadSessionConfig(file: string, options: { readonly diceFile?: string } = {}): Promise<SessionConfig> {
   const { value, lineOf } = await readConfigFile(file);
   const dir = dirname(resolve(file));
-  // A `server:` section is `dicerig serve`'s (serveConfig.ts checks it): one file serves both, and its tokens are
-  // never stored with a session, so a run leaves it out.
-  const { server: _serve, ...session } = (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { value }) as Record<string, unknown>;
-  const rest = value !== null && typeof value === 'object' && !Array.isArray(value) ? session : value;
-  return withPathsFrom(dir, checkSessionConfig(withDiceFile(rest, dir, file, options.diceFile), file, lineOf));
+  // One file serves `run` and `serve`: a run leaves serve's section out.
+  const { session } = splitServerSection(value);
+  return withPathsFrom(dir, checkSessionConfig(withDiceFile(session, dir, file, options.diceFile), file, lineOf));
+}
+
+/**
+ * A config file's value as the session config and `dicerig serve`'s `server:` section (serveConfig.ts checks it):
+ * the session config never holds that section, so its tokens are never stored with a session. A value that is not a
+ * mapping is left whole, for the session check to refuse.
+ */
+export function splitServerSection(value: unknown): { session: unknown; server: unknown } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { session: value, server: undefined };
+  const { server, ...session } = value as Record<string, unknown>;
+  return { session, server };
 }
 
 /** The die type of each of the config's dice, channel by channel: its own definitions (`dieTypes`) first, then the built-in dice. */
