@@ -13,6 +13,7 @@ import { fixedSampleVerdict, type AdjustedLevel } from './fixedSampleVerdict.js'
 import { expectedRate, gameFiguresFor, type GameFigure } from './gameFigures.js';
 import { analyzeLevel, countsOf, type LevelAnalysis } from './levelAnalysis.js';
 import { testedLevels } from './testedLevels.js';
+import { rollsInPlace } from './rollsInPlace.js';
 
 export type Multiplicity = 'holm' | 'bh';
 
@@ -286,11 +287,9 @@ function anytimeEvidence(r: DieRolls, symbol: LevelAnalysis, alpha: number, delt
   if (!positive) return { level: 'symbol', ...unresolved, logE: 0, decision: 'INCONCLUSIVE', decidedAt: null };
   // Bonferroni over the family keeps the anytime decisions' error rate at alpha across all dice.
   const monitor = new RobustMonitor(symbol.expected, { alpha: alpha / family, delta, labels: symbol.labels });
-  // `at[j]` is how many read rolls came before the j-th unresolved one.
-  let j = 0;
-  for (let i = 0; i <= r.symbols.length; i++) {
-    for (; j < at.length && (at[j] as number) <= i; j++) monitor.observeUnresolved();
-    if (i < r.symbols.length) monitor.observe(r.symbols[i] as number);
+  for (const roll of rollsInPlace(r.symbols, at)) {
+    if (roll === undefined) monitor.observeUnresolved();
+    else monitor.observe(roll);
   }
   const state = monitor.state();
   return { level: 'symbol', ...unresolved, logE: state.logE, decision: state.decision.kind, decidedAt: state.decidedAt };

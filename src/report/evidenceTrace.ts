@@ -1,3 +1,4 @@
+import { rollsInPlace } from '../analysis/rollsInPlace.js';
 import { RobustMonitor } from '../stats/robustMonitor.js';
 import { SequentialMonitor } from '../stats/sequential.js';
 import type { MonitorDecision } from '../stats/sequential.js';
@@ -69,15 +70,12 @@ export function evidenceTrace(symbols: ArrayLike<number>, expected: readonly num
   const rolls: number[] = [0];
   const logE: number[] = [0];
   let wasDecided = false;
-  let read = 0;
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    // The j-th unresolved roll comes after `at[j]` read rolls.
-    if (j < at.length && (at[j] as number) <= read) {
-      (monitor as RobustMonitor).observeUnresolved();
-      j++;
-    } else monitor.observe(symbols[read++] as number);
-    const seen = i + 1;
+  let seen = 0;
+  for (const roll of rollsInPlace(symbols, at)) {
+    // Only the robust monitor is given unresolved rolls: `at` is empty otherwise.
+    if (roll === undefined) (monitor as RobustMonitor).observeUnresolved();
+    else monitor.observe(roll);
+    seen++;
     const decidedNow: boolean = !wasDecided && monitor.decided;
     wasDecided ||= decidedNow;
     if (seen % step === 0 || seen === n || decidedNow) {
