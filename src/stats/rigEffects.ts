@@ -222,33 +222,25 @@ export function findBiasedRigs(table: CampaignCounts, alpha: number): RigFinding
     }
     const pAdjusted = Math.min(1, worst.test.p * compares);
     const check = checkWhateverUnresolved(table, worst.r, active, alpha / compares);
-    if (!check.holds) {
+    // Against a rest that holds another biased rig, a rig whose reader declined a face can "differ whatever" only
+    // through that rig: it is set aside only if it differs, whatever its unresolved rolls were, from every other rig
+    // compared on its own too. Else which rig is off is for its unresolved rolls to tell.
+    const matched = check.holds && check.unresolved > 0 && active.length > 2 ? active.find((r) => r !== worst.r && !checkWhateverUnresolved(table, worst.r, [worst.r, r], alpha / compares).holds) : undefined;
+    const doubt = !check.holds
+      ? `could be the faces that make the difference: review them (dicerig review) before setting ${active.length === 2 ? 'either' : 'it'} aside`
+      : matched !== undefined
+        ? `could make it match rig ${table.rigs[matched]}, so another rig may be the one off: review them (dicerig review) before setting it aside`
+        : undefined;
+    if (doubt !== undefined) {
       const who = active.length === 2 ? `rigs ${compared.join(' and ')} disagree on their read rolls` : `rig ${worst.test.rig} differs from the other rigs on its read rolls`;
       unclear.push({
         rig: worst.test.rig,
         unresolved: check.unresolved,
-        reason: `${who} (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared could be the faces that make the difference: review them (dicerig review) before setting ${active.length === 2 ? 'either' : 'it'} aside`,
+        reason: `${who} (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared ${doubt}`,
       });
       steps.push({ rigsCompared: compared, effect, flagged: [] });
       if (active.length === 2) break;
       // The others are still compared among themselves: a biased rig among them is not kept for want of this one's review.
-      atLeast = compares;
-      active = active.filter((r) => r !== worst.r);
-      continue;
-    }
-    // Against a rest that holds another biased rig, a rig whose reader declined a face can "differ whatever" only
-    // through that rig: it is set aside only if it differs, whatever its unresolved rolls were, from every other rig
-    // compared on its own too. Else which rig is off is for its unresolved rolls to tell.
-    const matched = check.unresolved > 0 && active.length > 2 ? active.find((r) => r !== worst.r && !checkWhateverUnresolved(table, worst.r, [worst.r, r], alpha / compares).holds) : undefined;
-    if (matched !== undefined) {
-      unclear.push({
-        rig: worst.test.rig,
-        unresolved: check.unresolved,
-        reason:
-          `rig ${worst.test.rig} differs from the other rigs on its read rolls (p = ${formatP(pAdjusted)}, ${active.length} rigs compared), but the ${check.unresolved} unresolved rolls of the dice compared ` +
-          `could make it match rig ${table.rigs[matched]}, so another rig may be the one off: review them (dicerig review) before setting it aside`,
-      });
-      steps.push({ rigsCompared: compared, effect, flagged: [] });
       atLeast = compares;
       active = active.filter((r) => r !== worst.r);
       continue;
