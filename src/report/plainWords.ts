@@ -3,7 +3,7 @@ import { sessionLevel } from '../analysis/testedLevels.js';
 import { faceNames } from '../dice/faceNames.js';
 import { unbiasedReading } from '../analysis/fixedSampleSentence.js';
 import { confidenceLabel, formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
-import type { DieVerdict } from '../stats/dieVerdict.js';
+import { sentenceNames, type DieVerdict } from '../stats/dieVerdict.js';
 import { unresolvedRangeClause } from './unresolvedRange.js';
 
 /** What of a session's own verdict the plain words use. */
@@ -18,8 +18,8 @@ export type SessionMade = Pick<DieVerdict, 'alphaPerDie' | 'adjustedAnytimeP' | 
 export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, session?: SessionMade): string[] {
   const v = d.verdict;
   // A session counts a D6-faced die face by face: its verdict names a D3's face "6" as "face 6 (reads 3)", and so do these words.
-  const faceName = new Map(session !== undefined && sessionLevel(d.die) === 'face' ? d.die.faces.map((f, i) => [f.id, faceNames(d.die)[i] as string]) : []);
-  const named = (label: string): string => faceName.get(label) ?? label;
+  const faceName = session !== undefined && sessionLevel(d.die) === 'face' ? sentenceNames(d.die.faces.map((f) => f.id), faceNames(d.die)) : undefined;
+  const named = (label: string): string => faceName?.get(label) ?? label;
   // A session's verdict is made at the die's share of the session's α: its confidence is that one's.
   const confidence = session ? confidenceLabel(session.alphaPerDie) : percentFigures(1 - a.alpha);
   const play = d.game[0];
