@@ -18,7 +18,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Frame } from '../camera/frameSource.js';
 import type { MotionResult, RigDriver } from '../rig/driver.js';
-import { RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
+import { RigConnectError, RigError, RigFaultError, RigTimeoutError } from '../rig/errors.js';
 import { DEFAULT_REREAD, rereadDeclined, type RereadRule } from './reread.js';
 import { describeVerdict, type RigSuspectVerdict } from '../stats/verdict.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -493,8 +493,10 @@ export class SessionRunner {
   /** A tumble that did not finish: void the throw if the dice may have moved, then bring the rig back. */
   private async tumbleFailed(e: unknown, startedAt: number): Promise<Stop | undefined> {
     if (!(e instanceof RigError)) throw e;
-    // A refused command moved nothing; an interrupted motion, a timeout or a lost link may have moved the dice.
-    const moved = !(e instanceof RigFaultError && !e.interrupted);
+    // A refused command, and a link already gone when the tumble was asked (a `RigConnectError`: the driver sends
+    // nothing then; a link lost mid-motion rejects it as interrupted), moved nothing. An interrupted motion or a
+    // timeout may have moved the dice.
+    const moved = !(e instanceof RigConnectError) && !(e instanceof RigFaultError && !e.interrupted);
     let voided: number | undefined;
     if (moved) {
       const endedAt = Math.max(startedAt, this.now());

@@ -201,12 +201,13 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.events(s.session.id).filter((e) => e.kind === 'fault')).toHaveLength(3);
   });
 
-  it('stops at once when the link to the rig is gone for good', async () => {
+  it('stops at once when the link to the rig is gone for good, storing no throw for the tumble it could not send', async () => {
     const s = scriptedSession({ rig: ['ok', 'lost'], fallback: cycle });
     const result = await runSession(s.deps, s.plan);
     expect(result).toMatchObject({ state: 'aborted', stop: 'rig-lost' });
     expect(result.reason).toMatch(/did not come back/);
-    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 2, ok: 1, void: 1 });
+    expect(s.store.counts(s.session.id)).toMatchObject({ throws: 1, ok: 1, void: 0 });
+    expect(s.store.events(s.session.id).filter((e) => e.kind === 'fault')).toHaveLength(1);
   });
 
   it('gives up after too many throws in a row without a counted result', async () => {
