@@ -9,6 +9,7 @@ import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
 import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
 import { sameDieType } from '../dice/dieTypeData.js';
 import { isD6Faced } from '../dice/indexing.js';
+import { sessionLevel } from '../analysis/testedLevels.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
 import type { RigDriver, RigIdentity } from '../rig/driver.js';
@@ -265,7 +266,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     }
     // Said once: a face the pip counter cannot count is read only because the check learned it.
     if (d6Check?.head !== undefined) log(`reading the dice with the pip counter and the faces D6 check "${d6Check.name}" learned on your dice (${choice.reader.classifierVersion})`);
-    const level: ReadLevel = family === 'pips' ? 'face' : 'symbol';
+    // One family per session (readerFamily), so every die is counted at the level its first one is.
+    const level: ReadLevel = sessionLevel(types[0] as DieType);
 
     const simRig = config.rig.driver === 'sim';
     const simulatedClock = simulatedClockFor(config);

@@ -9,6 +9,7 @@ import { configDieTypes, type SessionConfig } from '../../session/config.js';
 import { storedSessionConfig } from '../../session/budgetRaise.js';
 import { MonitorSet } from '../../session/monitorSet.js';
 import { readerFamily } from '../../session/setup.js';
+import { sessionLevel } from '../../analysis/testedLevels.js';
 import type { SessionDie } from '../../session/sessionDie.js';
 import type { SessionVerdicts } from '../../stats/dieVerdict.js';
 import type { RigSuspectVerdict } from '../../stats/verdict.js';
@@ -25,14 +26,14 @@ export function storedSessionDice(store: RollStore, sessionId: number): { dice: 
   if (session === undefined) throw new StoreError(`There is no session ${sessionId}.`, { session: sessionId });
   const config = storedSessionConfig(store, session);
   const types = configDieTypes(config);
-  const level = readerFamily(types) === 'pips' ? 'face' : 'symbol';
+  readerFamily(types); // a stored config no reader reads is refused, as at its run
   // Each die keeps the misread assumption its stored verdict rests on (the calibration's bounds), so a review changes the counts, not the rule.
   const stored = store.storedVerdicts(sessionId)?.verdicts as SessionVerdicts | undefined;
   const dice: SessionDie[] = config.dice.map((d, i) => {
     const record = store.findDie(d.label);
     if (record === undefined) throw new StoreError(`Session ${sessionId} names die "${d.label}", which the store does not hold.`, { session: sessionId });
     const misreads = stored?.dice.find((v) => v.label === d.label)?.misreads;
-    return { channel: i, record, type: types[i] as SessionDie['type'], level, ...(misreads !== undefined ? { misreads } : {}) };
+    return { channel: i, record, type: types[i] as SessionDie['type'], level: sessionLevel(types[i] as SessionDie['type']), ...(misreads !== undefined ? { misreads } : {}) };
   });
   return { dice, stopping: config.stopping };
 }
