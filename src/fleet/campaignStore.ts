@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkCampaignName } from '../analysis/campaign/campaignName.js';
 import { STANDING_REVIEW } from '../store/reviews.js';
+import { configFacts } from './campaignOf.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
 
@@ -230,6 +231,35 @@ export async function campaignSessions(db: FleetDb, url: string, campaignId: num
     return r.rows.map((x) => ({ batchId: x.id, rig: x.rig, sessionName: x.session_name, fleetSession: x.sid, originHost: x.origin_host, originDb: x.origin_db, localId: x.local_id, state: x.state, throwCount: x.throw_count ?? 0, headHash: x.head_hash, verdictsJson: x.verdicts_json }));
   } catch (e) {
     throw fleetFailure(e, db.where, url, 'reading the campaign sessions');
+  }
+}
+
+/** A session of the campaign that no batch counts (abandoned when `--take-over` rolled its batch afresh), and the rig it rolled on. */
+export interface UncountedCampaignSession {
+  readonly fleetSession: number;
+  readonly rig: string;
+}
+
+/**
+ * The campaign's sessions that count for no batch: they ran on one of its rigs, so a finding on that rig is theirs
+ * too, though their rolls count for nothing in it. A session whose config names no campaign rig (one named by hand,
+ * or from before campaigns named it) is not among them.
+ */
+export async function uncountedCampaignSessions(db: FleetDb, url: string, campaignId: number): Promise<UncountedCampaignSession[]> {
+  try {
+    const r = await db.pool.query<{ id: number; config_json: string }>(
+      `SELECT s.id, s.config_json FROM sessions s
+        WHERE s.campaign_id = $1
+          AND NOT EXISTS (SELECT 1 FROM campaign_batches b WHERE b.campaign_id = $1 AND b.genesis = s.genesis)
+        ORDER BY s.id`,
+      [campaignId],
+    );
+    return r.rows.flatMap((x) => {
+      const rig = configFacts(x.config_json).campaignRig;
+      return rig === null ? [] : [{ fleetSession: x.id, rig }];
+    });
+  } catch (e) {
+    throw fleetFailure(e, db.where, url, 'reading the campaign sessions no batch counts');
   }
 }
 

@@ -8,7 +8,7 @@ import { campaignSessionFindings, type CampaignSessionFinding } from '../analysi
 import { formatLogScientific, listWords } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
-import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, listCampaigns, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus } from '../fleet/campaignStore.js';
+import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, listCampaigns, uncountedCampaignSessions, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus, type UncountedCampaignSession } from '../fleet/campaignStore.js';
 import type { FleetDb } from '../fleet/connect.js';
 
 /** What `campaign status` shows: the campaign, its legs, batches and their sessions. */
@@ -60,6 +60,8 @@ export interface CampaignFindings {
   readonly rows: readonly CampaignRollCount[];
   readonly unresolved: readonly CampaignUnresolvedCount[];
   readonly analysis: CampaignAnalysis;
+  /** The campaign's sessions no batch counts (a batch taken over), each with its rig: a finding on the rig is theirs too. */
+  readonly uncounted: readonly UncountedCampaignSession[];
 }
 
 export async function readCampaignFindings(fleet: FleetDb, url: string, name: string, dice: readonly DieType[]): Promise<CampaignFindings> {
@@ -72,7 +74,8 @@ export async function readCampaignFindings(fleet: FleetDb, url: string, name: st
   const unresolved = await campaignUnresolvedCounts(fleet, url, campaign.id);
   const types = new Map(dice.map((d) => [d.id, d]));
   const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, unresolved, sessions });
-  return { campaign, sessions, rows, unresolved, analysis };
+  const uncounted = await uncountedCampaignSessions(fleet, url, campaign.id);
+  return { campaign, sessions, rows, unresolved, analysis, uncounted };
 }
 
 /**
@@ -88,8 +91,8 @@ export async function readSessionCampaignFindings(fleet: FleetDb, sessions: read
   const planned = new Set(await listCampaigns(fleet, fleet.where));
   const wanted = new Set(sessions.map((s) => s.id));
   for (const name of names.filter((n) => planned.has(n))) {
-    const { analysis } = await readCampaignFindings(fleet, fleet.where, name, dice);
-    for (const [id, f] of campaignSessionFindings(name, analysis)) if (wanted.has(id)) out.set(id, f);
+    const { analysis, uncounted } = await readCampaignFindings(fleet, fleet.where, name, dice);
+    for (const [id, f] of campaignSessionFindings(name, analysis, uncounted)) if (wanted.has(id)) out.set(id, f);
   }
   return out;
 }

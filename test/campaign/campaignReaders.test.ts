@@ -1,7 +1,8 @@
 /**
  * A campaign's finding on its sessions as every other reader of them shows it, on a real PostgreSQL server: a
  * session on a rig the campaign found biased is RIG_SUSPECT in `analyze` (of the session and of its export), `report` and the fleet dashboard's
- * sessions, as in `campaign report`, and `pool` leaves its rolls out and says so.
+ * sessions, as in `campaign report`, and `pool` leaves its rolls out and says so; a session of that rig whose batch
+ * was taken over, though no batch counts it, too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
@@ -13,6 +14,7 @@ import { openFleet } from '../../src/fleet/connect.js';
 import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { cli, cliHere, writeBox } from './support/campaignCli.js';
+import { rigHostStoppedAt, slowRig } from './support/rigHost.js';
 
 let server: ScratchPostgres;
 let dir: string;
@@ -41,16 +43,21 @@ interface AnalyzedDie {
 }
 
 describe('a session on a rig its campaign found biased', () => {
-  it('is RIG_SUSPECT in analyze (and of its export), report and the fleet page as in campaign report, and pool leaves its rolls out, naming the rig', async () => {
+  it('is RIG_SUSPECT in analyze (and of its export), report and the fleet page as in campaign report, and pool leaves its rolls out, naming the rig; so is a session of that rig whose batch was taken over', async () => {
     // Six D6s on three rigs, rig 2 favouring the 6 by 0.35 at alpha 0.001: flagged alone in 3999 of 4000 simulated
     // campaigns of this plan (see campaignFleet.test.ts). Seeds drawn afresh and named on failure, as there.
     const url = await server.createDatabase('readers');
     const box = writeBox(dir, ['A1', 'A2', 'A3', 'A4', 'A5', 'A6']);
     expect((await cliHere(['campaign', 'create', 'readers', '--dice', box, '--rigs', '3', '--channels', '3', '--rolls', '120', '--alpha', '0.001', '--db', url])).code).toBe(0);
+    // Rig 2's first host is stopped part-way through its first batch and its batch taken over by the host that rolls
+    // the rest: the abandoned session counts for no batch, but it ran on rig 2.
+    const hostX = join(dir, 'rig2-hostX.db');
+    const stopped = await rigHostStoppedAt(['campaign', 'run', 'readers', '--rig', '2', '--fleet', url, '--db', hostX, '--host', 'hostX', '--config', slowRig(dir)], hostX, 3, ['SIGINT']);
+    expect(stopped.code, stopped.stderr).toBe(130);
     const base = randomInt(1, 1_000_000);
     const ends = await Promise.all(
       ['1', '2', '3'].map((rig, i) =>
-        cli(['campaign', 'run', 'readers', '--rig', rig, '--fleet', url, '--db', join(dir, `rig${rig}.db`), '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.35'] : [])]),
+        cli(['campaign', 'run', 'readers', '--rig', rig, '--fleet', url, '--db', join(dir, `rig${rig}.db`), '--seed', String(base + i), '--poll', '200', '--json', ...(rig === '2' ? ['--sim-rig-bias', '6=0.35', '--take-over'] : [])]),
       ),
     );
     for (const end of ends) expect(end.code, `seeds ${base}..${base + 2}: ${end.stderr}`).toBe(0);
@@ -113,6 +120,20 @@ describe('a session on a rig its campaign found biased', () => {
     const poolText = (await cliHere(['pool', ...all, '--db', url, '--size', '2'])).stdout;
     expect(poolText).toMatch(new RegExp(`^Left out:\\n {2}fleet session ${suspect[0]} .* ran on rig 2 of campaign readers, which the campaign found biased .*its rolls are left out of the pool\\.$`, 'm'));
 
+    // The abandoned session on rig 2 is no leg, but it ran on the rig found biased: RIG_SUSPECT by the same finding
+    // in analyze, and pool leaves it out too.
+    const listed = JSON.parse((await cliHere(['sessions', '--db', url, '--json'])).stdout) as { id: number; originHost: string; campaign: string | null }[];
+    const abandoned = listed.find((l) => l.originHost === 'hostX')!.id;
+    expect(report.legs.some((l) => l.fleetSession === abandoned)).toBe(false);
+    const analyzedAbandoned = await cliHere(['analyze', String(abandoned), '--db', url, '--json']);
+    expect(analyzedAbandoned.code, analyzedAbandoned.stderr).toBe(0);
+    for (const d of (JSON.parse(analyzedAbandoned.stdout) as { dice: AnalyzedDie[] }).dice) {
+      expect(d.verdict.kind, d.label).toBe('RIG_SUSPECT');
+      expect(d.verdict.campaign).toEqual({ name: 'readers', rig: '2', reason: report.biasedRigs[0]!.reason });
+    }
+    const withAbandoned = JSON.parse((await cliHere(['pool', String(abandoned), ...trusted.map(String), '--db', url, '--size', '2', '--json'])).stdout) as { leftOut: { id: number }[] };
+    expect(withAbandoned.leftOut.map((l) => l.id)).toEqual([abandoned]);
+
     // The fleet page's sessions: the same verdicts and sentence as analyze and report, and the trusted rigs' own.
     const fleet = await openFleet(url);
     try {
@@ -123,6 +144,7 @@ describe('a session on a rig its campaign found biased', () => {
       const row = state.sessions.find((s) => s.id === one)!;
       expect(row.verdicts?.dice.map((d) => [d.label, d.kind, d.sentence])).toEqual(dice.map((d) => [d.label, 'RIG_SUSPECT', d.sentence]));
       for (const id of trusted) expect(state.sessions.find((s) => s.id === id)!.verdicts?.dice.some((d) => d.sentence.includes('dicerig campaign report'))).toBe(false);
+      expect(state.sessions.find((s) => s.id === abandoned)!.verdicts?.dice.every((d) => d.kind === 'RIG_SUSPECT')).toBe(true);
     } finally {
       await fleet.close();
     }

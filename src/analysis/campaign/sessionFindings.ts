@@ -20,19 +20,26 @@ export interface CampaignSessionFinding {
   readonly sentence: string;
 }
 
-/** The campaign's findings on its synced sessions on rigs it found biased, by fleet session id. */
+/**
+ * The campaign's findings on its synced sessions on rigs it found biased, by fleet session id: its legs', and those
+ * of its sessions no batch counts (`uncounted`: a batch taken over leaves its first session rolled on the same rig,
+ * which shows that rig as much as a leg does).
+ */
 export function campaignSessionFindings(
   campaign: string,
   a: { readonly alpha: number; readonly biasedRigs: readonly { readonly rig: string; readonly reason: string }[]; readonly legs: readonly { readonly fleetSession: number | null; readonly rig: string; readonly kind: string }[] },
+  uncounted: readonly { readonly fleetSession: number; readonly rig: string }[] = [],
 ): Map<number, CampaignSessionFinding> {
   const out = new Map<number, CampaignSessionFinding>();
-  for (const leg of a.legs) {
-    if (leg.kind !== 'RIG_SUSPECT' || leg.fleetSession === null || out.has(leg.fleetSession)) continue;
+  const add = (fleetSession: number, rig: string): void => {
+    if (out.has(fleetSession)) return;
     // The first finding on the rig, as the campaign's legs give it.
-    const reason = a.biasedRigs.find((b) => b.rig === leg.rig)?.reason;
-    if (reason === undefined) continue;
-    out.set(leg.fleetSession, { campaign, fleetSession: leg.fleetSession, rig: leg.rig, reason, alpha: a.alpha, sentence: campaignSuspectSentence({ name: campaign, rig: leg.rig, reason }) });
-  }
+    const reason = a.biasedRigs.find((b) => b.rig === rig)?.reason;
+    if (reason === undefined) return;
+    out.set(fleetSession, { campaign, fleetSession, rig, reason, alpha: a.alpha, sentence: campaignSuspectSentence({ name: campaign, rig, reason }) });
+  };
+  for (const leg of a.legs) if (leg.kind === 'RIG_SUSPECT' && leg.fleetSession !== null) add(leg.fleetSession, leg.rig);
+  for (const s of uncounted) add(s.fleetSession, s.rig);
   return out;
 }
 

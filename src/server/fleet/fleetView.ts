@@ -156,7 +156,7 @@ export class FleetView {
   private async campaign(name: string): Promise<{ view: CampaignView; found: Map<number, CampaignSessionFinding> }> {
     const { fleet, dice } = this.options;
     const status = await readCampaignStatus(fleet, fleet.where, name);
-    const { analysis, sessions, unresolved } = await readCampaignFindings(fleet, fleet.where, name, dice);
+    const { analysis, sessions, unresolved, uncounted } = await readCampaignFindings(fleet, fleet.where, name, dice);
     const synced = status.sessions.filter((s) => s.fleetSession !== null);
     const view: CampaignView = {
       name,
@@ -176,6 +176,6 @@ export class FleetView {
       pooled: analysis.verdicts.map((v) => ({ die: v.label, type: v.die, kind: v.kind, rigs: v.rigs, rolls: v.rolls, unresolved: v.unresolved, pHolm: v.pHolm, sentence: v.sentence, disagreements: v.disagreements })),
       dice: analysis.legs.map((l) => ({ label: l.label, rig: l.rig, rolls: l.rolls, kind: l.kind, sentence: l.sentence, fleetSession: l.fleetSession, ...(l.sessionKind !== undefined ? { sessionKind: l.sessionKind } : {}) })),
     };
-    return { view, found: campaignSessionFindings(name, analysis) };
+    return { view, found: campaignSessionFindings(name, analysis, uncounted) };
   }
 }
