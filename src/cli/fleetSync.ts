@@ -1,7 +1,7 @@
 import { InputError } from '../core/errors.js';
 import { formatCountOf } from '../core/format.js';
 import { isFleetUrl, redactUrl } from '../fleet/connect.js';
-import { startContinuousSync } from '../fleet/continuousSync.js';
+import { startContinuousSync, type ContinuousSyncStatus } from '../fleet/continuousSync.js';
 import type { CliIo } from './io.js';
 
 /** `--fleet URL` help: continuous replication beside a session. */
@@ -16,23 +16,24 @@ export function checkFleetUrl(url: string): void {
  * Continuous replication of `db` to the fleet store while a session runs
  * (`run --fleet`, `demo --fleet`): `onEvent` pokes it after each session
  * event (a throw was committed); `finish`, once the store is closed, makes a
- * last pass and returns the line saying where replication got.
+ * last pass and returns the line saying where replication got (and, where it
+ * fell short, `later`: what copies the rest; `dicerig sync` by default).
  */
-export function attachFleetSync(io: CliIo, db: string, url: string, host?: string): { onEvent: () => void; finish: () => Promise<string> } {
+export function attachFleetSync(io: CliIo, db: string, url: string, host?: string, later?: string): { onEvent: () => void; finish: () => Promise<string> } {
   checkFleetUrl(url);
   const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
   return {
     onEvent: () => sync.poke(),
-    finish: async () => {
-      const s = await sync.stop();
-      const where = redactUrl(url);
-      if (s.refused) return `Fleet store ${where}: replication stopped (${s.error}).\n`;
-      const later = `run \`dicerig sync --db ${db} --to URL\` later.`;
-      if (s.loginRefused) return `Fleet store ${where}: nothing more was copied (${s.error}); every throw is safe in the local store: once the login works, ${later}\n`;
-      // After a failed last pass the count from the pass before is stale: throws committed since may be missing too.
-      if (s.error !== null) return `Fleet store ${where}: could not confirm that every throw was copied (${s.error}); any not copied are safe in the local store: ${later}\n`;
-      if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${formatCountOf(s.behind ?? 0, 'throw')} not copied yet; ${s.behind === 1 ? 'it is' : 'they are'} safe in the local store: ${later}\n`;
-      return `Fleet store ${where}: every throw copied.\n`;
-    },
+    finish: async () => fleetFinishLine(await sync.stop(), redactUrl(url), later ?? `run \`dicerig sync --db ${db} --to URL\` later.`),
   };
+}
+
+/** Where replication got when the session ended, and (`afterwards`) what copies any throw it left behind. */
+export function fleetFinishLine(s: Pick<ContinuousSyncStatus, 'refused' | 'loginRefused' | 'error' | 'behind'>, where: string, afterwards: string): string {
+  if (s.refused) return `Fleet store ${where}: replication stopped (${s.error}).\n`;
+  if (s.loginRefused) return `Fleet store ${where}: nothing more was copied (${s.error}); every throw is safe in the local store: once the login works, ${afterwards}\n`;
+  // After a failed last pass the count from the pass before is stale: throws committed since may be missing too.
+  if (s.error !== null) return `Fleet store ${where}: could not confirm that every throw was copied (${s.error}); any not copied are safe in the local store: ${afterwards}\n`;
+  if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${formatCountOf(s.behind ?? 0, 'throw')} not copied yet; ${s.behind === 1 ? 'it is' : 'they are'} safe in the local store: ${afterwards}\n`;
+  return `Fleet store ${where}: every throw copied.\n`;
 }

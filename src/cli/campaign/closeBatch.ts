@@ -5,6 +5,9 @@
  */
 import { FleetUnreachableError } from '../../fleet/errors.js';
 
+/** What copies the throws a batch session's replication left behind: the rig host itself, before it closes the batch (`dicerig sync` would close none). */
+export const BATCH_CATCH_UP = 'this rig host copies them next (before it closes the batch), or says what to run.';
+
 /** Waits between tries (ms): about a minute in all before giving up. */
 export const CLOSE_RETRY_MS: readonly number[] = [2000, 5000, 10000, 20000, 30000];
 

@@ -30,7 +30,7 @@ import type { SessionConfig } from '../../session/config.js';
 import type { SessionResult } from '../../session/runner.js';
 import type { CliIo } from '../io.js';
 import { batchSessionConfig } from './batchConfig.js';
-import { closeWhenFleetAnswers } from './closeBatch.js';
+import { BATCH_CATCH_UP, closeWhenFleetAnswers } from './closeBatch.js';
 import { takeUpOpenBatch, type OpenBatch } from './batchHolder.js';
 import { localBatchSessions } from './localBatchSession.js';
 
@@ -41,7 +41,7 @@ import { localBatchSessions } from './localBatchSession.js';
 export type BatchSessionRunner = (
   config: SessionConfig,
   db: string,
-  flags: { readonly resume?: string; readonly takeOver?: boolean; readonly fleet: string; readonly host: string; readonly onOpened: (sessionId: number) => Promise<void> },
+  flags: { readonly resume?: string; readonly takeOver?: boolean; readonly fleet: string; readonly host: string; readonly onOpened: (sessionId: number) => Promise<void>; readonly fleetLater: string },
 ) => Promise<SessionResult>;
 
 export interface RigLoopOptions {
@@ -161,7 +161,8 @@ async function rollBatch(
     // Bound before the first throw: from then on this session, and no other, counts for the batch (the claim is checked again).
     const onOpened = async (sessionId: number): Promise<void> => bindBatchSession(fleet, options.url, campaign, batch.id, me, sessionIdentity(options.db, sessionId));
     // --fleet: the session's throws are copied while it runs, so `campaign status` shows them.
-    const result = await options.runSession(config, options.db, { fleet: options.url, host: me.host, onOpened, ...(found !== undefined ? { resume: String(found.session.id) } : {}), ...(takeOver ? { takeOver: true } : {}) });
+    // Replication's shortfall is this loop's to make up: it copies the session before the batch closes.
+    const result = await options.runSession(config, options.db, { fleet: options.url, host: me.host, onOpened, fleetLater: BATCH_CATCH_UP, ...(found !== undefined ? { resume: String(found.session.id) } : {}), ...(takeOver ? { takeOver: true } : {}) });
     // Copy what was rolled even when the session did not finish: the fleet shows progress, and the batch stays open.
     if (result.state !== 'finished') {
       await syncLocal(options.db, fleet, me.host);

@@ -54,6 +54,8 @@ export async function runWithProgress(
     readonly takeOver?: boolean;
     /** Runs once the session is open, before its first throw (a campaign binds the session to its batch); if it throws, nothing is rolled. */
     readonly onOpened?: (sessionId: number) => Promise<void>;
+    /** What copies throws replication left behind (default: `dicerig sync`; a campaign batch's own close does more). */
+    readonly fleetLater?: string;
   },
   afterSummary?: (result: SessionResult, opened: OpenedSession) => string,
   resumeCommand?: (sessionId: number) => string,
@@ -75,7 +77,7 @@ export async function runWithProgress(
   }
   const resumeLine = (sessionId: number): string => resumeCommand?.(sessionId) ?? `dicerig run --resume ${sessionId} --db ${shellWord(db)}`;
   // Started once the session is open: a session that never opens copies nothing and leaves nothing running.
-  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host) : undefined;
+  const fleet = flags.fleet !== undefined ? attachFleetSync(io, db, flags.fleet, flags.host, flags.fleetLater) : undefined;
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, docker stop) and SIGHUP (a closed terminal or SSH session) stop the session as Ctrl-C does.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeWhenFleetAnswers } from '../../../src/cli/campaign/closeBatch.js';
+import { BATCH_CATCH_UP, closeWhenFleetAnswers } from '../../../src/cli/campaign/closeBatch.js';
+import { fleetFinishLine } from '../../../src/cli/fleetSync.js';
 import { CampaignClaimError, FleetUnreachableError } from '../../../src/fleet/errors.js';
 
 const down = (): FleetUnreachableError => new FleetUnreachableError('Cannot reach the fleet store postgres://fleet while copying session 1: check that PostgreSQL is running.');
@@ -37,5 +38,16 @@ describe("closing a campaign batch while the fleet store does not answer", () =>
     );
     await expect(held).rejects.toThrow(/rig-b holds it/);
     expect(tries).toBe(1);
+  });
+});
+
+describe("the line a batch session's run ends with when replication fell short", () => {
+  it('points to the rig host catching up before it closes the batch, where a plain run points to dicerig sync (which closes no batch)', () => {
+    const behind = { refused: false, loginRefused: false, error: null, behind: 2 };
+    const plain = fleetFinishLine(behind, 'postgres://fleet', 'run `dicerig sync --db rig.db --to URL` later.');
+    expect(plain).toBe('Fleet store postgres://fleet: 2 throws not copied yet; they are safe in the local store: run `dicerig sync --db rig.db --to URL` later.\n');
+    const batch = fleetFinishLine({ ...behind, error: 'Cannot reach the fleet store' }, 'postgres://fleet', BATCH_CATCH_UP);
+    expect(batch).toBe('Fleet store postgres://fleet: could not confirm that every throw was copied (Cannot reach the fleet store); any not copied are safe in the local store: this rig host copies them next (before it closes the batch), or says what to run.\n');
+    expect(batch).not.toContain('dicerig sync');
   });
 });
