@@ -5,6 +5,7 @@ import type { DieVerdict } from '../stats/dieVerdict.js';
 import { certifiableMarginLimit } from '../stats/misreadReach.js';
 import { narrowingCommand } from '../vision/calibration/checkedDice.js';
 import { sceneToSvg } from './chart/svg.js';
+import { chartData } from './chartData.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
 import { faceResolutionTable } from './resolutionTables.js';
@@ -36,7 +37,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
     .map(
       (c) =>
         `<figure data-chart="${c.kind}">${sceneToSvg(c.scene, c.id)}` +
-        `<figcaption><span>${escapeHtml(c.kind === 'evidence' && d.evidence.source === 'session' ? SESSION_EVIDENCE_CAPTION : CAPTIONS[c.kind])}</span><a class="png-link" href="${escapeHtml(c.fileName)}">PNG</a></figcaption></figure>`,
+        `<figcaption><span>${escapeHtml(c.kind === 'evidence' && d.evidence.source === 'session' ? SESSION_EVIDENCE_CAPTION : CAPTIONS[c.kind])}</span><a class="png-link" href="${escapeHtml(c.fileName)}">PNG</a></figcaption>${chartData(c.kind, d)}</figure>`,
     )
     .join('\n');
   return `<section class="die" id="die-${d.key}" data-die="${escapeHtml(die.label)}" data-verdict="${v.kind}">
@@ -87,6 +88,7 @@ function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis, descriptive: 
       [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${confidenceLabel(a.certifyAlpha)} simultaneous`, num: true }, { text: 'deviation', num: true }],
       rows,
       `level-table level-${l.level}`,
+      `${d.label}: rolls by ${l.level}, observed against expected`,
     ) + `\n<p class="note" data-test="${l.level}"${descriptive ? ' data-descriptive="true"' : ''}>${descriptive ? `<strong>${escapeHtml(DESCRIPTIVE_NOTE)}</strong> ` : ''}${escapeHtml(test)}</p>`
   );
 }
@@ -107,6 +109,7 @@ function gameTable(d: DieAnalysis, a: Analysis): string {
     ['in play', { text: 'rate', num: true }, { text: 'expected', num: true }, { text: 'difference', num: true }, { text: `${confidenceLabel(a.alpha)} interval`, num: true }],
     rows,
     'game-table',
+    `${d.label}: game figures against their expected rates`,
   );
 }
 
@@ -164,7 +167,7 @@ function serialTable(d: DieAnalysis): string {
       ],
     };
   });
-  return htmlTable(['check', { text: 'p', num: true }, { text: 'Holm p', num: true }, 'result', 'detail'], rows, 'checks');
+  return htmlTable(['check', { text: 'p', num: true }, { text: 'Holm p', num: true }, 'result', 'detail'], rows, 'checks', `${d.label}: serial checks (independence of successive rolls)`);
 }
 
 /**

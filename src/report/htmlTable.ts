@@ -16,20 +16,26 @@ export interface Row {
   readonly attrs?: Attributes;
 }
 
-/** An HTML table in a scrolling wrapper (wide tables scroll on a phone instead of breaking the page). */
-export function htmlTable(headers: readonly (string | { text: string; num?: boolean })[], rows: readonly Row[], className = ''): string {
+/**
+ * An HTML table in a scrolling wrapper (wide tables scroll on a phone instead of breaking the page). Its caption names
+ * it to a screen reader (hidden on screen, where the heading above names it), and each row's first cell heads its row,
+ * so a cell is read with its row's label as well as its column's.
+ */
+export function htmlTable(headers: readonly (string | { text: string; num?: boolean })[], rows: readonly Row[], className = '', caption?: string): string {
   const head = headers
     .map((h) => (typeof h === 'string' ? `<th scope="col">${escapeHtml(h)}</th>` : `<th scope="col"${h.num ? ' class="num"' : ''}>${escapeHtml(h.text)}</th>`))
     .join('');
-  const body = rows.map((r) => `<tr${attributes(r.attrs)}>${r.cells.map(cell).join('')}</tr>`).join('\n');
-  return `<div class="table-wrap"><table${className ? ` class="${className}"` : ''}>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
+  const body = rows.map((r) => `<tr${attributes(r.attrs)}>${r.cells.map((c, i) => cell(c, i === 0 ? 'th' : 'td')).join('')}</tr>`).join('\n');
+  const named = caption !== undefined ? `<caption class="sr-only">${escapeHtml(caption)}</caption>\n` : '';
+  return `<div class="table-wrap"><table${className ? ` class="${className}"` : ''}>\n${named}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
-function cell(c: Cell | string): string {
-  if (typeof c === 'string') return `<td>${escapeHtml(c)}</td>`;
+function cell(c: Cell | string, tag: 'th' | 'td'): string {
+  const scope = tag === 'th' ? ' scope="row"' : '';
+  if (typeof c === 'string') return `<${tag}${scope}>${escapeHtml(c)}</${tag}>`;
   const classes = [c.num ? 'num' : '', c.className ?? ''].filter(Boolean).join(' ');
   const content = c.html ?? escapeHtml(c.text ?? '');
-  return `<td${classes ? ` class="${classes}"` : ''}${attributes(c.attrs)}>${content}</td>`;
+  return `<${tag}${scope}${classes ? ` class="${classes}"` : ''}${attributes(c.attrs)}>${content}</${tag}>`;
 }
 
 /** ` key="value"` pairs, escaped; `data-` keys are written as given. */

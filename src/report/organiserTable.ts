@@ -59,5 +59,6 @@ export function organiserTable(report: SessionReport): string {
     ['die', 'type', { text: 'rolls', num: true }, 'verdict', { text: 'certified within', num: true }, 'in play, per die', { text: 'e-value', num: true }],
     rows,
     'organiser-table',
+    'Every die of the session: its verdict, rolls and game figures',
   );
 }

@@ -31,11 +31,13 @@ nav.toc { font-size: 0.9rem; margin: 6px 0 0; display: flex; flex-wrap: wrap; ga
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.88rem; }
 th, td { padding: 4px 9px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 th { font-weight: 600; color: var(--muted); border-bottom: 2px solid var(--line); }
+tbody th { font-weight: 400; color: var(--ink); border-bottom: 1px solid var(--line); }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .table-wrap { overflow-x: auto; }
 .badge { display: inline-block; padding: 2px 9px; border-radius: 4px; font-size: 0.8rem; font-weight: 700; letter-spacing: 0.03em; white-space: nowrap; }
 ${badges}
-.organiser-table td { font-size: 0.92rem; }
+.organiser-table td, .organiser-table tbody th { font-size: 0.92rem; }
 .organiser-table td.game { font-size: 0.85rem; min-width: 15em; }
 .organiser-table td.game div + div { margin-top: 2px; }
 .organiser-table .badge { font-size: 0.75rem; }
@@ -51,6 +53,8 @@ ${badges}
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap: 18px; margin: 14px 0; align-items: start; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: #fff; }
 figure svg { display: block; width: 100%; height: auto; }
+.chart-data { font-size: 0.8rem; margin: 4px 0 0; }
+.chart-data summary { cursor: pointer; color: var(--muted); }
 figcaption { font-size: 0.8rem; color: var(--muted); margin-top: 4px; display: flex; justify-content: space-between; gap: 10px; }
 .checks td.failed { color: ${VERDICT_COLOURS.UNFAIR?.bg}; font-weight: 700; }
 .note { font-size: 0.85rem; color: var(--muted); }
@@ -66,7 +70,7 @@ footer { margin-top: 40px; font-size: 0.8rem; color: var(--muted); border-top: 1
 @media print {
   html { font-size: 9.5pt; }
   body { max-width: none; padding: 0; }
-  nav.toc, .png-link { display: none; }
+  nav.toc, .png-link, details.chart-data { display: none; }
   a { color: inherit; text-decoration: none; }
   section.die, #rig-health, #homogeneity, #method { break-before: page; }
   figure, table, .meaning, .provenance, h2, h3 { break-inside: avoid; }

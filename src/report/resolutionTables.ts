@@ -30,6 +30,7 @@ export function resolutionTable(resolution: readonly DieResolution[]): string {
       ['die', { text: 'read', num: true }, { text: 'of them after a re-read', num: true }, { text: 'reviewed by a person', num: true }, { text: 'unresolved', num: true }],
       rows,
       'resolution-table',
+      'How each die’s rolls were resolved: read, re-read, reviewed, unresolved',
     ) + '\n<p class="note">Declined dice, and dice not found in their channel, were read again (further frames, the light stepped up and down) before anything moved; those still unread are kept as unresolved rolls in their places, and each verdict holds whatever they were. “—”: the session’s events do not say.</p>'
   );
 }
@@ -41,7 +42,7 @@ export function faceResolutionTable(r: DieResolution | undefined): string {
     attrs: { 'data-face': f.face },
     cells: [f.face, { text: formatCount(f.read), num: true, attrs: { 'data-col': 'read' } }, { text: formatCount(f.reviewed), num: true, attrs: { 'data-col': 'reviewed' } }],
   }));
-  const table = htmlTable(['face', { text: 'read', num: true }, { text: 'reviewed by a person', num: true }], rows, 'face-resolution-table');
+  const table = htmlTable(['face', { text: 'read', num: true }, { text: 'reviewed by a person', num: true }], rows, 'face-resolution-table', `${r.label}: rolls read and reviewed by face`);
   const untold = r.cannotTell ?? 0;
   const waiting = r.unresolved - untold;
   const why =

@@ -21,11 +21,12 @@ export function rigHealthSection(report: SessionReport): string {
     ['figure', { text: 'value', num: true }, 'how it is measured'],
     figures.map(([name, value, how]) => ({ attrs: { 'data-figure': name }, cells: [name, { text: value, num: true, attrs: { 'data-col': 'value' } }, how] })),
     'rig-figures',
+    'Rig health figures',
   );
   const events =
     h.events.length === 0
       ? '<p class="note">No events were logged.</p>'
-      : htmlTable(['event', { text: 'times', num: true }], h.events.map((e) => ({ attrs: { 'data-event': e.kind }, cells: [e.kind, { text: formatCount(e.count), num: true }] })), 'events');
+      : htmlTable(['event', { text: 'times', num: true }], h.events.map((e) => ({ attrs: { 'data-event': e.kind }, cells: [e.kind, { text: formatCount(e.count), num: true }] })), 'events', 'Events logged during the session');
   const names = [...new Set(report.dice.flatMap((d) => d.analysis.serial.checks.map((x) => x.name)))];
   const serialRows = report.dice.map((d) => {
     const s = d.analysis.serial;
@@ -52,7 +53,7 @@ ${table}
 ${events}
 <h3>Rig checks per die</h3>
 <p class="note">Holm-adjusted p of each check on the die’s rolls in throw order; a check fails at p ≤ ${alpha}. A failed check means the rolls depend on each other, so that die’s verdict is withheld (RIG_SUSPECT).</p>
-${htmlTable(['die', ...names.map((n) => ({ text: n, num: true })), 'result'], serialRows, 'checks serial-summary')}
+${htmlTable(['die', ...names.map((n) => ({ text: n, num: true })), 'result'], serialRows, 'checks serial-summary', 'Serial checks of every die')}
 </section>`;
 }
 
@@ -81,7 +82,7 @@ export function homogeneitySection(report: SessionReport): string {
   return `<section id="homogeneity">
 <h2>Are the dice alike?</h2>
 <p class="note">Pearson test of homogeneity across the dice of each type (one row of counts per die): a small p says the dice do not share the same odds, even when each is within its margin. Dice that differ at p &lt; ${formatProbability(alpha)} should not be mixed in one pool without checking the pool’s balance.</p>
-${htmlTable(['type', 'by', 'dice', { text: 'X² (df)', num: true }, { text: 'p', num: true }, { text: "Cramér's V", num: true }, 'reading'], rows, 'homogeneity')}
+${htmlTable(['type', 'by', 'dice', { text: 'X² (df)', num: true }, { text: 'p', num: true }, { text: "Cramér's V", num: true }, 'reading'], rows, 'homogeneity', 'Whether dice of one type roll alike')}
 </section>`;
 }
 

@@ -92,6 +92,31 @@ describe('session report content', () => {
     }
   });
 
+  it('names each table for a screen reader and heads each row with its label, and gives the charts’ numbers as text', () => {
+    // Every table has a caption, and every body row starts with a row header.
+    const tables = [...html.matchAll(/<table[^>]*>([\s\S]*?)<\/table>/g)].map((m) => m[1] as string);
+    expect(tables.length).toBeGreaterThan(10);
+    for (const t of tables) {
+      expect(t).toMatch(/^\s*<caption class="sr-only">[^<]+<\/caption>/);
+      const body = t.slice(t.indexOf('<tbody>'));
+      for (const row of body.match(/<tr[^>]*>.*?<\/tr>/g) ?? []) expect(row).toMatch(/^<tr[^>]*><th scope="row"/);
+    }
+    // The transitions chart's counts, as the analysis counted them, in a table under it.
+    const r2 = die(main.report, 'R2');
+    const section = dieSectionHtml(html, 'r2');
+    const figure = section.slice(section.indexOf('<figure data-chart="transitions">'), section.indexOf('</figure>', section.indexOf('<figure data-chart="transitions">')));
+    expect(figure).toContain('<summary>The chart’s numbers</summary>');
+    const rows = [...figure.matchAll(/<tr><th scope="row">after ([^<]+)<\/th>((?:<td class="num">[\d,]+<\/td>)+)<\/tr>/g)];
+    expect(rows.map((m) => m[1])).toEqual([...r2.transitions.labels]);
+    expect(rows.map((m) => [...(m[2] as string).matchAll(/>([\d,]+)</g)].map((c) => Number((c[1] as string).replace(/,/g, ''))))).toEqual(r2.transitions.counts);
+    // The evidence chart's last point is the trace's last e-value; the bar charts point to the tables that hold their numbers.
+    const evidence = section.slice(section.indexOf('<figure data-chart="evidence">'), section.indexOf('</figure>', section.indexOf('<figure data-chart="evidence">')));
+    const points = [...evidence.matchAll(/<tr><th scope="row" class="num">([\d,]+)<\/th><td class="num">([^<]+)<\/td>/g)];
+    expect(Number((points.at(-1)?.[1] as string).replace(/,/g, ''))).toBe(r2.evidence.rolls.at(-1));
+    expect(points.at(-1)?.[2]).toBe(formatLogScientific(r2.evidence.logE.at(-1) as number));
+    expect(section).toMatch(/<figure data-chart="symbols">[\s\S]*?The numbers: the table of rolls by symbol below\.[\s\S]*?<\/figure>/);
+  });
+
   it('certifies each die within the worst simultaneous bound of its levels, which for a FAIR_WITHIN verdict is the verdict’s own', () => {
     for (const d of main.report.dice) {
       const a = d.analysis;

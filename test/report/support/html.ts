@@ -13,7 +13,7 @@ export function rowCells(html: string, rowAttributes: string): Record<string, st
   if (start < 0) throw new Error(`no row <tr ${rowAttributes}>`);
   const row = html.slice(start, html.indexOf('</tr>', start));
   const cells: Record<string, string> = {};
-  for (const m of row.matchAll(/<td[^>]*data-col="([^"]+)"[^>]*>(.*?)<\/td>/g)) cells[m[1] as string] = stripTags(m[2] as string);
+  for (const m of row.matchAll(/<t[dh][^>]*data-col="([^"]+)"[^>]*>(.*?)<\/t[dh]>/g)) cells[m[1] as string] = stripTags(m[2] as string);
   return cells;
 }
 
