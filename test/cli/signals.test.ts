@@ -105,3 +105,41 @@ describe('a second Ctrl-C during a run', () => {
     }
   }, 60_000);
 });
+
+describe('Ctrl-C at a terminal during a run on the emulated board', () => {
+  it('stops after the current throw: the terminal signals the whole foreground group, and the board (simavr) is not in it, so no throw is void for a lost board', async () => {
+    const dir = tempDir('dicerig-signal-group-');
+    const cfg = join(dir, 'emulated.yaml');
+    writeFileSync(cfg, `seed: 4\ndice:\n  - { label: E1, type: d6 }\nrig: { driver: emulated }\nstopping: { budgetRolls: 100000 }\n`);
+    const db = join(dir, 'rolls.db');
+    const end = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      // A group of its own, as a shell gives a foreground job: the signal goes to every process in it.
+      const child = spawn(process.execPath, [DICERIG, 'run', cfg, '--db', db, '--events'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let stdout = '';
+      let stderr = '';
+      let sent = false;
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        stdout += chunk;
+        if (!sent && stdout.split('\n').filter((l) => l.includes('"type":"throw"')).length >= 2) {
+          sent = true;
+          process.kill(-(child.pid as number), 'SIGINT');
+        }
+      });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (c: string) => void (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(end.code, end.stderr).toBe(130);
+    expect(end.stderr).toMatch(/Stopping after the current throw/);
+    expect(`${end.stdout}${end.stderr}`).not.toMatch(/was lost|"status":"void"/);
+    const store = RollStore.open(db, { mustExist: true });
+    try {
+      expect(store.getSession(1)?.state).toBe('stopped');
+      expect(store.counts(1)).toMatchObject({ void: 0 });
+    } finally {
+      store.close();
+    }
+  }, 90_000);
+});

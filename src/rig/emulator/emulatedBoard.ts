@@ -140,7 +140,9 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
     if (!existsSync(harness)) throw new EmulatorNotBuiltError(`the simavr harness (${harness})`);
     if (!existsSync(firmware)) throw new EmulatorNotBuiltError(`the firmware (${firmware})`);
 
-    const child = spawn(harness, [firmware], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // A session of its own, so a terminal's Ctrl-C (sent to the whole foreground group) reaches the session, which
+    // stops after its throw, and not the board under it. It still ends with the caller: at the end of its stdin.
+    const child = spawn(harness, [firmware], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
