@@ -3,6 +3,7 @@
  * sessions made (a store's, or an export's manifest's), each die's unresolved rolls, and the settings the sessions
  * ran with. Refuses sources that would count one session twice; notes on standard error what it leaves out.
  */
+import { refuseSimulatedMix } from './simulatedMix.js';
 import { resolveDieRolls } from '../analysis/dieRolls.js';
 import type { DieType } from '../dice/types.js';
 import { mergeLogs } from '../rolllog/mergeLogs.js';
@@ -14,7 +15,7 @@ import { fileVerdicts, judgedSources } from './fileVerdicts.js';
 import type { CliIo } from './io.js';
 import { readLogs } from './readLogs.js';
 import { parsedConfig, withSessionDice } from '../dice/sessionDice.js';
-import { simulatedSources, type SimulatedSources } from './simulatedSources.js';
+import { fileKinds, simulatedSources, type SimulatedSources } from './simulatedSources.js';
 import { sessionsSettings, storedSessionName, type JudgedSources, type readStoredLogs } from './storedLogs.js';
 import { readDice } from './unreadDice.js';
 
@@ -48,6 +49,11 @@ export function readJudgedLogs(
   // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice.
   refuseSessionsCountedTwice(manifests, stored.sessions);
   const fileLogs = files.length > 0 ? readLogs(files, layouts, die) : [];
+  // Once the files say what they are (a manifest, or every row marked): a session beside a file of the other kind.
+  refuseSimulatedMix(
+    stored.sessions.map((s) => ({ name: storedSessionName(s), simulated: s.session.simulated })),
+    fileKinds(manifests, fileLogs),
+  );
   // A die whose rolls an export holds shows the verdict its session made, as the session does.
   const fromFiles = fileVerdicts(fileLogs, manifests, judgedDice);
   for (const note of [...stored.notes, ...fromFiles.notes]) io.err(`dicerig: note: ${note}.\n`);

@@ -2,6 +2,7 @@ import type { ParsedLog } from '../rolllog/types.js';
 import type { FileWithManifest } from './fileManifest.js';
 import { storedSessionName } from './storedLogs.js';
 import type { StoredSession } from './storedSessions.js';
+import type { SourceKind } from './simulatedMix.js';
 
 /** What analyze and pool say of simulated rolls, in these words wherever they say it. */
 export const SIMULATED_WORDS = 'SIMULATED rolls: not evidence about real dice';
@@ -20,11 +21,15 @@ export interface SimulatedSources {
  */
 export function simulatedSources(sessions: readonly StoredSession[], manifests: readonly FileWithManifest[], logs: readonly ParsedLog[]): SimulatedSources | undefined {
   const fromSessions = sessions.map((s) => ({ name: storedSessionName(s), simulated: s.session.simulated }));
-  const manifestOf = new Map(manifests.map((m) => [m.file, m.manifest]));
-  const fromFiles = logs.map((l) => ({ name: l.file, simulated: manifestOf.get(l.file)?.session.simulated === true || (l.rows > 0 && l.simulatedRows === l.rows) }));
-  const all = [...fromSessions, ...fromFiles];
+  const all = [...fromSessions, ...fileKinds(manifests, logs)];
   const simulated = all.filter((s) => s.simulated).map((s) => s.name);
   return simulated.length === 0 ? undefined : { all: simulated.length === all.length, sources: simulated };
+}
+
+/** Each file, simulated when its export manifest says its session was, or every row of it is marked simulated. */
+export function fileKinds(manifests: readonly FileWithManifest[], logs: readonly ParsedLog[]): SourceKind[] {
+  const manifestOf = new Map(manifests.map((m) => [m.file, m.manifest]));
+  return logs.map((l) => ({ name: l.file, simulated: manifestOf.get(l.file)?.session.simulated === true || (l.rows > 0 && l.simulatedRows === l.rows) }));
 }
 
 /** The line that says so: every source simulated, or which of them are. */

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { refuseSimulatedMix } from './simulatedMix.js';
 import { InputError } from '../core/errors.js';
 import type { ParsedLog } from '../rolllog/types.js';
 import type { SessionPart } from '../analysis/acrossSessions.js';
@@ -98,13 +99,12 @@ export function setAsideLine(s: StoredSession, f: CampaignSessionFinding): strin
  * The counted rolls of the named sessions (of a local roll store or the fleet
  * store), as logs `mergeLogs` joins with files (a die in several sessions is
  * one die: its rolls are appended in the order given). Simulated and real rolls
- * never mix: simulated sessions pool only with other simulated sessions.
+ * never mix: simulated sessions pool only with other simulated sessions (and files: `readJudgedLogs`).
  * `campaign`: a fleet session's campaign finding is read and taken (see CampaignReading).
  */
 export async function readStoredLogs(
   keys: readonly string[],
   db: string | undefined,
-  withFiles: boolean,
   verification: StoredVerification,
   /** The known die types, to count a die's rolls by the labels its verdict counted (and, with `campaign`, to analyse its campaign). */
   types?: readonly DieType[],
@@ -142,11 +142,8 @@ export async function readStoredLogs(
       if (report === undefined) reports.set(s.store, (report = s.store.verify()));
       requireVerified(s.store, s.session.id, verification.allowUnverified, verification.warn, verification.doing, report);
     }
-    const simulated = sessions.filter((s) => s.session.simulated);
-    if (simulated.length > 0 && (simulated.length < sessions.length || withFiles)) {
-      const others = withFiles ? 'roll-log files' : sessions.filter((s) => !s.session.simulated).map(storedSessionName).join(', ');
-      throw new InputError(`${simulated.map(storedSessionName).join(', ')} ${simulated.length === 1 ? 'is' : 'are'} simulated and cannot be pooled with ${others}: simulated rolls never mix with real ones`);
-    }
+    // Files beside them are checked once read (their manifests or rows say whether they are simulated): simulatedMix.ts.
+    refuseSimulatedMix(sessions.map((s) => ({ name: storedSessionName(s), simulated: s.session.simulated })), []);
     const setAside: SessionSetAside[] = [];
     const kept: StoredSession[] = [];
     for (const s of sessions) {

@@ -95,6 +95,26 @@ describe('dicerig pool from sessions in the store', () => {
     );
   });
 
+  it('refuses a simulated session beside a real roll-log file and a real session beside a simulated export, and tells a simulated session given with its own export that it would count twice', async () => {
+    const real = join(fixture.dir, 'real-rows.csv');
+    const faces = redAttackDie.faces.map((f) => f.id);
+    writeFileSync(real, `die,type,face\n${Array.from({ length: 40 }, (_, i) => `X8,red,${faces[i % 8]}`).join('\n')}\n`);
+    const mixed = await runCli('analyze', real, 'demo-loaded', '--db', fixture.db);
+    expect(mixed.code).toBe(1);
+    expect(mixed.err).toBe(`dicerig: session ${fixture.sessions.main.id} (demo-loaded) is simulated and cannot be pooled with ${real}: simulated rolls never mix with real ones\n`);
+
+    const ownExport = join(fixture.dir, 'demo-loaded.csv');
+    expect((await runCli('export', 'demo-loaded', '--db', fixture.db, '--out', ownExport)).code).toBe(0);
+    const twice = await runCli('analyze', ownExport, 'demo-loaded', '--db', fixture.db);
+    expect(twice.code).toBe(1);
+    expect(twice.err).toMatch(/count twice/);
+    expect(twice.err).not.toMatch(/simulated and cannot be pooled/);
+
+    const realBeside = await runCli('analyze', ownExport, 'real-600', '--db', fixture.db);
+    expect(realBeside.code).toBe(1);
+    expect(realBeside.err).toBe(`dicerig: ${ownExport} is simulated and cannot be pooled with session ${fixture.sessions.real.id} (real-600): simulated rolls never mix with real ones\n`);
+  });
+
   it('says a simulated session’s pool is simulated', async () => {
     const r = await runCli('pool', 'demo-loaded', '--db', fixture.db, '--size', '1', '--colour', 'red');
     expect(r.err).toBe('');

@@ -50,7 +50,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       const { files, keys } = splitSources(sources);
       // A fleet session on a rig its campaign found biased is left out: its rolls show the rig as much as the dice, and
       // a pool certified on them would certify the rig. Said in the output, never silently.
-      const stored = await readStoredLogs(keys, flags.db, files.length > 0, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' }, dice, { suspect: 'leave-out' });
+      const stored = await readStoredLogs(keys, flags.db, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'pooled' }, dice, { suspect: 'leave-out' });
       const leftOut = stored.setAside.map((x) => `${setAsideLine(x.session, x.finding)}; its rolls are left out of the pool`);
       if (stored.sessions.length === 0 && files.length === 0 && stored.setAside.length > 0) {
         throw new InputError(`nothing to pool: every session named is on a rig its campaign found biased. ${leftOut.join('. ')}.`);
