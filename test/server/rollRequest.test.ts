@@ -18,6 +18,14 @@ describe('dice as typed in chat', () => {
     ]);
   });
 
+  it('reads one die kind named twice as one group of all its dice ("1 red, 2 red" is 3 red)', () => {
+    expect(parseDiceText('1 red, 2 red')).toEqual([{ kind: 'red', count: 3 }]);
+    expect(parseDiceText('1d6, 1 green, 1d6')).toEqual([
+      { kind: 'd6', count: 2 },
+      { kind: 'green', count: 1 },
+    ]);
+  });
+
   it('names the part it cannot read, and refuses more dice than one roll may ask for', () => {
     expect(() => parseDiceText('3 blue')).toThrow('cannot read "3 blue" as dice');
     expect(() => parseDiceText('20 red, 20 green')).toThrow('40 dice is more than the 30 one roll may ask for');

@@ -78,8 +78,10 @@ async function rollDice(spec: Extract<RollSpec, { kind: 'dice' }>, roll: RollDic
   const dice: AnswerDie[] = got.map((d) => ({ ...d, group: 'dice', kept: true }));
   const result: Record<string, number> = {};
   const parts: string[] = [];
+  let from = 0;
   for (const g of spec.groups) {
-    const mine = dice.filter((d) => d.kind === g.kind);
+    // A group's dice by position, not by kind: two groups of one kind must not each count all of them.
+    const mine = dice.slice(from, (from += g.count));
     const faces = mine.map((d) => d.symbol).join(', ');
     const head = formatDice([g]);
     if (g.kind === 'red') {
