@@ -48,6 +48,15 @@ describe('roll requests', () => {
     expect(parseRollRequest({ fumble: { exclude: [2, 1, 2] } })).toEqual({ kind: 'fumble', exclude: [1, 2] });
   });
 
+  it('refuses a 9th Age target every roll meets or none can, naming the targets that can be both passed and failed', () => {
+    expect(problem({ t9a: { dice: 2, target: '7+' } })).toBe('t9a.target: 7+ on one D6 always fails; give 2+ to 6+');
+    expect(problem({ t9a: { dice: 2, target: '0+' } })).toBe('t9a.target: 0+ on one D6 always succeeds; give 2+ to 6+');
+    expect(problem({ t9a: { dice: 2, total: true, target: '13+' } })).toBe('t9a.target: 13+ on a 2D6 total always fails; give 3+ to 12+');
+    expect(problem({ t9a: { dice: 3, d3: true, target: '4+' } })).toBe('t9a.target: 4+ on one D3 always fails; give 2+ to 3+');
+    for (const target of ['2+', '6+']) expect(parseRollRequest({ t9a: { dice: 2, target } })).toMatchObject({ t9a: { target: Number(target[0]) } });
+    expect(parseRollRequest({ t9a: { dice: 2, total: true, target: '12+' } })).toMatchObject({ t9a: { target: 12 } });
+  });
+
   it('names the problem of a malformed request in one line', () => {
     expect(problem({})).toBe('a roll needs one of "dice", "attack", "t9a" or "fumble"');
     expect(problem(null)).toBe('a roll needs one of "dice", "attack", "t9a" or "fumble"');

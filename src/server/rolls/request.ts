@@ -111,6 +111,13 @@ export function parseRollRequest(body: unknown): RollSpec {
     if ((t.reroll === 'failures' || t.reroll === 'successes') && t.target === undefined) throw new RollRequestError(`t9a.target: rerolling ${t.reroll} needs a target such as "4+"`);
     if (t.reroll === 'ones' && t.total && t.dice > 1) throw new RollRequestError('t9a.reroll: rerolling ones applies to single-die rolls');
     if (t.d3 && (t.total || t.maximised > 0 || t.minimised > 0)) throw new RollRequestError('t9a.d3: D3 rolls are rolled one die each, without Maximised or Minimised Roll');
+    if (t.target !== undefined) {
+      // A target every roll meets, or none can, gives a fixed answer: refused before the rig moves.
+      const size = t.total ? t.dice : 1;
+      const [low, high] = [size + 1, size * (t.d3 ? 3 : 6)];
+      const what = t.total ? `a ${size}${t.d3 ? 'D3' : 'D6'} total` : `one ${t.d3 ? 'D3' : 'D6'}`;
+      if (t.target < low || t.target > high) throw new RollRequestError(`t9a.target: ${t.target}+ on ${what} always ${t.target < low ? 'succeeds' : 'fails'}; give ${low}+ to ${high}+`);
+    }
     const rolled = (t.total ? t.dice : 1) + Math.abs(t.maximised - t.minimised);
     const perRoll = t.total ? 1 : t.dice;
     if (rolled * perRoll > 30) throw new RollRequestError(`t9a: ${rolled * perRoll} dice is more than one roll may ask for (30)`);
