@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimServePages, type SimServePages } from './support/simServePages.js';
+import { startSimServePages, TOKEN, type SimServePages } from './support/simServePages.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-overlay-dice-e2e-'));
 let pages: SimServePages;
@@ -20,6 +21,32 @@ afterAll(async () => {
   await pages?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+async function finished(id: string): Promise<{ state: string; dice: { kind: string; rerolledFrom?: string }[] }> {
+  let roll: { state: string; dice: { kind: string; rerolledFrom?: string }[] } = { state: 'queued', dice: [] };
+  await expect
+    .poll(
+      async () => {
+        roll = (await fetch(`${pages.url}/api/rolls/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json())) as typeof roll;
+        return roll.state;
+      },
+      { timeout: 90_000, interval: 250 },
+    )
+    .toBe('done');
+  return roll;
+}
+
+/** Every state of the dice row while the roll is under way: each slot's die kind, whether it waits, and its note. */
+async function watchDiceRow(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    window.rows = [];
+    const box = document.getElementById('dice');
+    new MutationObserver(() => {
+      if (document.getElementById('overlay').dataset.state !== 'rolling') return;
+      window.rows.push([...box.children].map((s) => ({ kind: s.dataset.kind, pending: s.classList.contains('pending'), note: s.querySelector('.note').textContent })));
+    }).observe(box, { childList: true, subtree: true });
+  })()`);
+}
 
 describe('the overlay\'s dice', { timeout: 150_000 }, () => {
   it('draws a hit as a solid 8-point burst and a crit as a 4-point star in a ring, as the dice and the camera show them', async () => {
@@ -45,5 +72,22 @@ describe('the overlay\'s dice', { timeout: 150_000 }, () => {
       return { pips: icon.querySelectorAll('.pip').length, text: [...icon.querySelectorAll('text')].map((t) => t.textContent) };
     })()`)) as { pips: number; text: string[] };
     expect(drawn).toEqual({ pips: 0, text: ['2', 'D3'] });
+  });
+
+  it('shows a rolling attack with exactly the dice asked, reds then greens, each target-lock reroll in the place of the die it rerolls', async () => {
+    const page = await pages.open('/overlay', { width: 1400, height: 420 });
+    await expect.poll(() => page.locator('#overlay').getAttribute('data-state')).toBeTruthy();
+    await watchDiceRow(page);
+    // Six reds take three throws of the two red channels; a lock rerolls each blank and focus (half the faces).
+    const id = await pages.queueRoll({ attack: { red: 6, lock: true }, defense: { green: 2 } });
+    const roll = await finished(id);
+    expect(roll.dice.filter((d) => d.rerolledFrom !== undefined).length).toBeGreaterThan(0);
+    const rows = (await page.evaluate('window.rows')) as { kind: string; pending: boolean; note: string }[][];
+    expect(rows.length).toBeGreaterThan(3);
+    const want = ['red', 'red', 'red', 'red', 'red', 'red', 'green', 'green'];
+    for (const row of rows) expect(row.map((s) => s.kind)).toEqual(want);
+    // While the lock's dice are thrown again, each waits in its die's place saying what that die showed.
+    expect(rows.some((row) => row.some((s) => s.pending && /^was (blank|focus)$/.test(s.note)))).toBe(true);
+    expect(pages.problems).toEqual([]);
   });
 });

@@ -57,6 +57,17 @@ function slot(kind, symbol, note, kept = true) {
   return s;
 }
 
+// Why a throw is tumbled again, in a few words for viewers (the full reason is the result line's title).
+function retumbleWhy(statuses, reason) {
+  if (statuses.includes('cocked')) return 'a die is cocked';
+  if (/shadow/i.test(reason)) return 'a die is lost in its shadow';
+  if (/blob|touching|second die/i.test(reason)) return 'dice are touching';
+  if (/cocked/i.test(reason)) return 'a die is cocked';
+  if (statuses.some((st) => st !== 'read') || /unreadable|declined/i.test(reason)) return 'a die could not be read';
+  if (/missing|not found/i.test(reason)) return 'a die was not found';
+  return 'that throw did not count';
+}
+
 function markShown(rollId, what) {
   // The moment the dice are on screen (next frame), for the latency bench: User Timing marks.
   requestAnimationFrame(() => performance.mark(`shown ${what} ${rollId}`));
@@ -82,9 +93,18 @@ function showRoll(roll, fresh) {
       diceBox.append(slot(d.kind, d.symbol, note, d.kept));
     }
   } else {
-    for (const d of roll.partial ?? []) if (shows(d.type)) diceBox.append(slot(d.type, d.faceId ?? d.symbol, ''));
+    // One slot per die asked, in the order asked: a die not yet read is an empty die on its channel, a reroll sits in
+    // the place of the die it rerolls ("was blank"), so the row never holds more dice than the roll.
+    for (const d of roll.partial ?? []) {
+      if (!d || !shows(d.type)) continue;
+      const s = slot(d.type, d.pending ? '' : (d.faceId ?? d.symbol), d.was !== undefined ? `was ${d.was}` : '');
+      Object.assign(s.dataset, { channel: String(d.channel), was: d.was !== undefined ? `was ${d.was}` : '' });
+      if (d.pending) s.classList.add('pending');
+      diceBox.append(s);
+    }
   }
   result.textContent = finished(roll.state) ? resultText(roll) : 'rolling…';
+  result.removeAttribute('title');
   markShown(roll.id, roll.state);
   renderHistory();
 }
@@ -163,15 +183,25 @@ connectLive({
       // A rolling roll: the dice kept so far replace the ones shown live.
       present(roll, roll.state !== 'rolling' || shown !== roll.id);
     } else if (e.type === 'die-read' && e.mode === 'stream' && e.counted && e.rollId === shown && root.dataset.state === 'rolling') {
-      if (e.status !== 'read' || !shows(e.dieType)) return;
-      const s = slot(e.dieType, e.symbol, '');
+      if (!shows(e.dieType)) return;
+      // The die fills its place: a die of a throw that did not count first, else the first still waiting on its channel.
+      const at = diceBox.querySelector(`.die-slot.void[data-channel="${e.channel}"]`) ?? diceBox.querySelector(`.die-slot.pending[data-channel="${e.channel}"]`);
+      if (at === null) return;
+      const read = e.status === 'read';
+      const was = at.dataset.was ?? '';
+      // A die the reader declined (cocked, unreadable) is marked with why, so the re-tumble that follows makes sense.
+      const s = slot(e.dieType, read ? e.symbol : '', read ? was : e.status);
       s.classList.add('live');
-      diceBox.append(s);
+      if (!read) s.classList.add('declined');
+      Object.assign(s.dataset, { channel: String(e.channel), status: e.status, was });
+      at.replaceWith(s);
       requestAnimationFrame(() => performance.mark(`die ${e.rollId} ${e.frame} ${e.channel} ${e.at}`));
     } else if (e.type === 'retumble' && e.rollId === shown) {
-      // That throw did not count: its dice go, the rig throws again.
-      for (const s of [...diceBox.querySelectorAll('.die-slot.live')]) s.remove();
-      result.textContent = 'rolling again…';
+      // That throw did not count: its dice stay dimmed (a declined one still says why) until the next throw reads them.
+      const live = [...diceBox.querySelectorAll('.die-slot.live')];
+      for (const s of live) s.classList.replace('live', 'void');
+      result.textContent = `rolling again: ${retumbleWhy(live.map((s) => s.dataset.status), e.reason ?? '')}`;
+      result.title = e.reason ?? '';
     }
   },
 });

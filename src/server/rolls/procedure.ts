@@ -10,8 +10,11 @@ import type { RollSpec } from './request.js';
 import { diceRolled, keptTotal, rerollWanted, type T9aRollRule } from './t9aRules.js';
 import { attackModifier, cancel, defenseModifier, lockRerolls, modifyAttack, modifyDefense } from './xwingRules.js';
 
-/** Rolls these dice (one throw or several) and returns them read, in the order asked. */
-export type RollDice = (kinds: readonly DieKind[], why: string) => Promise<RolledDie[]>;
+/**
+ * Rolls these dice (one throw or several) and returns them read, in the order asked. `replaces`, for a reroll: the
+ * place each new die takes among the dice asked before (so a live view shows it instead of the die it rerolls).
+ */
+export type RollDice = (kinds: readonly DieKind[], why: string, replaces?: readonly number[]) => Promise<RolledDie[]>;
 
 /** One die of the answer. */
 export interface AnswerDie extends RolledDie {
@@ -114,7 +117,7 @@ async function rollAttack(spec: Extract<RollSpec, { kind: 'attack' }>, roll: Rol
   const again = red.map((d, i) => ({ d, i })).filter(({ d }) => lockRerolls(d.symbol, mod));
   const from = new Map<number, string>();
   if (again.length > 0) {
-    const rerolled = await roll(again.map(() => 'red'), 'target lock reroll');
+    const rerolled = await roll(again.map(() => 'red'), 'target lock reroll', again.map((a) => a.i));
     red = red.map((d, i) => {
       const k = again.findIndex((a) => a.i === i);
       if (k < 0) return d;
@@ -166,7 +169,8 @@ async function rollT9a(spec: Extract<RollSpec, { kind: 't9a' }>, roll: RollDice)
   const again = firstTotals.map((v, i) => ({ v, i })).filter(({ v }) => rerollWanted(v, t.reroll, t.target));
   const rerolledFrom = new Map<number, number>();
   if (again.length > 0) {
-    const fresh = await roll(Array<DieKind>(again.length * rule.perRoll).fill(kind), `reroll ${t.reroll}`);
+    const places = again.flatMap((a) => Array.from({ length: rule.perRoll }, (_, j) => a.i * rule.perRoll + j));
+    const fresh = await roll(Array<DieKind>(places.length).fill(kind), `reroll ${t.reroll}`, places);
     again.forEach((a, k) => {
       rerolledFrom.set(a.i, a.v);
       rolls[a.i] = fresh.slice(k * rule.perRoll, (k + 1) * rule.perRoll);
