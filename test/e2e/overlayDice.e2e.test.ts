@@ -90,4 +90,27 @@ describe('the overlay\'s dice', { timeout: 150_000 }, () => {
     expect(rows.some((row) => row.some((s) => s.pending && /^was (blank|focus)$/.test(s.note)))).toBe(true);
     expect(pages.problems).toEqual([]);
   });
+
+  for (const address of ['/overlay', '/overlay?size=48&theme=light']) {
+    it(`keeps the result line of an 11-dice attack inside a 600x200 browser source (${address})`, async () => {
+      const id = await pages.queueRoll({ attack: { red: 8, focus: true }, defense: { green: 3, focus: true } });
+      await finished(id);
+      const page = await pages.open(address, { width: 600, height: 200 });
+      await expect.poll(() => page.locator('#overlay').getAttribute('data-roll')).toBe(id);
+      expect(await page.locator('#dice .die-slot').count()).toBe(11);
+      const box = (await page.evaluate(`(() => { const r = document.getElementById('result').getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: document.getElementById('result').innerText }; })()`)) as {
+        top: number;
+        bottom: number;
+        left: number;
+        right: number;
+        text: string;
+      };
+      await page.screenshot({ path: join(dir, 'overlay-600x200.png') });
+      expect(box.text).toMatch(/uncancelled result/);
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.bottom).toBeLessThanOrEqual(200);
+      expect(box.right).toBeLessThanOrEqual(600);
+    });
+  }
 });

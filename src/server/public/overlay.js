@@ -1,4 +1,4 @@
-/* global document, location, URLSearchParams, requestAnimationFrame, performance, setTimeout, clearTimeout */
+/* global document, window, location, URLSearchParams, requestAnimationFrame, performance, setTimeout, clearTimeout */
 // The OBS overlay: the last roll large with its dice, the modified result and
 // a short history. Query parameters: theme (dark, light, plain), size (die
 // size in pixels), dice (which die kinds to show, e.g. red,green), history
@@ -53,7 +53,7 @@ function resultText(roll) {
 
 function slot(kind, symbol, note, kept = true) {
   const s = el('div', { class: `die-slot${kept ? '' : ' discarded'}`, 'data-kind': kind, 'data-symbol': symbol });
-  s.append(dieIcon(kind, symbol, size), el('span', { class: 'note', text: note }));
+  s.append(dieIcon(kind, symbol, fitted), el('span', { class: 'note', text: note }));
   return s;
 }
 
@@ -67,6 +67,39 @@ function retumbleWhy(statuses, reason) {
   if (/missing|not found/i.test(reason)) return 'a die was not found';
   return 'that throw did not count';
 }
+
+// A browser source smaller than the row of dice (600x200 with 11 dice) would wrap them and push the result line out
+// of sight: the dice shrink to one row that fits the width, then further while the result line would be cut off.
+const MIN_DIE = 20;
+let fitted = size;
+function setDie(px) {
+  fitted = px;
+  document.body.style.setProperty('--die', `${px}px`);
+  for (const icon of diceBox.querySelectorAll('.die')) {
+    icon.setAttribute('width', String(px));
+    icon.setAttribute('height', String(px));
+  }
+}
+
+function fitDice() {
+  const body = document.body.style;
+  setDie(size);
+  body.removeProperty('--result');
+  const n = diceBox.children.length;
+  if (n === 0) return;
+  const panel = current.getBoundingClientRect();
+  const room = window.innerWidth - 2 * panel.left - (panel.width - diceBox.getBoundingClientRect().width);
+  let die = Math.max(MIN_DIE, Math.min(size, Math.floor((room - 8 * (n - 1)) / n)));
+  setDie(die);
+  const over = () => result.getBoundingClientRect().bottom - window.innerHeight;
+  if (over() > 0) {
+    die = Math.max(MIN_DIE, die - Math.ceil(over()));
+    setDie(die);
+  }
+  // Smallest dice and still cut off: the result line itself gets smaller.
+  for (let f = 0.9; over() > 0 && f >= 0.4; f -= 0.1) body.setProperty('--result', String(f));
+}
+window.addEventListener('resize', fitDice);
 
 function markShown(rollId, what) {
   // The moment the dice are on screen (next frame), for the latency bench: User Timing marks.
@@ -105,6 +138,7 @@ function showRoll(roll, fresh) {
   }
   result.textContent = finished(roll.state) ? resultText(roll) : 'rolling…';
   result.removeAttribute('title');
+  fitDice();
   markShown(roll.id, roll.state);
   renderHistory();
 }
