@@ -5,6 +5,7 @@
  * The rig is injected, so the rules run the same on the rig and in tests.
  */
 import type { DieKind, RolledDie } from './dieKinds.js';
+import { describeT9a } from './describeSpec.js';
 import { formatDice } from './diceText.js';
 import type { RollSpec } from './request.js';
 import { diceRolled, keptTotal, rerollWanted, type T9aRollRule } from './t9aRules.js';
@@ -184,10 +185,7 @@ async function rollT9a(spec: Extract<RollSpec, { kind: 't9a' }>, roll: RollDice)
     return ds.map((d, i): AnswerDie => ({ ...d, group: `roll ${r + 1}`, kept: kept[i] ?? true, ...(was !== undefined ? { rerolledFrom: String(was) } : {}) }));
   });
   const successes = t.target === undefined ? undefined : totals.filter((v) => v >= (t.target as number)).length;
-  const mods = [t.maximised > 0 ? `maximised${t.maximised > 1 ? ` x${t.maximised}` : ''}` : '', t.minimised > 0 ? `minimised${t.minimised > 1 ? ` x${t.minimised}` : ''}` : '', t.reroll !== 'none' ? `reroll ${t.reroll}` : '']
-    .filter((m) => m !== '')
-    .join(', ');
-  const head = `${t.total ? `${t.dice}${t.d3 ? 'd3' : 'd6'} total` : `${plural(t.dice, t.d3 ? 'D3' : 'die', t.d3 ? 'D3' : 'dice')}`}${t.target !== undefined ? ` at ${t.target}+` : ''}${mods ? ` (${mods})` : ''}`;
+  const head = describeT9a(t);
   const shown = totals.map((v, r) => `${rerolledFrom.has(r) ? `${rerolledFrom.get(r)}->` : ''}${v}`).join(', ');
   const result: Record<string, number> = { total: totals.reduce((s, v) => s + v, 0) };
   if (successes !== undefined) result.successes = successes;
