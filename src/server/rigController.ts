@@ -28,6 +28,7 @@ import { rollView } from './queue/rollView.js';
 import { planThrows, refusal } from './rolls/channelPlan.js';
 import { asKind, type DieKind, type RolledDie } from './rolls/dieKinds.js';
 import { diceNeeded, performRoll } from './rolls/procedure.js';
+import { awaitDice, readDie } from './queue/partialDice.js';
 import { RigLink } from './rigLink.js';
 import { ServeStopError } from './serveStopError.js';
 import { storeFailure } from '../store/openStore.js';
@@ -441,9 +442,14 @@ export class RigController {
     try {
       await this.link.ensure();
       const roller = this.streamRoller();
-      const rollDice = async (kinds: readonly DieKind[], why: string): Promise<RolledDie[]> => {
+      const rollDice = async (kinds: readonly DieKind[], why: string, replaces?: readonly number[]): Promise<RolledDie[]> => {
         const out: RolledDie[] = [];
-        for (const plan of planThrows(kinds, types)) {
+        const plans = planThrows(kinds, types);
+        // Each die is shown pending, in the order asked (a reroll in its die's place), before it is thrown (partialDice.ts).
+        const places = replaces ?? kinds.map((_, i) => job.partial.length + i);
+        const was = awaitDice(job.partial, plans, places, this.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id })));
+        this.hub.publish({ type: 'roll', roll: this.view(job) });
+        for (const plan of plans) {
           const channels = plan.slots.map((s) => s.channel);
           // Checked before each throw, so a stop lets the throw under way finish and be stored, and starts no other.
           if (this.closed) throw new RollAbandonedError(job.id);
@@ -461,7 +467,7 @@ export class RigController {
             if (read === undefined) throw new Error(`channel ${s.channel} was not read`);
             const n = job.evidence.push({ throwIndex: thrown.index, channel: read.channel, label: read.label, crop: read.crop, ...(read.evidence ? { path: read.evidence.path, hash: read.evidence.hash } : {}) });
             out[s.index] = { ...asKind(kinds[s.index] as DieKind, read), ref: String(n - 1) };
-            job.partial.push({ channel: read.channel, label: read.label, type: read.type, symbol: read.symbol, ...(read.faceId !== undefined ? { faceId: read.faceId } : {}) });
+            readDie(job.partial, places[s.index] as number, read, was[s.index]);
           }
           this.hub.publish({ type: 'throw', mode: 'stream', at: this.options.now(), rollId: job.id, index: thrown.index, status: 'ok', why, reads: thrown.reads.map((r) => ({ channel: r.channel, label: r.label, symbol: r.symbol, faceId: r.faceId ?? null })) });
           this.hub.publish({ type: 'roll', roll: this.view(job) });

@@ -240,6 +240,17 @@ describe('rate limits and the queue', () => {
     }
   });
 
+  it('spends nothing from the chat rate limit on a roll it refuses, so a typo does not use up a viewer\'s next roll', async () => {
+    const s = await startTestServer({ limits: { chatPerMinute: 1, chatBurst: 1 }, chatWaitMs: 1 });
+    try {
+      for (const dice of ['3+blue', '40+red']) expect((await fetch(`${s.url}/api/chat/roll?dice=${dice}&token=${CHAT_TOKEN}`)).status).toBe(400);
+      expect((await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}`)).status).not.toBe(429);
+      expect((await fetch(`${s.url}/api/chat/roll?dice=1+red&token=${CHAT_TOKEN}`)).status).toBe(429);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('tells a chat bot the place in the queue, why it waits, and that the overlay will show the result when the roll is not done in time', async () => {
     const s = await startTestServer({ chatWaitMs: 1 });
     try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeSpec } from '../../src/server/rolls/describeSpec.js';
 import { parseDiceText } from '../../src/server/rolls/diceText.js';
 import { parseRollRequest, RollRequestError } from '../../src/server/rolls/request.js';
 import { planThrows, refusal } from '../../src/server/rolls/channelPlan.js';
@@ -15,6 +16,14 @@ describe('dice as typed in chat', () => {
       { kind: 'red', count: 2 },
       { kind: 'green', count: 1 },
       { kind: 'direction', count: 1 },
+    ]);
+  });
+
+  it('reads one die kind named twice as one group of all its dice ("1 red, 2 red" is 3 red)', () => {
+    expect(parseDiceText('1 red, 2 red')).toEqual([{ kind: 'red', count: 3 }]);
+    expect(parseDiceText('1d6, 1 green, 1d6')).toEqual([
+      { kind: 'd6', count: 2 },
+      { kind: 'green', count: 1 },
     ]);
   });
 
@@ -38,6 +47,26 @@ describe('roll requests', () => {
     expect(parseRollRequest({ t9a: { dice: 4, target: '4+', reroll: 'failures' } })).toMatchObject({ kind: 't9a', t9a: { dice: 4, target: 4, reroll: 'failures', maximised: 0 } });
     expect(parseRollRequest({ t9a: { dice: 2, total: true, maximised: true } })).toMatchObject({ t9a: { maximised: 1 } });
     expect(parseRollRequest({ fumble: { exclude: [2, 1, 2] } })).toEqual({ kind: 'fumble', exclude: [1, 2] });
+  });
+
+  it('refuses a 9th Age target every roll meets or none can, naming the targets that can be both passed and failed', () => {
+    expect(problem({ t9a: { dice: 2, target: '7+' } })).toBe('t9a.target: 7+ on one D6 always fails; give 2+ to 6+');
+    expect(problem({ t9a: { dice: 2, target: '0+' } })).toBe('t9a.target: 0+ on one D6 always succeeds; give 2+ to 6+');
+    expect(problem({ t9a: { dice: 2, total: true, target: '13+' } })).toBe('t9a.target: 13+ on a 2D6 total always fails; give 3+ to 12+');
+    expect(problem({ t9a: { dice: 3, d3: true, target: '4+' } })).toBe('t9a.target: 4+ on one D3 always fails; give 2+ to 3+');
+    for (const target of ['2+', '6+']) expect(parseRollRequest({ t9a: { dice: 2, target } })).toMatchObject({ t9a: { target: Number(target[0]) } });
+    expect(parseRollRequest({ t9a: { dice: 2, total: true, target: '12+' } })).toMatchObject({ t9a: { target: 12 } });
+  });
+
+  it('refuses an attack whose red and green dice together are more than one roll may ask for, as plain dice are', () => {
+    expect(problem({ attack: { red: 20 }, defense: { green: 11 } })).toBe('attack: 31 dice (red and green) is more than the 30 one roll may ask for');
+    expect(parseRollRequest({ attack: { red: 20 }, defense: { green: 10 } })).toMatchObject({ kind: 'attack' });
+  });
+
+  it('names a 9th Age roll for the queue and the overlay as its answer does: separate dice, not a total, with each rule\'s count', () => {
+    expect(describeSpec(parseRollRequest({ t9a: { dice: 3, target: '4+' } }))).toBe('3 dice at 4+');
+    expect(describeSpec(parseRollRequest({ t9a: { dice: 2, total: true, target: '7+', maximised: 2, minimised: 2, reroll: 'failures' } }))).toBe('2d6 total at 7+ (maximised x2, minimised x2, reroll failures)');
+    expect(describeSpec(parseRollRequest({ t9a: { dice: 1, d3: true } }))).toBe('1 D3');
   });
 
   it('names the problem of a malformed request in one line', () => {

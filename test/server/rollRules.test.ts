@@ -123,3 +123,11 @@ describe('the X-Wing Rugby fumble', () => {
     expect(n).toBe(MAX_FUMBLE_ROLLS);
   });
 });
+
+describe('plain dice in several groups', () => {
+  it('counts each group of plain dice only with its own dice, even two groups of one kind', async () => {
+    const spec = { kind: 'dice' as const, groups: [{ kind: 'd6' as const, count: 1 }, { kind: 'd6' as const, count: 2 }] };
+    const answer = await performRoll(spec, async (kinds) => [4, 1, 5].map((value, i) => ({ kind: kinds[i] as 'd6', symbol: String(value), value, channel: i, label: `d${i}` })));
+    expect(answer.line).toBe('1d6: 4; 2d6: 1, 5 -> 6');
+  });
+});

@@ -1,7 +1,7 @@
 /* global document */
 // Die icons as SVG, drawn from the die's kind and the face or symbol it shows:
-// X-Wing symbols on red and green dice, pips on D6 and D3 dice, an arrow on a
-// direction die. Each icon names what it shows in data attributes and a title.
+// X-Wing symbols on red and green dice, pips on a D6, a numeral on a D3, an
+// arrow on a direction die. Each icon names what it shows in data attributes and a title.
 const NS = 'http://www.w3.org/2000/svg';
 
 function svg(tag, attrs = {}) {
@@ -29,13 +29,15 @@ function star(points, outer, inner) {
   return svg('polygon', { points: p.join(' '), fill: 'currentColor' });
 }
 
+// Hit and crit as the dice (and the camera's model of them, src/camera/sim/dieArt.ts) show them: a hit is a solid
+// 8-point burst, a crit a 4-point star inside a ring. Swapping them would contradict the evidence crops.
 function xwingGlyph(symbol) {
   const g = svg('g', { class: 'glyph' });
   if (symbol === 'hit') {
-    g.append(svg('circle', { cx: 50, cy: 50, r: 20, fill: 'none', stroke: 'currentColor', 'stroke-width': 7 }));
-    g.append(svg('path', { d: 'M50 18V40M50 60V82M18 50H40M60 50H82', stroke: 'currentColor', 'stroke-width': 7 }));
+    g.append(star(8, 34, 14));
   } else if (symbol === 'crit') {
-    g.append(star(8, 32, 12));
+    g.append(star(4, 26, 7));
+    g.append(svg('circle', { cx: 50, cy: 50, r: 32, fill: 'none', stroke: 'currentColor', 'stroke-width': 6, class: 'ring' }));
   } else if (symbol === 'focus') {
     g.append(svg('path', { d: 'M16 50Q50 18 84 50Q50 82 16 50Z', fill: 'none', stroke: 'currentColor', 'stroke-width': 6 }));
     g.append(svg('circle', { cx: 50, cy: 50, r: 10, fill: 'currentColor' }));
@@ -70,6 +72,16 @@ export function dieIcon(kind, symbol, size = 64) {
     const t = svg('text', { x: 88, y: 92, 'text-anchor': 'end', class: 'corner' });
     t.textContent = String(n);
     root.append(t);
+    return root;
+  }
+  if (kind === 'd3') {
+    // A D3's value as a numeral with a "D3" mark: pips would read as a D6 face the die did not show (a D6 read as a D3
+    // shows 3 or 4 pips for a 2).
+    const t = svg('text', { x: 50, y: 66, 'text-anchor': 'middle', class: 'numeral', 'font-size': 48, 'font-weight': 700, fill: 'currentColor' });
+    t.textContent = String(n);
+    const mark = svg('text', { x: 88, y: 92, 'text-anchor': 'end', class: 'corner' });
+    mark.textContent = 'D3';
+    root.append(t, mark);
     return root;
   }
   for (const [x, y] of PIPS[n] ?? []) root.append(svg('circle', { cx: x, cy: y, r: 9, class: 'pip', fill: 'currentColor' }));

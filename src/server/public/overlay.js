@@ -1,4 +1,4 @@
-/* global document, location, URLSearchParams, requestAnimationFrame, performance, setTimeout, clearTimeout */
+/* global document, window, location, URLSearchParams, requestAnimationFrame, performance, setTimeout, clearTimeout */
 // The OBS overlay: the last roll large with its dice, the modified result and
 // a short history. Query parameters: theme (dark, light, plain), size (die
 // size in pixels), dice (which die kinds to show, e.g. red,green), history
@@ -53,9 +53,53 @@ function resultText(roll) {
 
 function slot(kind, symbol, note, kept = true) {
   const s = el('div', { class: `die-slot${kept ? '' : ' discarded'}`, 'data-kind': kind, 'data-symbol': symbol });
-  s.append(dieIcon(kind, symbol, size), el('span', { class: 'note', text: note }));
+  s.append(dieIcon(kind, symbol, fitted), el('span', { class: 'note', text: note }));
   return s;
 }
+
+// Why a throw is tumbled again, in a few words for viewers (the full reason is the result line's title).
+function retumbleWhy(statuses, reason) {
+  if (statuses.includes('cocked')) return 'a die is cocked';
+  if (/shadow/i.test(reason)) return 'a die is lost in its shadow';
+  if (/blob|touching|second die/i.test(reason)) return 'dice are touching';
+  if (/cocked/i.test(reason)) return 'a die is cocked';
+  if (statuses.some((st) => st !== 'read') || /unreadable|declined/i.test(reason)) return 'a die could not be read';
+  if (/missing|not found/i.test(reason)) return 'a die was not found';
+  return 'that throw did not count';
+}
+
+// A browser source smaller than the row of dice (600x200 with 11 dice) would wrap them and push the result line out
+// of sight: the dice shrink to one row that fits the width, then further while the result line would be cut off.
+const MIN_DIE = 20;
+let fitted = size;
+function setDie(px) {
+  fitted = px;
+  document.body.style.setProperty('--die', `${px}px`);
+  for (const icon of diceBox.querySelectorAll('.die')) {
+    icon.setAttribute('width', String(px));
+    icon.setAttribute('height', String(px));
+  }
+}
+
+function fitDice() {
+  const body = document.body.style;
+  setDie(size);
+  body.removeProperty('--result');
+  const n = diceBox.children.length;
+  if (n === 0) return;
+  const panel = current.getBoundingClientRect();
+  const room = window.innerWidth - 2 * panel.left - (panel.width - diceBox.getBoundingClientRect().width);
+  let die = Math.max(MIN_DIE, Math.min(size, Math.floor((room - 8 * (n - 1)) / n)));
+  setDie(die);
+  const over = () => result.getBoundingClientRect().bottom - window.innerHeight;
+  if (over() > 0) {
+    die = Math.max(MIN_DIE, die - Math.ceil(over()));
+    setDie(die);
+  }
+  // Smallest dice and still cut off: the result line itself gets smaller.
+  for (let f = 0.9; over() > 0 && f >= 0.4; f -= 0.1) body.setProperty('--result', String(f));
+}
+window.addEventListener('resize', fitDice);
 
 function markShown(rollId, what) {
   // The moment the dice are on screen (next frame), for the latency bench: User Timing marks.
@@ -82,9 +126,19 @@ function showRoll(roll, fresh) {
       diceBox.append(slot(d.kind, d.symbol, note, d.kept));
     }
   } else {
-    for (const d of roll.partial ?? []) if (shows(d.type)) diceBox.append(slot(d.type, d.faceId ?? d.symbol, ''));
+    // One slot per die asked, in the order asked: a die not yet read is an empty die on its channel, a reroll sits in
+    // the place of the die it rerolls ("was blank"), so the row never holds more dice than the roll.
+    for (const d of roll.partial ?? []) {
+      if (!d || !shows(d.type)) continue;
+      const s = slot(d.type, d.pending ? '' : (d.faceId ?? d.symbol), d.was !== undefined ? `was ${d.was}` : '');
+      Object.assign(s.dataset, { channel: String(d.channel), was: d.was !== undefined ? `was ${d.was}` : '' });
+      if (d.pending) s.classList.add('pending');
+      diceBox.append(s);
+    }
   }
   result.textContent = finished(roll.state) ? resultText(roll) : 'rolling…';
+  result.removeAttribute('title');
+  fitDice();
   markShown(roll.id, roll.state);
   renderHistory();
 }
@@ -163,15 +217,25 @@ connectLive({
       // A rolling roll: the dice kept so far replace the ones shown live.
       present(roll, roll.state !== 'rolling' || shown !== roll.id);
     } else if (e.type === 'die-read' && e.mode === 'stream' && e.counted && e.rollId === shown && root.dataset.state === 'rolling') {
-      if (e.status !== 'read' || !shows(e.dieType)) return;
-      const s = slot(e.dieType, e.symbol, '');
+      if (!shows(e.dieType)) return;
+      // The die fills its place: a die of a throw that did not count first, else the first still waiting on its channel.
+      const at = diceBox.querySelector(`.die-slot.void[data-channel="${e.channel}"]`) ?? diceBox.querySelector(`.die-slot.pending[data-channel="${e.channel}"]`);
+      if (at === null) return;
+      const read = e.status === 'read';
+      const was = at.dataset.was ?? '';
+      // A die the reader declined (cocked, unreadable) is marked with why, so the re-tumble that follows makes sense.
+      const s = slot(e.dieType, read ? e.symbol : '', read ? was : e.status);
       s.classList.add('live');
-      diceBox.append(s);
+      if (!read) s.classList.add('declined');
+      Object.assign(s.dataset, { channel: String(e.channel), status: e.status, was });
+      at.replaceWith(s);
       requestAnimationFrame(() => performance.mark(`die ${e.rollId} ${e.frame} ${e.channel} ${e.at}`));
     } else if (e.type === 'retumble' && e.rollId === shown) {
-      // That throw did not count: its dice go, the rig throws again.
-      for (const s of [...diceBox.querySelectorAll('.die-slot.live')]) s.remove();
-      result.textContent = 'rolling again…';
+      // That throw did not count: its dice stay dimmed (a declined one still says why) until the next throw reads them.
+      const live = [...diceBox.querySelectorAll('.die-slot.live')];
+      for (const s of live) s.classList.replace('live', 'void');
+      result.textContent = `rolling again: ${retumbleWhy(live.map((s) => s.dataset.status), e.reason ?? '')}`;
+      result.title = e.reason ?? '';
     }
   },
 });

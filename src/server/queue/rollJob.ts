@@ -33,10 +33,27 @@ export interface RollJob {
   error?: string;
   readonly throws: number[];
   readonly evidence: EvidenceFrame[];
-  /** Dice read so far (live), for the overlay and GET /api/rolls/:id. */
-  readonly partial: { channel: number; label: string; type: string; symbol: string; faceId?: string }[];
+  /**
+   * The dice so far (live), for the overlay and GET /api/rolls/:id: one per die asked, in the order asked; a die not
+   * yet read is `pending` (with the channel that will give it), and a reroll takes the place of the die it rerolls
+   * (`was`: what that die showed), so a roll never shows more dice than it has.
+   */
+  readonly partial: PartialDie[];
   done: Promise<void>;
   resolve: () => void;
+}
+
+/** One die of a roll under way. */
+export interface PartialDie {
+  readonly channel: number;
+  readonly label: string;
+  /** The channel's die type (a D3 may come from a d6 channel). */
+  readonly type: string;
+  readonly pending?: true;
+  readonly symbol?: string;
+  readonly faceId?: string;
+  /** The symbol of the die this one rerolls. */
+  readonly was?: string;
 }
 
 /** The roll as the API and the pages show it (no pixels). */
@@ -72,6 +89,6 @@ export class RollAbandonedError extends DicerigError {
 /** One console line naming an abandoned roll: its id, dice, who asked, and how far it got. */
 export function abandonedLine(job: RollJob): string {
   const who = job.by !== undefined ? `, asked by ${job.by}` : '';
-  const got = job.throws.length > 0 ? `; ${job.partial.length} dice read in ${job.throws.length} stored throws, no answer` : '; not started';
+  const got = job.throws.length > 0 ? `; ${job.partial.filter((d) => d.pending !== true).length} dice read in ${job.throws.length} stored throws, no answer` : '; not started';
   return `Abandoned roll ${job.id} (${job.text}${who})${got}.`;
 }

@@ -42,7 +42,10 @@ export function parseDiceText(text: string): DiceGroup[] {
     const count = m[1] === undefined || m[1] === '' ? 1 : Number(m[1]);
     if (count < 1) throw new Error(`"${part}" asks for no dice`);
     if (count > MAX_DICE) throw new Error(`${(m[1] as string).replace(/^0+/, '')} dice is more than the ${MAX_DICE} one roll may ask for`);
-    groups.push({ kind, count });
+    // One group per kind: "1 red, 2 red" is 3 red, or each group's result would count the other's dice too.
+    const same = groups.findIndex((g) => g.kind === kind);
+    if (same >= 0) groups[same] = { kind, count: (groups[same] as DiceGroup).count + count };
+    else groups.push({ kind, count });
   }
   const total = groups.reduce((n, g) => n + g.count, 0);
   if (total > MAX_DICE) throw new Error(`${total} dice is more than the ${MAX_DICE} one roll may ask for`);

@@ -5,13 +5,17 @@
  * The rig is injected, so the rules run the same on the rig and in tests.
  */
 import type { DieKind, RolledDie } from './dieKinds.js';
+import { describeT9a } from './describeSpec.js';
 import { formatDice } from './diceText.js';
 import type { RollSpec } from './request.js';
 import { diceRolled, keptTotal, rerollWanted, type T9aRollRule } from './t9aRules.js';
 import { attackModifier, cancel, defenseModifier, lockRerolls, modifyAttack, modifyDefense } from './xwingRules.js';
 
-/** Rolls these dice (one throw or several) and returns them read, in the order asked. */
-export type RollDice = (kinds: readonly DieKind[], why: string) => Promise<RolledDie[]>;
+/**
+ * Rolls these dice (one throw or several) and returns them read, in the order asked. `replaces`, for a reroll: the
+ * place each new die takes among the dice asked before (so a live view shows it instead of the die it rerolls).
+ */
+export type RollDice = (kinds: readonly DieKind[], why: string, replaces?: readonly number[]) => Promise<RolledDie[]>;
 
 /** One die of the answer. */
 export interface AnswerDie extends RolledDie {
@@ -78,8 +82,10 @@ async function rollDice(spec: Extract<RollSpec, { kind: 'dice' }>, roll: RollDic
   const dice: AnswerDie[] = got.map((d) => ({ ...d, group: 'dice', kept: true }));
   const result: Record<string, number> = {};
   const parts: string[] = [];
+  let from = 0;
   for (const g of spec.groups) {
-    const mine = dice.filter((d) => d.kind === g.kind);
+    // A group's dice by position, not by kind: two groups of one kind must not each count all of them.
+    const mine = dice.slice(from, (from += g.count));
     const faces = mine.map((d) => d.symbol).join(', ');
     const head = formatDice([g]);
     if (g.kind === 'red') {
@@ -112,7 +118,7 @@ async function rollAttack(spec: Extract<RollSpec, { kind: 'attack' }>, roll: Rol
   const again = red.map((d, i) => ({ d, i })).filter(({ d }) => lockRerolls(d.symbol, mod));
   const from = new Map<number, string>();
   if (again.length > 0) {
-    const rerolled = await roll(again.map(() => 'red'), 'target lock reroll');
+    const rerolled = await roll(again.map(() => 'red'), 'target lock reroll', again.map((a) => a.i));
     red = red.map((d, i) => {
       const k = again.findIndex((a) => a.i === i);
       if (k < 0) return d;
@@ -164,7 +170,8 @@ async function rollT9a(spec: Extract<RollSpec, { kind: 't9a' }>, roll: RollDice)
   const again = firstTotals.map((v, i) => ({ v, i })).filter(({ v }) => rerollWanted(v, t.reroll, t.target));
   const rerolledFrom = new Map<number, number>();
   if (again.length > 0) {
-    const fresh = await roll(Array<DieKind>(again.length * rule.perRoll).fill(kind), `reroll ${t.reroll}`);
+    const places = again.flatMap((a) => Array.from({ length: rule.perRoll }, (_, j) => a.i * rule.perRoll + j));
+    const fresh = await roll(Array<DieKind>(places.length).fill(kind), `reroll ${t.reroll}`, places);
     again.forEach((a, k) => {
       rerolledFrom.set(a.i, a.v);
       rolls[a.i] = fresh.slice(k * rule.perRoll, (k + 1) * rule.perRoll);
@@ -178,10 +185,7 @@ async function rollT9a(spec: Extract<RollSpec, { kind: 't9a' }>, roll: RollDice)
     return ds.map((d, i): AnswerDie => ({ ...d, group: `roll ${r + 1}`, kept: kept[i] ?? true, ...(was !== undefined ? { rerolledFrom: String(was) } : {}) }));
   });
   const successes = t.target === undefined ? undefined : totals.filter((v) => v >= (t.target as number)).length;
-  const mods = [t.maximised > 0 ? `maximised${t.maximised > 1 ? ` x${t.maximised}` : ''}` : '', t.minimised > 0 ? `minimised${t.minimised > 1 ? ` x${t.minimised}` : ''}` : '', t.reroll !== 'none' ? `reroll ${t.reroll}` : '']
-    .filter((m) => m !== '')
-    .join(', ');
-  const head = `${t.total ? `${t.dice}${t.d3 ? 'd3' : 'd6'} total` : `${plural(t.dice, t.d3 ? 'D3' : 'die', t.d3 ? 'D3' : 'dice')}`}${t.target !== undefined ? ` at ${t.target}+` : ''}${mods ? ` (${mods})` : ''}`;
+  const head = describeT9a(t);
   const shown = totals.map((v, r) => `${rerolledFrom.has(r) ? `${rerolledFrom.get(r)}->` : ''}${v}`).join(', ');
   const result: Record<string, number> = { total: totals.reduce((s, v) => s + v, 0) };
   if (successes !== undefined) result.successes = successes;

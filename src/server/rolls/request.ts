@@ -5,7 +5,7 @@
  * ball lands inside the play area). Every problem is one line naming the field.
  */
 import { z } from 'zod';
-import { parseDiceText, type DiceGroup } from './diceText.js';
+import { MAX_DICE, parseDiceText, type DiceGroup } from './diceText.js';
 
 const instances = z.union([z.boolean().transform((b) => (b ? 1 : 0)), z.number().int().min(0).max(4)]);
 
@@ -103,6 +103,9 @@ export function parseRollRequest(body: unknown): RollSpec {
   }
   if ('attack' in r) {
     if (r.attack.force && (r.attack.focus || r.attack.lock)) throw new RollRequestError('attack: a force charge is spent alone here (not with focus or lock)');
+    // The same cap as plain dice: the red and green dice of one attack are one roll.
+    const both = r.attack.red + (r.defense?.green ?? 0);
+    if (both > MAX_DICE) throw new RollRequestError(`attack: ${both} dice (red and green) is more than the ${MAX_DICE} one roll may ask for`);
     if (r.defense?.force && r.defense.focus) throw new RollRequestError('defense: spend focus or a force charge, not both');
     return { kind: 'attack', attack: r.attack, ...(r.defense !== undefined ? { defense: r.defense } : {}), ...by };
   }
@@ -111,9 +114,16 @@ export function parseRollRequest(body: unknown): RollSpec {
     if ((t.reroll === 'failures' || t.reroll === 'successes') && t.target === undefined) throw new RollRequestError(`t9a.target: rerolling ${t.reroll} needs a target such as "4+"`);
     if (t.reroll === 'ones' && t.total && t.dice > 1) throw new RollRequestError('t9a.reroll: rerolling ones applies to single-die rolls');
     if (t.d3 && (t.total || t.maximised > 0 || t.minimised > 0)) throw new RollRequestError('t9a.d3: D3 rolls are rolled one die each, without Maximised or Minimised Roll');
+    if (t.target !== undefined) {
+      // A target every roll meets, or none can, gives a fixed answer: refused before the rig moves.
+      const size = t.total ? t.dice : 1;
+      const [low, high] = [size + 1, size * (t.d3 ? 3 : 6)];
+      const what = t.total ? `a ${size}${t.d3 ? 'D3' : 'D6'} total` : `one ${t.d3 ? 'D3' : 'D6'}`;
+      if (t.target < low || t.target > high) throw new RollRequestError(`t9a.target: ${t.target}+ on ${what} always ${t.target < low ? 'succeeds' : 'fails'}; give ${low}+ to ${high}+`);
+    }
     const rolled = (t.total ? t.dice : 1) + Math.abs(t.maximised - t.minimised);
     const perRoll = t.total ? 1 : t.dice;
-    if (rolled * perRoll > 30) throw new RollRequestError(`t9a: ${rolled * perRoll} dice is more than one roll may ask for (30)`);
+    if (rolled * perRoll > MAX_DICE) throw new RollRequestError(`t9a: ${rolled * perRoll} dice is more than one roll may ask for (${MAX_DICE})`);
     return { kind: 't9a', t9a: t, ...by };
   }
   return { kind: 'fumble', exclude: [...new Set(r.fumble.exclude)].sort(), ...by };

@@ -30,7 +30,8 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
     const client = clientKey(token as string);
     const by = typeof req.query.by === 'string' && req.query.by.trim() !== '' ? { by: req.query.by.trim().slice(0, 40) } : {};
-    const wait = ctx.chatLimit.take(client);
+    // Only a roll taken spends from the rate limit: a typo refused (400, 422, 429 for a full queue) moves nothing.
+    const wait = ctx.chatLimit.wait(client);
     // In the bot's reply form, like every other chat answer.
     if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send(`${by.by !== undefined ? `@${by.by} ` : 'Dice roller: '}too many rolls asked from chat: try again in ${wait} s.`);
     let spec;
@@ -49,6 +50,7 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const whom = by.by !== undefined ? `@${by.by} you` : 'Dice roller: chat';
       return reply.code(429).header('Retry-After', '10').send(`${whom} already ${by.by !== undefined ? 'have' : 'has'} ${cap} rolls waiting; wait for them first.`);
     }
+    ctx.chatLimit.take(client);
     const job = ctx.controller.submit(spec, chatClient, describeSpec(spec));
     await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs))]);
     const who = job.by !== undefined ? `@${job.by} ` : '';

@@ -22,9 +22,10 @@ export interface SimServePages {
   close(): Promise<void>;
 }
 
-export async function startSimServePages(dir: string): Promise<SimServePages> {
+/** `serve` (on a free port, into `dir`'s roll store) with `args`: `--sim` by default, e.g. `['--sim', 'd6']` or `['--config', file]`. */
+export async function startSimServePages(dir: string, args: readonly string[] = ['--sim']): Promise<SimServePages> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
-  const server = await startCliServer(['serve', '--sim', '--port', '0', '--db', join(dir, 'rolls.db')], { timeoutMs: 60_000, env: { ...process.env, DICERIG_TOKEN: TOKEN } });
+  const server = await startCliServer(['serve', ...args, '--port', '0', '--db', join(dir, 'rolls.db')], { timeoutMs: 60_000, env: { ...process.env, DICERIG_TOKEN: TOKEN } });
   let browser: Browser;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
