@@ -9,7 +9,7 @@ import { chartData } from './chartData.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
 import { faceResolutionTable } from './resolutionTables.js';
-import { verdictLabel } from './organiserTable.js';
+import { rollsPhrase, verdictLabel } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
 import type { DieReport } from './sessionReport.js';
 import { verdictBadge, verdictClass } from './verdictBadge.js';
@@ -42,7 +42,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
     .join('\n');
   return `<section class="die" id="die-${d.key}" data-die="${escapeHtml(die.label)}" data-verdict="${v.kind}">
 <h2>${escapeHtml(die.label)} ${verdictBadge(v.kind, verdictLabel(v))}</h2>
-<p class="die-meta">${escapeHtml(die.die.name)} · ${formatCount(die.n)} counted rolls${channels}</p>
+<p class="die-meta">${escapeHtml(die.die.name)} · ${rollsPhrase(die.n, d.resolution?.unresolved ?? 0)}${channels}</p>
 <div class="meaning ${verdictClass(v.kind)}">${d.meaning.map((m) => `<p>${escapeHtml(m)}</p>`).join('')}</div>
 <p class="sentence">${escapeHtml(die.sentence)}</p>
 ${correctedNote(d)}${alsoRolled(d)}
