@@ -19,7 +19,7 @@ import { describeVerdict, type FaceEstimate, type FairWithinVerdict, type Inconc
 import type { DieAnalysis } from './analyze.js';
 import { estimates } from './fixedSampleVerdict.js';
 import type { LevelAnalysis } from './levelAnalysis.js';
-import { widenedGameFigure, widenedLevel, widenedUnfairP } from './widenedFigures.js';
+import { widenedFigures, widenedUnfairP } from './widenedFigures.js';
 
 export interface UnresolvedSettings {
   readonly alpha: number;
@@ -36,7 +36,9 @@ export interface UnresolvedSettings {
  * all its rolls, read and unresolved, saying it holds whatever they were.
  */
 export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: UnresolvedSettings): DieAnalysis {
-  if (unresolved <= 0 || d.verdict.kind === 'RIG_SUSPECT') return d;
+  if (unresolved <= 0) return d;
+  // Its rig checks failed: no verdict to make, but its figures are still shown, holding whatever those rolls were.
+  if (d.verdict.kind === 'RIG_SUSPECT') return widenedFigures(d, unresolved, s);
   const levels = d.face ? [d.symbol, d.face] : [d.symbol];
   const rolls = `${formatCount(unresolved)} unresolved ${unresolved === 1 ? 'roll' : 'rolls'}`;
   const shown = widenedFigures(d, unresolved, s);
@@ -89,16 +91,6 @@ export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: Un
 /** "…; it holds whatever the N unresolved rolls were.", as a session's sentence says it. */
 function holdsWhatever(sentence: string, unresolved: number): string {
   return `${sentence.replace(/\.$/, '')}; it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}.`;
-}
-
-/** `d` with its level intervals (at the die's certifying level) and game figures widened over its unresolved rolls. */
-function widenedFigures(d: DieAnalysis, unresolved: number, s: UnresolvedSettings): DieAnalysis {
-  const symbol = widenedLevel(d.symbol, unresolved, s.certifyAlpha);
-  const face = d.face ? widenedLevel(d.face, unresolved, s.certifyAlpha) : undefined;
-  // The adjusted p-values name their level: they follow it to its widened copy.
-  const adjusted = d.adjusted.map((a) => ({ ...a, analysis: a.analysis === d.face && face ? face : a.analysis === d.symbol ? symbol : a.analysis }));
-  const game = d.game.map((g) => widenedGameFigure(g, d.symbol.counts, d.symbol.labels, unresolved, s.alpha));
-  return { ...d, symbol, ...(face ? { face } : {}), adjusted, game };
 }
 
 /**

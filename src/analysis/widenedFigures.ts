@@ -6,8 +6,23 @@
  */
 import { chiSquareSf } from '../stats/special.js';
 import { widenedGoodmanIntervals, wilsonInterval, type Interval } from '../stats/intervals.js';
-import type { GameFigureResult } from './analyze.js';
+import type { DieAnalysis, GameFigureResult } from './analyze.js';
 import type { LevelAnalysis } from './levelAnalysis.js';
+
+/**
+ * `d` with its level intervals (at the die's certifying level, `certifyAlpha`) and game figures (at `alpha`) widened
+ * over its `unresolved` rolls: the figures of a die with unresolved rolls, whoever made its verdict (a session that
+ * stored one, several sessions together, or a fixed-sample test here), so one die shows one set of figures.
+ */
+export function widenedFigures(d: DieAnalysis, unresolved: number, s: { readonly alpha: number; readonly certifyAlpha: number }): DieAnalysis {
+  if (unresolved <= 0) return d;
+  const symbol = widenedLevel(d.symbol, unresolved, s.certifyAlpha);
+  const face = d.face ? widenedLevel(d.face, unresolved, s.certifyAlpha) : undefined;
+  // The adjusted p-values name their level: they follow it to its widened copy.
+  const adjusted = d.adjusted.map((a) => ({ ...a, analysis: a.analysis === d.face && face ? face : a.analysis === d.symbol ? symbol : a.analysis }));
+  const game = d.game.map((g) => widenedGameFigure(g, d.symbol.counts, d.symbol.labels, unresolved, s.alpha));
+  return { ...d, symbol, ...(face ? { face } : {}), adjusted, game };
+}
 
 /** `l` with its intervals widened over `unresolved` rolls, at `alpha` (the level its intervals were made at). */
 export function widenedLevel(l: LevelAnalysis, unresolved: number, alpha: number): LevelAnalysis {

@@ -9,7 +9,7 @@ import { chartData } from './chartData.js';
 import { escapeHtml } from './escape.js';
 import { htmlTable } from './htmlTable.js';
 import { faceResolutionTable } from './resolutionTables.js';
-import { verdictLabel } from './organiserTable.js';
+import { rollsPhrase, verdictLabel } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
 import type { DieReport } from './sessionReport.js';
 import { verdictBadge, verdictClass } from './verdictBadge.js';
@@ -42,7 +42,7 @@ export function dieSection(d: DieReport, charts: readonly ReportChart[], a: Anal
     .join('\n');
   return `<section class="die" id="die-${d.key}" data-die="${escapeHtml(die.label)}" data-verdict="${v.kind}">
 <h2>${escapeHtml(die.label)} ${verdictBadge(v.kind, verdictLabel(v))}</h2>
-<p class="die-meta">${escapeHtml(die.die.name)} · ${formatCount(die.n)} counted rolls${channels}</p>
+<p class="die-meta">${escapeHtml(die.die.name)} · ${rollsPhrase(die.n, d.resolution?.unresolved ?? 0)}${channels}</p>
 <div class="meaning ${verdictClass(v.kind)}">${d.meaning.map((m) => `<p>${escapeHtml(m)}</p>`).join('')}</div>
 <p class="sentence">${escapeHtml(die.sentence)}</p>
 ${correctedNote(d)}${alsoRolled(d)}
@@ -83,13 +83,17 @@ function levelTable(d: DieAnalysis, l: LevelAnalysis, a: Analysis, descriptive: 
     `By ${l.level}: Pearson X² = ${fixed(l.pearson.statistic, 2)} (${l.pearson.df} df), p = ${formatLogScientific(l.pearson.logP)}; ` +
     `G-test p = ${formatLogScientific(l.g.logP)}${exact}; adjusted p (${a.multiplicity === 'holm' ? 'Holm' : 'Benjamini–Hochberg'} over ${a.family} tests) = ` +
     `${adjusted ? formatLogScientific(adjusted.adjustedLogP) : '?'}; Cohen's w = ${fixed(l.cohensW)}.`;
+  const widened =
+    l.widenedOver !== undefined
+      ? `<p class="note" data-widened-over="${l.widenedOver}">${escapeHtml(`Intervals widened over every ${l.level} the ${formatCountOf(l.widenedOver, 'unresolved roll')} could have been; observed: of the read rolls.`)}</p>\n`
+      : '';
   return (
     htmlTable(
       [l.level, { text: 'count', num: true }, { text: 'observed', num: true }, { text: 'expected', num: true }, { text: `${confidenceLabel(a.certifyAlpha)} simultaneous`, num: true }, { text: 'deviation', num: true }],
       rows,
       `level-table level-${l.level}`,
       `${d.label}: rolls by ${l.level}, observed against expected`,
-    ) + `\n<p class="note" data-test="${l.level}"${descriptive ? ' data-descriptive="true"' : ''}>${descriptive ? `<strong>${escapeHtml(DESCRIPTIVE_NOTE)}</strong> ` : ''}${escapeHtml(test)}</p>`
+    ) + `\n${widened}<p class="note" data-test="${l.level}"${descriptive ? ' data-descriptive="true"' : ''}>${descriptive ? `<strong>${escapeHtml(DESCRIPTIVE_NOTE)}</strong> ` : ''}${escapeHtml(test)}</p>`
   );
 }
 
@@ -110,7 +114,14 @@ function gameTable(d: DieAnalysis, a: Analysis): string {
     rows,
     'game-table',
     `${d.label}: game figures against their expected rates`,
-  );
+  ) + widenedGameNote(d);
+}
+
+/** Said under the game table when its intervals hold whatever the die's unresolved rolls were (rates: of the read rolls). */
+function widenedGameNote(d: DieAnalysis): string {
+  const u = d.game.find((g) => g.widenedOver !== undefined)?.widenedOver;
+  if (u === undefined) return '';
+  return `\n<p class="note" data-widened-over="${u}">${escapeHtml(`Intervals whatever the ${formatCountOf(u, 'unresolved roll')} ${u === 1 ? 'was' : 'were'}; rates: of the read rolls.`)}</p>`;
 }
 
 function evidenceLine(d: DieReport): string {

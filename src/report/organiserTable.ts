@@ -19,6 +19,11 @@ export function rollsText(read: number, unresolved: number): string {
   return unresolved > 0 ? `${formatCount(read + unresolved)} (${formatCount(unresolved)} unresolved)` : formatCount(read);
 }
 
+/** The same count in a sentence, as a die's heading says it: "300 rolls (50 unresolved)", or "1,500 counted rolls". */
+export function rollsPhrase(read: number, unresolved: number): string {
+  return unresolved > 0 ? `${formatCount(read + unresolved)} rolls (${formatCount(unresolved)} unresolved)` : `${formatCount(read)} counted rolls`;
+}
+
 /** A verdict that is a campaign's RIG_SUSPECT: the session's rig was found biased, so nothing of the die is certified from it. */
 export function campaignSetAside(v: Verdict): boolean {
   return v.kind === 'RIG_SUSPECT' && v.campaign !== undefined;

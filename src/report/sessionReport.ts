@@ -3,6 +3,7 @@ import { homogeneityWhateverUnresolved } from '../analysis/homogeneityUnresolved
 import { withSessionVerdict } from '../analysis/sessionVerdict.js';
 import { withCampaignFinding, type CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 import { holdWhateverUnresolved } from '../analysis/unresolvedRolls.js';
+import { widenedFigures } from '../analysis/widenedFigures.js';
 import { describeFleetSession, type FleetSessionInfo } from '../fleet/fleetReader.js';
 import { rollCountsDiffer } from '../analysis/verdictCounts.js';
 import type { DieRolls } from '../rolllog/types.js';
@@ -135,9 +136,11 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
   // A die with no stored verdict is judged as analyze judges it: to hold whatever its unresolved rolls were.
   const unresolvedSettings = { alpha: analyzed.alpha, certifyAlpha: analyzed.certifyAlpha, delta: analyzed.delta, family: analyzed.family };
   const heldOf = (d: (typeof analyzed.dice)[number]) => holdWhateverUnresolved(d, resolutionOf(d.label)?.unresolved ?? 0, unresolvedSettings);
+  // A stored verdict is the session's own, but the die's figures (tables and charts) hold whatever its unresolved rolls were, as analyze shows them.
+  const widenedOf = (d: (typeof analyzed.dice)[number]) => widenedFigures(d, resolutionOf(d.label)?.unresolved ?? 0, unresolvedSettings);
   const judged = analyzed.dice.map((d) => {
     const stored = storedOf(d.label);
-    return stored !== null ? withSessionVerdict(d, stored) : heldOf(d);
+    return stored !== null ? withSessionVerdict(widenedOf(d), stored) : heldOf(d);
   });
   const analysis = { ...analyzed, homogeneity, dice: finding === undefined ? judged : judged.map((d) => withCampaignFinding(d, finding)) };
   const keys = fileKeys(analysis.dice.map((d) => d.label));

@@ -4,6 +4,7 @@ import { judgeAcrossSessions } from '../../analysis/acrossSessions.js';
 import { homogeneityWhateverUnresolved } from '../../analysis/homogeneityUnresolved.js';
 import { withSessionVerdict } from '../../analysis/sessionVerdict.js';
 import { holdWhateverUnresolved } from '../../analysis/unresolvedRolls.js';
+import { widenedFigures } from '../../analysis/widenedFigures.js';
 import { analysisTextParts } from '../format/analysisText.js';
 import { analysisJsonParts } from '../format/analysisJson.js';
 import { checkDieOption } from '../dieOption.js';
@@ -76,7 +77,8 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
         dice: function* () {
           for (const read of analysed.dice()) {
             const unresolved = unresolvedOf.get(read.label) ?? 0;
-            const d = unresolved > 0 ? { ...read, unresolved } : read;
+            // Its figures hold whatever its unresolved rolls were, whoever made its verdict (the session's verdict keeps its own).
+            const d = unresolved > 0 ? { ...widenedFigures(read, unresolved, settings), unresolved } : read;
             const own = sessionParts(d.label);
             if (own?.parts !== undefined) {
               yield { ...withSessionVerdict(d, own.parts, own.session, own.file, own.importedFrom), ...(own.sessionKind !== undefined ? { sessionKind: own.sessionKind } : {}) };

@@ -10,7 +10,9 @@ export const FREQUENCY_CHART_SIZE = { width: 640, height: 320 } as const;
 /**
  * Observed proportion of each face (or symbol) as a bar, its simultaneous
  * interval as a whisker and the expected odds as a line across the bar. A bar
- * whose interval misses the expected line is drawn in the warning colour.
+ * whose interval misses the expected line is drawn in the warning colour. A level
+ * widened over unresolved rolls draws (and colours by) its widened intervals, and
+ * says so under the chart: the read rolls alone can make a fair die look biased.
  */
 export function frequencyChart(level: LevelAnalysis, title: string, alpha: number): Scene {
   const { width, height } = FREQUENCY_CHART_SIZE;
@@ -53,7 +55,7 @@ export function frequencyChart(level: LevelAnalysis, title: string, alpha: numbe
     });
     const cap = barWidth * 0.3;
     shapes.push(
-      { kind: 'line', x1: cx, y1: y(iv.lower), x2: cx, y2: y(iv.upper), stroke: PALETTE.interval, width: 1.5, data: { role: 'interval', label } },
+      { kind: 'line', x1: cx, y1: y(iv.lower), x2: cx, y2: y(iv.upper), stroke: PALETTE.interval, width: 1.5, data: { role: 'interval', label, ...(level.widenedOver !== undefined ? { widened: level.widenedOver } : {}) } },
       { kind: 'line', x1: cx - cap, y1: y(iv.lower), x2: cx + cap, y2: y(iv.lower), stroke: PALETTE.interval, width: 1.5 },
       { kind: 'line', x1: cx - cap, y1: y(iv.upper), x2: cx + cap, y2: y(iv.upper), stroke: PALETTE.interval, width: 1.5 },
       { kind: 'line', x1: cx - band * 0.42, y1: y(expected), x2: cx + band * 0.42, y2: y(expected), stroke: PALETTE.expected, width: 3, data: { role: 'expected', label, value: expected } },
@@ -68,5 +70,9 @@ export function frequencyChart(level: LevelAnalysis, title: string, alpha: numbe
       shapes.push({ kind: 'text', x: cx, y: labelY + 15, text: `${formatProbability(obs)} (${formatCount(level.counts[i] as number)})`, size: 10, fill: PALETTE.muted, anchor: 'middle' });
     }
   });
+  if (level.widenedOver !== undefined) {
+    const rolls = level.widenedOver === 1 ? 'the unresolved roll' : `the ${formatCount(level.widenedOver)} unresolved rolls`;
+    shapes.push({ kind: 'text', x: left, y: height - 8, text: `Whiskers widened over every ${level.level} ${rolls} could have been; bars: the read rolls.`, size: 10, fill: PALETTE.muted });
+  }
   return { width, height, title, background: PALETTE.background, shapes };
 }

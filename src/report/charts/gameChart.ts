@@ -1,5 +1,5 @@
 import type { GameFigureResult } from '../../analysis/analyze.js';
-import { confidenceLabel, formatProbability, signedPercent } from '../../core/format.js';
+import { confidenceLabel, formatCount, formatProbability, signedPercent } from '../../core/format.js';
 import { chartTitle, legend, textWidth } from '../chart/axes.js';
 import { PALETTE } from '../chart/palette.js';
 import { linearScale, niceTicks, tickLabel } from '../chart/scale.js';
@@ -22,7 +22,8 @@ function signedTick(t: number, ticks: readonly number[]): string {
 /**
  * What the die does in play: each game figure (hits + crits per die, with and
  * without focus; evades...) as its difference from the expected rate, with
- * its interval, on one shared axis centred on "as expected".
+ * its interval, on one shared axis centred on "as expected". Figures widened over
+ * unresolved rolls draw (and colour by) their widened intervals, and the title says so.
  */
 export function gameChart(game: readonly GameFigureResult[], title: string, alpha: number): Scene {
   const width = GAME_CHART_WIDTH;
@@ -38,7 +39,7 @@ export function gameChart(game: readonly GameFigureResult[], title: string, alph
   const ticks = niceTicks(-reach, reach, 6);
   const x = linearScale(ticks[0] as number, ticks[ticks.length - 1] as number, left, right);
   const shapes: Shape[] = [
-    chartTitle(title, 12, width - 20),
+    chartTitle(title + widenedClause(game), 12, width - 20),
     ...legend(left, 44, [
       { kind: 'swatch', colour: PALETTE.bar, text: 'observed − expected' },
       { kind: 'whisker', colour: PALETTE.interval, text: `${confidenceLabel(alpha)} interval` },
@@ -77,4 +78,11 @@ export function gameChart(game: readonly GameFigureResult[], title: string, alph
     );
   });
   return { width, height, title, background: PALETTE.background, shapes };
+}
+
+/** "; intervals whatever its 50 unresolved rolls were" when the figures are widened over them (else empty). */
+function widenedClause(game: readonly GameFigureResult[]): string {
+  const u = game.find((g) => g.widenedOver !== undefined)?.widenedOver;
+  if (u === undefined) return '';
+  return `; intervals whatever its ${u === 1 ? 'unresolved roll was' : `${formatCount(u)} unresolved rolls were`}`;
 }

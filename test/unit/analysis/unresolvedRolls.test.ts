@@ -40,6 +40,18 @@ describe('a verdict that holds whatever the unresolved rolls were', () => {
     expect(holdWhateverUnresolved(loaded.dice[0] as (typeof loaded.dice)[number], 20, settings(loaded)).verdict.kind).toBe('UNFAIR');
   });
 
+  // SciPy 1.17 as in the FAIR_WITHIN test below: 300 of each face, 40 unresolved -> 0.14160048844782488–0.20982636858747813.
+  it('shows a RIG_SUSPECT die’s intervals widened over its unresolved rolls, its verdict as it was', () => {
+    const a = analyzeDice([symbolRollsWithCounts('S', d6Die, [300, 300, 300, 300, 300, 300], 1)], { alpha: 0.05, delta: 0.05 });
+    const read = a.dice[0] as (typeof a.dice)[number];
+    const d = { ...read, verdict: { kind: 'RIG_SUSPECT' as const, n: read.n, alpha: 0.01, failedChecks: [] } };
+    const held = holdWhateverUnresolved(d, 40, settings(a));
+    expect(held.verdict).toBe(d.verdict);
+    expect(held.symbol.widenedOver).toBe(40);
+    expect(held.symbol.intervals[5]?.lower).toBeCloseTo(0.14160048844782488, 12);
+    expect(held.symbol.intervals[5]?.upper).toBeCloseTo(0.20982636858747813, 12);
+  });
+
   it('takes back a FAIR_WITHIN the unresolved rolls could move out of the margin', () => {
     const a = analyzeDice([symbolRollsWithCounts('F', d6Die, [2000, 2000, 2000, 2000, 2000, 2000], 1)], { delta: 0.03 });
     const d = a.dice[0] as (typeof a.dice)[number];
