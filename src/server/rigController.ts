@@ -88,15 +88,13 @@ export class RigController {
     const bySymbol = new Set(options.opened.plan.dice.filter((d) => d.level === 'symbol').map((d) => d.record.label));
     const counted = new Map<string, string[]>();
     for (const s of options.opened.store.dieRolls(this.fairnessSessionId)) {
-      counted.set(
-        s.die.label,
-        s.symbols.map((sym, i) => (bySymbol.has(s.die.label) ? sym : s.faces[i] ?? sym) ?? ''),
-      );
+      counted.set(s.die.label, s.symbols.map((sym, i) => (bySymbol.has(s.die.label) ? sym : s.faces[i] ?? sym) ?? ''));
     }
     this.fairness = new FairnessView(
       this.fairnessSessionId,
       options.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id, channel: d.channel, level: d.level })),
       counted,
+      options.opened.config.stopping.alpha,
     );
     this.rig = watchedRig(options.opened.rig, () =>
       this.hub.publish({ type: 'throw-started', at: this.options.now(), mode: this.current.mode, ...(this.current.rollId ? { rollId: this.current.rollId } : {}), counted: this.current.counted }),
@@ -536,7 +534,7 @@ export class RigController {
     return {
       serverNow: this.options.now(),
       ...this.modeState(),
-      alpha: this.opened.config.stopping.alpha,
+      errorControl: this.fairness.errorControl,
       dice: this.fairness.dice,
       totals: this.fairness.totals ?? null,
       rigCheck: this.fairness.rigCheck ?? null,

@@ -31,10 +31,10 @@ interface ReportJson {
 }
 
 /** The live pages' view of the run, folded from the session's own events as the dashboard folds them. */
-function liveView(events: readonly SessionEvent[]): FairnessView {
+function liveView(events: readonly SessionEvent[], alpha: number): FairnessView {
   const started = events.find((e) => e.type === 'started');
   if (started?.type !== 'started') throw new Error('no started event');
-  const view = new FairnessView(started.sessionId, started.dice.map((d) => ({ label: d.label, type: d.type, channel: d.channel, level: 'face' as const })), new Map());
+  const view = new FairnessView(started.sessionId, started.dice.map((d) => ({ label: d.label, type: d.type, channel: d.channel, level: 'face' as const })), new Map(), alpha);
   for (const e of events) view.onEvent(e);
   return view;
 }
@@ -48,7 +48,7 @@ describe('report of a demo session with declines (HTML)', () => {
     expect(demo.code, demo.err).toBe(0);
     const lines = demo.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
     const session = lines.find((l) => l.type === 'summary') as unknown as DemoJson;
-    const live = liveView(lines.filter((l) => l.type !== 'summary') as unknown as SessionEvent[]);
+    const live = liveView(lines.filter((l) => l.type !== 'summary') as unknown as SessionEvent[], session.verdicts.errorControl.alpha);
     expect(session.totals.unresolved).toBeGreaterThan(0);
     const out = join(dir, 'report');
     const report = await runCli('report', '1', '--db', db, '--out', out);
@@ -67,6 +67,8 @@ describe('report of a demo session with declines (HTML)', () => {
     expect(html).toContain(`data-threshold="${control.threshold}"`);
     expect(report.out).toContain(`Verdicts as the session made them (not recomputed by this report): ${control.statement}`);
     expect(shownJson.errorControl).toEqual(control);
+    // The live dashboard draws its UNFAIR line at the session's own threshold (K/α, not 1/α).
+    expect(live.errorControl).toEqual(control);
     // The export carries the stored verdicts as they are.
     expect(manifest.verdicts).toEqual(session.verdicts);
     // "How to read this report" explains the session's rule, not the fixed-size analysis it did not use.

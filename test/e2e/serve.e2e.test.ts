@@ -204,6 +204,8 @@ describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
     await expect.poll(() => dashboard.locator('body').getAttribute('data-run')).toBe('running');
     await expect.poll(async () => Number(await dashboard.locator('#dice-table tr[data-die="sim-red-1"] [data-col="rolls"]').innerText()), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     expect(await dashboard.locator('#evidence polyline').count()).toBe(4);
+    // The UNFAIR line is the session's own: its 4 dice are each decided at α/4, so at e = 4/α = 400 (not 1/α).
+    expect(await dashboard.locator('#evidence text', { hasText: 'UNFAIR above' }).textContent()).toBe('UNFAIR above ln(4/α) = 5.99 (e ≥ 400)');
     await dashboard.locator('#pause').click();
     await expect.poll(() => dashboard.locator('body').getAttribute('data-run'), { timeout: 15_000 }).toBe('paused');
     await dashboard.locator('#mode-stream').click();

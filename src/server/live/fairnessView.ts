@@ -4,6 +4,7 @@
  * symbols), and its evidence so far (log e-value against counted rolls: the
  * evidence plot), plus the run's totals and the rig's health.
  */
+import { sessionErrorControl, type ErrorControl } from '../../stats/dieVerdict.js';
 import type { DieStatus, SessionEvent, ThrowTotals } from '../../session/events.js';
 
 export interface DieView {
@@ -42,13 +43,17 @@ export class FairnessView {
   sessionId: number;
   readonly rig: RigHealth = { state: 'ok', faults: 0 };
   rigCheck: { look: number; suspect: boolean; minAdjustedP: number } | undefined;
+  /** The session's error control, as its monitors decide (each die at α/K: the chart's UNFAIR line is K/α). */
+  readonly errorControl: ErrorControl;
 
   constructor(
     sessionId: number,
     dice: readonly { label: string; type: string; channel: number; level: 'face' | 'symbol' }[],
     counted: ReadonlyMap<string, readonly string[]>,
+    alpha: number,
   ) {
     this.sessionId = sessionId;
+    this.errorControl = sessionErrorControl(alpha, Math.max(1, dice.length));
     this.dice = dice.map((d) => {
       const tally: Record<string, number> = {};
       for (const k of counted.get(d.label) ?? []) tally[k] = (tally[k] ?? 0) + 1;

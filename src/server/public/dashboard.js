@@ -160,7 +160,9 @@ function renderEvidence() {
   const W = 600, H = 220, L = 40, B = 20;
   const maxX = Math.max(10, ...state.dice.flatMap((d) => (d.trace ?? []).map((p) => p[0])));
   const ys = state.dice.flatMap((d) => (d.trace ?? []).map((p) => p[1]));
-  const threshold = Math.log(1 / (state.alpha ?? 0.01));
+  // The session's own line: each die is decided at α/K, UNFAIR once its e-value reaches K/α (not 1/α).
+  const control = state.errorControl ?? { logThreshold: Math.log(100), threshold: 100, dice: 1 };
+  const threshold = control.logThreshold;
   const maxY = Math.max(threshold * 1.2, ...ys, 1);
   const minY = Math.min(-2, ...ys);
   const x = (v) => L + ((W - L - 10) * v) / maxX;
@@ -168,7 +170,7 @@ function renderEvidence() {
   plot.append(svg('line', { x1: L, y1: y(0), x2: W - 10, y2: y(0), class: 'axis' }));
   plot.append(svg('line', { x1: L, y1: y(threshold), x2: W - 10, y2: y(threshold), class: 'threshold' }));
   const tl = svg('text', { x: L + 4, y: y(threshold) - 4 });
-  tl.textContent = `UNFAIR above ln(1/α) = ${threshold.toFixed(2)}`;
+  tl.textContent = `UNFAIR above ln(${control.dice}/α) = ${threshold.toFixed(2)} (e ≥ ${Math.round(control.threshold)})`;
   plot.append(tl);
   const xl = svg('text', { x: W - 10, y: H - 4, 'text-anchor': 'end' });
   xl.textContent = `${maxX} rolls`;
