@@ -261,6 +261,26 @@ opposite: { a: b }
     expect(e.message).toBe('mine.yaml, line 2: [1].id: die "coin" is already defined at [0]');
   });
 
+  it('refuses faces whose ids or symbols differ only in case, naming the line, since a log reads "A" and "a" as one', () => {
+    const e = errorFor(`id: casey
+faces:
+  - {id: x, symbol: A}
+  - {id: y, symbol: a}
+  - {id: X2, symbol: b}
+  - {id: x2, symbol: b}
+opposite: {x: y, X2: x2}
+`);
+    expect(e.message).toBe(
+      'mine.yaml, line 6: faces[3].id: face id "x2" differs from faces[2]\'s "X2" only in case (face ids compare without case); and 1 more problem: faces[1].symbol: symbol "a" differs from "A" only in case (symbols compare without case) (line 4)',
+    );
+    const listed = errorFor(`id: c2
+symbols: [hit, HIT, miss]
+faces: [{id: a, symbol: hit}, {id: b, symbol: miss}]
+opposite: {a: b}
+`);
+    expect(listed.message).toMatch(/^mine\.yaml, line 2: symbols\[1\]: symbol "HIT" differs from "hit" only in case/);
+  });
+
   it('rejects a die defined twice in one file', () => {
     const e = errorFor(`- { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
 - { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
