@@ -6,6 +6,7 @@ import { parseYamlText, tooLarge } from '../core/yamlText.js';
 import { Rational, sumRationals } from '../core/rational.js';
 import { builtInDice } from './catalogue.js';
 import type { DieType, Face } from './types.js';
+import { jsonErrorPosition } from './jsonErrorPosition.js';
 import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';
 
 /**
@@ -136,13 +137,17 @@ function checkJson(text: string, file: string): void {
     JSON.parse(text);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    // V8 says where as "at position N" (and, in newer versions, "(line L column C)"); the end of the text when it ran out.
+    // V8 says where as "at position N" for some errors only: for the others ("Unexpected token ']', …") the scanner finds it.
     const at = /at position (\d+)/.exec(e.message);
-    const position = at ? Number(at[1]) : text.length;
+    const position = at ? Number(at[1]) : (jsonErrorPosition(text) ?? text.length);
     const before = text.slice(0, position);
     const line = before.split('\n').length;
     const column = position - before.lastIndexOf('\n');
-    const why = e.message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    // V8 quotes the text around an unexpected token, across lines: the line and column say where instead.
+    const why = e.message
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/^(Unexpected token '.{1,2}'), [\s\S]*$/u, '$1')
+      .replace(/^JSON\.parse: /, '');
     throw new InputError(`the dice file is not valid JSON: ${why} (column ${column})`, { file, line }, { cause: e });
   }
 }

@@ -216,6 +216,11 @@ opposite: { a: a }
     expect(errorFor('id: c\nfaces:\n  - { id: a, symbol: true }\n  - { id: b, symbol: y }\nopposite: { a: b }\n').message).toBe('mine.yaml, line 3: faces[0].symbol: must be text or a number');
   });
 
+  it('names the line and column of a trailing comma before "]", where JSON.parse gives no position', () => {
+    const json = '{\n  "id": "t",\n  "faces": [\n    {"id": "a", "symbol": "x"},\n    {"id": "b", "symbol": "y"},\n  ],\n  "opposite": {"a": "b"}\n}\n';
+    expect(errorFor(json, 'trail.json').message).toBe("trail.json, line 6: the dice file is not valid JSON: Unexpected token ']' (column 3)");
+  });
+
   it('reads a .json file as JSON: a trailing comma is refused with its line and column, in JSON\'s words', () => {
     const json = '[\n  {\n    "id": "coin",\n    "faces": [{ "id": "h", "symbol": "H" }, { "id": "t", "symbol": "T" }],\n    "opposite": { "h": "t" },\n  }\n]\n';
     expect(errorFor(json, 'dice.json').message).toBe('dice.json, line 6: the dice file is not valid JSON: Expected double-quoted property name (column 3)');
