@@ -1,4 +1,4 @@
-import type { Document, LineCounter } from 'yaml';
+import { isPair, isScalar, visit, type Document, type LineCounter } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { yamlLineOf } from '../core/yamlLine.js';
@@ -84,6 +84,8 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
     throw new InputError(problem, { file: fileName, ...(parsed.line ? { line: parsed.line } : {}) });
   }
   const { doc, lines } = parsed;
+  const rewritten = numberNotAsWritten(doc, lines, text);
+  if (rewritten !== undefined) throw new InputError(rewritten.problem, { file: fileName, line: rewritten.line });
   const root: unknown = parsed.value;
   const located = entriesOf(root);
   if (typeof located === 'string') throw new InputError(located, { file: fileName });
@@ -111,6 +113,30 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
   }
   if (problems.length > 0) throw toError(problems, doc, lines, fileName);
   return dice;
+}
+
+/**
+ * The first unquoted number YAML reads as other than written (`00` is 0, `007` is 7, `1.50` is 1.5) where a face id,
+ * symbol or die id is given: kept as text it would be the number's digits, a face other than the one the file names
+ * (and `007` and `7` one face). Probabilities and values are numbers, and may be written as the user likes.
+ */
+function numberNotAsWritten(doc: Document, lines: LineCounter, text: string): { problem: string; line: number } | undefined {
+  let found: { problem: string; line: number } | undefined;
+  visit(doc, {
+    Scalar(key, node, path) {
+      if (typeof node.value !== 'number' || node.type !== 'PLAIN' || !node.range) return undefined;
+      const parent = path.at(-1);
+      const name = isPair(parent) && isScalar(parent.key) ? String(parent.key.value) : undefined;
+      if (key === 'value' && (name === 'probability' || name === 'value')) return undefined;
+      const written = text.slice(node.range[0], node.range[1]);
+      if (written === String(node.value)) return undefined;
+      const list = path.at(-2);
+      const what = key === 'key' ? 'the key' : name !== undefined ? name : isPair(list) && isScalar(list.key) ? `an item of ${String(list.key.value)}` : 'the item';
+      found = { problem: `${what} ${written} is read by YAML as the number ${String(node.value)}: quote it ("${written}") to keep it as written`, line: lines.linePos(node.range[0]).line };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function pathPart(p: PropertyKey): string | number {

@@ -67,6 +67,19 @@ dice:
     expect(tiny?.opposite).toEqual({ '1': '2', '2': '1' });
   });
 
+  it('refuses an unquoted number YAML would rewrite (00 as 0, 007 as 7, 1.0 as 1), naming its line and saying to quote it', () => {
+    expect(errorFor('id: zz\nfaces:\n  - {id: 00, symbol: 00}\n  - {id: 1, symbol: 1}\nopposite: {00: 1}\n').message).toBe(
+      'mine.yaml, line 3: id 00 is read by YAML as the number 0: quote it ("00") to keep it as written',
+    );
+    expect(errorFor('id: zz\nfaces:\n  - {id: "7", symbol: a}\n  - {id: "8", symbol: b}\nopposite:\n  007: 8\n').message).toBe(
+      'mine.yaml, line 6: the key 007 is read by YAML as the number 7: quote it ("007") to keep it as written',
+    );
+    expect(errorFor('id: zz\nsymbols: [a, 1.0]\nfaces: [{id: x, symbol: a}, {id: y, symbol: "1.0"}]\nopposite: {x: y}\n').message).toMatch(/^mine\.yaml, line 2: an item of symbols 1\.0 is read by YAML as the number 1/);
+    // Quoted, they are the text written; probabilities are numbers however written.
+    const [d] = parseDieDefinitions('id: zz\nfaces:\n  - {id: "00", symbol: "00", probability: 0.50}\n  - {id: "007", symbol: "7", probability: .5}\nopposite: {"00": "007"}\n', FILE);
+    expect(d?.faces.map((f) => f.id)).toEqual(['00', '007']);
+  });
+
   it('accepts decimals that sum to 1 only up to float rounding, and renormalises them', () => {
     const text = `
 id: thirds
