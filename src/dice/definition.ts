@@ -44,9 +44,11 @@ const faceSchema = z.strictObject({
 });
 
 const entrySchema = z.strictObject({
+  // YAML reads `id: 12` as a number: a die id of digits is its text (numberNotAsWritten refuses one it would rewrite).
   id: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'a die id uses letters, digits and . _ + - only, and starts with a letter or digit')
+    .union([z.string(), z.number().transform(String)])
+    .pipe(z.string())
+    .pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'a die id uses letters, digits and . _ + - only, and starts with a letter or digit'))
     .optional(),
   name: z.string().min(1).optional(),
   extends: z.string().optional(),
@@ -96,7 +98,12 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
   for (const { value, path } of located) {
     const parsed = entrySchema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ path: [...path, ...issue.path.map(pathPart)], problem: describeIssue(value, issue.path.map(pathPart), issue.message) });
+      for (const issue of parsed.error.issues) {
+        // An unknown key is said at its own line, not its map's: the path goes on to the first key named.
+        const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+        const key = keys.length === 1 ? keys[0] : undefined;
+        problems.push({ path: [...path, ...issue.path.map(pathPart), ...(key !== undefined ? [key] : [])], problem: key !== undefined ? `"${key}" is not a key of a ${issue.path.length === 0 ? 'die' : 'face'} definition` : describeIssue(value, issue.path.map(pathPart), issue.message) });
+      }
       continue;
     }
     const before = problems.length;

@@ -129,8 +129,10 @@ describe('dicerig analyze', () => {
       const r = await runCli(...args, '--die', 'purple');
       expect(r.code).toBe(1);
       expect(r.out).toBe('');
-      expect(r.err).toBe('dicerig: --die "purple" is not a known die type (known: red, green, d6, d3, direction)\n');
+      expect(r.err).toBe('dicerig: --die "purple" is not a known die type (known: red, green, d6, d3, direction); a die of your own: give its dice file with --dice-file\n');
     }
+    const own = await runCli('analyze', file('own-type.csv', 'die,type,face\nA,skull6,1\nA,skull6,2\n'));
+    expect(own.err).toBe(`dicerig: ${join(dir, 'own-type.csv')}, line 2: die "A" has unknown type "skull6" (known: red, green, d6, d3, direction); a die of your own: give its dice file with --dice-file\n`);
     const plain = await runCli('analyze', 'examples/xwing-rolls.csv');
     const unused = await runCli('analyze', 'examples/xwing-rolls.csv', '--die', 'red');
     expect(unused.code).toBe(0);

@@ -321,11 +321,17 @@ opposite: {a: b}
 `).message).toMatch(/faces\[0\]\.probability: probability 3\/2 is not between 0 and 1/);
   });
 
+  it('names the line of an unknown key itself, not of the map holding it, and reads a die id YAML takes for a number as its text', () => {
+    const e = errorFor('dice:\n  - id: c2\n    faces:\n      - { id: h, symbol: H }\n      - id: t\n        symbol: T\n        weight: 2\n    opposite: { h: t }\n');
+    expect(e.message).toBe('mine.yaml, line 7: dice[0].faces[1].weight: "weight" is not a key of a face definition');
+    expect(parseDieDefinitions('id: 12\nfaces: [{id: a, symbol: x}, {id: b, symbol: y}]\nopposite: {a: b}\n', FILE)[0]?.id).toBe('12');
+  });
+
   it('reports schema problems with their key paths: unknown keys, wrong types, missing parts', () => {
     expect(errorFor(`id: c
 faces: [{id: a, symbol: x, colour: red}, {id: b, symbol: y}]
 opposite: {a: b}
-`).message).toMatch(/^mine\.yaml, line 2: faces\[0\]: Unrecognized key: "colour"/);
+`).message).toMatch(/^mine\.yaml, line 2: faces\[0\]\.colour: "colour" is not a key of a face definition/);
     expect(errorFor(`id: c
 faces: [{id: a, symbol: [x]}, {id: b, symbol: y}]
 opposite: {a: b}
