@@ -134,7 +134,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
       for (const type of boxTypes) {
         const why = noSessionReader(type);
         const first = box.find((d) => d.die === type.id);
-        if (why !== undefined) throw new InputError(`die ${first?.label ?? ''} is a "${type.id}" die, which no session can roll: ${why}`, { file: flags.dice, column: 'die' });
+        if (why !== undefined) throw new InputError(`die ${first?.label ?? ''} is a "${type.id}" die, which no session can roll: ${why}`, { file: flags.dice, ...(first !== undefined ? { line: first.line } : {}), column: 'die' });
       }
       // The box's own dice are kept with the campaign: its batches, report and the fleet page judge them so, with no file.
       const dieTypes = ownDieTypes(boxTypes);
