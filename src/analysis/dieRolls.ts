@@ -56,7 +56,7 @@ function chooseType(log: DieLog, dice: readonly DieType[], fallbackType: string 
   const wanted = log.typeId ?? fallbackType;
   if (wanted !== undefined) {
     const die = dice.find((d) => sameDieId(d.id, wanted));
-    if (die === undefined) throw new InputError(`die ${quoteValue(log.label)} has unknown type ${quoteValue(wanted)} (known: ${known})`, where);
+    if (die === undefined) throw new InputError(`die ${quoteValue(log.label)} has unknown type ${quoteValue(wanted)} (known: ${known}); a die of your own: give its dice file with --dice-file`, where);
     return die;
   }
   const tokens = [...log.firstSeen.keys()].map((t) => t.toLowerCase());

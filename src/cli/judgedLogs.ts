@@ -37,6 +37,7 @@ export function readJudgedLogs(
   dice: readonly DieType[],
   die: string | undefined,
   io: CliIo,
+  diceFile?: string,
 ): JudgedLogs {
   // Each file's manifest, read once: it tells a session given twice, and carries the session's verdicts.
   const manifests = withManifestsIfAny(files);
@@ -44,7 +45,7 @@ export function readJudgedLogs(
   const judgedDice = withSessionDice(dice, [
     ...stored.sessions.map((s) => ({ name: storedSessionName(s), config: parsedConfig(s.session.configJson) })),
     ...manifests.flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])),
-  ]);
+  ], diceFile);
   const layouts = judgedDice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
   // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice.
   refuseSessionsCountedTwice(manifests, stored.sessions);

@@ -1,4 +1,4 @@
-import type { Document, LineCounter } from 'yaml';
+import { isPair, isScalar, visit, type Document, type LineCounter } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { yamlLineOf } from '../core/yamlLine.js';
@@ -6,6 +6,7 @@ import { parseYamlText, tooLarge } from '../core/yamlText.js';
 import { Rational, sumRationals } from '../core/rational.js';
 import { builtInDice } from './catalogue.js';
 import type { DieType, Face } from './types.js';
+import { jsonErrorPosition } from './jsonErrorPosition.js';
 import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';
 
 /**
@@ -43,9 +44,11 @@ const faceSchema = z.strictObject({
 });
 
 const entrySchema = z.strictObject({
+  // YAML reads `id: 12` as a number: a die id of digits is its text (numberNotAsWritten refuses one it would rewrite).
   id: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'a die id uses letters, digits and . _ + - only, and starts with a letter or digit')
+    .union([z.string(), z.number().transform(String)])
+    .pipe(z.string())
+    .pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'a die id uses letters, digits and . _ + - only, and starts with a letter or digit'))
     .optional(),
   name: z.string().min(1).optional(),
   extends: z.string().optional(),
@@ -83,6 +86,8 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
     throw new InputError(problem, { file: fileName, ...(parsed.line ? { line: parsed.line } : {}) });
   }
   const { doc, lines } = parsed;
+  const rewritten = numberNotAsWritten(doc, lines, text);
+  if (rewritten !== undefined) throw new InputError(rewritten.problem, { file: fileName, line: rewritten.line });
   const root: unknown = parsed.value;
   const located = entriesOf(root);
   if (typeof located === 'string') throw new InputError(located, { file: fileName });
@@ -93,7 +98,12 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
   for (const { value, path } of located) {
     const parsed = entrySchema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ path: [...path, ...issue.path.map(pathPart)], problem: describeIssue(value, issue.path.map(pathPart), issue.message) });
+      for (const issue of parsed.error.issues) {
+        // An unknown key is said at its own line, not its map's: the path goes on to the first key named.
+        const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+        const key = keys.length === 1 ? keys[0] : undefined;
+        problems.push({ path: [...path, ...issue.path.map(pathPart), ...(key !== undefined ? [key] : [])], problem: key !== undefined ? `"${key}" is not a key of a ${issue.path.length === 0 ? 'die' : 'face'} definition` : describeIssue(value, issue.path.map(pathPart), issue.message) });
+      }
       continue;
     }
     const before = problems.length;
@@ -110,6 +120,30 @@ export function parseDieDefinitions(text: string, fileName: string): DieType[] {
   }
   if (problems.length > 0) throw toError(problems, doc, lines, fileName);
   return dice;
+}
+
+/**
+ * The first unquoted number YAML reads as other than written (`00` is 0, `007` is 7, `1.50` is 1.5) where a face id,
+ * symbol or die id is given: kept as text it would be the number's digits, a face other than the one the file names
+ * (and `007` and `7` one face). Probabilities and values are numbers, and may be written as the user likes.
+ */
+function numberNotAsWritten(doc: Document, lines: LineCounter, text: string): { problem: string; line: number } | undefined {
+  let found: { problem: string; line: number } | undefined;
+  visit(doc, {
+    Scalar(key, node, path) {
+      if (typeof node.value !== 'number' || node.type !== 'PLAIN' || !node.range) return undefined;
+      const parent = path.at(-1);
+      const name = isPair(parent) && isScalar(parent.key) ? String(parent.key.value) : undefined;
+      if (key === 'value' && (name === 'probability' || name === 'value')) return undefined;
+      const written = text.slice(node.range[0], node.range[1]);
+      if (written === String(node.value)) return undefined;
+      const list = path.at(-2);
+      const what = key === 'key' ? 'the key' : name !== undefined ? name : isPair(list) && isScalar(list.key) ? `an item of ${String(list.key.value)}` : 'the item';
+      found = { problem: `${what} ${written} is read by YAML as the number ${String(node.value)}: quote it ("${written}") to keep it as written`, line: lines.linePos(node.range[0]).line };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function pathPart(p: PropertyKey): string | number {
@@ -136,13 +170,17 @@ function checkJson(text: string, file: string): void {
     JSON.parse(text);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    // V8 says where as "at position N" (and, in newer versions, "(line L column C)"); the end of the text when it ran out.
+    // V8 says where as "at position N" for some errors only: for the others ("Unexpected token ']', …") the scanner finds it.
     const at = /at position (\d+)/.exec(e.message);
-    const position = at ? Number(at[1]) : text.length;
+    const position = at ? Number(at[1]) : (jsonErrorPosition(text) ?? text.length);
     const before = text.slice(0, position);
     const line = before.split('\n').length;
     const column = position - before.lastIndexOf('\n');
-    const why = e.message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    // V8 quotes the text around an unexpected token, across lines: the line and column say where instead.
+    const why = e.message
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/^(Unexpected token '.{1,2}'), [\s\S]*$/u, '$1')
+      .replace(/^JSON\.parse: /, '');
     throw new InputError(`the dice file is not valid JSON: ${why} (column ${column})`, { file, line }, { cause: e });
   }
 }

@@ -11,7 +11,8 @@ export const PROBABILITY_SUM_TOLERANCE = 1e-9;
 
 /**
  * Every structural rule a die must meet, as a list (empty when the die is
- * sound): unique face ids and symbols, each face's symbol declared, each
+ * sound): unique face ids and symbols (compared without case, as logs are
+ * read: `A` and `a` would be counted as one), each face's symbol declared, each
  * symbol shown by some face, at least two distinct symbols, probabilities in
  * (0, 1] summing to 1, and an opposite map that is an involution without fixed
  * points covering every face.
@@ -23,15 +24,33 @@ export function checkDieType(die: DieType): DieProblem[] {
   if (die.faces.length < 2) add('faces', `a die needs at least 2 faces, not ${die.faces.length}`);
 
   const seenFaces = new Map<string, number>();
+  const facesWithoutCase = new Map<string, number>();
   die.faces.forEach((f, i) => {
     const first = seenFaces.get(f.id);
+    const other = facesWithoutCase.get(f.id.toLowerCase());
     if (first !== undefined) add(`faces[${i}].id`, `face id "${f.id}" is already used by faces[${first}]`);
-    else seenFaces.set(f.id, i);
+    else {
+      if (other !== undefined) add(`faces[${i}].id`, `face id "${f.id}" differs from faces[${other}]'s "${die.faces[other]?.id}" only in case (face ids compare without case)`);
+      seenFaces.set(f.id, i);
+      facesWithoutCase.set(f.id.toLowerCase(), i);
+    }
   });
 
+  // Said at the face that shows it (a file need not list its symbols); the symbol list only for what no face shows.
+  const faceSymbols = new Map<string, string>();
+  die.faces.forEach((f, i) => {
+    const other = faceSymbols.get(f.symbol.toLowerCase());
+    if (other !== undefined && other !== f.symbol) add(`faces[${i}].symbol`, `symbol "${f.symbol}" differs from "${other}" only in case (symbols compare without case)`);
+    else faceSymbols.set(f.symbol.toLowerCase(), f.symbol);
+  });
+  const shownByFaces = new Set(die.faces.map((f) => f.symbol));
   const seenSymbols = new Set<string>();
+  const symbolsWithoutCase = new Map<string, string>();
   die.symbols.forEach((s, i) => {
+    const other = symbolsWithoutCase.get(s.toLowerCase());
     if (seenSymbols.has(s)) add(`symbols[${i}]`, `symbol "${s}" is listed twice`);
+    else if (other !== undefined && !(shownByFaces.has(s) && shownByFaces.has(other))) add(`symbols[${i}]`, `symbol "${s}" differs from "${other}" only in case (symbols compare without case)`);
+    else symbolsWithoutCase.set(s.toLowerCase(), s);
     seenSymbols.add(s);
   });
   die.faces.forEach((f, i) => {

@@ -12,6 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkCampaignName } from '../analysis/campaign/campaignName.js';
+import { storedDieTypes } from '../dice/dieTypeData.js';
+import type { DieType } from '../dice/types.js';
 import { STANDING_REVIEW } from '../store/reviews.js';
 import { configFacts } from './campaignOf.js';
 import { fleetFailure, type FleetDb } from './connect.js';
@@ -31,6 +33,19 @@ export interface CampaignRecord {
   readonly name: string;
   readonly createdAt: number;
   readonly settings: Record<string, unknown>;
+}
+
+/**
+ * The definitions of the box's dice of the user's own, kept in the campaign's settings (`dieTypes`) when it was
+ * made: its batches' sessions, its report and the fleet page judge them so, with no dice file at hand. None for a
+ * campaign made before they were kept.
+ */
+export function campaignDieTypes(campaign: CampaignRecord): DieType[] {
+  try {
+    return storedDieTypes(campaign.settings);
+  } catch (e) {
+    throw new FleetError(`campaign "${campaign.name}": ${(e as Error).message.replace("the session's", 'its')}`, { campaign: campaign.name }, { cause: e });
+  }
 }
 
 export interface LegStatus extends CampaignLegRow {

@@ -8,7 +8,7 @@ import { campaignSessionFindings, type CampaignSessionFinding } from '../analysi
 import { formatLogScientific, listWords } from '../core/format.js';
 import { rigIds } from '../analysis/campaign/campaignPlan.js';
 import type { DieType } from '../dice/types.js';
-import { campaignBatches, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, listCampaigns, uncountedCampaignSessions, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus, type UncountedCampaignSession } from '../fleet/campaignStore.js';
+import { campaignBatches, campaignDieTypes, campaignLegs, campaignRollCounts, campaignSessions, campaignUnresolvedCounts, findCampaign, listCampaigns, uncountedCampaignSessions, type Batch, type CampaignRecord, type CampaignRollCount, type CampaignSessionRow, type CampaignUnresolvedCount, type LegStatus, type UncountedCampaignSession } from '../fleet/campaignStore.js';
 import type { FleetDb } from '../fleet/connect.js';
 
 /** What `campaign status` shows: the campaign, its legs, batches and their sessions. */
@@ -62,6 +62,8 @@ export interface CampaignFindings {
   readonly analysis: CampaignAnalysis;
   /** The campaign's sessions no batch counts (a batch taken over), each with its rig: a finding on the rig is theirs too. */
   readonly uncounted: readonly UncountedCampaignSession[];
+  /** The box's die types neither kept with the campaign nor among `dice` (a campaign created before it kept them): not analysed. */
+  readonly unknownTypes: readonly string[];
 }
 
 export async function readCampaignFindings(fleet: FleetDb, url: string, name: string, dice: readonly DieType[]): Promise<CampaignFindings> {
@@ -72,10 +74,12 @@ export async function readCampaignFindings(fleet: FleetDb, url: string, name: st
   const sessions = await campaignSessions(fleet, url, campaign.id);
   const rows = await campaignRollCounts(fleet, url, campaign.id);
   const unresolved = await campaignUnresolvedCounts(fleet, url, campaign.id);
-  const types = new Map(dice.map((d) => [d.id, d]));
+  // The definitions kept with the campaign first: its dice are judged as its batches rolled them, whatever file is given.
+  const types = new Map([...dice, ...campaignDieTypes(campaign)].map((d) => [d.id, d]));
+  const unknownTypes = [...new Set(box.map((d) => d.die))].filter((t) => !types.has(t));
   const analysis = analyseCampaign({ alpha: settings.alpha ?? 0.01, rigs: rigIds(settings.rigs), box, types, rows, unresolved, sessions });
   const uncounted = await uncountedCampaignSessions(fleet, url, campaign.id);
-  return { campaign, sessions, rows, unresolved, analysis, uncounted };
+  return { campaign, sessions, rows, unresolved, analysis, uncounted, unknownTypes };
 }
 
 /**

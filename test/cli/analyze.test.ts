@@ -129,8 +129,10 @@ describe('dicerig analyze', () => {
       const r = await runCli(...args, '--die', 'purple');
       expect(r.code).toBe(1);
       expect(r.out).toBe('');
-      expect(r.err).toBe('dicerig: --die "purple" is not a known die type (known: red, green, d6, d3, direction)\n');
+      expect(r.err).toBe('dicerig: --die "purple" is not a known die type (known: red, green, d6, d3, direction); a die of your own: give its dice file with --dice-file\n');
     }
+    const own = await runCli('analyze', file('own-type.csv', 'die,type,face\nA,skull6,1\nA,skull6,2\n'));
+    expect(own.err).toBe(`dicerig: ${join(dir, 'own-type.csv')}, line 2: die "A" has unknown type "skull6" (known: red, green, d6, d3, direction); a die of your own: give its dice file with --dice-file\n`);
     const plain = await runCli('analyze', 'examples/xwing-rolls.csv');
     const unused = await runCli('analyze', 'examples/xwing-rolls.csv', '--die', 'red');
     expect(unused.code).toBe(0);
@@ -200,6 +202,26 @@ describe('dicerig plan', () => {
     const r = await runCli('plan', '--die', 'green', '--detect', 'hit=0.5');
     expect(r.code).toBe(1);
     expect(r.err).toBe('dicerig: --detect "hit=0.5": "hit" is not a symbol of green (evade, focus, blank)\n');
+  });
+
+  it('plans no session for a die no session reader reads (a variant of red, a skull die), giving only the figures for a roll file', async () => {
+    const dice = file(
+      'plan-own.yaml',
+      '- { id: red-loaded, extends: red, faces: [{id: hit-1, symbol: hit, probability: 3/16}, {id: hit-2, symbol: hit, probability: 1/8}, {id: hit-3, symbol: hit, probability: 1/8}, {id: crit, symbol: crit, probability: 1/16}, {id: focus-1, symbol: focus, probability: 1/8}, {id: focus-2, symbol: focus, probability: 1/8}, {id: blank-1, symbol: blank, probability: 1/8}, {id: blank-2, symbol: blank, probability: 1/8}] }\n' +
+        '- { id: skull, faces: [{id: s1, symbol: skull}, {id: s2, symbol: skull}, {id: b, symbol: blank}, {id: c, symbol: crit}], opposite: {s1: s2, b: c} }\n',
+    );
+    const red = await runCli('plan', '--die', 'red-loaded', '--dice-file', dice);
+    expect(red.code, red.err).toBe(0);
+    expect(red.out).toContain('No session can roll red-loaded dice yet (no reader can read a "red-loaded" die yet: sessions read D6-faced dice (d6, d3, direction) or X-Wing red and green dice): the figures are for analyze on a roll file of dice rolled and read another way.');
+    expect(red.out).not.toContain('a session (');
+    expect(red.out).toMatch(/^ {2}analyze, on a roll file whose size is fixed in advance: /m);
+    const skull = await runCli('plan', '--die', 'skull', '--dice-file', dice, '--level', 'face', '--detect', 's1=0.3');
+    expect(skull.out).toContain('No session can roll skull dice yet');
+    expect(skull.out).not.toMatch(/session: UNFAIR|icon reader|budget the run/);
+    expect(skull.out).toMatch(/^ {2}s1 at 0\.3 +0\.25 +[\d,]+ +[\d,]+$/m);
+    const json = JSON.parse((await runCli('plan', '--die', 'skull', '--dice-file', dice, '--json')).out) as { noSession?: string; certify: { session?: unknown } };
+    expect(json.noSession).toMatch(/^no reader can read a "skull" die/);
+    expect(json.certify.session).toBeUndefined();
   });
 });
 

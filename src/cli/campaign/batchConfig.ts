@@ -6,6 +6,7 @@
  * simulated rig and camera on a simulated clock, as in `dicerig demo`.
  */
 import { ConfigError } from '../../core/errors.js';
+import type { DieType } from '../../dice/types.js';
 import { checkSessionConfig, configDieTypes, type SessionConfig, type SessionConfigInput } from '../../session/config.js';
 
 export interface BatchSessionInput {
@@ -17,6 +18,8 @@ export interface BatchSessionInput {
   readonly batchId: number;
   readonly dice: readonly { readonly label: string; readonly die: string }[];
   readonly rollsPerLeg: number;
+  /** The definitions of the box's dice of the user's own, kept with the campaign: the batch's session rolls and keeps them. */
+  readonly dieTypes?: readonly DieType[];
   /** The rig host's base seed (simulated parts); each batch draws its own from it. */
   readonly seed: number;
   /** Simulated camera only: the rig favours this symbol on every die that shows it (a batch of dice that do not is rolled unbiased). */
@@ -47,6 +50,7 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
   }
   const camera = start.camera ?? { source: 'sim' as const };
   const stopping = { ...(start.stopping ?? {}), budgetRolls: input.rollsPerLeg };
+  const own = (input.dieTypes ?? []).filter((t) => input.dice.some((d) => d.die === t.id)).map((t) => ({ ...t }));
   const made = (bias: BatchSessionInput['rigBias']): SessionConfig => checkSessionConfig(
     {
       ...start,
@@ -55,6 +59,8 @@ export function batchSessionConfig(input: BatchSessionInput, base?: SessionConfi
       campaignRig: input.rig,
       campaignUid: input.campaignUid,
       campaignBatch: input.batchId,
+      // The campaign's definitions of its dice, not the rig config's: every rig rolls the box as the campaign defines it.
+      ...(own.length > 0 ? { dieTypes: own } : {}),
       dice: input.dice.map((d) => ({ label: d.label, type: d.die, set: `campaign ${input.campaign}`, ...(input.unreadableFace !== undefined ? { simulatedLogo: input.unreadableFace as '1' } : {}) })),
       camera: bias !== undefined && camera.source === 'sim' ? { ...camera, rigBias: { ...bias } } : camera,
       stopping,

@@ -22,7 +22,7 @@ import { nextDiceDue, rigIds, type LegState } from '../../analysis/campaign/camp
 import { formatCountOf, shellWord } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import { bindBatchSession, claimNextBatch, completeBatch, type BatchClaimant } from '../../fleet/campaignClaims.js';
-import { findCampaign, type CampaignRecord } from '../../fleet/campaignStore.js';
+import { campaignDieTypes, findCampaign, type CampaignRecord } from '../../fleet/campaignStore.js';
 import { openFleet, type FleetDb } from '../../fleet/connect.js';
 import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
@@ -155,7 +155,7 @@ async function rollBatch(
       io.err(`Rig ${options.rig}: ${options.db} already holds a session named "${batch.sessionName}" of another campaign ${campaign.name} (another fleet store's, or one made before this one); this batch's session is "${name}".\n`);
     }
     const config = batchSessionConfig(
-      { campaign: campaign.name, campaignUid: campaign.uid, rig: options.rig, sessionName: name, batchId: batch.id, dice: batch.dice, rollsPerLeg, seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}), ...(options.unreadableFace !== undefined ? { unreadableFace: options.unreadableFace } : {}) },
+      { campaign: campaign.name, campaignUid: campaign.uid, rig: options.rig, sessionName: name, batchId: batch.id, dice: batch.dice, rollsPerLeg, dieTypes: campaignDieTypes(campaign), seed: options.seed, ...(options.rigBias ? { rigBias: options.rigBias } : {}), ...(options.unreadableFace !== undefined ? { unreadableFace: options.unreadableFace } : {}) },
       options.base,
     );
     // Bound before the first throw: from then on this session, and no other, counts for the batch (the claim is checked again).

@@ -50,7 +50,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
       // A fleet session's dice are RIG_SUSPECT where its campaign found its rig biased, as campaign report shows them.
       const stored = await readStoredLogs(keys, flags.db, { allowUnverified: flags.allowUnverified === true, warn: (line) => io.err(`${line}\n`), doing: 'analyzed' }, dice, { suspect: 'mark' });
       for (const s of stored.sessions) if (s.campaign !== undefined) io.err(`dicerig: note: ${setAsideLine(s, s.campaign)}.\n`);
-      const { rolls, judged, unresolvedOf, agreed, simulated } = readJudgedLogs(files, stored, dice, flags.die, io);
+      const { rolls, judged, unresolvedOf, agreed, simulated } = readJudgedLogs(files, stored, dice, flags.die, io, flags.diceFile);
       // Sessions (stored, or exported with their manifests) are judged at their own settings unless told otherwise, as `report` judges one session.
       const pick = (key: 'alpha' | 'delta' | 'serialAlpha') => flags[key] ?? agreed[key] ?? FALLBACK_SETTINGS[key];
       const fromSessions = (['alpha', 'delta', 'serialAlpha'] as const).filter((k) => flags[k] === undefined && agreed[k] !== undefined);

@@ -12,6 +12,11 @@ import { loadSessionConfig } from '../../session/config.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { loadDice } from '../loadDice.js';
+import { noSessionReader } from '../sessionReader.js';
+import { getDieType } from '../../dice/catalogue.js';
+import { ownDieTypes } from '../../dice/sessionDice.js';
+import { sameDieType } from '../../dice/dieTypeData.js';
+import { campaignDieTypes } from '../../fleet/campaignStore.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
@@ -122,9 +127,21 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .action(async (name: string, flags: CreateFlags) => {
       checkCampaignName(name);
       const url = fleetUrl(flags.db, '--db');
-      const known = loadDice(flags.diceFile).map((d) => d.id);
-      const box = readBox(flags.dice, known);
-      const settings = campaignSettings({ rigs: flags.rigs, channels: flags.channels, rollsPerLeg: flags.rolls, ...(flags.rotate !== undefined ? { rotate: flags.rotate } : {}), ...(flags.legs !== undefined ? { legsPerDie: flags.legs } : {}) });
+      const dice = loadDice(flags.diceFile);
+      const box = readBox(flags.dice, dice.map((d) => d.id));
+      const boxTypes = [...new Set(box.map((d) => d.die))].map((id) => getDieType(id, dice));
+      // Refused now, not when a rig host takes the die: no batch of it could be rolled.
+      for (const type of boxTypes) {
+        const why = noSessionReader(type);
+        const first = box.find((d) => d.die === type.id);
+        if (why !== undefined) throw new InputError(`die ${first?.label ?? ''} is a "${type.id}" die, which no session can roll: ${why}`, { file: flags.dice, ...(first !== undefined ? { line: first.line } : {}), column: 'die' });
+      }
+      // The box's own dice are kept with the campaign: its batches, report and the fleet page judge them so, with no file.
+      const dieTypes = ownDieTypes(boxTypes);
+      const settings = {
+        ...campaignSettings({ rigs: flags.rigs, channels: flags.channels, rollsPerLeg: flags.rolls, ...(flags.rotate !== undefined ? { rotate: flags.rotate } : {}), ...(flags.legs !== undefined ? { legsPerDie: flags.legs } : {}) }),
+        ...(dieTypes.length > 0 ? { dieTypes } : {}),
+      };
       const plan = planCampaign(box, settings);
       const rounds = previewRounds(plan);
       await withFleet(url, async (fleet) => {
@@ -212,7 +229,16 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
     .action(async (name: string, flags: { db: string; json?: boolean; diceFile?: string }) => {
       const url = fleetUrl(flags.db, '--db');
       await withFleet(url, async (fleet) => {
-        const { campaign: c, sessions, rows, unresolved, analysis } = await readCampaignFindings(fleet, url, name, loadDice(flags.diceFile));
+        const given = loadDice(flags.diceFile);
+        const { campaign: c, sessions, rows, unresolved, analysis, unknownTypes } = await readCampaignFindings(fleet, url, name, given);
+        // The box is judged by the definitions kept with the campaign; a file defining one otherwise is set aside, said.
+        for (const own of campaignDieTypes(c)) {
+          const other = flags.diceFile !== undefined ? given.find((d) => d.id === own.id) : undefined;
+          if (other !== undefined && !sameDieType(other, own)) io.err(`dicerig: note: ${flags.diceFile} defines die "${own.id}" otherwise than campaign ${c.name} keeps it: the campaign's dice are judged by the definition it was created with.\n`);
+        }
+        if (unknownTypes.length > 0) {
+          throw new InputError(`campaign ${c.name}'s box holds ${unknownTypes.map((t) => `"${t}"`).join(', ')} dice, whose definitions it does not keep (it was created before campaigns kept them): give their dice file with --dice-file`);
+        }
         if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, unresolvedRolls: unresolved, ...analysis })}\n`);
         else io.out(formatCampaignReport(c.name, sessions, analysis, unresolved));
       });

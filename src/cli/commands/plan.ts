@@ -14,6 +14,7 @@ import { profileMisreadAssumption } from '../../vision/calibration/profileMisrea
 import { narrowingCommand } from '../../vision/calibration/checkedDice.js';
 import { readProfileFile } from '../../vision-io/profileFile.js';
 import { loadDice } from '../loadDice.js';
+import { noSessionReader } from '../sessionReader.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, probabilityArg, toJson } from '../options.js';
 import { renderTable } from '../../core/textTable.js';
@@ -60,8 +61,12 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       const plans = flags.detect.map((d) => planDetection(die, parseDetectSpec(d, die, flags.level), flags.alpha, flags.power, flags.delta, rig));
       const misreads = flags.calibration !== undefined ? await profileMisreads(flags.calibration, die, flags.level) : undefined;
       const certify = planCertification(die, flags.level, flags.delta, flags.alpha, rig, misreads?.faces?.map((f) => f.bound));
+      // A die no session reader reads cannot be rolled by run: only a roll file's figures are a plan for it.
+      const noSession = noSessionReader(die);
       if (flags.json) {
-        io.out(`${toJson({ die: die.id, alpha: flags.alpha, power: flags.power, rig, detect: plans, certify, ...(misreads ? { misreads } : {}) })}\n`);
+        const detect = noSession === undefined ? plans : plans.map(({ session: _, ...p }) => p);
+        const certified = noSession === undefined ? certify : (({ session: _, ...c }) => c)(certify);
+        io.out(`${toJson({ die: die.id, alpha: flags.alpha, power: flags.power, rig, ...(noSession !== undefined ? { noSession } : {}), detect, certify: certified, ...(misreads ? { misreads } : {}) })}\n`);
         return;
       }
       const hours = (h: number | null) => (h === null ? '-' : formatDuration(h * 3_600_000));
@@ -70,33 +75,46 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       const rollsOf = (n: number | null) => `${rolls(n)} ${n === 1 ? 'roll' : 'rolls'}`;
       const share = (q: number) => (q === 0.9 ? '9 in 10' : `${formatProbability(q * 100)} %`);
       const perDie = rig.dice === 1 ? 'its one die at alpha' : `each of its ${rig.dice} dice at alpha/${rig.dice}`;
-      const out = [
-        `${die.name}: alpha ${flags.alpha}, power ${flags.power}; rig: ${rig.channels} ${rig.channels === 1 ? 'die' : 'dice'} per throw, ${rig.secondsPerThrow} s per throw, ${rig.dice} ${rig.dice === 1 ? 'die' : 'dice'} to test.`,
-        '',
-      ];
+      const out =
+        noSession === undefined
+          ? [`${die.name}: alpha ${flags.alpha}, power ${flags.power}; rig: ${rig.channels} ${rig.channels === 1 ? 'die' : 'dice'} per throw, ${rig.secondsPerThrow} s per throw, ${rig.dice} ${rig.dice === 1 ? 'die' : 'dice'} to test.`, '']
+          : [
+              `${die.name}: alpha ${flags.alpha}, power ${flags.power}; ${rig.dice} ${rig.dice === 1 ? 'die' : 'dice'} to test.`,
+              `No session can roll ${die.id} dice yet (${noSession}): the figures are for analyze on a roll file of dice rolled and read another way.`,
+              '',
+            ];
       if (plans.length > 0) {
         const first = plans[0] as (typeof plans)[number];
         const session = (p: (typeof plans)[number]) =>
           p.session.likely !== null ? rolls(p.session.likely) : p.session.certifiedFirst > 0 ? `none: FAIR_WITHIN first in ${Math.round(p.session.certifiedFirst * 100)} %` : rolls(null);
         out.push(
-          renderTable(
-            ['to detect', 'expected', 'session: UNFAIR', 'machine time', `analyze (all ${flags.level}s)`, 'machine time', 'analyze (targeted 1-df)', 'machine time'],
-            plans.map((p) => [
-              `${p.spec.names.join('+')} at ${targetText(p.spec)}`,
-              expectedText(p.spec),
-              session(p),
-              hours(p.session.likelyHours),
-              rolls(p.omnibusRolls),
-              hours(p.omnibusHours),
-              rolls(p.targetedRolls),
-              hours(p.targetedHours),
-            ]),
-            1,
-            '  ',
-          ).trimEnd(),
+          noSession === undefined
+            ? renderTable(
+                ['to detect', 'expected', 'session: UNFAIR', 'machine time', `analyze (all ${flags.level}s)`, 'machine time', 'analyze (targeted 1-df)', 'machine time'],
+                plans.map((p) => [
+                  `${p.spec.names.join('+')} at ${targetText(p.spec)}`,
+                  expectedText(p.spec),
+                  session(p),
+                  hours(p.session.likelyHours),
+                  rolls(p.omnibusRolls),
+                  hours(p.omnibusHours),
+                  rolls(p.targetedRolls),
+                  hours(p.targetedHours),
+                ]),
+                1,
+                '  ',
+              ).trimEnd()
+            : renderTable(
+                ['to detect', 'expected', `analyze (all ${flags.level}s)`, 'analyze (targeted 1-df)'],
+                plans.map((p) => [`${p.spec.names.join('+')} at ${targetText(p.spec)}`, expectedText(p.spec), rolls(p.omnibusRolls), rolls(p.targetedRolls)]),
+                1,
+                '  ',
+              ).trimEnd(),
           '',
-          `Rolls per die. Session: the monitor (${perDie}, UNFAIR at e-value ${formatCount(rig.dice / flags.alpha)}${countedBy(first.session.level, flags.level, die)}) calls ${share(flags.power)} of ${DEFAULT_PLAN_SIMULATION.runs} simulated dice with that bias UNFAIR by then; ` +
-            `a die certified FAIR_WITHIN(±${flags.delta}) first stays so (a bias inside the margin).`,
+          noSession === undefined
+            ? `Rolls per die. Session: the monitor (${perDie}, UNFAIR at e-value ${formatCount(rig.dice / flags.alpha)}${countedBy(first.session.level, flags.level, die)}) calls ${share(flags.power)} of ${DEFAULT_PLAN_SIMULATION.runs} simulated dice with that bias UNFAIR by then; ` +
+                `a die certified FAIR_WITHIN(±${flags.delta}) first stays so (a bias inside the margin).`
+            : 'Rolls per die.',
           `analyze: a file of that many rolls is found unfair with power ${flags.power} by its ${flags.level} test at alpha/${first.tests} (Holm over ${testFamily(first, rig.dice)}). ` +
             'The targeted test is only valid if you choose the group before rolling; `analyze` runs the test over all ' + flags.level + 's.',
           ...symbolsOnlyLine(plans, rollsOf),
@@ -122,7 +140,11 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
         out.push(
           ...(misreads ? [`Misreads ${misreads.statement.replace(/^misreads /, '')}.`] : []),
           `${title}, if the die is fair${misreads ? ` and read as it falls, allowing for those misreads (${limit})` : ''}:`,
-          `  a session (${perDie}${countedBy(certify.sessionLevel, flags.level, die)}${certify.sessionLevel === 'face' && countedBy(certify.sessionLevel, flags.level, die) !== '' ? `, so it certifies every face within ±${flags.delta}` : ''}): half of fair dice by ${rollsOf(s.median)} (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
+          ...(noSession !== undefined
+            ? []
+            : [
+                `  a session (${perDie}${countedBy(certify.sessionLevel, flags.level, die)}${certify.sessionLevel === 'face' && countedBy(certify.sessionLevel, flags.level, die) !== '' ? `, so it certifies every face within ±${flags.delta}` : ''}): half of fair dice by ${rollsOf(s.median)} (${hours(s.medianHours)}), ${share(s.share)} by ${rolls(s.likely)} (${hours(s.likelyHours)}): budget the run for the latter.`,
+              ]),
           ...(certify.fixedSample
             ? [
                 `  analyze, on a roll file whose size is fixed in advance: a fair die's file of ${rollsOf(certify.fixedSample.median)} certifies half the time, ` +
@@ -132,7 +154,8 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
           `  (The product's own rules run on ${DEFAULT_PLAN_SIMULATION.runs} simulated fair dice, seeded; a die off its odds takes longer.)`,
         );
       }
-      out.push(`At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`, '');
+      if (noSession === undefined) out.push(`At this rig's pace: ${formatCount(Math.round(3600 / rig.secondsPerThrow) * rig.channels)} die-rolls per hour (${hours(machineHours(1000, rig))} per 1,000 rolls of every die).`);
+      out.push('');
       io.out(out.join('\n'));
     });
 }

@@ -55,7 +55,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
       if (stored.sessions.length === 0 && files.length === 0 && stored.setAside.length > 0) {
         throw new InputError(`nothing to pool: every session named is on a rig its campaign found biased. ${leftOut.join('. ')}.`);
       }
-      const { rolls, judged, unresolvedOf, agreed, simulated } = readJudgedLogs(files, stored, dice, flags.die, io);
+      const { rolls, judged, unresolvedOf, agreed, simulated } = readJudgedLogs(files, stored, dice, flags.die, io, flags.diceFile);
       const types = [...new Set(rolls.map((r) => r.die.id))];
       const where = stored.sessions.length > 0 ? (files.length > 0 ? 'the logs and sessions' : 'the sessions') : 'the logs';
       const colour = flags.colour ?? (types.length === 1 ? types[0] : undefined);
@@ -127,7 +127,9 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         return;
       }
       const sessionsOnlyAllSimulated = simulated?.all === true && files.length === 0 && stored.sessions.length > 0;
-      const names = flags.level === 'face' ? (dice.find((d) => sameDieId(d.id, colour))?.faces.map((f) => f.id) ?? []) : (dice.find((d) => sameDieId(d.id, colour))?.symbols ?? []);
+      // Named by the pooled rolls' own die (a session's stored definition), not the dice file's or a built-in's die of that id.
+      const pooledDie = (ofType[0] as (typeof ofType)[number]).die;
+      const names = flags.level === 'face' ? pooledDie.faces.map((f) => f.id) : pooledDie.symbols;
       const out = [
         // Said as analyze says it, by the same rule: beside the sessions named when they are every source and all simulated.
         ...(stored.sessions.length > 0 ? [`From ${stored.sessions.map(storedSessionName).join(', ')}${sessionsOnlyAllSimulated ? ` (${SIMULATED_WORDS})` : ''}.`] : []),
@@ -154,7 +156,7 @@ export function registerPoolCommand(program: Command, io: CliIo): void {
         '',
         'Balance of the pool (spread of the observed rates across its dice):',
         renderTable(
-          [names.length > 0 ? 'face' : '', 'observed range', 'spread'],
+          [flags.level, 'observed range', 'spread'],
           selection.balance.map((b) => [names[b.face] ?? String(b.face), `${fixed(b.min)}–${fixed(b.max)}`, fixed(b.spread)]),
           1,
           '  ',

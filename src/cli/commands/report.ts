@@ -87,7 +87,7 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
       requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
       return storedSessionReport(store, session, {
         // The session's own dice first: it is judged by the definitions it ran with.
-        dice: withSessionDice(known, [{ name: `session ${session.id}`, config: parsedConfig(session.configJson) }]),
+        dice: withSessionDice(known, [{ name: `session ${session.id}`, config: parsedConfig(session.configJson) }], flags.diceFile),
         generatedAt: Date.now(),
         multiplicity: flags.multiplicity,
         ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),

@@ -135,7 +135,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--session-name <name>', 'name for the new session')
     .action((files: string[], flags: { db?: string; die?: string; diceFile?: string; sessionName?: string }) => {
       // An export's manifest carries its session's config, with the definitions of its dice of the user's own.
-      const dice = withSessionDice(loadDice(flags.diceFile), withManifestsIfAny(files).flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])));
+      const dice = withSessionDice(loadDice(flags.diceFile), withManifestsIfAny(files).flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])), flags.diceFile);
       checkDieOption(flags.die, dice);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
       const parsed = readLogs(files, layouts, flags.die);

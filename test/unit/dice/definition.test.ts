@@ -67,6 +67,19 @@ dice:
     expect(tiny?.opposite).toEqual({ '1': '2', '2': '1' });
   });
 
+  it('refuses an unquoted number YAML would rewrite (00 as 0, 007 as 7, 1.0 as 1), naming its line and saying to quote it', () => {
+    expect(errorFor('id: zz\nfaces:\n  - {id: 00, symbol: 00}\n  - {id: 1, symbol: 1}\nopposite: {00: 1}\n').message).toBe(
+      'mine.yaml, line 3: id 00 is read by YAML as the number 0: quote it ("00") to keep it as written',
+    );
+    expect(errorFor('id: zz\nfaces:\n  - {id: "7", symbol: a}\n  - {id: "8", symbol: b}\nopposite:\n  007: 8\n').message).toBe(
+      'mine.yaml, line 6: the key 007 is read by YAML as the number 7: quote it ("007") to keep it as written',
+    );
+    expect(errorFor('id: zz\nsymbols: [a, 1.0]\nfaces: [{id: x, symbol: a}, {id: y, symbol: "1.0"}]\nopposite: {x: y}\n').message).toMatch(/^mine\.yaml, line 2: an item of symbols 1\.0 is read by YAML as the number 1/);
+    // Quoted, they are the text written; probabilities are numbers however written.
+    const [d] = parseDieDefinitions('id: zz\nfaces:\n  - {id: "00", symbol: "00", probability: 0.50}\n  - {id: "007", symbol: "7", probability: .5}\nopposite: {"00": "007"}\n', FILE);
+    expect(d?.faces.map((f) => f.id)).toEqual(['00', '007']);
+  });
+
   it('accepts decimals that sum to 1 only up to float rounding, and renormalises them', () => {
     const text = `
 id: thirds
@@ -216,6 +229,11 @@ opposite: { a: a }
     expect(errorFor('id: c\nfaces:\n  - { id: a, symbol: true }\n  - { id: b, symbol: y }\nopposite: { a: b }\n').message).toBe('mine.yaml, line 3: faces[0].symbol: must be text or a number');
   });
 
+  it('names the line and column of a trailing comma before "]", where JSON.parse gives no position', () => {
+    const json = '{\n  "id": "t",\n  "faces": [\n    {"id": "a", "symbol": "x"},\n    {"id": "b", "symbol": "y"},\n  ],\n  "opposite": {"a": "b"}\n}\n';
+    expect(errorFor(json, 'trail.json').message).toBe("trail.json, line 6: the dice file is not valid JSON: Unexpected token ']' (column 3)");
+  });
+
   it('reads a .json file as JSON: a trailing comma is refused with its line and column, in JSON\'s words', () => {
     const json = '[\n  {\n    "id": "coin",\n    "faces": [{ "id": "h", "symbol": "H" }, { "id": "t", "symbol": "T" }],\n    "opposite": { "h": "t" },\n  }\n]\n';
     expect(errorFor(json, 'dice.json').message).toBe('dice.json, line 6: the dice file is not valid JSON: Expected double-quoted property name (column 3)');
@@ -261,6 +279,26 @@ opposite: { a: b }
     expect(e.message).toBe('mine.yaml, line 2: [1].id: die "coin" is already defined at [0]');
   });
 
+  it('refuses faces whose ids or symbols differ only in case, naming the line, since a log reads "A" and "a" as one', () => {
+    const e = errorFor(`id: casey
+faces:
+  - {id: x, symbol: A}
+  - {id: y, symbol: a}
+  - {id: X2, symbol: b}
+  - {id: x2, symbol: b}
+opposite: {x: y, X2: x2}
+`);
+    expect(e.message).toBe(
+      'mine.yaml, line 6: faces[3].id: face id "x2" differs from faces[2]\'s "X2" only in case (face ids compare without case); and 1 more problem: faces[1].symbol: symbol "a" differs from "A" only in case (symbols compare without case) (line 4)',
+    );
+    const listed = errorFor(`id: c2
+symbols: [hit, HIT, miss]
+faces: [{id: a, symbol: hit}, {id: b, symbol: miss}]
+opposite: {a: b}
+`);
+    expect(listed.message).toMatch(/^mine\.yaml, line 2: symbols\[1\]: symbol "HIT" differs from "hit" only in case/);
+  });
+
   it('rejects a die defined twice in one file', () => {
     const e = errorFor(`- { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
 - { id: x, faces: [{id: a, symbol: s}, {id: b, symbol: t}], opposite: {a: b} }
@@ -283,11 +321,17 @@ opposite: {a: b}
 `).message).toMatch(/faces\[0\]\.probability: probability 3\/2 is not between 0 and 1/);
   });
 
+  it('names the line of an unknown key itself, not of the map holding it, and reads a die id YAML takes for a number as its text', () => {
+    const e = errorFor('dice:\n  - id: c2\n    faces:\n      - { id: h, symbol: H }\n      - id: t\n        symbol: T\n        weight: 2\n    opposite: { h: t }\n');
+    expect(e.message).toBe('mine.yaml, line 7: dice[0].faces[1].weight: "weight" is not a key of a face definition');
+    expect(parseDieDefinitions('id: 12\nfaces: [{id: a, symbol: x}, {id: b, symbol: y}]\nopposite: {a: b}\n', FILE)[0]?.id).toBe('12');
+  });
+
   it('reports schema problems with their key paths: unknown keys, wrong types, missing parts', () => {
     expect(errorFor(`id: c
 faces: [{id: a, symbol: x, colour: red}, {id: b, symbol: y}]
 opposite: {a: b}
-`).message).toMatch(/^mine\.yaml, line 2: faces\[0\]: Unrecognized key: "colour"/);
+`).message).toMatch(/^mine\.yaml, line 2: faces\[0\]\.colour: "colour" is not a key of a face definition/);
     expect(errorFor(`id: c
 faces: [{id: a, symbol: [x]}, {id: b, symbol: y}]
 opposite: {a: b}
