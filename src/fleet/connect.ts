@@ -13,6 +13,9 @@ export function redactUrl(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?]*):[^@/?]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
+/** Said after a command whose URL `commandUrl` left the password out of. */
+export const PASSWORD_HINT = '   # the password: PGPASSWORD=... or a ~/.pgpass line';
+
 /**
  * A shown URL (see `redactUrl`) as a command can take it: without the password, which the user then gives by
  * PGPASSWORD or ~/.pgpass (a pasted `user:***@` would log in with the password `***`). `passwordLeftOut`: the URL had one.

@@ -117,6 +117,20 @@ describe('a fleet store that asks for a password (a real PostgreSQL with SCRAM l
     expect(pasted.code, pasted.err).toBe(0);
   }, 60_000);
 
+  it('prints after campaign create a rig host command that works when pasted: the password left out of its URL, and said how to give it', async () => {
+    const box = join(dir, 'box.csv');
+    writeFileSync(box, 'label,die\nB1,d6\nB2,d6\n');
+    const created = await timed(['campaign', 'create', 'pw-box', '--dice', box, '--rigs', '1', '--channels', '2', '--rolls', '6', '--db', `${url}&password=${PASSWORD}`], env());
+    expect(created.code, created.err).toBe(0);
+    const line = created.out.split('\n').find((l) => l.startsWith('On each rig host: ')) ?? '';
+    expect(line).not.toContain(PASSWORD);
+    expect(line).not.toContain('***');
+    expect(line).toMatch(/^On each rig host: dicerig campaign run pw-box --rig ID --fleet '[^']+' --db LOCAL\.db +# the password: PGPASSWORD=\.\.\. or a ~\/\.pgpass line$/);
+    const [, fleetUrl] = /--fleet '([^']+)'/.exec(line) ?? [];
+    const pasted = await timed(['campaign', 'run', 'pw-box', '--rig', '1', '--fleet', fleetUrl as string, '--db', join(dir, 'pw-rig.db')], { ...env(), PGPASSWORD: PASSWORD });
+    expect(pasted.code, pasted.err).toBe(0);
+  }, 90_000);
+
   it('names a wrong password as a refused login, ending at once', async () => {
     const wrong = url.replace('postgres:///', `postgres://${server.user}:not-it@/`);
     const end = await timed(['sessions', '--db', wrong], env());

@@ -7,7 +7,7 @@ import { InputError } from '../../core/errors.js';
 import { formatCountOf, shellWord } from '../../core/format.js';
 import { createCampaign } from '../../fleet/campaignStore.js';
 import { readCampaignFindings, readCampaignStatus } from '../../report/fleetCampaign.js';
-import { isFleetUrl, openFleet, type FleetDb } from '../../fleet/connect.js';
+import { commandUrl, isFleetUrl, openFleet, PASSWORD_HINT, type FleetDb } from '../../fleet/connect.js';
 import { loadSessionConfig } from '../../session/config.js';
 import { DB_HELP, rollStorePath } from '../dbOption.js';
 import type { CliIo } from '../io.js';
@@ -154,7 +154,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
           `Campaign ${name}: ${formatCountOf(box.length, 'die', 'dice')} on ${formatCountOf(settings.rigs, 'rig')} (${plan.rigs.join(', ')}), ${settings.channels} at a time, ` +
             `${settings.rotate ? `each die on ${settings.legsPerDie} rigs` : 'each die on one rig'}, up to ${formatCountOf(settings.rollsPerLeg, 'roll')} a die a rig: ` +
             `${formatCountOf(plan.legs.length, 'leg')}, about ${formatCountOf(rounds.length, 'round')} if the rigs keep pace.\n` +
-            `On each rig host: dicerig campaign run ${shellWord(name)} --rig ID --fleet ${shellWord(fleet.where)} --db LOCAL.db\n`,
+            `On each rig host: ${rigHostCommand(name, fleet.where)}\n`,
         );
       });
     });
@@ -243,4 +243,10 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         else io.out(formatCampaignReport(c.name, sessions, analysis, unresolved));
       });
     });
+}
+
+/** The command each rig host runs, pasteable: the password left out of the URL (shown as ***), and said where it goes. */
+function rigHostCommand(name: string, where: string): string {
+  const { url, passwordLeftOut } = commandUrl(where);
+  return `dicerig campaign run ${shellWord(name)} --rig ID --fleet ${shellWord(url)} --db LOCAL.db${passwordLeftOut ? PASSWORD_HINT : ''}`;
 }

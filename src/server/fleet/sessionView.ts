@@ -8,7 +8,7 @@ import { DicerigError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
 import { parsedConfig, withSessionDice } from '../../dice/sessionDice.js';
 import type { DieType } from '../../dice/types.js';
-import { commandUrl, type FleetDb } from '../../fleet/connect.js';
+import { commandUrl, PASSWORD_HINT, type FleetDb } from '../../fleet/connect.js';
 import { openFleetSessions, type FleetSessionInfo } from '../../fleet/fleetReader.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportJson } from '../../report/reportJson.js';
@@ -64,7 +64,7 @@ export function sessionView(info: FleetSessionInfo, where: string, verdicts: Ses
 /** The command that writes a session's report, as it can be pasted: the password left out of the URL, and a shell comment saying how to give it. */
 function reportCommand(id: number, where: string): string {
   const { url, passwordLeftOut } = commandUrl(where);
-  return `dicerig report ${id} --db ${shellWord(url)}${passwordLeftOut ? '   # the password: PGPASSWORD=... or a ~/.pgpass line' : ''}`;
+  return `dicerig report ${id} --db ${shellWord(url)}${passwordLeftOut ? PASSWORD_HINT : ''}`;
 }
 
 export interface MadeSession {
