@@ -61,7 +61,10 @@ ${methodSection(report)}
 /** What the verdicts rest on: the session's own error control when it stored its verdicts, else the analysis's. */
 function verdictsNote(report: SessionReport): string {
   const a = report.analysis;
-  const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${confidenceLabel(a.certifyAlpha)} simultaneous).`;
+  const v = report.verdicts;
+  // A stored verdict's bound is the session's own intervals, at its level per die; else the analysis's.
+  const level = v !== null ? `${confidenceLabel(v.errorControl.alphaPerDie)} anytime-valid, the session’s own intervals` : `${confidenceLabel(a.certifyAlpha)} simultaneous`;
+  const certified = `<em>Certified within</em>: the largest deviation from the published odds any face could still have (${level}).`;
   // A campaign's finding comes first: the table shows it, not the session's own verdicts.
   const campaign =
     report.campaign !== undefined
@@ -76,13 +79,21 @@ function ownNote(report: SessionReport, certified: string): string {
   if (v !== null) {
     return (
       `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">${escapeHtml(verdictsMadeWords(v, v.importedFrom !== undefined ? `; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it` : ''))}: ${escapeHtml(v.errorControl.statement)} ` +
-      `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.</p>`
+      `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.${escapeHtml(descriptiveSettings(report))}</p>`
     );
   }
   return (
     `<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. ${certified} ` +
     `<em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>`
   );
+}
+
+/** Said when the report was asked for another α or margin than the session's: they change only its descriptive figures. */
+export function descriptiveSettings(report: SessionReport): string {
+  const v = report.verdicts;
+  const a = report.analysis;
+  if (v === null || (a.alpha === v.errorControl.alpha && a.delta === (v.dice[0]?.delta ?? a.delta))) return '';
+  return ` The α = ${a.alpha} and margin ±${a.delta} this report was asked for apply only to its descriptive figures (the tables of numbers, fixed-n p-values), not to the verdicts.`;
 }
 
 /** Below the verdicts of a sequential session: what the misread assumption was, that fixed-n p-values are descriptive, and how the rolls were resolved. */

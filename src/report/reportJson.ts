@@ -10,7 +10,14 @@ export function reportJson(report: SessionReport) {
     session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
     ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign } } : {}),
     ...(report.campaign !== undefined ? { campaignFinding: report.campaign } : {}),
-    settings: { alpha: report.analysis.alpha, delta: report.analysis.delta, multiplicity: report.analysis.multiplicity, serialAlpha: report.analysis.serialAlpha },
+    settings: {
+      alpha: report.analysis.alpha,
+      delta: report.analysis.delta,
+      multiplicity: report.analysis.multiplicity,
+      serialAlpha: report.analysis.serialAlpha,
+      // The verdicts are the session's own (errorControl below): these settings made only the descriptive figures.
+      ...(report.verdicts !== null ? { appliesTo: 'descriptive figures only: the verdicts are the session’s own, under errorControl' } : {}),
+    },
     dice: report.dice.map((d) => ({
       label: d.analysis.label,
       type: d.analysis.die.id,

@@ -61,9 +61,20 @@ describe('dicerig report', () => {
     expect(demo.code, demo.err).toBe(0);
     const own = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'own'), '--json');
     expect(own.code, own.err).toBe(0);
-    expect((JSON.parse(own.out) as { settings: object }).settings).toEqual({ alpha: 0.001, delta: 0.05, multiplicity: 'holm', serialAlpha: 0.01 });
+    expect((JSON.parse(own.out) as { settings: object }).settings).toEqual({
+      alpha: 0.001,
+      delta: 0.05,
+      multiplicity: 'holm',
+      serialAlpha: 0.01,
+      appliesTo: 'descriptive figures only: the verdicts are the session’s own, under errorControl',
+    });
     const told = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'told'), '--alpha', '0.01', '--delta', '0.04');
-    expect(told.out).toMatch(/judged at α = 0\.01, FAIR_WITHIN ±0\.04\./);
+    // The verdicts stay the session's (α = 0.001, ±0.05); the options asked for make only the descriptive figures.
+    expect(told.out).toMatch(/the session's own verdicts, made at α = 0\.001, FAIR_WITHIN ±0\.05\. The α = 0\.01 and margin ±0\.04 this report was asked for apply only to its descriptive figures/);
+    const html = readFileSync(join(fixture.dir, 'told', 'report.html'), 'utf8');
+    // The certified bounds are the session's own intervals, at its level per die (its 4 dice at α/4), not the options' level.
+    expect(html).toContain('(99.975 % anytime-valid, the session’s own intervals)');
+    expect(html).toContain('The α = 0.01 and margin ±0.04 this report was asked for apply only to its descriptive figures');
   });
 
   it('names the sessions the store holds when the session is unknown', async () => {

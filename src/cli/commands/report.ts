@@ -1,3 +1,4 @@
+import { descriptiveSettings } from '../../report/reportHtml.js';
 import { verdictsMadeWords } from '../../report/verdictsMade.js';
 import { writeFileSync } from 'node:fs';
 import { makeFolders } from '../../core/makeFolders.js';
@@ -106,7 +107,7 @@ function reportText(report: SessionReport, html: string, charts: number): string
   const rolls = report.dice.reduce((n, d) => n + d.analysis.n, 0);
   const unresolved = report.dice.reduce((n, d) => n + (d.resolution?.unresolved ?? 0), 0);
   const lines = [
-    `Report of ${reportTitle(report)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${unresolved > 0 ? `${formatCount(rolls + unresolved)} rolls (${formatCount(rolls)} read or labelled, ${formatCount(unresolved)} unresolved)` : `${formatCount(rolls)} counted rolls`}; judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`,
+    `Report of ${reportTitle(report)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${unresolved > 0 ? `${formatCount(rolls + unresolved)} rolls (${formatCount(rolls)} read or labelled, ${formatCount(unresolved)} unresolved)` : `${formatCount(rolls)} counted rolls`}; ${judgedWords(report)}`,
     ...(report.campaign !== undefined ? [`Campaign ${report.campaign.campaign}'s finding on this session: ${report.campaign.sentence} Its dice are RIG_SUSPECT by it; the session's own verdicts follow as it made them.`] : []),
     renderTable(
       ['die', 'verdict', 'rolls', 'certified ±'],
@@ -118,6 +119,13 @@ function reportText(report: SessionReport, html: string, charts: number): string
     `Wrote ${html} and ${charts} PNG charts beside it.`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** At what the verdicts were made: the session's own level where it stored them (the report's options then made only the descriptive figures). */
+function judgedWords(report: SessionReport): string {
+  const v = report.verdicts;
+  if (v === null) return `judged at α = ${report.analysis.alpha}, FAIR_WITHIN ±${report.analysis.delta}.`;
+  return `the session's own verdicts, made at α = ${v.errorControl.alpha}, FAIR_WITHIN ±${v.dice[0]?.delta ?? report.analysis.delta}.${descriptiveSettings(report)}`;
 }
 
 /** The session's own verdicts, as it made them: threshold, e-value, anytime-valid p; resolved, reviewed and unresolved rolls. */
