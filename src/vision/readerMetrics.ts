@@ -235,7 +235,7 @@ const pValue = (p: number): string => (p < 1e-4 ? p.toExponential(1) : p.toFixed
 const spreadText = (spread: number): string => (Number.isFinite(spread) ? `${spread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)');
 
 /** Causes in the order a user reads them: doubt first, then tilt, then light and the rest. */
-const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'shadow', 'other-die', 'not-located', 'no-cause'];
+const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'shadow', 'other-die', 'not-located', 'die-size', 'no-cause'];
 
 /** The declines of each face by cause, as a table (none when nothing was declined). */
 function formatCauses(m: ReaderMetrics): string[] {
