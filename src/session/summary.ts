@@ -78,7 +78,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const cocked = cockedRate(result);
   lines.push(
     `Rig: ${formatCountOf(t.throws, 'throw')} (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
-      `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice came to rest cocked` : ''}.`,
+      `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice ${result.stop === 'unread' ? 'called cocked by a reader that read no die (a sign of the calibration, not of the rig)' : 'came to rest cocked'}` : ''}.`,
   );
   if ((t.declined ?? 0) > 0) {
     // Rolls a person looked at and could not tell stay unresolved but wait for nobody.
