@@ -109,6 +109,17 @@ describe('dicerig calibrate --from-labelled', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/no labelled green dice in .*classes\.txt lists red-hit, red-crit, red-focus, red-blank, cocked/);
   });
+
+  it('calibrates the ring reader on a folder vision simulate wrote unless told otherwise, and says so', async () => {
+    const out = join(tmp, 'sim-default.json');
+    const r = await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', out, '--created-at', CREATED);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(`${join(TRAIN, 'images')} holds the simulated camera's images (dicerig vision simulate), whose flat-drawn dice the learned networks read mostly as tilted: calibrating the ring reader, as calibrate --camera sim does (--reader learned for the learned one).\n`);
+    expect(readProfile(out).classifier.kind).toBe('d8-ring-harmonics/nearest-mean');
+    const tuning = await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--no-fine-tune', '--out', join(tmp, 'never.json'));
+    expect(tuning.code).toBe(1);
+    expect(tuning.err).toMatch(/--fine-tune-passes and --no-fine-tune are for the learned reader, and .* holds the simulated camera's flat-drawn dice/);
+  });
 });
 
 describe('dicerig calibrate --check', () => {

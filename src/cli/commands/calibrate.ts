@@ -81,7 +81,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--min-accuracy <p>', 'with --check: lowest accuracy among dice read', probabilityArg, defaultCheckLimits.minAccuracy)
     .option('--max-decline <p>', 'with --check: highest share of flat dice declined', probabilityArg, defaultCheckLimits.maxDecline)
     .addOption(
-      new Option('--reader <reader>', 'learned (default: the shipped network pre-trained on 3D renders, fitted or fine-tuned on your dice if that reads the held-back images better) or ring (the older ring-harmonics classifier; the default for the simulated camera, whose dice are drawn flat)').choices([
+      new Option('--reader <reader>', 'learned (default: the shipped network pre-trained on 3D renders, fitted or fine-tuned on your dice if that reads the held-back images better) or ring (the older ring-harmonics classifier; the default for the simulated camera, and for a --from-labelled folder vision simulate wrote, whose dice are drawn flat)').choices([
         'learned',
         'ring',
       ]),
@@ -115,7 +115,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         createdAt: createdAt(flags.createdAt),
         face: flags.face,
       };
-      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io) : await guided(flags, flags.die, out, common, io, given);
+      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io, tuningSaid) : await guided(flags, flags.die, out, common, io, given);
       await writeProfileFile(out, result.profile);
       const classifierVersion = profileReader(result.profile).reader.classifierVersion;
       const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
