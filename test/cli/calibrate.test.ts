@@ -120,6 +120,16 @@ describe('dicerig calibrate --from-labelled', () => {
     expect(tuning.code).toBe(1);
     expect(tuning.err).toMatch(/--fine-tune-passes and --no-fine-tune are for the learned reader, and .* holds the simulated camera's flat-drawn dice/);
   });
+
+  it('states the flat dice declined apart from the truly cocked ones, which are re-rolled, not declined', async () => {
+    const r = await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', join(tmp, 'split.json'), '--created-at', CREATED);
+    expect(r.code).toBe(0);
+    const line = /^ {2}validation: .*$/m.exec(r.out)?.[0] ?? '';
+    const [, flat, cocked] = /flat dice declined 0\.0 % \(0 of (\d+): 0 unreadable, 0 called cocked\), (\d+) cocked dice \(re-rolled, not counted as declines\)/.exec(line) ?? [];
+    // The folder has cocked dice (8 % of them): they were once counted as the profile's declines.
+    expect(Number(cocked)).toBeGreaterThan(0);
+    expect(Number(flat) + Number(cocked)).toBe(Number(/validation: (\d+) dice/.exec(line)?.[1]));
+  });
 });
 
 describe('dicerig calibrate --check', () => {

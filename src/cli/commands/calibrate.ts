@@ -133,8 +133,37 @@ function isLearnedResult(result: TrainProfileResult | LearnedProfileResult): res
   return 'candidates' in result;
 }
 
+/**
+ * The validation dice by their truth (from the confusion matrix): flat dice declined, as unreadable or called cocked,
+ * and truly cocked dice, which are re-rolled by the rule and so set apart, not declined.
+ */
+function byTruth(v: CalibrationProfile['validation']): { flat: number; unreadable: number; calledCocked: number; cocked: number } {
+  const { rows, columns, counts } = v.confusion;
+  const declinedAt = columns.indexOf('declined');
+  const cockedAt = columns.indexOf('cocked');
+  const out = { flat: 0, unreadable: 0, calledCocked: 0, cocked: 0 };
+  rows.forEach((truth, r) => {
+    const row = counts[r] ?? [];
+    const total = row.reduce((a, b) => a + b, 0);
+    if (truth === 'cocked') {
+      out.cocked += total;
+      return;
+    }
+    out.flat += total;
+    out.unreadable += row[declinedAt] ?? 0;
+    out.calledCocked += row[cockedAt] ?? 0;
+  });
+  return out;
+}
+
 function validationLine(v: CalibrationProfile['validation']): string {
-  return `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`;
+  const t = byTruth(v);
+  const declined = t.unreadable + t.calledCocked;
+  return (
+    `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), ` +
+    `flat dice declined ${percent(t.flat > 0 ? declined / t.flat : 0, 1)} (${declined} of ${t.flat}: ${t.unreadable} unreadable, ${t.calledCocked} called cocked), ` +
+    `${t.cocked} cocked dice (re-rolled, not counted as declines), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`
+  );
 }
 
 function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<string, unknown> {
