@@ -151,6 +151,21 @@ describe('dicerig calibrate --check', () => {
     expect(r.out).toMatch(/^verdict: the profile does NOT hold: no die was read at all; 100\.00 % of flat dice were declined, over 5\.00 %\. Recalibrate/m);
   });
 
+  it('meets no target that only reads can show when no die was read, names the die size as the cause, and writes no checked profile', async () => {
+    const profile = join(tmp, 'check.json');
+    const out = join(tmp, 'small-checked.json');
+    const r = await runCli('calibrate', '--check', profile, '--images', SMALL, '-o', out);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toMatch(/^ {2}met {5}(decline spread|confident errors)/m);
+    expect(r.out).toMatch(/^ {2}NOT met decline spread between faces: not measured, no die was read \(target <= 2x\)$/m);
+    expect(r.out).toMatch(/^ {2}NOT met confident errors \(>= [\d.]+\): not measured, no die was read \(target 0\)$/m);
+    // The dice are 48 px across, the profile's 72: each decline says so, none is counted without a cause.
+    expect(r.out).toMatch(/^declined by cause: face\s+die-size\s+no-cause$/m);
+    for (const face of ['hit', 'crit', 'focus', 'blank']) expect(r.out).toMatch(new RegExp(`^\\s+red-${face}\\s+[1-9]\\d*\\s+0$`, 'm'));
+    expect(r.out).toContain(`nothing written to ${out}: no die was read, so these dice bound no misread.`);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('says there is nothing to check, not to recalibrate, when no new roll is labelled with the profile classes', async () => {
     const profile = join(tmp, 'check.json');
     const renamed = join(tmp, 'renamed');

@@ -243,10 +243,12 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
   const evaluation = evaluateLabelledCrops(folder.crops, reader, profile.classes);
   const verdict = judgeProfileCheck(profile, evaluation.perDie, { minAccuracy: flags.minAccuracy, maxDecline: flags.maxDecline });
   if (!verdict.holds) io.setExitCode(1);
-  const kept = flags.out !== undefined && verdict.flat.total > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
+  // Dice of which none was read bound no misread: a profile checked on them only, a session would refuse.
+  const kept = flags.out !== undefined && verdict.flat.read > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
+  const notWritten = flags.out !== undefined && kept === undefined && verdict.flat.total > 0 ? `nothing written to ${flags.out}: no die was read, so these dice bound no misread` : undefined;
   if (kept !== undefined) await writeProfileFile(flags.out as string, kept);
   if (flags.json) {
-    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked, verdictReach: reachOf(kept) } : {}) })}\n`);
+    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked, verdictReach: reachOf(kept) } : {}), ...(notWritten ? { notWritten } : {}) })}\n`);
     return;
   }
   const f = verdict.flat;
@@ -261,7 +263,7 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
     : f.total === 0
       ? `verdict: nothing to check: no labelled flat die of the profile's classes (${profile.classes.filter((c) => c !== 'cocked').join(', ')}) in ${paths.images}; label the new rolls with those classes.`
       : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${calibrationDiceOf(profile.dice)} ...).`;
-  io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}`);
+  io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}${notWritten ? `${notWritten}.\n` : ''}`);
 }
 
 /**
