@@ -312,12 +312,12 @@ export class SessionRunner {
     this.timing.tock(t0, 'vision');
     if (this.deps.stopwatch) this.rereadCost.push({ hostMs: this.deps.stopwatch() - t0, clockMs: done.clockMs });
     const still = done.declined.length - done.resolved;
-    this.totals.countRereads(done.declined.length, done.resolved, still);
+    this.totals.countRereads(done.declined.length, done.resolved, still, Object.values(done.resolvedAs));
     this.deps.store.recordEvent(this.plan.sessionId, {
       at: this.now(),
       kind: 'reread',
       throwIndex: this.lastIndex + 1,
-      detail: { declined: done.declined.length, resolved: done.resolved, unresolved: still, attempts: done.attempts, dice: done.declined.map((d) => d.record.label) },
+      detail: { declined: done.declined.length, resolved: done.resolved, unresolved: still, attempts: done.attempts, dice: done.declined.map((d) => d.record.label), resolvedAs: done.resolvedAs },
     });
     return done.outcome;
   }
