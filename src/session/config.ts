@@ -198,6 +198,8 @@ const stoppingSchema = z.strictObject({
   maxConsecutiveRerolls: z.number().int().positive().default(25),
   /** Throws in a row a die may be not found on its own in its channel (missing, or joined by its hard shadow; each kept as an unresolved roll) before the session stops. */
   maxConsecutiveMissing: z.number().int().positive().default(3),
+  /** Throws in a row in which no die was read (every one declined, kept unresolved, or called cocked) before the session stops: a calibration that reads nothing. */
+  maxConsecutiveUnread: z.number().int().positive().default(25),
 });
 
 export const sessionConfigSchema = z.strictObject({
@@ -220,6 +222,7 @@ export const sessionConfigSchema = z.strictObject({
     maxConsecutiveFaults: 3,
     maxConsecutiveRerolls: 25,
     maxConsecutiveMissing: 3,
+    maxConsecutiveUnread: 25,
   }),
   /** The campaign this session rolls for (`dicerig campaign run`): its name, and the campaign's rig id. */
   campaign: z.string().trim().min(1).max(MAX_LABEL_LENGTH).optional(),

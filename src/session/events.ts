@@ -54,6 +54,8 @@ export interface ThrowTotals {
   readonly declined?: number;
   /** Of those, dice a re-read (further frames, the light stepped up and down) resolved. */
   readonly rereadResolved?: number;
+  /** Those a re-read resolved, by the symbol it read them as (which faces the reader declines at first). */
+  readonly rereadBySymbol?: Readonly<Record<string, number>>;
   /** Dice still unreadable after the re-reads: kept as unresolved rolls. */
   readonly unresolved?: number;
 }

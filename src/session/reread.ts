@@ -43,6 +43,8 @@ export interface RereadResult {
   readonly outcome: ThrowOutcome;
   readonly declined: readonly SessionDie[];
   readonly resolved: number;
+  /** The symbol each resolved die (by label) was read as: which faces the reader declined at first. */
+  readonly resolvedAs: Readonly<Record<string, string>>;
   /** Frames read again (further frames and frames under a stepped light). */
   readonly attempts: number;
   /** Session-clock milliseconds the re-read took. */
@@ -100,7 +102,8 @@ export async function rereadDeclined(parts: RereadParts, outcome: ThrowOutcome, 
     }
   }
   const clockMs = clock.now() - c0;
-  const result = { declined, resolved: resolved.size, attempts, clockMs };
+  const resolvedAs = Object.fromEntries([...resolved].map(([die, r]) => [die.record.label, r.symbol as string]));
+  const result = { declined, resolved: resolved.size, resolvedAs, attempts, clockMs };
   if (resolved.size === 0) return { ...result, outcome };
   return {
     ...result,

@@ -43,6 +43,7 @@ import { LiveReviews } from './liveReviews.js';
 import { judgeThrow, notSettledOutcome, retumbles, withoutDice, type ThrowOutcome } from './throwOutcome.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
 import { RerollStreak } from './rerollStreak.js';
+import { UnreadStreak } from './unreadStreak.js';
 import { watchUntilStill, type SettleRule, type Watched } from './settleWatch.js';
 import { CameraRecovery, recordingEndedReason, stoppedByUserWhy } from './cameraRecovery.js';
 
@@ -58,6 +59,8 @@ export interface StoppingRules {
   readonly maxConsecutiveRerolls: number;
   /** Throws in a row a die may be missing from its channel before the session stops (`missingStreak.ts`). */
   readonly maxConsecutiveMissing: number;
+  /** Throws in a row with no die read before the session stops (`unreadStreak.ts`; default 25). */
+  readonly maxConsecutiveUnread?: number;
 }
 
 export type { SettleRule } from './settleWatch.js';
@@ -102,7 +105,7 @@ export interface RunnerPlan {
 
 export { DEFAULT_REREAD, type RereadRule } from './reread.js';
 
-export type StopKind = 'all-decided' | 'roll-budget' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'user' | 'rig-lost' | 'camera-lost' | 'recording-ended';
+export type StopKind = 'all-decided' | 'roll-budget' | 'time-budget' | 'rig-suspect' | 'faults' | 'rerolls' | 'missing-die' | 'unread' | 'user' | 'rig-lost' | 'camera-lost' | 'recording-ended';
 
 export interface SessionResult {
   readonly sessionId: number;
@@ -159,6 +162,7 @@ export class SessionRunner {
   /** The throws in a row without a counted result: how many, and their problems (to name a likely cause when giving up on them). */
   private readonly streak = new RerollStreak();
   private readonly missing = new MissingStreak();
+  private readonly unread = new UnreadStreak();
   private rigCheck: RigCheckResult | null = null;
   private rigSuspect: RigSuspectVerdict | null = null;
   private readonly settleTimes: number[] = [];
@@ -308,12 +312,12 @@ export class SessionRunner {
     this.timing.tock(t0, 'vision');
     if (this.deps.stopwatch) this.rereadCost.push({ hostMs: this.deps.stopwatch() - t0, clockMs: done.clockMs });
     const still = done.declined.length - done.resolved;
-    this.totals.countRereads(done.declined.length, done.resolved, still);
+    this.totals.countRereads(done.declined.length, done.resolved, still, Object.values(done.resolvedAs));
     this.deps.store.recordEvent(this.plan.sessionId, {
       at: this.now(),
       kind: 'reread',
       throwIndex: this.lastIndex + 1,
-      detail: { declined: done.declined.length, resolved: done.resolved, unresolved: still, attempts: done.attempts, dice: done.declined.map((d) => d.record.label) },
+      detail: { declined: done.declined.length, resolved: done.resolved, unresolved: still, attempts: done.attempts, dice: done.declined.map((d) => d.record.label), resolvedAs: done.resolvedAs },
     });
     return done.outcome;
   }
@@ -348,6 +352,7 @@ export class SessionRunner {
     const decided = [...labelled, ...observed.decided, ...this.reviews.take(this.monitors, index)];
     this.totals.countThrow(outcome, counted);
     this.missing.add(outcome);
+    this.unread.add(outcome);
     this.consecutiveFaults = 0;
     if (ok) {
       this.streak.clear();
@@ -411,7 +416,8 @@ export class SessionRunner {
     }
     const all = this.allDecided();
     if (all) return all;
-    return this.missingLimit() ?? this.rerollLimit(true);
+    const unread = this.unread.stopReason(stopping.maxConsecutiveUnread ?? 25);
+    return this.missingLimit() ?? (unread !== undefined ? new Stop('aborted', 'unread', unread) : this.rerollLimit(true));
   }
 
   /** The stop once a die was missing from its channel in `stopping.maxConsecutiveMissing` throws in a row. */

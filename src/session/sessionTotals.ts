@@ -7,7 +7,7 @@ import type { RunClock, ThrowTotals } from './events.js';
 import type { ThrowOutcome } from './throwOutcome.js';
 
 export class SessionTotals {
-  private readonly all: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number; declined: number; rereadResolved: number; unresolved: number };
+  private readonly all: { throws: number; ok: number; rerolled: number; void: number; rolls: number; cocked: number; declined: number; rereadResolved: number; unresolved: number; rereadBySymbol: Record<string, number> };
   private run = { throws: 0, ok: 0, rolls: 0 };
   private runStart = 0;
 
@@ -23,6 +23,7 @@ export class SessionTotals {
       declined: stored.declined ?? 0,
       rereadResolved: stored.rereadResolved ?? 0,
       unresolved: stored.unresolved ?? 0,
+      rereadBySymbol: { ...stored.rereadBySymbol },
     };
   }
 
@@ -52,8 +53,9 @@ export class SessionTotals {
     }
   }
 
-  /** Re-reads of a counted throw: dice declined or not found at first, of them resolved by a re-read, and still unresolved. */
-  countRereads(declined: number, resolved: number, unresolved: number): void {
+  /** Re-reads of a counted throw: dice declined or not found at first, of them resolved by a re-read (and the symbols read), and still unresolved. */
+  countRereads(declined: number, resolved: number, unresolved: number, symbols: readonly string[] = []): void {
+    addSymbols(this.all.rereadBySymbol, symbols);
     this.all.declined += declined;
     this.all.rereadResolved += resolved;
     this.all.unresolved += unresolved;
@@ -67,7 +69,7 @@ export class SessionTotals {
   }
 
   snapshot(): ThrowTotals {
-    return { ...this.all };
+    return { ...this.all, rereadBySymbol: { ...this.all.rereadBySymbol } };
   }
 
   /** Session-clock hours since this run started. */
@@ -87,12 +89,18 @@ export class SessionTotals {
   }
 }
 
+function addSymbols(into: Record<string, number>, symbols: readonly string[]): void {
+  for (const s of symbols) into[s] = (into[s] ?? 0) + 1;
+}
+
 /** The session's stored counts, with the re-read counts of its earlier runs (from their `reread` events). */
 export function storedTotals(store: Pick<RollStore, 'counts' | 'events'>, sessionId: number): ThrowTotals {
-  const sum = { declined: 0, rereadResolved: 0, unresolved: 0 };
+  const sum = { declined: 0, rereadResolved: 0, unresolved: 0, rereadBySymbol: {} as Record<string, number> };
   for (const e of store.events(sessionId)) {
     if (e.kind !== 'reread') continue;
-    const d = e.detail as { declined?: number; resolved?: number; unresolved?: number };
+    // `resolvedAs` is absent from the events of runs before it was recorded: their resolutions have no symbol.
+    const d = e.detail as { declined?: number; resolved?: number; unresolved?: number; resolvedAs?: Record<string, string> };
+    addSymbols(sum.rereadBySymbol, Object.values(d.resolvedAs ?? {}));
     sum.declined += d.declined ?? 0;
     sum.rereadResolved += d.resolved ?? 0;
     sum.unresolved += d.unresolved ?? 0;

@@ -42,6 +42,7 @@ import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie
 import { BUDGET_RAISED, requireUndecidedDie, storedSessionConfig } from './budgetRaise.js';
 import { refuseImported } from './importedSession.js';
 import { resumedConfigNotice } from './resumedConfigNotice.js';
+import { requireSameCalibration } from './resumedCalibration.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -258,6 +259,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
     const { types, family, chosen: choice, face, reader: seenFromAbove, d6Check } = fresh ?? (await sessionReading(config));
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
+    if (stored !== undefined && config.calibration !== undefined) {
+      const startedWith = stored.rigId !== null ? (store.getRig(stored.rigId)?.calibrationHash ?? '') : '';
+      requireSameCalibration({ sessionId: stored.id, file: config.calibration, startedWith, now: profile?.hash ?? d6Check?.hash ?? '' });
+    }
     const notice = faceNotice(family, config.camera.source, face);
     if (notice !== undefined) log(notice);
     // Real D6s read with nothing measured: the verdicts will say "misreads assumed 0"; say it before the first throw.

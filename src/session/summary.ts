@@ -60,6 +60,16 @@ export function cockedRate(result: SessionResult): number | undefined {
   return result.totals.rolls > 0 ? result.totals.cocked / result.totals.rolls : undefined;
 }
 
+/**
+ * The re-read resolutions by the symbol read, most first (which faces the reader declines at first): `71 read as
+ * blank, 3 as hit; `; nothing when some have no symbol (runs stored before it was recorded), as a part would mislead.
+ */
+function bySymbol(counts: Readonly<Record<string, number>> | undefined, resolved: number): string {
+  const each = Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (each.length === 0 || each.reduce((n, [, c]) => n + c, 0) !== resolved) return '';
+  return `${each.map(([s, n], i) => `${formatCount(n)} ${i === 0 ? 'read ' : ''}as ${s}`).join(', ')}; `;
+}
+
 /** The session's end as text. */
 export function formatSessionSummary(result: SessionResult, ctx: SummaryContext): string {
   const t = result.totals;
@@ -78,7 +88,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   const cocked = cockedRate(result);
   lines.push(
     `Rig: ${formatCountOf(t.throws, 'throw')} (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void by faults)` +
-      `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice came to rest cocked` : ''}.`,
+      `${cocked !== undefined ? `; ${percentFigures(cocked)} of dice ${result.stop === 'unread' ? 'called cocked by a reader that read no die (a sign of the calibration, not of the rig)' : 'came to rest cocked'}` : ''}.`,
   );
   if ((t.declined ?? 0) > 0) {
     // Rolls a person looked at and could not tell stay unresolved but wait for nobody.
@@ -86,7 +96,7 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
     lines.push(
       `Reader: ${formatCountOf(t.declined ?? 0, 'die', 'dice')} declined or not found at first; a re-read (further frames, light up and down) resolved ${formatCount(t.rereadResolved ?? 0)}` +
         // Misread bounds come from single reads: a re-read's read counts as one, which is an assumption, said.
-        `${(t.rereadResolved ?? 0) > 0 ? ' (counted as read, assumed to misread no more often than a first read: the misread bounds measure single reads)' : ''}; ` +
+        `${(t.rereadResolved ?? 0) > 0 ? ` (${bySymbol(t.rereadBySymbol, t.rereadResolved ?? 0)}counted as read, assumed to misread no more often than a first read: the misread bounds measure single reads)` : ''}; ` +
         `${formatCount(t.unresolved ?? 0)} kept as unresolved ${t.unresolved === 1 ? 'roll' : 'rolls'}${open > 0 ? ` (${formatCount(open)} still to review)` : ''}.`,
     );
   }

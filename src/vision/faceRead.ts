@@ -14,9 +14,10 @@ export type ReadStatus = 'read' | 'cocked' | 'unreadable';
  * `tilted` the reader itself sees a die not lying flat; `outline` the die's outline or surroundings look tilted;
  * `glare` the top face is lost in a highlight; `touching` dice touch and cannot be read apart;
  * `shadow` one die joined by its hard shadow in one blob; `other-die` a die of a type the profile does not read;
- * `not-located` a labelled die read as a session reads frames had no located die of its own.
+ * `not-located` a labelled die read as a session reads frames had no located die of its own;
+ * `die-size` the die is larger or smaller than the profile was calibrated for (camera moved, stale profile).
  */
-export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'shadow' | 'other-die' | 'not-located';
+export type DeclineCause = 'unsure' | 'disputed' | 'tilted' | 'outline' | 'glare' | 'touching' | 'shadow' | 'other-die' | 'not-located' | 'die-size';
 
 export interface FaceRead {
   readonly status: ReadStatus;

@@ -200,6 +200,8 @@ export interface TargetCheck {
   readonly value: number;
   readonly target: string;
   readonly met: boolean;
+  /** Why the reads cannot show this target (never met then): a spread or an error count over no read says nothing. */
+  readonly unmeasured?: string;
 }
 
 /** The reader targets a set of dice is held to: the least accuracy among dice read and the most declined. */
@@ -215,6 +217,11 @@ export const RENDER_TARGETS: ReaderTargets = { label: 'renders', minAccuracy: 0.
 /** Photographs of D6s in a tray: >= 99 % correct among read, <= 5 % declined (no calibration: the default reader). */
 export const D6_PHOTO_TARGETS: ReaderTargets = { label: 'D6 photos', minAccuracy: 0.99, maxDecline: 0.05 };
 
+/** A target only reads can show: not met, and said unmeasured, when no flat die was read (every face declined alike is no evenness). */
+function readTarget(m: ReaderMetrics, check: TargetCheck): TargetCheck {
+  return m.flatRead > 0 ? check : { ...check, met: false, unmeasured: 'no die was read' };
+}
+
 /** The reader targets: accuracy among read, decline rate, decline spread, no confident error, no cocked die read as a face. */
 export function targetChecks(m: ReaderMetrics, targets: ReaderTargets = RENDER_TARGETS): TargetCheck[] {
   const { minAccuracy, maxDecline } = targets;
@@ -223,8 +230,8 @@ export function targetChecks(m: ReaderMetrics, targets: ReaderTargets = RENDER_T
   return [
     { name: 'correct among read', value: accuracy, target: `>= ${(minAccuracy * 100).toFixed(1)} %`, met: accuracy >= minAccuracy },
     { name: 'declined (flat dice)', value: decline, target: `<= ${(maxDecline * 100).toFixed(1)} %`, met: decline <= maxDecline },
-    { name: 'decline spread between faces', value: m.declineSpread, target: `<= ${SPREAD_TARGET}x`, met: m.declineSpread <= SPREAD_TARGET },
-    { name: `confident errors (>= ${m.confidentAt})`, value: m.confidentErrors.length, target: '0', met: m.confidentErrors.length === 0 },
+    readTarget(m, { name: 'decline spread between faces', value: m.declineSpread, target: `<= ${SPREAD_TARGET}x`, met: m.declineSpread <= SPREAD_TARGET }),
+    readTarget(m, { name: `confident errors (>= ${m.confidentAt})`, value: m.confidentErrors.length, target: '0', met: m.confidentErrors.length === 0 }),
     { name: 'cocked dice read as a face', value: m.cockedReadAsFace, target: '0', met: m.cockedReadAsFace === 0 },
   ];
 }
@@ -235,7 +242,7 @@ const pValue = (p: number): string => (p < 1e-4 ? p.toExponential(1) : p.toFixed
 const spreadText = (spread: number): string => (Number.isFinite(spread) ? `${spread.toFixed(2)}x` : 'unbounded (one face never declined, another declined)');
 
 /** Causes in the order a user reads them: doubt first, then tilt, then light and the rest. */
-const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'shadow', 'other-die', 'not-located', 'no-cause'];
+const CAUSE_ORDER: readonly CauseName[] = ['unsure', 'disputed', 'tilted', 'outline', 'glare', 'touching', 'shadow', 'other-die', 'not-located', 'die-size', 'no-cause'];
 
 /** The declines of each face by cause, as a table (none when nothing was declined). */
 function formatCauses(m: ReaderMetrics): string[] {
@@ -273,7 +280,7 @@ export function formatReaderMetrics(m: ReaderMetrics, targets: ReaderTargets = R
   for (const t of targetChecks(m, targets)) {
     // Three decimals, so a spread just over its target does not print as the target (2.001, not 2).
     const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(3))) : 'inf';
-    lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${v} (target ${t.target})`);
+    lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${t.unmeasured !== undefined ? `not measured, ${t.unmeasured}` : v} (target ${t.target})`);
   }
   return lines.join('\n');
 }

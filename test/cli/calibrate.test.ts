@@ -109,6 +109,27 @@ describe('dicerig calibrate --from-labelled', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/no labelled green dice in .*classes\.txt lists red-hit, red-crit, red-focus, red-blank, cocked/);
   });
+
+  it('calibrates the ring reader on a folder vision simulate wrote unless told otherwise, and says so', async () => {
+    const out = join(tmp, 'sim-default.json');
+    const r = await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--out', out, '--created-at', CREATED);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(`${join(TRAIN, 'images')} holds the simulated camera's images (dicerig vision simulate), whose flat-drawn dice the learned networks read mostly as tilted: calibrating the ring reader, as calibrate --camera sim does (--reader learned for the learned one).\n`);
+    expect(readProfile(out).classifier.kind).toBe('d8-ring-harmonics/nearest-mean');
+    const tuning = await runCli('calibrate', '--die', 'red', '--from-labelled', TRAIN, '--no-fine-tune', '--out', join(tmp, 'never.json'));
+    expect(tuning.code).toBe(1);
+    expect(tuning.err).toMatch(/--fine-tune-passes and --no-fine-tune are for the learned reader, and .* holds the simulated camera's flat-drawn dice/);
+  });
+
+  it('states the flat dice declined apart from the truly cocked ones, which are re-rolled, not declined', async () => {
+    const r = await runCli('calibrate', '--die', 'red', '--reader', 'ring', '--from-labelled', TRAIN, '--out', join(tmp, 'split.json'), '--created-at', CREATED);
+    expect(r.code).toBe(0);
+    const line = /^ {2}validation: .*$/m.exec(r.out)?.[0] ?? '';
+    const [, flat, cocked] = /flat dice declined 0\.0 % \(0 of (\d+): 0 unreadable, 0 called cocked\), (\d+) cocked dice \(re-rolled, not counted as declines\)/.exec(line) ?? [];
+    // The folder has cocked dice (8 % of them): they were once counted as the profile's declines.
+    expect(Number(cocked)).toBeGreaterThan(0);
+    expect(Number(flat) + Number(cocked)).toBe(Number(/validation: (\d+) dice/.exec(line)?.[1]));
+  });
 });
 
 describe('dicerig calibrate --check', () => {
@@ -128,6 +149,21 @@ describe('dicerig calibrate --check', () => {
     const r = await runCli('calibrate', '--check', profile, '--images', SMALL);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^verdict: the profile does NOT hold: no die was read at all; 100\.00 % of flat dice were declined, over 5\.00 %\. Recalibrate/m);
+  });
+
+  it('meets no target that only reads can show when no die was read, names the die size as the cause, and writes no checked profile', async () => {
+    const profile = join(tmp, 'check.json');
+    const out = join(tmp, 'small-checked.json');
+    const r = await runCli('calibrate', '--check', profile, '--images', SMALL, '-o', out);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toMatch(/^ {2}met {5}(decline spread|confident errors)/m);
+    expect(r.out).toMatch(/^ {2}NOT met decline spread between faces: not measured, no die was read \(target <= 2x\)$/m);
+    expect(r.out).toMatch(/^ {2}NOT met confident errors \(>= [\d.]+\): not measured, no die was read \(target 0\)$/m);
+    // The dice are 48 px across, the profile's 72: each decline says so, none is counted without a cause.
+    expect(r.out).toMatch(/^declined by cause: face\s+die-size\s+no-cause$/m);
+    for (const face of ['hit', 'crit', 'focus', 'blank']) expect(r.out).toMatch(new RegExp(`^\\s+red-${face}\\s+[1-9]\\d*\\s+0$`, 'm'));
+    expect(r.out).toContain(`nothing written to ${out}: no die was read, so these dice bound no misread.`);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('says there is nothing to check, not to recalibrate, when no new roll is labelled with the profile classes', async () => {

@@ -357,11 +357,11 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.unresolvedRolls(s.session.id)).toEqual([]);
     expect(s.store.dieRolls(s.session.id)[0]?.faces).toEqual(['2', '6', expect.any(String) as unknown]);
     const reread = s.store.events(s.session.id).filter((e) => e.kind === 'reread');
-    expect(reread.map((e) => [e.throwIndex, e.detail])).toEqual([[2, { declined: 1, resolved: 1, unresolved: 0, attempts: 3, dice: ['d6-0'] }]]);
+    expect(reread.map((e) => [e.throwIndex, e.detail])).toEqual([[2, { declined: 1, resolved: 1, unresolved: 0, attempts: 3, dice: ['d6-0'], resolvedAs: { 'd6-0': '6' } }]]);
     expect(s.store.events(s.session.id).some((e) => e.kind === 'unreadable')).toBe(false);
     // Counted as read: the summary says what that rests on.
     expect(formatSessionSummary(result, { db: 'r.db', simulated: false })).toMatch(
-      /a re-read \(further frames, light up and down\) resolved 1 \(counted as read, assumed to misread no more often than a first read: the misread bounds measure single reads\); 0 kept as unresolved rolls/,
+      /a re-read \(further frames, light up and down\) resolved 1 \(1 read as 6; counted as read, assumed to misread no more often than a first read: the misread bounds measure single reads\); 0 kept as unresolved rolls/,
     );
   });
 

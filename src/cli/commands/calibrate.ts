@@ -81,7 +81,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option('--min-accuracy <p>', 'with --check: lowest accuracy among dice read', probabilityArg, defaultCheckLimits.minAccuracy)
     .option('--max-decline <p>', 'with --check: highest share of flat dice declined', probabilityArg, defaultCheckLimits.maxDecline)
     .addOption(
-      new Option('--reader <reader>', 'learned (default: the shipped network pre-trained on 3D renders, fitted or fine-tuned on your dice if that reads the held-back images better) or ring (the older ring-harmonics classifier; the default for the simulated camera, whose dice are drawn flat)').choices([
+      new Option('--reader <reader>', 'learned (default: the shipped network pre-trained on 3D renders, fitted or fine-tuned on your dice if that reads the held-back images better) or ring (the older ring-harmonics classifier; the default for the simulated camera, and for a --from-labelled folder vision simulate wrote, whose dice are drawn flat)').choices([
         'learned',
         'ring',
       ]),
@@ -115,7 +115,7 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         createdAt: createdAt(flags.createdAt),
         face: flags.face,
       };
-      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io) : await guided(flags, flags.die, out, common, io, given);
+      const result = flags.fromLabelled !== undefined ? await fromLabelled(flags, flags.die, flags.fromLabelled, common, io, tuningSaid) : await guided(flags, flags.die, out, common, io, given);
       await writeProfileFile(out, result.profile);
       const classifierVersion = profileReader(result.profile).reader.classifierVersion;
       const candidates = isLearnedResult(result) ? { candidates: result.candidates.map(candidateJson), kept: result.why } : {};
@@ -133,8 +133,37 @@ function isLearnedResult(result: TrainProfileResult | LearnedProfileResult): res
   return 'candidates' in result;
 }
 
+/**
+ * The validation dice by their truth (from the confusion matrix): flat dice declined, as unreadable or called cocked,
+ * and truly cocked dice, which are re-rolled by the rule and so set apart, not declined.
+ */
+function byTruth(v: CalibrationProfile['validation']): { flat: number; unreadable: number; calledCocked: number; cocked: number } {
+  const { rows, columns, counts } = v.confusion;
+  const declinedAt = columns.indexOf('declined');
+  const cockedAt = columns.indexOf('cocked');
+  const out = { flat: 0, unreadable: 0, calledCocked: 0, cocked: 0 };
+  rows.forEach((truth, r) => {
+    const row = counts[r] ?? [];
+    const total = row.reduce((a, b) => a + b, 0);
+    if (truth === 'cocked') {
+      out.cocked += total;
+      return;
+    }
+    out.flat += total;
+    out.unreadable += row[declinedAt] ?? 0;
+    out.calledCocked += row[cockedAt] ?? 0;
+  });
+  return out;
+}
+
 function validationLine(v: CalibrationProfile['validation']): string {
-  return `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), declined ${percent(v.rejectionRate, 1)} (${v.cocked} cocked, ${v.declined - v.cocked} unreadable), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`;
+  const t = byTruth(v);
+  const declined = t.unreadable + t.calledCocked;
+  return (
+    `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), ` +
+    `flat dice declined ${percent(t.flat > 0 ? declined / t.flat : 0, 1)} (${declined} of ${t.flat}: ${t.unreadable} unreadable, ${t.calledCocked} called cocked), ` +
+    `${t.cocked} cocked dice (re-rolled, not counted as declines), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`
+  );
 }
 
 function candidateJson(c: LearnedProfileResult['candidates'][number]): Record<string, unknown> {
@@ -214,10 +243,12 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
   const evaluation = evaluateLabelledCrops(folder.crops, reader, profile.classes);
   const verdict = judgeProfileCheck(profile, evaluation.perDie, { minAccuracy: flags.minAccuracy, maxDecline: flags.maxDecline });
   if (!verdict.holds) io.setExitCode(1);
-  const kept = flags.out !== undefined && verdict.flat.total > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
+  // Dice of which none was read bound no misread: a profile checked on them only, a session would refuse.
+  const kept = flags.out !== undefined && verdict.flat.read > 0 ? withCheckedDice(profile, folder.images, evaluation.confusion, createdAt(flags.createdAt)) : undefined;
+  const notWritten = flags.out !== undefined && kept === undefined && verdict.flat.total > 0 ? `nothing written to ${flags.out}: no die was read, so these dice bound no misread` : undefined;
   if (kept !== undefined) await writeProfileFile(flags.out as string, kept);
   if (flags.json) {
-    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked, verdictReach: reachOf(kept) } : {}) })}\n`);
+    io.out(`${toJson({ profile: profilePath, classifierVersion: reader.classifierVersion, holds: verdict.holds, reasons: verdict.reasons, flat: verdict.flat, cockedReadAsFace: verdict.cockedReadAsFace, promised: verdict.promised, warnings: folder.warnings, ...evaluationJson(evaluation), ...(kept ? { wrote: flags.out, checked: kept.checked, verdictReach: reachOf(kept) } : {}), ...(notWritten ? { notWritten } : {}) })}\n`);
     return;
   }
   const f = verdict.flat;
@@ -232,7 +263,7 @@ async function runCheck(flags: CalibrateFlags, profilePath: string, io: CliIo, g
     : f.total === 0
       ? `verdict: nothing to check: no labelled flat die of the profile's classes (${profile.classes.filter((c) => c !== 'cocked').join(', ')}) in ${paths.images}; label the new rolls with those classes.`
       : `verdict: the profile does NOT hold: ${verdict.reasons.join('; ')}. Recalibrate (dicerig calibrate --die ${calibrationDiceOf(profile.dice)} ...).`;
-  io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}`);
+  io.out(`${text}\n${conclusion}\n${kept ? `${keptLine(kept, flags.out as string)}\n` : ''}${notWritten ? `${notWritten}.\n` : ''}`);
 }
 
 /**

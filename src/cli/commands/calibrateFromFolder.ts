@@ -14,16 +14,26 @@ import { defaultFineTuneOptions } from '../../vision/learned/fineTune.js';
 import { learnedCutter } from '../../vision/learned/shipped.js';
 import { labelledFolderPaths, readLabelledCrops, requireFlatDice } from '../../vision-io/labelledCrops.js';
 import { InputError } from '../../core/errors.js';
+import { isSimulatedFolder } from '../../vision-io/simulatedFolder.js';
 import { TOP_FACE_ONLY } from './calibrateFlags.js';
 import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { learnedModelFor } from './learnedReader.js';
 import { keepsClass } from './vision.js';
 
-/** `--from-labelled DIR`: the learned reader's profile, or with `--reader ring` the ring-harmonics one. */
-export async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: CommonFields, io: CliIo): Promise<TrainProfileResult | LearnedProfileResult> {
+/**
+ * `--from-labelled DIR`: the profile of `--reader`, else of the learned reader, but of the ring-harmonics one for a
+ * folder `vision simulate` wrote (its dice drawn flat), as a guided calibration on the simulated camera chooses.
+ */
+export async function fromLabelled(flags: CalibrateFlags, dice: CalibrationDice, dir: string, common: CommonFields, io: CliIo, tuningSaid = false): Promise<TrainProfileResult | LearnedProfileResult> {
   const paths = labelledFolderPaths(dir, flags.labels);
   const source = (folder: { images: number; crops: readonly unknown[] }): string => `labelled folder ${paths.images} (${folder.images} images, ${folder.crops.length} dice)`;
-  if (flags.reader !== 'ring') return learnedFromFolder(flags, dice, paths, common, io, source);
+  const simulated = flags.reader === undefined && isSimulatedFolder(paths.images);
+  const reader = flags.reader ?? (simulated ? 'ring' : 'learned');
+  if (simulated) {
+    if (tuningSaid) throw new InputError(`--fine-tune-passes and --no-fine-tune are for the learned reader, and ${paths.images} holds the simulated camera's flat-drawn dice (dicerig vision simulate), which the ring reader reads unless you give --reader learned.`);
+    io.err(`${paths.images} holds the simulated camera's images (dicerig vision simulate), whose flat-drawn dice the learned networks read mostly as tilted: calibrating the ring reader, as calibrate --camera sim does (--reader learned for the learned one).\n`);
+  }
+  if (reader === 'learned') return learnedFromFolder(flags, dice, paths, common, io, source);
   const folder = await readLabelledCrops(paths.images, paths.labels, (c) => keepsClass(dice, c), 1.3);
   requireFlatDice(folder, dice, paths.images);
   const samples = describeSamples(folder.crops.map((c) => ({ crop: c.crop.image, label: c.label, group: c.group })));

@@ -15,7 +15,7 @@
 import { getDieType } from '../../dice/catalogue.js';
 import type { DieType } from '../../dice/types.js';
 import { mapBottomRead } from '../bottomFace.js';
-import type { DieCrop, FaceRead, FaceReader } from '../faceRead.js';
+import type { DeclineCause, DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import type { RgbImage } from '../../core/image.js';
 import { COCKED_CLASS, D8_CLASSIFIER_KIND, parseClassName, shortHash } from '../calibration/profile.js';
 import type { CalibrationProfile, RingClassifier } from '../calibration/profile.js';
@@ -33,7 +33,7 @@ export type D8Classifier = RingClassifier;
 
 /** What the classifier concluded before the rejection threshold is applied. */
 export type D8Assessment =
-  | { readonly kind: 'unreadable'; readonly reason: string; readonly confidence: number; readonly details: Record<string, number> }
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly confidence: number; readonly cause?: DeclineCause; readonly details: Record<string, number> }
   | { readonly kind: 'cocked'; readonly reason: string; readonly confidence: number; readonly die?: string; readonly details: Record<string, number> }
   | {
       readonly kind: 'face';
@@ -65,6 +65,7 @@ export function assessD8(classifier: D8Classifier, description: D8Description | 
     return {
       kind: 'unreadable',
       reason: `The die is ${(outline.radius * 2).toFixed(0)} px across; the profile was calibrated for ${(rMin * 2).toFixed(0)}-${(rMax * 2).toFixed(0)} px (was the camera moved? recalibrate).`,
+      cause: 'die-size',
       confidence: 0,
       details,
     };
@@ -112,7 +113,7 @@ export function decideD8(assessment: D8Assessment, threshold: number, classifier
   const base = { classifierVersion, crop, details: assessment.details };
   switch (assessment.kind) {
     case 'unreadable':
-      return { ...base, status: 'unreadable', confidence: assessment.confidence, reason: assessment.reason };
+      return { ...base, status: 'unreadable', confidence: assessment.confidence, reason: assessment.reason, ...(assessment.cause !== undefined ? { cause: assessment.cause } : {}) };
     case 'cocked':
       return { ...base, status: 'cocked', confidence: assessment.confidence, reason: assessment.reason, ...(assessment.die !== undefined ? { die: assessment.die } : {}) };
     case 'face':
