@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { refuseSimulatedMix } from './simulatedMix.js';
 import { InputError } from '../core/errors.js';
-import type { ParsedLog } from '../rolllog/types.js';
+import { unresolvedCount, type ParsedLog } from '../rolllog/types.js';
 import type { SessionPart } from '../analysis/acrossSessions.js';
 import { StoreError } from '../store/errors.js';
 import { FleetError } from '../fleet/errors.js';
@@ -15,7 +15,7 @@ import { storedDieVerdicts, withCampaignFinding, type StoredDieVerdict } from '.
 import { countsDiffer } from '../analysis/verdictCounts.js';
 import type { CampaignSessionFinding } from '../analysis/campaign/sessionFindings.js';
 import type { DieType } from '../dice/types.js';
-import { shellWord } from '../core/format.js';
+import { formatCount, shellWord } from '../core/format.js';
 
 export type { StoredDieVerdict, StoredFaceInterval } from './storedVerdicts.js';
 
@@ -168,6 +168,12 @@ export async function readStoredLogs(
           // A label the verdict counted may have been corrected since (dicerig review): the verdict stands as the
           // session made it (one verdict, made once), but not silently on rolls that now read otherwise.
           const die = logs[i]?.dice.find((d) => d.label === label);
+          const held = die === undefined ? 0 : die.codes.length + unresolvedCount(die);
+          // More rolls than it judged: the session rolled on after storing it (a run still rolling, or one that died).
+          if (verdict.rolls !== undefined && held > verdict.rolls) {
+            notes.push(`${storedSessionName(s)}: die ${label}'s verdict was made on its first ${formatCount(verdict.rolls)} rolls; the session stored ${formatCount(held - verdict.rolls)} more after it (a run still rolling, or one whose process died before it stopped): it is shown as the session made it, and the session's next stop (or dicerig run --resume) judges them`);
+            continue;
+          }
           const differs = die === undefined ? undefined : countsDiffer(die, verdict, types ?? []);
           if (differs !== undefined) {
             notes.push(`${storedSessionName(s)}: die ${label}'s verdict was made before labels it counted were corrected (it counted ${differs.then}; now ${differs.now}): it is shown as the session made it, on the labels of its time`);

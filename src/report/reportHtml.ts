@@ -1,4 +1,4 @@
-import { verdictsMadeWords } from './verdictsMade.js';
+import { verdictsBehindWords, verdictsMadeWords } from './verdictsMade.js';
 import { confidenceLabel, formatCount, formatLogScientific } from '../core/format.js';
 import { VERSION } from '../core/version.js';
 import { misreadLines } from '../stats/dieVerdict.js';
@@ -79,13 +79,19 @@ function ownNote(report: SessionReport, certified: string): string {
   if (v !== null) {
     return (
       `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">${escapeHtml(verdictsMadeWords(v, v.importedFrom !== undefined ? `; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it` : ''))}: ${escapeHtml(v.errorControl.statement)} ` +
-      `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.${escapeHtml(descriptiveSettings(report))}</p>`
+      `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.${escapeHtml(descriptiveSettings(report))}</p>` +
+      behindNote(report)
     );
   }
   return (
     `<p class="note">α = ${a.alpha} per verdict across ${a.family} tests; FAIR_WITHIN margin ±${a.delta}. ${certified} ` +
     `<em>e-value</em>: the anytime-valid evidence against fairness (above ${formatLogScientific(Math.log(a.family / a.alpha))} means UNFAIR however early the rolling stopped).</p>`
   );
+}
+
+function behindNote(report: SessionReport): string {
+  const words = verdictsBehindWords(report.rollsSinceVerdicts);
+  return words === undefined ? '' : `\n<p class="note verdicts-behind" data-rolls-since="${report.rollsSinceVerdicts}">${escapeHtml(words)}</p>`;
 }
 
 /** Said when the report was asked for another α or margin than the session's: they change only its descriptive figures. */

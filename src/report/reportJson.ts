@@ -33,6 +33,7 @@ export function reportJson(report: SessionReport) {
     })),
     rigHealth: report.rigHealth,
     ...(report.verdicts ? { errorControl: report.verdicts.errorControl } : {}),
+    ...(report.rollsSinceVerdicts > 0 ? { rollsSinceVerdicts: report.rollsSinceVerdicts } : {}),
     resolution: report.resolution,
   };
 }

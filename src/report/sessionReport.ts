@@ -6,7 +6,7 @@ import { holdWhateverUnresolved } from '../analysis/unresolvedRolls.js';
 import { widenedFigures } from '../analysis/widenedFigures.js';
 import { describeFleetSession, type FleetSessionInfo } from '../fleet/fleetReader.js';
 import { rollCountsDiffer } from '../analysis/verdictCounts.js';
-import type { DieRolls } from '../rolllog/types.js';
+import { unresolvedCount, type DieRolls } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { largestDeviationBound } from '../stats/intervals.js';
 import type { DieVerdict, SessionVerdicts } from '../stats/dieVerdict.js';
@@ -95,6 +95,8 @@ export interface SessionReport {
   readonly rigHealth: RigHealth;
   /** The session's stored verdicts (null for an imported session: its verdicts are the analysis's). */
   readonly verdicts: SessionVerdicts | null;
+  /** Rolls stored after the verdicts were (0: they judge every roll); the counts shown include them. */
+  readonly rollsSinceVerdicts: number;
   readonly resolution: readonly DieResolution[];
   /** Its fleet listing, when read from the fleet store. */
   readonly fleet?: FleetSessionInfo;
@@ -186,6 +188,9 @@ export function buildSessionReport(input: ReportInput, options: AnalyzeOptions =
     dice,
     rigHealth: rigHealth(session, counts, input.events, input.throwTimes ?? []),
     verdicts,
+    // A session stores its verdicts when a run stops (or a label remakes them): rolls beyond a die's verdict are a run
+    // still rolling, or one whose process died before it stopped.
+    rollsSinceVerdicts: dice.reduce((n, d) => n + (d.stored !== null ? Math.max(0, d.analysis.n + (d.resolution?.unresolved ?? 0) - d.stored.rolls) : 0), 0),
     resolution: input.resolution ?? [],
     ...(input.fleet !== undefined ? { fleet: input.fleet } : {}),
     ...(finding !== undefined ? { campaign: finding } : {}),
@@ -207,6 +212,8 @@ function certifiedBound(stored: DieVerdict | null, levels: readonly DieAnalysis[
 /** Labels the die's stored verdict counted that a review corrected since (the verdict stands as made, but not silently). */
 function correctedSince(r: DieRolls, stored: DieVerdict | null): { correctedSince?: { then: string; now: string } } {
   if (stored === null) return {};
+  // Rolls stored after the verdict (the session rolled on: `rollsSinceVerdicts`) are not corrections.
+  if (r.symbols.length + unresolvedCount(r) > stored.rolls) return {};
   const differs = rollCountsDiffer(r, { faces: stored.faces, partial: { counts: stored.counts, unresolved: stored.unresolved } });
   return differs === undefined ? {} : { correctedSince: differs };
 }

@@ -11,3 +11,9 @@ export function verdictsMadeWords(v: SessionVerdicts, also = ''): string {
   const made = labels > 0 ? `Verdicts as the session's rule makes them, with the ${formatCountOf(labels, 'label')} people gave its declined rolls` : 'Verdicts as the session made them';
   return `${made} (not recomputed by this report${also})`;
 }
+
+/** Said where the stored verdicts do not judge the session's last throws (counted in the tables beside them). */
+export function verdictsBehindWords(rollsSince: number): string | undefined {
+  if (rollsSince === 0) return undefined;
+  return `These verdicts are as the session stored them when a run last stopped; it stored ${formatCountOf(rollsSince, 'roll')} after that (a run still rolling, or one whose process died before it stopped), which the roll counts here include and the verdicts do not: its next stop (or \`dicerig run --resume\`) judges them.`;
+}

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RollStore } from '../../src/store/rollStore.js';
 import { fixtureStore, type Fixture } from '../report/support/fixtureStore.js';
 import { runCli } from './runCli.js';
 
@@ -75,6 +76,37 @@ describe('dicerig report', () => {
     // The certified bounds are the session's own intervals, at its level per die (its 4 dice at α/4), not the options' level.
     expect(html).toContain('(99.975 % anytime-valid, the session’s own intervals)');
     expect(html).toContain('The α = 0.01 and margin ±0.04 this report was asked for apply only to its descriptive figures');
+  });
+
+  it('says when a session stored throws after its verdicts (a run still rolling, or one that died), which its roll counts include and its verdicts do not', async () => {
+    const db = join(fixture.dir, 'behind.db');
+    const demo = await runCli('demo', '--seed', '5', '--budget', '20', '--db', db, '--json');
+    expect(demo.code, demo.err).toBe(0);
+    const inSync = JSON.parse((await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'in-sync'), '--json')).out) as { rollsSinceVerdicts?: number };
+    expect(inSync.rollsSinceVerdicts).toBeUndefined();
+    // Three more throws of every die, stored as a resumed run stores them, with no run end (its process died).
+    const store = RollStore.open(db, { mustExist: true });
+    try {
+      const last = store.throwTimes(1).at(-1)!;
+      const dice = store.dieRolls(1).map((r) => store.findDie(r.die.label)!);
+      store.resumeSession(1, last.endedAt + 1000);
+      for (let i = 1; i <= 3; i++) {
+        store.recordThrow(1, { startedAt: last.endedAt + i * 2000, endedAt: last.endedAt + i * 2000 + 1500, status: 'ok', rolls: dice.map((d, c) => ({ dieId: d.id, channel: c, faceId: '3', symbol: '3' })) });
+      }
+    } finally {
+      store.close();
+    }
+    const behind = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'behind'));
+    expect(behind.code, behind.err).toBe(0);
+    expect(behind.out).toContain('These verdicts are as the session stored them when a run last stopped; it stored 12 rolls after that (a run still rolling, or one whose process died before it stopped), which the roll counts here include and the verdicts do not');
+    const html = readFileSync(join(fixture.dir, 'behind', 'report.html'), 'utf8');
+    expect(html).toContain('data-rolls-since="12"');
+    // Rolled on, not relabelled: no die is said to have had its labels corrected, here or in analyze.
+    expect(html).not.toMatch(/corrected/);
+    const analyzed = await runCli('analyze', '1', '--db', db);
+    expect(analyzed.code, analyzed.err).toBe(0);
+    expect(analyzed.err).toMatch(/die \S+'s verdict was made on its first \d+ rolls; the session stored 3 more after it \(a run still rolling, or one whose process died before it stopped\)/);
+    expect(analyzed.err).not.toMatch(/corrected/);
   });
 
   it('names the sessions the store holds when the session is unknown', async () => {

@@ -1,5 +1,5 @@
 import { descriptiveSettings } from '../../report/reportHtml.js';
-import { verdictsMadeWords } from '../../report/verdictsMade.js';
+import { verdictsBehindWords, verdictsMadeWords } from '../../report/verdictsMade.js';
 import { writeFileSync } from 'node:fs';
 import { makeFolders } from '../../core/makeFolders.js';
 import { join } from 'node:path';
@@ -132,8 +132,10 @@ function judgedWords(report: SessionReport): string {
 function storedVerdictLines(report: SessionReport): string[] {
   const v = report.verdicts;
   if (v === null) return [];
+  const behind = verdictsBehindWords(report.rollsSinceVerdicts);
   return [
     `${verdictsMadeWords(v)}: ${v.errorControl.statement}`,
+    ...(behind !== undefined ? [behind] : []),
     renderTable(
       ['die', 'verdict', 'e-value', 'threshold', 'anytime p', 'resolved', 'reviewed', 'unresolved'],
       v.dice.map((d) => [d.label, d.kind, formatLogScientific(d.logE), formatLogScientific(d.logThreshold), formatLogScientific(d.logAnytimeP), formatCount(d.resolved), formatCount(d.reviewed), formatCount(d.unresolved)]),
