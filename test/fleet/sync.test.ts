@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainRows } from '../../src/store/chainRows.js';
@@ -349,6 +349,16 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     const r = await runCli('sync', '--db', clash, '--to', url);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/die "R1" is a green here but the fleet store knows it as a red/);
+  });
+
+  it('says there is no roll store to copy from when the file, or its folder, is missing, and creates neither', async () => {
+    const url = await freshFleet();
+    for (const missing of [join(dir, 'no-such-folder', 'dicerig.db'), join(dir, 'typo.db')]) {
+      const r = await runCli('sync', '--db', missing, '--to', url);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`dicerig: There is no roll store at ${missing}.\n`);
+      expect(existsSync(missing)).toBe(false);
+    }
   });
 
   it('says in one line, with a non-zero exit and no stack trace, that the server is down or the URL is wrong', async () => {
