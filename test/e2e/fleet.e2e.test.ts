@@ -88,6 +88,16 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
+/** WCAG contrast ratio of two computed CSS colours ("rgb(r, g, b)"). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string): number => {
+    const [r, g, bl] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 interface ReportJson {
   dice: { label: string; verdict: string; sentence: string }[];
 }
@@ -158,6 +168,28 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('keeps RIG_SUSPECT text, in the sessions table and in a campaign\'s "RIG BIASED" line, at 4.5:1 contrast or more', async () => {
+    const { page } = await openPage();
+    const colours = (await page.evaluate(`(() => {
+      const background = (e) => {
+        for (let n = e; n; n = n.parentElement) { const bg = getComputedStyle(n).backgroundColor; if (bg !== 'rgba(0, 0, 0, 0)') return bg; }
+        return 'rgb(255, 255, 255)';
+      };
+      const verdict = document.createElement('span');
+      verdict.className = 'verdict state-RIG_SUSPECT';
+      document.querySelector('#sessions tbody td:last-child').append(verdict);
+      const biased = document.createElement('p');
+      biased.className = 'findings biased';
+      document.querySelector('.campaign').append(biased);
+      const out = { verdict: [getComputedStyle(verdict).color, background(verdict)], biased: [getComputedStyle(biased).color, background(biased)] };
+      verdict.remove();
+      biased.remove();
+      return out;
+    })()`)) as Record<string, [string, string]>;
+    for (const [name, [fg, bg]] of Object.entries(colours)) expect(contrast(fg, bg), `${name}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+    await page.close();
+  });
 
   it('refuses every rig control and the roll API: the fleet dashboard is read-only', async () => {
     const asks: [string, string, unknown?][] = [
