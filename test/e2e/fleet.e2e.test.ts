@@ -169,6 +169,28 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     await page.close();
   }, 60_000);
 
+  it('fits a 390 px phone screen: the page does not scroll sideways, each wide table scrolls in a named box a keyboard can scroll', async () => {
+    const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const boxes = page.locator('.scroll');
+    expect(await boxes.count()).toBeGreaterThanOrEqual(4);
+    for (const box of await boxes.all()) {
+      expect((await box.boundingBox())?.width).toBeLessThanOrEqual(390);
+      expect(await box.getAttribute('tabindex')).toBe('0');
+      expect(await box.getAttribute('aria-label')).toMatch(/\S \(scrolls sideways\)$/);
+    }
+    // The sessions table is wider than the phone: its verdicts are reached by scrolling its box from the keyboard.
+    const sessions = page.locator('#sessions-scroll');
+    expect(await sessions.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await sessions.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => sessions.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
+    await page.screenshot({ path: join(shots, 'fleet-390.png'), fullPage: true });
+    await page.close();
+  });
+
   it('keeps RIG_SUSPECT text, in the sessions table and in a campaign\'s "RIG BIASED" line, at 4.5:1 contrast or more', async () => {
     const { page } = await openPage();
     const colours = (await page.evaluate(`(() => {

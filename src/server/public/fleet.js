@@ -21,8 +21,10 @@ const count = (n) => Number(n).toLocaleString('en-US');
 const time = (ms) => new Date(ms).toLocaleTimeString('en-GB');
 const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
-function table(head, rows, attrs = {}) {
-  return el('table', attrs, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows));
+// A wide table scrolls sideways in a box of its own (focusable, named, so a keyboard can scroll it), never the page.
+function table(name, head, rows, attrs = {}) {
+  return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${name} (scrolls sideways)` },
+    el('table', attrs, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows)));
 }
 
 function renderCampaign(c) {
@@ -69,17 +71,17 @@ function renderCampaign(c) {
     el('p', { class: 'progress', text: `${c.legsDone} of ${c.legs} legs done (${plural(c.batches, 'batch', 'batches')} taken); ${plural(c.sessions, 'session')} (${c.synced} synced), ${plural(c.throws, 'throw')} in the fleet store.` }),
     el('p', { class: 'note error-control', text: `Error control: ${c.errorControl}` }),
     el('div', { class: 'overview' },
-      el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table(['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
+      el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table('Progress on each rig', ['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
       el('div', {}, el('h3', { text: 'Rig effects (each rig against the rest, on the dice they share)' }), ...c.rigTests.map((t) => el('p', { class: 'findings test', text: t })), ...findings)),
     ...(pooled.length > 0
       ? [
           el('h3', { text: "The campaign's verdict for each die" }),
           el('p', { class: 'note', text: 'Its rolls on the trusted rigs pooled: G test against the expected odds, Holm across every die of the box; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were.' }),
-          table(['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
+          table("The campaign's verdict for each die", ['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
         ]
       : []),
     el('h3', { text: "Dice on each rig they visited (each leg's own session verdict: detail, not the campaign's verdict)" }),
-    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
+    legs.length > 0 ? table('Dice on each rig', ['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
 }
 
 function renderVerdicts(v, throwCount) {
