@@ -250,6 +250,48 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
   }, 30_000);
 });
 
+describe('the fleet dashboard while throws arrive', () => {
+  it('polls as often as serve --poll reads the store, and keeps a selected report command selected while another session\'s row changes', async () => {
+    const liveUrl = await pg.createDatabase('live');
+    const local = join(dir, 'live.db');
+    const { store, dice, session } = storeWithSession(local);
+    const second = store.createSession({ name: 'second', config: { channels: 3 }, simulated: false, rigId: 1, startedAt: 1_700_000_100_000 });
+    const add = (id: number, from: number, to: number): void => store.atomically(() => {
+      for (let i = from; i <= to; i++) store.recordThrow(id, okThrow(i, dice));
+    });
+    add(session.id, 1, 20);
+    add(second.id, 1, 20);
+    const sync = async (): Promise<void> => expect((await runCli('sync', '--db', local, '--to', liveUrl, '--quiet')).code).toBe(0);
+    await sync();
+    const server = await startCliServer(['serve', '--db', liveUrl, '--port', '0', '--poll', '300'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
+    try {
+      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      let reads = 0;
+      page.on('request', (r) => void (r.url().endsWith('/api/fleet') && reads++));
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      // At the server's 300 ms, not a fixed 2 s: 2.5 s hold several polls.
+      reads = 0;
+      await page.waitForTimeout(2500);
+      expect(reads).toBeGreaterThanOrEqual(4);
+
+      const command = page.locator('[data-session="1"] .command');
+      const text = await command.innerText();
+      await command.selectText();
+      add(second.id, 21, 30);
+      await sync();
+      await expect.poll(() => page.locator('[data-session="2"] [data-col="throws"]').innerText(), { timeout: 10_000 }).toBe('30');
+      reads = 0;
+      await expect.poll(() => reads).toBeGreaterThanOrEqual(2);
+      expect(await page.evaluate('window.getSelection().toString()')).toBe(text);
+      await page.close();
+    } finally {
+      store.close();
+      await stopCliServer(server.proc);
+    }
+  }, 60_000);
+});
+
 describe('the fleet dashboard\'s reading of the store (FleetView)', () => {
   it('lists a running session\'s throws on every read but remakes its report at most once per remakeMs', async () => {
     const fleetUrl = await pg.createDatabase('running');

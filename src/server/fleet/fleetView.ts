@@ -63,6 +63,8 @@ export interface FleetState {
   readonly store: string;
   /** When the store was last read successfully (ms since the epoch; null before the first read). */
   readonly readAt: number | null;
+  /** How often the store is read (`serve --poll`): a page asking more often would be given the same state again. */
+  readonly pollMs: number;
   /** Since when the store cannot be read (null while it can), why, and whether it is that it cannot be reached (the server down, the network). */
   readonly failingSince: number | null;
   readonly problem: string | null;
@@ -94,7 +96,7 @@ export class FleetView {
   private lastTry = 0;
 
   constructor(private readonly options: FleetViewOptions) {
-    this.last = { store: options.fleet.where, readAt: null, failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
+    this.last = { store: options.fleet.where, readAt: null, pollMs: options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
   }
 
   /** The fleet's state, read again when the last read began `pollMs` ago or more. */
@@ -144,7 +146,7 @@ export class FleetView {
         if (m !== undefined) made.set(s.id, m);
       }
       this.made = made;
-      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
+      this.last = { store: fleet.where, readAt: now(), pollMs: this.options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
       this.last = { ...this.last, failingSince: this.last.failingSince ?? this.lastTry, problem: message(e), unreachable: e instanceof FleetUnreachableError };

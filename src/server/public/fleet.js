@@ -7,7 +7,8 @@
 import { clear, el } from './live.js';
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 2000;
+// Until the server says how often it reads the store (`serve --poll`); asking more often only fetches the same state.
+let pollMs = 2000;
 
 // Beyond loopback the reads need the API token: from the page address (#token=...) once, then kept for this tab.
 const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
@@ -114,29 +115,71 @@ function renderSession(s) {
     el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
 }
 
+// Text is written only when it changes: rewriting it would drop a selection in it (a report command being copied).
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Puts `items` in `container` in order, one element each (made by `make`), keeping the element of an item whose
+ * data has not changed since the last poll: a selection in it, and a screen reader's place, survive the poll.
+ * `shown` maps each item's key to its data (as JSON) and element, from one poll to the next.
+ */
+function patch(container, items, key, make, shown) {
+  let at = container.firstElementChild;
+  const keys = new Set();
+  for (const item of items) {
+    const k = key(item);
+    const json = JSON.stringify(item);
+    const old = shown.get(k);
+    const node = old !== undefined && old.json === json && old.node.parentNode === container ? old.node : make(item);
+    if (old !== undefined && old.node !== node && old.node.parentNode === container) {
+      if (at === old.node) at = node;
+      old.node.replaceWith(node);
+    }
+    shown.set(k, { json, node });
+    keys.add(k);
+    if (node === at) at = at.nextElementSibling;
+    else container.insertBefore(node, at);
+  }
+  while (at !== null) {
+    const next = at.nextElementSibling;
+    at.remove();
+    at = next;
+  }
+  for (const k of [...shown.keys()]) if (!keys.has(k)) shown.delete(k);
+}
+
+const shownCampaigns = new Map();
+const shownSessions = new Map();
+
 function render(state) {
-  $('store').textContent = state.store;
+  setText($('store'), state.store);
   const notice = $('notice');
   if (state.problem !== null) {
     const what = state.unreachable ? 'fleet store unreachable' : 'fleet store cannot be read';
-    notice.textContent = `${what}: ${state.problem} — last updated ${state.readAt === null ? 'never' : time(state.readAt)}; retrying (the page shows what it last read).`;
+    setText(notice, `${what}: ${state.problem} — last updated ${state.readAt === null ? 'never' : time(state.readAt)}; retrying (the page shows what it last read).`);
     notice.hidden = false;
     $('connection').dataset.status = 'failing';
-    $('connection').textContent = 'fleet store unreachable';
+    setText($('connection'), 'fleet store unreachable');
   } else {
     notice.hidden = true;
     $('connection').dataset.status = 'live';
-    $('connection').textContent = `live · updated ${time(state.readAt)}`;
+    setText($('connection'), `live · updated ${time(state.readAt)}`);
   }
   const campaigns = $('campaigns');
-  clear(campaigns);
-  if (state.campaigns.length === 0) campaigns.append(el('p', { class: 'note', text: 'none' }));
-  for (const c of state.campaigns) campaigns.append(renderCampaign(c));
-  const body = document.querySelector('#sessions tbody');
-  clear(body);
-  for (const s of state.sessions) body.append(renderSession(s));
+  if (state.campaigns.length === 0) {
+    shownCampaigns.clear();
+    if (campaigns.querySelector('.campaign') !== null || campaigns.firstElementChild === null) {
+      clear(campaigns);
+      campaigns.append(el('p', { class: 'note', text: 'none' }));
+    }
+  } else {
+    patch(campaigns, state.campaigns, (c) => c.name, renderCampaign, shownCampaigns);
+  }
+  patch(document.querySelector('#sessions tbody'), state.sessions, (s) => s.id, renderSession, shownSessions);
   const hosts = new Set(state.sessions.map((s) => s.originHost));
-  $('session-totals').textContent = `(${plural(state.sessions.length, 'session')} from ${plural(hosts.size, 'rig host')})`;
+  setText($('session-totals'), `(${plural(state.sessions.length, 'session')} from ${plural(hosts.size, 'rig host')})`);
   document.body.dataset.ready = 'true';
 }
 
@@ -145,11 +188,13 @@ async function poll() {
     const r = await fetch('/api/fleet', { headers: token ? { authorization: `Bearer ${token}` } : {} });
     const answer = await r.json();
     if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
+    // Not below 250 ms: beyond loopback the server allows a client 4 reads a second.
+    if (Number.isFinite(answer.pollMs)) pollMs = Math.max(250, answer.pollMs);
     render(answer);
   } catch (e) {
     $('connection').dataset.status = 'reconnecting';
-    $('connection').textContent = `dashboard server not answering (${e.message}), retrying…`;
+    setText($('connection'), `dashboard server not answering (${e.message}), retrying…`);
   }
-  setTimeout(poll, POLL_MS);
+  setTimeout(poll, pollMs);
 }
 void poll();
