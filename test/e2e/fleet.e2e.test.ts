@@ -110,6 +110,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(await page.locator('[data-session="1"] [data-col="host-key"]').innerText()).toBe(`${here}:1`);
     expect(await page.locator('[data-session="3"] [data-col="host-key"]').innerText()).toBe('rig-host-b:1');
     expect(await page.locator('#session-totals').innerText()).toBe('(3 sessions from 2 rig hosts)');
+    expect(await page.locator('#no-sessions').isVisible()).toBe(false);
 
     for (const id of ['1', '2', '3']) {
       const report = await runCli('report', id, '--db', url, '--json', '--out', join(dir, `report-${id}`));
@@ -213,6 +214,18 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     await page.close();
   });
 
+  it('names every table with a caption and every column with a header, and gives the connection\'s state in a status region', async () => {
+    const { page } = await openPage();
+    const tables = page.locator('table');
+    expect(await tables.count()).toBe(4);
+    for (const t of await tables.all()) {
+      expect((await t.locator('caption').textContent())?.trim()).not.toBe('');
+      for (const th of await t.locator('th').allTextContents()) expect(th.trim()).not.toBe('');
+    }
+    expect(await page.locator('#connection [role="status"]').textContent()).toBe('live');
+    await page.close();
+  });
+
   it('refuses every rig control and the roll API: the fleet dashboard is read-only', async () => {
     const asks: [string, string, unknown?][] = [
       ['POST', '/api/rolls', { dice: '2 red' }],
@@ -236,8 +249,12 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     await pg.stop('fast');
     const notice = page.locator('#notice');
     await notice.waitFor({ state: 'visible', timeout: 10_000 });
+    // An alert is announced each time it is written: written once while the store stays down, not on every poll.
+    await page.evaluate(`window.noticeWrites = 0; new MutationObserver(() => window.noticeWrites++).observe(document.getElementById('notice'), { childList: true, characterData: true, subtree: true })`);
     expect(await notice.innerText()).toMatch(/^fleet store unreachable: Cannot reach the fleet store postgres:\/\/postgres:\*\*\*@.* — last updated \d\d:\d\d:\d\d/);
     expect(await page.locator('#sessions tbody tr').count()).toBe(3);
+    await page.waitForTimeout(1500);
+    expect(await page.evaluate('window.noticeWrites')).toBe(0);
     await page.screenshot({ path: join(shots, 'fleet-unreachable.png') });
     expect(await page.content()).not.toContain(PASSWORD);
 
@@ -248,6 +265,23 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 30_000);
+});
+
+describe('the fleet dashboard of a fleet store no rig has synced to yet', () => {
+  it('says there are no sessions yet and how to copy one there, rather than showing bare table headers', async () => {
+    const emptyUrl = await pg.createDatabase('empty');
+    const server = await startCliServer(['serve', '--db', emptyUrl, '--port', '0', '--poll', '250'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
+    try {
+      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.locator('#no-sessions').innerText()).toBe("No sessions yet: copy a rig host's roll store here with dicerig sync --to URL (or roll with dicerig run --fleet URL).");
+      expect(await page.locator('#session-totals').innerText()).toBe('(0 sessions from 0 rig hosts)');
+      await page.close();
+    } finally {
+      await stopCliServer(server.proc);
+    }
+  });
 });
 
 describe('the fleet dashboard while throws arrive', () => {

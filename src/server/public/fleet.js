@@ -25,7 +25,7 @@ const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many
 // A wide table scrolls sideways in a box of its own (focusable, named, so a keyboard can scroll it), never the page.
 function table(name, head, rows, attrs = {}) {
   return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${name} (scrolls sideways)` },
-    el('table', attrs, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows)));
+    el('table', attrs, el('caption', { class: 'visually-hidden', text: name }), el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows)));
 }
 
 function renderCampaign(c) {
@@ -78,11 +78,11 @@ function renderCampaign(c) {
       ? [
           el('h3', { text: "The campaign's verdict for each die" }),
           el('p', { class: 'note', text: 'Its rolls on the trusted rigs pooled: G test against the expected odds, Holm across every die of the box; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were.' }),
-          table("The campaign's verdict for each die", ['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
+          table("The campaign's verdict for each die", ['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', 'Finding'], pooled, { class: 'pooled' }),
         ]
       : []),
     el('h3', { text: "Dice on each rig they visited (each leg's own session verdict: detail, not the campaign's verdict)" }),
-    legs.length > 0 ? table('Dice on each rig', ['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
+    legs.length > 0 ? table('Dice on each rig', ['Die', 'Rig', 'Rolls', 'Verdict', 'Finding', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
 }
 
 function renderVerdicts(v, throwCount) {
@@ -161,12 +161,14 @@ function render(state) {
     setText(notice, `${what}: ${state.problem} — last updated ${state.readAt === null ? 'never' : time(state.readAt)}; retrying (the page shows what it last read).`);
     notice.hidden = false;
     $('connection').dataset.status = 'failing';
-    setText($('connection'), 'fleet store unreachable');
+    setText($('connection-state'), 'fleet store unreachable');
   } else {
     notice.hidden = true;
     $('connection').dataset.status = 'live';
-    setText($('connection'), `live · updated ${time(state.readAt)}`);
+    setText($('connection-state'), 'live');
   }
+  // Beside the status, not in it: a time that changes every read would be announced every read.
+  setText($('updated'), state.readAt === null ? '' : ` · updated ${time(state.readAt)}`);
   const campaigns = $('campaigns');
   if (state.campaigns.length === 0) {
     shownCampaigns.clear();
@@ -178,6 +180,7 @@ function render(state) {
     patch(campaigns, state.campaigns, (c) => c.name, renderCampaign, shownCampaigns);
   }
   patch(document.querySelector('#sessions tbody'), state.sessions, (s) => s.id, renderSession, shownSessions);
+  $('no-sessions').hidden = state.sessions.length > 0;
   const hosts = new Set(state.sessions.map((s) => s.originHost));
   setText($('session-totals'), `(${plural(state.sessions.length, 'session')} from ${plural(hosts.size, 'rig host')})`);
   document.body.dataset.ready = 'true';
@@ -193,7 +196,7 @@ async function poll() {
     render(answer);
   } catch (e) {
     $('connection').dataset.status = 'reconnecting';
-    setText($('connection'), `dashboard server not answering (${e.message}), retrying…`);
+    setText($('connection-state'), `dashboard server not answering (${e.message}), retrying…`);
   }
   setTimeout(poll, pollMs);
 }
