@@ -217,6 +217,15 @@ export async function migrateFleet(client: pg.ClientBase, where: string, migrati
     return { from, to: Math.max(from, latest) };
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
+    // A table or index of ours already there, though no migration of ours made it: the database is someone else's.
+    const code = (e as { code?: string }).code;
+    if (code === '42P07' || code === '42710') {
+      throw new FleetError(
+        `The fleet store ${where} holds tables dicerig did not create (${(e as Error).message}); nothing was changed. Give dicerig a database of its own (e.g. \`createdb dicerig_fleet\`) and name it in the URL.`,
+        { url: where },
+        { cause: e },
+      );
+    }
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainRows } from '../../src/store/chainRows.js';
 import { sealHash, throwHash, type ChainSeal, type ChainThrow } from '../../src/store/hashChain.js';
@@ -358,6 +359,30 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
       expect(r.code).toBe(1);
       expect(r.err).toBe(`dicerig: There is no roll store at ${missing}.\n`);
       expect(existsSync(missing)).toBe(false);
+    }
+  });
+
+  it('counts in words what it copied, one of a kind in the singular: 1 throw, 1 event, 1 session', async () => {
+    const local = fixtureStore('one.db', 1);
+    const url = await freshFleet();
+    const r = await runCli('sync', '--db', local, '--to', url);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^Copied 1 throw \(3 rolls\), 1 event and 0 reviews of 1 session from .*one\.db to /);
+  });
+
+  it('refuses, in words and changing nothing, a database that holds tables dicerig did not create', async () => {
+    const local = fixtureStore('theirs.db', 3);
+    const url = await freshFleet();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('CREATE TABLE sessions (id INTEGER PRIMARY KEY, who TEXT)');
+      const r = await runCli('sync', '--db', local, '--to', url);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^dicerig: The fleet store \S+ holds tables dicerig did not create \(relation "sessions" already exists\); nothing was changed\. Give dicerig a database of its own \(e\.g\. `createdb dicerig_fleet`\) and name it in the URL\.\n$/);
+      expect((await c.query("SELECT to_regclass('dicerig_schema')::text AS t")).rows[0]).toEqual({ t: null });
+    } finally {
+      await c.end();
     }
   });
 

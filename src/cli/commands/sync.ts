@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatCount } from '../../core/format.js';
+import { formatCount, formatCountOf } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import { isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
 import { LocalRows } from '../../fleet/localRows.js';
@@ -67,9 +67,9 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
             io.out(`${toJson({ db: path, to: redactUrl(flags.to), ...result })}\n`);
           } else {
             io.out(
-              `Copied ${formatCount(result.throws)} throws (${formatCount(result.rolls)} rolls), ${formatCount(result.events)} events and ${formatCount(result.reviews)} reviews ` +
-                `of ${result.sessions} session${result.sessions === 1 ? '' : 's'} from ${path} to ${fleet.where}` +
-                `${result.duplicates > 0 ? `; ${formatCount(result.duplicates)} throws were already there` : ''}` +
+              `Copied ${formatCountOf(result.throws, 'throw')} (${formatCountOf(result.rolls, 'roll')}), ${formatCountOf(result.events, 'event')} and ${formatCountOf(result.reviews, 'review')} ` +
+                `of ${formatCountOf(result.sessions, 'session')} from ${path} to ${fleet.where}` +
+                `${result.duplicates > 0 ? `; ${formatCountOf(result.duplicates, 'throw')} ${result.duplicates === 1 ? 'was' : 'were'} already there` : ''}` +
                 `${result.refused.length > 0 ? `; ${result.refused.length} ${result.refused.length === 1 ? 'session was' : 'sessions were'} refused (above)` : ''}.\n`,
             );
           }
