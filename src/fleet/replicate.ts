@@ -6,6 +6,7 @@ import { checkout, fleetFailure, type FleetDb } from './connect.js';
 import { FleetError, FleetIntegrityError } from './errors.js';
 import { lockFleetSession, type FleetSessionState, type Origin } from './fleetSession.js';
 import { insertReviews, takeReviews } from './fleetReviews.js';
+import { checkHostName } from './hostName.js';
 import type { LocalEvent, LocalRows, LocalSession, LocalThrow } from './localRows.js';
 
 /**
@@ -91,7 +92,7 @@ const sessionName = (s: LocalSession, db: string): string => `session ${s.id}${s
 
 /** One pass over every session of the local store: copies what the fleet does not hold yet. */
 export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncOptions = {}): Promise<SyncResult> {
-  const origin: Origin = { host: options.host ?? hostname(), db: local.path };
+  const origin: Origin = { host: options.host !== undefined ? checkHostName(options.host) : hostname(), db: local.path };
   const totals = { sessions: 0, batches: 0, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0 };
   const notes: string[] = [];
   const refused: string[] = [];

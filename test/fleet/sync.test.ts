@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -384,6 +384,33 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     } finally {
       await c.end();
     }
+  });
+
+  it('refuses a --host that is empty or holds a colon or a space (sync, run --fleet, campaign run), naming the flag, before anything is copied or claimed', async () => {
+    const local = fixtureStore('hosts.db', 3);
+    const url = await freshFleet();
+    const box = join(dir, 'hosts-box.csv');
+    writeFileSync(box, 'label,die\nH1,d6\nH2,d6\n');
+    expect((await runCli('campaign', 'create', 'hosts', '--dice', box, '--rigs', '2', '--channels', '2', '--rolls', '6', '--db', url)).code).toBe(0);
+    const said = {
+      '': 'dicerig: --host "" names no rig host: give this host\'s name, or leave --host out to use the hostname\n',
+      'lab:2': 'dicerig: --host "lab:2" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "lab-2")\n',
+      'rig host b': 'dicerig: --host "rig host b" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "rig-host-b")\n',
+    };
+    for (const [host, err] of Object.entries(said)) {
+      for (const args of [
+        ['sync', '--db', local, '--to', url, '--host', host],
+        ['run', '--fleet', url, '--db', join(dir, 'hosts-run.db'), '--host', host],
+        ['campaign', 'run', 'hosts', '--rig', '1', '--fleet', url, '--db', join(dir, 'hosts-rig.db'), '--host', host],
+      ]) {
+        const r = await runCli(...args);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.err, args.join(' ')).toBe(err);
+      }
+    }
+    expect(await fleetCounts(url)).toMatchObject({ sessions: 0 });
+    const status = JSON.parse((await runCli('campaign', 'status', 'hosts', '--db', url, '--json')).out) as { batches: unknown[] };
+    expect(status.batches).toEqual([]);
   });
 
   it('says in one line, with a non-zero exit and no stack trace, that the server is down or the URL is wrong', async () => {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { formatCount, formatCountOf } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import { isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
+import { checkHostName } from '../../fleet/hostName.js';
 import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
 import { bringForward } from '../../store/openStore.js';
@@ -39,6 +40,7 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
     .action(async (flags: SyncFlags) => {
       if (!isFleetUrl(flags.to)) throw new InputError(`--to must be a postgres:// URL of the fleet store, not "${flags.to}"`);
       if (isFleetUrl(flags.db)) throw new InputError('--db is the local roll store to copy from (a file), not a postgres:// URL');
+      if (flags.host !== undefined) checkHostName(flags.host);
       const path = rollStorePath(flags.db);
       // The fleet takes rows as this dicerig's schema has them: an older store is brought forward first, and told.
       const was = bringForward(path);
