@@ -139,11 +139,11 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect((await runCli('verify', '--db', local)).code).toBe(0);
     const r = await runCli('sync', '--db', local, '--to', url);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*forged\.db: throw 30 in the fleet store is not the local throw 30 \(their hashes differ\): another throw is already stored under this id; nothing was copied\.\n$/);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*forged\.db: throw 30 in the fleet store is not the local throw 30 \(their hashes differ\); throws 1 to 29 agree: the fleet store holds 30 throws of this session, from throw 30 on rolled in another copy of the store \(or changed here after they were synced\); nothing was copied\.\n$/);
     expect((await runCli('verify', '--db', url)).code).toBe(0);
   });
 
-  it('refuses a copy of the store rolled on apart from the one synced, even when the copy holds fewer throws than the fleet store, naming the throw', async () => {
+  it('refuses a copy of the store rolled on apart from the one synced, even when the copy holds fewer throws than the fleet store, naming the first throw that differs', async () => {
     const original = fixtureStore('two.db', 13);
     const copy = join(dir, 'two-copy.db');
     copyFileSync(original, copy);
@@ -165,9 +165,30 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     other.close();
     const r = await runCli('sync', '--db', copy, '--to', url, '--quiet');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*two-copy\.db: throw 15 in the fleet store is not the local throw 15 \(their hashes differ\): the fleet store holds 17 throws of this session rolled in another copy of the store; nothing was copied\.\n$/);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*two-copy\.db: throw 14 in the fleet store is not the local throw 14 \(their hashes differ\); throws 1 to 13 agree: the fleet store holds 17 throws of this session, from throw 14 on rolled in another copy of the store \(or changed here after they were synced\); nothing was copied\.\n$/);
     expect(r.out).toMatch(/^Copied 5 throws .* of 2 sessions from .*; 1 session was refused \(above\)\.\n$/);
     expect(await fleetCounts(url)).toMatchObject({ throws: 22 });
+  });
+
+  it('refuses a copy of the store rolled on apart, holding more throws than the fleet store, naming the first throw that differs rather than the last synced', async () => {
+    const original = fixtureStore('fork.db', 13);
+    const copy = join(dir, 'fork-copy.db');
+    copyFileSync(original, copy);
+    const rollOn = (path: string, from: number, to: number, shift: number) => {
+      const store = RollStore.open(path);
+      const dice = store.dice();
+      for (let i = from; i <= to; i++) store.recordThrow(1, { ...okThrow(i + shift, dice), startedAt: okThrow(i, dice).startedAt, endedAt: okThrow(i, dice).endedAt });
+      store.close();
+    };
+    rollOn(original, 14, 17, 0);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);
+    // The copy, resumed on its own from throw 13, rolls other faces: from its throw 14 on it is not the fleet's.
+    rollOn(copy, 14, 21, 1);
+    const r = await runCli('sync', '--db', copy, '--to', url, '--quiet');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*fork-copy\.db: throw 14 in the fleet store is not the local throw 14 \(their hashes differ\); throws 1 to 13 agree: the fleet store holds 17 throws of this session, from throw 14 on rolled in another copy of the store \(or changed here after they were synced\); nothing was copied\.\n$/);
+    expect(await fleetCounts(url)).toMatchObject({ throws: 17 });
   });
 
   it('copies nothing from a restored backup (the start of what the fleet store holds) and says so, with status 0', async () => {
