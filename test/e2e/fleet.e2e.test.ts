@@ -14,6 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pgLib from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
@@ -318,6 +319,13 @@ describe('the fleet dashboard while throws arrive', () => {
       reads = 0;
       await expect.poll(() => reads).toBeGreaterThanOrEqual(2);
       expect(await page.evaluate('window.getSelection().toString()')).toBe(text);
+
+      // Session 1's host dies: no throw of it reaches the fleet for 12 minutes, and the page says it may be gone.
+      const c = new pgLib.Client({ connectionString: liveUrl });
+      await c.connect();
+      await c.query('UPDATE throws SET synced_at = synced_at - 12 * 60000 WHERE session_id = 1').finally(() => c.end());
+      await expect.poll(() => page.locator('[data-session="1"] [data-col="status"]').innerText(), { timeout: 10_000 }).toBe('running? (no throw arrived for 12 min)');
+      expect(await page.locator('[data-session="2"] [data-col="status"]').innerText()).toBe('running');
       await page.close();
     } finally {
       store.close();

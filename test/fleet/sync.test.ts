@@ -434,6 +434,29 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(status.batches).toEqual([]);
   });
 
+  it('lists a running session from which no throw has arrived for 10 minutes as "running?", with how long, and a finished one as it is', async () => {
+    const local = fixtureStore('quiet.db', 5);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', local, '--to', url)).code).toBe(0);
+    const stateOf = async (): Promise<string> => {
+      const r = await runCli('sessions', '--db', url);
+      expect(r.code, r.err).toBe(0);
+      return r.out.split('\n').find((line) => line.includes('bench-test'))?.trim() ?? '';
+    };
+    expect(await stateOf()).toMatch(/ running +5$/);
+    // Its host died 25 minutes ago: the fleet last received a throw then.
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('UPDATE throws SET synced_at = synced_at - 25 * 60000');
+      expect(await stateOf()).toMatch(/ running\? \(no throw arrived for 25 min\) +5$/);
+      await c.query("UPDATE sessions SET state = 'finished'");
+      expect(await stateOf()).toMatch(/ finished +5$/);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('says in one line, with a non-zero exit and no stack trace, that the server is down or the URL is wrong', async () => {
     const local = fixtureStore('down.db', 3);
     const gone = `postgres:///fleet?host=${join(dir, 'no-server-here')}`;

@@ -146,7 +146,7 @@ export class FleetView {
         if (m !== undefined) made.set(s.id, m);
       }
       this.made = made;
-      this.last = { store: fleet.where, readAt: now(), pollMs: this.options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
+      this.last = { store: fleet.where, readAt: now(), pollMs: this.options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s), at)), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
       this.last = { ...this.last, failingSince: this.last.failingSince ?? this.lastTry, problem: message(e), unreachable: e instanceof FleetUnreachableError };

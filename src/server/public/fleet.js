@@ -111,7 +111,7 @@ function renderSession(s) {
     el('td', { text: s.rigId ?? '-' }),
     el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
     el('td', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
-    el('td', { 'data-col': 'status', text: `${s.state}${partial ? ' (still being copied)' : ''}` }),
+    el('td', { 'data-col': 'status', class: s.stateText !== s.state ? 'quiet' : undefined, text: `${s.stateText}${partial ? ' (still being copied)' : ''}` }),
     el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
 }
 
