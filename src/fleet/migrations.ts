@@ -237,3 +237,23 @@ export async function fleetSchemaVersion(client: pg.ClientBase): Promise<number>
   const r = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM dicerig_schema');
   return r.rows[0]?.v ?? 0;
 }
+
+/**
+ * The schema version of a fleet store a read-only command (serve, sessions, report, export, verify) may read: the
+ * latest, or 0 when dicerig has made no tables there yet (it holds nothing). Such a command never migrates: a shared
+ * store brought forward locks out every rig host whose dicerig is older, and only a writer (`dicerig sync`) should.
+ */
+export async function readableFleetSchema(client: pg.ClientBase, where: string): Promise<number> {
+  const version = await fleetSchemaVersion(client);
+  if (version > FLEET_SCHEMA_VERSION) {
+    throw new FleetError(`The fleet store ${where} was written by a newer dicerig (schema version ${version}; this version knows up to ${FLEET_SCHEMA_VERSION}). Upgrade dicerig on this host.`, { url: where });
+  }
+  if (version > 0 && version < FLEET_SCHEMA_VERSION) {
+    throw new FleetError(
+      `The fleet store ${where} has schema version ${version}; this dicerig reads version ${FLEET_SCHEMA_VERSION}. A command that only reads leaves it as it is, so rig hosts running an older dicerig can still sync to it: ` +
+        `once they run this version, \`dicerig sync\` from one of them brings it forward (or read it with the dicerig that wrote it).`,
+      { url: where },
+    );
+  }
+  return version;
+}

@@ -12,7 +12,8 @@
  */
 import type { DieType } from '../../dice/types.js';
 import { listCampaigns } from '../../fleet/campaignStore.js';
-import type { FleetDb } from '../../fleet/connect.js';
+import { checkout, fleetFailure, type FleetDb } from '../../fleet/connect.js';
+import { readableFleetSchema } from '../../fleet/migrations.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
@@ -89,6 +90,23 @@ export const MAX_MADE_PER_READ = 8;
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** The store's schema version when this dicerig can read it (0: no tables made yet), else the FleetError that says why not. */
+async function schemaOf(fleet: FleetDb): Promise<number> {
+  let checked;
+  try {
+    checked = await checkout(fleet.pool);
+  } catch (e) {
+    throw fleetFailure(e, fleet.where, fleet.where, 'reading it');
+  }
+  try {
+    return await readableFleetSchema(checked.client, fleet.where);
+  } catch (e) {
+    throw fleetFailure(e, fleet.where, fleet.where, 'reading it');
+  } finally {
+    checked.release();
+  }
+}
+
 export class FleetView {
   private last: FleetState;
   private reading: Promise<FleetState> | undefined;
@@ -116,6 +134,11 @@ export class FleetView {
   private async read(): Promise<FleetState> {
     const { fleet, now } = this.options;
     try {
+      // Checked on every read: a rig host may make the tables after the page opened, or bring them forward.
+      if ((await schemaOf(fleet)) === 0) {
+        this.last = { ...this.last, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
+        return this.last;
+      }
       const infos = await listFleetSessions(fleet);
       const storeFile = storeFileLabels(infos);
       // The campaigns first: what each found of its sessions is what those sessions' rows show.
