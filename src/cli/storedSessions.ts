@@ -27,9 +27,9 @@ export interface StoredSession {
   readonly campaign?: CampaignSessionFinding;
 }
 
-/** Runs `fn` on the fleet store `url`, closing it after. */
+/** Runs `fn` on the fleet store `url`, closing it after; its users only read, so its schema is not brought forward (see readableFleetSchema). */
 export async function withFleet<T>(url: string, fn: (fleet: FleetDb) => Promise<T>): Promise<T> {
-  const fleet = await openFleet(url);
+  const fleet = await openFleet(url, { readOnly: true });
   try {
     return await fn(fleet);
   } finally {
@@ -84,7 +84,7 @@ export async function openStoredSessions(
       throw e;
     }
   }
-  const fleet = await openFleet(db);
+  const fleet = await openFleet(db, { readOnly: true });
   try {
     const opened = await openFleetSessions(fleet, keys);
     let found: Map<number, CampaignSessionFinding>;

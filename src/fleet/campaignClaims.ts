@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { batchSessionName, inTransaction, queryBatches, type Batch, type CampaignLegRow, type CampaignRecord, type PickLegs } from './campaignStore.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { CampaignClaimError, FleetError } from './errors.js';
+import { checkHostName } from './hostName.js';
 
 /** Who rolls a batch: the rig host as the fleet store records it, and its local store file (an absolute path). */
 export interface BatchClaimant {
@@ -36,6 +37,7 @@ const RIG_CLAIM_LOCK = 0x43414d50;
  * legs claimed by a new batch, claimed by `by`.
  */
 export async function claimNextBatch(db: FleetDb, url: string, campaign: CampaignRecord, rig: string, by: BatchClaimant, pick: PickLegs, now: number): Promise<ClaimResult> {
+  checkHostName(by.host);
   return inTransaction(db, url, `taking the next dice for rig ${rig}`, async (client) => {
     // One claim of a rig at a time: two hosts started with the same --rig at once would each find no open batch and take one.
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [RIG_CLAIM_LOCK, `${campaign.id} ${rig}`]);

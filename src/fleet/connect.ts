@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { fleetClientClass } from './fleetClient.js';
 import { FleetError, FleetLoginError, FleetUnreachableError } from './errors.js';
-import { migrateFleet } from './migrations.js';
+import { migrateFleet, readableFleetSchema } from './migrations.js';
 
 /** True when `text` names a PostgreSQL fleet store rather than a local roll store file. */
 export function isFleetUrl(text: string | undefined): text is string {
@@ -96,6 +96,8 @@ export function fleetFailure(e: unknown, where: string, url: string, doing: stri
   }
   if (code === '3D000') return new FleetError(`The fleet store ${where} does not exist on ${server}: create it first (e.g. \`createdb\`).`, { url: where }, { cause: e });
   if (code === '28P01' || code === '28000') return new FleetLoginError(`The fleet store ${where} refused the login (${err.message}): check the user and password (in the URL, PGPASSWORD or ~/.pgpass) and pg_hba.conf.`, { url: where }, { cause: e });
+  // A reader of a database no dicerig has synced to yet (it makes no tables).
+  if (code === '42P01') return new FleetError(`The fleet store ${where} holds nothing of dicerig's yet: \`dicerig sync --to URL\` (or run --fleet) from a rig host makes its tables and copies its sessions.`, { url: where }, { cause: e });
   if (code === '42501') return new FleetError(`The fleet store ${where} refused ${doing}: the user lacks permission (${err.message}).`, { url: where }, { cause: e });
   if (code !== '') return new FleetError(`The fleet store ${where} failed while ${doing}: ${err.message} (${code}).`, { url: where }, { cause: e });
   return e;
@@ -103,10 +105,11 @@ export function fleetFailure(e: unknown, where: string, url: string, doing: stri
 
 /**
  * Connects to the fleet store named by a `postgres://` URL (a unix socket:
- * `postgres:///DB?host=/path/to/socketdir`) and migrates it. Fails with one
+ * `postgres:///DB?host=/path/to/socketdir`) and migrates it (`readOnly`: checks
+ * its schema is current, or not made yet, and changes nothing). Fails with one
  * FleetError line naming the URL (without password) and what to check.
  */
-export async function openFleet(url: string, options: { readonly max?: number; readonly connectTimeoutMs?: number; readonly migrate?: boolean } = {}): Promise<FleetDb> {
+export async function openFleet(url: string, options: { readonly max?: number; readonly connectTimeoutMs?: number; readonly migrate?: boolean; readonly readOnly?: boolean } = {}): Promise<FleetDb> {
   const where = redactUrl(url);
   let pool: pg.Pool;
   try {
@@ -120,7 +123,9 @@ export async function openFleet(url: string, options: { readonly max?: number; r
     if (options.migrate !== false) {
       const { client, release } = await checkout(pool);
       try {
-        await migrateFleet(client, where);
+        // A reader checks the schema is one it reads and leaves it as it is (see readableFleetSchema).
+        if (options.readOnly === true) await readableFleetSchema(client, where);
+        else await migrateFleet(client, where);
       } finally {
         release();
       }

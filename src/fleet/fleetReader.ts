@@ -25,11 +25,15 @@ export interface FleetSessionInfo {
   readonly origin: string;
   readonly kind: string;
   readonly softwareVersion: string;
+  /** When the fleet last took a sync of it, and received its latest throw (null before its first): ms since the epoch, the syncing host's clock. */
+  readonly syncedAt: number;
+  readonly lastThrowAt: number | null;
 }
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
   s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt",
-  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.origin, s.kind, s.software_version AS "softwareVersion"
+  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.origin, s.kind, s.software_version AS "softwareVersion", s.synced_at AS "syncedAt",
+  (SELECT t.synced_at FROM throws t WHERE t.session_id = s.id AND t.idx = s.throw_count) AS "lastThrowAt"
   FROM sessions s LEFT JOIN campaigns c ON c.id = s.campaign_id`;
 
 /** How a fleet session is named in messages: its fleet id, name, and where it came from. */

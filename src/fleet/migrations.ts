@@ -217,6 +217,15 @@ export async function migrateFleet(client: pg.ClientBase, where: string, migrati
     return { from, to: Math.max(from, latest) };
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
+    // A table or index of ours already there, though no migration of ours made it: the database is someone else's.
+    const code = (e as { code?: string }).code;
+    if (code === '42P07' || code === '42710') {
+      throw new FleetError(
+        `The fleet store ${where} holds tables dicerig did not create (${(e as Error).message}); nothing was changed. Give dicerig a database of its own (e.g. \`createdb dicerig_fleet\`) and name it in the URL.`,
+        { url: where },
+        { cause: e },
+      );
+    }
     throw e;
   }
 }
@@ -227,4 +236,24 @@ export async function fleetSchemaVersion(client: pg.ClientBase): Promise<number>
   if ((exists.rows[0]?.t ?? null) === null) return 0;
   const r = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM dicerig_schema');
   return r.rows[0]?.v ?? 0;
+}
+
+/**
+ * The schema version of a fleet store a read-only command (serve, sessions, report, export, verify) may read: the
+ * latest, or 0 when dicerig has made no tables there yet (it holds nothing). Such a command never migrates: a shared
+ * store brought forward locks out every rig host whose dicerig is older, and only a writer (`dicerig sync`) should.
+ */
+export async function readableFleetSchema(client: pg.ClientBase, where: string): Promise<number> {
+  const version = await fleetSchemaVersion(client);
+  if (version > FLEET_SCHEMA_VERSION) {
+    throw new FleetError(`The fleet store ${where} was written by a newer dicerig (schema version ${version}; this version knows up to ${FLEET_SCHEMA_VERSION}). Upgrade dicerig on this host.`, { url: where });
+  }
+  if (version > 0 && version < FLEET_SCHEMA_VERSION) {
+    throw new FleetError(
+      `The fleet store ${where} has schema version ${version}; this dicerig reads version ${FLEET_SCHEMA_VERSION}. A command that only reads leaves it as it is, so rig hosts running an older dicerig can still sync to it: ` +
+        `once they run this version, \`dicerig sync\` from one of them brings it forward (or read it with the dicerig that wrote it).`,
+      { url: where },
+    );
+  }
+  return version;
 }

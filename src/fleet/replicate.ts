@@ -6,6 +6,7 @@ import { checkout, fleetFailure, type FleetDb } from './connect.js';
 import { FleetError, FleetIntegrityError } from './errors.js';
 import { lockFleetSession, type FleetSessionState, type Origin } from './fleetSession.js';
 import { insertReviews, takeReviews } from './fleetReviews.js';
+import { checkHostName } from './hostName.js';
 import type { LocalEvent, LocalRows, LocalSession, LocalThrow } from './localRows.js';
 
 /**
@@ -91,7 +92,7 @@ const sessionName = (s: LocalSession, db: string): string => `session ${s.id}${s
 
 /** One pass over every session of the local store: copies what the fleet does not hold yet. */
 export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncOptions = {}): Promise<SyncResult> {
-  const origin: Origin = { host: options.host ?? hostname(), db: local.path };
+  const origin: Origin = { host: options.host !== undefined ? checkHostName(options.host) : hostname(), db: local.path };
   const totals = { sessions: 0, batches: 0, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0 };
   const notes: string[] = [];
   const refused: string[] = [];
@@ -188,25 +189,14 @@ async function copyInto(
     };
   });
   const { s } = read;
-  const where = { session: name, throwIndex: fs.throwCount };
   if (read.atHead === undefined) {
     // The local store holds fewer throws than the fleet. A restored backup holds the start of what the fleet holds:
     // copy nothing, say so. A copy of the store rolled on apart from the one synced holds other throws: a fork, refused.
-    const fleetThere = (await client.query<{ hash: string }>('SELECT hash FROM throws WHERE session_id = $1 AND idx = $2', [fs.id, s.throwCount])).rows[0]?.hash;
-    if (s.throwCount > 0 && fleetThere !== read.localHead) {
-      throw new FleetIntegrityError(
-        `${name}: throw ${s.throwCount} in the fleet store is not the local throw ${s.throwCount} (their hashes differ): the fleet store holds ${fs.throwCount} throws of this session rolled in another copy of the store; nothing was copied.`,
-        { session: name, throwIndex: s.throwCount },
-      );
-    }
+    const fleetThere = await fleetThrowHash(client, fs.id, s.throwCount);
+    if (s.throwCount > 0 && fleetThere !== read.localHead) throw await forked(client, local, sessionId, fs, s.throwCount, name);
     return { done: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, note: `${name} holds ${s.throwCount} throws but the fleet store already holds ${fs.throwCount}: nothing was copied (is this a restored backup?).` };
   }
-  if (read.atHead !== fs.headHash) {
-    throw new FleetIntegrityError(
-      `${name}: throw ${fs.throwCount} in the fleet store is not the local throw ${fs.throwCount} (their hashes differ): another throw is already stored under this id; nothing was copied.`,
-      where,
-    );
-  }
+  if (read.atHead !== fs.headHash) throw await forked(client, local, sessionId, fs, fs.throwCount, name);
 
   const head = checkThrows(read.throws, fs.throwCount, fs.headHash, name);
   const eventsHead = checkEvents(s, read.events, fs.eventCount, fs.eventsHead, name);
@@ -247,6 +237,29 @@ async function copyInto(
     duplicates: copied.duplicates,
     behind: s.throwCount - throwCount,
   };
+}
+
+const fleetThrowHash = async (client: pg.ClientBase, fleetSession: number, index: number): Promise<string | undefined> =>
+  (await client.query<{ hash: string }>('SELECT hash FROM throws WHERE session_id = $1 AND idx = $2', [fleetSession, index])).rows[0]?.hash;
+
+/**
+ * The refusal of a local session whose throws part from the fleet's within the first `upTo`: it names the first
+ * throw that differs, found by halving (each hash covers the one before, so once two differ every later pair does).
+ * Naming the last one would read as if the throws before it agreed.
+ */
+async function forked(client: pg.ClientBase, local: LocalRows, sessionId: number, fs: FleetSessionState, upTo: number, name: string): Promise<FleetIntegrityError> {
+  let lo = 1;
+  let hi = upTo;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if ((await fleetThrowHash(client, fs.id, mid)) === local.throwHashAt(sessionId, mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return new FleetIntegrityError(
+    `${name}: throw ${lo} in the fleet store is not the local throw ${lo} (their hashes differ)${lo > 1 ? `; throws 1 to ${lo - 1} agree` : ''}: ` +
+      `the fleet store holds ${fs.throwCount} throws of this session, from throw ${lo} on rolled in another copy of the store (or changed here after they were synced); nothing was copied.`,
+    { session: name, throwIndex: lo },
+  );
 }
 
 /** Recomputes each throw's hash from the rows being copied and checks it follows the one before; returns the new head. */

@@ -268,6 +268,9 @@ function readCopy(path: string, why: 'old' | 'folder'): ReadableStore & { cleanu
  * (`sync`, which copies it as this dicerig's schema has it): the schema version it had, or undefined when it was current.
  */
 export function bringForward(path: string): number | undefined {
+  // Before SQLite is asked: it would call a missing file (or folder) a permissions problem, or worse, crash on it.
+  if (!memory(path) && !existsSync(path)) throw new StoreError(`There is no roll store at ${path}.`, { db: path });
+  refuseFolder(path);
   let version: number;
   try {
     version = schemaVersionOf(path);

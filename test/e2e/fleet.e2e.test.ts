@@ -14,6 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pgLib from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
@@ -88,6 +89,16 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
+/** WCAG contrast ratio of two computed CSS colours ("rgb(r, g, b)"). */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string): number => {
+    const [r, g, bl] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 interface ReportJson {
   dice: { label: string; verdict: string; sentence: string }[];
 }
@@ -100,6 +111,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(await page.locator('[data-session="1"] [data-col="host-key"]').innerText()).toBe(`${here}:1`);
     expect(await page.locator('[data-session="3"] [data-col="host-key"]').innerText()).toBe('rig-host-b:1');
     expect(await page.locator('#session-totals').innerText()).toBe('(3 sessions from 2 rig hosts)');
+    expect(await page.locator('#no-sessions').isVisible()).toBe(false);
 
     for (const id of ['1', '2', '3']) {
       const report = await runCli('report', id, '--db', url, '--json', '--out', join(dir, `report-${id}`));
@@ -159,6 +171,62 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     await page.close();
   }, 60_000);
 
+  it('fits a 390 px phone screen: the page does not scroll sideways, each wide table scrolls in a named box a keyboard can scroll', async () => {
+    const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const boxes = page.locator('.scroll');
+    expect(await boxes.count()).toBeGreaterThanOrEqual(4);
+    for (const box of await boxes.all()) {
+      expect((await box.boundingBox())?.width).toBeLessThanOrEqual(390);
+      expect(await box.getAttribute('tabindex')).toBe('0');
+      expect(await box.getAttribute('aria-label')).toMatch(/\S \(scrolls sideways\)$/);
+    }
+    // The sessions table is wider than the phone: its verdicts are reached by scrolling its box from the keyboard.
+    const sessions = page.locator('#sessions-scroll');
+    expect(await sessions.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await sessions.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => sessions.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
+    await page.screenshot({ path: join(shots, 'fleet-390.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('keeps RIG_SUSPECT text, in the sessions table and in a campaign\'s "RIG BIASED" line, at 4.5:1 contrast or more', async () => {
+    const { page } = await openPage();
+    const colours = (await page.evaluate(`(() => {
+      const background = (e) => {
+        for (let n = e; n; n = n.parentElement) { const bg = getComputedStyle(n).backgroundColor; if (bg !== 'rgba(0, 0, 0, 0)') return bg; }
+        return 'rgb(255, 255, 255)';
+      };
+      const verdict = document.createElement('span');
+      verdict.className = 'verdict state-RIG_SUSPECT';
+      document.querySelector('#sessions tbody td:last-child').append(verdict);
+      const biased = document.createElement('p');
+      biased.className = 'findings biased';
+      document.querySelector('.campaign').append(biased);
+      const out = { verdict: [getComputedStyle(verdict).color, background(verdict)], biased: [getComputedStyle(biased).color, background(biased)] };
+      verdict.remove();
+      biased.remove();
+      return out;
+    })()`)) as Record<string, [string, string]>;
+    for (const [name, [fg, bg]] of Object.entries(colours)) expect(contrast(fg, bg), `${name}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+    await page.close();
+  });
+
+  it('names every table with a caption and every column with a header, and gives the connection\'s state in a status region', async () => {
+    const { page } = await openPage();
+    const tables = page.locator('table');
+    expect(await tables.count()).toBe(4);
+    for (const t of await tables.all()) {
+      expect((await t.locator('caption').textContent())?.trim()).not.toBe('');
+      for (const th of await t.locator('th').allTextContents()) expect(th.trim()).not.toBe('');
+    }
+    expect(await page.locator('#connection [role="status"]').textContent()).toBe('live');
+    await page.close();
+  });
+
   it('refuses every rig control and the roll API: the fleet dashboard is read-only', async () => {
     const asks: [string, string, unknown?][] = [
       ['POST', '/api/rolls', { dice: '2 red' }],
@@ -182,8 +250,12 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     await pg.stop('fast');
     const notice = page.locator('#notice');
     await notice.waitFor({ state: 'visible', timeout: 10_000 });
+    // An alert is announced each time it is written: written once while the store stays down, not on every poll.
+    await page.evaluate(`window.noticeWrites = 0; new MutationObserver(() => window.noticeWrites++).observe(document.getElementById('notice'), { childList: true, characterData: true, subtree: true })`);
     expect(await notice.innerText()).toMatch(/^fleet store unreachable: Cannot reach the fleet store postgres:\/\/postgres:\*\*\*@.* — last updated \d\d:\d\d:\d\d/);
     expect(await page.locator('#sessions tbody tr').count()).toBe(3);
+    await page.waitForTimeout(1500);
+    expect(await page.evaluate('window.noticeWrites')).toBe(0);
     await page.screenshot({ path: join(shots, 'fleet-unreachable.png') });
     expect(await page.content()).not.toContain(PASSWORD);
 
@@ -194,6 +266,72 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 30_000);
+});
+
+describe('the fleet dashboard of a fleet store no rig has synced to yet', () => {
+  it('says there are no sessions yet and how to copy one there, rather than showing bare table headers', async () => {
+    const emptyUrl = await pg.createDatabase('empty');
+    const server = await startCliServer(['serve', '--db', emptyUrl, '--port', '0', '--poll', '250'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
+    try {
+      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.locator('#no-sessions').innerText()).toBe("No sessions yet: copy a rig host's roll store here with dicerig sync --to URL (or roll with dicerig run --fleet URL).");
+      expect(await page.locator('#session-totals').innerText()).toBe('(0 sessions from 0 rig hosts)');
+      await page.close();
+    } finally {
+      await stopCliServer(server.proc);
+    }
+  });
+});
+
+describe('the fleet dashboard while throws arrive', () => {
+  it('polls as often as serve --poll reads the store, and keeps a selected report command selected while another session\'s row changes', async () => {
+    const liveUrl = await pg.createDatabase('live');
+    const local = join(dir, 'live.db');
+    const { store, dice, session } = storeWithSession(local);
+    const second = store.createSession({ name: 'second', config: { channels: 3 }, simulated: false, rigId: 1, startedAt: 1_700_000_100_000 });
+    const add = (id: number, from: number, to: number): void => store.atomically(() => {
+      for (let i = from; i <= to; i++) store.recordThrow(id, okThrow(i, dice));
+    });
+    add(session.id, 1, 20);
+    add(second.id, 1, 20);
+    const sync = async (): Promise<void> => expect((await runCli('sync', '--db', local, '--to', liveUrl, '--quiet')).code).toBe(0);
+    await sync();
+    const server = await startCliServer(['serve', '--db', liveUrl, '--port', '0', '--poll', '300'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
+    try {
+      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      let reads = 0;
+      page.on('request', (r) => void (r.url().endsWith('/api/fleet') && reads++));
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      // At the server's 300 ms, not a fixed 2 s: 2.5 s hold several polls.
+      reads = 0;
+      await page.waitForTimeout(2500);
+      expect(reads).toBeGreaterThanOrEqual(4);
+
+      const command = page.locator('[data-session="1"] .command');
+      const text = await command.innerText();
+      await command.selectText();
+      add(second.id, 21, 30);
+      await sync();
+      await expect.poll(() => page.locator('[data-session="2"] [data-col="throws"]').innerText(), { timeout: 10_000 }).toBe('30');
+      reads = 0;
+      await expect.poll(() => reads).toBeGreaterThanOrEqual(2);
+      expect(await page.evaluate('window.getSelection().toString()')).toBe(text);
+
+      // Session 1's host dies: no throw of it reaches the fleet for 12 minutes, and the page says it may be gone.
+      const c = new pgLib.Client({ connectionString: liveUrl });
+      await c.connect();
+      await c.query('UPDATE throws SET synced_at = synced_at - 12 * 60000 WHERE session_id = 1').finally(() => c.end());
+      await expect.poll(() => page.locator('[data-session="1"] [data-col="status"]').innerText(), { timeout: 10_000 }).toBe('running? (no throw arrived for 12 min)');
+      expect(await page.locator('[data-session="2"] [data-col="status"]').innerText()).toBe('running');
+      await page.close();
+    } finally {
+      store.close();
+      await stopCliServer(server.proc);
+    }
+  }, 60_000);
 });
 
 describe('the fleet dashboard\'s reading of the store (FleetView)', () => {

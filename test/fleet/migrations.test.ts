@@ -105,7 +105,6 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     const current = await freshFleet();
     expect((await runCli('sync', '--db', local.path, '--to', current)).code).toBe(0);
     const old = await storeAtVersion(2, current);
-    expect((await runCli('verify', '--db', old)).code).toBe(0);
     const [label] = local.store.reviews(local.sessionId);
     local.store.reviewLog.correct(local.sessionId, { rollId: label?.rollId as number, faceId: 'hit-2', reviewer: 'bob', at: 1_700_000_902_000, supersedes: label?.id as number });
     const localIds = local.store.reviews(local.sessionId).map((r) => r.id);
@@ -151,4 +150,33 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
       await fleet.close();
     }
   }, 60_000);
+
+  it('leaves a fleet store of an older schema as it is when only read (sessions, report, serve), naming both versions and what brings it forward, so an older rig host still syncs to it', async () => {
+    const local = storeWithSession(join(dir, 'older.db'));
+    for (let i = 1; i <= 5; i++) local.store.recordThrow(local.session.id, okThrow(i, local.dice));
+    local.store.close();
+    const url = await freshFleet();
+    const older = FLEET_SCHEMA_VERSION - 1;
+    await withClient(url, (c) => migrateFleet(c, url, FLEET_MIGRATIONS.filter((m) => m.version <= older)));
+    const refusal = new RegExp(`^dicerig: The fleet store \\S+ has schema version ${older}; this dicerig reads version ${FLEET_SCHEMA_VERSION}\\. A command that only reads leaves it as it is, so rig hosts running an older dicerig can still sync to it: once they run this version, \`dicerig sync\` from one of them brings it forward`);
+    for (const args of [['sessions', '--db', url], ['report', '1', '--db', url, '--out', join(dir, 'older-report')], ['serve', '--db', url, '--port', '0']]) {
+      const r = await runCli(...args);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.err, args[0]).toMatch(refusal);
+    }
+    const version = async (): Promise<number> => withClient(url, async (c) => Number((await c.query('SELECT max(version) AS v FROM dicerig_schema')).rows[0].v));
+    expect(await version()).toBe(older);
+    // A writer brings it forward.
+    expect((await runCli('sync', '--db', local.path, '--to', url)).code).toBe(0);
+    expect(await version()).toBe(FLEET_SCHEMA_VERSION);
+    expect((await runCli('sessions', '--db', url)).code).toBe(0);
+  });
+
+  it('reads a database dicerig has made no tables in yet without making them: the dashboard starts empty, a report says nothing has been synced', async () => {
+    const url = await freshFleet();
+    const r = await runCli('report', '1', '--db', url, '--out', join(dir, 'empty-report'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: The fleet store \S+ holds nothing of dicerig's yet: `dicerig sync --to URL` \(or run --fleet\) from a rig host makes its tables and copies its sessions\.\n$/);
+    expect(await withClient(url, async (c) => (await c.query("SELECT to_regclass('dicerig_schema')::text AS t")).rows[0])).toEqual({ t: null });
+  });
 });

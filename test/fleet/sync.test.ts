@@ -1,5 +1,6 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainRows } from '../../src/store/chainRows.js';
 import { sealHash, throwHash, type ChainSeal, type ChainThrow } from '../../src/store/hashChain.js';
@@ -138,11 +139,11 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect((await runCli('verify', '--db', local)).code).toBe(0);
     const r = await runCli('sync', '--db', local, '--to', url);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*forged\.db: throw 30 in the fleet store is not the local throw 30 \(their hashes differ\): another throw is already stored under this id; nothing was copied\.\n$/);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*forged\.db: throw 30 in the fleet store is not the local throw 30 \(their hashes differ\); throws 1 to 29 agree: the fleet store holds 30 throws of this session, from throw 30 on rolled in another copy of the store \(or changed here after they were synced\); nothing was copied\.\n$/);
     expect((await runCli('verify', '--db', url)).code).toBe(0);
   });
 
-  it('refuses a copy of the store rolled on apart from the one synced, even when the copy holds fewer throws than the fleet store, naming the throw', async () => {
+  it('refuses a copy of the store rolled on apart from the one synced, even when the copy holds fewer throws than the fleet store, naming the first throw that differs', async () => {
     const original = fixtureStore('two.db', 13);
     const copy = join(dir, 'two-copy.db');
     copyFileSync(original, copy);
@@ -164,9 +165,30 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     other.close();
     const r = await runCli('sync', '--db', copy, '--to', url, '--quiet');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*two-copy\.db: throw 15 in the fleet store is not the local throw 15 \(their hashes differ\): the fleet store holds 17 throws of this session rolled in another copy of the store; nothing was copied\.\n$/);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*two-copy\.db: throw 14 in the fleet store is not the local throw 14 \(their hashes differ\); throws 1 to 13 agree: the fleet store holds 17 throws of this session, from throw 14 on rolled in another copy of the store \(or changed here after they were synced\); nothing was copied\.\n$/);
     expect(r.out).toMatch(/^Copied 5 throws .* of 2 sessions from .*; 1 session was refused \(above\)\.\n$/);
     expect(await fleetCounts(url)).toMatchObject({ throws: 22 });
+  });
+
+  it('refuses a copy of the store rolled on apart, holding more throws than the fleet store, naming the first throw that differs rather than the last synced', async () => {
+    const original = fixtureStore('fork.db', 13);
+    const copy = join(dir, 'fork-copy.db');
+    copyFileSync(original, copy);
+    const rollOn = (path: string, from: number, to: number, shift: number) => {
+      const store = RollStore.open(path);
+      const dice = store.dice();
+      for (let i = from; i <= to; i++) store.recordThrow(1, { ...okThrow(i + shift, dice), startedAt: okThrow(i, dice).startedAt, endedAt: okThrow(i, dice).endedAt });
+      store.close();
+    };
+    rollOn(original, 14, 17, 0);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);
+    // The copy, resumed on its own from throw 13, rolls other faces: from its throw 14 on it is not the fleet's.
+    rollOn(copy, 14, 21, 1);
+    const r = await runCli('sync', '--db', copy, '--to', url, '--quiet');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^dicerig: session 1 \(bench-test\) of .*fork-copy\.db: throw 14 in the fleet store is not the local throw 14 \(their hashes differ\); throws 1 to 13 agree: the fleet store holds 17 throws of this session, from throw 14 on rolled in another copy of the store \(or changed here after they were synced\); nothing was copied\.\n$/);
+    expect(await fleetCounts(url)).toMatchObject({ throws: 17 });
   });
 
   it('copies nothing from a restored backup (the start of what the fleet store holds) and says so, with status 0', async () => {
@@ -349,6 +371,90 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     const r = await runCli('sync', '--db', clash, '--to', url);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/die "R1" is a green here but the fleet store knows it as a red/);
+  });
+
+  it('says there is no roll store to copy from when the file, or its folder, is missing, and creates neither', async () => {
+    const url = await freshFleet();
+    for (const missing of [join(dir, 'no-such-folder', 'dicerig.db'), join(dir, 'typo.db')]) {
+      const r = await runCli('sync', '--db', missing, '--to', url);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`dicerig: There is no roll store at ${missing}.\n`);
+      expect(existsSync(missing)).toBe(false);
+    }
+  });
+
+  it('counts in words what it copied, one of a kind in the singular: 1 throw, 1 event, 1 session', async () => {
+    const local = fixtureStore('one.db', 1);
+    const url = await freshFleet();
+    const r = await runCli('sync', '--db', local, '--to', url);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^Copied 1 throw \(3 rolls\), 1 event and 0 reviews of 1 session from .*one\.db to /);
+  });
+
+  it('refuses, in words and changing nothing, a database that holds tables dicerig did not create', async () => {
+    const local = fixtureStore('theirs.db', 3);
+    const url = await freshFleet();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('CREATE TABLE sessions (id INTEGER PRIMARY KEY, who TEXT)');
+      const r = await runCli('sync', '--db', local, '--to', url);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^dicerig: The fleet store \S+ holds tables dicerig did not create \(relation "sessions" already exists\); nothing was changed\. Give dicerig a database of its own \(e\.g\. `createdb dicerig_fleet`\) and name it in the URL\.\n$/);
+      expect((await c.query("SELECT to_regclass('dicerig_schema')::text AS t")).rows[0]).toEqual({ t: null });
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('refuses a --host that is empty or holds a colon or a space (sync, run --fleet, campaign run), naming the flag, before anything is copied or claimed', async () => {
+    const local = fixtureStore('hosts.db', 3);
+    const url = await freshFleet();
+    const box = join(dir, 'hosts-box.csv');
+    writeFileSync(box, 'label,die\nH1,d6\nH2,d6\n');
+    expect((await runCli('campaign', 'create', 'hosts', '--dice', box, '--rigs', '2', '--channels', '2', '--rolls', '6', '--db', url)).code).toBe(0);
+    const said = {
+      '': 'dicerig: --host "" names no rig host: give this host\'s name, or leave --host out to use the hostname\n',
+      'lab:2': 'dicerig: --host "lab:2" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "lab-2")\n',
+      'rig host b': 'dicerig: --host "rig host b" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "rig-host-b")\n',
+    };
+    for (const [host, err] of Object.entries(said)) {
+      for (const args of [
+        ['sync', '--db', local, '--to', url, '--host', host],
+        ['run', '--fleet', url, '--db', join(dir, 'hosts-run.db'), '--host', host],
+        ['campaign', 'run', 'hosts', '--rig', '1', '--fleet', url, '--db', join(dir, 'hosts-rig.db'), '--host', host],
+      ]) {
+        const r = await runCli(...args);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.err, args.join(' ')).toBe(err);
+      }
+    }
+    expect(await fleetCounts(url)).toMatchObject({ sessions: 0 });
+    const status = JSON.parse((await runCli('campaign', 'status', 'hosts', '--db', url, '--json')).out) as { batches: unknown[] };
+    expect(status.batches).toEqual([]);
+  });
+
+  it('lists a running session from which no throw has arrived for 10 minutes as "running?", with how long, and a finished one as it is', async () => {
+    const local = fixtureStore('quiet.db', 5);
+    const url = await freshFleet();
+    expect((await runCli('sync', '--db', local, '--to', url)).code).toBe(0);
+    const stateOf = async (): Promise<string> => {
+      const r = await runCli('sessions', '--db', url);
+      expect(r.code, r.err).toBe(0);
+      return r.out.split('\n').find((line) => line.includes('bench-test'))?.trim() ?? '';
+    };
+    expect(await stateOf()).toMatch(/ running +5$/);
+    // Its host died 25 minutes ago: the fleet last received a throw then.
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('UPDATE throws SET synced_at = synced_at - 25 * 60000');
+      expect(await stateOf()).toMatch(/ running\? \(no throw arrived for 25 min\) +5$/);
+      await c.query("UPDATE sessions SET state = 'finished'");
+      expect(await stateOf()).toMatch(/ finished +5$/);
+    } finally {
+      await c.end();
+    }
   });
 
   it('says in one line, with a non-zero exit and no stack trace, that the server is down or the URL is wrong', async () => {

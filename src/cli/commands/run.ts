@@ -12,6 +12,7 @@ import { attachFleetSync, checkFleetUrl, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { rerunCommand } from '../campaign/campaignText.js';
 import { InputError } from '../../core/errors.js';
+import { checkHostName } from '../../fleet/hostName.js';
 import { formatCountOf, shellWord } from '../../core/format.js';
 import { storeFailure } from '../../store/openStore.js';
 
@@ -210,6 +211,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--keep-frames <dir>', 'keep every frame a throw is read from, with the empty platform, in this new folder: kept throws the rig threw, for calibrate --camera DIR (a D6 check or an X-Wing calibration named a group at a time)')
     .action(async (file: string | undefined, flags: RunFlags) => {
       if (flags.host !== undefined && flags.fleet === undefined) throw new InputError('--host names this rig host in the fleet store: it goes with --fleet postgres://URL');
+      if (flags.host !== undefined) checkHostName(flags.host);
       if (flags.campaign !== undefined) {
         if (flags.keepFrames !== undefined) throw new InputError('--keep-frames keeps the frames of one session: run it with a session config, not --campaign');
         if (flags.diceFile !== undefined) throw new InputError("--dice-file defines the dice of one session config; a campaign's dice are the campaign's (dicerig campaign --dice-file)");

@@ -3,6 +3,7 @@ import { formatCount } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import { isFleetUrl } from '../../fleet/connect.js';
 import { listFleetSessions } from '../../fleet/fleetReader.js';
+import { fleetStateText } from '../../fleet/quietSession.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
 import { withReadableStore } from '../../store/openStore.js';
 import { FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
@@ -19,7 +20,8 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
     .description(
       'Lists the stored sessions: id, name, state and throws. For the fleet store (--db postgres://...) also the rig, the campaign, ' +
         'and where each came from: the rig host, its store file (its file name, or as much of its path as tells it from the host\'s other store files) and the session id there. ' +
-        'A running session of a local store whose process is gone (killed, crashed) is shown as "running?" with the resume command. ' +
+        'A running session of a local store whose process is gone (killed, crashed) is shown as "running?" with the resume command; ' +
+        'one of the fleet store from which no throw has arrived for 10 minutes as "running? (no throw arrived for N min)": its rig host may be gone. ' +
         '--json gives both stores one shape (see the README). ' +
         'A fleet session is named by its fleet id, its name, or HOST:ID; when one host synced several store files their sessions can share HOST:ID, and only the fleet id names one of them.',
     )
@@ -34,7 +36,8 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
             return;
           }
           const storeFile = storeFileLabels(list);
-          const rows = list.map((s) => [String(s.id), s.name ?? '', s.rigId ?? '', s.campaign ?? '', storeFile(s), `${s.originHost}:${s.localId}`, s.state, `${formatCount(s.throwCount)}${s.throwCount < s.localThrowCount ? ` of ${formatCount(s.localThrowCount)}` : ''}`]);
+          const now = Date.now();
+          const rows = list.map((s) => [String(s.id), s.name ?? '', s.rigId ?? '', s.campaign ?? '', storeFile(s), `${s.originHost}:${s.localId}`, fleetStateText(s, now), `${formatCount(s.throwCount)}${s.throwCount < s.localThrowCount ? ` of ${formatCount(s.localThrowCount)}` : ''}`]);
           io.out(list.length === 0 ? `${fleet.where} holds no sessions.\n` : renderTable(['fleet id', 'name', 'rig', 'campaign', 'store file', 'from (host:id)', 'state', 'throws'], rows, 7));
         });
         return;

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { formatCount } from '../../core/format.js';
+import { formatCount, formatCountOf } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
 import { isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
+import { checkHostName } from '../../fleet/hostName.js';
 import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
 import { bringForward } from '../../store/openStore.js';
@@ -39,6 +40,7 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
     .action(async (flags: SyncFlags) => {
       if (!isFleetUrl(flags.to)) throw new InputError(`--to must be a postgres:// URL of the fleet store, not "${flags.to}"`);
       if (isFleetUrl(flags.db)) throw new InputError('--db is the local roll store to copy from (a file), not a postgres:// URL');
+      if (flags.host !== undefined) checkHostName(flags.host);
       const path = rollStorePath(flags.db);
       // The fleet takes rows as this dicerig's schema has them: an older store is brought forward first, and told.
       const was = bringForward(path);
@@ -67,9 +69,9 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
             io.out(`${toJson({ db: path, to: redactUrl(flags.to), ...result })}\n`);
           } else {
             io.out(
-              `Copied ${formatCount(result.throws)} throws (${formatCount(result.rolls)} rolls), ${formatCount(result.events)} events and ${formatCount(result.reviews)} reviews ` +
-                `of ${result.sessions} session${result.sessions === 1 ? '' : 's'} from ${path} to ${fleet.where}` +
-                `${result.duplicates > 0 ? `; ${formatCount(result.duplicates)} throws were already there` : ''}` +
+              `Copied ${formatCountOf(result.throws, 'throw')} (${formatCountOf(result.rolls, 'roll')}), ${formatCountOf(result.events, 'event')} and ${formatCountOf(result.reviews, 'review')} ` +
+                `of ${formatCountOf(result.sessions, 'session')} from ${path} to ${fleet.where}` +
+                `${result.duplicates > 0 ? `; ${formatCountOf(result.duplicates, 'throw')} ${result.duplicates === 1 ? 'was' : 'were'} already there` : ''}` +
                 `${result.refused.length > 0 ? `; ${result.refused.length} ${result.refused.length === 1 ? 'session was' : 'sessions were'} refused (above)` : ''}.\n`,
             );
           }

@@ -12,7 +12,8 @@
  */
 import type { DieType } from '../../dice/types.js';
 import { listCampaigns } from '../../fleet/campaignStore.js';
-import type { FleetDb } from '../../fleet/connect.js';
+import { checkout, fleetFailure, type FleetDb } from '../../fleet/connect.js';
+import { readableFleetSchema } from '../../fleet/migrations.js';
 import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
@@ -63,6 +64,8 @@ export interface FleetState {
   readonly store: string;
   /** When the store was last read successfully (ms since the epoch; null before the first read). */
   readonly readAt: number | null;
+  /** How often the store is read (`serve --poll`): a page asking more often would be given the same state again. */
+  readonly pollMs: number;
   /** Since when the store cannot be read (null while it can), why, and whether it is that it cannot be reached (the server down, the network). */
   readonly failingSince: number | null;
   readonly problem: string | null;
@@ -87,6 +90,23 @@ export const MAX_MADE_PER_READ = 8;
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** The store's schema version when this dicerig can read it (0: no tables made yet), else the FleetError that says why not. */
+async function schemaOf(fleet: FleetDb): Promise<number> {
+  let checked;
+  try {
+    checked = await checkout(fleet.pool);
+  } catch (e) {
+    throw fleetFailure(e, fleet.where, fleet.where, 'reading it');
+  }
+  try {
+    return await readableFleetSchema(checked.client, fleet.where);
+  } catch (e) {
+    throw fleetFailure(e, fleet.where, fleet.where, 'reading it');
+  } finally {
+    checked.release();
+  }
+}
+
 export class FleetView {
   private last: FleetState;
   private reading: Promise<FleetState> | undefined;
@@ -94,7 +114,7 @@ export class FleetView {
   private lastTry = 0;
 
   constructor(private readonly options: FleetViewOptions) {
-    this.last = { store: options.fleet.where, readAt: null, failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
+    this.last = { store: options.fleet.where, readAt: null, pollMs: options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
   }
 
   /** The fleet's state, read again when the last read began `pollMs` ago or more. */
@@ -114,6 +134,11 @@ export class FleetView {
   private async read(): Promise<FleetState> {
     const { fleet, now } = this.options;
     try {
+      // Checked on every read: a rig host may make the tables after the page opened, or bring them forward.
+      if ((await schemaOf(fleet)) === 0) {
+        this.last = { ...this.last, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: [], campaigns: [] };
+        return this.last;
+      }
       const infos = await listFleetSessions(fleet);
       const storeFile = storeFileLabels(infos);
       // The campaigns first: what each found of its sessions is what those sessions' rows show.
@@ -144,7 +169,7 @@ export class FleetView {
         if (m !== undefined) made.set(s.id, m);
       }
       this.made = made;
-      this.last = { store: fleet.where, readAt: now(), failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s))), campaigns };
+      this.last = { store: fleet.where, readAt: now(), pollMs: this.options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s), at)), campaigns };
     } catch (e) {
       // The last state stays on the page, marked: a dashboard that goes blank tells an organiser nothing.
       this.last = { ...this.last, failingSince: this.last.failingSince ?? this.lastTry, problem: message(e), unreachable: e instanceof FleetUnreachableError };

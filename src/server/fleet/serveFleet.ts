@@ -37,7 +37,8 @@ export async function serveFleet(options: ServeFleetOptions): Promise<RunningFle
   checkBinding(options.host, options.tokens.api !== undefined);
   await checkListenable(options.host, options.port);
   // A short connect timeout: a store gone away is told on the page within a poll or two, not after the default 10 s.
-  const fleet = await openFleet(options.url, { connectTimeoutMs: 3000 });
+  // Read-only: a dashboard never brings the shared schema forward, which would lock out rig hosts with an older dicerig.
+  const fleet = await openFleet(options.url, { connectTimeoutMs: 3000, readOnly: true });
   let app: FastifyInstance;
   try {
     const view = new FleetView({ fleet, dice: options.dice, pollMs: options.pollMs, now: () => Date.now() });

@@ -10,6 +10,7 @@ import { parsedConfig, withSessionDice } from '../../dice/sessionDice.js';
 import type { DieType } from '../../dice/types.js';
 import { commandUrl, PASSWORD_HINT, type FleetDb } from '../../fleet/connect.js';
 import { openFleetSessions, type FleetSessionInfo } from '../../fleet/fleetReader.js';
+import { fleetStateText } from '../../fleet/quietSession.js';
 import { verdictLabel } from '../../report/organiserTable.js';
 import { reportJson } from '../../report/reportJson.js';
 import { storedSessionReport } from '../../report/storedSessionReport.js';
@@ -45,7 +46,7 @@ export interface SessionVerdictsView {
 }
 
 /** A session as the page lists it: its listing now, and its verdicts as last made. */
-export interface SessionView extends FleetSessionInfo {
+export interface SessionView extends Omit<FleetSessionInfo, 'syncedAt'> {
   /** HOST:ID, the session's id on the rig host that ran it (a key `report --db URL` takes, unless several store files of the host share it). */
   readonly hostKey: string;
   /** The store file it came from, as short as tells it from the host's other store files (see storeFileLabels). */
@@ -54,11 +55,15 @@ export interface SessionView extends FleetSessionInfo {
   readonly reportCommand: string;
   /** Null until the session's report is first made. */
   readonly verdicts: SessionVerdictsView | null;
+  /** Its state as the page says it: "running? (no throw arrived for N min)" for a running session gone quiet (see quietSession). */
+  readonly stateText: string;
 }
 
 /** A session's listing as the page shows it, with the verdicts last made of it. */
-export function sessionView(info: FleetSessionInfo, where: string, verdicts: SessionVerdictsView | null, storeFile: string): SessionView {
-  return { ...info, hostKey: `${info.originHost}:${info.localId}`, storeFile, reportCommand: reportCommand(info.id, where), verdicts };
+export function sessionView(info: FleetSessionInfo, where: string, verdicts: SessionVerdictsView | null, storeFile: string, now: number): SessionView {
+  // Not when it was last synced: every sync of its store moves that, and a row that changes is redrawn (losing a selection in it).
+  const { syncedAt: _syncedAt, ...shown } = info;
+  return { ...shown, hostKey: `${info.originHost}:${info.localId}`, storeFile, reportCommand: reportCommand(info.id, where), verdicts, stateText: fleetStateText(info, now) };
 }
 
 /** The command that writes a session's report, as it can be pasted: the password left out of the URL, and a shell comment saying how to give it. */

@@ -7,7 +7,8 @@
 import { clear, el } from './live.js';
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 2000;
+// Until the server says how often it reads the store (`serve --poll`); asking more often only fetches the same state.
+let pollMs = 2000;
 
 // Beyond loopback the reads need the API token: from the page address (#token=...) once, then kept for this tab.
 const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
@@ -21,8 +22,10 @@ const count = (n) => Number(n).toLocaleString('en-US');
 const time = (ms) => new Date(ms).toLocaleTimeString('en-GB');
 const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
-function table(head, rows, attrs = {}) {
-  return el('table', attrs, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows));
+// A wide table scrolls sideways in a box of its own (focusable, named, so a keyboard can scroll it), never the page.
+function table(name, head, rows, attrs = {}) {
+  return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${name} (scrolls sideways)` },
+    el('table', attrs, el('caption', { class: 'visually-hidden', text: name }), el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows)));
 }
 
 function renderCampaign(c) {
@@ -69,17 +72,17 @@ function renderCampaign(c) {
     el('p', { class: 'progress', text: `${c.legsDone} of ${c.legs} legs done (${plural(c.batches, 'batch', 'batches')} taken); ${plural(c.sessions, 'session')} (${c.synced} synced), ${plural(c.throws, 'throw')} in the fleet store.` }),
     el('p', { class: 'note error-control', text: `Error control: ${c.errorControl}` }),
     el('div', { class: 'overview' },
-      el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table(['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
+      el('div', {}, el('h3', { text: 'Progress on each rig (legs: a die on a rig)' }), table('Progress on each rig', ['Rig', 'Done', 'Rolling', 'To do', 'Throws', 'Holding now'], rigs, { class: 'rigs' })),
       el('div', {}, el('h3', { text: 'Rig effects (each rig against the rest, on the dice they share)' }), ...c.rigTests.map((t) => el('p', { class: 'findings test', text: t })), ...findings)),
     ...(pooled.length > 0
       ? [
           el('h3', { text: "The campaign's verdict for each die" }),
           el('p', { class: 'note', text: 'Its rolls on the trusted rigs pooled: G test against the expected odds, Holm across every die of the box; descriptive where a session stopped early; a die with unresolved rolls is UNFAIR only if it is whatever they were.' }),
-          table(['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', ''], pooled, { class: 'pooled' }),
+          table("The campaign's verdict for each die", ['Die', 'Type', 'Verdict', 'Trusted rigs', 'Rolls', 'Unresolved', 'p (Holm)', 'Finding'], pooled, { class: 'pooled' }),
         ]
       : []),
     el('h3', { text: "Dice on each rig they visited (each leg's own session verdict: detail, not the campaign's verdict)" }),
-    legs.length > 0 ? table(['Die', 'Rig', 'Rolls', 'Verdict', '', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
+    legs.length > 0 ? table('Dice on each rig', ['Die', 'Rig', 'Rolls', 'Verdict', 'Finding', 'Session'], legs, { class: 'legs' }) : el('p', { class: 'note', text: 'nothing rolled yet' }));
 }
 
 function renderVerdicts(v, throwCount) {
@@ -108,33 +111,78 @@ function renderSession(s) {
     el('td', { text: s.rigId ?? '-' }),
     el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
     el('td', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
-    el('td', { 'data-col': 'status', text: `${s.state}${partial ? ' (still being copied)' : ''}` }),
+    el('td', { 'data-col': 'status', class: s.stateText !== s.state ? 'quiet' : undefined, text: `${s.stateText}${partial ? ' (still being copied)' : ''}` }),
     el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
 }
 
+// Text is written only when it changes: rewriting it would drop a selection in it (a report command being copied).
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Puts `items` in `container` in order, one element each (made by `make`), keeping the element of an item whose
+ * data has not changed since the last poll: a selection in it, and a screen reader's place, survive the poll.
+ * `shown` maps each item's key to its data (as JSON) and element, from one poll to the next.
+ */
+function patch(container, items, key, make, shown) {
+  let at = container.firstElementChild;
+  const keys = new Set();
+  for (const item of items) {
+    const k = key(item);
+    const json = JSON.stringify(item);
+    const old = shown.get(k);
+    const node = old !== undefined && old.json === json && old.node.parentNode === container ? old.node : make(item);
+    if (old !== undefined && old.node !== node && old.node.parentNode === container) {
+      if (at === old.node) at = node;
+      old.node.replaceWith(node);
+    }
+    shown.set(k, { json, node });
+    keys.add(k);
+    if (node === at) at = at.nextElementSibling;
+    else container.insertBefore(node, at);
+  }
+  while (at !== null) {
+    const next = at.nextElementSibling;
+    at.remove();
+    at = next;
+  }
+  for (const k of [...shown.keys()]) if (!keys.has(k)) shown.delete(k);
+}
+
+const shownCampaigns = new Map();
+const shownSessions = new Map();
+
 function render(state) {
-  $('store').textContent = state.store;
+  setText($('store'), state.store);
   const notice = $('notice');
   if (state.problem !== null) {
     const what = state.unreachable ? 'fleet store unreachable' : 'fleet store cannot be read';
-    notice.textContent = `${what}: ${state.problem} — last updated ${state.readAt === null ? 'never' : time(state.readAt)}; retrying (the page shows what it last read).`;
+    setText(notice, `${what}: ${state.problem} — last updated ${state.readAt === null ? 'never' : time(state.readAt)}; retrying (the page shows what it last read).`);
     notice.hidden = false;
     $('connection').dataset.status = 'failing';
-    $('connection').textContent = 'fleet store unreachable';
+    setText($('connection-state'), 'fleet store unreachable');
   } else {
     notice.hidden = true;
     $('connection').dataset.status = 'live';
-    $('connection').textContent = `live · updated ${time(state.readAt)}`;
+    setText($('connection-state'), 'live');
   }
+  // Beside the status, not in it: a time that changes every read would be announced every read.
+  setText($('updated'), state.readAt === null ? '' : ` · updated ${time(state.readAt)}`);
   const campaigns = $('campaigns');
-  clear(campaigns);
-  if (state.campaigns.length === 0) campaigns.append(el('p', { class: 'note', text: 'none' }));
-  for (const c of state.campaigns) campaigns.append(renderCampaign(c));
-  const body = document.querySelector('#sessions tbody');
-  clear(body);
-  for (const s of state.sessions) body.append(renderSession(s));
+  if (state.campaigns.length === 0) {
+    shownCampaigns.clear();
+    if (campaigns.querySelector('.campaign') !== null || campaigns.firstElementChild === null) {
+      clear(campaigns);
+      campaigns.append(el('p', { class: 'note', text: 'none' }));
+    }
+  } else {
+    patch(campaigns, state.campaigns, (c) => c.name, renderCampaign, shownCampaigns);
+  }
+  patch(document.querySelector('#sessions tbody'), state.sessions, (s) => s.id, renderSession, shownSessions);
+  $('no-sessions').hidden = state.sessions.length > 0;
   const hosts = new Set(state.sessions.map((s) => s.originHost));
-  $('session-totals').textContent = `(${plural(state.sessions.length, 'session')} from ${plural(hosts.size, 'rig host')})`;
+  setText($('session-totals'), `(${plural(state.sessions.length, 'session')} from ${plural(hosts.size, 'rig host')})`);
   document.body.dataset.ready = 'true';
 }
 
@@ -143,11 +191,13 @@ async function poll() {
     const r = await fetch('/api/fleet', { headers: token ? { authorization: `Bearer ${token}` } : {} });
     const answer = await r.json();
     if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
+    // Not below 250 ms: beyond loopback the server allows a client 4 reads a second.
+    if (Number.isFinite(answer.pollMs)) pollMs = Math.max(250, answer.pollMs);
     render(answer);
   } catch (e) {
     $('connection').dataset.status = 'reconnecting';
-    $('connection').textContent = `dashboard server not answering (${e.message}), retrying…`;
+    setText($('connection-state'), `dashboard server not answering (${e.message}), retrying…`);
   }
-  setTimeout(poll, POLL_MS);
+  setTimeout(poll, pollMs);
 }
 void poll();

@@ -1,0 +1,24 @@
+import type { FleetSessionInfo } from './fleetReader.js';
+
+/**
+ * A running fleet session from which no throw has arrived for a while. The
+ * fleet cannot see the rig host's process (a local store can, and says
+ * "running?"), only when its throws came: a run throws every few seconds and
+ * `run --fleet` copies each as it lands, so ten quiet minutes mean its host or
+ * its link to the fleet is most likely gone.
+ */
+export const QUIET_MS = 10 * 60_000;
+
+const quietFor = (ms: number): string => {
+  const min = Math.floor(ms / 60_000);
+  if (min < 120) return `${min} min`;
+  const hours = Math.floor(min / 60);
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} days`;
+};
+
+/** The session's state as a person should read it at `now`: "running? (no throw arrived for 25 min)" for a quiet running session, else its state. */
+export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt'>, now: number): string {
+  if (s.state !== 'running') return s.state;
+  const quiet = now - (s.lastThrowAt ?? s.syncedAt);
+  return quiet < QUIET_MS ? s.state : `running? (no throw arrived for ${quietFor(quiet)})`;
+}
