@@ -151,7 +151,7 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     }
   }, 60_000);
 
-  it('leaves a fleet store of an older schema as it is when only read (sessions, report, serve), naming both versions and what brings it forward, so an older rig host still syncs to it', async () => {
+  it('leaves a fleet store of an older schema as it is when only read (sessions, report, serve, campaign status and report), naming both versions and what brings it forward, so an older rig host still syncs to it', async () => {
     const local = storeWithSession(join(dir, 'older.db'));
     for (let i = 1; i <= 5; i++) local.store.recordThrow(local.session.id, okThrow(i, local.dice));
     local.store.close();
@@ -159,7 +159,7 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     const older = FLEET_SCHEMA_VERSION - 1;
     await withClient(url, (c) => migrateFleet(c, url, FLEET_MIGRATIONS.filter((m) => m.version <= older)));
     const refusal = new RegExp(`^dicerig: The fleet store \\S+ has schema version ${older}; this dicerig reads version ${FLEET_SCHEMA_VERSION}\\. A command that only reads leaves it as it is, so rig hosts running an older dicerig can still sync to it: once they run this version, \`dicerig sync\` from one of them brings it forward`);
-    for (const args of [['sessions', '--db', url], ['report', '1', '--db', url, '--out', join(dir, 'older-report')], ['serve', '--db', url, '--port', '0']]) {
+    for (const args of [['sessions', '--db', url], ['report', '1', '--db', url, '--out', join(dir, 'older-report')], ['serve', '--db', url, '--port', '0'], ['campaign', 'status', 'box', '--db', url], ['campaign', 'report', 'box', '--db', url]]) {
       const r = await runCli(...args);
       expect(r.code, args[0]).toBe(1);
       expect(r.err, args[0]).toMatch(refusal);

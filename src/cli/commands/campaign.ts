@@ -30,8 +30,9 @@ function fleetUrl(text: string | undefined, option: string): string {
   return text;
 }
 
-async function withFleet<T>(url: string, fn: (fleet: FleetDb) => Promise<T>): Promise<T> {
-  const fleet = await openFleet(url);
+/** `readOnly`: status and report only read, so they leave an older fleet schema as it is (a writer brings it forward). */
+async function withFleet<T>(url: string, fn: (fleet: FleetDb) => Promise<T>, readOnly = false): Promise<T> {
+  const fleet = await openFleet(url, { readOnly });
   try {
     return await fn(fleet);
   } finally {
@@ -170,7 +171,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
       await withFleet(url, async (fleet) => {
         const figures = await readCampaignStatus(fleet, url, name);
         io.out(flags.json === true ? `${toJson(figures)}\n` : formatCampaignStatus(figures));
-      });
+      }, true);
     });
 
   campaign
@@ -241,7 +242,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         }
         if (flags.json === true) io.out(`${toJson({ campaign: c.name, sessions, rolls: rows, unresolvedRolls: unresolved, ...analysis })}\n`);
         else io.out(formatCampaignReport(c.name, sessions, analysis, unresolved));
-      });
+      }, true);
     });
 }
 
