@@ -21,7 +21,9 @@ export function reportJson(report: SessionReport) {
     dice: report.dice.map((d) => ({
       label: d.analysis.label,
       type: d.analysis.die.id,
-      rolls: d.analysis.n,
+      // As the verdict counts them (read or labelled, and unresolved), with the unresolved ones said.
+      rolls: d.analysis.n + (d.resolution?.unresolved ?? 0),
+      unresolved: d.resolution?.unresolved ?? 0,
       verdict: d.analysis.verdict.kind,
       sentence: d.analysis.sentence,
       certifiedWithin: d.certifiedBound,

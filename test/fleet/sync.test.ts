@@ -273,6 +273,18 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     expect(fromFleet).toMatch(/"throw":5,"die":"R1","type":"red","channel":0,"symbol":null,"resolution":"unresolved"/);
     expect(fromFleet).toContain('"unresolvedRolls":1');
     expect((await runCli('verify', url)).code).toBe(0);
+    // The fleet page and the report count R1's rolls as its verdict does: all 6, the one nobody could tell said.
+    const fleet = await openFleet(url);
+    try {
+      const view = new FleetView({ fleet, dice: allDice(), pollMs: 0, now: () => Date.now() });
+      let state = await view.state();
+      for (let i = 0; i < 5 && state.sessions.some((x) => x.verdicts === null); i++) state = await view.state();
+      expect(state.sessions[0]?.verdicts?.dice.find((d) => d.label === 'R1')).toMatchObject({ rolls: 6, unresolved: 1 });
+    } finally {
+      await fleet.close();
+    }
+    const reported = JSON.parse((await runCli('report', 'bench-test', '--db', path, '--out', join(dir, 'reviewed-report'), '--json')).out) as { dice: { label: string; rolls: number; unresolved: number }[] };
+    expect(reported.dice.find((d) => d.label === 'R1')).toMatchObject({ rolls: 6, unresolved: 1 });
 
     // Both answers corrected on this host: the label to another face, "cannot tell" to a face. The fleet takes the answers that stand.
     const again = RollStore.open(path);

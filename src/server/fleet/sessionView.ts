@@ -22,7 +22,9 @@ import type { RollStore } from '../../store/rollStore.js';
 export interface DieVerdictView {
   readonly label: string;
   readonly type: string;
+  /** Its rolls as the verdict counts them: read or labelled, and `unresolved` (the reader declined, nobody labelled). */
   readonly rolls: number;
+  readonly unresolved: number;
   /** UNFAIR, FAIR_WITHIN, RIG_SUSPECT, ... (for the colour). */
   readonly kind: string;
   /** As the report's table prints it, e.g. FAIR_WITHIN(0.05). */
@@ -103,7 +105,7 @@ export async function makeSessionViews(fleet: FleetDb, infos: readonly FleetSess
           report: reportJson(report),
           verdicts: {
             ...base,
-            dice: report.dice.map((d) => ({ label: d.analysis.label, type: d.analysis.die.id, rolls: d.analysis.n, kind: d.analysis.verdict.kind, verdict: verdictLabel(d.analysis.verdict), sentence: d.analysis.sentence })),
+            dice: report.dice.map((d) => ({ label: d.analysis.label, type: d.analysis.die.id, rolls: d.analysis.n + (d.resolution?.unresolved ?? 0), unresolved: d.resolution?.unresolved ?? 0, kind: d.analysis.verdict.kind, verdict: verdictLabel(d.analysis.verdict), sentence: d.analysis.sentence })),
             errorControl: report.verdicts?.errorControl.statement ?? null,
             note: null,
           },

@@ -91,7 +91,8 @@ function renderVerdicts(v, throwCount) {
     el('div', { class: 'die', 'data-die': d.label },
       el('strong', { text: d.label }), ' ',
       el('span', { class: `verdict state-${d.kind}`, text: d.verdict }),
-      el('span', { class: 'note', text: ` · ${d.type} · ${plural(d.rolls, 'roll')}` }),
+      // Counted as the verdict and the report count them: every roll, with those left unresolved said.
+      el('span', { class: 'note', text: ` · ${d.type} · ${plural(d.rolls, 'roll')}${d.unresolved > 0 ? ` (${count(d.unresolved)} unresolved)` : ''}` }),
       el('div', { class: 'sentence', text: d.sentence })));
   return [
     ...dice,
