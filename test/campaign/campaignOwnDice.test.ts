@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDice } from '../../src/dice/catalogue.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { readCampaignFindings } from '../../src/report/fleetCampaign.js';
+import { listItem, SKULL6_DIE } from '../support/userDice.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { cli, cliHere } from './support/campaignCli.js';
 
@@ -27,15 +28,7 @@ afterAll(async () => {
 
 /** skull6: a D6 whose faces show game symbols (the simulated camera reads its pips); d3b: a D3 of the user's; skull: a die no reader reads. */
 const DICE = `dice:
-  - id: skull6
-    extends: d6
-    faces:
-      - { id: "1", symbol: skull }
-      - { id: "2", symbol: skull }
-      - { id: "3", symbol: shield }
-      - { id: "4", symbol: shield }
-      - { id: "5", symbol: blank }
-      - { id: "6", symbol: crit }
+${listItem(SKULL6_DIE)}
   - id: d3b
     extends: d3
   - id: skull

@@ -3,18 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
+import { SKULL6_DIE } from '../support/userDice.js';
 
-/** A D6-faced die of the user's own whose faces show game symbols, so its faces and symbols are not the d6's. */
-const SKULL6 = `id: skull6
-extends: d6
-faces:
-  - { id: "1", symbol: skull }
-  - { id: "2", symbol: skull }
-  - { id: "3", symbol: shield }
-  - { id: "4", symbol: shield }
-  - { id: "5", symbol: blank }
-  - { id: "6", symbol: crit }
-`;
+const SKULL6 = SKULL6_DIE;
 
 /** The rows of pool's balance table: its header line and the first word of each row. */
 function balance(out: string): { header: string; rows: string[] } {

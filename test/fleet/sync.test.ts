@@ -39,6 +39,14 @@ function fixtureStore(name: string, throws: number): string {
   return path;
 }
 
+/** Rolls session 1 of the store on from throw `from` to `to`, each with the faces of throw i + `shift` (0: as the original rolls them). */
+function rollOn(path: string, from: number, to: number, shift: number): void {
+  const store = RollStore.open(path);
+  const dice = store.dice();
+  for (let i = from; i <= to; i++) store.recordThrow(1, { ...okThrow(i + shift, dice), startedAt: okThrow(i, dice).startedAt, endedAt: okThrow(i, dice).endedAt });
+  store.close();
+}
+
 describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', () => {
   it('copies a demo session so that the fleet store reads as the local one: report, export, pool, analyze, verify', async () => {
     const local = join(dir, 'demo.db');
@@ -147,12 +155,6 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     const original = fixtureStore('two.db', 13);
     const copy = join(dir, 'two-copy.db');
     copyFileSync(original, copy);
-    const rollOn = (path: string, from: number, to: number, shift: number) => {
-      const store = RollStore.open(path);
-      const dice = store.dice();
-      for (let i = from; i <= to; i++) store.recordThrow(1, { ...okThrow(i + shift, dice), startedAt: okThrow(i, dice).startedAt, endedAt: okThrow(i, dice).endedAt });
-      store.close();
-    };
     rollOn(original, 14, 17, 0);
     const url = await freshFleet();
     expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);
@@ -174,12 +176,6 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     const original = fixtureStore('fork.db', 13);
     const copy = join(dir, 'fork-copy.db');
     copyFileSync(original, copy);
-    const rollOn = (path: string, from: number, to: number, shift: number) => {
-      const store = RollStore.open(path);
-      const dice = store.dice();
-      for (let i = from; i <= to; i++) store.recordThrow(1, { ...okThrow(i + shift, dice), startedAt: okThrow(i, dice).startedAt, endedAt: okThrow(i, dice).endedAt });
-      store.close();
-    };
     rollOn(original, 14, 17, 0);
     const url = await freshFleet();
     expect((await runCli('sync', '--db', original, '--to', url)).code).toBe(0);

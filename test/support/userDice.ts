@@ -12,3 +12,24 @@ export const LOADED_CLAIM_DICE = `dice:
       - { id: "6", symbol: "6", probability: 0.3 }
     opposite: { "1": "6", "2": "5", "3": "4" }
 `;
+
+/** A D6 of the user's own whose faces show game symbols (skull, skull, shield, shield, blank, crit), so its faces and symbols are not the d6's; the simulated camera reads its pips. */
+export const SKULL6_DIE = `id: skull6
+extends: d6
+faces:
+  - { id: "1", symbol: skull }
+  - { id: "2", symbol: skull }
+  - { id: "3", symbol: shield }
+  - { id: "4", symbol: shield }
+  - { id: "5", symbol: blank }
+  - { id: "6", symbol: crit }
+`;
+
+/** A die definition as an item of a dice file's \`dice:\` list. */
+export function listItem(definition: string): string {
+  return definition
+    .trimEnd()
+    .split('\n')
+    .map((line, i) => `${i === 0 ? '  - ' : '    '}${line}`)
+    .join('\n');
+}
