@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServePages, TOKEN, type SimServePages } from './support/simServePages.js';
+import { contrast } from './support/contrast.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-dashboard-access-e2e-'));
 let pages: SimServePages;
@@ -24,16 +25,6 @@ afterAll(async () => {
   await pages?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** WCAG contrast ratio of two computed CSS colours ("rgb(r, g, b)"). */
-function contrast(a: string, b: string): number {
-  const luminance = (css: string): number => {
-    const [r, g, bl] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 describe('the dashboard', { timeout: 120_000 }, () => {
   it('fits a 390 px phone screen with nothing wider than the window, and says there is no frame or queue yet in words', async () => {
