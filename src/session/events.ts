@@ -83,7 +83,10 @@ export type SessionEvent =
       readonly dice: readonly DieStatus[];
       readonly totals: ThrowTotals;
       readonly budgetRolls: number;
+      /** The session's time budget, over all its runs. */
       readonly budgetHours?: number;
+      /** With a time budget: ms the session's earlier runs rolled (`rollingTime.ts`), spent of it already. */
+      readonly rolledMs?: number;
     }
   | {
       readonly type: 'throw';

@@ -488,7 +488,7 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.events(s.session.id).find((e) => e.kind === 'rig-check')).toMatchObject({ throwIndex: 100 });
   });
 
-  it('stops when the time budget of the run is spent', async () => {
+  it('stops when the time budget of a new session is spent', async () => {
     const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 10_000, budgetHours: 0.01 } });
     const result = await runSession(s.deps, s.plan);
     expect(result.stop).toBe('time-budget');
