@@ -112,16 +112,19 @@ export function formatDuration(ms: number): string {
 function dieLine(d: DieStatus, width: number): string {
   // A die retired INCONCLUSIVE was not decided by its evidence: its roll budget ran out (the only way one retires so).
   const state = d.decided ? `${d.state} (${d.state === 'INCONCLUSIVE' ? 'budget spent' : 'decided'})` : d.state === 'RIG_SUSPECT' ? 'RIG_SUSPECT' : 'undecided';
-  // A face never read leaves FAIR_WITHIN out of reach: a count of rolls still needed would only mislead.
+  // A face never read leaves FAIR_WITHIN out of reach: a count of rolls still needed would only mislead. With no roll
+  // yet there are no proportions to project from.
   const need = d.decided
     ? ''
     : d.unreadableFace !== undefined
       ? `, no ${d.unreadableFace} read yet: FAIR_WITHIN needs a review of its unresolved rolls`
-      : d.noVerdictInReach
-        ? ', no verdict in reach if the proportions hold'
-        : d.rollsNeeded > 0
-          ? `, ~${formatCount(d.rollsNeeded)} more ${d.rollsNeeded === 1 ? 'roll' : 'rolls'} needed${d.budgetLeft !== undefined && d.rollsNeeded > d.budgetLeft ? `, beyond the budget (${formatCount(d.budgetLeft)} left)` : ''}`
-          : '';
+      : d.rolls === 0
+        ? ', not measured yet'
+        : d.noVerdictInReach
+          ? ', no verdict in reach if the proportions hold'
+          : d.rollsNeeded > 0
+            ? `, ~${formatCount(d.rollsNeeded)} more ${d.rollsNeeded === 1 ? 'roll' : 'rolls'} needed${d.toward !== undefined ? ` toward ${d.toward}` : ''}${d.budgetLeft !== undefined && d.rollsNeeded > d.budgetLeft ? `, beyond the budget (${formatCount(d.budgetLeft)} left)` : ''}`
+            : '';
   return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} ${d.rolls === 1 ? 'roll ' : 'rolls'}  ${state}${need}`;
 }
 

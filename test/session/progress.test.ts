@@ -81,6 +81,28 @@ describe('progress figures', () => {
     expect(formatDuration(1_492_948.5 * 3_600_000)).toBe('1,492,948 h 30 min');
   });
 
+  it('says a die with no roll yet is not measured, and toward which verdict the rolls still needed lead', () => {
+    const lines = progressLines({
+      sessionId: 2,
+      lastThrowIndex: 0,
+      totals: { throws: 0, ok: 0, rerolled: 0, void: 0, rolls: 0, cocked: 0 },
+      dice: [{ ...die('new', 0), rolls: 0, noVerdictInReach: true }, { ...die('fair', 1472), toward: 'UNFAIR' }, { ...die('close', 800), toward: 'FAIR_WITHIN' }],
+      clock: clock(0, 0),
+    });
+    expect(lines[1]).toMatch(/new .* 0 rolls {2}undecided, not measured yet$/);
+    expect(lines[2]).toMatch(/fair .*undecided, ~1,472 more rolls needed toward UNFAIR$/);
+    expect(lines[3]).toMatch(/close .*undecided, ~800 more rolls needed toward FAIR_WITHIN$/);
+  });
+
+  it('tells each undecided die of a running session toward which verdict it is projected', async () => {
+    const s = scriptedSession({ fallback: () => '1', rules: { budgetRolls: 3 } });
+    const seen: SessionEvent[] = [];
+    await runSession({ ...s.deps, onEvent: (e) => seen.push(e) }, s.plan);
+    const first = seen.find((e) => e.type === 'throw');
+    // A die that shows only 1s is headed for UNFAIR.
+    expect(first?.type === 'throw' && first.dice.map((d) => d.toward)).toEqual(['UNFAIR', 'UNFAIR']);
+  });
+
   it('says a die its budget retired undecided is INCONCLUSIVE because the budget is spent, not that it was decided', () => {
     const spent: DieStatus = { ...die('d6-B', 0, true), state: 'INCONCLUSIVE', budgetLeft: 0 };
     const lines = progressLines({ sessionId: 1, lastThrowIndex: 50, totals: { throws: 50, ok: 50, rerolled: 0, void: 0, rolls: 100, cocked: 0 }, dice: [spent], clock: clock(60_000, 50) });
