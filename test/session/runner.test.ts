@@ -510,4 +510,19 @@ describe('the throw loop with scripted parts', () => {
     const event = s.store.events(s.session.id).find((e) => e.kind === 'cocked');
     expect(event?.detail).toMatchObject({ evidencePath: 'evidence/t1-c0-cocked.png' });
   });
+
+  it('keeps the crop of an extra die that re-tumbled a throw as evidence, with its event', async () => {
+    const s = scriptedSession({ vision: [{ channels: ['1', '2'], extra: true }], fallback: cycle, rules: { budgetRolls: 1 } });
+    const saved: string[] = [];
+    const evidence = {
+      async save(_image: unknown, name: string): Promise<SavedEvidence> {
+        saved.push(name);
+        return { path: `evidence/${name}.png`, hash: 'f'.repeat(64) };
+      },
+    };
+    await runSession({ ...s.deps, evidence }, s.plan);
+    expect(saved).toEqual(['t1-x0-extra']);
+    const event = s.store.events(s.session.id).find((e) => e.kind === 'extra');
+    expect(event?.detail).toMatchObject({ evidencePath: 'evidence/t1-x0-extra.png' });
+  });
 });
