@@ -185,7 +185,7 @@ const stoppingSchema = z.strictObject({
   delta: probability.default(0.05),
   /** Per-die budget in counted rolls: reaching it undecided gives INCONCLUSIVE with the rolls still needed. */
   budgetRolls: z.number().int().positive().default(3000),
-  /** Time budget for this run, in hours of session clock. */
+  /** Time budget of the session, in hours of rolling over all its runs (`rollingTime.ts`): a resume gets what is left; `run --resume ID --more-hours H` raises it. */
   budgetHours: z.number().positive().optional(),
   /** Run the rig checks (serial tests over every die) every this many counted throws. */
   rigCheckEvery: z.number().int().positive().default(250),

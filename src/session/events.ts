@@ -27,6 +27,8 @@ export interface DieStatus {
   readonly budgetLeft?: number;
   /** Undecided, and no verdict in reach if the observed proportions hold. */
   readonly noVerdictInReach?: true;
+  /** Undecided: the verdict `rollsNeeded` leads to if the observed proportions hold (absent in events recorded before it was kept). */
+  readonly toward?: 'UNFAIR' | 'FAIR_WITHIN';
   /** Natural log of the die's e-value against fairness (evidence so far). */
   readonly logE: number;
   /** Of its rolls, those unresolved (declined, or the die not found) that nobody has labelled yet. */
@@ -83,7 +85,10 @@ export type SessionEvent =
       readonly dice: readonly DieStatus[];
       readonly totals: ThrowTotals;
       readonly budgetRolls: number;
+      /** The session's time budget, over all its runs. */
       readonly budgetHours?: number;
+      /** With a time budget: ms the session's earlier runs rolled (`rollingTime.ts`), spent of it already. */
+      readonly rolledMs?: number;
     }
   | {
       readonly type: 'throw';

@@ -206,6 +206,8 @@ export class MonitorSet {
         rollsNeeded: needed ?? 0,
         budgetLeft: t.budgetLeft(),
         ...(needed === null ? { noVerdictInReach: true as const } : {}),
+        // Which verdict the rolls still needed lead to, as the projection says (a fair die's noise points at UNFAIR).
+        ...(!t.retired && v.kind === 'INCONCLUSIVE' && v.target !== null && needed !== null && needed > 0 ? { toward: v.target } : {}),
         logE: state.logE,
         unresolved: t.monitor.unresolved,
         tally,

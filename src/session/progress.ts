@@ -1,7 +1,7 @@
 /**
  * Progress of a running session, from its event stream: throws, rolls per
  * hour measured on the session clock, each die's state and the rolls it still
- * needs, and an ETA. `ProgressTracker` keeps the latest snapshot;
+ * needs, and an ETA (or when the time budget ends the session first). `ProgressTracker` keeps the latest snapshot;
  * `progressLines` renders it as text, one line per die; `TerminalProgress`
  * redraws those lines in place on a terminal and prints plain lines
  * otherwise: at the start, then every minute or 250 throws, whichever comes
@@ -19,35 +19,53 @@ export interface ProgressSnapshot {
   /** Throws and counted die-rolls per hour of session clock in this run (undefined before any time passed). */
   readonly throwsPerHour?: number;
   readonly rollsPerHour?: number;
-  /** Session-clock ms until every die should have a verdict at the measured pace (undefined when unknown). */
+  /**
+   * Session-clock ms until every die should have a verdict (or reach its roll budget) at the measured pace, not capped
+   * by the time budget (undefined when unknown).
+   */
   readonly etaMs?: number;
+  /** What ends the dice's rolling at `etaMs`: their verdicts, or the roll budget of a die that needs more. */
+  readonly etaBy?: 'verdicts' | 'roll-budget';
   readonly budgetHours?: number;
+  /** Session-clock ms left of the time budget, which counts every run of the session (`rollingTime.ts`). */
+  readonly budgetLeftMs?: number;
   readonly stopped?: { readonly state: string; readonly reason: string };
 }
 
 const HOUR = 3_600_000;
 
 /**
- * The ETA: the die needing the most rolls sets it, at the measured rate of
- * counted throws (each counted throw gives every die still counted one roll),
- * capped by what is left of the time budget.
+ * When the dice stop rolling: the die needing the most rolls sets it, at the measured rate of counted throws (each
+ * counted throw gives every die still counted one roll); a die stops at its roll budget, so it counts the rolls it
+ * will get. Not capped by the time budget: the progress line says that apart (`progressLines`).
  */
-export function estimateEtaMs(dice: readonly DieStatus[], clock: RunClock, budgetHours?: number): number | undefined {
+export function estimateFinish(dice: readonly DieStatus[], clock: RunClock): { readonly ms: number; readonly by: 'verdicts' | 'roll-budget' } | undefined {
   const pending = dice.filter((d) => !d.decided);
-  if (pending.length === 0) return 0;
+  if (pending.length === 0) return { ms: 0, by: 'verdicts' };
   if (clock.runOkThrows === 0 || clock.elapsedMs <= 0) return undefined;
   const msPerOkThrow = clock.elapsedMs / clock.runOkThrows;
-  // A die stops at its budget: it sets the ETA by the rolls it will get, not by those it would need.
-  const most = Math.max(...pending.map((d) => Math.min(d.noVerdictInReach ? Infinity : d.rollsNeeded, d.budgetLeft ?? Infinity)));
+  const need = pending.map((d) => (d.noVerdictInReach ? Infinity : d.rollsNeeded));
+  const get = pending.map((d, i) => Math.min(need[i] as number, d.budgetLeft ?? Infinity));
+  const most = Math.max(...get);
   if (!Number.isFinite(most)) return undefined;
-  const eta = most * msPerOkThrow;
-  return budgetHours !== undefined ? Math.min(eta, Math.max(0, budgetHours * HOUR - clock.elapsedMs)) : eta;
+  return { ms: most * msPerOkThrow, by: get.some((g, i) => g === most && g < (need[i] as number)) ? 'roll-budget' : 'verdicts' };
+}
+
+/** `estimateFinish`'s time alone. */
+export function estimateEtaMs(dice: readonly DieStatus[], clock: RunClock): number | undefined {
+  return estimateFinish(dice, clock)?.ms;
+}
+
+/** Ms left of a time budget of `budgetHours` over the session, `rolledMs` of it spent by earlier runs. */
+export function timeBudgetLeftMs(clock: RunClock, budgetHours: number, rolledMs = 0): number {
+  return Math.max(0, budgetHours * HOUR - rolledMs - clock.elapsedMs);
 }
 
 /** Keeps the latest progress snapshot from a session's events. */
 export class ProgressTracker {
   private snap: ProgressSnapshot | undefined;
   private budgetHours: number | undefined;
+  private rolledMs = 0;
 
   /** The event sink to give the runner. */
   readonly onEvent = (e: SessionEvent): void => this.update(e);
@@ -59,6 +77,7 @@ export class ProgressTracker {
   update(e: SessionEvent): void {
     if (e.type === 'started') {
       this.budgetHours = e.budgetHours;
+      this.rolledMs = e.rolledMs ?? 0;
       const clock: RunClock = { runStartedAt: e.at, elapsedMs: 0, runThrows: 0, runOkThrows: 0, runRolls: 0 };
       this.snap = { sessionId: e.sessionId, lastThrowIndex: e.lastThrowIndex, totals: e.totals, dice: e.dice, clock, ...this.rates(e.dice, clock) };
     } else if (e.type === 'throw' && this.snap) {
@@ -68,13 +87,13 @@ export class ProgressTracker {
     }
   }
 
-  private rates(dice: readonly DieStatus[], clock: RunClock): Pick<ProgressSnapshot, 'throwsPerHour' | 'rollsPerHour' | 'etaMs' | 'budgetHours'> {
+  private rates(dice: readonly DieStatus[], clock: RunClock): Pick<ProgressSnapshot, 'throwsPerHour' | 'rollsPerHour' | 'etaMs' | 'etaBy' | 'budgetHours' | 'budgetLeftMs'> {
     const hours = clock.elapsedMs / HOUR;
-    const eta = estimateEtaMs(dice, clock, this.budgetHours);
+    const eta = estimateFinish(dice, clock);
     return {
       ...(hours > 0 ? { throwsPerHour: clock.runThrows / hours, rollsPerHour: clock.runRolls / hours } : {}),
-      ...(eta !== undefined ? { etaMs: eta } : {}),
-      ...(this.budgetHours !== undefined ? { budgetHours: this.budgetHours } : {}),
+      ...(eta !== undefined ? { etaMs: eta.ms, etaBy: eta.by } : {}),
+      ...(this.budgetHours !== undefined ? { budgetHours: this.budgetHours, budgetLeftMs: timeBudgetLeftMs(clock, this.budgetHours, this.rolledMs) } : {}),
     };
   }
 }
@@ -93,24 +112,38 @@ export function formatDuration(ms: number): string {
 function dieLine(d: DieStatus, width: number): string {
   // A die retired INCONCLUSIVE was not decided by its evidence: its roll budget ran out (the only way one retires so).
   const state = d.decided ? `${d.state} (${d.state === 'INCONCLUSIVE' ? 'budget spent' : 'decided'})` : d.state === 'RIG_SUSPECT' ? 'RIG_SUSPECT' : 'undecided';
-  // A face never read leaves FAIR_WITHIN out of reach: a count of rolls still needed would only mislead.
+  // A face never read leaves FAIR_WITHIN out of reach: a count of rolls still needed would only mislead. With no roll
+  // yet there are no proportions to project from.
   const need = d.decided
     ? ''
     : d.unreadableFace !== undefined
       ? `, no ${d.unreadableFace} read yet: FAIR_WITHIN needs a review of its unresolved rolls`
-      : d.noVerdictInReach
-        ? ', no verdict in reach if the proportions hold'
-        : d.rollsNeeded > 0
-          ? `, ~${formatCount(d.rollsNeeded)} more ${d.rollsNeeded === 1 ? 'roll' : 'rolls'} needed${d.budgetLeft !== undefined && d.rollsNeeded > d.budgetLeft ? `, beyond the budget (${formatCount(d.budgetLeft)} left)` : ''}`
-          : '';
+      : d.rolls === 0
+        ? ', not measured yet'
+        : d.noVerdictInReach
+          ? ', no verdict in reach if the proportions hold'
+          : d.rollsNeeded > 0
+            ? `, ~${formatCount(d.rollsNeeded)} more ${d.rollsNeeded === 1 ? 'roll' : 'rolls'} needed${d.toward !== undefined ? ` toward ${d.toward}` : ''}${d.budgetLeft !== undefined && d.rollsNeeded > d.budgetLeft ? `, beyond the budget (${formatCount(d.budgetLeft)} left)` : ''}`
+            : '';
   return `  ${d.label.padEnd(width)}  ch ${d.channel}  ${formatCount(d.rolls).padStart(6)} ${d.rolls === 1 ? 'roll ' : 'rolls'}  ${state}${need}`;
+}
+
+/**
+ * The ETA, or, when the time budget ends the session first, that (with what the dice would need): a figure that
+ * counted down with the budget while the dice needed hours more read as the verdicts' ETA.
+ */
+function etaWords(s: ProgressSnapshot): string {
+  const left = s.budgetLeftMs;
+  if (left === undefined || (s.etaMs !== undefined && s.etaMs <= left)) return s.etaMs !== undefined ? `ETA ${formatDuration(s.etaMs)}` : 'ETA unknown';
+  const need = s.etaMs === undefined ? 'no ETA for the verdicts yet' : `${s.etaBy === 'roll-budget' ? 'the roll budget ends' : 'verdicts need'} ~${formatDuration(s.etaMs)} at this pace`;
+  return `time budget ends in ${formatDuration(left)} (${need})`;
 }
 
 /** The snapshot as text: a header line, then one line per die. */
 export function progressLines(s: ProgressSnapshot): string[] {
   const t = s.totals;
   const rate = s.rollsPerHour !== undefined ? `${formatCount(s.rollsPerHour)} die-rolls/h` : 'rate not measured yet';
-  const eta = s.stopped ? s.stopped.reason : s.etaMs !== undefined ? `ETA ${formatDuration(s.etaMs)}` : 'ETA unknown';
+  const eta = s.stopped ? s.stopped.reason : etaWords(s);
   const header =
     `session ${s.sessionId}: throw ${formatCount(s.lastThrowIndex)} (${formatCount(t.ok)} counted, ${formatCount(t.rerolled)} re-tumbled, ${formatCount(t.void)} void), ` +
     `${rate}, ${formatDuration(s.clock.elapsedMs)} of rig time; ${eta}`;

@@ -44,14 +44,17 @@ function shown(value: unknown): string {
 
 /**
  * The notice for a config given with `--resume` whose settings differ from the session's (`stored`: the config the
- * session runs with, its budget as raised), or undefined when none does. `moreRolls`: whether the budget is raised now.
+ * session runs with, its budget as raised), or undefined when none does. `moreRolls`, `moreHours`: whether the roll or
+ * time budget is raised now.
  */
-export function resumedConfigNotice(sessionId: number, given: SessionConfig, stored: SessionConfig, moreRolls: boolean): string | undefined {
+export function resumedConfigNotice(sessionId: number, given: SessionConfig, stored: SessionConfig, moreRolls: boolean, moreHours = false): string | undefined {
   const found: Difference[] = [];
   // Through JSON, as the stored one was: a key set to undefined is a key not given.
   differences(JSON.parse(JSON.stringify(given)) as unknown, JSON.parse(JSON.stringify(stored)) as unknown, [], found);
   if (found.length === 0) return undefined;
   const each = found.map((d) => `${d.key} (${shown(d.given)} in this config, ${shown(d.stored)} in the session)`);
-  const budget = !moreRolls && found.some((d) => d.key === 'stopping.budgetRolls') ? '; to roll on past its budget, give --more-rolls N' : '';
+  const rolls = !moreRolls && found.some((d) => d.key === 'stopping.budgetRolls') ? '; to roll on past its budget, give --more-rolls N' : '';
+  const hours = !moreHours && found.some((d) => d.key === 'stopping.budgetHours') ? '; to roll on past its time budget, give --more-hours H' : '';
+  const budget = rolls + hours;
   return `session ${sessionId} runs with the config stored with it, so its verdicts stay under its own rules; this config's ${each.join(', ')} ${found.length === 1 ? 'is' : 'are'} not used${budget}`;
 }

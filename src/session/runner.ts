@@ -35,6 +35,7 @@ import { allRetired } from './allRetired.js';
 import type { RigCheckResult } from './rigCheck.js';
 import type { SessionDie } from './sessionDie.js';
 import { SessionTotals, storedTotals } from './sessionTotals.js';
+import { formatHours, storedRollingMs } from './rollingTime.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { UnreadableFaces } from './unreadableFaces.js';
@@ -175,7 +176,7 @@ export class SessionRunner {
     const { stopping } = plan;
     this.monitors = new MonitorSet(plan.dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
-    this.totals = new SessionTotals(storedTotals(deps.store, plan.sessionId));
+    this.totals = new SessionTotals(storedTotals(deps.store, plan.sessionId), storedRollingMs(deps.store, plan.sessionId));
     this.committer = new ThrowCommitter(deps.store, plan.sessionId);
     this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
@@ -203,12 +204,12 @@ export class SessionRunner {
       dice: this.statuses(),
       totals: this.totalsNow(),
       budgetRolls: this.plan.stopping.budgetRolls,
-      ...(this.plan.stopping.budgetHours !== undefined ? { budgetHours: this.plan.stopping.budgetHours } : {}),
+      ...(this.plan.stopping.budgetHours !== undefined ? { budgetHours: this.plan.stopping.budgetHours, rolledMs: this.totals.earlierRollingMs } : {}),
     });
     const firstIndex = this.lastIndex;
     let stop: Stop | undefined;
     try {
-      stop = this.allDecided() ?? (await this.prepare());
+      stop = this.allDecided() ?? this.timeBudgetSpent() ?? (await this.prepare());
       while (stop === undefined) {
         if (this.deps.signal?.aborted) {
           stop = new Stop('stopped', 'user', `Stopped by the user after throw ${this.lastIndex}.`);
@@ -448,8 +449,9 @@ export class SessionRunner {
   private timeBudgetSpent(): Stop | undefined {
     const hours = this.plan.stopping.budgetHours;
     if (hours === undefined) return undefined;
-    if (this.totals.runHours(this.deps.clock.now()) < hours) return undefined;
-    return new Stop('finished', 'time-budget', `The time budget of ${hours} h is spent; undecided dice are INCONCLUSIVE.`);
+    // The session's hours, over all its runs: a resumed run gets only what is left.
+    if (this.totals.sessionHours(this.deps.clock.now()) < hours) return undefined;
+    return new Stop('finished', 'time-budget', `The time budget of ${formatHours(hours)} is spent (rolling time over all of the session's runs); undecided dice are INCONCLUSIVE.`);
   }
 
   private lookAtRig(look: number, at: number): Stop | undefined {

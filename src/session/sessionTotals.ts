@@ -11,8 +11,14 @@ export class SessionTotals {
   private run = { throws: 0, ok: 0, rolls: 0 };
   private runStart = 0;
 
-  /** Starts from the session's stored counts (zero for a new session). */
-  constructor(stored: ThrowTotals) {
+  /**
+   * Starts from the session's stored counts (zero for a new session) and the rolling time of its earlier runs
+   * (`rollingTime.ts`), which its time budget counts too.
+   */
+  constructor(
+    stored: ThrowTotals,
+    readonly earlierRollingMs = 0,
+  ) {
     this.all = {
       throws: stored.throws,
       ok: stored.ok,
@@ -72,9 +78,9 @@ export class SessionTotals {
     return { ...this.all, rereadBySymbol: { ...this.all.rereadBySymbol } };
   }
 
-  /** Session-clock hours since this run started. */
-  runHours(clockNow: number): number {
-    return (clockNow - this.runStart) / 3_600_000;
+  /** Hours the session has rolled: its earlier runs' rolling time and this run's session clock. */
+  sessionHours(clockNow: number): number {
+    return (this.earlierRollingMs + clockNow - this.runStart) / 3_600_000;
   }
 
   /** This run's clock and counts; `timeOrigin` is the epoch ms at session-clock time 0. */

@@ -39,7 +39,8 @@ import { folderEvidence, sessionEvidenceFolder, type EvidenceSink } from './evid
 import type { RunnerDeps, RunnerPlan, SettleRule } from './runner.js';
 import { faceNotice, faceSeen, topFaceReader, type FaceSeen } from './faceSeen.js';
 import { countedCategories, type ReadLevel, type SessionDie } from './sessionDie.js';
-import { BUDGET_RAISED, requireUndecidedDie, storedSessionConfig } from './budgetRaise.js';
+import { BUDGET_RAISED, HOURS_RAISED, requireUndecidedDie, resumedHours, storedSessionConfig } from './budgetRaise.js';
+import { formatHours, storedRollingMs } from './rollingTime.js';
 import { refuseImported } from './importedSession.js';
 import { resumedConfigNotice } from './resumedConfigNotice.js';
 import { requireSameCalibration } from './resumedCalibration.js';
@@ -56,6 +57,8 @@ export interface OpenSessionOptions {
   readonly resume?: string;
   /** With `resume`: raise the session's roll budget by this many rolls a die (its undecided dice are rolled on). */
   readonly moreRolls?: number;
+  /** With `resume`: raise the session's time budget (over all its runs) by this many hours. */
+  readonly moreHours?: number;
   /** With `resume`: take over a claim on the session held on another host, whose process the user says is gone. */
   readonly takeOver?: boolean;
   /** Wall-clock epoch milliseconds (Date.now): the simulated clock starts at it. */
@@ -250,12 +253,15 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       config = storedSessionConfig(store, stored);
       const differs = options.config === undefined ? undefined : sameDice(options.config, config);
       if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
-      const unused = options.config === undefined ? undefined : resumedConfigNotice(stored.id, options.config, config, options.moreRolls !== undefined);
+      const unused = options.config === undefined ? undefined : resumedConfigNotice(stored.id, options.config, config, options.moreRolls !== undefined, options.moreHours !== undefined);
       if (unused !== undefined) log(unused);
       checkCalibration(config);
     }
     const raise = stored !== undefined && options.moreRolls !== undefined ? { from: config.stopping.budgetRolls, to: config.stopping.budgetRolls + options.moreRolls } : undefined;
     if (raise !== undefined) config = { ...config, stopping: { ...config.stopping, budgetRolls: raise.to } };
+    // Its time budget counts all its runs: one finished on it is refused unless raised (`resumedHours`).
+    const raiseHours = stored === undefined ? undefined : resumedHours(stored, config.stopping.budgetHours, storedRollingMs(store, stored.id), store.events(stored.id), options.moreHours);
+    if (raiseHours !== undefined) config = { ...config, stopping: { ...config.stopping, budgetHours: raiseHours.to } };
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
     const { types, family, chosen: choice, face, reader: seenFromAbove, d6Check } = fresh ?? (await sessionReading(config));
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
@@ -308,9 +314,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     }
 
     // Before the rig is touched and anything stored: a raise that no die would roll on is refused.
-    if (raise !== undefined && stored !== undefined && options.moreRolls !== undefined) {
+    if ((raise !== undefined || raiseHours !== undefined) && stored !== undefined) {
       const known = config.dice.map((d, i) => ({ channel: i, record: store.findDie(d.label), type: types[i] as DieType, level, misreads: misreadOf(types[i] as DieType) }));
-      if (known.every((d): d is SessionDie & typeof d => d.record !== undefined)) requireUndecidedDie(store, stored.id, known, config.stopping, options.moreRolls);
+      const asked = { ...(options.moreRolls !== undefined ? { moreRolls: options.moreRolls } : {}), ...(options.moreHours !== undefined ? { moreHours: options.moreHours } : {}) };
+      if (known.every((d): d is SessionDie & typeof d => d.record !== undefined)) requireUndecidedDie(store, stored.id, known, config.stopping, asked);
     }
 
     // The rig.
@@ -398,6 +405,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     if (raise !== undefined) {
       store.recordEvent(session.id, { at: timeOrigin + clock.now(), kind: BUDGET_RAISED, detail: { from: raise.from, to: raise.to } });
       log(`session ${session.id}: roll budget raised from ${raise.from} to ${raise.to} rolls a die; its undecided dice are rolled on, on the same evidence`);
+    }
+    if (raiseHours !== undefined) {
+      store.recordEvent(session.id, { at: timeOrigin + clock.now(), kind: HOURS_RAISED, detail: { from: raiseHours.from, to: raiseHours.to } });
+      log(`session ${session.id}: time budget raised from ${formatHours(raiseHours.from)} to ${formatHours(raiseHours.to)} of rolling over all its runs; its undecided dice are rolled on, on the same evidence`);
     }
     const dice: SessionDie[] = config.dice.map((_, i) => ({ channel: i, record: records[i] as SessionDie['record'], type: types[i] as DieType, level, misreads: misreadOf(types[i] as DieType) }));
 

@@ -28,8 +28,8 @@ export interface SummaryContext {
   readonly simulatedClock?: boolean;
   /** Host wall-clock milliseconds the run took (the demo prints it). */
   readonly wallMs?: number;
-  /** The session's decision rules, passed on to the report so its verdicts use the same ones. */
-  readonly rules?: { readonly alpha: number; readonly delta: number };
+  /** The session's decision rules, passed on to the report so its verdicts use the same ones; its budgets size a raise. */
+  readonly rules?: { readonly alpha: number; readonly delta: number; readonly budgetRolls?: number; readonly budgetHours?: number };
   /** How to continue a session that did not finish (default: `dicerig run --resume ID --db DB`, which runs it with its stored config). */
   readonly resumeCommand?: string;
   /** Whether `--resume ID --more-rolls N` may raise its budget (not for a campaign's leg, whose budget is the campaign's). */
@@ -128,6 +128,11 @@ export function formatSessionSummary(result: SessionResult, ctx: SummaryContext)
   if (result.state === 'finished' && more !== undefined && ctx.canRollOn === true) {
     lines.push(`Roll on: ${ctx.resumeCommand ?? `dicerig run --resume ${result.sessionId} --db ${db}`} --more-rolls ${more}   (the same session: its undecided dice keep their evidence)`);
   }
+  const hours = result.stop === 'time-budget' && ctx.canRollOn === true ? moreHoursNeeded(result, ctx.rules) : undefined;
+  if (hours !== undefined) {
+    // Its hours count over all its runs: a plain resume would roll nothing (it is refused); the raise is what rolls on.
+    lines.push(`Roll on: ${ctx.resumeCommand ?? `dicerig run --resume ${result.sessionId} --db ${db}`} --more-hours ${hours.hours}   (the same session: its undecided dice keep their evidence; ${hours.why})`);
+  }
   const far = result.state === 'finished' ? farPastBudget(result) : [];
   if (far.length > 0) {
     const perHour = runRates(result).throwsPerHour;
@@ -188,4 +193,27 @@ export function moreRollsNeeded(result: SessionResult): number | undefined {
 /** The undecided dice far past their budget (a need of more than ten times the rolls they have had), with their need. */
 export function farPastBudget(result: SessionResult): { label: string; need: number }[] {
   return waitingDice(result).filter((d) => d.need > REACH * Math.max(1, d.rolls));
+}
+
+/**
+ * The hours `run --resume ID --more-hours H` should ask for after a session finished on its time budget: what the
+ * undecided die needing the most rolls (in practical reach, and within its roll budget) takes at this run's pace of
+ * counted throws, rounded up to a tenth of an hour; without a pace or a die in reach, the time budget again.
+ */
+export function moreHoursNeeded(result: SessionResult, rules: SummaryContext['rules']): { hours: number; why: string } | undefined {
+  const undecided = result.verdicts.dice.filter((d) => d.kind === 'INCONCLUSIVE' && d.reason !== 'budget spent');
+  if (undecided.length === 0) return undefined;
+  const hoursRun = result.clock.elapsedMs / 3_600_000;
+  const okPerHour = hoursRun > 0 ? result.clock.runOkThrows / hoursRun : 0;
+  // Each counted throw gives every die still counted one roll; a die stops at its roll budget.
+  const rolls = undecided
+    .filter((d) => d.rollsStillNeeded !== null && d.rollsStillNeeded > 0 && d.rollsStillNeeded <= REACH * Math.max(1, d.rolls))
+    .map((d) => Math.min(d.rollsStillNeeded as number, rules?.budgetRolls !== undefined ? Math.max(0, rules.budgetRolls - d.rolls) : Infinity));
+  const most = rolls.length > 0 ? Math.max(...rolls) : 0;
+  if (okPerHour > 0 && most > 0) {
+    const hours = Math.max(0.1, Math.ceil((most / okPerHour) * 10) / 10);
+    return { hours, why: `about ${formatCount(roundToTwoFigures(most))} more rolls at this run's ${formatCount(okPerHour)} counted throws/h` };
+  }
+  if (rules?.budgetHours === undefined) return undefined;
+  return { hours: rules.budgetHours, why: 'the budget again: no undecided die has a need in reach to size it by' };
 }

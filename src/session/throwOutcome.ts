@@ -138,12 +138,15 @@ export function judgeThrow(reading: FrameReading, counted: readonly SessionDie[]
           ? `a blob the size of ${blob.estimatedCount} dice in channel ${blob.channel}, not one die and its shadow: a second die touching it, a cocked die showing two faces, or a die against a wall's edge`
           : `a second die in channel ${blob.channel}`;
     const die = counted.find((d) => d.channel === blob.channel);
+    // The pipeline crops every blob it located, the extra ones too: the evidence of why the throw was re-tumbled.
+    const crop = reading.readings.find((r) => r.die === blob)?.read.crop;
     problems.push({
       kind: 'extra',
       ...(blob.channel !== undefined ? { channel: blob.channel } : {}),
       ...(die ? { die } : {}),
       reason: where,
       details: { area: blob.area, x: blob.center.x, y: blob.center.y },
+      ...(crop !== undefined ? { crop } : {}),
     });
   }
 

@@ -74,7 +74,8 @@ describe('dicerig run --keep-frames', () => {
     expect((await runCli('run', file, '--db', db, '--keep-frames', frames, '--json')).code).toBe(0);
     const firstRun = readdirSync(join(frames, 'images')).length;
     expect(firstRun).toBeGreaterThan(0);
-    const second = await runCli('run', file, '--db', db, '--keep-frames', frames, '--resume', '1', '--plain');
+    // The time budget counts all the session's runs: the resume adds hours to roll on.
+    const second = await runCli('run', file, '--db', db, '--keep-frames', frames, '--resume', '1', '--more-hours', '0.005', '--plain');
     expect(second.code).toBe(0);
     expect(second.out).toContain(`kept in ${frames} (after the ${firstRun} an earlier run of this session kept)`);
     const store = RollStore.open(db, { mustExist: true });
@@ -90,7 +91,7 @@ describe('dicerig run --keep-frames', () => {
     const dim = config('budgetRolls: 500, budgetHours: 0.005', 'dim.yaml', 'dim');
     const other = join(dir, 'other.db');
     expect((await runCli('run', dim, '--db', other, '--json')).code).toBe(0);
-    const refused = await runCli('run', dim, '--db', other, '--keep-frames', frames, '--resume', '1', '--json');
+    const refused = await runCli('run', dim, '--db', other, '--keep-frames', frames, '--resume', '1', '--more-hours', '0.005', '--json');
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/the folder to keep the frames in holds frames kept against another empty platform \(reference\.png differs from this run's by [\d.]+ levels on average, over 6\): keep this run's frames in a new folder/);
   });

@@ -106,6 +106,29 @@ describe('rolling on a session whose budget was spent', () => {
     expect(events()).toEqual(before);
   });
 
+  it('prints how to raise the time budget after a finish on it, refuses a plain resume of it, and rolls on for the hours raised', async () => {
+    const timed = join(dir, 'timed.yaml');
+    writeFileSync(timed, 'seed: 5\ndice:\n  - { label: hr-A, type: d6 }\n  - { label: hr-B, type: d6 }\nrig: { driver: sim }\nstopping: { budgetRolls: 5000, budgetHours: 0.01 }\n');
+    const db = join(dir, 'timed.db');
+    const first = await runCli('run', timed, '--db', db, '--plain');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain("Session 1 finished: The time budget of 0.01 h is spent (rolling time over all of the session's runs)");
+    const hint = new RegExp(`Roll on: dicerig run ${timed} --resume 1 --db \\S+ --more-hours ([\\d.]+) {3}\\(the same session: its undecided dice keep their evidence; about [\\d,]+ more rolls at this run's [\\d,]+ counted throws/h\\)`).exec(first.out);
+    expect(hint, first.out).not.toBeNull();
+    const again = await runCli('run', timed, '--db', db, '--resume', '1', '--plain');
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('session 1 finished on its time budget: its 0.01 h of rolling (over all its runs) are spent, so a resume would roll nothing');
+    const on = await runCli('run', timed, '--db', db, '--resume', '1', '--more-hours', '0.005', '--json');
+    expect(on.code, on.err).toBe(0);
+    expect(on.err).toContain('session 1: time budget raised from 0.01 h to 0.015 h of rolling over all its runs');
+    const j = JSON.parse(on.out) as { stop: string; clock: { elapsedMs: number } };
+    expect(j.stop).toBe('time-budget');
+    // The hours raised, not a fresh 0.015 h.
+    expect(j.clock.elapsedMs).toBeLessThan(0.007 * 3_600_000);
+    const alone = await runCli('run', timed, '--db', db, '--more-hours', '1');
+    expect(alone.err).toContain('--more-hours raises the time budget of a stored session: give the session with --resume SESSION');
+  });
+
   it('names each setting a config given with --resume changes, and runs with the stored ones', async () => {
     const db = join(dir, 'changed.db');
     expect((await runCli('run', config, '--db', db, '--plain')).code).toBe(0);

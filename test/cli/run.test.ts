@@ -77,7 +77,8 @@ describe('dicerig run', () => {
     const e1 = events(first.out);
     const lastIndex = (e1.filter((e) => e.type === 'throw').at(-1) as { index: number }).index;
     expect(e1.at(-1)).toMatchObject({ type: 'summary', stop: 'time-budget' });
-    const second = await runCli('run', file, '--db', db, '--events', '--resume', '1');
+    // Its time budget counts all its runs, so the finished session rolls on only for hours the resume adds.
+    const second = await runCli('run', file, '--db', db, '--events', '--resume', '1', '--more-hours', '0.005');
     expect(second.code).toBe(0);
     const e2 = events(second.out);
     expect(e2[0]).toMatchObject({ type: 'started', resumed: true, lastThrowIndex: lastIndex });

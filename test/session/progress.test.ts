@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DieStatus, RunClock, SessionEvent } from '../../src/session/events.js';
-import { estimateEtaMs, formatDuration, jsonLineEvents, ProgressTracker, progressLines, TerminalProgress } from '../../src/session/progress.js';
+import { estimateEtaMs, estimateFinish, formatDuration, jsonLineEvents, ProgressTracker, progressLines, TerminalProgress } from '../../src/session/progress.js';
 import { runSession } from '../../src/session/runner.js';
 import { scriptedSession } from './support/fakes.js';
 import { d6Die } from '../../src/dice/catalogue.js';
@@ -29,8 +29,29 @@ describe('progress figures', () => {
     expect(estimateEtaMs([die('a', 100), die('b', 400), die('c', 0, true)], clock(3_600_000, 1000))).toBeCloseTo(400 * 3600, 6);
     expect(estimateEtaMs([die('a', 100)], clock(0, 0))).toBeUndefined();
     expect(estimateEtaMs([die('a', 0, true)], clock(10, 1))).toBe(0);
-    // A time budget caps it: 1.5 h budget, 1 h gone.
-    expect(estimateEtaMs([die('a', 100_000)], clock(3_600_000, 1000), 1.5)).toBe(1_800_000);
+    // The time budget does not cap it (the line says that apart): 100,000 rolls at 3.6 s.
+    expect(estimateEtaMs([die('a', 100_000)], clock(3_600_000, 1000))).toBeCloseTo(100_000 * 3600, 3);
+    // A die stops at its roll budget.
+    expect(estimateFinish([{ ...die('a', 100_000), budgetLeft: 500 }], clock(3_600_000, 1000))).toEqual({ ms: 500 * 3600, by: 'roll-budget' });
+  });
+
+  it('says the time budget ends first, and what the verdicts would need, when it ends the session before them', () => {
+    const totals = { throws: 0, ok: 0, rerolled: 0, void: 0, rolls: 0, cocked: 0 };
+    const t = new ProgressTracker();
+    // A resumed session: 0.2 h of its 0.55 h budget rolled by earlier runs.
+    t.update({ type: 'started', at: 0, sessionId: 1, resumed: true, lastThrowIndex: 10, simulated: true, dice: [die('box-D', 2454)], totals, budgetRolls: 5000, budgetHours: 0.55, rolledMs: 720_000 });
+    // 7 min in, 53 counted throws (456 an hour): box-D's 2,454 rolls take about 5 h 23 min.
+    t.update({ type: 'throw', at: 0, index: 63, status: 'ok', rolls: [], problems: [], dice: [die('box-D', 2454)], totals: { ...totals, throws: 53, ok: 53 }, clock: clock(420_000, 53) });
+    expect(t.snapshot?.budgetLeftMs).toBeCloseTo(1_980_000 - 720_000 - 420_000, 3);
+    expect(progressLines(t.snapshot!)[0]).toMatch(/; time budget ends in 14 min \(verdicts need ~5 h 2\d min at this pace\)$/);
+  });
+
+  it('says the plain ETA when the verdicts come before the time budget ends', () => {
+    const totals = { throws: 0, ok: 0, rerolled: 0, void: 0, rolls: 0, cocked: 0 };
+    const t = new ProgressTracker();
+    t.update({ type: 'started', at: 0, sessionId: 1, resumed: false, lastThrowIndex: 0, simulated: true, dice: [die('a', 50)], totals, budgetRolls: 5000, budgetHours: 10 });
+    t.update({ type: 'throw', at: 0, index: 60, status: 'ok', rolls: [], problems: [], dice: [die('a', 50)], totals: { ...totals, throws: 60, ok: 60 }, clock: clock(360_000, 60) });
+    expect(progressLines(t.snapshot!)[0]).toMatch(/; ETA 5 min$/);
   });
 
   it('measures rolls per hour on the session clock', () => {
@@ -58,6 +79,28 @@ describe('progress figures', () => {
     expect(lines[2]).toMatch(/red-02 .*UNFAIR \(decided\)$/);
     expect(formatDuration(42_000)).toBe('42 s');
     expect(formatDuration(1_492_948.5 * 3_600_000)).toBe('1,492,948 h 30 min');
+  });
+
+  it('says a die with no roll yet is not measured, and toward which verdict the rolls still needed lead', () => {
+    const lines = progressLines({
+      sessionId: 2,
+      lastThrowIndex: 0,
+      totals: { throws: 0, ok: 0, rerolled: 0, void: 0, rolls: 0, cocked: 0 },
+      dice: [{ ...die('new', 0), rolls: 0, noVerdictInReach: true }, { ...die('fair', 1472), toward: 'UNFAIR' }, { ...die('close', 800), toward: 'FAIR_WITHIN' }],
+      clock: clock(0, 0),
+    });
+    expect(lines[1]).toMatch(/new .* 0 rolls {2}undecided, not measured yet$/);
+    expect(lines[2]).toMatch(/fair .*undecided, ~1,472 more rolls needed toward UNFAIR$/);
+    expect(lines[3]).toMatch(/close .*undecided, ~800 more rolls needed toward FAIR_WITHIN$/);
+  });
+
+  it('tells each undecided die of a running session toward which verdict it is projected', async () => {
+    const s = scriptedSession({ fallback: () => '1', rules: { budgetRolls: 3 } });
+    const seen: SessionEvent[] = [];
+    await runSession({ ...s.deps, onEvent: (e) => seen.push(e) }, s.plan);
+    const first = seen.find((e) => e.type === 'throw');
+    // A die that shows only 1s is headed for UNFAIR.
+    expect(first?.type === 'throw' && first.dice.map((d) => d.toward)).toEqual(['UNFAIR', 'UNFAIR']);
   });
 
   it('says a die its budget retired undecided is INCONCLUSIVE because the budget is spent, not that it was decided', () => {

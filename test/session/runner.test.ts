@@ -488,7 +488,7 @@ describe('the throw loop with scripted parts', () => {
     expect(s.store.events(s.session.id).find((e) => e.kind === 'rig-check')).toMatchObject({ throwIndex: 100 });
   });
 
-  it('stops when the time budget of the run is spent', async () => {
+  it('stops when the time budget of a new session is spent', async () => {
     const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 10_000, budgetHours: 0.01 } });
     const result = await runSession(s.deps, s.plan);
     expect(result.stop).toBe('time-budget');
@@ -509,5 +509,20 @@ describe('the throw loop with scripted parts', () => {
     expect(saved).toEqual(['t1-c0-cocked']);
     const event = s.store.events(s.session.id).find((e) => e.kind === 'cocked');
     expect(event?.detail).toMatchObject({ evidencePath: 'evidence/t1-c0-cocked.png' });
+  });
+
+  it('keeps the crop of an extra die that re-tumbled a throw as evidence, with its event', async () => {
+    const s = scriptedSession({ vision: [{ channels: ['1', '2'], extra: true }], fallback: cycle, rules: { budgetRolls: 1 } });
+    const saved: string[] = [];
+    const evidence = {
+      async save(_image: unknown, name: string): Promise<SavedEvidence> {
+        saved.push(name);
+        return { path: `evidence/${name}.png`, hash: 'f'.repeat(64) };
+      },
+    };
+    await runSession({ ...s.deps, evidence }, s.plan);
+    expect(saved).toEqual(['t1-x0-extra']);
+    const event = s.store.events(s.session.id).find((e) => e.kind === 'extra');
+    expect(event?.detail).toMatchObject({ evidencePath: 'evidence/t1-x0-extra.png' });
   });
 });

@@ -7,7 +7,7 @@ import { openSession, runnerDeps, type OpenedSession } from '../../session/setup
 import { formatSessionSummary, sessionSummaryJson } from '../../session/summary.js';
 import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 import type { CliIo } from '../io.js';
-import { positiveIntArg, toJson } from '../options.js';
+import { positiveIntArg, positiveNumberArg, toJson } from '../options.js';
 import { attachFleetSync, checkFleetUrl, FLEET_HELP } from '../fleetSync.js';
 import { runCampaignRig } from '../campaign/rigLoop.js';
 import { rerunCommand } from '../campaign/campaignText.js';
@@ -51,6 +51,7 @@ export async function runWithProgress(
   flags: SessionOutputFlags & {
     readonly resume?: string;
     readonly moreRolls?: number;
+    readonly moreHours?: number;
     readonly keepFrames?: string;
     readonly takeOver?: boolean;
     /** Runs once the session is open, before its first throw (a campaign binds the session to its batch); if it throws, nothing is rolled. */
@@ -64,7 +65,7 @@ export async function runWithProgress(
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   if (flags.fleet !== undefined) checkFleetUrl(flags.fleet);
-  const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
+  const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.moreHours !== undefined ? { moreHours: flags.moreHours } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
   if (flags.onOpened !== undefined) {
     try {
       await flags.onOpened(opened.plan.sessionId);
@@ -175,6 +176,7 @@ interface RunFlags extends SessionOutputFlags {
   db?: string;
   resume?: string;
   moreRolls?: number;
+  moreHours?: number;
   fleet?: string;
   campaign?: string;
   rig?: string;
@@ -200,6 +202,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--dice-file <file>', "JSON/YAML file defining dice of your own for the config's dice (instead of its diceFile); the session keeps their definitions, so --resume, report and analyze need no file")
     .option('--resume <session>', 'continue this session (id or name) from its last stored throw; the session keeps its stored config')
     .option('--more-rolls <n>', 'with --resume: raise the session\'s roll budget by n rolls a die, so its dice left INCONCLUSIVE when the budget was spent are rolled on, on the same evidence (a new session would start from nothing)', positiveIntArg)
+    .option('--more-hours <h>', "with --resume: raise the session's time budget by h hours; the budget counts the rolling time of all the session's runs, so a resumed session gets only what is left of it, and one that finished on it rolls on only with this", positiveNumberArg)
     .option('--take-over', `${TAKE_OVER_HELP}; with --campaign: ${CAMPAIGN_TAKE_OVER_HELP}`)
     .option('--json', 'print the end of the session as JSON (no progress)')
     .option('--events', 'print every event as one JSON line (throws, faults, verdicts, rig checks), then the summary')
@@ -219,6 +222,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         return;
       }
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
+      if (flags.moreHours !== undefined && flags.resume === undefined) throw new InputError('--more-hours raises the time budget of a stored session: give the session with --resume SESSION');
       if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
       if (file === undefined && flags.resume === undefined) throw new InputError('run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)');
       if (file === undefined && flags.diceFile !== undefined) throw new InputError("--dice-file defines the dice of a session config: a resumed session runs with the die definitions stored with it (give the config too, and its dice are checked against them)");
@@ -234,7 +238,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
 
 async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign: string, flags: RunFlags): Promise<void> {
   if (flags.rig === undefined || flags.fleet === undefined) throw new InputError('--campaign needs --rig ID and --fleet postgres://URL');
-  if (flags.resume !== undefined || flags.moreRolls !== undefined) throw new InputError(`${flags.resume !== undefined ? '--resume' : '--more-rolls'} does not go with --campaign: a rig host resumes its open batch by itself, and a leg's budget is the campaign's`);
+  if (flags.resume !== undefined || flags.moreRolls !== undefined || flags.moreHours !== undefined) throw new InputError(`${flags.resume !== undefined ? '--resume' : flags.moreRolls !== undefined ? '--more-rolls' : '--more-hours'} does not go with --campaign: a rig host resumes its open batch by itself, and a leg's budget is the campaign's`);
   const base = file === undefined ? undefined : await loadSessionConfig(file);
   const output = { ...(flags.json === true ? { json: true } : {}), ...(flags.events === true ? { events: true } : {}), ...(flags.plain === true ? { plain: true } : {}) };
   const db = rollStorePath(flags.db, base?.db);
