@@ -1,5 +1,5 @@
 import { formatDuration } from '../session/progress.js';
-import { median } from '../stats/median.js';
+import { rollingTime } from '../session/rollingTime.js';
 import type { EventRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 
 /** How well the rig ran during a session. */
@@ -23,36 +23,6 @@ export interface RigHealth {
   readonly events: readonly { readonly kind: string; readonly count: number }[];
 }
 
-/** A gap between throws longer than this (and than 10 typical cycles) is a pause, not rolling. */
-export const MIN_PAUSE_MS = 60_000;
-
-/**
- * Rolling time from the throws' own times: each throw counts from its start to
- * the next throw's start, unless that gap is a pause (longer than
- * max(MIN_PAUSE_MS, 10 x the median cycle)), when only the throw itself counts.
- * So a session resumed the next morning is not measured as having rolled all night.
- */
-function rollingTime(times: readonly ThrowTiming[]): { ms: number; pauses: number; pausedMs: number; pauseMs: number } {
-  const cycles = times.slice(1).map((t, i) => t.startedAt - (times[i] as ThrowTiming).startedAt);
-  const pauseMs = Math.max(MIN_PAUSE_MS, cycles.length > 0 ? 10 * median(cycles) : 0);
-  let ms = 0;
-  let pauses = 0;
-  let pausedMs = 0;
-  times.forEach((t, i) => {
-    const own = Math.max(0, t.endedAt - t.startedAt);
-    const cycle = cycles[i];
-    if (cycle !== undefined && cycle <= pauseMs) {
-      ms += Math.max(0, cycle);
-    } else {
-      ms += own;
-      if (cycle !== undefined) {
-        pauses++;
-        pausedMs += cycle - own;
-      }
-    }
-  });
-  return { ms, pauses, pausedMs, pauseMs };
-}
 
 /**
  * Rig-health figures from the store's counts, events and throw times. The throw

@@ -12,16 +12,32 @@ import type { RollStore } from '../store/rollStore.js';
 /** A gap between throws longer than this (and than 10 typical cycles) is a pause, not rolling. */
 export const MIN_PAUSE_MS = 60_000;
 
-/** Milliseconds of rolling in these throws (in throw order). */
-export function rollingTimeMs(times: readonly ThrowTiming[]): number {
+/** The rolling time of these throws (in throw order), and the pauses left out of it (how many, how long, the gap that counts as one). */
+export function rollingTime(times: readonly ThrowTiming[]): { ms: number; pauses: number; pausedMs: number; pauseMs: number } {
   const cycles = times.slice(1).map((t, i) => t.startedAt - (times[i] as ThrowTiming).startedAt);
   const pauseMs = Math.max(MIN_PAUSE_MS, cycles.length > 0 ? 10 * median(cycles) : 0);
   let ms = 0;
+  let pauses = 0;
+  let pausedMs = 0;
   times.forEach((t, i) => {
+    const own = Math.max(0, t.endedAt - t.startedAt);
     const cycle = cycles[i];
-    ms += cycle !== undefined && cycle <= pauseMs ? Math.max(0, cycle) : Math.max(0, t.endedAt - t.startedAt);
+    if (cycle !== undefined && cycle <= pauseMs) {
+      ms += Math.max(0, cycle);
+    } else {
+      ms += own;
+      if (cycle !== undefined) {
+        pauses++;
+        pausedMs += cycle - own;
+      }
+    }
   });
-  return ms;
+  return { ms, pauses, pausedMs, pauseMs };
+}
+
+/** Milliseconds of rolling in these throws (in throw order). */
+export function rollingTimeMs(times: readonly ThrowTiming[]): number {
+  return rollingTime(times).ms;
 }
 
 /** Milliseconds the session's stored throws rolled (0 for a new session). */
