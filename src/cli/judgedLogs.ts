@@ -3,6 +3,7 @@
  * sessions made (a store's, or an export's manifest's), each die's unresolved rolls, and the settings the sessions
  * ran with. Refuses sources that would count one session twice; notes on standard error what it leaves out.
  */
+import { refuseRepeatedRolls } from './repeatedRolls.js';
 import { refuseSimulatedMix } from './simulatedMix.js';
 import { resolveDieRolls } from '../analysis/dieRolls.js';
 import type { DieType } from '../dice/types.js';
@@ -50,6 +51,9 @@ export function readJudgedLogs(
   // One export given twice (as CSV and as JSON Lines, say), or beside its session, would count its rolls twice.
   refuseSessionsCountedTwice(manifests, stored.sessions);
   const fileLogs = files.length > 0 ? readLogs(files, layouts, die) : [];
+  // And without a manifest: the same rolls in the same order under two names (a copy of an export, say).
+  const withManifest = new Set(manifests.filter((m) => m.manifest !== undefined).map((m) => m.file));
+  refuseRepeatedRolls([...stored.logs, ...fileLogs], (file) => fileLogs.some((l) => l.file === file) && !withManifest.has(file));
   // Once the files say what they are (a manifest, or every row marked): a session beside a file of the other kind.
   refuseSimulatedMix(
     stored.sessions.map((s) => ({ name: storedSessionName(s), simulated: s.session.simulated })),

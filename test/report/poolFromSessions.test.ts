@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redAttackDie } from '../../src/dice/catalogue.js';
@@ -113,6 +113,19 @@ describe('dicerig pool from sessions in the store', () => {
     const realBeside = await runCli('analyze', ownExport, 'real-600', '--db', fixture.db);
     expect(realBeside.code).toBe(1);
     expect(realBeside.err).toBe(`dicerig: ${ownExport} is simulated and cannot be pooled with session ${fixture.sessions.real.id} (real-600): simulated rolls never mix with real ones\n`);
+  });
+
+  it('refuses a session beside a copy of its export without the manifest, and two copies of one export, as one record counted twice', async () => {
+    const exported = join(fixture.dir, 'real-600.csv');
+    expect((await runCli('export', 'real-600', '--db', fixture.db, '--out', exported)).code).toBe(0);
+    const copy = join(fixture.dir, 'real-600-copy.csv');
+    copyFileSync(exported, copy);
+    const beside = await runCli('analyze', 'real-600', copy, '--db', fixture.db);
+    expect(beside.code).toBe(1);
+    expect(beside.err).toMatch(new RegExp(`^dicerig: session ${fixture.sessions.real.id} \\(real-600\\) and ${copy.replace(/[.]/g, '\\.')} hold the same 600 rolls of die \\S+, in the same order: one is a copy of the other \\(an export without its manifest, say\\), and its rolls would count twice: give one of them\n$`));
+    const twoCopies = await runCli('pool', exported, copy, '--size', '1', '--colour', 'red');
+    expect(twoCopies.code).toBe(1);
+    expect(twoCopies.err).toMatch(/hold the same 600 rolls of die \S+, in the same order: one is a copy of the other/);
   });
 
   it('says a simulated session’s pool is simulated', async () => {
