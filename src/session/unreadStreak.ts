@@ -21,7 +21,7 @@ const groupOf = (p: { readonly cause?: string; readonly reason: string }): strin
 export class UnreadStreak {
   private throws = 0;
   private dice = 0;
-  private readonly groups = new Map<string, { count: number; reason: string }>();
+  private readonly groups = new Map<string, { count: number; reason: string; same: boolean }>();
 
   /** A judged throw: one with no die read lengthens the streak (its dice's reasons tallied); one with a die read ends it. */
   add(outcome: Pick<ThrowOutcome, 'rolls' | 'problems'>): void {
@@ -37,8 +37,8 @@ export class UnreadStreak {
       if (p.die === undefined || (p.kind !== 'unreadable' && p.kind !== 'cocked')) continue;
       this.dice++;
       const key = groupOf(p);
-      const group = this.groups.get(key) ?? { count: 0, reason: p.reason };
-      this.groups.set(key, { count: group.count + 1, reason: p.reason });
+      const group = this.groups.get(key) ?? { count: 0, reason: p.reason, same: true };
+      this.groups.set(key, { count: group.count + 1, reason: p.reason, same: group.same && group.reason === p.reason });
     }
   }
 
@@ -49,16 +49,19 @@ export class UnreadStreak {
 
   /** The reason said of the most dice in the streak (in its latest words); undefined when none was said. */
   dominant(): DominantDecline | undefined {
-    let best: { count: number; reason: string } | undefined;
+    let best: { count: number; reason: string; same: boolean } | undefined;
     for (const g of this.groups.values()) if (best === undefined || g.count > best.count) best = g;
-    return best === undefined ? undefined : { reason: best.reason, dice: best.count, of: this.dice };
+    if (best === undefined) return undefined;
+    // Grouped with their figures taken out: the latest words name one die's figures (a face, a size), not all of them.
+    const reason = best.same ? best.reason : `${best.reason.replace(/[.\s]+$/, '')} (this die's words; the figures vary from die to die)`;
+    return { reason, dice: best.count, of: this.dice };
   }
 
   /** Why the session stops once the streak reaches `limit` throws; undefined before. */
   stopReason(limit: number): string | undefined {
     if (this.throws < limit) return undefined;
     const top = this.dominant();
-    const said = top === undefined ? '' : ` The reader said of ${top.dice} of the ${top.of} dice it looked at: ${top.reason}`;
+    const said = top === undefined ? '' : ` The reader said of ${top.dice} of the ${top.of} dice it looked at: ${top.reason.replace(/[.\s]*$/, '.')}`;
     return `No die was read in ${this.throws} throws in a row: the reader declined every die (each kept as an unresolved roll) or called it cocked.${said} Check the calibration (one made for this camera, light and die size) and the camera, then resume with --resume or start a new session.`;
   }
 }
