@@ -9,7 +9,13 @@ import { InputError } from '../core/errors.js';
 export function checkHostName(host: string): string {
   if (host === '') throw new InputError('--host "" names no rig host: give this host\'s name, or leave --host out to use the hostname');
   if (/[:\s]/.test(host)) {
-    throw new InputError(`--host ${JSON.stringify(host)} cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host ${JSON.stringify(host.replace(/[:\s]+/g, '-'))})`);
+    throw new InputError(`--host ${JSON.stringify(host)} cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host ${JSON.stringify(suggestion(host))})`);
   }
   return host;
+}
+
+/** The name with its colons and spaces made hyphens, never starting with one (it would read as an option). */
+function suggestion(host: string): string {
+  const name = host.replace(/[:\s]+/g, '-').replace(/^-+|-+$/g, '');
+  return name === '' ? 'rig-1' : name;
 }

@@ -98,8 +98,10 @@ function behindNote(report: SessionReport): string {
 export function descriptiveSettings(report: SessionReport): string {
   const v = report.verdicts;
   const a = report.analysis;
-  if (v === null || (a.alpha === v.errorControl.alpha && a.delta === (v.dice[0]?.delta ?? a.delta))) return '';
-  return ` The α = ${a.alpha} and margin ±${a.delta} this report was asked for apply only to its descriptive figures (the tables of numbers, fixed-n p-values), not to the verdicts.`;
+  if (v === null) return '';
+  const asked = [...(a.alpha !== v.errorControl.alpha ? [`α = ${a.alpha}`] : []), ...(a.delta !== (v.dice[0]?.delta ?? a.delta) ? [`margin ±${a.delta}`] : [])];
+  if (asked.length === 0) return '';
+  return ` The ${asked.join(' and ')} this report was asked for ${asked.length === 1 ? 'applies' : 'apply'} only to its descriptive figures (the tables of numbers, fixed-n p-values), not to the verdicts.`;
 }
 
 /** Below the verdicts of a sequential session: what the misread assumption was, that fixed-n p-values are descriptive, and how the rolls were resolved. */

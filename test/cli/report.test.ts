@@ -76,6 +76,9 @@ describe('dicerig report', () => {
     // The certified bounds are the session's own intervals, at its level per die (its 4 dice at α/4), not the options' level.
     expect(html).toContain('(99.975 % anytime-valid, the session’s own intervals)');
     expect(html).toContain('The α = 0.01 and margin ±0.04 this report was asked for apply only to its descriptive figures');
+    // Only the option that differs from the session's is named.
+    const marginOnly = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'margin-only'), '--alpha', '0.001', '--delta', '0.02');
+    expect(marginOnly.out).toMatch(/\. The margin ±0\.02 this report was asked for applies only to its descriptive figures/);
   });
 
   it('says when a session stored throws after its verdicts (a run still rolling, or one that died), which its roll counts include and its verdicts do not', async () => {

@@ -425,6 +425,8 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
       '': 'dicerig: --host "" names no rig host: give this host\'s name, or leave --host out to use the hostname\n',
       'lab:2': 'dicerig: --host "lab:2" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "lab-2")\n',
       'rig host b': 'dicerig: --host "rig host b" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "rig-host-b")\n',
+      // The example never starts with a hyphen, which would read as an option.
+      ':x': 'dicerig: --host ":x" cannot name a rig host: the fleet names a session HOST:ID, so a host name holds no ":" and no spaces (e.g. --host "x")\n',
     };
     for (const [host, err] of Object.entries(said)) {
       for (const args of [

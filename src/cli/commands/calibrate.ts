@@ -162,7 +162,7 @@ function validationLine(v: CalibrationProfile['validation']): string {
   return (
     `${v.samples} dice, ${v.read} read, ${v.correct} correct (accuracy ${percent(v.accuracy, 2)}), ` +
     `flat dice declined ${percent(t.flat > 0 ? declined / t.flat : 0, 1)} (${declined} of ${t.flat}: ${t.unreadable} unreadable, ${t.calledCocked} called cocked), ` +
-    `${t.cocked} cocked dice (re-rolled, not counted as declines), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`
+    `${t.cocked} cocked ${t.cocked === 1 ? 'die' : 'dice'} (re-rolled, not counted as declines), ${v.confidentErrors} confident error${v.confidentErrors === 1 ? '' : 's'}, ${v.cockedReadAsFace} cocked read as a face`
   );
 }
 
