@@ -288,7 +288,7 @@ describe('dicerig import', () => {
       `Imported 16 rolls of 4 dice from 1 file into session 1, simulated, in ${other}.\nIt keeps the exported session's settings: alpha 0.001, FAIR_WITHIN margin ±0.05, rig checks at 0.01.\nIt keeps the verdicts the exported session made: analyze, pool and report show them, as they do the file's.\n`,
     );
     expect((await runCli('analyze', '--db', other, '1')).out).toMatch(/^4 dice, 16 rolls\. alpha 0\.001 \(the sessions' own\), Holm over 4 tests, FAIR_WITHIN margin ±0\.05 \(the sessions' own\)/);
-    expect((await runCli('report', '1', '--db', other, '--out', join(dir, 'report'))).out).toContain('judged at α = 0.001, FAIR_WITHIN ±0.05');
+    expect((await runCli('report', '1', '--db', other, '--out', join(dir, 'report'))).out).toContain("the session's own verdicts, made at α = 0.001, FAIR_WITHIN ±0.05.");
     const again = join(dir, 'again.jsonl');
     expect((await runCli('export', '1', '--db', other, '--out', again)).code).toBe(0);
     const third = join(dir, 'third.db');
