@@ -47,6 +47,20 @@ async function expectFairDespiteLosing(face: number, loss: ChannelScript, seed: 
   expect(readOnly.verdict().kind).toBe('UNFAIR');
 }
 
+/** An evidence sink that keeps the names it was asked to save, and answers with a path for each. */
+function recordedEvidence(): { saved: string[]; evidence: { save(image: unknown, name: string): Promise<SavedEvidence> } } {
+  const saved: string[] = [];
+  return {
+    saved,
+    evidence: {
+      async save(_image: unknown, name: string): Promise<SavedEvidence> {
+        saved.push(name);
+        return { path: `evidence/${name}.png`, hash: 'f'.repeat(64) };
+      },
+    },
+  };
+}
+
 describe('the throw loop with scripted parts', () => {
   it('stores every read throw with its rolls and stops at the per-die budget with INCONCLUSIVE and the rolls still needed', async () => {
     const s = scriptedSession({ fallback: cycle, rules: { budgetRolls: 30 } });
@@ -498,13 +512,7 @@ describe('the throw loop with scripted parts', () => {
 
   it('keeps the crops of re-tumbled dice as evidence and stores their paths with the event and the roll', async () => {
     const s = scriptedSession({ vision: [{ channels: [{ cocked: true }, '2'] }], fallback: cycle, rules: { budgetRolls: 1 } });
-    const saved: string[] = [];
-    const evidence = {
-      async save(_image: unknown, name: string): Promise<SavedEvidence> {
-        saved.push(name);
-        return { path: `evidence/${name}.png`, hash: 'f'.repeat(64) };
-      },
-    };
+    const { saved, evidence } = recordedEvidence();
     await runSession({ ...s.deps, evidence }, s.plan);
     expect(saved).toEqual(['t1-c0-cocked']);
     const event = s.store.events(s.session.id).find((e) => e.kind === 'cocked');
@@ -513,13 +521,7 @@ describe('the throw loop with scripted parts', () => {
 
   it('keeps the crop of an extra die that re-tumbled a throw as evidence, with its event', async () => {
     const s = scriptedSession({ vision: [{ channels: ['1', '2'], extra: true }], fallback: cycle, rules: { budgetRolls: 1 } });
-    const saved: string[] = [];
-    const evidence = {
-      async save(_image: unknown, name: string): Promise<SavedEvidence> {
-        saved.push(name);
-        return { path: `evidence/${name}.png`, hash: 'f'.repeat(64) };
-      },
-    };
+    const { saved, evidence } = recordedEvidence();
     await runSession({ ...s.deps, evidence }, s.plan);
     expect(saved).toEqual(['t1-x0-extra']);
     const event = s.store.events(s.session.id).find((e) => e.kind === 'extra');
