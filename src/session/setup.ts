@@ -265,9 +265,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const startAfter = stored ? store.lastThrowIndex(stored.id) : 0;
     const { types, family, chosen: choice, face, reader: seenFromAbove, d6Check } = fresh ?? (await sessionReading(config));
     const { profile, profilePath: profileFile, pipelineCrop } = choice;
-    if (stored !== undefined && config.calibration !== undefined) {
+    // A file given, or the shipped default profile read without one: either must be the one the session started with.
+    const calibrationFile = config.calibration ?? profileFile;
+    if (stored !== undefined && calibrationFile !== undefined) {
       const startedWith = stored.rigId !== null ? (store.getRig(stored.rigId)?.calibrationHash ?? '') : '';
-      requireSameCalibration({ sessionId: stored.id, file: config.calibration, startedWith, now: profile?.hash ?? d6Check?.hash ?? '' });
+      requireSameCalibration({ sessionId: stored.id, file: calibrationFile, startedWith, now: profile?.hash ?? d6Check?.hash ?? '', shippedDefault: config.calibration === undefined });
     }
     const notice = faceNotice(family, config.camera.source, face);
     if (notice !== undefined) log(notice);
