@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { runSession } from '../../src/session/runner.js';
 import { openSession, runnerDeps } from '../../src/session/setup.js';
 import { defaultProfilePath } from '../../src/vision-io/profileFile.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { tempDir } from '../store/support/fixtures.js';
+import { tamper, tempDir } from '../store/support/fixtures.js';
 
 function setUp(): { db: string; profile: string; config: ReturnType<typeof checkSessionConfig> } {
   const dir = tempDir('dicerig-resumed-calibration-');
@@ -69,12 +68,7 @@ describe('resuming a session whose calibration file changed', () => {
 describe('resuming a session read with the shipped default profile', () => {
   /** What a dicerig upgrade with another shipped default leaves: the session's rig row holds the older default's hash. */
   function startedWithAnOlderDefault(db: string): void {
-    const sql = new Database(db);
-    try {
-      sql.prepare("UPDATE rigs SET calibration_hash = 'sha256:0123456789abcdef' WHERE id = (SELECT rig_id FROM sessions WHERE id = 1)").run();
-    } finally {
-      sql.close();
-    }
+    tamper(db, (sql) => sql.prepare("UPDATE rigs SET calibration_hash = 'sha256:0123456789abcdef' WHERE id = (SELECT rig_id FROM sessions WHERE id = 1)").run());
   }
 
   it('refuses when the shipped default changed since the session started, saying it is the shipped default and what to do', async () => {
