@@ -7,7 +7,6 @@ import { dirname, join, resolve } from 'node:path';
 import { cameraFactories } from '../camera/cameraFactory.js';
 import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
 import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
-import { sameDieType } from '../dice/dieTypeData.js';
 import { isD6Faced } from '../dice/indexing.js';
 import { sessionLevel } from '../analysis/testedLevels.js';
 import type { DieType } from '../dice/types.js';
@@ -44,6 +43,7 @@ import { formatHours, storedRollingMs } from './rollingTime.js';
 import { refuseImported } from './importedSession.js';
 import { resumedConfigNotice } from './resumedConfigNotice.js';
 import { requireSameCalibration } from './resumedCalibration.js';
+import { requireSameDice } from './resumedDice.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -147,19 +147,6 @@ export function readerFamily(types: readonly DieType[]): 'pips' | 'xwing' {
   throw new ConfigError('dice', 'one session reads one kind of dice: D6-faced dice (pips) or X-Wing dice (icons), not both; run them as two sessions');
 }
 
-function sameDice(a: SessionConfig, b: SessionConfig): string | undefined {
-  if (a.dice.length !== b.dice.length) return `the session has ${b.dice.length} dice, the config ${a.dice.length}`;
-  const [aTypes, bTypes] = [configDieTypes(a), configDieTypes(b)];
-  for (let i = 0; i < a.dice.length; i++) {
-    const x = a.dice[i] as SessionConfig['dice'][number];
-    const y = b.dice[i] as SessionConfig['dice'][number];
-    if (x.label !== y.label || x.type !== y.type) return `channel ${i} holds ${y.label} (${y.type}) in the session but ${x.label} (${x.type}) in the config`;
-    // Its monitors were built on the session's definition: rolling on against another would judge one die by two.
-    if (!sameDieType(aTypes[i] as DieType, bTypes[i] as DieType)) return `the session rolled ${y.label} as the ${y.type} die defined when it started, and the config defines ${x.type} otherwise`;
-  }
-  return undefined;
-}
-
 function checkRigDriver(config: SessionConfig): void {
   if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
 }
@@ -251,8 +238,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
       if (claim !== undefined) log(takeOverNotice(stored.id, claim));
       config = storedSessionConfig(store, stored);
-      const differs = options.config === undefined ? undefined : sameDice(options.config, config);
-      if (differs !== undefined) throw new ConfigError('dice', `cannot resume session ${stored.id} with these dice: ${differs}`);
+      if (options.config !== undefined) requireSameDice(stored.id, options.config, config);
       const unused = options.config === undefined ? undefined : resumedConfigNotice(stored.id, options.config, config, options.moreRolls !== undefined, options.moreHours !== undefined);
       if (unused !== undefined) log(unused);
       checkCalibration(config);
