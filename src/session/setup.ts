@@ -44,6 +44,7 @@ import { refuseImported } from './importedSession.js';
 import { resumedConfigNotice } from './resumedConfigNotice.js';
 import { requireSameCalibration } from './resumedCalibration.js';
 import { requireSameDice } from './resumedDice.js';
+import { readerFamily } from './readerRule.js';
 import { SimThrowCamera } from './simThrowCamera.js';
 import { SimulatedDice, simDieKind } from './simulatedDice.js';
 import { streamThrowCamera, type ThrowCamera } from './throwCamera.js';
@@ -136,16 +137,8 @@ export function partSeed(seed: number, part: number, startAfter: number): number
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-/** One session reads one family of dice: D6-faced dice with the pip reader (face level), or X-Wing dice with a calibration profile (symbol level). */
-export function readerFamily(types: readonly DieType[]): 'pips' | 'xwing' {
-  const pips = types.filter(isD6Faced);
-  const xwing = types.filter((t) => t.id === 'red' || t.id === 'green');
-  if (pips.length === types.length) return 'pips';
-  if (xwing.length === types.length) return 'xwing';
-  const other = types.find((t) => !pips.includes(t) && !xwing.includes(t));
-  if (other) throw new ConfigError('dice', `no reader can read a "${other.id}" die yet: sessions read D6-faced dice (d6, d3, direction) or X-Wing red and green dice`);
-  throw new ConfigError('dice', 'one session reads one kind of dice: D6-faced dice (pips) or X-Wing dice (icons), not both; run them as two sessions');
-}
+// Asked by the server's review and the CLI's plan from here, where it was first written.
+export { readerFamily } from './readerRule.js';
 
 function checkRigDriver(config: SessionConfig): void {
   if (!rigFactories.has(config.rig.driver)) throw new ConfigError('rig.driver', `there is no rig driver "${config.rig.driver}"; choose one of ${rigFactories.names().join(', ')}`);
