@@ -7,7 +7,6 @@ import { dirname, join, resolve } from 'node:path';
 import { cameraFactories } from '../camera/cameraFactory.js';
 import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
 import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
-import { isD6Faced } from '../dice/indexing.js';
 import { sessionLevel } from '../analysis/testedLevels.js';
 import type { DieType } from '../dice/types.js';
 import { ConfigError } from '../core/errors.js';
