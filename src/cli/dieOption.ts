@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { OWN_DIE_HINT } from '../dice/catalogue.js';
 import type { DieType } from '../dice/types.js';
 import type { ParsedLog } from '../rolllog/types.js';
 
@@ -9,7 +10,7 @@ import type { ParsedLog } from '../rolllog/types.js';
  */
 export function checkDieOption(die: string | undefined, dice: readonly DieType[]): void {
   if (die === undefined || dice.some((d) => d.id.toLowerCase() === die.toLowerCase())) return;
-  throw new InputError(`--die "${die}" is not a known die type (known: ${dice.map((d) => d.id).join(', ')}); a die of your own: give its dice file with --dice-file`);
+  throw new InputError(`--die "${die}" is not a known die type (known: ${dice.map((d) => d.id).join(', ')}); ${OWN_DIE_HINT}`);
 }
 
 /** The note for stderr when `--die` typed no roll (every row names its own type, or every source is a stored session), else undefined. */

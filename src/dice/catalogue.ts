@@ -131,6 +131,9 @@ export function getDieType(id: string, extra: readonly DieType[] = []): DieType 
   throw new InputError(`unknown die "${id}"; known dice are: ${known.join(', ')}.`);
 }
 
+/** What an unknown die error adds where the command takes `--dice-file`: the one wording of it. */
+export const OWN_DIE_HINT = 'a die of your own: give its dice file with --dice-file';
+
 /** Built-ins with user overrides applied, then user dice, each id once: what `dicerig dice` lists. */
 export function allDice(extra: readonly DieType[] = []): DieType[] {
   const byId = new Map(extra.map((d) => [d.id.toLowerCase(), d]));

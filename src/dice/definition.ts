@@ -17,7 +17,8 @@ import { checkDieType, PROBABILITY_SUM_TOLERANCE } from './validate.js';
  * - a new die: `id`, `faces` (each `id`, `symbol`, optional `value` and
  *   `probability`), `opposite`, optional `name`, `symbols`, `notes`;
  * - a variant of a built-in: `id` (new) and `extends: red`, copying whatever
- *   it does not give (faces, symbols, odds; the opposite map while its face
+ *   it does not give (faces, symbols, odds; each face's value, from the base's
+ *   face of its id, else of its place; the opposite map while its face
  *   ids are the base's; the name and notes only while its faces, odds and
  *   layout are the base's, since they describe them);
  * - an override of a built-in: `overrides: red` with `opposite`, `name` or
@@ -238,7 +239,10 @@ function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | unde
   let faces: readonly Face[];
   let probabilities: readonly number[];
   if (entry.faces) {
-    faces = entry.faces.map((f) => (f.value === undefined ? { id: f.id, symbol: f.symbol } : { id: f.id, symbol: f.symbol, value: f.value }));
+    faces = entry.faces.map((f, i) => {
+      const value = f.value ?? baseValue(base, entry.faces as readonly { id: string }[], i);
+      return value === undefined ? { id: f.id, symbol: f.symbol } : { id: f.id, symbol: f.symbol, value };
+    });
     const p = faceProbabilities(entry.id, entry.faces, at('faces'), problems);
     if (!p) return undefined;
     probabilities = p;
@@ -268,6 +272,18 @@ function buildDie(entry: Entry, path: Path, problems: Problem[]): DieType | unde
   const name = entry.name ?? (base === undefined ? entry.id : asBase ? base.name : `${entry.id} (extends ${base.id})`);
   const notes = entry.notes ?? (sameLayout ? base?.notes : undefined);
   return finish({ id: entry.id, name, faces, symbols, faceProbabilities: probabilities, opposite, ...(notes !== undefined ? { notes } : {}) }, path, problems);
+}
+
+/**
+ * The value a face given without one takes from the die it extends: a D6's face shows its pips whatever symbol the
+ * variant names it by. The base's face of the same id, else (faces renamed, as many as the base's) the one in its place.
+ */
+function baseValue(base: DieType | undefined, faces: readonly { id: string }[], i: number): number | undefined {
+  if (base === undefined) return undefined;
+  const id = (faces[i] as { id: string }).id.toLowerCase();
+  const same = base.faces.find((f) => f.id.toLowerCase() === id);
+  if (same !== undefined) return same.value;
+  return faces.length === base.faces.length ? base.faces[i]?.value : undefined;
 }
 
 function sameFaceIds(a: readonly Face[], b: readonly Face[]): boolean {

@@ -58,11 +58,19 @@ export function storedDieTypes(config: unknown): DieType[] {
   return parsed.data;
 }
 
+/**
+ * A face's value where both give one: a variant of a built-in stored before it took the base's values (sessions,
+ * campaigns) has none, and is the die a dice file now reads with them (no test or verdict reads a value).
+ */
+function sameValue(a: number | undefined, b: number | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
+}
+
 /** Whether two die types have the same faces, symbols and odds (they may differ in opposite faces, name and notes). */
 function sameOdds(a: DieType, b: DieType): boolean {
   return (
     a.faces.length === b.faces.length &&
-    a.faces.every((f, i) => f.id === b.faces[i]?.id && f.symbol === b.faces[i]?.symbol && f.value === b.faces[i]?.value) &&
+    a.faces.every((f, i) => f.id === b.faces[i]?.id && f.symbol === b.faces[i]?.symbol && sameValue(f.value, b.faces[i]?.value)) &&
     a.symbols.length === b.symbols.length &&
     a.symbols.every((s, i) => s === b.symbols[i]) &&
     a.faceProbabilities.every((p, i) => p === b.faceProbabilities[i])

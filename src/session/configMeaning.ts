@@ -10,6 +10,7 @@ import { dieTypeSchema, dieTypesProblems } from '../dice/dieTypeData.js';
 import { isD6Faced } from '../dice/indexing.js';
 import type { DieType } from '../dice/types.js';
 import { rigFactories } from '../rig/factory.js';
+import { noReaderFor } from './readerRule.js';
 import { loadProblem, rigBiasProblem } from './simulatedDice.js';
 
 type Path = readonly (string | number)[];
@@ -28,9 +29,8 @@ function dieTypeOf(d: Record<string, unknown>, i: number, own: readonly DieType[
     return undefined;
   }
   // Said here, before a store is made or a rig touched: a session reads its dice with the pip reader or an X-Wing profile.
-  if (!isD6Faced(type) && type.id !== 'red' && type.id !== 'green') {
-    add(['dice', i, 'type'], `no reader can read a "${type.id}" die (faces ${type.faces.map((f) => f.id).join(', ')}): a session reads D6-faced dice, whose six faces are "1" to "6" (d6, d3, direction, or a die of your own that extends d6), and X-Wing red and green dice`);
-  }
+  const unread = noReaderFor(type);
+  if (unread !== undefined) add(['dice', i, 'type'], unread);
   return type;
 }
 

@@ -67,6 +67,11 @@ export interface RunClock {
   readonly runStartedAt: number;
   /** Session-clock ms since this run started. */
   readonly elapsedMs: number;
+  /**
+   * With a time budget: ms of this run the budget counts, its throws measured as earlier runs' are (`rollingTime.ts`):
+   * pauses between its throws left out.
+   */
+  readonly rollingMs?: number;
   /** Throws, ok throws and counted die-rolls in this run. */
   readonly runThrows: number;
   readonly runOkThrows: number;

@@ -56,9 +56,9 @@ export function estimateEtaMs(dice: readonly DieStatus[], clock: RunClock): numb
   return estimateFinish(dice, clock)?.ms;
 }
 
-/** Ms left of a time budget of `budgetHours` over the session, `rolledMs` of it spent by earlier runs. */
+/** Ms left of a time budget of `budgetHours` over the session, `rolledMs` of it spent by earlier runs, the rest by this run's rolling. */
 export function timeBudgetLeftMs(clock: RunClock, budgetHours: number, rolledMs = 0): number {
-  return Math.max(0, budgetHours * HOUR - rolledMs - clock.elapsedMs);
+  return Math.max(0, budgetHours * HOUR - rolledMs - (clock.rollingMs ?? clock.elapsedMs));
 }
 
 /** Keeps the latest progress snapshot from a session's events. */

@@ -35,7 +35,7 @@ import { allRetired } from './allRetired.js';
 import type { RigCheckResult } from './rigCheck.js';
 import type { SessionDie } from './sessionDie.js';
 import { SessionTotals, storedTotals } from './sessionTotals.js';
-import { formatHours, storedRollingMs } from './rollingTime.js';
+import { formatHours } from './rollingTime.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { ThrowCommitter } from './throwCommitter.js';
 import { UnreadableFaces } from './unreadableFaces.js';
@@ -176,7 +176,7 @@ export class SessionRunner {
     const { stopping } = plan;
     this.monitors = new MonitorSet(plan.dice, { alpha: stopping.alpha, delta: stopping.delta, budgetRolls: stopping.budgetRolls });
     this.detector = new SettleDetector(plan.settle.mode === 'detect' ? (plan.settle.detector ?? defaultSettleOptions) : defaultSettleOptions);
-    this.totals = new SessionTotals(storedTotals(deps.store, plan.sessionId), storedRollingMs(deps.store, plan.sessionId));
+    this.totals = new SessionTotals(storedTotals(deps.store, plan.sessionId), deps.store.throwTimes(plan.sessionId));
     this.committer = new ThrowCommitter(deps.store, plan.sessionId);
     this.timing = new HostTiming(deps.stopwatch);
     this.lastIndex = deps.store.lastThrowIndex(plan.sessionId);
@@ -289,7 +289,7 @@ export class SessionRunner {
     const why = user ? stoppedByUserWhy(fault) : fault.message;
     const endedAt = Math.max(startedAt, this.now());
     const index = (this.lastIndex = this.committer.commitVoid(startedAt, endedAt, why));
-    this.totals.countVoid();
+    this.totals.countVoid({ index, startedAt, endedAt });
     this.lastProblem = why;
     this.streak.add(['void']);
     this.emit({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
@@ -351,7 +351,7 @@ export class SessionRunner {
     const observed = ok ? this.monitors.observe(outcome) : { counted: 0, decided: [] as DieTrack[] };
     const { counted } = observed;
     const decided = [...labelled, ...observed.decided, ...this.reviews.take(this.monitors, index)];
-    this.totals.countThrow(outcome, counted);
+    this.totals.countThrow(outcome, counted, { index, startedAt, endedAt });
     this.missing.add(outcome);
     this.unread.add(outcome);
     this.consecutiveFaults = 0;
@@ -450,7 +450,7 @@ export class SessionRunner {
     const hours = this.plan.stopping.budgetHours;
     if (hours === undefined) return undefined;
     // The session's hours, over all its runs: a resumed run gets only what is left.
-    if (this.totals.sessionHours(this.deps.clock.now()) < hours) return undefined;
+    if (this.totals.sessionHours() < hours) return undefined;
     return new Stop('finished', 'time-budget', `The time budget of ${formatHours(hours)} is spent (rolling time over all of the session's runs); undecided dice are INCONCLUSIVE.`);
   }
 
@@ -510,7 +510,7 @@ export class SessionRunner {
       const endedAt = Math.max(startedAt, this.now());
       voided = this.committer.commitVoid(startedAt, endedAt, e.message);
       this.lastIndex = voided;
-      this.totals.countVoid();
+      this.totals.countVoid({ index: voided, startedAt, endedAt });
       this.lastProblem = e.message;
       this.streak.add(['void']);
       this.emit({ type: 'throw', at: endedAt, index: voided, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
@@ -582,6 +582,6 @@ export class SessionRunner {
   }
 
   private runClock(): RunClock {
-    return this.totals.runClock(this.deps.timeOrigin, this.deps.clock.now());
+    return this.totals.runClock(this.deps.timeOrigin, this.deps.clock.now(), this.plan.stopping.budgetHours !== undefined);
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The session's throw and roll counts (all runs, from the store, then kept up
- * to date throw by throw) and this run's own counts and clock.
+ * to date throw by throw), its throws' times (what its time budget counts), and this run's own counts and clock.
  */
 import type { RollStore } from '../store/rollStore.js';
+import type { ThrowTiming } from '../store/records.js';
+import { rollingTimeMs } from './rollingTime.js';
 import type { RunClock, ThrowTotals } from './events.js';
 import type { ThrowOutcome } from './throwOutcome.js';
 
@@ -11,14 +13,16 @@ export class SessionTotals {
   private run = { throws: 0, ok: 0, rolls: 0 };
   private runStart = 0;
 
-  /**
-   * Starts from the session's stored counts (zero for a new session) and the rolling time of its earlier runs
-   * (`rollingTime.ts`), which its time budget counts too.
-   */
-  constructor(
-    stored: ThrowTotals,
-    readonly earlierRollingMs = 0,
-  ) {
+  /** Every throw's times, earlier runs' and this one's: the session's rolling time is measured over them all. */
+  private readonly times: ThrowTiming[];
+  /** The rolling time of the session's earlier runs (`rollingTime.ts`), which its time budget counts too. */
+  readonly earlierRollingMs: number;
+  private rolling: number | undefined;
+
+  /** Starts from the session's stored counts (zero for a new session) and its stored throws' times (in throw order). */
+  constructor(stored: ThrowTotals, earlierTimes: readonly ThrowTiming[] = []) {
+    this.times = [...earlierTimes];
+    this.earlierRollingMs = rollingTimeMs(earlierTimes);
     this.all = {
       throws: stored.throws,
       ok: stored.ok,
@@ -44,8 +48,9 @@ export class SessionTotals {
     return this.all.ok;
   }
 
-  /** A stored throw (`ok` or `rerolled`), with how many of its rolls the monitors counted. */
-  countThrow(outcome: ThrowOutcome, countedRolls: number): void {
+  /** A stored throw (`ok` or `rerolled`) and its times, with how many of its rolls the monitors counted. */
+  countThrow(outcome: ThrowOutcome, countedRolls: number, timing: ThrowTiming): void {
+    this.timed(timing);
     this.all.throws++;
     this.run.throws++;
     this.all.rolls += outcome.rolls.length;
@@ -67,8 +72,9 @@ export class SessionTotals {
     this.all.unresolved += unresolved;
   }
 
-  /** A throw a fault voided. */
-  countVoid(): void {
+  /** A throw a fault voided, and its times. */
+  countVoid(timing: ThrowTiming): void {
+    this.timed(timing);
     this.all.throws++;
     this.all.void++;
     this.run.throws++;
@@ -78,16 +84,34 @@ export class SessionTotals {
     return { ...this.all, rereadBySymbol: { ...this.all.rereadBySymbol } };
   }
 
-  /** Hours the session has rolled: its earlier runs' rolling time and this run's session clock. */
-  sessionHours(clockNow: number): number {
-    return (this.earlierRollingMs + clockNow - this.runStart) / 3_600_000;
+  private timed(timing: ThrowTiming): void {
+    this.times.push(timing);
+    this.rolling = undefined;
   }
 
-  /** This run's clock and counts; `timeOrigin` is the epoch ms at session-clock time 0. */
-  runClock(timeOrigin: number, clockNow: number): RunClock {
+  /**
+   * Ms the session has rolled over all its runs, this one's throws measured as its earlier runs' are (`rollingTime`):
+   * a pause between this run's throws (the rig waiting on the user, a stall) is left out, as a resume's would be.
+   */
+  sessionRollingMs(): number {
+    this.rolling ??= rollingTimeMs(this.times);
+    return this.rolling;
+  }
+
+  /** Hours the session has rolled, over all its runs (`sessionRollingMs`). */
+  sessionHours(): number {
+    return this.sessionRollingMs() / 3_600_000;
+  }
+
+  /**
+   * This run's clock and counts; `timeOrigin` is the epoch ms at session-clock time 0. `withRolling`: add this run's
+   * share of the session's rolling time (what a time budget counts), measured only for a session that has one.
+   */
+  runClock(timeOrigin: number, clockNow: number, withRolling = false): RunClock {
     return {
       runStartedAt: timeOrigin + this.runStart,
       elapsedMs: clockNow - this.runStart,
+      ...(withRolling ? { rollingMs: Math.max(0, this.sessionRollingMs() - this.earlierRollingMs) } : {}),
       runThrows: this.run.throws,
       runOkThrows: this.run.ok,
       runRolls: this.run.rolls,

@@ -203,7 +203,8 @@ export function farPastBudget(result: SessionResult): { label: string; need: num
 export function moreHoursNeeded(result: SessionResult, rules: SummaryContext['rules']): { hours: number; why: string } | undefined {
   const undecided = result.verdicts.dice.filter((d) => d.kind === 'INCONCLUSIVE' && d.reason !== 'budget spent');
   if (undecided.length === 0) return undefined;
-  const hoursRun = result.clock.elapsedMs / 3_600_000;
+  // Hours as the time budget counts them (its rolling time), since the hours asked for raise that budget.
+  const hoursRun = (result.clock.rollingMs ?? result.clock.elapsedMs) / 3_600_000;
   const okPerHour = hoursRun > 0 ? result.clock.runOkThrows / hoursRun : 0;
   // Each counted throw gives every die still counted one roll; a die stops at its roll budget.
   const rolls = undecided

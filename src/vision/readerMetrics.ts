@@ -261,6 +261,26 @@ export function formatReaderMetrics(m: ReaderMetrics, targets: ReaderTargets = R
   const lines = [`per face: ${'face'.padEnd(width)}  dice  recall  declined`];
   for (const c of m.perClass) lines.push(`          ${c.className.padEnd(width)} ${String(c.total).padStart(5)} ${pct(c.recall).padStart(7)} ${pct(c.declineRate).padStart(9)}`);
   lines.push(...formatCauses(m));
+  // No die read: every face declined alike is no evenness, and no read is no error; a figure here would read as one
+  // (the targets below say the same: not measured).
+  if (m.flatRead === 0) lines.push(`decline spread between faces: ${UNREAD}`);
+  else lines.push(...spreadLines(m));
+  lines.push(`confident errors (wrong reads at confidence >= ${m.confidentAt}): ${m.flatRead === 0 ? UNREAD : m.confidentErrors.length}`);
+  lines.push(`cocked dice read as a face: ${m.cockedReadAsFace} of ${m.cockedTotal}`);
+  lines.push(`targets (${targets.label}):`);
+  for (const t of targetChecks(m, targets)) {
+    // Three decimals, so a spread just over its target does not print as the target (2.001, not 2).
+    const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(3))) : 'inf';
+    lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${t.unmeasured !== undefined ? `not measured, ${t.unmeasured}` : v} (target ${t.target})`);
+  }
+  return lines.join('\n');
+}
+
+const UNREAD = 'not measured, no die was read';
+
+/** The faces' decline spread, its test, each kind of die's, and how often chance alone would miss the target. */
+function spreadLines(m: ReaderMetrics): string[] {
+  const lines: string[] = [];
   const { statistic, df, p } = m.declineTest;
   const test = df > 0 ? `; do the faces differ by more than chance? chi-square ${statistic.toFixed(2)} on ${df} df, p = ${pValue(p)}` : '';
   lines.push(`decline spread between faces: ${spreadText(m.declineSpread)}${test}`);
@@ -274,13 +294,5 @@ export function formatReaderMetrics(m: ReaderMetrics, targets: ReaderTargets = R
     const pooled = chance >= 0.2 ? ': on so few dice the spread is a poor guide (the test above is a better one); pool more folders with --images' : '';
     lines.push(`  a reader declining every face alike (${pct(m.flatTotal > 0 ? m.flatDeclined / m.flatTotal : 0)}) would show a spread over ${SPREAD_TARGET}x on these dice in ${pct(chance)} of sets${pooled}`);
   }
-  lines.push(`confident errors (wrong reads at confidence >= ${m.confidentAt}): ${m.confidentErrors.length}`);
-  lines.push(`cocked dice read as a face: ${m.cockedReadAsFace} of ${m.cockedTotal}`);
-  lines.push(`targets (${targets.label}):`);
-  for (const t of targetChecks(m, targets)) {
-    // Three decimals, so a spread just over its target does not print as the target (2.001, not 2).
-    const v = t.name.startsWith('correct') ? pct(t.value, 2) : t.name.startsWith('declined') ? pct(t.value) : Number.isFinite(t.value) ? String(Number(t.value.toFixed(3))) : 'inf';
-    lines.push(`  ${t.met ? 'met    ' : 'NOT met'} ${t.name}: ${t.unmeasured !== undefined ? `not measured, ${t.unmeasured}` : v} (target ${t.target})`);
-  }
-  return lines.join('\n');
+  return lines;
 }

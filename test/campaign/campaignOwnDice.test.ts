@@ -54,7 +54,7 @@ describe('a campaign of dice of the user\'s own', () => {
     writeFileSync(withSkull, 'label,die\nC1,skull6\nC4,skull\n');
     const refused = await cliHere(['campaign', 'create', 'refused', '--dice', withSkull, '--rigs', '1', '--rolls', '30', '--db', url, '--dice-file', diceFile]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${withSkull}, line 3, column "die": die C4 is a "skull" die, which no session can roll: no reader can read a "skull" die yet`);
+    expect(refused.stderr).toContain(`${withSkull}, line 3, column "die": die C4 is a "skull" die, which no session can roll: no reader can read a "skull" die (faces `);
 
     const box = join(dir, 'box.csv');
     writeFileSync(box, 'label,die\nC1,skull6\nC2,skull6\nC3,d3b\n');

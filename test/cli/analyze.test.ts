@@ -212,7 +212,7 @@ describe('dicerig plan', () => {
     );
     const red = await runCli('plan', '--die', 'red-loaded', '--dice-file', dice);
     expect(red.code, red.err).toBe(0);
-    expect(red.out).toContain('No session can roll red-loaded dice yet (no reader can read a "red-loaded" die yet: sessions read D6-faced dice (d6, d3, direction) or X-Wing red and green dice): the figures are for analyze on a roll file of dice rolled and read another way.');
+    expect(red.out).toContain('No session can roll red-loaded dice yet (no reader can read a "red-loaded" die (faces hit-1, hit-2, hit-3, crit, focus-1, focus-2, blank-1, blank-2): a session reads D6-faced dice, whose six faces are "1" to "6" (d6, d3, direction, or a die of your own that extends d6), and X-Wing red and green dice): the figures are for analyze on a roll file of dice rolled and read another way.');
     expect(red.out).not.toContain('a session (');
     expect(red.out).toMatch(/^ {2}analyze, on a roll file whose size is fixed in advance: /m);
     const skull = await runCli('plan', '--die', 'skull', '--dice-file', dice, '--level', 'face', '--detect', 's1=0.3');

@@ -159,6 +159,10 @@ describe('dicerig calibrate --check', () => {
     expect(r.out).not.toMatch(/^ {2}met {5}(decline spread|confident errors)/m);
     expect(r.out).toMatch(/^ {2}NOT met decline spread between faces: not measured, no die was read \(target <= 2x\)$/m);
     expect(r.out).toMatch(/^ {2}NOT met confident errors \(>= [\d.]+\): not measured, no die was read \(target 0\)$/m);
+    // Nothing read, no figure: the spread (and its chance line) and the error count say only that they were not measured.
+    expect(r.out).toMatch(/^decline spread between faces: not measured, no die was read$/m);
+    expect(r.out).not.toMatch(/spread over 2x on these dice|^decline spread between faces: [\d.]+x/m);
+    expect(r.out).toMatch(/^confident errors \(wrong reads at confidence >= [\d.]+\): not measured, no die was read$/m);
     // The dice are 48 px across, the profile's 72: each decline says so, none is counted without a cause.
     expect(r.out).toMatch(/^declined by cause: face\s+die-size\s+no-cause$/m);
     for (const face of ['hit', 'crit', 'focus', 'blank']) expect(r.out).toMatch(new RegExp(`^\\s+red-${face}\\s+[1-9]\\d*\\s+0$`, 'm'));

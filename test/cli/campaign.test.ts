@@ -18,7 +18,7 @@ describe('dicerig campaign, refusals in one line', () => {
     writeFileSync(box, 'label,die\nA1,d6\nA2,d9\n');
     const r = await runCli('campaign', 'create', 'c', '--dice', box, '--rigs', '3', '--db', NOWHERE);
     expect(r.code).toBe(1);
-    expect(r.err).toBe(`dicerig: ${box}, line 3, column "die": "d9" is not a known die type; known dice are: red, green, d6, d3, direction\n`);
+    expect(r.err).toBe(`dicerig: ${box}, line 3, column "die": "d9" is not a known die type; known dice are: red, green, d6, d3, direction (a die of your own: give its dice file with --dice-file)\n`);
   });
 
   it('refuses a fleet store that is not a postgres:// URL and a rotation one rig cannot give', async () => {

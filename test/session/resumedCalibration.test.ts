@@ -8,7 +8,7 @@ import { runSession } from '../../src/session/runner.js';
 import { openSession, runnerDeps } from '../../src/session/setup.js';
 import { defaultProfilePath } from '../../src/vision-io/profileFile.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { tempDir } from '../store/support/fixtures.js';
+import { tamper, tempDir } from '../store/support/fixtures.js';
 
 function setUp(): { db: string; profile: string; config: ReturnType<typeof checkSessionConfig> } {
   const dir = tempDir('dicerig-resumed-calibration-');
@@ -61,6 +61,38 @@ describe('resuming a session whose calibration file changed', () => {
     await run(db, config);
     const throws = lastThrow(db);
     await run(db, config, '1');
+    expect(lastThrow(db)).toBeGreaterThan(throws);
+  });
+});
+
+describe('resuming a session read with the shipped default profile', () => {
+  /** What a dicerig upgrade with another shipped default leaves: the session's rig row holds the older default's hash. */
+  function startedWithAnOlderDefault(db: string): void {
+    tamper(db, (sql) => sql.prepare("UPDATE rigs SET calibration_hash = 'sha256:0123456789abcdef' WHERE id = (SELECT rig_id FROM sessions WHERE id = 1)").run());
+  }
+
+  it('refuses when the shipped default changed since the session started, saying it is the shipped default and what to do', async () => {
+    const { db, config } = setUp();
+    const { calibration: _none, ...rest } = config;
+    const uncalibrated = checkSessionConfig(rest);
+    await run(db, uncalibrated);
+    const throws = lastThrow(db);
+    startedWithAnOlderDefault(db);
+    const refused = run(db, uncalibrated, '1');
+    await expect(refused).rejects.toBeInstanceOf(ConfigError);
+    await expect(refused).rejects.toThrow(/cannot resume session 1: it gave no calibration, so it read with the default profile shipped with dicerig, and that shipped default changed since the session started \(it started with calibration 0123456789ab, this dicerig's default is [0-9a-f]{12}\)/);
+    await expect(refused).rejects.toThrow(/Resume it with the dicerig version that started it, or start a new session/);
+    await expect(refused).rejects.toThrow(defaultProfilePath('red'));
+    expect(lastThrow(db)).toBe(throws);
+  });
+
+  it('resumes while the shipped default is the one the session started with', async () => {
+    const { db, config } = setUp();
+    const { calibration: _none, ...rest } = config;
+    const uncalibrated = checkSessionConfig(rest);
+    await run(db, uncalibrated);
+    const throws = lastThrow(db);
+    await run(db, uncalibrated, '1');
     expect(lastThrow(db)).toBeGreaterThan(throws);
   });
 });
