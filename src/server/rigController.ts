@@ -445,13 +445,13 @@ export class RigController {
         const plans = planThrows(kinds, types);
         // Each die is shown pending, in the order asked (a reroll in its die's place), before it is thrown (partialDice.ts).
         const places = replaces ?? kinds.map((_, i) => job.partial.length + i);
-        const was = awaitDice(job.partial, plans, places, this.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id })));
+        const was = awaitDice(job.partial, plans, places, this.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id })), kinds);
         this.hub.publish({ type: 'roll', roll: this.view(job) });
         for (const plan of plans) {
           const channels = plan.slots.map((s) => s.channel);
           // Checked before each throw, so a stop lets the throw under way finish and be stored, and starts no other.
           if (this.closed) throw new RollAbandonedError(job.id);
-          this.current = { mode: 'stream', rollId: job.id, counted: channels };
+          this.current = { mode: 'stream', rollId: job.id, counted: channels, kinds: new Map(plan.slots.map((s) => [s.channel, kinds[s.index] as DieKind])) };
           const thrown = await roller.throwFor(
             channels,
             (r: StreamRetumble) => {
@@ -464,8 +464,9 @@ export class RigController {
             const read = thrown.reads.find((r) => r.channel === s.channel);
             if (read === undefined) throw new Error(`channel ${s.channel} was not read`);
             const n = job.evidence.push({ throwIndex: thrown.index, channel: read.channel, label: read.label, crop: read.crop, ...(read.evidence ? { path: read.evidence.path, hash: read.evidence.hash } : {}) });
-            out[s.index] = { ...asKind(kinds[s.index] as DieKind, read), ref: String(n - 1) };
-            readDie(job.partial, places[s.index] as number, read, was[s.index]);
+            const die = { ...asKind(kinds[s.index] as DieKind, read), ref: String(n - 1) };
+            out[s.index] = die;
+            readDie(job.partial, places[s.index] as number, read, die, was[s.index]);
           }
           this.hub.publish({ type: 'throw', mode: 'stream', at: this.options.now(), rollId: job.id, index: thrown.index, status: 'ok', why, reads: thrown.reads.map((r) => ({ channel: r.channel, label: r.label, symbol: r.symbol, faceId: r.faceId ?? null })) });
           this.hub.publish({ type: 'roll', roll: this.view(job) });

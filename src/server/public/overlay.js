@@ -128,9 +128,11 @@ function showRoll(roll, fresh) {
   } else {
     // One slot per die asked, in the order asked: a die not yet read is an empty die on its channel, a reroll sits in
     // the place of the die it rerolls ("was blank"), so the row never holds more dice than the roll.
+    // Each as the kind asked, as the finished roll shows it (a D3 from a D6 is its numeral, not the D6's pips).
     for (const d of roll.partial ?? []) {
-      if (!d || !shows(d.type)) continue;
-      const s = slot(d.type, d.pending ? '' : (d.faceId ?? d.symbol), d.was !== undefined ? `was ${d.was}` : '');
+      const kind = d?.kind ?? d?.type;
+      if (!d || !shows(kind)) continue;
+      const s = slot(kind, d.pending ? '' : d.symbol, d.was !== undefined ? `was ${d.was}` : '');
       Object.assign(s.dataset, { channel: String(d.channel), was: d.was !== undefined ? `was ${d.was}` : '' });
       if (d.pending) s.classList.add('pending');
       diceBox.append(s);
@@ -217,14 +219,15 @@ connectLive({
       // A rolling roll: the dice kept so far replace the ones shown live.
       present(roll, roll.state !== 'rolling' || shown !== roll.id);
     } else if (e.type === 'die-read' && e.mode === 'stream' && e.counted && e.rollId === shown && root.dataset.state === 'rolling') {
-      if (!shows(e.dieType)) return;
+      const kind = e.kind ?? e.dieType;
+      if (!shows(kind)) return;
       // The die fills its place: a die of a throw that did not count first, else the first still waiting on its channel.
       const at = diceBox.querySelector(`.die-slot.void[data-channel="${e.channel}"]`) ?? diceBox.querySelector(`.die-slot.pending[data-channel="${e.channel}"]`);
       if (at === null) return;
       const read = e.status === 'read';
       const was = at.dataset.was ?? '';
       // A die the reader declined (cocked, unreadable) is marked with why, so the re-tumble that follows makes sense.
-      const s = slot(e.dieType, read ? e.symbol : '', read ? was : e.status);
+      const s = slot(kind, read ? (e.shows ?? e.symbol) : '', read ? was : e.status);
       s.classList.add('live');
       if (!read) s.classList.add('declined');
       Object.assign(s.dataset, { channel: String(e.channel), status: e.status, was });
