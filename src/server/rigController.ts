@@ -21,6 +21,7 @@ import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
 import { watchedRig } from './live/watchedRig.js';
+import { retumbleCodes } from './live/retumbleCode.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
 import { findKeptRoll, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
@@ -277,7 +278,7 @@ export class RigController {
           })),
           totals: e.totals,
         });
-        if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status });
+        if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status, ...retumbleCodes(e.status, e.problems) });
         break;
       case 'decided':
         this.hub.publish({ type: 'verdict', at: now, label: e.label, verdict: e.verdict.kind, sentence: e.sentence });
@@ -455,7 +456,7 @@ export class RigController {
           const thrown = await roller.throwFor(
             channels,
             (r: StreamRetumble) => {
-              this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason });
+              this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason, ...retumbleCodes(r.status, r.problems) });
             },
             () => this.closed,
           );

@@ -25,7 +25,8 @@ import { CameraRecovery } from './cameraRecovery.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
-import { isJoined, judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
+import { isJoined, judgeThrow, notSettledOutcome, type ProblemKind, type RollReading, type ThrowOutcome } from './throwOutcome.js';
+import type { DeclineCause } from '../vision/faceRead.js';
 
 export interface StreamRollerDeps {
   readonly rig: RigDriver;
@@ -77,6 +78,8 @@ export interface StreamRetumble {
   readonly index: number;
   readonly status: 'rerolled' | 'void';
   readonly reason: string;
+  /** The throw's problems as data (none for a `void` throw), for those who word them their own way (the overlay). */
+  readonly problems: readonly { readonly kind: ProblemKind; readonly channel?: number; readonly cause?: DeclineCause }[];
 }
 
 export class StreamThrowError extends Error {
@@ -169,7 +172,7 @@ export class StreamRoller {
         const moved = !(e instanceof RigFaultError && !e.interrupted);
         if (moved) {
           const index = this.storeVoid(startedAt, e.message);
-          onRetumble({ index, status: 'void', reason: e.message });
+          onRetumble({ index, status: 'void', reason: e.message, problems: [] });
         }
         continue;
       }
@@ -179,7 +182,7 @@ export class StreamRoller {
         // Void (the dice moved unread), then the camera opened again once before the next tumble (`cameraRecovery.ts`).
         last = seen.fault.message;
         const index = this.storeVoid(startedAt, last);
-        onRetumble({ index, status: 'void', reason: last });
+        onRetumble({ index, status: 'void', reason: last, problems: [] });
         await this.cameras.pauseAfterFault();
         const comeback = await this.cameras.reopen(seen.fault);
         if (!comeback.back) throw new StreamThrowError(comeback.reason, this.plan.sessionId);
@@ -220,7 +223,7 @@ export class StreamRoller {
       };
       const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${why(r)}`);
       last = outcome.status === 'ok' ? `${told.join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
-      onRetumble({ index, status: 'rerolled', reason: last });
+      onRetumble({ index, status: 'rerolled', reason: last, problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.channel !== undefined ? { channel: p.channel } : {}), ...(p.cause !== undefined ? { cause: p.cause } : {}) })) });
     }
     throw new StreamThrowError(`no readable throw in ${max} tumbles; the last: ${last}`, this.plan.sessionId);
   }
