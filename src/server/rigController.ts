@@ -22,6 +22,7 @@ import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live
 import type { LiveHub } from './live/hub.js';
 import { watchedRig } from './live/watchedRig.js';
 import { retumbleCodes } from './live/retumbleCode.js';
+import { fairnessLiveEvents } from './live/fairnessEvents.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
 import { findKeptRoll, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
@@ -254,41 +255,8 @@ export class RigController {
   private onSessionEvent(e: SessionEvent): void {
     this.fairness.onEvent(e);
     const now = this.options.now();
+    for (const live of fairnessLiveEvents(e, this.fairness.dice, now)) this.hub.publish(live);
     switch (e.type) {
-      case 'throw':
-        this.hub.publish({
-          type: 'throw',
-          mode: 'fairness',
-          at: now,
-          index: e.index,
-          status: e.status,
-          ...(e.why !== undefined ? { why: e.why } : {}),
-          rolls: e.rolls,
-          // Copies: the hub writes events out on the next turn, after this die's tally may have moved on.
-          dice: this.fairness.dice.map((d) => ({
-            label: d.label,
-            state: d.state,
-            decided: d.decided,
-            rolls: d.rolls,
-            rollsNeeded: d.rollsNeeded,
-            unreadableFace: d.unreadableFace,
-            logE: d.logE,
-            tally: { ...d.tally },
-            point: d.trace.at(-1),
-          })),
-          totals: e.totals,
-        });
-        if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status, ...retumbleCodes(e.status, e.problems) });
-        break;
-      case 'decided':
-        this.hub.publish({ type: 'verdict', at: now, label: e.label, verdict: e.verdict.kind, sentence: e.sentence });
-        break;
-      case 'unreadable-face':
-        this.hub.publish({ type: 'notice', at: now, label: e.label, face: e.face, message: e.message });
-        break;
-      case 'rig-check':
-        this.hub.publish({ type: 'rig-check', at: now, look: e.look, suspect: e.suspect, minAdjustedP: e.minAdjustedP, verdict: e.verdict?.kind ?? null });
-        break;
       case 'fault':
         // The run stops on a link that could not be made again (`runner.ts`): rolls and Start then reconnect.
         if (e.kind === 'link') this.link.lost(e.message);
