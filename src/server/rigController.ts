@@ -16,7 +16,7 @@ import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';
 import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
-import { StreamRigLostError, StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
+import { StreamRigLostError, StreamRoller, StreamStoppedError, StreamUnreadError, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
@@ -68,6 +68,8 @@ export class RigController {
   private streamSessionId: number | undefined;
   private roller: StreamRoller | undefined;
   private streamPaused = false;
+  /** Why stream rolling stopped by itself (no die read in too many throws), until it is started again. */
+  private streamStopped: string | undefined;
   private busy: Promise<void> | undefined;
   readonly queue = new RollQueue<RollJob>();
   private readonly rolls = new Map<string, RollJob>();
@@ -142,6 +144,7 @@ export class RigController {
     const linked = await this.link.ensure().then(() => true, () => false);
     if (this.mode === 'stream') {
       this.streamPaused = false;
+      this.streamStopped = undefined;
       this.publishMode();
       this.pump();
       return;
@@ -181,7 +184,8 @@ export class RigController {
   modeState(): Record<string, unknown> {
     return {
       mode: this.mode,
-      run: this.mode === 'fairness' ? this.fairness.run : this.streamPaused ? 'paused' : 'ready',
+      run: this.mode === 'fairness' ? this.fairness.run : this.streamStopped !== undefined ? 'stopped' : this.streamPaused ? 'paused' : 'ready',
+      ...(this.mode === 'stream' && this.streamStopped !== undefined ? { stopped: this.streamStopped } : {}),
       fairnessSession: this.fairnessSessionId,
       ...(this.streamSessionId !== undefined ? { streamSession: this.streamSessionId } : {}),
     };
@@ -394,6 +398,7 @@ export class RigController {
         dice: this.opened.plan.dice,
         settle: this.opened.plan.settle,
         maxConsecutiveMissing: this.opened.plan.stopping.maxConsecutiveMissing,
+        ...(this.opened.plan.stopping.maxConsecutiveUnread !== undefined ? { maxConsecutiveUnread: this.opened.plan.stopping.maxConsecutiveUnread } : {}),
         ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}),
       },
     );
@@ -447,10 +452,24 @@ export class RigController {
     } catch (e) {
       if (e instanceof StreamRigLostError) this.link.lost(e.rigError.message);
       if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
+      else if (e instanceof StreamUnreadError) this.stopUnread(job, e.message);
       else this.finish(job, 'failed', e instanceof StreamRigLostError ? (this.link.failure() ?? e.message) : this.storeMessage(e));
     } finally {
       this.current = { mode: this.mode, counted: [] };
     }
+  }
+
+  /**
+   * No die read in too many throws in a row (the session's rule): tumbling on would read nothing, so stream rolling
+   * stops as a session does, holding the queue, until the streamer has looked at the camera and starts it again.
+   */
+  private stopUnread(job: RollJob, finding: string): void {
+    const reason = `${finding} Stream rolling stopped: check the calibration (one made for this camera, light and die size) and the camera, then press Start on the dashboard (POST /api/run {"action": "start"}).`;
+    this.streamPaused = true;
+    this.streamStopped = reason;
+    this.finish(job, 'failed', reason);
+    this.publishMode();
+    this.hub.publish({ type: 'run-ended', mode: 'stream', at: this.options.now(), state: 'stopped', reason });
   }
 
   private finish(job: RollJob, state: 'done' | 'failed' | 'cancelled' | 'abandoned', error?: string): void {

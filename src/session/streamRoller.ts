@@ -25,6 +25,7 @@ import { CameraRecovery } from './cameraRecovery.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
+import { UnreadStreak } from './unreadStreak.js';
 import { isJoined, judgeThrow, notSettledOutcome, type ProblemKind, type RollReading, type ThrowOutcome } from './throwOutcome.js';
 import type { DeclineCause } from '../vision/faceRead.js';
 
@@ -51,6 +52,8 @@ export interface StreamPlan {
   readonly maxAttempts?: number;
   /** Throws in a row a die may be missing from its channel before rolling gives up (`missingStreak.ts`). Default 3. */
   readonly maxConsecutiveMissing?: number;
+  /** Throws in a row with no die read before rolling gives up: the session's rule (`unreadStreak.ts`). Default 25. */
+  readonly maxConsecutiveUnread?: number;
 }
 
 /** One die as read by a stream throw. */
@@ -100,6 +103,14 @@ export class StreamStoppedError extends StreamThrowError {
   }
 }
 
+/** No die was read in too many throws in a row (`unreadStreak.ts`): tumbling on reads nothing. The message says what the reader said. */
+export class StreamUnreadError extends StreamThrowError {
+  constructor(message: string, sessionId: number) {
+    super(message, sessionId);
+    this.name = 'StreamUnreadError';
+  }
+}
+
 /** The link to the rig is gone: the throw was not started and nothing was stored; `cause` is the driver's own account. */
 export class StreamRigLostError extends StreamThrowError {
   constructor(
@@ -116,6 +127,8 @@ export class StreamRoller {
   private prepared = false;
   /** Across requests: a die gone from the rig stops each request at once instead of adding unresolved rolls. */
   private readonly missing = new MissingStreak();
+  /** Across requests too: a reader that reads nothing stops rolling, as it stops a session. */
+  private readonly unread = new UnreadStreak();
   private readonly committer: ThrowCommitter;
   private readonly cameras: CameraRecovery;
 
@@ -195,8 +208,11 @@ export class StreamRoller {
       // Stored as the fairness loop stores a throw (the problems' details too).
       const { index } = this.committer.commit(startedAt, Math.max(startedAt, this.now()), outcome, evidence);
       this.missing.add(outcome);
+      this.unread.add(outcome);
       const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
       if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId);
+      const unread = this.unread.finding(this.plan.maxConsecutiveUnread ?? 25);
+      if (unread !== undefined) throw new StreamUnreadError(unread, this.plan.sessionId);
       // A declined die, or one not found in its channel, stays stored as an unresolved roll (the fairness record
       // keeps it for review), but a viewer needs a face: the throw is tumbled again for the game's answer.
       const declined = outcome.rolls.filter((r) => r.unresolved === true);
