@@ -16,11 +16,13 @@ import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';
 import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
-import { StreamRigLostError, StreamRoller, StreamStoppedError, type StreamRetumble } from '../session/streamRoller.js';
+import { StreamRigLostError, StreamRoller, StreamStoppedError, StreamUnreadError, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
 import { watchedRig } from './live/watchedRig.js';
+import { retumbleCodes } from './live/retumbleCode.js';
+import { fairnessLiveEvents } from './live/fairnessEvents.js';
 import { abandonedLine, RollAbandonedError, SERVER_STOPPING, type RollJob, type RollView } from './queue/rollJob.js';
 import { findKeptRoll, rollRecord, STREAM_ROLL_EVENT, type KeptRoll } from './queue/rollRecords.js';
 import { RollQueue } from './queue/rollQueue.js';
@@ -66,6 +68,8 @@ export class RigController {
   private streamSessionId: number | undefined;
   private roller: StreamRoller | undefined;
   private streamPaused = false;
+  /** Why stream rolling stopped by itself (no die read in too many throws), until it is started again. */
+  private streamStopped: string | undefined;
   private busy: Promise<void> | undefined;
   readonly queue = new RollQueue<RollJob>();
   private readonly rolls = new Map<string, RollJob>();
@@ -140,6 +144,7 @@ export class RigController {
     const linked = await this.link.ensure().then(() => true, () => false);
     if (this.mode === 'stream') {
       this.streamPaused = false;
+      this.streamStopped = undefined;
       this.publishMode();
       this.pump();
       return;
@@ -179,7 +184,8 @@ export class RigController {
   modeState(): Record<string, unknown> {
     return {
       mode: this.mode,
-      run: this.mode === 'fairness' ? this.fairness.run : this.streamPaused ? 'paused' : 'ready',
+      run: this.mode === 'fairness' ? this.fairness.run : this.streamStopped !== undefined ? 'stopped' : this.streamPaused ? 'paused' : 'ready',
+      ...(this.mode === 'stream' && this.streamStopped !== undefined ? { stopped: this.streamStopped } : {}),
       fairnessSession: this.fairnessSessionId,
       ...(this.streamSessionId !== undefined ? { streamSession: this.streamSessionId } : {}),
     };
@@ -253,41 +259,8 @@ export class RigController {
   private onSessionEvent(e: SessionEvent): void {
     this.fairness.onEvent(e);
     const now = this.options.now();
+    for (const live of fairnessLiveEvents(e, this.fairness.dice, now)) this.hub.publish(live);
     switch (e.type) {
-      case 'throw':
-        this.hub.publish({
-          type: 'throw',
-          mode: 'fairness',
-          at: now,
-          index: e.index,
-          status: e.status,
-          ...(e.why !== undefined ? { why: e.why } : {}),
-          rolls: e.rolls,
-          // Copies: the hub writes events out on the next turn, after this die's tally may have moved on.
-          dice: this.fairness.dice.map((d) => ({
-            label: d.label,
-            state: d.state,
-            decided: d.decided,
-            rolls: d.rolls,
-            rollsNeeded: d.rollsNeeded,
-            unreadableFace: d.unreadableFace,
-            logE: d.logE,
-            tally: { ...d.tally },
-            point: d.trace.at(-1),
-          })),
-          totals: e.totals,
-        });
-        if (e.status !== 'ok') this.hub.publish({ type: 'retumble', mode: 'fairness', at: now, index: e.index, status: e.status, reason: e.why ?? e.status });
-        break;
-      case 'decided':
-        this.hub.publish({ type: 'verdict', at: now, label: e.label, verdict: e.verdict.kind, sentence: e.sentence });
-        break;
-      case 'unreadable-face':
-        this.hub.publish({ type: 'notice', at: now, label: e.label, face: e.face, message: e.message });
-        break;
-      case 'rig-check':
-        this.hub.publish({ type: 'rig-check', at: now, look: e.look, suspect: e.suspect, minAdjustedP: e.minAdjustedP, verdict: e.verdict?.kind ?? null });
-        break;
       case 'fault':
         // The run stops on a link that could not be made again (`runner.ts`): rolls and Start then reconnect.
         if (e.kind === 'link') this.link.lost(e.message);
@@ -425,6 +398,7 @@ export class RigController {
         dice: this.opened.plan.dice,
         settle: this.opened.plan.settle,
         maxConsecutiveMissing: this.opened.plan.stopping.maxConsecutiveMissing,
+        ...(this.opened.plan.stopping.maxConsecutiveUnread !== undefined ? { maxConsecutiveUnread: this.opened.plan.stopping.maxConsecutiveUnread } : {}),
         ...(this.opened.plan.light !== undefined ? { light: this.opened.plan.light } : {}),
       },
     );
@@ -445,17 +419,17 @@ export class RigController {
         const plans = planThrows(kinds, types);
         // Each die is shown pending, in the order asked (a reroll in its die's place), before it is thrown (partialDice.ts).
         const places = replaces ?? kinds.map((_, i) => job.partial.length + i);
-        const was = awaitDice(job.partial, plans, places, this.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id })));
+        const was = awaitDice(job.partial, plans, places, this.opened.plan.dice.map((d) => ({ label: d.record.label, type: d.type.id })), kinds);
         this.hub.publish({ type: 'roll', roll: this.view(job) });
         for (const plan of plans) {
           const channels = plan.slots.map((s) => s.channel);
           // Checked before each throw, so a stop lets the throw under way finish and be stored, and starts no other.
           if (this.closed) throw new RollAbandonedError(job.id);
-          this.current = { mode: 'stream', rollId: job.id, counted: channels };
+          this.current = { mode: 'stream', rollId: job.id, counted: channels, kinds: new Map(plan.slots.map((s) => [s.channel, kinds[s.index] as DieKind])) };
           const thrown = await roller.throwFor(
             channels,
             (r: StreamRetumble) => {
-              this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason });
+              this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason, ...retumbleCodes(r.status, r.problems) });
             },
             () => this.closed,
           );
@@ -464,8 +438,9 @@ export class RigController {
             const read = thrown.reads.find((r) => r.channel === s.channel);
             if (read === undefined) throw new Error(`channel ${s.channel} was not read`);
             const n = job.evidence.push({ throwIndex: thrown.index, channel: read.channel, label: read.label, crop: read.crop, ...(read.evidence ? { path: read.evidence.path, hash: read.evidence.hash } : {}) });
-            out[s.index] = { ...asKind(kinds[s.index] as DieKind, read), ref: String(n - 1) };
-            readDie(job.partial, places[s.index] as number, read, was[s.index]);
+            const die = { ...asKind(kinds[s.index] as DieKind, read), ref: String(n - 1) };
+            out[s.index] = die;
+            readDie(job.partial, places[s.index] as number, read, die, was[s.index]);
           }
           this.hub.publish({ type: 'throw', mode: 'stream', at: this.options.now(), rollId: job.id, index: thrown.index, status: 'ok', why, reads: thrown.reads.map((r) => ({ channel: r.channel, label: r.label, symbol: r.symbol, faceId: r.faceId ?? null })) });
           this.hub.publish({ type: 'roll', roll: this.view(job) });
@@ -477,10 +452,24 @@ export class RigController {
     } catch (e) {
       if (e instanceof StreamRigLostError) this.link.lost(e.rigError.message);
       if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
+      else if (e instanceof StreamUnreadError) this.stopUnread(job, e.message);
       else this.finish(job, 'failed', e instanceof StreamRigLostError ? (this.link.failure() ?? e.message) : this.storeMessage(e));
     } finally {
       this.current = { mode: this.mode, counted: [] };
     }
+  }
+
+  /**
+   * No die read in too many throws in a row (the session's rule): tumbling on would read nothing, so stream rolling
+   * stops as a session does, holding the queue, until the streamer has looked at the camera and starts it again.
+   */
+  private stopUnread(job: RollJob, finding: string): void {
+    const reason = `${finding} Stream rolling stopped: check the calibration (one made for this camera, light and die size) and the camera, then press Start on the dashboard (POST /api/run {"action": "start"}).`;
+    this.streamPaused = true;
+    this.streamStopped = reason;
+    this.finish(job, 'failed', reason);
+    this.publishMode();
+    this.hub.publish({ type: 'run-ended', mode: 'stream', at: this.options.now(), state: 'stopped', reason });
   }
 
   private finish(job: RollJob, state: 'done' | 'failed' | 'cancelled' | 'abandoned', error?: string): void {

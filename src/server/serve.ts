@@ -63,6 +63,8 @@ export interface ServeOptions {
   readonly mode?: Mode;
   readonly limits?: Partial<Limits>;
   readonly chatWaitMs?: number;
+  /** Milliseconds clock for the rate limits (default performance.now). */
+  readonly limitClock?: () => number;
   readonly log?: (line: string) => void;
   /** What the fairness run's host time per throw is measured with (default: CPU time, see `cpuStopwatch`). */
   readonly stopwatch?: () => number;
@@ -101,7 +103,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   ref.controller = controller;
   let app: FastifyInstance;
   try {
-    app = await createServer({ controller, hub, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}) });
+    app = await createServer({ controller, hub, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}), ...(options.limitClock ? { limitClock: options.limitClock } : {}) });
     await app.listen({ host: options.host, port: options.port });
   } catch (e) {
     await controller.close();

@@ -25,7 +25,9 @@ import { CameraRecovery } from './cameraRecovery.js';
 import type { SessionDie } from './sessionDie.js';
 import type { ThrowCamera } from './throwCamera.js';
 import { MissingStreak, missingDieMessage } from './missingStreak.js';
-import { isJoined, judgeThrow, notSettledOutcome, type RollReading, type ThrowOutcome } from './throwOutcome.js';
+import { UnreadStreak } from './unreadStreak.js';
+import { isJoined, judgeThrow, notSettledOutcome, type ProblemKind, type RollReading, type ThrowOutcome } from './throwOutcome.js';
+import type { DeclineCause } from '../vision/faceRead.js';
 
 export interface StreamRollerDeps {
   readonly rig: RigDriver;
@@ -50,6 +52,8 @@ export interface StreamPlan {
   readonly maxAttempts?: number;
   /** Throws in a row a die may be missing from its channel before rolling gives up (`missingStreak.ts`). Default 3. */
   readonly maxConsecutiveMissing?: number;
+  /** Throws in a row with no die read before rolling gives up: the session's rule (`unreadStreak.ts`). Default 25. */
+  readonly maxConsecutiveUnread?: number;
 }
 
 /** One die as read by a stream throw. */
@@ -77,6 +81,8 @@ export interface StreamRetumble {
   readonly index: number;
   readonly status: 'rerolled' | 'void';
   readonly reason: string;
+  /** The throw's problems as data (none for a `void` throw), for those who word them their own way (the overlay). */
+  readonly problems: readonly { readonly kind: ProblemKind; readonly channel?: number; readonly cause?: DeclineCause }[];
 }
 
 export class StreamThrowError extends Error {
@@ -97,6 +103,14 @@ export class StreamStoppedError extends StreamThrowError {
   }
 }
 
+/** No die was read in too many throws in a row (`unreadStreak.ts`): tumbling on reads nothing. The message says what the reader said. */
+export class StreamUnreadError extends StreamThrowError {
+  constructor(message: string, sessionId: number) {
+    super(message, sessionId);
+    this.name = 'StreamUnreadError';
+  }
+}
+
 /** The link to the rig is gone: the throw was not started and nothing was stored; `cause` is the driver's own account. */
 export class StreamRigLostError extends StreamThrowError {
   constructor(
@@ -113,6 +127,8 @@ export class StreamRoller {
   private prepared = false;
   /** Across requests: a die gone from the rig stops each request at once instead of adding unresolved rolls. */
   private readonly missing = new MissingStreak();
+  /** Across requests too: a reader that reads nothing stops rolling, as it stops a session. */
+  private readonly unread = new UnreadStreak();
   private readonly committer: ThrowCommitter;
   private readonly cameras: CameraRecovery;
 
@@ -169,7 +185,7 @@ export class StreamRoller {
         const moved = !(e instanceof RigFaultError && !e.interrupted);
         if (moved) {
           const index = this.storeVoid(startedAt, e.message);
-          onRetumble({ index, status: 'void', reason: e.message });
+          onRetumble({ index, status: 'void', reason: e.message, problems: [] });
         }
         continue;
       }
@@ -179,7 +195,7 @@ export class StreamRoller {
         // Void (the dice moved unread), then the camera opened again once before the next tumble (`cameraRecovery.ts`).
         last = seen.fault.message;
         const index = this.storeVoid(startedAt, last);
-        onRetumble({ index, status: 'void', reason: last });
+        onRetumble({ index, status: 'void', reason: last, problems: [] });
         await this.cameras.pauseAfterFault();
         const comeback = await this.cameras.reopen(seen.fault);
         if (!comeback.back) throw new StreamThrowError(comeback.reason, this.plan.sessionId);
@@ -192,8 +208,11 @@ export class StreamRoller {
       // Stored as the fairness loop stores a throw (the problems' details too).
       const { index } = this.committer.commit(startedAt, Math.max(startedAt, this.now()), outcome, evidence);
       this.missing.add(outcome);
+      this.unread.add(outcome);
       const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
       if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId);
+      const unread = this.unread.finding(this.plan.maxConsecutiveUnread ?? 25);
+      if (unread !== undefined) throw new StreamUnreadError(unread, this.plan.sessionId);
       // A declined die, or one not found in its channel, stays stored as an unresolved roll (the fairness record
       // keeps it for review), but a viewer needs a face: the throw is tumbled again for the game's answer.
       const declined = outcome.rolls.filter((r) => r.unresolved === true);
@@ -220,7 +239,7 @@ export class StreamRoller {
       };
       const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${why(r)}`);
       last = outcome.status === 'ok' ? `${told.join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
-      onRetumble({ index, status: 'rerolled', reason: last });
+      onRetumble({ index, status: 'rerolled', reason: last, problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.channel !== undefined ? { channel: p.channel } : {}), ...(p.cause !== undefined ? { cause: p.cause } : {}) })) });
     }
     throw new StreamThrowError(`no readable throw in ${max} tumbles; the last: ${last}`, this.plan.sessionId);
   }

@@ -57,11 +57,17 @@ export class UnreadStreak {
     return { reason, dice: best.count, of: this.dice };
   }
 
-  /** Why the session stops once the streak reaches `limit` throws; undefined before. */
-  stopReason(limit: number): string | undefined {
+  /** What is wrong once the streak reaches `limit` throws, without what to do about it (stream rolling says its own); undefined before. */
+  finding(limit: number): string | undefined {
     if (this.throws < limit) return undefined;
     const top = this.dominant();
     const said = top === undefined ? '' : ` The reader said of ${top.dice} of the ${top.of} dice it looked at: ${top.reason.replace(/[.\s]*$/, '.')}`;
-    return `No die was read in ${this.throws} throws in a row: the reader declined every die (each kept as an unresolved roll) or called it cocked.${said} Check the calibration (one made for this camera, light and die size) and the camera, then resume with --resume or start a new session.`;
+    return `No die was read in ${this.throws} throws in a row: the reader declined every die (each kept as an unresolved roll) or called it cocked.${said}`;
+  }
+
+  /** Why the session stops once the streak reaches `limit` throws; undefined before. */
+  stopReason(limit: number): string | undefined {
+    const finding = this.finding(limit);
+    return finding === undefined ? undefined : `${finding} Check the calibration (one made for this camera, light and die size) and the camera, then resume with --resume or start a new session.`;
   }
 }

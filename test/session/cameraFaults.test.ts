@@ -197,7 +197,7 @@ describe('rolling on stream with a camera that stops', () => {
     const retumbles: StreamRetumble[] = [];
     const got = await roll.throwFor([0, 1], (r) => retumbles.push(r));
     expect(got.attempts).toBe(2);
-    expect(retumbles).toEqual([{ index: 1, status: 'void', reason: 'camera /dev/video9 delivered no frame for 5 s' }]);
+    expect(retumbles).toEqual([{ index: 1, status: 'void', reason: 'camera /dev/video9 delivered no frame for 5 s', problems: [] }]);
     expect(store.counts(session.id)).toMatchObject({ throws: 2, ok: 1, void: 1 });
     expect(camera.reopens).toBe(1);
   });

@@ -22,7 +22,7 @@ describe('rolling on stream', () => {
     const got = await roll.throwFor([0, 1], (r) => retumbles.push(r));
     expect(got.attempts).toBe(2);
     expect(got.reads.map((r) => r.symbol)).toEqual(['3', '4']);
-    expect(retumbles).toEqual([{ index: 1, status: 'rerolled', reason: 'd6-1 (channel 1) not found; kept unresolved for review' }]);
+    expect(retumbles).toEqual([{ index: 1, status: 'rerolled', reason: 'd6-1 (channel 1) not found; kept unresolved for review', problems: [{ kind: 'missing', channel: 1 }] }]);
     expect(store.unresolvedRolls(session.id).map((r) => [r.throwIndex, r.channel, r.reason])).toEqual([[1, 1, 'no die was found in channel 1']]);
   });
 
@@ -31,7 +31,7 @@ describe('rolling on stream', () => {
     const retumbles: StreamRetumble[] = [];
     const got = await roll.throwFor([0, 1], (r) => retumbles.push(r));
     expect(got.attempts).toBe(2);
-    expect(retumbles).toEqual([{ index: 1, status: 'rerolled', reason: 'd6-0 (channel 0) joined by its hard shadow, d6-1 (channel 1) declined by the reader; kept unresolved for review' }]);
+    expect(retumbles).toEqual([{ index: 1, status: 'rerolled', reason: 'd6-0 (channel 0) joined by its hard shadow, d6-1 (channel 1) declined by the reader; kept unresolved for review', problems: [{ kind: 'unreadable', channel: 0, cause: 'shadow' }, { kind: 'unreadable', channel: 1 }] }]);
     expect(store.unresolvedRolls(session.id).map((r) => [r.throwIndex, r.channel])).toEqual([
       [1, 0],
       [1, 1],

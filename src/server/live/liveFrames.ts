@@ -8,6 +8,7 @@ import type { RgbImage } from '../../core/image.js';
 import type { SessionDie } from '../../session/sessionDie.js';
 import type { FrameReading } from '../../vision/pipeline.js';
 import type { LiveHub } from './hub.js';
+import { asKind, type DieKind } from '../rolls/dieKinds.js';
 
 export type Mode = 'fairness' | 'stream';
 
@@ -26,6 +27,8 @@ export interface ThrowContext {
   readonly mode: Mode;
   readonly rollId?: string;
   readonly counted: readonly number[];
+  /** A stream roll's die kind of each channel thrown (a D3 from a d6 channel): a die read is announced as that kind shows it. */
+  readonly kinds?: ReadonlyMap<number, DieKind>;
 }
 
 const KEEP_FRAMES = 8;
@@ -54,6 +57,9 @@ export class LiveFrames {
     reading.readings.forEach((r, i) => {
       if (r.channel === undefined) return;
       const die = this.byChannel.get(r.channel);
+      const kind = context.kinds?.get(r.channel);
+      // The die as the roll's answer will show it (`kind`, `shows`), beside what the reader saw (`dieType`, `symbol`).
+      const shows = kind !== undefined && r.read.status === 'read' && r.read.symbol !== undefined ? asKind(kind, { type: die?.type.id ?? '', ...(die?.level === 'face' ? { faceId: r.read.symbol } : {}), symbol: r.read.symbol, channel: r.channel, label: '' }).symbol : undefined;
       this.hub.publish({
         type: 'die-read',
         at,
@@ -66,6 +72,8 @@ export class LiveFrames {
         dieType: die?.type.id ?? '',
         status: r.read.status,
         ...(r.read.symbol !== undefined ? { symbol: r.read.symbol } : {}),
+        ...(kind !== undefined ? { kind } : {}),
+        ...(shows !== undefined ? { shows } : {}),
         confidence: Number(r.read.confidence.toFixed(3)),
         crop: `/live/crop/${id}/${i}.png`,
       });

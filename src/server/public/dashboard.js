@@ -59,6 +59,8 @@ for (const action of ['start', 'pause', 'stop']) $(action).addEventListener('cli
 function renderMode() {
   $('mode-now').textContent = state.mode === 'fairness' ? 'fairness run' : 'stream rolling';
   $('run-now').textContent = state.run ? `(${state.run})` : '';
+  $('run-reason').textContent = state.stopped ?? '';
+  $('run-reason').hidden = state.stopped === undefined;
   document.body.dataset.mode = state.mode;
   document.body.dataset.run = state.run;
   for (const mode of ['stream', 'fairness']) {
@@ -247,7 +249,7 @@ connectLive({
   onEvent: (e) => {
     switch (e.type) {
       case 'mode':
-        Object.assign(state, { mode: e.mode, run: e.run });
+        Object.assign(state, { mode: e.mode, run: e.run, stopped: e.stopped });
         renderMode();
         break;
       case 'frame':

@@ -57,16 +57,20 @@ function slot(kind, symbol, note, kept = true) {
   return s;
 }
 
-// Why a throw is tumbled again, in a few words for viewers (the full reason is the result line's title).
-function retumbleWhy(statuses, reason) {
-  if (statuses.includes('cocked')) return 'a die is cocked';
-  if (/shadow/i.test(reason)) return 'a die is lost in its shadow';
-  if (/blob|touching|second die/i.test(reason)) return 'dice are touching';
-  if (/cocked/i.test(reason)) return 'a die is cocked';
-  if (statuses.some((st) => st !== 'read') || /unreadable|declined/i.test(reason)) return 'a die could not be read';
-  if (/missing|not found/i.test(reason)) return 'a die was not found';
-  return 'that throw did not count';
-}
+// Why a throw is tumbled again, in a few words for viewers, from the code the server sends with it (its own words,
+// written for the log, are the result line's title): the throw's, and the note on each die concerned.
+const RETUMBLE_WHY = {
+  cocked: 'a die is cocked',
+  shadow: 'a die is lost in its shadow',
+  touching: 'dice are touching',
+  stray: 'a die left its channel',
+  unreadable: 'a die could not be read',
+  missing: 'a die was not found',
+  'wrong-die': 'a die is not the one loaded',
+  'not-settled': 'the dice did not settle',
+  interrupted: 'that throw was interrupted',
+};
+const DIE_NOTE = { cocked: 'cocked', shadow: 'in its shadow', touching: 'touching', unreadable: 'unreadable', missing: 'not found', 'wrong-die': 'wrong die' };
 
 // A browser source smaller than the row of dice (600x200 with 11 dice) would wrap them and push the result line out
 // of sight: the dice shrink to one row that fits the width, then further while the result line would be cut off.
@@ -128,9 +132,11 @@ function showRoll(roll, fresh) {
   } else {
     // One slot per die asked, in the order asked: a die not yet read is an empty die on its channel, a reroll sits in
     // the place of the die it rerolls ("was blank"), so the row never holds more dice than the roll.
+    // Each as the kind asked, as the finished roll shows it (a D3 from a D6 is its numeral, not the D6's pips).
     for (const d of roll.partial ?? []) {
-      if (!d || !shows(d.type)) continue;
-      const s = slot(d.type, d.pending ? '' : (d.faceId ?? d.symbol), d.was !== undefined ? `was ${d.was}` : '');
+      const kind = d?.kind ?? d?.type;
+      if (!d || !shows(kind)) continue;
+      const s = slot(kind, d.pending ? '' : d.symbol, d.was !== undefined ? `was ${d.was}` : '');
       Object.assign(s.dataset, { channel: String(d.channel), was: d.was !== undefined ? `was ${d.was}` : '' });
       if (d.pending) s.classList.add('pending');
       diceBox.append(s);
@@ -217,24 +223,37 @@ connectLive({
       // A rolling roll: the dice kept so far replace the ones shown live.
       present(roll, roll.state !== 'rolling' || shown !== roll.id);
     } else if (e.type === 'die-read' && e.mode === 'stream' && e.counted && e.rollId === shown && root.dataset.state === 'rolling') {
-      if (!shows(e.dieType)) return;
-      // The die fills its place: a die of a throw that did not count first, else the first still waiting on its channel.
-      const at = diceBox.querySelector(`.die-slot.void[data-channel="${e.channel}"]`) ?? diceBox.querySelector(`.die-slot.pending[data-channel="${e.channel}"]`);
+      const kind = e.kind ?? e.dieType;
+      if (!shows(kind)) return;
+      // The die fills its place: a die of a throw that did not count first, then one this throw declined (read again,
+      // it may be called cocked), else the first still waiting on its channel.
+      const at =
+        diceBox.querySelector(`.die-slot.void[data-channel="${e.channel}"]`) ??
+        diceBox.querySelector(`.die-slot.live.declined[data-channel="${e.channel}"]`) ??
+        diceBox.querySelector(`.die-slot.pending[data-channel="${e.channel}"]`);
       if (at === null) return;
       const read = e.status === 'read';
       const was = at.dataset.was ?? '';
       // A die the reader declined (cocked, unreadable) is marked with why, so the re-tumble that follows makes sense.
-      const s = slot(e.dieType, read ? e.symbol : '', read ? was : e.status);
+      const s = slot(kind, read ? (e.shows ?? e.symbol) : '', read ? was : e.status);
       s.classList.add('live');
       if (!read) s.classList.add('declined');
       Object.assign(s.dataset, { channel: String(e.channel), status: e.status, was });
       at.replaceWith(s);
       requestAnimationFrame(() => performance.mark(`die ${e.rollId} ${e.frame} ${e.channel} ${e.at}`));
     } else if (e.type === 'retumble' && e.rollId === shown) {
-      // That throw did not count: its dice stay dimmed (a declined one still says why) until the next throw reads them.
+      // That throw did not count: its dice stay dimmed until the next throw reads them, each die concerned saying
+      // what the server found (a die the reader declined, then called cocked, is cocked).
       const live = [...diceBox.querySelectorAll('.die-slot.live')];
       for (const s of live) s.classList.replace('live', 'void');
-      result.textContent = `rolling again: ${retumbleWhy(live.map((s) => s.dataset.status), e.reason ?? '')}`;
+      for (const d of e.dice ?? []) {
+        const s = live.find((x) => x.dataset.channel === String(d.channel));
+        if (s === undefined || DIE_NOTE[d.code] === undefined) continue;
+        s.classList.add('declined');
+        s.dataset.status = d.code;
+        s.querySelector('.note').textContent = DIE_NOTE[d.code];
+      }
+      result.textContent = `rolling again: ${RETUMBLE_WHY[e.code] ?? 'that throw did not count'}`;
       result.title = e.reason ?? '';
     }
   },

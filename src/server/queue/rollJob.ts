@@ -7,6 +7,7 @@ import type { RgbImage } from '../../core/image.js';
 import { DicerigError } from '../../core/errors.js';
 import type { AnswerDie, RollOutcome } from '../rolls/procedure.js';
 import type { RollSpec } from '../rolls/request.js';
+import type { DieKind } from '../rolls/dieKinds.js';
 
 export interface EvidenceFrame {
   readonly throwIndex: number;
@@ -49,10 +50,14 @@ export interface PartialDie {
   readonly label: string;
   /** The channel's die type (a D3 may come from a d6 channel). */
   readonly type: string;
+  /** The die kind asked (`d3` for a D3 from a d6 channel): what `symbol` and `was` are in. */
+  readonly kind: DieKind;
   readonly pending?: true;
+  /** As the kind shows it, as the roll's answer will (a D3's numeral, not the D6 face it came from). */
   readonly symbol?: string;
+  /** The face the channel's die showed (a D6's pips for a D3). */
   readonly faceId?: string;
-  /** The symbol of the die this one rerolls. */
+  /** The symbol of the die this one rerolls, as its kind shows it. */
   readonly was?: string;
 }
 

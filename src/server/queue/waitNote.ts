@@ -10,5 +10,6 @@ export function waitNote(state: { readonly mode: string; readonly run: unknown }
       : 'the rig is in fairness-test mode; the roll waits until stream rolling is on';
   }
   if (state.run === 'paused') return 'stream rolling is paused or stopped; the roll waits until it is started again';
+  if (state.run === 'stopped') return 'stream rolling stopped by itself (the reason is on the dashboard and in /api/state); the roll waits until it is started again';
   return undefined;
 }

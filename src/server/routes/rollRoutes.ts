@@ -21,7 +21,9 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.post<{ Querystring: { wait?: string } }>('/api/rolls', async (req, reply) => {
     const client = bearerClient(req, reply, ctx.tokens.api, ctx.failedAuth);
-    if (client === undefined || !withinLimit(reply, ctx.apiLimit, client)) return reply;
+    // Only a roll taken spends from the rate limit, as on chat: a bot asking again while its queue is full (429), or
+    // with dice it cannot have (400, 422), would otherwise spend its tokens on refusals and stay refused after.
+    if (client === undefined || !withinLimit(reply, ctx.apiLimit, client, false, false)) return reply;
     if (!jsonBody(req, reply)) return reply;
     let spec;
     try {
@@ -36,6 +38,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if (controller.waitingFor(client) >= controller.maxWaitingPerClient) {
       return reply.code(429).header('Retry-After', '10').send({ error: `you already have ${controller.maxWaitingPerClient} rolls waiting; wait for them first` });
     }
+    ctx.apiLimit.take(client);
     const job = controller.submit(spec, client, describeSpec(spec));
     const wait = Math.min(MAX_WAIT_S, Math.max(0, Number(req.query.wait ?? 0) || 0));
     if (wait > 0) await Promise.race([job.done, new Promise((r) => setTimeout(r, wait * 1000))]);

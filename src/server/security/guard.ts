@@ -40,9 +40,12 @@ export function bearerClient(req: FastifyRequest, reply: FastifyReply, expected:
   return clientKey(given as string);
 }
 
-/** True when the client may go on; otherwise answers 429 with Retry-After. */
-export function withinLimit(reply: FastifyReply, limiter: RateLimiter, key: string, text = false): boolean {
-  const wait = limiter.take(key);
+/**
+ * True when the client may go on; otherwise answers 429 with Retry-After. `spend: false` only looks: for a request
+ * that spends from the limit once it is taken (a roll), so a refusal after this check costs nothing.
+ */
+export function withinLimit(reply: FastifyReply, limiter: RateLimiter, key: string, text = false, spend = true): boolean {
+  const wait = spend ? limiter.take(key) : limiter.wait(key);
   if (wait === 0) return true;
   const message = `too many requests: try again in ${wait} s`;
   void reply.code(429).header('Retry-After', String(wait));

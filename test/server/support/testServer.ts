@@ -18,7 +18,7 @@ export interface TestServer extends RunningServer {
 }
 
 export async function startTestServer(
-  options: { config?: SessionConfig; dice?: SimDice; clock?: 'system' | 'simulated'; limits?: Partial<Limits>; chatWaitMs?: number; tokens?: Tokens; seed?: number; cockedRate?: number; port?: number; dir?: string } = {},
+  options: { config?: SessionConfig; dice?: SimDice; clock?: 'system' | 'simulated'; limits?: Partial<Limits>; chatWaitMs?: number; limitClock?: () => number; tokens?: Tokens; seed?: number; cockedRate?: number; port?: number; dir?: string } = {},
 ): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'dicerig-serve-'));
   const logs: string[] = [];
@@ -30,6 +30,7 @@ export async function startTestServer(
     tokens: options.tokens ?? { api: API_TOKEN, chat: CHAT_TOKEN },
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}),
+    ...(options.limitClock ? { limitClock: options.limitClock } : {}),
     log: (line) => logs.push(line),
   });
   return {
