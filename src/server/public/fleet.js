@@ -154,7 +154,8 @@ function patch(container, items, key, make, shown) {
 const shownCampaigns = new Map();
 const shownSessions = new Map();
 
-function render(state) {
+// The store's status: the notice, the connection state and when it was last read (also on an unchanged poll's 304).
+function renderStatus(state) {
   setText($('store'), state.store);
   const notice = $('notice');
   if (state.problem !== null) {
@@ -170,6 +171,10 @@ function render(state) {
   }
   // Beside the status, not in it: a time that changes every read would be announced every read.
   setText($('updated'), state.readAt === null ? '' : ` · updated ${time(state.readAt)}`);
+}
+
+function render(state) {
+  renderStatus(state);
   const campaigns = $('campaigns');
   if (state.campaigns.length === 0) {
     shownCampaigns.clear();
@@ -187,14 +192,30 @@ function render(state) {
   document.body.dataset.ready = 'true';
 }
 
+// The last state shown and its ETag: the server answers 304, no body, while the fleet's state is unchanged.
+let shown = null;
+let etag = null;
+
 async function poll() {
   try {
-    const r = await fetch('/api/fleet', { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    const answer = await r.json();
-    if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
-    // Not below 250 ms: beyond loopback the server allows a client 4 reads a second.
-    if (Number.isFinite(answer.pollMs)) pollMs = Math.max(250, answer.pollMs);
-    render(answer);
+    const headers = token ? { authorization: `Bearer ${token}` } : {};
+    if (etag !== null) headers['if-none-match'] = etag;
+    // no-store: the page keeps the state itself, and a 304 must reach it as a 304, not as the browser cache's copy.
+    const r = await fetch('/api/fleet', { headers, cache: 'no-store' });
+    if (r.status === 304 && shown !== null) {
+      // Nothing changed but when the store was read: the status (the connection back after a failed poll) and the time.
+      const readAt = Number(r.headers.get('x-fleet-read-at'));
+      shown = { ...shown, readAt: r.headers.get('x-fleet-read-at') && Number.isFinite(readAt) ? readAt : shown.readAt };
+      renderStatus(shown);
+    } else {
+      const answer = await r.json();
+      if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
+      // Not below 250 ms: beyond loopback the server allows a client 4 reads a second.
+      if (Number.isFinite(answer.pollMs)) pollMs = Math.max(250, answer.pollMs);
+      render(answer);
+      shown = answer;
+      etag = r.headers.get('etag');
+    }
   } catch (e) {
     $('connection').dataset.status = 'reconnecting';
     setText($('connection-state'), `dashboard server not answering (${e.message}), retrying…`);
