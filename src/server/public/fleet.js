@@ -102,18 +102,23 @@ function renderVerdicts(v, throwCount) {
   ];
 }
 
+// Each cell names its column (data-label): on a phone the rows are cards, each cell a line under its column's name.
+// The table's roles are given outright, so a screen reader keeps its rows and headers when the cards' CSS unmakes the table's boxes.
+const cell = (label, attrs, ...children) => el('td', { role: 'cell', 'data-label': label, ...attrs }, ...children);
+
 function renderSession(s) {
   const partial = s.throwCount < s.localThrowCount;
-  return el('tr', { 'data-session': s.id },
-    el('td', { text: `#${s.id}` }),
-    el('td', { text: s.originHost }),
-    el('td', { 'data-col': 'store-file', title: s.originDb, text: s.storeFile }),
-    el('td', { 'data-col': 'host-key', text: s.hostKey }),
-    el('td', { text: s.rigId ?? '-' }),
-    el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
-    el('td', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
-    el('td', { 'data-col': 'status', class: s.stateText !== s.state ? 'quiet' : undefined, text: `${s.stateText}${partial ? ' (still being copied)' : ''}` }),
-    el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
+  return el('tr', { role: 'row', 'data-session': s.id },
+    cell('Fleet id', { text: `#${s.id}` }),
+    cell('Rig host', { text: s.originHost }),
+    cell('Store file', { 'data-col': 'store-file', title: s.originDb, text: s.storeFile }),
+    cell('Host:id', { 'data-col': 'host-key', text: s.hostKey }),
+    cell('Rig', { text: s.rigId ?? '-' }),
+    // The session's name heads its row (and its card).
+    el('th', { role: 'rowheader', scope: 'row', 'data-label': 'Session', 'data-col': 'session' }, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
+    cell('Throws', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
+    cell('Status', { 'data-col': 'status', class: s.stateText !== s.state ? 'quiet' : undefined, text: `${s.stateText}${partial ? ' (still being copied)' : ''}` }),
+    cell('Dice and verdicts', { 'data-col': 'verdicts' }, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
 }
 
 // Text is written only when it changes: rewriting it would drop a selection in it (a report command being copied).
