@@ -3,6 +3,7 @@ import type { RollStore } from '../store/rollStore.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
 import { openFleetSnapshot, type FleetSnapshot } from './snapshot.js';
+import { takenOverSessions, type TakenOver } from './takenOver.js';
 
 /** A session as the fleet lists it: its fleet id, and where it came from (rig host, store file, its id there). */
 export interface FleetSessionInfo {
@@ -28,6 +29,8 @@ export interface FleetSessionInfo {
   /** When the fleet last took a sync of it, and received its latest throw (null before its first): ms since the epoch, the syncing host's clock. */
   readonly syncedAt: number;
   readonly lastThrowAt: number | null;
+  /** For a campaign session whose batch was taken over (`--take-over`): who holds the batch now. Null otherwise. */
+  readonly takenOver: TakenOver | null;
 }
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
@@ -49,8 +52,19 @@ async function query<R extends object>(fleet: FleetDb, sql: string, params: unkn
   }
 }
 
-export function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
-  return query<FleetSessionInfo>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions');
+/** The listed sessions, each with whether its campaign batch was taken over. */
+async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInfo, 'takenOver'>[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
+  let taken: Map<number, TakenOver>;
+  try {
+    taken = rows.length === 0 ? new Map() : await takenOverSessions(fleet.pool, ids);
+  } catch (e) {
+    throw fleetFailure(e, fleet.where, fleet.where, doing);
+  }
+  return rows.map((r) => ({ ...r, takenOver: taken.get(Number(r.id)) ?? null }));
+}
+
+export async function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
+  return withTakeOvers(fleet, await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
 }
 
 /**
@@ -60,9 +74,10 @@ export function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
 export async function findFleetSession(fleet: FleetDb, key: string): Promise<FleetSessionInfo> {
   const k = key.trim();
   const byHost = /^(.+):(\d+)$/.exec(k);
-  const found = /^\d+$/.test(k)
-    ? await query<FleetSessionInfo>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
-    : await query<FleetSessionInfo>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
+  const rows = /^\d+$/.test(k)
+    ? await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
+    : await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
+  const found = await withTakeOvers(fleet, rows, 'finding a session', rows.map((r) => Number(r.id)));
   if (found.length === 1) return found[0] as FleetSessionInfo;
   if (found.length > 1) {
     throw new FleetError(`Several sessions of the fleet store ${fleet.where} are named "${k}": ${found.map(describeFleetSession).join('; ')}. Name one by its fleet id.`, { url: fleet.where, session: k });

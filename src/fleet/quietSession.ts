@@ -16,9 +16,20 @@ const quietFor = (ms: number): string => {
   return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} days`;
 };
 
-/** The session's state as a person should read it at `now`: "running? (no throw arrived for 25 min)" for a quiet running session, else its state. */
-export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt'>, now: number): string {
+const minute = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * The session's state as a person should read it at `now`: "running? (no throw arrived for 25 min)" for a quiet
+ * running session; "taken over (...)" for a running campaign session whose batch another host or store took over,
+ * quiet or not (it will never count, whatever its host does); else its state.
+ */
+export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt' | 'takenOver' | 'originHost'>, now: number): string {
   if (s.state !== 'running') return s.state;
+  const t = s.takenOver;
+  if (t !== null) {
+    const by = `host ${t.host}${t.host === s.originHost && t.store !== null ? ` with the store ${t.store}` : ''}`;
+    return `taken over (batch ${t.batch} is rolled by ${by} since ${minute(t.since)}: this session's rolls no longer count)`;
+  }
   const quiet = now - (s.lastThrowAt ?? s.syncedAt);
   return quiet < QUIET_MS ? s.state : `running? (no throw arrived for ${quietFor(quiet)})`;
 }

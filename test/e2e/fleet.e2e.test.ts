@@ -90,6 +90,9 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
+/** The page's window, as far as these tests ask it (the tests are type-checked without the DOM's types). */
+type Win = { getComputedStyle(e: unknown, pseudo?: string): { content: string; display: string } };
+
 interface ReportJson {
   dice: { label: string; verdict: string; sentence: string }[];
 }
@@ -162,7 +165,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
     await page.close();
   }, 60_000);
 
-  it('fits a 390 px phone screen: the page does not scroll sideways, each wide table scrolls in a named box a keyboard can scroll', async () => {
+  it('fits a 390 px phone screen: the page does not scroll sideways, each session is a card with its verdicts on screen, and each other wide table scrolls in a named box a keyboard can scroll', async () => {
     const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -174,13 +177,62 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
       expect(await box.getAttribute('tabindex')).toBe('0');
       expect(await box.getAttribute('aria-label')).toMatch(/\S \(scrolls sideways\)$/);
     }
-    // The sessions table is wider than the phone: its verdicts are reached by scrolling its box from the keyboard.
+    // The sessions need no sideways scrolling: each session's every die, its verdict and sentence lie within the screen's width.
     const sessions = page.locator('#sessions-scroll');
-    expect(await sessions.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
-    await sessions.focus();
-    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-    await expect.poll(() => sessions.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
+    expect(await sessions.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    const rows = page.locator('#sessions tbody tr');
+    expect(await rows.count()).toBe(3);
+    for (const row of await rows.all()) {
+      const dice = row.locator('.die');
+      expect(await dice.count()).toBeGreaterThan(1);
+      for (const part of [...(await row.locator('.die .verdict').all()), ...(await row.locator('.die .sentence').all()), row.locator('[data-col="status"]')]) {
+        expect(await part.isVisible()).toBe(true);
+        const b = await part.boundingBox();
+        expect(b).not.toBeNull();
+        expect(b!.x).toBeGreaterThanOrEqual(0);
+        expect(b!.x + b!.width).toBeLessThanOrEqual(390);
+      }
+      // Each line names its column, as the header row (hidden from sight here) does.
+      expect(await row.locator('[data-col="status"]').evaluate((e) => (globalThis as unknown as Win).getComputedStyle(e, '::before').content)).toContain('Status');
+    }
+    // Still a table to a screen reader: its caption, column headers and each session's row header.
+    const tree = await page.locator('#sessions').ariaSnapshot();
+    expect(tree).toMatch(/^- table "Sessions in the fleet store/);
+    expect(tree).toContain('- columnheader "Dice and verdicts');
+    expect(tree).toContain('- rowheader "');
+    // The card's words at AA contrast (4.5:1) on the card: the column names, the verdicts, the notes and sentences.
+    const pairs = (await page.evaluate(`(() => {
+      const background = (e) => {
+        for (let n = e; n; n = n.parentElement) { const bg = getComputedStyle(n).backgroundColor; if (bg !== 'rgba(0, 0, 0, 0)') return bg; }
+        return 'rgb(255, 255, 255)';
+      };
+      const out = [];
+      for (const e of document.querySelectorAll('#sessions tbody [data-label]')) out.push(['label ' + e.dataset.label, getComputedStyle(e, '::before').color, background(e)]);
+      for (const e of document.querySelectorAll('#sessions tbody .verdict, #sessions tbody .note, #sessions tbody .sentence, #sessions tbody .command')) out.push([e.className, getComputedStyle(e).color, background(e)]);
+      return out;
+    })()`)) as [string, string, string][];
+    expect(pairs.length).toBeGreaterThan(20);
+    for (const [name, fg, bg] of pairs) expect(contrast(fg, bg), `${name}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     await page.screenshot({ path: join(shots, 'fleet-390.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('keeps the sessions a table on a wide screen, one row a session with its verdicts in the last column', async () => {
+    const { page } = await openPage();
+    expect(await page.locator('#sessions thead').isVisible()).toBe(true);
+    expect(await page.locator('#sessions tbody tr').first().evaluate((e) => (globalThis as unknown as Win).getComputedStyle(e).display)).toBe('table-row');
+    await page.close();
+  });
+
+  it('lets a keyboard scroll a wide campaign table on a phone', async () => {
+    const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const legs = page.locator('.scroll', { has: page.locator('table.legs') });
+    expect(await legs.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await legs.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => legs.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
     await page.close();
   });
 

@@ -8,13 +8,14 @@
  * Beyond loopback every API read needs the API token (the fleet's results are
  * the organiser's), checked and rate-limited by the serve API's own guard.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Tokens } from '../security/auth.js';
 import { bearerClient, withinLimit } from '../security/guard.js';
 import { RateLimiter } from '../security/rateLimit.js';
 import { sameSiteOnly } from '../security/sameSite.js';
 import { createStack } from '../stack.js';
-import type { FleetView } from './fleetView.js';
+import type { FleetState, FleetView } from './fleetView.js';
 
 export const FLEET_PAGES = { '/': 'fleet.html' } as const;
 
@@ -36,6 +37,32 @@ export interface FleetServerOptions {
   readonly limitClock?: () => number;
 }
 
+/** The header giving when the store was last read, on a 304 as on a 200: the page's "updated" time moves on either. */
+export const READ_AT_HEADER = 'x-fleet-read-at';
+
+/**
+ * A state's body and its ETag. The tag leaves out when the store was read (that moves on every read, and would make
+ * every answer new): equal tags are the same sessions, campaigns and store status, so the tag is weak (W/).
+ * Kept per state object: the view hands out one object until its next read.
+ */
+const encoded = new WeakMap<FleetState, { readonly body: string; readonly etag: string }>();
+function encode(state: FleetState): { readonly body: string; readonly etag: string } {
+  let e = encoded.get(state);
+  if (e === undefined) {
+    const { readAt: _readAt, ...content } = state;
+    e = { body: JSON.stringify(state), etag: `W/"${createHash('sha256').update(JSON.stringify(content)).digest('base64url').slice(0, 27)}"` };
+    encoded.set(state, e);
+  }
+  return e;
+}
+
+/** If-None-Match names the tag (weak comparison, as RFC 9110 has it for If-None-Match), or is `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const bare = (t: string): string => t.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
 const refuse = async (_req: unknown, reply: FastifyReply): Promise<FastifyReply> => reply.code(405).header('Allow', 'GET, HEAD').send({ error: READ_ONLY });
 
 export async function createFleetServer(options: FleetServerOptions): Promise<FastifyInstance> {
@@ -53,7 +80,15 @@ export async function createFleetServer(options: FleetServerOptions): Promise<Fa
         return undefined;
       });
     }
-    scope.get('/api/fleet', async () => view.state());
+    // A page polls every few seconds: an unchanged state is a 304 with no body, not the whole fleet again.
+    scope.get('/api/fleet', async (req, reply) => {
+      const state = await view.state();
+      const { body, etag } = encode(state);
+      // no-cache: a browser cache may keep it but must ask again each time (the page asks with If-None-Match itself).
+      reply.header('ETag', etag).header('Cache-Control', 'no-cache').header(READ_AT_HEADER, state.readAt === null ? '' : String(state.readAt));
+      if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
     scope.get<{ Params: { id: string } }>('/api/fleet/sessions/:id/report', async (req, reply) => {
       // Digits only: nothing a request says reaches the store but a number.
       const id = /^\d{1,15}$/.test(req.params.id) ? Number(req.params.id) : undefined;

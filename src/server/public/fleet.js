@@ -102,18 +102,23 @@ function renderVerdicts(v, throwCount) {
   ];
 }
 
+// Each cell names its column (data-label): on a phone the rows are cards, each cell a line under its column's name.
+// The table's roles are given outright, so a screen reader keeps its rows and headers when the cards' CSS unmakes the table's boxes.
+const cell = (label, attrs, ...children) => el('td', { role: 'cell', 'data-label': label, ...attrs }, ...children);
+
 function renderSession(s) {
   const partial = s.throwCount < s.localThrowCount;
-  return el('tr', { 'data-session': s.id },
-    el('td', { text: `#${s.id}` }),
-    el('td', { text: s.originHost }),
-    el('td', { 'data-col': 'store-file', title: s.originDb, text: s.storeFile }),
-    el('td', { 'data-col': 'host-key', text: s.hostKey }),
-    el('td', { text: s.rigId ?? '-' }),
-    el('td', {}, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
-    el('td', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
-    el('td', { 'data-col': 'status', class: s.stateText !== s.state ? 'quiet' : undefined, text: `${s.stateText}${partial ? ' (still being copied)' : ''}` }),
-    el('td', {}, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
+  return el('tr', { role: 'row', 'data-session': s.id },
+    cell('Fleet id', { text: `#${s.id}` }),
+    cell('Rig host', { text: s.originHost }),
+    cell('Store file', { 'data-col': 'store-file', title: s.originDb, text: s.storeFile }),
+    cell('Host:id', { 'data-col': 'host-key', text: s.hostKey }),
+    cell('Rig', { text: s.rigId ?? '-' }),
+    // The session's name heads its row (and its card).
+    el('th', { role: 'rowheader', scope: 'row', 'data-label': 'Session', 'data-col': 'session' }, el('div', { text: s.name ?? '(unnamed)' }), s.campaign !== null && !(s.name ?? '').startsWith(`campaign ${s.campaign} `) ? el('div', { class: 'note', text: `campaign ${s.campaign}` }) : null, s.simulated ? el('div', { class: 'note', text: 'SIMULATED' }) : null),
+    cell('Throws', { 'data-col': 'throws', text: partial ? `${count(s.throwCount)} of ${count(s.localThrowCount)}` : count(s.throwCount) }),
+    cell('Status', { 'data-col': 'status', class: s.stateText !== s.state ? 'quiet' : undefined, text: `${s.stateText}${partial ? ' (still being copied)' : ''}` }),
+    cell('Dice and verdicts', { 'data-col': 'verdicts' }, ...renderVerdicts(s.verdicts, s.throwCount), el('div', { class: 'command', text: s.reportCommand })));
 }
 
 // Text is written only when it changes: rewriting it would drop a selection in it (a report command being copied).
@@ -154,7 +159,8 @@ function patch(container, items, key, make, shown) {
 const shownCampaigns = new Map();
 const shownSessions = new Map();
 
-function render(state) {
+// The store's status: the notice, the connection state and when it was last read (also on an unchanged poll's 304).
+function renderStatus(state) {
   setText($('store'), state.store);
   const notice = $('notice');
   if (state.problem !== null) {
@@ -170,6 +176,10 @@ function render(state) {
   }
   // Beside the status, not in it: a time that changes every read would be announced every read.
   setText($('updated'), state.readAt === null ? '' : ` · updated ${time(state.readAt)}`);
+}
+
+function render(state) {
+  renderStatus(state);
   const campaigns = $('campaigns');
   if (state.campaigns.length === 0) {
     shownCampaigns.clear();
@@ -187,14 +197,30 @@ function render(state) {
   document.body.dataset.ready = 'true';
 }
 
+// The last state shown and its ETag: the server answers 304, no body, while the fleet's state is unchanged.
+let shown = null;
+let etag = null;
+
 async function poll() {
   try {
-    const r = await fetch('/api/fleet', { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    const answer = await r.json();
-    if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
-    // Not below 250 ms: beyond loopback the server allows a client 4 reads a second.
-    if (Number.isFinite(answer.pollMs)) pollMs = Math.max(250, answer.pollMs);
-    render(answer);
+    const headers = token ? { authorization: `Bearer ${token}` } : {};
+    if (etag !== null) headers['if-none-match'] = etag;
+    // no-store: the page keeps the state itself, and a 304 must reach it as a 304, not as the browser cache's copy.
+    const r = await fetch('/api/fleet', { headers, cache: 'no-store' });
+    if (r.status === 304 && shown !== null) {
+      // Nothing changed but when the store was read: the status (the connection back after a failed poll) and the time.
+      const readAt = Number(r.headers.get('x-fleet-read-at'));
+      shown = { ...shown, readAt: r.headers.get('x-fleet-read-at') && Number.isFinite(readAt) ? readAt : shown.readAt };
+      renderStatus(shown);
+    } else {
+      const answer = await r.json();
+      if (!r.ok) throw new Error(`${r.status}: ${answer.error ?? ''}`);
+      // Not below 250 ms: beyond loopback the server allows a client 4 reads a second.
+      if (Number.isFinite(answer.pollMs)) pollMs = Math.max(250, answer.pollMs);
+      render(answer);
+      shown = answer;
+      etag = r.headers.get('etag');
+    }
   } catch (e) {
     $('connection').dataset.status = 'reconnecting';
     setText($('connection-state'), `dashboard server not answering (${e.message}), retrying…`);
