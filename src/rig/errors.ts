@@ -50,3 +50,9 @@ export class RigSilentError extends RigConnectError {}
 
 /** Settings the firmware would refuse, caught on the host before anything was sent: nothing changed on the board. */
 export class RigConfigError extends RigError {}
+
+/**
+ * The board cannot come back by itself (an emulated board whose process ended): reconnecting stops at once
+ * instead of polling a port path that may by now belong to another program.
+ */
+export class RigGoneError extends RigConnectError {}

@@ -4,7 +4,7 @@
  * states and who moves between them are the contract in `driver.ts`; this is its one implementation.
  */
 import type { LinkState } from './driver.js';
-import { RigConnectError, RigError, RigSilentError, type RigErrorContext } from './errors.js';
+import { RigConnectError, RigError, RigGoneError, RigSilentError, type RigErrorContext } from './errors.js';
 import { fingerprintPort, relocatePort, type PortFingerprint, type PortLister } from './serial/portLocator.js';
 import type { TimerHandle, TimerHost } from './timers.js';
 
@@ -178,9 +178,10 @@ export class LinkLifecycle {
         } catch (e) {
           lastError = e;
           await this.hooks.drop();
+          if (e instanceof RigGoneError) break;
         }
       }
-      if (this.timers.now() >= deadline) break;
+      if (lastError instanceof RigGoneError || this.timers.now() >= deadline) break;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.pollTimer = this.timers.after(this.opts.reconnectPollMs, resolve);
@@ -217,6 +218,9 @@ export class LinkLifecycle {
         ctx,
         { cause: last },
       );
+    }
+    if (last instanceof RigGoneError) {
+      return new RigConnectError(`The rig on ${path} went away (${why}) and cannot come back: ${last.message}`, ctx, { cause: last });
     }
     const lastTry = last instanceof Error ? last.message : String(last);
     return new RigConnectError(

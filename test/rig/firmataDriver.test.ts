@@ -13,6 +13,7 @@ import { FirmataRigDriver } from '../../src/rig/firmata/firmataDriver.js';
 import { startEmulatedFirmata, standardFirmataHex } from '../../src/rig/firmata/emulatedFirmata.js';
 import { DEFAULT_FIRMATA_SETTINGS } from '../../src/rig/firmata/firmataSettings.js';
 import { loadJohnnyFive } from '../../src/rig/firmata/johnnyFive.js';
+import { openSerialPortLink } from '../../src/rig/serial/serialLink.js';
 import { crcField } from '../../src/rig/protocol/crc16.js';
 import { findPortHolders } from '../../src/rig/serial/portHolders.js';
 import { buildFirmware } from './support/build.js';
@@ -239,6 +240,40 @@ describe('reconnecting by itself', () => {
     } finally {
       await d.close();
       await b.stop();
+    }
+  }, 60_000);
+});
+
+describe('an emulated board that ended', () => {
+  it('is not looked for again on its old pty path, which another program may now hold, and the driver says why it gave up', async () => {
+    // Whether the board's process had ended, for every open the driver asked for.
+    const opensAfterEnd: boolean[] = [];
+    let b: EmulatedBoard | undefined;
+    const started = await startEmulatedFirmata({
+      reconnectTimeoutMs: 3000,
+      openLink: (path, options) => {
+        opensAfterEnd.push(b?.stopped.exited ?? false);
+        return openSerialPortLink(path, options);
+      },
+    });
+    const d = started.driver;
+    b = started.board;
+    try {
+      b.pressSwitch('home');
+      await d.connect();
+      await b.stop(); // the emulator process ends, as when simavr crashes or is killed
+      const error = await d.status().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RigConnectError);
+      expect((error as Error).message).toContain('the emulated StandardFirmata board (simavr) has ended');
+      expect((error as Error).message).toContain(`${b.path} is no longer its port and is not opened again`);
+      // One try may come before the process's end is known (the pty closes first); none after it.
+      expect(opensAfterEnd.length).toBeGreaterThan(0);
+      expect(opensAfterEnd.filter((ended) => ended)).toEqual([]);
+    } finally {
+      await d.close();
     }
   }, 60_000);
 });

@@ -107,6 +107,7 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
   /** Every event reported since start, in order. */
   readonly events: BoardEvent[] = [];
   private exited = false;
+  private exitCode: number | null = null;
   private readonly exitPromise: Promise<void>;
 
   private constructor(
@@ -119,6 +120,7 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
     this.exitPromise = new Promise((done) => {
       child.once('exit', (code) => {
         this.exited = true;
+        this.exitCode = code;
         this.emit('exit', code);
         done();
       });
@@ -130,6 +132,11 @@ export class EmulatedBoard extends EventEmitter<{ event: [BoardEvent]; exit: [nu
         this.emit('event', ev);
       }
     })();
+  }
+
+  /** Whether the harness process has ended, and with which exit code (null: killed by a signal). */
+  get stopped(): { readonly exited: boolean; readonly code: number | null } {
+    return { exited: this.exited, code: this.exitCode };
   }
 
   /** Starts the harness and resolves once it has printed its serial port path. */

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { EmulatedBoard, type EmulatedBoardOptions } from '../emulator/emulatedBoard.js';
-import { RigConnectError } from '../errors.js';
+import { RigConnectError, RigGoneError } from '../errors.js';
+import { openSerialPortLink } from '../serial/serialLink.js';
 import { FirmataRigDriver, type FirmataDriverOptions } from './firmataDriver.js';
 
 /**
@@ -47,9 +48,25 @@ export const EMULATED_CONNECT_TIMEOUT_MS = 20_000;
 export async function startEmulatedFirmata(options: EmulatedFirmataOptions = {}): Promise<{ board: EmulatedBoard; driver: FirmataRigDriver }> {
   const { harness, ...driverOptions } = options;
   const board = await EmulatedBoard.start({ firmware: standardFirmataHex(), ...(harness ? { harness } : {}) });
+  const openLink = driverOptions.openLink ?? openSerialPortLink;
   const driver = new FirmataRigDriver({
     connectTimeoutMs: EMULATED_CONNECT_TIMEOUT_MS,
     ...driverOptions,
+    // Once the emulator has ended, its pty number is free for the system to give to another program:
+    // the driver must not open that path again when it tries to reconnect.
+    openLink: (path, linkOptions) => {
+      const { exited, code } = board.stopped;
+      if (exited) {
+        return Promise.reject(
+          new RigGoneError(
+            `the emulated StandardFirmata board (simavr) has ended (${code === null ? 'killed by a signal' : `exit code ${code}`}), ` +
+              `so ${path} is no longer its port and is not opened again; run the command again to start a new emulated board.`,
+            { port: path, driver: 'firmata' },
+          ),
+        );
+      }
+      return openLink(path, linkOptions);
+    },
     port: board.path,
     onClosed: () => board.stop(),
   });
