@@ -19,11 +19,15 @@ import { buildScene, emptyPlatform, withoutDie } from '../../src/camera/render3d
 import { decodeImageFile } from '../../src/camera/decode.js';
 import { writeRenderedFolder } from '../../src/camera/render3d/writeRenderedFolder.js';
 import type { RgbImage } from '../../src/core/image.js';
+import { rememberingRenderer } from './support/rememberingRenderer.js';
 
 let renderer: BrowserRenderer;
+/** The same browser for the folder writer's tests, drawing each scene once however often they ask for it. */
+let folders: BrowserRenderer;
 let dir = '';
 beforeAll(async () => {
   renderer = await BrowserRenderer.open();
+  folders = rememberingRenderer(renderer);
   dir = await mkdtemp(join(tmpdir(), 'dicerig-render3d-'));
 }, 120_000);
 afterAll(async () => {
@@ -186,10 +190,10 @@ describe('3D synthetic camera in Chromium', () => {
 
   it('picks up a run that stopped part way with --reuse, drawing only the scenes it had not written whole, and starts afresh for another request', async () => {
     let renders = 0;
-    const counting = Object.create(renderer) as BrowserRenderer;
+    const counting = Object.create(folders) as BrowserRenderer;
     counting.render = (spec, format) => {
       renders++;
-      return renderer.render(spec, format);
+      return folders.render(spec, format);
     };
     const stopAfter = (n: number) => (done: number) => {
       if (done === n) throw new Error('stopped');
@@ -221,13 +225,13 @@ describe('3D synthetic camera in Chromium', () => {
 
   it('renders one die a scene when asked, as a rig channel holds it, records the count, and refuses to grow the set with scenes of other counts', async () => {
     const out = join(dir, 'one-die');
-    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 3, diceCount: [1, 1] });
+    await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 3, diceCount: [1, 1] });
     for (let seed = 40_501; seed < 40_504; seed++) {
       const truth = JSON.parse(await readFile(join(out, 'truth', `r3d-xwing-${seed}.json`), 'utf8')) as { dice: unknown[] };
       expect(truth.dice).toHaveLength(1);
     }
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ diceCount: [1, 1] });
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 4, reuse: true })).rejects.toThrow(/holds scenes of 1\.\.1 dice; cannot reuse them for the scene's own/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 40_501, count: 4, reuse: true })).rejects.toThrow(/holds scenes of 1\.\.1 dice; cannot reuse them for the scene's own/);
   }, 180_000);
 
   it("refuses a bad option through the script: exit code 2, the reason prefixed with the script's name, nothing written", () => {
@@ -327,7 +331,7 @@ describe('3D synthetic camera in Chromium', () => {
     // A live process (a sleeping child) holds the set: refused, nothing written, its lock left alone.
     const holder = spawn('sleep', ['30']);
     await writeFile(`${out}.lock`, `${holder.pid}\n`);
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 })).rejects.toThrow(
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 })).rejects.toThrow(
       new RegExp(`${out} is being rendered by process ${holder.pid} \\(${out}\\.lock\\): render another set, or stop that run first`),
     );
     expect(existsSync(`${out}.partial`)).toBe(false);
@@ -336,40 +340,40 @@ describe('3D synthetic camera in Chromium', () => {
     const gone = new Promise((resolve) => holder.on('exit', resolve));
     holder.kill('SIGKILL');
     await gone;
-    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
+    await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
     expect(existsSync(join(out, 'READY'))).toBe(true);
     expect(existsSync(`${out}.lock`)).toBe(false);
   }, 180_000);
 
   it('refuses to grow a set from images drawn in another artwork or with cocked dice leaning otherwise, or on other lights or platforms, and records what it drew on', async () => {
     const out = join(dir, 'tune-xwing-art');
-    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/leaning 14\.\.40 degrees; cannot reuse its images for 14\.\.22/);
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, lighting: ['lamp-neutral'] })).rejects.toThrow(/lit by the split's own presets; cannot reuse them for lamp-neutral/);
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, platforms: ['green-felt'] })).rejects.toThrow(/dice lying on the split's own platform presets; cannot reuse them for green-felt/);
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedOnDie: 0.9 })).rejects.toThrow(/a share of 0\.4 of cocked dice lean on a die; cannot reuse them for 0\.9/);
+    await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, art: 'foreign-1' })).rejects.toThrow(/holds house art; cannot reuse its images for foreign-1 art/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/leaning 14\.\.40 degrees; cannot reuse its images for 14\.\.22/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, lighting: ['lamp-neutral'] })).rejects.toThrow(/lit by the split's own presets; cannot reuse them for lamp-neutral/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, platforms: ['green-felt'] })).rejects.toThrow(/dice lying on the split's own platform presets; cannot reuse them for green-felt/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedOnDie: 0.9 })).rejects.toThrow(/a share of 0\.4 of cocked dice lean on a die; cannot reuse them for 0\.9/);
     // The lean asked for, and what cocked dice lean on, are recorded with the set.
     const low = join(dir, 'tune-xwing-low');
-    await writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22], cockedOnDie: 0.9, platforms: ['grey-acrylic'] });
+    await writeRenderedFolder(folders, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, cockedTiltDeg: [14, 22], cockedOnDie: 0.9, platforms: ['grey-acrylic'] });
     expect(JSON.parse(await readFile(join(low, 'summary.json'), 'utf8'))).toMatchObject({ cockedTiltDeg: [14, 22], cockedOnDie: 0.9, platforms: ['grey-acrylic'] });
     expect(JSON.parse(await readFile(join(low, 'truth', 'r3d-xwing-1000000.json'), 'utf8'))).toMatchObject({ preset: { platform: 'grey-acrylic' } });
-    await expect(writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22], cockedOnDie: 0.9 })).rejects.toThrow(
+    await expect(writeRenderedFolder(folders, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22], cockedOnDie: 0.9 })).rejects.toThrow(
       /dice lying on grey-acrylic platform presets; cannot reuse them for the split's own/,
     );
-    await expect(writeRenderedFolder(renderer, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/a share of 0\.9 of cocked dice lean on a die; cannot reuse them for 0\.4/);
+    await expect(writeRenderedFolder(folders, { dir: low, dice: 'xwing', firstSeed: 1_000_000, count: 1, reuse: true, cockedTiltDeg: [14, 22] })).rejects.toThrow(/a share of 0\.9 of cocked dice lean on a die; cannot reuse them for 0\.4/);
   }, 180_000);
 
   it('refuses to grow a set from images of another scene look, and records the look in summary.json', async () => {
     const out = join(dir, 'train-d6-look');
-    await writeRenderedFolder(renderer, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1 });
+    await writeRenderedFolder(folders, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1 });
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ look: 'rig' });
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1, reuse: true, look: 'tray' })).rejects.toThrow(/holds rig-look images; cannot reuse them for the tray look/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'd6', firstSeed: 510_000, count: 1, reuse: true, look: 'tray' })).rejects.toThrow(/holds rig-look images; cannot reuse them for the tray look/);
   }, 180_000);
 
   it('records what drew a set (Chromium as installed, the drawing code) and refuses to grow a set another renderer drew, or one that did not say', async () => {
     const out = join(dir, 'tune-xwing-drawn');
-    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
+    await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 1 });
     const summaryFile = join(out, 'summary.json');
     const summary = JSON.parse(await readFile(summaryFile, 'utf8')) as { renderer: { chromium: string; drawing: string } };
     const installed = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout;
@@ -379,19 +383,19 @@ describe('3D synthetic camera in Chromium', () => {
     // The same renderer grows its own set, copying the image it drew.
     const image = join(out, 'images', 'r3d-xwing-1000000.jpg');
     const before = await readFile(image);
-    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true });
+    await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true });
     expect((await readFile(image)).equals(before)).toBe(true);
     const drawn = JSON.parse(await readFile(summaryFile, 'utf8')) as Record<string, unknown>;
     const other = { ...drawn, renderer: { ...summary.renderer, drawing: '0'.repeat(64) } };
     await writeFile(summaryFile, JSON.stringify(other));
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(
       /was drawn by Chromium [\d.]+, drawing code 000000000000, not by this renderer \(Chromium [\d.]+, drawing code [0-9a-f]{12}\); cannot reuse its images/,
     );
     await writeFile(summaryFile, JSON.stringify({ ...drawn, renderer: { ...summary.renderer, chromium: '1.0.0.0' } }));
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(/was drawn by Chromium 1\.0\.0\.0/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(/was drawn by Chromium 1\.0\.0\.0/);
     const { renderer: _, ...unsaid } = drawn;
     await writeFile(summaryFile, JSON.stringify(unsaid));
-    await expect(writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(/was drawn by a renderer that did not record itself/);
+    await expect(writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2, reuse: true })).rejects.toThrow(/was drawn by a renderer that did not record itself/);
     // Nothing was lost by a refused reuse: the set is still there.
     expect((await readFile(image)).equals(before)).toBe(true);
   }, 180_000);
@@ -413,7 +417,7 @@ describe('3D synthetic camera in Chromium', () => {
 
   it('writes with emptyPlatform each scene photographed without its dice, as a session\'s reference: unlike the image on every die, like it away from them up to its own sensor noise', async () => {
     const out = join(dir, 'tune-xwing-empty');
-    await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_010, count: 1, emptyPlatform: true });
+    await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_010, count: 1, emptyPlatform: true });
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ emptyPlatform: true });
     const name = 'r3d-xwing-1000010';
     const image = await decodeImageFile(join(out, 'images', `${name}.jpg`));
@@ -460,7 +464,7 @@ describe('3D synthetic camera in Chromium', () => {
 
   it('writes a labelled folder the shared reader reads, with a ground-truth sidecar per image and READY when complete', async () => {
     const out = join(dir, 'tune-xwing');
-    const summary = await writeRenderedFolder(renderer, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2 });
+    const summary = await writeRenderedFolder(folders, { dir: out, dice: 'xwing', firstSeed: 1_000_000, count: 2 });
     expect(summary.images).toBe(2);
     expect(await readdir(out)).toEqual(expect.arrayContaining(['READY', 'images', 'labels', 'truth', 'summary.json']));
     const folder = await readLabelledFolder(join(out, 'images'));

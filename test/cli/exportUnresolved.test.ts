@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RollStore } from '../../src/store/rollStore.js';
 import { runCli } from './runCli.js';
+import { demoStore } from '../support/demoStore.js';
 
 type AnalyzedDie = { label: string; rolls: number; unresolved?: number; verdict: { kind: string; rollsNeeded: number | null } };
 
@@ -20,7 +21,7 @@ describe('exporting a session with rolls the reader left unresolved', () => {
   let session: AnalyzedDie[];
 
   beforeAll(async () => {
-    const demo = await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db);
+    const demo = await demoStore(['--declines', '6=0.95', '--budget', '150', '--seed', '4'], db);
     expect(demo.code, demo.err).toBe(0);
     session = (JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: AnalyzedDie[] }).dice;
     expect(session.every((d) => (d.unresolved ?? 0) > 0)).toBe(true);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './runCli.js';
+import { demoStore } from '../support/demoStore.js';
 
 type Die = { label: string; verdict: { kind: string }; sentence: string; decidedBy?: { session: number; file?: string }; acrossSessions?: { sessions: number[] } };
 type Analysis = { settings: { alpha: number; delta: number }; dice: Die[] };
@@ -24,7 +25,8 @@ describe("analyzing a session's export", () => {
 
   beforeAll(async () => {
     // The same seed twice: the same four dice (by label) rolled in two sessions.
-    for (let i = 0; i < 2; i++) expect((await runCli('demo', '--budget', '150', '--seed', '3', '--db', db)).code).toBe(0);
+    expect((await demoStore(['--budget', '150', '--seed', '3'], db)).code).toBe(0);
+    expect((await runCli('demo', '--budget', '150', '--seed', '3', '--db', db)).code).toBe(0);
     expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
     expect((await runCli('export', '2', '--db', db, '--out', jsonl)).code).toBe(0);
   }, 120_000);

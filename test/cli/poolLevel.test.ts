@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.js';
+import { demoStore } from '../support/demoStore.js';
 
 type Pooled = { ranking: { label: string; score: number }[]; verdicts: Record<string, string>; rankedBySession: string[] };
 
 describe('pool over several sessions', () => {
   it("ranks each session's dice by the session's intervals made again at alpha over all the candidates, keeping the verdicts the sessions made", async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-level-')), 'rolls.db');
-    for (const seed of ['3', '5']) expect((await runCli('demo', '--budget', '150', '--seed', seed, '--db', db)).code).toBe(0);
+    expect((await demoStore(['--budget', '150', '--seed', '3'], db)).code).toBe(0);
+    expect((await runCli('demo', '--budget', '150', '--seed', '5', '--db', db)).code).toBe(0);
     const pool = async (...sessions: string[]) => JSON.parse((await runCli('pool', ...sessions, '--db', db, '--size', '2', '--json')).out) as Pooled;
     // Alone, session 1's four dice are ranked at its own level (0.001 over 4 dice: the pool's level too).
     const alone = await pool('1');

@@ -11,6 +11,7 @@ import { PALETTE } from '../../src/report/chart/palette.js';
 import { fileKeys } from '../../src/report/fileKeys.js';
 import { dieSectionHtml, rowCells, stripTags, svgById, svgShape } from '../report/support/html.js';
 import { runCli } from './runCli.js';
+import { demoStore } from '../support/demoStore.js';
 
 type Interval = { lower: number; upper: number };
 interface AnalyzedDie {
@@ -49,7 +50,7 @@ describe('figures of a die its session decided, with rolls the reader left unres
   let session: AnalyzedDie[];
 
   beforeAll(async () => {
-    const demo = await runCli('demo', '--declines', '6=0.95', '--budget', '150', '--seed', '4', '--db', db);
+    const demo = await demoStore(['--declines', '6=0.95', '--budget', '150', '--seed', '4'], db);
     expect(demo.code, demo.err).toBe(0);
     session = (JSON.parse((await runCli('analyze', '1', '--db', db, '--json')).out) as { dice: AnalyzedDie[] }).dice;
   }, 180_000);

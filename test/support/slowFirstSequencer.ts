@@ -3,9 +3,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that take 20 s or more on a quiet 2-core machine (measured 2026-12-01), slowest first.
- * Once Vitest has timings of a run (node_modules/.vite) it starts the slowest files first by itself; on a
+ * Once Vitest has timings of every file (node_modules/.vite) it starts the slowest files first by itself; on a
  * fresh clone (CI) it has none and starts the largest files first, which left these small but slow
- * files for the end of the run, where one of them runs alone while the other workers idle.
+ * files for the end of the run, where one of them runs alone while the other workers idle. It gathers timings
+ * file by file, from every run (a worktree sharing node_modules shares them): after runs of a few files it knows
+ * those, and used to sort every other file by size, the slow small ones last again (its cache held 4 files after
+ * one such run). So unless it knows every file of this run, these go first.
  */
 const SLOW = [
   'test/cli/demo.test.ts',
@@ -34,7 +37,7 @@ export default class SlowFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const root = this.ctx.config.root;
     const path = (f: TestSpecification): string => relative(root, f.moduleId);
-    if (sorted.some((f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${path(f)}`) !== undefined)) return sorted;
+    if (sorted.every((f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${path(f)}`) !== undefined)) return sorted;
     const rank = (f: TestSpecification): number => {
       const i = SLOW.indexOf(path(f));
       return i < 0 ? SLOW.length : i;
