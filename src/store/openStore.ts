@@ -206,6 +206,10 @@ export function openStoreForReading(path: string): ReadableStore & { close(): vo
 function openForReading(path: string): ReadableStore & { cleanup?: () => void } {
   if (!memory(path) && !existsSync(path)) throw new StoreError(`There is no roll store at ${path}.`, { db: path });
   refuseFolder(path);
+  // SQLite reads an empty file as an empty database, so a store emptied by accident would "verify" with nothing in it.
+  if (!memory(path) && statSync(path).size === 0 && !existsSync(`${path}-wal`)) {
+    throw new StoreError(`${path} is an empty file (0 bytes), not a roll store: if it was one, its contents are gone; restore it from a backup or an export.`, { db: path });
+  }
   try {
     return { store: RollStore.open(path, { readonly: true }) };
   } catch (e) {

@@ -18,6 +18,7 @@ import { requireVerified } from '../../store/requireVerified.js';
 import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceCheck.js';
 import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { importSettings } from '../importSettings.js';
+import { checkExportTarget, commitStaged, discardStaged, stagedFile, type StagedFile } from '../exportTarget.js';
 import { importedVerdicts } from '../importedVerdicts.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
@@ -95,8 +96,11 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--out <file>', 'write to FILE instead of standard output')
     .option('--allow-unverified', 'export even when the store fails verification (a damaged or tampered store), with a warning')
     .option('--dice-file <file>', "JSON/YAML file with user-defined dice (a fleet session's campaign of such dice is analysed with them)")
-    .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean; diceFile?: string }) => {
+    .option('--force', 'replace --out FILE (and its manifest) when they exist')
+    .action(async (sessionKey: string, flags: { db?: string; format?: ExportFormat; out?: string; allowUnverified?: boolean; diceFile?: string; force?: boolean }) => {
       const format: ExportFormat = flags.format ?? (flags.out !== undefined && /\.(jsonl|ndjson)$/i.test(flags.out) ? 'jsonl' : 'csv');
+      const sidecar = flags.out !== undefined && format === 'csv' ? `${flags.out}.manifest.json` : undefined;
+      if (flags.out !== undefined) checkExportTarget(flags.out, sidecar, flags.db, flags.force === true);
       // With the dice known, a fleet session's campaign finding is read too, and travels in the manifest.
       await withStoredSession(flags.db, sessionKey, (line) => io.err(`${line}\n`), ({ store, session, campaign }) => {
         const { damaged } = requireVerified(store, session.id, flags.allowUnverified === true, (line) => io.err(`${line}\n`));
@@ -108,10 +112,19 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         if (campaign !== undefined) io.err(`dicerig: ${campaign.sentence} The manifest carries the finding, so analyze, pool and report show its dice so too.\n`);
         const manifestLine = JSON.stringify(exported.manifest);
         const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
-        writeLines(flags.out, head, exported.lines(), io);
-        if (flags.out !== undefined) {
-          const sidecar = format === 'csv' ? `${flags.out}.manifest.json` : undefined;
-          if (sidecar !== undefined) writeFileSync(sidecar, `${JSON.stringify(exported.manifest, null, 2)}\n`);
+        if (flags.out === undefined) writeLines(undefined, head, exported.lines(), io);
+        else {
+          // Staged and moved into place together: a failure leaves neither a half-written file nor rows without their manifest.
+          const rows = stagedFile(flags.out);
+          const staged = [...(sidecar !== undefined ? [stagedFile(sidecar)] : []), rows];
+          try {
+            if (sidecar !== undefined) writeFileSync((staged[0] as StagedFile).temp, `${JSON.stringify(exported.manifest, null, 2)}\n`);
+            writeLines(rows.temp, head, exported.lines(), io);
+            commitStaged(staged);
+          } catch (e) {
+            discardStaged(staged);
+            throw e;
+          }
           io.out(
             `Wrote ${formatCount(exported.manifest.exportedRolls)} rolls${reviewedNote(exported.manifest.reviewedRolls ?? 0, ': rows marked "reviewed"')}${unresolvedNote(exported.manifest.unresolvedRolls)} of session ${session.id}${session.name !== null ? ` (${session.name})` : ''} to ${flags.out}` +
               `${sidecar !== undefined ? `, manifest ${sidecar}` : ''}.\n`,
