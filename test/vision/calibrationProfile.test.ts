@@ -84,6 +84,18 @@ describe('building a calibration profile', () => {
 });
 
 describe('the profile document', () => {
+  it('without any cocked die among its samples sets a finite cocked threshold just above the flat dice, and survives a JSON round trip', () => {
+    const flat = samples.filter((s) => s.label !== 'cocked');
+    expect(flat.length).toBeLessThan(samples.length);
+    const built = buildD8Profile(flat, options).profile;
+    // Its training dice are a part of these, so their longest outline is at most this one.
+    const flatMax = Math.max(...flat.map((s) => (typeof s.description === 'string' ? 0 : s.description.outline.elongation)));
+    expect(Number.isFinite(built.classifier.cockedElongation)).toBe(true);
+    expect(built.classifier.cockedElongation).toBeGreaterThanOrEqual(1.06);
+    expect(built.classifier.cockedElongation).toBeLessThanOrEqual(Math.max(1.06, flatMax * 1.03) + 1e-6);
+    expect(parseProfile(JSON.parse(JSON.stringify(built)) as unknown, 'no-cocked.json').hash).toBe(built.hash);
+  });
+
   it('survives a JSON round trip and checks clean', () => {
     const back = parseProfile(clone(profile));
     expect(back).toEqual(profile);

@@ -253,8 +253,10 @@ function fitClassifier(train: readonly Measured[], dice: readonly string[], geom
   // Cocked threshold: between the flattest cocked and the longest flat outline, never hugging the flat ones.
   const flatMax = Math.max(...flat.map((s) => s.description.outline.elongation));
   const cockedEl = train.filter((s) => s.label === COCKED_CLASS).map((s) => s.description.outline.elongation);
-  const cockedMin = cockedEl.length > 0 ? Math.min(...cockedEl) : Number.POSITIVE_INFINITY;
   const floor = Math.max(1.06, flatMax * 1.03);
+  // With no cocked die named (none landed cocked, or their group was skipped) there is no upper side to split from:
+  // the threshold hugs the flat dice, so an outline longer than any flat one seen is called cocked, not read.
+  const cockedMin = cockedEl.length > 0 ? Math.min(...cockedEl) : floor;
   const cockedElongation = cockedMin > floor ? Math.max(floor, Math.sqrt(flatMax * cockedMin)) : floor;
 
   const radii = flat.map((s) => s.description.outline.radius);
