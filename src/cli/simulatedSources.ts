@@ -1,3 +1,4 @@
+import { isSimulatedLog } from '../rolllog/simulatedLog.js';
 import type { ParsedLog } from '../rolllog/types.js';
 import type { FileWithManifest } from './fileManifest.js';
 import { storedSessionName } from './storedLogs.js';
@@ -29,7 +30,7 @@ export function simulatedSources(sessions: readonly StoredSession[], manifests: 
 /** Each file, simulated when its export manifest says its session was, or every row of it is marked simulated. */
 export function fileKinds(manifests: readonly FileWithManifest[], logs: readonly ParsedLog[]): SourceKind[] {
   const manifestOf = new Map(manifests.map((m) => [m.file, m.manifest]));
-  return logs.map((l) => ({ name: l.file, simulated: manifestOf.get(l.file)?.session.simulated === true || (l.rows > 0 && l.simulatedRows === l.rows) }));
+  return logs.map((l) => ({ name: l.file, simulated: isSimulatedLog(l, manifestOf.get(l.file)?.session.simulated) }));
 }
 
 /** The line that says so: every source simulated, or which of them are. */

@@ -1,6 +1,7 @@
 import type { DieType } from '../dice/types.js';
 import type { DieRolls, LogFormat } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
+import { isSimulatedLog } from '../rolllog/simulatedLog.js';
 import { refuseImportedBefore } from './importedBefore.js';
 import type { ImportedManifest } from './manifest.js';
 import type { RollInput, SessionRecord } from './records.js';
@@ -11,6 +12,8 @@ export interface ImportSource {
   readonly file: string;
   readonly format: LogFormat;
   readonly rows: number;
+  /** Rows marked simulated (an export's `simulated` column). */
+  readonly simulatedRows?: number;
   readonly manifest?: ImportedManifest;
 }
 
@@ -48,8 +51,8 @@ export interface ImportResult {
  * together, so throw i holds the i-th roll of every die that has one. An unresolved roll (no face) is stored as one,
  * in its place among the die's rolls; a roll a person labelled is stored as the session stored it, declined and then
  * labelled, by whom the file says (`UNNAMED_REVIEWER` when it does not). The
- * session is simulated when the files' manifests say so (files without one
- * count as real); files that disagree are refused, and so are files whose
+ * session is simulated when the files' manifests say so, or every row of a file without one is marked simulated (other
+ * files count as real); files that disagree are refused, and so are files whose
  * manifests name a session the store holds the rolls of already.
  */
 export function importRolls(store: RollStore, rolls: readonly DieRolls[], sources: readonly ImportSource[], options: ImportOptions): ImportResult {
@@ -139,12 +142,12 @@ function rollOrder(r: DieRolls): Int32Array {
 
 /** The simulated flag the files agree on; an InputError naming two files that disagree. */
 export function importedSimulated(sources: readonly ImportSource[]): boolean {
-  const flags = sources.map((s) => ({ file: s.file, simulated: s.manifest?.session.simulated ?? false }));
+  const flags = sources.map((s) => ({ file: s.file, simulated: isSimulatedLog(s, s.manifest?.session.simulated) }));
   const sim = flags.find((f) => f.simulated);
   const real = flags.find((f) => !f.simulated);
   if (sim !== undefined && real !== undefined) {
     throw new InputError(
-      `its manifest marks the rolls as simulated, but ${real.file} holds real rolls; simulated rolls must never mix with real ones, so import them as separate sessions`,
+      `its manifest or its rows mark the rolls as simulated, but ${real.file} holds real rolls; simulated rolls must never mix with real ones, so import them as separate sessions`,
       { file: sim.file, line: 1 },
     );
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RollStore } from '../../src/store/rollStore.js';
@@ -327,10 +327,15 @@ describe('dicerig import', () => {
     const csv = join(dir, 'sim.csv');
     expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
     expect((await runCli('import', csv, '--db', join(dir, 'another.db'))).out).toMatch(/into session 1, simulated, in /);
+    // Without its manifest, the CSV's rows still say so: every one is marked simulated.
+    const bare = join(dir, 'bare.csv');
+    copyFileSync(csv, bare);
+    const fromRows = await runCli('import', bare, '--db', join(dir, 'bare.db'));
+    expect(fromRows.out).toMatch(/into session 1, simulated, in /);
     const mixed = await runCli('import', out, 'examples/one-hot/green-07.csv', '--db', target);
     expect(mixed.code).toBe(1);
     expect(mixed.err).toBe(
-      `dicerig: ${out}, line 1: its manifest marks the rolls as simulated, but examples/one-hot/green-07.csv holds real rolls; simulated rolls must never mix with real ones, so import them as separate sessions\n`,
+      `dicerig: ${out}, line 1: its manifest or its rows mark the rolls as simulated, but examples/one-hot/green-07.csv holds real rolls; simulated rolls must never mix with real ones, so import them as separate sessions\n`,
     );
   });
 });

@@ -139,7 +139,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .description(
       'Reads roll logs in the formats `dicerig analyze` reads (CSV, JSON Lines, one-hot) and stores them as one new session marked as imported, ' +
         'in one transaction: a bad file or line writes nothing. Each die keeps its roll order; throw i holds the i-th roll of every die. ' +
-        'The session is simulated when the export manifests say so.',
+        'The session is simulated when the export manifests say so, or every row of a file is marked simulated.',
     )
     .argument('<files...>', 'roll logs')
     .option('--db <path>', DB_HELP)
@@ -157,7 +157,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       if (unused !== undefined) io.err(unused);
       const sources: ImportSource[] = parsed.map((p) => {
         const manifest = manifestOf(p.file);
-        return { file: p.file, format: p.format, rows: p.rows, ...(manifest !== undefined ? { manifest } : {}) };
+        return { file: p.file, format: p.format, rows: p.rows, ...(p.simulatedRows !== undefined ? { simulatedRows: p.simulatedRows } : {}), ...(manifest !== undefined ? { manifest } : {}) };
       });
       const kept = importSettings(sources);
       const keptVerdicts = importedVerdicts(parsed, sources, dice);
