@@ -3,6 +3,7 @@ import type { DieRolls, LogFormat } from '../rolllog/types.js';
 import { InputError } from '../core/errors.js';
 import { isSimulatedLog } from '../rolllog/simulatedLog.js';
 import { refuseImportedBefore } from './importedBefore.js';
+import { refuseRollsStoredBefore } from './rollsStoredBefore.js';
 import type { ImportedManifest } from './manifest.js';
 import type { RollInput, SessionRecord } from './records.js';
 import type { RollStore } from './rollStore.js';
@@ -70,6 +71,14 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
   };
   return store.atomically(() => {
     refuseImportedBefore(store, sources);
+    const identified = new Set(sources.filter((s) => s.manifest !== undefined).map((s) => s.file));
+    refuseRollsStoredBefore(
+      store,
+      rolls.map((r) => {
+        const file = [...r.files][0] ?? '';
+        return { file, identified: [...r.files].every((f) => identified.has(f)), label: r.label, symbols: Array.from(r.symbols, (k) => r.die.symbols[k] as string) };
+      }),
+    );
     const session = store.createSession({
       ...(options.name !== undefined ? { name: options.name } : {}),
       origin: 'import',

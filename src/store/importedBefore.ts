@@ -49,7 +49,7 @@ function sessionName(s: SessionRecord): string {
  * Refuses an import whose manifests name a session whose rolls are in the store
  * already (imported before, or recorded there: its chain reaches the head), or
  * that two of the files both hold: the rolls would count twice in every
- * analysis of the store. Files without a manifest cannot be told apart, and pass.
+ * analysis of the store. Files without a manifest are checked by their rolls (`refuseRollsStoredBefore`).
  */
 export function refuseImportedBefore(store: RollStore, sources: readonly { readonly file: string; readonly manifest?: ImportedManifest }[]): void {
   refuseOneSessionTwice(sources, 'import one of the files');

@@ -271,9 +271,11 @@ describe('dicerig import', () => {
     const kept = RollStore.open(other, { mustExist: true });
     expect(kept.sessions()).toHaveLength(1);
     kept.close();
-    // Logs without a manifest cannot be told apart, and import as before.
+    // Logs without a manifest are known by their rolls: the same log again is refused.
     expect((await runCli('import', 'examples/xwing-rolls.csv', '--db', other)).code).toBe(0);
-    expect((await runCli('import', 'examples/xwing-rolls.csv', '--db', other)).code).toBe(0);
+    const twice = await runCli('import', 'examples/xwing-rolls.csv', '--db', other);
+    expect(twice.code).toBe(1);
+    expect(twice.err).toContain('the file is a copy of rolls stored already (an export without its manifest, say), and importing it would count them twice');
   });
 
   it("keeps the exported session's alpha and margin (from its manifest) for report and analyze, through an export of the import too", async () => {
@@ -310,6 +312,28 @@ describe('dicerig import', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`The manifest of ${jsonl} names no decision settings (its session was imported from logs that named none): its dice are judged at alpha 0.05, FAIR_WITHIN margin ±0.03, rig checks at 0.01 unless told otherwise.`);
     expect(r.out).not.toContain('do not agree');
+  });
+
+  it('refuses a copy of an export without its manifest when the store holds its rolls already, imported or recorded, and writes nothing', async () => {
+    const { db, dir } = recordedStore();
+    const csv = join(dir, 'session.csv');
+    expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
+    const bare = join(dir, 'bare.csv');
+    copyFileSync(csv, bare);
+    // Beside the session it came from.
+    const beside = await runCli('import', bare, '--db', db);
+    expect(beside.code).toBe(1);
+    expect(beside.err).toMatch(/bare\.csv: die .+'s first \d+ rolls are those of die .+ in session 1 \(bench-test\) of this store, in the same order: the file is a copy of rolls stored already/);
+    // Imported once into another store, then again, by itself or with its manifest.
+    const other = join(dir, 'other.db');
+    expect((await runCli('import', bare, '--db', other)).code).toBe(0);
+    const again = await runCli('import', bare, '--db', other);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('in session 1 of this store, in the same order');
+    expect((await runCli('import', csv, '--db', other)).code).toBe(1);
+    const store = RollStore.open(other, { mustExist: true });
+    expect(store.sessions().length).toBe(1);
+    store.close();
   });
 
   it('keeps a simulated export simulated (JSON Lines and CSV with its manifest file), and refuses to mix it with real rolls', async () => {
