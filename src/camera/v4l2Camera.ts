@@ -22,10 +22,14 @@ export interface V4l2CameraOptions {
 /** The error for a camera that cannot be opened, naming the device and the fix. */
 export function cameraOpenError(device: string, stderr: string, setting = 'camera.device'): DicerigError {
   const busy = /busy/i.test(stderr);
+  // ffmpeg words a refused open "Cannot open video device …: Permission denied", so permission is asked first.
+  const denied = /permission denied|operation not permitted/i.test(stderr);
   const missing = /no such file|cannot open video device|not found/i.test(stderr);
   const fix = busy
     ? 'another program is using it: close it (check with `fuser ' + device + '`) and try again'
-    : missing
+    : denied
+      ? `this user may not open it: add the user to the device's group (usually \`video\`: \`sudo usermod -aG video $USER\`, then log in again; \`ls -l ${device}\` shows the group)`
+      : missing
       ? `it does not exist: plug the camera in and check \`ls /dev/video*\` (or \`v4l2-ctl --list-devices\`), then set ${setting}`
       : 'check the device path, its permissions (group `video`) and the resolution it supports (`v4l2-ctl --list-formats-ext`)';
   return new DicerigError(`Camera ${device} could not be opened: ${fix}. ffmpeg said: ${stderr.trim().split('\n').pop() ?? ''}`, { device });

@@ -11,7 +11,7 @@ import { createServer, type Limits } from './app.js';
 import { LiveHub } from './live/hub.js';
 import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
-import { cameraProblem } from './cameraCheck.js';
+import { cameraProblem } from '../session/cameraCheck.js';
 import { serveSessionName } from './serveSessionName.js';
 import { ServeStopError } from './serveStopError.js';
 import { storeFailure } from '../store/openStore.js';

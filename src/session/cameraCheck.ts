@@ -3,7 +3,7 @@
  * one missing or busy says so only when a throw is watched: the first viewer's roll would be the first to know.
  */
 import type { Clock } from '../core/clock.js';
-import type { ThrowCamera } from '../session/throwCamera.js';
+import type { ThrowCamera } from './throwCamera.js';
 
 /** Why no frame came from the camera within `timeoutMs` (its own message names the device and what to do), or undefined once one came. */
 export async function cameraProblem(camera: ThrowCamera, clock: Clock, timeoutMs = 5000): Promise<string | undefined> {

@@ -9,6 +9,7 @@ import { randomDieStyle } from '../camera/sim/simulatedCamera.js';
 import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
 import { sessionLevel } from '../analysis/testedLevels.js';
 import type { DieType } from '../dice/types.js';
+import { cameraProblem } from './cameraCheck.js';
 import { ConfigError } from '../core/errors.js';
 import type { RigDriver, RigIdentity } from '../rig/driver.js';
 import { RigError } from '../rig/errors.js';
@@ -69,6 +70,11 @@ export interface OpenSessionOptions {
    * throws a guided calibration or D6 check names (`calibrate --camera DIR`): the rig throws the dice, not a hand.
    */
   readonly keepFrames?: string;
+  /**
+   * A live camera must give a frame before the session's row is written (run: a camera missing or refused leaves no
+   * session that never rolled). serve leaves it out: it starts anyway and says so, and each roll opens the camera again.
+   */
+  readonly cameraMustAnswer?: boolean;
 }
 
 export interface OpenedSession {
@@ -367,6 +373,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     else if (opened.frames) camera = streamThrowCamera(opened.frames, clock, { replay: opened.replay });
     else throw new ConfigError('camera.source', `the "${cam.source}" camera gave no frames`);
     closers.push(() => camera.close());
+    if (options.cameraMustAnswer === true && cam.source === 'device') {
+      const problem = await cameraProblem(camera, clock);
+      if (problem !== undefined) throw new ConfigError('camera.device', `${problem.replace(/\.?\s*$/, '')}; no session was written`);
+    }
     // A learned profile's reader looks at the top face: the crop is centred where perspective puts it, as at calibration.
     const pipeline = sessionPipeline(family, dieSizePx, pipelineCrop?.(reference, dieSizePx));
     const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => readFrame(image, reference, channels, reader, pipeline);

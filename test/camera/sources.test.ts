@@ -84,9 +84,13 @@ describe('a V4L2 camera that stops after delivering frames (ffmpeg stand-in)', (
 });
 
 describe('camera errors', () => {
-  it('tells a busy camera from a missing one', () => {
+  it('tells a busy camera, a missing one and one this user may not open apart', () => {
     expect(cameraOpenError('/dev/video0', 'Device or resource busy').message).toMatch(/another program is using it/);
     expect(cameraOpenError('/dev/video0', 'Cannot open video device /dev/video0: No such file or directory').message).toMatch(/plug the camera in/);
+    // A user outside the camera's group: ffmpeg says "Cannot open video device" here too, but nothing needs plugging in.
+    const denied = cameraOpenError('/dev/video0', '[video4linux2,v4l2 @ 0x1] Cannot open video device /dev/video0: Permission denied').message;
+    expect(denied).toMatch(/this user may not open it: add the user to the device's group \(usually `video`/);
+    expect(denied).not.toMatch(/plug the camera in/);
   });
 
   it('reports a missing ffmpeg as a typed error with the fix', async () => {

@@ -11,7 +11,7 @@ import { checkSessionConfig } from '../../src/session/config.js';
 import { rigAndCamera } from '../../src/cli/commands/serve.js';
 import { systemClock } from '../../src/core/clock.js';
 import { v4l2Camera } from '../../src/camera/v4l2Camera.js';
-import { cameraProblem } from '../../src/server/cameraCheck.js';
+import { cameraProblem } from '../../src/session/cameraCheck.js';
 import { simServeConfig } from '../../src/server/serve.js';
 import { streamThrowCamera } from '../../src/session/throwCamera.js';
 import { buildFirmware } from '../rig/support/build.js';

@@ -65,7 +65,7 @@ export async function runWithProgress(
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   if (flags.fleet !== undefined) checkFleetUrl(flags.fleet);
-  const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.moreHours !== undefined ? { moreHours: flags.moreHours } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), log });
+  const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.moreHours !== undefined ? { moreHours: flags.moreHours } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), cameraMustAnswer: true, log });
   if (flags.onOpened !== undefined) {
     try {
       await flags.onOpened(opened.plan.sessionId);
