@@ -6,13 +6,13 @@
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
-import { MIN_API_TOKEN, MIN_CHAT_TOKEN } from './security/auth.js';
+import { MIN_API_TOKEN, MIN_CHAT_TOKEN, TOKEN_SPACE } from './security/auth.js';
 import { checkSessionConfig, formatKeyPath, readConfigFile, splitServerSection, withPathsFrom, type SessionConfig } from '../session/config.js';
 import { withDiceFile } from '../session/diceFile.js';
 
 export const serverSectionSchema = z.strictObject({
-  token: z.string().min(MIN_API_TOKEN, `a token needs at least ${MIN_API_TOKEN} characters`).optional(),
-  chatToken: z.string().min(MIN_CHAT_TOKEN, `a chat token needs at least ${MIN_CHAT_TOKEN} characters`).optional(),
+  token: z.string().min(MIN_API_TOKEN, `a token needs at least ${MIN_API_TOKEN} characters`).regex(/^\S+$/, `a token ${TOKEN_SPACE}`).optional(),
+  chatToken: z.string().min(MIN_CHAT_TOKEN, `a chat token needs at least ${MIN_CHAT_TOKEN} characters`).regex(/^\S+$/, `a chat token ${TOKEN_SPACE}`).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   apiPerMinute: z.number().positive().optional(),

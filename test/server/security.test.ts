@@ -48,6 +48,15 @@ describe('tokens from the environment', () => {
     expect(chat.message).toBe('DICERIG_CHAT_TOKEN: a chat token needs at least 12 characters (this one has 10)');
     expect(tokensFrom({}, { DICERIG_TOKEN: '0123456789abcdef', DICERIG_CHAT_TOKEN: '0123456789ab' })).toEqual({ api: '0123456789abcdef', chat: '0123456789ab' });
   });
+
+  it('are refused at start when they hold a space, which no Authorization header could carry, naming the variable', () => {
+    const api = thrown(() => tokensFrom({}, { DICERIG_TOKEN: 'aaaaaaaa bbbbbbbb' }), InputError);
+    expect(api.message).toBe(
+      'DICERIG_TOKEN: a token cannot contain spaces or other whitespace: a client sends it as "Authorization: Bearer TOKEN", which ends at the first space, so it could never be used',
+    );
+    expect(api.message).not.toContain('aaaaaaaa');
+    expect(thrown(() => tokensFrom({}, { DICERIG_CHAT_TOKEN: 'cccccc\tdddddd' }), InputError).message).toMatch(/^DICERIG_CHAT_TOKEN: a chat token cannot contain spaces/);
+  });
 });
 
 describe('rate limits', () => {

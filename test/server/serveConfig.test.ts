@@ -33,6 +33,9 @@ describe('the serve config', () => {
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).message).toMatch(/config key "server\.token": a token needs at least 16 characters \(line 7\)$/);
     expect((e as ConfigError).message).not.toContain('short-secret');
+    const spaced = await loadServeConfig(file(`${SESSION}server:\n  token: "secret secret secret"\n`)).catch((x: unknown) => x);
+    expect((spaced as ConfigError).message).toMatch(/config key "server\.token": a token cannot contain spaces or other whitespace: .* \(line 7\)$/);
+    expect((spaced as ConfigError).message).not.toContain('secret secret');
     const unknown = await loadServeConfig(file(`${SESSION}server:\n  tokn: x\n`)).catch((x: unknown) => x);
     expect((unknown as ConfigError).message).toContain('server');
   });

@@ -37,11 +37,15 @@ export function clientKey(token: string): string {
   return digest(`dicerig-client:${token}`).toString('hex').slice(0, 12);
 }
 
+/** Why a token with whitespace is refused: a client sends it as `Authorization: Bearer TOKEN`, which ends at a space. */
+export const TOKEN_SPACE = 'cannot contain spaces or other whitespace: a client sends it as "Authorization: Bearer TOKEN", which ends at the first space, so it could never be used';
+
 /** A token from the environment, refused when too short (the message names the variable, never the value). */
 function fromEnv(env: NodeJS.ProcessEnv, name: string, min: number, what: string): string | undefined {
   const value = env[name]?.trim();
   if (!value) return undefined;
   if (value.length < min) throw new InputError(`${name}: ${what} needs at least ${min} characters (this one has ${value.length})`);
+  if (/\s/.test(value)) throw new InputError(`${name}: ${what} ${TOKEN_SPACE}`);
   return value;
 }
 
