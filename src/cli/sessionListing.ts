@@ -5,6 +5,7 @@
  * A running session of a local store also names the process that claimed it, so a run that was killed is told from
  * one still rolling.
  */
+import { STREAM_NOT_RESUMED } from '../session/streamSession.js';
 import { shellWord } from '../core/format.js';
 import type { FleetSessionInfo } from '../fleet/fleetReader.js';
 import { liveness, type Liveness } from '../store/processLiveness.js';
@@ -121,7 +122,7 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
 export function localStateText(s: LocalSessionListing, db?: string): string {
   if (s.state !== 'running') return s.state;
   // With the store named, the command works when pasted whichever store is the default.
-  const resume = `resume it with dicerig run --resume ${s.id}${db !== undefined ? ` --db ${shellWord(db)}` : ''}`;
+  const resume = s.kind === 'stream' ? STREAM_NOT_RESUMED : `resume it with dicerig run --resume ${s.id}${db !== undefined ? ` --db ${shellWord(db)}` : ''}`;
   if (s.process === null) return `running? (no process holds it: ${resume})`;
   if (s.process.liveness === 'dead') return `running? (its process ${s.process.pid} on this host is gone: ${resume})`;
   if (s.process.liveness === 'unknown') return `running (process ${s.process.pid} on host ${s.process.host})`;

@@ -10,6 +10,7 @@ import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
 import { sessionLevel } from '../analysis/testedLevels.js';
 import type { DieType } from '../dice/types.js';
 import { cameraProblem } from './cameraCheck.js';
+import { refuseStreamResume } from './streamSession.js';
 import { ConfigError } from '../core/errors.js';
 import type { RigDriver, RigIdentity } from '../rig/driver.js';
 import { RigError } from '../rig/errors.js';
@@ -232,6 +233,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       stored = store.findSession(options.resume);
       // Before it is claimed: an imported session has no rig run to go on with.
       refuseImported(stored, 'resume');
+      refuseStreamResume(stored);
       // Before the rig is touched: a second process must not tumble the dice under a live run, nor write its throws.
       const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
       if (claim !== undefined) log(takeOverNotice(stored.id, claim));
