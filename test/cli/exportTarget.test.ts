@@ -1,23 +1,13 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { smallFinishedStore, tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
-
-/** A store of one finished session of 20 throws. */
-function smallStore(dir: string): string {
-  const db = join(dir, 'rolls.db');
-  const { store, session, dice } = storeWithSession(db);
-  for (let n = 1; n <= 20; n++) store.recordThrow(session.id, okThrow(n, dice));
-  store.endSession(session.id, 1_800_000_000_000, 'finished');
-  store.close();
-  return db;
-}
 
 describe('export --out', () => {
   it('refuses to write over the roll store it exports, even with --force, and the store still verifies', async () => {
     const dir = tempDir('dicerig-exp-');
-    const db = smallStore(dir);
+    const db = smallFinishedStore(dir);
     const size = statSync(db).size;
     for (const extra of [[], ['--force']]) {
       const x = await runCli('export', '1', '--db', db, '--out', db, ...extra);
@@ -32,7 +22,7 @@ describe('export --out', () => {
 
   it('does not replace an existing file or manifest unless --force is given', async () => {
     const dir = tempDir('dicerig-exp-');
-    const db = smallStore(dir);
+    const db = smallFinishedStore(dir);
     const out = join(dir, 'precious.csv');
     writeFileSync(out, 'precious\n');
     const refused = await runCli('export', '1', '--db', db, '--out', out);
@@ -53,7 +43,7 @@ describe('export --out', () => {
 
   it('leaves no rows without their manifest when the manifest cannot be written', async () => {
     const dir = tempDir('dicerig-exp-');
-    const db = smallStore(dir);
+    const db = smallFinishedStore(dir);
     const out = join(dir, 'mf.csv');
     mkdirSync(`${out}.manifest.json`);
     const x = await runCli('export', '1', '--db', db, '--out', out);

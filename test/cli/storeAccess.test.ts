@@ -1,23 +1,13 @@
 import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { smallFinishedStore, tempDir } from '../store/support/fixtures.js';
 import { runCliAsUser } from './support/asOtherUser.js';
 import { runCli } from './runCli.js';
 
 function noTrace(err: string): void {
   expect(err).not.toMatch(/\n\s+at /);
   expect(err).not.toMatch(/unexpected failure/);
-}
-
-/** A store of one finished session of 20 throws (simulated dice from the store fixtures). */
-function smallStore(dir: string): string {
-  const db = join(dir, 'rolls.db');
-  const { store, session, dice } = storeWithSession(db);
-  for (let n = 1; n <= 20; n++) store.recordThrow(session.id, okThrow(n, dice));
-  store.endSession(session.id, 1_800_000_000_000, 'finished');
-  store.close();
-  return db;
 }
 
 const SIM_CONFIG = `seed: 4
@@ -36,7 +26,7 @@ afterEach(() => {
 describe('a read-only roll store', () => {
   it('is read by verify, export and report, and refused for import with one line', async () => {
     const dir = tempDir('dicerig-ro-');
-    const db = smallStore(dir);
+    const db = smallFinishedStore(dir);
     chmodSync(db, 0o444);
     locked.push(db);
     const v = await runCli('verify', '--db', db);
@@ -60,7 +50,7 @@ describe('a read-only roll store', () => {
   it('in a read-only folder is read by verify, export and report as another user, with no stack trace', () => {
     const dir = tempDir('dicerig-ro-dir-');
     chmodSync(dir, 0o755);
-    const db = smallStore(dir);
+    const db = smallFinishedStore(dir);
     chmodSync(db, 0o444);
     chmodSync(dir, 0o555);
     locked.push(dir);
@@ -153,7 +143,7 @@ describe('a --db where there is no store', () => {
 describe('an --out where nothing can be written', () => {
   it('export and report say in one line which path they cannot write, with no stack trace', async () => {
     const dir = tempDir();
-    const db = smallStore(dir);
+    const db = smallFinishedStore(dir);
     writeFileSync(join(dir, 'plain-file'), 'x');
     for (const args of [
       ['export', '1', '--db', db, '--out', join(dir, 'plain-file', 'rolls.csv')],

@@ -62,3 +62,13 @@ export function tamper(path: string, fn: (db: Database) => void): void {
     db.close();
   }
 }
+
+/** A store file `rolls.db` in `dir` holding one finished session of 20 ok throws (the dice of `storeWithSession`). */
+export function smallFinishedStore(dir: string): string {
+  const db = join(dir, 'rolls.db');
+  const { store, session, dice } = storeWithSession(db);
+  for (let n = 1; n <= 20; n++) store.recordThrow(session.id, okThrow(n, dice));
+  store.endSession(session.id, 1_800_000_000_000, 'finished');
+  store.close();
+  return db;
+}
