@@ -7,7 +7,7 @@ import { tempDir } from '../store/support/fixtures.js';
 import { runCli } from './runCli.js';
 
 describe('a session whose camera is absent', () => {
-  it('says so in one line and marks the session never-started, with the reason logged', async () => {
+  it('says so in one line before any session is written (none is left never-started)', async () => {
     const dir = tempDir('dicerig-nocam-');
     await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 40, g: 40, b: 40 } } })
       .png()
@@ -34,13 +34,11 @@ stopping: { budgetRolls: 3 }
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/\/dev\/video9/);
     expect(r.err).not.toMatch(/\n\s+at /);
+    // The camera is checked before the session's row is written: nothing is left to resume or to clash by name.
+    expect(r.err).toContain('no session was written');
     const store = RollStore.open(db, { mustExist: true });
     try {
-      const s = store.getSession(1);
-      expect(s?.state).toBe('never-started');
-      expect(s?.throwCount).toBe(0);
-      expect(s?.endedAt).not.toBeNull();
-      expect(store.events(1).map((e) => e.kind)).toContain('never-started');
+      expect(store.sessions()).toEqual([]);
       expect(store.verify().ok).toBe(true);
     } finally {
       store.close();
