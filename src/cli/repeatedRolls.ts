@@ -7,9 +7,7 @@
 import { InputError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import type { ParsedLog } from '../rolllog/types.js';
-
-/** Fewer rolls than this in the same order could be a coincidence of two short logs (8^-20 for a d8; 6^-20 for a d6). */
-export const SAME_ROLLS_MIN = 20;
+import { SAME_ROLLS_MIN } from '../store/rollsStoredBefore.js';
 
 export function refuseRepeatedRolls(logs: readonly ParsedLog[], unidentified: (file: string) => boolean): void {
   const seen = new Map<string, string>();

@@ -1,8 +1,11 @@
 import { InputError } from '../core/errors.js';
 import type { RollStore } from './rollStore.js';
 
-/** Fewer rolls than this in the same order could be a coincidence of two short logs (8^-20 for a d8, 6^-20 for a d6). */
-const SAME_ROLLS_MIN = 20;
+/**
+ * Fewer rolls than this in the same order could be a coincidence of two short logs (8^-20 for a d8, 6^-20 for a d6).
+ * analyze's check of files (`cli/repeatedRolls.ts`) uses the same bound.
+ */
+export const SAME_ROLLS_MIN = 20;
 
 /** One die's read rolls from a file to import, as symbols in roll order. */
 export interface IncomingDie {
