@@ -18,7 +18,9 @@ let phone: Page;
 beforeAll(async () => {
   pages = await startSimServePages(dir);
   phone = await pages.open('/', { width: 390, height: 844 });
-  await phone.waitForFunction('document.getElementById("connection").dataset.status === "live"');
+  // A locator waits without eval: waitForFunction's later polls run eval in the page, which the dashboard's CSP
+  // refuses, so it only passed when the first poll already saw the connection live.
+  await phone.locator('#connection[data-status="live"]').waitFor({ timeout: 60_000 });
 }, 90_000);
 
 afterAll(async () => {
