@@ -12,9 +12,10 @@ import { ConfigError } from '../core/errors.js';
 import type { Rect, RgbImage } from '../core/image.js';
 import { NamedRegistry } from '../core/registry.js';
 import { rectChannel } from '../vision/channels.js';
+import { checkChannelsInFrame, checkFrameSize, checkReferenceSize, type ChannelSource } from './platformFit.js';
 import type { ChannelRegion } from '../vision/channels.js';
 import { decodeImageFile } from './decode.js';
-import { folderReplay } from './folderReplay.js';
+import { firstReplayedFrame, folderReplay } from './folderReplay.js';
 import type { FrameSource } from './frameSource.js';
 import { lightingPresets } from './sim/lighting.js';
 import type { LightingPresetName } from './sim/lighting.js';
@@ -119,7 +120,7 @@ export const simCameraFactory: CameraFactory = {
 };
 
 /** A real camera's or a recording's platform: the config's settings, else the calibration profile's. */
-async function describePlatform(options: CameraFactoryOptions): Promise<Pick<OpenedCamera, 'channels' | 'reference' | 'dieSizePx'>> {
+async function describePlatform(options: CameraFactoryOptions): Promise<Pick<OpenedCamera, 'channels' | 'reference' | 'dieSizePx'> & { referenceFile: string; channelSource: ChannelSource }> {
   // A session tells its dice apart by channel, one die each: a profile calibrated with several dice a channel lends its
   // regions, not its count, or a second die (two touching ones split apart) would go unflagged.
   const channels = options.channels ? options.channels.map((r, i) => rectChannel(i, r)) : (options.profile?.channels ?? []).map((c) => ({ ...c, expectedDice: 1 }));
@@ -131,18 +132,23 @@ async function describePlatform(options: CameraFactoryOptions): Promise<Pick<Ope
   const reference = await decodeImageFile(referenceFile);
   const dieSizePx = options.dieSizePx ?? options.profile?.dieSizePx;
   if (dieSizePx === undefined) throw new ConfigError('camera.dieSizePx', 'the die size in pixels is needed (camera.dieSizePx, or a profile made on the rig)');
-  return { channels, reference, dieSizePx };
+  return { channels, reference, dieSizePx, referenceFile, channelSource: options.channels ? 'config' : 'profile' };
 }
 
 export const deviceCameraFactory: CameraFactory = {
   name: 'device',
   description: 'a V4L2 camera (e.g. /dev/video0) through ffmpeg',
   async open(options) {
-    const platform = await describePlatform(options);
+    const { referenceFile, channelSource, ...platform } = await describePlatform(options);
+    const width = required(options.width, 'camera.width', 'the frame width');
+    const height = required(options.height, 'camera.height', 'the frame height');
+    // ffmpeg is asked for this size, so a reference of another size is known wrong before any frame.
+    checkReferenceSize(platform.reference, width, height, referenceFile, options.referenceFile !== undefined ? 'camera.reference' : 'calibration');
+    checkChannelsInFrame(platform.channels, width, height, channelSource);
     const frames = v4l2Camera({
       device: required(options.device, 'camera.device', 'the camera device'),
-      width: required(options.width, 'camera.width', 'the frame width'),
-      height: required(options.height, 'camera.height', 'the frame height'),
+      width,
+      height,
       fps: options.fps,
       ...(options.exposure !== undefined ? { exposure: options.exposure } : {}),
     });
@@ -154,8 +160,13 @@ export const replayCameraFactory: CameraFactory = {
   name: 'replay',
   description: 'a folder of recorded frames, played in name order',
   async open(options) {
-    const platform = await describePlatform(options);
-    return { ...platform, frames: folderReplay(required(options.folder, 'camera.folder', 'the frame folder'), options.fps), replay: true };
+    const { referenceFile: _file, channelSource, ...platform } = await describePlatform(options);
+    const folder = required(options.folder, 'camera.folder', 'the frame folder');
+    // A recording's frames are its own size, whatever camera.width says: the first one is checked before any throw.
+    const first = await firstReplayedFrame(folder);
+    if (first !== undefined) checkFrameSize(first, platform.reference, `folder ${folder}`);
+    checkChannelsInFrame(platform.channels, platform.reference.width, platform.reference.height, channelSource);
+    return { ...platform, frames: folderReplay(folder, options.fps), replay: true };
   },
 };
 

@@ -10,6 +10,7 @@ import { SimulatedClock, systemClock, type Clock } from '../core/clock.js';
 import { sessionLevel } from '../analysis/testedLevels.js';
 import type { DieType } from '../dice/types.js';
 import { cameraProblem } from './cameraCheck.js';
+import { checkFrameSize } from '../camera/platformFit.js';
 import { refuseStreamResume } from './streamSession.js';
 import { ConfigError } from '../core/errors.js';
 import type { RigDriver, RigIdentity } from '../rig/driver.js';
@@ -381,7 +382,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     }
     // A learned profile's reader looks at the top face: the crop is centred where perspective puts it, as at calibration.
     const pipeline = sessionPipeline(family, dieSizePx, pipelineCrop?.(reference, dieSizePx));
-    const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => readFrame(image, reference, channels, reader, pipeline);
+    const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => {
+      checkFrameSize(image, reference, camera.description);
+      return readFrame(image, reference, channels, reader, pipeline);
+    };
 
     // The store's rows: rig, dice, session.
     const simulated = rig.isSimulated || cam.source === 'sim';

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,45 @@ describe('camera factories', () => {
     const opened = await cameraFactories.open('replay', { dice: 2, fps: 10, folder: dir, profile: { referenceFile: file, dieSizePx: 4, channels: twoEach } });
     expect(opened.channels.map((c) => c.polygon)).toEqual(twoEach.map((c) => c.polygon));
     expect(opened.channels.map((c) => c.expectedDice)).toEqual([1, 1]);
+  });
+
+  it('refuses, before any frame, a replayed folder whose frames are another size than its empty platform, naming both sizes', async () => {
+    const folder = join(dir, 'big-frames');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'throw-0001.png'), await encodePng({ width: 16, height: 12, data: new Uint8Array(16 * 12 * 3).fill(80) }));
+    const small = join(dir, 'small-empty.png');
+    await writeFile(small, await encodePng({ width: 8, height: 6, data: new Uint8Array(8 * 6 * 3).fill(90) }));
+    const e = await rejection(cameraFactories.open('replay', { dice: 1, fps: 10, folder, referenceFile: small, dieSizePx: 4, channels: [{ x: 0, y: 0, width: 8, height: 6 }] }));
+    expect(e.key).toBe('camera.reference');
+    expect(e.message).toContain(`folder ${folder} gave a 16x12 frame, but the empty-platform image is 8x6`);
+  });
+
+  it("refuses a V4L2 camera set to another size than its empty-platform image, before ffmpeg is started", async () => {
+    const reference = join(dir, 'empty-8x6.png');
+    await writeFile(reference, await encodePng({ width: 8, height: 6, data: new Uint8Array(8 * 6 * 3).fill(90) }));
+    const e = await rejection(
+      cameraFactories.open('device', { dice: 1, fps: 30, device: '/dev/video-not-here', width: 1280, height: 720, referenceFile: reference, dieSizePx: 4, channels: [{ x: 0, y: 0, width: 8, height: 6 }] }),
+    );
+    expect(e.key).toBe('camera.reference');
+    expect(e.message).toContain(`${reference} is 8x6, but the camera is set to 1280x720 (camera.width, camera.height)`);
+  });
+
+  it('refuses a channel rectangle that reaches outside the frame, naming it by its config key, and one of a profile by the profile', async () => {
+    const reference = join(dir, 'empty-8x6.png');
+    await writeFile(reference, await encodePng({ width: 8, height: 6, data: new Uint8Array(8 * 6 * 3).fill(90) }));
+    const inside = { x: 0, y: 0, width: 4, height: 6 };
+    const fromConfig = await rejection(cameraFactories.open('device', { dice: 2, fps: 30, device: '/dev/video-not-here', width: 8, height: 6, referenceFile: reference, dieSizePx: 4, channels: [inside, { x: 4, y: 0, width: 5, height: 6 }] }));
+    expect(fromConfig.key).toBe('camera.channels[1]');
+    expect(fromConfig.message).toContain('spans x 4..9, y 0..6, outside the 8x6 frame');
+    const folder = join(dir, 'no-frames-yet');
+    await mkdir(folder, { recursive: true });
+    const fromProfile = await rejection(
+      cameraFactories.open('replay', { dice: 1, fps: 10, folder, profile: { referenceFile: reference, dieSizePx: 4, channels: [rectChannel(0, { x: 0, y: -2, width: 8, height: 6 })] } }),
+    );
+    expect(fromProfile.key).toBe('calibration');
+    expect(fromProfile.message).toContain("the profile's channel 1 spans x 0..8, y -2..4");
+    // Exactly the frame is inside.
+    const fits = await cameraFactories.open('replay', { dice: 1, fps: 10, folder, referenceFile: reference, dieSizePx: 4, channels: [{ x: 0, y: 0, width: 8, height: 6 }] });
+    expect(fits.channels).toHaveLength(1);
   });
 });

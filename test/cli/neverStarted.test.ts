@@ -22,6 +22,8 @@ rig:
 camera:
   source: device
   device: /dev/video9
+  width: 200
+  height: 100
   reference: empty.png
   dieSizePx: 30
   channels:
