@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +29,15 @@ describe('dicerig campaign, refusals in one line', () => {
     expect((await runCli('campaign', 'run', 'c', '--rig', '1', '--fleet', NOWHERE, '--sim-rig-bias', 'six')).err).toMatch(/^dicerig: --sim-rig-bias "six": expected SYMBOL=EXCESS/);
   });
 
-  it('says run --campaign needs a rig and a fleet store, run without a config needs --campaign, and --host needs --fleet', async () => {
+  it('says run --campaign needs a rig and a fleet store, run without a config needs --campaign, and --host needs --fleet and --rig --campaign', async () => {
     expect((await runCli('run', '--campaign', 'c')).err).toBe('dicerig: --campaign needs --rig ID and --fleet postgres://URL\n');
     expect((await runCli('run')).err).toBe('dicerig: run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)\n');
     expect((await runCli('run', 'examples/sessions/sim-d6.yaml', '--host', 'bench-1')).err).toBe('dicerig: --host names this rig host in the fleet store: it goes with --fleet postgres://URL\n');
+    // --rig emulated reads as a choice of driver: it used to be ignored, the session running on its config's simulated rig.
+    const rig = await runCli('run', 'examples/sessions/sim-d6.yaml', '--rig', 'emulated', '--db', join(tmp, 'rig-flag.db'));
+    expect(rig.code).toBe(1);
+    expect(rig.err).toBe("dicerig: --rig names this rig in a campaign: it goes with --campaign NAME --fleet postgres://URL. A session runs on its config's rig: set rig.driver (serial, emulated, sim, firmata, emulated-firmata) in the config\n");
+    expect(existsSync(join(tmp, 'rig-flag.db'))).toBe(false);
   });
 
   it('refuses a campaign name that is empty, blank, holds a control character or blanks around it, before reading the box', async () => {

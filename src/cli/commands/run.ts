@@ -15,6 +15,7 @@ import { InputError } from '../../core/errors.js';
 import { checkHostName } from '../../fleet/hostName.js';
 import { formatCountOf, shellWord } from '../../core/format.js';
 import { storeFailure } from '../../store/openStore.js';
+import { rigFactories } from '../../rig/factory.js';
 
 export const TAKE_OVER_HELP =
   "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
@@ -221,6 +222,8 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         await runCampaignFromRun(io, file, flags.campaign, flags);
         return;
       }
+      // `--rig emulated` reads as a choice of driver, but --rig is a campaign's rig id: ignored, the session ran on its config's rig.
+      if (flags.rig !== undefined) throw new InputError(`--rig names this rig in a campaign: it goes with --campaign NAME --fleet postgres://URL. A session runs on its config's rig: set rig.driver (${rigFactories.names().join(', ')}) in the config`);
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       if (flags.moreHours !== undefined && flags.resume === undefined) throw new InputError('--more-hours raises the time budget of a stored session: give the session with --resume SESSION');
       if (flags.takeOver === true && flags.resume === undefined) throw new InputError(TAKE_OVER_NEEDS_RESUME);
