@@ -15,6 +15,7 @@ import { refuseImported } from './importedSession.js';
 import { MonitorSet } from './monitorSet.js';
 import { formatHours } from './rollingTime.js';
 import type { SessionDie } from './sessionDie.js';
+import { movedConfig } from './resumedAddresses.js';
 
 export const BUDGET_RAISED = 'budget-raised';
 /** The time budget's raise: an event of its own, so a reader of `budget-raised` (rolls a die) never takes hours for rolls. */
@@ -35,12 +36,13 @@ export function effectiveStopping(stopping: SessionConfig['stopping'], events: r
   return { ...stopping, budgetRolls, ...(budgetHours !== undefined ? { budgetHours } : {}) };
 }
 
-/** The config a stored session runs with now: the one stored with it, its roll budget as its `budget-raised` events left it. */
+/** The config a stored session runs with now: the one stored with it, its roll budget as its `budget-raised` events left it, its hardware where a resume moved it. */
 export function storedSessionConfig(store: Pick<RollStore, 'events'>, session: SessionRecord): SessionConfig {
   // An imported session's stored config is the import's (files, settings): there is no run's config to read.
   refuseImported(session, 'config');
   const kept = checkSessionConfig(JSON.parse(session.configJson) as unknown, `session ${session.id} (stored config)`);
-  return { ...kept, stopping: effectiveStopping(kept.stopping, store.events(session.id)) };
+  const events = store.events(session.id);
+  return { ...movedConfig(kept, events), stopping: effectiveStopping(kept.stopping, events) };
 }
 
 /** A raise asked of a session that has nothing left to roll on. */

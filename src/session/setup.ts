@@ -44,6 +44,8 @@ import { BUDGET_RAISED, HOURS_RAISED, requireUndecidedDie, resumedHours, storedS
 import { formatHours, storedRollingMs } from './rollingTime.js';
 import { refuseImported } from './importedSession.js';
 import { resumedConfigNotice } from './resumedConfigNotice.js';
+import { addressesOf, HARDWARE_MOVED, movedNotice, withGivenAddresses, type MovedAddresses } from './resumedAddresses.js';
+import { requireSameRig } from './resumedRig.js';
 import { requireSameCalibration } from './resumedCalibration.js';
 import { requireSameDice } from './resumedDice.js';
 import { readerFamily } from './readerRule.js';
@@ -229,6 +231,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
   try {
     let config: SessionConfig;
     let stored: SessionRecord | undefined;
+    // Where a config given with --resume says the hardware is now: stored once the board has answered as the session's rig.
+    let movedTo: MovedAddresses | undefined;
     if (options.resume === undefined) config = newSessionConfig(options);
     else {
       stored = store.findSession(options.resume);
@@ -239,7 +243,15 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       const claim = store.claimSession(stored.id, { takeOver: options.takeOver === true });
       if (claim !== undefined) log(takeOverNotice(stored.id, claim));
       config = storedSessionConfig(store, stored);
-      if (options.config !== undefined) requireSameDice(stored.id, options.config, config);
+      if (options.config !== undefined) {
+        requireSameDice(stored.id, options.config, config);
+        const { config: moved, moved: what } = withGivenAddresses(config, options.config);
+        if (what.length > 0) {
+          log(movedNotice(stored.id, what));
+          movedTo = addressesOf(moved);
+        }
+        config = moved;
+      }
       const unused = options.config === undefined ? undefined : resumedConfigNotice(stored.id, options.config, config, options.moreRolls !== undefined, options.moreHours !== undefined);
       if (unused !== undefined) log(unused);
       checkCalibration(config);
@@ -323,6 +335,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     closers.push(() => rig.close());
     const identity = await rig.connect();
     log(`rig ${identity.rigId} (${identity.driver}, firmware ${identity.firmware}) connected`);
+    if (stored !== undefined) requireSameRig(stored, stored.rigId !== null ? store.getRig(stored.rigId) : undefined, identity);
 
     // The camera, the platform's channels and the empty-platform reference.
     const cam = config.camera;
@@ -398,6 +411,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     const session = stored
       ? store.resumeSession(stored.id, timeOrigin + clock.now()).session
       : store.createSession({ ...(config.name !== undefined ? { name: config.name } : {}), config, simulated, rigId: rigRow.id, startedAt: timeOrigin + clock.now() });
+    if (movedTo !== undefined) store.recordEvent(session.id, { at: timeOrigin + clock.now(), kind: HARDWARE_MOVED, detail: { ...movedTo } });
     if (raise !== undefined) {
       store.recordEvent(session.id, { at: timeOrigin + clock.now(), kind: BUDGET_RAISED, detail: { from: raise.from, to: raise.to } });
       log(`session ${session.id}: roll budget raised from ${raise.from} to ${raise.to} rolls a die; its undecided dice are rolled on, on the same evidence`);
