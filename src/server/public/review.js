@@ -43,9 +43,9 @@ function showDice(dice) {
       const tr = el('tr');
       tr.dataset.die = d.label;
       const pick = el('td', 'pick');
-      const open = rolls.filter((r) => r.die === d.label && !r.label).length;
-      if (open > 1) {
-        const b = el('button', '', `select its ${open}`);
+      const left = rolls.filter((r) => r.die === d.label && toLabel(r)).length;
+      if (left > 1) {
+        const b = el('button', '', `select its ${left}`);
         b.type = 'button';
         b.title = `select every crop of ${d.label} still to label; look at them, then press the face they all show`;
         b.addEventListener('click', () => chooseDie(d.label));
@@ -71,6 +71,9 @@ function announce(what) {
   $('saved').textContent = `${what}; ${left > 0 ? `${left} left` : 'none left: every unresolved roll of this session has been looked at'}`;
 }
 
+// A card still to label: no answer stored, and none on its way to the server.
+const toLabel = (r) => !r.label && r.pending === undefined;
+
 const rollWords = (r) => `Roll ${r.rollId} (${r.die}, throw ${r.throwIndex})`;
 const faceWords = (face) => (face === null ? "can't tell" : face);
 
@@ -91,13 +94,13 @@ function select(i, how = {}) {
   if (i !== selected) stopCorrecting(rolls[selected]);
   if (how.range) {
     chosen = new Set();
-    for (let j = Math.min(anchor, i); j <= Math.max(anchor, i); j++) if (!rolls[j].label) chosen.add(j);
+    for (let j = Math.min(anchor, i); j <= Math.max(anchor, i); j++) if (toLabel(rolls[j])) chosen.add(j);
   } else if (how.toggle) {
     if (chosen.has(i)) chosen.delete(i);
-    else if (!rolls[i].label) chosen.add(i);
+    else if (toLabel(rolls[i])) chosen.add(i);
     anchor = i;
   } else {
-    chosen = new Set(rolls[i].label ? [] : [i]);
+    chosen = new Set(toLabel(rolls[i]) ? [i] : []);
     anchor = i;
   }
   selected = i;
@@ -124,7 +127,7 @@ document.addEventListener('focusin', () => {
 });
 
 function chooseDie(die) {
-  const picked = rolls.flatMap((r, j) => (r.die === die && !r.label ? [j] : []));
+  const picked = rolls.flatMap((r, j) => (r.die === die && toLabel(r) ? [j] : []));
   if (picked.length === 0) return;
   select(picked[0]);
   chosen = new Set(picked);
@@ -186,7 +189,27 @@ function card(r, i) {
 
 const answerWords = (a) => (a.cannotTell ? `can't tell (${a.reviewer})` : `${a.face} (${a.reviewer})`);
 
+// While its label is stored (a second or so), a card is shut and the keys go on to the next: a face typed meanwhile
+// labels that one, instead of reaching this card again and being refused as answered already.
+function markSaving(r, face) {
+  r.pending = face;
+  r.card.classList.add('saving');
+  r.card.querySelector('.label').textContent = `saving ${faceWords(face)}…`;
+  r.card.querySelectorAll('.faces button').forEach((b) => (b.disabled = true));
+}
+
+// A label the server did not store: the card is open again, as it was.
+function unmarkSaving(r) {
+  delete r.pending;
+  r.card.classList.remove('saving');
+  if (r.label) return;
+  r.card.querySelector('.label').textContent = '';
+  r.card.querySelectorAll('.faces button').forEach((b) => (b.disabled = false));
+}
+
 function markLabelled(r, review) {
+  delete r.pending;
+  r.card.classList.remove('saving');
   r.label = review.cannotTell ? "can't tell" : review.face;
   r.answer = review;
   r.correcting = false;
@@ -268,22 +291,37 @@ function readerSummary(targets) {
 
 // The chosen cards still to label get the face (null: nobody can tell it): one request for them all, stored all or none.
 async function labelChosen(face) {
-  const targets = [...chosen].sort((a, b) => a - b).filter((j) => !rolls[j].label);
-  if (targets.length === 0) return;
+  const targets = [...chosen].sort((a, b) => a - b).filter((j) => toLabel(rolls[j]));
+  if (targets.length === 0) {
+    if (rolls[selected]?.pending !== undefined) $('message').textContent = `${rollWords(rolls[selected])} is being saved as ${faceWords(rolls[selected].pending)}: press "correct" once it is, to change it.`;
+    return;
+  }
   const one = targets.length === 1;
   // Many crops at once take one look more: how many, and what the reader had read in them.
   if (!one && !window.confirm(`Label ${targets.length} crops ${face === null ? "can't tell" : face}? The reader had read: ${readerSummary(targets)}.`)) return;
   const answer = face === null ? { cannotTell: true } : { face };
   const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
+  for (const j of targets) markSaving(rolls[j], face);
+  // The keys go on to the next card to label now, not once the store has answered.
+  const last = targets[targets.length - 1];
+  const next = rolls.findIndex((x, j) => j > last && toLabel(x));
+  const back = rolls.findIndex((x) => toLabel(x));
+  if (next >= 0 || back >= 0) select(next >= 0 ? next : back);
+  else {
+    chosen = new Set();
+    showChosen();
+  }
   const res = one
     ? await ask(`/api/rolls/${rolls[targets[0]].rollId}/label`, { ...post, body: JSON.stringify(answer) })
     : await ask('/api/labels', { ...post, body: JSON.stringify({ rolls: targets.map((j) => rolls[j].rollId), ...answer }) });
   if (res.gone) {
+    for (const j of targets) unmarkSaving(rolls[j]);
     $('message').textContent = `not saved: ${GONE()}`;
     return;
   }
   const body = res.body;
   if (!res.ok) {
+    for (const j of targets) unmarkSaving(rolls[j]);
     $('message').textContent = body.error;
     // Answered already (in another tab, say): its card shows the answer stored, and the counts are the server's.
     if (body.stored) {
@@ -301,16 +339,8 @@ async function labelChosen(face) {
   announce(one ? `${rollWords(rolls[targets[0]])} labelled ${faceWords(face)}` : `${targets.length} rolls labelled ${faceWords(face)}`);
   // Labels given in another tab meanwhile: the count left is the server's.
   void refresh(false);
-  const last = targets[targets.length - 1];
-  const next = rolls.findIndex((x, j) => j > last && !x.label);
-  const back = rolls.findIndex((x) => !x.label);
-  // The face pressed is disabled now: focus goes on to the next card to label, or to "correct" when none is left.
-  if (next >= 0 || back >= 0) select(next >= 0 ? next : back);
-  else {
-    chosen = new Set();
-    showChosen();
-    rolls[last].card.querySelector('button.correct').focus();
-  }
+  // None left to label, and focus still on this card: it goes to its "correct" button rather than being lost.
+  if (!rolls.some(toLabel) && rolls[last].card.contains(document.activeElement)) rolls[last].card.querySelector('button.correct').focus();
 }
 
 document.addEventListener('keydown', (ev) => {
@@ -358,8 +388,8 @@ async function refresh(again = true) {
     showLeft();
     showOpen(data.session.open);
     // A look at the server never takes the keyboard away from where the person is.
-    if (chosen.size > 0 && [...chosen].some((j) => rolls[j].label)) select(selected, { focus: false });
-    if (added.length > 0 && chosen.size === 0) select(rolls.findIndex((x) => !x.label), { focus: false });
+    if (chosen.size > 0 && [...chosen].some((j) => !toLabel(rolls[j]))) select(selected, { focus: false });
+    if (added.length > 0 && chosen.size === 0) select(rolls.findIndex(toLabel), { focus: false });
   }
   if (again) timer = setTimeout(refresh, REFRESH_MS);
 }
