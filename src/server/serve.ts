@@ -16,6 +16,7 @@ import { serveSessionName } from './serveSessionName.js';
 import { ServeStopError } from './serveStopError.js';
 import { storeFailure } from '../store/openStore.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
+import { shownUrl } from './security/shownUrl.js';
 
 export type SimDice = 'xwing' | 'd6';
 
@@ -112,9 +113,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${shownHost}:${port}`;
-  if (!isLoopback(options.host)) log(`Listening on ${options.host}, reachable from the network: the roll API needs the API token.`);
+  const { url, local } = shownUrl(options.host, port);
+  if (!isLoopback(options.host)) log(`Listening on ${options.host}, reachable from the network${local !== undefined ? ` (from this machine: ${local})` : ''}: the roll API needs the API token.`);
   const c = controller;
   let closing: Promise<RollJob[]> | undefined;
   return {

@@ -12,6 +12,7 @@ import type { Tokens } from '../security/auth.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from '../security/bind.js';
 import { createFleetServer } from './fleetApp.js';
 import { FleetView } from './fleetView.js';
+import { shownUrl } from '../security/shownUrl.js';
 
 export interface ServeFleetOptions {
   /** The fleet store's postgres:// URL. */
@@ -57,8 +58,8 @@ export async function serveFleet(options: ServeFleetOptions): Promise<RunningFle
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  if (!isLoopback(options.host)) options.log?.(`Listening on ${options.host}, reachable from the network: the page's reads need the API token.`);
+  const { url, local } = shownUrl(options.host, port);
+  if (!isLoopback(options.host)) options.log?.(`Listening on ${options.host}, reachable from the network${local !== undefined ? ` (from this machine: ${local})` : ''}: the page's reads need the API token.`);
   let closing: Promise<void> | undefined;
   return {
     app,
