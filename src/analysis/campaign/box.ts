@@ -5,7 +5,7 @@
  * one line naming the file, the line and what is wrong.
  */
 import { InputError } from '../../core/errors.js';
-import { OWN_DIE_HINT } from '../../dice/catalogue.js';
+import { OWN_DIE_HINT, sameDieId } from '../../dice/catalogue.js';
 import { detectDelimiter, splitCsvLine } from '../../rolllog/csvLine.js';
 
 /** Same cap as a session config's die label (a label is written on a die). */
@@ -47,11 +47,13 @@ export function parseBox(text: string, file: string, knownDice: readonly string[
       throw new InputError(`has ${fields.length} fields but the header has ${columns.length}`, { file, line: lineNo });
     }
     const label = (fields[labelAt] as string).trim();
-    const die = (fields[dieAt] as string).trim();
+    const written = (fields[dieAt] as string).trim();
+    // Die ids compare without case everywhere (a log's `Red` is the red die): the box stores the catalogue's spelling.
+    const die = knownDice.find((id) => sameDieId(id, written)) ?? written;
     if (label === '') throw new InputError('the die has no label', { file, line: lineNo, column: 'label' });
     if (label.length > MAX_LABEL_LENGTH) throw new InputError(`a label is at most ${MAX_LABEL_LENGTH} characters`, { file, line: lineNo, column: 'label' });
     if (!knownDice.includes(die)) {
-      throw new InputError(`"${die}" is not a known die type; known dice are: ${knownDice.join(', ')} (${OWN_DIE_HINT})`, { file, line: lineNo, column: 'die' });
+      throw new InputError(`"${written}" is not a known die type; known dice are: ${knownDice.join(', ')} (${OWN_DIE_HINT})`, { file, line: lineNo, column: 'die' });
     }
     const earlier = seen.get(label);
     if (earlier !== undefined) throw new InputError(`"${label}" is already the label on line ${earlier}; a label names one physical die`, { file, line: lineNo, column: 'label' });

@@ -14,6 +14,13 @@ describe('dice box', () => {
     ]);
   });
 
+  it('reads a die type written in any case as the catalogue spells it, as logs and options do', () => {
+    expect(parseBox('Label,Die\nA1,D6\nR1,Red\n', 'box.csv', KNOWN)).toEqual([
+      { label: 'A1', die: 'd6', line: 2 },
+      { label: 'R1', die: 'red', line: 3 },
+    ]);
+  });
+
   it('names the file, line and problem of a bad line', () => {
     expect(() => parseBox('label,die\nA1,d7\n', 'box.csv', KNOWN)).toThrow(/^box\.csv, line 2, column "die": "d7" is not a known die type; known dice are: red, green/);
     expect(() => parseBox('label,die\nA1,d6\nA1,d6\n', 'box.csv', KNOWN)).toThrow('box.csv, line 3, column "label": "A1" is already the label on line 2; a label names one physical die');
