@@ -14,7 +14,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { declinedSession, dicerig, repoRoot } from '../server/support/reviewSession.js';
+import { dicerig, repoRoot } from '../server/support/reviewSession.js';
+import { declinedCopy } from './support/declinedCopy.js';
 import { DICERIG } from '../support/builtCli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -44,7 +45,7 @@ afterAll(async () => {
 
 describe('dicerig review in a browser', () => {
   it('labels a declined die from the keyboard, stores it and shows the updated verdict', async () => {
-    const db = declinedSession(dir);
+    const db = declinedCopy(dir);
     const url = await startReview(db);
     const readStore = RollStore.open(db, { readonly: true });
     const todo = readStore.unresolvedRolls(1);
@@ -114,7 +115,7 @@ describe('dicerig review in a browser', () => {
 
   it("labels every selected crop with one face: a die's select button, shift-click for a range, ctrl-click for one more, Esc for just one", async () => {
     const sub = mkdtempSync(join(dir, 'bulk-'));
-    const db = declinedSession(sub);
+    const db = declinedCopy(sub);
     const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
     bulkChild = server.proc;
     const readStore = RollStore.open(db, { readonly: true });
@@ -214,7 +215,7 @@ describe('dicerig review in a browser', () => {
 
   it('serves a session whose declined rolls are all answered, so a wrong answer can be corrected, and says how many', async () => {
     const sub = mkdtempSync(join(dir, 'answered-'));
-    const db = declinedSession(sub);
+    const db = declinedCopy(sub);
     const store = RollStore.open(db);
     const todo = store.rollsToReview(1);
     store.reviewRolls(1, todo.map((r) => ({ rollId: r.rollId, faceId: '6', reviewer: 'Ada', at: 1 })));

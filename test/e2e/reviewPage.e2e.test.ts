@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { declinedSession } from '../server/support/reviewSession.js';
+import { declinedCopy } from './support/declinedCopy.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -18,9 +18,9 @@ const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-page-'));
 const children: ChildProcess[] = [];
 let browser: Browser;
 
-/** A demo session with declined dice in a folder of its own, and `dicerig review` of it started; its URL. */
+/** A demo session with declined dice in a folder of its own (a copy of the one demo run), and `dicerig review` of it started; its URL. */
 async function reviewed(name: string): Promise<{ db: string; url: string; proc: ChildProcess }> {
-  const db = declinedSession(mkdtempSync(join(dir, `${name}-`)));
+  const db = declinedCopy(mkdtempSync(join(dir, `${name}-`)));
   const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
   children.push(server.proc);
   return { db, url: server.url, proc: server.proc };
