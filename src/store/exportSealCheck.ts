@@ -158,7 +158,13 @@ export function dieDifferenceText(d: DieDifference): string {
   const r = d.rows;
   if (r !== undefined) {
     const at = r.line === undefined ? '' : r.to !== undefined ? ` (first difference within lines ${r.line}-${r.to})` : ` (first at line ${r.line})`;
-    if (r.kind === 'changed') parts.push(`its rows differ from the sealed ones${at}`);
+    if (r.kind === 'changed') {
+      parts.push(
+        r.to !== undefined
+          ? `its rows differ from the sealed ones${at}`
+          : `its rows differ from the sealed ones from line ${r.line} on (that row changed or added, or the die's row before it dropped)`,
+      );
+    }
     else if (r.kind === 'added') parts.push(`it has ${formatCount(r.found)} rows, the seal ${formatCount(r.sealed)}: rows were added${at}`);
     else if (r.kind === 'missing') parts.push(r.found === 0 ? `all its ${formatCount(r.sealed)} sealed rows are gone` : `it has ${formatCount(r.found)} rows, the seal ${formatCount(r.sealed)}: rows are missing or changed after line ${r.line}`);
     else parts.push(`it is not in the sealed export: ${formatCount(r.found)} rows were added (first at line ${r.line})`);

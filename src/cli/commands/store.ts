@@ -38,7 +38,7 @@ const CHAIN_HEAD = /^[0-9a-fA-F]{64}$/;
 export function registerStoreCommands(program: Command, io: CliIo): void {
   program
     .command('verify')
-    .summary('check the hash chain of every session in the roll store')
+    .summary('check the hash chain of every session in the roll store, or an export file against its seal')
     .description(
       'Walks the hash chain of every session in the roll store and reports, per session, the first throw that was changed, ' +
         'deleted, inserted or moved after it was recorded, and checks each evidence picture kept beside the store against the hash the chain sealed. ' +
