@@ -4,9 +4,10 @@
  * line. A digest catches changes and damage, not a forger who rewrites the seal as well: the strong check is against
  * the store the session is in (`verify --expect` its chain head), which nobody outside it can rewrite unseen.
  *
- * Each die's rows are hashed as a running chain (each row's hash covers the one before), and a short mark of that
- * chain is kept every `every` rows (every row for a die of up to MAX_MARKS rows), so a check finds the first changed
- * line without keeping a hash per row: the first mark that differs brackets it.
+ * Each die's rows are hashed in order, and a short mark of the hash of its rows so far is kept every `every` rows
+ * (every row for a die of up to MAX_MARKS rows), so a check finds the first changed line without keeping a hash per
+ * row: the first mark that differs brackets it. (A mark is a copy of the running hash's state finished, so a long
+ * die costs one hash update a row, not one hash.)
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson, rowCanon } from './exportRowCanon.js';
@@ -20,11 +21,11 @@ export interface DieSeal {
   readonly label: string;
   /** The die's rows in the file. */
   readonly rows: number;
-  /** SHA-256 running hash over the die's canonical rows, in file order. */
+  /** SHA-256 over the die's canonical rows, each followed by a newline, in file order. */
   readonly digest: string;
   /** A mark is kept after every `every` rows of the die. */
   readonly every: number;
-  /** The marks: MARK_BYTES of the running hash after each `every` rows, base64. */
+  /** The marks: the first MARK_BYTES of the hash of the die's rows so far, after each `every` rows, base64. */
   readonly marks: string;
   /** Digest of the die's verdict in the manifest (its `verdicts.dice` entry), when it has one. */
   readonly verdict?: string;
@@ -41,14 +42,20 @@ export interface ExportSeal {
   readonly dice: readonly DieSeal[];
 }
 
-/** A running hash step: the hash of the previous one and the row's canonical text. */
-export function chainStep(previous: string, text: string): string {
-  return createHash('sha256').update(previous).update('\n').update(text).digest('hex');
-}
-
-/** A mark of a running hash (its first MARK_BYTES). */
-export function markOf(hash: string): Buffer {
-  return Buffer.from(hash.slice(0, MARK_BYTES * 2), 'hex');
+/** A die's rows hashed so far: each row's canonical text and a newline. */
+export class RowsHash {
+  private readonly hash = createHash('sha256');
+  add(text: string): void {
+    this.hash.update(text).update('\n');
+  }
+  /** The mark of the rows so far (the first MARK_BYTES of their digest); more rows may follow. */
+  mark(): Buffer {
+    return this.hash.copy().digest().subarray(0, MARK_BYTES);
+  }
+  /** The digest of the rows so far, in hex; more rows may follow. */
+  digest(): string {
+    return this.hash.copy().digest('hex');
+  }
 }
 
 function shortDigest(text: string): string {
@@ -82,17 +89,17 @@ export function manifestDigests(manifest: Readonly<Record<string, unknown>>): { 
   return { fields, verdicts };
 }
 
-/** One die's running hash with its marks, kept at every `every` rows (doubled, dropping every other, past MAX_MARKS). */
+/** One die's rows hash with its marks, kept at every `every` rows (doubled, dropping every other, past MAX_MARKS). */
 class DieChain {
   rows = 0;
-  hash = '';
+  readonly hash = new RowsHash();
   every = 1;
   marks: Buffer[] = [];
   add(text: string): void {
-    this.hash = chainStep(this.hash, text);
+    this.hash.add(text);
     this.rows++;
     if (this.rows % this.every !== 0) return;
-    this.marks.push(markOf(this.hash));
+    this.marks.push(this.hash.mark());
     if (this.marks.length > MAX_MARKS) {
       this.marks = this.marks.filter((_, i) => i % 2 === 1);
       this.every *= 2;
@@ -126,7 +133,7 @@ export function sealOf(lines: Iterable<string>, manifest: Readonly<Record<string
     dice: labels.map((label) => {
       const c = dice.get(label) ?? new DieChain();
       const verdict = verdicts.get(label);
-      return { label, rows: c.rows, digest: c.hash, every: c.every, marks: Buffer.concat(c.marks).toString('base64'), ...(verdict !== undefined ? { verdict } : {}) };
+      return { label, rows: c.rows, digest: c.hash.digest(), every: c.every, marks: Buffer.concat(c.marks).toString('base64'), ...(verdict !== undefined ? { verdict } : {}) };
     }),
   };
 }

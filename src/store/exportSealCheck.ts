@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { formatCount } from '../core/format.js';
 import { rowCanon } from './exportRowCanon.js';
-import { chainStep, manifestDigests, markOf, MARK_BYTES, type DieSeal, type ExportSeal } from './exportSeal.js';
+import { manifestDigests, MARK_BYTES, RowsHash, type DieSeal, type ExportSeal } from './exportSeal.js';
 
 /** Where a die's rows first differ from the seal. */
 export interface RowDifference {
@@ -45,10 +45,10 @@ export interface SealCheck {
 /** The first manifest format that carries a seal. */
 export const SEALED_FORMAT_VERSION = 2;
 
-/** A die's running check: its running hash, compared with the seal's marks as rows arrive. */
+/** A die's running check: its rows hash, compared with the seal's marks as rows arrive. */
 class DieCheck {
   found = 0;
-  hash = '';
+  private readonly hash = new RowsHash();
   blockStart = 0;
   lastLine = 0;
   firstLine = 0;
@@ -66,7 +66,7 @@ class DieCheck {
     if (s === undefined || this.difference !== undefined) return;
     const every = Math.max(1, s.every);
     if ((this.found - 1) % every === 0) this.blockStart = line;
-    this.hash = chainStep(this.hash, text);
+    this.hash.add(text);
     if (this.found > s.rows) {
       // Every sealed row matched (the digest below), so this is the first row the seal lacks.
       this.difference = { sealed: s.rows, found: 0, line, kind: 'added' };
@@ -75,12 +75,12 @@ class DieCheck {
     const block = this.found % every === 0 ? this.found / every : 0;
     if (block > 0 && block * MARK_BYTES <= this.marks.length) {
       const sealed = this.marks.subarray((block - 1) * MARK_BYTES, block * MARK_BYTES);
-      if (!markOf(this.hash).equals(sealed)) {
+      if (!this.hash.mark().equals(sealed)) {
         this.difference = this.blockDifference(line, every);
         return;
       }
     }
-    if (this.found === s.rows && this.hash !== s.digest) this.difference = this.blockDifference(line, every);
+    if (this.found === s.rows && this.hash.digest() !== s.digest) this.difference = this.blockDifference(line, every);
   }
 
   private blockDifference(line: number, every: number): RowDifference {
@@ -93,7 +93,8 @@ class DieCheck {
     const s = this.seal;
     if (s === undefined) return { sealed: 0, found: this.found, line: this.firstLine, kind: 'unsealed-die' };
     if (this.difference !== undefined) return { ...this.difference, found: this.found };
-    if (this.found === s.rows && this.hash === s.digest) return undefined;
+    // Its digest was compared when its rows reached the seal's count (a difference then is kept above).
+    if (this.found === s.rows && (s.rows > 0 || this.hash.digest() === s.digest)) return undefined;
     // Short of the seal's rows: the rows since the last mark may be changed as well as the rest missing.
     const every = Math.max(1, s.every);
     const sinceMark = this.found % every;
