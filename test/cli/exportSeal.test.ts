@@ -142,6 +142,25 @@ describe('a sealed export', () => {
     expect(against.out).toContain(`${db}: ROWS DIFFER: session 1 reaches the export's head (throw ${throwCount()}), but exported now its rows are not the file's`);
   }, 60_000);
 
+  it('reads an export made before seals as before, saying it is unsealed; one whose seal was stripped is edited', async () => {
+    const old = edit('old.jsonl', (m) => {
+      delete (m as Partial<Manifest>).seal;
+      m['formatVersion'] = 1;
+    });
+    const v = await runCli('verify', old);
+    expect(v.code).toBe(1);
+    expect(v.out).toContain(`${old}: NOT SEALED: an export of session 1 made before exports were sealed; its 600 rows cannot be checked on their own.`);
+    const a = await analyze(old);
+    expect(a.err).toContain(`dicerig: note: ${old}: its export carries no seal (made before exports were sealed), so its rows cannot be checked against its manifest.\n`);
+    expect(a.dice.every((d) => d.decidedBy?.session === 1)).toBe(true);
+    const i = await runCli('import', old, '--db', join(dir, 'old.db'));
+    expect(i.code, i.err).toBe(0);
+    expect(i.out).toContain('It keeps the verdicts the exported session made');
+    const stripped = edit('stripped.jsonl', (m) => delete (m as Partial<Manifest>).seal);
+    expect((await runCli('verify', stripped)).out).toContain('its manifest is of a sealed format, but its seal is gone or unreadable');
+    expect((await analyze(stripped)).dice.every((d) => d.decidedBy === undefined)).toBe(true);
+  }, 60_000);
+
   it('says a file without a manifest is no export to check', async () => {
     const bare = join(dir, 'bare.csv');
     writeFileSync(bare, lines(csv).join('\n'));
