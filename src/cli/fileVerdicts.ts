@@ -13,6 +13,8 @@ import type { JudgedSources } from './storedLogs.js';
 import { campaignFindingOf } from './campaignFindingOf.js';
 import { storedDieVerdicts, withCampaignFinding, type StoredDieVerdict } from './storedVerdicts.js';
 import { countsDiffer } from '../analysis/verdictCounts.js';
+import { dieDifferenceText, sealDifferences } from '../store/exportSealCheck.js';
+import { sealCheckOf } from './exportSealFile.js';
 
 export interface FileVerdicts {
   readonly verdicts: Map<string, StoredDieVerdict[]>;
@@ -33,13 +35,33 @@ export function fileVerdicts(logs: readonly ParsedLog[], manifests: readonly Fil
   const notes: string[] = [];
   for (const log of logs) {
     const manifest = manifestOf.get(log.file);
-    configs.push(JSON.stringify(manifest?.session['config'] ?? {}));
     const session = manifest?.session.id;
-    if (manifest === undefined || typeof session !== 'number') continue;
+    if (manifest === undefined || typeof session !== 'number') {
+      configs.push(JSON.stringify(manifest?.session['config'] ?? {}));
+      continue;
+    }
+    // A file edited since its export is not the session's evidence: the dice it changed (all, and its settings, when
+    // its manifest's own fields changed) are judged on the file's rolls; the rest keep the session's verdict.
+    const seal = sealCheckOf(log.file, manifest);
+    const manifestEdited = seal.seal === 'removed' || seal.fields.length > 0;
+    configs.push(JSON.stringify(manifestEdited ? {} : (manifest.session['config'] ?? {})));
     const own = new Map(storedDieVerdicts(manifest['verdicts'], session, log.file).map((v) => [v.label, v.verdict]));
+    if (own.size === 0 && manifest['campaignFinding'] === undefined) continue;
+    if (seal.seal === 'unsealed') notes.push(`${log.file}: its export carries no seal (made before exports were sealed), so its rows cannot be checked against its manifest`);
+    if (manifestEdited) {
+      notes.push(`${log.file}: ${sealDifferences(seal).join('; ')}: every die in it is judged here on the file's rolls, not by session ${session}'s verdicts`);
+      continue;
+    }
+    const changed = new Map(seal.dice.map((d) => [d.label, d]));
+    if (seal.reordered) notes.push(`${log.file}: ${sealDifferences(seal).join('; ')} (each die keeps session ${session}'s verdict)`);
     const finding = campaignFindingOf(manifest['campaignFinding']);
     for (const die of log.dice) {
       const verdict = own.get(die.label);
+      const edited = changed.get(die.label);
+      if (verdict !== undefined && edited !== undefined) {
+        notes.push(`${log.file}: ${dieDifferenceText(edited)}: judged here on the file's rolls, not by session ${session}'s verdict`);
+        continue;
+      }
       const why = verdict === undefined ? undefined : notTheJudgedRolls(die, verdict, dice);
       if (why !== undefined) {
         notes.push(`${log.file}: ${why(session)}: judged here on the file's rolls, not by the session's verdict`);

@@ -1,4 +1,5 @@
 import { VERSION } from '../core/version.js';
+import { sealOf } from './exportSeal.js';
 import type { ExportManifest } from './manifest.js';
 import type { CountedRoll, SessionRecord } from './records.js';
 import type { RollStore } from './rollStore.js';
@@ -60,10 +61,10 @@ export function exportSession(
     ...(withResolution ? ['resolution'] : []),
     ...(withReviewer ? ['reviewer'] : []),
   ];
-  const manifest: ExportManifest = {
+  const described: Omit<ExportManifest, 'seal'> = {
     kind: 'manifest',
     format: 'dicerig-export',
-    formatVersion: 1,
+    formatVersion: 2,
     dicerig: VERSION,
     exportedAt: exportedAt.toISOString(),
     session: {
@@ -91,21 +92,21 @@ export function exportSession(
     exportedRolls: rows,
     columns,
   };
-  return {
-    manifest,
-    *lines() {
-      if (format === 'csv') yield columns.join(',');
-      const simulated = session.simulated;
-      const unresolvedRow = (u: UnresolvedRoll): string => (format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated, withReviewer) : jsonUnresolvedRow(u, simulated));
-      // Each throw's unresolved rolls follow its read ones: a die's rolls stay in the order it rolled them.
-      let next = 0;
-      for (const r of counted()) {
-        while (next < unresolvedRows.length && (unresolvedRows[next] as UnresolvedRoll).throwIndex < r.throwIndex) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
-        yield format === 'csv' ? csvRow(r, faceColumn, withResolution, withReviewer) : jsonRow(r, !withoutFace.has(r.dieId));
-      }
-      while (next < unresolvedRows.length) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
-    },
-  };
+  function* lines(): Generator<string> {
+    if (format === 'csv') yield columns.join(',');
+    const simulated = session.simulated;
+    const unresolvedRow = (u: UnresolvedRoll): string => (format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated, withReviewer) : jsonUnresolvedRow(u, simulated));
+    // Each throw's unresolved rolls follow its read ones: a die's rolls stay in the order it rolled them.
+    let next = 0;
+    for (const r of counted()) {
+      while (next < unresolvedRows.length && (unresolvedRows[next] as UnresolvedRoll).throwIndex < r.throwIndex) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
+      yield format === 'csv' ? csvRow(r, faceColumn, withResolution, withReviewer) : jsonRow(r, !withoutFace.has(r.dieId));
+    }
+    while (next < unresolvedRows.length) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
+  }
+  // Sealed from the lines as written (read back as `verify` reads them) and the manifest as a reader parses it.
+  const manifest: ExportManifest = { ...described, seal: sealOf(lines(), JSON.parse(JSON.stringify(described)) as Record<string, unknown>) };
+  return { manifest, lines };
 }
 
 function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean, withReviewer: boolean): string {

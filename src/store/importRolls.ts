@@ -16,6 +16,8 @@ export interface ImportSource {
   /** Rows marked simulated (an export's `simulated` column). */
   readonly simulatedRows?: number;
   readonly manifest?: ImportedManifest;
+  /** What differs from the seal of an export changed since it was written (imported with `--allow-edited`): kept in the config. */
+  readonly edited?: readonly string[];
 }
 
 export interface ImportOptions {
@@ -64,6 +66,8 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       format: s.format,
       rows: s.rows,
       ...(s.manifest !== undefined ? { exportedSession: s.manifest.session } : {}),
+      // Not the exported session's evidence: what was changed since its export, as its seal told.
+      ...(s.edited !== undefined ? { edited: s.edited } : {}),
     })),
     ...(options.fallbackType !== undefined ? { die: options.fallbackType } : {}),
     ...(options.settings !== undefined ? { settings: options.settings } : {}),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../core/errors.js';
+import type { ExportSeal } from './exportSeal.js';
 import type { DieRecord, RigRecord, SessionCounts, SessionOrigin, SessionState } from './records.js';
 
 /**
@@ -11,7 +12,8 @@ import type { DieRecord, RigRecord, SessionCounts, SessionOrigin, SessionState }
 export interface ExportManifest {
   readonly kind: 'manifest';
   readonly format: 'dicerig-export';
-  readonly formatVersion: 1;
+  /** 2 since exports are sealed (`seal`); version 1 (no seal) is read as before, as unsealed. */
+  readonly formatVersion: 1 | 2;
   readonly dicerig: string;
   /** ISO 8601 time of the export. */
   readonly exportedAt: string;
@@ -49,6 +51,8 @@ export interface ExportManifest {
   /** Rows in the export with a face: the counted rolls (ok throws, read or labelled, not cocked). */
   readonly exportedRolls: number;
   readonly columns: readonly string[];
+  /** Digests of the rows and of the fields above (`exportSeal.ts`): `dicerig verify FILE` checks the file against them. */
+  readonly seal?: ExportSeal;
 }
 
 /** The prefix of the manifest comment line of a CSV written to standard output. */

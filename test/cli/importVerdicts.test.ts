@@ -61,7 +61,7 @@ describe("importing a session's export", () => {
     expect(thirdAnalysis.dice.every((d) => d.decidedBy?.importedFrom?.session === 2 && d.decidedBy.importedFrom.file === csv)).toBe(true);
   }, 60_000);
 
-  it("imports an edited export without its session's verdicts, naming the die, and judges the session on its rolls", async () => {
+  it("imports an edited export only when allowed, without its session's verdicts, naming the die, and judges the session on its rolls", async () => {
     const edited = join(dir, 'edited.csv');
     const rows = readFileSync(csv, 'utf8').split('\n');
     const at = rows.findIndex((r, i) => i > 0 && r.split(',')[4] === '1');
@@ -72,10 +72,11 @@ describe("importing a session's export", () => {
     writeFileSync(edited, rows.join('\n'));
     writeFileSync(`${edited}.manifest.json`, readFileSync(`${csv}.manifest.json`));
     const copy = join(dir, 'edited.db');
-    const imported = await runCli('import', edited, '--db', copy);
+    // Refused unless told: an export edited since its seal is not the session's evidence.
+    expect((await runCli('import', edited, '--db', copy)).err).toContain(`${edited}, line ${at + 1}: die ${cells[1]}: its rows differ from the sealed ones`);
+    const imported = await runCli('import', edited, '--db', copy, '--allow-edited');
     expect(imported.code, imported.err).toBe(0);
-    expect(imported.err).toContain(`dicerig: note: ${edited}: die ${cells[1]}'s rolls here are not those session 2 judged`);
-    expect(imported.err).toContain(`dicerig: note: ${edited}: die ${cells[1]} is not as the session judged it, so the imported session is judged on its rolls, not by the exported session's verdicts.\n`);
+    expect(imported.err).toContain(`dicerig: note: ${edited}: edited since its export (die ${cells[1]}: its rows differ from the sealed ones from line ${at + 1} on`);
     expect(imported.out).not.toContain('It keeps the verdicts');
     expect((await analyze('1', '--db', copy)).dice.every((d) => d.decidedBy === undefined)).toBe(true);
   }, 60_000);

@@ -19,13 +19,15 @@ import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceChe
 import { checkDieOption, unusedDieNote } from '../dieOption.js';
 import { importSettings } from '../importSettings.js';
 import { checkExportTarget, commitStaged, discardStaged, stagedFile, type StagedFile } from '../exportTarget.js';
-import { importedVerdicts } from '../importedVerdicts.js';
+import { importedVerdicts, type ImportedVerdicts } from '../importedVerdicts.js';
 import { loadDice } from '../loadDice.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 import { manifestOf, withManifestsIfAny } from '../fileManifest.js';
 import { ownDieTypes, withSessionDice } from '../../dice/sessionDice.js';
 import { readLogs } from '../readLogs.js';
+import { isExportFile, verifyExportFile } from '../verifyExport.js';
+import { editedExports } from '../importEdited.js';
 
 
 
@@ -36,17 +38,22 @@ const CHAIN_HEAD = /^[0-9a-fA-F]{64}$/;
 export function registerStoreCommands(program: Command, io: CliIo): void {
   program
     .command('verify')
-    .summary('check the hash chain of every session in the roll store')
+    .summary('check the hash chain of every session in the roll store, or an export file against its seal')
     .description(
       'Walks the hash chain of every session in the roll store and reports, per session, the first throw that was changed, ' +
         'deleted, inserted or moved after it was recorded, and checks each evidence picture kept beside the store against the hash the chain sealed. ' +
         'Exit status 1 when a chain is broken or a picture changed.',
     )
-    .argument('[db]', 'roll store file (same as --db)')
+    .argument('[db]', 'roll store file (same as --db), or an export file to check against its seal (and, with --db, against that store)')
     .option('--db <path>', FLEET_DB_HELP)
     .option('--json', 'print the report as JSON')
     .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests), so a cut-off tail is caught')
     .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean; expect?: string }) => {
+      if (dbArg !== undefined && isExportFile(dbArg)) {
+        if (flags.expect !== undefined) throw new InputError(`--expect checks a store; to check the export ${dbArg} against the store it came from, give --db STORE (its manifest names the chain head)`);
+        await verifyExportFile(dbArg, flags, io);
+        return;
+      }
       if (dbArg !== undefined && flags.db !== undefined && dbArg !== flags.db) throw new InputError(`two databases given (${dbArg} and --db ${flags.db}); give one`);
       if (flags.expect !== undefined && !CHAIN_HEAD.test(flags.expect.trim())) {
         throw new InputError(`--expect ${flags.expect} is not a chain head: a chain head is 64 hex digits, as \`run\` prints it and export manifests keep it`);
@@ -146,7 +153,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .option('--die <type>', 'die type for rolls whose log does not name one')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice')
     .option('--session-name <name>', 'name for the new session')
-    .action((files: string[], flags: { db?: string; die?: string; diceFile?: string; sessionName?: string }) => {
+    .option('--allow-edited', "import an export that differs from its seal as your own rolls: without the exported session's verdicts or settings, the session marked edited")
+    .action((files: string[], flags: { db?: string; die?: string; diceFile?: string; sessionName?: string; allowEdited?: boolean }) => {
       // An export's manifest carries its session's config, with the definitions of its dice of the user's own.
       const dice = withSessionDice(loadDice(flags.diceFile), withManifestsIfAny(files).flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])), flags.diceFile);
       checkDieOption(flags.die, dice);
@@ -155,12 +163,16 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       const rolls = mergeLogs(parsed).map((log) => resolveDieRolls(log, dice, flags.die));
       const unused = unusedDieNote(flags.die, parsed);
       if (unused !== undefined) io.err(unused);
-      const sources: ImportSource[] = parsed.map((p) => {
+      const read: ImportSource[] = parsed.map((p) => {
         const manifest = manifestOf(p.file);
         return { file: p.file, format: p.format, rows: p.rows, ...(p.simulatedRows !== undefined ? { simulatedRows: p.simulatedRows } : {}), ...(manifest !== undefined ? { manifest } : {}) };
       });
-      const kept = importSettings(sources);
-      const keptVerdicts = importedVerdicts(parsed, sources, dice);
+      // An export changed since it was sealed is refused, or with --allow-edited stored as the user's own rolls.
+      const edited = editedExports(read, flags.allowEdited === true);
+      for (const note of edited.notes) io.err(`dicerig: note: ${note}.\n`);
+      const sources = edited.sources;
+      const kept = edited.any ? {} : importSettings(sources);
+      const keptVerdicts: ImportedVerdicts = edited.any ? { notes: [] } : importedVerdicts(parsed, sources, dice);
       for (const note of keptVerdicts.notes) io.err(`dicerig: note: ${note}.\n`);
       const path = rollStorePath(flags.db);
       const store = openStoreForWriting(path, { create: true });
@@ -179,7 +191,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           `Imported ${formatCount(result.rolls)} rolls${reviewedNote(result.reviewed, ', and stored so')}${result.unresolved > 0 ? ` and ${formatCount(result.unresolved)} unresolved (no face: every verdict holds whatever they were)` : ''} of ${result.dice} ${result.dice === 1 ? 'die' : 'dice'} from ${files.length} ${files.length === 1 ? 'file' : 'files'} ` +
             `into session ${s.id}${s.name !== null ? ` (${s.name})` : ''}${s.simulated ? ', simulated,' : ''} in ${path}.\n` +
             (kept.line !== undefined ? `${kept.line}\n` : '') +
-            (keptVerdicts.verdicts !== undefined ? `It keeps the verdicts the exported session made: analyze, pool and report show them, as they do the file's.\n` : ''),
+            (keptVerdicts.verdicts !== undefined ? `It keeps the verdicts the exported session made: analyze, pool and report show them, as they do the file's.\n` : '') +
+            (edited.any ? `Stored as your own rolls, edited since their export: not the exported session's evidence, judged on their rolls at the default settings; the session's config names the edits.\n` : ''),
         );
       } finally {
         store.close();

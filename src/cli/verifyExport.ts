@@ -1,0 +1,121 @@
+/**
+ * `dicerig verify FILE`: an export checked against the seal its manifest carries (rows and manifest unchanged since
+ * the export), and, with `--db STORE`, against the store it came from: the store's chain still reaches the export's
+ * head, and a fresh export of that session holds the same rows. The seal catches changes and damage; only the store
+ * catches a forger who rewrote the seal too.
+ */
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { InputError } from '../core/errors.js';
+import { formatCount, shellWord } from '../core/format.js';
+import { isFleetUrl } from '../fleet/connect.js';
+import { exportSession, type ExportFormat } from '../store/exportSession.js';
+import { sealDifferences, type SealCheck } from '../store/exportSealCheck.js';
+import type { ImportedManifest } from '../store/manifest.js';
+import { withReadableStore } from '../store/openStore.js';
+import { sealCheckOf } from './exportSealFile.js';
+import { manifestOf } from './fileManifest.js';
+import type { CliIo } from './io.js';
+import { toJson } from './options.js';
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** Whether `verify`'s argument is an export to check rather than a store: a file with a manifest, or named as a log is. */
+export function isExportFile(path: string): boolean {
+  if (!existsSync(path) || !statSync(path).isFile()) return false;
+  const head = prefix(path, 4096);
+  if (head.startsWith(SQLITE_HEADER)) return false;
+  if (existsSync(`${path}.manifest.json`) || /\.(csv|tsv|jsonl|ndjson)$/i.test(path)) return true;
+  return /^(\uFEFF)?\s*(# dicerig-manifest |\{"kind":"manifest")/.test(head);
+}
+
+function prefix(path: string, bytes: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString('latin1');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What the original store says of the file: whether its chain reaches the export's head, and holds the same rows. */
+interface StoreCheck {
+  readonly db: string;
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+export async function verifyExportFile(file: string, flags: { db?: string; json?: boolean }, io: CliIo): Promise<void> {
+  const manifest = manifestOf(file);
+  if (manifest === undefined) {
+    throw new InputError('it carries no export manifest (no FILE.manifest.json beside it, no manifest line at its top): it is not a dicerig export, so there is nothing to check it against', { file });
+  }
+  const check = sealCheckOf(file, manifest);
+  const head = typeof manifest.session['headHash'] === 'string' ? manifest.session['headHash'] : undefined;
+  const throwCount = typeof manifest.session['throwCount'] === 'number' ? manifest.session['throwCount'] : undefined;
+  const store = flags.db === undefined || head === undefined ? undefined : await againstStore(flags.db, file, head, check, (note) => io.err(`dicerig: note: ${note}\n`));
+  if (flags.json === true) {
+    io.out(`${toJson({ file, ...check, differences: sealDifferences(check), session: { id: manifest.session.id, headHash: head, throwCount }, ...(store !== undefined ? { store } : {}) })}\n`);
+  } else {
+    const lines = [sealText(file, check, manifest)];
+    if (store !== undefined) lines.push(store.text);
+    else if (head !== undefined) {
+      lines.push(
+        `A seal catches changes and damage, not a forger who rewrites it too: to check the file against the store it came from, ` +
+          `run dicerig verify ${shellWord(file)} --db STORE (that store's chain must reach head ${head}${throwCount !== undefined ? `, after throw ${throwCount}` : ''}), or dicerig verify --db STORE --expect ${head}.`,
+      );
+    }
+    io.out(`${lines.join('\n')}\n`);
+  }
+  if (!check.ok || check.seal !== 'sealed' || store?.ok === false) io.setExitCode(1);
+}
+
+function sealText(file: string, check: SealCheck, manifest: ImportedManifest): string {
+  const session = `session ${manifest.session.id ?? '?'}${typeof manifest.session.name === 'string' ? ` (${manifest.session.name})` : ''}`;
+  if (check.seal === 'unsealed') {
+    return `${file}: NOT SEALED: an export of ${session} made before exports were sealed; its ${formatCount(check.rows)} rows cannot be checked on their own.`;
+  }
+  if (check.ok) return `${file}: sealed, ${formatCount(check.rows)} rows, digest matches (the rows and manifest of ${session}'s export, unchanged).`;
+  return [`${file}: EDITED: ${formatCount(check.rows)} rows; not the export of ${session} as sealed:`, ...sealDifferences(check).map((d) => `  ${d}`)].join('\n');
+}
+
+/** The file checked against a store: its chain reaches the export's head, and its session exports the file's rows. */
+async function againstStore(db: string, file: string, head: string, check: SealCheck, tell: (note: string) => void): Promise<StoreCheck> {
+  if (isFleetUrl(db)) {
+    return { db, ok: true, text: `Against a fleet store: dicerig verify --db ${shellWord(db)} --expect ${head} tells whether a fleet session reaches the export's chain head.` };
+  }
+  return withReadableStore(
+    db,
+    ({ store }) => {
+      const report = store.verify();
+      const at = store.findChainHead(head.toLowerCase());
+      if (at === undefined) return { db, ok: false, text: `${db}: EXPECTED HEAD MISSING: no session's chain reaches the export's head ${head}: this store does not hold the rolls the file was exported from (another store, or its throws removed or changed).` };
+      const session = store.getSession(at.sessionId);
+      const chain = report.ok ? '' : ` But ${db} fails verification: run dicerig verify --db ${shellWord(db)}.`;
+      if (session === undefined || at.throwIndex !== session.throwCount) {
+        return { db, ok: report.ok, text: `${db}: session ${at.sessionId} reaches the export's head (throw ${at.throwIndex} of ${at.throwCount}); it rolled on after the export, so its rows now are not the file's to compare.${chain}` };
+      }
+      const format: ExportFormat = check.rows > 0 && jsonFile(file) ? 'jsonl' : 'csv';
+      const fresh = exportSession(store, session, format, new Date()).manifest.seal;
+      const same = fresh?.digest === check.digest;
+      return {
+        db,
+        ok: report.ok && same,
+        text: same
+          ? `${db}: session ${at.sessionId} reaches the export's head (throw ${at.throwIndex}) and exports the same ${formatCount(check.rows)} rows: the file holds the session's rolls.${chain}`
+          : `${db}: ROWS DIFFER: session ${at.sessionId} reaches the export's head (throw ${at.throwIndex}), but exported now its rows are not the file's: the file was changed (its seal rewritten too, if it verified), or a label was given or corrected in the store since the export.${chain}`,
+      };
+    },
+    tell,
+  );
+}
+
+function jsonFile(file: string): boolean {
+  const text = prefix(file, 1 << 16).replace(/^\uFEFF/, '');
+  for (const line of text.split('\n')) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    return t.startsWith('{');
+  }
+  return false;
+}
