@@ -49,6 +49,8 @@ export interface FleetSessionListing extends SessionListing {
   readonly originDb: string;
   /** Throws of the session on its rig host at the last sync (`throwCount` of them are in the fleet store). */
   readonly localThrowCount: number;
+  /** An import of an export of another fleet session (`src/fleet/copies.ts`): that session's fleet id and why; its rolls count there. Null otherwise. */
+  readonly copyOf: { readonly of: number; readonly why: string } | null;
 }
 
 const wholeMs = (t: number | string): number => Math.round(Number(t));
@@ -112,6 +114,7 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
     originHost: s.originHost,
     originDb: s.originDb,
     localThrowCount: s.localThrowCount,
+    copyOf: s.copyOf,
   };
 }
 

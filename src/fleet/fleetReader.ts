@@ -3,6 +3,7 @@ import type { RollStore } from '../store/rollStore.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
 import { openFleetSnapshot, type FleetSnapshot } from './snapshot.js';
+import { fleetCopies, type CopyOf } from './copies.js';
 import { takenOverSessions, type TakenOver } from './takenOver.js';
 
 /** A session as the fleet lists it: its fleet id, and where it came from (rig host, store file, its id there). */
@@ -31,6 +32,8 @@ export interface FleetSessionInfo {
   readonly lastThrowAt: number | null;
   /** For a campaign session whose batch was taken over (`--take-over`): who holds the batch now. Null otherwise. */
   readonly takenOver: TakenOver | null;
+  /** For an import of an export of a session the fleet holds too (`copies.ts`): that session, and why. Its rolls count there, not here. */
+  readonly copyOf: CopyOf | null;
 }
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
@@ -53,18 +56,20 @@ async function query<R extends object>(fleet: FleetDb, sql: string, params: unkn
 }
 
 /** The listed sessions, each with whether its campaign batch was taken over. */
-async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInfo, 'takenOver'>[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
+async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
   let taken: Map<number, TakenOver>;
+  let copies: Map<number, CopyOf>;
   try {
     taken = rows.length === 0 ? new Map() : await takenOverSessions(fleet.pool, ids);
+    copies = rows.length === 0 ? new Map() : await fleetCopies(fleet.pool);
   } catch (e) {
     throw fleetFailure(e, fleet.where, fleet.where, doing);
   }
-  return rows.map((r) => ({ ...r, takenOver: taken.get(Number(r.id)) ?? null }));
+  return rows.map((r) => ({ ...r, takenOver: taken.get(Number(r.id)) ?? null, copyOf: copies.get(Number(r.id)) ?? null }));
 }
 
 export async function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
-  return withTakeOvers(fleet, await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
+  return withTakeOvers(fleet, await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
 }
 
 /**
@@ -75,8 +80,8 @@ export async function findFleetSession(fleet: FleetDb, key: string): Promise<Fle
   const k = key.trim();
   const byHost = /^(.+):(\d+)$/.exec(k);
   const rows = /^\d+$/.test(k)
-    ? await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
-    : await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
+    ? await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
+    : await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
   const found = await withTakeOvers(fleet, rows, 'finding a session', rows.map((r) => Number(r.id)));
   if (found.length === 1) return found[0] as FleetSessionInfo;
   if (found.length > 1) {
