@@ -144,7 +144,10 @@ export async function openFleetSessions(fleet: FleetDb, keys: readonly string[])
  * seals, reviews), breaks named by fleet session. `expect`: also where a chain
  * head written down elsewhere is.
  */
-export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ report: VerifyReport; head?: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number } }> {
+export async function verifyFleet(
+  fleet: FleetDb,
+  expect?: string,
+): Promise<{ report: VerifyReport; head?: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number }; reviewHead?: { fleetSession: FleetSessionInfo; reviewIndex: number; reviewCount: number } }> {
   const all = await listFleetSessions(fleet);
   const snaps = await snapshots(fleet, all);
   try {
@@ -155,6 +158,7 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
     let rolls = 0;
     let orphanRolls = 0;
     let head: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number } | undefined;
+    let reviewHead: { fleetSession: FleetSessionInfo; reviewIndex: number; reviewCount: number } | undefined;
     for (const { snap, sessions } of snaps) {
       const r = snap.store.verify();
       const info = (localId: number): FleetSessionInfo => sessions.find((s) => s.localId === localId) as FleetSessionInfo;
@@ -171,6 +175,8 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
       if (expect !== undefined && head === undefined) {
         const found = snap.store.findChainHead(expect);
         if (found !== undefined) head = { fleetSession: info(found.sessionId), throwIndex: found.throwIndex, throwCount: found.throwCount };
+        const review = reviewHead === undefined ? snap.store.reviewLog.findHead(expect) : undefined;
+        if (review !== undefined) reviewHead = { fleetSession: info(review.sessionId), reviewIndex: review.reviewIndex, reviewCount: review.reviewCount };
       }
     }
     const report: VerifyReport = {
@@ -183,7 +189,7 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
       ...(damage.length > 0 ? { damage } : {}),
       ...(notes.length > 0 ? { notes } : {}),
     };
-    return head === undefined ? { report } : { report, head };
+    return { report, ...(head !== undefined ? { head } : {}), ...(reviewHead !== undefined ? { reviewHead } : {}) };
   } finally {
     for (const s of snaps) s.snap.close();
   }
