@@ -29,6 +29,9 @@ export interface SessionListing {
   readonly throwCount: number;
   /** The hash chain's head after `throwCount` throws (`verify --expect` checks it). */
   readonly headHash: string;
+  /** The review chain's head after `reviewCount` reviews ('' when none): `verify --expect` checks it too. */
+  readonly reviewCount: number;
+  readonly reviewsHead: string;
 }
 
 /** The process a local session's claim names, and whether it still runs (`unknown`: it ran on another host). */
@@ -89,6 +92,8 @@ export function localSessionListings(store: RollStore): LocalSessionListing[] {
       endedAt: s.endedAt === null ? null : wholeMs(s.endedAt),
       throwCount: s.throwCount,
       headHash: s.headHash,
+      reviewCount: store.reviewLog.head(s.id)?.count ?? 0,
+      reviewsHead: store.reviewLog.head(s.id)?.hash ?? '',
       process: holder === undefined ? null : { pid: holder.pid, host: holder.host, liveness: liveness(holder) },
     };
   });
@@ -110,6 +115,8 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
     endedAt: s.endedAt === null ? null : wholeMs(s.endedAt),
     throwCount: s.throwCount,
     headHash: s.headHash,
+    reviewCount: s.reviewCount,
+    reviewsHead: s.reviewsHead,
     localId: s.localId,
     originHost: s.originHost,
     originDb: s.originDb,

@@ -24,6 +24,9 @@ export interface FleetSessionInfo {
   readonly endedAt: number | null;
   /** The chain head after `throwCount` throws. */
   readonly headHash: string;
+  /** The review chain's head after the fleet's `reviewCount` reviews of the session ('' when none). */
+  readonly reviewCount: number;
+  readonly reviewsHead: string;
   readonly origin: string;
   readonly kind: string;
   readonly softwareVersion: string;
@@ -38,7 +41,8 @@ export interface FleetSessionInfo {
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
   s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt",
-  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.origin, s.kind, s.software_version AS "softwareVersion", s.synced_at AS "syncedAt",
+  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.review_count AS "reviewCount",
+  coalesce((SELECT rv.hash FROM reviews rv WHERE rv.session_id = s.id ORDER BY rv.n DESC LIMIT 1), '') AS "reviewsHead", s.origin, s.kind, s.software_version AS "softwareVersion", s.synced_at AS "syncedAt",
   (SELECT t.synced_at FROM throws t WHERE t.session_id = s.id AND t.idx = s.throw_count) AS "lastThrowAt"
   FROM sessions s LEFT JOIN campaigns c ON c.id = s.campaign_id`;
 

@@ -85,7 +85,7 @@ describe('the review chain head', () => {
     expect((await runCli('verify', path)).code).toBe(0);
     const missing = await runCli('verify', path, '--expect', last.hash);
     expect(missing.code).toBe(1);
-    expect(missing.out).toMatch(/EXPECTED HEAD MISSING: no session's chain \(of throws or of reviews\) reaches the expected head/);
+    expect(missing.out).toMatch(/EXPECTED HEAD MISSING: no session's chain reaches the expected head \(neither its throws nor its reviews\)/);
   });
 });
 

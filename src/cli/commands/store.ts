@@ -274,7 +274,7 @@ function expectedHead(at: { sessionId: number; throwIndex: number; throwCount: n
   // A review chain's head (review, sessions --json, export manifests) pins the reviews as a throw chain's head pins the throws.
   if (at === undefined && review !== undefined) return { found: true, text: `session ${review.sessionId}'s reviews reach the expected review head (review ${review.reviewIndex} of ${review.reviewCount}).` };
   if (at === undefined) {
-    return { found: false, text: "EXPECTED HEAD MISSING: no session's chain (of throws or of reviews) reaches the expected head: the throws or reviews it pinned were removed or changed" };
+    return { found: false, text: "EXPECTED HEAD MISSING: no session's chain reaches the expected head (neither its throws nor its reviews): the throws or reviews it pinned were removed or changed" };
   }
   return { found: true, text: `session ${at.sessionId} reaches the expected head (throw ${at.throwIndex} of ${at.throwCount}).` };
 }
