@@ -29,6 +29,9 @@ export interface SessionListing {
   readonly throwCount: number;
   /** The hash chain's head after `throwCount` throws (`verify --expect` checks it). */
   readonly headHash: string;
+  /** The review chain's head after `reviewCount` reviews ('' when none): `verify --expect` checks it too. */
+  readonly reviewCount: number;
+  readonly reviewsHead: string;
 }
 
 /** The process a local session's claim names, and whether it still runs (`unknown`: it ran on another host). */
@@ -49,6 +52,8 @@ export interface FleetSessionListing extends SessionListing {
   readonly originDb: string;
   /** Throws of the session on its rig host at the last sync (`throwCount` of them are in the fleet store). */
   readonly localThrowCount: number;
+  /** An import of an export of another fleet session (`src/fleet/copies.ts`): that session's fleet id and why; its rolls count there. Null otherwise. */
+  readonly copyOf: { readonly of: number; readonly why: string } | null;
 }
 
 const wholeMs = (t: number | string): number => Math.round(Number(t));
@@ -87,6 +92,8 @@ export function localSessionListings(store: RollStore): LocalSessionListing[] {
       endedAt: s.endedAt === null ? null : wholeMs(s.endedAt),
       throwCount: s.throwCount,
       headHash: s.headHash,
+      reviewCount: store.reviewLog.head(s.id)?.count ?? 0,
+      reviewsHead: store.reviewLog.head(s.id)?.hash ?? '',
       process: holder === undefined ? null : { pid: holder.pid, host: holder.host, liveness: liveness(holder) },
     };
   });
@@ -108,10 +115,13 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
     endedAt: s.endedAt === null ? null : wholeMs(s.endedAt),
     throwCount: s.throwCount,
     headHash: s.headHash,
+    reviewCount: s.reviewCount,
+    reviewsHead: s.reviewsHead,
     localId: s.localId,
     originHost: s.originHost,
     originDb: s.originDb,
     localThrowCount: s.localThrowCount,
+    copyOf: s.copyOf,
   };
 }
 

@@ -126,14 +126,26 @@ export async function readStoredLogs(
   }
   if (opened.note !== undefined) verification.warn(`dicerig: note: ${opened.note}`);
   try {
-    const sessions = opened.sessions;
+    const named = opened.sessions;
     // One session named twice (by id and by name, say) would count its rolls, and multiply its evidence, twice.
     const seen = new Set<number>();
-    for (const s of sessions) {
+    for (const s of named) {
       const id = s.fleetId ?? s.session.id;
       if (seen.has(id)) throw new InputError(`${storedSessionName(s)} is named twice among the sources: each session's rolls count once, so name it once`);
       seen.add(id);
     }
+    // A fleet import of an export of another session named here holds that session's rolls: counted once, there.
+    const sessions = named.filter((s) => {
+      const copy = s.fleet?.copyOf;
+      if (copy === null || copy === undefined) return true;
+      const counted = named.find((o) => o.fleetId === copy.of);
+      if (counted !== undefined) {
+        verification.warn(`dicerig: note: ${storedSessionName(s)} is left out: it is ${copy.why}; its rolls are counted once, as ${storedSessionName(counted)}'s.`);
+        return false;
+      }
+      verification.warn(`dicerig: note: ${storedSessionName(s)} is ${copy.why}: the fleet counts its rolls as fleet session ${copy.of}'s; name that one rather than both.`);
+      return true;
+    });
     // A tampered or damaged store gives no verdict unless asked for (as export and report refuse it).
     // Verified once per store: the walk covers every chain of it, however many of its sessions are named.
     const reports = new Map<RollStore, VerifyReport>();

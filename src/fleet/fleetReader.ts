@@ -3,6 +3,7 @@ import type { RollStore } from '../store/rollStore.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
 import { openFleetSnapshot, type FleetSnapshot } from './snapshot.js';
+import { fleetCopies, type CopyOf } from './copies.js';
 import { takenOverSessions, type TakenOver } from './takenOver.js';
 
 /** A session as the fleet lists it: its fleet id, and where it came from (rig host, store file, its id there). */
@@ -23,6 +24,9 @@ export interface FleetSessionInfo {
   readonly endedAt: number | null;
   /** The chain head after `throwCount` throws. */
   readonly headHash: string;
+  /** The review chain's head after the fleet's `reviewCount` reviews of the session ('' when none). */
+  readonly reviewCount: number;
+  readonly reviewsHead: string;
   readonly origin: string;
   readonly kind: string;
   readonly softwareVersion: string;
@@ -31,11 +35,14 @@ export interface FleetSessionInfo {
   readonly lastThrowAt: number | null;
   /** For a campaign session whose batch was taken over (`--take-over`): who holds the batch now. Null otherwise. */
   readonly takenOver: TakenOver | null;
+  /** For an import of an export of a session the fleet holds too (`copies.ts`): that session, and why. Its rolls count there, not here. */
+  readonly copyOf: CopyOf | null;
 }
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
   s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt",
-  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.origin, s.kind, s.software_version AS "softwareVersion", s.synced_at AS "syncedAt",
+  s.ended_at AS "endedAt", s.head_hash AS "headHash", s.review_count AS "reviewCount",
+  coalesce((SELECT rv.hash FROM reviews rv WHERE rv.session_id = s.id ORDER BY rv.n DESC LIMIT 1), '') AS "reviewsHead", s.origin, s.kind, s.software_version AS "softwareVersion", s.synced_at AS "syncedAt",
   (SELECT t.synced_at FROM throws t WHERE t.session_id = s.id AND t.idx = s.throw_count) AS "lastThrowAt"
   FROM sessions s LEFT JOIN campaigns c ON c.id = s.campaign_id`;
 
@@ -53,18 +60,20 @@ async function query<R extends object>(fleet: FleetDb, sql: string, params: unkn
 }
 
 /** The listed sessions, each with whether its campaign batch was taken over. */
-async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInfo, 'takenOver'>[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
+async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
   let taken: Map<number, TakenOver>;
+  let copies: Map<number, CopyOf>;
   try {
     taken = rows.length === 0 ? new Map() : await takenOverSessions(fleet.pool, ids);
+    copies = rows.length === 0 ? new Map() : await fleetCopies(fleet.pool);
   } catch (e) {
     throw fleetFailure(e, fleet.where, fleet.where, doing);
   }
-  return rows.map((r) => ({ ...r, takenOver: taken.get(Number(r.id)) ?? null }));
+  return rows.map((r) => ({ ...r, takenOver: taken.get(Number(r.id)) ?? null, copyOf: copies.get(Number(r.id)) ?? null }));
 }
 
 export async function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
-  return withTakeOvers(fleet, await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
+  return withTakeOvers(fleet, await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
 }
 
 /**
@@ -75,8 +84,8 @@ export async function findFleetSession(fleet: FleetDb, key: string): Promise<Fle
   const k = key.trim();
   const byHost = /^(.+):(\d+)$/.exec(k);
   const rows = /^\d+$/.test(k)
-    ? await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
-    : await query<Omit<FleetSessionInfo, 'takenOver'>>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
+    ? await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
+    : await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
   const found = await withTakeOvers(fleet, rows, 'finding a session', rows.map((r) => Number(r.id)));
   if (found.length === 1) return found[0] as FleetSessionInfo;
   if (found.length > 1) {
@@ -139,7 +148,10 @@ export async function openFleetSessions(fleet: FleetDb, keys: readonly string[])
  * seals, reviews), breaks named by fleet session. `expect`: also where a chain
  * head written down elsewhere is.
  */
-export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ report: VerifyReport; head?: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number } }> {
+export async function verifyFleet(
+  fleet: FleetDb,
+  expect?: string,
+): Promise<{ report: VerifyReport; head?: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number }; reviewHead?: { fleetSession: FleetSessionInfo; reviewIndex: number; reviewCount: number } }> {
   const all = await listFleetSessions(fleet);
   const snaps = await snapshots(fleet, all);
   try {
@@ -150,6 +162,7 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
     let rolls = 0;
     let orphanRolls = 0;
     let head: { fleetSession: FleetSessionInfo; throwIndex: number; throwCount: number } | undefined;
+    let reviewHead: { fleetSession: FleetSessionInfo; reviewIndex: number; reviewCount: number } | undefined;
     for (const { snap, sessions } of snaps) {
       const r = snap.store.verify();
       const info = (localId: number): FleetSessionInfo => sessions.find((s) => s.localId === localId) as FleetSessionInfo;
@@ -166,6 +179,8 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
       if (expect !== undefined && head === undefined) {
         const found = snap.store.findChainHead(expect);
         if (found !== undefined) head = { fleetSession: info(found.sessionId), throwIndex: found.throwIndex, throwCount: found.throwCount };
+        const review = reviewHead === undefined ? snap.store.reviewLog.findHead(expect) : undefined;
+        if (review !== undefined) reviewHead = { fleetSession: info(review.sessionId), reviewIndex: review.reviewIndex, reviewCount: review.reviewCount };
       }
     }
     const report: VerifyReport = {
@@ -178,7 +193,7 @@ export async function verifyFleet(fleet: FleetDb, expect?: string): Promise<{ re
       ...(damage.length > 0 ? { damage } : {}),
       ...(notes.length > 0 ? { notes } : {}),
     };
-    return head === undefined ? { report } : { report, head };
+    return { report, ...(head !== undefined ? { head } : {}), ...(reviewHead !== undefined ? { reviewHead } : {}) };
   } finally {
     for (const s of snaps) s.snap.close();
   }

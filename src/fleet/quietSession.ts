@@ -21,9 +21,12 @@ const minute = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16
 /**
  * The session's state as a person should read it at `now`: "running? (no throw arrived for 25 min)" for a quiet
  * running session; "taken over (...)" for a running campaign session whose batch another host or store took over,
- * quiet or not (it will never count, whatever its host does); else its state.
+ * quiet or not (it will never count, whatever its host does); "finished, a copy (...)" for an import of an export of
+ * another fleet session (`copies.ts`); else its state.
  */
-export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt' | 'takenOver' | 'originHost'>, now: number): string {
+export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt' | 'takenOver' | 'originHost' | 'copyOf'>, now: number): string {
+  // A copy's rolls are another session's: said first, whatever its state, since every reader leaves it out.
+  if (s.copyOf !== null) return `${s.state}, a copy: its rolls count once, as fleet session ${s.copyOf.of}'s`;
   if (s.state !== 'running') return s.state;
   const t = s.takenOver;
   if (t !== null) {

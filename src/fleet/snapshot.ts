@@ -52,6 +52,7 @@ interface SessionRow {
   event_count: number;
   seal: string;
   local_throw_count: number;
+  review_count: number;
   rig_key: string | null;
   driver: string | null;
   firmware: string | null;
@@ -159,6 +160,10 @@ async function copySessions(client: pg.ClientBase, db: Database, ids: readonly n
   // A review gets its local id, which a correction's hash names as the one it supersedes (so, in id order, each before
   // its correction); a session's reviews copied before the fleet kept local ids (none corrected) get the next ids, in order.
   const reviewIns = insert('INSERT INTO reviews (id, session_id, roll_id, face_id, symbol, reviewer, at, after_throw, supersedes, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  // The review chain's head as the fleet keeps it: its count, kept with each copied review (a row deleted since is seen).
+  const reviewHeads = await q<{ session_id: number; hash: string }>('SELECT DISTINCT ON (session_id) session_id, hash FROM reviews WHERE session_id = ANY($1::bigint[]) ORDER BY session_id, n DESC');
+  const headOf = new Map(reviewHeads.map((r) => [Number(r.session_id), r.hash]));
+  const reviewHeadIns = insert('UPDATE sessions SET review_count = ?, reviews_head = ? WHERE id = ?');
   const verdicts = await q<{ session_id: number; at: number; verdicts_json: string }>('SELECT session_id, at, verdicts_json FROM session_verdicts WHERE session_id = ANY($1::bigint[])');
   const verdictIns = insert('INSERT INTO session_verdicts (session_id, at, verdicts_json) VALUES (?, ?, ?)');
   const local = (fleetId: number): number => localSession.get(fleetId) as number;
@@ -170,6 +175,7 @@ async function copySessions(client: pg.ClientBase, db: Database, ids: readonly n
     for (const e of events) eventIns.run(local(e.session_id), e.at, e.kind, e.throw_index, e.local_die_id, e.detail_json, e.prev_hash, e.hash);
     for (const r of reviews) reviewIns.run(r.local_id, local(r.session_id), r.local_roll_id, r.face_id, r.symbol, r.reviewer, r.at, r.after_throw, r.local_supersedes, r.prev_hash, r.hash);
     for (const v of verdicts) verdictIns.run(local(v.session_id), v.at, v.verdicts_json);
+    for (const s of sessions) reviewHeadIns.run(s.review_count, headOf.get(Number(s.id)) ?? '', s.local_id);
   })();
   return { fleetIdOf, partial };
 }

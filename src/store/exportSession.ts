@@ -79,6 +79,8 @@ export function exportSession(
       config: JSON.parse(session.configJson) as unknown,
       headHash: session.headHash,
       throwCount: session.throwCount,
+      // The review chain's head too, so a witness holding the file can check a store's reviews were not cut off.
+      ...reviewHeadOf(store, session.id),
     },
     rig: session.rigId === null ? null : (store.getRig(session.rigId) ?? null),
     dice: [...diceIds].map((id) => store.getDie(id)).filter((d) => d !== undefined),
@@ -168,4 +170,14 @@ function orNull<T>(read: () => T): T | null {
 function storedVerdicts(store: RollStore, sessionId: number): { verdicts?: unknown } {
   const stored = store.storedVerdicts(sessionId);
   return stored ? { verdicts: stored.verdicts } : {};
+}
+
+/** The session's review chain head as the manifest carries it (none from a store too damaged to read it). */
+function reviewHeadOf(store: RollStore, sessionId: number): { reviewsHead?: string; reviewCount?: number } {
+  try {
+    const head = store.reviewLog.head(sessionId);
+    return head === undefined ? {} : { reviewsHead: head.hash, reviewCount: head.count };
+  } catch {
+    return {};
+  }
 }

@@ -30,6 +30,9 @@ export interface ExportManifest {
     readonly headHash: string;
     /** The throw the head hash is of: write both down to check the store later (`dicerig verify --expect HASH`). */
     readonly throwCount: number;
+    /** The head of the session's review chain and how many reviews it is after ('' and 0: none), for `verify --expect`; absent in exports made before review chains had heads. */
+    readonly reviewsHead?: string;
+    readonly reviewCount?: number;
   };
   readonly rig: RigRecord | null;
   readonly dice: readonly DieRecord[];

@@ -220,6 +220,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER reviews_no_delete BEFORE DELETE ON reviews BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
     `,
   },
+  {
+    version: 8,
+    description: "review chain heads: each session keeps its reviews' count and last hash (sessions.review_count, reviews_head), set with each review, so a deleted last review is seen",
+    // Filled from the reviews the store holds now: a last review deleted before this migration cannot be seen.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN review_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN reviews_head TEXT NOT NULL DEFAULT '';
+      UPDATE sessions SET
+        review_count = (SELECT count(*) FROM reviews rv WHERE rv.session_id = sessions.id),
+        reviews_head = coalesce((SELECT rv.hash FROM reviews rv WHERE rv.session_id = sessions.id ORDER BY rv.id DESC LIMIT 1), '');
+    `,
+  },
 ];
 
 /** The schema version this software writes. */

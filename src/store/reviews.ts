@@ -273,9 +273,27 @@ export class ReviewLog {
     const info = this.db
       .prepare('INSERT INTO reviews (session_id, roll_id, face_id, symbol, reviewer, at, after_throw, supersedes, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(sessionId, input.rollId, face.id, face.symbol, input.reviewer, input.at, afterThrow, supersedes, prevHash, hash);
+    // The chain's head moves in the same transaction: a review deleted from the end no longer matches it.
+    this.db.prepare('UPDATE sessions SET review_count = review_count + 1, reviews_head = ? WHERE id = ?').run(hash, sessionId);
     // A face makes the roll `reviewed`; "cannot tell" leaves it (or, corrected to it, makes it again) unresolved.
     this.db.prepare('UPDATE rolls SET resolution = ? WHERE id = ?').run(isCannotTell({ faceId: face.id, symbol: face.symbol }) ? 'unresolved' : 'reviewed', input.rollId);
     return { id: Number(info.lastInsertRowid), ...fields, prevHash, hash };
+  }
+
+  /** The head of the session's review chain as the session keeps it: how many reviews, and the last one's hash ('' when none). */
+  head(sessionId: number): { count: number; hash: string } | undefined {
+    return this.db.prepare<{ count: number; hash: string }>('SELECT review_count AS count, reviews_head AS hash FROM sessions WHERE id = ?').get(sessionId);
+  }
+
+  /** Where a review chain head written down elsewhere (`verify --expect`) is: the session and which of its reviews; undefined when no review has that hash. */
+  findHead(hash: string): { sessionId: number; reviewIndex: number; reviewCount: number } | undefined {
+    return this.db
+      .prepare<{ sessionId: number; reviewIndex: number; reviewCount: number }>(
+        `SELECT rv.session_id AS sessionId, (SELECT count(*) FROM reviews e WHERE e.session_id = rv.session_id AND e.id <= rv.id) AS reviewIndex,
+                (SELECT count(*) FROM reviews e WHERE e.session_id = rv.session_id) AS reviewCount
+           FROM reviews rv WHERE rv.hash = ?`,
+      )
+      .get(hash);
   }
 
   /** The first review of the session that breaks its chain (edited, removed or inserted), as a sentence; null when the chain holds. */
@@ -283,6 +301,7 @@ export class ReviewLog {
     let expected = reviewGenesis(genesis);
     // Each roll's answer standing so far: a correction must supersede it, a first answer must find none.
     const standing = new Map<number, number>();
+    let count = 0;
     for (const r of this.reviews(sessionId)) {
       if (r.prevHash !== expected) return `review ${r.id} (roll ${r.rollId}) does not follow the review before it: a review was deleted or inserted`;
       if (reviewHash(r.prevHash, r) !== r.hash) return `review ${r.id} (roll ${r.rollId}) does not match its hash: it was changed after it was given`;
@@ -294,7 +313,12 @@ export class ReviewLog {
       }
       standing.set(r.rollId, r.id);
       expected = r.hash;
+      count++;
     }
+    // The head the session keeps: reviews cut off the end (the chain before them still holds) no longer reach it.
+    const head = this.head(sessionId);
+    if (head !== undefined && head.count !== count) return `the session recorded ${head.count} review(s) but ${count} are stored: reviews were removed or added at the end`;
+    if (head !== undefined && head.hash !== (count === 0 ? '' : expected)) return "the session's reviews head is not the hash of its last review: the session record was changed";
     const stale = this.db
       .prepare<{ n: number }>(
         `SELECT count(*) AS n FROM rolls r JOIN throws t ON t.id = r.throw_id

@@ -115,8 +115,8 @@ function schema4Store(): string {
     }
     db.prepare('UPDATE sessions SET head_hash = ? WHERE id = 1').run(prev);
     db.prepare('UPDATE sessions SET seal = ? WHERE id = 1').run(sealHash(rows.seal(1)!));
-    // Schema 4 had neither the covers (5) nor the session locks (6).
-    db.exec('DROP TABLE legacy_resolutions; DROP TABLE session_locks');
+    // Schema 4 had neither the covers (5), the session locks (6) nor the review heads (8).
+    db.exec('DROP TABLE legacy_resolutions; DROP TABLE session_locks; ALTER TABLE sessions DROP COLUMN review_count; ALTER TABLE sessions DROP COLUMN reviews_head');
     db.pragma('user_version = 4');
   });
   return path;

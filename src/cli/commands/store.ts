@@ -47,7 +47,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .argument('[db]', 'roll store file (same as --db), or an export file to check against its seal (and, with --db, against that store)')
     .option('--db <path>', FLEET_DB_HELP)
     .option('--json', 'print the report as JSON')
-    .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests), so a cut-off tail is caught')
+    .option('--expect <hash>', 'also check that a session still reaches this chain head (printed at the end of `run`, kept in export manifests) or review chain head (printed by `review`, in `sessions --json` and export manifests), so a cut-off tail is caught')
     .action(async (dbArg: string | undefined, flags: { db?: string; json?: boolean; expect?: string }) => {
       if (dbArg !== undefined && isExportFile(dbArg)) {
         if (flags.expect !== undefined) throw new InputError(`--expect checks a store; to check the export ${dbArg} against the store it came from, give --db STORE (its manifest names the chain head)`);
@@ -69,7 +69,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       try {
         [report, expected, evidence] = await withReadableStore(
           path,
-          ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase())), checkEvidence(path, store.evidenceFiles())] as const,
+          ({ store }) => [store.verify(), flags.expect === undefined ? undefined : expectedHead(store.findChainHead(flags.expect.trim().toLowerCase()), store.reviewLog.findHead(flags.expect.trim().toLowerCase())), checkEvidence(path, store.evidenceFiles())] as const,
           (note) => io.err(`dicerig: note: ${note}\n`),
         );
       } catch (e) {
@@ -260,13 +260,17 @@ function verifyText(path: string, r: VerifyReport): string {
 /** `verify --db postgres://...`: every chain of the fleet store, re-checked per rig host (see `verifyFleet`). */
 async function verifyFleetStore(url: string, flags: { json?: boolean; expect?: string }, io: CliIo): Promise<void> {
   await withFleet(url, async (fleet) => {
-    const { report, head } = await verifyFleet(fleet, flags.expect?.trim().toLowerCase());
+    const { report, head, reviewHead } = await verifyFleet(fleet, flags.expect?.trim().toLowerCase());
+    const at = head ?? reviewHead;
+    const where = at === undefined ? '' : `fleet session ${at.fleetSession.id} (session ${at.fleetSession.localId} of ${at.fleetSession.originHost})`;
     const expected: ExpectedHead | undefined =
       flags.expect === undefined
         ? undefined
-        : head === undefined
-          ? expectedHead(undefined)
-          : { found: true, text: `fleet session ${head.fleetSession.id} (session ${head.fleetSession.localId} of ${head.fleetSession.originHost}) reaches the expected head (throw ${head.throwIndex} of ${head.throwCount}).` };
+        : head !== undefined
+          ? { found: true, text: `${where} reaches the expected head (throw ${head.throwIndex} of ${head.throwCount}).` }
+          : reviewHead !== undefined
+            ? { found: true, text: `${where}'s reviews reach the expected review head (review ${reviewHead.reviewIndex} of ${reviewHead.reviewCount}).` }
+            : expectedHead(undefined);
     if (flags.json === true) io.out(`${toJson({ db: fleet.where, ...report, ...(expected !== undefined ? { expected } : {}) })}\n`);
     else io.out(verifyText(fleet.where, report) + (report.notes ?? []).map((n) => `Note: ${n}.\n`).join('') + (expected !== undefined ? `${expected.text}\n` : ''));
     if (!report.ok || expected?.found === false) io.setExitCode(1);
@@ -279,9 +283,11 @@ interface ExpectedHead {
 }
 
 /** What `verify --expect` says about a chain head written down elsewhere. */
-function expectedHead(at: { sessionId: number; throwIndex: number; throwCount: number } | undefined): ExpectedHead {
+function expectedHead(at: { sessionId: number; throwIndex: number; throwCount: number } | undefined, review?: { sessionId: number; reviewIndex: number; reviewCount: number }): ExpectedHead {
+  // A review chain's head (review, sessions --json, export manifests) pins the reviews as a throw chain's head pins the throws.
+  if (at === undefined && review !== undefined) return { found: true, text: `session ${review.sessionId}'s reviews reach the expected review head (review ${review.reviewIndex} of ${review.reviewCount}).` };
   if (at === undefined) {
-    return { found: false, text: "EXPECTED HEAD MISSING: no session's chain reaches the expected head: the throws it pinned were removed or changed" };
+    return { found: false, text: "EXPECTED HEAD MISSING: no session's chain reaches the expected head (neither its throws nor its reviews): the throws or reviews it pinned were removed or changed" };
   }
   return { found: true, text: `session ${at.sessionId} reaches the expected head (throw ${at.throwIndex} of ${at.throwCount}).` };
 }

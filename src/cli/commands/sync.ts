@@ -1,7 +1,9 @@
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { formatCount, formatCountOf } from '../../core/format.js';
 import { InputError } from '../../core/errors.js';
-import { isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
+import { fleetFailure, isFleetUrl, openFleet, redactUrl } from '../../fleet/connect.js';
+import { copyNotes } from '../../fleet/copies.js';
 import { checkHostName } from '../../fleet/hostName.js';
 import { LocalRows } from '../../fleet/localRows.js';
 import { syncStore } from '../../fleet/replicate.js';
@@ -62,11 +64,19 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
             },
           });
           for (const note of result.notes) io.err(`dicerig: note: ${note}\n`);
+          // An import of an export of a session the fleet holds too (either synced first): stored, counted once.
+          let copies: string[];
+          try {
+            copies = await copyNotes(fleet.pool, { host: flags.host ?? hostname(), db: local.path });
+          } catch (e) {
+            throw fleetFailure(e, fleet.where, fleet.where, 'looking for copies of the sessions it copied');
+          }
+          for (const note of copies) io.err(`dicerig: note: ${note}\n`);
           // Each refused session by name; the others were copied. Exit 1: the fleet store lacks what these hold.
           for (const why of result.refused) io.err(`dicerig: ${why}\n`);
           if (result.refused.length > 0) io.setExitCode(1);
           if (flags.json === true) {
-            io.out(`${toJson({ db: path, to: redactUrl(flags.to), ...result })}\n`);
+            io.out(`${toJson({ db: path, to: redactUrl(flags.to), ...result, copies })}\n`);
           } else {
             io.out(
               `Copied ${formatCountOf(result.throws, 'throw')} (${formatCountOf(result.rolls, 'roll')}), ${formatCountOf(result.events, 'event')} and ${formatCountOf(result.reviews, 'review')} ` +
