@@ -15,7 +15,7 @@ import { formatCount } from '../core/format.js';
 import { largestDeviationBound, unfairWhateverUnresolved, widenedGoodmanIntervals } from '../stats/intervals.js';
 import { firstTotal } from '../stats/sequential.js';
 import { chiSquareSf } from '../stats/special.js';
-import { describeVerdict, type FaceEstimate, type FairWithinVerdict, type InconclusiveVerdict, type UnfairVerdict, type Verdict } from '../stats/verdict.js';
+import { describeVerdict, deviationWhatever, holdsWhatever, type FaceEstimate, type FairWithinVerdict, type InconclusiveVerdict, type UnfairVerdict, type Verdict } from '../stats/verdict.js';
 import type { DieAnalysis } from './analyze.js';
 import { estimates } from './fixedSampleVerdict.js';
 import type { LevelAnalysis } from './levelAnalysis.js';
@@ -48,7 +48,7 @@ export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: Un
     why = `${d.verdict.why}; its ${rolls} count as the least favourable faces`;
   } else if (d.verdict.kind === 'UNFAIR') {
     const stands = unfairWhatever(shown, unresolved, s);
-    if (stands !== undefined) return { ...shown, verdict: stands, sentence: holdsWhatever(describeVerdict(stands), unresolved) };
+    if (stands !== undefined) return { ...shown, verdict: stands, sentence: describeVerdict(stands, holdsWhatever(unresolved), undefined, unresolved) };
     why = `its read rolls alone look unfair, but its ${rolls} (no face read) could be the faces they lack: review them (dicerig review)`;
   } else {
     const widened = shown.face ? [shown.symbol, shown.face] : [shown.symbol];
@@ -63,7 +63,7 @@ export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: Un
         faces: estimates(widened[widened.length - 1] as LevelAnalysis),
         intervalMethod: `${d.verdict.intervalMethod}, widened over every face the ${rolls} could have been`,
       };
-      return { ...shown, verdict, sentence: holdsWhatever(describeVerdict(verdict), unresolved) };
+      return { ...shown, verdict, sentence: describeVerdict(verdict, holdsWhatever(unresolved), undefined, unresolved) };
     }
     why = `its read rolls alone are within ±${s.delta}, but its ${rolls} (no face read) leave ±${bound.toFixed(3)}: review them (dicerig review)`;
   }
@@ -74,10 +74,11 @@ export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: Un
   const projection = { toCertify: more(toCertify), toReject: more(toReject), assumption: `the resolved proportions and the unresolved share (${rolls}) stay as they are` };
   const target = projection.toCertify !== null && (projection.toReject === null || projection.toCertify <= projection.toReject) ? 'FAIR_WITHIN' : projection.toReject !== null ? 'UNFAIR' : null;
   // "if F stays at": the face that would show it unfair, when that is the target; else the one furthest off.
-  const leading = (target === 'UNFAIR' && toReject !== null ? rejectingFace(levels, unresolved, toReject, s.alpha / s.family) : undefined) ?? furthest(levels);
+  const leading = (target === 'UNFAIR' && toReject !== null ? rejectingFace(levels, unresolved, toReject, s.alpha / s.family) : undefined) ?? furthest(levels, unresolved);
   const verdict: InconclusiveVerdict = {
     kind: 'INCONCLUSIVE',
-    n: d.n,
+    // All its rolls, as its sentence gives each face's share of them whatever the unresolved ones were.
+    n,
     rollsNeeded: target === 'FAIR_WITHIN' ? projection.toCertify : target === 'UNFAIR' ? projection.toReject : null,
     target,
     why,
@@ -85,13 +86,9 @@ export function holdWhateverUnresolved(d: DieAnalysis, unresolved: number, s: Un
     projection,
     ...(leading !== undefined ? { leadingDeviation: leading } : {}),
   };
-  return { ...shown, verdict: verdict as Verdict, sentence: describeVerdict(verdict) };
+  return { ...shown, verdict: verdict as Verdict, sentence: describeVerdict(verdict, undefined, undefined, unresolved) };
 }
 
-/** "…; it holds whatever the N unresolved rolls were.", as a session's sentence says it. */
-function holdsWhatever(sentence: string, unresolved: number): string {
-  return `${sentence.replace(/\.$/, '')}; it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}.`;
-}
 
 /**
  * The UNFAIR verdict that holds whatever the unresolved rolls were, stated from the widened figures, or undefined when
@@ -166,9 +163,17 @@ function rejectingFace(levels: readonly LevelAnalysis[], unresolved: number, tot
   return best?.face;
 }
 
-/** The face furthest from its expected odds, over the levels (for "if 6 stays at 0.05 instead of 0.167"). */
-function furthest(levels: readonly LevelAnalysis[]): FaceEstimate | undefined {
-  let best: FaceEstimate | undefined;
-  for (const l of levels) for (const f of estimates(l)) if (best === undefined || Math.abs(f.observed - f.expected) > Math.abs(best.observed - best.expected)) best = f;
-  return best;
+/**
+ * The face furthest from its expected odds whatever the unresolved rolls were, over the levels (for "if 6 stays at
+ * 0.05 to 0.12 instead of 0.167"); none when every face's range holds its odds.
+ */
+function furthest(levels: readonly LevelAnalysis[], unresolved: number): FaceEstimate | undefined {
+  let best: { face: FaceEstimate; gap: number } | undefined;
+  for (const l of levels) {
+    for (const f of estimates(l)) {
+      const gap = deviationWhatever(f, l.n + unresolved, unresolved);
+      if (gap > 0 && (best === undefined || gap > best.gap)) best = { face: f, gap };
+    }
+  }
+  return best?.face;
 }

@@ -1,7 +1,7 @@
-import { fixed, formatCount, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
+import { fixed, formatCount, formatLogScientific, formatProbability } from '../core/format.js';
 import { type Verdict } from '../stats/verdict.js';
 import { escapeHtml } from './escape.js';
-import { unresolvedRangeClause } from './unresolvedRange.js';
+import { inPlayFigure } from './unresolvedRange.js';
 import { htmlTable, type Row } from './htmlTable.js';
 import type { SessionReport } from './sessionReport.js';
 import { verdictBadge } from './verdictBadge.js';
@@ -38,11 +38,13 @@ export function organiserTable(report: SessionReport): string {
     const a = d.analysis;
     const unresolved = d.resolution?.unresolved ?? 0;
     const game = a.game
-      .map(
-        (g) =>
-          `<div data-figure="${escapeHtml(g.figure.name)}">${escapeHtml(g.figure.description)}: <strong>${fixed(g.result.rate)}</strong> ` +
-          `<span class="note">(${fixed(g.result.expected)} expected, ${escapeHtml(signedPercent(g.result.relative))}${escapeHtml(unresolvedRangeClause(g.result.rate, a.n, unresolved))})</span></div>`,
-      )
+      .map((g) => {
+        const f = inPlayFigure(g, report.analysis.alpha, (x) => fixed(x));
+        return (
+          `<div data-figure="${escapeHtml(g.figure.name)}">${escapeHtml(g.figure.description)}: <strong>${escapeHtml(f.value)}</strong> ` +
+          `<span class="note">(${fixed(g.result.expected)} expected, ${escapeHtml(f.note)})</span></div>`
+        );
+      })
       .join('');
     return {
       attrs: { 'data-die': a.label },

@@ -4,7 +4,8 @@ import { faceNames } from '../dice/faceNames.js';
 import { unbiasedReading } from '../analysis/fixedSampleSentence.js';
 import { confidenceLabel, formatCount, formatLogScientific, formatProbability, percentFigures, signedPercent } from '../core/format.js';
 import { sentenceNames, type DieVerdict } from '../stats/dieVerdict.js';
-import { unresolvedRangeClause } from './unresolvedRange.js';
+import { inPlayWords } from './unresolvedRange.js';
+import { shareWords, type FaceEstimate } from '../stats/verdict.js';
 
 /** What of a session's own verdict the plain words use. */
 export type SessionMade = Pick<DieVerdict, 'alphaPerDie' | 'adjustedAnytimeP' | 'errorControl'>;
@@ -23,19 +24,18 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
   // A session's verdict is made at the die's share of the session's α: its confidence is that one's.
   const confidence = session ? confidenceLabel(session.alphaPerDie) : percentFigures(1 - a.alpha);
   const play = d.game[0];
-  // Over the counted rolls; with unresolved rolls, also the range it spans whatever they were (declines may depend on the face).
-  const inPlay = play
-    ? `In play, ${play.figure.description}: ${formatProbability(play.result.rate)} instead of ${formatProbability(play.result.expected)} (${signedPercent(play.result.relative)})` +
-      `${unresolvedRangeClause(play.result.rate, d.n, unresolved)}.`
-    : undefined;
+  // With unresolved rolls, the interval that holds whatever they were (declines may depend on the face), as the table gives it.
+  const inPlay = play ? `In play, ${inPlayWords(play, a.alpha)}.` : undefined;
+  // A face's share as the verdict's sentence gives it: with unresolved rolls, the range it spans whatever they were.
+  const share = (f: FaceEstimate): string => shareWords(f, v.n, unresolved);
   switch (v.kind) {
     case 'UNFAIR': {
       const lead = v.drivers[0];
       const out = [
         'This die does not roll its published odds.',
         lead
-          ? `${named(lead.label)} comes up ${formatProbability(lead.observed)} of the time instead of ${formatProbability(lead.expected)}` +
-            (lead.expected > 0 ? ` (${signedPercent(lead.observed / lead.expected - 1)}).` : '.')
+          ? `${named(lead.label)} comes up ${share(lead)} of the time instead of ${formatProbability(lead.expected)}` +
+            (unresolved > 0 ? `, whatever its ${formatCount(unresolved)} unresolved ${unresolved === 1 ? 'roll was' : 'rolls were'}.` : lead.expected > 0 ? ` (${signedPercent(lead.observed / lead.expected - 1)}).` : '.')
           : '',
         session
           ? // The session stopped when the evidence was enough: only its anytime-valid figure says what chance had to do with it.
@@ -67,7 +67,7 @@ export function verdictMeaning(d: DieAnalysis, a: Analysis, unresolved = 0, sess
         out.push(`${more(v.rollsNeeded)} would certify it within ±${formatProbability(v.delta)}, if the proportions seen so far hold.`);
       } else if (v.rollsNeeded !== null && v.target === 'UNFAIR') {
         const lead = v.leadingDeviation;
-        const holds = lead ? ` if ${named(lead.label)} keeps coming up ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
+        const holds = lead ? ` if ${named(lead.label)} keeps coming up ${share(lead)} of the time instead of ${formatProbability(lead.expected)}` : '';
         out.push(`${more(v.rollsNeeded)} would show it unfair${holds}.`);
       } else {
         out.push('If the proportions seen so far hold, no practical number of rolls would decide it.');

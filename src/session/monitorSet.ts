@@ -237,7 +237,7 @@ export class MonitorSet {
         channel: t.die.channel,
         rolls: t.rolls,
         verdict,
-        sentence: made?.sentence ?? describeVerdict(verdict, undefined, sentenceNames(t.categories.labels, t.categories.names)),
+        sentence: made?.sentence ?? describeVerdict(verdict, undefined, sentenceNames(t.categories.labels, t.categories.names), state.unresolved),
         decidedAt: state.decidedAt,
         ...(made ? { resolved: made.resolved, reviewed: made.reviewed, unresolved: made.unresolved, cannotTell: state.cannotTell } : {}),
       };

@@ -28,8 +28,8 @@ import { fixedSampleTests, type HeadlineTest } from './fixedSampleTests.js';
 import { noMisreadMeasure, type MisreadAssumption } from './misreadRate.js';
 import { faceEstimates } from './monitorVerdicts.js';
 import { RobustMonitor, type MonitorReason, type RobustMonitorOptions } from './robustMonitor.js';
-import { formatCount, formatLogScientific } from '../core/format.js';
-import { describeVerdict, type FaceEstimate, type RigSuspectVerdict, type Verdict } from './verdict.js';
+import { formatLogScientific } from '../core/format.js';
+import { describeVerdict, holdsWhatever, verdictUnresolved, type FaceEstimate, type RigSuspectVerdict, type Verdict } from './verdict.js';
 
 /** The session's error control: stated once, applied to every die, shown by every consumer. */
 export interface ErrorControl {
@@ -262,10 +262,10 @@ export function sentenceNames(labels: readonly string[], names: readonly string[
 }
 
 function sentenceFor(verdict: Verdict, unresolved: number, readsToReview: number | null, names: ReadonlyMap<string, string> | undefined): string {
-  const base = describeVerdict(verdict, undefined, names);
-  if (verdict.kind === 'RIG_SUSPECT' || unresolved === 0) return base;
-  if (verdict.kind === 'INCONCLUSIVE' && readsToReview !== null) return base;
-  return `${base.slice(0, -1)}; it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}.`;
+  // A final verdict's own unresolved rolls (when it was made); a review that could change it is said by its reason instead.
+  const u = verdictUnresolved(verdict, unresolved);
+  const holds = verdict.kind !== 'RIG_SUSPECT' && u > 0 && !(verdict.kind === 'INCONCLUSIVE' && readsToReview !== null);
+  return describeVerdict(verdict, holds ? holdsWhatever(u) : undefined, names, u);
 }
 
 /**

@@ -3,7 +3,7 @@
  * robustMonitor.ts) from what they measured, so both word their verdicts alike.
  */
 import type { ProbabilityInterval } from './confidenceSequence.js';
-import type { FaceEstimate, FairWithinVerdict, InconclusiveVerdict, RollProjection, UnfairVerdict } from './verdict.js';
+import { deviationWhatever, type FaceEstimate, type FairWithinVerdict, type InconclusiveVerdict, type RollProjection, type UnfairVerdict } from './verdict.js';
 
 /** Each face's estimate: `observed` is count / seen (NaN before any roll), with its interval. */
 export function faceEstimates(
@@ -64,17 +64,19 @@ export function fairWithinVerdict(n: number, delta: number, alpha: number, faces
   return { kind: 'FAIR_WITHIN', n, delta, alpha, certifiedDelta: certified, faces, intervalMethod };
 }
 
-/** INCONCLUSIVE toward whichever verdict the projection reaches first, naming the face furthest from its odds. */
-export function inconclusiveVerdict(n: number, why: string, delta: number, projection: RollProjection, faces: readonly FaceEstimate[]): InconclusiveVerdict {
+/**
+ * INCONCLUSIVE toward whichever verdict the projection reaches first, naming the face furthest from its odds: with
+ * `unresolved` rolls among the `n`, furthest whatever they were (none when every face's share could be its odds; the
+ * read rolls alone would name the face the reader declines).
+ */
+export function inconclusiveVerdict(n: number, why: string, delta: number, projection: RollProjection, faces: readonly FaceEstimate[], unresolved = 0): InconclusiveVerdict {
   const options: ['FAIR_WITHIN' | 'UNFAIR', number][] = [];
   if (projection.toCertify !== null) options.push(['FAIR_WITHIN', projection.toCertify]);
   if (projection.toReject !== null) options.push(['UNFAIR', projection.toReject]);
   options.sort((x, y) => x[1] - y[1]);
   const best = options[0];
-  const leading = faces.reduce<FaceEstimate | undefined>(
-    (top, f) => (top === undefined || Math.abs(f.observed - f.expected) > Math.abs(top.observed - top.expected) ? f : top),
-    undefined,
-  );
+  const off = (f: FaceEstimate): number => (unresolved > 0 ? deviationWhatever(f, n, unresolved) : Math.abs(f.observed - f.expected));
+  const leading = faces.reduce<FaceEstimate | undefined>((top, f) => ((top === undefined || off(f) > off(top)) && (unresolved === 0 || off(f) > 0) ? f : top), undefined);
   const base = { kind: 'INCONCLUSIVE' as const, n, rollsNeeded: best ? best[1] : null, target: best ? best[0] : null, why, delta, projection };
   return leading ? { ...base, leadingDeviation: leading } : base;
 }

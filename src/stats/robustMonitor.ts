@@ -475,7 +475,7 @@ export class RobustMonitor {
     // a share of all rolls (its unresolved rolls are, nearly all, that face's, so the read shares are all inflated).
     const faces = this.known() > 0 ? this.faces() : [];
     const named = unread === undefined ? faces : faces.filter((_, i) => i !== unread.index).map((f) => ({ ...f, observed: f.count / this.n }));
-    const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, named);
+    const verdict = inconclusiveVerdict(this.n, parts.join('; '), this.delta, projection, named, this.open.size);
     this.pending = { key, verdict, reason, readsToReview };
     return this.pending;
   }
@@ -547,7 +547,13 @@ export class RobustMonitor {
     const phat = Array.from(this.counts, (c) => c / known);
     const at = (total: number): PartialCounts => ({ counts: phat.map((p) => p * total * (1 - share)), unresolved: total * share });
     const rejects = (total: number): boolean => leastFavourableEvidence(at(total), this.mixture, this.misreadRates ?? undefined).logE >= this.logThreshold;
-    const certifiable = phat.every((p, i) => Math.abs(p - (this.expected[i] as number)) < this.delta);
+    // Whether certifying is worth projecting: every face's share could be within the margin whatever the unresolved
+    // rolls are (the read shares alone put a face the reader declines out of it, aiming a fair die at UNFAIR).
+    const open = this.n - known;
+    const certifiable = Array.from(this.counts, (c, i) => {
+      const p = this.expected[i] as number;
+      return Math.max(0, c / this.n - p, p - (c + open) / this.n) < this.delta;
+    }).every(Boolean);
     const certifies = (total: number): boolean => robustInsideMargin(at(total), this.expected, this.intervalOptions, this.delta);
     const toReject = firstTotal(this.n, rejects);
     const toCertify = certifiable ? firstTotal(this.n, certifies) : null;

@@ -116,17 +116,62 @@ export type Verdict = UnfairVerdict | FairWithinVerdict | InconclusiveVerdict | 
 
 /**
  * One plain-English sentence for a verdict, starting with its kind; `also`: a clause it ends with, after a semicolon;
- * `names`: what the sentence calls a face or symbol label (a D3's face "2" is "face 2 (reads 1)"), else the label.
+ * `names`: what the sentence calls a face or symbol label (a D3's face "2" is "face 2 (reads 1)"), else the label;
+ * `unresolved`: rolls among the verdict's `n` whose face is not known. With some, a face's share is said as the range it
+ * spans whatever they were (the reader's declines can depend on the face: the read rolls alone can show a loaded
+ * die's hits at 0.7 when they are 0.56 of all its rolls). A verdict that holds whatever they were says so in `also`
+ * ({@link holdsWhatever}).
  */
-export function describeVerdict(v: Verdict, also?: string, names?: ReadonlyMap<string, string>): string {
-  const sentence = verdictSentence(v, names);
+export function describeVerdict(v: Verdict, also?: string, names?: ReadonlyMap<string, string>, unresolved = 0): string {
+  const sentence = verdictSentence(v, names, verdictUnresolved(v, unresolved));
   return also === undefined ? sentence : `${sentence.replace(/\.$/, '')}; ${also}.`;
 }
 
-function verdictSentence(v: Verdict, names: ReadonlyMap<string, string> | undefined): string {
+/**
+ * The unresolved rolls among a verdict's `n`: for a final one (UNFAIR, FAIR_WITHIN), those its face counts leave out
+ * when it was made (rolls reviewed or fed since do not change it); else `now`, the die's unresolved rolls now.
+ */
+export function verdictUnresolved(v: Verdict, now: number): number {
+  if (now <= 0 || (v.kind !== 'UNFAIR' && v.kind !== 'FAIR_WITHIN') || v.faces.length === 0) return Math.max(0, now);
+  return Math.max(0, v.n - v.faces.reduce((s, f) => s + f.count, 0));
+}
+
+/** "it holds whatever the 26 unresolved rolls were": how every verdict sentence says its unresolved rolls do not matter. */
+export function holdsWhatever(unresolved: number): string {
+  return `it holds whatever ${unresolved === 1 ? 'the unresolved roll was' : `the ${formatCount(unresolved)} unresolved rolls were`}`;
+}
+
+/**
+ * A face's share of a die's `n` rolls, `unresolved` of them of no known face: from none of those being this face to all.
+ * With none unresolved, both ends are its observed share.
+ */
+export function shareWhatever(face: Pick<FaceEstimate, 'count' | 'observed'>, n: number, unresolved: number): { readonly low: number; readonly high: number } {
+  if (unresolved <= 0 || !(n > 0)) return { low: face.observed, high: face.observed };
+  return { low: face.count / n, high: Math.min(n, face.count + unresolved) / n };
+}
+
+/** "0.638", or with unresolved rolls "0.561 to 0.682": a face's share as every sentence about a verdict says it. */
+export function shareWords(face: Pick<FaceEstimate, 'count' | 'observed'>, n: number, unresolved: number): string {
+  const { low, high } = shareWhatever(face, n, unresolved);
+  return low === high ? formatProbability(low) : `${formatProbability(low)} to ${formatProbability(high)}`;
+}
+
+/**
+ * How far a face is from its odds whatever the unresolved rolls were: the distance from its expected share to the
+ * nearer end of its range (0 when the range holds it).
+ */
+export function deviationWhatever(face: FaceEstimate, n: number, unresolved: number): number {
+  const { low, high } = shareWhatever(face, n, unresolved);
+  return Math.max(0, low - face.expected, face.expected - high);
+}
+
+function verdictSentence(v: Verdict, names: ReadonlyMap<string, string> | undefined, unresolved: number): string {
+  const name = (f: FaceEstimate): string => names?.get(f.label) ?? f.label;
   switch (v.kind) {
     case 'UNFAIR': {
-      const shown = v.drivers.slice(0, 2).map((f, i) => `${names?.get(f.label) ?? f.label} ${i === 0 ? 'comes up ' : ''}${formatProbability(f.observed)} instead of ${formatProbability(f.expected)}`);
+      // Said for the faces whose deviation holds whatever the unresolved rolls were (the first driver always).
+      const drivers = v.drivers.slice(0, 2).filter((f, i) => i === 0 || deviationWhatever(f, v.n, unresolved) > 0 || unresolved === 0);
+      const shown = drivers.map((f, i) => `${name(f)} ${i === 0 ? 'comes up ' : ''}${shareWords(f, v.n, unresolved)} instead of ${formatProbability(f.expected)}`);
       const strength =
         v.evidence.kind === 'e-value' ? `e = ${formatLogScientific(v.evidence.logE)}` : `p = ${formatLogScientific(v.evidence.logP)}`;
       return `UNFAIR: ${shown.join(' and ')} (${strength}, after ${formatCountOf(v.n, 'roll')}).`;
@@ -144,7 +189,7 @@ function verdictSentence(v: Verdict, names: ReadonlyMap<string, string> | undefi
       const more = `about ${formatCount(rounded)} more ${rounded === 1 ? 'roll' : 'rolls'} needed`;
       if (v.target === 'FAIR_WITHIN') return `INCONCLUSIVE: ${more} to certify within ±${formatProbability(v.delta)} (${v.why}).`;
       const lead = v.leadingDeviation;
-      const holds = lead ? `, if ${names?.get(lead.label) ?? lead.label} stays at ${formatProbability(lead.observed)} instead of ${formatProbability(lead.expected)}` : '';
+      const holds = lead ? `, if ${name(lead)} stays at ${shareWords(lead, v.n, unresolved)} instead of ${formatProbability(lead.expected)}` : '';
       return `INCONCLUSIVE: ${more} to show the die unfair${holds} (${v.why}).`;
     }
     case 'RIG_SUSPECT': {

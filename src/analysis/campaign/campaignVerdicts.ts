@@ -8,6 +8,7 @@ import { formatCount, formatProbability, listWords } from '../../core/format.js'
 import { symbolProbabilities } from '../../dice/indexing.js';
 import type { DieType } from '../../dice/types.js';
 import { rigVersusRest, type AdjustedDieTest, type CampaignCounts, type RigFindings } from '../../stats/rigEffects.js';
+import { shareWhatever, shareWords } from '../../stats/verdict.js';
 import { thresholdWords } from './campaignErrorControl.js';
 
 /** What of the campaign's analysis the verdicts are made from (campaignAnalysis.ts). */
@@ -66,7 +67,7 @@ function dieVerdict(a: CampaignVerdictInput, t: CampaignVerdictInput['types'][nu
   let sentence: string;
   if (d.unfair) {
     kind = 'UNFAIR';
-    sentence = `UNFAIR ${across}: ${leadingFace(t.counts.faces, d.counts, type)} (G test, ${held}, at most ${thresholdWords(a.alpha)}).`;
+    sentence = `UNFAIR ${across}: ${leadingFace(t.counts.faces, d.counts, type, d.unresolved)} (G test, ${held}, at most ${thresholdWords(a.alpha)}).`;
   } else if (d.reviewFirst) {
     kind = 'INCONCLUSIVE';
     sentence = `INCONCLUSIVE: unfair ${across} on its read rolls (${held}), but not whatever its ${formatCount(d.unresolved)} unresolved rolls were: review them (dicerig review), then sync.`;
@@ -117,13 +118,23 @@ function rigWords(rig: string, t: CampaignVerdictInput['types'][number], rigAlph
   return test.favouredFace !== undefined ? ` Rig ${rig} may favour ${test.favouredFace} (${p}).` : ` Rig ${rig}: ${p}.`;
 }
 
-/** The face furthest from its odds on the pooled rolls, as a verdict sentence says it. */
-function leadingFace(faces: readonly string[], counts: readonly number[], type: DieType | undefined): string {
-  const n = counts.reduce((x, y) => x + y, 0);
+/**
+ * The face furthest from its odds on the pooled rolls, as a verdict sentence says it: with unresolved rolls, furthest
+ * whatever they were, its share as the range it spans over all the rolls (verdict.ts), not of the read ones alone.
+ */
+function leadingFace(faces: readonly string[], counts: readonly number[], type: DieType | undefined, unresolved: number): string {
+  const read = counts.reduce((x, y) => x + y, 0);
+  const n = read + unresolved;
   const expected = type !== undefined ? symbolProbabilities(type) : faces.map(() => 1 / faces.length);
+  const face = (f: number) => ({ count: counts[f] as number, observed: (counts[f] as number) / read, expected: expected[f] as number });
+  // How far outside its range the face's odds are (negative: inside; with no unresolved rolls, |share - odds|).
+  const off = (f: number) => {
+    const { low, high } = shareWhatever(face(f), n, unresolved);
+    return Math.max(low - (expected[f] as number), (expected[f] as number) - high);
+  };
   let best = 0;
-  for (let f = 1; f < faces.length; f++) if (Math.abs((counts[f] as number) / n - (expected[f] as number)) > Math.abs((counts[best] as number) / n - (expected[best] as number))) best = f;
-  return `${faces[best] as string} comes up ${formatProbability((counts[best] as number) / n)} instead of ${formatProbability(expected[best] as number)} over ${formatCount(n)} rolls`;
+  for (let f = 1; f < faces.length; f++) if (off(f) > off(best)) best = f;
+  return `${faces[best] as string} comes up ${shareWords(face(best), n, unresolved)} instead of ${formatProbability(expected[best] as number)} over ${formatCount(n)} rolls`;
 }
 
 function pWords(p: number): string {

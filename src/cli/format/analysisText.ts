@@ -1,4 +1,5 @@
 import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze.js';
+import { inPlayFigure } from '../../report/unresolvedRange.js';
 import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
 import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
 import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, signedPercent } from '../../core/format.js';
@@ -92,9 +93,11 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   }
   for (const g of d.game) {
     const r = g.result;
+    // With unresolved rolls the one range is the interval that holds whatever they were (the read rolls' rate alone can be far off).
     lines.push(
-      `  ${g.figure.description}: ${fixed(r.rate)} (expected ${fixed(r.expected)}, ${signedPercent(r.relative)}; ` +
-        `${confidenceLabel(a.alpha)} interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)}${g.widenedOver !== undefined ? ` whatever the ${unresolvedWords(g.widenedOver)} were` : ''})`,
+      g.widenedOver !== undefined && g.widenedOver > 0
+        ? `  ${g.figure.description}: ${inPlayFigure(g, a.alpha, (x) => fixed(x)).value} (expected ${fixed(r.expected)}; ${inPlayFigure(g, a.alpha).note})`
+        : `  ${g.figure.description}: ${fixed(r.rate)} (expected ${fixed(r.expected)}, ${signedPercent(r.relative)}; ${confidenceLabel(a.alpha)} interval ${fixed(r.interval.lower)}–${fixed(r.interval.upper)})`,
     );
   }
   const checks = d.serial.checks

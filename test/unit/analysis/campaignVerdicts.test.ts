@@ -71,4 +71,18 @@ describe("a campaign's one verdict per die", () => {
     expect(a.verdicts[0]!.disagreements).toEqual(["rig 1's leg alone says FAIR_WITHIN (its session's verdict, at that session's α); across rigs 1 and 2 the die is UNFAIR. Rig 1: p = 1.0 against the other trusted rig; not set aside: that needs p × 2 rigs ≤ 0.01."]);
     expect(a.verdicts[1]!.sentence).toMatch(/^INCONCLUSIVE: not shown unfair on its one trusted rig, rig 2 \(.*\); no margin is certified\. Its rolls on rig 3 are left out: found biased\.$/);
   });
+
+  it("gives an UNFAIR die's leading face as the share it spans whatever its unresolved rolls were, over all its rolls, not of its read ones", () => {
+    // Die A shows the 6 at 130 of 547 read rolls on rigs 1 and 2, and 30 more of its rolls on rig 1 are unresolved.
+    const legs: [string, string, number][] = [['A', '1', 1], ['A', '2', 2], ['B', '2', 3], ['B', '3', 4], ['C', '3', 5], ['C', '1', 6]];
+    const count = (f: number, label: string): number => (f === 5 && label === 'A' ? 130 : (FAIR[f] as number));
+    const rows: CampaignRollRow[] = legs.flatMap(([label, rig, batchId]) => FACES.map((symbol, f) => ({ batchId, rig, label, die: 'd6', symbol, count: count(f, label) })));
+    const sessions: CampaignSessionInput[] = legs.map(([label, rig, batchId]) => ({ batchId, rig, sessionName: `s${batchId}`, fleetSession: batchId, state: 'finished', throwCount: 500, verdictsJson: verdicts(label, 'INCONCLUSIVE') }));
+    const a = analyseCampaign({ alpha: 0.01, rigs: ['1', '2', '3'], box: BOX, types: TYPES, rows, unresolved: [{ batchId: 1, rig: '1', label: 'A', count: 30 }], sessions });
+    const die = a.verdicts.find((v) => v.label === 'A')!;
+    expect(die.kind).toBe('UNFAIR');
+    // 260 of the 1,094 read rolls are 6s (0.238); of all 1,124 rolls, 260 to 290 whatever the 30 were: 0.231 to 0.258.
+    expect(die.sentence).toMatch(/^UNFAIR across rigs 1 and 2: 6 comes up 0\.231 to 0\.258 instead of 0\.167 over 1,124 rolls \(G test, /);
+    expect(die.sentence).not.toContain('0.238');
+  });
 });
