@@ -208,18 +208,25 @@ describe('names and dice from chat', () => {
 });
 
 describe('rate limits and the queue', () => {
-  it('answers 429 with Retry-After once a client has spent its burst', async () => {
+  it('answers 429 with Retry-After once a client has spent its burst of rolls, and still lets it look at and cancel its rolls', async () => {
     const s = await startTestServer({ limits: { apiPerMinute: 6, apiBurst: 2 } });
     try {
+      await s.controller.pause();
       const codes: number[] = [];
       let retry: string | null = null;
+      const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const r = await s.api('GET', '/api/rolls/x');
+        const r = await s.api('POST', '/api/rolls', { dice: '1 red' });
         codes.push(r.status);
+        if (r.status === 202) ids.push((r.json as { id: string }).id);
         retry ??= r.headers.get('retry-after');
       }
-      expect(codes).toEqual([404, 404, 429]);
+      expect(codes).toEqual([202, 202, 429]);
       expect(Number(retry)).toBeGreaterThanOrEqual(1);
+      // Looking and cancelling spend nothing: a bot polling its roll's Location is not locked out of rolling by it.
+      for (let i = 0; i < 5; i++) expect((await s.api('GET', `/api/rolls/${ids[0]}`)).status).toBe(200);
+      expect((await s.api('GET', '/api/rolls/none')).status).toBe(404);
+      expect((await s.api('DELETE', `/api/rolls/${ids[1]}`)).status).toBe(200);
     } finally {
       await s.close();
     }
@@ -288,8 +295,9 @@ describe('rate limits and the queue', () => {
   it('lets a client that spent its rate limit still stop the rig and switch modes', async () => {
     const s = await startTestServer({ limits: { apiPerMinute: 1, apiBurst: 2 } });
     try {
-      for (let i = 0; i < 2; i++) expect((await s.api('DELETE', `/api/rolls/none${i}`)).status).toBe(404);
-      expect((await s.api('DELETE', '/api/rolls/none')).status).toBe(429);
+      await s.controller.pause();
+      for (let i = 0; i < 2; i++) expect((await s.api('POST', '/api/rolls', { dice: '1 red' })).status).toBe(202);
+      expect((await s.api('POST', '/api/rolls', { dice: '1 red' })).status).toBe(429);
       const stop = await s.api('POST', '/api/run', { action: 'stop' });
       expect([stop.status, stop.json.run]).toEqual([200, 'paused']);
       expect((await s.api('POST', '/api/mode', { mode: 'stream' })).status).toBe(200);
