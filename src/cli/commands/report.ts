@@ -19,6 +19,7 @@ import { withStoredSession } from '../storedSessions.js';
 import { requireVerified } from '../../store/requireVerified.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
+import { prepareReportFolder, recordReportOf, storeNamed } from '../reportFolder.js';
 import { parsedConfig, withSessionDice } from '../../dice/sessionDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
@@ -33,6 +34,7 @@ interface ReportFlags {
   multiplicity: Multiplicity;
   serialAlpha?: number;
   allowUnverified?: boolean;
+  force?: boolean;
 }
 
 /** The report's file name inside --out; the PNG charts go beside it. */
@@ -52,6 +54,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .argument('<session>', 'session id or name')
     .option('--db <path>', FLEET_DB_HELP)
     .option('--out <dir>', 'folder to write the report into (created if missing; default: dicerig-report-<session id>, or dicerig-report-fleet-<fleet id> from a fleet store)')
+    .option('--force', "write over the report of another session in the --out folder")
     .option('--json', 'print what was written and the verdicts as JSON')
     .option('--dice-file <file>', 'JSON/YAML file with user-defined dice (for sessions of user-defined types that do not keep their definitions: imported from plain logs, or recorded before sessions kept them)')
     .option('--alpha <p>', 'error rate of each verdict (default: the session’s own, else 0.05)', probabilityArg)
@@ -64,6 +67,8 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       const charts = reportCharts(report);
       // A fleet session by its fleet id: two rig hosts' session 1 would otherwise write into one folder.
       const dir = flags.out ?? `dicerig-report-${report.fleet !== undefined ? `fleet-${report.fleet.id}` : report.session.id}`;
+      const of = { store: storeNamed(flags.db), session: report.fleet !== undefined ? `fleet session ${report.fleet.id}` : `session ${report.session.id}` };
+      prepareReportFolder(dir, of, REPORT_FILE, flags.force === true);
       makeFolders(dir);
       const html = join(dir, REPORT_FILE);
       writeFileSync(html, renderReportHtml(report, charts));
@@ -72,6 +77,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         writeFileSync(file, sceneToPng(c.scene));
         return file;
       });
+      recordReportOf(dir, { ...of, charts: charts.map((c) => c.fileName) });
       io.out(flags.json ? `${toJson({ html, charts: pngs, ...reportJson(report) })}\n` : reportText(report, html, pngs.length));
     });
 }
