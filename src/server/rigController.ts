@@ -543,6 +543,11 @@ export class RigController {
     return ours.filter((s) => store.getSession(s.id)?.state === 'running');
   }
 
+  /** The roll being thrown now, if any: what quitting at once would leave without an answer. */
+  rollUnderWay(): RollJob | undefined {
+    return [...this.rolls.values()].find((j) => j.state === 'rolling');
+  }
+
   /** True once closing began: no roll is taken any more. */
   get stopping(): boolean {
     return this.closed;
@@ -565,10 +570,12 @@ export class RigController {
     this.hub.publish({ type: 'server-stopping', at: this.options.now(), message: SERVER_STOPPING, abandoned: waiting.map((j) => j.id), ...(rolling ? { rolling: rolling.id } : {}) });
     for (const job of waiting) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
     if (waiting.length > 0) this.publishQueue();
+    // Said now, not after the throw under way: a second Ctrl-C during it quits before anything else is said.
+    for (const job of waiting) this.options.log?.(abandonedLine(job));
     if (this.fairnessRun) await this.stopFairness('pause');
     await this.busy;
     const abandoned = [...(rolling?.state === 'abandoned' ? [rolling] : []), ...waiting];
-    for (const job of abandoned) this.options.log?.(abandonedLine(job));
+    if (rolling?.state === 'abandoned') this.options.log?.(abandonedLine(rolling));
     const { store } = this.opened;
     const at = this.options.now();
     // Each session is ended even if another cannot be (a full disk): the server closes either way, then says why.

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { atOnceLine } from '../../src/cli/commands/serve.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { CHAT_TOKEN, liveClient, startTestServer, type TestServer } from './support/testServer.js';
 
@@ -83,5 +84,30 @@ describe('stopping the server with rolls waiting', () => {
     expect(s.logs).toContain(`Abandoned roll ${String(chatJob?.id)} (1 green, asked by cal); not started.`);
     const stopping = live.messages.find((m) => m.type === 'server-stopping');
     expect(new Set(stopping?.abandoned as string[])).toEqual(new Set(ids));
+  });
+});
+
+describe('quitting at once during a roll, with rolls waiting', () => {
+  it('has named the waiting rolls before the throw under way ends, and the at-once line names the roll under way', async () => {
+    const s = await startTestServer({ cockedRate: 0, limits: { apiPerMinute: 6000, apiBurst: 1000 } });
+    let closing: ReturnType<TestServer['close']> | undefined;
+    let underWay: string | undefined;
+    watchTumbles(s, (n) => {
+      if (n !== 2) return;
+      underWay = atOnceLine(s.controller.runningSessions(), s.controller.rollUnderWay());
+      closing = s.close();
+    });
+    // A second roll waits behind the long one; the close comes as the long one's second throw starts.
+    const long = s.api('POST', '/api/rolls?wait=10', { dice: '30 red', by: 'bob' });
+    for (let i = 0; i < 100 && s.controller.rollUnderWay() === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    const waiting = await s.api('POST', '/api/rolls', { dice: '1 green', by: 'cal' });
+    expect(waiting.status).toBe(202);
+    // Right after close began (the throw under way still running), as a second Ctrl-C would find the console.
+    for (let i = 0; i < 500 && closing === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    const logsAtSecondTumble = [...s.logs];
+    const answer = await long;
+    await closing;
+    expect(logsAtSecondTumble).toContain(`Abandoned roll ${String(waiting.json.id)} (1 green, asked by cal); not started.`);
+    expect(underWay).toMatch(new RegExp(`^Stopping at once: the throw under way \\(roll ${String(answer.json.id)}: 30 red, asked by bob\\) is not stored`));
   });
 });

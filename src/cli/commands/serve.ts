@@ -6,6 +6,7 @@ import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js
 import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
 import type { OpenedSession } from '../../session/setup.js';
+import type { RollJob } from '../../server/rigController.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
 import { isFleetUrl } from '../../fleet/connect.js';
@@ -98,7 +99,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         ].join('\n'),
       );
       await untilStopped(io, () => running.close(), 'Stopping: finishing the current throw, then closing (Ctrl-C again quits at once).', () =>
-        atOnceLine(running.controller.runningSessions()),
+        atOnceLine(running.controller.runningSessions(), running.controller.rollUnderWay()),
       );
     });
 }
@@ -150,8 +151,9 @@ function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string, 
  * What a second Ctrl-C leaves behind, truthfully: the store commits a throw whole or not at all, and a session
  * left `running` stays so (serve starts new sessions at each start and never reopens one; `run --resume` can).
  */
-export function atOnceLine(running: readonly { readonly id: number; readonly kind: 'fairness' | 'stream' }[]): string {
-  const lost = 'Stopping at once: the throw under way is not stored (a throw is stored whole or not at all) and callers still waiting get no answer';
+export function atOnceLine(running: readonly { readonly id: number; readonly kind: 'fairness' | 'stream' }[], underWay?: Pick<RollJob, 'id' | 'text' | 'by'>): string {
+  const roll = underWay === undefined ? '' : ` (roll ${underWay.id}: ${underWay.text}${underWay.by !== undefined ? `, asked by ${underWay.by}` : ''})`;
+  const lost = `Stopping at once: the throw under way${roll} is not stored (a throw is stored whole or not at all) and callers still waiting get no answer`;
   if (running.length === 0) return `${lost}.`;
   const names = running.map((s) => `${s.id} (${s.kind})`).join(' and ');
   const fairness = running.find((s) => s.kind === 'fairness');
