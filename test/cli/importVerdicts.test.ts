@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './runCli.js';
+import { demoSessions } from '../support/demoSessions.js';
 
 type Die = { label: string; verdict: { kind: string }; sentence: string; decidedBy?: { session: number; file?: string; importedFrom?: { session: number; file: string } } };
 type Analysis = { settings: { alpha: number; delta: number }; dice: Die[] };
@@ -24,9 +25,10 @@ describe("importing a session's export", () => {
   const verdicts = (a: Analysis) => a.dice.map((d) => [d.label, d.verdict.kind, d.sentence]);
 
   beforeAll(async () => {
-    // Two sessions, so the exported one (2) has another id than the session it is imported as (1).
-    expect((await runCli('demo', '--budget', '100', '--seed', '8', '--db', db)).code).toBe(0);
-    expect((await runCli('demo', '--budget', '150', '--seed', '3', '--db', db)).code).toBe(0);
+    // Two sessions, so the exported one (2) has another id than the session it is imported as (1). The demos are
+    // shared with poolLevel.test.ts (run once per test run): this file's copy of their store is its own.
+    const demos = await demoSessions([['--budget', '150', '--seed', '3'], ['--budget', '150', '--seed', '5']], db);
+    expect(demos.map((d) => d.code), demos.map((d) => d.err).join('')).toEqual([0, 0]);
     expect((await runCli('export', '2', '--db', db, '--out', csv)).code).toBe(0);
   }, 120_000);
 

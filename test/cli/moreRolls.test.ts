@@ -10,6 +10,7 @@ import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
 import { openStoreForReading } from '../../src/store/openStore.js';
 import { runCli } from './runCli.js';
+import { copyStore } from '../support/demoStore.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-more-rolls-'));
 const config = join(dir, 'session.yaml');
@@ -19,10 +20,20 @@ writeFileSync(
     'rig: { driver: sim }\ncamera: { source: sim, lighting: studio }\nstopping: { budgetRolls: 60 }\n',
 );
 
+/** `dicerig run config` into a store of its own, run once for the tests that roll its session on: each takes a copy. */
+let firstRun: ReturnType<typeof runCli> | undefined;
+async function firstSession(db: string): ReturnType<typeof runCli> {
+  const store = join(dir, 'first.db');
+  firstRun ??= runCli('run', config, '--db', store, '--plain');
+  const first = await firstRun;
+  if (first.code === 0) copyStore(store, db);
+  return first;
+}
+
 describe('rolling on a session whose budget was spent', () => {
   it('raises its budget as a chained event, rolls its undecided dice on in the same session, and a review after it keeps the raised budget', async () => {
     const db = join(dir, 'rolls.db');
-    const first = await runCli('run', config, '--db', db, '--plain');
+    const first = await firstSession(db);
     expect(first.code, first.err).toBe(0);
     // The command names the config file the session was run from (it used to print a <config> placeholder).
     const hint = new RegExp(`Roll on: dicerig run ${config} --resume 1 --db \\S+ --more-rolls (\\d+) {3}\\(the same session: its undecided dice keep their evidence\\)`).exec(first.out);
@@ -131,7 +142,7 @@ describe('rolling on a session whose budget was spent', () => {
 
   it('names each setting a config given with --resume changes, and runs with the stored ones', async () => {
     const db = join(dir, 'changed.db');
-    expect((await runCli('run', config, '--db', db, '--plain')).code).toBe(0);
+    expect((await firstSession(db)).code).toBe(0);
     const changed = join(dir, 'changed.yaml');
     writeFileSync(
       changed,

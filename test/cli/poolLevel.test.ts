@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.js';
-import { demoStore } from '../support/demoStore.js';
+import { demoSessions } from '../support/demoSessions.js';
 
 type Pooled = { ranking: { label: string; score: number }[]; verdicts: Record<string, string>; rankedBySession: string[] };
 
 describe('pool over several sessions', () => {
   it("ranks each session's dice by the session's intervals made again at alpha over all the candidates, keeping the verdicts the sessions made", async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'dicerig-pool-level-')), 'rolls.db');
-    expect((await demoStore(['--budget', '150', '--seed', '3'], db)).code).toBe(0);
-    expect((await runCli('demo', '--budget', '150', '--seed', '5', '--db', db)).code).toBe(0);
+    // Sessions 1 and 2, demos of other seeds (shared with importVerdicts.test.ts: run once per test run).
+    const demos = await demoSessions([['--budget', '150', '--seed', '3'], ['--budget', '150', '--seed', '5']], db);
+    expect(demos.map((d) => d.code), demos.map((d) => d.err).join('')).toEqual([0, 0]);
     const pool = async (...sessions: string[]) => JSON.parse((await runCli('pool', ...sessions, '--db', db, '--size', '2', '--json')).out) as Pooled;
     // Alone, session 1's four dice are ranked at its own level (0.001 over 4 dice: the pool's level too).
     const alone = await pool('1');

@@ -35,16 +35,19 @@ export async function demoStore(args: readonly string[], db: string): Promise<De
   } else {
     run = await waitFor(done);
   }
-  if (run.code === 0) {
-    // The demo has closed its store; a write-ahead log left beside it is copied too.
-    for (const suffix of ['', '-wal']) if (existsSync(store + suffix)) copyFileSync(store + suffix, db + suffix);
-    const evidence = join(folder, 'evidence', name);
-    if (existsSync(evidence)) cpSync(evidence, join(dirname(db), 'evidence', name), { recursive: true });
-  }
+  if (run.code === 0) copyStore(store, db);
   return run;
 }
 
-function claim(folder: string): boolean {
+/** Copies the closed store `from` to `to`, with a write-ahead log left beside it and its evidence folder. */
+export function copyStore(from: string, to: string): void {
+  for (const suffix of ['', '-wal']) if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
+  const evidence = join(dirname(from), 'evidence', basename(from));
+  if (existsSync(evidence)) cpSync(evidence, join(dirname(to), 'evidence', basename(to)), { recursive: true });
+}
+
+/** Whether this worker is the first to ask for `folder` (it then makes what goes in it; the others wait for it). */
+export function claim(folder: string): boolean {
   try {
     mkdirSync(folder);
     return true;
@@ -54,10 +57,11 @@ function claim(folder: string): boolean {
   }
 }
 
-async function waitFor(done: string): Promise<DemoRun> {
+/** The JSON file `done`, once the worker that claimed its folder has written it. */
+export async function waitFor<T = DemoRun>(done: string): Promise<T> {
   // As long as a demo may take on a busy machine (the test's own timeout ends the wait sooner).
   for (let waited = 0; waited < 600_000; waited += 100) {
-    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as DemoRun;
+    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as T;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the shared demo store (${done}) was never finished`);
