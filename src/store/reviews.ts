@@ -10,7 +10,7 @@ import { getDieType } from '../dice/catalogue.js';
 import { storedDieTypes } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
 import { StoreError, type StoreErrorContext } from './errors.js';
-import type { Database } from './sqlite.js';
+import type { Database, Statement } from './sqlite.js';
 
 export type ReviewRefusal = 'no-session' | 'no-roll' | 'not-unresolved' | 'already-reviewed' | 'bad-face' | 'bad-reviewer' | 'not-reviewed' | 'stale' | 'same-answer';
 
@@ -167,8 +167,12 @@ export class ReviewLog {
 
   /** The id of the session's last review (0 when none): a running session asks it after every throw, so it is one lookup. */
   lastReviewId(sessionId: number): number {
-    return this.db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM reviews WHERE session_id = ?').get(sessionId)?.id ?? 0;
+    // Prepared once: preparing it at every throw was some 9 % of a simulated session's time.
+    this.lastIdQuery ??= this.db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM reviews WHERE session_id = ?');
+    return this.lastIdQuery.get(sessionId)?.id ?? 0;
   }
+
+  private lastIdQuery: Statement<{ id: number | null }> | undefined;
 
   /**
    * Stores a person's label for a declined roll (the roll becomes `reviewed`
