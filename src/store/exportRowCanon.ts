@@ -95,3 +95,13 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
+
+/** A file's canonical rows in order, each with its line number (1-based): what the seal is made and checked over. */
+export function* canonRows(lines: Iterable<string>): Generator<{ readonly die: string; readonly text: string; readonly line: number }> {
+  const canon = rowCanon();
+  let lineNo = 0;
+  for (const line of lines) {
+    const row = canon(line, ++lineNo);
+    if (row !== undefined) yield { ...row, line: lineNo };
+  }
+}

@@ -10,7 +10,7 @@
  * die costs one hash update a row, not one hash.)
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson, rowCanon } from './exportRowCanon.js';
+import { canonicalJson, canonRows } from './exportRowCanon.js';
 
 /** Marks kept per die at most: a die of more rows has one every `every` rows, a larger power of two. */
 export const MAX_MARKS = 4096;
@@ -109,14 +109,10 @@ class DieChain {
 
 /** The seal of an export's lines (as written, the CSV header first; not the manifest) and of its manifest (without a seal). */
 export function sealOf(lines: Iterable<string>, manifest: Readonly<Record<string, unknown>>): ExportSeal {
-  const canon = rowCanon();
   const all = createHash('sha256');
   const dice = new Map<string, DieChain>();
   let rows = 0;
-  let lineNo = 0;
-  for (const line of lines) {
-    const row = canon(line, ++lineNo);
-    if (row === undefined) continue;
+  for (const row of canonRows(lines)) {
     rows++;
     all.update(row.text).update('\n');
     let chain = dice.get(row.die);

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatCount } from '../core/format.js';
-import { rowCanon } from './exportRowCanon.js';
+import { canonRows } from './exportRowCanon.js';
 import { manifestDigests, MARK_BYTES, RowsHash, type DieSeal, type ExportSeal } from './exportSeal.js';
 
 /** Where a die's rows first differ from the seal. */
@@ -109,20 +109,16 @@ class DieCheck {
 export function checkSeal(lines: Iterable<string>, manifest: Readonly<Record<string, unknown>>): SealCheck {
   const seal = manifest['seal'] as ExportSeal | undefined;
   const sealed = isSeal(seal);
-  const canon = rowCanon();
   const all = createHash('sha256');
   const checks = new Map<string, DieCheck>(sealed ? seal.dice.map((d) => [d.label, new DieCheck(d)]) : []);
   let rows = 0;
-  let lineNo = 0;
-  for (const line of lines) {
-    const row = canon(line, ++lineNo);
-    if (row === undefined) continue;
+  for (const row of canonRows(lines)) {
     rows++;
     all.update(row.text).update('\n');
     if (!sealed) continue;
     let check = checks.get(row.die);
     if (check === undefined) checks.set(row.die, (check = new DieCheck(undefined)));
-    check.add(row.text, lineNo);
+    check.add(row.text, row.line);
   }
   const digest = all.digest('hex');
   if (!sealed) {
