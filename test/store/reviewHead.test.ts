@@ -89,15 +89,19 @@ describe('the review chain head', () => {
   });
 });
 
+/** Makes a store file what schema 7 wrote: the same tables without the head columns. */
+function asSchema7(path: string): void {
+  const db = openDatabase(path);
+  db.exec('ALTER TABLE sessions DROP COLUMN review_count; ALTER TABLE sessions DROP COLUMN reviews_head;');
+  db.pragma('user_version = 7');
+  db.close();
+}
+
 describe('migration 8 (review chain heads)', () => {
   it('brings a schema-7 store forward with each session\'s review count and head from its reviews, and verify then sees a deleted last review', () => {
     const { store, session, path, last } = reviewedStore();
     store.close();
-    // The store as schema 7 wrote it: the same tables without the head columns.
-    const db = openDatabase(path);
-    db.exec('ALTER TABLE sessions DROP COLUMN review_count; ALTER TABLE sessions DROP COLUMN reviews_head;');
-    db.pragma('user_version = 7');
-    db.close();
+    asSchema7(path);
     const again = RollStore.open(path);
     expect(again.settings().schemaVersion).toBe(SCHEMA_VERSION);
     expect(again.reviewLog.head(session.id)).toEqual({ count: 2, hash: last.hash });
@@ -113,10 +117,7 @@ describe('migration 8 (review chain heads)', () => {
     const { store, session, dice, path } = storeWithSession();
     store.recordThrow(session.id, throwWithDecline(1, dice));
     store.close();
-    const db = openDatabase(path);
-    db.exec('ALTER TABLE sessions DROP COLUMN review_count; ALTER TABLE sessions DROP COLUMN reviews_head;');
-    db.pragma('user_version = 7');
-    db.close();
+    asSchema7(path);
     const again = RollStore.open(path);
     expect(again.reviewLog.head(session.id)).toEqual({ count: 0, hash: '' });
     const r = again.reviewRoll(session.id, { rollId: again.unresolvedRolls(session.id)[0]!.rollId, faceId: 'crit', reviewer: 'Bo', at: 5 });
