@@ -70,8 +70,7 @@ describe('a second rig host run with the same rig id', () => {
       expect(leg.sentence).toMatch(/^the session was stopped after \d+ throws; its leg is not done: `dicerig campaign run` on its rig's host resumes it \(when it last ended it said: /);
     }
 
-    // Refused before it opens a store or starts a session: run in this process (a rig host's process is no part of the refusal).
-    const y = await cliHere(['campaign', 'run', 'dup', '--rig', '1', '--fleet', url, '--db', dbY, '--host', 'hostY', '--json']);
+    const y = await cli(['campaign', 'run', 'dup', '--rig', '1', '--fleet', url, '--db', dbY, '--host', 'hostY', '--json']);
     expect(y.code).toBe(1);
     expect(y.stderr).toMatch(
       new RegExp(`^dicerig: Batch \\d+ of campaign dup \\(rig 1: D1, D2\\) is held by host hostX with the local store ${dbX}, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; its session has \\d+ throws in the fleet store, the last copied at \\d{4}-[\\d:.T-]+Z\\. Rolling it here too would roll those dice twice`),
@@ -111,7 +110,7 @@ describe('a rig host started again with another local store', () => {
       new RegExp(`Quitting at once: the \\d+ throws stored so far are kept in ${first} \\(session 1\\); the throw under way is not counted\\. Throws not yet copied to the fleet store are copied by the next run \\(or dicerig sync\\)\\. Resume: dicerig campaign run moved --rig 1 --fleet '.*' --db ${first} --config .* --host hostK\\n`),
     );
 
-    const elsewhere = await cliHere(['campaign', 'run', 'moved', '--rig', '1', '--fleet', url, '--db', second, '--host', 'hostK', '--json']);
+    const elsewhere = await cli(['campaign', 'run', 'moved', '--rig', '1', '--fleet', url, '--db', second, '--host', 'hostK', '--json']);
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toMatch(new RegExp(`^dicerig: Batch \\d+ of campaign moved \\(rig 1: M1, M2\\) is held by this host \\(hostK\\) with the local store ${first}, since [\\d:.TZ-]+; `));
     expect(elsewhere.stderr).toContain(`This run's local store ${second} does not hold that session, and starting the batch again here would count its dice twice. To go on with it, run again with --db ${first}; if that store is lost, add --take-over`);
