@@ -7,6 +7,7 @@ import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { cliProcess } from './support/cliProcess.js';
+import { runCli } from '../cli/runCli.js';
 
 const PASSWORD = 'fleet-pw';
 let server: ScratchPostgres;
@@ -56,7 +57,8 @@ describe('a fleet store that asks for a password (a real PostgreSQL with SCRAM l
 
   it('says which password is missing and ends with status 1, in sessions, sync and serve, when neither the URL, PGPASSWORD nor ~/.pgpass has one', async () => {
     const local = join(dir, 'none.db');
-    expect((await timed(['run', sessionConfig(3), '--db', local, '--plain'], env())).code).toBe(0);
+    // The local session to copy, made in this process: no fleet store is involved yet.
+    expect((await runCli('run', sessionConfig(3), '--db', local, '--plain')).code).toBe(0);
     for (const args of [
       ['sessions', '--db', url],
       ['sync', '--db', local, '--to', url],
@@ -97,7 +99,7 @@ describe('a fleet store that asks for a password (a real PostgreSQL with SCRAM l
 
   it('shows on the fleet dashboard a report command that works when pasted: the password left out of its URL, and said how to give it', async () => {
     const local = join(dir, 'dashboard.db');
-    expect((await timed(['run', sessionConfig(4), '--db', local, '--plain'], env())).code).toBe(0);
+    expect((await runCli('run', sessionConfig(4), '--db', local, '--plain')).code).toBe(0);
     expect((await timed(['sync', '--db', local, '--to', url], { ...env(), PGPASSWORD: PASSWORD })).code).toBe(0);
     const withPassword = `${url}&password=${PASSWORD}`;
     const fleet = await openFleet(withPassword);
