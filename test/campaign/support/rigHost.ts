@@ -46,7 +46,21 @@ export function rigHostStoppedAt(args: readonly string[], db: string, throws: nu
     const watch = setInterval(() => {
       if (storedThrows(db) < throws) return;
       clearInterval(watch);
-      signals.forEach((s, i) => setTimeout(() => child.kill(s), i * 30));
+      // Each signal after the first once the host has said it is stopping: two sent 30 ms apart could reach it as
+      // one under load (or the second before its handler was in place), and it then stopped gracefully.
+      const send = (i: number): void => {
+        const signal = signals[i];
+        if (signal === undefined) return;
+        const said = stderr.length;
+        child.kill(signal);
+        if (i + 1 >= signals.length) return;
+        const waitForWord = (tries: number): void => {
+          if (/Stopping/.test(stderr.slice(said)) || tries <= 0) send(i + 1);
+          else setTimeout(() => waitForWord(tries - 1), 10);
+        };
+        waitForWord(500);
+      };
+      send(0);
     }, 50);
     child.on('error', (e) => {
       clearInterval(watch);
