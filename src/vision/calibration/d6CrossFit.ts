@@ -15,7 +15,7 @@ import { seededRandom, shuffled } from '../../stats/random.js';
 import type { D6SecondOpinion } from '../d6/combinedReader.js';
 import { d6TurnEmbeddings } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
-import type { DeclineCause, FaceRead, FaceReader } from '../faceRead.js';
+import type { DeclineCause, DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { D6FaceHeadOpinion, D6_HEAD_FACES, FIT_TURNS, fitD6FaceHead, type D6FaceHead, type D6FaceSample } from './d6FaceHead.js';
 
 /** A labelled die and what the reader made of it; `group` is its image. */
@@ -89,11 +89,16 @@ export function headsOutOfFold<S extends D6FaceSample>(samples: readonly S[], fo
 /** Fits the heads and reads every die as described above. */
 export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6CrossFitOptions): D6CrossFit {
   const samples: (D6FaceSample & { readonly at: number })[] = [];
+  // Each fitted die's turns, by its crop, for reading it again below: the networks' work, done once a die.
+  const embedded = new Map<DieCrop['image'], Float32Array[]>();
   reads.forEach((r, at) => {
     const face = D6_HEAD_FACES.includes(r.truth) ? options.seen(r.truth) : undefined;
     if (face === undefined || !askedTheReader(r.read)) return;
-    for (const embedding of d6TurnEmbeddings(options.nets, { image: r.read.crop, sizePx: options.sizePx }, FIT_TURNS)) samples.push({ at, face, embedding });
+    const turns = d6TurnEmbeddings(options.nets, { image: r.read.crop, sizePx: options.sizePx }, FIT_TURNS);
+    embedded.set(r.read.crop, turns);
+    for (const embedding of turns) samples.push({ at, face, embedding });
   });
+  const turnEmbeddings = (crop: DieCrop, turns: number, from: number): Float32Array[] => embedded.get(crop.image)?.slice(from, Math.min(turns, FIT_TURNS)) ?? d6TurnEmbeddings(options.nets, crop, turns, from);
   const short = D6_HEAD_FACES.map((face) => ({ face, dice: samples.filter((s) => s.face === face).length / FIT_TURNS })).filter((s) => s.dice < options.minPerFace);
   if (short.length > 0) throw new TooFewFacesError(short, options.minPerFace);
 
@@ -102,7 +107,7 @@ export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6Cros
   const fold = d6Folds(groups, folds, options.seed);
   // Every face has dice (checked above), so every fold's head has samples outside it.
   const heads = headsOutOfFold(samples, (s) => fold.get(groups[s.at] as string) as number, folds, options.netsVersion, (k) => options.onFitted?.(k + 1, folds + 1));
-  const readers = heads.map((head) => options.readerWith(new D6FaceHeadOpinion(options.nets, head as D6FaceHead)));
+  const readers = heads.map((head) => options.readerWith(new D6FaceHeadOpinion(options.nets, head as D6FaceHead, turnEmbeddings)));
   const reread = reads.map((r) => {
     if (!askedTheReader(r.read)) return r;
     const reader = readers[fold.get(r.group) as number] as FaceReader;
