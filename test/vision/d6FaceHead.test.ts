@@ -118,6 +118,21 @@ describe('a D6 check with faces learned on its own dice', () => {
     expect(new D6FaceHeadOpinion(nets, fit.head).classifierVersion).toBe(d6FaceHeadId(fit.head));
   });
 
+  it("reads each image's dice exactly as a session reading with that fold's faces does (the check reuses the turns it fitted on)", () => {
+    const byVersion = new Map([...heads.values()].map((o) => [`d6-pips/1+${o.classifierVersion}`, (o as D6FaceHeadOpinion).head]));
+    let compared = 0;
+    reads.forEach((r, i) => {
+      const checked = fit.reads[i] as CheckedD6Read;
+      const head = byVersion.get(checked.read.classifierVersion);
+      if (head === undefined) return;
+      // A session's reader: the same faces, the networks run afresh on the die.
+      const session = new CombinedD6Reader(new D6PipReader(), new D6FaceHeadOpinion(nets, head), shippedD6Net.combined);
+      expect(checked.read).toEqual(session.read({ image: r.read.crop, sizePx: 72 }));
+      compared++;
+    });
+    expect(compared).toBeGreaterThan(0.8 * reads.length);
+  });
+
   it('looks at one turn of a die when it agrees with the sure pip count or is sure itself, and at four otherwise', () => {
     const opinion = new D6FaceHeadOpinion(nets, fit.head);
     const turnsOf = (r: CheckedD6Read): Float32Array[] => d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((e) => d6FaceHeadProbabilities(fit.head, e));

@@ -88,19 +88,24 @@ export function headsOutOfFold<S extends D6FaceSample>(samples: readonly S[], fo
 
 /** Fits the heads and reads every die as described above. */
 export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6CrossFitOptions): D6CrossFit {
+  // The dice fitted on (with their face), counted before the networks look at any: too few is said at once.
+  const fitted: { readonly at: number; readonly face: string }[] = [];
+  reads.forEach((r, at) => {
+    const face = D6_HEAD_FACES.includes(r.truth) ? options.seen(r.truth) : undefined;
+    if (face !== undefined && askedTheReader(r.read)) fitted.push({ at, face });
+  });
+  const short = D6_HEAD_FACES.map((face) => ({ face, dice: fitted.filter((s) => s.face === face).length })).filter((s) => s.dice < options.minPerFace);
+  if (short.length > 0) throw new TooFewFacesError(short, options.minPerFace);
   const samples: (D6FaceSample & { readonly at: number })[] = [];
   // Each fitted die's turns, by its crop, for reading it again below: the networks' work, done once a die.
   const embedded = new Map<DieCrop['image'], Float32Array[]>();
-  reads.forEach((r, at) => {
-    const face = D6_HEAD_FACES.includes(r.truth) ? options.seen(r.truth) : undefined;
-    if (face === undefined || !askedTheReader(r.read)) return;
-    const turns = d6TurnEmbeddings(options.nets, { image: r.read.crop, sizePx: options.sizePx }, FIT_TURNS);
-    embedded.set(r.read.crop, turns);
+  for (const { at, face } of fitted) {
+    const crop = (reads[at] as CheckedD6Read).read.crop;
+    const turns = d6TurnEmbeddings(options.nets, { image: crop, sizePx: options.sizePx }, FIT_TURNS);
+    embedded.set(crop, turns);
     for (const embedding of turns) samples.push({ at, face, embedding });
-  });
+  }
   const turnEmbeddings = (crop: DieCrop, turns: number, from: number): Float32Array[] => embedded.get(crop.image)?.slice(from, Math.min(turns, FIT_TURNS)) ?? d6TurnEmbeddings(options.nets, crop, turns, from);
-  const short = D6_HEAD_FACES.map((face) => ({ face, dice: samples.filter((s) => s.face === face).length / FIT_TURNS })).filter((s) => s.dice < options.minPerFace);
-  if (short.length > 0) throw new TooFewFacesError(short, options.minPerFace);
 
   const groups = reads.map((r) => r.group);
   const folds = Math.max(2, Math.min(options.folds, new Set(groups).size));
