@@ -103,8 +103,13 @@ describe('a D6 check with faces learned on its own dice', () => {
 
     // Each image's dice were read with the head fitted on exactly the other folds' dice.
     const fold = d6Folds(reads.map((r) => r.group), fit.folds, 1);
-    // Each die is learned in each of its turns.
-    const samplesOf = (r: CheckedD6Read): { embedding: Float32Array; face: string }[] => d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((embedding) => ({ embedding, face: r.truth }));
+    // Each die is learned in each of its turns (each die's embedded once here: it is in all folds' heads but its own).
+    const embedded = new Map<CheckedD6Read, { embedding: Float32Array; face: string }[]>();
+    const samplesOf = (r: CheckedD6Read): { embedding: Float32Array; face: string }[] => {
+      const known = embedded.get(r) ?? d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((embedding) => ({ embedding, face: r.truth }));
+      embedded.set(r, known);
+      return known;
+    };
     // The dice the reader was asked about: not those the pipeline called cocked, touching or joined by a shadow.
     const asked = (r: CheckedD6Read): boolean => r.read.status !== 'cocked' && r.read.cause !== 'touching' && r.read.cause !== 'shadow';
     const flat = reads.filter((r) => asked(r) && FACES.includes(r.truth));
