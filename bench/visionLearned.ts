@@ -17,6 +17,8 @@ import type { LearnedModel } from '../src/vision/learned/model.js';
 import { networksOf } from '../src/vision/learned/model.js';
 import { learnedCutter, shippedLearnedModels } from '../src/vision/learned/shipped.js';
 import { defaultFineTuneOptions, fineTuneNetwork, tunedReader } from '../src/vision/learned/fineTune.js';
+import { fitSoftmax } from '../src/vision/learned/adapt.js';
+import { seededRandom } from '../src/stats/random.js';
 import type { RgbImage } from '../src/core/image.js';
 import type { DieCrop } from '../src/vision/faceRead.js';
 import { cropInput, defaultLearnedReaderOptions, LearnedReader } from '../src/vision/learned/reader.js';
@@ -80,6 +82,26 @@ function fineTuneCost(model: LearnedModel, crops: readonly DieCrop[]): void {
     `vision learned (${model.version}): calibration's fine-tuning, CPU ${perDiePass.toFixed(1)} ms per die per pass (${defaultFineTuneOptions.jitters + 1} cuts each); ` +
       `for 150 images (~${Math.round(dice150)} dice trained on) x ${defaultFineTuneOptions.epochs} passes ~${((perDiePass * dice150 * defaultFineTuneOptions.epochs) / 60_000).toFixed(1)} min`,
   );
+}
+
+/**
+ * CPU of calibration's last-layer fit (`fitSoftmax`) at the size of a D6 check's (calibrate --die d6 --learn-faces on
+ * 24 images: 852 samples of 96 numbers, 6 faces, 500 steps; a check fits six): the user waits for it. Before the fit's
+ * sums ran three classes side by side (2026-12-06) this fit took 1.8 s of CPU, after 0.9 s (one run of each, a busy
+ * 2-core machine); six fits of the real check 9.3 s, after 4.7 s.
+ */
+export function headFitCost(): number {
+  const random = seededRandom(5);
+  const d = 96;
+  const ys = Array.from({ length: 852 }, (_, i) => i % 6);
+  const xs = ys.map((y) => {
+    const v = Float32Array.from({ length: d }, (_, c) => (c % 6 === y ? 0.3 : 0) + (random() - 0.5) * 0.2);
+    const n = Math.hypot(...v);
+    return v.map((x) => x / n);
+  });
+  const ms = cpuMs(1, () => void fitSoftmax(xs, ys, 6, { iterations: 500, learningRate: 0.05, l2: 1e-4, balance: true }));
+  console.log(`vision learned: calibration's last-layer fit (a D6 check's size, 852 samples x 96, 6 faces, 500 steps) CPU ${ms.toFixed(0)} ms; a check makes six`);
+  return ms;
 }
 
 /** A simulated camera's empty platform, then `count` still frames of its dice. */
@@ -195,7 +217,10 @@ export async function runVisionLearnedBench(): Promise<void> {
       console.log(`vision learned (${model.version}): the blank witness per die read as a blank, CPU ${witnessCpu.toFixed(2)} ms (${alone.toFixed(2)} ms were it to run the shipped network again; a frame of 4 blanks pays it 4 times)`);
       realSized(model, reader, standIn.reader);
     }
-    if (model.classes.length > 2 && model === shippedLearnedModels['xwing']) fineTuneCost(model, crops);
+    if (model.classes.length > 2 && model === shippedLearnedModels['xwing']) {
+      fineTuneCost(model, crops);
+      headFitCost();
+    }
     const nets = networkCpuPerDie(model, crops);
     console.log(
       `vision learned (${model.version}): networks per die (one view${model.partner ? ', both face nets' : ', face net'}${model.cockedCheck ? ' and cocked check' : ''}), CPU: plain JS ${nets.plain.toFixed(3)} ms, WebAssembly ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,

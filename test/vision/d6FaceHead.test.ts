@@ -103,8 +103,13 @@ describe('a D6 check with faces learned on its own dice', () => {
 
     // Each image's dice were read with the head fitted on exactly the other folds' dice.
     const fold = d6Folds(reads.map((r) => r.group), fit.folds, 1);
-    // Each die is learned in each of its turns.
-    const samplesOf = (r: CheckedD6Read): { embedding: Float32Array; face: string }[] => d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((embedding) => ({ embedding, face: r.truth }));
+    // Each die is learned in each of its turns (each die's embedded once here: it is in all folds' heads but its own).
+    const embedded = new Map<CheckedD6Read, { embedding: Float32Array; face: string }[]>();
+    const samplesOf = (r: CheckedD6Read): { embedding: Float32Array; face: string }[] => {
+      const known = embedded.get(r) ?? d6TurnEmbeddings(nets, { image: r.read.crop, sizePx: 72 }, FIT_TURNS).map((embedding) => ({ embedding, face: r.truth }));
+      embedded.set(r, known);
+      return known;
+    };
     // The dice the reader was asked about: not those the pipeline called cocked, touching or joined by a shadow.
     const asked = (r: CheckedD6Read): boolean => r.read.status !== 'cocked' && r.read.cause !== 'touching' && r.read.cause !== 'shadow';
     const flat = reads.filter((r) => asked(r) && FACES.includes(r.truth));
@@ -116,6 +121,21 @@ describe('a D6 check with faces learned on its own dice', () => {
     // The head a session reads with learned from every flat die, and is none of the folds'.
     expect(heads.has(d6FaceHeadId(fit.head))).toBe(false);
     expect(new D6FaceHeadOpinion(nets, fit.head).classifierVersion).toBe(d6FaceHeadId(fit.head));
+  });
+
+  it("reads each image's dice exactly as a session reading with that fold's faces does (the check reuses the turns it fitted on)", () => {
+    const byVersion = new Map([...heads.values()].map((o) => [`d6-pips/1+${o.classifierVersion}`, (o as D6FaceHeadOpinion).head]));
+    let compared = 0;
+    reads.forEach((r, i) => {
+      const checked = fit.reads[i] as CheckedD6Read;
+      const head = byVersion.get(checked.read.classifierVersion);
+      if (head === undefined) return;
+      // A session's reader: the same faces, the networks run afresh on the die.
+      const session = new CombinedD6Reader(new D6PipReader(), new D6FaceHeadOpinion(nets, head), shippedD6Net.combined);
+      expect(checked.read).toEqual(session.read({ image: r.read.crop, sizePx: 72 }));
+      compared++;
+    });
+    expect(compared).toBeGreaterThan(0.8 * reads.length);
   });
 
   it('looks at one turn of a die when it agrees with the sure pip count or is sure itself, and at four otherwise', () => {

@@ -15,7 +15,7 @@ import { seededRandom, shuffled } from '../../stats/random.js';
 import type { D6SecondOpinion } from '../d6/combinedReader.js';
 import { d6TurnEmbeddings } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
-import type { DeclineCause, FaceRead, FaceReader } from '../faceRead.js';
+import type { DeclineCause, DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { D6FaceHeadOpinion, D6_HEAD_FACES, FIT_TURNS, fitD6FaceHead, type D6FaceHead, type D6FaceSample } from './d6FaceHead.js';
 
 /** A labelled die and what the reader made of it; `group` is its image. */
@@ -88,21 +88,31 @@ export function headsOutOfFold<S extends D6FaceSample>(samples: readonly S[], fo
 
 /** Fits the heads and reads every die as described above. */
 export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6CrossFitOptions): D6CrossFit {
-  const samples: (D6FaceSample & { readonly at: number })[] = [];
+  // The dice fitted on (with their face), counted before the networks look at any: too few is said at once.
+  const fitted: { readonly at: number; readonly face: string }[] = [];
   reads.forEach((r, at) => {
     const face = D6_HEAD_FACES.includes(r.truth) ? options.seen(r.truth) : undefined;
-    if (face === undefined || !askedTheReader(r.read)) return;
-    for (const embedding of d6TurnEmbeddings(options.nets, { image: r.read.crop, sizePx: options.sizePx }, FIT_TURNS)) samples.push({ at, face, embedding });
+    if (face !== undefined && askedTheReader(r.read)) fitted.push({ at, face });
   });
-  const short = D6_HEAD_FACES.map((face) => ({ face, dice: samples.filter((s) => s.face === face).length / FIT_TURNS })).filter((s) => s.dice < options.minPerFace);
+  const short = D6_HEAD_FACES.map((face) => ({ face, dice: fitted.filter((s) => s.face === face).length })).filter((s) => s.dice < options.minPerFace);
   if (short.length > 0) throw new TooFewFacesError(short, options.minPerFace);
+  const samples: (D6FaceSample & { readonly at: number })[] = [];
+  // Each fitted die's turns, by its crop, for reading it again below: the networks' work, done once a die.
+  const embedded = new Map<DieCrop['image'], Float32Array[]>();
+  for (const { at, face } of fitted) {
+    const crop = (reads[at] as CheckedD6Read).read.crop;
+    const turns = d6TurnEmbeddings(options.nets, { image: crop, sizePx: options.sizePx }, FIT_TURNS);
+    embedded.set(crop, turns);
+    for (const embedding of turns) samples.push({ at, face, embedding });
+  }
+  const turnEmbeddings = (crop: DieCrop, turns: number, from: number): Float32Array[] => embedded.get(crop.image)?.slice(from, Math.min(turns, FIT_TURNS)) ?? d6TurnEmbeddings(options.nets, crop, turns, from);
 
   const groups = reads.map((r) => r.group);
   const folds = Math.max(2, Math.min(options.folds, new Set(groups).size));
   const fold = d6Folds(groups, folds, options.seed);
   // Every face has dice (checked above), so every fold's head has samples outside it.
   const heads = headsOutOfFold(samples, (s) => fold.get(groups[s.at] as string) as number, folds, options.netsVersion, (k) => options.onFitted?.(k + 1, folds + 1));
-  const readers = heads.map((head) => options.readerWith(new D6FaceHeadOpinion(options.nets, head as D6FaceHead)));
+  const readers = heads.map((head) => options.readerWith(new D6FaceHeadOpinion(options.nets, head as D6FaceHead, turnEmbeddings)));
   const reread = reads.map((r) => {
     if (!askedTheReader(r.read)) return r;
     const reader = readers[fold.get(r.group) as number] as FaceReader;

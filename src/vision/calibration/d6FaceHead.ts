@@ -86,19 +86,24 @@ export function d6FaceHeadId(head: D6FaceHead): string {
 export class D6FaceHeadOpinion implements D6SecondOpinion {
   readonly classifierVersion: string;
 
+  /**
+   * `embeddings`: `d6TurnEmbeddings` of these networks, or a memory of it (a check reads again the dice it fitted on,
+   * whose turns it has already embedded).
+   */
   constructor(
     private readonly nets: readonly TinyNet[],
     readonly head: D6FaceHead,
+    private readonly embeddings: (crop: DieCrop, turns: number, from: number) => Float32Array[] = (crop, turns, from) => d6TurnEmbeddings(nets, crop, turns, from),
   ) {
     this.classifierVersion = d6FaceHeadId(head);
   }
 
   probabilities(crop: DieCrop, counted?: string): Float32Array {
-    const first = d6FaceHeadProbabilities(this.head, d6TurnEmbeddings(this.nets, crop, 1)[0] as Float32Array);
+    const first = d6FaceHeadProbabilities(this.head, this.embeddings(crop, 1, 0)[0] as Float32Array);
     const best = Math.max(...first);
     // Agreeing with a sure count, the first turn's read is that count; more turns could only turn it into a dispute.
     if (best >= EARLY_AT || (counted !== undefined && D6_HEAD_FACES[first.indexOf(best)] === counted)) return first;
-    const rest = d6TurnEmbeddings(this.nets, crop, FIT_TURNS, 1).map((e) => d6FaceHeadProbabilities(this.head, e));
+    const rest = this.embeddings(crop, FIT_TURNS, 1).map((e) => d6FaceHeadProbabilities(this.head, e));
     return first.map((v, j) => rest.reduce((sum, q) => sum + (q[j] as number), v) / (1 + rest.length));
   }
 }
