@@ -33,8 +33,8 @@ describe('dicerig campaign, refusals in one line', () => {
     expect((await runCli('run', '--campaign', 'c')).err).toBe('dicerig: --campaign needs --rig ID and --fleet postgres://URL\n');
     expect((await runCli('run')).err).toBe('dicerig: run needs a session config file (or --resume SESSION to continue a stored session with its stored config, or --campaign NAME --rig ID --fleet URL)\n');
     expect((await runCli('run', 'examples/sessions/sim-d6.yaml', '--host', 'bench-1')).err).toBe('dicerig: --host names this rig host in the fleet store: it goes with --fleet postgres://URL\n');
-    // --rig emulated reads as a choice of driver: it used to be ignored, the session running on its config's simulated rig.
-    const rig = await runCli('run', 'examples/sessions/sim-d6.yaml', '--rig', 'emulated', '--db', join(tmp, 'rig-flag.db'));
+    // --rig firmata reads as a choice of driver: it used to be ignored, the session running on its config's simulated rig.
+    const rig = await runCli('run', 'examples/sessions/sim-d6.yaml', '--rig', 'firmata', '--db', join(tmp, 'rig-flag.db'));
     expect(rig.code).toBe(1);
     expect(rig.err).toBe("dicerig: --rig names this rig in a campaign: it goes with --campaign NAME --fleet postgres://URL. A session runs on its config's rig: set rig.driver (serial, emulated, sim, firmata, emulated-firmata) in the config\n");
     expect(existsSync(join(tmp, 'rig-flag.db'))).toBe(false);

@@ -121,7 +121,7 @@ describe('the replicator under faults (a real PostgreSQL, stopped and restarted;
     // The fleet names it by this rig host and its id here, and reads it as the local store does.
     const listed = (await runCli('sessions', '--db', url)).out.split('\n');
     expect(listed.filter((line) => /^1 /.test(line) && line.includes(` ${hostname()}:1 `) && / finished\b/.test(line))).toHaveLength(1);
-    const exportOf = async (key: string, db: string) => (await runCli('export', key, '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const exportOf = async (key: string, db: string) => (await runCli('export', key, '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/g, '');
     const fromFleet = await exportOf(`${hostname()}:1`, url);
     expect(fromFleet).toMatch(/"throw":1,/);
     expect(fromFleet).toBe(await exportOf('1', local));

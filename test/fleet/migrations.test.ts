@@ -96,7 +96,7 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
 
     const verified = await runCli('verify', '--db', old);
     expect(verified.code, verified.out).toBe(0);
-    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/g, '');
     expect(await exportOf(old)).toBe(await exportOf(local.path));
   }, 60_000);
 
@@ -117,7 +117,7 @@ describe('fleet store migrations (a real PostgreSQL on a unix socket)', () => {
     expect(ids).toHaveLength(3);
     const verified = await runCli('verify', '--db', old);
     expect(verified.code, verified.out).toBe(0);
-    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/g, '');
     const fromFleet = await exportOf(old);
     expect(fromFleet).toBe(await exportOf(local.path));
     expect(fromFleet).toMatch(/"throw":2,"die":"R1"[^\n]*"symbol":"hit"/);

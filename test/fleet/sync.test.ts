@@ -73,7 +73,7 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     const exportOf = async (db: string) => {
       const r = await runCli('export', '1', '--db', db, '--format', 'jsonl');
       expect(r.code, r.err).toBe(0);
-      return r.out.replace(/"exportedAt":"[^"]*"/, '');
+      return r.out.replace(/"exportedAt":"[^"]*"/g, '');
     };
     expect(await exportOf(url)).toBe(await exportOf(local));
 
@@ -260,7 +260,7 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     store.close();
     const r = JSON.parse((await runCli('sync', '--db', path, '--to', url, '--json')).out) as { throws: number; reviews: number };
     expect(r).toMatchObject({ throws: 2, reviews: 2 });
-    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/g, '');
     const fromFleet = await exportOf(url);
     expect(fromFleet).toBe(await exportOf(path));
     expect(fromFleet).toMatch(/"throw":2,"die":"R1".*"symbol":"hit"/);
@@ -331,7 +331,7 @@ describe('dicerig sync to a fleet store (a real PostgreSQL on a unix socket)', (
     } finally {
       await fleet.close();
     }
-    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/, '');
+    const exportOf = async (db: string) => (await runCli('export', 'bench-test', '--db', db, '--format', 'jsonl')).out.replace(/"exportedAt":"[^"]*"/g, '');
     expect(await exportOf(url)).toBe(await exportOf(path));
     const verified = await runCli('verify', '--db', url);
     expect(verified.code, verified.out).toBe(0);

@@ -52,7 +52,7 @@ describe('a second Ctrl-C on serve', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(err.trim().split('\n').at(-1)).toBe(
-      'Stopping at once: the throw under way is not stored (a throw is stored whole or not at all) and callers still waiting get no answer; ' +
+      `Stopping at once: the throw under way (roll ${posted.id}: 30 red) is not stored (a throw is stored whole or not at all) and callers still waiting get no answer; ` +
         'sessions 1 (fairness) and 2 (stream) stay marked running in the roll store (serve starts new sessions and never reopens them; `dicerig run CONFIG --resume 1` continues the fairness one).',
     );
     const store = RollStore.open(db, { mustExist: true });
