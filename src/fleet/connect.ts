@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { fleetClientClass } from './fleetClient.js';
 import { FleetError, FleetLoginError, FleetUnreachableError } from './errors.js';
 import { migrateFleet, readableFleetSchema } from './migrations.js';
@@ -42,9 +42,9 @@ function serverOf(url: string): string {
 
 // BIGINT columns hold times in ms and ids: read them as numbers (exact below 2^53), not strings.
 const INT8 = 20;
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
-};
+const typesOf = (lib: typeof pg): { getTypeParser: typeof pg.types.getTypeParser } => ({
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? (v: string) => Number(v) : lib.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+});
 
 /**
  * A pooled client for a unit of work. A checked-out client whose server goes
@@ -111,9 +111,11 @@ export function fleetFailure(e: unknown, where: string, url: string, doing: stri
  */
 export async function openFleet(url: string, options: { readonly max?: number; readonly connectTimeoutMs?: number; readonly migrate?: boolean; readonly readOnly?: boolean } = {}): Promise<FleetDb> {
   const where = redactUrl(url);
+  // Loaded here, not at the top: every command that can read a fleet store (most of them) paid ~55 ms for pg.
+  const lib = (await import('pg')).default;
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000, types, Client: fleetClientClass(where) });
+    pool = new lib.Pool({ connectionString: url, max: options.max ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000, types: typesOf(lib), Client: fleetClientClass(where, lib) });
   } catch (e) {
     throw new FleetError(`The fleet store URL ${where} cannot be read: ${(e as Error).message}. Write it as postgres://USER@HOST/DB or postgres:///DB?host=/socket/dir.`, { url: where }, { cause: e });
   }

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { FleetLoginError } from './errors.js';
 import { passwordFromFile } from './pgpass.js';
 
@@ -12,7 +12,7 @@ import { passwordFromFile } from './pgpass.js';
  *   server asks for one, rather than by pg, whose own reading is deprecated and warns on every command; none there
  *   is a FleetLoginError naming the user and server, not pg's "client password must be a string".
  */
-export function fleetClientClass(where: string): typeof pg.Client {
+export function fleetClientClass(where: string, lib: typeof pg): typeof pg.Client {
   const passwordOf = (p: { host: string; port: number; database: string; user: string }): string => {
     const found = passwordFromFile(p);
     if (found.password !== undefined) return found.password;
@@ -21,7 +21,7 @@ export function fleetClientClass(where: string): typeof pg.Client {
       { url: where, user: p.user, server: `${p.host}:${p.port}` },
     );
   };
-  return class FleetClient extends pg.Client {
+  return class FleetClient extends lib.Client {
     constructor(config?: string | pg.ClientConfig) {
       super(config);
       // pg has already taken the URL's password, else PGPASSWORD; a function is what pg calls when the server asks.

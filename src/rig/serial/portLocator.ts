@@ -1,6 +1,5 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SerialPort } from 'serialport';
 
 /** One serial port as the OS describes it (only `path` is guaranteed). */
 export interface SerialPortInfo {
@@ -19,7 +18,7 @@ export interface SerialPortInfo {
 export type PortLister = () => Promise<readonly SerialPortInfo[]>;
 
 export const listSystemPorts: PortLister = async () =>
-  (await SerialPort.list()).map((p) => ({
+  (await (await import('serialport')).SerialPort.list()).map((p) => ({
     path: p.path,
     ...(p.manufacturer ? { manufacturer: p.manufacturer } : {}),
     ...(p.serialNumber ? { serialNumber: p.serialNumber } : {}),

@@ -1,4 +1,3 @@
-import { SerialPort } from 'serialport';
 import { BAUD } from '../protocol/pinMap.js';
 import { linkOverBinding, type BindingPort } from './bindingLink.js';
 
@@ -43,6 +42,8 @@ export function classifyOpenError(message: string): OpenFailure {
  */
 export const openSerialPortLink: LinkOpener = async (path, options = {}) => {
   // Each platform's binding takes these options; the union type of the three cannot be called directly.
+  // Loaded here, not at the top: every dicerig command that imports the rig layer paid ~30 ms for it.
+  const { SerialPort } = await import('serialport');
   const binding = SerialPort.binding as { open(options: PortOpenOptions): Promise<BindingPort> };
   let port: BindingPort;
   try {
