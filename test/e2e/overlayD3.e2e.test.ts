@@ -23,7 +23,7 @@ afterAll(async () => {
 
 type Slot = { kind: string; symbol: string; pending: boolean; note: string; status: string | null };
 
-describe('a D3 roll on the overlay', { timeout: 150_000 }, () => {
+describe('a D3 roll on the overlay', { timeout: 300_000 }, () => {
   it('shows every die read so far, and what a rerolled die showed, as the D3 numeral 1-3, as the finished roll does', async () => {
     const page = await pages.open('/overlay', { width: 1000, height: 420 });
     await expect.poll(() => page.locator('#overlay').getAttribute('data-state')).toBeTruthy();
@@ -36,8 +36,10 @@ describe('a D3 roll on the overlay', { timeout: 150_000 }, () => {
       }).observe(box, { childList: true, subtree: true });
     })()`);
     const rerolled = async (): Promise<boolean> => ((await page.evaluate('window.rows')) as Slot[][]).some((row) => row.some((s) => s.note.startsWith('was ')));
-    // Four D3s at 2+ rerolling failures: each 1 is thrown again (a roll has one 4 times in 5).
-    for (let i = 0; i < 6 && !(await rerolled()); i++) {
+    // Four D3s at 2+ rerolling failures: each 1 is thrown again (a roll has one 4 times in 5). Up to twelve rolls:
+    // on a loaded machine the page can miss a reroll's moment (the live stream drops a page that falls behind, and it
+    // reconnects to the current state); six rolls once showed none on CI.
+    for (let i = 0; i < 12 && !(await rerolled()); i++) {
       const id = await pages.queueRoll({ t9a: { dice: 4, target: '2+', d3: true, reroll: 'failures' } });
       await expect
         .poll(async () => ((await fetch(`${pages.url}/api/rolls/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json())) as { state: string }).state, { timeout: 60_000, interval: 250 })
