@@ -5,7 +5,7 @@ import { isFleetUrl } from '../fleet/connect.js';
 import { rollStorePath } from './dbOption.js';
 
 /** Where a file would be written, as the file system sees it (a link followed, a missing file by its folder). */
-function realTarget(path: string): string {
+export function realTarget(path: string): string {
   try {
     return realpathSync(path);
   } catch {

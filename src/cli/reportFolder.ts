@@ -4,11 +4,12 @@
  * session); another session's report is refused there unless --force, and a report written again replaces its own
  * charts, so no chart of an earlier report is left beside the new one.
  */
-import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { isFleetUrl, redactUrl } from '../fleet/connect.js';
 import { rollStorePath } from './dbOption.js';
+import { realTarget } from './exportTarget.js';
 
 export const REPORT_OF_FILE = 'report-of.json';
 
@@ -22,12 +23,7 @@ export interface ReportOf {
 /** The store as a report folder names it. */
 export function storeNamed(db: string | undefined): string {
   if (isFleetUrl(db)) return redactUrl(db as string);
-  const path = rollStorePath(db);
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
+  return realTarget(rollStorePath(db));
 }
 
 function readReportOf(dir: string): ReportOf | undefined {
