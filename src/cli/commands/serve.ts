@@ -7,6 +7,7 @@ import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
 import type { OpenedSession } from '../../session/setup.js';
 import type { RollJob } from '../../server/rigController.js';
+import { askedWords } from '../../server/queue/rollJob.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg } from '../options.js';
 import { isFleetUrl } from '../../fleet/connect.js';
@@ -152,7 +153,7 @@ function untilStopped(io: CliIo, close: () => Promise<unknown>, saying: string, 
  * left `running` stays so (serve starts new sessions at each start and never reopens one; `run --resume` can).
  */
 export function atOnceLine(running: readonly { readonly id: number; readonly kind: 'fairness' | 'stream' }[], underWay?: Pick<RollJob, 'id' | 'text' | 'by'>): string {
-  const roll = underWay === undefined ? '' : ` (roll ${underWay.id}: ${underWay.text}${underWay.by !== undefined ? `, asked by ${underWay.by}` : ''})`;
+  const roll = underWay === undefined ? '' : ` (roll ${underWay.id}: ${askedWords(underWay)})`;
   const lost = `Stopping at once: the throw under way${roll} is not stored (a throw is stored whole or not at all) and callers still waiting get no answer`;
   if (running.length === 0) return `${lost}.`;
   const names = running.map((s) => `${s.id} (${s.kind})`).join(' and ');

@@ -92,8 +92,12 @@ export class RollAbandonedError extends DicerigError {
 }
 
 /** One console line naming an abandoned roll: its id, dice, who asked, and how far it got. */
+/** "30 red, asked by bob": a roll as the console names it. */
+export function askedWords(job: Pick<RollJob, 'text' | 'by'>): string {
+  return `${job.text}${job.by !== undefined ? `, asked by ${job.by}` : ''}`;
+}
+
 export function abandonedLine(job: RollJob): string {
-  const who = job.by !== undefined ? `, asked by ${job.by}` : '';
   const got = job.throws.length > 0 ? `; ${job.partial.filter((d) => d.pending !== true).length} dice read in ${job.throws.length} stored throws, no answer` : '; not started';
-  return `Abandoned roll ${job.id} (${job.text}${who})${got}.`;
+  return `Abandoned roll ${job.id} (${askedWords(job)})${got}.`;
 }
