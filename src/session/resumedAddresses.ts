@@ -21,33 +21,38 @@ export function addressesOf(config: SessionConfig): MovedAddresses {
   return { rigPort: config.rig.port ?? null, cameraDevice: config.camera.source === 'device' ? config.camera.device : null };
 }
 
+/** `config` at these addresses: a port given is set, a null port removed (the one board plugged in); a device given is set. */
+function atAddresses(config: SessionConfig, to: Partial<MovedAddresses>): SessionConfig {
+  let moved = config;
+  if (to.rigPort !== undefined) {
+    const { port: _old, ...rig } = moved.rig;
+    moved = { ...moved, rig: to.rigPort === null ? rig : { ...rig, port: to.rigPort } };
+  }
+  if (typeof to.cameraDevice === 'string' && moved.camera.source === 'device') moved = { ...moved, camera: { ...moved.camera, device: to.cameraDevice } };
+  return moved;
+}
+
 /** The stored config at the addresses its last `hardware-moved` event left (the stored config's own without one). */
 export function movedConfig(config: SessionConfig, events: readonly EventRecord[]): SessionConfig {
   const last = events.filter((e) => e.kind === HARDWARE_MOVED).at(-1)?.detail as Partial<MovedAddresses> | null | undefined;
   if (last === undefined || last === null) return config;
-  const { port: _old, ...rig } = config.rig;
-  const moved: SessionConfig = { ...config, rig: typeof last.rigPort === 'string' ? { ...rig, port: last.rigPort } : rig };
-  return typeof last.cameraDevice === 'string' && moved.camera.source === 'device' ? { ...moved, camera: { ...moved.camera, device: last.cameraDevice } } : moved;
+  return atAddresses(config, { ...(typeof last.rigPort === 'string' || last.rigPort === null ? { rigPort: last.rigPort } : {}), ...(typeof last.cameraDevice === 'string' ? { cameraDevice: last.cameraDevice } : {}) });
 }
-
-/** The config keys a config given with `--resume` may move, and say the session should be found elsewhere. */
-export const ADDRESS_KEYS = ['rig.port', 'camera.device'] as const;
 
 /** The stored config with the given config's rig port and camera device (same driver and camera source), and what moved. */
 export function withGivenAddresses(stored: SessionConfig, given: SessionConfig): { config: SessionConfig; moved: string[] } {
-  let config = stored;
+  const to: { rigPort?: string | null; cameraDevice?: string } = {};
   const moved: string[] = [];
   const shown = (v: string | undefined): string => v ?? 'unset (the one board plugged in)';
   if (given.rig.driver === stored.rig.driver && given.rig.port !== stored.rig.port) {
     moved.push(`rig.port ${shown(given.rig.port)} (it ran on ${shown(stored.rig.port)})`);
-    const { port: _old, ...rig } = config.rig;
-    config = { ...config, rig: given.rig.port === undefined ? rig : { ...rig, port: given.rig.port } };
+    to.rigPort = given.rig.port ?? null;
   }
-  if (given.camera.source === 'device' && config.camera.source === 'device' && given.camera.device !== config.camera.device) {
-    moved.push(`camera.device ${given.camera.device} (it ran on ${config.camera.device})`);
-    config = { ...config, camera: { ...config.camera, device: given.camera.device } };
+  if (given.camera.source === 'device' && stored.camera.source === 'device' && given.camera.device !== stored.camera.device) {
+    moved.push(`camera.device ${given.camera.device} (it ran on ${stored.camera.device})`);
+    to.cameraDevice = given.camera.device;
   }
-  return { config, moved };
+  return { config: atAddresses(stored, to), moved };
 }
 
 /** The line that says which addresses a resumed session takes from the config given. */
