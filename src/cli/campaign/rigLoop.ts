@@ -33,6 +33,7 @@ import { batchSessionConfig } from './batchConfig.js';
 import { BATCH_CATCH_UP, closeWhenFleetAnswers } from './closeBatch.js';
 import { takeUpOpenBatch, type OpenBatch } from './batchHolder.js';
 import { localBatchSessions } from './localBatchSession.js';
+import { waitUnlessStopped } from './stoppableWait.js';
 
 /**
  * How a batch's session is run and shown (the `run` command's runWithProgress: passed in, so `run --campaign` and this loop do not import
@@ -61,6 +62,8 @@ export interface RigLoopOptions {
   readonly unreadableFace?: string;
   /** How long to wait before asking again when this rig's dice are all in other rigs. */
   readonly pollMs: number;
+  /** This command again, said when the rig host is stopped while it waits. */
+  readonly again: string;
   /** Stop after this many batches (default: until the rig has nothing left). */
   readonly maxBatches?: number;
   /** Waits between tries to close a batch while the fleet store does not answer (default: CLOSE_RETRY_MS). */
@@ -113,7 +116,11 @@ export async function runCampaignRig(io: CliIo, options: RigLoopOptions): Promis
       if (claim.kind === 'wait') {
         io.err(`Rig ${options.rig}: ${claim.pending} ${claim.pending === 1 ? 'die' : 'dice'} due here ${claim.pending === 1 ? 'is' : 'are'} in other rigs now; asking again in ${options.pollMs} ms.\n`);
         takeOver = false;
-        await new Promise((r) => setTimeout(r, options.pollMs));
+        const signal = await waitUnlessStopped(options.pollMs);
+        if (signal !== undefined) {
+          io.err(`Rig ${options.rig}: stopped while waiting for dice (${signal}); it held no batch, so nothing is left open. To go on: ${options.again}\n`);
+          return { batches, state: 'stopped' };
+        }
         continue;
       }
       let open: OpenBatch;

@@ -210,6 +210,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         db,
         seed: flags.seed,
         pollMs: flags.poll,
+        again,
         ...(base ? { base } : {}),
         ...(flags.simRigBias !== undefined ? { rigBias: parseRigBias(flags.simRigBias) } : {}),
         ...(flags.simUnreadableFace !== undefined ? { unreadableFace: flags.simUnreadableFace } : {}),
@@ -218,6 +219,8 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         ...(flags.takeOver === true ? { takeOver: true } : {}),
       });
       io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
+      // As `run`: 130 when the user stopped it (a session's own stop has set it already).
+      if (result.state === 'stopped') io.setExitCode(130);
     });
 
   campaign

@@ -255,9 +255,11 @@ async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign:
     db,
     seed: base?.seed ?? 1,
     pollMs: 2000,
+    again,
     ...(flags.takeOver === true ? { takeOver: true } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(base ? { base } : {}),
   });
   io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
+  if (result.state === 'stopped') io.setExitCode(130);
 }
