@@ -114,9 +114,11 @@ export async function runCampaignRig(io: CliIo, options: RigLoopOptions): Promis
         return { batches, state: 'done' };
       }
       if (claim.kind === 'wait') {
+        // Listening before the line is said: a stop sent on seeing it must find the wait's handlers in place.
+        const waited = waitUnlessStopped(options.pollMs);
         io.err(`Rig ${options.rig}: ${claim.pending} ${claim.pending === 1 ? 'die' : 'dice'} due here ${claim.pending === 1 ? 'is' : 'are'} in other rigs now; asking again in ${options.pollMs} ms.\n`);
         takeOver = false;
-        const signal = await waitUnlessStopped(options.pollMs);
+        const signal = await waited;
         if (signal !== undefined) {
           io.err(`Rig ${options.rig}: stopped while waiting for dice (${signal}); it held no batch, so nothing is left open. To go on: ${options.again}\n`);
           return { batches, state: 'stopped' };
