@@ -16,7 +16,16 @@ export function sameSiteOnly(app: FastifyInstance, options: { readonly loopback:
     const host = hostHeader.replace(/:\d+$/, '');
     if (options.loopback && !isLoopback(host)) return reply.code(403).send({ error: `${options.what} answers only on loopback, not for host "${host.slice(0, 100)}"` });
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${hostHeader}`) return reply.code(403).send({ error: `${options.what} answers only its own pages, not ${origin.slice(0, 100)}` });
+    if (origin !== undefined && !ownOrigin(origin, hostHeader)) return reply.code(403).send({ error: `${options.what} answers only its own pages, not ${origin.slice(0, 100)}` });
     return undefined;
   });
+}
+
+/**
+ * The server's own pages, reached directly (http) or through a TLS proxy that passes the Host header on (https: the
+ * page's origin is then https with the same host). Another site's page has another host in its Origin, whichever
+ * scheme; a rebound name reaches this plain-HTTP port only over http, where the loopback check above stands.
+ */
+function ownOrigin(origin: string, hostHeader: string): boolean {
+  return origin === `http://${hostHeader}` || origin === `https://${hostHeader}`;
 }
