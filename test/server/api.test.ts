@@ -191,13 +191,13 @@ describe('the chat URL', () => {
 });
 
 describe('names and dice from chat', () => {
-  it('never make a second chat line: line breaks and terminal codes in a viewer’s name or dice become spaces', async () => {
+  it('never make a second chat line or turn a line around: line breaks and terminal codes in a viewer’s name or dice become spaces, bidirectional overrides go', async () => {
     const s = await startTestServer({ limits: { chatPerMinute: 6000, chatBurst: 100 } });
     try {
-      for (const query of ['dice=1+red&by=a%0A%1B%5B31mb%0D!ban%20x', 'dice=1+red%0A!ban+x']) {
+      for (const query of ['dice=1+red&by=a%0A%1B%5B31mb%0D!ban%20x', 'dice=1+red%0A!ban+x', 'dice=1+red&by=%E2%80%AEnimda%C2%9B']) {
         const reply = await (await fetch(`${s.url}/api/chat/roll?${query}&token=${CHAT_TOKEN}`)).text();
         // eslint-disable-next-line no-control-regex
-        expect(reply, query).not.toMatch(/[\x00-\x1f\x7f]/);
+        expect(reply, query).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
       }
       const api = await s.api('POST', '/api/rolls', { dice: '1 red', by: 'a\nb\u0007c' });
       expect(api.json.by).toBe('a b c');

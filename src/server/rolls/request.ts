@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MAX_DICE, parseDiceText, type DiceGroup } from './diceText.js';
+import { shownName } from './shownName.js';
 
 const instances = z.union([z.boolean().transform((b) => (b ? 1 : 0)), z.number().int().min(0).max(4)]);
 
@@ -44,12 +45,11 @@ const fumbleSchema = z.strictObject({
   exclude: z.array(z.number().int().min(1).max(6)).max(5, 'at least one direction must stay allowed').default([]),
 });
 
-// A name is shown on the overlay and in chat: control characters (line breaks, terminal codes) become spaces.
+// A name is shown on the overlay and in chat: only what shownName keeps of it.
 const common = {
   by: z
     .string()
-    // eslint-disable-next-line no-control-regex
-    .transform((s) => s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim())
+    .transform((s) => shownName(s, Number.MAX_SAFE_INTEGER))
     .pipe(z.string().min(1).max(40))
     .optional(),
 };

@@ -13,6 +13,7 @@ import { describeSpec } from '../rolls/describeSpec.js';
 import { SERVER_STOPPING } from '../queue/rollJob.js';
 import { waitNote } from '../queue/waitNote.js';
 import type { RouteContext } from './context.js';
+import { shownName } from '../rolls/shownName.js';
 
 export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
   // Bots post the reply as is: a line break or terminal code from a viewer's name or dice must not make a second chat line.
@@ -29,7 +30,8 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return reply.code(401).send(ctx.tokens.chat === undefined ? 'Dice roller: chat rolls are off (no chat token set).' : 'Dice roller: wrong or missing chat token.');
     }
     const client = clientKey(token as string);
-    const by = typeof req.query.by === 'string' && req.query.by.trim() !== '' ? { by: req.query.by.trim().slice(0, 40) } : {};
+    const name = typeof req.query.by === 'string' ? shownName(req.query.by) : '';
+    const by = name !== '' ? { by: name } : {};
     // Only a roll taken spends from the rate limit: a typo refused (400, 422, 429 for a full queue) moves nothing.
     const wait = ctx.chatLimit.wait(client);
     // In the bot's reply form, like every other chat answer.
