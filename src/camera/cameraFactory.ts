@@ -50,6 +50,7 @@ export interface CameraFactoryOptions {
   readonly width?: number;
   readonly height?: number;
   readonly exposure?: number;
+  readonly gain?: number;
   /** Replay. */
   readonly folder?: string;
   /** Real cameras: channel rectangles and the empty-platform image, else the profile's. */
@@ -69,6 +70,8 @@ export interface OpenedCamera {
   readonly frames?: FrameSource;
   /** Whether the frames are a recording (played at its own pace, not live). */
   readonly replay: boolean;
+  /** A real camera: which of its controls were locked (or why none could be), for the session's first lines. */
+  readonly controls?: string;
 }
 
 /** Opens one kind of camera. */
@@ -151,8 +154,9 @@ export const deviceCameraFactory: CameraFactory = {
       height,
       fps: options.fps,
       ...(options.exposure !== undefined ? { exposure: options.exposure } : {}),
+      ...(options.gain !== undefined ? { gain: options.gain } : {}),
     });
-    return { ...platform, frames, replay: false };
+    return { ...platform, frames, replay: false, controls: frames.controls };
   },
 };
 

@@ -1,7 +1,7 @@
 /**
- * A real camera on Linux through V4L2: ffmpeg reads /dev/videoN; exposure, focus
- * and white balance are locked first with v4l2-ctl when it is installed, so the
- * reference image and the frames of a long run stay comparable.
+ * A real camera on Linux through V4L2: ffmpeg reads /dev/videoN; exposure, gain,
+ * focus and white balance are locked first with v4l2-ctl when it is installed, so
+ * the reference image and the frames of a long run stay comparable.
  */
 import { spawnSync } from 'node:child_process';
 import { DicerigError } from '../core/errors.js';
@@ -15,6 +15,8 @@ export interface V4l2CameraOptions {
   readonly fps?: number;
   /** Manual exposure (camera units) to lock; omit to lock whatever is current by turning auto off only. */
   readonly exposure?: number;
+  /** Manual gain (camera units) to lock; omit to keep the current gain (auto gain is turned off either way). */
+  readonly gain?: number;
   readonly ffmpegPath?: string;
   readonly v4l2CtlPath?: string;
 }
@@ -35,18 +37,24 @@ export function cameraOpenError(device: string, stderr: string, setting = 'camer
   return new DicerigError(`Camera ${device} could not be opened: ${fix}. ffmpeg said: ${stderr.trim().split('\n').pop() ?? ''}`, { device });
 }
 
-/** Locks exposure, focus and white balance. Returns what it did, or why it could not (never throws: not every camera has every control). */
-export function lockCameraControls(device: string, exposure?: number, v4l2Ctl = 'v4l2-ctl'): string {
+/**
+ * Locks exposure, gain, focus and white balance. Returns what it did, or why it could not (never throws: not every
+ * camera has every control). Auto gain re-levels the picture as auto exposure does (cameras that have it, e.g. many
+ * UVC webcams, keep it on with manual exposure), so it is turned off too.
+ */
+export function lockCameraControls(device: string, levels: { readonly exposure?: number; readonly gain?: number } = {}, v4l2Ctl = 'v4l2-ctl'): string {
   const controls = [
     'auto_exposure=1',
-    ...(exposure !== undefined ? [`exposure_time_absolute=${exposure}`] : []),
+    ...(levels.exposure !== undefined ? [`exposure_time_absolute=${levels.exposure}`] : []),
+    'gain_automatic=0',
+    ...(levels.gain !== undefined ? [`gain=${levels.gain}`] : []),
     'focus_automatic_continuous=0',
     'white_balance_automatic=0',
   ];
   const done: string[] = [];
   for (const c of controls) {
     const r = spawnSync(v4l2Ctl, ['-d', device, `--set-ctrl=${c}`], { encoding: 'utf8' });
-    if (r.error) return `v4l2-ctl is not installed (Debian: v4l-utils); exposure, focus and white balance were left on automatic`;
+    if (r.error) return `v4l2-ctl is not installed (Debian: v4l-utils); exposure, gain, focus and white balance were left on automatic`;
     if (r.status === 0) done.push(c);
   }
   return done.length > 0 ? `locked ${done.join(', ')}` : `the camera accepted none of the lock controls`;
@@ -54,7 +62,11 @@ export function lockCameraControls(device: string, exposure?: number, v4l2Ctl = 
 
 /** Opens the camera as a frame source. */
 export function v4l2Camera(options: V4l2CameraOptions): FrameSource & { readonly controls: string } {
-  const controls = lockCameraControls(options.device, options.exposure, options.v4l2CtlPath);
+  const controls = lockCameraControls(
+    options.device,
+    { ...(options.exposure !== undefined ? { exposure: options.exposure } : {}), ...(options.gain !== undefined ? { gain: options.gain } : {}) },
+    options.v4l2CtlPath,
+  );
   const source = ffmpegFrameSource({
     inputArgs: [
       '-f',

@@ -164,7 +164,8 @@ const realCameraFields = {
   dieSizePx: z.number().positive().optional(),
 };
 
-const deviceCameraSchema = z.strictObject({ source: z.literal('device'), device: z.string().min(1), exposure: z.number().positive().optional(), ...realCameraFields });
+// exposure and gain in the camera's own units (`v4l2-ctl -d DEVICE --list-ctrls` gives their ranges).
+const deviceCameraSchema = z.strictObject({ source: z.literal('device'), device: z.string().min(1), exposure: z.number().positive().optional(), gain: z.number().int().min(0).optional(), ...realCameraFields });
 const replayCameraSchema = z.strictObject({ source: z.literal('replay'), folder: z.string().min(1), ...realCameraFields });
 
 const cameraSchema = z.discriminatedUnion('source', [simCameraSchema, deviceCameraSchema, replayCameraSchema]);

@@ -374,7 +374,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
             ...(cam.dieSizePx !== undefined ? { dieSizePx: cam.dieSizePx } : {}),
             ...(cam.channels ? { channels: cam.channels } : {}),
             ...(cam.reference !== undefined ? { referenceFile: cam.reference } : {}),
-            ...(cam.source === 'device' ? { device: cam.device, ...(cam.exposure !== undefined ? { exposure: cam.exposure } : {}) } : { folder: cam.folder }),
+            ...(cam.source === 'device' ? { device: cam.device, ...(cam.exposure !== undefined ? { exposure: cam.exposure } : {}), ...(cam.gain !== undefined ? { gain: cam.gain } : {}) } : { folder: cam.folder }),
             profile: {
               ...(profile?.channels ? { channels: profile.channels } : {}),
               ...(profile?.reference && profileFile ? { referenceFile: join(dirname(resolve(profileFile)), profile.reference.file) } : {}),
@@ -383,6 +383,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
           }),
     });
     const { channels, reference, dieSizePx } = opened;
+    if (opened.controls !== undefined && cam.source === 'device') log(`camera ${cam.device}: ${opened.controls}`);
     const simCamera = opened.simulated && simDice ? new SimThrowCamera({ camera: opened.simulated, dice: simDice, clock, frames: cam.source === 'sim' ? cam.frames : 'rest' }) : undefined;
     let camera: ThrowCamera;
     if (simCamera) camera = simCamera;
