@@ -135,7 +135,7 @@ function keptDice(family: 'pips' | 'xwing', types: readonly DieType[]): string {
 async function keptFrames(dir: string, manifest: KeptThrowsManifest, reference: RgbImage, simCamera: SimThrowCamera | undefined, resumed: boolean, log: (m: string) => void): Promise<(image: RgbImage) => Promise<void>> {
   const keeper = await frameKeeper(dir, manifest, reference, resumed);
   const after = keeper.kept > 0 ? ` (after the ${keeper.kept} an earlier run of this session kept)` : '';
-  log(`every frame a throw is read from is kept in ${dir}${after}, with the empty platform: calibrate --die ${manifest.dice} --camera ${dir} groups their dice for you to name`);
+  log(`every frame a throw is read from is kept in ${dir}${after}, with the empty platform: calibrate --die ${manifest.dice}${manifest.face === 'bottom' ? ' --face bottom' : ''} --camera ${dir} groups their dice for you to name`);
   return (image) => keeper.keep(image, simCamera?.lastTruth?.dice.map((d) => ({ center: d.center, label: simDieClass(d) })));
 }
 
@@ -404,7 +404,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // The store's rows: rig, dice, session.
     const simulated = rig.isSimulated || cam.source === 'sim';
     // Before the session's row: a folder refused leaves no empty session behind.
-    const keepFrame = options.keepFrames === undefined ? undefined : await keptFrames(options.keepFrames, { camera: camera.description, channels: channels.length, dicePerChannel: 1, dieSizePx, simulated, seed: config.seed, dice: keptDice(family, types) }, reference, simCamera, stored !== undefined, log);
+    const keepFrame = options.keepFrames === undefined ? undefined : await keptFrames(options.keepFrames, { camera: camera.description, channels: channels.length, dicePerChannel: 1, dieSizePx, simulated, seed: config.seed, dice: keptDice(family, types), face }, reference, simCamera, stored !== undefined, log);
     const rigRow = store.registerRig(identity, profile?.hash ?? d6Check?.hash ?? '');
     const records = config.dice.map((d) =>
       store.registerDie({ label: d.label, typeId: d.type, ...(d.set !== undefined ? { set: d.set } : {}), ...(d.notes !== undefined ? { notes: d.notes } : {}) }),

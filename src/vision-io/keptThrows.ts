@@ -35,6 +35,8 @@ export interface KeptThrowsManifest {
   readonly seed: number;
   /** The dice thrown, as --die names them (absent in throws kept before it was recorded). */
   readonly dice?: string;
+  /** The face the camera sees (absent in throws kept before it was recorded: taken as given then). */
+  readonly face?: 'top' | 'bottom';
 }
 
 /** Whether `dir` holds kept throws (a reference and a manifest). */

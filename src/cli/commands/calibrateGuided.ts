@@ -88,6 +88,11 @@ export async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice
   if (kept?.manifest.dice !== undefined && (kept.manifest.dice === 'd6') !== (dice === 'd6')) {
     throw new InputError(`these throws were kept for --die ${kept.manifest.dice}, not --die ${dice}: D6 checks and X-Wing profiles are made from throws of their own dice`, { file: source });
   }
+  // Named and read as the other face, every die would be learned or checked as its opposite.
+  const keptFace = kept?.manifest.face;
+  if (keptFace !== undefined && keptFace !== flags.face) {
+    throw new InputError(`these throws were kept by a camera that sees the ${keptFace} face of the dice: calibrate them with --face ${keptFace}${given('face') ? `, not --face ${flags.face}` : ''}`, { file: source });
+  }
   const simulated = source === 'sim' || kept?.manifest.simulated === true;
   const learned = readerFor(simulated);
   const throwsDir = kept !== undefined ? source : `${stem}.throws`;
@@ -126,7 +131,7 @@ export async function openGuidedRun(flags: CalibrateFlags, dice: CalibrationDice
         live = await openV4l2CalibrationCamera({ device: source }, ask);
       }
       closeCamera = live.close;
-      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed, dice });
+      camera = await keepingCamera(live, throwsDir, { ...platform, simulated, seed, dice, face: flags.face });
       io.err(`Every throw is kept in ${throwsDir} as it is taken (--camera ${throwsDir} gives them again without throwing).\n`);
     }
     const steps = {
