@@ -315,6 +315,7 @@ export class RigController {
       state: 'queued',
       createdAt: this.options.now(),
       throws: [],
+      retumbled: [],
       evidence: [],
       partial: [],
       done,
@@ -429,6 +430,7 @@ export class RigController {
           const thrown = await roller.throwFor(
             channels,
             (r: StreamRetumble) => {
+              job.retumbled.push({ index: r.index, status: r.status, reason: r.reason });
               this.hub.publish({ type: 'retumble', mode: 'stream', at: this.options.now(), rollId: job.id, index: r.index, status: r.status, reason: r.reason, ...retumbleCodes(r.status, r.problems) });
             },
             () => this.closed,

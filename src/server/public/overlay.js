@@ -38,8 +38,12 @@ let history = [];
 const shows = (kind) => only.length === 0 || only.includes(kind);
 const finished = (state) => state === 'done' || state === 'failed' || state === 'abandoned';
 
+// A failed roll says so in a few words on stream: the server's message is for the streamer (a file path, a command to
+// run, a serial port's error), so it is the result line's title, and the dashboard and the console give it in full.
+const FAILED = 'failed: the rig could not finish this roll';
+
 function resultText(roll) {
-  if (roll.state === 'failed') return `failed: ${roll.error ?? ''}`;
+  if (roll.state === 'failed') return FAILED;
   if (roll.state === 'abandoned') return 'abandoned: the server is stopping';
   // Each group's result ("3 red: ... -> 2 damage; 2d6: 3, 4 -> 7"), or its faces when it has no modified result.
   return (roll.line ?? '')
@@ -143,7 +147,8 @@ function showRoll(roll, fresh) {
     }
   }
   result.textContent = finished(roll.state) ? resultText(roll) : 'rolling…';
-  result.removeAttribute('title');
+  if (roll.state === 'failed' && roll.error) result.title = roll.error;
+  else result.removeAttribute('title');
   fitDice();
   markShown(roll.id, roll.state);
   renderHistory();

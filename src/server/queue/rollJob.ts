@@ -40,8 +40,17 @@ export interface RollJob {
    * (`was`: what that die showed), so a roll never shows more dice than it has.
    */
   readonly partial: PartialDie[];
+  /** The stored throws that did not count, in order, so an answer (a failed one too) names every throw it took. */
+  readonly retumbled: RetumbledThrow[];
   done: Promise<void>;
   resolve: () => void;
+}
+
+/** A stored throw of a roll that did not count: tumbled again for a die cocked or unreadable, or void (a rig or camera fault). */
+export interface RetumbledThrow {
+  readonly index: number;
+  readonly status: 'rerolled' | 'void';
+  readonly reason: string;
 }
 
 /** One die of a roll under way. */
@@ -77,6 +86,7 @@ export interface RollView {
   readonly line?: string;
   readonly error?: string;
   readonly throws: readonly number[];
+  readonly retumbled: readonly RetumbledThrow[];
   readonly sessionId?: number;
   readonly evidence: string;
 }

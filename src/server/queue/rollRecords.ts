@@ -29,6 +29,8 @@ const recordSchema = z.looseObject({
   createdAt: z.number(),
   dice: z.array(z.looseObject({})),
   throws: z.array(z.number()),
+  // Absent from the records of rolls kept before it was recorded.
+  retumbled: z.array(z.looseObject({ index: z.number(), status: z.enum(['rerolled', 'void']), reason: z.string() })).default([]),
   evidenceFiles: z.array(z.looseObject({ throwIndex: z.number(), channel: z.number(), label: z.string(), path: z.string().optional(), hash: z.string().optional() })),
 });
 

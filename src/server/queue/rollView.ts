@@ -21,6 +21,7 @@ export function rollView(job: RollJob, place: number | undefined, streamSessionI
     ...(job.outcome ? { result: job.outcome.result, line: job.outcome.line } : {}),
     ...(job.error !== undefined ? { error: job.error } : {}),
     throws: [...job.throws],
+    retumbled: [...job.retumbled],
     ...(streamSessionId !== undefined && job.throws.length > 0 ? { sessionId: streamSessionId } : {}),
     evidence: `/api/rolls/${job.id}/evidence`,
   };
