@@ -8,10 +8,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDice } from '../../src/dice/catalogue.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { FleetView } from '../../src/server/fleet/fleetView.js';
+import { serveFleet } from '../../src/server/fleet/serveFleet.js';
 import { sealOf } from '../../src/store/exportSeal.js';
 import { runCli } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
@@ -140,6 +142,24 @@ describe('a copy of a fleet session', () => {
       await fleet.close();
     }
   });
+
+  it('shows so on the fleet page in a browser: the copy\'s row has no verdicts and says whose they are; the session\'s row has its verdict', async () => {
+    const server = await serveFleet({ url, dice: allDice(), host: '127.0.0.1', port: 0, tokens: {}, pollMs: 200 });
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const verdicts = (id: number) => page.locator(`tr[data-session="${id}"] [data-col="verdicts"]`);
+      await expect.poll(() => verdicts(1).locator('[data-die="loaded-6"] .verdict').count(), { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => verdicts(3).innerText(), { timeout: 20_000 }).toContain("No verdicts of its own: it is an import of an export of fleet session 1 (rig:1)");
+      expect(await verdicts(3).locator('[data-die]').count()).toBe(0);
+      expect(await page.locator('tr[data-session="3"] [data-col="status"]').innerText()).toContain(EDITED_MARK());
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 60_000);
 
   it("named alone to analyze, is judged as the session it copies: the same verdict, not one made on the copy's (edited) rolls", async () => {
     const original = await ok('analyze', '1', '--db', url);
