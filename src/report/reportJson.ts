@@ -10,11 +10,10 @@ export function reportJson(report: SessionReport) {
   const edits = editedImports(s.configJson);
   return {
     session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
-    ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign } } : {}),
+    ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign, copyOf: report.fleet.copyOf } } : {}),
     ...(report.campaign !== undefined ? { campaignFinding: report.campaign } : {}),
-    // Not a session's evidence: an import of an edited export (the user's own rolls), or a fleet copy of another session.
+    // Not a session's evidence: an import of an edited export (the user's own rolls); a fleet copy says so in fleetSession.copyOf.
     edited: edits.length > 0 ? edits : null,
-    ...(report.fleet !== undefined ? { copyOf: report.fleet.copyOf } : {}),
     settings: {
       alpha: report.analysis.alpha,
       delta: report.analysis.delta,
