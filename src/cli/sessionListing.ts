@@ -9,6 +9,7 @@ import { STREAM_NOT_RESUMED } from '../session/streamSession.js';
 import { shellWord } from '../core/format.js';
 import type { FleetSessionInfo } from '../fleet/fleetReader.js';
 import { liveness, type Liveness } from '../store/processLiveness.js';
+import { editedImports, editedImportWords, type EditedImport } from '../store/importedEdits.js';
 import type { SessionRecord } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
 
@@ -32,6 +33,8 @@ export interface SessionListing {
   /** The review chain's head after `reviewCount` reviews ('' when none): `verify --expect` checks it too. */
   readonly reviewCount: number;
   readonly reviewsHead: string;
+  /** An import of exports edited since they were sealed (`import --allow-edited`): each file and what differs; null otherwise. */
+  readonly edited: readonly EditedImport[] | null;
 }
 
 /** The process a local session's claim names, and whether it still runs (`unknown`: it ran on another host). */
@@ -55,6 +58,8 @@ export interface FleetSessionListing extends SessionListing {
   /** An import of an export of another fleet session (`src/fleet/copies.ts`): that session's fleet id and why; its rolls count there. Null otherwise. */
   readonly copyOf: { readonly of: number; readonly why: string } | null;
 }
+
+const orNull = <T>(list: readonly T[]): readonly T[] | null => (list.length > 0 ? list : null);
 
 const wholeMs = (t: number | string): number => Math.round(Number(t));
 
@@ -94,6 +99,7 @@ export function localSessionListings(store: RollStore): LocalSessionListing[] {
       headHash: s.headHash,
       reviewCount: store.reviewLog.head(s.id)?.count ?? 0,
       reviewsHead: store.reviewLog.head(s.id)?.hash ?? '',
+      edited: orNull(editedImports(s.configJson)),
       process: holder === undefined ? null : { pid: holder.pid, host: holder.host, liveness: liveness(holder) },
     };
   });
@@ -117,6 +123,7 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
     headHash: s.headHash,
     reviewCount: s.reviewCount,
     reviewsHead: s.reviewsHead,
+    edited: s.edited,
     localId: s.localId,
     originHost: s.originHost,
     originDb: s.originDb,
@@ -130,6 +137,13 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
  * the machine restarted), or that no process holds, is left running until it is resumed; say so, and how.
  */
 export function localStateText(s: LocalSessionListing, db?: string): string {
+  const state = localStateWords(s, db);
+  // An import of an edited export is the user's own rolls, not a session's evidence: said wherever it is listed.
+  const edited = editedImportWords(s.edited ?? []);
+  return edited === undefined ? state : `${state}; ${edited}`;
+}
+
+function localStateWords(s: LocalSessionListing, db?: string): string {
   if (s.state !== 'running') return s.state;
   // With the store named, the command works when pasted whichever store is the default.
   const resume = s.kind === 'stream' ? STREAM_NOT_RESUMED : `resume it with dicerig run --resume ${s.id}${db !== undefined ? ` --db ${shellWord(db)}` : ''}`;

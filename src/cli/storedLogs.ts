@@ -125,6 +125,22 @@ export async function readStoredLogs(
     throw e;
   }
   if (opened.note !== undefined) verification.warn(`dicerig: note: ${opened.note}`);
+  // A fleet copy named without the session whose rolls it holds is judged as that session: the fleet counts those rolls
+  // once, there, and shows that session's verdicts for them; the copy's own (kept from its export, or made on its edited
+  // rolls) would be a second set beside them.
+  const standIns = opened.sessions.map((s) => {
+    const copy = s.fleet?.copyOf;
+    return copy !== null && copy !== undefined && !opened.sessions.some((o) => o.fleetId === copy.of) ? copy : undefined;
+  });
+  if (standIns.some((c) => c !== undefined)) {
+    opened.sessions.forEach((s, i) => {
+      const copy = standIns[i];
+      if (copy !== undefined) verification.warn(`dicerig: note: ${storedSessionName(s)} is ${copy.why}: judged as fleet session ${copy.of}, whose rolls they are (the fleet counts them once, there, with that session's verdicts).`);
+    });
+    await opened.close();
+    const swapped = keys.map((k, i) => (standIns[i] !== undefined ? String(standIns[i].of) : k));
+    opened = await openStoredSessions(db, [...new Set(swapped)], campaign !== undefined ? types : undefined);
+  }
   try {
     const named = opened.sessions;
     // One session named twice (by id and by name, say) would count its rolls, and multiply its evidence, twice.

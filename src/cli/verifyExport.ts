@@ -1,21 +1,26 @@
 /**
  * `dicerig verify FILE`: an export checked against the seal its manifest carries (rows and manifest unchanged since
  * the export), and, with `--db STORE`, against the store it came from: the store's chain still reaches the export's
- * head, and a fresh export of that session holds the same rows. The seal catches changes and damage; only the store
+ * head, and a fresh export of that session holds the same rows (a fleet store, `--db postgres://...`, alike: the fleet
+ * session its chain reaches, read as its rig host stored it). The seal catches changes and damage; only the store
  * catches a forger who rewrote the seal too.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import { formatCount, shellWord } from '../core/format.js';
 import { isFleetUrl } from '../fleet/connect.js';
+import { findFleetChainHead, openFleetSessions } from '../fleet/fleetReader.js';
 import { exportSession, type ExportFormat } from '../store/exportSession.js';
 import { sealDifferences, type SealCheck } from '../store/exportSealCheck.js';
 import type { ImportedManifest } from '../store/manifest.js';
+import type { SessionRecord } from '../store/records.js';
+import type { RollStore } from '../store/rollStore.js';
 import { withReadableStore } from '../store/openStore.js';
 import { sealCheckOf } from './exportSealFile.js';
 import { manifestOf } from './fileManifest.js';
 import type { CliIo } from './io.js';
 import { toJson } from './options.js';
+import { withFleet } from './storedSessions.js';
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
@@ -81,33 +86,66 @@ function sealText(file: string, check: SealCheck, manifest: ImportedManifest): s
 
 /** The file checked against a store: its chain reaches the export's head, and its session exports the file's rows. */
 async function againstStore(db: string, file: string, head: string, check: SealCheck, tell: (note: string) => void): Promise<StoreCheck> {
-  if (isFleetUrl(db)) {
-    return { db, ok: true, text: `Against a fleet store: dicerig verify --db ${shellWord(db)} --expect ${head} tells whether a fleet session reaches the export's chain head.` };
-  }
+  if (isFleetUrl(db)) return againstFleet(db, file, head, check);
   return withReadableStore(
     db,
     ({ store }) => {
       const report = store.verify();
       const at = store.findChainHead(head.toLowerCase());
       if (at === undefined) return { db, ok: false, text: `${db}: EXPECTED HEAD MISSING: no session's chain reaches the export's head ${head}: this store does not hold the rolls the file was exported from (another store, or its throws removed or changed).` };
-      const session = store.getSession(at.sessionId);
       const chain = report.ok ? '' : ` But ${db} fails verification: run dicerig verify --db ${shellWord(db)}.`;
-      if (session === undefined || at.throwIndex !== session.throwCount) {
-        return { db, ok: report.ok, text: `${db}: session ${at.sessionId} reaches the export's head (throw ${at.throwIndex} of ${at.throwCount}); it rolled on after the export, so its rows now are not the file's to compare.${chain}` };
-      }
-      const format: ExportFormat = check.rows > 0 && jsonFile(file) ? 'jsonl' : 'csv';
-      const fresh = exportSession(store, session, format, new Date()).manifest.seal;
-      const same = fresh?.digest === check.digest;
-      return {
-        db,
-        ok: report.ok && same,
-        text: same
-          ? `${db}: session ${at.sessionId} reaches the export's head (throw ${at.throwIndex}) and exports the same ${formatCount(check.rows)} rows: the file holds the session's rolls.${chain}`
-          : `${db}: ROWS DIFFER: session ${at.sessionId} reaches the export's head (throw ${at.throwIndex}), but exported now its rows are not the file's: the file was changed (its seal rewritten too, if it verified), or a label was given or corrected in the store since the export.${chain}`,
-      };
+      return sameRows({ db, store, session: store.getSession(at.sessionId), name: `session ${at.sessionId}`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check);
     },
     tell,
   );
+}
+
+/**
+ * The file checked against the fleet store as against a local one: the fleet session whose chain reaches the export's
+ * head (its rig host's chain, copied), read as its rig host stored it (a snapshot, verified), exported again.
+ */
+async function againstFleet(db: string, file: string, head: string, check: SealCheck): Promise<StoreCheck> {
+  return withFleet(db, async (fleet) => {
+    const at = await findFleetChainHead(fleet, head);
+    if (at === undefined) {
+      return {
+        db: fleet.where,
+        ok: false,
+        text: `${fleet.where}: EXPECTED HEAD MISSING: no fleet session's chain reaches the export's head ${head}: the fleet does not hold the rolls the file was exported from (not synced yet, still being copied, or its throws removed or changed; dicerig sessions --db URL lists what it holds).`,
+      };
+    }
+    const opened = await openFleetSessions(fleet, [String(at.session.id)]);
+    try {
+      const { store, session, fleet: info } = opened.sources[0] as (typeof opened.sources)[number];
+      const report = store.verify();
+      const chain = report.ok ? '' : ` But what the fleet holds of it fails verification: run dicerig verify --db ${shellWord(fleet.where)}.`;
+      return sameRows({ db: fleet.where, store, session, name: `fleet session ${info.id} (session ${info.localId} of ${info.originHost})`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check);
+    } finally {
+      opened.close();
+    }
+  });
+}
+
+/** Whether the session that reaches the export's head, exported again now, has the file's rows (see againstStore). */
+function sameRows(
+  s: { db: string; store: RollStore; session: SessionRecord | undefined; name: string; throwIndex: number; verified: boolean; chain: string },
+  file: string,
+  check: SealCheck,
+): StoreCheck {
+  const { db, session, name, throwIndex, verified, chain } = s;
+  if (session === undefined || throwIndex !== session.throwCount) {
+    return { db, ok: verified, text: `${db}: ${name} reaches the export's head (throw ${throwIndex} of ${session?.throwCount ?? '?'}); it rolled on after the export, so its rows now are not the file's to compare.${chain}` };
+  }
+  const format: ExportFormat = check.rows > 0 && jsonFile(file) ? 'jsonl' : 'csv';
+  const fresh = exportSession(s.store, session, format, new Date()).manifest.seal;
+  const same = fresh?.digest === check.digest;
+  return {
+    db,
+    ok: verified && same,
+    text: same
+      ? `${db}: ${name} reaches the export's head (throw ${throwIndex}) and exports the same ${formatCount(check.rows)} rows: the file holds the session's rolls.${chain}`
+      : `${db}: ROWS DIFFER: ${name} reaches the export's head (throw ${throwIndex}), but exported now its rows are not the file's: the file was changed (its seal rewritten too, if it verified), or a label was given or corrected in the store since the export.${chain}`,
+  };
 }
 
 function jsonFile(file: string): boolean {

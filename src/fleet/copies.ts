@@ -11,7 +11,9 @@
  * of that session's throws than the export did, of the session with that local id and start time. Two imports that
  * name one exported session (it is not in the fleet) hold the same rolls: the one holding more throws counts (the
  * earlier fleet id on a tie). An import of files from several sessions, one of them in the fleet, is a copy too: it
- * is left out whole (losing the other files' rolls costs power; counting the shared ones twice would be wrong).
+ * is left out whole, and why says so naming the other files and how to count them (see otherFilesWords): the stored
+ * session cannot tell their rolls from the copied ones (losing them costs power; counting the shared ones twice
+ * would multiply their evidence).
  */
 import type pg from 'pg';
 
@@ -68,6 +70,40 @@ export function namedExports(configJson: string | null): NamedExport[] {
   return walk(config, 0);
 }
 
+/** The files an import's config names, each with the exported sessions it holds the rolls of (its own, and those an export of an import named). */
+function importedFiles(configJson: string | null): { file: string; names: NamedExport[] }[] {
+  if (configJson === null) return [];
+  let config: unknown;
+  try {
+    config = JSON.parse(configJson) as unknown;
+  } catch {
+    return [];
+  }
+  const imported = (config as { imported?: unknown } | null)?.imported;
+  if (!Array.isArray(imported)) return [];
+  return imported.map((i: unknown) => {
+    const file = (i as { file?: unknown } | null)?.file;
+    return { file: typeof file === 'string' ? file : '?', names: namedExports(JSON.stringify({ imported: [i] })) };
+  });
+}
+
+/**
+ * Said of a copy imported from several files, naming them: the fleet leaves the whole import out, the files that are
+ * not a copy with it. The import stored them as one session (throw i holds the i-th roll of every die; a die in two
+ * files is one series), which keeps no record of which roll came from which file, so the copied rolls cannot be told
+ * from the others' and counting the rest would count some of the copy's again.
+ */
+function otherFilesWords(configJson: string | null, copied: string): string {
+  const files = importedFiles(configJson).map((f) => f.file);
+  const others = files.filter((f) => f !== copied);
+  if (others.length === 0) return '';
+  const list = others.join(', ');
+  return (
+    `; the import stored ${copied} with ${list} as one session, which keeps no record of which rolls came from which file, so ${others.length === 1 ? "that file's" : "those files'"} rolls ` +
+    `are left out with it: to count them, import ${list} on ${others.length === 1 ? 'its' : 'their'} own into a store that does not hold this import, and sync that store`
+  );
+}
+
 /** Whether two names are of one exported session: the same chain head, or the same local id and start time. */
 const sameExport = (a: NamedExport, b: NamedExport): boolean =>
   (a.headHash !== undefined && a.headHash === b.headHash) || (a.id !== undefined && a.id === b.id && a.startedAt !== undefined && a.startedAt === b.startedAt);
@@ -94,7 +130,8 @@ export function findCopies(sessions: readonly CopyCandidate[], hashAt: (sessionI
   // 1. Imports holding rolls of a session the fleet has (its chain reaches the export's head, or it is still arriving).
   const holds = new Map<number, { of: number; why: string }>();
   for (const i of imports) {
-    for (const n of namedExports(i.configJson)) {
+    for (const { file, names } of importedFiles(i.configJson)) for (const n of names) {
+      if (holds.has(i.id)) break;
       const found = sessions.find((s) => {
         if (s.id === i.id) return false;
         if (n.headHash !== undefined && n.throwCount !== undefined && n.throwCount > 0 && s.throwCount >= n.throwCount) return hashAt(s.id, n.throwCount) === n.headHash;
@@ -106,8 +143,7 @@ export function findCopies(sessions: readonly CopyCandidate[], hashAt: (sessionI
         n.headHash !== undefined && n.throwCount !== undefined && found.throwCount >= n.throwCount
           ? `its chain reaches the export's head ${short(n.headHash)} at throw ${n.throwCount}`
           : `the fleet holds ${found.throwCount} of the ${n.throwCount ?? '?'} throws the export had (its id and start match)`;
-      holds.set(i.id, { of: found.id, why: `an import of an export of ${label(found)} (${proof})` });
-      break;
+      holds.set(i.id, { of: found.id, why: `an import of an export of ${label(found)} (${file}: ${proof})${otherFilesWords(i.configJson, file)}` });
     }
   }
   const out = new Map<number, CopyOf>();

@@ -1,5 +1,6 @@
 import type { ChainBreak, SessionRecord, VerifyReport } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
+import { editedImports, type EditedImport } from '../store/importedEdits.js';
 import { fleetFailure, type FleetDb } from './connect.js';
 import { FleetError } from './errors.js';
 import { openFleetSnapshot, type FleetSnapshot } from './snapshot.js';
@@ -37,13 +38,19 @@ export interface FleetSessionInfo {
   readonly takenOver: TakenOver | null;
   /** For an import of an export of a session the fleet holds too (`copies.ts`): that session, and why. Its rolls count there, not here. */
   readonly copyOf: CopyOf | null;
+  /** For an import of exports edited since they were sealed (`import --allow-edited`): the files and what differs; null otherwise. */
+  readonly edited: readonly EditedImport[] | null;
 }
+
+/** A session row as read, before what is worked out from it (take-overs, copies, edits). */
+type InfoRow = Omit<FleetSessionInfo, 'takenOver' | 'copyOf' | 'edited'> & { readonly importConfig?: string | null };
 
 const INFO = `SELECT s.id, s.name, s.local_id AS "localId", s.origin_host AS "originHost", s.origin_db AS "originDb", s.rig_id AS "rigId", c.name AS campaign,
   s.state, s.simulated = 1 AS simulated, s.throw_count AS "throwCount", s.local_throw_count AS "localThrowCount", s.started_at AS "startedAt",
   s.ended_at AS "endedAt", s.head_hash AS "headHash", s.review_count AS "reviewCount",
   coalesce((SELECT rv.hash FROM reviews rv WHERE rv.session_id = s.id ORDER BY rv.n DESC LIMIT 1), '') AS "reviewsHead", s.origin, s.kind, s.software_version AS "softwareVersion", s.synced_at AS "syncedAt",
-  (SELECT t.synced_at FROM throws t WHERE t.session_id = s.id AND t.idx = s.throw_count) AS "lastThrowAt"
+  (SELECT t.synced_at FROM throws t WHERE t.session_id = s.id AND t.idx = s.throw_count) AS "lastThrowAt",
+  CASE WHEN s.origin = 'import' THEN s.config_json END AS "importConfig"
   FROM sessions s LEFT JOIN campaigns c ON c.id = s.campaign_id`;
 
 /** How a fleet session is named in messages: its fleet id, name, and where it came from. */
@@ -59,8 +66,8 @@ async function query<R extends object>(fleet: FleetDb, sql: string, params: unkn
   }
 }
 
-/** The listed sessions, each with whether its campaign batch was taken over. */
-async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
+/** The listed sessions, each with whether its campaign batch was taken over, whether it is a copy, and an import's edits. */
+async function withTakeOvers(fleet: FleetDb, rows: readonly InfoRow[], doing: string, ids?: readonly number[]): Promise<FleetSessionInfo[]> {
   let taken: Map<number, TakenOver>;
   let copies: Map<number, CopyOf>;
   try {
@@ -69,11 +76,14 @@ async function withTakeOvers(fleet: FleetDb, rows: readonly Omit<FleetSessionInf
   } catch (e) {
     throw fleetFailure(e, fleet.where, fleet.where, doing);
   }
-  return rows.map((r) => ({ ...r, takenOver: taken.get(Number(r.id)) ?? null, copyOf: copies.get(Number(r.id)) ?? null }));
+  return rows.map(({ importConfig, ...r }) => {
+    const edited = editedImports(importConfig ?? null);
+    return { ...r, takenOver: taken.get(Number(r.id)) ?? null, copyOf: copies.get(Number(r.id)) ?? null, edited: edited.length > 0 ? edited : null };
+  });
 }
 
 export async function listFleetSessions(fleet: FleetDb): Promise<FleetSessionInfo[]> {
-  return withTakeOvers(fleet, await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
+  return withTakeOvers(fleet, await query<InfoRow>(fleet, `${INFO} ORDER BY s.id`, [], 'listing its sessions'), 'listing its sessions');
 }
 
 /**
@@ -84,8 +94,8 @@ export async function findFleetSession(fleet: FleetDb, key: string): Promise<Fle
   const k = key.trim();
   const byHost = /^(.+):(\d+)$/.exec(k);
   const rows = /^\d+$/.test(k)
-    ? await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
-    : await query<Omit<FleetSessionInfo, 'takenOver' | 'copyOf'>>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
+    ? await query<InfoRow>(fleet, `${INFO} WHERE s.id = $1`, [Number(k)], 'finding a session')
+    : await query<InfoRow>(fleet, `${INFO} WHERE s.name = $1 ${byHost !== null ? 'OR (s.origin_host = $2 AND s.local_id = $3)' : ''} ORDER BY s.id`, byHost !== null ? [k, byHost[1], Number(byHost[2])] : [k], 'finding a session');
   const found = await withTakeOvers(fleet, rows, 'finding a session', rows.map((r) => Number(r.id)));
   if (found.length === 1) return found[0] as FleetSessionInfo;
   if (found.length > 1) {
@@ -97,6 +107,17 @@ export async function findFleetSession(fleet: FleetDb, key: string): Promise<Fle
     `There is no session "${k}" in the fleet store ${fleet.where}${known.length > 0 ? `; sessions: ${list.join(', ')}${known.length > 20 ? ', ...' : ''} (\`dicerig sessions --db URL\` lists them with their rig hosts)` : ': it holds no sessions'}.`,
     { url: fleet.where, session: k },
   );
+}
+
+/**
+ * The fleet session whose chain passes through `hash` (an export's chain head), and at which throw; undefined when
+ * no session's throws do. `verify FILE --db URL` then reads that session to compare the export's rows with it.
+ */
+export async function findFleetChainHead(fleet: FleetDb, hash: string): Promise<{ session: FleetSessionInfo; throwIndex: number } | undefined> {
+  const at = await query<{ session_id: string | number; idx: number }>(fleet, 'SELECT session_id, idx FROM throws WHERE hash = $1 ORDER BY session_id LIMIT 1', [hash.toLowerCase()], 'finding a chain head');
+  const first = at[0];
+  if (first === undefined) return undefined;
+  return { session: await findFleetSession(fleet, String(Number(first.session_id))), throwIndex: first.idx };
 }
 
 /** One fleet session read as a local one: the snapshot store holding it, its record there (its rig host's id), and its fleet listing. */

@@ -1,3 +1,4 @@
+import { editedImportWords } from '../store/importedEdits.js';
 import type { FleetSessionInfo } from './fleetReader.js';
 
 /**
@@ -22,9 +23,16 @@ const minute = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16
  * The session's state as a person should read it at `now`: "running? (no throw arrived for 25 min)" for a quiet
  * running session; "taken over (...)" for a running campaign session whose batch another host or store took over,
  * quiet or not (it will never count, whatever its host does); "finished, a copy (...)" for an import of an export of
- * another fleet session (`copies.ts`); else its state.
+ * another fleet session (`copies.ts`); else its state. An import of an edited export says so after it.
  */
-export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt' | 'takenOver' | 'originHost' | 'copyOf'>, now: number): string {
+export function fleetStateText(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt' | 'takenOver' | 'originHost' | 'copyOf' | 'edited'>, now: number): string {
+  const state = stateWords(s, now);
+  // An import of an edited export is the user's own rolls, not a session's evidence: said wherever it is listed.
+  const edited = editedImportWords(s.edited ?? []);
+  return edited === undefined ? state : `${state}; ${edited}`;
+}
+
+function stateWords(s: Pick<FleetSessionInfo, 'state' | 'lastThrowAt' | 'syncedAt' | 'takenOver' | 'originHost' | 'copyOf'>, now: number): string {
   // A copy's rolls are another session's: said first, whatever its state, since every reader leaves it out.
   if (s.copyOf !== null) return `${s.state}, a copy: its rolls count once, as fleet session ${s.copyOf.of}'s`;
   if (s.state !== 'running') return s.state;

@@ -23,6 +23,7 @@ code, .hash { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-
 .provenance { margin: 16px 0 0; padding: 10px 14px; border-radius: 6px; font-size: 0.95rem; }
 .provenance.simulated { background: #fff4d6; border: 2px solid #e69f00; }
 .provenance.real { background: #e9f5ef; border: 1px solid #009e73; }
+.provenance.edited, .provenance.copy { background: #fde8e8; border: 2px solid #d55e00; }
 .meta { display: flex; flex-wrap: wrap; gap: 2px 28px; margin: 10px 0; font-size: 0.9rem; }
 .meta div { display: flex; gap: 6px; }
 .meta dt { color: var(--muted); margin: 0; }

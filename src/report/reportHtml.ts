@@ -5,6 +5,7 @@ import { misreadLines } from '../stats/dieVerdict.js';
 import { dieSection } from './dieSection.js';
 import { resolutionTable } from './resolutionTables.js';
 import { escapeHtml } from './escape.js';
+import { editedImports, editedImportWords } from '../store/importedEdits.js';
 import { organiserTable } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
 import { REPORT_CSS } from './reportCss.js';
@@ -34,6 +35,7 @@ export function renderReportHtml(report: SessionReport, charts: readonly ReportC
 <body>
 <header>
 ${provenance(report)}
+${notTheSessionsEvidence(report)}
 <h1>${escapeHtml(title)}</h1>
 ${metaList(report)}
 <nav class="toc"><a href="#summary">Verdicts</a>${dieLinks}<a href="#rig-health">Rig health</a><a href="#homogeneity">Are the dice alike?</a><a href="#method">How to read this</a></nav>
@@ -126,6 +128,19 @@ function provenance(report: SessionReport): string {
   }
   const rig = report.rig ? ` on rig ${escapeHtml(report.rig.rigId)} (${escapeHtml(report.rig.driver)} driver, firmware ${escapeHtml(report.rig.firmware)})` : '';
   return `<p class="provenance real" id="provenance" data-simulated="false"><strong>Real dice.</strong> The rolls in this report were recorded from physical dice${rig}.${imported}</p>`;
+}
+
+/**
+ * Said in the header, before any verdict: an import of an edited export (its rolls are the user's own, with no session
+ * verdict), and a fleet copy (its rolls count once, as another fleet session's: that session's verdicts are the ones).
+ */
+function notTheSessionsEvidence(report: SessionReport): string {
+  const edited = editedImportWords(editedImports(report.session.configJson));
+  const copy = report.fleet?.copyOf ?? null;
+  return [
+    ...(edited !== undefined ? [`<p class="provenance edited" id="edited" data-edited="true"><strong>EDITED EXPORT.</strong> ${escapeHtml(`This session was ${edited}: the verdicts below are judged on those rolls at the default settings, and are no session's verdicts.`)}</p>`] : []),
+    ...(copy !== null ? [`<p class="provenance copy" id="copy" data-copy-of="${copy.of}"><strong>A COPY.</strong> ${escapeHtml(`This fleet session is ${copy.why}: its rolls count once, as fleet session ${copy.of}'s, whose verdicts are the fleet's (dicerig report ${copy.of} --db URL). The figures below are this copy's.`)}</p>`] : []),
+  ].join('\n');
 }
 
 function metaList(report: SessionReport): string {

@@ -1,3 +1,4 @@
+import { editedImports } from '../store/importedEdits.js';
 import type { SessionReport } from './sessionReport.js';
 
 /**
@@ -6,10 +7,13 @@ import type { SessionReport } from './sessionReport.js';
  */
 export function reportJson(report: SessionReport) {
   const s = report.session;
+  const edits = editedImports(s.configJson);
   return {
     session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
-    ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign } } : {}),
+    ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign, copyOf: report.fleet.copyOf } } : {}),
     ...(report.campaign !== undefined ? { campaignFinding: report.campaign } : {}),
+    // Not a session's evidence: an import of an edited export (the user's own rolls); a fleet copy says so in fleetSession.copyOf.
+    edited: edits.length > 0 ? edits : null,
     settings: {
       alpha: report.analysis.alpha,
       delta: report.analysis.delta,

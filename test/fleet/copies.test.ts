@@ -66,10 +66,12 @@ describe('an import of an export of a session the fleet holds', () => {
     expect(both.out).not.toMatch(/product of its 2 sessions/);
   });
 
-  it('is still analyzed named alone, with a note naming the session whose rolls it holds', async () => {
+  it('named alone, is judged as the session whose rolls it holds, with a note saying so: one verdict for those rolls', async () => {
+    const alone = await runCli('analyze', '2', '--db', url);
     const copy = await runCli('analyze', '1', '--db', url);
     expect(copy.code, copy.err).toBe(0);
-    expect(copy.err).toMatch(/fleet session 1 is an import of an export of fleet session 2 .*name that one rather than both/);
+    expect(copy.err).toMatch(/fleet session 1 is an import of an export of fleet session 2 .*: judged as fleet session 2, whose rolls they are/);
+    expect(copy.out).toBe(alone.out);
   });
 
   it('is left out of pool beside the session it copies', async () => {

@@ -13,6 +13,7 @@ import { renderReportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
 import { reportTitle, type SessionReport } from '../../report/sessionReport.js';
 import { storedSessionReport } from '../../report/storedSessionReport.js';
+import { editedImports, editedImportWords } from '../../store/importedEdits.js';
 import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
 import { withStoredSession } from '../storedSessions.js';
@@ -114,6 +115,7 @@ function reportText(report: SessionReport, html: string, charts: number): string
   const unresolved = report.dice.reduce((n, d) => n + (d.resolution?.unresolved ?? 0), 0);
   const lines = [
     `Report of ${reportTitle(report)}${s.simulated ? ', SIMULATED' : ''}: ${report.dice.length} ${report.dice.length === 1 ? 'die' : 'dice'}, ${unresolved > 0 ? `${formatCount(rolls + unresolved)} rolls (${formatCount(rolls)} read or labelled, ${formatCount(unresolved)} unresolved)` : `${formatCount(rolls)} counted rolls`}; ${judgedWords(report)}`,
+    ...notTheSessionsEvidenceLines(report),
     ...(report.campaign !== undefined ? [`Campaign ${report.campaign.campaign}'s finding on this session: ${report.campaign.sentence} Its dice are RIG_SUSPECT by it; the session's own verdicts follow as it made them.`] : []),
     renderTable(
       ['die', 'verdict', 'rolls', 'certified ±'],
@@ -125,6 +127,16 @@ function reportText(report: SessionReport, html: string, charts: number): string
     `Wrote ${html} and ${charts} PNG charts beside it.`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** As the report's header says them: an import of an edited export, a fleet copy of another session. */
+function notTheSessionsEvidenceLines(report: SessionReport): string[] {
+  const edited = editedImportWords(editedImports(report.session.configJson));
+  const copy = report.fleet?.copyOf ?? null;
+  return [
+    ...(edited !== undefined ? [`EDITED EXPORT: this session was ${edited}: the verdicts below are judged on those rolls at the default settings, and are no session's verdicts.`] : []),
+    ...(copy !== null ? [`A COPY: this fleet session is ${copy.why}: its rolls count once, as fleet session ${copy.of}'s, whose verdicts are the fleet's (dicerig report ${copy.of} --db URL).`] : []),
+  ];
 }
 
 /** At what the verdicts were made: the session's own level where it stored them (the report's options then made only the descriptive figures). */

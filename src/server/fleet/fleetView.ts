@@ -18,7 +18,7 @@ import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
 import { readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
-import { makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
+import { copyVerdicts, makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 import { campaignSessionFindings, type CampaignSessionFinding } from '../../analysis/campaign/sessionFindings.js';
 
 export interface CampaignView {
@@ -155,7 +155,9 @@ export class FleetView {
       const versions = new Map(infos.map((s) => [s.id, `${stored.get(s.id) ?? ''}|${findings.get(s.id)?.sentence ?? ''}`]));
       const at = now();
       const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
+      // A copy is not judged: its rolls are another session's, whose verdicts its row points to (copyVerdicts).
       const due = infos.filter((s) => {
+        if (s.copyOf !== null) return false;
         const m = this.made.get(s.id);
         return m === undefined || (m.version !== versions.get(s.id) && at - m.verdicts.madeAt >= remakeMs);
       });
@@ -164,6 +166,13 @@ export class FleetView {
       const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at, findings);
       const made = new Map<number, MadeSession & { readonly version: string }>();
       for (const s of infos) {
+        if (s.copyOf !== null) {
+          // Kept while it says the same: a state that changes on every read would redraw the row (losing a selection in it).
+          const kept = this.made.get(s.id);
+          const copy = copyVerdicts(s, fleet.where, at);
+          made.set(s.id, kept !== undefined && kept.verdicts.note === copy.verdicts.note && kept.verdicts.throwsThen === copy.verdicts.throwsThen ? kept : { ...copy, version: versions.get(s.id) ?? '' });
+          continue;
+        }
         const f = fresh.get(s.id);
         const m = f !== undefined ? { ...f, version: versions.get(s.id) ?? '' } : this.made.get(s.id);
         if (m !== undefined) made.set(s.id, m);

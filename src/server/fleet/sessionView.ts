@@ -68,6 +68,17 @@ export function sessionView(info: FleetSessionInfo, where: string, verdicts: Ses
   return { ...shown, hostKey: `${info.originHost}:${info.localId}`, storeFile, reportCommand: reportCommand(info.id, where), verdicts, stateText: fleetStateText(info, now) };
 }
 
+/**
+ * A copy's verdicts as the page shows them: none of its own. Its rolls count once, as the session it copies (`copyOf`),
+ * whose row shows the fleet's one verdict per die; a second set made of the same rolls (or, edited, of almost the same)
+ * beside it could only differ from it.
+ */
+export function copyVerdicts(info: FleetSessionInfo, where: string, now: number): MadeSession {
+  const of = info.copyOf?.of ?? 0;
+  const note = `No verdicts of its own: it is ${info.copyOf?.why ?? 'a copy'}, so its rolls count once, as fleet session ${of}'s, and that session's verdicts (its row; ${reportCommand(of, where)}) are the fleet's.`;
+  return { report: { error: note, copyOf: info.copyOf }, verdicts: { dice: [], errorControl: null, note, problems: [], madeAt: now, throwsThen: info.throwCount } };
+}
+
 /** The command that writes a session's report, as it can be pasted: the password left out of the URL, and a shell comment saying how to give it. */
 function reportCommand(id: number, where: string): string {
   const { url, passwordLeftOut } = commandUrl(where);
