@@ -52,6 +52,8 @@ export interface RigControllerOptions {
   /** Most requests one chat user (by name) may have waiting: all of chat shares its token, so one client. */
   readonly maxWaitingPerChatUser?: number;
   readonly log?: (line: string) => void;
+  /** The name of a session serve begins after its first (unique in the store; serveSessionName.ts). */
+  readonly sessionName?: (kind: 'fairness' | 'stream') => string;
 }
 
 const KEEP_ROLLS = 200;
@@ -197,7 +199,7 @@ export class RigController {
     let resumed = store.lastThrowIndex(this.fairnessSessionId) > 0;
     const session = store.getSession(this.fairnessSessionId);
     if (this.fairnessEnded || session?.state === 'finished') {
-      const fresh = store.createSession({ config: this.opened.config, simulated: this.opened.simulated, ...(this.opened.session.rigId !== null ? { rigId: this.opened.session.rigId } : {}), startedAt: at });
+      const fresh = store.createSession({ ...(this.options.sessionName ? { name: this.options.sessionName('fairness') } : {}), config: this.opened.config, simulated: this.opened.simulated, ...(this.opened.session.rigId !== null ? { rigId: this.opened.session.rigId } : {}), startedAt: at });
       this.fairnessSessionId = fresh.id;
       this.fairnessEnded = false;
       resumed = false;
@@ -389,7 +391,7 @@ export class RigController {
   private streamRoller(): StreamRoller {
     if (this.roller) return this.roller;
     const { store, config, simulated, session } = this.opened;
-    const stream = store.createSession({ kind: 'stream', config, simulated, ...(session.rigId !== null ? { rigId: session.rigId } : {}), startedAt: this.options.now() });
+    const stream = store.createSession({ ...(this.options.sessionName ? { name: this.options.sessionName('stream') } : {}), kind: 'stream', config, simulated, ...(session.rigId !== null ? { rigId: session.rigId } : {}), startedAt: this.options.now() });
     this.streamSessionId = stream.id;
     const evidence = this.opened.evidenceFor?.(stream.id);
     this.roller = new StreamRoller(

@@ -12,7 +12,7 @@ import { LiveHub } from './live/hub.js';
 import { RigController, type Mode, type RollJob } from './rigController.js';
 import type { Tokens } from './security/auth.js';
 import { cameraProblem } from '../session/cameraCheck.js';
-import { serveSessionName } from './serveSessionName.js';
+import { freeServeName, serveSessionBase, serveSessionName } from './serveSessionName.js';
 import { ServeStopError } from './serveStopError.js';
 import { storeFailure } from '../store/openStore.js';
 import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
@@ -88,19 +88,20 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   await checkListenable(options.host, options.port);
   const log = options.log ?? (() => undefined);
   // Each start begins a new fairness session; the config's name is unique in the store, so it is given with the start.
-  const name = options.config.name !== undefined ? serveSessionName(options.config.name, options.dbPath, new Date()) : undefined;
-  const config = name !== undefined ? { ...options.config, name } : options.config;
+  const config = { ...options.config, name: serveSessionName(serveSessionBase(options.config.name, 'fairness'), options.dbPath, new Date()) };
   const opened = await openSession({ config, dbPath: options.dbPath, wallNow: () => Date.now(), log });
   // A live camera that cannot be opened says so now, not at the first viewer's roll (a simulated or replayed one always can).
   if (opened.config.camera.source === 'device') {
     const problem = await cameraProblem(opened.camera, opened.clock);
     log(problem === undefined ? `${opened.camera.description}: frames arriving` : `${problem.replace(/\.?\s*$/, '.')} Rolls fail until it gives frames (each roll opens it again).`);
   }
-  if (name !== undefined) log(`fairness session ${opened.session.id} is named "${name}" (each start of serve begins a new one; a session name is unique in the roll store)`);
+  log(`fairness session ${opened.session.id} is named "${config.name}" (each start of serve begins a new one; a session name is unique in the roll store)`);
   // The hub asks the controller for the state; the controller publishes through the hub.
   const ref: { controller?: RigController } = {};
   const hub = new LiveHub(() => ref.controller?.snapshot() ?? {});
-  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: options.stopwatch ?? cpuStopwatch, ...(options.mode ? { mode: options.mode } : {}), log });
+  const sessionName = (kind: 'fairness' | 'stream'): string =>
+    freeServeName(serveSessionBase(options.config.name, kind), new Set(opened.store.sessions().flatMap((s) => (s.name !== null ? [s.name] : []))), new Date());
+  const controller = new RigController({ opened, hub, now: () => Date.now(), stopwatch: options.stopwatch ?? cpuStopwatch, ...(options.mode ? { mode: options.mode } : {}), log, sessionName });
   ref.controller = controller;
   let app: FastifyInstance;
   try {
