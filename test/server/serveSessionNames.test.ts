@@ -24,7 +24,7 @@ async function namesAfterOneRoll(config: ReturnType<typeof simServeConfig>): Pro
   }
   const store = RollStore.open(join(dir, 'rolls.db'), { mustExist: true });
   try {
-    return new Map(store.sessions().map((x) => [x.kind, x.name]));
+    return new Map(store.sessions().map((x) => [x.kind ?? 'fairness', x.name]));
   } finally {
     store.close();
   }
