@@ -8,6 +8,7 @@
 import { STREAM_NOT_RESUMED } from '../session/streamSession.js';
 import { shellWord } from '../core/format.js';
 import type { FleetSessionInfo } from '../fleet/fleetReader.js';
+import type { TakenOver } from '../fleet/takenOver.js';
 import { liveness, type Liveness } from '../store/processLiveness.js';
 import { editedImports, editedImportWords, type EditedImport } from '../store/importedEdits.js';
 import type { SessionRecord } from '../store/records.js';
@@ -57,6 +58,8 @@ export interface FleetSessionListing extends SessionListing {
   readonly localThrowCount: number;
   /** An import of an export of another fleet session (`src/fleet/copies.ts`): that session's fleet id and why; its rolls count there. Null otherwise. */
   readonly copyOf: { readonly of: number; readonly why: string } | null;
+  /** A campaign session whose batch another host or store took over (`campaign run --take-over`): who rolls it now, and since when; its rolls no longer count. Null otherwise. */
+  readonly takenOver: TakenOver | null;
 }
 
 const orNull = <T>(list: readonly T[]): readonly T[] | null => (list.length > 0 ? list : null);
@@ -129,6 +132,7 @@ export function fleetSessionListing(s: FleetSessionInfo): FleetSessionListing {
     originDb: s.originDb,
     localThrowCount: s.localThrowCount,
     copyOf: s.copyOf,
+    takenOver: s.takenOver,
   };
 }
 

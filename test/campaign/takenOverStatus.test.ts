@@ -99,6 +99,9 @@ describe('a campaign session whose batch another host took over', () => {
     const words = `taken over (batch ${batchId} is rolled by host hostY since ${minute}: this session's rolls no longer count)`;
     expect((await tableStates(url)).get('hostX')).toBe(words);
     expect((await pageStates(url)).get('hostX')).toBe(words);
+    const listed = await cliHere(['sessions', '--db', url, '--json']);
+    const json = JSON.parse(listed.stdout) as { originHost: string; takenOver: unknown }[];
+    expect(json.find((j) => j.originHost === 'hostX')?.takenOver).toEqual({ batch: batchId, host: 'hostY', store: dbY, since });
 
     // hostY rolls the batch (its claim, so no --take-over needed) and finishes: hostX's session stays taken over.
     const y = await cli(['campaign', 'run', 'lost', '--rig', '1', '--fleet', url, '--db', dbY, '--host', 'hostY', '--json']);

@@ -21,7 +21,8 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
       'Lists the stored sessions: id, name, state and throws. For the fleet store (--db postgres://...) also the rig, the campaign, ' +
         'and where each came from: the rig host, its store file (its file name, or as much of its path as tells it from the host\'s other store files) and the session id there. ' +
         'A running session of a local store whose process is gone (killed, crashed) is shown as "running?" with the resume command; ' +
-        'one of the fleet store from which no throw has arrived for 10 minutes as "running? (no throw arrived for N min)": its rig host may be gone. ' +
+        'one of the fleet store from which no throw has arrived for 10 minutes as "running? (no throw arrived for N min)": its rig host may be gone; ' +
+        'a campaign session whose batch another host took over (campaign run --take-over) as "taken over", naming the host rolling it now (--json: takenOver): its rolls no longer count. ' +
         'An import of an export edited since it was sealed (import --allow-edited) is marked so in its state (--json: edited): its rolls are the user\'s own, with no session verdict. ' +
         '--json gives both stores one shape (see the README). ' +
         'A fleet session is named by its fleet id, its name, or HOST:ID; when one host synced several store files their sessions can share HOST:ID, and only the fleet id names one of them.',
