@@ -29,9 +29,10 @@ describe('sessions --json, local and fleet (a real PostgreSQL)', () => {
     const [mine] = JSON.parse((await runCli('sessions', '--db', local, '--json')).out) as Record<string, unknown>[];
     const [theirs] = JSON.parse((await runCli('sessions', '--db', url, '--json')).out) as Record<string, unknown>[];
     const { process: _process, ...shared } = mine as Record<string, unknown>;
-    const { localId, originHost: _h, originDb: _d, localThrowCount, copyOf, ...fleetShared } = theirs as Record<string, unknown>;
+    const { localId, originHost: _h, originDb: _d, localThrowCount, copyOf, takenOver, ...fleetShared } = theirs as Record<string, unknown>;
     // An import of another fleet session's export only (copies.ts): a rig's session is none.
     expect(copyOf).toBeNull();
+    expect(takenOver).toBeNull();
     expect(Object.keys(fleetShared).sort()).toEqual(Object.keys(shared).sort());
     // Ids differ (the fleet numbers its own); everything else about the session is the same.
     expect({ ...fleetShared, id: 0 }).toEqual({ ...shared, id: 0 });
