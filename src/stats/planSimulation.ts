@@ -21,6 +21,7 @@
  */
 import { sessionErrorControl, sessionMonitor } from './dieVerdict.js';
 import { goodmanCertifier } from './intervals.js';
+import { ReadDieRules } from './planDie.js';
 import { cumulativeOf, drawBinomial, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
 
 /** Past this many rolls, the rolls come in batches of 1/BATCHES of the rolls so far (below it, one at a time). */
@@ -35,24 +36,31 @@ const EXACT_DRAW_LIMIT = 1_000;
  * sums of many such batches, so the approximation's error is far below what a quantile over a few hundred dice resolves).
  */
 export function countsDrawer(n: number, probabilities: readonly number[], exactUpTo = EXACT_DRAW_LIMIT): (random: RandomSource) => number[] {
+  const draw = countsDrawerInto(n, probabilities, exactUpTo);
+  return (random) => Array.from(draw(new Float64Array(probabilities.length), random));
+}
+
+/** {@link countsDrawer}, writing the counts into `out` (the same draws from the same random numbers: no allocation a draw). */
+export function countsDrawerInto(n: number, probabilities: readonly number[], exactUpTo = EXACT_DRAW_LIMIT): (out: Float64Array, random: RandomSource) => Float64Array {
   const table = n <= exactUpTo ? logFactorials(n) : null;
-  return (random) => {
-    const counts: number[] = [];
+  const k = probabilities.length;
+  return (out, random) => {
     let left = n;
     let mass = 1;
-    probabilities.forEach((p, i) => {
+    for (let i = 0; i < k; i++) {
+      const p = probabilities[i] as number;
       let c = left;
-      if (i < probabilities.length - 1) {
+      if (i < k - 1) {
         const q = mass > 0 ? Math.min(1, p / mass) : 1;
         c = table
           ? drawBinomial(left, q, random, table)
           : Math.min(left, Math.max(0, Math.round(left * q + Math.sqrt(left * q * (1 - q)) * drawNormal(random))));
       }
-      counts.push(c);
+      out[i] = c;
       left -= c;
       mass -= p;
-    });
-    return counts;
+    }
+    return out;
   };
 }
 
@@ -87,25 +95,44 @@ export interface SessionStops {
 /** Runs `runs` simulated dice through a session's monitor each, until it decides or `cap` rolls. */
 export function sessionStoppingRolls(s: SessionSimulation): SessionStops {
   const control = sessionErrorControl(s.alpha, s.dice);
+  const options = { delta: s.delta, ...(s.misreadRates ? { misreadRates: s.misreadRates } : {}) };
+  // The monitor a session builds: it checks the settings, and dice read with misread bounds run through it.
+  const first = sessionMonitor(control, s.expected, options);
   const cumulative = cumulativeOf(s.truth);
   const rolls: number[] = [];
   let other = 0;
   // Batch sizes repeat from die to die: one drawer (and log-factorial table) per size.
-  const drawers = new Map<number, (random: RandomSource) => number[]>();
-  const drawer = (size: number) => {
+  const drawers = new Map<number, (out: Float64Array, random: RandomSource) => Float64Array>();
+  const counts = new Float64Array(s.truth.length);
+  const batch = (size: number): Float64Array => {
     let d = drawers.get(size);
-    if (d === undefined) drawers.set(size, (d = countsDrawer(size, s.truth)));
-    return d;
+    if (d === undefined) drawers.set(size, (d = countsDrawerInto(size, s.truth)));
+    return d(counts, s.random);
   };
-  for (let r = 0; r < s.runs; r++) {
-    const monitor = sessionMonitor(control, s.expected, { delta: s.delta, ...(s.misreadRates ? { misreadRates: s.misreadRates } : {}) });
-    while (!monitor.decided && monitor.rolls < s.cap) {
-      if (monitor.rolls < BATCHES) monitor.observe(drawIndex(cumulative, s.random));
-      else monitor.observeCounts(drawer(Math.floor(monitor.rolls / BATCHES))(s.random));
-    }
-    const kind = monitor.decided ? monitor.verdict().kind : 'INCONCLUSIVE';
-    rolls.push(kind === s.target ? monitor.rolls : Infinity);
+  const record = (kind: string, at: number) => {
+    rolls.push(kind === s.target ? at : Infinity);
     if (kind !== s.target && kind !== 'INCONCLUSIVE') other++;
+  };
+  if (first.misreadRates === null) {
+    // Every roll read: the monitor's rules without its allocations (planDie.ts), the same decisions at the same rolls.
+    const die = new ReadDieRules(first);
+    for (let r = 0; r < s.runs; r++) {
+      die.reset();
+      while (die.decision === null && die.rolls < s.cap) {
+        if (die.rolls < BATCHES) die.observe(drawIndex(cumulative, s.random));
+        else die.observeCounts(batch(Math.floor(die.rolls / BATCHES)));
+      }
+      record(die.decision ?? 'INCONCLUSIVE', die.rolls);
+    }
+  } else {
+    for (let r = 0; r < s.runs; r++) {
+      const monitor = r === 0 ? first : sessionMonitor(control, s.expected, options);
+      while (!monitor.decided && monitor.rolls < s.cap) {
+        if (monitor.rolls < BATCHES) monitor.observe(drawIndex(cumulative, s.random));
+        else monitor.observeCounts(Array.from(batch(Math.floor(monitor.rolls / BATCHES))));
+      }
+      record(monitor.decided ? monitor.verdict().kind : 'INCONCLUSIVE', monitor.rolls);
+    }
   }
   return { rolls: rolls.sort((a, b) => a - b), other };
 }
