@@ -17,10 +17,12 @@
  *   every die: a die's check is then 2k comparisons.
  */
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { betaBinomialLogMarginal, DEFAULT_CS_CONCENTRATION, mixtureLogMartingale } from './confidenceSequence.js';
+import { DEFAULT_CS_CONCENTRATION, mixtureLogMartingale } from './confidenceSequence.js';
 
 /** lnΓ tables longer than this are not kept (2^20 doubles, 8 MB a face): past it lnΓ is computed as needed. */
 const TABLE_LIMIT = 1 << 20;
+/** A margin bound not found yet. */
+const UNKNOWN = -0x80000000;
 
 /** lnΓ(base + c) for integers c ≥ 0, computed once each (the same value as calling lnΓ there). */
 class LogGammaTable {
@@ -63,8 +65,11 @@ class MarginBounds {
   private readonly qHi: Float64Array;
   private readonly qLo: Float64Array;
   private readonly byRolls = new Map<number, Int32Array>();
-  /** The last bounds found, for the next roll count's search to start from. */
-  private last: { n: number; bounds: Int32Array } | null = null;
+  /** Per bound, the last one found and its roll count, for the next roll count's search to start from (0 rolls: none yet). */
+  private readonly last: Int32Array;
+  private readonly lastRolls: Float64Array;
+  /** lnΓ(a) + lnΓ(b) − lnΓ(a + b) per face: the constant of betaBinomialLogMarginal. */
+  private readonly logBeta: Float64Array;
 
   constructor(private readonly expected: readonly number[], alpha: number, delta: number, concentration: number) {
     this.k = expected.length;
@@ -73,21 +78,30 @@ class MarginBounds {
     this.b = Float64Array.from(expected, (p) => concentration * (1 - p));
     this.qHi = Float64Array.from(expected, (p) => p + delta);
     this.qLo = Float64Array.from(expected, (p) => p - delta);
+    this.logBeta = this.a.map((a, i) => gammaln(a) + gammaln(this.b[i] as number) - gammaln(a + (this.b[i] as number)));
+    this.last = new Int32Array(2 * this.k);
+    this.lastRolls = new Float64Array(2 * this.k);
   }
 
-  /** hi[0..k) then lo[0..k) at n rolls. */
-  at(n: number): Int32Array {
+  /** confidenceSequence.ts's betaBinomialLogMarginal(s, f, a_i, b_i), its constant computed once (the same value). */
+  private logMarginal(i: number, s: number, f: number): number {
+    const a = this.a[i] as number;
+    const b = this.b[i] as number;
+    return gammaln(a + s) + gammaln(b + f) - gammaln(a + b + s + f) - (this.logBeta[i] as number);
+  }
+
+  /** Face i's upper bound (`side` 0) or lower bound (1) at n rolls: found when a die first needs it (most dice fail on the first face looked at). */
+  bound(n: number, i: number, side: 0 | 1): number {
     let bounds = this.byRolls.get(n);
-    if (bounds === undefined) {
-      bounds = new Int32Array(2 * this.k);
-      for (let i = 0; i < this.k; i++) {
-        bounds[i] = this.upperBound(i, n);
-        bounds[this.k + i] = this.lowerBound(i, n);
-      }
-      this.byRolls.set(n, bounds);
-      this.last = { n, bounds };
+    if (bounds === undefined) this.byRolls.set(n, (bounds = new Int32Array(2 * this.k).fill(UNKNOWN)));
+    const slot = side * this.k + i;
+    let b = bounds[slot] as number;
+    if (b === UNKNOWN) {
+      bounds[slot] = b = side === 0 ? this.upperBound(i, n) : this.lowerBound(i, n);
+      this.last[slot] = b;
+      this.lastRolls[slot] = n;
     }
-    return bounds;
+    return b;
   }
 
   /** robustIntervals.ts's excludedAbove at s of n rolls for face i (its test, operation for operation). */
@@ -95,7 +109,7 @@ class MarginBounds {
     const q = (this.qHi[i] as number) * (1 - 0);
     if (q >= 1) return true;
     if (!(s / n < q) || q <= 0) return false;
-    return mixtureLogMartingale(q, s, n - s, betaBinomialLogMarginal(s, n - s, this.a[i] as number, this.b[i] as number)) >= this.threshold;
+    return mixtureLogMartingale(q, s, n - s, this.logMarginal(i, s, n - s)) >= this.threshold;
   }
 
   /** robustIntervals.ts's excludedBelow at s of n rolls for face i. */
@@ -103,7 +117,7 @@ class MarginBounds {
     const q = (this.qLo[i] as number) + 0;
     if (q <= 0) return true;
     if (!(s / n > q) || q >= 1) return false;
-    return mixtureLogMartingale(q, s, n - s, betaBinomialLogMarginal(s, n - s, this.a[i] as number, this.b[i] as number)) >= this.threshold;
+    return mixtureLogMartingale(q, s, n - s, this.logMarginal(i, s, n - s)) >= this.threshold;
   }
 
   /** The largest s in [−1, n] with excludesAbove true for every count up to it (−1: none). */
@@ -122,8 +136,8 @@ class MarginBounds {
 
   /** Where the last roll count's bound was, scaled to n rolls: the search starts there. */
   private guess(slot: number, n: number): number | null {
-    if (this.last === null) return null;
-    return Math.round(((this.last.bounds[slot] as number) * n) / this.last.n);
+    const was = this.lastRolls[slot] as number;
+    return was > 0 ? Math.round(((this.last[slot] as number) * n) / was) : null;
   }
 }
 
@@ -184,8 +198,9 @@ export class ReadDieRules {
   private readonly completionCounts: Float64Array;
   private n = 0;
   private maxLogE = 0;
-  private completionLogE: number | null = null;
-  private evidence: number | null = null;
+  // NaN for "none" rather than null: a field that only ever holds numbers keeps them unboxed (no allocation a roll).
+  private completionLogE = NaN;
+  private evidence = NaN;
   /** The decision, once made. */
   decision: 'UNFAIR' | 'FAIR_WITHIN' | null = null;
 
@@ -218,8 +233,8 @@ export class ReadDieRules {
     this.completionCounts.fill(0);
     this.n = 0;
     this.maxLogE = 0;
-    this.completionLogE = null;
-    this.evidence = null;
+    this.completionLogE = NaN;
+    this.evidence = NaN;
     this.decision = null;
   }
 
@@ -227,7 +242,7 @@ export class ReadDieRules {
   observe(face: number): void {
     this.counts[face] = (this.counts[face] as number) + 1;
     this.n += 1;
-    this.evidence = null;
+    this.evidence = NaN;
     this.noteEvidence(face);
     if (this.decision === null) this.decide();
   }
@@ -241,8 +256,8 @@ export class ReadDieRules {
       added += c;
     }
     this.n += added;
-    this.evidence = null;
-    this.completionLogE = null;
+    this.evidence = NaN;
+    this.completionLogE = NaN;
     this.noteEvidence(-1);
     if (this.decision === null) this.decide();
   }
@@ -262,7 +277,7 @@ export class ReadDieRules {
   /** RobustMonitor.noteEvidence without misreads: `face` is the roll just read, −1 after a batch. */
   private noteEvidence(face: number): void {
     const slack = 1e-9;
-    if (face >= 0 && this.completionLogE !== null) {
+    if (face >= 0 && !Number.isNaN(this.completionLogE)) {
       const p0 = this.expected[face] as number;
       this.completionLogE += Math.log((this.A * p0 + (this.completionCounts[face] as number)) / ((this.A + this.n - 1) * p0));
       this.completionCounts[face] = (this.completionCounts[face] as number) + 1;
@@ -277,17 +292,16 @@ export class ReadDieRules {
 
   /** RobustMonitor.decide: UNFAIR first, then the margin. */
   private decide(): void {
-    if (this.maxLogE >= this.logThreshold && (this.evidence ??= this.logE()) >= this.logThreshold) this.decision = 'UNFAIR';
+    if (this.maxLogE >= this.logThreshold && (Number.isNaN(this.evidence) ? (this.evidence = this.logE()) : this.evidence) >= this.logThreshold) this.decision = 'UNFAIR';
     else if (this.insideMargin()) this.decision = 'FAIR_WITHIN';
   }
 
+  /** robustInsideMargin at the counts: every face's upper ends first, then the lower ends (the result is the same in any order). */
   private insideMargin(): boolean {
     if (this.n === 0) return false;
-    const bounds = this.margin.at(this.n);
-    for (let i = 0; i < this.k; i++) {
-      const s = this.counts[i] as number;
-      if (s > (bounds[i] as number) || s < (bounds[this.k + i] as number)) return false;
-    }
+    const n = this.n;
+    for (let i = 0; i < this.k; i++) if ((this.counts[i] as number) > this.margin.bound(n, i, 0)) return false;
+    for (let i = 0; i < this.k; i++) if ((this.counts[i] as number) < this.margin.bound(n, i, 1)) return false;
     return true;
   }
 }

@@ -22,7 +22,7 @@
 import { sessionErrorControl, sessionMonitor } from './dieVerdict.js';
 import { goodmanCertifier } from './intervals.js';
 import { ReadDieRules } from './planDie.js';
-import { cumulativeOf, drawBinomial, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
+import { binomialDrawer, cumulativeOf, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
 
 /** Past this many rolls, the rolls come in batches of 1/BATCHES of the rolls so far (below it, one at a time). */
 const BATCHES = 200;
@@ -44,21 +44,26 @@ export function countsDrawer(n: number, probabilities: readonly number[], exactU
 export function countsDrawerInto(n: number, probabilities: readonly number[], exactUpTo = EXACT_DRAW_LIMIT): (out: Float64Array, random: RandomSource) => Float64Array {
   const table = n <= exactUpTo ? logFactorials(n) : null;
   const k = probabilities.length;
+  // Each face's conditional odds are the same from draw to draw (the faces before it take their share of the mass).
+  const conditional: number[] = [];
+  let before = 1;
+  for (const p of probabilities) {
+    conditional.push(before > 0 ? Math.min(1, p / before) : 1);
+    before -= p;
+  }
+  const binomials = table ? conditional.map((q) => binomialDrawer(q, table)) : null;
   return (out, random) => {
     let left = n;
-    let mass = 1;
     for (let i = 0; i < k; i++) {
-      const p = probabilities[i] as number;
       let c = left;
       if (i < k - 1) {
-        const q = mass > 0 ? Math.min(1, p / mass) : 1;
-        c = table
-          ? drawBinomial(left, q, random, table)
+        const q = conditional[i] as number;
+        c = binomials
+          ? (binomials[i] as (n: number, random: RandomSource) => number)(left, random)
           : Math.min(left, Math.max(0, Math.round(left * q + Math.sqrt(left * q * (1 - q)) * drawNormal(random))));
       }
       out[i] = c;
       left -= c;
-      mass -= p;
     }
     return out;
   };
@@ -145,32 +150,40 @@ export function stoppingQuantile(sorted: readonly number[], q: number): number |
 }
 
 /**
- * The fewest rolls at which a fair die's file of that many rolls is certified by analyze's fixed-n rule with
- * probability at least q, estimated on `runs` simulated files at each size (the same random numbers' seed for every
- * size, so the search compares like with like); null beyond `cap`.
+ * For each q of `quantiles`: the fewest rolls at which a fair die's file of that many rolls is certified by analyze's
+ * fixed-n rule with probability at least q, estimated on `runs` simulated files at each size (the same random numbers'
+ * seed for every size, so the search compares like with like); null beyond `cap`. A size's share is simulated once for
+ * every q (it depends on the size alone).
  */
-export function fixedSampleCertifyRolls(expected: readonly number[], alpha: number, delta: number, q: number, runs: number, cap: number, seed: () => RandomSource): number | null {
+export function fixedSampleCertifyRolls(expected: readonly number[], alpha: number, delta: number, quantiles: readonly number[], runs: number, cap: number, seed: () => RandomSource): (number | null)[] {
   const certifies = goodmanCertifier(expected, alpha, delta);
+  const shares = new Map<number, number>();
   const share = (n: number): number => {
-    const random = seed();
-    const draw = countsDrawer(n, expected, 1_000_000);
-    let certified = 0;
-    for (let r = 0; r < runs; r++) if (certifies(draw(random))) certified++;
-    return certified / runs;
+    let known = shares.get(n);
+    if (known === undefined) {
+      const random = seed();
+      const draw = countsDrawer(n, expected, 1_000_000);
+      let certified = 0;
+      for (let r = 0; r < runs; r++) if (certifies(draw(random))) certified++;
+      shares.set(n, (known = certified / runs));
+    }
+    return known;
   };
-  let lo = 1;
-  let hi = 64;
-  while (share(hi) < q) {
-    lo = hi;
-    hi *= 2;
-    if (hi > cap) return null;
-  }
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (share(mid) >= q) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  return quantiles.map((q) => {
+    let lo = 1;
+    let hi = 64;
+    while (share(hi) < q) {
+      lo = hi;
+      hi *= 2;
+      if (hi > cap) return null;
+    }
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (share(mid) >= q) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  });
 }
 
 /**
