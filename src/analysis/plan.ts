@@ -272,8 +272,8 @@ export function planCertification(
   }).rolls;
   const session = quantiles(stoppingQuantile(stops, 0.5), stoppingQuantile(stops, LIKELY_SHARE), LIKELY_SHARE, rig);
   if (misreadRates !== undefined) return { delta, level, sessionLevel: atSession, session, exactShares, ...misreads };
-  const fixed = (q: number) => fixedSampleCertifyRolls(probs, certifyAlpha, delta, q, simulation.fixedRuns, SIMULATION_CAP, simulation.random);
-  return { delta, level, sessionLevel: atSession, session, exactShares, fixedSample: quantiles(fixed(0.5), fixed(LIKELY_SHARE), LIKELY_SHARE, rig) };
+  const [fixedMedian, fixedLikely] = fixedSampleCertifyRolls(probs, certifyAlpha, delta, [0.5, LIKELY_SHARE], simulation.fixedRuns, SIMULATION_CAP, simulation.random) as [number | null, number | null];
+  return { delta, level, sessionLevel: atSession, session, exactShares, fixedSample: quantiles(fixedMedian, fixedLikely, LIKELY_SHARE, rig) };
 }
 
 function orNull(f: () => number): number | null {

@@ -21,7 +21,8 @@
  */
 import { sessionErrorControl, sessionMonitor } from './dieVerdict.js';
 import { goodmanCertifier } from './intervals.js';
-import { cumulativeOf, drawBinomial, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
+import { ReadDieRules } from './planDie.js';
+import { binomialDrawer, cumulativeOf, drawIndex, drawNormal, logFactorials, type RandomSource } from './random.js';
 
 /** Past this many rolls, the rolls come in batches of 1/BATCHES of the rolls so far (below it, one at a time). */
 const BATCHES = 200;
@@ -35,24 +36,36 @@ const EXACT_DRAW_LIMIT = 1_000;
  * sums of many such batches, so the approximation's error is far below what a quantile over a few hundred dice resolves).
  */
 export function countsDrawer(n: number, probabilities: readonly number[], exactUpTo = EXACT_DRAW_LIMIT): (random: RandomSource) => number[] {
+  const draw = countsDrawerInto(n, probabilities, exactUpTo);
+  return (random) => Array.from(draw(new Float64Array(probabilities.length), random));
+}
+
+/** {@link countsDrawer}, writing the counts into `out` (the same draws from the same random numbers: no allocation a draw). */
+export function countsDrawerInto(n: number, probabilities: readonly number[], exactUpTo = EXACT_DRAW_LIMIT): (out: Float64Array, random: RandomSource) => Float64Array {
   const table = n <= exactUpTo ? logFactorials(n) : null;
-  return (random) => {
-    const counts: number[] = [];
+  const k = probabilities.length;
+  // Each face's conditional odds are the same from draw to draw (the faces before it take their share of the mass).
+  const conditional: number[] = [];
+  let before = 1;
+  for (const p of probabilities) {
+    conditional.push(before > 0 ? Math.min(1, p / before) : 1);
+    before -= p;
+  }
+  const binomials = table ? conditional.map((q) => binomialDrawer(q, table)) : null;
+  return (out, random) => {
     let left = n;
-    let mass = 1;
-    probabilities.forEach((p, i) => {
+    for (let i = 0; i < k; i++) {
       let c = left;
-      if (i < probabilities.length - 1) {
-        const q = mass > 0 ? Math.min(1, p / mass) : 1;
-        c = table
-          ? drawBinomial(left, q, random, table)
+      if (i < k - 1) {
+        const q = conditional[i] as number;
+        c = binomials
+          ? (binomials[i] as (n: number, random: RandomSource) => number)(left, random)
           : Math.min(left, Math.max(0, Math.round(left * q + Math.sqrt(left * q * (1 - q)) * drawNormal(random))));
       }
-      counts.push(c);
+      out[i] = c;
       left -= c;
-      mass -= p;
-    });
-    return counts;
+    }
+    return out;
   };
 }
 
@@ -87,25 +100,44 @@ export interface SessionStops {
 /** Runs `runs` simulated dice through a session's monitor each, until it decides or `cap` rolls. */
 export function sessionStoppingRolls(s: SessionSimulation): SessionStops {
   const control = sessionErrorControl(s.alpha, s.dice);
+  const options = { delta: s.delta, ...(s.misreadRates ? { misreadRates: s.misreadRates } : {}) };
+  // The monitor a session builds: it checks the settings, and dice read with misread bounds run through it.
+  const first = sessionMonitor(control, s.expected, options);
   const cumulative = cumulativeOf(s.truth);
   const rolls: number[] = [];
   let other = 0;
   // Batch sizes repeat from die to die: one drawer (and log-factorial table) per size.
-  const drawers = new Map<number, (random: RandomSource) => number[]>();
-  const drawer = (size: number) => {
+  const drawers = new Map<number, (out: Float64Array, random: RandomSource) => Float64Array>();
+  const counts = new Float64Array(s.truth.length);
+  const batch = (size: number): Float64Array => {
     let d = drawers.get(size);
-    if (d === undefined) drawers.set(size, (d = countsDrawer(size, s.truth)));
-    return d;
+    if (d === undefined) drawers.set(size, (d = countsDrawerInto(size, s.truth)));
+    return d(counts, s.random);
   };
-  for (let r = 0; r < s.runs; r++) {
-    const monitor = sessionMonitor(control, s.expected, { delta: s.delta, ...(s.misreadRates ? { misreadRates: s.misreadRates } : {}) });
-    while (!monitor.decided && monitor.rolls < s.cap) {
-      if (monitor.rolls < BATCHES) monitor.observe(drawIndex(cumulative, s.random));
-      else monitor.observeCounts(drawer(Math.floor(monitor.rolls / BATCHES))(s.random));
-    }
-    const kind = monitor.decided ? monitor.verdict().kind : 'INCONCLUSIVE';
-    rolls.push(kind === s.target ? monitor.rolls : Infinity);
+  const record = (kind: string, at: number) => {
+    rolls.push(kind === s.target ? at : Infinity);
     if (kind !== s.target && kind !== 'INCONCLUSIVE') other++;
+  };
+  if (first.misreadRates === null) {
+    // Every roll read: the monitor's rules without its allocations (planDie.ts), the same decisions at the same rolls.
+    const die = new ReadDieRules(first);
+    for (let r = 0; r < s.runs; r++) {
+      die.reset();
+      while (die.decision === null && die.rolls < s.cap) {
+        if (die.rolls < BATCHES) die.observe(drawIndex(cumulative, s.random));
+        else die.observeCounts(batch(Math.floor(die.rolls / BATCHES)));
+      }
+      record(die.decision ?? 'INCONCLUSIVE', die.rolls);
+    }
+  } else {
+    for (let r = 0; r < s.runs; r++) {
+      const monitor = r === 0 ? first : sessionMonitor(control, s.expected, options);
+      while (!monitor.decided && monitor.rolls < s.cap) {
+        if (monitor.rolls < BATCHES) monitor.observe(drawIndex(cumulative, s.random));
+        else monitor.observeCounts(Array.from(batch(Math.floor(monitor.rolls / BATCHES))));
+      }
+      record(monitor.decided ? monitor.verdict().kind : 'INCONCLUSIVE', monitor.rolls);
+    }
   }
   return { rolls: rolls.sort((a, b) => a - b), other };
 }
@@ -118,32 +150,40 @@ export function stoppingQuantile(sorted: readonly number[], q: number): number |
 }
 
 /**
- * The fewest rolls at which a fair die's file of that many rolls is certified by analyze's fixed-n rule with
- * probability at least q, estimated on `runs` simulated files at each size (the same random numbers' seed for every
- * size, so the search compares like with like); null beyond `cap`.
+ * For each q of `quantiles`: the fewest rolls at which a fair die's file of that many rolls is certified by analyze's
+ * fixed-n rule with probability at least q, estimated on `runs` simulated files at each size (the same random numbers'
+ * seed for every size, so the search compares like with like); null beyond `cap`. A size's share is simulated once for
+ * every q (it depends on the size alone).
  */
-export function fixedSampleCertifyRolls(expected: readonly number[], alpha: number, delta: number, q: number, runs: number, cap: number, seed: () => RandomSource): number | null {
+export function fixedSampleCertifyRolls(expected: readonly number[], alpha: number, delta: number, quantiles: readonly number[], runs: number, cap: number, seed: () => RandomSource): (number | null)[] {
   const certifies = goodmanCertifier(expected, alpha, delta);
+  const shares = new Map<number, number>();
   const share = (n: number): number => {
-    const random = seed();
-    const draw = countsDrawer(n, expected, 1_000_000);
-    let certified = 0;
-    for (let r = 0; r < runs; r++) if (certifies(draw(random))) certified++;
-    return certified / runs;
+    let known = shares.get(n);
+    if (known === undefined) {
+      const random = seed();
+      const draw = countsDrawer(n, expected, 1_000_000);
+      let certified = 0;
+      for (let r = 0; r < runs; r++) if (certifies(draw(random))) certified++;
+      shares.set(n, (known = certified / runs));
+    }
+    return known;
   };
-  let lo = 1;
-  let hi = 64;
-  while (share(hi) < q) {
-    lo = hi;
-    hi *= 2;
-    if (hi > cap) return null;
-  }
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (share(mid) >= q) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  return quantiles.map((q) => {
+    let lo = 1;
+    let hi = 64;
+    while (share(hi) < q) {
+      lo = hi;
+      hi *= 2;
+      if (hi > cap) return null;
+    }
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (share(mid) >= q) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  });
 }
 
 /**

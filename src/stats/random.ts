@@ -90,6 +90,32 @@ export function drawBinomial(n: number, p: number, random: RandomSource, logFact
   const pmfMode = Math.exp(
     (logFactorial[n] as number) - (logFactorial[mode] as number) - (logFactorial[n - mode] as number) + mode * Math.log(p) + (n - mode) * Math.log1p(-p),
   );
+  return walkFromMode(n, mode, odds, pmfMode, random);
+}
+
+/**
+ * drawBinomial(·, p, ·, logFactorial) for many draws with the same p and n ≤ the table's: the same draws from the same
+ * random numbers, the logarithms of p computed once and each n's probability at the mode once (a draw is then the walk).
+ */
+export function binomialDrawer(p: number, logFactorial: Float64Array): (n: number, random: RandomSource) => number {
+  if (p <= 0) return () => 0;
+  if (p >= 1) return (n) => n;
+  const odds = p / (1 - p);
+  const logP = Math.log(p);
+  const log1mP = Math.log1p(-p);
+  const pmfModes = new Float64Array(logFactorial.length).fill(NaN);
+  return (n, random) => {
+    const mode = Math.min(n, Math.floor((n + 1) * p));
+    let pmfMode = pmfModes[n] as number;
+    if (Number.isNaN(pmfMode)) {
+      pmfModes[n] = pmfMode = Math.exp((logFactorial[n] as number) - (logFactorial[mode] as number) - (logFactorial[n - mode] as number) + mode * logP + (n - mode) * log1mP);
+    }
+    return walkFromMode(n, mode, odds, pmfMode, random);
+  };
+}
+
+/** The inversion of drawBinomial from the mode outwards, given the mode's probability. */
+function walkFromMode(n: number, mode: number, odds: number, pmfMode: number, random: RandomSource): number {
   let u = random() - pmfMode;
   if (u < 0) return mode;
   let up = mode;
