@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
@@ -98,6 +99,14 @@ describe('3D synthetic camera in Chromium', () => {
     expect(a.width).toBe(1280);
     expect(a.height).toBe(720);
     expect(Buffer.compare(Buffer.from(a.data), Buffer.from(b.data))).toBe(0);
+  }, 180_000);
+
+  it('reads back as pixels the very image its lossless PNG holds', async () => {
+    const { spec } = buildScene({ seed: 510_000, dice: 'd6', look: 'tray' });
+    const pixels = await renderer.renderPixels(spec);
+    const { data, info } = await sharp(await renderer.render(spec, 'png')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([pixels.width, pixels.height]).toEqual([info.width, info.height]);
+    expect(Buffer.compare(Buffer.from(pixels.data), data)).toBe(0);
   }, 180_000);
 
   for (const [dice, seed] of [['xwing', 2_000_123], ['d6', 2_500_042]] as const) {
