@@ -53,6 +53,10 @@ const SAME_DRAWING: Readonly<Record<string, string>> = {
   // 2026-12-02: the meshes sent to the page as float32 bytes, not as arrays (Chromium 156.0.8078.114): seeds 1-3 of
   // train-xwing and 1008200-1008201 of dev6-xwing-f3 (foreign-3 art, 30 % cocked) the same bytes.
   f82365e2665a3366821ba3e302eb9f64e73fb060ef297c4ddf13f470322f5050: '3b6f88203d506c44f1e20d96897890a01dc08e8ade299763b669d7a6cf00f422',
+  // 2026-12-06: a page that resizes its renderer for another frame size instead of making a new one, and reads raw
+  // pixels back (Chromium 156.0.8078.129): seeds 1-3 of train-xwing, 1008200 (foreign-3, 30 % cocked), 1000700 (random
+  // art), 2500042 (d6) and tray scenes 510000-510001, drawn rig and tray in turn, the same JPEG and PNG bytes.
+  '1516156b80545dc90b433a884ab7d0a726bb0be68a654823ddbee8a5a3cba46c': 'f82365e2665a3366821ba3e302eb9f64e73fb060ef297c4ddf13f470322f5050',
 };
 
 /** The oldest drawing code known to draw what `drawing` draws (itself when none is). */

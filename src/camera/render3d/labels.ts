@@ -98,8 +98,8 @@ export function classOf(die: RenderDie, symbol: string, cocked: boolean): string
   return simDieClass({ kind: die, face: symbol, cocked });
 }
 
-export function dieTruth(view: CameraView, lens: Lens, d: PlacedDie, shape: DieShape): DieTruth {
-  const box = dieBox(view, lens, d, shape);
+/** The die's truth; `box` is its dieBox when the caller has it already. */
+export function dieTruth(view: CameraView, lens: Lens, d: PlacedDie, shape: DieShape, box = dieBox(view, lens, d, shape)): DieTruth {
   if (!box) throw new RangeError('A die lies behind the camera.');
   const { slot, tiltDeg } = upwardSlot(d, shape);
   const face = shape.faces[slot] as DieShape['faces'][number];

@@ -33,17 +33,6 @@ export function translate(poly: Polygon, dx: number, dz: number): P2[] {
   return poly.map(([x, z]) => [x + dx, z + dz]);
 }
 
-function projectOn(poly: Polygon, ax: number, az: number): [number, number] {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const [x, z] of poly) {
-    const d = x * ax + z * az;
-    if (d < lo) lo = d;
-    if (d > hi) hi = d;
-  }
-  return [lo, hi];
-}
-
 /** [min x, min z, max x, max z] of a polygon. */
 function bounds(poly: Polygon): [number, number, number, number] {
   let x0 = Infinity;
@@ -67,27 +56,52 @@ export function overlaps(a: Polygon, b: Polygon, gap = 0): boolean {
   // Most pairs placement asks about (a die slid towards a wall, step by step) lie well apart. Bounding boxes apart
   // mean the polygons are, and some edge's normal then separates them too, so the answer is the one the edges give;
   // only for gap 0, since the edges' normals need not separate by a gap the boxes do.
-  if (gap === 0) {
-    const [ax0, az0, ax1, az1] = bounds(a);
-    const [bx0, bz0, bx1, bz1] = bounds(b);
-    if (ax1 + BOX_CLEARANCE < bx0 || bx1 + BOX_CLEARANCE < ax0 || az1 + BOX_CLEARANCE < bz0 || bz1 + BOX_CLEARANCE < az0) return false;
+  if (gap === 0 && boxesApart(bounds(a), bounds(b))) return false;
+  return separatingEdge(a, b, gap) < 0;
+}
+
+function boxesApart([ax0, az0, ax1, az1]: readonly number[], [bx0, bz0, bx1, bz1]: readonly number[]): boolean {
+  return (ax1 as number) + BOX_CLEARANCE < (bx0 as number) || (bx1 as number) + BOX_CLEARANCE < (ax0 as number) || (az1 as number) + BOX_CLEARANCE < (bz0 as number) || (bz1 as number) + BOX_CLEARANCE < (az0 as number);
+}
+
+/**
+ * An edge (numbered through `a`'s edges, then `b`'s) whose normal separates the polygons by `gap`, or -1 when none
+ * does. Edge `first` is tried before the others: which is tried first changes only how soon one is found.
+ */
+function separatingEdge(a: Polygon, b: Polygon, gap: number, first = -1): number {
+  if (first >= 0 && separates(a, b, gap, first)) return first;
+  const edges = a.length + b.length;
+  for (let e = 0; e < edges; e++) if (e !== first && separates(a, b, gap, e)) return e;
+  return -1;
+}
+
+function separates(a: Polygon, b: Polygon, gap: number, edge: number): boolean {
+  const poly = edge < a.length ? a : b;
+  const i = edge < a.length ? edge : edge - a.length;
+  const p = poly[i] as P2;
+  const q = poly[(i + 1) % poly.length] as P2;
+  let ax = q[1] - p[1];
+  let az = p[0] - q[0];
+  const len = Math.hypot(ax, az);
+  if (len < 1e-12) return false;
+  ax /= len;
+  az /= len;
+  // Each polygon's span along the normal, without making pairs: scene building's innermost loop.
+  let alo = Infinity;
+  let ahi = -Infinity;
+  for (const [x, z] of a) {
+    const d = x * ax + z * az;
+    if (d < alo) alo = d;
+    if (d > ahi) ahi = d;
   }
-  for (const poly of [a, b]) {
-    for (let i = 0; i < poly.length; i++) {
-      const p = poly[i] as P2;
-      const q = poly[(i + 1) % poly.length] as P2;
-      let ax = q[1] - p[1];
-      let az = p[0] - q[0];
-      const len = Math.hypot(ax, az);
-      if (len < 1e-12) continue;
-      ax /= len;
-      az /= len;
-      const [alo, ahi] = projectOn(a, ax, az);
-      const [blo, bhi] = projectOn(b, ax, az);
-      if (ahi + gap <= blo || bhi + gap <= alo) return false;
-    }
+  let blo = Infinity;
+  let bhi = -Infinity;
+  for (const [x, z] of b) {
+    const d = x * ax + z * az;
+    if (d < blo) blo = d;
+    if (d > bhi) bhi = d;
   }
-  return true;
+  return ahi + gap <= blo || bhi + gap <= alo;
 }
 
 /** An axis-aligned rectangle as a polygon. */
@@ -108,12 +122,27 @@ export function rectPolygon(x0: number, z0: number, x1: number, z1: number): P2[
  */
 export function slideToContact(footprint: Polygon, start: P2, dir: P2, target: Polygon, maxDistance: number, gap = 0.01): P2 | undefined {
   const at = (t: number): P2[] => translate(footprint, start[0] + dir[0] * t, start[1] + dir[1] * t);
-  if (overlaps(at(0), target)) return undefined;
+  // Most steps of the scan leave the footprint's box apart from the target's, which `overlaps` answers first: here
+  // that is asked without translating the footprint. Rounding is monotone, so the translated footprint's box is its
+  // box translated, to the bit, and the answer is the one `overlaps` gives.
+  // Near contact, step after step is told apart by the same edge, which is tried first.
+  const [fx0, fz0, fx1, fz1] = bounds(footprint);
+  const targetBox = bounds(target);
+  let lastEdge = -1;
+  const overlapsAt = (t: number): boolean => {
+    const dx = start[0] + dir[0] * t;
+    const dz = start[1] + dir[1] * t;
+    if (boxesApart([fx0 + dx, fz0 + dz, fx1 + dx, fz1 + dz], targetBox)) return false;
+    const edge = separatingEdge(at(t), target, 0, lastEdge);
+    if (edge >= 0) lastEdge = edge;
+    return edge < 0;
+  };
+  if (overlapsAt(0)) return undefined;
   const step = 0.1;
   let lo = 0;
   let hi = -1;
   for (let t = step; t <= maxDistance + 1e-9; t += step) {
-    if (overlaps(at(t), target)) {
+    if (overlapsAt(t)) {
       hi = t;
       break;
     }
@@ -122,7 +151,7 @@ export function slideToContact(footprint: Polygon, start: P2, dir: P2, target: P
   if (hi < 0) return undefined;
   for (let i = 0; i < 30; i++) {
     const mid = (lo + hi) / 2;
-    if (overlaps(at(mid), target)) hi = mid;
+    if (overlapsAt(mid)) hi = mid;
     else lo = mid;
   }
   const t = Math.max(0, lo - gap);

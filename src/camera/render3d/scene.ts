@@ -13,7 +13,7 @@ import type { RandomSource } from '../../stats/random.js';
 import { seededRandom } from '../../stats/random.js';
 import type { DieShape, ShapeKind, Vec3 } from './geometry.js';
 import { buildDieShape, oppositeSlot } from './geometry.js';
-import type { DieTruth, PlacedDie } from './labels.js';
+import type { DieTruth, PixelBox, PlacedDie } from './labels.js';
 import { dieBox, dieTruth } from './labels.js';
 import type { Lens } from './lens.js';
 import { renderHfovDeg, sourcePixel, focalPx } from './lens.js';
@@ -281,6 +281,8 @@ export function hiddenByWall(die: Pick<PlacedDie, 'rotation' | 'position' | 'siz
 interface Placing {
   readonly die: SceneDie;
   readonly footprint: P2[];
+  /** Its box in the image, as placing it checked it (and its truth gives it). */
+  readonly box: PixelBox;
 }
 
 /** A cocked die leans 14..40 degrees unless told otherwise (the least a tumbled die rests at against a wall or die). */
@@ -501,7 +503,7 @@ export function buildScene(options: SceneOptions): Scene {
       if (hiddenByWall(candidate, shape, position, walls)) continue;
       const box = dieBox(view, lens, candidate, shape);
       if (!box || box.x < margin || box.y < margin || box.x + box.width > width - margin || box.y + box.height > height - margin) continue;
-      placed.push({ die: candidate, footprint: world });
+      placed.push({ die: candidate, footprint: world, box });
       break;
     }
   }
@@ -536,7 +538,7 @@ export function buildScene(options: SceneOptions): Scene {
     placed: placed.map((p) => p.die),
     post,
   };
-  return { spec, truth: spec.placed.map((d) => dieTruth(view, lens, d, shapeOf(d.shapeKey))) };
+  return { spec, truth: placed.map((p) => dieTruth(view, lens, p.die, shapeOf(p.die.shapeKey), p.box)) };
 }
 
 /** The scene with one die removed (same camera, light and platform): for checking where a die's pixels are. */

@@ -44,23 +44,29 @@ export function blurRegion(rgba: Uint8ClampedArray, width: number, height: numbe
   const y1 = Math.min(height - 1, Math.ceil(region.y + region.r));
   if (x1 <= x0 || y1 <= y0) return;
   // Each half pass reads only the frame and writes only the square, so the whole square is blurred from the same values.
-  const tmp = new Float32Array((x1 - x0) * (y1 - y0) * 3);
+  // In integers: s = a + 2b + c is at most 1020, and s / 4 stored in the clamped bytes rounds half to even, which
+  // (s + 1 + (s >> 2 & 1)) >> 2 does too (a quarter down, three quarters up, a half to the even neighbour).
+  const tmp = new Uint16Array((x1 - x0) * (y1 - y0) * 3);
   for (let p = 0; p < passes; p++) {
-    for (const step of [4, width * 4]) {
+    for (let half = 0; half < 2; half++) {
+      const step = half === 0 ? 4 : width * 4;
       let t = 0;
       for (let y = y0; y < y1; y++) {
         for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
-          tmp[t] = ((rgba[i - step] as number) + 2 * (rgba[i] as number) + (rgba[i + step] as number)) / 4;
-          tmp[t + 1] = ((rgba[i + 1 - step] as number) + 2 * (rgba[i + 1] as number) + (rgba[i + 1 + step] as number)) / 4;
-          tmp[t + 2] = ((rgba[i + 2 - step] as number) + 2 * (rgba[i + 2] as number) + (rgba[i + 2 + step] as number)) / 4;
+          tmp[t] = (rgba[i - step] as number) + 2 * (rgba[i] as number) + (rgba[i + step] as number);
+          tmp[t + 1] = (rgba[i + 1 - step] as number) + 2 * (rgba[i + 1] as number) + (rgba[i + 1 + step] as number);
+          tmp[t + 2] = (rgba[i + 2 - step] as number) + 2 * (rgba[i + 2] as number) + (rgba[i + 2 + step] as number);
         }
       }
       t = 0;
       for (let y = y0; y < y1; y++) {
         for (let i = (y * width + x0) * 4, end = (y * width + x1) * 4; i < end; i += 4, t += 3) {
-          rgba[i] = tmp[t] as number;
-          rgba[i + 1] = tmp[t + 1] as number;
-          rgba[i + 2] = tmp[t + 2] as number;
+          const r = tmp[t] as number;
+          const g = tmp[t + 1] as number;
+          const b = tmp[t + 2] as number;
+          rgba[i] = (r + 1 + ((r >> 2) & 1)) >> 2;
+          rgba[i + 1] = (g + 1 + ((g >> 2) & 1)) >> 2;
+          rgba[i + 2] = (b + 1 + ((b >> 2) & 1)) >> 2;
         }
       }
     }

@@ -93,6 +93,11 @@ let state;
 export function applyCamera(renderer, spec) {
   const { width, height } = spec;
   if (!state || state.width !== width || state.height !== height) {
+    if (state) {
+      state.frame.dispose();
+      state.material.dispose();
+      state.quad.geometry.dispose();
+    }
     const frame = new THREE.FramebufferTexture(width, height);
     frame.minFilter = THREE.LinearFilter;
     frame.magFilter = THREE.LinearFilter;
@@ -124,7 +129,7 @@ export function applyCamera(renderer, spec) {
     quad.frustumCulled = false;
     const scene = new THREE.Scene();
     scene.add(quad);
-    state = { width, height, frame, material, scene, camera: new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1) };
+    state = { width, height, frame, material, quad, scene, camera: new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1) };
   }
   const u = state.material.uniforms;
   const lens = spec.lens;

@@ -1,4 +1,4 @@
-/* global document, window, FileReader, performance, atob */
+/* global document, window, Blob, FileReader, performance, atob */
 /**
  * Browser side of the 3D synthetic camera: draws a scene described by
  * src/camera/render3d/scene.ts with three.js (PBR plastic, shadow maps, room
@@ -22,6 +22,12 @@ const css = (c, k = 1, alpha = 1) => `rgba(${c.map((v) => Math.max(0, Math.min(2
 
 function ensureRenderer(width, height) {
   if (renderer && renderer.domElement.width === width && renderer.domElement.height === height) return;
+  // Another frame size (a rig scene after a tray scene) resizes the renderer rather than making a new one: a new
+  // renderer on the same canvas (the same WebGL context) compiled every shader again, some 10 s on SwiftShader.
+  if (renderer) {
+    renderer.setSize(width, height, false);
+    return;
+  }
   const canvas = document.getElementById('frame');
   renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
   renderer.setPixelRatio(1);
@@ -436,9 +442,33 @@ function encode(canvas, type, quality) {
   });
 }
 
+/** The canvas's pixels as base64 RGB bytes, rows top first: one read-back, no image encoding on either side. */
+function rawPixels(gl, width, height) {
+  const rgba = new Uint8Array(width * height * 4);
+  gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, rgba);
+  const rgb = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    // GL's rows run bottom first.
+    const from = (height - 1 - y) * width * 4;
+    const to = y * width * 3;
+    for (let x = 0; x < width; x++) {
+      rgb[to + x * 3] = rgba[from + x * 4];
+      rgb[to + x * 3 + 1] = rgba[from + x * 4 + 1];
+      rgb[to + x * 3 + 2] = rgba[from + x * 4 + 2];
+    }
+  }
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(new Blob([rgb]));
+  });
+}
+
 /**
  * Renders one scene through the camera model; resolves to the encoded image,
- * base64: JPEG at the scene's quality, or PNG (lossless, for checks).
+ * base64: JPEG at the scene's quality, PNG (lossless, for checks), or `raw` RGB
+ * bytes (lossless, for checks that want pixels: no PNG to encode and decode).
  */
 async function render(spec, format = 'jpeg') {
   const t0 = performance.now();
@@ -456,7 +486,7 @@ async function render(spec, format = 'jpeg') {
   scene.traverse((o) => {
     if (o.isLight && o.shadow && o.shadow.map) o.shadow.map.dispose();
   });
-  const encoded = await encode(renderer.domElement, format === 'png' ? 'image/png' : 'image/jpeg', spec.post.jpegQuality / 100);
+  const encoded = format === 'raw' ? await rawPixels(gl, spec.width, spec.height) : await encode(renderer.domElement, format === 'png' ? 'image/png' : 'image/jpeg', spec.post.jpegQuality / 100);
   timings.build = t1 - t0;
   timings.draw = t2 - t1;
   timings.encode = performance.now() - t2;
