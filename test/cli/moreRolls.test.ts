@@ -115,7 +115,7 @@ describe('rolling on a session whose budget was spent', () => {
     expect(on.err).toContain('nothing was stored');
     expect(on.out).not.toContain('roll budget raised');
     expect(events()).toEqual(before);
-  });
+  }, 240_000); // a 600-roll demo with misread bounds: about 35 s alone, over 90 s in a loaded full-suite run
 
   it('prints how to raise the time budget after a finish on it, refuses a plain resume of it, and rolls on for the hours raised', async () => {
     const timed = join(dir, 'timed.yaml');
