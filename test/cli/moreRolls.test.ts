@@ -87,7 +87,7 @@ describe('rolling on a session whose budget was spent', () => {
     expect(asked).toBeLessThanOrEqual(6000);
     const far = /^Far past that \(over ten times the rolls they have had, if the observed shares hold\): (.*); roll on for them only if that time is worth it\.$/m.exec(r.out)?.[1] ?? '';
     expect(far).toMatch(/demo3-d6-B about [\d,]{9,} more rolls \([\d,]+ h \d+ min at this run's pace\)/);
-  });
+  }, 240_000); // a 600-roll demo with misread bounds: about 35 s alone, over 90 s in a loaded full-suite run
 
   it('refuses to raise the budget of a session whose every die has a verdict, and stores nothing', async () => {
     const loaded = join(dir, 'loaded.yaml');
@@ -115,7 +115,7 @@ describe('rolling on a session whose budget was spent', () => {
     expect(on.err).toContain('nothing was stored');
     expect(on.out).not.toContain('roll budget raised');
     expect(events()).toEqual(before);
-  }, 240_000); // a 600-roll demo with misread bounds: about 35 s alone, over 90 s in a loaded full-suite run
+  });
 
   it('prints how to raise the time budget after a finish on it, refuses a plain resume of it, and rolls on for the hours raised', async () => {
     const timed = join(dir, 'timed.yaml');
