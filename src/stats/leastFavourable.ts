@@ -193,7 +193,7 @@ interface Prepared {
   /** The misread rates the first pass's tilts were made for (null: none yet). */
   misreadRates: Float64Array | null;
   firstTilts: Tilt[];
-  readonly scratch: { base: Float64Array; added: Float64Array; ratio: Float64Array; order: Int32Array; x: Float64Array; tilts: Tilt[] };
+  readonly scratch: { base: Float64Array; added: Float64Array; ratio: Float64Array; order: Int32Array; x: Float64Array; best: Float64Array; tilts: Tilt[] };
 }
 
 const preparedMixtures = new WeakMap<DirichletMixture, Prepared>();
@@ -223,7 +223,7 @@ function preparedFor(mixture: DirichletMixture): Prepared {
     expectedTilt: { weights: expected, logs: Float64Array.from(expected, (p) => Math.log(p)) },
     misreadRates: null,
     firstTilts: [],
-    scratch: { base: new Float64Array(k), added: new Float64Array(k), ratio: new Float64Array(k), order: new Int32Array(k), x: new Float64Array(k), tilts: Array.from({ length: k }, () => newTilt(k)) },
+    scratch: { base: new Float64Array(k), added: new Float64Array(k), ratio: new Float64Array(k), order: new Int32Array(k), x: new Float64Array(k), best: new Float64Array(k), tilts: Array.from({ length: k }, () => newTilt(k)) },
   };
   preparedMixtures.set(mixture, prepared);
   return prepared;
@@ -245,19 +245,20 @@ function firstTilts(prepared: Prepared, rates: readonly number[]): Tilt[] {
  */
 function over(prepared: Prepared, partial: PartialCounts, tilts: readonly Tilt[]): RobustEvidence {
   const { k, scratch } = prepared;
-  const { base, added, ratio, order, x } = scratch;
+  const { base, added, ratio, order, x, best } = scratch;
   let bestLogE = 0;
-  let best: number[] | null = null;
+  let found = false;
   for (const tilt of tilts) {
     allocateInto(base, tilt.weights, partial.unresolved, added, ratio, order);
     for (let i = 0; i < k; i++) x[i] = (partial.counts[i] as number) + (added[i] as number);
     const logE = logBayesFactorWithLogs(x, prepared, tilt.logs);
-    if (best === null || logE < bestLogE) {
+    if (!found || logE < bestLogE) {
+      found = true;
       bestLogE = logE;
-      best = Array.from(x);
+      best.set(x);
     }
   }
-  return { logE: bestLogE, counts: best as number[] };
+  return { logE: bestLogE, counts: Array.from(best) };
 }
 
 /** logBayesFactorWithWeights with lnΓ(A), lnΓ(a_i) and ln w_i as prepared: the same operations on the same values, so the same bits. */
