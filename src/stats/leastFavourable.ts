@@ -85,10 +85,16 @@ function logBayesFactorWithWeights(x: ArrayLike<number>, mixture: DirichletMixtu
 export function allocateLeastFavourable(base: ArrayLike<number>, weights: ArrayLike<number>, units: number): Float64Array {
   const k = base.length;
   const added = new Float64Array(k);
-  if (!(units > 0)) return added;
+  allocateInto(base, weights, units, added, new Float64Array(k), new Int32Array(k));
+  return added;
+}
+
+/** allocateLeastFavourable into `added` (all k entries written), with `ratio` and `order` as scratch: no allocation, for the projections' many calls. */
+function allocateInto(base: ArrayLike<number>, weights: ArrayLike<number>, units: number, added: Float64Array, ratio: Float64Array, order: Int32Array): void {
+  const k = base.length;
+  added.fill(0);
+  if (!(units > 0)) return;
   // Faces in increasing order of their first value base_i/w_i (insertion sort: k is a die's faces).
-  const ratio = new Float64Array(k);
-  const order = new Int32Array(k);
   for (let i = 0; i < k; i++) {
     const r = (base[i] as number) / (weights[i] as number);
     let j = i;
@@ -133,7 +139,6 @@ export function allocateLeastFavourable(base: ArrayLike<number>, weights: ArrayL
     added[best] = (added[best] as number) + step;
     left -= step;
   }
-  return added;
 }
 
 /** The least favourable e-value and the counts that give it. */
@@ -149,27 +154,125 @@ export interface RobustEvidence {
  * misread patterns within those per-face rates) of log BF; see the module comment.
  */
 export function leastFavourableEvidence(partial: PartialCounts, mixture: DirichletMixture, misreadRates?: readonly number[]): RobustEvidence {
-  const k = mixture.expected.length;
+  const prepared = preparedFor(mixture);
+  const { k, scratch } = prepared;
   const A = mixture.priorConcentration;
-  const base = new Float64Array(k);
+  const base = scratch.base;
   for (let i = 0; i < k; i++) base[i] = A * (mixture.expected[i] as number) + (partial.counts[i] as number);
-  const over = (tilts: readonly Float64Array[]): RobustEvidence => {
-    let best: RobustEvidence | null = null;
-    for (const weights of tilts) {
-      const added = allocateLeastFavourable(base, weights, partial.unresolved);
-      const x = Array.from({ length: k }, (_, i) => (partial.counts[i] as number) + (added[i] as number));
-      const logE = logBayesFactorWithWeights(x, mixture, weights);
-      if (best === null || logE < best.logE) best = { logE, counts: x };
-    }
-    return best as RobustEvidence;
-  };
-  if (!misreadRates || misreadRates.every((r) => r === 0)) return over([Float64Array.from(mixture.expected)]);
+  if (!misreadRates || misreadRates.every((r) => r === 0)) return over(prepared, partial, [prepared.expectedTilt]);
   // Tangent at q/p0 = 1, then at the misread pattern most likely for the counts found:
   // both are valid lower bounds; the second is tight where the first one's counts are.
-  const first = over(misreadTilts(mixture.expected, misreadRates, mixture.expected.map(() => 1)));
+  const first = over(prepared, partial, firstTilts(prepared, misreadRates));
   const tangent = mostLikelyMisreadPattern(first.counts, mixture.expected, misreadRates).map((q, i) => q / (mixture.expected[i] as number));
-  const second = over(misreadTilts(mixture.expected, misreadRates, tangent));
+  const second = over(prepared, partial, misreadTilts(mixture.expected, misreadRates, tangent, scratch.tilts));
   return second.logE > first.logE ? second : first;
+}
+
+/** Likelihood weights of one face pattern and their logs (the log-likelihood's x_i·ln w_i). */
+interface Tilt {
+  readonly weights: Float64Array;
+  readonly logs: Float64Array;
+}
+
+/**
+ * What every call for one mixture works out the same, kept with the mixture: the
+ * projections ask for the bound some 30 times per throw, and each first pass's k
+ * misread weightings (k² exp and log) depend on the odds and rates only.
+ * Buffers in `scratch` are overwritten by every call.
+ */
+interface Prepared {
+  readonly k: number;
+  /** The odds and prior it was made for: a mixture whose values changed since is prepared again. */
+  readonly expected: Float64Array;
+  readonly priorConcentration: number;
+  readonly lnGammaA: number;
+  /** lnΓ(A·p0_i). */
+  readonly lnGammaPrior: Float64Array;
+  /** w = p0: the Bayes factor itself. */
+  readonly expectedTilt: Tilt;
+  /** The misread rates the first pass's tilts were made for (null: none yet). */
+  misreadRates: Float64Array | null;
+  firstTilts: Tilt[];
+  readonly scratch: { base: Float64Array; added: Float64Array; ratio: Float64Array; order: Int32Array; x: Float64Array; best: Float64Array; tilts: Tilt[] };
+}
+
+const preparedMixtures = new WeakMap<DirichletMixture, Prepared>();
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+function newTilt(k: number): Tilt {
+  return { weights: new Float64Array(k), logs: new Float64Array(k) };
+}
+
+function preparedFor(mixture: DirichletMixture): Prepared {
+  const known = preparedMixtures.get(mixture);
+  if (known && known.priorConcentration === mixture.priorConcentration && sameValues(known.expected, mixture.expected)) return known;
+  const k = mixture.expected.length;
+  const A = mixture.priorConcentration;
+  const expected = Float64Array.from(mixture.expected);
+  const prepared: Prepared = {
+    k,
+    expected,
+    priorConcentration: A,
+    lnGammaA: gammaln(A),
+    lnGammaPrior: Float64Array.from(mixture.expected, (p) => gammaln(A * p)),
+    expectedTilt: { weights: expected, logs: Float64Array.from(expected, (p) => Math.log(p)) },
+    misreadRates: null,
+    firstTilts: [],
+    scratch: { base: new Float64Array(k), added: new Float64Array(k), ratio: new Float64Array(k), order: new Int32Array(k), x: new Float64Array(k), best: new Float64Array(k), tilts: Array.from({ length: k }, () => newTilt(k)) },
+  };
+  preparedMixtures.set(mixture, prepared);
+  return prepared;
+}
+
+/** The first pass's tilts (tangent at q/p0 = 1) for these rates, made once per mixture and rates. */
+function firstTilts(prepared: Prepared, rates: readonly number[]): Tilt[] {
+  if (prepared.misreadRates === null || !sameValues(prepared.misreadRates, rates)) {
+    const tilts = Array.from({ length: prepared.k }, () => newTilt(prepared.k));
+    prepared.firstTilts = misreadTilts(prepared.expected, rates, Array.from(prepared.expected, () => 1), tilts);
+    prepared.misreadRates = Float64Array.from(rates);
+  }
+  return prepared.firstTilts;
+}
+
+/**
+ * The least favourable completion over `tilts` (scratch.base holds A·p0 + the known counts):
+ * the smallest log-likelihood ratio, each tilt's unresolved rolls placed by the greedy.
+ */
+function over(prepared: Prepared, partial: PartialCounts, tilts: readonly Tilt[]): RobustEvidence {
+  const { k, scratch } = prepared;
+  const { base, added, ratio, order, x, best } = scratch;
+  let bestLogE = 0;
+  let found = false;
+  for (const tilt of tilts) {
+    allocateInto(base, tilt.weights, partial.unresolved, added, ratio, order);
+    for (let i = 0; i < k; i++) x[i] = (partial.counts[i] as number) + (added[i] as number);
+    const logE = logBayesFactorWithLogs(x, prepared, tilt.logs);
+    if (!found || logE < bestLogE) {
+      found = true;
+      bestLogE = logE;
+      best.set(x);
+    }
+  }
+  return { logE: bestLogE, counts: Array.from(best) };
+}
+
+/** logBayesFactorWithWeights with lnΓ(A), lnΓ(a_i) and ln w_i as prepared: the same operations on the same values, so the same bits. */
+function logBayesFactorWithLogs(x: Float64Array, prepared: Prepared, logs: Float64Array): number {
+  const A = prepared.priorConcentration;
+  let n = 0;
+  for (let i = 0; i < x.length; i++) n += x[i] as number;
+  let sum = prepared.lnGammaA - gammaln(A + n);
+  for (let i = 0; i < x.length; i++) {
+    const c = x[i] as number;
+    const a = A * (prepared.expected[i] as number);
+    sum += gammaln(a + c) - (prepared.lnGammaPrior[i] as number) - (c > 0 ? c * (logs[i] as number) : 0);
+  }
+  return sum;
 }
 
 /**
@@ -177,16 +280,28 @@ export function leastFavourableEvidence(partial: PartialCounts, mixture: Dirichl
  * of ln(q_i/p0_i) at t_i and the vertex of the misread set that takes the
  * linear bound's maximum (all the misread mass R = Σ r_i p0_i on one face j):
  *   ln w_i = ln p0_i + ln t_i − 1 + (1 − r_i)/t_i + [i = j]·R/(p0_j t_j).
+ * Written into `tilts` (tilt j for vertex j) with their logs. Off the diagonal,
+ * w_i is the same for every j (the bracket adds exactly 0), so it is worked out
+ * once per face: k exp and log in place of k².
  */
-function misreadTilts(expected: readonly number[], rates: readonly number[], tangent: readonly number[]): Float64Array[] {
+function misreadTilts(expected: ArrayLike<number>, rates: readonly number[], tangent: readonly number[], tilts: Tilt[]): Tilt[] {
+  const k = expected.length;
   let R = 0;
-  expected.forEach((p, i) => (R += p * (rates[i] as number)));
-  return expected.map((pj, j) =>
-    Float64Array.from(expected, (p, i) => {
-      const t = tangent[i] as number;
-      return p * Math.exp(Math.log(t) - 1 + (1 - (rates[i] as number)) / t + (i === j ? R / (pj * t) : 0));
-    }),
-  );
+  for (let i = 0; i < k; i++) R += (expected[i] as number) * (rates[i] as number);
+  for (let i = 0; i < k; i++) {
+    const p = expected[i] as number;
+    const t = tangent[i] as number;
+    const exponent = Math.log(t) - 1 + (1 - (rates[i] as number)) / t;
+    const off = p * Math.exp(exponent);
+    const offLog = Math.log(off);
+    const on = p * Math.exp(exponent + R / (p * t));
+    for (let j = 0; j < k; j++) {
+      const tilt = tilts[j] as Tilt;
+      tilt.weights[i] = i === j ? on : off;
+      tilt.logs[i] = i === j ? Math.log(on) : offLog;
+    }
+  }
+  return tilts;
 }
 
 /**
