@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled to dist/ by `npm run build` (the set-up line runs it).
+// Thin launcher: `npm run build` (the set-up line runs it) compiles the CLI to dist/ and bundles it into dist/cli/.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+const entry = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   console.error('dicerig: not built yet. Run `bash scripts/setup.sh` (or `npm run build`) in the dicerig folder first.');
   process.exit(2);

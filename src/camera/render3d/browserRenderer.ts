@@ -31,10 +31,14 @@ const FLAGS = [
   '--allow-file-access-from-files',
 ];
 
-/** The browser page of this module's source tree (src/camera/render3d/browser), found from this file or from dist/. */
+/**
+ * The browser page of this module's source tree (src/camera/render3d/browser), found from this file, from its compiled
+ * twin in dist/src/camera/render3d or from the bundled CLI in dist/cli (the nearest src/camera/render3d above it).
+ */
 function pageUrl(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'browser', 'index.html'), join(here, '..', '..', '..', '..', 'src', 'camera', 'render3d', 'browser', 'index.html')];
+  const candidates = [join(here, 'browser', 'index.html')];
+  for (let i = 0, dir = dirname(here); i < 5; i++, dir = dirname(dir)) candidates.push(join(dir, 'src', 'camera', 'render3d', 'browser', 'index.html'));
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`The 3D camera's browser page is missing (looked in ${candidates.join(', ')}).`);
   return pathToFileURL(found).href;

@@ -5,7 +5,7 @@
  * `..`, encoded slashes or symlinks cannot reach another file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -23,17 +23,22 @@ export interface StaticFile {
   readonly body: Buffer;
 }
 
-/** The folder holding the pages: src/server/public (found from the compiled file too, which lives in dist/src/server). */
+/**
+ * The folder holding the pages: src/server/public, found from this file, from its compiled twin in dist/src/server
+ * and from the bundled CLI in dist/cli (so the nearest src/server/public above this file).
+ */
 export function publicDir(): string {
   const here = fileURLToPath(new URL('.', import.meta.url));
-  for (const candidate of [join(here, '..', 'public'), join(here, '..', '..', '..', '..', 'src', 'server', 'public')]) {
+  const candidates = [join(here, '..', 'public')];
+  for (let i = 0, dir = dirname(here); i < 5; i++, dir = dirname(dir)) candidates.push(join(dir, 'src', 'server', 'public'));
+  for (const candidate of candidates) {
     try {
       if (statSync(candidate).isDirectory()) return candidate;
     } catch {
       // try the next
     }
   }
-  throw new Error(`the dashboard's files are missing (looked for src/server/public beside ${here})`);
+  throw new Error(`the dashboard's files are missing (looked for src/server/public above ${here})`);
 }
 
 /** Reads every servable file of `dir` (not its subfolders) into memory, by URL path. */
