@@ -16,6 +16,7 @@
  * would multiply their evidence).
  */
 import type pg from 'pg';
+import { importedEntries } from '../store/importedEdits.js';
 
 /** A session an import's config names as one whose rolls it holds (an export's manifest session). */
 export interface NamedExport {
@@ -45,45 +46,31 @@ export interface CopyOf {
 
 /** The exported sessions an imported session's config names, at any depth (an export of an import names those too). */
 export function namedExports(configJson: string | null): NamedExport[] {
-  if (configJson === null) return [];
-  let config: unknown;
-  try {
-    config = JSON.parse(configJson) as unknown;
-  } catch {
-    return [];
-  }
-  const walk = (c: unknown, depth: number): NamedExport[] => {
-    const imported = (c as { imported?: unknown } | null | undefined)?.imported;
-    if (depth > 20 || !Array.isArray(imported)) return [];
-    return imported.flatMap((i: unknown) => {
-      const s = (i as { exportedSession?: unknown } | null)?.exportedSession as Record<string, unknown> | null | undefined;
-      if (typeof s !== 'object' || s === null) return [];
-      const own: NamedExport = {
-        ...(typeof s.id === 'number' ? { id: s.id } : {}),
-        ...(typeof s.startedAt === 'number' ? { startedAt: s.startedAt } : {}),
-        ...(typeof s.headHash === 'string' && s.headHash !== '' ? { headHash: s.headHash } : {}),
-        ...(typeof s.throwCount === 'number' ? { throwCount: s.throwCount } : {}),
-      };
-      return [own, ...walk(s.config, depth + 1)];
-    });
-  };
-  return walk(config, 0);
+  return namedIn(importedEntries(configJson), 0);
+}
+
+/** The exported sessions these `imported` entries name, and those their exported sessions' configs name in turn. */
+function namedIn(imported: readonly unknown[], depth: number): NamedExport[] {
+  if (depth > 20) return [];
+  return imported.flatMap((i: unknown) => {
+    const s = (i as { exportedSession?: unknown } | null)?.exportedSession as Record<string, unknown> | null | undefined;
+    if (typeof s !== 'object' || s === null) return [];
+    const own: NamedExport = {
+      ...(typeof s.id === 'number' ? { id: s.id } : {}),
+      ...(typeof s.startedAt === 'number' ? { startedAt: s.startedAt } : {}),
+      ...(typeof s.headHash === 'string' && s.headHash !== '' ? { headHash: s.headHash } : {}),
+      ...(typeof s.throwCount === 'number' ? { throwCount: s.throwCount } : {}),
+    };
+    const deeper = (s.config as { imported?: unknown } | null | undefined)?.imported;
+    return [own, ...(Array.isArray(deeper) ? namedIn(deeper, depth + 1) : [])];
+  });
 }
 
 /** The files an import's config names, each with the exported sessions it holds the rolls of (its own, and those an export of an import named). */
 function importedFiles(configJson: string | null): { file: string; names: NamedExport[] }[] {
-  if (configJson === null) return [];
-  let config: unknown;
-  try {
-    config = JSON.parse(configJson) as unknown;
-  } catch {
-    return [];
-  }
-  const imported = (config as { imported?: unknown } | null)?.imported;
-  if (!Array.isArray(imported)) return [];
-  return imported.map((i: unknown) => {
+  return importedEntries(configJson).map((i: unknown) => {
     const file = (i as { file?: unknown } | null)?.file;
-    return { file: typeof file === 'string' ? file : '?', names: namedExports(JSON.stringify({ imported: [i] })) };
+    return { file: typeof file === 'string' ? file : '?', names: namedIn([i], 0) };
   });
 }
 

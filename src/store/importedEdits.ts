@@ -14,8 +14,8 @@ export interface EditedImport {
   readonly differences: readonly string[];
 }
 
-/** The edited files an imported session's config names (none for a session recorded on a rig, or an import of unedited files). */
-export function editedImports(configJson: string | null): EditedImport[] {
+/** The `imported` entries of a session's stored config, one a file (none for a session recorded on a rig, or a config that does not parse). */
+export function importedEntries(configJson: string | null): unknown[] {
   if (configJson === null) return [];
   let config: unknown;
   try {
@@ -24,8 +24,12 @@ export function editedImports(configJson: string | null): EditedImport[] {
     return [];
   }
   const imported = (config as { imported?: unknown } | null)?.imported;
-  if (!Array.isArray(imported)) return [];
-  return imported.flatMap((i: unknown) => {
+  return Array.isArray(imported) ? imported : [];
+}
+
+/** The edited files an imported session's config names (none for a session recorded on a rig, or an import of unedited files). */
+export function editedImports(configJson: string | null): EditedImport[] {
+  return importedEntries(configJson).flatMap((i: unknown) => {
     const entry = i as { file?: unknown; edited?: unknown; exportedSession?: { id?: unknown } | null } | null;
     if (entry === null || typeof entry !== 'object' || !Array.isArray(entry.edited)) return [];
     const differences = entry.edited.filter((d): d is string => typeof d === 'string');
