@@ -168,19 +168,36 @@ function remember(roll) {
   renderHistory();
 }
 
-// Pacing: a result shown new stays on the panel for at least holdMs, or viewers of a busy queue would see each one
-// for a few milliseconds. Rolls that move on meanwhile wait, in order, with their latest state; a roll that finished
-// while waiting is then shown finished (not rolling again), and each result gets its full time in turn.
+// Pacing: a result shown new stays on the panel for holdMs, or viewers of a busy queue would see each one for a few
+// milliseconds. Rolls that move on meanwhile wait, in order, with their latest state; a roll that finished while
+// waiting is then shown finished (not rolling again). Once a later roll has finished too, the result on the panel
+// stays only catchUpMs: at the full hold for each result the overlay fell a roll further behind the rig with every
+// roll the rig finished faster than the hold (minutes behind after a busy stretch), and now it is at most one behind.
+const catchUpMs = Math.min(holdMs, 2000);
 let holdTimer = null;
+let heldSince = 0;
+let holdUntil = 0;
 const waiting = new Map();
+
+function holdFor(ms) {
+  clearTimeout(holdTimer);
+  holdUntil = heldSince + ms;
+  holdTimer = setTimeout(release, Math.max(0, holdUntil - performance.now()));
+}
 
 function present(roll, fresh) {
   showRoll(roll, fresh);
   if (roll.state === 'done') remember(roll);
   if (fresh && finished(roll.state) && holdMs > 0) {
-    clearTimeout(holdTimer);
-    holdTimer = setTimeout(release, holdMs);
+    heldSince = performance.now();
+    holdFor([...waiting.values()].some((r) => finished(r.state)) ? catchUpMs : holdMs);
   }
+}
+
+/** A roll that moved on while a result is held waits its turn; once it has finished, the held result's time is cut to catchUpMs. */
+function wait(roll) {
+  waiting.set(roll.id, roll);
+  if (holdTimer !== null && finished(roll.state) && heldSince + catchUpMs < holdUntil) holdFor(catchUpMs);
 }
 
 function release() {
@@ -205,7 +222,7 @@ connectLive({
     history = state.history ?? [];
     // Back after a short drop while a result is held: it keeps its time, and the roll under way waits its turn.
     if (holdTimer !== null && history.some((r) => r.id === shown)) {
-      if (state.rolling && state.rolling.id !== shown) waiting.set(state.rolling.id, state.rolling);
+      if (state.rolling && state.rolling.id !== shown) wait(state.rolling);
       renderHistory();
       return;
     }
@@ -222,7 +239,7 @@ connectLive({
       // A waiting roll abandoned at shutdown was never shown; only the one on screen (or next in line) says it was abandoned.
       if (roll.state === 'queued' || roll.state === 'cancelled' || (roll.state === 'abandoned' && roll.id !== shown && !waiting.has(roll.id))) return;
       if (holdTimer !== null && roll.id !== shown) {
-        waiting.set(roll.id, roll);
+        wait(roll);
         return;
       }
       // A rolling roll: the dice kept so far replace the ones shown live.
