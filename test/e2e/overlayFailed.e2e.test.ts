@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simServeConfig } from '../../src/server/serve.js';
-import { checkSessionConfig } from '../../src/session/config.js';
+import { unreadingD6Config } from './support/unreadingServe.js';
 import { startTestServer, type TestServer } from '../server/support/testServer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-overlay-failed-e2e-'));
@@ -19,9 +18,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   // A reader that declines every face: after four throws with no die read the roll fails and stream rolling stops.
-  const base = simServeConfig('d6', { clock: 'simulated', seed: 5, cockedRate: 0 });
-  const declines = Object.fromEntries(['1', '2', '3', '4', '5', '6'].map((f) => [f, 1]));
-  const config = checkSessionConfig({ ...base, camera: { ...base.camera, declines }, stopping: { ...base.stopping, maxConsecutiveUnread: 4 } }, '(test)');
+  const config = unreadingD6Config();
   server = await startTestServer({ config, dir, limits: { apiPerMinute: 6000, apiBurst: 1000 } });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
 }, 90_000);
