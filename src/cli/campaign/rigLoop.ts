@@ -94,6 +94,12 @@ function sessionIdentity(db: string, sessionId: number): { genesis: string; name
   }
 }
 
+/** The rig host's last line, and as `run`, exit status 130 when the user stopped it (a session's own stop has set it already). */
+export function sayRigLoopEnd(io: CliIo, rig: string, result: RigLoopResult): void {
+  io.err(`Rig ${rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
+  if (result.state === 'stopped') io.setExitCode(130);
+}
+
 export async function runCampaignRig(io: CliIo, options: RigLoopOptions): Promise<RigLoopResult> {
   const host = options.host ?? hostname();
   const me: BatchClaimant = { host, store: options.db };

@@ -18,7 +18,7 @@ import { ownDieTypes } from '../../dice/sessionDice.js';
 import { sameDieType } from '../../dice/dieTypeData.js';
 import { campaignDieTypes } from '../../fleet/campaignStore.js';
 import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../options.js';
-import { runCampaignRig } from '../campaign/rigLoop.js';
+import { runCampaignRig, sayRigLoopEnd } from '../campaign/rigLoop.js';
 import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
 import { formatCampaignReport, formatCampaignStatus, rerunCommand } from '../campaign/campaignText.js';
 
@@ -218,9 +218,7 @@ export function registerCampaignCommand(program: Command, io: CliIo): void {
         ...(flags.host !== undefined ? { host: flags.host } : {}),
         ...(flags.takeOver === true ? { takeOver: true } : {}),
       });
-      io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
-      // As `run`: 130 when the user stopped it (a session's own stop has set it already).
-      if (result.state === 'stopped') io.setExitCode(130);
+      sayRigLoopEnd(io, flags.rig, result);
     });
 
   campaign

@@ -9,7 +9,7 @@ import { rollStorePath, SESSION_DB_HELP } from '../dbOption.js';
 import type { CliIo } from '../io.js';
 import { positiveIntArg, positiveNumberArg, toJson } from '../options.js';
 import { attachFleetSync, checkFleetUrl, FLEET_HELP } from '../fleetSync.js';
-import { runCampaignRig } from '../campaign/rigLoop.js';
+import { runCampaignRig, sayRigLoopEnd } from '../campaign/rigLoop.js';
 import { rerunCommand } from '../campaign/campaignText.js';
 import { InputError } from '../../core/errors.js';
 import { checkHostName } from '../../fleet/hostName.js';
@@ -260,6 +260,5 @@ async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign:
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(base ? { base } : {}),
   });
-  io.err(`Rig ${flags.rig}: ${result.batches} batch${result.batches === 1 ? '' : 'es'} rolled and synced (${result.state}).\n`);
-  if (result.state === 'stopped') io.setExitCode(130);
+  sayRigLoopEnd(io, flags.rig, result);
 }
