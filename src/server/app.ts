@@ -7,6 +7,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { LiveHub } from './live/hub.js';
+import { LiveSeats } from './live/liveSeats.js';
 import type { RigController } from './rigController.js';
 import { chatRoutes } from './routes/chatRoutes.js';
 import { controlRoutes } from './routes/controlRoutes.js';
@@ -27,9 +28,12 @@ export interface Limits {
   /** Wrong tokens per client address: how many in a row, and how many a minute after that (then 429). */
   readonly failedAuthBurst: number;
   readonly failedAuthPerMinute: number;
+  /** Live pages (`/live` connections) open at once: in all, and from one address. */
+  readonly liveMax: number;
+  readonly livePerAddress: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { apiPerMinute: 120, apiBurst: 30, chatPerMinute: 20, chatBurst: 5, failedAuthBurst: 10, failedAuthPerMinute: 10 };
+export const DEFAULT_LIMITS: Limits = { apiPerMinute: 120, apiBurst: 30, chatPerMinute: 20, chatBurst: 5, failedAuthBurst: 10, failedAuthPerMinute: 10, liveMax: 100, livePerAddress: 20 };
 
 export interface ServerOptions {
   readonly controller: RigController;
@@ -61,6 +65,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     chatLimit: new RateLimiter({ perMinute: limits.chatPerMinute, burst: limits.chatBurst, now }),
     failedAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
     failedChatAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
+    liveSeats: new LiveSeats({ total: limits.liveMax, perAddress: limits.livePerAddress }),
     chatWaitMs: options.chatWaitMs ?? 4000,
   };
   await app.register(async (scope) => {

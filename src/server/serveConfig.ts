@@ -17,6 +17,8 @@ export const serverSectionSchema = z.strictObject({
   host: z.string().min(1).optional(),
   apiPerMinute: z.number().positive().optional(),
   chatPerMinute: z.number().positive().optional(),
+  liveMax: z.number().int('must be a whole number of pages').positive().optional(),
+  livePerAddress: z.number().int('must be a whole number of pages').positive().optional(),
 });
 
 export type ServerSection = z.infer<typeof serverSectionSchema>;

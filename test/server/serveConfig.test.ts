@@ -40,6 +40,15 @@ describe('the serve config', () => {
     expect((unknown as ConfigError).message).toContain('server');
   });
 
+  it('takes limits on live pages as whole positive numbers, naming the key and line of a bad one', async () => {
+    expect((await loadServeConfig(file(`${SESSION}server:\n  liveMax: 40\n  livePerAddress: 5\n`))).server).toEqual({ liveMax: 40, livePerAddress: 5 });
+    const zero = await loadServeConfig(file(`${SESSION}server:\n  liveMax: 0\n`)).catch((x: unknown) => x);
+    expect(zero).toBeInstanceOf(ConfigError);
+    expect((zero as ConfigError).message).toMatch(/config key "server\.liveMax": .* \(line 7\)$/);
+    const half = await loadServeConfig(file(`${SESSION}server:\n  livePerAddress: 2.5\n`)).catch((x: unknown) => x);
+    expect((half as ConfigError).message).toMatch(/config key "server\.livePerAddress": must be a whole number of pages \(line 7\)$/);
+  });
+
   it('checks the session part as dicerig run does', async () => {
     const e = await loadServeConfig(file('dice: []\nrig: { driver: sim }\n')).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConfigError);

@@ -85,7 +85,12 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         port,
         tokens,
         ...(flags.mode ? { mode: flags.mode as 'stream' | 'fairness' } : {}),
-        limits: { ...(server.apiPerMinute ? { apiPerMinute: server.apiPerMinute } : {}), ...(server.chatPerMinute ? { chatPerMinute: server.chatPerMinute } : {}) },
+        limits: {
+          ...(server.apiPerMinute ? { apiPerMinute: server.apiPerMinute } : {}),
+          ...(server.chatPerMinute ? { chatPerMinute: server.chatPerMinute } : {}),
+          ...(server.liveMax ? { liveMax: server.liveMax } : {}),
+          ...(server.livePerAddress ? { livePerAddress: server.livePerAddress } : {}),
+        },
         log: (line) => io.out(`${line}\n`),
       });
       io.out(

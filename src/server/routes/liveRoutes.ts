@@ -3,7 +3,7 @@
  * event), the pictures it points to (the latest frames and die crops), and
  * the state as JSON.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { encodeJpeg, encodePng } from '../../camera/decode.js';
 import type { RgbImage } from '../../core/image.js';
 import type { RouteContext } from './context.js';
@@ -20,7 +20,20 @@ function jpeg(image: RgbImage): Promise<Buffer> {
 }
 
 export function liveRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get('/live', { websocket: true }, (socket) => {
+  // A page over the limits is refused before the upgrade (503, Retry-After), so it never opens and its
+  // reconnect pause grows, rather than being let in and closed over and over.
+  const refuseOverLimit = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const why = ctx.liveSeats.refusal(req.ip);
+    if (why === undefined) return done();
+    void reply.code(503).header('Retry-After', '30').send({ error: why });
+  };
+  app.get('/live', { websocket: true, preValidation: refuseOverLimit }, (socket, req) => {
+    const seat = ctx.liveSeats.take(req.ip);
+    if (typeof seat === 'string') {
+      // Another page took the last seat between the check and the upgrade. 1013: try again later.
+      socket.close(1013, seat.slice(0, 120));
+      return;
+    }
     const leave = ctx.hub.join({
       send: (text) => socket.send(text),
       get bufferedAmount() {
@@ -28,8 +41,12 @@ export function liveRoutes(app: FastifyInstance, ctx: RouteContext): void {
       },
       close: () => socket.close(),
     });
-    socket.on('close', leave);
-    socket.on('error', leave);
+    const gone = (): void => {
+      leave();
+      seat();
+    };
+    socket.on('close', gone);
+    socket.on('error', gone);
     // The stream is one way; anything a page sends is ignored.
     socket.on('message', () => undefined);
   });
