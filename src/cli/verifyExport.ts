@@ -58,7 +58,8 @@ export async function verifyExportFile(file: string, flags: { db?: string; json?
   const check = sealCheckOf(file, manifest);
   const head = typeof manifest.session['headHash'] === 'string' ? manifest.session['headHash'] : undefined;
   const throwCount = typeof manifest.session['throwCount'] === 'number' ? manifest.session['throwCount'] : undefined;
-  const store = flags.db === undefined || head === undefined ? undefined : await againstStore(flags.db, file, head, check, (note) => io.err(`dicerig: note: ${note}\n`));
+  const reviews = exportedReviews(manifest);
+  const store = flags.db === undefined || head === undefined ? undefined : await againstStore(flags.db, file, head, check, reviews, (note) => io.err(`dicerig: note: ${note}\n`));
   if (flags.json === true) {
     io.out(`${toJson({ file, ...check, differences: sealDifferences(check), session: { id: manifest.session.id, headHash: head, throwCount }, ...(store !== undefined ? { store } : {}) })}\n`);
   } else {
@@ -85,8 +86,8 @@ function sealText(file: string, check: SealCheck, manifest: ImportedManifest): s
 }
 
 /** The file checked against a store: its chain reaches the export's head, and its session exports the file's rows. */
-async function againstStore(db: string, file: string, head: string, check: SealCheck, tell: (note: string) => void): Promise<StoreCheck> {
-  if (isFleetUrl(db)) return againstFleet(db, file, head, check);
+async function againstStore(db: string, file: string, head: string, check: SealCheck, reviews: ExportedReviews | undefined, tell: (note: string) => void): Promise<StoreCheck> {
+  if (isFleetUrl(db)) return againstFleet(db, file, head, check, reviews);
   return withReadableStore(
     db,
     ({ store }) => {
@@ -94,7 +95,7 @@ async function againstStore(db: string, file: string, head: string, check: SealC
       const at = store.findChainHead(head.toLowerCase());
       if (at === undefined) return { db, ok: false, text: `${db}: EXPECTED HEAD MISSING: no session's chain reaches the export's head ${head}: this store does not hold the rolls the file was exported from (another store, or its throws removed or changed).` };
       const chain = report.ok ? '' : ` But ${db} fails verification: run dicerig verify --db ${shellWord(db)}.`;
-      return sameRows({ db, store, session: store.getSession(at.sessionId), name: `session ${at.sessionId}`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check);
+      return sameRows({ db, store, session: store.getSession(at.sessionId), name: `session ${at.sessionId}`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check, reviews);
     },
     tell,
   );
@@ -104,7 +105,7 @@ async function againstStore(db: string, file: string, head: string, check: SealC
  * The file checked against the fleet store as against a local one: the fleet session whose chain reaches the export's
  * head (its rig host's chain, copied), read as its rig host stored it (a snapshot, verified), exported again.
  */
-async function againstFleet(db: string, file: string, head: string, check: SealCheck): Promise<StoreCheck> {
+async function againstFleet(db: string, file: string, head: string, check: SealCheck, reviews: ExportedReviews | undefined): Promise<StoreCheck> {
   return withFleet(db, async (fleet) => {
     const at = await findFleetChainHead(fleet, head);
     if (at === undefined) {
@@ -119,7 +120,7 @@ async function againstFleet(db: string, file: string, head: string, check: SealC
       const { store, session, fleet: info } = opened.sources[0] as (typeof opened.sources)[number];
       const report = store.verify();
       const chain = report.ok ? '' : ` But what the fleet holds of it fails verification: run dicerig verify --db ${shellWord(fleet.where)}.`;
-      return sameRows({ db: fleet.where, store, session, name: `fleet session ${info.id} (session ${info.localId} of ${info.originHost})`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check);
+      return sameRows({ db: fleet.where, store, session, name: `fleet session ${info.id} (session ${info.localId} of ${info.originHost})`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check, reviews);
     } finally {
       opened.close();
     }
@@ -131,6 +132,7 @@ function sameRows(
   s: { db: string; store: RollStore; session: SessionRecord | undefined; name: string; throwIndex: number; verified: boolean; chain: string },
   file: string,
   check: SealCheck,
+  reviews: ExportedReviews | undefined,
 ): StoreCheck {
   const { db, session, name, throwIndex, verified, chain } = s;
   if (session === undefined || throwIndex !== session.throwCount) {
@@ -139,13 +141,49 @@ function sameRows(
   const format: ExportFormat = check.rows > 0 && jsonFile(file) ? 'jsonl' : 'csv';
   const fresh = exportSession(s.store, session, format, new Date()).manifest.seal;
   const same = fresh?.digest === check.digest;
+  const since = same ? undefined : reviewsSince(s.store, session.id, reviews);
+  if (since !== undefined && since.after > 0) {
+    // Labels given or corrected after the export change the rows a fresh export has: the two cannot be compared, as
+    // for a session that rolled on. The seal alone says whether the file was changed.
+    return {
+      db,
+      ok: verified,
+      text: `${db}: REVIEWED SINCE: ${name} reaches the export's head (throw ${throwIndex}), and ${formatCount(since.after)} ${since.after === 1 ? 'review was' : 'reviews were'} made in the store after the export (labels given or corrected; the file has the first ${formatCount(since.exported)} of its ${formatCount(since.exported + since.after)}), so its rows now are not the file's to compare. To have the rolls as they are now, export the session again.${chain}`,
+    };
+  }
   return {
     db,
     ok: verified && same,
     text: same
       ? `${db}: ${name} reaches the export's head (throw ${throwIndex}) and exports the same ${formatCount(check.rows)} rows: the file holds the session's rolls.${chain}`
-      : `${db}: ROWS DIFFER: ${name} reaches the export's head (throw ${throwIndex}), but exported now its rows are not the file's: the file was changed (its seal rewritten too, if it verified), or a label was given or corrected in the store since the export.${chain}`,
+      : `${db}: ROWS DIFFER: ${name} reaches the export's head (throw ${throwIndex}), but exported now its rows are not the file's: ${since !== undefined ? `the store holds the export's ${formatCount(since.exported)} ${since.exported === 1 ? 'review' : 'reviews'} and none since, so the file was changed (its seal rewritten too, if it verified)` : 'the file was changed (its seal rewritten too, if it verified), or a label was given or corrected in the store since the export'}.${chain}`,
   };
+}
+
+/** The review chain head an export's manifest wrote down (absent in exports made before review chains had heads). */
+interface ExportedReviews {
+  readonly count: number;
+  readonly head: string;
+}
+
+function exportedReviews(manifest: ImportedManifest): ExportedReviews | undefined {
+  const { reviewCount, reviewsHead } = manifest.session as { reviewCount?: unknown; reviewsHead?: unknown };
+  return typeof reviewCount === 'number' && typeof reviewsHead === 'string' ? { count: reviewCount, head: reviewsHead } : undefined;
+}
+
+/**
+ * How many of the session's reviews the export had, and how many the store made after it; undefined when the store's
+ * review chain does not pass through the export's head (its reviews are not the ones the file was exported with).
+ */
+function reviewsSince(store: RollStore, sessionId: number, reviews: ExportedReviews | undefined): { exported: number; after: number } | undefined {
+  if (reviews === undefined) return undefined;
+  const now = store.reviewLog.head(sessionId) ?? { count: 0, hash: '' };
+  if (now.count < reviews.count) return undefined;
+  if (reviews.count > 0) {
+    const at = store.reviewLog.findHead(reviews.head);
+    if (at === undefined || at.sessionId !== sessionId || at.reviewIndex !== reviews.count) return undefined;
+  } else if (reviews.head !== '') return undefined;
+  return { exported: reviews.count, after: now.count - reviews.count };
 }
 
 function jsonFile(file: string): boolean {
