@@ -6,7 +6,8 @@
  * The step's two sums (every sample's logits, the weights' gradient) run on a WebAssembly SIMD kernel
  * (softmaxFit.wat), each number summed in the order of the plain loops, so the heads are the same to the bit as
  * theirs (test/vision/softmaxFit.test.ts): the softmax (Math.exp), the bias gradient and the Adam steps stay here.
- * A D6 check's six fits: 4.7 s of CPU in the JavaScript loops, 1.4 s on the kernel.
+ * One fit of a D6 check (852 samples of 96 numbers, 6 faces, 500 steps): 1.07 s of CPU in the JavaScript loops, 0.2 s
+ * on the kernel; a check makes six.
  */
 import { wasmKernel } from '../../core/wasmKernel.js';
 import { softmaxFitWasmBase64 } from './softmaxFitWasm.js';
