@@ -5,7 +5,8 @@
  * - TinyNet's convolutions: src/vision/d6/tinyNetConv.wat -> src/vision/d6/tinyNetConvWasm.ts
  * - the simulated camera's sensor: src/camera/sim/sensorKernel.wat -> src/camera/sim/sensorKernelWasm.ts
  * - the grey of 4x4 blocks (the settle check's shrink): src/core/grayKernel.wat -> src/core/grayKernelWasm.ts
- * Their tests (test/vision/tinyNetWasm.test.ts, test/camera/sensor.test.ts, test/vision/downscale.test.ts) compile each
+ * - calibration's softmax fit: src/vision/learned/softmaxFit.wat -> src/vision/learned/softmaxFitWasm.ts
+ * Their tests (test/vision/tinyNetWasm.test.ts, test/camera/sensor.test.ts, test/vision/downscale.test.ts, test/vision/softmaxFit.test.ts) compile each
  * .wat again and check it gives the shipped file, byte for byte.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export const TINY_NET_KERNEL: WasmKernel = { wat: here('../src/vision/d6/tinyNetConv.wat'), ts: here('../src/vision/d6/tinyNetConvWasm.ts'), constant: 'tinyNetConvWasmBase64', what: 'TinyNet convolution kernel' };
 export const SENSOR_KERNEL: WasmKernel = { wat: here('../src/camera/sim/sensorKernel.wat'), ts: here('../src/camera/sim/sensorKernelWasm.ts'), constant: 'sensorKernelWasmBase64', what: "simulated camera's sensor kernel" };
 export const GRAY_KERNEL: WasmKernel = { wat: here('../src/core/grayKernel.wat'), ts: here('../src/core/grayKernelWasm.ts'), constant: 'grayKernelWasmBase64', what: 'grey-of-4x4-blocks kernel' };
+export const SOFTMAX_FIT_KERNEL: WasmKernel = { wat: here('../src/vision/learned/softmaxFit.wat'), ts: here('../src/vision/learned/softmaxFitWasm.ts'), constant: 'softmaxFitWasmBase64', what: "calibration's softmax-fit kernel" };
 
 /** The text of the generated module for `kernel`. */
 export async function kernelModuleSource(kernel: WasmKernel): Promise<string> {
@@ -49,7 +51,7 @@ export async function kernelModuleSource(kernel: WasmKernel): Promise<string> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const kernel of [TINY_NET_KERNEL, SENSOR_KERNEL, GRAY_KERNEL]) {
+  for (const kernel of [TINY_NET_KERNEL, SENSOR_KERNEL, GRAY_KERNEL, SOFTMAX_FIT_KERNEL]) {
     writeFileSync(kernel.ts, await kernelModuleSource(kernel));
     console.log(`wrote ${kernel.ts}`);
   }

@@ -15,6 +15,7 @@ import type { DieCrop } from '../faceRead.js';
 import type { LearnedHead } from './model.js';
 import { COCKED_LABEL, isFlatFaceMisread } from '../labelledEval.js';
 import { headProbabilities } from './reader.js';
+import { fitSoftmax } from './softmaxFit.js';
 import type { LearnedReader } from './reader.js';
 
 export interface AdaptSample {
@@ -67,103 +68,7 @@ export function splitGroups(groups: readonly string[], fraction: number, random:
   return { fit: new Set(names.slice(0, names.length - nHeld)), held: new Set(names.slice(names.length - nHeld)) };
 }
 
-/**
- * Fits softmax-regression weights on embeddings (full batch, Adam).
- * Calibration's wait: each number is summed in the same order as the plain loops (a row's logit over the embedding,
- * a weight's gradient over the samples), so the fit is the same to the bit; but three classes' sums run side by side
- * (one addition no longer waits on the one before), on the samples copied once into one Float64Array. A D6 check's
- * six fits (852 samples of 96 numbers, 6 faces, 500 steps) took 9.3 s of CPU, now 4.7 s.
- */
-export function fitSoftmax(xs: readonly Float32Array[], ys: readonly number[], classes: number, options: Pick<AdaptOptions, 'iterations' | 'learningRate' | 'l2'> & Partial<Pick<AdaptOptions, 'balance'>>): { weights: number[]; bias: number[] } {
-  const d = xs[0]?.length ?? 0;
-  const n = xs.length;
-  const k = classes;
-  // Balanced: a sample of class c weighs n / (classes seen * n_c), so each class's samples weigh n / (classes seen) in all.
-  const count = new Array<number>(classes).fill(0);
-  for (const y of ys) count[y] = (count[y] as number) + 1;
-  const seen = count.filter((c) => c > 0).length;
-  const weightOf = count.map((c) => (options.balance === true && c > 0 ? n / (seen * c) : 1));
-  const x = new Float64Array(n * d);
-  xs.forEach((row, i) => x.set(row, i * d));
-  // Row-major: class j's weights are w[j * d .. j * d + d).
-  const w = new Float64Array(k * d);
-  const b = new Float64Array(k);
-  const [m1w, m2w, gw] = [new Float64Array(w.length), new Float64Array(w.length), new Float64Array(w.length)];
-  const [m1b, m2b, gb] = [new Float64Array(k), new Float64Array(k), new Float64Array(k)];
-  const z = new Float64Array(k);
-  const g = new Float64Array(k);
-  for (let it = 1; it <= options.iterations; it++) {
-    gw.fill(0);
-    gb.fill(0);
-    for (let i = 0; i < n; i++) {
-      const o = i * d;
-      let j = 0;
-      for (; j + 2 < k; j += 3) {
-        let s0 = b[j] as number;
-        let s1 = b[j + 1] as number;
-        let s2 = b[j + 2] as number;
-        for (let c = 0, r = j * d; c < d; c++, r++) {
-          const xc = x[o + c] as number;
-          s0 += (w[r] as number) * xc;
-          s1 += (w[r + d] as number) * xc;
-          s2 += (w[r + 2 * d] as number) * xc;
-        }
-        z[j] = s0;
-        z[j + 1] = s1;
-        z[j + 2] = s2;
-      }
-      for (; j < k; j++) {
-        let s0 = b[j] as number;
-        for (let c = 0, r = j * d; c < d; c++, r++) s0 += (w[r] as number) * (x[o + c] as number);
-        z[j] = s0;
-      }
-      let max = Number.NEGATIVE_INFINITY;
-      for (let q = 0; q < k; q++) if ((z[q] as number) > max) max = z[q] as number;
-      let sum = 0;
-      for (let q = 0; q < k; q++) {
-        z[q] = Math.exp((z[q] as number) - max);
-        sum += z[q] as number;
-      }
-      const y = ys[i] as number;
-      const weight = weightOf[y] as number;
-      for (let q = 0; q < k; q++) {
-        g[q] = (weight * ((z[q] as number) / sum - (q === y ? 1 : 0))) / n;
-        gb[q] = (gb[q] as number) + (g[q] as number);
-      }
-      j = 0;
-      for (; j + 2 < k; j += 3) {
-        const g0 = g[j] as number;
-        const g1 = g[j + 1] as number;
-        const g2 = g[j + 2] as number;
-        for (let c = 0, r = j * d; c < d; c++, r++) {
-          const xc = x[o + c] as number;
-          gw[r] = (gw[r] as number) + g0 * xc;
-          gw[r + d] = (gw[r + d] as number) + g1 * xc;
-          gw[r + 2 * d] = (gw[r + 2 * d] as number) + g2 * xc;
-        }
-      }
-      for (; j < k; j++) {
-        const g0 = g[j] as number;
-        for (let c = 0, r = j * d; c < d; c++, r++) gw[r] = (gw[r] as number) + g0 * (x[o + c] as number);
-      }
-    }
-    for (let q = 0; q < w.length; q++) gw[q] = (gw[q] as number) + options.l2 * (w[q] as number);
-    const correct1 = 1 - 0.9 ** it;
-    const correct2 = 1 - 0.999 ** it;
-    adamStep(w, gw, m1w, m2w, options.learningRate, correct1, correct2);
-    adamStep(b, gb, m1b, m2b, options.learningRate, correct1, correct2);
-  }
-  return { weights: [...w], bias: [...b] };
-}
-
-/** One Adam step of parameters `p` on gradient `g`, moments `a` and `v`, bias corrections `correct1` and `correct2`. */
-function adamStep(p: Float64Array, g: Float64Array, a: Float64Array, v: Float64Array, learningRate: number, correct1: number, correct2: number): void {
-  for (let q = 0; q < p.length; q++) {
-    a[q] = 0.9 * (a[q] as number) + 0.1 * (g[q] as number);
-    v[q] = 0.999 * (v[q] as number) + 0.001 * (g[q] as number) ** 2;
-    p[q] = (p[q] as number) - (learningRate * ((a[q] as number) / correct1)) / (Math.sqrt((v[q] as number) / correct2) + 1e-8);
-  }
-}
+export { fitSoftmax } from './softmaxFit.js';
 
 /** Fits a calibration head for `reader`'s network on labelled samples and sets its threshold on held-back images. */
 export function adaptReader(reader: LearnedReader, samples: readonly AdaptSample[], options: AdaptOptions = defaultAdaptOptions): AdaptResult {
