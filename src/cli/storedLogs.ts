@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.js';
 import { unresolvedCount, type ParsedLog } from '../rolllog/types.js';
 import type { SessionPart } from '../analysis/acrossSessions.js';
 import { StoreError } from '../store/errors.js';
-import { FleetError } from '../fleet/errors.js';
+import { FleetError, FleetUnreachableError } from '../fleet/errors.js';
 import { sessionDieLogs } from '../store/sessionDieLogs.js';
 import { sessionSettings } from '../report/storedSessionReport.js';
 import { openStoredSessions, type StoredSession } from './storedSessions.js';
@@ -111,19 +111,7 @@ export async function readStoredLogs(
   campaign?: CampaignReading,
 ): Promise<{ sessions: StoredSession[]; logs: ParsedLog[]; verdicts: Map<string, StoredDieVerdict[]>; unresolved: Map<string, number>; rolledIn: Map<string, number>; notes: string[]; setAside: SessionSetAside[] }> {
   if (keys.length === 0) return { sessions: [], logs: [], verdicts: new Map(), unresolved: new Map(), rolledIn: new Map(), notes: [], setAside: [] };
-  let opened: Awaited<ReturnType<typeof openStoredSessions>>;
-  try {
-    opened = await openStoredSessions(db, keys, campaign !== undefined ? types : undefined);
-  } catch (e) {
-    // No store at all (no session named in the error): said as before fleet stores existed.
-    if (e instanceof StoreError && e.where.session === undefined) {
-      throw new InputError(`no such file, and no roll store to look it up in as a session (${e.message})`, { file: keys[0] as string }, { cause: e });
-    }
-    if (e instanceof StoreError || (e instanceof FleetError && e.where.session !== undefined)) {
-      throw new InputError(`no such file, and ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`, { file: keys.find((k) => e.message.includes(`"${k}"`)) ?? (keys[0] as string) }, { cause: e });
-    }
-    throw e;
-  }
+  let opened = await openNamed(db, keys, keys, campaign !== undefined ? types : undefined);
   if (opened.note !== undefined) verification.warn(`dicerig: note: ${opened.note}`);
   // A fleet copy named without the session whose rolls it holds is judged as that session: the fleet counts those rolls
   // once, there, and shows that session's verdicts for them; the copy's own (kept from its export, or made on its edited
@@ -139,7 +127,8 @@ export async function readStoredLogs(
     });
     await opened.close();
     const swapped = keys.map((k, i) => (standIns[i] !== undefined ? String(standIns[i].of) : k));
-    opened = await openStoredSessions(db, [...new Set(swapped)], campaign !== undefined ? types : undefined);
+    // Read again as the first read was, failing alike (a fleet gone down meanwhile is said in the same words).
+    opened = await openNamed(db, [...new Set(swapped)], keys, campaign !== undefined ? types : undefined);
   }
   try {
     const named = opened.sessions;
@@ -225,6 +214,26 @@ export async function readStoredLogs(
     return { sessions: kept, logs, verdicts, unresolved, rolledIn, notes, setAside };
   } finally {
     await opened.close();
+  }
+}
+
+/**
+ * Opens the sessions `keys` name (those the user `asked` for, or the sessions read in their place), an error said as
+ * of a source that is no file: no store to look it up in, a session the store has not, a fleet store out of reach.
+ */
+async function openNamed(db: string | undefined, keys: readonly string[], asked: readonly string[], types: readonly DieType[] | undefined): Promise<Awaited<ReturnType<typeof openStoredSessions>>> {
+  try {
+    return await openStoredSessions(db, keys, types);
+  } catch (e) {
+    const file = (k: string | undefined): string => asked[keys.indexOf(k ?? '')] ?? (asked[0] as string);
+    // No store at all (no session named in the error): said as before fleet stores existed.
+    if (e instanceof StoreError && e.where.session === undefined) {
+      throw new InputError(`no such file, and no roll store to look it up in as a session (${e.message})`, { file: file(undefined) }, { cause: e });
+    }
+    if (e instanceof StoreError || e instanceof FleetUnreachableError || (e instanceof FleetError && e.where.session !== undefined)) {
+      throw new InputError(`no such file, and ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`, { file: file(keys.find((k) => e.message.includes(`"${k}"`))) }, { cause: e });
+    }
+    throw e;
   }
 }
 

@@ -1,4 +1,4 @@
-import { verdictsBehindWords, verdictsMadeWords } from './verdictsMade.js';
+import { importedVerdictsClause, verdictsBehindWords, verdictsMadeWords } from './verdictsMade.js';
 import { confidenceLabel, formatCount, formatLogScientific } from '../core/format.js';
 import { VERSION } from '../core/version.js';
 import { misreadLines } from '../stats/dieVerdict.js';
@@ -6,6 +6,7 @@ import { dieSection } from './dieSection.js';
 import { resolutionTable } from './resolutionTables.js';
 import { escapeHtml } from './escape.js';
 import { editedImports, editedImportWords } from '../store/importedEdits.js';
+import { inPlaceOfCopyWords } from './inPlaceOfCopy.js';
 import { organiserTable } from './organiserTable.js';
 import type { ReportChart } from './reportCharts.js';
 import { REPORT_CSS } from './reportCss.js';
@@ -80,7 +81,7 @@ function ownNote(report: SessionReport, certified: string): string {
   const v = report.verdicts;
   if (v !== null) {
     return (
-      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">${escapeHtml(verdictsMadeWords(v, v.importedFrom !== undefined ? `; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it` : ''))}: ${escapeHtml(v.errorControl.statement)} ` +
+      `<p class="note" data-error-control="session" data-threshold="${v.errorControl.threshold}">${escapeHtml(verdictsMadeWords(v, importedVerdictsClause(v)))}: ${escapeHtml(v.errorControl.statement)} ` +
       `FAIR_WITHIN margin ±${v.dice[0]?.delta ?? a.delta}. ${certified} <em>e-value</em>: the session’s anytime-valid evidence against fairness, least favourable over its unresolved rolls.${escapeHtml(descriptiveSettings(report))}</p>` +
       behindNote(report)
     );
@@ -131,15 +132,16 @@ function provenance(report: SessionReport): string {
 }
 
 /**
- * Said in the header, before any verdict: an import of an edited export (its rolls are the user's own, with no session
- * verdict), and a fleet copy (its rolls count once, as another fleet session's: that session's verdicts are the ones).
+ * Said in the header, before any verdict: a fleet copy's report in whose place this one is (the copy has no verdicts
+ * of its own: its rolls count once, as this session's), and an import of an edited export (its rolls are the user's
+ * own, with no session verdict).
  */
 function notTheSessionsEvidence(report: SessionReport): string {
   const edited = editedImportWords(editedImports(report.session.configJson));
-  const copy = report.fleet?.copyOf ?? null;
+  const copy = report.inPlaceOf;
   return [
+    ...(copy !== undefined ? [`<p class="provenance copy" id="in-place-of-copy" data-copy="${copy.copy.id}" data-copy-of="${copy.copyOf.of}"><strong>IN PLACE OF A COPY.</strong> ${escapeHtml(inPlaceOfCopyWords(copy))}</p>`] : []),
     ...(edited !== undefined ? [`<p class="provenance edited" id="edited" data-edited="true"><strong>EDITED EXPORT.</strong> ${escapeHtml(`This session was ${edited}: the verdicts below are judged on those rolls at the default settings, and are no session's verdicts.`)}</p>`] : []),
-    ...(copy !== null ? [`<p class="provenance copy" id="copy" data-copy-of="${copy.of}"><strong>A COPY.</strong> ${escapeHtml(`This fleet session is ${copy.why}: its rolls count once, as fleet session ${copy.of}'s, whose verdicts are the fleet's (dicerig report ${copy.of} --db URL). The figures below are this copy's.`)}</p>`] : []),
   ].join('\n');
 }
 

@@ -1,4 +1,5 @@
 import { editedImports } from '../store/importedEdits.js';
+import { inPlaceOfCopyJson } from './inPlaceOfCopy.js';
 import type { SessionReport } from './sessionReport.js';
 
 /**
@@ -12,7 +13,9 @@ export function reportJson(report: SessionReport) {
     session: { id: s.id, name: s.name, simulated: s.simulated, origin: s.origin, state: s.state, headHash: s.headHash },
     ...(report.fleet !== undefined ? { fleetSession: { id: report.fleet.id, localId: report.fleet.localId, originHost: report.fleet.originHost, originDb: report.fleet.originDb, campaign: report.fleet.campaign, copyOf: report.fleet.copyOf } } : {}),
     ...(report.campaign !== undefined ? { campaignFinding: report.campaign } : {}),
-    // Not a session's evidence: an import of an edited export (the user's own rolls); a fleet copy says so in fleetSession.copyOf.
+    // Asked for a fleet copy: this is the report of the session whose rolls it holds, in its place (the copy has no verdicts of its own).
+    inPlaceOf: inPlaceOfCopyJson(report.inPlaceOf),
+    // Not a session's evidence: an import of an edited export (the user's own rolls).
     edited: edits.length > 0 ? edits : null,
     settings: {
       alpha: report.analysis.alpha,

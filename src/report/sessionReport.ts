@@ -13,6 +13,7 @@ import type { DieVerdict, SessionVerdicts } from '../stats/dieVerdict.js';
 import type { SessionOfDie } from '../store/dieSessions.js';
 import type { EventRecord, RigRecord, SessionCounts, SessionRecord, ThrowTiming } from '../store/records.js';
 import { evidenceTrace, type EvidenceTrace } from './evidenceTrace.js';
+import type { InPlaceOfCopy } from './inPlaceOfCopy.js';
 import { fileKeys } from './fileKeys.js';
 import { sessionEvidenceTrace, type StoredDieEvent } from './sessionEvidence.js';
 import { verdictMeaning } from './plainWords.js';
@@ -102,6 +103,8 @@ export interface SessionReport {
   readonly fleet?: FleetSessionInfo;
   /** Its campaign's finding on it, in place of its dice's own verdicts (which `verdicts` keeps). */
   readonly campaign?: CampaignSessionFinding;
+  /** The fleet copy this report was asked for, when it reports the session whose rolls the copy holds in its place. */
+  readonly inPlaceOf?: InPlaceOfCopy;
 }
 
 /** `session 3 (demo)`, or `session 3` when it has no name. */

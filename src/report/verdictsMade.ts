@@ -12,6 +12,11 @@ export function verdictsMadeWords(v: SessionVerdicts, also = ''): string {
   return `${made} (not recomputed by this report${also})`;
 }
 
+/** Where an import's verdicts were made (the clause `verdictsMadeWords` takes), so the text and the page say it alike; '' for a session's own. */
+export function importedVerdictsClause(v: SessionVerdicts): string {
+  return v.importedFrom !== undefined ? `; made by the session ${v.importedFrom.file} was exported from, its session ${v.importedFrom.session}, and imported with it` : '';
+}
+
 /** Said where the stored verdicts do not judge the session's last throws (counted in the tables beside them). */
 export function verdictsBehindWords(rollsSince: number): string | undefined {
   if (rollsSince === 0) return undefined;

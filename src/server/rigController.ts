@@ -16,7 +16,7 @@ import type { RigDriver } from '../rig/driver.js';
 import type { SessionEvent } from '../session/events.js';
 import { runSession, type RunnerPlan } from '../session/runner.js';
 import { runnerDeps, type OpenedSession } from '../session/setup.js';
-import { StreamRigLostError, StreamRoller, StreamStoppedError, StreamUnreadError, type StreamRetumble } from '../session/streamRoller.js';
+import { StreamRigLostError, StreamRoller, StreamStoppedError, StreamThrowError, StreamUnreadError, type StreamRetumble } from '../session/streamRoller.js';
 import { FairnessView } from './live/fairnessView.js';
 import { LiveFrames, type LiveFrame, type Mode, type ThrowContext } from './live/liveFrames.js';
 import type { LiveHub } from './live/hub.js';
@@ -454,6 +454,8 @@ export class RigController {
       job.outcome = await performRoll(job.spec, rollDice);
       this.finish(job, 'done');
     } catch (e) {
+      // The stored throw that ended rolling (a die missing, or none read, too often) did not count either: named as the re-tumbled ones are.
+      if (e instanceof StreamThrowError && e.endedBy !== undefined) job.retumbled.push({ index: e.endedBy.index, status: e.endedBy.status, reason: e.endedBy.reason });
       if (e instanceof StreamRigLostError) this.link.lost(e.rigError.message);
       if (e instanceof RollAbandonedError || e instanceof StreamStoppedError) this.finish(job, 'abandoned', new RollAbandonedError(job.id).message);
       else if (e instanceof StreamUnreadError) this.stopUnread(job, e.message);

@@ -89,6 +89,11 @@ export class StreamThrowError extends Error {
   constructor(
     message: string,
     readonly sessionId: number,
+    /**
+     * The stored throw that ended rolling, when one did (a die missing, or no die read, in too many throws in a row):
+     * it did not count and is not tumbled again, so no `onRetumble` named it; a failed roll's answer names it from here.
+     */
+    readonly endedBy?: StreamRetumble,
   ) {
     super(message);
     this.name = 'StreamThrowError';
@@ -105,8 +110,8 @@ export class StreamStoppedError extends StreamThrowError {
 
 /** No die was read in too many throws in a row (`unreadStreak.ts`): tumbling on reads nothing. The message says what the reader said. */
 export class StreamUnreadError extends StreamThrowError {
-  constructor(message: string, sessionId: number) {
-    super(message, sessionId);
+  constructor(message: string, sessionId: number, endedBy?: StreamRetumble) {
+    super(message, sessionId, endedBy);
     this.name = 'StreamUnreadError';
   }
 }
@@ -209,14 +214,17 @@ export class StreamRoller {
       const { index } = this.committer.commit(startedAt, Math.max(startedAt, this.now()), outcome, evidence);
       this.missing.add(outcome);
       this.unread.add(outcome);
-      const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
-      if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId);
-      const unread = this.unread.finding(this.plan.maxConsecutiveUnread ?? 25);
-      if (unread !== undefined) throw new StreamUnreadError(unread, this.plan.sessionId);
       // A declined die, or one not found in its channel, stays stored as an unresolved roll (the fairness record
       // keeps it for review), but a viewer needs a face: the throw is tumbled again for the game's answer.
       const declined = outcome.rolls.filter((r) => r.unresolved === true);
-      if (outcome.status === 'ok' && declined.length === 0) {
+      const counted = outcome.status === 'ok' && declined.length === 0;
+      // The throw that ends rolling is stored and did not count either: named with the error, as a re-tumbled one is named.
+      const notCounted = counted ? undefined : this.notCounted(index, outcome, declined);
+      const gone = this.missing.longest(this.plan.maxConsecutiveMissing ?? 3);
+      if (gone !== undefined) throw new StreamThrowError(missingDieMessage(gone), this.plan.sessionId, notCounted);
+      const unread = this.unread.finding(this.plan.maxConsecutiveUnread ?? 25);
+      if (unread !== undefined) throw new StreamUnreadError(unread, this.plan.sessionId, notCounted);
+      if (notCounted === undefined) {
         const reads = outcome.rolls.map((r): StreamRead => {
           const ev = evidence.get(r);
           return {
@@ -232,16 +240,22 @@ export class StreamRoller {
         });
         return { index, reads, attempts: attempt };
       }
-      const why = (r: RollReading): string => {
-        const p = outcome.problems.find((q) => q.die === r.die && (q.kind === 'missing' || q.kind === 'unreadable'));
-        if (p?.kind === 'missing') return 'not found';
-        return p !== undefined && isJoined(p) ? 'joined by its hard shadow' : 'declined by the reader';
-      };
-      const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${why(r)}`);
-      last = outcome.status === 'ok' ? `${told.join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
-      onRetumble({ index, status: 'rerolled', reason: last, problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.channel !== undefined ? { channel: p.channel } : {}), ...(p.cause !== undefined ? { cause: p.cause } : {}) })) });
+      last = notCounted.reason;
+      onRetumble(notCounted);
     }
     throw new StreamThrowError(`no readable throw in ${max} tumbles; the last: ${last}`, this.plan.sessionId);
+  }
+
+  /** A stored throw that did not count (a die cocked, declined or not found), as a re-tumble names it: why, and its problems as data. */
+  private notCounted(index: number, outcome: ThrowOutcome, declined: readonly RollReading[]): StreamRetumble {
+    const why = (r: RollReading): string => {
+      const p = outcome.problems.find((q) => q.die === r.die && (q.kind === 'missing' || q.kind === 'unreadable'));
+      if (p?.kind === 'missing') return 'not found';
+      return p !== undefined && isJoined(p) ? 'joined by its hard shadow' : 'declined by the reader';
+    };
+    const told = declined.map((r) => `${r.die.record.label} (channel ${r.die.channel}) ${why(r)}`);
+    const reason = outcome.status === 'ok' ? `${told.join(', ')}; kept unresolved for review` : (outcome.why ?? 'rerolled');
+    return { index, status: 'rerolled', reason, problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.channel !== undefined ? { channel: p.channel } : {}), ...(p.cause !== undefined ? { cause: p.cause } : {}) })) };
   }
 
   /** Light on and tumbler home (at the start and after a fault). */

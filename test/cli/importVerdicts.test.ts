@@ -50,9 +50,12 @@ describe("importing a session's export", () => {
     const pool = async (...args: string[]) => JSON.parse((await runCli('pool', ...args, '--size', '2', '--json')).out) as { ranking: { label: string; score: number }[] };
     expect((await pool('1', '--db', copy)).ranking).toEqual((await pool('2', '--db', db)).ranking);
     const out = join(dir, 'report');
-    expect((await runCli('report', '1', '--db', copy, '--out', out)).code).toBe(0);
+    const reported = await runCli('report', '1', '--db', copy, '--out', out);
+    expect(reported.code).toBe(0);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain(`Verdicts as the session made them (not recomputed by this report; made by the session ${csv} was exported from, its session 2, and imported with it)`);
+    // The text says it in the same words.
+    expect(reported.out).toContain(`Verdicts as the session made them (not recomputed by this report; made by the session ${csv} was exported from, its session 2, and imported with it)`);
     // Exported again and imported again, the verdicts still name the session that made them.
     const csv2 = join(dir, 'again.csv');
     expect((await runCli('export', '1', '--db', copy, '--out', csv2)).code).toBe(0);

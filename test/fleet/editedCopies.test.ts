@@ -170,9 +170,10 @@ describe('a copy of a fleet session', () => {
     }
   });
 
-  it('says in its report that its rolls count as the session it copies, whose verdicts are the fleet\'s', async () => {
+  it('has its report written as that of the session it copies, whose verdicts are the fleet\'s, saying so (copyReport.test.ts has the rest)', async () => {
     const r = await ok('report', '3', '--db', url, '--out', join(dir, 'report-copy'));
-    expect(r.out).toMatch(/A COPY: this fleet session is an import of an export of fleet session 1 \(rig:1\) .*: its rolls count once, as fleet session 1's, whose verdicts are the fleet's \(dicerig report 1 --db URL\)\./);
+    expect(r.out.split('\n')[1]).toMatch(/^IN PLACE OF A COPY: fleet session 3, session 1 of edited:\S+ is an import of an export of fleet session 1 \(rig:1\) .*: its rolls count once, as fleet session 1's, so it has no verdicts of its own\. This is fleet session 1's report in its place/);
+    expect(r.out.split('\n')[0]).toMatch(/^Report of fleet session 1, /);
   });
 });
 

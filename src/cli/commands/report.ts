@@ -1,5 +1,5 @@
 import { descriptiveSettings } from '../../report/reportHtml.js';
-import { verdictsBehindWords, verdictsMadeWords } from '../../report/verdictsMade.js';
+import { importedVerdictsClause, verdictsBehindWords, verdictsMadeWords } from '../../report/verdictsMade.js';
 import { writeFileSync } from 'node:fs';
 import { makeFolders } from '../../core/makeFolders.js';
 import { join } from 'node:path';
@@ -13,6 +13,9 @@ import { renderReportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
 import { reportTitle, type SessionReport } from '../../report/sessionReport.js';
 import { storedSessionReport } from '../../report/storedSessionReport.js';
+import { inPlaceOfCopyWords, type InPlaceOfCopy } from '../../report/inPlaceOfCopy.js';
+import { describeFleetSession } from '../../fleet/fleetReader.js';
+import { FleetError } from '../../fleet/errors.js';
 import { editedImports, editedImportWords } from '../../store/importedEdits.js';
 import { fixed, formatCount, formatLogScientific } from '../../core/format.js';
 import { FLEET_DB_HELP } from '../dbOption.js';
@@ -66,9 +69,11 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     .action(async (sessionKey: string, flags: ReportFlags) => {
       const report = await readReport(sessionKey, flags, (line) => io.err(`${line}\n`));
       const charts = reportCharts(report);
-      // A fleet session by its fleet id: two rig hosts' session 1 would otherwise write into one folder.
-      const dir = flags.out ?? `dicerig-report-${report.fleet !== undefined ? `fleet-${report.fleet.id}` : report.session.id}`;
-      const of = { store: storeNamed(flags.db), session: report.fleet !== undefined ? `fleet session ${report.fleet.id}` : `session ${report.session.id}` };
+      // A fleet session by its fleet id: two rig hosts' session 1 would otherwise write into one folder. A copy's report
+      // (its original's, in its place) goes where the copy's was asked for.
+      const fleet = report.inPlaceOf?.copy ?? report.fleet;
+      const dir = flags.out ?? `dicerig-report-${fleet !== undefined ? `fleet-${fleet.id}` : report.session.id}`;
+      const of = { store: storeNamed(flags.db), session: fleet !== undefined ? `fleet session ${fleet.id}` : `session ${report.session.id}` };
       prepareReportFolder(dir, of, REPORT_FILE, flags.force === true);
       makeFolders(dir);
       const html = join(dir, REPORT_FILE);
@@ -83,7 +88,28 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     });
 }
 
-function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
+/** A fleet copy, found on reading: reported as the session whose rolls it holds. */
+interface CopyFound {
+  readonly copyFound: InPlaceOfCopy;
+}
+
+async function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport> {
+  const asked = await readOne(sessionKey, flags, warn);
+  if (!('copyFound' in asked)) return asked;
+  // A fleet copy has no verdicts of its own: its rolls count once, as the session it copies, whose report (verdicts and
+  // all, as its own report shows them) is written in its place, as analyze and pool judge that session in its place.
+  const copy = asked.copyFound;
+  warn(`dicerig: note: ${describeFleetSession(copy.copy)} is ${copy.copyOf.why}: reported as fleet session ${copy.copyOf.of}, whose rolls they are (the fleet counts them once, there, with that session's verdicts).`);
+  const original = await readOne(String(copy.copyOf.of), flags, warn).catch((e: unknown) => {
+    // The copy's own verdicts are not shown instead: they are not the fleet's.
+    const why = e instanceof Error ? e.message : String(e);
+    throw new FleetError(`${describeFleetSession(copy.copy)} is ${copy.copyOf.why}: it has no verdicts of its own, and fleet session ${copy.copyOf.of}'s report, whose verdicts they are, could not be made (${why}); \`dicerig report ${copy.copyOf.of} --db URL\` writes it once it can.`, { session: sessionKey }, { cause: e });
+  });
+  if ('copyFound' in original) throw new FleetError(`fleet session ${copy.copyOf.of}, whose rolls ${describeFleetSession(copy.copy)} holds, is a copy too (${original.copyFound.copyOf.why}): no report is written`, { session: sessionKey });
+  return { ...original, inPlaceOf: copy };
+}
+
+function readOne(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport | CopyFound> {
   const known = loadDice(flags.diceFile);
   // A fleet session comes with its listing (the report is named by its fleet id) and its campaign's finding on it
   // (the campaign is analysed with the known dice, as campaign report analyses it).
@@ -91,7 +117,8 @@ function readReport(sessionKey: string, flags: ReportFlags, warn: (line: string)
     flags.db,
     sessionKey,
     warn,
-    ({ store, session, fleet, campaign }) => {
+    ({ store, session, fleet, campaign }): SessionReport | CopyFound => {
+      if (fleet !== undefined && fleet.copyOf !== null) return { copyFound: { copy: fleet, copyOf: fleet.copyOf } };
       requireVerified(store, session.id, flags.allowUnverified === true, warn, 'written');
       return storedSessionReport(store, session, {
         // The session's own dice first: it is judged by the definitions it ran with.
@@ -129,13 +156,12 @@ function reportText(report: SessionReport, html: string, charts: number): string
   return `${lines.join('\n')}\n`;
 }
 
-/** As the report's header says them: an import of an edited export, a fleet copy of another session. */
+/** As the report's header says them: a fleet copy in whose place this session is reported, an import of an edited export. */
 function notTheSessionsEvidenceLines(report: SessionReport): string[] {
   const edited = editedImportWords(editedImports(report.session.configJson));
-  const copy = report.fleet?.copyOf ?? null;
   return [
+    ...(report.inPlaceOf !== undefined ? [`IN PLACE OF A COPY: ${inPlaceOfCopyWords(report.inPlaceOf)}`] : []),
     ...(edited !== undefined ? [`EDITED EXPORT: this session was ${edited}: the verdicts below are judged on those rolls at the default settings, and are no session's verdicts.`] : []),
-    ...(copy !== null ? [`A COPY: this fleet session is ${copy.why}: its rolls count once, as fleet session ${copy.of}'s, whose verdicts are the fleet's (dicerig report ${copy.of} --db URL).`] : []),
   ];
 }
 
@@ -152,7 +178,7 @@ function storedVerdictLines(report: SessionReport): string[] {
   if (v === null) return [];
   const behind = verdictsBehindWords(report.rollsSinceVerdicts);
   return [
-    `${verdictsMadeWords(v)}: ${v.errorControl.statement}`,
+    `${verdictsMadeWords(v, importedVerdictsClause(v))}: ${v.errorControl.statement}`,
     ...(behind !== undefined ? [behind] : []),
     renderTable(
       ['die', 'verdict', 'e-value', 'threshold', 'anytime p', 'resolved', 'reviewed', 'unresolved'],
