@@ -66,7 +66,7 @@ describe('a campaign on three rigs', () => {
     const ends = await Promise.all([
       cli(['campaign', 'run', 'box1', '--rig', '1', '--fleet', url, '--db', dbs[0] as string, '--seed', '10', '--poll', '200', '--json', '--host', 'bench-1']),
       cli(['campaign', 'run', 'box1', '--rig', '2', '--fleet', url, '--db', dbs[1] as string, '--seed', '11', '--poll', '200', '--json']),
-      cli(['run', '--campaign', 'box1', '--rig', '3', '--fleet', url, '--db', dbs[2] as string, '--json', '--host', 'bench-3']),
+      cli(['run', '--campaign', 'box1', '--rig', '3', '--fleet', url, '--db', dbs[2] as string, '--poll', '200', '--json', '--host', 'bench-3']),
     ]);
     for (const end of ends) {
       expect(end.stderr).toMatch(/nothing left to roll in campaign box1/);
