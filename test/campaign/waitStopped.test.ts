@@ -60,3 +60,18 @@ it('says it held no batch and what to run again, and exits 130, when stopped whi
   expect(r.code, r.stderr).toBe(130);
   expect(r.stderr).toMatch(/Rig 2: stopped while waiting for dice \(SIGTERM\); it held no batch, so nothing is left open\. To go on: dicerig campaign run w --rig 2 --fleet \S+ --db \S*rig2\.db/);
 }, 240_000);
+
+it('asks again after --poll ms with run --campaign as with campaign run, and refuses --poll without --campaign', async () => {
+  const url = await server.createDatabase('run_poll');
+  const box = writeBox(dir, ['P1']);
+  expect((await cliHere(['campaign', 'create', 'p', '--dice', box, '--rigs', '2', '--channels', '1', '--rolls', '30', '--db', url])).code).toBe(0);
+  const held = await rigHostStoppedAt(['campaign', 'run', 'p', '--rig', '1', '--fleet', url, '--db', join(dir, 'p-rig1.db'), '--host', 'hostX', '--config', slowRig(dir)], join(dir, 'p-rig1.db'), 3, ['SIGINT']);
+  expect(held.code, held.stderr).toBe(130);
+  const r = await stoppedWhileWaiting(['run', '--campaign', 'p', '--rig', '2', '--fleet', url, '--db', join(dir, 'p-rig2.db'), '--host', 'hostY', '--poll', '600000'], 'SIGINT');
+  expect(r.waited, r.stderr).toBe(true);
+  expect(r.code, r.stderr).toBe(130);
+  expect(r.stderr).toMatch(/Rig 2: 1 die due here is in other rigs now; asking again in 600000 ms\./);
+  const alone = await cliHere(['run', slowRig(dir), '--poll', '100', '--db', join(dir, 'p-alone.db')]);
+  expect(alone.code).toBe(1);
+  expect(alone.stderr).toMatch(/--poll .* goes with --campaign NAME --rig ID --fleet postgres:\/\/URL/);
+}, 240_000);

@@ -181,6 +181,7 @@ interface RunFlags extends SessionOutputFlags {
   fleet?: string;
   campaign?: string;
   rig?: string;
+  poll?: number;
   keepFrames?: string;
   takeOver?: boolean;
   diceFile?: string;
@@ -212,6 +213,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--host <name>', "with --fleet: this rig host's name as the fleet store records it (default: the hostname)")
     .option('--campaign <name>', 'roll for this campaign in the --fleet store: take the next dice due for --rig, roll, sync, repeat (as `dicerig campaign run`)')
     .option('--rig <id>', "with --campaign: this rig's id in the campaign")
+    .option('--poll <ms>', `with --campaign: when the dice due here are all in other rigs, ask again after this long (default: ${CAMPAIGN_RUN_POLL_MS})`, positiveIntArg)
     .option('--keep-frames <dir>', 'keep every frame a throw is read from, with the empty platform, in this new folder: kept throws the rig threw, for calibrate --camera DIR (a D6 check or an X-Wing calibration named a group at a time)')
     .action(async (file: string | undefined, flags: RunFlags) => {
       if (flags.host !== undefined && flags.fleet === undefined) throw new InputError('--host names this rig host in the fleet store: it goes with --fleet postgres://URL');
@@ -223,6 +225,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
         return;
       }
       // `--rig emulated` reads as a choice of driver, but --rig is a campaign's rig id: ignored, the session ran on its config's rig.
+      if (flags.poll !== undefined) throw new InputError('--poll is how often a campaign rig host asks for dice while all its dice are in other rigs: it goes with --campaign NAME --rig ID --fleet postgres://URL');
       if (flags.rig !== undefined) throw new InputError(`--rig names this rig in a campaign: it goes with --campaign NAME --fleet postgres://URL. A session runs on its config's rig: set rig.driver (${rigFactories.names().join(', ')}) in the config`);
       if (flags.moreRolls !== undefined && flags.resume === undefined) throw new InputError('--more-rolls raises the roll budget of a stored session: give the session with --resume SESSION');
       if (flags.moreHours !== undefined && flags.resume === undefined) throw new InputError('--more-hours raises the time budget of a stored session: give the session with --resume SESSION');
@@ -239,6 +242,9 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     });
 }
 
+/** How long `run --campaign` waits before asking again while its dice are all in other rigs, unless --poll says. */
+const CAMPAIGN_RUN_POLL_MS = 2000;
+
 async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign: string, flags: RunFlags): Promise<void> {
   if (flags.rig === undefined || flags.fleet === undefined) throw new InputError('--campaign needs --rig ID and --fleet postgres://URL');
   if (flags.resume !== undefined || flags.moreRolls !== undefined || flags.moreHours !== undefined) throw new InputError(`${flags.resume !== undefined ? '--resume' : flags.moreRolls !== undefined ? '--more-rolls' : '--more-hours'} does not go with --campaign: a rig host resumes its open batch by itself, and a leg's budget is the campaign's`);
@@ -254,7 +260,7 @@ async function runCampaignFromRun(io: CliIo, file: string | undefined, campaign:
     rig: flags.rig,
     db,
     seed: base?.seed ?? 1,
-    pollMs: 2000,
+    pollMs: flags.poll ?? CAMPAIGN_RUN_POLL_MS,
     again,
     ...(flags.takeOver === true ? { takeOver: true } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
