@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
@@ -18,14 +18,12 @@ import { dicerig, repoRoot } from '../server/support/reviewSession.js';
 import { declinedCopy, declinedDemo } from './support/declinedCopy.js';
 import { DICERIG } from '../support/builtCli.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-e2e-'));
 // The screenshot stays for a person to look at.
 const shots = mkdtempSync(join(tmpdir(), 'dicerig-review-shots-'));
 let child: ChildProcess | undefined;
 let bulkChild: ChildProcess | undefined;
-let browser: Browser | undefined;
+let browser: PagesBrowser | undefined;
 
 const cli = (args: string[]) => spawnSync(process.execPath, [DICERIG, ...args], { cwd: repoRoot, encoding: 'utf8' });
 
@@ -55,7 +53,7 @@ describe('dicerig review in a browser', () => {
     readStore.close();
     expect(todo.length).toBeGreaterThan(2);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await pagesBrowser();
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -129,7 +127,7 @@ describe('dicerig review in a browser', () => {
     const [die, ids] = [...byDie].sort((a, b) => b[1].length - a[1].length)[0] as [string, number[]];
     expect(ids.length).toBeGreaterThanOrEqual(3);
 
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser ??= await pagesBrowser();
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

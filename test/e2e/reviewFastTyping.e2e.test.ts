@@ -6,20 +6,18 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { declinedCopy, declinedDemo } from './support/declinedCopy.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-fast-'));
-let browser: Browser;
+let browser: PagesBrowser;
 let server: ChildProcess | undefined;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await pagesBrowser();
   // The demo session the test labels a copy of, made before it (or by another file of the run).
   await declinedDemo();
 }, 180_000);

@@ -6,19 +6,18 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { declinedCopy, declinedDemo } from './support/declinedCopy.js';
 import { startReviewInProcess, type ReviewServer } from './support/reviewInProcess.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-page-'));
 const children: ChildProcess[] = [];
 const servers: ReviewServer[] = [];
-let browser: Browser;
+let browser: PagesBrowser;
 
 /**
  * A demo session with declined dice in a folder of its own (a copy of the one demo run), and its review server
@@ -51,14 +50,14 @@ function stored<T>(db: string, read: (store: RollStore) => T): T {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await pagesBrowser();
   // The demo session the tests label copies of, made before them (or by another file of the run).
   await declinedDemo();
 }, 180_000);
 
 // Each test's pages and server go when it ends: an open page keeps asking its server for news every few seconds.
 afterEach(async () => {
-  for (const context of browser?.contexts() ?? []) await context.close();
+  await browser?.close();
   for (const s of servers.splice(0)) await s.close();
 });
 

@@ -6,19 +6,20 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unreadingD6Config } from './support/unreadingServe.js';
 import { API_TOKEN, startTestServer, type TestServer } from '../server/support/testServer.js';
 
 let server: TestServer;
-let browser: Browser;
+let browser: PagesBrowser;
 const problems: string[] = [];
 
 beforeAll(async () => {
   const config = unreadingD6Config();
   server = await startTestServer({ config, dir: mkdtempSync(join(tmpdir(), 'dicerig-serve-unread-e2e-')), limits: { apiPerMinute: 6000, apiBurst: 1000 } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await pagesBrowser();
 }, 90_000);
 
 afterAll(async () => {
