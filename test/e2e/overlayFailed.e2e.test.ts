@@ -6,21 +6,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unreadingD6Config } from './support/unreadingServe.js';
 import { startTestServer, type TestServer } from '../server/support/testServer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-overlay-failed-e2e-'));
 let server: TestServer;
-let browser: Browser;
+let browser: PagesBrowser;
 const problems: string[] = [];
 
 beforeAll(async () => {
   // A reader that declines every face: after four throws with no die read the roll fails and stream rolling stops.
   const config = unreadingD6Config();
   server = await startTestServer({ config, dir, limits: { apiPerMinute: 6000, apiBurst: 1000 } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await pagesBrowser();
 }, 90_000);
 
 afterAll(async () => {

@@ -5,18 +5,19 @@
  * real `serve`'s live hub, so a sequence the simulated rig seldom makes (a die declined, then read again from a later
  * frame of the same throw and called cocked) is shown exactly.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/support/testServer.js';
 
 let server: TestServer;
-let browser: Browser;
+let browser: PagesBrowser;
 const problems: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
   await server.controller.pause();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await pagesBrowser();
 }, 90_000);
 
 afterAll(async () => {

@@ -10,22 +10,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { dicerig, repoRoot } from '../server/support/reviewSession.js';
-import { declinedCopy } from './support/declinedCopy.js';
+import { declinedCopy, declinedDemo } from './support/declinedCopy.js';
 import { DICERIG } from '../support/builtCli.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-e2e-'));
 // The screenshot stays for a person to look at.
 const shots = mkdtempSync(join(tmpdir(), 'dicerig-review-shots-'));
 let child: ChildProcess | undefined;
 let bulkChild: ChildProcess | undefined;
-let browser: Browser | undefined;
+let browser: PagesBrowser | undefined;
 
 const cli = (args: string[]) => spawnSync(process.execPath, [DICERIG, ...args], { cwd: repoRoot, encoding: 'utf8' });
 
@@ -36,6 +34,9 @@ async function startReview(db: string): Promise<string> {
   return server.url;
 }
 
+// The demo session the tests label copies of, made before them (or by another file of the run) with a timeout of its own.
+beforeAll(() => declinedDemo().then(() => undefined), 180_000);
+
 afterAll(async () => {
   await browser?.close();
   await stopCliServer(child);
@@ -45,14 +46,14 @@ afterAll(async () => {
 
 describe('dicerig review in a browser', () => {
   it('labels a declined die from the keyboard, stores it and shows the updated verdict', async () => {
-    const db = declinedCopy(dir);
+    const db = await declinedCopy(dir);
     const url = await startReview(db);
     const readStore = RollStore.open(db, { readonly: true });
     const todo = readStore.unresolvedRolls(1);
     readStore.close();
     expect(todo.length).toBeGreaterThan(2);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await pagesBrowser();
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -115,7 +116,7 @@ describe('dicerig review in a browser', () => {
 
   it("labels every selected crop with one face: a die's select button, shift-click for a range, ctrl-click for one more, Esc for just one", async () => {
     const sub = mkdtempSync(join(dir, 'bulk-'));
-    const db = declinedCopy(sub);
+    const db = await declinedCopy(sub);
     const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
     bulkChild = server.proc;
     const readStore = RollStore.open(db, { readonly: true });
@@ -126,7 +127,7 @@ describe('dicerig review in a browser', () => {
     const [die, ids] = [...byDie].sort((a, b) => b[1].length - a[1].length)[0] as [string, number[]];
     expect(ids.length).toBeGreaterThanOrEqual(3);
 
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser ??= await pagesBrowser();
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -215,7 +216,7 @@ describe('dicerig review in a browser', () => {
 
   it('serves a session whose declined rolls are all answered, so a wrong answer can be corrected, and says how many', async () => {
     const sub = mkdtempSync(join(dir, 'answered-'));
-    const db = declinedCopy(sub);
+    const db = await declinedCopy(sub);
     const store = RollStore.open(db);
     const todo = store.rollsToReview(1);
     store.reviewRolls(1, todo.map((r) => ({ rollId: r.rollId, faceId: '6', reviewer: 'Ada', at: 1 })));

@@ -6,21 +6,21 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { declinedCopy } from './support/declinedCopy.js';
+import { declinedCopy, declinedDemo } from './support/declinedCopy.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-fast-'));
-let browser: Browser;
+let browser: PagesBrowser;
 let server: ChildProcess | undefined;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-});
+  browser = await pagesBrowser();
+  // The demo session the test labels a copy of, made before it (or by another file of the run).
+  await declinedDemo();
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe('the review page typed fast', () => {
   it('labels one card a digit, in order, while each label takes the store most of a second, with no label refused', async () => {
-    const db = declinedCopy(dir);
+    const db = await declinedCopy(dir);
     const started = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
     server = started.proc;
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });

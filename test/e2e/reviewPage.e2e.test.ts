@@ -6,24 +6,29 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { declinedCopy } from './support/declinedCopy.js';
+import { declinedCopy, declinedDemo } from './support/declinedCopy.js';
+import { startReviewInProcess, type ReviewServer } from './support/reviewInProcess.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-page-'));
 const children: ChildProcess[] = [];
-let browser: Browser;
+const servers: ReviewServer[] = [];
+let browser: PagesBrowser;
 
-/** A demo session with declined dice in a folder of its own (a copy of the one demo run), and `dicerig review` of it started; its URL. */
-async function reviewed(name: string): Promise<{ db: string; url: string; proc: ChildProcess }> {
-  const db = declinedCopy(mkdtempSync(join(dir, `${name}-`)));
-  const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
-  children.push(server.proc);
-  return { db, url: server.url, proc: server.proc };
+/**
+ * A demo session with declined dice in a folder of its own (a copy of the one demo run), and its review server
+ * started as `dicerig review 1 --db DB --port 0 --reviewer Ada` serves it, in this process (these tests are about the
+ * page; the one about the server stopped under it runs the command); its URL.
+ */
+async function reviewed(name: string): Promise<{ db: string; url: string }> {
+  const db = await declinedCopy(mkdtempSync(join(dir, `${name}-`)));
+  const server = await startReviewInProcess(db, 'Ada');
+  servers.push(server);
+  return { db, url: server.url };
 }
 
 /** The page opened and ready, with its page errors collected in `errors`. */
@@ -45,12 +50,21 @@ function stored<T>(db: string, read: (store: RollStore) => T): T {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await pagesBrowser();
+  // The demo session the tests label copies of, made before them (or by another file of the run).
+  await declinedDemo();
+}, 180_000);
+
+// Each test's pages and server go when it ends: an open page keeps asking its server for news every few seconds.
+afterEach(async () => {
+  await browser?.close();
+  for (const s of servers.splice(0)) await s.close();
 });
 
 afterAll(async () => {
   await browser?.close();
   for (const c of children) await stopCliServer(c);
+  for (const s of servers) await s.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -71,7 +85,11 @@ describe('the review page when things go wrong', () => {
   }, 90_000);
 
   it('says a label was not saved when the review server has stopped, naming the command that starts it on the same port as the same reviewer, and leaves the card unlabelled', async () => {
-    const { db, url, proc } = await reviewed('gone');
+    // The command itself, in a process of its own, stopped as Ctrl-C stops it.
+    const db = await declinedCopy(mkdtempSync(join(dir, 'gone-')));
+    const server = await startCliServer(['review', '1', '--db', db, '--port', '0', '--reviewer', 'Ada'], { timeoutMs: 30_000 });
+    children.push(server.proc);
+    const { url, proc } = server;
     const errors: string[] = [];
     const page = await open(url, errors);
     const first = page.locator('#grid .crop').first();

@@ -7,17 +7,16 @@
  * after the server restarts.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TOKEN = 'e2e-api-token-0123456789abcdef';
 const CHAT = 'e2e-chat-token-0123';
 type Dataset = { dataset: Record<string, string | undefined> };
@@ -28,7 +27,7 @@ const dir = mkdtempSync(join(tmpdir(), 'dicerig-serve-e2e-'));
 // The screenshots stay in their own temp folder for a person to look at; the rest goes.
 const shots = mkdtempSync(join(tmpdir(), 'dicerig-serve-shots-'));
 let child: ChildProcess | undefined;
-let browser: Browser | undefined;
+let browser: PagesBrowser | undefined;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -100,11 +99,10 @@ afterAll(async () => {
 
 describe('dicerig serve in a browser', { timeout: 180_000 }, () => {
   it('shows an API roll on the overlay with the right faces, updates the dashboard, and both reconnect after a restart', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     child = (await startServe(port)).proc;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await pagesBrowser();
     const problems: string[] = [];
     const open = async (path: string, viewport: { width: number; height: number }): Promise<Page> => {
       const page = await browser!.newPage({ viewport });

@@ -13,7 +13,7 @@ import { createReviewServer, OPEN_SESSION_SENTENCE, readerGuess } from '../../sr
 import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { declinedSession } from './support/reviewSession.js';
+import { declinedCopy } from '../e2e/support/declinedCopy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dicerig-review-'));
 let store: RollStore;
@@ -24,7 +24,7 @@ type RollView = { rollId: number; die: string; dieType: string; reason: string |
 type DieView = { label: string; kind: string; resolved: number; reviewed: number; unresolved: number };
 
 beforeAll(async () => {
-  const db = declinedSession(dir);
+  const db = await declinedCopy(dir);
   store = RollStore.open(db);
   app = await createReviewServer({ store, sessionId: 1, reviewer: 'ada', now: () => AT });
 }, 60_000);
@@ -277,7 +277,7 @@ describe('the review API', () => {
 describe('the review API on X-Wing dice', () => {
   it('offers the symbols the session counts, stores one as the label, and remakes the verdicts as the session made them', async () => {
     const xdir = mkdtempSync(join(tmpdir(), 'dicerig-review-xwing-'));
-    const xstore = RollStore.open(declinedSession(xdir, 'hit=0.9,evade=0.9', 'xwing'));
+    const xstore = RollStore.open(await declinedCopy(xdir, 'hit=0.9,evade=0.9', 'xwing'));
     const xapp = await createReviewServer({ store: xstore, sessionId: 1, reviewer: 'ada', now: () => AT });
     try {
       const stored = xstore.storedVerdicts(1)?.verdicts as SessionVerdicts;

@@ -4,18 +4,16 @@
  * page's own Start button. Page errors and console errors are collected for the test to check.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { pagesBrowser, type PagesBrowser } from '../../support/pagesBrowser.js';
 import { startCliServer, stopCliServer, type CliServer } from './cliServer.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface FairnessDashboard {
   readonly server: CliServer;
-  readonly browser: Browser;
+  readonly browser: PagesBrowser;
   readonly page: Page;
   /** Page errors and console errors seen so far. */
   readonly problems: string[];
@@ -26,14 +24,13 @@ export interface FairnessDashboard {
 
 /** Writes `config` into `dir`, serves it and opens its dashboard with the run started. */
 export async function openFairnessDashboard(dir: string, config: string, token: string): Promise<FairnessDashboard> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
   const file = join(dir, 'session.yaml');
   const db = join(dir, 'rolls.db');
   writeFileSync(file, config);
   const server = await startCliServer(['serve', '--config', file, '--port', '0', '--mode', 'fairness', '--db', db], { timeoutMs: 60_000, env: { ...process.env, DICERIG_TOKEN: token } });
-  let browser: Browser | undefined;
+  let browser: PagesBrowser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await pagesBrowser();
     const problems: string[] = [];
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (e) => problems.push(e.message));

@@ -2,13 +2,11 @@
  * `dicerig serve --sim` with its pages open in Debian's Chromium, for tests of one page behaviour each: the server on
  * a free port with an API token, a browser, pages opened at a given size, and the page and console errors they hit.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { pagesBrowser, type PagesBrowser } from '../../support/pagesBrowser.js';
 import { startCliServer, stopCliServer, type CliServer } from './cliServer.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const TOKEN = 'e2e-api-token-pages-0123456789';
 
 export interface SimServePages {
@@ -24,11 +22,10 @@ export interface SimServePages {
 
 /** `serve` (on a free port, into `dir`'s roll store) with `args`: `--sim` by default, e.g. `['--sim', 'd6']` or `['--config', file]`. */
 export async function startSimServePages(dir: string, args: readonly string[] = ['--sim']): Promise<SimServePages> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
   const server = await startCliServer(['serve', ...args, '--port', '0', '--db', join(dir, 'rolls.db')], { timeoutMs: 60_000, env: { ...process.env, DICERIG_TOKEN: TOKEN } });
-  let browser: Browser;
+  let browser: PagesBrowser;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await pagesBrowser();
   } catch (e) {
     await stopCliServer(server.proc);
     throw e;
