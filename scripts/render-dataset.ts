@@ -27,10 +27,8 @@
  */
 import { constants as osConstants } from 'node:os';
 import { InputError } from '../src/core/errors.js';
-import { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
-import { describeRenderer } from '../src/camera/render3d/drawingHash.js';
+import type { BrowserRenderer } from '../src/camera/render3d/browserRenderer.js';
 import { parseRenderRequest, RENDER_USAGE, type RenderRequest } from '../src/camera/render3d/renderRequest.js';
-import { writeRenderedFolder } from '../src/camera/render3d/writeRenderedFolder.js';
 
 if (process.argv.includes('--help')) {
   process.stdout.write(`${RENDER_USAGE}\n`);
@@ -78,6 +76,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 try {
+  // The browser driver and the scene code are loaded only for a request that will draw: --help and a refused option
+  // answer without them (some 2 s of CPU less before the answer).
+  const [{ BrowserRenderer }, { describeRenderer }, { writeRenderedFolder }] = await Promise.all([
+    import('../src/camera/render3d/browserRenderer.js'),
+    import('../src/camera/render3d/drawingHash.js'),
+    import('../src/camera/render3d/writeRenderedFolder.js'),
+  ]);
+  // Stopped while they loaded: the handler above is ending the run, with nothing to close.
+  if (stopping) await new Promise(() => undefined);
   // The signal handlers above close the browser; Playwright's own would end the process before they could.
   opening = BrowserRenderer.open({ signalsHandled: true });
   renderer = await opening;

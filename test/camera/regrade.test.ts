@@ -124,18 +124,19 @@ describe('regrading a labelled folder', () => {
     expect(existsSync(join(root, 'x'))).toBe(false);
   });
 
+  // The script is run by node with tsx's loader (what the tsx command of `npm run regrade` starts), without npx's and tsx's own starts.
   it('names an unknown grade and the known ones from the command line', async () => {
     const run = promisify(execFile);
-    const failed = await run('npx', ['tsx', 'scripts/regrade-dataset.ts', '--from', from, '--to', join(root, 'y'), '--grade', 'sepia']).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/regrade-dataset.ts', '--from', from, '--to', join(root, 'y'), '--grade', 'sepia']).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown grade "sepia" (known: filmic, cold, harsh)') });
   });
 
   it('names a misspelt option with the usage, and prints the usage when asked, with no stack trace', async () => {
     const run = promisify(execFile);
-    const failed = await run('npx', ['tsx', 'scripts/regrade-dataset.ts', '--frm', from]).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/regrade-dataset.ts', '--frm', from]).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringMatching(/^regrade-dataset: Unknown option '--frm'.*\nusage: npm run regrade -- --from DIR/s) });
     expect((failed as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
-    const help = await run('npx', ['tsx', 'scripts/regrade-dataset.ts', '--help']);
+    const help = await run(process.execPath, ['--import', 'tsx', 'scripts/regrade-dataset.ts', '--help']);
     expect(help.stdout).toBe('usage: npm run regrade -- --from DIR --to DIR --grade filmic|cold|harsh [--seed N]\n');
   });
 });

@@ -14,7 +14,7 @@ import { dot, mulVec, normalize, sub } from '../../src/camera/render3d/math3d.js
 import { convexHull, overlaps } from '../../src/camera/render3d/placement.js';
 import { LIGHTING_PRESETS, lightingPresets, PLATFORM_PRESETS, platformPresets, SEED_RANGES, SPLITS, splitOfSeed } from '../../src/camera/render3d/presets.js';
 import type { Scene } from '../../src/camera/render3d/scene.js';
-import { buildScene, DEFAULT_COCKED_ON_DIE, shapeOf } from '../../src/camera/render3d/scene.js';
+import { buildScene, DEFAULT_COCKED_ON_DIE, SHAPE_KEYS, shapeOf } from '../../src/camera/render3d/scene.js';
 
 const scenes: Scene[] = [];
 for (let i = 0; i < 40; i++) scenes.push(buildScene({ seed: 500 + i, dice: i % 3 === 0 ? 'd6' : 'xwing' }));
@@ -291,6 +291,20 @@ describe('3D camera scenes a seed names', () => {
     // Boxes overlapping, triangles not: only an edge's normal (the diagonal) separates them.
     expect(overlaps([[0, 0], [1, 0], [0, 1]], [[1, 1], [0.6, 1], [1, 0.6]])).toBe(false);
     expect(overlaps([[0, 0], [1, 0], [0, 1]], [[1, 1], [-0.2, 1], [1, -0.2]])).toBe(true);
+  });
+
+  it('builds for each shape key the meshes the rendered sets were drawn with', () => {
+    // The meshes go into a set's drawing code, so a change would only show as a refused --reuse; and the footprints and
+    // boxes of every scene come from their hull points. Pinned as built at 7fea72c (sha256 of every shape's vertex
+    // arrays, hull and faces, in SHAPE_KEYS order), before the mesh builder worked out each grid point once.
+    const hash = createHash('sha256');
+    for (const key of SHAPE_KEYS) {
+      const s = shapeOf(key);
+      hash.update(key);
+      for (const a of [s.positions, s.normals, s.uvs]) hash.update(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+      hash.update(JSON.stringify([s.hull, s.coarseHull, s.faces]));
+    }
+    expect(hash.digest('hex'), 'the die meshes changed: every rendered set would be drawn and labelled differently now').toBe('93820b5985318088dbdc4fb71aa71872fe4607191d323bd343bd7ecf9e565199');
   });
 
   it('builds from each seed the scene it built when the rendered sets were made', () => {

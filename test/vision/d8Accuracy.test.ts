@@ -8,7 +8,7 @@ import type { CalibrationProfile } from '../../src/vision/calibration/profile.js
 import { D8Reader } from '../../src/vision/d8/d8Reader.js';
 import { evaluateLabelledCrops } from '../../src/vision/labelledEval.js';
 import type { LabelledEvaluation, LabelledItem } from '../../src/vision/labelledEval.js';
-import { defaultLocateOptions, HEXAGON_AREA_FACTOR, locateDice } from '../../src/vision/locate.js';
+import { defaultLocateOptions, HEXAGON_AREA_FACTOR } from '../../src/vision/locate.js';
 import { cropRgb, squareAround } from '../../src/core/image.js';
 import type { FaceRead } from '../../src/vision/faceRead.js';
 import { defaultCockedLimits, readFrame } from '../../src/vision/pipeline.js';
@@ -73,10 +73,11 @@ describe('X-Wing d8 reading under held-out lighting and seeds', () => {
     };
     const near = (p: { x: number; y: number }, q: { x: number; y: number }): boolean => Math.hypot(p.x - q.x, p.y - q.y) < size / 2;
     for (const f of frames.slice(0, 45)) {
-      // The reader on its own, on crops around the located dice (as the rig will cut them).
-      const { dice } = locateDice(f.image, f.reference, f.camera.layout.channels, options.locate);
       // The whole pipeline, with its own cocked checks in front of the reader.
-      const { readings } = readFrame(f.image, f.reference, f.camera.layout.channels, reader, options);
+      const { readings, located: found } = readFrame(f.image, f.reference, f.camera.layout.channels, reader, options);
+      // The reader on its own, on crops around the located dice (as the rig will cut them): the dice readFrame located,
+      // which are locateDice's with these options (a second locateDice of the frame gave the same dice at its cost).
+      const { dice } = found;
       for (const die of f.truth) {
         const at = dice.find((d) => near(d.center, die.center));
         score(located, die, at ? reader.read({ image: cropRgb(f.image, squareAround(at.center, size * options.cropScale)), sizePx: size }) : undefined);

@@ -123,16 +123,27 @@ export function roundedLevel(normals: readonly Vec3[], p: number, x: Vec3): numb
   return s ** (1 / p);
 }
 
+/**
+ * The face cut into small triangles. A grid point shared by several of them is the same object in each (one point per
+ * grid position of a fan triangle), so the mesh builder works out each surface point once, not once per triangle.
+ */
 function subdivide(corners: readonly Vec3[], steps: number): Vec3[][] {
   const tris: [Vec3, Vec3, Vec3][] = [];
   for (let i = 1; i + 1 < corners.length; i++) tris.push([corners[0] as Vec3, corners[i] as Vec3, corners[i + 1] as Vec3]);
   const out: Vec3[][] = [];
   for (const [a, b, c] of tris) {
+    const grid = new Map<number, Vec3>();
     const at = (i: number, j: number): Vec3 => {
-      const wa = 1 - (i + j) / steps;
-      const wb = i / steps;
-      const wc = j / steps;
-      return [a[0] * wa + b[0] * wb + c[0] * wc, a[1] * wa + b[1] * wb + c[1] * wc, a[2] * wa + b[2] * wb + c[2] * wc];
+      const key = i * (steps + 1) + j;
+      let p = grid.get(key);
+      if (p === undefined) {
+        const wa = 1 - (i + j) / steps;
+        const wb = i / steps;
+        const wc = j / steps;
+        p = [a[0] * wa + b[0] * wb + c[0] * wc, a[1] * wa + b[1] * wb + c[1] * wc, a[2] * wa + b[2] * wb + c[2] * wc];
+        grid.set(key, p);
+      }
+      return p;
     };
     for (let i = 0; i < steps; i++) {
       for (let j = 0; j < steps - i; j++) {
@@ -169,28 +180,50 @@ export function buildDieShape(kind: ShapeKind, roundness: number, steps = kind =
     }
     return norm(g);
   };
+  // A grid point lies in up to six triangles: its surface point, normal, tile position and key are worked out once
+  // (the same functions of the same point, so the same numbers) and written out for each triangle, in the same order.
+  interface Vertex {
+    readonly x: Vec3;
+    readonly normal: Vec3;
+    readonly u: number;
+    readonly v: number;
+    readonly key: string;
+  }
+  const keyOf = (x: Vec3): string => x.map((c) => c.toFixed(4)).join(',');
   faces.forEach((face, fi) => {
     const col = fi % cols;
     const row = Math.floor(fi / cols);
+    const done = new Map<Vec3, Vertex>();
     for (const tri of subdivide(face.corners, steps)) {
       for (const q of tri) {
-        const x = onSurface(q);
-        positions.push(...x);
-        outNormals.push(...normalAt(x));
-        const tu = (dot(x, face.u) / face.tileHalf + 1) / 2;
-        const tv = (dot(x, face.v) / face.tileHalf + 1) / 2;
-        uvs.push((col + Math.min(1, Math.max(0, tu))) / cols, (row + Math.min(1, Math.max(0, tv))) / rows);
-        const key = x.map((c) => c.toFixed(4)).join(',');
+        let vertex = done.get(q);
+        if (vertex === undefined) {
+          const x = onSurface(q);
+          const tu = (dot(x, face.u) / face.tileHalf + 1) / 2;
+          const tv = (dot(x, face.v) / face.tileHalf + 1) / 2;
+          vertex = { x, normal: normalAt(x), u: (col + Math.min(1, Math.max(0, tu))) / cols, v: (row + Math.min(1, Math.max(0, tv))) / rows, key: keyOf(x) };
+          done.set(q, vertex);
+        }
+        const { x, normal, key } = vertex;
+        positions.push(x[0], x[1], x[2]);
+        outNormals.push(normal[0], normal[1], normal[2]);
+        uvs.push(vertex.u, vertex.v);
         if (!seen.has(key)) seen.set(key, x);
       }
     }
   });
   const coarse = new Map<string, Vec3>();
   for (const face of faces) {
+    const done = new Map<Vec3, { x: Vec3; key: string }>();
     for (const tri of subdivide(face.corners, 12)) {
       for (const q of tri) {
-        const x = onSurface(q);
-        coarse.set(x.map((c) => c.toFixed(4)).join(','), x);
+        let point = done.get(q);
+        if (point === undefined) {
+          const x = onSurface(q);
+          point = { x, key: keyOf(x) };
+          done.set(q, point);
+        }
+        coarse.set(point.key, point.x);
       }
     }
   }

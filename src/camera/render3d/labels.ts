@@ -7,7 +7,7 @@
  */
 import type { DieShape, Vec3 } from './geometry.js';
 import type { Lens } from './lens.js';
-import { distortToPixel } from './lens.js';
+import { distortToPixel, focalPx } from './lens.js';
 import type { Mat3, PinholeCamera } from './math3d.js';
 import { add, cameraBasis, mulVec, scale, toImagePlane } from './math3d.js';
 import type { RenderDie } from './look.js';
@@ -56,9 +56,9 @@ export function dieToWorld(d: Pick<PlacedDie, 'rotation' | 'position' | 'sizeCm'
 }
 
 /** Output-image pixel of a world point (undefined behind the camera). */
-export function projectToPixel(view: CameraView, lens: Lens, p: Vec3, basis = cameraBasis(view)): [number, number] | undefined {
+export function projectToPixel(view: CameraView, lens: Lens, p: Vec3, basis = cameraBasis(view), f = focalPx(lens)): [number, number] | undefined {
   const q = toImagePlane(view, p, basis);
-  return q ? distortToPixel(lens, q) : undefined;
+  return q ? distortToPixel(lens, q, f) : undefined;
 }
 
 /** Bounding box of a die in the output image. */
@@ -68,8 +68,9 @@ export function dieBox(view: CameraView, lens: Lens, d: PlacedDie, shape: DieSha
   let x1 = -Infinity;
   let y1 = -Infinity;
   const basis = cameraBasis(view);
+  const f = focalPx(lens);
   for (const p of shape.hull) {
-    const px = projectToPixel(view, lens, dieToWorld(d, p), basis);
+    const px = projectToPixel(view, lens, dieToWorld(d, p), basis, f);
     if (!px) return undefined;
     x0 = Math.min(x0, px[0]);
     y0 = Math.min(y0, px[1]);

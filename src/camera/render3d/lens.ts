@@ -39,8 +39,11 @@ export function renderHfovDeg(lens: Lens): number {
   return (2 * Math.atan(Math.tan((lens.hfovDeg * Math.PI) / 360) * renderScale(lens)) * 180) / Math.PI;
 }
 
-/** Where an ideal image-plane point (tan space, x right, y down) lands in the output image, pixels. */
-export function distortToPixel(lens: Lens, p: readonly [number, number]): [number, number] {
+/**
+ * Where an ideal image-plane point (tan space, x right, y down) lands in the output image, pixels. `f` is the lens's
+ * focal length (focalPx), for a caller projecting many points through one lens.
+ */
+export function distortToPixel(lens: Lens, p: readonly [number, number], f = focalPx(lens)): [number, number] {
   const rp = Math.hypot(p[0], p[1]);
   let r = rp;
   // Newton on r (1 + k1 r^2 + k2 r^4) = rp; monotone for the small k used here.
@@ -52,7 +55,6 @@ export function distortToPixel(lens: Lens, p: readonly [number, number]): [numbe
     if (Math.abs(step) < 1e-12) break;
   }
   const k = rp > 0 ? r / rp : 1;
-  const f = focalPx(lens);
   return [lens.width / 2 + p[0] * k * f, lens.height / 2 + p[1] * k * f];
 }
 

@@ -86,20 +86,30 @@ function separates(a: Polygon, b: Polygon, gap: number, edge: number): boolean {
   if (len < 1e-12) return false;
   ax /= len;
   az /= len;
-  // Each polygon's span along the normal, without making pairs: scene building's innermost loop.
+  // Each polygon's span along the normal, without making pairs: scene building's innermost loop. The two are scanned
+  // side by side, and the scan stops once the spans seen so far already overlap: the whole spans hold these, so they
+  // overlap too (rounding is monotone, so `hi + gap` only grows with `hi`) and the answer is the one full spans give.
+  // Most edges asked about do not separate, and their answer comes after a few points instead of all of both.
   let alo = Infinity;
   let ahi = -Infinity;
-  for (const [x, z] of a) {
-    const d = x * ax + z * az;
-    if (d < alo) alo = d;
-    if (d > ahi) ahi = d;
-  }
   let blo = Infinity;
   let bhi = -Infinity;
-  for (const [x, z] of b) {
-    const d = x * ax + z * az;
-    if (d < blo) blo = d;
-    if (d > bhi) bhi = d;
+  const na = a.length;
+  const nb = b.length;
+  for (let k = 0; k < na || k < nb; k++) {
+    if (k < na) {
+      const [x, z] = a[k] as P2;
+      const d = x * ax + z * az;
+      if (d < alo) alo = d;
+      if (d > ahi) ahi = d;
+    }
+    if (k < nb) {
+      const [x, z] = b[k] as P2;
+      const d = x * ax + z * az;
+      if (d < blo) blo = d;
+      if (d > bhi) bhi = d;
+    }
+    if (ahi + gap > blo && bhi + gap > alo) return false;
   }
   return ahi + gap <= blo || bhi + gap <= alo;
 }
