@@ -133,7 +133,8 @@ export class SettleDetector {
       this.run = 0;
       return { index: this.index, changedPixels: 0, still: false, stillRun: 0, settled: false };
     }
-    const changed = countChangedPixels(prev, small, this.options.pixelThreshold);
+    // A frame compared with itself (a camera repeating its rest frame, see `push`) changed nowhere.
+    const changed = prev === small ? 0 : countChangedPixels(prev, small, this.options.pixelThreshold);
     const still = changed < this.options.maxChangedPixels;
     this.skip = this.options.skipWhileMoving.find(([atLeast]) => changed >= atLeast)?.[1] ?? 0;
     if (still) {

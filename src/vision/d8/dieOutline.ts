@@ -86,18 +86,26 @@ export function balanceCrop(image: RgbImage): BalancedCrop {
   // Clamped: a crop whose border is mostly a wall or another die must not be recoloured wildly.
   const gains = bg.map((v) => Math.min(2, Math.max(0.5, mean / v))) as [number, number, number];
   // Separable 3x3 box blur (edge pixels average what exists), white balance folded into the first pass.
+  // The edge pixels are done apart from the inner ones, so the inner loops test nothing; each value is the same sum
+  // times the same factors as before, in the same order (the byte sums are whole numbers, exact in any order).
   const [g0, g1, g2] = gains;
   const rows = new Float32Array(w * h * 3);
+  const third = 1 / 3;
+  const ends = 1 / (w > 1 ? 2 : 1);
   for (let y = 0; y < h; y++) {
     const base = y * w * 3;
-    for (let x = 0; x < w; x++) {
+    for (const x of w > 1 ? [0, w - 1] : [0]) {
       const o = base + x * 3;
-      const l = x > 0 ? o - 3 : o;
-      const r = x < w - 1 ? o + 3 : o;
-      const k = 1 / (1 + (l !== o ? 1 : 0) + (r !== o ? 1 : 0));
-      rows[o] = ((data[o] as number) + (l !== o ? (data[l] as number) : 0) + (r !== o ? (data[r] as number) : 0)) * k * g0;
-      rows[o + 1] = ((data[o + 1] as number) + (l !== o ? (data[l + 1] as number) : 0) + (r !== o ? (data[r + 1] as number) : 0)) * k * g1;
-      rows[o + 2] = ((data[o + 2] as number) + (l !== o ? (data[l + 2] as number) : 0) + (r !== o ? (data[r + 2] as number) : 0)) * k * g2;
+      const n = x > 0 ? o - 3 : x < w - 1 ? o + 3 : o;
+      const has = n !== o ? 1 : 0;
+      rows[o] = ((data[o] as number) + has * (data[n] as number)) * ends * g0;
+      rows[o + 1] = ((data[o + 1] as number) + has * (data[n + 1] as number)) * ends * g1;
+      rows[o + 2] = ((data[o + 2] as number) + has * (data[n + 2] as number)) * ends * g2;
+    }
+    for (let o = base + 3, end = base + (w - 1) * 3; o < end; o += 3) {
+      rows[o] = ((data[o] as number) + (data[o - 3] as number) + (data[o + 3] as number)) * third * g0;
+      rows[o + 1] = ((data[o + 1] as number) + (data[o - 2] as number) + (data[o + 4] as number)) * third * g1;
+      rows[o + 2] = ((data[o + 2] as number) + (data[o - 1] as number) + (data[o + 5] as number)) * third * g2;
     }
   }
   const out = new Float32Array(w * h * 3);
@@ -107,8 +115,14 @@ export function balanceCrop(image: RgbImage): BalancedCrop {
     const down = y < h - 1 ? stride : 0;
     const k = 1 / (1 + (up !== 0 ? 1 : 0) + (down !== 0 ? 1 : 0));
     const base = y * stride;
-    for (let i = base; i < base + stride; i++) {
-      out[i] = ((rows[i] as number) + (up !== 0 ? (rows[i + up] as number) : 0) + (down !== 0 ? (rows[i + down] as number) : 0)) * k;
+    if (up !== 0 && down !== 0) {
+      for (let i = base; i < base + stride; i++) out[i] = ((rows[i] as number) + (rows[i - stride] as number) + (rows[i + stride] as number)) * k;
+    } else if (up !== 0) {
+      for (let i = base; i < base + stride; i++) out[i] = ((rows[i] as number) + (rows[i - stride] as number)) * k;
+    } else if (down !== 0) {
+      for (let i = base; i < base + stride; i++) out[i] = ((rows[i] as number) + (rows[i + stride] as number)) * k;
+    } else {
+      for (let i = base; i < base + stride; i++) out[i] = (rows[i] as number) * k;
     }
   }
   return { width: w, height: h, data: out, gains };
