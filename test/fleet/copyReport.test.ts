@@ -10,7 +10,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredLogs } from '../../src/cli/storedLogs.js';
-import { runCli } from '../cli/runCli.js';
+import { runCliOk as ok } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 
@@ -19,12 +19,6 @@ let url: string;
 const dir = tempDir('dicerig-fleet-copy-report-');
 const rigDb = join(dir, 'rig.db');
 const otherDb = join(dir, 'other.db');
-
-async function ok(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const r = await runCli(...args);
-  expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
-  return r;
-}
 
 beforeAll(async () => {
   pg = await startScratchPostgres();

@@ -15,7 +15,7 @@ import { openFleet } from '../../src/fleet/connect.js';
 import { FleetView } from '../../src/server/fleet/fleetView.js';
 import { serveFleet } from '../../src/server/fleet/serveFleet.js';
 import { sealOf } from '../../src/store/exportSeal.js';
-import { runCli } from '../cli/runCli.js';
+import { runCli, runCliOk as ok } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 
@@ -48,12 +48,6 @@ const turnFace = (rows: string[]): string => {
   rows[4] = JSON.stringify({ ...r, face, symbol: face });
   return r.die;
 };
-
-async function ok(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const r = await runCli(...args);
-  expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
-  return r;
-}
 
 beforeAll(async () => {
   pg = await startScratchPostgres();
