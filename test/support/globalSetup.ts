@@ -1,8 +1,6 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildFirmware } from '../rig/support/build.js';
 import { ensureBuilt } from './builtCli.js';
+import { makeScratchFolder } from './scratchFolder.js';
 
 /**
  * Builds the firmware, the simavr harness and the host test once, before any test file runs, and dist/ when a
@@ -13,6 +11,7 @@ import { ensureBuilt } from './builtCli.js';
  * Every folder a test makes in the temporary directory (databases, renders, browser profiles, child
  * processes' files) lands in one folder for the run, removed when the run ends: a suite run used to
  * leave some 180 folders behind in /tmp each time. Workers and the processes tests start inherit TMPDIR.
+ * The folder is kept in memory where it can be (see makeScratchFolder).
  */
 export default function setup(): () => void {
   try {
@@ -22,13 +21,12 @@ export default function setup(): () => void {
   }
   ensureBuilt();
   const previous = process.env.TMPDIR;
-  const runDir = mkdtempSync(join(tmpdir(), 'dicerig-tests-'));
-  // Open to every user, sticky, as /tmp is: some tests run PostgreSQL and the CLI as other users, who make their own folders here.
-  chmodSync(runDir, 0o1777);
-  process.env.TMPDIR = runDir;
+  const scratch = makeScratchFolder();
+  process.env.TMPDIR = scratch.path;
+  console.log(`Scratch files of this run: ${scratch.path} (${scratch.kind})`);
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
-    rmSync(runDir, { recursive: true, force: true });
+    scratch.remove();
   };
 }

@@ -1,0 +1,58 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+/** The folder a test run writes its scratch files into, and how to be rid of it. */
+export interface ScratchFolder {
+  readonly path: string;
+  /** Where its files are kept: a tmpfs mounted for the run, /dev/shm, or the temporary directory's own disk. */
+  readonly kind: 'tmpfs mounted for the run' | '/dev/shm' | 'disk';
+  remove(): void;
+}
+
+const GiB = 1024 ** 3;
+
+/**
+ * Makes the run's scratch folder in memory where it can. Every throw a session test stores is its own transaction,
+ * synced to disk (synchronous=FULL), and so is every PostgreSQL commit: on a disk the suite waits on some thousands
+ * of syncs (moreRolls.test: 98-109 s on /tmp, 75-81 s on tmpfs, 2026-12-07). In memory a sync returns at once;
+ * what the tests check holds as well there (a killed process's committed writes survive in the page cache either
+ * way; no test can cut the power; the disk-full and read-only tests mount small file systems of their own).
+ * As root, where mounting is allowed (CI runs as root), the run mounts a tmpfs of its own, removed with it;
+ * otherwise /dev/shm when it has room (a container's is often 64 MB); otherwise the temporary directory as before.
+ */
+export function makeScratchFolder(): ScratchFolder {
+  const path = mkdtempSync(join(tmpdir(), 'dicerig-tests-'));
+  // Open to every user, sticky, as /tmp is: some tests run PostgreSQL and the CLI as other users, who make their own folders here.
+  chmodSync(path, 0o1777);
+  // A cap, not a reservation: tmpfs takes memory only for what is written (a run holds some hundreds of MB at once).
+  const size = Math.floor(Math.min(8 * GiB, totalmem() / 3));
+  if (process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=1777`, 'dicerig-tests', path]).status === 0) {
+    return {
+      path,
+      kind: 'tmpfs mounted for the run',
+      remove() {
+        // A lazy unmount still frees it should a straggling process hold a file open there.
+        spawnSync('umount', ['--lazy', path]);
+        rmSync(path, { recursive: true, force: true });
+      },
+    };
+  }
+  if (roomIn('/dev/shm') >= 4 * GiB) {
+    rmSync(path, { recursive: true, force: true });
+    const shm = mkdtempSync(join('/dev/shm', 'dicerig-tests-'));
+    chmodSync(shm, 0o1777);
+    return { path: shm, kind: '/dev/shm', remove: () => rmSync(shm, { recursive: true, force: true }) };
+  }
+  return { path, kind: 'disk', remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+function roomIn(folder: string): number {
+  try {
+    const s = statfsSync(folder);
+    return s.bavail * s.bsize;
+  } catch {
+    return 0;
+  }
+}
