@@ -7,13 +7,17 @@
  */
 export const REALTIME = [
   'test/cli/rig.test.ts',
+  'test/cli/signals.test.ts',
   'test/hardware/rigConfig.test.ts',
   'test/rig/contract.test.ts',
   'test/rig/emulatedBoard.test.ts',
   'test/rig/faults.test.ts',
   'test/rig/firmataContract.test.ts',
   'test/rig/firmataDriver.test.ts',
+  'test/rig/firmataMotionProof.test.ts',
   'test/rig/fuzz.test.ts',
   'test/rig/serialLink.test.ts',
+  'test/server/rigLost.test.ts',
+  'test/server/serveBanner.test.ts',
   'test/session/emulated.test.ts',
 ];

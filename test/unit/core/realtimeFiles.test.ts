@@ -6,9 +6,15 @@ import { REALTIME } from '../../support/realtimeFiles.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Starts the emulated board: directly, through a command given `--rig emulated`, or by opening a session made with `emulated: true`. */
+/**
+ * Starts the emulated board: directly, with StandardFirmata on it, through a command given `--rig emulated`, through a
+ * rig config of `driver: emulated` (a YAML file's or a serve config's), or by opening a session made with `emulated: true`.
+ */
 const startsBoard = (text: string): boolean =>
-  /EmulatedBoard\.start\(|'--rig',\s*'emulated'/.test(text) || (/emulated: true/.test(text) && /openSession\(/.test(text));
+  /EmulatedBoard\.start\(|startEmulatedFirmata\(|'--rig',\s*'emulated'|driver: '?emulated'?/.test(text) || (/emulated: true/.test(text) && /openSession\(/.test(text));
+
+/** Files that name an emulated rig in a config but never start it: they parse the config, or are refused before the board starts. */
+const NAMES_ONLY = ['test/session/config.test.ts', 'test/session/firmataConfig.test.ts', 'test/session/refusedBeforeStore.test.ts'];
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -29,6 +35,7 @@ function textWithHelpers(file: string): string {
 describe('the files that run beside nothing else', () => {
   it('names only test files that exist', () => {
     for (const f of REALTIME) expect(existsSync(join(root, f)), f).toBe(true);
+    for (const f of NAMES_ONLY) expect(existsSync(join(root, f)), f).toBe(true);
   });
 
   it('names every test file that starts the emulated board, and no other', () => {
@@ -37,6 +44,7 @@ describe('the files that run beside nothing else', () => {
       .filter((f) => f !== self)
       .filter((f) => startsBoard(textWithHelpers(f)))
       .map((f) => relative(root, f))
+      .filter((f) => !NAMES_ONLY.includes(f))
       .sort();
     expect(starting).toEqual([...REALTIME].sort());
   });
