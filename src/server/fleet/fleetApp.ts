@@ -93,7 +93,9 @@ export async function createFleetServer(options: FleetServerOptions): Promise<Fa
       // Digits only: nothing a request says reaches the store but a number.
       const id = /^\d{1,15}$/.test(req.params.id) ? Number(req.params.id) : undefined;
       const report = id === undefined ? undefined : await view.report(id);
-      return report ?? reply.code(404).send({ error: 'the fleet store holds no such session' });
+      if (report === undefined) return reply.code(404).send({ error: 'the fleet store holds no such session' });
+      if (report.retryAfter !== undefined) void reply.header('Retry-After', String(report.retryAfter));
+      return reply.code(report.status).send(report.body);
     });
   });
   return app;
