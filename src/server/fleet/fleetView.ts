@@ -140,7 +140,7 @@ export class FleetView {
     if (!state.sessions.some((s) => s.id === id)) return undefined;
     const retryAfter = Math.max(1, Math.ceil(this.options.pollMs / 1000));
     const copyOf = state.sessions.find((s) => s.id === id)?.copyOf;
-    const whose = copyOf != null ? `fleet session ${id}'s report (fleet session ${copyOf.of}'s, in its place: it is a copy)` : `fleet session ${id}'s report`;
+    const whose = copyOf !== null && copyOf !== undefined ? `fleet session ${id}'s report (fleet session ${copyOf.of}'s, in its place: it is a copy)` : `fleet session ${id}'s report`;
     return { status: 503, body: { error: `${whose} is not made yet: ask again in ${retryAfter} s` }, retryAfter };
   }
 
@@ -197,7 +197,7 @@ export class FleetView {
           made.set(s.id, kept);
           continue;
         }
-        const copy = copyMade(s, original, at);
+        const copy = copyMade({ copy: s, copyOf: s.copyOf }, original, at);
         if (copy !== undefined) made.set(s.id, { ...copy, version: `${versions.get(s.id) ?? ''}|${s.state}|${s.throwCount}`, from: original.made });
       }
       this.made = made;

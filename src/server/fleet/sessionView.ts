@@ -2,7 +2,8 @@
  * One fleet session as the fleet dashboard shows it: its listing (rig host,
  * HOST:ID, throws, state), each die's verdict as `dicerig report --db URL`
  * gives it (the report layer's own `storedSessionReport`, never recomputed
- * another way), and what the fleet holds of it that does not verify.
+ * another way; for a copy, the session it copies, in its place), and what the
+ * fleet holds of it that does not verify.
  */
 import { DicerigError } from '../../core/errors.js';
 import { shellWord } from '../../core/format.js';
@@ -79,9 +80,8 @@ export function sessionView(info: FleetSessionInfo, where: string, verdicts: Ses
  * same) could only differ from the fleet's one. When that session's report cannot be made, the copy has none either,
  * and says why. Undefined while that session's report is not made yet.
  */
-export function copyMade(info: FleetSessionInfo, original: { readonly info: FleetSessionInfo | undefined; readonly made: MadeSession | undefined }, now: number): MadeSession | undefined {
-  if (info.copyOf === null) throw new Error(`fleet session ${info.id} is no copy`);
-  const p: InPlaceOfCopy = { copy: info, copyOf: info.copyOf };
+export function copyMade(p: InPlaceOfCopy, original: { readonly info: FleetSessionInfo | undefined; readonly made: MadeSession | undefined }, now: number): MadeSession | undefined {
+  const info = p.copy;
   const refused = (error: string): MadeSession => ({
     report: { status: REPORT_NOT_MADE, body: { error, inPlaceOf: inPlaceOfCopyJson(p) } },
     verdicts: { dice: [], errorControl: null, note: error, inPlaceOf: null, problems: [], madeAt: now, throwsThen: info.throwCount },
