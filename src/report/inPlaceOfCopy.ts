@@ -7,7 +7,6 @@
  */
 import { describeFleetSession, type FleetSessionInfo } from '../fleet/fleetReader.js';
 import type { CopyOf } from '../fleet/copies.js';
-import type { SessionReport } from './sessionReport.js';
 
 /** The copy a report was asked for, and the session whose rolls it holds (reported in its place). */
 export interface InPlaceOfCopy {
@@ -32,7 +31,8 @@ export function inPlaceOfCopyJson(p: InPlaceOfCopy | undefined) {
 }
 
 /** The report of `original` (the session `p` copies) as `p`'s report: the same report, saying whose it is and why. */
-export function reportInPlaceOfCopy(original: SessionReport, p: InPlaceOfCopy): SessionReport {
+// Generic, not SessionReport: sessionReport.ts imports this file's types (no import cycle).
+export function reportInPlaceOfCopy<R extends object>(original: R, p: InPlaceOfCopy): R & { readonly inPlaceOf: InPlaceOfCopy } {
   return { ...original, inPlaceOf: p };
 }
 
