@@ -6,6 +6,7 @@
 import { InputError } from '../core/errors.js';
 import { serveFleet } from '../server/fleet/serveFleet.js';
 import { tokensFrom } from '../server/security/auth.js';
+import { wrongTokensPerMinute } from '../server/fleet/wrongTokens.js';
 import type { CliIo } from './io.js';
 import { loadDice } from './loadDice.js';
 
@@ -26,6 +27,7 @@ export async function serveFleetDashboard(io: CliIo, url: string, flags: FleetSe
     throw new InputError(`--${rigOnly.join(' and --')} ${rigOnly.length === 1 ? 'is' : 'are'} for a rig's own dashboard: with the fleet store (postgres://...) dicerig serve only shows what the rigs stored.`);
   }
   const tokens = tokensFrom({}, process.env);
+  const wrongTokens = wrongTokensPerMinute(process.env);
   const running = await serveFleet({
     url,
     dice: loadDice(flags.diceFile),
@@ -33,6 +35,7 @@ export async function serveFleetDashboard(io: CliIo, url: string, flags: FleetSe
     port: flags.port,
     tokens,
     pollMs: flags.poll ?? 5000,
+    wrongTokensPerMinute: wrongTokens,
     log: (line) => io.out(`${line}\n`),
   });
   io.out(

@@ -119,7 +119,7 @@ describe('an import of an edited export', () => {
 });
 
 describe('a copy of a fleet session', () => {
-  it('shows no verdicts of its own on the fleet page: its row points to the session whose rolls it holds, which shows the one verdict', async () => {
+  it("shows no verdicts of its own on the fleet page: its row shows the verdicts of the session whose rolls it holds, saying so first, as its report does", async () => {
     const fleet = await openFleet(url, { readOnly: true });
     try {
       const view = new FleetView({ fleet, dice: allDice(), pollMs: 0, now: () => Date.now() });
@@ -128,16 +128,18 @@ describe('a copy of a fleet session', () => {
       const byId = new Map(state.sessions.map((s) => [s.id, s]));
       expect(byId.get(1)?.verdicts?.dice.map((d) => d.label)).toEqual(['loaded-6']);
       for (const copy of [2, 3]) {
-        expect(byId.get(copy)?.verdicts?.dice, `fleet session ${copy}`).toEqual([]);
-        expect(byId.get(copy)?.verdicts?.note).toMatch(/^No verdicts of its own: it is an import of an export of fleet session 1 \(rig:1\) .*so its rolls count once, as fleet session 1's, and that session's verdicts \(its row; dicerig report 1 --db .*\) are the fleet's\.$/);
+        // The one verdict for those rolls: the session's, unchanged (never one made of the copy's, edited, rolls).
+        expect(byId.get(copy)?.verdicts?.dice, `fleet session ${copy}`).toEqual(byId.get(1)?.verdicts?.dice);
+        expect(byId.get(copy)?.verdicts?.note).toBeNull();
+        expect(byId.get(copy)?.verdicts?.inPlaceOf).toMatch(new RegExp(`^IN PLACE OF A COPY: fleet session ${copy}, session 1 of \\S+ is an import of an export of fleet session 1 \\(rig:1\\) .*: its rolls count once, as fleet session 1's, so it has no verdicts of its own\\. This is fleet session 1's report in its place`));
       }
-      expect(await view.report(3)).toMatchObject({ copyOf: { of: 1 } });
+      expect(await view.report(3)).toMatchObject({ status: 200, body: { inPlaceOf: { fleetSession: 3, reportedAs: 1 }, fleetSession: { id: 1 } } });
     } finally {
       await fleet.close();
     }
   });
 
-  it('shows so on the fleet page in a browser: the copy\'s row has no verdicts and says whose they are; the session\'s row has its verdict', async () => {
+  it("shows so on the fleet page in a browser: the copy's row has the session's verdict and says first whose it is", async () => {
     const server = await serveFleet({ url, dice: allDice(), host: '127.0.0.1', port: 0, tokens: {}, pollMs: 200 });
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
     try {
@@ -146,8 +148,8 @@ describe('a copy of a fleet session', () => {
       await page.waitForSelector('body[data-ready="true"]');
       const verdicts = (id: number) => page.locator(`tr[data-session="${id}"] [data-col="verdicts"]`);
       await expect.poll(() => verdicts(1).locator('[data-die="loaded-6"] .verdict').count(), { timeout: 20_000 }).toBe(1);
-      await expect.poll(() => verdicts(3).innerText(), { timeout: 20_000 }).toContain("No verdicts of its own: it is an import of an export of fleet session 1 (rig:1)");
-      expect(await verdicts(3).locator('[data-die]').count()).toBe(0);
+      await expect.poll(() => verdicts(3).innerText(), { timeout: 20_000 }).toContain('IN PLACE OF A COPY: fleet session 3, session 1 of edited:');
+      expect(await verdicts(3).locator('[data-die="loaded-6"]').innerText()).toBe(await verdicts(1).locator('[data-die="loaded-6"]').innerText());
       expect(await page.locator('tr[data-session="3"] [data-col="status"]').innerText()).toContain(EDITED_MARK());
     } finally {
       await browser.close();

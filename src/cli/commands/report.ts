@@ -13,7 +13,7 @@ import { renderReportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
 import { reportTitle, type SessionReport } from '../../report/sessionReport.js';
 import { storedSessionReport } from '../../report/storedSessionReport.js';
-import { inPlaceOfCopyWords, type InPlaceOfCopy } from '../../report/inPlaceOfCopy.js';
+import { copyOfCopyWords, inPlaceOfCopyFailedWords, inPlaceOfCopyWords, reportInPlaceOfCopy, type InPlaceOfCopy } from '../../report/inPlaceOfCopy.js';
 import { describeFleetSession } from '../../fleet/fleetReader.js';
 import { FleetError } from '../../fleet/errors.js';
 import { editedImports, editedImportWords } from '../../store/importedEdits.js';
@@ -103,10 +103,10 @@ async function readReport(sessionKey: string, flags: ReportFlags, warn: (line: s
   const original = await readOne(String(copy.copyOf.of), flags, warn).catch((e: unknown) => {
     // The copy's own verdicts are not shown instead: they are not the fleet's.
     const why = e instanceof Error ? e.message : String(e);
-    throw new FleetError(`${describeFleetSession(copy.copy)} is ${copy.copyOf.why}: it has no verdicts of its own, and fleet session ${copy.copyOf.of}'s report, whose verdicts they are, could not be made (${why}); \`dicerig report ${copy.copyOf.of} --db URL\` writes it once it can.`, { session: sessionKey }, { cause: e });
+    throw new FleetError(inPlaceOfCopyFailedWords(copy, why), { session: sessionKey }, { cause: e });
   });
-  if ('copyFound' in original) throw new FleetError(`fleet session ${copy.copyOf.of}, whose rolls ${describeFleetSession(copy.copy)} holds, is a copy too (${original.copyFound.copyOf.why}): no report is written`, { session: sessionKey });
-  return { ...original, inPlaceOf: copy };
+  if ('copyFound' in original) throw new FleetError(copyOfCopyWords(copy, original.copyFound.copyOf), { session: sessionKey });
+  return reportInPlaceOfCopy(original, copy);
 }
 
 function readOne(sessionKey: string, flags: ReportFlags, warn: (line: string) => void): Promise<SessionReport | CopyFound> {

@@ -6,7 +6,8 @@
  * read) is answered 405 with a line saying why, rather than a bare 404.
  *
  * Beyond loopback every API read needs the API token (the fleet's results are
- * the organiser's), checked and rate-limited by the serve API's own guard.
+ * the organiser's), checked and rate-limited by the serve API's own guard, and
+ * an address sending wrong tokens is locked out for a while (wrongTokens.ts).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -16,6 +17,7 @@ import { RateLimiter } from '../security/rateLimit.js';
 import { sameSiteOnly } from '../security/sameSite.js';
 import { createStack } from '../stack.js';
 import type { FleetState, FleetView } from './fleetView.js';
+import { DEFAULT_WRONG_TOKENS_PER_MINUTE, wrongTokenLimiter } from './wrongTokens.js';
 
 export const FLEET_PAGES = { '/': 'fleet.html' } as const;
 
@@ -33,7 +35,10 @@ export interface FleetServerOptions {
   /** API reads per minute per client token beyond loopback, and the burst (default 240 and 60: a page polls every few seconds). */
   readonly perMinute?: number;
   readonly burst?: number;
-  /** Milliseconds clock for the rate limit (default performance.now). */
+  /** Wrong API tokens one address may send a minute (default DEFAULT_WRONG_TOKENS_PER_MINUTE), and how many addresses are remembered. */
+  readonly wrongTokensPerMinute?: number;
+  readonly maxAddresses?: number;
+  /** Milliseconds clock for the rate limits (default performance.now). */
   readonly limitClock?: () => number;
 }
 
@@ -70,12 +75,14 @@ export async function createFleetServer(options: FleetServerOptions): Promise<Fa
   sameSiteOnly(app, { loopback: options.loopback, what: 'the fleet dashboard' });
   for (const url of RIG_ROUTES) app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: refuse });
   app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: refuse });
-  const limit = new RateLimiter({ perMinute: options.perMinute ?? 240, burst: options.burst ?? 60, now: options.limitClock ?? (() => performance.now()) });
+  const clock = options.limitClock ?? (() => performance.now());
+  const limit = new RateLimiter({ perMinute: options.perMinute ?? 240, burst: options.burst ?? 60, now: clock });
+  const wrongTokens = wrongTokenLimiter(options.wrongTokensPerMinute ?? DEFAULT_WRONG_TOKENS_PER_MINUTE, clock, options.maxAddresses);
   const { view } = options;
   await app.register(async (scope) => {
     if (!options.loopback) {
       scope.addHook('onRequest', async (req, reply) => {
-        const client = bearerClient(req, reply, options.tokens.api);
+        const client = bearerClient(req, reply, options.tokens.api, wrongTokens);
         if (client === undefined || !withinLimit(reply, limit, client)) return reply;
         return undefined;
       });
@@ -93,7 +100,9 @@ export async function createFleetServer(options: FleetServerOptions): Promise<Fa
       // Digits only: nothing a request says reaches the store but a number.
       const id = /^\d{1,15}$/.test(req.params.id) ? Number(req.params.id) : undefined;
       const report = id === undefined ? undefined : await view.report(id);
-      return report ?? reply.code(404).send({ error: 'the fleet store holds no such session' });
+      if (report === undefined) return reply.code(404).send({ error: 'the fleet store holds no such session' });
+      if (report.retryAfter !== undefined) void reply.header('Retry-After', String(report.retryAfter));
+      return reply.code(report.status).send(report.body);
     });
   });
   return app;

@@ -18,7 +18,7 @@ import { FleetUnreachableError } from '../../fleet/errors.js';
 import { fleetSessionVersions, listFleetSessions } from '../../fleet/fleetReader.js';
 import { storeFileLabels } from '../../fleet/storeFileLabels.js';
 import { readCampaignFindings, rigBiasedLines, readCampaignStatus, rigProgress, rigsAlikeLine, sessionsToReview, type RigProgress, type SessionToReview } from '../../report/fleetCampaign.js';
-import { copyVerdicts, makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
+import { copyMade, makeSessionViews, sessionView, type MadeSession, type SessionView } from './sessionView.js';
 import { campaignSessionFindings, type CampaignSessionFinding } from '../../analysis/campaign/sessionFindings.js';
 
 export interface CampaignView {
@@ -107,10 +107,13 @@ async function schemaOf(fleet: FleetDb): Promise<number> {
   }
 }
 
+/** A session's report as last made, the version of the session it was made of, and for a copy the report of the session it copies that it was made from. */
+type Made = MadeSession & { readonly version: string; readonly from?: MadeSession | undefined };
+
 export class FleetView {
   private last: FleetState;
   private reading: Promise<FleetState> | undefined;
-  private made = new Map<number, MadeSession & { readonly version: string }>();
+  private made = new Map<number, Made>();
   private lastTry = 0;
 
   constructor(private readonly options: FleetViewOptions) {
@@ -125,10 +128,20 @@ export class FleetView {
     return (this.reading = this.read().finally(() => (this.reading = undefined)));
   }
 
-  /** A session's report as `dicerig report --json` gives it, from the latest read; undefined when the fleet holds no such session. */
-  async report(id: number): Promise<unknown> {
-    await this.state();
-    return this.made.get(id)?.report;
+  /**
+   * A session's report as `dicerig report --json` gives it (a copy's: the session it copies, in its place), from the
+   * latest read, with its status: 200, REPORT_NOT_MADE with why it cannot be made, or 503 while it is not made yet
+   * (`retryAfter` seconds). Undefined when the fleet holds no such session.
+   */
+  async report(id: number): Promise<{ readonly status: number; readonly body: unknown; readonly retryAfter?: number } | undefined> {
+    const state = await this.state();
+    const made = this.made.get(id);
+    if (made !== undefined) return made.report;
+    if (!state.sessions.some((s) => s.id === id)) return undefined;
+    const retryAfter = Math.max(1, Math.ceil(this.options.pollMs / 1000));
+    const copyOf = state.sessions.find((s) => s.id === id)?.copyOf;
+    const whose = copyOf !== null && copyOf !== undefined ? `fleet session ${id}'s report (fleet session ${copyOf.of}'s, in its place: it is a copy)` : `fleet session ${id}'s report`;
+    return { status: 503, body: { error: `${whose} is not made yet: ask again in ${retryAfter} s` }, retryAfter };
   }
 
   private async read(): Promise<FleetState> {
@@ -155,27 +168,37 @@ export class FleetView {
       const versions = new Map(infos.map((s) => [s.id, `${stored.get(s.id) ?? ''}|${findings.get(s.id)?.sentence ?? ''}`]));
       const at = now();
       const remakeMs = this.options.remakeMs ?? 6 * this.options.pollMs;
-      // A copy is not judged: its rolls are another session's, whose verdicts its row points to (copyVerdicts).
+      // A copy is not judged: its rolls are another session's, whose report is its report (copyMade). That session's
+      // report is kept for it, so a session made before its copy arrived is made again, keeping it.
+      const copied = new Set(infos.flatMap((s) => (s.copyOf !== null ? [s.copyOf.of] : [])));
       const due = infos.filter((s) => {
         if (s.copyOf !== null) return false;
         const m = this.made.get(s.id);
+        if (m !== undefined && copied.has(s.id) && m.made === undefined && m.failure === undefined) return true;
         return m === undefined || (m.version !== versions.get(s.id) && at - m.verdicts.madeAt >= remakeMs);
       });
       // Sessions not shown with verdicts yet first.
       due.sort((a, b) => Number(this.made.has(a.id)) - Number(this.made.has(b.id)));
-      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at, findings);
-      const made = new Map<number, MadeSession & { readonly version: string }>();
+      const fresh = await makeSessionViews(fleet, due.slice(0, MAX_MADE_PER_READ), this.options.dice, at, findings, copied);
+      const made = new Map<number, Made>();
       for (const s of infos) {
-        if (s.copyOf !== null) {
-          // Kept while it says the same: a state that changes on every read would redraw the row (losing a selection in it).
-          const kept = this.made.get(s.id);
-          const copy = copyVerdicts(s, fleet.where, at);
-          made.set(s.id, kept !== undefined && kept.verdicts.note === copy.verdicts.note && kept.verdicts.throwsThen === copy.verdicts.throwsThen ? kept : { ...copy, version: versions.get(s.id) ?? '' });
-          continue;
-        }
+        if (s.copyOf !== null) continue;
         const f = fresh.get(s.id);
         const m = f !== undefined ? { ...f, version: versions.get(s.id) ?? '' } : this.made.get(s.id);
         if (m !== undefined) made.set(s.id, m);
+      }
+      const byId = new Map(infos.map((s) => [s.id, s]));
+      for (const s of infos) {
+        if (s.copyOf === null) continue;
+        const original = { info: byId.get(s.copyOf.of), made: made.get(s.copyOf.of) };
+        // Kept while it says the same: a state that changes on every read would redraw the row (losing a selection in it).
+        const kept = this.made.get(s.id);
+        if (kept !== undefined && kept.from === original.made && kept.version === `${versions.get(s.id) ?? ''}|${s.state}|${s.throwCount}`) {
+          made.set(s.id, kept);
+          continue;
+        }
+        const copy = copyMade({ copy: s, copyOf: s.copyOf }, original, at);
+        if (copy !== undefined) made.set(s.id, { ...copy, version: `${versions.get(s.id) ?? ''}|${s.state}|${s.throwCount}`, from: original.made });
       }
       this.made = made;
       this.last = { store: fleet.where, readAt: now(), pollMs: this.options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s), at)), campaigns };

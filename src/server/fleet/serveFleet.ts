@@ -23,6 +23,8 @@ export interface ServeFleetOptions {
   readonly tokens: Tokens;
   /** Shortest time between two reads of the store (ms). */
   readonly pollMs: number;
+  /** Wrong API tokens one address may send a minute (default DEFAULT_WRONG_TOKENS_PER_MINUTE, see wrongTokens.ts). */
+  readonly wrongTokensPerMinute?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -45,7 +47,7 @@ export async function serveFleet(options: ServeFleetOptions): Promise<RunningFle
     const view = new FleetView({ fleet, dice: options.dice, pollMs: options.pollMs, now: () => Date.now() });
     const first = await view.state();
     if (first.problem !== null) throw new FleetError(first.problem, { url: fleet.where });
-    app = await createFleetServer({ view, tokens: options.tokens, loopback: isLoopback(options.host) });
+    app = await createFleetServer({ view, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.wrongTokensPerMinute !== undefined ? { wrongTokensPerMinute: options.wrongTokensPerMinute } : {}) });
     try {
       await app.listen({ host: options.host, port: options.port });
     } catch (e) {

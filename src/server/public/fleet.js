@@ -95,6 +95,8 @@ function renderVerdicts(v, throwCount) {
       el('span', { class: 'note', text: ` · ${d.type} · ${plural(d.rolls, 'roll')}${d.unresolved > 0 ? ` (${count(d.unresolved)} unresolved)` : ''}` }),
       el('div', { class: 'sentence', text: d.sentence })));
   return [
+    // A copy's row shows the verdicts of the session it copies, saying so first, as its report does.
+    v.inPlaceOf !== null ? el('div', { class: 'note in-place-of-copy', text: v.inPlaceOf }) : null,
     ...dice,
     v.note !== null ? el('div', { class: 'note', text: v.note }) : null,
     v.throwsThen < throwCount ? el('div', { class: 'note', 'data-col': 'as-of', text: `verdicts as of ${time(v.madeAt)} (${plural(v.throwsThen, 'throw')}); remade every little while as throws arrive` }) : null,

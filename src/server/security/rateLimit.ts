@@ -9,6 +9,11 @@ export interface RateLimitOptions {
   readonly burst: number;
   /** Milliseconds clock (performance.now or a test clock). */
   readonly now: () => number;
+  /**
+   * Most keys kept (default: no bound), for keys a client chooses (its address): past it, the keys whose bucket is
+   * full again go first (as good as new), then those used longest ago, so the table cannot grow without limit.
+   */
+  readonly maxKeys?: number;
 }
 
 export class RateLimiter {
@@ -32,14 +37,38 @@ export class RateLimiter {
     return b.tokens >= 1 ? 0 : this.secondsToNext(b.tokens);
   }
 
+  /** How many keys the limiter holds now. */
+  get keys(): number {
+    return this.buckets.size;
+  }
+
   private refilled(key: string): { tokens: number; at: number } {
     const { perMinute, burst, now } = this.options;
     const t = now();
-    const b = this.buckets.get(key) ?? { tokens: burst, at: t };
+    let b = this.buckets.get(key);
+    if (b === undefined) {
+      this.makeRoom(t);
+      b = { tokens: burst, at: t };
+    } else {
+      // Last used last: the table is in the order its keys were used, the oldest first.
+      this.buckets.delete(key);
+    }
     b.tokens = Math.min(burst, b.tokens + ((t - b.at) * perMinute) / 60_000);
     b.at = t;
     this.buckets.set(key, b);
     return b;
+  }
+
+  /** Room for one more key under maxKeys: the full buckets dropped, then (to 9/10 of it, so this is rare) the oldest. */
+  private makeRoom(t: number): void {
+    const { maxKeys, perMinute, burst } = this.options;
+    if (maxKeys === undefined || this.buckets.size < maxKeys) return;
+    for (const [key, b] of this.buckets) if (b.tokens + ((t - b.at) * perMinute) / 60_000 >= burst) this.buckets.delete(key);
+    const keep = Math.min(this.buckets.size, Math.floor((maxKeys * 9) / 10), maxKeys - 1);
+    for (const key of this.buckets.keys()) {
+      if (this.buckets.size <= keep) break;
+      this.buckets.delete(key);
+    }
   }
 
   private secondsToNext(tokens: number): number {
