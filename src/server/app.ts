@@ -14,7 +14,7 @@ import { controlRoutes } from './routes/controlRoutes.js';
 import { liveRoutes } from './routes/liveRoutes.js';
 import { rollRoutes } from './routes/rollRoutes.js';
 import type { Tokens } from './security/auth.js';
-import { RateLimiter } from './security/rateLimit.js';
+import { MOST_CLIENT_KEYS, RateLimiter } from './security/rateLimit.js';
 import { sameSiteOnly } from './security/sameSite.js';
 import { createStack } from './stack.js';
 
@@ -57,14 +57,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   sameSiteOnly(app, { loopback: options.loopback, what: 'dicerig serve' });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const now = options.limitClock ?? (() => performance.now());
+  // Keys a client chooses (its address, a chat user's name): the tables are bounded, as the fleet dashboard's is.
+  const maxKeys = MOST_CLIENT_KEYS;
   const ctx = {
     controller: options.controller,
     hub: options.hub,
     tokens: options.tokens,
-    apiLimit: new RateLimiter({ perMinute: limits.apiPerMinute, burst: limits.apiBurst, now }),
-    chatLimit: new RateLimiter({ perMinute: limits.chatPerMinute, burst: limits.chatBurst, now }),
-    failedAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
-    failedChatAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now }),
+    apiLimit: new RateLimiter({ perMinute: limits.apiPerMinute, burst: limits.apiBurst, now, maxKeys }),
+    chatLimit: new RateLimiter({ perMinute: limits.chatPerMinute, burst: limits.chatBurst, now, maxKeys }),
+    failedAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now, maxKeys }),
+    failedChatAuth: new RateLimiter({ perMinute: limits.failedAuthPerMinute, burst: limits.failedAuthBurst, now, maxKeys }),
     liveSeats: new LiveSeats({ total: limits.liveMax, perAddress: limits.livePerAddress }),
     chatWaitMs: options.chatWaitMs ?? 4000,
   };

@@ -7,14 +7,14 @@
  * environment).
  */
 import { InputError } from '../../core/errors.js';
-import { RateLimiter } from '../security/rateLimit.js';
+import { MOST_CLIENT_KEYS, RateLimiter } from '../security/rateLimit.js';
 
 export const WRONG_TOKENS_ENV = 'DICERIG_FLEET_WRONG_TOKENS';
 /** Wrong tokens an address may send a minute (and at once), as `dicerig serve` allows its API. */
 export const DEFAULT_WRONG_TOKENS_PER_MINUTE = 10;
 const MOST_WRONG_TOKENS_PER_MINUTE = 10_000;
-/** Addresses remembered at most (about 100 bytes each): an attacker with many addresses cannot grow the table without limit. */
-export const MAX_ADDRESSES = 10_000;
+/** Addresses remembered at most: an attacker with many addresses cannot grow the table without limit. */
+export const MAX_ADDRESSES = MOST_CLIENT_KEYS;
 
 /** The limit DICERIG_FLEET_WRONG_TOKENS sets, else the default; a bad value is an error naming the variable. */
 export function wrongTokensPerMinute(env: NodeJS.ProcessEnv): number {

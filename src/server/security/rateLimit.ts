@@ -16,6 +16,9 @@ export interface RateLimitOptions {
   readonly maxKeys?: number;
 }
 
+/** Keys kept at most where a client chooses them (its address, a chat user's name): about 100 bytes each. */
+export const MOST_CLIENT_KEYS = 10_000;
+
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
