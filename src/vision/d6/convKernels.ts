@@ -2,8 +2,8 @@
  * TinyNet's training convolutions in plain TypeScript: the forward pass (3x3, padding 1, bias) and its gradients.
  * Their sums are made in a fixed order in double precision and stored as float32, so the same samples fit the same
  * weights bit for bit on any machine; test/vision/convKernels.test.ts holds them to the plain loops they replaced.
- * They are the reference for training's WebAssembly kernel (trainConvsWasm.ts: the forward pass and the weights'
- * gradient), which gives their numbers bit for bit; the biases' and the input's gradients are made here for both.
+ * They are the reference training's WebAssembly kernel (trainConvsWasm.ts) gives bit for bit, and what it is
+ * checked against; the biases' gradient is made here for both.
  * (Inference runs on the WebAssembly kernel, tinyNetWasm.ts.)
  */
 
@@ -188,7 +188,7 @@ function weightGradients(l: ConvLayer, x: Float32Array, gy: Float32Array, gw: Fl
  * within an output channel, the pixel that tap (ky, kx) reaches it from lies (1 - ky, 1 - kx) on, so visiting the
  * output pixels in reverse raster order brings each pixel's terms in that order.
  */
-export function inputGradients(l: ConvLayer, gy: Float32Array, gx: Float32Array): void {
+function inputGradients(l: ConvLayer, gy: Float32Array, gx: Float32Array): void {
   const { cin, cout, n, w } = l;
   const plane = n * n;
   const m = n + 2;

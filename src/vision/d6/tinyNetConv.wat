@@ -355,4 +355,62 @@
         (local.set $k (i32.add (local.get $k) (i32.const 4)))
         (br_if $eachK (i32.lt_u (local.get $k) (local.get $k4))))
       (local.set $co (i32.add (local.get $co) (i32.const 4)))
-      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout4))))))
+      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout4)))))
+  ;; inputScatter(gy, n, cin, cout, w, gp): the input's gradient as convKernels.ts's inputGradients makes it: from
+  ;; each non-zero output gradient g (gy: cout planes n x n, f32), visited channel by channel in reverse raster
+  ;; order, each of the nine input pixels tap (ky, kx) reads gets f32(its value + w * g) in double (w: the layer's
+  ;; float32 weights [cout][cin][3][3]), into gp: cin planes (n + 2) x (n + 2), zeroed by the caller, with a ring for
+  ;; the border taps and four floats more at the end. A row of three taps is one four-float load and store, the
+  ;; fourth pixel getting f32(v + 0 * g) = v (a product of floats is exact in double, so never a -0 to flip a +0).
+  (func (export "inputScatter")
+    (param $gy i32) (param $n i32) (param $cin i32) (param $cout i32) (param $w i32) (param $gp i32)
+    (local $m i32) (local $mm i32) (local $plane i32) (local $co i32) (local $yy i32) (local $xx i32) (local $ci i32)
+    (local $gat i32) (local $p i32) (local $wo i32) (local $row i32) (local $g v128) (local $v v128)
+    (local.set $m (i32.add (local.get $n) (i32.const 2)))
+    (local.set $mm (i32.shl (i32.mul (local.get $m) (local.get $m)) (i32.const 2)))
+    (local.set $row (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $plane (i32.mul (local.get $n) (local.get $n)))
+    (local.set $co (i32.const 0))
+    (loop $eachCo
+      (local.set $yy (i32.sub (local.get $n) (i32.const 1)))
+      (loop $eachYy
+        (local.set $xx (i32.sub (local.get $n) (i32.const 1)))
+        (loop $eachXx
+          (local.set $gat (i32.add (local.get $gy) (i32.shl
+            (i32.add (i32.mul (local.get $co) (local.get $plane)) (i32.add (i32.mul (local.get $yy) (local.get $n)) (local.get $xx))) (i32.const 2))))
+          (if (f32.ne (f32.load (local.get $gat)) (f32.const 0))
+            (then
+              (local.set $g (f64x2.splat (f64.promote_f32 (f32.load (local.get $gat)))))
+              ;; p: the top-left pixel (tap 0, 0) this output reads, in plane 0 of gp; wo: its weights for ci 0.
+              (local.set $p (i32.add (local.get $gp) (i32.shl (i32.add (i32.mul (local.get $yy) (local.get $m)) (local.get $xx)) (i32.const 2))))
+              (local.set $wo (i32.add (local.get $w) (i32.mul (i32.mul (local.get $co) (local.get $cin)) (i32.const 36))))
+              (local.set $ci (i32.const 0))
+              (loop $eachCi
+                (local.set $v (v128.load (local.get $p)))
+                (v128.store (local.get $p) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $v))
+                    (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=0 (local.get $wo))) (local.get $g))))
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+                    (f64x2.mul (f64x2.replace_lane 0 (v128.const i64x2 0 0) (f64.promote_f32 (f32.load offset=8 (local.get $wo)))) (local.get $g))))))
+                (local.set $v (v128.load (i32.add (local.get $p) (local.get $row))))
+                (v128.store (i32.add (local.get $p) (local.get $row)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $v))
+                    (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=12 (local.get $wo))) (local.get $g))))
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+                    (f64x2.mul (f64x2.replace_lane 0 (v128.const i64x2 0 0) (f64.promote_f32 (f32.load offset=20 (local.get $wo)))) (local.get $g))))))
+                (local.set $v (v128.load (i32.add (local.get $p) (i32.shl (local.get $row) (i32.const 1)))))
+                (v128.store (i32.add (local.get $p) (i32.shl (local.get $row) (i32.const 1))) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $v))
+                    (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $wo))) (local.get $g))))
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+                    (f64x2.mul (f64x2.replace_lane 0 (v128.const i64x2 0 0) (f64.promote_f32 (f32.load offset=32 (local.get $wo)))) (local.get $g))))))
+                (local.set $p (i32.add (local.get $p) (local.get $mm)))
+                (local.set $wo (i32.add (local.get $wo) (i32.const 36)))
+                (local.set $ci (i32.add (local.get $ci) (i32.const 1)))
+                (br_if $eachCi (i32.lt_u (local.get $ci) (local.get $cin))))))
+          (local.set $xx (i32.sub (local.get $xx) (i32.const 1)))
+          (br_if $eachXx (i32.ge_s (local.get $xx) (i32.const 0))))
+        (local.set $yy (i32.sub (local.get $yy) (i32.const 1)))
+        (br_if $eachYy (i32.ge_s (local.get $yy) (i32.const 0))))
+      (local.set $co (i32.add (local.get $co) (i32.const 1)))
+      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout))))))
