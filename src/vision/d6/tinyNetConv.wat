@@ -21,8 +21,8 @@
 ;; eight accumulators, started at the biases, fed by two tap-row loads and four
 ;; broadcast weights per tap, so each output sums bias, then taps in order.
 ;;
-;; trainConv and weightSums (at the end): training's forward sums and weights'
-;; gradient in double precision, the plain loops' numbers to the bit
+;; trainConv, weightSums and inputScatter (at the end): training's forward sums, weights'
+;; and input's gradients in double precision, the plain loops' numbers to the bit
 ;; (trainConvsWasm.ts, test/vision/trainConvsWasm.test.ts).
 ;;
 ;; pool(y, c, n, stride, out): 2x2 max pooling of c planes n x n (stride floats
