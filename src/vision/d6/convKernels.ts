@@ -2,6 +2,8 @@
  * TinyNet's training convolutions in plain TypeScript: the forward pass (3x3, padding 1, bias) and its gradients.
  * Their sums are made in a fixed order in double precision and stored as float32, so the same samples fit the same
  * weights bit for bit on any machine; test/vision/convKernels.test.ts holds them to the plain loops they replaced.
+ * They are the reference training's WebAssembly kernel (trainConvsWasm.ts) gives bit for bit, and what it is
+ * checked against; the biases' gradient is made here for both.
  * (Inference runs on the WebAssembly kernel, tinyNetWasm.ts.)
  */
 
@@ -140,6 +142,13 @@ function dot(bias: number, w: Float32Array, wo: number, patches: Float32Array, p
  * the same weights bit for bit; they are only faster (see the two parts).
  */
 export function convBackward(l: ConvLayer, x: Float32Array, gy: Float32Array, gw: Float32Array, gb: Float32Array, gx: Float32Array | undefined): void {
+  biasGradients(l, gy, gb);
+  weightGradients(l, x, gy, gw);
+  if (gx) inputGradients(l, gy, gx);
+}
+
+/** Each bias's gradient: its channel's output gradients summed in double in raster order, then added to gb. */
+export function biasGradients(l: ConvLayer, gy: Float32Array, gb: Float32Array): void {
   const plane = l.n * l.n;
   for (let co = 0; co < l.cout; co++) {
     const yo = co * plane;
@@ -147,8 +156,6 @@ export function convBackward(l: ConvLayer, x: Float32Array, gy: Float32Array, gw
     for (let i = 0; i < plane; i++) sb += gy[yo + i] as number;
     gb[co] = (gb[co] as number) + sb;
   }
-  weightGradients(l, x, gy, gw);
-  if (gx) inputGradients(l, gy, gx);
 }
 
 /**

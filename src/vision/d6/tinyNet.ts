@@ -7,7 +7,8 @@
  */
 import type { RandomSource } from '../../stats/random.js';
 import { drawNormal } from '../../stats/random.js';
-import { convBackward, convForward, type ConvLayer } from './convKernels.js';
+import type { ConvLayer } from './convKernels.js';
+import { WasmTrainingConvs } from './trainConvsWasm.js';
 import { WasmConvs } from './tinyNetWasm.js';
 
 /** One 3x3 convolution (padding 1) followed by ReLU, optionally by 2x2 max pooling. */
@@ -44,6 +45,8 @@ export class TinyNet {
   /** Inference's convolutions, made on first use, and whether they hold the current weights (they keep a copy). */
   private fast: WasmConvs | undefined;
   private fastLoaded = false;
+  /** Training's convolutions (the plain loops' sums, on the WebAssembly kernel), made on first use. */
+  private trainConvs: WasmTrainingConvs | undefined;
 
   constructor(spec: NetSpec, random?: RandomSource, weights?: Float32Array) {
     this.spec = spec;
@@ -115,9 +118,10 @@ export class TinyNet {
   }
 
   /**
-   * Class probabilities by training's plain convolutions: inference as it was
-   * before the WebAssembly kernel, kept as the reference that kernel is checked
-   * and benchmarked against. Agrees with `predict` to float rounding.
+   * Class probabilities by training's convolutions (sums in double, the plain
+   * loops' numbers): inference as it was before the float32 WebAssembly kernel,
+   * kept as the reference that kernel is checked and benchmarked against.
+   * Agrees with `predict` to float rounding.
    */
   predictPlain(input: Float32Array): Float32Array {
     return this.run(input, false).probs;
@@ -138,7 +142,7 @@ export class TinyNet {
     return fast;
   }
 
-  /** Training's forward pass: the plain convolutions (the sums the weights were always fitted with), keeping what the backward pass needs (with `keep`, the pooling choices too). */
+  /** Training's forward pass: the plain loops' sums (the sums the weights were always fitted with, on trainConvsWasm.ts), keeping what the backward pass needs (with `keep`, the pooling choices too). */
   private run(input: Float32Array, keep: boolean): Trace {
     const inputs: Float32Array[] = [];
     const relus: Float32Array[] = [];
@@ -148,7 +152,7 @@ export class TinyNet {
       inputs.push(x);
       const plane = l.n * l.n;
       const y = new Float32Array(l.cout * plane);
-      convForward(l, x, y);
+      (this.trainConvs ??= new WasmTrainingConvs(this.layers)).forward(l, x, y);
       for (let i = 0; i < y.length; i++) if ((y[i] as number) < 0) y[i] = 0;
       relus.push(y);
       if (l.pool) {
@@ -276,7 +280,7 @@ export class TinyNet {
             } else gy = g;
             for (let q = 0; q < gy.length; q++) if ((relu[q] as number) <= 0) gy[q] = 0;
             const gx = li > 0 ? new Float32Array(l.cin * l.n * l.n) : undefined;
-            convBackward(l, t.inputs[li] as Float32Array, gy, grads[2 * li] as Float32Array, grads[2 * li + 1] as Float32Array, gx);
+            (this.trainConvs ??= new WasmTrainingConvs(this.layers)).backward(l, t.inputs[li] as Float32Array, gy, grads[2 * li] as Float32Array, grads[2 * li + 1] as Float32Array, gx);
             if (gx) g = gx;
           }
         }

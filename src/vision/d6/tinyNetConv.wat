@@ -21,6 +21,10 @@
 ;; eight accumulators, started at the biases, fed by two tap-row loads and four
 ;; broadcast weights per tap, so each output sums bias, then taps in order.
 ;;
+;; trainConv, weightSums and inputScatter (at the end): training's forward sums, weights'
+;; and input's gradients in double precision, the plain loops' numbers to the bit
+;; (trainConvsWasm.ts, test/vision/trainConvsWasm.test.ts).
+;;
 ;; pool(y, c, n, stride, out): 2x2 max pooling of c planes n x n (stride floats
 ;; apart, n >= 2) into c planes (n/2) x (n/2), packed (an odd last row and
 ;; column are dropped); four outputs at a time with SIMD, the values being
@@ -208,4 +212,205 @@
         (local.set $q (i32.add (local.get $q) (i32.const 8)))
         (br_if $eachQ (i32.lt_u (local.get $q) (local.get $stride))))
       (local.set $co (i32.add (local.get $co) (i32.const 4)))
+      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout)))))
+  ;; Training's sums, in double precision as TinyNet's plain loops make them (convKernels.ts), so each float32
+  ;; result is the loops' own to the bit: a product of two float32 is exact in a double, every sum is added in the
+  ;; loops' order, and the result is rounded to float32 once, as a store into a Float32Array rounds it.
+  ;;
+  ;; trainConv(p, k9, stride, w, b, cout, out): for every output channel co < cout and pixel q < stride,
+  ;;   out[co * stride + q] = f32(b[co] + sum_k w[co * k9 + k] * p[k * stride + q]), summed in double, k in order,
+  ;; w and b float32, no ReLU. cout a positive multiple of 4, stride of 4. A pass takes four channels of four
+  ;; pixels: eight f64x2 sums, started at the biases, fed per tap by two loads of two pixels and four weights.
+  (func (export "trainConv")
+    (param $p i32) (param $k9 i32) (param $stride i32) (param $w i32) (param $b i32) (param $cout i32) (param $out i32)
+    (local $row i32) (local $wrow i32) (local $co i32) (local $q i32)
+    (local $w0 i32) (local $w1 i32) (local $w2 i32) (local $w3 i32)
+    (local $pk i32) (local $wk i32) (local $o i32)
+    (local $bias0 v128) (local $bias1 v128) (local $bias2 v128) (local $bias3 v128)
+    (local $x0 v128) (local $x1 v128) (local $v v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $row (i32.shl (local.get $stride) (i32.const 2)))
+    (local.set $wrow (i32.shl (local.get $k9) (i32.const 2)))
+    (local.set $co (i32.const 0))
+    (loop $eachCo
+      (local.set $w0 (i32.add (local.get $w) (i32.mul (local.get $co) (local.get $wrow))))
+      (local.set $w1 (i32.add (local.get $w0) (local.get $wrow)))
+      (local.set $w2 (i32.add (local.get $w1) (local.get $wrow)))
+      (local.set $w3 (i32.add (local.get $w2) (local.get $wrow)))
+      (local.set $bias0 (f64x2.promote_low_f32x4 (v128.load32_splat (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2))))))
+      (local.set $bias1 (f64x2.promote_low_f32x4 (v128.load32_splat offset=4 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2))))))
+      (local.set $bias2 (f64x2.promote_low_f32x4 (v128.load32_splat offset=8 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2))))))
+      (local.set $bias3 (f64x2.promote_low_f32x4 (v128.load32_splat offset=12 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2))))))
+      (local.set $q (i32.const 0))
+      (loop $eachQ
+        (local.set $a0 (local.get $bias0))
+        (local.set $a1 (local.get $bias1))
+        (local.set $a2 (local.get $bias2))
+        (local.set $a3 (local.get $bias3))
+        (local.set $c0 (local.get $bias0))
+        (local.set $c1 (local.get $bias1))
+        (local.set $c2 (local.get $bias2))
+        (local.set $c3 (local.get $bias3))
+        (local.set $pk (i32.add (local.get $p) (i32.shl (local.get $q) (i32.const 2))))
+        (local.set $wk (i32.const 0))
+        (loop $eachK
+          ;; Pixels q, q+1 (x0) and q+2, q+3 (x1) of tap row k, in double.
+          (local.set $x0 (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pk))))
+          (local.set $x1 (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $pk))))
+          (local.set $v (f64x2.promote_low_f32x4 (v128.load32_splat (i32.add (local.get $w0) (local.get $wk)))))
+          (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $v) (local.get $x0))))
+          (local.set $c0 (f64x2.add (local.get $c0) (f64x2.mul (local.get $v) (local.get $x1))))
+          (local.set $v (f64x2.promote_low_f32x4 (v128.load32_splat (i32.add (local.get $w1) (local.get $wk)))))
+          (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $v) (local.get $x0))))
+          (local.set $c1 (f64x2.add (local.get $c1) (f64x2.mul (local.get $v) (local.get $x1))))
+          (local.set $v (f64x2.promote_low_f32x4 (v128.load32_splat (i32.add (local.get $w2) (local.get $wk)))))
+          (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $v) (local.get $x0))))
+          (local.set $c2 (f64x2.add (local.get $c2) (f64x2.mul (local.get $v) (local.get $x1))))
+          (local.set $v (f64x2.promote_low_f32x4 (v128.load32_splat (i32.add (local.get $w3) (local.get $wk)))))
+          (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $v) (local.get $x0))))
+          (local.set $c3 (f64x2.add (local.get $c3) (f64x2.mul (local.get $v) (local.get $x1))))
+          (local.set $pk (i32.add (local.get $pk) (local.get $row)))
+          (local.set $wk (i32.add (local.get $wk) (i32.const 4)))
+          (br_if $eachK (i32.lt_u (local.get $wk) (local.get $wrow))))
+        ;; Rounded to float32 (two pixels in each half's low lanes), four pixels to a store, channels a row apart.
+        (local.set $o (i32.add (local.get $out)
+          (i32.shl (i32.add (i32.mul (local.get $co) (local.get $stride)) (local.get $q)) (i32.const 2))))
+        (v128.store (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (f32x4.demote_f64x2_zero (local.get $a0)) (f32x4.demote_f64x2_zero (local.get $c0))))
+        (local.set $o (i32.add (local.get $o) (local.get $row)))
+        (v128.store (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (f32x4.demote_f64x2_zero (local.get $a1)) (f32x4.demote_f64x2_zero (local.get $c1))))
+        (local.set $o (i32.add (local.get $o) (local.get $row)))
+        (v128.store (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (f32x4.demote_f64x2_zero (local.get $a2)) (f32x4.demote_f64x2_zero (local.get $c2))))
+        (local.set $o (i32.add (local.get $o) (local.get $row)))
+        (v128.store (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+          (f32x4.demote_f64x2_zero (local.get $a3)) (f32x4.demote_f64x2_zero (local.get $c3))))
+        (local.set $q (i32.add (local.get $q) (i32.const 4)))
+        (br_if $eachQ (i32.lt_u (local.get $q) (local.get $stride))))
+      (local.set $co (i32.add (local.get $co) (i32.const 4)))
+      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout)))))
+
+  ;; weightSums(p, k4, stride, plane, g, cout4, acc): for every output channel co < cout4 and tap row k < k4,
+  ;;   acc[co * k4 + k] = sum over q < plane, in order, of g[q * cout4 + co] * p[k * stride + q], in double,
+  ;; g float32 (the output gradients pixel after pixel, cout4 channels each), acc double. k4 and cout4 positive
+  ;; multiples of 4 (padding channels with zero gradients, padding tap rows any finite numbers: their sums are
+  ;; ignored). A pass takes four channels (two f64x2 of two) by four tap rows: eight sums, fed per pixel by one
+  ;; load of the four channels' gradients and four tap values.
+  (func (export "weightSums")
+    (param $p i32) (param $k4 i32) (param $stride i32) (param $plane i32) (param $g i32) (param $cout4 i32) (param $acc i32)
+    (local $co i32) (local $k i32) (local $q i32) (local $row i32) (local $gq i32) (local $pq i32) (local $end i32) (local $o i32)
+    (local $g01 v128) (local $g23 v128) (local $t v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $row (i32.shl (local.get $stride) (i32.const 2)))
+    (local.set $co (i32.const 0))
+    (loop $eachCo
+      (local.set $k (i32.const 0))
+      (loop $eachK
+        (local.set $a0 (v128.const i64x2 0 0))
+        (local.set $a1 (v128.const i64x2 0 0))
+        (local.set $a2 (v128.const i64x2 0 0))
+        (local.set $a3 (v128.const i64x2 0 0))
+        (local.set $c0 (v128.const i64x2 0 0))
+        (local.set $c1 (v128.const i64x2 0 0))
+        (local.set $c2 (v128.const i64x2 0 0))
+        (local.set $c3 (v128.const i64x2 0 0))
+        ;; gq walks the gradients of channels co..co+3, pixel after pixel; pq tap row k at pixel q.
+        (local.set $gq (i32.add (local.get $g) (i32.shl (local.get $co) (i32.const 2))))
+        (local.set $pq (i32.add (local.get $p) (i32.mul (local.get $k) (local.get $row))))
+        (local.set $end (i32.add (local.get $pq) (i32.shl (local.get $plane) (i32.const 2))))
+        (loop $eachQ
+          (local.set $g01 (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $gq))))
+          (local.set $g23 (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $gq))))
+          (local.set $t (f64x2.splat (f64.promote_f32 (f32.load (local.get $pq)))))
+          (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $g01) (local.get $t))))
+          (local.set $c0 (f64x2.add (local.get $c0) (f64x2.mul (local.get $g23) (local.get $t))))
+          (local.set $t (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $pq) (local.get $row))))))
+          (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $g01) (local.get $t))))
+          (local.set $c1 (f64x2.add (local.get $c1) (f64x2.mul (local.get $g23) (local.get $t))))
+          (local.set $t (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $pq) (i32.shl (local.get $row) (i32.const 1)))))))
+          (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $g01) (local.get $t))))
+          (local.set $c2 (f64x2.add (local.get $c2) (f64x2.mul (local.get $g23) (local.get $t))))
+          (local.set $t (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $pq) (i32.mul (local.get $row) (i32.const 3)))))))
+          (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $g01) (local.get $t))))
+          (local.set $c3 (f64x2.add (local.get $c3) (f64x2.mul (local.get $g23) (local.get $t))))
+          (local.set $gq (i32.add (local.get $gq) (i32.shl (local.get $cout4) (i32.const 2))))
+          (local.set $pq (i32.add (local.get $pq) (i32.const 4)))
+          (br_if $eachQ (i32.lt_u (local.get $pq) (local.get $end))))
+        ;; acc[co + j][k .. k+3]: a0..a3 hold channels co, co+1 of tap rows k..k+3, c0..c3 channels co+2, co+3.
+        (local.set $o (i32.add (local.get $acc) (i32.shl (i32.add (i32.mul (local.get $co) (local.get $k4)) (local.get $k)) (i32.const 3))))
+        (v128.store (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a0) (local.get $a1)))
+        (v128.store offset=16 (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a2) (local.get $a3)))
+        (local.set $o (i32.add (local.get $o) (i32.shl (local.get $k4) (i32.const 3))))
+        (v128.store (local.get $o) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a0) (local.get $a1)))
+        (v128.store offset=16 (local.get $o) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a2) (local.get $a3)))
+        (local.set $o (i32.add (local.get $o) (i32.shl (local.get $k4) (i32.const 3))))
+        (v128.store (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c0) (local.get $c1)))
+        (v128.store offset=16 (local.get $o) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c2) (local.get $c3)))
+        (local.set $o (i32.add (local.get $o) (i32.shl (local.get $k4) (i32.const 3))))
+        (v128.store (local.get $o) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c0) (local.get $c1)))
+        (v128.store offset=16 (local.get $o) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c2) (local.get $c3)))
+        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (br_if $eachK (i32.lt_u (local.get $k) (local.get $k4))))
+      (local.set $co (i32.add (local.get $co) (i32.const 4)))
+      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout4)))))
+  ;; inputScatter(gy, n, cin, cout, w, gp): the input's gradient as convKernels.ts's inputGradients makes it: from
+  ;; each non-zero output gradient g (gy: cout planes n x n, f32), visited channel by channel in reverse raster
+  ;; order, each of the nine input pixels tap (ky, kx) reads gets f32(its value + w * g) in double (w: the layer's
+  ;; float32 weights [cout][cin][3][3]), into gp: cin planes (n + 2) x (n + 2), zeroed by the caller, with a ring for
+  ;; the border taps and four floats more at the end. A row of three taps is one four-float load and store, the
+  ;; fourth pixel getting f32(v + 0 * g) = v (a product of floats is exact in double, so never a -0 to flip a +0).
+  (func (export "inputScatter")
+    (param $gy i32) (param $n i32) (param $cin i32) (param $cout i32) (param $w i32) (param $gp i32)
+    (local $m i32) (local $mm i32) (local $plane i32) (local $co i32) (local $yy i32) (local $xx i32) (local $ci i32)
+    (local $gat i32) (local $p i32) (local $wo i32) (local $row i32) (local $g v128) (local $v v128)
+    (local.set $m (i32.add (local.get $n) (i32.const 2)))
+    (local.set $mm (i32.shl (i32.mul (local.get $m) (local.get $m)) (i32.const 2)))
+    (local.set $row (i32.shl (local.get $m) (i32.const 2)))
+    (local.set $plane (i32.mul (local.get $n) (local.get $n)))
+    (local.set $co (i32.const 0))
+    (loop $eachCo
+      (local.set $yy (i32.sub (local.get $n) (i32.const 1)))
+      (loop $eachYy
+        (local.set $xx (i32.sub (local.get $n) (i32.const 1)))
+        (loop $eachXx
+          (local.set $gat (i32.add (local.get $gy) (i32.shl
+            (i32.add (i32.mul (local.get $co) (local.get $plane)) (i32.add (i32.mul (local.get $yy) (local.get $n)) (local.get $xx))) (i32.const 2))))
+          (if (f32.ne (f32.load (local.get $gat)) (f32.const 0))
+            (then
+              (local.set $g (f64x2.splat (f64.promote_f32 (f32.load (local.get $gat)))))
+              ;; p: the top-left pixel (tap 0, 0) this output reads, in plane 0 of gp; wo: its weights for ci 0.
+              (local.set $p (i32.add (local.get $gp) (i32.shl (i32.add (i32.mul (local.get $yy) (local.get $m)) (local.get $xx)) (i32.const 2))))
+              (local.set $wo (i32.add (local.get $w) (i32.mul (i32.mul (local.get $co) (local.get $cin)) (i32.const 36))))
+              (local.set $ci (i32.const 0))
+              (loop $eachCi
+                (local.set $v (v128.load (local.get $p)))
+                (v128.store (local.get $p) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $v))
+                    (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=0 (local.get $wo))) (local.get $g))))
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+                    (f64x2.mul (f64x2.replace_lane 0 (v128.const i64x2 0 0) (f64.promote_f32 (f32.load offset=8 (local.get $wo)))) (local.get $g))))))
+                (local.set $v (v128.load (i32.add (local.get $p) (local.get $row))))
+                (v128.store (i32.add (local.get $p) (local.get $row)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $v))
+                    (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=12 (local.get $wo))) (local.get $g))))
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+                    (f64x2.mul (f64x2.replace_lane 0 (v128.const i64x2 0 0) (f64.promote_f32 (f32.load offset=20 (local.get $wo)))) (local.get $g))))))
+                (local.set $v (v128.load (i32.add (local.get $p) (i32.shl (local.get $row) (i32.const 1)))))
+                (v128.store (i32.add (local.get $p) (i32.shl (local.get $row) (i32.const 1))) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $v))
+                    (f64x2.mul (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $wo))) (local.get $g))))
+                  (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))
+                    (f64x2.mul (f64x2.replace_lane 0 (v128.const i64x2 0 0) (f64.promote_f32 (f32.load offset=32 (local.get $wo)))) (local.get $g))))))
+                (local.set $p (i32.add (local.get $p) (local.get $mm)))
+                (local.set $wo (i32.add (local.get $wo) (i32.const 36)))
+                (local.set $ci (i32.add (local.get $ci) (i32.const 1)))
+                (br_if $eachCi (i32.lt_u (local.get $ci) (local.get $cin))))))
+          (local.set $xx (i32.sub (local.get $xx) (i32.const 1)))
+          (br_if $eachXx (i32.ge_s (local.get $xx) (i32.const 0))))
+        (local.set $yy (i32.sub (local.get $yy) (i32.const 1)))
+        (br_if $eachYy (i32.ge_s (local.get $yy) (i32.const 0))))
+      (local.set $co (i32.add (local.get $co) (i32.const 1)))
       (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout))))))
