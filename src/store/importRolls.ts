@@ -36,9 +36,11 @@ export interface ImportOptions {
   readonly verdicts?: unknown;
   /**
    * Which rolls were thrown together, and each roll's channel, confidence and classifier version, when the files give
-   * them (`importThrows`, with `rolls` in the order of its dice); else throw i holds the i-th roll of every die.
+   * them (`importThrows`, with `rolls` in the order of its dice); else (or undefined) throw i holds the i-th roll of
+   * every die. Asked for after the refusals above, so that a file imported before, or simulated rolls mixed with real
+   * ones, is refused as such before files that disagree on their throws are.
    */
-  readonly throws?: ImportThrows;
+  readonly throws?: () => ImportThrows | undefined;
 }
 
 export interface ImportResult {
@@ -103,7 +105,7 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       order: rollOrder(r),
       reviewers: new Map((r.reviewed ?? []).map((v) => [v.roll, v.reviewer])),
     }));
-    const plan = options.throws;
+    const plan = options.throws?.();
     const longest = plan !== undefined ? plan.count : dice.reduce((n, d) => Math.max(n, d.order.length), 0);
     let stored = 0;
     let unresolved = 0;

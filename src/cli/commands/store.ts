@@ -165,8 +165,6 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       const parsed = readLogs(files, layouts, flags.die, true);
       const merged = mergeLogs(parsed);
       const rolls = merged.map((log) => resolveDieRolls(log, dice, flags.die));
-      // Which rolls were thrown together, and each roll's channel and read, when the files say: the copy is the session.
-      const throws = importThrows(parsed, merged);
       const unused = unusedDieNote(flags.die, parsed);
       if (unused !== undefined) io.err(unused);
       const read: ImportSource[] = parsed.map((p) => {
@@ -191,7 +189,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           // Kept with the session, so report and analyze judge its dice of the user's own with no dice file at hand.
           dieTypes: ownDieTypes(rolls.map((r) => r.die)),
           ...(keptVerdicts.verdicts !== undefined ? { verdicts: keptVerdicts.verdicts } : {}),
-          ...(throws !== undefined ? { throws } : {}),
+          // Which rolls were thrown together, and each roll's channel and read, when the files say: the copy is the session.
+          throws: () => importThrows(parsed, merged),
         });
         const s = result.session;
         io.out(
