@@ -68,7 +68,7 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
     const det = log.details;
     if (det === undefined) throw new RangeError(`importThrows: ${log.file} was not parsed with rollDetails`);
     const dieOf = log.dice.map((d) => indexOf.get(d.label) as number);
-    const numbers = det.throws === undefined ? undefined : distinctSorted(det.throws);
+    const ranks = det.throws === undefined ? undefined : throwRanks(det.throws);
     const recode = det.classifierNames.map((name) => {
       const known = classifierNames.indexOf(name);
       return known >= 0 ? known : classifierNames.push(name) - 1;
@@ -79,7 +79,7 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
       next[d] = k + 1;
       rowDie[g] = d;
       rowRoll[g] = k;
-      rowThrow[g] = numbers === undefined ? k : offset + rankOf(numbers, (det.throws as Float64Array)[i] as number);
+      rowThrow[g] = ranks === undefined ? k : offset + (ranks.rank[i] as number);
       if (channels !== undefined && det.channels !== undefined) channels[g] = det.channels[i] as number;
       if (confidences !== undefined && det.confidences !== undefined) confidences[g] = det.confidences[i] as number;
       if (classifiers !== undefined && det.classifiers !== undefined) {
@@ -87,14 +87,13 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
         classifiers[g] = c < 0 ? -1 : (recode[c] as number);
       }
     }
-    if (numbers !== undefined) offset += numbers.length;
+    if (ranks !== undefined) offset += ranks.count;
   }
   if (g !== total) throw new RangeError(`importThrows: the files hold ${g} rows, their dice ${total}`);
   const count = fromFiles ? offset : rowsOfDie.reduce((m, n) => Math.max(m, n), 0);
   // Rows in the order they go into their throws: the file's order; without throw numbers, each die's i-th roll in the order of the dice, as before.
-  let visit: Int32Array;
-  if (fromFiles) visit = Int32Array.from({ length: total }, (_, i) => i);
-  else {
+  let visit: Int32Array | undefined;
+  if (!fromFiles) {
     visit = new Int32Array(total);
     for (let r = 0; r < total; r++) visit[(firstRowOfDie[rowDie[r] as number] as number) + (rowRoll[r] as number)] = r;
   }
@@ -112,7 +111,7 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
   const outConfidences = confidences !== undefined ? new Float64Array(total) : undefined;
   const outClassifiers = classifiers !== undefined ? new Int32Array(total) : undefined;
   for (let v = 0; v < total; v++) {
-    const r = visit[v] as number;
+    const r = visit === undefined ? v : (visit[v] as number);
     const t = rowThrow[r] as number;
     const at = fill[t] as number;
     fill[t] = at + 1;
@@ -135,12 +134,28 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
   };
 }
 
-/** The distinct numbers of `throws`, ascending. */
-function distinctSorted(throws: Float64Array): Float64Array {
+/** Each row's throw as its rank among the file's distinct throw numbers (from 0), and how many there are. */
+function throwRanks(throws: Float64Array): { rank: Int32Array; count: number } {
+  const rank = new Int32Array(throws.length);
+  // As an export writes them, throws never fall from row to row: one pass.
+  let count = 0;
+  let rising = true;
+  for (let i = 0; i < throws.length; i++) {
+    const t = throws[i] as number;
+    if (i > 0 && t < (throws[i - 1] as number)) {
+      rising = false;
+      break;
+    }
+    if (i === 0 || t !== throws[i - 1]) count++;
+    rank[i] = count - 1;
+  }
+  if (rising) return { rank, count };
   const sorted = Float64Array.from(throws).sort();
   let n = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i] as number;
-  return sorted.subarray(0, n);
+  const numbers = sorted.subarray(0, n);
+  for (let i = 0; i < throws.length; i++) rank[i] = rankOf(numbers, throws[i] as number);
+  return { rank, count: n };
 }
 
 /** The index of `value` in the ascending `numbers` (which hold it). */
