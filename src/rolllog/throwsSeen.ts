@@ -41,7 +41,8 @@ export class ThrowsSeen {
         return;
       }
       const last = seen.throws[n - 1] as number;
-      if (this.rising && throwNo < last) {
+      // A throw seen before is a copied row (the message says so) before it is a throw out of order.
+      if (this.rising && throwNo < last && !seen.throws.includes(throwNo)) {
         throw new InputError(
           `die ${quoteValue(label)} rolls in throw ${throwNo} here, after throw ${last} on line ${seen.lines[n - 1] as number}: a die's throws must rise row by row (the order it rolled in), so that which rolls were thrown together is kept`,
           column !== undefined ? { file: this.file, line, column } : { file: this.file, line },
