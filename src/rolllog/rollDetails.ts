@@ -1,6 +1,10 @@
 import { InputError } from '../core/errors.js';
-import { MAX_TOKEN_LENGTH } from './dieLogs.js';
 import { quoteValue } from './quoteValue.js';
+
+/** The longest classifier version: a reader's version may join several (pips+net), but a page of text is no version. */
+const MAX_CLASSIFIER_LENGTH = 1000;
+/** More classifier versions than one file's sessions ever ran: past it the column is not versions, and looking each up would only cost time. */
+const MAX_CLASSIFIERS = 1000;
 
 /**
  * What a log gives of each roll beyond its die and outcome (`ParseOptions.rollDetails`): which throw it was in, the
@@ -139,7 +143,8 @@ export class RollDetailsRecorder {
       }
       if (code < 0) {
         const name = text.slice(start, end);
-        if (length > MAX_TOKEN_LENGTH) throw new InputError(`${quoteValue(name)} is not a classifier version: one is at most ${MAX_TOKEN_LENGTH} characters`, this.where(line, column));
+        if (length > MAX_CLASSIFIER_LENGTH) throw new InputError(`${quoteValue(name)} is not a classifier version: one is at most ${MAX_CLASSIFIER_LENGTH} characters`, this.where(line, column));
+        if (names.length >= MAX_CLASSIFIERS) throw new InputError(`more than ${MAX_CLASSIFIERS} distinct classifier versions: is the classifier column right?`, this.where(line, column));
         code = names.push(name) - 1;
       }
       this.lastClassifier = code;
