@@ -3,8 +3,11 @@ import { InputError } from '../core/errors.js';
 import { parseRollLog, type SymbolLayout } from '../rolllog/parseRollLog.js';
 import type { ParsedLog } from '../rolllog/types.js';
 
-/** Reads and parses roll-log files; a missing or unreadable file is an InputError naming it. */
-export function readLogs(files: readonly string[], layouts: readonly SymbolLayout[], typeId?: string): ParsedLog[] {
+/**
+ * Reads and parses roll-log files; a missing or unreadable file is an InputError naming it. `rollDetails`: keep each
+ * roll's throw, channel, confidence and classifier too (`ParseOptions.rollDetails`: what `import` stores).
+ */
+export function readLogs(files: readonly string[], layouts: readonly SymbolLayout[], typeId?: string, rollDetails = false): ParsedLog[] {
   if (files.length === 0) throw new InputError('no roll-log files given');
   // One file given twice (a shell pattern and its name, say) would count its rolls twice.
   const seen = new Map<string, string>();
@@ -30,6 +33,6 @@ export function readLogs(files: readonly string[], layouts: readonly SymbolLayou
       const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
       throw new InputError(`cannot read the roll log: ${why}`, { file }, { cause: e });
     }
-    return parseRollLog(text, { file, layouts, ...(typeId !== undefined ? { typeId } : {}) });
+    return parseRollLog(text, { file, layouts, ...(typeId !== undefined ? { typeId } : {}), ...(rollDetails ? { rollDetails } : {}) });
   });
 }

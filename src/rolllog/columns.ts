@@ -8,6 +8,10 @@ export const COLUMN_ALIASES = {
   resolution: ['resolution'],
   reviewer: ['reviewer', 'reviewed_by'],
   simulated: ['simulated'],
+  // Read for `import` only (`ParseOptions.rollDetails`): an analysis judges outcomes.
+  channel: ['channel'],
+  confidence: ['confidence'],
+  classifier: ['classifier', 'classifier_version'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;

@@ -15,8 +15,12 @@ export const MAX_DISTINCT_OUTCOMES = 256;
  * is new, which is what keeps large logs fast. Both return the die's log.
  */
 export class DieLogCollector {
-  private readonly byLabel = new Map<string, DieLog>();
+  /** Each label's index in `logs`. */
+  private readonly byLabel = new Map<string, number>();
+  private readonly logs: DieLog[] = [];
   private last: DieLog | undefined;
+  /** The index in `dice()` of the die of the latest row (`RollDetails.die`). */
+  lastIndex = -1;
   /** Dice seen only in unresolved JSON Lines rows so far: their level is not known yet. */
   private readonly levelOpen = new Set<DieLog>();
   /** The face code of the latest roll `addRange` took. */
@@ -134,19 +138,22 @@ export class DieLogCollector {
   }
 
   private lookup(label: string, level: 'face' | 'symbol', typeId: string | undefined, line: number, levelOpen: boolean): DieLog {
-    let log = this.byLabel.get(label);
+    const index = this.byLabel.get(label);
+    let log = index === undefined ? undefined : this.logs[index];
     if (log === undefined) {
       if (label.length > MAX_LABEL_LENGTH) throw new InputError(`the die label ${quoteValue(label)} is too long: a label is at most ${MAX_LABEL_LENGTH} characters`, { file: this.file, line });
       // Every log of a file gets its symbols' array at once: one object shape, however its rows turn out.
       log = { label, level, dictionary: [], codes: [], firstSeen: new Map(), files: new Set([this.file]), faceSymbols: [] };
       if (typeId !== undefined) log.typeId = typeId;
       if (levelOpen) this.levelOpen.add(log);
-      this.byLabel.set(label, log);
-    }
+      this.byLabel.set(label, this.logs.length);
+      this.lastIndex = this.logs.length;
+      this.logs.push(log);
+    } else this.lastIndex = index as number;
     return log;
   }
 
   dice(): DieLog[] {
-    return [...this.byLabel.values()];
+    return [...this.logs];
   }
 }

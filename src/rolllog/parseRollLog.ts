@@ -4,6 +4,7 @@ import { findColumns, normaliseHeader, COLUMN_ALIASES } from './columns.js';
 import { detectDelimiter, splitCsvLine } from './csvLine.js';
 import { DieLogCollector } from './dieLogs.js';
 import { jsonThrowNumber, throwNumber, ThrowsSeen } from './throwsSeen.js';
+import { RollDetailsRecorder } from './rollDetails.js';
 import type { LogFormat, ParsedLog } from './types.js';
 
 /** A die type's symbols, so a one-hot header (`File,blank,crit,focus,hit`) can name its die. */
@@ -21,6 +22,12 @@ export interface ParseOptions {
   readonly typeId?: string;
   /** Known die layouts, for recognising one-hot files. */
   readonly layouts: readonly SymbolLayout[];
+  /**
+   * Also keep each roll's throw, channel, confidence and classifier version when the log gives them
+   * (`ParsedLog.details`), each checked, and refuse a die whose throws go backwards: what `import` stores. An analysis
+   * judges outcomes only, and leaves those columns unread.
+   */
+  readonly rollDetails?: boolean;
 }
 
 /**
@@ -88,7 +95,11 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const symbolCol = cols.face !== undefined ? (cols.symbol ?? -1) : -1;
   // An unresolved row leaves every outcome column empty.
   const outcomeCols = [cols.face, cols.symbol].filter((c) => c !== undefined);
-  const throwsSeen = new ThrowsSeen(file);
+  const throwsSeen = new ThrowsSeen(file, options.rollDetails === true);
+  const channelCol = cols.channel ?? -1;
+  const confidenceCol = cols.confidence ?? -1;
+  const classifierCol = cols.classifier ?? -1;
+  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: throwCol >= 0, channels: channelCol >= 0, confidences: confidenceCol >= 0, classifiers: classifierCol >= 0 }) : undefined;
   const fallbackLabel = defaultLabel(options);
   const collector = new DieLogCollector(file);
   const width = header.length;
@@ -184,14 +195,39 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
       if (se > ss) collector.seeSymbol(die, src, ss, se, lineNo);
     }
     if (simulatedCol >= 0 && isSimulatedMark(src.slice(starts[simulatedCol] as number, ends[simulatedCol] as number))) simulatedRows++;
+    if (details !== undefined) {
+      details.row(collector.lastIndex);
+      if (channelCol >= 0) {
+        const [cs, ce] = trimmed(src, starts[channelCol] as number, ends[channelCol] as number);
+        details.channelAt(src, cs, ce, lineNo, header[channelCol]);
+      }
+      if (confidenceCol >= 0) {
+        const [cs, ce] = trimmed(src, starts[confidenceCol] as number, ends[confidenceCol] as number);
+        details.confidenceAt(src, cs, ce, lineNo, header[confidenceCol]);
+      }
+      if (classifierCol >= 0) {
+        const [cs, ce] = trimmed(src, starts[classifierCol] as number, ends[classifierCol] as number);
+        details.classifierAt(src, cs, ce, lineNo, header[classifierCol]);
+      }
+    }
     if (throwCol >= 0) {
       const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
-      throwsSeen.see(die, die.label, throwNumber(src, ns, ne, file, lineNo, header[throwCol]), lineNo);
+      const throwNo = throwNumber(src, ns, ne, file, lineNo, header[throwCol]);
+      throwsSeen.see(die, die.label, throwNo, lineNo, header[throwCol]);
+      details?.setThrow(throwNo);
     }
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  return { file, format: 'csv', dice: collector.dice(), rows, simulatedRows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+  return {
+    file,
+    format: 'csv',
+    dice: collector.dice(),
+    rows,
+    simulatedRows,
+    typeOptionUsed: typeOptionUsed && options.typeId !== undefined,
+    ...(details !== undefined ? { details: details.done() } : {}),
+  };
 }
 
 function matchOneHot(header: readonly string[], options: ParseOptions): SymbolLayout | undefined {
@@ -244,6 +280,8 @@ function parseOneHot(
   const symbolOf = names.map((n, i) => (i === fileIdx ? undefined : layout.symbols.find((s) => normaliseHeader(s) === n)));
   const label = defaultLabel(options);
   const collector = new DieLogCollector(file);
+  // One die, no throws nor reads: each row is the die's next roll.
+  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: false, channels: false, confidences: false, classifiers: false }) : undefined;
   let rows = 0;
   for (let i = headerIdx + 1; i < lines.length; i++) {
     const raw = lines[i] as string;
@@ -267,10 +305,11 @@ function parseOneHot(
     }
     if (rolled === undefined) throw new InputError('no symbol is marked 1; a one-hot row marks exactly one', { file, line: i + 1 });
     collector.add(label, 'symbol', rolled, i + 1, layout.typeId);
+    details?.row(collector.lastIndex);
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  return { file, format: 'one-hot', dice: collector.dice(), rows, typeOptionUsed: options.typeId !== undefined };
+  return { file, format: 'one-hot', dice: collector.dice(), rows, typeOptionUsed: options.typeId !== undefined, ...(details !== undefined ? { details: details.done() } : {}) };
 }
 
 const JSON_KEYS: Record<'die' | 'type' | 'face' | 'symbol' | 'throw' | 'resolution' | 'reviewer', readonly string[]> = COLUMN_ALIASES;
@@ -299,7 +338,10 @@ function textField(obj: Record<string, unknown>, role: 'die' | 'type' | 'face' |
 function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const { file } = options;
   const collector = new DieLogCollector(file);
-  const throwsSeen = new ThrowsSeen(file);
+  const throwsSeen = new ThrowsSeen(file, options.rollDetails === true);
+  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: false, channels: false, confidences: false, classifiers: false }) : undefined;
+  // With details kept, every row gives its throw or none does: the first row without one, to name it.
+  let lineWithoutThrow: number | undefined;
   const fallbackLabel = defaultLabel(options);
   const lines = text.split('\n');
   let typeOptionUsed = false;
@@ -346,12 +388,52 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
       if (symbol !== undefined && symbol !== null && symbol !== '') collector.seeSymbol(die, symbol, 0, symbol.length, i + 1);
     }
     if (obj['simulated'] === true) simulatedRows++;
+    if (details !== undefined) jsonDetails(details, obj, collector.lastIndex, i + 1);
     const throwValue = pick(obj, 'throw');
-    if (throwValue !== undefined) throwsSeen.see(die, label, jsonThrowNumber(throwValue, file, i + 1), i + 1);
+    if (throwValue !== undefined) {
+      const throwNo = jsonThrowNumber(throwValue, file, i + 1);
+      throwsSeen.see(die, label, throwNo, i + 1, JSON_KEYS.throw.find((k) => k in obj));
+      if (details !== undefined) {
+        if (lineWithoutThrow !== undefined) throw new InputError(`this row gives its throw, but line ${lineWithoutThrow} gives none: give every row its throw, or none`, { file, line: i + 1 });
+        details.enable('throws');
+        details.setThrow(throwNo);
+      }
+    } else if (details !== undefined) {
+      if (details.has('throws')) throw new InputError('the row gives no "throw", but the rows before it do: give every row its throw, or none', { file, line: i + 1 });
+      lineWithoutThrow ??= i + 1;
+    }
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
-  return { file, format: 'jsonl' satisfies LogFormat, dice: collector.dice(), rows, simulatedRows, typeOptionUsed: typeOptionUsed && options.typeId !== undefined };
+  return {
+    file,
+    format: 'jsonl' satisfies LogFormat,
+    dice: collector.dice(),
+    rows,
+    simulatedRows,
+    typeOptionUsed: typeOptionUsed && options.typeId !== undefined,
+    ...(details !== undefined ? { details: details.done() } : {}),
+  };
+}
+
+/** A JSON Lines row's channel, confidence and classifier version, into `details` (a column begins on the first row that has it). */
+function jsonDetails(details: RollDetailsRecorder, obj: Record<string, unknown>, dieIndex: number, line: number): void {
+  details.row(dieIndex);
+  const channel = COLUMN_ALIASES.channel.find((k) => k in obj);
+  if (channel !== undefined) {
+    details.enable('channels');
+    details.jsonChannel(obj[channel], line, channel);
+  }
+  const confidence = COLUMN_ALIASES.confidence.find((k) => k in obj);
+  if (confidence !== undefined) {
+    details.enable('confidences');
+    details.jsonConfidence(obj[confidence], line, confidence);
+  }
+  const classifier = COLUMN_ALIASES.classifier.find((k) => k in obj);
+  if (classifier !== undefined) {
+    details.enable('classifiers');
+    details.jsonClassifier(obj[classifier], line, classifier);
+  }
 }
 
 const unresolvedHasOutcome = 'a roll marked unresolved (the reader could not read it) has no face or symbol, found';

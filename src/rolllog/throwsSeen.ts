@@ -17,10 +17,17 @@ interface DieThrows {
 export class ThrowsSeen {
   private readonly byDie = new Map<object, DieThrows>();
 
-  constructor(private readonly file: string) {}
+  /**
+   * `rising`: each die's throws must rise, row by row, as every export writes them (`import` keeps the throws, so a
+   * die's rolls must come in the order it rolled them); else a die's rows may come in any order of throws.
+   */
+  constructor(
+    private readonly file: string,
+    private readonly rising = false,
+  ) {}
 
   /** Records that `die` (any object standing for one die, its label in errors) rolled in throw `throwNo` at `line`. */
-  see(die: object, label: string, throwNo: number, line: number): void {
+  see(die: object, label: string, throwNo: number, line: number, column?: string): void {
     let seen = this.byDie.get(die);
     if (seen === undefined) {
       seen = { throws: [], lines: [] };
@@ -32,6 +39,14 @@ export class ThrowsSeen {
         seen.throws.push(throwNo);
         seen.lines.push(line);
         return;
+      }
+      const last = seen.throws[n - 1] as number;
+      // A throw seen before is a copied row (the message says so) before it is a throw out of order.
+      if (this.rising && throwNo < last && !seen.throws.includes(throwNo)) {
+        throw new InputError(
+          `die ${quoteValue(label)} rolls in throw ${throwNo} here, after throw ${last} on line ${seen.lines[n - 1] as number}: a die's throws must rise row by row (the order it rolled in), so that which rolls were thrown together is kept`,
+          column !== undefined ? { file: this.file, line, column } : { file: this.file, line },
+        );
       }
       // Out of order: from here on, look throws up in a map.
       seen.lineOf = new Map(seen.throws.map((t, i) => [t, seen.lines[i] as number]));

@@ -1,4 +1,5 @@
 import type { DieType } from '../dice/types.js';
+import type { RollDetails } from './rollDetails.js';
 
 /**
  * A roll log as read from a file, before it is matched to a die type: for each
@@ -66,6 +67,8 @@ export interface ParsedLog {
   readonly simulatedRows?: number;
   /** Whether `ParseOptions.typeId` (`--die`) typed some row that names no type of its own, or chose the one-hot layout. */
   readonly typeOptionUsed?: boolean;
+  /** Each row's throw, channel, confidence and classifier version, when read with `ParseOptions.rollDetails`. */
+  readonly details?: RollDetails;
 }
 
 /** The tokens of a die's rolls, decoded (for tests and small logs). */

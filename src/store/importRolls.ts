@@ -1,5 +1,6 @@
 import type { DieType } from '../dice/types.js';
 import type { DieRolls, LogFormat } from '../rolllog/types.js';
+import type { ImportThrows } from '../rolllog/importThrows.js';
 import { InputError } from '../core/errors.js';
 import { isSimulatedLog } from '../rolllog/simulatedLog.js';
 import { refuseImportedBefore } from './importedBefore.js';
@@ -33,6 +34,13 @@ export interface ImportOptions {
   readonly dieTypes?: readonly DieType[];
   /** The exported session's verdicts, kept as the new session's when its rolls are those they were made on. */
   readonly verdicts?: unknown;
+  /**
+   * Which rolls were thrown together, and each roll's channel, confidence and classifier version, when the files give
+   * them (`importThrows`, with `rolls` in the order of its dice); else (or undefined) throw i holds the i-th roll of
+   * every die. Asked for after the refusals above, so that a file imported before, or simulated rolls mixed with real
+   * ones, is refused as such before files that disagree on their throws are.
+   */
+  readonly throws?: () => ImportThrows | undefined;
 }
 
 export interface ImportResult {
@@ -50,8 +58,9 @@ export interface ImportResult {
 /**
  * Stores roll logs (already parsed and matched to die types) as a new,
  * finished session of origin `import`, in one transaction: on any error nothing
- * is written. Logs keep each die's roll order but not which rolls were thrown
- * together, so throw i holds the i-th roll of every die that has one. An unresolved roll (no face) is stored as one,
+ * is written. Files that give each roll's throw (an export does) keep their throws, and each roll its channel,
+ * confidence and classifier version (`ImportOptions.throws`); logs that give only each die's roll order are stored
+ * with throw i holding the i-th roll of every die that has one. An unresolved roll (no face) is stored as one,
  * in its place among the die's rolls; a roll a person labelled is stored as the session stored it, declined and then
  * labelled, by whom the file says (`UNNAMED_REVIEWER` when it does not). The
  * session is simulated when the files' manifests say so, or every row of a file without one is marked simulated (other
@@ -96,32 +105,44 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
       order: rollOrder(r),
       reviewers: new Map((r.reviewed ?? []).map((v) => [v.roll, v.reviewer])),
     }));
-    const longest = dice.reduce((n, d) => Math.max(n, d.order.length), 0);
+    const plan = options.throws?.();
+    const longest = plan !== undefined ? plan.count : dice.reduce((n, d) => Math.max(n, d.order.length), 0);
     let stored = 0;
     let unresolved = 0;
     const labels: { throwIndex: number; dieId: number; faceId: string; reviewer: string }[] = [];
-    for (let i = 0; i < longest; i++) {
+    /** The roll of row `k` (read and unresolved rolls counted, in order) of die `d`, with what its row gave beside its outcome. */
+    const rollOf = (d: number, k: number, throwIndex: number, read: RollDetailsOf): RollInput | undefined => {
+      const { record, rolls: r, order, reviewers } = dice[d] as (typeof dice)[number];
+      if (k >= order.length) return undefined;
+      const i = order[k] as number;
+      if (i < 0) {
+        // Kept unresolved, as in the session it came from: every verdict on it holds whatever it was.
+        unresolved++;
+        return { dieId: record.id, resolution: 'unresolved', ...read };
+      }
+      const symbol = r.die.symbols[r.symbols[i] as number] as string;
+      const face = r.faces === undefined ? undefined : r.die.faces[r.faces[i] as number]?.id;
+      stored++;
+      const reviewer = reviewers.get(i);
+      if (reviewer !== undefined) {
+        // Recorded declined, then labelled, so the store says (and `verify` checks) that a person gave its face.
+        labels.push({ throwIndex, dieId: record.id, faceId: face ?? symbol, reviewer: reviewer ?? UNNAMED_REVIEWER });
+        return { dieId: record.id, resolution: 'unresolved', ...read };
+      }
+      return { dieId: record.id, symbol, ...(face !== undefined ? { faceId: face } : {}), ...read };
+    };
+    for (let t = 0; t < longest; t++) {
       const throwRolls: RollInput[] = [];
-      for (const { record, rolls: r, order, reviewers } of dice) {
-        if (i >= order.length) continue;
-        const k = order[i] as number;
-        if (k < 0) {
-          // Kept unresolved, as in the session it came from: every verdict on it holds whatever it was.
-          throwRolls.push({ dieId: record.id, resolution: 'unresolved' });
-          unresolved++;
-          continue;
+      if (plan === undefined) {
+        for (let d = 0; d < dice.length; d++) {
+          const roll = rollOf(d, t, t + 1, {});
+          if (roll !== undefined) throwRolls.push(roll);
         }
-        const symbol = r.die.symbols[r.symbols[k] as number] as string;
-        const face = r.faces === undefined ? undefined : r.die.faces[r.faces[k] as number]?.id;
-        stored++;
-        const reviewer = reviewers.get(k);
-        if (reviewer !== undefined) {
-          // Recorded declined, then labelled, so the store says (and `verify` checks) that a person gave its face.
-          throwRolls.push({ dieId: record.id, resolution: 'unresolved' });
-          labels.push({ throwIndex: i + 1, dieId: record.id, faceId: face ?? symbol, reviewer: reviewer ?? UNNAMED_REVIEWER });
-          continue;
+      } else {
+        for (let e = plan.starts[t] as number; e < (plan.starts[t + 1] as number); e++) {
+          const roll = rollOf(plan.die[e] as number, plan.roll[e] as number, t + 1, detailsOf(plan, e));
+          if (roll !== undefined) throwRolls.push(roll);
         }
-        throwRolls.push({ dieId: record.id, symbol, ...(face !== undefined ? { faceId: face } : {}) });
       }
       store.recordThrow(session.id, { startedAt: options.at, endedAt: options.at, status: 'ok', rolls: throwRolls });
     }
@@ -133,6 +154,20 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
     if (options.verdicts !== undefined) store.saveVerdicts(session.id, options.at, options.verdicts);
     return { session: ended, throws: longest, rolls: stored, unresolved, reviewed: labels.length, dice: dice.length };
   });
+}
+
+type RollDetailsOf = Pick<RollInput, 'channel' | 'confidence' | 'classifierVersion'>;
+
+/** The channel, confidence and classifier version entry `e` of the plan gives (none where its row gave none). */
+function detailsOf(plan: ImportThrows, e: number): RollDetailsOf {
+  const channel = plan.channels?.[e] ?? -1;
+  const confidence = plan.confidences?.[e] ?? NaN;
+  const classifier = plan.classifiers?.[e] ?? -1;
+  return {
+    ...(channel >= 0 ? { channel } : {}),
+    ...(Number.isNaN(confidence) ? {} : { confidence }),
+    ...(classifier >= 0 ? { classifierVersion: plan.classifierNames[classifier] as string } : {}),
+  };
 }
 
 /** Who labelled a roll, for a log that says it was labelled but not by whom (a review needs a name). */

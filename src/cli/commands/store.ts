@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { resolveDieRolls } from '../../analysis/dieRolls.js';
 import { InputError } from '../../core/errors.js';
 import { mergeLogs } from '../../rolllog/mergeLogs.js';
+import { importThrows } from '../../rolllog/importThrows.js';
 import { formatCount, shellWord } from '../../core/format.js';
 import { DB_HELP, FLEET_DB_HELP, rollStorePath } from '../dbOption.js';
 import { isFleetUrl } from '../../fleet/connect.js';
@@ -145,7 +146,9 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
     .summary('store roll logs (the formats `analyze` reads) as a new session')
     .description(
       'Reads roll logs in the formats `dicerig analyze` reads (CSV, JSON Lines, one-hot) and stores them as one new session marked as imported, ' +
-        'in one transaction: a bad file or line writes nothing. Each die keeps its roll order; throw i holds the i-th roll of every die. ' +
+        'in one transaction: a bad file or line writes nothing. Each die keeps its roll order. A file with a throw column (as `export` writes) keeps its throws ' +
+        '(renumbered 1, 2, 3... in order; each file\'s throws after the previous file\'s), and each roll its channel, confidence and classifier version; ' +
+        'without one, throw i holds the i-th roll of every die. ' +
         'The session is simulated when the export manifests say so, or every row of a file is marked simulated.',
     )
     .argument('<files...>', 'roll logs')
@@ -159,8 +162,9 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
       const dice = withSessionDice(loadDice(flags.diceFile), withManifestsIfAny(files).flatMap((m) => (m.manifest !== undefined ? [{ name: m.file, config: m.manifest.session['config'] }] : [])), flags.diceFile);
       checkDieOption(flags.die, dice);
       const layouts = dice.map((d) => ({ typeId: d.id, symbols: d.symbols }));
-      const parsed = readLogs(files, layouts, flags.die);
-      const rolls = mergeLogs(parsed).map((log) => resolveDieRolls(log, dice, flags.die));
+      const parsed = readLogs(files, layouts, flags.die, true);
+      const merged = mergeLogs(parsed);
+      const rolls = merged.map((log) => resolveDieRolls(log, dice, flags.die));
       const unused = unusedDieNote(flags.die, parsed);
       if (unused !== undefined) io.err(unused);
       const read: ImportSource[] = parsed.map((p) => {
@@ -185,6 +189,8 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
           // Kept with the session, so report and analyze judge its dice of the user's own with no dice file at hand.
           dieTypes: ownDieTypes(rolls.map((r) => r.die)),
           ...(keptVerdicts.verdicts !== undefined ? { verdicts: keptVerdicts.verdicts } : {}),
+          // Which rolls were thrown together, and each roll's channel and read, when the files say: the copy is the session.
+          throws: () => importThrows(parsed, merged),
         });
         const s = result.session;
         io.out(
