@@ -3,8 +3,9 @@
  * 1280x720 frame of four dice (locate against the empty-platform reference,
  * cut around the top face, read), and location without a reference. Budget
  * (issue 11): whole frame <= 15 ms with 4 dice. Also the networks alone on the
- * same crops: the WebAssembly inference against the plain-JS path it replaced
- * (`TinyNet.predictPlain`), in one run. And calibration's fine-tuning: CPU
+ * same crops: the float32 inference kernel against training's double-precision
+ * sums (`TinyNet.predictPlain`, the plain loops' numbers: JavaScript until
+ * 2026-12-07, a WebAssembly kernel of their own since), in one run. And calibration's fine-tuning: CPU
  * per die per pass, and what that makes for 150 images. Prints; asserts nothing.
  */
 import { SimulatedCamera } from '../src/camera/sim/simulatedCamera.js';
@@ -37,7 +38,7 @@ function cpuMs(n: number, f: () => void): number {
 
 /**
  * CPU milliseconds per die of the model's networks (the face net, its partner and its cocked
- * check with its partner, one view each) on the crops' inputs: plain JS, then WebAssembly,
+ * check with its partner, one view each) on the crops' inputs: training's double sums, then the inference kernel,
  * alternated in rounds so a change in the machine's load hits both alike.
  */
 function networkCpuPerDie(model: LearnedModel, crops: readonly Parameters<LearnedReader['read']>[0][]): { plain: number; wasm: number } {
@@ -223,7 +224,7 @@ export async function runVisionLearnedBench(): Promise<void> {
     }
     const nets = networkCpuPerDie(model, crops);
     console.log(
-      `vision learned (${model.version}): networks per die (one view${model.partner ? ', both face nets' : ', face net'}${model.cockedCheck ? ' and cocked check' : ''}), CPU: plain JS ${nets.plain.toFixed(3)} ms, WebAssembly ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,
+      `vision learned (${model.version}): networks per die (one view${model.partner ? ', both face nets' : ', face net'}${model.cockedCheck ? ' and cocked check' : ''}), CPU: training's double sums ${nets.plain.toFixed(3)} ms, float32 inference kernel ${nets.wasm.toFixed(3)} ms, ${(nets.plain / nets.wasm).toFixed(1)}x faster`,
     );
   }
   let j = 0;
