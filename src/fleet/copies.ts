@@ -76,8 +76,8 @@ function importedFiles(configJson: string | null): { file: string; names: NamedE
 
 /**
  * Said of a copy imported from several files, naming them: the fleet leaves the whole import out, the files that are
- * not a copy with it. The import stored them as one session (throw i holds the i-th roll of every die; a die in two
- * files is one series), which keeps no record of which roll came from which file, so the copied rolls cannot be told
+ * not a copy with it. The import stored them as one session (the files' throws one file after another, or for logs
+ * without throws throw i holding the i-th roll of every die; a die in two files is one series), which keeps no record of which roll came from which file, so the copied rolls cannot be told
  * from the others' and counting the rest would count some of the copy's again.
  */
 function otherFilesWords(configJson: string | null, copied: string): string {
