@@ -6,29 +6,21 @@
  *
  * Fleet ids follow the sync order: 1 the session (rig:1), 2 an import of its export (other:1).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredLogs } from '../../src/cli/storedLogs.js';
 import { runCliOk as ok } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
-import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import type { ScratchPostgres } from '../support/postgres.js';
+import { copyFleet } from './support/copyFleet.js';
 
 let pg: ScratchPostgres;
 let url: string;
 const dir = tempDir('dicerig-fleet-copy-report-');
-const rigDb = join(dir, 'rig.db');
-const otherDb = join(dir, 'other.db');
 
 beforeAll(async () => {
-  pg = await startScratchPostgres();
-  url = await pg.createDatabase('fleet');
-  writeFileSync(join(dir, 'run.yaml'), 'seed: 5\ndice:\n  - { label: loaded-6, type: d6, simulatedLoad: { symbol: "6", factor: 2.5 } }\nrig: { driver: sim }\nstopping: { budgetRolls: 120 }\n');
-  await ok('run', join(dir, 'run.yaml'), '--db', rigDb, '--plain');
-  await ok('export', '1', '--db', rigDb, '--format', 'jsonl', '--out', join(dir, 's1.jsonl'));
-  await ok('import', join(dir, 's1.jsonl'), '--db', otherDb);
-  await ok('sync', '--db', rigDb, '--to', url, '--host', 'rig', '--quiet');
-  await ok('sync', '--db', otherDb, '--to', url, '--host', 'other', '--quiet');
+  ({ pg, url } = await copyFleet(dir));
 }, 180_000);
 
 afterAll(async () => {
