@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { codeOfRange } from './codeOfRange.js';
 import { quoteFew, quoteValue } from './quoteValue.js';
 import type { DieLog } from './types.js';
 
@@ -63,14 +64,7 @@ export class DieLogCollector {
     const log = this.logFor(labelText, labelStart, labelEnd, level, line, typeId, false);
     const dictionary = log.dictionary;
     const length = tokenEnd - tokenStart;
-    let code = -1;
-    for (let c = 0; c < dictionary.length; c++) {
-      const known = dictionary[c] as string;
-      if (known.length === length && tokenText.startsWith(known, tokenStart)) {
-        code = c;
-        break;
-      }
-    }
+    let code = codeOfRange(dictionary, tokenText, tokenStart, tokenEnd);
     if (code < 0) {
       if (length > MAX_TOKEN_LENGTH) {
         throw new InputError(`${quoteValue(tokenText.slice(tokenStart, tokenEnd))} is not a ${level}: a ${level} is at most ${MAX_TOKEN_LENGTH} characters`, { file: this.file, line });

@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { codeOfRange } from './codeOfRange.js';
 import { quoteValue } from './quoteValue.js';
 
 /** The longest classifier version: a reader's version may join several (pips+net), but a page of text is no version. */
@@ -134,13 +135,7 @@ export class RollDetailsRecorder {
     const last = names[this.lastClassifier];
     if (last !== undefined && last.length === length && text.startsWith(last, start)) code = this.lastClassifier;
     else {
-      for (let c = 0; c < names.length; c++) {
-        const known = names[c] as string;
-        if (known.length === length && text.startsWith(known, start)) {
-          code = c;
-          break;
-        }
-      }
+      code = codeOfRange(names, text, start, end);
       if (code < 0) {
         const name = text.slice(start, end);
         if (length > MAX_CLASSIFIER_LENGTH) throw new InputError(`${quoteValue(name)} is not a classifier version: one is at most ${MAX_CLASSIFIER_LENGTH} characters`, this.where(line, column));
