@@ -46,13 +46,22 @@ function stoppedWhileWaiting(args: readonly string[], signal: NodeJS.Signals): P
   });
 }
 
-it('says it held no batch and what to run again, and exits 130, when stopped while its dice are in another rig', async () => {
-  const url = await server.createDatabase('wait_stopped');
-  const box = writeBox(dir, ['D1']);
-  // One die on two rigs: while rig 1 holds it, rig 2 has nothing it can roll.
-  expect((await cliHere(['campaign', 'create', 'w', '--dice', box, '--rigs', '2', '--channels', '1', '--rolls', '30', '--db', url])).code).toBe(0);
-  const held = await rigHostStoppedAt(['campaign', 'run', 'w', '--rig', '1', '--fleet', url, '--db', join(dir, 'rig1.db'), '--host', 'hostX', '--config', slowRig(dir)], join(dir, 'rig1.db'), 3, ['SIGINT']);
+/**
+ * A campaign `name` of one die on two rigs, whose die rig 1 (store `prefix`rig1.db) took and holds in a batch it
+ * left open when stopped: rig 2 then has nothing it can roll. Returns the fleet store's URL.
+ */
+async function heldByRig1(name: string, die: string, prefix: string): Promise<string> {
+  const url = await server.createDatabase(`${name}_campaign`);
+  const box = writeBox(dir, [die]);
+  expect((await cliHere(['campaign', 'create', name, '--dice', box, '--rigs', '2', '--channels', '1', '--rolls', '30', '--db', url])).code).toBe(0);
+  const rig1 = join(dir, `${prefix}rig1.db`);
+  const held = await rigHostStoppedAt(['campaign', 'run', name, '--rig', '1', '--fleet', url, '--db', rig1, '--host', 'hostX', '--config', slowRig(dir)], rig1, 3, ['SIGINT']);
   expect(held.code, held.stderr).toBe(130);
+  return url;
+}
+
+it('says it held no batch and what to run again, and exits 130, when stopped while its dice are in another rig', async () => {
+  const url = await heldByRig1('w', 'D1', '');
   const rig2 = join(dir, 'rig2.db');
   const r = await stoppedWhileWaiting(['campaign', 'run', 'w', '--rig', '2', '--fleet', url, '--db', rig2, '--host', 'hostY', '--poll', '600000'], 'SIGTERM');
   expect(r.waited, r.stderr).toBe(true);
@@ -62,11 +71,7 @@ it('says it held no batch and what to run again, and exits 130, when stopped whi
 }, 240_000);
 
 it('asks again after --poll ms with run --campaign as with campaign run, and refuses --poll without --campaign', async () => {
-  const url = await server.createDatabase('run_poll');
-  const box = writeBox(dir, ['P1']);
-  expect((await cliHere(['campaign', 'create', 'p', '--dice', box, '--rigs', '2', '--channels', '1', '--rolls', '30', '--db', url])).code).toBe(0);
-  const held = await rigHostStoppedAt(['campaign', 'run', 'p', '--rig', '1', '--fleet', url, '--db', join(dir, 'p-rig1.db'), '--host', 'hostX', '--config', slowRig(dir)], join(dir, 'p-rig1.db'), 3, ['SIGINT']);
-  expect(held.code, held.stderr).toBe(130);
+  const url = await heldByRig1('p', 'P1', 'p-');
   const r = await stoppedWhileWaiting(['run', '--campaign', 'p', '--rig', '2', '--fleet', url, '--db', join(dir, 'p-rig2.db'), '--host', 'hostY', '--poll', '600000'], 'SIGINT');
   expect(r.waited, r.stderr).toBe(true);
   expect(r.code, r.stderr).toBe(130);
