@@ -19,6 +19,8 @@ export interface FleetServeFlags {
   readonly host?: string;
   readonly poll?: number;
   readonly diceFile?: string;
+  /** The reverse proxies in front, checked (trustedProxies.ts). */
+  readonly trustProxy?: readonly string[];
 }
 
 export async function serveFleetDashboard(io: CliIo, url: string, flags: FleetServeFlags, untilStopped: (close: () => Promise<void>) => Promise<void>): Promise<void> {
@@ -36,6 +38,7 @@ export async function serveFleetDashboard(io: CliIo, url: string, flags: FleetSe
     tokens,
     pollMs: flags.poll ?? 5000,
     wrongTokensPerMinute: wrongTokens,
+    ...(flags.trustProxy ? { trustedProxies: flags.trustProxy } : {}),
     log: (line) => io.out(`${line}\n`),
   });
   io.out(

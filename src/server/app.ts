@@ -41,6 +41,8 @@ export interface ServerOptions {
   readonly tokens: Tokens;
   /** Listening on loopback only: a request addressed to another host name (DNS rebinding) is refused. */
   readonly loopback: boolean;
+  /** The reverse proxies in front, if any: limits per address then count each client by its own (trustedProxies.ts). */
+  readonly trustedProxies?: readonly string[];
   readonly limits?: Partial<Limits>;
   /** How long a chat request waits for its roll (default 4 s: bots give up after a few seconds). */
   readonly chatWaitMs?: number;
@@ -51,7 +53,7 @@ export interface ServerOptions {
 export const PAGES = { '/': 'dashboard.html', '/overlay': 'overlay.html' } as const;
 
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
-  const app = createStack({ pages: PAGES, finishInFlight: true });
+  const app = createStack({ pages: PAGES, finishInFlight: true, ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   // After the WebSocket plugin: its own onRequest hook marks an upgrade, so that a refused one has its socket closed.
   sameSiteOnly(app, { loopback: options.loopback, what: 'dicerig serve' });

@@ -15,7 +15,8 @@ import { cameraProblem } from '../session/cameraCheck.js';
 import { freeServeName, serveSessionBase, serveSessionName } from './serveSessionName.js';
 import { ServeStopError } from './serveStopError.js';
 import { storeFailure } from '../store/openStore.js';
-import { checkBinding, checkListenable, isLoopback, listenFailure } from './security/bind.js';
+import { checkBinding, checkListenable, isLoopback, listenFailure, onlyThisMachine } from './security/bind.js';
+import { proxyLine } from './security/trustedProxies.js';
 import { shownUrl } from './security/shownUrl.js';
 
 export type SimDice = 'xwing' | 'd6';
@@ -63,6 +64,8 @@ export interface ServeOptions {
   readonly tokens: Tokens;
   readonly mode?: Mode;
   readonly limits?: Partial<Limits>;
+  /** The reverse proxies in front, if any (trustedProxies.ts): they need the API token, as --host beyond loopback does. */
+  readonly trustedProxies?: readonly string[];
   readonly chatWaitMs?: number;
   /** Milliseconds clock for the rate limits (default performance.now). */
   readonly limitClock?: () => number;
@@ -83,7 +86,8 @@ export interface RunningServer {
 }
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  checkBinding(options.host, options.tokens.api !== undefined);
+  const proxies = options.trustedProxies ?? [];
+  checkBinding(options.host, options.tokens.api !== undefined, proxies);
   // Before the store and the rig: a port in use creates nothing.
   await checkListenable(options.host, options.port);
   const log = options.log ?? (() => undefined);
@@ -105,7 +109,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   ref.controller = controller;
   let app: FastifyInstance;
   try {
-    app = await createServer({ controller, hub, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}), ...(options.limitClock ? { limitClock: options.limitClock } : {}) });
+    app = await createServer({ controller, hub, tokens: options.tokens, loopback: onlyThisMachine(options.host, proxies), trustedProxies: proxies, ...(options.limits ? { limits: options.limits } : {}), ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}), ...(options.limitClock ? { limitClock: options.limitClock } : {}) });
     await app.listen({ host: options.host, port: options.port });
   } catch (e) {
     await controller.close();
@@ -116,6 +120,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const { url, local } = shownUrl(options.host, port);
   if (!isLoopback(options.host)) log(`Listening on ${options.host}, reachable from the network${local !== undefined ? ` (from this machine: ${local})` : ''}: the roll API needs the API token.`);
+  if (proxies.length > 0) log(proxyLine(proxies));
   const c = controller;
   let closing: Promise<RollJob[]> | undefined;
   return {

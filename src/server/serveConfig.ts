@@ -1,12 +1,13 @@
 /**
  * `dicerig serve --config`: a session config (the dice, rig, camera) that may
- * also hold a `server:` section (tokens, port, host, rate limits). Tokens in
+ * also hold a `server:` section (tokens, port, host, rate limits, the proxies in front). Tokens in
  * the file are overridden by DICERIG_TOKEN and DICERIG_CHAT_TOKEN.
  */
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { MIN_API_TOKEN, MIN_CHAT_TOKEN, TOKEN_SPACE } from './security/auth.js';
+import { parseTrustedProxies } from './security/trustedProxies.js';
 import { checkSessionConfig, formatKeyPath, readConfigFile, splitServerSection, withPathsFrom, type SessionConfig } from '../session/config.js';
 import { withDiceFile } from '../session/diceFile.js';
 
@@ -19,9 +20,11 @@ export const serverSectionSchema = z.strictObject({
   chatPerMinute: z.number().positive().optional(),
   liveMax: z.number().int('must be a whole number of pages').positive().optional(),
   livePerAddress: z.number().int('must be a whole number of pages').positive().optional(),
+  // Checked, and made a list, by parseTrustedProxies below: its messages name the entry that is wrong.
+  trustProxy: z.union([z.string(), z.array(z.string())], { message: 'must be the addresses of the proxies: a list, or one string separated by commas' }).optional(),
 });
 
-export type ServerSection = z.infer<typeof serverSectionSchema>;
+export type ServerSection = Omit<z.infer<typeof serverSectionSchema>, 'trustProxy'> & { readonly trustProxy?: readonly string[] };
 
 export async function loadServeConfig(file: string): Promise<{ session: SessionConfig; server: ServerSection }> {
   // The session config's own reader: its size cap, alias cap and duplicate-key check guard this file too.
@@ -35,7 +38,13 @@ export async function loadServeConfig(file: string): Promise<{ session: SessionC
     // The message never repeats the value: it may be a token.
     throw new ConfigError(formatKeyPath(path), `${issue?.message ?? 'is not valid'}${line !== undefined ? ` (line ${line})` : ''}`, file);
   }
+  const { trustProxy, ...section } = checked.data;
+  const fail = (problem: string): ConfigError => {
+    const line = lineOf(['server', 'trustProxy']);
+    return new ConfigError('server.trustProxy', `${problem}${line !== undefined ? ` (line ${line})` : ''}`, file);
+  };
+  const proxies = trustProxy !== undefined ? { trustProxy: parseTrustedProxies(trustProxy, fail) } : {};
   const dir = dirname(resolve(file));
   const session = withPathsFrom(dir, checkSessionConfig(withDiceFile(rest, dir, file), file, lineOf));
-  return { session, server: checked.data };
+  return { session, server: { ...section, ...proxies } };
 }

@@ -21,10 +21,18 @@ export interface StackOptions {
   readonly finishInFlight?: boolean;
   /** Largest request body in bytes (default 16 KiB: a roll request is tiny). */
   readonly bodyLimit?: number;
+  /** Addresses and ranges of the reverse proxies in front (see trustedProxies.ts): `req.ip` is then the client's. */
+  readonly trustedProxies?: readonly string[];
 }
 
 export function createStack(options: StackOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 16 * 1024, return503OnClosing: true, forceCloseConnections: options.finishInFlight === true ? 'idle' : true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 16 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: options.finishInFlight === true ? 'idle' : true,
+    ...(options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? { trustProxy: [...options.trustedProxies] } : {}),
+  });
   if (options.finishInFlight === true) closeUnusedConnections(app);
   securityHeaders(app);
   staticFiles(app, loadStaticFiles(options.folder ?? publicDir()), options.pages);

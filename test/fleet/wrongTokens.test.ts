@@ -30,9 +30,12 @@ afterAll(async () => {
 });
 
 /** GET `path` from the client address `from`, with `token` as the bearer token (none when undefined). */
-function get(port: number, path: string, from: string, token?: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+function get(port: number, path: string, from: string, token?: string, forwardedFor?: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor;
   return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, localAddress: from, headers: token !== undefined ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, localAddress: from, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
@@ -44,7 +47,7 @@ function get(port: number, path: string, from: string, token?: string): Promise<
 }
 
 /** The fleet dashboard's app beyond loopback (every API read needs the token), on a port of this test's range, with a test clock. */
-async function server(port: number, clock: { ms: number }, settings: { wrongTokensPerMinute?: number; maxAddresses?: number } = {}) {
+async function server(port: number, clock: { ms: number }, settings: { wrongTokensPerMinute?: number; maxAddresses?: number; trustedProxies?: readonly string[] } = {}) {
   const view = new FleetView({ fleet, dice: allDice(), pollMs: 1000, now: () => Date.now() });
   const app = await createFleetServer({ view, tokens: { api: TOKEN }, loopback: false, limitClock: () => clock.ms, ...settings });
   await app.listen({ host: '127.0.0.1', port });
@@ -100,6 +103,24 @@ describe('wrong API tokens on the fleet dashboard', () => {
       expect((await get(47312, '/api/fleet', '127.0.1.60', TOKEN)).status).toBe(429);
       // The first, pushed out, is served again with the right token (as a new address would be).
       expect((await get(47312, '/api/fleet', '127.0.1.1', TOKEN)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('wrong API tokens on a fleet dashboard behind a trusted proxy (--trust-proxy 127.0.0.1)', () => {
+  it('lock out the client the proxy forwards for, not the other clients behind it, nor does a direct client escape by writing X-Forwarded-For', async () => {
+    const clock = { ms: 5_000 };
+    const app = await server(47313, clock, { wrongTokensPerMinute: 2, trustedProxies: ['127.0.0.1'] });
+    try {
+      for (let i = 0; i < 2; i++) expect((await get(47313, '/api/fleet', '127.0.0.1', `guess-${i}-0123456789`, '203.0.113.5')).status).toBe(401);
+      expect((await get(47313, '/api/fleet', '127.0.0.1', TOKEN, '203.0.113.5')).status).toBe(429);
+      expect((await get(47313, '/api/fleet', '127.0.0.1', TOKEN, '198.51.100.7')).status).toBe(200);
+      // 127.0.0.2 is no proxy: counted by its own address whatever it writes.
+      const direct = [];
+      for (let i = 0; i < 3; i++) direct.push((await get(47313, '/api/fleet', '127.0.0.2', `guess-${i}-0123456789`, `192.0.2.${i + 1}`)).status);
+      expect(direct).toEqual([401, 401, 429]);
     } finally {
       await app.close();
     }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { InputError } from '../../core/errors.js';
 import { tokensFrom } from '../../server/security/auth.js';
 import { loadServeConfig, type ServerSection } from '../../server/serveConfig.js';
+import { parseTrustedProxies } from '../../server/security/trustedProxies.js';
 import { serve, simServeConfig, type SimDice } from '../../server/serve.js';
 import type { SessionConfig } from '../../session/config.js';
 import type { OpenedSession } from '../../session/setup.js';
@@ -25,6 +26,7 @@ interface ServeFlags {
   fleet?: string;
   poll?: number;
   diceFile?: string;
+  trustProxy?: string;
 }
 
 export function portArg(value: string): number {
@@ -49,6 +51,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--sim [dice]', 'simulated rig and camera, no hardware: xwing (2 red, 2 green; default) or d6 (3 D6 and a direction die)')
     .option('--port <n>', 'port (default 8080; 0 picks a free one)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
+    .option('--trust-proxy <addresses>', "behind a reverse proxy (Caddy, nginx): its addresses or ranges, comma-separated (e.g. 127.0.0.1); each client is then counted by the address the proxy forwards (X-Forwarded-For). Needs DICERIG_TOKEN")
     .option('--db <path>', SESSION_DB_HELP)
     .option('--mode <mode>', 'start in stream (default) or fairness mode')
     .option('--seed <n>', 'seed of the simulated rig, camera and dice with --sim (default: a new one each start)')
@@ -56,11 +59,15 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--poll <ms>', 'with the fleet store: read it at most this often (default 5000)', positiveIntArg)
     .option('--dice-file <file>', 'with the fleet store: JSON/YAML file with user-defined dice (for sessions of user-defined types)')
     .action(async (flags: ServeFlags) => {
+      const proxies = flags.trustProxy !== undefined ? parseTrustedProxies(flags.trustProxy, (problem) => new InputError(`--trust-proxy: ${problem}`)) : undefined;
       const fleetUrl = isFleetUrl(flags.db) ? flags.db : flags.fleet;
       if (fleetUrl !== undefined) {
         if (!isFleetUrl(fleetUrl)) throw new InputError(`--fleet must be a postgres:// URL of the fleet store, not "${fleetUrl}"`);
         if (flags.db !== undefined && flags.fleet !== undefined) throw new InputError('give the fleet store once: --db postgres://... or --fleet postgres://...');
-        await serveFleetDashboard(io, fleetUrl, { ...flags, port: flags.port !== undefined ? portArg(flags.port) : 8080 }, (close) => untilStopped(io, close, 'Stopping.'));
+        const { trustProxy: _given, ...fleetFlags } = flags;
+        await serveFleetDashboard(io, fleetUrl, { ...fleetFlags, port: flags.port !== undefined ? portArg(flags.port) : 8080, ...(proxies ? { trustProxy: proxies } : {}) }, (close) =>
+          untilStopped(io, close, 'Stopping.'),
+        );
         return;
       }
       if ((flags.config === undefined) === (flags.sim === undefined)) throw new InputError('give either --config <file> (the real rig and camera) or --sim (no hardware)');
@@ -78,12 +85,14 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       const host = flags.host ?? server.host ?? '127.0.0.1';
       const port = flags.port !== undefined ? portArg(flags.port) : (server.port ?? 8080);
       const db = rollStorePath(flags.db, session.db);
+      const trustedProxies = proxies ?? server.trustProxy;
       const running = await serve({
         config: session,
         dbPath: db,
         host,
         port,
         tokens,
+        ...(trustedProxies ? { trustedProxies } : {}),
         ...(flags.mode ? { mode: flags.mode as 'stream' | 'fairness' } : {}),
         limits: {
           ...(server.apiPerMinute ? { apiPerMinute: server.apiPerMinute } : {}),

@@ -32,6 +32,8 @@ export interface FleetServerOptions {
   readonly tokens: Tokens;
   /** Listening on loopback only: no token needed, and requests to other host names are refused. */
   readonly loopback: boolean;
+  /** The reverse proxies in front, if any: wrong tokens are then counted by each client's own address (trustedProxies.ts). */
+  readonly trustedProxies?: readonly string[];
   /** API reads per minute per client token beyond loopback, and the burst (default 240 and 60: a page polls every few seconds). */
   readonly perMinute?: number;
   readonly burst?: number;
@@ -71,7 +73,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 const refuse = async (_req: unknown, reply: FastifyReply): Promise<FastifyReply> => reply.code(405).header('Allow', 'GET, HEAD').send({ error: READ_ONLY });
 
 export async function createFleetServer(options: FleetServerOptions): Promise<FastifyInstance> {
-  const app = createStack({ pages: FLEET_PAGES, bodyLimit: 1024 });
+  const app = createStack({ pages: FLEET_PAGES, bodyLimit: 1024, ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}) });
   sameSiteOnly(app, { loopback: options.loopback, what: 'the fleet dashboard' });
   for (const url of RIG_ROUTES) app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: refuse });
   app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: refuse });

@@ -9,7 +9,8 @@ import type { DieType } from '../../dice/types.js';
 import { openFleet, type FleetDb } from '../../fleet/connect.js';
 import { FleetError } from '../../fleet/errors.js';
 import type { Tokens } from '../security/auth.js';
-import { checkBinding, checkListenable, isLoopback, listenFailure } from '../security/bind.js';
+import { checkBinding, checkListenable, isLoopback, listenFailure, onlyThisMachine } from '../security/bind.js';
+import { proxyLine } from '../security/trustedProxies.js';
 import { createFleetServer } from './fleetApp.js';
 import { FleetView } from './fleetView.js';
 import { shownUrl } from '../security/shownUrl.js';
@@ -25,6 +26,8 @@ export interface ServeFleetOptions {
   readonly pollMs: number;
   /** Wrong API tokens one address may send a minute (default DEFAULT_WRONG_TOKENS_PER_MINUTE, see wrongTokens.ts). */
   readonly wrongTokensPerMinute?: number;
+  /** The reverse proxies in front, if any (trustedProxies.ts). */
+  readonly trustedProxies?: readonly string[];
   readonly log?: (line: string) => void;
 }
 
@@ -37,7 +40,8 @@ export interface RunningFleetServer {
 }
 
 export async function serveFleet(options: ServeFleetOptions): Promise<RunningFleetServer> {
-  checkBinding(options.host, options.tokens.api !== undefined);
+  const proxies = options.trustedProxies ?? [];
+  checkBinding(options.host, options.tokens.api !== undefined, proxies);
   await checkListenable(options.host, options.port);
   // A short connect timeout: a store gone away is told on the page within a poll or two, not after the default 10 s.
   // Read-only: a dashboard never brings the shared schema forward, which would lock out rig hosts with an older dicerig.
@@ -47,7 +51,13 @@ export async function serveFleet(options: ServeFleetOptions): Promise<RunningFle
     const view = new FleetView({ fleet, dice: options.dice, pollMs: options.pollMs, now: () => Date.now() });
     const first = await view.state();
     if (first.problem !== null) throw new FleetError(first.problem, { url: fleet.where });
-    app = await createFleetServer({ view, tokens: options.tokens, loopback: isLoopback(options.host), ...(options.wrongTokensPerMinute !== undefined ? { wrongTokensPerMinute: options.wrongTokensPerMinute } : {}) });
+    app = await createFleetServer({
+      view,
+      tokens: options.tokens,
+      loopback: onlyThisMachine(options.host, proxies),
+      trustedProxies: proxies,
+      ...(options.wrongTokensPerMinute !== undefined ? { wrongTokensPerMinute: options.wrongTokensPerMinute } : {}),
+    });
     try {
       await app.listen({ host: options.host, port: options.port });
     } catch (e) {
@@ -62,6 +72,7 @@ export async function serveFleet(options: ServeFleetOptions): Promise<RunningFle
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const { url, local } = shownUrl(options.host, port);
   if (!isLoopback(options.host)) options.log?.(`Listening on ${options.host}, reachable from the network${local !== undefined ? ` (from this machine: ${local})` : ''}: the page's reads need the API token.`);
+  if (proxies.length > 0) options.log?.(`${proxyLine(proxies)} The page's reads need the API token.`);
   let closing: Promise<void> | undefined;
   return {
     app,

@@ -6,7 +6,7 @@
 export interface LiveSeatLimits {
   /** Live pages open at once, from all addresses. */
   readonly total: number;
-  /** Live pages open at once from one address (behind a proxy every page comes from the proxy's). */
+  /** Live pages open at once from one address (behind a proxy, the client's as the proxy forwards it, given --trust-proxy). */
   readonly perAddress: number;
 }
 

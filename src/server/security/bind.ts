@@ -6,14 +6,30 @@
 import { createServer, isIP } from 'node:net';
 import { InputError } from '../../core/errors.js';
 
+/**
+ * Whether only this machine can reach the server: listening on loopback, and not behind a proxy (a proxy on this
+ * machine passes on requests from anywhere, each addressed to the proxy's public host name).
+ */
+export function onlyThisMachine(host: string, trustedProxies: readonly string[] = []): boolean {
+  return isLoopback(host) && trustedProxies.length === 0;
+}
+
 export function isLoopback(host: string): boolean {
   const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
   if (h === 'localhost' || h === '::1') return true;
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
-/** Checks the address to bind; throws an InputError saying what is needed. */
-export function checkBinding(host: string, hasApiToken: boolean): void {
+/**
+ * Checks the address to bind; throws an InputError saying what is needed. Behind a proxy (`trustedProxies` given)
+ * the server is reachable from the network whatever address it listens on, so it needs the token there too.
+ */
+export function checkBinding(host: string, hasApiToken: boolean, trustedProxies: readonly string[] = []): void {
+  if (trustedProxies.length > 0 && !hasApiToken) {
+    throw new InputError(
+      `--trust-proxy ${trustedProxies.join(',')}: a server behind a proxy is reachable from the network; that needs an API token: set DICERIG_TOKEN (or server.token in the config), then start it again`,
+    );
+  }
   if (isLoopback(host)) return;
   if (!hasApiToken) {
     throw new InputError(

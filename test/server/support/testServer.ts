@@ -18,7 +18,7 @@ export interface TestServer extends RunningServer {
 }
 
 export async function startTestServer(
-  options: { config?: SessionConfig; dice?: SimDice; clock?: 'system' | 'simulated'; limits?: Partial<Limits>; chatWaitMs?: number; limitClock?: () => number; tokens?: Tokens; seed?: number; cockedRate?: number; port?: number; dir?: string } = {},
+  options: { config?: SessionConfig; dice?: SimDice; clock?: 'system' | 'simulated'; limits?: Partial<Limits>; chatWaitMs?: number; limitClock?: () => number; tokens?: Tokens; seed?: number; cockedRate?: number; port?: number; dir?: string; trustedProxies?: readonly string[] } = {},
 ): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'dicerig-serve-'));
   const logs: string[] = [];
@@ -31,6 +31,7 @@ export async function startTestServer(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.chatWaitMs !== undefined ? { chatWaitMs: options.chatWaitMs } : {}),
     ...(options.limitClock ? { limitClock: options.limitClock } : {}),
+    ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     log: (line) => logs.push(line),
   });
   return {
