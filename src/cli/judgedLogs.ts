@@ -8,7 +8,8 @@ import { refuseSimulatedMix } from './simulatedMix.js';
 import { resolveDieRolls } from '../analysis/dieRolls.js';
 import type { DieType } from '../dice/types.js';
 import { mergeLogs } from '../rolllog/mergeLogs.js';
-import type { DieRolls } from '../rolllog/types.js';
+import type { DieRolls, ParsedLog } from '../rolllog/types.js';
+import { quoteValue } from '../rolllog/quoteValue.js';
 import { unresolvedByLabel } from '../rolllog/unresolvedByLabel.js';
 import { unusedDieNote } from './dieOption.js';
 import { refuseSessionsCountedTwice, withManifestsIfAny } from './fileManifest.js';
@@ -61,7 +62,7 @@ export function readJudgedLogs(
   );
   // A die whose rolls an export holds shows the verdict its session made, as the session does.
   const fromFiles = fileVerdicts(fileLogs, manifests, judgedDice);
-  for (const note of [...stored.notes, ...fromFiles.notes]) io.err(`dicerig: note: ${note}.\n`);
+  for (const note of [...stored.notes, ...fromFiles.notes, ...fileLogs.flatMap(reorderedNotes)]) io.err(`dicerig: note: ${note}.\n`);
   const resolved = mergeLogs([...fileLogs, ...stored.logs]).map((log) => resolveDieRolls(log, judgedDice, die));
   const { read: rolls, note: unreadNote } = readDice(resolved);
   if (unreadNote !== undefined) io.err(unreadNote);
@@ -76,4 +77,11 @@ export function readJudgedLogs(
     unresolvedOf: unresolvedByLabel(fileLogs, stored.unresolved),
     agreed: sessionsSettings([...stored.sessions.map((s) => s.session.configJson), ...fromFiles.configs]),
   };
+}
+
+/** What a file's dice whose rows were out of throw order were read as (`ParsedLog.reordered`). */
+function reorderedNotes(log: ParsedLog): string[] {
+  return (log.reordered ?? []).map(
+    (d) => `${log.file}: die ${quoteValue(d.label)}'s rows are not in the order of their throws (line ${d.line} gives throw ${d.throwNo} after throw ${d.after}): its rolls are taken in throw order, the order they were rolled in`,
+  );
 }

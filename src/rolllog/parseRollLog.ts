@@ -5,6 +5,7 @@ import { detectDelimiter, splitCsvLine } from './csvLine.js';
 import { DieLogCollector } from './dieLogs.js';
 import { jsonThrowNumber, throwNumber, ThrowsSeen } from './throwsSeen.js';
 import { RollDetailsRecorder } from './rollDetails.js';
+import { putInThrowOrder } from './throwOrder.js';
 import type { LogFormat, ParsedLog } from './types.js';
 
 /** A die type's symbols, so a one-hot header (`File,blank,crit,focus,hit`) can name its die. */
@@ -219,10 +220,13 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
+  const dice = collector.dice();
+  const reordered = putInThrowOrder(file, dice, throwsSeen.outOfOrder());
   return {
     file,
     format: 'csv',
-    dice: collector.dice(),
+    dice,
+    ...(reordered.length > 0 ? { reordered } : {}),
     rows,
     simulatedRows,
     typeOptionUsed: typeOptionUsed && options.typeId !== undefined,
@@ -405,10 +409,13 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
+  const dice = collector.dice();
+  const reordered = putInThrowOrder(file, dice, throwsSeen.outOfOrder());
   return {
     file,
     format: 'jsonl' satisfies LogFormat,
-    dice: collector.dice(),
+    dice,
+    ...(reordered.length > 0 ? { reordered } : {}),
     rows,
     simulatedRows,
     typeOptionUsed: typeOptionUsed && options.typeId !== undefined,

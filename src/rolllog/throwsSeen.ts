@@ -1,11 +1,30 @@
 import { InputError } from '../core/errors.js';
 import { quoteValue } from './quoteValue.js';
 
-/** One die's throws so far. Kept as sorted arrays while they rise (as every export writes them), a map once they do not. */
+/**
+ * One die's throws so far, in the order of its rows. Looked up in the sorted array while they rise (as every export
+ * writes them), in a map once they do not.
+ */
 interface DieThrows {
   readonly throws: number[];
   readonly lines: number[];
   lineOf?: Map<number, number>;
+  /** The first row whose throw came before the die's throw of the row above it. */
+  backwards?: ThrowsBackwards;
+}
+
+/** Where a die's rows first go back in throw number: `line` gives `throwNo` after the row above gave `after`. */
+export interface ThrowsBackwards {
+  readonly line: number;
+  readonly throwNo: number;
+  readonly after: number;
+}
+
+/** A die whose rows are not in the order of their throws: the throw of each of its rows, in the rows' order. */
+export interface DieOutOfOrder {
+  readonly die: object;
+  readonly throws: readonly number[];
+  readonly backwards: ThrowsBackwards;
 }
 
 /**
@@ -50,6 +69,7 @@ export class ThrowsSeen {
       }
       // Out of order: from here on, look throws up in a map.
       seen.lineOf = new Map(seen.throws.map((t, i) => [t, seen.lines[i] as number]));
+      if (throwNo < last) seen.backwards = { line, throwNo, after: last };
     }
     const earlier = seen.lineOf.get(throwNo);
     if (earlier !== undefined) {
@@ -59,6 +79,14 @@ export class ThrowsSeen {
       );
     }
     seen.lineOf.set(throwNo, line);
+    seen.throws.push(throwNo);
+  }
+
+  /** The dice whose rows are not in the order of their throws (none when every die's throws rise, or rising is required). */
+  outOfOrder(): DieOutOfOrder[] {
+    const out: DieOutOfOrder[] = [];
+    for (const [die, seen] of this.byDie) if (seen.backwards !== undefined) out.push({ die, throws: seen.throws, backwards: seen.backwards });
+    return out;
   }
 }
 

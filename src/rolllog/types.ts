@@ -69,6 +69,16 @@ export interface ParsedLog {
   readonly typeOptionUsed?: boolean;
   /** Each row's throw, channel, confidence and classifier version, when read with `ParseOptions.rollDetails`. */
   readonly details?: RollDetails;
+  /** Dice whose rows were not in the order of their throws, their rolls put back in it (`putInThrowOrder`). */
+  readonly reordered?: readonly ReorderedDie[];
+}
+
+/** A die whose rows a log gave out of the order of their throws, and where that was first seen. */
+export interface ReorderedDie {
+  readonly label: string;
+  readonly line: number;
+  readonly throwNo: number;
+  readonly after: number;
 }
 
 /** The tokens of a die's rolls, decoded (for tests and small logs). */

@@ -129,9 +129,9 @@ describe('parseRollLog', () => {
     expect(errorOf(() => parseRollLog(jsonl, { file: 'r.jsonl', layouts })).message).toMatch(/^r\.jsonl, line 3: die "A" rolls in throw 2 here and on line 2:/);
   });
 
-  it('accepts throws out of order and several dice in one throw, and logs without a throw column', () => {
+  it("accepts throws out of order (taking each die's rolls in throw order) and several dice in one throw, and logs without a throw column", () => {
     const log = parse('throw,die,face\n3,A,hit-1\n3,B,crit\n1,A,crit\n2,A,blank-1\n2,B,crit\n');
-    expect(decoded(log.dice[0])?.tokens).toEqual(['hit-1', 'crit', 'blank-1']);
+    expect(decoded(log.dice[0])?.tokens).toEqual(['crit', 'blank-1', 'hit-1']);
     expect(log.rows).toBe(5);
     expect(parse('die,face\nA,hit-1\nA,hit-1\n').rows).toBe(2);
   });
