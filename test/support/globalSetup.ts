@@ -1,6 +1,6 @@
 import { buildFirmware } from '../rig/support/build.js';
 import { ensureBuilt } from './builtCli.js';
-import { makeScratchFolder } from './scratchFolder.js';
+import { makeScratchFolder, removeLeftovers } from './scratchFolder.js';
 
 /**
  * Builds the firmware, the simavr harness and the host test once, before any test file runs, and dist/ when a
@@ -21,6 +21,8 @@ export default function setup(): () => void {
   }
   ensureBuilt();
   const previous = process.env.TMPDIR;
+  const leftovers = removeLeftovers();
+  if (leftovers.length > 0) console.log(`Removed the scratch folders of ${leftovers.length} run(s) that were stopped before they could: ${leftovers.join(', ')}`);
   const scratch = makeScratchFolder();
   process.env.TMPDIR = scratch.path;
   console.log(`Scratch files of this run: ${scratch.path} (${scratch.kind})`);

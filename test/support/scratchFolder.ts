@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,7 +22,14 @@ const GiB = 1024 ** 3;
  * As root, where mounting is allowed (CI runs as root), the run mounts a tmpfs of its own, removed with it;
  * otherwise /dev/shm when it has room (a container's is often 64 MB); otherwise the temporary directory as before.
  */
-export function makeScratchFolder(): ScratchFolder {
+export function makeScratchFolder(owner: number = process.pid): ScratchFolder {
+  const folder = makeFolder();
+  // Which run it is, so a later run can tell the folder of a run that was killed (its memory with it) and remove it.
+  writeFileSync(join(folder.path, OWNER_FILE), `${owner}\n`);
+  return folder;
+}
+
+function makeFolder(): ScratchFolder {
   const path = mkdtempSync(join(tmpdir(), 'dicerig-tests-'));
   // Open to every user, sticky, as /tmp is: some tests run PostgreSQL and the CLI as other users, who make their own folders here.
   chmodSync(path, 0o1777);
@@ -46,6 +53,58 @@ export function makeScratchFolder(): ScratchFolder {
     return { path: shm, kind: '/dev/shm', remove: () => rmSync(shm, { recursive: true, force: true }) };
   }
   return { path, kind: 'disk', remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+const OWNER_FILE = '.dicerig-run-pid';
+const PREFIX = 'dicerig-tests-';
+
+/**
+ * Removes the scratch folders of runs that were killed (teardown never ran): a tmpfs left mounted holds its files in
+ * memory until the machine restarts. Only folders that name their run, and whose run is gone, are removed: another
+ * run going on beside this one keeps its folder. Returns the folders removed.
+ */
+export function removeLeftovers(isAlive: (pid: number) => boolean = processAlive): string[] {
+  const removed: string[] = [];
+  for (const parent of new Set([tmpdir(), '/dev/shm'])) {
+    let names: string[];
+    try {
+      names = readdirSync(parent).filter((n) => n.startsWith(PREFIX));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = join(parent, name);
+      let owner: number;
+      try {
+        owner = Number(readFileSync(join(path, OWNER_FILE), 'utf8').trim());
+      } catch {
+        continue;
+      }
+      if (!Number.isInteger(owner) || owner <= 0 || isAlive(owner)) continue;
+      if (mountedHere(path)) spawnSync('umount', ['--lazy', path]);
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: alive, another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function mountedHere(path: string): boolean {
+  try {
+    return readFileSync('/proc/mounts', 'utf8').split('\n').some((l) => l.split(' ')[1] === path);
+  } catch {
+    return false;
+  }
 }
 
 function roomIn(folder: string): number {

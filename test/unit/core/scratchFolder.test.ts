@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeScratchFolder } from '../../support/scratchFolder.js';
+import { spawnSync } from 'node:child_process';
+import { makeScratchFolder, removeLeftovers } from '../../support/scratchFolder.js';
 
 const mountedAt = (path: string): string | undefined =>
   readFileSync('/proc/mounts', 'utf8')
@@ -21,5 +22,26 @@ describe('the test run\'s scratch folder', () => {
     }
     expect(existsSync(scratch.path)).toBe(false);
     expect(mountedAt(scratch.path)).toBeUndefined();
+  });
+});
+
+describe('the scratch folders of runs that were killed', () => {
+  it('are removed, mount and all, by the next run; the folder of a run still going is kept', () => {
+    // A process that has ended: its pid names no run any more.
+    const dead = spawnSync('true').pid as number;
+    const leftover = makeScratchFolder(dead);
+    const live = makeScratchFolder();
+    try {
+      writeFileSync(join(leftover.path, 'rolls.db'), 'x');
+      const removed = removeLeftovers((pid) => pid !== dead);
+      expect(removed).toContain(leftover.path);
+      expect(removed).not.toContain(live.path);
+      expect(existsSync(leftover.path)).toBe(false);
+      expect(mountedAt(leftover.path)).toBeUndefined();
+      expect(existsSync(live.path)).toBe(true);
+    } finally {
+      live.remove();
+      leftover.remove();
+    }
   });
 });
