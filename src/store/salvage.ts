@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { makeFolders } from '../core/makeFolders.js';
 import { StoreError } from './errors.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate } from './migrations.js';
+import { copyEvidence, type SalvagedEvidence } from './salvageEvidence.js';
 import { CHUNK, readRanges } from './salvageRanges.js';
 import { isSqliteError, openDatabase, type Database } from './sqlite.js';
 
@@ -49,6 +50,7 @@ export interface SalvageResult {
   readonly leftOut: readonly LeftOutTable[];
   /** Rows read but not kept, by the session they belong to (when a row says): session id -> table -> rows. */
   readonly unkeptBySession: ReadonlyMap<number, ReadonlyMap<string, number>>;
+  readonly evidence: SalvagedEvidence;
 }
 
 export interface SalvageProgress {
@@ -84,10 +86,19 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
       target.pragma('synchronous = NORMAL');
       target.pragma('foreign_keys = ON');
       migrate(target, MIGRATIONS.filter((m) => m.version <= version));
-      result = copyTables(source, from, target, sourceTables, version, progress);
+      const tables = copyTables(source, from, target, sourceTables, version, progress);
+      const pictures = target.prepare<{ path: string }>('SELECT DISTINCT evidence_path AS path FROM rolls WHERE evidence_path IS NOT NULL').all().map((r) => r.path);
       target.close();
-      // A hard link, not a rename: it fails if a file took the name meanwhile, where a rename would replace it.
-      linkSync(temp, to);
+      const evidence = copyEvidence(from, to, pictures);
+      try {
+        // A hard link, not a rename: it fails if a file took the name meanwhile, where a rename would replace it.
+        linkSync(temp, to);
+      } catch (e) {
+        evidence.undo();
+        throw e;
+      }
+      const { undo: _undo, ...kept } = evidence;
+      result = { ...tables, evidence: kept };
     } catch (e) {
       if (target.open) target.close();
       throw e;
@@ -167,7 +178,7 @@ const ROWID = 'salvage_rowid';
 
 const columnsOf = (db: Database, table: string): string[] => db.prepare<{ name: string }>('SELECT name FROM pragma_table_info(?) ORDER BY cid').all(table).map((r) => r.name);
 
-function copyTables(source: Database, from: string, target: Database, sourceTables: Set<string>, version: number, progress?: (p: SalvageProgress) => void): SalvageResult {
+function copyTables(source: Database, from: string, target: Database, sourceTables: Set<string>, version: number, progress?: (p: SalvageProgress) => void): Omit<SalvageResult, 'evidence'> {
   const tables: SalvagedTable[] = [];
   const leftOut: LeftOutTable[] = [];
   const unkeptBySession = new Map<number, Map<string, number>>();
