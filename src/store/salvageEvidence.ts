@@ -10,8 +10,8 @@ import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'no
 import { makeFolders } from '../core/makeFolders.js';
 
 export interface SalvagedEvidence {
-  /** The pictures' folder as the rows name it (`evidence/DAMAGED.db`), relative to the store's folder. */
-  readonly folder: string;
+  /** The folders the kept rows name their pictures in (`evidence/DAMAGED.db`), relative to the store's folder. */
+  readonly folders: readonly string[];
   /** Both stores are in one folder: the new store's rows name the damaged store's pictures where they are. */
   readonly inPlace: boolean;
   /** Picture files copied beside the new store (the folder's, pictures of lost rows too: they are the damaged store's). */
@@ -50,7 +50,8 @@ const inside = (path: string): boolean => !isAbsolute(path) && !normalize(path).
  */
 export function copyEvidence(from: string, to: string, rowPaths: readonly string[]): SalvagedEvidence & { undo: () => void } {
   const folder = evidenceFolderName(from);
-  if (folderOf(from) === folderOf(to)) return { folder, inPlace: true, copied: 0, undo: () => undefined };
+  const folders = [...new Set(rowPaths.filter(inside).map((p) => normalize(p).split(sep).slice(0, -1).slice(0, 2).join(sep)))].sort();
+  if (folderOf(from) === folderOf(to)) return { folders, inPlace: true, copied: 0, undo: () => undefined };
   const fromBase = dirname(resolve(from));
   const toBase = dirname(resolve(to));
   const made: string[] = [];
@@ -76,5 +77,5 @@ export function copyEvidence(from: string, to: string, rowPaths: readonly string
     undo();
     throw e;
   }
-  return { folder, inPlace: false, copied, undo };
+  return { folders, inPlace: false, copied, undo };
 }

@@ -150,9 +150,9 @@ function salvageText(from: string, to: string, r: SalvageResult, report: VerifyR
     lines.push(`  session ${id}: LOST: its session row could not be read, so ${listWords([...tables].map(([t, n]) => `${formatCount(n)} ${t} rows`))} of it read could not be kept.`);
   }
   if (r.evidence.inPlace) {
-    if (evidence.checked > 0) lines.push(`Evidence pictures: the new store's rows name them in ${r.evidence.folder} beside both stores, where they are; keep that folder with ${to}.`);
+    if (evidence.checked > 0) lines.push(`Evidence pictures: the new store's rows name them in ${listWords(r.evidence.folders)} beside both stores, where they are; keep ${r.evidence.folders.length === 1 ? 'that folder' : 'those folders'} with ${to}.`);
   } else if (r.evidence.copied > 0) {
-    lines.push(`Evidence pictures: copied ${formatCountOf(r.evidence.copied, 'file')} to ${r.evidence.folder} beside ${to} (the path the rows name, sealed in their chain).`);
+    lines.push(`Evidence pictures: copied ${formatCountOf(r.evidence.copied, 'file')} beside ${to}, to ${listWords(r.evidence.folders)} (the paths the rows name, sealed in their chain).`);
   }
   lines.push(...evidenceText(evidence));
   const unreadable = r.tables.reduce((n, t) => n + t.unreadable, 0);
