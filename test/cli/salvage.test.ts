@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { okThrow, simRig, tempDir } from '../store/support/fixtures.js';
+import { writeSchema1Store } from '../store/support/schema1Store.js';
 import { runCli, runCliOk } from './runCli.js';
 
 const digest = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -173,6 +174,32 @@ describe('salvage of a healthy store', () => {
     const pictures = readdirSync(demoPictures).length;
     expect((await runCli('verify', '--db', join(dir, 'copy.db'))).out).toContain(`${pictures} of ${pictureCount(tablesOf(healthy)).toLocaleString('en-US')} evidence pictures match`);
   }, 60_000);
+});
+
+describe('salvage of a store of an older schema', () => {
+  it('makes the new store at the same schema version, its rows equal, and verify reads it as it reads the old one', async () => {
+    const dir = tempDir('dicerig-salvage-old-');
+    const db = join(dir, 'old.db');
+    writeSchema1Store(db, ['1', '2', '3', '4', '5', '6', '6'], 100);
+    const out = join(dir, 'new.db');
+    const r = await runCli('salvage', db, '--out', out);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`Salvaged ${db} into ${out} (schema version 1):`);
+    expect(r.out).toContain('session 1 (old): whole, its chain verifies (7 throws, 7 rolls).');
+    const version = (file: string): unknown => {
+      const d = openDatabase(file, { readonly: true, fileMustExist: true });
+      try {
+        return [d.pragma('user_version', { simple: true }), d.pragma('application_id', { simple: true })];
+      } finally {
+        d.close();
+      }
+    };
+    expect(version(out)).toEqual(version(db));
+    expect(tablesOf(out)).toEqual(tablesOf(db));
+    const v = await runCli('verify', '--db', out);
+    expect(v.code, v.out).toBe(0);
+    expect(v.err).toMatch(/schema version 1/);
+  });
 });
 
 describe.each(['overwritten', 'truncated'] as const)('salvage of a store %s', (how) => {
