@@ -6,7 +6,8 @@
  */
 import type { CountedRoll } from './records.js';
 import { STANDING_REVIEW } from './reviews.js';
-import { isSqliteError, type Database } from './sqlite.js';
+import { readRanges } from './salvageRanges.js';
+import type { Database } from './sqlite.js';
 
 export const COUNTED = "t.status = 'ok' AND r.cocked = 0 AND coalesce(r.symbol, rv.symbol) IS NOT NULL";
 // Only a roll a person labelled with a face is `reviewed`: a "cannot tell" answer leaves it unresolved, never counted.
@@ -27,15 +28,13 @@ export const COUNTED_SQL = `SELECT ${COLUMNS}
 
 type Row = Omit<CountedRoll, 'simulated'> & { simulated: number; seq: number };
 
-const CHUNK = 512;
-
 /**
  * The counted rolls of a session that can still be read from a damaged file,
  * and how many rolls of the file could not be read (of any session: a damaged
  * page does not say whose rows it held). The rolls table is read by ranges of
- * row ids, each roll's throw and die looked up by theirs (CROSS JOIN keeps
- * SQLite on that path rather than the indexes, which may be the damaged part);
- * a range that fails is halved until the rows that fail are single ones.
+ * row ids (readRanges: a failing range is halved down to single rows), each
+ * roll's throw and die looked up by theirs (CROSS JOIN keeps SQLite on that
+ * path rather than the indexes, which may be the damaged part).
  */
 export function salvageCountedRolls(db: Database, sessionId: number): { rolls: CountedRoll[]; unreadable: number } {
   const last = db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM rolls').get()?.id ?? 0;
@@ -45,30 +44,11 @@ export function salvageCountedRolls(db: Database, sessionId: number): { rolls: C
   );
   const existing = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls WHERE id BETWEEN ? AND ?');
   const rows: Row[] = [];
-  let unreadable = 0;
-  const read = (from: number, to: number): void => {
-    try {
-      rows.push(...range.all(from, to, sessionId));
-    } catch (e) {
-      if (!isSqliteError(e)) throw e;
-      if (from === to) {
-        unreadable += rowExists(from) ? 1 : 0;
-        return;
-      }
-      const mid = Math.floor((from + to) / 2);
-      read(from, mid);
-      read(mid + 1, to);
-    }
-  };
-  // A row whose page is gone cannot be told from a row never written: counted unreadable when even its id cannot be read.
-  const rowExists = (id: number): boolean => {
-    try {
-      return (existing.get(id, id)?.n ?? 0) > 0;
-    } catch {
-      return true;
-    }
-  };
-  for (let from = 1; from <= last; from += CHUNK) read(from, Math.min(last, from + CHUNK - 1));
+  const { unreadable } = readRanges(
+    last,
+    { range: (from, to) => range.all(from, to, sessionId), exists: (id) => (existing.get(id, id)?.n ?? 0) > 0 },
+    (read) => rows.push(...read),
+  );
   rows.sort((a, b) => a.throwIndex - b.throwIndex || a.seq - b.seq);
   return { rolls: rows.map(({ seq: _seq, ...r }) => ({ ...r, simulated: r.simulated === 1 })), unreadable };
 }

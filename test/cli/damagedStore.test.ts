@@ -117,15 +117,16 @@ describe.each(['overwritten', 'truncated'] as const)('a store with 100 bytes %s 
     expect(r.err).not.toMatch(/unexpected failure/);
   });
 
-  it('verify of a damaged store says how to save what is readable into a new store, not to run verify again', async () => {
+  it('verify of a damaged store says to salvage what is readable into a new store first, export and import second, not to run verify again', async () => {
     const db = damaged(healthy, how);
     const r = await runCli('verify', '--db', db);
     expect(r.code).toBe(1);
-    expect(r.out).toContain(`To recover: export what is still readable of each session (dicerig export SESSION --db ${db} --allow-unverified --out SESSION.csv`);
+    expect(r.out).toContain(`To recover: copy everything still readable into a new store (dicerig salvage ${db} --out NEW.db`);
+    expect(r.out).toContain(`or export what is still readable of each session (dicerig export SESSION --db ${db} --allow-unverified --out SESSION.csv`);
     expect(r.out).toContain('import the files into a new store (dicerig import SESSION.csv --db NEW.db)');
     expect(r.out).not.toMatch(/run `?dicerig verify/);
     const json = JSON.parse((await runCli('verify', '--db', db, '--json')).out) as { recovery?: string };
-    expect(json.recovery).toMatch(/^To recover: export what is still readable/);
+    expect(json.recovery).toMatch(/^To recover: copy everything still readable into a new store \(dicerig salvage /);
   });
 
   it('export and report end with one clear line and a non-zero exit', async () => {

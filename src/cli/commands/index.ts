@@ -70,6 +70,11 @@ export const COMMANDS: readonly { readonly names: readonly string[]; readonly lo
     ],
   },
   {
+    names: ['salvage'],
+    load: async () => (await import('./salvage.js')).registerSalvageCommand,
+    listing: [['salvage [options] <db>', 'copy every row still readable of a damaged roll store into a new store']],
+  },
+  {
     names: ['run'],
     load: async () => (await import('./run.js')).registerRunCommand,
     listing: [['run [options] [config]', 'roll a session: tumble, read, store and judge until every die has a verdict']],

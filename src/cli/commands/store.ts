@@ -241,14 +241,16 @@ function writeLines(out: string | undefined, head: readonly string[], lines: Ite
 
 /**
  * What to do with a damaged local store (other commands' refusals send the user to verify, so verify must not send
- * them back): export --allow-unverified salvages each session's readable rows, and import makes a sound store of them.
+ * them back): salvage copies every readable row of every table into a new store; export --allow-unverified and import
+ * keep only each session's counted rolls, one session at a time.
  */
 function damagedStoreRecovery(path: string): string {
   const db = shellWord(path);
   return (
-    `To recover: export what is still readable of each session (dicerig export SESSION --db ${db} --allow-unverified --out SESSION.csv: ` +
-    `rows the damage took are left out and counted), import the files into a new store (dicerig import SESSION.csv --db NEW.db) and use that one; ` +
-    `or restore a backup of ${db}.`
+    `To recover: copy everything still readable into a new store (dicerig salvage ${db} --out NEW.db: every table's rows, ` +
+    `the rows the damage took counted, each session's chain checked) and use that one; ` +
+    `or export what is still readable of each session (dicerig export SESSION --db ${db} --allow-unverified --out SESSION.csv: its counted rolls only) ` +
+    `and import the files into a new store (dicerig import SESSION.csv --db NEW.db); or restore a backup of ${db}.`
   );
 }
 
