@@ -30,7 +30,7 @@ function refuseFolder(path: string): void {
 
 /** The recovery advice for a damaged store. */
 function recovery(path: string): string {
-  return `To recover: run \`dicerig verify --db ${path}\`, export what is still readable (\`dicerig export SESSION --db ${path} --allow-unverified\`), or restore a backup.`;
+  return `To recover: copy everything still readable into a new store (\`dicerig salvage ${path} --out NEW.db\`; \`dicerig verify --db ${path}\` says what is damaged), or restore a backup.`;
 }
 
 function damagedError(path: string, problem: string, written: boolean, cause?: unknown): StoreError {
