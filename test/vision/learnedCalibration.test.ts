@@ -172,8 +172,10 @@ describe('the profile document with a learned classifier', () => {
     expect(refused.code).toBe(1);
     const command = `dicerig calibrate --die xwing --from-labelled '${dice}' --hfov 54 -o '${retired}'`;
     expect(refused.err).toContain(`the calibration profile was made for the learned network learned-xwing/16, which this dicerig does not ship (it ships learned-d6/3, ${SHIPPED}); calibrate again on the dice it was made from (${command}).`);
-    // The command as named (three passes of fine-tuning keep the test short), then read by vision eval.
-    const remade = await runCli('calibrate', '--die', 'xwing', '--from-labelled', dice, '--hfov', '54', '-o', retired, '--fine-tune-passes', '3');
+    // The command as named, then read by vision eval. One pass of fine-tuning keeps the test short: what is checked is
+    // that the command makes a profile for the shipped network that this dicerig reads, not how well it was tuned (the
+    // profile of three passes in beforeAll is checked for that); three passes cost some 2 s more CPU.
+    const remade = await runCli('calibrate', '--die', 'xwing', '--from-labelled', dice, '--hfov', '54', '-o', retired, '--fine-tune-passes', '1');
     expect(remade.code).toBe(0);
     expect((parseProfile(JSON.parse(readFileSync(retired, 'utf8'))) as LearnedProfile).classifier.model).toBe(SHIPPED);
     expect((await runCli('vision', 'eval', '--die', 'xwing', '--calibration', retired, '--images', FIXTURE)).code).toBe(0);

@@ -14,43 +14,50 @@ import type { RandomSource } from '../../src/stats/random.js';
 /**
  * The network written out as plainly as possible, in double precision: direct
  * 3x3 convolutions (padding 1), ReLU, 2x2 max pooling, global average pooling,
- * dense layer, softmax. Weights in TinyNet's order.
+ * dense layer, softmax. Weights in TinyNet's order. Each output's sum is taken
+ * bias first, then input channel, kernel row and kernel column in order, the
+ * taps outside the image left out: the same doubles as summing each output on
+ * its own, worked out tap by tap over a whole plane (this reference, one
+ * output at a time, was most of this file's time).
  */
 function referenceForward(spec: NetSpec, weights: Float32Array, input: Float32Array): { probs: number[]; embedding: number[] } {
   let o = 0;
   const take = (count: number): Float32Array => weights.subarray(o, (o += count));
-  let x: number[] = Array.from(input);
+  let x = Float64Array.from(input);
   let cin = spec.channels;
   let n = spec.size;
   for (const conv of spec.convs) {
     const w = take(conv.out * cin * 9);
     const b = take(conv.out);
-    const y: number[] = [];
+    const y = new Float64Array(conv.out * n * n);
     for (let co = 0; co < conv.out; co++) {
-      for (let py = 0; py < n; py++) {
-        for (let px = 0; px < n; px++) {
-          let s = b[co] as number;
-          for (let ci = 0; ci < cin; ci++) {
-            for (let ky = 0; ky < 3; ky++) {
-              for (let kx = 0; kx < 3; kx++) {
-                const iy = py + ky - 1;
-                const ix = px + kx - 1;
-                if (iy >= 0 && iy < n && ix >= 0 && ix < n) s += (w[((co * cin + ci) * 3 + ky) * 3 + kx] as number) * (x[(ci * n + iy) * n + ix] as number);
-              }
+      // Every output of this channel at once, tap by tap: each output's sum still takes its taps in the order above.
+      const sum = y.subarray(co * n * n, (co + 1) * n * n).fill(b[co] as number);
+      for (let ci = 0; ci < cin; ci++) {
+        for (let ky = 0; ky < 3; ky++) {
+          for (let kx = 0; kx < 3; kx++) {
+            const wt = w[((co * cin + ci) * 3 + ky) * 3 + kx] as number;
+            // The outputs whose tap (ky, kx) lies inside the image.
+            const xFrom = Math.max(0, 1 - kx);
+            const xTo = Math.min(n, n + 1 - kx);
+            for (let py = Math.max(0, 1 - ky), yTo = Math.min(n, n + 1 - ky); py < yTo; py++) {
+              const from = (ci * n + py + ky - 1) * n + kx - 1;
+              const to = py * n;
+              for (let px = xFrom; px < xTo; px++) sum[to + px] = (sum[to + px] as number) + wt * (x[from + px] as number);
             }
           }
-          y.push(Math.max(0, s));
         }
       }
+      for (let i = 0; i < sum.length; i++) sum[i] = Math.max(0, sum[i] as number);
     }
     if (conv.pool) {
       const m = n >> 1;
-      x = [];
+      x = new Float64Array(conv.out * m * m);
       for (let c = 0; c < conv.out; c++) {
         for (let py = 0; py < m; py++) {
           for (let px = 0; px < m; px++) {
             const at = (dy: number, dx: number): number => y[(c * n + 2 * py + dy) * n + 2 * px + dx] as number;
-            x.push(Math.max(at(0, 0), at(0, 1), at(1, 0), at(1, 1)));
+            x[(c * m + py) * m + px] = Math.max(at(0, 0), at(0, 1), at(1, 0), at(1, 1));
           }
         }
       }
@@ -59,7 +66,7 @@ function referenceForward(spec: NetSpec, weights: Float32Array, input: Float32Ar
     cin = conv.out;
   }
   const plane = n * n;
-  const embedding = Array.from({ length: cin }, (_, c) => x.slice(c * plane, (c + 1) * plane).reduce((a, v) => a + v, 0) / plane);
+  const embedding = Array.from({ length: cin }, (_, c) => x.subarray(c * plane, (c + 1) * plane).reduce((a, v) => a + v, 0) / plane);
   const dw = take(spec.classes * cin);
   const db = take(spec.classes);
   const scores = Array.from({ length: spec.classes }, (_, j) => embedding.reduce((s, v, c) => s + (dw[j * cin + c] as number) * v, db[j] as number));
