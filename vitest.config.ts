@@ -31,7 +31,7 @@ export default defineConfig({
     // The one file that must see our code compiled afresh, the work counter, keeps a process of its own.
     // Projects in one group run side by side and must share a worker count; groups run one after another.
     projects: [
-      { test: { ...common, name: 'realtime', include: REALTIME, isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { test: { ...common, name: 'realtime', include: REALTIME, isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { test: { ...common, name: 'shared', include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...REALTIME], isolate: false, maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
       { test: { ...common, name: 'isolated', include: ISOLATED, maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
     ],

@@ -1,9 +1,10 @@
 /**
  * Test files that drive the real firmware in the emulated board, which runs in real time. vitest.config.ts runs
- * them first, two at a time and beside nothing else. With 3D renders running beside them (a render's Chromium
+ * them first, three at a time and beside nothing else. With 3D renders running beside them (a render's Chromium
  * raises its own priority as root), the emulator fell behind real time and drivers gave up tumbles as overdue: 6
- * and 7 failures in two runs of four rig files on a 2-core machine. Run alone, the group keeps both cores busy, so
- * it costs a run little. test/unit/core/realtimeFiles.test.ts checks that the list names every such file.
+ * and 7 failures in two runs of four rig files on a 2-core machine. Much of their time is waiting on the board's
+ * real time: two at a time kept 1.2 of 2 cores busy (158 s, 2026-12-07), three 1.9 (106 s, all passing, the
+ * machine loaded besides). test/unit/core/realtimeFiles.test.ts checks that the list names every such file.
  */
 export const REALTIME = [
   'test/cli/rig.test.ts',
