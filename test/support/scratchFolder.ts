@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { liveness, thisProcess, type ProcessIdentity } from '../../src/store/processLiveness.js';
 
 /** The folder a test run writes its scratch files into, and how to be rid of it. */
 export interface ScratchFolder {
@@ -22,10 +23,11 @@ const GiB = 1024 ** 3;
  * As root, where mounting is allowed (CI runs as root), the run mounts a tmpfs of its own, removed with it;
  * otherwise /dev/shm when it has room (a container's is often 64 MB); otherwise the temporary directory as before.
  */
-export function makeScratchFolder(owner: number = process.pid): ScratchFolder {
+export function makeScratchFolder(owner: ProcessIdentity = thisProcess()): ScratchFolder {
   const folder = makeFolder();
-  // Which run it is, so a later run can tell the folder of a run that was killed (its memory with it) and remove it.
-  writeFileSync(join(folder.path, OWNER_FILE), `${owner}\n`);
+  // Which run it is, so a later run can tell the folder of a run that was killed (its memory with it) and remove it:
+  // named as a session lock names its process, so a pid used again by another process is not taken for the run.
+  writeFileSync(join(folder.path, OWNER_FILE), `${JSON.stringify(owner)}\n`);
   return folder;
 }
 
@@ -63,7 +65,7 @@ const PREFIX = 'dicerig-tests-';
  * memory until the machine restarts. Only folders that name their run, and whose run is gone, are removed: another
  * run going on beside this one keeps its folder. Returns the folders removed.
  */
-export function removeLeftovers(isAlive: (pid: number) => boolean = processAlive): string[] {
+export function removeLeftovers(isDead: (owner: ProcessIdentity) => boolean = (owner) => liveness(owner) === 'dead'): string[] {
   const removed: string[] = [];
   for (const parent of new Set([tmpdir(), '/dev/shm'])) {
     let names: string[];
@@ -74,29 +76,19 @@ export function removeLeftovers(isAlive: (pid: number) => boolean = processAlive
     }
     for (const name of names) {
       const path = join(parent, name);
-      let owner: number;
+      let owner: ProcessIdentity;
       try {
-        owner = Number(readFileSync(join(path, OWNER_FILE), 'utf8').trim());
+        owner = JSON.parse(readFileSync(join(path, OWNER_FILE), 'utf8')) as ProcessIdentity;
       } catch {
         continue;
       }
-      if (!Number.isInteger(owner) || owner <= 0 || isAlive(owner)) continue;
+      if (!Number.isInteger(owner?.pid) || owner.pid <= 0 || !isDead(owner)) continue;
       if (mountedHere(path)) spawnSync('umount', ['--lazy', path]);
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
     }
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: alive, another user's.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function mountedHere(path: string): boolean {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { liveness, thisProcess } from '../../../src/store/processLiveness.js';
 import { makeScratchFolder, removeLeftovers } from '../../support/scratchFolder.js';
 
 const mountedAt = (path: string): string | undefined =>
@@ -29,11 +30,12 @@ describe('the scratch folders of runs that were killed', () => {
   it('are removed, mount and all, by the next run; the folder of a run still going is kept', () => {
     // A process that has ended: its pid names no run any more.
     const dead = spawnSync('true').pid as number;
-    const leftover = makeScratchFolder(dead);
+    const leftover = makeScratchFolder({ ...thisProcess(), pid: dead, procStart: '' });
     const live = makeScratchFolder();
     try {
       writeFileSync(join(leftover.path, 'rolls.db'), 'x');
-      const removed = removeLeftovers((pid) => pid !== dead);
+      // As the run decides by default, leaving out other runs' folders on this machine.
+      const removed = removeLeftovers((owner) => owner.pid === dead && liveness(owner) === 'dead');
       expect(removed).toContain(leftover.path);
       expect(removed).not.toContain(live.path);
       expect(existsSync(leftover.path)).toBe(false);
