@@ -157,12 +157,24 @@ describe('dicerig verify', () => {
     expect(r.code).toBe(1);
     expect(r.out.split('\n').slice(0, 3).join('\n')).toBe(
       `${db}: 1 session, 60 throws, 228 rolls: TAMPERED.\n` +
-        'The hash chain is broken in 1 of 1 sessions:\n' +
+        'The hash chain is broken in 1 of 1 session:\n' +
         '  session 1 (bench-test): throw 7 does not match its hash: the throw or its rolls were changed, or it was moved, after it was recorded',
     );
     const json = await runCli('verify', '--db', db, '--json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.out)).toMatchObject({ db, ok: false, breaks: [{ sessionId: 1, throwIndex: 7 }] });
+  });
+
+  it('counts the sessions whose chain is broken, not the places: one session broken at two throws is one of one', async () => {
+    const { db } = recordedStore();
+    const raw = openDatabase(db);
+    raw.prepare("UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE throw_id IN (SELECT id FROM throws WHERE idx IN (7, 30)) AND seq = 0").run();
+    raw.close();
+    const r = await runCli('verify', '--db', db);
+    expect(r.code).toBe(1);
+    const lines = r.out.split('\n');
+    expect(lines[1]).toBe('The hash chain is broken in 1 of 1 session:');
+    expect(lines.slice(2).filter((l) => l.startsWith('  session 1 (bench-test): throw '))).toHaveLength(2);
   });
 
   it('refuses a database that does not exist instead of creating it', async () => {

@@ -258,7 +258,9 @@ function verifyText(path: string, r: VerifyReport): string {
   const totals = `${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}, ${formatCount(r.throws)} throws, ${formatCount(r.rolls)} rolls`;
   if (r.ok) return `${path}: ${totals}: every hash chain verifies.\n`;
   const lines = [`${path}: ${totals}: ${r.damage !== undefined ? 'DAMAGED' : 'TAMPERED'}.`];
-  if (r.breaks.length > 0) lines.push(`The hash chain is broken in ${r.breaks.length} of ${r.sessions} sessions:`);
+  // A session may break in several places (each listed): the count is of sessions.
+  const broken = new Set(r.breaks.map((b) => b.sessionId)).size;
+  if (r.breaks.length > 0) lines.push(`The hash chain is broken in ${formatCount(broken)} of ${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}:`);
   for (const b of r.breaks) lines.push(`  session ${b.sessionId}${b.sessionName !== null ? ` (${b.sessionName})` : ''}: ${b.problem}`);
   for (const d of r.damage ?? []) lines.push(`The file is damaged: ${d}`);
   if (r.orphanRolls > 0) lines.push(`${formatCount(r.orphanRolls)} rolls belong to no throw (their throw was deleted).`);
