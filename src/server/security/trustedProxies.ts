@@ -41,5 +41,5 @@ export function parseTrustedProxies(value: string | readonly string[], fail: (pr
 
 /** One line for the start banner, saying how clients are told apart. */
 export function proxyLine(proxies: readonly string[]): string {
-  return `Behind a proxy (${proxies.join(', ')}): a request from it is counted by the client address it adds to X-Forwarded-For (rate limits, wrong tokens, live pages per address); any other request by its own address.`;
+  return `Behind a proxy (${proxies.join(', ')}): a request from it is counted by the client address it adds to X-Forwarded-For (wrong tokens and live pages are counted per address); any other request by its own address.`;
 }
