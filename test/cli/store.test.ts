@@ -148,11 +148,17 @@ describe('dicerig verify', () => {
     expect((await runCli('verify', db)).code).toBe(0);
   });
 
-  it('names the session and throw of an edited roll, with exit status 1 and a JSON report on request', async () => {
+  /** A recorded store whose first roll of each of the throws `idx` was edited after it was sealed. */
+  const editedStore = (...idx: number[]): string => {
     const { db } = recordedStore();
     const raw = openDatabase(db);
-    raw.prepare("UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE throw_id = (SELECT id FROM throws WHERE idx = 7) AND seq = 0").run();
+    raw.prepare(`UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE throw_id IN (SELECT id FROM throws WHERE idx IN (${idx.join(', ')})) AND seq = 0`).run();
     raw.close();
+    return db;
+  };
+
+  it('names the session and throw of an edited roll, with exit status 1 and a JSON report on request', async () => {
+    const db = editedStore(7);
     const r = await runCli('verify', '--db', db);
     expect(r.code).toBe(1);
     expect(r.out.split('\n').slice(0, 3).join('\n')).toBe(
@@ -166,11 +172,7 @@ describe('dicerig verify', () => {
   });
 
   it('counts the sessions whose chain is broken, not the places: one session broken at two throws is one of one', async () => {
-    const { db } = recordedStore();
-    const raw = openDatabase(db);
-    raw.prepare("UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE throw_id IN (SELECT id FROM throws WHERE idx IN (7, 30)) AND seq = 0").run();
-    raw.close();
-    const r = await runCli('verify', '--db', db);
+    const r = await runCli('verify', '--db', editedStore(7, 30));
     expect(r.code).toBe(1);
     const lines = r.out.split('\n');
     expect(lines[1]).toBe('The hash chain is broken in 1 of 1 session:');
