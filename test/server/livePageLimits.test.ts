@@ -10,9 +10,9 @@ import { startTestServer, type TestServer } from './support/testServer.js';
 
 type Opened = { ok: true; ws: WebSocket; state: Record<string, unknown> } | { ok: false; status: number; retryAfter: string | undefined; body: string };
 
-function openLive(url: string, from: string): Promise<Opened> {
+function openLive(url: string, from: string, forwardedFor?: string): Promise<Opened> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/live`, { localAddress: from });
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/live`, { localAddress: from, ...(forwardedFor !== undefined ? { headers: { 'x-forwarded-for': forwardedFor } } : {}) });
     ws.once('message', (data: Buffer) => resolve({ ok: true, ws, state: JSON.parse(data.toString('utf8')) as Record<string, unknown> }));
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
@@ -31,8 +31,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function admitted(url: string, from: string): Promise<WebSocket> {
-  const r = await openLive(url, from);
+async function admitted(url: string, from: string, forwardedFor?: string): Promise<WebSocket> {
+  const r = await openLive(url, from, forwardedFor);
   if (!r.ok) throw new Error(`refused: ${r.status} ${r.body}`);
   expect(r.state.type).toBe('state');
   sockets.push(r.ws);
@@ -71,5 +71,16 @@ describe('live pages over the limits', () => {
     const over = await openLive(server.url, '127.0.0.1');
     expect(over).toMatchObject({ ok: false, status: 503 });
     await admitted(server.url, '127.0.0.4');
+  });
+
+  it('behind a trusted proxy are counted per client the proxy forwards for, not all as the proxy', async () => {
+    server = await startTestServer({ limits: { liveMax: 10, livePerAddress: 2 }, trustedProxies: ['127.0.0.1'] });
+    const url = server.url;
+    await admitted(url, '127.0.0.1', '203.0.113.5');
+    await admitted(url, '127.0.0.1', '203.0.113.5');
+    expect(await openLive(url, '127.0.0.1', '203.0.113.5')).toMatchObject({ ok: false, status: 503 });
+    // Another viewer behind the same proxy still gets its pages.
+    await admitted(url, '127.0.0.1', '198.51.100.7');
+    await admitted(url, '127.0.0.1', '198.51.100.7');
   });
 });
