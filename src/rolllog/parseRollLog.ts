@@ -220,18 +220,7 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file has a header but no rolls', { file });
-  const dice = collector.dice();
-  const reordered = putInThrowOrder(file, dice, throwsSeen.outOfOrder());
-  return {
-    file,
-    format: 'csv',
-    dice,
-    ...(reordered.length > 0 ? { reordered } : {}),
-    rows,
-    simulatedRows,
-    typeOptionUsed: typeOptionUsed && options.typeId !== undefined,
-    ...(details !== undefined ? { details: details.done() } : {}),
-  };
+  return parsedLog(options, 'csv', { collector, throwsSeen, details, rows, simulatedRows, typeOptionUsed });
 }
 
 function matchOneHot(header: readonly string[], options: ParseOptions): SymbolLayout | undefined {
@@ -409,17 +398,26 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
     rows++;
   }
   if (rows === 0) throw new InputError('the file holds no rolls', { file });
-  const dice = collector.dice();
-  const reordered = putInThrowOrder(file, dice, throwsSeen.outOfOrder());
+  return parsedLog(options, 'jsonl', { collector, throwsSeen, details, rows, simulatedRows, typeOptionUsed });
+}
+
+/** A CSV or JSON Lines log once every row is read: each die's rolls in throw order (putInThrowOrder), and what the rows said. */
+function parsedLog(
+  options: ParseOptions,
+  format: LogFormat,
+  read: { collector: DieLogCollector; throwsSeen: ThrowsSeen; details: RollDetailsRecorder | undefined; rows: number; simulatedRows: number; typeOptionUsed: boolean },
+): ParsedLog {
+  const dice = read.collector.dice();
+  const reordered = putInThrowOrder(options.file, dice, read.throwsSeen.outOfOrder());
   return {
-    file,
-    format: 'jsonl' satisfies LogFormat,
+    file: options.file,
+    format,
     dice,
     ...(reordered.length > 0 ? { reordered } : {}),
-    rows,
-    simulatedRows,
-    typeOptionUsed: typeOptionUsed && options.typeId !== undefined,
-    ...(details !== undefined ? { details: details.done() } : {}),
+    rows: read.rows,
+    simulatedRows: read.simulatedRows,
+    typeOptionUsed: read.typeOptionUsed && options.typeId !== undefined,
+    ...(read.details !== undefined ? { details: read.details.done() } : {}),
   };
 }
 
