@@ -34,7 +34,7 @@ export const CHUNK = 512;
 export function readRanges<Row>(
   last: number,
   reader: RangeReader<Row>,
-  take: (rows: Row[], to: number) => void,
+  take: (rows: Row[]) => void,
   progress?: (doneUpTo: number) => void,
   options: {
     readonly chunk?: number;
@@ -78,7 +78,7 @@ export function readRanges<Row>(
       highestRead = Math.max(highestRead, options.idOf?.(rows[rows.length - 1] as Row) ?? to);
       for (const id of pending.splice(0)) if (id < highestRead && rowMayExist(id)) failed.push(id);
     }
-    take(rows, to);
+    take(rows);
   };
   for (let from = 1; from <= last; from += chunk) {
     // With the end unknown, two chunks past every id known to hold a row with nothing read in them: the end is behind.
