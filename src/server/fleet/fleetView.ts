@@ -137,9 +137,10 @@ export class FleetView {
     const state = await this.state();
     const made = this.made.get(id);
     if (made !== undefined) return made.report;
-    if (!state.sessions.some((s) => s.id === id)) return undefined;
+    const listed = state.sessions.find((s) => s.id === id);
+    if (listed === undefined) return undefined;
     const retryAfter = Math.max(1, Math.ceil(this.options.pollMs / 1000));
-    const copyOf = state.sessions.find((s) => s.id === id)?.copyOf;
+    const copyOf = listed.copyOf;
     const whose = copyOf !== null && copyOf !== undefined ? `fleet session ${id}'s report (fleet session ${copyOf.of}'s, in its place: it is a copy)` : `fleet session ${id}'s report`;
     return { status: 503, body: { error: `${whose} is not made yet: ask again in ${retryAfter} s` }, retryAfter };
   }
@@ -193,12 +194,13 @@ export class FleetView {
         const original = { info: byId.get(s.copyOf.of), made: made.get(s.copyOf.of) };
         // Kept while it says the same: a state that changes on every read would redraw the row (losing a selection in it).
         const kept = this.made.get(s.id);
-        if (kept !== undefined && kept.from === original.made && kept.version === `${versions.get(s.id) ?? ''}|${s.state}|${s.throwCount}`) {
+        const version = `${versions.get(s.id) ?? ''}|${s.state}|${s.throwCount}`;
+        if (kept !== undefined && kept.from === original.made && kept.version === version) {
           made.set(s.id, kept);
           continue;
         }
         const copy = copyMade({ copy: s, copyOf: s.copyOf }, original, at);
-        if (copy !== undefined) made.set(s.id, { ...copy, version: `${versions.get(s.id) ?? ''}|${s.state}|${s.throwCount}`, from: original.made });
+        if (copy !== undefined) made.set(s.id, { ...copy, version, from: original.made });
       }
       this.made = made;
       this.last = { store: fleet.where, readAt: now(), pollMs: this.options.pollMs, failingSince: null, problem: null, unreachable: false, sessions: infos.map((s) => sessionView(s, fleet.where, made.get(s.id)?.verdicts ?? null, storeFile(s), at)), campaigns };
