@@ -19,6 +19,7 @@ import { StoreError } from './errors.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate } from './migrations.js';
 import { copyEvidence, type SalvagedEvidence } from './salvageEvidence.js';
 import { CHUNK, readRanges } from './salvageRanges.js';
+import { entriesSqliteReads, readingDefinition, removeCopy, repairedCopy } from './salvageSchema.js';
 import { isSqliteError, openDatabase, type Database } from './sqlite.js';
 
 /** What became of one table's rows. */
@@ -35,6 +36,8 @@ export interface SalvagedTable {
    * be told from the table (`unreadable` counts only the lost rows below that one).
    */
   readonly endLost?: boolean;
+  /** The table's entry in the table of tables was found nowhere in the damaged file: none of its rows could be found. */
+  readonly definitionLost?: boolean;
 }
 
 /** A table the copy leaves out on purpose, and why. */
@@ -51,6 +54,11 @@ export interface SalvageResult {
   /** Rows read but not kept, by the session they belong to (when a row says): session id -> table -> rows. */
   readonly unkeptBySession: ReadonlyMap<number, ReadonlyMap<string, number>>;
   readonly evidence: SalvagedEvidence;
+  /**
+   * Set when the damaged file's table of tables could not be read as it is: the tables were found by their entries
+   * wherever they are in the file (`lost`: those found nowhere), read from a copy given a fresh first page.
+   */
+  readonly schemaRepaired?: { readonly lost: readonly string[]; readonly logApplied: boolean };
 }
 
 export interface SalvageProgress {
@@ -73,11 +81,11 @@ const NOT_COPIED: Readonly<Record<string, string>> = {
  * opened read-only and never written.
  */
 export function salvageStore(from: string, to: string, progress?: (p: SalvageProgress) => void): SalvageResult {
-  const source = openSource(from);
+  let source = openSource(from);
+  const temp = join(dirname(to), `.${basename(to)}.${process.pid}.partial`);
+  const copy = `${temp}-schema`;
   try {
-    const version = sourceVersion(source, from);
-    const sourceTables = tableNames(source, from);
-    const temp = join(dirname(to), `.${basename(to)}.${process.pid}.partial`);
+    const { version, ours } = sourceVersion(source, from);
     makeFolders(dirname(to));
     const target = openDatabase(temp);
     let result: SalvageResult;
@@ -86,7 +94,17 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
       target.pragma('synchronous = NORMAL');
       target.pragma('foreign_keys = ON');
       migrate(target, MIGRATIONS.filter((m) => m.version <= version));
-      const tables = copyTables(source, from, target, sourceTables, version, progress);
+      let repaired: SalvageResult['schemaRepaired'];
+      if (!schemaReads(source, target)) {
+        // A damaged table of tables: SQLite refuses it whole for one garbled entry, though the rows may be whole.
+        if (!ours && !tablesInOrder(target).some((t) => sameColumns(source, target, t))) refuseForeign(source, target, from, version);
+        const expected = tablesInOrder(target).map((name) => ({ name, sql: sqlOf(target, name), readingSql: readingDefinition(target, name) }));
+        const r = repairedCopy(from, copy, expected, entriesSqliteReads(source));
+        source.close();
+        source = openSource(r.path);
+        repaired = { lost: r.lost, logApplied: r.logApplied };
+      }
+      const tables = copyTables(source, target, tableNames(source, from), version, progress);
       const pictures = target.prepare<{ path: string }>('SELECT DISTINCT evidence_path AS path FROM rolls WHERE evidence_path IS NOT NULL').all().map((r) => r.path);
       target.close();
       const evidence = copyEvidence(from, to, pictures);
@@ -98,7 +116,7 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
         throw e;
       }
       const { undo: _undo, ...kept } = evidence;
-      result = { ...tables, evidence: kept };
+      result = { ...tables, evidence: kept, ...(repaired !== undefined ? { schemaRepaired: repaired } : {}) };
     } catch (e) {
       if (target.open) target.close();
       throw e;
@@ -108,6 +126,7 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
     return result;
   } finally {
     source.close();
+    removeCopy(copy);
   }
 }
 
@@ -128,8 +147,11 @@ function openSource(from: string): Database {
   }
 }
 
-/** The damaged store's schema version, after refusing a file that is not a dicerig store of a version this dicerig knows. */
-function sourceVersion(db: Database, from: string): number {
+/**
+ * The damaged store's schema version, after refusing a file that is not a dicerig store of a version this dicerig
+ * knows; `ours` when its application id is dicerig's (older stores have none).
+ */
+function sourceVersion(db: Database, from: string): { version: number; ours: boolean } {
   let version: number;
   let appId: number;
   try {
@@ -147,7 +169,53 @@ function sourceVersion(db: Database, from: string): number {
   if (version > SCHEMA_VERSION) {
     throw new StoreError(`${from} was written by a newer dicerig (schema version ${version}; this version knows up to ${SCHEMA_VERSION}); nothing was written. Salvage it with that dicerig.`, { db: from });
   }
-  return version;
+  return { version, ours: appId === APPLICATION_ID };
+}
+
+/** Whether a table has the version's columns in the damaged file (false when its definition cannot be read). */
+function sameColumns(source: Database, target: Database, table: string): boolean {
+  try {
+    return columnsOf(source, table).join(',') === columnsOf(target, table).join(',');
+  } catch (e) {
+    if (!isSqliteError(e)) throw e;
+    return false;
+  }
+}
+
+/**
+ * Whether SQLite reads the damaged file's table of tables as the version's: every table there with its columns, and
+ * its first row (or its emptiness) readable, which a garbled root page in an entry is not. (A table whose first leaf
+ * is damaged fails too: its rows are then read from the copy, by the same pages.)
+ */
+function schemaReads(source: Database, target: Database): boolean {
+  return tablesInOrder(target).every((t) => {
+    if (!sameColumns(source, target, t)) return false;
+    try {
+      source.prepare(`SELECT rowid FROM "${t}" ORDER BY rowid LIMIT 1`).get();
+      return true;
+    } catch (e) {
+      if (!isSqliteError(e)) throw e;
+      return false;
+    }
+  });
+}
+
+const sqlOf = (db: Database, table: string): string => db.prepare<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.sql ?? '';
+
+/** Refuses a file with a dicerig schema version that has none of the version's tables: another program's file. */
+function refuseForeign(source: Database, target: Database, from: string, version: number): never {
+  const [table] = tablesInOrder(target);
+  const theirs = table === undefined ? [] : (() => {
+    try {
+      return columnsOf(source, table);
+    } catch {
+      return [];
+    }
+  })();
+  throw new StoreError(
+    `${from} says it has schema version ${version}, but its table ${table} ${theirs.length === 0 ? 'is missing' : `has the columns (${theirs.join(', ')}), not (${columnsOf(target, table as string).join(', ')})`}: it is not a store dicerig made; nothing was written.`,
+    { db: from },
+  );
 }
 
 function tableNames(db: Database, from: string): Set<string> {
@@ -178,7 +246,7 @@ const ROWID = 'salvage_rowid';
 
 const columnsOf = (db: Database, table: string): string[] => db.prepare<{ name: string }>('SELECT name FROM pragma_table_info(?) ORDER BY cid').all(table).map((r) => r.name);
 
-function copyTables(source: Database, from: string, target: Database, sourceTables: Set<string>, version: number, progress?: (p: SalvageProgress) => void): Omit<SalvageResult, 'evidence'> {
+function copyTables(source: Database, target: Database, sourceTables: Set<string>, version: number, progress?: (p: SalvageProgress) => void): Omit<SalvageResult, 'evidence'> {
   const tables: SalvagedTable[] = [];
   const leftOut: LeftOutTable[] = [];
   const unkeptBySession = new Map<number, Map<string, number>>();
@@ -189,12 +257,10 @@ function copyTables(source: Database, from: string, target: Database, sourceTabl
       continue;
     }
     const columns = columnsOf(target, table);
-    const theirs = sourceTables.has(table) ? columnsOf(source, table) : [];
-    if (theirs.join(',') !== columns.join(',')) {
-      throw new StoreError(
-        `${from} says it has schema version ${version}, but its table ${table} ${theirs.length === 0 ? 'is missing' : `has the columns (${theirs.join(', ')}), not (${columns.join(', ')})`}: it is not a store dicerig made; nothing was written.`,
-        { db: from },
-      );
+    if (!sourceTables.has(table)) {
+      // Only in a copy whose table of tables was found again (schemaReads checked every table otherwise).
+      tables.push({ table, copied: 0, unreadable: 0, unkept: 0, definitionLost: true });
+      continue;
     }
     const list = columns.map((c) => `"${c}"`).join(', ');
     const range = source.prepare<Record<string, unknown>>(`SELECT rowid AS ${ROWID}, ${list} FROM "${table}" WHERE rowid BETWEEN ? AND ? ORDER BY rowid`);

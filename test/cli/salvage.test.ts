@@ -253,6 +253,103 @@ describe.each(['overwritten', 'truncated'] as const)('salvage of a store %s', (h
   }, 120_000);
 });
 
+/** The pages of a store's table of tables (SQLite's dbstat), in page order. */
+function schemaPages(file: string): number[] {
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare<{ pageno: number }>("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema' ORDER BY pageno").all().map((r) => r.pageno);
+  } finally {
+    db.close();
+  }
+}
+
+/** A copy of the healthy store with `bytes` written at `at` (or at each of several places). */
+function garbled(healthyFile: string, places: readonly { at: number; bytes: Buffer }[]): string {
+  const db = join(tempDir('dicerig-salvage-schema-'), 'damaged.db');
+  copyFileSync(healthyFile, db);
+  const fd = openSync(db, 'r+');
+  for (const p of places) writeSync(fd, p.bytes, 0, p.bytes.length, p.at);
+  closeSync(fd);
+  return db;
+}
+
+/** Files beside the damaged store other than it and what SQLite reads it with (its empty write-ahead log and its index). */
+const leftBeside = (db: string): string[] =>
+  readdirSync(join(db, '..')).filter((f) => !['damaged.db', 'damaged.db-shm'].includes(f) && !(f === 'damaged.db-wal' && statSync(`${db}-wal`).size === 0));
+
+/** Whether SQLite can read a table of the store at all. */
+function sqliteReads(file: string, table: string): boolean {
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    db.prepare(`SELECT count(*) FROM "${table}"`).get();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db.close();
+  }
+}
+
+describe('salvage of a store whose table of tables is damaged', () => {
+  it('finds every table by its entry on the pages the garbled first page pointed to, and copies every row: the new store verifies with the same heads', async () => {
+    const pages = schemaPages(healthy);
+    // The table of tables spans a first page pointing to leaves: garbling the first page's part orphans them all.
+    expect(pages[0]).toBe(1);
+    expect(pages.length).toBeGreaterThan(1);
+    const db = garbled(healthy, [{ at: 100, bytes: Buffer.alloc(100, 0xff) }]);
+    expect(sqliteReads(db, 'throws')).toBe(false);
+    const before = digest(db);
+    const out = join(tempDir('dicerig-salvage-new-'), 'new.db');
+    const r = await runCli('salvage', db, '--out', out);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("The file's table of tables is damaged, so SQLite could not find the tables in it as they are");
+    expect(r.out).toContain('Nothing was lost: every row of every table was copied');
+    expect(digest(db)).toBe(before);
+    expect(leftBeside(db)).toEqual([]);
+    const original = tablesOf(healthy);
+    const copy = tablesOf(out);
+    for (const [table, rows] of original) expect(copy.get(table), table).toEqual(rows);
+    expect((await runCli('verify', '--db', out)).code).toBe(0);
+    for (const s of original.get('sessions')?.values() ?? []) expect((await runCli('verify', '--db', out, '--expect', s['head_hash'] as string)).code).toBe(0);
+  }, 120_000);
+
+  it('counts a table whose entry is garbled away as lost whole, says which sessions lost its rows, copies every other table whole, and exits 2', async () => {
+    const file = readFileSync(healthy);
+    const entry = Buffer.from('tablereviewsreviews');
+    const at = file.indexOf(entry);
+    expect(at).toBeGreaterThan(0);
+    expect(file.indexOf(entry, at + 1)).toBe(-1);
+    // The entry's type, names, root page and the start of its CREATE statement: neither SQLite nor a look at the pages finds it.
+    const db = garbled(healthy, [{ at, bytes: Buffer.alloc(entry.length + 20, 'x') }]);
+    const out = join(tempDir('dicerig-salvage-new-'), 'new.db');
+    const r = await runCli('salvage', db, '--out', out, '--json');
+    expect(r.code, r.err).toBe(2);
+    const result = JSON.parse(r.out) as SalvageJson & { schemaRepaired: { lost: string[]; logApplied: boolean } };
+    expect(result.schemaRepaired).toEqual({ lost: ['reviews'], logApplied: true });
+    expect(result.tables.find((t) => t.table === 'reviews')).toMatchObject({ copied: 0, definitionLost: true });
+    const original = tablesOf(healthy);
+    const copy = tablesOf(out);
+    expect(original.get('reviews')?.size).toBe(2);
+    expect(copy.get('reviews')?.size).toBe(0);
+    for (const [table, rows] of original) if (table !== 'reviews') expect(copy.get(table), table).toEqual(rows);
+    const text = await runCli('salvage', db, '--out', join(tempDir('dicerig-salvage-new-'), 'text.db'));
+    expect(text.code).toBe(2);
+    expect(text.out).toContain('reviews: its entry is nowhere in the file: none of its rows could be found, nor how many there were');
+    expect(text.out).toMatch(/session 1: LOST 2 of 2 reviews; its chain does not verify in the new store/);
+    expect(text.out).toContain('session 2 (bench): whole, its chain verifies');
+    expect(text.out).toMatch(/ROWS LOST: the rows of tables whose entry was lost could not be found/);
+  }, 120_000);
+
+  it('refuses a store none of whose table of tables is left, naming the damage, and leaves no file behind', async () => {
+    const db = garbled(healthy, schemaPages(healthy).map((p) => ({ at: (p - 1) * 4096 + (p === 1 ? 100 : 0), bytes: Buffer.alloc(100, 0xff) })));
+    const out = join(join(db, '..'), 'new.db');
+    const r = await runCli('salvage', db, '--out', out);
+    expect(r.code, r.out).toBe(1);
+    expect(r.err.trim()).toMatch(/damaged\.db: no table of the store can be found in the file \(its table of tables is lost\); nothing was written\. Restore a backup\.$/);
+    expect(leftBeside(db)).toEqual([]);
+  }, 60_000);
+});
+
 describe('salvage refusals', () => {
   /** Runs salvage expecting a refusal: exit 1, one clear line matching `said`, and no new file beside --out. */
   async function refused(args: string[], said: RegExp, outDir: string): Promise<void> {
@@ -295,6 +392,12 @@ describe('salvage refusals', () => {
     writeFileSync(text, 'these are not rolls\n'.repeat(100));
     const out = join(dir, 'new.db');
     await refused([foreign, '--out', out], /other\.db is not a dicerig roll store/, dir);
+    // A schema version but none of its tables: another program's file, not a store whose table of tables is damaged.
+    const versioned = join(dir, 'versioned.db');
+    const v = openDatabase(versioned);
+    v.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); PRAGMA user_version = 3;");
+    v.close();
+    await refused([versioned, '--out', out], /versioned\.db says it has schema version 3, but its table \w+ is missing: it is not a store dicerig made/, dir);
     await refused([text, '--out', out], /notes\.txt is not an SQLite database/, dir);
     await refused([join(dir, 'gone.db'), '--out', out], /There is no roll store at .*gone\.db/, dir);
   });

@@ -64,7 +64,7 @@ export function registerSalvageCommand(program: Command, io: CliIo): void {
       }
       const sessions = keptSessions(to);
       const lost = result.tables.reduce((n, t) => n + t.unreadable + t.unkept, 0);
-      const whole = lost === 0 && !result.tables.some((t) => t.endLost === true);
+      const whole = lost === 0 && !result.tables.some((t) => t.endLost === true || t.definitionLost === true);
       if (flags.json === true) {
         io.out(`${toJson({ db: from, out: to, whole, lostRows: lost, ...jsonOf(result), sessions: sessions.map((s) => ({ ...s, breaks: report.breaks.filter((b) => b.sessionId === s.id) })), verify: report, evidence })}\n`);
       } else {
@@ -104,6 +104,7 @@ function jsonOf(r: SalvageResult): Record<string, unknown> {
     leftOut: r.leftOut,
     unkeptBySession: [...r.unkeptBySession].map(([session, tables]) => ({ session, ...Object.fromEntries(tables) })),
     evidencePictures: r.evidence,
+    ...(r.schemaRepaired !== undefined ? { schemaRepaired: r.schemaRepaired } : {}),
   };
 }
 
@@ -136,8 +137,13 @@ function sessionLine(s: KeptSession, breaks: readonly ChainBreak[], unkept: Read
 
 function salvageText(from: string, to: string, r: SalvageResult, report: VerifyReport, sessions: readonly KeptSession[], evidence: EvidenceReport, whole: boolean): string {
   const lines: string[] = [`Salvaged ${from} into ${to} (schema version ${r.schemaVersion}):`];
-  const rows = r.tables.map((t) => [t.table, formatCount(t.copied), `${formatCount(t.unreadable)}${t.endLost === true ? ' + its end' : ''}`, formatCount(t.unkept)]);
+  const rows = r.tables.map((t) => [t.table, formatCount(t.copied), t.definitionLost === true ? 'all (see below)' : `${formatCount(t.unreadable)}${t.endLost === true ? ' + its end' : ''}`, formatCount(t.unkept)]);
   lines.push(renderTable(['table', 'rows copied', 'could not be read', 'read, not kept'], rows, 1, '  ').trimEnd());
+  if (r.schemaRepaired !== undefined) {
+    lines.push(`  The file's table of tables is damaged, so SQLite could not find the tables in it as they are: each was found by its entry wherever it still is in the file, and read from a copy (${from} is unchanged).`);
+    for (const t of r.schemaRepaired.lost) lines.push(`  ${t}: its entry is nowhere in the file: none of its rows could be found, nor how many there were; the sessions below say what each lost.`);
+    if (!r.schemaRepaired.logApplied) lines.push(`  Its write-ahead log (${from}-wal) could not be applied to the copy: what only it held is not in the new store.`);
+  }
   for (const t of r.tables.filter((x) => x.endLost === true)) {
     lines.push(`  ${t.table}: its end could not be read: its last rows, and how many there were; the sessions below say what each lost.`);
   }
@@ -160,7 +166,7 @@ function salvageText(from: string, to: string, r: SalvageResult, report: VerifyR
   if (whole) {
     lines.push(report.ok ? 'Nothing was lost: every row of every table was copied, and every session\'s chain verifies.' : 'Nothing was lost: every row of every table was copied (the chains that do not verify did not in the damaged store either).');
   } else {
-    const what = [unreadable > 0 ? `${formatCountOf(unreadable, 'row')} could not be read` : '', unkept > 0 ? `${formatCountOf(unkept, 'row')} read could not be kept` : '', r.tables.some((t) => t.endLost === true) ? 'the last rows of some tables could not be read' : ''].filter((x) => x !== '');
+    const what = [unreadable > 0 ? `${formatCountOf(unreadable, 'row')} could not be read` : '', unkept > 0 ? `${formatCountOf(unkept, 'row')} read could not be kept` : '', r.tables.some((t) => t.endLost === true) ? 'the last rows of some tables could not be read' : '', r.tables.some((t) => t.definitionLost === true) ? 'the rows of tables whose entry was lost could not be found' : ''].filter((x) => x !== '');
     lines.push(`ROWS LOST: ${listWords(what)}; ${to} holds the rest. Use it in place of ${shellWord(from)}, and keep ${shellWord(from)} until you no longer need it (or restore a backup).`);
   }
   return `${lines.join('\n')}\n`;
