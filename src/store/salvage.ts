@@ -19,7 +19,7 @@ import { StoreError } from './errors.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate } from './migrations.js';
 import { copyEvidence, type SalvagedEvidence } from './salvageEvidence.js';
 import { CHUNK, readRanges } from './salvageRanges.js';
-import { entriesSqliteReads, readingDefinition, removeCopy, repairedCopy } from './salvageSchema.js';
+import { entriesSqliteReads, readingDefinition, removeCopy, repairedCopy, wholePagesCopy } from './salvageSchema.js';
 import { isSqliteError, openDatabase, type Database } from './sqlite.js';
 
 /** What became of one table's rows. */
@@ -59,6 +59,8 @@ export interface SalvageResult {
    * wherever they are in the file (`lost`: those found nowhere), read from a copy given a fresh first page.
    */
   readonly schemaRepaired?: { readonly lost: readonly string[]; readonly logApplied: boolean };
+  /** The file ends inside a page: that page was not read (its missing bytes would read as zeros), as if cut before it. */
+  readonly tornPage?: boolean;
 }
 
 export interface SalvageProgress {
@@ -81,9 +83,19 @@ const NOT_COPIED: Readonly<Record<string, string>> = {
  * opened read-only and never written.
  */
 export function salvageStore(from: string, to: string, progress?: (p: SalvageProgress) => void): SalvageResult {
-  let source = openSource(from);
   const temp = join(dirname(to), `.${basename(to)}.${process.pid}.partial`);
   const copy = `${temp}-schema`;
+  const whole = `${temp}-whole`;
+  if (!existsSync(from)) throw new StoreError(`There is no roll store at ${from}; nothing was written.`, { db: from });
+  const torn = wholePagesCopy(from, whole);
+  const readFrom = torn ? whole : from;
+  let source: Database;
+  try {
+    source = openSource(readFrom, from);
+  } catch (e) {
+    removeCopy(whole);
+    throw e;
+  }
   try {
     const { version, ours } = sourceVersion(source, from);
     makeFolders(dirname(to));
@@ -99,9 +111,9 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
         // A damaged table of tables: SQLite refuses it whole for one garbled entry, though the rows may be whole.
         if (!ours && !tablesInOrder(target).some((t) => sameColumns(source, target, t))) refuseForeign(source, target, from, version);
         const expected = tablesInOrder(target).map((name) => ({ name, sql: sqlOf(target, name), readingSql: readingDefinition(target, name) }));
-        const r = repairedCopy(from, copy, expected, entriesSqliteReads(source));
+        const r = repairedCopy(readFrom, copy, expected, entriesSqliteReads(source), from);
         source.close();
-        source = openSource(r.path);
+        source = openSource(r.path, from);
         repaired = { lost: r.lost, logApplied: r.logApplied };
       }
       const tables = copyTables(source, target, tableNames(source, from), version, progress);
@@ -116,7 +128,7 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
         throw e;
       }
       const { undo: _undo, ...kept } = evidence;
-      result = { ...tables, evidence: kept, ...(repaired !== undefined ? { schemaRepaired: repaired } : {}) };
+      result = { ...tables, evidence: kept, ...(repaired !== undefined ? { schemaRepaired: repaired } : {}), ...(torn ? { tornPage: true } : {}) };
     } catch (e) {
       if (target.open) target.close();
       throw e;
@@ -127,14 +139,17 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
   } finally {
     source.close();
     removeCopy(copy);
+    removeCopy(whole);
   }
 }
 
-/** The damaged file, read-only: nothing is created beside it but what SQLite needs to read a write-ahead log. */
-function openSource(from: string): Database {
-  if (!existsSync(from)) throw new StoreError(`There is no roll store at ${from}; nothing was written.`, { db: from });
+/**
+ * The damaged file (or salvage's copy of it, `path`), read-only: nothing is created beside it but what SQLite needs
+ * to read a write-ahead log.
+ */
+function openSource(path: string, from: string): Database {
   try {
-    const db = openDatabase(from, { readonly: true, fileMustExist: true }) as Database & { unsafeMode(on: boolean): unknown };
+    const db = openDatabase(path, { readonly: true, fileMustExist: true }) as Database & { unsafeMode(on: boolean): unknown };
     // A file cut short (a truncated copy) is refused whole by SQLite, its header counting pages the file no longer
     // has; with writable_schema it is read up to where it ends. Safe on this connection, which cannot write at all;
     // better-sqlite3's defensive mode, which ignores writable_schema, is lifted for it alone.

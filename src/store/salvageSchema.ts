@@ -1,9 +1,9 @@
 /**
- * Salvage of a store whose table of tables is damaged: a copy of the file with a first page written afresh, naming
- * each table of the store's schema version at the root page its entry still gives somewhere in the file. SQLite then
- * reads the rows as in any store; the damaged file itself is never written.
+ * Salvage's own copies of a damaged file, read where the file itself would mislead SQLite (the damaged file is never
+ * written): one cut at its last whole page, and one whose table of tables is written afresh, naming each table of the
+ * store's schema version at the root page its entry still gives somewhere in the file.
  */
-import { closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { StoreError } from './errors.js';
 import { fileLayout, firstPage, freelistPages, isTablePage, schemaEntriesOf, type SchemaEntry } from './schemaPages.js';
 import { isSqliteError, openDatabase, type Database } from './sqlite.js';
@@ -40,9 +40,10 @@ export function readingDefinition(target: Database, table: string): string {
 
 /**
  * Copies `from` (and its write-ahead log, applied) to `copy`, finds every table of `expected` by its entry anywhere
- * in the file, and writes a first page naming them. Throws a StoreError when nothing can be found.
+ * in the file, and writes a first page naming them. Throws a StoreError naming `shown` (the damaged store, where
+ * `from` is salvage's own copy of it) when nothing can be found.
  */
-export function repairedCopy(from: string, copy: string, expected: readonly ExpectedTable[], sqliteEntries: readonly SchemaEntry[]): RepairedCopy {
+export function repairedCopy(from: string, copy: string, expected: readonly ExpectedTable[], sqliteEntries: readonly SchemaEntry[], shown = from): RepairedCopy {
   copyFileSync(from, copy);
   const logApplied = applyLog(from, copy);
   const fd = openSync(copy, 'r+');
@@ -50,7 +51,7 @@ export function repairedCopy(from: string, copy: string, expected: readonly Expe
     const header = Buffer.alloc(100);
     readSync(fd, header, 0, 100, 0);
     const layout = fileLayout(header);
-    if (layout === undefined) throw new StoreError(`${from}: its header is damaged too, so its pages cannot be told apart; nothing was written. Restore a backup.`, { db: from });
+    if (layout === undefined) throw new StoreError(`${shown}: its header is damaged too, so its pages cannot be told apart; nothing was written. Restore a backup.`, { db: shown });
     const pageCount = Math.floor(fstatSync(fd).size / layout.pageSize);
     const readPage = (n: number): Uint8Array | undefined => {
       if (n < 1 || n > pageCount) return undefined;
@@ -70,9 +71,9 @@ export function repairedCopy(from: string, copy: string, expected: readonly Expe
       if (root === undefined) lost.push(t.name);
       else found.set(t.name, root);
     }
-    if (found.size === 0) throw new StoreError(`${from}: no table of the store can be found in the file (its table of tables is lost); nothing was written. Restore a backup.`, { db: from });
+    if (found.size === 0) throw new StoreError(`${shown}: no table of the store can be found in the file (its table of tables is lost); nothing was written. Restore a backup.`, { db: shown });
     const page = firstPage(header, layout, expected.filter((t) => found.has(t.name)).map((t) => ({ name: t.name, rootpage: found.get(t.name) as number, sql: t.readingSql })));
-    if (page === undefined) throw new StoreError(`${from}: its table of tables is damaged and the tables' definitions do not fit on one page of ${layout.pageSize} bytes; nothing was written. Restore a backup.`, { db: from });
+    if (page === undefined) throw new StoreError(`${shown}: its table of tables is damaged and the tables' definitions do not fit on one page of ${layout.pageSize} bytes; nothing was written. Restore a backup.`, { db: shown });
     writeSync(fd, page, 0, page.length, 0);
     return { path: copy, found, lost, logApplied };
   } finally {
@@ -124,6 +125,28 @@ export function entriesSqliteReads(db: Database): SchemaEntry[] {
     if (!isSqliteError(e)) throw e;
     return [];
   }
+}
+
+/**
+ * For a file cut inside a page, a copy of it (and of its write-ahead log) cut at its last whole page, and true:
+ * SQLite reads a torn page's missing bytes as zeros, and a row there would be kept half zeros. False when the file
+ * ends on a page's end (or its header does not say its page size: nothing is read then anyway).
+ */
+export function wholePagesCopy(from: string, copy: string): boolean {
+  const fd = openSync(from, 'r');
+  let layout: ReturnType<typeof fileLayout>;
+  try {
+    const header = Buffer.alloc(100);
+    layout = readSync(fd, header, 0, 100, 0) === 100 ? fileLayout(header) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+  const size = statSync(from).size;
+  if (layout === undefined || size % layout.pageSize === 0) return false;
+  copyFileSync(from, copy);
+  truncateSync(copy, size - (size % layout.pageSize));
+  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${copy}-wal`);
+  return true;
 }
 
 /** Removes the copy and anything SQLite made beside it. */

@@ -78,11 +78,17 @@ function leafPages(file: string, table: string): number[] {
  * of a page (here a middle leaf page of the throws and one of the rolls, so rows are lost, not only an index), or the
  * file truncated to half its size.
  */
-function damaged(healthy: string, how: 'overwritten' | 'truncated'): string {
+function damaged(healthy: string, how: 'overwritten' | 'truncated' | 'torn'): string {
   const dir = tempDir('dicerig-salvage-damaged-');
   const db = join(dir, `${how}.db`);
   copyFileSync(healthy, db);
   if (how === 'truncated') truncateSync(db, Math.floor(statSync(db).size / 2));
+  // Cut inside a page: SQLite reads the rest of that page as zeros, and a row there must not be kept half zeros.
+  else if (how === 'torn') {
+    // 150 bytes short of a page's end: a page's cells are packed from its end, so the cut falls inside its first row.
+    const pages = leafPages(healthy, 'events');
+    truncateSync(db, (pages[0] as number) * 4096 - 150);
+  }
   else {
     const fd = openSync(db, 'r+');
     for (const table of ['throws', 'rolls']) {
@@ -118,7 +124,7 @@ const pictureCount = (tables: Map<string, Map<number, Row>>): number => [...(tab
 
 interface SalvageJson {
   whole: boolean;
-  tables: { table: string; copied: number; unreadable: number; unkept: number; endLost?: boolean }[];
+  tables: { table: string; copied: number; unreadable: number; unkept: number; endLost?: boolean; definitionLost?: boolean }[];
 }
 
 let healthy: string;
@@ -202,7 +208,7 @@ describe('salvage of a store of an older schema', () => {
   });
 });
 
-describe.each(['overwritten', 'truncated'] as const)('salvage of a store %s', (how) => {
+describe.each(['overwritten', 'truncated', 'torn'] as const)('salvage of a store %s', (how) => {
   it('keeps only rows of the healthy store, each equal to its row there, counts the others lost, leaves the damaged file as it was, and verify names exactly the sessions that lost rows', async () => {
     const db = damaged(healthy, how);
     const before = digest(db);
@@ -223,8 +229,9 @@ describe.each(['overwritten', 'truncated'] as const)('salvage of a store %s', (h
     for (const t of result.tables) {
       const all = original.get(t.table)?.size ?? 0;
       expect(copy.get(t.table)?.size, t.table).toBe(t.copied);
-      // Every row counted, copied or lost; past a table's lost end, how many there were cannot be told (and is said).
+      // Every row counted, copied or lost; past a table's lost end, or with its entry lost, how many there were cannot be told (and is said).
       if (t.endLost === true) expect(t.copied + t.unreadable + t.unkept, t.table).toBeLessThan(all);
+      else if (t.definitionLost === true) expect(t.copied + t.unreadable + t.unkept, t.table).toBe(0);
       else expect(t.copied + t.unreadable + t.unkept, t.table).toBe(all);
     }
     const lostSomething = result.tables.filter((t) => t.unreadable + t.unkept > 0 || t.endLost === true).map((t) => t.table);
@@ -250,6 +257,7 @@ describe.each(['overwritten', 'truncated'] as const)('salvage of a store %s', (h
     expect(text.code).toBe(2);
     for (const id of lostBy) expect(text.out).toMatch(new RegExp(`session ${id}( \\([^)]*\\))?: LOST [^\\n]*commands that read it need --allow-unverified`));
     expect(text.out).toMatch(/ROWS LOST: /);
+    if (how === 'torn') expect(text.out).toContain('The file ends inside a page: that page was not read');
   }, 120_000);
 });
 

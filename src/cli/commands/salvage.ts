@@ -105,6 +105,7 @@ function jsonOf(r: SalvageResult): Record<string, unknown> {
     unkeptBySession: [...r.unkeptBySession].map(([session, tables]) => ({ session, ...Object.fromEntries(tables) })),
     evidencePictures: r.evidence,
     ...(r.schemaRepaired !== undefined ? { schemaRepaired: r.schemaRepaired } : {}),
+    ...(r.tornPage === true ? { tornPage: true } : {}),
   };
 }
 
@@ -139,6 +140,7 @@ function salvageText(from: string, to: string, r: SalvageResult, report: VerifyR
   const lines: string[] = [`Salvaged ${from} into ${to} (schema version ${r.schemaVersion}):`];
   const rows = r.tables.map((t) => [t.table, formatCount(t.copied), t.definitionLost === true ? 'all (see below)' : `${formatCount(t.unreadable)}${t.endLost === true ? ' + its end' : ''}`, formatCount(t.unkept)]);
   lines.push(renderTable(['table', 'rows copied', 'could not be read', 'read, not kept'], rows, 1, '  ').trimEnd());
+  if (r.tornPage === true) lines.push(`  The file ends inside a page: that page was not read (SQLite would read its missing bytes as zeros, and keep rows half zeros), as if the file were cut before it.`);
   if (r.schemaRepaired !== undefined) {
     lines.push(`  The file's table of tables is damaged, so SQLite could not find the tables in it as they are: each was found by its entry wherever it still is in the file, and read from a copy (${from} is unchanged).`);
     for (const t of r.schemaRepaired.lost) lines.push(`  ${t}: its entry is nowhere in the file: none of its rows could be found, nor how many there were; the sessions below say what each lost.`);
