@@ -37,7 +37,7 @@ import { SessionLocks, type ClaimOptions, type ClaimResult } from './sessionLock
 import { verifyChains } from './verify.js';
 import { readRollEvents, type StoredRollEvent } from './rollEvents.js';
 import { RigDiceRows } from './rigDiceRows.js';
-import { SessionVerdictRows } from './sessionVerdictRows.js';
+import { SessionVerdictRows, VERDICTS_EVENT } from './sessionVerdictRows.js';
 
 export type { StoredRollEvent } from './rollEvents.js';
 
@@ -576,10 +576,10 @@ export class RollStore {
     return readRollEvents(this.db, this.reviewLog, sessionId);
   }
 
-  /** Stores the session's verdicts (JSON, as the session made them), replacing earlier ones of the session. */
+  /** Stores the session's verdicts as it made them (replacing earlier ones), their digest sealed in its events chain. */
   saveVerdicts(sessionId: number, at: number, verdicts: unknown): void {
     this.requireSession(sessionId);
-    this.verdictRows.save(sessionId, at, verdicts);
+    this.atomically(() => this.recordEvent(sessionId, { at, kind: VERDICTS_EVENT, detail: { sha256: this.verdictRows.save(sessionId, at, verdicts) } }));
   }
 
   /** The verdicts the session stored (null when it stored none, e.g. an imported session). */

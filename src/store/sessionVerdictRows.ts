@@ -1,4 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Database } from './sqlite.js';
+
+/** The kind of the event that seals stored verdicts in the session's events chain, its detail `{ sha256 }`. */
+export const VERDICTS_EVENT = 'verdicts-stored';
+
+/** The SHA-256 (hex) of verdicts as stored: the very JSON text of their row. */
+export const verdictsDigest = (json: string): string => createHash('sha256').update(json, 'utf8').digest('hex');
 
 /**
  * The verdicts a session made, stored as JSON exactly as the session made them
@@ -8,10 +15,13 @@ import type { Database } from './sqlite.js';
 export class SessionVerdictRows {
   constructor(private readonly db: Database) {}
 
-  save(sessionId: number, at: number, verdicts: unknown): void {
+  /** Stores them and returns their digest, which the store seals in the session's events chain. */
+  save(sessionId: number, at: number, verdicts: unknown): string {
+    const json = JSON.stringify(verdicts);
     this.db
       .prepare('INSERT INTO session_verdicts (session_id, at, verdicts_json) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET at = excluded.at, verdicts_json = excluded.verdicts_json')
-      .run(sessionId, at, JSON.stringify(verdicts));
+      .run(sessionId, at, json);
+    return verdictsDigest(json);
   }
 
   /** Null when the session stored none (e.g. an imported session). */
@@ -19,4 +29,12 @@ export class SessionVerdictRows {
     const row = this.db.prepare<{ at: number; json: string }>('SELECT at, verdicts_json AS json FROM session_verdicts WHERE session_id = ?').get(sessionId);
     return row === undefined ? null : { at: row.at, verdicts: JSON.parse(row.json) as unknown };
   }
+}
+
+/** Each session's stored verdicts as their JSON text (a store from before stored verdicts has none). */
+export function storedVerdictsJson(db: Database): (sessionId: number) => string | undefined {
+  const table = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'session_verdicts'").get()?.n === 1;
+  if (!table) return () => undefined;
+  const row = db.prepare<{ json: string }>('SELECT verdicts_json AS json FROM session_verdicts WHERE session_id = ?');
+  return (sessionId) => row.get(sessionId)?.json;
 }

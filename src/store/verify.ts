@@ -1,6 +1,7 @@
 import type { ChainRows } from './chainRows.js';
 import { eventHash, genesisHash, resolutionHash, sealHash, throwHash, throwHashV1, type ChainRoll, type ChainThrow } from './hashChain.js';
 import type { ChainBreak, VerifyReport } from './records.js';
+import { storedVerdictsJson, verdictsDigest, VERDICTS_EVENT } from './sessionVerdictRows.js';
 import type { Database } from './sqlite.js';
 
 interface ThrowRow {
@@ -28,6 +29,7 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
   const breaks: ChainBreak[] = [];
   const notes: string[] = [];
   const legacy = rows.legacyResolutions();
+  const verdictsOf = storedVerdictsJson(db);
   let throwCount = 0;
   for (const s of sessions) {
     const problem = (throwIndex: number | null, text: string): void => {
@@ -72,8 +74,10 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     }
     let eventsHead = '';
     let n = 0;
+    let sealedVerdicts: string | undefined;
     for (const e of rows.events(s.id)) {
       n++;
+      if (e.kind === VERDICTS_EVENT) sealedVerdicts = sealedDigest(e.detailJson);
       if (e.hash === null || eventHash(e.prevHash ?? '', e) !== e.hash) problem(null, `event ${n} (${e.kind}) does not match its hash: it was changed after it was recorded`);
       else if (e.prevHash !== eventsHead) problem(null, `event ${n} (${e.kind}) does not follow event ${n - 1}: an event was deleted, inserted or moved`);
       eventsHead = e.hash ?? '';
@@ -81,6 +85,13 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     if (n !== seal.eventCount) problem(null, `the session logged ${seal.eventCount} events but ${n} are stored: events were removed or added at the end`);
     else if (eventsHead !== seal.eventsHead) problem(null, "the session's events head is not the hash of its last event: the session record was changed");
     if (sealHash(seal) !== seal.seal) problem(null, "the session's name, state, end time or heads were changed after they were recorded (its seal does not match)");
+    const verdicts = verdictsOf(s.id);
+    if (sealedVerdicts !== undefined && verdicts === undefined) problem(null, 'its stored verdicts were removed (its events chain sealed the ones it made)');
+    else if (sealedVerdicts !== undefined && verdictsDigest(verdicts as string) !== sealedVerdicts) {
+      problem(null, 'its stored verdicts are not the ones it made: they were changed after it stored them (their SHA-256 is not the one its events chain sealed)');
+    } else if (sealedVerdicts === undefined && verdicts !== undefined) {
+      notes.push(`session ${s.id}${s.name !== null ? ` (${s.name})` : ''} stored its verdicts before dicerig sealed them in its events chain: whether they were changed since cannot be told`);
+    }
   }
   const rollCount = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls').get()?.n ?? 0;
   const orphanRolls = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls WHERE throw_id NOT IN (SELECT id FROM throws)').get()?.n ?? 0;
@@ -106,4 +117,14 @@ function checkThrow(t: ThrowRow, fields: ChainThrow, rolls: readonly ChainRoll[]
   if (cover === undefined) return { actual: throwHash(t.prevHash, fields, rolls) };
   const actual = throwHashV1(t.prevHash, fields, rolls);
   return { actual, resolutionChanged: actual === t.hash && resolutionHash(t.hash, rolls) !== cover };
+}
+
+/** The digest a verdicts event sealed (undefined when its detail does not name one). */
+function sealedDigest(detailJson: string): string | undefined {
+  try {
+    const d = JSON.parse(detailJson) as { sha256?: unknown };
+    return typeof d.sha256 === 'string' ? d.sha256 : undefined;
+  } catch {
+    return undefined;
+  }
 }
