@@ -162,7 +162,7 @@ describe('dicerig verify', () => {
     const r = await runCli('verify', '--db', db);
     expect(r.code).toBe(1);
     expect(r.out.split('\n').slice(0, 3).join('\n')).toBe(
-      `${db}: 1 session, 60 throws, 228 rolls: TAMPERED.\n` +
+      `${db}: 1 session, 60 throws, 228 rolls: CHAIN BROKEN (tampered with, or rows lost to damage).\n` +
         'The hash chain is broken in 1 of 1 session:\n' +
         '  session 1 (bench-test): throw 7 does not match its hash: the throw or its rolls were changed, or it was moved, after it was recorded',
     );

@@ -257,7 +257,9 @@ function damagedStoreRecovery(path: string): string {
 function verifyText(path: string, r: VerifyReport): string {
   const totals = `${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}, ${formatCount(r.throws)} throws, ${formatCount(r.rolls)} rolls`;
   if (r.ok) return `${path}: ${totals}: every hash chain verifies.\n`;
-  const lines = [`${path}: ${totals}: ${r.damage !== undefined ? 'DAMAGED' : 'TAMPERED'}.`];
+  // A broken chain says rows changed after they were recorded, not who changed them: an edit by hand, or rows a
+  // salvage of a damaged store could not read, break it alike.
+  const lines = [`${path}: ${totals}: ${r.damage !== undefined ? 'DAMAGED' : 'CHAIN BROKEN (tampered with, or rows lost to damage)'}.`];
   // A session may break in several places (each listed): the count is of sessions.
   const broken = new Set(r.breaks.map((b) => b.sessionId)).size;
   if (r.breaks.length > 0) lines.push(`The hash chain is broken in ${formatCount(broken)} of ${formatCount(r.sessions)} ${r.sessions === 1 ? 'session' : 'sessions'}:`);
