@@ -7,7 +7,7 @@
  * flat, a squashed one when it is cocked.
  */
 import { connectedComponents, principalAxes } from '../components.js';
-import type { Point, RgbImage } from '../../core/image.js';
+import type { Point, Rect, RgbImage } from '../../core/image.js';
 
 export interface DieOutline {
   /** Centre of the filled outline (crop pixels). */
@@ -164,20 +164,29 @@ function chromaOf(crop: BalancedCrop): Float32Array {
 
 /**
  * The blob `label` with its holes filled: every pixel the crop border cannot
- * reach without crossing the blob (the icon's ink is such a hole). What the
- * border reaches is the 4-connected pieces of the rest that touch the border:
- * found by the run-based labelling, not pixel by pixel (a flood fill's stack).
+ * reach without crossing the blob (the icon's ink is such a hole). Only the
+ * blob's box and a pixel round it need looking at: a pixel outside the box
+ * reaches the border in a straight line. What the border reaches in there is
+ * the 4-connected pieces of the rest that touch that window's edge (its ring
+ * round the box, or the crop's border): found by the run-based labelling, not
+ * pixel by pixel (a flood fill's stack).
  */
-function fillHoles(labels: Int32Array, label: number, w: number, h: number): Uint8Array {
-  const rest = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) rest[i] = labels[i] === label ? 0 : 1;
-  const pieces = connectedComponents(rest, w, h, 4);
+function fillHoles(labels: Int32Array, label: number, w: number, h: number, box: Rect): Uint8Array {
+  const x0 = Math.max(0, box.x - 1);
+  const y0 = Math.max(0, box.y - 1);
+  const x1 = Math.min(w, box.x + box.width + 1);
+  const y1 = Math.min(h, box.y + box.height + 1);
+  const ww = x1 - x0;
+  const wh = y1 - y0;
+  const rest = new Uint8Array(ww * wh);
+  for (let y = 0; y < wh; y++) for (let x = 0, i = (y0 + y) * w + x0; x < ww; x++, i++) rest[y * ww + x] = labels[i] === label ? 0 : 1;
+  const pieces = connectedComponents(rest, ww, wh, 4);
   const reached = new Uint8Array(pieces.blobs.length + 1);
   for (const b of pieces.blobs) reached[b.label] = b.touchesBorder ? 1 : 0;
-  const filled = rest;
+  const filled = new Uint8Array(w * h);
   const restLabels = pieces.labels;
   // The blob's own pixels (label 0 in the rest) and the holes (pieces the border does not reach).
-  for (let i = 0; i < w * h; i++) filled[i] = reached[restLabels[i] as number] === 1 ? 0 : 1;
+  for (let y = 0; y < wh; y++) for (let x = 0, i = (y0 + y) * w + x0; x < ww; x++, i++) filled[i] = reached[restLabels[y * ww + x] as number] === 1 ? 0 : 1;
   return filled;
 }
 
@@ -229,7 +238,7 @@ export function findDieOutline(crop: BalancedCrop): DieOutline | string {
     }
   }
   if (!best) return 'No die-sized coloured region was found at the centre of the crop.';
-  const filled = fillHoles(cc.labels, best.label, w, h);
+  const filled = fillHoles(cc.labels, best.label, w, h, best.bbox);
   let area = 0;
   let sx = 0;
   let sy = 0;
@@ -237,8 +246,10 @@ export function findDieOutline(crop: BalancedCrop): DieOutline | string {
   let syy = 0;
   let sxy = 0;
   let cutOff = false;
-  for (let y = 0, i = 0; y < h; y++) {
-    for (let x = 0; x < w; x++, i++) {
+  // The filled outline lies within the blob's box (integer sums: the order they are taken in does not matter).
+  const { x: bx, y: by, width: bw, height: bh } = best.bbox;
+  for (let y = by; y < by + bh; y++) {
+    for (let x = bx, i = y * w + bx; x < bx + bw; x++, i++) {
       if (!filled[i]) continue;
       area++;
       sx += x;
