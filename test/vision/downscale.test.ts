@@ -151,11 +151,12 @@ describe('block sums and the downscaled grey image', () => {
     const frames: RgbImage[] = [
       randomImage(16, 4, 20),
       randomImage(48, 9, 21),
-      randomImage(1920, 1080, 22),
+      // Several strips of 48 rows, the last one short; then a wider frame (a larger kernel memory) and narrower ones.
+      randomImage(640, 150, 22),
       unaligned(randomImage(64, 36, 23)),
       { width: 32, height: 8, data: new Uint8Array(32 * 8 * 3).fill(255) },
       { width: 32, height: 8, data: new Uint8Array(32 * 8 * 3) },
-      randomImage(1280, 722, 24),
+      randomImage(1280, 54, 24),
     ];
     for (const image of frames) {
       const out = new Uint32Array((image.width / 4) * Math.floor(image.height / 4) * 3);
