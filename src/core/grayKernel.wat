@@ -102,4 +102,89 @@
         (local.set $rgb (i32.add (local.get $rgb) (i32.shl (local.get $row) (i32.const 2))))
         (local.set $blockRows (i32.sub (local.get $blockRows) (i32.const 1)))
         (br $blockRow))))
+
+  ;; The R, G and B sums of 4x4 blocks (image.ts blockSums, factor 4), as 32-bit integers: what the locator compares
+  ;; with the empty platform's. Sixteen pixels (48 bytes, three vectors) of four rows at a time make four blocks. The
+  ;; rows are added as 16-bit lanes (column sums c, at most 1020), then each block's channel is the sum of four columns
+  ;; three apart: s[i] = c[i] + c[i + 3], t[i] = s[i] + s[i + 6] (at most 4080), and block k's channel ch is t[12k + ch].
+  ;; Integer sums: the same numbers as the JavaScript paths, whatever the order.
+  ;; rgb: the frame, width x height x 3 bytes; width a multiple of 16. out: (width / 4) x (height / 4) x 3 u32 values.
+  (func (export "sums4") (param $rgb i32) (param $width i32) (param $height i32) (param $out i32)
+    (local $row i32) (local $row2 i32) (local $row3 i32) (local $blockRows i32) (local $x i32) (local $rowEnd i32) (local $p i32)
+    (local $a v128) (local $b v128) (local $c v128) (local $e v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $c4 v128) (local $c5 v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $s4 v128) (local $s5 v128)
+    (local $t0 v128) (local $t1 v128) (local $t3 v128) (local $t4 v128)
+    (local.set $row (i32.mul (local.get $width) (i32.const 3)))
+    (local.set $row2 (i32.shl (local.get $row) (i32.const 1)))
+    (local.set $row3 (i32.mul (local.get $row) (i32.const 3)))
+    (local.set $blockRows (i32.div_u (local.get $height) (i32.const 4)))
+    (block $done
+      (loop $blockRow
+        (br_if $done (i32.eqz (local.get $blockRows)))
+        (local.set $x (local.get $rgb))
+        (local.set $rowEnd (i32.add (local.get $rgb) (local.get $row)))
+        (block $rowDone
+          (loop $group
+            (br_if $rowDone (i32.ge_u (local.get $x) (local.get $rowEnd)))
+            ;; Column sums of the four rows: c0, c1 of bytes 0-15, c2, c3 of 16-31, c4, c5 of 32-47.
+            (local.set $p (local.get $x))
+            (local.set $a (v128.load (local.get $p)))
+            (local.set $b (v128.load (i32.add (local.get $p) (local.get $row))))
+            (local.set $c (v128.load (i32.add (local.get $p) (local.get $row2))))
+            (local.set $e (v128.load (i32.add (local.get $p) (local.get $row3))))
+            (local.set $c0 (i16x8.add
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $a)) (i16x8.extend_low_i8x16_u (local.get $b)))
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $c)) (i16x8.extend_low_i8x16_u (local.get $e)))))
+            (local.set $c1 (i16x8.add
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $a)) (i16x8.extend_high_i8x16_u (local.get $b)))
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $c)) (i16x8.extend_high_i8x16_u (local.get $e)))))
+            (local.set $p (i32.add (local.get $x) (i32.const 16)))
+            (local.set $a (v128.load (local.get $p)))
+            (local.set $b (v128.load (i32.add (local.get $p) (local.get $row))))
+            (local.set $c (v128.load (i32.add (local.get $p) (local.get $row2))))
+            (local.set $e (v128.load (i32.add (local.get $p) (local.get $row3))))
+            (local.set $c2 (i16x8.add
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $a)) (i16x8.extend_low_i8x16_u (local.get $b)))
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $c)) (i16x8.extend_low_i8x16_u (local.get $e)))))
+            (local.set $c3 (i16x8.add
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $a)) (i16x8.extend_high_i8x16_u (local.get $b)))
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $c)) (i16x8.extend_high_i8x16_u (local.get $e)))))
+            (local.set $p (i32.add (local.get $x) (i32.const 32)))
+            (local.set $a (v128.load (local.get $p)))
+            (local.set $b (v128.load (i32.add (local.get $p) (local.get $row))))
+            (local.set $c (v128.load (i32.add (local.get $p) (local.get $row2))))
+            (local.set $e (v128.load (i32.add (local.get $p) (local.get $row3))))
+            (local.set $c4 (i16x8.add
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $a)) (i16x8.extend_low_i8x16_u (local.get $b)))
+              (i16x8.add (i16x8.extend_low_i8x16_u (local.get $c)) (i16x8.extend_low_i8x16_u (local.get $e)))))
+            (local.set $c5 (i16x8.add
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $a)) (i16x8.extend_high_i8x16_u (local.get $b)))
+              (i16x8.add (i16x8.extend_high_i8x16_u (local.get $c)) (i16x8.extend_high_i8x16_u (local.get $e)))))
+            ;; s = c + c three lanes on (lanes 3-7 of this vector, 0-2 of the next). s5's last lanes are never read.
+            (local.set $s0 (i16x8.add (local.get $c0) (i8x16.shuffle 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 (local.get $c0) (local.get $c1))))
+            (local.set $s1 (i16x8.add (local.get $c1) (i8x16.shuffle 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 (local.get $c1) (local.get $c2))))
+            (local.set $s2 (i16x8.add (local.get $c2) (i8x16.shuffle 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 (local.get $c2) (local.get $c3))))
+            (local.set $s3 (i16x8.add (local.get $c3) (i8x16.shuffle 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 (local.get $c3) (local.get $c4))))
+            (local.set $s4 (i16x8.add (local.get $c4) (i8x16.shuffle 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 (local.get $c4) (local.get $c5))))
+            (local.set $s5 (i16x8.add (local.get $c5) (i8x16.shuffle 6 7 8 9 10 11 12 13 14 15 0 1 2 3 4 5 (local.get $c5) (local.get $c5))))
+            ;; t = s + s six lanes on; the blocks' sums are t[0-2] (t0), t[12-14] (t1 lanes 4-6), t[24-26] (t3 lanes
+            ;; 0-2), t[36-38] (t4 lanes 4-6).
+            (local.set $t0 (i16x8.add (local.get $s0) (i8x16.shuffle 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 (local.get $s0) (local.get $s1))))
+            (local.set $t1 (i16x8.add (local.get $s1) (i8x16.shuffle 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 (local.get $s1) (local.get $s2))))
+            (local.set $t3 (i16x8.add (local.get $s3) (i8x16.shuffle 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 (local.get $s3) (local.get $s4))))
+            (local.set $t4 (i16x8.add (local.get $s4) (i8x16.shuffle 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 (local.get $s4) (local.get $s5))))
+            ;; a = [t0.0 t0.1 t0.2 t1.4 t1.5 t1.6 t3.0 t3.1], b = [t3.2 t4.4 t4.5 t4.6]: blocks 0-3's R G B in order.
+            (local.set $a (i8x16.shuffle 0 1 2 3 4 5 24 25 26 27 28 29 0 1 2 3 (local.get $t0) (local.get $t1)))
+            (local.set $a (i8x16.shuffle 0 1 2 3 4 5 6 7 8 9 10 11 16 17 18 19 (local.get $a) (local.get $t3)))
+            (local.set $b (i8x16.shuffle 4 5 24 25 26 27 28 29 0 1 2 3 4 5 6 7 (local.get $t3) (local.get $t4)))
+            (v128.store (local.get $out) (i32x4.extend_low_i16x8_u (local.get $a)))
+            (v128.store offset=16 (local.get $out) (i32x4.extend_high_i16x8_u (local.get $a)))
+            (v128.store offset=32 (local.get $out) (i32x4.extend_low_i16x8_u (local.get $b)))
+            (local.set $out (i32.add (local.get $out) (i32.const 48)))
+            (local.set $x (i32.add (local.get $x) (i32.const 48)))
+            (br $group)))
+        (local.set $rgb (i32.add (local.get $rgb) (i32.shl (local.get $row) (i32.const 2))))
+        (local.set $blockRows (i32.sub (local.get $blockRows) (i32.const 1)))
+        (br $blockRow))))
 )

@@ -2,7 +2,7 @@
  * Raw image structs shared by the camera shell and the pure vision core. Plain
  * typed arrays (no decoder objects) so vision code stays pure, fast and testable.
  */
-import { gray4Kernel, kernelTakesWidth } from './grayKernel.js';
+import { gray4Kernel, kernelTakesWidth, sums4Kernel } from './grayKernel.js';
 
 /** One grey level per pixel, row-major. */
 export interface GrayImage {
@@ -197,7 +197,9 @@ export function blockSums(image: RgbImage, factor: number, into?: Uint32Array): 
   const h = Math.floor(image.height / f);
   const reuse = into !== undefined && into.length === w * h * 3;
   const out = reuse ? into : new Uint32Array(w * h * 3);
-  if (wordReadable(image, f)) blockSums4Words(image, w, h, out);
+  // Camera frames (widths a multiple of 16) on the vector kernel; other widths by words or bytes, to the same sums.
+  if (f === 4 && kernelTakesWidth(image.width) && h > 0) sums4Kernel(image.data, image.width, image.height, out);
+  else if (wordReadable(image, f)) blockSums4Words(image, w, h, out);
   else {
     if (reuse) out.fill(0);
     blockSumsBytes(image, f, w, h, out);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRAY_KERNEL, kernelModuleSource } from '../../scripts/wasm-kernel.js';
-import { gray4Kernel } from '../../src/core/grayKernel.js';
+import { gray4Kernel, sums4Kernel } from '../../src/core/grayKernel.js';
 import { blockSums, downscaleToGray } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 
@@ -144,5 +144,27 @@ describe('block sums and the downscaled grey image', () => {
     const remembered = blockSums(a, 4);
     expect(remembered.data).not.toBe(buffer);
     expect(Array.from(remembered.data)).toEqual(plainSums(a, 4));
+  });
+
+  it('sums R, G and B per 4x4 block on the vector kernel as pixel by pixel, frames of any size one after another, and refuses sizes it does not take', () => {
+    // Random bytes, all-white and all-black frames (the 16-bit lanes' extremes), a larger frame after a smaller and back.
+    const frames: RgbImage[] = [
+      randomImage(16, 4, 20),
+      randomImage(48, 9, 21),
+      // Several strips of 48 rows, the last one short; then a wider frame (a larger kernel memory) and narrower ones.
+      randomImage(640, 150, 22),
+      unaligned(randomImage(64, 36, 23)),
+      { width: 32, height: 8, data: new Uint8Array(32 * 8 * 3).fill(255) },
+      { width: 32, height: 8, data: new Uint8Array(32 * 8 * 3) },
+      randomImage(1280, 54, 24),
+    ];
+    for (const image of frames) {
+      const out = new Uint32Array((image.width / 4) * Math.floor(image.height / 4) * 3);
+      sums4Kernel(image.data, image.width, image.height, out);
+      expect(Array.from(out), `${image.width}x${image.height}`).toEqual(plainSums(image, 4));
+    }
+    expect(() => sums4Kernel(new Uint8Array(20 * 4 * 3), 20, 4, new Uint32Array(15))).toThrow('multiple of 16, not 20');
+    expect(() => sums4Kernel(new Uint8Array(16 * 4 * 3 - 1), 16, 4, new Uint32Array(12))).toThrow('a 16x4 RGB frame is 192 bytes, not 191');
+    expect(() => sums4Kernel(new Uint8Array(16 * 8 * 3), 16, 8, new Uint32Array(12))).toThrow('the block sums of a 16x8 frame are 24 values, not 12');
   });
 });

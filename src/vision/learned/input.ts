@@ -4,7 +4,6 @@
  * contrast (one mean and one spread for all three channels), so lighting level
  * drops out but colour stays: a red die and a green die still differ.
  */
-import { bilinearAt } from '../../core/image.js';
 import type { Point, RgbImage } from '../../core/image.js';
 import { RADIAL_DOWN } from './topFace.js';
 
@@ -138,6 +137,7 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
   const sin = Math.sin(angle);
   const k = size / context;
   const clamp = (v: number): number => (v < 0 ? 0 : v > context - 1 ? context - 1 : v);
+  const last = context - 1;
   for (let i = 0; i < size; i++) {
     const yn = (2 * i + 1) / size - 1;
     for (let j = 0; j < size; j++) {
@@ -145,7 +145,22 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
       // Normalised output -> normalised input -> input pixel coordinates (align_corners false), clamped (border).
       const ix = clamp((((cos * xn - sin * yn) * k + 1) * context - 1) / 2);
       const iy = clamp((((sin * xn + cos * yn) * k + 1) * context - 1) / 2);
-      for (let c = 0; c < 3; c++) out[c * plane + i * size + j] = bilinearAt(raw, context, context, ix, iy, 1, c * cplane);
+      // core/image.ts's `bilinearAt` for the three planes, its taps and weights worked out once for all three (the same
+      // values, blended in the same order).
+      const x0 = Math.floor(ix);
+      const y0 = Math.floor(iy);
+      const x1 = x0 + 1 < last ? x0 + 1 : last;
+      const y1 = y0 + 1 < last ? y0 + 1 : last;
+      const fx = ix - x0;
+      const fy = iy - y0;
+      const a = y0 * context + x0;
+      const b = y0 * context + x1;
+      const d = y1 * context + x0;
+      const e = y1 * context + x1;
+      const o = i * size + j;
+      for (let c = 0, p = 0; c < 3; c++, p += cplane) {
+        out[c * plane + o] = ((raw[p + a] as number) * (1 - fx) + (raw[p + b] as number) * fx) * (1 - fy) + ((raw[p + d] as number) * (1 - fx) + (raw[p + e] as number) * fx) * fy;
+      }
     }
   }
   return out;
