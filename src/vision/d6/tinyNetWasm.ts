@@ -17,7 +17,7 @@ export interface ConvShape {
 
 interface Kernel {
   readonly unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
-  readonly conv: (p: number, k9: number, stride: number, w: number, b: number, cout: number, out: number) => void;
+  readonly conv: (p: number, k9: number, stride: number, pixels: number, w: number, b: number, cout: number, out: number) => void;
   readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
 }
 
@@ -28,7 +28,9 @@ const roundUp = (v: number, m: number): number => (v + m - 1) & -m;
 
 interface Slot {
   readonly shape: ConvShape;
-  /** Pixels per tap row: n x n padded to the kernel's eight-pixel passes. */
+  /** Pixels computed: n x n rounded up to the kernel's eight-pixel passes. */
+  readonly pixels: number;
+  /** Floats from one tap row (and output plane) to the next: `pixels` and eight more (see the constructor). */
   readonly stride: number;
   /** Output channels padded to the kernel's four-channel passes (with zero weights). */
   readonly coutP: number;
@@ -59,9 +61,12 @@ export class WasmConvs {
     let tapFloats = 0;
     let outFloats = 0;
     this.slots = shapes.map((shape) => {
-      const stride = roundUp(shape.n * shape.n, 8);
+      const pixels = roundUp(shape.n * shape.n, 8);
+      // Rows a power of two apart (1024 pixels, 4 KiB) would all fall in the same few cache sets, and the hundreds of
+      // tap rows a pass of eight pixels reads would evict each other: eight floats more shift each row to other sets.
+      const stride = pixels + 8;
       const coutP = roundUp(shape.cout, 4);
-      const slot = { shape, stride, coutP, w: at, b: roundUp(at + coutP * shape.cin * 9, 8) };
+      const slot = { shape, pixels, stride, coutP, w: at, b: roundUp(at + coutP * shape.cin * 9, 8) };
       at = roundUp(slot.b + coutP, 8);
       actFloats = Math.max(actFloats, shape.cin * shape.n * shape.n);
       tapFloats = Math.max(tapFloats, shape.cin * 9 * stride);
@@ -76,10 +81,18 @@ export class WasmConvs {
     this.memory = new Float32Array(buffer);
   }
 
-  /** Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). */
+  /**
+   * Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). The kernel reads the
+   * weights of four channels at a tap side by side, so they are stored [cout / 4][cin x 9][4].
+   */
   load(i: number, w: Float32Array, b: Float32Array): void {
     const s = this.slots[i] as Slot;
-    this.memory.set(w, s.w);
+    const { cin, cout } = s.shape;
+    const k9 = cin * 9;
+    for (let co = 0; co < cout; co++) {
+      const at = s.w + (co >> 2) * k9 * 4 + (co & 3);
+      for (let k = 0; k < k9; k++) this.memory[at + 4 * k] = w[co * k9 + k] as number;
+    }
     this.memory.set(b, s.b);
   }
 
@@ -97,7 +110,7 @@ export class WasmConvs {
     for (const s of this.slots) {
       const { cin, cout, n } = s.shape;
       unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
-      conv(this.taps * 4, cin * 9, s.stride, s.w * 4, s.b * 4, s.coutP, this.out * 4);
+      conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4);
       planes = cout;
       if (s.shape.pool) {
         pool(this.out * 4, cout, n, s.stride, this.act * 4);
