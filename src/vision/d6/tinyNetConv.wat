@@ -11,7 +11,7 @@
 ;; it sees through tap (ky, kx) of channel ci (0 outside the image). It moves
 ;; blocks with memory.copy / memory.fill (bulk memory, in Node since 12).
 ;;
-;; conv(p, k9, stride, pixels, w, b, cout, out): for every output channel co < cout and
+;; conv(p, k9, stride, pixels, w, b, cout, out, list, packed): for every output channel co < cout and
 ;; pixel q < pixels,
 ;;   out[co * stride + q] = max(0, b[co] + sum_k w4[co >> 2][k][co & 3] * p[k * stride + q])
 ;; where p holds k9 tap rows `stride` floats apart and w4 the weights of four channels side by side at each tap
@@ -19,7 +19,9 @@
 ;; (pad the channels with zero weights and the rows with pixels whose outputs are ignored). Each pass takes eight
 ;; pixels (two f32x4) and four channels: eight accumulators, started at the biases, fed by two tap-row loads and
 ;; four broadcast weights per tap, so each output sums bias, then taps in order (a product rounded, then added and
-;; rounded: no fused multiply-add, so any order of passes gives the same floats).
+;; rounded: no fused multiply-add, so any order of passes gives the same floats). Taps whose eight inputs are all +0
+;; are left out (finite weights: their products are zeros, which change a sum at most by the sign of a zero, and the
+;; ReLU makes that +0). `list` (k9 int32) and `packed` (k9 x 8 floats) are the kernel's scratch.
 ;;
 ;; trainConv, weightSums and inputScatter (at the end): training's forward sums, weights'
 ;; and input's gradients in double precision, the plain loops' numbers to the bit
@@ -143,9 +145,10 @@
       (br_if $eachC (i32.lt_u (local.get $ch) (local.get $c)))))
 
   (func (export "conv")
-    (param $p i32) (param $k9 i32) (param $stride i32) (param $pixels i32) (param $w i32) (param $b i32) (param $cout i32) (param $out i32)
+    (param $p i32) (param $k9 i32) (param $stride i32) (param $pixels i32) (param $w i32) (param $b i32) (param $cout i32) (param $out i32) (param $list i32) (param $packed i32)
     (local $row i32) (local $wrow i32) (local $co i32) (local $q i32)
-    (local $pk i32) (local $wk i32) (local $wend i32) (local $o i32)
+    (local $pq i32) (local $pk i32) (local $wg i32) (local $wk i32) (local $wend i32) (local $o i32)
+    (local $e i32) (local $end i32)
     (local $x0 v128) (local $x1 v128) (local $v v128) (local $zero v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
@@ -157,11 +160,31 @@
     ;; hundreds of kilobytes, once per group).
     (local.set $q (i32.const 0))
     (loop $eachQ
+      ;; The taps whose eight inputs are not all zero, gathered once for every channel group: their weight offsets
+      ;; (k x 16) from `list` to `end`, and their eight inputs side by side (32 bytes each) from `packed`. A ReLU output
+      ;; is zero in a fifth to a half of these blocks, and leaving a zero product out changes a sum at most by the
+      ;; sign of a zero, which the ReLU at the end takes to +0 whichever it is: the outputs are the same floats.
+      (local.set $pq (i32.add (local.get $p) (i32.shl (local.get $q) (i32.const 2))))
+      (local.set $wend (i32.shl (local.get $wrow) (i32.const 2)))
+      (local.set $end (local.get $list))
+      (local.set $pk (local.get $packed))
+      (local.set $wk (i32.const 0))
+      (loop $eachTap
+        (local.set $x0 (v128.load (local.get $pq)))
+        (local.set $x1 (v128.load offset=16 (local.get $pq)))
+        (i32.store (local.get $end) (local.get $wk))
+        (v128.store (local.get $pk) (local.get $x0))
+        (v128.store offset=16 (local.get $pk) (local.get $x1))
+        (local.set $e (v128.any_true (v128.or (local.get $x0) (local.get $x1))))
+        (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+        (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+        (local.set $pq (i32.add (local.get $pq) (local.get $row)))
+        (local.set $wk (i32.add (local.get $wk) (i32.const 16)))
+        (br_if $eachTap (i32.lt_u (local.get $wk) (local.get $wend))))
       (local.set $co (i32.const 0))
       (loop $eachCo
-        ;; The group's weights, tap after tap, four channels to a tap (16 bytes): wk walks them, wend ends them.
-        (local.set $wk (i32.add (local.get $w) (i32.mul (local.get $co) (local.get $wrow))))
-        (local.set $wend (i32.add (local.get $wk) (i32.shl (local.get $wrow) (i32.const 2))))
+        ;; The group's weights, tap after tap, four channels to a tap (16 bytes) from wg.
+        (local.set $wg (i32.add (local.get $w) (i32.mul (local.get $co) (local.get $wrow))))
         (local.set $a0 (v128.load32_splat (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
         (local.set $a1 (v128.load32_splat offset=4 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
         (local.set $a2 (v128.load32_splat offset=8 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
@@ -170,26 +193,29 @@
         (local.set $c1 (local.get $a1))
         (local.set $c2 (local.get $a2))
         (local.set $c3 (local.get $a3))
-        ;; pk walks down the tap rows at pixel q.
-        (local.set $pk (i32.add (local.get $p) (i32.shl (local.get $q) (i32.const 2))))
-        (loop $eachK
-          (local.set $x0 (v128.load (local.get $pk)))
-          (local.set $x1 (v128.load offset=16 (local.get $pk)))
-          (local.set $v (v128.load32_splat (local.get $wk)))
-          (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $v (v128.load32_splat offset=4 (local.get $wk)))
-          (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $v (v128.load32_splat offset=8 (local.get $wk)))
-          (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $v (v128.load32_splat offset=12 (local.get $wk)))
-          (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $pk (i32.add (local.get $pk) (local.get $row)))
-          (local.set $wk (i32.add (local.get $wk) (i32.const 16)))
-          (br_if $eachK (i32.lt_u (local.get $wk) (local.get $wend))))
+        (local.set $e (local.get $list))
+        (local.set $pk (local.get $packed))
+        (block $taps
+          (br_if $taps (i32.ge_u (local.get $e) (local.get $end)))
+          (loop $eachK
+            (local.set $wk (i32.add (local.get $wg) (i32.load (local.get $e))))
+            (local.set $x0 (v128.load (local.get $pk)))
+            (local.set $x1 (v128.load offset=16 (local.get $pk)))
+            (local.set $v (v128.load32_splat (local.get $wk)))
+            (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $v (v128.load32_splat offset=4 (local.get $wk)))
+            (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $v (v128.load32_splat offset=8 (local.get $wk)))
+            (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $v (v128.load32_splat offset=12 (local.get $wk)))
+            (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $pk (i32.add (local.get $pk) (i32.const 32)))
+            (local.set $e (i32.add (local.get $e) (i32.const 4)))
+            (br_if $eachK (i32.lt_u (local.get $e) (local.get $end)))))
         ;; ReLU, then out[co * stride + q ..+8] and the next three channels one row apart.
         (local.set $o (i32.add (local.get $out)
           (i32.shl (i32.add (i32.mul (local.get $co) (local.get $stride)) (local.get $q)) (i32.const 2))))

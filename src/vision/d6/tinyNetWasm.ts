@@ -17,7 +17,7 @@ export interface ConvShape {
 
 interface Kernel {
   readonly unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
-  readonly conv: (p: number, k9: number, stride: number, pixels: number, w: number, b: number, cout: number, out: number) => void;
+  readonly conv: (p: number, k9: number, stride: number, pixels: number, w: number, b: number, cout: number, out: number, list: number, packed: number) => void;
   readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
 }
 
@@ -53,6 +53,9 @@ export class WasmConvs {
   private readonly act: number;
   private readonly taps: number;
   private readonly out: number;
+  /** Offsets of the kernel's scratch for a pass of eight pixels: the inputs of the taps it reads, eight floats a tap, and their weights' offsets. */
+  private readonly packed: number;
+  private readonly list: number;
 
   constructor(shapes: readonly ConvShape[]) {
     // Every buffer starts on a 32-byte boundary, so the kernel's vector loads and stores are aligned.
@@ -60,6 +63,7 @@ export class WasmConvs {
     let actFloats = 0;
     let tapFloats = 0;
     let outFloats = 0;
+    let listInts = 0;
     this.slots = shapes.map((shape) => {
       const pixels = roundUp(shape.n * shape.n, 8);
       // Rows a power of two apart (1024 pixels, 4 KiB) would all fall in the same few cache sets, and the hundreds of
@@ -71,12 +75,15 @@ export class WasmConvs {
       actFloats = Math.max(actFloats, shape.cin * shape.n * shape.n);
       tapFloats = Math.max(tapFloats, shape.cin * 9 * stride);
       outFloats = Math.max(outFloats, coutP * stride);
+      listInts = Math.max(listInts, shape.cin * 9);
       return slot;
     });
     this.act = at;
     this.taps = roundUp(this.act + actFloats, 8);
     this.out = roundUp(this.taps + tapFloats, 8);
-    const { kernel, buffer } = convKernel((this.out + outFloats) * 4);
+    this.packed = roundUp(this.out + outFloats, 8);
+    this.list = roundUp(this.packed + 8 * listInts, 8);
+    const { kernel, buffer } = convKernel((this.list + listInts) * 4);
     this.kernel = kernel;
     this.memory = new Float32Array(buffer);
   }
@@ -110,7 +117,7 @@ export class WasmConvs {
     for (const s of this.slots) {
       const { cin, cout, n } = s.shape;
       unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
-      conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4);
+      conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4, this.list * 4, this.packed * 4);
       planes = cout;
       if (s.shape.pool) {
         pool(this.out * 4, cout, n, s.stride, this.act * 4);
