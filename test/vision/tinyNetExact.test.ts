@@ -90,9 +90,11 @@ describe('TinyNet inference on the WebAssembly kernel, to the bit', () => {
     }
   });
 
-  it('does so for awkward shapes: channel counts not multiples of 4, odd sides, layers without pooling', () => {
+  it('does so for awkward shapes: channel counts not multiples of 4, odd sides, sides of 8 and 16 read from the planes, layers without pooling', () => {
     const random = seededRandom(78);
     const specs: NetSpec[] = [
+      { channels: 3, size: 16, convs: [{ out: 5, pool: false }, { out: 6, pool: false }, { out: 7, pool: true }, { out: 3, pool: false }, { out: 2, pool: true }], classes: 2 },
+      { channels: 1, size: 8, convs: [{ out: 4, pool: false }, { out: 9, pool: true }], classes: 2 },
       { channels: 5, size: 7, convs: [{ out: 6, pool: true }, { out: 3, pool: false }, { out: 5, pool: true }], classes: 3 },
       { channels: 2, size: 9, convs: [{ out: 5, pool: true }, { out: 7, pool: false }, { out: 6, pool: true }], classes: 3 },
       { channels: 3, size: 12, convs: [{ out: 8, pool: false }, { out: 4, pool: true }, { out: 9, pool: false }], classes: 2 },

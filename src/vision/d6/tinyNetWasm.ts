@@ -18,6 +18,7 @@ export interface ConvShape {
 interface Kernel {
   readonly unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
   readonly conv: (p: number, k9: number, stride: number, pixels: number, w: number, b: number, cout: number, out: number, list: number, packed: number) => void;
+  readonly convRows: (x: number, xstride: number, cin: number, n: number, w: number, b: number, cout: number, out: number, stride: number, list: number, packed: number) => void;
   readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
 }
 
@@ -105,7 +106,7 @@ export class WasmConvs {
 
   /** The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n): a view valid until the next call. */
   forward(input: Float32Array): Float32Array {
-    const { unroll, conv, pool } = this.kernel;
+    const { unroll, conv, convRows, pool } = this.kernel;
     const first = (this.slots[0] as Slot).shape;
     if (input.length !== first.cin * first.n * first.n) throw new RangeError(`The input holds ${input.length} numbers but this network reads ${first.cin} planes of ${first.n} x ${first.n}.`);
     this.memory.set(input, this.act);
@@ -116,8 +117,19 @@ export class WasmConvs {
     let side = 0;
     for (const s of this.slots) {
       const { cin, cout, n } = s.shape;
-      unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
-      conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4, this.list * 4, this.packed * 4);
+      if (n % 8 === 0) {
+        // A pass's eight pixels lie in one row: the kernel reads the input planes themselves, no tap rows. They must
+        // not be the outputs it writes: an unpooled layer's outputs are moved to the input's place first.
+        if (x !== this.act) {
+          for (let c = 0; c < cin; c++) this.memory.copyWithin(this.act + c * n * n, x + c * xstride, x + c * xstride + n * n);
+          x = this.act;
+          xstride = n * n;
+        }
+        convRows(x * 4, xstride, cin, n, s.w * 4, s.b * 4, s.coutP, this.out * 4, s.stride, this.list * 4, this.packed * 4);
+      } else {
+        unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
+        conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4, this.list * 4, this.packed * 4);
+      }
       planes = cout;
       if (s.shape.pool) {
         pool(this.out * 4, cout, n, s.stride, this.act * 4);
