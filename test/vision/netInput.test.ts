@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bilinearAt, type RgbImage } from '../../src/core/image.js';
 import { netInput, normaliseNetInput, samplePlanes } from '../../src/vision/d6/netInput.js';
+import { transformInput } from '../../src/vision/d6/augment.js';
 import { seededRandom } from '../../src/stats/random.js';
 
 /** samplePlanes as defined, sample by sample and channel by channel through bilinearAt (its form before 2026-12-02). */
@@ -90,5 +91,82 @@ describe('the learned D6 reader samples its input as bilinear sampling defines i
     expect(p[8 * 3]).toBe(0);
     expect(p[8 * 3 + 7]).toBe(255);
     expect(p[64 + 8 * 3 + 7]).toBe(255);
+  });
+});
+
+/** normaliseNetInput as it was written first: each channel's body colour the middle of its central values sorted by a comparator. */
+function normaliseByDefinition(planes: Float32Array, size: number): Float32Array {
+  const out = planes.slice();
+  const plane = size * size;
+  const lo = Math.floor(size * 0.3);
+  const hi = Math.ceil(size * 0.7);
+  const centre: number[] = [];
+  for (let c = 0; c < 3; c++) {
+    const vals: number[] = [];
+    for (let y = lo; y < hi; y++) for (let x = lo; x < hi; x++) vals.push(out[c * plane + y * size + x] as number);
+    vals.sort((a, b) => a - b);
+    centre.push(vals[vals.length >> 1] ?? 0);
+  }
+  let dev = 0;
+  for (let c = 0; c < 3; c++) for (let i = 0; i < plane; i++) dev += Math.abs((out[c * plane + i] as number) - (centre[c] as number));
+  const scale = Math.max(8, dev / (3 * plane));
+  for (let c = 0; c < 3; c++) {
+    for (let i = 0; i < plane; i++) {
+      const v = ((out[c * plane + i] as number) - (centre[c] as number)) / scale;
+      out[c * plane + i] = v > 4 ? 4 : v < -4 ? -4 : v;
+    }
+  }
+  return out;
+}
+
+describe('the learned D6 reader normalises its input and turns it as defined', () => {
+  it('normalises to the bit as sorting by a comparator did, with ties, zeros of both signs in the middle and a NaN', () => {
+    const random = seededRandom(31);
+    const cases: Float32Array[] = [];
+    for (const size of [32, 16, 7]) {
+      const n = 3 * size * size;
+      // Sampled planes (0..255), few levels (many ties), signed values with +0 and -0 about the middle, and a NaN.
+      cases.push(new Float32Array(n).map(() => 255 * random()));
+      cases.push(new Float32Array(n).map(() => Math.floor(4 * random())));
+      cases.push(new Float32Array(n).map(() => [-0, 0, -1, 1][Math.floor(4 * random())] as number));
+      cases.push(new Float32Array(n).map(() => (random() < 0.5 ? -0 : 0)));
+      const withNaN = new Float32Array(n).map(() => 10 * random() - 5);
+      withNaN[Math.floor(size * 0.5) * size + Math.floor(size * 0.5)] = Number.NaN;
+      cases.push(withNaN);
+      cases.forEach((planes) => {
+        if (planes.length === n) expect(firstDifference(normaliseNetInput(planes.slice(), size), normaliseByDefinition(planes, size))).toBe(-1);
+      });
+    }
+    // The middle zero's sign is the one a stable sort leaves there: here -0 (the zeros' order: -0 first, then +0).
+    const size = 4;
+    const signed = new Float32Array(3 * 16).fill(5);
+    for (const [i, v] of [[5, -0], [6, 0], [9, 0], [10, -1]] as const) for (let c = 0; c < 3; c++) signed[c * 16 + i] = v;
+    expect(firstDifference(normaliseNetInput(signed.slice(), size), normaliseByDefinition(signed, size))).toBe(-1);
+  });
+
+  it('turns and mirrors each plane pixel by pixel, with the channels permuted and the sign applied', () => {
+    const random = seededRandom(5);
+    for (const size of [32, 7, 1]) {
+      const x = new Float32Array(3 * size * size).map(() => 6 * random() - 3);
+      for (let turn = 0; turn < 8; turn++) {
+        for (const [permutation, sign] of [[0, 1], [3, -1], [5, 1]] as const) {
+          const got = transformInput(x, size, turn, permutation, sign);
+          const perm = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]][permutation] as number[];
+          const want = new Float32Array(x.length);
+          for (let c = 0; c < 3; c++) {
+            for (let y = 0; y < size; y++) {
+              for (let xx = 0; xx < size; xx++) {
+                // Mirror x, then mirror y, then transpose, as the bits of `turn` say.
+                let u = turn & 1 ? size - 1 - xx : xx;
+                let v = turn & 2 ? size - 1 - y : y;
+                if (turn & 4) [u, v] = [v, u];
+                want[(c * size + y) * size + xx] = sign * (x[((perm[c] as number) * size + v) * size + u] as number);
+              }
+            }
+          }
+          expect(firstDifference(got, want), `size ${size}, turn ${turn}, permutation ${permutation}, sign ${sign}`).toBe(-1);
+        }
+      }
+    }
   });
 });

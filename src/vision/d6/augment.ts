@@ -14,14 +14,18 @@ const PERMUTATIONS: readonly (readonly [number, number, number])[] = [
   [2, 1, 0],
 ];
 
-/** One of the 8 turns/mirrors (bit 0: mirror x, bit 1: mirror y, bit 2: transpose), a channel permutation and a sign. */
-export function transformInput(x: Float32Array, size: number, turn: number, permutation: number, sign: 1 | -1): Float32Array {
-  const plane = size * size;
-  const out = new Float32Array(x.length);
-  const perm = PERMUTATIONS[permutation % 6] as readonly [number, number, number];
-  for (let c = 0; c < 3; c++) {
-    const src = (perm[c] as number) * plane;
-    const dst = c * plane;
+/**
+ * Where each pixel of a turned/mirrored `size`x`size` plane comes from, by turn: made once per side and turn (a
+ * reader turns every unsure die's input seven times, and working out the pixel's source per pixel and channel took
+ * about as long as a tenth of a network's pass).
+ */
+const sources = new Map<number, Int32Array>();
+
+function sourcesOf(size: number, turn: number): Int32Array {
+  const key = size * 8 + (turn & 7);
+  let from = sources.get(key);
+  if (from === undefined) {
+    from = new Int32Array(size * size);
     for (let y = 0; y < size; y++) {
       for (let xx = 0; xx < size; xx++) {
         let u = xx;
@@ -29,9 +33,24 @@ export function transformInput(x: Float32Array, size: number, turn: number, perm
         if (turn & 1) u = size - 1 - u;
         if (turn & 2) v = size - 1 - v;
         if (turn & 4) [u, v] = [v, u];
-        out[dst + y * size + xx] = sign * (x[src + v * size + u] as number);
+        from[y * size + xx] = v * size + u;
       }
     }
+    sources.set(key, from);
+  }
+  return from;
+}
+
+/** One of the 8 turns/mirrors (bit 0: mirror x, bit 1: mirror y, bit 2: transpose), a channel permutation and a sign. */
+export function transformInput(x: Float32Array, size: number, turn: number, permutation: number, sign: 1 | -1): Float32Array {
+  const plane = size * size;
+  const out = new Float32Array(x.length);
+  const perm = PERMUTATIONS[permutation % 6] as readonly [number, number, number];
+  const from = sourcesOf(size, turn);
+  for (let c = 0; c < 3; c++) {
+    const src = (perm[c] as number) * plane;
+    const dst = c * plane;
+    for (let i = 0; i < plane; i++) out[dst + i] = sign * (x[src + (from[i] as number)] as number);
   }
   return out;
 }

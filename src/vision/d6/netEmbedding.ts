@@ -7,6 +7,7 @@
  * check is of, and a named die they read otherwise is shown to be checked.
  */
 import { unitLength } from '../../core/unitLength.js';
+import type { RgbImage } from '../../core/image.js';
 import type { DieCrop } from '../faceRead.js';
 import { transformInput } from './augment.js';
 import { netInput } from './netInput.js';
@@ -57,9 +58,23 @@ export function d6TurnEmbeddings(nets: readonly TinyNet[], crop: DieCrop, turns:
 function eachTurn(nets: readonly TinyNet[], crop: DieCrop, from: number, to: number, use: (turn: number, output: { embedding: Float32Array; probs: Float32Array }) => void): void {
   for (const net of nets) {
     const size = net.spec.size;
-    const input = netInput(crop.image, size).data;
+    const input = inputOf(crop.image, size);
     for (let t = from; t < to; t++) use(t, net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1)));
   }
+}
+
+/**
+ * The last crop's network inputs, by side. The networks of a model read the same input, and faces learned on the dice
+ * ask for a crop's first turn and then, when unsure, for its other turns: resampling and normalising it each time cost
+ * about a third of a network's pass. Crops are not modified once cut, so the same image gives the same input.
+ */
+let last: { readonly image: RgbImage; readonly inputs: Map<number, Float32Array> } | undefined;
+
+function inputOf(image: RgbImage, size: number): Float32Array {
+  if (last?.image !== image) last = { image, inputs: new Map() };
+  let input = last.inputs.get(size);
+  if (input === undefined) last.inputs.set(size, (input = netInput(image, size).data));
+  return input;
 }
 
 /** `sum` (a new one when undefined) with `e` added to it. */

@@ -93,8 +93,7 @@ export function normaliseNetInput(out: Float32Array, size: number): Float32Array
   for (let c = 0; c < 3; c++) {
     const vals: number[] = [];
     for (let y = lo; y < hi; y++) for (let x = lo; x < hi; x++) vals.push(out[c * plane + y * size + x] as number);
-    vals.sort((a, b) => a - b);
-    centre.push(vals[vals.length >> 1] ?? 0);
+    centre.push(middleValue(vals));
   }
   for (let c = 0; c < 3; c++) for (let i = 0; i < plane; i++) dev += Math.abs((out[c * plane + i] as number) - (centre[c] as number));
   const scale = Math.max(8, dev / (3 * plane));
@@ -105,4 +104,25 @@ export function normaliseNetInput(out: Float32Array, size: number): Float32Array
     }
   }
   return out;
+}
+
+/**
+ * The element at index length >> 1 of `vals` sorted by (a, b) => a - b (a stable sort: +0 and -0 keep their order),
+ * 0 when empty. The numeric sort of a typed array needs no comparator calls (one was most of normalising an input);
+ * it puts -0 before +0, so a middle zero takes the sign of the zero the stable sort would have put there. With a NaN
+ * (no order) the comparator sort itself decides.
+ */
+function middleValue(vals: number[]): number {
+  const m = vals.length >> 1;
+  if (vals.length === 0) return 0;
+  if (vals.some(Number.isNaN)) return vals.sort((a, b) => a - b)[m] as number;
+  const sorted = Float64Array.from(vals).sort();
+  const v = sorted[m] as number;
+  if (v !== 0) return v;
+  // The zeros in their original order: the middle is the one m - (values below zero) along.
+  let below = 0;
+  for (const x of vals) if (x < 0) below++;
+  let nth = m - below;
+  for (const x of vals) if (x === 0 && nth-- === 0) return x;
+  return v;
 }

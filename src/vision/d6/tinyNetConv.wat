@@ -11,15 +11,21 @@
 ;; it sees through tap (ky, kx) of channel ci (0 outside the image). It moves
 ;; blocks with memory.copy / memory.fill (bulk memory, in Node since 12).
 ;;
-;; conv(p, k9, stride, w, b, cout, out): for every output channel co < cout and
-;; pixel q < stride,
-;;   out[co * stride + q] = max(0, b[co] + sum_k w[co * k9 + k] * p[k * stride + q])
-;; where p holds k9 tap rows and w one row of k9 weights per channel. k9 must be
-;; positive, cout a positive multiple of 4 and stride a positive multiple of 8
-;; (pad the channels with zero weights and the rows with pixels whose outputs
-;; are ignored). Each pass takes eight pixels (two f32x4) and four channels:
-;; eight accumulators, started at the biases, fed by two tap-row loads and four
-;; broadcast weights per tap, so each output sums bias, then taps in order.
+;; conv(p, k9, stride, pixels, w, b, cout, out, list, packed): for every output channel co < cout and
+;; pixel q < pixels,
+;;   out[co * stride + q] = max(0, b[co] + sum_k w4[co >> 2][k][co & 3] * p[k * stride + q])
+;; where p holds k9 tap rows `stride` floats apart and w4 the weights of four channels side by side at each tap
+;; ([cout / 4][k9][4]). k9 must be positive, cout a positive multiple of 4 and pixels a positive multiple of 8
+;; (pad the channels with zero weights and the rows with pixels whose outputs are ignored). Each pass takes eight
+;; pixels (two f32x4) and four channels: eight accumulators, started at the biases, fed by two tap-row loads and
+;; four broadcast weights per tap, so each output sums bias, then taps in order (a product rounded, then added and
+;; rounded: no fused multiply-add, so any order of passes gives the same floats). Taps whose eight inputs are all +0
+;; are left out (finite weights: their products are zeros, which change a sum at most by the sign of a zero, and the
+;; ReLU makes that +0). `list` (k9 int32) and `packed` (k9 x 8 floats) are the kernel's scratch.
+;;
+;; convRows(x, xstride, cin, n, w, b, cout, out, stride, list, packed): conv's outputs (pixels n x n, rows of out
+;; `stride` floats apart) for a side n that is a multiple of 8, read from the input planes without tap rows (the
+;; unrolling was about a twelfth of a pass); x must not overlap out.
 ;;
 ;; trainConv, weightSums and inputScatter (at the end): training's forward sums, weights'
 ;; and input's gradients in double precision, the plain loops' numbers to the bit
@@ -142,59 +148,52 @@
       (local.set $ch (i32.add (local.get $ch) (i32.const 1)))
       (br_if $eachC (i32.lt_u (local.get $ch) (local.get $c)))))
 
-  (func (export "conv")
-    (param $p i32) (param $k9 i32) (param $stride i32) (param $w i32) (param $b i32) (param $cout i32) (param $out i32)
-    (local $row i32) (local $wrow i32) (local $co i32) (local $q i32)
-    (local $w0 i32) (local $w1 i32) (local $w2 i32) (local $w3 i32)
-    (local $pk i32) (local $wk i32) (local $wend i32) (local $o i32)
-    (local $bias0 v128) (local $bias1 v128) (local $bias2 v128) (local $bias3 v128)
+  ;; The sums of one pass of eight pixels (from q) over the taps listed from `list` to `end` (weight offsets, their
+  ;; inputs side by side from `packed`), every group of four channels, ReLU, stored at out[co * stride + q].
+  (func $sums
+    (param $q i32) (param $list i32) (param $end i32) (param $packed i32) (param $w i32) (param $wrow i32) (param $b i32)
+    (param $cout i32) (param $out i32) (param $stride i32)
+    (local $row i32) (local $co i32) (local $pk i32) (local $wg i32) (local $wk i32) (local $o i32) (local $e i32)
     (local $x0 v128) (local $x1 v128) (local $v v128) (local $zero v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
     (local.set $row (i32.shl (local.get $stride) (i32.const 2)))
-    (local.set $wrow (i32.shl (local.get $k9) (i32.const 2)))
     (local.set $zero (v128.const i32x4 0 0 0 0))
-    (local.set $co (i32.const 0))
-    (loop $eachCo
-      (local.set $w0 (i32.add (local.get $w) (i32.mul (local.get $co) (local.get $wrow))))
-      (local.set $w1 (i32.add (local.get $w0) (local.get $wrow)))
-      (local.set $w2 (i32.add (local.get $w1) (local.get $wrow)))
-      (local.set $w3 (i32.add (local.get $w2) (local.get $wrow)))
-      (local.set $bias0 (v128.load32_splat (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
-      (local.set $bias1 (v128.load32_splat offset=4 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
-      (local.set $bias2 (v128.load32_splat offset=8 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
-      (local.set $bias3 (v128.load32_splat offset=12 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
-      (local.set $q (i32.const 0))
-      (loop $eachQ
-        (local.set $a0 (local.get $bias0))
-        (local.set $a1 (local.get $bias1))
-        (local.set $a2 (local.get $bias2))
-        (local.set $a3 (local.get $bias3))
-        (local.set $c0 (local.get $bias0))
-        (local.set $c1 (local.get $bias1))
-        (local.set $c2 (local.get $bias2))
-        (local.set $c3 (local.get $bias3))
-        ;; pk walks down the tap rows at pixel q; wk along the weight rows (offsets from w0).
-        (local.set $pk (i32.add (local.get $p) (i32.shl (local.get $q) (i32.const 2))))
-        (local.set $wk (i32.const 0))
-        (loop $eachK
-          (local.set $x0 (v128.load (local.get $pk)))
-          (local.set $x1 (v128.load offset=16 (local.get $pk)))
-          (local.set $v (v128.load32_splat (i32.add (local.get $w0) (local.get $wk))))
-          (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $v (v128.load32_splat (i32.add (local.get $w1) (local.get $wk))))
-          (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $v (v128.load32_splat (i32.add (local.get $w2) (local.get $wk))))
-          (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $v (v128.load32_splat (i32.add (local.get $w3) (local.get $wk))))
-          (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v) (local.get $x0))))
-          (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $v) (local.get $x1))))
-          (local.set $pk (i32.add (local.get $pk) (local.get $row)))
-          (local.set $wk (i32.add (local.get $wk) (i32.const 4)))
-          (br_if $eachK (i32.lt_u (local.get $wk) (local.get $wrow))))
+      (local.set $co (i32.const 0))
+      (loop $eachCo
+        ;; The group's weights, tap after tap, four channels to a tap (16 bytes) from wg.
+        (local.set $wg (i32.add (local.get $w) (i32.mul (local.get $co) (local.get $wrow))))
+        (local.set $a0 (v128.load32_splat (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+        (local.set $a1 (v128.load32_splat offset=4 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+        (local.set $a2 (v128.load32_splat offset=8 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+        (local.set $a3 (v128.load32_splat offset=12 (i32.add (local.get $b) (i32.shl (local.get $co) (i32.const 2)))))
+        (local.set $c0 (local.get $a0))
+        (local.set $c1 (local.get $a1))
+        (local.set $c2 (local.get $a2))
+        (local.set $c3 (local.get $a3))
+        (local.set $e (local.get $list))
+        (local.set $pk (local.get $packed))
+        (block $taps
+          (br_if $taps (i32.ge_u (local.get $e) (local.get $end)))
+          (loop $eachK
+            (local.set $wk (i32.add (local.get $wg) (i32.load (local.get $e))))
+            (local.set $x0 (v128.load (local.get $pk)))
+            (local.set $x1 (v128.load offset=16 (local.get $pk)))
+            (local.set $v (v128.load32_splat (local.get $wk)))
+            (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $v (v128.load32_splat offset=4 (local.get $wk)))
+            (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $v (v128.load32_splat offset=8 (local.get $wk)))
+            (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $v (v128.load32_splat offset=12 (local.get $wk)))
+            (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v) (local.get $x0))))
+            (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $v) (local.get $x1))))
+            (local.set $pk (i32.add (local.get $pk) (i32.const 32)))
+            (local.set $e (i32.add (local.get $e) (i32.const 4)))
+            (br_if $eachK (i32.lt_u (local.get $e) (local.get $end)))))
         ;; ReLU, then out[co * stride + q ..+8] and the next three channels one row apart.
         (local.set $o (i32.add (local.get $out)
           (i32.shl (i32.add (i32.mul (local.get $co) (local.get $stride)) (local.get $q)) (i32.const 2))))
@@ -209,10 +208,104 @@
         (local.set $o (i32.add (local.get $o) (local.get $row)))
         (v128.store (local.get $o) (f32x4.max (local.get $a3) (local.get $zero)))
         (v128.store offset=16 (local.get $o) (f32x4.max (local.get $c3) (local.get $zero)))
-        (local.set $q (i32.add (local.get $q) (i32.const 8)))
-        (br_if $eachQ (i32.lt_u (local.get $q) (local.get $stride))))
-      (local.set $co (i32.add (local.get $co) (i32.const 4)))
-      (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout)))))
+        (local.set $co (i32.add (local.get $co) (i32.const 4)))
+        (br_if $eachCo (i32.lt_u (local.get $co) (local.get $cout))))
+  )
+
+  (func (export "conv")
+    (param $p i32) (param $k9 i32) (param $stride i32) (param $pixels i32) (param $w i32) (param $b i32) (param $cout i32) (param $out i32) (param $list i32) (param $packed i32)
+    (local $row i32) (local $wrow i32) (local $q i32)
+    (local $pq i32) (local $pk i32) (local $wk i32) (local $wend i32) (local $e i32) (local $end i32)
+    (local $x0 v128) (local $x1 v128)
+    (local.set $row (i32.shl (local.get $stride) (i32.const 2)))
+    (local.set $wrow (i32.shl (local.get $k9) (i32.const 2)))
+    ;; Pixels outside, channels inside: the k9 tap rows of eight pixels (a few kilobytes) are read from memory once
+    ;; and stay in the cache while every channel group uses them (channels outside streamed the whole tap matrix,
+    ;; hundreds of kilobytes, once per group).
+    (local.set $q (i32.const 0))
+    (loop $eachQ
+      ;; The taps whose eight inputs are not all zero, gathered once for every channel group: their weight offsets
+      ;; (k x 16) from `list` to `end`, and their eight inputs side by side (32 bytes each) from `packed`. A ReLU output
+      ;; is zero in a fifth to a half of these blocks, and leaving a zero product out changes a sum at most by the
+      ;; sign of a zero, which the ReLU at the end takes to +0 whichever it is: the outputs are the same floats.
+      (local.set $pq (i32.add (local.get $p) (i32.shl (local.get $q) (i32.const 2))))
+      (local.set $wend (i32.shl (local.get $wrow) (i32.const 2)))
+      (local.set $end (local.get $list))
+      (local.set $pk (local.get $packed))
+      (local.set $wk (i32.const 0))
+      (loop $eachTap
+        (local.set $x0 (v128.load (local.get $pq)))
+        (local.set $x1 (v128.load offset=16 (local.get $pq)))
+        (i32.store (local.get $end) (local.get $wk))
+        (v128.store (local.get $pk) (local.get $x0))
+        (v128.store offset=16 (local.get $pk) (local.get $x1))
+        (local.set $e (v128.any_true (v128.or (local.get $x0) (local.get $x1))))
+        (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+        (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+        (local.set $pq (i32.add (local.get $pq) (local.get $row)))
+        (local.set $wk (i32.add (local.get $wk) (i32.const 16)))
+        (br_if $eachTap (i32.lt_u (local.get $wk) (local.get $wend))))
+      (call $sums (local.get $q) (local.get $list) (local.get $end) (local.get $packed) (local.get $w) (local.get $wrow) (local.get $b)
+        (local.get $cout) (local.get $out) (local.get $stride))
+      (local.set $q (i32.add (local.get $q) (i32.const 8)))
+      (br_if $eachQ (i32.lt_u (local.get $q) (local.get $pixels)))))
+
+  ;; convRows(x, xstride, cin, n, w, b, cout, out, stride, list, packed): conv's outputs for a side n that is a multiple
+  ;; of 8, read from the input planes themselves (cin planes n x n, xstride floats apart), no tap rows: a pass's eight
+  ;; pixels lie in one row, so a tap's eight inputs are eight neighbours in one input row (a row outside the image:
+  ;; the tap is left out, all its inputs 0; the column left of the first or right of the last: that lane 0).
+  (func (export "convRows")
+    (param $x i32) (param $xstride i32) (param $cin i32) (param $n i32) (param $w i32) (param $b i32) (param $cout i32)
+    (param $out i32) (param $stride i32) (param $list i32) (param $packed i32)
+    (local $wrow i32) (local $q i32) (local $y i32) (local $x0 i32) (local $ci i32) (local $dy i32) (local $dx i32)
+    (local $sy i32) (local $at i32) (local $pk i32) (local $wk i32) (local $e i32) (local $end i32)
+    (local $v0 v128) (local $v1 v128)
+    (local.set $wrow (i32.mul (i32.mul (local.get $cin) (i32.const 9)) (i32.const 4)))
+    (local.set $q (i32.const 0))
+    (loop $eachQ
+      (local.set $y (i32.div_u (local.get $q) (local.get $n)))
+      (local.set $x0 (i32.sub (local.get $q) (i32.mul (local.get $y) (local.get $n))))
+      (local.set $end (local.get $list))
+      (local.set $pk (local.get $packed))
+      (local.set $wk (i32.const 0))
+      (local.set $ci (i32.const 0))
+      (loop $eachCi
+        (local.set $dy (i32.const -1))
+        (loop $eachDy
+          (local.set $sy (i32.add (local.get $y) (local.get $dy)))
+          (if (i32.lt_u (local.get $sy) (local.get $n))
+            (then
+              (local.set $dx (i32.const -1))
+              (loop $eachDx
+                ;; The eight inputs from column x0 + dx of row sy.
+                (local.set $at (i32.add (local.get $x)
+                  (i32.shl (i32.add (i32.add (i32.mul (local.get $ci) (local.get $xstride)) (i32.mul (local.get $sy) (local.get $n)))
+                    (i32.add (local.get $x0) (local.get $dx))) (i32.const 2))))
+                (local.set $v0 (v128.load (local.get $at)))
+                (local.set $v1 (v128.load offset=16 (local.get $at)))
+                (if (i32.and (i32.eq (local.get $dx) (i32.const -1)) (i32.eqz (local.get $x0)))
+                  (then (local.set $v0 (v128.and (local.get $v0) (v128.const i32x4 0 -1 -1 -1)))))
+                (if (i32.and (i32.eq (local.get $dx) (i32.const 1)) (i32.eq (i32.add (local.get $x0) (i32.const 8)) (local.get $n)))
+                  (then (local.set $v1 (v128.and (local.get $v1) (v128.const i32x4 -1 -1 -1 0)))))
+                (i32.store (local.get $end) (i32.add (local.get $wk) (i32.shl (i32.add (local.get $dx) (i32.const 1)) (i32.const 4))))
+                (v128.store (local.get $pk) (local.get $v0))
+                (v128.store offset=16 (local.get $pk) (local.get $v1))
+                (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+                (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+                (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+                (local.set $dx (i32.add (local.get $dx) (i32.const 1)))
+                (br_if $eachDx (i32.le_s (local.get $dx) (i32.const 1))))))
+          ;; Tap (ci, dy + 1, dx + 1) is weight row k = (ci * 3 + dy + 1) * 3 + dx + 1: three taps a kernel row.
+          (local.set $wk (i32.add (local.get $wk) (i32.const 48)))
+          (local.set $dy (i32.add (local.get $dy) (i32.const 1)))
+          (br_if $eachDy (i32.le_s (local.get $dy) (i32.const 1))))
+        (local.set $ci (i32.add (local.get $ci) (i32.const 1)))
+        (br_if $eachCi (i32.lt_u (local.get $ci) (local.get $cin))))
+      (call $sums (local.get $q) (local.get $list) (local.get $end) (local.get $packed) (local.get $w) (local.get $wrow) (local.get $b)
+        (local.get $cout) (local.get $out) (local.get $stride))
+      (local.set $q (i32.add (local.get $q) (i32.const 8)))
+      (br_if $eachQ (i32.lt_u (local.get $q) (i32.mul (local.get $n) (local.get $n))))))
+
   ;; Training's sums, in double precision as TinyNet's plain loops make them (convKernels.ts), so each float32
   ;; result is the loops' own to the bit: a product of two float32 is exact in a double, every sum is added in the
   ;; loops' order, and the result is rounded to float32 once, as a store into a Float32Array rounds it.

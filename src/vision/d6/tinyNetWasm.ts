@@ -17,7 +17,8 @@ export interface ConvShape {
 
 interface Kernel {
   readonly unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
-  readonly conv: (p: number, k9: number, stride: number, w: number, b: number, cout: number, out: number) => void;
+  readonly conv: (p: number, k9: number, stride: number, pixels: number, w: number, b: number, cout: number, out: number, list: number, packed: number) => void;
+  readonly convRows: (x: number, xstride: number, cin: number, n: number, w: number, b: number, cout: number, out: number, stride: number, list: number, packed: number) => void;
   readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
 }
 
@@ -28,7 +29,9 @@ const roundUp = (v: number, m: number): number => (v + m - 1) & -m;
 
 interface Slot {
   readonly shape: ConvShape;
-  /** Pixels per tap row: n x n padded to the kernel's eight-pixel passes. */
+  /** Pixels computed: n x n rounded up to the kernel's eight-pixel passes. */
+  readonly pixels: number;
+  /** Floats from one tap row (and output plane) to the next: `pixels` and eight more (see the constructor). */
   readonly stride: number;
   /** Output channels padded to the kernel's four-channel passes (with zero weights). */
   readonly coutP: number;
@@ -51,6 +54,9 @@ export class WasmConvs {
   private readonly act: number;
   private readonly taps: number;
   private readonly out: number;
+  /** Offsets of the kernel's scratch for a pass of eight pixels: the inputs of the taps it reads, eight floats a tap, and their weights' offsets. */
+  private readonly packed: number;
+  private readonly list: number;
 
   constructor(shapes: readonly ConvShape[]) {
     // Every buffer starts on a 32-byte boundary, so the kernel's vector loads and stores are aligned.
@@ -58,34 +64,49 @@ export class WasmConvs {
     let actFloats = 0;
     let tapFloats = 0;
     let outFloats = 0;
+    let listInts = 0;
     this.slots = shapes.map((shape) => {
-      const stride = roundUp(shape.n * shape.n, 8);
+      const pixels = roundUp(shape.n * shape.n, 8);
+      // Rows a power of two apart (1024 pixels, 4 KiB) would all fall in the same few cache sets, and the hundreds of
+      // tap rows a pass of eight pixels reads would evict each other: eight floats more shift each row to other sets.
+      const stride = pixels + 8;
       const coutP = roundUp(shape.cout, 4);
-      const slot = { shape, stride, coutP, w: at, b: roundUp(at + coutP * shape.cin * 9, 8) };
+      const slot = { shape, pixels, stride, coutP, w: at, b: roundUp(at + coutP * shape.cin * 9, 8) };
       at = roundUp(slot.b + coutP, 8);
       actFloats = Math.max(actFloats, shape.cin * shape.n * shape.n);
       tapFloats = Math.max(tapFloats, shape.cin * 9 * stride);
       outFloats = Math.max(outFloats, coutP * stride);
+      listInts = Math.max(listInts, shape.cin * 9);
       return slot;
     });
     this.act = at;
     this.taps = roundUp(this.act + actFloats, 8);
     this.out = roundUp(this.taps + tapFloats, 8);
-    const { kernel, buffer } = convKernel((this.out + outFloats) * 4);
+    this.packed = roundUp(this.out + outFloats, 8);
+    this.list = roundUp(this.packed + 8 * listInts, 8);
+    const { kernel, buffer } = convKernel((this.list + listInts) * 4);
     this.kernel = kernel;
     this.memory = new Float32Array(buffer);
   }
 
-  /** Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). */
+  /**
+   * Copies layer `i`'s weights ([cout][cin x 9]) and biases in (the padding channels stay zero). The kernel reads the
+   * weights of four channels at a tap side by side, so they are stored [cout / 4][cin x 9][4].
+   */
   load(i: number, w: Float32Array, b: Float32Array): void {
     const s = this.slots[i] as Slot;
-    this.memory.set(w, s.w);
+    const { cin, cout } = s.shape;
+    const k9 = cin * 9;
+    for (let co = 0; co < cout; co++) {
+      const at = s.w + (co >> 2) * k9 * 4 + (co & 3);
+      for (let k = 0; k < k9; k++) this.memory[at + 4 * k] = w[co * k9 + k] as number;
+    }
     this.memory.set(b, s.b);
   }
 
   /** The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n): a view valid until the next call. */
   forward(input: Float32Array): Float32Array {
-    const { unroll, conv, pool } = this.kernel;
+    const { unroll, conv, convRows, pool } = this.kernel;
     const first = (this.slots[0] as Slot).shape;
     if (input.length !== first.cin * first.n * first.n) throw new RangeError(`The input holds ${input.length} numbers but this network reads ${first.cin} planes of ${first.n} x ${first.n}.`);
     this.memory.set(input, this.act);
@@ -96,8 +117,19 @@ export class WasmConvs {
     let side = 0;
     for (const s of this.slots) {
       const { cin, cout, n } = s.shape;
-      unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
-      conv(this.taps * 4, cin * 9, s.stride, s.w * 4, s.b * 4, s.coutP, this.out * 4);
+      if (n % 8 === 0) {
+        // A pass's eight pixels lie in one row: the kernel reads the input planes themselves, no tap rows. They must
+        // not be the outputs it writes: an unpooled layer's outputs are moved to the input's place first.
+        if (x !== this.act) {
+          for (let c = 0; c < cin; c++) this.memory.copyWithin(this.act + c * n * n, x + c * xstride, x + c * xstride + n * n);
+          x = this.act;
+          xstride = n * n;
+        }
+        convRows(x * 4, xstride, cin, n, s.w * 4, s.b * 4, s.coutP, this.out * 4, s.stride, this.list * 4, this.packed * 4);
+      } else {
+        unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
+        conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4, this.list * 4, this.packed * 4);
+      }
       planes = cout;
       if (s.shape.pool) {
         pool(this.out * 4, cout, n, s.stride, this.act * 4);
