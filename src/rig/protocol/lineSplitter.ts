@@ -1,3 +1,6 @@
+/** What `push` returns for a chunk that finished no line (shared: callers only read it). */
+const NO_LINES: readonly { line: string; overlong: boolean }[] = Object.freeze([]);
+
 /**
  * Turns arbitrary chunks of bytes from the serial port into lines, however the chunks are split.
  * Accepts \n and \r\n. A line that grows past `maxLength` without a newline is cut off and reported
@@ -11,12 +14,19 @@ export class LineSplitter {
   constructor(private readonly maxLength: number) {}
 
   /** Feeds one chunk; returns the complete lines it finished, each flagged when it was cut off. */
-  push(chunk: Uint8Array | string): { line: string; overlong: boolean }[] {
+  push(chunk: Uint8Array | string): readonly { line: string; overlong: boolean }[] {
     const text =
       typeof chunk === 'string'
         ? chunk
-        : // A view, not a copy, of the chunk's bytes.
-          Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+        : Buffer.isBuffer(chunk)
+          ? chunk.toString('latin1')
+          : // A view, not a copy, of the chunk's bytes.
+            Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    // Most chunks from a port are part of a line (a reply comes in several): kept, nothing to return.
+    if (!this.discarding && text.indexOf('\n') === -1 && this.pending.length + text.length <= this.maxLength) {
+      this.pending += text;
+      return NO_LINES;
+    }
     const out: { line: string; overlong: boolean }[] = [];
     let start = 0;
     for (;;) {
