@@ -101,8 +101,7 @@ abstract class LinkBase implements SerialLink {
  *
  * A reply comes in several chunks (a USB-serial bridge sends what it has every millisecond or so), each
  * a wake-up of a process that was asleep, so the work per chunk is kept small: one listener stays on
- * serialport's poller, which is only re-armed (`once` added and removed a wrapper each time), and the
- * bytes are copied once.
+ * serialport's poller, which is only re-armed (`once` added and removed a wrapper each time).
  */
 class PolledLink extends LinkBase {
   private readonly buffer = Buffer.allocUnsafe(READ_CHUNK);
@@ -143,27 +142,26 @@ class PolledLink extends LinkBase {
     }
     // A tty in raw mode (VMIN 1) that is readable but has nothing to read has hung up.
     if (n === 0) return this.lost(new Error('the port hung up'));
-    const chunk = Buffer.allocUnsafe(n); // a copy: the read buffer is reused
-    this.buffer.copy(chunk, 0, 0, n);
+    const chunk = Buffer.from(this.buffer.subarray(0, n)); // a copy: the read buffer is reused
     this.arm();
     this.deliver(chunk);
   };
 
   write(text: string): void {
     if (this.closed) return;
+    const bytes = Buffer.from(text, 'latin1');
     if (this.flushing) {
-      this.queue.push(Buffer.from(text, 'latin1'));
+      this.queue.push(bytes);
       return;
     }
     let written = 0;
     try {
-      // The text as latin1 bytes, without a Buffer made for it first.
-      if (this.polled.fd !== null) written = writeSync(this.polled.fd, text, null, 'latin1');
+      if (this.polled.fd !== null) written = writeSync(this.polled.fd, bytes);
     } catch (e) {
       if (!isRetryable(e)) return this.lost(e as Error);
     }
-    if (written < text.length) {
-      this.queue.push(Buffer.from(text, 'latin1').subarray(written));
+    if (written < bytes.length) {
+      this.queue.push(bytes.subarray(written));
       void this.flush();
     }
   }
