@@ -19,6 +19,7 @@ import { crcField } from '../src/rig/protocol/crc16.js';
 import { encodeCommand } from '../src/rig/protocol/encode.js';
 import { LineSplitter } from '../src/rig/protocol/lineSplitter.js';
 import { BAUD } from '../src/rig/protocol/pinMap.js';
+import { nextSeq } from '../src/rig/protocol/sequence.js';
 import { SerialRigDriver } from '../src/rig/serial/serialDriver.js';
 import { openSerialPortLink, type LinkOpener } from '../src/rig/serial/serialLink.js';
 import { SimulatedRig } from '../src/rig/simulated/simulatedRig.js';
@@ -125,8 +126,11 @@ const openStreamLink: LinkOpener = async (path) => {
   };
 };
 
-/** Round trips of `ping` over a bare link and the codec, without the driver: the floor the driver is compared with. */
-async function barePings(open: LinkOpener, path: string, n: number): Promise<number[]> {
+/**
+ * Round trips of `ping` over a bare link and the codec, without the driver: the floor the driver is compared with;
+ * and the main thread's CPU per ping after the first `warm`, whose round trips are dropped too.
+ */
+async function barePings(open: LinkOpener, path: string, n: number, warm: number): Promise<{ trips: number[]; cpuMs: number }> {
   const splitter = new LineSplitter(400);
   let waiting: ((line: string) => void) | undefined;
   const next = (match: (l: string) => boolean): Promise<string> =>
@@ -142,17 +146,76 @@ async function barePings(open: LinkOpener, path: string, n: number): Promise<num
   });
   await banner;
   const out: number[] = [];
+  let cpu0 = 0;
   for (let i = 1; i <= n; i++) {
+    if (i === warm + 1) cpu0 = mainThreadCpuMs();
     const reply = next((l) => l.startsWith(`${i} ok`));
     const t0 = performance.now();
     link.write(encodeCommand(i, 'ping'));
     await reply;
     out.push(performance.now() - t0);
   }
+  const cpuMs = (mainThreadCpuMs() - cpu0) / (n - warm);
   await link.close();
   // Let the harness see the port close, so the next open resets the board.
   await new Promise((r) => setTimeout(r, 100));
-  return out;
+  return { trips: out.slice(warm), cpuMs };
+}
+
+/**
+ * The driver's tumbles again over a bare port link with the least JS: the tumble line, a heartbeat whenever the host
+ * has been silent for 200 ms (a status first and once the reply is overdue, pings otherwise) and a light every third
+ * tumble, as the driver sends them; no retries, no checks. What any host pays on this board and machine: a wake-up
+ * for each piece the replies come in and for each heartbeat. Main-thread CPU per tumble, and commands per tumble.
+ */
+async function bareTumbles(path: string, n: number, motionMs: number): Promise<{ cpuMs: number[]; commands: number }> {
+  const splitter = new LineSplitter(400);
+  let onLine: (line: string) => void = () => undefined;
+  const until = (match: (l: string) => boolean): Promise<string> =>
+    new Promise((resolve) => {
+      onLine = (l) => {
+        if (match(l)) resolve(l);
+      };
+    });
+  const banner = until((l) => l.startsWith('! boot'));
+  const link = await openSerialPortLink(path);
+  link.onData((chunk) => {
+    for (const { line } of splitter.push(chunk)) onLine(line);
+  });
+  await banner;
+  let seq = 0;
+  const send = (verb: string): number => {
+    seq = nextSeq(seq);
+    link.write(encodeCommand(seq, verb));
+    return seq;
+  };
+  const exchange = (verb: string): Promise<string> => {
+    const s = send(verb);
+    return until((l) => l.startsWith(`${s} `));
+  };
+  await exchange('identify'); // the board runs no motion before
+  const cpuMs: number[] = [];
+  const seq0 = seq;
+  for (let i = 0; i < n; i++) {
+    const c0 = mainThreadCpuMs();
+    if (i % 3 === 0) await exchange('light');
+    const sentAt = performance.now();
+    const done = exchange('tumble');
+    let first = true;
+    const beat = (): void => {
+      send(first || performance.now() - sentAt > motionMs + 400 ? 'status' : 'ping');
+      first = false;
+      timer = setTimeout(beat, 200);
+    };
+    let timer = setTimeout(beat, 200);
+    await done;
+    clearTimeout(timer);
+    cpuMs.push(mainThreadCpuMs() - c0);
+  }
+  const commands = (seq - seq0) / n;
+  await link.close();
+  await new Promise((r) => setTimeout(r, 100));
+  return { cpuMs, commands };
 }
 
 export async function runRigBench(): Promise<void> {
@@ -160,15 +223,18 @@ export async function runRigBench(): Promise<void> {
   let driver: SerialRigDriver | undefined;
   try {
     board = await OffThreadBoard.start();
-    const bare = (await barePings(openSerialPortLink, board.path, 220)).slice(20);
-    const stream = (await barePings(openStreamLink, board.path, 220)).slice(20);
+    const bareRun = await barePings(openSerialPortLink, board.path, 220, 20);
+    const bare = bareRun.trips;
+    const stream = (await barePings(openStreamLink, board.path, 220, 20)).trips;
 
     // No idle pings: the figures are the commands' own.
     driver = new SerialRigDriver({ path: board.path, idleHeartbeatMs: 0, reconnect: false });
     await driver.connect();
     for (let i = 0; i < 20; i++) await driver.ping();
     const trips: number[] = [];
+    const pingCpu0 = mainThreadCpuMs();
     for (let i = 0; i < 200; i++) trips.push(await driver.ping());
+    const pingCpuMs = (mainThreadCpuMs() - pingCpu0) / trips.length;
     // A ping and its reply as they are on the wire at this point of the run (seq and board clock digits).
     const up = (await driver.status()).uptimeMs ?? 0;
     const seq = driver.linkStats().commands;
@@ -181,6 +247,7 @@ export async function runRigBench(): Promise<void> {
     const procCpu: number[] = [];
     const boardCpu: number[] = [];
     const beyond: number[] = [];
+    const durations: number[] = [];
     const commands0 = driver.linkStats().commands;
     for (let i = 0; i < tumbles; i++) {
       const [m0, p0, b0, w0] = [mainThreadCpuMs(), processCpuMs(), board.cpuMs(), performance.now()];
@@ -190,6 +257,7 @@ export async function runRigBench(): Promise<void> {
       procCpu.push(processCpuMs() - p0 - b);
       boardCpu.push(b);
       beyond.push(performance.now() - w0 - r.durationMs);
+      durations.push(r.durationMs);
     }
     const perTumble = (driver.linkStats().commands - commands0) / tumbles;
     const [m0, p0, b0] = [mainThreadCpuMs(), processCpuMs(), board.cpuMs()];
@@ -198,6 +266,10 @@ export async function runRigBench(): Promise<void> {
     const idleProc = processCpuMs() - p0 - (board.cpuMs() - b0);
     const stats = driver.linkStats();
     const target = 5;
+    await driver.close();
+    driver = undefined;
+    await new Promise((r) => setTimeout(r, 100)); // the harness sees the port close: the next open resets the board
+    const floor = await bareTumbles(board.path, tumbles, median(durations));
 
     report('rig: serial driver on the emulated board (real firmware in simavr, pty at 115200 baud)', [
       ['ping round trip, median', `${med.toFixed(2)} ms`, `over ${trips.length}; p99 ${percentile(trips, 0.99).toFixed(2)} ms`],
@@ -206,10 +278,21 @@ export async function runRigBench(): Promise<void> {
       ['bare port link loop, median', `${median(bare).toFixed(2)} ms`, `${(median(bare) / wire).toFixed(2)}x wire: the pty and emulator's share`],
       ["serialport's stream instead, median", `${median(stream).toFixed(2)} ms`, `${(median(stream) / wire).toFixed(2)}x wire: what the driver's own link saves`],
       [
+        'host CPU per ping, main thread',
+        `${(pingCpuMs * 1000).toFixed(0)} us`,
+        `bare port link loop ${(bareRun.cpuMs * 1000).toFixed(0)} us: the driver's own share ${((pingCpuMs - bareRun.cpuMs) * 1000).toFixed(0)} us a command`,
+      ],
+      [
         'host CPU per tumble, main thread',
         `${median(mainCpu).toFixed(2)} ms`,
         `(target < ${target} ms) ${(median(mainCpu) / target).toFixed(2)}x the target; median of ${tumbles}; ` +
           `${perTumble.toFixed(1)} commands each (tumble and heartbeats); idle 1.2 s: ${idleMain.toFixed(2)} ms`,
+      ],
+      [
+        'the same tumbles over a bare port link',
+        `${median(floor.cpuMs).toFixed(2)} ms`,
+        `main thread, ${floor.commands.toFixed(1)} commands each: what any host pays here (a wake-up per reply piece and ` +
+          `heartbeat); the driver's own share ${(median(mainCpu) - median(floor.cpuMs)).toFixed(2)} ms`,
       ],
       [
         'host CPU per tumble, whole process',

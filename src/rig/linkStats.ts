@@ -40,7 +40,8 @@ export class LinkStatsRecorder {
   /** A non-motion command got its reply `ms` after it was first sent. */
   roundTrip(ms: number): void {
     this.roundTrips.push(ms);
-    if (this.roundTrips.length > ROUND_TRIPS_KEPT) this.roundTrips.splice(0, this.roundTrips.length - ROUND_TRIPS_KEPT);
+    // Trimmed in batches: once full, dropping the oldest every command moved 511 numbers each time.
+    if (this.roundTrips.length >= 2 * ROUND_TRIPS_KEPT) this.roundTrips.splice(0, this.roundTrips.length - ROUND_TRIPS_KEPT);
   }
 
   snapshot(): LinkStats {
@@ -50,7 +51,7 @@ export class LinkStatsRecorder {
       crcFailures: this.crcFailures,
       timeouts: this.timeouts,
       reconnects: this.reconnects,
-      roundTripsMs: [...this.roundTrips],
+      roundTripsMs: this.roundTrips.slice(-ROUND_TRIPS_KEPT),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { crc16Update, crcHex } from './crc16.js';
+import { crc16Prefix, crcHex } from './crc16.js';
 import type { BoardLine, InvalidReason } from './messages.js';
 import { MAX_SEQ } from './sequence.js';
 
@@ -10,7 +10,8 @@ const invalid = (reason: InvalidReason, raw: string): BoardLine => ({ kind: 'inv
 function splitFields(words: readonly string[]): { words: string[]; fields: Record<string, string> } {
   const fields: Record<string, string> = {};
   const plain: string[] = [];
-  for (const w of words) {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
     const eq = w.indexOf('=');
     if (eq > 0) fields[w.slice(0, eq)] = w.slice(eq + 1);
     else plain.push(w);
@@ -25,21 +26,22 @@ function splitFields(words: readonly string[]): { words: string[]; fields: Recor
 export function decodeLine(input: string): BoardLine {
   const raw = input.endsWith('\r') ? input.slice(0, -1) : input;
   if (raw.length > MAX_BOARD_LINE) return invalid('too_long', raw);
-  const star = raw.length - 5;
-  // One pass checks the bytes and computes the CRC of the body (every line from the board comes through here).
-  let crc = 0xffff;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c < 0x20 || c > 0x7e) return invalid('bad_bytes', raw);
-    if (i < star) crc = crc16Update(crc, c);
   }
+  const star = raw.length - 5;
   if (star < 1 || raw[star] !== '*' || !/^[0-9A-F]{4}$/.test(raw.slice(star + 1))) return invalid('bad_syntax', raw);
-  if (crcHex(crc) !== raw.slice(star + 1)) return invalid('bad_crc', raw);
+  if (crcHex(crc16Prefix(raw, star)) !== raw.slice(star + 1)) return invalid('bad_crc', raw);
   const body = raw.slice(0, star);
 
+  // Indexes, not destructuring or callbacks: every line from the board comes through here, a few a second, so
+  // this code stays in V8's interpreter, where each iterator and closure costs.
   const tokens = body.split(' ');
-  if (tokens.some((t) => t === '')) return invalid('bad_syntax', raw);
-  const [head, second, ...rest] = tokens;
+  for (let i = 0; i < tokens.length; i++) if (tokens[i] === '') return invalid('bad_syntax', raw);
+  const head = tokens[0];
+  const second = tokens[1];
+  const rest = tokens.slice(2);
   if (head === '!') {
     if (second === undefined || !/^[a-z_]+$/.test(second)) return invalid('bad_syntax', raw);
     const { words, fields } = splitFields(rest);
@@ -57,7 +59,9 @@ export function decodeLine(input: string): BoardLine {
     return { kind: 'ok', seq, fields, raw };
   }
   if (second === 'err') {
-    const [code, name, ...more] = rest;
+    const code = rest[0];
+    const name = rest[1];
+    const more = rest.slice(2);
     if (code === undefined || name === undefined || !/^[0-9]{1,3}$/.test(code) || !/^[a-z_]+$/.test(name)) {
       return invalid('bad_syntax', raw);
     }

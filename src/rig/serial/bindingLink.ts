@@ -14,7 +14,13 @@ export interface BindingPort {
 
 interface Poller {
   once(event: 'readable', callback: (err: Error | null) => void): unknown;
+  /** serialport's poller (an EventEmitter): a listener that stays, and `poll` to wait for the next event. */
+  on?(event: 'readable', callback: (err: Error | null) => void): unknown;
+  poll?(events: number): void;
 }
+
+/** The poller's flag for "readable" (libuv's UV_READABLE). */
+const UV_READABLE = 1;
 
 /** A port whose descriptor can be read and written directly when its poller says so (Linux, macOS). */
 interface PollablePort extends BindingPort {
@@ -72,7 +78,8 @@ abstract class LinkBase implements SerialLink {
   }
 
   protected deliver(chunk: Buffer): void {
-    for (const l of this.dataListeners) l(chunk);
+    const listeners = this.dataListeners;
+    for (let i = 0; i < listeners.length; i++) (listeners[i] as (chunk: Buffer) => void)(chunk);
   }
 
   /** The port failed or hung up without being asked to close (an unplug): release it and say so. */
@@ -91,6 +98,10 @@ abstract class LinkBase implements SerialLink {
  * (the poller is level-triggered: data left over wakes it again). A write that does not fit in the
  * port's output buffer, which only a stalled port causes, goes on through the binding's own write,
  * which waits for room.
+ *
+ * A reply comes in several chunks (a USB-serial bridge sends what it has every millisecond or so), each
+ * a wake-up of a process that was asleep, so the work per chunk is kept small: one listener stays on
+ * serialport's poller, which is only re-armed (`once` added and removed a wrapper each time).
  */
 class PolledLink extends LinkBase {
   private readonly buffer = Buffer.allocUnsafe(READ_CHUNK);
@@ -105,11 +116,15 @@ class PolledLink extends LinkBase {
   }
 
   protected startReading(): void {
+    const { poller } = this.polled;
+    if (poller.on && poller.poll) poller.on('readable', this.onReadable);
     this.arm();
   }
 
   private arm(): void {
-    this.polled.poller.once('readable', this.onReadable);
+    const { poller } = this.polled;
+    if (poller.poll && poller.on) poller.poll(UV_READABLE);
+    else poller.once('readable', this.onReadable);
   }
 
   private readonly onReadable = (err: Error | null): void => {

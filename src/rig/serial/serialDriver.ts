@@ -275,7 +275,9 @@ export class SerialRigDriver implements RigDriver {
     this.echoes = 0;
     link.onData((chunk) => {
       if (gen !== this.linkGen) return;
-      for (const { line, overlong } of this.splitter.push(chunk)) {
+      const lines = this.splitter.push(chunk);
+      for (let i = 0; i < lines.length; i++) {
+        const { line, overlong } = lines[i] as { line: string; overlong: boolean };
         // A line we sent coming back as it was: a terminal or a loopback, not a board (and no CRC failure).
         if (this.lane.sentRecently(line)) {
           this.echoes++;
