@@ -19,8 +19,9 @@ interface Poller {
   poll?(events: number): void;
 }
 
-/** The poller's flag for "readable" (libuv's UV_READABLE). */
+/** The poller's flags for "readable" and "writable" (libuv's UV_READABLE, UV_WRITABLE). */
 const UV_READABLE = 1;
+const UV_WRITABLE = 2;
 
 /** A port whose descriptor can be read and written directly when its poller says so (Linux, macOS). */
 interface PollablePort extends BindingPort {
@@ -123,7 +124,10 @@ class PolledLink extends LinkBase {
 
   private arm(): void {
     const { poller } = this.polled;
-    if (poller.poll && poller.on) poller.poll(UV_READABLE);
+    // The native poller starts libuv's poll with the events of this call alone, not all it was asked for: while
+    // a write waits for room (the binding's own wait for "writable"), asking for "readable" alone would drop that
+    // wait, and the write would stall for as long as the port stayed busy reading.
+    if (poller.poll && poller.on) poller.poll(UV_READABLE | (this.flushing ? UV_WRITABLE : 0));
     else poller.once('readable', this.onReadable);
   }
 
