@@ -4,6 +4,8 @@
  * store's schema version at the root page its entry still gives somewhere in the file.
  */
 import { closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { makeFolders } from '../core/makeFolders.js';
 import { StoreError } from './errors.js';
 import { fileLayout, firstPage, freelistPages, isTablePage, schemaEntriesOf, type SchemaEntry } from './schemaPages.js';
 import { isSqliteError, openDatabase, type Database } from './sqlite.js';
@@ -143,6 +145,7 @@ export function wholePagesCopy(from: string, copy: string): boolean {
   }
   const size = statSync(from).size;
   if (layout === undefined || size % layout.pageSize === 0) return false;
+  makeFolders(dirname(copy)); // beside the new store, whose folder may not be made yet
   copyFileSync(from, copy);
   truncateSync(copy, size - (size % layout.pageSize));
   if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${copy}-wal`);
