@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RgbImage } from '../../src/core/image.js';
 import { cellSums } from '../../src/vision/cocked/cells.js';
-
-/** Deterministic 32-bit LCG in [0, 1). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function randomImage(width: number, height: number, seed: number): RgbImage {
-  const random = lcg(seed);
-  return { width, height, data: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(random() * 256)) };
-}
+import { randomImage } from './support/randomImage.js';
 
 /** The six sums of each 2x2 px cell of the window, pixel by pixel: frame R, G, B, then reference R, G, B. */
 function plainCellSums(frame: RgbImage, reference: RgbImage, x0: number, y0: number, w: number, h: number): number[] {

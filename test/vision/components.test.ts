@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectedComponents } from '../../src/vision/components.js';
 import type { Blob } from '../../src/vision/components.js';
-
-/** Deterministic 32-bit LCG in [0, 1). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg } from './support/randomImage.js';
 
 /**
  * The plain way, pixel by pixel: scan in raster order, flood each new

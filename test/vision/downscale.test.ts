@@ -4,22 +4,7 @@ import { GRAY_KERNEL, kernelModuleSource } from '../../scripts/wasm-kernel.js';
 import { gray4Kernel, sums4Kernel } from '../../src/core/grayKernel.js';
 import { blockSums, downscaleToGray } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
-
-/** Deterministic 32-bit LCG in [0, 1). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function randomImage(width: number, height: number, seed: number): RgbImage {
-  const random = lcg(seed);
-  const data = new Uint8Array(width * height * 3);
-  for (let i = 0; i < data.length; i++) data[i] = Math.floor(random() * 256);
-  return { width, height, data };
-}
+import { randomImage } from './support/randomImage.js';
 
 /** The same pixels in a buffer that starts one byte in (not word-aligned). */
 function unaligned(image: RgbImage): RgbImage {

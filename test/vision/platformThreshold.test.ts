@@ -2,15 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockSums } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 import { openMask, textureThreshold } from '../../src/vision/learned/platform.js';
-
-/** Deterministic 32-bit LCG in [0, 1). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg } from './support/randomImage.js';
 
 /** A flat grey image with noise of `spread` levels either side. */
 function noisy(width: number, height: number, level: number, spread: number, seed: number): RgbImage {
