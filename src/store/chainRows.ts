@@ -14,6 +14,8 @@ export class ChainRows {
   // Prepared on first use: they name columns of schema 2, and the throw chain is also read from older files.
   private sealStmt: Statement<ChainSeal & { chainVersion: number; seal: string }> | undefined;
   private eventsStmt: Statement<ChainEvent & { id: number; prevHash: string | null; hash: string | null }> | undefined;
+  // Prepared on first use, null in a file from before stored verdicts.
+  private verdictsStmt: Statement<{ json: string }> | null | undefined;
 
   constructor(private readonly db: Database) {
     this.sessionStmt = db.prepare(
@@ -52,6 +54,14 @@ export class ChainRows {
          FROM events WHERE session_id = ? ORDER BY id`,
     );
     return this.eventsStmt.iterate(sessionId);
+  }
+
+  /** The session's stored verdicts as their very JSON text, which their sealed digest covers (undefined when none are stored). */
+  verdictsJson(sessionId: number): string | undefined {
+    if (this.verdictsStmt === undefined) {
+      this.verdictsStmt = this.hasColumn('session_verdicts', 'verdicts_json') ? this.db.prepare('SELECT verdicts_json AS json FROM session_verdicts WHERE session_id = ?') : null;
+    }
+    return this.verdictsStmt?.get(sessionId)?.json;
   }
 
   session(id: number): ChainSession | undefined {

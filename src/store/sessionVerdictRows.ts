@@ -30,11 +30,3 @@ export class SessionVerdictRows {
     return row === undefined ? null : { at: row.at, verdicts: JSON.parse(row.json) as unknown };
   }
 }
-
-/** Each session's stored verdicts as their JSON text (a store from before stored verdicts has none). */
-export function storedVerdictsJson(db: Database): (sessionId: number) => string | undefined {
-  const table = db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'session_verdicts'").get()?.n === 1;
-  if (!table) return () => undefined;
-  const row = db.prepare<{ json: string }>('SELECT verdicts_json AS json FROM session_verdicts WHERE session_id = ?');
-  return (sessionId) => row.get(sessionId)?.json;
-}

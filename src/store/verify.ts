@@ -1,7 +1,7 @@
 import type { ChainRows } from './chainRows.js';
 import { eventHash, genesisHash, resolutionHash, sealHash, throwHash, throwHashV1, type ChainRoll, type ChainThrow } from './hashChain.js';
 import type { ChainBreak, VerifyReport } from './records.js';
-import { storedVerdictsJson, verdictsDigest, VERDICTS_EVENT } from './sessionVerdictRows.js';
+import { verdictsDigest, VERDICTS_EVENT } from './sessionVerdictRows.js';
 import type { Database } from './sqlite.js';
 
 interface ThrowRow {
@@ -29,9 +29,9 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
   const breaks: ChainBreak[] = [];
   const notes: string[] = [];
   const legacy = rows.legacyResolutions();
-  const verdictsOf = storedVerdictsJson(db);
   let throwCount = 0;
   for (const s of sessions) {
+    const named = `session ${s.id}${s.name !== null ? ` (${s.name})` : ''}`;
     const problem = (throwIndex: number | null, text: string): void => {
       breaks.push({ sessionId: s.id, sessionName: s.name, throwIndex, problem: text });
     };
@@ -68,7 +68,7 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     if (seal === undefined) continue;
     if (seal.chainVersion !== 2) {
       notes.push(
-        `session ${s.id}${s.name !== null ? ` (${s.name})` : ''} was recorded before dicerig sealed sessions: its chain covers its throws, rolls and identity, not its name, state, end time or events`,
+        `${named} was recorded before dicerig sealed sessions: its chain covers its throws, rolls and identity, not its name, state, end time or events`,
       );
       continue;
     }
@@ -85,12 +85,12 @@ export function verifyChains(db: Database, rows: ChainRows): VerifyReport {
     if (n !== seal.eventCount) problem(null, `the session logged ${seal.eventCount} events but ${n} are stored: events were removed or added at the end`);
     else if (eventsHead !== seal.eventsHead) problem(null, "the session's events head is not the hash of its last event: the session record was changed");
     if (sealHash(seal) !== seal.seal) problem(null, "the session's name, state, end time or heads were changed after they were recorded (its seal does not match)");
-    const verdicts = verdictsOf(s.id);
+    const verdicts = rows.verdictsJson(s.id);
     if (sealedVerdicts !== undefined && verdicts === undefined) problem(null, 'its stored verdicts were removed (its events chain sealed the ones it made)');
     else if (sealedVerdicts !== undefined && verdictsDigest(verdicts as string) !== sealedVerdicts) {
       problem(null, 'its stored verdicts are not the ones it made: they were changed after it stored them (their SHA-256 is not the one its events chain sealed)');
     } else if (sealedVerdicts === undefined && verdicts !== undefined) {
-      notes.push(`session ${s.id}${s.name !== null ? ` (${s.name})` : ''} stored its verdicts before dicerig sealed them in its events chain: whether they were changed since cannot be told`);
+      notes.push(`${named} stored its verdicts before dicerig sealed them in its events chain: whether they were changed since cannot be told`);
     }
   }
   const rollCount = db.prepare<{ n: number }>('SELECT count(*) AS n FROM rolls').get()?.n ?? 0;
