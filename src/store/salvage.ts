@@ -107,16 +107,17 @@ export function salvageStore(from: string, to: string, progress?: (p: SalvagePro
       target.pragma('foreign_keys = ON');
       migrate(target, MIGRATIONS.filter((m) => m.version <= version));
       let repaired: SalvageResult['schemaRepaired'];
-      if (!schemaReads(source, target)) {
+      const order = tablesInOrder(target);
+      if (!schemaReads(source, target, order)) {
         // A damaged table of tables: SQLite refuses it whole for one garbled entry, though the rows may be whole.
-        if (!ours && !tablesInOrder(target).some((t) => sameColumns(source, target, t))) refuseForeign(source, target, from, version);
-        const expected = tablesInOrder(target).map((name) => ({ name, sql: sqlOf(target, name), readingSql: readingDefinition(target, name) }));
+        if (!ours && !order.some((t) => sameColumns(source, target, t))) refuseForeign(source, target, from, version, order[0] as string);
+        const expected = order.map((name) => ({ name, sql: sqlOf(target, name), readingSql: readingDefinition(target, name) }));
         const r = repairedCopy(readFrom, copy, expected, entriesSqliteReads(source), from);
         source.close();
         source = openSource(r.path, from);
         repaired = { lost: r.lost, logApplied: r.logApplied };
       }
-      const tables = copyTables(source, target, tableNames(source, from), version, progress);
+      const tables = copyTables(source, target, order, tableNames(source, from), version, progress);
       const pictures = target.prepare<{ path: string }>('SELECT DISTINCT evidence_path AS path FROM rolls WHERE evidence_path IS NOT NULL').all().map((r) => r.path);
       target.close();
       const evidence = copyEvidence(from, to, pictures);
@@ -187,23 +188,26 @@ function sourceVersion(db: Database, from: string): { version: number; ours: boo
   return { version, ours: appId === APPLICATION_ID };
 }
 
-/** Whether a table has the version's columns in the damaged file (false when its definition cannot be read). */
-function sameColumns(source: Database, target: Database, table: string): boolean {
+/** A table's columns in the damaged file, none when its definition cannot be read. */
+function sourceColumns(source: Database, table: string): string[] {
   try {
-    return columnsOf(source, table).join(',') === columnsOf(target, table).join(',');
+    return columnsOf(source, table);
   } catch (e) {
     if (!isSqliteError(e)) throw e;
-    return false;
+    return [];
   }
 }
+
+/** Whether a table has the version's columns in the damaged file. */
+const sameColumns = (source: Database, target: Database, table: string): boolean => sourceColumns(source, table).join(',') === columnsOf(target, table).join(',');
 
 /**
  * Whether SQLite reads the damaged file's table of tables as the version's: every table there with its columns, and
  * its first row (or its emptiness) readable, which a garbled root page in an entry is not. (A table whose first leaf
  * is damaged fails too: its rows are then read from the copy, by the same pages.)
  */
-function schemaReads(source: Database, target: Database): boolean {
-  return tablesInOrder(target).every((t) => {
+function schemaReads(source: Database, target: Database, tables: readonly string[]): boolean {
+  return tables.every((t) => {
     if (!sameColumns(source, target, t)) return false;
     try {
       source.prepare(`SELECT rowid FROM "${t}" ORDER BY rowid LIMIT 1`).get();
@@ -217,18 +221,11 @@ function schemaReads(source: Database, target: Database): boolean {
 
 const sqlOf = (db: Database, table: string): string => db.prepare<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.sql ?? '';
 
-/** Refuses a file with a dicerig schema version that has none of the version's tables: another program's file. */
-function refuseForeign(source: Database, target: Database, from: string, version: number): never {
-  const [table] = tablesInOrder(target);
-  const theirs = table === undefined ? [] : (() => {
-    try {
-      return columnsOf(source, table);
-    } catch {
-      return [];
-    }
-  })();
+/** Refuses a file with a dicerig schema version that has none of the version's tables (named by `table`): another program's file. */
+function refuseForeign(source: Database, target: Database, from: string, version: number, table: string): never {
+  const theirs = sourceColumns(source, table);
   throw new StoreError(
-    `${from} says it has schema version ${version}, but its table ${table} ${theirs.length === 0 ? 'is missing' : `has the columns (${theirs.join(', ')}), not (${columnsOf(target, table as string).join(', ')})`}: it is not a store dicerig made; nothing was written.`,
+    `${from} says it has schema version ${version}, but its table ${table} ${theirs.length === 0 ? 'is missing' : `has the columns (${theirs.join(', ')}), not (${columnsOf(target, table).join(', ')})`}: it is not a store dicerig made; nothing was written.`,
     { db: from },
   );
 }
@@ -261,12 +258,12 @@ const ROWID = 'salvage_rowid';
 
 const columnsOf = (db: Database, table: string): string[] => db.prepare<{ name: string }>('SELECT name FROM pragma_table_info(?) ORDER BY cid').all(table).map((r) => r.name);
 
-function copyTables(source: Database, target: Database, sourceTables: Set<string>, version: number, progress?: (p: SalvageProgress) => void): Omit<SalvageResult, 'evidence'> {
+function copyTables(source: Database, target: Database, order: readonly string[], sourceTables: Set<string>, version: number, progress?: (p: SalvageProgress) => void): Omit<SalvageResult, 'evidence'> {
   const tables: SalvagedTable[] = [];
   const leftOut: LeftOutTable[] = [];
   const unkeptBySession = new Map<number, Map<string, number>>();
   const sessionOfThrow = target.prepare<{ sessionId: number }>('SELECT session_id AS sessionId FROM throws WHERE id = ?');
-  for (const table of tablesInOrder(target)) {
+  for (const table of order) {
     if (NOT_COPIED[table] !== undefined) {
       leftOut.push({ table, rows: countOrNull(source, table), why: NOT_COPIED[table] });
       continue;
