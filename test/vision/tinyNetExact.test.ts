@@ -6,6 +6,7 @@ import type { NetSpec } from '../../src/vision/d6/tinyNet.js';
 import { shippedLearnedModels } from '../../src/vision/learned/shipped.js';
 import { seededRandom } from '../../src/stats/random.js';
 import type { RandomSource } from '../../src/stats/random.js';
+import { maxPool2x2 } from './support/maxPool.js';
 
 const f = Math.fround;
 
@@ -44,17 +45,8 @@ function float32Embedding(spec: NetSpec, weights: Float32Array, input: Float32Ar
       }
     }
     if (conv.pool) {
-      const m = n >> 1;
-      x = new Float32Array(conv.out * m * m);
-      for (let c = 0; c < conv.out; c++) {
-        for (let py = 0; py < m; py++) {
-          for (let px = 0; px < m; px++) {
-            const at = (dy: number, dx: number): number => y[(c * n + 2 * py + dy) * n + 2 * px + dx] as number;
-            x[(c * m + py) * m + px] = Math.max(at(0, 0), at(0, 1), at(1, 0), at(1, 1));
-          }
-        }
-      }
-      n = m;
+      x = maxPool2x2(y, conv.out, n, new Float32Array(conv.out * (n >> 1) * (n >> 1)));
+      n >>= 1;
     } else x = y;
     cin = conv.out;
   }
