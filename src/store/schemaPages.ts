@@ -104,15 +104,15 @@ function localPayload(payload: number, usable: number): number {
 }
 
 /** The type byte of a page's b-tree header (page 1's header follows the file header). */
-export const pageType = (page: Uint8Array, pageNo: number): number => page[pageNo === 1 ? HEADER : 0] ?? 0;
+const pageType = (page: Uint8Array, pageNo: number): number => page[pageNo === 1 ? HEADER : 0] ?? 0;
 
 /** Whether a page is a table b-tree page (a leaf or an interior page), as a table's root page must be. */
 export const isTablePage = (page: Uint8Array, pageNo: number): boolean => [LEAF_TABLE, INTERIOR_TABLE].includes(pageType(page, pageNo));
 
 /** Every cell of a table-leaf page that reads as a schema entry (type, name, table name, root page, sql). */
 export function schemaEntriesOf(page: Uint8Array, pageNo: number, layout: FileLayout): SchemaEntry[] {
+  if (pageType(page, pageNo) !== LEAF_TABLE) return [];
   const hdr = pageNo === 1 ? HEADER : 0;
-  if (page[hdr] !== LEAF_TABLE) return [];
   const usable = layout.pageSize - layout.reserved;
   const cells = (page[hdr + 3] as number) * 256 + (page[hdr + 4] as number);
   const found: SchemaEntry[] = [];
