@@ -291,12 +291,15 @@ describe('3D synthetic camera in Chromium', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Closed once every process holding the pipe has ended and its last bytes were read (npm's script outlives npm).
+    const stderrClosed = new Promise<void>((resolve) => child.stderr.on('close', () => resolve()));
     const profilesLeft = async (): Promise<string[]> => (await readdir(tmp)).filter((f) => f.startsWith('dicerig-render3d-'));
     const processesLeft = (): string => spawnSync('pgrep', ['-f', tmp]).stdout.toString();
     return {
       child,
       exited,
       stderr: () => stderr,
+      stderrClosed,
       profilesLeft,
       processesLeft,
       /** No browser profile folder and no process of the run left; then its TMPDIR goes. */
@@ -334,6 +337,8 @@ describe('3D synthetic camera in Chromium', () => {
     const runLeft = (): boolean => run.processesLeft() !== '' || spawnSync('pgrep', ['-f', out]).stdout.toString() !== '';
     for (let waited = 0; waited < 20_000 && runLeft(); waited += 200) await new Promise((r) => setTimeout(r, 200));
     expect(runLeft()).toBe(false);
+    // The script's last line may still be in the pipe when its process is gone: read the pipe to its end first.
+    await run.stderrClosed;
     expect(run.stderr()).toMatch(new RegExp(`render-dataset: stopped by SIGINT with [1-2] of 3 images written whole in ${out}\\.partial`));
     await run.leftNothing();
   }, 180_000);
