@@ -10,7 +10,7 @@ import { InputError } from '../core/errors.js';
 import { formatCount, shellWord } from '../core/format.js';
 import { isFleetUrl } from '../fleet/connect.js';
 import { findFleetChainHead, openFleetSessions } from '../fleet/fleetReader.js';
-import { exportSession, type ExportFormat } from '../store/exportSession.js';
+import { exportSession, TIMED_FORMAT_VERSION, type ExportFormat } from '../store/exportSession.js';
 import { sealDifferences, type SealCheck } from '../store/exportSealCheck.js';
 import type { ImportedManifest } from '../store/manifest.js';
 import type { SessionRecord } from '../store/records.js';
@@ -58,8 +58,8 @@ export async function verifyExportFile(file: string, flags: { db?: string; json?
   const check = sealCheckOf(file, manifest);
   const head = typeof manifest.session['headHash'] === 'string' ? manifest.session['headHash'] : undefined;
   const throwCount = typeof manifest.session['throwCount'] === 'number' ? manifest.session['throwCount'] : undefined;
-  const reviews = exportedReviews(manifest);
-  const store = flags.db === undefined || head === undefined ? undefined : await againstStore(flags.db, file, head, check, reviews, (note) => io.err(`dicerig: note: ${note}\n`));
+  const exported: Exported = { reviews: exportedReviews(manifest), timed: typeof manifest['formatVersion'] === 'number' && manifest['formatVersion'] >= TIMED_FORMAT_VERSION };
+  const store = flags.db === undefined || head === undefined ? undefined : await againstStore(flags.db, file, head, check, exported, (note) => io.err(`dicerig: note: ${note}\n`));
   if (flags.json === true) {
     io.out(`${toJson({ file, ...check, differences: sealDifferences(check), session: { id: manifest.session.id, headHash: head, throwCount }, ...(store !== undefined ? { store } : {}) })}\n`);
   } else {
@@ -86,8 +86,8 @@ function sealText(file: string, check: SealCheck, manifest: ImportedManifest): s
 }
 
 /** The file checked against a store: its chain reaches the export's head, and its session exports the file's rows. */
-async function againstStore(db: string, file: string, head: string, check: SealCheck, reviews: ExportedReviews | undefined, tell: (note: string) => void): Promise<StoreCheck> {
-  if (isFleetUrl(db)) return againstFleet(db, file, head, check, reviews);
+async function againstStore(db: string, file: string, head: string, check: SealCheck, exported: Exported, tell: (note: string) => void): Promise<StoreCheck> {
+  if (isFleetUrl(db)) return againstFleet(db, file, head, check, exported);
   return withReadableStore(
     db,
     ({ store }) => {
@@ -95,7 +95,7 @@ async function againstStore(db: string, file: string, head: string, check: SealC
       const at = store.findChainHead(head.toLowerCase());
       if (at === undefined) return { db, ok: false, text: `${db}: EXPECTED HEAD MISSING: no session's chain reaches the export's head ${head}: this store does not hold the rolls the file was exported from (another store, or its throws removed or changed).` };
       const chain = report.ok ? '' : ` But ${db} fails verification: run dicerig verify --db ${shellWord(db)}.`;
-      return sameRows({ db, store, session: store.getSession(at.sessionId), name: `session ${at.sessionId}`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check, reviews);
+      return sameRows({ db, store, session: store.getSession(at.sessionId), name: `session ${at.sessionId}`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check, exported);
     },
     tell,
   );
@@ -105,7 +105,7 @@ async function againstStore(db: string, file: string, head: string, check: SealC
  * The file checked against the fleet store as against a local one: the fleet session whose chain reaches the export's
  * head (its rig host's chain, copied), read as its rig host stored it (a snapshot, verified), exported again.
  */
-async function againstFleet(db: string, file: string, head: string, check: SealCheck, reviews: ExportedReviews | undefined): Promise<StoreCheck> {
+async function againstFleet(db: string, file: string, head: string, check: SealCheck, exported: Exported): Promise<StoreCheck> {
   return withFleet(db, async (fleet) => {
     const at = await findFleetChainHead(fleet, head);
     if (at === undefined) {
@@ -120,7 +120,7 @@ async function againstFleet(db: string, file: string, head: string, check: SealC
       const { store, session, fleet: info } = opened.sources[0] as (typeof opened.sources)[number];
       const report = store.verify();
       const chain = report.ok ? '' : ` But what the fleet holds of it fails verification: run dicerig verify --db ${shellWord(fleet.where)}.`;
-      return sameRows({ db: fleet.where, store, session, name: `fleet session ${info.id} (session ${info.localId} of ${info.originHost})`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check, reviews);
+      return sameRows({ db: fleet.where, store, session, name: `fleet session ${info.id} (session ${info.localId} of ${info.originHost})`, throwIndex: at.throwIndex, verified: report.ok, chain }, file, check, exported);
     } finally {
       opened.close();
     }
@@ -132,16 +132,17 @@ function sameRows(
   s: { db: string; store: RollStore; session: SessionRecord | undefined; name: string; throwIndex: number; verified: boolean; chain: string },
   file: string,
   check: SealCheck,
-  reviews: ExportedReviews | undefined,
+  exported: Exported,
 ): StoreCheck {
   const { db, session, name, throwIndex, verified, chain } = s;
   if (session === undefined || throwIndex !== session.throwCount) {
     return { db, ok: verified, text: `${db}: ${name} reaches the export's head (throw ${throwIndex} of ${session?.throwCount ?? '?'}); it rolled on after the export, so its rows now are not the file's to compare.${chain}` };
   }
   const format: ExportFormat = check.rows > 0 && jsonFile(file) ? 'jsonl' : 'csv';
-  const fresh = exportSession(s.store, session, format, new Date()).manifest.seal;
+  // In the file's own layout: an export made before rows carried their throw's time is compared without them.
+  const fresh = exportSession(s.store, session, format, new Date(), { times: exported.timed }).manifest.seal;
   const same = fresh?.digest === check.digest;
-  const since = same ? undefined : reviewsSince(s.store, session.id, reviews);
+  const since = same ? undefined : reviewsSince(s.store, session.id, exported.reviews);
   if (since !== undefined && since.after > 0) {
     // Labels given or corrected after the export change the rows a fresh export has: the two cannot be compared, as
     // for a session that rolled on. The seal alone says whether the file was changed.
@@ -158,6 +159,12 @@ function sameRows(
       ? `${db}: ${name} reaches the export's head (throw ${throwIndex}) and exports the same ${formatCount(check.rows)} rows: the file holds the session's rolls.${chain}`
       : `${db}: ROWS DIFFER: ${name} reaches the export's head (throw ${throwIndex}), but exported now its rows are not the file's: ${since !== undefined ? `the store holds the export's ${formatCount(since.exported)} ${since.exported === 1 ? 'review' : 'reviews'} and none since, so the file was changed (its seal rewritten too, if it verified)` : 'the file was changed (its seal rewritten too, if it verified), or a label was given or corrected in the store since the export'}.${chain}`,
   };
+}
+
+/** What the file's manifest says of how it was exported: its reviews, and whether its rows carry their throw's time. */
+interface Exported {
+  readonly reviews: ExportedReviews | undefined;
+  readonly timed: boolean;
 }
 
 /** The review chain head an export's manifest wrote down (absent in exports made before review chains had heads). */

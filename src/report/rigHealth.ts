@@ -37,7 +37,7 @@ export function rigHealth(session: SessionRecord, counts: SessionCounts, events:
   let pauses = { count: 0, totalMs: 0 };
   const rolling = session.origin === 'import' || throwTimes.length === 0 ? undefined : rollingTime(throwTimes);
   if (session.origin === 'import') {
-    spanNote = 'not measured: the session was imported from roll logs, which carry no rig timing';
+    spanNote = 'not measured: the session was imported from roll logs, which hold its counted throws only (not its void or re-tumbled throws, nor the rig’s events)';
   } else if (rolling !== undefined && rolling.ms > 0) {
     ms = rolling.ms;
     pauses = { count: rolling.pauses, totalMs: rolling.pausedMs };

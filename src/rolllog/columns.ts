@@ -12,6 +12,8 @@ export const COLUMN_ALIASES = {
   channel: ['channel'],
   confidence: ['confidence'],
   classifier: ['classifier', 'classifier_version'],
+  // The time the roll's throw was read, as `dicerig export` writes it (format version 3).
+  time: ['time', 'thrown_at'],
 } as const;
 
 export type ColumnRole = keyof typeof COLUMN_ALIASES;

@@ -21,6 +21,9 @@ export interface ImportThrows {
   /** An index into `classifierNames`; -1: none given. */
   readonly classifiers?: Int32Array;
   readonly classifierNames: readonly string[];
+  /** Each throw's first and last time its rows give (ms since the epoch; NaN: none given); absent without a time column. */
+  readonly startedAt?: Float64Array;
+  readonly endedAt?: Float64Array;
 }
 
 /**
@@ -37,7 +40,7 @@ export interface ImportThrows {
  */
 export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog[]): ImportThrows | undefined {
   const details = logs.map((l) => l.details);
-  if (details.every((d) => d === undefined || (d.throws === undefined && d.channels === undefined && d.confidences === undefined && d.classifiers === undefined))) return undefined;
+  if (details.every((d) => d === undefined || (d.throws === undefined && d.channels === undefined && d.confidences === undefined && d.classifiers === undefined && d.times === undefined))) return undefined;
   const withThrows = logs.filter((l) => l.details?.throws !== undefined);
   const without = logs.find((l) => l.details?.throws === undefined);
   if (withThrows.length > 0 && without !== undefined) {
@@ -60,6 +63,7 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
   const channels = anyOf((d) => d.channels !== undefined) ? new Int32Array(total).fill(-1) : undefined;
   const confidences = anyOf((d) => d.confidences !== undefined) ? new Float64Array(total).fill(NaN) : undefined;
   const classifiers = anyOf((d) => d.classifiers !== undefined) ? new Int32Array(total).fill(-1) : undefined;
+  const times = anyOf((d) => d.times !== undefined) ? new Float64Array(total).fill(NaN) : undefined;
   const classifierNames: string[] = [];
   const next = new Int32Array(merged.length);
   let g = 0;
@@ -86,6 +90,7 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
         const c = det.classifiers[i] as number;
         classifiers[g] = c < 0 ? -1 : (recode[c] as number);
       }
+      if (times !== undefined && det.times !== undefined) times[g] = det.times[i] as number;
     }
     if (ranks !== undefined) offset += ranks.count;
   }
@@ -110,6 +115,9 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
   const outChannels = channels !== undefined ? new Int32Array(total) : undefined;
   const outConfidences = confidences !== undefined ? new Float64Array(total) : undefined;
   const outClassifiers = classifiers !== undefined ? new Int32Array(total) : undefined;
+  // A throw spans the times its rows give (an export gives each of its rows the same one).
+  const startedAt = times !== undefined ? new Float64Array(count).fill(NaN) : undefined;
+  const endedAt = times !== undefined ? new Float64Array(count).fill(NaN) : undefined;
   for (let v = 0; v < total; v++) {
     const r = visit === undefined ? v : (visit[v] as number);
     const t = rowThrow[r] as number;
@@ -120,6 +128,13 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
     if (outChannels !== undefined) outChannels[at] = (channels as Int32Array)[r] as number;
     if (outConfidences !== undefined) outConfidences[at] = (confidences as Float64Array)[r] as number;
     if (outClassifiers !== undefined) outClassifiers[at] = (classifiers as Int32Array)[r] as number;
+    const time = times?.[r] ?? NaN;
+    if (!Number.isNaN(time) && startedAt !== undefined && endedAt !== undefined) {
+      const first = startedAt[t] as number;
+      const last = endedAt[t] as number;
+      if (Number.isNaN(first) || time < first) startedAt[t] = time;
+      if (Number.isNaN(last) || time > last) endedAt[t] = time;
+    }
   }
   return {
     fromFiles,
@@ -131,6 +146,7 @@ export function importThrows(logs: readonly ParsedLog[], merged: readonly DieLog
     ...(outConfidences !== undefined ? { confidences: outConfidences } : {}),
     ...(outClassifiers !== undefined ? { classifiers: outClassifiers } : {}),
     classifierNames,
+    ...(startedAt !== undefined && endedAt !== undefined ? { startedAt, endedAt } : {}),
   };
 }
 

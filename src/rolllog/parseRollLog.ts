@@ -100,7 +100,11 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
   const channelCol = cols.channel ?? -1;
   const confidenceCol = cols.confidence ?? -1;
   const classifierCol = cols.classifier ?? -1;
-  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: throwCol >= 0, channels: channelCol >= 0, confidences: confidenceCol >= 0, classifiers: classifierCol >= 0 }) : undefined;
+  const timeCol = cols.time ?? -1;
+  const details =
+    options.rollDetails === true
+      ? new RollDetailsRecorder(file, { throws: throwCol >= 0, channels: channelCol >= 0, confidences: confidenceCol >= 0, classifiers: classifierCol >= 0, times: timeCol >= 0 })
+      : undefined;
   const fallbackLabel = defaultLabel(options);
   const collector = new DieLogCollector(file);
   const width = header.length;
@@ -210,6 +214,10 @@ function parseDelimited(text: string, options: ParseOptions): ParsedLog {
         const [cs, ce] = trimmed(src, starts[classifierCol] as number, ends[classifierCol] as number);
         details.classifierAt(src, cs, ce, lineNo, header[classifierCol]);
       }
+      if (timeCol >= 0) {
+        const [ts, te] = trimmed(src, starts[timeCol] as number, ends[timeCol] as number);
+        details.timeAt(src, ts, te, lineNo, header[timeCol]);
+      }
     }
     if (throwCol >= 0) {
       const [ns, ne] = trimmed(src, starts[throwCol] as number, ends[throwCol] as number);
@@ -274,7 +282,7 @@ function parseOneHot(
   const label = defaultLabel(options);
   const collector = new DieLogCollector(file);
   // One die, no throws nor reads: each row is the die's next roll.
-  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: false, channels: false, confidences: false, classifiers: false }) : undefined;
+  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: false, channels: false, confidences: false, classifiers: false, times: false }) : undefined;
   let rows = 0;
   for (let i = headerIdx + 1; i < lines.length; i++) {
     const raw = lines[i] as string;
@@ -332,7 +340,7 @@ function parseJsonLines(text: string, options: ParseOptions): ParsedLog {
   const { file } = options;
   const collector = new DieLogCollector(file);
   const throwsSeen = new ThrowsSeen(file, options.rollDetails === true);
-  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: false, channels: false, confidences: false, classifiers: false }) : undefined;
+  const details = options.rollDetails === true ? new RollDetailsRecorder(file, { throws: false, channels: false, confidences: false, classifiers: false, times: false }) : undefined;
   // With details kept, every row gives its throw or none does: the first row without one, to name it.
   let lineWithoutThrow: number | undefined;
   const fallbackLabel = defaultLabel(options);
@@ -421,7 +429,7 @@ function parsedLog(
   };
 }
 
-/** A JSON Lines row's channel, confidence and classifier version, into `details` (a column begins on the first row that has it). */
+/** A JSON Lines row's channel, confidence, classifier version and time, into `details` (a column begins on the first row that has it). */
 function jsonDetails(details: RollDetailsRecorder, obj: Record<string, unknown>, dieIndex: number, line: number): void {
   details.row(dieIndex);
   const channel = COLUMN_ALIASES.channel.find((k) => k in obj);
@@ -438,6 +446,11 @@ function jsonDetails(details: RollDetailsRecorder, obj: Record<string, unknown>,
   if (classifier !== undefined) {
     details.enable('classifiers');
     details.jsonClassifier(obj[classifier], line, classifier);
+  }
+  const time = COLUMN_ALIASES.time.find((k) => k in obj);
+  if (time !== undefined) {
+    details.enable('times');
+    details.jsonTime(obj[time], line, time);
   }
 }
 

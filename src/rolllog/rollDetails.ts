@@ -9,7 +9,8 @@ const MAX_CLASSIFIERS = 1000;
 
 /**
  * What a log gives of each roll beyond its die and outcome (`ParseOptions.rollDetails`): which throw it was in, the
- * channel it was read in, the reader's confidence and classifier version, as `dicerig export` writes them. `import`
+ * channel it was read in, the reader's confidence and classifier version, and its throw's time, as `dicerig export`
+ * writes them. `import`
  * stores them, so a session exported and imported is the session, not only each die's sequence of faces.
  * One entry per row of the file (read and unresolved rolls), in file order, columnar: logs reach 600,000 rolls, and a
  * column is only allocated when the file has it.
@@ -27,6 +28,8 @@ export interface RollDetails {
   /** Each row's classifier version, an index into `classifierNames`, -1 where none is given; absent without the column. */
   readonly classifiers?: Int32Array;
   readonly classifierNames: readonly string[];
+  /** Each row's throw time in milliseconds since the epoch, NaN where none is given; absent without the column. */
+  readonly times?: Float64Array;
 }
 
 /** Which detail columns a log has. */
@@ -35,7 +38,15 @@ export interface DetailColumns {
   readonly channels: boolean;
   readonly confidences: boolean;
   readonly classifiers: boolean;
+  readonly times: boolean;
 }
+
+/**
+ * A time as `dicerig export` writes it, ISO 8601 with its date, time and zone (`2026-12-07T11:06:39.123Z`,
+ * `...+01:00`): a time without a zone would be read in whichever zone the importing machine is in.
+ */
+const WITHOUT_TIMES = 'rename or remove the column to import the rolls without their times';
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Fills a file's `RollDetails` row by row: `row` starts one (its die), the setters fill its columns. */
 export class RollDetailsRecorder {
@@ -45,6 +56,7 @@ export class RollDetailsRecorder {
   private channels: Int32Array | undefined;
   private confidences: Float64Array | undefined;
   private classifiers: Int32Array | undefined;
+  private times: Float64Array | undefined;
   private readonly classifierNames: string[] = [];
   private lastClassifier = -1;
 
@@ -57,6 +69,7 @@ export class RollDetailsRecorder {
     if (columns.channels) this.channels = new Int32Array(size);
     if (columns.confidences) this.confidences = new Float64Array(size);
     if (columns.classifiers) this.classifiers = new Int32Array(size);
+    if (columns.times) this.times = new Float64Array(size);
   }
 
   /** Starts the next row, of the die at `dieIndex` in `ParsedLog.dice`; its channel, confidence and classifier are none until set. */
@@ -67,6 +80,7 @@ export class RollDetailsRecorder {
     if (this.channels !== undefined) this.channels[i] = -1;
     if (this.confidences !== undefined) this.confidences[i] = NaN;
     if (this.classifiers !== undefined) this.classifiers[i] = -1;
+    if (this.times !== undefined) this.times[i] = NaN;
   }
 
   /** Allocates a column found on a later row (JSON Lines rows need not all have one): the rows before it give none. */
@@ -75,6 +89,7 @@ export class RollDetailsRecorder {
     if (column === 'throws') this.throws ??= new Float64Array(size);
     else if (column === 'channels') this.channels ??= new Int32Array(size).fill(-1);
     else if (column === 'confidences') this.confidences ??= new Float64Array(size).fill(NaN);
+    else if (column === 'times') this.times ??= new Float64Array(size).fill(NaN);
     else this.classifiers ??= new Int32Array(size).fill(-1);
   }
 
@@ -155,6 +170,30 @@ export class RollDetailsRecorder {
     this.classifierAt(v, 0, v.length, line, key);
   }
 
+  /** The throw time written in `text[start, end)` (trimmed): empty is none; else a date and time with its zone (`ISO_TIME`). */
+  timeAt(text: string, start: number, end: number, line: number, column?: string): void {
+    if (end === start) return;
+    const written = text.slice(start, end);
+    const ms = ISO_TIME.test(written) ? Date.parse(written.replace(' ', 'T')) : NaN;
+    if (!Number.isFinite(ms)) {
+      throw new InputError(
+        `the time ${quoteValue(written)} is not a date and time with its time zone, as an export writes them (2026-12-07T11:06:39.123Z); ${WITHOUT_TIMES}`,
+        this.where(line, column),
+      );
+    }
+    (this.times as Float64Array)[this.n - 1] = ms;
+  }
+
+  /** A JSON Lines throw time: text as `timeAt` reads it, or null (none). */
+  jsonTime(value: unknown, line: number, key: string): void {
+    if (value === null || value === undefined) return;
+    if (typeof value !== 'string') {
+      throw new InputError(`the time must be text (2026-12-07T11:06:39.123Z), found ${JSON.stringify(value) ?? String(value)}; ${WITHOUT_TIMES}`, this.where(line, key));
+    }
+    const v = value.trim();
+    this.timeAt(v, 0, v.length, line, key);
+  }
+
   done(): RollDetails {
     const n = this.n;
     return {
@@ -165,6 +204,7 @@ export class RollDetailsRecorder {
       ...(this.confidences !== undefined ? { confidences: this.confidences.subarray(0, n) } : {}),
       ...(this.classifiers !== undefined ? { classifiers: this.classifiers.subarray(0, n) } : {}),
       classifierNames: this.classifierNames,
+      ...(this.times !== undefined ? { times: this.times.subarray(0, n) } : {}),
     };
   }
 
@@ -175,6 +215,7 @@ export class RollDetailsRecorder {
     if (this.channels !== undefined) this.channels = grown(this.channels, new Int32Array(size));
     if (this.confidences !== undefined) this.confidences = grown(this.confidences, new Float64Array(size));
     if (this.classifiers !== undefined) this.classifiers = grown(this.classifiers, new Int32Array(size));
+    if (this.times !== undefined) this.times = grown(this.times, new Float64Array(size));
   }
 
   private where(line: number, column: string | undefined): { file: string; line: number; column?: string } {

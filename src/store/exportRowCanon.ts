@@ -9,6 +9,13 @@ import { normaliseHeader } from '../rolllog/columns.js';
 /** The sealed fields, in the canonical row's order. A field a file does not carry is empty. */
 export const SEALED_FIELDS = ['throw', 'die', 'type', 'channel', 'face', 'symbol', 'confidence', 'classifier', 'simulated', 'resolution', 'reviewer'] as const;
 
+/**
+ * The throw's time (format version 3) is sealed after them, and only where a row gives one: a row of an earlier
+ * export canonicalises as it always did, so its seal still verifies, while a time changed, or removed from a file that
+ * had them, changes the row.
+ */
+const TIME = 'time';
+
 const NUMERIC = new Set(['throw', 'channel', 'confidence']);
 
 /** A row's canonical text (one line of JSON), or undefined for a line that is not a row (header, comment, blank, manifest). */
@@ -45,10 +52,11 @@ export function rowCanon(): RowCanon {
       // Unreadable as CSV: sealed as its raw text, so it differs from whatever row was there.
       return { die: '', text: JSON.stringify([line]) };
     }
-    return canonical(SEALED_FIELDS.map((f) => {
+    const cell = (f: string): string => {
       const i = c.at.get(f);
       return i === undefined ? '' : (cells[i] ?? '');
-    }));
+    };
+    return canonical(SEALED_FIELDS.map(cell), cell(TIME));
   };
 }
 
@@ -62,7 +70,7 @@ function jsonRow(line: string): { die: string; text: string } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { die: '', text: JSON.stringify([line]) };
   const obj = value as Record<string, unknown>;
   if (obj['kind'] === 'manifest') return undefined;
-  return canonical(SEALED_FIELDS.map((f) => jsonText(obj[f])));
+  return canonical(SEALED_FIELDS.map((f) => jsonText(obj[f])), jsonText(obj[TIME]));
 }
 
 function jsonText(v: unknown): string {
@@ -73,7 +81,7 @@ function jsonText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function canonical(values: string[]): { die: string; text: string } {
+function canonical(values: string[], time: string): { die: string; text: string } {
   const out = values.map((raw, i) => {
     const field = SEALED_FIELDS[i] as string;
     const v = raw.trim();
@@ -82,6 +90,8 @@ function canonical(values: string[]): { die: string; text: string } {
     if (field === 'resolution') return v === '' ? 'read' : v.toLowerCase();
     return v;
   });
+  const t = time.trim();
+  if (t !== '') out.push(t);
   return { die: out[1] as string, text: JSON.stringify(out) };
 }
 

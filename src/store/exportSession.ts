@@ -14,10 +14,27 @@ export interface SessionExport {
   lines(): Generator<string>;
 }
 
+/** What an export carries beside its rows, and in which layout. */
+export interface ExportOptions {
+  /** The rolls read past the damage of a damaged file (RollStore.salvagedRolls), instead of the store's own query. */
+  readonly salvaged?: { readonly rolls: readonly CountedRoll[]; readonly unreadable: number };
+  /** A fleet session's campaign finding, carried in the manifest so the file is judged as the fleet judges the session. */
+  readonly campaignFinding?: unknown;
+  /**
+   * Each row's throw time (`time`, format version 3; the default). False writes format version 2's layout, without
+   * it: what `verify` compares a version 2 file with.
+   */
+  readonly times?: boolean;
+}
+
+/** The first export format version whose rows carry their throw's time. */
+export const TIMED_FORMAT_VERSION = 3;
+
 /**
  * One row per counted roll of a session (ok throws only; cocked dice never appear), in throw order, in a layout
- * `dicerig analyze` reads back: columns `throw, die, type, channel, face, symbol, confidence, classifier, simulated`,
- * and `resolution` when the session has unresolved rolls (the reader declined them or found no die, and nobody
+ * `dicerig analyze` reads back: columns `throw, die, type, channel, face, symbol, confidence, classifier, simulated,
+ * time` (the time the throw was read, ISO 8601 UTC: when each roll was made, for whoever looks for drift or wear over a
+ * session; empty where a damaged file could not give it), and `resolution` when the session has unresolved rolls (the reader declined them or found no die, and nobody
  * labelled them): each is a row of its own, `unresolved` with no face or symbol, so whoever judges the export
  * judges it whatever they were, as the session did (dropping them would let a reader's face-dependent declines
  * bias the copy's verdict). A declined roll a person labelled is `reviewed`, with the `reviewer` (a column of its
@@ -32,11 +49,10 @@ export function exportSession(
   session: SessionRecord,
   format: ExportFormat,
   exportedAt: Date,
-  /** The rolls read past the damage of a damaged file (RollStore.salvagedRolls), instead of the store's own query. */
-  salvaged?: { readonly rolls: readonly CountedRoll[]; readonly unreadable: number },
-  /** A fleet session's campaign finding, carried in the manifest so the file is judged as the fleet judges the session. */
-  campaignFinding?: unknown,
+  options: ExportOptions = {},
 ): SessionExport {
+  const { salvaged, campaignFinding } = options;
+  const timeOf = options.times === false ? undefined : throwTimes(store, session.id, salvaged !== undefined);
   const counted = (): Iterable<CountedRoll> => salvaged?.rolls ?? store.countedRolls(session.id);
   // A damaged file may fail this read too: its export then says it could not list them (unresolvedRolls null).
   const unresolved = salvaged ? orNull(() => store.unresolvedRolls(session.id)) : store.unresolvedRolls(session.id);
@@ -58,13 +74,14 @@ export function exportSession(
   const withReviewer = reviewed > 0;
   const columns = [
     ...['throw', 'die', 'type', 'channel', ...(faceColumn ? ['face'] : []), 'symbol', 'confidence', 'classifier', 'simulated'],
+    ...(timeOf !== undefined ? ['time'] : []),
     ...(withResolution ? ['resolution'] : []),
     ...(withReviewer ? ['reviewer'] : []),
   ];
   const described: Omit<ExportManifest, 'seal'> = {
     kind: 'manifest',
     format: 'dicerig-export',
-    formatVersion: 2,
+    formatVersion: timeOf !== undefined ? TIMED_FORMAT_VERSION : 2,
     dicerig: VERSION,
     exportedAt: exportedAt.toISOString(),
     session: {
@@ -97,12 +114,15 @@ export function exportSession(
   function* lines(): Generator<string> {
     if (format === 'csv') yield columns.join(',');
     const simulated = session.simulated;
-    const unresolvedRow = (u: UnresolvedRoll): string => (format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated, withReviewer) : jsonUnresolvedRow(u, simulated));
+    // Undefined: no time column; '': the column, but this throw's time could not be read.
+    const time = (throwIndex: number): string | undefined => (timeOf === undefined ? undefined : (timeOf.get(throwIndex) ?? ''));
+    const unresolvedRow = (u: UnresolvedRoll): string =>
+      format === 'csv' ? csvUnresolvedRow(u, faceColumn, simulated, time(u.throwIndex), withReviewer) : jsonUnresolvedRow(u, simulated, time(u.throwIndex));
     // Each throw's unresolved rolls follow its read ones: a die's rolls stay in the order it rolled them.
     let next = 0;
     for (const r of counted()) {
       while (next < unresolvedRows.length && (unresolvedRows[next] as UnresolvedRoll).throwIndex < r.throwIndex) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
-      yield format === 'csv' ? csvRow(r, faceColumn, withResolution, withReviewer) : jsonRow(r, !withoutFace.has(r.dieId));
+      yield format === 'csv' ? csvRow(r, faceColumn, time(r.throwIndex), withResolution, withReviewer) : jsonRow(r, !withoutFace.has(r.dieId), time(r.throwIndex));
     }
     while (next < unresolvedRows.length) yield unresolvedRow(unresolvedRows[next++] as UnresolvedRoll);
   }
@@ -111,7 +131,16 @@ export function exportSession(
   return { manifest, lines };
 }
 
-function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean, withReviewer: boolean): string {
+/**
+ * Each throw's time as an export writes it (ISO 8601 UTC, to the millisecond): when it ended, its dice read. From a
+ * damaged file, the times it can still give (none when its throws table cannot be read).
+ */
+function throwTimes(store: RollStore, sessionId: number, damaged: boolean): Map<number, string> {
+  const read = (): Map<number, string> => new Map(store.throwTimes(sessionId).map((t) => [t.index, new Date(t.endedAt).toISOString()]));
+  return damaged ? (orNull(read) ?? new Map()) : read();
+}
+
+function csvRow(r: CountedRoll, withFace: boolean, time: string | undefined, withResolution: boolean, withReviewer: boolean): string {
   const cells = [
     String(r.throwIndex),
     csvField(r.dieLabel),
@@ -122,19 +151,38 @@ function csvRow(r: CountedRoll, withFace: boolean, withResolution: boolean, with
     r.confidence === null ? '' : String(r.confidence),
     csvField(r.classifierVersion ?? ''),
     r.simulated ? '1' : '0',
+    ...(time !== undefined ? [time] : []),
     ...(withResolution ? [r.resolution] : []),
     ...(withReviewer ? [csvField(r.reviewer ?? '')] : []),
   ];
   return cells.join(',');
 }
 
-function csvUnresolvedRow(u: UnresolvedRoll, withFace: boolean, simulated: boolean, withReviewer: boolean): string {
-  const cells = [String(u.throwIndex), csvField(u.dieLabel), csvField(u.dieType), u.channel === null ? '' : String(u.channel), ...(withFace ? [''] : []), '', '', '', simulated ? '1' : '0', 'unresolved', ...(withReviewer ? [''] : [])];
+function csvUnresolvedRow(u: UnresolvedRoll, withFace: boolean, simulated: boolean, time: string | undefined, withReviewer: boolean): string {
+  const cells = [
+    String(u.throwIndex),
+    csvField(u.dieLabel),
+    csvField(u.dieType),
+    u.channel === null ? '' : String(u.channel),
+    ...(withFace ? [''] : []),
+    '',
+    '',
+    '',
+    simulated ? '1' : '0',
+    ...(time !== undefined ? [time] : []),
+    'unresolved',
+    ...(withReviewer ? [''] : []),
+  ];
   return cells.join(',');
 }
 
-function jsonUnresolvedRow(u: UnresolvedRoll, simulated: boolean): string {
-  return JSON.stringify({ throw: u.throwIndex, die: u.dieLabel, type: u.dieType, channel: u.channel, symbol: null, resolution: 'unresolved', simulated });
+function jsonUnresolvedRow(u: UnresolvedRoll, simulated: boolean, time: string | undefined): string {
+  return JSON.stringify({ throw: u.throwIndex, die: u.dieLabel, type: u.dieType, channel: u.channel, symbol: null, resolution: 'unresolved', simulated, ...jsonTime(time) });
+}
+
+/** A JSON Lines row's time: none without the column, null where a damaged file could not give it. */
+function jsonTime(time: string | undefined): { time?: string | null } {
+  return time === undefined ? {} : { time: time === '' ? null : time };
 }
 
 /** RFC 4180 quoting where needed; spaces at either end are quoted too because the reader trims unquoted fields. */
@@ -142,7 +190,7 @@ function csvField(value: string): string {
   return /[",;\t\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function jsonRow(r: CountedRoll, withFace: boolean): string {
+function jsonRow(r: CountedRoll, withFace: boolean, time: string | undefined): string {
   return JSON.stringify({
     throw: r.throwIndex,
     die: r.dieLabel,
@@ -153,6 +201,7 @@ function jsonRow(r: CountedRoll, withFace: boolean): string {
     confidence: r.confidence,
     classifier: r.classifierVersion,
     simulated: r.simulated,
+    ...jsonTime(time),
     // A read row says nothing more, as exports always wrote them.
     ...(r.resolution === 'reviewed' ? { resolution: 'reviewed', reviewer: r.reviewer } : {}),
   });

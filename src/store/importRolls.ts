@@ -59,7 +59,7 @@ export interface ImportResult {
  * Stores roll logs (already parsed and matched to die types) as a new,
  * finished session of origin `import`, in one transaction: on any error nothing
  * is written. Files that give each roll's throw (an export does) keep their throws, and each roll its channel,
- * confidence and classifier version (`ImportOptions.throws`); logs that give only each die's roll order are stored
+ * confidence and classifier version (`ImportOptions.throws`), and each throw its time when they give it; logs that give only each die's roll order are stored
  * with throw i holding the i-th roll of every die that has one. An unresolved roll (no face) is stored as one,
  * in its place among the die's rolls; a roll a person labelled is stored as the session stored it, declined and then
  * labelled, by whom the file says (`UNNAMED_REVIEWER` when it does not). The
@@ -144,7 +144,11 @@ export function importRolls(store: RollStore, rolls: readonly DieRolls[], source
           if (roll !== undefined) throwRolls.push(roll);
         }
       }
-      store.recordThrow(session.id, { startedAt: options.at, endedAt: options.at, status: 'ok', rolls: throwRolls });
+      // The throw's own time when the files give it (an export does), else the import's.
+      const startedAt = plan?.startedAt?.[t] ?? NaN;
+      const endedAt = plan?.endedAt?.[t] ?? NaN;
+      const timed = !Number.isNaN(startedAt) && !Number.isNaN(endedAt);
+      store.recordThrow(session.id, { startedAt: timed ? startedAt : options.at, endedAt: timed ? endedAt : options.at, status: 'ok', rolls: throwRolls });
     }
     if (labels.length > 0) {
       const rollIds = new Map(store.unresolvedRolls(session.id).map((u) => [`${u.throwIndex}:${u.dieId}`, u.rollId]));

@@ -12,8 +12,8 @@ import type { DieRecord, RigRecord, SessionCounts, SessionOrigin, SessionState }
 export interface ExportManifest {
   readonly kind: 'manifest';
   readonly format: 'dicerig-export';
-  /** 2 since exports are sealed (`seal`); version 1 (no seal) is read as before, as unsealed. */
-  readonly formatVersion: 1 | 2;
+  /** 2 since exports are sealed (`seal`), 3 since each row carries its throw's time; version 1 (no seal) is read as before, as unsealed. */
+  readonly formatVersion: 1 | 2 | 3;
   readonly dicerig: string;
   /** ISO 8601 time of the export. */
   readonly exportedAt: string;

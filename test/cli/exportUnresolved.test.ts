@@ -30,11 +30,11 @@ describe('exporting a session with rolls the reader left unresolved', () => {
 
   it('writes each unresolved roll as a row marked unresolved, with no face, and counts them in the manifest', async () => {
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
-    expect(rows[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,resolution');
+    expect(rows[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,time,resolution');
     const unresolved = rows.filter((r) => r.endsWith(',unresolved'));
     const total = session.reduce((n, d) => n + (d.unresolved ?? 0), 0);
     expect(unresolved).toHaveLength(total);
-    expect(unresolved.every((r) => /^\d+,demo4-d6-[A-D],d6,\d,,,,,1,unresolved$/.test(r))).toBe(true);
+    expect(unresolved.every((r) => /^\d+,demo4-d6-[A-D],d6,\d,,,,,1,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,unresolved$/.test(r))).toBe(true);
     expect(rows.length - 1 - unresolved.length).toBe(session.reduce((n, d) => n + d.rolls, 0));
     const manifest = JSON.parse(readFileSync(`${csv}.manifest.json`, 'utf8')) as { unresolvedRolls: number; exportedRolls: number };
     expect(manifest.unresolvedRolls).toBe(total);
@@ -119,6 +119,8 @@ describe('exporting a session with rolls the reader left unresolved', () => {
     const store = RollStore.open(copy, { mustExist: true });
     const labelled = store.unresolvedRolls(1).slice(0, 3);
     for (const r of labelled) store.reviewRoll(1, { rollId: r.rollId, faceId: '6', reviewer: 'ada, of the club', at: 1_700_000_100_000 });
+    // Each row carries the time its throw was read.
+    const timeOf = new Map(store.throwTimes(1).map((t) => [t.index, new Date(t.endedAt).toISOString()]));
     store.close();
     const out = { csv: join(dir, 'reviewed.csv'), jsonl: join(dir, 'reviewed.jsonl') };
     for (const file of Object.values(out)) {
@@ -126,14 +128,14 @@ describe('exporting a session with rolls the reader left unresolved', () => {
       expect(r.out).toContain('rolls (3 of them labelled by a person: rows marked "reviewed") and');
     }
     const rows = readFileSync(out.csv, 'utf8').trim().split('\n');
-    expect(rows[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,resolution,reviewer');
+    expect(rows[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,time,resolution,reviewer');
     const reviewed = rows.filter((r) => r.includes(',reviewed,'));
-    expect(reviewed).toEqual(labelled.map((u) => `${u.throwIndex},${u.dieLabel},d6,${u.channel},6,6,,,1,reviewed,"ada, of the club"`));
+    expect(reviewed).toEqual(labelled.map((u) => `${u.throwIndex},${u.dieLabel},d6,${u.channel},6,6,,,1,${timeOf.get(u.throwIndex)},reviewed,"ada, of the club"`));
     expect(rows.filter((r) => r.includes(',read,')).every((r) => r.endsWith(',read,'))).toBe(true);
     const json = readFileSync(out.jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(json[0]).toMatchObject({ kind: 'manifest', reviewedRolls: 3 });
     expect(json.filter((r) => r['resolution'] === 'reviewed')).toEqual(
-      labelled.map((u) => ({ throw: u.throwIndex, die: u.dieLabel, type: 'd6', channel: u.channel, face: '6', symbol: '6', confidence: null, classifier: null, simulated: true, resolution: 'reviewed', reviewer: 'ada, of the club' })),
+      labelled.map((u) => ({ throw: u.throwIndex, die: u.dieLabel, type: 'd6', channel: u.channel, face: '6', symbol: '6', confidence: null, classifier: null, simulated: true, time: timeOf.get(u.throwIndex), resolution: 'reviewed', reviewer: 'ada, of the club' })),
     );
     const counted = (JSON.parse((await runCli('analyze', '1', '--db', copy, '--json')).out) as { dice: AnalyzedDie[] }).dice.map((d) => [d.label, d.rolls, d.unresolved]);
     for (const file of Object.values(out)) {

@@ -75,9 +75,9 @@ describe('dicerig export', () => {
     expect(r.err).toBe('');
     expect(r.out).toBe(`Wrote 196 rolls of session 1 (bench-test) to ${out}, manifest ${out}.manifest.json.\n`);
     const lines = readFileSync(out, 'utf8').split('\n');
-    expect(lines[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated');
-    expect(lines[1]).toBe('1,R1,red,0,crit,crit,0.99,d8-v1,0');
-    expect(lines[4]).toBe('1,"Red, ""lucky""",red,3,blank-1,blank,0.99,d8-v1,0');
+    expect(lines[0]).toBe('throw,die,type,channel,face,symbol,confidence,classifier,simulated,time');
+    expect(lines[1]).toBe('1,R1,red,0,crit,crit,0.99,d8-v1,0,2023-11-14T22:13:21.800Z');
+    expect(lines[4]).toBe('1,"Red, ""lucky""",red,3,blank-1,blank,0.99,d8-v1,0,2023-11-14T22:13:21.800Z');
     expect(lines.filter((l) => /^9,/.test(l))).toEqual([]); // throw 9 was void
     const manifest = JSON.parse(readFileSync(`${out}.manifest.json`, 'utf8'));
     expect(manifest).toMatchObject({
@@ -105,7 +105,7 @@ describe('dicerig export', () => {
     expect((await runCli('export', 'bench-test', '--db', db, '--out', out)).err).toBe('');
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0] as string)).toMatchObject({ kind: 'manifest', exportedRolls: 196 });
-    expect(JSON.parse(lines[1] as string)).toEqual({ throw: 1, die: 'R1', type: 'red', channel: 0, face: 'crit', symbol: 'crit', confidence: 0.99, classifier: 'd8-v1', simulated: false });
+    expect(JSON.parse(lines[1] as string)).toEqual({ throw: 1, die: 'R1', type: 'red', channel: 0, face: 'crit', symbol: 'crit', confidence: 0.99, classifier: 'd8-v1', simulated: false, time: '2023-11-14T22:13:21.800Z' });
     expect(lines).toHaveLength(197);
     const back = await analyzed(out);
     for (const [label, s] of Object.entries(storedCounts(db, 1))) expect(nonZero(back[label]?.faces ?? null)).toEqual(s.faces);
@@ -218,7 +218,7 @@ describe('dicerig import', () => {
     // green-07 has symbols only, so the CSV export leaves out the face column.
     const out = join(dir, 'back.csv');
     expect((await runCli('export', '1', '--db', db, '--out', out)).code).toBe(0);
-    expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('throw,die,type,channel,symbol,confidence,classifier,simulated');
+    expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('throw,die,type,channel,symbol,confidence,classifier,simulated,time');
     const [original, back] = [await analyzed('examples/one-hot/green-07.csv', jsonl), await analyzed(out)];
     expect(back['green-07']?.symbols).toEqual(original['green-07']?.symbols);
     expect(back['W1']?.symbols).toEqual(original['W1']?.symbols);

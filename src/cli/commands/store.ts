@@ -116,7 +116,7 @@ export function registerStoreCommands(program: Command, io: CliIo): void {
         if (salvaged) {
           io.err(`dicerig: warning: ${formatCount(salvaged.unreadable)} rolls could not be read from the damaged file; exporting the ${formatCount(salvaged.rolls.length)} counted rolls of session ${session.id} that could.\n`);
         }
-        const exported = exportSession(store, session, format, new Date(), salvaged, campaign);
+        const exported = exportSession(store, session, format, new Date(), { ...(salvaged ? { salvaged } : {}), ...(campaign !== undefined ? { campaignFinding: campaign } : {}) });
         if (campaign !== undefined) io.err(`dicerig: ${campaign.sentence} The manifest carries the finding, so analyze, pool and report show its dice so too.\n`);
         const manifestLine = JSON.stringify(exported.manifest);
         const head = format === 'jsonl' ? [manifestLine] : flags.out === undefined ? [CSV_MANIFEST_PREFIX + manifestLine] : [];
