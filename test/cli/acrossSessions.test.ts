@@ -25,6 +25,18 @@ type Analysed = {
 
 let stored: StoredDie[][] = [];
 
+/** `dicerig ARGS`, run once for the tests that read what the same command printed (analyze and pool only read the store). */
+const runs = new Map<string, ReturnType<typeof runCli>>();
+function once(...args: string[]): ReturnType<typeof runCli> {
+  const key = JSON.stringify(args);
+  let run = runs.get(key);
+  if (run === undefined) {
+    run = runCli(...args);
+    runs.set(key, run);
+  }
+  return run;
+}
+
 beforeAll(async () => {
   // The same three dice (one loaded) in two sessions of 150 rolls each, on other seeds.
   for (const seed of [5, 6]) {
@@ -47,7 +59,7 @@ beforeAll(async () => {
 
 describe('a die rolled in several stored sessions', () => {
   it("is judged on the product of its sessions' e-values, against alpha over the tests, with what each session decided beside it", async () => {
-    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05');
+    const r = await once('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05');
     expect(r.code, r.err).toBe(0);
     const dice = (JSON.parse(r.out) as { dice: Analysed[] }).dice;
     expect(dice.map((d) => d.label)).toEqual(['on-A', 'on-B', 'on-C']);
@@ -96,7 +108,7 @@ describe('a die rolled in several stored sessions', () => {
   });
 
   it('is pooled, or left out, by that same judgement, and ranked by its sessions\' intervals intersected', async () => {
-    const analysed = (JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05')).out) as { dice: Analysed[] }).dice;
+    const analysed = (JSON.parse((await once('analyze', 'part-5', 'part-6', '--db', db, '--json', '--alpha', '0.05')).out) as { dice: Analysed[] }).dice;
     const r = await runCli('pool', 'part-5', 'part-6', '--db', db, '--size', '1', '--json', '--alpha', '0.05');
     expect(r.code, r.err).toBe(0);
     const pooled = JSON.parse(r.out) as { ranking: { label: string; score: number }[]; verdicts: Record<string, string>; rankedBySession: string[]; excluded: { label: string; reason: string }[] };
@@ -110,14 +122,14 @@ describe('a die rolled in several stored sessions', () => {
       expect(pooled.ranking.find((x) => x.label === d.label)?.score, d.label).toBeCloseTo(d.acrossSessions?.certified?.within as number, 12);
     }
     // Left to their defaults, both judge at the sessions' own alpha, and agree.
-    const byDefault = (JSON.parse((await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json')).out) as { dice: Analysed[] }).dice;
+    const byDefault = (JSON.parse((await once('analyze', 'part-5', 'part-6', '--db', db, '--json')).out) as { dice: Analysed[] }).dice;
     const poolDefault = JSON.parse((await runCli('pool', 'part-5', 'part-6', '--db', db, '--size', '1', '--json')).out) as { alpha: number; verdicts: Record<string, string> };
     expect(poolDefault.alpha).toBe(0.01);
     expect(poolDefault.verdicts).toEqual(Object.fromEntries(byDefault.map((d) => [d.label, d.verdict.kind])));
   });
 
   it("is judged at the sessions' own alpha and margin unless told otherwise, and says so", async () => {
-    const r = await runCli('analyze', 'part-5', 'part-6', '--db', db, '--json');
+    const r = await once('analyze', 'part-5', 'part-6', '--db', db, '--json');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out) as { settings: { alpha: number; delta: number; fromSessions: string[] }; dice: Analysed[] };
     // The sessions ran at the run defaults: alpha 0.01 over their dice, margin ±0.05.
