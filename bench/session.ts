@@ -112,7 +112,7 @@ export async function runSessionBench(): Promise<void> {
       [
         'frames from the camera per throw',
         '',
-        `rest mode ${defaultSettleOptions.stillFrames + 1} (one rendered); every frame ~${fmt(median(all.result.settleMs) / (1000 / 30) + defaultSettleOptions.stillFrames + 1, 0)}, of which the settle detector drops those right after strong motion`,
+        `rest mode ${defaultSettleOptions.stillFrames + 1} (one rendered); every frame ~${fmt(median(all.result.settleMs) / (1000 / 30) + defaultSettleOptions.stillFrames + 1, 0)}, of which the settle detector drops those right after strong motion (the simulated camera never renders those)`,
       ],
     ]);
     const d = rollsPerHour(rest);

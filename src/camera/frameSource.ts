@@ -6,6 +6,7 @@
 import type { RgbImage } from '../core/image.js';
 
 export interface Frame {
+  /** The pixels; a simulated camera renders them when this is first read (frames nobody looks at are never rendered). */
   readonly image: RgbImage;
   /** Milliseconds on the source's clock (capture time; for replays and the simulator, frame index / fps). */
   readonly timestampMs: number;
@@ -23,6 +24,11 @@ export interface FrameSource extends AsyncIterable<Frame> {
    * delivering frames; absent where opening again cannot help (a recording, the simulated camera).
    */
   reopen?(): FrameSource;
+}
+
+/** The frame with its image at hand: a simulated camera renders a frame's image when it is first asked for. */
+export function withImage(frame: Frame): Frame {
+  return { image: frame.image, timestampMs: frame.timestampMs, index: frame.index };
 }
 
 /** Wraps an async generator of frames as a `FrameSource` with an explicit close. */

@@ -11,7 +11,7 @@
  * are the only "not settled" (a re-tumble).
  */
 import { CameraFaultError, RecordingEndedError } from '../camera/cameraErrors.js';
-import type { Frame } from '../camera/frameSource.js';
+import { withImage, type Frame } from '../camera/frameSource.js';
 import type { Clock } from '../core/clock.js';
 import type { MotionResult } from '../rig/driver.js';
 import type { SettleDetector, SettleOptions } from '../vision/settle.js';
@@ -205,7 +205,8 @@ async function until(watch: SettleWatch, motionEnd: number, next: () => Promise<
   if (rule.mode === 'fixed') {
     await clock.sleep(rule.waitMs);
     for (let r = await next(); r.done !== true; r = await next()) {
-      if (r.value.timestampMs >= motionEnd + rule.waitMs) return { frame: r.value, settleMs: r.value.timestampMs - motionEnd };
+      // Rendered here if the camera had not yet (`withImage`): the camera's time, not the reader's.
+      if (r.value.timestampMs >= motionEnd + rule.waitMs) return { frame: withImage(r.value), settleMs: r.value.timestampMs - motionEnd };
     }
     return { reason: `the camera gave no frame ${rule.waitMs} ms after the motion` };
   }
@@ -216,8 +217,10 @@ async function until(watch: SettleWatch, motionEnd: number, next: () => Promise<
     first ??= frame.timestampMs;
     // Frames right after strong motion are dropped unexamined (the detector says which).
     if (detector.wantsFrame()) {
+      // Asked for before the settle detector's clock starts: a simulated camera renders a frame when its image is first asked for.
+      const image = frame.image;
       const t0 = timing?.tick() ?? 0;
-      const state = detector.push(frame.image, frame.timestampMs);
+      const state = detector.push(image, frame.timestampMs);
       timing?.tock(t0, 'settle');
       if (state.settled) return { frame, settleMs: first + (state.settleMs ?? 0) - motionEnd };
     }

@@ -18,6 +18,7 @@ import { RigError } from '../rig/errors.js';
 import { rigFactories, type RigFactoryOptions } from '../rig/factory.js';
 import { seededRandom } from '../stats/random.js';
 import { decliningReader } from './decliningReader.js';
+import { sameFrameReads } from './sameFrameReads.js';
 import { misreadingReader } from './misreadingReader.js';
 import { misreadMeasure } from './misreadMeasure.js';
 import { D6_CHECK_COMMAND, requireD6CheckDieSize, sessionD6Check } from './d6CheckChoice.js';
@@ -292,8 +293,13 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     // than others (camera.declines), drawn from the session's seed.
     const simCam = config.camera.source === 'sim' ? config.camera : undefined;
     const misreads = simCam?.misreads;
-    const misreading = misreads ? misreadingReader(seenFromAbove, misreads, seededRandom(partSeed(config.seed, 6, startAfter))) : seenFromAbove;
-    const reader = simCam?.declines ? decliningReader(misreading, simCam.declines, seededRandom(partSeed(config.seed, 5, startAfter))) : misreading;
+    const misreadRandom = seededRandom(partSeed(config.seed, 6, startAfter));
+    const declineRandom = seededRandom(partSeed(config.seed, 5, startAfter));
+    const simulatedReader = (inner: FaceReader): FaceReader => {
+      const misreading = misreads ? misreadingReader(inner, misreads, misreadRandom) : inner;
+      return simCam?.declines ? decliningReader(misreading, simCam.declines, declineRandom) : misreading;
+    };
+    const reader = simulatedReader(seenFromAbove);
     // What the verdicts allow for: the simulated reader's simulated calibration (the same in every run of the
     // session), the profile's held-back dice, or nothing measured.
     const misreadOf = misreadMeasure({
@@ -396,9 +402,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     }
     // A learned profile's reader looks at the top face: the crop is centred where perspective puts it, as at calibration.
     const pipeline = sessionPipeline(family, dieSizePx, pipelineCrop?.(reference, dieSizePx));
+    // The same frame read again (a re-read of the simulated camera's rest frame) is not located nor read again.
+    const readImage = sameFrameReads((image, r) => readFrame(image, reference, channels, r, pipeline), seenFromAbove, simulatedReader);
     const readThrow = (image: RgbImage): ReturnType<typeof readFrame> => {
       checkFrameSize(image, reference, camera.description);
-      return readFrame(image, reference, channels, reader, pipeline);
+      return readImage(image);
     };
 
     // The store's rows: rig, dice, session.

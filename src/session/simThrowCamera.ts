@@ -6,7 +6,9 @@
  * than everything else in the loop. Two modes:
  * - `all`: every frame of the throw (moving with motion blur, settling, still),
  *   one per 1/fps of session clock from the end of the motion: the settle
- *   detector sees what it would see on a real rig. About 10–25 renders a throw.
+ *   detector sees what it would see on a real rig. A frame is rendered only
+ *   when its image is looked at: about half of a throw's 10–25 frames are
+ *   dropped unseen by the settle detector (right after strong motion).
  * - `rest`: the simulator knows when the dice stop, so only the rest pose is
  *   rendered, once, and shown from the rig's settle time on (its timing model's
  *   `settleMs`), frame after frame at the camera's rate: the settle detector
@@ -62,7 +64,14 @@ export class SimThrowCamera implements ThrowCamera {
       const at = since + index * dt;
       const wait = at - clock.now();
       if (wait > 0) await clock.sleep(wait);
-      yield { image: frame.image, timestampMs: at, index };
+      // The image is left for the camera to render when first asked for: frames the settle detector drops are never rendered.
+      yield {
+        get image() {
+          return frame.image;
+        },
+        timestampMs: at,
+        index,
+      };
       index++;
     }
   }

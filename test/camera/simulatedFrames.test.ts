@@ -20,6 +20,36 @@ describe('the simulated camera', () => {
     expect(hash.digest('hex')).toBe('978f36fe9045a8565d2ff8df1402d6e793658073a996da868b027d100ddf0083');
   });
 
+  it('renders a frame of a throw only when its image is asked for, and draws it as it would have in turn, whatever was read before', async () => {
+    // Two cameras alike: one reads every frame of its throws in order; the other collects them, reads every third one
+    // last to first, and so renders only those. The frames read, and the next throws', are the same pixels.
+    const options = { seed: 41, lighting: 'desk-lamp', dice: ['d6', 'red'], cockedRate: 0.3 } as const;
+    const inOrder = new SimulatedCamera(options);
+    const picky = new SimulatedCamera(options);
+    let renders = 0;
+    const inside = picky as unknown as { renderFrame(...args: unknown[]): unknown };
+    const render = inside.renderFrame.bind(picky);
+    inside.renderFrame = (...args: unknown[]) => {
+      renders++;
+      return render(...args);
+    };
+    for (let t = 0; t < 3; t++) {
+      const all: Buffer[] = [];
+      for await (const f of inOrder.throwSequence().frames) all.push(Buffer.from(f.image.data));
+      const frames = [];
+      for await (const f of picky.throwSequence().frames) frames.push(f);
+      expect(frames.length).toBe(all.length);
+      const before = renders;
+      const picked = frames.filter((f) => f.index % 3 === 0).reverse();
+      for (const f of picked) expect(Buffer.from(f.image.data).equals(all[f.index] as Buffer)).toBe(true);
+      expect(renders - before).toBe(picked.length);
+      // Asked for again: the same image, not a second render.
+      expect(picked[0]?.image).toBe(picked[0]?.image);
+      expect(renders - before).toBe(picked.length);
+    }
+    expect(Buffer.from(picky.still().image.data).equals(Buffer.from(inOrder.still().image.data))).toBe(true);
+  });
+
   it('draws nothing beyond the squares it reads back, whatever the light, the die, its lean or its motion', () => {
     // The camera's canvas and plans, reached past TypeScript's privacy: what it drew, pixel for pixel, against the
     // squares it reads back (drawnReach). Anything drawn outside them would be missing from its frames.

@@ -90,6 +90,12 @@ export function drawnReach(sizePx: number, movedPx: number): number {
   return sizePx * 1.25 + movedPx * 0.3 + 4;
 }
 
+/** Where a frame reads its sensor noise in the camera's noise table (`noiseInTurn`). */
+interface FrameNoise {
+  readonly k0: number;
+  readonly stride: number;
+}
+
 interface PlannedDie {
   readonly truth: SimDieTruth;
   readonly kind: 'd6' | 'd8';
@@ -234,7 +240,13 @@ export class SimulatedCamera {
     };
   }
 
-  /** A whole throw: moving frames, settling, then `stillFrames` still frames; frames render lazily. */
+  /**
+   * A whole throw: moving frames, settling, then `stillFrames` still frames. A frame's pixels are rendered when its
+   * image is first asked for (15-30 ms a render): the settle detector drops about half the frames of a throw unseen
+   * (those right after strong motion, `SettleOptions.skipWhileMoving`), and a fixed settle wait looks at one frame.
+   * Each frame draws its sensor noise in its turn all the same, so a frame rendered late, or never, changes no other
+   * frame's pixels (a render is otherwise independent of the ones before it: see `renderFrame`).
+   */
   throwSequence(): { frames: FrameSource; truth: ThrowTruth } {
     const planned = this.planThrow();
     const settle = Math.max(...planned.map((p) => p.truth.settleFrameIndex));
@@ -242,11 +254,20 @@ export class SimulatedCamera {
     const startIndex = this.frameCounter;
     this.frameCounter += frameCount;
     const fps = this.fps;
-    const render = (f: number): RgbImage => this.renderFrame(planned, f);
+    const frame = (f: number): Frame => {
+      const noise = this.drawNoise();
+      let image: RgbImage | undefined;
+      const render = (): RgbImage => this.renderFrame(planned, f, noise);
+      return {
+        get image(): RgbImage {
+          return (image ??= render());
+        },
+        timestampMs: ((startIndex + f) * 1000) / fps,
+        index: f,
+      };
+    };
     const source = frameSourceFrom('simulated camera', async function* (): AsyncGenerator<Frame> {
-      for (let f = 0; f < frameCount; f++) {
-        yield { image: render(f), timestampMs: ((startIndex + f) * 1000) / fps, index: f };
-      }
+      for (let f = 0; f < frameCount; f++) yield frame(f);
     });
     return { frames: source, truth: { dice: planned.map((p) => p.truth), settleFrameIndex: settle, frameCount } };
   }
@@ -363,8 +384,15 @@ export class SimulatedCamera {
     return rgba;
   }
 
-  /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise, returns RGB. */
-  private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = []): RgbImage {
+  /** Where in the noise table a frame's sensor noise is read (see noiseInTurn): a random start and a random odd stride. */
+  private drawNoise(): FrameNoise {
+    const k0 = Math.floor(this.random() * this.noise.length);
+    const stride = 2 * Math.floor(this.random() * 1000) + 7919;
+    return { k0, stride };
+  }
+
+  /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise (`noise`), returns RGB. */
+  private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = [], noise: FrameNoise = this.drawNoise()): RgbImage {
     const { width, height } = this.layout;
     const drawnSquares = clippedSquares(width, height, drawn);
     const rgba = this.readBack(drawnSquares);
@@ -388,14 +416,12 @@ export class SimulatedCamera {
       seen = merged;
       platform = this.blurredBase();
     }
-    // This frame's noise: the table read from a random start at a random odd stride (see noiseInTurn).
-    const k0 = Math.floor(this.random() * this.noise.length);
-    const stride = 2 * Math.floor(this.random() * 1000) + 7919;
-    const u = noiseInTurn(this.noise, k0, stride, this.sensor.noise);
+    const u = noiseInTurn(this.noise, noise.k0, noise.stride, this.sensor.noise);
     return { width, height, data: this.sensor.capture(seen, platform, changed, u) };
   }
 
-  private renderFrame(planned: readonly PlannedDie[], frame: number): RgbImage {
+  /** Frame `frame` of a planned throw (its noise drawn now unless given). */
+  private renderFrame(planned: readonly PlannedDie[], frame: number, noise?: FrameNoise): RgbImage {
     const ctx = this.ctx;
     const L = this.lighting;
     const blurRegions: { x: number; y: number; r: number }[] = [];
@@ -434,7 +460,7 @@ export class SimulatedCamera {
         drawDie(ctx, die.kind, pose, die.style, { blur: 0, shadow: L.shadowAlpha, alpha: 1 });
       }
     });
-    return this.capture(blurRegions, drawn);
+    return this.capture(blurRegions, drawn, noise);
   }
 
   private planThrow(): PlannedDie[] {
