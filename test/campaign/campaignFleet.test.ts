@@ -57,10 +57,10 @@ describe('a campaign on three rigs', () => {
   it('runs three rig processes into one PostgreSQL store; the report equals the union of the three local stores, throw for throw', async () => {
     const url = await server.createDatabase('three_rigs');
     const box = writeBox(dir, DICE);
-    // 12 rolls a leg: what is compared is every throw and roll, the same claim at any budget; more rolls only roll more of them.
-    const created = await cliHere(['campaign', 'create', 'box1', '--dice', box, '--rigs', '3', '--channels', '2', '--rolls', '12', '--db', url]);
+    // 6 rolls a leg: what is compared is every throw and roll, the same claim at any budget; more rolls only roll more of them.
+    const created = await cliHere(['campaign', 'create', 'box1', '--dice', box, '--rigs', '3', '--channels', '2', '--rolls', '6', '--db', url]);
     expect(created.stderr).toBe('');
-    expect(created.stdout).toMatch(/^Campaign box1: 6 dice on 3 rigs \(1, 2, 3\), 2 at a time, each die on 2 rigs, up to 12 rolls a die a rig: 12 legs/);
+    expect(created.stdout).toMatch(/^Campaign box1: 6 dice on 3 rigs \(1, 2, 3\), 2 at a time, each die on 2 rigs, up to 6 rolls a die a rig: 12 legs/);
 
     const dbs = ['1', '2', '3'].map((rig) => join(dir, `rig${rig}.db`));
     // Rigs 1 and 2 as `dicerig campaign run`, rig 3 as `dicerig run --campaign` (the same loop); rigs 1 and 3 name their host.
