@@ -32,13 +32,21 @@ afterAll(async () => {
 
 const DICE = ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'];
 
-async function report(url: string, name: string): Promise<{ json: Record<string, unknown> & Parameters<typeof reportFacts>[0]; text: string }> {
+type ReportJson = Record<string, unknown> & Parameters<typeof reportFacts>[0];
+
+async function reportJson(url: string, name: string): Promise<ReportJson> {
   const j = await cliHere(['campaign', 'report', name, '--db', url, '--json']);
   expect(j.stderr).not.toMatch(/Error|dicerig:/);
   expect(j.code).toBe(0);
+  return JSON.parse(j.stdout) as ReportJson;
+}
+
+/** The campaign report as JSON and as text (each analyses the campaign afresh: a test that reads only the JSON asks only for it). */
+async function report(url: string, name: string): Promise<{ json: ReportJson; text: string }> {
+  const json = await reportJson(url, name);
   const t = await cliHere(['campaign', 'report', name, '--db', url]);
   expect(t.code).toBe(0);
-  return { json: JSON.parse(j.stdout) as Record<string, unknown> & Parameters<typeof reportFacts>[0], text: t.stdout };
+  return { json, text: t.stdout };
 }
 
 interface LegJson {
@@ -143,8 +151,7 @@ describe('a rig process killed with SIGKILL and started again', () => {
     expect(again.code).toBe(0);
     expect(other.code).toBe(0);
 
-    const { json } = await report(url, 'kill');
-    const fleet = reportFacts(json);
+    const fleet = reportFacts(await reportJson(url, 'kill'));
     const local = unionOf([localCampaignFacts(db1), localCampaignFacts(db2)]);
     expect(sorted(fleet.sessions)).toEqual(sorted(local.sessions));
     expect(sorted(fleet.rolls)).toEqual(sorted(local.rolls));
@@ -220,7 +227,7 @@ describe("a rig whose camera cannot read a face", () => {
     }
     const synced = await cli(['sync', '--db', dbs[1] as string, '--to', url, '--quiet']);
     expect(synced.code, synced.stderr).toBe(0);
-    const after = (await report(url, 'blind')).json as unknown as typeof analysis;
+    const after = (await reportJson(url, 'blind')) as unknown as typeof analysis;
     expect(after.unresolvedRolls.filter((u) => u.rig === '2'), seen).toEqual([]);
     expect(after.biasedRigs, seen).toEqual([]);
     expect(after.unclearRigs, seen).toEqual([]);
@@ -237,7 +244,7 @@ describe("a rig whose camera cannot read a face", () => {
     }
     const resynced = await cli(['sync', '--db', dbs[1] as string, '--to', url, '--quiet']);
     expect(resynced.code, resynced.stderr).toBe(0);
-    const corrected = reportFacts((await report(url, 'blind')).json);
+    const corrected = reportFacts(await reportJson(url, 'blind'));
     const local2 = unionOf(dbs.map(localCampaignFacts));
     expect(sorted(corrected.rolls)).toEqual(sorted(local2.rolls));
     expect(sorted(corrected.unresolved)).toEqual(sorted(local2.unresolved));
