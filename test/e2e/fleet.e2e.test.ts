@@ -67,7 +67,7 @@ beforeAll(async () => {
   }
   // And a rig host of its own, outside the campaign: a demo session synced under its host name.
   const other = join(dir, 'other.db');
-  expect((await runCli('demo', '--seed', '3', '--budget', '40', '--db', other, '--json')).code).toBe(0);
+  expect((await runCli('demo', '--seed', '3', '--budget', '12', '--db', other, '--json')).code).toBe(0);
   const synced = await runCli('sync', '--db', other, '--to', url, '--host', 'rig-host-b', '--quiet');
   expect(synced.code, synced.err).toBe(0);
   base = await startServe(url);

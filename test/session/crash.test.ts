@@ -75,16 +75,16 @@ function storedThrows(db: string): StoredThrow[] {
 describe('a session killed at random points', () => {
   it('keeps every committed roll, counts none twice, and --resume continues from the last stored throw', async () => {
     const db = tempDbPath();
-    const base = ['--seed', '21', '--dice', 'd6', '--budget', '120', '--db', db];
+    const base = ['--seed', '21', '--dice', 'd6', '--budget', '60', '--db', db];
     const random = seededRandom(20260601);
     let sessionId: string | undefined;
     let lastStored = 0;
     let killedMidSession = 0;
     for (let run = 0; run < 7; run++) {
       // Two runs die during start-up (compiling, the camera, the store: about a second); the others after a
-      // random 1..12 reported throws plus 0..40 ms, so kills land during and between throws. At most 7 x 12
-      // throws are reported before the last run: the 120-roll budget cannot end the session early.
-      const kill: Kill = run === 0 || run === 4 ? { afterMs: 300 + random() * 700 } : { afterThrows: 1 + Math.floor(random() * 12), extraMs: random() * 40 };
+      // random 1..6 reported throws plus 0..40 ms, so kills land during and between throws. At most 7 x 6
+      // throws are reported before the last run: the 60-roll budget cannot end the session early.
+      const kill: Kill = run === 0 || run === 4 ? { afterMs: 300 + random() * 700 } : { afterThrows: 1 + Math.floor(random() * 6), extraMs: random() * 40 };
       const resuming = sessionId !== undefined;
       const r = await runDemo([...base, ...(sessionId !== undefined ? ['--resume', sessionId] : [])], kill);
       expect(r.signal, `run ${run} ended by itself (code ${r.code}): ${r.stderr}`).toBe('SIGKILL');
@@ -136,8 +136,8 @@ describe('a session killed at random points', () => {
     for (const d of last.summary?.dice ?? []) {
       expect(d.rolls, d.label).toBe(counted.find((c) => c.die.label === d.label)?.symbols.length);
     }
-    // The fair dice reached the budget: 120 counted rolls each, no more.
-    expect(Math.max(...(last.summary?.dice ?? []).map((d) => d.rolls))).toBe(120);
+    // The fair dice reached the budget: 60 counted rolls each, no more.
+    expect(Math.max(...(last.summary?.dice ?? []).map((d) => d.rolls))).toBe(60);
     expect(store.getSession(id)?.state).toBe('finished');
     expect(store.events(id).filter((e) => e.kind === 'resumed').length).toBeGreaterThanOrEqual(3);
     store.close();

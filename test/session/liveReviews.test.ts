@@ -5,7 +5,7 @@ import { MonitorSet } from '../../src/session/monitorSet.js';
 import { runSession } from '../../src/session/runner.js';
 import { formatSessionSummary } from '../../src/session/summary.js';
 import { seededRandom } from '../../src/stats/random.js';
-import { scriptedSession, RULES, type ChannelScript } from './support/fakes.js';
+import { NO_SETTLE_WATCH, scriptedSession, RULES, type ChannelScript } from './support/fakes.js';
 
 /**
  * A session whose reader never reads channel 0's 6 (a logo), with a person labelling that die's unresolved rolls as
@@ -27,7 +27,7 @@ async function labelledWhileRunning(labelAt: readonly number[], budgetRolls = 40
     const shown = String(1 + Math.floor(random() * 6));
     return channel === 0 && shown === '6' ? { unreadable: true } : shown;
   };
-  const session = scriptedSession({ fallback, rules: { budgetRolls, maxConsecutiveMissing: 10_000 } });
+  const session = scriptedSession({ fallback, rules: { budgetRolls, maxConsecutiveMissing: 10_000 }, settle: NO_SETTLE_WATCH });
   const events: SessionEvent[] = [];
   const result = await runSession({ ...session.deps, onEvent: (e) => events.push(e) }, session.plan);
   return { s: session, result, events, labelled };
@@ -78,7 +78,7 @@ describe('labels given while a session runs', () => {
       if (channel === 0 && call <= 80) return { unreadable: true };
       return String(1 + Math.floor(random() * 6));
     };
-    const s = scriptedSession({ fallback, rules: { budgetRolls: 300, maxConsecutiveMissing: 10_000 } });
+    const s = scriptedSession({ fallback, rules: { budgetRolls: 300, maxConsecutiveMissing: 10_000 }, settle: NO_SETTLE_WATCH });
     const result = await runSession(s.deps, s.plan);
     const id = s.session.id;
     const die = s.dice[0]?.record.id;
@@ -148,7 +148,7 @@ describe('labels given while a session runs', () => {
       const shown = String(1 + Math.floor(random() * 6));
       return channel === 0 && shown === '6' ? { unreadable: true } : shown;
     };
-    const session = scriptedSession({ fallback, rules: { budgetRolls: 400, maxConsecutiveMissing: 10_000 } });
+    const session = scriptedSession({ fallback, rules: { budgetRolls: 400, maxConsecutiveMissing: 10_000 }, settle: NO_SETTLE_WATCH });
     const result = await runSession(session.deps, session.plan);
     expect(corrected).toBeGreaterThan(10);
     const live = result.dice[0];

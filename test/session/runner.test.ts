@@ -9,7 +9,7 @@ import { seededRandom } from '../../src/stats/random.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { tempDbPath } from '../store/support/fixtures.js';
 import { formatSessionSummary } from '../../src/session/summary.js';
-import { ScriptedCamera, ScriptedRig, ScriptedVision, scriptedSession, storeWithDice, RULES, type ChannelScript } from './support/fakes.js';
+import { NO_SETTLE_WATCH, ScriptedCamera, ScriptedRig, ScriptedVision, scriptedSession, storeWithDice, RULES, type ChannelScript } from './support/fakes.js';
 
 const faces = ['1', '2', '3', '4', '5', '6'];
 /** A fair-looking cycle of faces, different per channel. */
@@ -31,7 +31,7 @@ async function expectFairDespiteLosing(face: number, loss: ChannelScript, seed: 
     return shown === face && random() < 0.3 ? loss : String(shown);
   };
   // A present die lost three throws running is no fault here: the run limit is out of the way.
-  const s = scriptedSession({ types: ['d6'], fallback, rules: { budgetRolls: 3000, maxConsecutiveMissing: 10_000 } });
+  const s = scriptedSession({ types: ['d6'], fallback, rules: { budgetRolls: 3000, maxConsecutiveMissing: 10_000 }, settle: NO_SETTLE_WATCH });
   const result = await runSession(s.deps, s.plan);
   expect(['all-decided', 'roll-budget']).toContain(result.stop);
   const die = result.dice[0];
@@ -88,7 +88,7 @@ describe('the throw loop with scripted parts', () => {
       const shown = String(1 + Math.floor(random() * 6));
       return channel === 0 && shown === '6' ? { unreadable: true } : shown;
     };
-    const s = scriptedSession({ fallback, rules: { budgetRolls: 400, maxConsecutiveMissing: 10_000 } });
+    const s = scriptedSession({ fallback, rules: { budgetRolls: 400, maxConsecutiveMissing: 10_000 }, settle: NO_SETTLE_WATCH });
     const events: SessionEvent[] = [];
     await runSession({ ...s.deps, onEvent: (e) => events.push(e) }, s.plan);
     const said = events.filter((e): e is Extract<SessionEvent, { type: 'unreadable-face' }> => e.type === 'unreadable-face');

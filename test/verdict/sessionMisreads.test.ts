@@ -25,7 +25,7 @@ import type { DieVerdict } from '../../src/stats/dieVerdict.js';
 import { cumulativeOf, drawIndex, seededRandom, type RandomSource } from '../../src/stats/random.js';
 import type { FaceReader } from '../../src/vision/faceRead.js';
 import { RollStore } from '../../src/store/rollStore.js';
-import { IDENTITY, RULES, ScriptedCamera, ScriptedRig, ScriptedVision } from '../session/support/fakes.js';
+import { IDENTITY, NO_SETTLE_WATCH, RULES, ScriptedCamera, ScriptedRig, ScriptedVision } from '../session/support/fakes.js';
 import { createRgb } from '../../src/core/image.js';
 
 const FACES = ['1', '2', '3', '4', '5', '6'];
@@ -77,7 +77,8 @@ async function session(odds: readonly (readonly number[])[], seed: number, withB
       sessionId: s.id,
       dice,
       stopping: { ...RULES, alpha: ALPHA, budgetRolls: BUDGET, rigCheckEvery: 100_000 },
-      settle: { mode: 'detect', timeoutMs: 5000 },
+      // A fixed wait, not the settle detector: the claim is the verdicts, and the scripted camera's frames only cost time.
+      settle: NO_SETTLE_WATCH,
       simulated: true,
       reread: { frames: 0, lightSteps: [] },
     };

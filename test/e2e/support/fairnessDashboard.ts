@@ -35,7 +35,9 @@ export async function openFairnessDashboard(dir: string, config: string, token: 
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
+      // A frame the server let go of before the page loaded its picture answers 404, and the page skips it by design
+      // (dashboard.js, renderFrame); Chromium still logs the failed load. Under load that is ordinary, not a fault.
+      if (m.type() === 'error' && !/\/live\/frame\/\d+\.jpg$/.test(m.location().url)) problems.push(m.text());
     });
     await page.goto(`${server.url}/#token=${token}`);
     await expect.poll(() => page.locator('#connection').getAttribute('data-status')).toBe('live');

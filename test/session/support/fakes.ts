@@ -226,6 +226,12 @@ export function storeWithDice(types: readonly string[] = ['d6', 'd6'], path = ':
   return { store, dice, session };
 }
 
+/**
+ * A fixed wait instead of the settle detector, for the long sessions of tests whose claim is not the settle: one read a
+ * throw as before, without watching a throw's scripted frames (which costs such a session most of its CPU time).
+ */
+export const NO_SETTLE_WATCH: RunnerPlan['settle'] = { mode: 'fixed', waitMs: 0 };
+
 /** Everything a runner needs, scripted. */
 export function scriptedSession(options: {
   types?: string[];
@@ -236,6 +242,8 @@ export function scriptedSession(options: {
   moving?: number[];
   /** How declined dice are re-read; default none, so each scripted read is one throw's. */
   reread?: RunnerPlan['reread'];
+  /** How the throw loop waits for the dice to settle; default the settle detector on the scripted frames. */
+  settle?: RunnerPlan['settle'];
 }) {
   const clock = new SimulatedClock(0);
   const { store, dice, session } = storeWithDice(options.types);
@@ -243,6 +251,6 @@ export function scriptedSession(options: {
   const camera = new ScriptedCamera(clock, options.moving);
   const vision = new ScriptedVision(dice.length, options.vision, options.fallback);
   const deps: RunnerDeps = { rig, camera, readThrow: vision.readThrow, store, clock, timeOrigin: 1_700_000_000_000 };
-  const plan: RunnerPlan = { sessionId: session.id, dice, stopping: { ...RULES, ...options.rules }, settle: { mode: 'detect', timeoutMs: 5000 }, light: 180, simulated: true, reread: options.reread ?? { frames: 0, lightSteps: [] } };
+  const plan: RunnerPlan = { sessionId: session.id, dice, stopping: { ...RULES, ...options.rules }, settle: options.settle ?? { mode: 'detect', timeoutMs: 5000 }, light: 180, simulated: true, reread: options.reread ?? { frames: 0, lightSteps: [] } };
   return { clock, store, dice, session, rig, camera, vision, deps, plan };
 }
