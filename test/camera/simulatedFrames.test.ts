@@ -23,7 +23,8 @@ describe('the simulated camera', () => {
   it('renders a frame of a throw only when its image is asked for, and draws it as it would have in turn, whatever was read before', async () => {
     // Two cameras alike: one reads every frame of its throws in order; the other collects them, reads every third one
     // last to first, and so renders only those. The frames read, and the next throws', are the same pixels.
-    const options = { seed: 41, lighting: 'desk-lamp', dice: ['d6', 'red'], cockedRate: 0.3 } as const;
+    // Two throws (the second shows a throw after a picky one is unchanged), two channels: a frame is drawn whole whatever it shows.
+    const options = { seed: 41, lighting: 'desk-lamp', dice: ['d6', 'red'], channels: 2, cockedRate: 0.3 } as const;
     const inOrder = new SimulatedCamera(options);
     const picky = new SimulatedCamera(options);
     let renders = 0;
@@ -33,7 +34,7 @@ describe('the simulated camera', () => {
       renders++;
       return render(...args);
     };
-    for (let t = 0; t < 3; t++) {
+    for (let t = 0; t < 2; t++) {
       const all: Buffer[] = [];
       for await (const f of inOrder.throwSequence().frames) all.push(Buffer.from(f.image.data));
       const frames = [];
