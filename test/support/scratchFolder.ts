@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { liveness, thisProcess, type ProcessIdentity } from '../../src/store/processLiveness.js';
@@ -27,8 +27,20 @@ export function makeScratchFolder(owner: ProcessIdentity = thisProcess()): Scrat
   const folder = makeFolder();
   // Which run it is, so a later run can tell the folder of a run that was killed (its memory with it) and remove it:
   // named as a session lock names its process, so a pid used again by another process is not taken for the run.
-  writeFileSync(join(folder.path, OWNER_FILE), `${JSON.stringify(owner)}\n`);
+  writeFileSync(join(folder.path, OWNER_FILE), `${JSON.stringify({ ...owner, pidNamespace: pidNamespace() })}\n`);
   return folder;
+}
+
+/**
+ * This process's PID namespace ('' where it cannot be read). A run in another one (a container sharing /tmp, a run
+ * under `unshare --pid`) names a pid this one cannot see, or that is another process here: its folder is not judged.
+ */
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
 }
 
 function makeFolder(): ScratchFolder {
@@ -63,10 +75,12 @@ const PREFIX = 'dicerig-tests-';
 /**
  * Removes the scratch folders of runs that were killed (teardown never ran): a tmpfs left mounted holds its files in
  * memory until the machine restarts. Only folders that name their run, and whose run is gone, are removed: another
- * run going on beside this one keeps its folder. Returns the folders removed.
+ * run going on beside this one keeps its folder, and so does a run in another PID namespace, whose pid says nothing
+ * here. Returns the folders removed.
  */
 export function removeLeftovers(isDead: (owner: ProcessIdentity) => boolean = (owner) => liveness(owner) === 'dead'): string[] {
   const removed: string[] = [];
+  const here = pidNamespace();
   for (const parent of new Set([tmpdir(), '/dev/shm'])) {
     let names: string[];
     try {
@@ -76,13 +90,15 @@ export function removeLeftovers(isDead: (owner: ProcessIdentity) => boolean = (o
     }
     for (const name of names) {
       const path = join(parent, name);
-      let owner: ProcessIdentity;
+      let owner: ProcessIdentity & { pidNamespace?: string };
       try {
-        owner = JSON.parse(readFileSync(join(path, OWNER_FILE), 'utf8')) as ProcessIdentity;
+        owner = JSON.parse(readFileSync(join(path, OWNER_FILE), 'utf8')) as ProcessIdentity & { pidNamespace?: string };
       } catch {
         continue;
       }
-      if (!Number.isInteger(owner?.pid) || owner.pid <= 0 || !isDead(owner)) continue;
+      if (!Number.isInteger(owner?.pid) || owner.pid <= 0) continue;
+      if (owner.pidNamespace !== undefined && owner.pidNamespace !== '' && here !== '' && owner.pidNamespace !== here) continue;
+      if (!isDead(owner)) continue;
       if (mountedHere(path)) spawnSync('umount', ['--lazy', path]);
       rmSync(path, { recursive: true, force: true });
       removed.push(path);

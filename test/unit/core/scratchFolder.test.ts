@@ -46,4 +46,20 @@ describe('the scratch folders of runs that were killed', () => {
       leftover.remove();
     }
   });
+
+  it('leaves the folder of a run in another PID namespace, whose pid names no process here (a container, `unshare --pid`)', () => {
+    const dead = spawnSync('true').pid as number;
+    const elsewhere = makeScratchFolder({ ...thisProcess(), pid: dead, procStart: '' });
+    const ownerFile = join(elsewhere.path, '.dicerig-run-pid');
+    try {
+      const owner = JSON.parse(readFileSync(ownerFile, 'utf8')) as { pidNamespace: string };
+      expect(owner.pidNamespace).toMatch(/^pid:\[\d+\]$/);
+      writeFileSync(ownerFile, JSON.stringify({ ...owner, pidNamespace: 'pid:[1]' }));
+      const removed = removeLeftovers((o) => o.pid === dead && liveness(o) === 'dead');
+      expect(removed).not.toContain(elsewhere.path);
+      expect(existsSync(elsewhere.path)).toBe(true);
+    } finally {
+      elsewhere.remove();
+    }
+  });
 });
