@@ -41,10 +41,15 @@ function dicerig(args: readonly string[]) {
   };
 }
 
-/** A one-die session on the simulated rig in real time (a few throws a second), so two processes overlap for seconds. */
+/**
+ * A one-die session on the simulated rig in real time (a few throws a second), so two processes overlap for seconds.
+ * Its camera gives 120 frames a second, not 30: the dice are seen still a few frames after they settle, and at 30
+ * those frames took some 120 ms of each throw (40 throws: 19.3 s of real time at 30, 14.5 s at 120), waiting that
+ * nothing here is about.
+ */
 function simConfig(dir: string, budgetRolls: number): string {
   const cfg = join(dir, 'sim.yaml');
-  writeFileSync(cfg, `seed: 4\nclock: system\ndice:\n  - { label: L1, type: d6 }\nrig:\n  driver: sim\n  sim: { timing: { flipMs: 60, settleMedianMs: 60, homeMinMs: 10, homeMaxMs: 20 } }\nstopping: { budgetRolls: ${budgetRolls} }\n`);
+  writeFileSync(cfg, `seed: 4\nclock: system\ndice:\n  - { label: L1, type: d6 }\nrig:\n  driver: sim\n  sim: { timing: { flipMs: 60, settleMedianMs: 60, homeMinMs: 10, homeMaxMs: 20 } }\ncamera: { source: sim, fps: 120 }\nstopping: { budgetRolls: ${budgetRolls} }\n`);
   return cfg;
 }
 
@@ -85,7 +90,9 @@ describe('one session, one writer', () => {
 
   it('lets the next resume take over a session whose run was killed, saying so; of two resumes started at once, one runs and the other is refused', async () => {
     const dir = tempDir('dicerig-lock-');
-    const budget = 40;
+    // 20 rolls, 17 after the killed run's 3: some 6 s of real time the winner holds the session, far longer than the
+    // two processes' starts differ by; 40 held it twice as long, which is waiting and nothing the claim needs.
+    const budget = 20;
     const cfg = simConfig(dir, budget);
     const db = join(dir, 'rolls.db');
     const killed = dicerig(['run', cfg, '--db', db, '--events']);

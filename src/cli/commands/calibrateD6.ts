@@ -31,7 +31,9 @@ import { crossFitD6Reads, TooFewFacesError } from '../../vision/calibration/d6Cr
 import type { D6FaceHead } from '../../vision/calibration/d6FaceHead.js';
 import { SKIP_NAME, SPLIT_NAME } from '../../vision/calibration/groupNaming.js';
 import { runGuidedD6Check } from '../../vision/calibration/guidedD6.js';
+import { D6NetOutputs } from '../../vision/d6/netEmbedding.js';
 import { d6Nets } from '../../vision/d6/netReader.js';
+import type { TinyNet } from '../../vision/d6/tinyNet.js';
 import { shippedD6Net } from '../../vision/d6/netWeights.js';
 import { holdsKeptThrows, writeThrowLabels } from '../../vision-io/keptThrows.js';
 import type { CliIo } from '../io.js';
@@ -66,11 +68,15 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   if (flags.learnFaces === true && flags.fromLabelled !== undefined && !holdsEmptyPlatforms(labelledFolderPaths(flags.fromLabelled, flags.labels).images)) {
     throw new InputError(`--learn-faces learns the faces from the crops a session cuts from whole frames, so it needs a folder with its empty platforms (empty/<name> beside images/, or one reference.png) and --die-size PX.`, { file: flags.fromLabelled });
   }
-  const named = flags.camera !== undefined ? await nameD6Throws(flags, out, common, base, io, given) : undefined;
+  // One set of the D6 networks for the command, remembering what they made of each die: faces learned on kept
+  // throws are learned from the very dice the grouping read.
+  let networks: D6Networks | undefined;
+  const d6Networks = (): D6Networks => (networks ??= { nets: d6Nets(shippedD6Net), outputs: new D6NetOutputs() });
+  const named = flags.camera !== undefined ? await nameD6Throws(flags, out, common, base, io, given, d6Networks()) : undefined;
   const paths = labelledFolderPaths(named?.folder ?? (flags.fromLabelled as string), named === undefined ? flags.labels : undefined);
   const keep = (c: string): boolean => keepsClass('d6', c);
   const measured = await readD6Folder(paths, reader, keep, named?.dieSizePx ?? (given('dieSize') ? flags.dieSize : undefined));
-  const learned = flags.learnFaces === true ? learnFaces(measured.reads, common.face, measured.dieSizePx as number, paths.images, io) : undefined;
+  const learned = flags.learnFaces === true ? learnFaces(measured.reads, common.face, measured.dieSizePx as number, paths.images, io, d6Networks()) : undefined;
   const classes = measured.classes.filter(keep);
   const evaluation = scoreLabelledReads(learned?.reads ?? measured.reads, classes);
   const check = sealD6Check({
@@ -92,6 +98,12 @@ export async function runD6Check(flags: CalibrateFlags, out: string, common: Com
   io.out(`${formatD6CheckSummary(check, out, measured.warnings)}\n`);
 }
 
+/** The shipped D6 networks, and what they made of the dice they read. */
+interface D6Networks {
+  readonly nets: readonly TinyNet[];
+  readonly outputs: D6NetOutputs;
+}
+
 /** Folds the faces are learned in, and the fewest flat dice of a face they are learned from. */
 const FACE_FOLDS = 5;
 const MIN_DICE_A_FACE = 10;
@@ -100,11 +112,12 @@ const MIN_DICE_A_FACE = 10;
  * Learns the dice's faces on the check's own dice (`--learn-faces`), and reads each image's dice as a session would
  * with faces learned on the other images' (`d6CrossFit.ts`), so the check measures the reader on dice new to it.
  */
-function learnFaces(reads: LabelledEvaluation['reads'], face: 'top' | 'bottom', dieSizePx: number, folder: string, io: CliIo): { head: D6FaceHead; reads: LabelledEvaluation['reads']; folds: number } {
+function learnFaces(reads: LabelledEvaluation['reads'], face: 'top' | 'bottom', dieSizePx: number, folder: string, io: CliIo, networks: D6Networks): { head: D6FaceHead; reads: LabelledEvaluation['reads']; folds: number } {
   io.err(`Learning your dice's faces from ${formatCount(reads.length)} labelled dice, in ${FACE_FOLDS} folds of the images and once on all of them...\n`);
   try {
     return crossFitD6Reads(reads, {
-      nets: d6Nets(shippedD6Net),
+      nets: networks.nets,
+      netOutputs: networks.outputs,
       netsVersion: shippedD6Net.version,
       readerWith: (opinion) => topFaceReader(pipsWith(opinion), [d6Die], face),
       // Seen from below, a die shows the face opposite the one its label (the face on top) names.
@@ -155,7 +168,7 @@ async function readD6Folder(
  * group named, written as the throws folder's labels. Returns the labelled folder, the die size it is read with
  * and how it was made (the start of the check's source line).
  */
-async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFields, pips: FaceReader, io: CliIo, given: (key: string) => boolean): Promise<{ folder: string; dieSizePx: number; how: string }> {
+async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFields, pips: FaceReader, io: CliIo, given: (key: string) => boolean, networks: D6Networks): Promise<{ folder: string; dieSizePx: number; how: string }> {
   const replay = holdsKeptThrows(flags.camera as string);
   // A D6's side has no default: a size the dice are not would lose them to the locator, or call them touching.
   if (!replay && !given('dieSize')) throw new InputError('--die d6 --camera needs --die-size PX: the D6 side in pixels your sessions read with (camera.dieSizePx; measure a die in a frame).');
@@ -169,7 +182,9 @@ async function nameD6Throws(flags: CalibrateFlags, out: string, common: CommonFi
       dice: run.steps.channels * (run.steps.dicePerChannel ?? 1),
       reader: pips,
       pipeline: sessionPipeline('pips', dieSizePx),
-      nets: d6Nets(shippedD6Net),
+      nets: networks.nets,
+      // Remembered only for faces learned next on the same dice.
+      ...(flags.learnFaces === true ? { netOutputs: networks.outputs } : {}),
       face: common.face,
     });
     io.err(`  groups: ${result.clusters.map((c) => `${c.id}=${c.name}`).join(', ')}\n`);

@@ -13,7 +13,7 @@
  */
 import { seededRandom, shuffled } from '../../stats/random.js';
 import type { D6SecondOpinion } from '../d6/combinedReader.js';
-import { d6TurnEmbeddings } from '../d6/netEmbedding.js';
+import { d6TurnEmbeddings, type D6NetOutputs } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
 import type { DeclineCause, DieCrop, FaceRead, FaceReader } from '../faceRead.js';
 import { D6FaceHeadOpinion, D6_HEAD_FACES, FIT_TURNS, fitD6FaceHead, type D6FaceHead, type D6FaceSample } from './d6FaceHead.js';
@@ -42,6 +42,8 @@ export interface D6CrossFitOptions {
   readonly minPerFace: number;
   /** Told after each fit (the folds', then the one on all dice): a fit of a thousand dice takes some seconds. */
   readonly onFitted?: (done: number, total: number) => void;
+  /** What the networks made of dice read before (a guided check's grouping of the same kept throws). */
+  readonly netOutputs?: D6NetOutputs;
 }
 
 export interface D6CrossFit {
@@ -101,11 +103,11 @@ export function crossFitD6Reads(reads: readonly CheckedD6Read[], options: D6Cros
   const embedded = new Map<DieCrop['image'], Float32Array[]>();
   for (const { at, face } of fitted) {
     const crop = (reads[at] as CheckedD6Read).read.crop;
-    const turns = d6TurnEmbeddings(options.nets, { image: crop, sizePx: options.sizePx }, FIT_TURNS);
+    const turns = d6TurnEmbeddings(options.nets, { image: crop, sizePx: options.sizePx }, FIT_TURNS, 0, options.netOutputs);
     embedded.set(crop, turns);
     for (const embedding of turns) samples.push({ at, face, embedding });
   }
-  const turnEmbeddings = (crop: DieCrop, turns: number, from: number): Float32Array[] => embedded.get(crop.image)?.slice(from, Math.min(turns, FIT_TURNS)) ?? d6TurnEmbeddings(options.nets, crop, turns, from);
+  const turnEmbeddings = (crop: DieCrop, turns: number, from: number): Float32Array[] => embedded.get(crop.image)?.slice(from, Math.min(turns, FIT_TURNS)) ?? d6TurnEmbeddings(options.nets, crop, turns, from, options.netOutputs);
 
   const groups = reads.map((r) => r.group);
   const folds = Math.max(2, Math.min(options.folds, new Set(groups).size));

@@ -13,7 +13,7 @@ import { d6Die } from '../../dice/catalogue.js';
 import { DicerigError } from '../../core/errors.js';
 import type { Point, RgbImage } from '../../core/image.js';
 import { seededRandom } from '../../stats/random.js';
-import { d6NetView, likeliestFace } from '../d6/netEmbedding.js';
+import { d6NetView, likeliestFace, type D6NetOutputs } from '../d6/netEmbedding.js';
 import type { TinyNet } from '../d6/tinyNet.js';
 import type { FaceRead, FaceReader } from '../faceRead.js';
 import { readWholeFrame } from '../labelledFrame.js';
@@ -39,6 +39,8 @@ export interface GuidedD6Options extends GroupNamingOptions {
   readonly pipeline: PipelineOptions;
   /** The shipped D6 networks, which group the dice. */
   readonly nets: readonly TinyNet[];
+  /** Remembers what the networks made of each die, for faces then learned on the same dice (`--learn-faces`). */
+  readonly netOutputs?: D6NetOutputs;
   /** The face the camera sees: seen from below, a group is named as its pictures show it and labelled by the face on top. */
   readonly face: 'top' | 'bottom';
   /** Seed of the grouping (the same throws and seed ask the same questions). */
@@ -121,7 +123,7 @@ export async function runGuidedD6Check(options: GuidedD6Options): Promise<Guided
   if (seen.length === 0) throw new DicerigError(`No die was found alone in any throw: check the die size (${options.pipeline.dieSizePx} px a side; measure a die in a frame) and that the platform was empty for the reference.`, { camera: camera.description });
 
   log(`Step 3 of 3: naming groups of dice the D6 networks see alike${options.face === 'bottom' ? ' (name the face each picture shows: the camera sees the bottom face, and the labels record the face on top, its opposite)' : ''}.`);
-  const views = seen.map((d) => d6NetView(options.nets, { image: d.read.crop, sizePx: options.pipeline.dieSizePx }));
+  const views = seen.map((d) => d6NetView(options.nets, { image: d.read.crop, sizePx: options.pipeline.dieSizePx }, options.netOutputs));
   const embeddings = views.map((v) => v.embedding);
   // Dice the blob checks call cocked are grouped apart: named as the user sees them, flat ones among them are the
   // check's "flat die called cocked", which a session re-tumbles away.

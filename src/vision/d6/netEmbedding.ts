@@ -6,6 +6,7 @@
  * check measures, so dice are grouped by something other than the reader the
  * check is of, and a named die they read otherwise is shown to be checked.
  */
+import { createHash } from 'node:crypto';
 import { unitLength } from '../../core/unitLength.js';
 import type { RgbImage } from '../../core/image.js';
 import type { DieCrop } from '../faceRead.js';
@@ -22,11 +23,11 @@ export interface D6NetView {
   readonly probabilities: Float32Array;
 }
 
-export function d6NetView(nets: readonly TinyNet[], crop: DieCrop): D6NetView {
+export function d6NetView(nets: readonly TinyNet[], crop: DieCrop, seen?: D6NetOutputs): D6NetView {
   let sum: Float32Array | undefined;
   const probabilities = new Float32Array(6);
   let views = 0;
-  eachTurn(nets, crop, 0, TURNS, (_, { embedding, probs }) => {
+  eachTurn(nets, crop, 0, TURNS, seen, (_, { embedding, probs }) => {
     sum = addInto(sum, embedding);
     for (let j = 0; j < probabilities.length; j++) probabilities[j] = (probabilities[j] as number) + (probs[j] as number);
     views++;
@@ -46,20 +47,56 @@ export function likeliestFace(view: D6NetView): string {
  * the networks and scaled to length 1. Faces learned on a user's dice are fitted on every turn and read on the first,
  * and on the others only when the first leaves them unsure.
  */
-export function d6TurnEmbeddings(nets: readonly TinyNet[], crop: DieCrop, turns: number, from = 0): Float32Array[] {
+export function d6TurnEmbeddings(nets: readonly TinyNet[], crop: DieCrop, turns: number, from = 0, seen?: D6NetOutputs): Float32Array[] {
   const sums: Float32Array[] = [];
-  eachTurn(nets, crop, from, Math.min(TURNS, turns), (t, { embedding }) => {
+  eachTurn(nets, crop, from, Math.min(TURNS, turns), seen, (t, { embedding }) => {
     sums[t - from] = addInto(sums[t - from], embedding);
   });
   return sums.map(unitLength);
 }
 
-/** Each network's output for turns `from`..`to - 1` of the crop, network by network, handed to `use`. */
-function eachTurn(nets: readonly TinyNet[], crop: DieCrop, from: number, to: number, use: (turn: number, output: { embedding: Float32Array; probs: Float32Array }) => void): void {
+interface NetOutput {
+  readonly embedding: Float32Array;
+  readonly probs: Float32Array;
+}
+
+/**
+ * The networks' outputs for the inputs they have read, by network and by the input's bytes (what a network makes of
+ * a die depends on nothing else). A guided D6 check of kept throws that learns faces groups the dice by what the
+ * networks see (`d6NetView`), then learns from the same dice cut again from the same files (`d6TurnEmbeddings`):
+ * without this, each network read each of those dice's turns twice. Throws taken live are cut again from the JPEG
+ * files they were saved to, which need not give the same pixels: such dice are read afresh. One for a command; about
+ * 1.6 kB a die and network.
+ */
+export class D6NetOutputs {
+  private readonly byNet = new Map<TinyNet, Map<string, NetOutput[]>>();
+
+  /** The outputs known for this input, by turn (an array the caller fills in). */
+  turns(net: TinyNet, input: Float32Array): NetOutput[] {
+    let known = this.byNet.get(net);
+    if (known === undefined) this.byNet.set(net, (known = new Map()));
+    const key = createHash('sha256').update(new Uint8Array(input.buffer, input.byteOffset, input.byteLength)).digest('base64');
+    let turns = known.get(key);
+    if (turns === undefined) known.set(key, (turns = []));
+    return turns;
+  }
+}
+
+/** Each network's output for turns `from`..`to - 1` of the crop, network by network, handed to `use`; `seen` remembers them and gives them again. */
+function eachTurn(nets: readonly TinyNet[], crop: DieCrop, from: number, to: number, seen: D6NetOutputs | undefined, use: (turn: number, output: NetOutput) => void): void {
   for (const net of nets) {
     const size = net.spec.size;
     const input = inputOf(crop.image, size);
-    for (let t = from; t < to; t++) use(t, net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1)));
+    const known = seen?.turns(net, input);
+    for (let t = from; t < to; t++) {
+      let output = known?.[t];
+      if (output === undefined) {
+        output = net.embed(t === 0 ? input : transformInput(input, size, t, 0, 1));
+        // Arrays of its own, which the callers only add into sums of their own.
+        if (known !== undefined) known[t] = output;
+      }
+      use(t, output);
+    }
   }
 }
 
