@@ -15,9 +15,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pgLib from 'pg';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, stopCliServer } from './support/cliServer.js';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { allDice } from '../../src/dice/catalogue.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { FleetView } from '../../src/server/fleet/fleetView.js';
@@ -26,8 +27,6 @@ import { okThrow, storeWithSession } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { contrast } from './support/contrast.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PASSWORD = 'organiser-s3cret-pw';
 // A label as a user may write it: the page must show it as text, never as markup.
 const ODD = '<b>A&2</b>';
@@ -39,7 +38,7 @@ let pg: ScratchPostgres;
 let url: string;
 let child: ChildProcess | undefined;
 let output: () => string = () => '';
-let browser: Browser | undefined;
+let browser: PagesBrowser | undefined;
 let base: string;
 
 /** Starts `dicerig serve --db URL` and resolves with the dashboard address it prints. */
@@ -71,7 +70,8 @@ beforeAll(async () => {
   const synced = await runCli('sync', '--db', other, '--to', url, '--host', 'rig-host-b', '--quiet');
   expect(synced.code, synced.err).toBe(0);
   base = await startServe(url);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  // The worker's shared Chromium (test/support/pagesBrowser.ts): a launch of its own cost over a second of CPU.
+  browser = await pagesBrowser();
 }, 120_000);
 
 afterAll(async () => {
@@ -82,7 +82,7 @@ afterAll(async () => {
 });
 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
-  const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await (browser as PagesBrowser).newPage({ viewport: { width: 1400, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${base}/`);
@@ -166,7 +166,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
   }, 60_000);
 
   it('fits a 390 px phone screen: the page does not scroll sideways, each session is a card with its verdicts on screen, and each other wide table scrolls in a named box a keyboard can scroll', async () => {
-    const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
+    const page = await (browser as PagesBrowser).newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
@@ -225,7 +225,7 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
   });
 
   it('lets a keyboard scroll a wide campaign table on a phone', async () => {
-    const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
+    const page = await (browser as PagesBrowser).newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-ready="true"]');
     const legs = page.locator('.scroll', { has: page.locator('table.legs') });
@@ -330,7 +330,7 @@ describe('the fleet dashboard of a fleet store no rig has synced to yet', () => 
     const emptyUrl = await pg.createDatabase('empty');
     const server = await startCliServer(['serve', '--db', emptyUrl, '--port', '0', '--poll', '250'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
     try {
-      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      const page = await (browser as PagesBrowser).newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(`${server.url}/`);
       await page.waitForSelector('body[data-ready="true"]');
       expect(await page.locator('#no-sessions').innerText()).toBe("No sessions yet: copy a rig host's roll store here with dicerig sync --to URL (or roll with dicerig run --fleet URL).");
@@ -357,7 +357,7 @@ describe('the fleet dashboard while throws arrive', () => {
     await sync();
     const server = await startCliServer(['serve', '--db', liveUrl, '--port', '0', '--poll', '300'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
     try {
-      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      const page = await (browser as PagesBrowser).newPage({ viewport: { width: 1400, height: 900 } });
       let reads = 0;
       page.on('request', (r) => void (r.url().endsWith('/api/fleet') && reads++));
       await page.goto(`${server.url}/`);
@@ -449,7 +449,7 @@ describe('a campaign where one rig\'s camera cannot read the 6', () => {
 
     const server = await startCliServer(['serve', '--db', blindUrl, '--port', '0', '--poll', '250'], { timeoutMs: 60_000, urlPattern: /dashboard +(http:\/\/127\.0\.0\.1:\d+)\// });
     try {
-      const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 900 } });
+      const page = await (browser as PagesBrowser).newPage({ viewport: { width: 1400, height: 900 } });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`${server.url}/`);

@@ -12,27 +12,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/runCli.js';
+import { pagesBrowser, type PagesBrowser } from '../support/pagesBrowser.js';
 import { fixtureStore } from '../report/support/fixtureStore.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const VIEWPORT = { width: 1280, height: 900 };
 
-let context: BrowserContext | undefined;
-let userDataDir: string | undefined;
+let browser: PagesBrowser | undefined;
 let opened: Promise<OpenedReport> | undefined;
 let fixtureDir: string | undefined;
 
@@ -63,9 +53,9 @@ function openReport(): Promise<OpenedReport> {
     const r = await runCli('report', 'demo-loaded', '--db', fixture.db, '--out', out);
     if (r.code !== 0) throw new Error(`dicerig report failed: ${r.err}`);
     const url = pathToFileURL(join(out, 'report.html')).href;
-    userDataDir = mkdtempSync(join(tmpdir(), 'dicerig-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: VIEWPORT });
-    const page = context.pages()[0] ?? (await context.newPage());
+    // The worker's shared Chromium (test/support/pagesBrowser.ts), a fresh context of its own: a launch of its own cost over a second of CPU.
+    browser = await pagesBrowser();
+    const page = await browser.newPage({ viewport: VIEWPORT });
     const report: OpenedReport = { page, url, consoleErrors: [], failedRequests: [], otherRequests: [] };
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') report.consoleErrors.push(`${m.type()}: ${m.text()}`);
@@ -82,9 +72,9 @@ function openReport(): Promise<OpenedReport> {
 }
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   // The screenshot stays in its own temp folder for a person to look at; the rest goes.
-  for (const dir of [userDataDir, fixtureDir]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  if (fixtureDir !== undefined) rmSync(fixtureDir, { recursive: true, force: true });
 });
 
 describe('the report in a browser', { timeout: 60_000 }, () => {

@@ -57,6 +57,10 @@ const SAME_DRAWING: Readonly<Record<string, string>> = {
   // pixels back (Chromium 156.0.8078.129): seeds 1-3 of train-xwing, 1008200 (foreign-3, 30 % cocked), 1000700 (random
   // art), 2500042 (d6) and tray scenes 510000-510001, drawn rig and tray in turn, the same JPEG and PNG bytes.
   '1516156b80545dc90b433a884ab7d0a726bb0be68a654823ddbee8a5a3cba46c': 'f82365e2665a3366821ba3e302eb9f64e73fb060ef297c4ddf13f470322f5050',
+  // 2026-12-07: the page's canvas not shown (display: none), so not composited after each frame (Chromium
+  // 156.0.8078.129): seeds 1-3 of train-xwing, 1008200 (foreign-3, 30 % cocked), 1000700 (random art), 2500042 (d6) and
+  // tray scenes 510000-510001, drawn rig and tray in turn, the same JPEG, PNG and raw pixel bytes.
+  ff361161c6235ebcd99c03e75fbc389dac447cbe3b2c06f4328aefe816bad243: '1516156b80545dc90b433a884ab7d0a726bb0be68a654823ddbee8a5a3cba46c',
 };
 
 /** The oldest drawing code known to draw what `drawing` draws (itself when none is). */
