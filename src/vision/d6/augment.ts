@@ -41,10 +41,13 @@ function sourcesOf(size: number, turn: number): Int32Array {
   return from;
 }
 
-/** One of the 8 turns/mirrors (bit 0: mirror x, bit 1: mirror y, bit 2: transpose), a channel permutation and a sign. */
-export function transformInput(x: Float32Array, size: number, turn: number, permutation: number, sign: 1 | -1): Float32Array {
+/**
+ * One of the 8 turns/mirrors (bit 0: mirror x, bit 1: mirror y, bit 2: transpose), a channel permutation and a sign.
+ * Written into `into` (as long as `x`, not `x` itself) when given.
+ */
+export function transformInput(x: Float32Array, size: number, turn: number, permutation: number, sign: 1 | -1, into?: Float32Array): Float32Array {
   const plane = size * size;
-  const out = new Float32Array(x.length);
+  const out = into ?? new Float32Array(x.length);
   const perm = PERMUTATIONS[permutation % 6] as readonly [number, number, number];
   const from = sourcesOf(size, turn);
   for (let c = 0; c < 3; c++) {

@@ -21,9 +21,10 @@ export interface CellBox {
  * pixels whose centres fall in it (the nearest pixel when a cell holds none);
  * outside the image, the nearest edge pixel. Each image pixel is read once per
  * cell it falls in, however often the square repeats it past the image's edge.
- * With `cells`, only those cells are computed: a caller that reads no other cell.
+ * With `cells`, only those cells are computed: a caller that reads no other cell. With `into` (3 x size x size floats),
+ * written there (the other cells set to 0) rather than into a new array.
  */
-export function areaResample(image: RgbImage, centre: Point, side: number, size: number, cells: CellBox = { x0: 0, y0: 0, x1: size, y1: size }): Float32Array {
+export function areaResample(image: RgbImage, centre: Point, side: number, size: number, cells: CellBox = { x0: 0, y0: 0, x1: size, y1: size }, into?: Float32Array): Float32Array {
   const { width: w, height: h, data } = image;
   const plane = size * size;
   const x0 = centre.x - side / 2;
@@ -31,14 +32,13 @@ export function areaResample(image: RgbImage, centre: Point, side: number, size:
   const scale = size / side;
   // Each cell's source columns and rows, as runs of one pixel: outside the image the edge pixel repeats (a radial
   // input's context reaches well past its crop), so it is summed once and weighted by how often it repeats.
-  const cols = cellRuns(Math.floor(x0), Math.ceil(x0 + side), x0, scale, size, w);
-  const rows = cellRuns(Math.floor(y0), Math.ceil(y0 + side), y0, scale, size, h);
-  const { start: cs, times: ct } = cols;
-  const { start: rs, times: rt } = rows;
-  // Byte offsets of the runs' pixels and rows, worked out once rather than per cell.
-  const colAt = cols.pixel.map((p) => 3 * p);
-  const rowAt = rows.pixel.map((p) => 3 * w * p);
-  const out = new Float32Array(3 * plane);
+  // Byte offsets of the runs' pixels and rows (`at`), worked out once rather than per cell.
+  const cols = cellRuns(Math.floor(x0), Math.ceil(x0 + side), x0, scale, size, w, 3, colScratch);
+  const rows = cellRuns(Math.floor(y0), Math.ceil(y0 + side), y0, scale, size, h, 3 * w, rowScratch);
+  const { start: cs, times: ct, at: colAt } = cols;
+  const { start: rs, times: rt, at: rowAt } = rows;
+  const out = into ?? new Float32Array(3 * plane);
+  if (into !== undefined && (cells.x0 > 0 || cells.y0 > 0 || cells.x1 < size || cells.y1 < size)) out.fill(0);
   // Sums of bytes times whole weights are integers, exact in doubles: neither the order nor the weighting can change the mean.
   for (let oy = cells.y0; oy < cells.y1; oy++) {
     const rowCount = rows.count[oy] as number;
@@ -85,37 +85,59 @@ export function areaResample(image: RgbImage, centre: Point, side: number, size:
 /** One axis of `areaResample`: each cell's image pixels (clamped to 0..limit-1), each once with how often it repeats. */
 interface CellRuns {
   /** Cell c's runs are `start[c]` to `start[c + 1]` - 1. */
-  readonly start: Int32Array;
-  readonly pixel: Int32Array;
-  readonly times: Int32Array;
+  start: Int32Array;
+  /** Each run's pixel times the axis's byte step (3 across a row, 3 x width down a column). */
+  at: Int32Array;
+  times: Int32Array;
   /** Pixel centres in each cell, repeats included. */
-  readonly count: Int32Array;
+  count: Int32Array;
 }
 
-/** The cells of pixels `from`..`to`-1 whose centres fall in cells 0..size-1 (cell = floor((v + 0.5 - origin) * scale)). */
-function cellRuns(from: number, to: number, origin: number, scale: number, size: number, limit: number): CellRuns {
-  const start = new Int32Array(size + 1);
-  const pixel = new Int32Array(Math.max(0, to - from));
-  const times = new Int32Array(pixel.length);
-  const count = new Int32Array(size);
-  let runs = 0;
+/**
+ * The two axes' runs, reused from call to call: a die is resampled for three networks, and arrays made for each took
+ * a tenth of the resampling's time and kept the garbage collector busy. Only `areaResample` reads them, before it
+ * returns.
+ */
+const colScratch: CellRuns = { start: new Int32Array(0), at: new Int32Array(0), times: new Int32Array(0), count: new Int32Array(0) };
+const rowScratch: CellRuns = { start: new Int32Array(0), at: new Int32Array(0), times: new Int32Array(0), count: new Int32Array(0) };
+
+/**
+ * The cells of pixels `from`..`to`-1 whose centres fall in cells 0..size-1 (cell = floor((v + 0.5 - origin) * scale)),
+ * written into `runs` (grown when too short; only the entries for these cells and pixels are meaningful).
+ */
+function cellRuns(from: number, to: number, origin: number, scale: number, size: number, limit: number, step: number, runs: CellRuns): CellRuns {
+  const pixels = Math.max(0, to - from);
+  if (runs.start.length < size + 1) {
+    runs.start = new Int32Array(size + 1);
+    runs.count = new Int32Array(size);
+  }
+  if (runs.at.length < pixels) {
+    runs.at = new Int32Array(pixels);
+    runs.times = new Int32Array(pixels);
+  }
+  const { start, at, times, count } = runs;
+  start.fill(0, 0, size + 1);
+  count.fill(0, 0, size);
+  let n = 0;
   let cell = 0;
+  let last = -1;
   for (let v = from; v < to; v++) {
     const c = Math.floor((v + 0.5 - origin) * scale);
     if (c < 0 || c >= size) continue;
     const p = v < 0 ? 0 : v >= limit ? limit - 1 : v;
     // Pixels come in cell order: the cells passed over are closed (empty ones included).
-    while (cell < c) start[++cell] = runs;
-    if (runs > (start[c] as number) && pixel[runs - 1] === p) times[runs - 1] = (times[runs - 1] as number) + 1;
+    while (cell < c) start[++cell] = n;
+    if (n > (start[c] as number) && last === p) times[n - 1] = (times[n - 1] as number) + 1;
     else {
-      pixel[runs] = p;
-      times[runs] = 1;
-      runs++;
+      at[n] = step * p;
+      times[n] = 1;
+      last = p;
+      n++;
     }
     count[c] = (count[c] as number) + 1;
   }
-  while (cell < size) start[++cell] = runs;
-  return { start, pixel, times, count };
+  while (cell < size) start[++cell] = n;
+  return runs;
 }
 
 /** Channel-first planes of `size`x`size`, normalised. `side` is the sampled square's side in image pixels. */
@@ -127,12 +149,13 @@ export function learnedInput(image: RgbImage, centre: Point, side: number, size:
  * The central `size`x`size` cells of a `context`x`context` channel-first square, turned by `angle` radians about its
  * centre (output cell (i, j) samples the square at the centre plus R(angle) times the cell's offset): bilinear, the
  * border repeated outside. Exactly torch's affine_grid + grid_sample (align_corners false, border padding) as
- * train.py's sample_raw calls them, so the reader sees what the network was trained on.
+ * train.py's sample_raw calls them, so the reader sees what the network was trained on. Written into `into` (every
+ * value) when given.
  */
-export function turnedCentre(raw: Float32Array, context: number, size: number, angle: number): Float32Array {
+export function turnedCentre(raw: Float32Array, context: number, size: number, angle: number, into?: Float32Array): Float32Array {
   const plane = size * size;
   const cplane = context * context;
-  const out = new Float32Array(3 * plane);
+  const out = into ?? new Float32Array(3 * plane);
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   const k = size / context;
@@ -175,12 +198,17 @@ export function radialInput(image: RgbImage, centre: Point, side: number, size: 
   return normalised(radialRaw(image, centre, side, size, radial));
 }
 
-/** `radialInput` before normalising. */
-export function radialRaw(image: RgbImage, centre: Point, side: number, size: number, radial: number): Float32Array {
+/** `radialInput` before normalising; into `into` (3 x size x size floats, every value written) when given. */
+export function radialRaw(image: RgbImage, centre: Point, side: number, size: number, radial: number, into?: Float32Array): Float32Array {
   const context = 2 * size;
   const angle = radial - RADIAL_DOWN;
-  return turnedCentre(areaResample(image, centre, 2 * side, context, turnedCells(context, size, angle)), context, size, angle);
+  // The context is read only by `turnedCentre`, here: resampled into one array kept from call to call.
+  if (contextScratch.length !== 3 * context * context) contextScratch = new Float32Array(3 * context * context);
+  return turnedCentre(areaResample(image, centre, 2 * side, context, turnedCells(context, size, angle), contextScratch), context, size, angle, into);
 }
+
+/** `radialRaw`'s context square, reused (see there). */
+let contextScratch = new Float32Array(0);
 
 /**
  * The cells of a `context`x`context` square that `turnedCentre` reads for this turn: the box around its samples, with
