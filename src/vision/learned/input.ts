@@ -145,6 +145,9 @@ export function learnedInput(image: RgbImage, centre: Point, side: number, size:
   return normalised(areaResample(image, centre, side, size));
 }
 
+/** `turnedCentre`'s column terms, reused. */
+let columnTerms = new Float64Array(0);
+
 /**
  * The central `size`x`size` cells of a `context`x`context` channel-first square, turned by `angle` radians about its
  * centre (output cell (i, j) samples the square at the centre plus R(angle) times the cell's offset): bilinear, the
@@ -159,15 +162,28 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   const k = size / context;
-  const clamp = (v: number): number => (v < 0 ? 0 : v > context - 1 ? context - 1 : v);
   const last = context - 1;
+  // The products of each column's normalised x with cos and sin, made once for all rows: the same doubles as made
+  // per output cell, so the same coordinates.
+  if (columnTerms.length < 2 * size) columnTerms = new Float64Array(2 * size);
+  const terms = columnTerms;
+  for (let j = 0; j < size; j++) {
+    const xn = (2 * j + 1) / size - 1;
+    terms[2 * j] = cos * xn;
+    terms[2 * j + 1] = sin * xn;
+  }
+  const p1 = cplane;
+  const p2 = 2 * cplane;
   for (let i = 0; i < size; i++) {
     const yn = (2 * i + 1) / size - 1;
-    for (let j = 0; j < size; j++) {
-      const xn = (2 * j + 1) / size - 1;
+    const sinY = sin * yn;
+    const cosY = cos * yn;
+    for (let j = 0, o = i * size; j < size; j++, o++) {
       // Normalised output -> normalised input -> input pixel coordinates (align_corners false), clamped (border).
-      const ix = clamp((((cos * xn - sin * yn) * k + 1) * context - 1) / 2);
-      const iy = clamp((((sin * xn + cos * yn) * k + 1) * context - 1) / 2);
+      const u = ((((terms[2 * j] as number) - sinY) * k + 1) * context - 1) / 2;
+      const v = ((((terms[2 * j + 1] as number) + cosY) * k + 1) * context - 1) / 2;
+      const ix = u < 0 ? 0 : u > last ? last : u;
+      const iy = v < 0 ? 0 : v > last ? last : v;
       // core/image.ts's `bilinearAt` for the three planes, its taps and weights worked out once for all three (the same
       // values, blended in the same order).
       const x0 = Math.floor(ix);
@@ -176,14 +192,15 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
       const y1 = y0 + 1 < last ? y0 + 1 : last;
       const fx = ix - x0;
       const fy = iy - y0;
+      const gx = 1 - fx;
+      const gy = 1 - fy;
       const a = y0 * context + x0;
       const b = y0 * context + x1;
       const d = y1 * context + x0;
       const e = y1 * context + x1;
-      const o = i * size + j;
-      for (let c = 0, p = 0; c < 3; c++, p += cplane) {
-        out[c * plane + o] = ((raw[p + a] as number) * (1 - fx) + (raw[p + b] as number) * fx) * (1 - fy) + ((raw[p + d] as number) * (1 - fx) + (raw[p + e] as number) * fx) * fy;
-      }
+      out[o] = ((raw[a] as number) * gx + (raw[b] as number) * fx) * gy + ((raw[d] as number) * gx + (raw[e] as number) * fx) * fy;
+      out[plane + o] = ((raw[p1 + a] as number) * gx + (raw[p1 + b] as number) * fx) * gy + ((raw[p1 + d] as number) * gx + (raw[p1 + e] as number) * fx) * fy;
+      out[2 * plane + o] = ((raw[p2 + a] as number) * gx + (raw[p2 + b] as number) * fx) * gy + ((raw[p2 + d] as number) * gx + (raw[p2 + e] as number) * fx) * fy;
     }
   }
   return out;
