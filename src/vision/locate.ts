@@ -136,6 +136,10 @@ const STRONG_CHROMA = 0.4;
 
 /** The frame's block sums, reused from call to call (only `foregroundMask` reads them, before it returns). */
 let frameSums = new Uint32Array(0);
+/** The foreground mask, reused likewise (`foregroundMask` returns it: valid until its next call). */
+let frameMask = new Uint8Array(0);
+/** The blobs' labels, reused likewise (only `locateDice` reads them, before it returns: a quarter of a megabyte a frame). */
+let frameLabels = new Int32Array(0);
 /** The kernel's changed-block flags (a byte a block) and the same bytes as words, reused likewise. */
 let changedWords = new Uint32Array(0);
 let changedFlags = new Uint8Array(0);
@@ -202,7 +206,7 @@ function isForeground(a: Uint32Array, b: Uint32Array, o: number, rule: ShadowRul
 
 /**
  * The foreground mask at the locator's resolution: changed pixels that are not shadow. `frame` holds the frame's block
- * sums it was made from, valid until the next call (the buffer is reused).
+ * sums it was made from; both are valid until the next call (their buffers are reused).
  */
 export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Omit<LocateOptions, 'expectedDieArea'>): { mask: Uint8Array; width: number; height: number; frame: BlockSums } {
   if (frame.width !== reference.width || frame.height !== reference.height) {
@@ -230,7 +234,8 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
     fs = { width: w0, height: h0, factor: f0, data: frameSums };
   } else fs = blockSums(frame, f0, frameSums);
   const { width: w, height: h } = fs;
-  const mask = new Uint8Array(w * h);
+  if (frameMask.length !== w * h) frameMask = new Uint8Array(w * h);
+  const mask = frameMask.fill(0);
   const a = fs.data;
   const b = rs.data;
   const rule: ShadowRule = { n, thr, lo: options.shadowRatio[0], hi: options.shadowRatio[1], tol: options.shadowChromaTolerance, tint: options.shadowTintMargin, dim: options.shadowDimLevel === undefined ? -1 : options.shadowDimLevel * n };
@@ -255,7 +260,8 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
   options.maskFilter?.(mask, width, height);
   const dieAreaSmall = options.expectedDieArea / (f * f);
   if (options.fillHolesUnder !== undefined) fillHoles(mask, width, height, options.fillHolesUnder * dieAreaSmall);
-  const { blobs, labels } = connectedComponents(mask, width, height, 8);
+  if (frameLabels.length !== width * height) frameLabels = new Int32Array(width * height);
+  const { blobs, labels } = connectedComponents(mask, width, height, 8, frameLabels);
   const strongColour = (x: number, y: number): boolean => {
     const o = (y * width + x) * 3;
     const r = sums.data[o] as number;
