@@ -15,16 +15,23 @@ export interface CellBox {
   readonly y1: number;
 }
 
+/** Per row y of a resampled square, its cells from[y]..to[y]-1 (none when to[y] <= from[y]). */
+export interface RowSpans {
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+}
+
 /**
  * The square of `side` pixels centred at `centre`, box-averaged down to
  * `size`x`size` channel-first planes: each output cell averages the image
  * pixels whose centres fall in it (the nearest pixel when a cell holds none);
  * outside the image, the nearest edge pixel. Each image pixel is read once per
  * cell it falls in, however often the square repeats it past the image's edge.
- * With `cells`, only those cells are computed: a caller that reads no other cell. With `into` (3 x size x size floats),
- * written there (the other cells set to 0) rather than into a new array.
+ * With `cells`, only those cells are computed: a caller that reads no other cell; with `spans`, of those only the
+ * cells in each row's span. With `into` (3 x size x size floats), written there (the other cells set to 0) rather than
+ * into a new array.
  */
-export function areaResample(image: RgbImage, centre: Point, side: number, size: number, cells: CellBox = { x0: 0, y0: 0, x1: size, y1: size }, into?: Float32Array): Float32Array {
+export function areaResample(image: RgbImage, centre: Point, side: number, size: number, cells: CellBox = { x0: 0, y0: 0, x1: size, y1: size }, into?: Float32Array, spans?: RowSpans): Float32Array {
   const { width: w, height: h, data } = image;
   const plane = size * size;
   const x0 = centre.x - side / 2;
@@ -38,11 +45,13 @@ export function areaResample(image: RgbImage, centre: Point, side: number, size:
   const { start: cs, times: ct, at: colAt } = cols;
   const { start: rs, times: rt, at: rowAt } = rows;
   const out = into ?? new Float32Array(3 * plane);
-  if (into !== undefined && (cells.x0 > 0 || cells.y0 > 0 || cells.x1 < size || cells.y1 < size)) out.fill(0);
+  if (into !== undefined && (spans !== undefined || cells.x0 > 0 || cells.y0 > 0 || cells.x1 < size || cells.y1 < size)) out.fill(0);
   // Sums of bytes times whole weights are integers, exact in doubles: neither the order nor the weighting can change the mean.
   for (let oy = cells.y0; oy < cells.y1; oy++) {
     const rowCount = rows.count[oy] as number;
-    for (let ox = cells.x0; ox < cells.x1; ox++) {
+    const from = spans === undefined ? cells.x0 : Math.max(cells.x0, spans.from[oy] as number);
+    const to = spans === undefined ? cells.x1 : Math.min(cells.x1, spans.to[oy] as number);
+    for (let ox = from; ox < to; ox++) {
       const o = oy * size + ox;
       const n = rowCount * (cols.count[ox] as number);
       if (n === 0) {
@@ -145,20 +154,37 @@ export function learnedInput(image: RgbImage, centre: Point, side: number, size:
   return normalised(areaResample(image, centre, side, size));
 }
 
-/** `turnedCentre`'s column terms, reused. */
+/**
+ * Where `turnedCentre`'s output cells sample the context square: for cell o its four neighbours' columns x0[o], x1[o]
+ * and rows y0[o], y1[o] with weights fx[o], fy[o], and per row of the square the span of columns read there. Reused
+ * from call to call (see `turnTaps`).
+ */
+interface TurnTaps extends RowSpans {
+  readonly x0: Int32Array;
+  readonly x1: Int32Array;
+  readonly y0: Int32Array;
+  readonly y1: Int32Array;
+  readonly fx: Float64Array;
+  readonly fy: Float64Array;
+}
+
+let taps: TurnTaps | undefined;
+/** `turnTaps`'s column terms, reused. */
 let columnTerms = new Float64Array(0);
 
 /**
- * The central `size`x`size` cells of a `context`x`context` channel-first square, turned by `angle` radians about its
- * centre (output cell (i, j) samples the square at the centre plus R(angle) times the cell's offset): bilinear, the
- * border repeated outside. Exactly torch's affine_grid + grid_sample (align_corners false, border padding) as
- * train.py's sample_raw calls them, so the reader sees what the network was trained on. Written into `into` (every
- * value) when given.
+ * The taps of `turnedCentre` for this turn (valid until the next call: the arrays are reused). A radial input reads
+ * only the cells its taps read: about two thirds of the box around them, turned a quarter turn off the axes.
  */
-export function turnedCentre(raw: Float32Array, context: number, size: number, angle: number, into?: Float32Array): Float32Array {
+function turnTaps(context: number, size: number, angle: number): TurnTaps {
   const plane = size * size;
-  const cplane = context * context;
-  const out = into ?? new Float32Array(3 * plane);
+  if (taps === undefined || taps.x0.length !== plane || taps.from.length !== context) {
+    const ints = (n: number): Int32Array => new Int32Array(n);
+    taps = { x0: ints(plane), x1: ints(plane), y0: ints(plane), y1: ints(plane), fx: new Float64Array(plane), fy: new Float64Array(plane), from: ints(context), to: ints(context) };
+  }
+  const t = taps;
+  t.from.fill(context);
+  t.to.fill(0);
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   const k = size / context;
@@ -172,8 +198,6 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
     terms[2 * j] = cos * xn;
     terms[2 * j + 1] = sin * xn;
   }
-  const p1 = cplane;
-  const p2 = 2 * cplane;
   for (let i = 0; i < size; i++) {
     const yn = (2 * i + 1) / size - 1;
     const sinY = sin * yn;
@@ -184,26 +208,62 @@ export function turnedCentre(raw: Float32Array, context: number, size: number, a
       const v = ((((terms[2 * j + 1] as number) + cosY) * k + 1) * context - 1) / 2;
       const ix = u < 0 ? 0 : u > last ? last : u;
       const iy = v < 0 ? 0 : v > last ? last : v;
-      // core/image.ts's `bilinearAt` for the three planes, its taps and weights worked out once for all three (the same
-      // values, blended in the same order).
+      // core/image.ts's `bilinearAt`'s taps and weights.
       const x0 = Math.floor(ix);
       const y0 = Math.floor(iy);
       const x1 = x0 + 1 < last ? x0 + 1 : last;
       const y1 = y0 + 1 < last ? y0 + 1 : last;
-      const fx = ix - x0;
-      const fy = iy - y0;
-      const gx = 1 - fx;
-      const gy = 1 - fy;
-      const a = y0 * context + x0;
-      const b = y0 * context + x1;
-      const d = y1 * context + x0;
-      const e = y1 * context + x1;
-      out[o] = ((raw[a] as number) * gx + (raw[b] as number) * fx) * gy + ((raw[d] as number) * gx + (raw[e] as number) * fx) * fy;
-      out[plane + o] = ((raw[p1 + a] as number) * gx + (raw[p1 + b] as number) * fx) * gy + ((raw[p1 + d] as number) * gx + (raw[p1 + e] as number) * fx) * fy;
-      out[2 * plane + o] = ((raw[p2 + a] as number) * gx + (raw[p2 + b] as number) * fx) * gy + ((raw[p2 + d] as number) * gx + (raw[p2 + e] as number) * fx) * fy;
+      t.x0[o] = x0;
+      t.x1[o] = x1;
+      t.y0[o] = y0;
+      t.y1[o] = y1;
+      t.fx[o] = ix - x0;
+      t.fy[o] = iy - y0;
+      for (const y of [y0, y1]) {
+        if (x0 < (t.from[y] as number)) t.from[y] = x0;
+        if (x1 + 1 > (t.to[y] as number)) t.to[y] = x1 + 1;
+      }
     }
   }
+  return t;
+}
+
+/** `turnedCentre`'s blend of the context square `raw` at its taps, into `out`. */
+function blendTaps(raw: Float32Array, context: number, size: number, t: TurnTaps, out: Float32Array): Float32Array {
+  const plane = size * size;
+  const p1 = context * context;
+  const p2 = 2 * p1;
+  for (let o = 0; o < plane; o++) {
+    // `bilinearAt` for the three planes, the taps and weights worked out once for all three (the same values, blended
+    // in the same order).
+    const fx = t.fx[o] as number;
+    const fy = t.fy[o] as number;
+    const gx = 1 - fx;
+    const gy = 1 - fy;
+    const r0 = (t.y0[o] as number) * context;
+    const r1 = (t.y1[o] as number) * context;
+    const x0 = t.x0[o] as number;
+    const x1 = t.x1[o] as number;
+    const a = r0 + x0;
+    const b = r0 + x1;
+    const d = r1 + x0;
+    const e = r1 + x1;
+    out[o] = ((raw[a] as number) * gx + (raw[b] as number) * fx) * gy + ((raw[d] as number) * gx + (raw[e] as number) * fx) * fy;
+    out[plane + o] = ((raw[p1 + a] as number) * gx + (raw[p1 + b] as number) * fx) * gy + ((raw[p1 + d] as number) * gx + (raw[p1 + e] as number) * fx) * fy;
+    out[2 * plane + o] = ((raw[p2 + a] as number) * gx + (raw[p2 + b] as number) * fx) * gy + ((raw[p2 + d] as number) * gx + (raw[p2 + e] as number) * fx) * fy;
+  }
   return out;
+}
+
+/**
+ * The central `size`x`size` cells of a `context`x`context` channel-first square, turned by `angle` radians about its
+ * centre (output cell (i, j) samples the square at the centre plus R(angle) times the cell's offset): bilinear, the
+ * border repeated outside. Exactly torch's affine_grid + grid_sample (align_corners false, border padding) as
+ * train.py's sample_raw calls them, so the reader sees what the network was trained on. Written into `into` (every
+ * value) when given.
+ */
+export function turnedCentre(raw: Float32Array, context: number, size: number, angle: number, into?: Float32Array): Float32Array {
+  return blendTaps(raw, context, size, turnTaps(context, size, angle), into ?? new Float32Array(3 * size * size));
 }
 
 /**
@@ -219,9 +279,12 @@ export function radialInput(image: RgbImage, centre: Point, side: number, size: 
 export function radialRaw(image: RgbImage, centre: Point, side: number, size: number, radial: number, into?: Float32Array): Float32Array {
   const context = 2 * size;
   const angle = radial - RADIAL_DOWN;
-  // The context is read only by `turnedCentre`, here: resampled into one array kept from call to call.
+  // The context is read only by the turn, here: resampled into one array kept from call to call, only in the cells the
+  // turn's taps read.
   if (contextScratch.length !== 3 * context * context) contextScratch = new Float32Array(3 * context * context);
-  return turnedCentre(areaResample(image, centre, 2 * side, context, turnedCells(context, size, angle), contextScratch), context, size, angle, into);
+  const t = turnTaps(context, size, angle);
+  const raw = areaResample(image, centre, 2 * side, context, turnedCells(context, size, angle), contextScratch, t);
+  return blendTaps(raw, context, size, t, into ?? new Float32Array(3 * size * size));
 }
 
 /** `radialRaw`'s context square, reused (see there). */
