@@ -219,10 +219,11 @@ function turnTaps(context: number, size: number, angle: number): TurnTaps {
       t.y1[o] = y1;
       t.fx[o] = ix - x0;
       t.fy[o] = iy - y0;
-      for (const y of [y0, y1]) {
-        if (x0 < (t.from[y] as number)) t.from[y] = x0;
-        if (x1 + 1 > (t.to[y] as number)) t.to[y] = x1 + 1;
-      }
+      // Rows y0 and y1 read columns x0..x1.
+      if (x0 < (t.from[y0] as number)) t.from[y0] = x0;
+      if (x1 + 1 > (t.to[y0] as number)) t.to[y0] = x1 + 1;
+      if (x0 < (t.from[y1] as number)) t.from[y1] = x0;
+      if (x1 + 1 > (t.to[y1] as number)) t.to[y1] = x1 + 1;
     }
   }
   return t;
