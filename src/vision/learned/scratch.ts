@@ -5,15 +5,15 @@
  * them took a tenth of a frame's time. One array per use and length; whoever takes one must be done with it before
  * the next take of the same use and length (no caller holds one across another network's run).
  */
-const arrays = new Map<string, Float32Array>();
+const arrays = { input: new Map<number, Float32Array>(), view: new Map<number, Float32Array>() };
 
 /** The scratch array of `use` with `length` floats (its contents are whatever was left there). */
 export function scratchFloats(use: 'input' | 'view', length: number): Float32Array {
-  const key = `${use}/${length}`;
-  let a = arrays.get(key);
+  const byLength = arrays[use];
+  let a = byLength.get(length);
   if (a === undefined) {
     a = new Float32Array(length);
-    arrays.set(key, a);
+    byLength.set(length, a);
   }
   return a;
 }
