@@ -42,18 +42,18 @@ export function areaResample(image: RgbImage, centre: Point, side: number, size:
   // Byte offsets of the runs' pixels and rows (`at`), worked out once rather than per cell.
   const cols = cellRuns(Math.floor(x0), Math.ceil(x0 + side), x0, scale, size, w, 3, colScratch);
   const rows = cellRuns(Math.floor(y0), Math.ceil(y0 + side), y0, scale, size, h, 3 * w, rowScratch);
-  const { start: cs, times: ct, at: colAt } = cols;
-  const { start: rs, times: rt, at: rowAt } = rows;
+  const { start: cs, times: ct, at: colAt, count: colCount } = cols;
+  const { start: rs, times: rt, at: rowAt, count: rowCounts } = rows;
   const out = into ?? new Float32Array(3 * plane);
   if (into !== undefined && (spans !== undefined || cells.x0 > 0 || cells.y0 > 0 || cells.x1 < size || cells.y1 < size)) out.fill(0);
   // Sums of bytes times whole weights are integers, exact in doubles: neither the order nor the weighting can change the mean.
   for (let oy = cells.y0; oy < cells.y1; oy++) {
-    const rowCount = rows.count[oy] as number;
+    const rowCount = rowCounts[oy] as number;
     const from = spans === undefined ? cells.x0 : Math.max(cells.x0, spans.from[oy] as number);
     const to = spans === undefined ? cells.x1 : Math.min(cells.x1, spans.to[oy] as number);
     for (let ox = from; ox < to; ox++) {
       const o = oy * size + ox;
-      const n = rowCount * (cols.count[ox] as number);
+      const n = rowCount * (colCount[ox] as number);
       if (n === 0) {
         // A cell smaller than a pixel: the nearest pixel.
         const px = Math.min(w - 1, Math.max(0, Math.floor(x0 + (ox + 0.5) / scale)));
