@@ -2,7 +2,8 @@
  * The grey image of 4x4 blocks on a WebAssembly kernel (grayKernel.wat): the settle check shrinks every camera frame
  * this way, and the kernel does it in vectors some 3-4 times faster than the JavaScript word path (frame copied in
  * included). The bytes are the same: each block's R + 2G + B over its 16 pixels, over 64, rounded half up.
- * Also the locator's colour sums of 4x4 blocks (`sums4Kernel`), the same integers as the JavaScript word path.
+ * Also the locator's colour sums of 4x4 blocks (`sums4Kernel`), the same integers as the JavaScript word path, and
+ * with them which blocks changed from the empty platform's (`sums4ChangedKernel`).
  */
 import { grayKernelWasmBase64 } from './grayKernelWasm.js';
 import { wasmKernel, type KernelInstance } from './wasmKernel.js';
