@@ -2,7 +2,8 @@
  * The grey image of 4x4 blocks on a WebAssembly kernel (grayKernel.wat): the settle check shrinks every camera frame
  * this way, and the kernel does it in vectors some 3-4 times faster than the JavaScript word path (frame copied in
  * included). The bytes are the same: each block's R + 2G + B over its 16 pixels, over 64, rounded half up.
- * Also the locator's colour sums of 4x4 blocks (`sums4Kernel`), the same integers as the JavaScript word path.
+ * Also the locator's colour sums of 4x4 blocks (`sums4Kernel`), the same integers as the JavaScript word path, and
+ * with them which blocks changed from the empty platform's (`sums4ChangedKernel`).
  */
 import { grayKernelWasmBase64 } from './grayKernelWasm.js';
 import { wasmKernel, type KernelInstance } from './wasmKernel.js';
@@ -10,6 +11,7 @@ import { wasmKernel, type KernelInstance } from './wasmKernel.js';
 interface Kernel {
   gray4(rgb: number, width: number, height: number, out: number): void;
   sums4(rgb: number, width: number, height: number, out: number): void;
+  changed(a: number, b: number, blocks: number, thr: number, out: number): void;
 }
 
 const grayKernel = wasmKernel<Kernel>(grayKernelWasmBase64);
@@ -79,5 +81,43 @@ export function sums4Kernel(rgb: Uint8Array, width: number, height: number, out:
     memory.set(rgb.subarray(y * rowBytes, (y + rows) * rowBytes), 0);
     kernel.sums4(0, width, rows, stripBytes);
     out.set(sums.subarray(0, (rows / 4) * w * 3), (y / 4) * w * 3);
+  }
+}
+
+/**
+ * `sums4Kernel`, and for each block whether it changed from the reference's sums (`reference`, the same layout): 1 in
+ * `changed` where some channel's sum differs from the reference's by more than `threshold` (a whole number, 0 or more),
+ * else 0. The locator's mask looks only at changed blocks (a frame is mostly unchanged platform); compared in vectors,
+ * strip by strip while the sums are at hand, rather than in JavaScript over the whole frame's sums again.
+ */
+export function sums4ChangedKernel(rgb: Uint8Array, width: number, height: number, out: Uint32Array, reference: Uint32Array, threshold: number, changed: Uint8Array): void {
+  if (!kernelTakesWidth(width)) throw new RangeError(`the block-sum kernel takes widths that are a multiple of 16, not ${width}`);
+  const w = width / 4;
+  const h = Math.floor(height / 4);
+  if (out.length !== w * h * 3 || reference.length !== out.length) throw new RangeError(`the block sums of a ${width}x${height} frame are ${w * h * 3} values, not ${out.length} (reference ${reference.length})`);
+  if (changed.length !== w * h) throw new RangeError(`a ${width}x${height} frame has ${w * h} blocks, not ${changed.length}`);
+  if (!Number.isInteger(threshold) || threshold < 0 || threshold > 0x7fffffff) throw new RangeError(`the change threshold must be a whole number from 0, not ${threshold}`);
+  const rowBytes = width * 3;
+  if (rgb.length < rowBytes * h * 4) throw new RangeError(`a ${width}x${height} RGB frame is ${width * height * 3} bytes, not ${rgb.length}`);
+  const stripBytes = rowBytes * STRIP_ROWS;
+  const stripBlocks = (STRIP_ROWS / 4) * w;
+  const stripValues = stripBlocks * 3;
+  // The strip, its sums, the reference's sums for it, then a byte a block.
+  const refAt = stripBytes + 4 * stripValues;
+  const flagsAt = refAt + 4 * stripValues;
+  const { kernel, buffer } = instanceOf(flagsAt + stripBlocks);
+  const memory = new Uint8Array(buffer);
+  const sums = new Uint32Array(buffer, stripBytes, stripValues);
+  const ref = new Uint32Array(buffer, refAt, stripValues);
+  for (let y = 0; y < h * 4; y += STRIP_ROWS) {
+    const rows = Math.min(STRIP_ROWS, h * 4 - y);
+    const blocks = (rows / 4) * w;
+    const first = (y / 4) * w;
+    memory.set(rgb.subarray(y * rowBytes, (y + rows) * rowBytes), 0);
+    kernel.sums4(0, width, rows, stripBytes);
+    ref.set(reference.subarray(first * 3, (first + blocks) * 3));
+    kernel.changed(stripBytes, refAt, blocks, threshold, flagsAt);
+    out.set(sums.subarray(0, blocks * 3), first * 3);
+    changed.set(memory.subarray(flagsAt, flagsAt + blocks), first);
   }
 }

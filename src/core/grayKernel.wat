@@ -187,4 +187,36 @@
         (local.set $rgb (i32.add (local.get $rgb) (i32.shl (local.get $row) (i32.const 2))))
         (local.set $blockRows (i32.sub (local.get $blockRows) (i32.const 1)))
         (br $blockRow))))
+
+  ;; changed(a, b, blocks, thr, out): for each of `blocks` blocks (3 u32 sums each, RGB, at a and at b), out[k] = 1 when
+  ;; some channel's a - b lies outside -thr..thr (thr >= 0), else 0: the blocks the locator's exact test must look at.
+  ;; Four blocks (twelve sums, three vectors) a pass: `blocks` must be a multiple of 4 (a strip of a frame whose width
+  ;; is a multiple of 16 is). The sums are small (at most 4080 per channel of a 4x4 block), so their differences never wrap.
+  (func (export "changed") (param $a i32) (param $b i32) (param $blocks i32) (param $thr i32) (param $out i32)
+    (local $k i32) (local $m i32) (local $hi v128) (local $lo v128) (local $d v128)
+    (local.set $hi (i32x4.splat (local.get $thr)))
+    (local.set $lo (i32x4.splat (i32.sub (i32.const 0) (local.get $thr))))
+    (local.set $k (i32.const 0))
+    (block $fours
+      (loop $eachFour
+        (br_if $fours (i32.gt_u (i32.add (local.get $k) (i32.const 4)) (local.get $blocks)))
+        ;; m: bit j set when sum j of the twelve is outside; block i is bits 3i..3i+2.
+        (local.set $d (i32x4.sub (v128.load (local.get $a)) (v128.load (local.get $b))))
+        (local.set $m (i32x4.bitmask (v128.or (i32x4.gt_s (local.get $d) (local.get $hi)) (i32x4.lt_s (local.get $d) (local.get $lo)))))
+        (local.set $d (i32x4.sub (v128.load offset=16 (local.get $a)) (v128.load offset=16 (local.get $b))))
+        (local.set $m (i32.or (local.get $m) (i32.shl (i32x4.bitmask (v128.or (i32x4.gt_s (local.get $d) (local.get $hi)) (i32x4.lt_s (local.get $d) (local.get $lo)))) (i32.const 4))))
+        (local.set $d (i32x4.sub (v128.load offset=32 (local.get $a)) (v128.load offset=32 (local.get $b))))
+        (local.set $m (i32.or (local.get $m) (i32.shl (i32x4.bitmask (v128.or (i32x4.gt_s (local.get $d) (local.get $hi)) (i32x4.lt_s (local.get $d) (local.get $lo)))) (i32.const 8))))
+        (i32.store (local.get $out)
+          (i32.or
+            (i32.or (i32.ne (i32.and (local.get $m) (i32.const 0x7)) (i32.const 0))
+              (i32.shl (i32.ne (i32.and (local.get $m) (i32.const 0x38)) (i32.const 0)) (i32.const 8)))
+            (i32.or (i32.shl (i32.ne (i32.and (local.get $m) (i32.const 0x1c0)) (i32.const 0)) (i32.const 16))
+              (i32.shl (i32.ne (i32.and (local.get $m) (i32.const 0xe00)) (i32.const 0)) (i32.const 24)))))
+        (local.set $a (i32.add (local.get $a) (i32.const 48)))
+        (local.set $b (i32.add (local.get $b) (i32.const 48)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (br $eachFour))))
+
 )

@@ -12,6 +12,7 @@ import { connectedComponents, principalAxes } from './components.js';
 import { fillHoles } from './fillHoles.js';
 import { d8SplitLimits, splitTouchingDice } from './splitTouching.js';
 import type { SplitLimits } from './splitTouching.js';
+import { kernelTakesWidth, sums4ChangedKernel } from '../core/grayKernel.js';
 import { blockSums } from '../core/image.js';
 import type { BlockSums, Point, Rect, RgbImage } from '../core/image.js';
 
@@ -135,10 +136,77 @@ const STRONG_CHROMA = 0.4;
 
 /** The frame's block sums, reused from call to call (only `foregroundMask` reads them, before it returns). */
 let frameSums = new Uint32Array(0);
+/** The foreground mask, reused likewise (`foregroundMask` returns it: valid until its next call). */
+let frameMask = new Uint8Array(0);
+/** The blobs' labels, reused likewise (only `locateDice` reads them, before it returns: a quarter of a megabyte a frame). */
+let frameLabels = new Int32Array(0);
+/** The kernel's changed-block flags (a byte a block) and the same bytes as words, reused likewise. */
+let changedWords = new Uint32Array(0);
+let changedFlags = new Uint8Array(0);
+
+/** The per-frame constants of `foregroundMask`'s test (see there). */
+interface ShadowRule {
+  readonly n: number;
+  readonly thr: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly tol: number;
+  readonly tint: number | undefined;
+  readonly dim: number;
+}
+
+/** Whether the block whose sums start at `o` (in the frame's `a` and the reference's `b`) is foreground: changed, and not shadow. */
+function isForeground(a: Uint32Array, b: Uint32Array, o: number, rule: ShadowRule): boolean {
+  const { n, thr, lo, hi, tol, tint, dim } = rule;
+  const fr = a[o] as number;
+  const fg = a[o + 1] as number;
+  const fb = a[o + 2] as number;
+  const rr = b[o] as number;
+  const rg = b[o + 1] as number;
+  const rb = b[o + 2] as number;
+  // Most blocks are unchanged platform: compare each channel with the threshold, no Math calls.
+  const dr = fr - rr;
+  const dg = fg - rg;
+  const db = fb - rb;
+  if (dr <= thr && dr >= -thr && dg <= thr && dg >= -thr && db <= thr && db >= -thr) return false;
+  const kr = fr / (rr + n);
+  const kg = fg / (rg + n);
+  const kb = fb / (rb + n);
+  // Shadow: the platform's own colour, uniformly darker. A channel the platform hardly reflects (`shadowDimLevel`)
+  // only has to be darker: its ratio is mostly noise.
+  if (kr <= hi && kg <= hi && kb <= hi) {
+    const useR = rr >= dim;
+    const useG = rg >= dim;
+    const useB = rb >= dim;
+    let kmin = Infinity;
+    let kmax = -Infinity;
+    if (useR) {
+      kmin = kr;
+      kmax = kr;
+    }
+    if (useG) {
+      kmin = kg < kmin ? kg : kmin;
+      kmax = kg > kmax ? kg : kmax;
+    }
+    if (useB) {
+      kmin = kb < kmin ? kb : kmin;
+      kmax = kb > kmax ? kb : kmax;
+    }
+    // Every channel dim: darker is all that can be told.
+    if (kmin === Infinity) return false;
+    if (kmin >= lo && kmax - kmin <= tol) {
+      if (tint === undefined || !(useR && useG && useB)) return false;
+      const rbMin = kr < kb ? kr : kb;
+      const rbMax = kr < kb ? kb : kr;
+      if (kg >= rbMin - tint && kg <= rbMax + tint) return false;
+    }
+  }
+  return true;
+}
 
 /**
  * The foreground mask at the locator's resolution: changed pixels that are not shadow. `frame` holds the frame's block
- * sums it was made from, valid until the next call (the buffer is reused).
+ * sums it was made from; both are valid until the next call (their buffers are reused).
  */
 export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Omit<LocateOptions, 'expectedDieArea'>): { mask: Uint8Array; width: number; height: number; frame: BlockSums } {
   if (frame.width !== reference.width || frame.height !== reference.height) {
@@ -148,63 +216,39 @@ export function foregroundMask(frame: RgbImage, reference: RgbImage, options: Om
   const f0 = Math.max(1, Math.floor(options.downscale));
   const size = Math.floor(frame.width / f0) * Math.floor(frame.height / f0) * 3;
   if (frameSums.length !== size) frameSums = new Uint32Array(size);
-  const fs = blockSums(frame, f0, frameSums);
   const rs = blockSums(reference, f0);
-  const { width: w, height: h, factor: f } = fs;
-  const mask = new Uint8Array(w * h);
+  const n = f0 * f0;
+  const thr = options.threshold * n;
+  // Camera frames' blocks of 4: the kernel sums them and flags the blocks whose sums moved past the threshold (its
+  // whole part, so an unflagged block is one the test below passes over), and only those are tested.
+  const w0 = Math.floor(frame.width / f0);
+  const h0 = Math.floor(frame.height / f0);
+  const flagged = f0 === 4 && kernelTakesWidth(frame.width) && h0 > 0 && thr >= 0 && thr <= 0x7fffffff;
+  let fs: BlockSums;
+  if (flagged) {
+    if (changedFlags.length !== w0 * h0) {
+      changedWords = new Uint32Array(Math.ceil((w0 * h0) / 4));
+      changedFlags = new Uint8Array(changedWords.buffer, 0, w0 * h0);
+    }
+    sums4ChangedKernel(frame.data, frame.width, frame.height, frameSums, rs.data, Math.floor(thr), changedFlags);
+    fs = { width: w0, height: h0, factor: f0, data: frameSums };
+  } else fs = blockSums(frame, f0, frameSums);
+  const { width: w, height: h } = fs;
+  if (frameMask.length !== w * h) frameMask = new Uint8Array(w * h);
+  const mask = frameMask.fill(0);
   const a = fs.data;
   const b = rs.data;
-  const n = f * f;
-  const thr = options.threshold * n;
-  const [lo, hi] = options.shadowRatio;
-  const tol = options.shadowChromaTolerance;
-  const tint = options.shadowTintMargin;
-  const dim = options.shadowDimLevel === undefined ? -1 : options.shadowDimLevel * n;
-  for (let i = 0, o = 0; i < w * h; i++, o += 3) {
-    const fr = a[o] as number;
-    const fg = a[o + 1] as number;
-    const fb = a[o + 2] as number;
-    const rr = b[o] as number;
-    const rg = b[o + 1] as number;
-    const rb = b[o + 2] as number;
-    // Most blocks are unchanged platform: compare each channel with the threshold, no Math calls.
-    const dr = fr - rr;
-    const dg = fg - rg;
-    const db = fb - rb;
-    if (dr <= thr && dr >= -thr && dg <= thr && dg >= -thr && db <= thr && db >= -thr) continue;
-    const kr = fr / (rr + n);
-    const kg = fg / (rg + n);
-    const kb = fb / (rb + n);
-    // Shadow: the platform's own colour, uniformly darker. A channel the platform hardly reflects (`shadowDimLevel`)
-    // only has to be darker: its ratio is mostly noise.
-    if (kr <= hi && kg <= hi && kb <= hi) {
-      const useR = rr >= dim;
-      const useG = rg >= dim;
-      const useB = rb >= dim;
-      let kmin = Infinity;
-      let kmax = -Infinity;
-      if (useR) {
-        kmin = kr;
-        kmax = kr;
-      }
-      if (useG) {
-        kmin = kg < kmin ? kg : kmin;
-        kmax = kg > kmax ? kg : kmax;
-      }
-      if (useB) {
-        kmin = kb < kmin ? kb : kmin;
-        kmax = kb > kmax ? kb : kmax;
-      }
-      // Every channel dim: darker is all that can be told.
-      if (kmin === Infinity) continue;
-      if (kmin >= lo && kmax - kmin <= tol) {
-        if (tint === undefined || !(useR && useG && useB)) continue;
-        const rbMin = kr < kb ? kr : kb;
-        const rbMax = kr < kb ? kb : kr;
-        if (kg >= rbMin - tint && kg <= rbMax + tint) continue;
-      }
+  const rule: ShadowRule = { n, thr, lo: options.shadowRatio[0], hi: options.shadowRatio[1], tol: options.shadowChromaTolerance, tint: options.shadowTintMargin, dim: options.shadowDimLevel === undefined ? -1 : options.shadowDimLevel * n };
+  if (flagged) {
+    // Four blocks' flags a word: most words are 0.
+    const words = changedWords;
+    const flags = changedFlags;
+    for (let q = 0; q < words.length; q++) {
+      if (words[q] === 0) continue;
+      for (let i = 4 * q, end = Math.min(w * h, i + 4); i < end; i++) if (flags[i] !== 0 && isForeground(a, b, 3 * i, rule)) mask[i] = 1;
     }
-    mask[i] = 1;
+  } else {
+    for (let i = 0; i < w * h; i++) if (isForeground(a, b, 3 * i, rule)) mask[i] = 1;
   }
   return { mask, width: w, height: h, frame: fs };
 }
@@ -216,7 +260,8 @@ export function locateDice(frame: RgbImage, reference: RgbImage, channels: reado
   options.maskFilter?.(mask, width, height);
   const dieAreaSmall = options.expectedDieArea / (f * f);
   if (options.fillHolesUnder !== undefined) fillHoles(mask, width, height, options.fillHolesUnder * dieAreaSmall);
-  const { blobs, labels } = connectedComponents(mask, width, height, 8);
+  if (frameLabels.length !== width * height) frameLabels = new Int32Array(width * height);
+  const { blobs, labels } = connectedComponents(mask, width, height, 8, frameLabels);
   const strongColour = (x: number, y: number): boolean => {
     const o = (y * width + x) * 3;
     const r = sums.data[o] as number;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GRAY_KERNEL, kernelModuleSource } from '../../scripts/wasm-kernel.js';
-import { gray4Kernel, sums4Kernel } from '../../src/core/grayKernel.js';
+import { gray4Kernel, sums4ChangedKernel, sums4Kernel } from '../../src/core/grayKernel.js';
 import { blockSums, downscaleToGray } from '../../src/core/image.js';
 import type { RgbImage } from '../../src/core/image.js';
 import { randomImage } from './support/randomImage.js';
@@ -151,5 +151,32 @@ describe('block sums and the downscaled grey image', () => {
     expect(() => sums4Kernel(new Uint8Array(20 * 4 * 3), 20, 4, new Uint32Array(15))).toThrow('multiple of 16, not 20');
     expect(() => sums4Kernel(new Uint8Array(16 * 4 * 3 - 1), 16, 4, new Uint32Array(12))).toThrow('a 16x4 RGB frame is 192 bytes, not 191');
     expect(() => sums4Kernel(new Uint8Array(16 * 8 * 3), 16, 8, new Uint32Array(12))).toThrow('the block sums of a 16x8 frame are 24 values, not 12');
+  });
+
+  it('flags exactly the blocks whose sums differ from the reference\'s by more than the threshold in some channel, and sums as the plain kernel does', () => {
+    // A reference, and frames each moving some blocks' channels by the threshold, by one more, and at random.
+    for (const [width, height, seed] of [[16, 4, 30], [48, 9, 31], [640, 150, 32], [1280, 54, 33]] as const) {
+      const referenceImage = randomImage(width, height, seed);
+      const blocks = (width / 4) * Math.floor(height / 4);
+      const reference = new Uint32Array(blocks * 3);
+      sums4Kernel(referenceImage.data, width, height, reference);
+      const image = randomImage(width, height, seed + 100);
+      const sums = Uint32Array.from(plainSums(image, 4));
+      for (const threshold of [0, 1, Math.abs((sums[0] as number) - (reference[0] as number)), 300, 4080]) {
+        const out = new Uint32Array(blocks * 3);
+        const changed = new Uint8Array(blocks).fill(7);
+        sums4ChangedKernel(image.data, width, height, out, reference, threshold, changed);
+        expect(Array.from(out)).toEqual(Array.from(sums));
+        const expected = Array.from({ length: blocks }, (_, k) => ([0, 1, 2].some((c) => Math.abs((sums[3 * k + c] as number) - (reference[3 * k + c] as number)) > threshold) ? 1 : 0));
+        expect(Array.from(changed), `${width}x${height}, threshold ${threshold}`).toEqual(expected);
+      }
+      // Every difference at the threshold passes; one more in a single channel of a single block flags that block alone.
+      const same = new Uint8Array(blocks);
+      const shifted = Uint32Array.from(sums, (v, i) => (i === 3 * (blocks - 1) + 2 ? v + 1 : v));
+      sums4ChangedKernel(image.data, width, height, new Uint32Array(blocks * 3), shifted, 0, same);
+      expect(Array.from(same)).toEqual(Array.from({ length: blocks }, (_, k) => (k === blocks - 1 ? 1 : 0)));
+    }
+    expect(() => sums4ChangedKernel(new Uint8Array(16 * 4 * 3), 16, 4, new Uint32Array(12), new Uint32Array(12), 1.5, new Uint8Array(4))).toThrow('a whole number from 0, not 1.5');
+    expect(() => sums4ChangedKernel(new Uint8Array(16 * 4 * 3), 16, 4, new Uint32Array(12), new Uint32Array(12), 1, new Uint8Array(3))).toThrow('a 16x4 frame has 4 blocks, not 3');
   });
 });

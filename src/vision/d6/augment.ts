@@ -41,11 +41,18 @@ function sourcesOf(size: number, turn: number): Int32Array {
   return from;
 }
 
-/** One of the 8 turns/mirrors (bit 0: mirror x, bit 1: mirror y, bit 2: transpose), a channel permutation and a sign. */
-export function transformInput(x: Float32Array, size: number, turn: number, permutation: number, sign: 1 | -1): Float32Array {
+/**
+ * One of the 8 turns/mirrors (bit 0: mirror x, bit 1: mirror y, bit 2: transpose), a channel permutation and a sign.
+ * Written into `into` (as long as `x`, not `x` itself) when given.
+ */
+export function transformInput(x: Float32Array, size: number, turn: number, permutation: number, sign: 1 | -1, into?: Float32Array): Float32Array {
   const plane = size * size;
-  const out = new Float32Array(x.length);
+  const out = into ?? new Float32Array(x.length);
   const perm = PERMUTATIONS[permutation % 6] as readonly [number, number, number];
+  if (permutation % 6 === 0 && sign === 1 && (turn & 4) === 0) {
+    mirrored(x, size, turn, out);
+    return out;
+  }
   const from = sourcesOf(size, turn);
   for (let c = 0; c < 3; c++) {
     const src = (perm[c] as number) * plane;
@@ -53,4 +60,22 @@ export function transformInput(x: Float32Array, size: number, turn: number, perm
     for (let i = 0; i < plane; i++) out[dst + i] = sign * (x[src + (from[i] as number)] as number);
   }
   return out;
+}
+
+/**
+ * A reader's views that only mirror (turns 0-3: no transpose, channels in place, sign kept): row by row, each value
+ * as it is (what `transformInput`'s general path gives, 1 x v being v), without the table of sources.
+ */
+function mirrored(x: Float32Array, size: number, turn: number, out: Float32Array): void {
+  const plane = size * size;
+  const flipX = (turn & 1) !== 0;
+  const flipY = (turn & 2) !== 0;
+  for (let c = 0; c < 3; c++) {
+    for (let y = 0; y < size; y++) {
+      const dst = c * plane + y * size;
+      const src = c * plane + (flipY ? size - 1 - y : y) * size;
+      if (flipX) for (let i = 0, j = src + size - 1; i < size; i++, j--) out[dst + i] = x[j] as number;
+      else for (let i = 0; i < size; i++) out[dst + i] = x[src + i] as number;
+    }
+  }
 }

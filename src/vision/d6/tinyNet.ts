@@ -129,7 +129,8 @@ export class TinyNet {
 
   /** Inference: the convolutions on the WebAssembly kernel, then the head. */
   private infer(input: Float32Array): { pooled: Float32Array; probs: Float32Array } {
-    return this.head(this.fastConvs().forward(input));
+    const { data, stride } = this.fastConvs().lastPlanes(input);
+    return this.head(data, stride);
   }
 
   /** The convolutions for inference, holding the current weights. */
@@ -188,15 +189,16 @@ export class TinyNet {
     return { inputs, relus, argmax, ...this.head(x) };
   }
 
-  /** Global average pooling of the last layer's planes `x`, then the dense layer and softmax. */
-  private head(x: Float32Array): { pooled: Float32Array; probs: Float32Array } {
+  /** Global average pooling of the last layer's planes `x` (plane c from `x[c * stride]`), then the dense layer and softmax. */
+  private head(x: Float32Array, stride?: number): { pooled: Float32Array; probs: Float32Array } {
     const last = this.layers[this.layers.length - 1] as ConvLayer;
     const n = last.pool ? last.n >> 1 : last.n;
     const plane = n * n;
+    const step = stride ?? plane;
     const pooled = new Float32Array(last.cout);
     for (let c = 0; c < last.cout; c++) {
       let s = 0;
-      for (let i = 0; i < plane; i++) s += x[c * plane + i] as number;
+      for (let i = 0; i < plane; i++) s += x[c * step + i] as number;
       pooled[c] = s / plane;
     }
     const k = this.spec.classes;

@@ -27,6 +27,8 @@
 ;; `stride` floats apart) for a side n that is a multiple of 8, read from the input planes without tap rows (the
 ;; unrolling was about a twelfth of a pass); x must not overlap out.
 ;;
+;; convQuads(x, xstride, cin, w, b, cout, out, stride, list, packed): the same for a side of 4 (a pass: two rows of four).
+;;
 ;; trainConv, weightSums and inputScatter (at the end): training's forward sums, weights'
 ;; and input's gradients in double precision, the plain loops' numbers to the bit
 ;; (trainConvsWasm.ts, test/vision/trainConvsWasm.test.ts).
@@ -254,57 +256,144 @@
   ;; of 8, read from the input planes themselves (cin planes n x n, xstride floats apart), no tap rows: a pass's eight
   ;; pixels lie in one row, so a tap's eight inputs are eight neighbours in one input row (a row outside the image:
   ;; the tap is left out, all its inputs 0; the column left of the first or right of the last: that lane 0).
+  ;; A kernel row's three taps read one address moved by a float: their inputs start 4 bytes apart, and the edge
+  ;; lanes are cleared by masks set once a pass (all ones inside the image, where the and changes no bit).
   (func (export "convRows")
     (param $x i32) (param $xstride i32) (param $cin i32) (param $n i32) (param $w i32) (param $b i32) (param $cout i32)
     (param $out i32) (param $stride i32) (param $list i32) (param $packed i32)
-    (local $wrow i32) (local $q i32) (local $y i32) (local $x0 i32) (local $ci i32) (local $dy i32) (local $dx i32)
-    (local $sy i32) (local $at i32) (local $pk i32) (local $wk i32) (local $e i32) (local $end i32)
-    (local $v0 v128) (local $v1 v128)
+    (local $wrow i32) (local $q i32) (local $y i32) (local $x0 i32) (local $ci i32) (local $dy i32)
+    (local $sy i32) (local $at i32) (local $cbase i32) (local $planeBytes i32) (local $rowBytes i32)
+    (local $pk i32) (local $wk i32) (local $e i32) (local $end i32)
+    (local $left v128) (local $right v128) (local $v0 v128) (local $v1 v128)
     (local.set $wrow (i32.mul (i32.mul (local.get $cin) (i32.const 9)) (i32.const 4)))
+    (local.set $planeBytes (i32.shl (local.get $xstride) (i32.const 2)))
+    (local.set $rowBytes (i32.shl (local.get $n) (i32.const 2)))
     (local.set $q (i32.const 0))
     (loop $eachQ
       (local.set $y (i32.div_u (local.get $q) (local.get $n)))
       (local.set $x0 (i32.sub (local.get $q) (i32.mul (local.get $y) (local.get $n))))
+      ;; The column left of the first (tap dx -1, lane 0 of its first four) and right of the last (dx 1, lane 3 of
+      ;; its last four) are padding.
+      (local.set $left (v128.const i32x4 -1 -1 -1 -1))
+      (if (i32.eqz (local.get $x0)) (then (local.set $left (v128.const i32x4 0 -1 -1 -1))))
+      (local.set $right (v128.const i32x4 -1 -1 -1 -1))
+      (if (i32.eq (i32.add (local.get $x0) (i32.const 8)) (local.get $n)) (then (local.set $right (v128.const i32x4 -1 -1 -1 0))))
       (local.set $end (local.get $list))
       (local.set $pk (local.get $packed))
       (local.set $wk (i32.const 0))
+      ;; cbase: channel ci's input at row y - 1, column x0 - 1 (tap 0, 0 of the pass's first pixel).
+      (local.set $cbase (i32.add (local.get $x)
+        (i32.shl (i32.sub (i32.add (i32.mul (i32.sub (local.get $y) (i32.const 1)) (local.get $n)) (local.get $x0)) (i32.const 1)) (i32.const 2))))
       (local.set $ci (i32.const 0))
       (loop $eachCi
+        (local.set $at (local.get $cbase))
         (local.set $dy (i32.const -1))
         (loop $eachDy
           (local.set $sy (i32.add (local.get $y) (local.get $dy)))
           (if (i32.lt_u (local.get $sy) (local.get $n))
             (then
-              (local.set $dx (i32.const -1))
-              (loop $eachDx
-                ;; The eight inputs from column x0 + dx of row sy.
-                (local.set $at (i32.add (local.get $x)
-                  (i32.shl (i32.add (i32.add (i32.mul (local.get $ci) (local.get $xstride)) (i32.mul (local.get $sy) (local.get $n)))
-                    (i32.add (local.get $x0) (local.get $dx))) (i32.const 2))))
-                (local.set $v0 (v128.load (local.get $at)))
-                (local.set $v1 (v128.load offset=16 (local.get $at)))
-                (if (i32.and (i32.eq (local.get $dx) (i32.const -1)) (i32.eqz (local.get $x0)))
-                  (then (local.set $v0 (v128.and (local.get $v0) (v128.const i32x4 0 -1 -1 -1)))))
-                (if (i32.and (i32.eq (local.get $dx) (i32.const 1)) (i32.eq (i32.add (local.get $x0) (i32.const 8)) (local.get $n)))
-                  (then (local.set $v1 (v128.and (local.get $v1) (v128.const i32x4 -1 -1 -1 0)))))
-                (i32.store (local.get $end) (i32.add (local.get $wk) (i32.shl (i32.add (local.get $dx) (i32.const 1)) (i32.const 4))))
-                (v128.store (local.get $pk) (local.get $v0))
-                (v128.store offset=16 (local.get $pk) (local.get $v1))
-                (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
-                (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
-                (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
-                (local.set $dx (i32.add (local.get $dx) (i32.const 1)))
-                (br_if $eachDx (i32.le_s (local.get $dx) (i32.const 1))))))
-          ;; Tap (ci, dy + 1, dx + 1) is weight row k = (ci * 3 + dy + 1) * 3 + dx + 1: three taps a kernel row.
+              ;; Tap (ci, dy + 1, dx + 1) is weight row k = (ci * 3 + dy + 1) * 3 + dx + 1, 16 bytes a row.
+              (local.set $v0 (v128.and (v128.load (local.get $at)) (local.get $left)))
+              (local.set $v1 (v128.load offset=16 (local.get $at)))
+              (i32.store (local.get $end) (local.get $wk))
+              (v128.store (local.get $pk) (local.get $v0))
+              (v128.store offset=16 (local.get $pk) (local.get $v1))
+              (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+              (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+              (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+              (local.set $v0 (v128.load offset=4 (local.get $at)))
+              (local.set $v1 (v128.load offset=20 (local.get $at)))
+              (i32.store (local.get $end) (i32.add (local.get $wk) (i32.const 16)))
+              (v128.store (local.get $pk) (local.get $v0))
+              (v128.store offset=16 (local.get $pk) (local.get $v1))
+              (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+              (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+              (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+              (local.set $v0 (v128.load offset=8 (local.get $at)))
+              (local.set $v1 (v128.and (v128.load offset=24 (local.get $at)) (local.get $right)))
+              (i32.store (local.get $end) (i32.add (local.get $wk) (i32.const 32)))
+              (v128.store (local.get $pk) (local.get $v0))
+              (v128.store offset=16 (local.get $pk) (local.get $v1))
+              (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+              (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+              (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))))
           (local.set $wk (i32.add (local.get $wk) (i32.const 48)))
+          (local.set $at (i32.add (local.get $at) (local.get $rowBytes)))
           (local.set $dy (i32.add (local.get $dy) (i32.const 1)))
           (br_if $eachDy (i32.le_s (local.get $dy) (i32.const 1))))
+        (local.set $cbase (i32.add (local.get $cbase) (local.get $planeBytes)))
         (local.set $ci (i32.add (local.get $ci) (i32.const 1)))
         (br_if $eachCi (i32.lt_u (local.get $ci) (local.get $cin))))
       (call $sums (local.get $q) (local.get $list) (local.get $end) (local.get $packed) (local.get $w) (local.get $wrow) (local.get $b)
         (local.get $cout) (local.get $out) (local.get $stride))
       (local.set $q (i32.add (local.get $q) (i32.const 8)))
       (br_if $eachQ (i32.lt_u (local.get $q) (i32.mul (local.get $n) (local.get $n))))))
+
+  ;; convQuads(x, xstride, cin, w, b, cout, out, stride, list, packed): conv's outputs (16 pixels, rows of out `stride`
+  ;; floats apart) for a side of 4, read from the input planes without tap rows: a pass's eight pixels are two rows
+  ;; of four, so a tap's inputs are four neighbours in each of two input rows. What the tap rows held is rebuilt
+  ;; lane for lane: a row outside the image gives +0s (its four lanes cleared: the address read is in the memory,
+  ;; whatever it holds), and so do the column left of the first (tap dx -1, lane 0) and right of the last (dx 1,
+  ;; lane 3). The same eight inputs a tap, so the same taps left out and the same sums. x must not overlap out.
+  (func (export "convQuads")
+    (param $x i32) (param $xstride i32) (param $cin i32) (param $w i32) (param $b i32) (param $cout i32)
+    (param $out i32) (param $stride i32) (param $list i32) (param $packed i32)
+    (local $wrow i32) (local $q i32) (local $y i32) (local $ci i32) (local $dy i32) (local $at i32) (local $cbase i32)
+    (local $planeBytes i32) (local $pk i32) (local $wk i32) (local $e i32) (local $end i32)
+    (local $up v128) (local $down v128) (local $v0 v128) (local $v1 v128)
+    (local.set $wrow (i32.mul (i32.mul (local.get $cin) (i32.const 9)) (i32.const 4)))
+    (local.set $planeBytes (i32.shl (local.get $xstride) (i32.const 2)))
+    (local.set $q (i32.const 0))
+    (loop $eachQ
+      (local.set $y (i32.shr_u (local.get $q) (i32.const 2)))
+      (local.set $end (local.get $list))
+      (local.set $pk (local.get $packed))
+      (local.set $wk (i32.const 0))
+      ;; cbase: channel ci's input at row y - 1, column -1 (tap 0, 0 of the pass's first pixel).
+      (local.set $cbase (i32.add (local.get $x) (i32.shl (i32.sub (i32.shl (i32.sub (local.get $y) (i32.const 1)) (i32.const 2)) (i32.const 1)) (i32.const 2))))
+      (local.set $ci (i32.const 0))
+      (loop $eachCi
+        (local.set $at (local.get $cbase))
+        (local.set $dy (i32.const -1))
+        (loop $eachDy
+          ;; All ones where the pass's first (up) and second (down) row see a row inside the image, else zeros.
+          (local.set $up (i32x4.splat (i32.sub (i32.const 0) (i32.lt_u (i32.add (local.get $y) (local.get $dy)) (i32.const 4)))))
+          (local.set $down (i32x4.splat (i32.sub (i32.const 0) (i32.lt_u (i32.add (i32.add (local.get $y) (local.get $dy)) (i32.const 1)) (i32.const 4)))))
+          (local.set $v0 (v128.and (v128.and (v128.load (local.get $at)) (local.get $up)) (v128.const i32x4 0 -1 -1 -1)))
+          (local.set $v1 (v128.and (v128.and (v128.load offset=16 (local.get $at)) (local.get $down)) (v128.const i32x4 0 -1 -1 -1)))
+          (i32.store (local.get $end) (local.get $wk))
+          (v128.store (local.get $pk) (local.get $v0))
+          (v128.store offset=16 (local.get $pk) (local.get $v1))
+          (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+          (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+          (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+          (local.set $v0 (v128.and (v128.load offset=4 (local.get $at)) (local.get $up)))
+          (local.set $v1 (v128.and (v128.load offset=20 (local.get $at)) (local.get $down)))
+          (i32.store (local.get $end) (i32.add (local.get $wk) (i32.const 16)))
+          (v128.store (local.get $pk) (local.get $v0))
+          (v128.store offset=16 (local.get $pk) (local.get $v1))
+          (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+          (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+          (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+          (local.set $v0 (v128.and (v128.and (v128.load offset=8 (local.get $at)) (local.get $up)) (v128.const i32x4 -1 -1 -1 0)))
+          (local.set $v1 (v128.and (v128.and (v128.load offset=24 (local.get $at)) (local.get $down)) (v128.const i32x4 -1 -1 -1 0)))
+          (i32.store (local.get $end) (i32.add (local.get $wk) (i32.const 32)))
+          (v128.store (local.get $pk) (local.get $v0))
+          (v128.store offset=16 (local.get $pk) (local.get $v1))
+          (local.set $e (v128.any_true (v128.or (local.get $v0) (local.get $v1))))
+          (local.set $end (i32.add (local.get $end) (i32.shl (local.get $e) (i32.const 2))))
+          (local.set $pk (i32.add (local.get $pk) (i32.shl (local.get $e) (i32.const 5))))
+          (local.set $wk (i32.add (local.get $wk) (i32.const 48)))
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))
+          (local.set $dy (i32.add (local.get $dy) (i32.const 1)))
+          (br_if $eachDy (i32.le_s (local.get $dy) (i32.const 1))))
+        (local.set $cbase (i32.add (local.get $cbase) (local.get $planeBytes)))
+        (local.set $ci (i32.add (local.get $ci) (i32.const 1)))
+        (br_if $eachCi (i32.lt_u (local.get $ci) (local.get $cin))))
+      (call $sums (local.get $q) (local.get $list) (local.get $end) (local.get $packed) (local.get $w) (local.get $wrow) (local.get $b)
+        (local.get $cout) (local.get $out) (local.get $stride))
+      (local.set $q (i32.add (local.get $q) (i32.const 8)))
+      (br_if $eachQ (i32.lt_u (local.get $q) (i32.const 16)))))
 
   ;; Training's sums, in double precision as TinyNet's plain loops make them (convKernels.ts), so each float32
   ;; result is the loops' own to the bit: a product of two float32 is exact in a double, every sum is added in the

@@ -19,6 +19,7 @@ interface Kernel {
   readonly unroll: (x: number, xstride: number, cin: number, n: number, taps: number, stride: number) => void;
   readonly conv: (p: number, k9: number, stride: number, pixels: number, w: number, b: number, cout: number, out: number, list: number, packed: number) => void;
   readonly convRows: (x: number, xstride: number, cin: number, n: number, w: number, b: number, cout: number, out: number, stride: number, list: number, packed: number) => void;
+  readonly convQuads: (x: number, xstride: number, cin: number, w: number, b: number, cout: number, out: number, stride: number, list: number, packed: number) => void;
   readonly pool: (y: number, c: number, n: number, stride: number, out: number) => void;
 }
 
@@ -106,7 +107,21 @@ export class WasmConvs {
 
   /** The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n): a view valid until the next call. */
   forward(input: Float32Array): Float32Array {
-    const { unroll, conv, convRows, pool } = this.kernel;
+    const { data, stride, plane } = this.lastPlanes(input);
+    if (stride === plane) return data;
+    // Unpooled planes not a multiple of 8 pixels: drop the padding at the end of each.
+    const planes = data.length / stride;
+    const y = new Float32Array(planes * plane);
+    for (let c = 0; c < planes; c++) y.set(data.subarray(c * stride, c * stride + plane), c * plane);
+    return y;
+  }
+
+  /**
+   * `forward`'s planes where the kernel left them: plane c's `plane` values from `data[c * stride]` (a view of the
+   * memory, valid until the next call), with no copy to drop the padding between planes.
+   */
+  lastPlanes(input: Float32Array): { data: Float32Array; stride: number; plane: number } {
+    const { unroll, conv, convRows, convQuads, pool } = this.kernel;
     const first = (this.slots[0] as Slot).shape;
     if (input.length !== first.cin * first.n * first.n) throw new RangeError(`The input holds ${input.length} numbers but this network reads ${first.cin} planes of ${first.n} x ${first.n}.`);
     this.memory.set(input, this.act);
@@ -117,15 +132,17 @@ export class WasmConvs {
     let side = 0;
     for (const s of this.slots) {
       const { cin, cout, n } = s.shape;
-      if (n % 8 === 0) {
-        // A pass's eight pixels lie in one row: the kernel reads the input planes themselves, no tap rows. They must
-        // not be the outputs it writes: an unpooled layer's outputs are moved to the input's place first.
+      if (n % 8 === 0 || n === 4) {
+        // A pass's eight pixels lie in one row (or two rows of four): the kernel reads the input planes themselves, no
+        // tap rows (for a side of 4, unrolling them took as long as the layer's sums). They must not be the outputs it
+        // writes: an unpooled layer's outputs are moved to the input's place first.
         if (x !== this.act) {
           for (let c = 0; c < cin; c++) this.memory.copyWithin(this.act + c * n * n, x + c * xstride, x + c * xstride + n * n);
           x = this.act;
           xstride = n * n;
         }
-        convRows(x * 4, xstride, cin, n, s.w * 4, s.b * 4, s.coutP, this.out * 4, s.stride, this.list * 4, this.packed * 4);
+        if (n === 4) convQuads(x * 4, xstride, cin, s.w * 4, s.b * 4, s.coutP, this.out * 4, s.stride, this.list * 4, this.packed * 4);
+        else convRows(x * 4, xstride, cin, n, s.w * 4, s.b * 4, s.coutP, this.out * 4, s.stride, this.list * 4, this.packed * 4);
       } else {
         unroll(x * 4, xstride, cin, n, this.taps * 4, s.stride);
         conv(this.taps * 4, cin * 9, s.stride, s.pixels, s.w * 4, s.b * 4, s.coutP, this.out * 4, this.list * 4, this.packed * 4);
@@ -142,11 +159,6 @@ export class WasmConvs {
         xstride = s.stride;
       }
     }
-    const plane = side * side;
-    if (xstride === plane) return this.memory.subarray(x, x + planes * plane);
-    // Unpooled planes not a multiple of 8 pixels: drop the padding at the end of each.
-    const y = new Float32Array(planes * plane);
-    for (let c = 0; c < planes; c++) y.set(this.memory.subarray(x + c * xstride, x + c * xstride + plane), c * plane);
-    return y;
+    return { data: this.memory.subarray(x, x + planes * xstride), stride: xstride, plane: side * side };
   }
 }

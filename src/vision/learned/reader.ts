@@ -20,6 +20,7 @@ import type { BlankWitnessLevels } from './blankWitness.js';
 import { clippedShare } from './glare.js';
 import { hideTopMiddle } from './hideTop.js';
 import { areaResample, normalised, radialRaw } from './input.js';
+import { scratchFloats } from './scratch.js';
 import { splitClass } from './model.js';
 import { RADIAL_DOWN } from './topFace.js';
 import type { LearnedHead, LearnedModel } from './model.js';
@@ -121,15 +122,18 @@ export function cropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inp
   return normalised(rawCropInput(crop, model, cut));
 }
 
-/** `cropInput` before normalising: the crop's pixels (0..255) resampled, for changes of light made before normalising. */
-export function rawCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, cut: InputCut = {}): Float32Array {
+/**
+ * `cropInput` before normalising: the crop's pixels (0..255) resampled, for changes of light made before normalising.
+ * Into `into` (3 x size x size floats, every value written) when given.
+ */
+export function rawCropInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>, cut: InputCut = {}, into?: Float32Array): Float32Array {
   const { image } = crop;
   // A crop the frame's edge cut short has the die off its middle (`DieCrop.center`).
   const middle = crop.center ?? { x: image.width / 2, y: image.height / 2 };
   const centre = { x: middle.x + (cut.dx ?? 0), y: middle.y + (cut.dy ?? 0) };
   const side = crop.sizePx * model.inputScale * (cut.scale ?? 1);
-  if (model.radial) return radialRaw(image, centre, side, model.spec.size, (crop.radial ?? RADIAL_DOWN) + (cut.angle ?? 0));
-  return areaResample(image, centre, side, model.spec.size);
+  if (model.radial) return radialRaw(image, centre, side, model.spec.size, (crop.radial ?? RADIAL_DOWN) + (cut.angle ?? 0), into);
+  return areaResample(image, centre, side, model.spec.size, undefined, into);
 }
 
 /** The most views a model can be read in: a radial model's are as is and mirrored across the radial direction. */
@@ -156,23 +160,41 @@ function withPartnerMean(mean: Float32Array, q: Float64Array): void {
 
 /** A partner network's probabilities of a crop, averaged over its own views. */
 function partnerMean(partner: { readonly net: TinyNet; readonly model: LearnedModel; readonly views: number }, crop: DieCrop): Float64Array {
-  return meanProbabilities(partner.net, viewInputs(crop, partner.model, partner.views));
+  return meanOverViews(partner.net, crop, partner.model, partner.views);
+}
+
+/**
+ * A network's class probabilities of a crop averaged over views 0..count-1 (`viewInputs`), the inputs made in scratch
+ * arrays (`scratchInput`, `scratchView`): the same numbers, without new arrays per view.
+ */
+function meanOverViews(net: TinyNet, crop: DieCrop, model: LearnedModel, count: number): Float64Array {
+  const x = scratchInput(crop, model);
+  let mean = new Float64Array(0);
+  for (let t = 0; t < count; t++) {
+    const { probs } = net.embed(scratchView(x, crop, model, t));
+    if (mean.length === 0) mean = new Float64Array(probs.length);
+    for (let j = 0; j < probs.length; j++) mean[j] = (mean[j] as number) + (probs[j] as number) / count;
+  }
+  return mean;
+}
+
+/**
+ * `cropInput(crop, model)` in a scratch array (`scratch.ts`): valid until the next scratch input of this length, for a
+ * network that reads its views at once and keeps none.
+ */
+function scratchInput(crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'inputScale' | 'radial'>): Float32Array {
+  const n = 3 * model.spec.size * model.spec.size;
+  return normalised(rawCropInput(crop, model, {}, scratchFloats('input', n)));
+}
+
+/** View `turn` of a scratch input `x`, as `viewInputs` makes it: `x` itself for view 0, else a second scratch array. */
+function scratchView(x: Float32Array, crop: DieCrop, model: Pick<LearnedModel, 'spec' | 'offAxisPlaneDeg'>, turn: number): Float32Array {
+  return toldWhere(turn === 0 ? x : transformInput(x, model.spec.size, turn, 0, 1, scratchFloats('view', x.length)), crop, model);
 }
 
 /** View `turn` (0: as is) of a network input of side `size`. */
 function turned(x: Float32Array, size: number, turn: number): Float32Array {
   return turn === 0 ? x : transformInput(x, size, turn, 0, 1);
-}
-
-/** A network's class probabilities averaged over some inputs (a model's views of one crop). */
-function meanProbabilities(net: TinyNet, inputs: readonly Float32Array[]): Float64Array {
-  let mean = new Float64Array(0);
-  for (const x of inputs) {
-    const { probs } = net.embed(x);
-    if (mean.length === 0) mean = new Float64Array(probs.length);
-    for (let j = 0; j < probs.length; j++) mean[j] = (mean[j] as number) + (probs[j] as number) / inputs.length;
-  }
-  return mean;
 }
 
 /**
@@ -300,9 +322,10 @@ export class LearnedReader implements FaceReader {
    * The head's (or network's) probabilities, the network's own probability of `cocked`, and (`check`) the cocked
    * check's, averaged over the views. With a partner, the network's are the mean of both networks' (each over its own
    * views), as the thresholds were set; a head replaces only this network's last layer, so then the partner counts
-   * only towards `cocked`. Also the inputs the network read: `given`, else cut from the crop here.
+   * only towards `cocked`. Also the inputs the network read: `given`, else (`keep`) cut from the crop here; without
+   * either, the views are made in scratch arrays (`scratchView`) and none is returned.
    */
-  private views(crop: DieCrop, check = true, given?: readonly Float32Array[]): { probabilities: Float32Array; own: Float32Array; cocked: number; checked: number; inputs: readonly Float32Array[] } {
+  private views(crop: DieCrop, check = true, given?: readonly Float32Array[], keep = false): { probabilities: Float32Array; own: Float32Array; cocked: number; checked: number; inputs: readonly Float32Array[] } {
     const views = this.viewCount;
     const { head } = this;
     const own = new Float32Array(this.model.classes.length);
@@ -310,9 +333,10 @@ export class LearnedReader implements FaceReader {
     const ci = this.model.classes.indexOf(COCKED_LABEL);
     let cocked = 0;
     let checked = 0;
-    const inputs = given ?? this.inputs(crop, views);
+    const inputs = given ?? (keep ? this.inputs(crop, views) : undefined);
+    const x = inputs === undefined ? scratchInput(crop, this.model) : undefined;
     for (let t = 0; t < views; t++) {
-      const { probs, embedding } = this.net.embed(inputs[t] as Float32Array);
+      const { probs, embedding } = this.net.embed(inputs !== undefined ? (inputs[t] as Float32Array) : scratchView(x as Float32Array, crop, this.model, t));
       for (let j = 0; j < own.length; j++) own[j] = (own[j] as number) + (probs[j] as number) / views;
       if (head !== undefined && headMean !== undefined) {
         const p = headProbabilities(head, embedding);
@@ -328,7 +352,7 @@ export class LearnedReader implements FaceReader {
       if (ci >= 0) cocked = (cocked + (q[ci] as number)) / 2;
     }
     if (check) checked = this.outlineScore(crop) ?? 0;
-    return { probabilities: mean, own, cocked, checked, inputs };
+    return { probabilities: mean, own, cocked, checked, inputs: inputs ?? [] };
   }
 
   /** The outline check's probability that the die is tilted (undefined: the model has no check). */
@@ -341,7 +365,7 @@ export class LearnedReader implements FaceReader {
     for (const { net, model, cocked } of this.check.nets) {
       const checkViews = model.radial ? Math.min(maxViewsOf(model), model.views ?? 2) : this.viewCount;
       const seen = model.hideTop !== undefined ? hideTopMiddle(crop, model.hideTop) : crop;
-      sum += meanProbabilities(net, viewInputs(seen, model, checkViews))[cocked] as number;
+      sum += meanOverViews(net, seen, model, checkViews)[cocked] as number;
     }
     return sum / this.check.nets.length;
   }
@@ -383,7 +407,9 @@ export class LearnedReader implements FaceReader {
   }
 
   read(crop: DieCrop): FaceRead {
-    const { probabilities: all, cocked, checked, inputs } = this.views(crop);
+    // The inputs are kept only for a confirming reader that reads the same ones.
+    const shares = this.confirmer !== undefined && this.confirmer.sharesInputsWith(this);
+    const { probabilities: all, cocked, checked, inputs } = this.views(crop, true, undefined, shares);
     const rule = this.options.confirmRule ?? 1;
     // Rule 5: where the outline check finds the die well short of tilted, the network's own cocked class is not asked.
     const ownCockedAsked = !(rule >= 5 && this.check !== undefined && checked < this.check.at * OWN_COCKED_NEEDS_OUTLINE);
@@ -420,7 +446,7 @@ export class LearnedReader implements FaceReader {
     let own: Float32Array | undefined;
     if (this.confirmer) {
       // A fine-tuned network and the shipped one under the head read the same inputs: they are cut once.
-      const both = this.confirmer.probabilitiesAndOwn(crop, this.confirmer.sharesInputsWith(this) ? inputs : undefined);
+      const both = this.confirmer.probabilitiesAndOwn(crop, shares ? inputs : undefined);
       const q = both.probabilities;
       own = both.own;
       // Rule 3 asks the confirming reader which face: a head fitted on a user's few cocked dice called flat dice cocked
