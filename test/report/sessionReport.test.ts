@@ -6,7 +6,7 @@ import { fixed, formatCount, formatLogScientific, signedPercent } from '../../sr
 import { redAttackDie, symbolProbabilities } from '../../src/dice/catalogue.js';
 import { InputError } from '../../src/core/errors.js';
 import { PALETTE } from '../../src/report/chart/palette.js';
-import { PNG_SCALE, sceneToPng } from '../../src/report/chart/png.js';
+import { drawScene, PNG_SCALE, sceneToPng } from '../../src/report/chart/png.js';
 import { evidenceTrace } from '../../src/report/evidenceTrace.js';
 import { fileKeys } from '../../src/report/fileKeys.js';
 import { reportCharts } from '../../src/report/reportCharts.js';
@@ -311,7 +311,7 @@ describe('charts as PNG', () => {
     const charts = reportCharts(main.report);
     expect(charts.map((c) => c.fileName).filter((f) => f.startsWith('r2-'))).toEqual(['r2-symbols.png', 'r2-faces.png', 'r2-evidence.png', 'r2-transitions.png', 'r2-game.png']);
     for (const c of charts.filter((x) => x.dieKey === 'r2')) {
-      const png = sceneToPng(c.scene);
+      const png = await sceneToPng(c.scene);
       expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       const meta = await sharp(png).metadata();
       expect(meta.format).toBe('png');
@@ -321,6 +321,15 @@ describe('charts as PNG', () => {
       // A blank (single-colour) image has no spread in any channel.
       expect(Math.max(...stats.channels.slice(0, 3).map((ch) => ch.stdev))).toBeGreaterThan(10);
     }
+  });
+
+  it('encodes exactly the pixels Skia draws, as Skia’s own PNG encoder would hold them', async () => {
+    const chart = reportCharts(main.report).find((c) => c.fileName === 'r2-faces.png');
+    if (chart === undefined) throw new Error('no faces chart for r2');
+    const ours = await sharp(await sceneToPng(chart.scene)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const skias = await sharp(drawScene(chart.scene).toBuffer('image/png')).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(ours.info).toEqual(skias.info);
+    expect(ours.data.equals(skias.data)).toBe(true);
   });
 });
 

@@ -8,7 +8,7 @@ import type { Multiplicity } from '../../analysis/analyze.js';
 import { misreadLines } from '../../stats/dieVerdict.js';
 import { sceneToPng } from '../../report/chart/png.js';
 import { campaignSetAside, rollsText, verdictLabel } from '../../report/organiserTable.js';
-import { reportCharts } from '../../report/reportCharts.js';
+import { reportCharts, type ReportChart } from '../../report/reportCharts.js';
 import { renderReportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
 import { reportTitle, type SessionReport } from '../../report/sessionReport.js';
@@ -78,14 +78,21 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       makeFolders(dir);
       const html = join(dir, REPORT_FILE);
       writeFileSync(html, renderReportHtml(report, charts));
-      const pngs = charts.map((c) => {
-        const file = join(dir, c.fileName);
-        writeFileSync(file, sceneToPng(c.scene));
-        return file;
-      });
+      const pngs = await writeCharts(dir, charts);
       recordReportOf(dir, { ...of, charts: charts.map((c) => c.fileName) });
       io.out(flags.json ? `${toJson({ html, charts: pngs, ...reportJson(report) })}\n` : reportText(report, html, pngs.length));
     });
+}
+
+/** Charts encoded a few at a time: side by side on the machine's cores, without every chart's pixels in memory at once (a fleet report can have hundreds). */
+async function writeCharts(dir: string, charts: readonly ReportChart[]): Promise<string[]> {
+  const files = charts.map((c) => join(dir, c.fileName));
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < charts.length; i = next++) writeFileSync(files[i] as string, await sceneToPng((charts[i] as ReportChart).scene));
+  };
+  await Promise.all(Array.from({ length: Math.min(4, charts.length) }, worker));
+  return files;
 }
 
 /** A fleet copy, found on reading: reported as the session whose rolls it holds. */

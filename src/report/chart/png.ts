@@ -1,18 +1,34 @@
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import { CHART_FONT, type Scene, type Shape } from './scene.js';
 
 /** PNGs are drawn at twice the scene's size, so they stay sharp on high-density screens and in print. */
 export const PNG_SCALE = 2;
 
-/** The scene drawn to a PNG of (width × scale) × (height × scale) pixels. */
-export function sceneToPng(scene: Scene, scale = PNG_SCALE): Buffer {
+/** The scene drawn by Skia on a canvas of (width × scale) × (height × scale) pixels. */
+export function drawScene(scene: Scene, scale = PNG_SCALE): Canvas {
   const canvas = createCanvas(Math.round(scene.width * scale), Math.round(scene.height * scale));
   const ctx = canvas.getContext('2d');
   ctx.scale(scale, scale);
   ctx.fillStyle = scene.background;
   ctx.fillRect(0, 0, scene.width, scene.height);
   for (const shape of scene.shapes) draw(ctx, shape);
-  return canvas.toBuffer('image/png');
+  return canvas;
+}
+
+/**
+ * The scene drawn to a PNG of (width × scale) × (height × scale) pixels.
+ * Skia draws; libvips (sharp) encodes, off the main thread, so a report's charts encode side by side. Skia's own PNG
+ * encoder tries every row filter: 16 charts of a report took ~420 ms of CPU to draw and encode that way, ~190 ms to
+ * draw and ~105 ms to encode at zlib level 6 with one filter (2026-12-07), the files 16 % smaller, the pixels the same.
+ */
+export async function sceneToPng(scene: Scene, scale = PNG_SCALE): Promise<Buffer> {
+  const canvas = drawScene(scene, scale);
+  const { width, height } = canvas;
+  // getImageData gives straight (not premultiplied) RGBA, as a PNG holds it.
+  const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  const raw = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  return sharp(raw, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
 }
 
 function draw(ctx: SKRSContext2D, s: Shape): void {
