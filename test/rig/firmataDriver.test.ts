@@ -43,23 +43,25 @@ const isServoOff = (e: BoardEvent): boolean => e.kind === 'servo-off';
 /** Simulated board time of an event (ms). */
 const at = (e: BoardEvent | undefined): number => (e && 't' in e ? e.t : Number.NaN);
 
-beforeAll(async () => {
-  buildFirmware(); // the harness
-  // Without reconnecting by itself, so the last case can show the manual path (connect() again); the contract
-  // suite (firmataContract.test.ts) shows the driver reconnecting by itself after an unplug.
-  const started = await startEmulatedFirmata({ settings: { homeMs: 400 }, reconnect: false });
-  board = started.board;
-  driver = started.driver;
-  driver.onFault((f) => faults.push(f));
-  await driver.connect();
-}, 40_000);
-
-afterAll(async () => {
-  await driver?.close(); // also stops the emulated board
-  await board?.stop();
-});
-
 describe('the Firmata driver on StandardFirmata in the emulated board', () => {
+  // The shared board is stopped when this block ends: an emulated StandardFirmata board costs a good part of a core
+  // while it runs, idle or not, and the cases below run boards of their own.
+  beforeAll(async () => {
+    buildFirmware(); // the harness
+    // Without reconnecting by itself, so the last case can show the manual path (connect() again); the contract
+    // suite (firmataContract.test.ts) shows the driver reconnecting by itself after an unplug.
+    const started = await startEmulatedFirmata({ settings: { homeMs: 400 }, reconnect: false });
+    board = started.board;
+    driver = started.driver;
+    driver.onFault((f) => faults.push(f));
+    await driver.connect();
+  }, 40_000);
+
+  afterAll(async () => {
+    await driver?.close(); // also stops the emulated board
+    await board?.stop();
+  });
+
   it('connects and identifies the firmware from the Firmata report', async () => {
     const id = await driver.identify();
     expect(id).toEqual({
