@@ -70,8 +70,8 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
   const title = options.skip ? `${name} (SKIPPED: ${options.skip})` : name;
 
   describe.skipIf(options.skip !== undefined)(title, () => {
-    // A case whose claim is about connecting, closing or losing the link gets a rig of its own; the others share one
-    // connected rig (below). An emulated StandardFirmata board blinks for ~2 s after every open before it answers.
+    // A case whose claim is about closing or losing the link gets a rig of its own; the others share one (below). An
+    // emulated StandardFirmata board blinks for ~2 s after every open before it answers.
     let s: ContractSetup | undefined;
 
     afterEach(async () => {
@@ -83,22 +83,6 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
       s = await setup();
       return s;
     };
-
-    it('connects and identifies the rig: driver kind, protocol, rig id, config hash, simulated or not', { timeout }, async () => {
-      const { driver } = await own();
-      expect(driver.isSimulated).toBe(options.expectSimulated);
-      expect(driver.kind).toBe(options.expectDriver);
-      const id = await driver.connect();
-      expect(id.driver).toBe(options.expectDriver);
-      expect(id.rigId).toMatch(/\S/);
-      expect(id.configHash).toMatch(/\S/);
-      expect(Number.isFinite(id.protocol)).toBe(true);
-      expect(['servo', 'stepper']).toContain(id.tumbler);
-      if (options.hasPort) expect(id.port).toMatch(/\S/);
-      const again = await driver.identify();
-      expect(again.rigId).toBe(id.rigId);
-      expect(again.configHash).toBe(id.configHash);
-    });
 
     it('closes idempotently, refuses commands afterwards, and leaves no timers or child processes behind', { timeout }, async () => {
       const before = liveHandles();
@@ -115,25 +99,36 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
       expect(after.children).toBeLessThanOrEqual(before.children);
     });
 
-    describe('on one connected rig', () => {
-      // Cases that need a connected rig, not a fresh one: they share one, opened and connected once.
-      let shared: Promise<ContractSetup> | undefined;
-      const connected = (): Promise<ContractSetup> =>
-        (shared ??= (async () => {
-          const one = await setup();
-          try {
-            await one.driver.connect();
-          } catch (e) {
-            await one.cleanup();
-            throw e;
-          }
-          return one;
-        })());
+    describe('on one rig, connected by the first case', () => {
+      // Cases whose claim is not about closing or losing the link share one rig; the first connects it.
+      let made: Promise<ContractSetup> | undefined;
+      const rig = (): Promise<ContractSetup> => (made ??= setup());
+      const connected = async (): Promise<ContractSetup> => {
+        const one = await rig();
+        await one.driver.connect(); // at once when connected already
+        return one;
+      };
 
       afterAll(async () => {
-        await (await shared?.catch(() => undefined))?.cleanup();
-        shared = undefined;
+        await (await made?.catch(() => undefined))?.cleanup();
+        made = undefined;
       }, timeout);
+
+      it('connects and identifies the rig: driver kind, protocol, rig id, config hash, simulated or not', { timeout }, async () => {
+        const { driver } = await rig(); // not connected yet: this case connects it
+        expect(driver.isSimulated).toBe(options.expectSimulated);
+        expect(driver.kind).toBe(options.expectDriver);
+        const id = await driver.connect();
+        expect(id.driver).toBe(options.expectDriver);
+        expect(id.rigId).toMatch(/\S/);
+        expect(id.configHash).toMatch(/\S/);
+        expect(Number.isFinite(id.protocol)).toBe(true);
+        expect(['servo', 'stepper']).toContain(id.tumbler);
+        if (options.hasPort) expect(id.port).toMatch(/\S/);
+        const again = await driver.identify();
+        expect(again.rigId).toBe(id.rigId);
+        expect(again.configHash).toBe(id.configHash);
+      });
 
       it('tumbles once: the promise resolves with the motion duration, and the rig is idle again', { timeout }, async () => {
         const { driver, board } = await connected();
