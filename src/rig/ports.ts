@@ -3,7 +3,7 @@
  * over a port (our firmware and StandardFirmata): the same search, the same advice.
  */
 import type { DriverKind } from './driver.js';
-import { RigConnectError, type RigErrorContext } from './errors.js';
+import { RigConnectError, RigGoneError, type RigErrorContext } from './errors.js';
 import { likelyRigPorts, listSerialPorts, type PortLister } from './serial/portLocator.js';
 import { LinkOpenError } from './serial/serialLink.js';
 
@@ -34,8 +34,12 @@ export async function findRigPort(listPorts?: PortLister, driver: DriverKind = '
   throw new RigConnectError(`No rig found: no USB serial port with an Arduino is plugged in${others}. ${hint}`, ctx);
 }
 
-/** A port that would not open, as a `RigConnectError` that names the likely cause and what to do. */
+/**
+ * A port that would not open, as a `RigConnectError` that names the likely cause and what to do. A board that cannot
+ * come back (RigGoneError) passes as it is: wrapped, the reconnect loop would not know to stop, and polled on to its end.
+ */
 export function portOpenError(path: string, e: unknown, ctx: RigErrorContext): RigConnectError {
+  if (e instanceof RigGoneError) return e;
   if (!(e instanceof LinkOpenError)) return new RigConnectError(`Cannot open ${path}: ${e instanceof Error ? e.message : String(e)}.`, ctx, { cause: e });
   switch (e.reason) {
     case 'missing':

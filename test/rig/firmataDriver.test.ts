@@ -43,23 +43,25 @@ const isServoOff = (e: BoardEvent): boolean => e.kind === 'servo-off';
 /** Simulated board time of an event (ms). */
 const at = (e: BoardEvent | undefined): number => (e && 't' in e ? e.t : Number.NaN);
 
-beforeAll(async () => {
-  buildFirmware(); // the harness
-  // Without reconnecting by itself, so the last case can show the manual path (connect() again); the contract
-  // suite (firmataContract.test.ts) shows the driver reconnecting by itself after an unplug.
-  const started = await startEmulatedFirmata({ settings: { homeMs: 400 }, reconnect: false });
-  board = started.board;
-  driver = started.driver;
-  driver.onFault((f) => faults.push(f));
-  await driver.connect();
-}, 40_000);
-
-afterAll(async () => {
-  await driver?.close(); // also stops the emulated board
-  await board?.stop();
-});
-
 describe('the Firmata driver on StandardFirmata in the emulated board', () => {
+  // The shared board is stopped when this block ends: an emulated StandardFirmata board costs a good part of a core
+  // while it runs, idle or not, and the cases below run boards of their own.
+  beforeAll(async () => {
+    buildFirmware(); // the harness
+    // Without reconnecting by itself, so the last case can show the manual path (connect() again); the contract
+    // suite (firmataContract.test.ts) shows the driver reconnecting by itself after an unplug.
+    const started = await startEmulatedFirmata({ settings: { homeMs: 400 }, reconnect: false });
+    board = started.board;
+    driver = started.driver;
+    driver.onFault((f) => faults.push(f));
+    await driver.connect();
+  }, 40_000);
+
+  afterAll(async () => {
+    await driver?.close(); // also stops the emulated board
+    await board?.stop();
+  });
+
   it('connects and identifies the firmware from the Firmata report', async () => {
     const id = await driver.identify();
     expect(id).toEqual({
@@ -268,6 +270,8 @@ describe('an emulated board that ended', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(RigConnectError);
+      // Given up at once, not after polling the whole reconnect timeout for a board that cannot come back.
+      expect((error as Error).message).toMatch(/went away \(.*\) and cannot come back: /);
       expect((error as Error).message).toContain('the emulated StandardFirmata board (simavr) has ended');
       expect((error as Error).message).toContain(`${b.path} is no longer its port and is not opened again`);
       // One try may come before the process's end is known (the pty closes first); none after it.
@@ -283,7 +287,7 @@ describe('connecting', () => {
   it('fails naming the port and StandardFirmata when the board runs other firmware', async () => {
     // Our own firmware talks ASCII lines at 115200: no Firmata version report ever comes.
     const other = await EmulatedBoard.start();
-    const d = new FirmataRigDriver({ port: other.path, connectTimeoutMs: 1500 });
+    const d = new FirmataRigDriver({ port: other.path, connectTimeoutMs: 500 });
     try {
       const error = await d.connect().then(
         () => undefined,
@@ -304,7 +308,7 @@ describe('connecting', () => {
     // Frozen, the board answers nobody, so what dicerig hears does not depend on which reader wins the board's bytes.
     other.freeze();
     const rival = spawn('cat', [other.path], { stdio: 'ignore' });
-    const d = new FirmataRigDriver({ port: other.path, connectTimeoutMs: 1500, reconnect: false });
+    const d = new FirmataRigDriver({ port: other.path, connectTimeoutMs: 500, reconnect: false });
     try {
       const pid = rival.pid as number;
       await expect.poll(async () => (await findPortHolders(other.path))?.holders.map((h) => h.pid), { timeout: 3000, interval: 50 }).toContain(pid);
@@ -314,7 +318,7 @@ describe('connecting', () => {
       );
       expect(error).toBeInstanceOf(RigSilentError);
       expect((error as Error).message).toContain(
-        `did not answer as a Firmata board within 1500 ms, and another program has the port open, which takes the board's bytes before dicerig can read them: pid ${pid} (cat ${other.path}).`,
+        `did not answer as a Firmata board within 500 ms, and another program has the port open, which takes the board's bytes before dicerig can read them: pid ${pid} (cat ${other.path}).`,
       );
       expect((error as Error).message).not.toMatch(/[Ff]lash/);
     } finally {

@@ -2,7 +2,7 @@
 // our firmware over serial on the emulated board, the simulated rig, a real board when DICERIG_PORT
 // names one, and the Firmata driver. A driver's setup returns the driver (not yet connected) and, when
 // the rig is emulated, the board, so the suite can watch what the motor really did.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FaultKind, RigDriver, RigFault } from '../../../src/rig/driver.js';
 import type { BoardEvent, EmulatedBoard } from '../../../src/rig/emulator/emulatedBoard.js';
 import { RigFaultError } from '../../../src/rig/errors.js';
@@ -70,92 +70,19 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
   const title = options.skip ? `${name} (SKIPPED: ${options.skip})` : name;
 
   describe.skipIf(options.skip !== undefined)(title, () => {
+    // A case whose claim is about closing or losing the link gets a rig of its own; the others share one (below). An
+    // emulated StandardFirmata board blinks for ~2 s after every open before it answers.
     let s: ContractSetup | undefined;
-
-    beforeEach(async () => {
-      s = await setup();
-    }, timeout);
 
     afterEach(async () => {
       await s?.cleanup();
       s = undefined;
     }, timeout);
 
-    const current = (): ContractSetup => {
-      if (!s) throw new Error('setup did not run');
+    const own = async (): Promise<ContractSetup> => {
+      s = await setup();
       return s;
     };
-
-    it('connects and identifies the rig: driver kind, protocol, rig id, config hash, simulated or not', { timeout }, async () => {
-      const { driver } = current();
-      expect(driver.isSimulated).toBe(options.expectSimulated);
-      expect(driver.kind).toBe(options.expectDriver);
-      const id = await driver.connect();
-      expect(id.driver).toBe(options.expectDriver);
-      expect(id.rigId).toMatch(/\S/);
-      expect(id.configHash).toMatch(/\S/);
-      expect(Number.isFinite(id.protocol)).toBe(true);
-      expect(['servo', 'stepper']).toContain(id.tumbler);
-      if (options.hasPort) expect(id.port).toMatch(/\S/);
-      const again = await driver.identify();
-      expect(again.rigId).toBe(id.rigId);
-      expect(again.configHash).toBe(id.configHash);
-    });
-
-    it('tumbles once: the promise resolves with the motion duration, and the rig is idle again', { timeout }, async () => {
-      const { driver, board } = current();
-      await driver.connect();
-      const mark = board?.events.length ?? 0;
-      const result = await driver.tumble();
-      expect(result.durationMs).toBeGreaterThan(0);
-      expect(Number.isFinite(result.durationMs)).toBe(true);
-      const st = await driver.status();
-      expect(st.state).toBe('idle');
-      if (board) {
-        // What the motor really did: exactly one flip for one tumble.
-        await board.waitFor((e) => e.kind === 'servo-off', patience(5000), mark, 'the servo released');
-        expect((options.countFlips ?? defaultFlips)(board.events.slice(mark))).toBe(1);
-      }
-      expect(driver.linkStats().commands).toBeGreaterThan(0);
-    });
-
-    it('sets light levels and reads each back, in the reply and in status', { timeout }, async () => {
-      const { driver } = current();
-      await driver.connect();
-      for (const level of [255, 128, 0]) {
-        expect(await driver.setLight(level)).toBe(level);
-        expect((await driver.status()).light).toBe(level);
-      }
-      // An impossible level is a programming error: thrown or rejected, a RangeError.
-      let bad: unknown;
-      try {
-        await driver.setLight(256);
-      } catch (e) {
-        bad = e;
-      }
-      expect(bad).toBeInstanceOf(RangeError);
-    });
-
-    it('reports status: idle, light, switches, uptime', { timeout }, async () => {
-      const { driver } = current();
-      await driver.connect();
-      const st = await driver.status();
-      expect(st.state).toBe('idle');
-      expect(typeof st.limitPressed).toBe('boolean');
-      expect(typeof st.homePressed).toBe('boolean');
-      expect(st.light).toBeGreaterThanOrEqual(0);
-      const rt = driver.linkStats().roundTripsMs;
-      expect(rt.length).toBeGreaterThan(0);
-      expect(rt.every((x) => x >= 0)).toBe(true);
-    });
-
-    it('homes and resolves with the motion duration', { timeout }, async () => {
-      const { driver } = current();
-      await driver.connect();
-      const r = await driver.home();
-      expect(r.durationMs).toBeGreaterThanOrEqual(0);
-      expect((await driver.status()).state).toBe('idle');
-    });
 
     it('closes idempotently, refuses commands afterwards, and leaves no timers or child processes behind', { timeout }, async () => {
       const before = liveHandles();
@@ -172,35 +99,117 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
       expect(after.children).toBeLessThanOrEqual(before.children);
     });
 
-    const canFault = options.faultDuringTumble !== undefined;
-    it.skipIf(!canFault)(
-      canFault
-        ? 'rejects a tumble a fault interrupts with interrupted: true, tells onFault, and tumbles again afterwards'
-        : 'fault during a tumble (SKIPPED: needs a person at the limit switch; run it on the emulated board)',
-      { timeout },
-      async () => {
-        const st = current();
-        const { driver } = st;
-        await driver.connect();
-        const seen: RigFault[] = [];
-        const off = driver.onFault((f) => seen.push(f));
-        const tumbling = driver.tumble();
-        const kind = await (options.faultDuringTumble as (s: ContractSetup) => Promise<FaultKind>)(st);
-        const err = await tumbling.then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(err).toBeInstanceOf(RigFaultError);
-        expect(err).toMatchObject({ fault: kind, interrupted: true });
-        expect((err as RigFaultError).rig.command).toBe('tumble');
-        expect(seen.map((f) => f.kind)).toContain(kind);
-        await options.clearFault?.(st);
-        off();
-        const next = await driver.tumble();
-        expect(next.durationMs).toBeGreaterThan(0);
-        expect(seen.filter((f) => f.kind === kind)).toHaveLength(1);
-      },
-    );
+    describe('on one rig, connected by the first case', () => {
+      // Cases whose claim is not about closing or losing the link share one rig; the first connects it.
+      let made: Promise<ContractSetup> | undefined;
+      const rig = (): Promise<ContractSetup> => (made ??= setup());
+      const connected = async (): Promise<ContractSetup> => {
+        const one = await rig();
+        await one.driver.connect(); // at once when connected already
+        return one;
+      };
+
+      afterAll(async () => {
+        await (await made?.catch(() => undefined))?.cleanup();
+        made = undefined;
+      }, timeout);
+
+      it('connects and identifies the rig: driver kind, protocol, rig id, config hash, simulated or not', { timeout }, async () => {
+        const { driver } = await rig(); // not connected yet: this case connects it
+        expect(driver.isSimulated).toBe(options.expectSimulated);
+        expect(driver.kind).toBe(options.expectDriver);
+        const id = await driver.connect();
+        expect(id.driver).toBe(options.expectDriver);
+        expect(id.rigId).toMatch(/\S/);
+        expect(id.configHash).toMatch(/\S/);
+        expect(Number.isFinite(id.protocol)).toBe(true);
+        expect(['servo', 'stepper']).toContain(id.tumbler);
+        if (options.hasPort) expect(id.port).toMatch(/\S/);
+        const again = await driver.identify();
+        expect(again.rigId).toBe(id.rigId);
+        expect(again.configHash).toBe(id.configHash);
+      });
+
+      it('tumbles once: the promise resolves with the motion duration, and the rig is idle again', { timeout }, async () => {
+        const { driver, board } = await connected();
+        const mark = board?.events.length ?? 0;
+        const result = await driver.tumble();
+        expect(result.durationMs).toBeGreaterThan(0);
+        expect(Number.isFinite(result.durationMs)).toBe(true);
+        const st = await driver.status();
+        expect(st.state).toBe('idle');
+        if (board) {
+          // What the motor really did: exactly one flip for one tumble.
+          await board.waitFor((e) => e.kind === 'servo-off', patience(5000), mark, 'the servo released');
+          expect((options.countFlips ?? defaultFlips)(board.events.slice(mark))).toBe(1);
+        }
+        expect(driver.linkStats().commands).toBeGreaterThan(0);
+      });
+
+      it('sets light levels and reads each back, in the reply and in status', { timeout }, async () => {
+        const { driver } = await connected();
+        for (const level of [255, 128, 0]) {
+          expect(await driver.setLight(level)).toBe(level);
+          expect((await driver.status()).light).toBe(level);
+        }
+        // An impossible level is a programming error: thrown or rejected, a RangeError.
+        let bad: unknown;
+        try {
+          await driver.setLight(256);
+        } catch (e) {
+          bad = e;
+        }
+        expect(bad).toBeInstanceOf(RangeError);
+      });
+
+      it('reports status: idle, light, switches, uptime', { timeout }, async () => {
+        const { driver } = await connected();
+        const st = await driver.status();
+        expect(st.state).toBe('idle');
+        expect(typeof st.limitPressed).toBe('boolean');
+        expect(typeof st.homePressed).toBe('boolean');
+        expect(st.light).toBeGreaterThanOrEqual(0);
+        const rt = driver.linkStats().roundTripsMs;
+        expect(rt.length).toBeGreaterThan(0);
+        expect(rt.every((x) => x >= 0)).toBe(true);
+      });
+
+      it('homes and resolves with the motion duration', { timeout }, async () => {
+        const { driver } = await connected();
+        const r = await driver.home();
+        expect(r.durationMs).toBeGreaterThanOrEqual(0);
+        expect((await driver.status()).state).toBe('idle');
+      });
+
+      const canFault = options.faultDuringTumble !== undefined;
+      it.skipIf(!canFault)(
+        canFault
+          ? 'rejects a tumble a fault interrupts with interrupted: true, tells onFault, and tumbles again afterwards'
+          : 'fault during a tumble (SKIPPED: needs a person at the limit switch; run it on the emulated board)',
+        { timeout },
+        async () => {
+          const st = await connected();
+          const { driver } = st;
+          const seen: RigFault[] = [];
+          const off = driver.onFault((f) => seen.push(f));
+          const tumbling = driver.tumble();
+          const kind = await (options.faultDuringTumble as (s: ContractSetup) => Promise<FaultKind>)(st);
+          const err = await tumbling.then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(err).toBeInstanceOf(RigFaultError);
+          expect(err).toMatchObject({ fault: kind, interrupted: true });
+          expect((err as RigFaultError).rig.command).toBe('tumble');
+          expect(seen.map((f) => f.kind)).toContain(kind);
+          await options.clearFault?.(st);
+          off();
+          const next = await driver.tumble();
+          expect(next.durationMs).toBeGreaterThan(0);
+          expect(seen.filter((f) => f.kind === kind)).toHaveLength(1);
+        },
+      );
+    });
 
     const canUnplug = options.unplugDuringTumble !== undefined;
     it.skipIf(!canUnplug)(
@@ -209,7 +218,7 @@ export function describeRigDriverContract(name: string, setup: () => Promise<Con
         : 'lifecycle: unplug and replug mid-tumble (SKIPPED: needs a person at the USB cable; run it on the emulated board)',
       { timeout },
       async () => {
-        const st = current();
+        const st = await own();
         const { driver, board } = st;
         await driver.connect();
         expect(await driver.setLight(90)).toBe(90);
