@@ -29,9 +29,15 @@ beforeAll(async () => {
   expect(sim.code).toBe(0);
 }, 120_000);
 
+/** calibrate --die d6 of FOLDER into CHECK, and again with --json: each run once, for the tests that read what it said. */
+let checkRun: ReturnType<typeof runCli> | undefined;
+let checkJsonRun: ReturnType<typeof runCli> | undefined;
+const madeCheck = (): ReturnType<typeof runCli> => (checkRun ??= runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', CHECK, '--created-at', '2026-12-04T00:00:00Z'));
+const madeCheckJson = (): ReturnType<typeof runCli> => (checkJsonRun ??= runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'again.json'), '--name', 'check', '--json'));
+
 describe('calibrate --die d6', () => {
   it('reads every labelled die with the session\'s pip reader and writes a check of what it read, with the misreads a session would allow for', async () => {
-    const r = await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', CHECK, '--created-at', '2026-12-04T00:00:00Z');
+    const r = await madeCheck();
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const check: D6Check = parseD6Check(JSON.parse(readFileSync(CHECK, 'utf8')), CHECK);
@@ -48,14 +54,15 @@ describe('calibrate --die d6', () => {
     expect(r.out).toMatch(/verdicts with it: a session can certify a fair D6 to ±[\d.]+ % at best/);
     expect(r.out).toContain(`give it to a D6 session as "calibration: ${CHECK}"`);
     // --json gives the same check and the misreads a session would allow for with it.
-    const j = JSON.parse((await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'again.json'), '--name', 'check', '--json')).out) as { hash: string; misreads: { statement: string } };
+    const j = JSON.parse((await madeCheckJson()).out) as { hash: string; misreads: { statement: string } };
     expect(j.hash).toBe(check.hash);
     expect(j.misreads.statement).toBe(misreads.statement);
   });
 
   it('gives in JSON what its summary says: each face\'s declines, whether they are alike, the certifiable margin and the warnings', async () => {
-    const text = await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'json-check.json'));
-    const j = JSON.parse((await runCli('calibrate', '--die', 'd6', '--from-labelled', FOLDER, '-o', join(dir, 'json-check.json'), '--json')).out) as {
+    // The summary and the JSON of the check the test above made (the same folder's check, run once each).
+    const text = await madeCheck();
+    const j = JSON.parse((await madeCheckJson()).out) as {
       declines: { face: string; dice: number; declined: number; rate: number }[];
       declinesAlikeP: number | null;
       certifiableMargin: number | null;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RollStore } from '../../src/store/rollStore.js';
+import { copyStore } from '../support/demoStore.js';
 import { fixtureStore, type Fixture } from '../report/support/fixtureStore.js';
 import { runCli } from './runCli.js';
 
@@ -19,6 +20,18 @@ interface ReportJson {
   charts: string[];
   session: { id: number; name: string; simulated: boolean };
   dice: { label: string; verdict: string; rolls: number; certifiedWithin: number }[];
+}
+
+/** A demo session (the demo's own alpha and margin), run once into a store of its own for the tests that start from it. */
+let demoRun: Promise<string> | undefined;
+function demoSession(): Promise<string> {
+  demoRun ??= (async () => {
+    const db = join(fixture.dir, 'own-settings.db');
+    const demo = await runCli('demo', '--seed', '2', '--budget', '6', '--db', db, '--json');
+    expect(demo.code, demo.err).toBe(0);
+    return db;
+  })();
+  return demoRun;
 }
 
 describe('dicerig report', () => {
@@ -57,9 +70,7 @@ describe('dicerig report', () => {
   });
 
   it('judges a session at its own alpha and margin unless told otherwise, as the session did', async () => {
-    const db = join(fixture.dir, 'own-settings.db');
-    const demo = await runCli('demo', '--seed', '2', '--budget', '6', '--db', db, '--json');
-    expect(demo.code, demo.err).toBe(0);
+    const db = await demoSession();
     const own = await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'own'), '--json');
     expect(own.code, own.err).toBe(0);
     expect((JSON.parse(own.out) as { settings: object }).settings).toEqual({
@@ -82,9 +93,9 @@ describe('dicerig report', () => {
   });
 
   it('says when a session stored throws after its verdicts (a run still rolling, or one that died), which its roll counts include and its verdicts do not', async () => {
+    // A copy of the demo session the test above reports: this test stores throws into it.
     const db = join(fixture.dir, 'behind.db');
-    const demo = await runCli('demo', '--seed', '5', '--budget', '20', '--db', db, '--json');
-    expect(demo.code, demo.err).toBe(0);
+    copyStore(await demoSession(), db);
     const inSync = JSON.parse((await runCli('report', '1', '--db', db, '--out', join(fixture.dir, 'in-sync'), '--json')).out) as { rollsSinceVerdicts?: number };
     expect(inSync.rollsSinceVerdicts).toBeUndefined();
     // Three more throws of every die, stored as a resumed run stores them, with no run end (its process died).

@@ -92,6 +92,10 @@ describe('dicerig vision simulate keeps its folders one set', () => {
   });
 });
 
+/** `vision eval --die xwing --images XW --json`, run once for the tests that read its figures. */
+let xwingEvalRun: ReturnType<typeof runCli> | undefined;
+const xwingEval = (): ReturnType<typeof runCli> => (xwingEvalRun ??= runCli('vision', 'eval', '--die', 'xwing', '--images', XW, '--json'));
+
 describe('dicerig vision eval', () => {
   it('prints per-die accuracy, declines and the confusion matrix for red and green dice in the same frames', async () => {
     const r = await runCli('vision', 'eval', '--die', 'xwing', '--images', XW);
@@ -127,7 +131,7 @@ describe('dicerig vision eval', () => {
     const more = join(tmp, 'xwing-more');
     const sim = await runCli('vision', 'simulate', '--dice', 'xwing', '--out', more, '--seed', '70050', '--frames', '3', '--lighting', 'evening', '--frames-per-session', '3');
     expect(sim.code).toBe(0);
-    const one = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, '--json')).out) as EvalJson & { perImage: { group: string; total: number }[]; perFace: { total: number; declined: number }[]; spreadOverTargetByChance: number };
+    const one = JSON.parse((await xwingEval()).out) as EvalJson & { perImage: { group: string; total: number }[]; perFace: { total: number; declined: number }[]; spreadOverTargetByChance: number };
     const two = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', more, '--json')).out) as typeof one;
     const both = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, more, '--json')).out) as typeof one;
     expect(both.images).toBe(9);
@@ -156,7 +160,7 @@ describe('dicerig vision eval', () => {
   });
 
   it('evaluates only the red boxes (and cocked ones) with --die red', async () => {
-    const all = JSON.parse((await runCli('vision', 'eval', '--die', 'xwing', '--images', XW, '--json')).out) as EvalJson;
+    const all = JSON.parse((await xwingEval()).out) as EvalJson;
     const r = await runCli('vision', 'eval', '--die', 'red', '--calibration', RED_PROFILE, '--images', XW, '--json');
     const j = JSON.parse(r.out) as EvalJson;
     // A profile given is the user's own: no note about the default one.

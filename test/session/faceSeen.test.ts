@@ -110,7 +110,9 @@ describe('a D6 session whose camera sees the bottom face', () => {
       ],
       rig: { driver: 'sim' },
       camera: { source: 'sim', face: 'bottom', cockedRate: 0 },
-      stopping: { budgetRolls: 300 },
+      // heavy-6 is found UNFAIR at its 114th roll, and retired: a budget of 120 stores the same rolls of it as 300 did,
+      // and its fair partner's 120 rolls, not 300 of them alone, show as well that each is stored by its top face.
+      stopping: { budgetRolls: 120 },
     });
     const said: string[] = [];
     const opened = await openSession({ config, dbPath: db, wallNow: () => 0, log: (m) => said.push(m) });

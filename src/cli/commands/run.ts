@@ -124,9 +124,14 @@ export async function runWithProgress(
   try {
     result = await runSession(
       runnerDeps(opened, {
-        onEvent: (e) => {
-          for (const s of sinks) s(e);
-        },
+        // No sink (--json without --fleet): no listener, so the runner skips the per-throw dice statuses nobody would read.
+        ...(sinks.length > 0
+          ? {
+              onEvent: (e: SessionEvent) => {
+                for (const s of sinks) s(e);
+              },
+            }
+          : {}),
         signal: controller.signal,
         stopwatch: () => performance.now(),
       }),
