@@ -31,10 +31,14 @@ async function reviewed(name: string): Promise<{ db: string; url: string }> {
   return { db, url: server.url };
 }
 
-/** The page opened and ready, with its page errors collected in `errors`. */
-async function open(url: string, errors: string[]): Promise<Page> {
+/**
+ * The page opened and ready, with its page errors collected in `errors`; with `clock`, its timers on Playwright's
+ * clock, which runs as the real one until a test moves it on.
+ */
+async function open(url: string, errors: string[], clock = false): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   page.on('pageerror', (e) => errors.push(e.message));
+  if (clock) await page.clock.install();
   await page.goto(`${url}/`);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
@@ -107,7 +111,7 @@ describe('the review page when things go wrong', () => {
     const { db, url } = await reviewed('tabs');
     const errors: string[] = [];
     const a = await open(url, errors);
-    const b = await open(url, errors);
+    const b = await open(url, errors, true);
     const todo = stored(db, (s) => s.rollsToReview(1));
     const firstId = (todo[0] as (typeof todo)[number]).rollId;
     // Tab A labels the first crop 6; tab B, still showing it open, presses 2 on it.
@@ -123,7 +127,10 @@ describe('the review page when things go wrong', () => {
     // A labels another crop; B shows it without a press, on its next look at the server.
     const secondId = (todo[1] as (typeof todo)[number]).rollId;
     await a.keyboard.press('1');
-    await expect.poll(() => b.locator(`.crop[data-roll="${secondId}"] .label`).textContent(), { timeout: 12_000 }).toBe('labelled 1 by Ada');
+    await expect.poll(() => a.locator(`.crop[data-roll="${secondId}"]`).getAttribute('class')).toContain('labelled');
+    // A few seconds on B's clock (its look comes every 5 s), not waited out here.
+    await b.clock.fastForward(5000);
+    await expect.poll(() => b.locator(`.crop[data-roll="${secondId}"] .label`).textContent()).toBe('labelled 1 by Ada');
 
     // A labels a third; B labels a batch of crops (a die's select button) without having seen it: the count left is the server's.
     const thirdId = (todo[2] as (typeof todo)[number]).rollId;

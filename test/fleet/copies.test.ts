@@ -3,12 +3,12 @@
  * store) and as an import of its export in another store, synced from another host, the copy first. The fleet keeps
  * both, says which is the copy, and counts the rolls once.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import { loadedSessionStore } from './support/loadedSession.js';
 
 let pg: ScratchPostgres;
 let url: string;
@@ -21,9 +21,7 @@ let originalSync: { code: number; out: string; err: string };
 beforeAll(async () => {
   pg = await startScratchPostgres();
   url = await pg.createDatabase('fleet');
-  writeFileSync(join(dir, 'run.yaml'), 'seed: 5\ndice:\n  - { label: loaded-6, type: d6, simulatedLoad: { symbol: "6", factor: 2.5 } }\nrig: { driver: sim }\nstopping: { budgetRolls: 120 }\n');
-  const run = await runCli('run', join(dir, 'run.yaml'), '--db', rigDb, '--plain');
-  expect(run.code, run.err).toBe(0);
+  await loadedSessionStore(dir, rigDb);
   const exported = await runCli('export', '1', '--db', rigDb, '--format', 'jsonl', '--out', join(dir, 's1.jsonl'));
   expect(exported.code, exported.err).toBe(0);
   const imported = await runCli('import', join(dir, 's1.jsonl'), '--db', otherDb);

@@ -18,6 +18,7 @@ import { runCli, runCliOk as ok } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { pagesBrowser } from '../support/pagesBrowser.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
+import { loadedSessionStore } from './support/loadedSession.js';
 
 let pg: ScratchPostgres;
 let url: string;
@@ -52,9 +53,8 @@ const turnFace = (rows: string[]): string => {
 beforeAll(async () => {
   pg = await startScratchPostgres();
   url = await pg.createDatabase('fleet');
-  writeFileSync(join(dir, 'run.yaml'), 'seed: 5\ndice:\n  - { label: loaded-6, type: d6, simulatedLoad: { symbol: "6", factor: 2.5 } }\nrig: { driver: sim }\nstopping: { budgetRolls: 120 }\n');
   writeFileSync(join(dir, 'b.yaml'), 'seed: 7\ndice:\n  - { label: other-6, type: d6 }\nrig: { driver: sim }\nstopping: { budgetRolls: 60 }\n');
-  await ok('run', join(dir, 'run.yaml'), '--db', rigDb, '--plain');
+  await loadedSessionStore(dir, rigDb);
   await ok('run', join(dir, 'b.yaml'), '--db', bDb, '--plain');
   await ok('export', '1', '--db', rigDb, '--format', 'jsonl', '--out', s1);
   await ok('export', '1', '--db', bDb, '--format', 'jsonl', '--out', b1);
@@ -141,7 +141,7 @@ describe('a copy of a fleet session', () => {
 
   it("shows so on the fleet page in a browser: the copy's row has the session's verdict and says first whose it is", async () => {
     const server = await serveFleet({ url, dice: allDice(), host: '127.0.0.1', port: 0, tokens: {}, pollMs: 200 });
-    // The worker's Chromium, shared with the other page files it runs (a launch of its own cost over a second of CPU).
+    // The worker's shared Chromium (test/support/pagesBrowser.ts): a launch of its own cost over a second of CPU.
     const browser = await pagesBrowser();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

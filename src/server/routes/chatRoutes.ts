@@ -54,7 +54,8 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
     ctx.chatLimit.take(client);
     const job = ctx.controller.submit(spec, chatClient, describeSpec(spec));
-    await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs))]);
+    // Unref'd: a roll answered sooner must not hold a stopped server's process open for the rest of the wait.
+    await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs).unref())]);
     const who = job.by !== undefined ? `@${job.by} ` : '';
     if (job.state === 'done' && job.outcome) return `${who}${job.outcome.line}`;
     if (job.state === 'abandoned') return reply.code(503).send(`${who}Roll ${job.id} (${job.text}) was abandoned: ${SERVER_STOPPING}.`);

@@ -41,7 +41,8 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     ctx.apiLimit.take(client);
     const job = controller.submit(spec, client, describeSpec(spec));
     const wait = Math.min(MAX_WAIT_S, Math.max(0, Number(req.query.wait ?? 0) || 0));
-    if (wait > 0) await Promise.race([job.done, new Promise((r) => setTimeout(r, wait * 1000))]);
+    // Unref'd: a roll answered sooner must not hold a stopped server's process open for the rest of the wait.
+    if (wait > 0) await Promise.race([job.done, new Promise((r) => setTimeout(r, wait * 1000).unref())]);
     const view = controller.view(job);
     // Abandoned at shutdown while this caller waited: a real answer naming the roll, before the server closes.
     if (view.state === 'abandoned') return reply.code(503).header('Location', `/api/rolls/${job.id}`).send(view);

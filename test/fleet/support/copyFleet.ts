@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCliOk as ok } from '../../cli/runCli.js';
 import { startScratchPostgres, type ScratchPostgres } from '../../support/postgres.js';
+import { loadedSessionStore } from './loadedSession.js';
 
 /** A fleet holding a session and a copy of it: fleet session 1 the session (rig:1), 2 an import of its export (other:1). */
 export interface CopyFleet {
@@ -14,7 +14,7 @@ export interface CopyFleet {
 }
 
 /**
- * Runs a loaded D6's session (seed 5, 120 rolls) into `dir`/rig.db, exports it as JSON Lines, imports the export into
+ * Puts a loaded D6's session (seed 5, 120 rolls: loadedSessionStore) in `dir`/rig.db, exports it as JSON Lines, imports the export into
  * `dir`/other.db, and syncs both to a scratch PostgreSQL fleet store, in that order (so the ids above).
  */
 export async function copyFleet(dir: string): Promise<CopyFleet> {
@@ -22,8 +22,7 @@ export async function copyFleet(dir: string): Promise<CopyFleet> {
   const url = await pg.createDatabase('fleet');
   const rigDb = join(dir, 'rig.db');
   const otherDb = join(dir, 'other.db');
-  writeFileSync(join(dir, 'run.yaml'), 'seed: 5\ndice:\n  - { label: loaded-6, type: d6, simulatedLoad: { symbol: "6", factor: 2.5 } }\nrig: { driver: sim }\nstopping: { budgetRolls: 120 }\n');
-  await ok('run', join(dir, 'run.yaml'), '--db', rigDb, '--plain');
+  await loadedSessionStore(dir, rigDb);
   await ok('export', '1', '--db', rigDb, '--format', 'jsonl', '--out', join(dir, 's1.jsonl'));
   await ok('import', join(dir, 's1.jsonl'), '--db', otherDb);
   await ok('sync', '--db', rigDb, '--to', url, '--host', 'rig', '--quiet');
