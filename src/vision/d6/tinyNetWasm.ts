@@ -105,22 +105,12 @@ export class WasmConvs {
     this.memory.set(b, s.b);
   }
 
-  /** The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n): a view valid until the next call. */
-  forward(input: Float32Array): Float32Array {
-    const { data, stride, plane } = this.lastPlanes(input);
-    if (stride === plane) return data;
-    // Unpooled planes not a multiple of 8 pixels: drop the padding at the end of each.
-    const planes = data.length / stride;
-    const y = new Float32Array(planes * plane);
-    for (let c = 0; c < planes; c++) y.set(data.subarray(c * stride, c * stride + plane), c * plane);
-    return y;
-  }
-
   /**
-   * `forward`'s planes where the kernel left them: plane c's `plane` values from `data[c * stride]` (a view of the
-   * memory, valid until the next call), with no copy to drop the padding between planes.
+   * The last layer's planes (after ReLU and pooling) for `input` (the first layer's cin planes n x n), where the kernel
+   * left them: plane c from `data[c * stride]` (a view of the memory, valid until the next call; an unpooled side that
+   * is not a multiple of 8 leaves padding between planes, which the reader skips).
    */
-  lastPlanes(input: Float32Array): { data: Float32Array; stride: number; plane: number } {
+  lastPlanes(input: Float32Array): { data: Float32Array; stride: number } {
     const { unroll, conv, convRows, convQuads, pool } = this.kernel;
     const first = (this.slots[0] as Slot).shape;
     if (input.length !== first.cin * first.n * first.n) throw new RangeError(`The input holds ${input.length} numbers but this network reads ${first.cin} planes of ${first.n} x ${first.n}.`);
@@ -129,7 +119,6 @@ export class WasmConvs {
     let x = this.act;
     let xstride = first.n * first.n;
     let planes = 0;
-    let side = 0;
     for (const s of this.slots) {
       const { cin, cout, n } = s.shape;
       if (n % 8 === 0 || n === 4) {
@@ -150,15 +139,13 @@ export class WasmConvs {
       planes = cout;
       if (s.shape.pool) {
         pool(this.out * 4, cout, n, s.stride, this.act * 4);
-        side = n >> 1;
         x = this.act;
-        xstride = side * side;
+        xstride = (n >> 1) * (n >> 1);
       } else {
-        side = n;
         x = this.out;
         xstride = s.stride;
       }
     }
-    return { data: this.memory.subarray(x, x + planes * xstride), stride: xstride, plane: side * side };
+    return { data: this.memory.subarray(x, x + planes * xstride), stride: xstride };
   }
 }
