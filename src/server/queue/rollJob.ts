@@ -111,3 +111,17 @@ export function abandonedLine(job: RollJob): string {
   const got = job.throws.length > 0 ? `; ${job.partial.filter((d) => d.pending !== true).length} dice read in ${job.throws.length} stored throws, no answer` : '; not started';
   return `Abandoned roll ${job.id} (${askedWords(job)})${got}.`;
 }
+
+/**
+ * Waits until the job is over or `ms` have passed, whichever is first. The timer is cleared when the job ends first: a
+ * server answering many waited rolls keeps no timers of answered ones, and a stopped server's process is not held open
+ * for the rest of a wait.
+ */
+export async function jobDoneWithin(job: Pick<RollJob, 'done'>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([job.done, new Promise<void>((r) => (timer = setTimeout(r, ms).unref()))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -10,7 +10,7 @@ import { clientKey, tokenMatches } from '../security/auth.js';
 import { lockedOut } from '../security/guard.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
 import { describeSpec } from '../rolls/describeSpec.js';
-import { SERVER_STOPPING } from '../queue/rollJob.js';
+import { jobDoneWithin, SERVER_STOPPING } from '../queue/rollJob.js';
 import { waitNote } from '../queue/waitNote.js';
 import type { RouteContext } from './context.js';
 import { shownName } from '../rolls/shownName.js';
@@ -54,8 +54,7 @@ export function chatRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
     ctx.chatLimit.take(client);
     const job = ctx.controller.submit(spec, chatClient, describeSpec(spec));
-    // Unref'd: a roll answered sooner must not hold a stopped server's process open for the rest of the wait.
-    await Promise.race([job.done, new Promise((r) => setTimeout(r, ctx.chatWaitMs).unref())]);
+    await jobDoneWithin(job, ctx.chatWaitMs);
     const who = job.by !== undefined ? `@${job.by} ` : '';
     if (job.state === 'done' && job.outcome) return `${who}${job.outcome.line}`;
     if (job.state === 'abandoned') return reply.code(503).send(`${who}Roll ${job.id} (${job.text}) was abandoned: ${SERVER_STOPPING}.`);

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { encodePng } from '../../camera/decode.js';
 import { describeSpec } from '../rolls/describeSpec.js';
 import { parseRollRequest, RollRequestError } from '../rolls/request.js';
-import { SERVER_STOPPING } from '../queue/rollJob.js';
+import { jobDoneWithin, SERVER_STOPPING } from '../queue/rollJob.js';
 import { waitNote } from '../queue/waitNote.js';
 import { bearerClient, withinLimit } from '../security/guard.js';
 import type { RouteContext } from './context.js';
@@ -41,8 +41,7 @@ export function rollRoutes(app: FastifyInstance, ctx: RouteContext): void {
     ctx.apiLimit.take(client);
     const job = controller.submit(spec, client, describeSpec(spec));
     const wait = Math.min(MAX_WAIT_S, Math.max(0, Number(req.query.wait ?? 0) || 0));
-    // Unref'd: a roll answered sooner must not hold a stopped server's process open for the rest of the wait.
-    if (wait > 0) await Promise.race([job.done, new Promise((r) => setTimeout(r, wait * 1000).unref())]);
+    if (wait > 0) await jobDoneWithin(job, wait * 1000);
     const view = controller.view(job);
     // Abandoned at shutdown while this caller waited: a real answer naming the roll, before the server closes.
     if (view.state === 'abandoned') return reply.code(503).header('Location', `/api/rolls/${job.id}`).send(view);
