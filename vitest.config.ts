@@ -6,11 +6,19 @@ import SlowFirstSequencer from './test/support/slowFirstSequencer.js';
 /** Files that need a process of their own: V8's call counters count only code compiled after they were switched on. */
 const ISOLATED = ['test/unit/analysis/linearWork.test.ts'];
 
+// A worker runs file after file in one process (isolate: false below). Once a few CLI commands had run there, V8 held
+// the old generation's limit near twice what lived and, as the frames' large buffers came and went, ran a full
+// mark-compact about every 0.1 s that freed almost nothing: a simulated session of 130 throws run in-process a second
+// time did 32-37 of them and took 2.9 s of CPU, against 1-3 and 2.0 s with a fixed growing factor of 4. The cost is
+// a higher heap limit (four times what lives, some 250 MB a worker), not memory the tests use.
+const WORKER_FLAGS: string[] = ['--heap-growing-percent=300'];
+
 const common = {
   // Timeouts catch hangs, not slowness: the CPU-bound vision tests take 15-45 s on a shared 2-core machine.
   testTimeout: 90_000,
   hookTimeout: 90_000,
   pool: 'forks',
+  execArgv: WORKER_FLAGS,
 } as const;
 
 // Vitest's default is one worker per core but one, which on a 2-core CI machine runs the files one at a
