@@ -77,6 +77,11 @@ export interface RunnerDeps {
   /** Epoch milliseconds at session-clock time 0 (stored times are epoch ms). */
   readonly timeOrigin: number;
   readonly onEvent?: SessionEventSink;
+  /**
+   * Told at every event, with no event built for it: for a listener that only needs to know the store moved on (the
+   * fleet replicator's poke), which would otherwise cost each throw the dice statuses (a projection per undecided die).
+   */
+  readonly onStored?: () => void;
   /** Aborting stops the session cleanly after the current throw (Ctrl-C). */
   readonly signal?: AbortSignal;
   /** Host time (e.g. `performance.now`), to measure the loop's own cost per throw; omit to skip. */
@@ -194,7 +199,7 @@ export class SessionRunner {
     const { store } = this.deps;
     const { sessionId } = this.plan;
     this.totals.startRun(this.deps.clock.now());
-    this.emit({
+    this.emit(() => ({
       type: 'started',
       at: this.now(),
       sessionId,
@@ -205,7 +210,7 @@ export class SessionRunner {
       totals: this.totalsNow(),
       budgetRolls: this.plan.stopping.budgetRolls,
       ...(this.plan.stopping.budgetHours !== undefined ? { budgetHours: this.plan.stopping.budgetHours, rolledMs: this.totals.earlierRollingMs } : {}),
-    });
+    }));
     const firstIndex = this.lastIndex;
     let stop: Stop | undefined;
     try {
@@ -292,7 +297,7 @@ export class SessionRunner {
     this.totals.countVoid({ index, startedAt, endedAt });
     this.lastProblem = why;
     this.streak.add(['void']);
-    this.emit({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
+    this.emit(() => ({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() }));
     if (user) return new Stop('stopped', 'user', `Stopped by the user during throw ${index}, which is stored void: its dice were not read.`);
     const detail = { fault: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, camera: fault.camera, ...(fault.lastWords !== undefined ? { stderr: fault.lastWords } : {}) };
     this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail });
@@ -369,9 +374,7 @@ export class SessionRunner {
   }
 
   private emitThrow(at: number, index: number, outcome: ThrowOutcome, settleMs: number | undefined): void {
-    // The dice statuses cost each undecided die a projection (a few ms with misread bounds): only for a listener.
-    if (this.deps.onEvent === undefined) return;
-    this.emit({
+    this.emit(() => ({
       type: 'throw',
       at,
       index,
@@ -383,7 +386,7 @@ export class SessionRunner {
       dice: this.statuses(),
       totals: this.totalsNow(),
       clock: this.runClock(),
-    });
+    }));
   }
 
   private announceDecision(track: DieTrack, at: number): void {
@@ -508,12 +511,12 @@ export class SessionRunner {
     let voided: number | undefined;
     if (moved) {
       const endedAt = Math.max(startedAt, this.now());
-      voided = this.committer.commitVoid(startedAt, endedAt, e.message);
-      this.lastIndex = voided;
-      this.totals.countVoid({ index: voided, startedAt, endedAt });
+      const index = (voided = this.committer.commitVoid(startedAt, endedAt, e.message));
+      this.lastIndex = index;
+      this.totals.countVoid({ index, startedAt, endedAt });
       this.lastProblem = e.message;
       this.streak.add(['void']);
-      this.emit({ type: 'throw', at: endedAt, index: voided, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
+      this.emit(() => ({ type: 'throw', at: endedAt, index, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() }));
     }
     const stop = this.fault(e, voided);
     if (stop) return stop;
@@ -565,9 +568,11 @@ export class SessionRunner {
     return this.deps.timeOrigin + this.deps.clock.now();
   }
 
-  private emit(event: SessionEvent): void {
+  /** An event, or (for the throw events) how to build it: the dice statuses cost each undecided die a projection, built only for an `onEvent` listener. */
+  private emit(event: SessionEvent | (() => SessionEvent)): void {
     try {
-      this.deps.onEvent?.(event);
+      this.deps.onStored?.();
+      if (this.deps.onEvent !== undefined) this.deps.onEvent(typeof event === 'function' ? event() : event);
     } catch {
       // A display that fails must not stop the rig.
     }

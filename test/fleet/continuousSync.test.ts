@@ -131,7 +131,7 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
     const lines: string[] = [];
     const fleet = attachFleetSync({ out: () => undefined, err: (text: string) => void lines.push(text), setExitCode: () => undefined }, path, url);
     try {
-      fleet.onEvent();
+      fleet.poke();
       await waitForFleetThrows(url, 1, 20_000);
       await server.stop('immediate');
       store.recordThrow(session.id, okThrow(2, dice));

@@ -105,7 +105,7 @@ export async function runWithProgress(
   };
   const stopSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of stopSignals) process.on(s, onSignal);
-  const sinks: ((e: SessionEvent) => void)[] = fleet !== undefined ? [fleet.onEvent] : [];
+  const sinks: ((e: SessionEvent) => void)[] = [];
   if (flags.events) sinks.push(jsonLineEvents((line) => io.out(line)));
   else if (!flags.json) {
     const view = new TerminalProgress({
@@ -124,7 +124,9 @@ export async function runWithProgress(
   try {
     result = await runSession(
       runnerDeps(opened, {
-        // No sink (--json without --fleet): no listener, so the runner skips the per-throw dice statuses nobody would read.
+        // No sink (--json): no listener, so the runner skips the per-throw dice statuses nobody would read. The fleet
+        // replicator reads no event: it is only poked.
+        ...(fleet !== undefined ? { onStored: fleet.poke } : {}),
         ...(sinks.length > 0
           ? {
               onEvent: (e: SessionEvent) => {
