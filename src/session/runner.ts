@@ -27,7 +27,8 @@ import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions } from '../vision/settle.js';
 import type { DieTrack } from './dieTrack.js';
-import type { RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
+import type { DieStatus, RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
+import { withDiceOnDemand } from './diceOnDemand.js';
 import { saveThrowEvidence, type EvidenceSink, type SavedEvidence } from './evidence.js';
 import { HostTiming, type HostPhase } from './hostTiming.js';
 import { MonitorSet, type DieOutcome } from './monitorSet.js';
@@ -77,11 +78,10 @@ export interface RunnerDeps {
   /** Epoch milliseconds at session-clock time 0 (stored times are epoch ms). */
   readonly timeOrigin: number;
   readonly onEvent?: SessionEventSink;
-  /**
-   * Told at every event, with no event built for it: for a listener that only needs to know the store moved on (the
-   * fleet replicator's poke), which would otherwise cost each throw the dice statuses (a projection per undecided die).
-   */
+  /** Told at every event, none built for it: the fleet replicator's poke (the dice statuses cost a projection per die). */
   readonly onStored?: () => void;
+  /** `onEvent` reads a throw's `dice` only while handling it, or the last throw's at `stopped`: worked out when read. */
+  readonly diceOnDemand?: boolean;
   /** Aborting stops the session cleanly after the current throw (Ctrl-C). */
   readonly signal?: AbortSignal;
   /** Host time (e.g. `performance.now`), to measure the loop's own cost per throw; omit to skip. */
@@ -297,7 +297,7 @@ export class SessionRunner {
     this.totals.countVoid({ index, startedAt, endedAt });
     this.lastProblem = why;
     this.streak.add(['void']);
-    this.emit(() => ({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() }));
+    this.emitThrowEvent((dice) => ({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice, totals: this.totalsNow(), clock: this.runClock() }));
     if (user) return new Stop('stopped', 'user', `Stopped by the user during throw ${index}, which is stored void: its dice were not read.`);
     const detail = { fault: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, camera: fault.camera, ...(fault.lastWords !== undefined ? { stderr: fault.lastWords } : {}) };
     this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail });
@@ -374,7 +374,7 @@ export class SessionRunner {
   }
 
   private emitThrow(at: number, index: number, outcome: ThrowOutcome, settleMs: number | undefined): void {
-    this.emit(() => ({
+    this.emitThrowEvent((dice) => ({
       type: 'throw',
       at,
       index,
@@ -383,7 +383,7 @@ export class SessionRunner {
       ...(settleMs !== undefined ? { settleMs } : {}),
       rolls: outcome.rolls.map((r) => ({ label: r.die.record.label, ...(r.faceId !== undefined ? { faceId: r.faceId } : {}), ...(r.symbol !== undefined ? { symbol: r.symbol } : {}), cocked: r.cocked })),
       problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.die ? { label: p.die.record.label } : {}), ...(p.channel !== undefined ? { channel: p.channel } : {}), reason: p.reason })),
-      dice: this.statuses(),
+      dice,
       totals: this.totalsNow(),
       clock: this.runClock(),
     }));
@@ -516,7 +516,7 @@ export class SessionRunner {
       this.totals.countVoid({ index, startedAt, endedAt });
       this.lastProblem = e.message;
       this.streak.add(['void']);
-      this.emit(() => ({ type: 'throw', at: endedAt, index, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() }));
+      this.emitThrowEvent((dice) => ({ type: 'throw', at: endedAt, index, status: 'void', why: e.message, rolls: [], problems: [], dice, totals: this.totalsNow(), clock: this.runClock() }));
     }
     const stop = this.fault(e, voided);
     if (stop) return stop;
@@ -580,6 +580,12 @@ export class SessionRunner {
 
   private statuses(): ReturnType<MonitorSet['statuses']> {
     return this.monitors.statuses(this.rigSuspect);
+  }
+
+  /** A throw event, its dice worked out now or, with `diceOnDemand`, when first read (`diceOnDemand.ts`). */
+  private emitThrowEvent(build: (dice: DieStatus[]) => Extract<SessionEvent, { type: 'throw' }>): void {
+    const rigSuspect = this.rigSuspect; // as of this throw (a rig check after it may set it)
+    this.emit(() => (this.deps.diceOnDemand === true ? withDiceOnDemand(build([]), () => this.monitors.statuses(rigSuspect), () => this.lastIndex) : build(this.statuses())));
   }
 
   private totalsNow(): ThrowTotals {
