@@ -14,16 +14,16 @@ export function checkFleetUrl(url: string): void {
 
 /**
  * Continuous replication of `db` to the fleet store while a session runs
- * (`run --fleet`, `demo --fleet`): `onEvent` pokes it after each session
+ * (`run --fleet`, `demo --fleet`): `poke` wakes it after each session
  * event (a throw was committed); `finish`, once the store is closed, makes a
  * last pass and returns the line saying where replication got (and, where it
  * fell short, `later`: what copies the rest; `dicerig sync` by default).
  */
-export function attachFleetSync(io: CliIo, db: string, url: string, host?: string, later?: string): { onEvent: () => void; finish: () => Promise<string> } {
+export function attachFleetSync(io: CliIo, db: string, url: string, host?: string, later?: string): { poke: () => void; finish: () => Promise<string> } {
   checkFleetUrl(url);
-  const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
+  const sync = startContinuousSync(db, url, { idleMs: 1000, minGapMs: 250, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
   return {
-    onEvent: () => sync.poke(),
+    poke: () => sync.poke(),
     finish: async () => fleetFinishLine(await sync.stop(), redactUrl(url), later ?? `run \`dicerig sync --db ${db} --to URL\` later.`),
   };
 }

@@ -61,8 +61,14 @@ export function timeBudgetLeftMs(clock: RunClock, budgetHours: number, rolledMs 
   return Math.max(0, budgetHours * HOUR - rolledMs - (clock.rollingMs ?? clock.elapsedMs));
 }
 
-/** Keeps the latest progress snapshot from a session's events. */
+/**
+ * Keeps the latest progress snapshot from a session's events. The dice (and the rates worked out from them) are read
+ * from the latest throw event only when a snapshot is asked for: a display that prints now and then leaves a throw's
+ * dice statuses unread (`RunnerDeps.diceOnDemand`).
+ */
 export class ProgressTracker {
+  private latest: Pick<ProgressSnapshot, 'sessionId' | 'lastThrowIndex' | 'totals' | 'clock' | 'stopped'> | undefined;
+  private dice: () => readonly DieStatus[] = () => [];
   private snap: ProgressSnapshot | undefined;
   private budgetHours: number | undefined;
   private rolledMs = 0;
@@ -71,20 +77,34 @@ export class ProgressTracker {
   readonly onEvent = (e: SessionEvent): void => this.update(e);
 
   get snapshot(): ProgressSnapshot | undefined {
+    const l = this.latest;
+    if (l === undefined) return undefined;
+    if (this.snap === undefined) {
+      const dice = this.dice();
+      this.snap = { sessionId: l.sessionId, lastThrowIndex: l.lastThrowIndex, totals: l.totals, dice, clock: l.clock, ...(l.stopped ? { stopped: l.stopped } : {}), ...this.rates(dice, l.clock) };
+    }
     return this.snap;
+  }
+
+  /** The last throw the snapshot is of, without working out its dice. */
+  get lastThrowIndex(): number | undefined {
+    return this.latest?.lastThrowIndex;
   }
 
   update(e: SessionEvent): void {
     if (e.type === 'started') {
       this.budgetHours = e.budgetHours;
       this.rolledMs = e.rolledMs ?? 0;
-      const clock: RunClock = { runStartedAt: e.at, elapsedMs: 0, runThrows: 0, runOkThrows: 0, runRolls: 0 };
-      this.snap = { sessionId: e.sessionId, lastThrowIndex: e.lastThrowIndex, totals: e.totals, dice: e.dice, clock, ...this.rates(e.dice, clock) };
-    } else if (e.type === 'throw' && this.snap) {
-      this.snap = { ...this.snap, lastThrowIndex: e.index, totals: e.totals, dice: e.dice, clock: e.clock, ...this.rates(e.dice, e.clock) };
-    } else if (e.type === 'stopped' && this.snap) {
-      this.snap = { ...this.snap, totals: e.totals, clock: e.clock, stopped: { state: e.state, reason: e.reason }, ...this.rates(this.snap.dice, e.clock) };
-    }
+      this.latest = { sessionId: e.sessionId, lastThrowIndex: e.lastThrowIndex, totals: e.totals, clock: { runStartedAt: e.at, elapsedMs: 0, runThrows: 0, runOkThrows: 0, runRolls: 0 } };
+      this.dice = () => e.dice;
+    } else if (e.type === 'throw' && this.latest) {
+      this.latest = { ...this.latest, lastThrowIndex: e.index, totals: e.totals, clock: e.clock };
+      this.dice = () => e.dice;
+    } else if (e.type === 'stopped' && this.latest) {
+      // The dice stay the last throw's.
+      this.latest = { ...this.latest, totals: e.totals, clock: e.clock, stopped: { state: e.state, reason: e.reason } };
+    } else return;
+    this.snap = undefined;
   }
 
   private rates(dice: readonly DieStatus[], clock: RunClock): Pick<ProgressSnapshot, 'throwsPerHour' | 'rollsPerHour' | 'etaMs' | 'etaBy' | 'budgetHours' | 'budgetLeftMs'> {
@@ -183,24 +203,23 @@ export class TerminalProgress {
 
   readonly onEvent = (e: SessionEvent): void => {
     this.tracker.update(e);
-    const s = this.tracker.snapshot;
-    if (!s) return;
+    if (this.tracker.lastThrowIndex === undefined) return;
     const o = this.options;
     switch (e.type) {
       case 'started':
         this.print([`${e.resumed ? 'Resuming' : 'Starting'} session ${e.sessionId}${e.resumed ? ` after throw ${e.lastThrowIndex}` : ''}${e.simulated ? ' (simulated: its rolls never count as real fairness data)' : ''}.`]);
-        this.show(s, true);
+        this.show(true);
         return;
       case 'throw': {
         const due = o.tty
           ? o.now() - this.lastDraw >= (o.redrawMs ?? 100)
           : e.index - this.lastPrintedThrow >= (o.everyThrows ?? 250) || o.now() - this.lastPrintAt >= (o.everyMs ?? 60_000);
-        if (due) this.show(s, false);
+        if (due) this.show(false);
         return;
       }
       case 'decided':
         this.print([`${e.label}: ${e.sentence} The die is ${e.retiredNote}.`]);
-        if (o.tty) this.show(s, true);
+        if (o.tty) this.show(true);
         return;
       case 'fault':
         this.print([`fault (${e.consecutive} in a row): ${e.message}`]);
@@ -215,7 +234,7 @@ export class TerminalProgress {
         if (e.suspect) this.print([`rig check ${e.look}: the rig looks suspect (see the verdict below).`]);
         return;
       case 'stopped':
-        this.show(s, true);
+        this.show(true);
         this.drawn = 0;
         return;
     }
@@ -232,7 +251,11 @@ export class TerminalProgress {
     this.drawn = 0;
   }
 
-  private show(s: ProgressSnapshot, force: boolean): void {
+  /** Draws the block (on a terminal) or prints it, unless it shows the throw printed last (its dice then go unread). */
+  private show(force: boolean): void {
+    const index = this.tracker.lastThrowIndex as number;
+    if (!this.options.tty && !force && index === this.lastPrintedThrow) return;
+    const s = this.tracker.snapshot as ProgressSnapshot;
     const lines = progressLines(s);
     if (this.options.tty) {
       this.clear();
@@ -241,11 +264,11 @@ export class TerminalProgress {
       this.options.write(`${fitted.join('\n')}\n`);
       this.drawn = lines.length;
       this.lastDraw = this.options.now();
-    } else if (force || s.lastThrowIndex !== this.lastPrintedThrow) {
+    } else {
       this.options.write(`${lines.join('\n')}\n`);
       this.lastPrintAt = this.options.now();
     }
-    this.lastPrintedThrow = s.lastThrowIndex;
+    this.lastPrintedThrow = index;
   }
 }
 

@@ -27,7 +27,8 @@ import type { FrameReading } from '../vision/pipeline.js';
 import type { RgbImage } from '../core/image.js';
 import { SettleDetector, defaultSettleOptions } from '../vision/settle.js';
 import type { DieTrack } from './dieTrack.js';
-import type { RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
+import type { DieStatus, RunClock, SessionEvent, SessionEventSink, ThrowTotals } from './events.js';
+import { withDiceOnDemand } from './diceOnDemand.js';
 import { saveThrowEvidence, type EvidenceSink, type SavedEvidence } from './evidence.js';
 import { HostTiming, type HostPhase } from './hostTiming.js';
 import { MonitorSet, type DieOutcome } from './monitorSet.js';
@@ -77,6 +78,10 @@ export interface RunnerDeps {
   /** Epoch milliseconds at session-clock time 0 (stored times are epoch ms). */
   readonly timeOrigin: number;
   readonly onEvent?: SessionEventSink;
+  /** Told at every event, none built for it: the fleet replicator's poke (the dice statuses cost a projection per die). */
+  readonly onStored?: () => void;
+  /** `onEvent` reads a throw's `dice` only while handling it, or the last throw's at `stopped`: worked out when read. */
+  readonly diceOnDemand?: boolean;
   /** Aborting stops the session cleanly after the current throw (Ctrl-C). */
   readonly signal?: AbortSignal;
   /** Host time (e.g. `performance.now`), to measure the loop's own cost per throw; omit to skip. */
@@ -194,7 +199,7 @@ export class SessionRunner {
     const { store } = this.deps;
     const { sessionId } = this.plan;
     this.totals.startRun(this.deps.clock.now());
-    this.emit({
+    this.emit(() => ({
       type: 'started',
       at: this.now(),
       sessionId,
@@ -205,7 +210,7 @@ export class SessionRunner {
       totals: this.totalsNow(),
       budgetRolls: this.plan.stopping.budgetRolls,
       ...(this.plan.stopping.budgetHours !== undefined ? { budgetHours: this.plan.stopping.budgetHours, rolledMs: this.totals.earlierRollingMs } : {}),
-    });
+    }));
     const firstIndex = this.lastIndex;
     let stop: Stop | undefined;
     try {
@@ -292,7 +297,7 @@ export class SessionRunner {
     this.totals.countVoid({ index, startedAt, endedAt });
     this.lastProblem = why;
     this.streak.add(['void']);
-    this.emit({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
+    this.emitThrowEvent((dice) => ({ type: 'throw', at: endedAt, index, status: 'void', why, rolls: [], problems: [], dice, totals: this.totalsNow(), clock: this.runClock() }));
     if (user) return new Stop('stopped', 'user', `Stopped by the user during throw ${index}, which is stored void: its dice were not read.`);
     const detail = { fault: 'camera', message: fault.message, consecutive: this.cameraRecovery.consecutive, camera: fault.camera, ...(fault.lastWords !== undefined ? { stderr: fault.lastWords } : {}) };
     this.deps.store.recordEvent(this.plan.sessionId, { at: endedAt, kind: 'fault', throwIndex: index, detail });
@@ -369,9 +374,7 @@ export class SessionRunner {
   }
 
   private emitThrow(at: number, index: number, outcome: ThrowOutcome, settleMs: number | undefined): void {
-    // The dice statuses cost each undecided die a projection (a few ms with misread bounds): only for a listener.
-    if (this.deps.onEvent === undefined) return;
-    this.emit({
+    this.emitThrowEvent((dice) => ({
       type: 'throw',
       at,
       index,
@@ -380,10 +383,10 @@ export class SessionRunner {
       ...(settleMs !== undefined ? { settleMs } : {}),
       rolls: outcome.rolls.map((r) => ({ label: r.die.record.label, ...(r.faceId !== undefined ? { faceId: r.faceId } : {}), ...(r.symbol !== undefined ? { symbol: r.symbol } : {}), cocked: r.cocked })),
       problems: outcome.problems.map((p) => ({ kind: p.kind, ...(p.die ? { label: p.die.record.label } : {}), ...(p.channel !== undefined ? { channel: p.channel } : {}), reason: p.reason })),
-      dice: this.statuses(),
+      dice,
       totals: this.totalsNow(),
       clock: this.runClock(),
-    });
+    }));
   }
 
   private announceDecision(track: DieTrack, at: number): void {
@@ -508,12 +511,12 @@ export class SessionRunner {
     let voided: number | undefined;
     if (moved) {
       const endedAt = Math.max(startedAt, this.now());
-      voided = this.committer.commitVoid(startedAt, endedAt, e.message);
-      this.lastIndex = voided;
-      this.totals.countVoid({ index: voided, startedAt, endedAt });
+      const index = (voided = this.committer.commitVoid(startedAt, endedAt, e.message));
+      this.lastIndex = index;
+      this.totals.countVoid({ index, startedAt, endedAt });
       this.lastProblem = e.message;
       this.streak.add(['void']);
-      this.emit({ type: 'throw', at: endedAt, index: voided, status: 'void', why: e.message, rolls: [], problems: [], dice: this.statuses(), totals: this.totalsNow(), clock: this.runClock() });
+      this.emitThrowEvent((dice) => ({ type: 'throw', at: endedAt, index, status: 'void', why: e.message, rolls: [], problems: [], dice, totals: this.totalsNow(), clock: this.runClock() }));
     }
     const stop = this.fault(e, voided);
     if (stop) return stop;
@@ -565,9 +568,11 @@ export class SessionRunner {
     return this.deps.timeOrigin + this.deps.clock.now();
   }
 
-  private emit(event: SessionEvent): void {
+  /** An event, or (for the throw events) how to build it: the dice statuses cost each undecided die a projection, built only for an `onEvent` listener. */
+  private emit(event: SessionEvent | (() => SessionEvent)): void {
     try {
-      this.deps.onEvent?.(event);
+      this.deps.onStored?.();
+      if (this.deps.onEvent !== undefined) this.deps.onEvent(typeof event === 'function' ? event() : event);
     } catch {
       // A display that fails must not stop the rig.
     }
@@ -575,6 +580,12 @@ export class SessionRunner {
 
   private statuses(): ReturnType<MonitorSet['statuses']> {
     return this.monitors.statuses(this.rigSuspect);
+  }
+
+  /** A throw event, its dice worked out now or, with `diceOnDemand`, when first read (`diceOnDemand.ts`). */
+  private emitThrowEvent(build: (dice: DieStatus[]) => Extract<SessionEvent, { type: 'throw' }>): void {
+    const rigSuspect = this.rigSuspect; // as of this throw (a rig check after it may set it)
+    this.emit(() => (this.deps.diceOnDemand === true ? withDiceOnDemand(build([]), () => this.monitors.statuses(rigSuspect), () => this.lastIndex) : build(this.statuses())));
   }
 
   private totalsNow(): ThrowTotals {

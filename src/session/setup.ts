@@ -111,7 +111,7 @@ export interface OpenedSession {
 }
 
 /** The throw loop's parts from an opened session, plus the caller's own event sink, stop signal and stopwatch. */
-export function runnerDeps(opened: OpenedSession, own: Pick<RunnerDeps, 'onEvent' | 'signal' | 'stopwatch'> = {}): RunnerDeps {
+export function runnerDeps(opened: OpenedSession, own: Pick<RunnerDeps, 'onEvent' | 'onStored' | 'diceOnDemand' | 'signal' | 'stopwatch'> = {}): RunnerDeps {
   return {
     rig: opened.rig,
     camera: opened.camera,

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DieStatus, RunClock, SessionEvent } from '../../src/session/events.js';
 import { estimateEtaMs, estimateFinish, formatDuration, jsonLineEvents, ProgressTracker, progressLines, TerminalProgress } from '../../src/session/progress.js';
 import { runSession } from '../../src/session/runner.js';
+import { MonitorSet } from '../../src/session/monitorSet.js';
+import { withDiceOnDemand } from '../../src/session/diceOnDemand.js';
 import { scriptedSession } from './support/fakes.js';
 import { d6Die } from '../../src/dice/catalogue.js';
 import { DieTrack } from '../../src/session/dieTrack.js';
@@ -214,5 +216,52 @@ describe('the terminal display on a narrow terminal', () => {
     expect(blockLines.length).toBeGreaterThan(0);
     const escape = new RegExp(`${String.fromCharCode(27)}\\[\\d*[A-Z]`, 'g');
     for (const l of blockLines) expect(l.replace(escape, '').length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('the display without a terminal, the dice worked out only for the throws it shows', () => {
+  /** What a display printing every 30 throws prints of a scripted session, and how often the dice statuses were worked out. */
+  async function shown(fallback: (call: number, c: number) => string, rules: Parameters<typeof scriptedSession>[0]['rules'], diceOnDemand: boolean): Promise<{ out: string; statuses: number }> {
+    const s = scriptedSession({ fallback, ...(rules !== undefined ? { rules } : {}) });
+    let out = '';
+    const view = new TerminalProgress({ write: (x) => void (out += x), tty: false, now: () => 0, everyThrows: 30 });
+    const statuses = vi.spyOn(MonitorSet.prototype, 'statuses');
+    try {
+      await runSession({ ...s.deps, onEvent: view.onEvent, diceOnDemand }, s.plan);
+      return { out, statuses: statuses.mock.calls.length };
+    } finally {
+      statuses.mockRestore();
+    }
+  }
+
+  it('prints the very lines it prints when every throw carries its dice, with a die decided and with a rig found suspect at the last throw', async () => {
+    const loaded = (call: number, c: number): string => (c === 0 ? '6' : String(((call + c) % 6) + 1));
+    // Each die repeats its face three throws running: the rig check after throw 100 finds the rig suspect and ends the
+    // session, after the display was told of that throw.
+    const sticky = (call: number, c: number): string => String(((Math.floor(call / 3) * 5 + c) % 6) + 1);
+    for (const [fallback, rules] of [
+      [loaded, { budgetRolls: 80 }],
+      [sticky, { budgetRolls: 1000, rigCheckEvery: 100, alpha: 1e-9 }],
+    ] as const) {
+      const every = await shown(fallback, rules, false);
+      const onDemand = await shown(fallback, rules, true);
+      expect(every.out).toMatch(/session 1: throw 30 /);
+      expect(onDemand.out).toBe(every.out);
+      // The start, every 30th throw and the end's (the last throw's, at the end: it was not shown): a few, not one a throw.
+      expect(onDemand.statuses).toBeLessThan(every.statuses / 5);
+    }
+    expect((await shown(sticky, { budgetRolls: 1000, rigCheckEvery: 100, alpha: 1e-9 }, true)).out).toMatch(/rig check 1: the rig looks suspect/);
+  });
+
+  it("refuses to give a throw's dice once a later throw is stored, and keeps those read before", () => {
+    let stored = 3;
+    const totals = { throws: 3, ok: 3, rerolled: 0, void: 0, rolls: 3, cocked: 0 };
+    const event = (index: number) => withDiceOnDemand({ type: 'throw', at: 0, index, status: 'ok', rolls: [], problems: [], dice: [], totals, clock: clock(1000, 3) }, () => [die(`after ${stored}`, 10)], () => stored);
+    const read = event(3);
+    const unread = event(3);
+    expect(read.dice.map((d) => d.label)).toEqual(['after 3']);
+    stored = 4;
+    expect(read.dice.map((d) => d.label)).toEqual(['after 3']);
+    expect(() => unread.dice).toThrow('the dice statuses of throw 3 were read after throw 4 was stored');
   });
 });

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { SavedEvidence } from '../../src/session/evidence.js';
+import { MonitorSet } from '../../src/session/monitorSet.js';
 import { runSession, SessionRunner } from '../../src/session/runner.js';
 import { SequentialMonitor } from '../../src/stats/sequential.js';
 import { replay, sessionErrorControl, sessionMonitor, type RollEvent } from '../../src/stats/dieVerdict.js';
@@ -317,6 +318,23 @@ describe('the throw loop with scripted parts', () => {
     expect(s.rig.tumbles).toBe(4);
     expect(s.store.counts(s.session.id)).toMatchObject({ throws: 4, ok: 4 });
     expect(s.store.getSession(s.session.id)?.state).toBe('stopped');
+  });
+
+  it('pokes an onStored listener (the fleet replicator) at every event an onEvent one is told, without working out the dice statuses for it', async () => {
+    const told: SessionEvent['type'][] = [];
+    const heard = scriptedSession({ fallback: cycle, rules: { budgetRolls: 6 } });
+    await runSession({ ...heard.deps, onEvent: (e) => told.push(e.type) }, heard.plan);
+    expect(told.filter((t) => t === 'throw').length).toBeGreaterThanOrEqual(6);
+    const statuses = vi.spyOn(MonitorSet.prototype, 'statuses');
+    try {
+      let pokes = 0;
+      const poked = scriptedSession({ fallback: cycle, rules: { budgetRolls: 6 } });
+      await runSession({ ...poked.deps, onStored: () => void pokes++ }, poked.plan);
+      expect(pokes).toBe(told.length);
+      expect(statuses).not.toHaveBeenCalled();
+    } finally {
+      statuses.mockRestore();
+    }
   });
 
   it('on resume continues at the next throw index with monitors equal to ones fed every stored roll', async () => {

@@ -105,17 +105,17 @@ export async function runWithProgress(
   };
   const stopSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of stopSignals) process.on(s, onSignal);
-  const sinks: ((e: SessionEvent) => void)[] = fleet !== undefined ? [fleet.onEvent] : [];
-  if (flags.events) sinks.push(jsonLineEvents((line) => io.out(line)));
-  else if (!flags.json) {
-    const view = new TerminalProgress({
-      write: (s) => io.out(s),
-      tty: process.stdout.isTTY === true && flags.plain !== true,
-      now: () => performance.now(),
-      ...(process.stdout.columns !== undefined ? { columns: process.stdout.columns } : {}),
-    });
-    sinks.push(view.onEvent);
-  }
+  // --events writes every event whole; the progress display reads a throw's dice only when it shows them.
+  const onEvent: ((e: SessionEvent) => void) | undefined = flags.events
+    ? jsonLineEvents((line) => io.out(line))
+    : flags.json
+      ? undefined
+      : new TerminalProgress({
+          write: (s) => io.out(s),
+          tty: process.stdout.isTTY === true && flags.plain !== true,
+          now: () => performance.now(),
+          ...(process.stdout.columns !== undefined ? { columns: process.stdout.columns } : {}),
+        }).onEvent;
   const wall0 = performance.now();
   let result: SessionResult;
   let head: { hash: string; throwCount: number } | undefined;
@@ -124,14 +124,10 @@ export async function runWithProgress(
   try {
     result = await runSession(
       runnerDeps(opened, {
-        // No sink (--json without --fleet): no listener, so the runner skips the per-throw dice statuses nobody would read.
-        ...(sinks.length > 0
-          ? {
-              onEvent: (e: SessionEvent) => {
-                for (const s of sinks) s(e);
-              },
-            }
-          : {}),
+        // No listener (--json): the runner skips the per-throw dice statuses nobody would read. The fleet replicator
+        // reads no event: it is only poked.
+        ...(fleet !== undefined ? { onStored: fleet.poke } : {}),
+        ...(onEvent !== undefined ? { onEvent, diceOnDemand: flags.events !== true } : {}),
         signal: controller.signal,
         stopwatch: () => performance.now(),
       }),
