@@ -216,9 +216,12 @@ export class SimulatedCamera {
     this.blurredFrame = new PatchedFrame(width, () => this.blurredBase(), this.sensor.frameBuffer(1));
   }
 
-  /** A frame of the empty platform (the locator's reference), with this frame's own sensor noise. */
+  /**
+   * A frame of the empty platform (the locator's reference), with this frame's own sensor noise. The capture reads no
+   * pixel of the canvas (it draws no die), so nothing is drawn on it: a whole-frame blit it did not read was done at
+   * the next read-back all the same (the canvas draws lazily).
+   */
   emptyPlatform(): RgbImage {
-    this.ctx.drawImage(this.base, 0, 0);
     return this.capture();
   }
 
@@ -354,13 +357,14 @@ export class SimulatedCamera {
 
   private plainBaseCache: Uint8ClampedArray | undefined;
 
-  /** The empty platform as drawn (RGBA), read back once: a frame is exactly this wherever no die was drawn. */
+  /**
+   * The empty platform as drawn (RGBA), read back once from its own canvas: a frame is exactly this wherever no die
+   * was drawn. (The platform is opaque, so its copy drawn on a fresh canvas, as this once read it, held the same bytes.)
+   */
   private plainBase(): Uint8ClampedArray {
     if (!this.plainBaseCache) {
       const { width, height } = this.layout;
-      const ctx = createCanvas(width, height).getContext('2d');
-      ctx.drawImage(this.base, 0, 0);
-      this.plainBaseCache = ctx.getImageData(0, 0, width, height).data;
+      this.plainBaseCache = this.base.getContext('2d').getImageData(0, 0, width, height).data;
     }
     return this.plainBaseCache;
   }
