@@ -225,6 +225,14 @@ export class SimulatedCamera {
     return this.capture();
   }
 
+  /**
+   * Ends the camera: its sensor's memory goes to the next camera made (sparing it 30 ms of CPU). The camera is not to
+   * be used again; a frame asked of it after this throws, as do frames of its throws not yet rendered.
+   */
+  release(): void {
+    this.sensor.release();
+  }
+
   /** One throw rendered only at rest: a single still frame and its truth (fast path for accuracy tests). */
   still(): { image: RgbImage; truth: ThrowTruth } {
     const planned = this.plannedStill();
@@ -397,6 +405,8 @@ export class SimulatedCamera {
 
   /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise (`noise`), returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = [], noise: FrameNoise = this.drawNoise()): RgbImage {
+    // Before the frame buffers are written: after release they may be another camera's.
+    this.sensor.checkLive();
     const { width, height } = this.layout;
     const drawnSquares = clippedSquares(width, height, drawn);
     const rgba = this.readBack(drawnSquares);
