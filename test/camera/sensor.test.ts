@@ -119,8 +119,10 @@ describe("the simulated camera's sensor", () => {
     expect(lit(next)).toEqual(fresh);
     expect(() => first.sensor.frameBuffer(0)).toThrow(/used after it was released/);
     expect(() => first.sensor.capture(next.sensor.frameBuffer(0), first.platform, [], 0)).toThrow(/used after it was released/);
-    // A sensor of another size takes fresh memory.
+    // Released again, the memory goes to the next sensor of its size only: one of another size takes fresh memory.
+    next.sensor.release();
     expect(scene(width, height + 40, 8).sensor.frameBuffer(0).buffer).not.toBe(memory);
+    expect(scene(width, height, 8).sensor.frameBuffer(0).buffer).toBe(memory);
   });
 
   it('refuses a frame drawn outside its buffers, a buffer it does not have, lighting of the wrong size and a noise table it cannot wrap round', () => {
