@@ -54,20 +54,24 @@ export class Sensor {
 
   /**
    * A sensor of `width` x `height` pixels with `frames` frame buffers, each pixel's `gain` and `glare`, the light's
-   * `tint`, and a noise table of `noiseLength` values (a power of two).
+   * `tint`, and a noise table of `noiseLength` values (a power of two). The gain and glare are given as arrays, or as
+   * functions that fill them in the sensor's memory (every value: the memory may hold another sensor's), which spares
+   * a copy and two fresh 1280x720 arrays.
    */
   constructor(
     private readonly width: number,
     height: number,
     frames: number,
-    gain: Float32Array,
-    glare: Float32Array,
+    gain: Float32Array | ((into: Float32Array) => void),
+    glare: Float32Array | ((into: Float32Array) => void),
     private readonly tint: readonly [number, number, number],
     noiseLength: number,
   ) {
     const n = width * height;
     this.pixels = n;
-    if (gain.length !== n || glare.length !== n) throw new RangeError(`a ${width}x${height} sensor needs a gain and a glare for each of its ${n} pixels (given ${gain.length} and ${glare.length})`);
+    if ((typeof gain !== 'function' && gain.length !== n) || (typeof glare !== 'function' && glare.length !== n)) {
+      throw new RangeError(`a ${width}x${height} sensor needs a gain and a glare for each of its ${n} pixels (given ${typeof gain === 'function' ? 'a filler' : gain.length} and ${typeof glare === 'function' ? 'a filler' : glare.length})`);
+    }
     // The kernel wraps round the table with a mask.
     if (!(noiseLength >= NOISE_PAD && (noiseLength & (noiseLength - 1)) === 0)) throw new RangeError(`a sensor's noise table holds a power of two values, at least ${NOISE_PAD} (given ${noiseLength})`);
     // Every buffer on a 16-byte boundary: the kernel's vector loads of the lit values and the noise.
@@ -86,8 +90,11 @@ export class Sensor {
     const { kernel, buffer } = spare >= 0 ? (spares.splice(spare, 1)[0] as KernelInstance<Kernel>) : sensorKernel(bytes);
     this.kernel = kernel;
     this.buffer = buffer;
-    new Float32Array(this.buffer, gainAt, n).set(gain);
-    new Float32Array(this.buffer, glareAt, n).set(glare);
+    for (const [values, at] of [[gain, gainAt], [glare, glareAt]] as const) {
+      const into = new Float32Array(this.buffer, at, n);
+      if (typeof values === 'function') values(into);
+      else into.set(values);
+    }
     this.padded = new Float32Array(this.buffer, noiseAt, noiseLength + NOISE_PAD);
     this.noise = this.padded.subarray(0, noiseLength);
   }

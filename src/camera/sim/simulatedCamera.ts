@@ -210,7 +210,7 @@ export class SimulatedCamera {
     this.ctx = this.canvas.getContext('2d');
     this.base = this.renderBase();
     this.noise = new Float32Array(1 << 16);
-    this.sensor = new Sensor(width, height, 2, this.makeGain(), this.makeGlare(), this.lighting.tint, this.noise.length);
+    this.sensor = new Sensor(width, height, 2, (gain) => this.makeGain(gain), (glare) => this.makeGlare(glare), this.lighting.tint, this.noise.length);
     for (let i = 0; i < this.noise.length; i++) this.noise[i] = drawNormal(this.random) * this.lighting.noiseSigma;
     this.frame = new PatchedFrame(width, () => this.plainBase(), this.sensor.frameBuffer(0));
     this.blurredFrame = new PatchedFrame(width, () => this.blurredBase(), this.sensor.frameBuffer(1));
@@ -304,14 +304,14 @@ export class SimulatedCamera {
     return base;
   }
 
-  private makeGain(): Float32Array {
+  /** Each pixel's gain, written into `out` (every value). */
+  private makeGain(out: Float32Array): void {
     const { width, height } = this.layout;
     const L = this.lighting;
     const a = (L.gradientAngleDeg * Math.PI) / 180;
     const ux = Math.cos(a);
     const uy = Math.sin(a);
     const half = Math.hypot(width, height) / 2;
-    const out = new Float32Array(width * height);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const dx = x - width / 2;
@@ -321,13 +321,13 @@ export class SimulatedCamera {
         out[y * width + x] = L.exposure * (1 + L.gradientStrength * along) * (1 - L.vignette * r2);
       }
     }
-    return out;
   }
 
-  private makeGlare(): Float32Array {
+  /** Each pixel's glare, written into `out` (zero away from the spots: `out` may hold another camera's). */
+  private makeGlare(out: Float32Array): void {
     const { width, height, platform } = this.layout;
     const L = this.lighting;
-    const out = new Float32Array(width * height);
+    out.fill(0);
     for (let s = 0; s < L.glareSpots; s++) {
       const cx = platform.x + this.random() * platform.width;
       const cy = platform.y + this.random() * platform.height;
@@ -343,7 +343,6 @@ export class SimulatedCamera {
         }
       }
     }
-    return out;
   }
 
   private blurPasses(): number {
