@@ -98,6 +98,33 @@ describe("the simulated camera's sensor", () => {
     expect(Array.from(first)).toEqual(kept);
   });
 
+  it('lends a released sensor\'s memory to the next one of its size, which lights frames as on fresh memory whatever it held, and refuses the released one', () => {
+    const [width, height] = [33, 20];
+    const changed: Square[] = [{ x0: 3, y0: 2, x1: 30, y1: 17 }];
+    const lit = (s: Scene): number[] => {
+      const frame = s.sensor.frameBuffer(0);
+      frame.set(s.platform);
+      for (const { x0, y0, x1, y1 } of changed) for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) frame[(y * width + x) * 4] = 255 - (frame[(y * width + x) * 4] as number);
+      fillNoise(s.sensor, 2);
+      return Array.from(s.sensor.capture(frame, s.platform, changed, 5));
+    };
+    const fresh = lit(scene(width, height, 8));
+    const first = scene(width, height, 9);
+    const memory = first.sensor.frameBuffer(0).buffer;
+    first.sensor.release();
+    // Whatever the memory holds (here a byte no frame, gain or lit value would leave everywhere), the next sensor lights alike.
+    new Uint8Array(memory).fill(0xab);
+    const next = scene(width, height, 8);
+    expect(next.sensor.frameBuffer(0).buffer).toBe(memory);
+    expect(lit(next)).toEqual(fresh);
+    expect(() => first.sensor.frameBuffer(0)).toThrow(/used after it was released/);
+    expect(() => first.sensor.capture(next.sensor.frameBuffer(0), first.platform, [], 0)).toThrow(/used after it was released/);
+    // Released again, the memory goes to the next sensor of its size only: one of another size takes fresh memory.
+    next.sensor.release();
+    expect(scene(width, height + 40, 8).sensor.frameBuffer(0).buffer).not.toBe(memory);
+    expect(scene(width, height, 8).sensor.frameBuffer(0).buffer).toBe(memory);
+  });
+
   it('refuses a frame drawn outside its buffers, a buffer it does not have, lighting of the wrong size and a noise table it cannot wrap round', () => {
     const s = scene(6, 4, 5);
     expect(() => s.sensor.capture(new Uint8ClampedArray(96), s.platform, [], 0)).toThrow(/own frame buffers/);

@@ -5,8 +5,13 @@ import { drawnReach, SimulatedCamera } from '../../src/camera/sim/simulatedCamer
 import type { ThrowPath } from '../../src/camera/sim/throwPath.js';
 
 describe('the simulated camera', () => {
-  it('draws byte for byte the frames it drew before its capture was made faster, moving and still, with and without optical blur', async () => {
+  it('draws byte for byte the frames it drew before its capture was made faster, moving and still, with and without optical blur, on fresh sensor memory or a released camera\'s', async () => {
     const hash = createHash('sha256');
+    // The first camera draws on the sensor memory of a released one whose light had glare, and each next camera on the
+    // last one's: what the memory held must not show.
+    const glaring = new SimulatedCamera({ seed: 6, lighting: 'desk-lamp', channels: 3 });
+    glaring.emptyPlatform();
+    glaring.release();
     // Three looks: no blur (studio), a pass of blur (desk lamp) and more (dim); two dice a channel, some cocked or touching.
     for (const [seed, lighting, dice] of [[7, 'studio', 'd6'], [8, 'dim', 'red'], [9, 'desk-lamp', 'green']] as const) {
       const cam = new SimulatedCamera({ seed, lighting, channels: 3, dice, cockedRate: 0.2, dicePerChannel: 2, touchingRate: 0.5 });
@@ -14,6 +19,9 @@ describe('the simulated camera', () => {
       for await (const f of cam.throwSequence().frames) hash.update(f.image.data);
       hash.update(cam.still().image.data);
       hash.update(cam.emptyPlatform().data);
+      // The next camera draws on this one's sensor memory: frames must not depend on what it held.
+      cam.release();
+      expect(() => cam.still()).toThrow(/used after it was released/);
     }
     // Computed by the camera of commit 9a11e87, which read the whole frame through one formula
     // (/work/data/exp/s63/frameHash.mts with ROOT at that checkout).

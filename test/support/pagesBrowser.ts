@@ -7,28 +7,15 @@
  * worker.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { DISABLE_FEATURES_SWITCH, featuresDropped } from '../../src/camera/render3d/chromiumSwitches.js';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
-/**
- * Chromium's headless mode is the whole browser: each context is a window of its own, and each window preloaded two
- * omnibox popups (chrome://omnibox-popup.top-chrome/, a renderer each) no test ever opens: 0.6 s of CPU a context
- * (10 contexts: 10.7 -> 4.5 s, 2026-12-07). Chromium takes the last --disable-features given and ignores the others,
- * so ours must repeat Playwright's own (playwright-core 1.65, chromiumSwitches.ts); browser() checks it still does.
- */
-const PLAYWRIGHT_DISABLED = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay',
-  'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
-  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch', 'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
-];
-const DISABLED = [...PLAYWRIGHT_DISABLED, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--disable-features=${DISABLED.join(',')}`];
+/** The omnibox popups each context's window preloaded are switched off as in the product (chromiumSwitches.ts): 10 contexts 10.7 -> 4.5 s CPU, 2026-12-07. */
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', DISABLE_FEATURES_SWITCH];
 
-/**
- * The features a --disable-features of the launched browser (a child of this process) names and ours leaves out:
- * none unless Playwright's own list grew (an upgrade), which ours, given last, would silently switch back on.
- */
-function featuresDropped(): string[] | undefined {
+/** featuresDropped of the launched browser (a child of this process, talking to Playwright through a pipe). */
+function launchedFeaturesDropped(): string[] | undefined {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -36,8 +23,7 @@ function featuresDropped(): string[] | undefined {
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
       if (!args.includes('--remote-debugging-pipe')) continue;
-      const named = args.filter((a) => a.startsWith('--disable-features=')).flatMap((a) => a.slice('--disable-features='.length).split(','));
-      return named.filter((f) => f !== '' && !DISABLED.includes(f));
+      return featuresDropped(args);
     } catch {
       // A process that ended meanwhile.
     }
@@ -58,13 +44,13 @@ function browser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`bash scripts/setup.sh\` (it installs the Debian packages in scripts/apt-packages.txt).`);
   launched ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS }).then(
     async (b) => {
-      const dropped = featuresDropped();
+      const dropped = launchedFeaturesDropped();
       if (dropped === undefined || dropped.length > 0) {
         await b.close();
         throw new Error(
           dropped === undefined
             ? 'Found no launched Chromium among this process\'s children to check its --disable-features (test/support/pagesBrowser.ts).'
-            : `Playwright now disables Chromium features that test/support/pagesBrowser.ts's own --disable-features leaves out (${dropped.join(', ')}): add them to PLAYWRIGHT_DISABLED.`,
+            : `Playwright now disables Chromium features that our --disable-features leaves out (${dropped.join(', ')}): add them to PLAYWRIGHT_DISABLED in src/camera/render3d/chromiumSwitches.ts.`,
         );
       }
       // A browser that crashed or was closed is launched again by the next file that asks.

@@ -42,6 +42,8 @@ export function simD8Crops(o: SimCropOptions): { crops: LabelledItem[]; frames: 
   for (let f = 0; f < o.frames; f++) {
     const session = Math.floor(f / o.framesPerSession);
     if (f % o.framesPerSession === 0) {
+      // The last session's camera is done with (its frames keep it for its layout): the next one takes its sensor memory.
+      camera?.release();
       const lighting = Array.isArray(o.lighting) ? (o.lighting[session % o.lighting.length] as LightingPresetName) : (o.lighting as LightingPresetName | LightingPreset);
       camera = new SimulatedCamera({
         seed: o.seed + session,
@@ -58,6 +60,7 @@ export function simD8Crops(o: SimCropOptions): { crops: LabelledItem[]; frames: 
     frames.push({ image, reference: reference as RgbImage, camera: camera as SimulatedCamera, truth: truth.dice });
     for (const d of truth.dice) crops.push({ crop: cropForBox(image, simDieBox(d), false), label: simDieClass(d), group: `s${session}-f${f}` });
   }
+  camera?.release();
   return { crops, frames };
 }
 

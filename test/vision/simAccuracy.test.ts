@@ -45,6 +45,8 @@ function run(cockedRate: number, sessions: number, throwsPerSession: number, see
         }
       }
     }
+    // The next session's camera takes this one's sensor memory.
+    cam.release();
   }
   return out;
 }

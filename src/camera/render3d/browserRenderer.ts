@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DicerigError } from '../../core/errors.js';
 import type { RgbImage } from '../../core/image.js';
+import { DISABLE_FEATURES_SWITCH } from './chromiumSwitches.js';
 import type { RendererIdentity } from './drawingHash.js';
 import { drawingHash, pageFilesHash } from './drawingHash.js';
 import type { SceneSpec } from './scene.js';
@@ -29,6 +30,8 @@ const FLAGS = [
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
   '--allow-file-access-from-files',
+  // Last: Chromium honours only the last --disable-features, and this one repeats Playwright's (chromiumSwitches.ts).
+  DISABLE_FEATURES_SWITCH,
 ];
 
 /**

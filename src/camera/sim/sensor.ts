@@ -11,7 +11,9 @@
  * The frames the camera draws into live in the kernel's memory (`frameBuffer`), so they are not copied in.
  */
 import type { Square } from './frameSquares.js';
-import { wasmKernel } from '../../core/wasmKernel.js';
+import { DicerigError } from '../../core/errors.js';
+import type { KernelInstance } from '../../core/wasmKernel.js';
+import { WASM_PAGE_BYTES, wasmKernel } from '../../core/wasmKernel.js';
 import { sensorKernelWasmBase64 } from './sensorKernelWasm.js';
 
 interface Kernel {
@@ -24,6 +26,19 @@ const sensorKernel = wasmKernel<Kernel>(sensorKernelWasmBase64);
 /** The noise table's copies of its first values, past its end: the kernel reads four neighbours at once. */
 const NOISE_PAD = 4;
 
+/**
+ * Memories of released sensors (`Sensor.release`), taken by the next sensor of the same size: a fresh 1280x720
+ * sensor's 38 MB cost some 30 ms of CPU to fault in, zero and free again, a third of a simulated session's set-up.
+ * A sensor writes every value a frame is made of before reading it (frames, gain, glare, lit values, noise; what the
+ * kernel reads past their ends, working in fours, goes only to output bytes cut off), so what a memory held before
+ * changes no frame. At most two are kept (76 MB), the latest released.
+ */
+const spares: KernelInstance<Kernel>[] = [];
+const MAX_SPARES = 2;
+
+/** A released sensor was asked to capture. */
+export class SensorReleasedError extends DicerigError {}
+
 export class Sensor {
   private readonly kernel: Kernel;
   private readonly buffer: ArrayBuffer;
@@ -35,23 +50,28 @@ export class Sensor {
   /** The same table followed by copies of its first values (`NOISE_PAD`), as the kernel reads it. */
   private readonly padded: Float32Array;
   private litFrom: Uint8ClampedArray | undefined;
+  private released = false;
 
   /**
    * A sensor of `width` x `height` pixels with `frames` frame buffers, each pixel's `gain` and `glare`, the light's
-   * `tint`, and a noise table of `noiseLength` values (a power of two).
+   * `tint`, and a noise table of `noiseLength` values (a power of two). The gain and glare are given as arrays, or as
+   * functions that fill them in the sensor's memory (every value: the memory may hold another sensor's), which spares
+   * a copy and two fresh 1280x720 arrays.
    */
   constructor(
     private readonly width: number,
     height: number,
     frames: number,
-    gain: Float32Array,
-    glare: Float32Array,
+    gain: Float32Array | ((into: Float32Array) => void),
+    glare: Float32Array | ((into: Float32Array) => void),
     private readonly tint: readonly [number, number, number],
     noiseLength: number,
   ) {
     const n = width * height;
     this.pixels = n;
-    if (gain.length !== n || glare.length !== n) throw new RangeError(`a ${width}x${height} sensor needs a gain and a glare for each of its ${n} pixels (given ${gain.length} and ${glare.length})`);
+    if ((typeof gain !== 'function' && gain.length !== n) || (typeof glare !== 'function' && glare.length !== n)) {
+      throw new RangeError(`a ${width}x${height} sensor needs a gain and a glare for each of its ${n} pixels (given ${typeof gain === 'function' ? 'a filler' : gain.length} and ${typeof glare === 'function' ? 'a filler' : glare.length})`);
+    }
     // The kernel wraps round the table with a mask.
     if (!(noiseLength >= NOISE_PAD && (noiseLength & (noiseLength - 1)) === 0)) throw new RangeError(`a sensor's noise table holds a power of two values, at least ${NOISE_PAD} (given ${noiseLength})`);
     // Every buffer on a 16-byte boundary: the kernel's vector loads of the lit values and the noise.
@@ -64,17 +84,24 @@ export class Sensor {
     const noiseAt = litAt + align(8 * (3 * n + 4));
     const outAt = noiseAt + align(4 * (noiseLength + NOISE_PAD));
     this.at = { frames: frameAt, gain: gainAt, glare: glareAt, lit: litAt, noise: noiseAt, out: outAt };
-    const { kernel, buffer } = sensorKernel(outAt + 3 * n + 4);
+    const bytes = Math.ceil((outAt + 3 * n + 4) / WASM_PAGE_BYTES) * WASM_PAGE_BYTES;
+    let spare = spares.length - 1;
+    while (spare >= 0 && spares[spare]?.buffer.byteLength !== bytes) spare--;
+    const { kernel, buffer } = spare >= 0 ? (spares.splice(spare, 1)[0] as KernelInstance<Kernel>) : sensorKernel(bytes);
     this.kernel = kernel;
     this.buffer = buffer;
-    new Float32Array(this.buffer, gainAt, n).set(gain);
-    new Float32Array(this.buffer, glareAt, n).set(glare);
+    for (const [values, at] of [[gain, gainAt], [glare, glareAt]] as const) {
+      const into = new Float32Array(this.buffer, at, n);
+      if (typeof values === 'function') values(into);
+      else into.set(values);
+    }
     this.padded = new Float32Array(this.buffer, noiseAt, noiseLength + NOISE_PAD);
     this.noise = this.padded.subarray(0, noiseLength);
   }
 
   /** Frame buffer `i` (RGBA), in the kernel's memory: what the camera draws into. */
   frameBuffer(i: number): Uint8ClampedArray {
+    this.checkLive();
     const at = this.at.frames[i];
     if (at === undefined) throw new RangeError(`this sensor has ${this.at.frames.length} frame buffers, not a buffer ${i}`);
     return new Uint8ClampedArray(this.buffer, at, 4 * this.pixels);
@@ -85,6 +112,7 @@ export class Sensor {
    * `rgba` must equal `platform` except in the `changed` squares. A fresh RGB image's bytes.
    */
   capture(rgba: Uint8ClampedArray, platform: Uint8ClampedArray, changed: readonly Square[], u: number): Uint8Array {
+    this.checkLive();
     if (rgba.buffer !== this.buffer) throw new RangeError('the sensor reads only frames drawn into its own frame buffers');
     const { kernel, at, width, noise } = this;
     const mask = noise.length - 1;
@@ -98,6 +126,23 @@ export class Sensor {
       }
     }
     return new Uint8Array(this.buffer, at.out, 3 * this.pixels).slice();
+  }
+
+  /**
+   * Gives this sensor's memory to the next sensor made of its size. This sensor and the frame buffers it gave out are
+   * not to be used again: its captures throw.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    // The latest released first: the oldest spare makes way.
+    if (spares.length >= MAX_SPARES) spares.shift();
+    spares.push({ kernel: this.kernel, buffer: this.buffer });
+  }
+
+  /** Throws once the sensor is released: its memory, frame buffers included, may be another sensor's by then. */
+  checkLive(): void {
+    if (this.released) throw new SensorReleasedError('A simulated camera was used after it was released: its sensor memory may be another camera\'s now.');
   }
 
   /** The byte offset of `platform`'s channels scaled and lit, worked out the first time it is asked for. */

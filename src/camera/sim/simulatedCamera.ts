@@ -210,16 +210,27 @@ export class SimulatedCamera {
     this.ctx = this.canvas.getContext('2d');
     this.base = this.renderBase();
     this.noise = new Float32Array(1 << 16);
-    this.sensor = new Sensor(width, height, 2, this.makeGain(), this.makeGlare(), this.lighting.tint, this.noise.length);
+    this.sensor = new Sensor(width, height, 2, (gain) => this.makeGain(gain), (glare) => this.makeGlare(glare), this.lighting.tint, this.noise.length);
     for (let i = 0; i < this.noise.length; i++) this.noise[i] = drawNormal(this.random) * this.lighting.noiseSigma;
     this.frame = new PatchedFrame(width, () => this.plainBase(), this.sensor.frameBuffer(0));
     this.blurredFrame = new PatchedFrame(width, () => this.blurredBase(), this.sensor.frameBuffer(1));
   }
 
-  /** A frame of the empty platform (the locator's reference), with this frame's own sensor noise. */
+  /**
+   * A frame of the empty platform (the locator's reference), with this frame's own sensor noise. The capture reads no
+   * pixel of the canvas (it draws no die), so nothing is drawn on it: a whole-frame blit it did not read was done at
+   * the next read-back all the same (the canvas draws lazily).
+   */
   emptyPlatform(): RgbImage {
-    this.ctx.drawImage(this.base, 0, 0);
     return this.capture();
+  }
+
+  /**
+   * Ends the camera: its sensor's memory goes to the next camera made (sparing it 30 ms of CPU). The camera is not to
+   * be used again; a frame asked of it after this throws, as do frames of its throws not yet rendered.
+   */
+  release(): void {
+    this.sensor.release();
   }
 
   /** One throw rendered only at rest: a single still frame and its truth (fast path for accuracy tests). */
@@ -293,14 +304,14 @@ export class SimulatedCamera {
     return base;
   }
 
-  private makeGain(): Float32Array {
+  /** Each pixel's gain, written into `out` (every value). */
+  private makeGain(out: Float32Array): void {
     const { width, height } = this.layout;
     const L = this.lighting;
     const a = (L.gradientAngleDeg * Math.PI) / 180;
     const ux = Math.cos(a);
     const uy = Math.sin(a);
     const half = Math.hypot(width, height) / 2;
-    const out = new Float32Array(width * height);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const dx = x - width / 2;
@@ -310,13 +321,13 @@ export class SimulatedCamera {
         out[y * width + x] = L.exposure * (1 + L.gradientStrength * along) * (1 - L.vignette * r2);
       }
     }
-    return out;
   }
 
-  private makeGlare(): Float32Array {
+  /** Each pixel's glare, written into `out` (zero away from the spots: `out` may hold another camera's). */
+  private makeGlare(out: Float32Array): void {
     const { width, height, platform } = this.layout;
     const L = this.lighting;
-    const out = new Float32Array(width * height);
+    out.fill(0);
     for (let s = 0; s < L.glareSpots; s++) {
       const cx = platform.x + this.random() * platform.width;
       const cy = platform.y + this.random() * platform.height;
@@ -332,7 +343,6 @@ export class SimulatedCamera {
         }
       }
     }
-    return out;
   }
 
   private blurPasses(): number {
@@ -354,13 +364,14 @@ export class SimulatedCamera {
 
   private plainBaseCache: Uint8ClampedArray | undefined;
 
-  /** The empty platform as drawn (RGBA), read back once: a frame is exactly this wherever no die was drawn. */
+  /**
+   * The empty platform as drawn (RGBA), read back once from its own canvas: a frame is exactly this wherever no die
+   * was drawn. (The platform is opaque, so its copy drawn on a fresh canvas, as this once read it, held the same bytes.)
+   */
   private plainBase(): Uint8ClampedArray {
     if (!this.plainBaseCache) {
       const { width, height } = this.layout;
-      const ctx = createCanvas(width, height).getContext('2d');
-      ctx.drawImage(this.base, 0, 0);
-      this.plainBaseCache = ctx.getImageData(0, 0, width, height).data;
+      this.plainBaseCache = this.base.getContext('2d').getImageData(0, 0, width, height).data;
     }
     return this.plainBaseCache;
   }
@@ -393,6 +404,8 @@ export class SimulatedCamera {
 
   /** Reads the canvas where dice were drawn, applies lighting, glare and sensor noise (`noise`), returns RGB. */
   private capture(blurRegions: readonly { x: number; y: number; r: number }[] = [], drawn: readonly { x: number; y: number; r: number }[] = [], noise: FrameNoise = this.drawNoise()): RgbImage {
+    // Before the frame buffers are written: after release they may be another camera's.
+    this.sensor.checkLive();
     const { width, height } = this.layout;
     const drawnSquares = clippedSquares(width, height, drawn);
     const rgba = this.readBack(drawnSquares);

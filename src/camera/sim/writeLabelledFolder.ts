@@ -161,6 +161,8 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
   for (let f = 0; f < options.frames; f++) {
     const session = Math.floor(f / perSession);
     if (f % perSession === 0) {
+      // The last session's camera is done with: the next one takes its sensor memory.
+      camera?.release();
       camera = new SimulatedCamera({
         seed: options.seed + session,
         lighting: options.lighting[session % options.lighting.length] as LightingPresetName,
@@ -186,5 +188,6 @@ export async function writeSimLabelledFolder(options: SimFolderOptions): Promise
     for (const d of truth.dice) perClass[simDieClass(d)] = (perClass[simDieClass(d)] ?? 0) + 1;
     dice += truth.dice.length;
   }
+  camera?.release();
   return { images: options.frames, dice, classes, perClass };
 }
