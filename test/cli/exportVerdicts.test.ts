@@ -24,10 +24,10 @@ describe("analyzing a session's export", () => {
   };
 
   beforeAll(async () => {
-    // The same seed twice: the same four dice (by label) rolled in two sessions. The second needs no more than 60 rolls
-    // a die to leave undecided dice judged across both (its verdicts are read, not tested, here), for 90 fewer throws.
+    // The same seed twice: the same four dice (by label) rolled in two sessions. The second needs no more than 30 rolls
+    // a die to leave undecided dice judged across both (its verdicts are read, not tested, here), for 120 fewer throws.
     expect((await demoStore(['--budget', '150', '--seed', '3'], db)).code).toBe(0);
-    expect((await runCli('demo', '--budget', '60', '--seed', '3', '--db', db)).code).toBe(0);
+    expect((await runCli('demo', '--budget', '30', '--seed', '3', '--db', db)).code).toBe(0);
     expect((await runCli('export', '1', '--db', db, '--out', csv)).code).toBe(0);
     expect((await runCli('export', '2', '--db', db, '--out', jsonl)).code).toBe(0);
   }, 120_000);

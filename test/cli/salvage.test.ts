@@ -150,15 +150,14 @@ describe('salvage of a healthy store', () => {
     expect(original.get('reviews')?.size).toBe(2);
     expect([...(original.get('throws')?.values() ?? [])].filter((t) => t['status'] !== 'ok').length).toBeGreaterThan(40);
 
-    const v = await runCli('verify', '--db', out);
-    expect(v.code, v.out).toBe(0);
-    expect(v.out).toContain('every hash chain verifies');
     const pictures = pictureCount(original);
     expect(pictures).toBeGreaterThan(5000);
-    expect(v.out).toContain(`${pictures.toLocaleString('en-US')} of ${pictures.toLocaleString('en-US')} evidence pictures match the hash the chain sealed.`);
+    // verify checks the whole store whatever head it is told to expect: each run of it says so.
     for (const s of original.get('sessions')?.values() ?? []) {
-      const head = s['head_hash'] as string;
-      expect((await runCli('verify', '--db', out, '--expect', head)).code).toBe(0);
+      const v = await runCli('verify', '--db', out, '--expect', s['head_hash'] as string);
+      expect(v.code, v.out).toBe(0);
+      expect(v.out).toContain('every hash chain verifies');
+      expect(v.out).toContain(`${pictures.toLocaleString('en-US')} of ${pictures.toLocaleString('en-US')} evidence pictures match the hash the chain sealed.`);
     }
     for (const session of ['1', '2']) expect(await exported(out, session)).toBe(await exported(healthy, session));
     expect(await reportPage(out)).toBe(await reportPage(healthy));
@@ -318,7 +317,7 @@ describe('salvage of a store whose table of tables is damaged', () => {
     const original = tablesOf(healthy);
     const copy = tablesOf(out);
     for (const [table, rows] of original) expect(copy.get(table), table).toEqual(rows);
-    expect((await runCli('verify', '--db', out)).code).toBe(0);
+    // verify checks the whole store whatever head it is told to expect: exit 0 is every chain whole, each reaching its head.
     for (const s of original.get('sessions')?.values() ?? []) expect((await runCli('verify', '--db', out, '--expect', s['head_hash'] as string)).code).toBe(0);
   }, 120_000);
 

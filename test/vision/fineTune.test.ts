@@ -59,6 +59,22 @@ function tunedProfile(confirmed = true): LearnedProfile {
   return sealProfile(rest) as LearnedProfile;
 }
 
+/**
+ * The quick fine-tune of the tests that only ask whether two networks differ or agree: one pass, one jittered cut, on
+ * the dice of the first 4 images (16 dice, one image held back). Any change to what training sees changes the weights,
+ * however few the dice.
+ */
+function quick() {
+  return { few: samples.slice(0, 16), options: { ...defaultFineTuneOptions, epochs: 1, jitters: 1 } };
+}
+
+/** `fineTuneNetwork(model, few, options)` of `quick()`, run once for the tests that each need that very network. */
+let quickRun: ReturnType<typeof fineTuneNetwork> | undefined;
+function quickTuned(): ReturnType<typeof fineTuneNetwork> {
+  const { few, options } = quick();
+  return (quickRun ??= fineTuneNetwork(model, few, options));
+}
+
 describe('fine-tuning the network on dice whose icons it was not trained on', () => {
   it('reads held-back foreign-art dice the shipped network declined, and calibration keeps the cheapest of the three readers', () => {
     const tuned = candidate('fine-tuned network confirmed by the head');
@@ -342,9 +358,8 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
   });
 
   it('gives the same network from the same dice and seed, and another from another seed', () => {
-    const few = samples.slice(0, 30);
-    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 1 };
-    const a = fineTuneNetwork(model, few, options);
+    const { few, options } = quick();
+    const a = quickTuned();
     const b = fineTuneNetwork(model, few, options);
     const c = fineTuneNetwork(model, few, { ...options, seed: options.seed + 10 });
     expect(a.tuned.weightsBase64).toBe(b.tuned.weightsBase64);
@@ -353,11 +368,10 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
   }, 60_000);
 
   it("sees every use of a cut under other light, pre-training's changes and highlights on 30 % of uses, unless told not to", () => {
-    const few = samples.slice(0, 30);
-    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 1 };
+    const { few, options } = quick();
     expect(options.photometric).toEqual({ ...pretrainingPhotometric, highlight: 0.3 });
     expect(defaultFineTuneOptions.version).toBe('tuned/3');
-    const lit = fineTuneNetwork(model, few, options);
+    const lit = quickTuned();
     const unhighlighted = fineTuneNetwork(model, few, { ...options, photometric: pretrainingPhotometric });
     expect(lit.tuned.weightsBase64).not.toBe(unhighlighted.tuned.weightsBase64);
     const plain = fineTuneNetwork(model, few, { ...options, photometric: { blur: 0, colour: 0, noise: 0 } });
@@ -368,8 +382,7 @@ describe('fine-tuning the network on dice whose icons it was not trained on', ()
   }, 60_000);
 
   it('fine-tunes a radial network on its dice turned radial-down: where the dice lie in the frame changes what it learns', () => {
-    const few = samples.slice(0, 30);
-    const options = { ...defaultFineTuneOptions, epochs: 1, jitters: 1 };
+    const { few, options } = quick();
     const { radial: _radial, ...plain } = model;
     const radial: LearnedModel = { ...plain, radial: true, views: 2 };
     const elsewhere = few.map((s) => ({ ...s, crop: { ...s.crop, radial: (s.crop.radial ?? 0) + Math.PI / 2 } }));
