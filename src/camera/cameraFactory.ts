@@ -64,7 +64,7 @@ export interface OpenedCamera {
   readonly channels: readonly ChannelRegion[];
   readonly reference: RgbImage;
   readonly dieSizePx: number;
-  /** The simulated camera, rendered throw by throw by whoever knows the dice; absent for a real source. */
+  /** The simulated camera, rendered throw by throw by whoever knows the dice, who releases it after its last frame; absent for a real source. */
   readonly simulated?: SimulatedCamera;
   /** A real camera's or a recording's frames. */
   readonly frames?: FrameSource;
@@ -118,7 +118,15 @@ export const simCameraFactory: CameraFactory = {
       fps: options.fps,
       ...(options.styles ? { styles: options.styles } : {}),
     });
-    return { channels: simulated.layout.channels, reference: simulated.emptyPlatform(), dieSizePx, simulated, replay: false };
+    let reference: RgbImage;
+    try {
+      reference = simulated.emptyPlatform();
+    } catch (e) {
+      // Never given to the caller: its sensor memory goes back here.
+      simulated.release();
+      throw e;
+    }
+    return { channels: simulated.layout.channels, reference, dieSizePx, simulated, replay: false };
   },
 };
 

@@ -28,8 +28,11 @@ export interface SimCalibrationCameraOptions {
   readonly dieSizePx?: number;
 }
 
-/** The simulated rig: every throw is a new still frame; the truth comes with it. */
-export function simCalibrationCamera(options: SimCalibrationCameraOptions): CalibrationCamera {
+/**
+ * The simulated rig: every throw is a new still frame; the truth comes with it. `close` (after the last throw) hands
+ * its sensor memory to the next simulated camera made in the process.
+ */
+export function simCalibrationCamera(options: SimCalibrationCameraOptions): CalibrationCamera & { close(): Promise<void> } {
   const camera = new SimulatedCamera({
     seed: options.seed,
     lighting: options.lighting,
@@ -45,6 +48,10 @@ export function simCalibrationCamera(options: SimCalibrationCameraOptions): Cali
     nextThrow: () => {
       const { image, truth } = camera.still();
       return Promise.resolve({ image, truth: truth.dice.map((d) => ({ center: d.center, label: simDieClass(d) })) });
+    },
+    close: () => {
+      camera.release();
+      return Promise.resolve();
     },
   };
 }

@@ -388,6 +388,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
             },
           }),
     });
+    // The session's own simulated camera: released when the session closes (every way out, after its last frame), so the
+    // next session in this process (a campaign host's next batch, a test's next command) takes its 38 MB sensor memory.
+    const simulatedCamera = opened.simulated;
+    if (simulatedCamera) closers.push(() => simulatedCamera.release());
     const { channels, reference, dieSizePx } = opened;
     if (opened.controls !== undefined && cam.source === 'device') log(`camera ${cam.device}: ${opened.controls}`);
     const simCamera = opened.simulated && simDice ? new SimThrowCamera({ camera: opened.simulated, dice: simDice, clock, frames: cam.source === 'sim' ? cam.frames : 'rest' }) : undefined;
