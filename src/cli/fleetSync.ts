@@ -21,7 +21,7 @@ export function checkFleetUrl(url: string): void {
  */
 export function attachFleetSync(io: CliIo, db: string, url: string, host?: string, later?: string): { poke: () => void; finish: () => Promise<string> } {
   checkFleetUrl(url);
-  const sync = startContinuousSync(db, url, { idleMs: 1000, minGapMs: 250, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
+  const sync = startContinuousSync(db, url, { idleMs: 1000, report: (line) => io.err(`${line}\n`), ...(host !== undefined ? { host } : {}) });
   return {
     poke: () => sync.poke(),
     finish: async () => fleetFinishLine(await sync.stop(), redactUrl(url), later ?? `run \`dicerig sync --db ${db} --to URL\` later.`),

@@ -38,11 +38,6 @@ export interface ContinuousSync {
 export interface ContinuousSyncOptions extends SyncOptions {
   /** Passes when nothing pokes (ms; default 1000). */
   readonly idleMs?: number;
-  /**
-   * Least time from a pass's start to the next one's while pokes keep coming (ms; default 0): each pass costs both
-   * ends a few queries, and a simulated rig commits a throw every few ms; a real rig's throws take seconds.
-   */
-  readonly minGapMs?: number;
   /** Told about lag and failures, one line each, when they change. */
   readonly report?: (line: string) => void;
   readonly maxBackoffMs?: number;
@@ -72,8 +67,6 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   let stopping = false;
   let poked = false;
   const wake: { fn?: () => void } = {};
-  // The wait between passes while pokes keep coming: ended by `stop`, not by a poke.
-  const gap: { fn?: () => void } = {};
   let fleet: FleetDb | undefined;
   // A broken connection pool is rebuilt on the next pass.
   const dropFleet = async (): Promise<void> => {
@@ -110,7 +103,6 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   const loop = (async () => {
     while (!stopping && !status.refused && !status.loginRefused) {
       poked = false;
-      const began = Date.now();
       try {
         await pass();
         backoff = 0;
@@ -139,7 +131,6 @@ export function startContinuousSync(localPath: string, url: string, options: Con
         continue;
       }
       if (!poked && !stopping) await sleep(options.idleMs ?? 1000, wake);
-      else if (!stopping && began + (options.minGapMs ?? 0) > Date.now()) await sleep(began + (options.minGapMs ?? 0) - Date.now(), gap);
     }
   })();
 
@@ -154,7 +145,6 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       const left = (): number => Math.max(0, deadline - Date.now());
       stopping = true;
       wake.fn?.();
-      gap.fn?.();
       const ended = await Promise.race([loop.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), flushMs).unref())]);
       // A last pass, so throws committed at the very end get out too. A server
       // that is down or still starting up (a run can end within a restart) is
