@@ -6,7 +6,7 @@
  * shared labelled-folder reader with one ground-truth sidecar per image.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabelledFolder } from '../../src/vision-io/labelledFolder.js';
 import { BrowserRenderer } from '../../src/camera/render3d/browserRenderer.js';
 import { featuresDropped } from '../../src/camera/render3d/chromiumSwitches.js';
+import { processTable } from '../support/processTable.js';
 import type { PixelBox } from '../../src/camera/render3d/labels.js';
 import type { Scene, SceneSpec } from '../../src/camera/render3d/scene.js';
 import { buildScene, emptyPlatform, withoutDie } from '../../src/camera/render3d/scene.js';
@@ -122,16 +123,8 @@ describe('3D synthetic camera in Chromium', () => {
   }, 180_000);
 
   it("starts its browser with Playwright's own disabled features and without the omnibox popups no page opens", () => {
-    // Every process's parent and command line (Linux's /proc): the renderer's browser is this process's child.
-    const processes = new Map<number, { ppid: number; args: string[] }>();
-    for (const entry of readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        processes.set(Number(entry), { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0') });
-      } catch {
-        // A process that ended meanwhile.
-      }
-    }
+    // Every process's parent and command line: the renderer's browser is this process's child.
+    const processes = processTable();
     const ours = [...processes].filter(([, p]) => p.ppid === process.pid && p.args.includes('--remote-debugging-pipe') && p.args.some((a) => a.startsWith(`--user-data-dir=${join(tmpdir(), 'dicerig-render3d-')}`)));
     expect(ours).toHaveLength(1);
     const [browserPid, browser] = ours[0] as [number, { args: string[] }];

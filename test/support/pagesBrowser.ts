@@ -6,8 +6,9 @@
  * close() closes the contexts it made, leaving the browser for the next file. Playwright ends the browser with the
  * worker.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { DISABLE_FEATURES_SWITCH, featuresDropped } from '../../src/camera/render3d/chromiumSwitches.js';
+import { processTable } from './processTable.js';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -16,19 +17,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 
 /** featuresDropped of the launched browser (a child of this process, talking to Playwright through a pipe). */
 function launchedFeaturesDropped(): string[] | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (!args.includes('--remote-debugging-pipe')) continue;
-      return featuresDropped(args);
-    } catch {
-      // A process that ended meanwhile.
-    }
-  }
-  return undefined;
+  const browser = [...processTable().values()].find((p) => p.ppid === process.pid && p.args.includes('--remote-debugging-pipe'));
+  return browser === undefined ? undefined : featuresDropped(browser.args);
 }
 
 let launched: Promise<Browser> | undefined;
