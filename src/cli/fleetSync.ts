@@ -29,11 +29,15 @@ export function attachFleetSync(io: CliIo, db: string, url: string, host?: strin
 }
 
 /** Where replication got when the session ended, and (`afterwards`) what copies any throw it left behind. */
-export function fleetFinishLine(s: Pick<ContinuousSyncStatus, 'refused' | 'loginRefused' | 'error' | 'behind'>, where: string, afterwards: string): string {
+export function fleetFinishLine(s: Pick<ContinuousSyncStatus, 'refused' | 'loginRefused' | 'error' | 'behind' | 'refusedSessions'>, where: string, afterwards: string): string {
   if (s.refused) return `Fleet store ${where}: replication stopped (${s.error}).\n`;
-  if (s.loginRefused) return `Fleet store ${where}: nothing more was copied (${s.error}); every throw is safe in the local store: once the login works, ${afterwards}\n`;
+  // Sessions the fleet refused are said first; what follows is about the others.
+  const n = s.refusedSessions.length;
+  const refused = n === 0 ? '' : `${formatCountOf(n, 'session')} refused (${s.refusedSessions.join('; ')}: why above); `;
+  const throws = n === 0 ? 'throw' : 'throw of the others';
+  if (s.loginRefused) return `Fleet store ${where}: ${refused}nothing more was copied (${s.error}); every throw is safe in the local store: once the login works, ${afterwards}\n`;
   // After a failed last pass the count from the pass before is stale: throws committed since may be missing too.
-  if (s.error !== null) return `Fleet store ${where}: could not confirm that every throw was copied (${s.error}); any not copied are safe in the local store: ${afterwards}\n`;
-  if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${formatCountOf(s.behind ?? 0, 'throw')} not copied yet; ${s.behind === 1 ? 'it is' : 'they are'} safe in the local store: ${afterwards}\n`;
-  return `Fleet store ${where}: every throw copied.\n`;
+  if (s.error !== null) return `Fleet store ${where}: ${refused}could not confirm that every ${throws} was copied (${s.error}); any not copied are safe in the local store: ${afterwards}\n`;
+  if ((s.behind ?? 0) > 0) return `Fleet store ${where}: ${refused}${formatCountOf(s.behind ?? 0, 'throw')} not copied yet; ${s.behind === 1 ? 'it is' : 'they are'} safe in the local store: ${afterwards}\n`;
+  return `Fleet store ${where}: ${refused}every ${throws} copied.\n`;
 }

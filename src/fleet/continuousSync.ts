@@ -12,8 +12,11 @@ import { syncStore, type SyncOptions } from './replicate.js';
  * when PostgreSQL is down this loop retries with backoff (0.5 s doubling to
  * 30 s) and reports how many throws are waiting. At the run's end `stop`
  * keeps trying its last pass for the flush time, so a server restarting just
- * then still gets every throw. What the fleet refuses (a broken chain), and a
- * login it refuses (no password, a wrong one), are reported once and not retried.
+ * then still gets every throw. A session the fleet refuses (a broken chain: an
+ * older session of the store changed since it was recorded, say) is reported
+ * once and left out while it stays as it is; the other sessions, the running
+ * one among them, go on being copied. A login the fleet refuses (no password, a
+ * wrong one) is reported once and stops replication for the run.
  */
 export interface ContinuousSyncStatus {
   /** Local throws the fleet store did not hold at the last pass (unknown before the first). */
@@ -23,6 +26,8 @@ export interface ContinuousSyncStatus {
   readonly error: string | null;
   /** True once a refusal stopped replication for this run. */
   readonly refused: boolean;
+  /** The sessions the fleet store refused (each named as `session N (NAME) of PATH`), left out while unchanged; the others are copied. */
+  readonly refusedSessions: readonly string[];
   /** True once the fleet store would not let this host log in: replication stopped for this run, and a later `dicerig sync` can copy it all once the login is fixed. */
   readonly loginRefused: boolean;
 }
@@ -63,7 +68,9 @@ const LAST_PASS_FIRST_WAIT_MS = 250;
 export function startContinuousSync(localPath: string, url: string, options: ContinuousSyncOptions = {}): ContinuousSync {
   const where = redactUrl(url);
   const report = options.report ?? (() => undefined);
-  let status: ContinuousSyncStatus = { behind: null, throwsCopied: 0, error: null, refused: false, loginRefused: false };
+  let status: ContinuousSyncStatus = { behind: null, throwsCopied: 0, error: null, refused: false, loginRefused: false, refusedSessions: [] };
+  // Why each refused session was refused, as last said: a session refused again for the same reason is not said again.
+  const refusals = new Map<number, { name: string; why: string }>();
   let stopping = false;
   let poked = false;
   const wake: { fn?: () => void } = {};
@@ -93,7 +100,17 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       local = LocalRows.open(localPath, { besideWriter: true });
     }
     fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
-    const r = await syncStore(local, fleet, { ...options, copied });
+    const r = await syncStore(local, fleet, {
+      ...options,
+      copied,
+      keepGoing: true,
+      onRefused: (session, why) => {
+        if (refusals.get(session.id)?.why === why) return;
+        refusals.set(session.id, { name: session.name, why });
+        status = { ...status, refusedSessions: [...refusals.values()].map((x) => x.name) };
+        report(`fleet: ${where} refused ${why} It stays in the local store (\`dicerig verify\` checks it); the other sessions go on being copied.`);
+      },
+    });
     fleetHeld = local.throwTotal() - r.behind;
     const wasFailing = status.error !== null;
     status = { ...status, behind: r.behind, throwsCopied: status.throwsCopied + r.throws, error: null };

@@ -35,19 +35,23 @@ export interface SyncOptions {
   /** Wall clock (ms) for `synced_at`. */
   readonly now?: () => number;
   /**
-   * Sessions found fully copied by an earlier pass of this process, by local
-   * id, with the local state they had then (`LocalRows.stamp`): skipped while
-   * that state is unchanged (continuous sync passes often). Only a shortcut:
-   * where to resume is always read from the fleet store.
+   * Sessions found fully copied (or, with `keepGoing`, refused) by an earlier
+   * pass of this process, by local id, with the local state they had then
+   * (`LocalRows.stamp`): skipped while that state is unchanged (continuous sync
+   * passes often). Only a shortcut: where to resume is always read from the
+   * fleet store.
    */
   readonly copied?: Map<number, string>;
   /** Called after each committed batch. */
   readonly onBatch?: (progress: BatchProgress) => void;
   /**
    * Go on past a session the fleet store refuses (a fork, a changed throw: `FleetIntegrityError`), copying the
-   * others, and list the refusals in the result; without it the first refusal ends the pass (a run's live copy).
+   * others, and list the refusals in the result; without it the first refusal ends the pass. With `copied`, a refused
+   * session is skipped too while unchanged: it would only be refused again.
    */
   readonly keepGoing?: boolean;
+  /** With `keepGoing`: told each session the fleet store refuses, with why (the result's `refused` line). */
+  readonly onRefused?: (session: { readonly id: number; readonly name: string }, why: string) => void;
 }
 
 export interface BatchProgress {
@@ -108,6 +112,8 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
         // One session refused (its refused batch rolled back) need not keep the store's other sessions out.
         if (options.keepGoing !== true || !(e instanceof FleetIntegrityError)) throw e;
         refused.push(e.message);
+        options.copied?.set(s.id, stamp);
+        options.onRefused?.({ id: s.id, name: sessionName(s, local.path) }, e.message);
         break;
       }
       totals.batches++;

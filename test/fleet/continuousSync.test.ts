@@ -5,6 +5,7 @@ import { openFleet } from '../../src/fleet/connect.js';
 import { startContinuousSync } from '../../src/fleet/continuousSync.js';
 import { LocalRows } from '../../src/fleet/localRows.js';
 import { syncStore } from '../../src/fleet/replicate.js';
+import { openDatabase } from '../../src/store/sqlite.js';
 import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
@@ -63,6 +64,41 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       expect((await fleetSession())?.state).toBe('finished');
       expect(await pass()).toMatchObject({ batches: 0 });
       expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+    } finally {
+      local.close();
+      store.close();
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it('leaves out a session the fleet store refused while it stays as it was, copies the store\'s other session meanwhile, and tries it again once it changes', async () => {
+    const path = join(dir, 'refused.db');
+    const { store, dice, session, rig } = storeWithSession(path);
+    for (let i = 1; i <= 5; i++) store.recordThrow(session.id, okThrow(i, dice));
+    const raw = openDatabase(path);
+    raw.prepare("UPDATE rolls SET face_id = 'crit', symbol = 'crit' WHERE seq = 0 AND throw_id = (SELECT id FROM throws WHERE session_id = ? AND idx = 2)").run(session.id);
+    raw.close();
+    const other = store.createSession({ name: 'after', config: { channels: 3 }, simulated: false, rigId: rig.id, startedAt: 1_700_100_000_000 });
+    store.recordThrow(other.id, okThrow(1, dice));
+    const url = await server.createDatabase('refused');
+    const fleet = await openFleet(url);
+    const local = LocalRows.open(path);
+    const copied = new Map<number, string>();
+    const told: string[] = [];
+    const pass = () => syncStore(local, fleet, { copied, keepGoing: true, onRefused: (s, why) => told.push(`${s.name}: ${why}`) });
+    try {
+      expect(await pass()).toMatchObject({ throws: 1, behind: 0 });
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatch(/^session 1 \(bench-test\) of .*refused\.db: session 1 \(bench-test\) of .*: throw 2 does not match its hash/);
+      // Nothing changed: the refused session is not read again, and the other goes on being copied.
+      store.recordThrow(other.id, okThrow(2, dice));
+      expect(await pass()).toMatchObject({ batches: 1, throws: 1 });
+      expect(told).toHaveLength(1);
+      // Changed (a throw more): tried again, and refused again.
+      store.recordThrow(session.id, okThrow(6, dice));
+      expect(await pass()).toMatchObject({ batches: 0, throws: 0, refused: [expect.stringMatching(/throw 2 does not match its hash/)] });
+      expect(told).toHaveLength(2);
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path).filter((k) => k.startsWith(local.genesis(other.id) as string))));
     } finally {
       local.close();
       store.close();

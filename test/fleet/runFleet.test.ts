@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/sqlite.js';
 import { runCli } from '../cli/runCli.js';
 import { tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
@@ -61,4 +62,27 @@ describe('dicerig run --fleet and the local store (a real PostgreSQL)', () => {
     expect(Date.now() - started).toBeLessThan(8000);
     expect(await fleetSessionCount(url)).toBe(0);
   }, 60_000);
+  it('goes on copying the running session when the store holds an older session the fleet store refuses, and names that one once', async () => {
+    const config = sessionConfig('refused-old.yaml', 12);
+    const db = join(dir, 'refused-old.db');
+    expect((await runCli('run', config, '--db', db, '--plain')).code).toBe(0);
+    // The older session's throw changed after it was recorded: the fleet store refuses that session, as sync does.
+    const raw = openDatabase(db);
+    raw.prepare("UPDATE rolls SET face_id = CASE face_id WHEN '1' THEN '2' ELSE '1' END WHERE seq = 0 AND throw_id = (SELECT id FROM throws WHERE session_id = 1 AND idx = 3)").run();
+    raw.close();
+    const url = await freshFleet();
+    const r = await runCli('run', config, '--db', db, '--plain', '--fleet', url);
+    expect(r.code, r.err).toBe(0);
+    const refusals = r.err.match(/fleet: .*session 1 .*throw 3 does not match its hash/g) ?? [];
+    expect(refusals, r.err).toHaveLength(1);
+    expect(r.err).not.toMatch(/replication to .* stopped/);
+    expect(r.out).toMatch(/Fleet store .*: 1 session refused \(session 1 .*\); every throw of the others copied\./);
+    // Every throw of session 2 is in the fleet store, none of session 1.
+    const local = localThrows(db);
+    const fleet = await fleetThrows(url);
+    const genesisOf = (k: string): string => k.split('|')[0] as string;
+    const second = local.filter((k) => genesisOf(k) !== genesisOf(local[0] as string));
+    expect(second.length).toBeGreaterThanOrEqual(12);
+    expect(sorted(fleet)).toEqual(sorted(second));
+  }, 90_000);
 });

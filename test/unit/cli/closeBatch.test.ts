@@ -43,7 +43,7 @@ describe("closing a campaign batch while the fleet store does not answer", () =>
 
 describe("the line a batch session's run ends with when replication fell short", () => {
   it('points to the rig host catching up before it closes the batch, where a plain run points to dicerig sync (which closes no batch)', () => {
-    const behind = { refused: false, loginRefused: false, error: null, behind: 2 };
+    const behind = { refused: false, loginRefused: false, error: null, behind: 2, refusedSessions: [] };
     const plain = fleetFinishLine(behind, 'postgres://fleet', 'run `dicerig sync --db rig.db --to URL` later.');
     expect(plain).toBe('Fleet store postgres://fleet: 2 throws not copied yet; they are safe in the local store: run `dicerig sync --db rig.db --to URL` later.\n');
     const batch = fleetFinishLine({ ...behind, error: 'Cannot reach the fleet store' }, 'postgres://fleet', BATCH_CATCH_UP);
