@@ -9,7 +9,7 @@ import { STREAM_NOT_RESUMED } from '../session/streamSession.js';
 import { shellWord } from '../core/format.js';
 import type { FleetSessionInfo } from '../fleet/fleetReader.js';
 import type { TakenOver } from '../fleet/takenOver.js';
-import { liveness, type Liveness } from '../store/processLiveness.js';
+import { inOtherPidNamespace, liveness, type Liveness } from '../store/processLiveness.js';
 import { editedImports, editedImportWords, type EditedImport } from '../store/importedEdits.js';
 import type { SessionRecord } from '../store/records.js';
 import type { RollStore } from '../store/rollStore.js';
@@ -38,11 +38,13 @@ export interface SessionListing {
   readonly edited: readonly EditedImport[] | null;
 }
 
-/** The process a local session's claim names, and whether it still runs (`unknown`: it ran on another host). */
+/** The process a local session's claim names, and whether it still runs (`unknown`: it ran on another host, or in another PID namespace of this one). */
 export interface ClaimingProcess {
   readonly pid: number;
   readonly host: string;
   readonly liveness: Liveness;
+  /** It ran on this host in another PID namespace (a container): its pid names nobody here, or another process. */
+  readonly otherPidNamespace: boolean;
 }
 
 export interface LocalSessionListing extends SessionListing {
@@ -103,7 +105,7 @@ export function localSessionListings(store: RollStore): LocalSessionListing[] {
       reviewCount: store.reviewLog.head(s.id)?.count ?? 0,
       reviewsHead: store.reviewLog.head(s.id)?.hash ?? '',
       edited: orNull(editedImports(s.configJson)),
-      process: holder === undefined ? null : { pid: holder.pid, host: holder.host, liveness: liveness(holder) },
+      process: holder === undefined ? null : { pid: holder.pid, host: holder.host, liveness: liveness(holder), otherPidNamespace: inOtherPidNamespace(holder) },
     };
   });
 }
@@ -153,6 +155,6 @@ function localStateWords(s: LocalSessionListing, db?: string): string {
   const resume = s.kind === 'stream' ? STREAM_NOT_RESUMED : `resume it with dicerig run --resume ${s.id}${db !== undefined ? ` --db ${shellWord(db)}` : ''}`;
   if (s.process === null) return `running? (no process holds it: ${resume})`;
   if (s.process.liveness === 'dead') return `running? (its process ${s.process.pid} on this host is gone: ${resume})`;
-  if (s.process.liveness === 'unknown') return `running (process ${s.process.pid} on host ${s.process.host})`;
+  if (s.process.liveness === 'unknown') return `running (process ${s.process.pid} ${s.process.otherPidNamespace ? 'in another PID namespace (a container) on this host' : `on host ${s.process.host}`})`;
   return 'running';
 }

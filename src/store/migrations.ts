@@ -232,6 +232,12 @@ export const MIGRATIONS: readonly Migration[] = [
         reviews_head = coalesce((SELECT rv.hash FROM reviews rv WHERE rv.session_id = sessions.id ORDER BY rv.id DESC LIMIT 1), '');
     `,
   },
+  {
+    version: 9,
+    description: 'session locks name the PID namespace of the process writing a session (session_locks.pid_ns), so a process in a container on the same host name is not judged by a pid that means nothing here',
+    // '' for claims made before: judged by pid, boot and start time as then.
+    sql: `ALTER TABLE session_locks ADD COLUMN pid_ns TEXT NOT NULL DEFAULT '';`,
+  },
 ];
 
 /** The schema version this software writes. */

@@ -2,13 +2,13 @@
  * Which process writes a rig session. Two processes resuming one session would both append throws to it (every roll
  * stored twice, the budget spent twice over), so a session is claimed by the process that writes it: one row per
  * session, read and written in one IMMEDIATE transaction, so two claims made at the same moment are serialised by
- * SQLite and the second sees the first's row. The row names the process (pid, host, boot, start time), so a claim
+ * SQLite and the second sees the first's row. The row names the process (pid, host, boot, start time, PID namespace), so a claim
  * left by a process that died (kill -9, a power loss) is told from a live one and taken over; one held on another
  * host cannot be judged from here and is taken over only when the user says so.
  */
 import { randomUUID } from 'node:crypto';
 import { SessionLockedError } from './errors.js';
-import { liveness, thisProcess, type ProcessIdentity } from './processLiveness.js';
+import { inOtherPidNamespace, liveness, thisProcess, type ProcessIdentity } from './processLiveness.js';
 import type { Database } from './sqlite.js';
 
 /** A claim as stored: the process and when it took the session. */
@@ -30,6 +30,7 @@ interface LockRow {
   host: string;
   bootId: string;
   procStart: string;
+  pidNs: string;
   takenAt: number;
 }
 
@@ -46,7 +47,7 @@ export class SessionLocks {
   claim(sessionId: number, options: ClaimOptions = {}): ClaimResult {
     return this.db.transaction((): ClaimResult => {
       const row = this.db
-        .prepare<LockRow>('SELECT token, pid, host, boot_id AS bootId, proc_start AS procStart, taken_at AS takenAt FROM session_locks WHERE session_id = ?')
+        .prepare<LockRow>('SELECT token, pid, host, boot_id AS bootId, proc_start AS procStart, pid_ns AS pidNs, taken_at AS takenAt FROM session_locks WHERE session_id = ?')
         .get(sessionId);
       if (row?.token === this.token) return undefined;
       let result: ClaimResult;
@@ -58,8 +59,8 @@ export class SessionLocks {
       }
       const me = thisProcess();
       this.db
-        .prepare('INSERT OR REPLACE INTO session_locks (session_id, token, pid, host, boot_id, proc_start, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(sessionId, this.token, me.pid, me.host, me.bootId, me.procStart, Date.now());
+        .prepare('INSERT OR REPLACE INTO session_locks (session_id, token, pid, host, boot_id, proc_start, pid_ns, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(sessionId, this.token, me.pid, me.host, me.bootId, me.procStart, me.pidNs, Date.now());
       return result;
     }).immediate();
   }
@@ -67,7 +68,7 @@ export class SessionLocks {
   /** Every session's claim as stored, by session id: who last took it and has not let it go (`sessions` tells a dead holder from a live one). */
   holders(): Map<number, SessionLockHolder> {
     const rows = this.db
-      .prepare<LockRow & { sessionId: number }>('SELECT session_id AS sessionId, token, pid, host, boot_id AS bootId, proc_start AS procStart, taken_at AS takenAt FROM session_locks')
+      .prepare<LockRow & { sessionId: number }>('SELECT session_id AS sessionId, token, pid, host, boot_id AS bootId, proc_start AS procStart, pid_ns AS pidNs, taken_at AS takenAt FROM session_locks')
       .all();
     return new Map(rows.map(({ sessionId, token: _token, ...holder }) => [sessionId, holder]));
   }
@@ -79,11 +80,14 @@ export class SessionLocks {
 
   private lockedError(sessionId: number, holder: SessionLockHolder, state: 'alive' | 'unknown'): SessionLockedError {
     const since = new Date(holder.takenAt).toISOString();
-    const who = `process ${holder.pid} on host ${holder.host} (since ${since})`;
+    const container = inOtherPidNamespace(holder);
+    const who = `process ${holder.pid} ${container ? `in another PID namespace (a container) on host ${holder.host}` : `on host ${holder.host}`} (since ${since})`;
     const todo =
       state === 'alive'
         ? `Wait for it to end, or stop it (Ctrl-C in its terminal, or kill -INT ${holder.pid}: it stops after the current throw), then resume again.`
-        : `This host cannot tell whether it still runs: stop it on ${holder.host}, or, if that process is gone (its host crashed or is off), resume with --take-over.`;
+        : container
+          ? `This process cannot see that one's processes: stop it in its container, or, if it is gone (the container stopped), resume with --take-over.`
+          : `This host cannot tell whether it still runs: stop it on ${holder.host}, or, if that process is gone (its host crashed or is off), resume with --take-over.`;
     return new SessionLockedError(
       `Session ${sessionId} in ${this.path} is being run by ${who}; a second run would store every throw twice, so this one writes nothing. ${todo}`,
       { db: this.path, session: sessionId, pid: holder.pid, host: holder.host },

@@ -52,7 +52,7 @@ describe('dicerig sessions', () => {
 
     const live = await listed(db);
     expect(live.text).toMatch(/^1 +running +\d+$/m);
-    expect(live.json[0]?.process).toEqual({ pid, host: hostname(), liveness: 'alive' });
+    expect(live.json[0]?.process).toEqual({ pid, host: hostname(), liveness: 'alive', otherPidNamespace: false });
 
     child.kill('SIGKILL');
     await ended;

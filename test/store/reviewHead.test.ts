@@ -89,10 +89,10 @@ describe('the review chain head', () => {
   });
 });
 
-/** Makes a store file what schema 7 wrote: the same tables without the head columns. */
+/** Makes a store file what schema 7 wrote: the same tables without the head columns (nor the later locks' PID namespace). */
 function asSchema7(path: string): void {
   const db = openDatabase(path);
-  db.exec('ALTER TABLE sessions DROP COLUMN review_count; ALTER TABLE sessions DROP COLUMN reviews_head;');
+  db.exec('ALTER TABLE sessions DROP COLUMN review_count; ALTER TABLE sessions DROP COLUMN reviews_head; ALTER TABLE session_locks DROP COLUMN pid_ns;');
   db.pragma('user_version = 7');
   db.close();
 }

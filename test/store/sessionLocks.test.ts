@@ -1,6 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { pidNamespace } from '../../src/store/processLiveness.js';
 import { SessionLockedError } from '../../src/store/errors.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
@@ -79,4 +83,40 @@ describe('session locks', () => {
       b.close();
     }
   });
+  // `unshare --pid` needs root (CI runs as root); elsewhere this case cannot be made and is skipped.
+  const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  it.runIf(canUnshare)('refuses, unless told to take it over, a claim held by a live process in another PID namespace on this host (a container), whose pid names another process here', async () => {
+    const path = tempDbPath();
+    const a = RollStore.open(path);
+    const session = a.createSession({ config: {}, simulated: true, startedAt: 1 });
+    a.close();
+    // A real process in a PID namespace of its own (pid 1 there) claims the session and holds it until told to end.
+    const store = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'store', 'rollStore.js');
+    const script = `const { RollStore } = await import(${JSON.stringify(store)}); const s = RollStore.open(${JSON.stringify(path)}); s.claimSession(${session.id}); console.log(process.pid); process.stdin.on('data', () => {}); process.stdin.on('end', () => { s.close(); });`;
+    const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, '--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      expect(Number(line.toString().trim())).toBe(1);
+      const raw = openDatabase(path, { readonly: true });
+      const held = raw.prepare('SELECT pid, pid_ns AS pidNs FROM session_locks WHERE session_id = ?').get(session.id) as { pid: number; pidNs: string };
+      raw.close();
+      expect(held.pid).toBe(1);
+      expect(held.pidNs).toMatch(/^pid:\[\d+\]$/);
+      expect(held.pidNs).not.toBe(pidNamespace());
+      const b = RollStore.open(path);
+      try {
+        // Pid 1 here is this machine's init, alive and started at another time: judged by it, the claim looked dead.
+        const e = errorOf(() => b.claimSession(session.id));
+        expect(e).toBeInstanceOf(SessionLockedError);
+        expect(e.message).toContain(`process 1 in another PID namespace (a container) on host ${hostname()}`);
+        expect(e.message).toContain('resume with --take-over');
+        expect(b.claimSession(session.id, { takeOver: true })).toMatchObject({ why: 'taken-over', tookOverFrom: { pid: 1, pidNs: held.pidNs } });
+      } finally {
+        b.close();
+      }
+    } finally {
+      child.stdin.end();
+      await once(child, 'exit');
+    }
+  }, 30_000);
 });

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { liveness, thisProcess, type ProcessIdentity } from '../../src/store/processLiveness.js';
+import { inOtherPidNamespace, liveness, thisProcess, type ProcessIdentity } from '../../src/store/processLiveness.js';
 
 /** The folder a test run writes its scratch files into, and how to be rid of it. */
 export interface ScratchFolder {
@@ -27,20 +27,8 @@ export function makeScratchFolder(owner: ProcessIdentity = thisProcess()): Scrat
   const folder = makeFolder();
   // Which run it is, so a later run can tell the folder of a run that was killed (its memory with it) and remove it:
   // named as a session lock names its process, so a pid used again by another process is not taken for the run.
-  writeFileSync(join(folder.path, OWNER_FILE), `${JSON.stringify({ ...owner, pidNamespace: pidNamespace() })}\n`);
+  writeFileSync(join(folder.path, OWNER_FILE), `${JSON.stringify(owner)}\n`);
   return folder;
-}
-
-/**
- * This process's PID namespace ('' where it cannot be read). A run in another one (a container sharing /tmp, a run
- * under `unshare --pid`) names a pid this one cannot see, or that is another process here: its folder is not judged.
- */
-function pidNamespace(): string {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return '';
-  }
 }
 
 function makeFolder(): ScratchFolder {
@@ -80,7 +68,6 @@ const PREFIX = 'dicerig-tests-';
  */
 export function removeLeftovers(isDead: (owner: ProcessIdentity) => boolean = (owner) => liveness(owner) === 'dead'): string[] {
   const removed: string[] = [];
-  const here = pidNamespace();
   for (const parent of new Set([tmpdir(), '/dev/shm'])) {
     let names: string[];
     try {
@@ -90,14 +77,16 @@ export function removeLeftovers(isDead: (owner: ProcessIdentity) => boolean = (o
     }
     for (const name of names) {
       const path = join(parent, name);
-      let owner: ProcessIdentity & { pidNamespace?: string };
+      let owner: ProcessIdentity;
       try {
-        owner = JSON.parse(readFileSync(join(path, OWNER_FILE), 'utf8')) as ProcessIdentity & { pidNamespace?: string };
+        owner = JSON.parse(readFileSync(join(path, OWNER_FILE), 'utf8')) as ProcessIdentity;
       } catch {
         continue;
       }
       if (!Number.isInteger(owner?.pid) || owner.pid <= 0) continue;
-      if (owner.pidNamespace !== undefined && owner.pidNamespace !== '' && here !== '' && owner.pidNamespace !== here) continue;
+      // A run in another PID namespace (a container sharing /tmp, a run under `unshare --pid`): judged as a session
+      // lock judges it, whatever `isDead` says of its pid, which names nobody here or another process.
+      if (inOtherPidNamespace({ ...owner, pidNs: owner.pidNs ?? '' })) continue;
       if (!isDead(owner)) continue;
       if (mountedHere(path)) spawnSync('umount', ['--lazy', path]);
       rmSync(path, { recursive: true, force: true });

@@ -52,9 +52,9 @@ describe('the scratch folders of runs that were killed', () => {
     const elsewhere = makeScratchFolder({ ...thisProcess(), pid: dead, procStart: '' });
     const ownerFile = join(elsewhere.path, '.dicerig-run-pid');
     try {
-      const owner = JSON.parse(readFileSync(ownerFile, 'utf8')) as { pidNamespace: string };
-      expect(owner.pidNamespace).toMatch(/^pid:\[\d+\]$/);
-      writeFileSync(ownerFile, JSON.stringify({ ...owner, pidNamespace: 'pid:[1]' }));
+      const owner = JSON.parse(readFileSync(ownerFile, 'utf8')) as { pidNs: string };
+      expect(owner.pidNs).toMatch(/^pid:\[\d+\]$/);
+      writeFileSync(ownerFile, JSON.stringify({ ...owner, pidNs: 'pid:[1]' }));
       const removed = removeLeftovers((o) => o.pid === dead && liveness(o) === 'dead');
       expect(removed).not.toContain(elsewhere.path);
       expect(existsSync(elsewhere.path)).toBe(true);
