@@ -6,7 +6,9 @@
  * no more than the first) and with / without the flags.
  *
  * Each child's heap starts afresh, so its first session shows the start-up limit and the later ones the limit V8 set
- * from what lived. Prints; asserts nothing. These machines are shared: compare the ratios of one run.
+ * from what lived (why it is tight, and how the flag loosens it: bin/dicerig.js). Which session the run of
+ * mark-compacts starts in varies from run to run (2 or 3, now and then 1). Prints; asserts nothing. These machines
+ * are shared: compare the ratios of one run.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
