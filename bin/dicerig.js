@@ -7,7 +7,11 @@ import { setFlagsFromString } from 'node:v8';
 // A process that runs session after session (serve, a campaign host's batches) kept its old generation's limit close
 // to what lived, and as the frames' large buffers came and went V8 ran some 50 full mark-compacts in each session
 // after the first (3 sessions of a 150-roll demo in one process: 3.3, 3.8, 4.1 s of CPU; with a growing factor of 4:
-// 3.3, 2.5, 2.3 s and one mark-compact each). The cost is a heap limit of some four times what lives.
+// 3.3, 2.5, 2.3 s and one mark-compact each). Why (--trace-gc-verbose): after each mark-compact V8 grows the limit by
+// how fast the program allocates in the old generation against how fast it collects; a session's loop allocates
+// there ~0.5 MB/s, so the factor falls to its least, 1.1: the limit is what lives + 8 MB (+ the young generation), and
+// the array buffers allocated since the last mark-compact count against it, ~4 MB a throw (the frame's copy most of
+// it). bench/gcSessions.ts prints the figures. The cost is a heap limit of some four times what lives.
 setFlagsFromString('--heap-growing-percent=300');
 
 const entry = new URL('../dist/cli/main.js', import.meta.url);

@@ -64,10 +64,16 @@ export interface PipelineOptions {
 
 export const defaultCockedLimits: Omit<CockedOptions, 'expectedArea'> = { maxElongation: 1.09, areaRange: [0.8, 1.26] };
 
+/**
+ * The look beside the dice, one for every frame: its scratch (some 0.2 MB of cell sums for four dice) was made afresh
+ * for each frame, short-lived buffers the engine counts against its old generation's limit until a collection frees
+ * them (bench/gcSessions.ts). `readFrame` runs to its end without yielding, so no two frames share it at once.
+ */
+const surroundings = new SurroundingsJudge();
+
 /** Reads every die on a settled frame. */
 export function readFrame(frame: RgbImage, reference: RgbImage, channels: readonly ChannelRegion[], reader: FaceReader, options: PipelineOptions): FrameReading {
   const located = locateDice(frame, reference, channels, options.locate);
-  const surroundings = new SurroundingsJudge();
   const readings: DieReading[] = located.dice.map((die) => {
     const cut = cropSquare(frame, options.cropCentre ? options.cropCentre(die.center) : die.center, options.dieSizePx * options.cropScale);
     const crop = cut.image;

@@ -28,6 +28,15 @@ describe('filling the holes of a foreground mask', () => {
     expect(fillHoles(big.m, big.w, big.h, 9)).toBe(8);
   });
 
+  it('fills a mask the same after filling a larger one with its holes elsewhere (the scratch carried from call to call holds nothing of it)', () => {
+    // The larger mask: blobs with 1-pixel holes all over, so every part of the scratch was a hole's label once.
+    const large = mask(Array.from({ length: 12 }, (_, y) => (y % 3 === 1 ? '#.#'.repeat(6) : '###'.repeat(6))));
+    expect(fillHoles(large.m, large.w, large.h, 2)).toBe(24);
+    const { m, w, h } = mask(['.......', '.#####.', '.#..##.', '.#..##.', '.#####.', '.......']);
+    expect(fillHoles(m, w, h, 10)).toBe(4);
+    expect(text(m, w)).toEqual(['.......', '.#####.', '.#####.', '.#####.', '.#####.', '.......']);
+  });
+
   it('takes background joined only at a corner as two holes, as the holes of an 8-connected blob are', () => {
     // Two 1-pixel holes touching diagonally: each is smaller than 2 pixels, so both are filled.
     const { m, w, h } = mask(['####', '#.##', '##.#', '####']);

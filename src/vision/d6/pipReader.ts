@@ -155,6 +155,13 @@ let fillStack = new Int32Array(0);
 /** Centres of the holes that are not pips, reused likewise. */
 let otherX = new Float64Array(0);
 let otherY = new Float64Array(0);
+/**
+ * The face's and the holes' labels, reused likewise (read to read, only the first w x h values): a fresh pair cost
+ * some 0.36 MB of short-lived buffers a throw of four dice, which the engine counts against its old generation's
+ * limit until a collection frees them (bench/gcSessions.ts).
+ */
+let faceLabelScratch = new Int32Array(0);
+let holeLabelScratch = new Int32Array(0);
 
 /*
  * The per-pixel passes of a read, each its own small function: the engine optimises these loops on
@@ -365,7 +372,11 @@ export class D6PipReader implements FaceReader {
     // The face is held tighter than the pip split: a platform closer to the body colour than the pips must not join the face.
     const faceThreshold = Math.max(o.minThreshold, threshold * 0.5);
     for (let i = 0; i < w * h; i++) bodyMask[i] = (dist[i] as number) <= faceThreshold ? 1 : 0;
-    const bodyCc = connectedComponents(bodyMask, w, h, 4);
+    if (faceLabelScratch.length < w * h) {
+      faceLabelScratch = new Int32Array(w * h);
+      holeLabelScratch = new Int32Array(w * h);
+    }
+    const bodyCc = connectedComponents(bodyMask, w, h, 4, faceLabelScratch.subarray(0, w * h));
     let face: Blob | undefined;
     let faceScore = Number.POSITIVE_INFINITY;
     for (const b of bodyCc.blobs) {
@@ -390,7 +401,7 @@ export class D6PipReader implements FaceReader {
     const outlineDeg = ((((Math.atan2(m4im, m4re) * 180) / Math.PI / 4 - 45) % 90) + 90) % 90;
 
     // 4. Holes that look like pips; other sizeable holes are kept to check against the pattern's face.
-    const holeCc = connectedComponents(holes, w, h, 8);
+    const holeCc = connectedComponents(holes, w, h, 8, holeLabelScratch.subarray(0, w * h));
     const scale = faceSide * faceSide;
     const [minA, maxA] = o.pipAreaRange;
     const pips: Blob[] = [];
