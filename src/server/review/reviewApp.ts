@@ -297,10 +297,12 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
     } catch (e) {
       if (!(e instanceof ReviewError)) throw e;
       // The answers that stand and the counts as the server has them: a refusal can come of a change made elsewhere.
+      // The store's "Nothing was stored." speaks of one roll; the batch says it of them all.
       const error = `${e.message.replace(/ Nothing was stored\.$/, '')} No correction of this batch was stored.`;
       return reply.code(REFUSAL_STATUS[e.refusal]).send({ error, refusal: e.refusal, stored: standing(ids), dice: dieSummary(current(), open(), store.unresolvedRolls(sessionId)) });
     }
   });
+
   /** A refusal as the page takes it: why, and (for a roll answered already) the answers stored, with the dice's counts now. */
   function refusalBody(e: ReviewError, error: string, stored: ReturnType<typeof standing>) {
     if (e.refusal !== 'already-reviewed') return { error, refusal: e.refusal };
