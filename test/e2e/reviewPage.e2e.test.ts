@@ -213,6 +213,8 @@ describe('the review page when things go wrong', () => {
     await card(0).click();
     await card(2).click({ modifiers: ['Shift'] });
     expect(await page.locator('#selection').textContent()).toBe('3 labelled crops selected: press "correct" (or c), then the right face, to correct all 3 (Esc: just one)');
+    // The range is of cards, not of the text on them.
+    expect(await page.evaluate(() => (globalThis as unknown as { getSelection(): { toString(): string } }).getSelection().toString())).toBe('');
     await card(1).locator('button.correct').click();
     expect(await page.locator('#message').textContent()).toBe('Correcting 3 crops (3 say 6 (Ada)): press the right face, or 0 if you cannot tell (Esc: keep them).');
     await page.keyboard.press('5');

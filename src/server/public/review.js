@@ -130,6 +130,10 @@ function focusedCard() {
 // Set by a pointer press: its click selects (shift/ctrl-click ranges need the anchor the focus would reset).
 let pointing = false;
 document.addEventListener('pointerdown', () => (pointing = true), true);
+// A shift-click on a card picks a range of cards; the browser would also select the text from the last click to it.
+document.addEventListener('mousedown', (ev) => {
+  if (ev.shiftKey && ev.target.closest?.('.crop')) ev.preventDefault();
+});
 document.addEventListener('focusin', () => {
   if (pointing) return void (pointing = false);
   const i = focusedCard();
