@@ -225,6 +225,16 @@ export class ReviewLog {
     return this.db.transaction((): ReviewRecord[] => inputs.map((input) => this.review(sessionId, input))).immediate();
   }
 
+  /**
+   * Stores one person's corrections of several rolls' answers (a range labelled with the wrong face), in the order
+   * given, all or none: each is checked and chained as `correct` checks and chains it, so the chain and its head move
+   * once a correction, and the first refusal (an answer changed since the person looked, a face the die does not
+   * have...) rolls every one of them back, its message naming that roll and its die.
+   */
+  correctAll(sessionId: number, inputs: readonly CorrectionInput[]): ReviewRecord[] {
+    return this.db.transaction((): ReviewRecord[] => inputs.map((input) => this.correct(sessionId, input))).immediate();
+  }
+
   /** The answer that stands for a roll (its review no later one supersedes), if any. */
   private standingAnswer(rollId: number): ReviewRecord | undefined {
     return this.db.prepare<ReviewRecord>(`SELECT ${REVIEW_COLUMNS} FROM reviews rv WHERE rv.roll_id = ? AND ${STANDING_REVIEW}`).get(rollId);

@@ -190,6 +190,72 @@ describe('the review page when things go wrong', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('corrects a range labelled with the wrong face in one action: shift-click the labelled crops, correct, the right face; a refusal changes nothing, and the counts and each card\'s history are the server\'s', async () => {
+    const { db, url } = await reviewed('batchfix');
+    const errors: string[] = [];
+    const page = await open(url, errors);
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    const ids = (await cardIds(page)).slice(0, 3);
+    const card = (k: number) => page.locator(`.crop[data-roll="${ids[k]}"]`);
+    const total = async (cell: string) => (await page.locator(`#dice .${cell}`).allTextContents()).reduce((n, t) => n + Number.parseInt(t, 10), 0);
+    // A range of three labelled 6, wrongly.
+    await card(0).click();
+    await card(2).click({ modifiers: ['Shift'] });
+    await page.keyboard.press('6');
+    await expect.poll(() => page.locator('.crop.labelled').count()).toBe(3);
+    const reviewedBefore = await total('reviewed');
+
+    // The same range of labelled crops selected, "correct" on one of them, then 5: one request corrects all three.
+    await card(0).click();
+    await card(2).click({ modifiers: ['Shift'] });
+    expect(await page.locator('#selection').textContent()).toBe('3 labelled crops selected: press "correct" (or c), then the right face, to correct all 3 (Esc: just one)');
+    // The range is of cards, not of the text on them.
+    expect(await page.evaluate(() => (globalThis as unknown as { getSelection(): { toString(): string } }).getSelection().toString())).toBe('');
+    await card(1).locator('button.correct').click();
+    expect(await page.locator('#message').textContent()).toBe('Correcting 3 crops (3 say 6 (Ada)): press the right face, or 0 if you cannot tell (Esc: keep them).');
+    await page.keyboard.press('5');
+    for (const k of [0, 1, 2]) {
+      await expect.poll(() => card(k).locator('.label').textContent()).toBe('labelled 5 by Ada (corrected)');
+      expect(await card(k).locator('.earlier').textContent()).toBe('earlier: 6 (Ada)');
+    }
+    expect(asked.at(-1)).toBe('Correct 3 crops to 5? Their answers now: 3 say 6 (Ada).');
+    expect(await page.locator('#saved').textContent()).toMatch(/^3 rolls corrected to 5; \d+ left$/);
+    expect(await total('reviewed')).toBe(reviewedBefore);
+    const labels = stored(db, (s) => s.reviews(1).slice(0, 3));
+    expect(stored(db, (s) => s.reviews(1).slice(3).map((r) => [r.rollId, r.faceId, r.supersedes]))).toEqual(labels.map((l) => [l.rollId, '5', l.id]));
+
+    // Another person corrects the middle one behind the page's back: the page's batch is refused whole, and says so.
+    const middle = stored(db, (s) => s.reviews(1).at(-2)) as NonNullable<ReturnType<RollStore['reviews']>[number]>;
+    const write = RollStore.open(db);
+    try {
+      write.reviewLog.correct(1, { rollId: middle.rollId, faceId: '4', reviewer: 'Bob', at: Date.now(), supersedes: middle.id });
+    } finally {
+      write.close();
+    }
+    const count = stored(db, (s) => s.reviews(1).length);
+    await page.keyboard.press('c');
+    await page.keyboard.press('0');
+    await expect.poll(() => page.locator('#message').textContent()).toMatch(new RegExp(`^Roll ${middle.rollId} \\(die "[^"]+"\\) was answered again since you looked: it is labelled 4 by Bob now\\. No correction of this batch was stored\\.$`));
+    expect(await card(1).locator('.label').textContent()).toBe('labelled 4 by Bob (corrected)');
+    for (const k of [0, 2]) expect(await card(k).locator('.label').textContent()).toBe('labelled 5 by Ada (corrected)');
+    expect(await page.locator('.crop.correcting').count()).toBe(0);
+    expect(stored(db, (s) => s.reviews(1).length)).toBe(count);
+
+    // Seen now, the batch is given again (c, then 0): all three can't tell, out of the reviewed count.
+    await page.keyboard.press('c');
+    await page.keyboard.press('0');
+    await expect.poll(() => card(1).locator('.label').textContent()).toBe('Ada could not tell its face: it stays unresolved (corrected)');
+    expect(await card(1).locator('.earlier').textContent()).toBe('earlier: 6 (Ada), then 5 (Ada), then 4 (Bob)');
+    expect(await card(0).locator('.earlier').textContent()).toBe('earlier: 6 (Ada), then 5 (Ada)');
+    await expect.poll(() => total('reviewed')).toBe(reviewedBefore - 3);
+    expect(stored(db, (s) => s.verify())).toMatchObject({ ok: true });
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it('asks before a face labels many crops, saying how many and what the reader had read; said no, it stores nothing', async () => {
     const { db, url } = await reviewed('confirm');
     const errors: string[] = [];

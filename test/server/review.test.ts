@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReviewServer, OPEN_SESSION_SENTENCE, readerGuess } from '../../src/server/review/reviewApp.js';
 import { recomputeVerdicts } from '../../src/server/review/sessionVerdicts.js';
 import type { SessionVerdicts } from '../../src/stats/dieVerdict.js';
@@ -297,4 +297,141 @@ describe('the review API on X-Wing dice', () => {
       rmSync(xdir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the review API correcting several labels at once', () => {
+  const cdir = mkdtempSync(join(tmpdir(), 'dicerig-review-corrections-'));
+  let cstore: RollStore;
+  let capp: FastifyInstance;
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    capp.inject({ method: 'POST', url, headers: { host: '127.0.0.1', ...headers }, payload: payload as object });
+  const correctAll = (corrections: unknown, answer: object = { face: '1' }) => post('/api/corrections', { corrections, ...answer });
+  const cstate = async () => (await capp.inject({ method: 'GET', url: '/api/review', headers: { host: '127.0.0.1' } })).json<{ dice: DieView[]; rolls: RollView[] }>();
+  type Answer = { id: number; rollId: number; face: string | null; cannotTell: boolean; reviewer: string; earlier: { id: number; face: string | null }[] };
+  type Refusal = { error: string; refusal: string; stored: Answer[]; dice: DieView[] };
+  /** `n` crops of one die still to label, labelled 6 in one batch (a range given the wrong face): their reviews. */
+  async function wrongRange(n: number) {
+    const { rolls } = await cstate();
+    const die = rolls.map((r) => r.die).find((d) => rolls.filter((r) => r.die === d).length >= n) as string;
+    const ids = rolls.filter((r) => r.die === die).slice(0, n).map((r) => r.rollId);
+    expect(ids).toHaveLength(n);
+    expect((await post('/api/labels', { rolls: ids, face: '6' })).statusCode).toBe(200);
+    return { die, labels: cstore.reviews(1).slice(-n) };
+  }
+  const faceCounts = (die: string) => (cstore.storedVerdicts(1)?.verdicts as SessionVerdicts).dice.find((d) => d.label === die)?.faces.map((f) => f.count) as number[];
+  const asked = (labels: readonly { rollId: number; id: number }[]) => labels.map((l) => ({ roll: l.rollId, supersedes: l.id }));
+
+  beforeAll(async () => {
+    cstore = RollStore.open(await declinedCopy(cdir));
+    capp = await createReviewServer({ store: cstore, sessionId: 1, reviewer: 'ada', now: () => AT });
+  }, 60_000);
+
+  afterAll(async () => {
+    await capp?.close();
+    cstore?.close();
+    rmSync(cdir, { recursive: true, force: true });
+  });
+
+  it('corrects each named label to one face in one request, superseding the answer the page showed: history on each, the verdicts remade and stored once, the counts moved', async () => {
+    const { die, labels } = await wrongRange(3);
+    const before = faceCounts(die);
+    const reviewedBefore = (await cstate()).dice.find((d) => d.label === die)?.reviewed;
+    const saves = vi.spyOn(cstore, 'saveVerdicts');
+    let res;
+    try {
+      res = await correctAll(asked(labels), { face: '1' });
+      expect(res.statusCode).toBe(200);
+      expect(saves).toHaveBeenCalledTimes(1);
+    } finally {
+      saves.mockRestore();
+    }
+    const reviews = res.json<{ reviews: Answer[] }>().reviews;
+    expect(reviews.map((r) => [r.rollId, r.face, r.reviewer, r.earlier.map((e) => [e.id, e.face])])).toEqual(labels.map((l) => [l.rollId, '1', 'ada', [[l.id, '6']]]));
+    expect(cstore.reviews(1).slice(-3).map((r) => [r.rollId, r.faceId, r.supersedes, r.reviewer, r.at])).toEqual(labels.map((l) => [l.rollId, '1', l.id, 'ada', AT]));
+    // Three ones more and three sixes fewer in the stored verdict; the reviewed count as it was (the rolls are still labelled).
+    const after = faceCounts(die);
+    expect(after.map((c, k) => c - (before[k] as number))).toEqual([3, 0, 0, 0, 0, -3]);
+    expect(res.json<{ dice: DieView[] }>().dice.find((d) => d.label === die)?.reviewed).toBe(reviewedBefore);
+    expect(cstore.verify()).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  it('refuses with 400, storing nothing, a batch that names no corrections, more than MAX_BATCH, a roll twice, ids that are not whole numbers, or no face', async () => {
+    const { labels } = await wrongRange(2);
+    const [a, b] = asked(labels) as [{ roll: number; supersedes: number }, { roll: number; supersedes: number }];
+    const count = cstore.reviews(1).length;
+    for (const [corrections, why] of [
+      [[], /with 1 to 5000 corrections/],
+      [Array.from({ length: 5001 }, (_, k) => ({ roll: k + 1, supersedes: 1 })), /with 1 to 5000 corrections/],
+      [[a, { ...b, roll: a.roll }], /^a roll is named twice; each roll takes one correction$/],
+      [[a, { ...b, roll: 1.5 }], /with 1 to 5000 corrections/],
+      [[a, { roll: b.roll }], /with 1 to 5000 corrections/],
+      [[a, { ...b, supersedes: '3' }], /with 1 to 5000 corrections/],
+      [[a, b.roll], /with 1 to 5000 corrections/],
+      ['12', /with 1 to 5000 corrections/],
+    ] as const) {
+      const res = await correctAll(corrections);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: string }>().error).toMatch(why);
+    }
+    for (const answer of [{}, { face: '' }, { face: 1 }, { face: '1', cannotTell: true }]) {
+      const res = await correctAll([a, b], answer);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: string }>().error).toMatch(/^say the right face/);
+    }
+    expect(cstore.reviews(1).length).toBe(count);
+    // MAX_BATCH corrections with the longest ids fit in one request: it reaches the store, which knows none of these rolls.
+    const longest = Array.from({ length: 5000 }, (_, k) => ({ roll: Number.MAX_SAFE_INTEGER - k, supersedes: Number.MAX_SAFE_INTEGER - k }));
+    const full = await correctAll(longest);
+    expect(full.statusCode).toBe(404);
+    expect(full.json<{ error: string }>().error).toBe(`Session 1 has no roll ${Number.MAX_SAFE_INTEGER}. No correction of this batch was stored.`);
+  });
+
+  it('stores none of a batch, with 409, when one answer changed since the page showed it, one roll has none, or one says that face already; sends back the answers that stand and the counts', async () => {
+    const { labels } = await wrongRange(3);
+    const [a, b, c] = labels as [(typeof labels)[number], (typeof labels)[number], (typeof labels)[number]];
+    // Another tab corrected the middle one to 2.
+    expect((await post(`/api/rolls/${b.rollId}/correct`, { supersedes: b.id, face: '2' })).statusCode).toBe(200);
+    const count = cstore.reviews(1).length;
+    const stale = await correctAll(asked(labels), { face: '1' });
+    expect(stale.statusCode).toBe(409);
+    const body = stale.json<Refusal>();
+    expect(body.refusal).toBe('stale');
+    expect(body.error).toMatch(new RegExp(`^Roll ${b.rollId} \\(die "[^"]+"\\) was answered again since you looked: it is labelled 2 by ada now\\. No correction of this batch was stored\\.$`));
+    expect(body.stored.map((s) => [s.rollId, s.face])).toEqual([[a.rollId, '6'], [b.rollId, '2'], [c.rollId, '6']]);
+    expect(body.dice).toEqual((await cstate()).dice);
+    expect(cstore.reviews(1).length).toBe(count);
+
+    const standingB = cstore.reviews(1).at(-1) as (typeof labels)[number];
+    const open = (await cstate()).rolls[0] as RollView;
+    for (const [batch, face, refusal, why] of [
+      [[...asked([a]), { roll: open.rollId, supersedes: a.id }], '1', 'not-reviewed', new RegExp(`^Roll ${open.rollId} \\(die "[^"]+"\\) has no answer to correct: label it\\.`)],
+      [asked([a, standingB]), '2', 'same-answer', new RegExp(`^Roll ${b.rollId} \\(die "[^"]+"\\) is labelled 2 by ada already\\.`)],
+    ] as const) {
+      const res = await correctAll(batch, { face });
+      expect(res.statusCode).toBe(409);
+      expect(res.json<Refusal>()).toMatchObject({ refusal });
+      expect(res.json<Refusal>().error).toMatch(why);
+    }
+    const badFace = await correctAll(asked([a, standingB, c]), { face: '7' });
+    expect(badFace.statusCode).toBe(400);
+    expect(badFace.json<Refusal>()).toMatchObject({ refusal: 'bad-face', error: 'A d6 die has no face "7" (its faces: 1, 2, 3, 4, 5, 6). No correction of this batch was stored.' });
+    const unknown = await correctAll([...asked([a]), { roll: 999_999, supersedes: a.id }]);
+    expect(unknown.statusCode).toBe(404);
+    expect(cstore.reviews(1).length).toBe(count);
+    // Corrected as the page now shows them, the batch is taken.
+    expect((await correctAll(asked([a, standingB, c]), { cannotTell: true })).statusCode).toBe(200);
+    expect(cstore.verify()).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  it('takes a batch correction only from its own pages, addressed to loopback, as JSON', async () => {
+    const { labels } = await wrongRange(2);
+    const count = cstore.reviews(1).length;
+    const payload = { corrections: asked(labels), face: '1' };
+    expect((await post('/api/corrections', payload, { origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect((await post('/api/corrections', payload, { host: 'evil.example' })).statusCode).toBe(403);
+    const plain = await capp.inject({ method: 'POST', url: '/api/corrections', headers: { host: '127.0.0.1', 'content-type': 'text/plain' }, payload: JSON.stringify(payload) });
+    expect(plain.statusCode).toBe(400);
+    expect(cstore.reviews(1).length).toBe(count);
+    expect((await post('/api/corrections', payload, { origin: 'http://127.0.0.1' })).statusCode).toBe(200);
+  });
 });

@@ -4,7 +4,7 @@
  * corrections (schema 5) brought forward with its reviews as they were.
  */
 import { describe, expect, it } from 'vitest';
-import { ReviewError, reviewHash } from '../../src/store/reviews.js';
+import { ReviewError, reviewHash, type ReviewRecord } from '../../src/store/reviews.js';
 import { RollStore } from '../../src/store/rollStore.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
@@ -89,6 +89,66 @@ describe('corrections of a review', () => {
     db.close();
     const again = RollStore.open(path);
     expect(again.verify().breaks[0]?.problem).toMatch(/does not match its hash/);
+    again.close();
+  });
+});
+
+/** Three rolls of die R1 declined (throws 2, 3 and 4), all labelled crit by Ada in one batch: a range labelled with the wrong face. */
+function wronglyLabelledRange() {
+  const s = storeWithSession();
+  s.store.recordThrow(s.session.id, okThrow(1, s.dice));
+  for (const n of [2, 3, 4]) s.store.recordThrow(s.session.id, throwWithDecline(n, s.dice));
+  const labels = s.store.reviewRolls(
+    s.session.id,
+    s.store.unresolvedRolls(s.session.id).map((r) => ({ rollId: r.rollId, faceId: 'crit', reviewer: 'Ada', at: 10 })),
+  );
+  expect(labels).toHaveLength(3);
+  return { ...s, labels };
+}
+
+describe('a batch of corrections', () => {
+  it('corrects several labels at once, each superseding the answer the person saw, chained one by one with the head moved each time, and verify holds', () => {
+    const { store, session, dice, labels } = wronglyLabelledRange();
+    store.recordThrow(session.id, okThrow(5, dice));
+    const fixed = store.reviewLog.correctAll(session.id, labels.map((l) => ({ rollId: l.rollId, faceId: 'hit-1', reviewer: 'Bob', at: 20, supersedes: l.id })));
+    expect(fixed.map((r) => [r.rollId, r.faceId, r.supersedes, r.afterThrow])).toEqual(labels.map((l) => [l.rollId, 'hit-1', l.id, 5]));
+    // One link of the chain a correction, each from the one before.
+    expect(fixed.map((r) => r.prevHash)).toEqual([labels[2]!.hash, fixed[0]!.hash, fixed[1]!.hash]);
+    for (const r of fixed) expect(r.hash).toBe(reviewHash(r.prevHash, r));
+    expect(store.reviewLog.head(session.id)).toEqual({ count: 6, hash: fixed[2]!.hash });
+    expect(store.dieRolls(session.id)[0]?.faces.slice(1, 4)).toEqual(['hit-1', 'hit-1', 'hit-1']);
+    expect(store.verify()).toMatchObject({ ok: true });
+    store.close();
+  });
+
+  it('stores none of a batch whose middle correction supersedes an answer changed since the person looked, naming that roll and its die', () => {
+    const { store, session, labels } = wronglyLabelledRange();
+    const [a, b, c] = labels as [ReviewRecord, ReviewRecord, ReviewRecord];
+    // Another tab corrected the middle roll meanwhile.
+    const other = store.reviewLog.correct(session.id, { rollId: b.rollId, faceId: 'focus-1', reviewer: 'Cy', at: 15, supersedes: b.id });
+    const head = store.reviewLog.head(session.id);
+    const batch = [a, b, c].map((l) => ({ rollId: l.rollId, faceId: 'hit-1', reviewer: 'Bob', at: 20, supersedes: l.id }));
+    const refused = thrown(() => store.reviewLog.correctAll(session.id, batch), ReviewError);
+    expect(refused.refusal).toBe('stale');
+    expect(refused.message).toBe(`Roll ${b.rollId} (die "R1") was answered again since you looked: it is labelled focus-1 by Cy now. Nothing was stored.`);
+    // The correction before the stale one was rolled back with it.
+    expect(store.reviews(session.id).map((r) => r.id)).toEqual([a.id, b.id, c.id, other.id]);
+    expect(store.reviewLog.head(session.id)).toEqual(head);
+    expect(store.dieRolls(session.id)[0]?.faces.slice(1, 4)).toEqual(['crit', 'focus-1', 'crit']);
+    expect(store.verify()).toMatchObject({ ok: true });
+    store.close();
+  });
+
+  it("finds a correction of a batch changed behind the store's back", () => {
+    const { store, session, labels, path } = wronglyLabelledRange();
+    const fixed = store.reviewLog.correctAll(session.id, labels.map((l) => ({ rollId: l.rollId, faceId: 'hit-1', reviewer: 'Bob', at: 20, supersedes: l.id })));
+    store.close();
+    const db = openDatabase(path);
+    db.exec('DROP TRIGGER reviews_no_update');
+    db.prepare("UPDATE reviews SET face_id = 'hit-2' WHERE id = ?").run(fixed[1]!.id);
+    db.close();
+    const again = RollStore.open(path);
+    expect(again.verify().breaks[0]?.problem).toBe(`review ${fixed[1]!.id} (roll ${fixed[1]!.rollId}) does not match its hash: it was changed after it was given`);
     again.close();
   });
 });

@@ -73,6 +73,12 @@ function announce(what) {
 
 // A card still to label: no answer stored, and none on its way to the server.
 const toLabel = (r) => !r.label && r.pending === undefined;
+// A card whose answer can be corrected: one stored, and no label on its way.
+const answered = (r) => Boolean(r.answer) && r.pending === undefined;
+// The kind of card the selection holds, set by the card it starts on: cards to label, or (begun on a labelled card)
+// cards to correct; never both, as a face pressed means a label for the one and a correction for the other.
+let picks = toLabel;
+const kindOf = (r) => (answered(r) ? answered : toLabel);
 
 const rollWords = (r) => `Roll ${r.rollId} (${r.die}, throw ${r.throwIndex})`;
 const faceWords = (face) => (face === null ? "can't tell" : face);
@@ -82,7 +88,9 @@ function showChosen() {
     r.card.classList.toggle('selected', j === selected);
     r.card.classList.toggle('chosen', chosen.has(j) && chosen.size > 1);
   });
-  $('selection').textContent = chosen.size > 1 ? `${chosen.size} crops selected: a face pressed now labels all ${chosen.size} (Esc: just one)` : '';
+  const n = chosen.size;
+  const what = picks === answered ? `${n} labelled crops selected: press "correct" (or c), then the right face, to correct all ${n}` : `${n} crops selected: a face pressed now labels all ${n}`;
+  $('selection').textContent = n > 1 ? `${what} (Esc: just one)` : '';
 }
 
 // how.focus false: the highlight moves but focus stays where it is (a refresh, or focus already inside the card);
@@ -90,17 +98,19 @@ function showChosen() {
 function select(i, how = {}) {
   if (rolls.length === 0) return;
   i = Math.max(0, Math.min(rolls.length - 1, i));
-  // Moving to another card leaves a correction not given: the answer stays as it was.
-  if (i !== selected) stopCorrecting(rolls[selected]);
+  // Moving to another card leaves a correction not given: the answers stay as they were.
+  if (i !== selected) stopCorrecting();
   if (how.range) {
     chosen = new Set();
-    for (let j = Math.min(anchor, i); j <= Math.max(anchor, i); j++) if (toLabel(rolls[j])) chosen.add(j);
+    for (let j = Math.min(anchor, i); j <= Math.max(anchor, i); j++) if (picks(rolls[j])) chosen.add(j);
   } else if (how.toggle) {
+    if (chosen.size === 0) picks = kindOf(rolls[i]);
     if (chosen.has(i)) chosen.delete(i);
-    else if (toLabel(rolls[i])) chosen.add(i);
+    else if (picks(rolls[i])) chosen.add(i);
     anchor = i;
   } else {
-    chosen = new Set(toLabel(rolls[i]) ? [i] : []);
+    picks = kindOf(rolls[i]);
+    chosen = new Set(picks(rolls[i]) ? [i] : []);
     anchor = i;
   }
   selected = i;
@@ -120,6 +130,10 @@ function focusedCard() {
 // Set by a pointer press: its click selects (shift/ctrl-click ranges need the anchor the focus would reset).
 let pointing = false;
 document.addEventListener('pointerdown', () => (pointing = true), true);
+// A shift-click on a card picks a range of cards; the browser would also select the text from the last click to it.
+document.addEventListener('mousedown', (ev) => {
+  if (ev.shiftKey && ev.target.closest?.('.crop')) ev.preventDefault();
+});
 document.addEventListener('focusin', () => {
   if (pointing) return void (pointing = false);
   const i = focusedCard();
@@ -154,7 +168,7 @@ function card(r, i) {
     b.setAttribute('aria-label', `roll ${r.rollId}, ${r.die} throw ${r.throwIndex}: face ${f}`);
     b.addEventListener('click', (ev) => {
       ev.stopPropagation();
-      if (rolls[i].correcting) return void correctOne(i, f);
+      if (rolls[i].correcting) return void correct(i, f);
       // A face on a card of the selection labels the selection; on any other card, that card alone.
       if (!(chosen.has(i) && chosen.size > 1)) select(i, { focus: false });
       void labelChosen(f);
@@ -168,7 +182,7 @@ function card(r, i) {
   none.title = 'key 0: the crop shows no face you can tell; the roll stays unresolved and every verdict holds whatever it was';
   none.addEventListener('click', (ev) => {
     ev.stopPropagation();
-    if (rolls[i].correcting) return void correctOne(i, null);
+    if (rolls[i].correcting) return void correct(i, null);
     if (!(chosen.has(i) && chosen.size > 1)) select(i, { focus: false });
     void labelChosen(null);
   });
@@ -177,7 +191,7 @@ function card(r, i) {
   const fix = el('button', 'correct', 'correct');
   fix.type = 'button';
   fix.hidden = true;
-  fix.title = 'the label is wrong: press the right face (or 0, can\'t tell); the earlier label stays in the history';
+  fix.title = 'key c: the label is wrong (of every labelled crop selected, when this is one): press the right face (or 0, can\'t tell); the earlier label stays in the history';
   fix.addEventListener('click', (ev) => {
     ev.stopPropagation();
     startCorrecting(i);
@@ -224,26 +238,65 @@ function markLabelled(r, review) {
 
 // The answers the server holds (given in this tab, another tab, or by another person, or corrected), shown on their cards.
 function showAnswers(answers) {
+  let moved;
   for (const a of answers) {
     const r = rolls.find((x) => x.rollId === a.rollId);
-    if (r && r.answer?.id !== a.id) markLabelled(r, a);
+    if (r && r.answer?.id !== a.id) {
+      if (r.correcting) moved = r;
+      markLabelled(r, a);
+    }
+  }
+  // An answer changed elsewhere under a batch correction: the person chose the batch without seeing it, so none is given.
+  if (moved && rolls.some((x) => x.correcting)) {
+    stopCorrecting();
+    $('message').textContent = `${rollWords(moved)} was answered again meanwhile (${answerWords(moved.answer)}): look at it, then correct again.`;
   }
 }
 
+// The cards being corrected, in page order.
+const correcting = () => rolls.flatMap((r, j) => (r.correcting ? [j] : []));
+
+// "correct" on a card of a selection of labelled cards opens them all; on any other card, that card alone.
 function startCorrecting(i) {
   const r = rolls[i];
   if (!r.answer) return;
-  select(i);
-  r.correcting = true;
-  r.card.classList.add('correcting');
-  r.card.querySelectorAll('.faces button').forEach((b) => (b.disabled = false));
-  $('message').textContent = `Correcting roll ${r.rollId} (${answerWords(r.answer)}): press the right face, or 0 if you cannot tell (Esc: keep it).`;
+  const batch = picks === answered && chosen.has(i) && chosen.size > 1 ? [...chosen].sort((a, b) => a - b) : [i];
+  if (batch.length === 1) select(i);
+  else {
+    // The selection stays; the keys act on this card from now on.
+    selected = i;
+    showChosen();
+  }
+  for (const j of batch) {
+    rolls[j].correcting = true;
+    rolls[j].card.classList.add('correcting');
+    rolls[j].card.querySelectorAll('.faces button').forEach((b) => (b.disabled = false));
+  }
+  $('message').textContent =
+    batch.length === 1
+      ? `Correcting roll ${r.rollId} (${answerWords(r.answer)}): press the right face, or 0 if you cannot tell (Esc: keep it).`
+      : `Correcting ${batch.length} crops (${answersSummary(batch)}): press the right face, or 0 if you cannot tell (Esc: keep them).`;
 }
 
-function stopCorrecting(r) {
-  if (!r?.correcting) return;
-  markLabelled(r, r.answer);
+// Every card being corrected goes back to the answer it shows.
+function stopCorrecting() {
+  const open = correcting();
+  if (open.length === 0) return;
+  for (const j of open) markLabelled(rolls[j], rolls[j].answer);
   $('message').textContent = '';
+}
+
+// The answers of some cards, grouped: "3 say 6 (Ada); 1 says can't tell (Bob)".
+function answersSummary(targets) {
+  const groups = new Map();
+  for (const j of targets) groups.set(answerWords(rolls[j].answer), (groups.get(answerWords(rolls[j].answer)) ?? 0) + 1);
+  return [...groups].map(([what, n]) => `${n} ${n === 1 ? 'says' : 'say'} ${what}`).join('; ');
+}
+
+// A face (null: can't tell) pressed on card i while correcting: the batch when several cards are open, else that card.
+function correct(i, face) {
+  const open = correcting();
+  return open.length > 1 && open.includes(i) ? correctMany(i, open, face) : correctOne(i, face);
 }
 
 // A correction of one card's answer: stored as a new review superseding the one this page shows.
@@ -266,6 +319,39 @@ async function correctOne(i, face) {
   announce(`${rollWords(r)} corrected to ${faceWords(face)}`);
   // Its face buttons are shut again: focus goes to its "correct" button rather than being lost to the page.
   r.card.querySelector('button.correct').focus();
+}
+
+// Several cards corrected to one face (null: nobody can tell it), each superseding the answer it shows: one request,
+// stored all or none. Cards that say that face already are left as they are (the store takes no correction to the
+// answer that stands); `i`, the card the face was pressed on, keeps the focus.
+async function correctMany(i, open, face) {
+  const same = (a) => (face === null ? a.cannotTell : !a.cannotTell && a.face === face);
+  const targets = open.filter((j) => !same(rolls[j].answer));
+  if (targets.length === 0) return void ($('message').textContent = `All ${open.length} say ${faceWords(face)} already.`);
+  const kept = open.length - targets.length;
+  const also = kept > 0 ? ` (${kept} that say it already stay as they are)` : '';
+  if (!window.confirm(`Correct ${targets.length} crops to ${faceWords(face)}${also}? Their answers now: ${answersSummary(targets)}.`)) return;
+  const answer = face === null ? { cannotTell: true } : { face };
+  const corrections = targets.map((j) => ({ roll: rolls[j].rollId, supersedes: rolls[j].answer.id }));
+  const res = await ask('/api/corrections', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ corrections, ...answer }) });
+  if (res.gone) {
+    $('message').textContent = `not saved: ${GONE()}`;
+    return;
+  }
+  if (!res.ok) {
+    // Nothing was stored: each card shows the answer the server holds, and the counts are the server's.
+    stopCorrecting();
+    if (res.body.stored) showAnswers(res.body.stored);
+    if (res.body.dice) showDice(res.body.dice);
+    $('message').textContent = res.body.error;
+    return;
+  }
+  $('message').textContent = '';
+  for (const a of res.body.reviews) markLabelled(rolls.find((x) => x.rollId === a.rollId), a);
+  stopCorrecting();
+  showDice(res.body.dice);
+  announce(`${targets.length} rolls corrected to ${faceWords(face)}`);
+  rolls[i].card.querySelector('button.correct').focus();
 }
 
 // What the reader made of the crops a batch would label, for the question before it: "12 counted 6 pips (confidence 0.91-0.98)".
@@ -353,13 +439,14 @@ document.addEventListener('keydown', (ev) => {
   if (ev.key === 'ArrowRight') select(selected + 1);
   else if (ev.key === 'ArrowLeft') select(selected - 1);
   else if (ev.key === 'Escape') {
-    stopCorrecting(rolls[selected]);
+    stopCorrecting();
     select(selected);
-  } else if (ev.key === '0' && rolls[selected]) void (rolls[selected].correcting ? correctOne(selected, null) : labelChosen(null));
+  } else if (ev.key === 'c' && rolls[selected]?.answer) startCorrecting(selected);
+  else if (ev.key === '0' && rolls[selected]) void (rolls[selected].correcting ? correct(selected, null) : labelChosen(null));
   else if (/^[1-9]$/.test(ev.key)) {
     const r = rolls[selected];
     const face = r?.faces[Number(ev.key) - 1];
-    if (r && face !== undefined) void (r.correcting ? correctOne(selected, face) : labelChosen(face));
+    if (r && face !== undefined) void (r.correcting ? correct(selected, face) : labelChosen(face));
     else if (r) $('message').textContent = `A ${r.dieType} die has no face number ${ev.key}.`;
   }
 });
@@ -388,7 +475,7 @@ async function refresh(again = true) {
     showLeft();
     showOpen(data.session.open);
     // A look at the server never takes the keyboard away from where the person is.
-    if (chosen.size > 0 && [...chosen].some((j) => !toLabel(rolls[j]))) select(selected, { focus: false });
+    if (chosen.size > 0 && [...chosen].some((j) => !picks(rolls[j]))) select(selected, { focus: false });
     if (added.length > 0 && chosen.size === 0) select(rolls.findIndex(toLabel), { focus: false });
   }
   if (again) timer = setTimeout(refresh, REFRESH_MS);

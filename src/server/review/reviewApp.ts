@@ -105,6 +105,17 @@ function withoutSupersedes(body: unknown): unknown {
   return rest;
 }
 
+/** The list of a batch correction, each `{"roll": <roll id>, "supersedes": <review id>}` and nothing else; undefined when it is not one (or too long). */
+function correctionsOf(list: unknown): { roll: number; supersedes: number }[] | undefined {
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_BATCH) return undefined;
+  const id = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+  const ok = list.every((c: unknown) => {
+    const { roll, supersedes, ...rest } = (c !== null && typeof c === 'object' ? c : {}) as Record<string, unknown>;
+    return id(roll) && id(supersedes) && Object.keys(rest).length === 0;
+  });
+  return ok ? (list as { roll: number; supersedes: number }[]).map(({ roll, supersedes }) => ({ roll, supersedes })) : undefined;
+}
+
 /** What the reader made of a declined die, from its `unreadable` event's details: the pips it counted and how sure it was. */
 export function readerGuess(detail: unknown): string | null {
   const d = (detail as { details?: Record<string, unknown> } | null)?.details;
@@ -135,7 +146,9 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
   const session = store.getSession(sessionId);
   if (session === undefined) throw new ReviewError('no-session', `There is no session ${sessionId} in ${store.path}.`, { db: store.path, session: sessionId });
   const evidenceRoot = resolve(dirname(store.path));
-  const app = createStack({ pages: REVIEW_PAGES });
+  // A batch of MAX_BATCH corrections (some 56 bytes each at the longest ids) must fit in one body: the stack's 16 KiB
+  // default took some 300 of them, and a batch cannot be split without losing all or none.
+  const app = createStack({ pages: REVIEW_PAGES, bodyLimit: MAX_BATCH * 64 });
   sameSiteOnly(app, { loopback: true, what: 'the review page' });
   // A session still open is judged by its run, which takes the labels in as it goes and stores its verdicts when it
   // ends: a page that stored its own would race it (and could not know the misread bounds a first run has not stored).
@@ -263,6 +276,33 @@ export async function createReviewServer(options: ReviewServerOptions): Promise<
       throw e;
     }
   });
+  // Several labels corrected with one face (a range labelled 6 that shows 5): each names the answer the person saw,
+  // stored all or none, and the verdicts remade once.
+  app.post<{ Body: unknown }>('/api/corrections', async (req, reply) => {
+    const body = req.body as { corrections?: unknown } | null;
+    const items = correctionsOf(body?.corrections);
+    if (items === undefined) {
+      return reply.code(400).send({ error: `say which answers you correct: {"corrections": [{"roll": <roll id>, "supersedes": <review id>}, ...], "face": "<face id>"}, with 1 to ${MAX_BATCH} corrections` });
+    }
+    const ids = items.map((c) => c.roll);
+    if (new Set(ids).size !== ids.length) return reply.code(400).send({ error: 'a roll is named twice; each roll takes one correction' });
+    const answer = answerOf(body);
+    if (answer === undefined) return reply.code(400).send({ error: 'say the right face: {"corrections": [...], "face": "<face id>"}, or {"corrections": [...], "cannotTell": true}' });
+    try {
+      const at = options.now();
+      store.reviewLog.correctAll(sessionId, items.map((c) => ({ rollId: c.roll, supersedes: c.supersedes, faceId: answer.faceId, reviewer: options.reviewer, at })));
+      verdicts = remake(at);
+      const views = new Map(standing(ids).map((v) => [v.rollId, v]));
+      return { reviews: ids.map((id) => views.get(id)), dice: dieSummary(verdicts, open(), store.unresolvedRolls(sessionId)) };
+    } catch (e) {
+      if (!(e instanceof ReviewError)) throw e;
+      // The answers that stand and the counts as the server has them: a refusal can come of a change made elsewhere.
+      // The store's "Nothing was stored." speaks of one roll; the batch says it of them all.
+      const error = `${e.message.replace(/ Nothing was stored\.$/, '')} No correction of this batch was stored.`;
+      return reply.code(REFUSAL_STATUS[e.refusal]).send({ error, refusal: e.refusal, stored: standing(ids), dice: dieSummary(current(), open(), store.unresolvedRolls(sessionId)) });
+    }
+  });
+
   /** A refusal as the page takes it: why, and (for a roll answered already) the answers stored, with the dice's counts now. */
   function refusalBody(e: ReviewError, error: string, stored: ReturnType<typeof standing>) {
     if (e.refusal !== 'already-reviewed') return { error, refusal: e.refusal };
