@@ -18,7 +18,8 @@
  * Measured on 2026-12-07: heap used after GC grew 0.23, 0.38, 0.19, 0.06 MB per 400 requests once the kept rolls were
  * full (one child, 100 + 5 x 400 requests), slowing down as V8 finished compiling; heap snapshots at 400 and 1,000
  * requests differed by 0.59 MB of compiled code and 0.09 MB of V8's weak lists, +24 plain objects and +34 strings: no
- * live object of the server grows with the rolls. Two runs of this bench (300 + 2 x 200): phase 1 +0.08, +0.14 and
+ * live object of the server grows with the rolls (the two arrays that grew, 1.8 -> 2.9 kB, are this process's own
+ * client's: fetch's resource timing buffer, which Node caps at 250 entries, and undici's request queue). Two runs of this bench (300 + 2 x 200): phase 1 +0.08, +0.14 and
  * phase 2 +0.08, -0.00 MB per 100 requests (outside compiled code within +-0.1 MB: the noise of a heap after GC).
  * External memory levels off once the 200 rolls are kept (~106 MB, ~61 MB of it array buffers: the kept crops
  * ~35 MB, the 8 frames, the camera's).
