@@ -100,9 +100,11 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       local = LocalRows.open(localPath, { besideWriter: true });
     }
     fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
+    // Each pass copies what the store held at its start: the throws committed meanwhile go with the next one.
     const r = await syncStore(local, fleet, {
       ...options,
       copied,
+      upToStart: true,
       keepGoing: true,
       onRefused: (session, why) => {
         if (refusals.get(session.id)?.why === why) return;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachFleetSync } from '../../src/cli/fleetSync.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { startContinuousSync } from '../../src/fleet/continuousSync.js';
+import { verifyFleet } from '../../src/fleet/fleetReader.js';
 import { LocalRows } from '../../src/fleet/localRows.js';
 import { syncStore } from '../../src/fleet/replicate.js';
 import { openDatabase } from '../../src/store/sqlite.js';
@@ -99,6 +100,60 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       expect(await pass()).toMatchObject({ batches: 0, throws: 0, refused: [expect.stringMatching(/throw 2 does not match its hash/)] });
       expect(told).toHaveLength(2);
       expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path).filter((k) => k.startsWith(local.genesis(other.id) as string))));
+    } finally {
+      local.close();
+      store.close();
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it('copies in a continuous pass only what the local store held when the pass began, and the next pass copies the rest and only then completes the session', async () => {
+    const path = join(dir, 'bounded.db');
+    const { store, dice, session, rig } = storeWithSession(path);
+    for (let i = 1; i <= 5; i++) store.recordThrow(session.id, okThrow(i, dice));
+    store.recordEvent(session.id, { at: 1_700_000_005_900, kind: 'cocked', throwIndex: 5 });
+    const url = await server.createDatabase('bounded');
+    const fleet = await openFleet(url);
+    // As a run's replicator reads its store: beside the writer, which goes on between the pass's batches.
+    const local = LocalRows.open(path, { besideWriter: true });
+    const copied = new Map<number, string>();
+    const atStart = { events: local.eventCount(session.id) };
+    const row = async () =>
+      (await fleet.pool.query<{ throws: number; events: number; reviews: number; state: string; seal: string; head: string }>(
+        'SELECT throw_count AS throws, event_count AS events, review_count AS reviews, state, seal, head_hash AS head FROM sessions WHERE local_id = $1',
+        [session.id],
+      )).rows[0];
+    // After the first batch: throw 6 (one roll declined), an event and a review of that roll; after the second:
+    // throw 7 and the session's end; after the third (the pass's last: its start held 5 throws), another session's throw.
+    let written = 5;
+    const writeOn = (): void => {
+      if (written === 5) {
+        const declined = { ...okThrow(6, dice), rolls: okThrow(6, dice).rolls.map((r, i) => (i === 0 ? { dieId: r.dieId, channel: 0, resolution: 'unresolved' as const } : r)) };
+        store.recordThrow(session.id, declined);
+        store.recordEvent(session.id, { at: 1_700_000_006_900, kind: 'cocked', throwIndex: 6 });
+        store.reviewRoll(session.id, { rollId: store.unresolvedRolls(session.id)[0]?.rollId as number, faceId: 'hit-1', reviewer: 'ada', at: 1_700_000_006_950 });
+      } else if (written === 6) {
+        store.recordThrow(session.id, okThrow(7, dice));
+        store.endSession(session.id, 1_700_002_000_000);
+      } else if (written === 7) {
+        const late = store.createSession({ name: 'late', config: { channels: 3 }, simulated: false, rigId: rig.id, startedAt: 1_700_003_000_000 });
+        store.recordThrow(late.id, okThrow(1, dice));
+      } else return;
+      written++;
+    };
+    try {
+      expect(await syncStore(local, fleet, { copied, upToStart: true, batchThrows: 2, onBatch: writeOn })).toMatchObject({ sessions: 1, batches: 3, throws: 5, events: atStart.events, reviews: 0, behind: 3 });
+      expect(written).toBe(8);
+      // The session moved on (and ended) during the pass: not marked finished, no seal, its chain whole as far as it goes.
+      expect(await row()).toMatchObject({ throws: 5, events: atStart.events, reviews: 0, state: 'running', seal: '', head: local.throwHashAt(session.id, 5) });
+      expect((await verifyFleet(fleet)).report).toMatchObject({ ok: true, throws: 5 });
+
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ sessions: 2, batches: 2, throws: 3, reviews: 1, behind: 0 });
+      const ended = local.session(session.id);
+      expect(await row()).toMatchObject({ throws: 7, events: atStart.events + 1, reviews: 1, state: 'finished', seal: ended?.seal, head: ended?.headHash });
+      expect((await verifyFleet(fleet)).report).toMatchObject({ ok: true, throws: 8 });
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 0 });
     } finally {
       local.close();
       store.close();
