@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachFleetSync } from '../../src/cli/fleetSync.js';
+import type { Clock } from '../../src/core/clock.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { startContinuousSync } from '../../src/fleet/continuousSync.js';
 import { verifyFleet } from '../../src/fleet/fleetReader.js';
@@ -13,6 +14,46 @@ import { fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/
 
 let server: ScratchPostgres;
 let dir: string;
+
+/** A clock whose time moves, and whose sleeps end, only when the test says (or when their signal aborts). */
+class HeldClock implements Clock {
+  private t = 0;
+  readonly sleeping: { ms: number; until: number; wake: () => void }[] = [];
+
+  now(): number {
+    return this.t;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const entry = {
+        ms,
+        until: this.t + ms,
+        wake: () => {
+          this.sleeping.splice(this.sleeping.indexOf(entry), 1);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', entry.wake, { once: true });
+      this.sleeping.push(entry);
+    });
+  }
+
+  advance(ms: number): void {
+    this.t += ms;
+    for (const e of [...this.sleeping]) if (e.until <= this.t) e.wake();
+  }
+}
+
+/** Waits for `done()` to hold (looked at every 10 ms), failing after 20 s with `what`. */
+async function until(done: () => boolean, what: () => string): Promise<void> {
+  const limit = Date.now() + 20_000;
+  while (!done()) {
+    if (Date.now() > limit) throw new Error(`still waiting: ${what()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 beforeAll(async () => {
   server = await startScratchPostgres();
@@ -158,6 +199,50 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       local.close();
       store.close();
       await fleet.close();
+    }
+  }, 60_000);
+
+  it('starts the pass a poke asks for no sooner than minGapMs after the last pass began, copying what came meanwhile at once, and stop ends that wait at once', async () => {
+    const path = join(dir, 'gap.db');
+    const { store, dice, session } = storeWithSession(path);
+    store.recordThrow(session.id, okThrow(1, dice));
+    const url = await server.createDatabase('gap');
+    const clock = new HeldClock();
+    // Throws copied by each batch: one batch a pass, as each pass here has fewer throws to copy than a batch holds.
+    const batches: number[] = [];
+    const sync = startContinuousSync(path, url, { idleMs: 60_000, minGapMs: 250, clock, onBatch: (p) => void batches.push(p.throws) });
+    let stopped = false;
+    const waits = (): string => `passes ${batches.join(', ')}; clock waits ${clock.sleeping.map((s) => s.ms).join(', ')}`;
+    try {
+      await until(() => batches.length === 1, waits);
+      // A rig commits throws 2 to 6, each with a poke, while the clock stands at the first pass's start.
+      for (let i = 2; i <= 6; i++) {
+        store.recordThrow(session.id, okThrow(i, dice));
+        sync.poke();
+      }
+      await until(() => clock.sleeping.length === 1, waits);
+      expect(clock.sleeping.map((s) => s.ms)).toEqual([250]);
+      expect(batches).toEqual([1]);
+      clock.advance(250);
+      await until(() => batches.length === 2, waits);
+      expect(batches).toEqual([1, 5]);
+
+      // 100 ms after the second pass began, a throw: its pass waits the 150 ms left.
+      clock.advance(100);
+      store.recordThrow(session.id, okThrow(7, dice));
+      sync.poke();
+      await until(() => clock.sleeping.length === 1, waits);
+      expect(clock.sleeping.map((s) => s.ms)).toEqual([150]);
+      expect(batches).toEqual([1, 5]);
+      // The clock stands still: only stop ends that wait, and its last pass copies throw 7.
+      const stopping = sync.stop(5_000);
+      stopped = true;
+      expect(await stopping).toMatchObject({ behind: 0, error: null });
+      expect(batches).toEqual([1, 5, 1]);
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+    } finally {
+      if (!stopped) await sync.stop(5_000);
+      store.close();
     }
   }, 60_000);
 
