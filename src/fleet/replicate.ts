@@ -101,6 +101,8 @@ export interface SyncResult {
 
 interface BatchResult {
   readonly done: boolean;
+  /** The fleet holds everything of the session the local store held at this batch's read (or nothing was left to copy). */
+  readonly caughtUp: boolean;
   readonly throws: number;
   readonly rolls: number;
   readonly events: number;
@@ -162,7 +164,8 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
       if (r.done) {
         totals.behind += r.behind;
         held.set(s.id, r.held);
-        if (r.behind === 0 && r.note === undefined) options.copied?.set(s.id, stamp);
+        // Not on reaching a bound alone: what came after it (events of an unsealed session, say) may not change the stamp.
+        if (r.caughtUp && r.note === undefined) options.copied?.set(s.id, stamp);
         break;
       }
     }
@@ -182,7 +185,7 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
 async function copyBatch(local: LocalRows, fleet: FleetDb, sessionId: number, origin: Origin, options: SyncOptions, bound: Bound | undefined): Promise<BatchResult> {
   const first = local.session(sessionId);
   const genesis = local.genesis(sessionId);
-  if (first === undefined || genesis === undefined) return { done: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, held: 0 };
+  if (first === undefined || genesis === undefined) return { done: true, caughtUp: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, held: 0 };
   const name = sessionName(first, local.path);
   const now = options.now?.() ?? Date.now();
   let client: pg.PoolClient;
@@ -247,7 +250,7 @@ async function copyInto(
     // copy nothing, say so. A copy of the store rolled on apart from the one synced holds other throws: a fork, refused.
     const fleetThere = await fleetThrowHash(client, fs.id, s.throwCount);
     if (s.throwCount > 0 && fleetThere !== read.localHead) throw await forked(client, local, sessionId, fs, s.throwCount, name);
-    return { done: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, held: fs.throwCount, note: `${name} holds ${s.throwCount} throws but the fleet store already holds ${fs.throwCount}: nothing was copied (is this a restored backup?).` };
+    return { done: true, caughtUp: false, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, held: fs.throwCount, note: `${name} holds ${s.throwCount} throws but the fleet store already holds ${fs.throwCount}: nothing was copied (is this a restored backup?).` };
   }
   if (read.atHead !== fs.headHash) throw await forked(client, local, sessionId, fs, fs.throwCount, name);
 
@@ -283,9 +286,11 @@ async function copyInto(
   }
   const reviewsLeft = read.reviews.length - reviews.length;
   const progressed = read.throws.length > 0 || read.events.length > 0 || reviews.length > 0;
+  const caughtUp = !progressed || (complete && reviewsLeft === 0);
   const reachedBound = bound !== undefined && throwCount >= bound.throws && eventCount >= bound.events && reviewsLeft === 0;
   return {
-    done: !progressed || (complete && reviewsLeft === 0) || reachedBound,
+    done: caughtUp || reachedBound,
+    caughtUp,
     throws: copied.inserted,
     rolls: copied.rolls,
     events: read.events.length,

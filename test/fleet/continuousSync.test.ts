@@ -8,7 +8,7 @@ import { verifyFleet } from '../../src/fleet/fleetReader.js';
 import { LocalRows } from '../../src/fleet/localRows.js';
 import { syncStore } from '../../src/fleet/replicate.js';
 import { openDatabase } from '../../src/store/sqlite.js';
-import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { okThrow, storeWithSession, tamper, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
 
@@ -194,6 +194,36 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       expect(await row()).toMatchObject({ throws: 7, events: atStart.events + 1, reviews: 1, state: 'finished', seal: ended?.seal, head: ended?.headHash });
       expect((await verifyFleet(fleet)).report).toMatchObject({ ok: true, throws: 8 });
       expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 0 });
+    } finally {
+      local.close();
+      store.close();
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it('marks a session copied only once the fleet caught up with it, not when a pass reached its start: an event of an unsealed session logged meanwhile goes with the next pass', async () => {
+    const path = join(dir, 'unsealed.db');
+    const { store, dice, session } = storeWithSession(path);
+    // A session from before seals and chained events (chain version 1): its row, and so its stamp, does not count its events.
+    tamper(path, (db) => db.prepare("UPDATE sessions SET chain_version = 1, seal = '' WHERE id = ?").run(session.id));
+    for (let i = 1; i <= 3; i++) store.recordThrow(session.id, okThrow(i, dice));
+    const url = await server.createDatabase('unsealed');
+    const fleet = await openFleet(url);
+    const local = LocalRows.open(path, { besideWriter: true });
+    const copied = new Map<number, string>();
+    const events = local.eventCount(session.id);
+    let logged = false;
+    const logOnce = (): void => {
+      if (!logged) store.recordEvent(session.id, { at: 1_700_000_003_900, kind: 'fault', throwIndex: 3, detail: { message: 'jammed' } });
+      logged = true;
+    };
+    try {
+      // Logged after the first of two batches: the second reads it, and stops at the start's events.
+      expect(await syncStore(local, fleet, { copied, upToStart: true, batchThrows: 2, onBatch: logOnce })).toMatchObject({ batches: 2, throws: 3, events, behind: 0 });
+      expect(logged).toBe(true);
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 1, events: 1 });
+      expect((await fleet.pool.query<{ n: number }>('SELECT event_count AS n FROM sessions')).rows[0]?.n).toBe(events + 1);
       expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 0 });
     } finally {
       local.close();
