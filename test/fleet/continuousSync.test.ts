@@ -31,7 +31,9 @@ class HeldClock implements Clock {
         ms,
         until: this.t + ms,
         wake: () => {
-          this.sleeping.splice(this.sleeping.indexOf(entry), 1);
+          signal?.removeEventListener('abort', entry.wake);
+          const i = this.sleeping.indexOf(entry);
+          if (i >= 0) this.sleeping.splice(i, 1);
           resolve();
         },
       };
