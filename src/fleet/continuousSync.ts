@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { systemClock, type Clock } from '../core/clock.js';
 import { formatCountOf } from '../core/format.js';
 import { openFleet, redactUrl, type FleetDb } from './connect.js';
 import { FleetIntegrityError, FleetLoginError } from './errors.js';
@@ -43,6 +44,14 @@ export interface ContinuousSync {
 export interface ContinuousSyncOptions extends SyncOptions {
   /** Passes when nothing pokes (ms; default 1000). */
   readonly idleMs?: number;
+  /**
+   * Least time from a pass's start to the next one a poke asks for (ms; default 250): each pass costs both ends a few
+   * queries, and a simulated rig commits a throw every few ms; a real rig's throws take seconds. Idle passes, the
+   * backoff and stop's last pass do not wait for it.
+   */
+  readonly minGapMs?: number;
+  /** Times the least gap between passes (default: the wall clock). */
+  readonly clock?: Clock;
   /** Told about lag and failures, one line each, when they change. */
   readonly report?: (line: string) => void;
   readonly maxBackoffMs?: number;
@@ -74,6 +83,9 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   let stopping = false;
   let poked = false;
   const wake: { fn?: () => void } = {};
+  const clock = options.clock ?? systemClock;
+  // Ends the wait for the least gap between passes: `stop` does, not a poke.
+  const gap = new AbortController();
   let fleet: FleetDb | undefined;
   // A broken connection pool is rebuilt on the next pass.
   const dropFleet = async (): Promise<void> => {
@@ -100,9 +112,11 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       local = LocalRows.open(localPath, { besideWriter: true });
     }
     fleet ??= await openFleet(url, { max: 2, connectTimeoutMs: 5000 });
+    // Each pass copies what the store held at its start: the throws committed meanwhile go with the next one.
     const r = await syncStore(local, fleet, {
       ...options,
       copied,
+      upToStart: true,
       keepGoing: true,
       onRefused: (session, why) => {
         if (refusals.get(session.id)?.why === why) return;
@@ -120,6 +134,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
   const loop = (async () => {
     while (!stopping && !status.refused && !status.loginRefused) {
       poked = false;
+      const began = clock.now();
       try {
         await pass();
         backoff = 0;
@@ -148,6 +163,9 @@ export function startContinuousSync(localPath: string, url: string, options: Con
         continue;
       }
       if (!poked && !stopping) await sleep(options.idleMs ?? 1000, wake);
+      // Pokes during this wait only say a pass is due.
+      const due = began + (options.minGapMs ?? 250) - clock.now();
+      if (poked && !stopping && due > 0) await clock.sleep(due, gap.signal);
     }
   })();
 
@@ -162,6 +180,7 @@ export function startContinuousSync(localPath: string, url: string, options: Con
       const left = (): number => Math.max(0, deadline - Date.now());
       stopping = true;
       wake.fn?.();
+      gap.abort();
       const ended = await Promise.race([loop.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), flushMs).unref())]);
       // A last pass, so throws committed at the very end get out too. A server
       // that is down or still starting up (a run can end within a restart) is

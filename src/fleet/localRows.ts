@@ -197,6 +197,10 @@ export class LocalRows {
     return this.db.prepare<{ n: number }>('SELECT count(*) AS n FROM events WHERE session_id = ?').get(sessionId)?.n ?? 0;
   }
 
+  reviewCount(sessionId: number): number {
+    return this.db.prepare<{ n: number }>('SELECT count(*) AS n FROM reviews WHERE session_id = ?').get(sessionId)?.n ?? 0;
+  }
+
   /** Reviews after the first `offset` of a session, in the order they were given. */
   reviews(sessionId: number, offset: number): LocalReview[] {
     return this.db

@@ -52,6 +52,21 @@ export interface SyncOptions {
   readonly keepGoing?: boolean;
   /** With `keepGoing`: told each session the fleet store refuses, with why (the result's `refused` line). */
   readonly onRefused?: (session: { readonly id: number; readonly name: string }, why: string) => void;
+  /**
+   * Copy at most what the local store held when the pass began (each session's throws, events and reviews, as of one
+   * read), then end. Beside a rig that commits a throw every few ms, a pass that read the newest head at each batch
+   * chased the writer, one small batch (one transaction) per throw; what comes after the start waits for the next
+   * pass, which copies it in bigger batches. Without it (`dicerig sync`) a pass goes on until the fleet holds what
+   * the local store held at its last batch's read.
+   */
+  readonly upToStart?: boolean;
+}
+
+/** The most a bounded pass copies of one session: the local counts at the pass's start. */
+interface Bound {
+  readonly throws: number;
+  readonly events: number;
+  readonly reviews: number;
 }
 
 export interface BatchProgress {
@@ -73,7 +88,10 @@ export interface SyncResult {
   readonly reviews: number;
   /** Throws found already stored (the same throw copied before). */
   readonly duplicates: number;
-  /** Local throws not in the fleet store when the pass ended (0 when it caught up). */
+  /**
+   * Local throws not in the fleet store when the pass ended (0 when it caught up); with `upToStart`, read at the end
+   * of the pass, so throws committed during it count too.
+   */
   readonly behind: number;
   /** Said to the user: sessions the local store holds fewer throws of than the fleet (a restored backup?). */
   readonly notes: readonly string[];
@@ -83,12 +101,16 @@ export interface SyncResult {
 
 interface BatchResult {
   readonly done: boolean;
+  /** The fleet holds everything of the session the local store held at this batch's read (or nothing was left to copy). */
+  readonly caughtUp: boolean;
   readonly throws: number;
   readonly rolls: number;
   readonly events: number;
   readonly reviews: number;
   readonly duplicates: number;
   readonly behind: number;
+  /** Throws of the session the fleet store holds after the batch. */
+  readonly held: number;
   readonly note?: string;
 }
 
@@ -100,20 +122,36 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
   const totals = { sessions: 0, batches: 0, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0 };
   const notes: string[] = [];
   const refused: string[] = [];
-  for (const s of local.sessions()) {
+  const bounded = options.upToStart === true;
+  // One read of every session's state (and, bounded, of how far this pass copies it).
+  const start = local.snapshot(() =>
+    local.sessions().map((s) => {
+      const stamp = local.stamp(s);
+      const skip = options.copied?.get(s.id) === stamp;
+      const bound: Bound | undefined = bounded && !skip ? { throws: s.throwCount, events: local.eventCount(s.id), reviews: local.reviewCount(s.id) } : undefined;
+      return { s, stamp, skip, bound };
+    }),
+  );
+  // Bounded: the throws the fleet holds of each session at the end, for `behind` as of then (refused ones left out, as unbounded).
+  const held = new Map<number, number>();
+  const refusedIds = new Set<number>();
+  for (const { s, stamp, skip, bound } of start) {
     totals.sessions++;
-    const stamp = local.stamp(s);
-    if (options.copied?.get(s.id) === stamp) continue;
+    if (skip) {
+      held.set(s.id, s.throwCount);
+      continue;
+    }
     for (;;) {
       let r: BatchResult;
       try {
-        r = await copyBatch(local, fleet, s.id, origin, options);
+        r = await copyBatch(local, fleet, s.id, origin, options, bound);
       } catch (e) {
         // One session refused (its refused batch rolled back) need not keep the store's other sessions out.
         if (options.keepGoing !== true || !(e instanceof FleetIntegrityError)) throw e;
         refused.push(e.message);
         options.copied?.set(s.id, stamp);
         options.onRefused?.({ id: s.id, name: sessionName(s, local.path) }, e.message);
+        refusedIds.add(s.id);
         break;
       }
       totals.batches++;
@@ -125,19 +163,29 @@ export async function syncStore(local: LocalRows, fleet: FleetDb, options: SyncO
       if (r.note !== undefined) notes.push(r.note);
       if (r.done) {
         totals.behind += r.behind;
-        if (r.behind === 0 && r.note === undefined) options.copied?.set(s.id, stamp);
+        held.set(s.id, r.held);
+        // Not on reaching a bound alone: what came after it (events of an unsealed session, say) may not change the stamp.
+        if (r.caughtUp && r.note === undefined) options.copied?.set(s.id, stamp);
         break;
       }
     }
   }
+  if (bounded) {
+    // What the local store holds now that the fleet does not: throws committed since a session's last batch, and
+    // sessions opened since the start, wait for the next pass.
+    totals.behind = local.sessions().reduce((n, s) => n + (refusedIds.has(s.id) ? 0 : Math.max(0, s.throwCount - (held.get(s.id) ?? 0))), 0);
+  }
   return { ...totals, notes, refused };
 }
 
-/** Copies the next batch of one session in one transaction; `done` when the fleet holds all of it (as of this batch's read). */
-async function copyBatch(local: LocalRows, fleet: FleetDb, sessionId: number, origin: Origin, options: SyncOptions): Promise<BatchResult> {
+/**
+ * Copies the next batch of one session in one transaction; `done` when the fleet holds all of it (as of this batch's
+ * read) or, given a `bound`, all that the bound covers.
+ */
+async function copyBatch(local: LocalRows, fleet: FleetDb, sessionId: number, origin: Origin, options: SyncOptions, bound: Bound | undefined): Promise<BatchResult> {
   const first = local.session(sessionId);
   const genesis = local.genesis(sessionId);
-  if (first === undefined || genesis === undefined) return { done: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0 };
+  if (first === undefined || genesis === undefined) return { done: true, caughtUp: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, held: 0 };
   const name = sessionName(first, local.path);
   const now = options.now?.() ?? Date.now();
   let client: pg.PoolClient;
@@ -151,7 +199,7 @@ async function copyBatch(local: LocalRows, fleet: FleetDb, sessionId: number, or
   try {
     await client.query('BEGIN');
     const fs = await lockFleetSession(client, local, first, genesis, origin, now);
-    const result = await copyInto(client, local, sessionId, genesis, fs, name, now, options);
+    const result = await copyInto(client, local, sessionId, genesis, fs, name, now, options, bound);
     await client.query('COMMIT');
     if (result.throws > 0 || result.events > 0) {
       options.onBatch?.({ localSession: sessionId, fleetSession: fs.id, throws: result.throws, fleetThrows: fs.throwCount + result.throws, localThrows: fs.throwCount + result.throws + result.behind });
@@ -177,9 +225,11 @@ async function copyInto(
   name: string,
   now: number,
   options: SyncOptions,
+  bound: Bound | undefined,
 ): Promise<BatchResult> {
   const batchThrows = options.batchThrows ?? 500;
-  const batchEvents = options.batchEvents ?? 2000;
+  const batchEvents = Math.max(0, Math.min(options.batchEvents ?? 2000, (bound?.events ?? Infinity) - fs.eventCount));
+  const lastThrow = Math.min(fs.throwCount + batchThrows, bound?.throws ?? Infinity);
   // One consistent state of the local store for the whole batch.
   const read = local.snapshot(() => {
     const s = local.session(sessionId) as LocalSession;
@@ -187,10 +237,10 @@ async function copyInto(
       s,
       atHead: fs.throwCount === 0 ? genesis : local.throwHashAt(sessionId, fs.throwCount),
       localHead: s.throwCount === 0 ? genesis : local.throwHashAt(sessionId, s.throwCount),
-      throws: local.throws(sessionId, fs.throwCount + 1, fs.throwCount + batchThrows),
+      throws: local.throws(sessionId, fs.throwCount + 1, lastThrow),
       events: local.events(sessionId, fs.eventCount, batchEvents),
       localEvents: local.eventCount(sessionId),
-      reviews: local.reviews(sessionId, fs.reviewCount),
+      reviews: local.reviews(sessionId, fs.reviewCount).slice(0, bound === undefined ? undefined : Math.max(0, bound.reviews - fs.reviewCount)),
       verdicts: local.verdicts(sessionId),
     };
   });
@@ -200,7 +250,7 @@ async function copyInto(
     // copy nothing, say so. A copy of the store rolled on apart from the one synced holds other throws: a fork, refused.
     const fleetThere = await fleetThrowHash(client, fs.id, s.throwCount);
     if (s.throwCount > 0 && fleetThere !== read.localHead) throw await forked(client, local, sessionId, fs, s.throwCount, name);
-    return { done: true, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, note: `${name} holds ${s.throwCount} throws but the fleet store already holds ${fs.throwCount}: nothing was copied (is this a restored backup?).` };
+    return { done: true, caughtUp: false, throws: 0, rolls: 0, events: 0, reviews: 0, duplicates: 0, behind: 0, held: fs.throwCount, note: `${name} holds ${s.throwCount} throws but the fleet store already holds ${fs.throwCount}: nothing was copied (is this a restored backup?).` };
   }
   if (read.atHead !== fs.headHash) throw await forked(client, local, sessionId, fs, fs.throwCount, name);
 
@@ -215,6 +265,8 @@ async function copyInto(
   await insertReviews(client, fs.id, reviews, fs.reviewCount, local, sessionId, name);
 
   const eventCount = fs.eventCount + read.events.length;
+  // Against the local store as this batch read it, never the bound: a session that moved on since the pass began is
+  // not complete, and its seal and heads (which cover what came after) are not checked yet.
   const complete = throwCount === s.throwCount && eventCount === read.localEvents;
   if (complete) checkSessionRow(s, head, eventsHead, name);
   await client.query(
@@ -234,14 +286,18 @@ async function copyInto(
   }
   const reviewsLeft = read.reviews.length - reviews.length;
   const progressed = read.throws.length > 0 || read.events.length > 0 || reviews.length > 0;
+  const caughtUp = !progressed || (complete && reviewsLeft === 0);
+  const reachedBound = bound !== undefined && throwCount >= bound.throws && eventCount >= bound.events && reviewsLeft === 0;
   return {
-    done: !progressed || (complete && reviewsLeft === 0),
+    done: caughtUp || reachedBound,
+    caughtUp,
     throws: copied.inserted,
     rolls: copied.rolls,
     events: read.events.length,
     reviews: reviews.length,
     duplicates: copied.duplicates,
     behind: s.throwCount - throwCount,
+    held: throwCount,
   };
 }
 

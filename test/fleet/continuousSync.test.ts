@@ -1,17 +1,61 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachFleetSync } from '../../src/cli/fleetSync.js';
+import type { Clock } from '../../src/core/clock.js';
 import { openFleet } from '../../src/fleet/connect.js';
 import { startContinuousSync } from '../../src/fleet/continuousSync.js';
+import { verifyFleet } from '../../src/fleet/fleetReader.js';
 import { LocalRows } from '../../src/fleet/localRows.js';
 import { syncStore } from '../../src/fleet/replicate.js';
 import { openDatabase } from '../../src/store/sqlite.js';
-import { okThrow, storeWithSession, tempDir } from '../store/support/fixtures.js';
+import { okThrow, storeWithSession, tamper, tempDir } from '../store/support/fixtures.js';
 import { startScratchPostgres, type ScratchPostgres } from '../support/postgres.js';
 import { fleetThrows, localThrows, sorted, waitForFleetThrows } from './support/compare.js';
 
 let server: ScratchPostgres;
 let dir: string;
+
+/** A clock whose time moves, and whose sleeps end, only when the test says (or when their signal aborts). */
+class HeldClock implements Clock {
+  private t = 0;
+  readonly sleeping: { ms: number; until: number; wake: () => void }[] = [];
+
+  now(): number {
+    return this.t;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const entry = {
+        ms,
+        until: this.t + ms,
+        wake: () => {
+          signal?.removeEventListener('abort', entry.wake);
+          const i = this.sleeping.indexOf(entry);
+          if (i >= 0) this.sleeping.splice(i, 1);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', entry.wake, { once: true });
+      this.sleeping.push(entry);
+    });
+  }
+
+  advance(ms: number): void {
+    this.t += ms;
+    for (const e of [...this.sleeping]) if (e.until <= this.t) e.wake();
+  }
+}
+
+/** Waits for `done()` to hold (looked at every 10 ms), failing after 20 s with `what`. */
+async function until(done: () => boolean, what: () => string): Promise<void> {
+  const limit = Date.now() + 20_000;
+  while (!done()) {
+    if (Date.now() > limit) throw new Error(`still waiting: ${what()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 beforeAll(async () => {
   server = await startScratchPostgres();
@@ -103,6 +147,134 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       local.close();
       store.close();
       await fleet.close();
+    }
+  }, 60_000);
+
+  it('copies in a continuous pass only what the local store held when the pass began, and the next pass copies the rest and only then completes the session', async () => {
+    const path = join(dir, 'bounded.db');
+    const { store, dice, session, rig } = storeWithSession(path);
+    for (let i = 1; i <= 5; i++) store.recordThrow(session.id, okThrow(i, dice));
+    store.recordEvent(session.id, { at: 1_700_000_005_900, kind: 'cocked', throwIndex: 5 });
+    const url = await server.createDatabase('bounded');
+    const fleet = await openFleet(url);
+    // As a run's replicator reads its store: beside the writer, which goes on between the pass's batches.
+    const local = LocalRows.open(path, { besideWriter: true });
+    const copied = new Map<number, string>();
+    const atStart = { events: local.eventCount(session.id) };
+    const row = async () =>
+      (await fleet.pool.query<{ throws: number; events: number; reviews: number; state: string; seal: string; head: string }>(
+        'SELECT throw_count AS throws, event_count AS events, review_count AS reviews, state, seal, head_hash AS head FROM sessions WHERE local_id = $1',
+        [session.id],
+      )).rows[0];
+    // After the first batch: throw 6 (one roll declined), an event and a review of that roll; after the second:
+    // throw 7 and the session's end; after the third (the pass's last: its start held 5 throws), another session's throw.
+    let written = 5;
+    const writeOn = (): void => {
+      if (written === 5) {
+        const declined = { ...okThrow(6, dice), rolls: okThrow(6, dice).rolls.map((r, i) => (i === 0 ? { dieId: r.dieId, channel: 0, resolution: 'unresolved' as const } : r)) };
+        store.recordThrow(session.id, declined);
+        store.recordEvent(session.id, { at: 1_700_000_006_900, kind: 'cocked', throwIndex: 6 });
+        store.reviewRoll(session.id, { rollId: store.unresolvedRolls(session.id)[0]?.rollId as number, faceId: 'hit-1', reviewer: 'ada', at: 1_700_000_006_950 });
+      } else if (written === 6) {
+        store.recordThrow(session.id, okThrow(7, dice));
+        store.endSession(session.id, 1_700_002_000_000);
+      } else if (written === 7) {
+        const late = store.createSession({ name: 'late', config: { channels: 3 }, simulated: false, rigId: rig.id, startedAt: 1_700_003_000_000 });
+        store.recordThrow(late.id, okThrow(1, dice));
+      } else return;
+      written++;
+    };
+    try {
+      expect(await syncStore(local, fleet, { copied, upToStart: true, batchThrows: 2, onBatch: writeOn })).toMatchObject({ sessions: 1, batches: 3, throws: 5, events: atStart.events, reviews: 0, behind: 3 });
+      expect(written).toBe(8);
+      // The session moved on (and ended) during the pass: not marked finished, no seal, its chain whole as far as it goes.
+      expect(await row()).toMatchObject({ throws: 5, events: atStart.events, reviews: 0, state: 'running', seal: '', head: local.throwHashAt(session.id, 5) });
+      expect((await verifyFleet(fleet)).report).toMatchObject({ ok: true, throws: 5 });
+
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ sessions: 2, batches: 2, throws: 3, reviews: 1, behind: 0 });
+      const ended = local.session(session.id);
+      expect(await row()).toMatchObject({ throws: 7, events: atStart.events + 1, reviews: 1, state: 'finished', seal: ended?.seal, head: ended?.headHash });
+      expect((await verifyFleet(fleet)).report).toMatchObject({ ok: true, throws: 8 });
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 0 });
+    } finally {
+      local.close();
+      store.close();
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it('marks a session copied only once the fleet caught up with it, not when a pass reached its start: an event of an unsealed session logged meanwhile goes with the next pass', async () => {
+    const path = join(dir, 'unsealed.db');
+    const { store, dice, session } = storeWithSession(path);
+    // A session from before seals and chained events (chain version 1): its row, and so its stamp, does not count its events.
+    tamper(path, (db) => db.prepare("UPDATE sessions SET chain_version = 1, seal = '' WHERE id = ?").run(session.id));
+    for (let i = 1; i <= 3; i++) store.recordThrow(session.id, okThrow(i, dice));
+    const url = await server.createDatabase('unsealed');
+    const fleet = await openFleet(url);
+    const local = LocalRows.open(path, { besideWriter: true });
+    const copied = new Map<number, string>();
+    const events = local.eventCount(session.id);
+    let logged = false;
+    const logOnce = (): void => {
+      if (!logged) store.recordEvent(session.id, { at: 1_700_000_003_900, kind: 'fault', throwIndex: 3, detail: { message: 'jammed' } });
+      logged = true;
+    };
+    try {
+      // Logged after the first of two batches: the second reads it, and stops at the start's events.
+      expect(await syncStore(local, fleet, { copied, upToStart: true, batchThrows: 2, onBatch: logOnce })).toMatchObject({ batches: 2, throws: 3, events, behind: 0 });
+      expect(logged).toBe(true);
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 1, events: 1 });
+      expect((await fleet.pool.query<{ n: number }>('SELECT event_count AS n FROM sessions')).rows[0]?.n).toBe(events + 1);
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 0 });
+    } finally {
+      local.close();
+      store.close();
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it('starts the pass a poke asks for no sooner than minGapMs after the last pass began, copying what came meanwhile at once, and stop ends that wait at once', async () => {
+    const path = join(dir, 'gap.db');
+    const { store, dice, session } = storeWithSession(path);
+    store.recordThrow(session.id, okThrow(1, dice));
+    const url = await server.createDatabase('gap');
+    const clock = new HeldClock();
+    // Throws copied by each batch: one batch a pass, as each pass here has fewer throws to copy than a batch holds.
+    const batches: number[] = [];
+    const sync = startContinuousSync(path, url, { idleMs: 60_000, minGapMs: 250, clock, onBatch: (p) => void batches.push(p.throws) });
+    let stopped = false;
+    const waits = (): string => `passes ${batches.join(', ')}; clock waits ${clock.sleeping.map((s) => s.ms).join(', ')}`;
+    try {
+      await until(() => batches.length === 1, waits);
+      // A rig commits throws 2 to 6, each with a poke, while the clock stands at the first pass's start.
+      for (let i = 2; i <= 6; i++) {
+        store.recordThrow(session.id, okThrow(i, dice));
+        sync.poke();
+      }
+      await until(() => clock.sleeping.length === 1, waits);
+      expect(clock.sleeping.map((s) => s.ms)).toEqual([250]);
+      expect(batches).toEqual([1]);
+      clock.advance(250);
+      await until(() => batches.length === 2, waits);
+      expect(batches).toEqual([1, 5]);
+
+      // 100 ms after the second pass began, a throw: its pass waits the 150 ms left.
+      clock.advance(100);
+      store.recordThrow(session.id, okThrow(7, dice));
+      sync.poke();
+      await until(() => clock.sleeping.length === 1, waits);
+      expect(clock.sleeping.map((s) => s.ms)).toEqual([150]);
+      expect(batches).toEqual([1, 5]);
+      // The clock stands still: only stop ends that wait, and its last pass copies throw 7.
+      const stopping = sync.stop(5_000);
+      stopped = true;
+      expect(await stopping).toMatchObject({ behind: 0, error: null });
+      expect(batches).toEqual([1, 5, 1]);
+      expect(sorted(await fleetThrows(url))).toEqual(sorted(localThrows(path)));
+    } finally {
+      if (!stopped) await sync.stop(5_000);
+      store.close();
     }
   }, 60_000);
 
