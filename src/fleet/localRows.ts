@@ -219,8 +219,10 @@ export class LocalRows {
            FROM (SELECT 1) LEFT JOIN session_verdicts v ON v.session_id = ?`,
       )
       .get(s.id, s.id);
-    // The verdicts' JSON too: they are replaced in place, possibly under the same time.
-    return JSON.stringify([s.throwCount, s.eventCount, s.state, s.endedAt, s.seal, s.headHash, extra?.reviews, extra?.verdictsAt, extra?.verdicts]);
+    // The verdicts' JSON too: they are replaced in place, possibly under the same time. A session from before chained
+    // events (chain version 1) keeps no count of them in its row: they are counted.
+    const events = s.chainVersion === 2 ? s.eventCount : this.eventCount(s.id);
+    return JSON.stringify([s.throwCount, events, s.state, s.endedAt, s.seal, s.headHash, extra?.reviews, extra?.verdictsAt, extra?.verdicts]);
   }
 
   verdicts(sessionId: number): { at: number; json: string } | undefined {

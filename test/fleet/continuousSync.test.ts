@@ -207,7 +207,7 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
   it('marks a session copied only once the fleet caught up with it, not when a pass reached its start: an event of an unsealed session logged meanwhile goes with the next pass', async () => {
     const path = join(dir, 'unsealed.db');
     const { store, dice, session } = storeWithSession(path);
-    // A session from before seals and chained events (chain version 1): its row, and so its stamp, does not count its events.
+    // A session from before seals and chained events (chain version 1): its row does not count its events.
     tamper(path, (db) => db.prepare("UPDATE sessions SET chain_version = 1, seal = '' WHERE id = ?").run(session.id));
     for (let i = 1; i <= 3; i++) store.recordThrow(session.id, okThrow(i, dice));
     const url = await server.createDatabase('unsealed');
@@ -227,6 +227,10 @@ describe('continuous replication passes (run --fleet) on a real PostgreSQL', () 
       expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 1, events: 1 });
       expect((await fleet.pool.query<{ n: number }>('SELECT event_count AS n FROM sessions')).rows[0]?.n).toBe(events + 1);
       expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 0 });
+      // Logged once a pass had caught up with it: the next pass sees the session changed and copies the event.
+      store.recordEvent(session.id, { at: 1_700_000_004_000, kind: 'fault', throwIndex: 3, detail: { message: 'jammed again' } });
+      expect(await syncStore(local, fleet, { copied, upToStart: true })).toMatchObject({ batches: 1, events: 1 });
+      expect((await fleet.pool.query<{ n: number }>('SELECT event_count AS n FROM sessions')).rows[0]?.n).toBe(events + 2);
     } finally {
       local.close();
       store.close();
