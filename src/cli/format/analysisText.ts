@@ -2,6 +2,7 @@ import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze
 import { inPlayFigure } from '../../report/unresolvedRange.js';
 import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
 import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
+import { decidedOnWords } from '../../analysis/sessionVerdict.js';
 import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import { simulatedLine } from '../simulatedSources.js';
@@ -107,7 +108,9 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const ran = d.serial.checks.filter((c) => !c.skipped).length;
   const outcome = d.serial.suspect ? 'SUSPECT' : ran === 0 ? 'not run: too few rolls' : ran < d.serial.checks.length ? `passed (${ran} of ${d.serial.checks.length} could run)` : 'passed';
   lines.push(`  rig checks: ${checks} -> ${outcome}`);
-  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')})` : '';
+  // A session's die labelled after its UNFAIR decision: the e-value here moved, its sentence's did not; say so.
+  const decidedOn = d.decidedBy !== undefined ? decidedOnWords(d.verdict, d.anytime.logE) : null;
+  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')}${decidedOn !== null ? `; ${decidedOn}` : ''})` : '';
   // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
   const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
   // Replayed with the unresolved rolls in their places: the e-value and decision hold whatever faces they had.
