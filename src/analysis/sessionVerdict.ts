@@ -15,6 +15,8 @@ export interface StoredVerdictParts {
   readonly sentence: string;
   readonly logE: number;
   readonly decidedAt: number | null;
+  /** The session's error control in its own words (α over its dice, the correction, the per-die level), when stored. */
+  readonly errorControlWords?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export function withSessionVerdict(
     sentence: stored.sentence,
     anytime: { logE: stored.logE, decision: stored.verdict.kind, decidedAt: stored.decidedAt },
     ...(session !== undefined ? { decidedBy: session } : {}),
+    ...(session !== undefined && stored.errorControlWords !== undefined ? { decidedUnder: stored.errorControlWords } : {}),
     ...(session !== undefined && file !== undefined ? { decidedIn: file } : {}),
     ...(session !== undefined && importedFrom !== undefined ? { decidedImportedFrom: importedFrom } : {}),
   };
