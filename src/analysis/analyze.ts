@@ -68,6 +68,8 @@ export interface DieAnalysis {
   readonly sentence: string;
   /** The stored session whose verdict this is (src/analysis/sessionVerdict.ts); absent when the analysis made it. */
   readonly decidedBy?: number;
+  /** That session's error control in its words (its stored statement), when it stored one. */
+  readonly decidedUnder?: string;
   /** The export file whose manifest carried that session's verdict (absent when the store holds it). */
   readonly decidedIn?: string;
   /** For a session imported from an export: the exported session that made the verdict (its own id) and the file. */

@@ -60,7 +60,7 @@ export function storedDieVerdicts(made: unknown, session: number, file?: string)
   for (const d of dice as Record<string, unknown>[]) {
     if (typeof d?.label !== 'string' || typeof d.kind !== 'string' || typeof d.sentence !== 'string') continue;
     const faces = storedFaces(d.faces);
-    const parts = storedParts({ verdict: d.verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt });
+    const parts = storedParts({ verdict: d.verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt, errorControl: d.errorControl });
     const alpha = isNumber(d.alphaPerDie) && d.alphaPerDie > 0 && d.alphaPerDie < 1 ? { alphaPerDie: d.alphaPerDie } : {};
     const partial = faces ? storedPartial(d, faces.length) : undefined;
     const rolls = isNumber(d.rolls) && Number.isInteger(d.rolls) && d.rolls >= 0 ? { rolls: d.rolls } : {};
@@ -73,10 +73,11 @@ export function storedDieVerdicts(made: unknown, session: number, file?: string)
 }
 
 /** The stored verdict's parts an analysis shows, when they are whole. */
-function storedParts(d: { verdict?: unknown; sentence: string; logE?: unknown; decidedAt?: unknown }): StoredVerdictParts | undefined {
+function storedParts(d: { verdict?: unknown; sentence: string; logE?: unknown; decidedAt?: unknown; errorControl?: unknown }): StoredVerdictParts | undefined {
   const v = d.verdict as { kind?: unknown } | undefined;
   if (typeof v?.kind !== 'string' || !isNumber(d.logE) || !(d.decidedAt === null || isNumber(d.decidedAt))) return undefined;
-  return { verdict: d.verdict as Verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt };
+  const statement = (d.errorControl as { statement?: unknown } | null | undefined)?.statement;
+  return { verdict: d.verdict as Verdict, sentence: d.sentence, logE: d.logE, decidedAt: d.decidedAt, ...(typeof statement === 'string' ? { errorControlWords: statement } : {}) };
 }
 
 /** The counts a stored verdict's intervals were made from, when whole: one count per face, the unresolved rolls, the misread bounds (null: none). */

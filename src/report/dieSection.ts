@@ -1,5 +1,6 @@
 import type { Analysis, DieAnalysis } from '../analysis/analyze.js';
 import { namesOf, type LevelAnalysis } from '../analysis/levelAnalysis.js';
+import { decidedOnWords } from '../analysis/sessionVerdict.js';
 import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, formatProbability, signedPercent } from '../core/format.js';
 import type { DieVerdict } from '../stats/dieVerdict.js';
 import { certifiableMarginLimit } from '../stats/misreadReach.js';
@@ -141,7 +142,9 @@ function evidenceLine(d: DieReport): string {
 function storedEvidenceLine(s: DieVerdict, chart: 'session' | 'read-rolls'): string {
   const c = s.errorControl;
   const family = c.dice === 1 ? 'its one die' : `${c.dice} dice, Bonferroni`;
-  const decided = s.decidedAt !== null ? `${s.kind} at roll ${formatCount(s.decidedAt)}` : 'no decision yet';
+  // Labels given after an UNFAIR decision move this e-value, not the one the verdict's sentence gives: say so.
+  const decidedOn = decidedOnWords(s.verdict, s.logE);
+  const decided = s.decidedAt !== null ? `${s.kind} at roll ${formatCount(s.decidedAt)}${decidedOn !== null ? ` (${decidedOn})` : ''}` : 'no decision yet';
   return (
     `<p class="note" data-test="anytime" data-source="${chart}" data-log-e="${s.logE}" data-log-threshold="${s.logThreshold}" data-decision="${s.kind}">` +
     `The session’s e-value (least favourable over its unresolved rolls${s.misreadRates !== null ? ' and the calibration’s misread bounds' : ''}): <strong>${formatLogScientific(s.logE)}</strong> ` +

@@ -43,6 +43,19 @@ describe("analyzing a session's export", () => {
     expect(text).not.toContain('Verdicts assume the number of rolls was fixed in advance');
   });
 
+  it("states, once under the session's first die, the error control the session decided its dice at, from the store and from its export", async () => {
+    // The manifest carries the verdicts as the session stored them: their error control is the session's own.
+    const manifest = JSON.parse(readFileSync(`${csv}.manifest.json`, 'utf8')) as { verdicts: { errorControl: { method: string; statement: string } } };
+    const { method, statement } = manifest.verdicts.errorControl;
+    expect(method).toBe('bonferroni');
+    // The header's alpha and Holm are the descriptive figures'; the session's Bonferroni over its dice decided them.
+    for (const text of [(await runCli('analyze', '1', '--db', db)).out, (await runCli('analyze', csv)).out]) {
+      expect(text).toContain('Holm over 4 tests');
+      expect(text.split('\n').filter((l) => l === `  session 1's error control: ${statement}`)).toHaveLength(1);
+      expect(text).toContain('decided at α/4 = 0.00025 (Bonferroni)');
+    }
+  });
+
   it('judges a die rolled in both exported sessions across them, as analyze does the two stored sessions', async () => {
     const stored = await analyze('1', '2', '--db', db);
     const files = await analyze(csv, jsonl);

@@ -95,6 +95,7 @@ type Win = { getComputedStyle(e: unknown, pseudo?: string): { content: string; d
 
 interface ReportJson {
   dice: { label: string; verdict: string; sentence: string }[];
+  errorControl: { statement: string } | null;
 }
 
 describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
@@ -115,6 +116,9 @@ describe('the fleet dashboard (dicerig serve --db postgres://...)', () => {
       expect(dice.length).toBeGreaterThan(1);
       // The page's report link gives the same JSON (without the files `report` writes).
       expect(await (await fetch(`${base}/api/fleet/sessions/${id}/report`)).json()).toEqual(json);
+      // The error control the session decided its dice at, in the report's words.
+      expect(json.errorControl).not.toBeNull();
+      expect(await page.locator(`[data-session="${id}"] [data-col="error-control"]`).innerText()).toBe(`Error control: ${json.errorControl?.statement}`);
       // The report's own table (text) for one session: the verdict column as the page shows it.
       const text = id === '3' ? (await runCli('report', id, '--db', url, '--out', join(dir, `report-text-${id}`))).out : undefined;
       for (const d of dice) {

@@ -2,6 +2,7 @@ import type { Analysis, AnalysisHead, DieAnalysis } from '../../analysis/analyze
 import { inPlayFigure } from '../../report/unresolvedRange.js';
 import { homogeneityReading } from '../../analysis/homogeneityUnresolved.js';
 import { namesOf, type LevelAnalysis } from '../../analysis/levelAnalysis.js';
+import { decidedOnWords } from '../../analysis/sessionVerdict.js';
 import { confidenceLabel, fixed, formatCount, formatCountOf, formatLogScientific, signedPercent } from '../../core/format.js';
 import { renderTable } from '../../core/textTable.js';
 import { simulatedLine } from '../simulatedSources.js';
@@ -49,8 +50,12 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
     );
   }
   yield '';
+  // A session's error control in its own words, under the first of its dice shown (the dice stream by, so not above).
+  const controlShown = new Set<number>();
   for (const d of dice) {
-    yield formatDie(d, a);
+    const first = d.decidedBy !== undefined && !controlShown.has(d.decidedBy);
+    if (first) controlShown.add(d.decidedBy as number);
+    yield formatDie(d, a, first);
     yield '';
   }
   if (a.homogeneity.length > 0) {
@@ -65,7 +70,7 @@ export function* analysisTextParts(a: AnalysisHead, dice: Iterable<DieAnalysis>)
   }
 }
 
-function formatDie(d: DieAnalysis, a: AnalysisHead): string {
+function formatDie(d: DieAnalysis, a: AnalysisHead, showControl = false): string {
   // The unresolved rolls are not among the read ones the tables count, but the session's "after N rolls" counts them.
   const rolls = d.unresolved !== undefined ? `${formatCountOf(d.n, 'roll')} read, ${formatCount(d.unresolved)} unresolved` : formatCountOf(d.n, 'roll');
   const lines = [`${d.label}  (${d.die.name}, ${rolls})`, `  ${d.sentence}`];
@@ -79,6 +84,8 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
     const source =
       d.decidedIn !== undefined ? `as its export ${d.decidedIn} carries it` : from !== undefined ? `made by the session ${from.file} was exported from (its session ${from.session}) and imported with it` : 'as it stored it';
     lines.push(`  (session ${d.decidedBy}'s verdict, ${source}; the figures below are descriptive)`);
+    // The alpha and correction above are the descriptive figures'; the verdict was made under the session's own.
+    if (showControl && d.decidedUnder !== undefined) lines.push(`  session ${d.decidedBy}'s error control: ${d.decidedUnder}`);
   }
   if (d.partVerdicts !== undefined) {
     const each = d.partVerdicts.map((v) => `session ${v.session}: ${v.kind}`).join(', ');
@@ -107,7 +114,9 @@ function formatDie(d: DieAnalysis, a: AnalysisHead): string {
   const ran = d.serial.checks.filter((c) => !c.skipped).length;
   const outcome = d.serial.suspect ? 'SUSPECT' : ran === 0 ? 'not run: too few rolls' : ran < d.serial.checks.length ? `passed (${ran} of ${d.serial.checks.length} could run)` : 'passed';
   lines.push(`  rig checks: ${checks} -> ${outcome}`);
-  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')})` : '';
+  // A session's die labelled after its UNFAIR decision: the e-value here moved, its sentence's did not; say so.
+  const decidedOn = d.decidedBy !== undefined ? decidedOnWords(d.verdict, d.anytime.logE) : null;
+  const decided = d.anytime.decidedAt !== null ? ` (${d.anytime.decision} after ${formatCountOf(d.anytime.decidedAt, 'roll')}${decidedOn !== null ? `; ${decidedOn}` : ''})` : '';
   // analyze's own e-value is of the symbols: it cannot see a bias between faces of one symbol, so the line says so.
   const of = d.anytime.level === 'symbol' ? ' of its symbols' : '';
   // Replayed with the unresolved rolls in their places: the e-value and decision hold whatever faces they had.

@@ -98,6 +98,8 @@ function renderVerdicts(v, throwCount) {
     // A copy's row shows the verdicts of the session it copies, saying so first, as its report does.
     v.inPlaceOf !== null ? el('div', { class: 'note in-place-of-copy', text: v.inPlaceOf }) : null,
     ...dice,
+    // The error control the session decided them at, in its words, as its report and run summary give it.
+    v.errorControl !== null ? el('div', { class: 'note error-control', 'data-col': 'error-control', text: `Error control: ${v.errorControl}` }) : null,
     v.note !== null ? el('div', { class: 'note', text: v.note }) : null,
     v.throwsThen < throwCount ? el('div', { class: 'note', 'data-col': 'as-of', text: `verdicts as of ${time(v.madeAt)} (${plural(v.throwsThen, 'throw')}); remade every little while as throws arrive` }) : null,
     ...v.problems.map((p) => el('div', { class: 'problem', text: p })),
