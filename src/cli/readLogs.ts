@@ -2,6 +2,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import { parseRollLog, type SymbolLayout } from '../rolllog/parseRollLog.js';
 import type { ParsedLog } from '../rolllog/types.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
 
 /**
  * Reads and parses roll-log files; a missing or unreadable file is an InputError naming it. `rollDetails`: keep each
@@ -29,8 +30,7 @@ export function readLogs(files: readonly string[], layouts: readonly SymbolLayou
       text = readFileSync(file, 'utf8');
     } catch (e) {
       if (e instanceof InputError) throw e;
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+      const why = fileReadProblem(e, 'no such file');
       throw new InputError(`cannot read the roll log: ${why}`, { file }, { cause: e });
     }
     return parseRollLog(text, { file, layouts, ...(typeId !== undefined ? { typeId } : {}), ...(rollDetails ? { rollDetails } : {}) });

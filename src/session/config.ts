@@ -16,6 +16,7 @@ import { FIRMATA_BAUD_RATES, FIRMATA_RIG_NAME, FIRMATA_RIG_NAME_RULE, FIRMATA_SE
 import { dieTypeSchema } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
 import { withDiceFile } from './diceFile.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
 
 /** The longest die label or session name: a label is written on a die and printed in tables. */
 export const MAX_LABEL_LENGTH = 200;
@@ -336,9 +337,11 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
     text = await readFile(file, 'utf8');
   } catch (e) {
     if (e instanceof ConfigError) throw e;
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    const why = fileReadProblem(e);
     throw new ConfigError('', `cannot read the session config: ${why}`, file);
   }
+  // YAML reads an empty file as null, which the schema would call "(top level): expected object, received null".
+  if (text.trim() === '') throw new ConfigError('', 'the session config is empty: it names at least the dice and the rig (see examples/sessions/)', file);
   return parseConfigText(text, file);
 }
 

@@ -11,6 +11,7 @@ import { sameDieId } from '../dice/catalogue.js';
 import { MAX_DICE_FILE_BYTES, parseDieDefinitions } from '../dice/definition.js';
 import { dieTypeSchema, sameDieType } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
 
 /** The dice a user's JSON/YAML file defines; a missing or unreadable file is an InputError naming it. */
 export function readDieDefinitions(file: string): DieType[] {
@@ -22,8 +23,7 @@ export function readDieDefinitions(file: string): DieType[] {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read the dice file: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
+    throw new InputError(`cannot read the dice file: ${fileReadProblem(e, 'no such file')}`, { file }, { cause: e });
   }
   return parseDieDefinitions(text, file);
 }

@@ -21,6 +21,7 @@ import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../op
 import { runCampaignRig, sayRigLoopEnd } from '../campaign/rigLoop.js';
 import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
 import { formatCampaignReport, formatCampaignStatus, rerunCommand } from '../campaign/campaignText.js';
+import { fileReadProblem } from '../../core/fileReadProblem.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
@@ -48,8 +49,7 @@ function readBox(file: string, knownDice: readonly string[]): ReturnType<typeof 
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read the dice box: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
+    throw new InputError(`cannot read the dice box: ${fileReadProblem(e, 'no such file')}`, { file }, { cause: e });
   }
   return parseBox(text, file, knownDice);
 }

@@ -1,0 +1,47 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../store/support/fixtures.js';
+import { runCli } from './runCli.js';
+
+/** A folder given where a file is wanted, or an empty file: one line that names the file and says what is wrong, in words. */
+describe('an input file that is a folder or empty', () => {
+  const dir = tempDir('dicerig-unreadable-');
+  const folder = join(dir, 'a-folder');
+  mkdirSync(folder);
+  const empty = join(dir, 'empty.yaml');
+  writeFileSync(empty, '');
+  const config = join(dir, 'ok.yaml');
+  writeFileSync(config, 'dice:\n  - { label: A, type: d6 }\nrig: { driver: sim }\n');
+
+  it.each([
+    ['a session config', ['run', folder, '--db', join(dir, 'r.db')], 'session config'],
+    ['a dice file', ['dice', '--file', folder], 'dice file'],
+    ['a calibration profile', ['plan', '--die', 'red', '--detect', 'hit=0.5', '--calibration', folder], 'calibration profile'],
+  ])('%s that is a folder is named as a folder, not with Node\'s EISDIR text', async (_what, args, what) => {
+    const r = await runCli(...args);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${folder}: cannot read the ${what}: it is a folder, not a file${what === 'calibration profile' ? '.' : ''}\n`);
+    expect(existsSync(join(dir, 'r.db'))).toBe(false);
+  });
+
+  it('an empty session config is called empty, not "(top level): expected object, received null"', async () => {
+    const r = await runCli('run', empty, '--db', join(dir, 'r.db'));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${empty}: the session config is empty: it names at least the dice and the rig (see examples/sessions/)\n`);
+    expect(existsSync(join(dir, 'r.db'))).toBe(false);
+  });
+
+  it('an empty calibration profile is called empty, not "Unexpected end of JSON input"', async () => {
+    const r = await runCli('plan', '--die', 'red', '--detect', 'hit=0.5', '--calibration', empty);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${empty}: the calibration profile is empty: it holds no JSON\n`);
+  });
+
+  it('a dice file that is a folder stops run before the store is made', async () => {
+    const r = await runCli('run', config, '--dice-file', folder, '--db', join(dir, 'r.db'));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${folder}: cannot read the dice file: it is a folder, not a file\n`);
+    expect(existsSync(join(dir, 'r.db'))).toBe(false);
+  });
+});
