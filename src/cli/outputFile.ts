@@ -26,11 +26,10 @@ function kindOf(s: Stats): string | undefined {
 }
 
 /**
- * Refuses an empty --out, one that is a device, pipe, socket or symbolic link, and one whose folder is missing (unless
+ * Refuses an --out that is a device, pipe, socket or symbolic link, and one whose folder is missing (unless
  * `makesFolders`), not a folder or not writable.
  */
 export function checkOutputFile(flag: string, given: string, options: { readonly makesFolders?: boolean } = {}): void {
-  if (given.trim() === '') throw new InputError(`${flag} is empty: give the name of the file to write`);
   let target: Stats | undefined;
   try {
     target = statSync(given);

@@ -35,16 +35,6 @@ describe('an --out that cannot take the file', () => {
     await refused(['export', '1', '--db', db, '--out', join(dir, 'nope', 'x.csv')], `--out ${join(dir, 'nope', 'x.csv')}: its folder ${join(dir, 'nope')} does not exist`);
   });
 
-  it('an empty --out is refused as empty, not taken as the current folder', async () => {
-    const before = readdirSync(dir).sort();
-    for (const args of [['export', '1', '--db', db, '--out', ''], ['salvage', db, '--out', '']]) {
-      const r = await runCli(...args);
-      expect(r.code).toBe(1);
-      expect(r.err).toBe('dicerig: --out is empty: give the name of the file to write\n');
-    }
-    expect(readdirSync(dir).sort()).toEqual(before);
-  });
-
   it('export --force does not replace a named pipe or a symbolic link with a plain file', async () => {
     const pipe = join(dir, 'pipe');
     execFileSync('mkfifo', [pipe]);
