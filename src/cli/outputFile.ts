@@ -41,9 +41,19 @@ export function checkOutputFile(flag: string, given: string, options: { readonly
   if (kind !== undefined) throw new InputError(`${flag} ${given} is ${kind}, not a file: a new file would replace it: give the name of a file; nothing was written`);
   // The new file is renamed into place, which replaces a link and leaves the file it points to as it was.
   if (isLink(given)) throw new InputError(`${flag} ${given} is a symbolic link (to ${resolve(dirname(given), readlinkSync(given))}): the new file would replace the link, not write where it points: give that file's own name or another one; nothing was written`);
-  let folder = dirname(resolve(given));
+  checkFolderTakes(flag, given, dirname(resolve(given)), options.makesFolders === true);
+}
+
+/** Refuses an output folder (report --out, vision simulate --out) that is a file, or whose nearest existing folder is not a folder or not writable. */
+export function checkOutputFolder(flag: string, given: string): void {
+  if (existsSync(given) && !statSync(given).isDirectory()) throw new InputError(`${flag} ${given} is a file, not a folder: give a folder (a missing one is made); nothing was written`);
+  checkFolderTakes(flag, given, resolve(given), true);
+}
+
+function checkFolderTakes(flag: string, given: string, wanted: string, makesFolders: boolean): void {
+  let folder = wanted;
   // A command that makes the missing folders needs the nearest one that exists to be a folder it may write in.
-  if (options.makesFolders === true) while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  if (makesFolders) while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
   let where: Stats;
   try {
     where = statSync(folder);
@@ -59,6 +69,6 @@ export function checkOutputFile(flag: string, given: string, options: { readonly
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'EROFS' ? 'the file system is read-only' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(e);
-    throw new InputError(`${flag} ${given}: cannot write in its folder ${folder}: ${why} (${code ?? 'unknown'}); nothing was written`);
+    throw new InputError(`${flag} ${given}: cannot write in the folder ${folder}: ${why} (${code ?? 'unknown'}); nothing was written`);
   }
 }

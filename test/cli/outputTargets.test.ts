@@ -15,12 +15,15 @@ describe('an --out that cannot take the file', () => {
   const plainFile = join(dir, 'notes.txt');
   writeFileSync(plainFile, 'mine\n');
 
+  // The store's -wal and -shm files come and go with reading it: not something the refused command wrote.
+  const files = (): string[] => readdirSync(dir).filter((f) => !/-(wal|shm)$/.test(f)).sort();
+
   async function refused(args: string[], said: string): Promise<void> {
-    const before = readdirSync(dir).sort();
+    const before = files();
     const r = await runCli(...args);
     expect(r.code).toBe(1);
     expect(r.err).toBe(`dicerig: ${said}; nothing was written\n`);
-    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(files()).toEqual(before);
   }
 
   it.each([
@@ -33,6 +36,14 @@ describe('an --out that cannot take the file', () => {
 
   it('export names an --out in a missing folder, not its temporary file', async () => {
     await refused(['export', '1', '--db', db, '--out', join(dir, 'nope', 'x.csv')], `--out ${join(dir, 'nope', 'x.csv')}: its folder ${join(dir, 'nope')} does not exist`);
+  });
+
+  it.each([
+    ['report', ['report', '1', '--db', db, '--out']],
+    ['vision simulate', ['vision', 'simulate', '--dice', 'd6', '--out']],
+  ])('%s names an --out folder that is a plain file, or is under one, by that file', async (_command, head) => {
+    await refused([...head, plainFile], `--out ${plainFile} is a file, not a folder: give a folder (a missing one is made)`);
+    await refused([...head, join(plainFile, 'sub')], `--out ${join(plainFile, 'sub')}: ${plainFile} is a file, not a folder`);
   });
 
   it('export --force does not replace a named pipe or a symbolic link with a plain file', async () => {

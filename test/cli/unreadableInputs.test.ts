@@ -38,6 +38,16 @@ describe('an input file that is a folder or empty', () => {
     expect(r.err).toBe(`dicerig: ${empty}: the calibration profile is empty: it holds no JSON\n`);
   });
 
+  it.each([
+    ['vision eval --images', ['vision', 'eval', '--die', 'd6', '--images']],
+    ['calibrate --from-labelled', ['calibrate', '--die', 'd6', '--from-labelled']],
+  ])('%s given a plain file names it as a file, not "a part of the path is not a folder"', async (_what, head) => {
+    const r = await runCli(...head, config, ...(head[0] === 'calibrate' ? ['-o', join(dir, 'check.json')] : []));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${config}: is a file, not a folder: a labelled folder holds images/ and labels/ (or is the images folder itself)\n`);
+    expect(existsSync(join(dir, 'check.json'))).toBe(false);
+  });
+
   it('a dice file that is a folder stops run before the store is made', async () => {
     const r = await runCli('run', config, '--dice-file', folder, '--db', join(dir, 'r.db'));
     expect(r.code).toBe(1);
