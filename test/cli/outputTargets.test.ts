@@ -46,6 +46,12 @@ describe('an --out that cannot take the file', () => {
     await refused([...head, join(plainFile, 'sub')], `--out ${join(plainFile, 'sub')}: ${plainFile} is a file, not a folder`);
   });
 
+  it('run --keep-frames naming a plain file is refused before the store is made', async () => {
+    const config = join(tempDir('dicerig-out-'), 'tiny.yaml');
+    writeFileSync(config, 'dice:\n  - { label: A, type: d6 }\nrig: { driver: sim }\nstopping: { budgetRolls: 6 }\n');
+    await refused(['run', config, '--db', join(dir, 'new.db'), '--keep-frames', plainFile], `--keep-frames ${plainFile} is a file, not a folder: give a folder (a missing one is made)`);
+  });
+
   it('export --force does not replace a named pipe or a symbolic link with a plain file', async () => {
     const pipe = join(dir, 'pipe');
     execFileSync('mkfifo', [pipe]);
