@@ -17,6 +17,7 @@ import { dieTypeSchema } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
 import { withDiceFile } from './diceFile.js';
 import { fileReadProblem } from '../core/fileReadProblem.js';
+import { notUtf8, utf8Text } from '../core/utf8Text.js';
 
 /** The longest die label or session name: a label is written on a die and printed in tables. */
 export const MAX_LABEL_LENGTH = 200;
@@ -334,7 +335,9 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
     // Checked before reading: a huge file is refused without loading it.
     const { size } = await stat(file);
     if (size > MAX_CONFIG_BYTES) throw new ConfigError('', tooLarge('session config', size, MAX_CONFIG_BYTES), file);
-    text = await readFile(file, 'utf8');
+    const decoded = utf8Text(await readFile(file));
+    if (!decoded.ok) throw new ConfigError('', notUtf8('session config', decoded.line), file);
+    text = decoded.text;
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     const why = fileReadProblem(e);

@@ -54,4 +54,17 @@ describe('an input file that is a folder or empty', () => {
     expect(r.err).toBe(`dicerig: ${folder}: cannot read the dice file: it is a folder, not a file\n`);
     expect(existsSync(join(dir, 'r.db'))).toBe(false);
   });
+
+  it.each([
+    ['a session config', 'session config', 'dice:\n  - { label: "D\xe9 A", type: d6 }\nrig: { driver: sim }\n', 2, (f: string) => ['run', f, '--db', join(dir, 'r.db')]],
+    ['a dice file', 'dice file', '- { id: mine, faces: ["\xe9t\xe9", b] }\n', 1, (f: string) => ['dice', '--file', f]],
+    ['a roll log read by import', 'roll log', 'die,type,face\nA,d6,1\nA\xe9,d6,2\n', 3, (f: string) => ['import', f, '--db', join(dir, 'r.db')]],
+  ])('%s saved as Latin-1 is refused with the line of its first non-UTF-8 byte, not read with its letters replaced', async (_what, what, text, line, args) => {
+    const f = join(dir, `latin1-${line}.txt`);
+    writeFileSync(f, Buffer.from(text, 'latin1'));
+    const r = await runCli(...args(f));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: ${f}: the ${what} is not UTF-8 text (line ${line} has a byte that is not): save it as UTF-8\n`);
+    expect(existsSync(join(dir, 'r.db'))).toBe(false);
+  });
 });
