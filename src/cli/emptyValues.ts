@@ -25,7 +25,8 @@ export function refuseEmptyValues(cmd: Command): void {
     if (what !== undefined && blank(cmd.getOptionValue(key))) throw new InputError(`${option.long ?? option.flags} is empty: give ${what} (an unset shell variable?)`);
   }
   cmd.registeredArguments.forEach((argument, i) => {
-    if (!blank(cmd.processedArgs[i])) return;
+    // A campaign <name> has its own check, which says what a name may hold.
+    if (argument.name() === 'name' || !blank(cmd.processedArgs[i])) return;
     const which = argument.variadic ? `one of the <${argument.name()}...> arguments` : `the <${argument.name()}> argument`;
     throw new InputError(`${which} is empty: give its value (an unset shell variable?)`);
   });
