@@ -58,6 +58,7 @@ describe('an input file that is a folder or empty', () => {
   it.each([
     ['a session config', 'session config', 'dice:\n  - { label: "D\xe9 A", type: d6 }\nrig: { driver: sim }\n', 2, (f: string) => ['run', f, '--db', join(dir, 'r.db')]],
     ['a dice file', 'dice file', '- { id: mine, faces: ["\xe9t\xe9", b] }\n', 1, (f: string) => ['dice', '--file', f]],
+    ['a campaign dice box', 'dice box', 'label,die\nr\xe9d1,red\n', 2, (f: string) => ['campaign', 'create', 'c', '--rigs', '2', '--dice', f, '--db', 'postgres://127.0.0.1:1/none']],
     ['a roll log read by import', 'roll log', 'die,type,face\nA,d6,1\nA\xe9,d6,2\n', 3, (f: string) => ['import', f, '--db', join(dir, 'r.db')]],
   ])('%s saved as Latin-1 is refused with the line of its first non-UTF-8 byte, not read with its letters replaced', async (_what, what, text, line, args) => {
     const f = join(dir, `latin1-${line}.txt`);
