@@ -38,7 +38,7 @@ export function checkExportTarget(out: string, sidecar: string | undefined, db: 
   for (const t of targets) {
     if (!existsSync(t)) continue;
     const what = statSync(t).isDirectory() ? 'is a folder' : 'exists already';
-    throw new InputError(`${t} ${what}; export does not write over a file: give another --out name${what === 'is a folder' ? '' : ', or --force to replace it'}`, { file: t });
+    throw new InputError(`--out ${t} ${what}; export does not write over a file: give another --out name${what === 'is a folder' ? '' : ', or --force to replace it'}`);
   }
 }
 

@@ -52,6 +52,12 @@ describe('an --out that cannot take the file', () => {
     await refused(['run', config, '--db', join(dir, 'new.db'), '--keep-frames', plainFile], `--keep-frames ${plainFile} is a file, not a folder: give a folder (a missing one is made)`);
   });
 
+  it('export names an --out that is a folder once, after --out', async () => {
+    const r = await runCli('export', '1', '--db', db, '--out', dir);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`dicerig: --out ${dir} is a folder; export does not write over a file: give another --out name\n`);
+  });
+
   it('export --force does not replace a named pipe or a symbolic link with a plain file', async () => {
     const pipe = join(dir, 'pipe');
     execFileSync('mkfifo', [pipe]);
