@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../store/support/fixtures.js';
@@ -67,5 +68,21 @@ describe('an input file that is a folder or empty', () => {
     expect(r.code).toBe(1);
     expect(r.err).toBe(`dicerig: ${f}: the ${what} is not UTF-8 text (line ${line} has a byte that is not): save it as UTF-8\n`);
     expect(existsSync(join(dir, 'r.db'))).toBe(false);
+  });
+});
+
+describe('a --db that is not a file', () => {
+  it('a named pipe given as the roll store is named as one by run and sessions, and nothing is made beside it', async () => {
+    const dir = tempDir('dicerig-unreadable-');
+    const pipe = join(dir, 'pipe.db');
+    execFileSync('mkfifo', [pipe]);
+    const config = join(dir, 'ok.yaml');
+    writeFileSync(config, 'dice:\n  - { label: A, type: d6 }\nrig: { driver: sim }\nstopping: { budgetRolls: 6 }\n');
+    for (const args of [['run', config, '--db', pipe], ['sessions', '--db', pipe]]) {
+      const r = await runCli(...args);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`dicerig: ${pipe} is a named pipe, not a roll store file: give the store file itself; nothing was written.\n`);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['ok.yaml', 'pipe.db']);
   });
 });
