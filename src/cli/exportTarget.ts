@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { isFleetUrl } from '../fleet/connect.js';
 import { rollStorePath } from './dbOption.js';
+import { checkOutputFile } from './outputFile.js';
 
 /** Where a file would be written, as the file system sees it (a link followed, a missing file by its folder). */
 export function realTarget(path: string): string {
@@ -32,11 +33,12 @@ export function checkExportTarget(out: string, sidecar: string | undefined, db: 
       }
     }
   }
+  for (const t of targets) checkOutputFile('--out', t);
   if (force) return;
   for (const t of targets) {
     if (!existsSync(t)) continue;
     const what = statSync(t).isDirectory() ? 'is a folder' : 'exists already';
-    throw new InputError(`${t} ${what}; export does not write over a file: give another --out name${what === 'is a folder' ? '' : ', or --force to replace it'}`, { file: t });
+    throw new InputError(`--out ${t} ${what}; export does not write over a file: give another --out name${what === 'is a folder' ? '' : ', or --force to replace it'}`);
   }
 }
 

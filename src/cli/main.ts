@@ -6,6 +6,7 @@ import { VERSION } from '../core/version.js';
 import { printable } from '../rolllog/quoteValue.js';
 import { isSqliteError } from '../store/sqlite.js';
 import { fileSystemProblem } from './fileSystemError.js';
+import { refuseEmptyValues } from './emptyValues.js';
 
 /**
  * Builds the `dicerig` program with the commands `argv` needs (all of them when it names none; see registerCommands).
@@ -19,6 +20,7 @@ export async function buildProgram(io: CliIo = processIo(), argv: readonly strin
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
   await registerCommands(program, io, argv);
+  program.hook('preAction', (_program, action) => refuseEmptyValues(action));
   for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
   return program;
 }

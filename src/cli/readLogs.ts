@@ -2,6 +2,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import { parseRollLog, type SymbolLayout } from '../rolllog/parseRollLog.js';
 import type { ParsedLog } from '../rolllog/types.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
+import { notUtf8, utf8Text } from '../core/utf8Text.js';
 
 /**
  * Reads and parses roll-log files; a missing or unreadable file is an InputError naming it. `rollDetails`: keep each
@@ -26,11 +28,12 @@ export function readLogs(files: readonly string[], layouts: readonly SymbolLayou
     let text: string;
     try {
       if (statSync(file).isDirectory()) throw new InputError('is a folder; give the roll-log files inside it', { file });
-      text = readFileSync(file, 'utf8');
+      const decoded = utf8Text(readFileSync(file));
+      if (!decoded.ok) throw new InputError(notUtf8('roll log', decoded.line), { file });
+      text = decoded.text;
     } catch (e) {
       if (e instanceof InputError) throw e;
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+      const why = fileReadProblem(e, 'no such file');
       throw new InputError(`cannot read the roll log: ${why}`, { file }, { cause: e });
     }
     return parseRollLog(text, { file, layouts, ...(typeId !== undefined ? { typeId } : {}), ...(rollDetails ? { rollDetails } : {}) });

@@ -16,6 +16,8 @@ import { FIRMATA_BAUD_RATES, FIRMATA_RIG_NAME, FIRMATA_RIG_NAME_RULE, FIRMATA_SE
 import { dieTypeSchema } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
 import { withDiceFile } from './diceFile.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
+import { notUtf8, utf8Text } from '../core/utf8Text.js';
 
 /** The longest die label or session name: a label is written on a die and printed in tables. */
 export const MAX_LABEL_LENGTH = 200;
@@ -333,12 +335,16 @@ export async function readConfigFile(file: string): Promise<ConfigDocument> {
     // Checked before reading: a huge file is refused without loading it.
     const { size } = await stat(file);
     if (size > MAX_CONFIG_BYTES) throw new ConfigError('', tooLarge('session config', size, MAX_CONFIG_BYTES), file);
-    text = await readFile(file, 'utf8');
+    const decoded = utf8Text(await readFile(file));
+    if (!decoded.ok) throw new ConfigError('', notUtf8('session config', decoded.line), file);
+    text = decoded.text;
   } catch (e) {
     if (e instanceof ConfigError) throw e;
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    const why = fileReadProblem(e);
     throw new ConfigError('', `cannot read the session config: ${why}`, file);
   }
+  // YAML reads an empty file as null, which the schema would call "(top level): expected object, received null".
+  if (text.trim() === '') throw new ConfigError('', 'the session config is empty: it names at least the dice and the rig (see examples/sessions/)', file);
   return parseConfigText(text, file);
 }
 

@@ -11,6 +11,8 @@ import { sameDieId } from '../dice/catalogue.js';
 import { MAX_DICE_FILE_BYTES, parseDieDefinitions } from '../dice/definition.js';
 import { dieTypeSchema, sameDieType } from '../dice/dieTypeData.js';
 import type { DieType } from '../dice/types.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
+import { notUtf8, utf8Text } from '../core/utf8Text.js';
 
 /** The dice a user's JSON/YAML file defines; a missing or unreadable file is an InputError naming it. */
 export function readDieDefinitions(file: string): DieType[] {
@@ -19,11 +21,12 @@ export function readDieDefinitions(file: string): DieType[] {
     // Checked before reading: a huge file is refused without loading it.
     const { size } = statSync(file);
     if (size > MAX_DICE_FILE_BYTES) throw new InputError(tooLarge('dice file', size, MAX_DICE_FILE_BYTES), { file });
-    text = readFileSync(file, 'utf8');
+    const decoded = utf8Text(readFileSync(file));
+    if (!decoded.ok) throw new InputError(notUtf8('dice file', decoded.line), { file });
+    text = decoded.text;
   } catch (e) {
     if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read the dice file: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
+    throw new InputError(`cannot read the dice file: ${fileReadProblem(e, 'no such file')}`, { file }, { cause: e });
   }
   return parseDieDefinitions(text, file);
 }

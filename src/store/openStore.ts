@@ -23,8 +23,15 @@ const memory = (path: string): boolean => path === ':memory:' || path === '';
 
 /** A folder given where a store file belongs: SQLite calls it a disk I/O error, which reads as a damaged store. */
 function refuseFolder(path: string): void {
-  if (!memory(path) && existsSync(path) && statSync(path).isDirectory()) {
+  if (memory(path) || !existsSync(path)) return;
+  const stats = statSync(path);
+  if (stats.isDirectory()) {
     throw new StoreError(`${path} is a folder, not a roll store file: give the store file itself (e.g. --db ${join(path, 'dicerig.db')}).`, { db: path, reason: 'folder' });
+  }
+  // A device or pipe (--db /dev/null) was called an empty file, or a damaged store to salvage.
+  if (!stats.isFile()) {
+    const kind = stats.isFIFO() ? 'a named pipe' : stats.isSocket() ? 'a socket' : 'a device';
+    throw new StoreError(`${path} is ${kind}, not a roll store file: give the store file itself; nothing was written.`, { db: path, reason: 'not a file' });
   }
 }
 

@@ -5,7 +5,7 @@
  * are ground truth every figure is measured against, so what cannot be right is
  * refused with its file and line, not read as a die the reader declined.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { InputError } from '../core/errors.js';
@@ -95,6 +95,7 @@ export function parseYoloLabels(text: string, classes: readonly string[], file: 
 export async function readLabelledFolder(imagesDir: string, labelsDir?: string, check: ClassCheck = () => undefined): Promise<LabelledFolder> {
   // A mistyped folder is named as such, not as a missing classes.txt somewhere beside it.
   if (!existsSync(imagesDir)) throw new InputError(`no such folder: a labelled folder holds images/ and labels/ (or is the images folder itself)`, { file: imagesDir });
+  if (!statSync(imagesDir).isDirectory()) throw new InputError(`is a file, not a folder: a labelled folder holds images/ and labels/ (or is the images folder itself)`, { file: imagesDir });
   const candidates = labelsDir ? [labelsDir] : [join(imagesDir, '..', 'labels'), join(imagesDir, 'labels')];
   let classesText: string | undefined;
   let labels = candidates[0] as string;

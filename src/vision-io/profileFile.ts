@@ -11,6 +11,7 @@ import { writeFileAtomic } from './outputFile.js';
 import { D6_CHECK_FORMAT } from '../vision/calibration/d6Check.js';
 import { parseProfile } from '../vision/calibration/profile.js';
 import type { CalibrationProfile } from '../vision/calibration/profile.js';
+import { fileReadProblem } from '../core/fileReadProblem.js';
 
 /** A JSON file's parsed content; an InputError names the file and says what it should have held (`what`). */
 export async function readJsonFile(file: string, what: string): Promise<unknown> {
@@ -18,9 +19,10 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    const reason = fileReadProblem(e);
     throw new InputError(`cannot read the ${what}: ${reason}.`, { file }, { cause: e });
   }
+  if (text.trim() === '') throw new InputError(`the ${what} is empty: it holds no JSON`, { file });
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

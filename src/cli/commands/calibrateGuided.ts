@@ -38,6 +38,7 @@ import type { CalibrateFlags, CommonFields } from './calibrateFlags.js';
 import { learnedFromFolder } from './calibrateFromFolder.js';
 import { learnedModelFor } from './learnedReader.js';
 import { makeFolders } from '../../core/makeFolders.js';
+import { fileReadProblem } from '../../core/fileReadProblem.js';
 
 /** A CLI io that can also ask the user questions (a terminal; a test answering them; a GUI). */
 export interface AskingIo extends CliIo {
@@ -295,7 +296,7 @@ async function readText(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    const reason = fileReadProblem(e);
     throw new InputError(`cannot read the ${what}: ${reason}.`, { file }, { cause: e });
   }
 }

@@ -21,6 +21,8 @@ import { nonNegativeIntArg, positiveIntArg, probabilityArg, toJson } from '../op
 import { runCampaignRig, sayRigLoopEnd } from '../campaign/rigLoop.js';
 import { CAMPAIGN_TAKE_OVER_HELP, runWithProgress } from './run.js';
 import { formatCampaignReport, formatCampaignStatus, rerunCommand } from '../campaign/campaignText.js';
+import { fileReadProblem } from '../../core/fileReadProblem.js';
+import { notUtf8, utf8Text } from '../../core/utf8Text.js';
 
 const FLEET_HELP = 'the fleet store: postgres://USER@HOST/DB, or postgres:///DB?host=/socket/folder';
 const MAX_BOX_BYTES = 4 * 1024 * 1024;
@@ -45,11 +47,12 @@ function readBox(file: string, knownDice: readonly string[]): ReturnType<typeof 
   try {
     const { size } = statSync(file);
     if (size > MAX_BOX_BYTES) throw new InputError(`the dice box is ${size} bytes; at most ${MAX_BOX_BYTES} are read`, { file });
-    text = readFileSync(file, 'utf8');
+    const decoded = utf8Text(readFileSync(file));
+    if (!decoded.ok) throw new InputError(notUtf8('dice box', decoded.line), { file });
+    text = decoded.text;
   } catch (e) {
     if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read the dice box: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file }, { cause: e });
+    throw new InputError(`cannot read the dice box: ${fileReadProblem(e, 'no such file')}`, { file }, { cause: e });
   }
   return parseBox(text, file, knownDice);
 }

@@ -24,6 +24,7 @@ import { requireVerified } from '../../store/requireVerified.js';
 import { renderTable } from '../../core/textTable.js';
 import { loadDice } from '../loadDice.js';
 import { prepareReportFolder, recordReportOf, storeNamed } from '../reportFolder.js';
+import { checkOutputFolder } from '../outputFile.js';
 import { parsedConfig, withSessionDice } from '../../dice/sessionDice.js';
 import type { CliIo } from '../io.js';
 import { probabilityArg, toJson } from '../options.js';
@@ -74,6 +75,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       const fleet = report.inPlaceOf?.copy ?? report.fleet;
       const dir = flags.out ?? `dicerig-report-${fleet !== undefined ? `fleet-${fleet.id}` : report.session.id}`;
       const of = { store: storeNamed(flags.db), session: fleet !== undefined ? `fleet session ${fleet.id}` : `session ${report.session.id}` };
+      checkOutputFolder('--out', dir);
       prepareReportFolder(dir, of, REPORT_FILE, flags.force === true);
       makeFolders(dir);
       const html = join(dir, REPORT_FILE);

@@ -16,6 +16,7 @@ import { checkHostName } from '../../fleet/hostName.js';
 import { formatCountOf, shellWord } from '../../core/format.js';
 import { storeFailure } from '../../store/openStore.js';
 import { rigFactories } from '../../rig/factory.js';
+import { checkOutputFolder } from '../outputFile.js';
 
 export const TAKE_OVER_HELP =
   "with --resume: take the session over from a run on another host that holds it and that you know is gone (a run on this host that died is taken over by itself; a live one never is)";
@@ -66,6 +67,8 @@ export async function runWithProgress(
   const quiet = flags.json === true || flags.events === true;
   const log = (m: string): void => (quiet ? io.err(`${m}\n`) : io.out(`${m}\n`));
   if (flags.fleet !== undefined) checkFleetUrl(flags.fleet);
+  // Before the store is opened: a --keep-frames that is a file or read-only failed after an empty store was made.
+  if (flags.keepFrames !== undefined) checkOutputFolder('--keep-frames', flags.keepFrames);
   const opened = await openSession({ ...(config !== undefined ? { config } : {}), dbPath: db, ...(flags.resume !== undefined ? { resume: flags.resume } : {}), ...(flags.moreRolls !== undefined ? { moreRolls: flags.moreRolls } : {}), ...(flags.moreHours !== undefined ? { moreHours: flags.moreHours } : {}), ...(flags.keepFrames !== undefined ? { keepFrames: flags.keepFrames } : {}), ...(flags.takeOver === true ? { takeOver: true } : {}), wallNow: () => Date.now(), cameraMustAnswer: true, log });
   if (flags.onOpened !== undefined) {
     try {

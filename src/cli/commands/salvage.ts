@@ -13,6 +13,7 @@ import { keptSessions, type KeptSession } from '../../store/salvageSessions.js';
 import { rollStorePath } from '../dbOption.js';
 import { checkEvidence, evidenceText, type EvidenceReport } from '../evidenceCheck.js';
 import { realTarget } from '../exportTarget.js';
+import { checkOutputFile } from '../outputFile.js';
 import type { CliIo } from '../io.js';
 import { toJson } from '../options.js';
 
@@ -88,6 +89,7 @@ function checkSalvageTarget(from: string, to: string, given: string): void {
   if (same || [store, `${store}-wal`, `${store}-shm`, `${store}-journal`].includes(realTarget(to))) {
     throw new InputError(`--out ${given} is the store being salvaged (${from}) or one of its files: salvage never writes into the store it reads. Give a new file name; nothing was written`);
   }
+  checkOutputFile('--out', given, { makesFolders: true });
   for (const f of [to, `${to}-wal`, `${to}-shm`]) {
     if (existsSync(f)) throw new InputError(`--out ${f} exists already: salvage writes a new store and never over a file. Give a new --out name; nothing was written`);
   }

@@ -20,6 +20,7 @@ import { learnedReaderFor, registerLearnedAdapt } from './learnedReader.js';
 import type { CliIo } from '../io.js';
 import { nonNegativeIntArg, positiveIntArg, positiveNumberArg, rateArg, toJson, fieldOfViewArg } from '../options.js';
 import { percent } from '../../core/format.js';
+import { checkOutputFolder } from '../outputFile.js';
 
 /** Dice `vision eval` reads. */
 export type EvalDice = ReaderDice;
@@ -286,6 +287,7 @@ export function registerVisionCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--logo <face>', 'D6s: every die shows this face as a logo instead of pips, as many D6s do on the 6 or the 1 (labelled by its number)').choices(['1', '2', '3', '4', '5', '6']))
     .action(async (flags: SimulateFlags) => {
       if (flags.logo !== undefined && flags.dice !== 'd6') throw new InputError(`--logo is a D6 face shown as a logo; --dice ${flags.dice} has no pips to replace.`);
+      checkOutputFolder('--out', flags.out);
       const summary = await writeSimLabelledFolder({
         dir: flags.out,
         dice: flags.dice,
