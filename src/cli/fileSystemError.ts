@@ -3,18 +3,7 @@
  * a folder they may not write, a full disk): the CLI says it in one line with
  * the path, as for any other bad input, instead of a stack trace.
  */
-const WHY: Readonly<Record<string, string>> = {
-  ENOTDIR: 'a part of the path is not a folder',
-  EACCES: 'permission denied',
-  EPERM: 'not permitted',
-  ENOENT: 'no such file or folder',
-  EISDIR: 'it is a folder',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is spent',
-  EEXIST: 'something is already there',
-  ENAMETOOLONG: 'the name is too long',
-};
+import { FILE_ERROR_WORDS } from '../core/fileReadProblem.js';
 
 const VERB: Readonly<Record<string, string>> = { open: 'open', mkdir: 'make the folder', write: 'write', rename: 'rename', unlink: 'remove', scandir: 'list the folder', stat: 'find' };
 
@@ -23,7 +12,7 @@ export function fileSystemProblem(e: unknown): string | undefined {
   if (!(e instanceof Error)) return undefined;
   const { code, syscall, path } = e as Error & { code?: unknown; syscall?: unknown; path?: unknown };
   if (typeof code !== 'string' || typeof path !== 'string') return undefined;
-  const why = WHY[code];
+  const why = FILE_ERROR_WORDS[code];
   if (why === undefined) return undefined;
   const verb = typeof syscall === 'string' ? (VERB[syscall] ?? syscall) : 'use';
   return `cannot ${verb} ${path}: ${why} (${code}); nothing more was written.`;
